@@ -1,0 +1,29 @@
+# The README's commands: `make run` opens the app, `make test` runs the tests. Each creates the
+# virtual environment in .venv and installs the project the first time (and when pyproject changes).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/gpu-advisor $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+lint: $(STAMP)
+	$(BIN)/lint-imports
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

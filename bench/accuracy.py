@@ -1,0 +1,216 @@
+"""Score the sizing tools against published measurements (tests/reference/*.csv).
+
+Each scored row names its source; rows that cannot be scored are counted with the reason. The
+comparison is like for like: where a source measured PyTorch's allocations (no CUDA context), the
+prediction leaves the engine overhead out; where a source printed GiB, the prediction is in GiB.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from knowledge import find_gpu, find_model
+from tools.common import GIB
+from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
+from tools.throughput import SpeedInput, speed
+from tools.training import TrainingMemoryInput, training_memory
+
+REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "reference"
+
+
+@dataclass
+class Scored:
+    tool: str
+    source: str
+    row_id: str
+    label: str
+    measured: float
+    predicted: float
+
+    @property
+    def error(self) -> float:
+        return (self.predicted - self.measured) / self.measured
+
+
+@dataclass
+class Report:
+    scored: list[Scored] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    def skip(self, why: str) -> None:
+        self.skipped[why] = self.skipped.get(why, 0) + 1
+
+
+def _rows(name: str) -> list[dict[str, str]]:
+    with (REFERENCE / name).open(encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def model_name(text: str) -> str:
+    return re.sub(r"\s*\(.*", "", text).strip()
+
+
+def gpu_name(text: str) -> str:
+    text = re.sub(r"^(NVIDIA\s+)?(GeForce\s+)?", "", text)
+    text = re.sub(r"\s+\d+\s*GB$", "", text)
+    return text.replace("PCIe", "pcie").strip()
+
+
+def find_reference_gpu(text: str):
+    name = gpu_name(text)
+    for candidate in (name, f"{name} 80GB", name.replace(" ", "-")):
+        try:
+            return find_gpu(candidate)
+        except LookupError:
+            continue
+    return find_gpu(text)
+
+
+PRECISION = {"BF16": "bf16", "GPTQ-Int8": "gptq-int8", "GPTQ-Int4": "gptq-int4", "AWQ": "awq",
+             "Int8": "gptq-int8", "Int4": "gptq-int4", "GGUF Q4_K_M": "q4_k_m", "GGUF F16": "f16"}
+
+
+def inference_memory_rows(report: Report) -> None:
+    for r in _rows("inference_memory.csv"):
+        src, metric = r["source_id"], r["metric"]
+        if not r["value"]:
+            report.skip("no value printed")
+            continue
+        value = float(r["value"])
+        if src in ("QWEN25_SPEED", "QWEN1_README"):
+            precision = PRECISION[r["precision_quant"]]
+            context = int(r["input_len"] or 0) + int(r["output_len"] or 0)
+            res = inference_memory(InferenceMemoryInput(
+                model=model_name(r["model"]), precision=precision, context=context, batch=1, engine="transformers"))
+            # sum over GPUs of torch.cuda.max_memory_allocated in GiB: no CUDA context
+            predicted = (res.weights_bytes + res.kv_cache_bytes + res.activation_bytes) / GIB
+            report.scored.append(Scored("inference memory", src, r["row_id"],
+                                        f"{r['model'].split(' (')[0]} {r['precision_quant']} ctx {context}", value * 1, predicted))
+        elif src == "VLLM_PR10511":
+            tp = int(r["num_gpus"])
+            res = inference_memory(InferenceMemoryInput(model="llama-3-8b", precision="bf16", gpus=tp, engine="vllm"))
+            predicted = {"model_weights_per_gpu": res.per_gpu_weights_bytes,
+                         "non_torch_memory_per_gpu": res.per_gpu_overhead_bytes,
+                         "torch_activation_peak_per_gpu": res.per_gpu_activation_bytes,
+                         "available_kv_cache_memory_per_gpu": 0.9 * 79.22 * GIB - res.per_gpu_weights_bytes
+                         - res.per_gpu_activation_bytes - res.per_gpu_overhead_bytes}[metric] / GIB
+            report.scored.append(Scored("inference memory", src, r["row_id"], f"Llama-3-8B vLLM TP{tp} {metric}", value, predicted))
+        elif src == "VLLM_ISSUE21348" and r["framework"] == "vLLM":
+            res = inference_memory(InferenceMemoryInput(model="qwen3-235b-a22b", precision="fp8", gpus=4, engine="vllm", gpu="h100-sxm"))
+            if metric == "kv_cache_capacity_tokens":
+                predicted = float(res.kv_cache_capacity_tokens or 0)
+            else:
+                predicted = res.kv_cache_capacity_tokens * res.kv_bytes_per_token / 4 / GIB  # type: ignore[operator]
+            report.scored.append(Scored("vLLM KV capacity", src, r["row_id"], f"Qwen3-235B-A22B FP8 TP4 {metric}", value, predicted))
+        elif src == "XJ_VRAM":
+            precision = PRECISION[r["precision_quant"]]
+            res = inference_memory(InferenceMemoryInput(model=model_name(r["model"]), precision=precision, engine="llama.cpp"))
+            report.scored.append(Scored("inference memory", src, r["row_id"], f"{model_name(r['model'])} {r['precision_quant']} file size",
+                                        value, res.weights_bytes / GIB))
+        else:
+            report.skip(f"{src} {r['framework']}: other engine (SGLang), not modelled")
+
+
+def training_memory_rows(report: Report) -> None:
+    for r in _rows("training_memory.csv"):
+        src = r["source_id"]
+        if src != "QWEN1_FT_PROFILE":
+            report.skip(f"{src}: {'published estimate, not a measurement' if 'estimated' in r['data_type'] else 'model not in catalog (T0/mt0/bloomz)'}")
+            continue
+        method_text = r["method"]
+        gpus = int(r["num_gpus"])
+        kw: dict = dict(model=model_name(r["model"]), seq_len=int(r["seq_len"]), batch=1, gradient_checkpointing=True, gpus=gpus)
+        if method_text.startswith("Q-LoRA"):
+            kw.update(method="qlora", base_precision="gptq-int4", lora_rank=64)
+        elif method_text.startswith("Full"):
+            kw.update(method="full", zero=2 if gpus == 1 else 3)
+        else:
+            kw.update(method="lora", lora_rank=64, lora_train_embeddings="emb" in method_text,
+                      zero=3 if gpus > 1 else 0)
+        res = training_memory(TrainingMemoryInput(**kw))
+        predicted = (res.total_bytes if gpus > 1 else res.per_gpu_total_bytes) / GIB
+        report.scored.append(Scored("fine-tuning memory", src, r["row_id"],
+                                    f"{kw['model']} {method_text} {gpus} GPU seq {r['seq_len']}", float(r["value"]), predicted))
+
+
+def throughput_rows(report: Report) -> None:
+    for r in _rows("throughput.csv"):
+        src = r["source_id"]
+        try:
+            gpu = find_reference_gpu(r["gpu"])
+        except LookupError:
+            report.skip(f"{src}: GPU not in catalog ({r['gpu']})")
+            continue
+        if not r["value"]:
+            report.skip("no value printed")
+            continue
+        value = float(r["value"])
+        precision = PRECISION.get(r["quant"])
+        if src == "XJ_LLAMACPP":
+            n = int(r["num_gpus"])
+            if r["metric"].startswith("decode"):
+                gen = int(r["gen_len"])
+                res = speed(SpeedInput(model="llama-3-8b", precision=precision, gpu=gpu.id, gpus=n, context=max(1, gen // 2), engine="llama.cpp"))
+                tool, predicted = "llama.cpp decode", res.decode_tokens_per_s
+            else:
+                res = speed(SpeedInput(model="llama-3-8b", precision=precision, gpu=gpu.id, gpus=n, context=int(r["prompt_len"]), engine="llama.cpp"))
+                tool, predicted = "llama.cpp prefill", res.prefill_tokens_per_s
+            report.scored.append(Scored(tool, src, r["row_id"], f"{gpu.id} x{n} {r['quant']} {r['metric']}", value, predicted))
+        elif src == "QWEN25_SPEED":
+            engine = "vllm" if "vLLM" in r["framework"] else "transformers"
+            if precision is None:
+                report.skip(f"{src}: format {r['quant']} not modelled")
+                continue
+            n = int(r["num_gpus"])
+            prompt, gen = int(r["prompt_len"]), int(r["gen_len"])
+            try:
+                mid = speed(SpeedInput(model=model_name(r["model"]), precision=precision, gpu=gpu.id, gpus=n,
+                                       context=prompt + gen // 2, engine=engine))
+                pre = speed(SpeedInput(model=model_name(r["model"]), precision=precision, gpu=gpu.id, gpus=n,
+                                       context=max(prompt, 1), engine=engine))
+            except LookupError:
+                report.skip(f"{src}: model not in catalog")
+                continue
+            # the benchmark divides generated tokens by total time, prefill included
+            total_time = prompt / pre.prefill_tokens_per_s + gen / mid.decode_tokens_per_s
+            report.scored.append(Scored(f"{engine} end-to-end speed", src, r["row_id"],
+                                        f"{model_name(r['model'])} {r['quant']} {gpu.id} x{n} in {prompt}", value, gen / total_time))
+        else:
+            report.skip(f"{src}: not modelled")
+
+
+def run() -> Report:
+    report = Report()
+    inference_memory_rows(report)
+    training_memory_rows(report)
+    throughput_rows(report)
+    return report
+
+
+def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Scored]]]:
+    groups: dict[tuple[str, str], list[Scored]] = {}
+    for s in report.scored:
+        groups.setdefault((s.tool, s.source), []).append(s)
+    out = []
+    for (tool, source), rows in sorted(groups.items()):
+        errors = [abs(s.error) for s in rows]
+        worst = sorted(rows, key=lambda s: -abs(s.error))[:3]
+        out.append((tool, source, len(rows), statistics.median(errors), statistics.mean([s.error for s in rows]), worst))
+    return out
+
+
+def print_report(report: Report) -> None:
+    print("Accuracy against published measurements (median absolute % error; bias = mean signed error)")
+    print(f"{'tool':32} {'source':18} {'rows':>5} {'median':>8} {'bias':>7}  worst rows")
+    for tool, source, n, median, bias, worst in summary(report):
+        w = "; ".join(f"#{s.row_id} {s.label}: {s.measured:g} vs {s.predicted:.3g} ({s.error:+.0%})" for s in worst)
+        print(f"{tool:32} {source:18} {n:5d} {median:8.1%} {bias:+7.1%}  {w}")
+    print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))
+
+
+if __name__ == "__main__":
+    print_report(run())

@@ -1,0 +1,210 @@
+"""Build a ModelArch from a Hugging Face `config.json` (no transformers needed).
+
+Handles dense and MoE (Mixtral, Qwen-MoE, DeepSeek, gpt-oss), GQA, MLA, sliding-window and
+hybrid layouts, and multimodal files whose language model sits under `text_config`.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from knowledge.schema import ModelArch
+
+
+class ConfigError(ValueError):
+    """The config.json cannot describe a language model we can size."""
+
+
+_GEMMA3_TEXT_DEFAULTS = {
+    "vocab_size": 262_208, "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256,
+    "max_position_embeddings": 131_072, "sliding_window": 4096, "sliding_window_pattern": 6,
+}
+
+
+def _first(cfg: dict[str, Any], *names: str) -> Any:
+    for n in names:
+        if cfg.get(n) is not None:
+            return cfg[n]
+    return None
+
+
+def _require(cfg: dict[str, Any], label: str, *names: str) -> int:
+    value = _first(cfg, *names)
+    if value is None:
+        raise ConfigError(f"config.json is missing the field '{names[0]}' ({label})")
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(f"config.json field '{names[0]}' must be a positive integer, got {value!r}")
+    return value
+
+
+def count_params(
+    *,
+    hidden: int,
+    layers: int,
+    heads: int,
+    kv_heads: int,
+    head_dim: int,
+    intermediate: int,
+    vocab: int,
+    tied: bool,
+    experts: int | None = None,
+    experts_per_token: int | None = None,
+    shared_experts: int = 0,
+    shared_intermediate: int | None = None,
+    dense_layers: int = 0,
+    dense_intermediate: int | None = None,
+    mla: dict[str, int] | None = None,
+) -> tuple[float, float]:
+    """Total and active parameters (in units, not billions) from the architecture.
+
+    embeddings V*h (+ output head V*h unless tied) + per layer attention + gated MLP (3*h*I).
+    MoE layers hold `experts` MLPs of width I and activate `experts_per_token` of them.
+    """
+    embed = vocab * hidden * (1 if tied else 2)
+    if mla:
+        q = hidden * heads * head_dim if not mla.get("q_lora_rank") else (
+            hidden * mla["q_lora_rank"] + mla["q_lora_rank"] * heads * head_dim
+        )
+        kv = hidden * (mla["kv_lora_rank"] + mla["qk_rope_head_dim"]) + mla["kv_lora_rank"] * heads * (
+            head_dim - mla["qk_rope_head_dim"] + mla["v_head_dim"]
+        )
+        attn = q + kv + heads * mla["v_head_dim"] * hidden
+    else:
+        attn = hidden * heads * head_dim * 2 + hidden * kv_heads * head_dim * 2
+    if experts:
+        moe_layers = layers - dense_layers
+        expert_mlp = 3 * hidden * intermediate
+        shared = shared_experts * 3 * hidden * (shared_intermediate or intermediate)
+        dense_mlp = 3 * hidden * (dense_intermediate or intermediate)
+        router = hidden * experts
+        total = embed + layers * attn + dense_layers * dense_mlp + moe_layers * (
+            experts * expert_mlp + shared + router
+        )
+        active = embed + layers * attn + dense_layers * dense_mlp + moe_layers * (
+            (experts_per_token or 1) * expert_mlp + shared + router
+        )
+        return float(total), float(active)
+    total = embed + layers * (attn + 3 * hidden * intermediate)
+    return float(total), float(total)
+
+
+def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelArch:
+    if not isinstance(cfg, dict):
+        raise ConfigError("config.json must hold a JSON object")
+    if isinstance(cfg.get("text_config"), dict):
+        outer, cfg = cfg, {**cfg["text_config"]}
+        cfg.setdefault("vocab_size", outer.get("vocab_size"))
+        modality = "vision-language"
+    else:
+        modality = "text"
+    model_type = str(cfg.get("model_type", ""))
+    if model_type.startswith("gemma3"):
+        # Gemma 3 files omit fields equal to Gemma3TextConfig's defaults (transformers 4.50)
+        cfg = {**_GEMMA3_TEXT_DEFAULTS, **{k: v for k, v in cfg.items() if v is not None}}
+
+    hidden = _require(cfg, "hidden size", "hidden_size", "n_embd", "d_model")
+    layers = _require(cfg, "layer count", "num_hidden_layers", "n_layer", "num_layers")
+    heads = _require(cfg, "attention heads", "num_attention_heads", "n_head")
+    vocab = _require(cfg, "vocabulary size", "vocab_size")
+    kv_heads = _first(cfg, "num_key_value_heads", "num_kv_heads", "multi_query_group_num") or heads
+    head_dim = _first(cfg, "head_dim", "kv_channels") or hidden // heads
+    intermediate = _first(cfg, "intermediate_size", "ffn_hidden_size", "n_inner") or 4 * hidden
+    if model_type == "qwen":  # first-generation Qwen stores twice the per-branch MLP width
+        intermediate //= 2
+    max_context = _first(cfg, "max_position_embeddings", "seq_length", "n_positions", "max_sequence_length") or 4096
+    tied = bool(cfg.get("tie_word_embeddings", model_type.startswith("gemma")))
+
+    experts = _first(cfg, "num_local_experts", "n_routed_experts", "num_experts")
+    per_token = _first(cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk")
+    moe_width = _first(cfg, "moe_intermediate_size")
+    shared = int(_first(cfg, "n_shared_experts", "num_shared_experts") or 0)
+    shared_width = _first(cfg, "shared_expert_intermediate_size")
+    if shared_width and not shared:
+        shared = 1
+    dense_layers = int(_first(cfg, "first_k_dense_replace") or 0)
+    if experts and not per_token:
+        raise ConfigError("config.json is missing the field 'num_experts_per_tok' (MoE routing)")
+
+    mla = None
+    attention = "mha" if kv_heads == heads else "gqa"
+    if cfg.get("kv_lora_rank"):
+        nope = _require(cfg, "MLA", "qk_nope_head_dim")
+        rope = _require(cfg, "MLA", "qk_rope_head_dim")
+        mla = {
+            "kv_lora_rank": cfg["kv_lora_rank"],
+            "qk_rope_head_dim": rope,
+            "v_head_dim": cfg.get("v_head_dim") or nope,
+            "q_lora_rank": cfg.get("q_lora_rank") or 0,
+        }
+        head_dim, kv_heads, attention = nope + rope, heads, "mla"
+
+    window = cfg.get("sliding_window")
+    sliding_layers = 0
+    layer_types = cfg.get("layer_types")
+    if isinstance(layer_types, list) and layer_types:
+        sliding_layers = sum(1 for t in layer_types if "sliding" in str(t))
+    elif window and model_type.startswith("gemma2"):
+        sliding_layers = layers // 2
+    elif window and model_type.startswith("gemma3"):
+        pattern = int(cfg.get("sliding_window_pattern") or 6)
+        sliding_layers = layers - layers // pattern
+    elif window and cfg.get("use_sliding_window", model_type in ("mistral", "mixtral")):
+        if window < max_context:
+            sliding_layers = layers
+    if not window:
+        sliding_layers = 0
+    if sliding_layers:
+        attention = "sliding" if sliding_layers == layers else "hybrid"
+
+    total, active = count_params(
+        hidden=hidden, layers=layers, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
+        intermediate=moe_width or intermediate, vocab=vocab, tied=tied,
+        experts=experts, experts_per_token=per_token, shared_experts=shared,
+        shared_intermediate=shared_width or moe_width, dense_layers=dense_layers if experts else 0,
+        dense_intermediate=intermediate, mla=mla,
+    )
+    return ModelArch(
+        id=name.lower(),
+        name=name,
+        family=model_type or "unknown",
+        total_params_b=round(total / 1e9, 3),
+        active_params_b=round(active / 1e9, 3),
+        num_layers=layers,
+        hidden_size=hidden,
+        intermediate_size=moe_width or intermediate,
+        num_attention_heads=heads,
+        num_kv_heads=kv_heads,
+        head_dim=head_dim,
+        vocab_size=vocab,
+        max_context=max_context,
+        tied_embeddings=tied,
+        attention=attention,
+        sliding_window=window if sliding_layers else None,
+        sliding_layers=sliding_layers,
+        kv_lora_rank=mla["kv_lora_rank"] if mla else None,
+        qk_rope_head_dim=mla["qk_rope_head_dim"] if mla else None,
+        num_experts=experts,
+        experts_per_token=per_token,
+        num_shared_experts=shared,
+        modality=modality,
+        notes="parameter count computed from config.json",
+        source=source,
+        as_of=date(2026, 11, 1),
+    )
+
+
+def load_config_file(path: str | Path) -> ModelArch:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read {p}: {e.strerror or e}") from None
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    name = p.parent.name if p.name == "config.json" else p.stem
+    return model_from_config(cfg, name=name.replace("__", "/"), source=str(p))

@@ -1,0 +1,111 @@
+"""Load the YAML data files into validated records, once per process.
+
+A malformed file fails loudly: the error names the file, the record (index and id) and the field.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from knowledge.schema import Gpu, ModelArch, Precision, RentalPrice, Rules
+
+DATA_DIR = Path(__file__).parent / "data"
+
+T = TypeVar("T", bound=BaseModel)
+
+try:  # the C loader is several times faster; fall back where libyaml is missing
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader  # type: ignore[misc]
+
+
+class KnowledgeError(ValueError):
+    """A data file is missing or does not match its schema."""
+
+
+def _read_yaml(path: Path) -> object:
+    try:
+        with path.open(encoding="utf-8") as f:
+            return yaml.load(f, Loader=_Loader)  # noqa: S506 - safe loader
+    except FileNotFoundError:
+        raise KnowledgeError(f"{path.name}: data file is missing ({path})") from None
+    except yaml.YAMLError as e:
+        raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for e in error.errors():
+        field = ".".join(str(p) for p in e["loc"]) or "(record)"
+        parts.append(f"field '{field}': {e['msg']}")
+    return "; ".join(parts)
+
+
+def load_records(path: Path, model: type[T]) -> list[T]:
+    raw = _read_yaml(path)
+    if not isinstance(raw, list):
+        raise KnowledgeError(f"{path.name}: expected a list of records, got {type(raw).__name__}")
+    records: list[T] = []
+    seen: dict[str, int] = {}
+    for index, item in enumerate(raw):
+        label = f"record {index}"
+        if isinstance(item, dict) and "id" in item:
+            label += f" (id '{item['id']}')"
+        if not isinstance(item, dict):
+            raise KnowledgeError(f"{path.name}: {label}: expected a mapping, got {type(item).__name__}")
+        try:
+            record = model.model_validate(item)
+        except ValidationError as e:
+            raise KnowledgeError(f"{path.name}: {label}: {_describe(e)}") from None
+        record_id = getattr(record, "id", None)
+        if record_id is not None:
+            if record_id in seen:
+                raise KnowledgeError(f"{path.name}: {label}: duplicate id, first used by record {seen[record_id]}")
+            seen[record_id] = index
+        records.append(record)
+    return records
+
+
+def load_one(path: Path, model: type[T]) -> T:
+    raw = _read_yaml(path)
+    if not isinstance(raw, dict):
+        raise KnowledgeError(f"{path.name}: expected a mapping at the top level")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as e:
+        raise KnowledgeError(f"{path.name}: {_describe(e)}") from None
+
+
+@cache
+def gpus() -> tuple[Gpu, ...]:
+    return tuple(load_records(DATA_DIR / "gpus.yaml", Gpu))
+
+
+@cache
+def models() -> tuple[ModelArch, ...]:
+    return tuple(load_records(DATA_DIR / "models.yaml", ModelArch))
+
+
+@cache
+def precisions() -> tuple[Precision, ...]:
+    return tuple(load_records(DATA_DIR / "precisions.yaml", Precision))
+
+
+@cache
+def prices() -> tuple[RentalPrice, ...]:
+    records = tuple(load_records(DATA_DIR / "prices.yaml", RentalPrice))
+    known = {g.id for g in gpus()}
+    for i, p in enumerate(records):
+        if p.gpu not in known:
+            raise KnowledgeError(f"prices.yaml: record {i}: field 'gpu': unknown GPU id '{p.gpu}'")
+    return records
+
+
+@cache
+def rules() -> Rules:
+    return load_one(DATA_DIR / "rules.yaml", Rules)

@@ -1,0 +1,177 @@
+"""Find catalog records from what a person or a script types.
+
+Models: catalog id or alias, a Hugging Face repo id (case-insensitive; -Instruct/-Chat/-it variants
+resolve to their base), a path to a config.json, or a bare size ("27B", "26B-A3.8B").
+GPUs and precisions: id or alias, spelled loosely. Unknown names raise NotFound with the closest
+names, so that a caller can say "did you mean ...".
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from functools import cache
+from pathlib import Path
+
+from knowledge.hf_config import ConfigError, load_config_file
+from knowledge.loader import gpus, models, precisions
+from knowledge.schema import Gpu, ModelArch, Precision
+
+# Sizes a model can plausibly have, in billions of parameters.
+MIN_PARAMS_B = 0.01
+MAX_PARAMS_B = 10_000.0
+
+_VARIANT_SUFFIX = re.compile(r"(-(instruct|chat|it|base|hf|pt|sft|dpo|fp8|awq|gptq.*|gguf|\d{4}))+$")
+_SIZE = re.compile(
+    r"^\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[bmt])(?:\s*(?:-|/|\s)\s*a?\s*(?P<active>\d+(?:\.\d+)?)\s*(?P<aunit>[bmt])?)?\s*$",
+    re.IGNORECASE,
+)
+_UNIT = {"m": 1e-3, "b": 1.0, "t": 1e3}
+
+
+class NotFound(LookupError):
+    def __init__(self, kind: str, query: str, suggestions: list[str]):
+        self.kind, self.query, self.suggestions = kind, query, suggestions
+        hint = f"; closest: {', '.join(suggestions)}" if suggestions else ""
+        super().__init__(f"unknown {kind} '{query}'{hint}")
+
+
+class BadValue(ValueError):
+    """A value that parses but makes no physical sense (zero, negative, absurdly large)."""
+
+
+def normalise(text: str) -> str:
+    return re.sub(r"[^a-z0-9.]", "", text.lower())
+
+
+def _index(records, extra=lambda r: ()) -> dict[str, str]:
+    table: dict[str, str] = {}
+    for r in records:
+        for key in (r.id, r.name, *r.aliases, *extra(r)):
+            table.setdefault(normalise(key), r.id)
+    return table
+
+
+@cache
+def _gpu_index() -> dict[str, str]:
+    return _index(gpus())
+
+
+@cache
+def _precision_index() -> dict[str, str]:
+    return _index(precisions())
+
+
+@cache
+def _model_index() -> dict[str, str]:
+    def hf_keys(m: ModelArch):
+        for hf in m.hf_ids:
+            yield hf
+            yield hf.split("/", 1)[-1]
+    return _index(models(), hf_keys)
+
+
+def _lookup(kind: str, query: str, index: dict[str, str], by_id: dict[str, object]):
+    key = normalise(query)
+    if not key:
+        raise NotFound(kind, query, [])
+    if key in index:
+        return by_id[index[key]]
+    close = difflib.get_close_matches(key, list(index), n=6, cutoff=0.6)
+    suggestions = list(dict.fromkeys(index[c] for c in close))[:3]
+    raise NotFound(kind, query, suggestions)
+
+
+def find_gpu(query: str) -> Gpu:
+    return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})  # type: ignore[return-value]
+
+
+def find_precision(query: str) -> Precision:
+    return _lookup("precision", query, _precision_index(), {p.id: p for p in precisions()})  # type: ignore[return-value]
+
+
+def parse_size(text: str) -> tuple[float, float] | None:
+    """'27B' -> (27, 27); '26B-A3.8B' -> (26, 3.8); None when the text is not a bare size."""
+    m = _SIZE.match(text)
+    if not m:
+        return None
+    total = float(m["total"]) * _UNIT[m["unit"].lower()]
+    active = total
+    if m["active"]:
+        active = float(m["active"]) * _UNIT[(m["aunit"] or m["unit"]).lower()]
+    check_size(total, active)
+    return total, active
+
+
+def check_size(total_b: float, active_b: float) -> None:
+    if total_b <= 0 or active_b <= 0:
+        raise BadValue("a model needs a positive number of parameters")
+    if total_b < MIN_PARAMS_B:
+        raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)")
+    if total_b > MAX_PARAMS_B:
+        raise BadValue(
+            f"{total_b:g}B parameters is beyond any model that exists (the largest are about 2,000B); "
+            "check the unit"
+        )
+    if active_b > total_b:
+        raise BadValue(f"active parameters ({active_b:g}B) cannot exceed the total ({total_b:g}B)")
+
+
+def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
+    """A model known only by its size: borrow the layout of the catalog model nearest in size.
+
+    The borrowed layout (layers, KV heads, head size) only feeds the KV cache and activation
+    estimates; weights follow the stated parameter count exactly.
+    """
+    active_b = total_b if active_b is None else active_b
+    check_size(total_b, active_b)
+    moe = active_b < total_b
+    pool = [m for m in models() if m.is_moe == moe and m.attention in ("gqa", "mla" if moe else "gqa")]
+    pool = pool or [m for m in models() if m.is_moe == moe]
+    ref = min(pool, key=lambda m: (abs(math.log(m.total_params_b / total_b)), m.id))
+    label = f"{total_b:g}B" if not moe else f"{total_b:g}B-A{active_b:g}B"
+    return ref.model_copy(
+        update={
+            "id": f"generic-{label.lower()}",
+            "name": f"{label} {'MoE' if moe else 'dense'} model",
+            "family": "generic",
+            "aliases": [],
+            "hf_ids": [],
+            "total_params_b": total_b,
+            "active_params_b": active_b,
+            "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model nearest in size",
+            "source": f"bare size; layout from {ref.id} ({ref.source})",
+        }
+    )
+
+
+def find_model(query: str) -> ModelArch:
+    """Resolve a catalog name, HF repo id, config.json path or bare size to a ModelArch."""
+    text = query.strip()
+    if not text:
+        raise NotFound("model", query, [])
+    if text.endswith(".json") or "/" in text and Path(text).exists():
+        path = Path(text)
+        if path.is_dir():
+            path = path / "config.json"
+        if path.exists():
+            return load_config_file(path)
+        if text.endswith(".json"):
+            raise ConfigError(f"cannot read {path}: no such file")
+    size = parse_size(text)
+    if size:
+        return model_from_size(*size)
+    by_id = {m.id: m for m in models()}
+    index = _model_index()
+    for candidate in (text, text.split("/", 1)[-1], _VARIANT_SUFFIX.sub("", text.lower())):
+        key = normalise(candidate)
+        if key in index:
+            return by_id[index[key]]
+    return _lookup("model", _VARIANT_SUFFIX.sub("", text.lower()), index, by_id)  # type: ignore[return-value]
+
+
+__all__ = [
+    "BadValue", "ConfigError", "NotFound", "check_size", "find_gpu", "find_model", "find_precision",
+    "model_from_size", "normalise", "parse_size",
+]

@@ -1,0 +1,96 @@
+"""Quantities derived from a model's architecture: parameter splits and KV-cache sizes."""
+
+from __future__ import annotations
+
+from knowledge.schema import ModelArch, Precision
+
+
+def is_generic(model: ModelArch) -> bool:
+    """A model known only by its size (layout borrowed from a catalog model)."""
+    return model.family == "generic"
+
+
+def embedding_params(model: ModelArch) -> float:
+    """Token embeddings plus the output head (shared when tied): V*h*(1 or 2)."""
+    if is_generic(model):
+        return 0.0
+    return float(model.vocab_size * model.hidden_size * (1 if model.tied_embeddings else 2))
+
+
+def weight_bytes(model: ModelArch, precision: Precision, params: float | None = None) -> float:
+    """Bytes of weights: quantized body at the format's effective bits, embeddings at 16 bits
+    where the format leaves them alone (GPTQ, AWQ, bitsandbytes, FP8)."""
+    total = model.total_params_b * 1e9 if params is None else params
+    if precision.quantizes_embeddings or precision.bits_per_weight >= 16:
+        return total * precision.bits_per_weight / 8
+    share = total / (model.total_params_b * 1e9)
+    embed = min(embedding_params(model) * share, total)
+    return embed * 2 + (total - embed) * precision.bits_per_weight / 8
+
+
+def expert_split(model: ModelArch) -> tuple[float, float]:
+    """(parameters outside the routed experts, parameters of one routed expert summed over layers).
+
+    From total T, active A, experts E and experts per token k: T - A = (E - k) * p_expert.
+    """
+    total, active = model.total_params_b * 1e9, model.active_params_b * 1e9
+    if not model.is_moe or model.num_experts == model.experts_per_token:
+        return total, 0.0
+    per_expert = (total - active) / (model.num_experts - model.experts_per_token)
+    return total - model.num_experts * per_expert, per_expert
+
+
+def params_read_per_step(model: ModelArch, batch: int) -> float:
+    """Weights a decode step must read. Dense: all. MoE: the shared part plus every expert that at
+    least one of the batch's tokens routes to, expected E * (1 - (1 - k/E)^batch) experts."""
+    if not model.is_moe:
+        return model.total_params_b * 1e9
+    shared, per_expert = expert_split(model)
+    e, k = model.num_experts, model.experts_per_token
+    distinct = e * (1 - (1 - k / e) ** max(batch, 1))
+    return shared + distinct * per_expert
+
+
+def kv_bytes_per_token_layer(model: ModelArch, kv_bits: float, *, latent_mla: bool = True) -> float:
+    """KV bytes one token adds in one layer.
+
+    MHA/GQA: 2 (K and V) x kv_heads x head_dim x bytes. MLA engines that cache the compressed latent
+    (vLLM, llama.cpp, SGLang): (kv_lora_rank + rope dim) x bytes; others store full K and V per head.
+    """
+    per_value = kv_bits / 8
+    if model.attention == "mla" and latent_mla:
+        return (model.kv_lora_rank + model.qk_rope_head_dim) * per_value  # type: ignore[operator]
+    return 2 * model.num_kv_heads * model.head_dim * per_value
+
+
+def cached_token_layers(model: ModelArch, context: int) -> float:
+    """Sum over layers of the tokens each layer keeps: sliding layers keep at most the window."""
+    full = model.num_layers - model.sliding_layers
+    window = min(context, model.sliding_window or context)
+    return full * context + model.sliding_layers * window
+
+
+def kv_cache_bytes(model: ModelArch, kv_bits: float, context: int, sequences: int, *, latent_mla: bool = True) -> float:
+    return sequences * cached_token_layers(model, context) * kv_bytes_per_token_layer(model, kv_bits, latent_mla=latent_mla)
+
+
+def kv_shards(model: ModelArch, tensor_parallel: int) -> int:
+    """How many ways tensor parallelism splits the KV cache. KV heads are split across GPUs, and
+    replicated once there are more GPUs than KV heads; an MLA latent is replicated on every GPU."""
+    if model.attention == "mla":
+        return 1
+    return max(1, min(tensor_parallel, model.num_kv_heads))
+
+
+def valid_tensor_parallel(model: ModelArch, max_degree: int = 8) -> list[int]:
+    """Degrees that divide the attention heads, with KV heads either divisible by the degree or
+    dividing it (vLLM replicates KV heads in that case)."""
+    out = []
+    for tp in range(1, max_degree + 1):
+        if model.num_attention_heads % tp:
+            continue
+        kv = model.num_kv_heads
+        if kv % tp and tp % kv:
+            continue
+        out.append(tp)
+    return out
