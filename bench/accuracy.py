@@ -130,7 +130,7 @@ def training_memory_rows(report: Report) -> None:
             kw.update(method="full", zero=2 if gpus == 1 else 3)
         else:
             kw.update(method="lora", lora_rank=64, lora_train_embeddings="emb" in method_text,
-                      zero=3 if gpus > 1 else 0)
+                      zero=3 if "Zero3" in method_text else (2 if gpus > 1 else 0))
         res = training_memory(TrainingMemoryInput(**kw))
         predicted = (res.total_bytes if gpus > 1 else res.per_gpu_total_bytes) / GIB
         report.scored.append(Scored("fine-tuning memory", src, r["row_id"],

@@ -28,6 +28,7 @@ class Gpu(Record):
     segment: Literal["consumer", "workstation", "datacenter", "apple"]
     memory_gb: float = Field(gt=0)
     memory_bandwidth_gbps: float = Field(gt=0)
+    memory_type: Literal["gddr", "hbm", "lpddr"]
     bf16_tflops: float = Field(gt=0, description="dense BF16/FP16 tensor throughput, FP32 accumulate")
     fp8_tflops: float | None = Field(default=None, gt=0, description="dense FP8 tensor; None: no FP8 units")
     int8_tops: float | None = Field(default=None, gt=0)
