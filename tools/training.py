@@ -45,7 +45,7 @@ class TrainingMemoryInput(BaseModel):
     optimizer: Optimizer = "adamw"
     seq_len: int = Field(2048, gt=0)
     batch: int = Field(1, gt=0, description="micro-batch per GPU")
-    gradient_checkpointing: bool = False
+    gradient_checkpointing: bool = Field(True, description="recompute activations in backward (the usual setting)")
     gpus: int = Field(1, gt=0, le=1024)
     zero: Literal[0, 1, 2, 3] = Field(0, description="ZeRO stage / FSDP: 1 optimizer, 2 +gradients, 3 +weights")
     cpu_offload: bool = Field(False, description="optimizer states (and with ZeRO-3 weights) in CPU memory")

@@ -1,0 +1,209 @@
+"""Money: rental price ranges, the cost of a run, the cost per million tokens, rent versus buy."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge import find_gpu, prices, rules
+from knowledge.schema import Gpu
+from tools.common import Explained, ToolError, term
+
+Region = Literal["global", "us", "eu", "china"]
+HOURS_PER_MONTH = 730.0
+
+# Defaults for owning a card, each an explicit input the user can change.
+DEFAULT_ELECTRICITY_USD_PER_KWH = {"global": 0.15, "us": 0.15, "eu": 0.25, "china": 0.10}
+# Server share (CPU, RAM, fans, PSU losses) on top of the card's own board power.
+HOST_POWER_FACTOR = 1.3
+DEFAULT_HOSTING_USD_PER_GPU_MONTH = 100.0  # rack space, network, a share of the chassis
+DEFAULT_HORIZON_MONTHS = 36
+
+
+class PriceQuote(BaseModel):
+    gpu: str
+    region: Region
+    currency_note: str
+    usd_per_gpu_hour_low: float
+    usd_per_gpu_hour_typical: float
+    usd_per_gpu_hour_high: float
+    providers: list[str]
+    as_of: str = Field(description="the newest snapshot date among the quotes used")
+    samples: int
+
+
+def price_quote(gpu_query: str, region: Region = "global") -> PriceQuote:
+    """Rental $/GPU-hour from the price snapshots: on-demand offers first, in the region if any.
+
+    Typical is the median of the offers' midpoints; CNY prices are converted at the rules' rate.
+    """
+    gpu = find_gpu(gpu_query)
+    r = rules()
+    offers = [p for p in prices() if p.gpu == gpu.id]
+    if not offers:
+        raise ToolError(f"no rental prices on record for {gpu.name}")
+    in_region = [p for p in offers if p.region == region] if region != "global" else [
+        p for p in offers if p.region != "china"]
+    pool = in_region or offers
+    on_demand = [p for p in pool if p.kind in ("on-demand", "marketplace")] or pool
+    rate = {"USD": 1.0, "CNY": r.usd_per_cny}
+    lows = [p.price_low * rate[p.currency] for p in on_demand]
+    highs = [p.price_high * rate[p.currency] for p in on_demand]
+    mids = [(lo + hi) / 2 for lo, hi in zip(lows, highs, strict=True)]
+    note = "USD"
+    if any(p.currency == "CNY" for p in on_demand):
+        note = f"CNY converted at {r.usd_per_cny} USD per CNY ({r.usd_per_cny_source})"
+    return PriceQuote(
+        gpu=gpu.id, region=region if in_region else "global", currency_note=note,
+        usd_per_gpu_hour_low=min(lows), usd_per_gpu_hour_typical=statistics.median(mids),
+        usd_per_gpu_hour_high=max(highs), providers=sorted({p.provider for p in on_demand}),
+        as_of=max(p.as_of for p in on_demand).isoformat(), samples=len(on_demand),
+    )
+
+
+def try_price(gpu_id: str, region: Region = "global") -> PriceQuote | None:
+    try:
+        return price_quote(gpu_id, region)
+    except ToolError:
+        return None
+
+
+class RentBuyInput(BaseModel):
+    gpu: str
+    gpus: int = Field(1, gt=0, le=1024)
+    utilisation: float = Field(0.5, ge=0, le=1, description="share of hours the cards are busy")
+    region: Region = "global"
+    rent_usd_per_gpu_hour: float | None = Field(None, gt=0, description="default: typical rental price on record")
+    purchase_usd_per_gpu: float | None = Field(None, gt=0, description="default: catalog price of the card")
+    power_w: float | None = Field(None, gt=0, description="wall power per GPU under load; default TDP x 1.3")
+    electricity_usd_per_kwh: float | None = Field(None, ge=0)
+    hosting_usd_per_gpu_month: float = Field(DEFAULT_HOSTING_USD_PER_GPU_MONTH, ge=0)
+    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, gt=0, le=120)
+    resale_fraction: float = Field(0.0, ge=0, lt=1, description="share of the price recovered at the end")
+
+
+class RentBuyResult(Explained):
+    gpu: str
+    gpus: int
+    utilisation: float
+    horizon_months: int
+    rent_total_usd: float
+    buy_total_usd: float
+    break_even_utilisation: float | None = Field(description="None: buying never pays off within the horizon")
+    cheaper: Literal["rent", "buy"]
+    rule_of_thumb: tuple[float, float]
+
+
+def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
+    """Rent: price x busy hours. Buy: purchase + hosting + electricity for busy hours - resale.
+    Break-even utilisation u* = (purchase - resale + hosting x months) / (hours x (rent - power cost per hour))."""
+    gpu: Gpu = find_gpu(inp.gpu)
+    r = rules()
+    assumptions: list[str] = []
+    if inp.rent_usd_per_gpu_hour is None:
+        quote = price_quote(gpu.id, inp.region)
+        rent = quote.usd_per_gpu_hour_typical
+        assumptions.append(f"rent {rent:.2f} USD/GPU-hour: typical of {quote.samples} offers "
+                           f"({', '.join(quote.providers)}; newest {quote.as_of})")
+    else:
+        rent = inp.rent_usd_per_gpu_hour
+    purchase = inp.purchase_usd_per_gpu or gpu.buy_price_usd
+    if purchase is None:
+        raise ToolError(f"no purchase price on record for {gpu.name}: pass purchase_usd_per_gpu")
+    power_kw = (inp.power_w or gpu.tdp_w * HOST_POWER_FACTOR) / 1000
+    kwh_price = (inp.electricity_usd_per_kwh if inp.electricity_usd_per_kwh is not None
+                 else DEFAULT_ELECTRICITY_USD_PER_KWH[inp.region])
+    hours = inp.horizon_months * HOURS_PER_MONTH
+    busy = hours * inp.utilisation
+    n = inp.gpus
+    rent_total = rent * busy * n
+    fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * n
+    energy = power_kw * kwh_price * busy * n
+    buy_total = fixed + energy
+    margin = rent - power_kw * kwh_price
+    break_even = None
+    if margin > 0:
+        u = fixed / n / (hours * margin)
+        break_even = u if u <= 1 else None
+    terms = [
+        term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
+             "rental price x hours x utilisation x GPUs",
+             {"usd_per_gpu_hour": rent, "hours": hours, "utilisation": inp.utilisation, "gpus": n}),
+        term("buy_total_usd", "Owning over the horizon", buy_total, "USD",
+             "(purchase x (1 - resale) + hosting x months) x GPUs + power x electricity price x busy hours x GPUs",
+             {"purchase_usd_per_gpu": purchase, "resale_fraction": inp.resale_fraction,
+              "hosting_usd_per_gpu_month": inp.hosting_usd_per_gpu_month, "months": inp.horizon_months,
+              "power_kw": power_kw, "usd_per_kwh": kwh_price}),
+        term("break_even_utilisation", "Break-even utilisation", break_even if break_even is not None else 1.0,
+             "fraction", "(purchase x (1 - resale) + hosting x months) / (hours x (rental price - power cost per hour))",
+             {"hours": hours, "usd_per_gpu_hour": rent}),
+    ]
+    lo, hi = r.buy_utilisation_low, r.buy_utilisation_high
+    assumptions += [
+        f"{inp.horizon_months}-month horizon, {inp.utilisation:.0%} utilisation, resale {inp.resale_fraction:.0%}",
+        f"power {power_kw * 1000:.0f} W per GPU at the wall (board power x {HOST_POWER_FACTOR}), {kwh_price:.2f} USD/kWh; "
+        f"hosting {inp.hosting_usd_per_gpu_month:.0f} USD per GPU-month",
+    ]
+    warnings = []
+    if break_even is None:
+        warnings.append("at this rental price buying never pays off within the horizon")
+    elif not lo <= break_even <= hi:
+        warnings.append(
+            f"the guide's rule of thumb says buy above {lo:.0%}-{hi:.0%} utilisation; with these prices the "
+            f"arithmetic puts the line at {break_even:.0%}. The rule holds when purchase plus hosting is about "
+            f"{lo:.0%}-{hi:.0%} of what renting around the clock would cost over the horizon")
+    return RentBuyResult(
+        gpu=gpu.id, gpus=n, utilisation=inp.utilisation, horizon_months=inp.horizon_months,
+        rent_total_usd=rent_total, buy_total_usd=buy_total, break_even_utilisation=break_even,
+        cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
+        terms=terms, assumptions=assumptions, warnings=warnings,
+    )
+
+
+class CostInput(BaseModel):
+    gpu: str
+    gpus: int = Field(1, gt=0, le=1024)
+    region: Region = "global"
+    hours: float | None = Field(None, gt=0, description="length of a run, for its cost")
+    tokens_per_s: float | None = Field(None, gt=0, description="aggregate generated tokens/s, for $ per million tokens")
+    utilisation: float = Field(1.0, gt=0, le=1, description="share of paid hours spent generating")
+    usd_per_gpu_hour: float | None = Field(None, gt=0)
+
+
+class CostResult(Explained):
+    gpu: str
+    gpus: int
+    usd_per_hour: float
+    usd_per_hour_range: tuple[float, float]
+    run_usd: float | None = None
+    usd_per_million_tokens: float | None = None
+
+
+def cost(inp: CostInput) -> CostResult:
+    gpu = find_gpu(inp.gpu)
+    assumptions: list[str] = []
+    if inp.usd_per_gpu_hour:
+        low = typ = high = inp.usd_per_gpu_hour
+    else:
+        q = price_quote(gpu.id, inp.region)
+        low, typ, high = q.usd_per_gpu_hour_low, q.usd_per_gpu_hour_typical, q.usd_per_gpu_hour_high
+        assumptions.append(f"{gpu.name}: {low:.2f}-{high:.2f} USD/GPU-hour across {q.samples} offers "
+                           f"({', '.join(q.providers)}), typical {typ:.2f}; prices as of {q.as_of}; {q.currency_note}")
+    n = inp.gpus
+    terms = [term("usd_per_hour", "Rental per hour", typ * n, "USD/h", "typical price per GPU-hour x GPUs",
+                  {"usd_per_gpu_hour": typ, "gpus": n})]
+    res = CostResult(gpu=gpu.id, gpus=n, usd_per_hour=typ * n, usd_per_hour_range=(low * n, high * n),
+                     terms=terms, assumptions=assumptions)
+    if inp.hours:
+        res.run_usd = typ * n * inp.hours
+        terms.append(term("run_usd", "Cost of the run", res.run_usd, "USD", "USD per hour x hours",
+                          {"usd_per_hour": typ * n, "hours": inp.hours}, rel_low=1 - low / typ, rel_high=high / typ - 1))
+    if inp.tokens_per_s:
+        res.usd_per_million_tokens = typ * n / (inp.tokens_per_s * 3600 * inp.utilisation) * 1e6
+        terms.append(term("usd_per_million_tokens", "Cost per million generated tokens", res.usd_per_million_tokens,
+                          "USD", "USD per hour / (tokens per second x 3600 x utilisation) x 10^6",
+                          {"usd_per_hour": typ * n, "tokens_per_s": inp.tokens_per_s, "utilisation": inp.utilisation},
+                          rel_low=1 - low / typ, rel_high=high / typ - 1))
+    return res

@@ -1,0 +1,57 @@
+"""The tool registry: one entry per sizing tool with its name, description, input schema and function.
+
+The CLI, the conversation engine, an LLM agent (through an adapter in assistant/) and any other
+front-end call the same functions through this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+from tools.fit import FitInput, fit
+from tools.inference import InferenceMemoryInput, inference_memory
+from tools.recommend import Workload, recommend
+from tools.throughput import SpeedInput, speed
+from tools.training import TrainingMemoryInput, training_memory
+from tools.training_time import TrainingTimeInput, training_time
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    description: str
+    input_model: type[BaseModel]
+    function: Callable[[Any], BaseModel]
+
+    def json_schema(self) -> dict[str, Any]:
+        return self.input_model.model_json_schema()
+
+    def run(self, arguments: dict[str, Any] | BaseModel) -> BaseModel:
+        args = arguments if isinstance(arguments, self.input_model) else self.input_model.model_validate(arguments)
+        return self.function(args)
+
+
+TOOLS: dict[str, Tool] = {t.name: t for t in (
+    Tool("inference_memory", "GPU memory to serve a model: weights, KV cache, activations, engine overhead; "
+         "per GPU with tensor/pipeline parallelism; fit and vLLM KV capacity on a given GPU.",
+         InferenceMemoryInput, inference_memory),
+    Tool("training_memory", "GPU memory to fine-tune a model (full, LoRA, QLoRA) with a given optimizer, "
+         "precision, sequence length, micro-batch, gradient checkpointing and ZeRO sharding.",
+         TrainingMemoryInput, training_memory),
+    Tool("speed", "Decode tokens/s (per sequence and aggregate) and prefill tokens/s of a model on a GPU.",
+         SpeedInput, speed),
+    Tool("training_time", "Hours and rental cost of a fine-tuning run: FLOPs per token x tokens / (GPUs x FLOPS x MFU).",
+         TrainingTimeInput, training_time),
+    Tool("fit", "On 1, 2, 4 or 8 of a given GPU, does a serving or training workload fit, with what headroom, "
+         "and what changes would make it fit.", FitInput, fit),
+    Tool("cost", "Rental $/hour for N GPUs, the cost of a run, and $ per million generated tokens.", CostInput, cost),
+    Tool("rent_vs_buy", "Compare renting and buying GPUs over a horizon; break-even utilisation.",
+         RentBuyInput, rent_vs_buy),
+    Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
+         Workload, recommend),
+)}

@@ -1,0 +1,88 @@
+"""Training time and cost of a run: FLOPs per token x tokens / (GPUs x tensor FLOPS x MFU)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from knowledge import find_gpu, rules
+from tools.common import Explained, term
+from tools.cost import Region, try_price
+from tools.models import resolve_model
+from tools.training import Method
+
+# FLOPs per token per active parameter. Full training: 2 forward + 4 backward (activation and
+# weight gradients). LoRA/QLoRA skip the frozen weights' gradients: 2 + 2. Gradient checkpointing
+# repeats the forward: +2.
+FLOPS_PER_PARAM = {"full": 6, "lora": 4, "qlora": 4}
+RECOMPUTE_FLOPS_PER_PARAM = 2
+# QLoRA dequantizes the 4-bit base on every multiply; it runs at about this share of LoRA's speed.
+QLORA_SPEED_FACTOR = 0.75
+# Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
+PCIE_DATA_PARALLEL_FACTOR = 0.7
+
+
+class TrainingTimeInput(BaseModel):
+    model: str
+    gpu: str
+    gpus: int = Field(1, gt=0, le=4096)
+    method: Method = "lora"
+    tokens: float = Field(gt=0, description="training tokens per epoch (samples x tokens per sample)")
+    epochs: float = Field(1.0, gt=0)
+    mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilisation; default from the rules")
+    gradient_checkpointing: bool = False
+    region: Region = "global"
+
+
+class TrainingTimeResult(Explained):
+    model: str
+    gpu: str
+    gpus: int
+    hours: float
+    hours_range: tuple[float, float]
+    usd: float | None = None
+    usd_range: tuple[float, float] | None = None
+    mfu: float
+
+
+def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
+    model = resolve_model(inp.model)
+    gpu = find_gpu(inp.gpu)
+    mfu = inp.mfu or rules().default_mfu_training
+    factor = FLOPS_PER_PARAM[inp.method] + (RECOMPUTE_FLOPS_PER_PARAM if inp.gradient_checkpointing else 0)
+    effective = mfu * (QLORA_SPEED_FACTOR if inp.method == "qlora" else 1.0)
+    warnings: list[str] = []
+    assumptions = [f"MFU {mfu:.0%} (share of the card's dense BF16 tensor throughput doing useful work)"]
+    if inp.method == "qlora":
+        assumptions.append(f"QLoRA dequantizes weights on the fly: {QLORA_SPEED_FACTOR:.0%} of LoRA's speed")
+    if inp.gpus > 1 and not gpu.has_nvlink:
+        effective *= PCIE_DATA_PARALLEL_FACTOR
+        warnings.append(f"{gpu.name} has no NVLink: gradient exchange over PCIe slows multi-GPU training "
+                        f"(taken as {PCIE_DATA_PARALLEL_FACTOR:.0%} efficiency)")
+    if gpu.segment == "consumer" and inp.gpus > 2:
+        warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink, less memory")
+    if gpu.china_specific and gpu.bf16_tflops < 200:
+        warnings.append(f"{gpu.name} has cut-down compute ({gpu.bf16_tflops:g} TFLOPS BF16): poor value for training")
+    total_tokens = inp.tokens * inp.epochs
+    flops = factor * model.active_params_b * 1e9 * total_tokens
+    seconds = flops / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
+    hours = seconds / 3600
+    # MFU is the uncertain input: 0.7x to 1.3x of it moves the time the other way
+    hours_range = (hours / 1.3, hours / 0.7)
+    terms = [term("training_hours", "Training time", hours, "h",
+                  f"{factor} x active parameters x tokens x epochs / (GPUs x BF16 tensor FLOPS x MFU) / 3600",
+                  {"flops_per_param_token": factor, "active_parameters": model.active_params_b * 1e9,
+                   "tokens": inp.tokens, "epochs": inp.epochs, "gpus": inp.gpus, "tensor_tflops": gpu.bf16_tflops,
+                   "mfu": effective})]
+    res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,
+                             mfu=effective, terms=terms, assumptions=assumptions, warnings=warnings)
+    quote = try_price(gpu.id, inp.region)
+    if quote:
+        per_hour = quote.usd_per_gpu_hour_typical * inp.gpus
+        res.usd = per_hour * hours
+        res.usd_range = (quote.usd_per_gpu_hour_low * inp.gpus * hours_range[0],
+                         quote.usd_per_gpu_hour_high * inp.gpus * hours_range[1])
+        terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
+                          "training hours x GPUs x typical USD per GPU-hour",
+                          {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical}))
+        assumptions.append(f"rented at {quote.usd_per_gpu_hour_typical:.2f} USD/GPU-hour (typical, {quote.as_of})")
+    return res
