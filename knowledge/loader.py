@@ -5,6 +5,9 @@ A malformed file fails loudly: the error names the file, the record (index and i
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -28,14 +31,44 @@ class KnowledgeError(ValueError):
     """A data file is missing or does not match its schema."""
 
 
-def _read_yaml(path: Path) -> object:
+def _cache_dir() -> Path | None:
+    override = os.environ.get("GPU_ADVISOR_CACHE_DIR")
+    if override:
+        return Path(override)
     try:
-        with path.open(encoding="utf-8") as f:
-            return yaml.load(f, Loader=_Loader)  # noqa: S506 - safe loader
+        from platformdirs import user_cache_dir
+    except ImportError:  # pragma: no cover
+        return None
+    return Path(user_cache_dir("gpu-advisor", appauthor=False))
+
+
+def _read_yaml(path: Path) -> object:
+    """Parse a data file. The parsed form is cached as JSON under the user cache folder, keyed by a
+    hash of the file's bytes, because JSON loads several times faster than YAML (start-up time)."""
+    try:
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise KnowledgeError(f"{path.name}: data file is missing ({path})") from None
+    cache = _cache_dir()
+    cached = cache / f"{path.stem}-{hashlib.sha256(raw).hexdigest()[:16]}.json" if cache else None
+    if cached is not None:
+        try:
+            return json.loads(cached.read_bytes())
+        except (OSError, ValueError):
+            pass
+    try:
+        data = yaml.load(raw, Loader=_Loader)  # noqa: S506 - safe loader
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data, default=str), encoding="utf-8")
+            os.replace(tmp, cached)
+        except OSError:
+            pass  # a read-only home only costs start-up time
+    return data
 
 
 def _describe(error: ValidationError) -> str:

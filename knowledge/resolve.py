@@ -111,7 +111,7 @@ def check_size(total_b: float, active_b: float) -> None:
         raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)")
     if total_b > MAX_PARAMS_B:
         raise BadValue(
-            f"{total_b:g}B parameters is beyond any model that exists (the largest are about 2,000B); "
+            f"{total_b:,.0f}B parameters is beyond any model that exists (the largest are about 2,000B); "
             "check the unit"
         )
     if active_b > total_b:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     source: str = Field(min_length=3)
     as_of: date
@@ -133,21 +133,21 @@ class ModelArch(Record):
 
 
 class Provider(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     name: str
     region: Literal["global", "us", "eu", "china"]
     notes: str = ""
 
 
 class CapabilityRow(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     memory_gb: float
     typical_cards: list[str]
     can_do: str
 
 
 class Scenario(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     id: str
     title: str
     picks: list[str] = Field(description="'count x gpu-id' options, first is the default")

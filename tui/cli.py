@@ -1,0 +1,520 @@
+"""`gpu-advisor`: the command line. A stable contract: scripts call it, so flags and JSON keys stay.
+
+Bad input exits with status 2 and a one-line reason (with the closest names for unknown models and
+GPUs); nothing here prints a traceback. Sizing commands import neither langgraph nor textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel, ValidationError
+
+EXIT_USAGE = 2
+ENGINES = ("transformers", "vllm", "llama.cpp")
+
+
+class UsageError(Exception):
+    """Input the tools cannot size; printed as one line, exit status 2."""
+
+
+# ---------------------------------------------------------------- argument types
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        if text.lower().endswith("k") and text[:-1].replace(".", "", 1).isdigit():
+            value = int(float(text[:-1]) * 1024)
+        else:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value > 10_000_000:
+        raise argparse.ArgumentTypeError(f"{value:,} is beyond anything this tool can size (at most 10,000,000)")
+    return value
+
+
+def fraction(text: str) -> float:
+    raw = text.strip().rstrip("%")
+    try:
+        value = float(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction like 0.7 or 70%, got '{text}'") from None
+    if text.strip().endswith("%") or value > 1:
+        value /= 100
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (or 1% and 100%), got '{text}'")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text.replace(",", "").lstrip("$"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+    return value
+
+
+def tokens_amount(text: str) -> float:
+    t = text.strip().lower().replace(",", "")
+    scale = {"k": 1e3, "m": 1e6, "b": 1e9}.get(t[-1:], 1)
+    try:
+        value = float(t[:-1] if scale != 1 else t) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a token count like 20M or 5000000, got '{text}'") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+    return value
+
+
+# ---------------------------------------------------------------- output
+
+
+def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) -> None:
+    if args.json:
+        data = result.model_dump(mode="json")
+        for key in ("assumptions", "warnings", "terms"):  # figures first, the breakdown last
+            if key in data:
+                data[key] = data.pop(key)
+        print(json.dumps(data, indent=2))
+        return
+    print(human())
+    from tui.format import explain, notes
+
+    extra = notes(result)  # type: ignore[arg-type]
+    if extra:
+        print()
+        print(extra)
+    if getattr(args, "explain", False):
+        print()
+        print(explain(result))  # type: ignore[arg-type]
+    elif not args.json:
+        print("\n(--explain shows every formula and input)")
+
+
+# ---------------------------------------------------------------- commands
+
+
+def cmd_size_inference(args: argparse.Namespace) -> None:
+    from tools.inference import InferenceMemoryInput, inference_memory
+    from tui.format import gb, table
+
+    r = inference_memory(InferenceMemoryInput(
+        model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
+        batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
+        gpu_memory_utilization=args.gpu_memory_utilization))
+
+    def human() -> str:
+        n = r.gpus * r.pp
+        lines = [f"{r.model}: {r.precision} weights, {r.engine}, {r.batch} x {r.context:,} tokens"
+                 + (f", {r.gpus} TP x {r.pp} PP GPUs" if n > 1 else ""),
+                 "Memory in GB (10^9 bytes)", ""]
+        rows = [("Weights", gb(r.weights_bytes), gb(r.per_gpu_weights_bytes)),
+                ("KV cache", gb(r.kv_cache_bytes), gb(r.per_gpu_kv_cache_bytes)),
+                ("Activations", gb(r.activation_bytes), gb(r.per_gpu_activation_bytes)),
+                ("Engine overhead", gb(r.overhead_bytes), gb(r.per_gpu_overhead_bytes)),
+                ("Total", gb(r.total_bytes), gb(r.per_gpu_total_bytes)),
+                ("Range", f"{gb(r.total_range_bytes[0])}-{gb(r.total_range_bytes[1])}",
+                 f"{gb(r.per_gpu_total_range_bytes[0])}-{gb(r.per_gpu_total_range_bytes[1])}")]
+        lines.append(table(rows, ["", "all GPUs", "per GPU"]))
+        if r.gpu:
+            verdict = "fits" if r.fits else "does NOT fit"
+            lines += ["", f"On {r.gpu} ({gb(r.gpu_capacity_bytes or 0)} GB usable): {verdict}, "
+                          f"headroom {gb(r.headroom_bytes or 0)} GB per GPU"]
+            if r.kv_cache_capacity_tokens is not None:
+                lines.append(f"vLLM KV cache capacity: {r.kv_cache_capacity_tokens:,} tokens "
+                             f"= {r.max_concurrent_sequences:,.1f} sequences of {r.context:,} tokens")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_size_training(args: argparse.Namespace) -> None:
+    from tools.training import TrainingMemoryInput, training_memory
+    from tui.format import gb, table
+
+    r = training_memory(TrainingMemoryInput(
+        model=args.model, method=args.method, precision=args.precision, base_precision=args.base_precision,
+        mixed_precision=not args.pure_bf16, optimizer=args.optimizer, seq_len=args.seq_len, batch=args.batch,
+        gradient_checkpointing=args.gradient_checkpointing, gpus=args.gpus, zero=args.zero,
+        cpu_offload=args.cpu_offload, lora_rank=args.lora_rank))
+
+    def human() -> str:
+        rows = [("Weights", gb(r.weights_bytes)), ("Gradients", gb(r.gradient_bytes)),
+                ("Optimizer states", gb(r.optimizer_bytes)), ("Activations", gb(r.activation_bytes)),
+                ("CUDA context and allocator", gb(r.overhead_bytes)), ("Total per GPU", gb(r.per_gpu_total_bytes)),
+                ("Range per GPU", f"{gb(r.per_gpu_total_range_bytes[0])}-{gb(r.per_gpu_total_range_bytes[1])}")]
+        lines = [f"{r.model}: {r.method} fine-tuning on {r.gpus} GPU(s)" + (f", ZeRO-{r.zero}" if r.zero else ""),
+                 f"Trainable parameters: {r.trainable_params / 1e9:,.3f}B", "Memory in GB (10^9 bytes)", "",
+                 table(rows, ["", "per GPU"])]
+        if r.cpu_bytes:
+            lines.append(f"CPU memory for offloaded state: {gb(r.cpu_bytes)} GB per GPU")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_speed(args: argparse.Namespace) -> None:
+    from tools.throughput import SpeedInput, speed
+    from tui.format import tokens
+
+    r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, batch=args.batch,
+                         context=args.context, engine=args.engine, kv_precision=args.kv_precision))
+
+    def human() -> str:
+        lo, hi = r.decode_tokens_per_s_range
+        plo, phi = r.prefill_tokens_per_s_range
+        return "\n".join([
+            f"{r.model} on {r.gpus} x {r.gpu} ({r.engine}), batch {r.batch}, context {r.context:,}",
+            f"Decode:  {tokens(r.decode_tokens_per_s)} tokens/s per sequence (range {tokens(lo)}-{tokens(hi)}), "
+            f"{tokens(r.aggregate_decode_tokens_per_s)} tokens/s in all; {r.bound}-bound",
+            f"Prefill: {tokens(r.prefill_tokens_per_s)} tokens/s (range {tokens(plo)}-{tokens(phi)}); "
+            f"first token after {r.time_to_first_token_s:.2f} s for a {r.context:,}-token prompt",
+        ])
+
+    emit(args, r, human)
+
+
+def cmd_fit(args: argparse.Namespace) -> None:
+    from tools.fit import FitInput, fit
+    from tui.format import gb, table
+
+    r = fit(FitInput(model=args.model, gpu=args.gpu, phase=args.phase, precision=args.precision, context=args.context,
+                     batch=args.batch, engine=args.engine, method=args.method, optimizer=args.optimizer,
+                     seq_len=args.seq_len, gradient_checkpointing=args.gradient_checkpointing))
+
+    def human() -> str:
+        rows = [(o.gpus, "yes" if o.fits else "no", gb(o.per_gpu_bytes), gb(o.capacity_bytes),
+                 f"{o.headroom_fraction:.0%}", o.setup) for o in r.options]
+        lines = [f"{r.model} on {r.gpu}: {r.phase}", "Memory in GB (10^9 bytes)", "",
+                 table(rows, ["GPUs", "fits", "need/GPU", "have/GPU", "headroom", "setup"]), "",
+                 f"Smallest fit: {r.smallest_fit or 'none of ' + ', '.join(str(o.gpus) for o in r.options)} GPU(s); "
+                 f"valid tensor-parallel degrees: {', '.join(map(str, r.valid_tensor_parallel))}"]
+        if r.remedies:
+            lines += ["", "What would make it fit on one card:"]
+            lines += [f"  {'yes' if x.fits else 'no '}  {x.change}: {gb(x.per_gpu_bytes)} GB" for x in r.remedies]
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_cost(args: argparse.Namespace) -> None:
+    from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+
+    r = cost(CostInput(gpu=args.gpu, gpus=args.gpus, region=args.region, hours=args.hours,
+                       tokens_per_s=args.tokens_per_s, utilisation=args.utilisation or 1.0,
+                       usd_per_gpu_hour=args.usd_per_gpu_hour))
+    rb = None
+    if args.rent_vs_buy:
+        rb = rent_vs_buy(RentBuyInput(gpu=args.gpu, gpus=args.gpus, utilisation=args.utilisation or 0.5,
+                                      region=args.region, rent_usd_per_gpu_hour=args.usd_per_gpu_hour,
+                                      purchase_usd_per_gpu=args.purchase_usd, horizon_months=args.horizon_months,
+                                      hosting_usd_per_gpu_month=args.hosting_usd_per_month,
+                                      electricity_usd_per_kwh=args.electricity_usd_per_kwh))
+    if args.json:
+        print(json.dumps({"cost": r.model_dump(mode="json"),
+                          "rent_vs_buy": rb.model_dump(mode="json") if rb else None}, indent=2))
+        return
+
+    def human() -> str:
+        lo, hi = r.usd_per_hour_range
+        lines = [f"{r.gpus} x {r.gpu}: {r.usd_per_hour:,.2f} USD/hour typical (range {lo:,.2f}-{hi:,.2f})"]
+        if r.run_usd is not None:
+            lines.append(f"Run of {args.hours:g} h: {r.run_usd:,.2f} USD")
+        if r.usd_per_million_tokens is not None:
+            lines.append(f"Generated tokens: {r.usd_per_million_tokens:,.2f} USD per million")
+        if rb:
+            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            lines += ["", f"Rent or buy over {rb.horizon_months} months at {rb.utilisation:.0%} utilisation: "
+                          f"rent {rb.rent_total_usd:,.0f} USD, buy {rb.buy_total_usd:,.0f} USD -> {rb.cheaper}",
+                      f"Buying pays off above {be} utilisation (the guide's rule of thumb: "
+                      f"{rb.rule_of_thumb[0]:.0%}-{rb.rule_of_thumb[1]:.0%})"]
+            r.assumptions.extend(rb.assumptions)
+            r.warnings.extend(rb.warnings)
+            r.terms.extend(rb.terms)
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_train_time(args: argparse.Namespace) -> None:
+    from tools.training_time import TrainingTimeInput, training_time
+
+    r = training_time(TrainingTimeInput(model=args.model, gpu=args.gpu, gpus=args.gpus, method=args.method,
+                                        tokens=args.tokens, epochs=args.epochs, mfu=args.mfu, region=args.region,
+                                        gradient_checkpointing=args.gradient_checkpointing))
+
+    def human() -> str:
+        lo, hi = r.hours_range
+        lines = [f"{r.model}: {args.method} on {r.gpus} x {r.gpu}, {args.tokens:,.0f} tokens x {args.epochs:g} epoch(s)",
+                 f"Time: {r.hours:,.1f} h (range {lo:,.1f}-{hi:,.1f} h) at {r.mfu:.0%} effective MFU"]
+        if r.usd is not None and r.usd_range:
+            lines.append(f"Rented: {r.usd:,.0f} USD (range {r.usd_range[0]:,.0f}-{r.usd_range[1]:,.0f})")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_recommend(args: argparse.Namespace) -> None:
+    from tools.recommend import Workload, recommend
+    from tui.format import gb, table, tokens
+
+    r = recommend(Workload(model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                           context=args.context, users=args.users, utilisation=args.utilisation or 0.5,
+                           region=args.region, budget_usd_per_month=args.budget, owned=args.owned or [],
+                           preference=args.prefer, train_tokens=args.train_tokens))
+
+    def human() -> str:
+        rows = []
+        for o in r.options[: args.top]:
+            rows.append((f"{o.gpus} x {o.gpu}" + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
+                         f"{o.headroom_fraction:.0%}",
+                         tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
+                         f"{o.usd_per_hour:,.2f}" if o.usd_per_hour else "-",
+                         f"{o.purchase_usd:,.0f}" if o.purchase_usd else "-",
+                         f"{o.training_hours:,.1f}" if o.training_hours else "-"))
+        best = r.best
+        head = (f"Recommendation: {best.gpus} x {best.gpu_name}" + (" (already owned)" if best.owned else "")
+                if best else "No option fits this workload")
+        lines = [head]
+        if best:
+            lines += [f"  - {x}" for x in best.reasons]
+            if best.serve_per_gpu_bytes:
+                lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
+            if best.train_per_gpu_bytes:
+                lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", "USD/h", "buy USD", "train h"])]
+        if r.rent_or_buy:
+            rb = r.rent_or_buy
+            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
+                          f"{rb.horizon_months} months; buying pays off above {be}."]
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+def cmd_gpus(args: argparse.Namespace) -> None:
+    from knowledge import gpus
+    from tools.cost import try_price
+    from tui.format import table
+
+    records = gpus()
+    if args.json:
+        print(json.dumps([g.model_dump(mode="json") for g in records], indent=2))
+        return
+    rows = []
+    for g in records:
+        q = try_price(g.id)
+        rows.append((g.id, g.name, f"{g.memory_gb:g}", f"{g.memory_bandwidth_gbps:,.0f}", f"{g.bf16_tflops:g}",
+                     g.interconnect, f"{q.usd_per_gpu_hour_low:.2f}-{q.usd_per_gpu_hour_high:.2f}" if q else "-"))
+    print(table(rows, ["id", "name", "GB", "GB/s", "BF16 TFLOPS", "link", "USD/GPU-h"]))
+    print("\nTFLOPS are dense (no sparsity); GeForce figures use FP32 accumulation. Prices are dated snapshots.")
+
+
+def cmd_models(args: argparse.Namespace) -> None:
+    from knowledge import models
+    from tui.format import table
+
+    records = models()
+    if args.json:
+        print(json.dumps([m.model_dump(mode="json") for m in records], indent=2))
+        return
+    rows = [(m.id, m.name, f"{m.total_params_b:g}" + (f" (A{m.active_params_b:g})" if m.is_moe else ""),
+             m.num_layers, m.attention.upper(), f"{m.num_kv_heads}x{m.head_dim}", f"{m.max_context:,}") for m in records]
+    print(table(rows, ["id", "name", "params B", "layers", "attention", "KV heads", "context"]))
+    print("\nAlso accepted: Hugging Face repo ids, a path to config.json, or a size such as 27B or 26B-A3.8B.")
+
+
+# ---------------------------------------------------------------- parser
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="machine-readable output (memory in bytes)")
+    p.add_argument("--explain", action="store_true", help="show every formula with its inputs")
+
+
+def _model(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", "-m", required=True, metavar="M",
+                   help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gpu-advisor",
+        description="Choose GPUs to fine-tune and serve large language models. "
+                    "With no command, opens the terminal app.")
+    sub = parser.add_subparsers(dest="command", metavar="command")
+
+    size = sub.add_parser("size", help="memory needed for inference or training")
+    size_sub = size.add_subparsers(dest="what", metavar="inference|training", required=True)
+
+    inf = size_sub.add_parser("inference", help="memory to serve a model")
+    _model(inf)
+    inf.add_argument("--precision", "-p", default="bf16", metavar="P")
+    inf.add_argument("--kv-precision", default=None, metavar="P")
+    inf.add_argument("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence")
+    inf.add_argument("--batch", type=positive_int, default=1, metavar="N", help="concurrent sequences")
+    inf.add_argument("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs")
+    inf.add_argument("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages")
+    inf.add_argument("--gpu", default=None, metavar="G", help="check the fit on this GPU")
+    inf.add_argument("--engine", choices=ENGINES, default=None)
+    inf.add_argument("--gpu-memory-utilization", type=fraction, default=0.9, metavar="F")
+    _common(inf)
+    inf.set_defaults(func=cmd_size_inference)
+
+    tr = size_sub.add_parser("training", help="memory to fine-tune a model")
+    _model(tr)
+    tr.add_argument("--method", choices=("full", "lora", "qlora"), required=True)
+    tr.add_argument("--precision", default="bf16", metavar="P", help="compute precision (bf16 or fp16)")
+    tr.add_argument("--base-precision", default=None, metavar="P", help="QLoRA base format (default nf4)")
+    tr.add_argument("--pure-bf16", action="store_true", help="no FP32 master weights or optimizer states")
+    tr.add_argument("--optimizer", choices=("adamw", "adamw-8bit", "sgd"), default="adamw")
+    tr.add_argument("--seq-len", type=positive_int, default=2048, metavar="N")
+    tr.add_argument("--batch", type=positive_int, default=1, metavar="N", help="micro-batch per GPU")
+    tr.add_argument("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True)
+    tr.add_argument("--gpus", type=positive_int, default=1, metavar="N")
+    tr.add_argument("--zero", type=int, choices=(0, 1, 2, 3), default=0)
+    tr.add_argument("--cpu-offload", action="store_true")
+    tr.add_argument("--lora-rank", type=positive_int, default=16, metavar="R")
+    _common(tr)
+    tr.set_defaults(func=cmd_size_training)
+
+    sp = sub.add_parser("speed", help="decode and prefill tokens/s")
+    _model(sp)
+    sp.add_argument("--precision", "-p", default="bf16", metavar="P")
+    sp.add_argument("--kv-precision", default=None, metavar="P")
+    sp.add_argument("--gpu", required=True, metavar="G")
+    sp.add_argument("--gpus", type=positive_int, default=1, metavar="N")
+    sp.add_argument("--batch", type=positive_int, default=1, metavar="N")
+    sp.add_argument("--context", type=positive_int, default=2048, metavar="N")
+    sp.add_argument("--engine", choices=ENGINES, default=None)
+    _common(sp)
+    sp.set_defaults(func=cmd_speed)
+
+    ft = sub.add_parser("fit", help="on how many of a GPU does it fit, and what would make it fit")
+    _model(ft)
+    ft.add_argument("--gpu", required=True, metavar="G")
+    ft.add_argument("--phase", choices=("serve", "train"), default="serve")
+    ft.add_argument("--precision", "-p", default="bf16", metavar="P")
+    ft.add_argument("--context", type=positive_int, default=4096, metavar="N")
+    ft.add_argument("--batch", type=positive_int, default=1, metavar="N")
+    ft.add_argument("--engine", choices=ENGINES, default=None)
+    ft.add_argument("--method", choices=("full", "lora", "qlora"), default="lora")
+    ft.add_argument("--optimizer", choices=("adamw", "adamw-8bit", "sgd"), default="adamw")
+    ft.add_argument("--seq-len", type=positive_int, default=2048, metavar="N")
+    ft.add_argument("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True)
+    _common(ft)
+    ft.set_defaults(func=cmd_fit)
+
+    co = sub.add_parser("cost", help="rental cost, cost per run or per million tokens, rent vs buy")
+    co.add_argument("--gpu", required=True, metavar="G")
+    co.add_argument("--gpus", type=positive_int, default=1, metavar="N")
+    co.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    co.add_argument("--hours", type=positive_float, default=None, metavar="H", help="length of a run")
+    co.add_argument("--tokens-per-s", type=positive_float, default=None, metavar="T")
+    co.add_argument("--utilisation", "--utilization", type=fraction, default=None, metavar="U")
+    co.add_argument("--usd-per-gpu-hour", type=positive_float, default=None, metavar="USD")
+    co.add_argument("--rent-vs-buy", action="store_true")
+    co.add_argument("--purchase-usd", type=positive_float, default=None, metavar="USD", help="price of one card")
+    co.add_argument("--horizon-months", type=positive_int, default=36, metavar="M")
+    co.add_argument("--hosting-usd-per-month", type=float, default=100.0, metavar="USD")
+    co.add_argument("--electricity-usd-per-kwh", type=float, default=None, metavar="USD")
+    _common(co)
+    co.set_defaults(func=cmd_cost)
+
+    tt = sub.add_parser("train-time", help="hours and cost of a fine-tuning run")
+    _model(tt)
+    tt.add_argument("--gpu", required=True, metavar="G")
+    tt.add_argument("--gpus", type=positive_int, default=1, metavar="N")
+    tt.add_argument("--method", choices=("full", "lora", "qlora"), default="lora")
+    tt.add_argument("--tokens", type=tokens_amount, required=True, metavar="T", help="tokens per epoch, e.g. 20M")
+    tt.add_argument("--epochs", type=positive_float, default=1.0, metavar="E")
+    tt.add_argument("--mfu", type=fraction, default=None, metavar="F")
+    tt.add_argument("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=False)
+    tt.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    _common(tt)
+    tt.set_defaults(func=cmd_train_time)
+
+    rc = sub.add_parser("recommend", help="rank GPU options for a workload")
+    _model(rc)
+    rc.add_argument("--phase", choices=("experiment", "fine-tune", "serve", "train-and-serve", "production"),
+                    default="train-and-serve")
+    rc.add_argument("--precision", "-p", default="int8", metavar="P", help="serving weight format")
+    rc.add_argument("--method", choices=("full", "lora", "qlora"), default="qlora")
+    rc.add_argument("--context", type=positive_int, default=8192, metavar="N")
+    rc.add_argument("--users", type=positive_int, default=1, metavar="N", help="concurrent users")
+    rc.add_argument("--utilisation", "--utilization", type=fraction, default=None, metavar="U")
+    rc.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    rc.add_argument("--budget", type=positive_float, default=None, metavar="USD", help="per month")
+    rc.add_argument("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have")
+    rc.add_argument("--prefer", choices=("rent", "buy", "either"), default="either")
+    rc.add_argument("--train-tokens", type=tokens_amount, default=20e6, metavar="T")
+    rc.add_argument("--top", type=positive_int, default=8, metavar="N", help="options to show")
+    _common(rc)
+    rc.set_defaults(func=cmd_recommend)
+
+    g = sub.add_parser("gpus", help="the GPU catalog")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_gpus)
+    m = sub.add_parser("models", help="the model catalog")
+    m.add_argument("--json", action="store_true")
+    m.set_defaults(func=cmd_models)
+    return parser
+
+
+def _reason(exc: BaseException) -> str | None:
+    """The one-line message for errors caused by input; None for bugs."""
+    from knowledge import BadValue, ConfigError, KnowledgeError, NotFound
+    from tools.common import ToolError
+
+    if isinstance(exc, ValidationError):
+        parts = []
+        for e in exc.errors():
+            field = ".".join(str(x) for x in e["loc"])
+            parts.append(f"{field}: {e['msg']}" if field else e["msg"])
+        return "; ".join(parts)
+    if isinstance(exc, NotFound):
+        hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
+        more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
+        return f"unknown {exc.kind} '{exc.query}'{hint}" + (f"; see `{more}`" if more else "")
+    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError)):
+        return str(exc)
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv:
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
+        reason = _reason(exc)
+        if reason is None:
+            print(f"gpu-advisor: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
+            return 1
+        print(f"gpu-advisor: {reason}", file=sys.stderr)
+        return EXIT_USAGE
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,69 @@
+"""Plain-text rendering of tool results for the command line (GB = 10^9 bytes throughout)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tools.common import Explained, Term
+
+
+def gb(n: float) -> str:
+    return f"{n / 1e9:,.1f}"
+
+
+def tokens(n: float) -> str:
+    return f"{n:,.0f}" if n >= 100 else f"{n:,.1f}"
+
+
+def table(rows: Iterable[Iterable[object]], header: Iterable[str]) -> str:
+    data = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in data) for i in range(len(data[0]))]
+    lines = []
+    for n, row in enumerate(data):
+        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(cells).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _value(t: Term) -> str:
+    if t.unit == "bytes":
+        return f"{gb(t.value)} GB"
+    if t.unit == "fraction":
+        return f"{t.value:.0%}"
+    if t.unit in ("USD", "USD/h"):
+        return f"{t.value:,.2f} {t.unit}"
+    return f"{t.value:,.4g} {t.unit}"
+
+
+def _input(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:,.6g}"
+    if isinstance(v, int) and not isinstance(v, bool):
+        return f"{v:,}"
+    return str(v)
+
+
+def explain(result: Explained) -> str:
+    """Every term with its formula and inputs: the 'show the math' view."""
+    out = ["The math:"]
+    for t in result.terms:
+        rng = f" (range {_value(t.model_copy(update={'value': t.low}))} to {_value(t.model_copy(update={'value': t.high}))})" \
+            if t.low != t.high else ""
+        out.append(f"  {t.label}: {_value(t)}{rng}")
+        out.append(f"    = {t.formula}")
+        if t.inputs:
+            out.append("    with " + ", ".join(f"{k} = {_input(v)}" for k, v in t.inputs.items()))
+    return "\n".join(out)
+
+
+def notes(result: Explained) -> str:
+    out = []
+    if result.assumptions:
+        out.append("Assumptions:")
+        out += [f"  - {a}" for a in result.assumptions]
+    if result.warnings:
+        out.append("Warnings:")
+        out += [f"  ! {w}" for w in result.warnings]
+    return "\n".join(out)
