@@ -196,6 +196,12 @@ def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Scor
     for s in report.scored:
         groups.setdefault((s.tool, s.source), []).append(s)
     out = []
+    by_tool: dict[str, list[Scored]] = {}
+    for s in report.scored:
+        by_tool.setdefault(s.tool, []).append(s)
+    for tool, rows in by_tool.items():
+        if len({s.source for s in rows}) > 1:
+            groups[(tool, "all sources")] = rows
     for (tool, source), rows in sorted(groups.items()):
         errors = [abs(s.error) for s in rows]
         worst = sorted(rows, key=lambda s: -abs(s.error))[:3]

@@ -27,6 +27,9 @@ CANDIDATES = {
 COUNTS = (1, 2, 4, 8)
 # Below this many tokens per second per user, a chat feels slower than reading.
 MIN_TOKENS_PER_S = 10.0
+# Options with less free memory than this rank after roomier ones: the estimate has a range, and
+# real workloads spike (the guide asks for 20-40% reserve beyond the weights).
+TIGHT_HEADROOM = 0.10
 
 
 class Workload(BaseModel):
@@ -143,6 +146,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
             reasons.append(f"serves {w.users} user(s) at {w.context:,} tokens with {opt.headroom_fraction:.0%} memory to spare")
         if opt.trains:
             reasons.append(f"{w.method} fine-tuning fits")
+    if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
+        warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
     opt.warnings = list(dict.fromkeys(warnings))
     opt.reasons = reasons
     return opt
@@ -151,7 +156,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
 def _rank_key(o: Option, w: Workload) -> tuple:
     concerns = sum(1 for x in o.warnings if "NVLink" in x or "consumer" in x or "poor value" in x)
     price = 0.0 if o.owned else (o.purchase_usd if w.preference == "buy" else o.usd_per_hour) or 1e12
-    return (not o.ok, not o.owned, concerns if w.phase == "production" else 0, price, o.gpus, -o.headroom_fraction)
+    tight = o.headroom_fraction < TIGHT_HEADROOM
+    return (not o.ok, not o.owned, tight, concerns if w.phase == "production" else 0, price, o.gpus, -o.headroom_fraction)
 
 
 def recommend(w: Workload) -> Recommendation:

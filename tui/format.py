@@ -32,6 +32,8 @@ def _value(t: Term) -> str:
         return f"{gb(t.value)} GB"
     if t.unit == "fraction":
         return f"{t.value:.0%}"
+    if t.unit in ("tokens", "tokens/s", "h"):
+        return f"{t.value:,.0f} {t.unit}" if t.value >= 100 else f"{t.value:,.2f} {t.unit}"
     if t.unit in ("USD", "USD/h"):
         return f"{t.value:,.2f} {t.unit}"
     return f"{t.value:,.4g} {t.unit}"
