@@ -1,0 +1,223 @@
+"""Compute an answer with the sizing tools and write it as Markdown.
+
+Every number written here is read from a tool result (kept in the state and in the message's
+structured payload); none is typed into a template.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from assistant.policy import Profile, serves, trains
+from tools.common import Explained
+from tools.recommend import Option, Recommendation, Workload, evaluate, recommend
+
+GB = 1e9
+
+
+def workload_for(profile: Profile) -> Workload:
+    return Workload(
+        phase=profile.phase or "experiment", model=profile.model or "llama-3.1-8b",
+        serve_precision=profile.precision or "int8", method=profile.method or "qlora",
+        context=profile.context or 8192, users=profile.users or 1, utilisation=profile.utilisation or 0.24,
+        region=profile.region or "global", budget_usd_per_month=profile.budget_usd_per_month,
+        owned=profile.owned, preference=profile.preference or "either",
+    )
+
+
+def _key(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, default=str)
+
+
+def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None
+            ) -> dict[str, Any]:
+    """Tool results for this profile. A result whose inputs did not change is reused, not recomputed."""
+    from knowledge import find_gpu
+
+    w = workload_for(profile)
+    previous = previous or {}
+    results: dict[str, Any] = {"inputs": json.loads(_key(w.model_dump(mode="json")))}
+    if previous.get("inputs") == results["inputs"] and "recommend" in previous:
+        results["recommend"] = previous["recommend"]
+        results["reused"] = True
+    else:
+        results["recommend"] = recommend(w).model_dump(mode="json")
+    extra: list[dict[str, Any]] = []
+    for gpu_id in compare:
+        gpu = find_gpu(gpu_id)
+        for n in (1, 2, 4, 8):
+            o = evaluate(w, gpu, n)
+            if o and (o.ok or n == 8):
+                extra.append(o.model_dump(mode="json"))
+                break
+    if whatif:
+        count, gpu_id = whatif
+        o = evaluate(w, find_gpu(gpu_id), count)
+        if o:
+            extra.append(o.model_dump(mode="json"))
+    if extra:
+        results["options"] = extra
+    return results
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def gb(n: float) -> str:
+    return f"{n / GB:,.1f}"
+
+
+def tps(n: float) -> str:
+    return f"{n:,.0f}" if n >= 10 else f"{n:,.1f}"
+
+
+def money(n: float) -> str:
+    return f"${n:,.0f}" if n >= 100 else f"${n:,.2f}"
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def _option_row(o: Option) -> str:
+    fits = "yes" if o.ok else "no"
+    speed = tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
+    price = "owned" if o.owned else (money(o.usd_per_hour) if o.usd_per_hour else "-")
+    return f"| {o.gpus} × {o.gpu_name} | {fits} | {pct(o.headroom_fraction)} | {speed} | {price} |"
+
+
+def headline(rec: Recommendation, profile: Profile) -> str:
+    best = rec.best
+    if best is None:
+        return "## No single machine fits this workload"
+    job = {"train-and-serve": " for both jobs", "fine-tune": " for fine-tuning", "serve": " for serving",
+           "production": " for production", "experiment": " to get started"}[rec.workload.phase]
+    if best.owned:
+        return f"## Use your {best.gpus} × {best.gpu_name}{job}"
+    verb = "Rent"
+    rb = rec.rent_or_buy
+    if profile.preference == "buy" or (rb and rb.cheaper == "buy" and profile.preference != "rent"):
+        verb = "Buy"
+    return f"## {verb} {best.gpus} × {best.gpu_name}{job}"
+
+
+def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str, str], changed: list[str]) -> str:
+    rec = Recommendation.model_validate(results["recommend"])
+    w = rec.workload
+    best = rec.best
+    lines = [headline(rec, profile), ""]
+    if changed:
+        lines += [f"_Updated for: {', '.join(changed)}._", ""]
+    if best:
+        if trains(w.phase) and best.train_per_gpu_bytes is not None:
+            line = (f"**Fine-tuning** ({w.method}, {_model_name(results)}): "
+                    f"{gb(best.train_per_gpu_bytes)} GB of {gb(best.capacity_bytes)} GB per GPU")
+            if best.training_hours is not None:
+                line += f"; about {best.training_hours:,.1f} h per run of {w.train_tokens / 1e6:,.0f}M tokens"
+                if best.training_usd is not None:
+                    line += f" (≈ {money(best.training_usd)} rented)"
+            lines.append(line + ".")
+        if serves(w.phase) and best.serve_per_gpu_bytes is not None:
+            line = (f"**Serving** ({w.serve_precision}, {w.users} user{'s' if w.users != 1 else ''} × "
+                    f"{w.context:,} tokens): {gb(best.serve_per_gpu_bytes)} GB of {gb(best.capacity_bytes)} GB per GPU")
+            if best.decode_tokens_per_s:
+                line += (f"; {tps(best.decode_tokens_per_s)} tokens/s per user, "
+                         f"{tps(best.aggregate_tokens_per_s or 0)} in all")
+            lines.append(line + ".")
+        lines.append("")
+    extra = [Option.model_validate(o) for o in results.get("options", [])]
+    shown = extra + [o for o in rec.options if o.ok][:5]
+    seen: set[tuple[str, int]] = set()
+    lines += ["| option | fits | memory to spare | tokens/s per user | per hour |", "|---|---|---|---|---|"]
+    for o in shown:
+        if (o.gpu, o.gpus) in seen:
+            continue
+        seen.add((o.gpu, o.gpus))
+        lines.append(_option_row(o))
+    lines.append("")
+    rb = rec.rent_or_buy
+    if rb:
+        be = ("buying never pays off at these prices" if rb.break_even_utilisation is None
+              else f"buying pays off above {pct(rb.break_even_utilisation)}")
+        lines.append(f"**Rent or buy:** at {pct(rb.utilisation)} utilisation, renting costs {money(rb.rent_total_usd)} "
+                     f"over {rb.horizon_months} months and buying {money(rb.buy_total_usd)}; {be}.")
+        for warning in rb.warnings:
+            lines.append(f"_{warning[0].upper()}{warning[1:]}._")
+        lines.append("")
+    warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
+                                  + [x for o in extra for x in o.warnings]))
+    for warning in warnings:
+        lines.append(f"⚠ {warning}")
+    if warnings:
+        lines.append("")
+    lines.append("**Assumptions** (say so to change any):")
+    for slot, words in defaulted.items():
+        lines.append(f"- {words}")
+    for a in rec.assumptions:
+        lines.append(f"- {a}")
+    lines += ["", '_Say "show the math" for every formula, "rent or buy?", or change anything: '
+              '"make it 32k context", "what about int4?", "compare L40S and A100"._']
+    return "\n".join(lines)
+
+
+def _model_name(results: dict[str, Any]) -> str:
+    from tools.models import resolve_model
+
+    return resolve_model(results["recommend"]["workload"]["model"]).name
+
+
+def write_math(results: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
+    from tools.inference import InferenceMemoryInput, inference_memory
+    from tools.throughput import SpeedInput, speed
+    from tools.training import TrainingMemoryInput, training_memory
+
+    rec = Recommendation.model_validate(results["recommend"])
+    best, w = rec.best, rec.workload
+    if best is None:
+        return "There is no recommendation to explain yet.", {}
+    parts: list[tuple[str, Explained]] = []
+    if serves(w.phase):
+        parts.append(("Serving memory", inference_memory(InferenceMemoryInput(
+            model=w.model, precision=w.serve_precision, context=w.context, batch=w.users, gpus=best.gpus, gpu=best.gpu))))
+        if best.decode_tokens_per_s:
+            parts.append(("Serving speed", speed(SpeedInput(model=w.model, precision=w.serve_precision, gpu=best.gpu,
+                                                            gpus=best.gpus, batch=w.users, context=w.context))))
+    if trains(w.phase):
+        parts.append(("Fine-tuning memory", training_memory(TrainingMemoryInput(
+            model=w.model, method=w.method, seq_len=w.seq_len, gpus=best.gpus,
+            zero=3 if best.gpus > 1 and w.method == "full" else 0))))
+    if rec.rent_or_buy:
+        parts.append(("Rent or buy", rec.rent_or_buy))
+    lines = [f"## The math behind {best.gpus} × {best.gpu_name}", ""]
+    payload: dict[str, Any] = {}
+    for title, result in parts:
+        payload[title] = result.model_dump(mode="json")
+        lines += [f"### {title}", ""]
+        for t in result.terms:
+            lines.append(f"- **{t.label}** = {_term_value(t.value, t.unit)}: {t.formula}")
+            if t.inputs:
+                lines.append("  - inputs: " + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
+        for a in result.assumptions:
+            lines.append(f"- _assumed:_ {a}")
+        lines.append("")
+    return "\n".join(lines).rstrip(), payload
+
+
+def _term_value(value: float, unit: str) -> str:
+    if unit == "bytes":
+        return f"{gb(value)} GB"
+    if unit == "fraction":
+        return pct(value)
+    if unit in ("USD", "USD/h"):
+        return money(value)
+    return f"{value:,.1f} {unit}" if value < 1000 else f"{value:,.0f} {unit}"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, int) or float(v).is_integer():
+        return f"{v:,.0f}"
+    return f"{v:,.4g}"

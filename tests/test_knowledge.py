@@ -1,0 +1,415 @@
+"""Catalog validation: every data file loads, ids and aliases are unambiguous, the guide's cards and
+model families are present, quantized formats carry their real bit widths, and a malformed file fails
+loudly, naming the file, the record and the field."""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+import yaml
+
+from knowledge import (
+    Gpu,
+    KnowledgeError,
+    ModelArch,
+    NotFound,
+    find_gpu,
+    find_model,
+    find_precision,
+    gpus,
+    models,
+    precisions,
+    prices,
+    rules,
+)
+from knowledge.hf_config import count_params
+from knowledge.loader import DATA_DIR, load_records
+from knowledge.resolve import normalise
+
+
+def _raw(name: str) -> list[dict]:
+    with (DATA_DIR / name).open(encoding="utf-8") as f:
+        return yaml.safe_load(f)
+
+
+def _lookup_names(record) -> list[str]:
+    names = [record.id, record.name, *record.aliases]
+    for hf in getattr(record, "hf_ids", []):
+        names += [hf, hf.split("/", 1)[-1]]
+    return names
+
+
+CATALOGS = {"gpu": gpus, "model": models, "precision": precisions}
+FINDERS = {"gpu": find_gpu, "model": find_model, "precision": find_precision}
+
+
+# --- every record loads ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("file_name, loader", [
+    ("gpus.yaml", gpus), ("models.yaml", models), ("precisions.yaml", precisions), ("prices.yaml", prices),
+])
+def test_every_record_in_each_data_file_loads(file_name, loader):
+    raw = _raw(file_name)
+    loaded = loader()
+    assert len(raw) > 0
+    assert len(loaded) == len(raw)
+
+
+def test_catalog_sizes_are_not_trivially_small():
+    assert len(gpus()) >= 30
+    assert len(models()) >= 50
+    assert len(precisions()) >= 17
+    assert len(prices()) >= 100
+
+
+def test_rules_load_with_the_guides_thresholds():
+    r = rules()
+    assert (r.inference_headroom_low, r.inference_headroom_high) == (0.20, 0.40)
+    assert (r.buy_utilisation_low, r.buy_utilisation_high) == (0.60, 0.70)
+    assert 0 < r.default_mfu_training < 1
+    # every card the capability table and scenarios name is in the GPU catalog
+    ids = {g.id for g in gpus()}
+    for row in r.capability_table:
+        assert set(row.typical_cards) <= ids, row
+    for sc in r.scenarios:
+        for pick in sc.picks:
+            assert pick.split("x", 1)[-1].strip() in ids, (sc.id, pick)
+
+
+@pytest.mark.parametrize("kind", ["gpu", "model", "precision"])
+def test_ids_are_unique(kind):
+    ids = [r.id for r in CATALOGS[kind]()]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("kind", ["gpu", "model", "precision"])
+def test_no_name_or_alias_belongs_to_two_records(kind):
+    owners: dict[str, set[str]] = defaultdict(set)
+    for r in CATALOGS[kind]():
+        for name in _lookup_names(r):
+            owners[name.strip().lower()].add(r.id)
+    clashes = {k: v for k, v in owners.items() if len(v) > 1}
+    assert clashes == {}
+
+
+@pytest.mark.parametrize("kind", ["gpu", "model", "precision"])
+def test_no_normalised_lookup_key_resolves_to_two_ids(kind):
+    """The resolver compares names after normalise(); two records must not share a key there either."""
+    owners: dict[str, set[str]] = defaultdict(set)
+    for r in CATALOGS[kind]():
+        for name in _lookup_names(r):
+            key = normalise(name)
+            if key:  # keys that normalise to nothing are the subject of the test below
+                owners[key].add(r.id)
+    clashes = {k: v for k, v in owners.items() if len(v) > 1}
+    assert clashes == {}
+
+
+@pytest.mark.parametrize("kind", ["gpu", "model", "precision"])
+def test_every_ascii_name_and_alias_resolves_to_its_own_record(kind):
+    find = FINDERS[kind]
+    wrong = {}
+    for r in CATALOGS[kind]():
+        for name in _lookup_names(r):
+            if not name.isascii():
+                continue
+            got = find(name).id
+            if got != r.id:
+                wrong[name] = (got, r.id)
+    assert wrong == {}
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "bug: knowledge/resolve.py normalise() strips every non-[a-z0-9.] character, so the Chinese "
+    "precision aliases '半精度', '四位', '八位' normalise to '' and cannot be found"))
+@pytest.mark.parametrize("alias, expected", [("半精度", "bf16"), ("四位", "int4"), ("八位", "int8")])
+def test_chinese_precision_aliases_resolve(alias, expected):
+    assert find_precision(alias).id == expected
+
+
+def test_every_price_names_a_catalog_gpu():
+    ids = {g.id for g in gpus()}
+    assert {p.gpu for p in prices()} <= ids
+
+
+def test_every_price_is_ordered_and_dated():
+    for p in prices():
+        assert 0 < p.price_low <= p.price_high, p
+        assert p.as_of.year >= 2024, p
+
+
+# --- the guide's cards ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, gpu_id", [
+    ("RTX 4090", "rtx-4090"),
+    ("RTX 5090", "rtx-5090"),
+    ("L40S", "l40s"),
+    ("RTX 6000 Ada", "rtx-6000-ada"),
+    ("RTX A6000", "rtx-a6000"),
+    ("A100 40GB", "a100-40gb-sxm"),
+    ("A100 80GB", "a100-80gb-sxm"),
+    ("H100 SXM", "h100-sxm"),
+    ("H100 PCIe", "h100-pcie"),
+    ("H20", "h20"),
+    ("H200", "h200"),
+    ("B200", "b200"),
+    ("A800", "a800-80gb-sxm"),
+    ("H800", "h800-sxm"),
+    ("RTX 3090", "rtx-3090"),
+    ("L4", "l4"),
+    ("L20", "l20"),
+    ("A10", "a10"),
+    ("MI300X", "mi300x"),
+])
+def test_every_gpu_the_guide_names_resolves(name, gpu_id):
+    assert find_gpu(name).id == gpu_id
+
+
+@pytest.mark.parametrize("gpu_id, memory_gb", [
+    ("rtx-4090", 24), ("rtx-3090", 24), ("rtx-5090", 32), ("l40s", 48), ("rtx-6000-ada", 48),
+    ("rtx-a6000", 48), ("a100-40gb-sxm", 40), ("a100-80gb-sxm", 80), ("h100-sxm", 80), ("h20", 96),
+    ("h200", 141), ("mi300x", 192),
+])
+def test_guide_cards_have_their_published_memory(gpu_id, memory_gb):
+    assert find_gpu(gpu_id).memory_gb == memory_gb
+
+
+def test_an_apple_unified_memory_entry_exists():
+    apple = [g for g in gpus() if g.vendor == "apple"]
+    assert apple
+    for g in apple:
+        assert g.unified_memory is True
+        assert g.interconnect == "unified"
+        assert g.memory_type == "lpddr"
+    assert not any(g.unified_memory for g in gpus() if g.vendor != "apple")
+
+
+def test_nvlink_flag_follows_interconnect():
+    assert find_gpu("h100-sxm").has_nvlink
+    assert not find_gpu("l40s").has_nvlink
+    assert not find_gpu("rtx-4090").has_nvlink
+    assert find_gpu("mi300x").has_nvlink  # Infinity Fabric counts as a GPU-to-GPU link
+
+
+def test_china_market_cards_are_flagged():
+    for gpu_id in ("h20", "a800-80gb-sxm", "h800-sxm"):
+        assert find_gpu(gpu_id).china_specific, gpu_id
+    assert not find_gpu("h100-sxm").china_specific
+
+
+# --- model families -------------------------------------------------------------------------------
+
+def _ids(pred) -> list[str]:
+    return [m.id for m in models() if pred(m)]
+
+
+@pytest.mark.parametrize("family, pred", [
+    ("Llama 2", lambda m: m.id.startswith("llama-2-")),
+    ("Llama 3", lambda m: m.id.startswith("llama-3-")),
+    ("Llama 3.1", lambda m: m.id.startswith("llama-3.1-")),
+    ("Llama 3.3", lambda m: m.id.startswith("llama-3.3-")),
+    ("Qwen2.5", lambda m: m.id.startswith("qwen2.5-")),
+    ("Qwen3 dense", lambda m: m.id.startswith("qwen3-") and not m.is_moe),
+    ("Qwen3 MoE", lambda m: m.id.startswith("qwen3-") and m.is_moe),
+    ("Mistral", lambda m: m.id.startswith("mistral-")),
+    ("Mixtral", lambda m: m.id.startswith("mixtral-") and m.is_moe),
+    ("Gemma 2", lambda m: m.id.startswith("gemma-2-")),
+    ("Gemma 3", lambda m: m.id.startswith("gemma-3-")),
+    ("Phi-3", lambda m: m.id.startswith("phi-3-")),
+    ("Phi-4", lambda m: m.id.startswith("phi-4")),
+    ("DeepSeek-V3", lambda m: m.id == "deepseek-v3"),
+    ("DeepSeek-R1", lambda m: m.id == "deepseek-r1"),
+    ("gpt-oss", lambda m: m.id.startswith("gpt-oss-") and m.is_moe),
+])
+def test_model_family_is_in_the_catalog(family, pred):
+    assert _ids(pred), family
+
+
+def test_catalog_covers_mla_moe_and_sliding_window_layouts():
+    assert "deepseek-v3" in _ids(lambda m: m.attention == "mla")
+    assert {"mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3"} <= set(_ids(lambda m: m.is_moe))
+    assert "mistral-7b" in _ids(lambda m: m.attention == "sliding")
+    assert {"gemma-2-9b", "gpt-oss-20b"} <= set(_ids(lambda m: m.attention == "hybrid"))
+
+
+def test_mla_models_carry_latent_widths():
+    ds = find_model("deepseek-v3")
+    assert (ds.kv_lora_rank, ds.qk_rope_head_dim) == (512, 64)
+    assert (ds.total_params_b, ds.active_params_b) == (671.0, 37.0)
+    assert (ds.num_experts, ds.experts_per_token) == (256, 8)
+
+
+@pytest.mark.parametrize("model", [m for m in models() if m.modality == "text" and m.attention != "mla"],
+                         ids=lambda m: m.id)
+def test_published_parameter_count_matches_the_architecture(model: ModelArch):
+    """Embeddings + attention + gated MLP from the layout land within 2% of the published total: a
+    typo in a width or a layer count would show here."""
+    total, _ = count_params(
+        hidden=model.hidden_size, layers=model.num_layers, heads=model.num_attention_heads,
+        kv_heads=model.num_kv_heads, head_dim=model.head_dim, intermediate=model.intermediate_size,
+        vocab=model.vocab_size, tied=model.tied_embeddings, experts=model.num_experts,
+        experts_per_token=model.experts_per_token,
+    )
+    assert total / 1e9 == pytest.approx(model.total_params_b, rel=0.02)
+
+
+def test_sliding_layers_never_exceed_layers_and_have_a_window():
+    for m in models():
+        assert m.sliding_layers <= m.num_layers
+        if m.sliding_layers:
+            assert m.sliding_window is not None and m.sliding_window > 0, m.id
+            assert m.attention in ("sliding", "hybrid"), m.id
+
+
+# --- precisions -----------------------------------------------------------------------------------
+
+def test_gguf_k_quants_are_not_flat_bit_widths():
+    assert find_precision("q4_k_m").bits_per_weight > 4.5
+    assert find_precision("q4_0").bits_per_weight == pytest.approx(4.5, abs=0.1)  # 4 bits + one f16 scale per 32
+    assert find_precision("q8_0").bits_per_weight == pytest.approx(8.5)
+    for p in precisions():
+        if p.family == "gguf" and "_k" in p.id:
+            assert p.bits_per_weight != int(p.bits_per_weight), p.id
+
+
+def test_gguf_formats_order_by_bits():
+    order = ["q2_k", "q3_k_m", "q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0", "f16"]
+    bits = [find_precision(p).bits_per_weight for p in order]
+    assert bits == sorted(bits)
+    assert len(set(bits)) == len(bits)
+
+
+@pytest.mark.parametrize("pid", ["gptq-int4", "awq", "nf4"])
+def test_group_quantized_4bit_formats_carry_their_scales(pid):
+    p = find_precision(pid)
+    assert 4.0 < p.bits_per_weight < 4.5
+    assert p.quantizes_embeddings is False  # embeddings and head stay at 16 bits
+
+
+def test_gptq_int8_carries_group_scales():
+    assert 8.0 < find_precision("gptq-int8").bits_per_weight < 8.5
+
+
+def test_only_flat_int4_is_exactly_four_bits():
+    assert [p.id for p in precisions() if p.bits_per_weight == 4.0] == ["int4"]
+
+
+def test_kv_formats_name_their_kv_bits():
+    for p in precisions():
+        if p.usable_for_kv:
+            assert p.kv_bits is not None and p.kv_bits > 0, p.id
+    assert find_precision("fp8").kv_bits == 8
+    assert find_precision("bf16").kv_bits == 16
+
+
+# --- a malformed file fails loudly ----------------------------------------------------------------
+
+@pytest.fixture
+def good_gpu() -> dict:
+    record = copy.deepcopy(_raw("gpus.yaml")[0])
+    record["as_of"] = str(record["as_of"])
+    return record
+
+
+def _write(tmp_path: Path, name: str, records) -> Path:
+    path = tmp_path / name
+    path.write_text(yaml.safe_dump(records, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_two_valid_records_load(tmp_path, good_gpu):
+    second = {**good_gpu, "id": "second-gpu", "aliases": []}
+    loaded = load_records(_write(tmp_path, "ok.yaml", [good_gpu, second]), Gpu)
+    assert [g.id for g in loaded] == [good_gpu["id"], "second-gpu"]
+
+
+def test_wrong_field_type_names_file_record_id_and_field(tmp_path, good_gpu):
+    bad = {**good_gpu, "id": "broken-gpu", "memory_gb": "lots"}
+    path = _write(tmp_path, "bad_gpus.yaml", [good_gpu, bad])
+    with pytest.raises(KnowledgeError) as e:
+        load_records(path, Gpu)
+    msg = str(e.value)
+    assert "bad_gpus.yaml" in msg
+    assert "record 1" in msg
+    assert "broken-gpu" in msg
+    assert "memory_gb" in msg
+
+
+def test_missing_field_names_file_record_id_and_field(tmp_path, good_gpu):
+    bad = {k: v for k, v in good_gpu.items() if k != "memory_bandwidth_gbps"}
+    bad["id"] = "no-bandwidth"
+    path = _write(tmp_path, "missing_field.yaml", [good_gpu, bad])
+    with pytest.raises(KnowledgeError) as e:
+        load_records(path, Gpu)
+    msg = str(e.value)
+    assert "missing_field.yaml" in msg
+    assert "record 1" in msg
+    assert "no-bandwidth" in msg
+    assert "memory_bandwidth_gbps" in msg
+
+
+def test_unknown_field_is_rejected_by_name(tmp_path, good_gpu):
+    bad = {**good_gpu, "id": "typo-gpu", "memroy_gb": 24}
+    path = _write(tmp_path, "extra_field.yaml", [good_gpu, bad])
+    with pytest.raises(KnowledgeError) as e:
+        load_records(path, Gpu)
+    assert "record 1" in str(e.value) and "memroy_gb" in str(e.value)
+
+
+def test_out_of_range_value_is_rejected(tmp_path, good_gpu):
+    bad = {**good_gpu, "id": "zero-memory", "memory_gb": 0}
+    path = _write(tmp_path, "zero.yaml", [good_gpu, bad])
+    with pytest.raises(KnowledgeError, match=r"zero\.yaml: record 1 \(id 'zero-memory'\): field 'memory_gb'"):
+        load_records(path, Gpu)
+
+
+def test_duplicate_id_names_file_both_records_and_id(tmp_path, good_gpu):
+    path = _write(tmp_path, "dup.yaml", [good_gpu, copy.deepcopy(good_gpu)])
+    with pytest.raises(KnowledgeError) as e:
+        load_records(path, Gpu)
+    msg = str(e.value)
+    assert "dup.yaml" in msg
+    assert "record 1" in msg
+    assert good_gpu["id"] in msg
+    assert "duplicate id" in msg
+    assert "record 0" in msg
+
+
+def test_invalid_yaml_names_the_file(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("- id: x\n  name: [unclosed\n", encoding="utf-8")
+    with pytest.raises(KnowledgeError, match=r"broken\.yaml: not valid YAML"):
+        load_records(path, Gpu)
+
+
+def test_top_level_mapping_instead_of_list_is_rejected(tmp_path, good_gpu):
+    path = _write(tmp_path, "mapping.yaml", good_gpu)
+    with pytest.raises(KnowledgeError, match=r"mapping\.yaml: expected a list of records, got dict"):
+        load_records(path, Gpu)
+
+
+def test_non_mapping_record_is_rejected(tmp_path, good_gpu):
+    path = _write(tmp_path, "scalar.yaml", [good_gpu, "just a string"])
+    with pytest.raises(KnowledgeError, match=r"scalar\.yaml: record 1: expected a mapping, got str"):
+        load_records(path, Gpu)
+
+
+def test_missing_file_names_the_file(tmp_path):
+    with pytest.raises(KnowledgeError, match=r"absent\.yaml: data file is missing"):
+        load_records(tmp_path / "absent.yaml", Gpu)
+
+
+def test_inconsistent_model_record_is_rejected(tmp_path):
+    record = _raw("models.yaml")[0]
+    record = {**record, "as_of": str(record["as_of"]), "id": "inverted", "active_params_b": record["total_params_b"] * 2}
+    path = _write(tmp_path, "models_bad.yaml", [record])
+    with pytest.raises(KnowledgeError, match=r"record 0 \(id 'inverted'\).*active_params_b exceeds total_params_b"):
+        load_records(path, ModelArch)
+
+
+def test_unknown_name_is_not_silently_matched():
+    with pytest.raises(NotFound):
+        find_gpu("voodoo 5")
