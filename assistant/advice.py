@@ -153,6 +153,8 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
         lines.append("")
     lines.append("**Assumptions** (say so to change any):")
     for slot, words in defaulted.items():
+        if slot == "method" and not trains(w.phase) or slot in ("users", "precision") and not serves(w.phase):
+            continue
         lines.append(f"- {words}")
     for a in rec.assumptions:
         lines.append(f"- {a}")

@@ -190,11 +190,13 @@ def recommend(w: Workload) -> Recommendation:
         best = within[0] if within else (fitting[0] if fitting else None)
     else:
         best = fitting[0] if fitting else None
-    assumptions = [
-        f"{w.phase}; serving in {w.serve_precision}, {w.users} concurrent user(s), {w.context:,}-token context",
-        f"fine-tuning with {w.method} on {w.train_tokens / 1e6:g}M tokens per run, sequences of {w.seq_len:,}",
-        f"utilisation {w.utilisation:.0%}; region {w.region}",
-    ]
+    assumptions = []
+    if _serves(w):
+        assumptions.append(f"serving in {w.serve_precision}, {w.users} concurrent user(s), {w.context:,}-token context")
+    if _trains(w):
+        assumptions.append(f"fine-tuning with {w.method} on {w.train_tokens / 1e6:g}M tokens per run, "
+                           f"sequences of {w.seq_len:,}")
+    assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     rb = None
     if best and not best.owned:
         try:

@@ -333,6 +333,52 @@ def cmd_models(args: argparse.Namespace) -> None:
     print("\nAlso accepted: Hugging Face repo ids, a path to config.json, or a size such as 27B or 26B-A3.8B.")
 
 
+def _reply_json(message) -> dict:
+    return {"role": "assistant", "content": message.content, **message.additional_kwargs}
+
+
+def cmd_ask(args: argparse.Namespace) -> None:
+    from langchain_core.messages import HumanMessage
+
+    from assistant import graph
+
+    text = " ".join(args.text)
+    state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
+    reply = state["messages"][-1]
+    if args.json:
+        print(json.dumps(_reply_json(reply), indent=2))
+    else:
+        print(reply.content)
+
+
+def cmd_chat(args: argparse.Namespace) -> None:
+    """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
+    from langchain_core.messages import HumanMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from assistant import build_graph
+
+    if not args.plain:
+        raise UsageError("the full-screen chat is not available yet; use `gpu-advisor chat --plain`")
+    app = build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "cli"}}
+    interactive = sys.stdin.isatty()
+    if interactive and not args.json:
+        print("GPU Advisor. Type your question; an empty line or Ctrl-D ends the chat.\n")
+    while True:
+        if interactive and not args.json:
+            print("You: ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line or (interactive and not line.strip()):
+            break
+        state = app.invoke({"messages": [HumanMessage(line.rstrip("\n"))]}, config)
+        reply = state["messages"][-1]
+        if args.json:
+            print(json.dumps(_reply_json(reply)), flush=True)
+        else:
+            print(("Advisor: " if interactive else "") + reply.content + "\n", flush=True)
+
+
 # ---------------------------------------------------------------- parser
 
 
@@ -461,6 +507,16 @@ def build_parser() -> argparse.ArgumentParser:
     _common(rc)
     rc.set_defaults(func=cmd_recommend)
 
+    ask = sub.add_parser("ask", help="one question, one answer; every default listed as an assumption")
+    ask.add_argument("text", nargs="+", help='e.g. "fine-tune a 27B model and serve it to 20 users"')
+    ask.add_argument("--json", action="store_true", help="the reply with its structured payload")
+    ask.set_defaults(func=cmd_ask)
+
+    chat = sub.add_parser("chat", help="a conversation; --plain for line mode on stdin/stdout")
+    chat.add_argument("--plain", action="store_true", help="line mode (pipes, screen readers)")
+    chat.add_argument("--json", action="store_true", help="one JSON reply per line")
+    chat.set_defaults(func=cmd_chat)
+
     g = sub.add_parser("gpus", help="the GPU catalog")
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_gpus)
@@ -485,7 +541,7 @@ def _reason(exc: BaseException) -> str | None:
         hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
         return f"unknown {exc.kind} '{exc.query}'{hint}" + (f"; see `{more}`" if more else "")
-    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError)):
+    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError)):
         return str(exc)
     return None
 

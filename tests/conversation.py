@@ -1,0 +1,78 @@
+"""Helpers for conversation tests: run a scripted conversation, and check where numbers came from."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from assistant import build_graph
+
+NUMBER = re.compile(r"(?<![\w.])[$¥]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
+
+
+def run_conversation(turns: list[str], thread: str = "t") -> list[AIMessage]:
+    app = build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": thread}}
+    replies = []
+    for text in turns:
+        state = app.invoke({"messages": [HumanMessage(text)]}, config)
+        replies.append(state["messages"][-1])
+    return replies
+
+
+def numbers_in_text(text: str) -> list[tuple[float, int]]:
+    """(value, decimals) of every number written in the text, skipping Markdown markers and ids."""
+    cleaned = re.sub(r"`[^`]*`", " ", text)
+    cleaned = re.sub(r"\b[a-z]+(-[a-z0-9.]+)+\b", " ", cleaned)  # catalog ids such as a100-80gb-sxm
+    cleaned = re.sub(r"\b(RTX|A|H|B|L|MI|M)\s?\d+\w*", " ", cleaned)  # card names: RTX 4090, A100, H200
+    cleaned = re.sub(r"\d+(\.\d+)?\s*GB\)?\s*(?=\(|HBM|GDDR|SXM|PCIe|\b[A-Z])", " ", cleaned)
+    out = []
+    for m in NUMBER.finditer(cleaned):
+        whole, frac = m.group(1).replace(",", ""), m.group(2) or ""
+        out.append((float(whole + frac), len(frac) - 1 if frac else 0))
+    return out
+
+
+def numbers_in_results(obj: Any) -> list[float]:
+    found: list[float] = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, bool):
+            return
+        if isinstance(x, (int, float)):
+            found.append(float(x))
+        elif isinstance(x, str):
+            found.extend(float(v.replace(",", "")) for v in re.findall(r"\d[\d,]*(?:\.\d+)?", x))
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+
+    walk(obj)
+    return found
+
+
+def unexplained_numbers(text: str, results: Any) -> list[str]:
+    """Numbers in an answer that no tool result (in bytes, GB, %, millions, or as written) accounts for."""
+    pool = numbers_in_results(results)
+    scaled = {round(v * s, 6) for v in pool for s in (1, 1e-9, 100, 1e-6, 1e-3, 1 / 1024)}
+    missing = []
+    for value, decimals in numbers_in_text(text):
+        tol = 0.5 * 10 ** (-decimals) + 1e-9
+        if not any(abs(v - value) <= tol for v in scaled):
+            missing.append(f"{value:.{decimals}f}")
+    return missing
+
+
+def payload(message: AIMessage) -> dict[str, Any]:
+    return message.additional_kwargs["gpu_advisor"]
+
+
+def dump(messages: list[AIMessage]) -> str:
+    return json.dumps([{"content": m.content, **m.additional_kwargs} for m in messages], sort_keys=True)
