@@ -7,6 +7,7 @@ for rich front-ends rides in `additional_kwargs["gpu_advisor"]`.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
@@ -71,6 +72,8 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = _checked_updates(u)
+    if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
+        updates.pop("phase")
     before = profile.model_dump()
     if updates:
         try:
@@ -93,6 +96,13 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
                  "whatif": list(u.whatif_gpus) if u.whatif_gpus else None, "nothing": u.empty,
                  "text_chars": len(text)},
     }
+
+
+def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:
+    """'qlora' or '20 users' said while planning to train and serve narrows nothing, unless the
+    user says so ("only serving", "just fine-tune")."""
+    return (old in ("train-and-serve", "production") and new in ("fine-tune", "serve")
+            and not re.search(r"\b(only|just|no longer|instead|not (train|fine|serv))", text.lower()))
 
 
 def _checked_updates(u: Understanding) -> dict[str, Any]:
