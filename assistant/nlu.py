@@ -125,10 +125,19 @@ def _ngrams(text: str, max_n: int = 5):
             yield span[0][0], span[-1][1], " ".join(t[2] for t in span)
 
 
+@cache
+def _keys_by_digits() -> dict[str, list[str]]:
+    """Catalog name keys grouped by their digits: typos are looked for among names with the same
+    numbers only ("lama 3 70b" among the *370* names), which keeps fuzzy matching fast and sane."""
+    groups: dict[str, list[str]] = {}
+    for key in _model_index():
+        groups.setdefault(re.sub(r"\D", "", key), []).append(key)
+    return groups
+
+
 def find_models(text: str) -> list[tuple[int, int, str]]:
     """Catalog models named in the text: (start, end, id), longest names first, no overlaps."""
     index = _model_index()
-    keys = list(index)
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
     for start, end, gram in _ngrams(text):
@@ -137,7 +146,8 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
         key = normalise(gram)
         model_id = index.get(key)
         if model_id is None and len(key) >= 6 and re.search(r"[a-z]", key) and re.search(r"\d", key):
-            close = difflib.get_close_matches(key, keys, n=1, cutoff=0.88)
+            same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
+            close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
             model_id = index[close[0]] if close else None
         if model_id:
             found.append((start, end, model_id))

@@ -1,7 +1,9 @@
-"""Shared test settings: deterministic Hypothesis runs and the repository root."""
+"""Shared test settings: deterministic Hypothesis runs, a private data-file cache, the repository root."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,11 @@ from hypothesis import settings
 # The same examples on every run, and no example database written into the checkout.
 settings.register_profile("gpu-advisor", derandomize=True, database=None, deadline=None, print_blob=True)
 settings.load_profile("gpu-advisor")
+
+# knowledge.loader caches parsed data files as JSON in the user cache folder; tests (and the
+# subprocesses they start) use a throwaway folder instead. Set before any test module loads data.
+_CACHE = tempfile.TemporaryDirectory(prefix="gpu-advisor-test-cache-")
+os.environ["GPU_ADVISOR_CACHE_DIR"] = _CACHE.name
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

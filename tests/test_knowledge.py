@@ -413,3 +413,47 @@ def test_inconsistent_model_record_is_rejected(tmp_path):
 def test_unknown_name_is_not_silently_matched():
     with pytest.raises(NotFound):
         find_gpu("voodoo 5")
+
+
+# --- the parsed-file cache ------------------------------------------------------------------------
+
+def test_cached_copy_loads_the_same_records(tmp_path, monkeypatch, good_gpu):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(cache))
+    path = _write(tmp_path, "cached.yaml", [good_gpu])
+    first = load_records(path, Gpu)
+    written = list(cache.glob("cached-*.json"))
+    assert len(written) == 1
+    second = load_records(path, Gpu)  # now read from the JSON copy
+    assert second == first
+    assert second[0].as_of == first[0].as_of  # dates survive the JSON round trip as dates
+
+
+def test_edited_file_is_not_served_from_a_stale_cache(tmp_path, monkeypatch, good_gpu):
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    path = _write(tmp_path, "edited.yaml", [good_gpu])
+    assert load_records(path, Gpu)[0].memory_gb == good_gpu["memory_gb"]
+    _write(tmp_path, "edited.yaml", [{**good_gpu, "memory_gb": 999}])
+    assert load_records(path, Gpu)[0].memory_gb == 999
+
+
+def test_corrupt_cache_file_is_ignored(tmp_path, monkeypatch, good_gpu):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(cache))
+    path = _write(tmp_path, "corrupt.yaml", [good_gpu])
+    load_records(path, Gpu)
+    (cached,) = cache.glob("corrupt-*.json")
+    cached.write_text("{ truncated", encoding="utf-8")
+    assert [g.id for g in load_records(path, Gpu)] == [good_gpu["id"]]
+
+
+def test_malformed_record_fails_the_same_way_when_cached(tmp_path, monkeypatch, good_gpu):
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    path = _write(tmp_path, "bad_twice.yaml", [good_gpu, {**good_gpu, "id": "broken-gpu", "memory_gb": "lots"}])
+    messages = []
+    for _ in range(2):
+        with pytest.raises(KnowledgeError) as e:
+            load_records(path, Gpu)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]
+    assert "bad_twice.yaml: record 1 (id 'broken-gpu'): field 'memory_gb'" in messages[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -34,6 +35,7 @@ class PriceQuote(BaseModel):
     samples: int
 
 
+@lru_cache(maxsize=512)
 def price_quote(gpu_query: str, region: Region = "global") -> PriceQuote:
     """Rental $/GPU-hour from the price snapshots: on-demand offers first, in the region if any.
 
