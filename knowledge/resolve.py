@@ -24,7 +24,7 @@ MAX_PARAMS_B = 10_000.0
 
 _VARIANT_SUFFIX = re.compile(r"(-(instruct|chat|it|base|hf|pt|sft|dpo|fp8|awq|gptq.*|gguf|\d{4}))+$")
 _SIZE = re.compile(
-    r"^\s*(?P<total>\d+(?:\.\d+)?)\s*(?P<unit>[bmt])(?:\s*(?:-|/|\s)\s*a?\s*(?P<active>\d+(?:\.\d+)?)\s*(?P<aunit>[bmt])?)?\s*$",
+    r"^\s*(?P<total>-?\d+(?:\.\d+)?)\s*(?P<unit>[bmt])(?:\s*(?:-|/|\s)\s*a?\s*(?P<active>\d+(?:\.\d+)?)\s*(?P<aunit>[bmt])?)?\s*$",
     re.IGNORECASE,
 )
 _UNIT = {"m": 1e-3, "b": 1.0, "t": 1e3}
@@ -42,7 +42,7 @@ class BadValue(ValueError):
 
 
 def normalise(text: str) -> str:
-    return re.sub(r"[^a-z0-9.]", "", text.lower())
+    return re.sub(r"[^\w.]|_", "", text.lower())
 
 
 def _index(records, extra=lambda r: ()) -> dict[str, str]:
@@ -129,7 +129,10 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     moe = active_b < total_b
     pool = [m for m in models() if m.is_moe == moe and m.attention in ("gqa", "mla" if moe else "gqa")]
     pool = pool or [m for m in models() if m.is_moe == moe]
-    ref = min(pool, key=lambda m: (abs(math.log(m.total_params_b / total_b)), m.id))
+    # The largest KV cache per token among catalog models no bigger than this one: conservative,
+    # and memory never falls as the stated size grows.
+    smaller = [m for m in pool if m.total_params_b <= total_b * 1.05] or [min(pool, key=lambda m: m.total_params_b)]
+    ref = max(smaller, key=lambda m: (_kv_width(m), m.total_params_b, m.id))
     label = f"{total_b:g}B" if not moe else f"{total_b:g}B-A{active_b:g}B"
     return ref.model_copy(
         update={
@@ -140,10 +143,18 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
             "hf_ids": [],
             "total_params_b": total_b,
             "active_params_b": active_b,
-            "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model nearest in size",
+            "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model no bigger "
+                     "than this with the largest KV cache per token",
             "source": f"bare size; layout from {ref.id} ({ref.source})",
         }
     )
+
+
+def _kv_width(m: ModelArch) -> int:
+    """Values cached per token (all layers), the quantity that sizes a KV cache."""
+    if m.attention == "mla":
+        return m.num_layers * ((m.kv_lora_rank or 0) + (m.qk_rope_head_dim or 0))
+    return m.num_layers * 2 * m.num_kv_heads * m.head_dim
 
 
 def find_model(query: str) -> ModelArch:

@@ -122,9 +122,6 @@ def test_every_ascii_name_and_alias_resolves_to_its_own_record(kind):
     assert wrong == {}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: knowledge/resolve.py normalise() strips every non-[a-z0-9.] character, so the Chinese "
-    "precision aliases '半精度', '四位', '八位' normalise to '' and cannot be found"))
 @pytest.mark.parametrize("alias, expected", [("半精度", "bf16"), ("四位", "int4"), ("八位", "int8")])
 def test_chinese_precision_aliases_resolve(alias, expected):
     assert find_precision(alias).id == expected

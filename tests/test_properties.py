@@ -47,10 +47,6 @@ def test_inference_memory_grows_with_bare_size_for_the_same_layout(a, b, context
     assert rs.total_bytes <= rl.total_bytes
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: knowledge/resolve.py model_from_size borrows the KV/activation layout of the nearest catalog "
-    "model, so crossing a borrowing boundary can shrink the estimate: 5.6B (Qwen2.5-7B layout, 4 KV "
-    "heads) needs less than 5.4B (Qwen3-4B layout, 8 KV heads, 36 layers) at 32k context"))
 def test_inference_memory_grows_with_bare_size_across_layouts():
     smaller = mem(model="5.4B", context=32_768)
     larger = mem(model="5.6B", context=32_768)
@@ -139,10 +135,6 @@ def test_more_gpus_never_raise_per_gpu_zero3_offload_memory(model, g1, g2, metho
     assert rm.per_gpu_total_bytes <= rf.per_gpu_total_bytes
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: tools/training.py counts ZeRO-3's gathered layers only when gpus > 1, so ZeRO-3 with CPU "
-    "offload on one GPU puts zero weight bytes on the GPU (the forward pass still needs each layer "
-    "there) and reports less memory than the same run on two GPUs"))
 def test_zero3_offload_on_one_gpu_still_holds_the_gathered_layers():
     one = training_memory(TrainingMemoryInput(model="llama-2-7b", method="lora", gpus=1, zero=3, cpu_offload=True))
     two = training_memory(TrainingMemoryInput(model="llama-2-7b", method="lora", gpus=2, zero=3, cpu_offload=True))

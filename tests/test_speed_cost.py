@@ -161,9 +161,6 @@ def test_training_run_cost_is_hours_times_typical_price():
                                          q.usd_per_gpu_hour_high * 2 * r.hours_range[1]))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: tools/training_time.py appends the training_usd term and the 'rented at' assumption to the "
-    "local lists after TrainingTimeResult(...) has copied them, so they never reach the result"))
 def test_training_run_cost_is_explained_in_a_term():
     r = tt(gpus=2, tokens=1e8, mfu=0.4)
     assert r.term("training_usd").value == pytest.approx(r.usd)
@@ -195,9 +192,6 @@ def test_cost_uses_the_typical_price_on_record_times_gpus():
     assert r.usd_per_hour_range == pytest.approx((8 * q.usd_per_gpu_hour_low, 8 * q.usd_per_gpu_hour_high))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "bug: tools/cost.py cost() appends the run_usd and usd_per_million_tokens terms to the local "
-    "list after CostResult(...) has copied it, so only usd_per_hour reaches result.terms"))
 def test_cost_explains_run_and_token_cost_in_terms():
     r = cost(CostInput(gpu="h100-sxm", gpus=4, usd_per_gpu_hour=2.0, tokens_per_s=1000, hours=10))
     assert [t.key for t in r.terms] == ["usd_per_hour", "run_usd", "usd_per_million_tokens"]

@@ -145,7 +145,8 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     lo, hi = r.buy_utilisation_low, r.buy_utilisation_high
     assumptions += [
         f"{inp.horizon_months}-month horizon, {inp.utilisation:.0%} utilisation, resale {inp.resale_fraction:.0%}",
-        f"power {power_kw * 1000:.0f} W per GPU at the wall (board power x {HOST_POWER_FACTOR}), {kwh_price:.2f} USD/kWh; "
+        f"power {power_kw * 1000:.0f} W per GPU at the wall"
+        + ("" if inp.power_w else f" (board power x {HOST_POWER_FACTOR})") + f", {kwh_price:.2f} USD/kWh; "
         f"hosting {inp.hosting_usd_per_gpu_month:.0f} USD per GPU-month",
     ]
     warnings = []
@@ -200,11 +201,11 @@ def cost(inp: CostInput) -> CostResult:
                      terms=terms, assumptions=assumptions)
     if inp.hours:
         res.run_usd = typ * n * inp.hours
-        terms.append(term("run_usd", "Cost of the run", res.run_usd, "USD", "USD per hour x hours",
+        res.terms.append(term("run_usd", "Cost of the run", res.run_usd, "USD", "USD per hour x hours",
                           {"usd_per_hour": typ * n, "hours": inp.hours}, rel_low=1 - low / typ, rel_high=high / typ - 1))
     if inp.tokens_per_s:
         res.usd_per_million_tokens = typ * n / (inp.tokens_per_s * 3600 * inp.utilisation) * 1e6
-        terms.append(term("usd_per_million_tokens", "Cost per million generated tokens", res.usd_per_million_tokens,
+        res.terms.append(term("usd_per_million_tokens", "Cost per million generated tokens", res.usd_per_million_tokens,
                           "USD", "USD per hour / (tokens per second x 3600 x utilisation) x 10^6",
                           {"usd_per_hour": typ * n, "tokens_per_s": inp.tokens_per_s, "utilisation": inp.utilisation},
                           rel_low=1 - low / typ, rel_high=high / typ - 1))

@@ -155,7 +155,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         assumptions.append("CPU offload: optimizer states" + (" and weights" if stage >= 3 else "")
                            + " live in CPU memory; each step copies them over PCIe")
     gather = 0.0
-    if stage >= 3 and n > 1:
+    if stage >= 3 and (n > 1 or inp.cpu_offload):
         gather = ZERO3_GATHER_LAYERS * weights / model.num_layers
     gpu_grads = grads / shard_grad
 

@@ -81,8 +81,8 @@ def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
         res.usd = per_hour * hours
         res.usd_range = (quote.usd_per_gpu_hour_low * inp.gpus * hours_range[0],
                          quote.usd_per_gpu_hour_high * inp.gpus * hours_range[1])
-        terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
+        res.terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
                           "training hours x GPUs x typical USD per GPU-hour",
                           {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical}))
-        assumptions.append(f"rented at {quote.usd_per_gpu_hour_typical:.2f} USD/GPU-hour (typical, {quote.as_of})")
+        res.assumptions.append(f"rented at {quote.usd_per_gpu_hour_typical:.2f} USD/GPU-hour (typical, {quote.as_of})")
     return res
