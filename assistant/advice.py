@@ -7,6 +7,8 @@ structured payload); none is typed into a template.
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 from assistant.policy import Profile, serves, trains
@@ -30,8 +32,21 @@ def _key(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, default=str)
 
 
-def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None
-            ) -> dict[str, Any]:
+Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
+
+
+def _call(recorder: Recorder | None, tool: str, arguments: dict[str, Any], fn: Callable[[], Any]) -> Any:
+    """Run one tool call; tell the recorder (the history store) what ran, with what, for how long."""
+    start = time.perf_counter()
+    result = fn()
+    if recorder is not None:
+        data = result.model_dump(mode="json") if hasattr(result, "model_dump") else result
+        recorder(tool, arguments, data, (time.perf_counter() - start) * 1000)
+    return result
+
+
+def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
+            recorder: Recorder | None = None) -> dict[str, Any]:
     """Tool results for this profile. A result whose inputs did not change is reused, not recomputed."""
     from knowledge import find_gpu
 
@@ -42,18 +57,23 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         results["recommend"] = previous["recommend"]
         results["reused"] = True
     else:
-        results["recommend"] = recommend(w).model_dump(mode="json")
+        rec = _call(recorder, "recommend", results["inputs"], lambda: recommend(w))
+        results["recommend"] = rec.model_dump(mode="json")
     extra: list[dict[str, Any]] = []
+
+    def option(gpu_id: str, n: int) -> Option | None:
+        args = {"workload": results["inputs"], "gpu": gpu_id, "gpus": n}
+        return _call(recorder, "evaluate_option", args, lambda: evaluate(w, find_gpu(gpu_id), n))
+
     for gpu_id in compare:
-        gpu = find_gpu(gpu_id)
         for n in (1, 2, 4, 8):
-            o = evaluate(w, gpu, n)
+            o = option(gpu_id, n)
             if o and (o.ok or n == 8):
                 extra.append(o.model_dump(mode="json"))
                 break
     if whatif:
         count, gpu_id = whatif
-        o = evaluate(w, find_gpu(gpu_id), count)
+        o = option(gpu_id, count)
         if o:
             extra.append(o.model_dump(mode="json"))
     if extra:
@@ -169,7 +189,7 @@ def _model_name(results: dict[str, Any]) -> str:
     return resolve_model(results["recommend"]["workload"]["model"]).name
 
 
-def write_math(results: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def write_math(results: dict[str, Any], recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
     from tools.inference import InferenceMemoryInput, inference_memory
     from tools.throughput import SpeedInput, speed
@@ -180,16 +200,20 @@ def write_math(results: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if best is None:
         return "There is no recommendation to explain yet.", {}
     parts: list[tuple[str, Explained]] = []
+
+    def run(title: str, tool: str, fn: Callable[[Any], Explained], inp: Any) -> None:
+        parts.append((title, _call(recorder, tool, inp.model_dump(mode="json"), lambda: fn(inp))))
+
     if serves(w.phase):
-        parts.append(("Serving memory", inference_memory(InferenceMemoryInput(
-            model=w.model, precision=w.serve_precision, context=w.context, batch=w.users, gpus=best.gpus, gpu=best.gpu))))
+        run("Serving memory", "inference_memory", inference_memory, InferenceMemoryInput(
+            model=w.model, precision=w.serve_precision, context=w.context, batch=w.users, gpus=best.gpus, gpu=best.gpu))
         if best.decode_tokens_per_s:
-            parts.append(("Serving speed", speed(SpeedInput(model=w.model, precision=w.serve_precision, gpu=best.gpu,
-                                                            gpus=best.gpus, batch=w.users, context=w.context))))
+            run("Serving speed", "speed", speed, SpeedInput(model=w.model, precision=w.serve_precision, gpu=best.gpu,
+                                                            gpus=best.gpus, batch=w.users, context=w.context))
     if trains(w.phase):
-        parts.append(("Fine-tuning memory", training_memory(TrainingMemoryInput(
+        run("Fine-tuning memory", "training_memory", training_memory, TrainingMemoryInput(
             model=w.model, method=w.method, seq_len=w.seq_len, gpus=best.gpus,
-            zero=3 if best.gpus > 1 and w.method == "full" else 0))))
+            zero=3 if best.gpus > 1 and w.method == "full" else 0))
     if rec.rent_or_buy:
         parts.append(("Rent or buy", rec.rent_or_buy))
     lines = [f"## The math behind {best.gpus} × {best.gpu_name}", ""]

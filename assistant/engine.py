@@ -11,6 +11,7 @@ import re
 from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import ValidationError
@@ -158,14 +159,19 @@ def _acknowledge(turn: dict[str, Any]) -> str:
     return f"Got it: {said}. " if not said.startswith("I'll") else f"{said[0].upper()}{said[1:]}. "
 
 
-def answer_node(state: AdvisorState) -> dict[str, Any]:
+def _recorder(config: RunnableConfig | None):
+    return ((config or {}).get("configurable") or {}).get("tool_recorder")
+
+
+def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     profile = Profile.model_validate(state.get("profile") or {})
     filled, defaulted = fill_defaults(profile, state.get("defaulted") or {})
     turn = state.get("turn") or {}
     previous = state.get("results") or {}
     whatif = tuple(turn["whatif"]) if turn.get("whatif") else None
     try:
-        results = advice.compute(filled, previous, turn.get("compare") or [], whatif)  # type: ignore[arg-type]
+        results = advice.compute(filled, previous, turn.get("compare") or [], whatif,  # type: ignore[arg-type]
+                                 recorder=_recorder(config))
     except (ToolError, LookupError, ValueError) as e:
         text = f"I couldn't size that: {e}. Could you change it (another model, format or GPU)?"
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
@@ -178,8 +184,8 @@ def answer_node(state: AdvisorState) -> dict[str, Any]:
             "defaulted": defaulted}
 
 
-def explain_node(state: AdvisorState) -> dict[str, Any]:
-    text, payload = advice.write_math(state.get("results") or {})
+def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    text, payload = advice.write_math(state.get("results") or {}, recorder=_recorder(config))
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic="math", results=payload))]}
 
 

@@ -21,6 +21,10 @@ class UsageError(Exception):
     """Input the tools cannot size; printed as one line, exit status 2."""
 
 
+class ReplayMismatch(Exception):
+    """`sessions replay --check` found differences: exit status 1."""
+
+
 # ---------------------------------------------------------------- argument types
 
 
@@ -351,17 +355,26 @@ def cmd_ask(args: argparse.Namespace) -> None:
         print(reply.content)
 
 
+def open_store(args: argparse.Namespace):
+    from assistant.history import HistoryStore
+
+    store = HistoryStore(args.db)
+    if store.notice:
+        print(f"gpu-advisor: {store.notice}", file=sys.stderr)
+    return store
+
+
 def cmd_chat(args: argparse.Namespace) -> None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
-    from langchain_core.messages import HumanMessage
-    from langgraph.checkpoint.memory import InMemorySaver
-
-    from assistant import build_graph
+    from assistant.session import Conversation
 
     if not args.plain:
-        raise UsageError("the full-screen chat is not available yet; use `gpu-advisor chat --plain`")
-    app = build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "cli"}}
+        from tui.app import run_app
+
+        run_app(db=args.db, resume=args.resume)
+        return
+    store = None if args.no_save else open_store(args)
+    conv = Conversation.resume(store, args.resume) if args.resume and store else Conversation(store)
     interactive = sys.stdin.isatty()
     if interactive and not args.json:
         print("GPU Advisor. Type your question; an empty line or Ctrl-D ends the chat.\n")
@@ -371,12 +384,95 @@ def cmd_chat(args: argparse.Namespace) -> None:
         line = sys.stdin.readline()
         if not line or (interactive and not line.strip()):
             break
-        state = app.invoke({"messages": [HumanMessage(line.rstrip("\n"))]}, config)
-        reply = state["messages"][-1]
+        reply = conv.send(line.rstrip("\n"))
         if args.json:
             print(json.dumps(_reply_json(reply)), flush=True)
         else:
             print(("Advisor: " if interactive else "") + reply.content + "\n", flush=True)
+    if interactive and conv.session_id and not args.json:
+        print(f"Saved as session {conv.session_id}.")
+
+
+def cmd_sessions(args: argparse.Namespace) -> None:
+    from assistant.history import HistoryError
+    from tui.format import table
+
+    store = open_store(args)
+    action = args.action
+    if action == "path":
+        print(json.dumps({"path": str(store.path)}) if args.json else store.path)
+    elif action in ("list", "search"):
+        if action == "search":
+            rows = store.search(" ".join(args.query), limit=args.limit)
+        else:
+            rows = store.list_sessions(limit=args.limit)
+        if args.json:
+            print(json.dumps([r.__dict__ for r in rows], indent=2))
+        elif not rows:
+            print("No sessions." if action == "list" else "No session matches.")
+        else:
+            print(table([(r.id, r.updated[:16].replace("T", " "), r.title[:50],
+                          r.snippet[:40] if action == "search" else r.messages) for r in rows],
+                        ["id", "updated (UTC)", "title", "match" if action == "search" else "messages"]))
+    elif action == "show":
+        if args.json:
+            print(json.dumps(store.export_json(args.id), indent=2))
+        else:
+            print(store.export_markdown(args.id), end="")
+    elif action == "export":
+        text = (json.dumps(store.export_json(args.id), indent=2) + "\n" if args.format == "json"
+                else store.export_markdown(args.id))
+        if args.output:
+            from pathlib import Path
+
+            out = Path(args.output)
+            if out.exists() and not args.force:
+                raise UsageError(f"{out} exists; pass --force to overwrite it")
+            out.write_text(text, encoding="utf-8")
+            print(f"Wrote {out}")
+        else:
+            print(text, end="")
+    elif action == "import":
+        from pathlib import Path
+
+        try:
+            data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot read {args.file}: {e}") from None
+        session_id = store.import_json(data)
+        print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
+    elif action == "delete":
+        session_id = store.resolve_id(args.id)
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise UsageError("deleting needs --yes when not run interactively")
+            title = store.session(session_id)["title"]
+            answer = input(f"Delete session {session_id} ({title})? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("Kept.")
+                return
+        store.delete(session_id)
+        print(f"Deleted {session_id}")
+    elif action == "backup":
+        target = store.backup(args.target)
+        print(f"Backed up to {target}")
+    elif action == "replay":
+        from assistant.session import rerun
+
+        differences = rerun(store, args.id)
+        if args.json:
+            print(json.dumps([d.__dict__ for d in differences], indent=2))
+        elif not differences:
+            print("Today's engine gives the same replies, word for word.")
+        else:
+            for d in differences:
+                print(d.unified())
+                print()
+            print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
+        if differences and args.check:
+            raise ReplayMismatch()
+    else:  # pragma: no cover - argparse restricts the choices
+        raise HistoryError(f"unknown action {action}")
 
 
 # ---------------------------------------------------------------- parser
@@ -385,6 +481,11 @@ def cmd_chat(args: argparse.Namespace) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output (memory in bytes)")
     p.add_argument("--explain", action="store_true", help="show every formula with its inputs")
+
+
+def _db(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="history database (default: $GPU_ADVISOR_DB or the user data folder)")
 
 
 def _model(p: argparse.ArgumentParser) -> None:
@@ -515,7 +616,54 @@ def build_parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help="a conversation; --plain for line mode on stdin/stdout")
     chat.add_argument("--plain", action="store_true", help="line mode (pipes, screen readers)")
     chat.add_argument("--json", action="store_true", help="one JSON reply per line")
+    chat.add_argument("--resume", metavar="ID", default=None, help="continue a saved session")
+    chat.add_argument("--no-save", action="store_true", help="do not save this conversation")
+    _db(chat)
     chat.set_defaults(func=cmd_chat)
+
+    se = sub.add_parser("sessions", help="saved conversations: list, search, show, export, import, replay ...")
+    se_sub = se.add_subparsers(dest="action", metavar="action", required=True)
+    for name, help_text in (("list", "newest first"), ("path", "where the database is")):
+        p = se_sub.add_parser(name, help=help_text)
+        if name == "list":
+            p.add_argument("-n", "--limit", type=positive_int, default=50)
+        p.add_argument("--json", action="store_true")
+        _db(p)
+    p = se_sub.add_parser("search", help="full-text search of messages and titles")
+    p.add_argument("query", nargs="+")
+    p.add_argument("-n", "--limit", type=positive_int, default=50)
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("show", help="a session's transcript")
+    p.add_argument("id")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("export", help="a Markdown report or JSON")
+    p.add_argument("id")
+    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    p.add_argument("-o", "--output", default=None, help="file to write (never overwritten without --force)")
+    p.add_argument("--force", action="store_true")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("import", help="add a session from a JSON export")
+    p.add_argument("file")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("replay", help="re-run a session through today's engine and show what changed")
+    p.add_argument("id")
+    p.add_argument("--check", action="store_true", help="exit 1 when any reply differs")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("delete", help="delete a session")
+    p.add_argument("id")
+    p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    p = se_sub.add_parser("backup", help="copy the database (VACUUM INTO a new file)")
+    p.add_argument("target")
+    p.add_argument("--json", action="store_true")
+    _db(p)
+    se.set_defaults(func=cmd_sessions)
 
     g = sub.add_parser("gpus", help="the GPU catalog")
     g.add_argument("--json", action="store_true")
@@ -541,7 +689,9 @@ def _reason(exc: BaseException) -> str | None:
         hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
         return f"unknown {exc.kind} '{exc.query}'{hint}" + (f"; see `{more}`" if more else "")
-    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError)):
+    from assistant.history import HistoryError
+
+    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError, HistoryError)):
         return str(exc)
     return None
 
@@ -549,8 +699,13 @@ def _reason(exc: BaseException) -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    if not argv:
-        parser.print_help()
+    if not argv or argv[0] == "--db" and len(argv) == 2:
+        try:
+            from tui.app import run_app
+        except ImportError:
+            parser.print_help()
+            return 0
+        run_app(db=argv[1] if argv else None)
         return 0
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -562,6 +717,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except ReplayMismatch:
+        return 1
     except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
         reason = _reason(exc)
         if reason is None:

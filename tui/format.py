@@ -20,11 +20,15 @@ def table(rows: Iterable[Iterable[object]], header: Iterable[str]) -> str:
     widths = [max(len(r[i]) for r in data) for i in range(len(data[0]))]
     lines = []
     for n, row in enumerate(data):
-        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        cells = [c.rjust(w) if i and _numeric(c) else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def _numeric(cell: str) -> bool:
+    return bool(cell) and (cell[0].isdigit() or cell[0] in "-+$") and not cell[-1].isalpha()
 
 
 def _value(t: Term) -> str:

@@ -1,0 +1,101 @@
+"""A conversation with the advisor, saved turn by turn: the driver front-ends use.
+
+The graph runs without a checkpointer; the conversation passes the whole state in each turn and
+keeps it (and a readable transcript) in the history store. Resuming rebuilds that state from the
+store, so a reopened session continues as if it had never been closed.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+
+from assistant.history import HistoryStore
+
+STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results")
+TITLE_CHARS = 60
+
+
+def _graph():
+    from assistant import graph
+
+    return graph
+
+
+def title_for(text: str) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= TITLE_CHARS else words[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+class Conversation:
+    def __init__(self, store: HistoryStore | None = None, session_id: str | None = None):
+        self.store = store
+        self.session_id = session_id
+        self.messages: list[AnyMessage] = []
+        self.state: dict[str, Any] = {}
+        self.tool_calls: list[dict[str, Any]] = []  # the calls of the latest turn
+
+    @classmethod
+    def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
+        conv = cls(store, store.resolve_id(session_id))
+        saved = store.session(conv.session_id)
+        conv.state = {k: v for k, v in (saved["state"] or {}).items() if k in STATE_KEYS}
+        for m in store.messages(conv.session_id):
+            if m["role"] == "user":
+                conv.messages.append(HumanMessage(m["text"]))
+            else:
+                conv.messages.append(AIMessage(m["text"], additional_kwargs=m["payload"]))
+        return conv
+
+    def send(self, text: str) -> AIMessage:
+        """One turn: the user's message is committed first, then the reply with its tool calls."""
+        if self.store is not None:
+            if self.session_id is None:
+                self.session_id = self.store.create_session(title_for(text) or "New conversation")
+            self.store.add_message(self.session_id, "user", text)
+        calls: list[dict[str, Any]] = []
+
+        def record(tool: str, arguments: dict[str, Any], result: dict[str, Any], ms: float) -> None:
+            calls.append({"tool": tool, "arguments": arguments, "result": result, "duration_ms": round(ms, 3)})
+
+        out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]},
+                              {"configurable": {"tool_recorder": record}})
+        reply: AIMessage = out["messages"][-1]
+        self.messages = list(out["messages"])
+        self.state = {k: out[k] for k in STATE_KEYS if k in out}
+        self.tool_calls = calls
+        if self.store is not None and self.session_id is not None:
+            self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, calls)
+        return reply
+
+
+@dataclass
+class ReplayDifference:
+    turn: int
+    user: str
+    saved: str
+    now: str
+
+    def unified(self) -> str:
+        return "\n".join(difflib.unified_diff(self.saved.splitlines(), self.now.splitlines(),
+                                              f"saved (turn {self.turn})", f"today (turn {self.turn})", lineterm=""))
+
+
+def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
+    """Send a saved session's user messages through today's engine; list the replies that differ."""
+    saved = store.messages(session_id)
+    fresh = Conversation()
+    differences: list[ReplayDifference] = []
+    turn = 0
+    for i, m in enumerate(saved):
+        if m["role"] != "user":
+            continue
+        turn += 1
+        reply = fresh.send(m["text"])
+        before = saved[i + 1]["text"] if i + 1 < len(saved) and saved[i + 1]["role"] == "assistant" else ""
+        if str(reply.content) != before:
+            differences.append(ReplayDifference(turn, m["text"], before, str(reply.content)))
+    return differences
