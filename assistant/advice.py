@@ -78,7 +78,31 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
             extra.append(o.model_dump(mode="json"))
     if extra:
         results["options"] = extra
+    results.update(_breakdowns(results, recorder))
     return results
+
+
+def _breakdowns(results: dict[str, Any], recorder: Recorder | None) -> dict[str, Any]:
+    """Memory breakdown of the recommended option (for charts): the tools' own term lists."""
+    from tools.inference import InferenceMemoryInput, inference_memory
+    from tools.training import TrainingMemoryInput, training_memory
+
+    rec = results["recommend"]
+    best, w = rec.get("best"), rec["workload"]
+    if not best:
+        return {}
+    out: dict[str, Any] = {}
+    if serves(w["phase"]):
+        inp = InferenceMemoryInput(model=w["model"], precision=w["serve_precision"], context=w["context"],
+                                   batch=w["users"], gpus=best["gpus"], gpu=best["gpu"])
+        out["serving_memory"] = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
+                                      lambda: inference_memory(inp)).model_dump(mode="json")
+    if trains(w["phase"]):
+        tin = TrainingMemoryInput(model=w["model"], method=w["method"], seq_len=w["seq_len"], gpus=best["gpus"],
+                                  zero=3 if best["gpus"] > 1 and w["method"] == "full" else 0)
+        out["training_memory"] = _call(recorder, "training_memory", tin.model_dump(mode="json"),
+                                       lambda: training_memory(tin)).model_dump(mode="json")
+    return out
 
 
 # ---------------------------------------------------------------- formatting
@@ -137,7 +161,7 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
                 line += f"; about {best.training_hours:,.1f} h per run of {w.train_tokens / 1e6:,.0f}M tokens"
                 if best.training_usd is not None:
                     line += f" (≈ {money(best.training_usd)} rented)"
-            lines.append(line + ".")
+            lines += [line + ".", ""]
         if serves(w.phase) and best.serve_per_gpu_bytes is not None:
             line = (f"**Serving** ({w.serve_precision}, {w.users} user{'s' if w.users != 1 else ''} × "
                     f"{w.context:,} tokens): {gb(best.serve_per_gpu_bytes)} GB of {gb(best.capacity_bytes)} GB per GPU")

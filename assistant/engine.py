@@ -151,6 +151,13 @@ def ask_node(state: AdvisorState) -> dict[str, Any]:
     return {"messages": [message], "asked": [*asked, q.slot], "pending": q.slot}
 
 
+def question_message(slot: str, preface: str = "") -> AIMessage:
+    """The question for one slot as a reply message (used to ask an assumption again)."""
+    q = QUESTIONS[slot]
+    return AIMessage(content=f"{preface}{q.text}\n\n{_choices_text(q)}",
+                     additional_kwargs=_payload("question", **_question_payload(q)))
+
+
 def _acknowledge(turn: dict[str, Any]) -> str:
     understood = turn.get("understood") or []
     if not understood:

@@ -11,9 +11,13 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from assistant.history import HistoryStore
+
+if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
+    from langchain_core.messages import AIMessage, AnyMessage
 
 STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results")
 TITLE_CHARS = 60
@@ -43,6 +47,8 @@ class Conversation:
         conv = cls(store, store.resolve_id(session_id))
         saved = store.session(conv.session_id)
         conv.state = {k: v for k, v in (saved["state"] or {}).items() if k in STATE_KEYS}
+        from langchain_core.messages import AIMessage, HumanMessage
+
         for m in store.messages(conv.session_id):
             if m["role"] == "user":
                 conv.messages.append(HumanMessage(m["text"]))
@@ -52,10 +58,21 @@ class Conversation:
 
     def send(self, text: str) -> AIMessage:
         """One turn: the user's message is committed first, then the reply with its tool calls."""
+        self.record_user(text)
+        return self.respond(text)
+
+    def record_user(self, text: str) -> None:
+        """Commit the user's message (a front-end shows it once this returns)."""
         if self.store is not None:
             if self.session_id is None:
                 self.session_id = self.store.create_session(title_for(text) or "New conversation")
             self.store.add_message(self.session_id, "user", text)
+
+    def respond(self, text: str, keep: Callable[[], bool] | None = None) -> AIMessage:
+        """Run the engine on a recorded message and commit the reply, unless `keep()` says the turn
+        was cancelled meanwhile (then nothing changes)."""
+        from langchain_core.messages import HumanMessage
+
         calls: list[dict[str, Any]] = []
 
         def record(tool: str, arguments: dict[str, Any], result: dict[str, Any], ms: float) -> None:
@@ -64,11 +81,29 @@ class Conversation:
         out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]},
                               {"configurable": {"tool_recorder": record}})
         reply: AIMessage = out["messages"][-1]
+        if keep is not None and not keep():
+            return reply
         self.messages = list(out["messages"])
         self.state = {k: out[k] for k in STATE_KEYS if k in out}
         self.tool_calls = calls
         if self.store is not None and self.session_id is not None:
             self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, calls)
+        return reply
+
+
+    def ask_again(self, slot: str) -> AIMessage:
+        """Ask the question behind an assumption again; the next message answers it."""
+        from assistant.engine import QUESTIONS, question_message
+
+        if slot not in QUESTIONS:
+            raise ValueError(f"there is no question for '{slot}'")
+        reply = question_message(slot, "Let's revisit that. ")
+        defaulted = dict(self.state.get("defaulted") or {})
+        defaulted.pop(slot, None)
+        self.state = {**self.state, "pending": slot, "defaulted": defaulted}
+        self.messages.append(reply)
+        if self.store is not None and self.session_id is not None:
+            self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, [])
         return reply
 
 

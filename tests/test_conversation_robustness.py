@@ -195,6 +195,35 @@ def test_an_injection_attempt_mid_conversation_repeats_the_pending_question():
     assert_repeats_question(reply, "method")
 
 
+# ---------------------------------------------------------------- quick replies
+
+
+# A conversation that leaves each question pending.
+TO_QUESTION = {
+    "phase": ["hi"],
+    "model": ["production at scale"],
+    "method": ["fine-tune a 27B model and then let my team chat with it"],
+    "users": ["serve a 27B model"],
+    "utilisation": ["I want to experiment with fine-tuning a 7B model"],
+}
+QUICK_REPLIES = [
+    pytest.param(slot, label, value, id=f"{slot}:{label}", marks=[pytest.mark.xfail(
+        strict=True, reason="engine bug: the [Try a model out] quick reply sends 'just trying a model out', "
+        "which is not understood ('Sorry, I didn't understand that.')")] if value == "just trying a model out" else [])
+    for slot, q in QUESTIONS.items() for label, value in q.choices
+]
+
+
+@pytest.mark.parametrize(("slot", "label", "value"), QUICK_REPLIES)
+def test_every_quick_reply_answers_its_question(slot, label, value):
+    replies = run_conversation([*TO_QUESTION[slot], value])
+    asked, reply = replies[-2], replies[-1]
+    assert payload(asked).get("slot") == slot, asked.content
+    assert payload(reply)["kind"] in ("question", "answer"), reply.content
+    assert "didn't understand" not in reply.content
+    assert payload(reply).get("slot") != slot  # the same question is not asked again
+
+
 # ---------------------------------------------------------------- random utterances
 
 

@@ -1,0 +1,135 @@
+"""The Textual app: a chat with the advisor, saved sessions, replay, help and the command palette."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+
+from assistant.history import DatabaseTooNew, HistoryError, HistoryStore
+from assistant.session import Conversation
+from tui.bindings import APP_BINDINGS
+from tui.commands import AdvisorCommands
+from tui.screens import ChatScreen, HelpScreen, SessionsScreen
+
+
+class GPUAdvisorApp(App):
+    TITLE = "GPU Advisor"
+    CSS_PATH = "advisor.tcss"
+    BINDINGS = APP_BINDINGS
+    COMMANDS = App.COMMANDS | {AdvisorCommands}
+
+    def __init__(self, db: str | Path | None = None, resume: str | None = None, store: HistoryStore | None = None,
+                 preload: bool = True, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.db, self.resume, self.store = db, resume, store
+        self.preload = preload
+        self.startup_notice: tuple[str, str] | None = None
+
+    def on_mount(self) -> None:
+        if self.store is None:
+            try:
+                self.store = HistoryStore(self.db)
+                if self.store.notice:
+                    self.startup_notice = (self.store.notice, "warning")
+            except DatabaseTooNew as e:
+                self.startup_notice = (f"{e} This session will not be saved.", "error")
+            except (HistoryError, OSError) as e:
+                self.startup_notice = (f"History is unavailable ({e}); this session will not be saved.", "error")
+        conversation = Conversation(self.store)
+        if self.resume and self.store:
+            try:
+                conversation = Conversation.resume(self.store, self.resume)
+            except HistoryError as e:
+                self.startup_notice = (str(e), "error")
+        self.push_screen(ChatScreen(conversation))
+        if self.startup_notice:
+            self.notify(self.startup_notice[0], severity=self.startup_notice[1], timeout=12)  # type: ignore[arg-type]
+        if self.preload:
+            self.run_worker(_load_engine, thread=True, group="preload", exit_on_error=False)
+
+    # -- app actions
+
+    def chat(self) -> ChatScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, ChatScreen):
+                return screen
+        return None
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_sessions(self) -> None:
+        if self.store is None:
+            self.notify("History is unavailable in this run.", severity="warning")
+            return
+        if not isinstance(self.screen, SessionsScreen):
+            self.push_screen(SessionsScreen(self.store))
+
+    def action_new_session(self) -> None:
+        self._replace_chat(Conversation(self.store))
+
+    def open_session(self, session_id: str) -> None:
+        assert self.store is not None
+        try:
+            conversation = Conversation.resume(self.store, session_id)
+        except HistoryError as e:
+            self.notify(str(e), severity="error")
+            return
+        self._replace_chat(conversation)
+
+    def _replace_chat(self, conversation: Conversation) -> None:
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.switch_screen(ChatScreen(conversation))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
+
+    def _forward(self, action: str) -> None:
+        chat = self.chat()
+        if chat is not None:
+            getattr(chat, f"action_{action}")()
+
+    def action_math(self) -> None:
+        self._forward("math")
+
+    def action_copy_answer(self) -> None:
+        self._forward("copy_answer")
+
+    def action_replay(self) -> None:
+        self._forward("replay")
+
+    def action_export_markdown(self) -> None:
+        self._export("md")
+
+    def action_export_json(self) -> None:
+        self._export("json")
+
+    def _export(self, suffix: str) -> None:
+        chat = self.chat()
+        if chat is None or self.store is None or chat.conversation.session_id is None:
+            self.notify("Nothing saved to export yet.", severity="warning")
+            return
+        sid = chat.conversation.session_id
+        target = Path.home() / f"gpu-advisor-{sid[-8:].lower()}.{suffix}"
+        n = 2
+        while target.exists():
+            target = Path.home() / f"gpu-advisor-{sid[-8:].lower()}-{n}.{suffix}"
+            n += 1
+        if suffix == "json":
+            target.write_text(json.dumps(self.store.export_json(sid), indent=2) + "\n", encoding="utf-8")
+        else:
+            target.write_text(self.store.export_markdown(sid), encoding="utf-8")
+        self.notify(f"Exported to {target}")
+
+
+def _load_engine() -> None:
+    """Import the conversation engine in the background so that the first turn is quick."""
+    import assistant.engine  # noqa: F401
+
+
+def run_app(db: str | None = None, resume: str | None = None) -> None:
+    GPUAdvisorApp(db=db, resume=resume).run()

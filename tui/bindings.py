@@ -1,0 +1,40 @@
+"""Every key binding of the app in one place, each with an id (for remapping) and a description."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+APP_BINDINGS = [
+    Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    Binding("f1", "help", "Help", id="app.help"),
+    Binding("ctrl+s", "sessions", "Sessions", id="app.sessions"),
+    Binding("ctrl+n", "new_session", "New", id="app.new_session"),
+]
+
+CHAT_BINDINGS = [
+    Binding("ctrl+e", "math", "Show the math", id="chat.math", priority=True),
+    Binding("ctrl+y", "copy_answer", "Copy answer", id="chat.copy"),
+    Binding("escape", "cancel_turn", "Cancel", id="chat.cancel", show=False),
+    Binding("ctrl+r", "replay", "Replay", id="chat.replay", show=False),
+]
+
+SESSIONS_BINDINGS = [
+    Binding("enter", "open", "Open", id="sessions.open"),
+    Binding("ctrl+r", "replay", "Replay", id="sessions.replay"),
+    Binding("ctrl+k", "check", "Re-run", id="sessions.check"),
+    Binding("f2", "rename", "Rename", id="sessions.rename"),
+    Binding("ctrl+o", "export", "Export", id="sessions.export"),
+    Binding("delete", "delete", "Delete", id="sessions.delete"),
+    Binding("escape", "back", "Back", id="sessions.back"),
+]
+
+REPLAY_BINDINGS = [
+    Binding("right,l", "step(1)", "Next", id="replay.next"),
+    Binding("left,h", "step(-1)", "Back", id="replay.back"),
+    Binding("space", "toggle_play", "Play/pause", id="replay.play"),
+    Binding("plus,equals_sign", "speed(0.5)", "Faster", id="replay.faster"),
+    Binding("minus", "speed(2.0)", "Slower", id="replay.slower"),
+    Binding("home", "jump(0)", "Start", id="replay.start"),
+    Binding("end", "jump(-1)", "End", id="replay.end"),
+    Binding("escape", "back", "Close", id="replay.close"),
+]

@@ -1,0 +1,32 @@
+"""Rare actions, reachable from the command palette (Ctrl+P) so that the footer stays short."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+COMMANDS = [
+    ("New conversation", "Start a fresh session", "new_session"),
+    ("Sessions", "List, search, open, replay, rename, export or delete saved sessions", "sessions"),
+    ("Show the math", "Every formula and input behind the last answer", "math"),
+    ("Copy last answer", "Copy the last answer's Markdown to the clipboard", "copy_answer"),
+    ("Replay this session", "Step through this session message by message", "replay"),
+    ("Export this session (Markdown)", "Write a Markdown report to your home folder", "export_markdown"),
+    ("Export this session (JSON)", "Write the session as JSON to your home folder", "export_json"),
+    ("Toggle light/dark theme", "Switch between the light and the dark theme", "toggle_theme"),
+    ("Help", "Every key", "help"),
+]
+
+
+class AdvisorCommands(Provider):
+    async def discover(self) -> Hits:
+        for name, help_text, action in COMMANDS:
+            yield DiscoveryHit(name, partial(self.app.run_action, action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, action in COMMANDS:
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), partial(self.app.run_action, action), help=help_text)

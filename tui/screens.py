@@ -1,0 +1,533 @@
+"""The app's screens: chat, sessions, replay, help, and small modal dialogs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ListView, Markdown, Static
+from textual.worker import Worker
+
+from assistant.history import HistoryError, HistoryStore
+from assistant.policy import QUESTIONS
+from assistant.session import Conversation
+from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
+from tui.messages import TurnDone, TurnFailed
+from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
+
+WELCOME = ("**Hi! I help you choose GPUs to fine-tune and serve language models.** Tell me what you plan "
+           "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
+           "from a sizing tool; press **Ctrl+E** to see the math behind an answer.")
+SESSION_PAGE = 200
+
+
+# ---------------------------------------------------------------- chat
+
+
+class ChatScreen(Screen):
+    BINDINGS = CHAT_BINDINGS
+
+    def __init__(self, conversation: Conversation, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.conversation = conversation
+        self._turn_count = 0
+        self._active_turn: int | None = None
+        self._pending_text = ""
+        self._turn_worker: Worker | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="main"):
+            with Vertical(id="chat-column"):
+                transcript = VerticalScroll(id="transcript")
+                transcript.can_focus = False
+                with transcript:
+                    if not self.conversation.messages:
+                        yield Markdown(WELCOME, id="welcome")
+                yield QuickReplies(id="choices")
+                yield PromptInput(placeholder="Type a message and press Enter (↑ for history)", id="prompt")
+            with Vertical(id="side"):
+                yield Label("What I know", classes="panel-title")
+                yield Static(profile_text({}), id="profile")
+                yield Label("Assumptions (select to change)", classes="panel-title")
+                yield AssumptionList(id="assumptions")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self._title()
+        transcript = self.query_one("#transcript")
+        for m in self.conversation.messages:
+            role = "user" if m.type == "human" else "assistant"
+            transcript.mount(ChatMessage(role, str(m.content), m.additional_kwargs if role == "assistant" else None))
+        last = self.conversation.messages[-1] if self.conversation.messages else None
+        if last is not None and last.type == "ai":
+            self._show_choices(last.additional_kwargs)
+        else:
+            self.query_one(QuickReplies).show([{"label": label, "value": value}
+                                               for label, value in QUESTIONS["phase"].choices])
+        self._refresh_panel()
+        transcript.scroll_end(animate=False)
+        self.query_one("#prompt").focus()
+
+    def _title(self) -> str:
+        store, sid = self.conversation.store, self.conversation.session_id
+        if store is None:
+            return "not saved"
+        if sid is None:
+            return "new conversation"
+        try:
+            return store.session(sid)["title"]
+        except HistoryError:
+            return "new conversation"
+
+    # -- sending
+
+    @on(Input.Submitted, "#prompt")
+    def _submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            self.send(text)
+
+    @on(QuickReplies.Chosen)
+    def _chosen(self, event: QuickReplies.Chosen) -> None:
+        self.send(event.value)
+
+    def send(self, text: str) -> None:
+        if self._active_turn is not None:
+            self.notify("Still working on your last message; Esc cancels it.", severity="warning")
+            return
+        prompt = self.query_one(PromptInput)
+        try:
+            self.conversation.record_user(text)  # committed before it is shown
+        except HistoryError as e:
+            self.notify(f"Could not save the message: {e}", severity="error")
+            return
+        prompt.remember(text)
+        prompt.value = ""
+        self._pending_text = text
+        for welcome in self.query("#welcome"):
+            welcome.remove()
+        transcript = self.query_one("#transcript")
+        transcript.mount(ChatMessage("user", text))
+        self.query_one(QuickReplies).show([])
+        self._turn_count += 1
+        self._active_turn = self._turn_count
+        self.sub_title = "thinking… (Esc cancels)"
+        self._turn_worker = self.run_turn(self._turn_count, text)
+        transcript.scroll_end(animate=False)
+
+    @work(thread=True, exclusive=True, group="turn", exit_on_error=False)
+    def run_turn(self, turn_id: int, text: str) -> None:
+        try:
+            reply = self.conversation.respond(text, keep=lambda: self._active_turn == turn_id)
+        except Exception as e:  # noqa: BLE001 - becomes a notification, never a crash
+            self.post_message(TurnFailed(turn_id, f"{type(e).__name__}: {e}"))
+            return
+        self.post_message(TurnDone(turn_id, reply))
+
+    def on_turn_done(self, message: TurnDone) -> None:
+        if message.turn_id != self._active_turn:
+            return  # a cancelled turn
+        self._active_turn = None
+        reply = message.reply
+        transcript = self.query_one("#transcript")
+        near_bottom = transcript.max_scroll_y - transcript.scroll_y < 4
+        transcript.mount(ChatMessage("assistant", str(reply.content), reply.additional_kwargs))
+        self._show_choices(reply.additional_kwargs)
+        self._refresh_panel()
+        self.sub_title = self._title()
+        if near_bottom:
+            transcript.scroll_end(animate=False)
+
+    def on_turn_failed(self, message: TurnFailed) -> None:
+        if message.turn_id != self._active_turn:
+            return
+        self._active_turn = None
+        self.sub_title = self._title()
+        self.query_one(PromptInput).value = self._pending_text
+        self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error")
+
+    def action_cancel_turn(self) -> None:
+        if self._active_turn is None:
+            return
+        self._active_turn = None
+        if self._turn_worker is not None:
+            self._turn_worker.cancel()
+        self.sub_title = self._title()
+        messages = list(self.query(ChatMessage))
+        if messages and messages[-1].role == "user":
+            messages[-1].remove()
+        prompt = self.query_one(PromptInput)
+        prompt.value = self._pending_text
+        prompt.cursor_position = len(prompt.value)
+        self.notify("Cancelled. Your message is back in the box.")
+
+    def _show_choices(self, payload: dict[str, Any]) -> None:
+        data = (payload or {}).get("gpu_advisor", {})
+        self.query_one(QuickReplies).show(data.get("choices") or [])
+
+    def _refresh_panel(self) -> None:
+        state = self.conversation.state
+        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}))
+        self.query_one(AssumptionList).show(state.get("defaulted") or {})
+
+    # -- actions
+
+    @on(ListView.Selected, "#assumptions")
+    def _assumption(self, event: ListView.Selected) -> None:
+        item = event.item
+        if not isinstance(item, AssumptionItem) or item.slot not in QUESTIONS:
+            self.notify("Type the change instead, e.g. \"make it 32k context\".")
+            return
+        reply = self.conversation.ask_again(item.slot)
+        self.query_one("#transcript").mount(ChatMessage("assistant", str(reply.content), reply.additional_kwargs))
+        self._show_choices(reply.additional_kwargs)
+        self.query_one("#transcript").scroll_end(animate=False)
+        self.query_one(PromptInput).focus()
+
+    def action_math(self) -> None:
+        if not self.conversation.state.get("results"):
+            self.notify("There is no answer to explain yet.")
+            return
+        self.send("show the math")
+
+    def action_copy_answer(self) -> None:
+        for m in reversed(self.conversation.messages):
+            if m.type == "ai" and m.additional_kwargs.get("gpu_advisor", {}).get("kind") in ("answer", "info"):
+                self.app.copy_to_clipboard(str(m.content))
+                self.notify("Copied the last answer to the clipboard.")
+                return
+        self.notify("No answer to copy yet.")
+
+    def action_replay(self) -> None:
+        if self.conversation.store and self.conversation.session_id:
+            self.app.push_screen(ReplayScreen(self.conversation.store, self.conversation.session_id))
+
+
+# ---------------------------------------------------------------- sessions
+
+
+class SessionsScreen(Screen):
+    BINDINGS = SESSIONS_BINDINGS
+
+    def __init__(self, store: HistoryStore, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.store = store
+        self.rows: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Input(placeholder="Search sessions (words in any message or title)", id="search")
+        table: DataTable = DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="session-count")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Sessions"
+        table = self.query_one(DataTable)
+        table.add_columns("updated (UTC)", "title", "messages", "id")
+        self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+        table.focus()
+
+    def show(self, rows: list[Any], searching: bool) -> None:
+        self.rows = rows
+        table = self.query_one(DataTable)
+        table.clear()
+        for r in rows:
+            table.add_row(r.updated[:16].replace("T", " "), r.title[:60], str(r.messages) if not searching else "",
+                          r.id, key=r.id)
+        total = self.store.count_sessions()
+        shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if searching else \
+            f"{len(rows)} of {total} session{'s' if total != 1 else ''}, newest first"
+        self.query_one("#session-count", Static).update(
+            shown + " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete")
+
+    @on(Input.Changed, "#search")
+    def _search(self, event: Input.Changed) -> None:
+        query = event.value.strip()
+        if query:
+            self.show(self.store.search(query, limit=SESSION_PAGE), searching=True)
+        else:
+            self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+
+    @on(Input.Submitted, "#search")
+    def _to_table(self) -> None:
+        self.query_one(DataTable).focus()
+
+    def selected(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self.rows or table.cursor_row is None or table.cursor_row >= len(self.rows):
+            self.notify("No session selected.")
+            return None
+        return self.rows[table.cursor_row].id
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        session_id = self.selected()
+        if session_id:
+            self.app.open_session(session_id)  # type: ignore[attr-defined]
+
+    def action_replay(self) -> None:
+        session_id = self.selected()
+        if session_id:
+            self.app.push_screen(ReplayScreen(self.store, session_id))
+
+    def action_check(self) -> None:
+        session_id = self.selected()
+        if session_id:
+            self.notify("Re-running the saved messages through today's engine…")
+            self.rerun(session_id)
+
+    @work(thread=True, exclusive=True, group="rerun", exit_on_error=False)
+    def rerun(self, session_id: str) -> None:
+        from assistant.session import rerun
+
+        differences = rerun(self.store, session_id)
+        if not differences:
+            text = "Today's engine gives the same replies, word for word."
+        else:
+            text = "\n\n".join(f"```diff\n{d.unified()}\n```" for d in differences)
+            text = f"**{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'}:**\n\n{text}"
+        self.app.call_from_thread(self.app.push_screen, TextScreen("Re-run against today's engine", text))
+
+    def action_rename(self) -> None:
+        session_id = self.selected()
+        if not session_id:
+            return
+        current = self.store.session(session_id)["title"]
+
+        def done(title: str | None) -> None:
+            if title:
+                try:
+                    self.store.rename(session_id, title)
+                except HistoryError as e:
+                    self.notify(str(e), severity="error")
+                self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+
+        self.app.push_screen(PromptScreen("Rename session", current), done)
+
+    def action_export(self) -> None:
+        session_id = self.selected()
+        if not session_id:
+            return
+
+        def done(path: str | None) -> None:
+            if not path:
+                return
+            target = Path(path).expanduser()
+            if target.exists():
+                self.notify(f"{target} exists; choose another name (exports never overwrite).", severity="error")
+                return
+            try:
+                if target.suffix == ".json":
+                    import json
+
+                    target.write_text(json.dumps(self.store.export_json(session_id), indent=2) + "\n", encoding="utf-8")
+                else:
+                    target.write_text(self.store.export_markdown(session_id), encoding="utf-8")
+            except OSError as e:
+                self.notify(f"Could not write {target}: {e.strerror}", severity="error")
+                return
+            self.notify(f"Exported to {target}")
+
+        default = str(Path.home() / f"gpu-advisor-{session_id[-8:].lower()}.md")
+        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default), done)
+
+    def action_delete(self) -> None:
+        session_id = self.selected()
+        if not session_id:
+            return
+        title = self.store.session(session_id)["title"]
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self.store.delete(session_id)
+                self.notify(f"Deleted \"{title}\".")
+                self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+
+        self.app.push_screen(ConfirmScreen(f"Delete \"{title}\" and all its messages?"), done)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+# ---------------------------------------------------------------- replay
+
+
+class ReplayScreen(Screen):
+    """A saved session, message by message, as it was: step with the arrows or play at a speed."""
+
+    BINDINGS = REPLAY_BINDINGS
+
+    def __init__(self, store: HistoryStore, session_id: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.store = store
+        self.session_id = store.resolve_id(session_id)
+        self.messages = store.messages(self.session_id)
+        calls = store.tool_calls(self.session_id)
+        self.calls: dict[str, list[dict[str, Any]]] = {}
+        for c in calls:
+            self.calls.setdefault(c["message_id"], []).append(c)
+        self.position = 0
+        self.interval = 1.0
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            transcript = VerticalScroll(id="replay-transcript")
+            transcript.can_focus = False
+            yield transcript
+            with Vertical(id="side"):
+                yield Label("Tool calls", classes="panel-title")
+                yield Static(id="calls")
+        yield Static(id="replay-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
+        self.action_step(1)
+
+    def _render(self) -> None:
+        transcript = self.query_one("#replay-transcript")
+        transcript.remove_children()
+        for m in self.messages[: self.position]:
+            transcript.mount(ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None))
+        transcript.scroll_end(animate=False)
+        shown = self.messages[self.position - 1] if self.position else None
+        calls = self.calls.get(shown["id"], []) if shown else []
+        self.query_one("#calls", Static).update(
+            "\n".join(f"{c['tool']} ({c['duration_ms']:.1f} ms)" for c in calls) or "none for this message")
+        playing = "playing" if self._timer else "paused"
+        self.query_one("#replay-status", Static).update(
+            f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
+            "← → step · Space play · +/- speed")
+
+    def action_step(self, delta: int) -> None:
+        self.position = max(0, min(len(self.messages), self.position + delta))
+        if self.position == len(self.messages) and self._timer:
+            self._stop()
+        self._render()
+
+    def action_jump(self, where: int) -> None:
+        self.position = 1 if where == 0 else len(self.messages)
+        self._render()
+
+    def action_toggle_play(self) -> None:
+        if self._timer:
+            self._stop()
+        else:
+            if self.position >= len(self.messages):
+                self.position = 0
+            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
+        self._render()
+
+    def action_speed(self, factor: float) -> None:
+        self.interval = min(8.0, max(0.125, self.interval * factor))
+        if self._timer:
+            self._stop()
+            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
+        self._render()
+
+    def _stop(self) -> None:
+        if self._timer:
+            self._timer.stop()
+        self._timer = None
+
+    def action_back(self) -> None:
+        self._stop()
+        self.app.pop_screen()
+
+
+# ---------------------------------------------------------------- help and dialogs
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [("escape,f1,q", "dismiss", "Close")]
+
+    def compose(self) -> ComposeResult:
+        lines = ["# Keys", ""]
+        for title, bindings in (("Everywhere", APP_BINDINGS), ("Chat", CHAT_BINDINGS),
+                                ("Sessions", SESSIONS_BINDINGS), ("Replay", REPLAY_BINDINGS)):
+            lines += [f"## {title}", "", "| key | action |", "|---|---|"]
+            lines += [f"| {b.key.replace(',', ' / ')} | {b.description} |" for b in bindings]
+            lines.append("")
+        lines += ["Ctrl+P opens the command palette: export, rename, theme, re-run and more.",
+                  "", "In the chat, Tab moves between the quick replies, the input and the assumptions."]
+        with VerticalScroll(id="help"):
+            yield Markdown("\n".join(lines))
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class TextScreen(ModalScreen[None]):
+    BINDINGS = [("escape,q", "dismiss", "Close")]
+
+    def __init__(self, title: str, markdown: str):
+        super().__init__()
+        self.title_text, self.markdown = title, markdown
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="text-dialog"):
+            yield Markdown(f"## {self.title_text}\n\n{self.markdown}")
+
+    def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [("escape,n", "no", "No"), ("y", "yes", "Yes")]
+
+    def __init__(self, question: str):
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Delete", variant="error", id="yes")
+                yield Button("Keep", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no").focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_yes(self) -> None:
+        self.dismiss(True)
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    BINDINGS = [("escape", "cancel", "Cancel")]
+
+    def __init__(self, question: str, value: str = ""):
+        super().__init__()
+        self.question, self.value = question, value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question)
+            yield Input(self.value, id="answer")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip() or None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,204 @@
+"""Widgets of the chat screen: messages, quick replies, the profile panel and the memory chart."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Label, ListItem, ListView, Markdown, Static
+
+from assistant.policy import SLOT_LABELS
+
+# Colours of the memory chart's segments (weights, KV cache, activations, overhead).
+SEGMENTS = (("weights_bytes", "weights", "dodger_blue2"), ("kv_cache_bytes", "KV cache", "dark_orange"),
+            ("activation_bytes", "activations", "medium_purple"), ("overhead_bytes", "overhead", "grey50"))
+
+
+def split_table(markdown: str) -> tuple[str, list[list[str]], str]:
+    """Split the first Markdown table out of a text: (before, rows with the header first, after)."""
+    lines = markdown.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("|")), None)
+    if start is None:
+        return markdown, [], ""
+    end = start
+    while end < len(lines) and lines[end].startswith("|"):
+        end += 1
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[start:end]]
+    rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
+    return "\n".join(lines[:start]).rstrip(), rows, "\n".join(lines[end:]).lstrip()
+
+
+class MemoryChart(Static):
+    """Per-GPU memory by part against the card's capacity, as one stacked bar."""
+
+    DEFAULT_CSS = "MemoryChart { height: auto; }"
+
+    def __init__(self, result: dict[str, Any], title: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.result = result
+        self.title = title
+
+    def render_bar(self, width: int) -> Text:
+        r = self.result
+        capacity = r.get("gpu_capacity_bytes") or 0
+        per_gpu = {
+            "weights_bytes": r.get("per_gpu_weights_bytes", r.get("weights_bytes", 0)),
+            "kv_cache_bytes": r.get("per_gpu_kv_cache_bytes", r.get("kv_cache_bytes", 0)),
+            "activation_bytes": r.get("per_gpu_activation_bytes", r.get("activation_bytes", 0)),
+            "overhead_bytes": r.get("per_gpu_overhead_bytes", r.get("overhead_bytes", 0)),
+        }
+        total = sum(per_gpu.values())
+        scale = max(capacity, total) or 1
+        text = Text(f"{self.title}: {total / 1e9:,.1f} GB of {capacity / 1e9:,.1f} GB per GPU\n")
+        used = 0
+        for key, _label, colour in SEGMENTS:
+            cells = round(per_gpu[key] / scale * width)
+            text.append("█" * cells, style=colour)
+            used += cells
+        text.append("░" * max(0, round(capacity / scale * width) - used), style="green")
+        text.append("\n")
+        for key, label, colour in SEGMENTS:
+            if not per_gpu[key]:
+                continue
+            text.append("■ ", style=colour)
+            text.append(f"{label} {per_gpu[key] / 1e9:,.1f}  ")
+        text.append("░ ", style="green")
+        text.append("free")
+        return text
+
+    def render(self) -> Text:
+        return self.render_bar(max(20, (self.size.width or 60) - 2))
+
+
+class ChatMessage(Vertical):
+    """One message of the transcript. Answers show their options table as a DataTable and a chart."""
+
+    DEFAULT_CSS = "ChatMessage { height: auto; }"
+
+    def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, **kwargs: Any):
+        super().__init__(classes=f"message {role}", **kwargs)
+        self.role = role
+        self.text = text
+        self.payload = (payload or {}).get("gpu_advisor", {}) if payload else {}
+
+    def compose(self) -> ComposeResult:
+        if self.role == "user":
+            yield Label("You", classes="who")
+            yield Static(self.text, classes="user-text", markup=False)
+            return
+        yield Label("Advisor", classes="who")
+        if self.payload.get("kind") == "answer":
+            before, rows, after = split_table(self.text)
+            yield Markdown(before)
+            if rows:
+                table: DataTable = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
+                table.add_columns(*rows[0])
+                for row in rows[1:]:
+                    table.add_row(*row)
+                yield table
+            results = self.payload.get("results") or {}
+            if results.get("serving_memory"):
+                yield MemoryChart(results["serving_memory"], "Serving memory", classes="chart")
+            if results.get("training_memory"):
+                t = results["training_memory"]
+                cap = (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
+                    ((results["recommend"].get("best") or {}).get("capacity_bytes"))
+                chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
+                         "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
+                         "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
+                yield MemoryChart(chart, "Fine-tuning memory (weights incl. gradients and optimizer)", classes="chart")
+            if after:
+                yield Markdown(after)
+        else:
+            text = self.text
+            if self.payload.get("choices"):  # the buttons below show the choices
+                text = re.sub(r"\n\n\[[^\n]*\]\s*$", "", text)
+            yield Markdown(text)
+
+
+class QuickReplies(Horizontal):
+    """The current question's choices as buttons (Tab moves between them, Enter presses)."""
+
+    class Chosen(Message):
+        def __init__(self, value: str) -> None:
+            super().__init__()
+            self.value = value
+
+    DEFAULT_CSS = "QuickReplies { height: auto; }"
+    can_focus = False
+
+    def show(self, choices: list[dict[str, str]]) -> None:
+        self.remove_children()
+        for n, choice in enumerate(choices):
+            button = Button(choice["label"], id=f"choice-{n}", classes="choice", compact=True)
+            button.choice_value = choice["value"]  # type: ignore[attr-defined]
+            self.mount(button)
+        self.display = bool(choices)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.Chosen(getattr(event.button, "choice_value", str(event.button.label))))
+
+
+class PromptInput(Input):
+    """The message input, with history on up and down."""
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.history: list[str] = []
+        self._cursor = 0
+
+    def remember(self, text: str) -> None:
+        if text and (not self.history or self.history[-1] != text):
+            self.history.append(text)
+        self._cursor = len(self.history)
+
+    def key_up(self) -> None:
+        if self.history and self._cursor > 0:
+            self._cursor -= 1
+            self.value = self.history[self._cursor]
+            self.cursor_position = len(self.value)
+
+    def key_down(self) -> None:
+        if self._cursor < len(self.history) - 1:
+            self._cursor += 1
+            self.value = self.history[self._cursor]
+        else:
+            self._cursor = len(self.history)
+            self.value = ""
+        self.cursor_position = len(self.value)
+
+
+PROFILE_ROWS = ("phase", "model", "precision", "method", "context", "users", "utilisation", "region", "owned")
+
+
+def profile_text(profile: dict[str, Any]) -> Text:
+    text = Text()
+    for slot in PROFILE_ROWS:
+        value = profile.get(slot)
+        if slot == "utilisation" and value is not None:
+            value = f"{value:.0%}"
+        elif slot == "context" and value is not None:
+            value = f"{value:,}"
+        elif slot == "owned":
+            value = ", ".join(value) if value else None
+        text.append(f"{SLOT_LABELS.get(slot, slot):<12}", style="bold")
+        text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
+    return text
+
+
+class AssumptionItem(ListItem):
+    def __init__(self, slot: str, words: str):
+        super().__init__(Label(words, markup=False))
+        self.slot = slot
+
+
+class AssumptionList(ListView):
+    def show(self, assumptions: dict[str, str]) -> None:
+        self.clear()
+        for slot, words in assumptions.items():
+            self.append(AssumptionItem(slot, words))
