@@ -34,7 +34,8 @@ def assert_repeats_question(reply: AIMessage, slot: str) -> None:
 # ---------------------------------------------------------------- empty and whitespace
 
 
-@pytest.mark.parametrize("text", ["", " ", "   \n\t  ", "\u00a0\u2003\n"], ids=["empty", "space", "whitespace", "unicode-space"])
+@pytest.mark.parametrize("text", ["", " ", "   \n\t  ", "\u00a0\u2003\n"],
+                         ids=["empty", "space", "whitespace", "unicode-space"])
 def test_an_empty_message_says_nothing_was_caught_and_repeats_the_pending_question(text):
     reply = reply_to(["fine-tune a 27B model and then let my team chat with it", text])
     assert payload(reply)["kind"] == "info"
@@ -153,8 +154,9 @@ def test_ten_million_users_written_in_digits_is_refused():
     assert "10,000,000 concurrent users is beyond what one deployment plan can size" in reply.content
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: '10 million users' is read as a 0.01B (10-million-parameter) "
-                   "model and the user count is lost; remove this marker once it is refused like 10000000 users")
+@pytest.mark.xfail(strict=True, reason=(
+    "engine bug: '10 million users' is read as a 0.01B (10-million-parameter) model and the user count "
+    "is lost; remove this marker once it is refused like 10000000 users"))
 def test_ten_million_users_written_in_words_is_refused():
     reply = reply_to(["serve a 7B model to 10 million users"])
     assert payload(reply)["kind"] == "error"
@@ -183,7 +185,8 @@ def test_utilisation_above_100_percent_is_refused():
 def test_an_injection_attempt_is_declined_politely_and_stays_on_task(text):
     reply = reply_to([text])
     assert payload(reply)["kind"] == "info"
-    assert reply.content.startswith("I only size GPUs for language models, and my instructions stay as they are.")
+    assert reply.content.startswith(
+        "I only size GPUs for language models, and my instructions stay as they are.")
     assert_repeats_question(reply, "phase")
 
 
@@ -206,10 +209,12 @@ TO_QUESTION = {
     "users": ["serve a 27B model"],
     "utilisation": ["I want to experiment with fine-tuning a 7B model"],
 }
+NOT_UNDERSTOOD = pytest.mark.xfail(strict=True, reason=(
+    "engine bug: the [Try a model out] quick reply sends 'just trying a model out', which is not understood "
+    "('Sorry, I didn't understand that.'); remove this marker once it is"))
 QUICK_REPLIES = [
-    pytest.param(slot, label, value, id=f"{slot}:{label}", marks=[pytest.mark.xfail(
-        strict=True, reason="engine bug: the [Try a model out] quick reply sends 'just trying a model out', "
-        "which is not understood ('Sorry, I didn't understand that.')")] if value == "just trying a model out" else [])
+    pytest.param(slot, label, value, id=f"{slot}:{label}",
+                 marks=[NOT_UNDERSTOOD] if value == "just trying a model out" else [])
     for slot, q in QUESTIONS.items() for label, value in q.choices
 ]
 
@@ -258,7 +263,8 @@ SEEDED = {
     "mid-utilisation": ["I want to experiment with fine-tuning a 7B model"],
     "answered-serve": [ANSWERED],
     "answered-train": ["fine-tune a 14B model with QLoRA and serve it to 10 users during working hours"],
-    "answered-china": ["we are in China and want to fine-tune a 14B model with LoRA and serve it to 20 users 24/7"],
+    "answered-china": ["we are in China and want to fine-tune a 14B model with LoRA "
+                       "and serve it to 20 users 24/7"],
 }
 FRESH_THREADS = 24  # thread i gets every FRESH_THREADS-th example, and retires after TURNS_PER_THREAD turns
 TURNS_PER_THREAD = 25
@@ -268,7 +274,8 @@ def _check_reply(state: dict, before: int) -> None:
     messages = state["messages"]
     reply = messages[-1]
     assert isinstance(reply, AIMessage), type(reply)
-    assert len(messages) == before + 2 or len(messages) == 2  # the human message and the reply, or after a reset
+    # the human message and the reply were added, or a reset left only those two
+    assert len(messages) == before + 2 or len(messages) == 2
     data = reply.additional_kwargs["gpu_advisor"]
     assert data["kind"] in KINDS, data
     assert isinstance(reply.content, str) and reply.content.strip(), reply
@@ -291,8 +298,8 @@ def shared_app():
     return app, itertools.count()
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(max_examples=2000, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
 @given(text=UTTERANCE)
 def test_random_utterances_never_raise_and_always_get_a_well_formed_reply(shared_app, text):
     app, counter = shared_app
@@ -325,6 +332,7 @@ SIX_TURNS = [
 def test_the_same_six_turn_conversation_is_byte_identical_in_fresh_graphs():
     first = run_conversation(SIX_TURNS, thread="one")
     second = run_conversation(SIX_TURNS, thread="two")
-    assert [payload(m)["kind"] for m in first] == ["question", "question", "question", "answer", "answer", "info"]
+    kinds = [payload(m)["kind"] for m in first]
+    assert kinds == ["question", "question", "question", "answer", "answer", "info"]
     assert dump(first) == dump(second)
     assert [m.additional_kwargs for m in first] == [m.additional_kwargs for m in second]

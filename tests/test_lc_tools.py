@@ -27,7 +27,8 @@ class ToolCallingFakeModel(FakeMessagesListChatModel):
 
 
 def _scripted_call(name: str, args: dict[str, Any], call_id: str = "call_1") -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}])
+    call = {"name": name, "args": args, "id": call_id, "type": "tool_call"}
+    return AIMessage(content="", tool_calls=[call])
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,8 @@ def test_a_fake_agent_tool_call_runs_through_the_matching_tool(lc_tools):
 
 
 def test_invoking_with_the_tool_call_itself_returns_a_tool_message(lc_tools):
-    call = _scripted_call("inference_memory", {"model": "llama-3-8b", "precision": "bf16"}, "call_7").tool_calls[0]
+    args = {"model": "llama-3-8b", "precision": "bf16"}
+    call = _scripted_call("inference_memory", args, "call_7").tool_calls[0]
     message = lc_tools["inference_memory"].invoke(call)
     assert isinstance(message, ToolMessage)
     assert message.tool_call_id == "call_7"

@@ -81,9 +81,12 @@ class GPUAdvisorApp(App):
         self._replace_chat(conversation)
 
     def _replace_chat(self, conversation: Conversation) -> None:
-        while len(self.screen_stack) > 1:
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, ChatScreen):
             self.pop_screen()
-        self.switch_screen(ChatScreen(conversation))
+        if isinstance(self.screen, ChatScreen):
+            self.switch_screen(ChatScreen(conversation))
+        else:
+            self.push_screen(ChatScreen(conversation))
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

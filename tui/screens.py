@@ -109,6 +109,7 @@ class ChatScreen(Screen):
             return
         prompt.remember(text)
         prompt.value = ""
+        prompt.focus()
         self._pending_text = text
         for welcome in self.query("#welcome"):
             welcome.remove()
@@ -222,7 +223,7 @@ class SessionsScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Input(placeholder="Search sessions (words in any message or title)", id="search")
+        yield Input(placeholder="Search sessions (words in any message or title)", id="search", select_on_focus=False)
         table: DataTable = DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="session-count")
@@ -247,6 +248,15 @@ class SessionsScreen(Screen):
             f"{len(rows)} of {total} session{'s' if total != 1 else ''}, newest first"
         self.query_one("#session-count", Static).update(
             shown + " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete")
+
+    def on_key(self, event) -> None:
+        """Typing anywhere on this screen searches."""
+        char = event.character
+        if char and char.isprintable() and char != " " and not isinstance(self.focused, Input):
+            search = self.query_one("#search", Input)
+            search.focus()
+            search.insert_text_at_cursor(char)
+            event.stop()
 
     @on(Input.Changed, "#search")
     def _search(self, event: Input.Changed) -> None:
@@ -397,7 +407,7 @@ class ReplayScreen(Screen):
         self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
         self.action_step(1)
 
-    def _render(self) -> None:
+    def _show_position(self) -> None:
         transcript = self.query_one("#replay-transcript")
         transcript.remove_children()
         for m in self.messages[: self.position]:
@@ -416,11 +426,11 @@ class ReplayScreen(Screen):
         self.position = max(0, min(len(self.messages), self.position + delta))
         if self.position == len(self.messages) and self._timer:
             self._stop()
-        self._render()
+        self._show_position()
 
     def action_jump(self, where: int) -> None:
         self.position = 1 if where == 0 else len(self.messages)
-        self._render()
+        self._show_position()
 
     def action_toggle_play(self) -> None:
         if self._timer:
@@ -429,14 +439,14 @@ class ReplayScreen(Screen):
             if self.position >= len(self.messages):
                 self.position = 0
             self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
-        self._render()
+        self._show_position()
 
     def action_speed(self, factor: float) -> None:
         self.interval = min(8.0, max(0.125, self.interval * factor))
         if self._timer:
             self._stop()
             self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
-        self._render()
+        self._show_position()
 
     def _stop(self) -> None:
         if self._timer:

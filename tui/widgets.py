@@ -131,10 +131,13 @@ class QuickReplies(Horizontal):
     DEFAULT_CSS = "QuickReplies { height: auto; }"
     can_focus = False
 
+    generation = 0
+
     def show(self, choices: list[dict[str, str]]) -> None:
         self.remove_children()
+        QuickReplies.generation += 1
         for n, choice in enumerate(choices):
-            button = Button(choice["label"], id=f"choice-{n}", classes="choice", compact=True)
+            button = Button(choice["label"], id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
             button.choice_value = choice["value"]  # type: ignore[attr-defined]
             self.mount(button)
         self.display = bool(choices)
