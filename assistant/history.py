@@ -22,10 +22,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
-from ulid import ULID
+if TYPE_CHECKING:
+    import sqlite_utils
 
 DB_ENV = "GPU_ADVISOR_DB"
 BUSY_TIMEOUT_MS = 30_000
@@ -46,6 +46,13 @@ def default_path() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("gpu-advisor", appauthor=False)) / "history.db"
+
+
+def new_id() -> str:
+    """A ULID: unique, and sorts by creation time."""
+    from ulid import ULID
+
+    return str(ULID())
 
 
 def now() -> str:
@@ -128,6 +135,8 @@ class HistoryStore:
         except Exception:
             conn.close()
             raise
+        import sqlite_utils
+
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         self._migrate()
@@ -190,7 +199,7 @@ class HistoryStore:
     # -- sessions
 
     def create_session(self, title: str = "New conversation") -> str:
-        session_id = str(ULID())
+        session_id = new_id()
         stamp = now()
         with self._write():
             self.db["sessions"].insert({"id": session_id, "title": title, "created": stamp, "updated": stamp,
@@ -262,7 +271,7 @@ class HistoryStore:
 
     def add_message(self, session_id: str, role: str, text: str, payload: dict[str, Any] | None = None) -> str:
         """Append a message and commit it. Returns its id."""
-        message_id = str(ULID())
+        message_id = new_id()
         stamp = now()
         with self._write():
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
@@ -276,7 +285,7 @@ class HistoryStore:
     def save_reply(self, session_id: str, text: str, payload: dict[str, Any], state: dict[str, Any],
                    tool_calls: list[dict[str, Any]], title: str | None = None) -> str:
         """The assistant's reply, the tool calls behind it and the engine state, in one commit."""
-        message_id = str(ULID())
+        message_id = new_id()
         stamp = now()
         with self._write():
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
@@ -286,7 +295,7 @@ class HistoryStore:
                                         "created": stamp})
             for call in tool_calls:
                 self.db["tool_calls"].insert({
-                    "id": str(ULID()), "session_id": session_id, "message_id": message_id, "tool": call["tool"],
+                    "id": new_id(), "session_id": session_id, "message_id": message_id, "tool": call["tool"],
                     "arguments": json.dumps(call["arguments"], sort_keys=True),
                     "result": json.dumps(call["result"], sort_keys=True), "duration_ms": call["duration_ms"],
                     "created": stamp})
@@ -342,7 +351,7 @@ class HistoryStore:
         if not isinstance(messages, list) or not all(isinstance(m, dict) and "role" in m and "text" in m
                                                      for m in messages):
             raise HistoryError("the export's messages are malformed (each needs role and text)")
-        session_id = str(ULID())
+        session_id = new_id()
         stamp = now()
         with self._write():
             self.db["sessions"].insert({
@@ -350,7 +359,7 @@ class HistoryStore:
                 "created": session.get("created") or stamp, "updated": stamp,
                 "profile": json.dumps(session.get("profile") or {}), "state": json.dumps(session.get("state") or {})})
             for seq, m in enumerate(messages, start=1):
-                self.db["messages"].insert({"id": str(ULID()), "session_id": session_id, "seq": seq,
+                self.db["messages"].insert({"id": new_id(), "session_id": session_id, "seq": seq,
                                             "role": m["role"], "text": m["text"],
                                             "payload": json.dumps(m.get("payload") or {}, sort_keys=True),
                                             "created": m.get("created") or stamp})

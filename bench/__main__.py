@@ -28,6 +28,21 @@ def cold_start_seconds(argv: list[str], runs: int = RUNS) -> float:
     return statistics.median(times)
 
 
+def first_screen_seconds(argv: list[str], runs: int = RUNS) -> float:
+    """From process start to the child's "ready" line (its first screen drawn)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("ready"):
+                times.append(time.perf_counter() - start)
+                break
+        proc.wait()
+    return statistics.median(times)
+
+
 def cli() -> list[str]:
     exe = shutil.which("gpu-advisor", path=str(Path(sys.executable).parent))
     return [exe] if exe else [sys.executable, "-m", "tui.cli"]
@@ -87,6 +102,53 @@ def turn_report() -> list[tuple[str, float, float, float, str]]:
             ("answer turn (all tools run)", full, base, full / base, "reported")]
 
 
+def tui_report(tmp: Path) -> list[tuple[str, float, float, float, str]]:
+    """First screen against a bare Textual app; the sessions screen and search with 10,000 sessions."""
+    import asyncio
+
+    from assistant.history import HistoryStore
+
+    db = tmp / "bench.db"
+    first = first_screen_seconds([sys.executable, "-m", "bench.tui_start", "advisor", str(db)])
+    bare = first_screen_seconds([sys.executable, "-m", "bench.tui_start", "bare"])
+
+    big = tmp / "10k.db"
+    store = HistoryStore(big)
+    with store._write():
+        for n in range(10_000):
+            sid = f"01J{n:023d}"
+            stamp = f"2026-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:00:00.000+00:00"
+            store.conn.execute("INSERT INTO sessions (id, title, created, updated, profile, state) VALUES (?,?,?,?,'{}','{}')",
+                               (sid, f"session {n} about {('llama', 'qwen', 'mixtral', 'gemma')[n % 4]} serving", stamp, stamp))
+            for seq, (role, text) in enumerate((("user", f"serve a {n % 90 + 1}B model to {n % 50 + 1} users"),
+                                                ("assistant", f"## Rent {n % 8 + 1} x H100 for serving")), start=1):
+                store.conn.execute("INSERT INTO messages (id, session_id, seq, role, text, payload, created) "
+                                   "VALUES (?,?,?,?,?,'{}',?)", (f"{sid}{seq}", sid, seq, role, text, stamp))
+    empty = HistoryStore(tmp / "empty.db")
+
+    async def open_sessions(s: HistoryStore) -> float:
+        from tui.app import GPUAdvisorApp
+        from tui.screens import SessionsScreen
+
+        app = GPUAdvisorApp(store=s, preload=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            start = time.perf_counter()
+            app.push_screen(SessionsScreen(s))
+            await pilot.pause()
+            return time.perf_counter() - start
+
+    open_big = statistics.median(asyncio.run(open_sessions(store)) for _ in range(5))
+    open_empty = statistics.median(asyncio.run(open_sessions(empty)) for _ in range(5))
+    search = median_seconds(lambda: store.search("mixtral serving"), runs=21)
+    listing = median_seconds(lambda: store.list_sessions(200), runs=21)
+    return [
+        ("TUI first screen (cold process)", first, bare, first / bare, "<= 1.5x bare Textual app"),
+        ("sessions screen, 10,000 sessions", open_big, open_empty, open_big / open_empty,
+         "<= 0.3 s (baseline: empty store)"),
+        ("search, 10,000 sessions", search, listing, search / listing, "<= 50 ms (baseline: list newest 200)"),
+    ]
+
+
 def speed_report() -> list[tuple[str, float, float, float, str]]:
     baseline = cold_start_seconds([sys.executable, "-c", "pass"])
     size_cmd = cli() + ["size", "inference", "--model", "llama-3-8b", "--gpu", "h100"]
@@ -95,7 +157,10 @@ def speed_report() -> list[tuple[str, float, float, float, str]]:
     ask = cold_start_seconds(cli() + ["ask", "fine-tune a 27B model and serve it to 20 users"], runs=5)
     rows = [("cold start: gpu-advisor size inference", size, baseline, size / baseline, "<= 10x `python -c pass`"),
             ("cold start: gpu-advisor ask", ask, baseline, ask / baseline, "reported")]
-    return rows + turn_report()
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return rows + turn_report() + tui_report(Path(tmp))
 
 
 def main() -> int:

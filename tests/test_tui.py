@@ -71,6 +71,7 @@ def seeded_store(path: Path) -> HistoryStore:
 async def test_a_newcomer_reaches_an_answer_with_quick_replies(store):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
         buttons = {str(b.label): b for b in app.screen.query(Button)}
         await pilot.click(f"#{buttons['Fine-tune, then serve'].id}")
         await settle(pilot)

@@ -17,7 +17,7 @@ from tui.screens import ChatScreen, HelpScreen, SessionsScreen
 
 class GPUAdvisorApp(App):
     TITLE = "GPU Advisor"
-    CSS_PATH = "advisor.tcss"
+    CSS_PATH = Path(__file__).with_name("advisor.tcss")
     BINDINGS = APP_BINDINGS
     COMMANDS = App.COMMANDS | {AdvisorCommands}
 
@@ -29,26 +29,44 @@ class GPUAdvisorApp(App):
         self.startup_notice: tuple[str, str] | None = None
 
     def on_mount(self) -> None:
-        if self.store is None:
-            try:
-                self.store = HistoryStore(self.db)
-                if self.store.notice:
-                    self.startup_notice = (self.store.notice, "warning")
-            except DatabaseTooNew as e:
-                self.startup_notice = (f"{e} This session will not be saved.", "error")
-            except (HistoryError, OSError) as e:
-                self.startup_notice = (f"History is unavailable ({e}); this session will not be saved.", "error")
+        if self.resume and self.store is None:
+            self._open_store()
         conversation = Conversation(self.store)
         if self.resume and self.store:
             try:
                 conversation = Conversation.resume(self.store, self.resume)
             except HistoryError as e:
                 self.startup_notice = (str(e), "error")
-        self.push_screen(ChatScreen(conversation))
-        if self.startup_notice:
-            self.notify(self.startup_notice[0], severity=self.startup_notice[1], timeout=12)  # type: ignore[arg-type]
+        chat = ChatScreen(conversation)
+        self.push_screen(chat)
+        if self.store is None:
+            # the first screen comes first; the history database opens right after it is drawn
+            self.call_after_refresh(self._attach_store, chat)
+        self._tell()
         if self.preload:
             self.run_worker(_load_engine, thread=True, group="preload", exit_on_error=False)
+
+    def _open_store(self) -> None:
+        try:
+            self.store = HistoryStore(self.db)
+            if self.store.notice:
+                self.startup_notice = (self.store.notice, "warning")
+        except DatabaseTooNew as e:
+            self.startup_notice = (f"{e} This session will not be saved.", "error")
+        except (HistoryError, OSError) as e:
+            self.startup_notice = (f"History is unavailable ({e}); this session will not be saved.", "error")
+
+    def _attach_store(self, chat: ChatScreen) -> None:
+        self._open_store()
+        if chat.conversation.store is None and chat.conversation.session_id is None:
+            chat.conversation.store = self.store
+            chat.sub_title = chat._title()
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.startup_notice:
+            self.notify(self.startup_notice[0], severity=self.startup_notice[1], timeout=12)  # type: ignore[arg-type]
+            self.startup_notice = None
 
     # -- app actions
 

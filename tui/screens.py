@@ -10,19 +10,19 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, ListView, Markdown, Static
+from textual.widgets import Button, Footer, Header, Input, Label, ListView, Static
 from textual.worker import Worker
 
 from assistant.history import HistoryError, HistoryStore
-from assistant.policy import QUESTIONS
+from assistant.questions import QUESTIONS
 from assistant.session import Conversation
 from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
 from tui.messages import TurnDone, TurnFailed
 from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
 
-WELCOME = ("**Hi! I help you choose GPUs to fine-tune and serve language models.** Tell me what you plan "
+WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models.[/b] Tell me what you plan "
            "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
-           "from a sizing tool; press **Ctrl+E** to see the math behind an answer.")
+           "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
 SESSION_PAGE = 200
 
 
@@ -48,14 +48,10 @@ class ChatScreen(Screen):
                 transcript.can_focus = False
                 with transcript:
                     if not self.conversation.messages:
-                        yield Markdown(WELCOME, id="welcome")
+                        yield Static(WELCOME, id="welcome")
                 yield QuickReplies(id="choices")
                 yield PromptInput(placeholder="Type a message and press Enter (↑ for history)", id="prompt")
-            with Vertical(id="side"):
-                yield Label("What I know", classes="panel-title")
-                yield Static(profile_text({}), id="profile")
-                yield Label("Assumptions (select to change)", classes="panel-title")
-                yield AssumptionList(id="assumptions")
+            yield Vertical(id="side")  # filled right after the first frame
         yield Footer()
 
     def on_mount(self) -> None:
@@ -64,15 +60,28 @@ class ChatScreen(Screen):
         for m in self.conversation.messages:
             role = "user" if m.type == "human" else "assistant"
             transcript.mount(ChatMessage(role, str(m.content), m.additional_kwargs if role == "assistant" else None))
+        # the side panel and the quick replies come right after the first frame
+        self.call_after_refresh(self._after_first_frame)
+        transcript.scroll_end(animate=False)
+        self.query_one("#prompt").focus()
+
+    def _after_first_frame(self) -> None:
+        side = self.query_one("#side")
+        if not side.is_mounted or not self.is_attached:
+            return  # the app is closing
+        side.mount(
+            Label("What I know", classes="panel-title"), Static(profile_text({}), id="profile"),
+            Label("Assumptions (select to change)", classes="panel-title"), AssumptionList(id="assumptions"))
+        self.call_after_refresh(self._refresh_panel)
+        self._first_choices()
+
+    def _first_choices(self) -> None:
         last = self.conversation.messages[-1] if self.conversation.messages else None
         if last is not None and last.type == "ai":
             self._show_choices(last.additional_kwargs)
-        else:
+        elif not self.conversation.messages:
             self.query_one(QuickReplies).show([{"label": label, "value": value}
                                                for label, value in QUESTIONS["phase"].choices])
-        self._refresh_panel()
-        transcript.scroll_end(animate=False)
-        self.query_one("#prompt").focus()
 
     def _title(self) -> str:
         store, sid = self.conversation.store, self.conversation.session_id
@@ -173,6 +182,8 @@ class ChatScreen(Screen):
         self.query_one(QuickReplies).show(data.get("choices") or [])
 
     def _refresh_panel(self) -> None:
+        if not self.query("#profile"):
+            return
         state = self.conversation.state
         self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}))
         self.query_one(AssumptionList).show(state.get("defaulted") or {})
@@ -222,23 +233,24 @@ class SessionsScreen(Screen):
         self.rows: list[Any] = []
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import DataTable
+
         yield Header()
         yield Input(placeholder="Search sessions (words in any message or title)", id="search", select_on_focus=False)
-        table: DataTable = DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
-        yield table
+        yield DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="session-count")
         yield Footer()
 
     def on_mount(self) -> None:
         self.sub_title = "Sessions"
-        table = self.query_one(DataTable)
+        table = self.query_one("#session-table")
         table.add_columns("updated (UTC)", "title", "messages", "id")
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
         table.focus()
 
     def show(self, rows: list[Any], searching: bool) -> None:
         self.rows = rows
-        table = self.query_one(DataTable)
+        table = self.query_one("#session-table")
         table.clear()
         for r in rows:
             table.add_row(r.updated[:16].replace("T", " "), r.title[:60], str(r.messages) if not searching else "",
@@ -268,17 +280,16 @@ class SessionsScreen(Screen):
 
     @on(Input.Submitted, "#search")
     def _to_table(self) -> None:
-        self.query_one(DataTable).focus()
+        self.query_one("#session-table").focus()
 
     def selected(self) -> str | None:
-        table = self.query_one(DataTable)
+        table = self.query_one("#session-table")
         if not self.rows or table.cursor_row is None or table.cursor_row >= len(self.rows):
             self.notify("No session selected.")
             return None
         return self.rows[table.cursor_row].id
 
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event) -> None:
         self.action_open()
 
     def action_open(self) -> None:
@@ -473,6 +484,8 @@ class HelpScreen(ModalScreen[None]):
             lines.append("")
         lines += ["Ctrl+P opens the command palette: export, rename, theme, re-run and more.",
                   "", "In the chat, Tab moves between the quick replies, the input and the assumptions."]
+        from textual.widgets import Markdown
+
         with VerticalScroll(id="help"):
             yield Markdown("\n".join(lines))
 
@@ -488,6 +501,8 @@ class TextScreen(ModalScreen[None]):
         self.title_text, self.markdown = title, markdown
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown
+
         with VerticalScroll(id="text-dialog"):
             yield Markdown(f"## {self.title_text}\n\n{self.markdown}")
 

@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Label, ListItem, ListView, Markdown, Static
+from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from assistant.policy import SLOT_LABELS
+from assistant.questions import SLOT_LABELS
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "weights", "dodger_blue2"), ("kv_cache_bytes", "KV cache", "dark_orange"),
@@ -86,6 +86,8 @@ class ChatMessage(Vertical):
         self.payload = (payload or {}).get("gpu_advisor", {}) if payload else {}
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import DataTable, Markdown  # loaded with the first message, not the first screen
+
         if self.role == "user":
             yield Label("You", classes="who")
             yield Static(self.text, classes="user-text", markup=False)
@@ -95,7 +97,7 @@ class ChatMessage(Vertical):
             before, rows, after = split_table(self.text)
             yield Markdown(before)
             if rows:
-                table: DataTable = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
+                table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
                 table.add_columns(*rows[0])
                 for row in rows[1:]:
                     table.add_row(*row)
