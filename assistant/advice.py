@@ -16,6 +16,8 @@ from tools.common import Explained
 from tools.recommend import Option, Recommendation, Workload, evaluate, recommend
 
 GB = 1e9
+# The guide says rent first: the headline says "buy" only when owning saves at least this share.
+BUY_MARGIN = 0.15
 
 
 def workload_for(profile: Profile) -> Workload:
@@ -24,6 +26,7 @@ def workload_for(profile: Profile) -> Workload:
         serve_precision=profile.precision or "int8", method=profile.method or "qlora",
         context=profile.context or 8192, users=profile.users or 1, utilisation=profile.utilisation or 0.24,
         region=profile.region or "global", budget_usd_per_month=profile.budget_usd_per_month,
+        budget_usd=profile.budget_usd,
         owned=profile.owned, preference=profile.preference or "either",
     )
 
@@ -128,6 +131,8 @@ def _option_row(o: Option) -> str:
     fits = "yes" if o.ok else "no"
     speed = tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
     price = "owned" if o.owned else (money(o.usd_per_hour) if o.usd_per_hour else "-")
+    if o.cny_per_hour:
+        price += f" (¥{o.cny_per_hour:,.2f})"
     return f"| {o.gpus} × {o.gpu_name} | {fits} | {pct(o.headroom_fraction)} | {speed} | {price} |"
 
 
@@ -141,7 +146,10 @@ def headline(rec: Recommendation, profile: Profile) -> str:
         return f"## Use your {best.gpus} × {best.gpu_name}{job}"
     verb = "Rent"
     rb = rec.rent_or_buy
-    if profile.preference == "buy" or (rb and rb.cheaper == "buy" and profile.preference != "rent"):
+    clearly_cheaper = rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd
+    bought = rec.workload.budget_usd is not None and best.purchase_usd is not None and (
+        rb is None or rb.cheaper == "buy")
+    if profile.preference == "buy" or bought or (clearly_cheaper and profile.preference != "rent"):
         verb = "Buy"
     return f"## {verb} {best.gpus} × {best.gpu_name}{job}"
 
@@ -171,7 +179,11 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
             lines.append(line + ".")
         lines.append("")
     extra = [Option.model_validate(o) for o in results.get("options", [])]
-    shown = extra + [o for o in rec.options if o.ok][:5]
+    fitting = [o for o in rec.options if o.ok][:5]
+    shown = extra + (fitting or rec.options[:3])
+    if not fitting:
+        lines.append("The closest options, and why they fall short:")
+        lines.append("")
     seen: set[tuple[str, int]] = set()
     lines += ["| option | fits | memory to spare | tokens/s per user | per hour |", "|---|---|---|---|---|"]
     for o in shown:
@@ -180,7 +192,16 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
         seen.add((o.gpu, o.gpus))
         lines.append(_option_row(o))
     lines.append("")
+    for o in extra + ([] if fitting else rec.options[:3]):
+        if not o.ok and o.reasons:
+            lines.append(f"- {o.gpus} × {o.gpu_name}: " + "; ".join(o.reasons) + ".")
+    if any(not o.ok and o.reasons for o in extra) or not fitting:
+        lines.append("")
+    lines += _budget_lines(rec)
     rb = rec.rent_or_buy
+    if best and not rb and not best.owned:
+        lines += [f"**Rent or buy:** there is no purchase price on record for the {best.gpu_name}, "
+                  "so only renting is priced.", ""]
     if rb:
         be = ("buying never pays off at these prices" if rb.break_even_utilisation is None
               else f"buying pays off above {pct(rb.break_even_utilisation)}")
@@ -207,10 +228,50 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
     return "\n".join(lines)
 
 
+def _budget_lines(rec: Recommendation) -> list[str]:
+    w, best = rec.workload, rec.best
+    if best is None or best.owned:
+        return []
+    lines = []
+    if w.budget_usd and best.purchase_usd:
+        verdict = "within" if best.purchase_usd <= w.budget_usd else "over"
+        lines.append(f"**Budget:** buying {best.gpus} × {best.gpu_name} costs about {money(best.purchase_usd)}, "
+                     f"{verdict} your {money(w.budget_usd)}.")
+    if w.budget_usd_per_month and best.usd_per_month:
+        verdict = "within" if best.usd_per_month <= w.budget_usd_per_month else "over"
+        lines.append(f"**Budget:** renting costs about {money(best.usd_per_month)} a month at "
+                     f"{pct(w.utilisation)} use, {verdict} your {money(w.budget_usd_per_month)} a month.")
+    return lines + [""] if lines else []
+
+
 def _model_name(results: dict[str, Any]) -> str:
     from tools.models import resolve_model
 
     return resolve_model(results["recommend"]["workload"]["model"]).name
+
+
+def write_rent_or_buy(results: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The rent-or-buy question on its own, for the recommended option."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best, rb = rec.best, rec.rent_or_buy
+    if best is None:
+        return "There is no recommendation to price yet.", {}
+    if best.owned:
+        return f"You already own the {best.gpus} × {best.gpu_name}: there is nothing to rent or buy.", {}
+    if rb is None:
+        return (f"There is no purchase price on record for the {best.gpu_name}, so I can only price renting it: "
+                f"about {money(best.usd_per_hour or 0)} an hour for {best.gpus} card(s)."), {"option": best.model_dump(mode="json")}
+    be = ("buying never pays off at these prices" if rb.break_even_utilisation is None
+          else f"buying pays off above {pct(rb.break_even_utilisation)} utilisation")
+    lines = [f"## Rent or buy {best.gpus} × {best.gpu_name}?", "",
+             f"At {pct(rb.utilisation)} utilisation over {rb.horizon_months} months, renting costs "
+             f"{money(rb.rent_total_usd)} and owning {money(rb.buy_total_usd)}: {be}. "
+             + ("Renting is the cheaper choice." if rb.cheaper == "rent" else "Owning is cheaper at this utilisation."),
+             ""]
+    lines += [f"_{w[0].upper()}{w[1:]}._" for w in rb.warnings]
+    lines += ["", "**Assumed:**"] + [f"- {a}" for a in rb.assumptions]
+    lines += ["", "_Tell me how busy the cards will be to see this move._"]
+    return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
 
 
 def write_math(results: dict[str, Any], recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
@@ -268,6 +329,6 @@ def _term_value(value: float, unit: str) -> str:
 def _plain(v: Any) -> str:
     if isinstance(v, bool) or not isinstance(v, (int, float)):
         return str(v)
-    if isinstance(v, int) or float(v).is_integer():
+    if isinstance(v, int) or float(v).is_integer() or abs(v) >= 1000:
         return f"{v:,.0f}"
     return f"{v:,.4g}"

@@ -127,8 +127,9 @@ def route(state: AdvisorState) -> Route:
     if "math" in intents and has_answer and not turn.get("changed"):
         return "explain"
     if "rent_buy" in intents and has_answer and not turn.get("changed"):
-        return "answer"
-    acted = turn.get("changed") or turn.get("compare") or turn.get("whatif") or "not_sure" in intents
+        return "explain"
+    not_sure_counts = "not_sure" in intents and (bool(state.get("pending")) or not has_answer)
+    acted = turn.get("changed") or turn.get("compare") or turn.get("whatif") or not_sure_counts
     if not acted:
         return "reply"
     if has_answer or state.get("oneshot"):
@@ -192,8 +193,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
-    text, payload = advice.write_math(state.get("results") or {}, recorder=_recorder(config))
-    return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic="math", results=payload))]}
+    """Follow-ups about an answer: "show the math" / "why?", and "rent or buy?"."""
+    intents = set((state.get("turn") or {}).get("intents", []))
+    if "rent_buy" in intents and "math" not in intents:
+        text, payload = advice.write_rent_or_buy(state.get("results") or {})
+        topic = "rent_or_buy"
+    else:
+        text, payload = advice.write_math(state.get("results") or {}, recorder=_recorder(config))
+        topic = "math"
+    return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
 def reply_node(state: AdvisorState) -> dict[str, Any]:
@@ -220,6 +228,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         parts.append(INTRO)
     elif "thanks" in intents:
         parts.append("You're welcome!")
+    elif "not_sure" in intents and has_answer:
+        parts.append("That's fine: the answer above already takes a stated default for anything you're not sure of.")
     elif "help" in intents:
         parts.append(INTRO + " Tell me what you plan (fine-tune, serve, or both), which model or how big, "
                      "how many people use it at once, and how busy the GPUs will be.")

@@ -23,6 +23,8 @@ MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
 
 # Mixed Chinese/English domain words, mapped to the English the rules below read.
 CHINESE = {
+    "工作时间": " working hours ", "上班时间": " working hours ", "全天": " 24/7 ", "一直": " 24/7 ",
+    "周末": " weekends ", "购买": " buy ", "租用": " rent ", "比较": " compare ",
     "全参数": " full fine-tune ", "全参": " full fine-tune ", "微调": " fine-tune ", "训练": " train ",
     "推理": " serve ", "部署": " deploy ", "服务": " serve ", "显存": " vram ", "用户": " users ",
     "并发": " concurrent ", "个人": " individual ", "中国": " china ", "国内": " china ", "预算": " budget ",
@@ -70,8 +72,12 @@ class Understanding:
 # ---------------------------------------------------------------- helpers
 
 
+_CJK_EDGE = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9$¥])|(?<=[A-Za-z0-9%])(?=[\u3400-\u9fff])")
+
+
 def clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)[:MAX_MESSAGE_CHARS]
+    text = _CJK_EDGE.sub(" ", text)
     for zh, en in CHINESE.items():
         text = text.replace(zh, en)
     text = text.replace("’", "'").replace("–", "-").replace("—", "-").replace("×", "x")
@@ -82,10 +88,18 @@ def _number(token: str) -> float | None:
     token = token.strip().replace(",", "")
     if token in NUMBER_WORDS:
         return float(NUMBER_WORDS[token])
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(thousand|million|k|m)", token)
+    if m:
+        return float(m.group(1)) * {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6}[m.group(2)]
     try:
         return float(token)
     except ValueError:
         return None
+
+
+def _an(number: str) -> str:
+    """'an 8B', 'an 11B', 'an 80B', but 'a 7B'."""
+    return "an" if re.match(r"(8|11|18)(\D|$)|8\d(\D|$)|8\d\d(\D|$)", number) else "a"
 
 
 def _negated(text: str, start: int) -> bool:
@@ -179,7 +193,7 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
 # ---------------------------------------------------------------- slot readers
 
 
-SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)(?![a-z0-9])(?!\s*(tokens?|context|ctx))")
+SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)(?![a-z0-9])(?!\s*(tokens?|context|ctx|users?|people|customers|requests|dollars|usd|yuan|rmb|a month|per month))")
 MOE = re.compile(
     r"(\d+(?:\.\d+)?)\s*b\b[^.;\d]{0,30}?(?:total)?[^.;\d]{0,20}?(\d+(?:\.\d+)?)\s*b\s*(?:active|activated)"
     r"|(\d+(?:\.\d+)?)\s*b\s*-?\s*a(\d+(?:\.\d+)?)\s*b\b")
@@ -210,10 +224,10 @@ def read_model(text: str, u: Understanding) -> str:
         candidates.append((start, model_id, next(x.name for x in models() if x.id == model_id)))
     if moe:
         total, active, pos = moe
-        candidates.append((pos, f"{total:g}B-A{active:g}B", f"a {total:g}B-total, {active:g}B-active MoE model"))
+        candidates.append((pos, f"{total:g}B-A{active:g}B", f"{_an(f'{total:g}')} {total:g}B-total, {active:g}B-active MoE model"))
     elif sizes:
         value, pos = sizes[-1]
-        candidates.append((pos, f"{value:g}B", f"a {value:g}B model"))
+        candidates.append((pos, f"{value:g}B", f"{_an(f'{value:g}')} {value:g}B model"))
     if candidates:
         _pos, spec, label = max(candidates)
         try:
@@ -256,8 +270,9 @@ def read_precision(text: str, u: Understanding) -> None:
 def read_phase(text: str, u: Understanding) -> None:
     train = re.search(r"\b(fine-?tun\w*|finetun\w*|train\w*|sft|dpo|rlhf|orpo|q?-?lora|adapt\w*|full fine)\b", text)
     serve = re.search(r"\b(serv\w*|deploy\w*|host\w*|inference|chat(bot)?s?( with)?|users?|customers?|api|"
+                      r"run(ning)? (it|them|locally|the model|models?|an? [\w.-]+ model)|"
                       r"production|let (my|our) (team|users|customers))\b", text)
-    experiment = re.search(r"\b(experiment\w*|try (it |a model |things )?out|play(ing)? with|prototyp\w*|"
+    experiment = re.search(r"\b(experiment\w*|try(ing)? (it |a model |models |things |one )?out|play(ing)? with|prototyp\w*|"
                            r"prove the pipeline|get(ting)? started|test(ing)? (it|things|the pipeline)|poc)\b", text)
     production = re.search(r"\b(production|at scale|scale up|high[- ]qps|thousands of users|many users)\b", text)
     phase = None
@@ -289,8 +304,8 @@ def read_phase(text: str, u: Understanding) -> None:
         u.understood.append({"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tuning"}[method])
 
 
-USERS = re.compile(r"(\d[\d,]*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|"
-                   r"forty|fifty|a hundred|hundred|a dozen|a couple of)\s*(\+|plus)?\s*"
+USERS = re.compile(r"(\d[\d,]*(?:\.\d+)?\s*(?:thousand|million|k|m)?|one|two|three|four|five|six|seven|eight|nine|"
+                   r"ten|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|hundred|a dozen|a couple of)\s*(\+|plus)?\s*"
                    r"(concurrent |simultaneous |active |internal |)?(users?|people|persons?|colleagues|employees|"
                    r"customers|engineers|developers|researchers|students|analysts|at once|at the same time|"
                    r"simultaneously|concurrently|sessions|chats|requests at once)\b")

@@ -20,8 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-HELPER = Path(__file__).resolve()
-
 
 def writer(path: str, session_id: str, n: str, tag: str) -> None:
     from assistant.history import HistoryStore

@@ -154,9 +154,6 @@ def test_ten_million_users_written_in_digits_is_refused():
     assert "10,000,000 concurrent users is beyond what one deployment plan can size" in reply.content
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: '10 million users' is read as a 0.01B (10-million-parameter) model and the user count "
-    "is lost; remove this marker once it is refused like 10000000 users"))
 def test_ten_million_users_written_in_words_is_refused():
     reply = reply_to(["serve a 7B model to 10 million users"])
     assert payload(reply)["kind"] == "error"
@@ -209,12 +206,8 @@ TO_QUESTION = {
     "users": ["serve a 27B model"],
     "utilisation": ["I want to experiment with fine-tuning a 7B model"],
 }
-NOT_UNDERSTOOD = pytest.mark.xfail(strict=True, reason=(
-    "engine bug: the [Try a model out] quick reply sends 'just trying a model out', which is not understood "
-    "('Sorry, I didn't understand that.'); remove this marker once it is"))
 QUICK_REPLIES = [
-    pytest.param(slot, label, value, id=f"{slot}:{label}",
-                 marks=[NOT_UNDERSTOOD] if value == "just trying a model out" else [])
+    pytest.param(slot, label, value, id=f"{slot}:{label}")
     for slot, q in QUESTIONS.items() for label, value in q.choices
 ]
 

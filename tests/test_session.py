@@ -50,7 +50,8 @@ def converse(db: Path, session_id: str | None, *texts: str) -> dict:
 
 
 def test_the_reference_conversation_asks_three_questions_then_answers(uninterrupted):
-    assert [kind(r["additional_kwargs"]) for r in uninterrupted] == ["question", "question", "question", "answer"]
+    kinds = [kind(r["additional_kwargs"]) for r in uninterrupted]
+    assert kinds == ["question", "question", "question", "answer"]
 
 
 def test_resume_in_another_process_continues_as_if_never_closed(tmp_path, uninterrupted):
@@ -74,8 +75,7 @@ def test_resume_in_another_process_continues_as_if_never_closed(tmp_path, uninte
     store.close()
 
 
-def test_resume_in_the_same_process_matches_too(saved, uninterrupted, tmp_path):
-    store, sid = saved
+def test_resume_in_the_same_process_matches_too(uninterrupted, tmp_path):
     # a fresh store object and a conversation rebuilt from it after two turns
     other = HistoryStore(tmp_path / "two-turns.db")
     first = Conversation(other)
@@ -136,7 +136,8 @@ def test_rerun_detects_a_changed_saved_reply(saved):
     assert second_reply["role"] == "assistant"
     raw = sqlite3.connect(store.path)
     with raw:
-        raw.execute("UPDATE messages SET text = ? WHERE id = ?", ("An older engine said this.", second_reply["id"]))
+        raw.execute("UPDATE messages SET text = ? WHERE id = ?",
+                    ("An older engine said this.", second_reply["id"]))
     raw.close()
     differences = rerun(store, sid)
     assert len(differences) == 1

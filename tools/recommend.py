@@ -41,7 +41,8 @@ class Workload(BaseModel):
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1)
     region: Region = "global"
-    budget_usd_per_month: float | None = Field(None, gt=0)
+    budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
+    budget_usd: float | None = Field(None, gt=0, description="to buy cards outright")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
     preference: Literal["rent", "buy", "either"] = "either"
     train_tokens: float = Field(20e6, gt=0, description="fine-tuning tokens per run")
@@ -67,6 +68,7 @@ class Option(BaseModel):
     training_usd: float | None = None
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
+    cny_per_hour: float | None = None
     purchase_usd: float | None = None
     ok: bool
     warnings: list[str] = []
@@ -133,6 +135,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
     if quote and not owned:
         opt.usd_per_hour = quote.usd_per_gpu_hour_typical * n
         opt.usd_per_month = opt.usd_per_hour * HOURS_PER_MONTH * max(w.utilisation, 0.01)
+        if w.region == "china":
+            opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
     if gpu.buy_price_usd and not owned:
         opt.purchase_usd = gpu.buy_price_usd * n
     if gpu.unified_memory:
@@ -141,6 +145,11 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
     opt.ok = all(x is not False for x in (opt.serves, opt.trains)) and (
         opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.min_tokens_per_s)
+    cap_gb = opt.capacity_bytes / 1e9
+    if opt.serves is False and opt.serve_per_gpu_bytes:
+        reasons.append(f"serving needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; the card has {cap_gb:,.1f} GB")
+    if opt.trains is False and opt.train_per_gpu_bytes:
+        reasons.append(f"fine-tuning needs {opt.train_per_gpu_bytes / 1e9:,.1f} GB per GPU; the card has {cap_gb:,.1f} GB")
     if opt.ok:
         if opt.serves:
             reasons.append(f"serves {w.users} user(s) at {w.context:,} tokens with {opt.headroom_fraction:.0%} memory to spare")
@@ -185,16 +194,24 @@ def recommend(w: Workload) -> Recommendation:
                 o.warnings.append(f"about {o.usd_per_month:,.0f} USD a month at {w.utilisation:.0%} use, over the budget")
     options.sort(key=lambda o: _rank_key(o, w))
     fitting = [o for o in options if o.ok]
+    best = fitting[0] if fitting else None
+    if w.budget_usd:
+        for o in options:
+            if o.purchase_usd and o.purchase_usd > w.budget_usd:
+                o.warnings.append(f"buying costs {o.purchase_usd:,.0f} USD, over the {w.budget_usd:,.0f} USD budget")
+        affordable = [o for o in fitting if o.owned or (o.purchase_usd or 1e18) <= w.budget_usd]
+        if affordable and w.preference != "rent":
+            best = min(affordable, key=lambda o: (not o.owned, o.purchase_usd or 0, o.gpus))
     if w.budget_usd_per_month:
         within = [o for o in fitting if o.owned or (o.usd_per_month or 0) <= w.budget_usd_per_month]
-        best = within[0] if within else (fitting[0] if fitting else None)
-    else:
-        best = fitting[0] if fitting else None
+        if within:
+            best = within[0] if not (w.budget_usd and best in within) else best
     assumptions = []
     if _serves(w):
         assumptions.append(f"serving in {w.serve_precision}, {w.users} concurrent user(s), {w.context:,}-token context")
     if _trains(w):
-        assumptions.append(f"fine-tuning with {w.method} on {w.train_tokens / 1e6:g}M tokens per run, "
+        method = {"full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
+        assumptions.append(f"{method} on {w.train_tokens / 1e6:g}M tokens per run, "
                            f"sequences of {w.seq_len:,}")
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     rb = None
@@ -209,8 +226,7 @@ def recommend(w: Workload) -> Recommendation:
     warnings = []
     if best is None:
         warnings.append("no single-node option fits: consider a smaller model, 4-bit weights, or a multi-node setup")
-    r = rules()
-    if w.region == "china":
-        warnings += r.china_caveats[:1]
+    if w.region == "china" and _trains(w) and any(o.gpu == "h20" and o.ok for o in fitting[:5]):
+        warnings += rules().china_caveats[:1]
     return Recommendation(workload=w, best=best, options=options, rent_or_buy=rb, scenario=scenario,
                           assumptions=assumptions, warnings=warnings)
