@@ -222,7 +222,8 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
             continue
         lines.append(f"- {words}")
     for a in rec.assumptions:
-        lines.append(f"- {a}")
+        if not a.startswith("serving in"):  # the Serving line above already says it
+            lines.append(f"- {a}")
     lines += ["", '_Say "show the math" for every formula, "rent or buy?", or change anything: '
               '"make it 32k context", "what about int4?", "compare L40S and A100"._']
     return "\n".join(lines)

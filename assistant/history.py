@@ -91,6 +91,61 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
 ]
 
 
+EXPORT_FORMAT = "gpu-advisor-session"
+EXPORT_VERSION = 1
+
+
+def _export_models():
+    """Pydantic models of the JSON export (built on first import, not at start-up)."""
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict
+
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="ignore")
+
+    class Session(Loose):
+        title: str | None = None
+        created: str | None = None
+        profile: dict[str, Any] = {}
+        state: dict[str, Any] = {}
+
+    class Msg(Loose):
+        seq: int | None = None
+        role: Literal["user", "assistant"]
+        text: str
+        payload: dict[str, Any] = {}
+        created: str | None = None
+
+    class Call(Loose):
+        message_seq: int | None = None
+        tool: str
+        arguments: dict[str, Any] = {}
+        result: Any = None
+        duration_ms: float | None = None
+
+    class Export(Loose):
+        format: str
+        version: int
+        session: Session = Session()
+        messages: list[Msg] = []
+        tool_calls: list[Call] = []
+
+    return Export
+
+
+class _LazyExport:
+    _model = None
+
+    def model_validate(self, data: Any):
+        if _LazyExport._model is None:
+            _LazyExport._model = _export_models()
+        return _LazyExport._model.model_validate(data)
+
+
+_Export = _LazyExport()
+
+
 @dataclass
 class SessionRow:
     id: str
@@ -107,12 +162,21 @@ class HistoryStore:
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path).expanduser() if path else default_path()
         self.notice: str | None = None  # set when something the user should know happened on open
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists() and not self.path.is_file():
+            raise HistoryError(f"{self.path} is not a file; give --db the path of a database file")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise HistoryError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            text = str(exc).lower()
+            if "locked" in text or "busy" in text:
                 raise HistoryError(f"the history database {self.path} is busy; try again") from None
+            corrupt = any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt"))
+            if not corrupt or not self.path.is_file():
+                raise HistoryError(f"cannot open the history database {self.path}: {exc}") from None
             self._move_aside(exc)
             self._open()
 
@@ -127,11 +191,12 @@ class HistoryStore:
     def _open(self) -> None:
         conn = self._connect()
         try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA foreign_keys = ON")
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
+            self._refuse_newer(conn)  # before anything writes to the file
+            self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
+            conn.execute("PRAGMA foreign_keys = ON")
         except Exception:
             conn.close()
             raise
@@ -140,6 +205,30 @@ class HistoryStore:
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         self._migrate()
+
+    def _refuse_newer(self, conn: sqlite3.Connection) -> None:
+        has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone()
+        if not has_table:
+            return
+        known = {name for name, _ in MIGRATIONS}
+        unknown = sorted({r[0] for r in conn.execute("SELECT name FROM _migrations")} - known)
+        if unknown:
+            raise DatabaseTooNew(
+                f"{self.path} was written by a newer GPU Advisor (migration {unknown[-1]}); "
+                "upgrade gpu-advisor, or point --db at another file. The database was left untouched.")
+
+    @staticmethod
+    def _retry(operation: Callable[[], Any], attempts: int = 200) -> Any:
+        """Run a statement that SQLite answers with an immediate SQLITE_BUSY (such as switching the
+        journal mode, which ignores the busy timeout) until it gets through."""
+        for attempt in range(attempts):
+            try:
+                return operation()
+            except sqlite3.OperationalError as exc:
+                if not ("locked" in str(exc) or "busy" in str(exc)) or attempt == attempts - 1:
+                    raise
+                time.sleep(0.05)
+        return None
 
     def _move_aside(self, exc: Exception) -> None:
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -213,7 +302,11 @@ class HistoryStore:
 
     def resolve_id(self, prefix: str) -> str:
         """A full session id from an unambiguous prefix (ids are long)."""
-        rows = [r[0] for r in self.conn.execute("SELECT id FROM sessions WHERE id LIKE ? LIMIT 2", (prefix + "%",))]
+        prefix = prefix.strip().upper()
+        if not prefix or not all(c in "0123456789ABCDEFGHJKMNPQRSTVWXYZ" for c in prefix):
+            raise HistoryError(f"no session with id '{prefix}' (ids look like 01J...; see `gpu-advisor sessions list`)")
+        rows = [r[0] for r in self.conn.execute(
+            "SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2", (prefix, prefix))]
         if not rows:
             raise HistoryError(f"no session with id '{prefix}'")
         if len(rows) > 1:
@@ -246,18 +339,20 @@ class HistoryStore:
 
     def search(self, query: str, limit: int = 100) -> list[SessionRow]:
         """Sessions whose messages or title match the words typed (user text is quoted for FTS5)."""
-        words = query.split()
+        words = query.replace("\x00", " ").split()
         if not words:
             return self.list_sessions(limit)
         fts_query = " ".join('"' + w.replace('"', '""') + '"' for w in words)
         sql = f"""
-            SELECT s.id, s.title, s.created, s.updated, 0,
+            SELECT s.id, s.title, s.created, s.updated,
+                   (SELECT count(*) FROM messages c WHERE c.session_id = s.id),
                    snippet(messages_fts, 0, '[', ']', '…', 8)
             FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
             JOIN sessions s ON s.id = m.session_id
             WHERE messages_fts MATCH ?
             UNION ALL
-            SELECT s.id, s.title, s.created, s.updated, 0, s.title
+            SELECT s.id, s.title, s.created, s.updated,
+                   (SELECT count(*) FROM messages c WHERE c.session_id = s.id), s.title
             FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid
             WHERE sessions_fts MATCH ?
             ORDER BY 4 DESC LIMIT {int(limit) * 4}"""
@@ -324,13 +419,14 @@ class HistoryStore:
 
     def export_json(self, session_id: str) -> dict[str, Any]:
         s = self.session(session_id)
-        return {"format": "gpu-advisor-session", "version": 1, "session": {
+        messages = self.messages(s["id"])
+        seq_of = {m["id"]: m["seq"] for m in messages}
+        return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "session": {
             "id": s["id"], "title": s["title"], "created": s["created"], "updated": s["updated"],
             "profile": s["profile"], "state": s["state"]},
-            "messages": [{k: m[k] for k in ("seq", "role", "text", "payload", "created")}
-                         for m in self.messages(s["id"])],
-            "tool_calls": [{k: c[k] for k in ("tool", "arguments", "result", "duration_ms")}
-                           for c in self.tool_calls(s["id"])]}
+            "messages": [{k: m[k] for k in ("seq", "role", "text", "payload", "created")} for m in messages],
+            "tool_calls": [{"message_seq": seq_of.get(c["message_id"]), **{k: c[k] for k in
+                            ("tool", "arguments", "result", "duration_ms")}} for c in self.tool_calls(s["id"])]}
 
     def export_markdown(self, session_id: str) -> str:
         s = self.session(session_id)
@@ -340,29 +436,39 @@ class HistoryStore:
             lines += [f"**{who}:**", "", m["text"], ""]
         return "\n".join(lines).rstrip() + "\n"
 
-    def import_json(self, data: dict[str, Any]) -> str:
+    def import_json(self, data: Any) -> str:
         """Add an exported session as a new session (never overwriting one that exists)."""
-        if not isinstance(data, dict) or data.get("format") != "gpu-advisor-session":
-            raise HistoryError("not a GPU Advisor session export (missing format: gpu-advisor-session)")
-        if int(data.get("version", 0)) > 1:
+        from pydantic import ValidationError
+
+        if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+            raise HistoryError(f"not a GPU Advisor session export (missing format: {EXPORT_FORMAT})")
+        try:
+            export = _Export.model_validate(data)
+        except ValidationError as e:
+            where = "; ".join(".".join(str(x) for x in err["loc"]) + f": {err['msg']}" for err in e.errors()[:3])
+            raise HistoryError(f"the export is malformed ({where})") from None
+        if export.version > EXPORT_VERSION:
             raise HistoryError("this export was made by a newer GPU Advisor")
-        session = data.get("session") or {}
-        messages = data.get("messages") or []
-        if not isinstance(messages, list) or not all(isinstance(m, dict) and "role" in m and "text" in m
-                                                     for m in messages):
-            raise HistoryError("the export's messages are malformed (each needs role and text)")
         session_id = new_id()
         stamp = now()
         with self._write():
             self.db["sessions"].insert({
-                "id": session_id, "title": str(session.get("title") or "Imported conversation")[:200],
-                "created": session.get("created") or stamp, "updated": stamp,
-                "profile": json.dumps(session.get("profile") or {}), "state": json.dumps(session.get("state") or {})})
-            for seq, m in enumerate(messages, start=1):
-                self.db["messages"].insert({"id": new_id(), "session_id": session_id, "seq": seq,
-                                            "role": m["role"], "text": m["text"],
-                                            "payload": json.dumps(m.get("payload") or {}, sort_keys=True),
-                                            "created": m.get("created") or stamp})
+                "id": session_id, "title": (export.session.title or "Imported conversation")[:200],
+                "created": export.session.created or stamp, "updated": stamp,
+                "profile": json.dumps(export.session.profile), "state": json.dumps(export.session.state)})
+            ids: dict[int, str] = {}
+            for seq, m in enumerate(export.messages, start=1):
+                ids[m.seq if m.seq is not None else seq] = message_id = new_id()
+                self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq,
+                                            "role": m.role, "text": m.text,
+                                            "payload": json.dumps(m.payload, sort_keys=True),
+                                            "created": m.created or stamp})
+            for call in export.tool_calls:
+                self.db["tool_calls"].insert({
+                    "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),
+                    "tool": call.tool, "arguments": json.dumps(call.arguments, sort_keys=True),
+                    "result": json.dumps(call.result, sort_keys=True), "duration_ms": call.duration_ms,
+                    "created": stamp})
         return session_id
 
     def backup(self, target: str | Path) -> Path:

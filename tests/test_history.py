@@ -125,8 +125,6 @@ def test_database_from_a_newer_version_is_refused_untouched(tmp_path):
     assert not list(tmp_path.glob("history.db.corrupt-*"))
 
 
-@pytest.mark.xfail(strict=True, reason="bug: _open switches the file to WAL (rewriting header bytes 18-19) "
-                                       "before _migrate notices the database is too new")
 def test_newer_database_in_rollback_journal_mode_is_left_byte_for_byte(tmp_path):
     path = tmp_path / "history.db"
     s = HistoryStore(path)
@@ -197,9 +195,6 @@ def test_second_corrupt_file_does_not_overwrite_the_first(tmp_path):
     assert sorted(p.read_bytes() for p in moved) == sorted([b"first bad file" * 50, b"second bad file" * 50])
 
 
-@pytest.mark.xfail(strict=True, reason="bug: any sqlite3.DatabaseError on open (here 'unable to open "
-                                       "database file') is treated as corruption, so a directory given as "
-                                       "--db is renamed")
 def test_a_directory_given_as_the_database_is_not_moved(tmp_path):
     folder = tmp_path / "Documents"
     folder.mkdir()
@@ -251,9 +246,6 @@ def test_two_processes_writing_at_once(tmp_path):
     s.close()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: PRAGMA journal_mode = WAL gets SQLITE_BUSY at once (no busy "
-                                       "handler) while another connection writes a file not yet in WAL "
-                                       "mode, so two first opens of a new database race and one fails 'busy'")
 def test_open_waits_for_a_writer_on_a_database_not_yet_in_wal_mode(tmp_path):
     path = tmp_path / "history.db"
     holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -329,8 +321,6 @@ def test_search_treats_operators_as_words(store):
     assert store.search("oranges OR apples") == []  # 'OR' is a word, and no message has it
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a NUL in the query ends the FTS5 string early: "
-                                       "sqlite3.OperationalError 'unterminated string'")
 def test_search_with_a_nul_character(store):
     store.create_session("x")
     assert store.search("a\x00b") == []
@@ -437,8 +427,6 @@ def test_export_import_round_trip(store, tmp_path):
     other.close()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: import_json drops the export's tool_calls, so a re-imported "
-                                       "session loses where its numbers came from")
 def test_export_import_keeps_tool_calls(store):
     sid = store.create_session("Round trip")
     add_turn(store, sid, "fine-tune a 27B model", "use an A100")
@@ -498,8 +486,6 @@ def test_resolve_id(store):
         store.resolve_id("ZZZZZZZZ")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: resolve_id passes the prefix to LIKE unescaped, so '%', '_' and "
-                                       "'' match any session (`sessions delete % --yes` deletes it)")
 @pytest.mark.parametrize("prefix", ["%", "_", ""])
 def test_resolve_id_treats_wildcards_literally(store, prefix):
     store.create_session("the only one")

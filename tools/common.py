@@ -8,6 +8,12 @@ GB = 1e9  # what people read as "GB" on a datasheet and in this tool's human out
 GIB = 2**30
 
 
+class ToolInput(BaseModel):
+    """Base of every tool's input: unknown fields and infinities are refused with a clear message."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
 class Term(BaseModel):
     """One named quantity with the arithmetic behind it."""
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu, prices, rules
 from knowledge.schema import Gpu
-from tools.common import Explained, ToolError, term
+from tools.common import ToolInput, Explained, ToolError, term
 
 Region = Literal["global", "us", "eu", "china"]
 HOURS_PER_MONTH = 730.0
@@ -72,7 +72,7 @@ def try_price(gpu_id: str, region: Region = "global") -> PriceQuote | None:
         return None
 
 
-class RentBuyInput(BaseModel):
+class RentBuyInput(ToolInput):
     gpu: str
     gpus: int = Field(1, gt=0, le=1024)
     utilisation: float = Field(0.5, ge=0, le=1, description="share of hours the cards are busy")
@@ -165,7 +165,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     )
 
 
-class CostInput(BaseModel):
+class CostInput(ToolInput):
     gpu: str
     gpus: int = Field(1, gt=0, le=1024)
     region: Region = "global"

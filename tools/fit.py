@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu
 from tools import arch
-from tools.common import Explained
+from tools.common import ToolInput, Explained
 from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
 from tools.training import Method, Optimizer, TrainingMemoryInput, training_memory
@@ -16,7 +16,7 @@ from tools.training import Method, Optimizer, TrainingMemoryInput, training_memo
 COUNTS = (1, 2, 4, 8)
 
 
-class FitInput(BaseModel):
+class FitInput(ToolInput):
     model: str
     gpu: str
     phase: Literal["serve", "train"] = "serve"

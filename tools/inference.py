@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import GIB, Explained, Term, ToolError, term
+from tools.common import ToolInput, GIB, Explained, Term, ToolError, term
 from tools.models import resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp"]
@@ -42,7 +42,7 @@ LLAMACPP_UBATCH = 512
 LLAMACPP_CUDA_CONTEXT_BYTES = 0.35e9
 
 
-class InferenceMemoryInput(BaseModel):
+class InferenceMemoryInput(ToolInput):
     model: str = Field(description="catalog name, HF repo id, path to config.json, or a size like 27B or 30B-A3B")
     precision: str = Field("bf16", description="weight format: bf16, fp8, int8, int4, gptq-int4, awq, nf4, q4_k_m ...")
     kv_precision: str | None = Field(None, description="KV-cache format; default 16-bit")
@@ -213,6 +213,10 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     ]
     if arch.is_generic(model):
         assumptions.append(f"{model.name}: {model.notes}")
+    if inp.gpus not in arch.valid_tensor_parallel(model, max(8, inp.gpus)):
+        warnings.append(
+            f"tensor parallel degree {inp.gpus} does not divide {model.name}'s {model.num_attention_heads} attention heads "
+            f"evenly; valid: {', '.join(map(str, arch.valid_tensor_parallel(model)))}")
     if n_gpu > 1:
         assumptions.append(f"weights split evenly over {inp.gpus} tensor-parallel x {inp.pp} pipeline GPUs")
 
@@ -264,7 +268,4 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         r.warnings.append("fits at the estimate but not at the top of its range: little room for error")
     if inp.gpus > 1 and not gpu.has_nvlink:
         r.warnings.append(f"{gpu.name} has no NVLink: tensor parallelism over PCIe slows every token")
-    if inp.gpus not in arch.valid_tensor_parallel(model, max(8, inp.gpus)):
-        r.warnings.append(
-            f"tensor parallel degree {inp.gpus} does not divide {model.name}'s {model.num_attention_heads} attention heads "
-            f"evenly; valid: {', '.join(map(str, arch.valid_tensor_parallel(model)))}")
+

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from knowledge import find_gpu, rules
 from knowledge.schema import Gpu
 from tools import arch
-from tools.common import Explained, ToolError
+from tools.common import ToolInput, Explained, ToolError
 from tools.cost import HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
 from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
@@ -32,7 +32,7 @@ MIN_TOKENS_PER_S = 10.0
 TIGHT_HEADROOM = 0.10
 
 
-class Workload(BaseModel):
+class Workload(ToolInput):
     phase: Phase = "train-and-serve"
     model: str
     serve_precision: str = Field("int8", description="weight format for serving")

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import Explained, ToolError, term
+from tools.common import ToolInput, Explained, ToolError, term
 from tools.inference import Engine, default_engine, kv_precision_for
 from tools.models import resolve_model
 
@@ -59,7 +59,7 @@ LAYER_SPLIT_ENGINES = ("llama.cpp", "transformers")
 LLAMACPP_UBATCH, LLAMACPP_BATCH = 512, 2048
 
 
-class SpeedInput(BaseModel):
+class SpeedInput(ToolInput):
     model: str
     precision: str = "bf16"
     gpu: str

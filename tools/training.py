@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from knowledge import find_precision
 from knowledge.schema import ModelArch
 from tools import arch
-from tools.common import Explained, Term, ToolError, term
+from tools.common import ToolInput, Explained, Term, ToolError, term
 from tools.models import resolve_model
 
 Method = Literal["full", "lora", "qlora"]
@@ -36,7 +36,7 @@ OVERHEAD_SHARE = 0.08
 ZERO3_GATHER_LAYERS = 2
 
 
-class TrainingMemoryInput(BaseModel):
+class TrainingMemoryInput(ToolInput):
     model: str
     method: Method = "lora"
     precision: str = Field("bf16", description="compute precision (bf16/fp16); for QLoRA the base format defaults to nf4")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from knowledge import find_gpu, rules
-from tools.common import Explained, term
+from tools.common import ToolInput, Explained, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
 from tools.training import Method
@@ -21,7 +21,7 @@ QLORA_SPEED_FACTOR = 0.75
 PCIE_DATA_PARALLEL_FACTOR = 0.7
 
 
-class TrainingTimeInput(BaseModel):
+class TrainingTimeInput(ToolInput):
     model: str
     gpu: str
     gpus: int = Field(1, gt=0, le=4096)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -19,6 +20,14 @@ ENGINES = ("transformers", "vllm", "llama.cpp")
 
 class UsageError(Exception):
     """Input the tools cannot size; printed as one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: `gpu-advisor: <command>: <reason> (see --help)`, exit 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"gpu-advisor: {self.prog.removeprefix('gpu-advisor').strip() or 'usage'}: "
+                              f"{message} (see `{self.prog} --help`)\n")
 
 
 class ReplayMismatch(Exception):
@@ -43,10 +52,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def _finite(value: float, text: str) -> float:
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got '{text}'")
+    return value
+
+
 def fraction(text: str) -> float:
     raw = text.strip().rstrip("%")
     try:
-        value = float(raw)
+        value = _finite(float(raw), text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a fraction like 0.7 or 70%, got '{text}'") from None
     if text.strip().endswith("%") or value > 1:
@@ -61,6 +76,7 @@ def positive_float(text: str) -> float:
         value = float(text.replace(",", "").lstrip("$"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+    _finite(value, text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
     return value
@@ -73,6 +89,7 @@ def tokens_amount(text: str) -> float:
         value = float(t[:-1] if scale != 1 else t) * scale
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a token count like 20M or 5000000, got '{text}'") from None
+    _finite(value, text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
     return value
@@ -494,7 +511,7 @@ def _model(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gpu-advisor",
         description="Choose GPUs to fine-tune and serve large language models. "
                     "With no command, opens the terminal app.")
