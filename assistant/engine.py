@@ -161,6 +161,8 @@ def question_message(slot: str, preface: str = "") -> AIMessage:
 
 def _acknowledge(turn: dict[str, Any]) -> str:
     understood = turn.get("understood") or []
+    if "truncated" in (turn.get("intents") or []):
+        understood = [*understood, "(I read the first 4,000 characters of that)"]
     if not understood:
         return ""
     said = "; ".join(understood)
