@@ -549,6 +549,3 @@ def _read_choice_value(text: str, pending: str, u: Understanding) -> None:
         except (NotFound, BadValue, ValueError):
             pass
 
-
-def gpu_label(gpu_id: str) -> str:
-    return find_gpu(gpu_id).name

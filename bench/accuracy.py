@@ -13,9 +13,9 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from knowledge import find_gpu, find_model
+from knowledge import find_gpu
 from tools.common import GIB
-from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
+from tools.inference import InferenceMemoryInput, inference_memory
 from tools.throughput import SpeedInput, speed
 from tools.training import TrainingMemoryInput, training_memory
 

@@ -9,7 +9,6 @@ names, so that a caller can say "did you mean ...".
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from functools import cache
 from pathlib import Path

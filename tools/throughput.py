@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from knowledge import find_gpu, rules
 from tools.common import ToolInput, Explained, term
