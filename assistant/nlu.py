@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from knowledge import find_gpu, find_precision, gpus, models, rules
+from knowledge import find_precision, gpus, models, rules
 from knowledge.resolve import BadValue, NotFound, check_size, normalise
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
