@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.policy import Profile, serves, trains
+from assistant.questions import relevant
 from tools.common import Explained
 from tools.recommend import Option, Recommendation, Workload, evaluate, recommend
 
@@ -218,7 +219,7 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
         lines.append("")
     lines.append("**Assumptions** (say so to change any):")
     for slot, words in defaulted.items():
-        if slot == "method" and not trains(w.phase) or slot in ("users", "precision") and not serves(w.phase):
+        if not relevant(slot, w.phase):
             continue
         lines.append(f"- {words}")
     for a in rec.assumptions:

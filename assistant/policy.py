@@ -13,7 +13,7 @@ __all__ = ["DEFAULTS", "MAX_QUESTIONS", "QUESTIONS", "SLOT_LABELS", "Profile", "
 
 from pydantic import BaseModel, Field
 
-from assistant.questions import DEFAULTS, MAX_QUESTIONS, QUESTIONS, SLOT_LABELS, Question
+from assistant.questions import DEFAULTS, MAX_QUESTIONS, QUESTIONS, SLOT_LABELS, Question, serves, trains
 
 Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production"]
 
@@ -31,14 +31,6 @@ class Profile(BaseModel):
     budget_usd: float | None = Field(None, gt=0)
     owned: list[str] = []
     preference: Literal["rent", "buy", "either"] | None = None
-
-
-def trains(phase: str | None) -> bool:
-    return phase in ("experiment", "fine-tune", "train-and-serve", "production")
-
-
-def serves(phase: str | None) -> bool:
-    return phase in ("serve", "train-and-serve", "production", "experiment")
 
 
 def needed_slots(profile: Profile) -> list[str]:

@@ -55,3 +55,21 @@ QUESTIONS: dict[str, Question] = {
         ("A few hours a week", "a few hours a week"), ("Working hours", "working hours"),
         ("Around the clock", "around the clock"), ("Not sure", "not sure")]),
 }
+
+
+def trains(phase: str | None) -> bool:
+    return phase in ("experiment", "fine-tune", "train-and-serve", "production")
+
+
+def serves(phase: str | None) -> bool:
+    return phase in ("serve", "train-and-serve", "production", "experiment")
+
+
+def relevant(slot: str, phase: str | None) -> bool:
+    """Whether a slot matters for this phase (the fine-tuning method does not when only serving)."""
+    if slot == "method":
+        return phase is None or trains(phase)
+    if slot in ("users", "precision"):
+        return phase is None or serves(phase)
+    return True
+

@@ -186,7 +186,7 @@ class ChatScreen(Screen):
             return
         state = self.conversation.state
         self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}))
-        self.query_one(AssumptionList).show(state.get("defaulted") or {})
+        self.query_one(AssumptionList).show(state.get("defaulted") or {}, (state.get("profile") or {}).get("phase"))
 
     # -- actions
 

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from assistant.questions import SLOT_LABELS
+from assistant.questions import SLOT_LABELS, relevant
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "weights", "dodger_blue2"), ("kv_cache_bytes", "KV cache", "dark_orange"),
@@ -184,6 +184,8 @@ PROFILE_ROWS = ("phase", "model", "precision", "method", "context", "users", "ut
 def profile_text(profile: dict[str, Any]) -> Text:
     text = Text()
     for slot in PROFILE_ROWS:
+        if not relevant(slot, profile.get("phase")):
+            continue
         value = profile.get(slot)
         if slot == "utilisation" and value is not None:
             value = f"{value:.0%}"
@@ -203,7 +205,8 @@ class AssumptionItem(ListItem):
 
 
 class AssumptionList(ListView):
-    def show(self, assumptions: dict[str, str]) -> None:
+    def show(self, assumptions: dict[str, str], phase: str | None = None) -> None:
         self.clear()
         for slot, words in assumptions.items():
-            self.append(AssumptionItem(slot, words))
+            if relevant(slot, phase):
+                self.append(AssumptionItem(slot, words))
