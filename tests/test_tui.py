@@ -320,9 +320,17 @@ def test_every_binding_has_an_id_and_a_description():
 # ---------------------------------------------------------------- snapshots
 
 
+async def steady(pilot) -> None:
+    """A blinking cursor would make screenshots differ from run to run."""
+    for widget in pilot.app.screen.query(Input):
+        widget.cursor_blink = False
+    await pilot.pause()
+
+
 def test_snapshot_chat_with_a_question(snap_compare, store):
     async def run_before(pilot):
         await say(pilot, "fine-tune a 27B model and then let my team chat with it")
+        await steady(pilot)
 
     assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
 
@@ -331,7 +339,7 @@ def test_snapshot_chat_with_an_answer_table_and_chart(snap_compare, store):
     async def run_before(pilot):
         await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
         pilot.app.screen.query_one("#transcript").scroll_home(animate=False)
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
 
@@ -341,7 +349,7 @@ def test_snapshot_sessions_screen(snap_compare, tmp_path):
 
     async def run_before(pilot):
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
 
@@ -353,6 +361,6 @@ def test_snapshot_replay(snap_compare, tmp_path):
         pilot.app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
         await pilot.pause()
         await pilot.press("right", "right")
-        await pilot.pause()
+        await steady(pilot)
 
     assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
