@@ -196,7 +196,9 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
     for o in extra + ([] if fitting else rec.options[:3]):
         if not o.ok and o.reasons:
             lines.append(f"- {o.gpus} × {o.gpu_name}: " + "; ".join(o.reasons) + ".")
-    if any(not o.ok and o.reasons for o in extra) or not fitting:
+        elif o.ok and best and (o.gpu, o.gpus) != (best.gpu, best.gpus):
+            lines.append(_versus(o, best))
+    if extra or not fitting:
         lines.append("")
     lines += _budget_lines(rec)
     rb = rec.rent_or_buy
@@ -228,6 +230,16 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
     lines += ["", '_Say "show the math" for every formula, "rent or buy?", or change anything: '
               '"make it 32k context", "what about int4?", "compare L40S and A100"._']
     return "\n".join(lines)
+
+
+def _versus(o: Option, best: Option) -> str:
+    """How an option the user asked about compares with the recommendation."""
+    parts = [f"- {o.gpus} × {o.gpu_name} also fits ({pct(o.headroom_fraction)} memory to spare)"]
+    if o.decode_tokens_per_s and best.decode_tokens_per_s:
+        parts.append(f"{tps(o.decode_tokens_per_s)} tokens/s per user against {tps(best.decode_tokens_per_s)}")
+    if o.usd_per_hour and best.usd_per_hour:
+        parts.append(f"{money(o.usd_per_hour)} an hour against {money(best.usd_per_hour)}")
+    return ": ".join(parts[:1]) + ("; " + ", ".join(parts[1:]) if len(parts) > 1 else "") + "."
 
 
 def _budget_lines(rec: Recommendation) -> list[str]:

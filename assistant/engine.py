@@ -124,7 +124,7 @@ def route(state: AdvisorState) -> Route:
     has_answer = bool(state.get("results"))
     if "reset" in intents or "empty" in intents or turn.get("problems"):
         return "reply"
-    if "math" in intents and has_answer and not turn.get("changed"):
+    if "math" in intents and has_answer and not turn.get("changed") and not (turn.get("compare") or turn.get("whatif")):
         return "explain"
     if "rent_buy" in intents and has_answer and not turn.get("changed"):
         return "explain"

@@ -35,7 +35,6 @@ def split_table(markdown: str) -> tuple[str, list[list[str]], str]:
 class MemoryChart(Static):
     """Per-GPU memory by part against the card's capacity, as one stacked bar."""
 
-    DEFAULT_CSS = "MemoryChart { height: auto; }"
 
     def __init__(self, result: dict[str, Any], title: str, **kwargs: Any):
         super().__init__(**kwargs)
@@ -77,7 +76,6 @@ class MemoryChart(Static):
 class ChatMessage(Vertical):
     """One message of the transcript. Answers show their options table as a DataTable and a chart."""
 
-    DEFAULT_CSS = "ChatMessage { height: auto; }"
 
     def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(classes=f"message {role}", **kwargs)
@@ -130,7 +128,6 @@ class QuickReplies(Horizontal):
             super().__init__()
             self.value = value
 
-    DEFAULT_CSS = "QuickReplies { height: auto; }"
     can_focus = False
 
     generation = 0
