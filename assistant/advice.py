@@ -7,6 +7,7 @@ structured payload); none is typed into a template.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -83,7 +84,23 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     if extra:
         results["options"] = extra
     results.update(_breakdowns(results, recorder))
+    results.update(_one_card(results, recorder))
     return results
+
+
+def _one_card(results: dict[str, Any], recorder: Recorder | None) -> dict[str, Any]:
+    """When fine-tuning needs several cards, what would make it fit on one of them (the arithmetic
+    behind rules of thumb such as "an 80 GB card fully fine-tunes a 14B model")."""
+    from tools.fit import FitInput, fit
+
+    rec = results["recommend"]
+    best, w = rec.get("best"), rec["workload"]
+    if not best or not trains(w["phase"]) or best["gpus"] == 1 or best.get("owned"):
+        return {}
+    inp = FitInput(model=w["model"], gpu=best["gpu"], phase="train", counts=[1], method=w["method"],
+                   seq_len=w["seq_len"])
+    result = _call(recorder, "fit", inp.model_dump(mode="json"), lambda: fit(inp))
+    return {"one_card": result.model_dump(mode="json")} if result.remedies else {}
 
 
 def _breakdowns(results: dict[str, Any], recorder: Recorder | None) -> dict[str, Any]:
@@ -128,9 +145,12 @@ def pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
 
-def _option_row(o: Option) -> str:
+def _option_row(o: Option, serving: bool = True) -> str:
     fits = "yes" if o.ok else "no"
-    speed = tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
+    if serving:
+        speed = tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
+    else:
+        speed = f"{o.training_hours:,.1f}" if o.training_hours is not None else "-"
     price = "owned" if o.owned else (money(o.usd_per_hour) if o.usd_per_hour else "-")
     if o.cny_per_hour:
         price += f" (¥{o.cny_per_hour:,.2f})"
@@ -177,8 +197,7 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
             if best.decode_tokens_per_s:
                 line += (f"; {tps(best.decode_tokens_per_s)} tokens/s per user, "
                          f"{tps(best.aggregate_tokens_per_s or 0)} in all")
-            lines.append(line + ".")
-        lines.append("")
+            lines += [line + ".", ""]
     extra = [Option.model_validate(o) for o in results.get("options", [])]
     fitting = [o for o in rec.options if o.ok][:5]
     shown = extra + (fitting or rec.options[:3])
@@ -186,12 +205,14 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
         lines.append("The closest options, and why they fall short:")
         lines.append("")
     seen: set[tuple[str, int]] = set()
-    lines += ["| option | fits | memory to spare | tokens/s per user | per hour |", "|---|---|---|---|---|"]
+    serving = serves(w.phase)
+    speed_header = "tokens/s per user" if serving else "hours per run"
+    lines += [f"| option | fits | memory to spare | {speed_header} | per hour |", "|---|---|---|---|---|"]
     for o in shown:
         if (o.gpu, o.gpus) in seen:
             continue
         seen.add((o.gpu, o.gpus))
-        lines.append(_option_row(o))
+        lines.append(_option_row(o, serving))
     lines.append("")
     for o in extra + ([] if fitting else rec.options[:3]):
         if not o.ok and o.reasons:
@@ -200,6 +221,7 @@ def write_answer(results: dict[str, Any], profile: Profile, defaulted: dict[str,
             lines.append(_versus(o, best))
     if extra or not fitting:
         lines.append("")
+    lines += _one_card_lines(results)
     lines += _budget_lines(rec)
     rb = rec.rent_or_buy
     if best and not rb and not best.owned:
@@ -240,6 +262,21 @@ def _versus(o: Option, best: Option) -> str:
     if o.usd_per_hour and best.usd_per_hour:
         parts.append(f"{money(o.usd_per_hour)} an hour against {money(best.usd_per_hour)}")
     return ": ".join(parts[:1]) + ("; " + ", ".join(parts[1:]) if len(parts) > 1 else "") + "."
+
+
+def _one_card_lines(results: dict[str, Any]) -> list[str]:
+    one = results.get("one_card")
+    if not one:
+        return []
+    option = one["options"][0]
+    fits = [r for r in one["remedies"] if r["fits"]]
+    lines = [f"**On one card?** Fine-tuning as planned needs {gb(option['per_gpu_bytes'])} GB on a single "
+             f"{results['recommend']['best']['gpu_name']} of {gb(option['capacity_bytes'])} GB."]
+    if fits:
+        lines.append("It fits on one with: " + "; ".join(f"{r['change']} ({gb(r['per_gpu_bytes'])} GB)" for r in fits) + ".")
+    else:
+        lines.append("None of the usual savings (8-bit optimizer, CPU offload, LoRA, QLoRA) brings it onto one card.")
+    return lines + [""]
 
 
 def _budget_lines(rec: Recommendation) -> list[str]:

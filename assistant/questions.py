@@ -69,7 +69,7 @@ def relevant(slot: str, phase: str | None) -> bool:
     """Whether a slot matters for this phase (the fine-tuning method does not when only serving)."""
     if slot == "method":
         return phase is None or trains(phase)
-    if slot in ("users", "precision"):
+    if slot in ("users", "precision", "context"):
         return phase is None or serves(phase)
     return True
 
