@@ -67,7 +67,7 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     pending = state.get("pending")
     u = understand(text, pending)
     if "reset" in u.intents:
-        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *( [last] if last else [])],
+        return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {},
                 "turn": {"intents": ["reset"], "understood": [], "problems": [], "changed": []}}
     profile = Profile.model_validate(state.get("profile") or {})
