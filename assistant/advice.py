@@ -7,7 +7,6 @@ structured payload); none is typed into a template.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Callable
 from typing import Any

@@ -94,7 +94,7 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
         "profile": after, "defaulted": defaulted,
         "turn": {"intents": sorted(u.intents), "understood": u.understood, "problems": u.problems,
                  "changed": changed, "compare": u.compare_gpus,
-                 "whatif": list(u.whatif_gpus) if u.whatif_gpus else None, "nothing": u.empty,
+                 "whatif": list(u.whatif_gpus) if u.whatif_gpus else None,
                  "text_chars": len(text)},
     }
 

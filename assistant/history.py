@@ -436,6 +436,26 @@ class HistoryStore:
             lines += [f"**{who}:**", "", m["text"], ""]
         return "\n".join(lines).rstrip() + "\n"
 
+    def export_text(self, session_id: str, fmt: str = "markdown") -> str:
+        """A session as a Markdown report or as JSON text."""
+        if fmt == "json":
+            return json.dumps(self.export_json(session_id), indent=2) + "\n"
+        return self.export_markdown(session_id)
+
+    def export_to(self, session_id: str, target: str | Path, overwrite: bool = False) -> Path:
+        """Write an export; JSON for a .json file, Markdown otherwise. An existing file is never
+        replaced unless `overwrite` is given."""
+        target = Path(target).expanduser()
+        text = self.export_text(session_id, "json" if target.suffix.lower() == ".json" else "markdown")
+        try:
+            with target.open("w" if overwrite else "x", encoding="utf-8") as f:
+                f.write(text)
+        except FileExistsError:
+            raise HistoryError(f"{target} exists; choose another name (exports never overwrite)") from None
+        except OSError as e:
+            raise HistoryError(f"cannot write {target}: {e.strerror or e}") from None
+        return target
+
     def import_json(self, data: Any) -> str:
         """Add an exported session as a new session (never overwriting one that exists)."""
         from pydantic import ValidationError

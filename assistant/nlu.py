@@ -62,7 +62,6 @@ class Understanding:
     compare_gpus: list[str] = field(default_factory=list)
     whatif_gpus: tuple[int, str] | None = None
     problems: list[str] = field(default_factory=list)
-    leftover: str = ""
 
     @property
     def empty(self) -> bool:

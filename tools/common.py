@@ -53,6 +53,3 @@ class Explained(BaseModel):
 class ToolError(ValueError):
     """Input that a tool cannot size: the message says what is wrong and what would work."""
 
-
-def gb(n_bytes: float) -> float:
-    return n_bytes / GB

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -140,10 +139,11 @@ class GPUAdvisorApp(App):
         while target.exists():
             target = Path.home() / f"gpu-advisor-{sid[-8:].lower()}-{n}.{suffix}"
             n += 1
-        if suffix == "json":
-            target.write_text(json.dumps(self.store.export_json(sid), indent=2) + "\n", encoding="utf-8")
-        else:
-            target.write_text(self.store.export_markdown(sid), encoding="utf-8")
+        try:
+            self.store.export_to(sid, target)
+        except HistoryError as e:
+            self.notify(str(e), severity="error")
+            return
         self.notify(f"Exported to {target}")
 
 

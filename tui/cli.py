@@ -432,23 +432,18 @@ def cmd_sessions(args: argparse.Namespace) -> None:
                           r.snippet[:40] if action == "search" else r.messages) for r in rows],
                         ["id", "updated (UTC)", "title", "match" if action == "search" else "messages"]))
     elif action == "show":
-        if args.json:
-            print(json.dumps(store.export_json(args.id), indent=2))
-        else:
-            print(store.export_markdown(args.id), end="")
+        print(store.export_text(args.id, "json" if args.json else "markdown"), end="")
     elif action == "export":
-        text = (json.dumps(store.export_json(args.id), indent=2) + "\n" if args.format == "json"
-                else store.export_markdown(args.id))
         if args.output:
             from pathlib import Path
 
             out = Path(args.output)
             if out.exists() and not args.force:
                 raise UsageError(f"{out} exists; pass --force to overwrite it")
-            out.write_text(text, encoding="utf-8")
+            out.write_text(store.export_text(args.id, args.format), encoding="utf-8")
             print(f"Wrote {out}")
         else:
-            print(text, end="")
+            print(store.export_text(args.id, args.format), end="")
     elif action == "import":
         from pathlib import Path
 
@@ -640,46 +635,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     se = sub.add_parser("sessions", help="saved conversations: list, search, show, export, import, replay ...")
     se_sub = se.add_subparsers(dest="action", metavar="action", required=True)
-    for name, help_text in (("list", "newest first"), ("path", "where the database is")):
+
+    def action(name: str, help_text: str, *positional: str, **positional_kwargs) -> argparse.ArgumentParser:
         p = se_sub.add_parser(name, help=help_text)
-        if name == "list":
-            p.add_argument("-n", "--limit", type=positive_int, default=50)
+        for arg in positional:
+            p.add_argument(arg, **positional_kwargs)
         p.add_argument("--json", action="store_true")
         _db(p)
-    p = se_sub.add_parser("search", help="full-text search of messages and titles")
-    p.add_argument("query", nargs="+")
-    p.add_argument("-n", "--limit", type=positive_int, default=50)
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("show", help="a session's transcript")
-    p.add_argument("id")
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("export", help="a Markdown report or JSON")
-    p.add_argument("id")
+        return p
+
+    action("list", "newest first").add_argument("-n", "--limit", type=positive_int, default=50)
+    action("path", "where the database is")
+    action("search", "full-text search of messages and titles", "query", nargs="+").add_argument(
+        "-n", "--limit", type=positive_int, default=50)
+    action("show", "a session's transcript", "id")
+    p = action("export", "a Markdown report or JSON", "id")
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     p.add_argument("-o", "--output", default=None, help="file to write (never overwritten without --force)")
     p.add_argument("--force", action="store_true")
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("import", help="add a session from a JSON export")
-    p.add_argument("file")
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("replay", help="re-run a session through today's engine and show what changed")
-    p.add_argument("id")
-    p.add_argument("--check", action="store_true", help="exit 1 when any reply differs")
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("delete", help="delete a session")
-    p.add_argument("id")
-    p.add_argument("-y", "--yes", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--json", action="store_true")
-    _db(p)
-    p = se_sub.add_parser("backup", help="copy the database (VACUUM INTO a new file)")
-    p.add_argument("target")
-    p.add_argument("--json", action="store_true")
-    _db(p)
+    action("import", "add a session from a JSON export", "file")
+    action("replay", "re-run a session through today's engine and show what changed", "id").add_argument(
+        "--check", action="store_true", help="exit 1 when any reply differs")
+    action("delete", "delete a session", "id").add_argument(
+        "-y", "--yes", action="store_true", help="do not ask for confirmation")
+    action("backup", "copy the database (VACUUM INTO a new file)", "target")
     se.set_defaults(func=cmd_sessions)
 
     g = sub.add_parser("gpus", help="the GPU catalog")

@@ -344,19 +344,10 @@ class SessionsScreen(Screen):
         def done(path: str | None) -> None:
             if not path:
                 return
-            target = Path(path).expanduser()
-            if target.exists():
-                self.notify(f"{target} exists; choose another name (exports never overwrite).", severity="error")
-                return
             try:
-                if target.suffix == ".json":
-                    import json
-
-                    target.write_text(json.dumps(self.store.export_json(session_id), indent=2) + "\n", encoding="utf-8")
-                else:
-                    target.write_text(self.store.export_markdown(session_id), encoding="utf-8")
-            except OSError as e:
-                self.notify(f"Could not write {target}: {e.strerror}", severity="error")
+                target = self.store.export_to(session_id, path)
+            except HistoryError as e:
+                self.notify(str(e), severity="error")
                 return
             self.notify(f"Exported to {target}")
 
