@@ -2,29 +2,34 @@
 
 Every turn ends with exactly one AIMessage. Clarifying questions are ordinary AI messages that end
 the turn (no interrupt), so any chat front-end that only sends user messages works. Structured data
-for rich front-ends rides in `additional_kwargs["gpu_advisor"]`.
+for rich front-ends rides in `additional_kwargs["gpu_advisor"]`. Replies are written in the user's
+language (the catalogs in assistant/catalog/), with the same figures in every language.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from typing_extensions import TypedDict
 
-from assistant import advice
-from assistant.nlu import Understanding, understand
-from assistant.policy import DEFAULTS, QUESTIONS, SLOT_LABELS, Profile, Question, fill_defaults, next_question
-from knowledge import find_model
+from assistant import advice, writers
+from assistant.catalog import detect, say
+from assistant.nlu import MAX_MESSAGE_CHARS, Understanding, understand
+from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from knowledge import find_model, find_precision
 from tools.common import ToolError
 
-INTRO = ("Hi! I help you choose GPUs to fine-tune and serve language models. Every number I give comes "
-         "from a sizing tool, and \"show the math\" shows how.")
 Route = Literal["ask", "answer", "explain", "reply"]
+# Understood values are acknowledged in this order: what the model is first, then the slot table's.
+ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
+WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week)\b|周[一二三四五六日末]|星期",
+                     re.IGNORECASE)
 
 
 class AdvisorState(TypedDict, total=False):
@@ -35,7 +40,25 @@ class AdvisorState(TypedDict, total=False):
     pending: str | None
     results: dict[str, Any]
     turn: dict[str, Any]
+    lang: str
     oneshot: bool
+
+
+class Turn(BaseModel):
+    """What this turn's message meant, once checked against the profile."""
+
+    intents: list[str] = []
+    topic: str | None = None
+    said: list[str] = []  # what was understood, in the user's language
+    notes: list[str] = []  # what was assumed, not known, or not modelled, in the user's language
+    problems: list[str] = []
+    changed: list[str] = []
+    compare: list[str] = []
+    whatif: tuple[int, str] | None = None
+    text_chars: int = 0
+
+    def has(self, intent: str) -> bool:
+        return intent in self.intents
 
 
 def _text(message: AnyMessage) -> str:
@@ -53,8 +76,60 @@ def _question_payload(q: Question) -> dict[str, Any]:
     return {"slot": q.slot, "choices": [{"label": label, "value": value} for label, value in q.choices]}
 
 
-def _choices_text(q: Question) -> str:
-    return "  ".join(f"[{label}]" for label, _ in q.choices)
+def _turn(state: AdvisorState) -> Turn:
+    return Turn.model_validate(state.get("turn") or {})
+
+
+def _lang(state: AdvisorState) -> str:
+    return state.get("lang") or "en"
+
+
+# ---------------------------------------------------------------- describing values
+
+
+def describe(slot: str, value: Any, lang: str) -> str:
+    """A slot's value in words, for acknowledgements and the 'updated for' line."""
+    if slot == "phase":
+        return say(lang, f"phase.{value}")
+    if slot == "model":
+        try:
+            model = find_model(value)
+            if model.family != "generic":
+                return model.name
+            an = re.match(r"(8|11|18)(\D|$)|8\d(\D|$)", str(value))  # "an 8B", "an 80B", but "a 7B"
+            return say(lang, "ack.model_an" if an else "ack.model", value=value)
+        except (LookupError, ValueError):
+            return str(value)
+    if slot in ("method", "region", "preference"):
+        return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
+    if slot == "objective":
+        return say(lang, "ack.objective") if value == "dpo" else say(lang, "slot.objective.default")
+    if slot == "precision":
+        try:
+            return say(lang, "ack.precision", value=find_precision(value).name)
+        except (LookupError, ValueError):
+            return str(value)
+    if slot == "utilisation":
+        shown = f"{value * 100:.0f}%"
+    elif slot in ("budget_usd_per_month", "budget_usd"):
+        shown = writers.money(value)
+        if lang == "zh":
+            from knowledge import rules
+
+            shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
+    elif slot == "owned":
+        shown = ", ".join(value)
+    elif slot == "train_tokens":
+        shown = f"{value / 1e6:,.0f}M"
+    elif slot == "users" and value == 1:
+        return say(lang, "ack.users_one")
+    elif isinstance(value, float):
+        shown = f"{value:,.0f}" if value >= 10 else f"{value:g}"
+    elif isinstance(value, int):
+        shown = f"{value:,}"
+    else:
+        shown = str(value)
+    return say(lang, f"ack.{slot}", value=shown)
 
 
 # ---------------------------------------------------------------- nodes
@@ -64,72 +139,96 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     messages = state.get("messages", [])
     last = messages[-1] if messages else None
     text = _text(last) if isinstance(last, HumanMessage) else ""
+    lang = detect(text[:MAX_MESSAGE_CHARS], state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
+    turn = Turn(text_chars=len(text))
+    if u.choice is not None and pending:
+        _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
-                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {},
-                "turn": {"intents": ["reset"], "understood": [], "problems": [], "changed": []}}
+                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang,
+                "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
-    updates = _checked_updates(u)
+    updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     before = profile.model_dump()
     if updates:
         try:
-            profile = Profile.model_validate({**profile.model_dump(), **updates})
+            profile = Profile.model_validate({**before, **updates})
         except ValidationError as e:
-            u.problems.append("; ".join(err["msg"] for err in e.errors()))
+            turn.problems.append("; ".join(err["msg"] for err in e.errors()))
+            updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
+    turn.problems += u.problems
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
-        value, words = DEFAULTS[pending]
-        profile = profile.model_copy(update={pending: value})
-        defaulted[pending] = words
-        u.understood.append(f"I'll assume {words}")
+        data = profile.model_dump()
+        slot = SLOTS[pending]
+        profile = profile.model_copy(update={pending: slot.default_for(data)})
+        defaulted[pending] = slot.default_words(lang, data)
+        turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     after = profile.model_dump()
-    changed = [SLOT_LABELS.get(k, k) for k in after if after[k] != before[k]]
-    return {
-        "profile": after, "defaulted": defaulted,
-        "turn": {"intents": sorted(u.intents), "understood": u.understood, "problems": u.problems,
-                 "changed": changed, "compare": u.compare_gpus,
-                 "whatif": list(u.whatif_gpus) if u.whatif_gpus else None,
-                 "text_chars": len(text)},
-    }
+    turn.changed = [SLOTS[k].label(lang) for k in after if after[k] != before[k]]
+    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if k in updates]
+    turn.intents = sorted(u.intents)
+    turn.topic = u.topic
+    turn.compare = list(u.compare_gpus)
+    turn.whatif = u.whatif_gpus
+    return {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
+
+
+def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:
+    """A number typed at a question picks that quick reply: read the choice's words instead."""
+    choices = question(pending, lang).choices
+    n = u.choice or 0
+    if not 1 <= n <= len(choices):
+        turn.problems.append(say(lang, "reply.choice_out_of_range", n=n, count=len(choices)).rstrip("."))
+        return
+    picked = understand(choices[n - 1][1], pending)
+    u.updates.update(picked.updates)
+    u.intents |= picked.intents & {"not_sure"}
 
 
 def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:
     """'qlora' or '20 users' said while planning to train and serve narrows nothing, unless the
     user says so ("only serving", "just fine-tune")."""
     return (old in ("train-and-serve", "production") and new in ("fine-tune", "serve")
-            and not re.search(r"\b(only|just|no longer|instead|not (train|fine|serv))", text.lower()))
+            and not re.search(r"\b(only|just|no longer|instead|not (train|fine|serv))|只|仅", text.lower()))
 
 
-def _checked_updates(u: Understanding) -> dict[str, Any]:
+def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict[str, Any]:
     updates = dict(u.updates)
     if "model" in updates:
         try:
             find_model(updates["model"])
         except (LookupError, ValueError) as e:
-            u.problems.append(str(e))
+            turn.problems.append(str(e))
             updates.pop("model")
+    if u.unknown_model:
+        key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
+        turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
+    if "deadline_hours" in updates and WEEKDAY.search(text):
+        turn.notes.append(say(lang, "reply.deadline_assumed", words=WEEKDAY.search(text).group(0),
+                              hours=f"{updates['deadline_hours']:,.0f}"))
     return updates
 
 
 def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
-    turn = state.get("turn") or {}
-    intents = set(turn.get("intents", []))
+    turn = _turn(state)
     has_answer = bool(state.get("results"))
-    if "reset" in intents or "empty" in intents or turn.get("problems"):
+    if turn.has("reset") or turn.has("empty") or turn.problems or turn.topic or turn.has("best_gpu"):
         return "reply"
-    if "math" in intents and has_answer and not turn.get("changed") and not (turn.get("compare") or turn.get("whatif")):
+    asked_other = turn.compare or turn.whatif
+    if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
-    if "rent_buy" in intents and has_answer and not turn.get("changed"):
+    if turn.has("rent_buy") and has_answer and not turn.changed:
         return "explain"
-    not_sure_counts = "not_sure" in intents and (bool(state.get("pending")) or not has_answer)
-    acted = turn.get("changed") or turn.get("compare") or turn.get("whatif") or not_sure_counts
+    not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
+    acted = turn.changed or asked_other or not_sure_counts
     if not acted:
         return "reply"
     if has_answer or state.get("oneshot"):
@@ -140,33 +239,31 @@ def route(state: AdvisorState) -> Route:
     return "ask"
 
 
+def _preface(turn: Turn, lang: str) -> str:
+    parts = []
+    if turn.said:
+        parts.append(say(lang, "reply.got_it", said=say(lang, "sep").join(turn.said)))
+    parts += [n if n.endswith(" ") else n + " " for n in turn.notes]
+    if turn.text_chars > MAX_MESSAGE_CHARS:
+        parts.append(say(lang, "reply.truncated") + " ")
+    return "".join(parts)
+
+
 def ask_node(state: AdvisorState) -> dict[str, Any]:
+    lang = _lang(state)
     profile = Profile.model_validate(state.get("profile") or {})
     asked = list(state.get("asked") or [])
-    q = next_question(profile, state.get("defaulted") or {}, asked)
+    q = next_question(profile, state.get("defaulted") or {}, asked, lang)
     assert q is not None  # route() only comes here when there is a question
-    turn = state.get("turn") or {}
-    preface = _acknowledge(turn)
-    text = f"{preface}{q.text}\n\n{_choices_text(q)}"
-    message = AIMessage(content=text, additional_kwargs=_payload("question", **_question_payload(q)))
-    return {"messages": [message], "asked": [*asked, q.slot], "pending": q.slot}
+    return {"messages": [question_message(q.slot, lang, _preface(_turn(state), lang))],
+            "asked": [*asked, q.slot], "pending": q.slot}
 
 
-def question_message(slot: str, preface: str = "") -> AIMessage:
-    """The question for one slot as a reply message (used to ask an assumption again)."""
-    q = QUESTIONS[slot]
-    return AIMessage(content=f"{preface}{q.text}\n\n{_choices_text(q)}",
+def question_message(slot: str, lang: str = "en", preface: str = "") -> AIMessage:
+    """The question for one slot as a reply message (also used to ask an assumption again)."""
+    q = question(slot, lang)
+    return AIMessage(content=f"{preface}{q.text}\n\n{writers.choices_line(q.choices)}",
                      additional_kwargs=_payload("question", **_question_payload(q)))
-
-
-def _acknowledge(turn: dict[str, Any]) -> str:
-    understood = turn.get("understood") or []
-    if "truncated" in (turn.get("intents") or []):
-        understood = [*understood, "(I read the first 4,000 characters of that)"]
-    if not understood:
-        return ""
-    said = "; ".join(understood)
-    return f"Got it: {said}. " if not said.startswith("I'll") else f"{said[0].upper()}{said[1:]}. "
 
 
 def _recorder(config: RunnableConfig | None):
@@ -174,95 +271,100 @@ def _recorder(config: RunnableConfig | None):
 
 
 def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    lang = _lang(state)
     profile = Profile.model_validate(state.get("profile") or {})
-    filled, defaulted = fill_defaults(profile, state.get("defaulted") or {})
-    turn = state.get("turn") or {}
+    filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang)
+    turn = _turn(state)
     previous = state.get("results") or {}
-    whatif = tuple(turn["whatif"]) if turn.get("whatif") else None
     try:
-        results = advice.compute(filled, previous, turn.get("compare") or [], whatif,  # type: ignore[arg-type]
-                                 recorder=_recorder(config))
+        answer = advice.compute(filled, previous, turn.compare, turn.whatif, recorder=_recorder(config))
     except (ToolError, LookupError, ValueError) as e:
-        text = f"I couldn't size that: {e}. Could you change it (another model, format or GPU)?"
+        text = say(lang, "reply.cannot_use", problems=str(e))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
                 "pending": None}
-    changed = turn.get("changed") if previous else []
-    text = advice.write_answer(results, filled, defaulted, changed or [])
+    changed = turn.changed if previous else []
+    notes = [n.strip() for n in turn.notes]
+    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes)
+    results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
-        "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted))
+        "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
+        decision=writers.decision(answer, lang), table=table))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted}
 
 
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """Follow-ups about an answer: "show the math" / "why?", and "rent or buy?"."""
-    intents = set((state.get("turn") or {}).get("intents", []))
-    if "rent_buy" in intents and "math" not in intents:
-        text, payload = advice.write_rent_or_buy(state.get("results") or {})
+    lang = _lang(state)
+    turn = _turn(state)
+    if turn.has("rent_buy") and not turn.has("math"):
+        text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang)
         topic = "rent_or_buy"
     else:
-        text, payload = advice.write_math(state.get("results") or {}, recorder=_recorder(config))
+        text, payload = writers.write_math(state.get("results") or {}, lang, recorder=_recorder(config))
         topic = "math"
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
 def reply_node(state: AdvisorState) -> dict[str, Any]:
-    """Replies that size nothing: greetings, empty or unclear messages, bad values, off-topic requests."""
-    turn = state.get("turn") or {}
-    intents = set(turn.get("intents", []))
+    """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
+    lang = _lang(state)
+    turn = _turn(state)
     pending = state.get("pending")
     has_answer = bool(state.get("results"))
     parts: list[str] = []
     kind = "info"
-    if "reset" in intents:
-        parts.append("Starting over. " + INTRO)
-    elif "empty" in intents:
-        parts.append("I didn't catch anything there.")
-    elif turn.get("problems"):
+    extra: dict[str, Any] = {}
+    if turn.has("reset"):
+        parts.append(say(lang, "reply.starting_over") + " " + say(lang, "intro"))
+    elif turn.has("empty"):
+        parts.append(say(lang, "reply.empty"))
+    elif turn.problems:
         kind = "error"
-        parts.append("I can't use that: " + "; ".join(turn["problems"]) + ".")
-    elif "injection" in intents:
-        parts.append("I only size GPUs for language models, and my instructions stay as they are. "
-                     "Tell me about your model and workload and I'll work out the hardware.")
-    elif "math" in intents or "rent_buy" in intents:
-        parts.append("I'll show the math once there is an answer to explain.")
-    elif "greet" in intents:
-        parts.append(INTRO)
-    elif "thanks" in intents:
-        parts.append("You're welcome!")
-    elif "not_sure" in intents and has_answer:
-        parts.append("That's fine: the answer above already takes a stated default for anything you're not sure of.")
-    elif "help" in intents:
-        parts.append(INTRO + " Tell me what you plan (fine-tune, serve, or both), which model or how big, "
-                     "how many people use it at once, and how busy the GPUs will be.")
+        parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
+    elif turn.topic:
+        parts.append(writers.glossary_reply(turn.topic, lang))
+        extra["topic"] = turn.topic
+    elif turn.has("best_gpu"):
+        parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))
+        extra["topic"] = "best-gpu"
+    elif turn.has("injection"):
+        parts.append(say(lang, "reply.injection"))
+    elif turn.has("math") or turn.has("rent_buy"):
+        parts.append(say(lang, "reply.math_later"))
+    elif turn.has("greet"):
+        parts.append(say(lang, "intro"))
+    elif turn.has("thanks"):
+        parts.append(say(lang, "reply.thanks"))
+    elif turn.has("not_sure") and has_answer:
+        parts.append(say(lang, "reply.not_sure_answered"))
+    elif turn.has("help"):
+        parts.append(say(lang, "intro") + " " + say(lang, "reply.help"))
+    elif turn.said or turn.notes:
+        preface = say(lang, "reply.understood_nothing_new", said="; ".join(turn.said)) if turn.said else ""
+        parts.append((preface + " " + " ".join(turn.notes)).strip())
     else:
-        understood = turn.get("understood") or []
-        if understood:
-            parts.append(f"I understood {', '.join(understood)}, but nothing that changes the answer.")
-        else:
-            parts.append("Sorry, I didn't understand that.")
-        if turn.get("text_chars", 0) > 4000:
-            parts.append("(I read the first 4,000 characters.)")
-    question = None
-    if pending:
-        question = QUESTIONS[pending]
-    elif not has_answer and "reset" not in intents:
+        parts.append(say(lang, "reply.not_understood"))
+        if turn.text_chars > MAX_MESSAGE_CHARS:
+            parts.append(say(lang, "reply.truncated"))
+    q = None
+    if turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase")):
+        q = question("phase", lang)
+    elif pending:
+        q = question(pending, lang)
+    elif not has_answer:
         profile = Profile.model_validate(state.get("profile") or {})
-        question = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [])
-    elif "reset" in intents:
-        question = QUESTIONS["phase"]
-    if question:
-        parts.append(f"{question.text}\n\n{_choices_text(question)}")
-        extra = _question_payload(question)
-        update: dict[str, Any] = {"pending": question.slot}
-        if question.slot not in (state.get("asked") or []):
-            update["asked"] = [*(state.get("asked") or []), question.slot]
-    else:
-        if has_answer:
-            parts.append('You can change any assumption ("make it 32k context"), ask "what about int4?", '
-                         '"compare L40S and A100", "rent or buy?", or "show the math".')
-        extra, update = {}, {}
-    message = AIMessage(content=" ".join(parts[:1]) + ("\n\n" + "\n\n".join(parts[1:]) if len(parts) > 1 else ""),
+        q = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], lang)
+    update: dict[str, Any] = {}
+    if q:
+        parts.append(f"{q.text}\n\n{writers.choices_line(q.choices)}")
+        extra.update(_question_payload(q))
+        update["pending"] = q.slot
+        if q.slot not in (state.get("asked") or []):
+            update["asked"] = [*(state.get("asked") or []), q.slot]
+    elif has_answer:
+        parts.append(say(lang, "reply.followups"))
+    message = AIMessage(content=parts[0] + ("\n\n" + "\n\n".join(parts[1:]) if len(parts) > 1 else ""),
                         additional_kwargs=_payload(kind, **extra))
     return {"messages": [message], **update}
 

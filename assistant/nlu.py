@@ -23,6 +23,8 @@ MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
 
 # Mixed Chinese/English domain words, mapped to the English the rules below read.
 CHINESE = {
+    "每周用几个小时": " a few hours a week ", "7x24小时": " 24/7 ", "7x24": " 24/7 ", "7×24": " 24/7 ",
+    "试用": " try it out ", "条": " items ",
     "工作时间": " working hours ", "上班时间": " working hours ", "全天": " 24/7 ", "一直": " 24/7 ",
     "周末": " weekends ", "购买": " buy ", "租用": " rent ", "比较": " compare ",
     "全参数": " full fine-tune ", "全参": " full fine-tune ", "微调": " fine-tune ", "训练": " train ",
@@ -62,6 +64,10 @@ class Understanding:
     compare_gpus: list[str] = field(default_factory=list)
     whatif_gpus: tuple[int, str] | None = None
     problems: list[str] = field(default_factory=list)
+    topic: str | None = None
+    unknown_model: str | None = None
+    lang: str = "en"
+    choice: int | None = None
 
     @property
     def empty(self) -> bool:
@@ -76,6 +82,7 @@ _CJK_EDGE = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9$¥])|(?<=[A-Za-z0-9%]
 
 def clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)[:MAX_MESSAGE_CHARS]
+    text = re.sub(r"(\d{1,9}(?:\.\d{1,3})?)\s*([万千])", lambda m: f"{float(m.group(1)) * (1e4 if m.group(2) == '万' else 1e3):.0f}", text)
     text = _CJK_EDGE.sub(" ", text)
     for zh, en in CHINESE.items():
         text = text.replace(zh, en)
@@ -192,7 +199,7 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
 # ---------------------------------------------------------------- slot readers
 
 
-SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)(?![a-z0-9])(?!\s*(tokens?|context|ctx|users?|people|customers|requests|dollars|usd|yuan|rmb|a month|per month))")
+SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)(?![a-z0-9])(?!\s*(tokens?|context|ctx|users?|people|customers|requests|dollars|usd|yuan|rmb|a month|per month|items?|documents?|docs|records|rows|files|samples))")
 MOE = re.compile(
     r"(\d+(?:\.\d+)?)\s*b\b[^.;\d]{0,30}?(?:total)?[^.;\d]{0,20}?(\d+(?:\.\d+)?)\s*b\s*(?:active|activated)"
     r"|(\d+(?:\.\d+)?)\s*b\s*-?\s*a(\d+(?:\.\d+)?)\s*b\b")
@@ -436,6 +443,18 @@ def read_budget(text: str, u: Understanding, pending: str | None) -> None:
         u.understood.append(f"a budget of {shown}{' a month' if monthly else ''}")
 
 
+ITEMS = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|k|m)?\s*(items?|documents?|docs|records|rows|files|samples)\b")
+
+
+def read_batch_items(text: str, u: Understanding) -> None:
+    """Items of an offline batch job ("1 million documents", "10万条")."""
+    m = ITEMS.search(text)
+    if m:
+        scale = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, None: 1}[m.group(2)]
+        u.updates["batch_items"] = int(float(m.group(1).replace(",", "")) * scale)
+        u.understood.append(f"{u.updates['batch_items']:,} items")
+
+
 def read_region(text: str, u: Understanding) -> None:
     region = None
     if re.search(r"\b(china|chinese|beijing|shanghai|shenzhen|hangzhou|mainland|autodl|aliyun|alibaba cloud)\b", text):
@@ -513,6 +532,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
     read_context(rest, u, pending)
     read_utilisation(rest, u, pending)
     read_budget(rest, u, pending)
+    read_batch_items(rest, u)
     read_region(rest, u)
     read_gpus(rest, u)
     read_preference(rest, u)

@@ -1,70 +1,69 @@
-"""The profile of a workload, its defaults, and which question to ask next.
+"""The profile of a workload (typed), its defaults, and which question to ask next.
 
 Ask only for what is missing and changes the answer, one question per turn, with quick replies and
-a "Not sure" that takes a stated default; answer after at most MAX_QUESTIONS questions.
+a "Not sure" that takes a stated default; answer after at most MAX_QUESTIONS questions. The slots,
+their defaults and when they matter come from the slot table (assistant/slots.py).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-__all__ = ["DEFAULTS", "MAX_QUESTIONS", "QUESTIONS", "SLOT_LABELS", "Profile", "Question", "fill_defaults",
-           "needed_slots", "next_question", "serves", "trains"]
+from pydantic import BaseModel, ConfigDict, Field
 
-from pydantic import BaseModel, Field
+from assistant.slots import MAX_QUESTIONS, SLOTS, Question, next_slot, question, relevant
+from tools.phases import Phase
 
-from assistant.questions import DEFAULTS, MAX_QUESTIONS, QUESTIONS, SLOT_LABELS, Question, serves, trains
-
-Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production"]
+__all__ = ["MAX_QUESTIONS", "SLOTS", "Profile", "Question", "fill_defaults", "next_question", "question", "relevant"]
 
 
 class Profile(BaseModel):
+    """What the user told us, slot by slot (None: not said). Field names are the slot table's."""
+
+    model_config = ConfigDict(extra="ignore")
+
     phase: Phase | None = None
     model: str | None = None
-    precision: str | None = None
     method: Literal["full", "lora", "qlora"] | None = None
+    objective: Literal["sft", "dpo"] | None = None
+    precision: str | None = None
+    batch_items: int | None = Field(None, gt=0)
+    batch_input_tokens: int | None = Field(None, gt=0)
+    batch_output_tokens: int | None = Field(None, gt=0)
     context: int | None = Field(None, gt=0)
     users: int | None = Field(None, gt=0)
     utilisation: float | None = Field(None, gt=0, le=1)
+    train_tokens: float | None = Field(None, gt=0)
+    epochs: float | None = Field(None, gt=0, le=1000)
+    deadline_hours: float | None = Field(None, gt=0)
+    ttft_ms: float | None = Field(None, gt=0)
+    prompt_tokens: int | None = Field(None, gt=0)
+    min_tokens_per_s: float | None = Field(None, gt=0)
     region: Literal["global", "us", "eu", "china"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
-    owned: list[str] = []
+    owned: list[str] | None = None
     preference: Literal["rent", "buy", "either"] | None = None
 
 
-def needed_slots(profile: Profile) -> list[str]:
-    """Slots that change the answer for this profile, in the order they are asked."""
-    slots = ["phase", "model"]
-    phase = profile.phase
-    if phase is None or trains(phase) and phase != "experiment":
-        slots.append("method")
-    if phase is None or serves(phase) and phase != "experiment":
-        slots.append("users")
-    slots.append("utilisation")
-    return slots
+def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str], lang: str = "en") -> Question | None:
+    slot = next_slot(profile.model_dump(), defaulted, asked)
+    return question(slot, lang) if slot else None
 
 
-def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> Question | None:
-    """The next question, or None when it is time to answer."""
-    if len(asked) >= MAX_QUESTIONS:
-        return None
-    for slot in needed_slots(profile):
-        if getattr(profile, slot) is None and slot not in defaulted and slot not in asked:
-            return QUESTIONS[slot]
-    return None
-
-
-def fill_defaults(profile: Profile, defaulted: dict[str, str]) -> tuple[Profile, dict[str, str]]:
-    """Every missing slot takes its default; the returned mapping says which, in words."""
+def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en") -> tuple[Profile, dict[str, str]]:
+    """Every missing slot that matters and has a default takes it; the returned mapping says which,
+    in words of the conversation's language."""
     values: dict[str, Any] = {}
-    notes = dict(defaulted)
-    for slot, (value, words) in DEFAULTS.items():
-        if getattr(profile, slot) is None:
-            if slot == "users" and profile.phase == "experiment":
-                value, words = 1, "1 person using it at a time while you experiment"
-            if slot == "precision" and profile.model and profile.phase == "experiment":
-                value, words = "int8", DEFAULTS["precision"][1]
-            values[slot] = value
-            notes.setdefault(slot, words)
+    data = profile.model_dump()
+    notes = {slot: words for slot, words in defaulted.items()}
+    for name, slot in SLOTS.items():
+        value = slot.default_for(data)
+        if data.get(name) is None and value is not None and slot.matters(data):
+            values[name] = value
+            notes[name] = slot.default_words(lang, data)
+            data[name] = value
+    for name in notes:  # restate earlier defaults in today's language
+        if name in SLOTS and name not in values:
+            notes[name] = SLOTS[name].default_words(lang, {**data, **values})
     return profile.model_copy(update=values), notes

@@ -19,7 +19,7 @@ from assistant.history import HistoryStore
 if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
     from langchain_core.messages import AIMessage, AnyMessage
 
-STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results")
+STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang")
 TITLE_CHARS = 60
 
 
@@ -93,11 +93,14 @@ class Conversation:
 
     def ask_again(self, slot: str) -> AIMessage:
         """Ask the question behind an assumption again; the next message answers it."""
-        from assistant.engine import QUESTIONS, question_message
+        from assistant.catalog import say
+        from assistant.engine import question_message
+        from assistant.slots import ASKED
 
-        if slot not in QUESTIONS:
+        if slot not in ASKED:
             raise ValueError(f"there is no question for '{slot}'")
-        reply = question_message(slot, "Let's revisit that. ")
+        lang = self.state.get("lang") or "en"
+        reply = question_message(slot, lang, say(lang, "reply.revisit") + " ")
         defaulted = dict(self.state.get("defaulted") or {})
         defaulted.pop(slot, None)
         self.state = {**self.state, "pending": slot, "defaulted": defaulted}

@@ -15,7 +15,7 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.schema import Gpu, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -121,7 +121,21 @@ def gpus() -> tuple[Gpu, ...]:
 
 @cache
 def models() -> tuple[ModelArch, ...]:
-    return tuple(load_records(DATA_DIR / "models.yaml", ModelArch))
+    return load_models(DATA_DIR / "models.yaml")
+
+
+def load_models(path: Path) -> tuple[ModelArch, ...]:
+    """Model records whose native_precision names a known precision: the sizing tools use it as the
+    default serving format, so a typo there would silently size the wrong checkpoint."""
+    records = tuple(load_records(path, ModelArch))
+    known = {p.id for p in precisions()}
+    for i, m in enumerate(records):
+        if m.native_precision is not None and m.native_precision not in known:
+            raise KnowledgeError(
+                f"{path.name}: record {i} (id '{m.id}'): field 'native_precision': unknown precision id "
+                f"'{m.native_precision}'"
+            )
+    return records
 
 
 @cache
@@ -142,3 +156,19 @@ def prices() -> tuple[RentalPrice, ...]:
 @cache
 def rules() -> Rules:
     return load_one(DATA_DIR / "rules.yaml", Rules)
+
+
+@cache
+def glossary() -> tuple[GlossaryTopic, ...]:
+    """Plain-language explanations of the concepts behind the advice. An alias may name one topic
+    only, or "explain X" would have two answers."""
+    records = tuple(load_records(DATA_DIR / "glossary.yaml", GlossaryTopic))
+    owner: dict[str, str] = {}
+    for i, t in enumerate(records):
+        for alias in t.aliases:
+            if owner.setdefault(alias, t.id) != t.id:
+                raise KnowledgeError(
+                    f"glossary.yaml: record {i} (id '{t.id}'): field 'aliases': '{alias}' already names "
+                    f"topic '{owner[alias]}'"
+                )
+    return records

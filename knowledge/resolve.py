@@ -1,9 +1,11 @@
 """Find catalog records from what a person or a script types.
 
 Models: catalog id or alias, a Hugging Face repo id (case-insensitive; -Instruct/-Chat/-it variants
-resolve to their base), a path to a config.json, or a bare size ("27B", "26B-A3.8B").
-GPUs and precisions: id or alias, spelled loosely. Unknown names raise NotFound with the closest
-names, so that a caller can say "did you mean ...".
+resolve to their base), a path to a config.json, a bare size ("27B", "26B-A3.8B"), or a family word
+with a size and no version ("qwen 72b", "llama 70b"), which means the newest such model.
+GPUs and precisions: id or alias, spelled loosely. Glossary topics: find_topic.
+Unknown names raise NotFound with the closest names, so that a caller can say "did you mean ...";
+they never fall back silently to another model.
 """
 
 from __future__ import annotations
@@ -14,14 +16,22 @@ from functools import cache
 from pathlib import Path
 
 from knowledge.hf_config import ConfigError, load_config_file
-from knowledge.loader import gpus, models, precisions
+from knowledge.loader import glossary, gpus, models, precisions
 from knowledge.schema import Gpu, ModelArch, Precision
 
 # Sizes a model can plausibly have, in billions of parameters.
 MIN_PARAMS_B = 0.01
 MAX_PARAMS_B = 10_000.0
 
-_VARIANT_SUFFIX = re.compile(r"(-(instruct|chat|it|base|hf|pt|sft|dpo|fp8|awq|gptq.*|gguf|\d{4}))+$")
+_VARIANT_SUFFIX = re.compile(r"([-\s](instruct|chat|it|base|hf|pt|sft|dpo|fp8|awq|gptq.*|gguf|\d{4}))+$")
+# The size part of a catalog id: "72b", "8x7b", "30b-a3b" (total, optionally the active part).
+_ID_SIZE = re.compile(r"(?<![a-z0-9.])((?:\d+x)?\d+(?:\.\d+)?b)(?:-(a\d+(?:\.\d+)?b))?(?![a-z0-9])")
+# Extra words people use for a family line, beside the family id itself.
+FAMILY_WORDS: dict[str, tuple[str, ...]] = {
+    "qwen": ("qwen", "千问", "通义千问"),
+    "qwen-vl": ("qwen-vl", "qwen vl", "千问vl"),
+    "llama": ("llama", "meta llama"),
+}
 _SIZE = re.compile(
     r"^\s*(?P<total>-?\d+(?:\.\d+)?)\s*(?P<unit>[bmt])(?:\s*(?:-|/|\s)\s*a?\s*(?P<active>\d+(?:\.\d+)?)\s*(?P<aunit>[bmt])?)?\s*$",
     re.IGNORECASE,
@@ -63,12 +73,59 @@ def _precision_index() -> dict[str, str]:
 
 
 @cache
-def _model_index() -> dict[str, str]:
+def _named_index() -> dict[str, str]:
+    """Keys that name one checkpoint exactly: ids, names, aliases, HF repo ids and their short names."""
     def hf_keys(m: ModelArch):
         for hf in m.hf_ids:
             yield hf
             yield hf.split("/", 1)[-1]
     return _index(models(), hf_keys)
+
+
+def _id_sizes(model_id: str) -> list[str]:
+    """Size labels in a catalog id: 'qwen2.5-72b' -> ['72b']; 'qwen3-30b-a3b' -> ['30b', '30b-a3b']."""
+    m = _ID_SIZE.search(model_id)
+    if not m:
+        return []
+    return [m[1], f"{m[1]}-{m[2]}"] if m[2] else [m[1]]
+
+
+@cache
+def _family_index() -> dict[str, str]:
+    """'qwen 72b' -> the newest catalog model of that family line with that size.
+
+    Families are lines of successors (Qwen, Qwen2, Qwen2.5, Qwen3 share family 'qwen'), so a family
+    word without a version means the current model: what a person asking about "qwen 72b" today
+    wants, and never the old Qwen-1 72B (no GQA, 8x the KV cache). Ties go to text models.
+    """
+    newest: dict[str, ModelArch] = {}
+    for m in models():
+        for word in (m.family, *FAMILY_WORDS.get(m.family, ())):
+            for size in _id_sizes(m.id):
+                key = normalise(f"{word} {size}")
+                best = newest.get(key)
+                if best is None or (m.as_of, m.modality == "text") > (best.as_of, best.modality == "text"):
+                    newest[key] = m
+    return {k: m.id for k, m in newest.items()}
+
+
+@cache
+def model_index() -> dict[str, str]:
+    """Normalised name -> model id, shared by find_model and the text reader.
+
+    Holds every id, name, alias and HF repo id, then the family+size keys ("qwen72b"), then HF short
+    names. Explicit names win over family keys; family keys win over HF short names, because
+    "Qwen-72B" typed by a person reads as "qwen 72b" (the HF id "Qwen/Qwen-72B" still names Qwen-1).
+    """
+    table: dict[str, str] = {}
+    for m in models():
+        for key in (m.id, m.name, *m.aliases, *m.hf_ids):
+            table.setdefault(normalise(key), m.id)
+    for key, model_id in _family_index().items():
+        table.setdefault(key, model_id)
+    for key, model_id in _named_index().items():
+        table.setdefault(key, model_id)
+    return table
 
 
 def _lookup(kind: str, query: str, index: dict[str, str], by_id: dict[str, object]):
@@ -173,15 +230,61 @@ def find_model(query: str) -> ModelArch:
     if size:
         return model_from_size(*size)
     by_id = {m.id: m for m in models()}
-    index = _model_index()
-    for candidate in (text, text.split("/", 1)[-1], _VARIANT_SUFFIX.sub("", text.lower())):
+    for candidate, index in _model_candidates(text.lower()):
         key = normalise(candidate)
         if key in index:
             return by_id[index[key]]
-    return _lookup("model", _VARIANT_SUFFIX.sub("", text.lower()), index, by_id)  # type: ignore[return-value]
+    query = _VARIANT_SUFFIX.sub("", text.lower())
+    return _lookup("model", query, model_index(), by_id)  # type: ignore[return-value]
+
+
+def _model_candidates(text: str):
+    """(spelling, index) pairs to try in turn. Behind an organisation ("someorg/llama-70b") only exact
+    checkpoint names count: a repo id names one checkpoint, and an unknown fine-tune must not turn
+    into the newest family model by its family word and size."""
+    stripped = _VARIANT_SUFFIX.sub("", text)
+    yield text, model_index()
+    yield stripped, model_index()
+    if "/" in text:
+        repo = text.split("/", 1)[-1]
+        yield repo, _named_index()
+        yield _VARIANT_SUFFIX.sub("", repo), _named_index()
+
+
+_NOT_ASCII_WORD = re.compile(r"[^a-z0-9\u3400-\u9fff]+")
+_CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) | (?=[\u3400-\u9fff])")
+
+
+def phrase(text: str) -> str:
+    """Lower-case words separated by single spaces, with no spaces next to Chinese characters:
+    'What is a KV-cache?' -> 'what is a kv cache'; 'KV 缓存' -> 'kv缓存'."""
+    spaced = _NOT_ASCII_WORD.sub(" ", text.lower()).strip()
+    return _CJK_SPACE.sub("", spaced)
+
+
+@cache
+def _topic_aliases() -> list[tuple[re.Pattern[str], int, str]]:
+    """(pattern, length, topic id) for every glossary alias, longest first. An alias matches on word
+    boundaries (so 'lora' is not found inside 'qlora', nor 'tp' inside 'http')."""
+    table = []
+    for topic in glossary():
+        for alias in topic.aliases:
+            words = phrase(alias)
+            table.append((re.compile(rf"(?<![a-z0-9]){re.escape(words)}(?![a-z0-9])"), len(words), topic.id))
+    return sorted(table, key=lambda row: -row[1])
+
+
+def find_topic(text: str) -> str | None:
+    """The glossary topic a phrase names ("what is a KV cache?" -> 'kv-cache'), the longest alias
+    winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none."""
+    words = phrase(text)
+    for pattern, _, topic_id in _topic_aliases():
+        if pattern.search(words):
+            return topic_id
+    return None
 
 
 __all__ = [
-    "BadValue", "ConfigError", "NotFound", "check_size", "find_gpu", "find_model", "find_precision",
-    "model_from_size", "normalise", "parse_size",
+    "BadValue", "ConfigError", "FAMILY_WORDS", "NotFound", "check_size", "find_gpu", "find_model",
+    "find_precision", "find_topic", "model_from_size", "model_index", "normalise", "parse_size", "phrase",
 ]

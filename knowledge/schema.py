@@ -20,11 +20,19 @@ class Record(BaseModel):
     as_of: date
 
 
+HostKind = Literal["consumer", "workstation", "datacenter-pcie", "datacenter-board", "apple"]
+Stack = Literal["cuda", "rocm", "metal", "cann"]
+
+# The software stack each vendor's cards run; a record that disagrees is a typo.
+_VENDOR_STACK: dict[str, str] = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
+
+
 class Gpu(Record):
     id: str
     name: str
     aliases: list[str] = []
-    vendor: Literal["nvidia", "amd", "apple"]
+    vendor: Literal["nvidia", "amd", "apple", "huawei"]
+    stack: Stack = Field(default="cuda", description="software ecosystem the card needs: CUDA, ROCm, Metal, CANN")
     segment: Literal["consumer", "workstation", "datacenter", "apple"]
     memory_gb: float = Field(gt=0)
     memory_bandwidth_gbps: float = Field(gt=0)
@@ -32,19 +40,46 @@ class Gpu(Record):
     bf16_tflops: float = Field(gt=0, description="dense BF16/FP16 tensor throughput, FP32 accumulate")
     fp8_tflops: float | None = Field(default=None, gt=0, description="dense FP8 tensor; None: no FP8 units")
     int8_tops: float | None = Field(default=None, gt=0)
-    interconnect: Literal["nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "unified"]
-    nvlink_gbps: float | None = Field(default=None, gt=0, description="per-GPU NVLink bandwidth, both directions")
+    interconnect: Literal["nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "hccs", "unified"]
+    nvlink_gbps: float | None = Field(
+        default=None, gt=0, description="per-GPU NVLink (Infinity Fabric, HCCS) bandwidth, both directions"
+    )
     pcie_gen: int | None = None
     tdp_w: float = Field(gt=0)
     buy_price_usd: float | None = Field(default=None, gt=0, description="typical price of one card, new")
+    sold_in: int = Field(
+        default=1, ge=1,
+        description="GPUs per purchasable unit: 8 for HGX/OAM boards (modules are not sold singly), 1 for cards",
+    )
     china_specific: bool = False
     export_limited: bool = False
     unified_memory: bool = False
     market_notes: list[str] = []
 
+    @model_validator(mode="after")
+    def _stack_matches_vendor(self) -> Gpu:
+        if self.stack != _VENDOR_STACK[self.vendor]:
+            raise ValueError(f"stack '{self.stack}' does not match vendor '{self.vendor}'")
+        return self
+
     @property
     def has_nvlink(self) -> bool:
-        return self.interconnect in ("nvlink", "infinity-fabric")
+        """A fast GPU-to-GPU link inside the server (NVLink/NVSwitch, AMD Infinity Fabric, Huawei HCCS):
+        tensor parallelism across these cards does not crawl over PCIe."""
+        return self.interconnect in ("nvlink", "infinity-fabric", "hccs")
+
+    @property
+    def host_kind(self) -> HostKind:
+        """The machine the card goes into (a key of Rules.host_systems): buying a card means buying
+        or owning that machine too, and board parts only come as whole 8-GPU servers."""
+        if self.segment in ("apple", "consumer", "workstation"):
+            return self.segment
+        return "datacenter-board" if self.sold_in > 1 else "datacenter-pcie"
+
+    @property
+    def at_home(self) -> bool:
+        """Bought hardware that sits on a desk (PC, workstation, Mac): no hosting fee to pay."""
+        return self.host_kind in ("consumer", "workstation", "apple")
 
 
 class RentalPrice(Record):
@@ -69,7 +104,9 @@ class Precision(Record):
     id: str
     name: str
     aliases: list[str] = []
-    family: Literal["float", "int", "gptq", "awq", "bnb", "gguf"]
+    family: Literal["float", "int", "gptq", "awq", "bnb", "gguf", "mx"] = Field(
+        description="mx: OCP microscaling block formats (MXFP4), not a training compute format"
+    )
     bits_per_weight: float = Field(gt=0, le=32, description="effective bits, scales and zero points included")
     quantizes_embeddings: bool = Field(
         description="False: embeddings and output head stay at 16 bits (GPTQ, AWQ, bitsandbytes, FP8)"
@@ -109,6 +146,13 @@ class ModelArch(Record):
     experts_per_token: int | None = Field(default=None, gt=0)
     num_shared_experts: int = 0
     modality: Literal["text", "vision-language"] = "text"
+    vision_params_b: float = Field(
+        default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
+    )
+    image_tokens: int | None = Field(default=None, gt=0, description="tokens a typical image becomes")
+    native_precision: str | None = Field(
+        default=None, description="Precision.id of the official checkpoint (gpt-oss: mxfp4); None: 16-bit"
+    )
     notes: str = ""
 
     @model_validator(mode="after")
@@ -125,6 +169,10 @@ class ModelArch(Record):
             raise ValueError("sliding_layers exceeds num_layers")
         if (self.num_experts is None) != (self.experts_per_token is None):
             raise ValueError("MoE needs both num_experts and experts_per_token")
+        if self.modality == "text" and (self.vision_params_b or self.image_tokens):
+            raise ValueError("a text-only model has no vision tower or image tokens")
+        if self.vision_params_b >= self.total_params_b:
+            raise ValueError("vision_params_b must be a part of total_params_b")
         return self
 
     @property
@@ -155,6 +203,33 @@ class Scenario(BaseModel):
     why: str
 
 
+class HostSystem(BaseModel):
+    """The machine around the cards: its price and how many cards one such machine takes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+    usd: float = Field(ge=0)
+    gpus: int = Field(ge=1)
+    note: str
+
+
+class GlossaryTopic(Record):
+    """A concept the assistant explains in plain words ("what is a KV cache?"), in both languages."""
+
+    id: str
+    title_en: str
+    title_zh: str
+    aliases: list[str] = Field(min_length=1, description="lower-case English and Chinese names of the topic")
+    en: str = Field(min_length=40)
+    zh: str = Field(min_length=20)
+
+    @model_validator(mode="after")
+    def _lower_case_aliases(self) -> GlossaryTopic:
+        upper = [a for a in self.aliases if a != a.lower()]
+        if upper:
+            raise ValueError(f"aliases must be lower-case: {upper}")
+        return self
+
+
 class Rules(Record):
     """The seed guide's rules of thumb, as data the tools and the assistant read."""
 
@@ -172,3 +247,11 @@ class Rules(Record):
     china_caveats: list[str]
     interconnect_warning: str
     cost_levers: list[str]
+    host_systems: dict[HostKind, HostSystem]
+
+    @model_validator(mode="after")
+    def _every_host_kind(self) -> Rules:
+        missing = set(HostKind.__args__) - set(self.host_systems)
+        if missing:
+            raise ValueError(f"host_systems lacks {sorted(missing)}")
+        return self

@@ -11,7 +11,9 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from assistant import build_graph
-from assistant.policy import QUESTIONS
+from assistant.slots import ASKED, question
+
+QUESTIONS = {slot: question(slot) for slot in ASKED}
 from tests.conversation import dump, payload, run_conversation
 
 KINDS = {"question", "answer", "info", "error"}

@@ -23,10 +23,11 @@ from knowledge import (
     models,
     precisions,
     prices,
+    purchase_usd,
     rules,
 )
 from knowledge.hf_config import count_params
-from knowledge.loader import DATA_DIR, load_records
+from knowledge.loader import DATA_DIR, load_models, load_records
 from knowledge.resolve import normalise
 
 
@@ -61,7 +62,7 @@ def test_every_record_in_each_data_file_loads(file_name, loader):
 def test_catalog_sizes_are_not_trivially_small():
     assert len(gpus()) >= 30
     assert len(models()) >= 50
-    assert len(precisions()) >= 17
+    assert len(precisions()) >= 18
     assert len(prices()) >= 100
 
 
@@ -119,7 +120,11 @@ def test_every_ascii_name_and_alias_resolves_to_its_own_record(kind):
             got = find(name).id
             if got != r.id:
                 wrong[name] = (got, r.id)
-    assert wrong == {}
+    # By design a bare "Qwen-72B" reads as "qwen 72b", the newest Qwen 72B; the Qwen-1 checkpoints stay
+    # reachable by their ids, aliases and full HF ids (see test_resolve.py).
+    shadowed = {"Qwen-7B": ("qwen2.5-7b", "qwen1-7b"), "Qwen-14B": ("qwen3-14b", "qwen1-14b"),
+                "Qwen-72B": ("qwen2.5-72b", "qwen1-72b")}
+    assert wrong == (shadowed if kind == "model" else {})
 
 
 @pytest.mark.parametrize("alias, expected", [("半精度", "bf16"), ("四位", "int4"), ("八位", "int8")])
@@ -189,6 +194,104 @@ def test_nvlink_flag_follows_interconnect():
     assert not find_gpu("l40s").has_nvlink
     assert not find_gpu("rtx-4090").has_nvlink
     assert find_gpu("mi300x").has_nvlink  # Infinity Fabric counts as a GPU-to-GPU link
+    assert find_gpu("ascend-910b").has_nvlink  # so does Huawei's HCCS
+
+
+# --- purchase units and host machines -------------------------------------------------------------
+
+BOARD_PARTS = {"a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm", "h100-sxm", "h800-sxm", "h20", "h200",
+               "b200", "mi300x", "ascend-910b"}
+
+
+def test_board_parts_are_sold_as_eight_gpu_units_and_cards_singly():
+    for g in gpus():
+        assert g.sold_in == (8 if g.id in BOARD_PARTS else 1), g.id
+
+
+@pytest.mark.parametrize("gpu_id, kind, at_home", [
+    ("rtx-4090", "consumer", True),
+    ("rtx-3090", "consumer", True),
+    ("rtx-a6000", "workstation", True),
+    ("rtx-6000-ada", "workstation", True),
+    ("apple-m3-max-128gb", "apple", True),
+    ("l40s", "datacenter-pcie", False),
+    ("h100-pcie", "datacenter-pcie", False),
+    ("t4", "datacenter-pcie", False),
+    ("h100-sxm", "datacenter-board", False),
+    ("mi300x", "datacenter-board", False),
+    ("ascend-910b", "datacenter-board", False),
+])
+def test_host_kind_and_at_home_follow_segment_and_unit(gpu_id, kind, at_home):
+    g = find_gpu(gpu_id)
+    assert g.host_kind == kind
+    assert g.at_home is at_home
+
+
+def test_rules_price_every_host_kind():
+    hosts = rules().host_systems
+    assert {k: (h.usd, h.gpus) for k, h in hosts.items()} == {
+        "consumer": (1500, 2), "workstation": (6000, 4), "datacenter-pcie": (15000, 8),
+        "datacenter-board": (80000, 8), "apple": (0, 1),
+    }
+    assert all(h.note for h in hosts.values())
+    assert {g.host_kind for g in gpus()} <= set(hosts)
+
+
+@pytest.mark.parametrize("gpu_id, n, usd", [
+    ("h100-sxm", 1, 8 * 30_000 + 80_000),        # one module means a whole HGX server
+    ("h100-sxm", 8, 8 * 30_000 + 80_000),
+    ("h100-sxm", 9, 16 * 30_000 + 2 * 80_000),
+    ("rtx-4090", 1, 1599 + 1500),                # a card needs a PC around it
+    ("rtx-4090", 2, 2 * 1599 + 1500),
+    ("rtx-4090", 3, 3 * 1599 + 2 * 1500),
+    ("rtx-a6000", 4, 4 * 4649 + 6000),
+    ("l40s", 2, 2 * 8500 + 15_000),
+    ("mi300x", 4, 8 * 15_000 + 80_000),
+    ("apple-m3-max-128gb", 1, 5000),             # the price already is the whole computer
+])
+def test_purchase_counts_whole_units_and_hosts(gpu_id, n, usd):
+    assert purchase_usd(find_gpu(gpu_id), n) == pytest.approx(usd)
+
+
+def test_purchase_of_a_card_without_a_price_is_unknown():
+    assert purchase_usd(find_gpu("b200"), 8) is None
+    assert purchase_usd(find_gpu("ascend-910b"), 8) is None
+    with pytest.raises(ValueError):
+        purchase_usd(find_gpu("rtx-4090"), 0)
+
+
+# --- software stacks and the Ascend 910B ----------------------------------------------------------
+
+def test_stack_follows_vendor():
+    expected = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
+    for g in gpus():
+        assert g.stack == expected[g.vendor], g.id
+    assert find_gpu("mi300x").stack == "rocm"
+    assert find_gpu("m2 ultra").stack == "metal"
+    assert find_gpu("h100").stack == "cuda"
+
+
+def test_stack_that_contradicts_the_vendor_is_rejected(tmp_path, good_gpu):
+    path = _write(tmp_path, "stack.yaml", [{**good_gpu, "stack": "rocm"}])
+    with pytest.raises(KnowledgeError, match=r"stack 'rocm' does not match vendor 'nvidia'"):
+        load_records(path, Gpu)
+
+
+def test_ascend_910b_record():
+    g = find_gpu("ascend-910b")
+    assert (g.vendor, g.stack, g.segment, g.interconnect) == ("huawei", "cann", "datacenter", "hccs")
+    assert (g.memory_gb, g.memory_bandwidth_gbps, g.bf16_tflops, g.int8_tops) == (64, 1600, 320, 640)
+    assert g.fp8_tflops is None
+    assert (g.sold_in, g.china_specific, g.export_limited) == (8, True, False)
+    notes = " ".join(g.market_notes)
+    for word in ("CANN", "vLLM-Ascend", "MindIE", "LLaMA-Factory", "Confirm"):
+        assert word in notes
+
+
+@pytest.mark.parametrize("name", ["Ascend 910B", "910B", "910b", "昇腾910B", "昇腾 910B", "Huawei 910B",
+                                  "huawei ascend 910b", "华为昇腾910B"])
+def test_ascend_910b_names_resolve(name):
+    assert find_gpu(name).id == "ascend-910b"
 
 
 def test_china_market_cards_are_flagged():
@@ -239,18 +342,83 @@ def test_mla_models_carry_latent_widths():
     assert (ds.num_experts, ds.experts_per_token) == (256, 8)
 
 
-@pytest.mark.parametrize("model", [m for m in models() if m.modality == "text" and m.attention != "mla"],
-                         ids=lambda m: m.id)
+@pytest.mark.parametrize("model", [m for m in models() if m.attention != "mla"], ids=lambda m: m.id)
 def test_published_parameter_count_matches_the_architecture(model: ModelArch):
-    """Embeddings + attention + gated MLP from the layout land within 2% of the published total: a
-    typo in a width or a layer count would show here."""
+    """Embeddings + attention + gated MLP from the layout, plus the vision tower of a vision-language
+    model, land within 2% of the published total: a typo in a width, a layer count or the vision size
+    would show here."""
     total, _ = count_params(
         hidden=model.hidden_size, layers=model.num_layers, heads=model.num_attention_heads,
         kv_heads=model.num_kv_heads, head_dim=model.head_dim, intermediate=model.intermediate_size,
         vocab=model.vocab_size, tied=model.tied_embeddings, experts=model.num_experts,
         experts_per_token=model.experts_per_token,
     )
-    assert total / 1e9 == pytest.approx(model.total_params_b, rel=0.02)
+    assert total / 1e9 + model.vision_params_b == pytest.approx(model.total_params_b, rel=0.02)
+
+
+# --- vision-language models and native checkpoint formats -----------------------------------------
+
+@pytest.mark.parametrize("model_id, vision_b, image_tokens, total_b", [
+    ("qwen2.5-vl-7b", 0.68, 1369, 8.29),
+    ("qwen2.5-vl-72b", 0.70, 1369, 73.4),
+    ("gemma-3-4b", 0.42, 256, 4.3),
+    ("gemma-3-12b", 0.42, 256, 12.2),
+    ("gemma-3-27b", 0.42, 256, 27.4),
+    ("mistral-small-3.1-24b", 0.44, 1406, 24.0),
+])
+def test_vision_language_models_count_their_vision_tower(model_id, vision_b, image_tokens, total_b):
+    m = find_model(model_id)
+    assert m.modality == "vision-language"
+    assert (m.vision_params_b, m.image_tokens, m.total_params_b) == (vision_b, image_tokens, total_b)
+
+
+def test_every_vision_language_model_has_a_vision_size_and_text_models_none():
+    for m in models():
+        if m.modality == "vision-language":
+            assert 0 < m.vision_params_b < m.total_params_b, m.id
+            assert m.image_tokens, m.id
+        else:
+            assert (m.vision_params_b, m.image_tokens) == (0, None), m.id
+
+
+def test_qwen25_vl_layouts_are_the_qwen25_language_models():
+    for size in ("7b", "72b"):
+        vl, text = find_model(f"qwen2.5-vl-{size}"), find_model(f"qwen2.5-{size}")
+        fields = ("num_layers", "hidden_size", "intermediate_size", "num_attention_heads", "num_kv_heads",
+                  "head_dim", "vocab_size", "tied_embeddings", "attention")
+        assert [getattr(vl, f) for f in fields] == [getattr(text, f) for f in fields]
+        assert vl.max_context == 128_000
+        assert vl.hf_ids == [f"Qwen/Qwen2.5-VL-{size.upper()}-Instruct"]
+
+
+@pytest.mark.parametrize("model_id, native", [
+    ("gpt-oss-20b", "mxfp4"), ("gpt-oss-120b", "mxfp4"), ("deepseek-v3", "fp8"), ("deepseek-r1", "fp8"),
+    ("llama-3.3-70b", None), ("qwen2.5-72b", None),
+])
+def test_native_checkpoint_precision(model_id, native):
+    assert find_model(model_id).native_precision == native
+
+
+def test_every_native_precision_is_a_known_precision():
+    ids = {p.id for p in precisions()}
+    assert {m.native_precision for m in models()} - {None} <= ids
+
+
+def test_unknown_native_precision_names_file_record_and_field(tmp_path):
+    record = _raw("models.yaml")[0]
+    record = {**record, "as_of": str(record["as_of"]), "id": "typo-model", "native_precision": "mxfp5"}
+    path = _write(tmp_path, "models_native.yaml", [record])
+    with pytest.raises(KnowledgeError, match=r"models_native\.yaml: record 0 \(id 'typo-model'\): field "
+                                             r"'native_precision': unknown precision id 'mxfp5'"):
+        load_models(path)
+
+
+def test_text_model_with_a_vision_tower_is_rejected(tmp_path):
+    record = _raw("models.yaml")[0]
+    record = {**record, "as_of": str(record["as_of"]), "id": "blind", "vision_params_b": 0.4}
+    path = _write(tmp_path, "models_vision.yaml", [record])
+    with pytest.raises(KnowledgeError, match=r"text-only model has no vision tower"):
+        load_records(path, ModelArch)
 
 
 def test_sliding_layers_never_exceed_layers_and_have_a_window():
@@ -292,6 +460,14 @@ def test_gptq_int8_carries_group_scales():
 
 def test_only_flat_int4_is_exactly_four_bits():
     assert [p.id for p in precisions() if p.bits_per_weight == 4.0] == ["int4"]
+
+
+def test_mxfp4_is_four_bits_plus_a_shared_scale_per_32():
+    p = find_precision("mxfp4")
+    assert p.bits_per_weight == 4 + 8 / 32 == 4.25
+    assert (p.family, p.quantizes_embeddings, p.compute, p.usable_for_kv) == ("mx", False, "bf16", False)
+    assert set(p.engines) == {"vllm", "transformers", "llama.cpp"}
+    assert find_precision("MXFP4").id == "mxfp4"
 
 
 def test_kv_formats_name_their_kv_bits():

@@ -6,8 +6,19 @@ import json
 
 import pytest
 
-from knowledge import BadValue, ConfigError, NotFound, find_gpu, find_model, find_precision, parse_size
+from knowledge import (
+    BadValue,
+    ConfigError,
+    NotFound,
+    find_gpu,
+    find_model,
+    find_precision,
+    model_index,
+    models,
+    parse_size,
+)
 from knowledge.loader import DATA_DIR
+from knowledge.resolve import normalise
 
 QWEN3_8B_CONFIG = DATA_DIR / "configs" / "Qwen__Qwen3-8B.json"
 
@@ -40,6 +51,95 @@ def test_find_model_by_id_alias_or_hf_id(query, model_id):
 ])
 def test_variant_suffixes_resolve_to_the_base_model(query, model_id):
     assert find_model(query).id == model_id
+
+
+# --- a family word and a size mean the newest such model ------------------------------------------
+
+@pytest.mark.parametrize("query, model_id", [
+    ("qwen 72b", "qwen2.5-72b"),      # not Qwen-1 72B (no GQA: 8x the KV cache)
+    ("Qwen 72B", "qwen2.5-72b"),
+    ("qwen-72b", "qwen2.5-72b"),
+    ("qwen72b", "qwen2.5-72b"),
+    ("Qwen-72B", "qwen2.5-72b"),      # a person typing the old repo's short name means the family
+    ("qwen 72b instruct", "qwen2.5-72b"),
+    ("千问 72b", "qwen2.5-72b"),
+    ("qwen 7b", "qwen2.5-7b"),
+    ("qwen 14b", "qwen3-14b"),
+    ("qwen 32b", "qwen3-32b"),
+    ("qwen 8b", "qwen3-8b"),
+    ("qwen 30b", "qwen3-30b-a3b"),
+    ("qwen 30b-a3b", "qwen3-30b-a3b"),
+    ("qwen 1.8b", "qwen1-1.8b"),      # the only Qwen of that size
+    ("llama 70b", "llama-3.3-70b"),
+    ("llama 8b", "llama-3.1-8b"),
+    ("llama 7b", "llama-2-7b"),       # Code Llama is its own family
+    ("llama 405b", "llama-3.1-405b"),
+    ("gemma 27b", "gemma-3-27b"),
+    ("gemma 9b", "gemma-2-9b"),
+    ("mistral 24b", "mistral-small-3.1-24b"),
+    ("deepseek r1", "deepseek-r1"),
+    ("qwen vl 7b", "qwen2.5-vl-7b"),
+    ("qwen-vl 72b", "qwen2.5-vl-72b"),
+])
+def test_family_and_size_resolve_to_the_newest_model(query, model_id):
+    assert find_model(query).id == model_id
+
+
+@pytest.mark.parametrize("query, model_id", [
+    ("qwen1 72b", "qwen1-72b"),
+    ("qwen1-72b", "qwen1-72b"),
+    ("qwen-72b-chat", "qwen1-72b"),
+    ("Qwen/Qwen-72B", "qwen1-72b"),
+    ("Qwen/Qwen-72B-Chat", "qwen1-72b"),
+    ("qwen1 7b", "qwen1-7b"),
+    ("Qwen/Qwen-7B", "qwen1-7b"),
+    ("qwen2 72b", "qwen2-72b"),
+    ("qwen2.5 7b", "qwen2.5-7b"),
+    ("llama 3 70b", "llama-3-70b"),
+    ("llama 2 70b", "llama-2-70b"),
+    ("gemma 2 27b", "gemma-2-27b"),
+    ("codellama 7b", "codellama-7b"),
+    ("Qwen/Qwen2.5-VL-7B-Instruct", "qwen2.5-vl-7b"),
+])
+def test_an_explicit_version_still_gives_that_model(query, model_id):
+    assert find_model(query).id == model_id
+
+
+@pytest.mark.parametrize("query", [
+    "moonshotai/Kimi-Dev-72B", "moonshotai/Kimi-Dev", "kimi dev", "kimi-dev-72b",
+    "someorg/llama-70b",              # an unknown fine-tune is not the newest Llama 70B
+    "qwen 13b",                       # no Qwen of that size
+])
+def test_unknown_names_are_never_swapped_for_another_model(query):
+    with pytest.raises(NotFound) as e:
+        find_model(query)
+    assert e.value.kind == "model"
+
+
+def test_model_index_holds_every_name_and_the_family_keys():
+    index = model_index()
+    assert index is model_index()  # built once
+    for m in models():
+        for name in (m.id, m.name, *m.aliases, *m.hf_ids):
+            assert normalise(name) in index, name
+        for hf in m.hf_ids:
+            assert normalise(hf.split("/", 1)[-1]) in index, hf
+    assert index["qwen72b"] == "qwen2.5-72b"
+    assert index["qwen7b"] == "qwen2.5-7b"
+    assert index["llama70b"] == "llama-3.3-70b"
+    assert index["gemma27b"] == "gemma-3-27b"
+    assert index["qwenvl7b"] == "qwen2.5-vl-7b"
+    assert index["qwenqwen72b"] == "qwen1-72b"
+    assert index["qwen172b"] == "qwen1-72b"
+    assert index["deepseekr1"] == "deepseek-r1"
+
+
+def test_explicit_names_win_over_family_keys():
+    """Every id, name, alias and full HF id keeps resolving to its own record."""
+    index = model_index()
+    for m in models():
+        for name in (m.id, m.name, *m.aliases, *m.hf_ids):
+            assert index[normalise(name)] == m.id, name
 
 
 def test_config_json_path_is_read_for_the_architecture():
@@ -220,6 +320,8 @@ def test_missing_json_file_raises_config_error(tmp_path):
     ("H100", "h100-sxm"),
     ("a100", "a100-80gb-sxm"),
     ("h100-pcie", "h100-pcie"),
+    ("Ascend 910B", "ascend-910b"),
+    ("昇腾910B", "ascend-910b"),
 ])
 def test_find_gpu_loosely_spelled(query, gpu_id):
     assert find_gpu(query).id == gpu_id
@@ -237,7 +339,7 @@ def test_unknown_gpu_raises_not_found_with_suggestions():
 
 @pytest.mark.parametrize("query", [
     "bf16", "fp16", "fp8", "int8", "int4", "gptq-int4", "gptq-int8", "awq", "nf4", "f16",
-    "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "q3_k_m", "q2_k",
+    "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "q3_k_m", "q2_k", "mxfp4",
 ])
 def test_every_named_format_resolves_to_itself(query):
     assert find_precision(query).id == query

@@ -1,54 +1,108 @@
-"""Recommend: rank card x count options for a described workload, rent or buy, with the reasons."""
+"""Recommend: turn a workload's requirements into ranked card x count options, and a decision.
+
+A workload is a set of requirements: the job (phase), the model, the hardware already owned, and the
+constraints the user stated (a deadline, a latency target, a budget). Each candidate (card x count x
+engine) is sized with the other tools; a candidate is acceptable when it fits and meets every stated
+constraint. Acceptable options are ranked by what the user pays for the job: cost per run for jobs
+that end (fine-tuning, batch runs, pretraining), cost per month for serving, the purchase price when
+buying. Owned hardware that is acceptable always comes first. Options that fail stay in the list
+with their reasons, so an answer can show why.
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, rules
-from knowledge.schema import Gpu
+from knowledge import find_gpu, find_precision, purchase_usd, rules
+from knowledge.schema import Gpu, ModelArch
 from tools import arch
-from tools.common import ToolInput, Explained, ToolError
+from tools.common import Explained, ToolError, ToolInput
 from tools.cost import HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
-from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
+from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
+from tools.phases import PHASES, Phase
 from tools.throughput import SpeedInput, speed
 from tools.training import Method, TrainingMemoryInput, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
-Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production"]
-
 CANDIDATES = {
-    "global": ["rtx-4090", "rtx-5090", "l40s", "rtx-6000-ada", "a100-80gb-sxm", "h100-sxm", "h200", "b200"],
+    "global": ["rtx-4090", "rtx-5090", "l40s", "rtx-6000-ada", "a100-80gb-sxm", "h100-sxm", "h200", "b200", "mi300x"],
     "china": ["rtx-4090", "rtx-3090", "rtx-5090", "l20", "a800-80gb-sxm", "h20", "h800-sxm", "a100-80gb-sxm"],
 }
 COUNTS = (1, 2, 4, 8)
+# Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
+# between): fine-tuning tries up to four of them.
+MULTI_NODE_COUNTS = (16, 32)
+PRETRAIN_COUNTS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 # Below this many tokens per second per user, a chat feels slower than reading.
 MIN_TOKENS_PER_S = 10.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
+# Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
+# this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule).
+MORE_CARDS_PENALTY = 0.10
+PCIE_SPLIT_PENALTY = 0.20
+# Off the CUDA stack, libraries (kernels, quantization formats, training recipes) need checking:
+# such an option must be this much cheaper to win (the guide: confirm framework support first).
+STACK_PENALTY = {"cuda": 0.0, "rocm": 0.15, "cann": 0.30, "metal": 0.0}
+# An offline batch job keeps this many sequences in flight per model copy (vLLM-style continuous
+# batching), fewer when the KV cache cannot hold them.
+BATCH_JOB_CONCURRENCY = 128
+# Batch jobs that miss a deadline add model copies (data parallel), up to this many cards.
+MAX_BATCH_GPUS = 64
+# A one-off budget for serving is met by buying within it, or by renting for at least this many months.
+BUDGET_MONTHS = 12
+# Pretraining without a stated deadline is planned to finish within this many days.
+PRETRAIN_DAYS = 30
+# Pretraining without a stated dataset size: compute-optimal tokens per parameter (Chinchilla, 2022).
+TOKENS_PER_PARAM = 20
+# Quantized formats for llama.cpp that match a serving precision (single-user and Apple hardware).
+GGUF_EQUIVALENT = {"bf16": "f16", "fp16": "f16", "fp8": "q8_0", "int8": "q8_0", "gptq-int8": "q8_0",
+                   "int4": "q4_k_m", "awq": "q4_k_m", "gptq-int4": "q4_k_m", "nf4": "q4_k_m"}
+# Warnings that mean "not this card for this job": options carrying one rank after clean ones.
+AVOID = ("poor value for training", "no CUDA training", "poor base for multi-GPU training")
 
 
 class Workload(ToolInput):
     phase: Phase = "train-and-serve"
     model: str
-    serve_precision: str = Field("int8", description="weight format for serving")
+    serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     method: Method = "qlora"
+    objective: Literal["sft", "dpo"] = "sft"
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1)
     region: Region = "global"
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
-    budget_usd: float | None = Field(None, gt=0, description="to buy cards outright")
+    budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
     preference: Literal["rent", "buy", "either"] = "either"
-    train_tokens: float = Field(20e6, gt=0, description="fine-tuning tokens per run")
+    train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
+                                                               "(pretraining: 20 per parameter)")
+    epochs: float = Field(1.0, gt=0)
     seq_len: int = Field(2048, gt=0)
-    min_tokens_per_s: float = Field(MIN_TOKENS_PER_S, gt=0)
+    batch_items: int | None = Field(None, gt=0, description="batch job: items to process")
+    batch_input_tokens: int = Field(1000, gt=0, description="batch job: tokens read per item")
+    batch_output_tokens: int = Field(200, gt=0, description="batch job: tokens written per item")
+    deadline_hours: float | None = Field(None, gt=0)
+    ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
+    prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
+    min_tokens_per_s: float = Field(MIN_TOKENS_PER_S, gt=0, description="per-user decode speed target")
     candidates: list[str] | None = None
+
+    @property
+    def spec(self):
+        return PHASES[self.phase]
+
+    def tokens_per_run(self, model: ModelArch) -> float:
+        if self.train_tokens:
+            return self.train_tokens
+        return TOKENS_PER_PARAM * model.total_params_b * 1e9 if self.spec.pretrains else 20e6
 
 
 class Option(BaseModel):
@@ -56,6 +110,8 @@ class Option(BaseModel):
     gpu_name: str
     gpus: int
     owned: bool = False
+    engine: Engine | None = None
+    precision: str | None = None
     serves: bool | None = None
     trains: bool | None = None
     serve_per_gpu_bytes: float | None = None
@@ -64,22 +120,42 @@ class Option(BaseModel):
     headroom_fraction: float
     decode_tokens_per_s: float | None = None
     aggregate_tokens_per_s: float | None = None
+    ttft_s: float | None = None
     training_hours: float | None = None
     training_usd: float | None = None
+    job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
+    job_usd: float | None = Field(None, description="rented cost of the job")
+    replicas: int = Field(1, description="model copies working side by side (batch jobs)")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
     cny_per_hour: float | None = None
     purchase_usd: float | None = None
+    at_home: bool = False
+    sold_in: int = Field(1, description="cards per purchasable unit (8 for SXM/OAM boards)")
+    meets: dict[str, bool] = Field(default_factory=dict, description="deadline / latency / budget, where stated")
+    avoid: bool = Field(False, description="the card is a poor choice for this job (the warnings say why)")
     ok: bool
     warnings: list[str] = []
     reasons: list[str] = []
 
 
+class Lever(BaseModel):
+    """A change that would bring an option within a constraint the plan misses."""
+
+    change: str
+    option: Option | None
+
+
 class Recommendation(Explained):
     workload: Workload
+    model_id: str
+    precision: str | None = None
     best: Option | None
+    action: Literal["use", "rent", "buy", "none"]
     options: list[Option]
     rent_or_buy: RentBuyResult | None = None
+    owned_options: list[Option] = []
+    levers: list[Lever] = []
     scenario: str | None = None
 
 
@@ -89,144 +165,372 @@ def parse_owned(text: str) -> tuple[int, Gpu]:
     return count, find_gpu(name)
 
 
-def _serves(w: Workload) -> bool:
-    return w.phase in ("serve", "train-and-serve", "production", "experiment")
+def serving_precision(w: Workload, model: ModelArch) -> str:
+    """The user's format, else the checkpoint's own (gpt-oss ships MXFP4, DeepSeek-V3 FP8), else 8-bit."""
+    return w.serve_precision or model.native_precision or "int8"
 
 
-def _trains(w: Workload) -> bool:
-    return w.phase in ("fine-tune", "train-and-serve", "production", "experiment")
+def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tuple[Engine, str]]:
+    """(engine, format) pairs worth trying: llama.cpp for Apple and for one or two people on home
+    hardware (the usual way to run a model there), vLLM otherwise."""
+    precision = find_precision(precision_id)
+    if precision.family == "gguf":
+        return [("llama.cpp", precision_id)]
+    gguf = GGUF_EQUIVALENT.get(precision_id, precision_id if "llama.cpp" in precision.engines else None)
+    if gpu.stack == "metal":
+        return [("llama.cpp", gguf)] if gguf else []
+    pairs: list[tuple[Engine, str]] = [("vllm", precision_id)]
+    if gguf and w.users <= 2 and not w.spec.batch and (owned or gpu.at_home):
+        pairs.insert(0, ("llama.cpp", gguf))
+    return pairs
+
+
+def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
+           warnings: list[str], headrooms: list[float]) -> None:
+    """Interactive serving: fits, per-user speed, and the latency target."""
+    tried = None
+    for engine, fmt in _engines(w, gpu, precision_id, owned):
+        mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
+                                                    gpus=n, gpu=gpu.id, engine=engine))
+        tried = (engine, fmt, mem)
+        if mem.fits:
+            break
+    if tried is None:
+        opt.serves = False
+        opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
+        return
+    engine, fmt, mem = tried
+    opt.engine, opt.precision = engine, fmt
+    opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
+    opt.capacity_bytes = mem.gpu_capacity_bytes or 0
+    budget = opt.capacity_bytes * (0.9 if engine == "vllm" else 1)
+    headrooms.append((budget - mem.per_gpu_total_bytes) / budget)
+    if not mem.fits:
+        return
+    sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
+                          engine=engine))
+    opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
+    warnings += sp.warnings
+    prompt = w.prompt_tokens or min(w.context, 4096)
+    first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
+                             engine=engine))
+    opt.ttft_s = first.time_to_first_token_s
+    fast_enough = sp.decode_tokens_per_s >= w.min_tokens_per_s
+    if w.ttft_ms is not None or w.min_tokens_per_s != MIN_TOKENS_PER_S:
+        opt.meets["latency"] = fast_enough and (w.ttft_ms is None or opt.ttft_s * 1000 <= w.ttft_ms)
+        if w.ttft_ms is not None and opt.ttft_s * 1000 > w.ttft_ms:
+            opt.reasons.append(f"first token after {opt.ttft_s * 1000:,.0f} ms at {prompt:,}-token prompts, "
+                               f"over the {w.ttft_ms:,.0f} ms target")
+    if not fast_enough:
+        opt.reasons.append(f"{sp.decode_tokens_per_s:.1f} tokens/s per user, under the {w.min_tokens_per_s:g} "
+                           "tokens/s target" if w.min_tokens_per_s != MIN_TOKENS_PER_S else
+                           f"{sp.decode_tokens_per_s:.1f} tokens/s per user is slower than reading speed")
+
+
+def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
+               headrooms: list[float]) -> None:
+    """An offline job: items x (tokens in, tokens out) through n cards, copies added for a deadline."""
+    items = w.batch_items or 1
+    seq = w.batch_input_tokens + w.batch_output_tokens
+    mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1, gpus=n,
+                                                gpu=gpu.id, engine="vllm"))
+    opt.engine, opt.precision = "vllm", precision_id
+    opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
+    opt.capacity_bytes = mem.gpu_capacity_bytes or 0
+    budget = opt.capacity_bytes * 0.9
+    headrooms.append((budget - mem.per_gpu_total_bytes) / budget)
+    if not mem.fits:
+        return
+    concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
+    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=n, batch=concurrency,
+                          context=w.batch_input_tokens + w.batch_output_tokens // 2, engine="vllm"))
+    seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
+               + items * w.batch_output_tokens / sp.aggregate_decode_tokens_per_s)
+    hours = seconds / 3600
+    replicas = 1
+    if w.deadline_hours and hours > w.deadline_hours and not owned:
+        replicas = min(math.ceil(hours / w.deadline_hours), max(1, MAX_BATCH_GPUS // n))
+    opt.replicas = replicas
+    opt.gpus = n * replicas
+    opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
+    opt.decode_tokens_per_s = sp.decode_tokens_per_s
+    opt.job_hours = hours / replicas
+    if w.deadline_hours:
+        opt.meets["deadline"] = opt.job_hours <= w.deadline_hours
+        if not opt.meets["deadline"]:
+            opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
+
+
+def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
+           headrooms: list[float]) -> None:
+    """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
+    method: Method = "full" if w.spec.pretrains else w.method
+    dpo = w.objective == "dpo"
+    tm = training_memory(TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n,
+                                             batch=2 if dpo else 1, zero=3 if n > 1 else 0,
+                                             reference_model=dpo and method == "full"))
+    cap = usable_bytes(gpu)
+    opt.capacity_bytes = opt.capacity_bytes or cap
+    opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
+    headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
+    if gpu.stack == "metal":
+        opt.trains = False
+        warnings.append("Apple unified memory: fine for one person's inference with llama.cpp/MLX, no CUDA training")
+    tokens = w.tokens_per_run(model) * (2 if dpo else 1)
+    tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
+                                         epochs=w.epochs, region=w.region, reference_forward=dpo))
+    opt.training_hours, opt.training_usd = tt.hours, tt.usd
+    opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
+    warnings += tt.warnings
+    deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
+    if deadline and not w.spec.serves:
+        opt.meets["deadline"] = tt.hours <= deadline
+        if not opt.meets["deadline"]:
+            opt.reasons.append(f"a run takes {tt.hours:,.0f} h, past the {deadline:,.0f} h deadline")
 
 
 def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | None:
+    """One card x count: does it fit, how fast, what it costs, which constraints it meets."""
     model = resolve_model(w.model)
-    if w.phase != "fine-tune" and n not in arch.valid_tensor_parallel(model, 8):
+    spec = w.spec
+    if (spec.serves or spec.batch) and n not in arch.valid_tensor_parallel(model, 8):
         return None
     warnings: list[str] = []
-    reasons: list[str] = []
     headrooms: list[float] = []
-    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n, owned=owned, capacity_bytes=0, headroom_fraction=0, ok=False)
-    if _serves(w):
-        mem = inference_memory(InferenceMemoryInput(model=w.model, precision=w.serve_precision, context=w.context,
-                                                    batch=w.users, gpus=n, gpu=gpu.id))
-        opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
-        opt.capacity_bytes = mem.gpu_capacity_bytes or 0
-        budget = opt.capacity_bytes * (0.9 if mem.engine == "vllm" else 1)
-        headrooms.append((budget - mem.per_gpu_total_bytes) / budget)
-        if mem.fits:
-            sp = speed(SpeedInput(model=w.model, precision=w.serve_precision, gpu=gpu.id, gpus=n, batch=w.users,
-                                  context=w.context))
-            opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
-            warnings += sp.warnings
-            if sp.decode_tokens_per_s < w.min_tokens_per_s:
-                warnings.append(f"{sp.decode_tokens_per_s:.0f} tokens/s per user is slower than reading speed")
-    if _trains(w):
-        tm = training_memory(TrainingMemoryInput(model=w.model, method=w.method, seq_len=w.seq_len, gpus=n,
-                                                 zero=3 if n > 1 and w.method == "full" else 0))
-        cap = usable_bytes(gpu)
-        opt.capacity_bytes = opt.capacity_bytes or cap
-        opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
-        headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
-        tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=w.method, tokens=w.train_tokens,
-                                             region=w.region))
-        opt.training_hours, opt.training_usd = tt.hours, tt.usd
-        warnings += tt.warnings
-    opt.headroom_fraction = min(headrooms)
-    quote = try_price(gpu.id, w.region)
-    if quote and not owned:
-        opt.usd_per_hour = quote.usd_per_gpu_hour_typical * n
-        opt.usd_per_month = opt.usd_per_hour * HOURS_PER_MONTH * max(w.utilisation, 0.01)
-        if w.region == "china":
-            opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
-    if gpu.buy_price_usd and not owned:
-        opt.purchase_usd = gpu.buy_price_usd * n
-    if gpu.unified_memory:
-        warnings.append("Apple unified memory: fine for one person's inference with llama.cpp/MLX, no CUDA training")
+    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n, owned=owned, capacity_bytes=0, headroom_fraction=0, ok=False,
+                 at_home=gpu.at_home, sold_in=gpu.sold_in)
+    precision_id = serving_precision(w, model)
+    if spec.serves:
+        _serve(opt, w, gpu, n, owned, precision_id, warnings, headrooms)
+    if spec.batch:
+        _batch_job(opt, w, gpu, n, owned, precision_id, headrooms)
+    if spec.trains:
+        _train(opt, w, model, gpu, n, warnings, headrooms)
+    opt.headroom_fraction = min(headrooms) if headrooms else 0.0
+    _price(opt, w, gpu, owned)
     if w.region == "china" and gpu.export_limited and not gpu.china_specific:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    opt.ok = all(x is not False for x in (opt.serves, opt.trains)) and (
-        opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.min_tokens_per_s)
+    if gpu.stack == "rocm":
+        warnings.append(f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
+                        "plan to use (kernels, quantization formats) before committing")
+    if gpu.stack == "cann":
+        warnings.append(f"{gpu.name}: confirm that your engine supports Ascend (vLLM-Ascend, MindIE, LLaMA-Factory) "
+                        "before planning around it")
+    fits = all(x is not False for x in (opt.serves, opt.trains))
+    opt.ok = fits and all(opt.meets.values()) and (
+        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.min_tokens_per_s)
     cap_gb = opt.capacity_bytes / 1e9
     if opt.serves is False and opt.serve_per_gpu_bytes:
-        reasons.append(f"serving needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; the card has {cap_gb:,.1f} GB")
-    if opt.trains is False and opt.train_per_gpu_bytes:
-        reasons.append(f"fine-tuning needs {opt.train_per_gpu_bytes / 1e9:,.1f} GB per GPU; the card has {cap_gb:,.1f} GB")
-    if opt.ok:
-        if opt.serves:
-            reasons.append(f"serves {w.users} user(s) at {w.context:,} tokens with {opt.headroom_fraction:.0%} memory to spare")
-        if opt.trains:
-            reasons.append(f"{w.method} fine-tuning fits")
+        opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
+                              f"the card has {cap_gb:,.1f} GB")
+    if opt.trains is False and opt.train_per_gpu_bytes and gpu.stack != "metal":
+        opt.reasons.insert(0, f"training needs {opt.train_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
+                              f"the card has {cap_gb:,.1f} GB")
     if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
         warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
     opt.warnings = list(dict.fromkeys(warnings))
-    opt.reasons = reasons
+    opt.avoid = spec.trains and any(a in x for x in opt.warnings for a in AVOID)
     return opt
 
 
+def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
+    if owned:
+        return
+    quote = try_price(gpu.id, w.region)
+    if quote:
+        opt.usd_per_hour = quote.usd_per_gpu_hour_typical * opt.gpus
+        hours = HOURS_PER_MONTH * max(w.utilisation, 0.01)
+        opt.usd_per_month = opt.usd_per_hour * hours
+        if w.region == "china":
+            opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
+        if opt.job_hours is not None:
+            opt.job_usd = opt.usd_per_hour * opt.job_hours
+    opt.purchase_usd = purchase_usd(gpu, opt.gpus)
+    budget = _budget_check(opt, w)
+    if budget is not None:
+        opt.meets["budget"] = budget
+        if not budget:
+            opt.reasons.append(_over_budget(opt, w))
+
+
+def _budget_check(opt: Option, w: Workload) -> bool | None:
+    """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
+    job = not w.spec.serves
+    checks: list[bool] = []
+    if w.budget_usd_per_month is not None:
+        spend = opt.job_usd if job else opt.usd_per_month
+        checks.append(spend is not None and spend <= w.budget_usd_per_month)
+    if w.budget_usd is not None:
+        can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
+        rent = opt.job_usd if job else (opt.usd_per_month * BUDGET_MONTHS if opt.usd_per_month is not None else None)
+        can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
+        checks.append(can_buy or can_rent)
+    return all(checks) if checks else None
+
+
+def _over_budget(opt: Option, w: Workload) -> str:
+    if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd is not None:
+        return f"a run costs about {opt.job_usd:,.0f} USD, over the {w.budget_usd_per_month:,.0f} USD budget"
+    if w.budget_usd_per_month is not None and opt.usd_per_month is not None:
+        return (f"renting costs about {opt.usd_per_month:,.0f} USD a month at {w.utilisation:.0%} use, over the "
+                f"{w.budget_usd_per_month:,.0f} USD budget")
+    if w.budget_usd is not None and opt.purchase_usd is not None:
+        return f"buying costs about {opt.purchase_usd:,.0f} USD, over the {w.budget_usd:,.0f} USD budget"
+    return "no price on record to check against the budget"
+
+
+def cost_score(o: Option, w: Workload) -> float:
+    """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
+    if o.owned:
+        return 0.0
+    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves):
+        pay = o.purchase_usd
+    elif not w.spec.serves:
+        pay = o.job_usd
+    else:
+        pay = o.usd_per_hour
+    if pay is None:
+        return math.inf
+    penalty = MORE_CARDS_PENALTY * math.log2(max(o.gpus / o.replicas, 1))
+    gpu = find_gpu(o.gpu)
+    if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
+        penalty += PCIE_SPLIT_PENALTY
+    penalty += STACK_PENALTY[gpu.stack]
+    return pay * (1 + penalty)
+
+
 def _rank_key(o: Option, w: Workload) -> tuple:
-    concerns = sum(1 for x in o.warnings if "NVLink" in x or "consumer" in x or "poor value" in x)
-    price = 0.0 if o.owned else (o.purchase_usd if w.preference == "buy" else o.usd_per_hour) or 1e12
     tight = o.headroom_fraction < TIGHT_HEADROOM
-    return (not o.ok, not o.owned, tight, concerns if w.phase == "production" else 0, price, o.gpus, -o.headroom_fraction)
+    return (not o.ok, not o.owned, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
-def recommend(w: Workload) -> Recommendation:
-    resolve_model(w.model)  # fail early on an unknown model
-    names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
-    options: list[Option] = []
+def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    if w.spec.pretrains:
+        return PRETRAIN_COUNTS if gpu.segment == "datacenter" else ()
+    if w.spec.trains and not w.spec.serves and gpu.sold_in > 1:
+        return COUNTS + MULTI_NODE_COUNTS
+    return COUNTS
+
+
+def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
+    """(owned options, candidate options). Serving and batch stop at the first count that is
+    acceptable (more of the same card only costs more); training tries every count, since more
+    cards finish sooner at about the same cost per run."""
+    owned: list[Option] = []
     for text in w.owned:
         count, gpu = parse_owned(text)
         o = evaluate(w, gpu, count, owned=True)
         if o:
-            options.append(o)
+            owned.append(o)
+    names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
+    options: list[Option] = []
     for name in names:
         gpu = find_gpu(name)
-        for n in COUNTS:
+        for n in _counts(w, gpu):
             o = evaluate(w, gpu, n)
-            if o:
-                options.append(o)
-                if o.ok:
-                    break  # more of the same card only costs more
-    if not options:
-        raise ToolError("no candidate card could be evaluated for this model")
-    if w.budget_usd_per_month:
-        for o in options:
-            if o.usd_per_month and o.usd_per_month > w.budget_usd_per_month:
-                o.warnings.append(f"about {o.usd_per_month:,.0f} USD a month at {w.utilisation:.0%} use, over the budget")
-    options.sort(key=lambda o: _rank_key(o, w))
-    fitting = [o for o in options if o.ok]
-    best = fitting[0] if fitting else None
-    if w.budget_usd:
-        for o in options:
-            if o.purchase_usd and o.purchase_usd > w.budget_usd:
-                o.warnings.append(f"buying costs {o.purchase_usd:,.0f} USD, over the {w.budget_usd:,.0f} USD budget")
-        affordable = [o for o in fitting if o.owned or (o.purchase_usd or 1e18) <= w.budget_usd]
-        if affordable and w.preference != "rent":
-            best = min(affordable, key=lambda o: (not o.owned, o.purchase_usd or 0, o.gpus))
-    if w.budget_usd_per_month:
-        within = [o for o in fitting if o.owned or (o.usd_per_month or 0) <= w.budget_usd_per_month]
-        if within:
-            best = within[0] if not (w.budget_usd and best in within) else best
-    assumptions = []
-    if _serves(w):
-        assumptions.append(f"serving in {w.serve_precision}, {w.users} concurrent user(s), {w.context:,}-token context")
-    if _trains(w):
-        method = {"full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
-        assumptions.append(f"{method} on {w.train_tokens / 1e6:g}M tokens per run, "
-                           f"sequences of {w.seq_len:,}")
-    assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
+            if o is None:
+                continue
+            options.append(o)
+            if o.ok and (not w.spec.trains or w.spec.pretrains):
+                break
+    return owned, options
+
+
+def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["use", "rent", "buy", "none"],
+                                                       RentBuyResult | None]:
+    ranked = sorted(options, key=lambda o: _rank_key(o, w))
+    best = ranked[0] if ranked and ranked[0].ok else None
+    if best is None:
+        return None, "none", None
+    if best.owned:
+        return best, "use", None
     rb = None
-    if best and not best.owned:
+    if best.purchase_usd is not None:
+        home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
         try:
-            rb = rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region))
+            rb = rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
+                                          purchase_usd_per_gpu=best.purchase_usd / best.gpus, **home))
         except ToolError:
             rb = None
-    scenario = {"experiment": "experiment", "production": "production"}.get(w.phase)
-    if scenario is None:
-        scenario = "small-team" if w.phase == "train-and-serve" else None
+    return best, _action(w, best, rb), rb
+
+
+# The guide says rent first: buying is advised only when owning saves at least this share.
+BUY_MARGIN = 0.15
+
+
+def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["rent", "buy"]:
+    if w.preference == "buy":
+        return "buy"
+    if w.preference == "rent" or not w.spec.serves:
+        return "rent"
+    if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
+        return "buy"
+    if rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd:
+        return "buy"
+    return "rent"
+
+
+def _levers(w: Workload) -> list[Lever]:
+    """When nothing meets a constraint: the usual changes, each tried on the whole search."""
+    tries: list[tuple[str, dict]] = []
+    precision = w.serve_precision or "int8"
+    if (w.spec.serves or w.spec.batch) and precision not in ("int4", "q4_k_m", "awq", "gptq-int4", "mxfp4"):
+        tries.append(("4-bit weights (int4)", {"serve_precision": "int4"}))
+    if w.spec.serves and w.context > 4096:
+        tries.append((f"a {w.context // 2:,}-token context", {"context": w.context // 2}))
+    if w.spec.serves and w.users > 1:
+        tries.append((f"{max(1, w.users // 2)} concurrent users", {"users": max(1, w.users // 2)}))
+    if w.spec.trains and not w.spec.pretrains and w.method != "qlora":
+        tries.append(("QLoRA instead of " + w.method, {"method": "qlora"}))
+    if w.deadline_hours:
+        tries.append((f"a {w.deadline_hours * 2:,.0f} h deadline", {"deadline_hours": w.deadline_hours * 2}))
+    if w.budget_usd_per_month and w.preference != "buy" and w.spec.serves:
+        tries.append(("buying instead of renting", {"preference": "buy", "budget_usd_per_month": None}))
+    levers = []
+    for label, change in tries:
+        variant = w.model_copy(update=change)
+        owned, options = options_for(variant)
+        best, _action_, _rb = decide(variant, owned + options)
+        if best is not None:
+            levers.append(Lever(change=label, option=best))
+    return levers
+
+
+def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
+    model = resolve_model(w.model)  # fail early on an unknown model
+    owned, options = options_for(w)
+    if not owned and not options:
+        raise ToolError("no candidate card could be evaluated for this model")
+    best, action, rb = decide(w, owned + options)
+    options.sort(key=lambda o: _rank_key(o, w))
+    spec = w.spec
+    assumptions = []
+    precision = serving_precision(w, model)
+    if spec.serves:
+        assumptions.append(f"serving in {precision}, {w.users} concurrent user(s), {w.context:,}-token context")
+    if spec.batch:
+        assumptions.append(f"batch job: {w.batch_items or 1:,} items x ({w.batch_input_tokens:,} tokens in, "
+                           f"{w.batch_output_tokens:,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
+                           "flight per copy")
+    if spec.trains:
+        tokens = w.tokens_per_run(model)
+        kind = "pretraining (full, ZeRO-3)" if spec.pretrains else {
+            "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
+        dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
+        assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
+                           f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+    assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
+    if model.modality == "vision-language":
+        assumptions.append(f"{model.name} includes a {model.vision_params_b:g}B-parameter vision tower in its weights;"
+                           " image tokens are counted as context")
     warnings = []
     if best is None:
-        warnings.append("no single-node option fits: consider a smaller model, 4-bit weights, or a multi-node setup")
-    if w.region == "china" and _trains(w) and any(o.gpu == "h20" and o.ok for o in fitting[:5]):
+        warnings.append("no option meets every requirement: see the reasons and what would change it")
+    if w.region == "china" and spec.trains and any(o.gpu == "h20" for o in options[:5]):
         warnings += rules().china_caveats[:1]
-    return Recommendation(workload=w, best=best, options=options, rent_or_buy=rb, scenario=scenario,
-                          assumptions=assumptions, warnings=warnings)
+    levers = _levers(w) if with_levers and best is None else []
+    scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
+    return Recommendation(workload=w, model_id=model.id, precision=precision if spec.serves or spec.batch else None,
+                          best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
+                          levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings)

@@ -51,6 +51,8 @@ class TrainingMemoryInput(ToolInput):
     cpu_offload: bool = Field(False, description="optimizer states (and with ZeRO-3 weights) in CPU memory")
     lora_rank: int = Field(16, gt=0, le=4096)
     lora_train_embeddings: bool = Field(False, description="also train the embeddings and output head (new tokens)")
+    reference_model: bool = Field(False, description="DPO and kin with full fine-tuning: a frozen BF16 copy of the "
+                                                     "model scores the pairs (LoRA uses the base with adapters off)")
 
 
 class TrainingMemoryResult(Explained):
@@ -138,6 +140,9 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         assumptions.append(f"LoRA rank {inp.lora_rank} on attention{'' if model.is_moe else ' and MLP'} projections: "
                            f"{trainable / 1e6:,.0f}M trainable parameters")
 
+    if inp.reference_model and inp.method == "full":
+        weights += P * 2
+        assumptions.append("a frozen BF16 reference copy of the model for preference tuning (DPO)")
     opt_states = opt + master
     # Sharding: ZeRO-1 splits optimizer states (with master weights), 2 adds gradients, 3 adds weights.
     shard_opt = n if stage >= 1 else 1

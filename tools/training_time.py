@@ -15,6 +15,8 @@ from tools.training import Method
 # repeats the forward: +2.
 FLOPS_PER_PARAM = {"full": 6, "lora": 4, "qlora": 4}
 RECOMPUTE_FLOPS_PER_PARAM = 2
+# Preference tuning (DPO and kin) scores each sequence with a frozen reference model: one more forward.
+REFERENCE_FLOPS_PER_PARAM = 2
 # QLoRA dequantizes the 4-bit base on every multiply; it runs at about this share of LoRA's speed.
 QLORA_SPEED_FACTOR = 0.75
 # Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
@@ -30,6 +32,7 @@ class TrainingTimeInput(ToolInput):
     epochs: float = Field(1.0, gt=0)
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilisation; default from the rules")
     gradient_checkpointing: bool = False
+    reference_forward: bool = Field(False, description="DPO and kin: a reference model scores every token too")
     region: Region = "global"
 
 
@@ -48,7 +51,8 @@ def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
     mfu = inp.mfu or rules().default_mfu_training
-    factor = FLOPS_PER_PARAM[inp.method] + (RECOMPUTE_FLOPS_PER_PARAM if inp.gradient_checkpointing else 0)
+    factor = (FLOPS_PER_PARAM[inp.method] + (RECOMPUTE_FLOPS_PER_PARAM if inp.gradient_checkpointing else 0)
+              + (REFERENCE_FLOPS_PER_PARAM if inp.reference_forward else 0))
     effective = mfu * (QLORA_SPEED_FACTOR if inp.method == "qlora" else 1.0)
     warnings: list[str] = []
     assumptions = [f"MFU {mfu:.0%} (share of the card's dense BF16 tensor throughput doing useful work)"]

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ValidationError
 
+from tools.phases import PHASES
+
 EXIT_USAGE = 2
 ENGINES = ("transformers", "vllm", "llama.cpp")
 
@@ -288,9 +290,12 @@ def cmd_recommend(args: argparse.Namespace) -> None:
     from tui.format import gb, table, tokens
 
     r = recommend(Workload(model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           context=args.context, users=args.users, utilisation=args.utilisation or 0.5,
-                           region=args.region, budget_usd_per_month=args.budget, owned=args.owned or [],
-                           preference=args.prefer, train_tokens=args.train_tokens))
+                           objective=args.objective, context=args.context, users=args.users,
+                           utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
+                           budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
+                           train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
+                           batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
+                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens))
 
     def human() -> str:
         rows = []
@@ -300,10 +305,11 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                          tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
                          f"{o.usd_per_hour:,.2f}" if o.usd_per_hour else "-",
                          f"{o.purchase_usd:,.0f}" if o.purchase_usd else "-",
-                         f"{o.training_hours:,.1f}" if o.training_hours else "-"))
+                         f"{o.job_hours:,.1f}" if o.job_hours else "-",
+                         f"{o.job_usd:,.0f}" if o.job_usd else "-"))
         best = r.best
-        head = (f"Recommendation: {best.gpus} x {best.gpu_name}" + (" (already owned)" if best.owned else "")
-                if best else "No option fits this workload")
+        head = (f"Recommendation: {r.action} {best.gpus} x {best.gpu_name}" if best
+                else "No option meets every requirement")
         lines = [head]
         if best:
             lines += [f"  - {x}" for x in best.reasons]
@@ -311,7 +317,10 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                 lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
             if best.train_per_gpu_bytes:
                 lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
-        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", "USD/h", "buy USD", "train h"])]
+        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", "USD/h", "buy USD", "job h", "job USD"])]
+        for lever in r.levers:
+            if lever.option:
+                lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
         if r.rent_or_buy:
             rb = r.rent_or_buy
             be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
@@ -604,10 +613,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rc = sub.add_parser("recommend", help="rank GPU options for a workload")
     _model(rc)
-    rc.add_argument("--phase", choices=("experiment", "fine-tune", "serve", "train-and-serve", "production"),
-                    default="train-and-serve")
-    rc.add_argument("--precision", "-p", default="int8", metavar="P", help="serving weight format")
+    rc.add_argument("--phase", choices=tuple(PHASES), default="train-and-serve")
+    rc.add_argument("--precision", "-p", default=None, metavar="P",
+                    help="serving weight format (default: the checkpoint's own, else int8)")
     rc.add_argument("--method", choices=("full", "lora", "qlora"), default="qlora")
+    rc.add_argument("--objective", choices=("sft", "dpo"), default="sft", help="dpo: preference pairs")
     rc.add_argument("--context", type=positive_int, default=8192, metavar="N")
     rc.add_argument("--users", type=positive_int, default=1, metavar="N", help="concurrent users")
     rc.add_argument("--utilisation", "--utilization", type=fraction, default=None, metavar="U")
@@ -615,7 +625,17 @@ def build_parser() -> argparse.ArgumentParser:
     rc.add_argument("--budget", type=positive_float, default=None, metavar="USD", help="per month")
     rc.add_argument("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have")
     rc.add_argument("--prefer", choices=("rent", "buy", "either"), default="either")
-    rc.add_argument("--train-tokens", type=tokens_amount, default=20e6, metavar="T")
+    rc.add_argument("--budget-once", type=positive_float, default=None, metavar="USD",
+                    help="one-off: to buy cards, or for one job")
+    rc.add_argument("--train-tokens", type=tokens_amount, default=None, metavar="T",
+                    help="tokens per epoch (default 20M; pretraining 20 per parameter)")
+    rc.add_argument("--epochs", type=positive_float, default=1.0, metavar="N")
+    rc.add_argument("--items", type=positive_int, default=None, metavar="N", help="batch job: items to process")
+    rc.add_argument("--tokens-in", type=positive_int, default=1000, metavar="N", help="batch job: tokens per item")
+    rc.add_argument("--tokens-out", type=positive_int, default=200, metavar="N", help="batch job: tokens written")
+    rc.add_argument("--deadline-hours", type=positive_float, default=None, metavar="H")
+    rc.add_argument("--ttft-ms", type=positive_float, default=None, metavar="MS", help="time-to-first-token target")
+    rc.add_argument("--prompt-tokens", type=positive_int, default=None, metavar="N", help="prompt length for --ttft-ms")
     rc.add_argument("--top", type=positive_int, default=8, metavar="N", help="options to show")
     _common(rc)
     rc.set_defaults(func=cmd_recommend)

@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, ListView, Stat
 from textual.worker import Worker
 
 from assistant.history import HistoryError, HistoryStore
-from assistant.questions import QUESTIONS
+from assistant.slots import ASKED, question
 from assistant.session import Conversation
 from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
 from tui.messages import TurnDone, TurnFailed
@@ -81,7 +81,7 @@ class ChatScreen(Screen):
             self._show_choices(last.additional_kwargs)
         elif not self.conversation.messages:
             self.query_one(QuickReplies).show([{"label": label, "value": value}
-                                               for label, value in QUESTIONS["phase"].choices])
+                                               for label, value in question("phase").choices])
 
     def _title(self) -> str:
         store, sid = self.conversation.store, self.conversation.session_id
@@ -185,15 +185,15 @@ class ChatScreen(Screen):
         if not self.query("#profile"):
             return
         state = self.conversation.state
-        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}))
-        self.query_one(AssumptionList).show(state.get("defaulted") or {}, (state.get("profile") or {}).get("phase"))
+        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}, state.get("lang") or "en"))
+        self.query_one(AssumptionList).show(state.get("defaulted") or {}, state.get("profile") or {})
 
     # -- actions
 
     @on(ListView.Selected, "#assumptions")
     def _assumption(self, event: ListView.Selected) -> None:
         item = event.item
-        if not isinstance(item, AssumptionItem) or item.slot not in QUESTIONS:
+        if not isinstance(item, AssumptionItem) or item.slot not in ASKED:
             self.notify("Type the change instead, e.g. \"make it 32k context\".")
             return
         reply = self.conversation.ask_again(item.slot)

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from assistant.questions import SLOT_LABELS, relevant
+from assistant.slots import SLOTS, relevant
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "weights", "dodger_blue2"), ("kv_cache_bytes", "KV cache", "dark_orange"),
@@ -92,12 +92,13 @@ class ChatMessage(Vertical):
             return
         yield Label("Advisor", classes="who")
         if self.payload.get("kind") == "answer":
-            before, rows, after = split_table(self.text)
+            before, _rows, after = split_table(self.text)
             yield Markdown(before)
-            if rows:
+            options = self.payload.get("table") or {}
+            if options.get("rows"):
                 table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
-                table.add_columns(*rows[0])
-                for row in rows[1:]:
+                table.add_columns(*options["columns"])
+                for row in options["rows"]:
                     table.add_row(*row)
                 yield table
             results = self.payload.get("results") or {}
@@ -175,22 +176,22 @@ class PromptInput(Input):
         self.cursor_position = len(self.value)
 
 
-PROFILE_ROWS = ("phase", "model", "precision", "method", "context", "users", "utilisation", "region", "owned")
-
-
-def profile_text(profile: dict[str, Any]) -> Text:
+def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
+    """The "What I know" panel: the slot table's panel slots that matter for this profile."""
     text = Text()
-    for slot in PROFILE_ROWS:
-        if not relevant(slot, profile.get("phase")):
+    for name, slot in SLOTS.items():
+        if not slot.panel or not relevant(name, profile):
             continue
-        value = profile.get(slot)
-        if slot == "utilisation" and value is not None:
+        value = profile.get(name)
+        if name == "utilisation" and value is not None:
             value = f"{value:.0%}"
-        elif slot == "context" and value is not None:
+        elif name in ("context", "batch_items") and value is not None:
             value = f"{value:,}"
-        elif slot == "owned":
+        elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
+            value = f"${value:,.0f}"
+        elif name == "owned":
             value = ", ".join(value) if value else None
-        text.append(f"{SLOT_LABELS.get(slot, slot):<12}", style="bold")
+        text.append(f"{slot.label(lang):<13}", style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text
 
@@ -202,8 +203,8 @@ class AssumptionItem(ListItem):
 
 
 class AssumptionList(ListView):
-    def show(self, assumptions: dict[str, str], phase: str | None = None) -> None:
+    def show(self, assumptions: dict[str, str], profile: dict[str, Any] | None = None) -> None:
         self.clear()
         for slot, words in assumptions.items():
-            if relevant(slot, phase):
+            if relevant(slot, profile or {}):
                 self.append(AssumptionItem(slot, words))

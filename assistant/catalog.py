@@ -1,0 +1,49 @@
+"""User-facing strings as data: one catalog per language (assistant/catalog/<lang>.yaml).
+
+`say(lang, key, **values)` formats a catalog string; a key missing from a language falls back to
+English (a test keeps the catalogs complete). Numbers are formatted by the caller, identically in
+every language, so the same answer carries the same figures whatever language it is written in.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+Lang = Literal["en", "zh"]
+LANGS: tuple[Lang, ...] = ("en", "zh")
+FOLDER = Path(__file__).parent / "catalog"
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_ENGLISH_WORD = re.compile(r"\b(i|we|my|our|the|a|an|to|for|with|and|is|are|what|how|which|want|need|can|"
+                           r"should|please|about|on|in|of|it|me|us)\b", re.IGNORECASE)
+
+
+@cache
+def catalog(lang: Lang) -> dict[str, Any]:
+    return yaml.load((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader",
+                                                                                           yaml.SafeLoader))
+
+
+def text(lang: str, key: str) -> Any:
+    """The raw catalog entry (a string, a list or a mapping)."""
+    entry = catalog(lang if lang in LANGS else "en").get(key)  # type: ignore[arg-type]
+    return catalog("en")[key] if entry is None else entry
+
+
+def say(lang: str, key: str, **values: Any) -> str:
+    return str(text(lang, key)).format(**values)
+
+
+def detect(message: str, previous: str | None = None) -> Lang:
+    """Chinese when the message has Chinese characters; English when it reads as English; else the
+    conversation's language so far (a bare "15" or "qwen 72b" changes nothing)."""
+    if _CJK.search(message) and not _KANA.search(message):  # Japanese shares the characters; we answer it in English
+        return "zh"
+    if _ENGLISH_WORD.search(message) or len(re.findall(r"[A-Za-z]{3,}", message)) >= 3:
+        return "en"
+    return "zh" if previous == "zh" else "en"

@@ -1,0 +1,153 @@
+"""The slot table: the one description of what the advisor knows about a workload.
+
+Each slot names its default, whether the advisor asks for it, and when it matters; its label,
+question, quick replies and the words that state its default live in the language catalogs under
+`slot.<name>.*`. Questions, defaults, the profile panel and the answer's assumptions all derive from
+this table. Plain data without pydantic, so that a front-end's first screen can show it cheaply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from assistant.catalog import say, text
+from tools.phases import PHASES
+
+MAX_QUESTIONS = 4
+
+Profile = dict[str, Any]  # slot name -> value, as kept in the graph's state
+
+
+def _phase(p: Profile):
+    return PHASES.get(p.get("phase") or "")
+
+
+def always(_p: Profile) -> bool:
+    return True
+
+
+def trains(p: Profile) -> bool:
+    spec = _phase(p)
+    return spec is None or spec.trains
+
+
+def fine_tunes(p: Profile) -> bool:
+    spec = _phase(p)
+    return spec is None or spec.trains and not spec.pretrains
+
+
+def fine_tunes_for_real(p: Profile) -> bool:
+    """Worth asking how: someone trying things out starts with QLoRA, the stated default."""
+    return fine_tunes(p) and p.get("phase") != "experiment"
+
+
+def serves(p: Profile) -> bool:
+    spec = _phase(p)
+    return spec is None or spec.serves
+
+
+def batch(p: Profile) -> bool:
+    spec = _phase(p)
+    return spec is not None and spec.batch
+
+
+def runs_inference(p: Profile) -> bool:
+    return serves(p) or batch(p)
+
+
+def is_job(p: Profile) -> bool:
+    spec = _phase(p)
+    return spec is not None and not spec.serves
+
+
+def serves_others(p: Profile) -> bool:
+    """Users matter when people other than the one experimenting will use it."""
+    return serves(p) and p.get("phase") != "experiment"
+
+
+def pays_for_time(p: Profile) -> bool:
+    """How busy the cards are decides rent or buy for serving; a job rents by the hour, and owned
+    cards cost nothing more."""
+    return serves(p) and not p.get("owned")
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    default: Any = None  # taken when the user does not say; None: the tools decide (or not modelled)
+    asks: bool = False  # whether the advisor asks for it, in table order
+    matters: Callable[[Profile], bool] = always
+    panel: bool = False  # shown in the "What I know" panel
+
+    def label(self, lang: str) -> str:
+        return say(lang, f"slot.{self.name}.label")
+
+    def default_for(self, profile: Profile) -> Any:
+        if self.name == "users" and profile.get("phase") == "experiment":
+            return 1
+        return self.default
+
+    def default_words(self, lang: str, profile: Profile) -> str:
+        key = f"slot.{self.name}.default"
+        if self.name == "users" and profile.get("phase") == "experiment":
+            key += "_experiment"
+        return say(lang, key)
+
+
+SLOTS: dict[str, Slot] = {s.name: s for s in (
+    Slot("phase", "experiment", asks=True, panel=True),
+    Slot("model", "llama-3.1-8b", asks=True, panel=True),
+    Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
+    Slot("objective", "sft", matters=fine_tunes),
+    Slot("precision", None, matters=runs_inference, panel=True),
+    Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
+    Slot("batch_input_tokens", 1000, matters=batch),
+    Slot("batch_output_tokens", 200, matters=batch),
+    Slot("context", 8192, matters=serves, panel=True),
+    Slot("users", 5, asks=True, matters=serves_others, panel=True),
+    Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
+    Slot("train_tokens", None, matters=trains),
+    Slot("epochs", 1.0, matters=trains),
+    Slot("deadline_hours", None, matters=always, panel=True),
+    Slot("ttft_ms", None, matters=serves, panel=True),
+    Slot("prompt_tokens", None, matters=serves),
+    Slot("min_tokens_per_s", None, matters=serves),
+    Slot("region", "global", panel=True),
+    Slot("budget_usd_per_month", None, panel=True),
+    Slot("budget_usd", None, panel=True),
+    Slot("owned", None, panel=True),
+    Slot("preference", "either"),
+)}
+
+
+@dataclass(frozen=True)
+class Question:
+    slot: str
+    text: str
+    choices: list[tuple[str, str]]  # (label, value sent back as the user's message)
+
+
+def question(slot: str, lang: str = "en") -> Question:
+    """The question for a slot in a language; its quick replies' values are words the reader
+    understands in that language, so pressing one never changes the conversation's language."""
+    return Question(slot, say(lang, f"slot.{slot}.question"),
+                    [(label, value) for label, value in text(lang, f"slot.{slot}.choices")])
+
+
+ASKED: tuple[str, ...] = tuple(name for name, s in SLOTS.items() if s.asks)
+
+
+def relevant(slot: str, profile: Profile) -> bool:
+    return SLOTS[slot].matters(profile) if slot in SLOTS else True
+
+
+def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> str | None:
+    """The next slot to ask about, or None when it is time to answer."""
+    if len(asked) >= MAX_QUESTIONS:
+        return None
+    for name in ASKED:
+        if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):
+            return name
+    return None

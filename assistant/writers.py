@@ -1,0 +1,465 @@
+"""Markdown writers: an Answer (or another tool result) in words of the user's language.
+
+Figures are formatted here, the same way in every language; the words around them come from the
+catalogs (assistant/catalog/*.yaml). The options table is also returned as data, so that rich
+front-ends draw it without parsing the Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.advice import Answer, Recorder, _call
+from assistant.catalog import say, text
+from assistant.policy import Profile, relevant
+from tools.common import Explained
+from tools.recommend import Option, Recommendation
+
+GB = 1e9
+
+
+def gb(n: float) -> str:
+    return f"{n / GB:,.1f}"
+
+
+def tps(n: float) -> str:
+    return f"{n:,.0f}" if n >= 10 else f"{n:,.1f}"
+
+
+def money(n: float) -> str:
+    return f"${n:,.0f}" if n >= 100 else f"${n:,.2f}"
+
+
+def pct(x: float) -> str:
+    return f"{x * 100:.0f}%"
+
+
+def hours(h: float) -> str:
+    return f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
+
+
+def seconds(s: float) -> str:
+    return f"{s * 1000:,.0f} ms" if s < 1 else f"{s:,.1f} s"
+
+
+def gpu_words(o: Option) -> str:
+    return f"{o.gpus} × {o.gpu_name}"
+
+
+# ---------------------------------------------------------------- the options table
+
+
+def columns(rec: Recommendation) -> list[str]:
+    """Column keys for this job: serving shows speed and the first token; jobs show time and cost per run."""
+    spec = rec.workload.spec
+    cols = ["option", "fits", "spare"]
+    if spec.serves:
+        cols += ["tps", "ttft"]
+    if spec.batch or spec.trains:
+        cols += ["job_hours", "job_usd"]
+    if spec.serves:
+        cols += ["per_hour"]
+    return cols
+
+
+def cell(key: str, o: Option, lang: str) -> str:
+    if key == "option":
+        return gpu_words(o) + (f" ({o.engine})" if o.engine == "llama.cpp" else "")
+    if key == "fits":
+        return say(lang, "table.yes") if o.ok else say(lang, "table.no")
+    if key == "spare":
+        return pct(o.headroom_fraction)
+    if key == "tps":
+        return tps(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-"
+    if key == "ttft":
+        return seconds(o.ttft_s) if o.ttft_s is not None else "-"
+    if key == "job_hours":
+        return hours(o.job_hours) if o.job_hours is not None else "-"
+    if key == "job_usd":
+        return say(lang, "table.owned") if o.owned else (money(o.job_usd) if o.job_usd is not None else "-")
+    if key == "per_hour":
+        if o.owned:
+            return say(lang, "table.owned")
+        price = money(o.usd_per_hour) if o.usd_per_hour else "-"
+        return price + (f" (¥{o.cny_per_hour:,.2f})" if o.cny_per_hour else "")
+    raise KeyError(key)
+
+
+def table(answer: Answer, lang: str) -> dict[str, Any]:
+    """The options shown: the user's own cards, the ones asked about, then the best fitting ones."""
+    rec = answer.recommend
+    fitting = [o for o in rec.options if o.ok][:5]
+    closest = [o for o in rec.options if not o.ok][:max(0, 3 - len(fitting))]
+    shown = rec.owned_options + answer.options + fitting + closest
+    cols = columns(rec)
+    rows, seen = [], set()
+    for o in shown:
+        key = (o.gpu, o.gpus, o.owned)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append([cell(c, o, lang) for c in cols])
+    return {"columns": [say(lang, f"table.{c}") for c in cols], "rows": rows}
+
+
+def markdown_table(t: dict[str, Any]) -> list[str]:
+    lines = ["| " + " | ".join(t["columns"]) + " |", "|" + "---|" * len(t["columns"])]
+    lines += ["| " + " | ".join(row) + " |" for row in t["rows"]]
+    return lines
+
+
+# ---------------------------------------------------------------- the answer
+
+
+def headline(rec: Recommendation, lang: str) -> str:
+    job = say(lang, f"job.{rec.workload.phase}")
+    best = rec.best
+    if best is None:
+        return "## " + say(lang, "head.none")
+    head = "## " + say(lang, f"head.{rec.action}", option=gpu_words(best), job=job)
+    if rec.action == "buy" and best.gpus % best.sold_in:
+        head += say(lang, "head.unit", unit=best.sold_in)
+    return head
+
+
+def decision(answer: Answer, lang: str) -> dict[str, Any]:
+    """What was decided, as data: what scenario checks and rich front-ends read."""
+    rec = answer.recommend
+    best = rec.best
+    return {
+        "action": rec.action, "gpu": best.gpu if best else None, "gpus": best.gpus if best else 0,
+        "owned": bool(best and best.owned), "fits": bool(best and best.ok),
+        "meets": {k: (best.meets.get(k) if best else False) if _stated(rec, k) else None
+                  for k in ("deadline", "latency", "budget")},
+        "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
+        "engine": best.engine if best else None, "lang": lang,
+    }
+
+
+def _stated(rec: Recommendation, constraint: str) -> bool:
+    w = rec.workload
+    return {"deadline": w.deadline_hours is not None,
+            "latency": w.ttft_ms is not None or w.min_tokens_per_s != 10.0,
+            "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
+
+
+def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
+                 notes: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    """The answer in Markdown, and its options table as data."""
+    rec = answer.recommend
+    w, best = rec.workload, rec.best
+    lines = [headline(rec, lang), ""]
+    if changed:
+        lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
+    for note in notes or []:
+        lines += [note, ""]
+    lines += _owned_lines(rec, lang)
+    if best:
+        lines += _figures(answer, lang)
+    t = table(answer, lang)
+    if not [o for o in rec.options if o.ok]:
+        lines += [say(lang, "answer.closest"), ""]
+    lines += markdown_table(t) + [""]
+    lines += _reasons(answer, lang)
+    lines += _levers(rec, lang)
+    lines += _one_card_lines(answer, lang)
+    lines += _budget_lines(rec, lang)
+    lines += _rent_or_buy_lines(rec, lang)
+    warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
+                                  + [x for o in answer.options for x in o.warnings]))
+    lines += [f"⚠ {x}" for x in warnings] + ([""] if warnings else [])
+    lines.append(say(lang, "answer.assumptions"))
+    data = profile.model_dump()
+    owned = rec.action == "use"
+    for slot, words in defaulted.items():
+        if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")):
+            lines.append(f"- {words}")
+    if w.spec.serves or w.spec.batch:
+        if profile.precision is None and (best and best.precision or rec.precision):
+            lines.append("- " + say(lang, "answer.precision_native" if _native(rec) else "answer.precision_default",
+                                    precision=(best.precision if best and best.precision else rec.precision)))
+    for a in rec.assumptions:
+        # the Serving line above already says the first; owned cards have no rent to weigh
+        if not a.startswith("serving in") and not (owned and a.startswith("utilisation")):
+            lines.append(f"- {a}")
+    lines += ["", say(lang, "answer.footer")]
+    return "\n".join(lines), t
+
+
+def _native(rec: Recommendation) -> bool:
+    from tools.models import resolve_model
+
+    return resolve_model(rec.workload.model).native_precision is not None and rec.workload.serve_precision is None
+
+
+def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
+    lines = []
+    for o in rec.owned_options:
+        if not o.ok:
+            why = "; ".join(o.reasons) or say(lang, "owned.short")
+            lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
+    return lines + [""] if lines else []
+
+
+def _figures(answer: Answer, lang: str) -> list[str]:
+    rec = answer.recommend
+    w, best = rec.workload, rec.best
+    assert best is not None
+    lines: list[str] = []
+    if w.spec.trains and best.train_per_gpu_bytes is not None:
+        line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=w.method,
+                   model=_model_name(rec), used=gb(best.train_per_gpu_bytes), capacity=gb(best.capacity_bytes))
+        if best.training_hours is not None:
+            tokens = w.tokens_per_run(_model(rec)) * w.epochs
+            line += say(lang, "fig.train_time", hours=hours(best.training_hours),
+                        tokens=f"{tokens / 1e6:,.0f}")
+            if best.training_usd is not None:
+                line += say(lang, "fig.rented", usd=money(best.training_usd))
+        lines += [line + say(lang, "fig.end"), ""]
+    if w.spec.serves and best.serve_per_gpu_bytes is not None:
+        users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
+        line = say(lang, "fig.serve", precision=best.precision, users=users, context=f"{w.context:,}",
+                   used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
+        if best.decode_tokens_per_s:
+            line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
+        if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
+            line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_tokens or min(w.context, 4096):,}")
+        if best.engine == "llama.cpp":
+            line += say(lang, "fig.engine", engine=best.engine)
+        lines += [line + say(lang, "fig.end"), ""]
+    if w.spec.batch and best.job_hours is not None:
+        total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
+        line = say(lang, "fig.batch", items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
+                   tokens_out=f"{w.batch_output_tokens:,}", total=f"{total / 1e6:,.0f}",
+                   hours=hours(best.job_hours), option=gpu_words(best),
+                   tps=tps(best.aggregate_tokens_per_s or 0))
+        if best.job_usd is not None:
+            line += say(lang, "fig.rented", usd=money(best.job_usd))
+        if best.replicas > 1:
+            line += say(lang, "fig.replicas", replicas=best.replicas, per=best.gpus // best.replicas)
+        lines += [line + say(lang, "fig.end"), ""]
+    if w.deadline_hours is not None and best.job_hours is not None:
+        key = "fig.deadline_met" if best.meets.get("deadline", True) else "fig.deadline_missed"
+        lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
+    return lines
+
+
+def _model(rec: Recommendation):
+    from tools.models import resolve_model
+
+    return resolve_model(rec.workload.model)
+
+
+def _model_name(rec: Recommendation) -> str:
+    return _model(rec).name
+
+
+def _reasons(answer: Answer, lang: str) -> list[str]:
+    rec = answer.recommend
+    best = rec.best
+    fitting = [o for o in rec.options if o.ok]
+    closest = [o for o in rec.options if not o.ok][:max(0, 3 - len(fitting[:5]))]
+    lines = []
+    for o in answer.options + closest:
+        if not o.ok and o.reasons:
+            lines.append(f"- {gpu_words(o)}: " + "; ".join(o.reasons) + ".")
+        elif o.ok and best and (o.gpu, o.gpus) != (best.gpu, best.gpus):
+            lines.append(_versus(o, best, lang))
+    return lines + [""] if lines else []
+
+
+def _versus(o: Option, best: Option, lang: str) -> str:
+    """How an option the user asked about compares with the recommendation."""
+    parts = [say(lang, "versus.fits", option=gpu_words(o), spare=pct(o.headroom_fraction))]
+    if o.decode_tokens_per_s and best.decode_tokens_per_s:
+        parts.append(say(lang, "versus.speed", this=tps(o.decode_tokens_per_s), best=tps(best.decode_tokens_per_s)))
+    if o.job_usd is not None and best.job_usd is not None and o.job_hours is not None and best.job_hours is not None:
+        parts.append(say(lang, "versus.run", this=money(o.job_usd), best=money(best.job_usd),
+                         this_h=hours(o.job_hours), best_h=hours(best.job_hours)))
+    elif o.usd_per_hour and best.usd_per_hour:
+        parts.append(say(lang, "versus.price", this=money(o.usd_per_hour), best=money(best.usd_per_hour)))
+    if o.avoid:
+        parts.append(say(lang, "versus.avoid"))
+    return "- " + parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "") + "."
+
+
+def _levers(rec: Recommendation, lang: str) -> list[str]:
+    if not rec.levers:
+        return []
+    lines = [say(lang, "levers.head")]
+    for lever in rec.levers:
+        o = lever.option
+        if o is None:
+            continue
+        cost = ""
+        if o.owned:
+            cost = say(lang, "table.owned")
+        elif o.job_usd is not None and not rec.workload.spec.serves:
+            cost = say(lang, "levers.run", usd=money(o.job_usd))
+        elif rec.workload.preference == "buy" or lever.change.startswith("buying"):
+            cost = say(lang, "levers.buy", usd=money(o.purchase_usd)) if o.purchase_usd else ""
+        elif o.usd_per_month is not None:
+            cost = say(lang, "levers.month", usd=money(o.usd_per_month))
+        lines.append(f"- {lever.change}: {gpu_words(o)}" + (f" ({cost})" if cost else ""))
+    return lines + [""]
+
+
+def _one_card_lines(answer: Answer, lang: str) -> list[str]:
+    one = answer.one_card
+    best = answer.recommend.best
+    if not one or best is None:
+        return []
+    option = one.options[0]
+    fits = [r for r in one.remedies if r.fits]
+    lines = [say(lang, "one_card.head", used=gb(option.per_gpu_bytes), gpu=best.gpu_name,
+                 capacity=gb(option.capacity_bytes))]
+    if fits:
+        lines.append(say(lang, "one_card.with", changes="; ".join(f"{r.change} ({gb(r.per_gpu_bytes)} GB)" for r in fits)))
+    else:
+        lines.append(say(lang, "one_card.none"))
+    return lines + [""]
+
+
+def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
+    w, best = rec.workload, rec.best
+    if best is None or best.owned:
+        return []
+    lines = []
+    verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
+    if w.budget_usd is not None and best.purchase_usd and (rec.action == "buy" or w.spec.serves):
+        lines.append(say(lang, "budget.buy", option=gpu_words(best), usd=money(best.purchase_usd), verdict=verdict,
+                         budget=money(w.budget_usd)))
+    elif w.budget_usd is not None and best.job_usd is not None:
+        lines.append(say(lang, "budget.run", usd=money(best.job_usd), verdict=verdict, budget=money(w.budget_usd)))
+    if w.budget_usd_per_month is not None:
+        if w.spec.serves and best.usd_per_month is not None:
+            lines.append(say(lang, "budget.month", usd=money(best.usd_per_month), use=pct(w.utilisation),
+                             verdict=verdict, budget=money(w.budget_usd_per_month)))
+        elif best.job_usd is not None:
+            lines.append(say(lang, "budget.run", usd=money(best.job_usd), verdict=verdict,
+                             budget=money(w.budget_usd_per_month)))
+    return lines + [""] if lines else []
+
+
+def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
+    best, rb = rec.best, rec.rent_or_buy
+    if best is None or best.owned or not rec.workload.spec.serves:
+        return []
+    if rb is None:
+        return [say(lang, "rb.no_price", gpu=best.gpu_name), ""]
+    be = (say(lang, "rb.never") if rb.break_even_utilisation is None
+          else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
+    lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=money(rb.rent_total_usd), months=rb.horizon_months,
+                 buy=money(rb.buy_total_usd), breakeven=be)]
+    lines += [f"_{x[0].upper()}{x[1:]}._" for x in rb.warnings]
+    return lines + [""]
+
+
+def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """The rent-or-buy question on its own, for the recommended option."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best, rb = rec.best, rec.rent_or_buy
+    if best is None:
+        return say(lang, "rb.nothing"), {}
+    if best.owned:
+        return say(lang, "rb.owned", option=gpu_words(best)), {}
+    if rb is None:
+        return (say(lang, "rb.rent_only", gpu=best.gpu_name, usd=money(best.usd_per_hour or 0), n=best.gpus),
+                {"option": best.model_dump(mode="json")})
+    be = (say(lang, "rb.never") if rb.break_even_utilisation is None
+          else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
+    lines = ["## " + say(lang, "rb.title", option=gpu_words(best)), "",
+             say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
+                 buy=money(rb.buy_total_usd), breakeven=be) + " "
+             + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"), ""]
+    lines += [f"_{x[0].upper()}{x[1:]}._" for x in rb.warnings]
+    lines += ["", say(lang, "rb.assumed")] + [f"- {a}" for a in rb.assumptions]
+    lines += ["", say(lang, "rb.footer")]
+    return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
+
+
+def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
+    """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
+    from tools.inference import InferenceMemoryInput, inference_memory
+    from tools.throughput import SpeedInput, speed
+    from tools.training import TrainingMemoryInput, training_memory
+
+    rec = Recommendation.model_validate(results["recommend"])
+    best, w = rec.best, rec.workload
+    if best is None:
+        return say(lang, "math.nothing"), {}
+    parts: list[tuple[str, Explained]] = []
+
+    def run(title: str, tool: str, fn: Callable[[Any], Explained], inp: Any) -> None:
+        parts.append((say(lang, title), _call(recorder, tool, inp.model_dump(mode="json"), lambda: fn(inp))))
+
+    tp = best.gpus // best.replicas
+    if (w.spec.serves or w.spec.batch) and best.precision:
+        context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
+        batch = w.users if w.spec.serves else 1
+        run("math.serving_memory", "inference_memory", inference_memory, InferenceMemoryInput(
+            model=w.model, precision=best.precision, context=context, batch=batch, gpus=tp, gpu=best.gpu,
+            engine=best.engine))
+        if best.decode_tokens_per_s:
+            run("math.serving_speed", "speed", speed, SpeedInput(model=w.model, precision=best.precision, gpu=best.gpu,
+                                                                 gpus=tp, batch=batch, context=context,
+                                                                 engine=best.engine))
+    if w.spec.trains:
+        dpo = w.objective == "dpo"
+        method = "full" if w.spec.pretrains else w.method
+        run("math.training_memory", "training_memory", training_memory, TrainingMemoryInput(
+            model=w.model, method=method, seq_len=w.seq_len, gpus=best.gpus, batch=2 if dpo else 1,
+            zero=3 if best.gpus > 1 else 0, reference_model=dpo and method == "full"))
+    if rec.rent_or_buy:
+        parts.append((say(lang, "math.rent_or_buy"), rec.rent_or_buy))
+    lines = ["## " + say(lang, "math.title", option=gpu_words(best)), ""]
+    payload: dict[str, Any] = {}
+    for title, result in parts:
+        payload[title] = result.model_dump(mode="json")
+        lines += [f"### {title}", ""]
+        for t in result.terms:
+            lines.append(f"- **{t.label}** = {_term_value(t.value, t.unit)}: {t.formula}")
+            if t.inputs:
+                lines.append("  - inputs: " + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
+        for a in result.assumptions:
+            lines.append(f"- _{say(lang, 'math.assumed')}_ {a}")
+        lines.append("")
+    return "\n".join(lines).rstrip(), payload
+
+
+def _term_value(value: float, unit: str) -> str:
+    if unit == "bytes":
+        return f"{gb(value)} GB"
+    if unit == "fraction":
+        return pct(value)
+    if unit in ("USD", "USD/h"):
+        return money(value)
+    return f"{value:,.1f} {unit}" if value < 1000 else f"{value:,.0f} {unit}"
+
+
+def _plain(v: Any) -> str:
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, int) or float(v).is_integer() or abs(v) >= 1000:
+        return f"{v:,.0f}"
+    return f"{v:,.4g}"
+
+
+def glossary_reply(topic: str, lang: str) -> str:
+    """A short explanation from the knowledge base's glossary."""
+    from knowledge import glossary
+
+    entry = next((g for g in glossary() if g.id == topic), None)
+    if entry is None:
+        return say(lang, "glossary.unknown")
+    title = entry.title_zh if lang == "zh" else entry.title_en
+    body = entry.zh if lang == "zh" else entry.en
+    return f"**{title}**: {body}"
+
+
+def choices_line(choices: list[tuple[str, str]]) -> str:
+    return "  ".join(f"[{label}]" for label, _ in choices)
+
+
+__all__ = ["choices_line", "decision", "glossary_reply", "text", "write_answer", "write_math", "write_rent_or_buy"]

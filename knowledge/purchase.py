@@ -1,0 +1,27 @@
+"""What buying N cards really costs: whole purchasable units plus the machines they go into.
+
+A single H100 SXM module cannot be bought; it comes on an 8-GPU board inside an HGX server, and two
+RTX 4090s need a PC around them. Pricing "N x card price" alone understates board parts by an
+order of magnitude and makes consumer cards look free of a host.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+
+from knowledge.loader import rules
+from knowledge.schema import Gpu
+
+
+def purchase_usd(gpu: Gpu, n: int) -> float | None:
+    """Cost of buying `n` of this card ready to run, in USD; None when the card has no price on record.
+
+    ceil(n / sold_in) * sold_in cards (whole boards) + ceil(n / host gpus) host machines.
+    """
+    if n < 1:
+        raise ValueError("a purchase needs at least one card")
+    if gpu.buy_price_usd is None:
+        return None
+    host = rules().host_systems[gpu.host_kind]
+    cards = ceil(n / gpu.sold_in) * gpu.sold_in
+    return cards * gpu.buy_price_usd + ceil(n / host.gpus) * host.usd

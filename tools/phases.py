@@ -1,0 +1,41 @@
+"""The jobs a workload can be: the one list every layer above derives its phase handling from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production", "batch", "pretrain"]
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    id: str
+    trains: bool  # fine-tunes (or pretrains) a model
+    serves: bool  # answers people interactively, around the clock or in working hours
+    batch: bool = False  # runs an offline inference job to a deadline
+    pretrains: bool = False  # trains from scratch: compute = 6 x parameters x tokens
+
+
+PHASES: dict[str, PhaseSpec] = {p.id: p for p in (
+    PhaseSpec("experiment", trains=True, serves=True),
+    PhaseSpec("fine-tune", trains=True, serves=False),
+    PhaseSpec("serve", trains=False, serves=True),
+    PhaseSpec("train-and-serve", trains=True, serves=True),
+    PhaseSpec("production", trains=True, serves=True),
+    PhaseSpec("batch", trains=False, serves=False, batch=True),
+    PhaseSpec("pretrain", trains=True, serves=False, pretrains=True),
+)}
+
+
+def trains(phase: str | None) -> bool:
+    return phase is not None and PHASES[phase].trains
+
+
+def serves(phase: str | None) -> bool:
+    return phase is not None and PHASES[phase].serves
+
+
+def is_job(phase: str | None) -> bool:
+    """A job that ends (fine-tuning, a batch run, pretraining): what it costs is the cost per run."""
+    return phase is not None and not PHASES[phase].serves
