@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+.PHONY: run test scenarios bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+scenarios: $(STAMP)
+	GPU_ADVISOR_SCENARIOS=1 $(BIN)/python -m pytest -q tests/test_scenarios.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

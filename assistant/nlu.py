@@ -43,7 +43,7 @@ NUMBER_WORDS = {
 }
 NOT_SURE = re.compile(r"\b(not sure|unsure|no idea|don'?t know|dunno|you (pick|choose|decide)|whatever|"
                       r"either is fine|any(thing)? (is )?fine|idk|skip|no preference|default)\b")
-RESET = re.compile(r"\b(start (over|again|afresh)|reset|new (conversation|session|chat)|from scratch|clear)\b")
+RESET = re.compile(r"\b(start (over|again|afresh)|reset|new (conversation|session|chat)|clear)\b")
 MATH = re.compile(r"\b(why|show (me )?(the )?(math|maths|working|calculation)|explain|how (did|do) you|"
                   r"break ?down|formula|where does .* come from)\b")
 RENT_BUY = re.compile(r"\b(rent or buy|buy or rent|should (i|we) (buy|rent)|rent vs\.? buy|rent versus buy|"
@@ -281,8 +281,15 @@ def read_phase(text: str, u: Understanding) -> None:
     experiment = re.search(r"\b(experiment\w*|try(ing)? (it |a model |models |things |one )?out|play(ing)? with|prototyp\w*|"
                            r"prove the pipeline|get(ting)? started|test(ing)? (it|things|the pipeline)|poc)\b", text)
     production = re.search(r"\b(production|at scale|scale up|high[- ]qps|thousands of users|many users)\b", text)
+    batch = re.search(r"\b(batch( job)?|offline|summari[sz]\w* .{0,40}(documents?|items?|records|files)|"
+                      r"(process|classify|label|translate)\w* .{0,30}(documents?|items?|records|files))\b", text)
+    pretrain = re.search(r"\b(pre-?train\w*|from scratch)\b", text)
     phase = None
-    if production:
+    if pretrain:
+        phase = "pretrain"
+    elif batch and not train:
+        phase = "batch"
+    elif production:
         phase = "production"
     elif experiment and not serve:
         phase = "experiment"
@@ -297,7 +304,8 @@ def read_phase(text: str, u: Understanding) -> None:
     if phase:
         u.updates["phase"] = phase
         u.understood.append({"experiment": "trying things out", "fine-tune": "fine-tuning", "serve": "serving",
-                             "train-and-serve": "fine-tuning, then serving", "production": "production"}[phase])
+                             "train-and-serve": "fine-tuning, then serving", "production": "production",
+                             "batch": "a batch job", "pretrain": "pretraining"}[phase])
     method = None
     if re.search(r"\bq-?lora\b", text):
         method = "qlora"

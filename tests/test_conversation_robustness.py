@@ -207,6 +207,7 @@ TO_QUESTION = {
     "method": ["fine-tune a 27B model and then let my team chat with it"],
     "users": ["serve a 27B model"],
     "utilisation": ["I want to experiment with fine-tuning a 7B model"],
+    "batch_items": ["summarise documents with llama 3.1 8b in a batch job"],
 }
 QUICK_REPLIES = [
     pytest.param(slot, label, value, id=f"{slot}:{label}")
@@ -275,7 +276,7 @@ def _check_reply(state: dict, before: int) -> None:
     assert data["kind"] in KINDS, data
     assert isinstance(reply.content, str) and reply.content.strip(), reply
     if data["kind"] == "question":
-        assert data["slot"] in QUESTIONS and data["choices"][-1]["label"] == "Not sure"
+        assert data["slot"] in QUESTIONS and data["choices"][-1]["label"] in ("Not sure", "不确定")
     if data["kind"] == "answer":
         assert data["results"]["recommend"] and reply.content.startswith("## ")
 
