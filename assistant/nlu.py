@@ -1,10 +1,22 @@
 """Deterministic text understanding: what a message says about the workload.
 
-No model download, no randomness: regular expressions and the catalog's names. `understand(text,
-pending)` returns the slot values the message gives, the intents it carries ("show the math",
-"start over", "not sure" ...) and a description of what was understood, so that a reply can say
-what was and was not. `pending` is the slot of the question just asked; a bare answer ("15",
-"working hours") fills it.
+No model download, no randomness: small readers, one per profile slot, over a cleaned copy of the
+message, with their words kept as data in assistant/vocab.yaml. `understand(text, pending)` returns
+the slot values the message gives (`updates`), the intents it carries ("show the math", "start
+over", "not sure", a glossary question ...), the language it is written in, and short English notes
+on what was understood. `pending` is the slot of the question just asked: a bare answer ("15",
+"working hours") fills it, and a bare choice number ("2") is returned as `choice` for the engine to
+map onto that question's quick replies.
+
+How a message is read:
+1. cut to MAX_MESSAGE_CHARS, NFKC-normalised and lower-cased; Chinese numerals become digits and
+   Chinese phrases become the English the readers know; English number words become digits;
+2. catalog model names and GPU names are found and masked, so that their digits ("llama 3.1 8b",
+   "4090") are never read as quantities;
+3. every remaining quantity gets a role from the words around it (model size, training tokens,
+   context, tokens per item, users, money, deadline ...);
+4. each slot's reader picks its value; a value right after "not", "no", "instead of", "rather than"
+   ... is what the user does not want ("buy not rent", "not 7B, 70B").
 """
 
 from __future__ import annotations
@@ -13,51 +25,27 @@ import difflib
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
-from knowledge import find_precision, gpus, models, rules
-from knowledge.resolve import BadValue, NotFound, check_size, normalise
+import yaml
+
+import knowledge
+from knowledge import find_model, find_precision, gpus, models, rules
+from knowledge.resolve import BadValue, check_size, normalise
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
-
-# Mixed Chinese/English domain words, mapped to the English the rules below read.
-CHINESE = {
-    "每周用几个小时": " a few hours a week ", "7x24小时": " 24/7 ", "7x24": " 24/7 ", "7×24": " 24/7 ",
-    "试用": " try it out ", "条": " items ",
-    "工作时间": " working hours ", "上班时间": " working hours ", "全天": " 24/7 ", "一直": " 24/7 ",
-    "周末": " weekends ", "购买": " buy ", "租用": " rent ", "比较": " compare ",
-    "全参数": " full fine-tune ", "全参": " full fine-tune ", "微调": " fine-tune ", "训练": " train ",
-    "推理": " serve ", "部署": " deploy ", "服务": " serve ", "显存": " vram ", "用户": " users ",
-    "并发": " concurrent ", "个人": " individual ", "中国": " china ", "国内": " china ", "预算": " budget ",
-    "每月": " per month ", "一个月": " a month ", "月": " month ", "租": " rent ", "买": " buy ",
-    "不确定": " not sure ", "不知道": " not sure ", "随便": " you pick ", "小时": " hours ", "上下文": " context ",
-    "量化": " quantized ", "人": " people ", "元": " yuan ", "块": " yuan ", "万": "0000 ", "千": "000 ",
-    "实验": " experiment ", "生产": " production ", "一个": " a ", "我们": " we ", "我": " i ", "有": " have ", "两个": " two ", "两张": " two ", "个": " ", "张": " ",
-}
-NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "hundred": 100, "a hundred": 100, "a dozen": 12, "a couple of": 2, "a pair of": 2, "a single": 1,
-    "single": 1, "dual": 2, "a": 1, "an": 1,
-}
-NOT_SURE = re.compile(r"\b(not sure|unsure|no idea|don'?t know|dunno|you (pick|choose|decide)|whatever|"
-                      r"either is fine|any(thing)? (is )?fine|idk|skip|no preference|default)\b")
-RESET = re.compile(r"\b(start (over|again|afresh)|reset|new (conversation|session|chat)|clear)\b")
-MATH = re.compile(r"\b(why|show (me )?(the )?(math|maths|working|calculation)|explain|how (did|do) you|"
-                  r"break ?down|formula|where does .* come from)\b")
-RENT_BUY = re.compile(r"\b(rent or buy|buy or rent|should (i|we) (buy|rent)|rent vs\.? buy|rent versus buy|"
-                      r"worth buying|break.?even)\b")
-GREET = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|你好|hola|bonjour)\b")
-THANKS = re.compile(r"\b(thanks|thank you|cheers|thx|谢谢)\b")
-HELP = re.compile(r"^\s*(help|\?|what can you do)\s*\??\s*$")
-INJECTION = re.compile(r"(ignore (all |the )?(previous|prior|above) (instructions|prompts?)|system prompt|"
-                       r"you are now|jailbreak|pretend to be|disregard (your|all) )")
-NEGATION = re.compile(r"\b(not|no|isn'?t|instead of|rather than|never)\s*$")
+VOCAB_FILE = Path(__file__).with_name("vocab.yaml")
+MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
+MASK = "\u2592"  # stands in for a name already read, keeping positions
+CHOICE_SLOTS_WITH_NUMBERS = ("users", "context")  # a bare number there is a count, never a choice
 
 
 @dataclass
 class Understanding:
+    """What one message says: slot updates, intents and notes, never a decision."""
+
     updates: dict[str, Any] = field(default_factory=dict)
     intents: set[str] = field(default_factory=set)
     understood: list[str] = field(default_factory=list)
@@ -71,60 +59,199 @@ class Understanding:
 
     @property
     def empty(self) -> bool:
-        return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus)
+        return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic
+                    or self.choice is not None or self.unknown_model)
 
 
-# ---------------------------------------------------------------- helpers
+# ---------------------------------------------------------------- vocabulary
 
 
-_CJK_EDGE = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9$¥])|(?<=[A-Za-z0-9%])(?=[\u3400-\u9fff])")
+@cache
+def vocab() -> dict[str, Any]:
+    """assistant/vocab.yaml, loaded once."""
+    return yaml.safe_load(VOCAB_FILE.read_text(encoding="utf-8"))
+
+
+@cache
+def _re(key: str) -> re.Pattern[str]:
+    """A vocabulary pattern by key ('a.b' for nested keys), compiled once."""
+    value: Any = vocab()
+    for part in key.split("."):
+        value = value[part]
+    return re.compile(value)
+
+
+@cache
+def _rules(key: str) -> list[tuple[re.Pattern[str], Any]]:
+    """A vocabulary list of [pattern, value, ...] rows, compiled once."""
+    return [(re.compile(row[0]), row[1] if len(row) == 2 else tuple(row[1:])) for row in vocab()[key]]
+
+
+# ---------------------------------------------------------------- cleaning
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
+                       r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
+_PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
+                        "\u00a0": " ", "。": ". ", "，": ", ", "、": ", ", "；": "; ", "！": "! ", "？": "? ",
+                        "：": ": ", "（": "(", "）": ")"})
+
+
+def language(text: str) -> str:
+    """'zh' when the message has Chinese characters (and no Japanese kana), else 'en'."""
+    return "zh" if _CJK.search(text) and not _KANA.search(text) else "en"
+
+
+def _zh_number(run: str) -> float:
+    """'一百万' -> 1e6, '1.5万' -> 15000, '两千' -> 2000, '十五' -> 15, '500亿' -> 5e10."""
+    digits, units = vocab()["zh_digits"], vocab()["zh_units"]
+    for big in ("亿", "万"):
+        if big in run:
+            left, right = run.split(big, 1)
+            return (_zh_number(left) if left else 1.0) * units[big] + (_zh_number(right) if right else 0.0)
+    total, current = 0.0, None
+    for m in re.finditer(r"\d+(?:\.\d+)?|.", run):
+        t = m.group()
+        if t[0].isdigit():
+            current = float(t)
+        elif t in digits:
+            current = float(digits[t])
+        elif t in units:
+            total += (1.0 if current is None else current) * units[t]
+            current = None
+    return total + (current or 0.0)
+
+
+@cache
+def _zh_numeral_run() -> re.Pattern[str]:
+    """A run of Chinese numerals, optionally after digits ('1.5万')."""
+    chars = "".join(vocab()["zh_digits"]) + "".join(vocab()["zh_units"])
+    return re.compile(rf"(?:\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
+
+
+def _zh_numerals(text: str) -> str:
+    """Chinese numerals to digits, leaving lone characters that are not numbers ('一' before a noun
+    that takes no count is handled by zh_before_numerals)."""
+    def repl(m: re.Match[str]) -> str:
+        run = m.group()
+        if len(run) > 24:
+            return run  # no number is written that long
+        if not re.search(r"[\d一二两三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
+            return run
+        value = _zh_number(run)
+        return f" {_digits(value)} " if value < 1e15 else run
+
+    return _zh_numeral_run().sub(repl, text)
+
+
+def _digits(value: float) -> str:
+    """A number as plain digits: 1000000 -> '1000000', 1.5 -> '1.5' (never '1e+06')."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _rewrite(text: str, key: str) -> str:
+    """Apply a vocabulary list of [pattern, replacement] rows in order."""
+    for pattern, replacement in _rules(key):
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@cache
+def _number_word_pattern() -> re.Pattern[str]:
+    """A run of English number words ('two hundred and fifty', 'a dozen', 'half a million')."""
+    v = vocab()
+    words = sorted({*v["number_words"], *v["number_scales"]}, key=len, reverse=True)
+    alt = "|".join(words)
+    return re.compile(rf"\b(?:(?:a|an|half a|half an)\s+)?(?:{alt})(?:(?:\s+|-)(?:and\s+)?(?:{alt}))*\b")
+
+
+def _number_words(text: str) -> str:
+    """English number words to digits: 'two hundred users' -> '200 users', 'a dozen' -> '12',
+    'half a million documents' -> '500000 documents'. A scale after digits ('10 million') is left
+    for the quantity reader; 'one-off', 'which one', 'no one' are not numbers."""
+    v = vocab()
+    for phrase, value in sorted(v["number_phrases"].items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf"\b{re.escape(phrase)}\b", f"{value}", text)
+    small, scales = v["number_words"], v["number_scales"]
+
+    def repl(m: re.Match[str]) -> str:
+        run = m.group()
+        tokens = re.findall(r"[a-z]+", run)
+        half = tokens[:2] in (["half", "a"], ["half", "an"])
+        article = tokens[0] in ("a", "an") or half
+        body = tokens[2 if half else 1 if article else 0:]
+        if not body or body[0] in scales and not article:
+            if half and not body:
+                return run
+            if not article:
+                return run  # '10 million' stays for the quantity reader
+        if article and body and body[0] not in scales:
+            return run  # 'a seven' is no number; 'a 7B model' never gets here
+        if len(body) == 1 and body[0] == "one":
+            before, after = text[max(0, m.start() - 8):m.start()], text[m.end():m.end() + 6]
+            if re.search(r"\b(which|this|that|the|no|any|each|every|some)\s*$", before) \
+                    or re.match(r"(-|\s)(off|time|of)\b", after):
+                return run
+        total, current = 0.0, 0.0
+        for t in body:
+            if t == "and":
+                continue
+            if t in small:
+                current += small[t]
+            elif t == "hundred":
+                current = (current or 1) * 100
+            elif t == "dozen":
+                current = (current or 1) * 12
+            else:
+                total += (current or 1) * scales[t]
+                current = 0.0
+        value = (total + current) * (0.5 if half else 1)
+        return _digits(value) if value < 1e15 else run
+
+    text = _number_word_pattern().sub(repl, text)
+    return re.sub(r"\bhalf an? (second|minute|hour|day)\b", r"0.5 \1", text)
 
 
 def clean(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)[:MAX_MESSAGE_CHARS]
-    text = re.sub(r"(\d{1,9}(?:\.\d{1,3})?)\s*([万千])", lambda m: f"{float(m.group(1)) * (1e4 if m.group(2) == '万' else 1e3):.0f}", text)
-    text = _CJK_EDGE.sub(" ", text)
-    for zh, en in CHINESE.items():
-        text = text.replace(zh, en)
-    text = text.replace("’", "'").replace("–", "-").replace("—", "-").replace("×", "x")
-    return re.sub(r"\s+", " ", text.lower()).strip()
+    """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
+    numerals and phrases rewritten, English number words as digits, single spaces."""
+    text = unicodedata.normalize("NFKC", (text or "")[:MAX_MESSAGE_CHARS]).translate(_PUNCT).lower()
+    if _CJK.search(text):
+        text = _rewrite(text, "zh_before_numerals")
+        weekdays = vocab()["zh_weekdays"]
+        text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
+        text = _zh_numerals(text)
+        text = _CJK_EDGE.sub(" ", text)
+        text = _rewrite(text, "zh_phrases")
+    elif _KANA.search(text):
+        text = _CJK_EDGE.sub(" ", text)
+    text = _number_words(text)
+    return re.sub(r"\s+", " ", text).strip()
 
 
-def _number(token: str) -> float | None:
-    token = token.strip().replace(",", "")
-    if token in NUMBER_WORDS:
-        return float(NUMBER_WORDS[token])
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*(thousand|million|k|m)", token)
-    if m:
-        return float(m.group(1)) * {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6}[m.group(2)]
-    try:
-        return float(token)
-    except ValueError:
-        return None
-
-
-def _an(number: str) -> str:
-    """'an 8B', 'an 11B', 'an 80B', but 'a 7B'."""
-    return "an" if re.match(r"(8|11|18)(\D|$)|8\d(\D|$)|8\d\d(\D|$)", number) else "a"
-
-
-def _negated(text: str, start: int) -> bool:
-    return bool(NEGATION.search(text[max(0, start - 14):start]))
+# ---------------------------------------------------------------- names: models and GPUs
 
 
 @cache
 def _model_index() -> dict[str, str]:
-    index: dict[str, str] = {}
-    for m in models():
-        for key in (m.id, m.name, *m.aliases, *m.hf_ids, *(h.split("/")[-1] for h in m.hf_ids)):
-            k = normalise(key)
-            if len(k) >= 3 and not re.fullmatch(r"[\d.]+b?", k):
-                index.setdefault(k, m.id)
-    return index
+    """Normalised name -> model id; knowledge's shared index when it has one."""
+    from knowledge import resolve
+
+    shared = getattr(resolve, "model_index", None)
+    if shared is not None:
+        source = shared()
+    else:
+        source = {}
+        for m in models():
+            for key in (m.id, m.name, *m.aliases, *m.hf_ids, *(h.split("/")[-1] for h in m.hf_ids)):
+                source.setdefault(normalise(key), m.id)
+    return {k: v for k, v in source.items() if len(k) >= 2 and not re.fullmatch(r"[\d.]+[bmk]?", k)}
 
 
 @cache
 def _gpu_index() -> dict[str, str]:
+    """Normalised GPU name or alias -> GPU id."""
     index: dict[str, str] = {}
     for g in gpus():
         for key in (g.id, g.name, *g.aliases):
@@ -134,15 +261,43 @@ def _gpu_index() -> dict[str, str]:
     return index
 
 
+@cache
+def _family_words() -> frozenset[str]:
+    """Family words of catalog models ('llama', 'qwen', 'gemma', ...) as they are typed."""
+    from knowledge import resolve
+
+    words = {m.family for m in models()} | {"mixtral", "meta-llama"}
+    for extra in getattr(resolve, "FAMILY_WORDS", {}).values():
+        words |= {w for w in extra if re.fullmatch(r"[a-z][a-z\-]*", w)}
+    return frozenset(words - {"generic"})
+
+
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9.\-_/]*")
+_LETTER = re.compile(r"[a-z]")
+
+
+def _tokens(text: str) -> list[tuple[int, int, str]]:
+    """Name-like tokens ('llama', '3.1', 'qwen2.5-vl-7b', 'org/name') with their spans."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group().rstrip(".-_/")
+        out.append((m.start(), m.start() + len(word), word))
+    return out
 
 
 def _ngrams(text: str, max_n: int = 5):
-    tokens = [(m.start(), m.end(), m.group().rstrip(".-_/")) for m in _TOKEN.finditer(text)]
+    """Runs of up to max_n tokens, longest first: (start, end, 'words joined by spaces')."""
+    tokens = _tokens(text)
     for n in range(max_n, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = tokens[i:i + n]
             yield span[0][0], span[-1][1], " ".join(t[2] for t in span)
+
+
+@cache
+def _STOP() -> frozenset[str]:  # noqa: N802
+    """Words that are never part of a model name."""
+    return frozenset(vocab()["name_stopwords"])
 
 
 @cache
@@ -155,338 +310,796 @@ def _keys_by_digits() -> dict[str, list[str]]:
     return groups
 
 
+@lru_cache(maxsize=512)
+def _resolve_token(word: str) -> str | None:
+    """A single typed token ('meta-llama/llama-3.1-8b-instruct', 'qwen-72b') through the catalog's
+    own resolver, which strips variant suffixes; None when it names no catalog model."""
+    if not (re.search(r"[a-z]", word) and re.search(r"\d", word) and re.search(r"[-/]", word)):
+        return None
+    try:
+        model = find_model(word)
+    except Exception:  # NotFound, ConfigError, BadValue: not a catalog name
+        return None
+    return None if model.family == "generic" else model.id
+
+
 def find_models(text: str) -> list[tuple[int, int, str]]:
     """Catalog models named in the text: (start, end, id), longest names first, no overlaps."""
     index = _model_index()
     found: list[tuple[int, int, str]] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(text) + 1)
     for start, end, gram in _ngrams(text):
-        if any(s < end and start < e for s, e in taken):
+        if any(taken[start:end]) or not _LETTER.search(gram):
             continue
         key = normalise(gram)
         model_id = index.get(key)
-        if model_id is None and len(key) >= 6 and re.search(r"[a-z]", key) and re.search(r"\d", key):
+        if model_id is None and " " not in gram:
+            model_id = _resolve_token(gram)
+        words = gram.split()
+        if model_id is None and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
+                and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
             same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
             close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
             model_id = index[close[0]] if close else None
         if model_id:
             found.append((start, end, model_id))
-            taken.append((start, end))
+            taken[start:end] = b"\x01" * (end - start)
     return sorted(found)
 
 
 def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
-    """GPUs named in the text with a count when one precedes them ("two 4090s", "8x H100")."""
+    """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
+    "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count."""
     index = _gpu_index()
     found: list[tuple[int, int, str, int]] = []
-    taken: list[tuple[int, int]] = []
+    taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
-        if any(s < end and start < e for s, e in taken):
+        if any(taken[start:end]) or " " in gram and not _LETTER.search(gram):
             continue
         key = normalise(gram)
         gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
         if not gpu_id or key.isdigit() and len(key) < 4:
             continue
-        before = text[max(0, start - 14):start]
-        m = re.search(r"(\d+|one|two|three|four|five|six|seven|eight|a pair of|a couple of|a single|single|dual|an|a)"
-                      r"\s*(x|×|\*)?\s*(nvidia\s+|geforce\s+|rtx\s+)?$", before)
-        count = int(_number(m.group(1)) or 1) if m else 1
-        found.append((start, end, gpu_id, count))
-        taken.append((start, end))
+        count, s0, e0 = 1, start, end
+        before = text[max(0, start - 40):start]
+        after = text[end:end + 12]
+        m = _re("gpu_count_before").search(before)
+        a = _re("gpu_count_after").match(after)
+        if m:
+            count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
+        elif a:
+            count, e0 = int(a.group(1)), end + a.end()
+        if count < 1:
+            count = 1
+        found.append((s0, e0, gpu_id, count))
+        taken[s0:e0] = b"\x01" * (e0 - s0)
     return sorted(found)
+
+
+# ---------------------------------------------------------------- quantities and their roles
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number in the message with its scale, place and role ('users', 'train_tokens' ...)."""
+
+    number: float  # as written, before the scale ("2" in "2k")
+    scale: str  # "", "k", "m", "b", "t", "thousand", "million", ...
+    start: int
+    end: int
+    role: str = ""
+    negated: bool = False
+    extra: str = ""  # currency for money, unit for durations
+
+    @property
+    def value(self) -> float:
+        """The number with its scale, k = 1,000."""
+        return self.number * vocab()["suffix_scale"].get(self.scale, 1)
+
+    @property
+    def context_tokens(self) -> float:
+        """For a context length 'k' is 1,024 ('32k' -> 32768); 'thousand' stays 1,000."""
+        if self.scale in ("", "k", "m"):
+            return self.number * {"k": 1024, "m": 1024 * 1024}.get(self.scale, 1)
+        return self.value
+
+
+_QTY = re.compile(
+    r"(?<![\w.])(?<!\d/)(-(?=\d))?(\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?)"
+    r"(?:(k|mm|m|bn|b|t)(?![a-z0-9])|\s?(thousand|million|billion|trillion)\b)?"
+    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?![.,]\d)"
+)
+
+
+def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the sentence or clause around a span begins and ends (split at . ; ! ? and line ends,
+    a dot between digits excepted)."""
+    lo, hi = max(0, start - 300), min(len(text), end + 300)
+    left = max(text.rfind(c, lo, start) for c in ";!?\n")
+    dots = [x.start() for x in re.finditer(r"\.(?!\d)", text[lo:start])]
+    left = max(left, lo + dots[-1] if dots else -1, lo - 1)
+    rights = [i for i in (text.find(c, end, hi) for c in ";!?\n") if i >= 0]
+    dot = re.search(r"\.(?!\d)", text[end:hi])
+    if dot:
+        rights.append(end + dot.start())
+    return left + 1, min(rights) if rights else hi
+
+
+def _clause(text: str, start: int, end: int) -> str:
+    """The sentence or clause around a span."""
+    left, right = _clause_bounds(text, start, end)
+    return text[left:right]
+
+
+def negated(text: str, start: int) -> bool:
+    """Whether the value at `start` follows a negation: 'not rent', 'no users', 'rather than QLoRA'."""
+    before = text[max(0, start - 48):start]
+    before = re.split(r"[,.;:!?()]", before)[-1] if re.search(r"[,.;:!?()]\s*$", before) is None else ""
+    if _re("negation_exceptions").search(before):
+        return False
+    return bool(_re("negation").search(before) or _re("rather_than").search(before))
+
+
+def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
+    """The role of one quantity from the words after and before it, and an extra tag (the
+    currency of money, the unit of a duration, the period of hours per period)."""
+    after = masked[q.end:q.end + 60]
+    before = masked[max(0, q.start - 60):q.start]
+    scale = q.scale
+    percent = re.match(r"\s*(?:%|percent\b)", after)
+    if percent or re.search(r"percent\s*$", before):
+        rest = after[percent.end():] if percent else after
+        return ("" if _re("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
+    cur_before = _re("money_before").search(before.rstrip())
+    cur_after = _re("money_after").match(after)
+    if cur_before or cur_after:
+        sign = (cur_before.group() if cur_before else "") + (cur_after.group() if cur_after else "")
+        currency = "CNY" if _re("currency_cny").search(sign) else \
+            "EUR" if _re("currency_eur").search(sign) else "USD"
+        return "money", currency
+    if _re("tps_after").match(after) or (_re("tps_before").search(before)
+                                         and _re("tokens_after").match(after)):
+        return "tokens_per_s", ""
+    if _re("ms_after").match(after):
+        return ("ms_per_token" if _re("per_token_context").search(after[:30]) else "ttft_ms"), ""
+    if _re("seconds_after").match(after):
+        clause = before[-40:] + after[:40]
+        if _re("per_token_context").search(after[:30]):
+            return "s_per_token", ""
+        return ("ttft_s" if _re("ttft_context").search(clause) else ""), ""
+    if _re("per_period_after").match(after):
+        return "hours_per", _re("per_period_after").match(after).group(1)
+    unit = _re("duration_after").match(after)
+    if unit:
+        word = re.match(r"\s*([a-z]+)", after).group(1)
+        if _re("deadline_before").search(before) or _re("deadline_after").match(after):
+            return "deadline", word
+        return "", word
+    if _re("tokens_after").match(after):
+        return _token_role(q, after, before), ""
+    if _re("ctx_after").match(after) or _re("ctx_before").search(before):
+        return "context", ""
+    if scale in ("b", "bn", "billion") or (scale in ("m", "million", "t", "trillion") and
+                                           _re("model_param_after").match(after)):
+        if _re("moe_active_after").match(after):
+            return "model_active", ""
+        if _re("moe_total_after").match(after):
+            return "model_total", ""
+        return "model", ""
+    if _re("epochs_after").match(after):
+        return "epochs", ""
+    if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
+        return "examples", ""
+    if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
+        return "items", ""
+    if _re("users_after").match(after) or _re("users_before").search(before):
+        return "users", ""
+    if _re("budget_before").search(before) or _re("budget_after").match(after):
+        return "money", "CNY" if lang == "zh" else "USD"
+    return "", ""
+
+
+def _token_role(q: Quantity, after: str, before: str) -> str:
+    """The role of 'N tokens': context, training data, per item, output, prompt."""
+    adjective = re.match(r"\s*-?\s*([a-z ]+?)\s+tokens?\b", after)
+    if adjective:
+        word = adjective.group(1)
+        if re.search(r"\b(training|train)\b", word):
+            return "train_tokens"
+        if re.search(r"\b(output|generated|completion)\b", word):
+            return "output_tokens"
+        if re.search(r"\b(input|prompt)\b", word):
+            return "prompt_tokens"
+        if "context" in word:
+            return "context"
+    rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?tokens?\b", "", after, count=1)
+    if _re("ctx_before").search(before) or _re("tok_after_context").match(rest):
+        return "context"
+    if _re("tok_after_train").match(rest):
+        return "train_tokens"
+    if _re("tok_after_output").match(rest):
+        return "output_tokens"
+    if _re("tok_after_prompt").match(rest):
+        return "prompt_tokens"
+    if _re("tok_after_per").match(rest) or _re("tok_after_doc").match(rest):
+        return "per_item_tokens"
+    if _re("tok_before_per_strong").search(before):
+        return "per_item_tokens"
+    if _re("tok_before_prompt").search(before):
+        return "prompt_tokens"
+    if _re("tok_before_output").search(before):
+        return "output_tokens"
+    if _re("tok_before_per").search(before):
+        return "per_item_tokens"
+    if _re("tok_before_train").search(before) or q.value >= 1e6:
+        return "train_tokens"
+    return "context"
+
+
+def quantities(masked: str, lang: str = "en") -> list[Quantity]:
+    """Every number in the (name-masked) message with its role and whether it is negated."""
+    out: list[Quantity] = []
+    for m in _QTY.finditer(masked):
+        if len(out) >= MAX_QUANTITIES:
+            break
+        try:
+            number = float(m.group(2).replace(",", ""))
+        except ValueError:
+            continue
+        if m.group(1):
+            number = -number
+        q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
+        role, extra = _role(masked, q, lang)
+        out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra))
+    return out
+
+
+# ---------------------------------------------------------------- the message being read
+
+
+@dataclass
+class Message:
+    """One message prepared for the slot readers."""
+
+    raw: str
+    text: str
+    masked: str
+    pending: str | None
+    lang: str
+    names: list[tuple[int, int, str]]
+    gpus: list[tuple[int, int, str, int]]
+    qty: list[Quantity]
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
+    phase: str | None = None  # the phase this message states, once read
+
+    def live(self, key: str) -> list[re.Match[str]]:
+        """Matches of a vocabulary pattern that are not negated."""
+        return [m for m in _re(key).finditer(self.masked) if not negated(self.masked, m.start())]
+
+    def role(self, *roles: str, live: bool = True) -> list[Quantity]:
+        """Quantities with one of these roles (by default only those not negated)."""
+        return [q for q in self.qty if q.role in roles and not (live and q.negated)]
+
+
+def _mask(text: str, spans) -> str:
+    """The text with each (start, end, ...) span replaced by MASK characters, positions kept."""
+    chars = list(text)
+    for s, e, *_ in spans:
+        chars[s:e] = MASK * (e - s)
+    return "".join(chars)
+
+
+def _prepare(raw: str, pending: str | None) -> Message:
+    """Clean the message, find and mask model and GPU names, and give every quantity its role."""
+    text = clean(raw)
+    names = find_models(text)
+    masked = _mask(text, names)
+    unknown, masked = _unknown_model(text, masked, raw)
+    found_gpus = find_gpus(masked)
+    masked = _mask(masked, found_gpus)
+    lang = language(raw[:MAX_MESSAGE_CHARS])
+    msg = Message(raw[:MAX_MESSAGE_CHARS], text, masked, pending, lang, names, found_gpus,
+                  quantities(masked, lang))
+    msg.unknown = unknown
+    return msg
+
+
+_SIZE_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?:\s?a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
+_REPO_ID = re.compile(r"[a-z][\w.\-]{1,40}/[\w.\-]*[a-z][\w.\-]*")
+_GLUED_NAME = re.compile(r"(?:[a-z][a-z0-9.]*-)+\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?b)?(?:-[a-z0-9.]+)*")
+
+
+def _unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
+    """A model name the catalog does not hold, with the size it carries: an organisation/name repo id
+    ('moonshotai/Kimi-Dev-72B'), a hyphenated name with a size ('kimi-dev-72b'), or a family the
+    catalog lacks ('kimi dev', 'yi 34b'). Returns ((name as typed, size spec or None), the text with
+    the name masked, so that its size is read only here)."""
+    families, unknowns = _family_words(), frozenset(vocab()["unknown_families"])
+    stop = _STOP()
+    tokens = _tokens(masked)
+    for i, (_s, _e, word) in enumerate(tokens):
+        if MASK in word:
+            continue
+        repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
+            and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
+        glued = _GLUED_NAME.fullmatch(word) and not re.match(r"(q|int|fp|bf|mx)\d", word)
+        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns
+        if not (repo or glued or family):
+            continue
+        first, last = i, i + 1
+        if family:  # widen to the words of the name: "llama 4 scout", "kimi dev 72b"
+            while first > 0 and i - first < 2 and (tokens[first - 1][2] in families | unknowns
+                                                   or re.fullmatch(r"\d+(\.\d+)?", tokens[first - 1][2])):
+                first -= 1
+            while last < len(tokens) and last - i <= 3 and tokens[last][2] not in stop \
+                    and re.fullmatch(r"[a-z0-9.\-]*[a-z][a-z0-9.\-]*", tokens[last][2]):
+                last += 1
+                if _SIZE_IN_NAME.search(tokens[last - 1][2]):
+                    break
+        s0, e0 = tokens[first][0], tokens[last - 1][1]
+        name = text[s0:e0]
+        typed = re.search(re.escape(name).replace(r"\ ", r"[\s\-_]*"), raw, re.IGNORECASE)
+        sizes = _SIZE_IN_NAME.findall(re.sub(r"[/_\-]", " ", name))
+        size = None
+        if sizes:
+            total, active = sizes[-1]
+            size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
+        return (typed.group() if typed else name, size), _mask(masked, [(s0, e0)])
+    return None, masked
 
 
 # ---------------------------------------------------------------- slot readers
 
 
-SIZE = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(b|bn|billion|m|million)(?![a-z0-9])(?!\s*(tokens?|context|ctx|users?|people|customers|requests|dollars|usd|yuan|rmb|a month|per month|items?|documents?|docs|records|rows|files|samples))")
-MOE = re.compile(
-    r"(\d+(?:\.\d+)?)\s*b\b[^.;\d]{0,30}?(?:total)?[^.;\d]{0,20}?(\d+(?:\.\d+)?)\s*b\s*(?:active|activated)"
-    r"|(\d+(?:\.\d+)?)\s*b\s*-?\s*a(\d+(?:\.\d+)?)\s*b\b")
-
-
-def read_model(text: str, u: Understanding) -> str:
-    """Fill 'model' from a catalog name or a bare size; returns the text with names removed."""
-    names = [m for m in find_models(text) if not _negated(text, m[0])]
-    rest = text
-    for start, end, _ in reversed(find_models(text)):
-        rest = rest[:start] + " " * (end - start) + rest[end:]
-    moe = None
-    for m in MOE.finditer(rest):
-        if _negated(rest, m.start()):
-            continue
-        total, active = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        moe = (float(total), float(active), m.start())
-    sizes = []
-    for m in SIZE.finditer(rest):
-        if _negated(rest, m.start()):
-            continue
-        if re.search(r"(\$|usd|dollars?|yuan|rmb|¥|tokens?)\s*$", rest[max(0, m.start() - 8):m.start()]):
-            continue
-        value = float(m.group(1)) * (1e-3 if m.group(2).startswith("m") else 1)
-        sizes.append((value, m.start()))
-    candidates: list[tuple[int, str, str]] = []  # (position, spec, description)
-    for start, _end, model_id in names:
-        candidates.append((start, model_id, next(x.name for x in models() if x.id == model_id)))
-    if moe:
-        total, active, pos = moe
-        candidates.append((pos, f"{total:g}B-A{active:g}B", f"{_an(f'{total:g}')} {total:g}B-total, {active:g}B-active MoE model"))
-    elif sizes:
-        value, pos = sizes[-1]
-        candidates.append((pos, f"{value:g}B", f"{_an(f'{value:g}')} {value:g}B model"))
-    if candidates:
-        _pos, spec, label = max(candidates)
-        try:
-            if spec[0].isdigit():
-                total = float(spec.split("B")[0])
-                active = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total
-                check_size(total, active)
-        except BadValue as e:
-            u.problems.append(str(e))
-            return rest
-        u.updates["model"] = spec
-        u.understood.append(label)
-    return rest
-
-
-PRECISION_WORDS = [
-    (r"\bq8_0\b|\bq8\b", "q8_0"), (r"\bq6_k\b", "q6_k"), (r"\bq5_k(_m)?\b", "q5_k_m"), (r"\bq4_k(_m)?\b", "q4_k_m"),
-    (r"\bq4_0\b", "q4_0"), (r"\bq3_k(_m)?\b", "q3_k_m"), (r"\bq2_k\b", "q2_k"), (r"\bgguf\b", "q4_k_m"),
-    (r"\bawq\b", "awq"), (r"\bgptq[- ]?(int)?8\b", "gptq-int8"), (r"\bgptq\b", "gptq-int4"), (r"\bnf4\b", "nf4"),
-    (r"\bfp8\b|\bfloat8\b", "fp8"), (r"\bint8\b|\b8[- ]?bits?\b", "int8"), (r"\bint4\b|\b4[- ]?bits?\b", "int4"),
-    (r"\bbf16\b|\bbfloat16\b|\b16[- ]?bits?\b|\bfull precision\b|\bunquantized\b", "bf16"), (r"\bfp16\b", "fp16"),
-]
-
-
-def read_precision(text: str, u: Understanding) -> None:
-    # "QLoRA (4-bit)" speaks of the fine-tuning method, not the serving format
-    scan = re.sub(r"q-?lora\s*\(?\s*4[- ]?bits?\)?", " qlora ", text)
-    scan = re.sub(r"4[- ]?bits?\s+(q-?lora|base|fine-?tun\w*)", r" \1", scan)
-    hits = []
-    for pattern, pid in PRECISION_WORDS:
-        for m in re.finditer(pattern, scan):
-            if not _negated(scan, m.start()):
-                hits.append((m.start(), pid))
-    if hits:
-        pid = max(hits)[1]
-        u.updates["precision"] = pid
-        u.understood.append(f"{find_precision(pid).name} weights")
-
-
-def read_phase(text: str, u: Understanding) -> None:
-    train = re.search(r"\b(fine-?tun\w*|finetun\w*|train\w*|sft|dpo|rlhf|orpo|q?-?lora|adapt\w*|full fine)\b", text)
-    serve = re.search(r"\b(serv\w*|deploy\w*|host\w*|inference|chat(bot)?s?( with)?|users?|customers?|api|"
-                      r"run(ning)? (it|them|locally|the model|models?|an? [\w.-]+ model)|"
-                      r"production|let (my|our) (team|users|customers))\b", text)
-    experiment = re.search(r"\b(experiment\w*|try(ing)? (it |a model |models |things |one )?out|play(ing)? with|prototyp\w*|"
-                           r"prove the pipeline|get(ting)? started|test(ing)? (it|things|the pipeline)|poc)\b", text)
-    production = re.search(r"\b(production|at scale|scale up|high[- ]qps|thousands of users|many users)\b", text)
-    batch = re.search(r"\b(batch( job)?|offline|summari[sz]\w* .{0,40}(documents?|items?|records|files)|"
-                      r"(process|classify|label|translate)\w* .{0,30}(documents?|items?|records|files))\b", text)
-    pretrain = re.search(r"\b(pre-?train\w*|from scratch)\b", text)
-    phase = None
+def read_phase(m: Message) -> str | None:
+    """The project phase from its verbs: pretraining ('from scratch'), an offline batch job
+    ('summarise 1M documents'), production, trying things out, fine-tuning, serving, or both."""
+    t = m.masked
+    live = m.live
+    pretrain = live("phase.pretrain")
+    train = [x for x in live("phase.train")
+             if not re.match(r"train(ing)? (tokens|data)", t[x.start():x.end() + 8])
+             and not _descriptive(t, x)]
+    strong = live("phase.serve_strong")
+    weak = live("phase.serve_weak")
+    experiment = live("phase.experiment") or re.search(rf"\btry(ing)?\s+(out\s+)?{MASK}", t)
+    production = live("phase.production")
+    users = m.role("users")
+    items = m.role("items", "per_item_tokens", "output_tokens")
+    no_users = [x for x in re.finditer(r"\b(no|without) (online |concurrent |live )?users\b", t)]
+    counted = m.role("items")
+    verbs = [x for x in live("phase.batch_verbs")
+             if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
+                 and (counted or not strong)) or items]
+    batch = live("phase.batch") or verbs or (no_users and items)
     if pretrain:
-        phase = "pretrain"
-    elif batch and not train:
-        phase = "batch"
-    elif production:
-        phase = "production"
-    elif experiment and not serve:
-        phase = "experiment"
-    elif train and serve and not re.fullmatch(r"users?", serve.group()):
-        phase = "train-and-serve"
-    elif train and serve:
-        phase = "train-and-serve"
-    elif train:
-        phase = "fine-tune"
-    elif serve and serve.group() not in ("users", "user", "customers", "customer"):
-        phase = "serve"
-    if phase:
-        u.updates["phase"] = phase
-        u.understood.append({"experiment": "trying things out", "fine-tune": "fine-tuning", "serve": "serving",
-                             "train-and-serve": "fine-tuning, then serving", "production": "production",
-                             "batch": "a batch job", "pretrain": "pretraining"}[phase])
-    method = None
-    if re.search(r"\bq-?lora\b", text):
-        method = "qlora"
-    elif re.search(r"\blora\b|\bpeft\b|\badapters?\b", text):
-        method = "lora"
-    elif re.search(r"\bfull(-| )?(parameter|param|fine-?tun\w*|training|ft|weights)?\b", text) and train:
-        method = "full"
-    if method:
-        u.updates["method"] = method
-        u.understood.append({"qlora": "QLoRA", "lora": "LoRA", "full": "full fine-tuning"}[method])
+        return "pretrain"
+    if batch and not train:
+        return "batch"
+    if production:
+        return "production"
+    has_model = bool(m.names or m.role("model", "model_total") or m.unknown)
+    targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "prompt_tokens")
+    if experiment and not strong:
+        return "experiment"
+    if train and (strong or [u for u in users if u.value > 1]):
+        return "train-and-serve"
+    if train:
+        return "fine-tune"
+    if strong or (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)):
+        return "serve"
+    return None
 
 
-USERS = re.compile(r"(\d[\d,]*(?:\.\d+)?\s*(?:thousand|million|k|m)?|one|two|three|four|five|six|seven|eight|nine|"
-                   r"ten|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|hundred|a dozen|a couple of)\s*(\+|plus)?\s*"
-                   r"(concurrent |simultaneous |active |internal |)?(users?|people|persons?|colleagues|employees|"
-                   r"customers|engineers|developers|researchers|students|analysts|at once|at the same time|"
-                   r"simultaneously|concurrently|sessions|chats|requests at once)\b")
-TEAM = re.compile(r"\bteam of (\d+|\w+)\b")
+def _descriptive(text: str, x: re.Match[str]) -> bool:
+    """'a fine-tuned llama', 'we already fine-tuned it': a past participle that describes the model,
+    not the job to size."""
+    if not re.search(r"(ed)$", x.group()):
+        return False
+    return bool(re.search(r"\b(a|an|the|our|my|its|already|have|has|had|been|was|were|is|are|custom|own|"
+                          r"previously|pre)\s*$", text[max(0, x.start() - 16):x.start()]))
 
 
-def read_users(text: str, u: Understanding, pending: str | None) -> None:
+def read_model(m: Message) -> str | None:
+    """The model: a catalog name ('qwen 72b' -> qwen2.5-72b, the newest of that family), a size
+    ('27B', '26B total with 3.8B active' -> '26B-A3.8B'), or the size an unknown name carries."""
+    candidates: list[tuple[int, str]] = []
+    for start, _end, model_id in m.names:
+        if not negated(m.text, start):
+            candidates.append((start, model_id))
+    for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
+        if not negated(m.masked, x.start()):
+            candidates.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
+    sizes = m.role("model", "model_total", "model_active")
+    for q in sizes:
+        total = q.value / 1e9 if q.scale not in ("b", "bn", "billion") else q.number
+        if q.role == "model_active":
+            continue
+        near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
+        same_sentence = [a for a in near
+                         if "." not in m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", "")]
+        active = same_sentence[0] if same_sentence else None
+        spec = f"{total:g}B" + (f"-A{active.number:g}B" if active else "")
+        if re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*b\s*-?\s*a\s*\d", m.masked[q.start:q.end + 6]):
+            continue  # "30b-a3b" was read above
+        candidates.append((q.start, spec))
+    if m.unknown and m.unknown[1] and not candidates:
+        candidates.append((0, m.unknown[1]))
+    if not candidates:
+        return None
+    _pos, spec = max(candidates)
+    if spec[0].isdigit():
+        total = float(spec.split("B")[0])
+        active = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total
+        try:
+            check_size(total, active)
+        except BadValue as e:
+            m.problems.append(str(e))
+            return None
+        return _family_and_size(m, spec) or spec
+    return spec
+
+
+def _family_and_size(m: Message, spec: str) -> str | None:
+    """'a 70B model (llama)' -> llama-3.3-70b: one family word beside a bare size names the newest
+    model of that family with that size; a family without that size is reported unknown."""
+    if "-A" in spec or m.unknown:
+        return None
+    words = [w for _s, _e, w in _tokens(m.masked) if w in _family_words()]
+    if len(set(words)) != 1:
+        return None
+    size = spec.lower()
+    model_id = _model_index().get(normalise(f"{words[0]} {size}"))
+    if model_id:
+        return model_id
+    m.unknown = (f"{words[0]} {size}", spec)
+    return None
+
+
+def read_precision(m: Message) -> str | None:
+    """The weight precision: 'in int4', '4-bit', 'AWQ', 'Q4_K_M', 'unquantised (bf16)'. Not the
+    KV cache's ('FP8 KV cache') nor QLoRA's 4-bit base."""
+    hits = []
+    t = m.masked
+    for pattern, pid in _rules("precision"):
+        for x in pattern.finditer(t):
+            if negated(t, x.start()):
+                continue
+            if _re("precision_not_weights").match(t[x.end():x.end() + 20]):
+                continue
+            if _re("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]):
+                continue
+            hits.append((x.start(), x.end(), pid))
+    inner = [h for h in hits if any(o is not h and o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0]
+                                    for o in hits)]
+    hits = [h for h in hits if h not in inner]
+    return max(hits)[2] if hits else None
+
+
+def read_method(m: Message) -> str | None:
+    """How to fine-tune: 'qlora', 'lora' or 'full' ('fully fine-tune', 'all weights', 'rather than
+    QLoRA, full')."""
+    hits = []
+    qlora_spans = [x.span() for x in _re("method.qlora").finditer(m.masked)]
+    for name in ("qlora", "lora", "full"):
+        for x in _re(f"method.{name}").finditer(m.masked):
+            if name == "lora" and any(s <= x.start() < e for s, e in qlora_spans):
+                continue
+            if name == "full" and re.fullmatch(r"full\s*(?:[,.;!]|please|instead)?", x.group().strip()) \
+                    and not (re.search(r"\b(q?-?lora|method)\b", m.masked) or m.pending == "method"):
+                continue
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), name))
+    return max(hits)[1] if hits else None
+
+
+def read_objective(m: Message) -> str | None:
+    """The training objective: 'dpo' for DPO, ORPO, KTO, SimPO, preference pairs; 'sft' when said."""
+    for name in ("dpo", "sft"):
+        if m.live(f"objective.{name}"):
+            return name
+    return None
+
+
+def read_users(m: Message) -> int | None:
+    """Concurrent users: '20 users', 'a team of 10', 'just me' (1), '一百个用户' (100); at the users
+    question a bare number or range ('15', '5-20' -> 20)."""
     value = None
-    m = None
-    for m in USERS.finditer(text):
-        if not _negated(text, m.start()):
-            value = _number(m.group(1))
-    if value is None:
-        t = TEAM.search(text)
-        if t:
-            value = _number(t.group(1))
-    if value is None and pending == "users":
-        r = re.search(r"(\d+)\s*(?:-|to)\s*(\d+)", text)
-        if r:
-            value = float(r.group(2))  # size for the top of a range
-        else:
-            m2 = re.search(r"\b(\d[\d,]*)\b|\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|a hundred|"
-                           r"just me|only me|myself|me)\b", text)
-            if m2:
-                value = 1.0 if m2.group(2) in ("just me", "only me", "myself", "me") else _number(m2.group(1) or m2.group(2))
-    if re.search(r"\b(just me|only me|myself|single user|by myself|personal use)\b", text):
+    for q in m.role("users"):
+        value = q.value
+    if value is None and m.live("just_me"):
         value = 1.0
-    if value is not None:
-        if value < 1:
-            u.problems.append("the number of users must be at least 1")
-            return
-        if value > 1_000_000:
-            u.problems.append(f"{value:,.0f} concurrent users is beyond what one deployment plan can size")
-            return
-        u.updates["users"] = int(value)
-        u.understood.append(f"{int(value)} concurrent user{'s' if value != 1 else ''}")
+    if value is None and m.pending == "users":
+        nums = [q for q in m.qty if not q.role and not q.negated]
+        rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
+        if rng:
+            value = float(rng.group(2).replace(",", ""))
+        elif nums:
+            value = nums[-1].value
+    if value is None:
+        return None
+    if value < 1:
+        m.problems.append("the number of users must be at least 1")
+        return None
+    if value > 1_000_000:
+        m.problems.append(f"{value:,.0f} concurrent users is beyond what one deployment plan can size")
+        return None
+    return int(value)
 
 
-CONTEXT = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\s*(?:-| )?(tokens?|context|ctx|token context|context window)\b"
-                     r"|(?:context|ctx|context window|context length)\s*(?:of|=|:)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\b")
+def read_context(m: Message) -> int | None:
+    """Context length in tokens: '32k context' (32,768), 'context of 128 thousand tokens' (128,000);
+    at the context question a bare '32k'."""
+    values = [q.context_tokens for q in m.role("context")]
+    if not values and m.pending == "context":
+        values = [q.context_tokens for q in m.qty if not q.role and not q.negated]
+    if not values:
+        return None
+    value = values[-1]
+    if value < 128:
+        m.problems.append(f"a context of {value:,.0f} tokens is too short to size; try 2k-128k")
+        return None
+    if value > 10_000_000:
+        m.problems.append(f"{value:,.0f} tokens of context is beyond any model")
+        return None
+    return int(value)
 
 
-def read_context(text: str, u: Understanding, pending: str | None) -> None:
-    value = None
-    for m in CONTEXT.finditer(text):
-        if _negated(text, m.start()) or re.search(r"(tokens?)\s+(per|a|each)\s+(second|s)\b", text[m.start():m.end() + 12]):
-            continue
-        number = m.group(1) or m.group(4)
-        unit = m.group(2) or m.group(5)
-        if re.search(r"(million|m)\s+tokens\s+(of|per|for)?\s*(data|training|dataset)", text[m.start():m.end() + 20]):
-            continue
-        value = float(number.replace(",", "")) * {"k": 1024, "m": 1024 * 1024, None: 1}[unit]
-    if value is None and pending == "context":
-        m = re.search(r"\b(\d+(?:\.\d+)?)\s*(k)?\b", text)
-        if m:
-            value = float(m.group(1)) * (1024 if m.group(2) else 1)
-    if value is not None:
-        if value < 128:
-            u.problems.append(f"a context of {value:,.0f} tokens is too short to size; try 2k-128k")
-            return
-        if value > 10_000_000:
-            u.problems.append(f"{value:,.0f} tokens of context is beyond any model")
-            return
-        u.updates["context"] = int(value)
-        u.understood.append(f"{int(value):,}-token context")
+def read_utilisation(m: Message) -> float | None:
+    """How busy the GPUs are, 0-1: '24/7' (1.0), 'working hours' (0.24), '8 hours a day' (0.33),
+    '50%'; at the utilisation question a bare percentage."""
+    hits: list[tuple[int, float]] = []
+    for pattern, (value, _label) in _rules("utilisation"):
+        for x in pattern.finditer(m.masked):
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), float(value)))
+    for q in m.role("utilisation_percent"):
+        hits.append((q.start, q.value / 100))
+    for q in m.role("hours_per"):
+        per = vocab()["period_hours"].get(q.extra, 24)
+        share = q.value / per
+        days = re.search(r"(\d)\s*days? (a|per|/) ?week", m.masked[q.end:q.end + 40])
+        if days and q.extra in ("day", "weekday", "working day", "workday"):
+            share *= int(days.group(1)) / 7
+        hits.append((q.start, share))
+    if not hits and m.pending == "utilisation":
+        nums = [q for q in m.qty if not q.role and not q.negated]
+        if nums:
+            x = nums[-1].value
+            hits.append((0, x / 100 if x > 1 else x))
+    if not hits:
+        return None
+    value = max(hits)[1]
+    if not 0 < value <= 1:
+        m.problems.append("utilisation must be between 0% and 100%")
+        return None
+    return round(value, 4)
 
 
-def read_utilisation(text: str, u: Understanding, pending: str | None) -> None:
-    value = None
-    label = ""
-    m = re.search(r"(\d+(?:\.\d+)?)\s*%", text)
-    if m and not re.search(r"(discount|off|cheaper|faster|headroom)", text[m.end():m.end() + 12]):
-        value = float(m.group(1)) / 100
-        label = f"{m.group(1)}% utilisation"
-    h = re.search(r"(\d+(?:\.\d+)?)\s*(?:hours?|hrs?|h)\s*(?:a|per|each|/)\s*(day|week|month)", text)
-    if h:
-        per = {"day": 24, "week": 168, "month": 730}[h.group(2)]
-        value, label = float(h.group(1)) / per, f"{h.group(1)} hours a {h.group(2)}"
-    for pattern, v, lab in (
-        (r"24/7|24x7|around the clock|all the time|always on|non-?stop|constantly|continuous(ly)?|all day every day", 1.0, "around the clock"),
-        (r"working hours|office hours|business hours|9 ?(to|-) ?5|during the (work ?)?day|weekdays", 0.24, "working hours"),
-        (r"\bweekends?\b", 0.29, "weekends"),
-        (r"few hours a week|occasional(ly)?|rarely|now and then|sporadic\w*|once a week", 0.05, "a few hours a week"),
-        (r"\b(half the time)\b", 0.5, "half the time"),
-    ):
-        if re.search(pattern, text) and value is None:
-            value, label = v, lab
-    if value is None and pending == "utilisation":
-        n = re.fullmatch(r"\s*(0?\.\d+|\d+(?:\.\d+)?)\s*", text)
-        if n:
-            x = float(n.group(1))
-            value = x / 100 if x > 1 else x
-            label = f"{value:.0%} utilisation"
-    if value is not None:
-        if not 0 < value <= 1:
-            u.problems.append("utilisation must be between 0% and 100%")
-            return
-        u.updates["utilisation"] = round(value, 4)
-        u.understood.append(label)
+def read_region(m: Message) -> str | None:
+    """Where the GPUs run: 'us', 'eu', 'china' or 'global', from countries, cities, clouds and ', US'."""
+    hits: list[tuple[int, str]] = []
+    t = m.masked
+    for pattern, region in _rules("regions"):
+        for x in pattern.finditer(t):
+            outside = _re("region_outside_before").search(t[max(0, x.start() - 16):x.start()])
+            if negated(t, x.start()) or outside:
+                continue
+            if region == "us" and re.fullmatch(r"in the us", x.group()) is None and x.group() == "us":
+                continue
+            hits.append((x.start(), region))
+    for x in _re("region_outside").finditer(t):
+        hits.append((x.start(), "global"))
+    raw = m.raw
+    if not raw.isupper():
+        for x in _re("region_us_cased").finditer(raw):
+            if not negated(raw.lower(), x.start()):
+                hits.append((_map_position(raw, m.text, x.start()), "us"))
+    for x in _re("region_us_clause_end").finditer(t):
+        if not negated(t, x.start()):
+            hits.append((x.start(), "us"))
+    return max(hits)[1] if hits else None
 
 
-BUDGET = re.compile(r"(\$|usd\s*|us\$|¥|￥|rmb\s*|cny\s*)?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|m)?\s*"
-                    r"(usd|dollars?|bucks|yuan|rmb|cny)?\s*(a|per|/|each)?\s*(month|mo|year|yr)?")
+def _map_position(raw: str, text: str, pos: int) -> int:
+    """Roughly where a raw-text position falls in the cleaned text (for ordering only)."""
+    return int(pos * len(text) / max(1, len(raw)))
 
 
-def read_budget(text: str, u: Understanding, pending: str | None) -> None:
-    if not re.search(r"\$|usd|dollar|bucks|¥|￥|yuan|rmb|cny|budget", text):
+def read_budget(m: Message) -> tuple[str, float] | None:
+    """A budget in USD: ('budget_usd_per_month', 2000.0) for 'at most $2000 a month',
+    ('budget_usd', 5000.0) for 'I can spend $5k'; yuan converted at the rules' rate."""
+    money = [q for q in m.role("money") if not _re("money_hourly").match(m.masked[q.end:q.end + 16])]
+    money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
+    if not money:
+        return None
+    q = money[-1]
+    clause = _clause(m.masked, q.start, q.end)
+    after = m.masked[q.end:q.end + 30]
+    monthly = bool(_re("money_monthly").search(clause)) and not _re("money_once").match(after)
+    yearly = bool(_re("money_yearly").search(clause))
+    amount = q.value
+    if q.extra == "EUR":
+        m.notes.append("budgets in euros are not converted; give it in dollars or yuan")
+        return None
+    usd = amount * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if yearly and not monthly:
+        usd, monthly = usd / 12, True
+    if usd <= 0:
+        m.problems.append("a budget must be positive")
+        return None
+    return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
+
+
+def read_owned(m: Message) -> list[str] | None:
+    """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
+    'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
+    owned = []
+    for s, e, gpu_id, count in m.gpus:
+        left, right = _clause_bounds(m.masked, s, e)
+        clause = m.masked[left:right]
+        prefix = m.masked[max(left, s - 80):s]
+        near = m.masked[max(0, s - 24):s]
+        has = _re("owned").search(prefix) and not _re("owned_not").search(prefix)
+        mine = _re("owned_mine_near").search(near) or _re("owned_machine").search(clause)
+        home = _re("owned_place").search(clause)
+        buying = _re("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+        default = gpu_id in vocab()["owned_by_default"] and not buying
+        if (has or mine or home) and not (buying and not has) or default:
+            owned.append(f"{count}x {gpu_id}")
+    return owned or None
+
+
+def read_preference(m: Message) -> str | None:
+    """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
+    'rent or buy?' is a question (intent rent_buy), not a preference."""
+    if _re("intents.rent_buy").search(m.masked):
+        return None
+    hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
+    if not hits and m.pending == "preference":
+        key = m.text.strip(" .!")
+        return vocab()["choice_words"]["preference"].get(key)
+    return max(hits)[1] if hits else None
+
+
+def read_train_tokens(m: Message) -> float | None:
+    """Training tokens per epoch: '500M training tokens', 'on 300M tokens', '2T tokens', or
+    examples x tokens each ('50k examples of 1k tokens' -> 5e7, 20k preference pairs x 1.5k)."""
+    direct = m.role("train_tokens")
+    if direct:
+        return float(direct[-1].value)
+    if not _trains(m):
+        return None
+    counts = m.role("examples", "items")
+    each = m.role("per_item_tokens")
+    if counts and each:
+        return float(counts[-1].value * each[-1].value)
+    return None
+
+
+def _trains(m: Message) -> bool:
+    """Whether the message is about training (so counts are examples, not items of a batch job)."""
+    words = bool(m.live("phase.train") or m.live("phase.pretrain") or m.role("examples"))
+    return words and not (m.live("phase.batch") and not m.live("phase.train"))
+
+
+def read_epochs(m: Message) -> float | None:
+    """Passes over the data: '3 epochs', 'one epoch', '训练2轮'."""
+    found = m.role("epochs")
+    if not found:
+        return None
+    value = found[-1].value
+    if not 0 < value <= 1000:
+        m.problems.append("epochs must be between 0 and 1,000")
+        return None
+    return float(value)
+
+
+def read_batch_items(m: Message) -> int | None:
+    """Items of an offline job: '1 million documents', '10万条'; at the items question a bare number."""
+    if _trains(m):
+        return None
+    found = m.role("items")
+    if not found and m.phase == "batch":
+        found = m.role("examples")
+    if not found and m.pending == "batch_items":
+        found = [q for q in m.qty if not q.role and not q.negated and q.value >= 1]
+    if not found:
+        return None
+    value = found[-1].value
+    if value < 1:
+        m.problems.append("a batch job needs at least one item")
+        return None
+    return int(value)
+
+
+def read_batch_input_tokens(m: Message) -> int | None:
+    """Tokens read per item: '2k tokens each' (2,000), '2k-token documents'."""
+    if _trains(m):
+        return None
+    found = m.role("per_item_tokens")
+    if not found and m.phase == "batch":
+        found = m.role("prompt_tokens")
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def read_batch_output_tokens(m: Message) -> int | None:
+    """Tokens written per item: '200-token summaries', '~100 output tokens per document'."""
+    if _trains(m) or m.phase in ("serve", "production", "train-and-serve"):
+        return None
+    found = m.role("output_tokens")
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def read_prompt_tokens(m: Message) -> int | None:
+    """Typical prompt length when serving: 'prompts around 4k tokens' (4,000)."""
+    if m.phase == "batch" or _trains(m):
+        return None
+    found = m.role("prompt_tokens")
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def read_deadline(m: Message) -> float | None:
+    """Hours until an offline job must be done: 'within 2 days' (48), 'in 10 hours', 'by tomorrow'
+    (24), 'by Friday' (72, an assumption the reply states)."""
+    hits: list[tuple[int, float]] = []
+    table = vocab()["duration_hours"]
+    for q in m.role("deadline"):
+        hits.append((q.start, q.value * table.get(q.extra, 1)))
+    for pattern, hours in _rules("deadline_words"):
+        for x in pattern.finditer(m.masked):
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), float(hours)))
+    if not hits:
+        return None
+    value = max(hits)[1]
+    if value <= 0:
+        m.problems.append("a deadline must be in the future")
+        return None
+    return round(value, 4)
+
+
+def read_ttft(m: Message) -> float | None:
+    """Target time to first token in ms: 'first token under 500 ms', 'under 2 seconds to first token'."""
+    found = m.role("ttft_ms", "ttft_s")
+    if not found:
+        return None
+    q = found[-1]
+    value = q.value * (1000 if q.role == "ttft_s" else 1)
+    if value <= 0:
+        m.problems.append("a latency target must be positive")
+        return None
+    return float(value)
+
+
+def read_min_tokens_per_s(m: Message) -> float | None:
+    """Per-user decode speed target: 'at least 30 tokens/s per user', '50 ms per token' (20/s)."""
+    found = m.role("tokens_per_s", "ms_per_token", "s_per_token")
+    if not found:
+        return None
+    q = found[-1]
+    if q.value <= 0:
+        m.problems.append("a speed target must be positive")
+        return None
+    if q.role == "ms_per_token":
+        return round(1000 / q.value, 4)
+    if q.role == "s_per_token":
+        return round(1 / q.value, 4)
+    return float(q.value)
+
+
+def read_gpus(m: Message, u: Understanding) -> None:
+    """Cards named but not owned: two or more to compare ('compare L40S and A100'), or one to try
+    ('and on two 4090s?')."""
+    if u.updates.get("owned"):
         return
-    best = None
-    for m in BUDGET.finditer(text):
-        prefix, number, scale, suffix, _per, period = m.groups()
-        if not (prefix or suffix) and "budget" not in text[max(0, m.start() - 20):m.start()]:
-            continue
-        amount = float(number.replace(",", "")) * {"k": 1e3, "m": 1e6, None: 1}[scale]
-        currency = "CNY" if ((prefix or "") + (suffix or "")).strip() in ("¥", "￥", "rmb", "cny", "yuan") else "USD"
-        best = (amount, currency, period)
-    if best:
-        amount, currency, period = best
-        usd = amount * (rules().usd_per_cny if currency == "CNY" else 1.0)
-        monthly = period in ("month", "mo") or (period is None and re.search(r"monthly|a month|per month", text))
-        if period in ("year", "yr"):
-            usd, monthly = usd / 12, True
-        if usd <= 0:
-            u.problems.append("a budget must be positive")
-            return
-        key = "budget_usd_per_month" if monthly else "budget_usd"
-        u.updates[key] = round(usd, 2)
-        shown = f"¥{amount:,.0f}" if currency == "CNY" else f"${amount:,.0f}"
-        u.understood.append(f"a budget of {shown}{' a month' if monthly else ''}")
-
-
-ITEMS = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(thousand|million|k|m)?\s*(items?|documents?|docs|records|rows|files|samples)\b")
-
-
-def read_batch_items(text: str, u: Understanding) -> None:
-    """Items of an offline batch job ("1 million documents", "10万条")."""
-    m = ITEMS.search(text)
-    if m:
-        scale = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, None: 1}[m.group(2)]
-        u.updates["batch_items"] = int(float(m.group(1).replace(",", "")) * scale)
-        u.understood.append(f"{u.updates['batch_items']:,} items")
-
-
-def read_region(text: str, u: Understanding) -> None:
-    region = None
-    if re.search(r"\b(china|chinese|beijing|shanghai|shenzhen|hangzhou|mainland|autodl|aliyun|alibaba cloud)\b", text):
-        region = "china"
-    elif re.search(r"\b(europe|european|eu|germany|france|uk|netherlands|sweden|finland|gdpr)\b", text):
-        region = "eu"
-    elif re.search(r"\b(usa|u\.s\.|united states|america|in the us|us-based|us based|california|texas)\b", text):
-        region = "us"
-    if region and not re.search(r"\bnot (in )?(china|europe|the us)\b", text):
-        u.updates["region"] = region
-        u.understood.append({"china": "China", "eu": "Europe", "us": "the US"}[region])
-
-
-def read_gpus(text: str, u: Understanding) -> None:
-    found = find_gpus(text)
+    found = [g for g in m.gpus if not negated(m.masked, g[0])]
     if not found:
         return
-    owned = re.search(r"\b(i|we)\b.{0,24}\b(have|own|got|bought)\b|\bmy\b|\bour\b|already (have|own)", text)
-    if owned:
-        u.updates["owned"] = [f"{count}x {gpu_id}" for _s, _e, gpu_id, count in found]
-        u.understood.append("you own " + " and ".join(f"{c} x {g}" for _s, _e, g, c in found))
-        return
-    if re.search(r"\b(compare|versus|vs\.?|or)\b", text) and len(found) >= 2:
-        u.compare_gpus = [g for _s, _e, g, _c in found]
+    if len(found) >= 2 and _re("compare").search(m.masked):
+        u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         u.understood.append("compare " + " and ".join(u.compare_gpus))
         return
     _s, _e, gpu_id, count = found[-1]
@@ -494,85 +1107,194 @@ def read_gpus(text: str, u: Understanding) -> None:
     u.understood.append(f"{count} x {gpu_id}")
 
 
-def read_preference(text: str, u: Understanding) -> None:
-    if RENT_BUY.search(text):
-        u.intents.add("rent_buy")
+# ---------------------------------------------------------------- intents
+
+
+def read_intents(m: Message) -> set[str]:
+    """What the message asks beside slot values: reset, help, greet, thanks, not sure, math,
+    rent or buy, injection."""
+    found = set()
+    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection"):
+        if _re(f"intents.{name}").search(m.text):
+            found.add(name)
+    if "reset" in found and re.search(r"\bfrom scratch\b", m.text) and not re.search(
+            r"\b(start (over|again)|reset|new (conversation|chat|session))\b", m.text):
+        found.discard("reset")
+    return found
+
+
+def read_topic(m: Message) -> str | None:
+    """The glossary topic of a concept question ('what is a KV cache?', 'explain int8',
+    '什么是KV缓存'), or None when the message is no such question."""
+    finder = getattr(knowledge, "find_topic", None)
+    if finder is None:
+        return None
+    asks = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) \
+        or _re("explain_bare").search(m.text)
+    if not (asks or _re("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
+        return None
+    try:
+        return finder(m.raw)
+    except Exception:  # a glossary that cannot be read answers no concept question
+        return None
+
+
+def read_choice(m: Message) -> int | None:
+    """A choice number typed at a question ('2', 'option 2'): 1-based, for the engine to map."""
+    if not m.pending or m.pending in CHOICE_SLOTS_WITH_NUMBERS:
+        return None
+    x = _re("choice").match(m.text)
+    if not x:
+        return None
+    n = int(x.group(1))
+    count = _choice_count(m.pending)
+    if 1 <= n <= count or m.pending not in ("model", "utilisation", "batch_items"):
+        return n if n >= 1 else None
+    return None
+
+
+def _choice_count(slot: str) -> int:
+    """How many quick replies the question for a slot offers (the catalog's, else 9)."""
+    try:
+        from assistant.catalog import text
+
+        return len(text("en", f"slot.{slot}.choices"))
+    except Exception:
+        return 9
+
+
+def _pending_value(m: Message, u: Understanding) -> None:
+    """A bare answer to the question just asked: a quick reply's words ('both', 'cheapest'), a bare
+    size at the model question ('70' -> 70B), a bare number at the items question, or a name the
+    catalog does not know."""
+    pending = m.pending
+    if not pending or pending in u.updates or u.choice is not None or "not_sure" in u.intents:
         return
-    if re.search(r"\b(want|prefer|plan|going|like) to buy\b|\bbuy(ing)? (our|my) own\b|\bon-?prem", text):
-        u.updates["preference"] = "buy"
-        u.understood.append("buying")
-    elif re.search(r"\b(want|prefer|plan|going|like) to rent\b|\bcloud\b|\brent(ing)?\b", text):
-        u.updates["preference"] = "rent"
-        u.understood.append("renting")
+    key = m.text.strip(" .!?")
+    table = vocab()["choice_words"].get(pending, {})
+    if key in table:
+        u.updates[pending] = table[key]
+        return
+    if pending == "model":
+        bare = re.fullmatch(r"(?:about |around |~)?(\d+(?:\.\d+)?)", key)
+        if bare and float(bare.group(1)) > 0:
+            spec = f"{float(bare.group(1)):g}B"
+            try:
+                check_size(float(bare.group(1)), float(bare.group(1)))
+                u.updates["model"] = spec
+            except BadValue as e:
+                u.problems.append(str(e))
+            return
+        looks_like_a_name = re.search(r"[\d\-/]", key) or re.search(r"[A-Z]", m.raw)
+        if not u.updates and not u.unknown_model and re.search(r"[a-z]", key) and len(key.split()) <= 4 \
+                and not u.intents and not u.topic and looks_like_a_name and key not in _family_words():
+            u.unknown_model = m.raw.strip()
 
 
 # ---------------------------------------------------------------- entry point
 
+READERS = (
+    ("phase", read_phase),
+    ("model", read_model),
+    ("method", read_method),
+    ("objective", read_objective),
+    ("precision", read_precision),
+    ("users", read_users),
+    ("context", read_context),
+    ("utilisation", read_utilisation),
+    ("region", read_region),
+    ("budget", read_budget),
+    ("owned", read_owned),
+    ("preference", read_preference),
+    ("train_tokens", read_train_tokens),
+    ("epochs", read_epochs),
+    ("batch_items", read_batch_items),
+    ("batch_input_tokens", read_batch_input_tokens),
+    ("batch_output_tokens", read_batch_output_tokens),
+    ("deadline_hours", read_deadline),
+    ("ttft_ms", read_ttft),
+    ("prompt_tokens", read_prompt_tokens),
+    ("min_tokens_per_s", read_min_tokens_per_s),
+)
+
+
+def _note(slot: str, value: Any) -> str:
+    """A short English note on one understood value."""
+    if slot == "model":
+        return f"model {value}"
+    if slot == "users":
+        return f"{value} concurrent user{'s' if value != 1 else ''}"
+    if slot == "utilisation":
+        return f"{value:.0%} utilisation"
+    if slot == "context":
+        return f"{value:,}-token context"
+    if slot.startswith("budget"):
+        return f"a budget of ${value:,.0f}{' a month' if slot.endswith('month') else ''}"
+    if slot == "precision":
+        try:
+            return f"{find_precision(value).name} weights"
+        except Exception:
+            return str(value)
+    return f"{slot.replace('_', ' ')}: {value}"
+
 
 def understand(raw: str, pending: str | None = None) -> Understanding:
+    """Read one message; `pending` is the slot of the question just asked (or None)."""
+    raw = raw or ""
     u = Understanding()
-    text = clean(raw or "")
-    if not text:
+    cut = raw[:MAX_MESSAGE_CHARS]
+    u.lang = language(cut)
+    if not cut.strip():
         u.intents.add("empty")
         return u
     if len(raw) > MAX_MESSAGE_CHARS:
         u.intents.add("truncated")
-    if INJECTION.search(text):
-        u.intents.add("injection")
-    if RESET.search(text):
-        u.intents.add("reset")
+    m = _prepare(cut, pending)
+    u.intents |= read_intents(m)
+    if "reset" in u.intents:
+        u.intents &= {"reset", "truncated", "injection"}
         return u
-    if HELP.match(text):
-        u.intents.add("help")
+    if "help" in u.intents:
         return u
-    if MATH.search(text):
-        u.intents.add("math")
-    if GREET.match(text):
-        u.intents.add("greet")
-    if THANKS.search(text):
-        u.intents.add("thanks")
-    if NOT_SURE.search(text):
-        u.intents.add("not_sure")
-    rest = read_model(text, u)
-    read_precision(rest, u)
-    read_phase(rest, u)
-    read_users(rest, u, pending)
-    read_context(rest, u, pending)
-    read_utilisation(rest, u, pending)
-    read_budget(rest, u, pending)
-    read_batch_items(rest, u)
-    read_region(rest, u)
-    read_gpus(rest, u)
-    read_preference(rest, u)
-    if pending and pending not in u.updates and "not_sure" not in u.intents:
-        _read_choice_value(text, pending, u)
+    u.choice = read_choice(m)
+    if u.choice is not None:
+        return u
+    for slot, reader in READERS:
+        value = reader(m)
+        if slot == "phase":
+            m.phase = value
+        if value is None:
+            continue
+        if slot == "owned" or not isinstance(value, tuple):
+            u.updates[slot] = value
+        else:
+            u.updates[value[0]] = value[1]
+    if m.unknown:
+        u.unknown_model = m.unknown[0]
+        if m.unknown[1] and "model" not in u.updates and not any("parameters" in p for p in m.problems):
+            u.updates["model"] = m.unknown[1]
+    u.problems += m.problems
+    read_gpus(m, u)
+    _pending_value(m, u)
+    topic = read_topic(m)
+    if topic == "best-gpu" or (topic is None and _re("best_gpu").search(m.text)):
+        if not _sizing(u):
+            u.intents.add("best_gpu")
+            u.updates, u.problems, u.compare_gpus, u.whatif_gpus = {}, [], [], None
+    elif topic:
+        own = set(vocab()["topic_slots"].get(topic, []))
+        rest = {k for k in u.updates if k not in own}
+        asked = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) or (
+            not u.updates and _re("explain_bare").search(m.text))
+        if asked and not rest and not u.compare_gpus and not u.whatif_gpus:
+            u.topic = topic
+            u.intents.add("explain")
+            u.intents -= {"math"}
+            u.updates, u.problems, u.unknown_model = {}, [], None
+    u.understood += [_note(k, v) for k, v in u.updates.items()]
     return u
 
 
-CHOICE_WORDS = {
-    "phase": {"try a model out": "experiment", "try": "experiment", "fine-tune": "fine-tune", "fine tune": "fine-tune",
-              "serve users": "serve", "serve": "serve", "both": "train-and-serve", "fine-tune, then serve": "train-and-serve",
-              "production": "production"},
-    "method": {"qlora": "qlora", "lora": "lora", "full": "full", "cheapest": "qlora"},
-    "preference": {"rent": "rent", "buy": "buy", "either": "either"},
-}
-
-
-def _read_choice_value(text: str, pending: str, u: Understanding) -> None:
-    """Bare quick-reply values ("qlora", "serve_users") for the pending question."""
-    key = text.strip(" .!").replace("_", " ")
-    table = CHOICE_WORDS.get(pending, {})
-    if key in table:
-        u.updates[pending] = table[key]
-        u.understood.append(key)
-        return
-    if pending == "model":
-        try:
-            from knowledge import find_model
-
-            m = find_model(key)
-            u.updates["model"] = m.id if m.family != "generic" else key.upper()
-            u.understood.append(m.name)
-        except (NotFound, BadValue, ValueError):
-            pass
-
+def _sizing(u: Understanding) -> bool:
+    """Whether a message gives anything to size (then 'which GPU is best for it' is answered)."""
+    return bool(set(u.updates) - {"region", "preference"}) or bool(u.unknown_model)

@@ -121,7 +121,8 @@ def test_a_japanese_sentence_without_numbers_is_not_understood_politely():
 def test_a_japanese_sentence_keeps_the_sizes_and_user_counts_it_contains():
     reply = reply_to(["7Bモデルを10人のユーザーに提供したい"])  # "I want to offer a 7B model to 10 users"
     assert payload(reply)["kind"] == "question"
-    assert "Got it: a 7B model; 10 concurrent users." in reply.content
+    # a model offered to a number of users is a serving job
+    assert "Got it: a 7B model; serving; 10 concurrent users." in reply.content
 
 
 # ---------------------------------------------------------------- contradictions and absurd values
