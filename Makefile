@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 scenarios: $(STAMP)
-	GPU_ADVISOR_SCENARIOS=1 $(BIN)/python -m pytest -q tests/test_scenarios.py
+	$(BIN)/python -m pytest -q tests/test_scenarios.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -68,9 +68,9 @@ def serves_others(p: Profile) -> bool:
 
 
 def pays_for_time(p: Profile) -> bool:
-    """How busy the cards are decides rent or buy for serving; a job rents by the hour, and owned
-    cards cost nothing more."""
-    return serves(p) and not p.get("owned")
+    """How busy the cards are decides rent or buy for serving; a job rents by the hour, owned cards
+    cost nothing more, and someone set on buying has decided already."""
+    return serves(p) and not p.get("owned") and p.get("preference") != "buy"
 
 
 @dataclass(frozen=True)

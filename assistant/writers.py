@@ -14,7 +14,7 @@ from assistant.advice import Answer, Recorder, _call
 from assistant.catalog import say, text
 from assistant.policy import Profile, relevant
 from tools.common import Explained
-from tools.recommend import Option, Recommendation
+from tools.recommend import FOUR_BIT, Option, Recommendation
 
 GB = 1e9
 
@@ -140,7 +140,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
 def _stated(rec: Recommendation, constraint: str) -> bool:
     w = rec.workload
     return {"deadline": w.deadline_hours is not None,
-            "latency": w.ttft_ms is not None or w.min_tokens_per_s != 10.0,
+            "latency": w.latency_stated,
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
@@ -177,14 +177,31 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
             lines.append(f"- {words}")
     if w.spec.serves or w.spec.batch:
         if profile.precision is None and (best and best.precision or rec.precision):
-            lines.append("- " + say(lang, "answer.precision_native" if _native(rec) else "answer.precision_default",
-                                    precision=(best.precision if best and best.precision else rec.precision)))
-    for a in rec.assumptions:
-        # the Serving line above already says the first; owned cards have no rent to weigh
-        if not a.startswith("serving in") and not (owned and a.startswith("utilisation")):
-            lines.append(f"- {a}")
+            shown = best.precision if best and best.precision else rec.precision
+            key = ("answer.precision_native" if _native(rec) else
+                   "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
+            lines.append("- " + say(lang, key, precision=shown))
+    lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
+    """The tools' own assumptions, in the user's language (their English text stays in the payload)."""
+    from tools.recommend import BATCH_JOB_CONCURRENCY
+
+    w = rec.workload
+    lines = []
+    if w.spec.batch:
+        lines.append(say(lang, "plan.batch", concurrency=BATCH_JOB_CONCURRENCY))
+    if w.spec.trains:
+        kind = say(lang, "plan.pretrain") if w.spec.pretrains else say(lang, f"method.{w.method}")
+        dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
+        lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=f"{w.tokens_per_run(_model(rec)) / 1e6:,.0f}",
+                         epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}"))
+    if not owned:
+        lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
+    return lines
 
 
 def _native(rec: Recommendation) -> bool:
@@ -219,7 +236,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
-        line = say(lang, "fig.serve", precision=best.precision, users=users, context=f"{w.context:,}",
+        line = say(lang, "fig.serve", model=rec.model_name, precision=best.precision, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
@@ -228,9 +245,12 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         if best.engine == "llama.cpp":
             line += say(lang, "fig.engine", engine=best.engine)
         lines += [line + say(lang, "fig.end"), ""]
+    if rec.vision_params_b:
+        key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
+        lines += [say(lang, key, model=rec.model_name, vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
     if w.spec.batch and best.job_hours is not None:
         total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
-        line = say(lang, "fig.batch", items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
+        line = say(lang, "fig.batch", model=rec.model_name, items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
                    tokens_out=f"{w.batch_output_tokens:,}", total=f"{total / 1e6:,.0f}",
                    hours=hours(best.job_hours), option=gpu_words(best),
                    tps=tps(best.aggregate_tokens_per_s or 0))
@@ -287,7 +307,7 @@ def _versus(o: Option, best: Option, lang: str) -> str:
 def _levers(rec: Recommendation, lang: str) -> list[str]:
     if not rec.levers:
         return []
-    lines = [say(lang, "levers.head")]
+    lines = [say(lang, "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest")]
     for lever in rec.levers:
         o = lever.option
         if o is None:
@@ -297,11 +317,14 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             cost = say(lang, "table.owned")
         elif o.job_usd is not None and not rec.workload.spec.serves:
             cost = say(lang, "levers.run", usd=money(o.job_usd))
-        elif rec.workload.preference == "buy" or lever.change.startswith("buying"):
+        elif rec.workload.preference == "buy" or lever.change == "buy":
             cost = say(lang, "levers.buy", usd=money(o.purchase_usd)) if o.purchase_usd else ""
         elif o.usd_per_month is not None:
             cost = say(lang, "levers.month", usd=money(o.usd_per_month))
-        lines.append(f"- {lever.change}: {gpu_words(o)}" + (f" ({cost})" if cost else ""))
+        over = "" if lever.within_budget else say(lang, "levers.over")
+        key, _, value = lever.change.partition("=")
+        change = say(lang, f"lever.{key}", value=value)
+        lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
     return lines + [""]
 
 

@@ -24,7 +24,3 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def repo_root() -> Path:
     return REPO_ROOT
-
-# The issue-7 scenario table (tests/scenarios/) states what an expert would answer; the engine does
-# not meet all of it yet, so it runs on request (`make scenarios`) until it passes, then joins `make test`.
-collect_ignore = [] if os.environ.get("GPU_ADVISOR_SCENARIOS") else ["test_scenarios.py"]

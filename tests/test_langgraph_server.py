@@ -89,4 +89,4 @@ def test_a_whole_conversation_through_the_sdk(server_url):
     follow_up = say("what about int4?")
     assert follow_up["additional_kwargs"]["gpu_advisor"]["kind"] == "answer"
     assert "_Updated for: precision._" in follow_up["content"]
-    assert "(int4, 15 users" in follow_up["content"]
+    assert ", int4, 15 users" in follow_up["content"]

@@ -45,7 +45,7 @@ from tests.conversation import payload, run_conversation
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 IDS = [p.stem for p in SCENARIOS]
 
-TOP_KEYS = {"title", "turns", "expect", "previous"}
+TOP_KEYS = {"title", "turns", "expect", "previous", "known_gap"}
 DECISION_KEYS = {
     "action", "action_any", "gpu", "gpu_any", "gpu_not", "gpus", "gpus_min", "gpus_max",
     "total_memory_gb_min", "owned", "fits", "meets", "model", "model_any", "precision", "precision_any",
@@ -251,8 +251,10 @@ def check_reply(expect: dict[str, Any], reply: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=IDS)
-def test_scenario(path: Path):
+def test_scenario(path: Path, request: pytest.FixtureRequest):
     spec, replies = replay(path)
+    if spec.get("known_gap"):  # an expert answer the engine does not give yet; strict, so a fix is noticed
+        request.applymarker(pytest.mark.xfail(reason=spec["known_gap"], strict=True))
     turns = spec["turns"]
     assert len(replies) == len(turns)
     lang = spec["expect"].get("lang", "en")

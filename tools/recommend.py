@@ -21,7 +21,7 @@ from knowledge import find_gpu, find_precision, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
-from tools.cost import HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
+from tools.cost import DEFAULT_HORIZON_MONTHS, HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
 from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
 from tools.phases import PHASES, Phase
@@ -38,8 +38,9 @@ COUNTS = (1, 2, 4, 8)
 # between): fine-tuning tries up to four of them.
 MULTI_NODE_COUNTS = (16, 32)
 PRETRAIN_COUNTS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
-# Below this many tokens per second per user, a chat feels slower than reading.
-MIN_TOKENS_PER_S = 10.0
+# Below this many tokens per second per user, a chat is slower than people read: about 250 words a
+# minute, 5.5 tokens/s (Brysbaert 2019, "How many words do we read per minute?"), rounded up.
+MIN_TOKENS_PER_S = 6.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
@@ -92,8 +93,17 @@ class Workload(ToolInput):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
-    min_tokens_per_s: float = Field(MIN_TOKENS_PER_S, gt=0, description="per-user decode speed target")
+    min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
+                                                                   "default: reading speed")
     candidates: list[str] | None = None
+
+    @property
+    def speed_floor(self) -> float:
+        return self.min_tokens_per_s or MIN_TOKENS_PER_S
+
+    @property
+    def latency_stated(self) -> bool:
+        return self.ttft_ms is not None or self.min_tokens_per_s is not None
 
     @property
     def spec(self):
@@ -142,13 +152,17 @@ class Option(BaseModel):
 class Lever(BaseModel):
     """A change that would bring an option within a constraint the plan misses."""
 
-    change: str
+    change: str = Field(description='what changes: "int4", "qlora", "buy", "as_asked", or "context=4,096" style')
     option: Option | None
+    within_budget: bool = True
 
 
 class Recommendation(Explained):
     workload: Workload
     model_id: str
+    model_name: str
+    vision_params_b: float = 0.0
+    image_tokens: int | None = None
     precision: str | None = None
     best: Option | None
     action: Literal["use", "rent", "buy", "none"]
@@ -185,15 +199,28 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
     return pairs
 
 
+FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k")
+
+
+def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str) -> bool:
+    sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
+                          engine=engine))
+    return sp.decode_tokens_per_s >= w.speed_floor
+
+
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
            warnings: list[str], headrooms: list[float]) -> None:
     """Interactive serving: fits, per-user speed, and the latency target."""
     tried = None
-    for engine, fmt in _engines(w, gpu, precision_id, owned):
+    formats = [precision_id]
+    if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
+        formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
+    pairs = [pair for fmt in formats for pair in _engines(w, gpu, fmt, owned)]
+    for engine, fmt in pairs:
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, gpu=gpu.id, engine=engine))
         tried = (engine, fmt, mem)
-        if mem.fits:
+        if mem.fits and (fmt == pairs[-1][1] or _fast_enough(w, gpu, n, engine, fmt)):
             break
     if tried is None:
         opt.serves = False
@@ -203,8 +230,8 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     opt.engine, opt.precision = engine, fmt
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
-    budget = opt.capacity_bytes * (0.9 if engine == "vllm" else 1)
-    headrooms.append((budget - mem.per_gpu_total_bytes) / budget)
+    # spare memory of the whole card: vLLM's own 10% reserve counts as room to spare
+    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
@@ -215,15 +242,15 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
                              engine=engine))
     opt.ttft_s = first.time_to_first_token_s
-    fast_enough = sp.decode_tokens_per_s >= w.min_tokens_per_s
-    if w.ttft_ms is not None or w.min_tokens_per_s != MIN_TOKENS_PER_S:
+    fast_enough = sp.decode_tokens_per_s >= w.speed_floor
+    if w.latency_stated:
         opt.meets["latency"] = fast_enough and (w.ttft_ms is None or opt.ttft_s * 1000 <= w.ttft_ms)
         if w.ttft_ms is not None and opt.ttft_s * 1000 > w.ttft_ms:
             opt.reasons.append(f"first token after {opt.ttft_s * 1000:,.0f} ms at {prompt:,}-token prompts, "
                                f"over the {w.ttft_ms:,.0f} ms target")
     if not fast_enough:
-        opt.reasons.append(f"{sp.decode_tokens_per_s:.1f} tokens/s per user, under the {w.min_tokens_per_s:g} "
-                           "tokens/s target" if w.min_tokens_per_s != MIN_TOKENS_PER_S else
+        opt.reasons.append(f"{sp.decode_tokens_per_s:.1f} tokens/s per user, under the {w.speed_floor:g} "
+                           "tokens/s target" if w.min_tokens_per_s is not None else
                            f"{sp.decode_tokens_per_s:.1f} tokens/s per user is slower than reading speed")
 
 
@@ -237,8 +264,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     opt.engine, opt.precision = "vllm", precision_id
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
-    budget = opt.capacity_bytes * 0.9
-    headrooms.append((budget - mem.per_gpu_total_bytes) / budget)
+    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
@@ -318,7 +344,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
                         "before planning around it")
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
-        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.min_tokens_per_s)
+        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
     cap_gb = opt.capacity_bytes / 1e9
     if opt.serves is False and opt.serve_per_gpu_bytes:
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
@@ -444,15 +470,25 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return None, "none", None
     if best.owned:
         return best, "use", None
-    rb = None
-    if best.purchase_usd is not None:
-        home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
-        try:
-            rb = rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
-                                          purchase_usd_per_gpu=best.purchase_usd / best.gpus, **home))
-        except ToolError:
-            rb = None
-    return best, _action(w, best, rb), rb
+    rb = _rent_or_buy(w, best)
+    action = _action(w, best, rb)
+    if action == "buy" and best.gpus % best.sold_in:
+        # board parts come in whole servers: the price already pays for all of its cards, so plan on them
+        whole = evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in)
+        if whole is not None and whole.ok:
+            best, rb = whole, _rent_or_buy(w, whole)
+    return best, action, rb
+
+
+def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
+    if best.purchase_usd is None:
+        return None
+    home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
+    try:
+        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
+                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus, **home))
+    except ToolError:
+        return None
 
 
 # The guide says rent first: buying is advised only when owning saves at least this share.
@@ -473,20 +509,22 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
 
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
-    tries: list[tuple[str, dict]] = []
+    tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
     precision = w.serve_precision or "int8"
-    if (w.spec.serves or w.spec.batch) and precision not in ("int4", "q4_k_m", "awq", "gptq-int4", "mxfp4"):
-        tries.append(("4-bit weights (int4)", {"serve_precision": "int4"}))
+    if (w.spec.serves or w.spec.batch) and precision not in FOUR_BIT:
+        tries.append(("int4", {"serve_precision": "int4"}))
     if w.spec.serves and w.context > 4096:
-        tries.append((f"a {w.context // 2:,}-token context", {"context": w.context // 2}))
+        tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
     if w.spec.serves and w.users > 1:
-        tries.append((f"{max(1, w.users // 2)} concurrent users", {"users": max(1, w.users // 2)}))
+        tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.trains and not w.spec.pretrains and w.method != "qlora":
-        tries.append(("QLoRA instead of " + w.method, {"method": "qlora"}))
+        tries.append(("qlora", {"method": "qlora"}))
     if w.deadline_hours:
-        tries.append((f"a {w.deadline_hours * 2:,.0f} h deadline", {"deadline_hours": w.deadline_hours * 2}))
+        tries.append((f"deadline={w.deadline_hours * 2:,.0f}", {"deadline_hours": w.deadline_hours * 2}))
     if w.budget_usd_per_month and w.preference != "buy" and w.spec.serves:
-        tries.append(("buying instead of renting", {"preference": "buy", "budget_usd_per_month": None}))
+        # the monthly budget, spent on owning over the rent-or-buy horizon instead
+        tries.append(("buy", {"preference": "buy", "budget_usd_per_month": None,
+                              "budget_usd": w.budget_usd_per_month * DEFAULT_HORIZON_MONTHS}))
     levers = []
     for label, change in tries:
         variant = w.model_copy(update=change)
@@ -494,6 +532,15 @@ def _levers(w: Workload) -> list[Lever]:
         best, _action_, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best))
+    if levers or not (w.budget_usd or w.budget_usd_per_month):
+        return levers
+    # Nothing brings it within the budget: say what the cheapest plans cost, with and without the levers.
+    for label, change in [("as_asked", {}), *tries[:1]]:
+        variant = w.model_copy(update={**change, "budget_usd": None, "budget_usd_per_month": None})
+        owned, options = options_for(variant)
+        best, _action_, _rb = decide(variant, owned + options)
+        if best is not None:
+            levers.append(Lever(change=label, option=best, within_budget=False))
     return levers
 
 
@@ -521,9 +568,6 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
                            f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
-    if model.modality == "vision-language":
-        assumptions.append(f"{model.name} includes a {model.vision_params_b:g}B-parameter vision tower in its weights;"
-                           " image tokens are counted as context")
     warnings = []
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
@@ -531,6 +575,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         warnings += rules().china_caveats[:1]
     levers = _levers(w) if with_levers and best is None else []
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
-    return Recommendation(workload=w, model_id=model.id, precision=precision if spec.serves or spec.batch else None,
+    return Recommendation(workload=w, model_id=model.id, model_name=model.name,
+                          vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings)
