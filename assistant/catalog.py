@@ -35,6 +35,24 @@ def text(lang: str, key: str) -> Any:
     return catalog("en")[key] if entry is None else entry
 
 
+@cache
+def _tool_text(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    path = FOLDER / f"tool_text.{lang}.yaml"
+    if lang == "en" or not path.exists():
+        return []
+    rows = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return [(re.compile(pattern), replacement) for pattern, replacement in rows]
+
+
+def localise(lang: str, sentence: str) -> str:
+    """A tool's English warning or reason in the answer's language (unchanged when no pattern fits)."""
+    for pattern, replacement in _tool_text(lang):
+        m = pattern.fullmatch(sentence.strip())
+        if m:
+            return m.expand(replacement)
+    return sentence
+
+
 def say(lang: str, key: str, **values: Any) -> str:
     return str(text(lang, key)).format(**values)
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.advice import Answer, Recorder, _call
-from assistant.catalog import say, text
+from assistant.catalog import localise, say, text
 from assistant.policy import Profile, relevant
 from tools.common import Explained
 from tools.recommend import FOUR_BIT, Option, Recommendation
@@ -168,7 +168,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
-    lines += [f"⚠ {x}" for x in warnings] + ([""] if warnings else [])
+    lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
     lines.append(say(lang, "answer.assumptions"))
     data = profile.model_dump()
     owned = rec.action == "use"
@@ -214,7 +214,7 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     for o in rec.owned_options:
         if not o.ok:
-            why = "; ".join(o.reasons) or say(lang, "owned.short")
+            why = say(lang, "sep").join(localise(lang, r) for r in o.reasons) or say(lang, "owned.short")
             lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
     return lines + [""] if lines else []
 
@@ -283,7 +283,8 @@ def _reasons(answer: Answer, lang: str) -> list[str]:
     lines = []
     for o in answer.options + closest:
         if not o.ok and o.reasons:
-            lines.append(f"- {gpu_words(o)}: " + "; ".join(o.reasons) + ".")
+            lines.append(f"- {gpu_words(o)}: " + say(lang, "sep").join(localise(lang, r) for r in o.reasons)
+                         + say(lang, "fig.end"))
         elif o.ok and best and (o.gpu, o.gpus) != (best.gpu, best.gpus):
             lines.append(_versus(o, best, lang))
     return lines + [""] if lines else []
@@ -338,7 +339,8 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
     lines = [say(lang, "one_card.head", used=gb(option.per_gpu_bytes), gpu=best.gpu_name,
                  capacity=gb(option.capacity_bytes))]
     if fits:
-        lines.append(say(lang, "one_card.with", changes="; ".join(f"{r.change} ({gb(r.per_gpu_bytes)} GB)" for r in fits)))
+        lines.append(say(lang, "one_card.with", changes=say(lang, "sep").join(
+            f"{localise(lang, r.change)} ({gb(r.per_gpu_bytes)} GB)" for r in fits)))
     else:
         lines.append(say(lang, "one_card.none"))
     return lines + [""]
@@ -375,8 +377,12 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
           else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=money(rb.rent_total_usd), months=rb.horizon_months,
                  buy=money(rb.buy_total_usd), breakeven=be)]
-    lines += [f"_{x[0].upper()}{x[1:]}._" for x in rb.warnings]
+    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     return lines + [""]
+
+
+def _sentence(x: str, lang: str) -> str:
+    return f"_{x[0].upper()}{x[1:]}{'' if x.endswith(('.', '。')) else say(lang, 'fig.end')}_"
 
 
 def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
@@ -396,7 +402,7 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
              say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
                  buy=money(rb.buy_total_usd), breakeven=be) + " "
              + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"), ""]
-    lines += [f"_{x[0].upper()}{x[1:]}._" for x in rb.warnings]
+    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {a}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]
     return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}

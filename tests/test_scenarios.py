@@ -64,6 +64,7 @@ BOARD_MODULES = {
     "a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm", "h100-sxm", "h800-sxm", "h20", "h200", "b200",
     "mi300x",
 }
+ENGLISH_RUN = re.compile(r"\b[a-z]{3,} [a-z]{3,} [a-z]{3,}\b")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 NOT_UNDERSTOOD = re.compile(
     r"didn'?t understand|did not understand|couldn'?t understand"
@@ -216,6 +217,10 @@ def check_reply(expect: dict[str, Any], reply: Any) -> list[str]:
     lang = expect.get("lang", "en")
     if lang == "zh" and not CJK.search(text):
         problems.append("the reply should be in Chinese but has no Chinese characters")
+    if lang == "zh":  # no English sentence left in a Chinese reply (names, units and formats aside)
+        english = [line for line in text.splitlines() if ENGLISH_RUN.search(line)]
+        if english:
+            problems.append(f"English left in the Chinese reply: {english[:3]}")
     if lang == "en" and CJK.search(text):
         problems.append("the reply should be in English but has Chinese characters")
     if "lang" in decision and decision["lang"] != lang:

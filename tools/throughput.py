@@ -191,7 +191,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     ttft = inp.context * p["seconds"] + step
     if engine == "llama.cpp" and n > 1:
         assumptions.append("llama.cpp splits layers across GPUs: more cards add memory and pipelined prefill, not decode speed")
-    if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie":
+    if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
 
     terms = [
