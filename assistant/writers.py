@@ -199,7 +199,7 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=f"{w.tokens_per_run(_model(rec)) / 1e6:,.0f}",
                          epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}"))
-    if not owned:
+    if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
         lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines
 
@@ -377,7 +377,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
           else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=money(rb.rent_total_usd), months=rb.horizon_months,
                  buy=money(rb.buy_total_usd), breakeven=be)]
-    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
+    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings if "never pays off" not in x]
     return lines + [""]
 
 
