@@ -41,6 +41,7 @@ class AdvisorState(TypedDict, total=False):
     results: dict[str, Any]
     turn: dict[str, Any]
     lang: str
+    cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
 
 
@@ -177,7 +178,10 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     turn.topic = u.topic
     turn.compare = list(u.compare_gpus)
     turn.whatif = u.whatif_gpus
-    return {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
+    update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
+    if (turn.compare or turn.whatif) and not state.get("results"):
+        update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    return update
 
 
 def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:
@@ -276,8 +280,11 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang)
     turn = _turn(state)
     previous = state.get("results") or {}
+    cards = state.get("cards") or {}
+    compare = turn.compare or cards.get("compare") or []
+    whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     try:
-        answer = advice.compute(filled, previous, turn.compare, turn.whatif, recorder=_recorder(config))
+        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config))
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=str(e))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
@@ -290,7 +297,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
-            "defaulted": defaulted}
+            "defaulted": defaulted, "cards": {}}
 
 
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from assistant.history import HistoryStore
 if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
     from langchain_core.messages import AIMessage, AnyMessage
 
-STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang")
+STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "cards")
 TITLE_CHARS = 60
 
 

@@ -50,7 +50,10 @@ MORE_CARDS_PENALTY = 0.10
 PCIE_SPLIT_PENALTY = 0.20
 # Off the CUDA stack, libraries (kernels, quantization formats, training recipes) need checking:
 # such an option must be this much cheaper to win (the guide: confirm framework support first).
+# Training leans on more CUDA-first libraries (bitsandbytes for QLoRA, fused kernels, recipes), so
+# the bar is higher there. Both are judgment, not measurement: they only break near-ties.
 STACK_PENALTY = {"cuda": 0.0, "rocm": 0.15, "cann": 0.30, "metal": 0.0}
+STACK_PENALTY_TRAINING = {"cuda": 0.0, "rocm": 0.50, "cann": 0.60, "metal": 0.0}
 # An offline batch job keeps this many sequences in flight per model copy (vLLM-style continuous
 # batching), fewer when the KV cache cannot hold them.
 BATCH_JOB_CONCURRENCY = 128
@@ -421,7 +424,7 @@ def cost_score(o: Option, w: Workload) -> float:
     gpu = find_gpu(o.gpu)
     if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
         penalty += PCIE_SPLIT_PENALTY
-    penalty += STACK_PENALTY[gpu.stack]
+    penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
     return pay * (1 + penalty)
 
 

@@ -19,6 +19,11 @@ RECOMPUTE_FLOPS_PER_PARAM = 2
 REFERENCE_FLOPS_PER_PARAM = 2
 # QLoRA dequantizes the 4-bit base on every multiply; it runs at about this share of LoRA's speed.
 QLORA_SPEED_FACTOR = 0.75
+# Training throughput reached off CUDA, as a share of the datasheet-based MFU: public training
+# benchmarks (SemiAnalysis, "MI300X vs H100 vs H200 Benchmark Part 1: Training", Dec 2024) found the
+# MI300X below the H100 in achieved BF16 training throughput despite its higher datasheet figure;
+# Ascend training likewise depends on CANN kernels. Approximate: the range below covers it.
+STACK_TRAINING_EFFICIENCY = {"cuda": 1.0, "rocm": 0.6, "cann": 0.6, "metal": 1.0}
 # Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
 PCIE_DATA_PARALLEL_FACTOR = 0.7
 
@@ -53,9 +58,16 @@ def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
     mfu = inp.mfu or rules().default_mfu_training
     factor = (FLOPS_PER_PARAM[inp.method] + (RECOMPUTE_FLOPS_PER_PARAM if inp.gradient_checkpointing else 0)
               + (REFERENCE_FLOPS_PER_PARAM if inp.reference_forward else 0))
-    effective = mfu * (QLORA_SPEED_FACTOR if inp.method == "qlora" else 1.0)
+    effective = mfu * (QLORA_SPEED_FACTOR if inp.method == "qlora" else 1.0) * STACK_TRAINING_EFFICIENCY[gpu.stack]
+    if gpu.stack in ("rocm", "cann"):
+        assumptions_stack = (f"{gpu.name}: training software reaches about {STACK_TRAINING_EFFICIENCY[gpu.stack]:.0%} "
+                             "of the MFU a CUDA card does (public training benchmarks)")
+    else:
+        assumptions_stack = ""
     warnings: list[str] = []
     assumptions = [f"MFU {mfu:.0%} (share of the card's dense BF16 tensor throughput doing useful work)"]
+    if assumptions_stack:
+        assumptions.append(assumptions_stack)
     if inp.method == "qlora":
         assumptions.append(f"QLoRA dequantizes weights on the fly: {QLORA_SPEED_FACTOR:.0%} of LoRA's speed")
     if inp.gpus > 1 and not gpu.has_nvlink:
