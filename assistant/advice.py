@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from assistant.policy import Profile
 from tools.fit import FitResult
 from tools.phases import PHASES
-from tools.recommend import Option, Recommendation, Workload, evaluate, recommend
+from tools.recommend import Option, Recommendation, Workload, evaluate, recommend, training_setup
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -111,7 +111,7 @@ def _one_card(answer: Answer, recorder: Recorder | None) -> None:
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
     """Memory breakdown of the recommended option (for charts): the tools' own term lists."""
     from tools.inference import InferenceMemoryInput, inference_memory
-    from tools.training import TrainingMemoryInput, training_memory
+    from tools.training import training_memory
 
     rec = answer.recommend
     best, w = rec.best, rec.workload
@@ -125,11 +125,7 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
         answer.serving_memory = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
                                       lambda: inference_memory(inp)).model_dump(mode="json")
     if w.spec.trains:
-        dpo = w.objective == "dpo"
-        method = "full" if w.spec.pretrains else w.method
-        tin = TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=best.gpus,
-                                  batch=2 if dpo else 1, zero=3 if best.gpus > 1 else 0,
-                                  reference_model=dpo and method == "full")
+        tin = training_setup(w, best.gpus)
         answer.training_memory = _call(recorder, "training_memory", tin.model_dump(mode="json"),
                                        lambda: training_memory(tin)).model_dump(mode="json")
 

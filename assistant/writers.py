@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.advice import Answer, Recorder, _call
-from assistant.catalog import localise, say, text
+from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from tools.common import Explained
-from tools.recommend import FOUR_BIT, Option, Recommendation
+from tools.recommend import FOUR_BIT, Option, Recommendation, training_setup
 
 GB = 1e9
 
@@ -412,7 +412,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
     from tools.inference import InferenceMemoryInput, inference_memory
     from tools.throughput import SpeedInput, speed
-    from tools.training import TrainingMemoryInput, training_memory
+    from tools.training import training_memory
 
     rec = Recommendation.model_validate(results["recommend"])
     best, w = rec.best, rec.workload
@@ -435,11 +435,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
                                                                  gpus=tp, batch=batch, context=context,
                                                                  engine=best.engine))
     if w.spec.trains:
-        dpo = w.objective == "dpo"
-        method = "full" if w.spec.pretrains else w.method
-        run("math.training_memory", "training_memory", training_memory, TrainingMemoryInput(
-            model=w.model, method=method, seq_len=w.seq_len, gpus=best.gpus, batch=2 if dpo else 1,
-            zero=3 if best.gpus > 1 else 0, reference_model=dpo and method == "full"))
+        run("math.training_memory", "training_memory", training_memory, training_setup(w, best.gpus))
     if rec.rent_or_buy:
         parts.append((say(lang, "math.rent_or_buy"), rec.rent_or_buy))
     lines = ["## " + say(lang, "math.title", option=gpu_words(best)), ""]
@@ -491,4 +487,4 @@ def choices_line(choices: list[tuple[str, str]]) -> str:
     return "  ".join(f"[{label}]" for label, _ in choices)
 
 
-__all__ = ["choices_line", "decision", "glossary_reply", "text", "write_answer", "write_math", "write_rent_or_buy"]
+__all__ = ["choices_line", "decision", "glossary_reply", "write_answer", "write_math", "write_rent_or_buy"]

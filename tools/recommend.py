@@ -290,14 +290,21 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
 
 
+def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
+    """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
+    reference copy when not LoRA), several cards shard with FSDP/ZeRO-3."""
+    method: Method = "full" if w.spec.pretrains else w.method
+    dpo = w.objective == "dpo"
+    return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
+                               zero=3 if n > 1 else 0, reference_model=dpo and method == "full")
+
+
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
            headrooms: list[float]) -> None:
     """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
-    tm = training_memory(TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n,
-                                             batch=2 if dpo else 1, zero=3 if n > 1 else 0,
-                                             reference_model=dpo and method == "full"))
+    tm = training_memory(training_setup(w, n))
     cap = usable_bytes(gpu)
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
