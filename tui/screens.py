@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, ListView, Stat
 from textual.worker import Worker
 
 from assistant.history import HistoryError, HistoryStore
+from assistant.catalog import say
 from assistant.slots import ASKED, question
 from assistant.session import Conversation
 from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
@@ -70,8 +71,10 @@ class ChatScreen(Screen):
         if not side.is_mounted or not self.is_attached:
             return  # the app is closing
         side.mount(
-            Label("What I know", classes="panel-title"), Static(profile_text({}), id="profile"),
-            Label("Assumptions (select to change)", classes="panel-title"), AssumptionList(id="assumptions"))
+            Label(say("en", "panel.known"), classes="panel-title", id="known-title"),
+            Static(profile_text({}), id="profile"),
+            Label(say("en", "panel.assumptions"), classes="panel-title", id="assumptions-title"),
+            AssumptionList(id="assumptions"))
         self.call_after_refresh(self._refresh_panel)
         self._first_choices()
 
@@ -185,7 +188,10 @@ class ChatScreen(Screen):
         if not self.query("#profile"):
             return
         state = self.conversation.state
-        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}, state.get("lang") or "en"))
+        lang = state.get("lang") or "en"
+        self.query_one("#known-title", Label).update(say(lang, "panel.known"))
+        self.query_one("#assumptions-title", Label).update(say(lang, "panel.assumptions"))
+        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}, lang))
         self.query_one(AssumptionList).show(state.get("defaulted") or {}, state.get("profile") or {})
 
     # -- actions

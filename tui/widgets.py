@@ -11,11 +11,12 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from assistant.catalog import say
 from assistant.slots import SLOTS, relevant
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
-SEGMENTS = (("weights_bytes", "weights", "dodger_blue2"), ("kv_cache_bytes", "KV cache", "dark_orange"),
-            ("activation_bytes", "activations", "medium_purple"), ("overhead_bytes", "overhead", "grey50"))
+SEGMENTS = (("weights_bytes", "chart.weights", "dodger_blue2"), ("kv_cache_bytes", "chart.kv", "dark_orange"),
+            ("activation_bytes", "chart.activations", "medium_purple"), ("overhead_bytes", "chart.overhead", "grey50"))
 
 
 def split_table(markdown: str) -> tuple[str, list[list[str]], str]:
@@ -36,10 +37,11 @@ class MemoryChart(Static):
     """Per-GPU memory by part against the card's capacity, as one stacked bar."""
 
 
-    def __init__(self, result: dict[str, Any], title: str, **kwargs: Any):
+    def __init__(self, result: dict[str, Any], title: str, lang: str = "en", **kwargs: Any):
         super().__init__(**kwargs)
         self.result = result
         self.title = title
+        self.lang = lang
 
     def render_bar(self, width: int) -> Text:
         r = self.result
@@ -52,7 +54,8 @@ class MemoryChart(Static):
         }
         total = sum(per_gpu.values())
         scale = max(capacity, total) or 1
-        text = Text(f"{self.title}: {total / 1e9:,.1f} GB of {capacity / 1e9:,.1f} GB per GPU\n")
+        text = Text(say(self.lang, "chart.line", title=self.title, used=f"{total / 1e9:,.1f}",
+                        capacity=f"{capacity / 1e9:,.1f}") + "\n")
         used = 0
         for key, _label, colour in SEGMENTS:
             cells = round(per_gpu[key] / scale * width)
@@ -64,9 +67,9 @@ class MemoryChart(Static):
             if not per_gpu[key]:
                 continue
             text.append("■ ", style=colour)
-            text.append(f"{label} {per_gpu[key] / 1e9:,.1f}  ")
+            text.append(f"{say(self.lang, label)} {per_gpu[key] / 1e9:,.1f}  ")
         text.append("░ ", style="green")
-        text.append("free")
+        text.append(say(self.lang, "chart.free"))
         return text
 
     def render(self) -> Text:
@@ -92,6 +95,7 @@ class ChatMessage(Vertical):
             return
         yield Label("Advisor", classes="who")
         if self.payload.get("kind") == "answer":
+            lang = (self.payload.get("decision") or {}).get("lang", "en")
             before, _rows, after = split_table(self.text)
             yield Markdown(before)
             options = self.payload.get("table") or {}
@@ -103,7 +107,7 @@ class ChatMessage(Vertical):
                 yield table
             results = self.payload.get("results") or {}
             if results.get("serving_memory"):
-                yield MemoryChart(results["serving_memory"], "Serving memory", classes="chart")
+                yield MemoryChart(results["serving_memory"], say(lang, "chart.serving"), lang, classes="chart")
             if results.get("training_memory"):
                 t = results["training_memory"]
                 cap = (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
@@ -111,7 +115,7 @@ class ChatMessage(Vertical):
                 chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
                          "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
                          "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
-                yield MemoryChart(chart, "Fine-tuning memory (weights incl. gradients and optimizer)", classes="chart")
+                yield MemoryChart(chart, say(lang, "chart.training"), lang, classes="chart")
             if after:
                 yield Markdown(after)
         else:
@@ -183,6 +187,10 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         if not slot.panel or not relevant(name, profile):
             continue
         value = profile.get(name)
+        if value is None and slot.default is None and not slot.asks:
+            continue  # an optional constraint (deadline, budget, cards owned) shows once it is said
+        if name == "phase" and value is not None:
+            value = say(lang, f"phase.{value}")
         if name == "utilisation" and value is not None:
             value = f"{value:.0%}"
         elif name in ("context", "batch_items") and value is not None:
