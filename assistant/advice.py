@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from assistant.policy import Profile
 from tools.fit import FitResult
-from tools.phases import PHASES
 from tools.recommend import Option, Recommendation, Workload, evaluate, recommend, training_setup
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
@@ -108,9 +107,20 @@ def _one_card(answer: Answer, recorder: Recorder | None) -> None:
         answer.one_card = result
 
 
+def serving_setup(w: Workload, best: Option):
+    """How the recommended option serves: one model copy of best.gpus / replicas cards, with the
+    job's context (a conversation, or one batch item in and out)."""
+    from tools.inference import InferenceMemoryInput
+
+    context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
+    return InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
+                                batch=w.users if w.spec.serves else 1, gpus=best.gpus // best.replicas,
+                                gpu=best.gpu, engine=best.engine)
+
+
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
     """Memory breakdown of the recommended option (for charts): the tools' own term lists."""
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from tools.inference import inference_memory
     from tools.training import training_memory
 
     rec = answer.recommend
@@ -118,10 +128,7 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
     if not best:
         return
     if (w.spec.serves or w.spec.batch) and best.precision:
-        tp = best.gpus // best.replicas
-        context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
-        inp = InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
-                                   batch=w.users if w.spec.serves else 1, gpus=tp, gpu=best.gpu, engine=best.engine)
+        inp = serving_setup(w, best)
         answer.serving_memory = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
                                       lambda: inference_memory(inp)).model_dump(mode="json")
     if w.spec.trains:
@@ -129,6 +136,3 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
         answer.training_memory = _call(recorder, "training_memory", tin.model_dump(mode="json"),
                                        lambda: training_memory(tin)).model_dump(mode="json")
 
-
-def phase_of(answer: Answer):
-    return PHASES[answer.recommend.workload.phase]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from assistant.advice import Answer, Recorder, _call
+from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from tools.common import Explained
@@ -410,7 +410,7 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
 
 def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from tools.inference import inference_memory
     from tools.throughput import SpeedInput, speed
     from tools.training import training_memory
 
@@ -423,17 +423,13 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
     def run(title: str, tool: str, fn: Callable[[Any], Explained], inp: Any) -> None:
         parts.append((say(lang, title), _call(recorder, tool, inp.model_dump(mode="json"), lambda: fn(inp))))
 
-    tp = best.gpus // best.replicas
     if (w.spec.serves or w.spec.batch) and best.precision:
-        context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
-        batch = w.users if w.spec.serves else 1
-        run("math.serving_memory", "inference_memory", inference_memory, InferenceMemoryInput(
-            model=w.model, precision=best.precision, context=context, batch=batch, gpus=tp, gpu=best.gpu,
-            engine=best.engine))
+        mem = serving_setup(w, best)
+        run("math.serving_memory", "inference_memory", inference_memory, mem)
         if best.decode_tokens_per_s:
-            run("math.serving_speed", "speed", speed, SpeedInput(model=w.model, precision=best.precision, gpu=best.gpu,
-                                                                 gpus=tp, batch=batch, context=context,
-                                                                 engine=best.engine))
+            run("math.serving_speed", "speed", speed, SpeedInput(
+                model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, batch=mem.batch,
+                context=mem.context, engine=best.engine))
     if w.spec.trains:
         run("math.training_memory", "training_memory", training_memory, training_setup(w, best.gpus))
     if rec.rent_or_buy:
