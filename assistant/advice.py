@@ -40,6 +40,7 @@ def workload_for(profile: Profile) -> Workload:
     fields.setdefault("phase", "experiment")
     fields.setdefault("model", "llama-3.1-8b")
     fields["owned"] = data.get("owned") or []
+    fields["exclude"] = data.get("exclude") or []
     return Workload(**fields)
 
 

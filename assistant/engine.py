@@ -118,8 +118,8 @@ def describe(slot: str, value: Any, lang: str) -> str:
             from knowledge import rules
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
-    elif slot == "owned":
-        shown = ", ".join(value)
+    elif slot in ("owned", "exclude"):
+        shown = writers.cards_words(value)
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
     elif slot == "users" and value == 1:
@@ -156,6 +156,8 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     before = profile.model_dump()
+    if updates.get("exclude"):  # ruling out adds to what was ruled out before
+        updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
     if updates:
         try:
             profile = Profile.model_validate({**before, **updates})
@@ -211,11 +213,13 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         except (LookupError, ValueError) as e:
             turn.problems.append(str(e))
             updates.pop("model")
+    turn.notes += [say(lang, key, **values) for key, values in u.notes]
     if u.unknown_model:
         key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
         turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
     if "deadline_hours" in updates and WEEKDAY.search(text):
-        turn.notes.append(say(lang, "reply.deadline_assumed", words=WEEKDAY.search(text).group(0),
+        due = [x.group(0) for x in WEEKDAY.finditer(text)][-1]
+        turn.notes.append(say(lang, "reply.deadline_assumed", words=due,
                               hours=f"{updates['deadline_hours']:,.0f}"))
     return updates
 

@@ -39,6 +39,7 @@ MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
 VOCAB_FILE = Path(__file__).with_name("vocab.yaml")
 MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
 MASK = "\u2592"  # stands in for a name already read, keeping positions
+EXAMPLE_TOKENS = 1000  # tokens in one fine-tuning example when only the count is given
 CHOICE_SLOTS_WITH_NUMBERS = ("users", "context")  # a bare number there is a count, never a choice
 
 
@@ -56,6 +57,7 @@ class Understanding:
     unknown_model: str | None = None
     lang: str = "en"
     choice: int | None = None
+    notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
 
     @property
     def empty(self) -> bool:
@@ -227,6 +229,7 @@ def clean(text: str) -> str:
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)
     text = _number_words(text)
+    text = re.sub(r"\b(\d{1,4}) ?x(?=(?:rtx|gh|gb|mi|[abhltv])\d)", r"\1x ", text)  # 8xh100 -> 8x h100
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -371,6 +374,10 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
             count, e0 = int(a.group(1)), end + a.end()
         if count < 1:
             count = 1
+        machines = _re("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m else None
+        if machines and int(machines.group(1)) > 0:
+            count *= int(machines.group(1))
+            s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
         found.append((s0, e0, gpu_id, count))
         taken[s0:e0] = b"\x01" * (e0 - s0)
     return sorted(found)
@@ -570,7 +577,7 @@ class Message:
     gpus: list[tuple[int, int, str, int]]
     qty: list[Quantity]
     problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
     phase: str | None = None  # the phase this message states, once read
 
@@ -673,7 +680,9 @@ def read_phase(m: Message) -> str | None:
     verbs = [x for x in live("phase.batch_verbs")
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
-    batch = live("phase.batch") or verbs or (no_users and items)
+    due = m.role("deadline") or any(p.search(t) for p, _hours in _rules("deadline_words"))
+    counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
+    batch = live("phase.batch") or verbs or (no_users and items) or counted_job
     if pretrain:
         return "pretrain"
     if batch and not train:
@@ -922,7 +931,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     yearly = bool(_re("money_yearly").search(clause))
     amount = q.value
     if q.extra == "EUR":
-        m.notes.append("budgets in euros are not converted; give it in dollars or yuan")
+        m.notes.append(("note.euro_budget", {}))
         return None
     usd = amount * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
     if yearly and not monthly:
@@ -952,6 +961,17 @@ def read_owned(m: Message) -> list[str] | None:
     return owned or None
 
 
+def read_exclude(m: Message) -> list[str] | None:
+    """Cards ruled out: 'no AMD', 'not Huawei', '不要AMD' -> vendor ids; 'avoid the H20' -> a GPU id.
+    'I don't have an H100' rules nothing out."""
+    words = vocab()["vendor_words"]
+    out = [words[x.group()] for x in re.finditer(r"\b(?:" + "|".join(words) + r")\b", m.masked)
+           if negated(m.masked, x.start())]
+    out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
+            and not _re("owned_not").search(m.masked[max(0, s - 40):s])]
+    return sorted(set(out)) or None
+
+
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
     'rent or buy?' is a question (intent rent_buy), not a preference."""
@@ -976,6 +996,10 @@ def read_train_tokens(m: Message) -> float | None:
     each = m.role("per_item_tokens")
     if counts and each:
         return float(counts[-1].value * each[-1].value)
+    if counts and not m.role("output_tokens"):
+        n = counts[-1].value
+        m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{EXAMPLE_TOKENS:,}"}))
+        return float(n * EXAMPLE_TOKENS)
     return None
 
 
@@ -1052,6 +1076,14 @@ def read_deadline(m: Message) -> float | None:
         for x in pattern.finditer(m.masked):
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), float(hours)))
+    today = _re("weekday_today").search(m.masked)
+    if today:
+        days = vocab()["zh_weekdays"].values()
+        order = list(dict.fromkeys(days))  # monday ... sunday
+        start = order.index(today.group(1))
+        due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0
+               for x in _re("weekday_due").finditer(m.masked)}
+        hits = [(pos, due.get(pos, hours)) for pos, hours in hits]
     if not hits:
         return None
     value = max(hits)[1]
@@ -1205,6 +1237,7 @@ READERS = (
     ("region", read_region),
     ("budget", read_budget),
     ("owned", read_owned),
+    ("exclude", read_exclude),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("epochs", read_epochs),
@@ -1274,6 +1307,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
         if m.unknown[1] and "model" not in u.updates and not any("parameters" in p for p in m.problems):
             u.updates["model"] = m.unknown[1]
     u.problems += m.problems
+    u.notes += m.notes
     read_gpus(m, u)
     _pending_value(m, u)
     topic = read_topic(m)

@@ -43,6 +43,7 @@ class Profile(BaseModel):
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
     owned: list[str] | None = None
+    exclude: list[str] | None = None
     preference: Literal["rent", "buy", "either"] | None = None
 
 

@@ -118,6 +118,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),
     Slot("owned", None, panel=True),
+    Slot("exclude", None, panel=True),
     Slot("preference", "either", matters=serves),
 )}
 

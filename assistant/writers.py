@@ -7,6 +7,7 @@ front-ends draw it without parsing the Markdown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -14,7 +15,7 @@ from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from tools.common import Explained
-from tools.recommend import FOUR_BIT, Option, Recommendation, training_setup
+from tools.recommend import FOUR_BIT, Option, Recommendation, parse_owned, training_setup
 
 GB = 1e9
 
@@ -47,6 +48,25 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
+VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple"}
+
+
+def cards_words(values: list[str]) -> str:
+    """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD'."""
+    words = []
+    for value in values:
+        if value in VENDOR_NAMES:
+            words.append(VENDOR_NAMES[value])
+            continue
+        try:
+            count, gpu = parse_owned(value)
+        except (LookupError, ValueError):
+            words.append(value)
+            continue
+        words.append(f"{count} × {gpu.name}" if re.match(r"\s*\d", value) else gpu.name)
+    return ", ".join(words)
+
+
 # ---------------------------------------------------------------- the options table
 
 
@@ -67,7 +87,12 @@ def cell(key: str, o: Option, lang: str) -> str:
     if key == "option":
         return gpu_words(o) + (f" ({o.engine})" if o.engine == "llama.cpp" else "")
     if key == "fits":
-        return say(lang, "table.yes") if o.ok else say(lang, "table.no")
+        if o.ok:
+            return say(lang, "table.yes")
+        missed = [k for k, v in o.meets.items() if not v] if o.headroom_fraction >= 0 else []
+        if not missed:
+            return say(lang, "table.no")
+        return say(lang, "table.no_because", why=", ".join(say(lang, f"table.miss.{k}") for k in missed))
     if key == "spare":
         return pct(o.headroom_fraction)
     if key == "tps":
@@ -86,20 +111,58 @@ def cell(key: str, o: Option, lang: str) -> str:
     raise KeyError(key)
 
 
-def table(answer: Answer, lang: str) -> dict[str, Any]:
-    """The options shown: the user's own cards, the ones asked about, then the best fitting ones."""
+FITTING_ROWS = 5  # best fitting options shown, one per card class
+CLOSEST_ROWS = 3  # when few fit: the options that come closest
+
+
+def _faster_same_cost(rec: Recommendation) -> Option | None:
+    """For a job, the recommended card at a larger count that finishes sooner for about the same
+    cost per run (more cards of one kind share the work; the bill barely moves)."""
+    best = rec.best
+    if best is None or best.owned or best.job_usd is None or best.job_hours is None:
+        return None
+    one_server = max(8, best.gpus)  # more nodes for a job this size is a cluster booking, not a faster row
+    same = [o for o in rec.options if o.ok and o.gpu == best.gpu and best.gpus < o.gpus <= one_server
+            and o.job_usd is not None and o.job_usd <= best.job_usd * 1.1 and o.job_hours is not None
+            and o.job_hours <= best.job_hours / 2]
+    return max(same, key=lambda o: o.gpus) if same else None
+
+
+def _closeness(o: Option) -> tuple:
+    """How near an option that misses comes: memory first, then the fewest constraints missed."""
+    return (o.headroom_fraction < 0, -min(o.headroom_fraction, 0.0), sum(not v for v in o.meets.values()))
+
+
+def table_options(answer: Answer) -> list[Option]:
+    """The options shown, in order: the user's own cards, the ones asked about, the recommendation
+    (so the first rented row is the headline), the best fitting option of each other card class, and
+    when few fit, those that come closest. A card the user owns is not offered again for rent."""
     rec = answer.recommend
-    fitting = [o for o in rec.options if o.ok][:5]
-    closest = [o for o in rec.options if not o.ok][:max(0, 3 - len(fitting))]
-    shown = rec.owned_options + answer.options + fitting + closest
-    cols = columns(rec)
-    rows, seen = [], set()
-    for o in shown:
-        key = (o.gpu, o.gpus, o.owned)
-        if key in seen:
-            continue
-        seen.add(key)
-        rows.append([cell(c, o, lang) for c in cols])
+    chosen = [rec.best] if rec.best and not rec.best.owned else []
+    faster = _faster_same_cost(rec)
+    fitting = [o for o in rec.options if o.ok]
+    missing = sorted((o for o in rec.options if not o.ok), key=_closeness)
+    shown: list[Option] = [*rec.owned_options, *answer.options, *chosen, *([faster] if faster else [])]
+    seen = {(o.gpu, o.gpus) for o in shown}
+    classes = {o.gpu for o in chosen}
+    room = FITTING_ROWS - len(chosen) - (faster is not None)
+    for pool, limit in ((fitting, room), (missing, CLOSEST_ROWS - min(len(fitting), CLOSEST_ROWS))):
+        added = 0
+        for o in pool:
+            if added >= limit:
+                break
+            if (o.gpu, o.gpus) in seen or o.gpu in classes:
+                continue
+            seen.add((o.gpu, o.gpus))
+            classes.add(o.gpu)
+            shown.append(o)
+            added += 1
+    return shown
+
+
+def table(answer: Answer, lang: str) -> dict[str, Any]:
+    cols = columns(answer.recommend)
+    rows = [[cell(c, o, lang) for c in cols] for o in table_options(answer)]
     return {"columns": [say(lang, f"table.{c}") for c in cols], "rows": rows}
 
 
@@ -199,6 +262,8 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=f"{w.tokens_per_run(_model(rec)) / 1e6:,.0f}",
                          epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}"))
+    if w.exclude:
+        lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
     if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
         lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines

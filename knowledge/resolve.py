@@ -183,8 +183,9 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     active_b = total_b if active_b is None else active_b
     check_size(total_b, active_b)
     moe = active_b < total_b
-    pool = [m for m in models() if m.is_moe == moe and m.attention in ("gqa", "mla" if moe else "gqa")]
-    pool = pool or [m for m in models() if m.is_moe == moe]
+    text_only = [m for m in models() if m.modality == "text"]  # a bare size names no vision tower
+    pool = [m for m in text_only if m.is_moe == moe and m.attention in ("gqa", "mla" if moe else "gqa")]
+    pool = pool or [m for m in text_only if m.is_moe == moe]
     # The largest KV cache per token among catalog models no bigger than this one: conservative,
     # and memory never falls as the stated size grows.
     smaller = [m for m in pool if m.total_params_b <= total_b * 1.05] or [min(pool, key=lambda m: m.total_params_b)]

@@ -99,6 +99,8 @@ class Workload(ToolInput):
     min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
                                                                    "default: reading speed")
     candidates: list[str] | None = None
+    exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
+                                                                 "e.g. 'amd', 'h20'")
 
     @property
     def speed_floor(self) -> float:
@@ -259,11 +261,18 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
 
 def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
                headrooms: list[float]) -> None:
-    """An offline job: items x (tokens in, tokens out) through n cards, copies added for a deadline."""
+    """An offline job: items x (tokens in, tokens out) through n cards, copies added for a deadline.
+    Cards you own all work: as many model copies as fit, each on the fewest cards that hold it."""
     items = w.batch_items or 1
     seq = w.batch_input_tokens + w.batch_output_tokens
-    mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1, gpus=n,
-                                                gpu=gpu.id, engine="vllm"))
+    total = n
+    groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0] if owned else [n]
+    for t in groups:
+        mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1,
+                                                    gpus=t, gpu=gpu.id, engine="vllm"))
+        if mem.fits:
+            break
+    n = t
     opt.engine, opt.precision = "vllm", precision_id
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
@@ -276,14 +285,15 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
                + items * w.batch_output_tokens / sp.aggregate_decode_tokens_per_s)
     hours = seconds / 3600
-    replicas = 1
+    replicas = total // n
+    hours /= replicas
     if w.deadline_hours and hours > w.deadline_hours and not owned:
         replicas = min(math.ceil(hours / w.deadline_hours), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
     opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
-    opt.job_hours = hours / replicas
+    opt.job_hours = hours if owned else hours / replicas
     if w.deadline_hours:
         opt.meets["deadline"] = opt.job_hours <= w.deadline_hours
         if not opt.meets["deadline"]:
@@ -329,8 +339,12 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
     """One card x count: does it fit, how fast, what it costs, which constraints it meets."""
     model = resolve_model(w.model)
     spec = w.spec
-    if (spec.serves or spec.batch) and n not in arch.valid_tensor_parallel(model, 8):
-        return None
+    valid = arch.valid_tensor_parallel(model, 8)
+    if (spec.serves or spec.batch) and n not in valid and not (owned and spec.batch):
+        if not owned:
+            return None
+        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides them
+        n = max(t for t in valid if n % t == 0)
     warnings: list[str] = []
     headrooms: list[float] = []
     opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n, owned=owned, capacity_bytes=0, headroom_fraction=0, ok=False,
@@ -462,6 +476,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     options: list[Option] = []
     for name in names:
         gpu = find_gpu(name)
+        if gpu.vendor in w.exclude or gpu.id in w.exclude:
+            continue
         for n in _counts(w, gpu):
             o = evaluate(w, gpu, n)
             if o is None:

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
 from assistant.catalog import say
 from assistant.slots import SLOTS, relevant
+from assistant.writers import cards_words
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "chart.weights", "dodger_blue2"), ("kv_cache_bytes", "chart.kv", "dark_orange"),
@@ -197,8 +198,8 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
             value = f"{value:,}"
         elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
             value = f"${value:,.0f}"
-        elif name == "owned":
-            value = ", ".join(value) if value else None
+        elif name in ("owned", "exclude"):
+            value = cards_words(value) if value else None
         text.append(f"{slot.label(lang):<13}", style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text
