@@ -498,6 +498,8 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
+        if scale == "k" and _re("prompt_length_nouns").match(after) and _re("ttft_context").search(masked):
+            return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
         return "items", ""
     if _re("users_after").match(after) or _re("users_before").search(before):
         return "users", ""

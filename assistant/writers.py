@@ -37,7 +37,8 @@ def pct(x: float) -> str:
 
 
 def hours(h: float) -> str:
-    return f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
+    """Hours to show: two decimals under six minutes (a 3-minute job is 0.05 h, not 0.0 h)."""
+    return f"{h:.2f}" if h < 0.095 else f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
 
 
 def seconds(s: float) -> str:

@@ -32,6 +32,8 @@ FAMILY_WORDS: dict[str, tuple[str, ...]] = {
     "qwen-vl": ("qwen-vl", "qwen vl", "千问vl"),
     "llama": ("llama", "meta llama"),
 }
+# Words people add after a family and size that name no other checkpoint: the chat-tuned variant.
+FAMILY_SUFFIXES = ("", "chat", "instruct", "it")
 _SIZE = re.compile(
     r"^\s*(?P<total>-?\d+(?:\.\d+)?)\s*(?P<unit>[bmt])(?:\s*(?:-|/|\s)\s*a?\s*(?P<active>\d+(?:\.\d+)?)\s*(?P<aunit>[bmt])?)?\s*$",
     re.IGNORECASE,
@@ -122,7 +124,8 @@ def model_index() -> dict[str, str]:
         for key in (m.id, m.name, *m.aliases, *m.hf_ids):
             table.setdefault(normalise(key), m.id)
     for key, model_id in _family_index().items():
-        table.setdefault(key, model_id)
+        for suffix in FAMILY_SUFFIXES:  # "qwen 72b chat" is today's chat model, not Qwen-72B-Chat
+            table.setdefault(key + suffix, model_id)
     for key, model_id in _named_index().items():
         table.setdefault(key, model_id)
     return table

@@ -62,6 +62,10 @@ def test_variant_suffixes_resolve_to_the_base_model(query, model_id):
     ("qwen72b", "qwen2.5-72b"),
     ("Qwen-72B", "qwen2.5-72b"),      # a person typing the old repo's short name means the family
     ("qwen 72b instruct", "qwen2.5-72b"),
+    ("qwen 72b chat", "qwen2.5-72b"),   # "chat" names the chat-tuned model of today, not Qwen-72B-Chat
+    ("qwen-72b-chat", "qwen2.5-72b"),
+    ("qwen 7b chat", "qwen2.5-7b"),
+    ("llama 70b instruct", "llama-3.3-70b"),
     ("千问 72b", "qwen2.5-72b"),
     ("qwen 7b", "qwen2.5-7b"),
     ("qwen 14b", "qwen3-14b"),
@@ -88,7 +92,6 @@ def test_family_and_size_resolve_to_the_newest_model(query, model_id):
 @pytest.mark.parametrize("query, model_id", [
     ("qwen1 72b", "qwen1-72b"),
     ("qwen1-72b", "qwen1-72b"),
-    ("qwen-72b-chat", "qwen1-72b"),
     ("Qwen/Qwen-72B", "qwen1-72b"),
     ("Qwen/Qwen-72B-Chat", "qwen1-72b"),
     ("qwen1 7b", "qwen1-7b"),
