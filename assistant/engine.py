@@ -22,7 +22,8 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.nlu import MAX_MESSAGE_CHARS, Understanding, understand
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
-from knowledge import find_model, find_precision
+from knowledge import find_model, find_precision, model_index
+from knowledge.resolve import normalise
 from tools.common import ToolError
 
 Route = Literal["ask", "answer", "explain", "reply"]
@@ -156,6 +157,10 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     before = profile.model_dump()
+    same = _same_family(profile.model, updates.get("model"), u, text)
+    if same:
+        updates["model"] = same
+        turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
     if updates:
@@ -196,6 +201,22 @@ def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:
     picked = understand(choices[n - 1][1], pending)
     u.updates.update(picked.updates)
     u.intents |= picked.intents & {"not_sure"}
+
+
+def _same_family(current: str | None, new: str | None, u: Understanding, text: str) -> str | None:
+    """'actually 70b' while sizing Llama 3.1 8B means the newest Llama of that size, when there is one
+    ('a generic 70B model' means what it says)."""
+    if not current or not new or u.unknown_model or re.search(r"\bgeneric\b|通用", text.lower()):
+        return None
+    if "-A" in new or not re.fullmatch(r"\d+(\.\d+)?B", new):
+        return None
+    try:
+        family = find_model(current).family
+    except (LookupError, ValueError):
+        return None
+    if family == "generic":
+        return None
+    return model_index().get(normalise(f"{family} {new}"))
 
 
 def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:

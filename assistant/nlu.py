@@ -331,22 +331,24 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
     index = _model_index()
     found: list[tuple[int, int, str]] = []
     taken = bytearray(len(text) + 1)
-    for start, end, gram in _ngrams(text):
-        if any(taken[start:end]) or not _LETTER.search(gram):
-            continue
-        key = normalise(gram)
-        model_id = index.get(key)
-        if model_id is None and " " not in gram:
-            model_id = _resolve_token(gram)
-        words = gram.split()
-        if model_id is None and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
-                and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
-            same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
-            close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
-            model_id = index[close[0]] if close else None
-        if model_id:
-            found.append((start, end, model_id))
-            taken[start:end] = b"\x01" * (end - start)
+    grams = [g for g in _ngrams(text) if _LETTER.search(g[2])]
+    # Exact names first, then near misses ("lama 3.1 8b"), so that a typo-tolerant match of
+    # "on llama 3.3" never takes the words of the exact "llama 3.3 70b".
+    for fuzzy in (False, True):
+        for start, end, gram in grams:
+            if any(taken[start:end]):
+                continue
+            key = normalise(gram)
+            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None)
+            words = gram.split()
+            if fuzzy and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
+                    and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
+                same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
+                close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
+                model_id = index[close[0]] if close else None
+            if model_id:
+                found.append((start, end, model_id))
+                taken[start:end] = b"\x01" * (end - start)
     return sorted(found)
 
 
@@ -618,6 +620,9 @@ def _prepare(raw: str, pending: str | None) -> Message:
 _SIZE_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?:\s?a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
 _REPO_ID = re.compile(r"[a-z][\w.\-]{1,40}/[\w.\-]*[a-z][\w.\-]*")
 _GLUED_NAME = re.compile(r"(?:[a-z][a-z0-9.]*-)+\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?b)?(?:-[a-z0-9.]+)*")
+# A hyphenated word shaped like a model's name though it carries no size: 'acme-llm', 'foo-chat'.
+_NAME_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9.]+)*-(?:llm|lm|gpt|chat|instruct|coder|bot)(?:-[a-z0-9.]+)*"
+                          r"|(?:llm|gpt)-[a-z0-9.\-]+")
 
 
 def _unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
@@ -633,7 +638,7 @@ def _unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | N
             continue
         repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
             and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
-        glued = _GLUED_NAME.fullmatch(word) and not re.match(r"(q|int|fp|bf|mx)\d", word)
+        glued = (_GLUED_NAME.fullmatch(word) or _NAME_SHAPED.fullmatch(word)) and not re.match(r"(q|int|fp|bf|mx)\d", word)
         family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns
         if not (repo or glued or family):
             continue
@@ -803,6 +808,8 @@ def read_method(m: Message) -> str | None:
                 continue
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), name))
+            elif m.pending == "method":
+                m.notes.append((f"note.not_{name}", {}))  # "not qlora" at the question: said back, asked again
     return max(hits)[1] if hits else None
 
 
@@ -1168,6 +1175,10 @@ def read_topic(m: Message) -> str | None:
     if not (asks or _re("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
         return None
     try:
+        if _re("compare_concepts").search(m.text):
+            both = knowledge.find_topics(m.raw)
+            if len(both) >= 2:
+                return "+".join(both[:3])  # "lora vs qlora?": both entries, side by side
         return finder(m.raw)
     except Exception:  # a glossary that cannot be read answers no concept question
         return None
@@ -1318,7 +1329,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
             u.intents.add("best_gpu")
             u.updates, u.problems, u.compare_gpus, u.whatif_gpus = {}, [], [], None
     elif topic:
-        own = set(vocab()["topic_slots"].get(topic, []))
+        own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
         rest = {k for k in u.updates if k not in own}
         asked = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) or (
             not u.updates and _re("explain_bare").search(m.text))

@@ -534,15 +534,14 @@ def _plain(v: Any) -> str:
 
 
 def glossary_reply(topic: str, lang: str) -> str:
-    """A short explanation from the knowledge base's glossary."""
+    """A short explanation from the knowledge base's glossary; 'lora+qlora' gives both entries."""
     from knowledge import glossary
 
-    entry = next((g for g in glossary() if g.id == topic), None)
-    if entry is None:
+    entries = [next((g for g in glossary() if g.id == t), None) for t in topic.split("+")]
+    if None in entries:
         return say(lang, "glossary.unknown")
-    title = entry.title_zh if lang == "zh" else entry.title_en
-    body = entry.zh if lang == "zh" else entry.en
-    return f"**{title}**: {body}"
+    return "\n\n".join(f"**{e.title_zh if lang == 'zh' else e.title_en}**: {e.zh if lang == 'zh' else e.en}"
+                       for e in entries)
 
 
 def choices_line(choices: list[tuple[str, str]]) -> str:

@@ -11,6 +11,7 @@ from knowledge.resolve import (
     find_model,
     find_precision,
     find_topic,
+    find_topics,
     model_from_size,
     model_index,
     parse_size,
@@ -19,7 +20,7 @@ from knowledge.schema import GlossaryTopic, Gpu, HostSystem, ModelArch, Precisio
 
 __all__ = [
     "BadValue", "ConfigError", "GlossaryTopic", "Gpu", "HostSystem", "KnowledgeError", "ModelArch",
-    "NotFound", "Precision", "RentalPrice", "Rules", "find_gpu", "find_model", "find_precision", "find_topic", "glossary",
+    "NotFound", "Precision", "RentalPrice", "Rules", "find_gpu", "find_model", "find_precision", "find_topic", "find_topics", "glossary",
     "gpus", "load_config_file", "model_from_config", "model_from_size", "model_index", "models", "parse_size",
     "precisions", "prices", "purchase_usd", "rules",
 ]

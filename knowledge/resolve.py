@@ -278,6 +278,18 @@ def _topic_aliases() -> list[tuple[re.Pattern[str], int, str]]:
     return sorted(table, key=lambda row: -row[1])
 
 
+def find_topics(text: str) -> list[str]:
+    """Every glossary topic a phrase names, in the order written, each alias matched once and the
+    longest first ('lora vs qlora' -> ['lora', 'qlora'])."""
+    words = phrase(text)
+    found: list[tuple[int, str]] = []
+    for pattern, _, topic_id in _topic_aliases():
+        for x in pattern.finditer(words):
+            words = words[:x.start()] + " " * (x.end() - x.start()) + words[x.end():]
+            found.append((x.start(), topic_id))
+    return list(dict.fromkeys(topic for _, topic in sorted(found)))
+
+
 def find_topic(text: str) -> str | None:
     """The glossary topic a phrase names ("what is a KV cache?" -> 'kv-cache'), the longest alias
     winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none."""
@@ -290,5 +302,5 @@ def find_topic(text: str) -> str | None:
 
 __all__ = [
     "BadValue", "ConfigError", "FAMILY_WORDS", "NotFound", "check_size", "find_gpu", "find_model",
-    "find_precision", "find_topic", "model_from_size", "model_index", "normalise", "parse_size", "phrase",
+    "find_precision", "find_topic", "find_topics", "model_from_size", "model_index", "normalise", "parse_size", "phrase",
 ]
