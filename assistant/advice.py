@@ -132,8 +132,8 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
         inp = serving_setup(w, best)
         answer.serving_memory = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
                                       lambda: inference_memory(inp)).model_dump(mode="json")
-    if w.spec.trains:
-        tin = training_setup(w, best.gpus)
+    if w.spec.trains and rec.trains_on is not None:
+        tin = training_setup(w, rec.trains_on.gpus)
         answer.training_memory = _call(recorder, "training_memory", tin.model_dump(mode="json"),
                                        lambda: training_memory(tin)).model_dump(mode="json")
 

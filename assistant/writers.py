@@ -77,7 +77,7 @@ def columns(rec: Recommendation) -> list[str]:
     cols = ["option", "fits", "spare"]
     if spec.serves:
         cols += ["tps", "ttft"]
-    if spec.batch or spec.trains:
+    if spec.batch or spec.trains and rec.training_run is None:  # training apart: its line says it all
         cols += ["job_hours", "job_usd"]
     if spec.serves:
         cols += ["per_hour"]
@@ -181,9 +181,13 @@ def headline(rec: Recommendation, lang: str) -> str:
     best = rec.best
     if best is None:
         return "## " + say(lang, "head.none")
+    if rec.training_run is not None:
+        job = say(lang, "job.serve")
     head = "## " + say(lang, f"head.{rec.action}", option=gpu_words(best), job=job)
     if rec.action == "buy" and best.gpus % best.sold_in:
         head += say(lang, "head.unit", unit=best.sold_in)
+    if rec.training_run is not None:
+        head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
 
 
@@ -198,6 +202,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
                   for k in ("deadline", "latency", "budget")},
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
         "engine": best.engine if best else None, "lang": lang,
+        "training": {"gpu": rec.training_run.gpu, "gpus": rec.training_run.gpus} if rec.training_run else None,
     }
 
 
@@ -290,15 +295,18 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     w, best = rec.workload, rec.best
     assert best is not None
     lines: list[str] = []
-    if w.spec.trains and best.train_per_gpu_bytes is not None:
+    run = rec.trains_on
+    if w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
         line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=w.method,
-                   model=_model_name(rec), used=gb(best.train_per_gpu_bytes), capacity=gb(best.capacity_bytes))
-        if best.training_hours is not None:
+                   model=_model_name(rec), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
+        if rec.training_run is not None:
+            line += say(lang, "fig.train_on", option=gpu_words(run))
+        if run.training_hours is not None:
             tokens = w.tokens_per_run(_model(rec)) * w.epochs
-            line += say(lang, "fig.train_time", hours=hours(best.training_hours),
+            line += say(lang, "fig.train_time", hours=hours(run.training_hours),
                         tokens=f"{tokens / 1e6:,.0f}")
-            if best.training_usd is not None:
-                line += say(lang, "fig.rented", usd=money(best.training_usd))
+            if run.training_usd is not None:
+                line += say(lang, "fig.rented", usd=money(run.training_usd))
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
@@ -496,8 +504,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
             run("math.serving_speed", "speed", speed, SpeedInput(
                 model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, batch=mem.batch,
                 context=mem.context, engine=best.engine))
-    if w.spec.trains:
-        run("math.training_memory", "training_memory", training_memory, training_setup(w, best.gpus))
+    if w.spec.trains and rec.trains_on is not None:
+        run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))
     if rec.rent_or_buy:
         parts.append((say(lang, "math.rent_or_buy"), rec.rent_or_buy))
     lines = ["## " + say(lang, "math.title", option=gpu_words(best)), ""]

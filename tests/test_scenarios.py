@@ -49,7 +49,7 @@ TOP_KEYS = {"title", "turns", "expect", "previous", "known_gap"}
 DECISION_KEYS = {
     "action", "action_any", "gpu", "gpu_any", "gpu_not", "gpus", "gpus_min", "gpus_max",
     "total_memory_gb_min", "owned", "fits", "meets", "model", "model_any", "precision", "precision_any",
-    "engine", "engine_any",
+    "engine", "engine_any", "train_gpu_any", "train_gpus_min", "apart",
 }
 EXPECT_KEYS = DECISION_KEYS | {
     "kind", "lang", "slot", "profile", "contains_any", "contains_none", "text_not_matches",
@@ -194,6 +194,13 @@ def check_decision(expect: dict[str, Any], decision: dict[str, Any]) -> list[str
     for key, want in (expect.get("meets") or {}).items():
         if meets.get(key) is not want:
             problems.append(f"meets.{key} is {meets.get(key)!r}, expected {want!r}")
+    training = decision.get("training") or {}
+    if "apart" in expect and bool(training) is not expect["apart"]:
+        problems.append(f"training apart from serving is {bool(training)}, expected {expect['apart']}")
+    if "train_gpu_any" in expect and training.get("gpu") not in expect["train_gpu_any"]:
+        problems.append(f"trains on {training.get('gpu')!r}, expected one of {expect['train_gpu_any']}")
+    if "train_gpus_min" in expect and (training.get("gpus") or 0) < expect["train_gpus_min"]:
+        problems.append(f"trains on {training.get('gpus')!r} cards, expected at least {expect['train_gpus_min']}")
     if action == "buy" and gpu in BOARD_MODULES and count not in (4, 8):
         problems.append(f"buys {count} x {gpu}: SXM/OAM modules come as 4- or 8-GPU boards; price the server")
     return problems

@@ -176,6 +176,14 @@ class Recommendation(Explained):
     owned_options: list[Option] = []
     levers: list[Lever] = []
     scenario: str | None = None
+    training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
+                                                           "the hour for each fine-tuning run, when serving "
+                                                           "needs fewer or other cards")
+
+    @property
+    def trains_on(self) -> Option | None:
+        """The option that runs the fine-tuning: its own rented cards when training and serving are apart."""
+        return self.training_run or self.best
 
 
 def parse_owned(text: str) -> tuple[int, Gpu]:
@@ -570,13 +578,44 @@ def _levers(w: Workload) -> list[Lever]:
     return levers
 
 
+# Training on a rented cluster and serving on other cards must save this share of a month's serving
+# cost (one run a month counted) to beat one box that does both, the guide's small-team default.
+SPLIT_SAVING = 0.15
+
+
+def _apart(w: Workload, best: Option | None):
+    """Train on cards rented by the hour, serve on the cheapest option that serves: better than one
+    box for both when the fine-tuning run needs more (or other) cards than serving does, or when
+    cards you own can serve but not train. None when one box is as good."""
+    if not (w.spec.trains and w.spec.serves) or w.phase == "experiment" or (best is not None and best.owned):
+        return None
+    serve = w.model_copy(update={"phase": "serve"})
+    s_owned, s_options = options_for(serve)
+    s_best, s_action, s_rb = decide(serve, s_owned + s_options)
+    train = w.model_copy(update={"phase": "fine-tune", "owned": []})
+    t_owned, t_options = options_for(train)
+    t_best, _t_action, _t_rb = decide(train, t_owned + t_options)
+    if s_best is None or t_best is None or t_best.job_usd is None:
+        return None
+    if best is not None and not s_best.owned:
+        together = best.usd_per_month
+        apart = None if s_best.usd_per_month is None else s_best.usd_per_month + t_best.job_usd
+        if together is None or apart is None or apart > (1 - SPLIT_SAVING) * together:
+            return None
+    return serve, s_owned, s_options, s_best, s_action, s_rb, t_best
+
+
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     model = resolve_model(w.model)  # fail early on an unknown model
     owned, options = options_for(w)
     if not owned and not options:
         raise ToolError("no candidate card could be evaluated for this model")
     best, action, rb = decide(w, owned + options)
-    options.sort(key=lambda o: _rank_key(o, w))
+    training_run, ranked_for = None, w
+    apart = _apart(w, best)
+    if apart:
+        ranked_for, owned, options, best, action, rb, training_run = apart
+    options.sort(key=lambda o: _rank_key(o, ranked_for))
     spec = w.spec
     assumptions = []
     precision = serving_precision(w, model)
@@ -595,6 +634,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                            f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     warnings = []
+    if training_run is not None:
+        assumptions.append(f"fine-tuning on {training_run.gpus} x {training_run.gpu_name} rented by the hour, "
+                           f"serving on {best.gpus} x {best.gpu_name}")
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     if w.region == "china" and spec.trains and any(o.gpu == "h20" for o in options[:5]):
@@ -604,4 +646,5 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     return Recommendation(workload=w, model_id=model.id, model_name=model.name,
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
-                          levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings)
+                          levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
+                          training_run=training_run)

@@ -111,8 +111,10 @@ class ChatMessage(Vertical):
                 yield MemoryChart(results["serving_memory"], say(lang, "chart.serving"), lang, classes="chart")
             if results.get("training_memory"):
                 t = results["training_memory"]
-                cap = (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
-                    ((results["recommend"].get("best") or {}).get("capacity_bytes"))
+                rec = results["recommend"]
+                cap = (rec.get("training_run") or {}).get("capacity_bytes") or \
+                    (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
+                    ((rec.get("best") or {}).get("capacity_bytes"))
                 chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
                          "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
                          "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
