@@ -156,6 +156,11 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    if not u.topic:
+        for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
+            current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump())
+            if current:
+                updates[slot] = max(1, round(current * factor))
     before = profile.model_dump()
     same = _same_family(profile.model, updates.get("model"), u, text)
     if same:

@@ -58,10 +58,11 @@ class Understanding:
     lang: str = "en"
     choice: int | None = None
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
+    scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
 
     @property
     def empty(self) -> bool:
-        return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic
+        return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
                     or self.choice is not None or self.unknown_model)
 
 
@@ -106,22 +107,30 @@ def language(text: str) -> str:
 
 
 def _zh_number(run: str) -> float:
-    """'一百万' -> 1e6, '1.5万' -> 15000, '两千' -> 2000, '十五' -> 15, '500亿' -> 5e10."""
+    """'一百万' -> 1e6, '1.5万' -> 15000, '两千' -> 2000, '十五' -> 15, '500亿' -> 5e10; a lone digit
+    after a unit counts in the next unit down ('两万五' -> 25000, '一千五' -> 1500, '一百零五' -> 105)."""
     digits, units = vocab()["zh_digits"], vocab()["zh_units"]
     for big in ("亿", "万"):
         if big in run:
             left, right = run.split(big, 1)
-            return (_zh_number(left) if left else 1.0) * units[big] + (_zh_number(right) if right else 0.0)
-    total, current = 0.0, None
+            tail = _zh_number(right) if right else 0.0
+            if len(right) == 1 and right in digits:
+                tail *= units[big] / 10
+            return (_zh_number(left) if left else 1.0) * units[big] + tail
+    total, current, last_unit = 0.0, None, None
     for m in re.finditer(r"\d+(?:\.\d+)?|.", run):
         t = m.group()
         if t[0].isdigit():
             current = float(t)
         elif t in digits:
             current = float(digits[t])
+            if digits[t] == 0:
+                last_unit = None  # '一百零五': the digit after 零 is ones
         elif t in units:
             total += (1.0 if current is None else current) * units[t]
-            current = None
+            current, last_unit = None, units[t]
+    if current is not None and last_unit and last_unit >= 100 and not re.search(r"\d", run):
+        current *= last_unit / 10
     return total + (current or 0.0)
 
 
@@ -224,6 +233,8 @@ def clean(text: str) -> str:
         weekdays = vocab()["zh_weekdays"]
         text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
         text = _zh_numerals(text)
+        # '1.5w', '20w', '3w条': w (wan) is how people type 万
+        text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
@@ -466,6 +477,8 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
         currency = "CNY" if _re("currency_cny").search(sign) else \
             "EUR" if _re("currency_eur").search(sign) else "USD"
         return "money", currency
+    if _re("out_after").match(after) and _re("tokens_in_nearby").search(before[-40:] + after[:1]):
+        return "output_tokens", ""  # "250 tokens in and 5 out each"
     if _re("tps_after").match(after) or (_re("tps_before").search(before)
                                          and _re("tokens_after").match(after)):
         return "tokens_per_s", ""
@@ -499,9 +512,9 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
         return "epochs", ""
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
+    if scale == "k" and _re("prompt_length_nouns").match(after) and _re("ttft_context").search(masked):
+        return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
-        if scale == "k" and _re("prompt_length_nouns").match(after) and _re("ttft_context").search(masked):
-            return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
         return "items", ""
     if _re("users_after").match(after) or _re("users_before").search(before):
         return "users", ""
@@ -544,7 +557,9 @@ def _token_role(q: Quantity, after: str, before: str) -> str:
         return "per_item_tokens"
     if _re("tok_before_train").search(before) or q.value >= 1e6:
         return "train_tokens"
-    return "context"
+    if _re("tok_near_output").search(before):
+        return "output_tokens"  # "output is 1 label ~3 tokens"
+    return "context" if q.value >= 256 else ""  # no conversation holds fewer tokens than that
 
 
 def quantities(masked: str, lang: str = "en") -> list[Quantity]:
@@ -850,6 +865,8 @@ def read_users(m: Message) -> int | None:
 def read_context(m: Message) -> int | None:
     """Context length in tokens: '32k context' (32,768), 'context of 128 thousand tokens' (128,000);
     at the context question a bare '32k'."""
+    if m.phase == "batch":
+        return None  # a batch job's lengths are tokens per item, read by the batch readers
     values = [q.context_tokens for q in m.role("context")]
     if not values and m.pending == "context":
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated]
@@ -867,7 +884,10 @@ def read_context(m: Message) -> int | None:
 
 def read_utilisation(m: Message) -> float | None:
     """How busy the GPUs are, 0-1: '24/7' (1.0), 'working hours' (0.24), '8 hours a day' (0.33),
-    '50%'; at the utilisation question a bare percentage."""
+    '50%'; at the utilisation question a bare percentage. A batch job has none ('over the weekend'
+    is its deadline)."""
+    if m.phase == "batch":
+        return None
     hits: list[tuple[int, float]] = []
     for pattern, (value, _label) in _rules("utilisation"):
         for x in pattern.finditer(m.masked):
@@ -1054,7 +1074,7 @@ def read_batch_input_tokens(m: Message) -> int | None:
         return None
     found = m.role("per_item_tokens")
     if not found and m.phase == "batch":
-        found = m.role("prompt_tokens")
+        found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 
 
@@ -1063,6 +1083,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
     if _trains(m) or m.phase in ("serve", "production", "train-and-serve"):
         return None
     found = m.role("output_tokens")
+    if not found and m.live("output_same_length"):
+        found = m.role("per_item_tokens")  # "outputs of similar length": as long as what is read
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 
 
@@ -1236,6 +1258,15 @@ def _pending_value(m: Message, u: Understanding) -> None:
             u.unknown_model = m.raw.strip()
 
 
+def read_scale(m: Message) -> dict[str, float]:
+    """Changes relative to what was said: 'double the users' (users x 2), 'half the context'."""
+    found: dict[str, float] = {}
+    for pattern, (slot, factor) in _rules("relative"):
+        if pattern.search(m.masked) and not negated(m.masked, pattern.search(m.masked).start()):
+            found.setdefault(slot, float(factor))
+    return found
+
+
 # ---------------------------------------------------------------- entry point
 
 READERS = (
@@ -1322,6 +1353,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)
+    u.scale = {slot: f for slot, f in read_scale(m).items() if slot not in u.updates}
     _pending_value(m, u)
     topic = read_topic(m)
     if topic == "best-gpu" or (topic is None and _re("best_gpu").search(m.text)):

@@ -122,8 +122,10 @@ def test_every_ascii_name_and_alias_resolves_to_its_own_record(kind):
                 wrong[name] = (got, r.id)
     # By design a bare "Qwen-72B" reads as "qwen 72b", the newest Qwen 72B; the Qwen-1 checkpoints stay
     # reachable by their ids, aliases and full HF ids (see test_resolve.py).
-    shadowed = {"Qwen-7B": ("qwen2.5-7b", "qwen1-7b"), "Qwen-14B": ("qwen3-14b", "qwen1-14b"),
-                "Qwen-72B": ("qwen2.5-72b", "qwen1-72b")}
+    # The same holds for "Qwen-72B-Chat": "chat" names today's chat model.
+    shadowed = {f"Qwen-{size}{chat}": (new, old) for size, new, old in (
+        ("7B", "qwen2.5-7b", "qwen1-7b"), ("14B", "qwen3-14b", "qwen1-14b"), ("72B", "qwen2.5-72b", "qwen1-72b"))
+        for chat in ("", "-Chat")}
     assert wrong == (shadowed if kind == "model" else {})
 
 

@@ -23,7 +23,7 @@ from assistant.nlu import MAX_MESSAGE_CHARS, Understanding, understand
 CASES_FILE = Path(__file__).with_name("nlu_cases.yaml")
 CASES = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
 KEYS = {"text", "pending", "expect", "intents", "not_intents", "topic", "absent", "lang", "unknown_model",
-        "choice", "only", "note"}
+        "choice", "only", "note", "scale"}
 
 
 def _id(i: int, row: dict) -> str:
@@ -67,6 +67,8 @@ def test_phrase_is_understood(row: dict):
         assert same, f"unknown_model: {said}"
     if "choice" in row:
         assert u.choice == row["choice"], f"choice: {said}"
+    if "scale" in row:
+        assert u.scale == row["scale"], f"scale {u.scale}: {said}"
 
 
 def test_the_table_is_big_and_bilingual():
