@@ -116,7 +116,7 @@ def serving_setup(w: Workload, best: Option):
     context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
     return InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
                                 batch=w.users if w.spec.serves else 1, gpus=best.gpus // best.replicas,
-                                gpu=best.gpu, engine=best.engine)
+                                gpu=best.gpu, engine=best.engine, kv_precision=best.kv_precision)
 
 
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:

@@ -156,6 +156,9 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    if u.region_hint and not u.topic and profile.region is None and "region" not in updates:
+        updates["region"] = u.region_hint  # yuan or an Ascend card: priced and chosen for China
+        turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump())

@@ -59,6 +59,7 @@ class Understanding:
     choice: int | None = None
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
+    region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
 
     @property
     def empty(self) -> bool:
@@ -1165,7 +1166,11 @@ def read_gpus(m: Message, u: Understanding) -> None:
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         u.understood.append("compare " + " and ".join(u.compare_gpus))
         return
-    _s, _e, gpu_id, count = found[-1]
+    s, e, gpu_id, count = found[-1]
+    if not re.match(r"\d+\s*(?:x|\*)?\s+\S|.*\sx\s*\d+$", m.text[s:e]):
+        u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
+        u.understood.append(f"compare {gpu_id}")
+        return
     u.whatif_gpus = (count, gpu_id)
     u.understood.append(f"{count} x {gpu_id}")
 
@@ -1353,6 +1358,9 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)
+    cny = [q for q in m.role("money") if q.extra == "CNY"]
+    if "region" not in u.updates and (cny or any(g.startswith("ascend") for _s, _e, g, _c in m.gpus)):
+        u.region_hint = "china"
     u.scale = {slot: f for slot, f in read_scale(m).items() if slot not in u.updates}
     _pending_value(m, u)
     topic = read_topic(m)

@@ -32,6 +32,14 @@ def money(n: float) -> str:
     return f"${n:,.0f}" if n >= 100 else f"${n:,.2f}"
 
 
+def cash(usd: float, rec: Recommendation) -> str:
+    """Money where the user pays: yuan first in China (the dollars beside it), dollars elsewhere."""
+    if not rec.usd_per_cny:
+        return money(usd)
+    cny = usd / rec.usd_per_cny
+    return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
+
+
 def pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
@@ -310,7 +318,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
-        line = say(lang, "fig.serve", model=rec.model_name, precision=best.precision, users=users, context=f"{w.context:,}",
+        shown = best.precision + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
+        line = say(lang, "fig.serve", model=rec.model_name, precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
@@ -427,18 +436,42 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and (rec.action == "buy" or w.spec.serves):
-        lines.append(say(lang, "budget.buy", option=gpu_words(best), usd=money(best.purchase_usd), verdict=verdict,
-                         budget=money(w.budget_usd)))
+        lines.append(say(lang, "budget.buy", option=gpu_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
+                         budget=cash(w.budget_usd, rec)))
     elif w.budget_usd is not None and best.job_usd is not None:
-        lines.append(say(lang, "budget.run", usd=money(best.job_usd), verdict=verdict, budget=money(w.budget_usd)))
+        lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:
         if w.spec.serves and best.usd_per_month is not None:
-            lines.append(say(lang, "budget.month", usd=money(best.usd_per_month), use=pct(w.utilisation),
-                             verdict=verdict, budget=money(w.budget_usd_per_month)))
+            lines.append(say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
+                             verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
         elif best.job_usd is not None:
-            lines.append(say(lang, "budget.run", usd=money(best.job_usd), verdict=verdict,
-                             budget=money(w.budget_usd_per_month)))
+            lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict,
+                             budget=cash(w.budget_usd_per_month, rec)))
+    near = _just_over_budget(rec)
+    if near is not None and near.usd_per_month is not None and w.budget_usd_per_month:
+        lines.append(say(lang, "budget.near", option=gpu_words(near), usd=cash(near.usd_per_month, rec),
+                         over=pct(near.usd_per_month / w.budget_usd_per_month - 1),
+                         this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
+
+
+# An option this much over a monthly serving budget, and clearly faster, is worth a sentence.
+NEAR_BUDGET = 0.10
+
+
+def _just_over_budget(rec: Recommendation) -> Option | None:
+    """A plan a little over the monthly budget that serves much faster than the one within it: the
+    trade an expert would point out ('for 2% more, 2 x H20 is twice as fast')."""
+    w, best = rec.workload, rec.best
+    if not (w.spec.serves and w.budget_usd_per_month and best and best.decode_tokens_per_s):
+        return None
+    for o in rec.options:
+        only_budget = o.meets.get("budget") is False and all(v for k, v in o.meets.items() if k != "budget")
+        if only_budget and o.serves and o.usd_per_month and o.decode_tokens_per_s \
+                and o.usd_per_month <= (1 + NEAR_BUDGET) * w.budget_usd_per_month \
+                and o.decode_tokens_per_s >= 1.3 * best.decode_tokens_per_s:
+            return o
+    return None
 
 
 def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
@@ -447,12 +480,28 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         return []
     if rb is None:
         return [say(lang, "rb.no_price", gpu=best.gpu_name), ""]
-    be = (say(lang, "rb.never") if rb.break_even_utilisation is None
-          else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
-    lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=money(rb.rent_total_usd), months=rb.horizon_months,
-                 buy=money(rb.buy_total_usd), breakeven=be)]
+    lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
+                 buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings if "never pays off" not in x]
     return lines + [""]
+
+
+def _break_even(rb, lang: str) -> str:
+    return (say(lang, "rb.never") if rb.break_even_utilisation is None
+            else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
+
+
+def _rb_caveats(rec: Recommendation, lang: str) -> str:
+    """What the rent-or-buy figures mean for this option: a whole server when cards come as boards,
+    and why the advice still rents when owning saves only a little."""
+    best, rb = rec.best, rec.rent_or_buy
+    parts = []
+    if best is not None and best.gpus % best.sold_in:
+        parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
+    if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
+        parts.append(say(lang, "rb.small_saving", pct=pct(1 - rb.buy_total_usd / rb.rent_total_usd)))
+    sep = "" if lang == "zh" else " "
+    return "".join(sep + p for p in parts)
 
 
 def _sentence(x: str, lang: str) -> str:
@@ -470,14 +519,12 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     if rb is None:
         return (say(lang, "rb.rent_only", gpu=best.gpu_name, usd=money(best.usd_per_hour or 0), n=best.gpus),
                 {"option": best.model_dump(mode="json")})
-    be = (say(lang, "rb.never") if rb.break_even_utilisation is None
-          else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
     lines = ["## " + say(lang, "rb.title", option=gpu_words(best)), "",
              say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
-                 buy=money(rb.buy_total_usd), breakeven=be) + " "
-             + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"), ""]
+                 buy=money(rb.buy_total_usd), breakeven=_break_even(rb, lang)) + " "
+             + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy") + _rb_caveats(rec, lang), ""]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
-    lines += ["", say(lang, "rb.assumed")] + [f"- {a}" for a in rb.assumptions]
+    lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]
     return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
 
@@ -503,7 +550,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         if best.decode_tokens_per_s:
             run("math.serving_speed", "speed", speed, SpeedInput(
                 model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, batch=mem.batch,
-                context=mem.context, engine=best.engine))
+                context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
     if w.spec.trains and rec.trains_on is not None:
         run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))
     if rec.rent_or_buy:

@@ -22,7 +22,7 @@ from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
 from tools.cost import DEFAULT_HORIZON_MONTHS, HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
-from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
+from tools.inference import VLLM_DEFAULT_UTILISATION, Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
 from tools.phases import PHASES, Phase
 from tools.throughput import SpeedInput, speed
@@ -127,6 +127,7 @@ class Option(BaseModel):
     owned: bool = False
     engine: Engine | None = None
     precision: str | None = None
+    kv_precision: str | None = Field(None, description="KV-cache format when not the engine's 16-bit default")
     serves: bool | None = None
     trains: bool | None = None
     serve_per_gpu_bytes: float | None = None
@@ -176,6 +177,7 @@ class Recommendation(Explained):
     owned_options: list[Option] = []
     levers: list[Lever] = []
     scenario: str | None = None
+    usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
                                                            "needs fewer or other cards")
@@ -215,32 +217,45 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
 FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k")
 
 
-def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str) -> bool:
+def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: str | None = None) -> bool:
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
-                          engine=engine))
+                          engine=engine, kv_precision=kv))
     return sp.decode_tokens_per_s >= w.speed_floor
+
+
+def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list[tuple[Engine, str, str | None]]:
+    """(engine, weight format, KV-cache format) to try in order. On cards you own the usual ways to
+    make a model fit come next: an FP8 KV cache in vLLM (half the cache, on cards with FP8 units),
+    then 4-bit weights."""
+    formats = [precision_id]
+    if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
+        formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
+    tries: list[tuple[Engine, str, str | None]] = []
+    for fmt in formats:
+        for engine, f in _engines(w, gpu, fmt, owned):
+            tries.append((engine, f, None))
+            if owned and engine == "vllm" and gpu.fp8_tflops:
+                tries.append((engine, f, "fp8"))
+    return tries
 
 
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
            warnings: list[str], headrooms: list[float]) -> None:
     """Interactive serving: fits, per-user speed, and the latency target."""
     tried = None
-    formats = [precision_id]
-    if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
-        formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
-    pairs = [pair for fmt in formats for pair in _engines(w, gpu, fmt, owned)]
-    for engine, fmt in pairs:
+    tries = _serving_tries(w, gpu, owned, precision_id)
+    for engine, fmt, kv in tries:
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
-                                                    gpus=n, gpu=gpu.id, engine=engine))
-        tried = (engine, fmt, mem)
-        if mem.fits and (fmt == pairs[-1][1] or _fast_enough(w, gpu, n, engine, fmt)):
+                                                    gpus=n, gpu=gpu.id, engine=engine, kv_precision=kv))
+        tried = (engine, fmt, kv, mem)
+        if mem.fits and ((engine, fmt, kv) == tries[-1] or _fast_enough(w, gpu, n, engine, fmt, kv)):
             break
     if tried is None:
         opt.serves = False
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
-    engine, fmt, mem = tried
-    opt.engine, opt.precision = engine, fmt
+    engine, fmt, kv, mem = tried
+    opt.engine, opt.precision, opt.kv_precision = engine, fmt, kv
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     # spare memory of the whole card: vLLM's own 10% reserve counts as room to spare
@@ -248,12 +263,12 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     if not mem.fits:
         return
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
-                          engine=engine))
+                          engine=engine, kv_precision=kv))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     warnings += sp.warnings
     prompt = w.prompt_tokens or min(w.context, 4096)
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
-                             engine=engine))
+                             engine=engine, kv_precision=kv))
     opt.ttft_s = first.time_to_first_token_s
     fast_enough = sp.decode_tokens_per_s >= w.speed_floor
     if w.latency_stated:
@@ -378,7 +393,11 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
     cap_gb = opt.capacity_bytes / 1e9
-    if opt.serves is False and opt.serve_per_gpu_bytes:
+    if opt.serves is False and opt.serve_per_gpu_bytes and opt.engine == "vllm":
+        opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; vLLM uses "
+                              f"{VLLM_DEFAULT_UTILISATION:.0%} of the card's {cap_gb:,.1f} GB "
+                              f"({cap_gb * VLLM_DEFAULT_UTILISATION:,.1f} GB)")
+    elif opt.serves is False and opt.serve_per_gpu_bytes:
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; "
                               f"the card has {cap_gb:,.1f} GB")
     if opt.trains is False and opt.train_per_gpu_bytes and gpu.stack != "metal":
@@ -426,14 +445,19 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     return all(checks) if checks else None
 
 
+def _cash(usd: float, w: Workload) -> str:
+    """Money in the user's currency: yuan in China (where budgets are given in yuan), else dollars."""
+    return f"{usd / rules().usd_per_cny:,.0f} CNY" if w.region == "china" else f"{usd:,.0f} USD"
+
+
 def _over_budget(opt: Option, w: Workload) -> str:
     if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd is not None:
-        return f"a run costs about {opt.job_usd:,.0f} USD, over the {w.budget_usd_per_month:,.0f} USD budget"
+        return f"a run costs about {_cash(opt.job_usd, w)}, over the {_cash(w.budget_usd_per_month, w)} budget"
     if w.budget_usd_per_month is not None and opt.usd_per_month is not None:
-        return (f"renting costs about {opt.usd_per_month:,.0f} USD a month at {w.utilisation:.0%} use, over the "
-                f"{w.budget_usd_per_month:,.0f} USD budget")
+        return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, over the "
+                f"{_cash(w.budget_usd_per_month, w)} budget")
     if w.budget_usd is not None and opt.purchase_usd is not None:
-        return f"buying costs about {opt.purchase_usd:,.0f} USD, over the {w.budget_usd:,.0f} USD budget"
+        return f"buying costs about {_cash(opt.purchase_usd, w)}, over the {_cash(w.budget_usd, w)} budget"
     return "no price on record to check against the budget"
 
 
@@ -647,4 +671,4 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
-                          training_run=training_run)
+                          training_run=training_run, usd_per_cny=rules().usd_per_cny if w.region == "china" else None)
