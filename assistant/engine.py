@@ -29,8 +29,9 @@ from tools.common import ToolError
 Route = Literal["ask", "answer", "explain", "reply"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
-WEEKDAY = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week)\b|周[一二三四五六日末]|星期",
-                     re.IGNORECASE)
+WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
+                     r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week)\b"
+                     r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期", re.IGNORECASE)
 
 
 class AdvisorState(TypedDict, total=False):
@@ -247,7 +248,9 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
         turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
     if "deadline_hours" in updates and WEEKDAY.search(text):
-        due = [x.group(0) for x in WEEKDAY.finditer(text)][-1]
+        hits = list(WEEKDAY.finditer(text))
+        due = next((x for x in reversed(hits) if " " in x.group(0)), hits[-1]).group(0)
+        due = re.sub(r"^(?:by|before|until|till|due|over|on) (?:the |this )?", "", due, flags=re.IGNORECASE)
         turn.notes.append(say(lang, "reply.deadline_assumed", words=due,
                               hours=f"{updates['deadline_hours']:,.0f}"))
     return updates

@@ -1359,7 +1359,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:
     u.notes += m.notes
     read_gpus(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
-    if "region" not in u.updates and (cny or any(g.startswith("ascend") for _s, _e, g, _c in m.gpus)):
+    china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
+    if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):
         u.region_hint = "china"
     u.scale = {slot: f for slot, f in read_scale(m).items() if slot not in u.updates}
     _pending_value(m, u)

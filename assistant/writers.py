@@ -231,6 +231,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
+    if rec.relaxed:
+        lines += [say(lang, "answer.relaxed_int4"), ""]
     lines += _owned_lines(rec, lang)
     if best:
         lines += _figures(answer, lang)
@@ -305,7 +307,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     lines: list[str] = []
     run = rec.trains_on
     if w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
-        line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=w.method,
+        method = say(lang, f"method.{w.method}") if lang == "zh" else w.method  # the English lines keep the short id
+        line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=method,
                    model=_model_name(rec), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
         if rec.training_run is not None:
             line += say(lang, "fig.train_on", option=gpu_words(run))
@@ -362,7 +365,8 @@ def _reasons(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     best = rec.best
     fitting = [o for o in rec.options if o.ok]
-    closest = [o for o in rec.options if not o.ok][:max(0, 3 - len(fitting[:5]))]
+    shown = [o for o in table_options(answer) if o not in answer.options and not o.owned]  # owned: said above
+    closest = [o for o in shown if not o.ok][:max(0, 3 - len(fitting[:5]))]
     lines = []
     for o in answer.options + closest:
         if not o.ok and o.reasons:
@@ -397,17 +401,19 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         if o is None:
             continue
         cost = ""
+        key, _, value = lever.change.partition("=")
+        change = say(lang, f"lever.{key}", value=value)
         if o.owned:
-            cost = say(lang, "table.owned")
-        elif o.job_usd is not None and not rec.workload.spec.serves:
+            took = say(lang, "levers.hours", hours=hours(o.job_hours)) if o.job_hours is not None else ""
+            lines.append("- " + say(lang, "levers.owned", change=change, option=gpu_words(o), hours=took))
+            continue
+        if o.job_usd is not None and not rec.workload.spec.serves:
             cost = say(lang, "levers.run", usd=money(o.job_usd))
         elif rec.workload.preference == "buy" or lever.change == "buy":
             cost = say(lang, "levers.buy", usd=money(o.purchase_usd)) if o.purchase_usd else ""
         elif o.usd_per_month is not None:
             cost = say(lang, "levers.month", usd=money(o.usd_per_month))
         over = "" if lever.within_budget else say(lang, "levers.over")
-        key, _, value = lever.change.partition("=")
-        change = say(lang, f"lever.{key}", value=value)
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
     return lines + [""]
 

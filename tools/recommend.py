@@ -177,6 +177,8 @@ class Recommendation(Explained):
     owned_options: list[Option] = []
     levers: list[Lever] = []
     scenario: str | None = None
+    relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
+                                                  '8-bit and 4-bit weights did (the guide\'s quantization lever)')
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
@@ -565,6 +567,35 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
     return "rent"
 
 
+def _owned_levers(w: Workload) -> list[Lever]:
+    """Cards you own that cannot do the job as asked: the changes that would let them (LoRA or QLoRA
+    instead of a full fine-tune, 4-bit weights, a shorter context, fewer users at once), before
+    anything is rented."""
+    tries: list[tuple[str, dict]] = []
+    if w.spec.trains and not w.spec.pretrains:
+        tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
+                  (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
+    if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
+        tries.append(("int4", {"serve_precision": "int4"}))
+    if w.spec.serves and w.context > 4096:
+        tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
+    if w.spec.serves and w.users > 1:
+        tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
+    levers: list[Lever] = []
+    for label, change in tries:
+        variant = w.model_copy(update=change)
+        fits = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o and o.ok]
+        if fits:
+            levers.append(Lever(change=label, option=fits[0]))
+            break  # the first change that works is the one to say; more would be noise
+    return levers
+
+
+def _owned_card(text: str) -> tuple[Gpu, int]:
+    count, gpu = parse_owned(text)
+    return gpu, count
+
+
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
     tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
@@ -630,6 +661,19 @@ def _apart(w: Workload, best: Option | None):
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
+    rec = _recommend(w, with_levers)
+    four_bit_helps = (rec.best is None and with_levers and w.serve_precision is None and rec.precision
+                      and rec.precision not in FOUR_BIT and not rec.owned_options)
+    if four_bit_helps:
+        # The user named no format: when nothing meets the requirements in 8-bit, 4-bit weights are
+        # the usual way to meet them (the guide's quantization lever), so plan on them and say so.
+        four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
+        if four.best is not None:
+            return four.model_copy(update={"relaxed": "int4"})
+    return rec
+
+
+def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     model = resolve_model(w.model)  # fail early on an unknown model
     owned, options = options_for(w)
     if not owned and not options:
@@ -666,6 +710,8 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if w.region == "china" and spec.trains and any(o.gpu == "h20" for o in options[:5]):
         warnings += rules().china_caveats[:1]
     levers = _levers(w) if with_levers and best is None else []
+    if with_levers and owned and not any(o.ok for o in owned) and (best is None or not best.owned):
+        levers = _owned_levers(w) + levers
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
     return Recommendation(workload=w, model_id=model.id, model_name=model.name,
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
