@@ -41,6 +41,8 @@ def workload_for(profile: Profile) -> Workload:
     fields.setdefault("model", "llama-3.1-8b")
     fields["owned"] = data.get("owned") or []
     fields["exclude"] = data.get("exclude") or []
+    if data.get("only"):
+        fields["candidates"] = data["only"]
     return Workload(**fields)
 
 

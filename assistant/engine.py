@@ -120,7 +120,7 @@ def describe(slot: str, value: Any, lang: str) -> str:
             from knowledge import rules
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
-    elif slot in ("owned", "exclude"):
+    elif slot in ("owned", "exclude", "only"):
         shown = writers.cards_words(value)
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
@@ -157,6 +157,9 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
+        updates["phase"] = "train-and-serve"  # people using it means it will be served too
+        turn.notes.append(say(lang, "reply.users_mean_serving"))
     if u.region_hint and not u.topic and profile.region is None and "region" not in updates:
         updates["region"] = u.region_hint  # yuan or an Ascend card: priced and chosen for China
         turn.notes.append(say(lang, "reply.region_hint"))

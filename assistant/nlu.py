@@ -995,10 +995,19 @@ def read_exclude(m: Message) -> list[str] | None:
     """Cards ruled out: 'no AMD', 'not Huawei', '不要AMD' -> vendor ids; 'avoid the H20' -> a GPU id.
     'I don't have an H100' rules nothing out."""
     words = vocab()["vendor_words"]
-    out = [words[x.group()] for x in re.finditer(r"\b(?:" + "|".join(words) + r")\b", m.masked)
+    names = sorted(words, key=len, reverse=True)  # "consumer cards" before "cards"
+    out = [words[x.group()] for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked)
            if negated(m.masked, x.start())]
     out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
             and not _re("owned_not").search(m.masked[max(0, s - 40):s])]
+    return sorted(set(out)) or None
+
+
+def read_only(m: Message) -> list[str] | None:
+    """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'."""
+    out = [gpu_id for s, e, gpu_id, _n in m.gpus
+           if (_re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16]))
+           and not negated(m.masked, s)]
     return sorted(set(out)) or None
 
 
@@ -1287,6 +1296,7 @@ READERS = (
     ("budget", read_budget),
     ("owned", read_owned),
     ("exclude", read_exclude),
+    ("only", read_only),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("epochs", read_epochs),

@@ -44,6 +44,7 @@ class Profile(BaseModel):
     budget_usd: float | None = Field(None, gt=0)
     owned: list[str] | None = None
     exclude: list[str] | None = None
+    only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
     preference: Literal["rent", "buy", "either"] | None = None
 
 

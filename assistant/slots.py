@@ -119,6 +119,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("budget_usd", None, panel=True),
     Slot("owned", None, panel=True),
     Slot("exclude", None, panel=True),
+    Slot("only", None, panel=True),
     Slot("preference", "either", matters=serves),
 )}
 

@@ -40,6 +40,13 @@ def cash(usd: float, rec: Recommendation) -> str:
     return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
 
 
+def token_count(n: float) -> str:
+    """'20M', '2.2B', '1,000B': millions below a billion tokens, billions above."""
+    if n >= 1e9:
+        return f"{n / 1e9:,.1f}".removesuffix(".0") + "B"
+    return (f"{n / 1e6:,.1f}".removesuffix(".0") if n < 1e7 else f"{n / 1e6:,.0f}") + "M"
+
+
 def pct(x: float) -> str:
     return f"{x * 100:.0f}%"
 
@@ -57,7 +64,7 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
-VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple"}
+VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple", "consumer": "consumer cards"}
 
 
 def cards_words(values: list[str]) -> str:
@@ -276,13 +283,22 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
     if w.spec.trains:
         kind = say(lang, "plan.pretrain") if w.spec.pretrains else say(lang, f"method.{w.method}")
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
-        lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=f"{w.tokens_per_run(_model(rec)) / 1e6:,.0f}",
-                         epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}"))
+        sharded = rec.trains_on is not None and rec.trains_on.gpus > 1
+        lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=token_count(w.tokens_per_run(_model(rec))),
+                         epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}") + (say(lang, "plan.sharded") if sharded else ""))
     if w.exclude:
         lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
+    if w.candidates and w.candidates != rec_default_candidates(w):
+        lines.append(say(lang, "plan.only", cards=cards_words(w.candidates)))
     if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
         lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines
+
+
+def rec_default_candidates(w) -> list[str]:
+    from tools.recommend import CANDIDATES
+
+    return CANDIDATES["china" if w.region == "china" else "global"]
 
 
 def _native(rec: Recommendation) -> bool:
@@ -315,8 +331,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         if run.training_hours is not None:
             tokens = w.tokens_per_run(_model(rec)) * w.epochs
             line += say(lang, "fig.train_time", hours=hours(run.training_hours),
-                        tokens=f"{tokens / 1e6:,.0f}")
-            if run.training_usd is not None:
+                        tokens=token_count(tokens))
+            if run.training_usd is not None and not run.owned:
                 line += say(lang, "fig.rented", usd=money(run.training_usd))
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
@@ -337,7 +353,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     if w.spec.batch and best.job_hours is not None:
         total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
         line = say(lang, "fig.batch", model=rec.model_name, items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
-                   tokens_out=f"{w.batch_output_tokens:,}", total=f"{total / 1e6:,.0f}",
+                   tokens_out=f"{w.batch_output_tokens:,}", total=token_count(total),
                    hours=hours(best.job_hours), option=gpu_words(best),
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:

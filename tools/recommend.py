@@ -510,7 +510,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     options: list[Option] = []
     for name in names:
         gpu = find_gpu(name)
-        if gpu.vendor in w.exclude or gpu.id in w.exclude:
+        if gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude:
             continue
         for n in _counts(w, gpu):
             o = evaluate(w, gpu, n)
