@@ -25,6 +25,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
+from tools.recommend import FOUR_BIT
 
 Route = Literal["ask", "answer", "explain", "reply"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
@@ -157,6 +158,10 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    native = _native_four_bit(updates.get("model") or profile.model)
+    if native and updates.get("precision") in FOUR_BIT and not profile.precision:
+        updates.pop("precision")  # "what about int4?" for gpt-oss: its own MXFP4 already is 4-bit
+        turn.notes.append(say(lang, "reply.already_four_bit", precision=native))
     if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
@@ -213,6 +218,15 @@ def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:
     picked = understand(choices[n - 1][1], pending)
     u.updates.update(picked.updates)
     u.intents |= picked.intents & {"not_sure"}
+
+
+def _native_four_bit(model: str | None) -> str | None:
+    """The checkpoint's own format when it is already 4-bit (gpt-oss ships MXFP4), else None."""
+    try:
+        native = find_model(model).native_precision if model else None
+    except (LookupError, ValueError):
+        return None
+    return native if native in FOUR_BIT else None
 
 
 def _same_family(current: str | None, new: str | None, u: Understanding, text: str) -> str | None:

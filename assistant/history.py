@@ -6,8 +6,15 @@ in order on every open) and an FTS index over message text.
 
 Writes run inside BEGIN IMMEDIATE with a busy timeout, so two app instances writing at once wait
 for each other instead of failing with "database is locked". Each write commits before it returns:
-a message is on disk before anyone is shown it. A corrupt file is moved aside (the caller is told
-where) and a new database started; a database written by a newer version is refused, untouched.
+a message is on disk before anyone is shown it. A database written by a newer version is refused,
+untouched.
+
+Damage is looked for before use: the file header, the write-ahead log (every frame's checksum, read
+the way SQLite reads it) and `PRAGMA quick_check`. Damaged files are never discarded: they are kept
+side by side with the database (history.db.damaged-1, history.db.damaged-1-wal, ...), the rows SQLite
+can still read are recovered from them (also those a damaged log frame would hide) and the caller is
+told, in one line, what was kept and where the originals are. A row that cannot be decoded affects
+that row only.
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import json
 import os
 import shutil
 import sqlite3
+import struct
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,6 +46,24 @@ class HistoryError(RuntimeError):
 
 class DatabaseTooNew(HistoryError):
     pass
+
+
+class StorageError(HistoryError):
+    """The disk, not the input, is the problem (read-only file, disk full, missing folder): exit 1."""
+
+
+def _storage_problem(exc: BaseException) -> str | None:
+    """Words for an SQLite or OS error that the environment causes; None for anything else."""
+    text = str(exc).lower()
+    for words, meaning in (("readonly", "the file is read-only"), ("read-only", "the file is read-only"),
+                           ("disk is full", "the disk is full"), ("no space", "the disk is full"),
+                           ("disk i/o", "a disk error"), ("unable to open", "the file cannot be opened"),
+                           ("permission denied", "permission denied"), ("quota", "the disk quota is used up")):
+        if words in text:
+            return meaning
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return None
 
 
 def default_path() -> Path:
@@ -95,41 +122,58 @@ EXPORT_FORMAT = "gpu-advisor-session"
 EXPORT_VERSION = 1
 
 
+MAX_QUERY_CHARS = 1000
+MAX_QUERY_WORDS = 16
+MAX_TEXT_CHARS = 200_000  # one stored message; user input is capped far lower (assistant.session)
+MAX_MESSAGES = 10_000  # in one imported session
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+
 def _export_models():
     """Pydantic models of the JSON export (built on first import, not at start-up)."""
     from typing import Literal
 
-    from pydantic import BaseModel, ConfigDict
+    from pydantic import BaseModel, ConfigDict, Field
 
     class Loose(BaseModel):
         model_config = ConfigDict(extra="ignore")
 
-    class Session(Loose):
-        title: str | None = None
-        created: str | None = None
+    class State(Loose):
+        """The engine state keys a session keeps, by type; assistant.session checks the values."""
         profile: dict[str, Any] = {}
-        state: dict[str, Any] = {}
+        defaulted: dict[str, str] = {}
+        asked: list[str] = Field([], max_length=1000)
+        pending: str | None = None
+        results: dict[str, Any] = {}
+        lang: str | None = Field(None, max_length=16)
+        cards: dict[str, Any] = {}
+
+    class Session(Loose):
+        title: str | None = Field(None, max_length=10_000)
+        created: str | None = Field(None, max_length=64)
+        profile: dict[str, Any] = {}
+        state: State = State()
 
     class Msg(Loose):
-        seq: int | None = None
+        seq: int | None = Field(None, ge=0, le=10 * MAX_MESSAGES)
         role: Literal["user", "assistant"]
-        text: str
+        text: str = Field(max_length=MAX_TEXT_CHARS)
         payload: dict[str, Any] = {}
-        created: str | None = None
+        created: str | None = Field(None, max_length=64)
 
     class Call(Loose):
         message_seq: int | None = None
-        tool: str
+        tool: str = Field(max_length=200)
         arguments: dict[str, Any] = {}
         result: Any = None
-        duration_ms: float | None = None
+        duration_ms: float | None = Field(None, ge=0, allow_inf_nan=False)
 
     class Export(Loose):
-        format: str
-        version: int
+        format: Literal["gpu-advisor-session"]
+        version: int = Field(ge=1, le=EXPORT_VERSION)
         session: Session = Session()
-        messages: list[Msg] = []
-        tool_calls: list[Call] = []
+        messages: list[Msg] = Field([], max_length=MAX_MESSAGES)
+        tool_calls: list[Call] = Field([], max_length=10 * MAX_MESSAGES)
 
     return Export
 
@@ -156,10 +200,171 @@ class SessionRow:
     snippet: str = ""
 
 
+# ---------------------------------------------------------------- damage and recovery
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+WAL_MAGIC = (0x377F0682, 0x377F0683)
+QUICK_CHECK_MAX_BYTES = 1 << 30  # beyond 1 GB the header and log checks stand alone (quick_check reads it all)
+RECOVERED_COLUMNS = {
+    "sessions": ("id", "title", "created", "updated", "profile", "state"),
+    "messages": ("id", "session_id", "seq", "role", "text", "payload", "created"),
+    "tool_calls": ("id", "session_id", "message_id", "tool", "arguments", "result", "duration_ms", "created"),
+}
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _json(text: str | None, default: Any) -> Any:
+    """A stored JSON value; a damaged one reads as the default (the rest of the row still shows)."""
+    try:
+        value = json.loads(text) if text else default
+    except ValueError:
+        return default
+    return value if isinstance(value, type(default)) or default is None else default
+
+
+def _names(kept: Path) -> str:
+    sides = [str(kept)] + [f"{kept}{side}" for side in ("-wal", "-shm") if Path(f"{kept}{side}").exists()]
+    return ", ".join(sides)
+
+
+def _header_damage(path: Path) -> str | None:
+    """What is wrong with an SQLite file's 100-byte header (None when nothing is, or when the file
+    does not even start like an SQLite database: SQLite itself says so)."""
+    try:
+        with path.open("rb") as f:
+            header = f.read(100)
+    except OSError:
+        return None
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        return None
+    page_size = int.from_bytes(header[16:18], "big")
+    if page_size != 1 and not (512 <= page_size <= 32768 and page_size & (page_size - 1) == 0):
+        return f"damaged header: page size {page_size}"
+    if header[18] not in (1, 2) or header[19] not in (1, 2):
+        return "damaged header: file format version"
+    if header[21:24] != b"\x40\x20\x20":
+        return "damaged header: payload fractions"
+    if int.from_bytes(header[44:48], "big") not in (1, 2, 3, 4):
+        return "damaged header: schema format number"
+    if int.from_bytes(header[56:60], "big") not in (1, 2, 3):
+        return "damaged header: text encoding"
+    return None
+
+
+@dataclass
+class _Wal:
+    page_size: int = 0
+    frames: list[tuple[int, int, bytes]] | None = None  # (page number, database size if a commit, page)
+    damage: str | None = None
+
+
+def _wal_checksum(data: bytes, s0: int, s1: int, big_endian: bool) -> tuple[int, int]:
+    words = struct.unpack(f"{'>' if big_endian else '<'}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def _read_wal(data: bytes) -> _Wal:
+    """Read a write-ahead log as SQLite does, and say what SQLite would silently drop. Each frame is
+    checked on its own (its checksum is chained to the previous frame's stored one), so the frames
+    after a damaged one are found too: `frames` holds every sound frame of the current log."""
+    wal = _Wal(frames=[])
+    if len(data) < 32:
+        wal.damage = f"the log is {len(data)} bytes, shorter than its header"
+        return wal
+    magic, version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
+    if magic not in WAL_MAGIC or version != 3007000 or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+        wal.damage = "the log header is damaged"
+        return wal
+    big_endian = magic & 1 == 1
+    if _wal_checksum(data[:24], 0, 0, big_endian) != (c0, c1):
+        wal.damage = "the log header is damaged"
+        return wal
+    wal.page_size = page_size
+    size = 24 + page_size
+    previous = (c0, c1)
+    bad = 0
+    sound_prefix = True
+    for offset in range(32, len(data) - size + 1, size):
+        frame = data[offset: offset + size]
+        page, commit, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", frame[:24])
+        if (f_salt1, f_salt2) != (salt1, salt2):
+            sound_prefix = False  # a frame of an earlier log generation, or one whose header is damaged
+            continue
+        ok = page > 0 and _wal_checksum(frame[:8] + frame[24:], *previous, big_endian) == (f0, f1)
+        previous = (f0, f1)
+        if ok:
+            wal.frames.append((page, commit, frame[24:]))
+            if not sound_prefix:
+                wal.damage = wal.damage or "a frame of the log is damaged; SQLite would drop every later one"
+        else:
+            bad += 1
+            sound_prefix = False
+    if bad and not wal.damage:
+        wal.damage = f"{bad} frame{'s' if bad != 1 else ''} of the log {'are' if bad != 1 else 'is'} damaged"
+    if (len(data) - 32) % size:
+        wal.damage = wal.damage or "the log ends in the middle of a frame (it was cut short)"
+    return wal
+
+
+def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
+    """A database file to read rows from: `db` with every sound committed frame of the log applied
+    (also those after a damaged frame), its header repaired, and marked as not using a log."""
+    wal = _read_wal(wal_bytes) if wal_bytes else _Wal(frames=[])
+    header_size = int.from_bytes(db[16:18], "big") if db.startswith(SQLITE_MAGIC) else 0
+    page_size = wal.page_size or (65536 if header_size == 1 else header_size)
+    if not page_size or page_size & (page_size - 1):
+        raise ValueError("no page size")
+    pages = {n: db[n * page_size:(n + 1) * page_size] for n in range(len(db) // page_size)}
+    last_commit = max((i for i, (_p, commit, _d) in enumerate(wal.frames or []) if commit), default=-1)
+    size = len(pages)
+    for page, commit, data in (wal.frames or [])[: last_commit + 1]:
+        pages[page - 1] = data
+        if commit:
+            size = commit
+    if 0 not in pages:
+        raise ValueError("no first page")
+    image = bytearray(b"".join(pages.get(n, bytes(page_size)) for n in range(max(size, 1))))
+    image[:16] = SQLITE_MAGIC
+    image[16:18] = (1 if page_size == 65536 else page_size).to_bytes(2, "big")
+    image[18:20] = b"\x01\x01"  # rollback journal: the image has no log of its own
+    image[21:24] = b"\x40\x20\x20"
+    if int.from_bytes(image[44:48], "big") not in (1, 2, 3, 4):
+        image[44:48] = (4).to_bytes(4, "big")
+    image[56:60] = (1).to_bytes(4, "big")  # UTF-8, the only encoding this store writes
+    return bytes(image)
+
+
+def _readable_rows(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> Iterator[tuple]:
+    """Every row of `table` SQLite can still read, in rowid order: a damaged part of the table is
+    stepped over (by ever larger jumps, so a badly damaged table costs a bounded number of tries)."""
+    last, step, failures = -(1 << 63), 1, 0
+    while failures < 64:
+        try:
+            for row in conn.execute(f"SELECT rowid, {', '.join(columns)} FROM {table} WHERE rowid > ? "
+                                    "ORDER BY rowid", (last,)):
+                last, step = row[0], 1
+                yield row[1:]
+            return
+        except sqlite3.DatabaseError as exc:
+            if "no such table" in str(exc):
+                return
+            failures += 1
+            last = max(last, 0) + step
+            step *= 2
+
+
 class HistoryStore:
     """Open (creating and migrating as needed) the history database at `path`."""
 
     def __init__(self, path: str | Path | None = None):
+        if path is not None and not str(path).strip():
+            raise HistoryError("--db needs the path of a database file, not an empty string")
         self.path = Path(path).expanduser() if path else default_path()
         self.notice: str | None = None  # set when something the user should know happened on open
         if self.path.exists() and not self.path.is_file():
@@ -167,18 +372,28 @@ class HistoryStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise HistoryError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
+            raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
         try:
+            damage = _header_damage(self.path)
+            if damage:
+                raise sqlite3.DatabaseError(damage)
             self._open()
         except sqlite3.DatabaseError as exc:
             text = str(exc).lower()
             if "locked" in text or "busy" in text:
-                raise HistoryError(f"the history database {self.path} is busy; try again") from None
-            corrupt = any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt"))
+                raise StorageError(f"the history database {self.path} is busy; try again") from None
+            problem = _storage_problem(exc)
+            if problem:
+                raise StorageError(f"cannot open the history database {self.path}: {problem}; "
+                                   "nothing was read or saved") from None
+            corrupt = any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt",
+                                              "damaged header", "unsupported file format"))
             if not corrupt or not self.path.is_file():
                 raise HistoryError(f"cannot open the history database {self.path}: {exc}") from None
-            self._move_aside(exc)
+            kept = self._keep_damaged(move=True)
             self._open()
+            self.notice = (f"The history database could not be read ({exc}); the original was moved to "
+                           f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
 
     # -- opening
 
@@ -186,13 +401,17 @@ class HistoryStore:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.text_factory = _decode  # text with bad bytes is read with U+FFFD, not an exception
         return conn
 
     def _open(self) -> None:
         conn = self._connect()
         try:
+            wal_damage = self._wal_damage(conn)
+            kept = self._keep_damaged(move=False) if wal_damage else None
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            if conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            if self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES and \
+                    conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
             self._refuse_newer(conn)  # before anything writes to the file
             self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
@@ -205,6 +424,84 @@ class HistoryStore:
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
         self._migrate()
+        if kept:
+            self.notice = (f"The history database's write-ahead log was damaged ({wal_damage}); copies of the "
+                           f"original files are in {_names(kept)}; {self._recover_from(kept)}.")
+
+    def _wal_damage(self, conn: sqlite3.Connection) -> str | None:
+        """What is wrong with the write-ahead log, if anything, read while no one writes to it. SQLite
+        itself would silently ignore every frame from the first damaged one on."""
+        wal = Path(str(self.path) + "-wal")
+        if not wal.is_file() or not wal.stat().st_size:
+            return None
+        if _read_wal(wal.read_bytes()).damage is None:
+            return None
+        # Another instance may be appending a frame right now: look again holding the write lock.
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            return _read_wal(wal.read_bytes()).damage if wal.is_file() else None
+        finally:
+            conn.execute("ROLLBACK")
+
+    def _keep_damaged(self, move: bool) -> Path:
+        """Copy (or move) the database and its -wal and -shm files to the first free
+        `NAME.damaged-N`, side by side with it. Returns the new name of the database file."""
+        n = 1
+        while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", "-wal", "-shm")):
+            n += 1
+        target = Path(f"{self.path}.damaged-{n}")
+        for side in ("", "-wal", "-shm"):
+            source = Path(f"{self.path}{side}")
+            if source.exists():
+                if move:
+                    shutil.move(str(source), f"{target}{side}")
+                else:
+                    shutil.copy2(source, f"{target}{side}")
+        return target
+
+    def _recover_from(self, kept: Path) -> str:
+        """Copy into this store every session, message and tool call that can still be read from the
+        damaged files (a message already here is not copied twice). Returns what was recovered, in words."""
+        counts = {"sessions": 0, "messages": 0, "tool_calls": 0}
+        try:
+            with tempfile.TemporaryDirectory(prefix="gpu-advisor-recover-") as folder:
+                image = Path(folder) / "image.db"
+                wal = Path(f"{kept}-wal")
+                image.write_bytes(_database_image(kept.read_bytes(), wal.read_bytes() if wal.is_file() else b""))
+                source = sqlite3.connect(f"file:{image}?immutable=1", uri=True)
+                source.text_factory = _decode
+                try:
+                    with self._write():
+                        for table, columns in RECOVERED_COLUMNS.items():
+                            counts[table] = self._copy_rows(source, table, columns)
+                finally:
+                    source.close()
+        except (OSError, sqlite3.Error, ValueError):
+            pass
+        if not counts["messages"] and not counts["sessions"]:
+            return "no further message could be recovered from them"
+        return (f"{counts['messages']} message{'s' if counts['messages'] != 1 else ''} "
+                f"and {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''} were recovered from them")
+
+    def _copy_rows(self, source: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> int:
+        placeholders = ", ".join("?" for _ in columns)
+        insert = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})"
+        copied = 0
+        for row in _readable_rows(source, table, columns):
+            row = dict(zip(columns, row, strict=True))
+            if table == "messages" and not self.conn.execute(
+                    "SELECT 1 FROM sessions WHERE id = ?", (row["session_id"],)).fetchone():
+                self.conn.execute("INSERT OR IGNORE INTO sessions (id, title, created, updated, profile, state) "
+                                  "VALUES (?, 'Recovered conversation', ?, ?, '{}', '{}')",
+                                  (row["session_id"], row["created"] or now(), now()))
+            if table == "tool_calls" and not self.conn.execute(
+                    "SELECT 1 FROM messages WHERE id = ?", (row["message_id"],)).fetchone():
+                continue
+            try:
+                copied += self.conn.execute(insert, tuple(row.values())).rowcount
+            except sqlite3.IntegrityError:
+                continue  # a row damaged past use (a missing required value)
+        return copied
 
     def _refuse_newer(self, conn: sqlite3.Connection) -> None:
         has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone()
@@ -229,21 +526,6 @@ class HistoryStore:
                     raise
                 time.sleep(0.05)
         return None
-
-    def _move_aside(self, exc: Exception) -> None:
-        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
-        n = 1
-        while target.exists():
-            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
-            n += 1
-        shutil.move(str(self.path), target)
-        for suffix in ("-wal", "-shm"):
-            side = Path(str(self.path) + suffix)
-            if side.exists():
-                shutil.move(str(side), str(target) + suffix)
-        self.notice = (f"The history database could not be read ({exc}); it was moved to {target} "
-                       "and a new one started.")
 
     def _migrate(self) -> None:
         known = [name for name, _ in MIGRATIONS]
@@ -270,14 +552,25 @@ class HistoryStore:
                 break
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) and "busy" not in str(exc) or attempt == 49:
-                    raise
+                    raise self._unsaved(exc) from None
                 time.sleep(0.05)
         try:
             yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise self._unsaved(exc) from None
             raise
-        self.conn.execute("COMMIT")
+
+    def _unsaved(self, exc: sqlite3.Error) -> Exception:
+        """The error to raise when a write fails: StorageError when the disk is the cause."""
+        problem = _storage_problem(exc) or ("the database is busy" if "locked" in str(exc) else None)
+        if problem is None:
+            return exc
+        return StorageError(f"could not save to {self.path} ({problem}); this change was not saved, "
+                            "everything saved before it is kept")
 
     def close(self) -> None:
         self.conn.close()
@@ -298,7 +591,8 @@ class HistoryStore:
     def session(self, session_id: str) -> dict[str, Any]:
         session_id = self.resolve_id(session_id)
         row = self.db["sessions"].get(session_id)
-        return {**row, "profile": json.loads(row["profile"] or "{}"), "state": json.loads(row["state"] or "{}")}
+        return {**row, "title": row["title"] or "", "profile": _json(row["profile"], {}),
+                "state": _json(row["state"], {})}
 
     def resolve_id(self, prefix: str) -> str:
         """A full session id from an unambiguous prefix (ids are long)."""
@@ -339,7 +633,8 @@ class HistoryStore:
 
     def search(self, query: str, limit: int = 100) -> list[SessionRow]:
         """Sessions whose messages or title match the words typed (user text is quoted for FTS5)."""
-        words = query.replace("\x00", " ").split()
+        # Bounded work: a capped query, each word once (FTS5 costs grow with repeated phrases).
+        words = list(dict.fromkeys(query[:MAX_QUERY_CHARS].replace("\x00", " ").split()))[:MAX_QUERY_WORDS]
         if not words:
             return self.list_sessions(limit)
         fts_query = " ".join('"' + w.replace('"', '""') + '"' for w in words)
@@ -405,14 +700,14 @@ class HistoryStore:
         session_id = self.resolve_id(session_id)
         rows = self.conn.execute("SELECT id, seq, role, text, payload, created FROM messages WHERE session_id = ? "
                                  "ORDER BY seq", (session_id,))
-        return [{"id": r[0], "seq": r[1], "role": r[2], "text": r[3], "payload": json.loads(r[4] or "{}"),
-                 "created": r[5]} for r in rows]
+        return [{"id": r[0], "seq": r[1], "role": r[2], "text": r[3] or "", "payload": _json(r[4], {}),
+                 "created": r[5] or ""} for r in rows]
 
     def tool_calls(self, session_id: str) -> list[dict[str, Any]]:
         session_id = self.resolve_id(session_id)
         rows = self.conn.execute("SELECT message_id, tool, arguments, result, duration_ms FROM tool_calls "
                                  "WHERE session_id = ? ORDER BY rowid", (session_id,))
-        return [{"message_id": r[0], "tool": r[1], "arguments": json.loads(r[2]), "result": json.loads(r[3]),
+        return [{"message_id": r[0], "tool": r[1], "arguments": _json(r[2], {}), "result": _json(r[3], None),
                  "duration_ms": r[4]} for r in rows]
 
     # -- export, import, backup
@@ -442,19 +737,13 @@ class HistoryStore:
             return json.dumps(self.export_json(session_id), indent=2) + "\n"
         return self.export_markdown(session_id)
 
-    def export_to(self, session_id: str, target: str | Path, overwrite: bool = False) -> Path:
-        """Write an export; JSON for a .json file, Markdown otherwise. An existing file is never
-        replaced unless `overwrite` is given."""
+    def export_to(self, session_id: str, target: str | Path, overwrite: bool = False,
+                  fmt: str | None = None) -> Path:
+        """Write an export (JSON for a .json file unless `fmt` says, Markdown otherwise). An existing
+        file is never replaced unless `overwrite` is given."""
         target = Path(target).expanduser()
-        text = self.export_text(session_id, "json" if target.suffix.lower() == ".json" else "markdown")
-        try:
-            with target.open("w" if overwrite else "x", encoding="utf-8") as f:
-                f.write(text)
-        except FileExistsError:
-            raise HistoryError(f"{target} exists; choose another name (exports never overwrite)") from None
-        except OSError as e:
-            raise HistoryError(f"cannot write {target}: {e.strerror or e}") from None
-        return target
+        text = self.export_text(session_id, fmt or ("json" if target.suffix.lower() == ".json" else "markdown"))
+        return write_new_file(target, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite, "export")
 
     def import_json(self, data: Any) -> str:
         """Add an exported session as a new session (never overwriting one that exists)."""
@@ -462,20 +751,25 @@ class HistoryStore:
 
         if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
             raise HistoryError(f"not a GPU Advisor session export (missing format: {EXPORT_FORMAT})")
+        if isinstance(data.get("version"), int) and data["version"] > EXPORT_VERSION:
+            raise HistoryError("this export was made by a newer GPU Advisor")
         try:
             export = _Export.model_validate(data)
+            from assistant.policy import Profile  # the profile must be one the engine can continue
+
+            for profile in (export.session.profile, export.session.state.profile):
+                Profile.model_validate(profile)
         except ValidationError as e:
             where = "; ".join(".".join(str(x) for x in err["loc"]) + f": {err['msg']}" for err in e.errors()[:3])
-            raise HistoryError(f"the export is malformed ({where})") from None
-        if export.version > EXPORT_VERSION:
-            raise HistoryError("this export was made by a newer GPU Advisor")
+            raise HistoryError(f"the export is malformed ({where}); nothing was imported") from None
+        state = export.session.state.model_dump(exclude_unset=True)
         session_id = new_id()
         stamp = now()
         with self._write():
             self.db["sessions"].insert({
                 "id": session_id, "title": (export.session.title or "Imported conversation")[:200],
                 "created": export.session.created or stamp, "updated": stamp,
-                "profile": json.dumps(export.session.profile), "state": json.dumps(export.session.state)})
+                "profile": json.dumps(export.session.profile), "state": json.dumps(state, sort_keys=True)})
             ids: dict[int, str] = {}
             for seq, m in enumerate(export.messages, start=1):
                 ids[m.seq if m.seq is not None else seq] = message_id = new_id()
@@ -492,9 +786,55 @@ class HistoryStore:
         return session_id
 
     def backup(self, target: str | Path) -> Path:
+        """A consistent copy of the database (VACUUM INTO), written beside the target and renamed into
+        place: an interrupted backup leaves no partial file, and an existing file is never replaced."""
         target = Path(target).expanduser()
-        if target.exists():
-            raise HistoryError(f"{target} exists; choose a new file name (backups never overwrite)")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.conn.execute("VACUUM INTO ?", (str(target),))
-        return target
+        if not target.is_symlink() and not target.exists():
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise StorageError(f"cannot create {target.parent}: {e.strerror or e}; no backup was written") from None
+
+        def vacuum_into(tmp: Path) -> None:
+            tmp.unlink()  # VACUUM INTO makes the file itself
+            self.conn.execute("VACUUM INTO ?", (str(tmp),))
+
+        return write_new_file(target, vacuum_into, False, "backup")
+
+
+def write_new_file(target: Path, write: Callable[[Path], None], overwrite: bool, what: str) -> Path:
+    """Write `target` atomically: `write` fills a temporary file in the same folder, which is then
+    renamed into place. Never through a symbolic link; never over an existing file unless `overwrite`;
+    a failure leaves nothing behind."""
+    if target.is_symlink():
+        raise HistoryError(f"{target} is a symbolic link; give the path of a new file (no {what} was written)")
+    if target.exists() and (not overwrite or not target.is_file()):
+        raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)")
+    if not target.parent.is_dir():
+        raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as e:
+        raise StorageError(f"cannot write in {target.parent} ({e.strerror or e}); no {what} was written") from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        with tmp.open("rb+") as f:
+            os.fsync(f.fileno())
+        if overwrite:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # fails if the target appeared meanwhile: nothing is overwritten
+            except FileExistsError:
+                raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)") from None
+            except OSError:  # a file system without hard links
+                if target.exists():
+                    raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)") from None
+                os.replace(tmp, target)
+    except (OSError, sqlite3.Error) as e:
+        raise StorageError(f"cannot write {target} ({_storage_problem(e) or e}); no {what} was written") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target

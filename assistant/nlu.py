@@ -969,6 +969,10 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     if usd <= 0:
         m.problems.append("a budget must be positive")
         return None
+    said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
+    if not monthly and not said_once and not m.live("preference.buy") and not _trains(m):
+        shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
+        m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
     return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
 
 

@@ -424,11 +424,11 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             lines.append("- " + say(lang, "levers.owned", change=change, option=gpu_words(o), hours=took))
             continue
         if o.job_usd is not None and not rec.workload.spec.serves:
-            cost = say(lang, "levers.run", usd=money(o.job_usd))
+            cost = say(lang, "levers.run", usd=cash(o.job_usd, rec))
         elif rec.workload.preference == "buy" or lever.change == "buy":
-            cost = say(lang, "levers.buy", usd=money(o.purchase_usd)) if o.purchase_usd else ""
+            cost = say(lang, "levers.buy", usd=cash(o.purchase_usd, rec)) if o.purchase_usd else ""
         elif o.usd_per_month is not None:
-            cost = say(lang, "levers.month", usd=money(o.usd_per_month))
+            cost = say(lang, "levers.month", usd=cash(o.usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
     return lines + [""]
@@ -457,9 +457,20 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         return []
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
-    if w.budget_usd is not None and best.purchase_usd and (rec.action == "buy" or w.spec.serves):
+    if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
         lines.append(say(lang, "budget.buy", option=gpu_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
                          budget=cash(w.budget_usd, rec)))
+    elif w.budget_usd is not None and w.spec.serves and best.usd_per_month is not None:
+        # a one-off budget while renting: does it pay for a year of it, and what would buying cost
+        from tools.recommend import BUDGET_MONTHS
+
+        year = best.usd_per_month * BUDGET_MONTHS <= w.budget_usd
+        line = say(lang, "budget.rent_once", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
+                   verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
+        if best.purchase_usd:
+            line += say(lang, "budget.buy_too", option=gpu_words(best), usd=cash(best.purchase_usd, rec),
+                        verdict=say(lang, "budget.within" if best.purchase_usd <= w.budget_usd else "budget.over"))
+        lines.append(line)
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:

@@ -356,8 +356,10 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
     if deadline and not w.spec.serves:
         opt.meets["deadline"] = tt.hours <= deadline
-        if not opt.meets["deadline"]:
+        if not opt.meets["deadline"] and w.deadline_hours:
             opt.reasons.append(f"a run takes {tt.hours:,.0f} h, past the {deadline:,.0f} h deadline")
+        elif not opt.meets["deadline"]:
+            opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
 
 def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | None:
