@@ -247,9 +247,9 @@ def _header_damage(path: Path) -> str | None:
         return "damaged header: file format version"
     if header[21:24] != b"\x40\x20\x20":
         return "damaged header: payload fractions"
-    if int.from_bytes(header[44:48], "big") not in (1, 2, 3, 4):
+    if int.from_bytes(header[44:48], "big") not in (0, 1, 2, 3, 4):  # 0: no schema yet
         return "damaged header: schema format number"
-    if int.from_bytes(header[56:60], "big") not in (1, 2, 3):
+    if int.from_bytes(header[56:60], "big") not in (0, 1, 2, 3):
         return "damaged header: text encoding"
     return None
 

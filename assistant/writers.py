@@ -594,11 +594,11 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         payload[title] = result.model_dump(mode="json")
         lines += [f"### {title}", ""]
         for t in result.terms:
-            lines.append(f"- **{t.label}** = {_term_value(t.value, t.unit)}: {t.formula}")
+            lines.append(f"- **{localise(lang, t.label)}** = {_term_value(t.value, t.unit)}: {t.formula}")
             if t.inputs:
-                lines.append("  - inputs: " + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
+                lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
-            lines.append(f"- _{say(lang, 'math.assumed')}_ {a}")
+            lines.append(f"- _{say(lang, 'math.assumed')}_ {localise(lang, a)}")
         lines.append("")
     return "\n".join(lines).rstrip(), payload
 
