@@ -226,8 +226,8 @@ def _json(text: str | None, default: Any) -> Any:
 
 
 def _names(kept: Path) -> str:
-    sides = [str(kept)] + [f"{kept}{side}" for side in ("-wal", "-shm") if Path(f"{kept}{side}").exists()]
-    return ", ".join(sides)
+    sides = [side for side in ("-wal", "-shm") if Path(f"{kept}{side}").exists()]
+    return f"{kept}" + (f" (with its {' and '.join(sides)} files)" if sides else "")
 
 
 def _header_damage(path: Path) -> str | None:
@@ -259,6 +259,8 @@ class _Wal:
     page_size: int = 0
     frames: list[tuple[int, int, bytes]] | None = None  # (page number, database size if a commit, page)
     damage: str | None = None
+    salts: tuple[int, int] = (0, 0)
+    committed: int = 0  # frames SQLite uses: the sound prefix, up to its last commit frame
 
 
 def _wal_checksum(data: bytes, s0: int, s1: int, big_endian: bool) -> tuple[int, int]:
@@ -269,37 +271,52 @@ def _wal_checksum(data: bytes, s0: int, s1: int, big_endian: bool) -> tuple[int,
     return s0, s1
 
 
-def _read_wal(data: bytes) -> _Wal:
+def _read_wal(data: bytes, page_size_hint: int = 0) -> _Wal:
     """Read a write-ahead log as SQLite does, and say what SQLite would silently drop. Each frame is
     checked on its own (its checksum is chained to the previous frame's stored one), so the frames
-    after a damaged one are found too: `frames` holds every sound frame of the current log."""
+    after a damaged one are found too: `frames` holds every sound frame of the current log. With a
+    damaged log header, the frames are still read, with the page size of the database (the hint)."""
     wal = _Wal(frames=[])
     if len(data) < 32:
         wal.damage = f"the log is {len(data)} bytes, shorter than its header"
         return wal
     magic, version, page_size, _seq, salt1, salt2, c0, c1 = struct.unpack(">8I", data[:32])
-    if magic not in WAL_MAGIC or version != 3007000 or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
-        wal.damage = "the log header is damaged"
+    sane = 512 <= page_size <= 65536 and not page_size & (page_size - 1)
+    if magic in WAL_MAGIC and version == 3007000 and sane and \
+            _wal_checksum(data[:24], 0, 0, magic & 1 == 1) == (c0, c1):
+        return _read_frames(data, wal, page_size, (salt1, salt2), (c0, c1), magic & 1 == 1)
+    wal.damage = "the log header is damaged"
+    page_size = page_size if sane else page_size_hint
+    if not page_size or len(data) < 32 + 24 + page_size:
         return wal
-    big_endian = magic & 1 == 1
-    if _wal_checksum(data[:24], 0, 0, big_endian) != (c0, c1):
-        wal.damage = "the log header is damaged"
-        return wal
-    wal.page_size = page_size
+    salts = struct.unpack(">2I", data[40:48])  # those of the first frame
+    for big_endian in (False, True):
+        found = _read_frames(data, _Wal(frames=[]), page_size, salts, (c0, c1), big_endian)
+        if found.frames:
+            wal.page_size, wal.frames = page_size, found.frames
+            break
+    return wal
+
+
+def _read_frames(data: bytes, wal: _Wal, page_size: int, salts: tuple[int, int], seed: tuple[int, int],
+                 big_endian: bool) -> _Wal:
+    wal.page_size, wal.salts = page_size, salts
     size = 24 + page_size
-    previous = (c0, c1)
+    previous = seed
     bad = 0
     sound_prefix = True
     for offset in range(32, len(data) - size + 1, size):
         frame = data[offset: offset + size]
-        page, commit, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", frame[:24])
-        if (f_salt1, f_salt2) != (salt1, salt2):
+        page, _commit, f_salt1, f_salt2, f0, f1 = struct.unpack(">6I", frame[:24])
+        if (f_salt1, f_salt2) != salts:
             sound_prefix = False  # a frame of an earlier log generation, or one whose header is damaged
             continue
         ok = page > 0 and _wal_checksum(frame[:8] + frame[24:], *previous, big_endian) == (f0, f1)
         previous = (f0, f1)
         if ok:
-            wal.frames.append((page, commit, frame[24:]))
+            wal.frames.append((page, _commit, frame[24:]))
+            if sound_prefix and _commit:
+                wal.committed = len(wal.frames)
             if not sound_prefix:
                 wal.damage = wal.damage or "a frame of the log is damaged; SQLite would drop every later one"
         else:
@@ -312,12 +329,21 @@ def _read_wal(data: bytes) -> _Wal:
     return wal
 
 
+def _indexed_frames(shm: bytes) -> tuple[int, tuple[int, int]] | None:
+    """(frames, salts) of the log as its last writer left them in the -shm index, if it is sound."""
+    if len(shm) < 96 or shm[:48] != shm[48:96] or not shm[12]:
+        return None
+    (frames,) = struct.unpack("=I", shm[16:20])  # native byte order; the salts are the log's own bytes
+    return frames, struct.unpack(">2I", shm[32:40])
+
+
 def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
     """A database file to read rows from: `db` with every sound committed frame of the log applied
     (also those after a damaged frame), its header repaired, and marked as not using a log."""
-    wal = _read_wal(wal_bytes) if wal_bytes else _Wal(frames=[])
     header_size = int.from_bytes(db[16:18], "big") if db.startswith(SQLITE_MAGIC) else 0
-    page_size = wal.page_size or (65536 if header_size == 1 else header_size)
+    header_size = 65536 if header_size == 1 else header_size
+    wal = _read_wal(wal_bytes, header_size) if wal_bytes else _Wal(frames=[])
+    page_size = wal.page_size or header_size
     if not page_size or page_size & (page_size - 1):
         raise ValueError("no page size")
     pages = {n: db[n * page_size:(n + 1) * page_size] for n in range(len(db) // page_size)}
@@ -434,14 +460,23 @@ class HistoryStore:
         wal = Path(str(self.path) + "-wal")
         if not wal.is_file() or not wal.stat().st_size:
             return None
-        if _read_wal(wal.read_bytes()).damage is None:
+        if self._read_wal_damage(wal) is None:
             return None
         # Another instance may be appending a frame right now: look again holding the write lock.
         self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
-            return _read_wal(wal.read_bytes()).damage if wal.is_file() else None
+            return self._read_wal_damage(wal) if wal.is_file() else None
         finally:
             conn.execute("ROLLBACK")
+
+    def _read_wal_damage(self, wal_path: Path) -> str | None:
+        wal = _read_wal(wal_path.read_bytes())
+        shm = Path(str(self.path) + "-shm")
+        indexed = _indexed_frames(shm.read_bytes()[:96]) if shm.is_file() else None
+        if wal.damage is None and indexed and indexed[1] == wal.salts and indexed[0] > wal.committed:
+            return (f"the log holds {wal.committed} committed frames, its index {indexed[0]}: "
+                    "the log was cut short")
+        return wal.damage
 
     def _keep_damaged(self, move: bool) -> Path:
         """Copy (or move) the database and its -wal and -shm files to the first free
@@ -480,8 +515,9 @@ class HistoryStore:
             pass
         if not counts["messages"] and not counts["sessions"]:
             return "no further message could be recovered from them"
-        return (f"{counts['messages']} message{'s' if counts['messages'] != 1 else ''} "
-                f"and {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''} were recovered from them")
+        sessions = f" in {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''}" if counts["sessions"] else ""
+        return (f"{counts['messages']} message{'s' if counts['messages'] != 1 else ''}{sessions} "
+                f"{'were' if counts['messages'] != 1 else 'was'} recovered from them")
 
     def _copy_rows(self, source: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> int:
         placeholders = ", ".join("?" for _ in columns)

@@ -419,6 +419,10 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         cost = ""
         key, _, value = lever.change.partition("=")
         change = say(lang, f"lever.{key}", value=value)
+        if o.owned and not o.ok:  # it fits that way, but still misses a target
+            why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
+            lines.append("- " + say(lang, "levers.owned_short", change=change, option=gpu_words(o), why=why))
+            continue
         if o.owned:
             took = say(lang, "levers.hours", hours=hours(o.job_hours)) if o.job_hours is not None else ""
             lines.append("- " + say(lang, "levers.owned", change=change, option=gpu_words(o), hours=took))

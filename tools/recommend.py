@@ -583,14 +583,19 @@ def _owned_levers(w: Workload) -> list[Lever]:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
     if w.spec.serves and w.users > 1:
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
-    levers: list[Lever] = []
+    if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3- and 2-bit files, at a quality cost
+        tries += [(fmt, {"serve_precision": fmt}) for fmt in ("q3_k_m", "q2_k") if fmt != w.serve_precision]
+    fitting: Lever | None = None
     for label, change in tries:
         variant = w.model_copy(update=change)
-        fits = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o and o.ok]
-        if fits:
-            levers.append(Lever(change=label, option=fits[0]))
-            break  # the first change that works is the one to say; more would be noise
-    return levers
+        options = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o]
+        good = [o for o in options if o.ok]
+        if good:
+            return [Lever(change=label, option=good[0])]  # the first change that works is the one to say
+        fits = [o for o in options if o.serves is not False and o.trains is not False]
+        if fits and fitting is None:
+            fitting = Lever(change=label, option=fits[0])  # it fits, but misses a target: worth saying
+    return [fitting] if fitting else []
 
 
 def _owned_card(text: str) -> tuple[Gpu, int]:
