@@ -393,6 +393,7 @@ class HistoryStore:
             raise HistoryError("--db needs the path of a database file, not an empty string")
         self.path = Path(path).expanduser() if path else default_path()
         self.notice: str | None = None  # set when something the user should know happened on open
+        self._shm: bytes | None = None
         if self.path.exists() and not self.path.is_file():
             raise HistoryError(f"{self.path} is not a file; give --db the path of a database file")
         try:
@@ -455,28 +456,26 @@ class HistoryStore:
                            f"original files are in {_names(kept)}; {self._recover_from(kept)}.")
 
     def _wal_damage(self, conn: sqlite3.Connection) -> str | None:
-        """What is wrong with the write-ahead log, if anything, read while no one writes to it. SQLite
-        itself would silently ignore every frame from the first damaged one on."""
-        wal = Path(str(self.path) + "-wal")
-        if not wal.is_file() or not wal.stat().st_size:
+        """What is wrong with the write-ahead log, if anything. SQLite itself would silently ignore
+        every frame from the first damaged one on, and a log cut short at a frame boundary."""
+        wal_path, shm_path = Path(f"{self.path}-wal"), Path(f"{self.path}-shm")
+        # The index first: a writer appends frames before it counts them there, so a log with fewer
+        # committed frames than its index counts lost some (and taking a lock would rebuild the index).
+        self._shm = shm_path.read_bytes() if shm_path.is_file() else None  # kept as it was, if damaged
+        indexed = _indexed_frames(self._shm[:96]) if self._shm else None
+        if not wal_path.is_file() or not wal_path.stat().st_size:
             return None
-        if self._read_wal_damage(wal) is None:
+        wal = _read_wal(wal_path.read_bytes())
+        if wal.damage is None:
+            if indexed and indexed[1] == wal.salts and indexed[0] > wal.committed:
+                return f"it holds {wal.committed} committed frames where its index counts {indexed[0]}: it was cut short"
             return None
         # Another instance may be appending a frame right now: look again holding the write lock.
         self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
-            return self._read_wal_damage(wal) if wal.is_file() else None
+            return _read_wal(wal_path.read_bytes()).damage if wal_path.is_file() else None
         finally:
             conn.execute("ROLLBACK")
-
-    def _read_wal_damage(self, wal_path: Path) -> str | None:
-        wal = _read_wal(wal_path.read_bytes())
-        shm = Path(str(self.path) + "-shm")
-        indexed = _indexed_frames(shm.read_bytes()[:96]) if shm.is_file() else None
-        if wal.damage is None and indexed and indexed[1] == wal.salts and indexed[0] > wal.committed:
-            return (f"the log holds {wal.committed} committed frames, its index {indexed[0]}: "
-                    "the log was cut short")
-        return wal.damage
 
     def _keep_damaged(self, move: bool) -> Path:
         """Copy (or move) the database and its -wal and -shm files to the first free
@@ -490,6 +489,8 @@ class HistoryStore:
             if source.exists():
                 if move:
                     shutil.move(str(source), f"{target}{side}")
+                elif side == "-shm" and self._shm is not None:
+                    Path(f"{target}{side}").write_bytes(self._shm)  # before SQLite rebuilt it
                 else:
                     shutil.copy2(source, f"{target}{side}")
         return target

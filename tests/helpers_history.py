@@ -8,6 +8,8 @@ process. Output is line-based so the test can wait on it (no sleeps).
   crash-turn DB TEXT        Conversation(store).send(TEXT) with an engine that prints "saved SESSION"
                             and then blocks on stdin: the test kills the process mid-turn
   converse DB ID|- TEXT...  send the texts (resuming session ID, or a new one with -), print JSON
+  hold-transaction DB N     commit N messages, then write more inside an open transaction, print
+                            "holding SESSION" and block on stdin: the test kills the process
 """
 
 from __future__ import annotations
@@ -63,6 +65,21 @@ def converse(path: str, session_id: str, *texts: str) -> None:
     print(json.dumps({"session_id": conv.session_id, "replies": replies}))
 
 
+def hold_transaction(path: str, n: str) -> None:
+    from assistant.history import HistoryStore
+
+    store = HistoryStore(path)
+    session_id = store.create_session("held")
+    for i in range(int(n)):
+        store.add_message(session_id, "user", f"kept {i}")
+    with store._write():
+        for i in range(200):
+            store.db["messages"].insert({"id": f"uncommitted-{i}", "session_id": session_id, "seq": 1000 + i,
+                                         "role": "user", "text": "never committed " * 100, "created": "x"})
+        print(f"holding {session_id}", flush=True)
+        sys.stdin.readline()  # blocks until the test kills this process
+
+
 if __name__ == "__main__":
     mode, *rest = sys.argv[1:]
-    {"writer": writer, "crash-turn": crash_turn, "converse": converse}[mode](*rest)
+    {"writer": writer, "crash-turn": crash_turn, "converse": converse, "hold-transaction": hold_transaction}[mode](*rest)

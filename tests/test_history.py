@@ -122,7 +122,7 @@ def test_database_from_a_newer_version_is_refused_untouched(tmp_path):
     assert "newer" in str(err.value) and "999_from_the_future" in str(err.value)
     assert isinstance(err.value, HistoryError)
     assert sha256(path) == before
-    assert not list(tmp_path.glob("history.db.corrupt-*"))
+    assert not list(tmp_path.glob("history.db.damaged-*"))
 
 
 def test_newer_database_in_rollback_journal_mode_is_left_byte_for_byte(tmp_path):
@@ -168,13 +168,18 @@ def test_corrupt_file_is_moved_aside_and_a_new_store_started(tmp_path, kind):
 
     s = HistoryStore(path)
     assert s.notice, "the caller must be told the file was moved"
-    moved = list(tmp_path.glob("history.db.corrupt-*"))
+    moved = list(tmp_path.glob("history.db.damaged-*"))
     moved = [p for p in moved if not p.name.endswith(("-wal", "-shm"))]
     assert len(moved) == 1
     assert str(moved[0]) in s.notice
     assert moved[0].read_bytes() == original
+    # what SQLite could still read was recovered into the new database, and the notice says how much
+    recovered = [m["text"] for r in s.list_sessions() for m in s.messages(r.id)]
+    assert set(recovered) <= {f"hello world {i} " * 20 for i in range(200)}
+    assert f"{len(recovered)} message" in s.notice or not recovered and "no further message" in s.notice
+    if kind == "mangled-page":
+        assert len(recovered) > 100  # one damaged page does not cost the whole table
     # the new database works
-    assert s.list_sessions() == []
     sid = s.create_session("fresh start")
     s.add_message(sid, "user", "after the crash")
     assert [r.id for r in s.search("crash")] == [sid]
@@ -191,7 +196,7 @@ def test_second_corrupt_file_does_not_overwrite_the_first(tmp_path):
         Path(str(path) + side).unlink(missing_ok=True)
     path.write_bytes(b"second bad file" * 50)
     HistoryStore(path).close()
-    moved = sorted(p for p in tmp_path.glob("history.db.corrupt-*") if not p.name.endswith(("-wal", "-shm")))
+    moved = sorted(p for p in tmp_path.glob("history.db.damaged-*") if not p.name.endswith(("-wal", "-shm")))
     assert sorted(p.read_bytes() for p in moved) == sorted([b"first bad file" * 50, b"second bad file" * 50])
 
 
@@ -202,7 +207,7 @@ def test_a_directory_given_as_the_database_is_not_moved(tmp_path):
     with pytest.raises(HistoryError):
         HistoryStore(folder)
     assert (folder / "thesis.txt").read_text() == "precious"
-    assert not list(tmp_path.glob("Documents.corrupt-*"))
+    assert not list(tmp_path.glob("Documents.damaged-*"))
 
 
 # ---------------------------------------------------------------- processes
