@@ -40,6 +40,7 @@ VOCAB_FILE = Path(__file__).with_name("vocab.yaml")
 MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
 MASK = "\u2592"  # stands in for a name already read, keeping positions
 EXAMPLE_TOKENS = 1000  # tokens in one fine-tuning example when only the count is given
+SHORT_OUTPUT_TOKENS = 16  # "the output is short" in a batch job: a label or a few words
 CHOICE_SLOTS_WITH_NUMBERS = ("users", "context")  # a bare number there is a count, never a choice
 
 
@@ -845,6 +846,8 @@ def read_users(m: Message) -> int | None:
         value = q.value
     if value is None and m.live("just_me"):
         value = 1.0
+    if value is None and m.live("two_people"):
+        value = 2.0
     if value is None and m.pending == "users":
         nums = [q for q in m.qty if not q.role and not q.negated]
         rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
@@ -957,7 +960,9 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     q = money[-1]
     clause = _clause(m.masked, q.start, q.end)
     after = m.masked[q.end:q.end + 30]
-    monthly = bool(_re("money_monthly").search(clause)) and not _re("money_once").match(after)
+    before = m.masked[max(0, q.start - 40):q.start]
+    once_before = re.search(r"\b(?:one-?off|one-?time|once|upfront|total)\b[^,.;]{0,24}$", before)
+    monthly = bool(_re("money_monthly").search(clause)) and not _re("money_once").match(after) and not once_before
     yearly = bool(_re("money_yearly").search(clause))
     amount = q.value
     if q.extra == "EUR":
@@ -1097,6 +1102,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
     if _trains(m) or m.phase in ("serve", "production", "train-and-serve"):
         return None
     found = m.role("output_tokens")
+    if not found and m.live("output_short"):
+        return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and m.live("output_same_length"):
         found = m.role("per_item_tokens")  # "outputs of similar length": as long as what is read
     return int(found[-1].value) if found and found[-1].value >= 1 else None

@@ -21,6 +21,45 @@ if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the firs
 
 STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "cards")
 TITLE_CHARS = 60
+MAX_MESSAGE_CHARS = 8000  # longer messages are refused before the reader sees them
+
+
+class MessageTooLong(ValueError):
+    """A message over MAX_MESSAGE_CHARS: bad input, refused before it is saved or parsed."""
+
+
+def check_message(text: str) -> str:
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise MessageTooLong(f"a message can be at most {MAX_MESSAGE_CHARS:,} characters "
+                             f"(this one has {len(text):,}); nothing was sent or saved")
+    return text
+
+
+def clean_state(saved: Any) -> dict[str, Any] | None:
+    """The engine state of a saved session when every key has the shape the engine expects, else
+    None (the caller rebuilds the state from the messages). Stored or imported state is data."""
+    from pydantic import ValidationError
+
+    from assistant.catalog import LANGS
+    from assistant.policy import Profile
+    from assistant.slots import ASKED
+
+    if not isinstance(saved, dict):
+        return None
+    state = {k: v for k, v in saved.items() if k in STATE_KEYS}
+    try:
+        Profile.model_validate(state.get("profile") or {})
+    except ValidationError:
+        return None
+    shapes_ok = (
+        isinstance(state.get("profile", {}), dict)
+        and isinstance(state.get("defaulted", {}), dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in state.get("defaulted", {}).items())
+        and isinstance(state.get("asked", []), list) and all(a in ASKED for a in state.get("asked", []))
+        and (state.get("pending") is None or state.get("pending") in ASKED)
+        and state.get("lang", "en") in LANGS
+        and isinstance(state.get("results", {}), dict) and isinstance(state.get("cards", {}), dict))
+    return state if shapes_ok else None
 
 
 def _graph():
@@ -41,12 +80,12 @@ class Conversation:
         self.messages: list[AnyMessage] = []
         self.state: dict[str, Any] = {}
         self.tool_calls: list[dict[str, Any]] = []  # the calls of the latest turn
+        self.state_checked = True  # False while the state is a saved one no turn has run on yet
 
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
         conv = cls(store, store.resolve_id(session_id))
         saved = store.session(conv.session_id)
-        conv.state = {k: v for k, v in (saved["state"] or {}).items() if k in STATE_KEYS}
         from langchain_core.messages import AIMessage, HumanMessage
 
         for m in store.messages(conv.session_id):
@@ -54,7 +93,18 @@ class Conversation:
                 conv.messages.append(HumanMessage(m["text"]))
             else:
                 conv.messages.append(AIMessage(m["text"], additional_kwargs=m["payload"]))
+        state = clean_state(saved["state"])
+        conv.state = state if state is not None else conv.rebuilt_state()
+        conv.state_checked = False
         return conv
+
+    def rebuilt_state(self) -> dict[str, Any]:
+        """The state today's engine reaches from this conversation's user messages (deterministic)."""
+        fresh = Conversation()
+        for m in self.messages:
+            if m.type == "human":
+                fresh.respond(str(m.content))
+        return fresh.state
 
     def send(self, text: str) -> AIMessage:
         """One turn: the user's message is committed first, then the reply with its tool calls."""
@@ -63,6 +113,7 @@ class Conversation:
 
     def record_user(self, text: str) -> None:
         """Commit the user's message (a front-end shows it once this returns)."""
+        check_message(text)
         if self.store is not None:
             if self.session_id is None:
                 self.session_id = self.store.create_session(title_for(text) or "New conversation")
@@ -78,8 +129,19 @@ class Conversation:
         def record(tool: str, arguments: dict[str, Any], result: dict[str, Any], ms: float) -> None:
             calls.append({"tool": tool, "arguments": arguments, "result": result, "duration_ms": round(ms, 3)})
 
-        out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]},
-                              {"configurable": {"tool_recorder": record}})
+        check_message(text)
+        config = {"configurable": {"tool_recorder": record}}
+        try:
+            out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]}, config)
+        except Exception:
+            if self.state_checked:
+                raise
+            # A saved state the engine cannot continue from (damaged or crafted): rebuild it from
+            # the messages and run the turn again.
+            calls.clear()
+            self.state = self.rebuilt_state()
+            out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]}, config)
+        self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         if keep is not None and not keep():
             return reply
