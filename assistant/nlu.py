@@ -1014,9 +1014,10 @@ def read_exclude(m: Message) -> list[str] | None:
 
 def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'."""
+    owned = {g for s, _e, g, _n in m.gpus if _re("owned").search(m.masked[max(0, s - 40):s])}
     out = [gpu_id for s, e, gpu_id, _n in m.gpus
            if (_re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16]))
-           and not negated(m.masked, s)]
+           and not negated(m.masked, s) and gpu_id not in owned]
     return sorted(set(out)) or None
 
 
@@ -1026,6 +1027,9 @@ def read_preference(m: Message) -> str | None:
     if _re("intents.rent_buy").search(m.masked):
         return None
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
+    if not hits:  # "no cloud", "don't want to rent": the other way
+        hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
+                for x in _re(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
     if not hits and m.pending == "preference":
         key = m.text.strip(" .!")
         return vocab()["choice_words"]["preference"].get(key)

@@ -462,8 +462,11 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
-        lines.append(say(lang, "budget.buy", option=gpu_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
-                         budget=cash(w.budget_usd, rec)))
+        line = say(lang, "budget.buy", option=gpu_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
+                   budget=cash(w.budget_usd, rec))
+        if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
+            line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
+        lines.append(line)
     elif w.budget_usd is not None and w.spec.serves and best.usd_per_month is not None:
         # a one-off budget while renting: does it pay for a year of it, and what would buying cost
         from tools.recommend import BUDGET_MONTHS
@@ -516,7 +519,8 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     if best is None or best.owned or not rec.workload.spec.serves:
         return []
     if rb is None:
-        return [say(lang, "rb.no_price", gpu=best.gpu_name), ""]
+        key = "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price"
+        return [say(lang, key, gpu=best.gpu_name), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings if "never pays off" not in x]

@@ -3,7 +3,7 @@ and date."""
 
 from knowledge.hf_config import ConfigError, load_config_file, model_from_config
 from knowledge.loader import KnowledgeError, glossary, gpus, models, precisions, prices, rules
-from knowledge.purchase import purchase_usd
+from knowledge.purchase import host_usd, purchase_usd
 from knowledge.resolve import (
     BadValue,
     NotFound,
@@ -22,5 +22,5 @@ __all__ = [
     "BadValue", "ConfigError", "GlossaryTopic", "Gpu", "HostSystem", "KnowledgeError", "ModelArch",
     "NotFound", "Precision", "RentalPrice", "Rules", "find_gpu", "find_model", "find_precision", "find_topic", "find_topics", "glossary",
     "gpus", "load_config_file", "model_from_config", "model_from_size", "model_index", "models", "parse_size",
-    "precisions", "prices", "purchase_usd", "rules",
+    "precisions", "prices", "purchase_usd", "host_usd", "rules",
 ]

@@ -22,6 +22,11 @@ def purchase_usd(gpu: Gpu, n: int) -> float | None:
         raise ValueError("a purchase needs at least one card")
     if gpu.buy_price_usd is None:
         return None
-    host = rules().host_systems[gpu.host_kind]
     cards = ceil(n / gpu.sold_in) * gpu.sold_in
-    return cards * gpu.buy_price_usd + ceil(n / host.gpus) * host.usd
+    return cards * gpu.buy_price_usd + host_usd(gpu, n)
+
+
+def host_usd(gpu: Gpu, n: int) -> float:
+    """The machines around `n` cards (PCs, workstations, server chassis), in USD: part of purchase_usd."""
+    host = rules().host_systems[gpu.host_kind]
+    return ceil(n / host.gpus) * host.usd

@@ -106,7 +106,7 @@ def test_at_least_fifteen_scenarios_are_fully_in_chinese():
 def test_every_scenario_is_well_formed(path: Path):
     name = path.name
     spec = load(path)
-    assert re.fullmatch(r"\d{2}_[a-z0-9_]+\.yaml", name), f"{name}: name it NN_short_name.yaml"
+    assert re.fullmatch(r"\d{2,3}_[a-z0-9_]+\.yaml", name), f"{name}: name it NN_short_name.yaml"
     assert isinstance(spec, dict), f"{name}: not a mapping"
     assert not set(spec) - TOP_KEYS, f"{name}: unknown keys {sorted(set(spec) - TOP_KEYS)}"
     assert isinstance(spec.get("title"), str) and spec["title"].strip(), f"{name}: no title"

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, find_precision, purchase_usd, rules
+from knowledge import find_gpu, find_precision, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
@@ -33,6 +33,8 @@ CANDIDATES = {
     "global": ["rtx-4090", "rtx-5090", "l40s", "rtx-6000-ada", "a100-80gb-sxm", "h100-sxm", "h200", "b200", "mi300x"],
     "china": ["rtx-4090", "rtx-3090", "rtx-5090", "l20", "a800-80gb-sxm", "h20", "h800-sxm", "a100-80gb-sxm"],
 }
+# Someone buying with a one-off budget for serving also looks at the smaller cards people buy for home.
+BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090"]
 COUNTS = (1, 2, 4, 8)
 # Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
 # between): fine-tuning tries up to four of them.
@@ -65,6 +67,9 @@ BUDGET_MONTHS = 12
 PRETRAIN_DAYS = 30
 # Pretraining without a stated dataset size: compute-optimal tokens per parameter (Chinchilla, 2022).
 TOKENS_PER_PARAM = 20
+# llama.cpp serves this many people at once on hardware you own or buy for home (parallel slots),
+# two on a rented consumer card; more go to vLLM.
+LLAMA_CPP_MAX_USERS = 4
 # Quantized formats for llama.cpp that match a serving precision (single-user and Apple hardware).
 GGUF_EQUIVALENT = {"bf16": "f16", "fp16": "f16", "fp8": "q8_0", "int8": "q8_0", "gptq-int8": "q8_0",
                    "int4": "q4_k_m", "awq": "q4_k_m", "gptq-int4": "q4_k_m", "nf4": "q4_k_m"}
@@ -146,6 +151,7 @@ class Option(BaseModel):
     usd_per_month: float | None = None
     cny_per_hour: float | None = None
     purchase_usd: float | None = None
+    host_usd: float | None = Field(None, description="the machines around the cards, part of purchase_usd")
     at_home: bool = False
     sold_in: int = Field(1, description="cards per purchasable unit (8 for SXM/OAM boards)")
     meets: dict[str, bool] = Field(default_factory=dict, description="deadline / latency / budget, where stated")
@@ -211,7 +217,8 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
     if gpu.stack == "metal":
         return [("llama.cpp", gguf)] if gguf else []
     pairs: list[tuple[Engine, str]] = [("vllm", precision_id)]
-    if gguf and w.users <= 2 and not w.spec.batch and (owned or gpu.at_home):
+    at_home = owned or w.preference == "buy"
+    if gguf and w.users <= (LLAMA_CPP_MAX_USERS if at_home else 2) and not w.spec.batch and (owned or gpu.at_home):
         pairs.insert(0, ("llama.cpp", gguf))
     return pairs
 
@@ -427,6 +434,8 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         if opt.job_hours is not None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
     opt.purchase_usd = purchase_usd(gpu, opt.gpus)
+    if opt.purchase_usd is not None:
+        opt.host_usd = host_usd(gpu, opt.gpus) or None
     budget = _budget_check(opt, w)
     if budget is not None:
         opt.meets["budget"] = budget
@@ -509,6 +518,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         if o:
             owned.append(o)
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
+    if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
+        names = names + [g for g in BUYING_EXTRA if g not in names]
     options: list[Option] = []
     for name in names:
         gpu = find_gpu(name)
