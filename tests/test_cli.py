@@ -585,7 +585,7 @@ def test_corrupt_database_is_moved_aside_with_a_notice(cli):
     assert r.returncode == 0, r.stderr
     assert "moved to" in r.stderr and "Traceback" not in r.stderr
     assert r.stdout.strip() == "No sessions."
-    [moved] = [p for p in cli.db.parent.glob("history.db.corrupt-*") if not p.name.endswith(("-wal", "-shm"))]
+    [moved] = [p for p in cli.db.parent.glob("history.db.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
     assert moved.read_bytes() == b"not a database " * 200
 
 
@@ -598,3 +598,22 @@ def test_database_from_a_newer_version_is_refused(chatted):
     before = cli.db.read_bytes()
     assert_bad_input(cli("sessions", "list"), "newer")
     assert cli.db.read_bytes() == before
+
+
+def test_environment_failures_exit_1_and_bad_input_exits_2(chatted, tmp_path):
+    cli, sid = chatted
+    r = cli("sessions", "export", sid, "-o", str(tmp_path / "missing" / "report.md"))
+    assert r.returncode == 1 and "no export was written" in r.stderr and "internal error" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert_bad_input(cli("sessions", "list", "--db", ""), "empty", one_line=False)
+    assert_bad_input(cli("--db", ""), "empty", one_line=False)
+    assert_bad_input(cli("cost", "--gpu", "h100", "--hours", "1e308"), "beyond", one_line=False)
+    for special in ("/dev/zero", "/dev/stdin"):
+        assert_bad_input(cli("size", "inference", "--model", special), "regular file", one_line=False)
+
+
+def test_invalid_utf8_on_stdin_is_read_not_an_internal_error(cli):
+    r = subprocess.run([sys.executable, "-m", "tui.cli", "chat", "--plain"], cwd=ROOT, env=cli.env,
+                       input=b"\xff\xfe fine-tune a 27B model\n", capture_output=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert b"internal error" not in r.stderr

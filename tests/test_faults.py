@@ -266,3 +266,28 @@ def test_outputs_refuse_symlinks_existing_files_and_missing_folders(store, tmp_p
     with pytest.raises(StorageError, match="does not exist"):
         s.export_to(sid, tmp_path / "missing" / "report.md")
     assert s.export_to(sid, secret, overwrite=True) == secret and "hello" in secret.read_text()
+
+
+# ---------------------------------------------------------------- stored state is data
+
+
+@pytest.mark.parametrize("state", [
+    {"profile": {"users": "many"}, "pending": {"x": 1}},  # wrong types: rebuilt on resume
+    {"profile": {"users": 3}, "pending": "no-such-slot", "asked": ["nope"], "lang": "xx"},
+    {"profile": {"phase": "serve"}, "results": {"recommend": "not a result", "serving_memory": 5},
+     "defaulted": {"context": "4k"}, "cards": {"a": None}},  # the right shape, the wrong content
+])
+def test_a_damaged_or_crafted_state_does_not_break_later_turns(tmp_path, state):
+    import json
+
+    from assistant.session import Conversation
+
+    store = HistoryStore(tmp_path / "history.db")
+    conv = Conversation(store)
+    conv.send("serve a 27B model to 20 users")
+    store.conn.execute("UPDATE sessions SET state = ?", (json.dumps(state),))
+    resumed = Conversation.resume(store, conv.session_id)
+    reply = resumed.send("actually 40 users")
+    assert str(reply.content)
+    assert resumed.state.get("profile", {}).get("users") == 40
+    store.close()

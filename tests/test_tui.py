@@ -364,3 +364,68 @@ def test_snapshot_replay(snap_compare, tmp_path):
         await steady(pilot)
 
     assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
+
+
+# ---------------------------------------------------------------- hostile stored text
+
+HOSTILE = "[/INST] fine-tune a 27B model [/] [/b] [bold red]x[/] [link=file:///etc/passwd]y \x1b]52;c;aGk=\x07"
+
+
+def hostile_store(path: Path) -> tuple[HistoryStore, str, str]:
+    """A session whose title and messages are chat-template markup, and one whose message payload
+    and state are damaged."""
+    s = HistoryStore(path)
+    marked = Conversation(s)
+    marked.send(HOSTILE)
+    s.rename(marked.session_id, HOSTILE)
+    damaged = s.create_session("[/] damaged")
+    s.add_message(damaged, "user", "serve llama 3 70b")
+    s.save_reply(damaged, "[/b] an answer", {"gpu_advisor": {"kind": "answer", "table": {"columns": ["[/]"],
+                 "rows": [["[/b]", 1]]}, "results": {"serving_memory": "nope"}}}, {"profile": {"users": "many"},
+                 "pending": 3, "results": {"recommend": None}}, [])
+    s.conn.execute("UPDATE messages SET payload = '{broken' WHERE session_id = ? AND role = 'user'", (damaged,))
+    return s, marked.session_id, damaged
+
+
+async def test_hostile_titles_and_messages_show_as_text_and_resume(tmp_path):
+    store, marked, damaged = hostile_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SessionsScreen) and screen.query_one(DataTable).row_count == 2
+        for key in ("[", "/"):  # searching with markup characters
+            await pilot.press(key)
+        await pilot.pause()
+        screen.query_one("#search", Input).value = ""
+        await pilot.pause()
+        for session_id in (marked, damaged):
+            app.open_session(session_id)
+            await pilot.pause()
+            assert isinstance(app.screen, ChatScreen) and app.screen.conversation.session_id == session_id
+            await say(pilot, "about 15 users")
+            assert transcript_roles(app)[-2:] == ["user", "assistant"]
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        app.push_screen(ReplayScreen(store, damaged))
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.press("delete")  # the confirmation names the title
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert store.count_sessions() == 1
+
+
+async def test_a_hostile_session_resumes_at_start(tmp_path):
+    store, marked, _damaged = hostile_store(tmp_path / "h.db")
+    app = make_app(store, resume=marked)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+        assert HOSTILE.split("\x1b")[0].strip() in app.screen.sub_title or app.screen.sub_title

@@ -64,7 +64,8 @@ class GPUAdvisorApp(App):
 
     def _tell(self) -> None:
         if self.startup_notice:
-            self.notify(self.startup_notice[0], severity=self.startup_notice[1], timeout=12)  # type: ignore[arg-type]
+            self.notify(self.startup_notice[0], severity=self.startup_notice[1], timeout=12,  # type: ignore[arg-type]
+                        markup=False)
             self.startup_notice = None
 
     # -- app actions
@@ -93,7 +94,7 @@ class GPUAdvisorApp(App):
         try:
             conversation = Conversation.resume(self.store, session_id)
         except HistoryError as e:
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)
             return
         self._replace_chat(conversation)
 
@@ -142,9 +143,9 @@ class GPUAdvisorApp(App):
         try:
             self.store.export_to(sid, target)
         except HistoryError as e:
-            self.notify(str(e), severity="error")
+            self.notify(str(e), severity="error", markup=False)
             return
-        self.notify(f"Exported to {target}")
+        self.notify(f"Exported to {target}", markup=False)
 
 
 def _load_engine() -> None:

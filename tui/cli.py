@@ -1,7 +1,10 @@
 """`gpu-advisor`: the command line. A stable contract: scripts call it, so flags and JSON keys stay.
 
 Bad input exits with status 2 and a one-line reason (with the closest names for unknown models and
-GPUs); nothing here prints a traceback. Sizing commands import neither langgraph nor textual.
+GPUs); a problem of the environment (read-only database, full disk, missing folder) exits with 1 and
+a one-line reason saying what was not saved; "internal error" is kept for bugs. Nothing here prints
+a traceback. Stored and imported text is printed with terminal control sequences removed. Sizing
+commands import neither langgraph nor textual.
 """
 
 from __future__ import annotations
@@ -9,14 +12,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, ValidationError
 
 from tools.phases import PHASES
+from tui.format import plain
 
 EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 1
+MAX_AMOUNT = 1e12  # hours, dollars, tokens/s ...: beyond this no figure means anything (and products stay finite)
+MAX_CONFIG_BYTES = 1 << 20  # a Hugging Face config.json is a few KB
 ENGINES = ("transformers", "vllm", "llama.cpp")
 
 
@@ -73,15 +81,80 @@ def fraction(text: str) -> float:
     return value
 
 
-def positive_float(text: str) -> float:
+def _number(text: str) -> float:
     try:
         value = float(text.replace(",", "").lstrip("$"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
     _finite(value, text)
+    if abs(value) > MAX_AMOUNT:
+        raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can price or size (at most {MAX_AMOUNT:g})")
+    return value
+
+
+def positive_float(text: str) -> float:
+    value = _number(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
     return value
+
+
+def non_negative_float(text: str) -> float:
+    value = _number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"cannot be negative, got '{text}'")
+    return value
+
+
+def db_path(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs the path of a database file, not an empty string")
+    return text
+
+
+def model_spec(text: str) -> str:
+    """A --model value; when it names a file (or a folder with config.json), that file must be a
+    regular JSON file of sane size: no devices, FIFOs or endless files, no absurd nesting or numbers."""
+    from pathlib import Path
+
+    path = Path(text).expanduser()
+    try:
+        if not (text.endswith(".json") or "/" in text) or not (path.exists() or path.is_symlink()):
+            return text
+        if path.is_dir():
+            path = path / "config.json"
+            if not path.exists():
+                return text
+        if not path.is_file():
+            raise argparse.ArgumentTypeError(f"{path} is not a regular file; give a config.json file")
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise argparse.ArgumentTypeError(f"{path} is over {MAX_CONFIG_BYTES // 1024} KB: not a model config.json")
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as e:
+        raise argparse.ArgumentTypeError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        config = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise argparse.ArgumentTypeError(f"{path} is not text (not UTF-8): not a config.json") from None
+    except (ValueError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else str(e).split(":")[0]
+        raise argparse.ArgumentTypeError(f"{path} is not valid JSON ({reason})") from None
+    if not isinstance(config, dict) or not _sane_json(config):
+        raise argparse.ArgumentTypeError(f"{path} is not a model config.json (an object of sane values)")
+    return text
+
+
+def _sane_json(value: object, depth: int = 0) -> bool:
+    if depth > 32:
+        return False
+    if isinstance(value, dict):
+        return all(_sane_json(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return all(_sane_json(v, depth + 1) for v in value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return math.isfinite(value) and abs(value) <= 1e18
+    return True
 
 
 def tokens_amount(text: str) -> float:
@@ -94,6 +167,8 @@ def tokens_amount(text: str) -> float:
     _finite(value, text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+    if value > MAX_AMOUNT * 1e4:
+        raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can size")
     return value
 
 
@@ -372,7 +447,9 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
     from assistant import graph
 
-    text = " ".join(args.text)
+    from assistant.session import check_message
+
+    text = check_message(" ".join(args.text))
     state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
     reply = state["messages"][-1]
     if args.json:
@@ -402,6 +479,8 @@ def cmd_chat(args: argparse.Namespace) -> None:
     store = None if args.no_save else open_store(args)
     conv = Conversation.resume(store, args.resume) if args.resume and store else Conversation(store)
     interactive = sys.stdin.isatty()
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 arrive as U+FFFD
     if interactive and not args.json:
         print("GPU Advisor. Type your question; an empty line or Ctrl-D ends the chat.\n")
     while True:
@@ -414,13 +493,13 @@ def cmd_chat(args: argparse.Namespace) -> None:
         if args.json:
             print(json.dumps(_reply_json(reply)), flush=True)
         else:
-            print(("Advisor: " if interactive else "") + reply.content + "\n", flush=True)
+            print(("Advisor: " if interactive else "") + plain(str(reply.content)) + "\n", flush=True)
     if interactive and conv.session_id and not args.json:
         print(f"Saved as session {conv.session_id}.")
 
 
 def cmd_sessions(args: argparse.Namespace) -> None:
-    from assistant.history import HistoryError
+    from assistant.history import MAX_IMPORT_BYTES, HistoryError
     from tui.format import table
 
     store = open_store(args)
@@ -437,29 +516,35 @@ def cmd_sessions(args: argparse.Namespace) -> None:
         elif not rows:
             print("No sessions." if action == "list" else "No session matches.")
         else:
-            print(table([(r.id, r.updated[:16].replace("T", " "), r.title[:50],
-                          r.snippet[:40] if action == "search" else r.messages) for r in rows],
-                        ["id", "updated (UTC)", "title", "match" if action == "search" else "messages"]))
+            print(table([(r.id, r.updated[:16].replace("T", " "), plain(" ".join(r.title.split()))[:50],
+                          plain(" ".join(r.snippet.split()))[:40] if action == "search" else r.messages)
+                         for r in rows], ["id", "updated (UTC)", "title", "match" if action == "search" else "messages"]))
     elif action == "show":
-        print(store.export_text(args.id, "json" if args.json else "markdown"), end="")
+        print(plain(store.export_text(args.id, "json" if args.json else "markdown")), end="")
     elif action == "export":
         if args.output:
             from pathlib import Path
 
             out = Path(args.output)
-            if out.exists() and not args.force:
+            if out.exists() and not out.is_symlink() and not args.force:
                 raise UsageError(f"{out} exists; pass --force to overwrite it")
-            out.write_text(store.export_text(args.id, args.format), encoding="utf-8")
+            store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
             print(f"Wrote {out}")
         else:
-            print(store.export_text(args.id, args.format), end="")
+            print(plain(store.export_text(args.id, args.format or "markdown")), end="")
     elif action == "import":
         from pathlib import Path
 
+        source = Path(args.file)
         try:
-            data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise UsageError(f"cannot read {args.file}: {e}") from None
+            if not source.is_file():
+                raise UsageError(f"cannot read {args.file}: {'no such file' if not source.exists() else 'not a regular file'}")
+            if source.stat().st_size > MAX_IMPORT_BYTES:
+                raise UsageError(f"{args.file} is over {MAX_IMPORT_BYTES >> 20} MB: not a session export")
+            data = json.loads(source.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError) as e:
+            reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
+            raise UsageError(f"cannot read {args.file}: {reason}") from None
         session_id = store.import_json(data)
         print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
     elif action == "delete":
@@ -468,7 +553,7 @@ def cmd_sessions(args: argparse.Namespace) -> None:
             if not sys.stdin.isatty():
                 raise UsageError("deleting needs --yes when not run interactively")
             title = store.session(session_id)["title"]
-            answer = input(f"Delete session {session_id} ({title})? [y/N] ")
+            answer = input(f"Delete session {session_id} ({plain(title)})? [y/N] ")
             if answer.strip().lower() not in ("y", "yes"):
                 print("Kept.")
                 return
@@ -487,7 +572,7 @@ def cmd_sessions(args: argparse.Namespace) -> None:
             print("Today's engine gives the same replies, word for word.")
         else:
             for d in differences:
-                print(d.unified())
+                print(plain(d.unified()))
                 print()
             print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
         if differences and args.check:
@@ -505,12 +590,12 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _db(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", default=None, metavar="PATH",
+    p.add_argument("--db", type=db_path, default=None, metavar="PATH",
                    help="history database (default: $GPU_ADVISOR_DB or the user data folder)")
 
 
 def _model(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", "-m", required=True, metavar="M",
+    p.add_argument("--model", "-m", type=model_spec, required=True, metavar="M",
                    help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
 
 
@@ -593,8 +678,8 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--rent-vs-buy", action="store_true")
     co.add_argument("--purchase-usd", type=positive_float, default=None, metavar="USD", help="price of one card")
     co.add_argument("--horizon-months", type=positive_int, default=36, metavar="M")
-    co.add_argument("--hosting-usd-per-month", type=float, default=100.0, metavar="USD")
-    co.add_argument("--electricity-usd-per-kwh", type=float, default=None, metavar="USD")
+    co.add_argument("--hosting-usd-per-month", type=non_negative_float, default=100.0, metavar="USD")
+    co.add_argument("--electricity-usd-per-kwh", type=non_negative_float, default=None, metavar="USD")
     _common(co)
     co.set_defaults(func=cmd_cost)
 
@@ -670,7 +755,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-n", "--limit", type=positive_int, default=50)
     action("show", "a session's transcript", "id")
     p = action("export", "a Markdown report or JSON", "id")
-    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    p.add_argument("--format", choices=("markdown", "json"), default=None,
+                   help="default: JSON for a .json file, else Markdown")
     p.add_argument("-o", "--output", default=None, help="file to write (never overwritten without --force)")
     p.add_argument("--force", action="store_true")
     action("import", "add a session from a JSON export", "file")
@@ -690,8 +776,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _reason(exc: BaseException) -> str | None:
-    """The one-line message for errors caused by input; None for bugs."""
+def _reason(exc: BaseException) -> tuple[str, int] | None:
+    """The one-line message and exit status for an expected failure: bad input (2) or the
+    environment (1). None for bugs."""
+    from assistant.history import StorageError
+
+    if isinstance(exc, StorageError):
+        return str(exc), EXIT_ENVIRONMENT
+    if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+        return f"{exc.filename + ': ' if exc.filename else ''}{exc.strerror or exc}", EXIT_ENVIRONMENT
+    reason = _input_reason(exc)
+    return (reason, EXIT_USAGE) if reason is not None else None
+
+
+def _input_reason(exc: BaseException) -> str | None:
+    """The one-line message for errors caused by input; None for anything else."""
     from knowledge import BadValue, ConfigError, KnowledgeError, NotFound
     from tools.common import ToolError
 
@@ -706,8 +805,9 @@ def _reason(exc: BaseException) -> str | None:
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
         return f"unknown {exc.kind} '{exc.query}'{hint}" + (f"; see `{more}`" if more else "")
     from assistant.history import HistoryError
+    from assistant.session import MessageTooLong
 
-    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError, HistoryError)):
+    if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError, HistoryError, MessageTooLong)):
         return str(exc)
     return None
 
@@ -716,6 +816,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not argv or argv[0] == "--db" and len(argv) == 2:
+        if argv and not argv[1].strip():
+            parser.error("argument --db: needs the path of a database file, not an empty string")
         try:
             from tui.app import run_app
         except ImportError:
@@ -736,12 +838,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayMismatch:
         return 1
     except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
-        reason = _reason(exc)
-        if reason is None:
-            print(f"gpu-advisor: internal error ({type(exc).__name__}: {exc}); please report it", file=sys.stderr)
+        known = _reason(exc)
+        if known is None:
+            if os.environ.get("GPU_ADVISOR_DEBUG"):
+                import traceback
+
+                traceback.print_exception(exc)
+            print(f"gpu-advisor: internal error ({type(exc).__name__}: {plain(str(exc))[:300]}); please report it "
+                  "(GPU_ADVISOR_DEBUG=1 shows the traceback)", file=sys.stderr)
             return 1
-        print(f"gpu-advisor: {reason}", file=sys.stderr)
-        return EXIT_USAGE
+        reason, status = known
+        print(f"gpu-advisor: {' '.join(plain(reason).split())}", file=sys.stderr)
+        return status
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -16,7 +17,7 @@ from textual.worker import Worker
 from assistant.history import HistoryError, HistoryStore
 from assistant.catalog import say
 from assistant.slots import ASKED, question
-from assistant.session import Conversation
+from assistant.session import Conversation, MessageTooLong
 from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
 from tui.messages import TurnDone, TurnFailed
 from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
@@ -116,8 +117,8 @@ class ChatScreen(Screen):
         prompt = self.query_one(PromptInput)
         try:
             self.conversation.record_user(text)  # committed before it is shown
-        except HistoryError as e:
-            self.notify(f"Could not save the message: {e}", severity="error")
+        except (HistoryError, MessageTooLong) as e:
+            self.notify(f"Could not save the message: {e}", severity="error", markup=False)
             return
         prompt.remember(text)
         prompt.value = ""
@@ -163,7 +164,8 @@ class ChatScreen(Screen):
         self._active_turn = None
         self.sub_title = self._title()
         self.query_one(PromptInput).value = self._pending_text
-        self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error")
+        self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error",
+                    markup=False)
 
     def action_cancel_turn(self) -> None:
         if self._active_turn is None:
@@ -181,8 +183,10 @@ class ChatScreen(Screen):
         self.notify("Cancelled. Your message is back in the box.")
 
     def _show_choices(self, payload: dict[str, Any]) -> None:
-        data = (payload or {}).get("gpu_advisor", {})
-        self.query_one(QuickReplies).show(data.get("choices") or [])
+        data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
+        choices = data.get("choices") if isinstance(data, dict) else None
+        self.query_one(QuickReplies).show([c for c in choices if isinstance(c, dict) and isinstance(c.get("label"), str)
+                                           and isinstance(c.get("value"), str)] if isinstance(choices, list) else [])
 
     def _refresh_panel(self) -> None:
         if not self.query("#profile"):
@@ -259,8 +263,8 @@ class SessionsScreen(Screen):
         table = self.query_one("#session-table")
         table.clear()
         for r in rows:
-            table.add_row(r.updated[:16].replace("T", " "), r.title[:60], str(r.messages) if not searching else "",
-                          r.id, key=r.id)
+            table.add_row(r.updated[:16].replace("T", " "), Text(r.title[:60]),  # a title is text, never markup
+                          str(r.messages) if not searching else "", r.id, key=r.id)
         total = self.store.count_sessions()
         shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if searching else \
             f"{len(rows)} of {total} session{'s' if total != 1 else ''}, newest first"
@@ -337,7 +341,7 @@ class SessionsScreen(Screen):
                 try:
                     self.store.rename(session_id, title)
                 except HistoryError as e:
-                    self.notify(str(e), severity="error")
+                    self.notify(str(e), severity="error", markup=False)
                 self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
         self.app.push_screen(PromptScreen("Rename session", current), done)
@@ -353,9 +357,9 @@ class SessionsScreen(Screen):
             try:
                 target = self.store.export_to(session_id, path)
             except HistoryError as e:
-                self.notify(str(e), severity="error")
+                self.notify(str(e), severity="error", markup=False)
                 return
-            self.notify(f"Exported to {target}")
+            self.notify(f"Exported to {target}", markup=False)
 
         default = str(Path.home() / f"gpu-advisor-{session_id[-8:].lower()}.md")
         self.app.push_screen(PromptScreen("Export to (.md report or .json)", default), done)
@@ -369,7 +373,7 @@ class SessionsScreen(Screen):
         def done(confirmed: bool | None) -> None:
             if confirmed:
                 self.store.delete(session_id)
-                self.notify(f"Deleted \"{title}\".")
+                self.notify(f"Deleted \"{title}\".", markup=False)
                 self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
         self.app.push_screen(ConfirmScreen(f"Delete \"{title}\" and all its messages?"), done)
@@ -423,8 +427,8 @@ class ReplayScreen(Screen):
         transcript.scroll_end(animate=False)
         shown = self.messages[self.position - 1] if self.position else None
         calls = self.calls.get(shown["id"], []) if shown else []
-        self.query_one("#calls", Static).update(
-            "\n".join(f"{c['tool']} ({c['duration_ms']:.1f} ms)" for c in calls) or "none for this message")
+        self.query_one("#calls", Static).update(Text(  # stored names are text, never markup
+            "\n".join(f"{c['tool']} ({c['duration_ms'] or 0:.1f} ms)" for c in calls) or "none for this message"))
         playing = "playing" if self._timer else "paused"
         self.query_one("#replay-status", Static).update(
             f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
@@ -516,7 +520,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Label(self.question, markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Delete", variant="error", id="yes")
                 yield Button("Keep", variant="primary", id="no")
@@ -544,7 +548,7 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Label(self.question, markup=False)
             yield Input(self.value, id="answer")
 
     @on(Input.Submitted)

@@ -85,47 +85,62 @@ class ChatMessage(Vertical):
         super().__init__(classes=f"message {role}", **kwargs)
         self.role = role
         self.text = text
-        self.payload = (payload or {}).get("gpu_advisor", {}) if payload else {}
+        data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
+        self.payload: dict[str, Any] = data if isinstance(data, dict) else {}
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import DataTable, Markdown  # loaded with the first message, not the first screen
+        from textual.widgets import Markdown  # loaded with the first message, not the first screen
 
         if self.role == "user":
             yield Label("You", classes="who")
             yield Static(self.text, classes="user-text", markup=False)
             return
         yield Label("Advisor", classes="who")
-        if self.payload.get("kind") == "answer":
-            lang = (self.payload.get("decision") or {}).get("lang", "en")
-            before, _rows, after = split_table(self.text)
-            yield Markdown(before)
-            options = self.payload.get("table") or {}
-            if options.get("rows"):
-                table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
-                table.add_columns(*options["columns"])
-                for row in options["rows"]:
-                    table.add_row(*row)
-                yield table
-            results = self.payload.get("results") or {}
-            if results.get("serving_memory"):
-                yield MemoryChart(results["serving_memory"], say(lang, "chart.serving"), lang, classes="chart")
-            if results.get("training_memory"):
-                t = results["training_memory"]
-                rec = results["recommend"]
-                cap = (rec.get("training_run") or {}).get("capacity_bytes") or \
-                    (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
-                    ((rec.get("best") or {}).get("capacity_bytes"))
-                chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
-                         "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
-                         "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
-                yield MemoryChart(chart, say(lang, "chart.training"), lang, classes="chart")
-            if after:
-                yield Markdown(after)
+        try:
+            parts = list(self._answer_parts()) if self.payload.get("kind") == "answer" else None
+        except (AttributeError, KeyError, TypeError, ValueError):  # a damaged or foreign payload
+            parts = None
+        if parts is not None:
+            yield from parts
         else:
             text = self.text
             if self.payload.get("choices"):  # the buttons below show the choices
                 text = re.sub(r"\n\n\[[^\n]*\]\s*$", "", text)
             yield Markdown(text)
+
+    def _answer_parts(self) -> ComposeResult:
+        """An answer's parts: text, the options table, memory charts (raises on a damaged payload)."""
+        from textual.widgets import DataTable, Markdown
+
+        lang = (self.payload.get("decision") or {}).get("lang", "en")
+        before, _rows, after = split_table(self.text)
+        yield Markdown(before)
+        options = self.payload.get("table") or {}
+        if options.get("rows"):
+            table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
+            table.add_columns(*(Text(str(c)) for c in options["columns"]))  # a column label is never markup
+            for row in options["rows"]:
+                table.add_row(*(Text(c) if isinstance(c, str) else c for c in row))  # nor is a cell
+            yield table
+        results = self.payload.get("results") or {}
+        charts = []
+        if results.get("serving_memory"):
+            charts.append(MemoryChart(results["serving_memory"], say(lang, "chart.serving"), lang, classes="chart"))
+        if results.get("training_memory"):
+            t = results["training_memory"]
+            rec = results["recommend"]
+            cap = (rec.get("training_run") or {}).get("capacity_bytes") or \
+                (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
+                ((rec.get("best") or {}).get("capacity_bytes"))
+            chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
+                     "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
+                     "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
+            charts.append(MemoryChart(chart, say(lang, "chart.training"), lang, classes="chart"))
+        for chart in charts:
+            chart.render_bar(20)  # a chart of damaged figures fails here, not while it is drawn
+            yield chart
+        if after:
+            yield Markdown(after)
 
 
 class QuickReplies(Horizontal):
@@ -144,7 +159,7 @@ class QuickReplies(Horizontal):
         self.remove_children()
         QuickReplies.generation += 1
         for n, choice in enumerate(choices):
-            button = Button(choice["label"], id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
+            button = Button(Text(choice["label"]), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
             button.choice_value = choice["value"]  # type: ignore[attr-defined]
             self.mount(button)
         self.display = bool(choices)
