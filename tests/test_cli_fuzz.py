@@ -48,9 +48,12 @@ def files():
                                                   str(root / "missing" / "out.md"), str(root), str(root / "new.md")]
         env = {k: os.environ.get(k) for k in ("GPU_ADVISOR_DB",)}
         os.environ["GPU_ADVISOR_DB"] = str(root / "history.db")
+        cwd = os.getcwd()
+        os.chdir(root)  # relative output paths land in the temporary folder
         try:
             yield paths
         finally:
+            os.chdir(cwd)
             for k, v in env.items():
                 if v is None:
                     os.environ.pop(k, None)
