@@ -267,6 +267,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
             key = ("answer.precision_native" if _native(rec) else
                    "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
             lines.append("- " + say(lang, key, precision=shown))
+    if best is not None and best.kv_precision:
+        lines.append("- " + say(lang, "answer.kv_cache", kv=best.kv_precision.upper()))
     lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
@@ -342,6 +344,9 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
+            if w.min_tokens_per_s is not None:
+                met = best.decode_tokens_per_s >= w.min_tokens_per_s
+                line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_tokens or min(w.context, 4096):,}")
         if best.engine == "llama.cpp":
@@ -362,7 +367,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
             line += say(lang, "fig.replicas", replicas=best.replicas, per=best.gpus // best.replicas)
         lines += [line + say(lang, "fig.end"), ""]
     if w.deadline_hours is not None and best.job_hours is not None:
-        key = "fig.deadline_met" if best.meets.get("deadline", True) else "fig.deadline_missed"
+        key = ("fig.deadline_met" if best.meets.get("deadline", True) else
+               "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
     return lines
 

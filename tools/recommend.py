@@ -59,6 +59,9 @@ STACK_PENALTY_TRAINING = {"cuda": 0.0, "rocm": 0.50, "cann": 0.60, "metal": 0.0}
 # An offline batch job keeps this many sequences in flight per model copy (vLLM-style continuous
 # batching), fewer when the KV cache cannot hold them.
 BATCH_JOB_CONCURRENCY = 128
+# A job meets its deadline when the estimate leaves this share of the time to spare: speed estimates
+# carry about this much error (the bench's residuals), and a run that needs every last hour is a bet.
+DEADLINE_MARGIN = 0.15
 # Batch jobs that miss a deadline add model copies (data parallel), up to this many cards.
 MAX_BATCH_GPUS = 64
 # A one-off budget for serving is met by buying within it, or by renting for at least this many months.
@@ -319,17 +322,25 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     hours = seconds / 3600
     replicas = total // n
     hours /= replicas
-    if w.deadline_hours and hours > w.deadline_hours and not owned:
-        replicas = min(math.ceil(hours / w.deadline_hours), max(1, MAX_BATCH_GPUS // n))
+    planned = w.deadline_hours * (1 - DEADLINE_MARGIN) if w.deadline_hours else None
+    if planned and hours > planned and not owned:
+        replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
     opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if owned else hours / replicas
-    if w.deadline_hours:
-        opt.meets["deadline"] = opt.job_hours <= w.deadline_hours
-        if not opt.meets["deadline"]:
+    if planned:
+        opt.meets["deadline"] = opt.job_hours <= planned
+        if opt.job_hours > w.deadline_hours:
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
+        elif not opt.meets["deadline"]:
+            opt.reasons.append(_too_close(opt.job_hours, w.deadline_hours))
+
+
+def _too_close(hours: float, deadline: float) -> str:
+    return (f"about {hours:,.1f} h of the {deadline:,.0f} h you have: under {DEADLINE_MARGIN:.0%} to spare "
+            "for an estimate that can be that far off")
 
 
 def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
@@ -362,8 +373,10 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     warnings += tt.warnings
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
     if deadline and not w.spec.serves:
-        opt.meets["deadline"] = tt.hours <= deadline
-        if not opt.meets["deadline"] and w.deadline_hours:
+        opt.meets["deadline"] = tt.hours <= deadline * (1 - DEADLINE_MARGIN if w.deadline_hours else 1)
+        if not opt.meets["deadline"] and w.deadline_hours and tt.hours <= deadline:
+            opt.reasons.append(_too_close(tt.hours, deadline))
+        elif not opt.meets["deadline"] and w.deadline_hours:
             opt.reasons.append(f"a run takes {tt.hours:,.0f} h, past the {deadline:,.0f} h deadline")
         elif not opt.meets["deadline"]:
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
@@ -496,7 +509,10 @@ def cost_score(o: Option, w: Workload) -> float:
 
 def _rank_key(o: Option, w: Workload) -> tuple:
     tight = o.headroom_fraction < TIGHT_HEADROOM
-    return (not o.ok, not o.owned, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
+    if o.owned:  # cards you own cost nothing more: the one that does the job best comes first
+        better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
+        return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
+    return (not o.ok, True, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
