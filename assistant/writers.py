@@ -522,7 +522,16 @@ def _just_over_budget(rec: Recommendation) -> Option | None:
 
 def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     best, rb = rec.best, rec.rent_or_buy
-    if best is None or best.owned or not rec.workload.spec.serves:
+    w = rec.workload
+    if best is not None and not best.owned and not w.spec.serves and w.preference != "rent" \
+            and best.job_usd is not None and best.job_hours is not None:
+        # a job that ends: what one run costs rented against what the cards would cost to own
+        if best.purchase_usd:
+            return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=gpu_words(best),
+                        buy=cash(best.purchase_usd, rec)), ""]
+        return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
+                    gpu=best.gpu_name), ""]
+    if best is None or best.owned or not w.spec.serves:
         return []
     if rb is None:
         key = "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price"

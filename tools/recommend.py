@@ -47,9 +47,10 @@ MIN_TOKENS_PER_S = 6.0
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
 # Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
-# this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule).
+# this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule:
+# no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
 MORE_CARDS_PENALTY = 0.10
-PCIE_SPLIT_PENALTY = 0.20
+PCIE_SPLIT_PENALTY = 0.35
 # Off the CUDA stack, libraries (kernels, quantization formats, training recipes) need checking:
 # such an option must be this much cheaper to win (the guide: confirm framework support first).
 # Training leans on more CUDA-first libraries (bitsandbytes for QLoRA, fused kernels, recipes), so
