@@ -139,7 +139,48 @@ def describe(slot: str, value: Any, lang: str) -> str:
 # ---------------------------------------------------------------- nodes
 
 
+def _sane(state: AdvisorState) -> dict[str, Any]:
+    """The keys of a state sent by any client (LangGraph Server, an import) that do not have the
+    shape the engine expects, reset: the turn goes on instead of failing on someone else's data."""
+    from assistant.catalog import LANGS
+    from assistant.slots import ASKED
+    from tools.recommend import Recommendation
+
+    fixes: dict[str, Any] = {}
+    try:
+        Profile.model_validate(state.get("profile") or {})
+    except (ValidationError, TypeError):
+        fixes["profile"] = {}
+    defaulted = state.get("defaulted") or {}
+    if not isinstance(defaulted, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in defaulted.items()):
+        fixes["defaulted"] = {}
+    asked = state.get("asked") or []
+    if not isinstance(asked, list) or not all(isinstance(a, str) and a in ASKED for a in asked):
+        fixes["asked"] = []
+    if state.get("pending") is not None and state.get("pending") not in ASKED:
+        fixes["pending"] = None
+    if state.get("lang") is not None and state.get("lang") not in LANGS:
+        fixes["lang"] = None
+    results = state.get("results") or {}
+    try:
+        if not isinstance(results, dict) or (results and Recommendation.model_validate(results.get("recommend")) is None):
+            fixes["results"] = {}
+    except (ValidationError, TypeError):
+        fixes["results"] = {}
+    if not isinstance(state.get("cards") or {}, dict):
+        fixes["cards"] = {}
+    return fixes
+
+
 def understand_node(state: AdvisorState) -> dict[str, Any]:
+    fixes = _sane(state)
+    if fixes:
+        state = {**state, **fixes}  # type: ignore[typeddict-item]
+        return {**fixes, **_understand(state)}
+    return _understand(state)
+
+
+def _understand(state: AdvisorState) -> dict[str, Any]:
     messages = state.get("messages", [])
     last = messages[-1] if messages else None
     text = _text(last) if isinstance(last, HumanMessage) else ""

@@ -38,6 +38,7 @@ from knowledge.resolve import BadValue, check_size, normalise
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
 VOCAB_FILE = Path(__file__).with_name("vocab.yaml")
 MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
+MAX_NAMES = 16  # cards read per message; more is a paste, and each name costs every reader a search
 MASK = "\u2592"  # stands in for a name already read, keeping positions
 EXAMPLE_TOKENS = 1000  # tokens in one fine-tuning example when only the count is given
 SHORT_OUTPUT_TOKENS = 16  # "the output is short" in a batch job: a label or a few words
@@ -98,6 +99,8 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
                        r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
+MAX_DIGITS = 16
+_LONG_DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
                         "\u00a0": " ", "。": ". ", "，": ", ", "、": ", ", "；": "; ", "！": "! ", "？": "? ",
                         "：": ": ", "（": "(", "）": ")"})
@@ -230,6 +233,7 @@ def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
     numerals and phrases rewritten, English number words as digits, single spaces."""
     text = unicodedata.normalize("NFKC", (text or "")[:MAX_MESSAGE_CHARS]).translate(_PUNCT).lower()
+    text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
         text = _rewrite(text, "zh_before_numerals")
         weekdays = vocab()["zh_weekdays"]
@@ -395,6 +399,8 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
             s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
         found.append((s0, e0, gpu_id, count))
         taken[s0:e0] = b"\x01" * (e0 - s0)
+        if len(found) >= MAX_NAMES:
+            break
     return sorted(found)
 
 

@@ -528,7 +528,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         # a job that ends: what one run costs rented against what the cards would cost to own
         if best.purchase_usd:
             return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=gpu_words(best),
-                        buy=cash(best.purchase_usd, rec)), ""]
+                        buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
     if best is None or best.owned or not w.spec.serves:

@@ -333,3 +333,24 @@ def test_the_same_six_turn_conversation_is_byte_identical_in_fresh_graphs():
     assert kinds == ["question", "question", "question", "answer", "answer", "info"]
     assert dump(first) == dump(second)
     assert [m.additional_kwargs for m in first] == [m.additional_kwargs for m in second]
+
+
+@pytest.mark.parametrize("crafted", [
+    {"profile": "not a profile"}, {"profile": {"users": -5, "region": "mars"}}, {"asked": 5},
+    {"asked": ["not-a-slot"]}, {"pending": "nope"}, {"results": {"recommend": 3}},
+    {"results": {"recommend": {"x": 1}, "inputs": {}}}, {"lang": 7}, {"defaulted": [1]}, {"cards": "x"},
+], ids=lambda c: next(iter(c)) + "=" + repr(next(iter(c.values())))[:24])
+def test_a_crafted_state_from_a_client_is_reset_and_the_turn_answers(crafted):
+    """LangGraph Server clients can send any keys: a wrong-shaped one is reset, the turn still answers."""
+    graph = build_graph().compile()
+    out = graph.invoke({"messages": [HumanMessage(ANSWERED)], **crafted})
+    reply = out["messages"][-1]
+    assert payload(reply)["kind"] == "answer", reply.content
+    key = next(iter(crafted))
+    assert out.get(key) != crafted[key]
+
+
+def test_show_the_math_on_a_crafted_result_explains_nothing_instead_of_failing():
+    graph = build_graph().compile()
+    out = graph.invoke({"messages": [HumanMessage("show the math")], "results": {"recommend": {"x": 1}, "inputs": {}}})
+    assert "show the math once there is an answer" in out["messages"][-1].content
