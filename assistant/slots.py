@@ -85,7 +85,7 @@ class Slot:
         return say(lang, f"slot.{self.name}.label")
 
     def default_for(self, profile: Profile) -> Any:
-        if self.name == "users" and profile.get("phase") == "experiment":
+        if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
         return self.default
 
@@ -93,7 +93,14 @@ class Slot:
         key = f"slot.{self.name}.default"
         if self.name == "users" and profile.get("phase") == "experiment":
             key += "_experiment"
+        elif self.name == "users" and _personal_machine(profile):
+            key += "_personal"
         return say(lang, key)
+
+
+def _personal_machine(p: Profile) -> bool:
+    """A Mac you own is one person's computer: unless told otherwise, one person uses it."""
+    return any("apple-" in card for card in p.get("owned") or [])
 
 
 SLOTS: dict[str, Slot] = {s.name: s for s in (
