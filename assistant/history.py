@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sqlite3
 import struct
@@ -111,11 +112,65 @@ def _m003_session_title_fts(db: sqlite_utils.Database) -> None:
     db["sessions"].enable_fts(["title"], create_triggers=True, tokenize="unicode61")
 
 
+def _m004_search_text_and_trigram_fts(db: sqlite_utils.Database) -> None:
+    """Search the words people wrote, in any script: a `search_text` column (the text without the
+    suggestion line every answer ends with, so "int4" no longer matches every session), indexed
+    twice: by words (unicode61) and by trigrams (Chinese and Japanese have no spaces between words,
+    so unicode61 sees a whole sentence as one token). Existing rows are filled and indexed."""
+    conn = db.conn
+    conn.execute("ALTER TABLE messages ADD COLUMN search_text TEXT")
+    rows = conn.execute("SELECT rowid, role, text FROM messages").fetchall()
+    conn.executemany("UPDATE messages SET search_text = ? WHERE rowid = ?",
+                     [(search_text(role, text or ""), rowid) for rowid, role, text in rows])
+    db["messages"].disable_fts()
+    db["messages"].enable_fts(["search_text"], create_triggers=True, tokenize="unicode61")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE messages_trigram USING fts5(search_text, content='messages', "
+                     "content_rowid='rowid', tokenize='trigram')")
+    except sqlite3.OperationalError:
+        return  # SQLite before 3.34 has no trigram tokenizer: Chinese words are then found by a scan
+    for trigger in (
+            "messages_trigram_ai AFTER INSERT ON messages BEGIN "
+            "INSERT INTO messages_trigram (rowid, search_text) VALUES (new.rowid, new.search_text); END",
+            "messages_trigram_ad AFTER DELETE ON messages BEGIN "
+            "INSERT INTO messages_trigram (messages_trigram, rowid, search_text) "
+            "VALUES ('delete', old.rowid, old.search_text); END",
+            "messages_trigram_au AFTER UPDATE ON messages BEGIN "
+            "INSERT INTO messages_trigram (messages_trigram, rowid, search_text) "
+            "VALUES ('delete', old.rowid, old.search_text); "
+            "INSERT INTO messages_trigram (rowid, search_text) VALUES (new.rowid, new.search_text); END"):
+        conn.execute(f"CREATE TRIGGER {trigger}")
+    conn.execute("INSERT INTO messages_trigram (messages_trigram) VALUES ('rebuild')")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_message_fts", _m002_message_fts),
     ("003_session_title_fts", _m003_session_title_fts),
+    ("004_search_text_and_trigram_fts", _m004_search_text_and_trigram_fts),
 ]
+
+# Scripts written without spaces between words: searched by substring, not by word.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\uac00-\ud7af]")
+
+
+def _boilerplate() -> list[str]:
+    """The suggestion lines the engine appends to answers, in every language of the catalog."""
+    try:
+        from assistant.catalog import LANGS, say
+
+        return [say(lang, key) for lang in LANGS for key in ("answer.footer", "reply.followups")]
+    except Exception:  # noqa: BLE001 - a catalog problem must never stop a message from being saved
+        return []
+
+
+def search_text(role: str, text: str) -> str:
+    """What search looks at: the message without the suggestion line that ends every answer."""
+    if role != "assistant":
+        return text
+    for line in _boilerplate():
+        text = text.replace(line, "")
+    return text.strip()
 
 
 EXPORT_FORMAT = "gpu-advisor-session"
@@ -200,6 +255,20 @@ class SessionRow:
     snippet: str = ""
 
 
+def _snippet(text: str, words: list[str], around: int = 40) -> str:
+    """The part of `text` around the first word found, that word in [brackets]."""
+    flat = " ".join(text.split())
+    lower = flat.lower()
+    hits = [(lower.find(w.lower()), w) for w in words if lower.find(w.lower()) >= 0]
+    if not hits:
+        return flat[: 2 * around]
+    at, word = min(hits)
+    start = max(0, at - around)
+    end = min(len(flat), at + len(word) + around)
+    return (("…" if start else "") + flat[start:at] + "[" + flat[at: at + len(word)] + "]"
+            + flat[at + len(word): end] + ("…" if end < len(flat) else ""))
+
+
 # ---------------------------------------------------------------- damage and recovery
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -228,6 +297,19 @@ def _json(text: str | None, default: Any) -> Any:
 def _names(kept: Path) -> str:
     sides = [side for side in ("-wal", "-shm") if Path(f"{kept}{side}").exists()]
     return f"{kept}" + (f" (with its {' and '.join(sides)} files)" if sides else "")
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    """True for a missing or empty file (SQLite starts a database there) and for a file that begins
+    with the SQLite header. Only such a file may ever be moved aside as damaged: anything else is
+    somebody's document, named by mistake."""
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return True
+        with path.open("rb") as f:
+            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return True  # the open that follows reports the real problem
 
 
 def _header_damage(path: Path) -> str | None:
@@ -400,6 +482,10 @@ class HistoryStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
+        if not _looks_like_sqlite(self.path):
+            raise HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
+                               "SQLite header); it was left untouched. Give --db a new file name or an existing "
+                               "history database")
         try:
             damage = _header_damage(self.path)
             if damage:
@@ -535,7 +621,11 @@ class HistoryStore:
                     "SELECT 1 FROM messages WHERE id = ?", (row["message_id"],)).fetchone():
                 continue
             try:
-                copied += self.conn.execute(insert, tuple(row.values())).rowcount
+                added = self.conn.execute(insert, tuple(row.values())).rowcount
+                if table == "messages" and added:
+                    self.conn.execute("UPDATE messages SET search_text = ? WHERE id = ?",
+                                      (search_text(row["role"] or "", row["text"] or ""), row["id"]))
+                copied += added
             except sqlite3.IntegrityError:
                 continue  # a row damaged past use (a missing required value)
         return copied
@@ -669,30 +759,52 @@ class HistoryStore:
         return self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
 
     def search(self, query: str, limit: int = 100) -> list[SessionRow]:
-        """Sessions whose messages or title match the words typed (user text is quoted for FTS5)."""
+        """Sessions with a message (or a title) holding every word typed, newest first. Words are
+        matched as words through the FTS index (user text is quoted for FTS5); a word in a script
+        written without spaces (微调) as a substring: through the trigram index from three
+        characters on, by a scan below that. The suggestion line that ends answers is not searched."""
         # Bounded work: a capped query, each word once (FTS5 costs grow with repeated phrases).
         words = list(dict.fromkeys(query[:MAX_QUERY_CHARS].replace("\x00", " ").split()))[:MAX_QUERY_WORDS]
         if not words:
             return self.list_sessions(limit)
-        fts_query = " ".join('"' + w.replace('"', '""') + '"' for w in words)
+        spaced = [w for w in words if not _UNSPACED.search(w)]
+        unspaced = [w for w in words if _UNSPACED.search(w)]
+        trigram = self._has_table("messages_trigram")
+
+        def quoted(ws: list[str]) -> str:
+            return " ".join('"' + w.replace('"', '""') + '"' for w in ws)
+
+        message_where, message_args, title_where, title_args = [], [], [], []
+        if spaced:
+            message_where.append("m.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)")
+            title_where.append("s.rowid IN (SELECT rowid FROM sessions_fts WHERE sessions_fts MATCH ?)")
+            message_args.append(quoted(spaced))
+            title_args.append(quoted(spaced))
+        for w in unspaced:
+            if trigram and len(w) >= 3:
+                message_where.append("m.rowid IN (SELECT rowid FROM messages_trigram WHERE messages_trigram MATCH ?)")
+                message_args.append(quoted([w]))
+            else:
+                message_where.append("instr(lower(coalesce(m.search_text, m.text)), lower(?)) > 0")
+                message_args.append(w)
+            title_where.append("instr(lower(s.title), lower(?)) > 0")
+            title_args.append(w)
+        count = "(SELECT count(*) FROM messages c WHERE c.session_id = s.id)"
         sql = f"""
-            SELECT s.id, s.title, s.created, s.updated,
-                   (SELECT count(*) FROM messages c WHERE c.session_id = s.id),
-                   snippet(messages_fts, 0, '[', ']', '…', 8)
-            FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid
-            JOIN sessions s ON s.id = m.session_id
-            WHERE messages_fts MATCH ?
+            SELECT s.id, s.title, s.created, s.updated, {count}, coalesce(m.search_text, m.text)
+            FROM messages m JOIN sessions s ON s.id = m.session_id WHERE {" AND ".join(message_where)}
             UNION ALL
-            SELECT s.id, s.title, s.created, s.updated,
-                   (SELECT count(*) FROM messages c WHERE c.session_id = s.id), s.title
-            FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid
-            WHERE sessions_fts MATCH ?
-            ORDER BY 4 DESC LIMIT {int(limit) * 4}"""
+            SELECT s.id, s.title, s.created, s.updated, {count}, s.title
+            FROM sessions s WHERE {" AND ".join(title_where)}
+            ORDER BY 4 DESC, 1 DESC LIMIT {int(limit) * 4}"""
         seen: dict[str, SessionRow] = {}
-        for r in self.conn.execute(sql, (fts_query, fts_query)):
+        for r in self.conn.execute(sql, (*message_args, *title_args)):
             if r[0] not in seen:
-                seen[r[0]] = SessionRow(*r)
+                seen[r[0]] = SessionRow(*r[:5], snippet=_snippet(r[5] or "", words))
         return list(seen.values())[:limit]
+
+    def _has_table(self, name: str) -> bool:
+        return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
 
     # -- messages
 
@@ -705,7 +817,7 @@ class HistoryStore:
                                     (session_id,)).fetchone()[0]
             self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq, "role": role,
                                         "text": text, "payload": json.dumps(payload or {}, sort_keys=True),
-                                        "created": stamp})
+                                        "created": stamp, "search_text": search_text(role, text)})
             self.conn.execute("UPDATE sessions SET updated = ? WHERE id = ?", (stamp, session_id))
         return message_id
 
@@ -719,7 +831,7 @@ class HistoryStore:
                                     (session_id,)).fetchone()[0]
             self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq, "role": "assistant",
                                         "text": text, "payload": json.dumps(payload, sort_keys=True),
-                                        "created": stamp})
+                                        "created": stamp, "search_text": search_text("assistant", text)})
             for call in tool_calls:
                 self.db["tool_calls"].insert({
                     "id": new_id(), "session_id": session_id, "message_id": message_id, "tool": call["tool"],
@@ -732,6 +844,21 @@ class HistoryStore:
                 update["title"] = title
             self.db["sessions"].update(session_id, update)
         return message_id
+
+    def withdraw_message(self, message_id: str) -> bool:
+        """Remove a user message whose turn was cancelled before any reply (it was never sent, so it
+        is not kept as sent). A session left empty goes too. Returns True when the session was removed."""
+        with self._write():
+            row = self.conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
+            if row is None:
+                return False
+            self.conn.execute("DELETE FROM tool_calls WHERE message_id = ?", (message_id,))
+            self.conn.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+            if self.conn.execute("SELECT 1 FROM messages WHERE session_id = ?", (row[0],)).fetchone():
+                return False
+            self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (row[0],))
+            self.conn.execute("DELETE FROM sessions WHERE id = ?", (row[0],))
+            return True
 
     def messages(self, session_id: str) -> list[dict[str, Any]]:
         session_id = self.resolve_id(session_id)
@@ -813,7 +940,7 @@ class HistoryStore:
                 self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq,
                                             "role": m.role, "text": m.text,
                                             "payload": json.dumps(m.payload, sort_keys=True),
-                                            "created": m.created or stamp})
+                                            "created": m.created or stamp, "search_text": search_text(m.role, m.text)})
             for call in export.tool_calls:
                 self.db["tool_calls"].insert({
                     "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),

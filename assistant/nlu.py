@@ -1027,6 +1027,11 @@ def read_only(m: Message) -> list[str] | None:
     return sorted(set(out)) or None
 
 
+def read_has_host(m: Message) -> bool | None:
+    """A computer for a card to go into: 'a GPU for my home PC', '装进我的电脑'."""
+    return True if m.live("has_host") else None
+
+
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
     'rent or buy?' is a question (intent rent_buy), not a preference."""
@@ -1318,6 +1323,7 @@ READERS = (
     ("owned", read_owned),
     ("exclude", read_exclude),
     ("only", read_only),
+    ("has_host", read_has_host),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("epochs", read_epochs),

@@ -45,6 +45,7 @@ class Profile(BaseModel):
     owned: list[str] | None = None
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
+    has_host: bool | None = None  # a computer to put bought cards in ("for my home PC")
     preference: Literal["rent", "buy", "either"] | None = None
 
 

@@ -127,6 +127,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("owned", None, panel=True),
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
+    Slot("has_host", None),
     Slot("preference", "either", matters=serves),
 )}
 

@@ -7,6 +7,8 @@ front-ends draw it without parsing the Markdown.
 
 from __future__ import annotations
 
+import math
+
 import re
 from collections.abc import Callable
 from typing import Any
@@ -494,9 +496,9 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict,
                              budget=cash(w.budget_usd_per_month, rec)))
     near = _just_over_budget(rec)
-    if near is not None and near.usd_per_month is not None and w.budget_usd_per_month:
-        lines.append(say(lang, "budget.near", option=gpu_words(near), usd=cash(near.usd_per_month, rec),
-                         over=pct(near.usd_per_month / w.budget_usd_per_month - 1),
+    if near is not None:
+        spend, budget, key = _spend(rec, near)
+        lines.append(say(lang, key, option=gpu_words(near), usd=cash(spend, rec), over=pct(spend / budget - 1),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
 
@@ -505,16 +507,26 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
 NEAR_BUDGET = 0.10
 
 
+def _spend(rec: Recommendation, o: Option) -> tuple[float, float, str]:
+    """(what the option costs, the budget it is held against, the sentence): a month's rent against
+    a monthly budget, the purchase against a one-off budget when buying."""
+    w = rec.workload
+    if w.budget_usd_per_month:
+        return o.usd_per_month or math.inf, w.budget_usd_per_month, "budget.near"
+    return o.purchase_usd or math.inf, w.budget_usd or math.inf, "budget.near_buy"
+
+
 def _just_over_budget(rec: Recommendation) -> Option | None:
-    """A plan a little over the monthly budget that serves much faster than the one within it: the
-    trade an expert would point out ('for 2% more, 2 x H20 is twice as fast')."""
+    """A plan a little over the budget that serves much faster than the one within it: the trade an
+    expert would point out ('for 2% more, 2 x H20 is twice as fast')."""
     w, best = rec.workload, rec.best
-    if not (w.spec.serves and w.budget_usd_per_month and best and best.decode_tokens_per_s):
+    buying = rec.action == "buy" and w.budget_usd is not None
+    if not (w.spec.serves and (w.budget_usd_per_month or buying) and best and best.decode_tokens_per_s):
         return None
     for o in rec.options:
+        spend, budget, _key = _spend(rec, o)
         only_budget = o.meets.get("budget") is False and all(v for k, v in o.meets.items() if k != "budget")
-        if only_budget and o.serves and o.usd_per_month and o.decode_tokens_per_s \
-                and o.usd_per_month <= (1 + NEAR_BUDGET) * w.budget_usd_per_month \
+        if only_budget and o.serves and o.decode_tokens_per_s and spend <= (1 + NEAR_BUDGET) * budget \
                 and o.decode_tokens_per_s >= 1.3 * best.decode_tokens_per_s:
             return o
     return None

@@ -19,13 +19,21 @@ def embedding_params(model: ModelArch) -> float:
 
 def weight_bytes(model: ModelArch, precision: Precision, params: float | None = None) -> float:
     """Bytes of weights: quantized body at the format's effective bits, embeddings at 16 bits
-    where the format leaves them alone (GPTQ, AWQ, bitsandbytes, FP8)."""
+    where the format leaves them alone (GPTQ, AWQ, bitsandbytes, FP8).
+
+    In the checkpoint's own format the checkpoint decides: the bytes its safetensors headers list
+    (every tensor as stored, 16-bit parts included) when known, else its own bits per weight (the
+    group size its quantization_config names)."""
     total = model.total_params_b * 1e9 if params is None else params
-    if precision.quantizes_embeddings or precision.bits_per_weight >= 16:
-        return total * precision.bits_per_weight / 8
     share = total / (model.total_params_b * 1e9)
+    native = precision.id == model.native_precision
+    if native and model.checkpoint_bytes:
+        return model.checkpoint_bytes * share
+    bits = model.native_bits_per_weight if native and model.native_bits_per_weight else precision.bits_per_weight
+    if precision.quantizes_embeddings or bits >= 16:
+        return total * bits / 8
     embed = min(embedding_params(model) * share, total)
-    return embed * 2 + (total - embed) * precision.bits_per_weight / 8
+    return embed * 2 + (total - embed) * bits / 8
 
 
 def expert_split(model: ModelArch) -> tuple[float, float]:

@@ -108,6 +108,7 @@ class Workload(ToolInput):
     min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
                                                                    "default: reading speed")
     candidates: list[str] | None = None
+    has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
     exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
                                                                  "e.g. 'amd', 'h20'")
 
@@ -450,6 +451,9 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     opt.purchase_usd = purchase_usd(gpu, opt.gpus)
     if opt.purchase_usd is not None:
         opt.host_usd = host_usd(gpu, opt.gpus) or None
+        if w.has_host and opt.host_usd and gpu.host_kind == "consumer" and opt.gpus <= 2:
+            opt.purchase_usd -= opt.host_usd  # the card goes into the PC you have
+            opt.host_usd = None
     budget = _budget_check(opt, w)
     if budget is not None:
         opt.meets["budget"] = budget
@@ -645,6 +649,8 @@ def _levers(w: Workload) -> list[Lever]:
         tries.append(("qlora", {"method": "qlora"}))
     if w.deadline_hours:
         tries.append((f"deadline={w.deadline_hours * 2:,.0f}", {"deadline_hours": w.deadline_hours * 2}))
+    if w.budget_usd is not None and w.preference == "buy" and not w.has_host:
+        tries.append(("has_host", {"has_host": True}))  # the card alone, into a computer already there
     if w.budget_usd_per_month and w.preference != "buy" and w.spec.serves:
         # the monthly budget, spent on owning over the rent-or-buy horizon instead
         tries.append(("buy", {"preference": "buy", "budget_usd_per_month": None,
