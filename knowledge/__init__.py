@@ -12,15 +12,21 @@ from knowledge.resolve import (
     find_precision,
     find_topic,
     find_topics,
+    model_from_hub,
     model_from_size,
     model_index,
+    model_summary,
     parse_size,
+    resolve_model,
+    show_model,
+    size_in_name,
 )
 from knowledge.schema import GlossaryTopic, Gpu, HostSystem, ModelArch, Precision, RentalPrice, Rules
 
 __all__ = [
     "BadValue", "ConfigError", "GlossaryTopic", "Gpu", "HostSystem", "KnowledgeError", "ModelArch",
     "NotFound", "Precision", "RentalPrice", "Rules", "find_gpu", "find_model", "find_precision", "find_topic", "find_topics", "glossary",
-    "gpus", "load_config_file", "model_from_config", "model_from_size", "model_index", "models", "parse_size",
+    "gpus", "load_config_file", "model_from_config", "model_from_hub", "model_from_size", "model_index", "model_summary",
+    "models", "parse_size", "resolve_model", "show_model", "size_in_name",
     "precisions", "prices", "purchase_usd", "host_usd", "rules",
 ]

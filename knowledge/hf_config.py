@@ -94,6 +94,9 @@ def count_params(
 def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelArch:
     if not isinstance(cfg, dict):
         raise ConfigError("config.json must hold a JSON object")
+    from knowledge.quant import parse_quantization
+
+    quant = cfg.get("quantization_config")
     if isinstance(cfg.get("text_config"), dict):
         outer, cfg = cfg, {**cfg["text_config"]}
         cfg.setdefault("vocab_size", outer.get("vocab_size"))
@@ -159,6 +162,7 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     if sliding_layers:
         attention = "sliding" if sliding_layers == layers else "hybrid"
 
+    qinfo = parse_quantization(quant, row=hidden)
     total, active = count_params(
         hidden=hidden, layers=layers, heads=heads, kv_heads=kv_heads, head_dim=head_dim,
         intermediate=moe_width or intermediate, vocab=vocab, tied=tied,
@@ -170,8 +174,8 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         id=name.lower(),
         name=name,
         family=model_type or "unknown",
-        total_params_b=round(total / 1e9, 3),
-        active_params_b=round(active / 1e9, 3),
+        total_params_b=round(total / 1e9, 6),
+        active_params_b=round(active / 1e9, 6),
         num_layers=layers,
         hidden_size=hidden,
         intermediate_size=moe_width or intermediate,
@@ -190,7 +194,11 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         experts_per_token=per_token,
         num_shared_experts=shared,
         modality=modality,
-        notes="parameter count computed from config.json",
+        native_precision=qinfo.precision if qinfo else None,
+        native_bits_per_weight=round(qinfo.bits_per_weight, 4) if qinfo else None,
+        resolved_from="config",
+        notes="parameter count computed from config.json" + (f"; checkpoint quantization: {qinfo.note}" + (
+            f" (kept in 16 bits: {', '.join(qinfo.kept_16bit)})" if qinfo.kept_16bit else "") if qinfo else ""),
         source=source,
         as_of=date(2026, 11, 1),
     )

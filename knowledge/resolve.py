@@ -42,10 +42,11 @@ _UNIT = {"m": 1e-3, "b": 1.0, "t": 1e3}
 
 
 class NotFound(LookupError):
-    def __init__(self, kind: str, query: str, suggestions: list[str]):
-        self.kind, self.query, self.suggestions = kind, query, suggestions
+    def __init__(self, kind: str, query: str, suggestions: list[str], reason: str = ""):
+        self.kind, self.query, self.suggestions, self.reason = kind, query, suggestions, reason
         hint = f"; closest: {', '.join(suggestions)}" if suggestions else ""
-        super().__init__(f"unknown {kind} '{query}'{hint}")
+        why = f": {reason}" if reason else ""
+        super().__init__(f"unknown {kind} '{query}'{why}{hint}")
 
 
 class BadValue(ValueError):
@@ -206,6 +207,7 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
             "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model no bigger "
                      "than this with the largest KV cache per token",
             "source": f"bare size; layout from {ref.id} ({ref.source})",
+            "resolved_from": "size",
         }
     )
 
@@ -255,6 +257,131 @@ def _model_candidates(text: str):
         yield _VARIANT_SUFFIX.sub("", repo), _named_index()
 
 
+# --- any model: the catalog, a local file, then the Hub ---------------------------------------------
+
+def size_in_name(name: str) -> tuple[float, float] | None:
+    """The size a repository name states: 'moonshotai/Kimi-Dev-72B' -> (72, 72), 'Qwen3-30B-A3B' ->
+    (30, 3); None when it states none (or only an 8x7B expert product, which is not a total)."""
+    tail = name.rsplit("/", 1)[-1].lower()
+    m = _ID_SIZE.search(tail)
+    if not m or "x" in m[1]:
+        return None
+    total = float(m[1][:-1])
+    active = float(m[2][1:-1]) if m[2] else total
+    try:
+        check_size(total, active)
+    except BadValue:
+        return None
+    return total, active
+
+
+def _from_name(repo: str, why: str) -> ModelArch:
+    size = size_in_name(repo)
+    if size is None:
+        raise NotFound("model", repo, [], reason=f"not in the catalog, the Hub was not consulted ({why}) and the name "
+                                                 "states no size; give a size such as 8B, or a config.json")
+    generic = model_from_size(*size)
+    return generic.model_copy(update={
+        "id": repo.lower(), "name": repo, "resolved_from": "name",
+        "notes": f"not in the catalog and the Hub was not consulted ({why}): sized as {generic.name} from the size in "
+                 f"its name; {generic.notes}",
+        "source": f"the size in the name '{repo}'; {generic.source}",
+    })
+
+
+def model_from_hub(hm) -> ModelArch:
+    """A ModelArch from what the Hub (or its cache) holds: the architecture from config.json, the
+    parameter count from the checkpoint's safetensors headers when they were read (vision towers and
+    anything else the config formula misses included), and the quantization its config names."""
+    from knowledge.hf_config import model_from_config
+
+    where = "Hugging Face Hub" if hm.origin == "hub" else (
+        "this tool's cache of the Hub" if hm.origin == "summary-cache" else "the Hugging Face cache on this machine")
+    rev = f"@{hm.revision[:12]}" if hm.revision else ""
+    if hm.config is None:
+        size = size_in_name(hm.repo_id)
+        if size is None:
+            raise ConfigError(f"{hm.repo_id} has no config.json (GGUF files only) and its name states no size")
+        base = _from_name(hm.repo_id, f"{hm.repo_id} holds GGUF files only")
+        return base.model_copy(update={"notes": base.notes + "; GGUF files: " + ", ".join(
+            f"{k} {v / 1e9:.2f} GB" for k, v in sorted(hm.gguf_files.items())[:12])})
+    m = model_from_config(hm.config, name=hm.repo_id, source=f"{hm.url}/blob/{hm.revision or 'main'}/config.json")
+    update: dict = {"resolved_from": "hub" if hm.origin != "hf-cache" else "hf-cache", "revision": hm.revision,
+                    "params_by_dtype": dict(hm.params_by_dtype)}
+    notes = [f"shape from config.json ({where}{rev})"]
+    counted = hm.parameters
+    if counted and m.native_precision is None:
+        total = counted / 1e9
+        delta = total - m.total_params_b
+        active = max(min(m.active_params_b + delta, total), 1e-3)
+        update |= {"total_params_b": total, "active_params_b": active}
+        if m.modality == "vision-language" and delta > 0:
+            update["vision_params_b"] = delta
+            notes.append(f"vision tower and projector {delta:.2f}B (checkpoint minus language model)")
+        notes.append(f"{counted:,} parameters counted in the safetensors headers "
+                     f"({', '.join(f'{k} {v:,}' for k, v in sorted(hm.params_by_dtype.items()))})")
+    elif counted:
+        update["checkpoint_bytes"] = float(hm.stored_bytes)
+        notes.append(f"weights as stored: {hm.stored_bytes / 1e9:.2f} GB in the safetensors headers; parameter count "
+                     "from config.json (quantized tensors are packed)")
+    else:
+        notes.append("parameter count computed from config.json (no safetensors headers read)")
+    if m.native_precision:
+        notes.append(m.notes.split("; ", 1)[-1])
+    if hm.fetched:
+        notes.append(f"fetched {hm.fetched}")
+    update["notes"] = "; ".join(notes)
+    return m.model_copy(update=update)
+
+
+def resolve_model(query: str) -> ModelArch:
+    """Any model: a catalog name, a config.json or folder, a bare size, then a Hugging Face repo id
+    through the Hub (its cache first; the network only when allowed). Offline or unreachable, a repo id
+    falls back to the size in its name, and the model's notes say so."""
+    from knowledge import hub
+
+    try:
+        return find_model(query)
+    except NotFound:
+        repo = query.strip()
+        if not hub.REPO_ID.match(repo):
+            raise
+    try:
+        return model_from_hub(hub.lookup(repo))
+    except hub.HubUnreachable as e:
+        return _from_name(repo, str(e))
+    except hub.HubMissing as e:
+        raise NotFound("model", repo, [], reason=str(e)) from None
+
+
+def model_summary(m: ModelArch) -> dict:
+    """The shape a model resolved to, for `models show ID` (plain data; `--json` prints it as is)."""
+    embed = m.vocab_size * m.hidden_size * (1 if m.tied_embeddings else 2)
+    return {
+        "id": m.id, "name": m.name, "family": m.family, "resolved_from": m.resolved_from,
+        "layers": m.num_layers, "hidden_size": m.hidden_size, "intermediate_size": m.intermediate_size,
+        "attention": m.attention, "heads": m.num_attention_heads, "kv_heads": m.num_kv_heads,
+        "head_dim": m.head_dim, "sliding_window": m.sliding_window, "sliding_layers": m.sliding_layers,
+        "kv_lora_rank": m.kv_lora_rank, "experts": m.num_experts, "experts_per_token": m.experts_per_token,
+        "shared_experts": m.num_shared_experts, "vocab_size": m.vocab_size, "max_context": m.max_context,
+        "tied_embeddings": m.tied_embeddings, "modality": m.modality,
+        "parameters": {
+            "total": round(m.total_params_b * 1e9), "active": round(m.active_params_b * 1e9),
+            "embeddings_and_head": 0 if m.family == "generic" else embed,
+            "vision": round(m.vision_params_b * 1e9),
+            "by_dtype": dict(m.params_by_dtype),
+        },
+        "native_precision": m.native_precision, "native_bits_per_weight": m.native_bits_per_weight,
+        "checkpoint_bytes": m.checkpoint_bytes, "revision": m.revision,
+        "notes": m.notes, "source": m.source, "as_of": m.as_of.isoformat(),
+    }
+
+
+def show_model(query: str) -> dict:
+    """`gpu-advisor models show ID`: resolve anything resolve_model takes and describe its shape."""
+    return model_summary(resolve_model(query))
+
+
 _NOT_ASCII_WORD = re.compile(r"[^a-z0-9\u3400-\u9fff]+")
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) | (?=[\u3400-\u9fff])")
 
@@ -301,6 +428,8 @@ def find_topic(text: str) -> str | None:
 
 
 __all__ = [
-    "BadValue", "ConfigError", "FAMILY_WORDS", "NotFound", "check_size", "find_gpu", "find_model",
-    "find_precision", "find_topic", "find_topics", "model_from_size", "model_index", "normalise", "parse_size", "phrase",
+    "BadValue", "ConfigError", "FAMILY_WORDS", "NotFound", "check_size", "find_gpu", "find_model", "model_from_hub",
+    "resolve_model", "size_in_name",
+    "find_precision", "find_topic", "find_topics", "model_from_size", "model_index", "model_summary", "normalise",
+    "parse_size", "phrase", "show_model",
 ]

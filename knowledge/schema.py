@@ -153,6 +153,22 @@ class ModelArch(Record):
     native_precision: str | None = Field(
         default=None, description="Precision.id of the official checkpoint (gpt-oss: mxfp4); None: 16-bit"
     )
+    native_bits_per_weight: float | None = Field(
+        default=None, gt=0, le=32,
+        description="bits per quantized weight as this checkpoint stores them (its own group size), when they "
+                    "differ from the catalog precision's figure",
+    )
+    checkpoint_bytes: float | None = Field(
+        default=None, gt=0, description="bytes of all tensors as the checkpoint stores them (safetensors headers)"
+    )
+    params_by_dtype: dict[str, int] = Field(
+        default={}, description="stored values per safetensors dtype (packed formats count packed words)"
+    )
+    revision: str | None = Field(default=None, description="Hub commit the facts were read from")
+    resolved_from: Literal["catalog", "config", "hub", "hf-cache", "name", "size"] = Field(
+        default="catalog", description="where the shape came from: the catalog, a config.json, the Hub (or its "
+                                       "cache on this machine), the size in the name, or a bare size",
+    )
     notes: str = ""
 
     @model_validator(mode="after")

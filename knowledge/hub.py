@@ -1,0 +1,337 @@
+"""Models from the Hugging Face Hub: config.json and the checkpoint's own parameter counts.
+
+Where a repository's facts come from, in order:
+1. this tool's summary cache (user cache folder, `hub/models--ORG--NAME.json`), written after a fetch;
+2. the Hugging Face cache on this machine (`HF_HUB_CACHE`, else `HF_HOME/hub`, else
+   `~/.cache/huggingface/hub`), read as `huggingface_hub` lays it out:
+   `models--ORG--NAME/refs/main` names a snapshot, `snapshots/SHA/` holds config.json and, when
+   downloaded, the safetensors files (only their headers are read) and GGUF files (their sizes);
+3. the Hub itself, through `huggingface_hub` (imported only here, on demand), which honours
+   `HF_ENDPOINT` and `HF_TOKEN`. The network is used only when the process allows it
+   (`allow_network(True)`, or `GPU_ADVISOR_HUB=online`) and `HF_HUB_OFFLINE` is not set, so that
+   library calls, tests and the conversation never wait on a network by surprise.
+
+Failures are typed: `HubGated` (a licence to accept and a token to give), `HubMissing` (the Hub says
+there is no such repository), `HubUnreachable` (offline, not allowed, or no answer); the resolver turns
+the last into a fallback that says which one it used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from knowledge.loader import KnowledgeError
+
+REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
+# Bytes per stored value of each safetensors dtype.
+DTYPE_BYTES = {
+    "F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16": 2, "BF16": 2, "I16": 2, "U16": 2,
+    "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I8": 1, "U8": 1, "BOOL": 1, "F4": 0.5, "F6_E2M3": 0.75,
+    "F6_E3M2": 0.75,
+}
+MAX_HEADER_BYTES = 100_000_000  # a safetensors header larger than this is not one
+SUMMARY_VERSION = 1
+
+_network_allowed: bool | None = None
+
+
+class HubError(KnowledgeError):
+    """A repository the Hub could not describe; the message is one line a person can act on."""
+
+
+class HubGated(HubError):
+    pass
+
+
+class HubMissing(HubError):
+    pass
+
+
+class HubUnreachable(HubError):
+    pass
+
+
+@dataclass(frozen=True)
+class HubModel:
+    """What the Hub (or a cache of it) says about one repository."""
+
+    repo_id: str
+    revision: str | None
+    config: dict[str, Any] | None
+    params_by_dtype: dict[str, int] = field(default_factory=dict)
+    bytes_by_dtype: dict[str, int] = field(default_factory=dict)
+    total_size: int | None = None  # model.safetensors.index.json metadata.total_size
+    gguf_files: dict[str, int] = field(default_factory=dict)
+    origin: str = "hf-cache"  # "hf-cache" | "summary-cache" | "hub"
+    fetched: str = ""  # ISO date of the fetch
+
+    @property
+    def url(self) -> str:
+        endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co").rstrip("/")
+        return f"{endpoint}/{self.repo_id}"
+
+    @property
+    def parameters(self) -> int:
+        return sum(self.params_by_dtype.values())
+
+    @property
+    def stored_bytes(self) -> int:
+        return sum(self.bytes_by_dtype.values())
+
+
+# --- switches and folders ------------------------------------------------------------------------
+
+def allow_network(allowed: bool = True) -> None:
+    """Let this process ask the Hub (the CLI does; tests and embedded callers need not)."""
+    global _network_allowed
+    _network_allowed = allowed
+
+
+def offline_by_env() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in ("1", "ON", "YES", "TRUE")
+
+
+def network_allowed() -> bool:
+    if offline_by_env():
+        return False
+    if _network_allowed is not None:
+        return _network_allowed
+    return os.environ.get("GPU_ADVISOR_HUB", "").strip().lower() in ("1", "on", "online", "true", "yes")
+
+
+def why_offline() -> str:
+    if offline_by_env():
+        return "HF_HUB_OFFLINE is set"
+    return "Hub look-ups are off in this process"
+
+
+def hf_cache_dir() -> Path:
+    for name in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(name):
+            return Path(os.environ[name]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "huggingface" / "hub"
+
+
+def summary_dir() -> Path | None:
+    from knowledge.loader import _cache_dir
+
+    base = _cache_dir()
+    return base / "hub" if base else None
+
+
+def _folder(repo_id: str) -> str:
+    return "models--" + repo_id.replace("/", "--")
+
+
+# --- reading files -------------------------------------------------------------------------------
+
+def safetensors_header(path: Path) -> dict[str, Any]:
+    """The JSON header of a safetensors file (8-byte little-endian length, then JSON); no tensor data is read."""
+    with open(path, "rb") as f:
+        head = f.read(8)
+        if len(head) != 8:
+            raise ValueError(f"{path.name}: too short for a safetensors file")
+        (n,) = struct.unpack("<Q", head)
+        if not 2 <= n <= MAX_HEADER_BYTES:
+            raise ValueError(f"{path.name}: header length {n} is not a safetensors header")
+        raw = f.read(n)
+    header = json.loads(raw)
+    if not isinstance(header, dict):
+        raise ValueError(f"{path.name}: header is not a JSON object")
+    return header
+
+
+def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[str, int]) -> None:
+    """Add each tensor's element count and stored bytes to the per-dtype tallies."""
+    for name, info in header.items():
+        if name == "__metadata__" or not isinstance(info, dict):
+            continue
+        dtype = str(info.get("dtype", "?"))
+        n = 1
+        for d in info.get("shape", []):
+            n *= int(d)
+        params[dtype] = params.get(dtype, 0) + n
+        offsets = info.get("data_offsets")
+        if isinstance(offsets, list) and len(offsets) == 2:
+            nbytes[dtype] = nbytes.get(dtype, 0) + int(offsets[1]) - int(offsets[0])
+        else:
+            nbytes[dtype] = nbytes.get(dtype, 0) + int(n * DTYPE_BYTES.get(dtype, 2))
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise HubError(f"cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        from knowledge.hf_config import ConfigError
+
+        raise ConfigError(f"{path} is not valid JSON: {e}") from None
+
+
+def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = None) -> HubModel | None:
+    """The repository as the local Hugging Face cache holds it, or None when it holds no snapshot."""
+    base = cache or hf_cache_dir()
+    root = base / _folder(repo_id)
+    if not root.is_dir():
+        wanted = _folder(repo_id).lower()
+        try:
+            root = next((p for p in base.iterdir() if p.name.lower() == wanted and p.is_dir()), root)
+        except OSError:
+            return None
+        if not root.is_dir():
+            return None
+        repo_id = root.name[len("models--"):].replace("--", "/", 1)
+    sha = revision
+    ref = root / "refs" / revision
+    if ref.is_file():
+        sha = ref.read_text(encoding="utf-8").strip()
+    snap = root / "snapshots" / sha
+    if not snap.is_dir():
+        snaps = sorted(p for p in (root / "snapshots").glob("*") if p.is_dir()) if (root / "snapshots").is_dir() else []
+        if len(snaps) != 1:
+            return None
+        snap, sha = snaps[0], snaps[0].name
+    config = _read_json(snap / "config.json") if (snap / "config.json").is_file() else None
+    params: dict[str, int] = {}
+    nbytes: dict[str, int] = {}
+    for st in sorted(snap.rglob("*.safetensors")):
+        try:
+            count_tensors(safetensors_header(st), params, nbytes)
+        except (OSError, ValueError):
+            params, nbytes = {}, {}  # a partial download: trust none of it
+            break
+    total_size = None
+    index = snap / "model.safetensors.index.json"
+    if index.is_file():
+        meta = (_read_json(index) or {}).get("metadata") or {}
+        if isinstance(meta.get("total_size"), (int, float)):
+            total_size = int(meta["total_size"])
+    gguf = {p.relative_to(snap).as_posix(): p.stat().st_size for p in sorted(snap.rglob("*.gguf")) if p.exists()}
+    if config is None and not gguf:
+        return None
+    return HubModel(repo_id=repo_id, revision=sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
+                    total_size=total_size, gguf_files=gguf, origin="hf-cache")
+
+
+def _summary_path(repo_id: str) -> Path | None:
+    d = summary_dir()
+    return d / f"{_folder(repo_id)}.json" if d else None
+
+
+def from_summary(repo_id: str) -> HubModel | None:
+    path = _summary_path(repo_id)
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id:
+            return None
+        return HubModel(repo_id=repo_id, revision=data.get("revision"), config=data.get("config"),
+                        params_by_dtype={k: int(v) for k, v in (data.get("params_by_dtype") or {}).items()},
+                        bytes_by_dtype={k: int(v) for k, v in (data.get("bytes_by_dtype") or {}).items()},
+                        total_size=data.get("total_size"),
+                        gguf_files={k: int(v) for k, v in (data.get("gguf_files") or {}).items()},
+                        origin="summary-cache", fetched=str(data.get("fetched", "")))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None  # a damaged summary is fetched again
+
+
+def _save_summary(m: HubModel) -> None:
+    path = _summary_path(m.repo_id)
+    if path is None:
+        return
+    data = {"version": SUMMARY_VERSION, "repo_id": m.repo_id, "revision": m.revision, "config": m.config,
+            "params_by_dtype": m.params_by_dtype, "bytes_by_dtype": m.bytes_by_dtype, "total_size": m.total_size,
+            "gguf_files": m.gguf_files, "fetched": m.fetched}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache folder costs a fetch next time
+
+
+# --- the Hub -------------------------------------------------------------------------------------
+
+def gated_message(repo_id: str) -> str:
+    token = "a token was sent but it has no access" if os.environ.get("HF_TOKEN") else "no token was given"
+    return (f"{repo_id} is a gated model ({token}): accept its licence at https://huggingface.co/{repo_id}, then "
+            "log in with `hf auth login` or set HF_TOKEN")
+
+
+def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-in network test
+    """Ask the Hub: config.json (into the Hugging Face cache), the safetensors headers (parameter
+    count and bytes per dtype, read with HTTP range requests), and the sizes of GGUF files."""
+    try:
+        import huggingface_hub as hf
+        from huggingface_hub import errors
+    except ImportError:
+        raise HubUnreachable("huggingface_hub is not installed") from None
+    api = hf.HfApi()
+    try:
+        info = api.model_info(repo_id, files_metadata=True)
+        files = {s.rfilename: (s.size or 0) for s in (info.siblings or [])}
+        config = None
+        if "config.json" in files:
+            path = hf.hf_hub_download(repo_id, "config.json", revision=info.sha)
+            config = json.loads(Path(path).read_text(encoding="utf-8"))
+        params: dict[str, int] = {}
+        nbytes: dict[str, int] = {}
+        if any(f.endswith(".safetensors") for f in files):
+            meta = api.get_safetensors_metadata(repo_id, revision=info.sha)
+            for file_meta in meta.files_metadata.values():
+                for t in file_meta.tensors.values():
+                    n = 1
+                    for d in t.shape:
+                        n *= int(d)
+                    params[t.dtype] = params.get(t.dtype, 0) + n
+                    start, end = t.data_offsets
+                    nbytes[t.dtype] = nbytes.get(t.dtype, 0) + int(end) - int(start)
+    except errors.GatedRepoError:
+        raise HubGated(gated_message(repo_id)) from None
+    except errors.RepositoryNotFoundError:
+        raise HubMissing(f"there is no model '{repo_id}' on the Hub (or it is private: log in with `hf auth login`)") from None
+    except errors.OfflineModeIsEnabled:
+        raise HubUnreachable("HF_HUB_OFFLINE is set") from None
+    except (errors.HfHubHTTPError, OSError, ValueError) as e:
+        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+    except Exception as e:  # httpx/requests transport errors differ between huggingface_hub versions
+        raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
+    gguf = {f: s for f, s in files.items() if f.endswith(".gguf")}
+    model = HubModel(repo_id=repo_id, revision=info.sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
+                     gguf_files=gguf, origin="hub", fetched=date.today().isoformat())
+    _save_summary(model)
+    return model
+
+
+def lookup(repo_id: str, *, refresh: bool = False) -> HubModel:
+    """The repository from the summary cache, the local Hugging Face cache, or the Hub (in that order,
+    the Hub only when allowed). Raises HubUnreachable when none of them has it."""
+    if not REPO_ID.match(repo_id):
+        raise HubMissing(f"'{repo_id}' is not a Hugging Face repository id (ORG/NAME)")
+    if not refresh:
+        for source in (from_summary, from_hf_cache):
+            found = source(repo_id)
+            if found is not None and (found.config is not None or found.gguf_files):
+                return found
+    if not network_allowed():
+        raise HubUnreachable(why_offline())
+    return fetch(repo_id)
+
+
+__all__ = [
+    "HubError", "HubGated", "HubMissing", "HubModel", "HubUnreachable", "REPO_ID", "allow_network", "count_tensors",
+    "fetch", "from_hf_cache", "gated_message", "hf_cache_dir", "lookup", "network_allowed", "safetensors_header",
+]
