@@ -151,13 +151,30 @@ def _valid_database_bytes(path: Path) -> bytes:
     return path.read_bytes()
 
 
-@pytest.mark.parametrize("kind", ["text", "random-bytes", "mangled-page", "truncated"])
+@pytest.mark.parametrize("content", [b"not a database\n" * 100, random.Random(1234).randbytes(8192),
+                                     b'{"sessions": []}\n', b"SQLite"])
+def test_a_file_that_is_not_an_sqlite_database_is_refused_untouched(tmp_path, content):
+    path = tmp_path / "notes.json"
+    path.write_bytes(content)
+    with pytest.raises(HistoryError, match="not a GPU Advisor history database"):
+        HistoryStore(path)
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]  # nothing moved, nothing created
+
+
+def test_an_empty_file_becomes_a_new_database(tmp_path):
+    path = tmp_path / "history.db"
+    path.write_bytes(b"")
+    s = HistoryStore(path)
+    assert s.notice is None and s.count_sessions() == 0
+    s.close()
+
+
+@pytest.mark.parametrize("kind", ["mangled-page", "truncated", "bad-header"])
 def test_corrupt_file_is_moved_aside_and_a_new_store_started(tmp_path, kind):
     path = tmp_path / "history.db"
-    if kind == "text":
-        original = b"not a database\n" * 100
-    elif kind == "random-bytes":
-        original = random.Random(1234).randbytes(8192)
+    if kind == "bad-header":  # the SQLite header, then garbage
+        original = history.SQLITE_MAGIC + b"not a database\n" * 100
     elif kind == "mangled-page":  # a real database with one B-tree page overwritten
         data = bytearray(_valid_database_bytes(tmp_path / "source.db"))
         data[4096 * 3: 4096 * 3 + 2048] = random.Random(7).randbytes(2048)
@@ -189,15 +206,16 @@ def test_corrupt_file_is_moved_aside_and_a_new_store_started(tmp_path, kind):
 
 def test_second_corrupt_file_does_not_overwrite_the_first(tmp_path):
     path = tmp_path / "history.db"
-    path.write_bytes(b"first bad file" * 50)
+    first, second = history.SQLITE_MAGIC + b"first bad file" * 50, history.SQLITE_MAGIC + b"second bad file" * 50
+    path.write_bytes(first)
     HistoryStore(path).close()
     path.unlink()
     for side in ("-wal", "-shm"):
         Path(str(path) + side).unlink(missing_ok=True)
-    path.write_bytes(b"second bad file" * 50)
+    path.write_bytes(second)
     HistoryStore(path).close()
     moved = sorted(p for p in tmp_path.glob("history.db.damaged-*") if not p.name.endswith(("-wal", "-shm")))
-    assert sorted(p.read_bytes() for p in moved) == sorted([b"first bad file" * 50, b"second bad file" * 50])
+    assert sorted(p.read_bytes() for p in moved) == sorted([first, second])
 
 
 def test_a_directory_given_as_the_database_is_not_moved(tmp_path):
@@ -343,6 +361,63 @@ def test_search_matches_titles_and_messages(store, fake_clock):
     assert store.search("nothing-like-this") == []
     assert [r.id for r in store.search("")] == [body, titled]  # empty query lists sessions
     assert len(store.search("quarterly", limit=1)) == 1
+
+
+def test_search_finds_chinese_words_inside_sentences(store):
+    sid = store.create_session("我想微调一个模型")
+    store.add_message(sid, "user", "我想微调一个27B的模型，然后给团队用")
+    other = store.create_session("another")
+    store.add_message(other, "user", "serve llama to twenty people")
+    assert [r.id for r in store.search("微调")] == [sid]  # two characters: below a trigram
+    assert [r.id for r in store.search("微调一个")] == [sid]  # through the trigram index
+    assert [r.id for r in store.search("团队 27B")] == [sid]  # mixed with a spaced word
+    assert "[微调]" in store.search("微调")[0].snippet
+    assert store.search("训练") == []
+
+
+def test_search_ignores_the_suggestion_line_that_ends_every_answer(store):
+    from assistant.catalog import say
+
+    plain = store.create_session("plain")
+    store.add_message(plain, "user", "serve llama 3 8b")
+    store.save_reply(plain, "Rent one L4.\n\n" + say("en", "answer.footer"), {}, {}, [])
+    asked = store.create_session("asked")
+    store.add_message(asked, "user", "what about int4?")
+    assert [r.id for r in store.search("int4")] == [asked]
+    assert [r.id for r in store.search("rent")] == [plain]
+
+
+def test_upgrade_indexes_chinese_and_strips_suggestions_of_old_rows(tmp_path, monkeypatch):
+    from assistant.catalog import say
+
+    path = tmp_path / "history.db"
+    full = list(history.MIGRATIONS)
+    monkeypatch.setattr(history, "MIGRATIONS", full[:3])
+    old = HistoryStore(path)
+    sid = old.create_session("old")
+    old.add_message(sid, "user", "我想微调一个模型")
+    old.add_message(sid, "assistant", "租一张卡。\n\n" + say("en", "answer.footer"))
+    old.close()
+    monkeypatch.setattr(history, "MIGRATIONS", full)
+    new = HistoryStore(path)
+    assert [r.id for r in new.search("微调一个")] == [sid]
+    assert new.search("int4") == []
+    assert [m["text"] for m in new.messages(sid)][1].endswith(say("en", "answer.footer"))  # the text is kept whole
+
+
+def test_withdrawing_the_only_message_removes_the_session(store):
+    sid = store.create_session("cancelled")
+    message_id = store.add_message(sid, "user", "serve llama")
+    assert store.withdraw_message(message_id) is True
+    assert store.count_sessions() == 0 and store.search("llama") == []
+
+
+def test_withdrawing_a_later_message_keeps_the_session(store):
+    sid = store.create_session("kept")
+    add_turn(store, sid, "serve llama", "rent an L4")
+    message_id = store.add_message(sid, "user", "actually 70B")
+    assert store.withdraw_message(message_id) is False
+    assert [m["text"] for m in store.messages(sid)] == ["serve llama", "rent an L4"]
 
 
 # ---------------------------------------------------------------- sessions
