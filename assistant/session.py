@@ -8,6 +8,8 @@ store, so a reopened session continues as if it had never been closed.
 from __future__ import annotations
 
 import difflib
+import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +83,9 @@ class Conversation:
         self.state: dict[str, Any] = {}
         self.tool_calls: list[dict[str, Any]] = []  # the calls of the latest turn
         self.state_checked = True  # False while the state is a saved one no turn has run on yet
+        self._lock = threading.Lock()  # a reply is committed, or its turn withdrawn, never both
+        self._unanswered: str | bool | None = None  # the recorded user message awaiting its reply
+        self._withdrawn = False
 
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
@@ -114,10 +119,26 @@ class Conversation:
     def record_user(self, text: str) -> None:
         """Commit the user's message (a front-end shows it once this returns)."""
         check_message(text)
+        message_id: str | bool = True
         if self.store is not None:
             if self.session_id is None:
                 self.session_id = self.store.create_session(title_for(text) or "New conversation")
-            self.store.add_message(self.session_id, "user", text)
+            message_id = self.store.add_message(self.session_id, "user", text)
+        with self._lock:
+            self._unanswered, self._withdrawn = message_id, False
+
+    def withdraw(self) -> bool:
+        """Take back the recorded user message of a turn that is still running (Esc): it is removed
+        from the store (with its session, if that was the first message) and the reply, when it
+        comes, is dropped. False when the reply was already committed: nothing is withdrawn."""
+        with self._lock:
+            if self._unanswered is None:
+                return False
+            if self.store is not None and isinstance(self._unanswered, str) and self.session_id is not None:
+                if self.store.withdraw_message(self._unanswered):
+                    self.session_id = None
+            self._unanswered, self._withdrawn = None, True
+            return True
 
     def respond(self, text: str, keep: Callable[[], bool] | None = None) -> AIMessage:
         """Run the engine on a recorded message and commit the reply, unless `keep()` says the turn
@@ -143,13 +164,16 @@ class Conversation:
             out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
-        if keep is not None and not keep():
-            return reply
-        self.messages = list(out["messages"])
-        self.state = {k: out[k] for k in STATE_KEYS if k in out}
-        self.tool_calls = calls
-        if self.store is not None and self.session_id is not None:
-            self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, calls)
+        with self._lock:
+            if self._withdrawn or (keep is not None and not keep()):
+                self._withdrawn = False
+                return reply
+            self.messages = list(out["messages"])
+            self.state = {k: out[k] for k in STATE_KEYS if k in out}
+            self.tool_calls = calls
+            if self.store is not None and self.session_id is not None:
+                self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, calls)
+            self._unanswered = None
         return reply
 
 
@@ -184,18 +208,52 @@ class ReplayDifference:
                                               f"saved (turn {self.turn})", f"today (turn {self.turn})", lineterm=""))
 
 
+_BULLET = re.compile(r"^\s*[-*] ")
+
+
+def comparable(text: str) -> str:
+    """A reply as replay compares it: each run of bullet lines in a stable (sorted) order, since the
+    order in which assumptions were made (say, one re-asked from the panel) changes no figure."""
+    out: list[str] = []
+    run: list[str] = []
+    for line in [*text.rstrip().splitlines(), ""]:
+        if _BULLET.match(line):
+            run.append(line.rstrip())
+            continue
+        out += sorted(run)
+        run = []
+        out.append(line.rstrip())
+    return "\n".join(out).rstrip()
+
+
+def _revisited_slot(message: dict[str, Any], previous: dict[str, Any] | None) -> str | None:
+    """The slot of a question asked again from the assumptions panel (an assistant message that
+    follows another assistant message, not a user one)."""
+    data = (message.get("payload") or {}).get("gpu_advisor")
+    if previous is None or previous["role"] != "assistant" or not isinstance(data, dict):
+        return None
+    slot = data.get("slot")
+    return slot if data.get("kind") == "question" and isinstance(slot, str) else None
+
+
 def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
-    """Send a saved session's user messages through today's engine; list the replies that differ."""
+    """Send a saved session's user messages through today's engine, and ask again what was asked
+    again from the panel; list the replies that differ in what they say (see `comparable`)."""
+    from assistant.slots import ASKED
+
     saved = store.messages(session_id)
     fresh = Conversation()
     differences: list[ReplayDifference] = []
     turn = 0
     for i, m in enumerate(saved):
         if m["role"] != "user":
+            slot = _revisited_slot(m, saved[i - 1] if i else None)
+            if slot in ASKED:
+                fresh.ask_again(slot)
             continue
         turn += 1
         reply = fresh.send(m["text"])
         before = saved[i + 1]["text"] if i + 1 < len(saved) and saved[i + 1]["role"] == "assistant" else ""
-        if str(reply.content) != before:
+        if comparable(str(reply.content)) != comparable(before):
             differences.append(ReplayDifference(turn, m["text"], before, str(reply.content)))
     return differences

@@ -181,3 +181,57 @@ def test_first_message_names_the_session(tmp_path):
     title = store.session(conv.session_id)["title"]
     assert title.startswith("serve a very long question") and len(title) == TITLE_CHARS
     store.close()
+
+
+def test_rerun_asks_again_what_was_asked_again_from_the_panel(tmp_path):
+    store = HistoryStore(tmp_path / "history.db")
+    conv = Conversation(store)
+    for t in TURNS[:1] + ["not sure"] * 3:
+        conv.send(t)
+    conv.ask_again("users")  # from the assumptions panel: an assistant message, no user message
+    conv.send("not sure")
+    assert rerun(store, conv.session_id) == []
+    store.close()
+
+
+def test_rerun_ignores_the_order_of_assumptions(saved):
+    store, sid = saved
+    answer = store.messages(sid)[-1]
+    lines = answer["text"].splitlines()
+    bullets = [i for i, line in enumerate(lines) if line.startswith("- ")]
+    assert len(bullets) >= 2
+    lines[bullets[0]], lines[bullets[1]] = lines[bullets[1]], lines[bullets[0]]
+    raw = sqlite3.connect(store.path)
+    with raw:
+        raw.execute("UPDATE messages SET text = ? WHERE id = ?", ("\n".join(lines), answer["id"]))
+    raw.close()
+    assert rerun(store, sid) == []
+
+
+def test_a_withdrawn_first_message_leaves_no_session_and_drops_the_reply(tmp_path):
+    store = HistoryStore(tmp_path / "history.db")
+    conv = Conversation(store)
+    conv.record_user(TURNS[0])
+    assert conv.withdraw() is True
+    conv.respond(TURNS[0])  # the turn's worker finishes after Esc
+    assert conv.session_id is None and store.count_sessions() == 0
+    assert conv.messages == [] and conv.state == {}
+    store.close()
+
+
+def test_a_withdrawn_later_message_is_not_kept_as_sent(saved):
+    store, sid = saved
+    conv = Conversation.resume(store, sid)
+    conv.record_user("actually 70B")
+    assert conv.withdraw() is True
+    conv.respond("actually 70B")
+    assert [m["text"] for m in store.messages(sid) if m["role"] == "user"] == TURNS
+    assert Conversation.resume(store, sid).messages[-2].content == TURNS[-1]
+
+
+def test_nothing_is_withdrawn_once_the_reply_is_saved(saved):
+    store, sid = saved
+    conv = Conversation.resume(store, sid)
+    conv.send("actually 70B")
+    assert conv.withdraw() is False
+    assert len(store.messages(sid)) == 2 * len(TURNS) + 2
