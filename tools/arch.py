@@ -17,6 +17,20 @@ def embedding_params(model: ModelArch) -> float:
     return float(model.vocab_size * model.hidden_size * (1 if model.tied_embeddings else 2))
 
 
+# GGUF formats are sized tensor by tensor (knowledge.gguf) for any model whose shape is known. The eight
+# file types the catalog had before that are switched with EXACT_GGUF, so that figures elsewhere
+# (golden conversations, scenarios) can move to the exact sizes in one step.
+EXACT_GGUF = True
+LEGACY_GGUF = frozenset({"f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0", "q3_k_m", "q2_k"})
+
+
+def gguf_file_type(precision: Precision) -> str | None:
+    """The llama.cpp file type of a GGUF precision ('q4_k_m' -> 'Q4_K_M'); None for other formats."""
+    if precision.family != "gguf":
+        return None
+    return "BF16" if precision.id == "gguf-bf16" else precision.id.upper()
+
+
 def weight_bytes(model: ModelArch, precision: Precision, params: float | None = None) -> float:
     """Bytes of weights: quantized body at the format's effective bits, embeddings at 16 bits
     where the format leaves them alone (GPTQ, AWQ, bitsandbytes, FP8).
@@ -26,6 +40,11 @@ def weight_bytes(model: ModelArch, precision: Precision, params: float | None = 
     group size its quantization_config names)."""
     total = model.total_params_b * 1e9 if params is None else params
     share = total / (model.total_params_b * 1e9)
+    file_type = gguf_file_type(precision)
+    if file_type and not is_generic(model) and (EXACT_GGUF or precision.id not in LEGACY_GGUF):
+        from knowledge.gguf import file_size
+
+        return file_size(model, file_type, imatrix=file_type.startswith("IQ")).tensor_bytes * share
     native = precision.id == model.native_precision
     if native and model.checkpoint_bytes:
         return model.checkpoint_bytes * share
