@@ -31,8 +31,8 @@ Route = Literal["ask", "answer", "explain", "reply"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
-                     r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week)\b"
-                     r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期", re.IGNORECASE)
+                     r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
+                     r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
 
 
 class AdvisorState(TypedDict, total=False):

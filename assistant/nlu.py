@@ -520,6 +520,8 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
         return "epochs", ""
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
+    if scale == "k" and _re("tok_before_prompt").search(before):
+        return "prompt_tokens", ""  # "prompts are about 8k"
     if scale == "k" and _re("prompt_length_nouns").match(after) and _re("ttft_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
@@ -544,7 +546,7 @@ def _token_role(q: Quantity, after: str, before: str) -> str:
             return "prompt_tokens"
         if "context" in word:
             return "context"
-    rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?tokens?\b", "", after, count=1)
+    rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?(?:tokens?|toks?)\b", "", after, count=1)
     if _re("ctx_before").search(before) or _re("tok_after_context").match(rest):
         return "context"
     if _re("tok_after_train").match(rest):

@@ -269,6 +269,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
             key = ("answer.precision_native" if _native(rec) else
                    "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
             lines.append("- " + say(lang, key, precision=shown))
+    if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
+        lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
         lines.append("- " + say(lang, "answer.kv_cache", kv=best.kv_precision.upper()))
     lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
