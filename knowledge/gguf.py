@@ -306,8 +306,26 @@ def _choose(t: Tensor, ftype: str, new: str, *, n_gqa: int, n_expert: int, n_lay
     return new
 
 
+def _shape_key(m: ModelArch) -> tuple:
+    return (m.hidden_size, m.num_layers, m.vocab_size, m.num_attention_heads, m.num_kv_heads, m.head_dim,
+            m.intermediate_size, m.tied_embeddings, m.attention, m.kv_lora_rank, m.qk_rope_head_dim,
+            m.num_experts, m.experts_per_token, m.num_shared_experts, m.family)
+
+
+_SIZES: dict[tuple, GgufSize] = {}
+
+
 def file_size(m: ModelArch, file_type: str, *, imatrix: bool = False) -> GgufSize:
-    """Bytes of `m` as a GGUF file of `file_type`: every tensor at its type, plus metadata."""
+    """Bytes of `m` as a GGUF file of `file_type`: every tensor at its type, plus metadata (memoised by shape)."""
+    key = (_shape_key(m), normalise_file_type(file_type), imatrix)
+    if key not in _SIZES:
+        if len(_SIZES) > 4096:
+            _SIZES.clear()
+        _SIZES[key] = _file_size(m, file_type, imatrix=imatrix)
+    return _SIZES[key]
+
+
+def _file_size(m: ModelArch, file_type: str, *, imatrix: bool = False) -> GgufSize:
     by_type: dict[str, float] = {}
     params = 0
     for t, ty in assign_types(m, file_type, imatrix=imatrix):

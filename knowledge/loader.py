@@ -114,9 +114,51 @@ def load_one(path: Path, model: type[T]) -> T:
         raise KnowledgeError(f"{path.name}: {_describe(e)}") from None
 
 
+def user_config_dir() -> Path:
+    """Where a user keeps extra GPUs and prices (GPU_ADVISOR_CONFIG_DIR, else the platform's config folder)."""
+    override = os.environ.get("GPU_ADVISOR_CONFIG_DIR")
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir as _dir
+
+    return Path(_dir("gpu-advisor", appauthor=False))
+
+
+def user_gpus_path() -> Path:
+    """The user's file of extra GPUs (`gpu-advisor gpus --path` prints it); same fields as data/gpus.yaml."""
+    return user_config_dir() / "gpus.yaml"
+
+
+def user_prices_path() -> Path:
+    """The user's file of extra rental prices; same fields as data/prices.yaml."""
+    return user_config_dir() / "prices.yaml"
+
+
+def _user_records(path: Path, model: type[T], builtin: tuple) -> list[T]:
+    """Records from a user file, validated like the built-in data; an id the catalog already has is refused."""
+    if not path.is_file():
+        return []
+    try:
+        records = load_records(path, model)
+    except KnowledgeError as e:
+        raise KnowledgeError(f"{path}: {str(e).split(': ', 1)[-1]}") from None
+    taken = {getattr(r, "id", None) for r in builtin} - {None}
+    for i, r in enumerate(records):
+        if getattr(r, "id", None) in taken:
+            raise KnowledgeError(f"{path}: record {i} (id '{r.id}'): the catalog already has a GPU with that id")
+    return records
+
+
+@cache
+def builtin_gpus() -> tuple[Gpu, ...]:
+    return tuple(load_records(DATA_DIR / "gpus.yaml", Gpu))
+
+
 @cache
 def gpus() -> tuple[Gpu, ...]:
-    return tuple(load_records(DATA_DIR / "gpus.yaml", Gpu))
+    """The built-in catalog plus the user's gpus.yaml (user_gpus_path), if there is one."""
+    builtin = builtin_gpus()
+    return builtin + tuple(_user_records(user_gpus_path(), Gpu, builtin))
 
 
 @cache
@@ -146,6 +188,7 @@ def precisions() -> tuple[Precision, ...]:
 @cache
 def prices() -> tuple[RentalPrice, ...]:
     records = tuple(load_records(DATA_DIR / "prices.yaml", RentalPrice))
+    records += tuple(_user_records(user_prices_path(), RentalPrice, ()))
     known = {g.id for g in gpus()}
     for i, p in enumerate(records):
         if p.gpu not in known:

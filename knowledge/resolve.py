@@ -144,6 +144,12 @@ def _lookup(kind: str, query: str, index: dict[str, str], by_id: dict[str, objec
 
 
 def find_gpu(query: str) -> Gpu:
+    """A catalog GPU (built-in or from the user's gpus.yaml) by id or alias, or a card described by its
+    numbers: 'custom:memory=96GB,bandwidth=1.8TB/s,bf16=500'."""
+    if query.strip().lower().startswith("custom:"):
+        from knowledge.custom_gpu import parse_custom_gpu
+
+        return parse_custom_gpu(query)
     return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})  # type: ignore[return-value]
 
 
