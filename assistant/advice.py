@@ -32,8 +32,9 @@ class Answer(BaseModel):
     reused: bool = False
 
 
-def workload_for(profile: Profile) -> Workload:
-    """The tools' view of a filled profile: every slot the tools read, by the same name."""
+def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Workload:
+    """The tools' view of a filled profile: every slot the tools read, by the same name; the slots
+    the user did not state are flexible (cards you own may change them to do the job)."""
     data = profile.model_dump()
     fields = {name: data[name] for name in Workload.model_fields if data.get(name) is not None}
     fields["serve_precision"] = data.get("precision")
@@ -43,6 +44,7 @@ def workload_for(profile: Profile) -> Workload:
     fields["exclude"] = data.get("exclude") or []
     if data.get("only"):
         fields["candidates"] = data["only"]
+    fields["flexible"] = sorted({*(defaulted or []), *([] if data.get("precision") else ["precision"])})
     return Workload(**fields)
 
 
@@ -61,11 +63,11 @@ def _call(recorder: Recorder | None, tool: str, arguments: dict[str, Any], fn: C
 
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
-            recorder: Recorder | None = None) -> Answer:
+            recorder: Recorder | None = None, defaulted: list[str] | None = None) -> Answer:
     """Tool results for this profile. A recommendation whose inputs did not change is reused."""
     from knowledge import find_gpu
 
-    w = workload_for(profile)
+    w = workload_for(profile, defaulted)
     inputs = json.loads(_key(w.model_dump(mode="json")))
     previous = previous or {}
     if previous.get("inputs") == inputs and "recommend" in previous:

@@ -378,7 +378,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     compare = turn.compare or cards.get("compare") or []
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     try:
-        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config))
+        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=str(e))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],

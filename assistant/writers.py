@@ -240,11 +240,17 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
-    if rec.relaxed:
+    if rec.relaxed and best is not None and best.owned:
+        key, _, value = rec.relaxed.partition("=")
+        lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
+    elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     lines += _owned_lines(rec, lang)
     if best:
         lines += _figures(answer, lang)
+    if rec.better is not None and rec.better.job_hours is not None and rec.better.job_usd is not None:
+        lines += [say(lang, "answer.better", option=gpu_words(rec.better), hours=hours(rec.better.job_hours),
+                      usd=cash(rec.better.job_usd, rec)), ""]
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]

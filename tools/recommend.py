@@ -109,6 +109,8 @@ class Workload(ToolInput):
                                                                    "default: reading speed")
     candidates: list[str] | None = None
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    flexible: list[str] = Field(default_factory=list, description="slots the user did not state: cards they own "
+                                                                  "may change them (4-bit, a shorter context) to do the job")
     exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
                                                                  "e.g. 'amd', 'h20'")
 
@@ -190,6 +192,8 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    better: Option | None = Field(None, description="when the cards the user limited the choice to are a poor "
+                                                   "fit for the job: the best option among all cards")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
@@ -504,7 +508,10 @@ def cost_score(o: Option, w: Workload) -> float:
         pay = o.usd_per_hour
     if pay is None:
         return math.inf
-    penalty = MORE_CARDS_PENALTY * math.log2(max(o.gpus / o.replicas, 1))
+    cards = o.gpus / o.replicas
+    if w.spec.trains and not w.spec.serves:
+        cards = cards / 8  # a training run on more cards of one server finishes sooner at the same cost per run
+    penalty = MORE_CARDS_PENALTY * math.log2(max(cards, 1))
     gpu = find_gpu(o.gpu)
     if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
         penalty += PCIE_SPLIT_PENALTY
@@ -562,6 +569,13 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     best = ranked[0] if ranked and ranked[0].ok else None
     if best is None:
         return None, "none", None
+    if not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
+        # a long job: at about the same cost per run, the one that finishes first
+        cheapest = cost_score(best, w)
+        same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
+                and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
+                and cost_score(o, w) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
+        best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     if best.owned:
         return best, "use", None
     rb = _rent_or_buy(w, best)
@@ -585,6 +599,11 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
         return None
 
 
+# Jobs whose cost per run is within this share of the cheapest count as the same price: the one that
+# finishes first wins (the issue's 8 x H800 against 8 x H20 at the same hourly cost).
+SAME_COST = 0.10
+# ... when the cheapest takes longer than a working day: below that, finishing sooner buys little.
+LONG_JOB_HOURS = 8.0
 # The guide says rent first: buying is advised only when owning saves at least this share.
 BUY_MARGIN = 0.15
 
@@ -618,16 +637,20 @@ def _owned_levers(w: Workload) -> list[Lever]:
     if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3- and 2-bit files, at a quality cost
         tries += [(fmt, {"serve_precision": fmt}) for fmt in ("q3_k_m", "q2_k") if fmt != w.serve_precision]
     fitting: Lever | None = None
+    tight: Lever | None = None
     for label, change in tries:
         variant = w.model_copy(update=change)
         options = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o]
         good = [o for o in options if o.ok]
-        if good:
-            return [Lever(change=label, option=good[0])]  # the first change that works is the one to say
+        roomy = [o for o in good if o.headroom_fraction >= TIGHT_HEADROOM]
+        if roomy:
+            return [Lever(change=label, option=roomy[0])]  # the first change that works with room is the one to say
+        if good and tight is None:
+            tight = Lever(change=label, option=good[0])  # works, with little memory to spare: if nothing roomier
         fits = [o for o in options if o.serves is not False and o.trains is not False]
         if fits and fitting is None:
             fitting = Lever(change=label, option=fits[0])  # it fits, but misses a target: worth saying
-    return [fitting] if fitting else []
+    return [tight or fitting] if tight or fitting else []
 
 
 def _owned_card(text: str) -> tuple[Gpu, int]:
@@ -701,8 +724,26 @@ def _apart(w: Workload, best: Option | None):
     return serve, s_owned, s_options, s_best, s_action, s_rb, t_best
 
 
+# An owned-card lever that changes only a slot of this kind, one the user did not state, is taken:
+# the answer uses the cards they have, with the change said, instead of renting or buying.
+LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", "context": "context"}
+
+
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rec = _recommend(w, with_levers)
+    if w.candidates and rec.best is not None and rec.best.avoid:
+        # the user insists on a card the answer warns against: answer with it, and name the better choice
+        alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+        if alt.best is not None and not alt.best.avoid:
+            rec = rec.model_copy(update={"better": alt.best})
+    owned_lever = next((lv for lv in rec.levers if lv.option is not None and lv.option.owned and lv.option.ok), None)
+    if owned_lever is not None and not (rec.best and rec.best.owned):
+        key, _, value = owned_lever.change.partition("=")
+        if LEVER_SLOTS.get(key) in w.flexible:
+            change = {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key}
+            mine = _recommend(w.model_copy(update=change), with_levers=False)
+            if mine.best is not None and mine.best.owned:
+                return mine.model_copy(update={"relaxed": owned_lever.change})
     four_bit_helps = (rec.best is None and with_levers and w.serve_precision is None and rec.precision
                       and rec.precision not in FOUR_BIT and not rec.owned_options)
     if four_bit_helps:
