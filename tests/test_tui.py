@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -41,6 +42,11 @@ async def say(pilot, text: str) -> None:
     await settle(pilot)
 
 
+def label(button) -> str:
+    """A quick reply's label without the number that presses it ("2 Fine-tune" -> "Fine-tune")."""
+    return re.sub(r"^[1-9] ", "", str(button.label))
+
+
 def transcript_roles(app) -> list[str]:
     return [m.role for m in app.screen.query(ChatMessage)]
 
@@ -72,14 +78,14 @@ async def test_a_newcomer_reaches_an_answer_with_quick_replies(store):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        buttons = {str(b.label): b for b in app.screen.query(Button)}
+        buttons = {label(b): b for b in app.screen.query(Button)}
         await pilot.click(f"#{buttons['Fine-tune, then serve'].id}")
         await settle(pilot)
         assert transcript_roles(app) == ["user", "assistant"]
         await say(pilot, "27B")
-        labels = [str(b.label) for b in app.screen.query("#choices Button")]
+        labels = [label(b) for b in app.screen.query("#choices Button")]
         assert labels == ["QLoRA (4-bit)", "LoRA (16-bit)", "Full", "Not sure"]
-        not_sure = [b for b in app.screen.query("#choices Button") if str(b.label) == "Not sure"][0]
+        not_sure = [b for b in app.screen.query("#choices Button") if label(b) == "Not sure"][0]
         await pilot.click(f"#{not_sure.id}")
         await settle(pilot)
         await say(pilot, "about 15")
@@ -127,7 +133,7 @@ async def test_resume_continues_a_saved_session(store):
     app = make_app(store, resume=conv.session_id[:12])
     async with app.run_test(size=SIZE) as pilot:
         assert transcript_roles(app) == ["user", "assistant", "user", "assistant"]
-        assert [str(b.label) for b in app.screen.query("#choices Button")][0] == "1-5"
+        assert [label(b) for b in app.screen.query("#choices Button")][0] == "1-5"
         await say(pilot, "about 15")
         await say(pilot, "working hours")
         assert list(app.screen.query(ChatMessage))[-1].payload["kind"] == "answer"
@@ -152,7 +158,9 @@ async def test_selecting_an_assumption_asks_that_question_again(store):
         assert app.screen.conversation.state["profile"]["users"] == 40
 
 
-async def test_escape_cancels_a_running_turn_and_restores_the_prompt(store, monkeypatch):
+@pytest.fixture
+def held_turns(monkeypatch):
+    """Turns wait for `release` before the engine runs, so that a test can act while one runs."""
     release = threading.Event()
     real_respond = Conversation.respond
 
@@ -161,6 +169,10 @@ async def test_escape_cancels_a_running_turn_and_restores_the_prompt(store, monk
         return real_respond(self, text, keep)
 
     monkeypatch.setattr(Conversation, "respond", slow_respond)
+    return release
+
+
+async def test_escape_cancels_a_running_turn_and_restores_the_prompt(store, held_turns):
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         prompt = app.screen.query_one(PromptInput)
@@ -172,12 +184,49 @@ async def test_escape_cancels_a_running_turn_and_restores_the_prompt(store, monk
         await pilot.pause()
         assert prompt.value == "serve llama 3 8b"
         assert transcript_roles(app) == []
-        release.set()
+        held_turns.set()
         await settle(pilot)
         assert transcript_roles(app) == []
+        assert app.screen.conversation.state == {} and app.screen.conversation.session_id is None
+    assert store.count_sessions() == 0  # a cancelled first message leaves no session behind
+
+
+async def test_a_cancelled_message_is_not_saved_and_not_shown_twice_on_resume(store, held_turns):
+    held_turns.set()
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
         session_id = app.screen.conversation.session_id
-        assert app.screen.conversation.state == {}
-    assert [m["role"] for m in store.messages(session_id)] == ["user"]
+        held_turns.clear()
+        prompt = app.screen.query_one(PromptInput)
+        prompt.value = "actually 70B"
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("escape")
+        held_turns.set()
+        await settle(pilot)
+        await say(pilot, "actually 70B")  # sent again, for real this time
+    assert [m["text"] for m in store.messages(session_id) if m["role"] == "user"] == [
+        "serve llama 3 8b to 3 users 24/7", "actually 70B"]
+    app = make_app(store, resume=session_id)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert transcript_roles(app) == ["user", "assistant"] * 2
+
+
+async def test_the_message_shows_at_once_with_a_working_indicator(store, held_turns):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        prompt = app.screen.query_one(PromptInput)
+        prompt.value = "serve llama 3 8b"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert transcript_roles(app) == ["user"]  # before the engine has answered
+        assert app.screen.query_one("#working").display
+        held_turns.set()
+        await settle(pilot)
+        assert not app.screen.query("#working")
+        assert transcript_roles(app) == ["user", "assistant"]
 
 
 async def test_an_engine_error_becomes_a_notification(store, monkeypatch):
@@ -315,6 +364,198 @@ def test_every_binding_has_an_id_and_a_description():
                     + bindings.REPLAY_BINDINGS)
     assert all(b.id and b.description for b in all_bindings)
     assert len({b.id for b in all_bindings}) == len(all_bindings)
+
+
+# ---------------------------------------------------------------- keyboard, small windows
+
+
+def in_view(transcript, widget) -> bool:
+    """The first line of `widget` is inside the transcript's visible part (screen coordinates)."""
+    region, visible = widget.region, transcript.region
+    return region.height > 0 and visible.y <= region.y < visible.bottom
+
+
+async def test_the_transcript_scrolls_from_the_input(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        transcript = app.screen.query_one("#transcript")
+        prompt = app.screen.query_one(PromptInput)
+        assert transcript.max_scroll_y > 0
+        await pilot.press("ctrl+end")
+        assert transcript.scroll_y == transcript.max_scroll_y
+        await pilot.press("pageup")
+        assert transcript.scroll_y < transcript.max_scroll_y
+        await pilot.press("ctrl+home")
+        assert transcript.scroll_y == 0
+        await pilot.press("pagedown")
+        assert transcript.scroll_y > 0
+        assert app.focused is prompt  # the input kept the focus all along
+
+
+async def test_a_new_answer_is_shown_from_its_top(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        await pilot.pause()
+        transcript = app.screen.query_one("#transcript")
+        math = list(app.screen.query(ChatMessage))[-1]
+        assert math.text.startswith("## The math behind")
+        assert math.size.height > transcript.scrollable_content_region.height  # longer than the window
+        assert in_view(transcript, math)
+        assert in_view(transcript, math.query_one("Markdown"))  # more than the "Advisor" label
+
+
+async def test_a_pasted_paragraph_is_kept_whole_and_sent_as_one_message(store):
+    from textual import events
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        prompt = app.screen.query_one(PromptInput)
+        app.post_message(events.Paste("fine-tune a 27B model\nand then\nlet my team chat with it"))  # as a terminal sends it
+        await pilot.pause()
+        assert prompt.value == "fine-tune a 27B model\nand then\nlet my team chat with it"
+        await pilot.press("ctrl+j")
+        await pilot.press(*"24/7")
+        assert prompt.value.endswith("chat with it\n24/7")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == \
+            "fine-tune a 27B model\nand then\nlet my team chat with it\n24/7"
+
+
+async def test_tab_lands_on_the_quick_replies_and_arrows_and_numbers_choose(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        await pilot.press("tab")
+        assert app.focused is buttons[0]
+        await pilot.press("right")
+        assert app.focused is buttons[1]
+        await pilot.press("left", "left")
+        assert app.focused is buttons[-1]
+        await pilot.press("4")  # "4 Fine-tune, then serve"
+        await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[3].choice_value
+        assert label(buttons[3]) == "Fine-tune, then serve"
+
+
+async def test_an_empty_assumption_list_is_not_in_the_tab_order(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#assumptions").can_focus
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        assert app.screen.query_one("#assumptions").can_focus
+
+
+async def test_an_assumption_without_a_question_is_changed_from_the_panel(store):
+    from tui.screens import ChoiceScreen
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        assumptions = app.screen.query_one("#assumptions")
+        slots = [i.slot for i in app.screen.query("#assumptions ListItem")]
+        assumptions.index = slots.index("context")
+        assumptions.action_select_cursor()
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("3")  # 32k tokens
+        await settle(pilot)
+        assert isinstance(app.screen, ChatScreen)
+        assert app.screen.conversation.state["profile"]["context"] == 32768
+
+
+def test_every_panel_change_is_understood_by_the_reader():
+    from tui.changes import CHANGES
+
+    base = Conversation()
+    for text in ["fine-tune a 27B model and then let my team chat with it", "not sure", "not sure", "not sure"]:
+        base.send(text)
+    for slot, choices in CHANGES.items():
+        for _label, phrase in choices:
+            conv = Conversation()
+            conv.messages, conv.state = list(base.messages), json.loads(json.dumps(base.state))
+            conv.send(phrase)
+            assert slot not in conv.state["defaulted"] or conv.state["profile"].get(slot) == \
+                base.state["profile"].get(slot), (slot, phrase)
+            assert conv.state["profile"].get(slot) is not None, (slot, phrase)
+
+
+async def test_the_side_panel_folds_below_110_columns_and_f3_shows_it(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        side = app.screen.query_one("#side")
+        assert not side.display or side.region.width == 0
+        await pilot.press("f3")
+        await pilot.pause()
+        assert side.region.width > 0
+    app = make_app(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#side").region.width > 0
+        await pilot.press("f3")
+        await pilot.pause()
+        assert app.screen.query_one("#side").region.width == 0
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_options_table_fits_and_keeps_the_price(store, size):
+    app = make_app(store)
+    async with app.run_test(size=size) as pilot:
+        await say(pilot, "fine-tune a 27B model and then let my team chat with it")
+        for _ in range(3):
+            await say(pilot, "not sure")
+        await pilot.pause()
+        answer = list(app.screen.query(ChatMessage))[-1]
+        table = answer.query_one(DataTable)
+        labels = [str(c.label) for c in table.columns.values()]
+        assert labels[0] == "option" and labels[-1] in ("per hour", "$/h")
+        assert table.virtual_size.width <= table.size.width  # no column cut off at the right
+        assert any("$" in str(table.get_row_at(0)[i]) for i in range(len(labels)))
+
+
+def test_fit_table_shortens_before_it_drops_and_never_drops_the_price():
+    from tui.format import fit_table, table_width
+
+    columns = ["option", "fits", "memory to spare", "tokens/s per user", "first token", "per hour"]
+    rows = [["2 × NVIDIA GeForce RTX 5090 32GB", "yes", "37%", "55", "469 ms", "$2.01"]]
+    assert fit_table(columns, rows, 200) == (columns, rows, [])
+    cols, body, dropped = fit_table(columns, rows, 60)
+    assert dropped == [] and cols[-1] == "$/h" and body[0][0] == "2 × RTX 5090 32GB"
+    cols, body, dropped = fit_table(columns, rows, 30)
+    assert cols[0] == "option" and cols[-1] == "$/h" and body[0][-1] == "$2.01" and dropped
+    assert table_width(cols, body) <= 30
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_dialogs_fit_the_window(tmp_path, size):
+    store = seeded_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        help_box = app.screen.query_one("#help")
+        assert help_box.region.right <= size[0] and help_box.region.bottom <= size[1]
+        await pilot.press("escape", "ctrl+s")
+        await pilot.pause()
+        await pilot.press("delete")
+        await pilot.pause()
+        dialog = app.screen.query_one(".dialog")
+        assert dialog.region.right <= size[0] and dialog.region.x >= 0
+
+
+async def test_quick_reply_labels_never_break_inside_a_word(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for button in app.screen.query("#choices Button"):
+            assert button.size.height == 1 and button.size.width >= len(str(button.label))
 
 
 # ---------------------------------------------------------------- snapshots

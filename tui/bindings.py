@@ -8,14 +8,24 @@ APP_BINDINGS = [
     Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     Binding("f1", "help", "Help", id="app.help"),
     Binding("ctrl+s", "sessions", "Sessions", id="app.sessions"),
-    Binding("ctrl+n", "new_session", "New", id="app.new_session"),
+    Binding("ctrl+n", "new_session", "New", id="app.new_session", show=False),
 ]
 
 CHAT_BINDINGS = [
-    Binding("ctrl+e", "math", "Show the math", id="chat.math", priority=True),
-    Binding("ctrl+y", "copy_answer", "Copy answer", id="chat.copy"),
+    Binding("ctrl+e", "math", "Math", id="chat.math", priority=True, tooltip="Show the math behind the last answer"),
+    Binding("ctrl+y", "copy_answer", "Copy", id="chat.copy", priority=True, tooltip="Copy the last answer"),
+    Binding("f3", "toggle_panel", "Panel", id="chat.panel", tooltip="Show or hide the profile and assumptions"),
     Binding("escape", "cancel_turn", "Cancel", id="chat.cancel", show=False),
     Binding("ctrl+r", "replay", "Replay", id="chat.replay", show=False),
+    # The transcript scrolls while the input keeps the focus.
+    Binding("pageup", "scroll_transcript('page_up')", "Scroll up", id="chat.page_up", show=False, priority=True),
+    Binding("pagedown", "scroll_transcript('page_down')", "Scroll down", id="chat.page_down", show=False,
+            priority=True),
+    Binding("ctrl+home", "scroll_transcript('home')", "Top of the transcript", id="chat.top", show=False,
+            priority=True),
+    Binding("ctrl+end", "scroll_transcript('end')", "End of the transcript", id="chat.bottom", show=False,
+            priority=True),
+    Binding("tab", "next_field", "Next field", id="chat.next", show=False),
 ]
 
 SESSIONS_BINDINGS = [

@@ -93,3 +93,57 @@ _TERMINAL_CONTROL = re.compile(
 def plain(text: str) -> str:
     """Stored or imported text made safe to print on a terminal: data, never terminal commands."""
     return _TERMINAL_CONTROL.sub("", text.replace("\r\n", "\n"))
+
+
+# ---------------------------------------------------------------- tables that fit the window
+
+# Shorter headers for the options table, tried before any column is dropped.
+SHORT_HEADERS = {
+    "memory to spare": "spare", "tokens/s per user": "tok/s", "first token": "1st tok", "hours per run": "h/run",
+    "cost per run": "$/run", "per hour": "$/h", "per month": "$/month", "buy price": "buy", "option": "option",
+    "剩余显存": "剩余", "每用户 tokens/s": "tok/s", "首个 token": "首token", "每次训练小时": "小时/次",
+    "每次训练费用": "费用/次", "每小时": "每小时",
+}
+# Words a card's name can lose and still be recognised ("2 × NVIDIA GeForce RTX 5090 32GB" -> "2 × RTX 5090 32GB").
+VENDOR_WORDS = re.compile(r"\b(?:NVIDIA|AMD|Instinct|GeForce|Apple)\s+")
+_PRICE = re.compile(r"^[$¥€]|/h$|USD|元")
+CELL_PADDING = 2  # a DataTable cell's padding, left and right together
+
+
+def _width(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def table_width(columns: list[str], rows: list[list[str]]) -> int:
+    return sum(max([_width(c)] + [_width(r[i]) for r in rows]) + CELL_PADDING for i, c in enumerate(columns))
+
+
+def _is_price(column: str, rows: list[list[str]], i: int) -> bool:
+    return "$" in column or "¥" in column or any(_PRICE.search(r[i]) for r in rows if r[i] not in ("", "-"))
+
+
+def fit_table(columns: list[object], rows: list[list[object]], width: int) -> tuple[list[str], list[list[str]], list[str]]:
+    """An options table that fits `width` cells: headers shortened first, then card names; only
+    then columns dropped, from the right, but never the
+    first (the option) nor a price. Returns (columns, rows, the headers of the dropped columns)."""
+    cols = [str(c) for c in columns]
+    body = [[str(c) for c in r] + [""] * (len(cols) - len(r)) for r in rows]
+    if table_width(cols, body) <= width:
+        return cols, body, []
+    cols = [SHORT_HEADERS.get(c, c) for c in cols]
+    if table_width(cols, body) > width:
+        body = [[VENDOR_WORDS.sub("", r[0]), *r[1:]] for r in body]
+    names: list[str] = [str(c) for c in columns]
+    dropped: list[str] = []
+    while table_width(cols, body) > width:
+        candidates = [i for i in range(len(cols) - 1, 0, -1) if not _is_price(cols[i], body, i)]
+        if not candidates:
+            break
+        i = candidates[0]
+        dropped.insert(0, names.pop(i))
+        cols = cols[:i] + cols[i + 1:]
+        body = [r[:i] + r[i + 1:] for r in body]
+    return cols, body, dropped
+

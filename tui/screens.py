@@ -26,6 +26,7 @@ WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models
            "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
            "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
 SESSION_PAGE = 200
+NARROW = 110  # below this many columns the side panel folds away (F3 shows it)
 
 
 # ---------------------------------------------------------------- chat
@@ -52,11 +53,16 @@ class ChatScreen(Screen):
                     if not self.conversation.messages:
                         yield Static(WELCOME, id="welcome")
                 yield QuickReplies(id="choices")
-                yield PromptInput(placeholder="Type a message and press Enter (↑ for history)", id="prompt")
+                yield PromptInput(placeholder="Message: Enter sends, Ctrl+J new line, ↑ history, PgUp/PgDn scroll",
+                                  id="prompt")
             yield Vertical(id="side")  # filled right after the first frame
         yield Footer()
 
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
         self.sub_title = self._title()
         transcript = self.query_one("#transcript")
         for m in self.conversation.messages:
@@ -100,8 +106,8 @@ class ChatScreen(Screen):
 
     # -- sending
 
-    @on(Input.Submitted, "#prompt")
-    def _submitted(self, event: Input.Submitted) -> None:
+    @on(PromptInput.Submitted)
+    def _submitted(self, event: PromptInput.Submitted) -> None:
         text = event.value.strip()
         if text:
             self.send(text)
@@ -126,14 +132,39 @@ class ChatScreen(Screen):
         self._pending_text = text
         for welcome in self.query("#welcome"):
             welcome.remove()
+        self._stop_following()
         transcript = self.query_one("#transcript")
         transcript.mount(ChatMessage("user", text))
+        transcript.mount(Static("Advisor is working on it… (Esc cancels)", id="working"))
         self.query_one(QuickReplies).show([])
         self._turn_count += 1
         self._active_turn = self._turn_count
-        self.sub_title = "thinking… (Esc cancels)"
-        self._turn_worker = self.run_turn(self._turn_count, text)
+        self.sub_title = "working… (Esc cancels)"
         transcript.scroll_end(animate=False)
+        # The message and the indicator are drawn before the engine takes the CPU.
+        self.call_after_refresh(self._start_turn, self._turn_count, text)
+
+    def _start_turn(self, turn_id: int, text: str) -> None:
+        if self._active_turn == turn_id:
+            self._turn_worker = self.run_turn(turn_id, text)
+
+    def _working_done(self) -> None:
+        for indicator in self.query("#working"):
+            indicator.remove()
+
+    def _show_reply(self, reply: Any) -> None:
+        """Mount a reply and bring its top into view (a long answer is read from its start)."""
+        transcript = self.query_one("#transcript")
+        self._stop_following()
+        message = ChatMessage("assistant", str(reply.content), reply.additional_kwargs)
+        message.keep_top_in_view = True
+        transcript.mount(message)
+        self._show_choices(reply.additional_kwargs)
+        self.call_after_refresh(message.bring_top_into_view)
+
+    def _stop_following(self) -> None:
+        for message in self.query(ChatMessage):
+            message.keep_top_in_view = False
 
     @work(thread=True, exclusive=True, group="turn", exit_on_error=False)
     def run_turn(self, turn_id: int, text: str) -> None:
@@ -148,20 +179,16 @@ class ChatScreen(Screen):
         if message.turn_id != self._active_turn:
             return  # a cancelled turn
         self._active_turn = None
-        reply = message.reply
-        transcript = self.query_one("#transcript")
-        near_bottom = transcript.max_scroll_y - transcript.scroll_y < 4
-        transcript.mount(ChatMessage("assistant", str(reply.content), reply.additional_kwargs))
-        self._show_choices(reply.additional_kwargs)
+        self._working_done()
+        self._show_reply(message.reply)
         self._refresh_panel()
         self.sub_title = self._title()
-        if near_bottom:
-            transcript.scroll_end(animate=False)
 
     def on_turn_failed(self, message: TurnFailed) -> None:
         if message.turn_id != self._active_turn:
             return
         self._active_turn = None
+        self._working_done()
         self.sub_title = self._title()
         self.query_one(PromptInput).value = self._pending_text
         self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error",
@@ -170,17 +197,38 @@ class ChatScreen(Screen):
     def action_cancel_turn(self) -> None:
         if self._active_turn is None:
             return
+        try:
+            withdrawn = self.conversation.withdraw()  # the message was never answered: not kept as sent
+        except HistoryError as e:
+            self.notify(f"Could not take the message back: {e}", severity="error", markup=False)
+            return
+        if not withdrawn:
+            return  # the reply is already saved; it is on its way to the screen
         self._active_turn = None
         if self._turn_worker is not None:
             self._turn_worker.cancel()
+        self._working_done()
         self.sub_title = self._title()
         messages = list(self.query(ChatMessage))
         if messages and messages[-1].role == "user":
             messages[-1].remove()
-        prompt = self.query_one(PromptInput)
-        prompt.value = self._pending_text
-        prompt.cursor_position = len(prompt.value)
-        self.notify("Cancelled. Your message is back in the box.")
+        self.query_one(PromptInput).value = self._pending_text
+        self.notify("Cancelled. Your message is back in the box; nothing was saved.")
+
+    def action_scroll_transcript(self, where: str) -> None:
+        self._stop_following()
+        transcript = self.query_one("#transcript")
+        {"page_up": transcript.scroll_page_up, "page_down": transcript.scroll_page_down,
+         "home": transcript.scroll_home, "end": transcript.scroll_end}[where](animate=False)
+
+    def action_toggle_panel(self) -> None:
+        self.toggle_class("show-panel" if self.has_class("narrow") else "hide-panel")
+
+    def action_next_field(self) -> None:
+        """Tab from the input goes to the quick replies first (when there are any)."""
+        if isinstance(self.focused, PromptInput) and self.query_one(QuickReplies).focus_first():
+            return
+        self.focus_next()
 
     def _show_choices(self, payload: dict[str, Any]) -> None:
         data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
@@ -202,15 +250,35 @@ class ChatScreen(Screen):
 
     @on(ListView.Selected, "#assumptions")
     def _assumption(self, event: ListView.Selected) -> None:
+        """Every listed assumption can be changed here: a question asked again, a few choices, or
+        the input filled with a sentence to edit."""
+        from tui.changes import CHANGES, TEMPLATES
+
         item = event.item
-        if not isinstance(item, AssumptionItem) or item.slot not in ASKED:
-            self.notify("Type the change instead, e.g. \"make it 32k context\".")
+        if not isinstance(item, AssumptionItem):
             return
-        reply = self.conversation.ask_again(item.slot)
-        self.query_one("#transcript").mount(ChatMessage("assistant", str(reply.content), reply.additional_kwargs))
-        self._show_choices(reply.additional_kwargs)
-        self.query_one("#transcript").scroll_end(animate=False)
-        self.query_one(PromptInput).focus()
+        if item.slot in ASKED:
+            self._show_reply(self.conversation.ask_again(item.slot))
+            self.query_one(PromptInput).focus()
+            return
+        choices = CHANGES.get(item.slot)
+        template = TEMPLATES.get(item.slot, f"change the {item.slot.replace('_', ' ')} to ")
+
+        def chosen(phrase: str | None) -> None:
+            if phrase is None:
+                return
+            if phrase:
+                self.send(phrase)
+                return
+            prompt = self.query_one(PromptInput)
+            prompt.value = template
+            prompt.focus()
+            self.notify("Edit the sentence and press Enter.")
+
+        if choices:
+            self.app.push_screen(ChoiceScreen(f"Change: {item.words}", choices), chosen)
+        else:
+            chosen("")
 
     def action_math(self) -> None:
         if not self.conversation.state.get("results"):
@@ -473,22 +541,43 @@ class ReplayScreen(Screen):
 # ---------------------------------------------------------------- help and dialogs
 
 
+def key_names(keys: str) -> str:
+    """'ctrl+q,f1' -> 'Ctrl+Q / F1'."""
+    def one(key: str) -> str:
+        parts = key.split("+")
+        names = {"pageup": "PgUp", "pagedown": "PgDn", "equals_sign": "=", "plus": "+", "minus": "-",
+                 "escape": "Esc", "delete": "Del", "space": "Space"}
+        return "+".join(names.get(p, p.upper() if len(p) == 1 else p.capitalize()) for p in parts)
+
+    return " / ".join(one(k) for k in keys.split(","))
+
+
+CHAT_KEYS = [("Enter", "Send the message"), ("Ctrl+J", "New line in the message (Shift+Enter where the terminal has it)"),
+             ("↑ / ↓", "Earlier messages (on the first or last line)"),
+             ("Tab", "Quick replies, then the input, then the assumptions"),
+             ("← → / 1-9", "Move between quick replies / press one")]
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [("escape,f1,q", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:
-        lines = ["# Keys", ""]
-        for title, bindings in (("Everywhere", APP_BINDINGS), ("Chat", CHAT_BINDINGS),
-                                ("Sessions", SESSIONS_BINDINGS), ("Replay", REPLAY_BINDINGS)):
-            lines += [f"## {title}", "", "| key | action |", "|---|---|"]
-            lines += [f"| {b.key.replace(',', ' / ')} | {b.description} |" for b in bindings]
-            lines.append("")
-        lines += ["Ctrl+P opens the command palette: export, rename, theme, re-run and more.",
-                  "", "In the chat, Tab moves between the quick replies, the input and the assumptions."]
-        from textual.widgets import Markdown
-
+        keymap = getattr(self.app, "keymap", {}) or {}
+        text = Text()
+        text.append("Keys", style="bold underline")
+        text.append("  (Esc closes; remap them in the settings file: gpu-advisor config path)\n", style="dim")
+        for title, bindings, extra in (("Everywhere", APP_BINDINGS, []), ("Chat", CHAT_BINDINGS, CHAT_KEYS),
+                                       ("Sessions", SESSIONS_BINDINGS, [("type", "Search")]),
+                                       ("Replay", REPLAY_BINDINGS, [])):
+            text.append(f"\n{title}\n", style="bold")
+            rows = extra + [(key_names(keymap.get(b.id, b.key) if b.id else b.key), b.tooltip or b.description)
+                            for b in bindings if b.action != "next_field"]
+            for keys, what in rows:
+                text.append(f"  {keys:<16}", style="bold")
+                text.append(f"{what}\n")
+        text.append("\nCtrl+P opens the command palette: rename, re-run, export, theme and more.", style="dim")
         with VerticalScroll(id="help"):
-            yield Markdown("\n".join(lines))
+            yield Static(text)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
@@ -508,6 +597,37 @@ class TextScreen(ModalScreen[None]):
             yield Markdown(f"## {self.title_text}\n\n{self.markdown}")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class ChoiceScreen(ModalScreen[str | None]):
+    """A few choices as buttons (arrows or 1-9), "type my own" (an empty string), Esc to keep."""
+
+    BINDINGS = [("escape", "cancel", "Keep")]
+
+    def __init__(self, question: str, choices: list[tuple[str, str]]):
+        super().__init__()
+        self.question, self.choices = question, choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question, markup=False)
+            replies = QuickReplies(id="change-choices")
+            yield replies
+            yield Label("Enter picks · Esc keeps it as it is", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        replies = self.query_one(QuickReplies)
+        replies.show([{"label": label, "value": phrase} for label, phrase in self.choices]
+                     + [{"label": "Type my own…", "value": ""}])
+        self.call_after_refresh(replies.focus_first)
+
+    @on(QuickReplies.Chosen)
+    def _chosen(self, event: QuickReplies.Chosen) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
 
 

@@ -7,13 +7,16 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual import events
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Input, Label, ListItem, ListView, Static
+from textual.widgets import Button, Label, ListItem, ListView, Static, TextArea
 
 from assistant.catalog import say
 from assistant.slots import SLOTS, relevant
 from assistant.writers import cards_words
+from tui.format import fit_table
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "chart.weights", "dodger_blue2"), ("kv_cache_bytes", "chart.kv", "dark_orange"),
@@ -108,6 +111,58 @@ class ChatMessage(Vertical):
                 text = re.sub(r"\n\n\[[^\n]*\]\s*$", "", text)
             yield Markdown(text)
 
+    _options: tuple[list[Any], list[list[Any]]] | None = None
+    _fitted_to = 0
+
+    def _table_width(self) -> int:
+        """Cells the options table may use: the transcript's width once laid out, else the window's
+        less the side panel (the first answer of a resumed session is composed before layout)."""
+        width = self.size.width
+        if not width:
+            try:
+                width = self.screen.query_one("#transcript").size.width - 1
+            except Exception:  # noqa: BLE001 - not on a chat screen (replay) or not laid out yet
+                width = 0
+        if not width:
+            width = self.app.size.width - (0 if self.app.size.width < 110 else 38) - 3
+        return max(30, width)
+
+    def _fill(self, table: Any, width: int) -> None:
+        assert self._options is not None
+        columns, rows, dropped = fit_table(*self._options, width)
+        table.clear(columns=True)
+        table.add_columns(*(Text(c) for c in columns))  # a column label is never markup
+        for row in rows:
+            table.add_row(*(Text(c) for c in row))  # nor is a cell
+        self._fitted_to = width
+        self._dropped = dropped
+
+    keep_top_in_view = False  # set on a new reply until the user scrolls: its top stays in view as it grows
+
+    def bring_top_into_view(self) -> None:
+        if self.keep_top_in_view and self.parent is not None:
+            self.parent.scroll_to_widget(self, animate=False, top=True)  # type: ignore[attr-defined]
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.bring_top_into_view()  # the Markdown lays itself out a few frames after the mount
+        if self._options is None or not event.size.width or event.size.width == self._fitted_to:
+            return
+        from textual.widgets import DataTable
+
+        for table in self.query(DataTable):
+            self._fill(table, event.size.width)
+        for note in self.query(".table-note"):
+            note.update(self._note())
+
+    def on_mount(self) -> None:
+        for note in self.query(".table-note"):
+            note.update(self._note())
+
+    def _note(self) -> Text:
+        dropped = getattr(self, "_dropped", [])
+        return Text(f"(not shown at this width: {', '.join(dropped)}; Ctrl+Y copies the whole table)"
+                    if dropped else "", style="dim")
+
     def _answer_parts(self) -> ComposeResult:
         """An answer's parts: text, the options table, memory charts (raises on a damaged payload)."""
         from textual.widgets import DataTable, Markdown
@@ -118,10 +173,10 @@ class ChatMessage(Vertical):
         options = self.payload.get("table") or {}
         if options.get("rows"):
             table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
-            table.add_columns(*(Text(str(c)) for c in options["columns"]))  # a column label is never markup
-            for row in options["rows"]:
-                table.add_row(*(Text(c) if isinstance(c, str) else c for c in row))  # nor is a cell
+            self._options = (list(options["columns"]), [list(r) for r in options["rows"]])
+            self._fill(table, self._table_width())
             yield table
+            yield Static("", classes="table-note")
         results = self.payload.get("results") or {}
         charts = []
         if results.get("serving_memory"):
@@ -144,7 +199,13 @@ class ChatMessage(Vertical):
 
 
 class QuickReplies(Horizontal):
-    """The current question's choices as buttons (Tab moves between them, Enter presses)."""
+    """The current question's choices as buttons: Tab from the input lands on the first, the arrow
+    keys move between them, 1-9 press one, Enter presses the focused one."""
+
+    BINDINGS = [
+        Binding("left,up", "move(-1)", "Previous choice", show=False),
+        Binding("right,down", "move(1)", "Next choice", show=False),
+    ]
 
     class Chosen(Message):
         def __init__(self, value: str) -> None:
@@ -158,44 +219,122 @@ class QuickReplies(Horizontal):
     def show(self, choices: list[dict[str, str]]) -> None:
         self.remove_children()
         QuickReplies.generation += 1
+        self._labels = [choice["label"] for choice in choices]
         for n, choice in enumerate(choices):
-            button = Button(Text(choice["label"]), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
+            label = f"{n + 1} {choice['label']}" if n < 9 else choice["label"]
+            button = Button(Text(label), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
             button.choice_value = choice["value"]  # type: ignore[attr-defined]
             self.mount(button)
         self.display = bool(choices)
+        self._arrange(self.size.width or self.app.size.width)
+
+    def _arrange(self, width: int) -> None:
+        """As many columns as the longest label allows, so that no label breaks inside a word."""
+        labels = getattr(self, "_labels", [])
+        if not labels:
+            return
+        from rich.cells import cell_len
+
+        cell = max(cell_len(label) for label in labels) + 4  # "N " and a space each side
+        self.styles.grid_size_columns = max(1, min(len(labels), 4, (width + 1) // (cell + 1)))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._arrange(event.size.width)
+
+    def buttons(self) -> list[Button]:
+        return list(self.query(Button))
+
+    def focus_first(self) -> bool:
+        buttons = self.buttons()
+        if not self.display or not buttons:
+            return False
+        buttons[0].focus()
+        return True
+
+    def action_move(self, step: int) -> None:
+        buttons = self.buttons()
+        if not buttons:
+            return
+        focused = self.screen.focused
+        at = buttons.index(focused) if focused in buttons else -1
+        buttons[(at + step) % len(buttons)].focus()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character in "123456789":
+            buttons = self.buttons()
+            n = int(event.character) - 1
+            if n < len(buttons):
+                event.stop()
+                self.post_message(self.Chosen(buttons[n].choice_value))  # type: ignore[attr-defined]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.post_message(self.Chosen(getattr(event.button, "choice_value", str(event.button.label))))
 
 
-class PromptInput(Input):
-    """The message input, with history on up and down."""
+class PromptInput(TextArea):
+    """The message box: several lines (a paste is kept whole), Enter sends, Ctrl+J (or Shift+Enter
+    or Alt+Enter where the terminal tells them apart) starts a new line, Up and Down on the first
+    and last line recall earlier messages."""
 
-    def __init__(self, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.history: list[str] = []
+    NEWLINE_KEYS = ("ctrl+j", "shift+enter", "alt+enter")
+
+    class Submitted(Message):
+        def __init__(self, prompt: PromptInput, value: str) -> None:
+            super().__init__()
+            self.prompt = prompt
+            self.value = value
+
+        @property
+        def control(self) -> PromptInput:
+            return self.prompt
+
+    def __init__(self, placeholder: str = "", **kwargs: Any):
+        super().__init__(placeholder=placeholder, soft_wrap=True, tab_behavior="focus", show_line_numbers=False,
+                         highlight_cursor_line=False, compact=True, **kwargs)
+        self.sent: list[str] = []
         self._cursor = 0
 
+    @property
+    def value(self) -> str:
+        return self.text
+
+    @value.setter
+    def value(self, text: str) -> None:
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
     def remember(self, text: str) -> None:
-        if text and (not self.history or self.history[-1] != text):
-            self.history.append(text)
-        self._cursor = len(self.history)
+        if text and (not self.sent or self.sent[-1] != text):
+            self.sent.append(text)
+        self._cursor = len(self.sent)
 
-    def key_up(self) -> None:
-        if self.history and self._cursor > 0:
-            self._cursor -= 1
-            self.value = self.history[self._cursor]
-            self.cursor_position = len(self.value)
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Submitted(self, self.text))
+            return
+        if event.key in self.NEWLINE_KEYS:
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        await super()._on_key(event)
 
-    def key_down(self) -> None:
-        if self._cursor < len(self.history) - 1:
-            self._cursor += 1
-            self.value = self.history[self._cursor]
-        else:
-            self._cursor = len(self.history)
-            self.value = ""
-        self.cursor_position = len(self.value)
+    def action_cursor_up(self, select: bool = False) -> None:
+        if select or self.cursor_location[0] > 0 or not self.sent or self._cursor == 0:
+            super().action_cursor_up(select)
+            return
+        self._cursor -= 1
+        self.value = self.sent[self._cursor]
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        if select or self.cursor_location[0] < self.document.line_count - 1 or self._cursor >= len(self.sent):
+            super().action_cursor_down(select)
+            return
+        self._cursor += 1
+        self.value = self.sent[self._cursor] if self._cursor < len(self.sent) else ""
 
 
 def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
@@ -226,11 +365,15 @@ class AssumptionItem(ListItem):
     def __init__(self, slot: str, words: str):
         super().__init__(Label(words, markup=False))
         self.slot = slot
+        self.words = words
 
 
 class AssumptionList(ListView):
+    """The assumptions made so far; Enter on one changes it. Out of the Tab order while empty."""
+
     def show(self, assumptions: dict[str, str], profile: dict[str, Any] | None = None) -> None:
         self.clear()
-        for slot, words in assumptions.items():
-            if relevant(slot, profile or {}):
-                self.append(AssumptionItem(slot, words))
+        shown = [(slot, words) for slot, words in assumptions.items() if relevant(slot, profile or {})]
+        for slot, words in shown:
+            self.append(AssumptionItem(slot, words))
+        self.can_focus = bool(shown)
