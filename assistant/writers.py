@@ -198,6 +198,9 @@ def headline(rec: Recommendation, lang: str) -> str:
     best = rec.best
     if best is None:
         return "## " + say(lang, "head.none")
+    if rec.owned_share is not None and rec.owned_users:
+        return "## " + say(lang, "head.gap", owned=gpu_words(rec.owned_share), n=rec.owned_users,
+                           action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)
     if rec.training_run is not None:
         job = say(lang, "job.serve")
     head = "## " + say(lang, f"head.{rec.action}", option=gpu_words(best), job=job)
@@ -246,6 +249,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     lines += _owned_lines(rec, lang)
+    share = rec.owned_share
+    if share is not None and rec.owned_users:
+        shown = (share.precision or "") + (say(lang, "fig.kv", kv=share.kv_precision.upper()) if share.kv_precision else "")
+        lines += [say(lang, "fig.owned_share", option=gpu_words(share), n=rec.owned_users, precision=shown,
+                      tps=tps(share.decode_tokens_per_s or 0), used=gb(share.serve_per_gpu_bytes or 0),
+                      capacity=gb(share.capacity_bytes)), ""]
     if best:
         lines += _figures(answer, lang)
     if rec.better is not None and rec.better.job_hours is not None and rec.better.job_usd is not None:

@@ -192,6 +192,9 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    owned_share: Option | None = Field(None, description="serving the gap: the cards you own, for the users "
+                                                        "they can serve (owned_users); best serves the rest")
+    owned_users: int | None = None
     better: Option | None = Field(None, description="when the cards the user limited the choice to are a poor "
                                                    "fit for the job: the best option among all cards")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
@@ -653,6 +656,22 @@ def _owned_levers(w: Workload) -> list[Lever]:
     return [tight or fitting] if tight or fitting else []
 
 
+def _owned_share(w: Workload) -> tuple[Option, int] | None:
+    """The most users the cards you own serve within every target (memory, speed), by bisection, in
+    the same weight format as the cards that serve the rest (one model, one quality)."""
+    lo, hi, found = 1, w.users - 1, None
+    fmt = serving_precision(w, resolve_model(w.model))
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        variant = w.model_copy(update={"users": mid, "serve_precision": fmt})
+        good = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o and o.ok]
+        if good:
+            found, lo = (good[0], mid), mid + 1
+        else:
+            hi = mid - 1
+    return found
+
+
 def _owned_card(text: str) -> tuple[Gpu, int]:
     count, gpu = parse_owned(text)
     return gpu, count
@@ -731,6 +750,17 @@ LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rec = _recommend(w, with_levers)
+    if w.spec.serves and not w.spec.trains and w.owned and w.users > 1 and not any(o.ok for o in rec.owned_options):
+        share = _owned_share(w)
+        if share is not None and share[1] >= max(1, w.users // 10):
+            # rent or buy only the gap: your cards serve what they can, the rest goes elsewhere
+            rest = _recommend(w.model_copy(update={"users": w.users - share[1], "owned": []}), with_levers=False)
+            whole = rec.best.usd_per_hour if rec.best is not None else None
+            saves = whole is None or (rest.best is not None and rest.best.usd_per_hour is not None
+                                      and rest.best.usd_per_hour <= (1 - SPLIT_SAVING) * whole)
+            if rest.best is not None and saves:
+                rec = rest.model_copy(update={"owned_share": share[0], "owned_users": share[1],
+                                              "owned_options": rec.owned_options})
     if w.candidates and rec.best is not None and rec.best.avoid:
         # the user insists on a card the answer warns against: answer with it, and name the better choice
         alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
