@@ -63,8 +63,9 @@ def is_job(p: Profile) -> bool:
 
 
 def serves_others(p: Profile) -> bool:
-    """Users matter when people other than the one experimenting will use it."""
-    return serves(p) and p.get("phase") != "experiment"
+    """Users matter when people other than the one experimenting will use it (a Mac you own is one
+    person's computer: not asked, one user assumed and said)."""
+    return serves(p) and p.get("phase") != "experiment" and not _personal_machine(p)
 
 
 def pays_for_time(p: Profile) -> bool:

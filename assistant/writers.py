@@ -680,8 +680,14 @@ def glossary_reply(topic: str, lang: str) -> str:
     entries = [next((g for g in glossary() if g.id == t), None) for t in topic.split("+")]
     if None in entries:
         return say(lang, "glossary.unknown")
-    return "\n\n".join(f"**{e.title_zh if lang == 'zh' else e.title_en}**: {e.zh if lang == 'zh' else e.en}"
-                       for e in entries)
+    def body(e) -> str:
+        # folded YAML joins lines with a space, which Chinese does not put after its punctuation
+        return _ZH_FOLD_SPACE.sub("", e.zh) if lang == "zh" else e.en
+
+    return "\n\n".join(f"**{e.title_zh if lang == 'zh' else e.title_en}**: {body(e)}" for e in entries)
+
+
+_ZH_FOLD_SPACE = re.compile(r"(?<=[，。：；、！？）])\s+|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 
 
 def choices_line(choices: list[tuple[str, str]]) -> str:
