@@ -20,6 +20,14 @@ SIZE = (120, 40)
 NEWCOMER = ["fine-tune a 27B model and then let my team chat with it", "not sure", "about 15", "working hours"]
 
 
+@pytest.fixture(autouse=True)
+def settings_file(tmp_path: Path, monkeypatch) -> Path:
+    """Every app in these tests reads and writes its settings in the test's folder."""
+    path = tmp_path / "config" / "settings.toml"
+    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
+    return path
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> HistoryStore:
     return HistoryStore(tmp_path / "history.db")
@@ -556,6 +564,90 @@ async def test_quick_reply_labels_never_break_inside_a_word(store):
         await pilot.pause()
         for button in app.screen.query("#choices Button"):
             assert button.size.height == 1 and button.size.width >= len(str(button.label))
+
+
+async def test_the_chosen_theme_is_remembered_on_restart(store, settings_file):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.theme = "nord"
+        await pilot.pause()
+    assert 'theme = "nord"' in settings_file.read_text(encoding="utf-8")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "nord"
+
+
+async def test_keys_are_remapped_by_binding_id_from_the_settings(store, settings_file):
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text('[keys]\n"chat.math" = "f5"\n', encoding="utf-8")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        await pilot.press("f5")
+        await settle(pilot)
+        assert list(app.screen.query(ChatMessage))[-1].text.startswith("## The math behind")
+
+
+async def test_a_damaged_settings_file_is_reported_not_fatal(store, settings_file):
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text("theme = [not toml", encoding="utf-8")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+        assert any("settings file" in n.message for n in app._notifications)
+
+
+async def test_the_palette_offers_rename_and_rerun(store):
+    from tui.commands import COMMANDS
+
+    actions = {action for _name, _help, action in COMMANDS}
+    assert {"rename_session", "rerun_session"} <= actions
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        await app.run_action("rename_session")
+        await pilot.pause()
+        assert isinstance(app.screen, PromptScreen)
+        app.screen.query_one(Input).value = "Llama for the team"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert store.session(app.screen.conversation.session_id)["title"] == "Llama for the team"
+        await app.run_action("rerun_session")
+        await settle(pilot)
+        from tui.screens import TextScreen
+
+        assert isinstance(app.screen, TextScreen) and "says the same" in app.screen.markdown
+
+
+async def test_copy_says_copied_only_when_it_is_known(store, monkeypatch):
+    import tui.screens
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        monkeypatch.setattr(tui.screens, "copy_locally", lambda text: False)
+        await pilot.press("ctrl+y")
+        assert "OSC 52" in list(app._notifications)[-1].message
+        monkeypatch.setattr(tui.screens, "copy_locally", lambda text: True)
+        await pilot.press("ctrl+y")
+        assert list(app._notifications)[-1].message.startswith("Copied")
+
+
+async def test_replay_keeps_the_message_it_names_in_view(tmp_path):
+    store = seeded_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
+        await pilot.pause()
+        await pilot.press(*["right"] * 7)
+        await pilot.pause()
+        await pilot.pause()
+        screen = app.screen
+        assert "message 8 of" in str(screen.query_one("#replay-status").render())
+        assert in_view(screen.query_one("#replay-transcript"), list(screen.query(ChatMessage))[-1])
 
 
 # ---------------------------------------------------------------- snapshots

@@ -9,6 +9,7 @@ from textual.app import App
 
 from assistant.history import DatabaseTooNew, HistoryError, HistoryStore
 from assistant.session import Conversation
+from tui import settings
 from tui.bindings import APP_BINDINGS
 from tui.commands import AdvisorCommands
 from tui.screens import ChatScreen, HelpScreen, SessionsScreen
@@ -21,13 +22,37 @@ class GPUAdvisorApp(App):
     COMMANDS = App.COMMANDS | {AdvisorCommands}
 
     def __init__(self, db: str | Path | None = None, resume: str | None = None, store: HistoryStore | None = None,
-                 preload: bool = True, **kwargs: Any):
+                 preload: bool = True, settings_file: str | Path | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.db, self.resume, self.store = db, resume, store
         self.preload = preload
         self.startup_notice: tuple[str, str] | None = None
+        self.settings_file = Path(settings_file) if settings_file else None
+        self.settings = settings.load(self.settings_file)
+        self.keymap = dict(self.settings.keys)
+        if self.settings.problem:
+            self.startup_notice = (self.settings.problem, "warning")
+
+    def _apply_settings(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        elif self.settings.theme != settings.DEFAULT_THEME:
+            self.startup_notice = (f"There is no theme '{self.settings.theme}'; using {self.theme}.", "warning")
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Any) -> None:
+        if theme.name == self.settings.theme:
+            return
+        self.settings.theme = theme.name
+        try:
+            settings.save(self.settings, self.settings_file)
+        except OSError as e:
+            self.notify(f"Could not remember the theme ({e.strerror or e}).", severity="warning", markup=False)
 
     def on_mount(self) -> None:
+        self._apply_settings()
         if self.resume and self.store is None:
             self._open_store()
         conversation = Conversation(self.store)
@@ -122,6 +147,40 @@ class GPUAdvisorApp(App):
 
     def action_replay(self) -> None:
         self._forward("replay")
+
+    def action_toggle_panel(self) -> None:
+        self._forward("toggle_panel")
+
+    def action_rename_session(self) -> None:
+        chat = self.chat()
+        if chat is None or self.store is None or chat.conversation.session_id is None:
+            self.notify("Nothing saved to rename yet.", severity="warning")
+            return
+        from tui.screens import PromptScreen
+
+        sid = chat.conversation.session_id
+
+        def done(title: str | None) -> None:
+            if not title or self.store is None:
+                return
+            try:
+                self.store.rename(sid, title)
+            except HistoryError as e:
+                self.notify(str(e), severity="error", markup=False)
+                return
+            chat.sub_title = chat._title()
+            self.notify(f"Renamed to \"{title}\".", markup=False)
+
+        self.push_screen(PromptScreen("Rename this session", self.store.session(sid)["title"]), done)
+
+    def action_rerun_session(self) -> None:
+        chat = self.chat()
+        if chat is None or self.store is None or chat.conversation.session_id is None:
+            self.notify("Nothing saved to re-run yet.", severity="warning")
+            return
+        from tui.screens import rerun_in_background
+
+        rerun_in_background(self, self.store, chat.conversation.session_id)
 
     def action_export_markdown(self) -> None:
         self._export("md")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +31,26 @@ WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models
            "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
 SESSION_PAGE = 200
 NARROW = 110  # below this many columns the side panel folds away (F3 shows it)
+
+
+def copy_locally(text: str) -> bool:
+    """Copy through the desktop's own clipboard tool, when there is one and it succeeds: only then
+    is "copied" known to be true (a terminal gives no answer to an OSC 52 request)."""
+    tools = [["pbcopy"]] if sys.platform == "darwin" else [["clip.exe"]] if sys.platform == "win32" else []
+    if os.environ.get("WAYLAND_DISPLAY"):
+        tools.append(["wl-copy"])
+    if os.environ.get("DISPLAY"):
+        tools += [["xclip", "-selection", "clipboard"], ["xsel", "--clipboard", "--input"]]
+    for tool in tools:
+        if shutil.which(tool[0]) is None:
+            continue
+        try:
+            done = subprocess.run(tool, input=text.encode("utf-8"), timeout=2, capture_output=True)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- chat
@@ -289,8 +313,13 @@ class ChatScreen(Screen):
     def action_copy_answer(self) -> None:
         for m in reversed(self.conversation.messages):
             if m.type == "ai" and m.additional_kwargs.get("gpu_advisor", {}).get("kind") in ("answer", "info"):
-                self.app.copy_to_clipboard(str(m.content))
-                self.notify("Copied the last answer to the clipboard.")
+                text = str(m.content)
+                self.app.copy_to_clipboard(text)  # OSC 52: the terminal may or may not honour it
+                if copy_locally(text):
+                    self.notify("Copied the last answer to the clipboard.")
+                else:
+                    self.notify("Asked the terminal to copy the last answer (OSC 52); if nothing was copied, "
+                                "your terminal ignores that request: use Export (Ctrl+P) instead.", timeout=8)
                 return
         self.notify("No answer to copy yet.")
 
@@ -383,20 +412,7 @@ class SessionsScreen(Screen):
     def action_check(self) -> None:
         session_id = self.selected()
         if session_id:
-            self.notify("Re-running the saved messages through today's engine…")
-            self.rerun(session_id)
-
-    @work(thread=True, exclusive=True, group="rerun", exit_on_error=False)
-    def rerun(self, session_id: str) -> None:
-        from assistant.session import rerun
-
-        differences = rerun(self.store, session_id)
-        if not differences:
-            text = "Today's engine gives the same replies, word for word."
-        else:
-            text = "\n\n".join(f"```diff\n{d.unified()}\n```" for d in differences)
-            text = f"**{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'}:**\n\n{text}"
-        self.app.call_from_thread(self.app.push_screen, TextScreen("Re-run against today's engine", text))
+            rerun_in_background(self.app, self.store, session_id)
 
     def action_rename(self) -> None:
         session_id = self.selected()
@@ -450,6 +466,23 @@ class SessionsScreen(Screen):
         self.app.pop_screen()
 
 
+def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
+    """Re-run a saved session through today's engine in a worker; the result opens in a dialog."""
+    from assistant.session import rerun
+
+    def work_() -> None:
+        differences = rerun(store, session_id)
+        if not differences:
+            text = "Today's engine says the same (assumption lists compared in any order)."
+        else:
+            text = "\n\n".join(f"```diff\n{d.unified()}\n```" for d in differences)
+            text = f"**{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'}:**\n\n{text}"
+        app.call_from_thread(app.push_screen, TextScreen("Re-run against today's engine", text))
+
+    app.notify("Re-running the saved messages through today's engine…")
+    app.run_worker(work_, thread=True, exclusive=True, group="rerun", exit_on_error=False)
+
+
 # ---------------------------------------------------------------- replay
 
 
@@ -490,9 +523,13 @@ class ReplayScreen(Screen):
     def _show_position(self) -> None:
         transcript = self.query_one("#replay-transcript")
         transcript.remove_children()
+        current = None
         for m in self.messages[: self.position]:
-            transcript.mount(ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None))
-        transcript.scroll_end(animate=False)
+            current = ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None)
+            transcript.mount(current)
+        if current is not None:  # the message the status line names is the one in view, from its top
+            current.keep_top_in_view = True
+            self.call_after_refresh(current.bring_top_into_view)
         shown = self.messages[self.position - 1] if self.position else None
         calls = self.calls.get(shown["id"], []) if shown else []
         self.query_one("#calls", Static).update(Text(  # stored names are text, never markup

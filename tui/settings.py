@@ -1,0 +1,130 @@
+"""User settings: one TOML file in the user config folder (`gpu-advisor config path`).
+
+    theme = "textual-dark"        # the app's theme, remembered when changed with the palette
+    region = "global"             # the default --region of the sizing commands (global, us, eu, china)
+
+    [keys]                        # remap a key by the id of its binding (F1 lists them)
+    "chat.math" = "ctrl+e"
+
+A missing file means the defaults. A damaged file or an unknown value is reported and ignored,
+never fatal: the app still starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CONFIG_ENV = "GPU_ADVISOR_CONFIG"
+REGIONS = ("global", "us", "eu", "china")
+DEFAULT_THEME = "textual-dark"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be set: bad input (exit 2)."""
+
+
+@dataclass
+class Settings:
+    theme: str = DEFAULT_THEME
+    region: str = "global"
+    keys: dict[str, str] = field(default_factory=dict)
+    problem: str | None = None  # why (part of) the file was ignored
+
+    def as_dict(self) -> dict[str, object]:
+        return {"theme": self.theme, "region": self.region, "keys": dict(self.keys)}
+
+
+def settings_path() -> Path:
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("gpu-advisor", appauthor=False)) / "settings.toml"
+
+
+def binding_ids() -> set[str]:
+    from tui import bindings
+
+    return {b.id for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
+            + bindings.REPLAY_BINDINGS if b.id}
+
+
+def load(path: Path | None = None) -> Settings:
+    path = path or settings_path()
+    settings = Settings()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return settings
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        settings.problem = f"the settings file {path} could not be read ({e}); using the defaults"
+        return settings
+    problems = []
+    for key, value in data.items():
+        try:
+            if key == "keys":
+                if not isinstance(value, dict):
+                    raise SettingsError("[keys] must be a table of binding id = key")
+                for binding_id, keys in value.items():
+                    _set(settings, f"keys.{binding_id}", keys)
+            else:
+                _set(settings, key, value)
+        except SettingsError as e:
+            problems.append(str(e))
+    if problems:
+        settings.problem = f"{path}: {'; '.join(problems)} (ignored)"
+    return settings
+
+
+def _set(settings: Settings, key: str, value: object) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise SettingsError(f"{key} must be a text value")
+    value = value.strip()
+    if key == "theme":
+        settings.theme = value
+    elif key == "region":
+        if value not in REGIONS:
+            raise SettingsError(f"region must be one of {', '.join(REGIONS)}, not '{value}'")
+        settings.region = value
+    elif key.startswith("keys."):
+        binding_id = key.removeprefix("keys.")
+        if binding_id not in binding_ids():
+            raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
+        settings.keys[binding_id] = value
+    else:
+        raise SettingsError(f"unknown setting '{key}' (known: theme, region, keys.<binding id>)")
+
+
+def set_value(key: str, value: str, path: Path | None = None) -> Settings:
+    """Change one setting and write the file (validated first: a bad value changes nothing)."""
+    path = path or settings_path()
+    settings = load(path)
+    settings.problem = None
+    _set(settings, key, value)
+    save(settings, path)
+    return settings
+
+
+def to_toml(settings: Settings) -> str:
+    # JSON strings are valid TOML basic strings.
+    lines = ["# GPU Advisor settings (gpu-advisor config set KEY VALUE)",
+             f"theme = {json.dumps(settings.theme, ensure_ascii=False)}",
+             f"region = {json.dumps(settings.region)}"]
+    if settings.keys:
+        lines += ["", "[keys]"] + [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(settings.keys.items())]
+    return "\n".join(lines) + "\n"
+
+
+def save(settings: Settings, path: Path | None = None) -> Path:
+    """Write the file atomically (a temporary file renamed into place)."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.part")
+    tmp.write_text(to_toml(settings), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
