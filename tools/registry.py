@@ -55,3 +55,27 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
          Workload, recommend),
 )}
+
+
+# A recommendation lists every card x count it sized; an agent needs the top of the ranking.
+OPTIONS_IN_SUMMARY = 5
+OPTION_FIELDS = ("gpu", "gpus", "owned", "engine", "precision", "ok", "headroom_fraction", "decode_tokens_per_s",
+                 "ttft_s", "job_hours", "job_usd", "usd_per_hour", "usd_per_month", "purchase_usd", "meets", "reasons")
+
+
+def concise(result: BaseModel, breakdown: bool = False) -> dict[str, Any]:
+    """A tool result for an agent or an MCP client: the figures first, then assumptions and warnings;
+    the term-by-term breakdown (formulas and inputs) only when asked for, and a recommendation's
+    ranking cut to its top options with their key fields."""
+    from tools.recommend import Recommendation
+
+    data = result.model_dump(mode="json")
+    if not breakdown:
+        data.pop("terms", None)
+    if isinstance(result, Recommendation):
+        data.pop("workload", None)
+        data["options_considered"] = len(result.options)
+        data["options"] = [{k: o[k] for k in OPTION_FIELDS if o.get(k) is not None}
+                           for o in data["options"][:OPTIONS_IN_SUMMARY]]
+    nested = (list, dict)
+    return dict(sorted(data.items(), key=lambda kv: (isinstance(kv[1], nested), list(data).index(kv[0]))))
