@@ -749,39 +749,69 @@ LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", 
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
+    """The plan as asked; then, when it falls short, the change an expert would make (in this order:
+    your own cards with a change you did not rule out, your cards for part of the users and the
+    rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
     rec = _recommend(w, with_levers)
-    if w.spec.serves and not w.spec.trains and w.owned and w.users > 1 and not any(o.ok for o in rec.owned_options):
-        share = _owned_share(w)
-        if share is not None and share[1] >= max(1, w.users // 10):
-            # rent or buy only the gap: your cards serve what they can, the rest goes elsewhere
-            rest = _recommend(w.model_copy(update={"users": w.users - share[1], "owned": []}), with_levers=False)
-            whole = rec.best.usd_per_hour if rec.best is not None else None
-            saves = whole is None or (rest.best is not None and rest.best.usd_per_hour is not None
-                                      and rest.best.usd_per_hour <= (1 - SPLIT_SAVING) * whole)
-            if rest.best is not None and saves:
-                rec = rest.model_copy(update={"owned_share": share[0], "owned_users": share[1],
-                                              "owned_options": rec.owned_options})
+    if with_levers:
+        for change in (_on_your_cards, _serve_the_gap, _in_four_bit):
+            changed = change(w, rec)
+            if changed is not None:
+                rec = changed
+                break
+    return _name_a_better_card(w, rec)
+
+
+def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """Cards you own that fall just short, with a lever on a slot you did not state (3-bit, a shorter
+    context): for a few people, use them that way instead of renting or buying. A service for more
+    people keeps its quality and rents the gap instead (_serve_the_gap)."""
+    if w.spec.serves and w.users > LLAMA_CPP_MAX_USERS:
+        return None
+    lever = next((lv for lv in rec.levers if lv.option is not None and lv.option.owned and lv.option.ok), None)
+    if lever is None or (rec.best is not None and rec.best.owned):
+        return None
+    key, _, value = lever.change.partition("=")
+    if LEVER_SLOTS.get(key) not in w.flexible:
+        return None
+    change = {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key}
+    mine = _recommend(w.model_copy(update=change), with_levers=False)
+    return mine.model_copy(update={"relaxed": lever.change}) if mine.best is not None and mine.best.owned else None
+
+
+def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """Rent or buy only the gap: your cards serve the users they can, the rest goes elsewhere, when
+    that is clearly cheaper than renting for everyone."""
+    if not (w.spec.serves and not w.spec.trains and w.owned and w.users > 1) or any(o.ok for o in rec.owned_options):
+        return None
+    share = _owned_share(w)
+    if share is None or share[1] < max(1, w.users // 10):
+        return None
+    rest = _recommend(w.model_copy(update={"users": w.users - share[1], "owned": []}), with_levers=False)
+    whole = rec.best.usd_per_hour if rec.best is not None else None
+    if rest.best is None or rest.best.usd_per_hour is None:
+        return None
+    if whole is not None and rest.best.usd_per_hour > (1 - SPLIT_SAVING) * whole:
+        return None
+    return rest.model_copy(update={"owned_share": share[0], "owned_users": share[1], "owned_options": rec.owned_options})
+
+
+def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """The user named no format: when nothing meets the requirements in 8-bit, 4-bit weights are the
+    usual way to meet them (the guide's quantization lever), so plan on them and say so."""
+    if rec.best is not None or w.serve_precision is not None or not rec.precision or rec.precision in FOUR_BIT \
+            or rec.owned_options:
+        return None
+    four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
+    return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
+
+
+def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
+    """The user insists on a card the answer warns against: answer with it, and name the better choice."""
     if w.candidates and rec.best is not None and rec.best.avoid:
-        # the user insists on a card the answer warns against: answer with it, and name the better choice
         alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
         if alt.best is not None and not alt.best.avoid:
-            rec = rec.model_copy(update={"better": alt.best})
-    owned_lever = next((lv for lv in rec.levers if lv.option is not None and lv.option.owned and lv.option.ok), None)
-    if owned_lever is not None and not (rec.best and rec.best.owned):
-        key, _, value = owned_lever.change.partition("=")
-        if LEVER_SLOTS.get(key) in w.flexible:
-            change = {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key}
-            mine = _recommend(w.model_copy(update=change), with_levers=False)
-            if mine.best is not None and mine.best.owned:
-                return mine.model_copy(update={"relaxed": owned_lever.change})
-    four_bit_helps = (rec.best is None and with_levers and w.serve_precision is None and rec.precision
-                      and rec.precision not in FOUR_BIT and not rec.owned_options)
-    if four_bit_helps:
-        # The user named no format: when nothing meets the requirements in 8-bit, 4-bit weights are
-        # the usual way to meet them (the guide's quantization lever), so plan on them and say so.
-        four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
-        if four.best is not None:
-            return four.model_copy(update={"relaxed": "int4"})
+            return rec.model_copy(update={"better": alt.best})
     return rec
 
 
