@@ -299,7 +299,7 @@ def _names(kept: Path) -> str:
     return f"{kept}" + (f" (with its {' and '.join(sides)} files)" if sides else "")
 
 
-def _looks_like_sqlite(path: Path) -> bool:
+def looks_like_sqlite(path: Path) -> bool:
     """True for a missing or empty file (SQLite starts a database there) and for a file that begins
     with the SQLite header. Only such a file may ever be moved aside as damaged: anything else is
     somebody's document, named by mistake."""
@@ -482,7 +482,7 @@ class HistoryStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
-        if not _looks_like_sqlite(self.path):
+        if not looks_like_sqlite(self.path):
             raise HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
                                "SQLite header); it was left untouched. Give --db a new file name or an existing "
                                "history database")

@@ -30,7 +30,8 @@ INFERENCE_KEYS = {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhe
 class Cli:
     def __init__(self, db: Path, cache: Path):
         self.db = db
-        self.env = {**os.environ, "GPU_ADVISOR_DB": str(db), "GPU_ADVISOR_CACHE_DIR": str(cache)}
+        self.env = {**os.environ, "GPU_ADVISOR_DB": str(db), "GPU_ADVISOR_CACHE_DIR": str(cache),
+                    "GPU_ADVISOR_CONFIG": str(db.parent / "config" / "settings.toml")}
 
     def __call__(self, *args: str, input: str | None = None, python: tuple[str, ...] = (),
                  script: bool = False) -> subprocess.CompletedProcess:
@@ -580,13 +581,25 @@ def test_sessions_path(cli, tmp_path):
 
 def test_corrupt_database_is_moved_aside_with_a_notice(cli):
     cli.db.parent.mkdir(parents=True)
-    cli.db.write_bytes(b"not a database " * 200)
+    damaged = b"SQLite format 3\x00" + b"not a database " * 200
+    cli.db.write_bytes(damaged)
     r = cli("sessions", "list")
     assert r.returncode == 0, r.stderr
     assert "moved to" in r.stderr and "Traceback" not in r.stderr
     assert r.stdout.strip() == "No sessions."
     [moved] = [p for p in cli.db.parent.glob("history.db.damaged-*") if not p.name.endswith(("-wal", "-shm"))]
-    assert moved.read_bytes() == b"not a database " * 200
+    assert moved.read_bytes() == damaged
+
+
+@pytest.mark.parametrize("args", [("sessions", "list", "--db"), ("chat", "--plain", "--db"), ("--db",)])
+def test_a_db_that_is_not_sqlite_is_refused_and_left_alone(cli, tmp_path, args):
+    notes = tmp_path / "notes.json"
+    notes.write_text('{"my": "notes"}\n', encoding="utf-8")
+    r = cli(*args, str(notes), input="serve llama 3 8b\n")
+    assert_bad_input(r, "not a GPU Advisor history database") if args != ("--db",) else None
+    assert r.returncode == 2
+    assert notes.read_text(encoding="utf-8") == '{"my": "notes"}\n'
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("notes")) == ["notes.json"]
 
 
 def test_database_from_a_newer_version_is_refused(chatted):
@@ -617,3 +630,72 @@ def test_invalid_utf8_on_stdin_is_read_not_an_internal_error(cli):
                        input=b"\xff\xfe fine-tune a 27B model\n", capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert b"internal error" not in r.stderr
+
+
+# ---------------------------------------------------------------- conventions
+
+
+@pytest.mark.parametrize("args", [(), ("chat",)])
+def test_without_a_terminal_the_app_explains_chat_plain_and_exits_2(cli, args):
+    r = cli(*args)  # stdin and stdout are not terminals here
+    assert r.returncode == 2 and "chat --plain" in r.stderr and "\x1b[" not in r.stdout + r.stderr
+
+
+def test_ask_reads_the_question_from_a_pipe_or_from_dash(cli):
+    piped = cli.ok("ask", input="serve llama 3 8b to 3 users 24/7\n")
+    dashed = cli.ok("ask", "-", input="serve llama 3 8b to 3 users 24/7\n")
+    assert piped == dashed == cli.ok("ask", "serve llama 3 8b to 3 users 24/7")
+    assert_bad_input(cli("ask", input=""), "no question")
+
+
+def test_version(cli):
+    assert cli.ok("--version").startswith("gpu-advisor ")
+
+
+def test_help_shows_defaults_and_examples_for_every_command(cli):
+    from tui.cli import build_parser, subcommands
+
+    for path, parser in subcommands(build_parser()):
+        assert parser.epilog and "examples:" in parser.epilog, path or "gpu-advisor"
+    text = cli.ok("size", "inference", "--help")
+    assert "(default: 4096)" in text and "examples:" in text
+
+
+def test_with_json_errors_are_json_too(cli):
+    r = cli("size", "inference", "--model", "no-such-model-xyz", "--json")
+    assert r.returncode == 2
+    assert json.loads(r.stdout)["error"]["exit_status"] == 2
+    r = cli("size", "inference", "--json")  # an argument error
+    assert r.returncode == 2 and "model" in json.loads(r.stdout)["error"]["message"]
+
+
+def test_sessions_backup_and_delete_honour_json(chatted, tmp_path):
+    cli, sid = chatted
+    target = tmp_path / "copy.db"
+    assert cli.json("sessions", "backup", str(target)) == {"path": str(target)}
+    assert cli.json("sessions", "delete", sid, "--yes") == {"deleted": sid}
+
+
+def test_config_path_show_and_set(cli):
+    path = Path(cli.env["GPU_ADVISOR_CONFIG"])
+    assert cli.ok("config", "path").strip() == str(path)
+    assert cli.json("config", "show")["region"] == "global"
+    cli.ok("config", "set", "region", "china")
+    cli.ok("config", "set", "keys.chat.math", "f5")
+    shown = cli.json("config", "show")
+    assert shown["region"] == "china" and shown["keys"] == {"chat.math": "f5"}
+    assert_bad_input(cli("config", "set", "region", "mars"), "region")
+    assert_bad_input(cli("config", "set", "keys.no.such", "f5"), "no key binding")
+    assert cli.json("config", "show")["region"] == "china"  # a refused value changed nothing
+    assert "(default: china)" in " ".join(cli.ok("cost", "--help").split())  # the new --region default
+
+
+def test_completion_scripts_name_the_commands(cli):
+    bash = cli.ok("completion", "bash")
+    assert "complete -o default -F _gpu_advisor gpu-advisor" in bash and "sessions" in bash and "--precision" in bash
+    assert cli.ok("completion", "zsh").startswith("#compdef gpu-advisor")
+    assert "complete -c gpu-advisor" in cli.ok("completion", "fish")
+    r = subprocess.run(["bash", "-c", 'source /dev/stdin; COMP_WORDS=(gpu-advisor sessions ""); COMP_CWORD=2; '
+                        '_gpu_advisor; echo "${COMPREPLY[@]}"'], input=bash, capture_output=True, text=True,
+                       timeout=30)
+    assert "list" in r.stdout.split() and "backup" in r.stdout.split()

@@ -14,7 +14,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -25,6 +25,7 @@ EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 1
 MAX_AMOUNT = 1e12  # hours, dollars, tokens/s ...: beyond this no figure means anything (and products stay finite)
 MAX_CONFIG_BYTES = 1 << 20  # a Hugging Face config.json is a few KB
+MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
 ENGINES = ("transformers", "vllm", "llama.cpp")
 
 
@@ -32,12 +33,39 @@ class UsageError(Exception):
     """Input the tools cannot size; printed as one line, exit status 2."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """--help shows every option's default, also for options without a help text."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        help_text = action.help or ""
+        if "%(default)" not in help_text and action.default not in (None, False, argparse.SUPPRESS) \
+                and action.option_strings:
+            help_text += " (default: %(default)s)"
+        return help_text.strip()
+
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with one-line errors: `gpu-advisor: <command>: <reason> (see --help)`, exit 2."""
+    """argparse with one-line errors: `gpu-advisor: <command>: <reason> (see --help)`, exit 2;
+    with --json on the command line the error is a JSON object on stdout as well."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        if not kwargs.get("help") and kwargs.get("default") not in (None, False) and args and args[0].startswith("-"):
+            kwargs["help"] = "(default: %(default)s)"
+        return super().add_argument(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"gpu-advisor: {self.prog.removeprefix('gpu-advisor').strip() or 'usage'}: "
-                              f"{message} (see `{self.prog} --help`)\n")
+        where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
+        if JSON_ERRORS[0]:
+            print(json.dumps({"error": {"message": f"{where}: {message}", "exit_status": EXIT_USAGE}}))
+        self.exit(EXIT_USAGE, f"gpu-advisor: {where}: {message} (see `{self.prog} --help`)\n")
+
+
+JSON_ERRORS = [False]  # set by main() when --json is on the command line
 
 
 class ReplayMismatch(Exception):
@@ -442,6 +470,24 @@ def _reply_json(message) -> dict:
     return {"role": "assistant", "content": message.content, **message.additional_kwargs}
 
 
+def question_text(words: list[str]) -> str:
+    """The question: the words given, or standard input for `ask -` and for `ask` with a pipe."""
+    if words in ([], ["-"]):
+        if words == [] and sys.stdin.isatty():
+            raise UsageError('ask needs a question: gpu-advisor ask "serve llama 3 8b to 20 users" '
+                             '(or pipe one in: echo "..." | gpu-advisor ask)')
+        if hasattr(sys.stdin, "reconfigure"):
+            sys.stdin.reconfigure(errors="replace")
+        text = sys.stdin.read(MAX_STDIN_CHARS + 1)
+        if len(text) > MAX_STDIN_CHARS:
+            raise UsageError(f"the question on standard input is over {MAX_STDIN_CHARS:,} characters")
+        text = " ".join(text.split())
+        if not text:
+            raise UsageError("standard input held no question")
+        return text
+    return " ".join(words)
+
+
 def cmd_ask(args: argparse.Namespace) -> None:
     from langchain_core.messages import HumanMessage
 
@@ -449,7 +495,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
     from assistant.session import check_message
 
-    text = check_message(" ".join(args.text))
+    text = check_message(question_text(args.text))
     state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
     reply = state["messages"][-1]
     if args.json:
@@ -467,15 +513,12 @@ def open_store(args: argparse.Namespace):
     return store
 
 
-def cmd_chat(args: argparse.Namespace) -> None:
+def cmd_chat(args: argparse.Namespace) -> int | None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
     from assistant.session import Conversation
 
     if not args.plain:
-        from tui.app import run_app
-
-        run_app(db=args.db, resume=args.resume)
-        return
+        return open_app(args.db, args.resume)
     store = None if args.no_save else open_store(args)
     conv = Conversation.resume(store, args.resume) if args.resume and store else Conversation(store)
     interactive = sys.stdin.isatty()
@@ -496,6 +539,63 @@ def cmd_chat(args: argparse.Namespace) -> None:
             print(("Advisor: " if interactive else "") + plain(str(reply.content)) + "\n", flush=True)
     if interactive and conv.session_id and not args.json:
         print(f"Saved as session {conv.session_id}.")
+
+
+def cmd_completion(args: argparse.Namespace) -> None:
+    from tui.completion import script
+
+    print(script(args.shell, dict(subcommands(build_parser()))), end="")
+
+
+def cmd_config(args: argparse.Namespace) -> None:
+    from tui import settings
+
+    path = settings.settings_path()
+    if args.action == "path":
+        print(json.dumps({"path": str(path)}) if args.json else path)
+    elif args.action == "show":
+        current = settings.load(path)
+        if current.problem:
+            print(f"gpu-advisor: {current.problem}", file=sys.stderr)
+        if args.json:
+            print(json.dumps({"path": str(path), **current.as_dict()}, indent=2))
+        else:
+            print(f"# {path}{'' if path.exists() else ' (not written yet: these are the defaults)'}")
+            print(settings.to_toml(current), end="")
+    else:
+        try:
+            changed = settings.set_value(args.key, args.value, path)
+        except settings.SettingsError as e:
+            raise UsageError(str(e)) from None
+        print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else f"Set {args.key} in {path}")
+
+
+NO_TERMINAL = ("gpu-advisor: the terminal app needs a terminal, and this is not one (a pipe, CI or an IDE task).\n"
+               "  For a conversation on standard input and output:  gpu-advisor chat --plain\n"
+               "  For one question:                                 gpu-advisor ask \"serve llama 3 8b to 20 users\"\n"
+               "  Every command:                                    gpu-advisor --help\n")
+
+
+def open_app(db: str | None, resume: str | None = None) -> int:
+    """The terminal app, when there is a terminal to draw on; else say what to use instead (exit 2)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write(NO_TERMINAL)
+        return EXIT_USAGE
+    if db:
+        from pathlib import Path
+
+        from assistant.history import HistoryError, looks_like_sqlite
+
+        if not looks_like_sqlite(Path(db).expanduser()):
+            raise HistoryError(f"{db} is not a GPU Advisor history database (it does not start with the SQLite "
+                               "header); it was left untouched. Give --db a new file name or an existing history database")
+    try:
+        from tui.app import run_app
+    except ImportError:
+        build_parser().print_help()
+        return 0
+    run_app(db=db, resume=resume)
+    return 0
 
 
 def cmd_sessions(args: argparse.Namespace) -> None:
@@ -529,7 +629,7 @@ def cmd_sessions(args: argparse.Namespace) -> None:
             if out.exists() and not out.is_symlink() and not args.force:
                 raise UsageError(f"{out} exists; pass --force to overwrite it")
             store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
-            print(f"Wrote {out}")
+            print(json.dumps({"path": str(out)}) if args.json else f"Wrote {out}")
         else:
             print(plain(store.export_text(args.id, args.format or "markdown")), end="")
     elif action == "import":
@@ -550,7 +650,7 @@ def cmd_sessions(args: argparse.Namespace) -> None:
     elif action == "delete":
         session_id = store.resolve_id(args.id)
         if not args.yes:
-            if not sys.stdin.isatty():
+            if not sys.stdin.isatty() or args.json:
                 raise UsageError("deleting needs --yes when not run interactively")
             title = store.session(session_id)["title"]
             answer = input(f"Delete session {session_id} ({plain(title)})? [y/N] ")
@@ -558,10 +658,10 @@ def cmd_sessions(args: argparse.Namespace) -> None:
                 print("Kept.")
                 return
         store.delete(session_id)
-        print(f"Deleted {session_id}")
+        print(json.dumps({"deleted": session_id}) if args.json else f"Deleted {session_id}")
     elif action == "backup":
         target = store.backup(args.target)
-        print(f"Backed up to {target}")
+        print(json.dumps({"path": str(target)}) if args.json else f"Backed up to {target}")
     elif action == "replay":
         from assistant.session import rerun
 
@@ -599,11 +699,90 @@ def _model(p: argparse.ArgumentParser) -> None:
                    help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
 
 
+class _RawHelp(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults shown, and the examples in the epilog kept as written."""
+
+
+EXAMPLES: dict[str, list[str]] = {
+    "": ["gpu-advisor", "gpu-advisor ask \"serve llama 3 8b to 20 users\"", "gpu-advisor chat --plain",
+         "gpu-advisor size inference -m llama-3.1-70b -p int4 --gpu h100 --batch 8"],
+    "size inference": ["gpu-advisor size inference -m qwen2.5-14b -p fp8 --context 8192 --batch 10 --gpu l40s",
+                       "gpu-advisor size inference -m ./config.json --gpus 2 --json"],
+    "size training": ["gpu-advisor size training -m 27B --method qlora --seq-len 4096",
+                      "gpu-advisor size training -m llama-3.1-8b --method full --gpus 8 --zero 3 --json"],
+    "size": ["gpu-advisor size inference -m llama-3.1-8b", "gpu-advisor size training -m 27B --method lora"],
+    "speed": ["gpu-advisor speed -m llama-3.1-8b --gpu rtx-4090 --batch 4"],
+    "fit": ["gpu-advisor fit -m llama-3.1-70b --gpu a100-80gb", "gpu-advisor fit -m 27B --gpu l40s --phase train"],
+    "cost": ["gpu-advisor cost --gpu h100 --gpus 8 --hours 12", "gpu-advisor cost --gpu l40s --rent-vs-buy --utilisation 60%"],
+    "train-time": ["gpu-advisor train-time -m 27B --gpu h100 --tokens 20M --epochs 2"],
+    "recommend": ["gpu-advisor recommend -m 27B --phase train-and-serve --users 15",
+                  "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json"],
+    "ask": ["gpu-advisor ask \"fine-tune a 27B model and serve it to 20 users\"",
+            "echo \"serve llama 3 8b to 3 users\" | gpu-advisor ask", "gpu-advisor ask - --json < question.txt"],
+    "chat": ["gpu-advisor chat", "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"],
+    "sessions": ["gpu-advisor sessions list", "gpu-advisor sessions search 微调"],
+    "sessions list": ["gpu-advisor sessions list -n 10 --json"],
+    "sessions path": ["gpu-advisor sessions path"],
+    "sessions search": ["gpu-advisor sessions search llama 70b", "gpu-advisor sessions search 微调 --json"],
+    "sessions show": ["gpu-advisor sessions show 01J8"],
+    "sessions export": ["gpu-advisor sessions export 01J8 -o report.md", "gpu-advisor sessions export 01J8 --format json"],
+    "sessions import": ["gpu-advisor sessions import session.json"],
+    "sessions replay": ["gpu-advisor sessions replay 01J8 --check"],
+    "sessions delete": ["gpu-advisor sessions delete 01J8 --yes"],
+    "sessions backup": ["gpu-advisor sessions backup ~/history-backup.db --json"],
+    "config": ["gpu-advisor config path", "gpu-advisor config show --json"],
+    "config path": ["gpu-advisor config path"],
+    "config set": ["gpu-advisor config set theme nord", "gpu-advisor config set region china",
+                   "gpu-advisor config set keys.chat.math f5"],
+    "config show": ["gpu-advisor config show"],
+    "gpus": ["gpu-advisor gpus", "gpu-advisor gpus --json"],
+    "models": ["gpu-advisor models", "gpu-advisor models --json"],
+    "completion": ["gpu-advisor completion bash > ~/.local/share/bash-completion/completions/gpu-advisor",
+                   "gpu-advisor completion zsh > ~/.zfunc/_gpu-advisor",
+                   "gpu-advisor completion fish > ~/.config/fish/completions/gpu-advisor.fish"],
+}
+
+
+def subcommands(parser: argparse.ArgumentParser, path: str = "") -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every command of the parser, as ("sessions list", its parser), the root as ("", parser)."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from subcommands(sub, f"{path} {name}".strip())
+
+
+def _add_examples(parser: argparse.ArgumentParser) -> None:
+    for path, p in subcommands(parser):
+        examples = EXAMPLES.get(path)
+        if examples and not p.epilog:
+            p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+            p.formatter_class = _RawHelp
+
+
+def _default_region() -> str:
+    """The --region default: the settings file's region (gpu-advisor config set region china)."""
+    from tui import settings
+
+    return settings.load().region
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gpu-advisor")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="gpu-advisor",
         description="Choose GPUs to fine-tune and serve large language models. "
                     "With no command, opens the terminal app.")
+    parser.add_argument("--version", action="version", version=f"gpu-advisor {_version()}")
+    region = _default_region()
     sub = parser.add_subparsers(dest="command", metavar="command")
 
     size = sub.add_parser("size", help="memory needed for inference or training")
@@ -670,7 +849,7 @@ def build_parser() -> argparse.ArgumentParser:
     co = sub.add_parser("cost", help="rental cost, cost per run or per million tokens, rent vs buy")
     co.add_argument("--gpu", required=True, metavar="G")
     co.add_argument("--gpus", type=positive_int, default=1, metavar="N")
-    co.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    co.add_argument("--region", choices=("global", "us", "eu", "china"), default=region)
     co.add_argument("--hours", type=positive_float, default=None, metavar="H", help="length of a run")
     co.add_argument("--tokens-per-s", type=positive_float, default=None, metavar="T")
     co.add_argument("--utilisation", "--utilization", type=fraction, default=None, metavar="U")
@@ -692,7 +871,7 @@ def build_parser() -> argparse.ArgumentParser:
     tt.add_argument("--epochs", type=positive_float, default=1.0, metavar="E")
     tt.add_argument("--mfu", type=fraction, default=None, metavar="F")
     tt.add_argument("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=False)
-    tt.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    tt.add_argument("--region", choices=("global", "us", "eu", "china"), default=region)
     _common(tt)
     tt.set_defaults(func=cmd_train_time)
 
@@ -706,7 +885,7 @@ def build_parser() -> argparse.ArgumentParser:
     rc.add_argument("--context", type=positive_int, default=8192, metavar="N")
     rc.add_argument("--users", type=positive_int, default=1, metavar="N", help="concurrent users")
     rc.add_argument("--utilisation", "--utilization", type=fraction, default=None, metavar="U")
-    rc.add_argument("--region", choices=("global", "us", "eu", "china"), default="global")
+    rc.add_argument("--region", choices=("global", "us", "eu", "china"), default=region)
     rc.add_argument("--budget", type=positive_float, default=None, metavar="USD", help="per month")
     rc.add_argument("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have")
     rc.add_argument("--prefer", choices=("rent", "buy", "either"), default="either")
@@ -726,7 +905,8 @@ def build_parser() -> argparse.ArgumentParser:
     rc.set_defaults(func=cmd_recommend)
 
     ask = sub.add_parser("ask", help="one question, one answer; every default listed as an assumption")
-    ask.add_argument("text", nargs="+", help='e.g. "fine-tune a 27B model and serve it to 20 users"')
+    ask.add_argument("text", nargs="*", help='e.g. "fine-tune a 27B model and serve it to 20 users"; '
+                     '"-" or none with a pipe: read it from standard input')
     ask.add_argument("--json", action="store_true", help="the reply with its structured payload")
     ask.set_defaults(func=cmd_ask)
 
@@ -767,12 +947,27 @@ def build_parser() -> argparse.ArgumentParser:
     action("backup", "copy the database (VACUUM INTO a new file)", "target")
     se.set_defaults(func=cmd_sessions)
 
+    cf = sub.add_parser("config", help="settings: where the file is, what it says, change one")
+    cf_sub = cf.add_subparsers(dest="action", metavar="path|show|set", required=True)
+    for name, help_text in (("path", "where the settings file is"), ("show", "the settings in effect")):
+        cf_sub.add_parser(name, help=help_text).add_argument("--json", action="store_true")
+    cs = cf_sub.add_parser("set", help="change one setting: theme, region, keys.<binding id>")
+    cs.add_argument("key", help="theme, region or keys.<binding id> (F1 in the app lists the ids)")
+    cs.add_argument("value")
+    cs.add_argument("--json", action="store_true")
+    cf.set_defaults(func=cmd_config)
+
     g = sub.add_parser("gpus", help="the GPU catalog")
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_gpus)
     m = sub.add_parser("models", help="the model catalog")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_models)
+
+    completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish")
+    completion.add_argument("shell", choices=("bash", "zsh", "fish"))
+    completion.set_defaults(func=cmd_completion)
+    _add_examples(parser)
     return parser
 
 
@@ -814,23 +1009,19 @@ def _input_reason(exc: BaseException) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    JSON_ERRORS[0] = "--json" in argv
     parser = build_parser()
-    if not argv or argv[0] == "--db" and len(argv) == 2:
-        if argv and not argv[1].strip():
-            parser.error("argument --db: needs the path of a database file, not an empty string")
-        try:
-            from tui.app import run_app
-        except ImportError:
-            parser.print_help()
-            return 0
-        run_app(db=argv[1] if argv else None)
-        return 0
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
+    opening_app = not argv or argv[0] == "--db" and len(argv) == 2
+    if opening_app and argv and not argv[1].strip():
+        parser.error("argument --db: needs the path of a database file, not an empty string")
+    args = None if opening_app else parser.parse_args(argv)
+    if args is not None and not getattr(args, "func", None):
         parser.print_help()
         return 0
     try:
-        args.func(args)
+        if args is None:
+            return open_app(argv[1] if argv else None)
+        status = args.func(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -844,13 +1035,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 import traceback
 
                 traceback.print_exception(exc)
-            print(f"gpu-advisor: internal error ({type(exc).__name__}: {plain(str(exc))[:300]}); please report it "
-                  "(GPU_ADVISOR_DEBUG=1 shows the traceback)", file=sys.stderr)
+            message = (f"internal error ({type(exc).__name__}: {plain(str(exc))[:300]}); please report it "
+                       "(GPU_ADVISOR_DEBUG=1 shows the traceback)")
+            if JSON_ERRORS[0]:
+                print(json.dumps({"error": {"message": message, "exit_status": 1}}))
+            print(f"gpu-advisor: {message}", file=sys.stderr)
             return 1
         reason, status = known
-        print(f"gpu-advisor: {' '.join(plain(reason).split())}", file=sys.stderr)
+        reason = " ".join(plain(reason).split())
+        if JSON_ERRORS[0]:
+            print(json.dumps({"error": {"message": reason, "exit_status": status}}))
+        print(f"gpu-advisor: {reason}", file=sys.stderr)
         return status
-    return 0
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":
