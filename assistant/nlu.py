@@ -401,6 +401,11 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
         taken[s0:e0] = b"\x01" * (e0 - s0)
         if len(found) >= MAX_NAMES:
             break
+    for x in _re("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
+        if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
+            continue
+        spec = f"custom:memory={x['memory']}GB,bandwidth={x['bandwidth']}{x['unit'].upper()}B/s"
+        found.append((x.start(), x.end(), spec, int(x["count"] or 1)))
     return sorted(found)
 
 

@@ -33,6 +33,10 @@ _KEYS = {"memory", "mem", "vram", "bandwidth", "bw", "bf16", "fp16", "fp8", "int
 _STACK = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
 
 
+# A described card has no datasheet date; a fixed one keeps answers byte-identical from day to day.
+DESCRIBED_AS_OF = date(2026, 11, 1)
+
+
 def is_custom(text: str) -> bool:
     return text.strip().lower().startswith(PREFIX)
 
@@ -94,7 +98,8 @@ def parse_custom_gpu(text: str) -> Gpu:
     link = fields.get("link", "nvlink" if nvlink else "pcie").lower()
     price = _number("price", fields["price"].lstrip("$"), {"": 1, "usd": 1}, "") if "price" in fields else None
     label = fields.get("name") or f"custom {memory:g} GB, {bandwidth / 1000:g} TB/s"
-    gid = "custom-" + re.sub(r"[^a-z0-9.]+", "-", f"{memory:g}gb-{bandwidth:g}gbps-{bf16:g}tf").strip("-")
+    # the id is the description itself, so that find_gpu(gpu.id) gives the same card back
+    gid = PREFIX + ",".join(f"{k}={fields[k]}" for k in sorted(fields))
     try:
         return Gpu(
             id=gid, name=label, vendor=vendor, stack=_STACK[vendor], segment=fields.get("segment", "datacenter"),
@@ -102,7 +107,7 @@ def parse_custom_gpu(text: str) -> Gpu:
             memory_type="lpddr" if vendor == "apple" else "hbm" if fields.get("segment", "datacenter") == "datacenter" else "gddr",
             bf16_tflops=bf16, fp8_tflops=fp8, int8_tops=int8, interconnect=link, nvlink_gbps=nvlink,
             tdp_w=power, buy_price_usd=price, unified_memory=vendor == "apple", market_notes=notes,
-            source=f"user-described: {text.strip()}", as_of=date.today(),
+            source=f"user-described: {gid}", as_of=DESCRIBED_AS_OF,
         )
     except ValidationError as e:
         first = e.errors()[0]

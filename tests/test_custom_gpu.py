@@ -46,7 +46,13 @@ def test_bad_custom_specs_are_one_clear_line(spec, match):
 
 def test_tools_size_on_a_custom_card():
     r = inference_memory(InferenceMemoryInput(model="llama-3-8b", gpu="custom:memory=96GB,bandwidth=1.8TB/s,bf16=500"))
-    assert r.fits and r.gpu.startswith("custom-")
+    assert r.fits and r.gpu.startswith("custom:")
+
+
+def test_a_custom_cards_id_gives_the_same_card_back():
+    """Options carry the card's id; looking it up again (ranking, the math) must give the same card."""
+    card = find_gpu("custom:memory=96GB,bandwidth=1.8TB/s")
+    assert find_gpu(card.id) == card and card.as_of == find_gpu("custom:bandwidth=1.8TB/s,memory=96GB").as_of
 
 
 @pytest.fixture
