@@ -655,39 +655,68 @@ async def test_replay_keeps_the_message_it_names_in_view(tmp_path):
 
 async def steady(pilot) -> None:
     """A blinking cursor would make screenshots differ from run to run."""
-    for widget in pilot.app.screen.query(Input):
-        widget.cursor_blink = False
+    from textual.widgets import TextArea
+
+    for screen in pilot.app.screen_stack:
+        for widget in [*screen.query(Input), *screen.query(TextArea)]:
+            widget.cursor_blink = False
+    await pilot.pause()
     await pilot.pause()
 
 
-def test_snapshot_chat_with_a_question(snap_compare, store):
+SIZES = {"80x24": (80, 24), "120x40": (120, 40), "200x60": (200, 60)}
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_chat_with_a_question(snap_compare, store, size):
     async def run_before(pilot):
         await say(pilot, "fine-tune a 27B model and then let my team chat with it")
         await steady(pilot)
 
-    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(store), terminal_size=SIZES[size], run_before=run_before)
 
 
-def test_snapshot_chat_with_an_answer_table_and_chart(snap_compare, store):
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_chat_with_an_answer_table_and_chart(snap_compare, store, size):
     async def run_before(pilot):
         await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
         pilot.app.screen.query_one("#transcript").scroll_home(animate=False)
         await steady(pilot)
 
-    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(store), terminal_size=SIZES[size], run_before=run_before)
 
 
-def test_snapshot_sessions_screen(snap_compare, tmp_path):
+def test_snapshot_side_panel_shown_at_80x24(snap_compare, store):
+    async def run_before(pilot):
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        await pilot.press("f3")
+        await steady(pilot)
+
+    assert snap_compare(make_app(store), terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x40"])
+def test_snapshot_help(snap_compare, store, size):
+    async def run_before(pilot):
+        await pilot.press("f1")
+        await steady(pilot)
+
+    assert snap_compare(make_app(store), terminal_size=SIZES[size], run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_sessions_screen(snap_compare, tmp_path, size):
     store = seeded_store(tmp_path / "h.db")
 
     async def run_before(pilot):
         await pilot.press("ctrl+s")
         await steady(pilot)
 
-    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(store), terminal_size=SIZES[size], run_before=run_before)
 
 
-def test_snapshot_replay(snap_compare, tmp_path):
+@pytest.mark.parametrize("size", ["80x24", "120x40"])
+def test_snapshot_replay(snap_compare, tmp_path, size):
     store = seeded_store(tmp_path / "h.db")
 
     async def run_before(pilot):
@@ -696,7 +725,7 @@ def test_snapshot_replay(snap_compare, tmp_path):
         await pilot.press("right", "right")
         await steady(pilot)
 
-    assert snap_compare(make_app(store), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(make_app(store), terminal_size=SIZES[size], run_before=run_before)
 
 
 # ---------------------------------------------------------------- hostile stored text

@@ -32,9 +32,10 @@ SESSIONS_BINDINGS = [
     Binding("enter", "open", "Open", id="sessions.open"),
     Binding("ctrl+r", "replay", "Replay", id="sessions.replay"),
     Binding("ctrl+k", "check", "Re-run", id="sessions.check"),
-    Binding("f2", "rename", "Rename", id="sessions.rename"),
-    Binding("ctrl+o", "export", "Export", id="sessions.export"),
-    Binding("delete", "delete", "Delete", id="sessions.delete"),
+    # listed in the screen's status line, so that the footer fits 80 columns
+    Binding("f2", "rename", "Rename", id="sessions.rename", show=False),
+    Binding("ctrl+o", "export", "Export", id="sessions.export", show=False),
+    Binding("delete", "delete", "Delete", id="sessions.delete", show=False),
     Binding("escape", "back", "Back", id="sessions.back"),
 ]
 
@@ -42,9 +43,9 @@ REPLAY_BINDINGS = [
     Binding("right,l", "step(1)", "Next", id="replay.next"),
     Binding("left,h", "step(-1)", "Back", id="replay.back"),
     Binding("space", "toggle_play", "Play/pause", id="replay.play"),
-    Binding("plus,equals_sign", "speed(0.5)", "Faster", id="replay.faster"),
-    Binding("minus", "speed(2.0)", "Slower", id="replay.slower"),
-    Binding("home", "jump(0)", "Start", id="replay.start"),
-    Binding("end", "jump(-1)", "End", id="replay.end"),
+    Binding("plus,equals_sign", "speed(0.5)", "Faster", id="replay.faster", show=False),
+    Binding("minus", "speed(2.0)", "Slower", id="replay.slower", show=False),
+    Binding("home", "jump(0)", "Start", id="replay.start", show=False),
+    Binding("end", "jump(-1)", "End", id="replay.end", show=False),
     Binding("escape", "back", "Close", id="replay.close"),
 ]

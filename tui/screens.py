@@ -351,7 +351,7 @@ class SessionsScreen(Screen):
     def on_mount(self) -> None:
         self.sub_title = "Sessions"
         table = self.query_one("#session-table")
-        table.add_columns("updated (UTC)", "title", "messages", "id")
+        table.add_columns("updated (UTC)", "title", "msgs", "id")
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
         table.focus()
 
@@ -359,8 +359,11 @@ class SessionsScreen(Screen):
         self.rows = rows
         table = self.query_one("#session-table")
         table.clear()
+        # the title gets what the date, count and id leave of the window (the id is what the CLI takes)
+        title_chars = max(16, min(60, (self.app.size.width or 120) - 58))
         for r in rows:
-            table.add_row(r.updated[:16].replace("T", " "), Text(r.title[:60]),  # a title is text, never markup
+            title = r.title if len(r.title) <= title_chars else r.title[: title_chars - 1] + "…"
+            table.add_row(r.updated[:16].replace("T", " "), Text(title),  # a title is text, never markup
                           str(r.messages) if not searching else "", r.id, key=r.id)
         total = self.store.count_sessions()
         shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if searching else \
@@ -516,7 +519,11 @@ class ReplayScreen(Screen):
         yield Static(id="replay-status")
         yield Footer()
 
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
+
     def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
         self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
         self.action_step(1)
 
@@ -589,7 +596,7 @@ def key_names(keys: str) -> str:
     return " / ".join(one(k) for k in keys.split(","))
 
 
-CHAT_KEYS = [("Enter", "Send the message"), ("Ctrl+J", "New line in the message (Shift+Enter where the terminal has it)"),
+CHAT_KEYS = [("Enter", "Send the message"), ("Ctrl+J", "New line in the message (or Shift+Enter)"),
              ("↑ / ↓", "Earlier messages (on the first or last line)"),
              ("Tab", "Quick replies, then the input, then the assumptions"),
              ("← → / 1-9", "Move between quick replies / press one")]
