@@ -204,15 +204,51 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     )
 
 
-def load_config_file(path: str | Path) -> ModelArch:
+# A Hugging Face config.json is a few KB and a few levels deep; anything far past that is not one.
+MAX_CONFIG_BYTES = 1 << 20
+MAX_CONFIG_DEPTH = 32
+
+
+def read_config_json(path: str | Path) -> dict:
+    """A config.json read with bounded work: only a regular file of at most MAX_CONFIG_BYTES (never a
+    device, a FIFO or /dev/zero), valid UTF-8 JSON, an object nested at most MAX_CONFIG_DEPTH deep."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        if not p.is_file():
+            raise ConfigError(f"{p} is not a regular file; give a config.json file")
+        with p.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
     except OSError as e:
         raise ConfigError(f"cannot read {p}: {e.strerror or e}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{p} is over {MAX_CONFIG_BYTES // 1024} KB: not a model config.json")
     try:
-        cfg = json.loads(text)
+        cfg = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{p} is not UTF-8 text: not a model config.json") from None
     except json.JSONDecodeError as e:
         raise ConfigError(f"{p} is not valid JSON: {e.msg} at line {e.lineno}") from None
+    except (RecursionError, ValueError):  # nesting past the parser's depth, a number past int()'s digit limit
+        raise ConfigError(f"{p} is not a model config.json (too deeply nested or an absurd number)") from None
+    if not isinstance(cfg, dict):
+        raise ConfigError(f"{p} is not a model config.json: the top level must be an object")
+    if _depth(cfg) > MAX_CONFIG_DEPTH:
+        raise ConfigError(f"{p} is nested more than {MAX_CONFIG_DEPTH} levels deep: not a model config.json")
+    return cfg
+
+
+def _depth(value, level: int = 0) -> int:
+    if level > MAX_CONFIG_DEPTH:
+        return level
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def load_config_file(path: str | Path) -> ModelArch:
+    p = Path(path)
+    cfg = read_config_json(p)
     name = p.parent.name if p.name == "config.json" else p.stem
     return model_from_config(cfg, name=name.replace("__", "/"), source=str(p))
