@@ -1,0 +1,264 @@
+"""The MCP server: the sizing tools, the catalogs and the guided conversation for MCP clients
+(Claude Desktop, Cursor, agents).
+
+- Every tool of the registry (tools/registry.py) with its own JSON schema, plus `breakdown`
+  (every term's formula and inputs; off by default). A result is the figures first (`concise`).
+- A bad call (an unknown model or GPU, a value out of range) is a tool error (`isError`) whose
+  text names the closest catalog entries, so the agent can correct itself.
+- The GPU and model catalogs as resources.
+- `advise(message, session_id)`: the guided conversation, one turn per call. Sessions live in
+  memory, one `assistant.session.Conversation` per session id (the engine is deterministic).
+
+Built on the low-level server of the official `mcp` SDK (2.x) because the registry already has
+each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+import threading
+import uuid
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
+
+SERVER_NAME = "gpu-advisor"
+MAX_SESSIONS = 256  # conversations kept in memory; the least recently used one goes first
+CATALOG_URIS = {"gpu-advisor://catalog/gpus": "gpus", "gpu-advisor://catalog/models": "models"}
+BREAKDOWN = {"type": "boolean", "default": False,
+             "description": "include every term's formula and inputs (long); off: the figures, assumptions and warnings"}
+ADVISE_DESCRIPTION = (
+    "The GPU advisor's guided conversation, one turn per call: describe the job in plain words "
+    "(\"fine-tune a 27B model and serve it to 20 users\"); it asks the few questions that change the "
+    "answer, one at a time with quick-reply choices (answer with the words or 'not sure'), then "
+    "recommends GPUs (rent or buy) with every assumption listed. Follow-ups: 'show the math', "
+    "'rent or buy?', 'what about int4?', 'start over'. Pass the session_id of the previous result to "
+    "continue a conversation; without one a new conversation starts.")
+ADVISE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "message": {"type": "string", "description": "the user's message"},
+        "session_id": {"type": "string", "description": "from the previous result; omit to start a conversation"},
+    },
+    "required": ["message"],
+    "additionalProperties": False,
+}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gpu-advisor")
+    except PackageNotFoundError:
+        return "0"
+
+
+def tool_schema(name: str) -> dict[str, Any]:
+    """A registry tool's input schema with the `breakdown` switch added."""
+    from tools.registry import TOOLS
+
+    schema = json.loads(json.dumps(TOOLS[name].json_schema()))
+    schema.setdefault("properties", {})["breakdown"] = BREAKDOWN
+    return schema
+
+
+def error_text(exc: BaseException) -> str:
+    """One readable line for a bad call: pydantic's errors as 'field: problem', lookups with the
+    closest names (the catalog's NotFound says them)."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, ValidationError):
+        parts = []
+        for e in exc.errors():
+            field = ".".join(str(x) for x in e["loc"])
+            parts.append(f"{field}: {e['msg']}" if field else e["msg"])
+        return "; ".join(parts)
+    return str(exc)
+
+
+def run_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Run a registry tool; the concise result. Raises on a bad call (see `call_tool`)."""
+    from tools.registry import TOOLS, concise
+
+    arguments = dict(arguments)
+    breakdown = arguments.pop("breakdown", False)
+    if not isinstance(breakdown, bool):
+        raise ValueError("breakdown: must be true or false")
+    return concise(TOOLS[name].run(arguments), breakdown=breakdown)
+
+
+class Sessions:
+    """Conversations by session id, in memory (least recently used dropped past MAX_SESSIONS)."""
+
+    def __init__(self, limit: int = MAX_SESSIONS):
+        self.limit = limit
+        self._conversations: OrderedDict[str, Any] = OrderedDict()
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _get(self, session_id: str) -> tuple[Any, threading.Lock]:
+        from assistant.session import Conversation
+
+        with self._guard:
+            conv = self._conversations.get(session_id)
+            if conv is None:
+                conv = Conversation()
+                self._conversations[session_id] = conv
+                self._locks[session_id] = threading.Lock()
+                while len(self._conversations) > self.limit:
+                    old, _ = self._conversations.popitem(last=False)
+                    self._locks.pop(old, None)
+            self._conversations.move_to_end(session_id)
+            return conv, self._locks[session_id]
+
+    def advise(self, message: str, session_id: str | None = None) -> dict[str, Any]:
+        """One turn: the reply's Markdown and its structured payload (kind, quick replies, assumptions)."""
+        session_id = session_id or uuid.uuid4().hex
+        conv, lock = self._get(session_id)
+        with lock:  # one turn at a time per conversation
+            reply = conv.send(message)
+        data = dict(reply.additional_kwargs.get("gpu_advisor") or {})
+        data.pop("results", None)  # the figures are in the text; the tools give them as data
+        data.pop("table", None)
+        return {"session_id": session_id, "reply": str(reply.content), **data}
+
+
+def _tool_list():
+    import mcp_types as types
+
+    from tools.registry import TOOLS
+
+    read_only = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                                      open_world_hint=False)
+    tools = [types.Tool(name=t.name, description=t.description + " Returns the figures first; "
+                        "breakdown=true adds each term's formula and inputs.",
+                        input_schema=tool_schema(t.name), annotations=read_only) for t in TOOLS.values()]
+    tools.append(types.Tool(name="advise", description=ADVISE_DESCRIPTION, input_schema=ADVISE_SCHEMA,
+                            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False,
+                                                              idempotent_hint=False, open_world_hint=False)))
+    return tools
+
+
+def catalog_json(which: str) -> str:
+    from knowledge import gpus, models
+
+    records = gpus() if which == "gpus" else models()
+    return json.dumps([r.model_dump(mode="json") for r in records], indent=1)
+
+
+def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
+    """A tools/call: the result, or a tool error (isError) that says what was wrong."""
+    import mcp_types as types
+    from pydantic import ValidationError
+
+    from assistant.session import MessageTooLong
+    from tools.common import ToolError
+
+    def error(text: str) -> types.CallToolResult:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+    try:
+        if name == "advise":
+            message = arguments.get("message")
+            session_id = arguments.get("session_id")
+            if not isinstance(message, str):
+                return error("advise: message: a string is required")
+            if session_id is not None and not isinstance(session_id, str):
+                return error("advise: session_id: must be a string")
+            out = sessions.advise(message, session_id)
+            note = f"(session_id: {out['session_id']}; pass it to continue this conversation)"
+            return types.CallToolResult(content=[types.TextContent(type="text", text=out["reply"]),
+                                                 types.TextContent(type="text", text=note)],
+                                        structured_content=out)
+        data = run_tool(name, arguments)
+    except (ToolError, LookupError, ValidationError, ValueError, MessageTooLong) as e:
+        return error(f"{name}: {error_text(e)}")
+    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))],
+                                structured_content=data)
+
+
+def build_server(sessions: Sessions | None = None) -> Server:
+    """The MCP server (low-level `mcp.server.lowlevel.Server` with our handlers)."""
+    import anyio
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+
+    from tools.registry import TOOLS
+
+    sessions = sessions or Sessions()
+    tools = _tool_list()
+    names = [t.name for t in tools]
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx, params) -> types.CallToolResult:
+        if params.name not in names:
+            close = difflib.get_close_matches(params.name, names, n=3, cutoff=0.4)
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool '{params.name}'"
+                           + (f"; closest: {', '.join(close)}" if close else f"; tools: {', '.join(names)}"))
+        return await anyio.to_thread.run_sync(call_tool, params.name, dict(params.arguments or {}), sessions)
+
+    async def list_resources(ctx, params) -> types.ListResourcesResult:
+        return types.ListResourcesResult(resources=[
+            types.Resource(name="gpus", uri="gpu-advisor://catalog/gpus", mime_type="application/json",
+                           description="The GPU catalog: memory, bandwidth, dense TFLOPS, interconnect, TDP, "
+                                       "market notes, buy prices and rental $/GPU-hour, each with source and date."),
+            types.Resource(name="models", uri="gpu-advisor://catalog/models", mime_type="application/json",
+                           description="The model catalog: parameters (total and active), layers, heads, KV heads, "
+                                       "attention kind, MoE experts, context, with sources."),
+        ])
+
+    async def read_resource(ctx, params) -> types.ReadResourceResult:
+        which = CATALOG_URIS.get(str(params.uri))
+        if which is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown resource '{params.uri}'; "
+                           f"resources: {', '.join(CATALOG_URIS)}")
+        return types.ReadResourceResult(contents=[types.TextResourceContents(
+            uri=str(params.uri), mime_type="application/json", text=catalog_json(which))])
+
+    return Server(SERVER_NAME, version=_version(), title="GPU Advisor",
+                  instructions="Sizing tools for choosing GPUs to fine-tune and serve LLMs (memory, speed, "
+                               "fit, cost, rent vs buy, recommend), and `advise`, a guided conversation. "
+                               "Every figure comes from a deterministic tool; results list their assumptions.",
+                  get_tool_input_schema=lambda name: tool_schema(name) if name in TOOLS
+                  else ADVISE_SCHEMA if name == "advise" else None,
+                  on_list_tools=list_tools, on_call_tool=on_call_tool,
+                  on_list_resources=list_resources, on_read_resource=read_resource)
+
+
+async def serve_stdio(server: Server | None = None) -> None:
+    from mcp.server.stdio import stdio_server
+
+    server = server or build_server()
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def http_app(server: Server | None = None, host: str = "127.0.0.1"):
+    """The streamable HTTP ASGI app, at /mcp."""
+    server = server or build_server()
+    return server.streamable_http_app(host=host)
+
+
+def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
+    """`gpu-advisor mcp`: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+    import anyio
+
+    if http_port is None:
+        anyio.run(serve_stdio)
+        return 0
+    import uvicorn
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"gpu-advisor: serving MCP on {host} without authentication; anyone who reaches it can call "
+              "the tools", file=sys.stderr)
+    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp", file=sys.stderr)
+    uvicorn.run(http_app(host=host), host=host, port=http_port, log_level="warning")
+    return 0

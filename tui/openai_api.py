@@ -1,0 +1,237 @@
+"""An OpenAI-compatible chat endpoint: `gpu-advisor serve`, for Open WebUI, LibreChat or any OpenAI client.
+
+- `POST /v1/chat/completions` (streaming as server-sent events, or not) and `GET /v1/models`.
+- No session is kept: the conversation is rebuilt from the user messages each request carries (the
+  engine is deterministic, so the same messages reach the same state and the same reply). The
+  state after each request is cached by its user messages, so the next turn replays only itself.
+- Binds 127.0.0.1 by default; bound to any other address it requires an API key
+  (`Authorization: Bearer KEY`), given with `--api-key` or GPU_ADVISOR_API_KEY.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+import json
+import re
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import Route
+
+MODEL_ID = "gpu-advisor"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+MAX_TURNS = 200  # user messages replayed for one request
+CACHED_CONVERSATIONS = 512
+MAX_BODY_BYTES = 4_000_000
+
+
+class BadRequest(ValueError):
+    """A request this endpoint cannot answer: 400 with OpenAI's error shape."""
+
+
+def binding_problem(host: str, api_key: str | None) -> str | None:
+    """Why the server must not start with these settings, or None."""
+    if host not in LOOPBACK and not api_key:
+        return (f"serving on {host} needs an API key: --api-key KEY (or GPU_ADVISOR_API_KEY); "
+                "clients send it as 'Authorization: Bearer KEY'")
+    return None
+
+
+def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status_code=status)
+
+
+def _text(content: Any) -> str:
+    """A message's text: a string, or the text parts of a list of content parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") in ("text", "input_text") and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif isinstance(part, str):
+                parts.append(part)
+        return "\n".join(parts)
+    raise BadRequest("messages: content must be a string or a list of content parts")
+
+
+def user_messages(messages: Any) -> list[str]:
+    """The user messages of a request, in order: the conversation the advisor replays."""
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("messages: a non-empty list is required")
+    texts = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str):
+            raise BadRequest(f"messages[{i}]: an object with a role is required")
+        if m["role"] == "user":
+            texts.append(_text(m.get("content")))
+    if not texts:
+        raise BadRequest("messages: there is no user message to answer")
+    if len(texts) > MAX_TURNS:
+        raise BadRequest(f"messages: at most {MAX_TURNS} user messages per conversation")
+    return texts
+
+
+class Conversations:
+    """The engine state reached by a sequence of user messages, cached (least recently used dropped)."""
+
+    def __init__(self, limit: int = CACHED_CONVERSATIONS):
+        self.limit = limit
+        self._cache: OrderedDict[tuple[str, ...], tuple[list[Any], dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _start(self, texts: tuple[str, ...]):
+        from assistant.session import Conversation
+
+        conv = Conversation()
+        with self._lock:
+            for n in range(len(texts), 0, -1):  # the longest cached beginning of this conversation
+                hit = self._cache.get(texts[:n])
+                if hit is not None:
+                    self._cache.move_to_end(texts[:n])
+                    conv.messages, conv.state = list(hit[0]), copy.deepcopy(hit[1])
+                    return conv, n
+        return conv, 0
+
+    def _keep(self, texts: tuple[str, ...], conv) -> None:
+        with self._lock:
+            self._cache[texts] = (list(conv.messages), copy.deepcopy(conv.state))
+            self._cache.move_to_end(texts)
+            while len(self._cache) > self.limit:
+                self._cache.popitem(last=False)
+
+    def reply(self, texts: list[str]):
+        """The advisor's reply to the last of these user messages, after all the ones before."""
+        from assistant.session import MessageTooLong
+
+        key = tuple(texts)
+        conv, done = self._start(key[:-1])
+        try:
+            for text in key[done:-1]:
+                conv.send(text)
+            reply = conv.send(key[-1])
+        except MessageTooLong as e:
+            raise BadRequest(f"messages: {e}") from e
+        self._keep(key, conv)
+        return reply
+
+
+def _payload(reply) -> dict[str, Any]:
+    data = dict(reply.additional_kwargs.get("gpu_advisor") or {})
+    data.pop("results", None)  # the figures are in the text; the sizing tools give them as data
+    data.pop("table", None)
+    return data
+
+
+def _pieces(text: str) -> list[str]:
+    """The reply in stream chunks: a line at a time (Markdown renders well as it grows)."""
+    return [p for p in re.findall(r"[^\n]*\n|[^\n]+$", text) if p]
+
+
+def create_app(api_key: str | None = None, conversations: Conversations | None = None) -> Starlette:
+    conversations = conversations or Conversations()
+
+    def authorised(request: Request) -> bool:
+        if not api_key:
+            return True
+        given = request.headers.get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), api_key.encode())
+
+    def unauthorised() -> JSONResponse:
+        return _error(401, "missing or wrong API key (send 'Authorization: Bearer KEY')", code="invalid_api_key")
+
+    async def health(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    def model_card() -> dict[str, Any]:
+        return {"id": MODEL_ID, "object": "model", "created": 0, "owned_by": "gpu-advisor"}
+
+    async def list_models(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return unauthorised()
+        return JSONResponse({"object": "list", "data": [model_card()]})
+
+    async def get_model(request: Request) -> JSONResponse:
+        if not authorised(request):
+            return unauthorised()
+        if request.path_params["model"] != MODEL_ID:
+            return _error(404, f"the model '{request.path_params['model']}' does not exist; this server has "
+                               f"'{MODEL_ID}'", code="model_not_found")
+        return JSONResponse(model_card())
+
+    async def chat_completions(request: Request):
+        if not authorised(request):
+            return unauthorised()
+        body = await request.body()
+        if len(body) > MAX_BODY_BYTES:
+            return _error(413, f"the request is over {MAX_BODY_BYTES:,} bytes")
+        try:
+            data = json.loads(body)
+            if not isinstance(data, dict):
+                raise BadRequest("the body must be a JSON object")
+            texts = user_messages(data.get("messages"))
+            reply = await run_in_threadpool(conversations.reply, texts)
+        except json.JSONDecodeError as e:
+            return _error(400, f"the body is not JSON: {e}")
+        except BadRequest as e:
+            return _error(400, str(e))
+        model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else MODEL_ID
+        completion_id = f"chatcmpl-{uuid.uuid4().hex}"
+        created = int(time.time())
+        text = str(reply.content)
+        if not data.get("stream"):
+            return JSONResponse({
+                "id": completion_id, "object": "chat.completion", "created": created, "model": model,
+                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                             "message": {"role": "assistant", "content": text, "refusal": None,
+                                         "gpu_advisor": _payload(reply)}}],
+                "usage": None, "system_fingerprint": None})
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+            event = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
+                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
+            return f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+
+        async def events():
+            yield chunk({"role": "assistant", "content": ""})
+            for piece in _pieces(text):
+                yield chunk({"content": piece})
+            yield chunk({}, "stop")
+            yield "data: [DONE]\n\n"
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    return Starlette(routes=[
+        Route("/health", health),
+        Route("/v1/models", list_models),
+        Route("/v1/models/{model:path}", get_model),
+        Route("/v1/chat/completions", chat_completions, methods=["POST"]),
+    ])
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None) -> int:
+    """`gpu-advisor serve`: run the endpoint until interrupted."""
+    import sys
+
+    import uvicorn
+
+    problem = binding_problem(host, api_key)
+    if problem:
+        raise BadRequest(problem)
+    print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
+          + ("; API key required" if api_key else ""), file=sys.stderr)
+    uvicorn.run(create_app(api_key), host=host, port=port, log_level="warning")
+    return 0
