@@ -8,15 +8,16 @@ language (the catalogs in assistant/catalog/), with the same figures in every la
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Any, Literal
 
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import BaseModel, ValidationError
-from typing_extensions import TypedDict
+from typing_extensions import NotRequired, TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
@@ -46,6 +47,25 @@ class AdvisorState(TypedDict, total=False):
     lang: str
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
+
+
+class AdvisorInput(TypedDict):
+    """What a front-end sends (LangGraph Server's input schema): the new messages."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    oneshot: NotRequired[bool]  # answer at once, every missing value a stated assumption
+
+
+class AdvisorOutput(TypedDict, total=False):
+    """What a front-end gets back: the messages, and the advisor's payload (the profile it works
+    from, the assumptions it made, the open question's slot, the language, the tool results)."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    profile: dict[str, Any]
+    defaulted: dict[str, str]
+    pending: str | None
+    results: dict[str, Any]
+    lang: str
 
 
 class Turn(BaseModel):
@@ -470,13 +490,58 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     return {"messages": [message], **update}
 
 
-def build_graph() -> StateGraph:
-    """The uncompiled graph: compile it with the checkpointer your front-end uses."""
-    g = StateGraph(AdvisorState)
+def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:
+    """The tool calls behind a reply in the standard form front-ends show as tool activity: one
+    AIMessage with `tool_calls` (no text), then a ToolMessage per call with its concise result."""
+    from tools.registry import concise_data
+
+    ids = [f"call-{turn}-{i}-{tool}" for i, (tool, _, _) in enumerate(calls, start=1)]
+    request = AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": call_id, "type": "tool_call"}
+                                                for call_id, (tool, args, _) in zip(ids, calls)])
+    results = [ToolMessage(content=json.dumps(concise_data(result, ranking=tool == "recommend")
+                                              if isinstance(result, dict) else result),
+                           tool_call_id=call_id, name=tool) for call_id, (tool, _, result) in zip(ids, calls)]
+    return [request, *results]
+
+
+def _showing_tool_calls(node):
+    """A node that puts the tool calls it made before its reply (see tool_call_messages)."""
+
+    def run(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+        calls: list[tuple[str, dict[str, Any], Any]] = []
+        outer = _recorder(config)
+
+        def record(tool: str, arguments: dict[str, Any], result: Any, ms: float) -> None:
+            calls.append((tool, arguments, result))
+            if outer is not None:
+                outer(tool, arguments, result, ms)
+
+        configurable = {**((config or {}).get("configurable") or {}), "tool_recorder": record}
+        update = node(state, {**(config or {}), "configurable": configurable})
+        if calls:
+            turn = sum(isinstance(m, HumanMessage) for m in state.get("messages", []))
+            update["messages"] = [*tool_call_messages(calls, turn), *update["messages"]]
+        return update
+
+    run.__name__ = node.__name__
+    return run
+
+
+def build_graph(front_end: bool = False) -> StateGraph:
+    """The uncompiled graph: compile it with the checkpointer your front-end uses.
+
+    front_end=True is the graph chat front-ends see (LangGraph Server, langgraph-sdk): messages in;
+    messages and the advisor's payload out (AdvisorInput, AdvisorOutput), and the tool calls behind
+    an answer as an AIMessage with tool_calls and ToolMessages before the reply, which stays the
+    last message. Without it, the whole state goes in and out and each turn adds only the human
+    message and the reply: for drivers that keep the state themselves (assistant.session)."""
+    g = (StateGraph(AdvisorState, input_schema=AdvisorInput, output_schema=AdvisorOutput) if front_end
+         else StateGraph(AdvisorState))
+    shown = _showing_tool_calls if front_end else (lambda node: node)
     g.add_node("understand", understand_node)
     g.add_node("ask", ask_node)
-    g.add_node("answer", answer_node)
-    g.add_node("explain", explain_node)
+    g.add_node("answer", shown(answer_node))
+    g.add_node("explain", shown(explain_node))
     g.add_node("reply", reply_node)
     g.add_edge(START, "understand")
     g.add_conditional_edges("understand", route, {"ask": "ask", "answer": "answer", "explain": "explain",
@@ -486,4 +551,5 @@ def build_graph() -> StateGraph:
     return g
 
 
-graph = build_graph().compile()
+graph = build_graph(front_end=True).compile()  # for langgraph.json and other front-ends
+engine_graph = build_graph().compile()  # the whole state in and out: assistant.session's driver

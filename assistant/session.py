@@ -65,9 +65,9 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
 
 
 def _graph():
-    from assistant import graph
+    from assistant.engine import engine_graph  # the whole state in and out, no tool-call messages
 
-    return graph
+    return engine_graph
 
 
 def title_for(text: str) -> str:

@@ -90,3 +90,54 @@ def test_a_whole_conversation_through_the_sdk(server_url):
     assert follow_up["additional_kwargs"]["gpu_advisor"]["kind"] == "answer"
     assert "_Updated for: precision._" in follow_up["content"]
     assert ", int4, 15 users" in follow_up["content"]
+
+
+def test_the_graph_takes_messages_and_gives_messages_and_the_advisor_payload(server_url):
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=server_url)
+    assistant = client.assistants.search(graph_id="gpu_advisor")[0]
+    schemas = client.assistants.get_schemas(assistant["assistant_id"])
+    assert set(schemas["input_schema"]["properties"]) == {"messages", "oneshot"}
+    assert set(schemas["output_schema"]["properties"]) == {"messages", "profile", "defaulted", "pending",
+                                                           "results", "lang"}
+    thread = client.threads.create()
+    out = client.runs.wait(thread["thread_id"], "gpu_advisor",
+                           input={"messages": [{"role": "user", "content": "hi"}]})
+    assert set(out) <= set(schemas["output_schema"]["properties"])
+    assert "turn" not in out and "asked" not in out
+
+
+def test_the_tool_calls_behind_an_answer_come_before_it_in_the_standard_form(server_url):
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+
+    def turn(text: str) -> list[dict]:
+        out = client.runs.wait(thread["thread_id"], "gpu_advisor",
+                               input={"messages": [{"role": "user", "content": text}]})
+        messages = out["messages"]
+        last_human = max(i for i, m in enumerate(messages) if m["type"] == "human")
+        assert messages[last_human]["content"] == text
+        return messages[last_human + 1:]
+
+    question = turn("serve llama 3.1 8b to 20 users")
+    assert [m["type"] for m in question] == ["ai"] and not question[0].get("tool_calls")  # a question calls nothing
+    answer = turn("working hours")
+    request, *results, reply = answer
+    assert request["type"] == "ai" and request["content"] == ""
+    calls = request["tool_calls"]
+    assert [c["name"] for c in calls] == ["recommend", "inference_memory"]
+    assert [m["type"] for m in results] == ["tool"] * len(calls)
+    assert [m["tool_call_id"] for m in results] == [c["id"] for c in calls]
+    import json
+
+    ranking = json.loads(results[0]["content"])
+    assert len(ranking["options"]) <= 5 and "workload" not in ranking  # concise: the top of the ranking
+    assert "terms" not in json.loads(results[1]["content"])
+    # the reply stays the last message, as plain chat views show it
+    assert reply["type"] == "ai" and not reply.get("tool_calls") and reply["content"].startswith("## ")
+    assert reply["additional_kwargs"]["gpu_advisor"]["kind"] == "answer"
+    math = turn("show the math")
+    assert math[0]["tool_calls"] and math[-1]["additional_kwargs"]["gpu_advisor"]["topic"] == "math"

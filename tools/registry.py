@@ -69,12 +69,18 @@ def concise(result: BaseModel, breakdown: bool = False) -> dict[str, Any]:
     ranking cut to its top options with their key fields."""
     from tools.recommend import Recommendation
 
-    data = result.model_dump(mode="json")
+    return concise_data(result.model_dump(mode="json"), breakdown, ranking=isinstance(result, Recommendation))
+
+
+def concise_data(data: dict[str, Any], breakdown: bool = False, ranking: bool = False) -> dict[str, Any]:
+    """`concise` for a result already turned into JSON data (what the conversation's tool recorder
+    keeps); `ranking`: the data is a recommendation. The data given is not changed."""
+    data = dict(data)
     if not breakdown:
         data.pop("terms", None)
-    if isinstance(result, Recommendation):
+    if ranking:
         data.pop("workload", None)
-        data["options_considered"] = len(result.options)
+        data["options_considered"] = len(data["options"])
         data["options"] = [{k: o[k] for k in OPTION_FIELDS if o.get(k) is not None}
                            for o in data["options"][:OPTIONS_IN_SUMMARY]]
     nested = (list, dict)
