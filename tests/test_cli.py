@@ -699,3 +699,22 @@ def test_completion_scripts_name_the_commands(cli):
                         '_gpu_advisor; echo "${COMPREPLY[@]}"'], input=bash, capture_output=True, text=True,
                        timeout=30)
     assert "list" in r.stdout.split() and "backup" in r.stdout.split()
+
+
+def test_models_show_prints_the_resolved_shape_of_a_model(cli):
+    shape = cli.json("models", "show", "Qwen/Qwen2.5-72B-Instruct")
+    assert shape["id"] == "qwen2.5-72b" and shape["kv_heads"] == 8 and shape["layers"] == 80
+    assert "kv_heads" in cli.ok("models", "show", QWEN3_8B)
+    r = cli("models", "show")
+    assert r.returncode == 2 and "models show needs a model" in r.stderr
+
+
+def test_gpus_path_says_where_your_own_cards_go(cli):
+    paths = cli.json("gpus", "--path")
+    assert paths["gpus"].endswith("gpus.yaml") and paths["prices"].endswith("prices.yaml")
+
+
+def test_an_unknown_repo_offline_says_why_in_one_line(cli):
+    r = cli("size", "inference", "-m", "someorg/foo-bar", "--precision", "bf16")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "HF_HUB_OFFLINE" in r.stderr and "give a size" in r.stderr

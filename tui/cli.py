@@ -435,10 +435,14 @@ def cmd_recommend(args: argparse.Namespace) -> None:
 
 
 def cmd_gpus(args: argparse.Namespace) -> None:
-    from knowledge import gpus
+    from knowledge import gpus, user_gpus_path, user_prices_path
     from tools.cost import try_price
     from tui.format import table
 
+    if args.path:
+        paths = {"gpus": str(user_gpus_path()), "prices": str(user_prices_path())}
+        print(json.dumps(paths, indent=2) if args.json else "\n".join(paths.values()))
+        return
     records = gpus()
     if args.json:
         print(json.dumps([g.model_dump(mode="json") for g in records], indent=2))
@@ -453,9 +457,20 @@ def cmd_gpus(args: argparse.Namespace) -> None:
 
 
 def cmd_models(args: argparse.Namespace) -> None:
-    from knowledge import models
+    from knowledge import models, show_model
     from tui.format import table
 
+    if args.action == "show":
+        if not args.id:
+            raise UsageError("models show needs a model: gpu-advisor models show Qwen/Qwen2.5-72B-Instruct")
+        _allow_network()
+        shape = show_model(args.id)
+        if args.json:
+            print(json.dumps(shape, indent=2))
+        else:
+            width = max(len(k) for k in shape)
+            print("\n".join(f"{k:<{width}}  {plain(str(v))}" for k, v in shape.items() if v not in (None, [], {})))
+        return
     records = models()
     if args.json:
         print(json.dumps([m.model_dump(mode="json") for m in records], indent=2))
@@ -464,6 +479,18 @@ def cmd_models(args: argparse.Namespace) -> None:
              m.num_layers, m.attention.upper(), f"{m.num_kv_heads}x{m.head_dim}", f"{m.max_context:,}") for m in records]
     print(table(rows, ["id", "name", "params B", "layers", "attention", "KV heads", "context"]))
     print("\nAlso accepted: Hugging Face repo ids, a path to config.json, or a size such as 27B or 26B-A3.8B.")
+
+
+# The sizing commands may resolve a model on the Hugging Face Hub; the conversation stays offline
+# (replayed sessions must give the same answers).
+HUB_COMMANDS = ("size", "speed", "fit", "train-time", "recommend", "models")
+
+
+def _allow_network() -> None:
+    """A sizing command may look a model up on the Hugging Face Hub (HF_HUB_OFFLINE still wins)."""
+    from knowledge import hub
+
+    hub.allow_network(True)
 
 
 def _reply_json(message) -> dict:
@@ -959,14 +986,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser("gpus", help="the GPU catalog")
     g.add_argument("--json", action="store_true")
+    g.add_argument("--path", action="store_true", help="where your own gpus.yaml and prices.yaml go")
     g.set_defaults(func=cmd_gpus)
-    m = sub.add_parser("models", help="the model catalog")
+    m = sub.add_parser("models", help="the model catalog; 'models show ID' for the shape of any model")
+    m.add_argument("action", nargs="?", choices=("show",), help="show: resolve one model and print its shape")
+    m.add_argument("id", nargs="?", help="a catalog name, Hugging Face repo id, config.json path or size")
     m.add_argument("--json", action="store_true")
     m.set_defaults(func=cmd_models)
 
     completion = sub.add_parser("completion", help="a shell completion script: bash, zsh or fish")
     completion.add_argument("shell", choices=("bash", "zsh", "fish"))
     completion.set_defaults(func=cmd_completion)
+    from tui import mcp_server, openai_api  # the servers' modules load their libraries only when run
+
+    mcp_server.add_command(sub)  # gpu-advisor mcp
+    openai_api.add_command(sub)  # gpu-advisor serve
     _add_examples(parser)
     return parser
 
@@ -997,8 +1031,9 @@ def _input_reason(exc: BaseException) -> str | None:
         return "; ".join(parts)
     if isinstance(exc, NotFound):
         hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
+        why = f": {exc.reason}" if exc.reason else ""
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
-        return f"unknown {exc.kind} '{exc.query}'{hint}" + (f"; see `{more}`" if more else "")
+        return f"unknown {exc.kind} '{exc.query}'{why}{hint}" + (f"; see `{more}`" if more else "")
     from assistant.history import HistoryError
     from assistant.session import MessageTooLong
 
@@ -1021,6 +1056,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args is None:
             return open_app(argv[1] if argv else None)
+        if args.command in HUB_COMMANDS:
+            _allow_network()
         status = args.func(args)
     except KeyboardInterrupt:
         return 130
