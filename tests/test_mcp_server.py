@@ -104,8 +104,41 @@ def test_least_recently_used_sessions_are_dropped():
     assert list(sessions._conversations) == ["a", "c"]
 
 
+def test_a_streamable_http_client_session():
+    import socket
+    import threading
+
+    import uvicorn
+    from mcp import Client
+
+    from tui.mcp_server import http_app
+
+    # Bound and listening before the server thread starts: the client's first request waits in the
+    # backlog until the server accepts it (no readiness polling).
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(http_app(), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+
+    async def main():
+        with anyio.fail_after(120):
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                await _exercise(client)
+
+    try:
+        anyio.run(main)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
 @pytest.mark.slow
-def test_a_stdio_client_session_with_gpu_advisor_mcp():
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # legacy: the initialize handshake desktop clients use
+def test_a_stdio_client_session_with_gpu_advisor_mcp(mode):
     from mcp import Client, StdioServerParameters
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -113,7 +146,7 @@ def test_a_stdio_client_session_with_gpu_advisor_mcp():
 
     async def main():
         with anyio.fail_after(120):
-            async with Client(params, mode="legacy") as client:  # the initialize handshake, as desktop clients do
+            async with Client(params, mode=mode) as client:
                 assert client.server_info.name == "gpu-advisor"
                 await _exercise(client)
 

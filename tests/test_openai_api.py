@@ -108,3 +108,13 @@ def test_another_address_needs_an_api_key():
     assert binding_problem("127.0.0.1", None) is None
     assert "needs an API key" in binding_problem("0.0.0.0", None)
     assert binding_problem("0.0.0.0", "k") is None
+
+
+def test_gpu_advisor_serve_refuses_another_address_without_a_key(monkeypatch, capsys):
+    from tui.cli import main
+
+    monkeypatch.delenv("GPU_ADVISOR_API_KEY", raising=False)
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--host", "0.0.0.0", "--port", "8765"])
+    assert exit_.value.code == 2
+    assert "needs an API key" in capsys.readouterr().err

@@ -15,15 +15,15 @@ each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 import threading
-import uuid
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import argparse
+
     from mcp.server.lowlevel import Server
 
 SERVER_NAME = "gpu-advisor"
@@ -118,6 +118,8 @@ class Sessions:
 
     def advise(self, message: str, session_id: str | None = None) -> dict[str, Any]:
         """One turn: the reply's Markdown and its structured payload (kind, quick replies, assumptions)."""
+        import uuid
+
         session_id = session_id or uuid.uuid4().hex
         conv, lock = self._get(session_id)
         with lock:  # one turn at a time per conversation
@@ -184,6 +186,8 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
 
 def build_server(sessions: Sessions | None = None) -> Server:
     """The MCP server (low-level `mcp.server.lowlevel.Server` with our handlers)."""
+    import difflib
+
     import anyio
     import mcp_types as types
     from mcp.server.lowlevel import Server
@@ -262,3 +266,19 @@ def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
     print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp", file=sys.stderr)
     uvicorn.run(http_app(host=host), host=host, port=http_port, log_level="warning")
     return 0
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    """Register `gpu-advisor mcp` on the command line's subparsers."""
+    p = sub.add_parser("mcp", help="serve the sizing tools, the catalogs and the conversation to MCP clients "
+                                   "(stdio; --http PORT for streamable HTTP)")
+    p.add_argument("--http", type=int, default=None, metavar="PORT",
+                   help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="address for --http (default: %(default)s)")
+
+    def run(args: argparse.Namespace) -> int:
+        if args.http is not None and not 0 < args.http < 65536:
+            p.error(f"--http: {args.http} is not a port number")
+        return main(args.http, args.host)
+
+    p.set_defaults(func=run)

@@ -18,13 +18,13 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
-from starlette.routing import Route
+if TYPE_CHECKING:  # starlette loads with the server, not with the command line's parser
+    import argparse
+
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
 
 MODEL_ID = "gpu-advisor"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -46,6 +46,8 @@ def binding_problem(host: str, api_key: str | None) -> str | None:
 
 
 def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
     return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status_code=status)
 
 
@@ -140,6 +142,13 @@ def _pieces(text: str) -> list[str]:
 
 
 def create_app(api_key: str | None = None, conversations: Conversations | None = None) -> Starlette:
+    """The ASGI app; with api_key, every /v1 request must carry it as a bearer token."""
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, StreamingResponse
+    from starlette.routing import Route
+
     conversations = conversations or Conversations()
 
     def authorised(request: Request) -> bool:
@@ -235,3 +244,25 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None)
           + ("; API key required" if api_key else ""), file=sys.stderr)
     uvicorn.run(create_app(api_key), host=host, port=port, log_level="warning")
     return 0
+
+
+def add_command(sub: argparse._SubParsersAction) -> None:
+    """Register `gpu-advisor serve` on the command line's subparsers."""
+    import os
+
+    p = sub.add_parser("serve", help="an OpenAI-compatible chat endpoint (/v1/chat/completions) for "
+                                     "Open WebUI, LibreChat or any OpenAI client")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: %(default)s)")
+    p.add_argument("--port", type=int, default=8000, help="(default: %(default)s)")
+    p.add_argument("--api-key", default=os.environ.get("GPU_ADVISOR_API_KEY") or None, metavar="KEY",
+                   help="require 'Authorization: Bearer KEY' (needed off loopback; default: $GPU_ADVISOR_API_KEY)")
+
+    def run(args: argparse.Namespace) -> int:
+        problem = binding_problem(args.host, args.api_key)
+        if problem:
+            p.error(problem)
+        if not 0 < args.port < 65536:
+            p.error(f"--port: {args.port} is not a port number")
+        return serve(args.host, args.port, args.api_key)
+
+    p.set_defaults(func=run)
