@@ -270,11 +270,15 @@ def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `gpu-advisor mcp` on the command line's subparsers."""
+    import argparse
+
     p = sub.add_parser("mcp", help="serve the sizing tools, the catalogs and the conversation to MCP clients "
                                    "(stdio; --http PORT for streamable HTTP)")
     p.add_argument("--http", type=int, default=None, metavar="PORT",
                    help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="address for --http (default: %(default)s)")
+    p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in ['gpu-advisor mcp', 'gpu-advisor mcp --http 8808'])
+    p.formatter_class = type("RawHelp", (p.formatter_class, argparse.RawDescriptionHelpFormatter), {})
 
     def run(args: argparse.Namespace) -> int:
         if args.http is not None and not 0 < args.http < 65536:

@@ -248,6 +248,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None)
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `gpu-advisor serve` on the command line's subparsers."""
+    import argparse
     import os
 
     p = sub.add_parser("serve", help="an OpenAI-compatible chat endpoint (/v1/chat/completions) for "
@@ -256,6 +257,8 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="(default: %(default)s)")
     p.add_argument("--api-key", default=os.environ.get("GPU_ADVISOR_API_KEY") or None, metavar="KEY",
                    help="require 'Authorization: Bearer KEY' (needed off loopback; default: $GPU_ADVISOR_API_KEY)")
+    p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in ['gpu-advisor serve', 'gpu-advisor serve --host 0.0.0.0 --port 8000 --api-key KEY'])
+    p.formatter_class = type("RawHelp", (p.formatter_class, argparse.RawDescriptionHelpFormatter), {})
 
     def run(args: argparse.Namespace) -> int:
         problem = binding_problem(args.host, args.api_key)
