@@ -231,7 +231,7 @@ def read_config_json(path: str | Path) -> dict:
     except (RecursionError, ValueError):  # nesting past the parser's depth, a number past int()'s digit limit
         raise ConfigError(f"{p} is not a model config.json (too deeply nested or an absurd number)") from None
     if not isinstance(cfg, dict):
-        raise ConfigError(f"{p} is not a model config.json: the top level must be an object")
+        raise ConfigError(f"{p} is not a model config.json: the top level must be a JSON object")
     if _depth(cfg) > MAX_CONFIG_DEPTH:
         raise ConfigError(f"{p} is nested more than {MAX_CONFIG_DEPTH} levels deep: not a model config.json")
     return cfg
