@@ -8,10 +8,12 @@ STAMP := $(VENV)/.installed
 .PHONY: run test scenarios bench lint clean
 
 $(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "Setting up $(VENV): installing GPU Advisor and its test tools (the first time takes a minute or two)..."
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+	@echo "Set up. Next time this step is skipped."
 
 run: $(STAMP)
 	$(BIN)/gpu-advisor $(ARGS)
