@@ -1,34 +1,60 @@
 # The README's commands: `make run` opens the app, `make test` runs the tests. Each creates the
-# virtual environment in .venv and installs the project the first time (and when pyproject changes).
+# virtual environment in .venv the first time and installs the exact versions the lock files pin:
+# requirements.lock for the app, requirements-dev.lock for the app and its test tools. uv installs
+# them when it is on the PATH (seconds), pip otherwise (a minute or two); the versions are the same.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+APP := $(VENV)/.installed-app
+DEV := $(VENV)/.installed-dev
+UV := $(shell command -v uv 2>/dev/null)
 
-.PHONY: run test scenarios bench lint clean
+ifdef UV
+INSTALL = $(UV) pip install --quiet --python $(BIN)/python
+else
+INSTALL = $(BIN)/python -m pip install --quiet
+endif
 
-$(STAMP): pyproject.toml
-	@echo "Setting up $(VENV): installing GPU Advisor and its test tools (the first time takes a minute or two)..."
+.PHONY: run test scenarios bench lint lock clean
+
+$(BIN)/python:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -m pip install --quiet --upgrade pip
-	@$(BIN)/python -m pip install --quiet -e '.[dev]'
-	@touch $(STAMP)
-	@echo "Set up. Next time this step is skipped."
 
-run: $(STAMP)
+# installs what the lock pins, then the project itself without touching those versions
+define install_locked
+	@echo "Setting up $(VENV) from $(1)$(if $(UV), with uv,) (the first time takes $(if $(UV),seconds,a minute or two))..."
+	@$(INSTALL) -r $(1)
+	@$(INSTALL) --no-deps -e .
+	@touch $(2)
+	@echo "Set up. Next time this step is skipped."
+endef
+
+$(APP): requirements.lock pyproject.toml | $(BIN)/python
+	$(call install_locked,requirements.lock,$(APP))
+
+$(DEV): requirements-dev.lock pyproject.toml | $(BIN)/python
+	$(call install_locked,requirements-dev.lock,$(DEV))
+	@touch $(APP)
+
+run: $(APP)
 	$(BIN)/gpu-advisor $(ARGS)
 
-test: $(STAMP)
+test: $(DEV)
 	$(BIN)/python -m pytest
 
-scenarios: $(STAMP)
+scenarios: $(DEV)
 	$(BIN)/python -m pytest -q tests/test_scenarios.py
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python -m bench
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/lint-imports
+
+# Re-resolve the lock files from pyproject.toml (needs uv): run after changing a dependency.
+lock:
+	uv pip compile pyproject.toml --python-version 3.11 --no-annotate --custom-compile-command "make lock" -o requirements.lock
+	uv pip compile pyproject.toml --extra dev --python-version 3.11 --no-annotate --custom-compile-command "make lock" -o requirements-dev.lock
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
