@@ -22,6 +22,7 @@ How a message is read:
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -100,7 +101,7 @@ _KANA = re.compile(r"[\u3040-\u30ff]")
 _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
                        r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
 MAX_DIGITS = 16
-_LONG_DIGITS = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
                         "\u00a0": " ", "。": ". ", "，": ", ", "、": ", ", "；": "; ", "！": "! ", "？": "? ",
                         "：": ": ", "（": "(", "）": ")"})
@@ -197,7 +198,7 @@ def _number_words(text: str) -> str:
         half = tokens[:2] in (["half", "a"], ["half", "an"])
         article = tokens[0] in ("a", "an") or half
         body = tokens[2 if half else 1 if article else 0:]
-        if not body or body[0] in scales and not article:
+        if not body or (body[0] in scales and not article):
             if half and not body:
                 return run
             if not article:
@@ -305,9 +306,14 @@ def _tokens(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+# Names are looked for among this many words of a message: far past them is a paste, and each word
+# costs every n-gram length a lookup.
+MAX_NAME_WORDS = 600
+
+
 def _ngrams(text: str, max_n: int = 5):
     """Runs of up to max_n tokens, longest first: (start, end, 'words joined by spaces')."""
-    tokens = _tokens(text)
+    tokens = _tokens(text)[:MAX_NAME_WORDS]
     for n in range(max_n, 0, -1):
         for i in range(len(tokens) - n + 1):
             span = tokens[i:i + n]
@@ -315,7 +321,7 @@ def _ngrams(text: str, max_n: int = 5):
 
 
 @cache
-def _STOP() -> frozenset[str]:  # noqa: N802
+def _STOP() -> frozenset[str]:
     """Words that are never part of a model name."""
     return frozenset(vocab()["name_stopwords"])
 
@@ -338,7 +344,7 @@ def _resolve_token(word: str) -> str | None:
         return None
     try:
         model = find_model(word)
-    except Exception:  # NotFound, ConfigError, BadValue: not a catalog name
+    except Exception:  # noqa: BLE001 - NotFound, ConfigError, BadValue: not a catalog name
         return None
     return None if model.family == "generic" else model.id
 
@@ -376,11 +382,11 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
     found: list[tuple[int, int, str, int]] = []
     taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
-        if any(taken[start:end]) or " " in gram and not _LETTER.search(gram):
+        if any(taken[start:end]) or (" " in gram and not _LETTER.search(gram)):
             continue
         key = normalise(gram)
         gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
-        if not gpu_id or key.isdigit() and len(key) < 4:
+        if not gpu_id or (key.isdigit() and len(key) < 4):
             continue
         count, s0, e0 = 1, start, end
         before = text[max(0, start - 40):start]
@@ -473,7 +479,7 @@ def negated(text: str, start: int) -> bool:
     return bool(_re("negation").search(before) or _re("rather_than").search(before))
 
 
-def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
+def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noqa: C901 - ordered word rules, first match wins
     """The role of one quantity from the words after and before it, and an extra tag (the
     currency of money, the unit of a duration, the period of hours per period)."""
     after = masked[q.end:q.end + 60]
@@ -538,7 +544,7 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
     return "", ""
 
 
-def _token_role(q: Quantity, after: str, before: str) -> str:
+def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - ordered word rules, first match wins
     """The role of 'N tokens': context, training data, per item, output, prompt."""
     adjective = re.match(r"\s*-?\s*([a-z ]+?)\s+tokens?\b", after)
     if adjective:
@@ -616,8 +622,10 @@ class Message:
     phase: str | None = None  # the phase this message states, once read
 
     def live(self, key: str) -> list[re.Match[str]]:
-        """Matches of a vocabulary pattern that are not negated."""
-        return [m for m in _re(key).finditer(self.masked) if not negated(self.masked, m.start())]
+        """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
+        word repeated a thousand times says no more than a hundred times)."""
+        found = itertools.islice(_re(key).finditer(self.masked), MAX_QUANTITIES)
+        return [m for m in found if not negated(self.masked, m.start())]
 
     def role(self, *roles: str, live: bool = True) -> list[Quantity]:
         """Quantities with one of these roles (by default only those not negated)."""
@@ -1008,7 +1016,7 @@ def read_owned(m: Message) -> list[str] | None:
         home = _re("owned_place").search(clause)
         buying = _re("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
         default = gpu_id in vocab()["owned_by_default"] and not buying
-        if (has or mine or home) and not (buying and not has) or default:
+        if ((has or mine or home) and not (buying and not has)) or default:
             owned.append(f"{count}x {gpu_id}")
     return owned or None
 
@@ -1249,7 +1257,7 @@ def read_topic(m: Message) -> str | None:
             if len(both) >= 2:
                 return "+".join(both[:3])  # "lora vs qlora?": both entries, side by side
         return finder(m.raw)
-    except Exception:  # a glossary that cannot be read answers no concept question
+    except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
         return None
 
 
@@ -1273,7 +1281,7 @@ def _choice_count(slot: str) -> int:
         from assistant.catalog import text
 
         return len(text("en", f"slot.{slot}.choices"))
-    except Exception:
+    except Exception:  # noqa: BLE001 - no catalog entry: the fallback count
         return 9
 
 
@@ -1359,12 +1367,12 @@ def _note(slot: str, value: Any) -> str:
     if slot == "precision":
         try:
             return f"{find_precision(value).name} weights"
-        except Exception:
+        except Exception:  # noqa: BLE001 - an unknown precision is echoed as given
             return str(value)
     return f"{slot.replace('_', ' ')}: {value}"
 
 
-def understand(raw: str, pending: str | None = None) -> Understanding:
+def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: C901 - the readers in order, one guard each
     """Read one message; `pending` is the slot of the question just asked (or None)."""
     raw = raw or ""
     u = Understanding()

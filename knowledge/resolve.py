@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from knowledge.hf_config import ConfigError, load_config_file
@@ -53,6 +53,7 @@ class BadValue(ValueError):
     """A value that parses but makes no physical sense (zero, negative, absurdly large)."""
 
 
+@lru_cache(maxsize=8192)  # the text reader normalises every word group of a message: pastes repeat them
 def normalise(text: str) -> str:
     return re.sub(r"[^\w.]|_", "", text.lower())
 
@@ -230,7 +231,7 @@ def find_model(query: str) -> ModelArch:
     text = query.strip()
     if not text:
         raise NotFound("model", query, [])
-    if text.endswith(".json") or "/" in text and Path(text).exists():
+    if text.endswith(".json") or ("/" in text and Path(text).exists()):
         path = Path(text)
         if path.is_dir():
             path = path / "config.json"
@@ -434,8 +435,24 @@ def find_topic(text: str) -> str | None:
 
 
 __all__ = [
-    "BadValue", "ConfigError", "FAMILY_WORDS", "NotFound", "check_size", "find_gpu", "find_model", "model_from_hub",
-    "resolve_model", "size_in_name",
-    "find_precision", "find_topic", "find_topics", "model_from_size", "model_index", "model_summary", "normalise",
-    "parse_size", "phrase", "show_model",
+    "FAMILY_WORDS",
+    "BadValue",
+    "ConfigError",
+    "NotFound",
+    "check_size",
+    "find_gpu",
+    "find_model",
+    "find_precision",
+    "find_topic",
+    "find_topics",
+    "model_from_hub",
+    "model_from_size",
+    "model_index",
+    "model_summary",
+    "normalise",
+    "parse_size",
+    "phrase",
+    "resolve_model",
+    "show_model",
+    "size_in_name",
 ]
