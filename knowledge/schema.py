@@ -21,18 +21,23 @@ class Record(BaseModel):
 
 
 HostKind = Literal["consumer", "workstation", "datacenter-pcie", "datacenter-board", "apple"]
-Stack = Literal["cuda", "rocm", "metal", "cann"]
+Stack = Literal["cuda", "rocm", "metal", "cann", "gaudi"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
-_VENDOR_STACK: dict[str, str] = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
+_VENDOR_STACK: dict[str, str] = {
+    "nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann", "intel": "gaudi",
+}
 
 
 class Gpu(Record):
     id: str
     name: str
     aliases: list[str] = []
-    vendor: Literal["nvidia", "amd", "apple", "huawei"]
-    stack: Stack = Field(default="cuda", description="software ecosystem the card needs: CUDA, ROCm, Metal, CANN")
+    vendor: Literal["nvidia", "amd", "apple", "huawei", "intel"]
+    stack: Stack = Field(
+        default="cuda",
+        description="software ecosystem the card needs: CUDA, ROCm, Metal, CANN, Intel Gaudi software (SynapseAI)",
+    )
     segment: Literal["consumer", "workstation", "datacenter", "apple"]
     memory_gb: float = Field(gt=0)
     memory_bandwidth_gbps: float = Field(gt=0)
@@ -40,9 +45,10 @@ class Gpu(Record):
     bf16_tflops: float = Field(gt=0, description="dense BF16/FP16 tensor throughput, FP32 accumulate")
     fp8_tflops: float | None = Field(default=None, gt=0, description="dense FP8 tensor; None: no FP8 units")
     int8_tops: float | None = Field(default=None, gt=0)
-    interconnect: Literal["nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "hccs", "unified"]
+    interconnect: Literal["nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "hccs", "roce", "unified"]
     nvlink_gbps: float | None = Field(
-        default=None, gt=0, description="per-GPU NVLink (Infinity Fabric, HCCS) bandwidth, both directions"
+        default=None, gt=0,
+        description="per-GPU NVLink (Infinity Fabric, HCCS, Gaudi's on-chip RoCE) bandwidth, both directions",
     )
     pcie_gen: int | None = None
     tdp_w: float = Field(gt=0)
@@ -64,9 +70,10 @@ class Gpu(Record):
 
     @property
     def has_nvlink(self) -> bool:
-        """A fast GPU-to-GPU link inside the server (NVLink/NVSwitch, AMD Infinity Fabric, Huawei HCCS):
-        tensor parallelism across these cards does not crawl over PCIe."""
-        return self.interconnect in ("nvlink", "infinity-fabric", "hccs")
+        """A fast GPU-to-GPU link inside the server (NVLink/NVSwitch, AMD Infinity Fabric, Huawei HCCS, the
+        all-to-all 200 GbE RoCE ports built into Intel Gaudi): tensor parallelism across these cards does
+        not crawl over PCIe."""
+        return self.interconnect in ("nvlink", "infinity-fabric", "hccs", "roce")
 
     @property
     def host_kind(self) -> HostKind:

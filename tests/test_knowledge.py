@@ -202,12 +202,14 @@ def test_nvlink_flag_follows_interconnect():
 # --- purchase units and host machines -------------------------------------------------------------
 
 BOARD_PARTS = {"a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm", "h100-sxm", "h800-sxm", "h20", "h200",
-               "b200", "mi300x", "ascend-910b"}
+               "b200", "b300", "mi300x", "mi325x", "mi355x", "gaudi-3", "ascend-910b", "ascend-910c"}
+RACK_PARTS = {"gb200": 72}  # GB200 is sold as NVL72 racks only
 
 
 def test_board_parts_are_sold_as_eight_gpu_units_and_cards_singly():
     for g in gpus():
-        assert g.sold_in == (8 if g.id in BOARD_PARTS else 1), g.id
+        expected = RACK_PARTS.get(g.id, 8 if g.id in BOARD_PARTS else 1)
+        assert g.sold_in == expected, g.id
 
 
 @pytest.mark.parametrize("gpu_id, kind, at_home", [
@@ -265,7 +267,7 @@ def test_purchase_of_a_card_without_a_price_is_unknown():
 # --- software stacks and the Ascend 910B ----------------------------------------------------------
 
 def test_stack_follows_vendor():
-    expected = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
+    expected = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann", "intel": "gaudi"}
     for g in gpus():
         assert g.stack == expected[g.vendor], g.id
     assert find_gpu("mi300x").stack == "rocm"

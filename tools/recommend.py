@@ -55,8 +55,11 @@ PCIE_SPLIT_PENALTY = 0.35
 # such an option must be this much cheaper to win (the guide: confirm framework support first).
 # Training leans on more CUDA-first libraries (bitsandbytes for QLoRA, fused kernels, recipes), so
 # the bar is higher there. Both are judgment, not measurement: they only break near-ties.
-STACK_PENALTY = {"cuda": 0.0, "rocm": 0.15, "cann": 0.30, "metal": 0.0}
-STACK_PENALTY_TRAINING = {"cuda": 0.0, "rocm": 0.50, "cann": 0.60, "metal": 0.0}
+# Intel Gaudi ("gaudi") is treated like Ascend: its own graph compiler (Intel Gaudi software, formerly
+# SynapseAI), serving through vLLM's Gaudi/HPU plugin and training through Optimum Habana, and no CUDA
+# kernels (bitsandbytes, FlashAttention builds, custom ops) run on it.
+STACK_PENALTY = {"cuda": 0.0, "rocm": 0.15, "cann": 0.30, "metal": 0.0, "gaudi": 0.30}
+STACK_PENALTY_TRAINING = {"cuda": 0.0, "rocm": 0.50, "cann": 0.60, "metal": 0.0, "gaudi": 0.60}
 # An offline batch job keeps this many sequences in flight per model copy (vLLM-style continuous
 # batching), fewer when the KV cache cannot hold them.
 BATCH_JOB_CONCURRENCY = 128

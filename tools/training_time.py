@@ -23,7 +23,10 @@ QLORA_SPEED_FACTOR = 0.75
 # benchmarks (SemiAnalysis, "MI300X vs H100 vs H200 Benchmark Part 1: Training", Dec 2024) found the
 # MI300X below the H100 in achieved BF16 training throughput despite its higher datasheet figure;
 # Ascend training likewise depends on CANN kernels. Approximate: the range below covers it.
-STACK_TRAINING_EFFICIENCY = {"cuda": 1.0, "rocm": 0.6, "cann": 0.6, "metal": 1.0}
+# Intel Gaudi 3 ("gaudi") likewise trains through its own graph compiler (Optimum Habana, DeepSpeed fork)
+# and throttles under sustained BF16 matmuls (SqueezeBits, "[Intel Gaudi] #6. GEMM, Attention, vLLM on
+# Gaudi", Oct 2025): the same share as ROCm and CANN.
+STACK_TRAINING_EFFICIENCY = {"cuda": 1.0, "rocm": 0.6, "cann": 0.6, "metal": 1.0, "gaudi": 0.6}
 # Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
 PCIE_DATA_PARALLEL_FACTOR = 0.7
 
