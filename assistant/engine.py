@@ -9,15 +9,16 @@ language (the catalogs in assistant/catalog/), with the same figures in every la
 from __future__ import annotations
 
 import json
+import math
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import BaseModel, ValidationError
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
@@ -28,6 +29,8 @@ from knowledge.resolve import normalise
 from tools.common import ToolError
 from tools.recommend import FOUR_BIT
 
+# Tokens kept for the reply when a context is sized from a stated prompt length.
+REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
@@ -111,7 +114,7 @@ def _lang(state: AdvisorState) -> str:
 # ---------------------------------------------------------------- describing values
 
 
-def describe(slot: str, value: Any, lang: str) -> str:
+def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short branch per slot
     """A slot's value in words, for acknowledgements and the 'updated for' line."""
     if slot == "phase":
         return say(lang, f"phase.{value}")
@@ -200,7 +203,7 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     return _understand(state)
 
 
-def _understand(state: AdvisorState) -> dict[str, Any]:
+def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the message's kinds, in the order they win
     messages = state.get("messages", [])
     last = messages[-1] if messages else None
     text = _text(last) if isinstance(last, HumanMessage) else ""
@@ -223,6 +226,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:
     if native and updates.get("precision") in FOUR_BIT and not profile.precision:
         updates.pop("precision")  # "what about int4?" for gpt-oss: its own MXFP4 already is 4-bit
         turn.notes.append(say(lang, "reply.already_four_bit", precision=native))
+    prompt = updates.get("prompt_tokens")
+    if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
+        # prompts longer than the default context: each conversation holds the prompt and the reply
+        updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
@@ -427,7 +434,7 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
-def reply_node(state: AdvisorState) -> dict[str, Any]:
+def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early return per kind of reply
     """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
     lang = _lang(state)
     turn = _turn(state)
@@ -497,10 +504,10 @@ def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) 
 
     ids = [f"call-{turn}-{i}-{tool}" for i, (tool, _, _) in enumerate(calls, start=1)]
     request = AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": call_id, "type": "tool_call"}
-                                                for call_id, (tool, args, _) in zip(ids, calls)])
+                                                for call_id, (tool, args, _) in zip(ids, calls, strict=True)])
     results = [ToolMessage(content=json.dumps(concise_data(result, ranking=tool == "recommend")
                                               if isinstance(result, dict) else result),
-                           tool_call_id=call_id, name=tool) for call_id, (tool, _, result) in zip(ids, calls)]
+                           tool_call_id=call_id, name=tool) for call_id, (tool, _, result) in zip(ids, calls, strict=True)]
     return [request, *results]
 
 

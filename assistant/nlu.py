@@ -1044,7 +1044,7 @@ def read_only(m: Message) -> list[str] | None:
 
 def read_has_host(m: Message) -> bool | None:
     """A computer for a card to go into: 'a GPU for my home PC', '装进我的电脑'."""
-    return True if m.live("has_host") else None
+    return True if m.live("has_host") and not (_re("host_needed").search(m.masked) and not _re("has_host_pc").search(m.masked)) else None
 
 
 def read_preference(m: Message) -> str | None:
@@ -1158,6 +1158,12 @@ def read_deadline(m: Message) -> float | None:
         for x in pattern.finditer(m.masked):
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), float(hours)))
+    if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
+        first = min(pos for pos, _h in hits)
+        hits += [(q.start, q.value * table[q.extra]) for q in m.qty
+                 if not q.role and q.extra in table and q.start > first and not q.negated
+                 and _re("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
+                 and not _re("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
     today = _re("weekday_today").search(m.masked)
     if today:
         days = vocab()["zh_weekdays"].values()

@@ -8,7 +8,6 @@ front-ends draw it without parsing the Markdown.
 from __future__ import annotations
 
 import math
-
 import re
 from collections.abc import Callable
 from typing import Any
@@ -94,7 +93,7 @@ def columns(rec: Recommendation) -> list[str]:
     cols = ["option", "fits", "spare"]
     if spec.serves:
         cols += ["tps", "ttft"]
-    if spec.batch or spec.trains and rec.training_run is None:  # training apart: its line says it all
+    if spec.batch or (spec.trains and rec.training_run is None):  # training apart: its line says it all
         cols += ["job_hours", "job_usd"]
     if spec.serves:
         cols += ["per_hour"]
@@ -278,12 +277,11 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     for slot, words in defaulted.items():
         if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")):
             lines.append(f"- {words}")
-    if w.spec.serves or w.spec.batch:
-        if profile.precision is None and (best and best.precision or rec.precision):
-            shown = best.precision if best and best.precision else rec.precision
-            key = ("answer.precision_native" if _native(rec) else
-                   "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
-            lines.append("- " + say(lang, key, precision=shown))
+    if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
+        shown = best.precision if best and best.precision else rec.precision
+        key = ("answer.precision_native" if _native(rec) else
+               "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
+        lines.append("- " + say(lang, key, precision=shown))
     if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
@@ -515,7 +513,9 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     near = _just_over_budget(rec)
     if near is not None:
         spend, budget, key = _spend(rec, near)
-        lines.append(say(lang, key, option=gpu_words(near), usd=cash(spend, rec), over=pct(spend / budget - 1),
+        if spend <= budget:
+            key += "_within"
+        lines.append(say(lang, key, option=gpu_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
 
@@ -534,15 +534,16 @@ def _spend(rec: Recommendation, o: Option) -> tuple[float, float, str]:
 
 
 def _just_over_budget(rec: Recommendation) -> Option | None:
-    """A plan a little over the budget that serves much faster than the one within it: the trade an
-    expert would point out ('for 2% more, 2 x H20 is twice as fast')."""
+    """A plan a little over the budget, or still within it, that serves much faster than the cheapest
+    one: the trade an expert would point out ('for 2% more, 2 x H20 is twice as fast')."""
     w, best = rec.workload, rec.best
     buying = rec.action == "buy" and w.budget_usd is not None
     if not (w.spec.serves and (w.budget_usd_per_month or buying) and best and best.decode_tokens_per_s):
         return None
     for o in rec.options:
         spend, budget, _key = _spend(rec, o)
-        only_budget = o.meets.get("budget") is False and all(v for k, v in o.meets.items() if k != "budget")
+        only_budget = all(v for k, v in o.meets.items() if k != "budget") and o is not best \
+            and (o.meets.get("budget") is False or o.ok)
         if only_budget and o.serves and o.decode_tokens_per_s and spend <= (1 + NEAR_BUDGET) * budget \
                 and o.decode_tokens_per_s >= 1.3 * best.decode_tokens_per_s:
             return o
