@@ -29,8 +29,8 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timezone
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,32 +84,32 @@ def new_id() -> str:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 # ---------------------------------------------------------------- migrations
 
 
 def _m001_initial(db: sqlite_utils.Database) -> None:
-    db["sessions"].create({"id": str, "title": str, "created": str, "updated": str, "profile": str, "state": str},
+    db.table("sessions").create({"id": str, "title": str, "created": str, "updated": str, "profile": str, "state": str},
                           pk="id", not_null={"title", "created", "updated"}, defaults={"profile": "{}", "state": "{}"})
-    db["messages"].create({"id": str, "session_id": str, "seq": int, "role": str, "text": str, "payload": str,
+    db.table("messages").create({"id": str, "session_id": str, "seq": int, "role": str, "text": str, "payload": str,
                            "created": str}, pk="id", foreign_keys=[("session_id", "sessions", "id")],
                           not_null={"session_id", "seq", "role", "text", "created"})
-    db["messages"].create_index(["session_id", "seq"], unique=True)
-    db["tool_calls"].create({"id": str, "session_id": str, "message_id": str, "tool": str, "arguments": str,
+    db.table("messages").create_index(["session_id", "seq"], unique=True)
+    db.table("tool_calls").create({"id": str, "session_id": str, "message_id": str, "tool": str, "arguments": str,
                              "result": str, "duration_ms": float, "created": str}, pk="id",
                             foreign_keys=[("session_id", "sessions", "id"), ("message_id", "messages", "id")])
-    db["tool_calls"].create_index(["session_id"])
-    db["sessions"].create_index(["updated"])
+    db.table("tool_calls").create_index(["session_id"])
+    db.table("sessions").create_index(["updated"])
 
 
 def _m002_message_fts(db: sqlite_utils.Database) -> None:
-    db["messages"].enable_fts(["text"], create_triggers=True, tokenize="unicode61")
+    db.table("messages").enable_fts(["text"], create_triggers=True, tokenize="unicode61")
 
 
 def _m003_session_title_fts(db: sqlite_utils.Database) -> None:
-    db["sessions"].enable_fts(["title"], create_triggers=True, tokenize="unicode61")
+    db.table("sessions").enable_fts(["title"], create_triggers=True, tokenize="unicode61")
 
 
 def _m004_search_text_and_trigram_fts(db: sqlite_utils.Database) -> None:
@@ -122,8 +122,8 @@ def _m004_search_text_and_trigram_fts(db: sqlite_utils.Database) -> None:
     rows = conn.execute("SELECT rowid, role, text FROM messages").fetchall()
     conn.executemany("UPDATE messages SET search_text = ? WHERE rowid = ?",
                      [(search_text(role, text or ""), rowid) for rowid, role, text in rows])
-    db["messages"].disable_fts()
-    db["messages"].enable_fts(["search_text"], create_triggers=True, tokenize="unicode61")
+    db.table("messages").disable_fts()
+    db.table("messages").enable_fts(["search_text"], create_triggers=True, tokenize="unicode61")
     try:
         conn.execute("CREATE VIRTUAL TABLE messages_trigram USING fts5(search_text, content='messages', "
                      "content_rowid='rowid', tokenize='trigram')")
@@ -234,7 +234,7 @@ def _export_models():
 
 
 class _LazyExport:
-    _model = None
+    _model: Any = None
 
     def model_validate(self, data: Any):
         if _LazyExport._model is None:
@@ -339,7 +339,7 @@ def _header_damage(path: Path) -> str | None:
 @dataclass
 class _Wal:
     page_size: int = 0
-    frames: list[tuple[int, int, bytes]] | None = None  # (page number, database size if a commit, page)
+    frames: list[tuple[int, int, bytes]] = field(default_factory=list)  # (page, database size if a commit, page)
     damage: str | None = None
     salts: tuple[int, int] = (0, 0)
     committed: int = 0  # frames SQLite uses: the sound prefix, up to its last commit frame
@@ -538,7 +538,7 @@ class HistoryStore:
         self.db = sqlite_utils.Database(conn)
         self._migrate()
         # (False only while a test holds the migrations back to an earlier schema)
-        self._search_column = "search_text" in self.db["messages"].columns_dict if self.db["messages"].exists() else False
+        self._search_column = "search_text" in self.db.table("messages").columns_dict if self.db.table("messages").exists() else False
         if kept:
             self.notice = (f"The history database's write-ahead log was damaged ({wal_damage}); copies of the "
                            f"original files are in {_names(kept)}; {self._recover_from(kept)}.")
@@ -612,8 +612,8 @@ class HistoryStore:
         placeholders = ", ".join("?" for _ in columns)
         insert = f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})"
         copied = 0
-        for row in _readable_rows(source, table, columns):
-            row = dict(zip(columns, row, strict=True))
+        for values in _readable_rows(source, table, columns):
+            row = dict(zip(columns, values, strict=True))
             if table == "messages" and not self.conn.execute(
                     "SELECT 1 FROM sessions WHERE id = ?", (row["session_id"],)).fetchone():
                 self.conn.execute("INSERT OR IGNORE INTO sessions (id, title, created, updated, profile, state) "
@@ -680,7 +680,7 @@ class HistoryStore:
                 self.conn.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or attempt == 49:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == 49:
                     raise self._unsaved(exc) from None
                 time.sleep(0.05)
         try:
@@ -713,13 +713,13 @@ class HistoryStore:
         session_id = new_id()
         stamp = now()
         with self._write():
-            self.db["sessions"].insert({"id": session_id, "title": title, "created": stamp, "updated": stamp,
+            self.db.table("sessions").insert({"id": session_id, "title": title, "created": stamp, "updated": stamp,
                                         "profile": "{}", "state": "{}"})
         return session_id
 
     def session(self, session_id: str) -> dict[str, Any]:
         session_id = self.resolve_id(session_id)
-        row = self.db["sessions"].get(session_id)
+        row = self.db.table("sessions").get(session_id)
         return {**row, "title": row["title"] or "", "profile": _json(row["profile"], {}),
                 "state": _json(row["state"], {})}
 
@@ -742,7 +742,7 @@ class HistoryStore:
             raise HistoryError("a title cannot be empty")
         session_id = self.resolve_id(session_id)
         with self._write():
-            self.db["sessions"].update(session_id, {"title": title, "updated": now()})
+            self.db.table("sessions").update(session_id, {"title": title, "updated": now()})
 
     def delete(self, session_id: str) -> None:
         session_id = self.resolve_id(session_id)
@@ -806,7 +806,7 @@ class HistoryStore:
         seen: dict[str, SessionRow] = {}
         for r in self.conn.execute(sql, (*message_args, *title_args)):
             if r[0] not in seen:
-                seen[r[0]] = SessionRow(*r[:5], snippet=_snippet(r[5] or "", words))
+                seen[r[0]] = SessionRow(r[0], r[1], r[2], r[3], r[4], snippet=_snippet(r[5] or "", words))
         return list(seen.values())[:limit]
 
     def _search(self, role: str, text: str) -> dict[str, str]:
@@ -824,7 +824,7 @@ class HistoryStore:
         with self._write():
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
-            self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq, "role": role,
+            self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": role,
                                         "text": text, "payload": json.dumps(payload or {}, sort_keys=True),
                                         "created": stamp, **self._search(role, text)})
             self.conn.execute("UPDATE sessions SET updated = ? WHERE id = ?", (stamp, session_id))
@@ -838,11 +838,11 @@ class HistoryStore:
         with self._write():
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
-            self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq, "role": "assistant",
+            self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": "assistant",
                                         "text": text, "payload": json.dumps(payload, sort_keys=True),
                                         "created": stamp, **self._search("assistant", text)})
             for call in tool_calls:
-                self.db["tool_calls"].insert({
+                self.db.table("tool_calls").insert({
                     "id": new_id(), "session_id": session_id, "message_id": message_id, "tool": call["tool"],
                     "arguments": json.dumps(call["arguments"], sort_keys=True),
                     "result": json.dumps(call["result"], sort_keys=True), "duration_ms": call["duration_ms"],
@@ -851,7 +851,7 @@ class HistoryStore:
                       "profile": json.dumps(state.get("profile") or {}, sort_keys=True)}
             if title:
                 update["title"] = title
-            self.db["sessions"].update(session_id, update)
+            self.db.table("sessions").update(session_id, update)
         return message_id
 
     def withdraw_message(self, message_id: str) -> bool:
@@ -939,19 +939,19 @@ class HistoryStore:
         session_id = new_id()
         stamp = now()
         with self._write():
-            self.db["sessions"].insert({
+            self.db.table("sessions").insert({
                 "id": session_id, "title": (export.session.title or "Imported conversation")[:200],
                 "created": export.session.created or stamp, "updated": stamp,
                 "profile": json.dumps(export.session.profile), "state": json.dumps(state, sort_keys=True)})
             ids: dict[int, str] = {}
             for seq, m in enumerate(export.messages, start=1):
                 ids[m.seq if m.seq is not None else seq] = message_id = new_id()
-                self.db["messages"].insert({"id": message_id, "session_id": session_id, "seq": seq,
+                self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq,
                                             "role": m.role, "text": m.text,
                                             "payload": json.dumps(m.payload, sort_keys=True),
                                             "created": m.created or stamp, **self._search(m.role, m.text)})
             for call in export.tool_calls:
-                self.db["tool_calls"].insert({
+                self.db.table("tool_calls").insert({
                     "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),
                     "tool": call.tool, "arguments": json.dumps(call.arguments, sort_keys=True),
                     "result": json.dumps(call.result, sort_keys=True), "duration_ms": call.duration_ms,
@@ -975,7 +975,7 @@ class HistoryStore:
         return write_new_file(target, vacuum_into, False, "backup")
 
 
-def write_new_file(target: Path, write: Callable[[Path], None], overwrite: bool, what: str) -> Path:
+def write_new_file(target: Path, write: Callable[[Path], object], overwrite: bool, what: str) -> Path:
     """Write `target` atomically: `write` fills a temporary file in the same folder, which is then
     renamed into place. Never through a symbolic link; never over an existing file unless `overwrite`;
     a failure leaves nothing behind."""

@@ -10,11 +10,9 @@ from __future__ import annotations
 import difflib
 import re
 import threading
-from dataclasses import dataclass
-from typing import Any
-
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from assistant.history import HistoryStore
 
@@ -134,9 +132,9 @@ class Conversation:
         with self._lock:
             if self._unanswered is None:
                 return False
-            if self.store is not None and isinstance(self._unanswered, str) and self.session_id is not None:
-                if self.store.withdraw_message(self._unanswered):
-                    self.session_id = None
+            if (self.store is not None and isinstance(self._unanswered, str) and self.session_id is not None
+                    and self.store.withdraw_message(self._unanswered)):
+                self.session_id = None
             self._unanswered, self._withdrawn = None, True
             return True
 

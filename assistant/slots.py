@@ -35,7 +35,7 @@ def trains(p: Profile) -> bool:
 
 def fine_tunes(p: Profile) -> bool:
     spec = _phase(p)
-    return spec is None or spec.trains and not spec.pretrains
+    return spec is None or (spec.trains and not spec.pretrains)
 
 
 def fine_tunes_for_real(p: Profile) -> bool:

@@ -14,8 +14,8 @@ and 32-byte tensor alignment padding (under 0.01 %). Norms, biases and router we
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from knowledge.schema import ModelArch
 
@@ -179,8 +179,10 @@ def assign_types(m: ModelArch, file_type: str, *, imatrix: bool = False) -> list
     return out
 
 
-def _choose(t: Tensor, ftype: str, new: str, *, n_gqa: int, n_expert: int, n_layer: int, n_attn_v: int,
-            tied: bool, is_70b: bool, imatrix: bool, counters: dict[str, int]) -> str:
+def _choose(  # noqa: C901 - llama.cpp's per-tensor type rules, one branch each, kept in their order
+    t: Tensor, ftype: str, new: str, *, n_gqa: int, n_expert: int, n_layer: int, n_attn_v: int,
+    tied: bool, is_70b: bool, imatrix: bool, counters: dict[str, int],
+) -> str:
     cat = t.category
     attn_v_like = cat in ("attn_v", "attn_qkv", "attn_kv_b")
     if cat == "output" or (tied and cat == "token_embd"):
@@ -229,15 +231,11 @@ def _choose(t: Tensor, ftype: str, new: str, *, n_gqa: int, n_expert: int, n_lay
             new = "Q4_K"
         elif ftype == "IQ3_XXS":
             new = "Q4_K" if n_gqa >= 4 else ("IQ3_S" if not imatrix else "IQ3_XXS")
-        elif ftype in ("IQ3_XS", "IQ3_S") and n_gqa >= 4:
-            new = "Q4_K"
-        elif ftype == "IQ3_M":
+        elif (ftype in ("IQ3_XS", "IQ3_S") and n_gqa >= 4) or ftype == "IQ3_M":
             new = "Q4_K"
         elif ftype == "Q3_K_M":
             new = "Q5_K" if i < 2 else "Q4_K"
-        elif ftype == "Q3_K_L":
-            new = "Q5_K"
-        elif ftype in ("IQ4_NL", "IQ4_XS") and n_gqa >= 4:
+        elif ftype == "Q3_K_L" or (ftype in ("IQ4_NL", "IQ4_XS") and n_gqa >= 4):
             new = "Q5_K"
         elif ftype in ("Q4_K_M", "Q5_K_M") and _use_more_bits(i, n_attn_v):
             new = "Q6_K"

@@ -154,9 +154,8 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     elif window and model_type.startswith("gemma3"):
         pattern = int(cfg.get("sliding_window_pattern") or 6)
         sliding_layers = layers - layers // pattern
-    elif window and cfg.get("use_sliding_window", model_type in ("mistral", "mixtral")):
-        if window < max_context:
-            sliding_layers = layers
+    elif window and cfg.get("use_sliding_window", model_type in ("mistral", "mixtral")) and window < max_context:
+        sliding_layers = layers
     if not window:
         sliding_layers = 0
     if sliding_layers:

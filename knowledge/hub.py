@@ -307,7 +307,7 @@ def fetch(repo_id: str) -> HubModel:  # pragma: no cover - exercised by the opt-
         raise HubUnreachable("HF_HUB_OFFLINE is set") from None
     except (errors.HfHubHTTPError, OSError, ValueError) as e:
         raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
-    except Exception as e:  # httpx/requests transport errors differ between huggingface_hub versions
+    except Exception as e:  # noqa: BLE001 - httpx/requests transport errors differ between huggingface_hub versions
         raise HubUnreachable(f"the Hub did not answer ({type(e).__name__})") from None
     gguf = {f: s for f, s in files.items() if f.endswith(".gguf")}
     model = HubModel(repo_id=repo_id, revision=info.sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,
@@ -332,6 +332,19 @@ def lookup(repo_id: str, *, refresh: bool = False) -> HubModel:
 
 
 __all__ = [
-    "HubError", "HubGated", "HubMissing", "HubModel", "HubUnreachable", "REPO_ID", "allow_network", "count_tensors",
-    "fetch", "from_hf_cache", "gated_message", "hf_cache_dir", "lookup", "network_allowed", "safetensors_header",
+    "REPO_ID",
+    "HubError",
+    "HubGated",
+    "HubMissing",
+    "HubModel",
+    "HubUnreachable",
+    "allow_network",
+    "count_tensors",
+    "fetch",
+    "from_hf_cache",
+    "gated_message",
+    "hf_cache_dir",
+    "lookup",
+    "network_allowed",
+    "safetensors_header",
 ]

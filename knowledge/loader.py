@@ -57,7 +57,7 @@ def _read_yaml(path: Path) -> object:
         except (OSError, ValueError):
             pass
     try:
-        data = yaml.load(raw, Loader=_Loader)  # noqa: S506 - safe loader
+        data = yaml.load(raw, Loader=_Loader)
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
     if cached is not None:

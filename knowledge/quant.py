@@ -55,7 +55,7 @@ def _kept(q: dict[str, Any]) -> list[str]:
     return [str(k) for k in kept][:12]
 
 
-def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:
+def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa: C901 - one branch per quant_method
     """The QuantInfo for a config's `quantization_config`; None when there is none. `row` is the
     input width used for per-channel groups (the model's hidden size)."""
     if q is None:

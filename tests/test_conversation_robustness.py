@@ -12,9 +12,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from assistant import build_graph
 from assistant.slots import ASKED, question
+from tests.conversation import dump, payload, run_conversation
 
 QUESTIONS = {slot: question(slot) for slot in ASKED}
-from tests.conversation import dump, payload, run_conversation
 
 KINDS = {"question", "answer", "info", "error"}
 FOLLOW_UPS = 'You can change any assumption ("make it 32k context")'

@@ -199,9 +199,8 @@ def test_a_read_only_database_is_an_environment_error(tmp_path):
     raw = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     store = HistoryStore.__new__(HistoryStore)  # a store whose connection cannot write
     store.path, store.conn = path, raw
-    with pytest.raises(StorageError, match="read-only"):
-        with store._write():
-            raw.execute("INSERT INTO _migrations VALUES ('x', 'y')")
+    with pytest.raises(StorageError, match="read-only"), store._write():
+        raw.execute("INSERT INTO _migrations VALUES ('x', 'y')")
     raw.close()
 
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from knowledge import KnowledgeError, find_topic, glossary
-from knowledge.loader import DATA_DIR, load_records
+from knowledge.loader import load_records
 from knowledge.resolve import phrase
 from knowledge.schema import GlossaryTopic
 

@@ -193,7 +193,7 @@ def test_corrupt_file_is_moved_aside_and_a_new_store_started(tmp_path, kind):
     # what SQLite could still read was recovered into the new database, and the notice says how much
     recovered = [m["text"] for r in s.list_sessions() for m in s.messages(r.id)]
     assert set(recovered) <= {f"hello world {i} " * 20 for i in range(200)}
-    assert f"{len(recovered)} message" in s.notice or not recovered and "no further message" in s.notice
+    assert f"{len(recovered)} message" in s.notice or (not recovered and "no further message" in s.notice)
     if kind == "mangled-page":
         assert len(recovered) > 100  # one damaged page does not cost the whole table
     # the new database works
@@ -253,7 +253,7 @@ def test_two_processes_writing_at_once(tmp_path):
         for p in procs:
             if p.poll() is None:
                 p.kill()
-    for p, (out, err) in zip(procs, results):
+    for p, (out, err) in zip(procs, results, strict=True):
         assert p.returncode == 0, err
         assert "database is locked" not in err and "busy" not in err, err
         assert out.strip().endswith("done 200")
@@ -556,7 +556,7 @@ def test_resolve_id(store):
     a = store.create_session("a")
     b = store.create_session("b")
     assert store.resolve_id(a) == a
-    common = os.path.commonprefix([a, b])
+    common = os.path.commonprefix([a, b])  # noqa: RUF071 - the ids' common characters, not a path
     assert store.resolve_id(a[: len(common) + 1]) == a  # the shortest unambiguous prefix
     assert store.session(b[: len(common) + 1])["id"] == b
     assert common  # ULIDs of the same era share their first characters

@@ -273,12 +273,12 @@ def test_context_beyond_the_model_maximum_warns():
 
 
 def test_kv_format_that_cannot_hold_a_cache_is_rejected():
-    with pytest.raises(ToolError, match="cannot hold a KV cache; use one of: .*fp8"):
+    with pytest.raises(ToolError, match=r"cannot hold a KV cache; use one of: .*fp8"):
         mem(model="llama-3-8b", kv_precision="gptq-int4")
 
 
 def test_weight_format_on_the_wrong_engine_is_rejected():
-    with pytest.raises(ToolError, match="do not run on llama.cpp"):
+    with pytest.raises(ToolError, match=r"do not run on llama\.cpp"):
         mem(model="llama-3-8b", precision="gptq-int4", engine="llama.cpp")
 
 

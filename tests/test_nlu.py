@@ -33,7 +33,7 @@ def _id(i: int, row: dict) -> str:
 
 def _same(got, want) -> bool:
     numeric = isinstance(want, int) and not isinstance(want, bool)
-    if isinstance(want, float) or isinstance(got, float) and numeric:
+    if isinstance(want, float) or (isinstance(got, float) and numeric):
         return isinstance(got, (int, float)) and math.isclose(float(got), float(want), rel_tol=0.01)
     return got == want
 

@@ -57,7 +57,7 @@ def test_models(client):
 def test_a_conversation_rebuilt_from_the_messages_each_request_carries(client):
     expected = _engine_replies(TURNS)
     messages: list[dict] = [{"role": "system", "content": "You are a helpful assistant."}]
-    for text, want in zip(TURNS, expected):
+    for text, want in zip(TURNS, expected, strict=True):
         messages.append({"role": "user", "content": text})
         completion = client.chat.completions.create(model="gpu-advisor", messages=messages)
         choice = completion.choices[0]

@@ -246,7 +246,7 @@ def test_negative_size_is_rejected_as_a_bad_value():
 
 def test_absurdly_large_size_is_a_bad_value():
     # 1,000,000,000B = 10^18 parameters; the largest real models are about 2,000B
-    with pytest.raises(BadValue, match="beyond any model that exists.*check the unit"):
+    with pytest.raises(BadValue, match=r"beyond any model that exists.*check the unit"):
         find_model("1000000000B")
 
 

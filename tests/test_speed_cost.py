@@ -99,7 +99,7 @@ def test_fp8_weights_on_a_card_without_fp8_units_say_so():
 
 
 def test_weight_format_on_the_wrong_engine_is_rejected():
-    with pytest.raises(ToolError, match="do not run on llama.cpp"):
+    with pytest.raises(ToolError, match=r"do not run on llama\.cpp"):
         sp(precision="awq", engine="llama.cpp")
 
 

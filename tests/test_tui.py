@@ -93,7 +93,7 @@ async def test_a_newcomer_reaches_an_answer_with_quick_replies(store):
         await say(pilot, "27B")
         labels = [label(b) for b in app.screen.query("#choices Button")]
         assert labels == ["QLoRA (4-bit)", "LoRA (16-bit)", "Full", "Not sure"]
-        not_sure = [b for b in app.screen.query("#choices Button") if label(b) == "Not sure"][0]
+        not_sure = next(b for b in app.screen.query("#choices Button") if label(b) == "Not sure")
         await pilot.click(f"#{not_sure.id}")
         await settle(pilot)
         await say(pilot, "about 15")
@@ -141,7 +141,7 @@ async def test_resume_continues_a_saved_session(store):
     app = make_app(store, resume=conv.session_id[:12])
     async with app.run_test(size=SIZE) as pilot:
         assert transcript_roles(app) == ["user", "assistant", "user", "assistant"]
-        assert [label(b) for b in app.screen.query("#choices Button")][0] == "1-5"
+        assert next(label(b) for b in app.screen.query("#choices Button")) == "1-5"
         await say(pilot, "about 15")
         await say(pilot, "working hours")
         assert list(app.screen.query(ChatMessage))[-1].payload["kind"] == "answer"

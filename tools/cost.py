@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu, prices, rules
 from knowledge.schema import Gpu
-from tools.common import ToolInput, Explained, ToolError, term
+from tools.common import Explained, ToolError, ToolInput, term
 
 Region = Literal["global", "us", "eu", "china"]
 HOURS_PER_MONTH = 730.0

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu
 from tools import arch
-from tools.common import ToolInput, Explained
+from tools.common import Explained, ToolInput
 from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
 from tools.training import Method, Optimizer, TrainingMemoryInput, training_memory

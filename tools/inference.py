@@ -10,7 +10,7 @@ from pydantic import Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import ToolInput, GIB, Explained, Term, ToolError, term
+from tools.common import GIB, Explained, Term, ToolError, ToolInput, term
 from tools.models import resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp"]

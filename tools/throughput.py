@@ -14,7 +14,7 @@ from pydantic import Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import ToolInput, Explained, ToolError, term
+from tools.common import Explained, ToolError, ToolInput, term
 from tools.inference import Engine, default_engine, kv_precision_for
 from tools.models import resolve_model
 
@@ -159,7 +159,7 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
         speedup = gpus * micro / (micro + gpus - 1)
         per_token /= speedup
     elif gpus > 1:
-        kind, gbps = link(gpu)
+        _, gbps = link(gpu)
         per_token = per_token / gpus + 2 * model.num_layers * 2 * (gpus - 1) / gpus * model.hidden_size * 2 / (gbps * 1e9)
     return {"seconds": per_token, "dense": dense, "attention": attn, "attention_flops": attn_flops, "mfu": p_mfu}
 

@@ -9,7 +9,7 @@ from pydantic import Field
 from knowledge import find_precision
 from knowledge.schema import ModelArch
 from tools import arch
-from tools.common import ToolInput, Explained, Term, ToolError, term
+from tools.common import Explained, Term, ToolError, ToolInput, term
 from tools.models import resolve_model
 
 Method = Literal["full", "lora", "qlora"]
@@ -97,10 +97,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         raise ToolError(f"training computes in bf16 or fp16, not {compute.name}; "
                         "for a quantized base use --method qlora")
     n, stage = inp.gpus, inp.zero
-    if stage and n == 1:
-        stage_note = "ZeRO on one GPU shards nothing"
-    else:
-        stage_note = ""
+    stage_note = "ZeRO on one GPU shards nothing" if stage and n == 1 else ""
     P = model.total_params_b * 1e9
     terms: list[Term] = []
     assumptions: list[str] = []

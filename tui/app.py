@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import App
+from textual.binding import BindingType
 
 from assistant.history import DatabaseTooNew, HistoryError, HistoryStore
 from assistant.session import Conversation
@@ -18,7 +19,7 @@ from tui.screens import ChatScreen, HelpScreen, SessionsScreen
 class GPUAdvisorApp(App):
     TITLE = "GPU Advisor"
     CSS_PATH = Path(__file__).with_name("advisor.tcss")
-    BINDINGS = APP_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*APP_BINDINGS]
     COMMANDS = App.COMMANDS | {AdvisorCommands}
 
     def __init__(self, db: str | Path | None = None, resume: str | None = None, store: HistoryStore | None = None,

@@ -15,11 +15,15 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from tools.phases import PHASES
 from tui.format import plain
+
+if TYPE_CHECKING:
+    from assistant.history import HistoryStore
 
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 1
@@ -519,7 +523,6 @@ def cmd_ask(args: argparse.Namespace) -> None:
     from langchain_core.messages import HumanMessage
 
     from assistant import graph
-
     from assistant.session import check_message
 
     text = check_message(question_text(args.text))
@@ -625,27 +628,74 @@ def open_app(db: str | None, resume: str | None = None) -> int:
     return 0
 
 
+def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
+    """`sessions list` and `sessions search`: a table, or JSON with --json."""
+    from tui.format import table
+
+    search = args.action == "search"
+    rows = store.search(" ".join(args.query), limit=args.limit) if search else store.list_sessions(limit=args.limit)
+    if args.json:
+        print(json.dumps([r.__dict__ for r in rows], indent=2))
+    elif not rows:
+        print("No session matches." if search else "No sessions.")
+    else:
+        print(table([(r.id, r.updated[:16].replace("T", " "), plain(" ".join(r.title.split()))[:50],
+                      plain(" ".join(r.snippet.split()))[:40] if search else r.messages)
+                     for r in rows], ["id", "updated (UTC)", "title", "match" if search else "messages"]))
+
+
+def _read_session_export(file: str, max_bytes: int) -> Any:
+    """The JSON of a `sessions export` file; every way it can be unreadable is a UsageError."""
+    from pathlib import Path
+
+    source = Path(file)
+    try:
+        if not source.is_file():
+            raise UsageError(f"cannot read {file}: {'no such file' if not source.exists() else 'not a regular file'}")
+        if source.stat().st_size > max_bytes:
+            raise UsageError(f"{file} is over {max_bytes >> 20} MB: not a session export")
+        return json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
+        raise UsageError(f"cannot read {file}: {reason}") from None
+
+
+def _confirm_delete(store: HistoryStore, session_id: str, as_json: bool) -> bool:
+    """Asks before `sessions delete` without --yes; refuses when nobody can answer."""
+    if not sys.stdin.isatty() or as_json:
+        raise UsageError("deleting needs --yes when not run interactively")
+    title = store.session(session_id)["title"]
+    answer = input(f"Delete session {session_id} ({plain(title)})? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _replay(store: HistoryStore, args: argparse.Namespace) -> None:
+    """`sessions replay`: today's engine against the saved replies; --check makes a difference an exit code."""
+    from assistant.session import rerun
+
+    differences = rerun(store, args.id)
+    if args.json:
+        print(json.dumps([d.__dict__ for d in differences], indent=2))
+    elif not differences:
+        print("Today's engine gives the same replies, word for word.")
+    else:
+        for d in differences:
+            print(plain(d.unified()))
+            print()
+        print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
+    if differences and args.check:
+        raise ReplayMismatch()
+
+
 def cmd_sessions(args: argparse.Namespace) -> None:
     from assistant.history import MAX_IMPORT_BYTES, HistoryError
-    from tui.format import table
 
     store = open_store(args)
     action = args.action
     if action == "path":
         print(json.dumps({"path": str(store.path)}) if args.json else store.path)
     elif action in ("list", "search"):
-        if action == "search":
-            rows = store.search(" ".join(args.query), limit=args.limit)
-        else:
-            rows = store.list_sessions(limit=args.limit)
-        if args.json:
-            print(json.dumps([r.__dict__ for r in rows], indent=2))
-        elif not rows:
-            print("No sessions." if action == "list" else "No session matches.")
-        else:
-            print(table([(r.id, r.updated[:16].replace("T", " "), plain(" ".join(r.title.split()))[:50],
-                          plain(" ".join(r.snippet.split()))[:40] if action == "search" else r.messages)
-                         for r in rows], ["id", "updated (UTC)", "title", "match" if action == "search" else "messages"]))
+        _print_sessions(store, args)
     elif action == "show":
         print(plain(store.export_text(args.id, "json" if args.json else "markdown")), end="")
     elif action == "export":
@@ -660,50 +710,20 @@ def cmd_sessions(args: argparse.Namespace) -> None:
         else:
             print(plain(store.export_text(args.id, args.format or "markdown")), end="")
     elif action == "import":
-        from pathlib import Path
-
-        source = Path(args.file)
-        try:
-            if not source.is_file():
-                raise UsageError(f"cannot read {args.file}: {'no such file' if not source.exists() else 'not a regular file'}")
-            if source.stat().st_size > MAX_IMPORT_BYTES:
-                raise UsageError(f"{args.file} is over {MAX_IMPORT_BYTES >> 20} MB: not a session export")
-            data = json.loads(source.read_text(encoding="utf-8"))
-        except (OSError, ValueError, RecursionError) as e:
-            reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
-            raise UsageError(f"cannot read {args.file}: {reason}") from None
-        session_id = store.import_json(data)
+        session_id = store.import_json(_read_session_export(args.file, MAX_IMPORT_BYTES))
         print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
     elif action == "delete":
         session_id = store.resolve_id(args.id)
-        if not args.yes:
-            if not sys.stdin.isatty() or args.json:
-                raise UsageError("deleting needs --yes when not run interactively")
-            title = store.session(session_id)["title"]
-            answer = input(f"Delete session {session_id} ({plain(title)})? [y/N] ")
-            if answer.strip().lower() not in ("y", "yes"):
-                print("Kept.")
-                return
+        if not args.yes and not _confirm_delete(store, session_id, args.json):
+            print("Kept.")
+            return
         store.delete(session_id)
         print(json.dumps({"deleted": session_id}) if args.json else f"Deleted {session_id}")
     elif action == "backup":
         target = store.backup(args.target)
         print(json.dumps({"path": str(target)}) if args.json else f"Backed up to {target}")
     elif action == "replay":
-        from assistant.session import rerun
-
-        differences = rerun(store, args.id)
-        if args.json:
-            print(json.dumps([d.__dict__ for d in differences], indent=2))
-        elif not differences:
-            print("Today's engine gives the same replies, word for word.")
-        else:
-            for d in differences:
-                print(plain(d.unified()))
-                print()
-            print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
-        if differences and args.check:
-            raise ReplayMismatch()
+        _replay(store, args)
     else:  # pragma: no cover - argparse restricts the choices
         raise HistoryError(f"unknown action {action}")
 
@@ -1046,7 +1066,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     JSON_ERRORS[0] = "--json" in argv
     parser = build_parser()
-    opening_app = not argv or argv[0] == "--db" and len(argv) == 2
+    opening_app = not argv or (argv[0] == "--db" and len(argv) == 2)
     if opening_app and argv and not argv[1].strip():
         parser.error("argument --db: needs the path of a database file, not an empty string")
     args = None if opening_app else parser.parse_args(argv)

@@ -7,24 +7,28 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Header, Input, Label, ListView, Static
 from textual.worker import Worker
 
-from assistant.history import HistoryError, HistoryStore
 from assistant.catalog import say
-from assistant.slots import ASKED, question
+from assistant.history import HistoryError, HistoryStore
 from assistant.session import Conversation, MessageTooLong
+from assistant.slots import ASKED, question
 from tui.bindings import APP_BINDINGS, CHAT_BINDINGS, REPLAY_BINDINGS, SESSIONS_BINDINGS
 from tui.messages import TurnDone, TurnFailed
 from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
+
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
 
 WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models.[/b] Tell me what you plan "
            "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
@@ -57,7 +61,7 @@ def copy_locally(text: str) -> bool:
 
 
 class ChatScreen(Screen):
-    BINDINGS = CHAT_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
 
     def __init__(self, conversation: Conversation, **kwargs: Any):
         super().__init__(**kwargs)
@@ -332,7 +336,7 @@ class ChatScreen(Screen):
 
 
 class SessionsScreen(Screen):
-    BINDINGS = SESSIONS_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*SESSIONS_BINDINGS]
 
     def __init__(self, store: HistoryStore, **kwargs: Any):
         super().__init__(**kwargs)
@@ -348,16 +352,21 @@ class SessionsScreen(Screen):
         yield Static(id="session-count")
         yield Footer()
 
+    def _table(self) -> DataTable[Any]:
+        from textual.widgets import DataTable
+
+        return self.query_one("#session-table", DataTable)
+
     def on_mount(self) -> None:
         self.sub_title = "Sessions"
-        table = self.query_one("#session-table")
+        table = self._table()
         table.add_columns("updated (UTC)", "title", "msgs", "id")
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
         table.focus()
 
     def show(self, rows: list[Any], searching: bool) -> None:
         self.rows = rows
-        table = self.query_one("#session-table")
+        table = self._table()
         table.clear()
         # the title gets what the date, count and id leave of the window (the id is what the CLI takes)
         title_chars = max(16, min(60, (self.app.size.width or 120) - 58))
@@ -393,7 +402,7 @@ class SessionsScreen(Screen):
         self.query_one("#session-table").focus()
 
     def selected(self) -> str | None:
-        table = self.query_one("#session-table")
+        table = self._table()
         if not self.rows or table.cursor_row is None or table.cursor_row >= len(self.rows):
             self.notify("No session selected.")
             return None
@@ -492,7 +501,7 @@ def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
 class ReplayScreen(Screen):
     """A saved session, message by message, as it was: step with the arrows or play at a speed."""
 
-    BINDINGS = REPLAY_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*REPLAY_BINDINGS]
 
     def __init__(self, store: HistoryStore, session_id: str, **kwargs: Any):
         super().__init__(**kwargs)

@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual import events
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -151,11 +151,11 @@ class ChatMessage(Vertical):
 
         for table in self.query(DataTable):
             self._fill(table, event.size.width)
-        for note in self.query(".table-note"):
+        for note in self.query(".table-note").results(Static):
             note.update(self._note())
 
     def on_mount(self) -> None:
-        for note in self.query(".table-note"):
+        for note in self.query(".table-note").results(Static):
             note.update(self._note())
 
     def _note(self) -> Text:
@@ -172,7 +172,7 @@ class ChatMessage(Vertical):
         yield Markdown(before)
         options = self.payload.get("table") or {}
         if options.get("rows"):
-            table = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
+            table: DataTable[Any] = DataTable(zebra_stripes=True, show_cursor=False, classes="options")
             self._options = (list(options["columns"]), [list(r) for r in options["rows"]])
             self._fill(table, self._table_width())
             yield table
@@ -187,10 +187,10 @@ class ChatMessage(Vertical):
             cap = (rec.get("training_run") or {}).get("capacity_bytes") or \
                 (results.get("serving_memory") or {}).get("gpu_capacity_bytes") or \
                 ((rec.get("best") or {}).get("capacity_bytes"))
-            chart = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
-                     "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
-                     "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
-            charts.append(MemoryChart(chart, say(lang, "chart.training"), lang, classes="chart"))
+            figures = {"weights_bytes": t["weights_bytes"] + t["gradient_bytes"] + t["optimizer_bytes"],
+                       "activation_bytes": t["activation_bytes"], "overhead_bytes": t["overhead_bytes"],
+                       "kv_cache_bytes": 0, "gpu_capacity_bytes": cap}
+            charts.append(MemoryChart(figures, say(lang, "chart.training"), lang, classes="chart"))
         for chart in charts:
             chart.render_bar(20)  # a chart of damaged figures fails here, not while it is drawn
             yield chart
