@@ -21,8 +21,22 @@ from knowledge import find_gpu, find_precision, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
-from tools.cost import DEFAULT_HORIZON_MONTHS, HOURS_PER_MONTH, Region, RentBuyInput, RentBuyResult, rent_vs_buy, try_price
-from tools.inference import VLLM_DEFAULT_UTILISATION, Engine, InferenceMemoryInput, inference_memory, usable_bytes
+from tools.cost import (
+    DEFAULT_HORIZON_MONTHS,
+    HOURS_PER_MONTH,
+    Region,
+    RentBuyInput,
+    RentBuyResult,
+    rent_vs_buy,
+    try_price,
+)
+from tools.inference import (
+    VLLM_DEFAULT_UTILISATION,
+    Engine,
+    InferenceMemoryInput,
+    inference_memory,
+    usable_bytes,
+)
 from tools.models import resolve_model
 from tools.phases import PHASES, Phase
 from tools.throughput import SpeedInput, speed
@@ -621,7 +635,10 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         return "rent"
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
         return "buy"
-    if rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd:
+    if rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd and not (
+            w.owned and "utilisation" in w.flexible):
+        # (someone with cards of their own who never said how busy new ones would be is not told to buy
+        # more on a guessed utilisation: rent first, the guide says)
         return "buy"
     return "rent"
 
@@ -704,7 +721,7 @@ def _levers(w: Workload) -> list[Lever]:
     for label, change in tries:
         variant = w.model_copy(update=change)
         owned, options = options_for(variant)
-        best, _action_, _rb = decide(variant, owned + options)
+        best, _action, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best))
     if levers or not (w.budget_usd or w.budget_usd_per_month):
@@ -713,7 +730,7 @@ def _levers(w: Workload) -> list[Lever]:
     for label, change in [("as_asked", {}), *tries[:1]]:
         variant = w.model_copy(update={**change, "budget_usd": None, "budget_usd_per_month": None})
         owned, options = options_for(variant)
-        best, _action_, _rb = decide(variant, owned + options)
+        best, _action, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best, within_budget=False))
     return levers

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from knowledge import find_gpu, rules
-from tools.common import ToolInput, Explained, term
+from tools.common import Explained, ToolInput, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
 from tools.training import Method
