@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from assistant.policy import Profile
+from assistant.slots import SLOTS
 from tools.fit import FitResult
 from tools.recommend import Option, Recommendation, Workload, evaluate, recommend, training_setup
 
@@ -38,13 +39,15 @@ def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Worklo
     data = profile.model_dump()
     fields = {name: data[name] for name in Workload.model_fields if data.get(name) is not None}
     fields["serve_precision"] = data.get("precision")
-    fields.setdefault("phase", "experiment")
-    fields.setdefault("model", "llama-3.1-8b")
+    # slots the table does not fill for this job (utilisation with owned cards) take the table's default
+    unstated = [name for name in ("phase", "model", "utilisation") if name not in fields]
+    for name in unstated:
+        fields[name] = SLOTS[name].default
     fields["owned"] = data.get("owned") or []
     fields["exclude"] = data.get("exclude") or []
     if data.get("only"):
         fields["candidates"] = data["only"]
-    fields["flexible"] = sorted({*(defaulted or []), *([] if data.get("precision") else ["precision"])})
+    fields["flexible"] = sorted({*(defaulted or []), *unstated, *([] if data.get("precision") else ["precision"])})
     return Workload(**fields)
 
 

@@ -375,6 +375,27 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
+def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[int, int, str, int]:
+    """A Mac named with its own memory ('m3 max has 36gb', 'm4 pro 24gb') is that Mac: the chip's
+    figures from the catalog record, the memory as stated."""
+    s, e, gpu_id, count = found
+    if not gpu_id.startswith("apple-"):
+        return found
+    x = _re("mac_memory_after").match(text[e:e + 24])
+    if not x:
+        return found
+    from knowledge import find_gpu
+
+    chip = find_gpu(gpu_id)
+    memory = float(x.group(1))
+    if memory == chip.memory_gb or not 8 <= memory <= 512:
+        return found
+    name = f"{chip.name.split(',')[0].split('(')[0].strip()} {memory:g}GB"
+    spec = (f"custom:memory={memory:g}GB,bandwidth={chip.memory_bandwidth_gbps:g}GB/s,bf16={chip.bf16_tflops:g},"
+            f"vendor=apple,segment=apple,name={name}")
+    return s, e + x.end(), spec, count
+
+
 def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
     """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
     "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count."""
@@ -407,6 +428,7 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
         taken[s0:e0] = b"\x01" * (e0 - s0)
         if len(found) >= MAX_NAMES:
             break
+    found = [_with_stated_memory(text, f) for f in found]
     for x in _re("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
         if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
             continue

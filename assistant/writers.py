@@ -441,6 +441,10 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             continue
         cost = ""
         key, _, value = lever.change.partition("=")
+        if key == "model":
+            from tools.models import resolve_model
+
+            value = resolve_model(value).name
         change = say(lang, f"lever.{key}", value=value)
         if o.owned and not o.ok:  # it fits that way, but still misses a target
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
@@ -585,7 +589,11 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     if best is not None and best.gpus % best.sold_in:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
-        parts.append(say(lang, "rb.small_saving", pct=pct(1 - rb.buy_total_usd / rb.rent_total_usd)))
+        from tools.recommend import BUY_MARGIN
+
+        saving = 1 - rb.buy_total_usd / rb.rent_total_usd
+        key = "rb.guessed_use" if saving > BUY_MARGIN else "rb.small_saving"
+        parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
     sep = "" if lang == "zh" else " "
     return "".join(sep + p for p in parts)
 

@@ -88,6 +88,9 @@ BUDGET_MONTHS = 12
 PRETRAIN_DAYS = 30
 # Pretraining without a stated dataset size: compute-optimal tokens per parameter (Chinchilla, 2022).
 TOKENS_PER_PARAM = 20
+# Models to suggest, largest first, when your own cards cannot hold the one asked for (one person):
+# strong open models of each size class that people run at home.
+SMALLER_MODELS = ("qwen3-32b", "gemma-3-27b", "mistral-small-3.1-24b", "qwen3-14b", "llama-3.1-8b")
 # llama.cpp serves this many people at once on hardware you own or buy for home (parallel slots),
 # two on a rented consumer card; more go to vLLM.
 LLAMA_CPP_MAX_USERS = 4
@@ -659,6 +662,10 @@ def _owned_levers(w: Workload) -> list[Lever]:
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3- and 2-bit files, at a quality cost
         tries += [(fmt, {"serve_precision": fmt}) for fmt in ("q3_k_m", "q2_k") if fmt != w.serve_precision]
+    if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
+        size = resolve_model(w.model).total_params_b
+        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in SMALLER_MODELS
+                  if resolve_model(m).total_params_b < size]
     fitting: Lever | None = None
     tight: Lever | None = None
     for label, change in tries:
