@@ -233,6 +233,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
+    if u.aside:
+        turn.notes.append(writers.glossary_reply(u.aside, lang))
     if u.region_hint and not u.topic and profile.region is None and "region" not in updates:
         updates["region"] = u.region_hint  # yuan or an Ascend card: priced and chosen for China
         turn.notes.append(say(lang, "reply.region_hint"))
@@ -259,9 +261,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.problems += u.problems
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
         data = profile.model_dump()
-        slot = SLOTS[pending]
-        profile = profile.model_copy(update={pending: slot.default_for(data)})
-        defaulted[pending] = slot.default_words(lang, data)
+        spec = SLOTS[pending]
+        profile = profile.model_copy(update={pending: spec.default_for(data)})
+        defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     after = profile.model_dump()
     turn.changed = [SLOTS[k].label(lang) for k in after if after[k] != before[k]]
@@ -345,6 +347,13 @@ def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
     turn = _turn(state)
     has_answer = bool(state.get("results"))
+    known = state.get("profile") or {}
+    if turn.has("best_gpu") and known.get("phase") and known.get("model") and not turn.problems:
+        # "which gpu is best for that?" once the job is known: the recommendation is the answer
+        if has_answer or next_question(Profile.model_validate(known), state.get("defaulted") or {},
+                                       state.get("asked") or []) is None:
+            return "answer"
+        return "ask"
     if turn.has("reset") or turn.has("empty") or turn.problems or turn.topic or turn.has("best_gpu"):
         return "reply"
     asked_other = turn.compare or turn.whatif
@@ -356,6 +365,8 @@ def route(state: AdvisorState) -> Route:
     acted = turn.changed or asked_other or not_sure_counts
     if not acted:
         return "reply"
+    if asked_other and not turn.changed and state.get("pending") and not has_answer:
+        return "reply"  # "why not an H100?" at a question: noted for the answer, the question asked again
     if has_answer or state.get("oneshot"):
         return "answer"
     profile = Profile.model_validate(state.get("profile") or {})
@@ -458,6 +469,9 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early
         extra["topic"] = "best-gpu"
     elif turn.has("injection"):
         parts.append(say(lang, "reply.injection"))
+    elif (turn.compare or turn.whatif) and not has_answer:
+        cards = list(turn.compare) or ([f"{turn.whatif[0]}x {turn.whatif[1]}"] if turn.whatif else [])
+        parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards)))
     elif turn.has("math") or turn.has("rent_buy"):
         parts.append(say(lang, "reply.math_later"))
     elif turn.has("greet"):

@@ -63,6 +63,7 @@ class Understanding:
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
     region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
+    aside: str | None = None  # a concept asked about in a message that also sizes something
 
     @property
     def empty(self) -> bool:
@@ -1459,6 +1460,9 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
             u.intents.add("explain")
             u.intents -= {"math"}
             u.updates, u.problems, u.unknown_model = {}, [], None
+        elif asked and rest:
+            u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
+            u.intents -= {"math"}
     u.understood += [_note(k, v) for k, v in u.updates.items()]
     return u
 
