@@ -48,8 +48,11 @@ scenarios: $(DEV)
 bench: $(DEV)
 	$(BIN)/python -m bench
 
+# The import contract (layers), ruff's rules and mypy, as configured in pyproject.toml.
 lint: $(DEV)
 	$(BIN)/lint-imports
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 # Re-resolve the lock files from pyproject.toml (needs uv): run after changing a dependency.
 lock:

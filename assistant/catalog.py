@@ -31,7 +31,7 @@ def catalog(lang: Lang) -> dict[str, Any]:
 
 def text(lang: str, key: str) -> Any:
     """The raw catalog entry (a string, a list or a mapping)."""
-    entry = catalog(lang if lang in LANGS else "en").get(key)  # type: ignore[arg-type]
+    entry = catalog(lang if lang in LANGS else "en").get(key)
     return catalog("en")[key] if entry is None else entry
 
 

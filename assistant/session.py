@@ -87,11 +87,12 @@ class Conversation:
 
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
-        conv = cls(store, store.resolve_id(session_id))
-        saved = store.session(conv.session_id)
+        resolved = store.resolve_id(session_id)
+        conv = cls(store, resolved)
+        saved = store.session(resolved)
         from langchain_core.messages import AIMessage, HumanMessage
 
-        for m in store.messages(conv.session_id):
+        for m in store.messages(resolved):
             if m["role"] == "user":
                 conv.messages.append(HumanMessage(m["text"]))
             else:

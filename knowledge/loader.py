@@ -21,10 +21,11 @@ DATA_DIR = Path(__file__).parent / "data"
 
 T = TypeVar("T", bound=BaseModel)
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # the C loader is several times faster; fall back where libyaml is missing
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader  # type: ignore[misc]
+    _Loader = yaml.SafeLoader
 
 
 class KnowledgeError(ValueError):
@@ -144,8 +145,8 @@ def _user_records(path: Path, model: type[T], builtin: tuple) -> list[T]:
         raise KnowledgeError(f"{path}: {str(e).split(': ', 1)[-1]}") from None
     taken = {getattr(r, "id", None) for r in builtin} - {None}
     for i, r in enumerate(records):
-        if getattr(r, "id", None) in taken:
-            raise KnowledgeError(f"{path}: record {i} (id '{r.id}'): the catalog already has a GPU with that id")
+        if (record_id := getattr(r, "id", None)) in taken:
+            raise KnowledgeError(f"{path}: record {i} (id '{record_id}'): the catalog already has a GPU with that id")
     return records
 
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from knowledge.hf_config import ConfigError, load_config_file
 from knowledge.loader import glossary, gpus, models, precisions
@@ -133,7 +135,10 @@ def model_index() -> dict[str, str]:
     return table
 
 
-def _lookup(kind: str, query: str, index: dict[str, str], by_id: dict[str, object]):
+_Record = TypeVar("_Record")
+
+
+def _lookup(kind: str, query: str, index: dict[str, str], by_id: Mapping[str, _Record]) -> _Record:
     key = normalise(query)
     if not key:
         raise NotFound(kind, query, [])
@@ -151,11 +156,11 @@ def find_gpu(query: str) -> Gpu:
         from knowledge.custom_gpu import parse_custom_gpu
 
         return parse_custom_gpu(query)
-    return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})  # type: ignore[return-value]
+    return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})
 
 
 def find_precision(query: str) -> Precision:
-    return _lookup("precision", query, _precision_index(), {p.id: p for p in precisions()})  # type: ignore[return-value]
+    return _lookup("precision", query, _precision_index(), {p.id: p for p in precisions()})
 
 
 def parse_size(text: str) -> tuple[float, float] | None:
@@ -248,7 +253,7 @@ def find_model(query: str) -> ModelArch:
         if key in index:
             return by_id[index[key]]
     query = _VARIANT_SUFFIX.sub("", text.lower())
-    return _lookup("model", query, model_index(), by_id)  # type: ignore[return-value]
+    return _lookup("model", query, model_index(), by_id)
 
 
 def _model_candidates(text: str):

@@ -8,7 +8,7 @@ field names: `_gb` is 10^9 bytes, `_gbps` is 10^9 bytes per second, `_tflops` is
 from __future__ import annotations
 
 from datetime import date
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -274,7 +274,7 @@ class Rules(Record):
 
     @model_validator(mode="after")
     def _every_host_kind(self) -> Rules:
-        missing = set(HostKind.__args__) - set(self.host_systems)
+        missing = set(get_args(HostKind)) - set(self.host_systems)
         if missing:
             raise ValueError(f"host_systems lacks {sorted(missing)}")
         return self

@@ -61,19 +61,20 @@ def expert_split(model: ModelArch) -> tuple[float, float]:
     From total T, active A, experts E and experts per token k: T - A = (E - k) * p_expert.
     """
     total, active = model.total_params_b * 1e9, model.active_params_b * 1e9
-    if not model.is_moe or model.num_experts == model.experts_per_token:
+    e, k = model.num_experts, model.experts_per_token
+    if e is None or k is None or e == k:  # dense (is_moe is `num_experts is not None`)
         return total, 0.0
-    per_expert = (total - active) / (model.num_experts - model.experts_per_token)
-    return total - model.num_experts * per_expert, per_expert
+    per_expert = (total - active) / (e - k)
+    return total - e * per_expert, per_expert
 
 
 def params_read_per_step(model: ModelArch, batch: int) -> float:
     """Weights a decode step must read. Dense: all. MoE: the shared part plus every expert that at
     least one of the batch's tokens routes to, expected E * (1 - (1 - k/E)^batch) experts."""
-    if not model.is_moe:
+    e, k = model.num_experts, model.experts_per_token
+    if e is None or k is None:  # dense
         return model.total_params_b * 1e9
     shared, per_expert = expert_split(model)
-    e, k = model.num_experts, model.experts_per_token
     distinct = e * (1 - (1 - k / e) ** max(batch, 1))
     return shared + distinct * per_expert
 

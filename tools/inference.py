@@ -116,7 +116,7 @@ def activation_term(model: ModelArch, engine: Engine, context: int, batch: int) 
     if engine == "vllm":
         tokens = VLLM_BATCHED_TOKENS
         logits = min(VLLM_MAX_SEQS, tokens) * model.vocab_size * 4
-        value = tokens * 2 * (VLLM_ACT_H * h + VLLM_ACT_I * inter) + logits
+        value: float = tokens * 2 * (VLLM_ACT_H * h + VLLM_ACT_I * inter) + logits
         return term("activation_bytes", "Activations (profiling peak)", value, "bytes",
                     "max_num_batched_tokens x 2 bytes x (4 x hidden + 4 x MLP width) + 256 sequences x vocab x 4 bytes of logits",
                     {"max_num_batched_tokens": tokens, "hidden": h, "mlp_width": inter, "vocab": model.vocab_size},

@@ -15,6 +15,7 @@ import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
@@ -62,7 +63,7 @@ class Parser(argparse.ArgumentParser):
             kwargs["help"] = "(default: %(default)s)"
         return super().add_argument(*args, **kwargs)
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
         if JSON_ERRORS[0]:
             print(json.dumps({"error": {"message": f"{where}: {message}", "exit_status": EXIT_USAGE}}))
@@ -569,6 +570,7 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
             print(("Advisor: " if interactive else "") + plain(str(reply.content)) + "\n", flush=True)
     if interactive and conv.session_id and not args.json:
         print(f"Saved as session {conv.session_id}.")
+    return None
 
 
 def cmd_completion(args: argparse.Namespace) -> None:
@@ -829,6 +831,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Choose GPUs to fine-tune and serve large language models. "
                     "With no command, opens the terminal app.")
     parser.add_argument("--version", action="version", version=f"gpu-advisor {_version()}")
+    parser.add_argument("--debug", action="store_true",
+                        help="print the traceback of an internal error (also GPU_ADVISOR_DEBUG=1); "
+                             "it is always kept in the error log")
     region = _default_region()
     sub = parser.add_subparsers(dest="command", metavar="command")
 
@@ -1062,9 +1067,41 @@ def _input_reason(exc: BaseException) -> str | None:
     return None
 
 
+def error_log_path() -> Path:
+    """The file internal errors are appended to, with their tracebacks: GPU_ADVISOR_LOG_DIR, else the
+    platform's user log folder (~/.local/state/gpu-advisor/log on Linux)."""
+    override = os.environ.get("GPU_ADVISOR_LOG_DIR")
+    if override:
+        return Path(override).expanduser() / "errors.log"
+    from platformdirs import user_log_dir
+
+    return Path(user_log_dir("gpu-advisor", appauthor=False)) / "errors.log"
+
+
+def _log_internal_error(exc: BaseException, command: str) -> Path | None:
+    """Appends the traceback to the error log; None when the log cannot be written. Only the command's
+    name is kept, not its arguments or a message's text."""
+    import traceback
+    from datetime import UTC, datetime
+
+    path = error_log_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as log:
+            log.write(f"--- {datetime.now(UTC).isoformat(timespec='seconds')} gpu-advisor {_version()} {command}\n")
+            log.write("".join(traceback.format_exception(exc)))
+    except OSError:
+        return None
+    return path
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     JSON_ERRORS[0] = "--json" in argv
+    # --debug goes anywhere before a `--`: taken out here, so every command accepts it
+    end = argv.index("--") if "--" in argv else len(argv)
+    debug = "--debug" in argv[:end] or bool(os.environ.get("GPU_ADVISOR_DEBUG"))
+    argv = [a for a in argv[:end] if a != "--debug"] + argv[end:]
     parser = build_parser()
     opening_app = not argv or (argv[0] == "--db" and len(argv) == 2)
     if opening_app and argv and not argv[1].strip():
@@ -1088,12 +1125,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
         known = _reason(exc)
         if known is None:
-            if os.environ.get("GPU_ADVISOR_DEBUG"):
+            if debug:
                 import traceback
 
                 traceback.print_exception(exc)
-            message = (f"internal error ({type(exc).__name__}: {plain(str(exc))[:300]}); please report it "
-                       "(GPU_ADVISOR_DEBUG=1 shows the traceback)")
+            log = _log_internal_error(exc, getattr(args, "command", None) or "app")
+            where = f"the traceback is in {log}" if log else "--debug shows the traceback"
+            message = f"internal error ({type(exc).__name__}: {plain(str(exc))[:300]}); please report it ({where})"
             if JSON_ERRORS[0]:
                 print(json.dumps({"error": {"message": message, "exit_status": 1}}))
             print(f"gpu-advisor: {message}", file=sys.stderr)
