@@ -107,6 +107,8 @@ def cell(key: str, o: Option, lang: str) -> str:
         if o.ok:
             return say(lang, "table.yes")
         missed = [k for k, v in o.meets.items() if not v] if o.headroom_fraction >= 0 else []
+        if not missed and o.headroom_fraction >= 0 and o.serves and o.trains is not False:
+            return say(lang, "table.no_because", why=say(lang, "table.miss.speed"))  # fits, but slower than reading
         if not missed:
             return say(lang, "table.no")
         return say(lang, "table.no_because", why=", ".join(say(lang, f"table.miss.{k}") for k in missed))
@@ -159,7 +161,10 @@ def table_options(answer: Answer) -> list[Option]:
     faster = _faster_same_cost(rec)
     fitting = [o for o in rec.options if o.ok]
     missing = sorted((o for o in rec.options if not o.ok), key=_closeness)
-    shown: list[Option] = [*rec.owned_options, *answer.options, *chosen, *([faster] if faster else [])]
+    shown: list[Option] = []
+    for o in [*rec.owned_options, *answer.options, *chosen, *([faster] if faster else [])]:
+        if all((o.gpu, o.gpus, o.owned) != (x.gpu, x.gpus, x.owned) for x in shown):
+            shown.append(o)  # a card asked about that is also the pick is one row
     seen = {(o.gpu, o.gpus) for o in shown}
     classes = {o.gpu for o in chosen}
     room = FITTING_ROWS - len(chosen) - (faster is not None)
@@ -568,7 +573,8 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     if best is None or best.owned or not w.spec.serves:
         return []
     if rb is None:
-        key = "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price"
+        key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
+               "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")
         return [say(lang, key, gpu=best.gpu_name), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
