@@ -683,6 +683,21 @@ def _owned_levers(w: Workload) -> list[Lever]:
     return [tight or fitting] if tight or fitting else []
 
 
+def _most_users_within(w: Workload) -> tuple[int, Option] | None:
+    """The most people served at once that fit the budget and every target, by bisection."""
+    lo, hi, found = 1, w.users - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        variant = w.model_copy(update={"users": mid})
+        owned, options = options_for(variant)
+        best, _action, _rb = decide(variant, owned + options)
+        if best is not None:
+            found, lo = (mid, best), mid + 1
+        else:
+            hi = mid - 1
+    return found
+
+
 def _owned_share(w: Workload) -> tuple[Option, int] | None:
     """The most users the cards you own serve within every target (memory, speed), by bisection, in
     the same weight format as the cards that serve the rest (one model, one quality)."""
@@ -733,7 +748,13 @@ def _levers(w: Workload) -> list[Lever]:
             levers.append(Lever(change=label, option=best))
     if levers or not (w.budget_usd or w.budget_usd_per_month):
         return levers
-    # Nothing brings it within the budget: say what the cheapest plans cost, with and without the levers.
+    # Nothing brings it within the budget: how many people it does serve (in 4-bit, the cheapest
+    # format), then what the cheapest plans cost, with and without the levers.
+    if w.spec.serves and w.users > 1:
+        served = _most_users_within(w.model_copy(update={"serve_precision": w.serve_precision or "int4"}))
+        if served is not None:
+            key = "users" if w.serve_precision else "users_int4"
+            levers.append(Lever(change=f"{key}={served[0]:,}", option=served[1]))
     for label, change in [("as_asked", {}), *tries[:1]]:
         variant = w.model_copy(update={**change, "budget_usd": None, "budget_usd_per_month": None})
         owned, options = options_for(variant)
