@@ -531,11 +531,12 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noq
         if _re("per_token_context").search(after[:30]):
             return "s_per_token", ""
         return ("ttft_s" if _re("ttft_context").search(clause) else ""), ""
-    if _re("per_period_after").match(after):
-        return "hours_per", _re("per_period_after").match(after).group(1)
+    period = _re("per_period_after").match(after)
+    if period:
+        return "hours_per", period.group(1)
     unit = _re("duration_after").match(after)
     if unit:
-        word = re.match(r"\s*([a-z]+)", after).group(1)
+        word = unit.group().strip().split()[0] if unit.group().strip() else ""
         if _re("deadline_before").search(before) or _re("deadline_after").match(after):
             return "deadline", word
         return "", word
@@ -761,7 +762,7 @@ def read_phase(m: Message) -> str | None:
     targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "prompt_tokens")
     if experiment and not strong:
         return "experiment"
-    if train and (strong or [u for u in users if u.value > 1]):
+    if train and (strong or any(q.value > 1 for q in users)):
         return "train-and-serve"
     if train:
         return "fine-tune"
@@ -808,10 +809,10 @@ def read_model(m: Message) -> str | None:
         return None
     _pos, spec = max(candidates)
     if spec[0].isdigit():
-        total = float(spec.split("B")[0])
-        active = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total
+        total_b = float(spec.split("B")[0])
+        active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
         try:
-            check_size(total, active)
+            check_size(total_b, active_b)
         except BadValue as e:
             m.problems.append(str(e))
             return None
@@ -953,8 +954,8 @@ def read_utilisation(m: Message) -> float | None:
     if not hits and m.pending == "utilisation":
         nums = [q for q in m.qty if not q.role and not q.negated]
         if nums:
-            x = nums[-1].value
-            hits.append((0, x / 100 if x > 1 else x))
+            said = nums[-1].value
+            hits.append((0, said / 100 if said > 1 else said))
     if not hits:
         return None
     value = max(hits)[1]
@@ -1346,7 +1347,8 @@ def read_scale(m: Message) -> dict[str, float]:
     """Changes relative to what was said: 'double the users' (users x 2), 'half the context'."""
     found: dict[str, float] = {}
     for pattern, (slot, factor) in _rules("relative"):
-        if pattern.search(m.masked) and not negated(m.masked, pattern.search(m.masked).start()):
+        hit = pattern.search(m.masked)
+        if hit and not negated(m.masked, hit.start()):
             found.setdefault(slot, float(factor))
     return found
 
@@ -1425,7 +1427,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     for slot, reader in READERS:
         value = reader(m)
         if slot == "phase":
-            m.phase = value
+            m.phase = value if isinstance(value, str) else None
         if value is None:
             continue
         if slot == "owned" or not isinstance(value, tuple):

@@ -283,7 +283,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")):
             lines.append(f"- {words}")
     if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
-        shown = best.precision if best and best.precision else rec.precision
+        shown = (best.precision if best and best.precision else rec.precision) or ""
         key = ("answer.precision_native" if _native(rec) else
                "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown))
@@ -361,7 +361,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
-        shown = best.precision + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
+        shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
         line = say(lang, "fig.serve", model=rec.model_name, precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
@@ -692,8 +692,9 @@ def glossary_reply(topic: str, lang: str) -> str:
     """A short explanation from the knowledge base's glossary; 'lora+qlora' gives both entries."""
     from knowledge import glossary
 
-    entries = [next((g for g in glossary() if g.id == t), None) for t in topic.split("+")]
-    if None in entries:
+    found = [next((g for g in glossary() if g.id == t), None) for t in topic.split("+")]
+    entries = [e for e in found if e is not None]
+    if len(entries) < len(found):
         return say(lang, "glossary.unknown")
     def body(e) -> str:
         # folded YAML joins lines with a space, which Chinese does not put after its punctuation

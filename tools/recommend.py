@@ -359,7 +359,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if owned else hours / replicas
-    if planned:
+    if planned and w.deadline_hours:
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
@@ -680,7 +680,8 @@ def _owned_levers(w: Workload) -> list[Lever]:
         fits = [o for o in options if o.serves is not False and o.trains is not False]
         if fits and fitting is None:
             fitting = Lever(change=label, option=fits[0])  # it fits, but misses a target: worth saying
-    return [tight or fitting] if tight or fitting else []
+    chosen = tight or fitting
+    return [chosen] if chosen else []
 
 
 def _most_users_within(w: Workload) -> tuple[int, Option] | None:
@@ -892,7 +893,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                            f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     warnings = []
-    if training_run is not None:
+    if training_run is not None and best is not None:
         assumptions.append(f"fine-tuning on {training_run.gpus} x {training_run.gpu_name} rented by the hour, "
                            f"serving on {best.gpus} x {best.gpu_name}")
     if best is None:
