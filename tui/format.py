@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from tools.common import Explained, Term
+if TYPE_CHECKING:  # the sizing tools load pydantic models: not needed for the app's first screen
+    from tools.common import Explained, Term
 
 
 def gb(n: float) -> str:

@@ -15,7 +15,6 @@ from textual.widgets import Button, Label, ListItem, ListView, Static, TextArea
 
 from assistant.catalog import say
 from assistant.slots import SLOTS, relevant
-from assistant.writers import cards_words
 from tui.format import fit_table
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
@@ -355,6 +354,8 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
             value = f"${value:,.0f}"
         elif name in ("owned", "exclude"):
+            from assistant.writers import cards_words  # the writers load the sizing tools: not at start-up
+
             value = cards_words(value) if value else None
         text.append(f"{slot.label(lang):<13}", style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
