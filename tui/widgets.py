@@ -159,8 +159,8 @@ class ChatMessage(Vertical):
 
     def _note(self) -> Text:
         dropped = getattr(self, "_dropped", [])
-        return Text(f"(not shown at this width: {', '.join(dropped)}; Ctrl+Y copies the whole table)"
-                    if dropped else "", style="dim")
+        lang = (self.payload.get("decision") or {}).get("lang", "en")
+        return Text(say(lang, "table.dropped", columns=("，" if lang == "zh" else ", ").join(dropped)) if dropped else "", style="dim")
 
     def _answer_parts(self) -> ComposeResult:
         """An answer's parts: text, the options table, memory charts (raises on a damaged payload)."""
