@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 GB = 1e9  # what people read as "GB" on a datasheet and in this tool's human output
 GIB = 2**30
@@ -53,3 +53,11 @@ class Explained(BaseModel):
 class ToolError(ValueError):
     """Input that a tool cannot size: the message says what is wrong and what would work."""
 
+
+def validation_message(exc: ValidationError) -> str:
+    """pydantic's errors as one readable line: 'field: problem; field: problem'."""
+    parts = []
+    for e in exc.errors():
+        field = ".".join(str(x) for x in e["loc"])
+        parts.append(f"{field}: {e['msg']}" if field else e["msg"])
+    return "; ".join(parts)

@@ -1046,14 +1046,10 @@ def _reason(exc: BaseException) -> tuple[str, int] | None:
 def _input_reason(exc: BaseException) -> str | None:
     """The one-line message for errors caused by input; None for anything else."""
     from knowledge import BadValue, ConfigError, KnowledgeError, NotFound
-    from tools.common import ToolError
+    from tools.common import ToolError, validation_message
 
     if isinstance(exc, ValidationError):
-        parts = []
-        for e in exc.errors():
-            field = ".".join(str(x) for x in e["loc"])
-            parts.append(f"{field}: {e['msg']}" if field else e["msg"])
-        return "; ".join(parts)
+        return validation_message(exc)
     if isinstance(exc, NotFound):
         hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
         why = f": {exc.reason}" if exc.reason else ""

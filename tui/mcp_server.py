@@ -72,13 +72,9 @@ def error_text(exc: BaseException) -> str:
     closest names (the catalog's NotFound says them)."""
     from pydantic import ValidationError
 
-    if isinstance(exc, ValidationError):
-        parts = []
-        for e in exc.errors():
-            field = ".".join(str(x) for x in e["loc"])
-            parts.append(f"{field}: {e['msg']}" if field else e["msg"])
-        return "; ".join(parts)
-    return str(exc)
+    from tools.common import validation_message
+
+    return validation_message(exc) if isinstance(exc, ValidationError) else str(exc)
 
 
 def run_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
