@@ -88,6 +88,8 @@ class Slot:
     def default_for(self, profile: Profile) -> Any:
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
+        if self.name == "batch_input_tokens" and _image_tokens(profile):
+            return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -96,7 +98,26 @@ class Slot:
             key += "_experiment"
         elif self.name == "users" and _personal_machine(profile):
             key += "_personal"
+        elif self.name == "batch_input_tokens" and _image_tokens(profile):
+            image = _image_tokens(profile)
+            return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
         return say(lang, key)
+
+
+# A vision model's batch item is one image and a short instruction ("describe this product").
+IMAGE_PROMPT_TOKENS = 100
+
+
+def _image_tokens(p: Profile) -> int:
+    """Tokens of one typical image for a vision-language model in a batch job, else 0."""
+    if not p.get("model") or p.get("phase") != "batch":
+        return 0
+    from knowledge import find_model
+
+    try:
+        return find_model(p["model"]).image_tokens or 0
+    except (LookupError, ValueError):
+        return 0
 
 
 def _personal_machine(p: Profile) -> bool:
