@@ -160,7 +160,36 @@ def speed_report() -> list[tuple[str, float, float, float, str]]:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        return rows + turn_report() + tui_report(Path(tmp))
+        return rows + turn_report() + tui_report(Path(tmp)) + setup_report(Path(tmp))
+
+
+def setup_report(tmp: Path) -> list[tuple[str, float, float, float, str]]:
+    """A fresh set-up as `make run` does it (a new venv, the app's locked set, the project), then the
+    first answer from it; against creating an empty venv. Needs the package registry; skipped offline."""
+    venv = tmp / "fresh-venv"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(tmp / "empty-venv")], check=True, capture_output=True)
+    empty = time.perf_counter() - start
+    uv = shutil.which("uv")
+    python = venv / "bin" / "python"
+    install = ([uv, "pip", "install", "--quiet", "--python", str(python)] if uv
+               else [str(python), "-m", "pip", "install", "--quiet"])
+    start = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+        subprocess.run([*install, "-r", str(ROOT / "requirements.lock")], check=True, capture_output=True, timeout=900)
+        subprocess.run([*install, "--no-deps", str(ROOT)], check=True, capture_output=True, timeout=900)
+    except (subprocess.SubprocessError, OSError):
+        print("fresh set-up not measured: the package registry could not be reached", file=sys.stderr)
+        return []
+    setup = time.perf_counter() - start
+    start = time.perf_counter()
+    subprocess.run([str(venv / "bin" / "gpu-advisor"), "ask", "serve llama 3.1 8b to 10 users"], cwd=tmp,
+                   capture_output=True, check=False)
+    first = time.perf_counter() - start
+    tool = "uv" if uv else "pip"
+    return [(f"fresh set-up from requirements.lock ({tool})", setup, empty, setup / empty, "reported"),
+            ("first answer after it (gpu-advisor ask)", first, empty, first / empty, "reported")]
 
 
 def main() -> int:
