@@ -27,7 +27,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from knowledge.loader import KnowledgeError
+from knowledge.loader import KnowledgeError, write_cache
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
 # Bytes per stored value of each safetensors dtype.
@@ -254,13 +254,7 @@ def _save_summary(m: HubModel) -> None:
     data = {"version": SUMMARY_VERSION, "repo_id": m.repo_id, "revision": m.revision, "config": m.config,
             "params_by_dtype": m.params_by_dtype, "bytes_by_dtype": m.bytes_by_dtype, "total_size": m.total_size,
             "gguf_files": m.gguf_files, "fetched": m.fetched}
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass  # a read-only cache folder costs a fetch next time
+    write_cache(path, json.dumps(data, sort_keys=True))  # a read-only cache folder costs a fetch next time
 
 
 # --- the Hub -------------------------------------------------------------------------------------

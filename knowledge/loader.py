@@ -62,14 +62,20 @@ def _read_yaml(path: Path) -> object:
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
     if cached is not None:
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, default=str), encoding="utf-8")
-            os.replace(tmp, cached)
-        except OSError:
-            pass  # a read-only home only costs start-up time
+        write_cache(cached, json.dumps(data, default=str))  # a read-only home only costs start-up time
     return data
+
+
+def write_cache(path: Path, text: str) -> None:
+    """Write a cache file whole (a temporary file renamed into place); a folder that cannot be
+    written is no error: the cache only saves work next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def _describe(error: ValidationError) -> str:
