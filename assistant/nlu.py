@@ -1068,7 +1068,9 @@ def read_only(m: Message) -> list[str] | None:
 
 def read_has_host(m: Message) -> bool | None:
     """A computer for a card to go into: 'a GPU for my home PC', '装进我的电脑'."""
-    return True if m.live("has_host") and not (_re("host_needed").search(m.masked) and not _re("has_host_pc").search(m.masked)) else None
+    named = bool(m.live("has_host"))
+    card_only = bool(m.live("buy_card_only")) and not _re("host_needed").search(m.masked)
+    return True if named or card_only else None
 
 
 def read_preference(m: Message) -> str | None:
