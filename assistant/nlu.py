@@ -1020,7 +1020,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
         m.problems.append("a budget must be positive")
         return None
     said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
-    if not monthly and not said_once and not m.live("preference.buy") and not _trains(m):
+    if not monthly and not said_once and read_preference(m) != "buy" and not _trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
     return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
@@ -1161,7 +1161,7 @@ def read_batch_output_tokens(m: Message) -> int | None:
     if not found and m.live("output_short"):
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and m.live("output_same_length"):
-        found = m.role("per_item_tokens")  # "outputs of similar length": as long as what is read
+        return read_batch_input_tokens(m)  # "outputs of similar length": as long as what is read
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 
 
