@@ -41,7 +41,7 @@ def store(tmp_path):
 def fake_clock(monkeypatch):
     """Strictly increasing timestamps, so "newest first" does not depend on the millisecond clock."""
     ticks = iter(range(1, 1_000_000))
-    monkeypatch.setattr(history, "now", lambda: f"2030-01-01T00:00:00.{next(ticks):06d}+00:00")
+    monkeypatch.setattr(history.common, "now", lambda: f"2030-01-01T00:00:00.{next(ticks):06d}+00:00")
 
 
 def add_turn(store: HistoryStore, session_id: str, user: str, reply: str, tool: str = "recommend") -> None:
@@ -81,7 +81,7 @@ def test_reopening_applies_nothing_twice(tmp_path):
 def test_upgrade_from_every_earlier_schema(tmp_path, monkeypatch, k):
     path = tmp_path / "history.db"
     full = list(history.MIGRATIONS)
-    monkeypatch.setattr(history, "MIGRATIONS", full[:k])
+    monkeypatch.setattr(history.migrations, "MIGRATIONS", full[:k])
     old = HistoryStore(path)
     assert old.applied_migrations() == sorted(ALL_MIGRATIONS[:k])
     sid = None
@@ -91,7 +91,7 @@ def test_upgrade_from_every_earlier_schema(tmp_path, monkeypatch, k):
         old.add_message(sid, "assistant", "about sixteen gigabytes")
     old.close()
 
-    monkeypatch.setattr(history, "MIGRATIONS", full)
+    monkeypatch.setattr(history.migrations, "MIGRATIONS", full)
     new = HistoryStore(path)
     assert new.notice is None
     assert new.applied_migrations() == sorted(ALL_MIGRATIONS)
@@ -392,13 +392,13 @@ def test_upgrade_indexes_chinese_and_strips_suggestions_of_old_rows(tmp_path, mo
 
     path = tmp_path / "history.db"
     full = list(history.MIGRATIONS)
-    monkeypatch.setattr(history, "MIGRATIONS", full[:3])
+    monkeypatch.setattr(history.migrations, "MIGRATIONS", full[:3])
     old = HistoryStore(path)
     sid = old.create_session("old")
     old.add_message(sid, "user", "我想微调一个模型")
     old.add_message(sid, "assistant", "租一张卡。\n\n" + say("en", "answer.footer"))
     old.close()
-    monkeypatch.setattr(history, "MIGRATIONS", full)
+    monkeypatch.setattr(history.migrations, "MIGRATIONS", full)
     new = HistoryStore(path)
     assert [r.id for r in new.search("微调一个")] == [sid]
     assert new.search("int4") == []

@@ -1,0 +1,83 @@
+"""What every part of the history store shares: its errors, where the database lives, ids and
+timestamps, and the small readers that never let one damaged value stop a whole row from showing."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+DB_ENV = "GPU_ADVISOR_DB"
+BUSY_TIMEOUT_MS = 30_000
+
+
+class HistoryError(RuntimeError):
+    """The history database cannot be used; the message says why and what to do."""
+
+
+class DatabaseTooNew(HistoryError):
+    pass
+
+
+class StorageError(HistoryError):
+    """The disk, not the input, is the problem (read-only file, disk full, missing folder): exit 1."""
+
+
+def _storage_problem(exc: BaseException) -> str | None:
+    """Words for an SQLite or OS error that the environment causes; None for anything else."""
+    text = str(exc).lower()
+    for words, meaning in (("readonly", "the file is read-only"), ("read-only", "the file is read-only"),
+                           ("disk is full", "the disk is full"), ("no space", "the disk is full"),
+                           ("disk i/o", "a disk error"), ("unable to open", "the file cannot be opened"),
+                           ("permission denied", "permission denied"), ("quota", "the disk quota is used up")):
+        if words in text:
+            return meaning
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return None
+
+
+def default_path() -> Path:
+    override = os.environ.get(DB_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("gpu-advisor", appauthor=False)) / "history.db"
+
+
+def new_id() -> str:
+    """A ULID: unique, and sorts by creation time."""
+    from ulid import ULID
+
+    return str(ULID())
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass
+class SessionRow:
+    id: str
+    title: str
+    created: str
+    updated: str
+    messages: int = 0
+    snippet: str = ""
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _json(text: str | None, default: Any) -> Any:
+    """A stored JSON value; a damaged one reads as the default (the rest of the row still shows)."""
+    try:
+        value = json.loads(text) if text else default
+    except ValueError:
+        return default
+    return value if isinstance(value, type(default)) or default is None else default

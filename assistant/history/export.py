@@ -1,0 +1,219 @@
+"""Export (JSON and Markdown), import of an export as a new session, and backups; every file is
+written atomically and never over an existing one unless asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from assistant.history import common
+from assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
+
+if TYPE_CHECKING:
+    from assistant.history.store import HistoryStore
+
+EXPORT_FORMAT = "gpu-advisor-session"
+EXPORT_VERSION = 1
+
+MAX_TEXT_CHARS = 200_000  # one stored message; user input is capped far lower (assistant.session)
+MAX_MESSAGES = 10_000  # in one imported session
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+
+def _export_models():
+    """Pydantic models of the JSON export (built on first import, not at start-up)."""
+    from typing import Literal
+
+    from pydantic import BaseModel, ConfigDict, Field
+
+    class Loose(BaseModel):
+        model_config = ConfigDict(extra="ignore")
+
+    class State(Loose):
+        """The engine state keys a session keeps, by type; assistant.session checks the values."""
+        profile: dict[str, Any] = {}
+        defaulted: dict[str, str] = {}
+        asked: list[str] = Field([], max_length=1000)
+        pending: str | None = None
+        results: dict[str, Any] = {}
+        lang: str | None = Field(None, max_length=16)
+        cards: dict[str, Any] = {}
+
+    class Session(Loose):
+        title: str | None = Field(None, max_length=10_000)
+        created: str | None = Field(None, max_length=64)
+        profile: dict[str, Any] = {}
+        state: State = State()
+
+    class Msg(Loose):
+        seq: int | None = Field(None, ge=0, le=10 * MAX_MESSAGES)
+        role: Literal["user", "assistant"]
+        text: str = Field(max_length=MAX_TEXT_CHARS)
+        payload: dict[str, Any] = {}
+        created: str | None = Field(None, max_length=64)
+
+    class Call(Loose):
+        message_seq: int | None = None
+        tool: str = Field(max_length=200)
+        arguments: dict[str, Any] = {}
+        result: Any = None
+        duration_ms: float | None = Field(None, ge=0, allow_inf_nan=False)
+
+    class Export(Loose):
+        format: Literal["gpu-advisor-session"]
+        version: int = Field(ge=1, le=EXPORT_VERSION)
+        session: Session = Session()
+        messages: list[Msg] = Field([], max_length=MAX_MESSAGES)
+        tool_calls: list[Call] = Field([], max_length=10 * MAX_MESSAGES)
+
+    return Export
+
+
+class _LazyExport:
+    _model: Any = None
+
+    def model_validate(self, data: Any):
+        if _LazyExport._model is None:
+            _LazyExport._model = _export_models()
+        return _LazyExport._model.model_validate(data)
+
+
+_Export = _LazyExport()
+
+
+def export_json(store: HistoryStore, session_id: str) -> dict[str, Any]:
+    s = store.session(session_id)
+    messages = store.messages(s["id"])
+    seq_of = {m["id"]: m["seq"] for m in messages}
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "session": {
+        "id": s["id"], "title": s["title"], "created": s["created"], "updated": s["updated"],
+        "profile": s["profile"], "state": s["state"]},
+        "messages": [{k: m[k] for k in ("seq", "role", "text", "payload", "created")} for m in messages],
+        "tool_calls": [{"message_seq": seq_of.get(c["message_id"]), **{k: c[k] for k in
+                        ("tool", "arguments", "result", "duration_ms")}} for c in store.tool_calls(s["id"])]}
+
+
+def export_markdown(store: HistoryStore, session_id: str) -> str:
+    s = store.session(session_id)
+    lines = [f"# {s['title']}", "", f"_GPU Advisor session {s['id']}, started {s['created'][:16]} UTC._", ""]
+    for m in store.messages(s["id"]):
+        who = "You" if m["role"] == "user" else "Advisor"
+        lines += [f"**{who}:**", "", m["text"], ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def export_text(store: HistoryStore, session_id: str, fmt: str = "markdown") -> str:
+    """A session as a Markdown report or as JSON text."""
+    if fmt == "json":
+        return json.dumps(export_json(store, session_id), indent=2) + "\n"
+    return export_markdown(store, session_id)
+
+
+def export_to(store: HistoryStore, session_id: str, target: str | Path, overwrite: bool = False,
+              fmt: str | None = None) -> Path:
+    """Write an export (JSON for a .json file unless `fmt` says, Markdown otherwise). An existing
+    file is never replaced unless `overwrite` is given."""
+    target = Path(target).expanduser()
+    text = export_text(store, session_id, fmt or ("json" if target.suffix.lower() == ".json" else "markdown"))
+    return write_new_file(target, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite, "export")
+
+
+def import_json(store: HistoryStore, data: Any) -> str:
+    """Add an exported session as a new session (never overwriting one that exists)."""
+    from pydantic import ValidationError
+
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise HistoryError(f"not a GPU Advisor session export (missing format: {EXPORT_FORMAT})")
+    if isinstance(data.get("version"), int) and data["version"] > EXPORT_VERSION:
+        raise HistoryError("this export was made by a newer GPU Advisor")
+    try:
+        export = _Export.model_validate(data)
+        from assistant.policy import Profile  # the profile must be one the engine can continue
+
+        for profile in (export.session.profile, export.session.state.profile):
+            Profile.model_validate(profile)
+    except ValidationError as e:
+        where = "; ".join(".".join(str(x) for x in err["loc"]) + f": {err['msg']}" for err in e.errors()[:3])
+        raise HistoryError(f"the export is malformed ({where}); nothing was imported") from None
+    state = export.session.state.model_dump(exclude_unset=True)
+    session_id = new_id()
+    stamp = common.now()
+    with store._write():
+        store.db.table("sessions").insert({
+            "id": session_id, "title": (export.session.title or "Imported conversation")[:200],
+            "created": export.session.created or stamp, "updated": stamp,
+            "profile": json.dumps(export.session.profile), "state": json.dumps(state, sort_keys=True)})
+        ids: dict[int, str] = {}
+        for seq, m in enumerate(export.messages, start=1):
+            ids[m.seq if m.seq is not None else seq] = message_id = new_id()
+            store.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq,
+                                        "role": m.role, "text": m.text,
+                                        "payload": json.dumps(m.payload, sort_keys=True),
+                                        "created": m.created or stamp, **store._search(m.role, m.text)})
+        for call in export.tool_calls:
+            store.db.table("tool_calls").insert({
+                "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),
+                "tool": call.tool, "arguments": json.dumps(call.arguments, sort_keys=True),
+                "result": json.dumps(call.result, sort_keys=True), "duration_ms": call.duration_ms,
+                "created": stamp})
+    return session_id
+
+
+def backup(store: HistoryStore, target: str | Path) -> Path:
+    """A consistent copy of the database (VACUUM INTO), written beside the target and renamed into
+    place: an interrupted backup leaves no partial file, and an existing file is never replaced."""
+    target = Path(target).expanduser()
+    if not target.is_symlink() and not target.exists():
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StorageError(f"cannot create {target.parent}: {e.strerror or e}; no backup was written") from None
+
+    def vacuum_into(tmp: Path) -> None:
+        tmp.unlink()  # VACUUM INTO makes the file itself
+        store.conn.execute("VACUUM INTO ?", (str(tmp),))
+
+    return write_new_file(target, vacuum_into, False, "backup")
+
+
+def write_new_file(target: Path, write: Callable[[Path], object], overwrite: bool, what: str) -> Path:
+    """Write `target` atomically: `write` fills a temporary file in the same folder, which is then
+    renamed into place. Never through a symbolic link; never over an existing file unless `overwrite`;
+    a failure leaves nothing behind."""
+    if target.is_symlink():
+        raise HistoryError(f"{target} is a symbolic link; give the path of a new file (no {what} was written)")
+    if target.exists() and (not overwrite or not target.is_file()):
+        raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)")
+    if not target.parent.is_dir():
+        raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as e:
+        raise StorageError(f"cannot write in {target.parent} ({e.strerror or e}); no {what} was written") from None
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        write(tmp)
+        with tmp.open("rb+") as f:
+            os.fsync(f.fileno())
+        if overwrite:
+            os.replace(tmp, target)
+        else:
+            try:
+                os.link(tmp, target)  # fails if the target appeared meanwhile: nothing is overwritten
+            except FileExistsError:
+                raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)") from None
+            except OSError:  # a file system without hard links
+                if target.exists():
+                    raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)") from None
+                os.replace(tmp, target)
+    except (OSError, sqlite3.Error) as e:
+        raise StorageError(f"cannot write {target} ({_storage_problem(e) or e}); no {what} was written") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return target
