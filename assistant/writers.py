@@ -225,7 +225,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
         "meets": {k: (best.meets.get(k) if best else False) if _stated(rec, k) else None
                   for k in ("deadline", "latency", "budget")},
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
-        "engine": best.engine if best else None, "lang": lang,
+        "engine": best.engine if best else None, "runtime": best.runtime if best else None, "lang": lang,
         "training": {"gpu": rec.training_run.gpu, "gpus": rec.training_run.gpus} if rec.training_run else None,
     }
 
@@ -371,8 +371,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_tokens or min(w.context, 4096):,}")
-        if best.engine == "llama.cpp":
-            line += say(lang, "fig.engine", engine=best.engine)
+        if best.runtime:
+            line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"

@@ -2,9 +2,11 @@
 and date."""
 
 from knowledge.custom_gpu import is_custom, parse_custom_gpu
+from knowledge.engines import also_runs, engine_for, engines_on
 from knowledge.hf_config import ConfigError, load_config_file, model_from_config
 from knowledge.loader import (
     KnowledgeError,
+    engines,
     glossary,
     gpus,
     models,
@@ -33,11 +35,12 @@ from knowledge.resolve import (
     show_model,
     size_in_name,
 )
-from knowledge.schema import GlossaryTopic, Gpu, HostSystem, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import Engine, GlossaryTopic, Gpu, HostSystem, ModelArch, Precision, RentalPrice, Rules
 
 __all__ = [
     "BadValue",
     "ConfigError",
+    "Engine",
     "GlossaryTopic",
     "Gpu",
     "HostSystem",
@@ -47,6 +50,10 @@ __all__ = [
     "Precision",
     "RentalPrice",
     "Rules",
+    "also_runs",
+    "engine_for",
+    "engines",
+    "engines_on",
     "find_gpu",
     "find_model",
     "find_precision",

@@ -15,7 +15,7 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.schema import GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import Engine, GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -200,6 +200,18 @@ def prices() -> tuple[RentalPrice, ...]:
     for i, p in enumerate(records):
         if p.gpu not in known:
             raise KnowledgeError(f"prices.yaml: record {i}: field 'gpu': unknown GPU id '{p.gpu}'")
+    return records
+
+
+@cache
+def engines() -> tuple[Engine, ...]:
+    """Serving engines and the stacks they run on (data/engines.yaml), in the order answers prefer them."""
+    records = tuple(load_records(DATA_DIR / "engines.yaml", Engine))
+    seen: set[str] = set()
+    for i, e in enumerate(records):
+        if e.id in seen:
+            raise KnowledgeError(f"engines.yaml: record {i}: id '{e.id}' appears twice")
+        seen.add(e.id)
     return records
 
 

@@ -22,6 +22,11 @@ class Record(BaseModel):
 
 HostKind = Literal["consumer", "workstation", "datacenter-pcie", "datacenter-board", "apple"]
 Stack = Literal["cuda", "rocm", "metal", "cann", "gaudi"]
+SizedEngine = Literal["transformers", "vllm", "llama.cpp"]
+
+# NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
+NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
+Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3.5"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
 _VENDOR_STACK: dict[str, str] = {
@@ -45,6 +50,9 @@ class Gpu(Record):
     bf16_tflops: float = Field(gt=0, description="dense BF16/FP16 tensor throughput, FP32 accumulate")
     fp8_tflops: float | None = Field(default=None, gt=0, description="dense FP8 tensor; None: no FP8 units")
     int8_tops: float | None = Field(default=None, gt=0)
+    arch: Arch | None = Field(
+        default=None, description="chip architecture (NVIDIA and AMD): which engines run there depends on it",
+    )
     interconnect: Literal["nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "hccs", "roce", "unified"]
     nvlink_gbps: float | None = Field(
         default=None, gt=0,
@@ -89,6 +97,56 @@ class Gpu(Record):
         return self.host_kind in ("consumer", "workstation", "apple")
 
 
+class EngineSupport(BaseModel):
+    """One software stack an engine runs on, and how."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stack: Stack
+    shown_as: str | None = Field(None, description="the engine's name on this stack (vLLM-Ascend), if it differs")
+    min_arch: str | None = Field(None, description="oldest NVIDIA architecture supported (NVIDIA_ARCHS)")
+    archs: list[str] | None = Field(None, description="only these architectures (AMD: the gfx targets it ships)")
+    note: str = ""
+
+    @model_validator(mode="after")
+    def _known_arch(self) -> EngineSupport:
+        if self.min_arch is not None and self.min_arch not in NVIDIA_ARCHS:
+            raise ValueError(f"min_arch '{self.min_arch}' is not one of {', '.join(NVIDIA_ARCHS)}")
+        known = set(get_args(Arch))
+        for a in self.archs or []:
+            if a not in known:
+                raise ValueError(f"archs: '{a}' is not a known architecture")
+        return self
+
+
+class Engine(Record):
+    """A serving engine and the hardware it runs on. `sized_as` names the memory and speed model the
+    tools apply to it; an engine without one of its own is sized as the nearest (SGLang as vLLM)."""
+
+    id: str
+    name: str
+    sized_as: SizedEngine
+    runs_on: list[EngineSupport] = Field(min_length=1)
+    notes: str = ""
+
+    def support_on(self, gpu: Gpu) -> EngineSupport | None:
+        """How this engine runs on that card, or None when it does not."""
+        for s in self.runs_on:
+            if s.stack != gpu.stack:
+                continue
+            if s.archs is not None and gpu.arch is not None and gpu.arch not in s.archs:
+                continue
+            if s.min_arch is not None and gpu.arch in NVIDIA_ARCHS and \
+                    NVIDIA_ARCHS.index(gpu.arch) < NVIDIA_ARCHS.index(s.min_arch):
+                continue
+            return s
+        return None
+
+    def name_on(self, gpu: Gpu) -> str | None:
+        s = self.support_on(gpu)
+        return None if s is None else (s.shown_as or self.name)
+
+
 class RentalPrice(Record):
     provider: str
     gpu: str = Field(description="Gpu.id")
@@ -118,7 +176,7 @@ class Precision(Record):
     quantizes_embeddings: bool = Field(
         description="False: embeddings and output head stay at 16 bits (GPTQ, AWQ, bitsandbytes, FP8)"
     )
-    engines: list[Literal["transformers", "vllm", "llama.cpp"]]
+    engines: list[SizedEngine]
     usable_for_kv: bool = False
     kv_bits: float | None = None
     compute: Literal["bf16", "fp8", "int8"] = Field(

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from knowledge import find_gpu, find_precision
+from knowledge import engine_for, engines_on, find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
 from tools.common import GIB, Explained, Term, ToolError, ToolInput, term
@@ -91,8 +91,35 @@ def usable_bytes(gpu: Gpu) -> float:
     return gpu.memory_gb * GIB * (APPLE_USABLE_FRACTION if gpu.unified_memory else USABLE_FRACTION)
 
 
-def default_engine(precision: Precision) -> Engine:
-    return "llama.cpp" if precision.family == "gguf" else "vllm"
+def default_engine(precision: Precision, gpu: Gpu | None = None) -> Engine:
+    """llama.cpp for GGUF files, else vLLM; on a card vLLM does not run on (a Mac), the first engine
+    for the format that does."""
+    first: Engine = "llama.cpp" if precision.family == "gguf" else "vllm"
+    if gpu is None or engine_for(first, gpu) is not None:
+        return first
+    for e in ("llama.cpp", "transformers"):
+        if e in precision.engines and engine_for(e, gpu) is not None:
+            return e
+    return first
+
+
+def check_engine_runs(engine: Engine, gpu: Gpu) -> None:
+    """Refuse figures for an engine that does not run on the card (engines.yaml)."""
+    if engine_for(engine, gpu) is None:
+        here = ", ".join(name for _, name in engines_on(gpu)) or "none in the catalog"
+        raise ToolError(f"{engine} does not run on {gpu.name}; engines there: {here}")
+
+
+def _engine_words(engine: Engine, card: Gpu | None) -> str:
+    """'engine vLLM-Ascend (sized as vllm; also runs here: SGLang, MindIE)' on a card, else 'engine vllm'."""
+    if card is None:
+        return f"engine {engine}"
+    name = engine_for(engine, card) or engine
+    others = [n for e, n in engines_on(card) if n != name and e.id != "transformers"]
+    sized = f"sized as {engine}" if name != engine else ""
+    also = f"also runs here: {', '.join(others)}" if others else ""
+    extra = "; ".join(x for x in (sized, also) if x)
+    return f"engine {name}" + (f" ({extra})" if extra else "")
 
 
 def kv_precision_for(precision: Precision, kv: str | None, engine: Engine) -> Precision:
@@ -152,11 +179,14 @@ def overhead_term(engine: Engine, gpus: int) -> Term:
 def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
-    engine: Engine = inp.engine or default_engine(precision)
+    card = find_gpu(inp.gpu) if inp.gpu else None
+    engine: Engine = inp.engine or default_engine(precision, card)
     if engine not in precision.engines:
         raise ToolError(
             f"{precision.name} weights do not run on {engine}; engines for it: {', '.join(precision.engines)}"
         )
+    if card is not None:
+        check_engine_runs(engine, card)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
     assumptions: list[str] = []
     warnings: list[str] = []
@@ -208,7 +238,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
             "each GPU holds a copy of part of the KV cache")
 
     assumptions += [
-        f"engine {engine}; KV cache in {kv.name}",
+        _engine_words(engine, card) + f"; KV cache in {kv.name}",
         f"{inp.batch} sequence(s) of {inp.context:,} tokens each held in memory at once",
     ]
     if arch.is_generic(model):

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, find_precision, host_usd, purchase_usd, rules
+from knowledge import engine_for, engines_on, find_gpu, find_precision, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
@@ -158,6 +158,8 @@ class Option(BaseModel):
     gpus: int
     owned: bool = False
     engine: Engine | None = None
+    runtime: str | None = Field(None, description="the engine named in the answer, one that runs on this card "
+                                                 "(vLLM-Ascend on Ascend); sized as `engine`")
     precision: str | None = None
     kv_precision: str | None = Field(None, description="KV-cache format when not the engine's 16-bit default")
     serves: bool | None = None
@@ -244,15 +246,16 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
     hardware (the usual way to run a model there), vLLM otherwise."""
     precision = find_precision(precision_id)
     if precision.family == "gguf":
-        return [("llama.cpp", precision_id)]
-    gguf = GGUF_EQUIVALENT.get(precision_id, precision_id if "llama.cpp" in precision.engines else None)
-    if gpu.stack == "metal":
-        return [("llama.cpp", gguf)] if gguf else []
-    pairs: list[tuple[Engine, str]] = [("vllm", precision_id)]
-    at_home = owned or w.preference == "buy"
-    if gguf and w.users <= (LLAMA_CPP_MAX_USERS if at_home else 2) and not w.spec.batch and (owned or gpu.at_home):
-        pairs.insert(0, ("llama.cpp", gguf))
-    return pairs
+        pairs: list[tuple[Engine, str]] = [("llama.cpp", precision_id)]
+    else:
+        gguf = GGUF_EQUIVALENT.get(precision_id, precision_id if "llama.cpp" in precision.engines else None)
+        pairs = [("vllm", precision_id)]
+        at_home = owned or w.preference == "buy"
+        small = w.users <= (LLAMA_CPP_MAX_USERS if at_home else 2) and not w.spec.batch
+        if gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home))):
+            pairs.insert(0, ("llama.cpp", gguf))
+    # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
+    return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
 
 
 FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k")
@@ -297,6 +300,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         return
     engine, fmt, kv, mem = tried
     opt.engine, opt.precision, opt.kv_precision = engine, fmt, kv
+    opt.runtime = engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     # spare memory of the whole card: vLLM's own 10% reserve counts as room to spare
@@ -330,14 +334,20 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     items = w.batch_items or 1
     seq = w.batch_input_tokens + w.batch_output_tokens
     total = n
+    pairs = _engines(w, gpu, precision_id, owned)
+    if not pairs:
+        opt.serves = False
+        opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
+        return
+    engine, precision_id = pairs[-1]  # vLLM where it runs (batching is what it is for), else llama.cpp
     groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0] if owned else [n]
     for t in groups:
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1,
-                                                    gpus=t, gpu=gpu.id, engine="vllm"))
+                                                    gpus=t, gpu=gpu.id, engine=engine))
         if mem.fits:
             break
     n = t
-    opt.engine, opt.precision = "vllm", precision_id
+    opt.engine, opt.precision, opt.runtime = engine, precision_id, engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
@@ -345,7 +355,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         return
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
     sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=n, batch=concurrency,
-                          context=w.batch_input_tokens + w.batch_output_tokens // 2, engine="vllm"))
+                          context=w.batch_input_tokens + w.batch_output_tokens // 2, engine=engine))
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
                + items * w.batch_output_tokens / sp.aggregate_decode_tokens_per_s)
     hours = seconds / 3600
@@ -440,8 +450,9 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
         warnings.append(f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
                         "plan to use (kernels, quantization formats) before committing")
     if gpu.stack == "cann":
-        warnings.append(f"{gpu.name}: confirm that your engine supports Ascend (vLLM-Ascend, MindIE, LLaMA-Factory) "
-                        "before planning around it")
+        here = ", ".join(name for e, name in engines_on(gpu) if e.id != "transformers")
+        warnings.append(f"{gpu.name}: confirm that your engine supports Ascend ({here}; LLaMA-Factory to "
+                        "fine-tune) before planning around it")
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)

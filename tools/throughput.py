@@ -15,7 +15,7 @@ from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput, term
-from tools.inference import Engine, default_engine, kv_precision_for
+from tools.inference import Engine, check_engine_runs, default_engine, kv_precision_for
 from tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
@@ -168,9 +168,10 @@ def speed(inp: SpeedInput) -> SpeedResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
     gpu = find_gpu(inp.gpu)
-    engine: Engine = inp.engine or default_engine(precision)
+    engine: Engine = inp.engine or default_engine(precision, gpu)
     if engine not in precision.engines:
         raise ToolError(f"{precision.name} weights do not run on {engine}; engines for it: {', '.join(precision.engines)}")
+    check_engine_runs(engine, gpu)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
     eff = ENGINE_EFFICIENCY[engine]
     n = inp.gpus
