@@ -160,6 +160,8 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         sliding_layers = 0
     if sliding_layers:
         attention = "sliding" if sliding_layers == layers else "hybrid"
+    recurrent, state_bytes = recurrent_layers(cfg, model_type, layers, hidden)
+    sliding_layers = min(sliding_layers, layers - recurrent)
 
     qinfo = parse_quantization(quant, row=hidden)
     total, active = count_params(
@@ -187,6 +189,8 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         attention=attention,
         sliding_window=window if sliding_layers else None,
         sliding_layers=sliding_layers,
+        recurrent_layers=recurrent,
+        recurrent_state_bytes=state_bytes,
         kv_lora_rank=mla["kv_lora_rank"] if mla else None,
         qk_rope_head_dim=mla["qk_rope_head_dim"] if mla else None,
         num_experts=experts,
@@ -196,11 +200,54 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         native_precision=qinfo.precision if qinfo else None,
         native_bits_per_weight=round(qinfo.bits_per_weight, 4) if qinfo else None,
         resolved_from="config",
-        notes="parameter count computed from config.json" + (f"; checkpoint quantization: {qinfo.note}" + (
+        notes="parameter count computed from config.json" + (
+            f"; {recurrent} linear-attention or state-space layers: their fixed state is counted, their "
+            "parameters are approximated as attention layers (exact when read from the checkpoint)"
+            if recurrent else "") + (f"; checkpoint quantization: {qinfo.note}" + (
             f" (kept in 16 bits: {', '.join(qinfo.kept_16bit)})" if qinfo.kept_16bit else "") if qinfo else ""),
         source=source,
         as_of=date(2026, 11, 1),
     )
+
+
+def recurrent_layers(cfg: dict, model_type: str, layers: int, hidden: int) -> tuple[int, float]:
+    """(layers with a fixed-size recurrent state instead of a KV cache, bytes of that state per sequence
+    over all of them): linear attention (Qwen3-Next and Qwen3.5 gated DeltaNet) and state-space blocks
+    (Jamba's Mamba, Nemotron-H's Mamba-2). Layer kinds come from `layer_types`, `full_attention_interval`,
+    `hybrid_override_pattern` or `attn_layer_period`; a layer of another kind counts as attention."""
+    types = cfg.get("layer_types")
+    pattern = cfg.get("hybrid_override_pattern")
+    if isinstance(types, list) and types:
+        count = sum(1 for t in types if any(k in str(t) for k in ("linear", "mamba", "ssm", "recurrent")))
+        non_attention = count
+    elif cfg.get("full_attention_interval"):
+        interval = max(1, int(cfg["full_attention_interval"]))
+        count = layers - layers // interval
+        non_attention = count
+    elif isinstance(pattern, str) and pattern:
+        count = pattern.count("M")
+        non_attention = len(pattern) - pattern.count("*")  # '-' blocks are MLP-only: no cache at all
+    elif cfg.get("attn_layer_period"):
+        period, offset = max(1, int(cfg["attn_layer_period"])), int(cfg.get("attn_layer_offset") or 0)
+        count = sum(1 for i in range(layers) if i % period != offset)
+        non_attention = count
+    else:
+        return 0, 0.0
+    bytes_per_value = 4 if str(cfg.get("mamba_ssm_dtype", "float32")) in ("float32", "fp32") else 2
+    values = 0
+    if cfg.get("linear_num_value_heads"):  # gated DeltaNet: a k x v matrix per value head, plus the conv window
+        vh, kd, vd = cfg["linear_num_value_heads"], cfg["linear_key_head_dim"], cfg["linear_value_head_dim"]
+        key_dim = int(cfg.get("linear_num_key_heads") or vh) * kd
+        values = vh * kd * vd + (int(cfg.get("linear_conv_kernel_dim") or 4) - 1) * (2 * key_dim + vh * vd)
+    elif cfg.get("mamba_num_heads"):  # Mamba-2
+        inner = cfg["mamba_num_heads"] * cfg["mamba_head_dim"]
+        state = int(cfg.get("ssm_state_size") or 128)
+        groups = int(cfg.get("n_groups") or 1)
+        values = inner * state + (int(cfg.get("conv_kernel") or 4) - 1) * (inner + 2 * groups * state)
+    elif cfg.get("mamba_d_state"):  # Mamba (Jamba)
+        inner = int(cfg.get("mamba_expand") or 2) * hidden
+        values = inner * cfg["mamba_d_state"] + (int(cfg.get("mamba_d_conv") or 4) - 1) * inner
+    return min(non_attention, layers), float(count * values * bytes_per_value)
 
 
 # A Hugging Face config.json is a few KB and a few levels deep; anything far past that is not one.

@@ -374,6 +374,7 @@ def model_summary(m: ModelArch) -> dict:
         "layers": m.num_layers, "hidden_size": m.hidden_size, "intermediate_size": m.intermediate_size,
         "attention": m.attention, "heads": m.num_attention_heads, "kv_heads": m.num_kv_heads,
         "head_dim": m.head_dim, "sliding_window": m.sliding_window, "sliding_layers": m.sliding_layers,
+        "recurrent_layers": m.recurrent_layers, "recurrent_state_bytes_per_sequence": m.recurrent_state_bytes,
         "kv_lora_rank": m.kv_lora_rank, "experts": m.num_experts, "experts_per_token": m.experts_per_token,
         "shared_experts": m.num_shared_experts, "vocab_size": m.vocab_size, "max_context": m.max_context,
         "tied_embeddings": m.tied_embeddings, "modality": m.modality,

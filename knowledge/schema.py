@@ -205,6 +205,12 @@ class ModelArch(Record):
     attention: Literal["mha", "gqa", "mla", "sliding", "hybrid"]
     sliding_window: int | None = Field(default=None, gt=0)
     sliding_layers: int = Field(default=0, ge=0, description="how many layers use the sliding window")
+    recurrent_layers: int = Field(
+        default=0, ge=0, description="layers without a KV cache: linear attention, state-space or MLP-only blocks",
+    )
+    recurrent_state_bytes: float = Field(
+        default=0, ge=0, description="fixed state those layers keep per sequence, all of them together",
+    )
     kv_lora_rank: int | None = Field(default=None, gt=0, description="MLA: latent width cached per token")
     qk_rope_head_dim: int | None = Field(default=None, gt=0, description="MLA: rotary part cached per token")
     num_experts: int | None = Field(default=None, gt=0)
@@ -246,8 +252,8 @@ class ModelArch(Record):
             raise ValueError("MLA needs kv_lora_rank and qk_rope_head_dim")
         if self.attention in ("sliding", "hybrid") and (self.sliding_window is None or not self.sliding_layers):
             raise ValueError("sliding/hybrid attention needs sliding_window and sliding_layers")
-        if self.sliding_layers > self.num_layers:
-            raise ValueError("sliding_layers exceeds num_layers")
+        if self.sliding_layers + self.recurrent_layers > self.num_layers:
+            raise ValueError("sliding_layers plus recurrent_layers exceeds num_layers")
         if (self.num_experts is None) != (self.experts_per_token is None):
             raise ValueError("MoE needs both num_experts and experts_per_token")
         if self.modality == "text" and (self.vision_params_b or self.image_tokens):

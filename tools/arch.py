@@ -92,14 +92,17 @@ def kv_bytes_per_token_layer(model: ModelArch, kv_bits: float, *, latent_mla: bo
 
 
 def cached_token_layers(model: ModelArch, context: int) -> float:
-    """Sum over layers of the tokens each layer keeps: sliding layers keep at most the window."""
-    full = model.num_layers - model.sliding_layers
+    """Sum over layers of the tokens each layer keeps: sliding layers keep at most the window, linear-
+    attention and state-space layers none (their fixed state is recurrent_state_bytes)."""
+    full = model.num_layers - model.sliding_layers - model.recurrent_layers
     window = min(context, model.sliding_window or context)
     return full * context + model.sliding_layers * window
 
 
 def kv_cache_bytes(model: ModelArch, kv_bits: float, context: int, sequences: int, *, latent_mla: bool = True) -> float:
-    return sequences * cached_token_layers(model, context) * kv_bytes_per_token_layer(model, kv_bits, latent_mla=latent_mla)
+    """Per-token KV of the attention layers plus the fixed recurrent state of the others, for every sequence."""
+    per_token = cached_token_layers(model, context) * kv_bytes_per_token_layer(model, kv_bits, latent_mla=latent_mla)
+    return sequences * (per_token + model.recurrent_state_bytes)
 
 
 def kv_shards(model: ModelArch, tensor_parallel: int) -> int:

@@ -207,16 +207,23 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
                      {"parameters": model.total_params_b * 1e9, "bits_per_weight": precision.bits_per_weight},
                      rel_low=w_rel, rel_high=w_rel)
     per_token = arch.cached_token_layers(model, inp.context) / inp.context * arch.kv_bytes_per_token_layer(
-        model, kv.kv_bits or 16, latent_mla=latent)
+        model, kv.kv_bits or 16, latent_mla=latent) + model.recurrent_state_bytes / inp.context
     kv_total = arch.kv_cache_bytes(model, kv.kv_bits or 16, inp.context, inp.batch, latent_mla=latent)
     kv_formula = ("sequences x tokens x layers x (kv_lora_rank + rope dim) x bytes (MLA latent)"
                   if model.attention == "mla" and latent else
                   "sequences x tokens x layers x 2 (K and V) x KV heads x head size x bytes")
     if model.sliding_layers:
         kv_formula += f"; {model.sliding_layers} sliding-window layers keep at most {model.sliding_window:,} tokens"
-    kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula,
-                {"sequences": inp.batch, "tokens": inp.context, "layers": model.num_layers,
-                 "kv_heads": model.num_kv_heads, "head_dim": model.head_dim, "kv_bits": kv.kv_bits or 16},
+    kv_inputs = {"sequences": inp.batch, "tokens": inp.context, "layers": model.num_layers,
+                 "kv_heads": model.num_kv_heads, "head_dim": model.head_dim, "kv_bits": kv.kv_bits or 16}
+    if model.recurrent_layers:
+        kv_formula += (f"; {model.recurrent_layers} linear-attention or state-space layers keep no KV cache but a "
+                       "fixed state per sequence instead")
+        kv_inputs["recurrent_state_bytes_per_sequence"] = model.recurrent_state_bytes
+        assumptions.append(f"{model.recurrent_layers} of {model.num_layers} layers keep a fixed state "
+                           f"({model.recurrent_state_bytes / 1e6:,.0f} MB per sequence) instead of a KV cache; "
+                           "the state's size is approximated from the config")
+    kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula, kv_inputs,
                 rel_low=0.02, rel_high=0.05)
     act_t = activation_term(model, engine, inp.context, inp.batch)
     over_t = overhead_term(engine, n_gpu)
