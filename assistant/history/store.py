@@ -299,8 +299,8 @@ class HistoryStore:
         prefix = prefix.strip().upper()
         if not prefix or not all(c in "0123456789ABCDEFGHJKMNPQRSTVWXYZ" for c in prefix):
             raise HistoryError(f"no session with id '{prefix}' (ids look like 01J...; see `gpu-advisor sessions list`)")
-        rows = [r[0] for r in self.conn.execute(
-            "SELECT id FROM sessions WHERE substr(id, 1, length(?)) = ? LIMIT 2", (prefix, prefix))]
+        rows = [r[0] for r in self.conn.execute(  # a range of the primary key: no scan
+            "SELECT id FROM sessions WHERE id >= ? AND id < ? LIMIT 2", (prefix, prefix + "\x7f"))]
         if not rows:
             raise HistoryError(f"no session with id '{prefix}'")
         if len(rows) > 1:
@@ -323,9 +323,12 @@ class HistoryStore:
             self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def list_sessions(self, limit: int = 200, offset: int = 0) -> list[SessionRow]:
+        """A page of sessions, newest first. The page is found in the (updated, id) index alone, so a
+        deep page costs a walk over index entries, not over sessions."""
         sql = ("SELECT s.id, s.title, s.created, s.updated, "
-               "(SELECT count(*) FROM messages m WHERE m.session_id = s.id) "
-               "FROM sessions s ORDER BY s.updated DESC, s.id DESC LIMIT ? OFFSET ?")
+               "(SELECT count(*) FROM messages m WHERE m.session_id = s.id) FROM sessions s "
+               "JOIN (SELECT rowid AS r FROM sessions ORDER BY updated DESC, id DESC LIMIT ? OFFSET ?) p "
+               "ON s.rowid = p.r ORDER BY s.updated DESC, s.id DESC")
         return [SessionRow(*r) for r in self.conn.execute(sql, (limit, offset))]
 
     def count_sessions(self) -> int:
