@@ -1,0 +1,217 @@
+"""What every command shares: the parser with one-line errors, the way a command is declared beside
+the function that runs it, the arguments several commands take, and how a sizing result is printed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
+
+from tui.cli.values import db_path, model_spec
+
+if TYPE_CHECKING:
+    from assistant.history import HistoryStore
+
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 1
+JSON_ERRORS = [False]  # set by main() when --json is on the command line
+
+
+class UsageError(Exception):
+    """Input the tools cannot size; printed as one line, exit status 2."""
+
+
+class ReplayMismatch(Exception):
+    """`sessions replay --check` found differences: exit status 1."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """--help shows every option's default, also for options without a help text."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        help_text = action.help or ""
+        if "%(default)" not in help_text and action.default not in (None, False, argparse.SUPPRESS) \
+                and action.option_strings:
+            help_text += " (default: %(default)s)"
+        return help_text.strip()
+
+
+class RawHelp(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults shown, and the examples in the epilog kept as written."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: `gpu-advisor: <command>: <reason> (see --help)`, exit 2;
+    with --json on the command line the error is a JSON object on stdout as well."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args, **kwargs):
+        if not kwargs.get("help") and kwargs.get("default") not in (None, False) and args and args[0].startswith("-"):
+            kwargs["help"] = "(default: %(default)s)"
+        return super().add_argument(*args, **kwargs)
+
+    def error(self, message: str):
+        where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
+        if JSON_ERRORS[0]:
+            print(json.dumps({"error": {"message": f"{where}: {message}", "exit_status": EXIT_USAGE}}))
+        self.exit(EXIT_USAGE, f"gpu-advisor: {where}: {message} (see `{self.prog} --help`)\n")
+
+
+# ---------------------------------------------------------------- declaring a command
+
+Arg = tuple[tuple[str, ...], dict[str, Any]]
+Handler = Callable[[argparse.Namespace], Any]
+H = TypeVar("H", bound=Handler)
+
+
+def arg(*flags: str, **options: Any) -> Arg:
+    """One argument, written as argparse's add_argument takes it."""
+    return flags, options
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A default read from the settings file when the parser is built (`gpu-advisor config set`)."""
+
+    name: str
+
+
+def epilog(examples: tuple[str, ...] | list[str]) -> str:
+    return "examples:\n" + "\n".join(f"  {e}" for e in examples)
+
+
+@dataclass
+class Command:
+    """A command as --help shows it: name, one line of help, its arguments in order, examples, and the
+    function that runs it; a group (`sessions`, `size`, `config`) has subcommands instead."""
+
+    name: str
+    help: str
+    arguments: tuple[Arg, ...] = ()
+    examples: tuple[str, ...] = ()
+    run: Handler | None = None
+    subcommands: Commands = field(default_factory=lambda: Commands())
+    metavar: str | None = None  # how a group's --help names its subcommand
+    dest: str = "action"
+
+    def command(self, name: str, help: str, *arguments: Arg, examples: tuple[str, ...] = ()) -> Callable[[H], H]:
+        """Declares a subcommand of this group, run by the function below the decorator."""
+        return self.subcommands.command(name, help, *arguments, examples=examples)
+
+    def add_to(self, sub: argparse._SubParsersAction, settings: Mapping[str, Any]) -> argparse.ArgumentParser:
+        p = sub.add_parser(self.name, help=self.help)
+        for flags, options in self.arguments:
+            default = options.get("default")
+            if isinstance(default, Setting):
+                options = {**options, "default": settings[default.name]}
+            p.add_argument(*flags, **options)
+        if self.subcommands:
+            inner = p.add_subparsers(dest=self.dest, metavar=self.metavar, required=True)
+            for c in self.subcommands:
+                c.add_to(inner, settings)
+        if self.run is not None:
+            p.set_defaults(func=self.run)
+        if self.examples:
+            p.epilog = epilog(self.examples)
+            p.formatter_class = RawHelp
+        return p
+
+
+class Commands:
+    """A module's commands in the order --help lists them. `@commands.command(...)` declares one with
+    the function below it; `commands.group(...)` one with subcommands, declared the same way."""
+
+    def __init__(self) -> None:
+        self.declared: list[Command] = []
+
+    def __iter__(self) -> Iterator[Command]:
+        return iter(self.declared)
+
+    def __bool__(self) -> bool:
+        return bool(self.declared)
+
+    def command(self, name: str, help: str, *arguments: Arg, examples: tuple[str, ...] = ()) -> Callable[[H], H]:
+        def declare(run: H) -> H:
+            self.declared.append(Command(name, help, arguments, examples, run))
+            return run
+
+        return declare
+
+    def group(self, name: str, help: str, *, metavar: str, dest: str = "action",
+              examples: tuple[str, ...] = ()) -> Command:
+        group = Command(name, help, examples=examples, metavar=metavar, dest=dest)
+        self.declared.append(group)
+        return group
+
+
+# ---------------------------------------------------------------- arguments several commands take
+
+JSON = arg("--json", action="store_true")
+SIZING_OUTPUT = (arg("--json", action="store_true", help="machine-readable output (memory in bytes)"),
+                 arg("--explain", action="store_true", help="show every formula with its inputs"))
+DB = arg("--db", type=db_path, default=None, metavar="PATH",
+         help="history database (default: $GPU_ADVISOR_DB or the user data folder)")
+MODEL = arg("--model", "-m", type=model_spec, required=True, metavar="M",
+            help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
+REGION = arg("--region", choices=("global", "us", "eu", "china"), default=Setting("region"))
+ENGINES = ("transformers", "vllm", "llama.cpp")
+
+
+# ---------------------------------------------------------------- output
+
+
+def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) -> None:
+    if args.json:
+        data = result.model_dump(mode="json")
+        for key in ("assumptions", "warnings", "terms"):  # figures first, the breakdown last
+            if key in data:
+                data[key] = data.pop(key)
+        print(json.dumps(data, indent=2))
+        return
+    print(human())
+    from tui.format import explain, notes
+
+    extra = notes(result)  # type: ignore[arg-type]
+    if extra:
+        print()
+        print(extra)
+    if getattr(args, "explain", False):
+        print()
+        print(explain(result))  # type: ignore[arg-type]
+    elif not args.json:
+        print("\n(--explain shows every formula and input)")
+
+
+def open_store(args: argparse.Namespace) -> HistoryStore:
+    """The history store of --db (else $GPU_ADVISOR_DB or the user data folder), saying on stderr
+    when a damaged database was moved aside."""
+    from assistant.history import HistoryStore
+
+    store = HistoryStore(args.db)
+    if store.notice:
+        print(f"gpu-advisor: {store.notice}", file=sys.stderr)
+    return store
+
+
+def allow_network() -> None:
+    """A sizing command may look a model up on the Hugging Face Hub (HF_HUB_OFFLINE still wins)."""
+    from knowledge import hub
+
+    hub.allow_network(True)
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gpu-advisor")
+    except PackageNotFoundError:
+        return "unknown (not installed)"

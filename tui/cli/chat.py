@@ -1,0 +1,80 @@
+"""`gpu-advisor chat` and the terminal app it opens: `--plain` is the line mode for pipes, scripts
+and screen readers; with no terminal to draw on, the app says what to use instead."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tui.cli.ask import reply_json
+from tui.cli.base import DB, EXIT_USAGE, Commands, arg, open_store
+from tui.format import plain
+
+commands = Commands()
+
+NO_TERMINAL = ("gpu-advisor: the terminal app needs a terminal, and this is not one (a pipe, CI or an IDE task).\n"
+               "  For a conversation on standard input and output:  gpu-advisor chat --plain\n"
+               "  For one question:                                 gpu-advisor ask \"serve llama 3 8b to 20 users\"\n"
+               "  Every command:                                    gpu-advisor --help\n")
+
+
+def open_app(db: str | None, resume: str | None = None) -> int:
+    """The terminal app, when there is a terminal to draw on; else say what to use instead (exit 2)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write(NO_TERMINAL)
+        return EXIT_USAGE
+    if db:
+        from pathlib import Path
+
+        from assistant.history import HistoryError, looks_like_sqlite
+
+        if not looks_like_sqlite(Path(db).expanduser()):
+            raise HistoryError(f"{db} is not a GPU Advisor history database (it does not start with the SQLite "
+                               "header); it was left untouched. Give --db a new file name or an existing history database")
+    try:
+        from tui.app import run_app
+    except ImportError:
+        from tui.cli.program import build_parser
+
+        build_parser().print_help()
+        return 0
+    run_app(db=db, resume=resume)
+    return 0
+
+
+@commands.command(
+    "chat", "a conversation; --plain for line mode on stdin/stdout",
+    arg("--plain", action="store_true", help="line mode (pipes, screen readers)"),
+    arg("--json", action="store_true", help="one JSON reply per line"),
+    arg("--resume", metavar="ID", default=None, help="continue a saved session"),
+    arg("--no-save", action="store_true", help="do not save this conversation"),
+    DB,
+    examples=("gpu-advisor chat", "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"))
+def cmd_chat(args: argparse.Namespace) -> int | None:
+    """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
+    from assistant.session import Conversation
+
+    if not args.plain:
+        return open_app(args.db, args.resume)
+    store = None if args.no_save else open_store(args)
+    conv = Conversation.resume(store, args.resume) if args.resume and store else Conversation(store)
+    interactive = sys.stdin.isatty()
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 arrive as U+FFFD
+    if interactive and not args.json:
+        print("GPU Advisor. Type your question; an empty line or Ctrl-D ends the chat.\n")
+    while True:
+        if interactive and not args.json:
+            print("You: ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line or (interactive and not line.strip()):
+            break
+        reply = conv.send(line.rstrip("\n"))
+        if args.json:
+            print(json.dumps(reply_json(reply)), flush=True)
+        else:
+            print(("Advisor: " if interactive else "") + plain(str(reply.content)) + "\n", flush=True)
+    if interactive and conv.session_id and not args.json:
+        print(f"Saved as session {conv.session_id}.")
+    return None

@@ -1,0 +1,159 @@
+"""`gpu-advisor sessions`: the saved conversations, as simonw/llm's `logs` keeps them: list, search,
+show, export, import, replay, delete, backup and where the database is. Every action takes --json and
+--db; stored and imported text is printed with terminal control sequences removed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
+from tui.cli.values import positive_int
+from tui.format import plain
+
+if TYPE_CHECKING:
+    from assistant.history import HistoryStore
+
+commands = Commands()
+sessions = commands.group("sessions", "saved conversations: list, search, show, export, import, replay ...",
+                          metavar="action",
+                          examples=("gpu-advisor sessions list", "gpu-advisor sessions search 微调"))
+LIMIT = arg("-n", "--limit", type=positive_int, default=50)
+
+
+def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
+    """`sessions list` and `sessions search`: a table, or JSON with --json."""
+    from tui.format import table
+
+    search = args.action == "search"
+    rows = store.search(" ".join(args.query), limit=args.limit) if search else store.list_sessions(limit=args.limit)
+    if args.json:
+        print(json.dumps([r.__dict__ for r in rows], indent=2))
+    elif not rows:
+        print("No session matches." if search else "No sessions.")
+    else:
+        print(table([(r.id, r.updated[:16].replace("T", " "), plain(" ".join(r.title.split()))[:50],
+                      plain(" ".join(r.snippet.split()))[:40] if search else r.messages)
+                     for r in rows], ["id", "updated (UTC)", "title", "match" if search else "messages"]))
+
+
+@sessions.command("list", "newest first", JSON, DB, LIMIT, examples=("gpu-advisor sessions list -n 10 --json",))
+def sessions_list(args: argparse.Namespace) -> None:
+    _print_sessions(open_store(args), args)
+
+
+@sessions.command("path", "where the database is", JSON, DB, examples=("gpu-advisor sessions path",))
+def sessions_path(args: argparse.Namespace) -> None:
+    store = open_store(args)
+    print(json.dumps({"path": str(store.path)}) if args.json else store.path)
+
+
+@sessions.command("search", "full-text search of messages and titles", arg("query", nargs="+"), JSON, DB, LIMIT,
+                  examples=("gpu-advisor sessions search llama 70b", "gpu-advisor sessions search 微调 --json"))
+def sessions_search(args: argparse.Namespace) -> None:
+    _print_sessions(open_store(args), args)
+
+
+@sessions.command("show", "a session's transcript", arg("id"), JSON, DB, examples=("gpu-advisor sessions show 01J8",))
+def sessions_show(args: argparse.Namespace) -> None:
+    store = open_store(args)
+    print(plain(store.export_text(args.id, "json" if args.json else "markdown")), end="")
+
+
+@sessions.command(
+    "export", "a Markdown report or JSON",
+    arg("id"), JSON, DB,
+    arg("--format", choices=("markdown", "json"), default=None, help="default: JSON for a .json file, else Markdown"),
+    arg("-o", "--output", default=None, help="file to write (never overwritten without --force)"),
+    arg("--force", action="store_true"),
+    examples=("gpu-advisor sessions export 01J8 -o report.md", "gpu-advisor sessions export 01J8 --format json"))
+def sessions_export(args: argparse.Namespace) -> None:
+    store = open_store(args)
+    if args.output:
+        from pathlib import Path
+
+        out = Path(args.output)
+        if out.exists() and not out.is_symlink() and not args.force:
+            raise UsageError(f"{out} exists; pass --force to overwrite it")
+        store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
+        print(json.dumps({"path": str(out)}) if args.json else f"Wrote {out}")
+    else:
+        print(plain(store.export_text(args.id, args.format or "markdown")), end="")
+
+
+def _read_session_export(file: str, max_bytes: int) -> Any:
+    """The JSON of a `sessions export` file; every way it can be unreadable is a UsageError."""
+    from pathlib import Path
+
+    source = Path(file)
+    try:
+        if not source.is_file():
+            raise UsageError(f"cannot read {file}: {'no such file' if not source.exists() else 'not a regular file'}")
+        if source.stat().st_size > max_bytes:
+            raise UsageError(f"{file} is over {max_bytes >> 20} MB: not a session export")
+        return json.loads(source.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError) as e:
+        reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
+        raise UsageError(f"cannot read {file}: {reason}") from None
+
+
+@sessions.command("import", "add a session from a JSON export", arg("file"), JSON, DB,
+                  examples=("gpu-advisor sessions import session.json",))
+def sessions_import(args: argparse.Namespace) -> None:
+    from assistant.history import MAX_IMPORT_BYTES
+
+    store = open_store(args)
+    session_id = store.import_json(_read_session_export(args.file, MAX_IMPORT_BYTES))
+    print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
+
+
+@sessions.command("replay", "re-run a session through today's engine and show what changed", arg("id"), JSON, DB,
+                  arg("--check", action="store_true", help="exit 1 when any reply differs"),
+                  examples=("gpu-advisor sessions replay 01J8 --check",))
+def sessions_replay(args: argparse.Namespace) -> None:
+    """Today's engine against the saved replies; --check makes a difference an exit code."""
+    from assistant.session import rerun
+
+    differences = rerun(open_store(args), args.id)
+    if args.json:
+        print(json.dumps([d.__dict__ for d in differences], indent=2))
+    elif not differences:
+        print("Today's engine gives the same replies, word for word.")
+    else:
+        for d in differences:
+            print(plain(d.unified()))
+            print()
+        print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
+    if differences and args.check:
+        raise ReplayMismatch()
+
+
+def _confirm_delete(store: HistoryStore, session_id: str, as_json: bool) -> bool:
+    """Asks before `sessions delete` without --yes; refuses when nobody can answer."""
+    if not sys.stdin.isatty() or as_json:
+        raise UsageError("deleting needs --yes when not run interactively")
+    title = store.session(session_id)["title"]
+    answer = input(f"Delete session {session_id} ({plain(title)})? [y/N] ")
+    return answer.strip().lower() in ("y", "yes")
+
+
+@sessions.command("delete", "delete a session", arg("id"), JSON, DB,
+                  arg("-y", "--yes", action="store_true", help="do not ask for confirmation"),
+                  examples=("gpu-advisor sessions delete 01J8 --yes",))
+def sessions_delete(args: argparse.Namespace) -> None:
+    store = open_store(args)
+    session_id = store.resolve_id(args.id)
+    if not args.yes and not _confirm_delete(store, session_id, args.json):
+        print("Kept.")
+        return
+    store.delete(session_id)
+    print(json.dumps({"deleted": session_id}) if args.json else f"Deleted {session_id}")
+
+
+@sessions.command("backup", "copy the database (VACUUM INTO a new file)", arg("target"), JSON, DB,
+                  examples=("gpu-advisor sessions backup ~/history-backup.db --json",))
+def sessions_backup(args: argparse.Namespace) -> None:
+    target = open_store(args).backup(args.target)
+    print(json.dumps({"path": str(target)}) if args.json else f"Backed up to {target}")

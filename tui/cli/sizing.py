@@ -1,0 +1,341 @@
+"""The sizing commands: `size inference|training`, `speed`, `fit`, `cost`, `train-time`, `recommend`.
+Each prints a table and its caveats, or with --json the tool's result; none imports langgraph or
+textual, and each may look a model up on the Hugging Face Hub."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from tools.phases import PHASES
+from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, arg, emit
+from tui.cli.values import fraction, non_negative_float, positive_float, positive_int, tokens_amount
+
+commands = Commands()
+size = commands.group("size", "memory needed for inference or training", metavar="inference|training", dest="what",
+                      examples=("gpu-advisor size inference -m llama-3.1-8b",
+                                "gpu-advisor size training -m 27B --method lora"))
+
+
+@size.command(
+    "inference", "memory to serve a model",
+    MODEL,
+    arg("--precision", "-p", default="bf16", metavar="P"),
+    arg("--kv-precision", default=None, metavar="P"),
+    arg("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence"),
+    arg("--batch", type=positive_int, default=1, metavar="N", help="concurrent sequences"),
+    arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs"),
+    arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages"),
+    arg("--gpu", default=None, metavar="G", help="check the fit on this GPU"),
+    arg("--engine", choices=ENGINES, default=None),
+    arg("--gpu-memory-utilization", type=fraction, default=0.9, metavar="F"),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor size inference -m qwen2.5-14b -p fp8 --context 8192 --batch 10 --gpu l40s",
+              "gpu-advisor size inference -m ./config.json --gpus 2 --json"))
+def cmd_size_inference(args: argparse.Namespace) -> None:
+    from tools.inference import InferenceMemoryInput, inference_memory
+    from tui.format import gb, table
+
+    r = inference_memory(InferenceMemoryInput(
+        model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
+        batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
+        gpu_memory_utilization=args.gpu_memory_utilization))
+
+    def human() -> str:
+        n = r.gpus * r.pp
+        lines = [f"{r.model}: {r.precision} weights, {r.engine}, {r.batch} x {r.context:,} tokens"
+                 + (f", {r.gpus} TP x {r.pp} PP GPUs" if n > 1 else ""),
+                 "Memory in GB (10^9 bytes)", ""]
+        rows = [("Weights", gb(r.weights_bytes), gb(r.per_gpu_weights_bytes)),
+                ("KV cache", gb(r.kv_cache_bytes), gb(r.per_gpu_kv_cache_bytes)),
+                ("Activations", gb(r.activation_bytes), gb(r.per_gpu_activation_bytes)),
+                ("Engine overhead", gb(r.overhead_bytes), gb(r.per_gpu_overhead_bytes)),
+                ("Total", gb(r.total_bytes), gb(r.per_gpu_total_bytes)),
+                ("Range", f"{gb(r.total_range_bytes[0])}-{gb(r.total_range_bytes[1])}",
+                 f"{gb(r.per_gpu_total_range_bytes[0])}-{gb(r.per_gpu_total_range_bytes[1])}")]
+        lines.append(table(rows, ["", "all GPUs", "per GPU"]))
+        if r.gpu:
+            verdict = "fits" if r.fits else "does NOT fit"
+            lines += ["", f"On {r.gpu} ({gb(r.gpu_capacity_bytes or 0)} GB usable): {verdict}, "
+                          f"headroom {gb(r.headroom_bytes or 0)} GB per GPU"]
+            if r.kv_cache_capacity_tokens is not None:
+                lines.append(f"vLLM KV cache capacity: {r.kv_cache_capacity_tokens:,} tokens "
+                             f"= {r.max_concurrent_sequences:,.1f} sequences of {r.context:,} tokens")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@size.command(
+    "training", "memory to fine-tune a model",
+    MODEL,
+    arg("--method", choices=("full", "lora", "qlora"), required=True),
+    arg("--precision", default="bf16", metavar="P", help="compute precision (bf16 or fp16)"),
+    arg("--base-precision", default=None, metavar="P", help="QLoRA base format (default nf4)"),
+    arg("--pure-bf16", action="store_true", help="no FP32 master weights or optimizer states"),
+    arg("--optimizer", choices=("adamw", "adamw-8bit", "sgd"), default="adamw"),
+    arg("--seq-len", type=positive_int, default=2048, metavar="N"),
+    arg("--batch", type=positive_int, default=1, metavar="N", help="micro-batch per GPU"),
+    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True),
+    arg("--gpus", type=positive_int, default=1, metavar="N"),
+    arg("--zero", type=int, choices=(0, 1, 2, 3), default=0),
+    arg("--cpu-offload", action="store_true"),
+    arg("--lora-rank", type=positive_int, default=16, metavar="R"),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor size training -m 27B --method qlora --seq-len 4096",
+              "gpu-advisor size training -m llama-3.1-8b --method full --gpus 8 --zero 3 --json"))
+def cmd_size_training(args: argparse.Namespace) -> None:
+    from tools.training import TrainingMemoryInput, training_memory
+    from tui.format import gb, table
+
+    r = training_memory(TrainingMemoryInput(
+        model=args.model, method=args.method, precision=args.precision, base_precision=args.base_precision,
+        mixed_precision=not args.pure_bf16, optimizer=args.optimizer, seq_len=args.seq_len, batch=args.batch,
+        gradient_checkpointing=args.gradient_checkpointing, gpus=args.gpus, zero=args.zero,
+        cpu_offload=args.cpu_offload, lora_rank=args.lora_rank))
+
+    def human() -> str:
+        rows = [("Weights", gb(r.weights_bytes)), ("Gradients", gb(r.gradient_bytes)),
+                ("Optimizer states", gb(r.optimizer_bytes)), ("Activations", gb(r.activation_bytes)),
+                ("CUDA context and allocator", gb(r.overhead_bytes)), ("Total per GPU", gb(r.per_gpu_total_bytes)),
+                ("Range per GPU", f"{gb(r.per_gpu_total_range_bytes[0])}-{gb(r.per_gpu_total_range_bytes[1])}")]
+        lines = [f"{r.model}: {r.method} fine-tuning on {r.gpus} GPU(s)" + (f", ZeRO-{r.zero}" if r.zero else ""),
+                 f"Trainable parameters: {r.trainable_params / 1e9:,.3f}B", "Memory in GB (10^9 bytes)", "",
+                 table(rows, ["", "per GPU"])]
+        if r.cpu_bytes:
+            lines.append(f"CPU memory for offloaded state: {gb(r.cpu_bytes)} GB per GPU")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@commands.command(
+    "speed", "decode and prefill tokens/s",
+    MODEL,
+    arg("--precision", "-p", default="bf16", metavar="P"),
+    arg("--kv-precision", default=None, metavar="P"),
+    arg("--gpu", required=True, metavar="G"),
+    arg("--gpus", type=positive_int, default=1, metavar="N"),
+    arg("--batch", type=positive_int, default=1, metavar="N"),
+    arg("--context", type=positive_int, default=2048, metavar="N"),
+    arg("--engine", choices=ENGINES, default=None),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor speed -m llama-3.1-8b --gpu rtx-4090 --batch 4",))
+def cmd_speed(args: argparse.Namespace) -> None:
+    from tools.throughput import SpeedInput, speed
+    from tui.format import tokens
+
+    r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, batch=args.batch,
+                         context=args.context, engine=args.engine, kv_precision=args.kv_precision))
+
+    def human() -> str:
+        lo, hi = r.decode_tokens_per_s_range
+        plo, phi = r.prefill_tokens_per_s_range
+        return "\n".join([
+            f"{r.model} on {r.gpus} x {r.gpu} ({r.engine}), batch {r.batch}, context {r.context:,}",
+            f"Decode:  {tokens(r.decode_tokens_per_s)} tokens/s per sequence (range {tokens(lo)}-{tokens(hi)}), "
+            f"{tokens(r.aggregate_decode_tokens_per_s)} tokens/s in all; {r.bound}-bound",
+            f"Prefill: {tokens(r.prefill_tokens_per_s)} tokens/s (range {tokens(plo)}-{tokens(phi)}); "
+            f"first token after {r.time_to_first_token_s:.2f} s for a {r.context:,}-token prompt",
+        ])
+
+    emit(args, r, human)
+
+
+@commands.command(
+    "fit", "on how many of a GPU does it fit, and what would make it fit",
+    MODEL,
+    arg("--gpu", required=True, metavar="G"),
+    arg("--phase", choices=("serve", "train"), default="serve"),
+    arg("--precision", "-p", default="bf16", metavar="P"),
+    arg("--context", type=positive_int, default=4096, metavar="N"),
+    arg("--batch", type=positive_int, default=1, metavar="N"),
+    arg("--engine", choices=ENGINES, default=None),
+    arg("--method", choices=("full", "lora", "qlora"), default="lora"),
+    arg("--optimizer", choices=("adamw", "adamw-8bit", "sgd"), default="adamw"),
+    arg("--seq-len", type=positive_int, default=2048, metavar="N"),
+    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor fit -m llama-3.1-70b --gpu a100-80gb", "gpu-advisor fit -m 27B --gpu l40s --phase train"))
+def cmd_fit(args: argparse.Namespace) -> None:
+    from tools.fit import FitInput, fit
+    from tui.format import gb, table
+
+    r = fit(FitInput(model=args.model, gpu=args.gpu, phase=args.phase, precision=args.precision, context=args.context,
+                     batch=args.batch, engine=args.engine, method=args.method, optimizer=args.optimizer,
+                     seq_len=args.seq_len, gradient_checkpointing=args.gradient_checkpointing))
+
+    def human() -> str:
+        rows = [(o.gpus, "yes" if o.fits else "no", gb(o.per_gpu_bytes), gb(o.capacity_bytes),
+                 f"{o.headroom_fraction:.0%}", o.setup) for o in r.options]
+        lines = [f"{r.model} on {r.gpu}: {r.phase}", "Memory in GB (10^9 bytes)", "",
+                 table(rows, ["GPUs", "fits", "need/GPU", "have/GPU", "headroom", "setup"]), "",
+                 f"Smallest fit: {r.smallest_fit or 'none of ' + ', '.join(str(o.gpus) for o in r.options)} GPU(s); "
+                 f"valid tensor-parallel degrees: {', '.join(map(str, r.valid_tensor_parallel))}"]
+        if r.remedies:
+            lines += ["", "What would make it fit on one card:"]
+            lines += [f"  {'yes' if x.fits else 'no '}  {x.change}: {gb(x.per_gpu_bytes)} GB" for x in r.remedies]
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@commands.command(
+    "cost", "rental cost, cost per run or per million tokens, rent vs buy",
+    arg("--gpu", required=True, metavar="G"),
+    arg("--gpus", type=positive_int, default=1, metavar="N"),
+    REGION,
+    arg("--hours", type=positive_float, default=None, metavar="H", help="length of a run"),
+    arg("--tokens-per-s", type=positive_float, default=None, metavar="T"),
+    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
+    arg("--usd-per-gpu-hour", type=positive_float, default=None, metavar="USD"),
+    arg("--rent-vs-buy", action="store_true"),
+    arg("--purchase-usd", type=positive_float, default=None, metavar="USD", help="price of one card"),
+    arg("--horizon-months", type=positive_int, default=36, metavar="M"),
+    arg("--hosting-usd-per-month", type=non_negative_float, default=100.0, metavar="USD"),
+    arg("--electricity-usd-per-kwh", type=non_negative_float, default=None, metavar="USD"),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor cost --gpu h100 --gpus 8 --hours 12",
+              "gpu-advisor cost --gpu l40s --rent-vs-buy --utilisation 60%"))
+def cmd_cost(args: argparse.Namespace) -> None:
+    from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+
+    r = cost(CostInput(gpu=args.gpu, gpus=args.gpus, region=args.region, hours=args.hours,
+                       tokens_per_s=args.tokens_per_s, utilisation=args.utilisation or 1.0,
+                       usd_per_gpu_hour=args.usd_per_gpu_hour))
+    rb = None
+    if args.rent_vs_buy:
+        rb = rent_vs_buy(RentBuyInput(gpu=args.gpu, gpus=args.gpus, utilisation=args.utilisation or 0.5,
+                                      region=args.region, rent_usd_per_gpu_hour=args.usd_per_gpu_hour,
+                                      purchase_usd_per_gpu=args.purchase_usd, horizon_months=args.horizon_months,
+                                      hosting_usd_per_gpu_month=args.hosting_usd_per_month,
+                                      electricity_usd_per_kwh=args.electricity_usd_per_kwh))
+    if args.json:
+        print(json.dumps({"cost": r.model_dump(mode="json"),
+                          "rent_vs_buy": rb.model_dump(mode="json") if rb else None}, indent=2))
+        return
+
+    def human() -> str:
+        lo, hi = r.usd_per_hour_range
+        lines = [f"{r.gpus} x {r.gpu}: {r.usd_per_hour:,.2f} USD/hour typical (range {lo:,.2f}-{hi:,.2f})"]
+        if r.run_usd is not None:
+            lines.append(f"Run of {args.hours:g} h: {r.run_usd:,.2f} USD")
+        if r.usd_per_million_tokens is not None:
+            lines.append(f"Generated tokens: {r.usd_per_million_tokens:,.2f} USD per million")
+        if rb:
+            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            lines += ["", f"Rent or buy over {rb.horizon_months} months at {rb.utilisation:.0%} utilisation: "
+                          f"rent {rb.rent_total_usd:,.0f} USD, buy {rb.buy_total_usd:,.0f} USD -> {rb.cheaper}",
+                      f"Buying pays off above {be} utilisation (the guide's rule of thumb: "
+                      f"{rb.rule_of_thumb[0]:.0%}-{rb.rule_of_thumb[1]:.0%})"]
+            r.assumptions.extend(rb.assumptions)
+            r.warnings.extend(rb.warnings)
+            r.terms.extend(rb.terms)
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@commands.command(
+    "train-time", "hours and cost of a fine-tuning run",
+    MODEL,
+    arg("--gpu", required=True, metavar="G"),
+    arg("--gpus", type=positive_int, default=1, metavar="N"),
+    arg("--method", choices=("full", "lora", "qlora"), default="lora"),
+    arg("--tokens", type=tokens_amount, required=True, metavar="T", help="tokens per epoch, e.g. 20M"),
+    arg("--epochs", type=positive_float, default=1.0, metavar="E"),
+    arg("--mfu", type=fraction, default=None, metavar="F"),
+    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=False),
+    REGION,
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor train-time -m 27B --gpu h100 --tokens 20M --epochs 2",))
+def cmd_train_time(args: argparse.Namespace) -> None:
+    from tools.training_time import TrainingTimeInput, training_time
+
+    r = training_time(TrainingTimeInput(model=args.model, gpu=args.gpu, gpus=args.gpus, method=args.method,
+                                        tokens=args.tokens, epochs=args.epochs, mfu=args.mfu, region=args.region,
+                                        gradient_checkpointing=args.gradient_checkpointing))
+
+    def human() -> str:
+        lo, hi = r.hours_range
+        lines = [f"{r.model}: {args.method} on {r.gpus} x {r.gpu}, {args.tokens:,.0f} tokens x {args.epochs:g} epoch(s)",
+                 f"Time: {r.hours:,.1f} h (range {lo:,.1f}-{hi:,.1f} h) at {r.mfu:.0%} effective MFU"]
+        if r.usd is not None and r.usd_range:
+            lines.append(f"Rented: {r.usd:,.0f} USD (range {r.usd_range[0]:,.0f}-{r.usd_range[1]:,.0f})")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@commands.command(
+    "recommend", "rank GPU options for a workload",
+    MODEL,
+    arg("--phase", choices=tuple(PHASES), default="train-and-serve"),
+    arg("--precision", "-p", default=None, metavar="P", help="serving weight format (default: the checkpoint's own, else int8)"),
+    arg("--method", choices=("full", "lora", "qlora"), default="qlora"),
+    arg("--objective", choices=("sft", "dpo"), default="sft", help="dpo: preference pairs"),
+    arg("--context", type=positive_int, default=8192, metavar="N"),
+    arg("--users", type=positive_int, default=1, metavar="N", help="concurrent users"),
+    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
+    REGION,
+    arg("--budget", type=positive_float, default=None, metavar="USD", help="per month"),
+    arg("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have"),
+    arg("--prefer", choices=("rent", "buy", "either"), default="either"),
+    arg("--budget-once", type=positive_float, default=None, metavar="USD", help="one-off: to buy cards, or for one job"),
+    arg("--train-tokens", type=tokens_amount, default=None, metavar="T",
+        help="tokens per epoch (default 20M; pretraining 20 per parameter)"),
+    arg("--epochs", type=positive_float, default=1.0, metavar="N"),
+    arg("--items", type=positive_int, default=None, metavar="N", help="batch job: items to process"),
+    arg("--tokens-in", type=positive_int, default=1000, metavar="N", help="batch job: tokens per item"),
+    arg("--tokens-out", type=positive_int, default=200, metavar="N", help="batch job: tokens written"),
+    arg("--deadline-hours", type=positive_float, default=None, metavar="H"),
+    arg("--ttft-ms", type=positive_float, default=None, metavar="MS", help="time-to-first-token target"),
+    arg("--prompt-tokens", type=positive_int, default=None, metavar="N", help="prompt length for --ttft-ms"),
+    arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor recommend -m 27B --phase train-and-serve --users 15",
+              "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json"))
+def cmd_recommend(args: argparse.Namespace) -> None:
+    from tools.recommend import Workload, recommend
+    from tui.format import gb, table, tokens
+
+    r = recommend(Workload(model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                           objective=args.objective, context=args.context, users=args.users,
+                           utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
+                           budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
+                           train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
+                           batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
+                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens))
+
+    def human() -> str:
+        rows = []
+        for o in r.options[: args.top]:
+            rows.append((f"{o.gpus} x {o.gpu}" + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
+                         f"{o.headroom_fraction:.0%}",
+                         tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
+                         f"{o.usd_per_hour:,.2f}" if o.usd_per_hour else "-",
+                         f"{o.purchase_usd:,.0f}" if o.purchase_usd else "-",
+                         f"{o.job_hours:,.1f}" if o.job_hours else "-",
+                         f"{o.job_usd:,.0f}" if o.job_usd else "-"))
+        best = r.best
+        head = (f"Recommendation: {r.action} {best.gpus} x {best.gpu_name}" if best
+                else "No option meets every requirement")
+        lines = [head]
+        if best:
+            lines += [f"  - {x}" for x in best.reasons]
+            if best.serve_per_gpu_bytes:
+                lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
+            if best.train_per_gpu_bytes:
+                lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", "USD/h", "buy USD", "job h", "job USD"])]
+        for lever in r.levers:
+            if lever.option:
+                lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
+        if r.rent_or_buy:
+            rb = r.rent_or_buy
+            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
+                          f"{rb.horizon_months} months; buying pays off above {be}."]
+        return "\n".join(lines)
+
+    emit(args, r, human)

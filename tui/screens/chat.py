@@ -1,0 +1,304 @@
+"""The chat screen: the transcript, quick replies, the input, and the side panel of what the advisor
+knows and assumed."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, ListView, Static
+from textual.worker import Worker
+
+from assistant.catalog import say
+from assistant.history import HistoryError
+from assistant.session import Conversation, MessageTooLong
+from assistant.slots import ASKED, question
+from tui.bindings import CHAT_BINDINGS
+from tui.messages import TurnDone, TurnFailed
+from tui.screens.choice import ChoiceScreen
+from tui.screens.layout import NARROW
+from tui.screens.replay import ReplayScreen
+from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
+
+WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models.[/b] Tell me what you plan "
+           "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
+           "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
+
+
+class ChatScreen(Screen):
+    BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
+
+    def __init__(self, conversation: Conversation, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.conversation = conversation
+        self._turn_count = 0
+        self._active_turn: int | None = None
+        self._pending_text = ""
+        self._turn_worker: Worker | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="main"):
+            with Vertical(id="chat-column"):
+                transcript = VerticalScroll(id="transcript")
+                transcript.can_focus = False
+                with transcript:
+                    if not self.conversation.messages:
+                        yield Static(WELCOME, id="welcome")
+                yield QuickReplies(id="choices")
+                yield PromptInput(placeholder="Message: Enter sends, Ctrl+J new line, ↑ history, PgUp/PgDn scroll",
+                                  id="prompt")
+            yield Vertical(id="side")  # filled right after the first frame
+        yield Footer()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
+        self.sub_title = self._title()
+        transcript = self.query_one("#transcript")
+        for m in self.conversation.messages:
+            role = "user" if m.type == "human" else "assistant"
+            transcript.mount(ChatMessage(role, str(m.content), m.additional_kwargs if role == "assistant" else None))
+        # the side panel and the quick replies come right after the first frame
+        self.call_after_refresh(self._after_first_frame)
+        transcript.scroll_end(animate=False)
+        self.query_one("#prompt").focus()
+
+    def _after_first_frame(self) -> None:
+        side = self.query_one("#side")
+        if not side.is_mounted or not self.is_attached:
+            return  # the app is closing
+        side.mount(
+            Label(say("en", "panel.known"), classes="panel-title", id="known-title"),
+            Static(profile_text({}), id="profile"),
+            Label(say("en", "panel.assumptions"), classes="panel-title", id="assumptions-title"),
+            AssumptionList(id="assumptions"))
+        self.call_after_refresh(self._refresh_panel)
+        self._first_choices()
+
+    def _first_choices(self) -> None:
+        last = self.conversation.messages[-1] if self.conversation.messages else None
+        if last is not None and last.type == "ai":
+            self._show_choices(last.additional_kwargs)
+        elif not self.conversation.messages:
+            self.query_one(QuickReplies).show([{"label": label, "value": value}
+                                               for label, value in question("phase").choices])
+
+    def _title(self) -> str:
+        store, sid = self.conversation.store, self.conversation.session_id
+        if store is None:
+            return "not saved"
+        if sid is None:
+            return "new conversation"
+        try:
+            return store.session(sid)["title"]
+        except HistoryError:
+            return "new conversation"
+
+    # -- sending
+
+    @on(PromptInput.Submitted)
+    def _submitted(self, event: PromptInput.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            self.send(text)
+
+    @on(QuickReplies.Chosen)
+    def _chosen(self, event: QuickReplies.Chosen) -> None:
+        self.send(event.value)
+
+    def send(self, text: str) -> None:
+        if self._active_turn is not None:
+            self.notify("Still working on your last message; Esc cancels it.", severity="warning")
+            return
+        prompt = self.query_one(PromptInput)
+        try:
+            self.conversation.record_user(text)  # committed before it is shown
+        except (HistoryError, MessageTooLong) as e:
+            self.notify(f"Could not save the message: {e}", severity="error", markup=False)
+            return
+        prompt.remember(text)
+        prompt.value = ""
+        prompt.focus()
+        self._pending_text = text
+        for welcome in self.query("#welcome"):
+            welcome.remove()
+        self._stop_following()
+        transcript = self.query_one("#transcript")
+        transcript.mount(ChatMessage("user", text))
+        transcript.mount(Static("Advisor is working on it… (Esc cancels)", id="working"))
+        self.query_one(QuickReplies).show([])
+        self._turn_count += 1
+        self._active_turn = self._turn_count
+        self.sub_title = "working… (Esc cancels)"
+        transcript.scroll_end(animate=False)
+        # The message and the indicator are drawn before the engine takes the CPU.
+        self.call_after_refresh(self._start_turn, self._turn_count, text)
+
+    def _start_turn(self, turn_id: int, text: str) -> None:
+        if self._active_turn == turn_id:
+            self._turn_worker = self.run_turn(turn_id, text)
+
+    def _working_done(self) -> None:
+        for indicator in self.query("#working"):
+            indicator.remove()
+
+    def _show_reply(self, reply: Any) -> None:
+        """Mount a reply and bring its top into view (a long answer is read from its start)."""
+        transcript = self.query_one("#transcript")
+        self._stop_following()
+        message = ChatMessage("assistant", str(reply.content), reply.additional_kwargs)
+        message.keep_top_in_view = True
+        transcript.mount(message)
+        self._show_choices(reply.additional_kwargs)
+        self.call_after_refresh(message.bring_top_into_view)
+
+    def _stop_following(self) -> None:
+        for message in self.query(ChatMessage):
+            message.keep_top_in_view = False
+
+    @work(thread=True, exclusive=True, group="turn", exit_on_error=False)
+    def run_turn(self, turn_id: int, text: str) -> None:
+        try:
+            reply = self.conversation.respond(text, keep=lambda: self._active_turn == turn_id)
+        except Exception as e:  # noqa: BLE001 - becomes a notification, never a crash
+            self.post_message(TurnFailed(turn_id, f"{type(e).__name__}: {e}"))
+            return
+        self.post_message(TurnDone(turn_id, reply))
+
+    def on_turn_done(self, message: TurnDone) -> None:
+        if message.turn_id != self._active_turn:
+            return  # a cancelled turn
+        self._active_turn = None
+        self._working_done()
+        self._show_reply(message.reply)
+        self._refresh_panel()
+        self.sub_title = self._title()
+
+    def on_turn_failed(self, message: TurnFailed) -> None:
+        if message.turn_id != self._active_turn:
+            return
+        self._active_turn = None
+        self._working_done()
+        self.sub_title = self._title()
+        self.query_one(PromptInput).value = self._pending_text
+        self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error",
+                    markup=False)
+
+    def action_cancel_turn(self) -> None:
+        if self._active_turn is None:
+            return
+        try:
+            withdrawn = self.conversation.withdraw()  # the message was never answered: not kept as sent
+        except HistoryError as e:
+            self.notify(f"Could not take the message back: {e}", severity="error", markup=False)
+            return
+        if not withdrawn:
+            return  # the reply is already saved; it is on its way to the screen
+        self._active_turn = None
+        if self._turn_worker is not None:
+            self._turn_worker.cancel()
+        self._working_done()
+        self.sub_title = self._title()
+        messages = list(self.query(ChatMessage))
+        if messages and messages[-1].role == "user":
+            messages[-1].remove()
+        self.query_one(PromptInput).value = self._pending_text
+        self.notify("Cancelled. Your message is back in the box; nothing was saved.")
+
+    def action_scroll_transcript(self, where: str) -> None:
+        self._stop_following()
+        transcript = self.query_one("#transcript")
+        {"page_up": transcript.scroll_page_up, "page_down": transcript.scroll_page_down,
+         "home": transcript.scroll_home, "end": transcript.scroll_end}[where](animate=False)
+
+    def action_toggle_panel(self) -> None:
+        self.toggle_class("show-panel" if self.has_class("narrow") else "hide-panel")
+
+    def action_next_field(self) -> None:
+        """Tab from the input goes to the quick replies first (when there are any)."""
+        if isinstance(self.focused, PromptInput) and self.query_one(QuickReplies).focus_first():
+            return
+        self.focus_next()
+
+    def _show_choices(self, payload: dict[str, Any]) -> None:
+        data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
+        choices = data.get("choices") if isinstance(data, dict) else None
+        self.query_one(QuickReplies).show([c for c in choices if isinstance(c, dict) and isinstance(c.get("label"), str)
+                                           and isinstance(c.get("value"), str)] if isinstance(choices, list) else [])
+
+    def _refresh_panel(self) -> None:
+        if not self.query("#profile"):
+            return
+        state = self.conversation.state
+        lang = state.get("lang") or "en"
+        self.query_one("#known-title", Label).update(say(lang, "panel.known"))
+        self.query_one("#assumptions-title", Label).update(say(lang, "panel.assumptions"))
+        self.query_one("#profile", Static).update(profile_text(state.get("profile") or {}, lang))
+        self.query_one(AssumptionList).show(state.get("defaulted") or {}, state.get("profile") or {})
+
+    # -- actions
+
+    @on(ListView.Selected, "#assumptions")
+    def _assumption(self, event: ListView.Selected) -> None:
+        """Every listed assumption can be changed here: a question asked again, a few choices, or
+        the input filled with a sentence to edit."""
+        from tui.changes import CHANGES, TEMPLATES
+
+        item = event.item
+        if not isinstance(item, AssumptionItem):
+            return
+        if item.slot in ASKED:
+            self._show_reply(self.conversation.ask_again(item.slot))
+            self.query_one(PromptInput).focus()
+            return
+        choices = CHANGES.get(item.slot)
+        template = TEMPLATES.get(item.slot, f"change the {item.slot.replace('_', ' ')} to ")
+
+        def chosen(phrase: str | None) -> None:
+            if phrase is None:
+                return
+            if phrase:
+                self.send(phrase)
+                return
+            prompt = self.query_one(PromptInput)
+            prompt.value = template
+            prompt.focus()
+            self.notify("Edit the sentence and press Enter.")
+
+        if choices:
+            self.app.push_screen(ChoiceScreen(f"Change: {item.words}", choices), chosen)
+        else:
+            chosen("")
+
+    def action_math(self) -> None:
+        if not self.conversation.state.get("results"):
+            self.notify("There is no answer to explain yet.")
+            return
+        self.send("show the math")
+
+    def action_copy_answer(self) -> None:
+        for m in reversed(self.conversation.messages):
+            if m.type == "ai" and m.additional_kwargs.get("gpu_advisor", {}).get("kind") in ("answer", "info"):
+                # looked up on the package when used: the one name to replace (the tests do)
+                from tui.screens import copy_locally
+
+                text = str(m.content)
+                self.app.copy_to_clipboard(text)  # OSC 52: the terminal may or may not honour it
+                if copy_locally(text):
+                    self.notify("Copied the last answer to the clipboard.")
+                else:
+                    self.notify("Asked the terminal to copy the last answer (OSC 52); if nothing was copied, "
+                                "your terminal ignores that request: use Export (Ctrl+P) instead.", timeout=8)
+                return
+        self.notify("No answer to copy yet.")
+
+    def action_replay(self) -> None:
+        if self.conversation.store and self.conversation.session_id:
+            self.app.push_screen(ReplayScreen(self.conversation.store, self.conversation.session_id))

@@ -1,0 +1,3 @@
+"""What the screens share about their layout."""
+
+NARROW = 110  # below this many columns the side panel folds away (F3 shows it)

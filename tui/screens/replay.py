@@ -1,0 +1,111 @@
+"""The replay screen: a saved session message by message, with the tool calls of each."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, Label, Static
+
+from assistant.history import HistoryStore
+from tui.bindings import REPLAY_BINDINGS
+from tui.screens.layout import NARROW
+from tui.widgets import ChatMessage
+
+
+class ReplayScreen(Screen):
+    """A saved session, message by message, as it was: step with the arrows or play at a speed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [*REPLAY_BINDINGS]
+
+    def __init__(self, store: HistoryStore, session_id: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.store = store
+        self.session_id = store.resolve_id(session_id)
+        self.messages = store.messages(self.session_id)
+        calls = store.tool_calls(self.session_id)
+        self.calls: dict[str, list[dict[str, Any]]] = {}
+        for c in calls:
+            self.calls.setdefault(c["message_id"], []).append(c)
+        self.position = 0
+        self.interval = 1.0
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            transcript = VerticalScroll(id="replay-transcript")
+            transcript.can_focus = False
+            yield transcript
+            with Vertical(id="side"):
+                yield Label("Tool calls", classes="panel-title")
+                yield Static(id="calls")
+        yield Static(id="replay-status")
+        yield Footer()
+
+    def on_resize(self, event) -> None:
+        self.set_class(event.size.width < NARROW, "narrow")
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < NARROW, "narrow")
+        self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
+        self.action_step(1)
+
+    def _show_position(self) -> None:
+        transcript = self.query_one("#replay-transcript")
+        transcript.remove_children()
+        current = None
+        for m in self.messages[: self.position]:
+            current = ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None)
+            transcript.mount(current)
+        if current is not None:  # the message the status line names is the one in view, from its top
+            current.keep_top_in_view = True
+            self.call_after_refresh(current.bring_top_into_view)
+        shown = self.messages[self.position - 1] if self.position else None
+        calls = self.calls.get(shown["id"], []) if shown else []
+        self.query_one("#calls", Static).update(Text(  # stored names are text, never markup
+            "\n".join(f"{c['tool']} ({c['duration_ms'] or 0:.1f} ms)" for c in calls) or "none for this message"))
+        playing = "playing" if self._timer else "paused"
+        self.query_one("#replay-status", Static).update(
+            f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
+            "← → step · Space play · +/- speed")
+
+    def action_step(self, delta: int) -> None:
+        self.position = max(0, min(len(self.messages), self.position + delta))
+        if self.position == len(self.messages) and self._timer:
+            self._stop()
+        self._show_position()
+
+    def action_jump(self, where: int) -> None:
+        self.position = 1 if where == 0 else len(self.messages)
+        self._show_position()
+
+    def action_toggle_play(self) -> None:
+        if self._timer:
+            self._stop()
+        else:
+            if self.position >= len(self.messages):
+                self.position = 0
+            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
+        self._show_position()
+
+    def action_speed(self, factor: float) -> None:
+        self.interval = min(8.0, max(0.125, self.interval * factor))
+        if self._timer:
+            self._stop()
+            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
+        self._show_position()
+
+    def _stop(self) -> None:
+        if self._timer:
+            self._timer.stop()
+        self._timer = None
+
+    def action_back(self) -> None:
+        self._stop()
+        self.app.pop_screen()
