@@ -377,24 +377,44 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
 
 
 def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[int, int, str, int]:
-    """A Mac named with its own memory ('m3 max has 36gb', 'm4 pro 24gb') is that Mac: the chip's
-    figures from the catalog record, the memory as stated."""
+    """A Mac named with its own memory ('m3 max has 36gb', 'm4 pro 24gb', 'm3 max 30-core 36gb') is that
+    Mac: the configuration from the Apple chip table (its own bandwidth), or, for one Apple never sold,
+    the chip's figures with the memory as stated."""
     s, e, gpu_id, count = found
     if not gpu_id.startswith("apple-"):
         return found
-    x = _re("mac_memory_after").match(text[e:e + 24])
+    x = _re("mac_memory_after").match(text[e:e + 32])
     if not x:
         return found
-    from knowledge import find_gpu
+    from knowledge import BadValue, find_gpu
+    from knowledge.apple import parse_apple
 
     chip = find_gpu(gpu_id)
-    memory = float(x.group(1))
-    if memory == chip.memory_gb or not 8 <= memory <= 512:
+    memory = float(x["memory"])
+    if (memory == chip.memory_gb and not x["cores"]) or not 8 <= memory <= 512:
         return found
-    name = f"{chip.name.split(',')[0].split('(')[0].strip()} {memory:g}GB"
+    family = chip.name.split(",")[0].split("(")[0].strip()
+    try:
+        mac = parse_apple(f"{family} {x['cores'] + '-core ' if x['cores'] else ''}{memory:g}gb")
+    except BadValue:
+        mac = None
+    if mac is not None:
+        return s, e + x.end(), mac.id, count
+    name = f"{family} {memory:g}GB"
     spec = (f"custom:memory={memory:g}GB,bandwidth={chip.memory_bandwidth_gbps:g}GB/s,bf16={chip.bf16_tflops:g},"
             f"vendor=apple,segment=apple,name={name}")
     return s, e + x.end(), spec, count
+
+
+def _apple(words: str) -> str | None:
+    from knowledge import BadValue
+    from knowledge.apple import parse_apple
+
+    try:
+        mac = parse_apple(words)
+    except BadValue:
+        return None
+    return mac.id if mac else None
 
 
 def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
@@ -430,6 +450,12 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
         if len(found) >= MAX_NAMES:
             break
     found = [_with_stated_memory(text, f) for f in found]
+    for x in _re("apple_chip").finditer(text):  # 'macbook air m3 16gb': the chip table's configuration
+        if any(s < x.end() and x.start() < e for s, e, _, _ in found) or len(found) >= MAX_NAMES:
+            continue
+        mac = _apple(x.group(0))
+        if mac:
+            found.append((x.start(), x.end(), mac, 1))
     for x in _re("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
         if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
             continue

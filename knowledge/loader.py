@@ -15,7 +15,7 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.schema import Engine, GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import AppleChip, Engine, GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -213,6 +213,12 @@ def engines() -> tuple[Engine, ...]:
             raise KnowledgeError(f"engines.yaml: record {i}: id '{e.id}' appears twice")
         seen.add(e.id)
     return records
+
+
+@cache
+def apple_chips() -> tuple[AppleChip, ...]:
+    """Apple silicon chips by GPU cores and memory (data/apple_chips.yaml)."""
+    return tuple(load_records(DATA_DIR / "apple_chips.yaml", AppleChip))
 
 
 @cache

@@ -150,13 +150,22 @@ def _lookup(kind: str, query: str, index: dict[str, str], by_id: Mapping[str, _R
 
 
 def find_gpu(query: str) -> Gpu:
-    """A catalog GPU (built-in or from the user's gpus.yaml) by id or alias, or a card described by its
-    numbers: 'custom:memory=96GB,bandwidth=1.8TB/s,bf16=500'."""
+    """A catalog GPU (built-in or from the user's gpus.yaml) by id or alias, a Mac by chip, GPU cores and
+    memory ('M4 Pro 24GB', knowledge.apple), or a card described by its numbers:
+    'custom:memory=96GB,bandwidth=1.8TB/s,bf16=500'."""
     if query.strip().lower().startswith("custom:"):
         from knowledge.custom_gpu import parse_custom_gpu
 
         return parse_custom_gpu(query)
-    return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})
+    try:
+        return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})
+    except NotFound:
+        from knowledge.apple import parse_apple
+
+        mac = parse_apple(query)  # a Mac by chip, GPU cores and memory: 'M3 Max 30-core 36GB'
+        if mac is None:
+            raise
+        return mac
 
 
 def find_precision(query: str) -> Precision:

@@ -147,6 +147,24 @@ class Engine(Record):
         return None if s is None else (s.shown_as or self.name)
 
 
+class AppleVariant(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    gpu_cores: int = Field(gt=0)
+    bandwidth_gbps: float = Field(gt=0)
+    memory_gb: list[int] = Field(min_length=1)
+
+
+class AppleChip(Record):
+    """An Apple silicon chip and the configurations it was sold in (data/apple_chips.yaml)."""
+
+    id: str
+    name: str
+    fp32_tflops_per_core: float = Field(gt=0)
+    tdp_w: float = Field(gt=0)
+    variants: list[AppleVariant] = Field(min_length=1)
+
+
 class RentalPrice(Record):
     provider: str
     gpu: str = Field(description="Gpu.id")
