@@ -13,6 +13,7 @@ that row only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import sqlite3
@@ -49,6 +50,23 @@ from assistant.history.damage import (
 )
 from assistant.history.search import search_sessions, search_text
 
+CHECK_MARK = ".check"  # NAME.check: damage was met in use, so the next open runs the full check
+
+
+def _is_damage(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt",
+                                   "damaged header", "unsupported file format"))
+
+
+def _identity(path: Path) -> tuple[int, int, int, int] | None:
+    """Which file is at `path` now (None for none): another process may replace it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
 
 class HistoryStore:
     """Open (creating and migrating as needed) the history database at `path`."""
@@ -65,31 +83,66 @@ class HistoryStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
-        if not looks_like_sqlite(self.path):
-            raise HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
-                               "SQLite header); it was left untouched. Give --db a new file name or an existing "
-                               "history database")
+        for _attempt in range(5):
+            found = _identity(self.path)
+            if not looks_like_sqlite(self.path):
+                raise HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with "
+                                   "the SQLite header); it was left untouched. Give --db a new file name or an "
+                                   "existing history database")
+            try:
+                damage = _header_damage(self.path)
+                if damage:
+                    raise sqlite3.DatabaseError(damage)
+                self._open()
+                return
+            except sqlite3.DatabaseError as exc:
+                self._refuse_unless_damaged(exc)
+                with self._recovery_lock():
+                    # Several processes may find the same damaged file at once: the first to hold the
+                    # lock moves it aside and starts the new database; the others find another file
+                    # there and open that one.
+                    if _identity(self.path) != found or not looks_like_sqlite(self.path):
+                        continue
+                    kept = self._keep_damaged(move=True)
+                    self._open()
+                self.notice = (f"The history database could not be read ({exc}); the original was moved to "
+                               f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
+                return
+        raise HistoryError(f"cannot open the history database {self.path}: it was replaced again and again "
+                           "while being opened; try again")
+
+    def _refuse_unless_damaged(self, exc: sqlite3.DatabaseError) -> None:
+        """Raise the right error for a failed open, unless the file is damaged (and may be moved aside)."""
+        text = str(exc).lower()
+        if "locked" in text or "busy" in text:
+            raise StorageError(f"the history database {self.path} is busy; try again") from None
+        problem = _storage_problem(exc)
+        if problem:
+            raise StorageError(f"cannot open the history database {self.path}: {problem}; "
+                               "nothing was read or saved") from None
+        if not _is_damage(exc) or not self.path.is_file():
+            raise HistoryError(f"cannot open the history database {self.path}: {exc}") from None
+
+    @contextmanager
+    def _recovery_lock(self) -> Iterator[None]:
+        """An exclusive lock on NAME.lock beside the database (an OS lock: a process that dies holding
+        it releases it). Without a folder to write the lock in, the move that follows fails anyway and
+        says so."""
+        from filelock import FileLock, Timeout
+
+        lock = FileLock(f"{self.path}.lock", timeout=BUSY_TIMEOUT_MS / 1000)
         try:
-            damage = _header_damage(self.path)
-            if damage:
-                raise sqlite3.DatabaseError(damage)
-            self._open()
-        except sqlite3.DatabaseError as exc:
-            text = str(exc).lower()
-            if "locked" in text or "busy" in text:
-                raise StorageError(f"the history database {self.path} is busy; try again") from None
-            problem = _storage_problem(exc)
-            if problem:
-                raise StorageError(f"cannot open the history database {self.path}: {problem}; "
-                                   "nothing was read or saved") from None
-            corrupt = any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt",
-                                              "damaged header", "unsupported file format"))
-            if not corrupt or not self.path.is_file():
-                raise HistoryError(f"cannot open the history database {self.path}: {exc}") from None
-            kept = self._keep_damaged(move=True)
-            self._open()
-            self.notice = (f"The history database could not be read ({exc}); the original was moved to "
-                           f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
+            lock.acquire()
+        except Timeout:
+            raise StorageError(f"the history database {self.path} is being recovered by another GPU Advisor; "
+                               "try again") from None
+        except OSError:
+            yield
+            return
+        try:
+            yield
+        finally:
+            lock.release()
 
     # -- opening
 
@@ -106,9 +159,12 @@ class HistoryStore:
             wal_damage = self._wal_damage(conn)
             kept = self._keep_damaged(move=False) if wal_damage else None
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            if self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES and \
-                    conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            mark = Path(f"{self.path}{CHECK_MARK}")
+            checked = self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES or mark.exists()
+            if checked and conn.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise sqlite3.DatabaseError("integrity check failed")
+            if checked:
+                mark.unlink(missing_ok=True)
             self._refuse_newer(conn)  # before anything writes to the file
             self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone())
             conn.execute("PRAGMA foreign_keys = ON")
@@ -155,7 +211,7 @@ class HistoryStore:
         while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", "-wal", "-shm")):
             n += 1
         target = Path(f"{self.path}.damaged-{n}")
-        for side in ("", "-wal", "-shm"):
+        for side in ("-shm", "-wal", ""):  # the database last: until it goes, an opener sees it damaged
             source = Path(f"{self.path}{side}")
             if source.exists():
                 if move:
@@ -266,6 +322,11 @@ class HistoryStore:
 
     def _unsaved(self, exc: sqlite3.Error) -> Exception:
         """The error to raise when a write fails: StorageError when the disk is the cause."""
+        if _is_damage(exc):  # a large file is not fully checked on open: check it on the next one
+            with contextlib.suppress(OSError):
+                Path(f"{self.path}{CHECK_MARK}").touch()
+            return HistoryError(f"could not save to {self.path}: the database is damaged ({exc}); this change was "
+                                "not saved; restart GPU Advisor to recover what can be read")
         problem = _storage_problem(exc) or ("the database is busy" if "locked" in str(exc) else None)
         if problem is None:
             return exc
