@@ -310,6 +310,27 @@ def _from_name(repo: str, why: str) -> ModelArch:
     })
 
 
+_GGUF_TYPE = re.compile(r"(?:^|[-_.])(IQ\d_[A-Z]+|Q\d_K_[SML]|Q\d_K|Q\d_[01]|TQ\d_0|BF16|F16)(?=[-_.])")
+
+
+def gguf_files_by_precision(files: dict[str, int]) -> dict[str, int]:
+    """{precision id: bytes} from GGUF file names ('Llama-3.2-3B-Instruct-Q4_K_M.gguf'); split files
+    (-00001-of-00002) are summed, vision projectors (mmproj) and unknown types left out."""
+    known = {p.id for p in precisions()}
+    out: dict[str, int] = {}
+    for name, size in files.items():
+        base = name.rsplit("/", 1)[-1]
+        if base.lower().startswith("mmproj"):
+            continue
+        m = _GGUF_TYPE.search(base.upper())
+        if not m:
+            continue
+        pid = {"BF16": "gguf-bf16", "F16": "f16"}.get(m[1], m[1].lower())
+        if pid in known:
+            out[pid] = out.get(pid, 0) + int(size)
+    return dict(sorted(out.items()))
+
+
 def model_from_hub(hm) -> ModelArch:
     """A ModelArch from what the Hub (or its cache) holds: the architecture from config.json, the
     parameter count from the checkpoint's safetensors headers when they were read (vision towers and
@@ -324,8 +345,11 @@ def model_from_hub(hm) -> ModelArch:
         if size is None:
             raise ConfigError(f"{hm.repo_id} has no config.json (GGUF files only) and its name states no size")
         base = _from_name(hm.repo_id, f"{hm.repo_id} holds GGUF files only")
-        return base.model_copy(update={"notes": base.notes + "; GGUF files: " + ", ".join(
-            f"{k} {v / 1e9:.2f} GB" for k, v in sorted(hm.gguf_files.items())[:12])})
+        files = gguf_files_by_precision(hm.gguf_files)
+        notes = base.notes + "; GGUF files (their sizes are the weights): " + ", ".join(
+            f"{k} {v / 1e9:.2f} GB" for k, v in sorted(files.items())[:16])
+        return base.model_copy(update={"notes": notes, "gguf_file_bytes": files,
+                                       "native_precision": "q4_k_m" if "q4_k_m" in files else None})
     m = model_from_config(hm.config, name=hm.repo_id, source=f"{hm.url}/blob/{hm.revision or 'main'}/config.json")
     update: dict = {"resolved_from": "hub" if hm.origin != "hf-cache" else "hf-cache", "revision": hm.revision,
                     "params_by_dtype": dict(hm.params_by_dtype)}

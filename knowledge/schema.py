@@ -250,6 +250,9 @@ class ModelArch(Record):
     checkpoint_bytes: float | None = Field(
         default=None, gt=0, description="bytes of all tensors as the checkpoint stores them (safetensors headers)"
     )
+    gguf_file_bytes: dict[str, int] = Field(
+        default={}, description="bytes of the repository's GGUF files per precision id (shards summed)"
+    )
     params_by_dtype: dict[str, int] = Field(
         default={}, description="stored values per safetensors dtype (packed formats count packed words)"
     )

@@ -41,6 +41,8 @@ def weight_bytes(model: ModelArch, precision: Precision, params: float | None = 
     total = model.total_params_b * 1e9 if params is None else params
     share = total / (model.total_params_b * 1e9)
     file_type = gguf_file_type(precision)
+    if file_type and precision.id in model.gguf_file_bytes:  # a GGUF repository's own file of that type
+        return model.gguf_file_bytes[precision.id] * share
     if file_type and not is_generic(model) and (EXACT_GGUF or precision.id not in LEGACY_GGUF):
         from knowledge.gguf import file_size
 
