@@ -346,9 +346,9 @@ def model_from_hub(hm) -> ModelArch:
             raise ConfigError(f"{hm.repo_id} has no config.json (GGUF files only) and its name states no size")
         base = _from_name(hm.repo_id, f"{hm.repo_id} holds GGUF files only")
         files = gguf_files_by_precision(hm.gguf_files)
-        notes = base.notes + "; GGUF files (their sizes are the weights): " + ", ".join(
+        listed = base.notes + "; GGUF files (their sizes are the weights): " + ", ".join(
             f"{k} {v / 1e9:.2f} GB" for k, v in sorted(files.items())[:16])
-        return base.model_copy(update={"notes": notes, "gguf_file_bytes": files,
+        return base.model_copy(update={"notes": listed, "gguf_file_bytes": files,
                                        "native_precision": "q4_k_m" if "q4_k_m" in files else None})
     m = model_from_config(hm.config, name=hm.repo_id, source=f"{hm.url}/blob/{hm.revision or 'main'}/config.json")
     update: dict = {"resolved_from": "hub" if hm.origin != "hf-cache" else "hf-cache", "revision": hm.revision,
