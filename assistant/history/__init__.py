@@ -22,6 +22,7 @@ from assistant.history.common import (
     DB_ENV,
     DatabaseTooNew,
     HistoryError,
+    NotSaved,
     SessionRow,
     StorageError,
     _decode,
@@ -63,7 +64,7 @@ from assistant.history.store import HistoryStore
 __all__ = [
     "BUSY_TIMEOUT_MS", "DB_ENV", "EXPORT_FORMAT", "EXPORT_VERSION", "MAX_IMPORT_BYTES", "MAX_MESSAGES",
     "MAX_QUERY_CHARS", "MAX_QUERY_WORDS", "MAX_TEXT_CHARS", "MIGRATIONS", "QUICK_CHECK_MAX_BYTES",
-    "RECOVERED_COLUMNS", "SQLITE_MAGIC", "WAL_MAGIC", "DatabaseTooNew", "HistoryError", "HistoryStore",
+    "RECOVERED_COLUMNS", "SQLITE_MAGIC", "WAL_MAGIC", "DatabaseTooNew", "HistoryError", "HistoryStore", "NotSaved",
     "SessionRow", "StorageError", "_Export", "_Wal", "_boilerplate", "_database_image", "_decode",
     "_header_damage", "_indexed_frames", "_json", "_names", "_read_frames", "_read_wal", "_readable_rows",
     "_snippet", "_storage_problem", "_wal_checksum", "default_path", "looks_like_sqlite", "new_id", "now",

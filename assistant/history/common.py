@@ -26,6 +26,17 @@ class StorageError(HistoryError):
     """The disk, not the input, is the problem (read-only file, disk full, missing folder): exit 1."""
 
 
+class NotSaved(StorageError):
+    """A write that the disk refused (full, read-only, the file deleted while in use). The message is
+    one line saying what was not saved and that everything saved before it is kept; the database
+    still opens afterwards."""
+
+    def __init__(self, path: object, what: str, problem: str):
+        self.path, self.what, self.problem = path, what, problem
+        super().__init__(f"could not save {what} to {path} ({problem}): {what} was not saved; everything "
+                         "saved before it is kept")
+
+
 def _storage_problem(exc: BaseException) -> str | None:
     """Words for an SQLite or OS error that the environment causes; None for anything else."""
     text = str(exc).lower()

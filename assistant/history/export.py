@@ -143,7 +143,7 @@ def import_json(store: HistoryStore, data: Any) -> str:
     state = export.session.state.model_dump(exclude_unset=True)
     session_id = new_id()
     stamp = common.now()
-    with store._write():
+    with store._write("the imported session"):
         store.db.table("sessions").insert({
             "id": session_id, "title": (export.session.title or "Imported conversation")[:200],
             "created": export.session.created or stamp, "updated": stamp,

@@ -29,6 +29,7 @@ from assistant.history.common import (
     BUSY_TIMEOUT_MS,
     DatabaseTooNew,
     HistoryError,
+    NotSaved,
     SessionRow,
     StorageError,
     _decode,
@@ -59,13 +60,13 @@ def _is_damage(exc: BaseException) -> bool:
                                    "damaged header", "unsupported file format"))
 
 
-def _identity(path: Path) -> tuple[int, int, int, int] | None:
+def _identity(path: Path, inode_only: bool = False) -> tuple[int, ...] | None:
     """Which file is at `path` now (None for none): another process may replace it."""
     try:
         st = path.stat()
     except OSError:
         return None
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+    return (st.st_dev, st.st_ino) if inode_only else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class HistoryStore:
@@ -175,6 +176,7 @@ class HistoryStore:
 
         self.conn = conn
         self.db = sqlite_utils.Database(conn)
+        self._file = _identity(self.path, inode_only=True)  # a write checks the file is still this one
         self._migrate()
         # (False only while a test holds the migrations back to an earlier schema)
         self._search_column = "search_text" in self.db.table("messages").columns_dict if self.db.table("messages").exists() else False
@@ -234,7 +236,7 @@ class HistoryStore:
                 source = sqlite3.connect(f"file:{image}?immutable=1", uri=True)
                 source.text_factory = _decode
                 try:
-                    with self._write():
+                    with self._write("the recovered messages"):
                         for table, columns in RECOVERED_COLUMNS.items():
                             counts[table] = self._copy_rows(source, table, columns)
                 finally:
@@ -299,39 +301,44 @@ class HistoryStore:
                 self.conn.execute("INSERT INTO _migrations (name, applied) VALUES (?, ?)", (name, common.now()))
 
     @contextmanager
-    def _write(self) -> Iterator[None]:
+    def _write(self, what: str = "this change") -> Iterator[None]:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to the
-        busy timeout), so a second writer waits instead of failing on a read-to-write upgrade."""
+        busy timeout), so a second writer waits instead of failing on a read-to-write upgrade. A
+        failure the disk causes is NotSaved, naming `what` was not saved."""
+        opened = getattr(self, "_file", None)
+        if opened is not None and _identity(self.path, inode_only=True) != opened:
+            raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "
+                                            "the next start opens a new one")
         for attempt in range(50):
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
                 break
             except sqlite3.OperationalError as exc:
                 if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == 49:
-                    raise self._unsaved(exc) from None
+                    raise self._unsaved(exc, what) from None
                 time.sleep(0.05)
         try:
             yield
             self.conn.execute("COMMIT")
         except BaseException as exc:
             if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
-                raise self._unsaved(exc) from None
+                raise self._unsaved(exc, what) from None
             raise
 
-    def _unsaved(self, exc: sqlite3.Error) -> Exception:
-        """The error to raise when a write fails: StorageError when the disk is the cause."""
+    def _unsaved(self, exc: sqlite3.Error, what: str = "this change") -> Exception:
+        """The error to raise when a write fails: NotSaved (a StorageError) when the disk is the cause."""
         if _is_damage(exc):  # a large file is not fully checked on open: check it on the next one
             with contextlib.suppress(OSError):
                 Path(f"{self.path}{CHECK_MARK}").touch()
-            return HistoryError(f"could not save to {self.path}: the database is damaged ({exc}); this change was "
-                                "not saved; restart GPU Advisor to recover what can be read")
+            return HistoryError(f"could not save {what} to {self.path}: the database is damaged ({exc}); "
+                                f"{what} was not saved; restart GPU Advisor to recover what can be read")
         problem = _storage_problem(exc) or ("the database is busy" if "locked" in str(exc) else None)
         if problem is None:
             return exc
-        return StorageError(f"could not save to {self.path} ({problem}); this change was not saved, "
-                            "everything saved before it is kept")
+        return NotSaved(self.path, what, problem)
 
     def close(self) -> None:
         self.conn.close()
@@ -344,7 +351,7 @@ class HistoryStore:
     def create_session(self, title: str = "New conversation") -> str:
         session_id = new_id()
         stamp = common.now()
-        with self._write():
+        with self._write("the new conversation"):
             self.db.table("sessions").insert({"id": session_id, "title": title, "created": stamp, "updated": stamp,
                                         "profile": "{}", "state": "{}"})
         return session_id
@@ -373,12 +380,12 @@ class HistoryStore:
         if not title:
             raise HistoryError("a title cannot be empty")
         session_id = self.resolve_id(session_id)
-        with self._write():
+        with self._write("the new title"):
             self.db.table("sessions").update(session_id, {"title": title, "updated": common.now()})
 
     def delete(self, session_id: str) -> None:
         session_id = self.resolve_id(session_id)
-        with self._write():
+        with self._write("the deletion"):
             self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (session_id,))
             self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
             self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
@@ -411,7 +418,7 @@ class HistoryStore:
         """Append a message and commit it. Returns its id."""
         message_id = new_id()
         stamp = common.now()
-        with self._write():
+        with self._write("your message"):
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
             self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": role,
@@ -425,7 +432,7 @@ class HistoryStore:
         """The assistant's reply, the tool calls behind it and the engine state, in one commit."""
         message_id = new_id()
         stamp = common.now()
-        with self._write():
+        with self._write("the reply"):
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
             self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": "assistant",
@@ -447,7 +454,7 @@ class HistoryStore:
     def withdraw_message(self, message_id: str) -> bool:
         """Remove a user message whose turn was cancelled before any reply (it was never sent, so it
         is not kept as sent). A session left empty goes too. Returns True when the session was removed."""
-        with self._write():
+        with self._write("the withdrawal of the cancelled message"):
             row = self.conn.execute("SELECT session_id FROM messages WHERE id = ?", (message_id,)).fetchone()
             if row is None:
                 return False

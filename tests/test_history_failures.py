@@ -1,0 +1,106 @@
+"""Clean failure: a full disk, a read-only folder, a file deleted while in use. Each is one line
+(NotSaved, a StorageError: the command line exits 1) saying what was not saved and that what was
+saved before is kept; the database still opens afterwards."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+
+import pytest
+
+from assistant.history import HistoryStore, NotSaved, StorageError
+
+
+class FailingWrites:
+    """The store's connection, with every INSERT or UPDATE answered by `error`."""
+
+    def __init__(self, conn: sqlite3.Connection, error: str):
+        self._conn, self._error = conn, error
+
+    def execute(self, sql, *args):
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            raise sqlite3.OperationalError(self._error)
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+@pytest.mark.parametrize(("error", "words"), [("database or disk is full", "the disk is full"),
+                                               ("attempt to write a readonly database", "read-only"),
+                                               ("disk I/O error", "a disk error")])
+def test_a_refused_write_is_one_line_and_the_database_opens_afterwards(tmp_path, monkeypatch, error, words):
+    path = tmp_path / "history.db"
+    store = HistoryStore(path)
+    sid = store.create_session("kept")
+    store.add_message(sid, "user", "saved before the failure")
+    real = store.conn
+    monkeypatch.setattr(store, "conn", FailingWrites(real, error))
+    monkeypatch.setattr(store.db, "conn", store.conn)  # sqlite-utils' inserts too
+    with pytest.raises(NotSaved) as caught:
+        store.add_message(sid, "user", "never saved")
+    message = str(caught.value)
+    assert isinstance(caught.value, StorageError) and "\n" not in message
+    assert words in message and "your message was not saved" in message and "saved before it is kept" in message
+    assert caught.value.what == "your message"
+    with pytest.raises(NotSaved, match="the reply was not saved"):
+        store.save_reply(sid, "an answer", {}, {}, [])
+    monkeypatch.setattr(store, "conn", real)
+    monkeypatch.setattr(store.db, "conn", real)
+    store.close()
+    again = HistoryStore(path)
+    assert again.notice is None
+    assert [m["text"] for m in again.messages(sid)] == ["saved before the failure"]
+    again.add_message(sid, "user", "saved after")
+    again.close()
+
+
+def test_a_real_full_disk_through_sqlite(tmp_path):
+    path = tmp_path / "history.db"
+    store = HistoryStore(path)
+    sid = store.create_session("full")
+    store.add_message(sid, "user", "saved")
+    pages = store.conn.execute("PRAGMA page_count").fetchone()[0]
+    store.conn.execute(f"PRAGMA max_page_count = {pages}")  # what SQLite says on a full disk
+    with pytest.raises(NotSaved, match="disk is full"):
+        store.save_reply(sid, "x" * 200_000, {}, {}, [{"tool": "t", "arguments": {}, "result": "y" * 100_000,
+                                                       "duration_ms": 1.0}])
+    store.close()
+    again = HistoryStore(path)
+    assert [m["text"] for m in again.messages(sid)] == ["saved"] and again.tool_calls(sid) == []
+    again.close()
+
+
+def test_a_database_file_deleted_while_in_use(tmp_path):
+    path = tmp_path / "history.db"
+    store = HistoryStore(path)
+    sid = store.create_session("vanishing")
+    for side in ("", "-wal", "-shm"):
+        (tmp_path / f"history.db{side}").unlink(missing_ok=True)
+    with pytest.raises(NotSaved, match="deleted or replaced while in use") as caught:
+        store.add_message(sid, "user", "would go to a deleted file")  # SQLite would write it into the void
+    assert "your message was not saved" in str(caught.value)
+    store.close()
+    again = HistoryStore(path)  # a new database where the old one was
+    assert again.notice is None and again.count_sessions() == 0
+    again.close()
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs POSIX permissions (root ignores them)")
+def test_a_read_only_folder(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = folder / "history.db"
+    store = HistoryStore(path)
+    store.create_session("before")
+    store.close()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        with pytest.raises(StorageError) as caught:
+            HistoryStore(path)
+        assert "\n" not in str(caught.value) and "nothing was read or saved" in str(caught.value)
+    finally:
+        folder.chmod(stat.S_IRWXU)
+    assert HistoryStore(path).count_sessions() == 1
