@@ -650,6 +650,32 @@ async def test_replay_keeps_the_message_it_names_in_view(tmp_path):
         assert in_view(screen.query_one("#replay-transcript"), list(screen.query(ChatMessage))[-1])
 
 
+def footer_keys_fit(screen) -> bool:
+    """Every key of the footer is drawn whole: inside the window and clear of the next one (the
+    palette key sits at the right edge)."""
+    from itertools import pairwise
+
+    from textual.widgets._footer import FooterKey
+
+    keys = sorted(screen.query(FooterKey), key=lambda k: k.region.x)
+    ends_clear = all(a.region.right <= b.region.x for a, b in pairwise(keys))
+    return bool(keys) and ends_clear and keys[-1].region.right <= screen.size.width
+
+
+@pytest.mark.parametrize("which", ["chat", "sessions", "replay"])
+async def test_every_footer_fits_80_columns(tmp_path, which):
+    store = seeded_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        if which == "sessions":
+            await pilot.press("ctrl+s")
+        elif which == "replay":
+            app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
+        await pilot.pause()
+        await pilot.pause()
+        assert footer_keys_fit(app.screen), which
+
+
 # ---------------------------------------------------------------- snapshots
 
 

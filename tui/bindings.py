@@ -42,7 +42,8 @@ SESSIONS_BINDINGS = [
 REPLAY_BINDINGS = [
     Binding("right,l", "step(1)", "Next", id="replay.next"),
     Binding("left,h", "step(-1)", "Back", id="replay.back"),
-    Binding("space", "toggle_play", "Play/pause", id="replay.play"),
+    # listed in the screen's status line (with the speed keys), so that the footer fits 80 columns
+    Binding("space", "toggle_play", "Play/pause", id="replay.play", show=False),
     Binding("plus,equals_sign", "speed(0.5)", "Faster", id="replay.faster", show=False),
     Binding("minus", "speed(2.0)", "Slower", id="replay.slower", show=False),
     Binding("home", "jump(0)", "Start", id="replay.start", show=False),
