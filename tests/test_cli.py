@@ -701,6 +701,81 @@ def test_completion_scripts_name_the_commands(cli):
     assert "list" in r.stdout.split() and "backup" in r.stdout.split()
 
 
+def top_level_commands() -> set[str]:
+    from tui.cli import build_parser, subcommands
+
+    return {path for path, _parser in subcommands(build_parser()) if path and " " not in path}
+
+
+def completion_file(cli, shell: str, folder: Path) -> Path:
+    script = folder / f"gpu-advisor.{shell}"
+    script.write_text(cli.ok("completion", shell), encoding="utf-8")
+    return script
+
+
+# zsh runs the bash function through bashcompinit, which calls it with ksharrays set (0-based arrays)
+ZSH_COMPLETE = """autoload -U compinit && compinit -D -u
+source {script}
+setopt ksharrays
+COMP_WORDS=(gpu-advisor ""); COMP_CWORD=1; _gpu_advisor; print -r -- "${{COMPREPLY[@]}}"
+COMP_WORDS=(gpu-advisor sessions ""); COMP_CWORD=2; _gpu_advisor; print -r -- "${{COMPREPLY[@]}}"
+print -r -- "$PATH"
+"""
+
+
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
+def test_the_zsh_completion_script_is_valid_zsh_and_completes_the_real_commands(cli, tmp_path):
+    script = completion_file(cli, "zsh", tmp_path)
+    checked = subprocess.run(["zsh", "-n", str(script)], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+    env = {**os.environ, "HOME": str(tmp_path)}  # compinit -D writes no dump file, but keep ~ private
+    r = subprocess.run(["zsh", "-f", "-c", ZSH_COMPLETE.format(script=script)], capture_output=True, text=True,
+                       timeout=30, env=env)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    commands, actions, path = r.stdout.splitlines()
+    assert top_level_commands() <= set(commands.split())
+    assert {"list", "search", "show", "export", "import", "replay", "delete", "backup"} <= set(actions.split())
+    assert path == os.environ["PATH"]  # the function leaves zsh's $path (tied to $PATH) alone
+
+
+@pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
+def test_the_fish_completion_script_is_valid_fish_and_completes_the_real_commands(cli, tmp_path):
+    script = completion_file(cli, "fish", tmp_path)
+    checked = subprocess.run(["fish", "--no-config", "-n", str(script)], capture_output=True, text=True, timeout=30)
+    assert checked.returncode == 0, checked.stderr
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+
+    def complete(line: str) -> set[str]:
+        r = subprocess.run(["fish", "--no-config", "-c", f"source {script}; complete -C '{line}'"],
+                           capture_output=True, text=True, timeout=30, env=env)
+        assert r.returncode == 0 and not r.stderr, r.stderr
+        return {row.split("\t")[0] for row in r.stdout.splitlines()}
+
+    assert top_level_commands() <= complete("gpu-advisor ")
+    assert complete("gpu-advisor sess") == {"sessions"}
+    assert {"list", "search", "replay", "backup"} <= complete("gpu-advisor sessions ")
+    assert {"--precision", "--gpu", "--json"} <= complete("gpu-advisor size inference --")
+
+
+def test_the_currency_setting_prices_the_sizing_commands(cli):
+    from knowledge import rules
+
+    usd = cli.ok("cost", "--gpu", "h100", "--hours", "10")
+    assert " USD/hour typical" in usd and "CNY" not in usd
+    cli.ok("config", "set", "currency", "cny")
+    assert cli.json("config", "show")["currency"] == "CNY"
+    cny = cli.ok("cost", "--gpu", "h100", "--hours", "10")
+    dollars = float(usd.split(": ", 1)[1].split(" USD/hour")[0].replace(",", ""))
+    yuan = float(cny.split(": ", 1)[1].split(" CNY/hour")[0].replace(",", ""))
+    assert yuan == pytest.approx(dollars / rules().usd_per_cny, abs=0.01)
+    assert "USD per CNY" in cny  # says the rate it used
+    assert cli.ok("cost", "--gpu", "h100", "--hours", "10", "--currency", "usd") == usd  # a flag still wins
+    assert cli.json("cost", "--gpu", "h100")["cost"]["usd_per_hour"] == pytest.approx(dollars)  # JSON stays in USD
+    assert "job CNY" in cli.ok("recommend", "--model", "27B", "--top", "2")
+    assert "(default: CNY)" in " ".join(cli.ok("train-time", "--help").split())
+    assert_bad_input(cli("config", "set", "currency", "EUR"), "currency")
+
+
 def test_models_show_prints_the_resolved_shape_of_a_model(cli):
     shape = cli.json("models", "show", "Qwen/Qwen2.5-72B-Instruct")
     assert shape["id"] == "qwen2.5-72b" and shape["kv_heads"] == 8 and shape["layers"] == 80

@@ -39,14 +39,16 @@ _gpu_advisor_words() {{
 {words}
   esac
 }}
+# Runs in zsh too (through bashcompinit, with ksharrays): no variable named path (zsh ties it to
+# PATH), and the slice length in $((...)), which zsh would otherwise read as a history modifier.
 _gpu_advisor() {{
-  local cur="${{COMP_WORDS[COMP_CWORD]}}" path="" w
-  for w in "${{COMP_WORDS[@]:1:COMP_CWORD-1}}"; do
-    case " $(_gpu_advisor_subs "$path") " in
-      *" $w "*) path="${{path:+$path }}$w";;
+  local cur="${{COMP_WORDS[COMP_CWORD]}}" cmdpath="" w
+  for w in "${{COMP_WORDS[@]:1:$((COMP_CWORD-1))}}"; do
+    case " $(_gpu_advisor_subs "$cmdpath") " in
+      *" $w "*) cmdpath="${{cmdpath:+$cmdpath }}$w";;
     esac
   done
-  COMPREPLY=($(compgen -W "$(_gpu_advisor_words "$path")" -- "$cur"))
+  COMPREPLY=($(compgen -W "$(_gpu_advisor_words "$cmdpath")" -- "$cur"))
 }}
 complete -o default -F _gpu_advisor gpu-advisor
 """

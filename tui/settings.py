@@ -2,6 +2,7 @@
 
     theme = "textual-dark"        # the app's theme, remembered when changed with the palette
     region = "global"             # the default --region of the sizing commands (global, us, eu, china)
+    currency = "USD"              # money in the sizing commands' tables: USD, or CNY at the rules' rate
 
     [keys]                        # remap a key by the id of its binding (F1 lists them)
     "chat.math" = "ctrl+e"
@@ -20,6 +21,7 @@ from pathlib import Path
 
 CONFIG_ENV = "GPU_ADVISOR_CONFIG"
 REGIONS = ("global", "us", "eu", "china")
+CURRENCIES = ("USD", "CNY")  # the currencies the price data and the exchange rate in rules.yaml cover
 DEFAULT_THEME = "textual-dark"
 
 
@@ -31,11 +33,12 @@ class SettingsError(ValueError):
 class Settings:
     theme: str = DEFAULT_THEME
     region: str = "global"
+    currency: str = "USD"
     keys: dict[str, str] = field(default_factory=dict)
     problem: str | None = None  # why (part of) the file was ignored
 
     def as_dict(self) -> dict[str, object]:
-        return {"theme": self.theme, "region": self.region, "keys": dict(self.keys)}
+        return {"theme": self.theme, "region": self.region, "currency": self.currency, "keys": dict(self.keys)}
 
 
 def settings_path() -> Path:
@@ -91,13 +94,17 @@ def _set(settings: Settings, key: str, value: object) -> None:
         if value not in REGIONS:
             raise SettingsError(f"region must be one of {', '.join(REGIONS)}, not '{value}'")
         settings.region = value
+    elif key == "currency":
+        if value.upper() not in CURRENCIES:
+            raise SettingsError(f"currency must be one of {', '.join(CURRENCIES)}, not '{value}'")
+        settings.currency = value.upper()
     elif key.startswith("keys."):
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
             raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
         settings.keys[binding_id] = value
     else:
-        raise SettingsError(f"unknown setting '{key}' (known: theme, region, keys.<binding id>)")
+        raise SettingsError(f"unknown setting '{key}' (known: theme, region, currency, keys.<binding id>)")
 
 
 def set_value(key: str, value: str, path: Path | None = None) -> Settings:
@@ -114,7 +121,8 @@ def to_toml(settings: Settings) -> str:
     # JSON strings are valid TOML basic strings.
     lines = ["# GPU Advisor settings (gpu-advisor config set KEY VALUE)",
              f"theme = {json.dumps(settings.theme, ensure_ascii=False)}",
-             f"region = {json.dumps(settings.region)}"]
+             f"region = {json.dumps(settings.region)}",
+             f"currency = {json.dumps(settings.currency)}"]
     if settings.keys:
         lines += ["", "[keys]"] + [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(settings.keys.items())]
     return "\n".join(lines) + "\n"

@@ -37,11 +37,12 @@ def config_show(args: argparse.Namespace) -> None:
 
 
 @config.command(
-    "set", "change one setting: theme, region, keys.<binding id>",
-    arg("key", help="theme, region or keys.<binding id> (F1 in the app lists the ids)"),
+    "set", "change one setting: theme, region, currency, keys.<binding id>",
+    arg("key", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)"),
     arg("value"),
     JSON,
     examples=("gpu-advisor config set theme nord", "gpu-advisor config set region china",
+              "gpu-advisor config set currency CNY",
               "gpu-advisor config set keys.chat.math f5"))
 def config_set(args: argparse.Namespace) -> None:
     from tui import settings

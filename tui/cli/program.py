@@ -32,10 +32,11 @@ def subcommands(parser: argparse.ArgumentParser, path: str = "") -> Iterator[tup
 
 
 def _settings_defaults() -> dict[str, object]:
-    """The defaults the settings file gives flags (gpu-advisor config set region china)."""
+    """The defaults the settings file gives flags (gpu-advisor config set region china, currency CNY)."""
     from tui import settings
 
-    return {"region": settings.load().region}
+    current = settings.load()
+    return {"region": current.region, "currency": current.currency}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,13 +8,35 @@ import argparse
 import json
 
 from tools.phases import PHASES
-from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, arg, emit
+from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, arg, emit
 from tui.cli.values import fraction, non_negative_float, positive_float, positive_int, tokens_amount
+from tui.settings import CURRENCIES
 
 commands = Commands()
 size = commands.group("size", "memory needed for inference or training", metavar="inference|training", dest="what",
                       examples=("gpu-advisor size inference -m llama-3.1-8b",
                                 "gpu-advisor size training -m 27B --method lora"))
+CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting("currency"),
+               help="currency of the printed prices (amounts given in flags stay in USD)")
+
+
+def in_currency(usd: float, currency: str, digits: int = 2) -> str:
+    """A dollar amount as a number in the chosen currency: yuan at the rules' exchange rate."""
+    if currency == "CNY":
+        from knowledge import rules
+
+        usd /= rules().usd_per_cny
+    return f"{usd:,.{digits}f}"
+
+
+def exchange_note(currency: str) -> list[str]:
+    """The line that says where the yuan figures came from; nothing for dollars."""
+    if currency != "CNY":
+        return []
+    from knowledge import rules
+
+    r = rules()
+    return ["", f"CNY at {r.usd_per_cny} USD per CNY as of {r.usd_per_cny_as_of}: {r.usd_per_cny_source}."]
 
 
 @size.command(
@@ -194,6 +216,7 @@ def cmd_fit(args: argparse.Namespace) -> None:
     arg("--horizon-months", type=positive_int, default=36, metavar="M"),
     arg("--hosting-usd-per-month", type=non_negative_float, default=100.0, metavar="USD"),
     arg("--electricity-usd-per-kwh", type=non_negative_float, default=None, metavar="USD"),
+    CURRENCY,
     *SIZING_OUTPUT,
     examples=("gpu-advisor cost --gpu h100 --gpus 8 --hours 12",
               "gpu-advisor cost --gpu l40s --rent-vs-buy --utilisation 60%"))
@@ -217,21 +240,24 @@ def cmd_cost(args: argparse.Namespace) -> None:
 
     def human() -> str:
         lo, hi = r.usd_per_hour_range
-        lines = [f"{r.gpus} x {r.gpu}: {r.usd_per_hour:,.2f} USD/hour typical (range {lo:,.2f}-{hi:,.2f})"]
+        cur = args.currency
+        lines = [f"{r.gpus} x {r.gpu}: {in_currency(r.usd_per_hour, cur)} {cur}/hour typical "
+                 f"(range {in_currency(lo, cur)}-{in_currency(hi, cur)})"]
         if r.run_usd is not None:
-            lines.append(f"Run of {args.hours:g} h: {r.run_usd:,.2f} USD")
+            lines.append(f"Run of {args.hours:g} h: {in_currency(r.run_usd, cur)} {cur}")
         if r.usd_per_million_tokens is not None:
-            lines.append(f"Generated tokens: {r.usd_per_million_tokens:,.2f} USD per million")
+            lines.append(f"Generated tokens: {in_currency(r.usd_per_million_tokens, cur)} {cur} per million")
         if rb:
             be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
             lines += ["", f"Rent or buy over {rb.horizon_months} months at {rb.utilisation:.0%} utilisation: "
-                          f"rent {rb.rent_total_usd:,.0f} USD, buy {rb.buy_total_usd:,.0f} USD -> {rb.cheaper}",
+                          f"rent {in_currency(rb.rent_total_usd, cur, 0)} {cur}, "
+                          f"buy {in_currency(rb.buy_total_usd, cur, 0)} {cur} -> {rb.cheaper}",
                       f"Buying pays off above {be} utilisation (the guide's rule of thumb: "
                       f"{rb.rule_of_thumb[0]:.0%}-{rb.rule_of_thumb[1]:.0%})"]
             r.assumptions.extend(rb.assumptions)
             r.warnings.extend(rb.warnings)
             r.terms.extend(rb.terms)
-        return "\n".join(lines)
+        return "\n".join(lines + exchange_note(cur))
 
     emit(args, r, human)
 
@@ -247,6 +273,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
     arg("--mfu", type=fraction, default=None, metavar="F"),
     arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=False),
     REGION,
+    CURRENCY,
     *SIZING_OUTPUT,
     examples=("gpu-advisor train-time -m 27B --gpu h100 --tokens 20M --epochs 2",))
 def cmd_train_time(args: argparse.Namespace) -> None:
@@ -261,7 +288,10 @@ def cmd_train_time(args: argparse.Namespace) -> None:
         lines = [f"{r.model}: {args.method} on {r.gpus} x {r.gpu}, {args.tokens:,.0f} tokens x {args.epochs:g} epoch(s)",
                  f"Time: {r.hours:,.1f} h (range {lo:,.1f}-{hi:,.1f} h) at {r.mfu:.0%} effective MFU"]
         if r.usd is not None and r.usd_range:
-            lines.append(f"Rented: {r.usd:,.0f} USD (range {r.usd_range[0]:,.0f}-{r.usd_range[1]:,.0f})")
+            cur = args.currency
+            lines.append(f"Rented: {in_currency(r.usd, cur, 0)} {cur} "
+                         f"(range {in_currency(r.usd_range[0], cur, 0)}-{in_currency(r.usd_range[1], cur, 0)})")
+            lines += exchange_note(cur)
         return "\n".join(lines)
 
     emit(args, r, human)
@@ -292,6 +322,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--ttft-ms", type=positive_float, default=None, metavar="MS", help="time-to-first-token target"),
     arg("--prompt-tokens", type=positive_int, default=None, metavar="N", help="prompt length for --ttft-ms"),
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
+    CURRENCY,
     *SIZING_OUTPUT,
     examples=("gpu-advisor recommend -m 27B --phase train-and-serve --users 15",
               "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json"))
@@ -308,15 +339,16 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                            deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens))
 
     def human() -> str:
+        cur = args.currency
         rows = []
         for o in r.options[: args.top]:
             rows.append((f"{o.gpus} x {o.gpu}" + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
                          f"{o.headroom_fraction:.0%}",
                          tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
-                         f"{o.usd_per_hour:,.2f}" if o.usd_per_hour else "-",
-                         f"{o.purchase_usd:,.0f}" if o.purchase_usd else "-",
+                         in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
+                         in_currency(o.purchase_usd, cur, 0) if o.purchase_usd else "-",
                          f"{o.job_hours:,.1f}" if o.job_hours else "-",
-                         f"{o.job_usd:,.0f}" if o.job_usd else "-"))
+                         in_currency(o.job_usd, cur, 0) if o.job_usd else "-"))
         best = r.best
         head = (f"Recommendation: {r.action} {best.gpus} x {best.gpu_name}" if best
                 else "No option meets every requirement")
@@ -327,7 +359,8 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                 lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
             if best.train_per_gpu_bytes:
                 lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
-        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", "USD/h", "buy USD", "job h", "job USD"])]
+        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
+                                   f"job {cur}"])]
         for lever in r.levers:
             if lever.option:
                 lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
@@ -336,6 +369,6 @@ def cmd_recommend(args: argparse.Namespace) -> None:
             be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
             lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
                           f"{rb.horizon_months} months; buying pays off above {be}."]
-        return "\n".join(lines)
+        return "\n".join(lines + exchange_note(cur))
 
     emit(args, r, human)
