@@ -45,8 +45,9 @@ test: $(DEV)
 scenarios: $(DEV)
 	$(BIN)/python -m pytest -q tests/test_scenarios.py
 
+# make bench runs every section; make bench SECTIONS=scale (or accuracy, speed) runs those named.
 bench: $(DEV)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(SECTIONS)
 
 # The import contract (layers), ruff's rules and mypy, as configured in pyproject.toml.
 lint: $(DEV)

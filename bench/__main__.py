@@ -192,7 +192,54 @@ def setup_report(tmp: Path) -> list[tuple[str, float, float, float, str]]:
             ("first answer after it (gpu-advisor ask)", first, empty, first / empty, "reported")]
 
 
+def print_table(title: str, rows: list[tuple[str, float, float, float, str]], unit: str = "ms") -> None:
+    print(title)
+    print("| measure | value | baseline | ratio | target |")
+    print("|---|---:|---:|---:|---|")
+    for name, t, base, ratio, target in rows:
+        if unit == "ms" and "(KB)" not in name:
+            print(f"| {name} | {t * 1000:.1f} ms | {base * 1000:.1f} ms | {ratio:.1f}x | {target} |")
+        else:
+            print(f"| {name} | {t:,.1f} | {base:,.1f} | {ratio:.2f}x | {target} |")
+
+
+def scale_section() -> None:
+    """Section "scale": a generated 100,000-session history (open, list, search) and the engine's
+    turn cost at turn 500 against turn 5 with a checkpointer, each against a same-run baseline."""
+    import tempfile
+
+    from bench.scale import history_report, turn_report
+
+    with tempfile.TemporaryDirectory(prefix="gpu-advisor-scale-") as tmp:
+        rows = history_report(Path(tmp))
+    print_table("README table (scale: history, median of runs):", rows)
+    print()
+    print_table("README table (scale: conversation engine):", turn_report())
+
+
 def main() -> int:
+    sections = sys.argv[1:] or ["accuracy", "speed", "scale"]
+    unknown = set(sections) - {"accuracy", "speed", "scale"}
+    if unknown:
+        print(f"unknown bench section {', '.join(sorted(unknown))}; choose from accuracy, speed, scale",
+              file=sys.stderr)
+        return 2
+    if "accuracy" in sections:
+        accuracy_section()
+    if "speed" in sections:
+        print()
+        print("README table (speed, median of runs):")
+        print("| measure | time | baseline | ratio | target |")
+        print("|---|---:|---:|---:|---|")
+        for name, t, base, ratio, target in speed_report():
+            print(f"| {name} | {t * 1000:.0f} ms | {base * 1000:.0f} ms | {ratio:.1f}x | {target} |")
+    if "scale" in sections:
+        print()
+        scale_section()
+    return 0
+
+
+def accuracy_section() -> None:
     report = run()
     print_report(report)
     print()
@@ -201,13 +248,6 @@ def main() -> int:
     print("|---|---|---:|---:|---:|")
     for tool, source, n, median, bias, _ in summary(report):
         print(f"| {tool} | {source} | {n} | {median:.1%} | {bias:+.1%} |")
-    print()
-    print("README table (speed, median of runs):")
-    print("| measure | time | baseline | ratio | target |")
-    print("|---|---:|---:|---:|---|")
-    for name, t, base, ratio, target in speed_report():
-        print(f"| {name} | {t * 1000:.0f} ms | {base * 1000:.0f} ms | {ratio:.1f}x | {target} |")
-    return 0
 
 
 if __name__ == "__main__":

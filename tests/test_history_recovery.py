@@ -4,6 +4,7 @@ of them was given is saved."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import sqlite3
 from pathlib import Path
@@ -47,10 +48,8 @@ def _damaged_database(path: Path) -> bytes:
 def test_processes_that_find_the_same_damaged_file_recover_it_once(tmp_path):
     path = tmp_path / "history.db"
     damaged = _damaged_database(path)
-    try:  # the injected damage is real
+    with contextlib.suppress(sqlite3.DatabaseError):  # the injected damage is real
         assert sqlite3.connect(path).execute("PRAGMA quick_check").fetchone()[0] != "ok"
-    except sqlite3.DatabaseError:
-        pass
 
     ctx = multiprocessing.get_context("spawn")
     barrier, results = ctx.Barrier(WORKERS), ctx.Queue()
