@@ -39,8 +39,36 @@ WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |n
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
 
 
+# A thread keeps the messages of its last WINDOW_TURNS turns, and only the newest answer keeps its tool
+# results in its payload (the state's `results` holds them for follow-ups): a turn costs the same at
+# message 600 as at message 6, and a checkpoint does not grow with the conversation. The whole
+# transcript, every payload included, is the history store's (assistant.session saves each turn).
+WINDOW_TURNS = 20
+
+
+def windowed_messages(left: list[AnyMessage], right: list[AnyMessage] | AnyMessage) -> list[AnyMessage]:
+    """add_messages, then the window: the last WINDOW_TURNS human turns, tool results on the newest answer only."""
+    merged: list[AnyMessage] = add_messages(left, right)  # type: ignore[assignment,arg-type]
+    humans = [i for i, m in enumerate(merged) if isinstance(m, HumanMessage)]
+    if len(humans) > WINDOW_TURNS:
+        merged = merged[humans[-WINDOW_TURNS]:]
+    carrying = [i for i, m in enumerate(merged) if "results" in (m.additional_kwargs.get("gpu_advisor") or {})]
+    for i in carrying[:-1]:
+        m = merged[i]
+        slim = {k: v for k, v in m.additional_kwargs["gpu_advisor"].items() if k != "results"}
+        merged[i] = m.model_copy(update={"additional_kwargs": {**m.additional_kwargs, "gpu_advisor": slim}})
+    return merged
+
+
+def window_of(messages: list[AnyMessage]) -> list[AnyMessage]:
+    """The messages a driver that keeps the whole transcript passes in: its last WINDOW_TURNS - 1 turns,
+    so that with the new message the thread holds WINDOW_TURNS."""
+    humans = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+    return messages[humans[-(WINDOW_TURNS - 1)]:] if len(humans) >= WINDOW_TURNS else list(messages)
+
+
 class AdvisorState(TypedDict, total=False):
-    messages: Annotated[list[AnyMessage], add_messages]
+    messages: Annotated[list[AnyMessage], windowed_messages]
     profile: dict[str, Any]
     defaulted: dict[str, str]
     asked: list[str]
@@ -55,7 +83,7 @@ class AdvisorState(TypedDict, total=False):
 class AdvisorInput(TypedDict):
     """What a front-end sends (LangGraph Server's input schema): the new messages."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
+    messages: Annotated[list[AnyMessage], windowed_messages]
     oneshot: NotRequired[bool]  # answer at once, every missing value a stated assumption
 
 
@@ -63,7 +91,7 @@ class AdvisorOutput(TypedDict, total=False):
     """What a front-end gets back: the messages, and the advisor's payload (the profile it works
     from, the assumptions it made, the open question's slot, the language, the tool results)."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
+    messages: Annotated[list[AnyMessage], windowed_messages]
     profile: dict[str, Any]
     defaulted: dict[str, str]
     pending: str | None

@@ -149,10 +149,13 @@ class Conversation:
         def record(tool: str, arguments: dict[str, Any], result: dict[str, Any], ms: float) -> None:
             calls.append({"tool": tool, "arguments": arguments, "result": result, "duration_ms": round(ms, 3)})
 
+        from assistant.engine import window_of
+
         check_message(text)
         config = {"configurable": {"tool_recorder": record}}
-        try:
-            out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]}, config)
+        sent = HumanMessage(text)
+        try:  # the engine sees the last turns only (its window); the transcript stays whole here
+            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
         except Exception:
             if self.state_checked:
                 raise
@@ -160,14 +163,15 @@ class Conversation:
             # the messages and run the turn again.
             calls.clear()
             self.state = self.rebuilt_state()
-            out = _graph().invoke({**self.state, "messages": [*self.messages, HumanMessage(text)]}, config)
+            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         with self._lock:
             if self._withdrawn or (keep is not None and not keep()):
                 self._withdrawn = False
                 return reply
-            self.messages = list(out["messages"])
+            restarted = "reset" in ((out.get("turn") or {}).get("intents") or [])
+            self.messages = [*([] if restarted else self.messages), sent, reply]
             self.state = {k: out[k] for k in STATE_KEYS if k in out}
             self.tool_calls = calls
             if self.store is not None and self.session_id is not None:
