@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
-from assistant.nlu import MAX_MESSAGE_CHARS, Understanding, understand
+from assistant.nlu import Understanding, readable, understand
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
@@ -46,8 +46,43 @@ WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |n
 WINDOW_TURNS = 20
 
 
+UNREADABLE = "gpu_advisor_unreadable"  # a HumanMessage standing in for one a client sent malformed
+
+
+UNREADABLE_WORDS = {  # what a malformed message held, in words
+    "en": {"dict": "an object", "list": "a list", "nothing": "no content", "NoneType": "no content"},
+    "zh": {"dict": "对象", "list": "列表", "nothing": "空内容", "NoneType": "空内容"},
+}
+
+
+def _readable_message(item: Any) -> Any:
+    """What a client sent, as a message add_messages accepts: a message without text content (none, an
+    object) becomes an empty human message that says what was wrong, a bare number its digits, and
+    nothing (None) is dropped; the turn then gets a polite reply, never a validation error."""
+    from langchain_core.messages import BaseMessage, convert_to_messages
+
+    if item is None or isinstance(item, BaseMessage):
+        return item
+    if isinstance(item, dict) and isinstance(item.get("content"), int | float) and not isinstance(
+            item.get("content"), bool):
+        item = {**item, "content": str(item["content"])}
+    try:
+        convert_to_messages([item])
+    except Exception as e:  # noqa: BLE001 - any malformed shape is answered, not raised
+        content = item.get("content") if isinstance(item, dict) else None
+        kind = type(content).__name__ if content is not None else "nothing"
+        if not isinstance(item, dict | str | list | tuple):
+            kind = type(item).__name__
+        return HumanMessage("", additional_kwargs={UNREADABLE: kind, "error": type(e).__name__})
+    return item
+
+
 def windowed_messages(left: list[AnyMessage], right: list[AnyMessage] | AnyMessage) -> list[AnyMessage]:
     """add_messages, then the window: the last WINDOW_TURNS human turns, tool results on the newest answer only."""
+    if isinstance(right, list):
+        right = [m for m in (_readable_message(x) for x in right) if m is not None]
+    elif not isinstance(right, str):
+        right = _readable_message(right) or []
     merged: list[AnyMessage] = add_messages(left, right)  # type: ignore[assignment,arg-type]
     humans = [i for i, m in enumerate(merged) if isinstance(m, HumanMessage)]
     if len(humans) > WINDOW_TURNS:
@@ -111,6 +146,7 @@ class Turn(BaseModel):
     compare: list[str] = []
     whatif: tuple[int, str] | None = None
     text_chars: int = 0
+    read_chars: int = 0  # the characters the readers took (nlu.readable)
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -235,10 +271,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     messages = state.get("messages", [])
     last = messages[-1] if messages else None
     text = _text(last) if isinstance(last, HumanMessage) else ""
-    lang = detect(text[:MAX_MESSAGE_CHARS], state.get("lang"))
+    unreadable = last.additional_kwargs.get(UNREADABLE) if isinstance(last, HumanMessage) else None
+    lang = detect(readable(text), state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
-    turn = Turn(text_chars=len(text))
+    turn = Turn(text_chars=len(text), read_chars=len(readable(text)))
+    if unreadable:
+        u.intents.discard("empty")
+        words = UNREADABLE_WORDS.get(lang, UNREADABLE_WORDS["en"])
+        u.problems.append(say(lang, "reply.unreadable", kind=words.get(unreadable, unreadable)))
     if u.choice is not None and pending:
         _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
@@ -408,8 +449,8 @@ def _preface(turn: Turn, lang: str) -> str:
     if turn.said:
         parts.append(say(lang, "reply.got_it", said=say(lang, "sep").join(turn.said)))
     parts += [n if n.endswith(" ") else n + " " for n in turn.notes]
-    if turn.text_chars > MAX_MESSAGE_CHARS:
-        parts.append(say(lang, "reply.truncated") + " ")
+    if turn.read_chars < turn.text_chars:
+        parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}") + " ")
     return "".join(parts)
 
 
@@ -515,8 +556,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early
         parts.append((preface + " " + " ".join(turn.notes)).strip())
     else:
         parts.append(say(lang, "reply.not_understood"))
-        if turn.text_chars > MAX_MESSAGE_CHARS:
-            parts.append(say(lang, "reply.truncated"))
+        if turn.read_chars < turn.text_chars:
+            parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
     q = None
     if turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase")):
         q = question("phase", lang)

@@ -36,7 +36,29 @@ import knowledge
 from knowledge import find_model, find_precision, gpus, models, rules
 from knowledge.resolve import BadValue, check_size, normalise
 
-MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here
+MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)
+# A Chinese character says about as much as a short English word and costs the readers (which scan
+# every character) several times more: it counts this many characters towards the limit, so a
+# message of any script is read in about the same time.
+CJK_WEIGHT = 3
+
+
+def readable(raw: str) -> str:
+    """The part of a message the readers take: MAX_MESSAGE_CHARS characters, Chinese ones counted
+    CJK_WEIGHT times. Cut first, so that no input costs more than a full-length message."""
+    cut = (raw or "")[:MAX_MESSAGE_CHARS]
+    cjk = len(_CJK_CHAR.findall(cut))
+    if cjk == 0 or len(cut) + (CJK_WEIGHT - 1) * cjk <= MAX_MESSAGE_CHARS:
+        return cut
+    budget = MAX_MESSAGE_CHARS
+    for i, ch in enumerate(cut):
+        budget -= CJK_WEIGHT if _CJK_CHAR.match(ch) else 1
+        if budget < 0:
+            return cut[:i]
+    return cut
+
+
+_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
 VOCAB_FILE = Path(__file__).with_name("vocab.yaml")
 MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
 MAX_NAMES = 16  # cards read per message; more is a paste, and each name costs every reader a search
@@ -234,7 +256,7 @@ def _number_words(text: str) -> str:
 def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
     numerals and phrases rewritten, English number words as digits, single spaces."""
-    text = unicodedata.normalize("NFKC", (text or "")[:MAX_MESSAGE_CHARS]).translate(_PUNCT).lower()
+    text = unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower()
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
         text = _rewrite(text, "zh_before_numerals")
@@ -698,8 +720,8 @@ def _prepare(raw: str, pending: str | None) -> Message:
     unknown, masked = _unknown_model(text, masked, raw)
     found_gpus = find_gpus(masked)
     masked = _mask(masked, found_gpus)
-    lang = language(raw[:MAX_MESSAGE_CHARS])
-    msg = Message(raw[:MAX_MESSAGE_CHARS], text, masked, pending, lang, names, found_gpus,
+    lang = language(readable(raw))
+    msg = Message(readable(raw), text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
     return msg
@@ -1435,12 +1457,12 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     """Read one message; `pending` is the slot of the question just asked (or None)."""
     raw = raw or ""
     u = Understanding()
-    cut = raw[:MAX_MESSAGE_CHARS]
+    cut = readable(raw)
     u.lang = language(cut)
     if not cut.strip():
         u.intents.add("empty")
         return u
-    if len(raw) > MAX_MESSAGE_CHARS:
+    if len(cut) < len(raw):
         u.intents.add("truncated")
     m = _prepare(cut, pending)
     u.intents |= read_intents(m)

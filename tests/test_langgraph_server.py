@@ -141,3 +141,20 @@ def test_the_tool_calls_behind_an_answer_come_before_it_in_the_standard_form(ser
     assert reply["additional_kwargs"]["gpu_advisor"]["kind"] == "answer"
     math = turn("show the math")
     assert math[0]["tool_calls"] and math[-1]["additional_kwargs"]["gpu_advisor"]["topic"] == "math"
+
+
+@pytest.mark.parametrize("message", [
+    {"role": "user"},                              # no content
+    {"role": "user", "content": {"text": "hi"}},   # an object
+    {"role": "user", "content": [1, 2]},           # a list of numbers
+])
+def test_a_malformed_message_gets_a_polite_reply_not_a_stack_trace(server_url, message):
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=server_url)
+    thread = client.threads.create()
+    out = client.runs.wait(thread["thread_id"], "gpu_advisor", input={"messages": [message]})
+    reply = out["messages"][-1]
+    assert reply["type"] == "ai" and reply["additional_kwargs"]["gpu_advisor"]["kind"] == "error"
+    assert reply["content"].startswith("I can't use that: the message held ")
+    assert "Traceback" not in reply["content"]
