@@ -3,6 +3,8 @@ and every answer that picks a card picks an engine that runs there."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -115,3 +117,26 @@ def test_every_option_with_an_engine_names_one_that_runs_on_its_card(spec):
     for o in rec.options + rec.owned_options + ([rec.best] if rec.best else []):
         if o.engine is not None and o.serves is not None and o.serve_per_gpu_bytes:
             assert o.runtime is not None and o.runtime == engine_for(o.engine, find_gpu(o.gpu)), o
+
+
+def test_gpus_show_lists_the_engines_that_run_on_a_card(capsys):
+    from tui.cli import main
+
+    assert main(["gpus", "show", "ascend-910b"]) == 0
+    out = capsys.readouterr().out
+    assert "engines                vLLM-Ascend, SGLang, MindIE, llama.cpp, transformers" in out
+    assert main(["gpus", "show", "M3 Max 30-core 36GB", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["memory_bandwidth_gbps"] == 300 and [e["name"] for e in data["engines"]] == [
+        "llama.cpp", "MLX (mlx-lm)", "transformers"]
+    assert main(["gpus", "show", "M4 Max 32GB"]) == 2
+    assert capsys.readouterr().err.strip() == "gpu-advisor: Apple sold the M4 Max with 36, 48, 64 or 128 GB, not 32 GB"
+
+
+def test_the_catalog_json_names_each_cards_engines(capsys):
+    from tui.cli import main
+
+    assert main(["gpus", "--json"]) == 0
+    by_id = {g["id"]: g for g in json.loads(capsys.readouterr().out)}
+    assert by_id["gaudi-3"]["engines"] == ["vLLM (Gaudi plugin)", "SGLang", "transformers"]
+    assert "TensorRT-LLM" not in by_id["t4"]["engines"] and "TensorRT-LLM" in by_id["h100-sxm"]["engines"]
