@@ -1,5 +1,5 @@
 """Recovery that cannot race: several processes find the same damaged database at once. Exactly one
-moves it aside (under NAME.lock), the others wait and open the new database, and every message any
+moves it aside (opening and moving happen under NAME.lock), the others wait and open the new database, and every message any
 of them was given is saved."""
 
 from __future__ import annotations
@@ -77,16 +77,16 @@ def test_a_file_replaced_while_waiting_for_the_lock_is_opened_not_moved(tmp_path
     """The process that waited finds another file in place of the damaged one: it opens that one."""
     path = tmp_path / "history.db"
     path.write_bytes(history.SQLITE_MAGIC + b"damaged" * 100)
-    real_lock = HistoryStore._recovery_lock
+    real_lock = HistoryStore._open_lock
 
     def another_process_recovers_first(self):
+        monkeypatch.setattr(HistoryStore, "_open_lock", real_lock)
         path.unlink()
         HistoryStore(tmp_path / "elsewhere.db").close()
         (tmp_path / "elsewhere.db").rename(path)  # a sound database, put there by the other process
-        monkeypatch.setattr(HistoryStore, "_recovery_lock", real_lock)
         return real_lock(self)
 
-    monkeypatch.setattr(HistoryStore, "_recovery_lock", another_process_recovers_first)
+    monkeypatch.setattr(HistoryStore, "_open_lock", another_process_recovers_first)
     store = HistoryStore(path)
     assert store.notice is None and not list(tmp_path.glob("history.db.damaged-*"))
     store.close()
@@ -95,14 +95,14 @@ def test_a_file_replaced_while_waiting_for_the_lock_is_opened_not_moved(tmp_path
 def test_a_file_that_is_not_sqlite_is_refused_even_after_the_lock(tmp_path, monkeypatch):
     path = tmp_path / "history.db"
     path.write_bytes(history.SQLITE_MAGIC + b"damaged" * 100)
-    real_lock = HistoryStore._recovery_lock
+    real_lock = HistoryStore._open_lock
 
     def a_document_appears(self):
         path.write_text('{"not": "a database"}', encoding="utf-8")
-        monkeypatch.setattr(HistoryStore, "_recovery_lock", real_lock)
+        monkeypatch.setattr(HistoryStore, "_open_lock", real_lock)
         return real_lock(self)
 
-    monkeypatch.setattr(HistoryStore, "_recovery_lock", a_document_appears)
+    monkeypatch.setattr(HistoryStore, "_open_lock", a_document_appears)
     with pytest.raises(HistoryError, match="does not start with the SQLite header"):
         HistoryStore(path)
     assert path.read_text(encoding="utf-8") == '{"not": "a database"}'

@@ -84,12 +84,16 @@ class HistoryStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
-        for _attempt in range(5):
-            found = _identity(self.path)
-            if not looks_like_sqlite(self.path):
-                raise HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with "
-                                   "the SQLite header); it was left untouched. Give --db a new file name or an "
-                                   "existing history database")
+        if not looks_like_sqlite(self.path):
+            raise self._not_sqlite()
+        # Opening (the checks) and moving a damaged file aside happen under one lock, NAME.lock, held
+        # for the few milliseconds they take: when several processes find the same damaged file at
+        # once, the first moves it aside and starts the new database, and the others, waiting, then
+        # open that one. No process still reads the damaged file when it is moved (SQLite, closing a
+        # connection, would otherwise delete the new database's write-ahead log by its name).
+        with self._open_lock():
+            if not looks_like_sqlite(self.path):  # (replaced while this process waited)
+                raise self._not_sqlite()
             try:
                 damage = _header_damage(self.path)
                 if damage:
@@ -98,19 +102,16 @@ class HistoryStore:
                 return
             except sqlite3.DatabaseError as exc:
                 self._refuse_unless_damaged(exc)
-                with self._recovery_lock():
-                    # Several processes may find the same damaged file at once: the first to hold the
-                    # lock moves it aside and starts the new database; the others find another file
-                    # there and open that one.
-                    if _identity(self.path) != found or not looks_like_sqlite(self.path):
-                        continue
-                    kept = self._keep_damaged(move=True)
-                    self._open()
-                self.notice = (f"The history database could not be read ({exc}); the original was moved to "
-                               f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
-                return
-        raise HistoryError(f"cannot open the history database {self.path}: it was replaced again and again "
-                           "while being opened; try again")
+                error = exc
+            kept = self._keep_damaged(move=True)
+            self._open()
+        self.notice = (f"The history database could not be read ({error}); the original was moved to "
+                       f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
+
+    def _not_sqlite(self) -> HistoryError:
+        return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
+                            "SQLite header); it was left untouched. Give --db a new file name or an existing "
+                            "history database")
 
     def _refuse_unless_damaged(self, exc: sqlite3.DatabaseError) -> None:
         """Raise the right error for a failed open, unless the file is damaged (and may be moved aside)."""
@@ -125,18 +126,18 @@ class HistoryStore:
             raise HistoryError(f"cannot open the history database {self.path}: {exc}") from None
 
     @contextmanager
-    def _recovery_lock(self) -> Iterator[None]:
-        """An exclusive lock on NAME.lock beside the database (an OS lock: a process that dies holding
-        it releases it). Without a folder to write the lock in, the move that follows fails anyway and
-        says so."""
+    def _open_lock(self) -> Iterator[None]:
+        """An exclusive lock on NAME.lock beside the database (an OS lock, through filelock: a process
+        that dies holding it releases it). Without a folder to write the lock in, the open that follows
+        fails anyway and says why."""
         from filelock import FileLock, Timeout
 
         lock = FileLock(f"{self.path}.lock", timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             lock.acquire()
         except Timeout:
-            raise StorageError(f"the history database {self.path} is being recovered by another GPU Advisor; "
-                               "try again") from None
+            raise StorageError(f"the history database {self.path} is being opened or recovered by another "
+                               "GPU Advisor; try again") from None
         except OSError:
             yield
             return
