@@ -113,6 +113,7 @@ class AdvisorState(TypedDict, total=False):
     lang: str
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
+    settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
 
 
 class AdvisorInput(TypedDict):
@@ -120,6 +121,7 @@ class AdvisorInput(TypedDict):
 
     messages: Annotated[list[AnyMessage], windowed_messages]
     oneshot: NotRequired[bool]  # answer at once, every missing value a stated assumption
+    settings: NotRequired[dict[str, Any]]  # defaults the user set: {"region": "china", "currency": "CNY"}
 
 
 class AdvisorOutput(TypedDict, total=False):
@@ -256,7 +258,24 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
         fixes["results"] = {}
     if not isinstance(state.get("cards") or {}, dict):
         fixes["cards"] = {}
+    if not settings_ok(state.get("settings")):
+        fixes["settings"] = {}
     return fixes
+
+
+def settings_ok(settings: Any) -> bool:
+    """Settings a client sent: the SETTABLE slots only, each with a value the profile accepts."""
+    from assistant.policy import SETTABLE
+
+    if not settings:
+        return True
+    if not isinstance(settings, dict) or not set(settings) <= set(SETTABLE):
+        return False
+    try:
+        Profile.model_validate(settings)
+    except (ValidationError, TypeError):
+        return False
+    return True
 
 
 def understand_node(state: AdvisorState) -> dict[str, Any]:
@@ -478,7 +497,7 @@ def _recorder(config: RunnableConfig | None):
 def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lang = _lang(state)
     profile = Profile.model_validate(state.get("profile") or {})
-    filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang)
+    filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang, state.get("settings"))
     turn = _turn(state)
     previous = state.get("results") or {}
     cards = state.get("cards") or {}

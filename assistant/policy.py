@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assistant.catalog import say
 from assistant.slots import MAX_QUESTIONS, SLOTS, Question, next_slot, question, relevant
 from tools.phases import Phase
 
@@ -40,6 +41,7 @@ class Profile(BaseModel):
     prompt_tokens: int | None = Field(None, gt=0)
     min_tokens_per_s: float | None = Field(None, gt=0)
     region: Literal["global", "us", "eu", "china"] | None = None
+    currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
     owned: list[str] | None = None
@@ -54,19 +56,31 @@ def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str],
     return question(slot, lang) if slot else None
 
 
-def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en") -> tuple[Profile, dict[str, str]]:
-    """Every missing slot that matters and has a default takes it; the returned mapping says which,
-    in words of the conversation's language."""
+# Slots whose default the user's settings file may set (tui/settings.py: region, currency).
+SETTABLE = ("region", "currency")
+
+
+def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en",
+                  settings: dict[str, Any] | None = None) -> tuple[Profile, dict[str, str]]:
+    """Every missing slot that matters and has a default takes it (the user's setting first, for the
+    SETTABLE slots); the returned mapping says which, in words of the conversation's language."""
     values: dict[str, Any] = {}
     data = profile.model_dump()
     notes = {slot: words for slot, words in defaulted.items()}
+    own = {k: v for k, v in (settings or {}).items() if k in SETTABLE and v and v != SLOTS[k].default}
+    for name, value in own.items():
+        if data.get(name) is None:
+            values[name] = data[name] = value
+            notes[name] = say(lang, f"slot.{name}.default_setting", value=say(lang, f"{name}.{value}"))
     for name, slot in SLOTS.items():
+        if name in own:
+            continue
         value = slot.default_for(data)
         if data.get(name) is None and value is not None and slot.matters(data):
             values[name] = value
             notes[name] = slot.default_words(lang, data)
             data[name] = value
     for name in notes:  # restate earlier defaults in today's language
-        if name in SLOTS and name not in values:
+        if name in SLOTS and name not in values and name not in own:
             notes[name] = SLOTS[name].default_words(lang, {**data, **values})
     return profile.model_copy(update=values), notes

@@ -19,7 +19,7 @@ from assistant.history import HistoryStore
 if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
     from langchain_core.messages import AIMessage, AnyMessage
 
-STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "cards")
+STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "cards", "settings")
 TITLE_CHARS = 60
 MAX_MESSAGE_CHARS = 8000  # longer messages are refused before the reader sees them
 
@@ -41,6 +41,7 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
     from pydantic import ValidationError
 
     from assistant.catalog import LANGS
+    from assistant.engine import settings_ok
     from assistant.policy import Profile
     from assistant.slots import ASKED
 
@@ -58,7 +59,8 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
         and isinstance(state.get("asked", []), list) and all(a in ASKED for a in state.get("asked", []))
         and (state.get("pending") is None or state.get("pending") in ASKED)
         and state.get("lang", "en") in LANGS
-        and isinstance(state.get("results", {}), dict) and isinstance(state.get("cards", {}), dict))
+        and isinstance(state.get("results", {}), dict) and isinstance(state.get("cards", {}), dict)
+        and settings_ok(state.get("settings")))
     return state if shapes_ok else None
 
 
@@ -74,11 +76,14 @@ def title_for(text: str) -> str:
 
 
 class Conversation:
-    def __init__(self, store: HistoryStore | None = None, session_id: str | None = None):
+    def __init__(self, store: HistoryStore | None = None, session_id: str | None = None,
+                 settings: dict[str, Any] | None = None):
+        """`settings`: the user's defaults for the SETTABLE slots ({"region": "china"}), stated as theirs
+        in the answers; a resumed session keeps the settings it was held under."""
         self.store = store
         self.session_id = session_id
         self.messages: list[AnyMessage] = []
-        self.state: dict[str, Any] = {}
+        self.state: dict[str, Any] = {"settings": dict(settings)} if settings else {}
         self.tool_calls: list[dict[str, Any]] = []  # the calls of the latest turn
         self.state_checked = True  # False while the state is a saved one no turn has run on yet
         self._lock = threading.Lock()  # a reply is committed, or its turn withdrawn, never both
@@ -104,7 +109,9 @@ class Conversation:
 
     def rebuilt_state(self) -> dict[str, Any]:
         """The state today's engine reaches from this conversation's user messages (deterministic)."""
-        fresh = Conversation()
+        from assistant.engine import settings_ok
+
+        fresh = Conversation(settings=self.state.get("settings") if settings_ok(self.state.get("settings")) else None)
         for m in self.messages:
             if m.type == "human":
                 fresh.respond(str(m.content))

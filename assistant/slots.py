@@ -144,6 +144,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("prompt_tokens", None, matters=serves),
     Slot("min_tokens_per_s", None, matters=serves),
     Slot("region", "global", panel=True),
+    Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),
     Slot("owned", None, panel=True),

@@ -98,7 +98,7 @@ def test_the_graph_takes_messages_and_gives_messages_and_the_advisor_payload(ser
     client = get_sync_client(url=server_url)
     assistant = client.assistants.search(graph_id="gpu_advisor")[0]
     schemas = client.assistants.get_schemas(assistant["assistant_id"])
-    assert set(schemas["input_schema"]["properties"]) == {"messages", "oneshot"}
+    assert set(schemas["input_schema"]["properties"]) == {"messages", "oneshot", "settings"}
     assert set(schemas["output_schema"]["properties"]) == {"messages", "profile", "defaulted", "pending",
                                                            "results", "lang"}
     thread = client.threads.create()

@@ -111,6 +111,7 @@ class Workload(ToolInput):
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1)
     region: Region = "global"
+    currency: Literal["USD", "CNY"] | None = Field(None, description="money shown in; None: yuan in China")
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
@@ -137,6 +138,11 @@ class Workload(ToolInput):
     @property
     def speed_floor(self) -> float:
         return self.min_tokens_per_s or MIN_TOKENS_PER_S
+
+    @property
+    def pays_in_yuan(self) -> bool:
+        """Money in yuan first: the user is in China or asked for yuan."""
+        return self.currency == "CNY" or (self.currency is None and self.region == "china")
 
     @property
     def latency_stated(self) -> bool:
@@ -482,7 +488,7 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         opt.usd_per_hour = quote.usd_per_gpu_hour_typical * opt.gpus
         hours = HOURS_PER_MONTH * max(w.utilisation, 0.01)
         opt.usd_per_month = opt.usd_per_hour * hours
-        if w.region == "china":
+        if w.pays_in_yuan:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
         if opt.job_hours is not None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
@@ -516,7 +522,7 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
 
 def _cash(usd: float, w: Workload) -> str:
     """Money in the user's currency: yuan in China (where budgets are given in yuan), else dollars."""
-    return f"{usd / rules().usd_per_cny:,.0f} CNY" if w.region == "china" else f"{usd:,.0f} USD"
+    return f"{usd / rules().usd_per_cny:,.0f} CNY" if w.pays_in_yuan else f"{usd:,.0f} USD"
 
 
 def _over_budget(opt: Option, w: Workload) -> str:
@@ -919,4 +925,4 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
                           best=best, action=action, options=options, owned_options=owned, rent_or_buy=rb,
                           levers=levers, scenario=scenario, assumptions=assumptions, warnings=warnings,
-                          training_run=training_run, usd_per_cny=rules().usd_per_cny if w.region == "china" else None)
+                          training_run=training_run, usd_per_cny=rules().usd_per_cny if w.pays_in_yuan else None)

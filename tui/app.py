@@ -56,7 +56,7 @@ class GPUAdvisorApp(App):
         self._apply_settings()
         if self.resume and self.store is None:
             self._open_store()
-        conversation = Conversation(self.store)
+        conversation = Conversation(self.store, settings=self.settings.defaults())
         if self.resume and self.store:
             try:
                 conversation = Conversation.resume(self.store, self.resume)
@@ -113,7 +113,7 @@ class GPUAdvisorApp(App):
             self.push_screen(SessionsScreen(self.store))
 
     def action_new_session(self) -> None:
-        self._replace_chat(Conversation(self.store))
+        self._replace_chat(Conversation(self.store, settings=self.settings.defaults()))
 
     def open_session(self, session_id: str) -> None:
         assert self.store is not None

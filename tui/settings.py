@@ -1,8 +1,8 @@
 """User settings: one TOML file in the user config folder (`gpu-advisor config path`).
 
     theme = "textual-dark"        # the app's theme, remembered when changed with the palette
-    region = "global"             # the default --region of the sizing commands (global, us, eu, china)
-    currency = "USD"              # money in the sizing commands' tables: USD, or CNY at the rules' rate
+    region = "global"             # the default region of answers and of the sizing commands' --region
+    currency = "USD"              # money in answers and the sizing commands' tables: USD, or CNY
 
     [keys]                        # remap a key by the id of its binding (F1 lists them)
     "chat.math" = "ctrl+e"
@@ -36,6 +36,12 @@ class Settings:
     currency: str = "USD"
     keys: dict[str, str] = field(default_factory=dict)
     problem: str | None = None  # why (part of) the file was ignored
+
+    def defaults(self) -> dict[str, str]:
+        """The conversation defaults these settings change (assistant.policy.SETTABLE): only the ones
+        that differ from the built-in defaults, so an unset file changes nothing."""
+        built_in = Settings()
+        return {k: getattr(self, k) for k in ("region", "currency") if getattr(self, k) != getattr(built_in, k)}
 
     def as_dict(self) -> dict[str, object]:
         return {"theme": self.theme, "region": self.region, "currency": self.currency, "keys": dict(self.keys)}

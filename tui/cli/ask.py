@@ -47,9 +47,11 @@ def cmd_ask(args: argparse.Namespace) -> None:
 
     from assistant import graph
     from assistant.session import check_message
+    from tui import settings
 
     text = check_message(question_text(args.text))
-    state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
+    state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True,
+                          "settings": settings.load().defaults()})
     reply = state["messages"][-1]
     if args.json:
         print(json.dumps(reply_json(reply), indent=2))

@@ -58,7 +58,10 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
     if not args.plain:
         return open_app(args.db, args.resume)
     store = None if args.no_save else open_store(args)
-    conv = Conversation.resume(store, args.resume) if args.resume and store else Conversation(store)
+    from tui import settings
+
+    conv = (Conversation.resume(store, args.resume) if args.resume and store
+            else Conversation(store, settings=settings.load().defaults()))
     interactive = sys.stdin.isatty()
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 arrive as U+FFFD
