@@ -7,6 +7,7 @@ from knowledge.hf_config import ConfigError, load_config_file, model_from_config
 from knowledge.loader import (
     KnowledgeError,
     engines,
+    frameworks,
     glossary,
     gpus,
     models,
@@ -35,12 +36,23 @@ from knowledge.resolve import (
     show_model,
     size_in_name,
 )
-from knowledge.schema import Engine, GlossaryTopic, Gpu, HostSystem, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import (
+    Engine,
+    FrameworkPreset,
+    GlossaryTopic,
+    Gpu,
+    HostSystem,
+    ModelArch,
+    Precision,
+    RentalPrice,
+    Rules,
+)
 
 __all__ = [
     "BadValue",
     "ConfigError",
     "Engine",
+    "FrameworkPreset",
     "GlossaryTopic",
     "Gpu",
     "HostSystem",
@@ -59,6 +71,7 @@ __all__ = [
     "find_precision",
     "find_topic",
     "find_topics",
+    "frameworks",
     "glossary",
     "gpus",
     "host_usd",

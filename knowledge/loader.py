@@ -15,7 +15,17 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.schema import AppleChip, Engine, GlossaryTopic, Gpu, ModelArch, Precision, RentalPrice, Rules
+from knowledge.schema import (
+    AppleChip,
+    Engine,
+    FrameworkPreset,
+    GlossaryTopic,
+    Gpu,
+    ModelArch,
+    Precision,
+    RentalPrice,
+    Rules,
+)
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -239,4 +249,16 @@ def glossary() -> tuple[GlossaryTopic, ...]:
                     f"glossary.yaml: record {i} (id '{t.id}'): field 'aliases': '{alias}' already names "
                     f"topic '{owner[alias]}'"
                 )
+    return records
+
+
+@cache
+def frameworks() -> tuple[FrameworkPreset, ...]:
+    """Fine-tuning framework presets (data/frameworks.yaml); an id or alias names one preset only."""
+    records = tuple(load_records(DATA_DIR / "frameworks.yaml", FrameworkPreset))
+    owner: dict[str, str] = {}
+    for i, f in enumerate(records):
+        for name in (f.id, *f.aliases):
+            if owner.setdefault(name.lower(), f.id) != f.id:
+                raise KnowledgeError(f"frameworks.yaml: record {i} (id '{f.id}'): '{name}' already names '{owner[name.lower()]}'")
     return records

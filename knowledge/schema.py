@@ -363,3 +363,31 @@ class Rules(Record):
         if missing:
             raise ValueError(f"host_systems lacks {sorted(missing)}")
         return self
+
+
+TrainingOptimizer = Literal["adamw", "adamw-8bit", "paged-adamw-8bit", "sgd"]
+
+
+class FrameworkPreset(Record):
+    """How a fine-tuning framework lays out memory by default (data/frameworks.yaml), read from its
+    recipes and source: which dtypes it keeps, which optimizer, what it recomputes or offloads."""
+
+    id: str
+    name: str
+    aliases: list[str] = []
+    master_weights_fp32: bool = Field(
+        description="full fine-tuning keeps FP32 trainable weights with FP32 gradients and optimizer states"
+    )
+    optimizer_full: TrainingOptimizer
+    optimizer_adapters: TrainingOptimizer
+    optimizer_in_backward: bool = Field(
+        default=False, description="each parameter steps as its gradient arrives: gradients are never all held"
+    )
+    adapter_dtype: Literal["fp32", "bf16"]
+    activation_checkpointing: bool
+    checkpoint_offload: bool = Field(default=False, description="checkpointed layer inputs kept in CPU memory")
+    loss: Literal["full", "chunked", "fused"] = Field(
+        description="full: whole logits with an FP32 copy; chunked: FP32 one chunk at a time; fused: never materialised"
+    )
+    multi_gpu_zero: Literal[0, 1, 2, 3] = Field(description="what several GPUs shard by default (3: FSDP full shard)")
+    notes: list[str] = []

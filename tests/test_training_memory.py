@@ -35,33 +35,44 @@ def _state_bytes_per_param(r) -> float:
     return (r.weights_bytes + r.gradient_bytes + r.optimizer_bytes) / P
 
 
-def test_mixed_precision_adamw_is_16_bytes_per_parameter():
-    # 2 (BF16 weights) + 2 (BF16 grads) + 4 (FP32 master) + 8 (two FP32 moments) = 16
+def test_full_fine_tuning_at_bf16_stores_bf16_weights_gradients_and_moments():
+    # Changed with the framework presets: "bf16" means what users mean. The default preset (HF
+    # Trainer) keeps the weights in bf16 and torch's AdamW makes its moments with zeros_like(param):
+    # 2 (weights) + 2 (grads) + 4 (two BF16 moments) = 8 bytes per parameter. It was 16 before,
+    # when FP32 master weights were silently assumed.
     r = train(method="full")
+    assert r.framework == "hf-trainer"
     assert r.weights_bytes == pytest.approx(2 * P)
     assert r.gradient_bytes == pytest.approx(2 * P)
-    assert r.optimizer_bytes == pytest.approx((4 + 8) * P)
-    assert _state_bytes_per_param(r) == pytest.approx(16)
-    assert r.trainable_params == pytest.approx(P)
-
-
-def test_pure_bf16_adamw_is_8_bytes_per_parameter():
-    # 2 + 2 + 4 (two BF16 moments), no master copy
-    r = train(method="full", mixed_precision=False)
     assert r.optimizer_bytes == pytest.approx(4 * P)
     assert _state_bytes_per_param(r) == pytest.approx(8)
+    assert r.trainable_params == pytest.approx(P)
+    assert any("HF Trainer / TRL (the default" in a for a in r.assumptions)
+    assert _state_bytes_per_param(train(method="full", mixed_precision=False)) == pytest.approx(8)
+
+
+def test_fp32_master_weights_are_an_explicit_choice_of_18_bytes_per_parameter():
+    # 2 (BF16 working copy) + 4 (FP32 gradients: AMP's FP32 parameters, DeepSpeed's FP32 gradient
+    # partition) + 4 (FP32 master) + 8 (two FP32 moments) = 18 (LLaMA-Factory's table says 18x too)
+    r = train(method="full", mixed_precision=True)
+    assert r.gradient_bytes == pytest.approx(4 * P)
+    assert r.optimizer_bytes == pytest.approx((4 + 8) * P)
+    assert _state_bytes_per_param(r) == pytest.approx(18)
+    # the presets that keep a master copy do so without being asked
+    for fw in ("llama-factory", "deepspeed"):
+        assert _state_bytes_per_param(train(method="full", framework=fw)) == pytest.approx(18)
 
 
 def test_8bit_adamw_keeps_one_byte_per_moment():
-    # mixed: 2 + 2 + (4 master + 2 moments) = 10; pure BF16: 2 + 2 + 2 = 6
-    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit")) == pytest.approx(10)
-    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit", mixed_precision=False)) == pytest.approx(6)
+    # mixed: 2 + 4 + (4 master + 2 moments) = 12; BF16: 2 + 2 + 2 = 6
+    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit", mixed_precision=True)) == pytest.approx(12)
+    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit")) == pytest.approx(6)
 
 
 def test_sgd_with_momentum_keeps_one_state():
-    # mixed: 2 + 2 + (4 master + 4 momentum) = 12; pure BF16: 2 + 2 + 2 = 6
-    assert _state_bytes_per_param(train(method="full", optimizer="sgd")) == pytest.approx(12)
-    assert _state_bytes_per_param(train(method="full", optimizer="sgd", mixed_precision=False)) == pytest.approx(6)
+    # mixed: 2 + 4 + (4 master + 4 momentum) = 14; BF16: 2 + 2 + 2 = 6
+    assert _state_bytes_per_param(train(method="full", optimizer="sgd", mixed_precision=True)) == pytest.approx(14)
+    assert _state_bytes_per_param(train(method="full", optimizer="sgd")) == pytest.approx(6)
 
 
 def test_full_fine_tuning_activations_and_overhead_by_hand():
@@ -70,15 +81,15 @@ def test_full_fine_tuning_activations_and_overhead_by_hand():
     #   one layer:   2048 x 2 x (6 x 4096 + 2 x 1024 + 4 x 14336) =   343,932,928
     #   logits:      2048 x 128256 x 8 bytes                     = 2,101,346,304
     #   total                                                    = 2,982,150,144
-    # overhead: 1 GB + 8% of (16 x P + activations)
+    # overhead: 1 GB + 8% of (8 x P + activations); 8 bytes per parameter since bf16 means bf16 (was 16)
     r = train(method="full")
     tokens = 2048
     one_layer = tokens * 2 * (6 * HIDDEN + 2 * KV_WIDTH + 4 * INTER)
     act = tokens * 2 * HIDDEN * LAYERS + one_layer + tokens * VOCAB * 8
     assert act == 2_982_150_144
     assert r.activation_bytes == act
-    assert r.overhead_bytes == pytest.approx(1e9 + 0.08 * (16 * P + act))
-    assert r.per_gpu_total_bytes == pytest.approx(16 * P + act + 1e9 + 0.08 * (16 * P + act))
+    assert r.overhead_bytes == pytest.approx(1e9 + 0.08 * (8 * P + act))
+    assert r.per_gpu_total_bytes == pytest.approx(8 * P + act + 1e9 + 0.08 * (8 * P + act))
 
 
 def test_gradient_checkpointing_reduces_activations():
@@ -146,8 +157,20 @@ def test_qlora_of_7b_to_14b_fits_a_24gb_card(model):
 
 
 def test_qlora_rejects_a_16_bit_base():
-    with pytest.raises(ToolError, match="QLoRA keeps the base model in 4 or 8 bits"):
+    with pytest.raises(ToolError, match="QLoRA keeps the base model in 8, 4 or 2 bits"):
         train(method="qlora", base_precision="bf16")
+
+
+@pytest.mark.parametrize(("base", "bits"), [("int8", 8.0), ("gptq-int8", 8.19), ("nf4", 4.127), ("hqq-int2", 2.5)])
+def test_qlora_accepts_8_4_and_2_bit_bases(base, bits):
+    # body at the base's bits, embeddings and head at 2 bytes, FP32 adapters (HF/PEFT)
+    r = train(method="qlora", base_precision=base)
+    assert r.weights_bytes == pytest.approx(EMBED * 2 + (P - EMBED) * bits / 8 + 41_943_040 * 4)
+
+
+def test_qlora_bases_order_by_bits():
+    sizes = [train(method="qlora", base_precision=b).per_gpu_total_bytes for b in ("int8", "nf4", "hqq-int2")]
+    assert sizes[0] > sizes[1] > sizes[2]
 
 
 def test_training_in_a_quantized_compute_format_is_rejected():
@@ -158,11 +181,14 @@ def test_training_in_a_quantized_compute_format_is_rejected():
 # --- the guide's 80 GB rule of thumb vs the arithmetic --------------------------------------------
 
 def test_full_fine_tuning_of_14b_does_not_fit_one_80gb_card():
-    # 14.7e9 x 16 bytes = 235 GB of weights, gradients and AdamW states alone, vs 79.2 GiB usable
+    # bf16 weights, gradients and AdamW moments: 14.7e9 x 8 bytes = 118 GB alone, vs 79.2 GiB usable
+    # (with FP32 master weights, 18 bytes: 265 GB)
     capacity = usable_bytes(find_gpu("a100-80gb-sxm"))
     r = train(model="qwen2.5-14b", method="full")
-    assert r.weights_bytes + r.gradient_bytes + r.optimizer_bytes == pytest.approx(14.7e9 * 16)
-    assert r.per_gpu_total_bytes > 2.5 * capacity
+    assert r.weights_bytes + r.gradient_bytes + r.optimizer_bytes == pytest.approx(14.7e9 * 8)
+    assert r.per_gpu_total_bytes > 1.5 * capacity
+    mixed = train(model="qwen2.5-14b", method="full", mixed_precision=True)
+    assert mixed.per_gpu_total_bytes > 3 * capacity
     # the guide says 80 GB cards do full fine-tuning of 7B-14B only with sharding or offload
     row = next(row for row in rules().capability_table if row.memory_gb == 80)
     assert "sharding or offload" in row.can_do
@@ -171,7 +197,7 @@ def test_full_fine_tuning_of_14b_does_not_fit_one_80gb_card():
 def test_fit_lists_remedies_for_full_fine_tuning_of_14b():
     f = fit(FitInput(model="qwen2.5-14b", gpu="a100-80gb-sxm", phase="train", method="full"))
     assert f.options[0].gpus == 1 and f.options[0].fits is False
-    assert f.smallest_fit == 4  # ZeRO-3 over 4 GPUs
+    assert f.smallest_fit == 2  # ZeRO-3 over 2 GPUs (4 while FP32 master weights were assumed)
     remedies = {r.change: r for r in f.remedies}
     assert any(r.fits for r in f.remedies)
     assert remedies["8-bit AdamW"].fits is False
@@ -198,12 +224,12 @@ def test_zero_stages_are_monotone_on_four_gpus():
 
 
 def test_zero_stages_shard_what_they_promise():
-    # 4 GPUs: ZeRO-1 splits the 12 bytes/param of optimizer states, ZeRO-2 also the 2 of gradients,
-    # ZeRO-3 also the 2 of weights, plus two gathered layers: 2 x (2 P / 32)
-    z1, z2, z3 = (train(method="full", gpus=4, zero=z) for z in (1, 2, 3))
+    # 4 GPUs, FP32 master weights: ZeRO-1 splits the 12 bytes/param of optimizer states, ZeRO-2 also
+    # the 4 of FP32 gradients, ZeRO-3 also the 2 of weights, plus two gathered layers: 2 x (2 P / 32)
+    z1, z2, z3 = (train(method="full", gpus=4, zero=z, mixed_precision=True) for z in (1, 2, 3))
     assert z1.optimizer_bytes == pytest.approx(12 * P / 4)
-    assert z1.gradient_bytes == pytest.approx(2 * P)
-    assert z2.gradient_bytes == pytest.approx(2 * P / 4)
+    assert z1.gradient_bytes == pytest.approx(4 * P)
+    assert z2.gradient_bytes == pytest.approx(4 * P / 4)
     assert z2.weights_bytes == pytest.approx(2 * P)
     assert z3.weights_bytes == pytest.approx(2 * P / 4 + 2 * 2 * P / 32)
     assert z3.total_bytes == pytest.approx(4 * z3.per_gpu_total_bytes)
@@ -215,15 +241,16 @@ def test_zero_on_one_gpu_shards_nothing():
 
 
 def test_cpu_offload_moves_optimizer_states_to_cpu():
-    r = train(method="full", cpu_offload=True)
+    r = train(method="full", cpu_offload=True, mixed_precision=True)
     assert r.optimizer_bytes == 0
     assert r.cpu_bytes == pytest.approx(12 * P)
+    assert train(method="full", cpu_offload=True).cpu_bytes == pytest.approx(4 * P)  # two BF16 moments
     assert r.weights_bytes == pytest.approx(2 * P)  # weights stay without ZeRO-3
 
 
 def test_cpu_offload_with_zero3_also_moves_weight_shards():
     # per GPU on CPU: 12 P / 4 (optimizer) + 2 P / 4 (weights) = 3.5 P; on GPU only 2 gathered layers
-    r = train(method="full", cpu_offload=True, zero=3, gpus=4)
+    r = train(method="full", cpu_offload=True, zero=3, gpus=4, mixed_precision=True)
     assert r.cpu_bytes == pytest.approx(3.5 * P)
     assert r.optimizer_bytes == 0
     assert r.weights_bytes == pytest.approx(2 * 2 * P / 32)
