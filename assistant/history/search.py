@@ -115,12 +115,12 @@ def _message_candidates(store: HistoryStore, words: list[str], unspaced: bool) -
     return store.conn.execute(sql, (*scanned, CANDIDATES)).fetchall()
 
 
-def _trigrams_starting(store: HistoryStore, word: str) -> list[str] | None:
+def _trigrams_starting(store: HistoryStore, word: str, vocab: str = "messages_trigram_vocab") -> list[str] | None:
     """The indexed trigrams that start with a one- or two-character word (None when there are too
     many to look for: a scan is then as fast)."""
     prefix = word.lower()
     terms = [r[0] for r in store.conn.execute(
-        "SELECT term FROM messages_trigram_vocab WHERE term >= ? AND term < ? LIMIT ?",
+        f"SELECT term FROM {vocab} WHERE term >= ? AND term < ? LIMIT ?",
         (prefix, prefix + "\U0010ffff", MAX_PREFIX_TERMS + 1))]
     terms = [t for t in terms if t.startswith(prefix)]
     return None if len(terms) > MAX_PREFIX_TERMS else terms
@@ -131,6 +131,20 @@ def _title_candidates(store: HistoryStore, words: list[str], unspaced: bool) -> 
         sql = ("SELECT s.id, bm25(sessions_fts) FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid "
                "WHERE sessions_fts MATCH ? ORDER BY sessions_fts.rowid DESC LIMIT ?")
         return store.conn.execute(sql, (_quoted(words), CANDIDATES)).fetchall()
+    if store._has_table("sessions_trigram") and store._has_table("sessions_trigram_vocab"):
+        phrases = []
+        for w in words:  # as for messages: a phrase from three characters on, else the trigrams it starts
+            terms = [w] if len(w) >= 3 else _trigrams_starting(store, w, "sessions_trigram_vocab")
+            if terms is None:
+                break
+            if not terms:
+                return []
+            phrases.append("(" + " OR ".join(_quoted([t]) for t in terms) + ")")
+        else:
+            sql = ("SELECT s.id, bm25(sessions_trigram) FROM sessions_trigram "
+                   "JOIN sessions s ON s.rowid = sessions_trigram.rowid WHERE sessions_trigram MATCH ? "
+                   "ORDER BY sessions_trigram.rowid DESC LIMIT ?")
+            return store.conn.execute(sql, (" AND ".join(phrases), CANDIDATES)).fetchall()
     # (a word without letter case, such as 微调, is looked for as it is: lower() of every title costs)
     where = " AND ".join("instr(s.title, ?) > 0" if w.lower() == w.upper() else "instr(lower(s.title), lower(?)) > 0"
                          for w in words)

@@ -18,6 +18,7 @@ from assistant.history.migrations import (
     m003_session_title_fts,
     m004_search_text_and_trigram_fts,
     m005_indexes_for_scale,
+    m006_title_trigram,
 )
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ Migration = Callable[["sqlite_utils.Database"], None]
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     (m.NAME, m.apply) for m in (m001_initial, m002_message_fts, m003_session_title_fts,
-                                m004_search_text_and_trigram_fts, m005_indexes_for_scale)
+                                m004_search_text_and_trigram_fts, m005_indexes_for_scale, m006_title_trigram)
 ]
 
 
