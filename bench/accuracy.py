@@ -115,26 +115,82 @@ def inference_memory_rows(report: Report) -> None:
             report.skip(f"{src} {r['framework']}: other engine (SGLang), not modelled")
 
 
+# Fine-tuning rows, matched to the framework that produced them. What each source printed:
+# QWEN1_FT_PROFILE the total per run (summed over GPUs), TORCHTUNE_README the allocator's peak per GPU
+# in GiB (no CUDA context), UNSLOTH_README the card's VRAM at the longest context that fits (the
+# whole device). One bench tool per framework, so each gets its own figure.
+def fine_tuning_tool(framework: str) -> str:
+    return f"fine-tuning memory ({framework})"
+
+
+def _qwen1_setup(r: dict[str, str]) -> dict:
+    method_text = r["method"]
+    gpus = int(r["num_gpus"])
+    kw: dict = dict(model=model_name(r["model"]), seq_len=int(r["seq_len"]), batch=1, gpus=gpus)
+    if method_text.startswith("Q-LoRA"):
+        kw.update(method="qlora", base_precision="gptq-int4", lora_rank=64, framework="hf-trainer")
+    elif method_text.startswith("Full"):
+        # Qwen's finetune.py runs full-parameter training under DeepSpeed (ZeRO-2 on one GPU, ZeRO-3 on two)
+        kw.update(method="full", zero=2 if gpus == 1 else 3, framework="deepspeed")
+    else:
+        deepspeed = "Zero3" in method_text or gpus > 1
+        kw.update(method="lora", lora_rank=64, lora_train_embeddings="emb" in method_text,
+                  zero=3 if "Zero3" in method_text else (2 if gpus > 1 else 0),
+                  framework="deepspeed" if deepspeed else "hf-trainer")
+    return kw
+
+
+def _torchtune_setup(r: dict[str, str]) -> dict | None:
+    size, method, gpus = r["size_label"], r["method"], int(r["num_gpus"])
+    model = {"8B": "llama-3.1-8b", "70B": "llama-3.1-70b", "405B": "llama-3.1-405b"}[size]
+    kw: dict = dict(model=model, seq_len=int(r["seq_len"]), batch=int(r["batch_size"]), gpus=gpus,
+                    framework="torchtune" if gpus == 1 else "torchtune-distributed")
+    if gpus == 1 and "A6000" in r["gpu"]:
+        return None  # same recipe as the 4090 row, 14-18 GiB more: this row's settings are not the recipe's
+    if method.startswith("Full"):
+        kw.update(method="full", cpu_offload="CPU offload" in r["notes"])
+    elif method == "LoRA":
+        # recipes: 8B rank 8 on q, v, output and the MLP; 70B rank 16 on q, k, v
+        kw.update(method="lora", lora_rank=8 if size == "8B" else 16)
+    else:
+        kw.update(method="qlora", base_precision="nf4", lora_rank=8 if size == "8B" else 16)
+    return kw
+
+
+def _unsloth_setup(r: dict[str, str]) -> dict:
+    model = "llama-3.1-8b" if "8B" in r["size_label"] else "llama-3.3-70b"
+    fw = "unsloth" if r["framework"] == "Unsloth" else "hf-trainer"
+    return dict(model=model, method="qlora", base_precision="nf4", lora_rank=32, seq_len=int(r["seq_len"]),
+                batch=1, gpus=1, framework=fw)
+
+
 def training_memory_rows(report: Report) -> None:
     for r in _rows("training_memory.csv"):
         src = r["source_id"]
-        if src != "QWEN1_FT_PROFILE":
+        if src == "QWEN1_FT_PROFILE":
+            kw = _qwen1_setup(r)
+        elif src == "TORCHTUNE_README":
+            kw = _torchtune_setup(r)
+        elif src == "UNSLOTH_README":
+            kw = _unsloth_setup(r)
+        else:
             report.skip(f"{src}: {'published estimate, not a measurement' if 'estimated' in r['data_type'] else 'model not in catalog (T0/mt0/bloomz)'}")
             continue
-        method_text = r["method"]
-        gpus = int(r["num_gpus"])
-        kw: dict = dict(model=model_name(r["model"]), seq_len=int(r["seq_len"]), batch=1, gradient_checkpointing=True, gpus=gpus)
-        if method_text.startswith("Q-LoRA"):
-            kw.update(method="qlora", base_precision="gptq-int4", lora_rank=64)
-        elif method_text.startswith("Full"):
-            kw.update(method="full", zero=2 if gpus == 1 else 3)
-        else:
-            kw.update(method="lora", lora_rank=64, lora_train_embeddings="emb" in method_text,
-                      zero=3 if "Zero3" in method_text else (2 if gpus > 1 else 0))
+        if kw is None:
+            report.skip(f"{src}: settings not stated (not the recipe defaults)")
+            continue
         res = training_memory(TrainingMemoryInput(**kw))
-        predicted = (res.total_bytes if gpus > 1 else res.per_gpu_total_bytes) / GIB
-        report.scored.append(Scored("fine-tuning memory", src, r["row_id"],
-                                    f"{kw['model']} {method_text} {gpus} GPU seq {r['seq_len']}", float(r["value"]), predicted))
+        gpus = kw["gpus"]
+        if src == "QWEN1_FT_PROFILE":
+            predicted = (res.total_bytes if gpus > 1 else res.per_gpu_total_bytes) / GIB
+        elif src == "TORCHTUNE_README":
+            # the allocator's peak (torchtune's memory stats): no CUDA context or allocator slack
+            predicted = (res.per_gpu_total_bytes - res.overhead_bytes) / (GIB if r["unit"] == "GiB" else 1e9)
+        else:
+            predicted = res.per_gpu_total_bytes / GIB
+        label = f"{kw['model']} {r['method']} {gpus} GPU seq {kw['seq_len']} ({res.framework})"
+        report.scored.append(Scored(fine_tuning_tool(res.framework), src, r["row_id"], label, float(r["value"]),
+                                    predicted))
 
 
 def throughput_rows(report: Report) -> None:

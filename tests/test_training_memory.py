@@ -249,8 +249,11 @@ def test_cpu_offload_moves_optimizer_states_to_cpu():
 
 
 def test_cpu_offload_with_zero3_also_moves_weight_shards():
-    # per GPU on CPU: 12 P / 4 (optimizer) + 2 P / 4 (weights) = 3.5 P; on GPU only 2 gathered layers
+    # per GPU on CPU: 12 P / 4 (optimizer) + 4 P / 4 (FP32 gradient shard: ZeRO-Offload and FSDP
+    # CPUOffload move gradients too, added with the presets) + 2 P / 4 (weights) = 4.5 P; on GPU only
+    # 2 gathered layers
     r = train(method="full", cpu_offload=True, zero=3, gpus=4, mixed_precision=True)
-    assert r.cpu_bytes == pytest.approx(3.5 * P)
+    assert r.cpu_bytes == pytest.approx(4.5 * P)
     assert r.optimizer_bytes == 0
+    assert r.gradient_bytes == 0
     assert r.weights_bytes == pytest.approx(2 * 2 * P / 32)

@@ -291,12 +291,17 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         if stage >= 3:
             cpu += weights / shard_w
             gpu_w = 0.0
-        assumptions.append("CPU offload: optimizer states" + (" and weights" if stage >= 3 else "")
+        assumptions.append("CPU offload: optimizer states" + (", gradients" if stage >= 2 else "")
+                           + (" and weights" if stage >= 3 else "")
                            + " live in CPU memory; each step copies them over PCIe")
     gather = 0.0
     if stage >= 3 and (n > 1 or inp.cpu_offload):
         gather = ZERO3_GATHER_LAYERS * weights / model.num_layers
     gpu_grads = grads / shard_grad if not in_bwd else grads
+    if inp.cpu_offload and stage >= 2 and not in_bwd:
+        # ZeRO-Offload and FSDP CPUOffload move the gradient shards to CPU memory with the optimizer
+        cpu += gpu_grads
+        gpu_grads = 0.0
 
     tokens = inp.seq_len * inp.batch
     activations, offloaded, act_formula = activation_memory(model, tokens, ckpt, offload_ckpt, loss)
