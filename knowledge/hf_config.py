@@ -57,13 +57,16 @@ def count_params(
     dense_layers: int = 0,
     dense_intermediate: int | None = None,
     mla: dict[str, int] | None = None,
+    gated: bool = True,
+    positions: int = 0,
 ) -> tuple[float, float]:
     """Total and active parameters (in units, not billions) from the architecture.
 
-    embeddings V*h (+ output head V*h unless tied) + per layer attention + gated MLP (3*h*I).
-    MoE layers hold `experts` MLPs of width I and activate `experts_per_token` of them.
+    embeddings V*h (+ output head V*h unless tied) + learned position embeddings positions*h (OPT,
+    GPT-2) + per layer attention + MLP: gated 3*h*I (SwiGLU/GeGLU), or 2*h*I (GELU/ReLU: OPT, GPT-2,
+    GPT-NeoX, Falcon, BLOOM). MoE layers hold `experts` MLPs of width I and activate `experts_per_token`.
     """
-    embed = vocab * hidden * (1 if tied else 2)
+    embed = vocab * hidden * (1 if tied else 2) + positions * hidden
     if mla:
         q = hidden * heads * head_dim if not mla.get("q_lora_rank") else (
             hidden * mla["q_lora_rank"] + mla["q_lora_rank"] * heads * head_dim
@@ -87,8 +90,18 @@ def count_params(
             (experts_per_token or 1) * expert_mlp + shared + router
         )
         return float(total), float(active)
-    total = embed + layers * (attn + 3 * hidden * intermediate)
+    total = embed + layers * (attn + (3 if gated else 2) * hidden * intermediate)
     return float(total), float(total)
+
+
+# Model types whose MLP is two matrices with GELU or ReLU between (no gate), and those that learn their
+# position embeddings (a table of max_positions x hidden) instead of rotating or using ALiBi.
+UNGATED_MLP = frozenset({"opt", "gpt2", "gpt_neo", "gpt_neox", "gptj", "gpt_bigcode", "bloom", "falcon", "phi",
+                         "mpt", "starcoder2", "codegen", "bert", "roberta"})
+# Types whose config class leaves transformers' default (tied input and output embeddings) in place,
+# so their config.json often omits the field.
+TIED_BY_DEFAULT = frozenset({"gpt2", "opt", "gpt_neo", "gpt_bigcode", "bloom", "falcon", "mpt"})
+LEARNED_POSITIONS = {"opt": 2, "gpt2": 0, "gpt_neo": 0, "gpt_bigcode": 0, "bert": 0, "roberta": 2}  # + offset
 
 
 def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelArch:
@@ -114,11 +127,11 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     vocab = _require(cfg, "vocabulary size", "vocab_size")
     kv_heads = _first(cfg, "num_key_value_heads", "num_kv_heads", "multi_query_group_num") or heads
     head_dim = _first(cfg, "head_dim", "kv_channels") or hidden // heads
-    intermediate = _first(cfg, "intermediate_size", "ffn_hidden_size", "n_inner") or 4 * hidden
+    intermediate = _first(cfg, "intermediate_size", "ffn_hidden_size", "ffn_dim", "n_inner") or 4 * hidden
     if model_type == "qwen":  # first-generation Qwen stores twice the per-branch MLP width
         intermediate //= 2
     max_context = _first(cfg, "max_position_embeddings", "seq_length", "n_positions", "max_sequence_length") or 4096
-    tied = bool(cfg.get("tie_word_embeddings", model_type.startswith("gemma")))
+    tied = bool(cfg.get("tie_word_embeddings", model_type.startswith("gemma") or model_type in TIED_BY_DEFAULT))
 
     experts = _first(cfg, "num_local_experts", "n_routed_experts", "num_experts")
     per_token = _first(cfg, "num_experts_per_tok", "num_experts_per_token", "moe_topk")
@@ -169,7 +182,8 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         intermediate=moe_width or intermediate, vocab=vocab, tied=tied,
         experts=experts, experts_per_token=per_token, shared_experts=shared,
         shared_intermediate=shared_width or moe_width, dense_layers=dense_layers if experts else 0,
-        dense_intermediate=intermediate, mla=mla,
+        dense_intermediate=intermediate, mla=mla, gated=model_type not in UNGATED_MLP,
+        positions=max_context + LEARNED_POSITIONS[model_type] if model_type in LEARNED_POSITIONS else 0,
     )
     return ModelArch(
         id=name.lower(),
