@@ -167,6 +167,7 @@ def _unsloth_setup(r: dict[str, str]) -> dict:
 def training_memory_rows(report: Report) -> None:
     for r in _rows("training_memory.csv"):
         src = r["source_id"]
+        kw: dict | None
         if src == "QWEN1_FT_PROFILE":
             kw = _qwen1_setup(r)
         elif src == "TORCHTUNE_README":

@@ -48,7 +48,7 @@ CANDIDATES = {
     "china": ["rtx-4090", "rtx-3090", "rtx-5090", "l20", "a800-80gb-sxm", "h20", "h800-sxm", "a100-80gb-sxm"],
 }
 # Someone buying with a one-off budget for serving also looks at the smaller cards people buy for home.
-BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090"]
+BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090", "rtx-pro-6000-blackwell"]
 COUNTS = (1, 2, 4, 8)
 # Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
 # between): fine-tuning tries up to four of them.
@@ -106,6 +106,8 @@ class Workload(ToolInput):
     model: str
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     method: Method = "qlora"
+    framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
+                                                    "(tools.training presets); default hf-trainer")
     objective: Literal["sft", "dpo"] = "sft"
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
@@ -394,7 +396,8 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
-                               zero=3 if n > 1 else 0, reference_model=dpo and method == "full")
+                               zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
+                               framework=w.framework)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -412,7 +415,8 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         warnings.append("Apple unified memory: fine for one person's inference with llama.cpp/MLX, no CUDA training")
     tokens = w.tokens_per_run(model) * (2 if dpo else 1)
     tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
-                                         epochs=w.epochs, region=w.region, reference_forward=dpo))
+                                         epochs=w.epochs, region=w.region, reference_forward=dpo,
+                                         framework=w.framework))
     opt.training_hours, opt.training_usd = tt.hours, tt.usd
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
