@@ -106,6 +106,7 @@ class Workload(ToolInput):
     model: str
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     method: Method = "qlora"
+    optimizer: str | None = Field(None, description="fine-tuning optimizer when not the framework's (adamw-8bit)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
     objective: Literal["sft", "dpo"] = "sft"
@@ -397,7 +398,7 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
-                               framework=w.framework)
+                               framework=w.framework, optimizer=w.optimizer)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -672,6 +673,9 @@ def _owned_levers(w: Workload) -> list[Lever]:
     instead of a full fine-tune, 4-bit weights, a shorter context, fewer users at once), before
     anything is rented."""
     tries: list[tuple[str, dict]] = []
+    if w.spec.trains and w.method == "full" and w.optimizer is None:
+        # still every weight trained: AdamW's two moments in 8 bits (bitsandbytes) instead of 16
+        tries.append(("adamw-8bit", {"optimizer": "adamw-8bit"}))
     if w.spec.trains and not w.spec.pretrains:
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
                   (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
@@ -816,6 +820,9 @@ def _apart(w: Workload, best: Option | None):
 # An owned-card lever that changes only a slot of this kind, one the user did not state, is taken:
 # the answer uses the cards they have, with the change said, instead of renting or buying.
 LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", "context": "context"}
+# Levers on something the conversation never sets (so never stated): taken on your own cards as the
+# others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
+FREE_LEVERS = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
@@ -842,9 +849,10 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     if lever is None or (rec.best is not None and rec.best.owned):
         return None
     key, _, value = lever.change.partition("=")
-    if LEVER_SLOTS.get(key) not in w.flexible:
+    if key not in FREE_LEVERS and LEVER_SLOTS.get(key) not in w.flexible:
         return None
-    change = {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key}
+    change = FREE_LEVERS.get(key) or (
+        {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key})
     mine = _recommend(w.model_copy(update=change), with_levers=False)
     return mine.model_copy(update={"relaxed": lever.change}) if mine.best is not None and mine.best.owned else None
 
