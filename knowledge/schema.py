@@ -22,7 +22,7 @@ class Record(BaseModel):
 
 HostKind = Literal["consumer", "workstation", "datacenter-pcie", "datacenter-board", "apple"]
 Stack = Literal["cuda", "rocm", "metal", "cann", "gaudi"]
-SizedEngine = Literal["transformers", "vllm", "llama.cpp"]
+SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")

@@ -28,8 +28,9 @@ G9 = dict(layers=42, sliding=21, window=4096, kv_heads=8, head_dim=256)
 # Qwen2.5-7B: 28 attention heads, 4 KV heads.
 Q7 = dict(heads=28, kv_heads=4)
 
-# vLLM constants the tool documents (tools/inference.py): 1.79 GiB non-torch memory on one GPU,
+# vLLM V0 constants the tool documents (tools/inference.py): 1.79 GiB non-torch memory on one GPU,
 # activations for 8192 batched tokens: 2 bytes x (4h + 4I) per token + 256 x vocab x 4 bytes logits.
+# The tests that pin them ask for engine_version="v0"; V1's accounting is in tests/test_engine_versions.py.
 VLLM_OVERHEAD = 1.79 * 2**30
 VLLM_ACT_L8 = 8192 * 2 * (4 * L8["hidden"] + 4 * L8["inter"]) + 256 * L8["vocab"] * 4  # = 1,339,293,696
 
@@ -136,8 +137,8 @@ def test_hybrid_model_caps_only_its_sliding_layers():
 
 
 def test_tensor_parallel_two_halves_per_gpu_kv_and_weights():
-    one = mem(model="llama-3-8b", context=8192)
-    two = mem(model="llama-3-8b", context=8192, gpus=2)
+    one = mem(model="llama-3-8b", context=8192, engine_version="v0")
+    two = mem(model="llama-3-8b", context=8192, gpus=2, engine_version="v0")
     # 8 KV heads split 4 + 4: each GPU holds half of 1 GiB
     assert one.per_gpu_kv_cache_bytes == 131_072 * 8192 == GIB
     assert two.per_gpu_kv_cache_bytes == GIB / 2
@@ -175,7 +176,7 @@ def test_pipeline_stages_split_kv_and_weights():
 
 def test_vllm_total_is_weights_kv_activations_overhead():
     # 16.06e9 + 4 GiB + 1,339,293,696 + 1.79 GiB = 23,616,258,856.96 bytes
-    r = mem(model="llama-3-8b", context=8192, batch=4)
+    r = mem(model="llama-3-8b", context=8192, batch=4, engine_version="v0")
     assert r.activation_bytes == VLLM_ACT_L8 == 1_339_293_696
     assert r.overhead_bytes == pytest.approx(VLLM_OVERHEAD)
     assert r.total_bytes == pytest.approx(16.06e9 + 4 * GIB + 1_339_293_696 + 1.79 * GIB)
@@ -186,7 +187,11 @@ def test_transformers_activations_grow_with_prompt():
     # 4096 tokens x 2 bytes x (4 x 4096 + 1.6 x 14336) + 1 x 128256 x 4 bytes = 322,635,571.2
     r = mem(model="llama-3-8b", context=4096, engine="transformers")
     assert r.activation_bytes == pytest.approx(4096 * 2 * (4 * 4096 + 1.6 * 14336) + 128256 * 4)
-    assert r.overhead_bytes == 0.5e9
+    # the CUDA context (0.5 GB) plus 5 % allocator slack on weights + KV + activations
+    peak = 16.06e9 + 131_072 * 4096 + r.activation_bytes
+    assert r.per_gpu_allocator_peak_bytes == pytest.approx(peak)
+    assert r.overhead_bytes == pytest.approx(0.5e9 + 0.05 * peak)
+    assert r.per_gpu_device_bytes == r.per_gpu_total_bytes == pytest.approx(1.05 * peak + 0.5e9)
 
 
 # --- vLLM on a card -------------------------------------------------------------------------------
@@ -195,7 +200,7 @@ def test_vllm_kv_capacity_on_h100():
     # capacity = 80 GiB x 0.99 = 85,040,352,460.8 bytes; vLLM takes 90%: 76,536,317,214.72
     # free for KV = 76,536,317,214.72 - 16.06e9 - 1,339,293,696 - 1,921,997,864.96 = 57,215,025,653.76
     # tokens = floor(57,215,025,653.76 / 131,072) = 436,516; sequences of 8192 = 53.29
-    r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm")
+    r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", engine_version="v0")
     capacity = 80 * 2**30 * 0.99
     free = 0.9 * capacity - 16.06e9 - VLLM_ACT_L8 - VLLM_OVERHEAD
     assert r.gpu_capacity_bytes == pytest.approx(capacity)
@@ -207,7 +212,7 @@ def test_vllm_kv_capacity_on_h100():
 
 
 def test_vllm_kv_capacity_respects_gpu_memory_utilization():
-    r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", gpu_memory_utilization=0.5)
+    r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", gpu_memory_utilization=0.5, engine_version="v0")
     free = 0.5 * 80 * 2**30 * 0.99 - 16.06e9 - VLLM_ACT_L8 - VLLM_OVERHEAD
     assert r.kv_cache_capacity_tokens == math.floor(free / 131_072)
 

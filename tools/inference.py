@@ -13,7 +13,21 @@ from tools import arch
 from tools.common import GIB, Explained, Term, ToolError, ToolInput, term
 from tools.models import resolve_model
 
-Engine = Literal["transformers", "vllm", "llama.cpp"]
+Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
+# vLLM's memory accounting by release (its worker's determine_available_memory):
+#   v0: the V0 engine (the constants below come from its log, reference rows 623-629, VLLM_PR10511);
+#   v1-before-0.21: the V1 engine up to 0.20 (CUDA graphs captured after the KV cache is sized, so
+#     they live in the 1 - gpu_memory_utilization headroom; CUDA context and NCCL inside the budget);
+#   v1: the current release (0.21+): the memory snapshot is taken after NCCL is initialised, so the
+#     CUDA context and NCCL buffers sit outside the budget, and CUDA graph memory is profiled and
+#     subtracted before the KV cache is sized ("CUDA graph memory profiling is enabled (default since
+#     v0.21.0)", vLLM's own log line).
+EngineVersion = Literal["v1", "v1-before-0.21", "v0"]
+ENGINE_VERSION_WORDS = {
+    "v1": "vLLM V1, current release (0.21 or later: CUDA graph memory profiled inside the budget)",
+    "v1-before-0.21": "vLLM V1 before 0.21 (CUDA graphs captured after the KV cache is sized, in the headroom)",
+    "v0": "vLLM V0 engine (the accounting of its Dec 2024 log)",
+}
 
 # What the driver leaves of a card's nominal memory: vLLM logs total_gpu_memory 79.22 GiB on an
 # "80 GB" card (reference inference_memory.csv rows 623-629, VLLM_PR10511): 0.99 of 80 GiB.
@@ -24,9 +38,28 @@ APPLE_USABLE_FRACTION = 0.75
 # vLLM: non-torch memory (CUDA context, NCCL, CUDA graphs) was 1.79 GiB at TP=1 and 3.58 GiB per GPU
 # at TP=2 for Llama-3-8B (reference rows 624 and 628).
 VLLM_NON_TORCH_BYTES = 1.79 * GIB
+# vLLM's CacheConfig default, the same 0.90 in V0 and in every V1 release read (vllm/config/cache.py).
 VLLM_DEFAULT_UTILISATION = 0.90
-VLLM_BATCHED_TOKENS = 8192  # max_num_batched_tokens used by vLLM's profiling run
+VLLM_DEFAULT_UTILISATION_BY_VERSION: dict[str, float] = {"v0": 0.90, "v1-before-0.21": 0.90, "v1": 0.90}
+VLLM_BATCHED_TOKENS = 8192  # max_num_batched_tokens used by vLLM V0's profiling run
 VLLM_MAX_SEQS = 256
+# V1's `vllm serve` defaults (vllm/engine/arg_utils.py get_batch_defaults): cards with 70 GiB or more
+# that are not A100s get max_num_batched_tokens 8192 and max_num_seqs 1024, the others 2048 and 256.
+VLLM_V1_LARGE = (8192, 1024)
+VLLM_V1_SMALL = (2048, 256)
+# V1's profile run ends with a sampler warm-up on max_num_seqs rows of full-vocabulary logits with
+# top-k (vocab - 1) and top-p (0.9) set (gpu_model_runner._dummy_sampler_run), so the native top-k/top-p
+# path sorts every row. Bytes live per (row, vocabulary entry) at its peak, from that code path:
+# 2 (bf16 logits from the LM head) + 4 (their fp32 copy) + 4 (sorted values) + 8 (int64 sort indices)
+# + 4 (softmax of the sorted values) + 1 (top-p mask).
+VLLM_V1_SAMPLER_BYTES_PER_LOGIT = 23
+# V1 0.21+: what the profile run adds outside PyTorch's allocator once NCCL is up, 0.11 GiB on an A100
+# at TP1 (kvcached PR #448, two models); CUDA graph memory as vLLM 0.2x's estimate logs it, 0.11-0.36
+# GiB on the logs read (gpustack/runner PR #251: 0.36 GiB at TP2; club-3090 issue #127: 0.17 GiB at
+# TP4; vllm-windows-build issue #4: 0.14 GiB estimated, 0.11 actual); larger cards capture up to 512
+# sizes, so 0.5 GiB with a range of 0.1 to 1.5 GiB.
+VLLM_V1_NON_TORCH_INCREASE_BYTES = 0.11 * GIB
+VLLM_CUDA_GRAPH_BYTES = 0.5 * GIB
 # Activation bytes per batched token per unit of width, fitted so that Llama-3-8B gives the 1.26 GiB
 # torch activation peak of reference row 626: 2 bytes x (4 h + 4 I) per token, plus sampler logits.
 VLLM_ACT_H, VLLM_ACT_I = 4, 4
@@ -35,6 +68,18 @@ VLLM_ACT_H, VLLM_ACT_I = 4, 4
 # (reference inference_memory.csv rows 73-184): 2 bytes x (ACT_H h + ACT_I I) per token.
 HF_ACT_H, HF_ACT_I = 4.0, 1.6
 HF_CUDA_CONTEXT_BYTES = 0.5e9  # CUDA context + cuBLAS workspace, outside torch's allocator
+# PyTorch's caching allocator keeps freed blocks reserved; transformers' generate() grows the KV cache
+# by concatenation, so reserved memory sits above the allocated peak. An assumption, not a measurement:
+# 5 % of the allocator's peak, range 2-15 %.
+ALLOCATOR_SLACK_FRACTION = 0.05
+
+# SGLang (python/sglang/srt/model_executor/model_runner_kv_cache_mixin.py profile_max_num_token): the
+# KV pool is the free memory after the weights load minus (1 - mem_fraction_static) x the free memory
+# before they load, i.e. mem_fraction_static x free-before-load - weights. Before the load each rank
+# holds its CUDA context and what torch.distributed's init allocates (NCCL, custom all-reduce): SGLang
+# logs "Init torch distributed ends. mem usage=2.01 GB" per rank at TP8 (sglang PR #11716 log, H200).
+SGLANG_DISTRIBUTED_INIT_BYTES = 2.0 * GIB
+SGLANG_CUDA_CONTEXT_BYTES = HF_CUDA_CONTEXT_BYTES
 
 # llama.cpp: compute buffer for one micro-batch (n_ubatch 512) with flash attention: f32 logits for
 # the micro-batch plus working tensors; CUDA context about 0.35 GB.
@@ -52,7 +97,12 @@ class InferenceMemoryInput(ToolInput):
     pp: int = Field(1, gt=0, le=64, description="pipeline stages")
     gpu: str | None = Field(None, description="GPU to check the fit on")
     engine: Engine | None = Field(None, description="default: llama.cpp for GGUF formats, else vLLM")
-    gpu_memory_utilization: float = Field(VLLM_DEFAULT_UTILISATION, gt=0, le=1)
+    gpu_memory_utilization: float | None = Field(
+        None, gt=0, le=1, description="vLLM: share of each card it may use; default per engine version (0.90)")
+    engine_version: EngineVersion = Field(
+        "v1", description="vLLM accounting: v1 (current release, default), v1-before-0.21, v0")
+    mem_fraction_static: float | None = Field(
+        None, gt=0, le=1, description="SGLang: share of memory for weights and KV pool; default SGLang's own rule")
 
 
 class InferenceMemoryResult(Explained):
@@ -84,6 +134,14 @@ class InferenceMemoryResult(Explained):
     headroom_bytes: float | None = None
     kv_cache_capacity_tokens: int | None = None
     max_concurrent_sequences: float | None = None
+    engine_version: str | None = Field(None, description="vLLM accounting applied (v1, v1-before-0.21, v0)")
+    allocator_peak_bytes: float = Field(0.0, description="what the framework's allocator reports at peak, all GPUs "
+                                        "(torch.cuda.max_memory_allocated; ggml buffers for llama.cpp)")
+    per_gpu_allocator_peak_bytes: float = 0.0
+    device_bytes: float = Field(0.0, description="what the devices need: the allocator's peak plus CUDA context, "
+                                "NCCL and CUDA graphs, allocator slack (the same as total_bytes)")
+    per_gpu_device_bytes: float = 0.0
+    mem_fraction_static: float | None = None
 
 
 def usable_bytes(gpu: Gpu) -> float:
@@ -103,6 +161,14 @@ def default_engine(precision: Precision, gpu: Gpu | None = None) -> Engine:
     return first
 
 
+def check_format_runs(engine: Engine, precision: Precision) -> None:
+    """Refuse a weight format the engine cannot load (SGLang loads what vLLM loads)."""
+    if (engine if engine != "sglang" else "vllm") not in precision.engines:
+        raise ToolError(
+            f"{precision.name} weights do not run on {engine}; engines for it: {', '.join(precision.engines)}"
+        )
+
+
 def check_engine_runs(engine: Engine, gpu: Gpu) -> None:
     """Refuse figures for an engine that does not run on the card (engines.yaml)."""
     if engine_for(engine, gpu) is None:
@@ -116,7 +182,7 @@ def _engine_words(engine: Engine, card: Gpu | None) -> str:
         return f"engine {engine}"
     name = engine_for(engine, card) or engine
     others = [n for e, n in engines_on(card) if n != name and e.id != "transformers"]
-    sized = f"sized as {engine}" if name != engine else ""
+    sized = f"sized as {engine}" if name != engine and name != "SGLang" else ""
     also = f"also runs here: {', '.join(others)}" if others else ""
     extra = "; ".join(x for x in (sized, also) if x)
     return f"engine {name}" + (f" ({extra})" if extra else "")
@@ -138,9 +204,19 @@ def _kv_formats() -> list[Precision]:
     return [p for p in precisions() if p.usable_for_kv]
 
 
-def activation_term(model: ModelArch, engine: Engine, context: int, batch: int) -> Term:
+def vllm_batch_defaults(gpu: Gpu | None, version: EngineVersion) -> tuple[int, int]:
+    """(max_num_batched_tokens, max_num_seqs) that `vllm serve` picks for the card."""
+    if version == "v0":
+        return VLLM_BATCHED_TOKENS, VLLM_MAX_SEQS
+    if gpu is not None and gpu.memory_gb >= 70 and "a100" not in f"{gpu.id} {gpu.name}".lower():
+        return VLLM_V1_LARGE
+    return VLLM_V1_SMALL
+
+
+def activation_term(model: ModelArch, engine: Engine, context: int, batch: int,
+                    version: EngineVersion = "v1", gpu: Gpu | None = None, tp: int = 1) -> Term:
     h, inter = model.hidden_size, model.intermediate_size * (model.experts_per_token or 1)
-    if engine == "vllm":
+    if engine == "vllm" and version == "v0":
         tokens = VLLM_BATCHED_TOKENS
         logits = min(VLLM_MAX_SEQS, tokens) * model.vocab_size * 4
         value: float = tokens * 2 * (VLLM_ACT_H * h + VLLM_ACT_I * inter) + logits
@@ -148,6 +224,25 @@ def activation_term(model: ModelArch, engine: Engine, context: int, batch: int) 
                     "max_num_batched_tokens x 2 bytes x (4 x hidden + 4 x MLP width) + 256 sequences x vocab x 4 bytes of logits",
                     {"max_num_batched_tokens": tokens, "hidden": h, "mlp_width": inter, "vocab": model.vocab_size},
                     rel_low=0.4, rel_high=0.6)
+    if engine == "vllm":
+        tokens, seqs = vllm_batch_defaults(gpu, version)
+        forward = tokens * 2 * (VLLM_ACT_H * h + VLLM_ACT_I * inter)
+        sampler = seqs * model.vocab_size * VLLM_V1_SAMPLER_BYTES_PER_LOGIT
+        value = max(forward, sampler)
+        which = "the sampler warm-up" if sampler >= forward else "the forward pass"
+        return term("activation_bytes", f"Activations (profiling peak: {which})", value, "bytes",
+                    "max(max_num_batched_tokens x 2 bytes x (4 x hidden + 4 x MLP width), "
+                    "max_num_seqs x vocab x 23 bytes of sampler warm-up: bf16 logits, fp32 copy, sort values and "
+                    "indices, softmax, mask)",
+                    {"max_num_batched_tokens": tokens, "max_num_seqs": seqs, "hidden": h, "mlp_width": inter,
+                     "vocab": model.vocab_size, "forward_bytes": forward, "sampler_bytes": sampler},
+                    rel_low=0.3, rel_high=0.4)
+    if engine == "sglang":
+        chunk, graph_bs = sglang_sizes(gpu, tp)
+        value = (512 + max(chunk, 2048) * 1.5 + graph_bs * 2) * 2**20
+        return term("activation_bytes", "Activations and CUDA graphs (SGLang's reserve)", value, "bytes",
+                    "SGLang's own estimate: 512 MiB + 1.5 MiB per chunked-prefill token + 2 MiB per CUDA-graph batch size",
+                    {"chunked_prefill_size": chunk, "cuda_graph_max_bs": graph_bs}, rel_low=0.5, rel_high=0.5)
     if engine == "llama.cpp":
         ub = min(LLAMACPP_UBATCH, context * batch)
         value = ub * model.vocab_size * 4 + ub * 4 * (8 * h + 2 * inter)
@@ -163,12 +258,62 @@ def activation_term(model: ModelArch, engine: Engine, context: int, batch: int) 
                 rel_low=0.4, rel_high=0.6)
 
 
-def overhead_term(engine: Engine, gpus: int) -> Term:
+def sglang_sizes(gpu: Gpu | None, tp: int) -> tuple[int, int]:
+    """(chunked_prefill_size, cuda_graph_max_bs) by SGLang's rule (server_args._handle_gpu_memory_settings)."""
+    if gpu is None:
+        return 4096, 160
+    mib = gpu.memory_gb * 1024
+    if mib < 20 * 1024:
+        return 2048, 8
+    if mib < 35 * 1024:
+        return 2048, 24 if tp < 4 else 80
+    if mib < 60 * 1024:
+        return 4096, 32 if tp < 4 else 160
+    if mib < 160 * 1024:
+        return 8192, 256 if tp < 4 else 512
+    return 16384, 512
+
+
+def sglang_default_mem_fraction(gpu: Gpu | None, tp: int, pp: int) -> float:
+    """SGLang's default --mem-fraction-static: (memory - reserve) / memory, the reserve in MiB being
+    512 + 1.5 x chunked_prefill_size + 2 x cuda_graph_max_bs + tp x pp / 8 x 1024, at least 10 GiB on
+    cards over 60 GiB; 0.88 when the card is unknown (sglang server_args.py)."""
+    if gpu is None:
+        return 0.88
+    mib = gpu.memory_gb * 1024
+    chunk, graph_bs = sglang_sizes(gpu, tp)
+    reserved = 512 + max(chunk, 2048) * 1.5 + graph_bs * 2 + tp * pp / 8 * 1024
+    if mib > 60 * 1024:
+        reserved = max(reserved, 10 * 1024)
+    return round((mib - reserved) / mib, 3)
+
+
+def overhead_term(engine: Engine, gpus: int, version: EngineVersion = "v1") -> Term:
     if engine == "vllm":
-        value = VLLM_NON_TORCH_BYTES * (1 if gpus == 1 else 2)
+        base = VLLM_NON_TORCH_BYTES * (1 if gpus == 1 else 2)
+        if version == "v0":
+            return term("overhead_bytes", "Engine overhead", base, "bytes",
+                        "vLLM non-torch memory: CUDA context, CUDA graphs, and NCCL buffers when split over GPUs",
+                        {"gpus": gpus}, rel_low=0.3, rel_high=0.5)
+        if version == "v1-before-0.21":
+            return term("overhead_bytes", "Engine overhead", base + VLLM_CUDA_GRAPH_BYTES, "bytes",
+                        "non-torch memory as V0 measured it (CUDA context, cuBLAS, NCCL: 1.79 GiB, twice that split "
+                        "over GPUs) + CUDA graphs (0.5 GiB, captured after the KV cache is sized)",
+                        {"gpus": gpus, "non_torch_bytes": base, "cuda_graph_bytes": VLLM_CUDA_GRAPH_BYTES},
+                        rel_low=0.3, rel_high=0.5)
+        outside = _vllm_outside_budget(version, gpus)
+        value = outside + VLLM_CUDA_GRAPH_BYTES + VLLM_V1_NON_TORCH_INCREASE_BYTES
         return term("overhead_bytes", "Engine overhead", value, "bytes",
-                    "vLLM non-torch memory: CUDA context, CUDA graphs, and NCCL buffers when split over GPUs",
-                    {"gpus": gpus}, rel_low=0.3, rel_high=0.5)
+                    "CUDA context (0.5 GB) and NCCL init (2.0 GiB when split over GPUs), outside the budget, + CUDA "
+                    "graphs (0.5 GiB, profiled) + what the profile run adds outside PyTorch (0.11 GiB)",
+                    {"gpus": gpus, "outside_budget_bytes": outside, "cuda_graph_bytes": VLLM_CUDA_GRAPH_BYTES,
+                     "non_torch_increase_bytes": VLLM_V1_NON_TORCH_INCREASE_BYTES},
+                    rel_low=0.3, rel_high=0.5)
+    if engine == "sglang":
+        value = SGLANG_CUDA_CONTEXT_BYTES + (SGLANG_DISTRIBUTED_INIT_BYTES if gpus > 1 else 0.0)
+        return term("overhead_bytes", "Engine overhead", value, "bytes",
+                    "CUDA context + torch.distributed init (NCCL, custom all-reduce; 2.0 GiB per rank when split)",
+                    {"gpus": gpus}, rel_low=0.3, rel_high=0.3)
     if engine == "llama.cpp":
         return term("overhead_bytes", "Engine overhead", LLAMACPP_CUDA_CONTEXT_BYTES, "bytes",
                     "CUDA context and llama.cpp's small buffers", {}, rel_low=0.3, rel_high=0.7)
@@ -176,15 +321,24 @@ def overhead_term(engine: Engine, gpus: int) -> Term:
                 "CUDA context and cuBLAS workspace (outside PyTorch's allocator)", {}, rel_low=0.4, rel_high=0.6)
 
 
+def _vllm_outside_budget(version: EngineVersion, gpus: int) -> float:
+    """Per-GPU memory vLLM uses beyond gpu_memory_utilization x capacity: V1 0.21+ leaves the CUDA
+    context and NCCL outside its budget; V1 before 0.21 leaves CUDA graphs outside; V0 as its log."""
+    if version == "v1":
+        # what exists before the snapshot: the CUDA context, and NCCL / custom all-reduce when split
+        # (the same 2.0 GiB per rank SGLang logs for torch.distributed's init)
+        return HF_CUDA_CONTEXT_BYTES + (SGLANG_DISTRIBUTED_INIT_BYTES if gpus > 1 else 0.0)
+    if version == "v1-before-0.21":
+        return VLLM_CUDA_GRAPH_BYTES
+    return 0.0
+
+
 def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
     card = find_gpu(inp.gpu) if inp.gpu else None
     engine: Engine = inp.engine or default_engine(precision, card)
-    if engine not in precision.engines:
-        raise ToolError(
-            f"{precision.name} weights do not run on {engine}; engines for it: {', '.join(precision.engines)}"
-        )
+    check_format_runs(engine, precision)
     if card is not None:
         check_engine_runs(engine, card)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
@@ -225,8 +379,9 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
                            "the state's size is approximated from the config")
     kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula, kv_inputs,
                 rel_low=0.02, rel_high=0.05)
-    act_t = activation_term(model, engine, inp.context, inp.batch)
-    over_t = overhead_term(engine, n_gpu)
+    version: EngineVersion = inp.engine_version
+    act_t = activation_term(model, engine, inp.context, inp.batch, version, card, inp.gpus)
+    over_t = overhead_term(engine, n_gpu, version)
 
     shards = arch.kv_shards(model, inp.gpus)
     per_gpu = {
@@ -235,15 +390,31 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         "act": act_t.value,
         "over": over_t.value,
     }
-    total = weights + kv_total * inp.gpus / shards + (act_t.value + over_t.value) * n_gpu
+    allocator_per_gpu = per_gpu["weights"] + per_gpu["kv"] + per_gpu["act"]
+    slack = allocator_per_gpu * ALLOCATOR_SLACK_FRACTION if engine == "transformers" else 0.0
+    slack_t = term("allocator_slack_bytes", "Allocator slack", slack, "bytes",
+                   "PyTorch's caching allocator: reserved above the allocated peak, 5 % of it (an assumption)",
+                   {"fraction": ALLOCATOR_SLACK_FRACTION if slack else 0.0}, rel_low=0.6, rel_high=2.0)
+    per_gpu["over"] = over_t.value + slack
+    total = weights + kv_total * inp.gpus / shards + (act_t.value + over_t.value + slack) * n_gpu
     per_gpu_total = sum(per_gpu.values())
-    lo = weights_t.low / n_gpu + kv_t.low / shards / inp.pp + act_t.low + over_t.low
-    hi = weights_t.high / n_gpu + kv_t.high / shards / inp.pp + act_t.high + over_t.high
+    lo = weights_t.low / n_gpu + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
+    hi = weights_t.high / n_gpu + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
     if shards < inp.gpus:
         assumptions.append(
             f"{inp.gpus} GPUs but {'an MLA latent cache' if model.attention == 'mla' else f'{model.num_kv_heads} KV heads'}: "
             "each GPU holds a copy of part of the KV cache")
 
+    if engine == "vllm":
+        assumptions.append(f"accounting of {ENGINE_VERSION_WORDS[version]}"
+                           + ("" if inp.engine_version != "v1" else "; engine_version v0 or v1-before-0.21 for older ones"))
+        if version != "v0":
+            tokens, seqs = vllm_batch_defaults(card, version)
+            assumptions.append(f"vLLM serve defaults for this card: max_num_seqs {seqs}, max_num_batched_tokens "
+                               f"{tokens:,}; the profiling peak is {act_t.label.split(': ')[-1].rstrip(')')}")
+    if slack:
+        assumptions.append("the device figure adds the CUDA context and 5 % allocator slack to what PyTorch's "
+                           "allocator reports at peak")
     assumptions += [
         _engine_words(engine, card) + f"; KV cache in {kv.name}",
         f"{inp.batch} sequence(s) of {inp.context:,} tokens each held in memory at once",
@@ -261,14 +432,24 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         model=model.name, model_id=model.id, precision=precision.id, kv_precision=kv.id, engine=engine,
         context=inp.context, batch=inp.batch, gpus=inp.gpus, pp=inp.pp,
         weights_bytes=weights, kv_cache_bytes=kv_total * inp.gpus / shards if shards < inp.gpus else kv_total,
-        activation_bytes=act_t.value * n_gpu, overhead_bytes=over_t.value * n_gpu,
+        activation_bytes=act_t.value * n_gpu, overhead_bytes=(over_t.value + slack) * n_gpu,
         total_bytes=total, total_range_bytes=(lo * n_gpu, hi * n_gpu),
         per_gpu_weights_bytes=per_gpu["weights"], per_gpu_kv_cache_bytes=per_gpu["kv"],
         per_gpu_activation_bytes=per_gpu["act"], per_gpu_overhead_bytes=per_gpu["over"],
         per_gpu_total_bytes=per_gpu_total, per_gpu_total_range_bytes=(lo, hi),
         kv_bytes_per_token=per_token,
-        terms=[weights_t, kv_t, act_t, over_t], assumptions=assumptions, warnings=warnings,
+        engine_version=version if engine == "vllm" else None,
+        allocator_peak_bytes=weights + kv_total * inp.gpus / shards + act_t.value * n_gpu,
+        per_gpu_allocator_peak_bytes=allocator_per_gpu, device_bytes=total, per_gpu_device_bytes=per_gpu_total,
+        terms=[weights_t, kv_t, act_t, over_t] + ([slack_t] if slack else []), assumptions=assumptions,
+        warnings=warnings,
     )
+    result.terms.append(term("per_gpu_allocator_peak_bytes", "Allocator peak per GPU", allocator_per_gpu, "bytes",
+                             "weights + KV cache + activations: what the framework's allocator reports at peak",
+                             {}))
+    result.terms.append(term("per_gpu_device_bytes", "Device memory per GPU", per_gpu_total, "bytes",
+                             "allocator peak + engine overhead (CUDA context, NCCL, CUDA graphs) + allocator slack",
+                             {}))
     if inp.gpu:
         _check_fit(result, find_gpu(inp.gpu), model, inp, shards)
     return result
@@ -277,21 +458,65 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
 def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: InferenceMemoryInput, shards: int) -> None:
     capacity = usable_bytes(gpu)
     r.gpu, r.gpu_capacity_bytes = gpu.id, capacity
+    per_token_gpu = r.kv_bytes_per_token / shards / inp.pp
     if r.engine == "vllm":
-        budget = capacity * inp.gpu_memory_utilization
-        free_for_kv = budget - r.per_gpu_weights_bytes - r.per_gpu_activation_bytes - r.per_gpu_overhead_bytes
-        per_token_gpu = r.kv_bytes_per_token / shards / inp.pp
+        version: EngineVersion = inp.engine_version
+        util = inp.gpu_memory_utilization or VLLM_DEFAULT_UTILISATION_BY_VERSION[version]
+        outside = _vllm_outside_budget(version, inp.gpus * inp.pp)
+        # vLLM refuses to start when the free memory at its snapshot is below util x capacity: where the
+        # CUDA context and NCCL leave less, the budget is what is left (gpu_memory_utilization lowered)
+        budget = min(capacity * util, capacity - outside)
+        inside_overhead = r.per_gpu_overhead_bytes - outside
+        free_for_kv = budget - r.per_gpu_weights_bytes - r.per_gpu_activation_bytes - inside_overhead
         r.kv_cache_capacity_tokens = max(0, int(free_for_kv // per_token_gpu)) if per_token_gpu else 0
         r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens / inp.context, 2)
-        r.fits = r.per_gpu_total_bytes <= budget and r.kv_cache_capacity_tokens >= inp.context
-        r.headroom_bytes = budget - r.per_gpu_total_bytes
+        in_budget = r.per_gpu_total_bytes - outside
+        r.fits = in_budget <= budget and r.kv_cache_capacity_tokens >= inp.context
+        r.headroom_bytes = budget - in_budget
+        if capacity * util + outside > capacity:
+            r.warnings.append(f"{util:.0%} of the card plus {outside / 1e9:.1f} GB outside vLLM's budget (CUDA context, "
+                              f"NCCL) is more than the card has: set gpu_memory_utilization to about "
+                              f"{math.floor(budget / capacity * 100) / 100:.2f} (the figures assume so)")
+        r.terms.append(term("available_kv_cache_bytes", "Available KV cache memory", max(0.0, free_for_kv), "bytes",
+                            "capacity x gpu_memory_utilization - weights - activation peak - overhead inside the budget",
+                            {"capacity_bytes": capacity, "gpu_memory_utilization": util,
+                             "overhead_inside_budget_bytes": inside_overhead, "overhead_outside_budget_bytes": outside}))
         r.terms.append(term("kv_cache_capacity_tokens", "KV capacity", r.kv_cache_capacity_tokens, "tokens",
-                            "(capacity x gpu_memory_utilization - weights - activations - overhead) / KV bytes per token",
-                            {"capacity_bytes": capacity, "gpu_memory_utilization": inp.gpu_memory_utilization,
+                            "(capacity x gpu_memory_utilization - weights - activations - overhead inside the budget) "
+                            "/ KV bytes per token",
+                            {"capacity_bytes": capacity, "gpu_memory_utilization": util,
                              "kv_bytes_per_token_per_gpu": per_token_gpu}))
-        r.assumptions.append(f"vLLM reserves {inp.gpu_memory_utilization:.0%} of each card and fills what is left with KV cache")
-        if r.max_concurrent_sequences > VLLM_MAX_SEQS:
-            r.assumptions.append(f"vLLM schedules at most {VLLM_MAX_SEQS} sequences at once by default (max_num_seqs)")
+        r.assumptions.append(f"vLLM reserves {util:.0%} of each card and fills what is left with KV cache"
+                             + (f"; {outside / GIB:.2f} GiB per card (CUDA context, NCCL"
+                                + (")" if version == "v1" else ", CUDA graphs)") + " sit outside that share"
+                                if outside else ""))
+        _, max_seqs = vllm_batch_defaults(gpu, version)
+        if r.max_concurrent_sequences > max_seqs:
+            r.assumptions.append(f"vLLM schedules at most {max_seqs} sequences at once by default (max_num_seqs)")
+    elif r.engine == "sglang":
+        mfs = inp.mem_fraction_static or sglang_default_mem_fraction(gpu, inp.gpus, inp.pp)
+        r.mem_fraction_static = mfs
+        preload = r.per_gpu_overhead_bytes
+        before_load = capacity - preload
+        pool = mfs * before_load - r.per_gpu_weights_bytes
+        r.kv_cache_capacity_tokens = max(0, int(pool // per_token_gpu)) if per_token_gpu else 0
+        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens / inp.context, 2)
+        r.fits = pool >= r.per_gpu_kv_cache_bytes and r.kv_cache_capacity_tokens >= inp.context
+        r.headroom_bytes = pool - r.per_gpu_kv_cache_bytes
+        left = (1 - mfs) * before_load
+        if r.fits and left < r.per_gpu_activation_bytes:
+            r.warnings.append(f"mem_fraction_static {mfs:.2f} leaves {left / GIB:.1f} GiB per GPU for activations and "
+                              f"CUDA graphs, less than SGLang's own reserve of {r.per_gpu_activation_bytes / GIB:.1f} GiB: "
+                              "long prompts may run out of memory")
+        r.terms.append(term("kv_pool_bytes", "KV cache pool", max(0.0, pool), "bytes",
+                            "mem_fraction_static x (capacity - CUDA context - distributed init) - weights per GPU",
+                            {"capacity_bytes": capacity, "mem_fraction_static": mfs, "before_load_bytes": before_load,
+                             "weights_per_gpu_bytes": r.per_gpu_weights_bytes}))
+        r.terms.append(term("kv_cache_capacity_tokens", "KV capacity", r.kv_cache_capacity_tokens, "tokens",
+                            "KV cache pool / KV bytes per token per GPU", {"kv_bytes_per_token_per_gpu": per_token_gpu}))
+        r.assumptions.append(f"SGLang keeps {mfs:.3f} of the memory free before loading (mem_fraction_static"
+                             + (", its default rule for this card" if inp.mem_fraction_static is None else "")
+                             + ") for weights and the KV pool; the rest is for activations and CUDA graphs")
     else:
         r.fits = r.per_gpu_total_range_bytes[1] <= capacity or r.per_gpu_total_bytes <= capacity
         r.headroom_bytes = capacity - r.per_gpu_total_bytes
@@ -301,7 +526,8 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
     if not r.fits:
         need = math.ceil(r.per_gpu_total_bytes / 1e9)
         r.warnings.append(f"does not fit: needs about {need} GB per GPU, {gpu.name} has {capacity / 1e9:.0f} GB usable")
-    elif r.per_gpu_total_range_bytes[1] > capacity * (inp.gpu_memory_utilization if r.engine == "vllm" else 1):
+    elif r.engine != "sglang" and r.per_gpu_total_range_bytes[1] > capacity * (
+            (inp.gpu_memory_utilization or VLLM_DEFAULT_UTILISATION) if r.engine == "vllm" else 1):
         r.warnings.append("fits at the estimate but not at the top of its range: little room for error")
     if inp.gpus > 1 and not gpu.has_nvlink:
         r.warnings.append(f"{gpu.name} has no NVLink: tensor parallelism over PCIe slows every token")

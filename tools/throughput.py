@@ -14,8 +14,8 @@ from pydantic import Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import Explained, ToolError, ToolInput, term
-from tools.inference import Engine, check_engine_runs, default_engine, kv_precision_for
+from tools.common import Explained, ToolInput, term
+from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
 from tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
@@ -47,6 +47,9 @@ ENGINE_EFFICIENCY: dict[str, dict] = {
                      "mm_mfu": {"quantized": 0.35, "float": 0.45}, "attn_eff": 0.3,
                      "token_overhead_s_per_bparam": {"quantized": 0.0, "float": 0.0}, "step_overhead_s": 3.0e-3},
 }
+# SGLang: no speed rows of its own in the reference set; it is sized with vLLM's efficiencies (both run
+# CUDA-graph decode and FlashInfer/FA3 attention) and the answer says so.
+ENGINE_EFFICIENCY["sglang"] = ENGINE_EFFICIENCY["vllm"]
 # Tensor-parallel all-reduce cost: two per layer per step, latency plus bytes over the link.
 ALLREDUCE_LATENCY_S = {"nvlink": 8e-6, "pcie": 30e-6}
 PCIE_GBPS = {3: 12.0, 4: 25.0, 5: 50.0}
@@ -169,8 +172,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     precision = find_precision(inp.precision)
     gpu = find_gpu(inp.gpu)
     engine: Engine = inp.engine or default_engine(precision, gpu)
-    if engine not in precision.engines:
-        raise ToolError(f"{precision.name} weights do not run on {engine}; engines for it: {', '.join(precision.engines)}")
+    check_format_runs(engine, precision)
     check_engine_runs(engine, gpu)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
     eff = ENGINE_EFFICIENCY[engine]
