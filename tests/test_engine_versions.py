@@ -123,3 +123,13 @@ def test_sglang_is_named_and_refused_where_it_does_not_run():
     assert any(a.startswith("engine SGLang") for a in r.assumptions)
     with pytest.raises(ValueError):
         mem(model="llama-3-8b", engine="sglang", gpu="m2-max-64gb")
+
+
+def test_time_per_output_token_is_one_decode_step():
+    from tools.throughput import SpeedInput, speed
+
+    r = speed(SpeedInput(model="llama-3-8b", gpu="h100-sxm", batch=8, context=4096))
+    assert r.time_per_output_token_s == pytest.approx(1 / r.decode_tokens_per_s)
+    lo, hi = r.time_per_output_token_s_range
+    assert lo <= r.time_per_output_token_s <= hi
+    assert r.term("time_per_output_token_s").value == r.time_per_output_token_s

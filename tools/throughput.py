@@ -86,6 +86,8 @@ class SpeedResult(Explained):
     prefill_tokens_per_s: float
     prefill_tokens_per_s_range: tuple[float, float]
     time_to_first_token_s: float
+    time_per_output_token_s: float = Field(0.0, description="seconds between a sequence's tokens at this batch (TPOT)")
+    time_per_output_token_s_range: tuple[float, float] = (0.0, 0.0)
     bound: Literal["memory bandwidth", "compute"]
 
 
@@ -205,6 +207,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
               "bandwidth_gbps": gpu.memory_bandwidth_gbps,
               "bandwidth_efficiency": eff["bandwidth_eff"][gpu.memory_type],
               "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}),
+        term("time_per_output_token_s", "Time per output token", step, "s",
+             "one decode step at this batch: max(memory, compute) + overhead + communication",
+             {"batch": inp.batch, "context": inp.context}),
         term("aggregate_decode_tokens_per_s", "Decode speed, all sequences", per_seq * inp.batch, "tokens/s",
              "batch x per-sequence speed", {"batch": inp.batch}),
         term("prefill_tokens_per_s", "Prefill speed", prefill, "tokens/s",
@@ -228,5 +233,6 @@ def speed(inp: SpeedInput) -> SpeedResult:
         decode_tokens_per_s=per_seq, decode_tokens_per_s_range=(slow, fast),
         aggregate_decode_tokens_per_s=per_seq * inp.batch,
         prefill_tokens_per_s=prefill, prefill_tokens_per_s_range=(prefill * 0.7, prefill * 1.3),
-        time_to_first_token_s=ttft, bound=bound, terms=terms, assumptions=assumptions, warnings=warnings,
+        time_to_first_token_s=ttft, time_per_output_token_s=step, time_per_output_token_s_range=(1 / fast, 1 / slow),
+        bound=bound, terms=terms, assumptions=assumptions, warnings=warnings,
     )
