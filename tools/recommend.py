@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -822,7 +822,7 @@ def _apart(w: Workload, best: Option | None):
 LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", "context": "context"}
 # Levers on something the conversation never sets (so never stated): taken on your own cards as the
 # others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
-FREE_LEVERS = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
+FREE_LEVERS: dict[str, dict[str, Any]] = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
@@ -851,7 +851,7 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     key, _, value = lever.change.partition("=")
     if key not in FREE_LEVERS and LEVER_SLOTS.get(key) not in w.flexible:
         return None
-    change = FREE_LEVERS.get(key) or (
+    change: dict[str, Any] = FREE_LEVERS.get(key) or (
         {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key})
     mine = _recommend(w.model_copy(update=change), with_levers=False)
     return mine.model_copy(update={"relaxed": lever.change}) if mine.best is not None and mine.best.owned else None

@@ -8,7 +8,7 @@ import argparse
 import json
 
 from tools.phases import PHASES
-from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, arg, emit
+from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, UsageError, arg, emit
 from tui.cli.values import fraction, non_negative_float, positive_float, positive_int, tokens_amount
 from tui.settings import CURRENCIES
 
@@ -16,6 +16,15 @@ commands = Commands()
 size = commands.group("size", "memory needed for inference or training", metavar="inference|training", dest="what",
                       examples=("gpu-advisor size inference -m llama-3.1-8b",
                                 "gpu-advisor size training -m 27B --method lora"))
+def _framework_ids() -> list[str]:
+    from knowledge import frameworks
+
+    return [f.id for f in frameworks()]
+
+
+FRAMEWORK = arg("--framework", choices=_framework_ids(), default=None, metavar="F",
+                help="fine-tuning framework whose defaults size the run: " + ", ".join(_framework_ids())
+                + " (default: hf-trainer)")
 CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting("currency"),
                help="currency of the printed prices (amounts given in flags stay in USD)")
 
@@ -93,39 +102,57 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
     MODEL,
     arg("--method", choices=("full", "lora", "qlora"), required=True),
     arg("--precision", default="bf16", metavar="P", help="compute precision (bf16 or fp16)"),
-    arg("--base-precision", default=None, metavar="P", help="QLoRA base format (default nf4)"),
-    arg("--pure-bf16", action="store_true", help="no FP32 master weights or optimizer states"),
-    arg("--optimizer", choices=("adamw", "adamw-8bit", "sgd"), default="adamw"),
+    arg("--base-precision", default=None, metavar="P", help="QLoRA base format: nf4 (default), int8, or a "
+        "2-bit format such as hqq-int2"),
+    FRAMEWORK,
+    arg("--fp32-master", action="store_true", help="full fine-tuning with FP32 master weights, gradients and "
+        "optimizer states (mixed precision); default: the framework's (HF Trainer: all in bf16)"),
+    arg("--pure-bf16", action="store_true", help="everything in the precision asked, no FP32 master weights"),
+    arg("--optimizer", choices=("adamw", "adamw-8bit", "paged-adamw-8bit", "sgd"), default=None,
+        help="default: the framework's"),
     arg("--seq-len", type=positive_int, default=2048, metavar="N"),
     arg("--batch", type=positive_int, default=1, metavar="N", help="micro-batch per GPU"),
-    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=True),
+    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=None,
+        help="recompute activations in backward; default: the framework's (on)"),
+    arg("--checkpoint-offload", action=argparse.BooleanOptionalAction, default=None,
+        help="keep checkpointed activations in CPU memory; default: the framework's (Unsloth: on)"),
+    arg("--loss", choices=("full", "chunked", "fused"), default=None,
+        help="cross-entropy over full logits, in chunks, or fused; default: the framework's"),
     arg("--gpus", type=positive_int, default=1, metavar="N"),
-    arg("--zero", type=int, choices=(0, 1, 2, 3), default=0),
+    arg("--zero", type=int, choices=(0, 1, 2, 3), default=None,
+        help="ZeRO stage / FSDP sharding; default: the framework's on several GPUs"),
     arg("--cpu-offload", action="store_true"),
     arg("--lora-rank", type=positive_int, default=16, metavar="R"),
     *SIZING_OUTPUT,
     examples=("gpu-advisor size training -m 27B --method qlora --seq-len 4096",
+              "gpu-advisor size training -m llama-3.1-8b --method full --framework torchtune",
               "gpu-advisor size training -m llama-3.1-8b --method full --gpus 8 --zero 3 --json"))
 def cmd_size_training(args: argparse.Namespace) -> None:
     from tools.training import TrainingMemoryInput, training_memory
     from tui.format import gb, table
 
+    if args.fp32_master and args.pure_bf16:
+        raise UsageError("--fp32-master and --pure-bf16 contradict each other: give one")
     r = training_memory(TrainingMemoryInput(
         model=args.model, method=args.method, precision=args.precision, base_precision=args.base_precision,
-        mixed_precision=not args.pure_bf16, optimizer=args.optimizer, seq_len=args.seq_len, batch=args.batch,
-        gradient_checkpointing=args.gradient_checkpointing, gpus=args.gpus, zero=args.zero,
-        cpu_offload=args.cpu_offload, lora_rank=args.lora_rank))
+        framework=args.framework, mixed_precision=True if args.fp32_master else (False if args.pure_bf16 else None),
+        optimizer=args.optimizer, seq_len=args.seq_len, batch=args.batch,
+        gradient_checkpointing=args.gradient_checkpointing, checkpoint_offload=args.checkpoint_offload,
+        loss=args.loss, gpus=args.gpus, zero=args.zero, cpu_offload=args.cpu_offload, lora_rank=args.lora_rank))
 
     def human() -> str:
         rows = [("Weights", gb(r.weights_bytes)), ("Gradients", gb(r.gradient_bytes)),
                 ("Optimizer states", gb(r.optimizer_bytes)), ("Activations", gb(r.activation_bytes)),
                 ("CUDA context and allocator", gb(r.overhead_bytes)), ("Total per GPU", gb(r.per_gpu_total_bytes)),
                 ("Range per GPU", f"{gb(r.per_gpu_total_range_bytes[0])}-{gb(r.per_gpu_total_range_bytes[1])}")]
-        lines = [f"{r.model}: {r.method} fine-tuning on {r.gpus} GPU(s)" + (f", ZeRO-{r.zero}" if r.zero else ""),
+        lines = [f"{r.model}: {r.method} fine-tuning on {r.gpus} GPU(s) with {r.framework}"
+                 + (f", ZeRO-{r.zero}" if r.zero else ""),
                  f"Trainable parameters: {r.trainable_params / 1e9:,.3f}B", "Memory in GB (10^9 bytes)", "",
                  table(rows, ["", "per GPU"])]
         if r.cpu_bytes:
             lines.append(f"CPU memory for offloaded state: {gb(r.cpu_bytes)} GB per GPU")
+        if r.managed_bytes:
+            lines.append(f"Paged optimizer states (CUDA managed memory, not in the total): {gb(r.managed_bytes)} GB")
         return "\n".join(lines)
 
     emit(args, r, human)
@@ -270,8 +297,10 @@ def cmd_cost(args: argparse.Namespace) -> None:
     arg("--method", choices=("full", "lora", "qlora"), default="lora"),
     arg("--tokens", type=tokens_amount, required=True, metavar="T", help="tokens per epoch, e.g. 20M"),
     arg("--epochs", type=positive_float, default=1.0, metavar="E"),
-    arg("--mfu", type=fraction, default=None, metavar="F"),
-    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=False),
+    arg("--mfu", type=fraction, default=None, metavar="F", help="default: measured per GPU class"),
+    FRAMEWORK,
+    arg("--gradient-checkpointing", action=argparse.BooleanOptionalAction, default=None,
+        help="recompute in backward (more FLOPs); default: the framework's, as memory assumes"),
     REGION,
     CURRENCY,
     *SIZING_OUTPUT,
@@ -281,7 +310,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
 
     r = training_time(TrainingTimeInput(model=args.model, gpu=args.gpu, gpus=args.gpus, method=args.method,
                                         tokens=args.tokens, epochs=args.epochs, mfu=args.mfu, region=args.region,
-                                        gradient_checkpointing=args.gradient_checkpointing))
+                                        framework=args.framework, gradient_checkpointing=args.gradient_checkpointing))
 
     def human() -> str:
         lo, hi = r.hours_range
