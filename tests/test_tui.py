@@ -528,6 +528,28 @@ async def test_the_options_table_fits_and_keeps_the_price(store, size):
         assert any("$" in str(table.get_row_at(0)[i]) for i in range(len(labels)))
 
 
+def table_lines(table) -> list[str]:
+    """The lines a DataTable draws now (its header first)."""
+    return ["".join(segment.text for segment in table.render_line(y)) for y in range(table.size.height)]
+
+
+async def test_answer_tables_are_laid_out_again_on_every_resize(store):
+    app = make_app(store)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        for size in [(80, 24), (120, 40), (200, 60), (80, 24), (200, 60), (120, 40)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            table = list(app.screen.query(ChatMessage))[-1].query_one(DataTable)
+            assert table.virtual_size.width <= table.size.width, size
+            lines = table_lines(table)
+            for n in range(table.row_count):
+                cells = [str(c) for c in table.get_row_at(n)]
+                assert cells[0] in lines[n + 1] and cells[-1] in lines[n + 1], (size, lines[n + 1])  # never cut
+                assert "$" in cells[-1]
+
+
 def test_fit_table_shortens_before_it_drops_and_never_drops_the_price():
     from tui.format import fit_table, table_width
 

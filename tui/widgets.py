@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -126,15 +127,24 @@ class ChatMessage(Vertical):
             width = self.app.size.width - (0 if self.app.size.width < 110 else 38) - 3
         return max(30, width)
 
+    _fitted: tuple[list[str], list[list[str]]] | None = None
+
     def _fill(self, table: Any, width: int) -> None:
+        """Lay the options table out for `width` cells. Each column gets its width at once (the widest
+        of its label and cells) rather than the DataTable's measure on its next idle: a table filled
+        again during a resize was drawn, and kept, with its columns as wide as their labels."""
         assert self._options is not None
         columns, rows, dropped = fit_table(*self._options, width)
-        table.clear(columns=True)
-        table.add_columns(*(Text(c) for c in columns))  # a column label is never markup
-        for row in rows:
-            table.add_row(*(Text(c) for c in row))  # nor is a cell
         self._fitted_to = width
         self._dropped = dropped
+        if self._fitted == (columns, rows) and table.columns:
+            return  # the same table: nothing to lay out again
+        self._fitted = (columns, rows)
+        table.clear(columns=True)
+        for i, column in enumerate(columns):
+            table.add_column(Text(column), width=max([cell_len(column)] + [cell_len(r[i]) for r in rows]))  # never markup
+        for row in rows:
+            table.add_row(*(Text(c) for c in row))  # nor is a cell
 
     keep_top_in_view = False  # set on a new reply until the user scrolls: its top stays in view as it grows
 
