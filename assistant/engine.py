@@ -148,6 +148,7 @@ class Turn(BaseModel):
     compare: list[str] = []
     whatif: tuple[int, str] | None = None
     text_chars: int = 0
+    unknown_model: bool = False  # a model named that is not known and has no size: ask, never default it
     read_chars: int = 0  # the characters the readers took (nlu.readable)
 
     def has(self, intent: str) -> bool:
@@ -422,6 +423,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
     if u.unknown_model:
         key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
         turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
+        turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and WEEKDAY.search(text):
         hits = list(WEEKDAY.finditer(text))
         due = next((x for x in reversed(hits) if " " in x.group(0)), hits[-1]).group(0)
@@ -455,6 +457,8 @@ def route(state: AdvisorState) -> Route:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
         return "reply"  # "why not an H100?" at a question: noted for the answer, the question asked again
+    if state.get("oneshot") and turn.unknown_model and not (state.get("profile") or {}).get("model"):
+        return "ask"  # a model we do not know and cannot size is asked about, not swapped for the default
     if has_answer or state.get("oneshot"):
         return "answer"
     profile = Profile.model_validate(state.get("profile") or {})

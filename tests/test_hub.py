@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from knowledge import ConfigError, NotFound, find_precision, hub, resolve_model, show_model, size_in_name
-from tests.hf_cache import NAMED_REPOS, named_cache, place, safetensors_bytes
+from tests.hf_cache import FIXTURES, NAMED_REPOS, named_cache, place, safetensors_bytes
 from tools import arch
 from tools.inference import InferenceMemoryInput, inference_memory
 from tools.models import resolve_model as tool_resolve
@@ -59,22 +59,32 @@ TINY = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_a
 
 # --- the models the issue names --------------------------------------------------------------------
 
+IN_CATALOG = {"mistralai/Mistral-Nemo-Instruct-2407": "mistral-nemo-12b"}  # added to the catalog later
+
 @pytest.mark.parametrize("repo", NAMED_REPOS)
 def test_every_named_model_resolves_from_the_fixture_cache_and_is_sized(cache, repo):
     m = resolve_model(repo)
-    assert m.resolved_from == "hf-cache"
-    assert m.name == repo
     assert abs(m.total_params_b - PUBLISHED_B[repo]) / PUBLISHED_B[repo] < 0.015
-    assert "config.json" in m.source and m.revision
     r = inference_memory(InferenceMemoryInput(model=repo, precision="bf16", context=8192))
     assert r.weights_bytes == pytest.approx(m.total_params_b * 1e9 * 2)
-    assert r.kv_cache_bytes > 0 and r.model == repo
+    assert r.kv_cache_bytes > 0
+    if repo in IN_CATALOG:  # the catalog knows it by name now: catalog names win (test_catalog_names_still_win)
+        assert m.resolved_from == "catalog" and m.id == IN_CATALOG[repo]
+        return
+    assert m.resolved_from == "hf-cache"
+    assert m.name == repo and r.model == repo
+    assert "config.json" in m.source and m.revision
 
 
 def test_named_shapes_are_read_from_the_config(cache):
+    from knowledge import find_model, model_from_config
+
     nemo = show_model("mistralai/Mistral-Nemo-Instruct-2407")
     assert (nemo["layers"], nemo["heads"], nemo["kv_heads"], nemo["head_dim"]) == (40, 32, 8, 128)
-    assert nemo["resolved_from"] == "hf-cache" and nemo["attention"] == "gqa"
+    assert nemo["attention"] == "gqa"
+    config = json.loads((FIXTURES / "mistralai__Mistral-Nemo-Instruct-2407.json").read_text())
+    read = model_from_config(config, name="nemo", source="fixture")
+    assert abs(read.total_params_b - find_model("mistral nemo").total_params_b) < 0.01  # the catalog = the config
     phi = show_model("microsoft/Phi-4-mini-instruct")
     assert phi["tied_embeddings"] and phi["parameters"]["embeddings_and_head"] == 200064 * 3072
     json.dumps(phi)  # --json prints it as is

@@ -275,12 +275,13 @@ def cmd_cost(args: argparse.Namespace) -> None:
         if r.usd_per_million_tokens is not None:
             lines.append(f"Generated tokens: {in_currency(r.usd_per_million_tokens, cur)} {cur} per million")
         if rb:
-            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            be = (f"Buying never pays off within the {rb.horizon_months}-month horizon"
+                  if rb.break_even_utilisation is None
+                  else f"Buying pays off above {rb.break_even_utilisation:.0%} utilisation")
             lines += ["", f"Rent or buy over {rb.horizon_months} months at {rb.utilisation:.0%} utilisation: "
                           f"rent {in_currency(rb.rent_total_usd, cur, 0)} {cur}, "
                           f"buy {in_currency(rb.buy_total_usd, cur, 0)} {cur} -> {rb.cheaper}",
-                      f"Buying pays off above {be} utilisation (the guide's rule of thumb: "
-                      f"{rb.rule_of_thumb[0]:.0%}-{rb.rule_of_thumb[1]:.0%})"]
+                      f"{be} (the guide's rule of thumb: {rb.rule_of_thumb[0]:.0%}-{rb.rule_of_thumb[1]:.0%})"]
             r.assumptions.extend(rb.assumptions)
             r.warnings.extend(rb.warnings)
             r.terms.extend(rb.terms)
@@ -395,9 +396,10 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                 lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
         if r.rent_or_buy:
             rb = r.rent_or_buy
-            be = "never within the horizon" if rb.break_even_utilisation is None else f"{rb.break_even_utilisation:.0%}"
+            be = ("buying never pays off within the horizon" if rb.break_even_utilisation is None
+                  else f"buying pays off above {rb.break_even_utilisation:.0%}")
             lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
-                          f"{rb.horizon_months} months; buying pays off above {be}."]
+                          f"{rb.horizon_months} months; {be}."]
         return "\n".join(lines + exchange_note(cur))
 
     emit(args, r, human)
