@@ -285,6 +285,80 @@ async def test_sessions_screen_searches_as_you_type_and_opens(tmp_path):
         assert transcript_roles(app) == ["user", "assistant"]
 
 
+async def test_the_action_keys_work_from_the_search_box(tmp_path):
+    store = seeded_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        search, table = screen.query_one("#search", Input), screen.query_one(DataTable)
+        await pilot.press(*"llama 3")
+        await pilot.pause()
+        assert app.focused is search and [r.id for r in screen.rows] == ["01JAAAAAAAAAAAAAAAAAAAAAA2"]
+        await pilot.press("left", "left", "backspace", "right", "right")  # editing keys still edit the query
+        assert search.value == "llam 3"
+        await pilot.press("backspace", "backspace", "a", " ", "3")
+        assert search.value == "llama 3"
+        await pilot.press("ctrl+k")  # re-run, not "delete to the end of the line"
+        await settle(pilot)
+        from tui.screens import TextScreen
+
+        assert isinstance(app.screen, TextScreen) and search.value == "llama 3"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen) and app.screen.session_id == "01JAAAAAAAAAAAAAAAAAAAAAA2"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is search
+        await pilot.press("down")  # into the list
+        assert app.focused is table and table.cursor_row == 0
+        await pilot.press("up")  # and back from its first row
+        assert app.focused is search
+        await pilot.press("delete")  # in the box Del edits (nothing right of the cursor here)
+        assert search.value == "llama 3" and isinstance(app.screen, SessionsScreen)
+        status = str(screen.query_one("#session-count").render())
+        assert "Ctrl+K re-run" in status and "Del delete (in the list)" in status
+        await pilot.press("down", "delete")  # from the list, Del deletes (after asking)
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+
+
+async def test_search_results_show_the_count_a_snippet_and_use_the_width(tmp_path):
+    from rich.cells import cell_len
+
+    store = seeded_store(tmp_path / "h.db")
+    long_title = "Serving Llama 3 70B to fifty users around the clock for the support team, with a budget"
+    store.rename("01JAAAAAAAAAAAAAAAAAAAAAA2", long_title)
+    app = make_app(store)
+    for size in [(80, 24), (120, 40), (200, 60)]:
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            await pilot.press(*"users")
+            await pilot.pause()
+            await pilot.pause()
+            screen = app.screen
+            table = screen.query_one(DataTable)
+            assert {r.id for r in screen.rows} == {"01JAAAAAAAAAAAAAAAAAAAAAA1", "01JAAAAAAAAAAAAAAAAAAAAAA2"}
+            assert table.virtual_size.width <= table.size.width, size  # the id whole, no scrollbar
+            by_id = {str(table.get_row_at(n)[3]): table.get_row_at(n) for n in range(table.row_count)}
+            assert str(by_id["01JAAAAAAAAAAAAAAAAAAAAAA1"][2]) == "8"  # the message count
+            assert str(by_id["01JAAAAAAAAAAAAAAAAAAAAAA2"][2]) == "2"
+            title_width = list(table.columns.values())[1].width
+            for row in by_id.values():
+                title, snippet = str(row[1]).split("\n")
+                assert "users" in snippet.lower() and cell_len(snippet) <= title_width
+                assert cell_len(title) <= title_width
+            shown = str(by_id["01JAAAAAAAAAAAAAAAAAAAAAA2"][1]).split("\n")[0]
+            # the title uses the room the date, count and id leave
+            assert shown == long_title or cell_len(shown) == title_width
+            assert table.size.width - sum(c.get_render_width(table) for c in table.columns.values()) <= 3
+        app = make_app(store)
+
+
 async def test_replay_steps_forward_and_back(tmp_path):
     store = seeded_store(tmp_path / "h.db")
     app = make_app(store)

@@ -30,12 +30,15 @@ CHAT_BINDINGS = [
 
 SESSIONS_BINDINGS = [
     Binding("enter", "open", "Open", id="sessions.open"),
-    Binding("ctrl+r", "replay", "Replay", id="sessions.replay"),
-    Binding("ctrl+k", "check", "Re-run", id="sessions.check"),
+    # The action keys work from the search box too (priority: before the box's own Ctrl+K, delete to
+    # the end); Del stays the box's delete key there and deletes a session from the list.
+    Binding("ctrl+r", "replay", "Replay", id="sessions.replay", priority=True),
+    Binding("ctrl+k", "check", "Re-run", id="sessions.check", priority=True),
     # listed in the screen's status line, so that the footer fits 80 columns
-    Binding("f2", "rename", "Rename", id="sessions.rename", show=False),
-    Binding("ctrl+o", "export", "Export", id="sessions.export", show=False),
-    Binding("delete", "delete", "Delete", id="sessions.delete", show=False),
+    Binding("f2", "rename", "Rename", id="sessions.rename", show=False, priority=True),
+    Binding("ctrl+o", "export", "Export", id="sessions.export", show=False, priority=True),
+    Binding("delete", "delete", "Delete (in the list)", id="sessions.delete", show=False),
+    Binding("down", "to_list", "From the search box to the list", id="sessions.to_list", show=False),
     Binding("escape", "back", "Back", id="sessions.back"),
 ]
 

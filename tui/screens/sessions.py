@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from assistant.history import HistoryError, HistoryStore
+from assistant.history.search import query_words
 from tui.bindings import SESSIONS_BINDINGS
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.prompt import PromptScreen
@@ -24,6 +26,33 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
 SESSION_PAGE = 200
+# the date, count and id columns with each column's padding (one cell each side)
+FIXED_COLUMNS = (16 + 2) + (4 + 2) + (26 + 2) + 2
+STATUS_KEYS = " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete (in the list)"
+
+
+def snippet_line(snippet: str, words: list[str], width: int) -> Text:
+    """One line of a search result's snippet, dim, the word found in bold and within `width` cells
+    (the text before it shortened first). The store marks the word found as [word]."""
+    at = end = -1
+    lower = snippet.lower()
+    for word in words:
+        found = lower.find(f"[{word.lower()}]")
+        if found >= 0 and (at < 0 or found < at):
+            at, end = found, found + len(word) + 2
+    if at < 0:
+        line = Text(snippet, style="dim", no_wrap=True)
+        line.truncate(width, overflow="ellipsis")
+        return line
+    before, hit, after = snippet[:at], snippet[at + 1: end - 1], snippet[end:]
+    keep = max(0, width // 3 - 1)  # a third of the line before the word at most
+    if cell_len(before) > keep:
+        before = "…" + before[len(before) - keep:] if keep else ""
+    line = Text(before, style="dim", no_wrap=True)
+    line.append(hit, style="bold")
+    line.append(after, style="dim")
+    line.truncate(width, overflow="ellipsis")
+    return line
 
 
 class SessionsScreen(Screen):
@@ -33,6 +62,7 @@ class SessionsScreen(Screen):
         super().__init__(**kwargs)
         self.store = store
         self.rows: list[Any] = []
+        self.searching = False
 
     def compose(self) -> ComposeResult:
         from textual.widgets import DataTable
@@ -51,28 +81,65 @@ class SessionsScreen(Screen):
     def on_mount(self) -> None:
         self.sub_title = "Sessions"
         table = self._table()
-        table.add_columns("updated (UTC)", "title", "msgs", "id")
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
         table.focus()
 
     def show(self, rows: list[Any], searching: bool) -> None:
-        self.rows = rows
+        self.rows, self.searching = rows, searching
+        self._layout()
+
+    def _layout(self) -> None:
+        """The rows laid out for the window: the date, count and id whole (the id is what the command
+        line takes), the title in what they leave, cut by its width on screen (a Chinese character
+        takes two cells); a search result has a second line with the words around what was found."""
         table = self._table()
-        table.clear()
-        # the title gets what the date, count and id leave of the window (the id is what the CLI takes)
-        title_chars = max(16, min(60, (self.app.size.width or 120) - 58))
-        for r in rows:
-            title = r.title if len(r.title) <= title_chars else r.title[: title_chars - 1] + "…"
-            table.add_row(r.updated[:16].replace("T", " "), Text(title),  # a title is text, never markup
-                          str(r.messages) if not searching else "", r.id, key=r.id)
+        table.clear(columns=True)
+        title_width = max(12, self._content_width() - FIXED_COLUMNS)
+        table.add_column("updated (UTC)", width=16)
+        table.add_column("title", width=title_width)
+        table.add_column(Text("msgs", justify="right"), width=4)
+        table.add_column("id", width=26)
+        words = query_words(self.query_one("#search", Input).value) if self.searching else []
+        for r in self.rows:
+            title = Text(r.title, no_wrap=True)  # a title is text, never markup
+            title.truncate(title_width, overflow="ellipsis")
+            if self.searching:
+                title.append("\n")
+                title.append_text(snippet_line(getattr(r, "snippet", "") or "", words, title_width))
+            table.add_row(r.updated[:16].replace("T", " "), title, Text(str(r.messages), justify="right"), r.id,
+                          key=r.id, height=2 if self.searching else 1)
         total = self.store.count_sessions()
-        shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if searching else \
-            f"{len(rows)} of {total} session{'s' if total != 1 else ''}, newest first"
-        self.query_one("#session-count", Static).update(
-            shown + " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete")
+        rows = self.rows
+        shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if self.searching else \
+            f"{len(rows)} of {total} session{'s' if total != 1 else ''}"
+        self.query_one("#session-count", Static).update(shown + STATUS_KEYS)
+
+    def _content_width(self) -> int:
+        """Cells inside the table: the window less the table's margins and its scrollbar's gutter."""
+        return (self.size.width or self.app.size.width or 120) - 3
+
+    def on_resize(self, event) -> None:
+        table = self._table()
+        row = table.cursor_row
+        self._layout()
+        if row and row < table.row_count:
+            table.move_cursor(row=row)
+
+    def action_to_list(self) -> None:
+        """Down from the search box moves into the list (on its first row)."""
+        table = self._table()
+        if self.focused is table:
+            return
+        table.focus()
+        if table.row_count:
+            table.move_cursor(row=0)
 
     def on_key(self, event) -> None:
-        """Typing anywhere on this screen searches."""
+        """Typing anywhere on this screen searches; Up on the list's first row goes back to the search box."""
+        if event.key == "up" and self.focused is self._table() and self._table().cursor_row == 0:
+            self.query_one("#search", Input).focus()
+            event.stop()
+            return
         char = event.character
         if char and char.isprintable() and char != " " and not isinstance(self.focused, Input):
             search = self.query_one("#search", Input)
