@@ -198,6 +198,11 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "slot.objective.default")
+    if slot == "framework":
+        from knowledge import frameworks
+
+        name = next((f.name for f in frameworks() if f.id == value), str(value))
+        return say(lang, "ack.framework", value=name)
     if slot == "precision":
         try:
             return say(lang, "ack.precision", value=find_precision(value).name)

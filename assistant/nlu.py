@@ -1013,6 +1013,16 @@ def read_utilisation(m: Message) -> float | None:
     return round(value, 4)
 
 
+def read_framework(m: Message) -> str | None:
+    """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
+    t = m.masked
+    for pattern, framework in _rules("frameworks"):
+        x = pattern.search(t)
+        if x and not negated(t, x.start()):
+            return framework
+    return None
+
+
 def read_region(m: Message) -> str | None:
     """Where the GPUs run: 'us', 'eu', 'china' or 'global', from countries, cities, clouds and ', US'."""
     hits: list[tuple[int, str]] = []
@@ -1410,6 +1420,7 @@ READERS = (
     ("model", read_model),
     ("method", read_method),
     ("objective", read_objective),
+    ("framework", read_framework),
     ("precision", read_precision),
     ("users", read_users),
     ("context", read_context),
@@ -1437,6 +1448,8 @@ def _note(slot: str, value: Any) -> str:
     """A short English note on one understood value."""
     if slot == "model":
         return f"model {value}"
+    if slot == "framework":
+        return f"with {value}"
     if slot == "users":
         return f"{value} concurrent user{'s' if value != 1 else ''}"
     if slot == "utilisation":

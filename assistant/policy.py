@@ -27,6 +27,7 @@ class Profile(BaseModel):
     model: str | None = None
     method: Literal["full", "lora", "qlora"] | None = None
     objective: Literal["sft", "dpo"] | None = None
+    framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     precision: str | None = None
     batch_items: int | None = Field(None, gt=0)
     batch_input_tokens: int | None = Field(None, gt=0)

@@ -130,6 +130,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("model", "llama-3.1-8b", asks=True, panel=True),
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
     Slot("objective", "sft", matters=fine_tunes),
+    Slot("framework", None, matters=trains),  # None: HF Trainer's defaults (tools.training says so)
     Slot("precision", None, matters=runs_inference, panel=True),
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
     Slot("batch_input_tokens", 1000, matters=batch),

@@ -310,6 +310,12 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         sharded = rec.trains_on is not None and rec.trains_on.gpus > 1
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=token_count(w.tokens_per_run(_model(rec))),
                          epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}") + (say(lang, "plan.sharded") if sharded else ""))
+        if w.framework:  # named by the user: its defaults size the run (tools.training presets)
+            from knowledge import frameworks
+
+            preset = next((f for f in frameworks() if f.id == w.framework), None)
+            if preset is not None:
+                lines.append(say(lang, "plan.framework", name=preset.name))
     if w.exclude:
         lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
     if w.candidates and w.candidates != rec_default_candidates(w):
