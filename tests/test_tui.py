@@ -377,6 +377,36 @@ async def test_replay_steps_forward_and_back(tmp_path):
         assert "recommend" in str(screen.query_one("#calls").render())
 
 
+async def test_replay_steps_add_and_take_away_one_message_and_the_status_matches(tmp_path):
+    store = seeded_store(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
+        await pilot.pause()
+        screen = app.screen
+
+        def shown() -> list[ChatMessage]:
+            return list(screen.query(ChatMessage))
+
+        def status() -> str:
+            return str(screen.query_one("#replay-status").render())
+
+        first = shown()[0]
+        for keys, position in [(["left"], 1), (["left", "left"], 1), (["right"] * 3, 4), (["left"], 3),
+                               (["right"] * 9, 8), (["home"], 1), (["end"], 8), (["home", "right"], 2)]:
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert screen.position == position, keys
+            assert [m.text for m in shown()] == [m["text"] for m in screen.messages[:position]], keys
+            assert f"message {position} of 8 · paused" in status(), keys
+            assert shown()[0] is first  # a step adds or takes away messages; the transcript is not rebuilt
+        await pilot.press("end", "space")  # play from the end starts again at the first message
+        await pilot.pause()
+        assert screen.position == 1 and len(shown()) == 1 and "message 1 of 8 · playing" in status()
+        await pilot.press("space")
+        assert "message 1 of 8 · paused" in status()
+
+
 async def test_export_writes_a_report_and_never_overwrites(tmp_path):
     store = seeded_store(tmp_path / "h.db")
     app = make_app(store)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -35,6 +36,7 @@ class ReplayScreen(Screen):
         self.position = 0
         self.interval = 1.0
         self._timer: Timer | None = None
+        self._moving = asyncio.Lock()  # a key and the play timer never move the transcript at once
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -51,21 +53,39 @@ class ReplayScreen(Screen):
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < NARROW, "narrow")
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
         self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
-        self.action_step(1)
+        await self._go(1)
 
-    def _show_position(self) -> None:
+    async def _go(self, position: int) -> None:
+        """Show the first `position` messages (at least the first, when there is one): only the
+        messages added or taken away change, and the status line is written once they are shown,
+        so it always names what is on the screen."""
+        async with self._moving:
+            await self._move(position)
+
+    async def _move(self, position: int) -> None:
+        self.position = max(min(1, len(self.messages)), min(len(self.messages), position))
         transcript = self.query_one("#replay-transcript")
-        transcript.remove_children()
-        current = None
-        for m in self.messages[: self.position]:
-            current = ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None)
-            transcript.mount(current)
-        if current is not None:  # the message the status line names is the one in view, from its top
-            current.keep_top_in_view = True
-            self.call_after_refresh(current.bring_top_into_view)
+        shown = list(transcript.query_children(ChatMessage))
+        if len(shown) > self.position:
+            await transcript.remove_children(shown[self.position:])
+        elif len(shown) < self.position:
+            await transcript.mount_all([ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None)
+                                        for m in self.messages[len(shown): self.position]])
+        shown = list(transcript.query_children(ChatMessage))
+        for message in shown:
+            message.keep_top_in_view = False
+        if shown:  # the message the status line names is the one in view, from its top
+            shown[-1].keep_top_in_view = True
+            shown[-1].bring_top_into_view()
+            self.call_after_refresh(shown[-1].bring_top_into_view)
+        if self.position == len(self.messages) and self._timer:
+            self._stop()
+        self._show_status()
+
+    def _show_status(self) -> None:
         shown = self.messages[self.position - 1] if self.position else None
         calls = self.calls.get(shown["id"], []) if shown else []
         self.query_one("#calls", Static).update(Text(  # stored names are text, never markup
@@ -75,31 +95,32 @@ class ReplayScreen(Screen):
             f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
             "← → step · Space play · +/- speed")
 
-    def action_step(self, delta: int) -> None:
-        self.position = max(0, min(len(self.messages), self.position + delta))
-        if self.position == len(self.messages) and self._timer:
-            self._stop()
-        self._show_position()
+    async def action_step(self, delta: int) -> None:
+        await self._go(self.position + delta)
 
-    def action_jump(self, where: int) -> None:
-        self.position = 1 if where == 0 else len(self.messages)
-        self._show_position()
+    async def action_jump(self, where: int) -> None:
+        await self._go(1 if where == 0 else len(self.messages))
 
-    def action_toggle_play(self) -> None:
+    async def action_toggle_play(self) -> None:
         if self._timer:
             self._stop()
+            self._show_status()
+            return
+        self._timer = self.set_interval(self.interval, self._tick)
+        if self.position >= len(self.messages):
+            await self._go(1)  # from the start again
         else:
-            if self.position >= len(self.messages):
-                self.position = 0
-            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
-        self._show_position()
+            self._show_status()
+
+    async def _tick(self) -> None:
+        await self._go(self.position + 1)
 
     def action_speed(self, factor: float) -> None:
         self.interval = min(8.0, max(0.125, self.interval * factor))
         if self._timer:
             self._stop()
-            self._timer = self.set_interval(self.interval, lambda: self.action_step(1))
-        self._show_position()
+            self._timer = self.set_interval(self.interval, self._tick)
+        self._show_status()
 
     def _stop(self) -> None:
         if self._timer:
