@@ -564,6 +564,23 @@ async def test_an_empty_assumption_list_is_not_in_the_tab_order(store):
         assert app.screen.query_one("#assumptions").can_focus
 
 
+async def test_the_assumption_list_highlights_its_first_item_when_it_gains_the_focus(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        assumptions = app.screen.query_one("#assumptions")
+        for _ in range(6):
+            await pilot.press("tab")
+            if app.focused is assumptions:
+                break
+        await pilot.pause()
+        assert app.focused is assumptions
+        first = app.screen.query("#assumptions ListItem").first()
+        assert assumptions.index == 0 and assumptions.highlighted_child is first and first.has_class("-highlight")
+        await pilot.press("down")
+        assert assumptions.index == 1
+
+
 async def test_an_assumption_without_a_question_is_changed_from_the_panel(store):
     from tui.screens import ChoiceScreen
 

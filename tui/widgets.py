@@ -380,7 +380,12 @@ class AssumptionItem(ListItem):
 
 
 class AssumptionList(ListView):
-    """The assumptions made so far; Enter on one changes it. Out of the Tab order while empty."""
+    """The assumptions made so far; Enter on one changes it. Out of the Tab order while empty; the
+    first one is highlighted when the list gains the focus, so that the focus is visible."""
+
+    def on_focus(self, event: events.Focus) -> None:
+        if self.index is None and self.children:
+            self.index = 0
 
     def show(self, assumptions: dict[str, str], profile: dict[str, Any] | None = None) -> None:
         self.clear()
@@ -388,3 +393,9 @@ class AssumptionList(ListView):
         for slot, words in shown:
             self.append(AssumptionItem(slot, words))
         self.can_focus = bool(shown)
+        if shown and self.has_focus:
+            self.call_after_refresh(self._highlight_first)
+
+    def _highlight_first(self) -> None:
+        if self.index is None and self.children:
+            self.index = 0
