@@ -162,7 +162,7 @@ DB = arg("--db", type=db_path, default=None, metavar="PATH",
 MODEL = arg("--model", "-m", type=model_spec, required=True, metavar="M",
             help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
 REGION = arg("--region", choices=("global", "us", "eu", "china"), default=Setting("region"))
-ENGINES = ("transformers", "vllm", "llama.cpp")
+ENGINES = ("transformers", "vllm", "sglang", "llama.cpp")
 
 
 # ---------------------------------------------------------------- output

@@ -59,7 +59,12 @@ def exchange_note(currency: str) -> list[str]:
     arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages"),
     arg("--gpu", default=None, metavar="G", help="check the fit on this GPU"),
     arg("--engine", choices=ENGINES, default=None),
-    arg("--gpu-memory-utilization", type=fraction, default=0.9, metavar="F"),
+    arg("--engine-version", choices=("v1", "v1-before-0.21", "v0"), default="v1",
+        help="vLLM's memory accounting: v1 (the current release), v1-before-0.21 (CUDA graphs in the headroom), "
+        "v0 (the V0 engine)"),
+    arg("--gpu-memory-utilization", type=fraction, default=None, metavar="F", help="vLLM (default 0.90)"),
+    arg("--mem-fraction-static", type=fraction, default=None, metavar="F",
+        help="SGLang's share for weights and KV pool (default: SGLang's own rule)"),
     *SIZING_OUTPUT,
     examples=("gpu-advisor size inference -m qwen2.5-14b -p fp8 --context 8192 --batch 10 --gpu l40s",
               "gpu-advisor size inference -m ./config.json --gpus 2 --json"))
@@ -70,7 +75,8 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
     r = inference_memory(InferenceMemoryInput(
         model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
         batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
-        gpu_memory_utilization=args.gpu_memory_utilization))
+        engine_version=args.engine_version, gpu_memory_utilization=args.gpu_memory_utilization,
+        mem_fraction_static=args.mem_fraction_static))
 
     def human() -> str:
         n = r.gpus * r.pp
