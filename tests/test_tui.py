@@ -733,6 +733,48 @@ async def test_keys_are_remapped_by_binding_id_from_the_settings(store, settings
         assert list(app.screen.query(ChatMessage))[-1].text.startswith("## The math behind")
 
 
+@pytest.mark.parametrize(("key", "value", "words"), [
+    ("theme", "nonsense", "no theme 'nonsense'"),
+    ("keys.chat.math", "ctrl+shift+banana", "'ctrl+shift+banana' is not a key"),
+    ("keys.chat.math", "ctrl+", "is not a key"),
+    ("keys.chat.math", "f5,hyperdrive+x", "'hyperdrive+x' is not a key"),
+])
+def test_config_set_refuses_themes_and_keys_that_do_not_exist(settings_file, capsys, key, value, words):
+    from tui.cli.program import main
+
+    assert main(["config", "set", "keys.chat.copy", "ctrl+y"]) == 0
+    before = settings_file.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["config", "set", key, value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1
+    assert settings_file.read_text(encoding="utf-8") == before  # a refused value changes nothing
+
+
+def test_config_set_takes_textual_key_names_and_every_theme(settings_file):
+    from textual.theme import BUILTIN_THEMES
+
+    from tui import settings
+
+    for value, stored in [("f5", "f5"), ("Ctrl+E", "ctrl+e"), ("ctrl+shift+up", "ctrl+shift+up"),
+                          ("plus, equals_sign", "plus,equals_sign"), ("E", "E"), ("pagedown", "pagedown")]:
+        assert settings.set_value("keys.chat.math", value).keys["chat.math"] == stored
+    for theme in BUILTIN_THEMES:
+        assert settings.set_value("theme", theme).theme == theme
+
+
+async def test_a_settings_file_with_a_bad_key_keeps_the_default_key(store, settings_file):
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text('theme = "nonsense"\n[keys]\n"chat.math" = "ctrl+shift+banana"\n', encoding="utf-8")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        assert any("is not a key" in n.message and "no theme" in n.message for n in app._notifications)
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        assert list(app.screen.query(ChatMessage))[-1].text.startswith("## The math behind")
+
+
 async def test_a_damaged_settings_file_is_reported_not_fatal(store, settings_file):
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text("theme = [not toml", encoding="utf-8")

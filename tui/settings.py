@@ -63,6 +63,44 @@ def binding_ids() -> set[str]:
             + bindings.REPLAY_BINDINGS if b.id}
 
 
+def theme_names() -> set[str]:
+    """The themes the app can show: Textual's built-in ones (the app registers no others)."""
+    from textual.theme import BUILTIN_THEMES
+
+    return set(BUILTIN_THEMES)
+
+
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
+
+
+def _key_names() -> set[str]:
+    """Textual's names of keys without modifiers: named keys (f5, pageup, delete, ...) and the
+    names of the printable ASCII characters (plus, minus, equals_sign, ...)."""
+    from textual.keys import Keys, _character_to_key
+
+    names = {k.value.rsplit("+", 1)[-1] for k in Keys if not k.value.startswith("<")}
+    return names | {_character_to_key(chr(c)) for c in range(33, 127)}
+
+
+def key_list(value: str) -> str:
+    """A key, or several separated by commas, as Textual names them ("ctrl+e", "f5", "ctrl+shift+up"),
+    lower-cased where case does not matter; anything else is refused (Textual would bind a name it
+    does not know, the footer would show nonsense and the key would never fire)."""
+    names = _key_names()
+    keys = []
+    for key in value.split(","):
+        *modifiers, name = [part.strip() for part in key.strip().split("+")]
+        modifiers = [m.lower() for m in modifiers]
+        if len(name) > 1 or modifiers:  # "E" is Shift+E; "Ctrl+E" is ctrl+e (terminals send it so)
+            name = name.lower()
+        good = bool(name) and (name in names or (len(name) == 1 and name.isprintable() and not name.isspace()))
+        if not good or any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) < len(modifiers):
+            raise SettingsError(f"'{key.strip()}' is not a key: use Textual's key names, such as ctrl+e, f5, "
+                                "ctrl+shift+up, pageup or a single character, several separated by commas")
+        keys.append("+".join([*modifiers, name]))
+    return ",".join(keys)
+
+
 def load(path: Path | None = None) -> Settings:
     path = path or settings_path()
     settings = Settings()
@@ -95,6 +133,9 @@ def _set(settings: Settings, key: str, value: object) -> None:
         raise SettingsError(f"{key} must be a text value")
     value = value.strip()
     if key == "theme":
+        themes = theme_names()
+        if value not in themes:
+            raise SettingsError(f"there is no theme '{value}' (themes: {', '.join(sorted(themes))})")
         settings.theme = value
     elif key == "region":
         if value not in REGIONS:
@@ -108,7 +149,7 @@ def _set(settings: Settings, key: str, value: object) -> None:
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
             raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
-        settings.keys[binding_id] = value
+        settings.keys[binding_id] = key_list(value)
     else:
         raise SettingsError(f"unknown setting '{key}' (known: theme, region, currency, keys.<binding id>)")
 
