@@ -411,9 +411,14 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
-    if gpu.stack == "metal":
+    if gpu.stack == "metal" and method == "full":
         opt.trains = False
-        warnings.append("Apple unified memory: fine for one person's inference with llama.cpp/MLX, no CUDA training")
+        opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
+    elif gpu.stack == "metal":
+        # MLX-LM fine-tunes LoRA and QLoRA (a 4-bit base) on Apple silicon; bitsandbytes and CUDA kernels do not run
+        opt.runtime = opt.runtime or "MLX (mlx-lm)"
+        warnings.append(f"{gpu.name}: fine-tuning there means MLX-LM's LoRA/QLoRA (no bitsandbytes, no CUDA "
+                        "kernels); sized as the equivalent PyTorch run, and slow next to a rented NVIDIA card")
     tokens = w.tokens_per_run(model) * (2 if dpo else 1)
     tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
                                          epochs=w.epochs, region=w.region, reference_forward=dpo,
