@@ -278,8 +278,8 @@ def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: st
 
 def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list[tuple[Engine, str, str | None]]:
     """(engine, weight format, KV-cache format) to try in order. On cards you own the usual ways to
-    make a model fit come next: an FP8 KV cache in vLLM (half the cache, on cards with FP8 units),
-    then 4-bit weights."""
+    make a model fit come next: an 8-bit KV cache (half the cache: FP8 in vLLM on cards with FP8 units,
+    q8_0 in llama.cpp on any card), then 4-bit weights."""
     formats = [precision_id]
     if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
         formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
@@ -289,6 +289,8 @@ def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> lis
             tries.append((engine, f, None))
             if owned and engine == "vllm" and gpu.fp8_tflops:
                 tries.append((engine, f, "fp8"))
+            if owned and engine == "llama.cpp":
+                tries.append((engine, f, "q8_0"))
     return tries
 
 
