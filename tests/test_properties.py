@@ -153,6 +153,9 @@ def test_training_memory_grows_with_sequence_length(model, s1, s2, ckpt):
 
 # --- totals are the sum of their terms ------------------------------------------------------------
 
+PART_TERMS = {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes", "allocator_slack_bytes"}
+
+
 @settings(max_examples=60, deadline=None)
 @given(model=model_ids, engine=engines, context=contexts, batch=batches, gpus=st.sampled_from([1, 2, 4, 8]),
        pp=st.sampled_from([1, 2]))
@@ -162,10 +165,15 @@ def test_inference_total_is_the_sum_of_its_parts(model, engine, context, batch, 
     assert parts == pytest.approx(r.total_bytes, rel=1e-9)
     per_gpu = r.per_gpu_weights_bytes + r.per_gpu_kv_cache_bytes + r.per_gpu_activation_bytes + r.per_gpu_overhead_bytes
     assert per_gpu == pytest.approx(r.per_gpu_total_bytes, rel=1e-9)
-    # every GPU holds the same share
-    assert r.per_gpu_total_bytes * gpus * pp == pytest.approx(r.total_bytes, rel=1e-9)
-    if gpus == pp == 1:
-        assert sum(t.value for t in r.terms) == pytest.approx(r.total_bytes, rel=1e-9)
+    # every GPU of a stage holds the same share; with pipeline stages the per-GPU figure is the fullest
+    # stage's (the embeddings on the first, the head on the last), so it is at least the even share
+    if pp == 1:
+        assert r.per_gpu_total_bytes * gpus == pytest.approx(r.total_bytes, rel=1e-9)
+    else:
+        assert r.per_gpu_total_bytes * gpus * pp >= r.total_bytes * (1 - 1e-9)
+    if gpus == pp == 1:  # the parts' terms add up (the allocator-peak and device terms are figures of them)
+        parts_terms = [t.value for t in r.terms if t.key in PART_TERMS]
+        assert sum(parts_terms) == pytest.approx(r.total_bytes, rel=1e-9)
 
 
 @settings(max_examples=60, deadline=None)

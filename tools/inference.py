@@ -169,6 +169,22 @@ def check_format_runs(engine: Engine, precision: Precision) -> None:
         )
 
 
+def _stage_weights(model: ModelArch, precision: Precision, weights: float, pp: int) -> float:
+    """Weight bytes on the fullest pipeline stage: the layers split evenly, plus the token embeddings
+    (first stage) or the output head (last stage), one vocabulary x hidden matrix either way; a tied
+    head is a copy the last stage holds too."""
+    if pp <= 1:
+        return weights
+    matrix = arch.embedding_params(model) / (1 if model.tied_embeddings else 2)
+    if not matrix:
+        return weights / pp
+    per_value = 2.0 if not precision.quantizes_embeddings or precision.bits_per_weight >= 16 else \
+        precision.bits_per_weight / 8
+    embeddings = arch.embedding_params(model) * per_value
+    body = max(weights - embeddings, 0.0)
+    return body / pp + matrix * per_value
+
+
 def check_engine_runs(engine: Engine, gpu: Gpu) -> None:
     """Refuse figures for an engine that does not run on the card (engines.yaml)."""
     if engine_for(engine, gpu) is None:
@@ -384,8 +400,9 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     over_t = overhead_term(engine, n_gpu, version)
 
     shards = arch.kv_shards(model, inp.gpus)
+    stage_weights = _stage_weights(model, precision, weights, inp.pp)  # the fullest pipeline stage
     per_gpu = {
-        "weights": weights / n_gpu,
+        "weights": stage_weights / inp.gpus,
         "kv": kv_total / shards / inp.pp,
         "act": act_t.value,
         "over": over_t.value,
@@ -398,8 +415,9 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     per_gpu["over"] = over_t.value + slack
     total = weights + kv_total * inp.gpus / shards + (act_t.value + over_t.value + slack) * n_gpu
     per_gpu_total = sum(per_gpu.values())
-    lo = weights_t.low / n_gpu + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
-    hi = weights_t.high / n_gpu + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
+    w_share = stage_weights / inp.gpus / weights if weights else 0.0
+    lo = weights_t.low * w_share + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
+    hi = weights_t.high * w_share + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
     if shards < inp.gpus:
         assumptions.append(
             f"{inp.gpus} GPUs but {'an MLA latent cache' if model.attention == 'mla' else f'{model.num_kv_heads} KV heads'}: "
@@ -426,7 +444,10 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
             f"tensor parallel degree {inp.gpus} does not divide {model.name}'s {model.num_attention_heads} attention heads "
             f"evenly; valid: {', '.join(map(str, arch.valid_tensor_parallel(model)))}")
     if n_gpu > 1:
-        assumptions.append(f"weights split evenly over {inp.gpus} tensor-parallel x {inp.pp} pipeline GPUs")
+        assumptions.append(f"weights split evenly over {inp.gpus} tensor-parallel x {inp.pp} pipeline GPUs"
+                           + (", the token embeddings on the first stage and the output head on the last (per-GPU "
+                              "figures are the fuller of those two)" if inp.pp > 1 and arch.embedding_params(model)
+                              else ""))
 
     result = InferenceMemoryResult(
         model=model.name, model_id=model.id, precision=precision.id, kv_precision=kv.id, engine=engine,
