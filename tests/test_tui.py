@@ -633,6 +633,36 @@ async def test_the_side_panel_folds_below_110_columns_and_f3_shows_it(store):
         assert app.screen.query_one("#side").region.width == 0
 
 
+async def test_the_side_panel_headings_fit_at_80_columns_and_the_panel_grows_on_wide_screens(store):
+    from rich.cells import cell_len
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "fine-tune a 27B model and then let my team chat with it")
+        await say(pilot, "not sure")
+        await pilot.press("f3")
+        await pilot.pause()
+        titles = list(app.screen.query(".panel-title"))
+        assert [str(t.content) for t in titles] == ["What I know", "Assumptions (select to change)"]
+        for title in titles:
+            assert title.size.height == 1 and title.content_region.width >= cell_len(str(title.content))
+    app = make_app(store)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await say(pilot, "fine-tune a 27B model and then let my team chat with it")
+        await say(pilot, "not sure")
+        await pilot.pause()
+        side, profile = app.screen.query_one("#side"), app.screen.query_one("#profile")
+        lines = str(profile.content).split("\n")
+        assert any("fine-tuning, then serving" in line for line in lines)
+        assert profile.size.height == len(lines)  # no line wraps
+        assert side.outer_size.width > 36
+        items = list(app.screen.query("#assumptions ListItem"))
+        assert items and all(item.size.height == 1 for item in items if cell_len(item.words) <= 44)
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert side.outer_size.width == 36
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_the_options_table_fits_and_keeps_the_price(store, size):
     app = make_app(store)

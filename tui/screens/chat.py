@@ -20,7 +20,7 @@ from assistant.slots import ASKED, question
 from tui.bindings import CHAT_BINDINGS
 from tui.messages import TurnDone, TurnFailed
 from tui.screens.choice import ChoiceScreen
-from tui.screens.layout import NARROW
+from tui.screens.layout import NARROW, WIDE
 from tui.screens.replay import ReplayScreen
 from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
 
@@ -55,11 +55,15 @@ class ChatScreen(Screen):
             yield Vertical(id="side")  # filled right after the first frame
         yield Footer()
 
+    def _fit(self, width: int) -> None:
+        self.set_class(width < NARROW, "narrow")
+        self.set_class(width >= WIDE, "wide")
+
     def on_resize(self, event) -> None:
-        self.set_class(event.size.width < NARROW, "narrow")
+        self._fit(event.size.width)
 
     def on_mount(self) -> None:
-        self.set_class(self.app.size.width < NARROW, "narrow")
+        self._fit(self.app.size.width)
         self.sub_title = self._title()
         transcript = self.query_one("#transcript")
         for m in self.conversation.messages:
