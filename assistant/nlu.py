@@ -1013,6 +1013,16 @@ def read_utilisation(m: Message) -> float | None:
     return round(value, 4)
 
 
+def read_kv_cache(m: Message) -> int | None:
+    """Bits of the KV cache asked for ('fp8 kv cache', 'kv cache in 8-bit', 'q4 kv'), not negated."""
+    t = m.text
+    for pattern, bits in _rules("kv_cache_bits"):
+        x = pattern.search(t)
+        if x and not negated(t, x.start()):
+            return int(bits)
+    return None
+
+
 def read_framework(m: Message) -> str | None:
     """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
     t = m.masked
@@ -1422,6 +1432,7 @@ READERS = (
     ("objective", read_objective),
     ("framework", read_framework),
     ("precision", read_precision),
+    ("kv_cache", read_kv_cache),
     ("users", read_users),
     ("context", read_context),
     ("utilisation", read_utilisation),
@@ -1450,6 +1461,8 @@ def _note(slot: str, value: Any) -> str:
         return f"model {value}"
     if slot == "framework":
         return f"with {value}"
+    if slot == "kv_cache":
+        return f"{value}-bit KV cache"
     if slot == "users":
         return f"{value} concurrent user{'s' if value != 1 else ''}"
     if slot == "utilisation":

@@ -29,6 +29,7 @@ class Profile(BaseModel):
     objective: Literal["sft", "dpo"] | None = None
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     precision: str | None = None
+    kv_cache: Literal[8, 4] | None = None  # bits of the KV cache the user asked for ("fp8 kv cache")
     batch_items: int | None = Field(None, gt=0)
     batch_input_tokens: int | None = Field(None, gt=0)
     batch_output_tokens: int | None = Field(None, gt=0)

@@ -132,6 +132,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("objective", "sft", matters=fine_tunes),
     Slot("framework", None, matters=trains),  # None: HF Trainer's defaults (tools.training says so)
     Slot("precision", None, matters=runs_inference, panel=True),
+    Slot("kv_cache", None, matters=runs_inference),  # None: 16-bit, or 8-bit on your own cards when that fits
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
     Slot("batch_input_tokens", 1000, matters=batch),
     Slot("batch_output_tokens", 200, matters=batch),

@@ -41,7 +41,6 @@ import pytest
 import yaml
 
 from knowledge.apple import parse_apple  # a Mac configuration by its canonical id
-
 from tests.conversation import payload, run_conversation
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))

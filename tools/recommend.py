@@ -107,6 +107,8 @@ class Workload(ToolInput):
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     method: Method = "qlora"
     optimizer: str | None = Field(None, description="fine-tuning optimizer when not the framework's (adamw-8bit)")
+    kv_cache: Literal[8, 4] | None = Field(None, description="KV-cache bits asked for: FP8 in vLLM, q8_0/q4_0 in "
+                                                             "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
     objective: Literal["sft", "dpo"] = "sft"
@@ -284,6 +286,9 @@ def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> lis
     if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
         formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
     tries: list[tuple[Engine, str, str | None]] = []
+    if w.kv_cache:  # the format asked for, in each engine's own kind
+        asked = {"vllm": "fp8", "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
+        return [(engine, f, asked.get(engine)) for fmt in formats for engine, f in _engines(w, gpu, fmt, owned)]
     for fmt in formats:
         for engine, f in _engines(w, gpu, fmt, owned):
             tries.append((engine, f, None))
