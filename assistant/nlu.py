@@ -428,6 +428,18 @@ def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[in
     return s, e + x.end(), spec, count
 
 
+def _unsold_mac(spec: str) -> tuple[str, dict[str, str]] | None:
+    """A Mac named with memory its chip was never sold with ('m4 max 32gb'): said, then sized as stated."""
+    from knowledge.apple import memory_sold
+
+    name = spec.split("name=", 1)[-1]
+    memory = re.search(r"(\d+(?:\.\d+)?)GB$", name)
+    sold = memory_sold(name)
+    if not (sold and memory):
+        return None
+    return ("note.mac_not_sold", {"chip": sold[0], "sizes": ", ".join(map(str, sold[1])), "memory": memory[1]})
+
+
 def _apple(words: str) -> str | None:
     from knowledge import BadValue
     from knowledge.apple import parse_apple
@@ -720,10 +732,12 @@ def _prepare(raw: str, pending: str | None) -> Message:
     unknown, masked = _unknown_model(text, masked, raw)
     found_gpus = find_gpus(masked)
     masked = _mask(masked, found_gpus)
+    unsold = [_unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(readable(raw))
     msg = Message(readable(raw), text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
+    msg.notes += [note for note in unsold if note]
     return msg
 
 

@@ -46,6 +46,16 @@ def parse_apple(text: str) -> Gpu | None:
     return _build(chip_id, cores, memory)
 
 
+def memory_sold(text: str) -> tuple[str, list[int]] | None:
+    """(chip name, the memory sizes Apple sold it with) for the chip a text names, or None."""
+    c = _CHIP.search(text.strip().lower()[:120])
+    if not c:
+        return None
+    chip_id = f"m{c['gen']}" + (f"-{c['tier']}" if c["tier"] else "")
+    chip = next((x for x in apple_chips() if x.id == chip_id), None)
+    return (chip.name, sorted({m for v in chip.variants for m in v.memory_gb})) if chip else None
+
+
 def _build(chip_id: str, cores: int | None, memory: int | None) -> Gpu | None:
     chip = next((c for c in apple_chips() if c.id == chip_id), None)
     if chip is None:
