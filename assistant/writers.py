@@ -355,7 +355,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     if w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
         method = say(lang, f"method.{w.method}") if lang == "zh" else w.method  # the English lines keep the short id
         line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=method,
-                   model=_model_name(rec), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
+                   model=_model_name(rec, lang), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
         if rec.training_run is not None:
             line += say(lang, "fig.train_on", option=gpu_words(run))
         if run.training_hours is not None:
@@ -368,7 +368,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
-        line = say(lang, "fig.serve", model=rec.model_name, precision=shown, users=users, context=f"{w.context:,}",
+        line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
@@ -382,10 +382,10 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
-        lines += [say(lang, key, model=rec.model_name, vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
+        lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
     if w.spec.batch and best.job_hours is not None:
         total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
-        line = say(lang, "fig.batch", model=rec.model_name, items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
+        line = say(lang, "fig.batch", model=model_words(rec.model_name, lang), items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
                    tokens_out=f"{w.batch_output_tokens:,}", total=token_count(total),
                    hours=hours(best.job_hours), option=gpu_words(best),
                    tps=tps(best.aggregate_tokens_per_s or 0))
@@ -407,8 +407,16 @@ def _model(rec: Recommendation):
     return resolve_model(rec.workload.model)
 
 
-def _model_name(rec: Recommendation) -> str:
-    return _model(rec).name
+def _model_name(rec: Recommendation, lang: str = "en") -> str:
+    return model_words(_model(rec).name, lang)
+
+
+def model_words(name: str, lang: str) -> str:
+    """A model known only by its size ('27B dense model', '26B-A3.8B MoE model') in the reply's language."""
+    for kind in ("dense", "MoE"):
+        if name.endswith(f" {kind} model"):
+            return say(lang, f"model.generic_{kind.lower()}", size=name[: -len(f" {kind} model")])
+    return name
 
 
 def _reasons(answer: Answer, lang: str) -> list[str]:
