@@ -1277,7 +1277,9 @@ def read_deadline(m: Message) -> float | None:
         days = vocab()["zh_weekdays"].values()
         order = list(dict.fromkeys(days))  # monday ... sunday
         start = order.index(today.group(1))
-        due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0
+        now_h = _clock(m.masked[today.end():today.end() + 20])
+        due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0 + (
+                   (_clock(m.masked[x.end():x.end() + 20]) or now_h) - now_h if now_h is not None else 0.0)
                for x in _re("weekday_due").finditer(m.masked)}
         hits = [(pos, due.get(pos, hours)) for pos, hours in hits]
     if not hits:
@@ -1287,6 +1289,23 @@ def read_deadline(m: Message) -> float | None:
         m.problems.append("a deadline must be in the future")
         return None
     return round(value, 4)
+
+
+_PART_OF_DAY = {"morning": 9.0, "noon": 12.0, "midday": 12.0, "lunch": 12.0, "afternoon": 15.0, "eod": 17.0,
+                "end of day": 17.0, "evening": 18.0, "night": 21.0, "midnight": 24.0}
+
+
+def _clock(text: str) -> float | None:
+    """The hour a few words name ('5pm', '17:30', 'morning'), as hours after midnight; None if none."""
+    x = re.match(r"\s*(?:at\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
+    if x and x.group(1):
+        hour = int(x.group(1)) % 12 + (12 if x.group(3) == "pm" else 0)
+        return hour + int(x.group(2) or 0) / 60
+    if x:
+        return int(x.group(4)) + int(x.group(5)) / 60 if int(x.group(4)) < 24 else None
+    word = re.match(r"\s*(?:in the\s+|at\s+|by\s+)?(morning|noon|midday|lunch|afternoon|eod|end of day|evening|night|"
+                    r"midnight)\b", text)
+    return _PART_OF_DAY[word.group(1)] if word else None
 
 
 def read_ttft(m: Message) -> float | None:
