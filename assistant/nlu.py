@@ -107,7 +107,7 @@ def _re(key: str) -> re.Pattern[str]:
     """A vocabulary pattern by key ('a.b' for nested keys), compiled once."""
     value: Any = vocab()
     for part in key.split("."):
-        value = value[part]
+        value = value[int(part)] if isinstance(value, list) else value[part]
     return re.compile(value)
 
 
@@ -1027,6 +1027,19 @@ def read_utilisation(m: Message) -> float | None:
     return round(value, 4)
 
 
+def read_seq_len(m: Message) -> int | None:
+    """The training sequence length: 'examples of 1k tokens', 'seq len 8192', '序列长度4096'."""
+    for i in range(len(vocab()["seq_len_patterns"])):
+        x = _re(f"seq_len_patterns.{i}").search(m.text)
+        if x and not negated(m.text, x.start()):
+            value = float(x.group("n").replace(",", "")) * (1000 if x.group("k") else 1)
+            if 16 <= value <= 1_048_576:
+                return round(value)
+            m.problems.append(f"a training sequence of {value:,.0f} tokens is outside 16 to 1,048,576")
+            return None
+    return None
+
+
 def read_kv_cache(m: Message) -> int | None:
     """Bits of the KV cache asked for ('fp8 kv cache', 'kv cache in 8-bit', 'q4 kv'), not negated."""
     t = m.text
@@ -1478,6 +1491,7 @@ READERS = (
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("epochs", read_epochs),
+    ("seq_len", read_seq_len),
     ("batch_items", read_batch_items),
     ("batch_input_tokens", read_batch_input_tokens),
     ("batch_output_tokens", read_batch_output_tokens),
@@ -1496,6 +1510,8 @@ def _note(slot: str, value: Any) -> str:
         return f"with {value}"
     if slot == "kv_cache":
         return f"{value}-bit KV cache"
+    if slot == "seq_len":
+        return f"sequences of {value:,} tokens"
     if slot == "users":
         return f"{value} concurrent user{'s' if value != 1 else ''}"
     if slot == "utilisation":

@@ -38,6 +38,7 @@ class Profile(BaseModel):
     utilisation: float | None = Field(None, gt=0, le=1)
     train_tokens: float | None = Field(None, gt=0)
     epochs: float | None = Field(None, gt=0, le=1000)
+    seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0)
     prompt_tokens: int | None = Field(None, gt=0)

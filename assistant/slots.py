@@ -141,6 +141,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("train_tokens", None, matters=trains),
     Slot("epochs", 1.0, matters=trains),
+    Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("prompt_tokens", None, matters=serves),
