@@ -232,6 +232,17 @@ def throughput_rows(report: Report) -> None:
                 res = speed(SpeedInput(model="llama-3-8b", precision=precision, gpu=gpu.id, gpus=n, context=int(r["prompt_len"]), engine="llama.cpp"))
                 tool, predicted = "llama.cpp prefill", res.prefill_tokens_per_s
             report.scored.append(Scored(tool, src, r["row_id"], f"{gpu.id} x{n} {r['quant']} {r['metric']}", value, predicted))
+        elif src == "GG4167":
+            # llama.cpp discussion #4167: llama-bench on Apple M-series (Metal), Llama 2 7B, one 2023 build
+            quant = {"GGUF F16": "f16", "GGUF Q8_0": "q8_0", "GGUF Q4_0": "q4_0"}[r["quant"]]
+            if r["metric"].startswith("decode"):
+                res = speed(SpeedInput(model="llama-2-7b", precision=quant, gpu=gpu.id, context=max(1, int(r["gen_len"]) // 2),
+                                       engine="llama.cpp"))
+                tool, predicted = "llama.cpp decode", res.decode_tokens_per_s
+            else:
+                res = speed(SpeedInput(model="llama-2-7b", precision=quant, gpu=gpu.id, context=int(r["prompt_len"]), engine="llama.cpp"))
+                tool, predicted = "llama.cpp prefill", res.prefill_tokens_per_s
+            report.scored.append(Scored(tool, src, r["row_id"], f"{gpu.id} {r['quant']} {r['metric']}", value, predicted))
         elif src == "QWEN25_SPEED":
             engine = "vllm" if "vLLM" in r["framework"] else "transformers"
             if precision is None:

@@ -262,3 +262,21 @@ def frameworks() -> tuple[FrameworkPreset, ...]:
             if owner.setdefault(name.lower(), f.id) != f.id:
                 raise KnowledgeError(f"frameworks.yaml: record {i} (id '{f.id}'): '{name}' already names '{owner[name.lower()]}'")
     return records
+
+
+from knowledge.schema import LlamaCppEfficiency  # noqa: E402  (appended with its loader)
+
+
+@cache
+def llamacpp_efficiencies() -> tuple[LlamaCppEfficiency, ...]:
+    """llama.cpp kernel efficiencies by backend and kind of weights (data/llamacpp_efficiency.yaml);
+    a (backend, weights, memory type) may be covered by one record only."""
+    records = tuple(load_records(DATA_DIR / "llamacpp_efficiency.yaml", LlamaCppEfficiency))
+    owner: dict[tuple[str, str, str], str] = {}
+    for i, r in enumerate(records):
+        for w in r.weights:
+            for m in r.memory_types:
+                if owner.setdefault((r.backend, w, m), r.id) != r.id:
+                    raise KnowledgeError(f"llamacpp_efficiency.yaml: record {i} (id '{r.id}'): {r.backend}/{w}/{m} "
+                                         f"already covered by '{owner[(r.backend, w, m)]}'")
+    return records

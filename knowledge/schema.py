@@ -391,3 +391,26 @@ class FrameworkPreset(Record):
     )
     multi_gpu_zero: Literal[0, 1, 2, 3] = Field(description="what several GPUs shard by default (3: FSDP full shard)")
     notes: list[str] = []
+
+
+LlamaCppBackend = Literal["cuda", "metal", "rocm", "vulkan"]
+LlamaCppWeights = Literal["f16", "q8_0", "legacy", "k-quant"]
+
+
+class LlamaCppEfficiency(Record):
+    """How fast llama.cpp's kernels run on one backend for one kind of weights
+    (data/llamacpp_efficiency.yaml). `legacy` is Q4_0/Q4_1/Q5_0/Q5_1; `k-quant` covers K- and I-quants.
+    A field left empty takes the engine's default (tools/throughput.py ENGINE_EFFICIENCY)."""
+
+    id: str
+    backend: LlamaCppBackend
+    weights: list[LlamaCppWeights] = Field(min_length=1)
+    memory_types: list[Literal["gddr", "hbm", "lpddr"]] = Field(min_length=1)
+    decode_bandwidth_eff: float = Field(gt=0, le=1, description="share of peak memory bandwidth a decode step's reads reach")
+    layer_overhead_s: float | None = Field(default=None, ge=0, description="fixed time per layer per decode step")
+    prefill_mfu: float | None = Field(
+        default=None, gt=0, le=1, description="share of peak matmul throughput the prompt's weight multiplies reach",
+    )
+    token_overhead_s_per_bparam: float | None = Field(default=None, ge=0)
+    fitted_on: str = Field(min_length=3, description="the measurements the constants were fitted to")
+    notes: list[str] = []

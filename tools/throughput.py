@@ -12,7 +12,8 @@ from typing import Literal
 from pydantic import Field
 
 from knowledge import find_gpu, find_precision
-from knowledge.schema import Gpu, ModelArch, Precision
+from knowledge.loader import llamacpp_efficiencies
+from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
 from tools import arch
 from tools.common import Explained, ToolInput, term
 from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
@@ -60,6 +61,16 @@ LLAMACPP_HOP_S = 0.4e-3
 LAYER_SPLIT_ENGINES = ("llama.cpp", "transformers")
 # llama.cpp pipelines prefill over GPUs in micro-batches of 512 within batches of 2048 tokens.
 LLAMACPP_UBATCH, LLAMACPP_BATCH = 512, 2048
+# Big-MoE decode (vLLM, SGLang). Routed experts are multiplied by a grouped GEMM that, at a few tokens
+# per expert, reads its many small weight slices at a lower share of bandwidth than a dense GEMV; across
+# GPUs each MoE layer adds a dispatch and a combine (expert-parallel all-to-all) to the attention
+# all-reduce. Central figure calibrated on SGLang v0.5.7, DeepSeek-R1-0528 FP8 TP8 on 8 x H200 (mean TPOT
+# 12.8 ms at 8 concurrent, 17.2 ms at 16: tests/reference/throughput.csv INFERENCEX_870); the slow end on
+# a vLLM report of about 200 tokens/s at 10 concurrent on the same hardware (DSR1_ISSUE507, Feb 2025).
+MOE_GROUPED_EFF = {"central": 0.85, "fast": 1.0, "slow": 0.22}
+ALLTOALL_LATENCY_S = {"nvlink": 12e-6, "pcie": 40e-6}
+# Older-than-current and layer-split figures: the fast/slow multipliers of the slow-end range for MoE comm
+MOE_COMM_SLOW = 2.5
 
 
 class SpeedInput(ToolInput):
@@ -71,6 +82,55 @@ class SpeedInput(ToolInput):
     context: int = Field(2048, gt=0, description="tokens in each sequence's context while decoding; prompt length for prefill")
     engine: Engine | None = None
     kv_precision: str | None = None
+    llamacpp_backend: LlamaCppBackend | None = Field(
+        None, description="llama.cpp backend; default from the GPU (CUDA, ROCm/HIP, Metal); Vulkan only when asked")
+
+
+def llamacpp_backend_for(gpu: Gpu, requested: LlamaCppBackend | None = None) -> LlamaCppBackend:
+    if requested:
+        return requested
+    return {"metal": "metal", "rocm": "rocm"}.get(gpu.stack, "cuda")  # type: ignore[return-value]
+
+
+def weights_kind(precision: Precision) -> LlamaCppWeights:
+    """f16 (16-bit weights), q8_0, legacy (Q4_0/Q4_1/Q5_0/Q5_1) or k-quant (K- and I-quants, and other formats)."""
+    if precision.bits_per_weight >= 16:
+        return "f16"
+    if precision.id == "q8_0":
+        return "q8_0"
+    if precision.id in ("q4_0", "q4_1", "q5_0", "q5_1"):
+        return "legacy"
+    return "k-quant"
+
+
+def llamacpp_record(gpu: Gpu, precision: Precision, backend: LlamaCppBackend) -> LlamaCppEfficiency | None:
+    kind = weights_kind(precision)
+    for r in llamacpp_efficiencies():
+        if r.backend == backend and kind in r.weights and gpu.memory_type in r.memory_types:
+            return r
+    return None
+
+
+def efficiency(engine: Engine, gpu: Gpu, precision: Precision, backend: LlamaCppBackend | None = None) -> dict:
+    """The efficiencies one run uses: the engine's defaults, replaced for llama.cpp by the record for its
+    backend, kind of weights and memory type (knowledge/data/llamacpp_efficiency.yaml) where there is one."""
+    eff = ENGINE_EFFICIENCY[engine]
+    kind_of_weights = "quantized" if precision.bits_per_weight < 16 else "float"
+    out = {"bandwidth_eff": eff["bandwidth_eff"][gpu.memory_type],
+           "layer_overhead_s": eff["layer_overhead_s"][kind_of_weights],
+           "mm_mfu": eff["mm_mfu"][kind_of_weights], "attn_eff": eff["attn_eff"],
+           "token_overhead_s_per_bparam": eff["token_overhead_s_per_bparam"][kind_of_weights],
+           "step_overhead_s": eff["step_overhead_s"], "record": None}
+    if engine == "llama.cpp":
+        rec = llamacpp_record(gpu, precision, llamacpp_backend_for(gpu, backend))
+        if rec is not None:
+            out["bandwidth_eff"] = rec.decode_bandwidth_eff
+            out["record"] = rec
+            for key, value in (("layer_overhead_s", rec.layer_overhead_s), ("mm_mfu", rec.prefill_mfu),
+                               ("token_overhead_s_per_bparam", rec.token_overhead_s_per_bparam)):
+                if value is not None:
+                    out[key] = value
+    return out
 
 
 class SpeedResult(Explained):
@@ -118,47 +178,70 @@ def link(gpu: Gpu) -> tuple[str, float]:
     return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, 25.0)
 
 
+def big_moe(model: ModelArch, engine: Engine) -> bool:
+    """MoE decode with grouped-GEMM experts and (across GPUs) expert dispatch: vLLM and SGLang."""
+    return model.is_moe and engine in ("vllm", "sglang")
+
+
 def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, gpu: Gpu, engine: Engine,
-                        gpus: int, batch: int, context: int) -> dict[str, float]:
-    """One decode step: max(memory time, compute time) + fixed overhead + communication."""
-    eff = ENGINE_EFFICIENCY[engine]
+                        gpus: int, batch: int, context: int, backend: LlamaCppBackend | None = None,
+                        moe_eff: float | None = None) -> dict[str, float]:
+    """One decode step: max(memory time, compute time) + fixed overhead + communication.
+
+    MoE on vLLM/SGLang: the routed experts' bytes are read at the grouped-GEMM efficiency (moe_eff, a
+    share of the dense efficiency), and each MoE layer adds a dispatch and a combine across GPUs."""
+    eff = efficiency(engine, gpu, precision, backend)
     weight_read = arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
     kv_read = arch.kv_cache_bytes(model, kv_bits, context, batch, latent_mla=engine != "transformers")
-    bw = gpu.memory_bandwidth_gbps * 1e9 * eff["bandwidth_eff"][gpu.memory_type]
-    quantized = precision.bits_per_weight < 16
-    kind_of_weights = "quantized" if quantized else "float"
-    flops = matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"][kind_of_weights]
+    bw = gpu.memory_bandwidth_gbps * 1e9 * eff["bandwidth_eff"]
+    flops = matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"]
     step_flops = batch * (2 * model.active_params_b * 1e9
                           + 4 * model.num_layers * context * model.num_attention_heads * model.head_dim)
-    overhead = eff["layer_overhead_s"][kind_of_weights] * model.num_layers + eff["step_overhead_s"]
+    overhead = eff["layer_overhead_s"] * model.num_layers + eff["step_overhead_s"]
+    routed_read, moe_comm = 0.0, 0.0
+    if big_moe(model, engine):
+        shared, _ = arch.expert_split(model)
+        routed_read = weight_read * (1 - shared / arch.params_read_per_step(model, batch))
+    grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
+    # routed bytes at the grouped-GEMM share of bandwidth: count them 1/grouped times
+    effective_read = weight_read - routed_read + routed_read / grouped
     if engine in LAYER_SPLIT_ENGINES or gpus == 1:
-        memory = (weight_read + kv_read) / bw
+        memory = (effective_read + kv_read) / bw
         compute = step_flops / flops
         comm = (gpus - 1) * LLAMACPP_HOP_S
     else:
-        memory = (weight_read / gpus + kv_read / arch.kv_shards(model, gpus)) / bw
+        memory = (effective_read / gpus + kv_read / arch.kv_shards(model, gpus)) / bw
         compute = step_flops / (gpus * flops)
         kind, gbps = link(gpu)
         message = batch * model.hidden_size * 2
         comm = 2 * model.num_layers * (ALLREDUCE_LATENCY_S[kind] + 2 * (gpus - 1) / gpus * message / (gbps * 1e9))
-    return {"memory": memory, "compute": compute, "overhead": overhead, "comm": comm,
-            "weight_read": weight_read, "kv_read": kv_read, "bandwidth": bw, "flops": flops}
+        if routed_read:
+            k = model.experts_per_token or 1
+            sent = batch * k * model.hidden_size * 2 * (gpus - 1) / gpus
+            moe_comm = 2 * model.num_layers * (ALLTOALL_LATENCY_S[kind] + sent / (gbps * 1e9))
+            comm += moe_comm
+    return {"memory": memory, "compute": compute, "overhead": overhead, "comm": comm, "moe_comm": moe_comm,
+            "weight_read": weight_read, "routed_read": routed_read, "grouped_eff": grouped if routed_read else 1.0,
+            "kv_read": kv_read, "bandwidth": bw, "flops": flops, "bandwidth_eff": eff["bandwidth_eff"]}
 
 
 def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engine: Engine, gpus: int,
-                          prompt: int) -> dict[str, float]:
+                          prompt: int, backend: LlamaCppBackend | None = None) -> dict[str, float]:
     """Seconds per prompt token: weight multiplies plus causal attention over half the prompt on
-    average (windowed layers over at most their window), split over GPUs."""
-    eff = ENGINE_EFFICIENCY[engine]
-    kind_of_weights = "quantized" if precision.bits_per_weight < 16 else "float"
-    dense = 2 * model.active_params_b * 1e9 / (matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"][kind_of_weights])
-    dense += model.active_params_b * eff["token_overhead_s_per_bparam"][kind_of_weights]
+    average (windowed layers over at most their window), split over GPUs.
+
+    llama.cpp's layer split pipelines micro-batches over the GPUs; `seconds_no_overlap` is the same
+    prompt with no overlap at all (one GPU at a time), the slow end for quantized weights."""
+    eff = efficiency(engine, gpu, precision, backend)
+    dense = 2 * model.active_params_b * 1e9 / (matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"])
+    dense += model.active_params_b * eff["token_overhead_s_per_bparam"]
     full_layers = model.num_layers - model.sliding_layers
     window = min(prompt / 2, model.sliding_window or prompt)
     attn_flops = 4 * model.num_attention_heads * model.head_dim * (full_layers * prompt / 2 + model.sliding_layers * window)
     attn = attn_flops / (attention_tflops(gpu, engine) * 1e12 * eff["attn_eff"])
     per_token = dense + attn
-    p_mfu = eff["mm_mfu"][kind_of_weights]
+    no_overlap = per_token
+    p_mfu = eff["mm_mfu"]
     if gpus > 1 and engine in LAYER_SPLIT_ENGINES:
         micro = max(1.0, min(prompt, LLAMACPP_BATCH) / LLAMACPP_UBATCH)
         speedup = gpus * micro / (micro + gpus - 1)
@@ -166,7 +249,9 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
     elif gpus > 1:
         _, gbps = link(gpu)
         per_token = per_token / gpus + 2 * model.num_layers * 2 * (gpus - 1) / gpus * model.hidden_size * 2 / (gbps * 1e9)
-    return {"seconds": per_token, "dense": dense, "attention": attn, "attention_flops": attn_flops, "mfu": p_mfu}
+        no_overlap = per_token
+    return {"seconds": per_token, "seconds_no_overlap": no_overlap, "dense": dense, "attention": attn,
+            "attention_flops": attn_flops, "mfu": p_mfu, "attn_eff": eff["attn_eff"]}
 
 
 def speed(inp: SpeedInput) -> SpeedResult:
@@ -177,22 +262,37 @@ def speed(inp: SpeedInput) -> SpeedResult:
     check_format_runs(engine, precision)
     check_engine_runs(engine, gpu)
     kv = kv_precision_for(precision, inp.kv_precision, engine)
-    eff = ENGINE_EFFICIENCY[engine]
+    backend = llamacpp_backend_for(gpu, inp.llamacpp_backend) if engine == "llama.cpp" else None
     n = inp.gpus
     assumptions: list[str] = []
     warnings: list[str] = []
 
-    d = decode_step_seconds(model, precision, kv.kv_bits or 16, gpu, engine, n, inp.batch, inp.context)
+    kv_bits = kv.kv_bits or 16
+    d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend)
     core = max(d["memory"], d["compute"])
     step = core + d["overhead"] + d["comm"]
     bound: Literal["memory bandwidth", "compute"] = "memory bandwidth" if d["memory"] >= d["compute"] else "compute"
     per_seq = 1 / step
     # the fixed overhead is the least certain part: the range takes half to double of it
-    fast = 1 / (core * 0.9 + d["overhead"] * 0.5 + d["comm"])
-    slow = 1 / (core * 1.15 + d["overhead"] * 2 + d["comm"] * 1.5)
+    if big_moe(model, engine):
+        # big MoE: the grouped-GEMM efficiency and the expert dispatch spread most (kernels, versions)
+        f = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend,
+                                moe_eff=MOE_GROUPED_EFF["fast"])
+        sl = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend,
+                                 moe_eff=MOE_GROUPED_EFF["slow"])
+        fast = 1 / (max(f["memory"], f["compute"]) * 0.9 + f["overhead"] * 0.5 + f["comm"] - f["moe_comm"] * 0.5)
+        slow = 1 / (max(sl["memory"], sl["compute"]) * 1.15 + sl["overhead"] * 2 + sl["comm"] * 1.5
+                    + sl["moe_comm"] * (MOE_COMM_SLOW - 1.5))
+    else:
+        fast = 1 / (core * 0.9 + d["overhead"] * 0.5 + d["comm"])
+        slow = 1 / (core * 1.15 + d["overhead"] * 2 + d["comm"] * 1.5)
 
-    p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context)
+    p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context, backend)
     prefill = 1 / p["seconds"]
+    prefill_range = (prefill * 0.7, prefill * 1.3)
+    if engine == "llama.cpp" and n > 1 and precision.bits_per_weight < 16:
+        # quantized weights: the layer split's prompt pipelining overlaps anywhere from fully to barely
+        prefill_range = (min(prefill * 0.7, 0.85 / p["seconds_no_overlap"]), prefill * 1.3)
     ttft = inp.context * p["seconds"] + step
     if engine == "llama.cpp" and n > 1:
         assumptions.append("llama.cpp splits layers across GPUs: more cards add memory and pipelined prefill, not decode speed")
@@ -205,8 +305,11 @@ def speed(inp: SpeedInput) -> SpeedResult:
              "+ fixed per-layer overhead + GPU-to-GPU communication)",
              {"weight_bytes_read": d["weight_read"], "kv_bytes_read": d["kv_read"],
               "bandwidth_gbps": gpu.memory_bandwidth_gbps,
-              "bandwidth_efficiency": eff["bandwidth_eff"][gpu.memory_type],
-              "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}),
+              "bandwidth_efficiency": d["bandwidth_eff"],
+              "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}
+             | ({"routed_expert_bytes_read": d["routed_read"], "grouped_gemm_efficiency": d["grouped_eff"],
+                 "expert_dispatch_s": d["moe_comm"]} if d["routed_read"] else {})
+             | ({"llamacpp_backend": backend} if backend else {})),
         term("time_per_output_token_s", "Time per output token", step, "s",
              "one decode step at this batch: max(memory, compute) + overhead + communication",
              {"batch": inp.batch, "context": inp.context}),
@@ -217,22 +320,33 @@ def speed(inp: SpeedInput) -> SpeedResult:
              "divided over GPUs",
              {"active_parameters": model.active_params_b * 1e9,
               "matmul_tflops": matmul_tflops(gpu, precision, engine), "mfu": p["mfu"],
-              "attention_efficiency": eff["attn_eff"], "prompt_tokens": inp.context, "gpus": n}),
+              "attention_efficiency": p["attn_eff"], "prompt_tokens": inp.context, "gpus": n}),
     ]
     if model.is_moe:
         read = arch.params_read_per_step(model, inp.batch)
         assumptions.append(
             f"MoE: each step reads {read / 1e9:.1f}B of {model.total_params_b:g}B parameters "
             f"(the experts that {inp.batch} sequence(s) route to)")
-    assumptions.append(f"{engine}: {eff['bandwidth_eff'][gpu.memory_type]:.0%} of peak bandwidth in decode, "
+    assumptions.append(f"{engine}: {d['bandwidth_eff']:.0%} of peak bandwidth in decode, "
                        f"{p['mfu']:.0%} of peak tensor throughput in prefill matrix multiplies")
+    if backend:
+        rec = efficiency(engine, gpu, precision, backend)["record"]
+        kind = weights_kind(precision)
+        assumptions.append(f"llama.cpp {backend} backend, {kind} kernels: efficiencies from "
+                           + (f"{rec.id} (fitted on {rec.fitted_on})" if rec else "the CUDA fit (no measurements for this backend)"))
+    if d["routed_read"]:
+        assumptions.append(
+            f"MoE decode: routed experts ({d['routed_read'] / 1e9:.0f} GB per step) read by a grouped GEMM at "
+            f"{MOE_GROUPED_EFF['central']:.0%} of the dense efficiency (range {MOE_GROUPED_EFF['slow']:.0%}-"
+            f"{MOE_GROUPED_EFF['fast']:.0%}), plus an expert dispatch and combine per layer across GPUs; calibrated on "
+            "SGLang's DeepSeek-R1 FP8 TP8 H200 sweep, the slow end on an early-2025 vLLM report")
     if precision.compute == "fp8" and not gpu.fp8_tflops:
         assumptions.append(f"{gpu.name} has no FP8 tensor cores: FP8 weights are computed in 16-bit")
     return SpeedResult(
         model=model.name, gpu=gpu.id, gpus=n, engine=engine, batch=inp.batch, context=inp.context,
         decode_tokens_per_s=per_seq, decode_tokens_per_s_range=(slow, fast),
         aggregate_decode_tokens_per_s=per_seq * inp.batch,
-        prefill_tokens_per_s=prefill, prefill_tokens_per_s_range=(prefill * 0.7, prefill * 1.3),
+        prefill_tokens_per_s=prefill, prefill_tokens_per_s_range=prefill_range,
         time_to_first_token_s=ttft, time_per_output_token_s=step, time_per_output_token_s_range=(1 / fast, 1 / slow),
         bound=bound, terms=terms, assumptions=assumptions, warnings=warnings,
     )
