@@ -15,7 +15,7 @@ else
 INSTALL = $(BIN)/python -m pip install --quiet
 endif
 
-.PHONY: run test scenarios bench lint lock clean
+.PHONY: run test scenarios bench residuals lint lock clean
 
 $(BIN)/python:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,11 @@ scenarios: $(DEV)
 # make bench runs every section; make bench SECTIONS=scale (or accuracy, speed) runs those named.
 bench: $(DEV)
 	$(BIN)/python -m bench $(SECTIONS)
+
+# Rewrite knowledge/data/residuals.yaml (the measured error each memory range comes from) after a
+# change to the memory tools or to tests/reference; tests/test_residuals.py fails until it is.
+residuals: $(DEV)
+	$(BIN)/python -m bench residuals
 
 # The import contract (layers), ruff's rules and mypy, as configured in pyproject.toml.
 lint: $(DEV)

@@ -301,5 +301,38 @@ def print_report(report: Report) -> None:
     print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))
 
 
+# Memory categories whose measured error gives the answers their ranges (`python -m bench residuals`):
+# inference memory by engine, fine-tuning memory by framework preset. A row belongs to one when what it
+# measured is bytes: the "inference memory" rows by the engine they were scored with, and the byte
+# lines (not the token counts) of the KV-capacity rows.
+INFERENCE_MEMORY_ENGINE = {"QWEN25_SPEED": "transformers", "QWEN1_README": "transformers",
+                           "VLLM_PR10511": "vllm", "XJ_VRAM": "llama.cpp"}
+KV_MEMORY_ENGINE = {"vLLM KV capacity": "vllm", "SGLang KV capacity": "sglang"}
+
+
+def memory_category(s: Scored) -> str | None:
+    """'inference memory (<engine>)' or 'fine-tuning memory (<framework>)'; None for other rows. An
+    inference-memory source without an engine here is an error, so that no row drops out silently."""
+    if s.tool == "inference memory":
+        if s.source not in INFERENCE_MEMORY_ENGINE:
+            raise KeyError(f"inference memory source {s.source}: add its engine to INFERENCE_MEMORY_ENGINE")
+        return f"inference memory ({INFERENCE_MEMORY_ENGINE[s.source]})"
+    if s.tool in KV_MEMORY_ENGINE and not s.label.endswith("tokens"):
+        return f"inference memory ({KV_MEMORY_ENGINE[s.tool]})"
+    if s.tool.startswith("fine-tuning memory ("):
+        return s.tool
+    return None
+
+
+def memory_residuals(report: Report) -> dict[str, list[Scored]]:
+    """The scored memory rows by category, in row order."""
+    out: dict[str, list[Scored]] = {}
+    for s in report.scored:
+        category = memory_category(s)
+        if category is not None:
+            out.setdefault(category, []).append(s)
+    return out
+
+
 if __name__ == "__main__":
     print_report(run())

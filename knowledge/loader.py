@@ -264,6 +264,21 @@ def frameworks() -> tuple[FrameworkPreset, ...]:
     return records
 
 
+from knowledge.schema import ResidualBand  # noqa: E402  (added after the imports above, with residuals())
+
+
+@cache
+def residuals() -> dict[str, ResidualBand]:
+    """Measured error bands by bench category (data/residuals.yaml); a category appears once."""
+    records = load_records(DATA_DIR / "residuals.yaml", ResidualBand)
+    out: dict[str, ResidualBand] = {}
+    for i, r in enumerate(records):
+        if r.category in out:
+            raise KnowledgeError(f"residuals.yaml: record {i}: category '{r.category}' appears twice")
+        out[r.category] = r
+    return out
+
+
 from knowledge.schema import LlamaCppEfficiency  # noqa: E402  (appended with its loader)
 
 

@@ -393,6 +393,26 @@ class FrameworkPreset(Record):
     notes: list[str] = []
 
 
+class ResidualBand(Record):
+    """The measured error of one bench category (data/residuals.yaml, written by `python -m bench
+    residuals`): the 10th and 90th percentiles of prediction / measured - 1 over its reference rows.
+    A category without rows has rows 0 and no percentiles; the tools then state their fallback."""
+
+    category: str = Field(description="bench category, e.g. 'inference memory (vllm)', 'fine-tuning memory (unsloth)'")
+    rows: int = Field(ge=0)
+    p10: float | None = Field(None, gt=-1)
+    p90: float | None = Field(None, gt=-1)
+    sources: list[str] = Field(default=[], description="reference source ids of the rows")
+
+    @model_validator(mode="after")
+    def _percentiles_with_rows(self) -> ResidualBand:
+        if self.rows and (self.p10 is None or self.p90 is None):
+            raise ValueError("a category with rows needs p10 and p90")
+        if self.p10 is not None and self.p90 is not None and self.p10 > self.p90:
+            raise ValueError("p10 is above p90")
+        return self
+
+
 LlamaCppBackend = Literal["cuda", "metal", "rocm", "vulkan"]
 LlamaCppWeights = Literal["f16", "q8_0", "legacy", "k-quant"]
 

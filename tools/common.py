@@ -61,3 +61,34 @@ def validation_message(exc: ValidationError) -> str:
         field = ".".join(str(x) for x in e["loc"])
         parts.append(f"{field}: {e['msg']}" if field else e["msg"])
     return "; ".join(parts)
+
+
+# The narrowest range a measured category gives a total: a few rows that agree closely (GGUF file
+# sizes, one vLLM log) say little about the next model, so the range is never under +-2 %.
+RANGE_FLOOR = 0.02
+
+
+def band_range(value: float, p10: float, p90: float, floor: float = RANGE_FLOOR) -> tuple[float, float]:
+    """The range of an estimate whose category's errors (prediction / measured - 1) run from p10 to p90
+    at the 10th and 90th percentiles: value / (1 + p90) .. value / (1 + p10), what the measurement
+    would have been at either end, widened to value x (1 - floor) .. value x (1 + floor) where narrower
+    (so it always holds the estimate)."""
+    return min(value / (1 + p90), value * (1 - floor)), max(value / (1 + p10), value * (1 + floor))
+
+
+def measured_range(value: float, category: str, fallback: tuple[float, float]) -> tuple[tuple[float, float], str]:
+    """The range of a memory total from the bench's residuals of its category
+    (knowledge/data/residuals.yaml), and the assumption line that says where it comes from; without
+    measured rows for the category, the fallback (the sum of the per-term ranges), said so."""
+    from knowledge.loader import residuals
+
+    band = residuals().get(category)
+    if value <= 0:
+        return (value, value), f"range: none (bench category {category}; the estimate is zero)"
+    if band is None or not band.rows or band.p10 is None or band.p90 is None:
+        return fallback, (f"range: the sum of the per-term ranges (bench category {category} has no measured rows)")
+    lo, hi = band_range(value, band.p10, band.p90)
+    widened = lo == value * (1 - RANGE_FLOOR) or hi == value * (1 + RANGE_FLOOR)
+    return (lo, hi), (f"range: 10th-90th percentile of {band.rows} measured row{'s' if band.rows != 1 else ''} "
+                      f"(bench category {category}; {', '.join(band.sources)}): {lo / value - 1:+.0%} to "
+                      f"{hi / value - 1:+.0%} of the estimate" + (f", at least +-{RANGE_FLOOR:.0%}" if widened else ""))

@@ -10,7 +10,7 @@ from pydantic import Field
 from knowledge import engine_for, engines_on, find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import GIB, Explained, Term, ToolError, ToolInput, term
+from tools.common import GIB, Explained, Term, ToolError, ToolInput, measured_range, term
 from tools.models import resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
@@ -416,8 +416,11 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     total = weights + kv_total * inp.gpus / shards + (act_t.value + over_t.value + slack) * n_gpu
     per_gpu_total = sum(per_gpu.values())
     w_share = stage_weights / inp.gpus / weights if weights else 0.0
-    lo = weights_t.low * w_share + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
-    hi = weights_t.high * w_share + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
+    terms_lo = weights_t.low * w_share + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
+    terms_hi = weights_t.high * w_share + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
+    # the range of the total is the measured error of this engine's rows in the bench, not the terms'
+    (lo, hi), range_words = measured_range(per_gpu_total, f"inference memory ({engine})", (terms_lo, terms_hi))
+    total_range = (total * lo / per_gpu_total, total * hi / per_gpu_total) if per_gpu_total else (total, total)
     if shards < inp.gpus:
         assumptions.append(
             f"{inp.gpus} GPUs but {'an MLA latent cache' if model.attention == 'mla' else f'{model.num_kv_heads} KV heads'}: "
@@ -437,6 +440,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         _engine_words(engine, card) + f"; KV cache in {kv.name}",
         f"{inp.batch} sequence(s) of {inp.context:,} tokens each held in memory at once",
     ]
+    assumptions.append(range_words)
     if arch.is_generic(model):
         assumptions.append(f"{model.name}: {model.notes}")
     if inp.gpus not in arch.valid_tensor_parallel(model, max(8, inp.gpus)):
@@ -454,7 +458,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         context=inp.context, batch=inp.batch, gpus=inp.gpus, pp=inp.pp,
         weights_bytes=weights, kv_cache_bytes=kv_total * inp.gpus / shards if shards < inp.gpus else kv_total,
         activation_bytes=act_t.value * n_gpu, overhead_bytes=(over_t.value + slack) * n_gpu,
-        total_bytes=total, total_range_bytes=(lo * n_gpu, hi * n_gpu),
+        total_bytes=total, total_range_bytes=total_range,
         per_gpu_weights_bytes=per_gpu["weights"], per_gpu_kv_cache_bytes=per_gpu["kv"],
         per_gpu_activation_bytes=per_gpu["act"], per_gpu_overhead_bytes=per_gpu["over"],
         per_gpu_total_bytes=per_gpu_total, per_gpu_total_range_bytes=(lo, hi),

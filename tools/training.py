@@ -10,7 +10,7 @@ from pydantic import Field
 from knowledge import find_precision, frameworks
 from knowledge.schema import FrameworkPreset, ModelArch, Precision, TrainingOptimizer
 from tools import arch
-from tools.common import Explained, Term, ToolError, ToolInput, term
+from tools.common import Explained, Term, ToolError, ToolInput, measured_range, term
 from tools.models import resolve_model
 
 Method = Literal["full", "lora", "qlora"]
@@ -335,8 +335,9 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
              {}, rel_low=0.5, rel_high=0.8),
     ]
     per_gpu = subtotal + overhead
-    lo = sum(t.low for t in terms)
-    hi = sum(t.high for t in terms)
+    # the range of the total is the measured error of this framework's rows in the bench, not the terms'
+    (lo, hi), range_words = measured_range(per_gpu, f"fine-tuning memory ({fw.id})",
+                                           (sum(t.low for t in terms), sum(t.high for t in terms)))
     if managed:
         terms.append(term("managed_bytes", "Paged optimizer states (managed memory)", managed, "bytes",
                           f"trainable x {opt_per_param:g} bytes ({optimizer}) in CUDA managed memory: outside the "
@@ -356,6 +357,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
                            f"across {n} GPUs by default")
     if stage_note:
         assumptions.append(stage_note)
+    assumptions.append(range_words)
     if not ckpt and tokens >= 4096:
         warnings.append("gradient checkpointing would cut activation memory sharply at this sequence length")
     return TrainingMemoryResult(

@@ -1,0 +1,117 @@
+"""`make residuals` (`python -m bench residuals`): the measured error of each memory category.
+
+For every category (inference memory by engine, fine-tuning memory by framework preset) it takes the
+rows the accuracy bench scores (tests/reference/*.csv), the relative error prediction / measured - 1 of
+each, and writes their 10th and 90th percentiles to knowledge/data/residuals.yaml. The sizing tools
+turn those into the range of a memory total: estimate / (1 + p90) to estimate / (1 + p10), the
+measurement a row of the category would have given for that estimate. tests/test_residuals.py checks
+that the file matches what this computes today.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+from typing import get_args
+
+from bench.accuracy import Report, memory_residuals, run
+from knowledge import frameworks
+from knowledge.loader import DATA_DIR
+from tools.inference import Engine
+
+COMMAND = "python -m bench residuals"
+PATH = DATA_DIR / "residuals.yaml"
+DIGITS = 4  # 0.01 % steps
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) with linear interpolation between the closest ranks (numpy's default,
+    statistics.quantiles' 'inclusive' method): rank q/100 x (n - 1) of the sorted values."""
+    if not values:
+        raise ValueError("percentile of no values")
+    xs = sorted(values)
+    pos = q / 100 * (len(xs) - 1)
+    i = int(pos)
+    if i + 1 >= len(xs):
+        return xs[-1]
+    return xs[i] + (xs[i + 1] - xs[i]) * (pos - i)
+
+
+def categories() -> list[str]:
+    """Every memory category an answer can fall in, whether the bench has rows for it or not."""
+    return ([f"inference memory ({e})" for e in get_args(Engine)]
+            + [f"fine-tuning memory ({f.id})" for f in frameworks()])
+
+
+def bands(report: Report | None = None) -> list[dict]:
+    """One record per category: rows, p10, p90 (rounded to 0.01 %) and the sources of the rows."""
+    rows = memory_residuals(report if report is not None else run())
+    unknown = set(rows) - set(categories())
+    if unknown:
+        raise KeyError(f"bench categories with no engine or framework preset: {sorted(unknown)}")
+    out = []
+    for category in categories():
+        scored = rows.get(category, [])
+        errors = [s.error for s in scored]
+        out.append({
+            "category": category,
+            "rows": len(scored),
+            "p10": round(percentile(errors, 10), DIGITS) if errors else None,
+            "p90": round(percentile(errors, 90), DIGITS) if errors else None,
+            "sources": sorted({s.source for s in scored}),
+        })
+    return out
+
+
+def render(records: list[dict], today: date) -> str:
+    total = sum(r["rows"] for r in records)
+    header = [
+        "# Measured error of each memory category: the 10th and 90th percentiles of prediction / measured - 1",
+        "# over the reference rows the accuracy bench scores (tests/reference/). The tools give a memory",
+        "# total the range estimate / (1 + p90) .. estimate / (1 + p10), at least +-2 %; a category with no",
+        "# rows falls back to the sum of the per-term ranges, and the answer says which applies.",
+        "# Each row is compared like for like (allocator figures where the source measured the allocator),",
+        "# so the error is of the figure the bench compares, applied to the total the answer shows.",
+        f"# Written by `{COMMAND}` (make residuals) on {today.isoformat()} from {total} rows: "
+        + ", ".join(f"{r['category']} {r['rows']}" for r in records) + ".",
+        "# Do not edit by hand: tests/test_residuals.py fails when this differs from what the command computes.",
+        "",
+    ]
+    body = []
+    for r in records:
+        pct = (f"  p10: {r['p10']}\n  p90: {r['p90']}" if r["rows"] else "  p10: null\n  p90: null")
+        body.append(f"- category: {r['category']}\n  rows: {r['rows']}\n{pct}\n"
+                    f"  sources: [{', '.join(r['sources'])}]\n"
+                    f"  source: {COMMAND} over tests/reference\n  as_of: {today.isoformat()}\n")
+    return "\n".join(_wrap(line) for line in header) + "".join(body)
+
+def _wrap(line: str, width: int = 110) -> str:
+    """A long comment line as several comment lines."""
+    if len(line) <= width or not line.startswith("# "):
+        return line
+    words, lines, cur = line[2:].split(" "), [], "#"
+    for w in words:
+        if len(cur) + 1 + len(w) > width:
+            lines.append(cur)
+            cur = "#"
+        cur += " " + w
+    lines.append(cur)
+    return "\n".join(lines)
+
+
+def main() -> int:
+    records = bands()
+    PATH.write_text(render(records, date.today()), encoding="utf-8")
+    print(f"wrote {PATH.relative_to(DATA_DIR.parent.parent)}")
+    print("| category | rows | p10 | p90 | sources |")
+    print("|---|---:|---:|---:|---|")
+    for r in records:
+        if r["rows"]:
+            print(f"| {r['category']} | {r['rows']} | {r['p10']:+.1%} | {r['p90']:+.1%} | {', '.join(r['sources'])} |")
+        else:
+            print(f"| {r['category']} | 0 | - | - | (no measured rows: per-term ranges) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
