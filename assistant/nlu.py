@@ -911,7 +911,7 @@ def read_precision(m: Message) -> str | None:
                 continue
             if _re("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]):
                 continue
-            hits.append((x.start(), x.end(), pid))
+            hits.append((x.start(), x.end(), x.group().lower() if pid == "=" else pid))
     inner = [h for h in hits if any(o is not h and o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0]
                                     for o in hits)]
     hits = [h for h in hits if h not in inner]
@@ -1130,11 +1130,13 @@ def read_owned(m: Message) -> list[str] | None:
         clause = m.masked[left:right]
         prefix = m.masked[max(left, s - 80):s]
         near = m.masked[max(0, s - 24):s]
-        has = _re("owned").search(prefix) and not _re("owned_not").search(prefix)
+        has = (_re("owned").search(prefix) and not _re("owned_not").search(prefix)) or \
+            re.match(r"\s*(?:\(\s*)?(?:owned|that (?:we|i) (?:own|have)|we own|i own)\b", m.masked[e:e + 20])
         mine = _re("owned_mine_near").search(near) or _re("owned_machine").search(clause)
         home = _re("owned_place").search(clause)
         buying = _re("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
-        default = gpu_id in vocab()["owned_by_default"] and not buying
+        mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
+        default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
         if ((has or mine or home) and not (buying and not has)) or default:
             owned.append(f"{count}x {gpu_id}")
     return owned or None

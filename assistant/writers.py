@@ -290,7 +290,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
-        lines.append("- " + say(lang, "answer.kv_cache", kv=best.kv_precision.upper()))
+        kv = best.kv_precision
+        flag = (f"llama.cpp -ctk {kv} -ctv {kv} -fa" if best.engine == "llama.cpp"
+                else f"{best.runtime or 'vLLM'} --kv-cache-dtype {kv}")
+        quarter = kv in ("q4_0", "int4")
+        lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
+                                share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
     lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
