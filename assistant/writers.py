@@ -318,7 +318,8 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         if w.framework:  # named by the user: its defaults size the run (tools.training presets)
             from knowledge import frameworks
 
-            preset = next((f for f in frameworks() if f.id == w.framework), None)
+            used = "torchtune-distributed" if w.framework == "torchtune" and sharded else w.framework
+            preset = next((f for f in frameworks() if f.id == used), None)
             if preset is not None:
                 lines.append(say(lang, "plan.framework", name=preset.name))
     if w.exclude:

@@ -405,7 +405,8 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
-                               framework=w.framework, optimizer=w.optimizer)
+                               framework="torchtune-distributed" if w.framework == "torchtune" and n > 1
+                               else w.framework, optimizer=w.optimizer)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -584,7 +585,13 @@ def _rank_key(o: Option, w: Workload) -> tuple:
     return (not o.ok, True, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
+# Frameworks that train on one GPU (open-source Unsloth: at most plain data parallelism, no sharding).
+SINGLE_GPU_FRAMEWORKS = ("unsloth",)
+
+
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    if w.spec.trains and not w.spec.serves and w.framework in SINGLE_GPU_FRAMEWORKS:
+        return (1,)
     if w.spec.pretrains:
         return PRETRAIN_COUNTS if gpu.segment == "datacenter" else ()
     if w.spec.trains and not w.spec.serves and gpu.sold_in > 1:
