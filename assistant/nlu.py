@@ -1287,6 +1287,13 @@ def read_deadline(m: Message) -> float | None:
                  if not q.role and q.extra in table and q.start > first and not q.negated
                  and _re("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
                  and not _re("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
+    now = _re("clock_now").search(m.masked)
+    tomorrow = re.search(r"\btomorrow\b", m.masked)
+    if now and tomorrow and not _re("weekday_today").search(m.masked):  # "by tomorrow 9am, its 6pm now"
+        due_h, now_h = _clock(m.masked[tomorrow.end():tomorrow.end() + 20]), _clock(now.group(1) or now.group(2))
+        if due_h is not None and now_h is not None:
+            hits = [(pos, 24 + due_h - now_h if pos == tomorrow.start() or hours == 24 else hours)
+                    for pos, hours in hits]
     today = _re("weekday_today").search(m.masked)
     if today:
         days = vocab()["zh_weekdays"].values()
@@ -1311,7 +1318,14 @@ _PART_OF_DAY = {"morning": 9.0, "noon": 12.0, "midday": 12.0, "lunch": 12.0, "af
 
 
 def _clock(text: str) -> float | None:
-    """The hour a few words name ('5pm', '17:30', 'morning'), as hours after midnight; None if none."""
+    """The hour a few words name ('5pm', '17:30', 'morning', '下午 3 点', '早上'), as hours after midnight."""
+    zh = re.match(r"\s*(上午|早上|中午|下午|晚上)?\s*(?:(\d{1,2})\s*点)?", text)
+    if zh and (zh.group(1) or zh.group(2)):
+        part = {"上午": 9, "早上": 9, "中午": 12, "下午": 15, "晚上": 20}.get(zh.group(1) or "")
+        if zh.group(2):
+            hour = int(zh.group(2))
+            return float(hour + 12 if zh.group(1) in ("下午", "晚上") and hour < 12 else hour)
+        return float(part) if part is not None else None
     x = re.match(r"\s*(?:at\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
     if x and x.group(1):
         hour = int(x.group(1)) % 12 + (12 if x.group(3) == "pm" else 0)
