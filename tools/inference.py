@@ -144,8 +144,17 @@ class InferenceMemoryResult(Explained):
     mem_fraction_static: float | None = None
 
 
+# macOS lets the GPU wire about two thirds of memory on Macs of 36 GB or less, three quarters above
+# (recommendedMaxWorkingSetSize; raised with `sudo sysctl iogpu.wired_limit_mb`, which answers mention).
+SMALL_MAC_GB = 36
+SMALL_MAC_USABLE_FRACTION = 2 / 3
+
+
 def usable_bytes(gpu: Gpu) -> float:
-    """Memory a framework can use: nominal GiB x 0.99 (x 0.75 of unified memory on Apple)."""
+    """Memory a framework can use: nominal GiB x 0.99; of unified memory 0.75, and on a Mac of 36 GB or
+    less two thirds (macOS's default GPU working-set limit)."""
+    if gpu.unified_memory and gpu.stack == "metal" and gpu.memory_gb <= SMALL_MAC_GB:
+        return gpu.memory_gb * GIB * SMALL_MAC_USABLE_FRACTION
     return gpu.memory_gb * GIB * (APPLE_USABLE_FRACTION if gpu.unified_memory else USABLE_FRACTION)
 
 
