@@ -1027,6 +1027,15 @@ def read_utilisation(m: Message) -> float | None:
     return round(value, 4)
 
 
+def read_qlora_base(m: Message) -> int | None:
+    """Bits of QLoRA's frozen base ('qlora with an 8-bit base', '2-bit base')."""
+    for pattern, bits in _rules("qlora_base_bits"):
+        x = pattern.search(m.masked)
+        if x and not negated(m.masked, x.start()):
+            return int(bits)
+    return None
+
+
 def read_seq_len(m: Message) -> int | None:
     """The training sequence length: 'examples of 1k tokens', 'seq len 8192', '序列长度4096'."""
     for i in range(len(vocab()["seq_len_patterns"])):
@@ -1508,6 +1517,7 @@ READERS = (
     ("train_tokens", read_train_tokens),
     ("epochs", read_epochs),
     ("seq_len", read_seq_len),
+    ("qlora_base", read_qlora_base),
     ("batch_items", read_batch_items),
     ("batch_input_tokens", read_batch_input_tokens),
     ("batch_output_tokens", read_batch_output_tokens),
@@ -1528,6 +1538,8 @@ def _note(slot: str, value: Any) -> str:
         return f"{value}-bit KV cache"
     if slot == "seq_len":
         return f"sequences of {value:,} tokens"
+    if slot == "qlora_base":
+        return f"a {value}-bit QLoRA base"
     if slot == "users":
         return f"{value} concurrent user{'s' if value != 1 else ''}"
     if slot == "utilisation":

@@ -130,7 +130,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("model", "llama-3.1-8b", asks=True, panel=True),
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
     Slot("objective", "sft", matters=fine_tunes),
-    Slot("framework", None, matters=trains),  # None: HF Trainer's defaults (tools.training says so)
+    Slot("framework", None, matters=trains),
+    Slot("qlora_base", None, matters=trains),  # None: NF4, QLoRA's usual 4-bit base  # None: HF Trainer's defaults (tools.training says so)
     Slot("precision", None, matters=runs_inference, panel=True),
     Slot("kv_cache", None, matters=runs_inference),  # None: 16-bit, or 8-bit on your own cards when that fits
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),

@@ -311,6 +311,8 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         lines.append(say(lang, "plan.batch", concurrency=BATCH_JOB_CONCURRENCY))
     if w.spec.trains:
         kind = say(lang, "plan.pretrain") if w.spec.pretrains else say(lang, f"method.{w.method}")
+        if w.method == "qlora" and w.qlora_base and not w.spec.pretrains:
+            kind += say(lang, "plan.qlora_base", bits=w.qlora_base)
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
         sharded = rec.trains_on is not None and rec.trains_on.gpus > 1
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=token_count(w.tokens_per_run(_model(rec))),

@@ -107,6 +107,8 @@ class Workload(ToolInput):
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     method: Method = "qlora"
     optimizer: str | None = Field(None, description="fine-tuning optimizer when not the framework's (adamw-8bit)")
+    qlora_base: Literal[8, 4, 2] | None = Field(None, description="bits of QLoRA's frozen base: 8 (int8), 4 (NF4, "
+                                                                  "the default), 2 (HQQ)")
     kv_cache: Literal[8, 4] | None = Field(None, description="KV-cache bits asked for: FP8 in vLLM, q8_0/q4_0 in "
                                                              "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
@@ -406,7 +408,8 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
                                framework="torchtune-distributed" if w.framework == "torchtune" and n > 1
-                               else w.framework, optimizer=w.optimizer)
+                               else w.framework, optimizer=w.optimizer,
+                               base_precision=QLORA_BASES.get(w.qlora_base) if method == "qlora" else None)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -585,6 +588,8 @@ def _rank_key(o: Option, w: Workload) -> tuple:
     return (not o.ok, True, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
+# QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
+QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 # Frameworks that train on one GPU (open-source Unsloth: at most plain data parallelism, no sharding).
 SINGLE_GPU_FRAMEWORKS = ("unsloth",)
 
@@ -695,6 +700,8 @@ def _owned_levers(w: Workload) -> list[Lever]:
     if w.spec.trains and w.method == "full" and w.optimizer is None:
         # still every weight trained: AdamW's two moments in 8 bits (bitsandbytes) instead of 16
         tries.append(("adamw-8bit", {"optimizer": "adamw-8bit"}))
+    if w.spec.trains and w.method == "qlora" and w.qlora_base == 8:
+        tries.append(("qlora_base=4", {"qlora_base": 4}))  # the usual NF4 base: half the base's memory
     if w.spec.trains and not w.spec.pretrains:
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
                   (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
