@@ -121,12 +121,22 @@ def cell(key: str, o: Option, lang: str) -> str:
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
     if key == "job_usd":
-        return say(lang, "table.owned") if o.owned else (money(o.job_usd) if o.job_usd is not None else "-")
+        if o.owned:
+            return say(lang, "table.owned")
+        if o.job_usd is None:
+            return "-"
+        if o.cny_per_hour and o.usd_per_hour:  # where the user pays in yuan: yuan first
+            cny = o.job_usd * o.cny_per_hour / o.usd_per_hour
+            return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(o.job_usd)})"
+        return money(o.job_usd)
     if key == "per_hour":
         if o.owned:
             return say(lang, "table.owned")
-        price = money(o.usd_per_hour) if o.usd_per_hour else "-"
-        return price + (f" (¥{o.cny_per_hour:,.2f})" if o.cny_per_hour else "")
+        if not o.usd_per_hour:
+            return "-"
+        if o.cny_per_hour:  # yuan first, as the rest of the answer is
+            return f"¥{o.cny_per_hour:,.2f} ({money(o.usd_per_hour)})"
+        return money(o.usd_per_hour)
     raise KeyError(key)
 
 
@@ -371,7 +381,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
             line += say(lang, "fig.train_time", hours=hours(run.training_hours),
                         tokens=token_count(tokens))
             if run.training_usd is not None and not run.owned:
-                line += say(lang, "fig.rented", usd=money(run.training_usd))
+                line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
@@ -398,7 +408,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                    hours=hours(best.job_hours), option=gpu_words(best),
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:
-            line += say(lang, "fig.rented", usd=money(best.job_usd))
+            line += say(lang, "fig.rented", usd=cash(best.job_usd, rec))
         if best.replicas > 1:
             line += say(lang, "fig.replicas", replicas=best.replicas, per=best.gpus // best.replicas)
         lines += [line + say(lang, "fig.end"), ""]
