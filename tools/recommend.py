@@ -453,18 +453,27 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
     model = resolve_model(w.model)
     spec = w.spec
     valid = arch.valid_tensor_parallel(model, 8)
+    copies = 1
     if (spec.serves or spec.batch) and n not in valid and not (owned and spec.batch):
         if not owned:
             return None
-        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides them
-        n = max(t for t in valid if n % t == 0)
+        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
+        # them, and with more cards than one group, a copy of the model on each group, the users shared out
+        group = max(t for t in valid if n % t == 0)
+        copies = n // group if spec.serves and not spec.trains and n > max(valid) else 1
+        n = group
     warnings: list[str] = []
     headrooms: list[float] = []
-    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n, owned=owned, capacity_bytes=0, headroom_fraction=0, ok=False,
-                 at_home=gpu.at_home, sold_in=gpu.sold_in)
+    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n * copies, owned=owned, capacity_bytes=0, headroom_fraction=0,
+                 ok=False, at_home=gpu.at_home, sold_in=gpu.sold_in, replicas=copies)
     precision_id = serving_precision(w, model)
     if spec.serves:
-        _serve(opt, w, gpu, n, owned, precision_id, warnings, headrooms)
+        shared = w.model_copy(update={"users": -(-w.users // copies)}) if copies > 1 else w
+        _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms)
+        if copies > 1 and opt.aggregate_tokens_per_s:
+            opt.aggregate_tokens_per_s *= copies
+            warnings.append(f"{copies} copies of the model, one on each group of {n} x {gpu.name}, "
+                            f"{shared.users} users each")
     if spec.batch:
         _batch_job(opt, w, gpu, n, owned, precision_id, headrooms)
     if spec.trains:
