@@ -120,24 +120,19 @@ def cell(key: str, o: Option, lang: str) -> str:
         return seconds(o.ttft_s) if o.ttft_s is not None else "-"
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
-    if key == "job_usd":
-        if o.owned:
-            return say(lang, "table.owned")
-        if o.job_usd is None:
-            return "-"
-        if o.cny_per_hour and o.usd_per_hour:  # where the user pays in yuan: yuan first
-            cny = o.job_usd * o.cny_per_hour / o.usd_per_hour
-            return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(o.job_usd)})"
-        return money(o.job_usd)
-    if key == "per_hour":
-        if o.owned:
-            return say(lang, "table.owned")
-        if not o.usd_per_hour:
-            return "-"
-        if o.cny_per_hour:  # yuan first, as the rest of the answer is
-            return f"¥{o.cny_per_hour:,.2f} ({money(o.usd_per_hour)})"
-        return money(o.usd_per_hour)
+    if key in ("job_usd", "per_hour"):
+        return say(lang, "table.owned") if o.owned else _price_cell(o, o.job_usd if key == "job_usd" else o.usd_per_hour)
     raise KeyError(key)
+
+
+def _price_cell(o: Option, usd: float | None) -> str:
+    """A price in a table: dollars, or yuan first where the user pays in yuan (the option's own rate)."""
+    if not usd:
+        return "-"
+    if o.cny_per_hour and o.usd_per_hour:
+        cny = usd * o.cny_per_hour / o.usd_per_hour
+        return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
+    return money(usd)
 
 
 FITTING_ROWS = 5  # best fitting options shown, one per card class
