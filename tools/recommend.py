@@ -505,6 +505,12 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
                               f"the card has {cap_gb:,.1f} GB")
     if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
         warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
+    if owned and gpu.stack == "metal" and (opt.headroom_fraction < TIGHT_HEADROOM or opt.serves is False):
+        # macOS caps what the GPU may wire (about 2/3 of memory up to 36 GB, 3/4 above); the cap can be raised
+        wired = int(gpu.memory_gb * 1024 * 0.85) // 1024 * 1024
+        warnings.append(f"{gpu.name}: macOS lets the GPU use about {cap_gb:,.1f} GB by default; "
+                        f"'sudo sysctl iogpu.wired_limit_mb={wired}' raises it until the next restart "
+                        "(leave the system a few GB)")
     opt.warnings = list(dict.fromkeys(warnings))
     opt.avoid = spec.trains and any(a in x for x in opt.warnings for a in AVOID)
     return opt
