@@ -1027,13 +1027,19 @@ def read_utilisation(m: Message) -> float | None:
     return round(value, 4)
 
 
+def _first_said(text: str, rules: str) -> Any:
+    """The value of the first row of a vocabulary rule list whose pattern the text says, not negated."""
+    for pattern, value in _rules(rules):
+        x = pattern.search(text)
+        if x and not negated(text, x.start()):
+            return value
+    return None
+
+
 def read_qlora_base(m: Message) -> int | None:
     """Bits of QLoRA's frozen base ('qlora with an 8-bit base', '2-bit base')."""
-    for pattern, bits in _rules("qlora_base_bits"):
-        x = pattern.search(m.masked)
-        if x and not negated(m.masked, x.start()):
-            return int(bits)
-    return None
+    bits = _first_said(m.masked, "qlora_base_bits")
+    return int(bits) if bits else None
 
 
 def read_seq_len(m: Message) -> int | None:
@@ -1051,22 +1057,13 @@ def read_seq_len(m: Message) -> int | None:
 
 def read_kv_cache(m: Message) -> int | None:
     """Bits of the KV cache asked for ('fp8 kv cache', 'kv cache in 8-bit', 'q4 kv'), not negated."""
-    t = m.text
-    for pattern, bits in _rules("kv_cache_bits"):
-        x = pattern.search(t)
-        if x and not negated(t, x.start()):
-            return int(bits)
-    return None
+    bits = _first_said(m.text, "kv_cache_bits")
+    return int(bits) if bits else None
 
 
 def read_framework(m: Message) -> str | None:
     """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
-    t = m.masked
-    for pattern, framework in _rules("frameworks"):
-        x = pattern.search(t)
-        if x and not negated(t, x.start()):
-            return framework
-    return None
+    return _first_said(m.masked, "frameworks")
 
 
 def read_region(m: Message) -> str | None:

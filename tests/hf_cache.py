@@ -10,10 +10,12 @@ by default only the header is written, which is all the resolver reads.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import struct
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,21 @@ def place(cache: Path, repo_id: str, files: dict[str, bytes | str | dict], sha: 
         except OSError:  # no symlinks (Windows without developer mode): huggingface_hub copies
             target.write_bytes(data)
     return snap
+
+
+@contextlib.contextmanager
+def offline(hf: Path, ours: Path, monkeypatch) -> Iterator[Path]:
+    """Resolution reads `hf` as the Hugging Face cache, offline, with its own empty summary cache `ours`."""
+    from knowledge import hub
+    from tools.models import resolve_model as tool_resolve
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(hf))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(ours))
+    monkeypatch.setattr(hub, "_network_allowed", None)
+    tool_resolve.cache_clear()
+    yield hf
+    tool_resolve.cache_clear()
 
 
 def named_cache(cache: Path) -> Path:

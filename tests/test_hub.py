@@ -10,10 +10,9 @@ import sys
 import pytest
 
 from knowledge import ConfigError, NotFound, find_precision, hub, resolve_model, show_model, size_in_name
-from tests.hf_cache import FIXTURES, NAMED_REPOS, named_cache, place, safetensors_bytes
+from tests.hf_cache import FIXTURES, NAMED_REPOS, named_cache, offline, place, safetensors_bytes
 from tools import arch
 from tools.inference import InferenceMemoryInput, inference_memory
-from tools.models import resolve_model as tool_resolve
 
 # Published sizes (billions) of the models issue 8 names: the model cards / Hub pages.
 PUBLISHED_B = {
@@ -29,13 +28,8 @@ def cache(tmp_path, monkeypatch):
     """An offline Hugging Face cache with the named models, and an empty summary cache."""
     hf = tmp_path / "hf"
     named_cache(hf)
-    monkeypatch.setenv("HF_HUB_CACHE", str(hf))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "ours"))
-    monkeypatch.setattr(hub, "_network_allowed", None)
-    tool_resolve.cache_clear()
-    yield hf
-    tool_resolve.cache_clear()
+    with offline(hf, tmp_path / "ours", monkeypatch):
+        yield hf
 
 
 def _llama_tensors(layers=2, h=64, inter=128, vocab=256, kv=2, heads=4, dtype="BF16", tied=False):

@@ -7,11 +7,10 @@ import os
 
 import pytest
 
-from knowledge import hub, resolve_model
+from knowledge import resolve_model
 from knowledge.resolve import gguf_files_by_precision
-from tests.hf_cache import place
+from tests.hf_cache import offline, place
 from tools.inference import InferenceMemoryInput, inference_memory
-from tools.models import resolve_model as tool_resolve
 
 REPO = "unsloth/Kimi-Dev-72B-GGUF"
 # Kimi-Dev-72B has Qwen2.5-72B's shape; sizes as bartowski/Qwen2.5-72B-Instruct-GGUF lists them (Q4_K_M
@@ -30,13 +29,8 @@ def cache(tmp_path, monkeypatch):
     snap = place(hf, REPO, {name: b"GGUF" + name.encode() for name in FILES})  # distinct blobs
     for name, size in FILES.items():
         os.truncate((snap / name).resolve(), size)  # sparse: the resolver only reads the size
-    monkeypatch.setenv("HF_HUB_CACHE", str(hf))
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "ours"))
-    monkeypatch.setattr(hub, "_network_allowed", None)
-    tool_resolve.cache_clear()
-    yield hf
-    tool_resolve.cache_clear()
+    with offline(hf, tmp_path / "ours", monkeypatch):
+        yield hf
 
 
 def test_file_names_give_the_precision_and_shards_are_summed():
