@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench import median_seconds
 from bench.accuracy import print_report, run, summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,16 +47,6 @@ def first_screen_seconds(argv: list[str], runs: int = RUNS) -> float:
 def cli() -> list[str]:
     exe = shutil.which("gpu-advisor", path=str(Path(sys.executable).parent))
     return [exe] if exe else [sys.executable, "-m", "tui.cli"]
-
-
-def median_seconds(fn, runs: int = 41) -> float:
-    fn()  # warm-up: imports, caches
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 GOLDEN_TURNS = ["hi", "fine-tune a 27B model and then let my team chat with it", "not sure", "about 15",

@@ -12,11 +12,11 @@ from __future__ import annotations
 import functools
 import json
 import random
-import statistics
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench import median_seconds
 
 SESSIONS = 100_000
 MODELS = ("llama 3.1 8b", "llama 3.3 70b", "qwen2.5 32b", "mixtral 8x7b", "gemma 2 27b", "mistral small",
@@ -91,16 +91,6 @@ def generate(path: Path, sessions: int = SESSIONS, seed: int = 12) -> None:
     store.close()
 
 
-def _median(fn: Callable[[], Any], runs: int) -> float:
-    fn()
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
 def history_report(tmp: Path, sessions: int = SESSIONS) -> list[tuple[str, float, float, float, str]]:
     from assistant.history import HistoryStore
 
@@ -111,12 +101,12 @@ def history_report(tmp: Path, sessions: int = SESSIONS) -> list[tuple[str, float
     empty = tmp / "scale-empty.db"
     HistoryStore(empty).close()
 
-    open_big = _median(lambda: HistoryStore(big).close(), runs=9)
-    open_empty = _median(lambda: HistoryStore(empty).close(), runs=9)
+    open_big = median_seconds(lambda: HistoryStore(big).close(), runs=9)
+    open_empty = median_seconds(lambda: HistoryStore(empty).close(), runs=9)
     store = HistoryStore(big)
-    first_page = _median(lambda: store.list_sessions(200), runs=21)
+    first_page = median_seconds(lambda: store.list_sessions(200), runs=21)
     count = store.count_sessions()
-    deepest = _median(lambda: store.list_sessions(200, offset=max(0, count - 200)), runs=21)
+    deepest = median_seconds(lambda: store.list_sessions(200, offset=max(0, count - 200)), runs=21)
     rows = [(f"generate a {count:,}-session store (one transaction)", built, open_empty, built / open_empty,
              "reported (baseline: open an empty store)"),
             (f"open, {count:,} sessions ({big.stat().st_size / 1e6:,.0f} MB)", open_big, open_empty,
@@ -125,7 +115,7 @@ def history_report(tmp: Path, sessions: int = SESSIONS) -> list[tuple[str, float
              "<= 20 ms (baseline: first page)")]
     for query in ("GPU", "the", "qlora", "rent buy", "int4", RARE[3], "微调", "微调一个"):
         found = len(store.search(query))
-        took = _median(functools.partial(store.search, query), runs=11)
+        took = median_seconds(functools.partial(store.search, query), runs=11)
         rows.append((f"search '{query}' ({found} results)", took, first_page, took / first_page,
                      "<= 50 ms (baseline: first page)"))
     store.close()
