@@ -323,12 +323,10 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=token_count(w.tokens_per_run(_model(rec))),
                          epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}") + (say(lang, "plan.sharded") if sharded else ""))
         if w.framework:  # named by the user: its defaults size the run (tools.training presets)
-            from knowledge import frameworks
+            from tools.training import framework_on
 
-            used = "torchtune-distributed" if w.framework == "torchtune" and sharded else w.framework
-            preset = next((f for f in frameworks() if f.id == used), None)
-            if preset is not None:
-                lines.append(say(lang, "plan.framework", name=preset.name))
+            preset = framework_on(w.framework, rec.trains_on.gpus if rec.trains_on is not None else 1)
+            lines.append(say(lang, "plan.framework", name=preset.name))
     if w.exclude:
         lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
     if w.candidates and w.candidates != rec_default_candidates(w):

@@ -390,6 +390,10 @@ class FrameworkPreset(Record):
         description="full: whole logits with an FP32 copy; chunked: FP32 one chunk at a time; fused: never materialised"
     )
     multi_gpu_zero: Literal[0, 1, 2, 3] = Field(description="what several GPUs shard by default (3: FSDP full shard)")
+    max_gpus: int | None = Field(default=None, ge=1, description="the most GPUs one run uses (None: no limit)")
+    on_several_gpus: str | None = Field(
+        default=None, description="the preset the framework uses on more than one GPU (torchtune's distributed recipes)"
+    )
     notes: list[str] = []
 
 

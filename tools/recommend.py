@@ -40,7 +40,7 @@ from tools.inference import (
 from tools.models import resolve_model
 from tools.phases import PHASES, Phase
 from tools.throughput import SpeedInput, speed
-from tools.training import Method, TrainingMemoryInput, training_memory
+from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
@@ -407,8 +407,7 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
-                               framework="torchtune-distributed" if w.framework == "torchtune" and n > 1
-                               else w.framework, optimizer=w.optimizer,
+                               framework=w.framework, optimizer=w.optimizer,
                                base_precision=QLORA_BASES.get(w.qlora_base) if method == "qlora" else None)
 
 
@@ -605,13 +604,10 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
-# Frameworks that train on one GPU (open-source Unsloth: at most plain data parallelism, no sharding).
-SINGLE_GPU_FRAMEWORKS = ("unsloth",)
-
-
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
-    if w.spec.trains and not w.spec.serves and w.framework in SINGLE_GPU_FRAMEWORKS:
-        return (1,)
+    limit = find_framework(w.framework).max_gpus if w.spec.trains and not w.spec.serves else None
+    if limit is not None:  # a framework that trains on one GPU (Unsloth) gets no sharded plans
+        return tuple(n for n in COUNTS if n <= limit)
     if w.spec.pretrains:
         return PRETRAIN_COUNTS if gpu.segment == "datacenter" else ()
     if w.spec.trains and not w.spec.serves and gpu.sold_in > 1:

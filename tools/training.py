@@ -109,6 +109,12 @@ class TrainingMemoryResult(Explained):
     zero: int
 
 
+def framework_on(name: str | None, gpus: int) -> FrameworkPreset:
+    """The preset a framework runs with on this many GPUs (torchtune's distributed recipe on several)."""
+    fw = find_framework(name)
+    return find_framework(fw.on_several_gpus) if gpus > 1 and fw.on_several_gpus else fw
+
+
 def find_framework(name: str | None) -> FrameworkPreset:
     """A framework preset by id or alias (case-insensitive); None is the default, HF Trainer."""
     key = (name or DEFAULT_FRAMEWORK).strip().lower().replace("_", "-")
@@ -241,7 +247,7 @@ def _adapter_states(inp: TrainingMemoryInput, fw: FrameworkPreset, model: ModelA
 
 def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
     model = resolve_model(inp.model)
-    fw = find_framework(inp.framework)
+    fw = framework_on(inp.framework, inp.gpus)
     compute = find_precision(inp.precision)
     if compute.family != "float" or compute.bits_per_weight > 16 or compute.bits_per_weight < 16:
         raise ToolError(f"training computes in bf16 or fp16, not {compute.name}; "

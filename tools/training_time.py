@@ -9,7 +9,7 @@ from knowledge.schema import Gpu
 from tools.common import Explained, ToolInput, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
-from tools.training import Method, find_framework
+from tools.training import Method, framework_on
 
 # FLOPs per token per active parameter. Full training: 2 forward + 4 backward (activation and
 # weight gradients). LoRA/QLoRA skip the frozen weights' gradients: 2 + 2. Gradient checkpointing
@@ -83,7 +83,7 @@ class TrainingTimeResult(Explained):
 def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
-    fw = find_framework(inp.framework)
+    fw = framework_on(inp.framework, inp.gpus)
     ckpt = fw.activation_checkpointing if inp.gradient_checkpointing is None else inp.gradient_checkpointing
     klass = mfu_class(gpu)
     mfu = inp.mfu or MFU_BY_CLASS[klass]
