@@ -9,22 +9,23 @@ import json
 
 from tools.phases import PHASES
 from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, UsageError, arg, emit
-from tui.cli.values import fraction, non_negative_float, positive_float, positive_int, tokens_amount
+from tui.cli.values import (
+    fraction,
+    framework_id,
+    non_negative_float,
+    positive_float,
+    positive_int,
+    tokens_amount,
+)
 from tui.settings import CURRENCIES
 
 commands = Commands()
 size = commands.group("size", "memory needed for inference or training", metavar="inference|training", dest="what",
                       examples=("gpu-advisor size inference -m llama-3.1-8b",
                                 "gpu-advisor size training -m 27B --method lora"))
-def _framework_ids() -> list[str]:
-    from knowledge import frameworks
-
-    return [f.id for f in frameworks()]
-
-
-FRAMEWORK = arg("--framework", choices=_framework_ids(), default=None, metavar="F",
-                help="fine-tuning framework whose defaults size the run: " + ", ".join(_framework_ids())
-                + " (default: hf-trainer)")
+FRAMEWORK = arg("--framework", type=framework_id, default=None, metavar="F",
+                help="fine-tuning framework whose defaults size the run, e.g. unsloth or torchtune (default: "
+                "hf-trainer; the presets are knowledge/data/frameworks.yaml, and a wrong name lists them)")
 CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting("currency"),
                help="currency of the printed prices (amounts given in flags stay in USD)")
 

@@ -76,6 +76,17 @@ def db_path(text: str) -> str:
     return text
 
 
+def framework_id(text: str) -> str:
+    """A --framework value: a preset id or alias, checked when given (the presets load only then)."""
+    from tools.common import ToolError
+    from tools.training import find_framework
+
+    try:
+        return find_framework(text).id
+    except ToolError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def model_spec(text: str) -> str:
     """A --model value; when it names a file (or a folder with config.json), that file must be a
     regular JSON file of sane size: no devices, FIFOs or endless files, no absurd nesting or numbers."""
