@@ -297,10 +297,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     last = messages[-1] if messages else None
     text = _text(last) if isinstance(last, HumanMessage) else ""
     unreadable = last.additional_kwargs.get(UNREADABLE) if isinstance(last, HumanMessage) else None
-    lang = detect(readable(text), state.get("lang"))
+    cut = readable(text)
+    lang = detect(cut, state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
-    turn = Turn(text_chars=len(text), read_chars=len(readable(text)))
+    turn = Turn(text_chars=len(text), read_chars=len(cut))
     if unreadable:
         u.intents.discard("empty")
         words = UNREADABLE_WORDS.get(lang, UNREADABLE_WORDS["en"])

@@ -724,7 +724,7 @@ def _mask(text: str, spans) -> str:
     return "".join(chars)
 
 
-def _prepare(raw: str, pending: str | None) -> Message:
+def _prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     """Clean the message, find and mask model and GPU names, and give every quantity its role."""
     text = clean(raw)
     names = find_models(text)
@@ -733,8 +733,8 @@ def _prepare(raw: str, pending: str | None) -> Message:
     found_gpus = find_gpus(masked)
     masked = _mask(masked, found_gpus)
     unsold = [_unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
-    lang = language(readable(raw))
-    msg = Message(readable(raw), text, masked, pending, lang, names, found_gpus,
+    lang = language(raw)  # raw is already the readable part (understand cuts it first)
+    msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
     msg.notes += [note for note in unsold if note]
