@@ -271,7 +271,12 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
 
 
-FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k")
+FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k", "iq2_xxs", "iq1_s")
+# llama.cpp's smaller files, tried in turn for one person at home when 4-bit does not fit: 3-bit, 2-bit, and
+# for the largest models only (BIG_MODEL_B and up: DeepSeek-R1 on a Mac) the importance-matrix 2- and 1.58-bit
+# types people run them with; a smaller model in 4 bits is the better trade below that size.
+HOME_FORMATS = ("q3_k_m", "q2_k", "iq2_xxs", "iq1_s")
+BIG_MODEL_B = 200
 
 
 def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: str | None = None) -> bool:
@@ -723,7 +728,9 @@ def _owned_levers(w: Workload) -> list[Lever]:
     if w.spec.serves and w.users > 1:
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3- and 2-bit files, at a quality cost
-        tries += [(fmt, {"serve_precision": fmt}) for fmt in ("q3_k_m", "q2_k") if fmt != w.serve_precision]
+        big = resolve_model(w.model).total_params_b >= BIG_MODEL_B
+        tries += [(fmt, {"serve_precision": fmt}) for fmt in HOME_FORMATS
+                  if fmt != w.serve_precision and (big or not fmt.startswith("iq"))]
     if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
         size = resolve_model(w.model).total_params_b
         tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in SMALLER_MODELS
@@ -731,6 +738,8 @@ def _owned_levers(w: Workload) -> list[Lever]:
     fitting: Lever | None = None
     tight: Lever | None = None
     for label, change in tries:
+        if label.startswith("model=") and tight is not None:
+            break  # the model asked for, with little to spare, before a roomier smaller model
         variant = w.model_copy(update=change)
         options = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o]
         good = [o for o in options if o.ok]
@@ -856,7 +865,7 @@ def _apart(w: Workload, best: Option | None):
 
 # An owned-card lever that changes only a slot of this kind, one the user did not state, is taken:
 # the answer uses the cards they have, with the change said, instead of renting or buying.
-LEVER_SLOTS = {"int4": "precision", "q3_k_m": "precision", "q2_k": "precision", "context": "context"}
+LEVER_SLOTS = {"int4": "precision", **dict.fromkeys(HOME_FORMATS, "precision"), "context": "context"}
 # Levers on something the conversation never sets (so never stated): taken on your own cards as the
 # others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
 FREE_LEVERS: dict[str, dict[str, Any]] = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
