@@ -39,6 +39,9 @@ WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |n
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
 
 
+TODAY_BEFORE = re.compile(r"(?:\b(?:today is|today's|it'?s|it is)\s*(?:a\s+)?|今天是?|现在是?)$", re.IGNORECASE)
+
+
 # A thread keeps the messages of its last WINDOW_TURNS turns, and only the newest answer keeps its tool
 # results in its payload (the state's `results` holds them for follow-ups): a turn costs the same at
 # message 600 as at message 6, and a checkpoint does not grow with the conversation. The whole
@@ -431,7 +434,9 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
         turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and WEEKDAY.search(text):
-        hits = list(WEEKDAY.finditer(text))
+        # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names
+        hits = [x for x in WEEKDAY.finditer(text) if not TODAY_BEFORE.search(text[max(0, x.start() - 10):x.start()])] \
+            or list(WEEKDAY.finditer(text))
         due = next((x for x in reversed(hits) if " " in x.group(0)), hits[-1]).group(0)
         due = re.sub(r"^(?:by|before|until|till|due|over|on) (?:the |this )?", "", due, flags=re.IGNORECASE)
         turn.notes.append(say(lang, "reply.deadline_assumed", words=due,
