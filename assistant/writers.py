@@ -382,7 +382,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
-            line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0))
+            line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0),
+                        tpot=seconds(best.tpot_s or 1 / best.decode_tokens_per_s))
             if w.min_tokens_per_s is not None:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")

@@ -184,6 +184,7 @@ class Option(BaseModel):
     decode_tokens_per_s: float | None = None
     aggregate_tokens_per_s: float | None = None
     ttft_s: float | None = None
+    tpot_s: float | None = Field(None, description="time per output token for each user at the stated concurrency")
     training_hours: float | None = None
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
@@ -333,6 +334,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
                           engine=engine, kv_precision=kv))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
+    opt.tpot_s = sp.time_per_output_token_s
     warnings += sp.warnings
     prompt = w.prompt_tokens or min(w.context, 4096)
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,

@@ -60,7 +60,7 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
 # A recommendation lists every card x count it sized; an agent needs the top of the ranking.
 OPTIONS_IN_SUMMARY = 5
 OPTION_FIELDS = ("gpu", "gpus", "owned", "engine", "precision", "ok", "headroom_fraction", "decode_tokens_per_s",
-                 "ttft_s", "job_hours", "job_usd", "usd_per_hour", "usd_per_month", "purchase_usd", "meets", "reasons")
+                 "ttft_s", "tpot_s", "job_hours", "job_usd", "usd_per_hour", "usd_per_month", "purchase_usd", "meets", "reasons")
 
 
 def concise(result: BaseModel, breakdown: bool = False) -> dict[str, Any]:

@@ -1,0 +1,37 @@
+"""Latency in answers: every serving option carries the time to first token at the stated prompt length
+and the time per output token at the stated concurrency, and the answer says both."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import run_conversation
+from tools.recommend import Workload, recommend
+from tools.throughput import SpeedInput, speed
+
+
+def test_every_serving_option_has_its_time_per_output_token_at_the_stated_concurrency():
+    rec = recommend(Workload(phase="serve", model="llama-3.1-8b", users=50, ttft_ms=500, prompt_tokens=4000))
+    served = [o for o in rec.options if o.decode_tokens_per_s]
+    assert len(served) >= 3
+    for o in served:
+        assert o.tpot_s == pytest.approx(1 / o.decode_tokens_per_s)
+        assert o.ttft_s is not None and o.ttft_s > 0
+    best = rec.best
+    assert best is not None and best.gpu == "mi300x"
+    # the speed tool at the option's own batch gives the same step time
+    sp = speed(SpeedInput(model="llama-3.1-8b", precision=best.precision, gpu=best.gpu, gpus=best.gpus, batch=50,
+                          context=rec.workload.context, engine=best.engine, kv_precision=best.kv_precision))
+    assert best.tpot_s == pytest.approx(sp.time_per_output_token_s)
+    assert round(best.tpot_s * 1000) == 18
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("serve llama 3.1 8b to 50 users, first token under 500ms, 4k prompts",
+     "55 tokens/s per user (a token every 18 ms), 2,735 in all; first token after 124 ms at 4,000-token prompts"),
+    ("给50个用户部署 llama 3.1 8b，首token延迟500毫秒以内，提示词4k",
+     "每个用户 55 token/s（每 18 ms 一个 token），总计 2,735 token/s"),
+])
+def test_the_answer_says_time_per_token_and_first_token(message, expected):
+    reply = run_conversation([message, "working hours" if message.isascii() else "工作时间"])[-1]
+    assert expected in reply.content, reply.content
