@@ -1,11 +1,11 @@
-"""`make residuals` (`python -m bench residuals`): the measured error of each memory category.
+"""`make residuals` (`python -m bench residuals`): the measured error of each memory and speed category.
 
-For every category (inference memory by engine, fine-tuning memory by framework preset) it takes the
-rows the accuracy bench scores (tests/reference/*.csv), the relative error prediction / measured - 1 of
-each, and writes their 10th and 90th percentiles to knowledge/data/residuals.yaml. The sizing tools
-turn those into the range of a memory total: estimate / (1 + p90) to estimate / (1 + p10), the
-measurement a row of the category would have given for that estimate. tests/test_residuals.py checks
-that the file matches what this computes today.
+For every category (inference memory by engine, fine-tuning memory by framework preset, decode and
+prefill speed by engine) it takes the rows the accuracy bench scores (tests/reference/*.csv), the
+relative error prediction / measured - 1 of each, and writes their 10th and 90th percentiles to
+knowledge/data/residuals.yaml. The sizing tools turn those into the range of a figure: estimate /
+(1 + p90) to estimate / (1 + p10), the measurement a row of the category would have given for that
+estimate. tests/test_residuals.py checks that the file matches what this computes today.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from datetime import date
 from typing import get_args
 
-from bench.accuracy import Report, memory_residuals, run
+from bench.accuracy import Report, Scored, memory_residuals, run
 from knowledge import frameworks
 from knowledge.loader import DATA_DIR
 from tools.inference import Engine
@@ -38,14 +38,34 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def categories() -> list[str]:
-    """Every memory category an answer can fall in, whether the bench has rows for it or not."""
+    """Every memory and speed category an answer can fall in, whether the bench has rows for it or not."""
     return ([f"inference memory ({e})" for e in get_args(Engine)]
-            + [f"fine-tuning memory ({f.id})" for f in frameworks()])
+            + [f"fine-tuning memory ({f.id})" for f in frameworks()]
+            + [f"{kind} speed ({e})" for kind in ("decode", "prefill") for e in get_args(Engine)])
+
+
+# Speed rows by category. llama-bench's tg and pp rows are pure decode and prefill rates. The Qwen2.5
+# speed benchmark's vLLM and transformers rows divide 2,048 generated tokens by the whole time, prefill
+# included; decode is most of that time (the prompt is at most 30,720 tokens at thousands of tokens/s), so
+# their error stands for the decode figure of those engines. No row measures their prefill alone.
+SPEED_TOOL_CATEGORY = {"llama.cpp decode": "decode speed (llama.cpp)", "llama.cpp prefill": "prefill speed (llama.cpp)",
+                       "vllm end-to-end speed": "decode speed (vllm)",
+                       "transformers end-to-end speed": "decode speed (transformers)"}
+
+
+def speed_residuals(report: Report) -> dict[str, list[Scored]]:
+    """The scored speed rows by category, in row order."""
+    out: dict[str, list[Scored]] = {}
+    for s in report.scored:
+        if s.tool in SPEED_TOOL_CATEGORY:
+            out.setdefault(SPEED_TOOL_CATEGORY[s.tool], []).append(s)
+    return out
 
 
 def bands(report: Report | None = None) -> list[dict]:
     """One record per category: rows, p10, p90 (rounded to 0.01 %) and the sources of the rows."""
-    rows = memory_residuals(report if report is not None else run())
+    report = report if report is not None else run()
+    rows = memory_residuals(report) | speed_residuals(report)
     unknown = set(rows) - set(categories())
     if unknown:
         raise KeyError(f"bench categories with no engine or framework preset: {sorted(unknown)}")
@@ -66,10 +86,12 @@ def bands(report: Report | None = None) -> list[dict]:
 def render(records: list[dict], today: date) -> str:
     total = sum(r["rows"] for r in records)
     header = [
-        "# Measured error of each memory category: the 10th and 90th percentiles of prediction / measured - 1",
-        "# over the reference rows the accuracy bench scores (tests/reference/). The tools give a memory",
-        "# total the range estimate / (1 + p90) .. estimate / (1 + p10), at least +-2 %; a category with no",
-        "# rows falls back to the sum of the per-term ranges, and the answer says which applies.",
+        "# Measured error of each memory and speed category: the 10th and 90th percentiles of prediction /",
+        "# measured - 1 over the reference rows the accuracy bench scores (tests/reference/). The tools give a",
+        "# memory total or a speed the range estimate / (1 + p90) .. estimate / (1 + p10), at least +-2 %; a",
+        "# category with no rows falls back to the tool's own range (the sum of the per-term ranges for",
+        "# memory), and the answer says which applies. vLLM and transformers decode rows are end-to-end",
+        "# generation speeds (2,048 tokens out, prefill included): their error stands for the decode figure.",
         "# Each row is compared like for like (allocator figures where the source measured the allocator),",
         "# so the error is of the figure the bench compares, applied to the total the answer shows.",
         f"# Written by `{COMMAND}` (make residuals) on {today.isoformat()} from {total} rows: "
@@ -109,7 +131,7 @@ def main() -> int:
         if r["rows"]:
             print(f"| {r['category']} | {r['rows']} | {r['p10']:+.1%} | {r['p90']:+.1%} | {', '.join(r['sources'])} |")
         else:
-            print(f"| {r['category']} | 0 | - | - | (no measured rows: per-term ranges) |")
+            print(f"| {r['category']} | 0 | - | - | (no measured rows: the tool's own range) |")
     return 0
 
 
