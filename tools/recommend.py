@@ -622,6 +622,30 @@ def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
     return COUNTS
 
 
+# Cards one server holds (an HGX board, the largest common PCIe boxes). A training run over more of
+# your cards crosses servers, and the gradient exchange between them is only as fast as the network.
+NODE_GPUS = 8
+
+
+def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
+    """Training on more cards than one server holds: one server's cards when they do the job (fit, and
+    meet the deadline with its margin); all of them otherwise, on the stated assumption of a fast
+    network between the servers."""
+    whole = evaluate(w, gpu, count, owned=True)
+    servers = -(-count // NODE_GPUS)
+    one = evaluate(w, gpu, NODE_GPUS, owned=True)
+    if one is not None and one.ok:
+        one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {NODE_GPUS} "
+                            f"cards, since spreading it over {servers} only pays with a fast network between them "
+                            "(InfiniBand or RoCE, 100 Gb/s and up)")
+        return one
+    if whole is not None:
+        whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the time assumes a fast network between "
+                              "them (InfiniBand or RoCE); over ordinary Ethernet the exchange between servers is "
+                              "slower than one server alone")
+    return whole
+
+
 def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     """(owned options, candidate options). Serving and batch stop at the first count that is
     acceptable (more of the same card only costs more); training tries every count, since more
@@ -629,7 +653,10 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     owned: list[Option] = []
     for text in w.owned:
         count, gpu = parse_owned(text)
-        o = evaluate(w, gpu, count, owned=True)
+        if w.spec.trains and not w.spec.serves and count > NODE_GPUS:
+            o = _owned_training(w, gpu, count)
+        else:
+            o = evaluate(w, gpu, count, owned=True)
         if o:
             owned.append(o)
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
