@@ -45,22 +45,27 @@ def test_v1_batch_defaults_depend_on_the_card():
 
 
 def test_v1_sampler_warm_up_sets_the_peak_for_a_large_vocabulary():
-    # H100: 1024 sequences x 128,256 x 23 bytes = 3,020,685,312 > forward 8192 x 2 x (4h + 4I) = 1,207,959,552
+    # H100, FlashInfer top-k/top-p (the 0.21+ default): 1024 sequences x 128,256 x 14 bytes = 1,838,678,016
+    # > forward 8192 x 2 x (4h + 4I) = 1,207,959,552
     r = mem(model="llama-3-8b", gpu="h100-sxm")
-    assert r.per_gpu_activation_bytes == 1024 * VOCAB * 23 == 3_020_685_312
+    assert r.per_gpu_activation_bytes == 1024 * VOCAB * 14 == 1_838_678_016
     assert "sampler" in r.term("activation_bytes").label
-    # fewer sequences (A100 defaults): the sampler is 256 x 128,256 x 23 = 755,220,480, still above
+    # fewer sequences (A100 defaults): the sampler is 256 x 128,256 x 14 = 459,669,504, still above
     # the forward pass of 2048 tokens (301,989,888)
     a = mem(model="llama-3-8b", gpu="a100-80gb-sxm")
-    assert a.per_gpu_activation_bytes == 256 * VOCAB * 23
+    assert a.per_gpu_activation_bytes == 256 * VOCAB * 14
+    # the PyTorch-native path sorts every row: 28 bytes a logit in 0.21+, 38 before
+    assert mem(model="llama-3-8b", gpu="a100-80gb-sxm", vllm_sampler="native").per_gpu_activation_bytes == 256 * VOCAB * 28
+    old = mem(model="llama-3-8b", gpu="a100-80gb-sxm", engine_version="v1-before-0.21")
+    assert old.per_gpu_activation_bytes == 256 * VOCAB * 38
 
 
 def test_v1_kv_budget_leaves_context_and_nccl_outside():
     # v1 (0.21+): inside the 90 % budget: weights, sampler peak, CUDA graphs 0.5 GiB, non-torch increase 0.11 GiB
     r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm")
-    free = 0.9 * CAPACITY_80 - 16.06e9 - 1024 * VOCAB * 23 - 0.5 * GIB - 0.11 * GIB
+    free = 0.9 * CAPACITY_80 - 16.06e9 - 1024 * VOCAB * 14 - 0.5 * GIB - 0.11 * GIB
     assert r.term("available_kv_cache_bytes").value == pytest.approx(free)
-    assert r.kv_cache_capacity_tokens == math.floor(free / KV_TOKEN)
+    assert r.kv_cache_capacity_tokens == math.floor(free / (KV_TOKEN * 16)) * 16  # whole 16-token blocks
     # the device also holds the CUDA context (0.5 GB) outside the budget; NCCL adds 2.0 GiB per GPU when split
     assert r.per_gpu_overhead_bytes == pytest.approx(0.5e9 + 0.5 * GIB + 0.11 * GIB)
     assert r.fits is True
@@ -74,11 +79,18 @@ def test_v1_a_16gb_card_holds_an_8b_int4_model():
     assert r.fits is True
 
 
-def test_v1_before_021_keeps_graphs_in_the_headroom():
+def test_v1_before_021_keeps_graphs_and_context_in_the_headroom():
+    # 0.9 to 0.20: the start-up snapshot holds the CUDA context; only what NCCL and the profile run add
+    # outside PyTorch (0.11 GiB, 0.10 GiB more when split) is inside the budget; graphs come after
     r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", engine_version="v1-before-0.21")
-    free = 0.9 * CAPACITY_80 - 16.06e9 - 1024 * VOCAB * 23 - 1.79 * GIB
+    free = 0.9 * CAPACITY_80 - 16.06e9 - 1024 * VOCAB * 38 - 0.11 * GIB
     assert r.term("available_kv_cache_bytes").value == pytest.approx(free)
-    assert r.per_gpu_overhead_bytes == pytest.approx(1.79 * GIB + 0.5 * GIB)
+    assert r.per_gpu_overhead_bytes == pytest.approx(0.11 * GIB + 0.5e9 + 0.5 * GIB)
+    # split over NVLink (custom all-reduce up): 0.41 GiB more; over PCIe 0.10 GiB
+    two = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", gpus=2, engine_version="v1-before-0.21")
+    assert two.per_gpu_overhead_bytes == pytest.approx(0.52 * GIB + 0.5e9 + 0.5 * GIB)
+    pcie = mem(model="llama-3-8b", context=8192, gpu="l40s", gpus=2, engine_version="v1-before-0.21")
+    assert pcie.per_gpu_overhead_bytes == pytest.approx(0.21 * GIB + 0.5e9 + 0.5 * GIB)
 
 
 def test_v0_keeps_the_constants_of_its_log():
@@ -89,7 +101,7 @@ def test_v0_keeps_the_constants_of_its_log():
 
 def test_two_figures_allocator_and_device():
     r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm")
-    assert r.per_gpu_allocator_peak_bytes == pytest.approx(16.06e9 + 8192 * KV_TOKEN + 1024 * VOCAB * 23)
+    assert r.per_gpu_allocator_peak_bytes == pytest.approx(16.06e9 + 8192 * KV_TOKEN + 1024 * VOCAB * 14)
     assert r.per_gpu_device_bytes == pytest.approx(r.per_gpu_allocator_peak_bytes + r.per_gpu_overhead_bytes)
     assert r.per_gpu_device_bytes == r.per_gpu_total_bytes
 

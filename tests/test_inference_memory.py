@@ -199,22 +199,23 @@ def test_transformers_activations_grow_with_prompt():
 def test_vllm_kv_capacity_on_h100():
     # capacity = 80 GiB x 0.99 = 85,040,352,460.8 bytes; vLLM takes 90%: 76,536,317,214.72
     # free for KV = 76,536,317,214.72 - 16.06e9 - 1,339,293,696 - 1,921,997,864.96 = 57,215,025,653.76
-    # tokens = floor(57,215,025,653.76 / 131,072) = 436,516; sequences of 8192 = 53.29
+    # tokens = floor(57,215,025,653.76 / 131,072) = 436,516, in whole blocks of 16 = 436,512; sequences of
+    # 8192 = 53.29
     r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", engine_version="v0")
     capacity = 80 * 2**30 * 0.99
     free = 0.9 * capacity - 16.06e9 - VLLM_ACT_L8 - VLLM_OVERHEAD
     assert r.gpu_capacity_bytes == pytest.approx(capacity)
-    assert r.kv_cache_capacity_tokens == math.floor(free / 131_072) == 436_516
-    assert r.max_concurrent_sequences == pytest.approx(436_516 / 8192, abs=0.01)
+    assert r.kv_cache_capacity_tokens == math.floor(free / (131_072 * 16)) * 16 == 436_512
+    assert r.max_concurrent_sequences == pytest.approx(436_512 / 8192, abs=0.01)
     assert r.fits is True
     assert r.headroom_bytes == pytest.approx(0.9 * capacity - r.per_gpu_total_bytes)
-    assert r.term("kv_cache_capacity_tokens").value == 436_516
+    assert r.term("kv_cache_capacity_tokens").value == 436_512
 
 
 def test_vllm_kv_capacity_respects_gpu_memory_utilization():
     r = mem(model="llama-3-8b", context=8192, gpu="h100-sxm", gpu_memory_utilization=0.5, engine_version="v0")
     free = 0.5 * 80 * 2**30 * 0.99 - 16.06e9 - VLLM_ACT_L8 - VLLM_OVERHEAD
-    assert r.kv_cache_capacity_tokens == math.floor(free / 131_072)
+    assert r.kv_cache_capacity_tokens == math.floor(free / (131_072 * 16)) * 16
 
 
 def test_vllm_reports_no_room_when_weights_fill_the_card():

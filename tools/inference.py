@@ -16,8 +16,13 @@ from tools.models import resolve_model
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 # vLLM's memory accounting by release (its worker's determine_available_memory):
 #   v0: the V0 engine (the constants below come from its log, reference rows 623-629, VLLM_PR10511);
-#   v1-before-0.21: the V1 engine up to 0.20 (CUDA graphs captured after the KV cache is sized, so
-#     they live in the 1 - gpu_memory_utilization headroom; CUDA context and NCCL inside the budget);
+#   v1-before-0.21: the V1 engine from 0.9 up to 0.20 (CUDA graphs captured after the KV cache is
+#     sized, so they live in the 1 - gpu_memory_utilization headroom; the start-up snapshot holds the
+#     CUDA context, so it is outside the budget too; what NCCL and the profile run add outside PyTorch
+#     is inside it). Its logs say so: "Free memory on device (43.93/44.42 GiB) on startup. Desired GPU
+#     memory utilization is (0.9, 39.98 GiB). Actual usage is 27.72 GiB for weight, 1.4 GiB for peak
+#     activation, 0.21 GiB for non-torch memory, and 3.45 GiB for CUDAGraph memory", with 10.65 GiB
+#     available (= 39.98 - 27.72 - 1.4 - 0.21; reference VLLM_L40S_QWEN3_235B, vLLM 0.10.2);
 #   v1: the current release (0.21+): the memory snapshot is taken after NCCL is initialised, so the
 #     CUDA context and NCCL buffers sit outside the budget, and CUDA graph memory is profiled and
 #     subtracted before the KV cache is sized ("CUDA graph memory profiling is enabled (default since
@@ -25,13 +30,17 @@ Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 EngineVersion = Literal["v1", "v1-before-0.21", "v0"]
 ENGINE_VERSION_WORDS = {
     "v1": "vLLM V1, current release (0.21 or later: CUDA graph memory profiled inside the budget)",
-    "v1-before-0.21": "vLLM V1 before 0.21 (CUDA graphs captured after the KV cache is sized, in the headroom)",
+    "v1-before-0.21": "vLLM V1 before 0.21 (CUDA context and CUDA graphs in the headroom, outside the budget)",
     "v0": "vLLM V0 engine (the accounting of its Dec 2024 log)",
 }
 
 # What the driver leaves of a card's nominal memory: vLLM logs total_gpu_memory 79.22 GiB on an
 # "80 GB" card (reference inference_memory.csv rows 623-629, VLLM_PR10511): 0.99 of 80 GiB.
 USABLE_FRACTION = 0.99
+# Data-centre cards with GDDR memory (L4, L40S, L20, A10, A40, T4) ship with ECC on, which keeps one
+# sixteenth of the memory for check bits: an L40S shows 46,068 of 49,152 MiB in nvidia-smi and vLLM
+# logs "Free memory on device (43.93/44.42 GiB)" (reference rows VLLM_L40S_QWEN3_235B).
+GDDR_ECC_FRACTION = 15 / 16
 # macOS lets the GPU wire about three quarters of unified memory by default.
 APPLE_USABLE_FRACTION = 0.75
 
@@ -48,11 +57,28 @@ VLLM_MAX_SEQS = 256
 VLLM_V1_LARGE = (8192, 1024)
 VLLM_V1_SMALL = (2048, 256)
 # V1's profile run ends with a sampler warm-up on max_num_seqs rows of full-vocabulary logits with
-# top-k (vocab - 1) and top-p (0.9) set (gpu_model_runner._dummy_sampler_run), so the native top-k/top-p
-# path sorts every row. Bytes live per (row, vocabulary entry) at its peak, from that code path:
-# 2 (bf16 logits from the LM head) + 4 (their fp32 copy) + 4 (sorted values) + 8 (int64 sort indices)
-# + 4 (softmax of the sorted values) + 1 (top-p mask).
-VLLM_V1_SAMPLER_BYTES_PER_LOGIT = 23
+# top-k (vocab - 1) and top-p set (gpu_model_runner._dummy_sampler_run). Bytes live per (row, vocabulary
+# entry) at the sampler's peak depend on which top-k/top-p path runs:
+#   flashinfer (used when FlashInfer is installed; vLLM's images and 0.2x wheels have it): 2 (bf16
+#     logits from the LM head) + 4 (fp32 copy) + 4 (top-k masked logits) + 4 (their softmax) = 14;
+#   native, V1 before 0.21 (the 0.10 wheels without FlashInfer: "FlashInfer is not available. Falling
+#     back to the PyTorch-native implementation"): 2 + 4 + the sort of every row, 4 (values) + 8 (int64
+#     indices), with the sort's own input indices and double buffers (8 + 4 + 8) live at its peak = 38;
+#     logged: 1.4 GiB peak activation for 256 x 151,936 logits (reference row VLLM_L40S_QWEN3_235B);
+#   native, 0.21 or later: the peak moves to the scatter back out of sorted order, 2 + 4 + 4 (sorted
+#     values) + 8 (indices) + 1 (top-k mask) + 4 (softmax, cumsum in place) + 1 (top-p mask) + 4 (the
+#     scattered result) = 28; logged: 1.04 GiB for 256 x 152,064 logits with VLLM_USE_FLASHINFER_SAMPLER=0
+#     (reference row VLLM_RTX4080_QWEN25_AWQ).
+VllmSampler = Literal["flashinfer", "native"]
+VLLM_SAMPLER_BYTES_PER_LOGIT: dict[tuple[str, str], int] = {
+    ("v1", "flashinfer"): 14, ("v1", "native"): 28,
+    ("v1-before-0.21", "flashinfer"): 14, ("v1-before-0.21", "native"): 38,
+}
+# What `pip install vllm` ran by default: 0.2x wheels bring FlashInfer; the 0.10 wheels did not.
+VLLM_DEFAULT_SAMPLER: dict[str, VllmSampler] = {"v1": "flashinfer", "v1-before-0.21": "native"}
+# vLLM's KV cache is paged in blocks of 16 tokens (CacheConfig block_size default); the capacity it
+# logs is a whole number of blocks.
+VLLM_BLOCK_TOKENS = 16
 # V1 0.21+: what the profile run adds outside PyTorch's allocator once NCCL is up, 0.11 GiB on an A100
 # at TP1 (kvcached PR #448, two models); CUDA graph memory as vLLM 0.2x's estimate logs it, 0.11-0.36
 # GiB on the logs read (gpustack/runner PR #251: 0.36 GiB at TP2; club-3090 issue #127: 0.17 GiB at
@@ -60,6 +86,16 @@ VLLM_V1_SAMPLER_BYTES_PER_LOGIT = 23
 # sizes, so 0.5 GiB with a range of 0.1 to 1.5 GiB.
 VLLM_V1_NON_TORCH_INCREASE_BYTES = 0.11 * GIB
 VLLM_CUDA_GRAPH_BYTES = 0.5 * GIB
+# V1 before 0.21 (0.9 to 0.20, vllm/v1/worker/gpu_worker.py init_device): the memory snapshot is taken
+# once the CUDA context exists and before torch.distributed starts, so the context sits outside the
+# budget, and what NCCL and the profile run add outside PyTorch ("non-torch memory") sits inside it.
+# Over PCIe (custom all-reduce off): 0.21 GiB per GPU at TP8 (vLLM 0.10.2 log, reference
+# VLLM_L40S_QWEN3_235B), 0.12 GiB more per GPU at TP2 than at TP1 (vLLM 0.10.1.1 logs, reference
+# DL22_VLLM_BENCH): 0.10 GiB. Over NVLink, where vLLM's custom all-reduce and NCCL's NVLink buffers
+# come up: 0.55 and 0.54 GiB at TP2 against 0.13 and 0.14 GiB at TP1 on H100 (reference
+# LLMD_EMPIRICAL_MEMORY): 0.41 GiB.
+VLLM_NCCL_INSIDE_BYTES = 0.10 * GIB
+VLLM_NCCL_NVLINK_INSIDE_BYTES = 0.41 * GIB
 # Activation bytes per batched token per unit of width, fitted so that Llama-3-8B gives the 1.26 GiB
 # torch activation peak of reference row 626: 2 bytes x (4 h + 4 I) per token, plus sampler logits.
 VLLM_ACT_H, VLLM_ACT_I = 4, 4
@@ -103,6 +139,12 @@ class InferenceMemoryInput(ToolInput):
         "v1", description="vLLM accounting: v1 (current release, default), v1-before-0.21, v0")
     mem_fraction_static: float | None = Field(
         None, gt=0, le=1, description="SGLang: share of memory for weights and KV pool; default SGLang's own rule")
+    vllm_sampler: VllmSampler | None = Field(
+        None, description="vLLM top-k/top-p path in the profile run: flashinfer or native; default per engine version")
+    dp_attention: int = Field(
+        1, gt=0, le=64, description="data-parallel attention ranks among the tensor-parallel GPUs (SGLang "
+        "--enable-dp-attention --dp-size, vLLM data-parallel attention): each rank keeps the KV cache of its own "
+        "sequences, and the weights outside the routed experts are split over gpus / dp_attention only")
 
 
 class InferenceMemoryResult(Explained):
@@ -151,11 +193,15 @@ SMALL_MAC_USABLE_FRACTION = 2 / 3
 
 
 def usable_bytes(gpu: Gpu) -> float:
-    """Memory a framework can use: nominal GiB x 0.99; of unified memory 0.75, and on a Mac of 36 GB or
-    less two thirds (macOS's default GPU working-set limit)."""
+    """Memory a framework can use: nominal GiB x 0.99 (x 15/16 more on data-centre GDDR cards, whose ECC
+    is on); of unified memory 0.75, and on a Mac of 36 GB or less two thirds (macOS's default GPU
+    working-set limit)."""
     if gpu.unified_memory and gpu.stack == "metal" and gpu.memory_gb <= SMALL_MAC_GB:
         return gpu.memory_gb * GIB * SMALL_MAC_USABLE_FRACTION
-    return gpu.memory_gb * GIB * (APPLE_USABLE_FRACTION if gpu.unified_memory else USABLE_FRACTION)
+    if gpu.unified_memory:
+        return gpu.memory_gb * GIB * APPLE_USABLE_FRACTION
+    ecc = GDDR_ECC_FRACTION if gpu.memory_type == "gddr" and gpu.segment == "datacenter" else 1.0
+    return gpu.memory_gb * GIB * USABLE_FRACTION * ecc
 
 
 def default_engine(precision: Precision, gpu: Gpu | None = None) -> Engine:
@@ -239,7 +285,8 @@ def vllm_batch_defaults(gpu: Gpu | None, version: EngineVersion) -> tuple[int, i
 
 
 def activation_term(model: ModelArch, engine: Engine, context: int, batch: int,
-                    version: EngineVersion = "v1", gpu: Gpu | None = None, tp: int = 1) -> Term:
+                    version: EngineVersion = "v1", gpu: Gpu | None = None, tp: int = 1,
+                    sampler: VllmSampler | None = None) -> Term:
     h, inter = model.hidden_size, model.intermediate_size * (model.experts_per_token or 1)
     if engine == "vllm" and version == "v0":
         tokens = VLLM_BATCHED_TOKENS
@@ -251,16 +298,18 @@ def activation_term(model: ModelArch, engine: Engine, context: int, batch: int,
                     rel_low=0.4, rel_high=0.6)
     if engine == "vllm":
         tokens, seqs = vllm_batch_defaults(gpu, version)
+        kind = sampler or VLLM_DEFAULT_SAMPLER[version]
+        per_logit = VLLM_SAMPLER_BYTES_PER_LOGIT[(version, kind)]
         forward = tokens * 2 * (VLLM_ACT_H * h + VLLM_ACT_I * inter)
-        sampler = seqs * model.vocab_size * VLLM_V1_SAMPLER_BYTES_PER_LOGIT
-        value = max(forward, sampler)
-        which = "the sampler warm-up" if sampler >= forward else "the forward pass"
+        sampler_bytes = seqs * model.vocab_size * per_logit
+        value = max(forward, sampler_bytes)
+        which = "the sampler warm-up" if sampler_bytes >= forward else "the forward pass"
         return term("activation_bytes", f"Activations (profiling peak: {which})", value, "bytes",
                     "max(max_num_batched_tokens x 2 bytes x (4 x hidden + 4 x MLP width), "
-                    "max_num_seqs x vocab x 23 bytes of sampler warm-up: bf16 logits, fp32 copy, sort values and "
-                    "indices, softmax, mask)",
+                    f"max_num_seqs x vocab x {per_logit} bytes of sampler warm-up ({kind} top-k/top-p path))",
                     {"max_num_batched_tokens": tokens, "max_num_seqs": seqs, "hidden": h, "mlp_width": inter,
-                     "vocab": model.vocab_size, "forward_bytes": forward, "sampler_bytes": sampler},
+                     "vocab": model.vocab_size, "forward_bytes": forward, "sampler_bytes": sampler_bytes,
+                     "sampler_bytes_per_logit": per_logit},
                     rel_low=0.3, rel_high=0.4)
     if engine == "sglang":
         chunk, graph_bs = sglang_sizes(gpu, tp)
@@ -313,7 +362,7 @@ def sglang_default_mem_fraction(gpu: Gpu | None, tp: int, pp: int) -> float:
     return round((mib - reserved) / mib, 3)
 
 
-def overhead_term(engine: Engine, gpus: int, version: EngineVersion = "v1") -> Term:
+def overhead_term(engine: Engine, gpus: int, version: EngineVersion = "v1", nvlink: bool = False) -> Term:
     if engine == "vllm":
         base = VLLM_NON_TORCH_BYTES * (1 if gpus == 1 else 2)
         if version == "v0":
@@ -321,11 +370,14 @@ def overhead_term(engine: Engine, gpus: int, version: EngineVersion = "v1") -> T
                         "vLLM non-torch memory: CUDA context, CUDA graphs, and NCCL buffers when split over GPUs",
                         {"gpus": gpus}, rel_low=0.3, rel_high=0.5)
         if version == "v1-before-0.21":
-            return term("overhead_bytes", "Engine overhead", base + VLLM_CUDA_GRAPH_BYTES, "bytes",
-                        "non-torch memory as V0 measured it (CUDA context, cuBLAS, NCCL: 1.79 GiB, twice that split "
-                        "over GPUs) + CUDA graphs (0.5 GiB, captured after the KV cache is sized)",
-                        {"gpus": gpus, "non_torch_bytes": base, "cuda_graph_bytes": VLLM_CUDA_GRAPH_BYTES},
-                        rel_low=0.3, rel_high=0.5)
+            inside = _vllm_non_torch_inside(gpus, nvlink)
+            outside = _vllm_outside_budget(version, gpus)
+            return term("overhead_bytes", "Engine overhead", inside + outside, "bytes",
+                        "inside the budget: what NCCL and the profile run add outside PyTorch (0.11 GiB; when split "
+                        "0.10 GiB more over PCIe, 0.41 GiB over NVLink); outside it: the CUDA context (0.5 GB, in "
+                        "the start-up snapshot) and CUDA graphs (0.5 GiB, captured after the KV cache is sized)",
+                        {"gpus": gpus, "non_torch_inside_bytes": inside, "outside_budget_bytes": outside,
+                         "cuda_graph_bytes": VLLM_CUDA_GRAPH_BYTES}, rel_low=0.3, rel_high=0.5)
         outside = _vllm_outside_budget(version, gpus)
         value = outside + VLLM_CUDA_GRAPH_BYTES + VLLM_V1_NON_TORCH_INCREASE_BYTES
         return term("overhead_bytes", "Engine overhead", value, "bytes",
@@ -348,14 +400,23 @@ def overhead_term(engine: Engine, gpus: int, version: EngineVersion = "v1") -> T
 
 def _vllm_outside_budget(version: EngineVersion, gpus: int) -> float:
     """Per-GPU memory vLLM uses beyond gpu_memory_utilization x capacity: V1 0.21+ leaves the CUDA
-    context and NCCL outside its budget; V1 before 0.21 leaves CUDA graphs outside; V0 as its log."""
+    context and NCCL outside its budget; V1 before 0.21 the CUDA context and CUDA graphs; V0 as its log."""
     if version == "v1":
         # what exists before the snapshot: the CUDA context, and NCCL / custom all-reduce when split
         # (the same 2.0 GiB per rank SGLang logs for torch.distributed's init)
         return HF_CUDA_CONTEXT_BYTES + (SGLANG_DISTRIBUTED_INIT_BYTES if gpus > 1 else 0.0)
     if version == "v1-before-0.21":
-        return VLLM_CUDA_GRAPH_BYTES
+        # the CUDA context is in the start-up snapshot; CUDA graphs are captured after the KV cache
+        return HF_CUDA_CONTEXT_BYTES + VLLM_CUDA_GRAPH_BYTES
     return 0.0
+
+
+def _vllm_non_torch_inside(gpus: int, nvlink: bool = False) -> float:
+    """V1 before 0.21: non-torch memory the profile run adds, inside the budget (NCCL when split, more
+    over NVLink where the custom all-reduce runs)."""
+    if gpus <= 1:
+        return VLLM_V1_NON_TORCH_INCREASE_BYTES
+    return VLLM_V1_NON_TORCH_INCREASE_BYTES + (VLLM_NCCL_NVLINK_INSIDE_BYTES if nvlink else VLLM_NCCL_INSIDE_BYTES)
 
 
 def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
@@ -405,14 +466,17 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula, kv_inputs,
                 rel_low=0.02, rel_high=0.05)
     version: EngineVersion = inp.engine_version
-    act_t = activation_term(model, engine, inp.context, inp.batch, version, card, inp.gpus)
-    over_t = overhead_term(engine, n_gpu, version)
+    act_t = activation_term(model, engine, inp.context, inp.batch, version, card, inp.gpus, inp.vllm_sampler)
+    over_t = overhead_term(engine, n_gpu, version, nvlink=card is not None and card.has_nvlink)
 
-    shards = arch.kv_shards(model, inp.gpus)
+    dp = _check_dp_attention(inp)
+    shards = arch.kv_shards(model, inp.gpus // dp)  # within one attention group
+    kv_div = shards * dp  # each data-parallel attention rank holds its own sequences
     stage_weights = _stage_weights(model, precision, weights, inp.pp)  # the fullest pipeline stage
+    copies = _dp_weight_copies(model, dp)
     per_gpu = {
-        "weights": stage_weights / inp.gpus,
-        "kv": kv_total / shards / inp.pp,
+        "weights": stage_weights * copies / inp.gpus,
+        "kv": kv_total / kv_div / inp.pp,
         "act": act_t.value,
         "over": over_t.value,
     }
@@ -422,15 +486,17 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
                    "PyTorch's caching allocator: reserved above the allocated peak, 5 % of it (an assumption)",
                    {"fraction": ALLOCATOR_SLACK_FRACTION if slack else 0.0}, rel_low=0.6, rel_high=2.0)
     per_gpu["over"] = over_t.value + slack
-    total = weights + kv_total * inp.gpus / shards + (act_t.value + over_t.value + slack) * n_gpu
+    total = weights * copies + kv_total * inp.gpus / kv_div + (act_t.value + over_t.value + slack) * n_gpu
     per_gpu_total = sum(per_gpu.values())
-    w_share = stage_weights / inp.gpus / weights if weights else 0.0
-    terms_lo = weights_t.low * w_share + kv_t.low / shards / inp.pp + act_t.low + over_t.low + slack_t.low
-    terms_hi = weights_t.high * w_share + kv_t.high / shards / inp.pp + act_t.high + over_t.high + slack_t.high
+    w_share = stage_weights * copies / inp.gpus / weights if weights else 0.0
+    terms_lo = weights_t.low * w_share + kv_t.low / kv_div / inp.pp + act_t.low + over_t.low + slack_t.low
+    terms_hi = weights_t.high * w_share + kv_t.high / kv_div / inp.pp + act_t.high + over_t.high + slack_t.high
     # the range of the total is the measured error of this engine's rows in the bench, not the terms'
     (lo, hi), range_words = measured_range(per_gpu_total, f"inference memory ({engine})", (terms_lo, terms_hi))
     total_range = (total * lo / per_gpu_total, total * hi / per_gpu_total) if per_gpu_total else (total, total)
-    if shards < inp.gpus:
+    if dp > 1:
+        assumptions.append(_dp_attention_words(model, inp, dp, copies))
+    if shards < inp.gpus // dp:
         assumptions.append(
             f"{inp.gpus} GPUs but {'an MLA latent cache' if model.attention == 'mla' else f'{model.num_kv_heads} KV heads'}: "
             "each GPU holds a copy of part of the KV cache")
@@ -465,7 +531,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     result = InferenceMemoryResult(
         model=model.name, model_id=model.id, precision=precision.id, kv_precision=kv.id, engine=engine,
         context=inp.context, batch=inp.batch, gpus=inp.gpus, pp=inp.pp,
-        weights_bytes=weights, kv_cache_bytes=kv_total * inp.gpus / shards if shards < inp.gpus else kv_total,
+        weights_bytes=weights, kv_cache_bytes=kv_total * inp.gpus / kv_div if kv_div < inp.gpus else kv_total,
         activation_bytes=act_t.value * n_gpu, overhead_bytes=(over_t.value + slack) * n_gpu,
         total_bytes=total, total_range_bytes=total_range,
         per_gpu_weights_bytes=per_gpu["weights"], per_gpu_kv_cache_bytes=per_gpu["kv"],
@@ -473,7 +539,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
         per_gpu_total_bytes=per_gpu_total, per_gpu_total_range_bytes=(lo, hi),
         kv_bytes_per_token=per_token,
         engine_version=version if engine == "vllm" else None,
-        allocator_peak_bytes=weights + kv_total * inp.gpus / shards + act_t.value * n_gpu,
+        allocator_peak_bytes=weights * copies + kv_total * inp.gpus / kv_div + act_t.value * n_gpu,
         per_gpu_allocator_peak_bytes=allocator_per_gpu, device_bytes=total, per_gpu_device_bytes=per_gpu_total,
         terms=[weights_t, kv_t, act_t, over_t] + ([slack_t] if slack else []), assumptions=assumptions,
         warnings=warnings,
@@ -489,6 +555,32 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     return result
 
 
+def _check_dp_attention(inp: InferenceMemoryInput) -> int:
+    """The data-parallel attention degree, which must divide the tensor-parallel GPUs."""
+    if inp.gpus % inp.dp_attention:
+        raise ToolError(f"dp_attention {inp.dp_attention} does not divide {inp.gpus} tensor-parallel GPUs")
+    return inp.dp_attention
+
+
+def _dp_weight_copies(model: ModelArch, dp: int) -> float:
+    """How many times the weights are held across the GPUs: with data-parallel attention the layers outside
+    the routed experts (attention, dense MLPs, embeddings) are split over gpus / dp only, so they are held
+    dp times; the routed experts stay split over all GPUs."""
+    if dp <= 1:
+        return 1.0
+    shared, _ = arch.expert_split(model)
+    total = model.total_params_b * 1e9
+    share = shared / total if total else 1.0
+    return share * dp + (1 - share)
+
+
+def _dp_attention_words(model: ModelArch, inp: InferenceMemoryInput, dp: int, copies: float) -> str:
+    cache = "MLA latent cache" if model.attention == "mla" else "KV cache"
+    return (f"data-parallel attention over {dp} ranks of {inp.gpus // dp} GPU(s): each rank keeps the {cache} of its "
+            f"own sequences (the {inp.batch} sequence(s) spread over the ranks), and the weights outside the routed "
+            f"experts are held {dp} times ({copies:.2f} x the model's weights over all GPUs)")
+
+
 def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: InferenceMemoryInput, shards: int) -> None:
     capacity = usable_bytes(gpu)
     r.gpu, r.gpu_capacity_bytes = gpu.id, capacity
@@ -502,8 +594,9 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         budget = min(capacity * util, capacity - outside)
         inside_overhead = r.per_gpu_overhead_bytes - outside
         free_for_kv = budget - r.per_gpu_weights_bytes - r.per_gpu_activation_bytes - inside_overhead
-        r.kv_cache_capacity_tokens = max(0, int(free_for_kv // per_token_gpu)) if per_token_gpu else 0
-        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens / inp.context, 2)
+        block = per_token_gpu * VLLM_BLOCK_TOKENS  # whole blocks of 16 tokens
+        r.kv_cache_capacity_tokens = max(0, int(free_for_kv // block) * VLLM_BLOCK_TOKENS) if block else 0
+        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens * inp.dp_attention / inp.context, 2)
         in_budget = r.per_gpu_total_bytes - outside
         r.fits = in_budget <= budget and r.kv_cache_capacity_tokens >= inp.context
         r.headroom_bytes = budget - in_budget
@@ -517,13 +610,13 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
                              "overhead_inside_budget_bytes": inside_overhead, "overhead_outside_budget_bytes": outside}))
         r.terms.append(term("kv_cache_capacity_tokens", "KV capacity", r.kv_cache_capacity_tokens, "tokens",
                             "(capacity x gpu_memory_utilization - weights - activations - overhead inside the budget) "
-                            "/ KV bytes per token",
+                            "/ KV bytes per token, in whole blocks of 16 tokens",
                             {"capacity_bytes": capacity, "gpu_memory_utilization": util,
                              "kv_bytes_per_token_per_gpu": per_token_gpu}))
         r.assumptions.append(f"vLLM reserves {util:.0%} of each card and fills what is left with KV cache"
-                             + (f"; {outside / GIB:.2f} GiB per card (CUDA context, NCCL"
-                                + (")" if version == "v1" else ", CUDA graphs)") + " sit outside that share"
-                                if outside else ""))
+                             + (f"; {outside / GIB:.2f} GiB per card ("
+                                + ("CUDA context, NCCL" if version == "v1" else "CUDA context, CUDA graphs")
+                                + ") sit outside that share" if outside else ""))
         _, max_seqs = vllm_batch_defaults(gpu, version)
         if r.max_concurrent_sequences > max_seqs:
             r.assumptions.append(f"vLLM schedules at most {max_seqs} sequences at once by default (max_num_seqs)")
@@ -534,7 +627,7 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         before_load = capacity - preload
         pool = mfs * before_load - r.per_gpu_weights_bytes
         r.kv_cache_capacity_tokens = max(0, int(pool // per_token_gpu)) if per_token_gpu else 0
-        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens / inp.context, 2)
+        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens * inp.dp_attention / inp.context, 2)
         r.fits = pool >= r.per_gpu_kv_cache_bytes and r.kv_cache_capacity_tokens >= inp.context
         r.headroom_bytes = pool - r.per_gpu_kv_cache_bytes
         left = (1 - mfs) * before_load
