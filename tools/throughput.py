@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from knowledge import find_gpu, find_precision
+from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from knowledge.loader import llamacpp_efficiencies
 from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
 from tools import arch
@@ -59,7 +60,8 @@ PCIE_GBPS = {3: 12.0, 4: 25.0, 5: 50.0}
 LLAMACPP_HOP_S = 0.4e-3
 # Engines that place whole layers on each GPU (llama.cpp's default split, transformers' device_map).
 LAYER_SPLIT_ENGINES = ("llama.cpp", "transformers")
-# llama.cpp pipelines prefill over GPUs in micro-batches of 512 within batches of 2048 tokens.
+# llama.cpp pipelines prefill over GPUs in micro-batches of 512 within batches of 2048 tokens (llama-bench's
+# n_ubatch and n_batch); how many of them overlap is data (knowledge/data/llamacpp_layer_split.yaml).
 LLAMACPP_UBATCH, LLAMACPP_BATCH = 512, 2048
 # Big-MoE decode (vLLM, SGLang). Routed experts are multiplied by a grouped GEMM that, at a few tokens
 # per expert, reads its many small weight slices at a lower share of bandwidth than a dense GEMV; across
@@ -225,13 +227,28 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
             "kv_read": kv_read, "bandwidth": bw, "flops": flops, "bandwidth_eff": eff["bandwidth_eff"]}
 
 
+def pipeline_speedup(gpus: int, prompt: int, in_flight: float) -> float:
+    """How much faster a layer split runs a prompt than one GPU at a time: n*m/(m+n-1), with m the
+    micro-batches of one call (n_batch / n_ubatch at most) that overlap, never more than in_flight."""
+    micro = min(max(1.0, min(prompt, LLAMACPP_BATCH) / LLAMACPP_UBATCH), in_flight)
+    return gpus * micro / (micro + gpus - 1)
+
+
+def llamacpp_split(model: ModelArch, precision: Precision, gpu: Gpu, gpus: int,
+                   backend: LlamaCppBackend | None = None) -> tuple[LlamaCppLayerSplit, bool]:
+    """The layer-split record for this backend, kind of weights, model size and GPU count, and whether it
+    was measured on this backend (ROCm and Vulkan take CUDA's)."""
+    return layer_split_for(llamacpp_backend_for(gpu, backend), weights_kind(precision), model.total_params_b, gpus)
+
+
 def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engine: Engine, gpus: int,
                           prompt: int, backend: LlamaCppBackend | None = None) -> dict[str, float]:
     """Seconds per prompt token: weight multiplies plus causal attention over half the prompt on
     average (windowed layers over at most their window), split over GPUs.
 
-    llama.cpp's layer split pipelines micro-batches over the GPUs; `seconds_no_overlap` is the same
-    prompt with no overlap at all (one GPU at a time), the slow end for quantized weights."""
+    llama.cpp's layer split pipelines micro-batches over the GPUs, as many at once as its layer-split
+    record says (`seconds_slow` and `seconds_fast` at the ends of the record's range);
+    `seconds_no_overlap` is the same prompt one GPU at a time."""
     eff = efficiency(engine, gpu, precision, backend)
     dense = 2 * model.active_params_b * 1e9 / (matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"])
     dense += model.active_params_b * eff["token_overhead_s_per_bparam"]
@@ -241,17 +258,43 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
     attn = attn_flops / (attention_tflops(gpu, engine) * 1e12 * eff["attn_eff"])
     per_token = dense + attn
     no_overlap = per_token
+    slow = fast = None
+    in_flight = 0.0
     p_mfu = eff["mm_mfu"]
-    if gpus > 1 and engine in LAYER_SPLIT_ENGINES:
-        micro = max(1.0, min(prompt, LLAMACPP_BATCH) / LLAMACPP_UBATCH)
-        speedup = gpus * micro / (micro + gpus - 1)
-        per_token /= speedup
+    if gpus > 1 and engine == "llama.cpp":
+        split, _ = llamacpp_split(model, precision, gpu, gpus, backend)
+        lo, hi = split.in_flight_range
+        slow, fast = no_overlap / pipeline_speedup(gpus, prompt, lo), no_overlap / pipeline_speedup(gpus, prompt, hi)
+        per_token = no_overlap / pipeline_speedup(gpus, prompt, split.in_flight)
+        in_flight = split.in_flight
+    elif gpus > 1 and engine in LAYER_SPLIT_ENGINES:
+        per_token /= pipeline_speedup(gpus, prompt, float(LLAMACPP_BATCH // LLAMACPP_UBATCH))
     elif gpus > 1:
         _, gbps = link(gpu)
         per_token = per_token / gpus + 2 * model.num_layers * 2 * (gpus - 1) / gpus * model.hidden_size * 2 / (gbps * 1e9)
         no_overlap = per_token
-    return {"seconds": per_token, "seconds_no_overlap": no_overlap, "dense": dense, "attention": attn,
+    return {"seconds": per_token, "seconds_no_overlap": no_overlap, "seconds_slow": slow or per_token,
+            "seconds_fast": fast or per_token, "in_flight": in_flight, "dense": dense, "attention": attn,
             "attention_flops": attn_flops, "mfu": p_mfu, "attn_eff": eff["attn_eff"]}
+
+
+def layer_split_assumptions(model: ModelArch, precision: Precision, gpu: Gpu, gpus: int, prompt: int,
+                            backend: LlamaCppBackend | None) -> list[str]:
+    """What the answer says about llama.cpp's layer split: decode gains nothing, and how much the prompt's
+    micro-batches overlap (the record and where its figures come from)."""
+    split, measured = llamacpp_split(model, precision, gpu, gpus, backend)
+    lo, hi = split.in_flight_range
+    if split.in_flight <= 1:
+        first = (f"llama.cpp splits layers across GPUs: more cards add memory, not decode speed, and for "
+                 f"{weights_kind(precision)} weights of a model this size on {gpus} GPUs barely any prefill speed "
+                 "(measured: two GPUs prefill about as fast as four)")
+    else:
+        first = "llama.cpp splits layers across GPUs: more cards add memory and pipelined prefill, not decode speed"
+    where = "measured on CUDA" if measured else f"CUDA's figures, none measured on {llamacpp_backend_for(gpu, backend)}"
+    return [first, f"llama.cpp layer split: prefill {pipeline_speedup(gpus, prompt, split.in_flight):.1f}x one GPU at a time "
+                   f"({split.in_flight:g} micro-batch{'' if split.in_flight == 1 else 'es'} of {LLAMACPP_UBATCH} tokens "
+                   f"in flight, range {lo:g}-{hi:g}; "
+                   f"{split.id}, {where})"]
 
 
 def speed(inp: SpeedInput) -> SpeedResult:
@@ -289,13 +332,11 @@ def speed(inp: SpeedInput) -> SpeedResult:
 
     p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context, backend)
     prefill = 1 / p["seconds"]
-    prefill_range = (prefill * 0.7, prefill * 1.3)
-    if engine == "llama.cpp" and n > 1 and precision.bits_per_weight < 16:
-        # quantized weights: the layer split's prompt pipelining overlaps anywhere from fully to barely
-        prefill_range = (min(prefill * 0.7, 0.85 / p["seconds_no_overlap"]), prefill * 1.3)
+    # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the kernels' +-30 %
+    prefill_range = (min(prefill * 0.7, 0.85 / p["seconds_slow"]), max(prefill * 1.3, 1.15 / p["seconds_fast"]))
     ttft = inp.context * p["seconds"] + step
     if engine == "llama.cpp" and n > 1:
-        assumptions.append("llama.cpp splits layers across GPUs: more cards add memory and pipelined prefill, not decode speed")
+        assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
 
@@ -320,7 +361,8 @@ def speed(inp: SpeedInput) -> SpeedResult:
              "divided over GPUs",
              {"active_parameters": model.active_params_b * 1e9,
               "matmul_tflops": matmul_tflops(gpu, precision, engine), "mfu": p["mfu"],
-              "attention_efficiency": p["attn_eff"], "prompt_tokens": inp.context, "gpus": n}),
+              "attention_efficiency": p["attn_eff"], "prompt_tokens": inp.context, "gpus": n}
+             | ({"layer_split_micro_batches_in_flight": p["in_flight"]} if p["in_flight"] else {})),
     ]
     if model.is_moe:
         read = arch.params_read_per_step(model, inp.batch)
