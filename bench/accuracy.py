@@ -102,16 +102,8 @@ def inference_memory_rows(report: Report) -> None:
                          "available_kv_cache_memory_per_gpu": 0.9 * 79.22 * GIB - res.per_gpu_weights_bytes
                          - res.per_gpu_activation_bytes - res.per_gpu_overhead_bytes}[metric] / GIB
             report.scored.append(Scored("inference memory", src, r["row_id"], f"Llama-3-8B vLLM TP{tp} {metric}", value, predicted))
-        elif src == "VLLM_ISSUE21348" and r["framework"] == "vLLM":
-            # July 2025: a V1 release before 0.21 (CUDA graphs in the headroom); a maintainer attributes
-            # the low figure to a profiling-order change (PR #19312): kept, and reported as an outlier
-            res = inference_memory(InferenceMemoryInput(model="qwen3-235b-a22b", precision="fp8", gpus=4, engine="vllm",
-                                                        gpu="h100-sxm", engine_version="v1-before-0.21"))
-            if metric == "kv_cache_capacity_tokens":
-                predicted = float(res.kv_cache_capacity_tokens or 0)
-            else:
-                predicted = res.term("available_kv_cache_bytes").value / GIB
-            report.scored.append(Scored("vLLM KV capacity", src, r["row_id"], f"Qwen3-235B-A22B FP8 TP4 {metric}", value, predicted))
+        elif src in VLLM_LOGS and r["framework"] == "vLLM":
+            _vllm_log_row(report, r, value)
         elif src == "VLLM_ISSUE21348" and r["framework"] == "SGLang":
             # SGLang logs per rank; its "GB" are GiB (367,404 tokens x 94 layers x 128 x 2 bytes = 8.23 GiB)
             res = inference_memory(InferenceMemoryInput(model="qwen3-235b-a22b", precision="fp8", gpus=4, engine="sglang",
@@ -128,6 +120,58 @@ def inference_memory_rows(report: Report) -> None:
                                         value, res.weights_bytes / GIB))
         else:
             report.skip(f"{src} {r['framework']}: not modelled")
+
+
+# vLLM start-up logs: the setup each source ran, and the engine_version whose accounting it is scored
+# with. V1 releases up to 0.20 are "v1-before-0.21"; the sampler is the one the log names.
+#   VLLM_ISSUE21348: July 2025, a V1 release before 0.21 (CUDA graphs in the headroom); a maintainer
+#     attributes its low figure to a profiling-order change (PR #19312), with LMCacheConnectorV1
+#     loaded: kept, and reported as an outlier.
+#   DL22_VLLM_BENCH: vLLM 0.10.1.1, FlashInfer sampler, Qwen2-7B-Instruct, A100 80GB, 16,384 tokens.
+#   VLLM_L40S_QWEN3_235B: vLLM 0.10.2, native sampler, TP8 with expert parallelism on 8 x L40S.
+#   VLLM_RTX4080_QWEN25_AWQ: vLLM 0.26.0, VLLM_USE_FLASHINFER_SAMPLER=0, RTX 4080.
+VLLM_LOGS: dict[str, dict] = {
+    "VLLM_ISSUE21348": dict(model="qwen3-235b-a22b", precision="fp8", gpu="h100-sxm", engine_version="v1-before-0.21"),
+    # the TP2 log: "Custom allreduce is disabled because your platform lacks GPU P2P capability": PCIe cards
+    "DL22_VLLM_BENCH": dict(model="qwen2-7b", precision="bf16", gpu="a100-80gb-pcie", engine_version="v1-before-0.21",
+                            vllm_sampler="flashinfer", context=16384),
+    "VLLM_L40S_QWEN3_235B": dict(model="qwen3-235b-a22b", precision="fp8", gpu="l40s", engine_version="v1-before-0.21",
+                                 vllm_sampler="native", context=32768),
+    "VLLM_RTX4080_QWEN25_AWQ": dict(model="qwen2.5-7b", precision="awq", gpu="rtx-4080", engine_version="v1",
+                                    vllm_sampler="native", context=32768),
+    #   LLMD_EMPIRICAL_MEMORY: H100, a V1 release before 0.21 (CUDA graph memory not subtracted in its log
+    #     lines); its activation peaks (4.76 GiB for 1024 x 128,256 logits) are the native sampler's
+    "LLMD_EMPIRICAL_MEMORY": dict(gpu="h100-sxm", engine_version="v1-before-0.21", vllm_sampler="native",
+                                  context=16000),
+}
+# sources that ran several models: the catalog id and weight format of each checkpoint
+VLLM_LOG_MODELS = {"meta-llama/Llama-3.1-8B-Instruct": ("llama-3.1-8b", "bf16"), "Qwen/Qwen3-0.6B": ("qwen3-0.6b", "bf16"),
+                   "Qwen/Qwen3-32B": ("qwen3-32b", "bf16"),
+                   "RedHatAI/Llama-3.3-70B-Instruct-FP8-dynamic": ("llama-3.3-70b", "fp8")}
+# the byte lines of a log scored as "inference memory"; the KV lines as "vLLM KV capacity"
+VLLM_MEMORY_METRICS = ("model_weights_per_gpu", "torch_activation_peak_per_gpu", "non_torch_memory_per_gpu")
+
+
+def _vllm_log_row(report: Report, r: dict[str, str], value: float) -> None:
+    src, metric = r["source_id"], r["metric"]
+    util = re.search(r"--gpu-memory-utilization\s+([\d.]+)", r["other_conditions"])
+    kw = dict(VLLM_LOGS[src], gpus=int(r["num_gpus"]), engine="vllm",
+              gpu_memory_utilization=float(util.group(1)) if util else None)
+    if r["hf_id"] in VLLM_LOG_MODELS and "model" not in kw:
+        kw["model"], kw["precision"] = VLLM_LOG_MODELS[r["hf_id"]]
+    res = inference_memory(InferenceMemoryInput(**kw))
+    if metric == "kv_cache_capacity_tokens":
+        predicted = float(res.kv_cache_capacity_tokens or 0)
+    elif metric == "available_kv_cache_memory_per_gpu":
+        predicted = res.term("available_kv_cache_bytes").value / GIB
+    else:
+        overhead = res.term("overhead_bytes").inputs
+        predicted = {"model_weights_per_gpu": res.per_gpu_weights_bytes,
+                     "torch_activation_peak_per_gpu": res.per_gpu_activation_bytes,
+                     "non_torch_memory_per_gpu": float(overhead.get("non_torch_inside_bytes", 0.0))}[metric] / GIB
+    tool = "inference memory" if metric in VLLM_MEMORY_METRICS else "vLLM KV capacity"
+    label = f"{kw['model']} {kw['precision']} {kw['gpu']} TP{kw['gpus']} {metric}"
+    report.scored.append(Scored(tool, src, r["row_id"], label, value, predicted))
 
 
 # Fine-tuning rows, matched to the framework that produced them. What each source printed:
@@ -209,6 +253,10 @@ def training_memory_rows(report: Report) -> None:
                                     predicted))
 
 
+# llama-bench rows (XJ_LLAMACPP) name the Meta checkpoint; the catalog ids they are scored as
+XJ_MODELS = {"Meta-Llama-3-8B": "llama-3-8b", "Meta-Llama-3-70B": "llama-3-70b"}
+
+
 def throughput_rows(report: Report) -> None:
     for r in _rows("throughput.csv"):
         src = r["source_id"]
@@ -224,14 +272,15 @@ def throughput_rows(report: Report) -> None:
         precision = PRECISION.get(r["quant"])
         if src == "XJ_LLAMACPP":
             n = int(r["num_gpus"])
+            model = XJ_MODELS[r["model"]]
             if r["metric"].startswith("decode"):
                 gen = int(r["gen_len"])
-                res = speed(SpeedInput(model="llama-3-8b", precision=precision, gpu=gpu.id, gpus=n, context=max(1, gen // 2), engine="llama.cpp"))
+                res = speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=n, context=max(1, gen // 2), engine="llama.cpp"))
                 tool, predicted = "llama.cpp decode", res.decode_tokens_per_s
             else:
-                res = speed(SpeedInput(model="llama-3-8b", precision=precision, gpu=gpu.id, gpus=n, context=int(r["prompt_len"]), engine="llama.cpp"))
+                res = speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=n, context=int(r["prompt_len"]), engine="llama.cpp"))
                 tool, predicted = "llama.cpp prefill", res.prefill_tokens_per_s
-            report.scored.append(Scored(tool, src, r["row_id"], f"{gpu.id} x{n} {r['quant']} {r['metric']}", value, predicted))
+            report.scored.append(Scored(tool, src, r["row_id"], f"{model} {gpu.id} x{n} {r['quant']} {r['metric']}", value, predicted))
         elif src == "GG4167":
             # llama.cpp discussion #4167: llama-bench on Apple M-series (Metal), Llama 2 7B, one 2023 build
             quant = {"GGUF F16": "f16", "GGUF Q8_0": "q8_0", "GGUF Q4_0": "q4_0"}[r["quant"]]
@@ -306,7 +355,9 @@ def print_report(report: Report) -> None:
 # measured is bytes: the "inference memory" rows by the engine they were scored with, and the byte
 # lines (not the token counts) of the KV-capacity rows.
 INFERENCE_MEMORY_ENGINE = {"QWEN25_SPEED": "transformers", "QWEN1_README": "transformers",
-                           "VLLM_PR10511": "vllm", "XJ_VRAM": "llama.cpp"}
+                           "VLLM_PR10511": "vllm", "XJ_VRAM": "llama.cpp", "DL22_VLLM_BENCH": "vllm",
+                           "VLLM_L40S_QWEN3_235B": "vllm", "VLLM_RTX4080_QWEN25_AWQ": "vllm",
+                           "LLMD_EMPIRICAL_MEMORY": "vllm"}
 KV_MEMORY_ENGINE = {"vLLM KV capacity": "vllm", "SGLang KV capacity": "sglang"}
 
 
