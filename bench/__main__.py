@@ -213,14 +213,19 @@ def main() -> int:
         from bench.residuals import main as write_residuals
 
         return write_residuals()
-    sections = sys.argv[1:] or ["accuracy", "speed", "scale"]
-    unknown = set(sections) - {"accuracy", "speed", "scale"}
+    sections = sys.argv[1:] or ["accuracy", "training-speed", "speed", "scale"]
+    unknown = set(sections) - {"accuracy", "training-speed", "speed", "scale"}
     if unknown:
-        print(f"unknown bench section {', '.join(sorted(unknown))}; choose from accuracy, speed, scale",
+        print(f"unknown bench section {', '.join(sorted(unknown))}; choose from accuracy, training-speed, speed, scale",
               file=sys.stderr)
         return 2
     if "accuracy" in sections:
         accuracy_section()
+    if "training-speed" in sections:  # training time against published runs (bench/training_speed.py)
+        from bench.training_speed import section as training_speed_section
+
+        print()
+        training_speed_section()
     if "speed" in sections:
         print()
         print("README table (speed, median of runs):")

@@ -295,3 +295,23 @@ def llamacpp_efficiencies() -> tuple[LlamaCppEfficiency, ...]:
                     raise KnowledgeError(f"llamacpp_efficiency.yaml: record {i} (id '{r.id}'): {r.backend}/{w}/{m} "
                                          f"already covered by '{owner[(r.backend, w, m)]}'")
     return records
+
+
+from knowledge.schema import TrainingEfficiency  # noqa: E402  (appended with its loader)
+
+
+@cache
+def training_efficiency() -> TrainingEfficiency:
+    """MFU by GPU class and workload, framework speed factors and FP8's speed-up (data/training_mfu.yaml).
+    Every built-in GPU must find a class for each workload, and a framework appears once."""
+    table = load_one(DATA_DIR / "training_mfu.yaml", TrainingEfficiency)
+    for workload in ("fine-tune", "pretrain"):
+        for g in builtin_gpus():
+            if not any(c.workload == workload and c.matches(g) for c in table.classes):
+                raise KnowledgeError(f"training_mfu.yaml: no {workload} class matches GPU '{g.id}'")
+    seen: set[str] = set()
+    for i, f in enumerate(table.frameworks):
+        if f.framework in seen:
+            raise KnowledgeError(f"training_mfu.yaml: frameworks record {i}: '{f.framework}' appears twice")
+        seen.add(f.framework)
+    return table

@@ -438,3 +438,48 @@ class LlamaCppEfficiency(Record):
     token_overhead_s_per_bparam: float | None = Field(default=None, ge=0)
     fitted_on: str = Field(min_length=3, description="the measurements the constants were fitted to")
     notes: list[str] = []
+
+
+TrainingWorkload = Literal["fine-tune", "pretrain"]
+
+
+class TrainingMfu(Record):
+    """The model FLOPs utilisation a training run reaches on one class of GPU (data/training_mfu.yaml):
+    model FLOPs per second (the FLOPs tools/training_time.py counts, attention included) over the card's
+    dense BF16 tensor rate. The first record whose filters all match a GPU applies; a filter left empty
+    matches every card."""
+
+    id: str
+    workload: TrainingWorkload
+    memory_types: list[Literal["gddr", "hbm", "lpddr"]] = Field(min_length=1)
+    segments: list[Literal["consumer", "workstation", "datacenter", "apple"]] = []
+    archs: list[str] = Field(default=[], description="GPU architectures (Gpu.arch); empty: any, unknown included")
+    mfu: float = Field(gt=0, le=1)
+    fitted_on: str = Field(min_length=3, description="the reference rows the value was fitted to, or how it was derived")
+    notes: list[str] = []
+
+    def matches(self, gpu: Gpu) -> bool:
+        return (gpu.memory_type in self.memory_types and (not self.segments or gpu.segment in self.segments)
+                and (not self.archs or gpu.arch in self.archs))
+
+
+class FrameworkTrainingSpeed(Record):
+    """How much faster (or slower) one fine-tuning framework trains than HF Trainer + PEFT on the same card."""
+
+    framework: str = Field(description="FrameworkPreset.id")
+    factor: float = Field(gt=0, le=4)
+    fitted_on: str = Field(min_length=3)
+    notes: list[str] = []
+
+
+class TrainingEfficiency(BaseModel):
+    """data/training_mfu.yaml: MFU by GPU class and workload, framework factors, and FP8's speed-up."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    classes: list[TrainingMfu] = Field(min_length=1)
+    frameworks: list[FrameworkTrainingSpeed] = []
+    fp8_speedup: float = Field(gt=0, le=2, description="FP8 linears (Transformer Engine, torchao Float8) over BF16, "
+                                                       "on cards with FP8 tensor cores")
+    fp8_fitted_on: str = Field(min_length=3)
+    fp8_source: str = Field(min_length=3)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from knowledge import find_gpu
-from knowledge.schema import Gpu
+from knowledge.loader import training_efficiency
+from knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
 from tools.common import Explained, ToolInput, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
@@ -13,26 +16,31 @@ from tools.training import Method, framework_on
 
 # FLOPs per token per active parameter. Full training: 2 forward + 4 backward (activation and
 # weight gradients). LoRA/QLoRA skip the frozen weights' gradients: 2 + 2. Gradient checkpointing
-# repeats the forward: +2.
+# repeats the forward: +2. Pretraining is counted as 6 x N x D whatever is recomputed: its MFU is
+# fitted on that count (MosaicML's and torchtitan's MFU convention), so the recompute is inside it.
 FLOPS_PER_PARAM = {"full": 6, "lora": 4, "qlora": 4}
 RECOMPUTE_FLOPS_PER_PARAM = 2
-# MFU (share of the card's dense BF16 tensor rate doing model FLOPs) per GPU class, calibrated on
-# published runs in tests/reference/training_memory.csv, counted with the FLOPs below (recompute
-# included):
-# - hbm (A100, H100, H200, B200, MI300X ...): the median of the Qwen-1 profile's single-A100 LoRA rows at
-#   2,048-8,192 tokens (rows 121-123, 145-147, 172-174: 34-56 %, median 46 %; HF Trainer + PEFT,
-#   flash attention). Hopper and Blackwell have no cited run here: they take the A100 figure.
-# - gddr (GeForce and workstation Ada/Ampere/Blackwell, L40S, L4, A10 ...): torchtune's RTX 4090 rows
-#   (301 full, 303 LoRA, 305 QLoRA: 64-90 %, median 70 %), divided by torchtune's own lead over HF
-#   Trainer on the same A100 class (row 307, 70B LoRA on 8 x A100: 59 %, vs the 46 % above: x1.29).
-MFU_BY_CLASS = {"hbm": 0.46, "gddr": 0.55}
-MFU_ROWS = {"hbm": "Qwen-1 profile rows 121-123, 145-147, 172-174 (A100)",
-            "gddr": "torchtune README rows 301, 303, 305 (RTX 4090) over row 307 (A100)"}
+PRETRAIN_FLOPS_PER_PARAM = 6
+# Attention's own matmuls (QK^T and AV) per token per layer, forward: 4 x attention width x the tokens it
+# attends to (MosaicML llm-foundry benchmarking README, after Korthikanti et al. 2022: full, not causal-
+# halved); backward twice that for every method (no weights, but LoRA still needs the activation
+# gradients), and the recompute adds one more forward.
+ATTENTION_FORWARD_FLOPS = 4
+# The MFU table (knowledge/data/training_mfu.yaml) is fitted with these FLOPs counted: a run's
+# MFU is the share of the card's dense BF16 tensor rate doing them.
 
 
-def mfu_class(gpu: Gpu) -> str:
-    """HBM cards (datacenter A100/H100/H200/B200 class) or GDDR/LPDDR cards (consumer and workstation)."""
-    return "hbm" if gpu.memory_type == "hbm" else "gddr"
+def mfu_record(gpu: Gpu, workload: TrainingWorkload) -> TrainingMfu:
+    """The first MFU class of the table that matches this card for this workload."""
+    for c in training_efficiency().classes:
+        if c.workload == workload and c.matches(gpu):
+            return c
+    raise LookupError(f"no {workload} MFU class matches {gpu.id}")  # pragma: no cover (the loader checks)
+
+
+def framework_factor(framework_id: str) -> float:
+    """How much faster a framework fine-tunes than HF Trainer + PEFT (1.0 where nothing is measured)."""
+    return next((f.factor for f in training_efficiency().frameworks if f.framework == framework_id), 1.0)
 
 
 # Preference tuning (DPO and kin) scores each sequence with a frozen reference model: one more forward.
@@ -66,6 +74,12 @@ class TrainingTimeInput(ToolInput):
                                                                   "token); default: the framework's, as memory "
                                                                   "assumes")
     reference_forward: bool = Field(False, description="DPO and kin: a reference model scores every token too")
+    pretraining: bool = Field(False, description="training from scratch: 6 x parameters x tokens, the pretraining MFU "
+                                                 "(all weights train; method is ignored)")
+    seq_len: int | None = Field(None, gt=0, le=4_194_304, description="tokens per sequence: counts attention's own "
+                                                                      "FLOPs (left out when not given)")
+    precision: Literal["bf16", "fp8"] = Field("bf16", description="fp8: FP8 linears (Transformer Engine / torchao "
+                                                                   "Float8) on cards with FP8 tensor cores")
     region: Region = "global"
 
 
@@ -80,53 +94,109 @@ class TrainingTimeResult(Explained):
     mfu: float
 
 
+def attention_width(model: ModelArch) -> int:
+    return model.num_attention_heads * model.head_dim
+
+
+def attention_flops_per_token(model: ModelArch, seq_len: int, recompute: bool) -> float:
+    """Attention's QK^T and AV matmuls per training token: forward + 2 x backward (+ a recomputed forward);
+    sliding-window layers attend to at most their window, layers without attention to nothing."""
+    window = min(seq_len, model.sliding_window or seq_len)
+    full_layers = model.num_layers - model.sliding_layers - model.recurrent_layers
+    attended = full_layers * seq_len + model.sliding_layers * window
+    passes = 3 + (1 if recompute else 0)
+    return passes * ATTENTION_FORWARD_FLOPS * attention_width(model) * attended
+
+
 def training_time(inp: TrainingTimeInput) -> TrainingTimeResult:
-    model = resolve_model(inp.model)
-    gpu = find_gpu(inp.gpu)
-    fw = framework_on(inp.framework, inp.gpus)
-    ckpt = fw.activation_checkpointing if inp.gradient_checkpointing is None else inp.gradient_checkpointing
-    klass = mfu_class(gpu)
-    mfu = inp.mfu or MFU_BY_CLASS[klass]
+    return training_time_of(resolve_model(inp.model), inp)
+
+
+def _flops_factor(inp: TrainingTimeInput, ckpt: bool) -> tuple[int, str]:
+    if inp.pretraining:
+        return PRETRAIN_FLOPS_PER_PARAM, (f"{PRETRAIN_FLOPS_PER_PARAM} FLOPs per active parameter per token "
+                                          "(pretraining, 6 x N x D: recompute is inside the pretraining MFU)")
     factor = (FLOPS_PER_PARAM[inp.method] + (RECOMPUTE_FLOPS_PER_PARAM if ckpt else 0)
               + (REFERENCE_FLOPS_PER_PARAM if inp.reference_forward else 0))
-    effective = mfu * (QLORA_SPEED_FACTOR if inp.method == "qlora" else 1.0) * STACK_TRAINING_EFFICIENCY[gpu.stack]
-    if gpu.stack in ("rocm", "cann"):
-        assumptions_stack = (f"{gpu.name}: training software reaches about {STACK_TRAINING_EFFICIENCY[gpu.stack]:.0%} "
-                             "of the MFU a CUDA card does (public training benchmarks)")
-    else:
-        assumptions_stack = ""
-    warnings: list[str] = []
-    assumptions = [
-        f"MFU {mfu:.0%} (share of the card's dense BF16 tensor throughput doing useful work)"
-        + ("" if inp.mfu else f", the {klass.upper()}-card figure calibrated on {MFU_ROWS[klass]}"),
-        f"{factor} FLOPs per active parameter per token: {FLOPS_PER_PARAM[inp.method]} for {inp.method}"
-        + (f" + {RECOMPUTE_FLOPS_PER_PARAM} recomputing the forward (activation checkpointing, as {fw.name} "
-           "sizes memory)" if ckpt else " (no activation checkpointing)")
-        + (f" + {REFERENCE_FLOPS_PER_PARAM} for the reference model" if inp.reference_forward else ""),
-    ]
-    if assumptions_stack:
-        assumptions.append(assumptions_stack)
-    if inp.method == "qlora":
+    return factor, (f"{factor} FLOPs per active parameter per token: {FLOPS_PER_PARAM[inp.method]} for {inp.method}"
+                    + (f" + {RECOMPUTE_FLOPS_PER_PARAM} recomputing the forward (activation checkpointing)" if ckpt
+                       else " (no activation checkpointing)")
+                    + (f" + {REFERENCE_FLOPS_PER_PARAM} for the reference model" if inp.reference_forward else ""))
+
+
+def _efficiency(inp: TrainingTimeInput, gpu: Gpu, fw_id: str, assumptions: list[str]) -> float:
+    """The MFU the run reaches: the class's (or the stated one) x framework, QLoRA, FP8 and stack factors."""
+    table = training_efficiency()
+    workload: TrainingWorkload = "pretrain" if inp.pretraining else "fine-tune"
+    record = mfu_record(gpu, workload)
+    mfu = inp.mfu or record.mfu
+    assumptions.append(f"MFU {mfu:.0%} (share of the card's dense BF16 tensor throughput doing useful work)"
+                       + ("" if inp.mfu else f", fitted on published runs ({record.id}: {record.source})"))
+    effective = mfu
+    if not inp.mfu and not inp.pretraining and (factor := framework_factor(fw_id)) != 1.0:
+        effective *= factor
+        assumptions.append(f"{fw_id} trains {factor:.2f}x as fast as HF Trainer on the same card (published runs)")
+    if inp.method == "qlora" and not inp.pretraining:
+        effective *= QLORA_SPEED_FACTOR
         assumptions.append(f"QLoRA dequantizes weights on the fly: {QLORA_SPEED_FACTOR:.0%} of LoRA's speed")
+    if inp.precision == "fp8" and gpu.fp8_tflops:
+        effective *= table.fp8_speedup
+        assumptions.append(f"FP8 linears: {table.fp8_speedup:.2f}x the BF16 run ({table.fp8_fitted_on})")
+    elif inp.precision == "fp8":
+        assumptions.append(f"{gpu.name} has no FP8 tensor cores: trains at its BF16 rate")
+    stack = STACK_TRAINING_EFFICIENCY[gpu.stack]
+    if stack != 1.0:
+        effective *= stack
+        assumptions.append(f"{gpu.name}: training software reaches about {stack:.0%} of the MFU a CUDA card does "
+                           "(public training benchmarks)")
+    return effective
+
+
+def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
+    warnings: list[str] = []
     if inp.gpus > 1 and not gpu.has_nvlink:
-        effective *= PCIE_DATA_PARALLEL_FACTOR
         warnings.append(f"{gpu.name} has no NVLink: gradient exchange over PCIe slows multi-GPU training "
                         f"(taken as {PCIE_DATA_PARALLEL_FACTOR:.0%} efficiency)")
     if gpu.segment == "consumer" and inp.gpus > 2:
         warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink, less memory")
     if gpu.china_specific and gpu.bf16_tflops < 200:
         warnings.append(f"{gpu.name} has cut-down compute ({gpu.bf16_tflops:g} TFLOPS BF16): poor value for training")
+    return warnings
+
+
+def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeResult:
+    """training_time for a model already resolved (the bench scores published runs of models the catalog
+    does not hold this way)."""
+    gpu = find_gpu(inp.gpu)
+    fw = framework_on(inp.framework, inp.gpus)
+    ckpt = fw.activation_checkpointing if inp.gradient_checkpointing is None else inp.gradient_checkpointing
+    factor, flops_text = _flops_factor(inp, ckpt)
+    assumptions: list[str] = []
+    effective = _efficiency(inp, gpu, fw.id, assumptions)
+    assumptions.insert(1, flops_text + ("" if inp.pretraining or not ckpt else f", as {fw.name} sizes memory"))
+    attention = 0.0
+    if inp.seq_len:
+        attention = attention_flops_per_token(model, inp.seq_len, ckpt and not inp.pretraining)
+        assumptions.insert(2, f"attention's own matmuls at {inp.seq_len:,} tokens per sequence: "
+                              f"{attention / 1e9:,.1f} GFLOPs per token")
+    else:
+        assumptions.insert(2, "attention's own matmuls not counted (no sequence length given)")
+    warnings = _warnings(inp, gpu)
+    if inp.gpus > 1 and not gpu.has_nvlink:
+        effective *= PCIE_DATA_PARALLEL_FACTOR
     total_tokens = inp.tokens * inp.epochs
-    flops = factor * model.active_params_b * 1e9 * total_tokens
-    seconds = flops / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
+    flops_per_token = factor * model.active_params_b * 1e9 + attention
+    seconds = flops_per_token * total_tokens / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
     hours = seconds / 3600
     # MFU is the uncertain input: 0.7x to 1.3x of it moves the time the other way
     hours_range = (hours / 1.3, hours / 0.7)
     terms = [term("training_hours", "Training time", hours, "h",
-                  f"{factor} x active parameters x tokens x epochs / (GPUs x BF16 tensor FLOPS x MFU) / 3600",
+                  f"({factor} x active parameters + attention FLOPs) x tokens x epochs / (GPUs x BF16 tensor FLOPS "
+                  "x MFU) / 3600",
                   {"flops_per_param_token": factor, "active_parameters": model.active_params_b * 1e9,
-                   "tokens": inp.tokens, "epochs": inp.epochs, "gpus": inp.gpus, "tensor_tflops": gpu.bf16_tflops,
-                   "mfu": effective, "gradient_checkpointing": ckpt, "framework": fw.id})]
+                   "attention_flops_per_token": attention, "tokens": inp.tokens, "epochs": inp.epochs,
+                   "gpus": inp.gpus, "tensor_tflops": gpu.bf16_tflops, "mfu": effective,
+                   "gradient_checkpointing": ckpt, "framework": fw.id, "pretraining": inp.pretraining})]
     res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,
                              mfu=effective, terms=terms, assumptions=assumptions, warnings=warnings)
     quote = try_price(gpu.id, inp.region)
