@@ -100,9 +100,12 @@ def columns(rec: Recommendation) -> list[str]:
     return cols
 
 
-def cell(key: str, o: Option, lang: str) -> str:
+def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
+    """One table cell; with formats, the option names its weight format (the rows differ in it)."""
     if key == "option":
-        return gpu_words(o) + (f" ({o.engine})" if o.engine == "llama.cpp" else "")
+        labels = [o.engine] if o.engine == "llama.cpp" else []
+        labels += [o.precision] if formats and o.precision else []
+        return gpu_words(o) + (f" ({', '.join(labels)})" if labels else "")
     if key == "fits":
         if o.ok:
             return say(lang, "table.yes")
@@ -189,7 +192,9 @@ def table_options(answer: Answer) -> list[Option]:
 
 def table(answer: Answer, lang: str) -> dict[str, Any]:
     cols = columns(answer.recommend)
-    rows = [[cell(c, o, lang) for c in cols] for o in table_options(answer)]
+    shown = table_options(answer)
+    formats = len({o.precision for o in shown if o.precision}) > 1
+    rows = [[cell(c, o, lang, formats) for c in cols] for o in shown]
     return {"columns": [say(lang, f"table.{c}") for c in cols], "rows": rows}
 
 
@@ -290,7 +295,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
         key = ("answer.precision_native" if _native(rec) else
-               "answer.precision_four_bit" if shown in FOUR_BIT else "answer.precision_default")
+               "answer.precision_four_bit" if shown in FOUR_BIT else
+               "answer.precision_default_fp8" if shown == "fp8" else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown))
     if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))

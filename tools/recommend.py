@@ -250,9 +250,13 @@ def parse_owned(text: str) -> tuple[int, Gpu]:
     return count, find_gpu(name)
 
 
-def serving_precision(w: Workload, model: ModelArch) -> str:
-    """The user's format, else the checkpoint's own (gpt-oss ships MXFP4, DeepSeek-V3 FP8), else 8-bit."""
-    return w.serve_precision or model.native_precision or "int8"
+def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> str:
+    """The user's format, else the checkpoint's own (gpt-oss ships MXFP4, DeepSeek-V3 FP8), else 8-bit:
+    FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
+    with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
+    if w.serve_precision or model.native_precision:
+        return w.serve_precision or model.native_precision or "int8"
+    return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 
 def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tuple[Engine, str]]:
@@ -472,7 +476,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
     headrooms: list[float] = []
     opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n * copies, owned=owned, capacity_bytes=0, headroom_fraction=0,
                  ok=False, at_home=gpu.at_home, sold_in=gpu.sold_in, replicas=copies)
-    precision_id = serving_precision(w, model)
+    precision_id = serving_precision(w, model, gpu)
     if spec.serves:
         shared = w.model_copy(update={"users": -(-w.users // copies)}) if copies > 1 else w
         _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms)
@@ -801,13 +805,15 @@ def _most_users_within(w: Workload) -> tuple[int, Option] | None:
 
 def _owned_share(w: Workload) -> tuple[Option, int] | None:
     """The most users the cards you own serve within every target (memory, speed), by bisection, in
-    the same weight format as the cards that serve the rest (one model, one quality)."""
+    the format the rest are served in: the user's, the checkpoint's, or 8 bits (FP8 or int8 by card)."""
     lo, hi, found = 1, w.users - 1, None
-    fmt = serving_precision(w, resolve_model(w.model))
+    model = resolve_model(w.model)
+    cards = [_owned_card(text) for text in w.owned]
     while lo <= hi:
         mid = (lo + hi) // 2
-        variant = w.model_copy(update={"users": mid, "serve_precision": fmt})
-        good = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o and o.ok]
+        good = [o for gpu, n in cards
+                for o in [evaluate(w.model_copy(update={"users": mid, "serve_precision": serving_precision(w, model, gpu)}),
+                                   gpu, n, owned=True)] if o and o.ok]
         if good:
             found, lo = (good[0], mid), mid + 1
         else:
@@ -981,7 +987,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     options.sort(key=lambda o: _rank_key(o, ranked_for))
     spec = w.spec
     assumptions = []
-    precision = serving_precision(w, model)
+    precision = best.precision if best is not None and best.precision else serving_precision(w, model)
     if spec.serves:
         assumptions.append(f"serving in {precision}, {w.users} concurrent user(s), {w.context:,}-token context")
     if spec.batch:
