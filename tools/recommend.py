@@ -443,7 +443,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     tokens = w.tokens_per_run(model) * (2 if dpo else 1)
     tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
                                          epochs=w.epochs, region=w.region, reference_forward=dpo,
-                                         framework=w.framework))
+                                         framework=w.framework, pretraining=w.spec.pretrains, seq_len=w.seq_len))
     opt.training_hours, opt.training_usd = tt.hours, tt.usd
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
