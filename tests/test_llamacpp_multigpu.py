@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from bench.accuracy import Report, throughput_rows
 from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for, llamacpp_layer_splits
+from knowledge.loader import residuals
 from tools.throughput import SpeedInput, pipeline_speedup, speed
 
 REFERENCE = Path(__file__).parent / "reference" / "throughput.csv"
@@ -69,8 +70,10 @@ def test_8b_still_reaches_the_whole_pipeline():
     # 8B Q4_K_M on 4 x 4090: all four micro-batches of a 2048-token call overlap, 4 x 4 / 7
     one, four = pp("llama-3-8b", "q4_k_m", "rtx-4090", 1, 4096), pp("llama-3-8b", "q4_k_m", "rtx-4090", 4, 4096)
     assert four.prefill_tokens_per_s / one.prefill_tokens_per_s == pytest.approx(16 / 7, rel=1e-6)
-    # quantized: the range still reaches down to no overlap (the 30B size boundary is a choice)
-    assert four.prefill_tokens_per_s_range[0] == pytest.approx(0.85 * one.prefill_tokens_per_s, rel=1e-6)
+    # quantized: the range still reaches down to no overlap (the 30B size boundary is a choice), at the
+    # low end of the measured prefill band: one GPU's speed / (1 + p90)
+    p90 = residuals()["prefill speed (llama.cpp)"].p90
+    assert four.prefill_tokens_per_s_range[0] == pytest.approx(one.prefill_tokens_per_s / (1 + p90), rel=1e-6)
 
 
 def test_decode_gains_nothing_from_more_cards():

@@ -1,4 +1,4 @@
-"""Honest ranges (issue 9): memory totals take their range from the bench's measured residuals.
+"""Honest ranges (issue 9): memory totals and speeds take their range from the bench's measured residuals.
 
 knowledge/data/residuals.yaml is written by `python -m bench residuals`; the first test fails when it
 no longer matches what that command computes from tests/reference today, so it cannot go stale.
@@ -15,6 +15,7 @@ from bench.residuals import COMMAND, PATH, bands, categories, percentile
 from knowledge.loader import residuals
 from tools.common import RANGE_FLOOR, band_range, measured_range
 from tools.inference import InferenceMemoryInput, inference_memory
+from tools.throughput import SpeedInput, speed
 from tools.training import TrainingMemoryInput, training_memory
 
 
@@ -128,3 +129,51 @@ def test_memory_categories_of_bench_rows():
     assert memory_category(_scored("llama.cpp decode", "XJ_LLAMACPP")) is None
     with pytest.raises(KeyError, match="INFERENCE_MEMORY_ENGINE"):
         memory_category(_scored("inference memory", "NEW_SOURCE"))
+
+
+# --- speed ranges (decode and prefill by engine) -----------------------------------------------------
+
+def test_every_engine_has_decode_and_prefill_speed_categories():
+    for engine in ("transformers", "vllm", "llama.cpp", "sglang"):
+        assert f"decode speed ({engine})" in categories() and f"prefill speed ({engine})" in categories()
+    bands_ = residuals()
+    assert bands_["decode speed (llama.cpp)"].sources == ["GG4167", "XJ_LLAMACPP"]
+    assert bands_["decode speed (vllm)"].sources == ["QWEN25_SPEED"]  # end-to-end rows, said in the file
+    assert bands_["decode speed (sglang)"].rows == 0 and bands_["prefill speed (vllm)"].rows == 0
+
+
+@pytest.mark.parametrize("engine,precision,gpu", [("vllm", "bf16", "h100-sxm"), ("llama.cpp", "q4_k_m", "rtx-4090"),
+                                                  ("transformers", "bf16", "a100-80gb-sxm")])
+def test_decode_range_is_its_engines_measured_band(engine, precision, gpu):
+    r = speed(SpeedInput(model="llama-3.1-8b", precision=precision, gpu=gpu, engine=engine))
+    band = residuals()[f"decode speed ({engine})"]
+    assert r.decode_tokens_per_s_range == pytest.approx(band_range(r.decode_tokens_per_s, band.p10, band.p90))
+    lo, hi = r.time_per_output_token_s_range
+    assert (lo, hi) == pytest.approx((1 / r.decode_tokens_per_s_range[1], 1 / r.decode_tokens_per_s_range[0]))
+    assert any(a.startswith(f"range: 10th-90th percentile of {band.rows} measured rows (bench category "
+                            f"decode speed ({engine})") for a in r.assumptions)
+    t = r.term("decode_tokens_per_s")
+    assert (t.low, t.high) == pytest.approx(r.decode_tokens_per_s_range)
+
+
+def test_single_gpu_llama_cpp_prefill_range_is_the_measured_band():
+    r = speed(SpeedInput(model="llama-3-8b", precision="q4_k_m", gpu="rtx-4090", engine="llama.cpp", context=1024))
+    band = residuals()["prefill speed (llama.cpp)"]
+    assert r.prefill_tokens_per_s_range == pytest.approx(band_range(r.prefill_tokens_per_s, band.p10, band.p90))
+
+
+def test_an_engine_without_speed_rows_keeps_its_own_range_and_says_so():
+    r = speed(SpeedInput(model="llama-3.1-8b", precision="bf16", gpu="h100-sxm", engine="sglang"))
+    assert "range: half to double the fixed overhead, -15 % to +10 % on the rest (bench category decode speed " \
+           "(sglang) has no measured rows)" in r.assumptions
+    assert "range: -30 % to +30 % of the estimate (bench category prefill speed (sglang) has no measured rows)" \
+        in r.assumptions
+    lo, hi = r.prefill_tokens_per_s_range
+    assert (lo, hi) == pytest.approx((0.7 * r.prefill_tokens_per_s, 1.3 * r.prefill_tokens_per_s))
+
+
+def test_big_moe_decode_keeps_its_calibrated_range():
+    r = speed(SpeedInput(model="deepseek-r1", precision="fp8", gpu="h200-sxm", gpus=8, batch=10, engine="sglang"))
+    assert any(a.startswith("decode range: the grouped-GEMM and expert-dispatch ends") for a in r.assumptions)
+    slow, fast = r.decode_tokens_per_s_range
+    assert slow < 0.5 * r.decode_tokens_per_s < fast

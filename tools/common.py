@@ -76,17 +76,18 @@ def band_range(value: float, p10: float, p90: float, floor: float = RANGE_FLOOR)
     return min(value / (1 + p90), value * (1 - floor)), max(value / (1 + p10), value * (1 + floor))
 
 
-def measured_range(value: float, category: str, fallback: tuple[float, float]) -> tuple[tuple[float, float], str]:
-    """The range of a memory total from the bench's residuals of its category
+def measured_range(value: float, category: str, fallback: tuple[float, float],
+                   fallback_words: str = "the sum of the per-term ranges") -> tuple[tuple[float, float], str]:
+    """The range of a figure (a memory total, a speed) from the bench's residuals of its category
     (knowledge/data/residuals.yaml), and the assumption line that says where it comes from; without
-    measured rows for the category, the fallback (the sum of the per-term ranges), said so."""
+    measured rows for the category, the fallback (for memory the sum of the per-term ranges), said so."""
     from knowledge.loader import residuals
 
     band = residuals().get(category)
     if value <= 0:
         return (value, value), f"range: none (bench category {category}; the estimate is zero)"
     if band is None or not band.rows or band.p10 is None or band.p90 is None:
-        return fallback, (f"range: the sum of the per-term ranges (bench category {category} has no measured rows)")
+        return fallback, (f"range: {fallback_words} (bench category {category} has no measured rows)")
     lo, hi = band_range(value, band.p10, band.p90)
     widened = lo == value * (1 - RANGE_FLOOR) or hi == value * (1 + RANGE_FLOOR)
     return (lo, hi), (f"range: 10th-90th percentile of {band.rows} measured row{'s' if band.rows != 1 else ''} "

@@ -16,7 +16,7 @@ from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from knowledge.loader import llamacpp_efficiencies
 from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
 from tools import arch
-from tools.common import Explained, ToolInput, term
+from tools.common import Explained, Term, ToolInput, measured_range, term
 from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
 from tools.models import resolve_model
 
@@ -71,6 +71,9 @@ LLAMACPP_UBATCH, LLAMACPP_BATCH = 512, 2048
 # a vLLM report of about 200 tokens/s at 10 concurrent on the same hardware (DSR1_ISSUE507, Feb 2025).
 MOE_GROUPED_EFF = {"central": 0.85, "fast": 1.0, "slow": 0.22}
 ALLTOALL_LATENCY_S = {"nvlink": 12e-6, "pcie": 40e-6}
+# The decode range of an engine with no measured rows (SGLang): the fixed overhead's half to double, and
+# -15 % .. +10 % on the memory or compute time.
+SPEED_FALLBACK_WORDS = "half to double the fixed overhead, -15 % to +10 % on the rest"
 # Older-than-current and layer-split figures: the fast/slow multipliers of the slow-end range for MoE comm
 MOE_COMM_SLOW = 2.5
 
@@ -297,6 +300,10 @@ def layer_split_assumptions(model: ModelArch, precision: Precision, gpu: Gpu, gp
                    f"{split.id}, {where})"]
 
 
+def _ranged(t: Term, low: float, high: float) -> Term:
+    return t.model_copy(update={"low": min(low, t.value), "high": max(high, t.value)})
+
+
 def speed(inp: SpeedInput) -> SpeedResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
@@ -326,14 +333,22 @@ def speed(inp: SpeedInput) -> SpeedResult:
         fast = 1 / (max(f["memory"], f["compute"]) * 0.9 + f["overhead"] * 0.5 + f["comm"] - f["moe_comm"] * 0.5)
         slow = 1 / (max(sl["memory"], sl["compute"]) * 1.15 + sl["overhead"] * 2 + sl["comm"] * 1.5
                     + sl["moe_comm"] * (MOE_COMM_SLOW - 1.5))
+        assumptions.append("decode range: the grouped-GEMM and expert-dispatch ends above (calibrated on the "
+                           "DeepSeek-R1 rows), not a residual band")
     else:
-        fast = 1 / (core * 0.9 + d["overhead"] * 0.5 + d["comm"])
-        slow = 1 / (core * 1.15 + d["overhead"] * 2 + d["comm"] * 1.5)
+        # the bench's measured error for this engine's decode; without rows, half to double the fixed
+        # overhead and -15 % .. +10 % on the rest
+        own = (1 / (core * 1.15 + d["overhead"] * 2 + d["comm"] * 1.5), 1 / (core * 0.9 + d["overhead"] * 0.5 + d["comm"]))
+        (slow, fast), words = measured_range(per_seq, f"decode speed ({engine})", own, SPEED_FALLBACK_WORDS)
+        assumptions.append(words)
 
     p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context, backend)
     prefill = 1 / p["seconds"]
-    # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the kernels' +-30 %
-    prefill_range = (min(prefill * 0.7, 0.85 / p["seconds_slow"]), max(prefill * 1.3, 1.15 / p["seconds_fast"]))
+    (plo, phi), words = measured_range(prefill, f"prefill speed ({engine})", (prefill * 0.7, prefill * 1.3),
+                                       "-30 % to +30 % of the estimate")
+    assumptions.append(words)
+    # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the measured band
+    prefill_range = (plo * p["seconds"] / p["seconds_slow"], phi * p["seconds"] / p["seconds_fast"])
     ttft = inp.context * p["seconds"] + step
     if engine == "llama.cpp" and n > 1:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
@@ -341,7 +356,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
 
     terms = [
-        term("decode_tokens_per_s", "Decode speed per sequence", per_seq, "tokens/s",
+        _ranged(term("decode_tokens_per_s", "Decode speed per sequence", per_seq, "tokens/s",
              "1 / (max(bytes read per step / (bandwidth x efficiency), FLOPs per step / (tensor FLOPS x efficiency)) "
              "+ fixed per-layer overhead + GPU-to-GPU communication)",
              {"weight_bytes_read": d["weight_read"], "kv_bytes_read": d["kv_read"],
@@ -350,19 +365,19 @@ def speed(inp: SpeedInput) -> SpeedResult:
               "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}
              | ({"routed_expert_bytes_read": d["routed_read"], "grouped_gemm_efficiency": d["grouped_eff"],
                  "expert_dispatch_s": d["moe_comm"]} if d["routed_read"] else {})
-             | ({"llamacpp_backend": backend} if backend else {})),
-        term("time_per_output_token_s", "Time per output token", step, "s",
-             "one decode step at this batch: max(memory, compute) + overhead + communication",
-             {"batch": inp.batch, "context": inp.context}),
+             | ({"llamacpp_backend": backend} if backend else {})), slow, fast),
+        _ranged(term("time_per_output_token_s", "Time per output token", step, "s",
+                     "one decode step at this batch: max(memory, compute) + overhead + communication",
+                     {"batch": inp.batch, "context": inp.context}), 1 / fast, 1 / slow),
         term("aggregate_decode_tokens_per_s", "Decode speed, all sequences", per_seq * inp.batch, "tokens/s",
              "batch x per-sequence speed", {"batch": inp.batch}),
-        term("prefill_tokens_per_s", "Prefill speed", prefill, "tokens/s",
+        _ranged(term("prefill_tokens_per_s", "Prefill speed", prefill, "tokens/s",
              "1 / (2 x active parameters / (matmul TFLOPS x MFU) + non-matmul time + attention FLOPs / (TFLOPS x attention efficiency)), "
              "divided over GPUs",
              {"active_parameters": model.active_params_b * 1e9,
               "matmul_tflops": matmul_tflops(gpu, precision, engine), "mfu": p["mfu"],
               "attention_efficiency": p["attn_eff"], "prompt_tokens": inp.context, "gpus": n}
-             | ({"layer_split_micro_batches_in_flight": p["in_flight"]} if p["in_flight"] else {})),
+             | ({"layer_split_micro_batches_in_flight": p["in_flight"]} if p["in_flight"] else {})), *prefill_range),
     ]
     if model.is_moe:
         read = arch.params_read_per_step(model, inp.batch)
