@@ -83,9 +83,11 @@ def inference_memory_rows(report: Report) -> None:
         value = float(r["value"])
         if src in ("QWEN25_SPEED", "QWEN1_README"):
             precision = PRECISION[r["precision_quant"]]
-            context = int(r["input_len"] or 0) + int(r["output_len"] or 0)
+            # a prompt the source does not state (Qwen-1's profile script) is taken as one token
+            context = max(1, int(r["input_len"] or 0)) + int(r["output_len"] or 0)
             res = inference_memory(InferenceMemoryInput(
-                model=model_name(r["model"]), precision=precision, context=context, batch=1, engine="transformers"))
+                model=model_name(r["model"]), precision=precision, context=context, batch=1, engine="transformers",
+                output_tokens=int(r["output_len"] or 0)))
             # sum over GPUs of torch.cuda.max_memory_allocated in GiB: the allocator's figure (no CUDA
             # context, no allocator slack)
             predicted = res.allocator_peak_bytes / GIB

@@ -184,9 +184,15 @@ def test_vllm_total_is_weights_kv_activations_overhead():
 
 
 def test_transformers_activations_grow_with_prompt():
-    # 4096 tokens x 2 bytes x (4 x 4096 + 1.6 x 14336) + 1 x 128256 x 4 bytes = 322,635,571.2
+    # 4096 tokens x 2 bytes x (4 x 4096 + 3 x 14336) + 1 x 128256 x 4 bytes = 487,052,288
     r = mem(model="llama-3-8b", context=4096, engine="transformers")
-    assert r.activation_bytes == pytest.approx(4096 * 2 * (4 * 4096 + 1.6 * 14336) + 128256 * 4)
+    assert r.activation_bytes == pytest.approx(4096 * 2 * (4 * 4096 + 3 * 14336) + 128256 * 4)
+    # --output-tokens: the prefill peak covers the prompt only; the KV cache holds the whole context
+    out = mem(model="llama-3-8b", context=4096, engine="transformers", output_tokens=2048)
+    assert out.activation_bytes == pytest.approx(2048 * 2 * (4 * 4096 + 3 * 14336) + 128256 * 4)
+    assert out.kv_cache_bytes == r.kv_cache_bytes
+    with pytest.raises(ToolError, match="must be fewer than the context"):
+        mem(model="llama-3-8b", context=2048, engine="transformers", output_tokens=2048)
     # the CUDA context (0.5 GB) plus 5 % allocator slack on weights + KV + activations
     peak = 16.06e9 + 131_072 * 4096 + r.activation_bytes
     assert r.per_gpu_allocator_peak_bytes == pytest.approx(peak)

@@ -100,9 +100,13 @@ VLLM_NCCL_NVLINK_INSIDE_BYTES = 0.41 * GIB
 # torch activation peak of reference row 626: 2 bytes x (4 h + 4 I) per token, plus sampler logits.
 VLLM_ACT_H, VLLM_ACT_I = 4, 4
 
-# transformers generate(): prefill peak per prompt token, fitted to the Qwen2.5 speed benchmark
-# (reference inference_memory.csv rows 73-184): 2 bytes x (ACT_H h + ACT_I I) per token.
-HF_ACT_H, HF_ACT_I = 4.0, 1.6
+# transformers generate(): the peak is in the prefill, over the prompt only (the generated tokens add KV
+# cache, not activations): 2 bytes x (ACT_H h + ACT_I I) per prompt token, the hidden state with q, k, v
+# and the attention output (4 h) and the MLP's gate, up and their product (3 I). Checked on the Qwen2.5
+# speed benchmark (reference inference_memory.csv rows 73-184, 2,048 tokens generated after each prompt):
+# 0.8 % median error with the output tokens left out of the prefill; counting the whole context as
+# prompt (the figure before output_tokens) had needed 1.6 I to reach 2.9 %.
+HF_ACT_H, HF_ACT_I = 4.0, 3.0
 HF_CUDA_CONTEXT_BYTES = 0.5e9  # CUDA context + cuBLAS workspace, outside torch's allocator
 # PyTorch's caching allocator keeps freed blocks reserved; transformers' generate() grows the KV cache
 # by concatenation, so reserved memory sits above the allocated peak. An assumption, not a measurement:
@@ -128,6 +132,8 @@ class InferenceMemoryInput(ToolInput):
     precision: str = Field("bf16", description="weight format: bf16, fp8, int8, int4, gptq-int4, awq, nf4, q4_k_m ...")
     kv_precision: str | None = Field(None, description="KV-cache format; default 16-bit")
     context: int = Field(4096, gt=0, description="tokens per sequence (prompt + output)")
+    output_tokens: int = Field(0, ge=0, description="of the context, tokens generated after the prompt: transformers' "
+                                                     "prefill peak covers only the prompt (default 0: all prompt)")
     batch: int = Field(1, gt=0, description="concurrent sequences")
     gpus: int = Field(1, gt=0, le=64, description="tensor-parallel degree")
     pp: int = Field(1, gt=0, le=64, description="pipeline stages")
@@ -286,7 +292,7 @@ def vllm_batch_defaults(gpu: Gpu | None, version: EngineVersion) -> tuple[int, i
 
 def activation_term(model: ModelArch, engine: Engine, context: int, batch: int,
                     version: EngineVersion = "v1", gpu: Gpu | None = None, tp: int = 1,
-                    sampler: VllmSampler | None = None) -> Term:
+                    sampler: VllmSampler | None = None, output_tokens: int = 0) -> Term:
     h, inter = model.hidden_size, model.intermediate_size * (model.experts_per_token or 1)
     if engine == "vllm" and version == "v0":
         tokens = VLLM_BATCHED_TOKENS
@@ -324,10 +330,10 @@ def activation_term(model: ModelArch, engine: Engine, context: int, batch: int,
                     "n_ubatch x vocab x 4 bytes (f32 logits) + n_ubatch x 4 bytes x (8 x hidden + 2 x MLP width)",
                     {"n_ubatch": ub, "vocab": model.vocab_size, "hidden": h, "mlp_width": inter},
                     rel_low=0.4, rel_high=0.6)
-    tokens = context * batch
+    tokens = (context - output_tokens) * batch  # generate() peaks in the prefill, over the prompt
     value = tokens * 2 * (HF_ACT_H * h + HF_ACT_I * inter) + batch * model.vocab_size * 4
     return term("activation_bytes", "Activations (prefill peak)", value, "bytes",
-                "prompt tokens x batch x 2 bytes x (4 x hidden + 1.6 x MLP width) + last-token logits",
+                "prompt tokens x batch x 2 bytes x (4 x hidden + 3 x MLP width) + last-token logits",
                 {"tokens": tokens, "hidden": h, "mlp_width": inter, "vocab": model.vocab_size},
                 rel_low=0.4, rel_high=0.6)
 
@@ -466,7 +472,11 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     kv_t = term("kv_cache_bytes", "KV cache", kv_total, "bytes", kv_formula, kv_inputs,
                 rel_low=0.02, rel_high=0.05)
     version: EngineVersion = inp.engine_version
-    act_t = activation_term(model, engine, inp.context, inp.batch, version, card, inp.gpus, inp.vllm_sampler)
+    if inp.output_tokens >= inp.context:
+        raise ToolError(f"output_tokens ({inp.output_tokens:,}) must be fewer than the context ({inp.context:,}), "
+                        "which holds the prompt and the output")
+    act_t = activation_term(model, engine, inp.context, inp.batch, version, card, inp.gpus, inp.vllm_sampler,
+                            inp.output_tokens)
     over_t = overhead_term(engine, n_gpu, version, nvlink=card is not None and card.has_nvlink)
 
     dp = _check_dp_attention(inp)

@@ -55,6 +55,8 @@ def exchange_note(currency: str) -> list[str]:
     arg("--precision", "-p", default="bf16", metavar="P"),
     arg("--kv-precision", default=None, metavar="P"),
     arg("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence"),
+    arg("--output-tokens", type=positive_int, default=None, metavar="N",
+        help="of the context, tokens generated after the prompt (transformers' prefill peak covers the prompt only)"),
     arg("--batch", type=positive_int, default=1, metavar="N", help="concurrent sequences"),
     arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs"),
     arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages"),
@@ -75,6 +77,7 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
 
     r = inference_memory(InferenceMemoryInput(
         model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
+        output_tokens=args.output_tokens or 0,
         batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
         engine_version=args.engine_version, gpu_memory_utilization=args.gpu_memory_utilization,
         mem_fraction_static=args.mem_fraction_static))
