@@ -103,7 +103,7 @@ def columns(rec: Recommendation) -> list[str]:
 def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     """One table cell; with formats, the option names its weight format (the rows differ in it)."""
     if key == "option":
-        labels = [o.engine] if o.engine == "llama.cpp" else []
+        labels: list[str] = [o.engine] if o.engine == "llama.cpp" else []
         labels += [o.precision] if formats and o.precision else []
         return gpu_words(o) + (f" ({', '.join(labels)})" if labels else "")
     if key == "fits":
