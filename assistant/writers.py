@@ -294,9 +294,11 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
             lines.append(f"- {words}")
     if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
+        mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1
         key = ("answer.precision_native" if _native(rec) else
                "answer.precision_four_bit" if shown in FOUR_BIT else
-               "answer.precision_default_fp8" if shown == "fp8" else "answer.precision_default")
+               "answer.precision_default_fp8" if shown == "fp8" else
+               "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown))
     if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
