@@ -350,6 +350,17 @@ def print_report(report: Report) -> None:
         w = "; ".join(f"#{s.row_id} {s.label}: {s.measured:g} vs {s.predicted:.3g} ({s.error:+.0%})" for s in worst)
         print(f"{tool:32} {source:18} {n:5d} {median:8.1%} {bias:+7.1%}  {w}")
     print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))
+    print(f"answered: {answered_share(report):.1%} of the measured rows with a value (issue 9's target: 95%)")
+
+
+# Rows that are not measurements (a published estimate) or hold no value (OOM cells) are not
+# questions the tools could answer; every other unscored row is one they failed to answer.
+NOT_A_QUESTION = ("no value printed", "published estimate")
+
+
+def answered_share(report: Report) -> float:
+    unanswered = sum(n for why, n in report.skipped.items() if not any(k in why for k in NOT_A_QUESTION))
+    return len(report.scored) / (len(report.scored) + unanswered)
 
 
 # Memory categories whose measured error gives the answers their ranges (`python -m bench residuals`):
