@@ -79,6 +79,27 @@ VLLM_DEFAULT_SAMPLER: dict[str, VllmSampler] = {"v1": "flashinfer", "v1-before-0
 # vLLM's KV cache is paged in blocks of 16 tokens (CacheConfig block_size default); the capacity it
 # logs is a whole number of blocks.
 VLLM_BLOCK_TOKENS = 16
+# Sliding-window layers (Gemma 2/3, gpt-oss, Mistral 7B v0.1) by release:
+#   V0: a model that mixes sliding-window and full-attention layers is scheduled as full attention ("the
+#     scheduler and the model treat it as full attention ... only the attention layer itself is aware of the
+#     sliding window", vllm/config.py since PR #10584, 0.6.5); a model whose every layer slides keeps only
+#     the window's blocks. Its log prints the blocks and "Maximum concurrency" = blocks x 16 / max_model_len.
+#   V1 from 0.9.1 (hybrid KV cache manager, PR #17996; "Initial full support for Hybrid Memory Allocator"
+#     in the 0.9.1 release notes): layers are grouped by kind into groups of equal size (the smaller kind's
+#     count, or the larger's when it is under 1.5 x the smaller; padding layers fill the last group of a kind,
+#     _get_kv_cache_groups_uniform_page_size), and all groups share one pool of num_blocks = available //
+#     (page x layers per group). "GPU KV cache size: N tokens" prints num_blocks // groups x 16 (as if every
+#     group held every token, _report_kv_cache_config), and "Maximum concurrency" is num_blocks over the
+#     blocks one max_model_len request reserves: cdiv(L, 16) per full-attention group and
+#     cdiv(min(window - 1 + in-flight tokens, L), 16) + 1 per sliding group (SlidingWindowSpec.
+#     max_memory_usage_bytes; get_max_concurrency_for_kv_cache_config). --disable-hybrid-kv-cache-manager
+#     turns the sliding layers into full attention (unify_hybrid_kv_cache_specs). V1 0.8 to 0.9.0 did that
+#     for every mixed model; not modelled (v1-before-0.21 is the 0.9.1+ accounting most of its users ran).
+#   The in-flight tokens: max_num_batched_tokens up to 0.25; from 0.26 max_concurrent_batches x
+#     max_num_batched_tokens, 2 batches with async scheduling (on by default), so twice as many for v1.
+VLLM_IN_FLIGHT_BATCHES: dict[str, int] = {"v1": 2, "v1-before-0.21": 1, "v0": 1}
+VLLM_GROUP_RATIO = 1.5  # _get_kv_cache_groups_uniform_page_size: one group size when the kinds are this close
+VllmSliding = Literal["hybrid", "full", "window"]
 # V1 0.21+: what the profile run adds outside PyTorch's allocator once NCCL is up, 0.11 GiB on an A100
 # at TP1 (kvcached PR #448, two models); CUDA graph memory as vLLM 0.2x's estimate logs it, 0.11-0.36
 # GiB on the logs read (gpustack/runner PR #251: 0.36 GiB at TP2; club-3090 issue #127: 0.17 GiB at
@@ -147,6 +168,9 @@ class InferenceMemoryInput(ToolInput):
         None, gt=0, le=1, description="SGLang: share of memory for weights and KV pool; default SGLang's own rule")
     vllm_sampler: VllmSampler | None = Field(
         None, description="vLLM top-k/top-p path in the profile run: flashinfer or native; default per engine version")
+    disable_hybrid_kv_cache_manager: bool = Field(
+        False, description="vLLM V1 --disable-hybrid-kv-cache-manager: sliding-window layers then keep every token "
+        "(as V0 does for models that mix sliding-window and full-attention layers)")
     dp_attention: int = Field(
         1, gt=0, le=64, description="data-parallel attention ranks among the tensor-parallel GPUs (SGLang "
         "--enable-dp-attention --dp-size, vLLM data-parallel attention): each rank keeps the KV cache of its own "
@@ -425,6 +449,100 @@ def _vllm_non_torch_inside(gpus: int, nvlink: bool = False) -> float:
     return VLLM_V1_NON_TORCH_INCREASE_BYTES + (VLLM_NCCL_NVLINK_INSIDE_BYTES if nvlink else VLLM_NCCL_INSIDE_BYTES)
 
 
+def vllm_sliding_mode(model: ModelArch, version: EngineVersion, disable_hybrid: bool = False) -> VllmSliding | None:
+    """How vLLM caches a model's sliding-window layers: 'hybrid' (V1's hybrid KV cache manager: the window's
+    blocks only), 'full' (every token: V0, or V1 with the hybrid manager off, for a model that mixes them with
+    full attention), 'window' (every attention layer slides: one group that keeps the window); None without
+    sliding layers."""
+    if not model.sliding_layers or not model.sliding_window:
+        return None
+    if model.sliding_layers >= model.num_layers - model.recurrent_layers:
+        return "window"
+    return "full" if version == "v0" or disable_hybrid else "hybrid"
+
+
+def vllm_kv_groups(model: ModelArch) -> tuple[int, int, int]:
+    """(layers per group, full-attention groups, sliding-window groups) of vLLM's hybrid KV cache manager
+    (_get_kv_cache_groups_uniform_page_size): Gemma 3 27B's 10 full and 52 sliding layers make 1 + 6 groups
+    of 10 (8 padding layers); gpt-oss-20b's 12 and 12 make 2 groups of 12."""
+    full = model.num_layers - model.sliding_layers - model.recurrent_layers
+    counts = [c for c in (full, model.sliding_layers) if c]
+    low, high = min(counts), max(counts)
+    size = high if high < low * VLLM_GROUP_RATIO else low
+    return size, -(-full // size), -(-model.sliding_layers // size)
+
+
+def vllm_sliding_capacity(model: ModelArch, mode: VllmSliding, version: EngineVersion, free_bytes: float,
+                          layer_token_bytes: float, context: int, batched_tokens: int,
+                          pp: int = 1) -> tuple[int, float, int]:
+    """(tokens "GPU KV cache size" prints, "Maximum concurrency" for `context`-token requests, blocks) for a
+    model with sliding-window layers, from the KV memory one GPU has and the bytes one token takes in one of
+    its layers. The arithmetic of vllm/v1/core/kv_cache_utils.py (V1) and V0's block count."""
+    block = VLLM_BLOCK_TOKENS
+    page = layer_token_bytes * block  # one block of one layer
+    attention_layers = model.num_layers - model.recurrent_layers
+    window = model.sliding_window or context
+    in_flight = VLLM_IN_FLIGHT_BATCHES[version] * batched_tokens
+    sliding_blocks = -(-min(window - 1 + in_flight, context) // block) + 1
+    full_blocks = -(-context // block)
+    if mode == "hybrid":
+        size, full_groups, sliding_groups = vllm_kv_groups(model)
+        blocks = max(0, int(free_bytes // page // -(-size // pp))) if page else 0
+        tokens = blocks // (full_groups + sliding_groups) * block
+        return tokens, blocks / (full_groups * full_blocks + sliding_groups * sliding_blocks), blocks
+    blocks = max(0, int(free_bytes // page // -(-attention_layers // pp))) if page else 0
+    tokens = blocks * block
+    if mode == "window" and version != "v0":
+        return tokens, blocks / sliding_blocks, blocks
+    return tokens, tokens / context, blocks  # every token cached (V0's figure: blocks x 16 / max_model_len)
+
+
+def _vllm_sliding_words(model: ModelArch, mode: VllmSliding, version: EngineVersion, tokens: int,
+                        blocks: int, batched_tokens: int) -> str:
+    if mode == "full":
+        who = "vLLM V0" if version == "v0" else "vLLM V1 with --disable-hybrid-kv-cache-manager"
+        return (f"{who} caches every token in the {model.sliding_layers} sliding-window layers as in the full-attention "
+                f"ones (the {model.sliding_window:,}-token window saves compute, not memory)")
+    in_flight = VLLM_IN_FLIGHT_BATCHES[version] * batched_tokens
+    reserve = (f"a request reserves blocks for min(window - 1 + {in_flight:,} in-flight tokens, context) in each "
+               "sliding group")
+    if mode == "window":
+        if version == "v0":
+            return (f"every layer slides: vLLM V0 keeps the last {model.sliding_window:,} tokens' blocks, and its "
+                    "concurrency figure is the blocks x 16 / context")
+        return (f"every layer slides: vLLM keeps the last {model.sliding_window:,} tokens' blocks; {reserve}, so the "
+                f"logged concurrency is {blocks:,} blocks over those")
+    size, full_groups, sliding_groups = vllm_kv_groups(model)
+    groups = full_groups + sliding_groups
+    padding = groups * size - (model.num_layers - model.recurrent_layers)
+    return (f"vLLM's hybrid KV cache manager (0.9.1 and later): {model.num_layers - model.sliding_layers - model.recurrent_layers}"
+            f" full-attention and {model.sliding_layers} sliding-window layers in {groups} groups of {size}"
+            + (f" ({padding} padding layers)" if padding else "")
+            + f" sharing {blocks:,} blocks; 'GPU KV cache size' prints blocks / {groups} groups x 16 = {tokens:,} "
+            f"tokens, as if every group held every token; {reserve} and every token in each full group; "
+            "disable_hybrid_kv_cache_manager for the accounting without it")
+
+
+def _kv_figures(model: ModelArch, inp: InferenceMemoryInput, engine: Engine, kv: Precision,
+                latent: bool) -> tuple[float, float, str]:
+    """(KV bytes per token, KV bytes of the batch, the formula's words). vLLM V0, and V1 without the hybrid
+    manager, keep every token in the sliding layers of a model that mixes them with full attention."""
+    sliding = vllm_sliding_mode(model, inp.engine_version, inp.disable_hybrid_kv_cache_manager) \
+        if engine == "vllm" else None
+    kv_model = model.model_copy(update={"sliding_layers": 0}) if sliding == "full" else model
+    per_token = arch.cached_token_layers(kv_model, inp.context) / inp.context * arch.kv_bytes_per_token_layer(
+        model, kv.kv_bits or 16, latent_mla=latent) + model.recurrent_state_bytes / inp.context
+    kv_total = arch.kv_cache_bytes(kv_model, kv.kv_bits or 16, inp.context, inp.batch, latent_mla=latent)
+    kv_formula = ("sequences x tokens x layers x (kv_lora_rank + rope dim) x bytes (MLA latent)"
+                  if model.attention == "mla" and latent else
+                  "sequences x tokens x layers x 2 (K and V) x KV heads x head size x bytes")
+    if kv_model.sliding_layers:
+        kv_formula += f"; {model.sliding_layers} sliding-window layers keep at most {model.sliding_window:,} tokens"
+    elif sliding == "full":
+        kv_formula += f"; the {model.sliding_layers} sliding-window layers cache every token too"
+    return per_token, kv_total, kv_formula
+
+
 def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     model = resolve_model(inp.model)
     precision = find_precision(inp.precision)
@@ -452,14 +570,7 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
                         else " (embeddings and output head at 16 bits)"),
                      {"parameters": model.total_params_b * 1e9, "bits_per_weight": precision.bits_per_weight},
                      rel_low=w_rel, rel_high=w_rel)
-    per_token = arch.cached_token_layers(model, inp.context) / inp.context * arch.kv_bytes_per_token_layer(
-        model, kv.kv_bits or 16, latent_mla=latent) + model.recurrent_state_bytes / inp.context
-    kv_total = arch.kv_cache_bytes(model, kv.kv_bits or 16, inp.context, inp.batch, latent_mla=latent)
-    kv_formula = ("sequences x tokens x layers x (kv_lora_rank + rope dim) x bytes (MLA latent)"
-                  if model.attention == "mla" and latent else
-                  "sequences x tokens x layers x 2 (K and V) x KV heads x head size x bytes")
-    if model.sliding_layers:
-        kv_formula += f"; {model.sliding_layers} sliding-window layers keep at most {model.sliding_window:,} tokens"
+    per_token, kv_total, kv_formula = _kv_figures(model, inp, engine, kv, latent)
     kv_inputs = {"sequences": inp.batch, "tokens": inp.context, "layers": model.num_layers,
                  "kv_heads": model.num_kv_heads, "head_dim": model.head_dim, "kv_bits": kv.kv_bits or 16}
     if model.recurrent_layers:
@@ -604,11 +715,23 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
         budget = min(capacity * util, capacity - outside)
         inside_overhead = r.per_gpu_overhead_bytes - outside
         free_for_kv = budget - r.per_gpu_weights_bytes - r.per_gpu_activation_bytes - inside_overhead
-        block = per_token_gpu * VLLM_BLOCK_TOKENS  # whole blocks of 16 tokens
-        r.kv_cache_capacity_tokens = max(0, int(free_for_kv // block) * VLLM_BLOCK_TOKENS) if block else 0
-        r.max_concurrent_sequences = round(r.kv_cache_capacity_tokens * inp.dp_attention / inp.context, 2)
+        sliding = vllm_sliding_mode(model, version, inp.disable_hybrid_kv_cache_manager)
+        batched_tokens, max_seqs = vllm_batch_defaults(gpu, version)
+        if sliding:
+            layer_token = arch.kv_bytes_per_token_layer(model, find_precision(r.kv_precision).kv_bits or 16) / shards
+            tokens, concurrency, blocks = vllm_sliding_capacity(model, sliding, version, max(0.0, free_for_kv),
+                                                               layer_token, inp.context, batched_tokens, inp.pp)
+            r.kv_cache_capacity_tokens = tokens
+            r.assumptions.append(_vllm_sliding_words(model, sliding, version, tokens, blocks, batched_tokens))
+        else:
+            block = per_token_gpu * VLLM_BLOCK_TOKENS  # whole blocks of 16 tokens
+            r.kv_cache_capacity_tokens = max(0, int(free_for_kv // block) * VLLM_BLOCK_TOKENS) if block else 0
+            concurrency = r.kv_cache_capacity_tokens / inp.context
+        r.max_concurrent_sequences = round(concurrency * inp.dp_attention, 2)
         in_budget = r.per_gpu_total_bytes - outside
-        r.fits = in_budget <= budget and r.kv_cache_capacity_tokens >= inp.context
+        # vLLM's own start-up check: one request of the whole context must fit in the blocks
+        r.fits = in_budget <= budget and (concurrency >= 1 if sliding in ("hybrid", "window")
+                                          else r.kv_cache_capacity_tokens >= inp.context)
         r.headroom_bytes = budget - in_budget
         if capacity * util + outside > capacity:
             r.warnings.append(f"{util:.0%} of the card plus {outside / 1e9:.1f} GB outside vLLM's budget (CUDA context, "
@@ -618,16 +741,25 @@ def _check_fit(r: InferenceMemoryResult, gpu: Gpu, model: ModelArch, inp: Infere
                             "capacity x gpu_memory_utilization - weights - activation peak - overhead inside the budget",
                             {"capacity_bytes": capacity, "gpu_memory_utilization": util,
                              "overhead_inside_budget_bytes": inside_overhead, "overhead_outside_budget_bytes": outside}))
+        capacity_formula = ("(capacity x gpu_memory_utilization - weights - activations - overhead inside the budget) "
+                            "/ KV bytes per token, in whole blocks of 16 tokens")
+        capacity_inputs: dict = {"capacity_bytes": capacity, "gpu_memory_utilization": util,
+                                 "kv_bytes_per_token_per_gpu": per_token_gpu}
+        if sliding == "hybrid":
+            size, full_groups, sliding_groups = vllm_kv_groups(model)
+            capacity_formula = ("blocks // KV cache groups x 16, blocks = available KV memory // (16 tokens x KV bytes "
+                                "per token per layer x layers per group): what vLLM's 'GPU KV cache size' line prints")
+            capacity_inputs.update(layers_per_group=size, full_attention_groups=full_groups,
+                                   sliding_window_groups=sliding_groups)
+        elif sliding:
+            capacity_formula = ("available KV memory // (16 tokens x KV bytes per token per layer x attention layers) "
+                                "x 16: every layer holds a block for each block of the pool")
         r.terms.append(term("kv_cache_capacity_tokens", "KV capacity", r.kv_cache_capacity_tokens, "tokens",
-                            "(capacity x gpu_memory_utilization - weights - activations - overhead inside the budget) "
-                            "/ KV bytes per token, in whole blocks of 16 tokens",
-                            {"capacity_bytes": capacity, "gpu_memory_utilization": util,
-                             "kv_bytes_per_token_per_gpu": per_token_gpu}))
+                            capacity_formula, capacity_inputs))
         r.assumptions.append(f"vLLM reserves {util:.0%} of each card and fills what is left with KV cache"
                              + (f"; {outside / GIB:.2f} GiB per card ("
                                 + ("CUDA context, NCCL" if version == "v1" else "CUDA context, CUDA graphs")
                                 + ") sit outside that share" if outside else ""))
-        _, max_seqs = vllm_batch_defaults(gpu, version)
         if r.max_concurrent_sequences > max_seqs:
             r.assumptions.append(f"vLLM schedules at most {max_seqs} sequences at once by default (max_num_seqs)")
     elif r.engine == "sglang":
