@@ -79,6 +79,22 @@ def test_reproduces_a_medgemma_27b_log_at_128k():
     assert (blocks, tokens) == (28_925, 66_112)
 
 
+def test_current_releases_reserve_two_batches_in_flight():
+    # a deployment note (code search file id 57814046151, repository not identified; vllm/vllm-openai:latest,
+    # FP8 KV cache, L40S, --max-model-len 65536, serve
+    # default 2,048 batched tokens below 70 GiB): 10.56 GiB available, "Maximum concurrency" 2.87x.
+    # FP8: 4,096 bytes per token per layer; 10.56 GiB // 65,536 // 10 = 17,301 blocks. Two batches in flight
+    # (async scheduling): 4,096 + 6 x (cdiv(min(1,023 + 4,096, 65,536), 16) + 1 = 321) = 6,022 blocks a
+    # request, 17,301 / 6,022 = 2.87; one batch would give 4,096 + 6 x 193 = 5,254 and 3.29
+    gemma = resolve_model("gemma-3-27b")
+    layer_token = arch.kv_bytes_per_token_layer(gemma, 8)
+    assert layer_token == 4096
+    _, now, blocks = vllm_sliding_capacity(gemma, "hybrid", "v1", 10.56 * GIB, layer_token, 65536, 2048)
+    _, before, _ = vllm_sliding_capacity(gemma, "hybrid", "v1-before-0.21", 10.56 * GIB, layer_token, 65536, 2048)
+    assert blocks == 17_301
+    assert (round(now, 2), round(before, 2)) == (2.87, 3.29)
+
+
 @pytest.mark.parametrize(("context", "tokens", "concurrency"), [
     # available 17,322,320,814 bytes; // 131,072 // 10 = 13,215 blocks; 13,215 // 7 x 16 = 30,192 tokens.
     # in-flight 2 x 8,192 = 16,384: at 8k a sliding group reserves cdiv(min(17,407, 8,192), 16) + 1 = 513
