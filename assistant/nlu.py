@@ -451,11 +451,16 @@ def _apple(words: str) -> str | None:
     return mac.id if mac else None
 
 
+_JOINED_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[x×*](?=\d{3,4}\b|(?:rtx|gtx|[ahlbv])\s?\d{2,4}\b)", re.I)
+
+
 def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
     """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
     "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count."""
     index = _gpu_index()
     found: list[tuple[int, int, str, int]] = []
+    # "2x3090", "8xA100": the count's x joined to the name is read as "2 3090" (same length, same spans)
+    text = _JOINED_COUNT.sub(lambda x: x.group(1) + " ", text)
     taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
         if any(taken[start:end]) or (" " in gram and not _LETTER.search(gram)):
@@ -621,6 +626,8 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noq
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
         return "items", ""
+    if re.search(r"\boutputs?\s*(?:is|are|of|:|=|~)?\s*$", before) and re.search(r"\btokens?\b", before[-40:]):
+        return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
     if _re("users_after").match(after) or _re("users_before").search(before):
         return "users", ""
     if _re("budget_before").search(before) or _re("budget_after").match(after):
@@ -646,6 +653,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "context"
     if _re("tok_after_train").match(rest):
         return "train_tokens"
+    if _re("tok_before_prompt").search(before):
+        return "prompt_tokens"  # "每条输入1000 token 输出300": the input's, though "output" follows
     if _re("tok_after_output").match(rest):
         return "output_tokens"
     if _re("tok_after_prompt").match(rest):
@@ -1161,12 +1170,26 @@ def read_exclude(m: Message) -> list[str] | None:
 
 
 def read_only(m: Message) -> list[str] | None:
-    """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'."""
+    """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
+    message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
+    'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
     owned = {g for s, _e, g, _n in m.gpus if _re("owned").search(m.masked[max(0, s - 40):s])}
-    out = [gpu_id for s, e, gpu_id, _n in m.gpus
-           if (_re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16]))
-           and not negated(m.masked, s) and gpu_id not in owned]
+    out = []
+    for s, e, gpu_id, count in m.gpus:
+        if negated(m.masked, s) or gpu_id in owned:
+            continue
+        if _re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16]):
+            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
+        elif m.names and len(m.gpus) == 1 and (_re("chosen_before").search(m.masked[max(0, s - 24):s])
+                                               or _re("chosen_after").match(m.masked[e:e + 24])
+                                               or _re("chosen_count_question").search(m.masked)):
+            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
     return sorted(set(out)) or None
+
+
+def _counted(span: str) -> bool:
+    """Whether a card's span carries a count the user gave ('4x h100', '4张A800', 'A100 x 8')."""
+    return bool(re.match(r"\s*\d", span) or re.search(r"[x×*]\s*\d+\s*$", span))
 
 
 def read_has_host(m: Message) -> bool | None:

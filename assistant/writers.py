@@ -274,6 +274,9 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if rec.better is not None and rec.better.job_hours is not None and rec.better.job_usd is not None:
         lines += [say(lang, "answer.better", option=gpu_words(rec.better), hours=hours(rec.better.job_hours),
                       usd=cash(rec.better.job_usd, rec)), ""]
+    elif rec.better is not None and rec.better.decode_tokens_per_s and rec.better.usd_per_hour:
+        lines += [say(lang, "answer.priced", option=gpu_words(rec.better), tps=tps(rec.better.decode_tokens_per_s),
+                      price=_price_cell(rec.better, rec.better.usd_per_hour)), ""]
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]

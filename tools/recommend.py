@@ -668,10 +668,13 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         names = names + [g for g in BUYING_EXTRA if g not in names]
     options: list[Option] = []
     for name in names:
-        gpu = find_gpu(name)
+        pinned, gpu = parse_owned(name) if re.match(r"\s*\d", name) else (None, find_gpu(name))
         if gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude:
             continue
-        for n in _counts(w, gpu):
+        counts = _counts(w, gpu)
+        if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
+            counts = (pinned, *(n for n in counts if n != pinned))
+        for n in counts:
             o = evaluate(w, gpu, n)
             if o is None:
                 continue
@@ -687,7 +690,10 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     best = ranked[0] if ranked and ranked[0].ok else None
     if best is None:
         return None, "none", None
-    if not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
+    chosen = [o for o in ranked if o.ok and not o.owned and f"{o.gpus}x {o.gpu}" in pinned_cards(w)]
+    if chosen:  # the setup the user named does the job: it is the plan, the others are alternatives
+        best = chosen[0]
+    elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
         # a long job: at about the same cost per run, the one that finishes first
         cheapest = cost_score(best, w)
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
@@ -704,6 +710,16 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def pinned_cards(w: Workload) -> set[str]:
+    """The card x count setups the user named for the job ('4x h100-sxm'), as 'Nx id'."""
+    out = set()
+    for name in w.candidates or []:
+        if re.match(r"\s*\d", name):
+            n, gpu = parse_owned(name)
+            out.add(f"{n}x {gpu.id}")
+    return out
 
 
 def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
@@ -966,8 +982,11 @@ def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
 
 
 def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
-    """The user insists on a card the answer warns against: answer with it, and name the better choice."""
-    if w.candidates and rec.best is not None and rec.best.avoid:
+    """The user insists on a card the answer warns against, or one with no price on record: answer with
+    it, and name the better (or priced) choice."""
+    best = rec.best
+    unpriced = best is not None and not best.owned and not (best.usd_per_hour or best.job_usd or best.purchase_usd)
+    if w.candidates and best is not None and (best.avoid or unpriced):
         alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
         if alt.best is not None and not alt.best.avoid:
             return rec.model_copy(update={"better": alt.best})
