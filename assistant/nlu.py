@@ -1178,13 +1178,17 @@ def read_only(m: Message) -> list[str] | None:
     for s, e, gpu_id, count in m.gpus:
         if negated(m.masked, s) or gpu_id in owned:
             continue
-        if _re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16]):
-            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
-        elif m.names and len(m.gpus) == 1 and (_re("chosen_before").search(m.masked[max(0, s - 24):s])
-                                               or _re("chosen_after").match(m.masked[e:e + 24])
-                                               or _re("chosen_count_question").search(m.masked)):
+        only = _re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16])
+        if only or _chosen(m, s, e):
             out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
     return sorted(set(out)) or None
+
+
+def _chosen(m: Message, s: int, e: int) -> bool:
+    """The one card of a message that names the model, said as the card the job runs on."""
+    return bool(m.names and len(m.gpus) == 1 and (_re("chosen_before").search(m.masked[max(0, s - 24):s])
+                                                  or _re("chosen_after").match(m.masked[e:e + 24])
+                                                  or _re("chosen_count_question").search(m.masked)))
 
 
 def _counted(span: str) -> bool:
