@@ -257,6 +257,32 @@ def training_memory_rows(report: Report) -> None:
 
 # llama-bench rows (XJ_LLAMACPP) name the Meta checkpoint; the catalog ids they are scored as
 XJ_MODELS = {"Meta-Llama-3-8B": "llama-3-8b", "Meta-Llama-3-70B": "llama-3-70b"}
+# llama.cpp MoE rows (issue 9): the catalog model each source ran
+LLAMACPP_MOE_MODELS = {"UNSLOTH_R1_BLOG": "deepseek-r1", "LLAMACPP_ISSUE11474": "deepseek-r1",
+                       "LLAMACPP_ISSUE13211": "qwen3-30b-a3b", "LLAMACPP_PR4406": "mixtral-8x7b",
+                       "GEERLING_BEOWULF17": "deepseek-r1"}
+# a row whose source states no prompt or output length is scored at this context
+LLAMACPP_MOE_DEFAULT_CONTEXT = 1024
+
+
+def _llamacpp_moe_row(report: Report, r: dict[str, str], gpu_id: str, value: float) -> None:
+    """A llama.cpp MoE row: decode at the prompt plus half the output (tg N: N/2), prefill at the prompt.
+    Scored as their own tools, not in the dense llama.cpp residual bands: a MoE answer's range is the MoE
+    record's band (knowledge/data/llamacpp_moe.yaml, fitted on these rows) on top of the dense rows' error."""
+    src = r["source_id"]
+    if r["notes"].startswith("not scored"):
+        report.skip(f"{src}: {r['notes'].split(':')[0]} (prompt too short to measure prefill)")
+        return
+    model, precision = LLAMACPP_MOE_MODELS[src], r["quant"].removeprefix("GGUF ").lower()
+    prompt, gen = int(r["prompt_len"] or 0), int(r["gen_len"] or 0)
+    decode = r["metric"].startswith("decode")
+    context = (prompt + gen // 2 if decode else prompt) or LLAMACPP_MOE_DEFAULT_CONTEXT
+    res = speed(SpeedInput(model=model, precision=precision, gpu=gpu_id, gpus=int(r["num_gpus"]), context=max(1, context),
+                           engine="llama.cpp"))
+    tool, predicted = (("llama.cpp MoE decode", res.decode_tokens_per_s) if decode
+                       else ("llama.cpp MoE prefill", res.prefill_tokens_per_s))
+    report.scored.append(Scored(tool, src, r["row_id"], f"{model} {gpu_id} x{r['num_gpus']} {r['quant']} {r['metric']}",
+                                value, predicted))
 
 
 def throughput_rows(report: Report) -> None:
@@ -294,6 +320,8 @@ def throughput_rows(report: Report) -> None:
                 res = speed(SpeedInput(model="llama-2-7b", precision=quant, gpu=gpu.id, context=int(r["prompt_len"]), engine="llama.cpp"))
                 tool, predicted = "llama.cpp prefill", res.prefill_tokens_per_s
             report.scored.append(Scored(tool, src, r["row_id"], f"{gpu.id} {r['quant']} {r['metric']}", value, predicted))
+        elif src in LLAMACPP_MOE_MODELS:
+            _llamacpp_moe_row(report, r, gpu.id, value)
         elif src == "QWEN25_SPEED":
             engine = "vllm" if "vLLM" in r["framework"] else "transformers"
             if precision is None:

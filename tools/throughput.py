@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from knowledge import find_gpu, find_precision
+from knowledge.llamacpp_moe import LlamaCppMoe, moe_record_for
 from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from knowledge.loader import llamacpp_efficiencies
 from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
@@ -188,13 +189,42 @@ def big_moe(model: ModelArch, engine: Engine) -> bool:
     return model.is_moe and engine in ("vllm", "sglang")
 
 
+# Which end of a llama.cpp MoE record's bands a figure is taken at (knowledge/data/llamacpp_moe.yaml).
+MoeEnd = Literal["central", "fast", "slow"]
+
+
+def llamacpp_moe(model: ModelArch, engine: Engine, gpu: Gpu, backend: LlamaCppBackend | None = None) -> LlamaCppMoe | None:
+    """The MoE record of a llama.cpp run of a MoE model (its backend's mul_mat_id path); None otherwise."""
+    if engine != "llama.cpp" or not model.is_moe:
+        return None
+    return moe_record_for(llamacpp_backend_for(gpu, backend))
+
+
+def moe_figures(rec: LlamaCppMoe, end: MoeEnd = "central") -> tuple[float, float, float]:
+    """(routed decode share, fixed seconds per layer per routed expert, routed prefill share) at one end of
+    the record's bands: the fast end has the higher shares and the lower fixed time."""
+    if end == "central":
+        return rec.routed_decode_eff, rec.expert_overhead_s, rec.routed_prefill_eff
+    fast = end == "fast"
+    return (rec.routed_decode_eff_range[fast], rec.expert_overhead_s_range[not fast],
+            rec.routed_prefill_eff_range[fast])
+
+
+def routed_experts_per_step(model: ModelArch, batch: int) -> float:
+    """Distinct routed experts a decode step multiplies in each layer: E * (1 - (1 - k/E)^batch)."""
+    e, k = model.num_experts or 1, model.experts_per_token or 1
+    return e * (1 - (1 - k / e) ** max(batch, 1))
+
+
 def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, gpu: Gpu, engine: Engine,
                         gpus: int, batch: int, context: int, backend: LlamaCppBackend | None = None,
-                        moe_eff: float | None = None) -> dict[str, float]:
+                        moe_eff: float | None = None, moe_end: MoeEnd = "central") -> dict[str, float]:
     """One decode step: max(memory time, compute time) + fixed overhead + communication.
 
     MoE on vLLM/SGLang: the routed experts' bytes are read at the grouped-GEMM efficiency (moe_eff, a
-    share of the dense efficiency), and each MoE layer adds a dispatch and a combine across GPUs."""
+    share of the dense efficiency), and each MoE layer adds a dispatch and a combine across GPUs.
+    MoE on llama.cpp: the routed experts' bytes are read at the backend's routed share, and each layer
+    adds a fixed time per routed expert (the backend's MoE record at `moe_end` of its bands)."""
     eff = efficiency(engine, gpu, precision, backend)
     weight_read = arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
     kv_read = arch.kv_cache_bytes(model, kv_bits, context, batch, latent_mla=engine != "transformers")
@@ -203,11 +233,16 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     step_flops = batch * (2 * model.active_params_b * 1e9
                           + 4 * model.num_layers * context * model.num_attention_heads * model.head_dim)
     overhead = eff["layer_overhead_s"] * model.num_layers + eff["step_overhead_s"]
-    routed_read, moe_comm = 0.0, 0.0
-    if big_moe(model, engine):
+    routed_read, moe_comm, expert_s = 0.0, 0.0, 0.0
+    lc_moe = llamacpp_moe(model, engine, gpu, backend)
+    if big_moe(model, engine) or lc_moe is not None:
         shared, _ = arch.expert_split(model)
         routed_read = weight_read * (1 - shared / arch.params_read_per_step(model, batch))
     grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
+    if lc_moe is not None:
+        grouped, per_expert, _ = moe_figures(lc_moe, moe_end)
+        expert_s = per_expert * model.num_layers * routed_experts_per_step(model, batch)
+        overhead += expert_s
     # routed bytes at the grouped-GEMM share of bandwidth: count them 1/grouped times
     effective_read = weight_read - routed_read + routed_read / grouped
     if engine in LAYER_SPLIT_ENGINES or gpus == 1:
@@ -226,7 +261,7 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
             moe_comm = 2 * model.num_layers * (ALLTOALL_LATENCY_S[kind] + sent / (gbps * 1e9))
             comm += moe_comm
     return {"memory": memory, "compute": compute, "overhead": overhead, "comm": comm, "moe_comm": moe_comm,
-            "weight_read": weight_read, "routed_read": routed_read, "grouped_eff": grouped if routed_read else 1.0,
+            "expert_overhead": expert_s, "weight_read": weight_read, "routed_read": routed_read, "grouped_eff": grouped if routed_read else 1.0,
             "kv_read": kv_read, "bandwidth": bw, "flops": flops, "bandwidth_eff": eff["bandwidth_eff"]}
 
 
@@ -244,6 +279,16 @@ def llamacpp_split(model: ModelArch, precision: Precision, gpu: Gpu, gpus: int,
     return layer_split_for(llamacpp_backend_for(gpu, backend), weights_kind(precision), model.total_params_b, gpus)
 
 
+def routed_prefill_extra(model: ModelArch, rate: float, rec: LlamaCppMoe | None) -> dict[str, float]:
+    """Seconds per prompt token the routed experts' multiplies add over the dense rate (2 x k experts'
+    parameters / rate x (1 / share - 1)), at the centre and the ends of a llama.cpp MoE record's band."""
+    if rec is None:
+        return {"central": 0.0, "slow": 0.0, "fast": 0.0}
+    _, per_expert = arch.expert_split(model)
+    routed = 2 * (model.experts_per_token or 1) * per_expert / rate
+    return {end: routed * (1 / moe_figures(rec, end)[2] - 1) for end in ("central", "slow", "fast")}
+
+
 def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engine: Engine, gpus: int,
                           prompt: int, backend: LlamaCppBackend | None = None) -> dict[str, float]:
     """Seconds per prompt token: weight multiplies plus causal attention over half the prompt on
@@ -253,7 +298,9 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
     record says (`seconds_slow` and `seconds_fast` at the ends of the record's range);
     `seconds_no_overlap` is the same prompt one GPU at a time."""
     eff = efficiency(engine, gpu, precision, backend)
-    dense = 2 * model.active_params_b * 1e9 / (matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"])
+    rate = matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"]
+    moe_extra = routed_prefill_extra(model, rate, llamacpp_moe(model, engine, gpu, backend))
+    dense = 2 * model.active_params_b * 1e9 / rate + moe_extra["central"]
     dense += model.active_params_b * eff["token_overhead_s_per_bparam"]
     full_layers = model.num_layers - model.sliding_layers
     window = min(prompt / 2, model.sliding_window or prompt)
@@ -276,8 +323,10 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
         _, gbps = link(gpu)
         per_token = per_token / gpus + 2 * model.num_layers * 2 * (gpus - 1) / gpus * model.hidden_size * 2 / (gbps * 1e9)
         no_overlap = per_token
-    return {"seconds": per_token, "seconds_no_overlap": no_overlap, "seconds_slow": slow or per_token,
-            "seconds_fast": fast or per_token, "in_flight": in_flight, "dense": dense, "attention": attn,
+    # llama.cpp MoE: the routed experts' multiplies at the ends of the record's prefill band
+    f_slow, f_fast = ((no_overlap + moe_extra[end] - moe_extra["central"]) / no_overlap for end in ("slow", "fast"))
+    return {"seconds": per_token, "seconds_no_overlap": no_overlap, "seconds_slow": (slow or per_token) * f_slow,
+            "seconds_fast": (fast or per_token) * f_fast, "in_flight": in_flight, "dense": dense, "attention": attn,
             "attention_flops": attn_flops, "mfu": p_mfu, "attn_eff": eff["attn_eff"]}
 
 
@@ -300,6 +349,35 @@ def layer_split_assumptions(model: ModelArch, precision: Precision, gpu: Gpu, gp
                    f"{split.id}, {where})"]
 
 
+def llamacpp_moe_decode_range(model: ModelArch, precision: Precision, kv_bits: float, gpu: Gpu, gpus: int, batch: int,
+                              context: int, backend: LlamaCppBackend | None) -> tuple[tuple[float, float], str]:
+    """A llama.cpp MoE decode range: the slow and fast ends of the backend's MoE bands (builds and GPUs
+    the rows spread over), each widened by the dense rows' measured error (its 10th and 90th percentiles)."""
+    ends = {}
+    for end in ("slow", "fast"):
+        e = decode_step_seconds(model, precision, kv_bits, gpu, "llama.cpp", gpus, batch, context, backend, moe_end=end)
+        ends[end] = 1 / (max(e["memory"], e["compute"]) + e["overhead"] + e["comm"])
+    (lo, _), words = measured_range(ends["slow"], "decode speed (llama.cpp)", (ends["slow"] * 0.87, ends["slow"] * 1.1),
+                                    SPEED_FALLBACK_WORDS)
+    (_, hi), _ = measured_range(ends["fast"], "decode speed (llama.cpp)", (ends["fast"] * 0.87, ends["fast"] * 1.1),
+                                SPEED_FALLBACK_WORDS)
+    return (lo, hi), words
+
+
+def llamacpp_moe_words(rec: LlamaCppMoe, backend: LlamaCppBackend) -> str:
+    """The assumption line of a llama.cpp MoE answer: the record's figures, bands and where they come from."""
+    own = backend == rec.backends[0]
+    decode = "measured" if rec.decode_measured and own else f"not measured on {backend}"
+    prefill = "measured" if rec.prefill_measured and own else f"not measured on {backend}"
+    (s_lo, s_hi), (c_lo, c_hi), (p_lo, p_hi) = (rec.routed_decode_eff_range, rec.expert_overhead_s_range,
+                                                 rec.routed_prefill_eff_range)
+    return (f"llama.cpp MoE on {backend}: routed experts read at {rec.routed_decode_eff:.0%} of the dense decode efficiency "
+            f"(band {s_lo:.0%}-{s_hi:.0%}) plus {rec.expert_overhead_s * 1e6:.0f} us per layer per routed expert "
+            f"(band {c_lo * 1e6:.0f}-{c_hi * 1e6:.0f} us); their prefill multiplies at {rec.routed_prefill_eff:.0%} of the "
+            f"dense rate (band {p_lo:.0%}-{p_hi:.0%}); {rec.id}, decode {decode}, prefill {prefill}; the ranges span "
+            "these bands on top of the dense rows' error")
+
+
 def _ranged(t: Term, low: float, high: float) -> Term:
     return t.model_copy(update={"low": min(low, t.value), "high": max(high, t.value)})
 
@@ -318,6 +396,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     warnings: list[str] = []
 
     kv_bits = kv.kv_bits or 16
+    lc_moe = llamacpp_moe(model, engine, gpu, backend)
     d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend)
     core = max(d["memory"], d["compute"])
     step = core + d["overhead"] + d["comm"]
@@ -335,6 +414,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
                     + sl["moe_comm"] * (MOE_COMM_SLOW - 1.5))
         assumptions.append("decode range: the grouped-GEMM and expert-dispatch ends above (calibrated on the "
                            "DeepSeek-R1 rows), not a residual band")
+    elif lc_moe is not None:
+        (slow, fast), words = llamacpp_moe_decode_range(model, precision, kv_bits, gpu, n, inp.batch, inp.context, backend)
+        assumptions.append(words)
     else:
         # the bench's measured error for this engine's decode; without rows, half to double the fixed
         # overhead and -15 % .. +10 % on the rest
@@ -364,7 +446,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
               "bandwidth_efficiency": d["bandwidth_eff"],
               "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}
              | ({"routed_expert_bytes_read": d["routed_read"], "grouped_gemm_efficiency": d["grouped_eff"],
-                 "expert_dispatch_s": d["moe_comm"]} if d["routed_read"] else {})
+                 "expert_dispatch_s": d["moe_comm"]} if d["routed_read"] and lc_moe is None else {})
+             | ({"routed_expert_bytes_read": d["routed_read"], "routed_expert_share": d["grouped_eff"],
+                 "expert_fixed_s": d["expert_overhead"]} if lc_moe is not None else {})
              | ({"llamacpp_backend": backend} if backend else {})), slow, fast),
         _ranged(term("time_per_output_token_s", "Time per output token", step, "s",
                      "one decode step at this batch: max(memory, compute) + overhead + communication",
@@ -391,7 +475,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
         kind = weights_kind(precision)
         assumptions.append(f"llama.cpp {backend} backend, {kind} kernels: efficiencies from "
                            + (f"{rec.id} (fitted on {rec.fitted_on})" if rec else "the CUDA fit (no measurements for this backend)"))
-    if d["routed_read"]:
+    if lc_moe is not None and backend:
+        assumptions.append(llamacpp_moe_words(lc_moe, backend))
+    if d["routed_read"] and lc_moe is None:
         assumptions.append(
             f"MoE decode: routed experts ({d['routed_read'] / 1e9:.0f} GB per step) read by a grouped GEMM at "
             f"{MOE_GROUPED_EFF['central']:.0%} of the dense efficiency (range {MOE_GROUPED_EFF['slow']:.0%}-"
