@@ -58,6 +58,9 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 }
 
 
+# How the serving engines are written in a reply.
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
+
 def _readable_message(item: Any) -> Any:
     """What a client sent, as a message add_messages accepts: a message without text content (none, an
     object) becomes an empty human message that says what was wrong, a bare number its digits, and
@@ -201,6 +204,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "slot.objective.default")
+    if slot == "engine":
+        return say(lang, "ack.engine", value=ENGINE_NAMES.get(str(value), str(value)))
     if slot == "framework":
         from knowledge import frameworks
 

@@ -1075,6 +1075,11 @@ def read_framework(m: Message) -> str | None:
     return _first_said(m.masked, "frameworks")
 
 
+def read_engine(m: Message) -> str | None:
+    """The serving engine named ('with sglang', 'on llama.cpp', '用ollama'), not negated."""
+    return _first_said(m.masked, "engines")
+
+
 def read_region(m: Message) -> str | None:
     """Where the GPUs run: 'us', 'eu', 'china' or 'global', from countries, cities, clouds and ', US'."""
     hits: list[tuple[int, str]] = []
@@ -1526,6 +1531,7 @@ READERS = (
     ("method", read_method),
     ("objective", read_objective),
     ("framework", read_framework),
+    ("engine", read_engine),
     ("precision", read_precision),
     ("kv_cache", read_kv_cache),
     ("users", read_users),

@@ -28,6 +28,7 @@ class Profile(BaseModel):
     method: Literal["full", "lora", "qlora"] | None = None
     objective: Literal["sft", "dpo"] | None = None
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
+    engine: Literal["vllm", "sglang", "llama.cpp"] | None = None  # the serving engine named
     qlora_base: Literal[8, 4, 2] | None = None  # bits of QLoRA's frozen base ("qlora with an 8-bit base")
     precision: str | None = None
     kv_cache: Literal[8, 4] | None = None  # bits of the KV cache the user asked for ("fp8 kv cache")

@@ -131,6 +131,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
     Slot("objective", "sft", matters=fine_tunes),
     Slot("framework", None, matters=trains),
+    Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
     Slot("qlora_base", None, matters=trains),  # None: NF4, QLoRA's usual 4-bit base  # None: HF Trainer's defaults (tools.training says so)
     Slot("precision", None, matters=runs_inference, panel=True),
     Slot("kv_cache", None, matters=runs_inference),  # None: 16-bit, or 8-bit on your own cards when that fits

@@ -34,6 +34,7 @@ from tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
     InferenceMemoryInput,
+    check_format_runs,
     inference_memory,
     usable_bytes,
 )
@@ -105,6 +106,8 @@ class Workload(ToolInput):
     phase: Phase = "train-and-serve"
     model: str
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
+    engine: Engine | None = Field(None, description="serving engine the user named; default: vLLM, llama.cpp for "
+                                                    "one or two people at home and on Macs")
     method: Method = "qlora"
     optimizer: str | None = Field(None, description="fine-tuning optimizer when not the framework's (adamw-8bit)")
     qlora_base: Literal[8, 4, 2] | None = Field(None, description="bits of QLoRA's frozen base: 8 (int8), 4 (NF4, "
@@ -263,6 +266,10 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
     """(engine, format) pairs worth trying: llama.cpp for Apple and for one or two people on home
     hardware (the usual way to run a model there), vLLM otherwise."""
     precision = find_precision(precision_id)
+    if w.engine is not None:  # the engine the user named, in its own kind of file
+        fmt = (GGUF_EQUIVALENT.get(precision_id, precision_id) if w.engine == "llama.cpp" and precision.family != "gguf"
+               else precision_id)
+        return [(w.engine, fmt)] if engine_for(w.engine, gpu) is not None and _format_runs(w.engine, fmt) else []
     if precision.family == "gguf":
         pairs: list[tuple[Engine, str]] = [("llama.cpp", precision_id)]
     else:
@@ -274,6 +281,14 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
             pairs.insert(0, ("llama.cpp", gguf))
     # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
+
+
+def _format_runs(engine: Engine, fmt: str) -> bool:
+    try:
+        check_format_runs(engine, find_precision(fmt))
+    except (ToolError, LookupError, ValueError):
+        return False
+    return True
 
 
 FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k", "iq2_xxs", "iq1_s")
@@ -299,12 +314,12 @@ def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> lis
         formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
     tries: list[tuple[Engine, str, str | None]] = []
     if w.kv_cache:  # the format asked for, in each engine's own kind
-        asked = {"vllm": "fp8", "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
+        asked = {"vllm": "fp8", "sglang": "fp8", "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
         return [(engine, f, asked.get(engine)) for fmt in formats for engine, f in _engines(w, gpu, fmt, owned)]
     for fmt in formats:
         for engine, f in _engines(w, gpu, fmt, owned):
             tries.append((engine, f, None))
-            if owned and engine == "vllm" and gpu.fp8_tflops:
+            if owned and engine in ("vllm", "sglang") and gpu.fp8_tflops:
                 tries.append((engine, f, "fp8"))
             if owned and engine == "llama.cpp":
                 tries.append((engine, f, "q8_0"))
