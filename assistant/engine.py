@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
-from assistant.nlu import Understanding, readable, understand
+from assistant.nlu import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
@@ -58,6 +58,8 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 }
 
 
+# Phases whose counts of things are examples to train on.
+TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
 # How the serving engines are written in a reply.
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
 
@@ -333,6 +335,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
+    if "phase" not in updates and profile.phase in TRAINING_PHASES and "batch_items" in updates:
+        # "数据10万条，每条1k token" after a fine-tuning plan: examples to train on, not a batch job's items
+        each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")
+        items = updates.pop("batch_items")
+        updates.pop("batch_output_tokens", None)
+        updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
+        if each:
+            updates["seq_len"] = int(each)
     if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
