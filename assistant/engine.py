@@ -335,6 +335,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
+    if ("phase" not in updates and profile.phase is None and updates.get("model")
+            and (updates.get("only") or updates.get("owned") or u.compare_gpus) and text.rstrip().endswith(("?", "？"))):
+        updates["phase"] = "serve"  # "gpt-oss-20b on a single rtx 4060 ti?": can it run there
     if "phase" not in updates and profile.phase in TRAINING_PHASES and "batch_items" in updates:
         # "数据10万条，每条1k token" after a fine-tuning plan: examples to train on, not a batch job's items
         each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")

@@ -762,6 +762,8 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         return "buy"
     if w.preference == "rent" or not w.spec.serves:
         return "rent"
+    if best.usd_per_hour is None and best.purchase_usd is not None:
+        return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
         return "buy"
     if rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd and not (
