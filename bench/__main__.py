@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import median_seconds
+from bench import median_seconds, print_readme_table
 from bench.accuracy import print_report, run, summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,12 +242,7 @@ def main() -> int:
 def accuracy_section() -> None:
     report = run()
     print_report(report)
-    print()
-    print("README table (accuracy):")
-    print("| tool | source | rows | median abs. error | bias |")
-    print("|---|---|---:|---:|---:|")
-    for tool, source, n, median, bias, _ in summary(report):
-        print(f"| {tool} | {source} | {n} | {median:.1%} | {bias:+.1%} |")
+    print_readme_table("accuracy", "tool", summary(report))
 
 
 if __name__ == "__main__":

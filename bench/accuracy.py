@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import print_errors
 from knowledge import find_gpu
 from tools.common import GIB
 from tools.inference import InferenceMemoryInput, inference_memory
@@ -372,11 +373,9 @@ def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Scor
 
 
 def print_report(report: Report) -> None:
-    print("Accuracy against published measurements (median absolute % error; bias = mean signed error)")
-    print(f"{'tool':32} {'source':18} {'rows':>5} {'median':>8} {'bias':>7}  worst rows")
-    for tool, source, n, median, bias, worst in summary(report):
-        w = "; ".join(f"#{s.row_id} {s.label}: {s.measured:g} vs {s.predicted:.3g} ({s.error:+.0%})" for s in worst)
-        print(f"{tool:32} {source:18} {n:5d} {median:8.1%} {bias:+7.1%}  {w}")
+    print_errors("Accuracy against published measurements (median absolute % error; bias = mean signed error)",
+                 "tool", summary(report),
+                 lambda s: f"#{s.row_id} {s.label}: {s.measured:g} vs {s.predicted:.3g} ({s.error:+.0%})")
     print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))
     print(f"answered: {answered_share(report):.1%} of the measured rows with a value (issue 9's target: 95%)")
 

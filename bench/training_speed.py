@@ -16,6 +16,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import print_errors, print_readme_table
 from knowledge.schema import ModelArch
 from tools.models import resolve_model
 from tools.training_time import TrainingTimeInput, training_time_of
@@ -162,20 +163,13 @@ def summary(report: Report) -> list[tuple[str, str, int, float, float, list[Run]
 
 
 def print_report(report: Report) -> None:
-    print("Training speed against published runs (tokens/s per GPU; median absolute % error; bias = mean signed error)")
-    print(f"{'category':32} {'source':24} {'rows':>5} {'median':>8} {'bias':>7}  worst rows")
-    for cat, source, n, median, bias, worst in summary(report):
-        w = "; ".join(f"#{x.row_id} {x.label}: {x.measured:,.0f} vs {x.predicted():,.0f} ({x.error:+.0%})" for x in worst)
-        print(f"{cat:32} {source:24} {n:5d} {median:8.1%} {bias:+7.1%}  {w}")
+    print_errors("Training speed against published runs (tokens/s per GPU; median absolute % error; bias = mean signed "
+                 "error)", "category", summary(report),
+                 lambda x: f"#{x.row_id} {x.label}: {x.measured:,.0f} vs {x.predicted():,.0f} ({x.error:+.0%})", width=24)
     print("not scored:", ", ".join(f"{why} ({n})" for why, n in sorted(report.skipped.items())))
 
 
 def section() -> None:
     report = run()
     print_report(report)
-    print()
-    print("README table (training speed):")
-    print("| category | source | rows | median abs. error | bias |")
-    print("|---|---|---:|---:|---:|")
-    for cat, source, n, median, bias, _ in summary(report):
-        print(f"| {cat} | {source} | {n} | {median:.1%} | {bias:+.1%} |")
+    print_readme_table("training speed", "category", summary(report))
