@@ -41,7 +41,25 @@ def categories() -> list[str]:
     """Every memory and speed category an answer can fall in, whether the bench has rows for it or not."""
     return ([f"inference memory ({e})" for e in get_args(Engine)]
             + [f"fine-tuning memory ({f.id})" for f in frameworks()]
-            + [f"{kind} speed ({e})" for kind in ("decode", "prefill") for e in get_args(Engine)])
+            + [f"{kind} speed ({e})" for kind in ("decode", "prefill") for e in get_args(Engine)]
+            + [f"training time ({kind})" for kind in ("fine-tune", "pretrain")])
+
+
+def training_residuals() -> dict[str, list[tuple[float, str]]]:
+    """Errors of the hours a training run takes (predicted / measured - 1 = measured tokens/s / predicted
+    - 1) by workload, over the published runs with sequences of 2,048 tokens or more (a shorter batch-1
+    step does not fill a card: bench/training_speed.py scores those, the ranges leave them out)."""
+    from bench.training_speed import run as training_runs
+
+    out: dict[str, list[tuple[float, str]]] = {}
+    for x in training_runs().runs:
+        if x.inp.seq_len and x.inp.seq_len >= TRAINING_MIN_SEQ:
+            kind = "pretrain" if x.inp.pretraining else "fine-tune"
+            out.setdefault(f"training time ({kind})", []).append((1 / (1 + x.error) - 1, x.source))
+    return out
+
+
+TRAINING_MIN_SEQ = 2048
 
 
 # Speed rows by category. llama-bench's tg and pp rows are pure decode and prefill rates. The Qwen2.5
@@ -65,20 +83,21 @@ def speed_residuals(report: Report) -> dict[str, list[Scored]]:
 def bands(report: Report | None = None) -> list[dict]:
     """One record per category: rows, p10, p90 (rounded to 0.01 %) and the sources of the rows."""
     report = report if report is not None else run()
-    rows = memory_residuals(report) | speed_residuals(report)
+    rows: dict[str, list] = {**memory_residuals(report), **speed_residuals(report)}
+    training = training_residuals()
     unknown = set(rows) - set(categories())
     if unknown:
         raise KeyError(f"bench categories with no engine or framework preset: {sorted(unknown)}")
     out = []
     for category in categories():
-        scored = rows.get(category, [])
-        errors = [s.error for s in scored]
+        pairs = training.get(category) or [(s.error, s.source) for s in rows.get(category, [])]
+        errors = [e for e, _source in pairs]
         out.append({
             "category": category,
-            "rows": len(scored),
+            "rows": len(pairs),
             "p10": round(percentile(errors, 10), DIGITS) if errors else None,
             "p90": round(percentile(errors, 90), DIGITS) if errors else None,
-            "sources": sorted({s.source for s in scored}),
+            "sources": sorted({source for _e, source in pairs}),
         })
     return out
 
@@ -92,6 +111,8 @@ def render(records: list[dict], today: date) -> str:
         "# category with no rows falls back to the tool's own range (the sum of the per-term ranges for",
         "# memory), and the answer says which applies. vLLM and transformers decode rows are end-to-end",
         "# generation speeds (2,048 tokens out, prefill included): their error stands for the decode figure.",
+        "# Training time: the hours' error (measured tokens/s / predicted - 1) over tests/reference/training_speed.csv",
+        "# runs with sequences of 2,048 tokens or more.",
         "# Each row is compared like for like (allocator figures where the source measured the allocator),",
         "# so the error is of the figure the bench compares, applied to the total the answer shows.",
         f"# Written by `{COMMAND}` (make residuals) on {today.isoformat()} from {total} rows: "

@@ -183,3 +183,14 @@ def test_the_bench_answers_at_least_95_percent_of_the_measured_rows():
     from bench.accuracy import answered_share, run
 
     assert answered_share(run()) >= 0.95
+
+
+def test_training_time_range_is_the_published_runs_band():
+    from tools.training_time import TrainingTimeInput, training_time
+
+    band = residuals()["training time (pretrain)"]
+    assert band.rows >= 100 and "LLMFOUNDRY_BENCH" in band.sources
+    r = training_time(TrainingTimeInput(model="llama-3.1-8b", gpu="h100-sxm", gpus=8, tokens=1e9, pretraining=True))
+    assert r.hours_range == pytest.approx(band_range(r.hours, band.p10, band.p90))
+    assert any(a.startswith(f"range: 10th-90th percentile of {band.rows} measured rows (bench category training "
+                            "time (pretrain)") for a in r.assumptions)

@@ -9,7 +9,7 @@ from pydantic import Field
 from knowledge import find_gpu
 from knowledge.loader import training_efficiency
 from knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
-from tools.common import Explained, ToolInput, term
+from tools.common import Explained, ToolInput, measured_range, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
 from tools.training import Method, framework_on
@@ -188,8 +188,11 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     flops_per_token = factor * model.active_params_b * 1e9 + attention
     seconds = flops_per_token * total_tokens / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
     hours = seconds / 3600
-    # MFU is the uncertain input: 0.7x to 1.3x of it moves the time the other way
-    hours_range = (hours / 1.3, hours / 0.7)
+    # the hours' range: the measured error of published runs of this workload (bench residuals); without
+    # them, 0.7x to 1.3x of the MFU, which moves the time the other way
+    hours_range, range_words = measured_range(hours, f"training time ({'pretrain' if inp.pretraining else 'fine-tune'})",
+                                              (hours / 1.3, hours / 0.7), "0.7x to 1.3x of the MFU")
+    assumptions.append(range_words)
     terms = [term("training_hours", "Training time", hours, "h",
                   f"({factor} x active parameters + attention FLOPs) x tokens x epochs / (GPUs x BF16 tensor FLOPS "
                   "x MFU) / 3600",
