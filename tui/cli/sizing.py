@@ -68,6 +68,11 @@ def exchange_note(currency: str) -> list[str]:
     arg("--gpu-memory-utilization", type=fraction, default=None, metavar="F", help="vLLM (default 0.90)"),
     arg("--mem-fraction-static", type=fraction, default=None, metavar="F",
         help="SGLang's share for weights and KV pool (default: SGLang's own rule)"),
+    arg("--dp-attention", type=positive_int, default=1, metavar="N",
+        help="data-parallel attention ranks (SGLang --enable-dp-attention --dp-size N): each keeps its own "
+        "sequences' KV cache (MLA models: the latent is no longer copied to every GPU)"),
+    arg("--disable-hybrid-kv-cache-manager", action="store_true",
+        help="vLLM: sliding-window layers keep every token, as with that flag"),
     *SIZING_OUTPUT,
     examples=("gpu-advisor size inference -m qwen2.5-14b -p fp8 --context 8192 --batch 10 --gpu l40s",
               "gpu-advisor size inference -m ./config.json --gpus 2 --json"))
@@ -80,7 +85,8 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
         output_tokens=args.output_tokens or 0,
         batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
         engine_version=args.engine_version, gpu_memory_utilization=args.gpu_memory_utilization,
-        mem_fraction_static=args.mem_fraction_static))
+        mem_fraction_static=args.mem_fraction_static, dp_attention=args.dp_attention,
+        disable_hybrid_kv_cache_manager=args.disable_hybrid_kv_cache_manager))
 
     def human() -> str:
         n = r.gpus * r.pp
