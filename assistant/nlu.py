@@ -490,11 +490,12 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
             break
     found = [_with_stated_memory(text, f) for f in found]
     for x in _re("apple_chip").finditer(text):  # 'macbook air m3 16gb': the chip table's configuration
-        if any(s < x.end() and x.start() < e for s, e, _, _ in found) or len(found) >= MAX_NAMES:
-            continue
+        inside = [f for f in found if f[0] < x.end() and x.start() < f[1]]
+        if any(e - s >= x.end() - x.start() for s, e, _, _ in inside) or len(found) >= MAX_NAMES:
+            continue  # a catalog name as long as the chip's words ('mac mini m4 pro 48g' is longer than its name)
         mac = _apple(x.group(0))
         if mac:
-            found.append((x.start(), x.end(), mac, 1))
+            found = [f for f in found if f not in inside] + [(x.start(), x.end(), mac, 1)]
     for x in _re("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
         if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
             continue
@@ -839,6 +840,8 @@ def read_phase(m: Message) -> str | None:
         return "fine-tune"
     if strong or (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)):
         return "serve"
+    if weak and m.pending == "phase":
+        return "serve"  # "just me, chatting and coding" at the phase question
     return None
 
 
@@ -1184,7 +1187,8 @@ def read_only(m: Message) -> list[str] | None:
         if negated(m.masked, s) or gpu_id in owned:
             continue
         only = _re("only_before").search(m.masked[max(0, s - 24):s]) or _re("only_after").match(m.masked[e:e + 16])
-        if only or _chosen(m, s, e):
+        mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
+        if only or (_chosen(m, s, e) and not mine):
             out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
     return sorted(set(out)) or None
 
