@@ -78,10 +78,12 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
     extra: list[Option] = []
+    # the cards asked about are sized as the plan is: in 4-bit when the plan had to move there
+    sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
 
     def option(gpu_id: str, n: int) -> Option | None:
-        args = {"workload": inputs, "gpu": gpu_id, "gpus": n}
-        return _call(recorder, "evaluate_option", args, lambda: evaluate(w, find_gpu(gpu_id), n))
+        args = {"workload": inputs, "gpu": gpu_id, "gpus": n} | ({"serve_precision": rec.relaxed} if rec.relaxed else {})
+        return _call(recorder, "evaluate_option", args, lambda: evaluate(sized, find_gpu(gpu_id), n))
 
     for gpu_id in compare:
         for n in (1, 2, 4, 8):
