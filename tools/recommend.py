@@ -372,9 +372,11 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
 
 
 def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
-               headrooms: list[float]) -> None:
+               headrooms: list[float], all_cards: bool = False) -> None:
     """An offline job: items x (tokens in, tokens out) through n cards, copies added for a deadline.
-    Cards you own all work: as many model copies as fit, each on the fewest cards that hold it."""
+    Cards you own, and a count you named ('用8张H800'), all work: as many model copies as fit, each on
+    the fewest cards that hold it."""
+    all_cards = all_cards or owned
     items = w.batch_items or 1
     seq = w.batch_input_tokens + w.batch_output_tokens
     total = n
@@ -384,7 +386,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, precision_id = pairs[-1]  # vLLM where it runs (batching is what it is for), else llama.cpp
-    groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0] if owned else [n]
+    groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0] if all_cards else [n]
     for t in groups:
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1,
                                                     gpus=t, gpu=gpu.id, engine=engine))
@@ -406,13 +408,13 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     replicas = total // n
     hours /= replicas
     planned = w.deadline_hours * (1 - DEADLINE_MARGIN) if w.deadline_hours else None
-    if planned and hours > planned and not owned:
+    if planned and hours > planned and not all_cards:
         replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
     opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
-    opt.job_hours = hours if owned else hours / replicas
+    opt.job_hours = hours if all_cards else hours / replicas
     if planned and w.deadline_hours:
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
@@ -473,13 +475,14 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
 
-def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | None:
-    """One card x count: does it fit, how fast, what it costs, which constraints it meets."""
+def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False) -> Option | None:
+    """One card x count: does it fit, how fast, what it costs, which constraints it meets. all_cards: a
+    batch job uses every one of the n cards (yours, or a count the user named), as model copies."""
     model = resolve_model(w.model)
     spec = w.spec
     valid = arch.valid_tensor_parallel(model, 8)
     copies = 1
-    if (spec.serves or spec.batch) and n not in valid and not (owned and spec.batch):
+    if (spec.serves or spec.batch) and n not in valid and not ((owned or all_cards) and spec.batch):
         if not owned:
             return None
         # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
@@ -500,7 +503,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False) -> Option | Non
             warnings.append(f"{copies} copies of the model, one on each group of {n} x {gpu.name}, "
                             f"{shared.users} users each")
     if spec.batch:
-        _batch_job(opt, w, gpu, n, owned, precision_id, headrooms)
+        _batch_job(opt, w, gpu, n, owned, precision_id, headrooms, all_cards)
     if spec.trains:
         _train(opt, w, model, gpu, n, warnings, headrooms)
     opt.headroom_fraction = min(headrooms) if headrooms else 0.0
@@ -690,7 +693,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
             counts = (pinned, *(n for n in counts if n != pinned))
         for n in counts:
-            o = evaluate(w, gpu, n)
+            o = evaluate(w, gpu, n, all_cards=n == pinned and w.spec.batch)
             if o is None:
                 continue
             options.append(o)
