@@ -331,9 +331,14 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     """Interactive serving: fits, per-user speed, and the latency target."""
     tried = None
     tries = _serving_tries(w, gpu, owned, precision_id)
+    mla = resolve_model(w.model).attention == "mla"
     for engine, fmt, kv in tries:
+        # MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with data-parallel attention across the GPUs, as
+        # SGLang's and vLLM's DeepSeek recipes do: each rank keeps its own users' latent KV, not a copy of all
+        dp = n if mla and n > 1 and engine in ("sglang", "vllm") and w.users >= n else 1
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
-                                                    gpus=n, gpu=gpu.id, engine=engine, kv_precision=kv))
+                                                    gpus=n, gpu=gpu.id, engine=engine, kv_precision=kv,
+                                                    dp_attention=dp))
         tried = (engine, fmt, kv, mem)
         if mem.fits and ((engine, fmt, kv) == tries[-1] or _fast_enough(w, gpu, n, engine, fmt, kv)):
             break
@@ -342,6 +347,11 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, fmt, kv, mem = tried
+    if mla and n > 1 and engine in ("sglang", "vllm") and w.users >= n:
+        flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
+                else f"--data-parallel-size {n} --enable-expert-parallel")
+        warnings.append(f"sized with data-parallel attention over the {n} GPUs ({flag}): each GPU keeps its own "
+                        "users' latent KV cache instead of a copy of all of it")
     opt.engine, opt.precision, opt.kv_precision = engine, fmt, kv
     opt.runtime = engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
