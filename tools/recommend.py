@@ -326,6 +326,12 @@ def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> lis
     return tries
 
 
+def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
+    """Data-parallel attention ranks: MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with one per GPU, as
+    SGLang's and vLLM's DeepSeek recipes do (each rank keeps its own users' latent KV, not a copy of all)."""
+    return n if mla and n > 1 and engine in ("sglang", "vllm") and users >= n else 1
+
+
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
            warnings: list[str], headrooms: list[float]) -> None:
     """Interactive serving: fits, per-user speed, and the latency target."""
@@ -333,9 +339,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     tries = _serving_tries(w, gpu, owned, precision_id)
     mla = resolve_model(w.model).attention == "mla"
     for engine, fmt, kv in tries:
-        # MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with data-parallel attention across the GPUs, as
-        # SGLang's and vLLM's DeepSeek recipes do: each rank keeps its own users' latent KV, not a copy of all
-        dp = n if mla and n > 1 and engine in ("sglang", "vllm") and w.users >= n else 1
+        dp = _dp_attention(mla, engine, n, w.users)
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
@@ -347,7 +351,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, fmt, kv, mem = tried
-    if mla and n > 1 and engine in ("sglang", "vllm") and w.users >= n:
+    if _dp_attention(mla, engine, n, w.users) > 1:
         flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
                 else f"--data-parallel-size {n} --enable-expert-parallel")
         warnings.append(f"sized with data-parallel attention over the {n} GPUs ({flag}): each GPU keeps its own "
