@@ -58,6 +58,9 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 }
 
 
+# Words that name a GGUF file's bits ("q4", "4-bit", "int4", "f16", "4位"); without them "llama.cpp" or
+# "gguf" only implies its usual Q4_K_M.
+GGUF_BITS_SAID = re.compile(r"\bq\d|\d\s*-?\s*bits?\b|\bint\d|\bfp\d|\bbf16|\bf16|\biq\d|位|比特")
 # Phases whose counts of things are examples to train on.
 TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
 # How the serving engines are written in a reply.
@@ -374,6 +377,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
+    if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
+        # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
+        # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
+        defaulted["precision"] = say(lang, "assume.gguf_default")
     turn.problems += u.problems
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
         data = profile.model_dump()
