@@ -653,6 +653,14 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
         return say(lang, "rb.nothing"), {}
     if best.owned:
         return say(lang, "rb.owned", option=gpu_words(best)), {}
+    job = _rent_or_buy_lines(rec, lang) if not rec.workload.spec.serves else []
+    if job:  # a job that ends: per run, not a utilisation over years
+        lines = ["## " + say(lang, "rb.title", option=gpu_words(best)), "", *job]
+        payload: dict[str, Any] = {"option": best.model_dump(mode="json")}
+        if best.purchase_usd and best.job_usd:
+            payload["runs_to_pay_off"] = best.purchase_usd / best.job_usd
+            lines += [say(lang, "rb.job_runs", runs=f"{payload['runs_to_pay_off']:,.0f}")]
+        return "\n".join(lines).rstrip(), payload
     if rb is None:
         return (say(lang, "rb.rent_only", gpu=best.gpu_name, usd=money(best.usd_per_hour or 0), n=best.gpus),
                 {"option": best.model_dump(mode="json")})
