@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -359,12 +360,19 @@ async def test_search_results_show_the_count_a_snippet_and_use_the_width(tmp_pat
         app = make_app(store)
 
 
-async def test_replay_steps_forward_and_back(tmp_path):
+@contextlib.asynccontextmanager
+async def replaying(tmp_path: Path, size: tuple[int, int]):
+    """The app at this size with the seeded session open in the replay screen."""
     store = seeded_store(tmp_path / "h.db")
     app = make_app(store)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
         await pilot.pause()
+        yield app, pilot
+
+
+async def test_replay_steps_forward_and_back(tmp_path):
+    async with replaying(tmp_path, SIZE) as (app, pilot):
         screen = app.screen
         assert screen.position == 1
         await pilot.press("right", "right", "right")
@@ -378,11 +386,7 @@ async def test_replay_steps_forward_and_back(tmp_path):
 
 
 async def test_replay_steps_add_and_take_away_one_message_and_the_status_matches(tmp_path):
-    store = seeded_store(tmp_path / "h.db")
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
-        await pilot.pause()
+    async with replaying(tmp_path, (80, 24)) as (app, pilot):
         screen = app.screen
 
         def shown() -> list[ChatMessage]:
@@ -852,11 +856,7 @@ async def test_copy_says_copied_only_when_it_is_known(store, monkeypatch):
 
 
 async def test_replay_keeps_the_message_it_names_in_view(tmp_path):
-    store = seeded_store(tmp_path / "h.db")
-    app = make_app(store)
-    async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(ReplayScreen(store, "01JAAAAAAAAAAAAAAAAAAAAAA1"))
-        await pilot.pause()
+    async with replaying(tmp_path, (80, 24)) as (app, pilot):
         await pilot.press(*["right"] * 7)
         await pilot.pause()
         await pilot.pause()

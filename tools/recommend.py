@@ -257,8 +257,9 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     """The user's format, else the checkpoint's own (gpt-oss ships MXFP4, DeepSeek-V3 FP8), else 8-bit:
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
-    if w.serve_precision or model.native_precision:
-        return w.serve_precision or model.native_precision or "int8"
+    chosen = w.serve_precision or model.native_precision
+    if chosen:
+        return chosen
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 
