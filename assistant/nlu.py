@@ -1170,8 +1170,15 @@ def read_exclude(m: Message) -> list[str] | None:
     'I don't have an H100' rules nothing out."""
     words = vocab()["vendor_words"]
     names = sorted(words, key=len, reverse=True)  # "consumer cards" before "cards"
-    out = [words[x.group()] for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked)
-           if negated(m.masked, x.start())]
+    out: list[str] = []
+    ruled_out_end = -1  # "no amd or huawei": a word joined to a ruled-out one is ruled out too
+    for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked):
+        joined = ruled_out_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or)\s*",
+                                                     m.masked[ruled_out_end:x.start()])
+        ruled_out = negated(m.masked, x.start()) or bool(joined)
+        if ruled_out:
+            out.append(words[x.group()])
+        ruled_out_end = x.end() if ruled_out else -1
     out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
             and not _re("owned_not").search(m.masked[max(0, s - 40):s])]
     return sorted(set(out)) or None
