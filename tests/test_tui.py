@@ -263,6 +263,16 @@ async def test_show_the_math_and_copy_are_one_key_away(store):
         assert app.clipboard.startswith("## The math behind")
 
 
+async def test_show_the_math_key_keeps_a_chinese_conversation_chinese(store):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "给3个人全天候部署llama 3 8b")
+        await pilot.press("ctrl+e")
+        await settle(pilot)
+        last = list(app.screen.query(ChatMessage))[-1]
+        assert last.text.startswith("## ") and "计算" in last.text.split("\n")[0]
+
+
 async def test_sessions_screen_searches_as_you_type_and_opens(tmp_path):
     store = seeded_store(tmp_path / "h.db")
     app = make_app(store)

@@ -29,6 +29,10 @@ WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models
            "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
 
 
+# What Ctrl+E sends, by the conversation's language (the reader understands both).
+MATH_REQUEST = {"en": "show the math", "zh": "展示计算过程"}
+
+
 class ChatScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
 
@@ -285,7 +289,8 @@ class ChatScreen(Screen):
         if not self.conversation.state.get("results"):
             self.notify("There is no answer to explain yet.")
             return
-        self.send("show the math")
+        # asked in the conversation's language, so a Chinese conversation stays Chinese
+        self.send(MATH_REQUEST.get(self.conversation.state.get("lang") or "en", MATH_REQUEST["en"]))
 
     def action_copy_answer(self) -> None:
         for m in reversed(self.conversation.messages):
