@@ -1,7 +1,7 @@
 """The conversation engine: a LangGraph state machine that asks, computes with the sizing tools, and explains.
 
 `build_graph()` returns the uncompiled StateGraph; `graph` is compiled without a checkpointer (for
-LangGraph Server). Both load langgraph lazily, so importing `assistant.nlu` or the history store
+LangGraph Server). Both load langgraph lazily, so importing `assistant.reading` or the history store
 stays cheap.
 """
 

@@ -22,8 +22,8 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
-from assistant.nlu import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
@@ -160,7 +160,7 @@ class Turn(BaseModel):
     whatif: tuple[int, str] | None = None
     text_chars: int = 0
     unknown_model: bool = False  # a model named that is not known and has no size: ask, never default it
-    read_chars: int = 0  # the characters the readers took (nlu.readable)
+    read_chars: int = 0  # the characters the readers took (reading.readable)
 
     def has(self, intent: str) -> bool:
         return intent in self.intents

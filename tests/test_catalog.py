@@ -95,7 +95,7 @@ CHOICES = _choice_rows()
 @pytest.mark.parametrize(("slot", "en_value", "zh_value"), CHOICES)
 def test_english_choice_is_understood(slot: str, en_value: str, zh_value: str):
     """Each English quick reply gives its slot a value, or says "not sure": the reference for Chinese."""
-    from assistant.nlu import understand
+    from assistant.reading import understand
 
     u = understand(en_value, pending=slot)
     assert u.updates.get(slot) is not None or "not_sure" in u.intents, (en_value, u)
@@ -103,7 +103,7 @@ def test_english_choice_is_understood(slot: str, en_value: str, zh_value: str):
 
 @pytest.mark.parametrize(("slot", "en_value", "zh_value"), CHOICES)
 def test_chinese_choice_means_the_same_as_english(slot: str, en_value: str, zh_value: str):
-    from assistant.nlu import understand
+    from assistant.reading import understand
 
     en, zh = understand(en_value, pending=slot), understand(zh_value, pending=slot)
     assert zh.updates.get(slot) == en.updates.get(slot), (zh_value, en_value, zh.updates, en.updates)

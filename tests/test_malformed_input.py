@@ -7,7 +7,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from assistant import graph
-from assistant.nlu import CJK_WEIGHT, MAX_MESSAGE_CHARS, readable
+from assistant.reading import CJK_WEIGHT, MAX_MESSAGE_CHARS, readable
 
 
 @pytest.mark.parametrize(("message", "said"), [

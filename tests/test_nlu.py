@@ -17,8 +17,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant import nlu
-from assistant.nlu import MAX_MESSAGE_CHARS, Understanding, understand
+from assistant import reading
+from assistant.reading import MAX_MESSAGE_CHARS, Understanding, message, understand
 
 CASES_FILE = Path(__file__).with_name("nlu_cases.yaml")
 CASES = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))
@@ -116,20 +116,20 @@ def test_never_raises_on_domain_word_salad(words: list[str]):
 @given(n=st.integers(min_value=MAX_MESSAGE_CHARS + 1, max_value=3 * MAX_MESSAGE_CHARS))
 def test_input_is_cut_to_the_limit_before_reading(n: int):
     text = "7" * n
-    assert len(nlu.clean(text)) <= MAX_MESSAGE_CHARS
+    assert len(reading.clean(text)) <= MAX_MESSAGE_CHARS
     u = understand(text)
     assert "truncated" in u.intents
 
 
 def test_readers_never_see_more_than_the_limit(monkeypatch):
     seen: list[int] = []
-    real = nlu.clean
+    real = message.clean
 
     def spy(text: str) -> str:
         seen.append(len(text))
         return real(text)
 
-    monkeypatch.setattr(nlu, "clean", spy)
+    monkeypatch.setattr(message, "clean", spy)
     understand("serve a 7B model to 10 users " + "9" * 20_000)
     assert seen and max(seen) <= MAX_MESSAGE_CHARS
 
@@ -146,4 +146,4 @@ def test_a_bare_small_number_at_a_choice_question_is_a_choice(slot: str):
 
 
 def test_the_vocabulary_loads_once():
-    assert nlu.vocab() is nlu.vocab()
+    assert reading.vocab() is reading.vocab()

@@ -1,0 +1,210 @@
+"""Deterministic text understanding: what a message says about the workload.
+
+No model download, no randomness: small readers, one per profile slot, over a cleaned copy of the
+message, with their words kept as data in assistant/reading/words/ (one file per dimension). `understand(text, pending)` returns
+the slot values the message gives (`updates`), the intents it carries ("show the math", "start
+over", "not sure", a glossary question ...), the language it is written in, and short English notes
+on what was understood. `pending` is the slot of the question just asked: a bare answer ("15",
+"working hours") fills it, and a bare choice number ("2") is returned as `choice` for the engine to
+map onto that question's quick replies.
+
+How a message is read:
+1. cut to MAX_MESSAGE_CHARS, NFKC-normalised and lower-cased; Chinese numerals become digits and
+   Chinese phrases become the English the readers know; English number words become digits;
+2. catalog model names and GPU names are found and masked, so that their digits ("llama 3.1 8b",
+   "4090") are never read as quantities;
+3. every remaining quantity gets a role from the words around it (model size, training tokens,
+   context, tokens per item, users, money, deadline ...);
+4. each slot's reader picks its value; a value right after "not", "no", "instead of", "rather than"
+   ... is what the user does not want ("buy not rent", "not 7B, 70B").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from assistant.reading.deadline import read_deadline
+from assistant.reading.hardware import (
+    read_budget,
+    read_exclude,
+    read_gpus,
+    read_has_host,
+    read_only,
+    read_owned,
+    read_preference,
+    read_region,
+)
+from assistant.reading.intents import pending_value, read_choice, read_intents, read_scale, read_topic
+from assistant.reading.job import (
+    read_batch_input_tokens,
+    read_batch_items,
+    read_batch_output_tokens,
+    read_engine,
+    read_epochs,
+    read_framework,
+    read_kv_cache,
+    read_method,
+    read_model,
+    read_objective,
+    read_phase,
+    read_precision,
+    read_prompt_tokens,
+    read_qlora_base,
+    read_seq_len,
+    read_train_tokens,
+)
+from assistant.reading.message import Understanding, prepare
+from assistant.reading.serving import (
+    read_context,
+    read_min_tokens_per_s,
+    read_ttft,
+    read_users,
+    read_utilisation,
+)
+from assistant.reading.text import (
+    CJK_WEIGHT,
+    EXAMPLE_TOKENS,
+    MAX_MESSAGE_CHARS,
+    clean,
+    language,
+    readable,
+    vocab,
+    word_pattern,
+)
+from knowledge import find_precision, gpus
+
+__all__ = ["CJK_WEIGHT", "EXAMPLE_TOKENS", "MAX_MESSAGE_CHARS", "READERS", "Understanding", "clean", "language",
+           "readable", "understand", "vocab"]
+
+READERS = (
+    ("phase", read_phase),
+    ("model", read_model),
+    ("method", read_method),
+    ("objective", read_objective),
+    ("framework", read_framework),
+    ("engine", read_engine),
+    ("precision", read_precision),
+    ("kv_cache", read_kv_cache),
+    ("users", read_users),
+    ("context", read_context),
+    ("utilisation", read_utilisation),
+    ("region", read_region),
+    ("budget", read_budget),
+    ("owned", read_owned),
+    ("exclude", read_exclude),
+    ("only", read_only),
+    ("has_host", read_has_host),
+    ("preference", read_preference),
+    ("train_tokens", read_train_tokens),
+    ("epochs", read_epochs),
+    ("seq_len", read_seq_len),
+    ("qlora_base", read_qlora_base),
+    ("batch_items", read_batch_items),
+    ("batch_input_tokens", read_batch_input_tokens),
+    ("batch_output_tokens", read_batch_output_tokens),
+    ("deadline_hours", read_deadline),
+    ("ttft_ms", read_ttft),
+    ("prompt_tokens", read_prompt_tokens),
+    ("min_tokens_per_s", read_min_tokens_per_s),
+)
+
+
+def _note(slot: str, value: Any) -> str:
+    """A short English note on one understood value."""
+    if slot == "model":
+        return f"model {value}"
+    if slot == "framework":
+        return f"with {value}"
+    if slot == "kv_cache":
+        return f"{value}-bit KV cache"
+    if slot == "seq_len":
+        return f"sequences of {value:,} tokens"
+    if slot == "qlora_base":
+        return f"a {value}-bit QLoRA base"
+    if slot == "users":
+        return f"{value} concurrent user{'s' if value != 1 else ''}"
+    if slot == "utilisation":
+        return f"{value:.0%} utilisation"
+    if slot == "context":
+        return f"{value:,}-token context"
+    if slot.startswith("budget"):
+        return f"a budget of ${value:,.0f}{' a month' if slot.endswith('month') else ''}"
+    if slot == "precision":
+        try:
+            return f"{find_precision(value).name} weights"
+        except Exception:  # noqa: BLE001 - an unknown precision is echoed as given
+            return str(value)
+    return f"{slot.replace('_', ' ')}: {value}"
+
+
+def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: C901 - the readers in order, one guard each
+    """Read one message; `pending` is the slot of the question just asked (or None)."""
+    raw = raw or ""
+    u = Understanding()
+    cut = readable(raw)
+    u.lang = language(cut)
+    if not cut.strip():
+        u.intents.add("empty")
+        return u
+    if len(cut) < len(raw):
+        u.intents.add("truncated")
+    m = prepare(cut, pending)
+    u.intents |= read_intents(m)
+    if "reset" in u.intents:
+        u.intents &= {"reset", "truncated", "injection"}
+        return u
+    if "help" in u.intents:
+        return u
+    u.choice = read_choice(m)
+    if u.choice is not None:
+        return u
+    for slot, reader in READERS:
+        value = reader(m)
+        if slot == "phase":
+            m.phase = value if isinstance(value, str) else None
+        if value is None:
+            continue
+        if slot == "owned" or not isinstance(value, tuple):
+            u.updates[slot] = value
+        else:
+            u.updates[value[0]] = value[1]
+    if m.unknown:
+        u.unknown_model = m.unknown[0]
+        if m.unknown[1] and "model" not in u.updates and not any("parameters" in p for p in m.problems):
+            u.updates["model"] = m.unknown[1]
+    u.problems += m.problems
+    u.notes += m.notes
+    read_gpus(m, u)
+    cny = [q for q in m.role("money") if q.extra == "CNY"]
+    china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
+    if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):
+        u.region_hint = "china"
+    u.scale = {slot: f for slot, f in read_scale(m).items() if slot not in u.updates}
+    pending_value(m, u)
+    topic = read_topic(m)
+    if topic == "best-gpu" or (topic is None and word_pattern("best_gpu").search(m.text)):
+        if not _sizing(u):
+            u.intents.add("best_gpu")
+            u.updates, u.problems, u.compare_gpus, u.whatif_gpus = {}, [], [], None
+    elif topic:
+        own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
+        rest = {k for k in u.updates if k not in own}
+        asked = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) or (
+            not u.updates and word_pattern("explain_bare").search(m.text))
+        if asked and not rest and not u.compare_gpus and not u.whatif_gpus:
+            u.topic = topic
+            u.intents.add("explain")
+            u.intents -= {"math"}
+            u.updates, u.problems, u.unknown_model = {}, [], None
+        elif asked and rest:
+            u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
+            u.intents -= {"math"}
+    u.understood += [_note(k, v) for k, v in u.updates.items()]
+    return u
+
+
+def _sizing(u: Understanding) -> bool:
+    """Whether a message gives anything to size (then 'which GPU is best for it' is answered)."""
+    return bool(set(u.updates) - {"region", "preference"}) or bool(u.unknown_model)
+

@@ -1,0 +1,77 @@
+"""Readers of time: deadlines in hours, from durations, day words and clock times."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.message import Message
+from assistant.reading.quantities import negated
+from assistant.reading.text import pattern_rows, vocab, word_pattern
+
+
+def read_deadline(m: Message) -> float | None:
+    """Hours until an offline job must be done: 'within 2 days' (48), 'in 10 hours', 'by tomorrow'
+    (24), 'by Friday' (72, an assumption the reply states)."""
+    hits: list[tuple[int, float]] = []
+    table = vocab()["duration_hours"]
+    for q in m.role("deadline"):
+        hits.append((q.start, q.value * table.get(q.extra, 1)))
+    for pattern, hours in pattern_rows("deadline_words"):
+        for x in pattern.finditer(m.masked):
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), float(hours)))
+    if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
+        first = min(pos for pos, _h in hits)
+        hits += [(q.start, q.value * table[q.extra]) for q in m.qty
+                 if not q.role and q.extra in table and q.start > first and not q.negated
+                 and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
+                 and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
+    now = word_pattern("clock_now").search(m.masked)
+    tomorrow = re.search(r"\btomorrow\b", m.masked)
+    if now and tomorrow and not word_pattern("weekday_today").search(m.masked):  # "by tomorrow 9am, its 6pm now"
+        due_h, now_h = _clock(m.masked[tomorrow.end():tomorrow.end() + 20]), _clock(now.group(1) or now.group(2))
+        if due_h is not None and now_h is not None:
+            hits = [(pos, 24 + due_h - now_h if pos == tomorrow.start() or hours == 24 else hours)
+                    for pos, hours in hits]
+    today = word_pattern("weekday_today").search(m.masked)
+    if today:
+        days = vocab()["zh_weekdays"].values()
+        order = list(dict.fromkeys(days))  # monday ... sunday
+        start = order.index(today.group(1))
+        now_h = _clock(m.masked[today.end():today.end() + 20])
+        due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0 + (
+                   (_clock(m.masked[x.end():x.end() + 20]) or now_h) - now_h if now_h is not None else 0.0)
+               for x in word_pattern("weekday_due").finditer(m.masked)}
+        hits = [(pos, due.get(pos, hours)) for pos, hours in hits]
+    if not hits:
+        return None
+    value = max(hits)[1]
+    if value <= 0:
+        m.problems.append("a deadline must be in the future")
+        return None
+    return round(value, 4)
+
+
+_PART_OF_DAY = {"morning": 9.0, "noon": 12.0, "midday": 12.0, "lunch": 12.0, "afternoon": 15.0, "eod": 17.0,
+                "end of day": 17.0, "evening": 18.0, "night": 21.0, "midnight": 24.0}
+
+
+def _clock(text: str) -> float | None:
+    """The hour a few words name ('5pm', '17:30', 'morning', '下午 3 点', '早上'), as hours after midnight."""
+    zh = re.match(r"\s*(上午|早上|中午|下午|晚上)?\s*(?:(\d{1,2})\s*点)?", text)
+    if zh and (zh.group(1) or zh.group(2)):
+        part = {"上午": 9, "早上": 9, "中午": 12, "下午": 15, "晚上": 20}.get(zh.group(1) or "")
+        if zh.group(2):
+            hour = int(zh.group(2))
+            return float(hour + 12 if zh.group(1) in ("下午", "晚上") and hour < 12 else hour)
+        return float(part) if part is not None else None
+    x = re.match(r"\s*(?:at\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
+    if x and x.group(1):
+        hour = int(x.group(1)) % 12 + (12 if x.group(3) == "pm" else 0)
+        return hour + int(x.group(2) or 0) / 60
+    if x:
+        return int(x.group(4)) + int(x.group(5)) / 60 if int(x.group(4)) < 24 else None
+    word = re.match(r"\s*(?:in the\s+|at\s+|by\s+)?(morning|noon|midday|lunch|afternoon|eod|end of day|evening|night|"
+                    r"midnight)\b", text)
+    return _PART_OF_DAY[word.group(1)] if word else None
+

@@ -1,0 +1,184 @@
+"""Readers of hardware and market: cards owned, ruled out or chosen, region, budget, rent or buy."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.job import trains
+from assistant.reading.message import Message, Understanding
+from assistant.reading.quantities import clause_bounds, clause_of, negated
+from assistant.reading.text import pattern_rows, vocab, word_pattern
+from knowledge import rules
+
+
+def read_region(m: Message) -> str | None:
+    """Where the GPUs run: 'us', 'eu', 'china' or 'global', from countries, cities, clouds and ', US'."""
+    hits: list[tuple[int, str]] = []
+    t = m.masked
+    for pattern, region in pattern_rows("regions"):
+        for x in pattern.finditer(t):
+            outside = word_pattern("region_outside_before").search(t[max(0, x.start() - 16):x.start()])
+            if negated(t, x.start()) or outside:
+                continue
+            if region == "us" and re.fullmatch(r"in the us", x.group()) is None and x.group() == "us":
+                continue
+            hits.append((x.start(), region))
+    for x in word_pattern("region_outside").finditer(t):
+        hits.append((x.start(), "global"))
+    raw = m.raw
+    if not raw.isupper():
+        for x in word_pattern("region_us_cased").finditer(raw):
+            if not negated(raw.lower(), x.start()):
+                hits.append((_map_position(raw, m.text, x.start()), "us"))
+    for x in word_pattern("region_us_clause_end").finditer(t):
+        if not negated(t, x.start()):
+            hits.append((x.start(), "us"))
+    return max(hits)[1] if hits else None
+
+
+def _map_position(raw: str, text: str, pos: int) -> int:
+    """Roughly where a raw-text position falls in the cleaned text (for ordering only)."""
+    return int(pos * len(text) / max(1, len(raw)))
+
+
+def read_budget(m: Message) -> tuple[str, float] | None:
+    """A budget in USD: ('budget_usd_per_month', 2000.0) for 'at most $2000 a month',
+    ('budget_usd', 5000.0) for 'I can spend $5k'; yuan converted at the rules' rate."""
+    money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])]
+    money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
+    if not money:
+        return None
+    q = money[-1]
+    clause = clause_of(m.masked, q.start, q.end)
+    after = m.masked[q.end:q.end + 30]
+    before = m.masked[max(0, q.start - 40):q.start]
+    once_before = re.search(r"\b(?:one-?off|one-?time|once|upfront|total)\b[^,.;]{0,24}$", before)
+    monthly = bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after) and not once_before
+    yearly = bool(word_pattern("money_yearly").search(clause))
+    amount = q.value
+    if q.extra == "EUR":
+        m.notes.append(("note.euro_budget", {}))
+        return None
+    usd = amount * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if yearly and not monthly:
+        usd, monthly = usd / 12, True
+    if usd <= 0:
+        m.problems.append("a budget must be positive")
+        return None
+    said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
+    if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
+        shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
+        m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
+    return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
+
+
+def read_owned(m: Message) -> list[str] | None:
+    """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
+    'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
+    owned = []
+    for s, e, gpu_id, count in m.gpus:
+        left, right = clause_bounds(m.masked, s, e)
+        clause = m.masked[left:right]
+        prefix = m.masked[max(left, s - 80):s]
+        near = m.masked[max(0, s - 24):s]
+        has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
+            re.match(r"\s*(?:\(\s*)?(?:owned|that (?:we|i) (?:own|have)|we own|i own)\b", m.masked[e:e + 20])
+        mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
+        home = word_pattern("owned_place").search(clause)
+        buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+        mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
+        default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
+        if ((has or mine or home) and not (buying and not has)) or default:
+            owned.append(f"{count}x {gpu_id}")
+    return owned or None
+
+
+def read_exclude(m: Message) -> list[str] | None:
+    """Cards ruled out: 'no AMD', 'not Huawei', '不要AMD' -> vendor ids; 'avoid the H20' -> a GPU id.
+    'I don't have an H100' rules nothing out."""
+    words = vocab()["vendor_words"]
+    names = sorted(words, key=len, reverse=True)  # "consumer cards" before "cards"
+    out: list[str] = []
+    ruled_out_end = -1  # "no amd or huawei": a word joined to a ruled-out one is ruled out too
+    for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked):
+        joined = ruled_out_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or)\s*",
+                                                     m.masked[ruled_out_end:x.start()])
+        ruled_out = negated(m.masked, x.start()) or bool(joined)
+        if ruled_out:
+            out.append(words[x.group()])
+        ruled_out_end = x.end() if ruled_out else -1
+    out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
+            and not word_pattern("owned_not").search(m.masked[max(0, s - 40):s])]
+    return sorted(set(out)) or None
+
+
+def read_only(m: Message) -> list[str] | None:
+    """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
+    message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
+    'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
+    owned = {g for s, _e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s])}
+    out = []
+    for s, e, gpu_id, count in m.gpus:
+        if negated(m.masked, s) or gpu_id in owned:
+            continue
+        only = word_pattern("only_before").search(m.masked[max(0, s - 24):s]) or word_pattern("only_after").match(m.masked[e:e + 16])
+        mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
+        if only or (_chosen(m, s, e) and not mine):
+            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
+    return sorted(set(out)) or None
+
+
+def _chosen(m: Message, s: int, e: int) -> bool:
+    """The one card of a message that names the model, said as the card the job runs on."""
+    return bool(m.names and len(m.gpus) == 1 and (word_pattern("chosen_before").search(m.masked[max(0, s - 24):s])
+                                                  or word_pattern("chosen_after").match(m.masked[e:e + 24])
+                                                  or word_pattern("chosen_count_question").search(m.masked)))
+
+
+def _counted(span: str) -> bool:
+    """Whether a card's span carries a count the user gave ('4x h100', '4张A800', 'A100 x 8')."""
+    return bool(re.match(r"\s*\d", span) or re.search(r"[x×*]\s*\d+\s*$", span))
+
+
+def read_has_host(m: Message) -> bool | None:
+    """A computer for a card to go into: 'a GPU for my home PC', '装进我的电脑'."""
+    named = bool(m.live("has_host"))
+    card_only = bool(m.live("buy_card_only")) and not word_pattern("host_needed").search(m.masked)
+    return True if named or card_only else None
+
+
+def read_preference(m: Message) -> str | None:
+    """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
+    'rent or buy?' is a question (intent rent_buy), not a preference."""
+    if word_pattern("intents.rent_buy").search(m.masked):
+        return None
+    hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
+    if not hits:  # "no cloud", "don't want to rent": the other way
+        hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
+                for x in word_pattern(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
+    if not hits and m.pending == "preference":
+        key = m.text.strip(" .!")
+        return vocab()["choice_words"]["preference"].get(key)
+    return max(hits)[1] if hits else None
+
+
+def read_gpus(m: Message, u: Understanding) -> None:
+    """Cards named but not owned: two or more to compare ('compare L40S and A100'), or one to try
+    ('and on two 4090s?')."""
+    if u.updates.get("owned"):
+        return
+    found = [g for g in m.gpus if not negated(m.masked, g[0])]
+    if not found:
+        return
+    if len(found) >= 2 and word_pattern("compare").search(m.masked):
+        u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
+        u.understood.append("compare " + " and ".join(u.compare_gpus))
+        return
+    s, e, gpu_id, count = found[-1]
+    if not re.match(r"\d+\s*(?:x|\*)?\s+\S|.*\sx\s*\d+$", m.text[s:e]):
+        u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
+        u.understood.append(f"compare {gpu_id}")
+        return
+    u.whatif_gpus = (count, gpu_id)
+    u.understood.append(f"{count} x {gpu_id}")
+

@@ -1,0 +1,305 @@
+"""Readers of the job: phase, model, precision, fine-tuning method and data, batch items."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from assistant.reading.message import Message
+from assistant.reading.names import family_words, model_index, name_tokens
+from assistant.reading.quantities import negated
+from assistant.reading.text import (
+    EXAMPLE_TOKENS,
+    MASK,
+    SHORT_OUTPUT_TOKENS,
+    pattern_rows,
+    vocab,
+    word_pattern,
+)
+from knowledge.resolve import BadValue, check_size, normalise
+
+
+def read_phase(m: Message) -> str | None:
+    """The project phase from its verbs: pretraining ('from scratch'), an offline batch job
+    ('summarise 1M documents'), production, trying things out, fine-tuning, serving, or both."""
+    t = m.masked
+    live = m.live
+    pretrain = live("phase.pretrain")
+    train = [x for x in live("phase.train")
+             if not re.match(r"train(ing)? (tokens|data)", t[x.start():x.end() + 8])
+             and not _descriptive(t, x)]
+    strong = live("phase.serve_strong")
+    weak = live("phase.serve_weak")
+    experiment = live("phase.experiment") or re.search(rf"\btry(ing)?\s+(out\s+)?{MASK}", t)
+    production = live("phase.production")
+    users = m.role("users")
+    items = m.role("items", "per_item_tokens", "output_tokens")
+    no_users = [x for x in re.finditer(r"\b(no|without) (online |concurrent |live )?users\b", t)]
+    counted = m.role("items")
+    verbs = [x for x in live("phase.batch_verbs")
+             if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
+                 and (counted or not strong)) or items]
+    due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words"))
+    counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
+    batch = live("phase.batch") or verbs or (no_users and items) or counted_job
+    if pretrain:
+        return "pretrain"
+    if batch and not train:
+        return "batch"
+    if production:
+        return "production"
+    has_model = bool(m.names or m.role("model", "model_total") or m.unknown)
+    targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "prompt_tokens")
+    if experiment and not strong:
+        return "experiment"
+    if train and (strong or any(q.value > 1 for q in users)):
+        return "train-and-serve"
+    if train:
+        return "fine-tune"
+    if strong or (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)):
+        return "serve"
+    if weak and m.pending == "phase":
+        return "serve"  # "just me, chatting and coding" at the phase question
+    return None
+
+
+def _descriptive(text: str, x: re.Match[str]) -> bool:
+    """'a fine-tuned llama', 'we already fine-tuned it': a past participle that describes the model,
+    not the job to size."""
+    if not re.search(r"(ed)$", x.group()):
+        return False
+    return bool(re.search(r"\b(a|an|the|our|my|its|already|have|has|had|been|was|were|is|are|custom|own|"
+                          r"previously|pre)\s*$", text[max(0, x.start() - 16):x.start()]))
+
+
+def read_model(m: Message) -> str | None:
+    """The model: a catalog name ('qwen 72b' -> qwen2.5-72b, the newest of that family), a size
+    ('27B', '26B total with 3.8B active' -> '26B-A3.8B'), or the size an unknown name carries."""
+    candidates: list[tuple[int, str]] = []
+    for start, _end, model_id in m.names:
+        if not negated(m.text, start):
+            candidates.append((start, model_id))
+    for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
+        if not negated(m.masked, x.start()):
+            candidates.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
+    sizes = m.role("model", "model_total", "model_active")
+    for q in sizes:
+        total = q.value / 1e9 if q.scale not in ("b", "bn", "billion") else q.number
+        if q.role == "model_active":
+            continue
+        near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
+        same_sentence = [a for a in near
+                         if "." not in m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", "")]
+        active = same_sentence[0] if same_sentence else None
+        spec = f"{total:g}B" + (f"-A{active.number:g}B" if active else "")
+        if re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*b\s*-?\s*a\s*\d", m.masked[q.start:q.end + 6]):
+            continue  # "30b-a3b" was read above
+        candidates.append((q.start, spec))
+    if m.unknown and m.unknown[1] and not candidates:
+        candidates.append((0, m.unknown[1]))
+    if not candidates:
+        return None
+    _pos, spec = max(candidates)
+    if spec[0].isdigit():
+        total_b = float(spec.split("B")[0])
+        active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
+        try:
+            check_size(total_b, active_b)
+        except BadValue as e:
+            m.problems.append(str(e))
+            return None
+        return _family_and_size(m, spec) or spec
+    return spec
+
+
+def _family_and_size(m: Message, spec: str) -> str | None:
+    """'a 70B model (llama)' -> llama-3.3-70b: one family word beside a bare size names the newest
+    model of that family with that size; a family without that size is reported unknown."""
+    if "-A" in spec or m.unknown:
+        return None
+    words = [w for _s, _e, w in name_tokens(m.masked) if w in family_words()]
+    if len(set(words)) != 1:
+        return None
+    size = spec.lower()
+    model_id = model_index().get(normalise(f"{words[0]} {size}"))
+    if model_id:
+        return model_id
+    m.unknown = (f"{words[0]} {size}", spec)
+    return None
+
+
+def read_precision(m: Message) -> str | None:
+    """The weight precision: 'in int4', '4-bit', 'AWQ', 'Q4_K_M', 'unquantised (bf16)'. Not the
+    KV cache's ('FP8 KV cache') nor QLoRA's 4-bit base."""
+    hits = []
+    t = m.masked
+    for pattern, pid in pattern_rows("precision"):
+        for x in pattern.finditer(t):
+            if negated(t, x.start()):
+                continue
+            if word_pattern("precision_not_weights").match(t[x.end():x.end() + 20]):
+                continue
+            if word_pattern("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]):
+                continue
+            hits.append((x.start(), x.end(), x.group().lower() if pid == "=" else pid))
+    inner = [h for h in hits if any(o is not h and o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0]
+                                    for o in hits)]
+    hits = [h for h in hits if h not in inner]
+    return max(hits)[2] if hits else None
+
+
+def read_method(m: Message) -> str | None:
+    """How to fine-tune: 'qlora', 'lora' or 'full' ('fully fine-tune', 'all weights', 'rather than
+    QLoRA, full')."""
+    hits = []
+    qlora_spans = [x.span() for x in word_pattern("method.qlora").finditer(m.masked)]
+    for name in ("qlora", "lora", "full"):
+        for x in word_pattern(f"method.{name}").finditer(m.masked):
+            if name == "lora" and any(s <= x.start() < e for s, e in qlora_spans):
+                continue
+            if name == "full" and re.fullmatch(r"full\s*(?:[,.;!]|please|instead)?", x.group().strip()) \
+                    and not (re.search(r"\b(q?-?lora|method)\b", m.masked) or m.pending == "method"):
+                continue
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), name))
+            elif m.pending == "method":
+                m.notes.append((f"note.not_{name}", {}))  # "not qlora" at the question: said back, asked again
+    return max(hits)[1] if hits else None
+
+
+def read_objective(m: Message) -> str | None:
+    """The training objective: 'dpo' for DPO, ORPO, KTO, SimPO, preference pairs; 'sft' when said."""
+    for name in ("dpo", "sft"):
+        if m.live(f"objective.{name}"):
+            return name
+    return None
+
+
+def _first_said(text: str, rules: str) -> Any:
+    """The value of the first row of a vocabulary rule list whose pattern the text says, not negated."""
+    for pattern, value in pattern_rows(rules):
+        x = pattern.search(text)
+        if x and not negated(text, x.start()):
+            return value
+    return None
+
+
+def read_qlora_base(m: Message) -> int | None:
+    """Bits of QLoRA's frozen base ('qlora with an 8-bit base', '2-bit base')."""
+    bits = _first_said(m.masked, "qlora_base_bits")
+    return int(bits) if bits else None
+
+
+def read_seq_len(m: Message) -> int | None:
+    """The training sequence length: 'examples of 1k tokens', 'seq len 8192', '序列长度4096'."""
+    for i in range(len(vocab()["seq_len_patterns"])):
+        x = word_pattern(f"seq_len_patterns.{i}").search(m.text)
+        if x and not negated(m.text, x.start()):
+            value = float(x.group("n").replace(",", "")) * (1000 if x.group("k") else 1)
+            if 16 <= value <= 1_048_576:
+                return round(value)
+            m.problems.append(f"a training sequence of {value:,.0f} tokens is outside 16 to 1,048,576")
+            return None
+    return None
+
+
+def read_kv_cache(m: Message) -> int | None:
+    """Bits of the KV cache asked for ('fp8 kv cache', 'kv cache in 8-bit', 'q4 kv'), not negated."""
+    bits = _first_said(m.text, "kv_cache_bits")
+    return int(bits) if bits else None
+
+
+def read_framework(m: Message) -> str | None:
+    """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
+    return _first_said(m.masked, "frameworks")
+
+
+def read_engine(m: Message) -> str | None:
+    """The serving engine named ('with sglang', 'on llama.cpp', '用ollama'), not negated."""
+    return _first_said(m.masked, "engines")
+
+
+def read_train_tokens(m: Message) -> float | None:
+    """Training tokens per epoch: '500M training tokens', 'on 300M tokens', '2T tokens', or
+    examples x tokens each ('50k examples of 1k tokens' -> 5e7, 20k preference pairs x 1.5k)."""
+    direct = m.role("train_tokens")
+    if direct:
+        return float(direct[-1].value)
+    if not trains(m):
+        return None
+    counts = m.role("examples", "items")
+    each = m.role("per_item_tokens")
+    if counts and each:
+        return float(counts[-1].value * each[-1].value)
+    if counts and not m.role("output_tokens"):
+        n = counts[-1].value
+        m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{EXAMPLE_TOKENS:,}"}))
+        return float(n * EXAMPLE_TOKENS)
+    return None
+
+
+def trains(m: Message) -> bool:
+    """Whether the message is about training (so counts are examples, not items of a batch job)."""
+    words = bool(m.live("phase.train") or m.live("phase.pretrain") or m.role("examples"))
+    return words and not (m.live("phase.batch") and not m.live("phase.train"))
+
+
+def read_epochs(m: Message) -> float | None:
+    """Passes over the data: '3 epochs', 'one epoch', '训练2轮'."""
+    found = m.role("epochs")
+    if not found:
+        return None
+    value = found[-1].value
+    if not 0 < value <= 1000:
+        m.problems.append("epochs must be between 0 and 1,000")
+        return None
+    return float(value)
+
+
+def read_batch_items(m: Message) -> int | None:
+    """Items of an offline job: '1 million documents', '10万条'; at the items question a bare number."""
+    if trains(m):
+        return None
+    found = m.role("items")
+    if not found and m.phase == "batch":
+        found = m.role("examples")
+    if not found and m.pending == "batch_items":
+        found = [q for q in m.qty if not q.role and not q.negated and q.value >= 1]
+    if not found:
+        return None
+    value = found[-1].value
+    if value < 1:
+        m.problems.append("a batch job needs at least one item")
+        return None
+    return int(value)
+
+
+def read_batch_input_tokens(m: Message) -> int | None:
+    """Tokens read per item: '2k tokens each' (2,000), '2k-token documents'."""
+    if trains(m):
+        return None
+    found = m.role("per_item_tokens")
+    if not found and m.phase == "batch":
+        found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def read_batch_output_tokens(m: Message) -> int | None:
+    """Tokens written per item: '200-token summaries', '~100 output tokens per document'."""
+    if trains(m) or m.phase in ("serve", "production", "train-and-serve"):
+        return None
+    found = m.role("output_tokens")
+    if not found and m.live("output_short"):
+        return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
+    if not found and m.live("output_same_length"):
+        return read_batch_input_tokens(m)  # "outputs of similar length": as long as what is read
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def read_prompt_tokens(m: Message) -> int | None:
+    """Typical prompt length when serving: 'prompts around 4k tokens' (4,000)."""
+    if m.phase == "batch" or trains(m):
+        return None
+    found = m.role("prompt_tokens")
+    return int(found[-1].value) if found and found[-1].value >= 1 else None
+

@@ -1,0 +1,83 @@
+"""One message prepared for the readers, and what they make of it."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant.reading.names import find_gpus, find_models, unknown_model, unsold_mac
+from assistant.reading.quantities import Quantity, negated, quantities
+from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+
+
+@dataclass
+class Understanding:
+    """What one message says: slot updates, intents and notes, never a decision."""
+
+    updates: dict[str, Any] = field(default_factory=dict)
+    intents: set[str] = field(default_factory=set)
+    understood: list[str] = field(default_factory=list)
+    compare_gpus: list[str] = field(default_factory=list)
+    whatif_gpus: tuple[int, str] | None = None
+    problems: list[str] = field(default_factory=list)
+    topic: str | None = None
+    unknown_model: str | None = None
+    lang: str = "en"
+    choice: int | None = None
+    notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
+    scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
+    region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
+    aside: str | None = None  # a concept asked about in a message that also sizes something
+
+    @property
+    def empty(self) -> bool:
+        return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
+                    or self.choice is not None or self.unknown_model)
+
+
+@dataclass
+class Message:
+    """One message prepared for the slot readers."""
+
+    raw: str
+    text: str
+    masked: str
+    pending: str | None
+    lang: str
+    names: list[tuple[int, int, str]]
+    gpus: list[tuple[int, int, str, int]]
+    qty: list[Quantity]
+    problems: list[str] = field(default_factory=list)
+    notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
+    unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
+    phase: str | None = None  # the phase this message states, once read
+
+    def live(self, key: str) -> list[re.Match[str]]:
+        """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
+        word repeated a thousand times says no more than a hundred times)."""
+        found = itertools.islice(word_pattern(key).finditer(self.masked), MAX_QUANTITIES)
+        return [m for m in found if not negated(self.masked, m.start())]
+
+    def role(self, *roles: str, live: bool = True) -> list[Quantity]:
+        """Quantities with one of these roles (by default only those not negated)."""
+        return [q for q in self.qty if q.role in roles and not (live and q.negated)]
+
+
+def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
+    """Clean the message, find and mask model and GPU names, and give every quantity its role."""
+    text = clean(raw)
+    names = find_models(text)
+    masked = mask(text, names)
+    unknown, masked = unknown_model(text, masked, raw)
+    found_gpus = find_gpus(masked)
+    masked = mask(masked, found_gpus)
+    unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
+    lang = language(raw)  # raw is already the readable part (understand cuts it first)
+    msg = Message(raw, text, masked, pending, lang, names, found_gpus,
+                  quantities(masked, lang))
+    msg.unknown = unknown
+    msg.notes += [note for note in unsold if note]
+    return msg
+

@@ -1,0 +1,294 @@
+"""Names from the catalogs: models, cards and Macs, and model names the catalog does not hold."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import cache, lru_cache
+
+from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, word_pattern
+from knowledge import find_model, gpus, models
+from knowledge.resolve import normalise
+
+
+@cache
+def model_index() -> dict[str, str]:
+    """Normalised name -> model id; knowledge's shared index when it has one."""
+    from knowledge import resolve
+
+    shared = getattr(resolve, "model_index", None)
+    if shared is not None:
+        source = shared()
+    else:
+        source = {}
+        for m in models():
+            for key in (m.id, m.name, *m.aliases, *m.hf_ids, *(h.split("/")[-1] for h in m.hf_ids)):
+                source.setdefault(normalise(key), m.id)
+    return {k: v for k, v in source.items() if len(k) >= 2 and not re.fullmatch(r"[\d.]+[bmk]?", k)}
+
+
+@cache
+def _gpu_index() -> dict[str, str]:
+    """Normalised GPU name or alias -> GPU id."""
+    index: dict[str, str] = {}
+    for g in gpus():
+        for key in (g.id, g.name, *g.aliases):
+            k = normalise(key)
+            if len(k) >= 2:
+                index.setdefault(k, g.id)
+    return index
+
+
+@cache
+def family_words() -> frozenset[str]:
+    """Family words of catalog models ('llama', 'qwen', 'gemma', ...) as they are typed."""
+    from knowledge import resolve
+
+    words = {m.family for m in models()} | {"mixtral", "meta-llama"}
+    for extra in getattr(resolve, "FAMILY_WORDS", {}).values():
+        words |= {w for w in extra if re.fullmatch(r"[a-z][a-z\-]*", w)}
+    return frozenset(words - {"generic"})
+
+
+_TOKEN = re.compile(r"[a-z0-9][a-z0-9.\-_/]*")
+
+
+_LETTER = re.compile(r"[a-z]")
+
+
+def name_tokens(text: str) -> list[tuple[int, int, str]]:
+    """Name-like tokens ('llama', '3.1', 'qwen2.5-vl-7b', 'org/name') with their spans."""
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group().rstrip(".-_/")
+        out.append((m.start(), m.start() + len(word), word))
+    return out
+
+
+# Names are looked for among this many words of a message: far past them is a paste, and each word
+# costs every n-gram length a lookup.
+MAX_NAME_WORDS = 600
+
+
+def _ngrams(text: str, max_n: int = 5):
+    """Runs of up to max_n tokens, longest first: (start, end, 'words joined by spaces')."""
+    tokens = name_tokens(text)[:MAX_NAME_WORDS]
+    for n in range(max_n, 0, -1):
+        for i in range(len(tokens) - n + 1):
+            span = tokens[i:i + n]
+            yield span[0][0], span[-1][1], " ".join(t[2] for t in span)
+
+
+@cache
+def _STOP() -> frozenset[str]:
+    """Words that are never part of a model name."""
+    return frozenset(vocab()["name_stopwords"])
+
+
+@cache
+def _keys_by_digits() -> dict[str, list[str]]:
+    """Catalog name keys grouped by their digits: typos are looked for among names with the same
+    numbers only ("lama 3 70b" among the *370* names), which keeps fuzzy matching fast and sane."""
+    groups: dict[str, list[str]] = {}
+    for key in model_index():
+        groups.setdefault(re.sub(r"\D", "", key), []).append(key)
+    return groups
+
+
+@lru_cache(maxsize=512)
+def _resolve_token(word: str) -> str | None:
+    """A single typed token ('meta-llama/llama-3.1-8b-instruct', 'qwen-72b') through the catalog's
+    own resolver, which strips variant suffixes; None when it names no catalog model."""
+    if not (re.search(r"[a-z]", word) and re.search(r"\d", word) and re.search(r"[-/]", word)):
+        return None
+    try:
+        model = find_model(word)
+    except Exception:  # noqa: BLE001 - NotFound, ConfigError, BadValue: not a catalog name
+        return None
+    return None if model.family == "generic" else model.id
+
+
+def find_models(text: str) -> list[tuple[int, int, str]]:
+    """Catalog models named in the text: (start, end, id), longest names first, no overlaps."""
+    index = model_index()
+    found: list[tuple[int, int, str]] = []
+    taken = bytearray(len(text) + 1)
+    grams = [g for g in _ngrams(text) if _LETTER.search(g[2])]
+    # Exact names first, then near misses ("lama 3.1 8b"), so that a typo-tolerant match of
+    # "on llama 3.3" never takes the words of the exact "llama 3.3 70b".
+    for fuzzy in (False, True):
+        for start, end, gram in grams:
+            if any(taken[start:end]):
+                continue
+            key = normalise(gram)
+            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None)
+            words = gram.split()
+            if fuzzy and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
+                    and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
+                same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
+                close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
+                model_id = index[close[0]] if close else None
+            if model_id:
+                found.append((start, end, model_id))
+                taken[start:end] = b"\x01" * (end - start)
+    return sorted(found)
+
+
+def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[int, int, str, int]:
+    """A Mac named with its own memory ('m3 max has 36gb', 'm4 pro 24gb', 'm3 max 30-core 36gb') is that
+    Mac: the configuration from the Apple chip table (its own bandwidth), or, for one Apple never sold,
+    the chip's figures with the memory as stated."""
+    s, e, gpu_id, count = found
+    if not gpu_id.startswith("apple-"):
+        return found
+    x = word_pattern("mac_memory_after").match(text[e:e + 32])
+    if not x:
+        return found
+    from knowledge import BadValue, find_gpu
+    from knowledge.apple import parse_apple
+
+    chip = find_gpu(gpu_id)
+    memory = float(x["memory"])
+    if (memory == chip.memory_gb and not x["cores"]) or not 8 <= memory <= 512:
+        return found
+    family = chip.name.split(",")[0].split("(")[0].strip()
+    try:
+        mac = parse_apple(f"{family} {x['cores'] + '-core ' if x['cores'] else ''}{memory:g}gb")
+    except BadValue:
+        mac = None
+    if mac is not None:
+        return s, e + x.end(), mac.id, count
+    name = f"{family} {memory:g}GB"
+    spec = (f"custom:memory={memory:g}GB,bandwidth={chip.memory_bandwidth_gbps:g}GB/s,bf16={chip.bf16_tflops:g},"
+            f"vendor=apple,segment=apple,name={name}")
+    return s, e + x.end(), spec, count
+
+
+def unsold_mac(spec: str) -> tuple[str, dict[str, str]] | None:
+    """A Mac named with memory its chip was never sold with ('m4 max 32gb'): said, then sized as stated."""
+    from knowledge.apple import memory_sold
+
+    name = spec.split("name=", 1)[-1]
+    memory = re.search(r"(\d+(?:\.\d+)?)GB$", name)
+    sold = memory_sold(name)
+    if not (sold and memory):
+        return None
+    return ("note.mac_not_sold", {"chip": sold[0], "sizes": ", ".join(map(str, sold[1])), "memory": memory[1]})
+
+
+def _apple(words: str) -> str | None:
+    from knowledge import BadValue
+    from knowledge.apple import parse_apple
+
+    try:
+        mac = parse_apple(words)
+    except BadValue:
+        return None
+    return mac.id if mac else None
+
+
+_JOINED_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[x×*](?=\d{3,4}\b|(?:rtx|gtx|[ahlbv])\s?\d{2,4}\b)", re.I)
+
+
+def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
+    """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
+    "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count."""
+    index = _gpu_index()
+    found: list[tuple[int, int, str, int]] = []
+    # "2x3090", "8xA100": the count's x joined to the name is read as "2 3090" (same length, same spans)
+    text = _JOINED_COUNT.sub(lambda x: x.group(1) + " ", text)
+    taken = bytearray(len(text) + 16)
+    for start, end, gram in _ngrams(text, 4):
+        if any(taken[start:end]) or (" " in gram and not _LETTER.search(gram)):
+            continue
+        key = normalise(gram)
+        gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
+        if not gpu_id or (key.isdigit() and len(key) < 4):
+            continue
+        count, s0, e0 = 1, start, end
+        before = text[max(0, start - 40):start]
+        after = text[end:end + 12]
+        m = word_pattern("gpu_count_before").search(before)
+        a = word_pattern("gpu_count_after").match(after)
+        if m:
+            count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
+        elif a:
+            count, e0 = int(a.group(1)), end + a.end()
+        if count < 1:
+            count = 1
+        machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m else None
+        if machines and int(machines.group(1)) > 0:
+            count *= int(machines.group(1))
+            s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
+        found.append((s0, e0, gpu_id, count))
+        taken[s0:e0] = b"\x01" * (e0 - s0)
+        if len(found) >= MAX_NAMES:
+            break
+    found = [_with_stated_memory(text, f) for f in found]
+    for x in word_pattern("apple_chip").finditer(text):  # 'macbook air m3 16gb': the chip table's configuration
+        inside = [f for f in found if f[0] < x.end() and x.start() < f[1]]
+        if any(e - s >= x.end() - x.start() for s, e, _, _ in inside) or len(found) >= MAX_NAMES:
+            continue  # a catalog name as long as the chip's words ('mac mini m4 pro 48g' is longer than its name)
+        mac = _apple(x.group(0))
+        if mac:
+            found = [f for f in found if f not in inside] + [(x.start(), x.end(), mac, 1)]
+    for x in word_pattern("described_gpu").finditer(text):  # "a card with 96 GB and 1.8 TB/s": sized by its numbers
+        if any(taken[x.start():x.end()]) or len(found) >= MAX_NAMES:
+            continue
+        spec = f"custom:memory={x['memory']}GB,bandwidth={x['bandwidth']}{x['unit'].upper()}B/s"
+        found.append((x.start(), x.end(), spec, int(x["count"] or 1)))
+    return sorted(found)
+
+
+_SIZE_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?:\s?a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
+
+
+_REPO_ID = re.compile(r"[a-z][\w.\-]{1,40}/[\w.\-]*[a-z][\w.\-]*")
+
+
+_GLUED_NAME = re.compile(r"(?:[a-z][a-z0-9.]*-)+\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?b)?(?:-[a-z0-9.]+)*")
+
+
+# A hyphenated word shaped like a model's name though it carries no size: 'acme-llm', 'foo-chat'.
+_NAME_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9.]+)*-(?:llm|lm|gpt|chat|instruct|coder|bot)(?:-[a-z0-9.]+)*"
+                          r"|(?:llm|gpt)-[a-z0-9.\-]+")
+
+
+def unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
+    """A model name the catalog does not hold, with the size it carries: an organisation/name repo id
+    ('moonshotai/Kimi-Dev-72B'), a hyphenated name with a size ('kimi-dev-72b'), or a family the
+    catalog lacks ('kimi dev', 'yi 34b'). Returns ((name as typed, size spec or None), the text with
+    the name masked, so that its size is read only here)."""
+    families, unknowns = family_words(), frozenset(vocab()["unknown_families"])
+    stop = _STOP()
+    tokens = name_tokens(masked)
+    for i, (_s, _e, word) in enumerate(tokens):
+        if MASK in word:
+            continue
+        repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
+            and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
+        glued = (_GLUED_NAME.fullmatch(word) or _NAME_SHAPED.fullmatch(word)) and not re.match(r"(q|int|fp|bf|mx)\d", word)
+        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns
+        if not (repo or glued or family):
+            continue
+        first, last = i, i + 1
+        if family:  # widen to the words of the name: "llama 4 scout", "kimi dev 72b"
+            while first > 0 and i - first < 2 and (tokens[first - 1][2] in families | unknowns
+                                                   or re.fullmatch(r"\d+(\.\d+)?", tokens[first - 1][2])):
+                first -= 1
+            while last < len(tokens) and last - i <= 3 and tokens[last][2] not in stop \
+                    and re.fullmatch(r"[a-z0-9.\-]*[a-z][a-z0-9.\-]*", tokens[last][2]):
+                last += 1
+                if _SIZE_IN_NAME.search(tokens[last - 1][2]):
+                    break
+        s0, e0 = tokens[first][0], tokens[last - 1][1]
+        name = text[s0:e0]
+        typed = re.search(re.escape(name).replace(r"\ ", r"[\s\-_]*"), raw, re.IGNORECASE)
+        sizes = _SIZE_IN_NAME.findall(re.sub(r"[/_\-]", " ", name))
+        size = None
+        if sizes:
+            total, active = sizes[-1]
+            size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
+        return (typed.group() if typed else name, size), mask(masked, [(s0, e0)])
+    return None, masked
+

@@ -1,0 +1,121 @@
+"""Readers of serving: users, context, utilisation and latency targets."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.message import Message
+from assistant.reading.quantities import negated
+from assistant.reading.text import pattern_rows, vocab
+
+
+def read_users(m: Message) -> int | None:
+    """Concurrent users: '20 users', 'a team of 10', 'just me' (1), '一百个用户' (100); at the users
+    question a bare number or range ('15', '5-20' -> 20)."""
+    value = None
+    for q in m.role("users"):
+        value = q.value
+    if value is None and m.live("just_me"):
+        value = 1.0
+    if value is None and m.live("two_people"):
+        value = 2.0
+    if value is None and m.pending == "users":
+        nums = [q for q in m.qty if not q.role and not q.negated]
+        rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
+        if rng:
+            value = float(rng.group(2).replace(",", ""))
+        elif nums:
+            value = nums[-1].value
+    if value is None:
+        return None
+    if value < 1:
+        m.problems.append("the number of users must be at least 1")
+        return None
+    if value > 1_000_000:
+        m.problems.append(f"{value:,.0f} concurrent users is beyond what one deployment plan can size")
+        return None
+    return int(value)
+
+
+def read_context(m: Message) -> int | None:
+    """Context length in tokens: '32k context' (32,768), 'context of 128 thousand tokens' (128,000);
+    at the context question a bare '32k'."""
+    if m.phase == "batch":
+        return None  # a batch job's lengths are tokens per item, read by the batch readers
+    values = [q.context_tokens for q in m.role("context")]
+    if not values and m.pending == "context":
+        values = [q.context_tokens for q in m.qty if not q.role and not q.negated]
+    if not values:
+        return None
+    value = values[-1]
+    if value < 128:
+        m.problems.append(f"a context of {value:,.0f} tokens is too short to size; try 2k-128k")
+        return None
+    if value > 10_000_000:
+        m.problems.append(f"{value:,.0f} tokens of context is beyond any model")
+        return None
+    return int(value)
+
+
+def read_utilisation(m: Message) -> float | None:
+    """How busy the GPUs are, 0-1: '24/7' (1.0), 'working hours' (0.24), '8 hours a day' (0.33),
+    '50%'; at the utilisation question a bare percentage. A batch job has none ('over the weekend'
+    is its deadline)."""
+    if m.phase == "batch":
+        return None
+    hits: list[tuple[int, float]] = []
+    for pattern, (value, _label) in pattern_rows("utilisation"):
+        for x in pattern.finditer(m.masked):
+            if not negated(m.masked, x.start()):
+                hits.append((x.start(), float(value)))
+    for q in m.role("utilisation_percent"):
+        hits.append((q.start, q.value / 100))
+    for q in m.role("hours_per"):
+        per = vocab()["period_hours"].get(q.extra, 24)
+        share = q.value / per
+        days = re.search(r"(\d)\s*days? (a|per|/) ?week", m.masked[q.end:q.end + 40])
+        if days and q.extra in ("day", "weekday", "working day", "workday"):
+            share *= int(days.group(1)) / 7
+        hits.append((q.start, share))
+    if not hits and m.pending == "utilisation":
+        nums = [q for q in m.qty if not q.role and not q.negated]
+        if nums:
+            said = nums[-1].value
+            hits.append((0, said / 100 if said > 1 else said))
+    if not hits:
+        return None
+    value = max(hits)[1]
+    if not 0 < value <= 1:
+        m.problems.append("utilisation must be between 0% and 100%")
+        return None
+    return round(value, 4)
+
+
+def read_ttft(m: Message) -> float | None:
+    """Target time to first token in ms: 'first token under 500 ms', 'under 2 seconds to first token'."""
+    found = m.role("ttft_ms", "ttft_s")
+    if not found:
+        return None
+    q = found[-1]
+    value = q.value * (1000 if q.role == "ttft_s" else 1)
+    if value <= 0:
+        m.problems.append("a latency target must be positive")
+        return None
+    return float(value)
+
+
+def read_min_tokens_per_s(m: Message) -> float | None:
+    """Per-user decode speed target: 'at least 30 tokens/s per user', '50 ms per token' (20/s)."""
+    found = m.role("tokens_per_s", "ms_per_token", "s_per_token")
+    if not found:
+        return None
+    q = found[-1]
+    if q.value <= 0:
+        m.problems.append("a speed target must be positive")
+        return None
+    if q.role == "ms_per_token":
+        return round(1000 / q.value, 4)
+    if q.role == "s_per_token":
+        return round(1 / q.value, 4)
+    return float(q.value)
+

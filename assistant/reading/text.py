@@ -1,0 +1,239 @@
+"""The message as the readers see it: cut to a bounded length, normalised, numbers as digits."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)
+
+
+# A Chinese character says about as much as a short English word and costs the readers (which scan
+# every character) several times more: it counts this many characters towards the limit, so a
+# message of any script is read in about the same time.
+CJK_WEIGHT = 3
+
+
+def readable(raw: str) -> str:
+    """The part of a message the readers take: MAX_MESSAGE_CHARS characters, Chinese ones counted
+    CJK_WEIGHT times. Cut first, so that no input costs more than a full-length message."""
+    cut = (raw or "")[:MAX_MESSAGE_CHARS]
+    cjk = len(_CJK_CHAR.findall(cut))
+    if cjk == 0 or len(cut) + (CJK_WEIGHT - 1) * cjk <= MAX_MESSAGE_CHARS:
+        return cut
+    budget = MAX_MESSAGE_CHARS
+    for i, ch in enumerate(cut):
+        budget -= CJK_WEIGHT if _CJK_CHAR.match(ch) else 1
+        if budget < 0:
+            return cut[:i]
+    return cut
+
+
+_CJK_CHAR = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
+WORDS_DIR = Path(__file__).with_name("words")  # one YAML file per dimension of the vocabulary
+MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
+MAX_NAMES = 16  # cards read per message; more is a paste, and each name costs every reader a search
+MASK = "\u2592"  # stands in for a name already read, keeping positions
+EXAMPLE_TOKENS = 1000  # tokens in one fine-tuning example when only the count is given
+SHORT_OUTPUT_TOKENS = 16  # "the output is short" in a batch job: a label or a few words
+CHOICE_SLOTS_WITH_NUMBERS = ("users", "context")  # a bare number there is a count, never a choice
+
+
+@cache
+def vocab() -> dict[str, Any]:
+    """The reader's words: every file in assistant/reading/words merged, loaded once. A key defined in
+    two files is a mistake, refused at load."""
+    merged: dict[str, Any] = {}
+    for path in sorted(WORDS_DIR.glob("*.yaml")):
+        part = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        clash = set(part) & set(merged)
+        if clash:
+            raise ValueError(f"{path.name} defines {', '.join(sorted(clash))} again")
+        merged.update(part)
+    return merged
+
+
+@cache
+def word_pattern(key: str) -> re.Pattern[str]:
+    """A vocabulary pattern by key ('a.b' for nested keys), compiled once."""
+    value: Any = vocab()
+    for part in key.split("."):
+        value = value[int(part)] if isinstance(value, list) else value[part]
+    return re.compile(value)
+
+
+@cache
+def pattern_rows(key: str) -> list[tuple[re.Pattern[str], Any]]:
+    """A vocabulary list of [pattern, value, ...] rows, compiled once."""
+    return [(re.compile(row[0]), row[1] if len(row) == 2 else tuple(row[1:])) for row in vocab()[key]]
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
+                       r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
+
+
+MAX_DIGITS = 16
+_LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
+_PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
+                        "\u00a0": " ", "。": ". ", "，": ", ", "、": ", ", "；": "; ", "！": "! ", "？": "? ",
+                        "：": ": ", "（": "(", "）": ")"})
+
+
+def language(text: str) -> str:
+    """'zh' when the message has Chinese characters (and no Japanese kana), else 'en'."""
+    return "zh" if _CJK.search(text) and not _KANA.search(text) else "en"
+
+
+def _zh_number(run: str) -> float:
+    """'一百万' -> 1e6, '1.5万' -> 15000, '两千' -> 2000, '十五' -> 15, '500亿' -> 5e10; a lone digit
+    after a unit counts in the next unit down ('两万五' -> 25000, '一千五' -> 1500, '一百零五' -> 105)."""
+    digits, units = vocab()["zh_digits"], vocab()["zh_units"]
+    for big in ("亿", "万"):
+        if big in run:
+            left, right = run.split(big, 1)
+            tail = _zh_number(right) if right else 0.0
+            if len(right) == 1 and right in digits:
+                tail *= units[big] / 10
+            return (_zh_number(left) if left else 1.0) * units[big] + tail
+    total, current, last_unit = 0.0, None, None
+    for m in re.finditer(r"\d+(?:\.\d+)?|.", run):
+        t = m.group()
+        if t[0].isdigit():
+            current = float(t)
+        elif t in digits:
+            current = float(digits[t])
+            if digits[t] == 0:
+                last_unit = None  # '一百零五': the digit after 零 is ones
+        elif t in units:
+            total += (1.0 if current is None else current) * units[t]
+            current, last_unit = None, units[t]
+    if current is not None and last_unit and last_unit >= 100 and not re.search(r"\d", run):
+        current *= last_unit / 10
+    return total + (current or 0.0)
+
+
+@cache
+def _zh_numeral_run() -> re.Pattern[str]:
+    """A run of Chinese numerals, optionally after digits ('1.5万')."""
+    chars = "".join(vocab()["zh_digits"]) + "".join(vocab()["zh_units"])
+    return re.compile(rf"(?:\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
+
+
+def _zh_numerals(text: str) -> str:
+    """Chinese numerals to digits, leaving lone characters that are not numbers ('一' before a noun
+    that takes no count is handled by zh_before_numerals)."""
+    def repl(m: re.Match[str]) -> str:
+        run = m.group()
+        if len(run) > 24:
+            return run  # no number is written that long
+        if not re.search(r"[\d一二两三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
+            return run
+        value = _zh_number(run)
+        return f" {_digits(value)} " if value < 1e15 else run
+
+    return _zh_numeral_run().sub(repl, text)
+
+
+def _digits(value: float) -> str:
+    """A number as plain digits: 1000000 -> '1000000', 1.5 -> '1.5' (never '1e+06')."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _rewrite(text: str, key: str) -> str:
+    """Apply a vocabulary list of [pattern, replacement] rows in order."""
+    for pattern, replacement in pattern_rows(key):
+        text = pattern.sub(replacement, text)
+    return text
+
+
+@cache
+def _number_word_pattern() -> re.Pattern[str]:
+    """A run of English number words ('two hundred and fifty', 'a dozen', 'half a million')."""
+    v = vocab()
+    words = sorted({*v["number_words"], *v["number_scales"]}, key=len, reverse=True)
+    alt = "|".join(words)
+    return re.compile(rf"\b(?:(?:a|an|half a|half an)\s+)?(?:{alt})(?:(?:\s+|-)(?:and\s+)?(?:{alt}))*\b")
+
+
+def _number_words(text: str) -> str:
+    """English number words to digits: 'two hundred users' -> '200 users', 'a dozen' -> '12',
+    'half a million documents' -> '500000 documents'. A scale after digits ('10 million') is left
+    for the quantity reader; 'one-off', 'which one', 'no one' are not numbers."""
+    v = vocab()
+    for phrase, value in sorted(v["number_phrases"].items(), key=lambda kv: -len(kv[0])):
+        text = re.sub(rf"\b{re.escape(phrase)}\b", f"{value}", text)
+    small, scales = v["number_words"], v["number_scales"]
+
+    def repl(m: re.Match[str]) -> str:
+        run = m.group()
+        tokens = re.findall(r"[a-z]+", run)
+        half = tokens[:2] in (["half", "a"], ["half", "an"])
+        article = tokens[0] in ("a", "an") or half
+        body = tokens[2 if half else 1 if article else 0:]
+        if not body or (body[0] in scales and not article):
+            if half and not body:
+                return run
+            if not article:
+                return run  # '10 million' stays for the quantity reader
+        if article and body and body[0] not in scales:
+            return run  # 'a seven' is no number; 'a 7B model' never gets here
+        if len(body) == 1 and body[0] == "one":
+            before, after = text[max(0, m.start() - 8):m.start()], text[m.end():m.end() + 6]
+            if re.search(r"\b(which|this|that|the|no|any|each|every|some)\s*$", before) \
+                    or re.match(r"(-|\s)(off|time|of)\b", after):
+                return run
+        total, current = 0.0, 0.0
+        for t in body:
+            if t == "and":
+                continue
+            if t in small:
+                current += small[t]
+            elif t == "hundred":
+                current = (current or 1) * 100
+            elif t == "dozen":
+                current = (current or 1) * 12
+            else:
+                total += (current or 1) * scales[t]
+                current = 0.0
+        value = (total + current) * (0.5 if half else 1)
+        return _digits(value) if value < 1e15 else run
+
+    text = _number_word_pattern().sub(repl, text)
+    return re.sub(r"\bhalf an? (second|minute|hour|day)\b", r"0.5 \1", text)
+
+
+def clean(text: str) -> str:
+    """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
+    numerals and phrases rewritten, English number words as digits, single spaces."""
+    text = unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower()
+    text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
+    if _CJK.search(text):
+        text = _rewrite(text, "zh_before_numerals")
+        weekdays = vocab()["zh_weekdays"]
+        text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
+        text = _zh_numerals(text)
+        # '1.5w', '20w', '3w条': w (wan) is how people type 万
+        text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
+        text = _CJK_EDGE.sub(" ", text)
+        text = _rewrite(text, "zh_phrases")
+    elif _KANA.search(text):
+        text = _CJK_EDGE.sub(" ", text)
+    text = _number_words(text)
+    text = re.sub(r"\b(\d{1,4}) ?x(?=(?:rtx|gh|gb|mi|[abhltv])\d)", r"\1x ", text)  # 8xh100 -> 8x h100
+    return re.sub(r"\s+", " ", text).strip()
+
+
+
+def mask(text: str, spans) -> str:
+    """The text with each (start, end, ...) span replaced by MASK characters, positions kept."""
+    chars = list(text)
+    for s, e, *_ in spans:
+        chars[s:e] = MASK * (e - s)
+    return "".join(chars)
