@@ -35,7 +35,16 @@ from assistant.reading.hardware import (
     read_preference,
     read_region,
 )
-from assistant.reading.intents import pending_value, read_choice, read_intents, read_scale, read_topic
+from assistant.reading.intents import (
+    pending_value,
+    read_choice,
+    read_fit_check,
+    read_intents,
+    read_prices,
+    read_question,
+    read_scale,
+    read_topic,
+)
 from assistant.reading.job import (
     read_batch_input_tokens,
     read_batch_items,
@@ -200,6 +209,10 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         elif asked and rest:
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
+    read_question(m, u)
+    read_fit_check(m, u)
+    read_prices(m, u)
+    u.weak = m.weak & set(u.updates)
     u.understood += [_note(k, v) for k, v in u.updates.items()]
     return u
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import cache
 
 import knowledge
 from assistant.reading.message import Message, Understanding
 from assistant.reading.names import family_words
-from assistant.reading.quantities import negated
+from assistant.reading.quantities import clause_bounds, negated
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, pattern_rows, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 
@@ -106,3 +108,146 @@ def read_scale(m: Message) -> dict[str, float]:
             found.setdefault(slot, float(factor))
     return found
 
+
+
+# Intent codes of questions that get their own reply (never a sizing), in the order they are tried.
+QUESTIONS = ("out_of_scope", "forecast", "availability", "compare_cards", "engine_choice", "quality")
+
+
+def _typed(m: Message) -> str:
+    """The message as typed, lower case and NFKC (the Chinese patterns' text: chinese.yaml rewrites
+    some of their words in m.text)."""
+    return unicodedata.normalize("NFKC", m.raw).lower()
+
+
+def _hit(m: Message, key: str) -> bool:
+    """Whether a question's `en` pattern matches the cleaned message or its `zh` one the typed one."""
+    words = vocab()[key]
+    return bool(word_pattern(f"{key}.en").search(m.masked) or ("zh" in words and word_pattern(f"{key}.zh").search(_typed(m))))
+
+
+def _out_of_scope(m: Message) -> str | None:
+    """The kind of job the tools do not size that the message names ('image_generation', 'speech',
+    'vision', 'video_generation', 'other_ml', 'not_ml'), or None."""
+    for lang, text in (("en", m.masked), ("zh", _typed(m))):
+        for pattern, kind in _scope_rows(lang):
+            if pattern.search(text):
+                return kind
+    return None
+
+
+@cache
+def _scope_rows(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
+
+
+def _cards(m: Message) -> list[tuple[str, int]]:
+    """Cards named and not ruled out, each once, with the count said (1 when none)."""
+    seen: dict[str, int] = {}
+    for s, e, gpu_id, count in m.gpus:
+        if not negated(m.masked, s) and gpu_id not in seen:
+            seen[gpu_id] = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
+    return list(seen.items())
+
+
+def _engines(m: Message) -> list[str]:
+    return list(dict.fromkeys(engine_id for s, _e, engine_id in m.engines if not negated(m.text, s)))
+
+
+def _question(m: Message, u: Understanding) -> str | None:
+    """Which question the message asks (an intent code of QUESTIONS), or None."""
+    if _out_of_scope(m):
+        return "out_of_scope"
+    cards = _cards(m)
+    if "rent_buy" not in u.intents and _hit(m, "forecast"):
+        return "forecast"
+    if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
+            cards and word_pattern("availability.weak").search(m.masked)):
+        return "availability"
+    if len(cards) >= 2 and not u.updates.get("owned") and (
+            word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
+        return "compare_cards"
+    named = _engines(m)
+    framework = u.updates.get("framework")
+    if not framework and ((named and word_pattern("engine_choice.cue").search(m.masked))
+                          or word_pattern("engine_choice.ask").search(m.masked)
+                          or word_pattern("engine_choice.zh").search(_typed(m))):
+        return "engine_choice"
+    if not cards and _hit(m, "quality") and not word_pattern("quality_not").search(m.masked):
+        return "quality"
+    return None
+
+
+def read_question(m: Message, u: Understanding) -> None:
+    """A question with its own reply (QUESTIONS): its intent code, and what it is about (cards,
+    engines, the model, the kind of job), when the message gives nothing else to size; the values its
+    own words filled are dropped, so that no workload is made up from a question."""
+    if u.topic:
+        u.intents.add("concept")
+        return
+    if u.intents & {"reset", "help", "best_gpu", "empty"} or u.choice is not None:
+        return
+    if len(_cards(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
+        u.intents.add("why_not")
+    code = _question(m, u)
+    if code is None:
+        return
+    rest = set(u.updates) - set(vocab()["question_slots"][code])
+    if code == "out_of_scope":
+        llm = m.names or u.unknown_model or word_pattern("language_model_words").search(m.text) \
+            or word_pattern("language_model_words").search(_typed(m))
+        if llm:  # "serve llama 70b and a stable diffusion model": sized, with a note on the rest
+            u.notes.append(("note.out_of_scope_part", {"kind": _out_of_scope(m) or ""}))
+            return
+    elif rest or u.unknown_model or u.scale:
+        return  # a sizing request that also asks something: the sizing answers it
+    u.intents.add(code)
+    u.scope = _out_of_scope(m) if code == "out_of_scope" else None
+    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
+    u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
+    u.engines = _engines(m)
+    u.subject = u.updates.get("model") if code == "quality" else None
+    u.where = u.updates.get("region") if re.search(r"\b(in|for) (the )?(us|usa|china|europe|eu)\b|国内|中国|美国|欧洲",
+                                                  m.text + _typed(m)) else None
+    if code != "compare_cards":
+        u.compare_gpus, u.whatif_gpus = [], None
+    u.intents -= {"math", "not_sure"}
+    u.updates, u.problems, u.notes, u.region_hint = {}, [], [], None
+
+
+def _hit_why_not(m: Message) -> bool:
+    return bool(word_pattern("why_not").search(m.masked) or word_pattern("why_not").search(_typed(m)))
+
+
+def read_fit_check(m: Message, u: Understanding) -> None:
+    """'Does X fit on Y?', 'how fast is X on Y?', 'X能在Y上跑吗': a card named and a fit or speed
+    question, answered at once (intent fit_check)."""
+    if not m.gpus or u.intents & {"reset", "help"} or set(u.intents) & set(QUESTIONS):
+        return
+    if _hit(m, "fit_check"):
+        u.intents.add("fit_check")
+
+
+def read_prices(m: Message, u: Understanding) -> None:
+    """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent'):
+    the hourly one is the rent per card-hour, the other the price of a card; neither is a budget."""
+    if "rent_buy" not in u.intents:
+        return
+    from knowledge import rules
+
+    for q in m.role("money"):
+        usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+        if q.extra == "EUR" or usd <= 0:
+            continue
+        left, _right = clause_bounds(m.masked, q.start, q.end)
+        before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
+        hourly = word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]) \
+            or word_pattern("money_hourly_before").search(before)
+        if word_pattern("price_not").search(before):
+            continue  # "budget $30k": what may be spent, not what a card costs
+        if hourly or word_pattern("price_before").search(before.rstrip(" $¥~")):
+            u.prices["rent_usd_per_hour" if hourly else "buy_usd"] = round(usd, 4)
+    if u.prices:
+        for slot in ("budget_usd", "budget_usd_per_month"):
+            u.updates.pop(slot, None)
+        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
