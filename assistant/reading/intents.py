@@ -197,7 +197,7 @@ def read_question(m: Message, u: Understanding) -> None:
         llm = m.names or u.unknown_model or word_pattern("language_model_words").search(m.text) \
             or word_pattern("language_model_words").search(_typed(m))
         if llm:  # "serve llama 70b and a stable diffusion model": sized, with a note on the rest
-            u.notes.append(("note.out_of_scope_part", {"kind": _out_of_scope(m) or ""}))
+            u.notes.append((f"note.out_of_scope.{_out_of_scope(m)}", {}))
             return
     elif rest or u.unknown_model or u.scale:
         return  # a sizing request that also asks something: the sizing answers it
@@ -226,6 +226,9 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         return
     if _hit(m, "fit_check"):
         u.intents.add("fit_check")
+        if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
+            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in _cards(m)]
+        u.compare_gpus, u.whatif_gpus = [], None
 
 
 def read_prices(m: Message, u: Understanding) -> None:
@@ -234,6 +237,8 @@ def read_prices(m: Message, u: Understanding) -> None:
     if "rent_buy" not in u.intents:
         return
     from knowledge import rules
+
+    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
 
     for q in m.role("money"):
         usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
