@@ -632,11 +632,10 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
-def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early return per kind of reply
+def reply_node(state: AdvisorState) -> dict[str, Any]:
     """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
     lang = _lang(state)
     turn = _turn(state)
-    pending = state.get("pending")
     has_answer = bool(state.get("results"))
     parts: list[str] = []
     kind = "info"
@@ -722,7 +721,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     region = turn.where or profile.get("region") or (state.get("settings") or {}).get("region") or "global"
     ctx = Context(lang, turn, profile, state.get("results") or {}, region, _recorder(config))
     text = reply(code, ctx)
-    preface = _preface(turn.model_copy(update={"said": []}), lang).strip()
+    preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
     return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data})
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.catalog import localise, say
-from assistant.writers import _break_even, hours, model_words, money, pct, seconds, tps
+from assistant.writers import _break_even, hours, money, pct, seconds, tps
 from knowledge import engines, find_gpu, rules
 from knowledge.schema import Engine, Gpu
 from tools.cost import price_quote
@@ -74,7 +74,7 @@ def _quote(ctx: Context, gpu: Gpu) -> dict[str, Any] | None:
     from tools.common import ToolError
 
     try:
-        q = price_quote(gpu.id, ctx.region)  # type: ignore[arg-type]
+        q = price_quote(gpu.id, ctx.region)
     except ToolError:
         return None
     return q.model_dump(mode="json")

@@ -21,7 +21,6 @@ How a message is read:
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from assistant.reading.deadline import read_deadline
@@ -36,7 +35,9 @@ from assistant.reading.hardware import (
     read_region,
 )
 from assistant.reading.intents import (
+    concept_asked,
     pending_value,
+    polite_free,
     read_choice,
     read_fit_check,
     read_intents,
@@ -199,8 +200,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     elif topic:
         own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
         rest = {k for k in u.updates if k not in own}
-        asked = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) or (
-            not u.updates and word_pattern("explain_bare").search(m.text))
+        asked = concept_asked(m, topic) or (not u.updates and word_pattern("explain_bare").search(polite_free(m.text)))
         if asked and not rest and not u.compare_gpus and not u.whatif_gpus:
             u.topic = topic
             u.intents.add("explain")

@@ -33,18 +33,30 @@ def read_topic(m: Message) -> str | None:
     finder = getattr(knowledge, "find_topic", None)
     if finder is None:
         return None
-    asks = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) \
-        or word_pattern("explain_bare").search(m.text)
-    if not (asks or word_pattern("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
-        return None
     try:
-        if word_pattern("compare_concepts").search(m.text):
-            both = knowledge.find_topics(m.raw)
-            if len(both) >= 2:
-                return "+".join(both[:3])  # "lora vs qlora?": both entries, side by side
-        return finder(m.raw)
+        both = knowledge.find_topics(m.raw) if word_pattern("compare_concepts").search(m.text) else []
+        pair = "+".join(both[:3]) if len(both) >= 2 else None  # "lora vs qlora?": both entries, side by side
+        asks = concept_asked(m, pair) or word_pattern("explain_bare").search(polite_free(m.text))
+        if not (asks or word_pattern("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
+            return None
+        return pair or finder(m.raw)
     except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
         return None
+
+
+def polite_free(text: str) -> str:
+    """The message without the greeting or polite opening before the question ('hi, ', 'quick
+    question: ', 'ok so '), so that the question patterns anchored at its start find it."""
+    return word_pattern("polite_opening").sub("", text, count=1)
+
+
+def concept_asked(m: Message, topic: str | None) -> bool:
+    """Whether the message asks what a concept is, what it is for, or how two differ ('tensor
+    parallelism vs pipeline parallelism?': two topics and a comparison word)."""
+    text = polite_free(m.text)
+    if any(re.search(p, text) for p in vocab()["explain_patterns"]):
+        return True
+    return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text))
 
 
 def read_choice(m: Message) -> int | None:
@@ -136,6 +148,16 @@ def _out_of_scope(m: Message) -> str | None:
     return None
 
 
+def _names_the_job(m: Message, name: str) -> bool:
+    """Whether a name the catalog does not know is part of the job outside the tools ('hunyuan video')."""
+    for lang, text in (("en", m.text), ("zh", _typed(m))):
+        for pattern, _kind in _scope_rows(lang):
+            hit = pattern.search(text)
+            if hit and any(word in hit.group() for word in name.lower().split()):
+                return True
+    return False
+
+
 @cache
 def _scope_rows(lang: str) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
@@ -180,39 +202,53 @@ def _question(m: Message, u: Understanding) -> str | None:
 
 def read_question(m: Message, u: Understanding) -> None:
     """A question with its own reply (QUESTIONS): its intent code, and what it is about (cards,
-    engines, the model, the kind of job), when the message gives nothing else to size; the values its
-    own words filled are dropped, so that no workload is made up from a question."""
+    engines, the model, the kind of job). The values its own words filled are dropped ("in stock
+    anywhere" names no region to size for), so that no workload is made up from a question; other
+    values said are kept. A message that names the model to size is a sizing request, and the sizing
+    answers it (a job outside the tools aside: that is said, unless a language model is named too)."""
     if u.topic:
         u.intents.add("concept")
         return
-    if u.intents & {"reset", "help", "best_gpu", "empty"} or u.choice is not None:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None:
+        return
+    scope = _out_of_scope(m)
+    if "best_gpu" in u.intents and not scope:
         return
     if len(_cards(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
-        u.intents.add("why_not")
+        u.intents.add("why_not")  # "why not use H100s instead?": put beside the plan, not made the only choice
+        card = (u.whatif_gpus or (0, u.compare_gpus[0]))[1]
+        if all(card in choice for choice in u.updates.get("only") or []):
+            u.updates.pop("only", None)
+        for slot in m.weak:
+            u.updates.pop(slot, None)
     code = _question(m, u)
     if code is None:
         return
-    rest = set(u.updates) - set(vocab()["question_slots"][code])
+    own = set(vocab()["question_slots"][code])
     if code == "out_of_scope":
-        llm = m.names or u.unknown_model or word_pattern("language_model_words").search(m.text) \
+        unknown = u.unknown_model and not _names_the_job(m, u.unknown_model)  # "hunyuan video" is the job itself
+        llm = m.names or unknown or word_pattern("language_model_words").search(m.text) \
             or word_pattern("language_model_words").search(_typed(m))
         if llm:  # "serve llama 70b and a stable diffusion model": sized, with a note on the rest
-            u.notes.append((f"note.out_of_scope.{_out_of_scope(m)}", {}))
+            u.notes.append((f"note.out_of_scope.{scope}", {}))
             return
-    elif rest or u.unknown_model or u.scale:
+        own = set(u.updates)
+        u.intents.discard("best_gpu")
+    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
         return  # a sizing request that also asks something: the sizing answers it
     u.intents.add(code)
-    u.scope = _out_of_scope(m) if code == "out_of_scope" else None
-    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
-    u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
+    cards = _cards(m)
+    u.scope = scope if code == "out_of_scope" else None
+    u.cards = [gpu_id for gpu_id, _n in cards]
+    u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
     u.engines = _engines(m)
     u.subject = u.updates.get("model") if code == "quality" else None
-    u.where = u.updates.get("region") if re.search(r"\b(in|for) (the )?(us|usa|china|europe|eu)\b|国内|中国|美国|欧洲",
-                                                  m.text + _typed(m)) else None
+    u.where = u.updates.get("region") if u.updates.get("region") != "global" else None  # "anywhere" names none
     if code != "compare_cards":
         u.compare_gpus, u.whatif_gpus = [], None
     u.intents -= {"math", "not_sure"}
-    u.updates, u.problems, u.notes, u.region_hint = {}, [], [], None
+    u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
+    u.notes, u.region_hint = [], None
 
 
 def _hit_why_not(m: Message) -> bool:
@@ -250,8 +286,12 @@ def read_prices(m: Message, u: Understanding) -> None:
             or word_pattern("money_hourly_before").search(before)
         if word_pattern("price_not").search(before):
             continue  # "budget $30k": what may be spent, not what a card costs
-        if hourly or word_pattern("price_before").search(before.rstrip(" $¥~")):
+        after = m.masked[q.end:q.end + 24]
+        if hourly or word_pattern("price_before").search(before.rstrip(" $¥~")) or word_pattern("price_after").match(after):
             u.prices["rent_usd_per_hour" if hourly else "buy_usd"] = round(usd, 4)
+    bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and "buy_usd" not in u.prices else None
+    if bare:
+        u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
     if u.prices:
         for slot in ("budget_usd", "budget_usd_per_month"):
             u.updates.pop(slot, None)
