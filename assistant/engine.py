@@ -557,7 +557,7 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     code = next((c for c in QUESTION_REPLIES if c != "rent_buy" and turn.has(c)), None)
     if code:
         return code
-    if turn.has("rent_buy") and not turn.changed and (turn.prices or (turn.cards and not has_answer)):
+    if turn.has("rent_buy") and (turn.prices or (turn.cards and not has_answer and not turn.changed)):
         return "rent_buy"
     return None
 
@@ -680,9 +680,10 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
 
 
 def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, extra: dict[str, Any],
-                   slot: str | None = None) -> dict[str, Any]:
+                   slot: str | None = None, invite: bool = False) -> dict[str, Any]:
     """A reply that sizes nothing, ended as the conversation stands: the question still open asked
-    again (or `slot`'s, or the next one when there is no answer yet), else what can be asked next."""
+    again (or `slot`'s, or the next one when there is no answer yet), else what can be asked next.
+    invite: a question answered before anything was planned ends with an invitation, not a question."""
     pending = state.get("pending")
     has_answer = bool(state.get("results"))
     q = None
@@ -690,6 +691,9 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
         q = question(slot, lang)
     elif pending:
         q = question(pending, lang)
+    elif invite and not has_answer and not any(v for k, v in (state.get("profile") or {}).items()
+                                               if k not in ("region", "currency")):
+        parts.append(say(lang, "info.invite"))
     elif not has_answer:
         profile = Profile.model_validate(state.get("profile") or {})
         q = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], lang)
@@ -723,7 +727,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text = reply(code, ctx)
     preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
-    return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data})
+    return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)
 
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:

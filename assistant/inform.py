@@ -51,6 +51,7 @@ class Context:
         """Dollars; in China yuan first, the dollars beside them."""
         if self.region != "china":
             return money(amount)
+        self.data["usd_per_cny"] = rules().usd_per_cny  # the rate behind the yuan shown
         cny = amount / rules().usd_per_cny
         return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(amount)})"
 
@@ -196,7 +197,8 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     if not options:
         return []
     ctx.data["options"] = [o.model_dump(mode="json") for o in options]
-    job = say(ctx.lang, f"phase.{w.phase}") + ", " + _model_name(rec, ctx.lang)
+    ctx.data["model"] = rec.model_name
+    job = ctx.say("info.compare.job", phase=say(ctx.lang, f"phase.{w.phase}"), model=_model_name(rec, ctx.lang))
     lines = ["", ctx.say("info.compare.job_head", job=job)]
     serves = w.spec.serves
     for o in options:
@@ -316,10 +318,11 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
             ctx.say("info.stock.buy_board", usd=ctx.usd(f["buy_price_usd"]), n=f["sold_in"]) if f["sold_in"] > 1
             else ctx.say("info.stock.buy", usd=ctx.usd(f["buy_price_usd"])))
         line = "- " + ctx.say("info.stock.card", gpu=gpu.name, rent=rent, buy=buy)
+        sep = "" if ctx.lang == "zh" else " "
         if gpu.export_limited:
-            line += " " + ctx.say("info.stock.export")
+            line += sep + ctx.say("info.stock.export")
         if gpu.china_specific:
-            line += " " + ctx.say("info.stock.china")
+            line += sep + ctx.say("info.stock.china")
         lines.append(line)
     return lines
 
@@ -396,8 +399,8 @@ def rent_or_buy(ctx: Context) -> str:
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
-                         buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang)) + " "
-                 + ctx.say("rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
+                         buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
+                 + ("" if ctx.lang == "zh" else " ") + ctx.say("rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
