@@ -273,8 +273,12 @@ def engine_choice(ctx: Context) -> str:
             runs = (ctx.say("info.engine.runs", gpu=gpu.name,
                             shown=ctx.say("info.engine.runs_as", name=shown) if shown and shown != e.name else "")
                     if shown else ctx.say("info.engine.not_runs", gpu=gpu.name))
-        sized = ctx.say("info.engine.sized_own") if e.sized_as == e.id else ctx.say(
-            "info.engine.sized_as", other=_engine(e.sized_as).name)
+        if e.sized_as != e.id:
+            sized = ctx.say("info.engine.sized_as", other=_engine(e.sized_as).name)
+        elif e.speed_as:
+            sized = ctx.say("info.engine.speed_as", other=_engine(e.speed_as).name)
+        else:
+            sized = ctx.say("info.engine.sized_own")
         lines.append(ctx.say("info.engine.line", name=e.name, what=what.strip().rstrip("."), runs=runs, sized=sized))
         data.append({"id": e.id, "runs_on_card": bool(gpu and e.name_on(gpu)) if gpu else None, "sized_as": e.sized_as})
     ctx.data["engines"] = data

@@ -184,7 +184,8 @@ def _question(m: Message, u: Understanding) -> str | None:
     if "rent_buy" not in u.intents and _hit(m, "forecast"):
         return "forecast"
     if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
-            cards and word_pattern("availability.weak").search(m.masked)):
+            cards and (word_pattern("availability.weak").search(m.masked)
+                       or word_pattern("availability.zh_weak").search(_typed(m)))):
         return "availability"
     if len(cards) >= 2 and not u.updates.get("owned") and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
@@ -195,7 +196,7 @@ def _question(m: Message, u: Understanding) -> str | None:
                           or word_pattern("engine_choice.ask").search(m.masked)
                           or word_pattern("engine_choice.zh").search(_typed(m))):
         return "engine_choice"
-    if not cards and _hit(m, "quality") and not word_pattern("quality_not").search(m.masked):
+    if not cards and _hit(m, "quality"):
         return "quality"
     return None
 
@@ -234,8 +235,14 @@ def read_question(m: Message, u: Understanding) -> None:
             return
         own = set(u.updates)
         u.intents.discard("best_gpu")
+    elif code == "quality" and _quality_is_a_concept(m, u):
+        return  # "is 4-bit good enough for chat?": the glossary's quantization entry answers it
+    elif code == "quality" and word_pattern("quality_not").search(m.masked):
+        return  # "is 24 GB good enough?": a hardware question
     elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
         return  # a sizing request that also asks something: the sizing answers it
+    elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
+        return  # "will the cost go up with 32k context?": a change to size, not a question about the market
     u.intents.add(code)
     cards = _cards(m)
     u.scope = scope if code == "out_of_scope" else None
@@ -249,6 +256,25 @@ def read_question(m: Message, u: Understanding) -> None:
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
     u.notes, u.region_hint = [], None
+
+
+def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
+    """A quality question about a concept ('is 4-bit good enough?', 'does QLoRA hurt quality?'): the
+    concept's entry is the answer, so the message is read as that concept question."""
+    try:
+        topic = knowledge.find_topic(m.raw)
+    except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
+        return False
+    if not topic or topic == "best-gpu" or u.updates.get("model"):
+        return False
+    own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
+    if set(u.updates) - own - set(vocab()["question_slots"]["quality"]) - m.weak:
+        return False  # "does int4 hurt quality at 32k context?": a change to size
+    u.topic = topic
+    u.intents |= {"concept", "explain"}
+    u.intents -= {"math"}
+    u.updates, u.problems, u.notes = {}, [], []
+    return True
 
 
 def _hit_why_not(m: Message) -> bool:
