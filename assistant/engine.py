@@ -472,11 +472,19 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
     for the old phase that means the same in the new one moves over (a batch item's tokens in become the
     prompt's length); values that were only defaults of the old phase are taken again for the new one."""
     said = {k: v for k, v in profile.model_dump().items() if v is not None and k not in defaulted}
+    after = {**profile.model_dump(), **updates}
     for a, b in SAME_MEANING:
         for old, new in ((a, b), (b, a)):
-            if old in said and new not in said and new not in updates:
+            if old in said and new not in said and new not in updates and SLOTS[new].matters(after):
                 updates[new] = said[old]
                 defaulted.pop(new, None)
+    if profile.phase == "batch" and updates["phase"] in TRAINING_PHASES and "train_tokens" not in said | updates.keys() \
+            and "batch_items" in said:
+        # "actually we'll fine-tune on those documents": the items become the examples, each as long as it was
+        each = said.get("batch_input_tokens")
+        updates["train_tokens"] = float(said["batch_items"] * (each or EXAMPLE_TOKENS))
+        if each and "seq_len" not in said and "seq_len" not in updates:
+            updates["seq_len"] = int(each)
     new_phase = {**profile.model_dump(), **updates}
     for slot in list(defaulted):
         if slot in SLOTS and slot not in updates and getattr(profile, slot, None) is not None \

@@ -168,3 +168,12 @@ def test_rent_or_buy_with_prices_asks_no_phase(question: str):
     assert data["kind"] == "info" and data.get("slot") != "phase", reply.content
     rb = data["results"]["rent_or_buy"]
     assert rb["gpu"] == "h100-sxm" and rb["utilisation"] == 0.24
+
+
+def test_a_batch_turned_fine_tuning_trains_on_the_same_documents():
+    replies = run_conversation(["summarise 200k documents of 3k tokens each into 300-token summaries with qwen2.5 14b",
+                                "actually we want to fine-tune it with lora on those documents instead"])
+    profile = payload(replies[-1])["profile"]
+    assert profile["phase"] == "fine-tune" and profile["method"] == "lora"
+    assert profile["train_tokens"] == 200_000 * 3000 and profile["seq_len"] == 3000
+    assert profile.get("prompt_tokens") is None  # no serving prompt is made up for a training job
