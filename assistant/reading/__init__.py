@@ -16,7 +16,11 @@ How a message is read:
 3. every remaining quantity gets a role from the words around it (model size, training tokens,
    context, tokens per item, users, money, deadline ...);
 4. each slot's reader picks its value; a value right after "not", "no", "instead of", "rather than"
-   ... is what the user does not want ("buy not rent", "not 7B, 70B").
+   ... is what the user does not want ("buy not rent", "not 7B, 70B");
+5. a question that is no sizing request gets its intent code (intents.QUESTIONS: compare_cards,
+   engine_choice, availability, forecast, quality, out_of_scope; concept for the glossary; why_not,
+   fit_check and rent_buy beside a sizing) with what it is about (cards, engines, the model, the kind of
+   job, prices given); the values its own words filled are dropped, so no workload is made up.
 """
 
 from __future__ import annotations
