@@ -387,7 +387,7 @@ def rent_or_buy(ctx: Context) -> str:
     use = ctx.profile.get("utilisation")
     assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]
     prices = ctx.turn.prices
-    inp = RentBuyInput(gpu=gpu.id, gpus=1, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
+    inp = RentBuyInput(gpu=gpu.id, gpus=ctx.turn.counts.get(gpu.id, 1), utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
                        rent_usd_per_gpu_hour=prices.get("rent_usd_per_hour"),
                        purchase_usd_per_gpu=prices.get("buy_usd"))
     try:
@@ -399,7 +399,7 @@ def rent_or_buy(ctx: Context) -> str:
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
     given = [ctx.say("info.rb.given_rent", usd=ctx.usd(prices["rent_usd_per_hour"]))] if "rent_usd_per_hour" in prices else []
     given += [ctx.say("info.rb.given_buy", usd=ctx.usd(prices["buy_usd"]))] if "buy_usd" in prices else []
-    lines = ["## " + ctx.say("info.rb.title", gpu=gpu.name), ""]
+    lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),

@@ -301,6 +301,9 @@ def read_prices(m: Message, u: Understanding) -> None:
     from knowledge import rules
 
     u.cards = [gpu_id for gpu_id, _n in _cards(m)]
+    u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
+    if u.cards and not set(u.updates) - {"only", "preference", "budget_usd", "budget_usd_per_month"}:
+        u.updates.pop("only", None)  # "rent or buy 8 H100s?": the cards asked about, no plan limited to them
 
     for q in m.role("money"):
         usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
