@@ -318,7 +318,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if unreadable:
         u.intents.discard("empty")
         words = UNREADABLE_WORDS.get(lang, UNREADABLE_WORDS["en"])
-        u.problems.append(say(lang, "reply.unreadable", kind=words.get(unreadable, unreadable)))
+        u.problems.append(("unreadable", {"kind": words.get(unreadable, unreadable)}))
     if u.choice is not None and pending:
         _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
@@ -373,7 +373,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         try:
             profile = Profile.model_validate({**before, **updates})
         except ValidationError as e:
-            turn.problems.append("; ".join(err["msg"] for err in e.errors()))
+            turn.problems += [say(lang, "problem.invalid_value", slot=say(lang, f"slot.{err['loc'][0]}.label"))
+                              for err in e.errors() if err.get("loc")]
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
@@ -381,7 +382,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
         defaulted["precision"] = say(lang, "assume.gguf_default")
-    turn.problems += u.problems
+    turn.problems += [say(lang, f"problem.{code}", **values) for code, values in u.problems]
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
         data = profile.model_dump()
         spec = SLOTS[pending]
@@ -451,7 +452,8 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         try:
             find_model(updates["model"])
         except (LookupError, ValueError) as e:
-            turn.problems.append(str(e))
+            code = getattr(e, "code", "") or "model_not_found"
+            turn.problems.append(say(lang, f"problem.{code}", **{"name": updates["model"], **getattr(e, "params", {})}))
             updates.pop("model")
     turn.notes += [say(lang, key, **values) for key, values in u.notes]
     if u.unknown_model:

@@ -49,6 +49,7 @@ class Profile(BaseModel):
     currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
+    electricity_usd_per_kwh: float | None = Field(None, gt=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     owned: list[str] | None = None
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")

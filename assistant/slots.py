@@ -152,6 +152,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),
+    Slot("electricity_usd_per_kwh", None),  # None: the region's typical price (tools.cost)
     Slot("owned", None, panel=True),
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),

@@ -125,6 +125,8 @@ class Workload(ToolInput):
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
+    electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
+                                                                           "default: the region's typical price")
     preference: Literal["rent", "buy", "either"] = "either"
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
@@ -761,7 +763,8 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
-                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus, **home))
+                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus,
+                                        electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home))
     except ToolError:
         return None
 

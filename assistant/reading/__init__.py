@@ -32,6 +32,7 @@ from assistant.reading.hardware import (
     read_has_host,
     read_only,
     read_owned,
+    read_power,
     read_preference,
     read_region,
 )
@@ -91,6 +92,7 @@ READERS = (
     ("utilisation", read_utilisation),
     ("region", read_region),
     ("budget", read_budget),
+    ("electricity_usd_per_kwh", read_power),
     ("owned", read_owned),
     ("exclude", read_exclude),
     ("only", read_only),
@@ -171,7 +173,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
             u.updates[value[0]] = value[1]
     if m.unknown:
         u.unknown_model = m.unknown[0]
-        if m.unknown[1] and "model" not in u.updates and not any("parameters" in p for p in m.problems):
+        if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
     u.problems += m.problems
     u.notes += m.notes

@@ -63,13 +63,31 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     if yearly and not monthly:
         usd, monthly = usd / 12, True
     if usd <= 0:
-        m.problems.append("a budget must be positive")
+        m.problems.append(("budget_not_positive", {}))
         return None
     said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
     return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
+
+
+def read_power(m: Message) -> float | None:
+    """An electricity price in USD per kWh: '$0.15/kWh', '电费每度0.8元' (yuan at the rules' rate)."""
+    found = m.role("power_price")
+    if not found:
+        return None
+    q = found[-1]
+    if q.extra == "EUR":
+        m.notes.append(("note.euro_budget", {}))
+        return None
+    usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if not 0 < usd <= 10:
+        m.problems.append(("power_range", {}))
+        return None
+    shown = f"¥{q.value:g}" if q.extra == "CNY" else f"${q.value:g}"
+    m.notes.append(("note.power_price", {"price": shown}))
+    return round(usd, 4)
 
 
 def read_owned(m: Message) -> list[str] | None:

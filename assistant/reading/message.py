@@ -21,7 +21,7 @@ class Understanding:
     understood: list[str] = field(default_factory=list)
     compare_gpus: list[str] = field(default_factory=list)
     whatif_gpus: tuple[int, str] | None = None
-    problems: list[str] = field(default_factory=list)
+    problems: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (code, values): catalog problem.<code>
     topic: str | None = None
     unknown_model: str | None = None
     lang: str = "en"
@@ -49,7 +49,7 @@ class Message:
     names: list[tuple[int, int, str]]
     gpus: list[tuple[int, int, str, int]]
     qty: list[Quantity]
-    problems: list[str] = field(default_factory=list)
+    problems: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (code, values): catalog problem.<code>
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
     phase: str | None = None  # the phase this message states, once read
@@ -79,5 +79,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
                   quantities(masked, lang))
     msg.unknown = unknown
     msg.notes += [note for note in unsold if note]
+    for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
+        if q.said and q.role and not q.negated:
+            number, unit, per_token = q.said.split("|")
+            msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
+                                                      "ratio": f"{float(per_token):g}", "unit": unit}))
     return msg
 
