@@ -52,8 +52,10 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     clause = clause_of(m.masked, q.start, q.end)
     after = m.masked[q.end:q.end + 30]
     before = m.masked[max(0, q.start - 40):q.start]
-    once_before = re.search(r"\b(?:one-?off|one-?time|once|upfront|total)\b[^,.;]{0,24}$", before)
-    monthly = bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after) and not once_before
+    once_before = word_pattern("money_once_before").search(before)
+    monthly = bool(word_pattern("money_monthly_after").match(after)) or (
+        bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after)
+        and not once_before)
     yearly = bool(word_pattern("money_yearly").search(clause))
     amount = q.value
     if q.extra == "EUR":
@@ -65,7 +67,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     if usd <= 0:
         m.problems.append(("budget_not_positive", {}))
         return None
-    said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
+    said_once = word_pattern("money_once_said").search(clause)
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken

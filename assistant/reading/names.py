@@ -199,7 +199,7 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
     text = _JOINED_COUNT.sub(lambda x: x.group(1) + " ", text)
     taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
-        if any(taken[start:end]) or (" " in gram and not _LETTER.search(gram)):
+        if any(taken[start:end]) or MASK in text[start:end] or (" " in gram and not _LETTER.search(gram)):
             continue
         key = normalise(gram)
         gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)

@@ -38,7 +38,7 @@ class Quantity:
 _QTY = re.compile(
     r"(?<![\w.])(?<!\d/)(-(?=\d))?(\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?)"
     r"(?:(k|mm|m|bn|b|t)(?![a-z0-9])|\s?(thousand|million|billion|trillion)\b)?"
-    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?![.,]\d)"
+    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?:(?<=[a-z])|(?![.,]\d))"
 )
 
 
@@ -92,16 +92,25 @@ def _not_people() -> re.Pattern[str]:
 
 
 def _people(after: str, before: str) -> bool:
-    """Whether a count is a number of people: a people noun after it, a label before it ('a team of
-    12'), or, after 'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
+    """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
+    people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
+    'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
     if _people_after().match(after) or word_pattern("users_before").search(before):
         return True
-    if not word_pattern("people_for_before").search(before):
-        return False
     noun = _people_after_for().match(after)
-    if noun is None or word_pattern("duration_after").match(after):
+    if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):
         return False
-    return not _not_people().match(noun.group(1))
+    if word_pattern("people_for_before").search(before):
+        return True
+    right_after = re.match(r"\s*([^\s,.;:!?)]+)", after)  # "3 radiologists": the noun right after the count
+    return bool(right_after and right_after.group(1) == noun.group(1) and _people_ending().search(noun.group(1)))
+
+
+@cache
+def _people_ending() -> re.Pattern[str]:
+    v = vocab()
+    return re.compile(rf"(?:[a-z]{{2,}}(?:{_alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
+                      rf"(?:{_alternation(v['zh_people_suffixes'])}))$")
 
 
 @cache
@@ -118,6 +127,18 @@ def strip_fillers(before: str, most: int = 4) -> str:
             break
         before = before[:x.start()]
     return before + " "
+
+
+def _bare_number_ahead(rest: str) -> bool:
+    """Whether the words after a unit go on to a number of their own with no unit ('context length
+    128k'): then the unit word is that number's label, not the unit of the number before it."""
+    ahead = word_pattern("number_ahead").match(rest)
+    if ahead is None or word_pattern("not_quantities").match(rest[ahead.end() - 1:]):
+        return False
+    tail = rest[ahead.end():]
+    tail = tail[re.match(r"[\d,.]*(?:k|m)?", tail).end():]  # type: ignore[union-attr]  # always matches
+    own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after")
+    return not (_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
 
 
 def _text_unit(after: str) -> tuple[str, float, int] | None:
@@ -138,7 +159,7 @@ def negated(text: str, start: int) -> bool:
     return bool(word_pattern("negation").search(before) or word_pattern("rather_than").search(before))
 
 
-def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
+def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:
     """The role of one quantity from the words after and before it, and an extra tag (the
     currency of money, the unit of a duration, the period of hours per period)."""
     after = masked[q.end:q.end + 60]
@@ -162,7 +183,7 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:
     unit = _unit_after(q, after, before)
     if unit is not None:
         return unit
-    return _label_before(masked, q, after, before, lang)
+    return _label_before(masked, q, after, before, lang, previous)
 
 
 def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins
@@ -191,7 +212,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "", word
     if word_pattern("tokens_after").match(after):
         return _token_role(q, after, before), ""
-    if word_pattern("ctx_after").match(after):
+    ctx = word_pattern("ctx_after").match(after)
+    if ctx and not _bare_number_ahead(after[ctx.end():]):
         return "context", ""
     if q.scale in ("b", "bn", "billion") or (q.scale in ("m", "million", "t", "trillion") and
                                              word_pattern("model_param_after").match(after)):
@@ -207,12 +229,14 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     return None
 
 
-def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str) -> tuple[str, str]:
+def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, previous: str) -> tuple[str, str]:
     """The role of a number with no unit of its own, from the label before it ('context of 32k',
-    'prompts are about 8k', 'a team of 12'), filler words between them skipped."""
+    'prompts are about 8k', 'a team of 12'), filler words between them skipped; `previous` is the role
+    of the number before, which may have taken the label as its unit already."""
     bare = strip_fillers(before)
     labelled = word_pattern("ctx_before").search(before) or word_pattern("ctx_label").search(bare)
-    if labelled and not _people(after, before):
+    claimed = previous == "context" and word_pattern("ctx_claimed").search(bare.rstrip())  # "32k of context - 200"
+    if labelled and not claimed and not _people(after, before):
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
@@ -273,9 +297,12 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
 def quantities(masked: str, lang: str = "en") -> list[Quantity]:
     """Every number in the (name-masked) message with its role and whether it is negated."""
     out: list[Quantity] = []
+    words = [x.span() for x in word_pattern("not_quantities").finditer(masked)]
     for m in _QTY.finditer(masked):
         if len(out) >= MAX_QUANTITIES:
             break
+        if any(s <= m.start() < e for s, e in words):
+            continue
         try:
             number = float(m.group(2).replace(",", ""))
         except ValueError:
@@ -290,9 +317,9 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
             said = f"{q.value:g}|{unit}|{per_token:g}"
             view = masked[:q.end] + " tokens" + masked[q.end + end:]
             q = Quantity(q.value / per_token, "", q.start, q.end)
-            role, extra = _role(view, q, lang)
+            role, extra = _role(view, q, lang, out[-1].role if out else "")
         else:
-            role, extra = _role(masked, q, lang)
+            role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
     return out
 
