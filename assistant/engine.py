@@ -216,6 +216,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
 
         name = next((f.name for f in frameworks() if f.id == value), str(value))
         return say(lang, "ack.framework", value=name)
+    if slot == "precision" and value == "native":
+        return say(lang, "ack.precision_native")
     if slot == "precision":
         try:
             return say(lang, "ack.precision", value=find_precision(value).name)
@@ -230,7 +232,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
     elif slot in ("owned", "exclude", "only"):
-        shown = writers.cards_words(value)
+        shown = writers.cards_words(value, lang)
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
     elif slot == "users" and value == 1:
@@ -359,7 +361,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
-            current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump())
+            current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
     before = profile.model_dump()
@@ -386,7 +388,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
         data = profile.model_dump()
         spec = SLOTS[pending]
-        profile = profile.model_copy(update={pending: spec.default_for(data)})
+        profile = profile.model_copy(update={pending: spec.default_for(data, lang)})
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     after = profile.model_dump()
@@ -548,12 +550,14 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=str(e))
+        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes)
+    said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
+            if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
+    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said)
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
@@ -601,7 +605,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early
         parts.append(say(lang, "reply.injection"))
     elif (turn.compare or turn.whatif) and not has_answer:
         cards = list(turn.compare) or ([f"{turn.whatif[0]}x {turn.whatif[1]}"] if turn.whatif else [])
-        parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards)))
+        parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards, lang)))
     elif turn.has("math") or turn.has("rent_buy"):
         parts.append(say(lang, "reply.math_later"))
     elif turn.has("greet"):

@@ -81,7 +81,7 @@ def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en",
     for name, slot in SLOTS.items():
         if name in own:
             continue
-        value = slot.default_for(data)
+        value = slot.default_for(data, lang)
         if data.get(name) is None and value is not None and slot.matters(data):
             values[name] = value
             notes[name] = slot.default_words(lang, data)

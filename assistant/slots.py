@@ -81,11 +81,15 @@ class Slot:
     asks: bool = False  # whether the advisor asks for it, in table order
     matters: Callable[[Profile], bool] = always
     panel: bool = False  # shown in the "What I know" panel
+    by_lang: tuple[tuple[str, Any], ...] = ()  # a default that depends on the conversation's language
 
     def label(self, lang: str) -> str:
         return say(lang, f"slot.{self.name}.label")
 
-    def default_for(self, profile: Profile) -> Any:
+    def default_for(self, profile: Profile, lang: str = "en") -> Any:
+        own = dict(self.by_lang)
+        if lang in own:
+            return own[lang]
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
         if self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -148,7 +152,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("prompt_tokens", None, matters=serves),
     Slot("min_tokens_per_s", None, matters=serves),
-    Slot("region", "global", panel=True),
+    # A Chinese conversation that names no place is priced for the Chinese market, and says so.
+    Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),

@@ -65,16 +65,18 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
-VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple", "consumer": "consumer cards"}
+def cards_words(values: list[str], lang: str = "en") -> str:
+    """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
+    a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
+    from assistant.catalog import text
 
-
-def cards_words(values: list[str]) -> str:
-    """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD'."""
     words = []
     for value in values:
-        if value in VENDOR_NAMES:
-            words.append(VENDOR_NAMES[value])
+        try:
+            words.append(str(text(lang, f"vendor.{value}")))
             continue
+        except KeyError:
+            pass
         try:
             count, gpu = parse_owned(value)
         except (LookupError, ValueError):
@@ -248,8 +250,9 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
 
 
 def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
-                 notes: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    """The answer in Markdown, and its options table as data."""
+                 notes: list[str] | None = None, said: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    """The answer in Markdown, and its options table as data; `said` is what was read from the user's
+    own words, which opens the assumptions so that a misreading shows."""
     rec = answer.recommend
     w, best = rec.workload, rec.best
     lines = [headline(rec, lang), ""]
@@ -289,6 +292,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
+    if said:
+        lines += [say(lang, "answer.you_said", said=say(lang, "sep").join(said)), ""]
     lines.append(say(lang, "answer.assumptions"))
     data = profile.model_dump()
     owned = rec.action == "use"
@@ -339,9 +344,9 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
             preset = framework_on(w.framework, rec.trains_on.gpus if rec.trains_on is not None else 1)
             lines.append(say(lang, "plan.framework", name=preset.name))
     if w.exclude:
-        lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
+        lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude, lang)))
     if w.candidates and w.candidates != rec_default_candidates(w):
-        lines.append(say(lang, "plan.only", cards=cards_words(w.candidates)))
+        lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))
     if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
         lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines

@@ -1011,9 +1011,10 @@ def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:
 
 def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
     """The user named no format: when nothing meets the requirements in 8-bit, 4-bit weights are the
-    usual way to meet them (the guide's quantization lever), so plan on them and say so."""
+    usual way to meet them (the guide's quantization lever), so plan on them and say so. Not when the
+    user asked for the checkpoint's own weights ('precision' not flexible)."""
     if rec.best is not None or w.serve_precision is not None or not rec.precision or rec.precision in FOUR_BIT \
-            or rec.owned_options:
+            or rec.owned_options or (w.flexible and "precision" not in w.flexible):
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
