@@ -254,7 +254,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     """The answer in Markdown, and its options table as data; `said` is what was read from the user's
     own words, which opens the assumptions so that a misreading shows."""
     rec = answer.recommend
-    w, best = rec.workload, rec.best
+    best = rec.best
     lines = [headline(rec, lang), ""]
     if changed:
         lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
@@ -292,6 +292,18 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
+    lines += _assumption_lines(answer, profile, defaulted, lang, said)
+    lines += [f"- {x}" for x in _plan_lines(rec, lang, rec.action == "use")]
+    lines += ["", say(lang, "answer.footer")]
+    return "\n".join(lines), t
+
+
+def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
+                      said: list[str] | None) -> list[str]:
+    """What was read from the user's words, then what was assumed (the defaults that matter here)."""
+    rec = answer.recommend
+    w, best = rec.workload, rec.best
+    lines: list[str] = []
     if said:
         lines += [say(lang, "answer.you_said", said=say(lang, "sep").join(said)), ""]
     lines.append(say(lang, "answer.assumptions"))
@@ -317,9 +329,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         quarter = kv in ("q4_0", "int4")
         lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
                                 share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
-    lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
-    lines += ["", say(lang, "answer.footer")]
-    return "\n".join(lines), t
+    return lines
 
 
 def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
