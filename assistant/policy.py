@@ -44,6 +44,7 @@ class Profile(BaseModel):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0)
     prompt_tokens: int | None = Field(None, gt=0)
+    images_per_request: int | None = Field(None, gt=0, le=64)  # "one scanned page per request" (vision models)
     min_tokens_per_s: float | None = Field(None, gt=0)
     region: Literal["global", "us", "eu", "china"] | None = None
     currency: Literal["USD", "CNY"] | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.catalog import say, text
-from tools.phases import PHASES
+from tools.phases import IMAGE_PROMPT_TOKENS, PHASES
 
 MAX_QUESTIONS = 4
 
@@ -108,10 +108,6 @@ class Slot:
         return say(lang, key)
 
 
-# A vision model's batch item is one image and a short instruction ("describe this product").
-IMAGE_PROMPT_TOKENS = 100
-
-
 def _image_tokens(p: Profile) -> int:
     """Tokens of one typical image for a vision-language model in a batch job, else 0."""
     if not p.get("model") or p.get("phase") != "batch":
@@ -151,6 +147,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("prompt_tokens", None, matters=serves),
+    Slot("images_per_request", None, matters=serves),  # None: text only
     Slot("min_tokens_per_s", None, matters=serves),
     # A Chinese conversation that names no place is priced for the Chinese market, and says so.
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),

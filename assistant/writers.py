@@ -320,7 +320,12 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown))
-    if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
+    if w.spec.serves and w.images_per_request and not rec.image_tokens:
+        lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
+    elif w.spec.serves and w.images_per_request:
+        lines.append("- " + say(lang, "answer.prompt_images", images=w.images_per_request, each=f"{rec.image_tokens:,}",
+                                prompt=f"{w.prompt_length():,}"))
+    elif w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
@@ -414,7 +419,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
-            line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_tokens or min(w.context, 4096):,}")
+            line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
         if best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]

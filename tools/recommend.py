@@ -39,7 +39,7 @@ from tools.inference import (
     usable_bytes,
 )
 from tools.models import resolve_model
-from tools.phases import PHASES, Phase
+from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
 from tools.throughput import SpeedInput, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
@@ -138,6 +138,8 @@ class Workload(ToolInput):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
+    images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
+                                                                "reads each as its image_tokens)")
     min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
                                                                    "default: reading speed")
     candidates: list[str] | None = None
@@ -150,6 +152,14 @@ class Workload(ToolInput):
     @property
     def speed_floor(self) -> float:
         return self.min_tokens_per_s or MIN_TOKENS_PER_S
+
+    def prompt_length(self) -> int:
+        """Tokens of the prompt the first token is timed at: the stated length, else the context up to
+        4,096; with images (a vision model), each image's tokens plus the words sent with them."""
+        images = self.images_per_request * (resolve_model(self.model).image_tokens or 0)
+        if images:
+            return (self.prompt_tokens or IMAGE_PROMPT_TOKENS) + images
+        return self.prompt_tokens or min(self.context, 4096)
 
     @property
     def pays_in_yuan(self) -> bool:
@@ -372,7 +382,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
     warnings += sp.warnings
-    prompt = w.prompt_tokens or min(w.context, 4096)
+    prompt = w.prompt_length()
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
                              engine=engine, kv_precision=kv))
     opt.ttft_s = first.time_to_first_token_s

@@ -58,6 +58,7 @@ from assistant.reading.job import (
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.serving import (
     read_context,
+    read_images,
     read_min_tokens_per_s,
     read_ttft,
     read_users,
@@ -108,6 +109,7 @@ READERS = (
     ("deadline_hours", read_deadline),
     ("ttft_ms", read_ttft),
     ("prompt_tokens", read_prompt_tokens),
+    ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),
 )
 

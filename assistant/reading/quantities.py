@@ -189,6 +189,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
 def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins
     """The role a unit right after the number gives it ('50 users', '32k context', '200 ms', '3
     epochs'): the strongest evidence, so it wins over any label before the number."""
+    if word_pattern("images_after").match(after) or (word_pattern("images_before").search(before)
+                                                      and word_pattern("images_noun").match(after)):
+        return "images", ""  # "one scanned page per request": a vision model reads each as its image tokens
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
     if word_pattern("tps_after").match(after) or (word_pattern("tps_before").search(before)

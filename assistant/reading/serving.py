@@ -119,3 +119,15 @@ def read_min_tokens_per_s(m: Message) -> float | None:
         return round(1 / q.value, 4)
     return float(q.value)
 
+
+
+def read_images(m: Message) -> int | None:
+    """Images sent with each request ('one scanned page per request', '每个请求一张图'), 1-64."""
+    found = m.role("images")
+    if not found:
+        return None
+    value = found[-1].value
+    if not 1 <= value <= 64:
+        m.problems.append(("images_range", {}))
+        return None
+    return int(value)
