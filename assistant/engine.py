@@ -459,8 +459,12 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
             updates.pop("model")
     turn.notes += [say(lang, key, **values) for key, values in u.notes]
     if u.unknown_model:
-        key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
-        turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
+        size = str(updates.get("model", ""))
+        moe = re.fullmatch(r"([\d.]+B)-A([\d.]+B)", size)
+        key = ("reply.unknown_model_sized_moe" if moe else "reply.unknown_model_sized") if "model" in updates \
+            else "reply.unknown_model_ask"
+        turn.notes.append(say(lang, key, name=u.unknown_model, size=size, total=moe.group(1) if moe else "",
+                              active=moe.group(2) if moe else ""))
         turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and WEEKDAY.search(text):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names

@@ -6,7 +6,7 @@ import difflib
 import re
 from functools import cache, lru_cache
 
-from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, word_pattern
+from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, vocabulary_words, word_pattern
 from knowledge import find_model, gpus, models
 from knowledge.resolve import normalise
 
@@ -254,6 +254,35 @@ _NAME_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9.]+)*-(?:llm|lm|gpt|chat|in
                           r"|(?:llm|gpt)-[a-z0-9.\-]+")
 
 
+def _capitalised_name(word: str, raw: str) -> bool:
+    """A hyphenated word typed with a capital, shaped like a model's name ('Falcon-H9', 'Hunyuan-Large',
+    'Acme-7'), that is no word the reader knows (frameworks, engines, formats are in the vocabulary)."""
+    if not _NAME_LIKE.fullmatch(word) or word.split("-")[0] in _STOP() or word.split("-")[0] in _known_words() \
+            or word.split("-")[0] in _vocabulary():
+        return False
+    typed = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", raw, re.IGNORECASE)
+    return bool(typed and typed.group()[0].isupper())
+
+
+_NAME_LIKE = re.compile(r"[a-z]{2,}(?:-[a-z0-9.]+)+")
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    return frozenset(vocabulary_words(vocab()))
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """The first word of every engine, framework and card name the catalogs hold, and of the names
+    listed as not models: a name that starts with one is a tool or a card, not a model."""
+    import knowledge
+
+    names = [e.name for e in knowledge.engines()] + [f.name for f in knowledge.frameworks()] + \
+        [g.name for g in gpus()] + list(vocab()["not_model_names"])
+    return frozenset(re.split(r"[\s\-/(]", name.lower())[0] for name in names)
+
+
 def unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
     """A model name the catalog does not hold, with the size it carries: an organisation/name repo id
     ('moonshotai/Kimi-Dev-72B'), a hyphenated name with a size ('kimi-dev-72b'), or a family the
@@ -268,8 +297,8 @@ def unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | No
         repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
             and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
         glued = (_GLUED_NAME.fullmatch(word) or _NAME_SHAPED.fullmatch(word)) and not re.match(r"(q|int|fp|bf|mx)\d", word)
-        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns
-        if not (repo or glued or family):
+        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns or word.split("-")[0] in unknowns
+        if not (repo or glued or family or _capitalised_name(word, raw)) or word.split("-")[0] in _known_words():
             continue
         first, last = i, i + 1
         if family:  # widen to the words of the name: "llama 4 scout", "kimi dev 72b"

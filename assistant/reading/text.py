@@ -226,7 +226,7 @@ def _typos() -> dict[str, str]:
     """Mistyped spellings of the words that carry roles ('usres', 'contxt', 'tokesn') -> the word:
     every variant with one letter dropped, doubled or swapped with its neighbour, except real words."""
     v = vocab()
-    real = set(v["typo_real_words"]) | set(v["typo_targets"]) | _vocabulary_words(v)
+    real = set(v["typo_real_words"]) | set(v["typo_targets"]) | vocabulary_words(v)
     table: dict[str, str] = {}
     for word in v["typo_targets"]:
         if len(word) < 5:
@@ -242,14 +242,14 @@ def _typos() -> dict[str, str]:
 _WORD = re.compile(r"[a-z][a-z\-]{3,}")
 
 
-def _vocabulary_words(value: Any) -> set[str]:
+def vocabulary_words(value: Any) -> set[str]:
     """Every word the vocabulary itself uses (in patterns, keys and values): real words, never typos."""
     if isinstance(value, str):
         return set(_WORD.findall(value))
     if isinstance(value, dict):
-        return set().union(*(_vocabulary_words(k) | _vocabulary_words(x) for k, x in value.items()))
+        return set().union(*(vocabulary_words(k) | vocabulary_words(x) for k, x in value.items()))
     if isinstance(value, list):
-        return set().union(*(_vocabulary_words(x) for x in value))
+        return set().union(*(vocabulary_words(x) for x in value))
     return set()
 
 
