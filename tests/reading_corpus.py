@@ -222,11 +222,56 @@ def batch_jobs(lang: str) -> Iterator[Clause]:
             yield Clause(f"{verb}{_sep(lang)}{text}", {"phase": "batch", **expect})
 
 
+def fine_tuning(lang: str) -> Iterator[Clause]:
+    """Fine-tuning runs: method, examples and their length, epochs, deadline, in several orders."""
+    methods = {"en": [("LoRA", "lora"), ("QLoRA", "qlora"), ("full fine-tune", "full")],
+               "zh": [("LoRA微调", "lora"), ("QLoRA微调", "qlora"), ("全参微调", "full")]}[lang]
+    for (said, method), examples, each, epochs, hours in itertools.product(
+            methods, (20_000, 50_000, 100_000), (512, 1024, 2048), (1, 2, 3), (12, 24, 72)):
+        if lang == "en":
+            parts = [Clause(f"{examples // 1000}k examples", {}),
+                     Clause(f"about {each} tokens each", {"train_tokens": float(examples * each)}),
+                     Clause(f"{epochs} epochs", {"epochs": float(epochs)}),
+                     Clause(f"done within {hours} hours", {"deadline_hours": float(hours)})]
+            verb = f"{said} qwen2.5 7b"
+        else:
+            parts = [Clause(f"{examples // 10_000}万条样本", {}),
+                     Clause(f"每条大概{each} token", {"train_tokens": float(examples * each)}),
+                     Clause(f"训练{epochs}轮", {"epochs": float(epochs)}),
+                     Clause(f"{hours}小时内训完", {"deadline_hours": float(hours)})]
+            verb = f"用{said}qwen2.5 7b"
+        for order in ((0, 1, 2, 3), (2, 0, 1, 3), (3, 2, 0, 1)):
+            text = _sep(lang).join(parts[i].text for i in order)
+            expect = {k: v for part in parts for k, v in part.expect.items()}
+            yield Clause(f"{verb}{_sep(lang)}{text}", {"method": method, "model": "qwen2.5-7b", **expect})
+
+
+def clock_deadlines(lang: str) -> Iterator[Clause]:
+    """A batch job due at a clock time, with the time it is now: hours between them."""
+    for now, due in itertools.product((8, 14, 17, 20, 22), (7, 9, 12)):
+        hours = float((due - now) % 24 or 24)
+        now_en = f"{now % 12 or 12}{'pm' if now >= 12 else 'am'}"
+        due_en = f"{due % 12 or 12}{'pm' if due >= 12 else 'am'}"
+        if lang == "en":
+            for form in (f"it's {now_en} now, due by {due_en}", f"due by {due_en} and it's {now_en} now",
+                         f"now is {now_en}, deadline is {due_en}"):
+                yield Clause(f"summarise 100k docs with llama 3.1 8b, {form}",
+                             {"phase": "batch", "batch_items": 100_000, "deadline_hours": hours})
+        else:
+            now_zh = f"{'晚上' if now >= 18 else '下午' if now >= 12 else '早上'}{now - 12 if now > 12 else now}点"
+            due_zh = f"{'中午' if due == 12 else '早上'}{due}点"
+            for form in (f"现在{now_zh}，{due_zh}前要跑完", f"{due_zh}前要跑完，现在是{now_zh}"):
+                yield Clause(f"用qwen2.5-14b给10万篇文章做摘要，{form}",
+                             {"phase": "batch", "batch_items": 100_000, "deadline_hours": hours})
+
+
 def corpus() -> list[Clause]:
     out: list[Clause] = []
     for lang in ("en", "zh"):
         out += list(serving_pairs(lang))
         out += list(batch_jobs(lang))
+        out += list(fine_tuning(lang))
+        out += list(clock_deadlines(lang))
     return out
 
 
