@@ -42,7 +42,7 @@ def en_numbers(n: int) -> list[str]:
 
 def zh_numbers(n: int) -> list[str]:
     """How Chinese speakers write a count: digits, numerals, 大概/约."""
-    out = [str(n), f"大概{n}", f"约{n}"]
+    out = [str(n), f"大概{n}", f"约{n}", f"差不多{n}", f"将近{n}"]
     if n in ZH_WORDS:
         out.append(ZH_WORDS[n])
     return out
@@ -54,7 +54,7 @@ EN_PEOPLE = ["users", "people", "nurses", "support agents", "lawyers", "develope
              "employees", "customers", "concurrent users", "call-centre agents", "teachers", "engineers",
              "usres", "peopel", "concurent users", "Users", "paralegals", "radiologists"]
 ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师", "个员工", "个同事", "名学生", "个销售", "个工程师",
-             "个users", " users", "个标注员", "位律师"]
+             "个users", " users", "个标注员", "位律师", "名护士", "个分析师", "个研究员", "个开发", "个坐席"]
 
 
 def users(lang: str) -> Iterator[Clause]:

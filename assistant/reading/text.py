@@ -144,7 +144,7 @@ def _zh_numerals(text: str) -> str:
 @cache
 def _zh_people_pattern() -> re.Pattern[str]:
     ends = "".join(vocab()["zh_people_suffixes"])
-    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:个|位|名|号)?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
+    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
 
 
 def _zh_people(text: str) -> str:
