@@ -65,7 +65,8 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
-VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple", "consumer": "consumer cards"}
+VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple", "intel": "Intel",
+                "consumer": "consumer cards"}
 
 
 def cards_words(values: list[str]) -> str:

@@ -8,7 +8,7 @@ from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
 from assistant.reading.quantities import clause_bounds, clause_of, negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
-from knowledge import rules
+from knowledge import gpus, rules
 
 
 def read_region(m: Message) -> str | None:
@@ -25,6 +25,7 @@ def read_region(m: Message) -> str | None:
             hits.append((x.start(), region))
     for x in word_pattern("region_outside").finditer(t):
         hits.append((x.start(), "global"))
+    hits += [(x.start(), "china") for x in m.live("domestic_only")]  # a domestic-only policy is China's
     raw = m.raw
     if not raw.isupper():
         for x in word_pattern("region_us_cased").finditer(raw):
@@ -115,21 +116,81 @@ def read_owned(m: Message) -> list[str] | None:
 
 def read_exclude(m: Message) -> list[str] | None:
     """Cards ruled out: 'no AMD', 'not Huawei', '不要AMD' -> vendor ids; 'avoid the H20' -> a GPU id.
-    'I don't have an H100' rules nothing out."""
+    'I don't have an H100' rules nothing out. A choice limited to some vendors ('nvidia only', '只用国产芯片')
+    rules out every other vendor of the catalog."""
     words = vocab()["vendor_words"]
-    names = sorted(words, key=len, reverse=True)  # "consumer cards" before "cards"
     out: list[str] = []
     ruled_out_end = -1  # "no amd or huawei": a word joined to a ruled-out one is ruled out too
-    for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked):
-        joined = ruled_out_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or)\s*",
-                                                     m.masked[ruled_out_end:x.start()])
-        ruled_out = negated(m.masked, x.start()) or bool(joined)
+    for x in _vendor_mentions(m):
+        ruled_out = negated(m.masked, x.start()) or _joined(m.masked, ruled_out_end, x.start())
         if ruled_out:
             out.append(words[x.group()])
         ruled_out_end = x.end() if ruled_out else -1
     out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
             and not word_pattern("owned_not").search(m.masked[max(0, s - 40):s])]
+    allowed = _allowed_vendors(m)
+    if allowed:
+        out = [v for v in out if v not in allowed] + sorted(catalog_vendors() - allowed)
     return sorted(set(out)) or None
+
+
+def catalog_vendors() -> set[str]:
+    """The vendors whose cards the catalog holds."""
+    return {g.vendor for g in gpus()}
+
+
+def vendor_name(vendor: str) -> str:
+    """A vendor as its cards' names spell it ('nvidia' -> 'NVIDIA', 'huawei' -> 'Huawei')."""
+    firsts = [g.name.split()[0] for g in gpus() if g.vendor == vendor]
+    return max(set(firsts), key=firsts.count) if firsts else vendor
+
+
+def _vendor_mentions(m: Message) -> list[re.Match[str]]:
+    """Vendor words ('amd', 'nvidia', 'consumer cards' ...) in the message, not those naming something else
+    ('huawei cloud')."""
+    names = sorted(vocab()["vendor_words"], key=len, reverse=True)  # "consumer cards" before "cards"
+    found = re.finditer(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b", m.masked)
+    return [x for x in found if not word_pattern("vendor_not_after").match(m.masked[x.end():x.end() + 16])]
+
+
+def _joined(text: str, previous_end: int, start: int) -> bool:
+    """Whether a word is joined to the one before it by 'or', 'and', ',' or '/' ('no amd or huawei')."""
+    return previous_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or|,\s*and)\s*", text[previous_end:start]) is not None
+
+
+def _allowed_vendors(m: Message) -> set[str]:
+    """The vendors the user limits the choice to, empty when none: the catalog's Chinese vendors under a
+    domestic-only policy, or the vendors named as the only (or preferred) ones ('only nvidia or amd')."""
+    if m.live("domestic_only"):
+        domestic = {g.vendor for g in gpus() if g.domestic_china}
+        names = ", ".join(g.name for g in gpus() if g.domestic_china)
+        _note_once(m, ("note.domestic_only", {"cards": names}))
+        return domestic
+    words, vendors = vocab()["vendor_words"], catalog_vendors()
+    allowed: list[str] = []
+    preferred = False
+    limited_end = -1  # "only nvidia or amd": a vendor joined to a limited one is allowed too
+    for x in _vendor_mentions(m):
+        vendor = words[x.group()]
+        if vendor not in vendors or negated(m.masked, x.start()):
+            limited_end = -1
+            continue
+        before = word_pattern("vendor_only_before").search(m.masked[max(0, x.start() - 40):x.start()])
+        after = word_pattern("vendor_only_after").match(m.masked[x.end():x.end() + 24])
+        if before or after or _joined(m.masked, limited_end, x.start()):
+            allowed.append(vendor)
+            preferred = preferred or bool(before and word_pattern("vendor_prefer").search(before.group()))
+            limited_end = x.end()
+        else:
+            limited_end = -1
+    if allowed and preferred:
+        _note_once(m, ("note.vendor_preferred", {"vendors": ", ".join(vendor_name(v) for v in dict.fromkeys(allowed))}))
+    return set(allowed)
+
+
+def _note_once(m: Message, note: tuple[str, dict[str, str]]) -> None:
+    if note not in m.notes:
+        m.notes.append(note)
 
 
 def read_only(m: Message) -> list[str] | None:
