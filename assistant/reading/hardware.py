@@ -136,7 +136,7 @@ def read_exclude(m: Message) -> list[str] | None:
 
 def catalog_vendors() -> set[str]:
     """The vendors whose cards the catalog holds."""
-    return {g.vendor for g in gpus()}
+    return {str(g.vendor) for g in gpus()}
 
 
 def vendor_name(vendor: str) -> str:
@@ -162,7 +162,7 @@ def _allowed_vendors(m: Message) -> set[str]:
     """The vendors the user limits the choice to, empty when none: the catalog's Chinese vendors under a
     domestic-only policy, or the vendors named as the only (or preferred) ones ('only nvidia or amd')."""
     if m.live("domestic_only"):
-        domestic = {g.vendor for g in gpus() if g.domestic_china}
+        domestic: set[str] = {g.vendor for g in gpus() if g.domestic_china}
         names = ", ".join(g.name for g in gpus() if g.domestic_china)
         _note_once(m, ("note.domestic_only", {"cards": names}))
         return domestic
