@@ -96,22 +96,25 @@ def read_power(m: Message) -> float | None:
 def read_owned(m: Message) -> list[str] | None:
     """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
     'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
-    owned = []
-    for s, e, gpu_id, count in m.gpus:
-        left, right = clause_bounds(m.masked, s, e)
-        clause = m.masked[left:right]
-        prefix = m.masked[max(left, s - 80):s]
-        near = m.masked[max(0, s - 24):s]
-        has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
-            re.match(r"\s*(?:\(\s*)?(?:owned|that (?:we|i) (?:own|have)|we own|i own)\b", m.masked[e:e + 20])
-        mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
-        home = word_pattern("owned_place").search(clause)
-        buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
-        mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
-        default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
-        if ((has or mine or home) and not (buying and not has)) or default:
-            owned.append(f"{count}x {gpu_id}")
+    owned = [f"{count}x {gpu_id}" for s, e, gpu_id, count in m.gpus if _owned(m, s, e, gpu_id)]
     return owned or None
+
+
+def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
+    """Whether the card named at s:e is one the user has, from the words before or after it in its clause
+    ('we have 4 A100s', '4 A100s sitting in our lab', '机房里放着4张L20' read as 'we have 4 l20')."""
+    left, right = clause_bounds(m.masked, s, e)
+    clause = m.masked[left:right]
+    prefix = m.masked[max(left, s - 80):s]
+    near = m.masked[max(0, s - 24):s]
+    has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
+        word_pattern("owned_after").match(m.masked[e:e + 40])
+    mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
+    home = word_pattern("owned_place").search(clause)
+    buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+    mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
+    default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
+    return bool(((has or mine or home) and not (buying and not has)) or default)
 
 
 def read_exclude(m: Message) -> list[str] | None:
@@ -197,12 +200,12 @@ def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
-    owned = {g for s, _e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s])}
+    owned = {g for s, e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s]) or _owned(m, s, e, g)}
     out = []
     for s, e, gpu_id, count in m.gpus:
         if negated(m.masked, s) or gpu_id in owned:
             continue
-        only = word_pattern("only_before").search(m.masked[max(0, s - 24):s]) or word_pattern("only_after").match(m.masked[e:e + 16])
+        only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
         if only or (_chosen(m, s, e) and not mine):
             out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
@@ -218,7 +221,7 @@ def _chosen(m: Message, s: int, e: int) -> bool:
 
 def _counted(span: str) -> bool:
     """Whether a card's span carries a count the user gave ('4x h100', '4张A800', 'A100 x 8')."""
-    return bool(re.match(r"\s*\d", span) or re.search(r"[x×*]\s*\d+\s*$", span))
+    return bool(re.match(r"\s*\d+\s*(?:[x×*]\s*|\s+)\S", span) or re.search(r"[x×*]\s*\d+\s*$", span))
 
 
 def read_has_host(m: Message) -> bool | None:
