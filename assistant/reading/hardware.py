@@ -208,7 +208,7 @@ def read_only(m: Message) -> list[str] | None:
         only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
         if only or (_chosen(m, s, e) and not mine):
-            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
+            out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
     return sorted(set(out)) or None
 
 
@@ -217,11 +217,6 @@ def _chosen(m: Message, s: int, e: int) -> bool:
     return bool(m.names and len(m.gpus) == 1 and (word_pattern("chosen_before").search(m.masked[max(0, s - 24):s])
                                                   or word_pattern("chosen_after").match(m.masked[e:e + 24])
                                                   or word_pattern("chosen_count_question").search(m.masked)))
-
-
-def _counted(span: str) -> bool:
-    """Whether a card's span carries a count the user gave ('4x h100', '4张A800', 'A100 x 8')."""
-    return bool(re.match(r"\s*\d+\s*(?:[x×*]\s*|\s+)\S", span) or re.search(r"[x×*]\s*\d+\s*$", span))
 
 
 def read_has_host(m: Message) -> bool | None:
@@ -258,8 +253,8 @@ def read_gpus(m: Message, u: Understanding) -> None:
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         u.understood.append("compare " + " and ".join(u.compare_gpus))
         return
-    s, e, gpu_id, count = found[-1]
-    if not re.match(r"\d+\s*(?:x|\*)?\s+\S|.*\sx\s*\d+$", m.text[s:e]):
+    s, _e, gpu_id, count = found[-1]
+    if s not in m.counted:
         u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
         u.understood.append(f"compare {gpu_id}")
         return
