@@ -106,17 +106,23 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
     hidden: list[tuple[int, int]] = []
     notes: list[Note] = []
     for s, e, gpu_id, count in found:
-        x = word_pattern("card_not_this_after").match(text[e:e + 32]) if not gpu_id.startswith(("apple-", "custom:")) else None
-        if not x:
+        catalog = not gpu_id.startswith(("apple-", "custom:"))
+        x = word_pattern("card_not_this_after").match(text[e:e + 32]) if catalog else None
+        laptop = word_pattern("card_laptop_before").search(text[max(0, s - 40):s]) if catalog and not x else None
+        if not (x or laptop):
             kept.append((s, e, gpu_id, count))
             continue
         name = _name_start(text, s, e)
-        typed = as_typed(raw, text[name:e + x.end("suffix")])
-        if x["laptop"]:
+        if laptop:
+            typed = as_typed(raw, text[name:e]) + " laptop"
+        else:
+            assert x is not None
+            typed = as_typed(raw, text[name:e + x.end("suffix")])
+        if laptop or (x and x["laptop"]):
             notes.append(("note.card_laptop", {"name": typed, "card": find_gpu(gpu_id).name}))
         else:
             notes.append(("note.card_unknown", {"name": typed}))
-        hidden.append((s, e + x.end()))
+        hidden.append((s, e + (x.end() if x else 0)))
     masked = list(text)
     for s, e, *_ in kept:
         masked[s:e] = MASK * (e - s)

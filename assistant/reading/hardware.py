@@ -156,9 +156,10 @@ def _vendor_mentions(m: Message) -> list[re.Match[str]]:
     return [x for x in found if not word_pattern("vendor_not_after").match(m.masked[x.end():x.end() + 16])]
 
 
-def _joined(text: str, previous_end: int, start: int) -> bool:
-    """Whether a word is joined to the one before it by 'or', 'and', ',' or '/' ('no amd or huawei')."""
-    return previous_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or|,\s*and)\s*", text[previous_end:start]) is not None
+def _joined(text: str, previous_end: int, start: int, comma: bool = True) -> bool:
+    """Whether a word is joined to the one before it by 'or', 'and', '/' or a comma ('no amd or huawei')."""
+    joint = r"\s*(?:,|/|or|and|nor|,\s*or|,\s*and)\s*" if comma else r"\s*(?:/|or|and|,\s*or|,\s*and)\s*"
+    return previous_end >= 0 and re.fullmatch(joint, text[previous_end:start]) is not None
 
 
 def _allowed_vendors(m: Message) -> set[str]:
@@ -170,22 +171,21 @@ def _allowed_vendors(m: Message) -> set[str]:
         _note_once(m, ("note.domestic_only", {"cards": names}))
         return domestic
     words, vendors = vocab()["vendor_words"], catalog_vendors()
-    allowed: list[str] = []
+    mentions = [x for x in _vendor_mentions(m) if words[x.group()] in vendors and not negated(m.masked, x.start())]
+    limited = [False] * len(mentions)
     preferred = False
-    limited_end = -1  # "only nvidia or amd": a vendor joined to a limited one is allowed too
-    for x in _vendor_mentions(m):
-        vendor = words[x.group()]
-        if vendor not in vendors or negated(m.masked, x.start()):
-            limited_end = -1
-            continue
+    for i, x in enumerate(mentions):
         before = word_pattern("vendor_only_before").search(m.masked[max(0, x.start() - 40):x.start()])
         after = word_pattern("vendor_only_after").match(m.masked[x.end():x.end() + 24])
-        if before or after or _joined(m.masked, limited_end, x.start()):
-            allowed.append(vendor)
-            preferred = preferred or bool(before and word_pattern("vendor_prefer").search(before.group()))
-            limited_end = x.end()
-        else:
-            limited_end = -1
+        limited[i] = bool(before or after)
+        preferred = preferred or bool(before and word_pattern("vendor_prefer").search(before.group()))
+    # "only nvidia or amd", "nvidia or amd only": a vendor joined to a limited one is allowed too
+    for order in (range(1, len(mentions)), range(len(mentions) - 2, -1, -1)):
+        for i in order:
+            j = i - 1 if order.step > 0 else i + 1
+            first, second = (mentions[j], mentions[i]) if j < i else (mentions[i], mentions[j])
+            limited[i] = limited[i] or (limited[j] and _joined(m.masked, first.end(), second.start(), comma=False))
+    allowed = [words[x.group()] for x, ok in zip(mentions, limited, strict=True) if ok]
     if allowed and preferred:
         _note_once(m, ("note.vendor_preferred", {"vendors": ", ".join(vendor_name(v) for v in dict.fromkeys(allowed))}))
     return set(allowed)
