@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import engine_for, engines_on, find_gpu, find_precision, host_usd, purchase_usd, rules
+from knowledge import engine_for, engines_on, find_gpu, find_precision, gpus, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
@@ -711,10 +711,12 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
+    if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
+        names = _catalog_left(w)  # "domestic accelerators only", "no NVIDIA or AMD": the cards that are left
     options: list[Option] = []
     for name in names:
         pinned, gpu = parse_owned(name) if re.match(r"\s*\d", name) else (None, find_gpu(name))
-        if gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude:
+        if _excluded(gpu, w):
             continue
         counts = _counts(w, gpu)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
@@ -727,6 +729,18 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 break
     return owned, options
+
+
+def _excluded(gpu: Gpu, w: Workload) -> bool:
+    """Whether the user ruled this card out, by its vendor, its id or its segment ('no consumer cards')."""
+    return gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude
+
+
+def _catalog_left(w: Workload) -> list[str]:
+    """When the usual shortlist is all ruled out: every catalog card the user left in, Macs only when
+    nothing else is (a Mac is one person's computer, not a card to rent or rack)."""
+    left = [g for g in gpus() if not _excluded(g, w)]
+    return [g.id for g in left if g.segment != "apple"] or [g.id for g in left]
 
 
 def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["use", "rent", "buy", "none"],
@@ -1036,7 +1050,10 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     best = rec.best
     unpriced = best is not None and not best.owned and not (best.usd_per_hour or best.job_usd or best.purchase_usd)
     if w.candidates and best is not None and (best.avoid or unpriced):
-        alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+        try:
+            alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+        except ToolError:  # every other card is ruled out: there is no better one to name
+            return rec
         if alt.best is not None and not alt.best.avoid:
             return rec.model_copy(update={"better": alt.best})
     return rec

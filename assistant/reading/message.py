@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.reading.cards import lone_servers, outside_catalog
 from assistant.reading.names import find_gpus, find_models, unknown_model, unsold_mac
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
@@ -53,6 +54,7 @@ class Message:
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
     phase: str | None = None  # the phase this message states, once read
+    counted: set[int] = field(default_factory=set)  # starts of the card spans that carry a count ('4x h100')
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -71,14 +73,19 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     names = find_models(text)
     masked = mask(text, names)
     unknown, masked = unknown_model(text, masked, raw)
-    found_gpus = find_gpus(masked)
-    masked = mask(masked, found_gpus)
+    card_notes: list[tuple[str, dict[str, str]]] = []
+    counted: set[int] = set()
+    found_gpus = find_gpus(masked, card_notes, counted)
+    found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
+    masked = mask(masked, found_gpus + hidden)
+    servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
-    msg.notes += [note for note in unsold if note]
+    msg.counted = counted
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:
             number, unit, per_token = q.said.split("|")
