@@ -33,12 +33,16 @@ class Answer(BaseModel):
     reused: bool = False
 
 
+NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
+
+
 def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Workload:
     """The tools' view of a filled profile: every slot the tools read, by the same name; the slots
     the user did not state are flexible (cards you own may change them to do the job)."""
     data = profile.model_dump()
     fields = {name: data[name] for name in Workload.model_fields if data.get(name) is not None}
-    fields["serve_precision"] = data.get("precision")
+    native = data.get("precision") == NATIVE  # "满血版": the checkpoint's own format, stated (never relaxed)
+    fields["serve_precision"] = None if native else data.get("precision")
     # slots the table does not fill for this job (utilisation with owned cards) take the table's default
     unstated = [name for name in ("phase", "model", "utilisation") if name not in fields]
     for name in unstated:
@@ -48,6 +52,8 @@ def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Worklo
     if data.get("only"):
         fields["candidates"] = data["only"]
     fields["flexible"] = sorted({*(defaulted or []), *unstated, *([] if data.get("precision") else ["precision"])})
+    if native and "precision" in fields["flexible"]:
+        fields["flexible"].remove("precision")
     return Workload(**fields)
 
 

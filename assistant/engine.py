@@ -226,6 +226,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
 
         name = next((f.name for f in frameworks() if f.id == value), str(value))
         return say(lang, "ack.framework", value=name)
+    if slot == "precision" and value == "native":
+        return say(lang, "ack.precision_native")
     if slot == "precision":
         try:
             return say(lang, "ack.precision", value=find_precision(value).name)
@@ -240,7 +242,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
     elif slot in ("owned", "exclude", "only"):
-        shown = writers.cards_words(value)
+        shown = writers.cards_words(value, lang)
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
     elif slot == "users" and value == 1:
@@ -328,7 +330,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if unreadable:
         u.intents.discard("empty")
         words = UNREADABLE_WORDS.get(lang, UNREADABLE_WORDS["en"])
-        u.problems.append(say(lang, "reply.unreadable", kind=words.get(unreadable, unreadable)))
+        u.problems.append(("unreadable", {"kind": words.get(unreadable, unreadable)}))
     if u.choice is not None and pending:
         _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
@@ -375,7 +377,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
-            current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump())
+            current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
     before = profile.model_dump()
@@ -389,7 +391,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         try:
             profile = Profile.model_validate({**before, **updates})
         except ValidationError as e:
-            turn.problems.append("; ".join(err["msg"] for err in e.errors()))
+            turn.problems += [say(lang, "problem.invalid_value", slot=say(lang, f"slot.{err['loc'][0]}.label"))
+                              for err in e.errors() if err.get("loc")]
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
@@ -397,11 +400,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
         defaulted["precision"] = say(lang, "assume.gguf_default")
-    turn.problems += u.problems
+    turn.problems += [say(lang, f"problem.{code}", **values) for code, values in u.problems]
     if "not_sure" in u.intents and pending and getattr(profile, pending) is None:
         data = profile.model_dump()
         spec = SLOTS[pending]
-        profile = profile.model_copy(update={pending: spec.default_for(data)})
+        profile = profile.model_copy(update={pending: spec.default_for(data, lang)})
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     after = profile.model_dump()
@@ -499,12 +502,17 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         try:
             find_model(updates["model"])
         except (LookupError, ValueError) as e:
-            turn.problems.append(str(e))
+            code = getattr(e, "code", "") or "model_not_found"
+            turn.problems.append(say(lang, f"problem.{code}", **{"name": updates["model"], **getattr(e, "params", {})}))
             updates.pop("model")
     turn.notes += [say(lang, key, **values) for key, values in u.notes]
     if u.unknown_model:
-        key = "reply.unknown_model_sized" if "model" in updates else "reply.unknown_model_ask"
-        turn.notes.append(say(lang, key, name=u.unknown_model, size=updates.get("model", "")))
+        size = str(updates.get("model", ""))
+        moe = re.fullmatch(r"([\d.]+B)-A([\d.]+B)", size)
+        key = ("reply.unknown_model_sized_moe" if moe else "reply.unknown_model_sized") if "model" in updates \
+            else "reply.unknown_model_ask"
+        turn.notes.append(say(lang, key, name=u.unknown_model, size=size, total=moe.group(1) if moe else "",
+                              active=moe.group(2) if moe else ""))
         turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and WEEKDAY.search(text):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names
@@ -613,12 +621,14 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=str(e))
+        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes)
+    said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
+            if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
+    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said)
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
@@ -665,7 +675,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         parts.append(say(lang, "reply.injection"))
     elif (turn.compare or turn.whatif) and not has_answer:
         cards = list(turn.compare) or ([f"{turn.whatif[0]}x {turn.whatif[1]}"] if turn.whatif else [])
-        parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards)))
+        parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards, lang)))
     elif turn.has("math") or turn.has("rent_buy"):
         parts.append(say(lang, "reply.math_later"))
     elif turn.has("greet"):

@@ -44,11 +44,13 @@ class Profile(BaseModel):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0)
     prompt_tokens: int | None = Field(None, gt=0)
+    images_per_request: int | None = Field(None, gt=0, le=64)  # "one scanned page per request" (vision models)
     min_tokens_per_s: float | None = Field(None, gt=0)
     region: Literal["global", "us", "eu", "china"] | None = None
     currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
+    electricity_usd_per_kwh: float | None = Field(None, gt=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     owned: list[str] | None = None
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
@@ -80,7 +82,7 @@ def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en",
     for name, slot in SLOTS.items():
         if name in own:
             continue
-        value = slot.default_for(data)
+        value = slot.default_for(data, lang)
         if data.get(name) is None and value is not None and slot.matters(data):
             values[name] = value
             notes[name] = slot.default_words(lang, data)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.catalog import say, text
-from tools.phases import PHASES
+from tools.phases import IMAGE_PROMPT_TOKENS, PHASES
 
 MAX_QUESTIONS = 4
 
@@ -81,11 +81,15 @@ class Slot:
     asks: bool = False  # whether the advisor asks for it, in table order
     matters: Callable[[Profile], bool] = always
     panel: bool = False  # shown in the "What I know" panel
+    by_lang: tuple[tuple[str, Any], ...] = ()  # a default that depends on the conversation's language
 
     def label(self, lang: str) -> str:
         return say(lang, f"slot.{self.name}.label")
 
-    def default_for(self, profile: Profile) -> Any:
+    def default_for(self, profile: Profile, lang: str = "en") -> Any:
+        own = dict(self.by_lang)
+        if lang in own:
+            return own[lang]
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
         if self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -102,10 +106,6 @@ class Slot:
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
         return say(lang, key)
-
-
-# A vision model's batch item is one image and a short instruction ("describe this product").
-IMAGE_PROMPT_TOKENS = 100
 
 
 def _image_tokens(p: Profile) -> int:
@@ -147,11 +147,14 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("prompt_tokens", None, matters=serves),
+    Slot("images_per_request", None, matters=serves),  # None: text only
     Slot("min_tokens_per_s", None, matters=serves),
-    Slot("region", "global", panel=True),
+    # A Chinese conversation that names no place is priced for the Chinese market, and says so.
+    Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),
+    Slot("electricity_usd_per_kwh", None),  # None: the region's typical price (tools.cost)
     Slot("owned", None, panel=True),
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),

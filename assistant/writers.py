@@ -65,16 +65,18 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
-VENDOR_NAMES = {"amd": "AMD", "nvidia": "NVIDIA", "huawei": "Huawei", "apple": "Apple", "consumer": "consumer cards"}
+def cards_words(values: list[str], lang: str = "en") -> str:
+    """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
+    a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
+    from assistant.catalog import text
 
-
-def cards_words(values: list[str]) -> str:
-    """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD'."""
     words = []
     for value in values:
-        if value in VENDOR_NAMES:
-            words.append(VENDOR_NAMES[value])
+        try:
+            words.append(str(text(lang, f"vendor.{value}")))
             continue
+        except KeyError:
+            pass
         try:
             count, gpu = parse_owned(value)
         except (LookupError, ValueError):
@@ -248,10 +250,11 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
 
 
 def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
-                 notes: list[str] | None = None) -> tuple[str, dict[str, Any]]:
-    """The answer in Markdown, and its options table as data."""
+                 notes: list[str] | None = None, said: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+    """The answer in Markdown, and its options table as data; `said` is what was read from the user's
+    own words, which opens the assumptions so that a misreading shows."""
     rec = answer.recommend
-    w, best = rec.workload, rec.best
+    best = rec.best
     lines = [headline(rec, lang), ""]
     if changed:
         lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
@@ -289,6 +292,20 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
+    lines += _assumption_lines(answer, profile, defaulted, lang, said)
+    lines += [f"- {x}" for x in _plan_lines(rec, lang, rec.action == "use")]
+    lines += ["", say(lang, "answer.footer")]
+    return "\n".join(lines), t
+
+
+def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
+                      said: list[str] | None) -> list[str]:
+    """What was read from the user's words, then what was assumed (the defaults that matter here)."""
+    rec = answer.recommend
+    w, best = rec.workload, rec.best
+    lines: list[str] = []
+    if said:
+        lines += [say(lang, "answer.you_said", said=say(lang, "sep").join(said)), ""]
     lines.append(say(lang, "answer.assumptions"))
     data = profile.model_dump()
     owned = rec.action == "use"
@@ -303,7 +320,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown))
-    if w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
+    if w.spec.serves and w.images_per_request and not rec.image_tokens:
+        lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
+    elif w.spec.serves and w.images_per_request:
+        lines.append("- " + say(lang, "answer.prompt_images", images=w.images_per_request, each=f"{rec.image_tokens:,}",
+                                prompt=f"{w.prompt_length():,}"))
+    elif w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
@@ -312,9 +334,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         quarter = kv in ("q4_0", "int4")
         lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
                                 share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
-    lines += [f"- {x}" for x in _plan_lines(rec, lang, owned)]
-    lines += ["", say(lang, "answer.footer")]
-    return "\n".join(lines), t
+    return lines
 
 
 def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
@@ -339,9 +359,9 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
             preset = framework_on(w.framework, rec.trains_on.gpus if rec.trains_on is not None else 1)
             lines.append(say(lang, "plan.framework", name=preset.name))
     if w.exclude:
-        lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude)))
+        lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude, lang)))
     if w.candidates and w.candidates != rec_default_candidates(w):
-        lines.append(say(lang, "plan.only", cards=cards_words(w.candidates)))
+        lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))
     if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
         lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines
@@ -399,7 +419,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
-            line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_tokens or min(w.context, 4096):,}")
+            line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
         if best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]

@@ -52,7 +52,13 @@ class NotFound(LookupError):
 
 
 class BadValue(ValueError):
-    """A value that parses but makes no physical sense (zero, negative, absurdly large)."""
+    """A value that parses but makes no physical sense (zero, negative, absurdly large). `code` and
+    `params` say which, for front-ends that write the sentence in their own language."""
+
+    def __init__(self, message: str, code: str = "", **params: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 @lru_cache(maxsize=8192)  # the text reader normalises every word group of a message: pastes repeat them
@@ -187,16 +193,18 @@ def parse_size(text: str) -> tuple[float, float] | None:
 
 def check_size(total_b: float, active_b: float) -> None:
     if total_b <= 0 or active_b <= 0:
-        raise BadValue("a model needs a positive number of parameters")
+        raise BadValue("a model needs a positive number of parameters", "size_not_positive")
     if total_b < MIN_PARAMS_B:
-        raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)")
+        raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)",
+                       "size_too_small", millions=f"{total_b * 1e3:g}")
     if total_b > MAX_PARAMS_B:
         raise BadValue(
             f"{total_b:,.0f}B parameters is beyond any model that exists (the largest are about 2,000B); "
-            "check the unit"
+            "check the unit", "size_too_large", billions=f"{total_b:,.0f}"
         )
     if active_b > total_b:
-        raise BadValue(f"active parameters ({active_b:g}B) cannot exceed the total ({total_b:g}B)")
+        raise BadValue(f"active parameters ({active_b:g}B) cannot exceed the total ({total_b:g}B)",
+                       "active_over_total", active=f"{active_b:g}", total=f"{total_b:g}")
 
 
 def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:

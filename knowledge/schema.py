@@ -67,6 +67,9 @@ class Gpu(Record):
     )
     china_specific: bool = False
     export_limited: bool = False
+    domestic_china: bool = Field(
+        default=False, description="made by a Chinese vendor: what a domestic-only (国产化, 信创) policy allows",
+    )
     unified_memory: bool = False
     market_notes: list[str] = []
 

@@ -29,7 +29,7 @@ def test_every_serving_option_has_its_time_per_output_token_at_the_stated_concur
 @pytest.mark.parametrize(("message", "expected"), [
     ("serve llama 3.1 8b to 50 users, first token under 500ms, 4k prompts",
      "55 tokens/s per user (a token every 18 ms), 2,735 in all; first token after 70 ms at 4,000-token prompts"),
-    ("给50个用户部署 llama 3.1 8b，首token延迟500毫秒以内，提示词4k",
+    ("我们在海外，给50个用户部署 llama 3.1 8b，首token延迟500毫秒以内，提示词4k",
      "每个用户 55 token/s（每 18 ms 一个 token），总计 2,735 token/s"),
 ])
 def test_the_answer_says_time_per_token_and_first_token(message, expected):

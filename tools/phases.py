@@ -7,6 +7,10 @@ from typing import Literal
 
 Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production", "batch", "pretrain"]
 
+# Words sent with each image to a vision model ("describe this product", "extract the fields of this
+# page"): a batch item or a request is one image and these.
+IMAGE_PROMPT_TOKENS = 100
+
 
 @dataclass(frozen=True)
 class PhaseSpec:

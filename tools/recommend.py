@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import engine_for, engines_on, find_gpu, find_precision, host_usd, purchase_usd, rules
+from knowledge import engine_for, engines_on, find_gpu, find_precision, gpus, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import Explained, ToolError, ToolInput
@@ -39,7 +39,7 @@ from tools.inference import (
     usable_bytes,
 )
 from tools.models import resolve_model
-from tools.phases import PHASES, Phase
+from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
 from tools.throughput import SpeedInput, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
@@ -125,6 +125,8 @@ class Workload(ToolInput):
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
+    electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
+                                                                           "default: the region's typical price")
     preference: Literal["rent", "buy", "either"] = "either"
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
@@ -136,6 +138,8 @@ class Workload(ToolInput):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
+    images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
+                                                                "reads each as its image_tokens)")
     min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
                                                                    "default: reading speed")
     candidates: list[str] | None = None
@@ -148,6 +152,14 @@ class Workload(ToolInput):
     @property
     def speed_floor(self) -> float:
         return self.min_tokens_per_s or MIN_TOKENS_PER_S
+
+    def prompt_length(self) -> int:
+        """Tokens of the prompt the first token is timed at: the stated length, else the context up to
+        4,096; with images (a vision model), each image's tokens plus the words sent with them."""
+        images = self.images_per_request * (resolve_model(self.model).image_tokens or 0)
+        if images:
+            return (self.prompt_tokens or IMAGE_PROMPT_TOKENS) + images
+        return self.prompt_tokens or min(self.context, 4096)
 
     @property
     def pays_in_yuan(self) -> bool:
@@ -370,7 +382,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
     warnings += sp.warnings
-    prompt = w.prompt_tokens or min(w.context, 4096)
+    prompt = w.prompt_length()
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
                              engine=engine, kv_precision=kv))
     opt.ttft_s = first.time_to_first_token_s
@@ -699,10 +711,12 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
+    if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
+        names = _catalog_left(w)  # "domestic accelerators only", "no NVIDIA or AMD": the cards that are left
     options: list[Option] = []
     for name in names:
         pinned, gpu = parse_owned(name) if re.match(r"\s*\d", name) else (None, find_gpu(name))
-        if gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude:
+        if _excluded(gpu, w):
             continue
         counts = _counts(w, gpu)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
@@ -715,6 +729,18 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 break
     return owned, options
+
+
+def _excluded(gpu: Gpu, w: Workload) -> bool:
+    """Whether the user ruled this card out, by its vendor, its id or its segment ('no consumer cards')."""
+    return gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude
+
+
+def _catalog_left(w: Workload) -> list[str]:
+    """When the usual shortlist is all ruled out: every catalog card the user left in, Macs only when
+    nothing else is (a Mac is one person's computer, not a card to rent or rack)."""
+    left = [g for g in gpus() if not _excluded(g, w)]
+    return [g.id for g in left if g.segment != "apple"] or [g.id for g in left]
 
 
 def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["use", "rent", "buy", "none"],
@@ -761,7 +787,8 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
-                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus, **home))
+                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus,
+                                        electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home))
     except ToolError:
         return None
 
@@ -1008,9 +1035,10 @@ def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:
 
 def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
     """The user named no format: when nothing meets the requirements in 8-bit, 4-bit weights are the
-    usual way to meet them (the guide's quantization lever), so plan on them and say so."""
+    usual way to meet them (the guide's quantization lever), so plan on them and say so. Not when the
+    user asked for the checkpoint's own weights ('precision' not flexible)."""
     if rec.best is not None or w.serve_precision is not None or not rec.precision or rec.precision in FOUR_BIT \
-            or rec.owned_options:
+            or rec.owned_options or (w.flexible and "precision" not in w.flexible):
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
@@ -1022,7 +1050,10 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     best = rec.best
     unpriced = best is not None and not best.owned and not (best.usd_per_hour or best.job_usd or best.purchase_usd)
     if w.candidates and best is not None and (best.avoid or unpriced):
-        alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+        try:
+            alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+        except ToolError:  # every other card is ruled out: there is no better one to name
+            return rec
         if alt.best is not None and not alt.best.avoid:
             return rec.model_copy(update={"better": alt.best})
     return rec

@@ -366,7 +366,7 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         elif name in ("owned", "exclude"):
             from assistant.writers import cards_words  # the writers load the sizing tools: not at start-up
 
-            value = cards_words(value) if value else None
+            value = cards_words(value, lang) if value else None
         text.append(f"{slot.label(lang):<13}", style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text

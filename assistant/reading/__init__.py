@@ -35,6 +35,7 @@ from assistant.reading.hardware import (
     read_has_host,
     read_only,
     read_owned,
+    read_power,
     read_preference,
     read_region,
 )
@@ -71,6 +72,7 @@ from assistant.reading.job import (
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.serving import (
     read_context,
+    read_images,
     read_min_tokens_per_s,
     read_ttft,
     read_users,
@@ -105,6 +107,7 @@ READERS = (
     ("utilisation", read_utilisation),
     ("region", read_region),
     ("budget", read_budget),
+    ("electricity_usd_per_kwh", read_power),
     ("owned", read_owned),
     ("exclude", read_exclude),
     ("only", read_only),
@@ -120,6 +123,7 @@ READERS = (
     ("deadline_hours", read_deadline),
     ("ttft_ms", read_ttft),
     ("prompt_tokens", read_prompt_tokens),
+    ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),
 )
 
@@ -185,7 +189,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
             u.updates[value[0]] = value[1]
     if m.unknown:
         u.unknown_model = m.unknown[0]
-        if m.unknown[1] and "model" not in u.updates and not any("parameters" in p for p in m.problems):
+        if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
     u.problems += m.problems
     u.notes += m.notes

@@ -27,12 +27,20 @@ def read_deadline(m: Message) -> float | None:
                  and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
                  and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
     now = word_pattern("clock_now").search(m.masked)
+    now_h = _clock(next(g for g in now.groups() if g)) if now else None
     tomorrow = re.search(r"\btomorrow\b", m.masked)
-    if now and tomorrow and not word_pattern("weekday_today").search(m.masked):  # "by tomorrow 9am, its 6pm now"
-        due_h, now_h = _clock(m.masked[tomorrow.end():tomorrow.end() + 20]), _clock(now.group(1) or now.group(2))
-        if due_h is not None and now_h is not None:
+    weekday = word_pattern("weekday_today").search(m.masked)
+    if now_h is not None and tomorrow and not weekday:  # "by tomorrow 9am, its 6pm now"
+        due_h = _clock(m.masked[tomorrow.end():tomorrow.end() + 20])
+        if due_h is not None:
             hits = [(pos, 24 + due_h - now_h if pos == tomorrow.start() or hours == 24 else hours)
                     for pos, hours in hits]
+    due_clock = word_pattern("clock_due").search(m.masked)
+    if now_h is not None and due_clock and not weekday and not negated(m.masked, due_clock.start()):
+        due_h = _clock(due_clock.group(1))  # "it's 8pm now, due by 9am": the next 9am, 13 hours away
+        if due_h is not None:
+            hours = (due_h - now_h) % 24 or 24.0
+            hits = [(pos, h) for pos, h in hits if h != 24] + [(due_clock.start(), hours)]
     today = word_pattern("weekday_today").search(m.masked)
     if today:
         days = vocab()["zh_weekdays"].values()
@@ -47,31 +55,25 @@ def read_deadline(m: Message) -> float | None:
         return None
     value = max(hits)[1]
     if value <= 0:
-        m.problems.append("a deadline must be in the future")
+        m.problems.append(("deadline_past", {}))
         return None
     return round(value, 4)
 
 
-_PART_OF_DAY = {"morning": 9.0, "noon": 12.0, "midday": 12.0, "lunch": 12.0, "afternoon": 15.0, "eod": 17.0,
-                "end of day": 17.0, "evening": 18.0, "night": 21.0, "midnight": 24.0}
-
-
 def _clock(text: str) -> float | None:
-    """The hour a few words name ('5pm', '17:30', 'morning', '下午 3 点', '早上'), as hours after midnight."""
-    zh = re.match(r"\s*(上午|早上|中午|下午|晚上)?\s*(?:(\d{1,2})\s*点)?", text)
-    if zh and (zh.group(1) or zh.group(2)):
-        part = {"上午": 9, "早上": 9, "中午": 12, "下午": 15, "晚上": 20}.get(zh.group(1) or "")
-        if zh.group(2):
-            hour = int(zh.group(2))
-            return float(hour + 12 if zh.group(1) in ("下午", "晚上") and hour < 12 else hour)
-        return float(part) if part is not None else None
+    """The hour a few words name ('5pm', '17:30', 'morning'; Chinese clock words are rewritten into
+    these before reading), as hours after midnight."""
     x = re.match(r"\s*(?:at\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
     if x and x.group(1):
         hour = int(x.group(1)) % 12 + (12 if x.group(3) == "pm" else 0)
         return hour + int(x.group(2) or 0) / 60
     if x:
         return int(x.group(4)) + int(x.group(5)) / 60 if int(x.group(4)) < 24 else None
-    word = re.match(r"\s*(?:in the\s+|at\s+|by\s+)?(morning|noon|midday|lunch|afternoon|eod|end of day|evening|night|"
-                    r"midnight)\b", text)
-    return _PART_OF_DAY[word.group(1)] if word else None
+    parts = vocab()["parts_of_day"]
+    word = re.match(r"\s*(?:in the\s+|at\s+|by\s+)?([a-z][a-z ]{0,20})", text)
+    for n in range(3, 0, -1):  # 'end of day' before 'day'
+        said = " ".join((word.group(1) if word else "").split()[:n]) if word else ""
+        if said in parts:
+            return float(parts[said])
+    return None
 

@@ -8,7 +8,7 @@ from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
 from assistant.reading.quantities import clause_bounds, clause_of, negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
-from knowledge import rules
+from knowledge import gpus, rules
 
 
 def read_region(m: Message) -> str | None:
@@ -25,6 +25,7 @@ def read_region(m: Message) -> str | None:
             hits.append((x.start(), region))
     for x in word_pattern("region_outside").finditer(t):
         hits.append((x.start(), "global"))
+    hits += [(x.start(), "china") for x in m.live("domestic_only")]  # a domestic-only policy is China's
     raw = m.raw
     if not raw.isupper():
         for x in word_pattern("region_us_cased").finditer(raw):
@@ -52,8 +53,10 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     clause = clause_of(m.masked, q.start, q.end)
     after = m.masked[q.end:q.end + 30]
     before = m.masked[max(0, q.start - 40):q.start]
-    once_before = re.search(r"\b(?:one-?off|one-?time|once|upfront|total)\b[^,.;]{0,24}$", before)
-    monthly = bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after) and not once_before
+    once_before = word_pattern("money_once_before").search(before)
+    monthly = bool(word_pattern("money_monthly_after").match(after)) or (
+        bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after)
+        and not once_before)
     yearly = bool(word_pattern("money_yearly").search(clause))
     amount = q.value
     if q.extra == "EUR":
@@ -63,68 +66,149 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     if yearly and not monthly:
         usd, monthly = usd / 12, True
     if usd <= 0:
-        m.problems.append("a budget must be positive")
+        m.problems.append(("budget_not_positive", {}))
         return None
-    said_once = re.search(r"\b(?:once|one-?off|one-?time|upfront|up front|in total|total|outright)\b", clause)
+    said_once = word_pattern("money_once_said").search(clause)
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
     return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
 
 
+def read_power(m: Message) -> float | None:
+    """An electricity price in USD per kWh: '$0.15/kWh', '电费每度0.8元' (yuan at the rules' rate)."""
+    found = m.role("power_price")
+    if not found:
+        return None
+    q = found[-1]
+    if q.extra == "EUR":
+        m.notes.append(("note.euro_budget", {}))
+        return None
+    usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if not 0 < usd <= 10:
+        m.problems.append(("power_range", {}))
+        return None
+    shown = f"¥{q.value:g}" if q.extra == "CNY" else f"${q.value:g}"
+    m.notes.append(("note.power_price", {"price": shown}))
+    return round(usd, 4)
+
+
 def read_owned(m: Message) -> list[str] | None:
     """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
     'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
-    owned = []
-    for s, e, gpu_id, count in m.gpus:
-        left, right = clause_bounds(m.masked, s, e)
-        clause = m.masked[left:right]
-        prefix = m.masked[max(left, s - 80):s]
-        near = m.masked[max(0, s - 24):s]
-        has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
-            re.match(r"\s*(?:\(\s*)?(?:owned|that (?:we|i) (?:own|have)|we own|i own)\b", m.masked[e:e + 20])
-        mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
-        home = word_pattern("owned_place").search(clause)
-        buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
-        mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
-        default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
-        if ((has or mine or home) and not (buying and not has)) or default:
-            owned.append(f"{count}x {gpu_id}")
+    owned = [f"{count}x {gpu_id}" for s, e, gpu_id, count in m.gpus if _owned(m, s, e, gpu_id)]
     return owned or None
+
+
+def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
+    """Whether the card named at s:e is one the user has, from the words before or after it in its clause
+    ('we have 4 A100s', '4 A100s sitting in our lab', '机房里放着4张L20' read as 'we have 4 l20')."""
+    left, right = clause_bounds(m.masked, s, e)
+    clause = m.masked[left:right]
+    prefix = m.masked[max(left, s - 80):s]
+    near = m.masked[max(0, s - 24):s]
+    has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
+        word_pattern("owned_after").match(m.masked[e:e + 40])
+    mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
+    home = word_pattern("owned_place").search(clause)
+    buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+    mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
+    default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
+    return bool(((has or mine or home) and not (buying and not has)) or default)
 
 
 def read_exclude(m: Message) -> list[str] | None:
     """Cards ruled out: 'no AMD', 'not Huawei', '不要AMD' -> vendor ids; 'avoid the H20' -> a GPU id.
-    'I don't have an H100' rules nothing out."""
+    'I don't have an H100' rules nothing out. A choice limited to some vendors ('nvidia only', '只用国产芯片')
+    rules out every other vendor of the catalog."""
     words = vocab()["vendor_words"]
-    names = sorted(words, key=len, reverse=True)  # "consumer cards" before "cards"
     out: list[str] = []
     ruled_out_end = -1  # "no amd or huawei": a word joined to a ruled-out one is ruled out too
-    for x in re.finditer(r"\b(?:" + "|".join(names) + r")\b", m.masked):
-        joined = ruled_out_end >= 0 and re.fullmatch(r"\s*(?:,|/|or|and|nor|,\s*or)\s*",
-                                                     m.masked[ruled_out_end:x.start()])
-        ruled_out = negated(m.masked, x.start()) or bool(joined)
+    for x in _vendor_mentions(m):
+        ruled_out = negated(m.masked, x.start()) or _joined(m.masked, ruled_out_end, x.start())
         if ruled_out:
             out.append(words[x.group()])
         ruled_out_end = x.end() if ruled_out else -1
     out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
             and not word_pattern("owned_not").search(m.masked[max(0, s - 40):s])]
+    allowed = _allowed_vendors(m)
+    if allowed:
+        out = [v for v in out if v not in allowed] + sorted(catalog_vendors() - allowed)
     return sorted(set(out)) or None
+
+
+def catalog_vendors() -> set[str]:
+    """The vendors whose cards the catalog holds."""
+    return {str(g.vendor) for g in gpus()}
+
+
+def vendor_name(vendor: str) -> str:
+    """A vendor as its cards' names spell it ('nvidia' -> 'NVIDIA', 'huawei' -> 'Huawei')."""
+    firsts = [g.name.split()[0] for g in gpus() if g.vendor == vendor]
+    return max(set(firsts), key=firsts.count) if firsts else vendor
+
+
+def _vendor_mentions(m: Message) -> list[re.Match[str]]:
+    """Vendor words ('amd', 'nvidia', 'consumer cards' ...) in the message, not those naming something else
+    ('huawei cloud')."""
+    names = sorted(vocab()["vendor_words"], key=len, reverse=True)  # "consumer cards" before "cards"
+    found = re.finditer(r"\b(?:" + "|".join(map(re.escape, names)) + r")\b", m.masked)
+    return [x for x in found if not word_pattern("vendor_not_after").match(m.masked[x.end():x.end() + 16])]
+
+
+def _joined(text: str, previous_end: int, start: int, comma: bool = True) -> bool:
+    """Whether a word is joined to the one before it by 'or', 'and', '/' or a comma ('no amd or huawei')."""
+    joint = r"\s*(?:,|/|or|and|nor|,\s*or|,\s*and)\s*" if comma else r"\s*(?:/|or|and|,\s*or|,\s*and)\s*"
+    return previous_end >= 0 and re.fullmatch(joint, text[previous_end:start]) is not None
+
+
+def _allowed_vendors(m: Message) -> set[str]:
+    """The vendors the user limits the choice to, empty when none: the catalog's Chinese vendors under a
+    domestic-only policy, or the vendors named as the only (or preferred) ones ('only nvidia or amd')."""
+    if m.live("domestic_only"):
+        domestic: set[str] = {g.vendor for g in gpus() if g.domestic_china}
+        names = ", ".join(g.name for g in gpus() if g.domestic_china)
+        _note_once(m, ("note.domestic_only", {"cards": names}))
+        return domestic
+    words, vendors = vocab()["vendor_words"], catalog_vendors()
+    mentions = [x for x in _vendor_mentions(m) if words[x.group()] in vendors and not negated(m.masked, x.start())]
+    limited = [False] * len(mentions)
+    preferred = False
+    for i, x in enumerate(mentions):
+        before = word_pattern("vendor_only_before").search(m.masked[max(0, x.start() - 40):x.start()])
+        after = word_pattern("vendor_only_after").match(m.masked[x.end():x.end() + 24])
+        limited[i] = bool(before or after)
+        preferred = preferred or bool(before and word_pattern("vendor_prefer").search(before.group()))
+    # "only nvidia or amd", "nvidia or amd only": a vendor joined to a limited one is allowed too
+    for order in (range(1, len(mentions)), range(len(mentions) - 2, -1, -1)):
+        for i in order:
+            j = i - 1 if order.step > 0 else i + 1
+            first, second = (mentions[j], mentions[i]) if j < i else (mentions[i], mentions[j])
+            limited[i] = limited[i] or (limited[j] and _joined(m.masked, first.end(), second.start(), comma=False))
+    allowed = [words[x.group()] for x, ok in zip(mentions, limited, strict=True) if ok]
+    if allowed and preferred:
+        _note_once(m, ("note.vendor_preferred", {"vendors": ", ".join(vendor_name(v) for v in dict.fromkeys(allowed))}))
+    return set(allowed)
+
+
+def _note_once(m: Message, note: tuple[str, dict[str, str]]) -> None:
+    if note not in m.notes:
+        m.notes.append(note)
 
 
 def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
-    owned = {g for s, _e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s])}
+    owned = {g for s, e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s]) or _owned(m, s, e, g)}
     out = []
     for s, e, gpu_id, count in m.gpus:
         if negated(m.masked, s) or gpu_id in owned:
             continue
-        only = word_pattern("only_before").search(m.masked[max(0, s - 24):s]) or word_pattern("only_after").match(m.masked[e:e + 16])
+        only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
         if only or (_chosen(m, s, e) and not mine):
-            out.append(f"{count}x {gpu_id}" if _counted(m.text[s:e]) else gpu_id)
+            out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
     return sorted(set(out)) or None
 
 
@@ -133,11 +217,6 @@ def _chosen(m: Message, s: int, e: int) -> bool:
     return bool(m.names and len(m.gpus) == 1 and (word_pattern("chosen_before").search(m.masked[max(0, s - 24):s])
                                                   or word_pattern("chosen_after").match(m.masked[e:e + 24])
                                                   or word_pattern("chosen_count_question").search(m.masked)))
-
-
-def _counted(span: str) -> bool:
-    """Whether a card's span carries a count the user gave ('4x h100', '4张A800', 'A100 x 8')."""
-    return bool(re.match(r"\s*\d", span) or re.search(r"[x×*]\s*\d+\s*$", span))
 
 
 def read_has_host(m: Message) -> bool | None:
@@ -174,8 +253,8 @@ def read_gpus(m: Message, u: Understanding) -> None:
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         u.understood.append("compare " + " and ".join(u.compare_gpus))
         return
-    s, e, gpu_id, count = found[-1]
-    if not re.match(r"\d+\s*(?:x|\*)?\s+\S|.*\sx\s*\d+$", m.text[s:e]):
+    s, _e, gpu_id, count = found[-1]
+    if s not in m.counted:
         u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
         u.understood.append(f"compare {gpu_id}")
         return

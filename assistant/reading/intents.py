@@ -103,7 +103,7 @@ def pending_value(m: Message, u: Understanding) -> None:
                 check_size(float(bare.group(1)), float(bare.group(1)))
                 u.updates["model"] = spec
             except BadValue as e:
-                u.problems.append(str(e))
+                u.problems.append((e.code or "bad_value", e.params))
             return
         looks_like_a_name = re.search(r"[\d\-/]", key) or re.search(r"[A-Z]", m.raw)
         if not u.updates and not u.unknown_model and re.search(r"[a-z]", key) and len(key.split()) <= 4 \

@@ -107,7 +107,7 @@ def read_model(m: Message) -> str | None:
         try:
             check_size(total_b, active_b)
         except BadValue as e:
-            m.problems.append(str(e))
+            m.problems.append((e.code or "bad_value", e.params))
             return None
         return _family_and_size(m, spec) or spec
     return spec
@@ -199,7 +199,7 @@ def read_seq_len(m: Message) -> int | None:
             value = float(x.group("n").replace(",", "")) * (1000 if x.group("k") else 1)
             if 16 <= value <= 1_048_576:
                 return round(value)
-            m.problems.append(f"a training sequence of {value:,.0f} tokens is outside 16 to 1,048,576")
+            m.problems.append(("seq_len_range", {"value": f"{value:,.0f}"}))
             return None
     return None
 
@@ -252,7 +252,7 @@ def read_epochs(m: Message) -> float | None:
         return None
     value = found[-1].value
     if not 0 < value <= 1000:
-        m.problems.append("epochs must be between 0 and 1,000")
+        m.problems.append(("epochs_range", {}))
         return None
     return float(value)
 
@@ -270,7 +270,7 @@ def read_batch_items(m: Message) -> int | None:
         return None
     value = found[-1].value
     if value < 1:
-        m.problems.append("a batch job needs at least one item")
+        m.problems.append(("batch_items_min", {}))
         return None
     return int(value)
 

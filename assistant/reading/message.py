@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.reading.cards import lone_servers, outside_catalog
 from assistant.reading.names import find_engines, find_gpus, find_models, unknown_model, unsold_mac
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
@@ -21,7 +22,7 @@ class Understanding:
     understood: list[str] = field(default_factory=list)
     compare_gpus: list[str] = field(default_factory=list)
     whatif_gpus: tuple[int, str] | None = None
-    problems: list[str] = field(default_factory=list)
+    problems: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (code, values): catalog problem.<code>
     topic: str | None = None
     unknown_model: str | None = None
     lang: str = "en"
@@ -58,10 +59,11 @@ class Message:
     names: list[tuple[int, int, str]]
     gpus: list[tuple[int, int, str, int]]
     qty: list[Quantity]
-    problems: list[str] = field(default_factory=list)
+    problems: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (code, values): catalog problem.<code>
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
     unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
     phase: str | None = None  # the phase this message states, once read
+    counted: set[int] = field(default_factory=set)  # starts of the card spans that carry a count ('4x h100')
     engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
     weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
 
@@ -83,14 +85,24 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     masked = mask(text, names)
     engines = find_engines(text)
     unknown, masked = unknown_model(text, masked, raw, engines)
-    found_gpus = find_gpus(masked)
-    masked = mask(masked, found_gpus)
+    card_notes: list[tuple[str, dict[str, str]]] = []
+    counted: set[int] = set()
+    found_gpus = find_gpus(masked, card_notes, counted)
+    found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
+    masked = mask(masked, found_gpus + hidden)
+    servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
     msg.engines = engines
-    msg.notes += [note for note in unsold if note]
+    msg.counted = counted
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
+    for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
+        if q.said and q.role and not q.negated:
+            number, unit, per_token = q.said.split("|")
+            msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
+                                                      "ratio": f"{float(per_token):g}", "unit": unit}))
     return msg
 

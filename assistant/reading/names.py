@@ -6,7 +6,8 @@ import difflib
 import re
 from functools import cache, lru_cache
 
-from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, word_pattern
+from assistant.reading.cards import card_span
+from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, vocabulary_words, word_pattern
 from knowledge import find_model, gpus, models
 from knowledge.resolve import normalise
 
@@ -190,37 +191,31 @@ def _apple(words: str) -> str | None:
 _JOINED_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[x×*](?=\d{3,4}\b|(?:rtx|gtx|[ahlbv])\s?\d{2,4}\b)", re.I)
 
 
-def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
+def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
+              counted: set[int] | None = None) -> list[tuple[int, int, str, int]]:
     """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
-    "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count."""
+    "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count. A count of servers
+    ('2 H100 servers') counts the cards in them, and a card named with its memory ('4090 48g') is that
+    card (reading.cards); what was assumed goes to `notes`, and the starts of the spans that carry a count
+    the user gave ('4x h100', not '4090d') to `counted`."""
     index = _gpu_index()
+    notes = [] if notes is None else notes
+    counted = set() if counted is None else counted
     found: list[tuple[int, int, str, int]] = []
     # "2x3090", "8xA100": the count's x joined to the name is read as "2 3090" (same length, same spans)
     text = _JOINED_COUNT.sub(lambda x: x.group(1) + " ", text)
     taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
-        if any(taken[start:end]) or (" " in gram and not _LETTER.search(gram)):
+        if any(taken[start:end]) or MASK in text[start:end] or (" " in gram and not _LETTER.search(gram)):
             continue
         key = normalise(gram)
         gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
         if not gpu_id or (key.isdigit() and len(key) < 4):
             continue
-        count, s0, e0 = 1, start, end
-        before = text[max(0, start - 40):start]
-        after = text[end:end + 12]
-        m = word_pattern("gpu_count_before").search(before)
-        a = word_pattern("gpu_count_after").match(after)
-        if m:
-            count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
-        elif a:
-            count, e0 = int(a.group(1)), end + a.end()
-        if count < 1:
-            count = 1
-        machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m else None
-        if machines and int(machines.group(1)) > 0:
-            count *= int(machines.group(1))
-            s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
+        s0, e0, gpu_id, count, has_count = card_span(text, start, end, gpu_id, index, notes)
         found.append((s0, e0, gpu_id, count))
+        if has_count:
+            counted.add(s0)
         taken[s0:e0] = b"\x01" * (e0 - s0)
         if len(found) >= MAX_NAMES:
             break
@@ -237,6 +232,8 @@ def find_gpus(text: str) -> list[tuple[int, int, str, int]]:
             continue
         spec = f"custom:memory={x['memory']}GB,bandwidth={x['bandwidth']}{x['unit'].upper()}B/s"
         found.append((x.start(), x.end(), spec, int(x["count"] or 1)))
+        if x["count"]:
+            counted.add(x.start())
     return sorted(found)
 
 
@@ -252,6 +249,35 @@ _GLUED_NAME = re.compile(r"(?:[a-z][a-z0-9.]*-)+\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?
 # A hyphenated word shaped like a model's name though it carries no size: 'acme-llm', 'foo-chat'.
 _NAME_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9.]+)*-(?:llm|lm|gpt|chat|instruct|coder|bot)(?:-[a-z0-9.]+)*"
                           r"|(?:llm|gpt)-[a-z0-9.\-]+")
+
+
+def _capitalised_name(word: str, raw: str) -> bool:
+    """A hyphenated word typed with a capital, shaped like a model's name ('Falcon-H9', 'Hunyuan-Large',
+    'Acme-7'), that is no word the reader knows (frameworks, engines, formats are in the vocabulary)."""
+    if not _NAME_LIKE.fullmatch(word) or word.split("-")[0] in _STOP() or word.split("-")[0] in _known_words() \
+            or word.split("-")[0] in _vocabulary():
+        return False
+    typed = re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", raw, re.IGNORECASE)
+    return bool(typed and typed.group()[0].isupper())
+
+
+_NAME_LIKE = re.compile(r"[a-z]{2,}(?:-[a-z0-9.]+)+")
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    return frozenset(vocabulary_words(vocab()))
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """The first word of every engine, framework and card name the catalogs hold, and of the names
+    listed as not models: a name that starts with one is a tool or a card, not a model."""
+    import knowledge
+
+    names = [e.name for e in knowledge.engines()] + [f.name for f in knowledge.frameworks()] + \
+        [g.name for g in gpus()] + list(vocab()["not_model_names"])
+    return frozenset(re.split(r"[\s\-/(]", name.lower())[0] for name in names)
 
 
 def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, str]] | None = None,
@@ -270,8 +296,10 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
         repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
             and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
         glued = (_GLUED_NAME.fullmatch(word) or _NAME_SHAPED.fullmatch(word)) and not re.match(r"(q|int|fp|bf|mx)\d", word)
-        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns
-        if not (repo or glued or family):
+        family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns  # "kimi", "llama 4": widened below
+        hyphenated = "-" in word and word.split("-")[0] in unknowns  # "hunyuan-large": the whole word is the name
+        if not (repo or glued or family or hyphenated or _capitalised_name(word, raw)) \
+                or word.split("-")[0] in _known_words():
             continue
         first, last = i, i + 1
         if family:  # widen to the words of the name: "llama 4 scout", "kimi dev 72b"

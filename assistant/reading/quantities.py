@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from assistant.reading.text import MAX_QUANTITIES, vocab, word_pattern
 
@@ -19,6 +20,7 @@ class Quantity:
     role: str = ""
     negated: bool = False
     extra: str = ""  # currency for money, unit for durations
+    said: str = ""  # a length said in characters or words ("3000|字|1.4": number, unit, per token), now tokens
 
     @property
     def value(self) -> float:
@@ -36,7 +38,7 @@ class Quantity:
 _QTY = re.compile(
     r"(?<![\w.])(?<!\d/)(-(?=\d))?(\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?)"
     r"(?:(k|mm|m|bn|b|t)(?![a-z0-9])|\s?(thousand|million|billion|trillion)\b)?"
-    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?![.,]\d)"
+    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?:(?<=[a-z])|(?![.,]\d))"
 )
 
 
@@ -60,6 +62,94 @@ def clause_of(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
+def _alternation(words) -> str:
+    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+@cache
+def _people_after() -> re.Pattern[str]:
+    """A count of people from the words after it: [or so] [modifiers] noun ('40 nurses', '30 运营',
+    '20 concurrent support agents'), or 'at once'. Built from words/people.yaml."""
+    v = vocab()
+    modifier = _alternation(v["people_modifiers"])
+    noun = _alternation(v["people_nouns"])
+    phrase = _alternation(v["people_after_phrases"])
+    return re.compile(rf"^\s*\+?\s*(?:or so\s+|or more\s+|-ish\s+)?(?:(?:{modifier})[\s-]*){{0,3}}(?:{noun})(?![a-z])"
+                      rf"|^\s*(?:{phrase})\b")
+
+
+@cache
+def _people_after_for() -> re.Pattern[str]:
+    """'for 40 <noun>' / 'to 40 <noun>' / 'for 30 <word> use': a noun after a count the message is for."""
+    return re.compile(r"^\s*(?:[a-z][a-z-]+\s+)?([a-z][a-z-]{2,}s|[\u3400-\u9fff]{1,6})(?=\s|$|[,.;!?)])")
+
+
+@cache
+def _not_people() -> re.Pattern[str]:
+    v = vocab()
+    return re.compile(rf"(?:{_alternation(v['not_people_nouns'])}|{v['item_nouns']}|{v['example_nouns']})$")
+
+
+def _people(after: str, before: str) -> bool:
+    """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
+    people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
+    'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
+    if _people_after().match(after) or word_pattern("users_before").search(before):
+        return True
+    noun = _people_after_for().match(after)
+    if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):
+        return False
+    if word_pattern("people_for_before").search(before):
+        return True
+    right_after = re.match(r"\s*([^\s,.;:!?)]+)", after)  # "3 radiologists": the noun right after the count
+    return bool(right_after and right_after.group(1) == noun.group(1) and _people_ending().search(noun.group(1)))
+
+
+@cache
+def _people_ending() -> re.Pattern[str]:
+    v = vocab()
+    return re.compile(rf"(?:[a-z]{{2,}}(?:{_alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
+                      rf"(?:{_alternation(v['zh_people_suffixes'])}))$")
+
+
+@cache
+def _fillers() -> re.Pattern[str]:
+    return re.compile(rf"(?:\s|^)(?:{_alternation(vocab()['label_fillers'])})\s*$|[\s:=~-]+$")
+
+
+def strip_fillers(before: str, most: int = 4) -> str:
+    """The words before a number without the filler words that end them ('context needs to be ~'
+    -> 'context'), so that a label is found however it is said."""
+    for _ in range(most):
+        x = _fillers().search(before)
+        if not x or x.start() == len(before):
+            break
+        before = before[:x.start()]
+    return before + " "
+
+
+def _bare_number_ahead(rest: str) -> bool:
+    """Whether the words after a unit go on to a number of their own with no unit ('context length
+    128k'): then the unit word is that number's label, not the unit of the number before it."""
+    ahead = word_pattern("number_ahead").match(rest)
+    if ahead is None or word_pattern("not_quantities").match(rest[ahead.end() - 1:]):
+        return False
+    tail = rest[ahead.end():]
+    tail = tail[re.match(r"[\d,.]*(?:k|m)?", tail).end():]  # type: ignore[union-attr]  # always matches
+    own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after")
+    return not (_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
+
+
+def _text_unit(after: str) -> tuple[str, float, int] | None:
+    """A length said in characters or words: (unit as said, characters or words per token, its end)."""
+    for row in vocab()["text_units"]:
+        x = re.match(row["pattern"], after)
+        if x:
+            return row["unit"], float(row["per_token"]), x.end()
+    return None
+
+
 def negated(text: str, start: int) -> bool:
     """Whether the value at `start` follows a negation: 'not rent', 'no users', 'rather than QLoRA'."""
     before = text[max(0, start - 48):start]
@@ -69,12 +159,11 @@ def negated(text: str, start: int) -> bool:
     return bool(word_pattern("negation").search(before) or word_pattern("rather_than").search(before))
 
 
-def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noqa: C901 - ordered word rules, first match wins
+def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:
     """The role of one quantity from the words after and before it, and an extra tag (the
     currency of money, the unit of a duration, the period of hours per period)."""
     after = masked[q.end:q.end + 60]
     before = masked[max(0, q.start - 60):q.start]
-    scale = q.scale
     percent = re.match(r"\s*(?:%|percent\b)", after)
     if percent or re.search(r"percent\s*$", before):
         rest = after[percent.end():] if percent else after
@@ -85,11 +174,28 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noq
         sign = (cur_before.group() if cur_before else "") + (cur_after.group() if cur_after else "")
         currency = "CNY" if word_pattern("currency_cny").search(sign) else \
             "EUR" if word_pattern("currency_eur").search(sign) else "USD"
+        rest = after[cur_after.end():] if cur_after else after
+        if word_pattern("power_after").match(rest) or word_pattern("power_before").search(before):
+            return "power_price", currency  # "$0.15/kWh", "电费每度0.8元": a running cost, not a budget
         return "money", currency
+    if word_pattern("power_after").match(after) and word_pattern("power_before").search(before):
+        return "power_price", "CNY" if lang == "zh" else "USD"
+    unit = _unit_after(q, after, before)
+    if unit is not None:
+        return unit
+    return _label_before(masked, q, after, before, lang, previous)
+
+
+def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins
+    """The role a unit right after the number gives it ('50 users', '32k context', '200 ms', '3
+    epochs'): the strongest evidence, so it wins over any label before the number."""
+    if word_pattern("images_after").match(after) or (word_pattern("images_before").search(before)
+                                                      and word_pattern("images_noun").match(after)):
+        return "images", ""  # "one scanned page per request": a vision model reads each as its image tokens
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
     if word_pattern("tps_after").match(after) or (word_pattern("tps_before").search(before)
-                                         and word_pattern("tokens_after").match(after)):
+                                                  and word_pattern("tokens_after").match(after)):
         return "tokens_per_s", ""
     if word_pattern("ms_after").match(after):
         return ("ms_per_token" if word_pattern("per_token_context").search(after[:30]) else "ttft_ms"), ""
@@ -109,10 +215,11 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noq
         return "", word
     if word_pattern("tokens_after").match(after):
         return _token_role(q, after, before), ""
-    if word_pattern("ctx_after").match(after) or word_pattern("ctx_before").search(before):
+    ctx = word_pattern("ctx_after").match(after)
+    if ctx and not _bare_number_ahead(after[ctx.end():]):
         return "context", ""
-    if scale in ("b", "bn", "billion") or (scale in ("m", "million", "t", "trillion") and
-                                           word_pattern("model_param_after").match(after)):
+    if q.scale in ("b", "bn", "billion") or (q.scale in ("m", "million", "t", "trillion") and
+                                             word_pattern("model_param_after").match(after)):
         if word_pattern("moe_active_after").match(after):
             return "model_active", ""
         if word_pattern("moe_total_after").match(after):
@@ -122,15 +229,27 @@ def _role(masked: str, q: Quantity, lang: str = "en") -> tuple[str, str]:  # noq
         return "epochs", ""
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
-    if scale == "k" and word_pattern("tok_before_prompt").search(before):
+    return None
+
+
+def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, previous: str) -> tuple[str, str]:
+    """The role of a number with no unit of its own, from the label before it ('context of 32k',
+    'prompts are about 8k', 'a team of 12'), filler words between them skipped; `previous` is the role
+    of the number before, which may have taken the label as its unit already."""
+    bare = strip_fillers(before)
+    labelled = word_pattern("ctx_before").search(before) or word_pattern("ctx_label").search(bare)
+    claimed = previous == "context" and word_pattern("ctx_claimed").search(bare.rstrip())  # "32k of context - 200"
+    if labelled and not claimed and not _people(after, before):
+        return "context", ""
+    if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
-    if scale == "k" and word_pattern("prompt_length_nouns").match(after) and word_pattern("ttft_context").search(masked):
+    if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) and word_pattern("ttft_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
         return "items", ""
     if re.search(r"\boutputs?\s*(?:is|are|of|:|=|~)?\s*$", before) and re.search(r"\btokens?\b", before[-40:]):
         return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
-    if word_pattern("users_after").match(after) or word_pattern("users_before").search(before):
+    if _people(after, before):
         return "users", ""
     if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after):
         return "money", "CNY" if lang == "zh" else "USD"
@@ -181,9 +300,12 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
 def quantities(masked: str, lang: str = "en") -> list[Quantity]:
     """Every number in the (name-masked) message with its role and whether it is negated."""
     out: list[Quantity] = []
+    words = [x.span() for x in word_pattern("not_quantities").finditer(masked)]
     for m in _QTY.finditer(masked):
         if len(out) >= MAX_QUANTITIES:
             break
+        if any(s <= m.start() < e for s, e in words):
+            continue
         try:
             number = float(m.group(2).replace(",", ""))
         except ValueError:
@@ -191,7 +313,16 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         if m.group(1):
             number = -number
         q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
-        role, extra = _role(masked, q, lang)
-        out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra))
+        said = ""
+        text_unit = _text_unit(masked[q.end:q.end + 16])
+        if text_unit:  # "3000 字", "500 words": read as tokens, the ratio said
+            unit, per_token, end = text_unit
+            said = f"{q.value:g}|{unit}|{per_token:g}"
+            view = masked[:q.end] + " tokens" + masked[q.end + end:]
+            q = Quantity(q.value / per_token, "", q.start, q.end)
+            role, extra = _role(view, q, lang, out[-1].role if out else "")
+        else:
+            role, extra = _role(masked, q, lang, out[-1].role if out else "")
+        out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
     return out
 

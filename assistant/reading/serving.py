@@ -29,10 +29,10 @@ def read_users(m: Message) -> int | None:
     if value is None:
         return None
     if value < 1:
-        m.problems.append("the number of users must be at least 1")
+        m.problems.append(("users_min", {}))
         return None
     if value > 1_000_000:
-        m.problems.append(f"{value:,.0f} concurrent users is beyond what one deployment plan can size")
+        m.problems.append(("users_max", {"value": f"{value:,.0f}"}))
         return None
     return int(value)
 
@@ -49,10 +49,10 @@ def read_context(m: Message) -> int | None:
         return None
     value = values[-1]
     if value < 128:
-        m.problems.append(f"a context of {value:,.0f} tokens is too short to size; try 2k-128k")
+        m.problems.append(("context_short", {"value": f"{value:,.0f}"}))
         return None
     if value > 10_000_000:
-        m.problems.append(f"{value:,.0f} tokens of context is beyond any model")
+        m.problems.append(("context_long", {"value": f"{value:,.0f}"}))
         return None
     return int(value)
 
@@ -86,7 +86,7 @@ def read_utilisation(m: Message) -> float | None:
         return None
     value = max(hits)[1]
     if not 0 < value <= 1:
-        m.problems.append("utilisation must be between 0% and 100%")
+        m.problems.append(("utilisation_range", {}))
         return None
     return round(value, 4)
 
@@ -99,7 +99,7 @@ def read_ttft(m: Message) -> float | None:
     q = found[-1]
     value = q.value * (1000 if q.role == "ttft_s" else 1)
     if value <= 0:
-        m.problems.append("a latency target must be positive")
+        m.problems.append(("latency_not_positive", {}))
         return None
     return float(value)
 
@@ -111,7 +111,7 @@ def read_min_tokens_per_s(m: Message) -> float | None:
         return None
     q = found[-1]
     if q.value <= 0:
-        m.problems.append("a speed target must be positive")
+        m.problems.append(("speed_not_positive", {}))
         return None
     if q.role == "ms_per_token":
         return round(1000 / q.value, 4)
@@ -119,3 +119,15 @@ def read_min_tokens_per_s(m: Message) -> float | None:
         return round(1 / q.value, 4)
     return float(q.value)
 
+
+
+def read_images(m: Message) -> int | None:
+    """Images sent with each request ('one scanned page per request', '每个请求一张图'), 1-64."""
+    found = m.role("images")
+    if not found:
+        return None
+    value = found[-1].value
+    if not 1 <= value <= 64:
+        m.problems.append(("images_range", {}))
+        return None
+    return int(value)

@@ -141,6 +141,18 @@ def _zh_numerals(text: str) -> str:
     return _zh_numeral_run().sub(repl, text)
 
 
+@cache
+def _zh_people_pattern() -> re.Pattern[str]:
+    ends = "".join(vocab()["zh_people_suffixes"])
+    return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
+
+
+def _zh_people(text: str) -> str:
+    """'3个标注员', '12位律师', '5名译者': a count before a noun for people by its ending is that many
+    users (before the phrase rewrites, which would take the noun apart)."""
+    return _zh_people_pattern().sub(lambda x: f" {x.group(1)} users ", text)
+
+
 def _digits(value: float) -> str:
     """A number as plain digits: 1000000 -> '1000000', 1.5 -> '1.5' (never '1e+06')."""
     return str(int(value)) if float(value).is_integer() else f"{value:.6f}".rstrip("0").rstrip(".")
@@ -209,10 +221,47 @@ def _number_words(text: str) -> str:
     return re.sub(r"\bhalf an? (second|minute|hour|day)\b", r"0.5 \1", text)
 
 
+@cache
+def _typos() -> dict[str, str]:
+    """Mistyped spellings of the words that carry roles ('usres', 'contxt', 'tokesn') -> the word:
+    every variant with one letter dropped, doubled or swapped with its neighbour, except real words."""
+    v = vocab()
+    real = set(v["typo_real_words"]) | set(v["typo_targets"]) | vocabulary_words(v)
+    table: dict[str, str] = {}
+    for word in v["typo_targets"]:
+        if len(word) < 5:
+            continue
+        for i in range(len(word)):
+            for typo in (word[:i] + word[i + 1:], word[:i] + word[i] + word[i:],
+                         word[:i] + word[i + 1:i + 2] + word[i] + word[i + 2:]):
+                if len(typo) >= 4 and typo not in real:
+                    table.setdefault(typo, word)
+    return table
+
+
+_WORD = re.compile(r"[a-z][a-z\-]{3,}")
+
+
+def vocabulary_words(value: Any) -> set[str]:
+    """Every word the vocabulary itself uses (in patterns, keys and values): real words, never typos."""
+    if isinstance(value, str):
+        return set(_WORD.findall(value))
+    if isinstance(value, dict):
+        return set().union(*(vocabulary_words(k) | vocabulary_words(x) for k, x in value.items()))
+    if isinstance(value, list):
+        return set().union(*(vocabulary_words(x) for x in value))
+    return set()
+
+
+def _fix_typos(text: str) -> str:
+    table = _typos()
+    return _WORD.sub(lambda x: table.get(x.group(), x.group()), text)
+
+
 def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
     numerals and phrases rewritten, English number words as digits, single spaces."""
-    text = unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower()
+    text = _fix_typos(unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower())
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
         text = _rewrite(text, "zh_before_numerals")
@@ -222,6 +271,7 @@ def clean(text: str) -> str:
         # '1.5w', '20w', '3w条': w (wan) is how people type 万
         text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)
+        text = _zh_people(text)
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)

@@ -1,0 +1,147 @@
+"""Cards named beyond the catalog's own names, sized as said or reported, never swapped for a sibling:
+a card with memory it is not sold with ('4090 48G魔改版', 'a 2080 Ti modded to 22 GB'), a laptop chip or a
+suffix the catalog lacks ('RTX 3080 Ti laptop', '3060 Ti'), a card name the catalog does not hold ('1080 Ti',
+'V100'), and servers of a card counted as servers, not cards ('2 H100 servers', '两台H100服务器')."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.text import MASK, word_pattern
+from knowledge import find_gpu, rules
+from knowledge.resolve import normalise
+
+Note = tuple[str, dict[str, str]]
+Found = tuple[int, int, str, int]  # (start, end, GPU id, count)
+
+
+def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str],
+              notes: list[Note]) -> tuple[int, int, str, int, bool]:
+    """A catalog card named at start:end with the words that go with it: its count before or after it ("two
+    4090s", "8x H100", "A100 x 8"), the machines that hold it ("2 servers each with 8 A100", "2 H100 servers"),
+    the memory said after it ('4090 48g'). Returns (start, end, GPU id, count, whether a count was given)."""
+    count, s0, e0 = 1, start, end
+    before = text[max(0, start - 40):start]
+    m = word_pattern("gpu_count_before").search(before)
+    a = word_pattern("gpu_count_after").match(text[end:end + 12])
+    if m:
+        count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
+    elif a:
+        count, e0 = int(a.group(1)), end + a.end()
+    count = max(count, 1)
+    machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m or not a else None
+    if machines and int(machines.group(1)) > 0:
+        if m:  # "2 servers each with 8 A100": the machines multiply the cards
+            count *= int(machines.group(1))
+        elif not gpu_id.startswith("apple-"):  # "2 servers with A100s": how many in each is not said
+            count, note = servers_of(gpu_id, int(machines.group(1)), machines["word"])
+            notes.append(note)
+        s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
+    elif m and not re.search(r"[x×*]|gpu|card", m.group(0)) and not gpu_id.startswith("apple-"):
+        server = word_pattern("machines_after").match(text[e0:e0 + 24])
+        if server:  # "2 H100 servers": the number counts the servers, not the cards
+            count, note = servers_of(gpu_id, count, server["word"])
+            notes.append(note)
+            e0 += server.end()
+    if e0 == end:
+        variant = stated_memory(text, start, end, gpu_id, index)
+        if variant:
+            gpu_id, e0, said = variant
+            notes += [said] if said else []
+    return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
+
+
+def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str, str]) -> tuple[str, int, Note | None] | None:
+    """A catalog card named with its memory ('4090 48g', '2080 ti modded to 22 gb', 'a100 40g'): (id, end of
+    the words read, note). The catalog's card of that memory when it has one; else the named card's
+    bandwidth and compute with the memory as stated, said in a note. None when no memory follows."""
+    if gpu_id.startswith(("apple-", "custom:")):
+        return None  # Macs are read by their chip table (names.py)
+    x = word_pattern("card_memory_after").match(text[end:end + 48])
+    if not x:
+        return None
+    memory = float(x["memory"])
+    gpu = find_gpu(gpu_id)
+    if memory == gpu.memory_gb or not 1 <= memory <= 1024:
+        return gpu_id, end + x.end(), None
+    sibling = index.get(normalise(f"{text[start:end]} {memory:g}gb"))
+    if sibling and find_gpu(sibling).memory_gb == memory:
+        return sibling, end + x.end(), None
+    base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)
+    fields = {"memory": f"{memory:g}GB", "bandwidth": f"{gpu.memory_bandwidth_gbps:g}GB/s", "bf16": f"{gpu.bf16_tflops:g}",
+              "fp8": f"{gpu.fp8_tflops:g}" if gpu.fp8_tflops else None,
+              "int8": f"{gpu.int8_tops:g}" if gpu.int8_tops else None, "power": f"{gpu.tdp_w:g}W",
+              "nvlink": f"{gpu.nvlink_gbps:g}GB/s" if gpu.nvlink_gbps else None, "link": gpu.interconnect,
+              "vendor": gpu.vendor, "segment": gpu.segment, "name": f"{base} {memory:g}GB"}
+    spec = "custom:" + ",".join(f"{k}={v}" for k, v in fields.items() if v is not None)
+    note = ("note.card_memory_as_stated", {"card": gpu.name, "stock": f"{gpu.memory_gb:g}", "memory": f"{memory:g}"})
+    return spec, end + x.end(), note
+
+
+def servers_of(gpu_id: str, servers: int, word: str) -> tuple[int, Note]:
+    """Cards in `servers` machines of a card when the count in each is not said ('2 H100 servers'): a board
+    part's whole board; else as many as such a machine holds (the host table's: a GPU server for 'servers'
+    and 'nodes', the card's own kind of machine for 'machines', 'boxes', 'rigs'), with the note that says so."""
+    gpu = find_gpu(gpu_id)
+    if gpu.sold_in > 1:
+        per, key = gpu.sold_in, "note.servers_boards"
+    else:
+        host = "datacenter-pcie" if word_pattern("server_words").fullmatch(word) else gpu.host_kind
+        per, key = rules().host_systems[host].gpus, "note.servers_full"
+    values = {"servers": str(servers), "gpu": gpu.name, "per": str(per), "total": str(servers * per)}
+    return servers * per, (key, values)
+
+
+def lone_servers(masked: str, found: list[Found]) -> Note | None:
+    """'we have two servers', '两台服务器' with no card named: servers are not GPUs; the note asks for the cards."""
+    x = word_pattern("server_count").search(masked) if not found else None
+    return ("note.servers_without_cards", {"servers": x["n"]}) if x and int(x["n"]) > 0 else None
+
+
+def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found], list[tuple[int, int]], list[Note]]:
+    """Cards the catalog does not hold, reported, not sized: a catalog name followed by a laptop word or a
+    suffix it does not carry ('3080 ti laptop', '3060 ti'), and card names the catalog lacks ('1080 ti',
+    'v100'). Returns the cards kept, the spans to hide from the other readers, and the notes."""
+    kept: list[Found] = []
+    hidden: list[tuple[int, int]] = []
+    notes: list[Note] = []
+    for s, e, gpu_id, count in found:
+        catalog = not gpu_id.startswith(("apple-", "custom:"))
+        x = word_pattern("card_not_this_after").match(text[e:e + 32]) if catalog else None
+        laptop = word_pattern("card_laptop_before").search(text[max(0, s - 40):s]) if catalog and not x else None
+        if not (x or laptop):
+            kept.append((s, e, gpu_id, count))
+            continue
+        name = _name_start(text, s, e)
+        if laptop:
+            typed = as_typed(raw, text[name:e]) + " laptop"
+        else:
+            assert x is not None
+            typed = as_typed(raw, text[name:e + x.end("suffix")])
+        if laptop or (x and x["laptop"]):
+            notes.append(("note.card_laptop", {"name": typed, "card": find_gpu(gpu_id).name}))
+        else:
+            notes.append(("note.card_unknown", {"name": typed}))
+        hidden.append((s, e + (x.end() if x else 0)))
+    masked = list(text)
+    for s, e, *_ in kept:
+        masked[s:e] = MASK * (e - s)
+    for s, e in hidden:
+        masked[s:e] = MASK * (e - s)
+    for x in word_pattern("unknown_card").finditer("".join(masked)):
+        notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
+        hidden.append((x.start(), x.end()))
+    return kept, hidden, notes
+
+
+def _name_start(text: str, s: int, e: int) -> int:
+    """Where the name begins in a card's span that may open with its count ('4 rtx 3080 ti')."""
+    x = re.match(r"\s*\d+\s*(?:[x×*]\s*|\s+)(?=\S)", text[s:e])
+    return s + x.end() if x else s
+
+
+def as_typed(raw: str, name: str) -> str:
+    """A name as the user typed it (its case), found in the raw message; the cleaned words otherwise."""
+    words = [re.escape(w) for w in name.split()]
+    typed = re.search(r"[\s\-_]*".join(words), raw, re.IGNORECASE) if words else None
+    return typed.group() if typed else name

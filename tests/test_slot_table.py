@@ -1,0 +1,44 @@
+"""The slot table is the one description of the profile: the profile's fields, the reader's slots, the
+tools' workload and both catalogs agree with it, so adding a slot in one place and forgetting another
+fails here."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.catalog import catalog
+from assistant.policy import Profile
+from assistant.reading import READERS
+from assistant.slots import SLOTS
+from tools.recommend import Workload
+
+# Slots that reach the tools under another name (advice.workload_for maps them), and readers that
+# fill several slots at once (the budget reader gives a one-off or a monthly budget).
+RENAMED_FOR_TOOLS = {"precision": "serve_precision", "only": "candidates"}
+READER_OF = {"budget": ("budget_usd", "budget_usd_per_month")}
+NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
+
+
+def test_the_profile_has_exactly_the_slot_table_fields():
+    assert set(Profile.model_fields) == set(SLOTS)
+
+
+def test_every_slot_but_settings_has_a_reader_and_every_reader_fills_a_slot():
+    filled = set()
+    for name, _reader in READERS:
+        filled |= set(READER_OF.get(name, (name,)))
+    assert filled <= set(SLOTS)
+    assert set(SLOTS) - filled == NOT_READ
+
+
+def test_every_slot_reaches_the_tools_by_its_own_name_or_a_stated_one():
+    fields = set(Workload.model_fields)
+    for name in SLOTS:
+        assert RENAMED_FOR_TOOLS.get(name, name) in fields, name
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_slot_has_a_label_in_both_languages(lang: str):
+    entries = catalog(lang)
+    missing = [name for name in SLOTS if f"slot.{name}.label" not in entries]
+    assert not missing
