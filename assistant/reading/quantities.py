@@ -135,7 +135,7 @@ def _at_once(after: str, before: str) -> str:
     '并发100'), else '' (a count of people who use it, some of them at once)."""
     at_once = word_pattern("concurrency_after").match(after) or word_pattern("concurrency_before").search(before) \
         or word_pattern("concurrency_before").search(strip_fillers(before)) \
-        or _people_after().match(after) and re.match(r"\s*(?:concurrent|simultaneous|同时|并发)", after)
+        or (_people_after().match(after) and word_pattern("concurrency_modifier").match(after))
     return "concurrent" if at_once else ""
 
 
