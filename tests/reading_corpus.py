@@ -65,6 +65,11 @@ def users(lang: str) -> Iterator[Clause]:
                 yield Clause(f"for {said} {noun}", {"users": n})
                 yield Clause(f"{said} {noun}", {"users": n})
         for n in counts:
+            for total in (n * 4, n * 10):  # a total beside the number at once: the number at once sizes the cards
+                yield Clause(f"{total} users, ~{n} concurrent", {"users": n})
+                yield Clause(f"{total} people but only {n} at the same time", {"users": n})
+                yield Clause(f"{n} concurrent out of {total} users", {"users": n})
+            yield Clause(f"concurrency {n}", {"users": n})
             yield Clause(f"a team of {n}", {"users": n})
             yield Clause(f"{n} people at once", {"users": n})
             yield Clause(f"used by {n} {EN_PEOPLE[n % len(EN_PEOPLE)]}", {"users": n})
@@ -76,6 +81,9 @@ def users(lang: str) -> Iterator[Clause]:
         for n in counts:
             yield Clause(f"{n}人同时在线", {"users": n})
             yield Clause(f"并发{n}个用户", {"users": n})
+            yield Clause(f"并发大概{n}", {"users": n})
+            yield Clause(f"{n * 10}个用户，同时在线大概{n}个", {"users": n})
+            yield Clause(f"总共{n * 4}人，并发量{n}左右", {"users": n})
 
 
 def context(lang: str) -> Iterator[Clause]:

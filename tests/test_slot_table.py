@@ -42,3 +42,21 @@ def test_every_slot_has_a_label_in_both_languages(lang: str):
     entries = catalog(lang)
     missing = [name for name in SLOTS if f"slot.{name}.label" not in entries]
     assert not missing
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
+    """A value read from a message is said back: a slot without its words crashed the first turn."""
+    from assistant.engine import describe
+
+    samples = {"users": 20, "context": 32768, "utilisation": 0.5, "electricity_usd_per_kwh": 0.15,
+               "images_per_request": 1, "deadline_hours": 12.0, "ttft_ms": 500.0, "prompt_tokens": 4000,
+               "min_tokens_per_s": 20.0, "train_tokens": 5e7, "epochs": 2.0, "seq_len": 2048, "batch_items": 1000,
+               "batch_input_tokens": 1000, "batch_output_tokens": 200, "owned": ["2x rtx-4090"], "exclude": ["amd"],
+               "only": ["h100-sxm"], "region": "china", "preference": "buy", "method": "lora", "precision": "int4",
+               "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "engine": "vllm", "has_host": True,
+               "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
+               "budget_usd_per_month": 2000.0}
+    assert set(samples) == set(SLOTS) - NOT_READ
+    for name, value in samples.items():
+        assert describe(name, value, lang), name

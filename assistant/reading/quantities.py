@@ -95,7 +95,8 @@ def _people(after: str, before: str) -> bool:
     """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
     people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
     'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
-    if _people_after().match(after) or word_pattern("users_before").search(before):
+    if _people_after().match(after) or word_pattern("users_before").search(before) \
+            or word_pattern("users_before").search(strip_fillers(before)):
         return True
     noun = _people_after_for().match(after)
     if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):
@@ -129,16 +130,38 @@ def strip_fillers(before: str, most: int = 4) -> str:
     return before + " "
 
 
+def _at_once(after: str, before: str) -> str:
+    """'concurrent' when the count is of people at the same time ('50 concurrent users', 'concurrency 50',
+    '并发100'), else '' (a count of people who use it, some of them at once)."""
+    at_once = word_pattern("concurrency_after").match(after) or word_pattern("concurrency_before").search(before) \
+        or word_pattern("concurrency_before").search(strip_fillers(before)) \
+        or (_people_after().match(after) and word_pattern("concurrency_modifier").match(after))
+    return "concurrent" if at_once else ""
+
+
 def _bare_number_ahead(rest: str) -> bool:
     """Whether the words after a unit go on to a number of their own with no unit ('context length
     128k'): then the unit word is that number's label, not the unit of the number before it."""
-    ahead = word_pattern("number_ahead").match(rest)
+    ahead = word_pattern("number_ahead").match(rest) or _filler_then_number().match(rest)
     if ahead is None or word_pattern("not_quantities").match(rest[ahead.end() - 1:]):
         return False
     tail = rest[ahead.end():]
     tail = tail[re.match(r"[\d,.]*(?:k|m)?", tail).end():]  # type: ignore[union-attr]  # always matches
-    own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after")
+    own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after",
+                "concurrency_after")
     return not (_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
+
+
+def _people_ahead(rest: str) -> bool:
+    """'concurrent 500 users': the word goes with the count of people after it, not the number before."""
+    x = re.match(r"\s*(?:about|around|~)?\s*\d[\d,.]*\s*", rest)
+    return bool(x and _people(rest[x.end() - 1:], ""))
+
+
+@cache
+def _filler_then_number() -> re.Pattern[str]:
+    """Filler words, then a digit ('开到 4k', '得 have 8k', 'needs to be 32k')."""
+    return re.compile(rf"^\s*(?:(?:{_alternation(vocab()['label_fillers'])})\s*){{1,3}}\d")
 
 
 def _text_unit(after: str) -> tuple[str, float, int] | None:
@@ -227,6 +250,10 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "model", ""
     if word_pattern("epochs_after").match(after):
         return "epochs", ""
+    concurrency = word_pattern("concurrency_after").match(after)
+    if concurrency and not _bare_number_ahead(after[concurrency.end():]) \
+            and not _people_ahead(after[concurrency.end():]):
+        return "users", "concurrent"  # "~50 concurrent", "50 at once" (not "32k concurrent 50")
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
     return None
@@ -250,7 +277,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if re.search(r"\boutputs?\s*(?:is|are|of|:|=|~)?\s*$", before) and re.search(r"\btokens?\b", before[-40:]):
         return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
     if _people(after, before):
-        return "users", ""
+        return "users", _at_once(after, before)
     if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after):
         return "money", "CNY" if lang == "zh" else "USD"
     return "", ""

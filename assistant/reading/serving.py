@@ -13,7 +13,9 @@ def read_users(m: Message) -> int | None:
     """Concurrent users: '20 users', 'a team of 10', 'just me' (1), '一百个用户' (100); at the users
     question a bare number or range ('15', '5-20' -> 20)."""
     value = None
-    for q in m.role("users"):
+    counted = m.role("users")
+    at_once = [q for q in counted if q.extra == "concurrent"]  # "200 users, ~50 concurrent": 50 size the cards
+    for q in at_once or counted:
         value = q.value
     if value is None and m.live("just_me"):
         value = 1.0
