@@ -18,6 +18,8 @@ from assistant.reading.text import (
 )
 from knowledge.resolve import BadValue, check_size, normalise
 
+SERVING = ("serve", "production", "train-and-serve")  # phases whose requests have prompts, not items
+
 
 def read_phase(m: Message) -> str | None:
     """The project phase from its verbs: pretraining ('from scratch'), an offline batch job
@@ -276,8 +278,8 @@ def read_batch_items(m: Message) -> int | None:
 
 def read_batch_input_tokens(m: Message) -> int | None:
     """Tokens read per item: '2k tokens each' (2,000), '2k-token documents'."""
-    if trains(m):
-        return None
+    if trains(m) or m.phase in SERVING:
+        return None  # serving: a request's length is its prompt (read_prompt_tokens)
     found = m.role("per_item_tokens")
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
@@ -301,5 +303,7 @@ def read_prompt_tokens(m: Message) -> int | None:
     if m.phase == "batch" or trains(m):
         return None
     found = m.role("prompt_tokens")
+    if not found and m.phase in SERVING:
+        found = m.role("per_item_tokens")  # "合同每份大概5万字 ... 10个法务同时用": each request reads one
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 
