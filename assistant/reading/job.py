@@ -28,15 +28,15 @@ def read_phase(m: Message) -> str | None:
     live = m.live
     pretrain = live("phase.pretrain")
     train = [x for x in live("phase.train")
-             if not re.match(r"train(ing)? (tokens|data)", t[x.start():x.end() + 8])
+             if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
              and not _descriptive(t, x)]
     strong = live("phase.serve_strong")
     weak = live("phase.serve_weak")
-    experiment = live("phase.experiment") or re.search(rf"\btry(ing)?\s+(out\s+)?{MASK}", t)
+    experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
     production = live("phase.production")
     users = m.role("users")
     items = m.role("items", "per_item_tokens", "output_tokens")
-    no_users = [x for x in re.finditer(r"\b(no|without) (online |concurrent |live )?users\b", t)]
+    no_users = list(word_pattern("no_users").finditer(t))
     counted = m.role("items")
     verbs = [x for x in live("phase.batch_verbs")
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
@@ -68,10 +68,9 @@ def read_phase(m: Message) -> str | None:
 def _descriptive(text: str, x: re.Match[str]) -> bool:
     """'a fine-tuned llama', 'we already fine-tuned it': a past participle that describes the model,
     not the job to size."""
-    if not re.search(r"(ed)$", x.group()):
+    if not x.group().endswith("ed"):
         return False
-    return bool(re.search(r"\b(a|an|the|our|my|its|already|have|has|had|been|was|were|is|are|custom|own|"
-                          r"previously|pre)\s*$", text[max(0, x.start() - 16):x.start()]))
+    return bool(word_pattern("participle_before").search(text[max(0, x.start() - 16):x.start()]))
 
 
 def read_model(m: Message) -> str | None:
@@ -159,8 +158,8 @@ def read_method(m: Message) -> str | None:
         for x in word_pattern(f"method.{name}").finditer(m.masked):
             if name == "lora" and any(s <= x.start() < e for s, e in qlora_spans):
                 continue
-            if name == "full" and re.fullmatch(r"full\s*(?:[,.;!]|please|instead)?", x.group().strip()) \
-                    and not (re.search(r"\b(q?-?lora|method)\b", m.masked) or m.pending == "method"):
+            if name == "full" and word_pattern("method.full_alone").fullmatch(x.group().strip()) \
+                    and not (word_pattern("method.named").search(m.masked) or m.pending == "method"):
                 continue
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), name))
