@@ -15,6 +15,7 @@ from typing import Any
 from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
+from knowledge import find_precision
 from tools.common import Explained
 from tools.recommend import FOUR_BIT, Option, Recommendation, parse_owned, training_setup
 
@@ -316,10 +317,11 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1
         key = ("answer.precision_native" if _native(rec) else
+               "answer.precision_low_bit" if _bits(shown) < 3.5 else
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
-        lines.append("- " + say(lang, key, precision=shown))
+        lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}"))
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
         lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
     elif w.spec.serves and w.images_per_request:
@@ -335,6 +337,14 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
                                 share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
     return lines
+
+
+def _bits(precision: str) -> float:
+    """Effective bits a weight of a format, 16 for one the catalog does not hold."""
+    try:
+        return find_precision(precision).bits_per_weight
+    except (LookupError, ValueError):
+        return 16.0
 
 
 def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:

@@ -1093,6 +1093,12 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                            f"serving on {best.gpus} x {best.gpu_name}")
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
+    longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
+                  w.batch_input_tokens + w.batch_output_tokens if spec.batch else 0)
+    if longest > model.max_context:
+        warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
+                        "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "
+                        "splitting the text")
     if w.region == "china" and spec.trains and any(o.gpu == "h20" for o in options[:5]):
         warnings += rules().china_caveats[:1]
     levers = _levers(w) if with_levers and best is None else []

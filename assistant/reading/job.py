@@ -18,6 +18,8 @@ from assistant.reading.text import (
 )
 from knowledge.resolve import BadValue, check_size, normalise
 
+SERVING = ("serve", "production", "train-and-serve")  # phases whose requests have prompts, not items
+
 
 def read_phase(m: Message) -> str | None:
     """The project phase from its verbs: pretraining ('from scratch'), an offline batch job
@@ -26,15 +28,15 @@ def read_phase(m: Message) -> str | None:
     live = m.live
     pretrain = live("phase.pretrain")
     train = [x for x in live("phase.train")
-             if not re.match(r"train(ing)? (tokens|data)", t[x.start():x.end() + 8])
+             if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
              and not _descriptive(t, x)]
     strong = live("phase.serve_strong")
     weak = live("phase.serve_weak")
-    experiment = live("phase.experiment") or re.search(rf"\btry(ing)?\s+(out\s+)?{MASK}", t)
+    experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
     production = live("phase.production")
     users = m.role("users")
     items = m.role("items", "per_item_tokens", "output_tokens")
-    no_users = [x for x in re.finditer(r"\b(no|without) (online |concurrent |live )?users\b", t)]
+    no_users = list(word_pattern("no_users").finditer(t))
     counted = m.role("items")
     verbs = [x for x in live("phase.batch_verbs")
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
@@ -67,10 +69,9 @@ def read_phase(m: Message) -> str | None:
 def _descriptive(text: str, x: re.Match[str]) -> bool:
     """'a fine-tuned llama', 'we already fine-tuned it': a past participle that describes the model,
     not the job to size."""
-    if not re.search(r"(ed)$", x.group()):
+    if not x.group().endswith("ed"):
         return False
-    return bool(re.search(r"\b(a|an|the|our|my|its|already|have|has|had|been|was|were|is|are|custom|own|"
-                          r"previously|pre)\s*$", text[max(0, x.start() - 16):x.start()]))
+    return bool(word_pattern("participle_before").search(text[max(0, x.start() - 16):x.start()]))
 
 
 def read_model(m: Message) -> str | None:
@@ -158,8 +159,8 @@ def read_method(m: Message) -> str | None:
         for x in word_pattern(f"method.{name}").finditer(m.masked):
             if name == "lora" and any(s <= x.start() < e for s, e in qlora_spans):
                 continue
-            if name == "full" and re.fullmatch(r"full\s*(?:[,.;!]|please|instead)?", x.group().strip()) \
-                    and not (re.search(r"\b(q?-?lora|method)\b", m.masked) or m.pending == "method"):
+            if name == "full" and word_pattern("method.full_alone").fullmatch(x.group().strip()) \
+                    and not (word_pattern("method.named").search(m.masked) or m.pending == "method"):
                 continue
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), name))
@@ -277,8 +278,8 @@ def read_batch_items(m: Message) -> int | None:
 
 def read_batch_input_tokens(m: Message) -> int | None:
     """Tokens read per item: '2k tokens each' (2,000), '2k-token documents'."""
-    if trains(m):
-        return None
+    if trains(m) or m.phase in SERVING:
+        return None  # serving: a request's length is its prompt (read_prompt_tokens)
     found = m.role("per_item_tokens")
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
@@ -302,5 +303,7 @@ def read_prompt_tokens(m: Message) -> int | None:
     if m.phase == "batch" or trains(m):
         return None
     found = m.role("prompt_tokens")
+    if not found and m.phase in SERVING:
+        found = m.role("per_item_tokens")  # "合同每份大概5万字 ... 10个法务同时用": each request reads one
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 

@@ -187,8 +187,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     currency of money, the unit of a duration, the period of hours per period)."""
     after = masked[q.end:q.end + 60]
     before = masked[max(0, q.start - 60):q.start]
-    percent = re.match(r"\s*(?:%|percent\b)", after)
-    if percent or re.search(r"percent\s*$", before):
+    percent = word_pattern("percent_after").match(after)
+    if percent or word_pattern("percent_before").search(before):
         rest = after[percent.end():] if percent else after
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
     cur_before = word_pattern("money_before").search(before.rstrip())
@@ -274,7 +274,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
         return "items", ""
-    if re.search(r"\boutputs?\s*(?:is|are|of|:|=|~)?\s*$", before) and re.search(r"\btokens?\b", before[-40:]):
+    if word_pattern("output_label_before").search(before) and word_pattern("tokens_said").search(before[-40:]):
         return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
     if _people(after, before):
         return "users", _at_once(after, before)
@@ -286,16 +286,10 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
 def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - ordered word rules, first match wins
     """The role of 'N tokens': context, training data, per item, output, prompt."""
     adjective = re.match(r"\s*-?\s*([a-z ]+?)\s+tokens?\b", after)
-    if adjective:
-        word = adjective.group(1)
-        if re.search(r"\b(training|train)\b", word):
-            return "train_tokens"
-        if re.search(r"\b(output|generated|completion)\b", word):
-            return "output_tokens"
-        if re.search(r"\b(input|prompt)\b", word):
-            return "prompt_tokens"
-        if "context" in word:
-            return "context"
+    if adjective:  # "500M training tokens", "200 output tokens"
+        for role, words in vocab()["token_adjectives"].items():
+            if re.search(rf"\b(?:{_alternation(words)})\b", adjective.group(1)):
+                return str(role)
     rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?(?:tokens?|toks?)\b", "", after, count=1)
     if word_pattern("ctx_before").search(before) or word_pattern("tok_after_context").match(rest):
         return "context"

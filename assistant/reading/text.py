@@ -79,6 +79,7 @@ _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
                        r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
 
 
+_CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
 MAX_DIGITS = 16
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
@@ -264,6 +265,7 @@ def clean(text: str) -> str:
     text = _fix_typos(unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower())
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
+        text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma
         text = _rewrite(text, "zh_before_numerals")
         weekdays = vocab()["zh_weekdays"]
         text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
