@@ -31,7 +31,7 @@ from tools.recommend import FOUR_BIT
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
-Route = Literal["ask", "answer", "explain", "reply"]
+Route = Literal["ask", "answer", "explain", "reply", "inform"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -161,6 +161,16 @@ class Turn(BaseModel):
     text_chars: int = 0
     unknown_model: bool = False  # a model named that is not known and has no size: ask, never default it
     read_chars: int = 0  # the characters the readers took (reading.readable)
+    # what a question with its own reply is about (assistant.inform): cards, counts said with them,
+    # engines, the model a quality question names, the kind of job the tools do not size, the region
+    # a price question names, prices given with a rent-or-buy question
+    cards: list[str] = []
+    counts: dict[str, int] = {}
+    engines: list[str] = []
+    subject: str | None = None
+    scope: str | None = None
+    where: str | None = None
+    prices: dict[str, float] = {}
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -334,6 +344,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
+        if getattr(profile, slot, None) is not None:
+            updates.pop(slot, None)
+    if updates.get("phase") and profile.phase and updates["phase"] != profile.phase:
+        _carry_over(profile, updates, defaulted)
     native = _native_four_bit(updates.get("model") or profile.model)
     if native and updates.get("precision") in FOUR_BIT and not profile.precision:
         updates.pop("precision")  # "what about int4?" for gpt-oss: its own MXFP4 already is 4-bit
@@ -342,8 +357,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
-    if ("phase" not in updates and profile.phase is None and updates.get("model")
-            and (updates.get("only") or updates.get("owned") or u.compare_gpus) and text.rstrip().endswith(("?", "？"))):
+    if ("phase" not in updates and profile.phase is None and (updates.get("model") or profile.model)
+            and (updates.get("only") or updates.get("owned") or u.compare_gpus)
+            and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents)):
         updates["phase"] = "serve"  # "gpt-oss-20b on a single rtx 4060 ti?": can it run there
     if "phase" not in updates and profile.phase in TRAINING_PHASES and "batch_items" in updates:
         # "数据10万条，每条1k token" after a fine-tuning plan: examples to train on, not a batch job's items
@@ -395,11 +411,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     after = profile.model_dump()
     turn.changed = [SLOTS[k].label(lang) for k in after if after[k] != before[k]]
-    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if k in updates]
+    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]
     turn.intents = sorted(u.intents)
     turn.topic = u.topic
     turn.compare = list(u.compare_gpus)
     turn.whatif = u.whatif_gpus
+    turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
+    turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
@@ -450,6 +468,36 @@ def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:
             and not re.search(r"\b(only|just|no longer|instead|not (train|fine|serv))|只|仅", text.lower()))
 
 
+# Slots that say the same thing in two phases: a batch item's tokens in are a served prompt's length.
+SAME_MEANING = (("batch_input_tokens", "prompt_tokens"),)
+
+
+def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, str]) -> None:
+    """A phase changed ("it's interactive, not offline"): what was said keeps its value, and a value said
+    for the old phase that means the same in the new one moves over (a batch item's tokens in become the
+    prompt's length); values that were only defaults of the old phase are taken again for the new one."""
+    said = {k: v for k, v in profile.model_dump().items() if v is not None and k not in defaulted}
+    after = {**profile.model_dump(), **updates}
+    for a, b in SAME_MEANING:
+        for old, new in ((a, b), (b, a)):
+            if old in said and new not in said and new not in updates and SLOTS[new].matters(after):
+                updates[new] = said[old]
+                defaulted.pop(new, None)
+    if profile.phase == "batch" and updates["phase"] in TRAINING_PHASES and "train_tokens" not in said | updates.keys() \
+            and "batch_items" in said:
+        # "actually we'll fine-tune on those documents": the items become the examples, each as long as it was
+        each = said.get("batch_input_tokens")
+        updates["train_tokens"] = float(said["batch_items"] * (each or EXAMPLE_TOKENS))
+        if each and "seq_len" not in said and "seq_len" not in updates:
+            updates["seq_len"] = int(each)
+    new_phase = {**profile.model_dump(), **updates}
+    for slot in list(defaulted):
+        if slot in SLOTS and slot not in updates and getattr(profile, slot, None) is not None \
+                and SLOTS[slot].default_for(new_phase) != getattr(profile, slot):
+            updates[slot] = None  # a default of the old phase: the new phase's default is taken at the answer
+            defaulted.pop(slot)
+
+
 def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict[str, Any]:
     updates = dict(u.updates)
     if "model" in updates:
@@ -490,8 +538,14 @@ def route(state: AdvisorState) -> Route:
                                        state.get("asked") or []) is None:
             return "answer"
         return "ask"
-    if turn.has("reset") or turn.has("empty") or turn.problems or turn.topic or turn.has("best_gpu"):
+    if turn.has("reset") or turn.has("empty") or turn.problems:
         return "reply"
+    if _question_code(turn, has_answer):
+        return "inform"
+    if turn.topic or turn.has("best_gpu"):
+        return "reply"
+    if turn.has("fit_check") and known.get("model") and known.get("phase"):
+        return "answer"  # "does it fit on an H100?": answered now, every missing value a stated assumption
     asked_other = turn.compare or turn.whatif
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
@@ -511,6 +565,19 @@ def route(state: AdvisorState) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or []) is None:
         return "answer"
     return "ask"
+
+
+def _question_code(turn: Turn, has_answer: bool) -> str | None:
+    """The question with its own reply this turn asks (assistant.inform), or None: an intent code of the
+    reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
+    from assistant.inform import QUESTION_REPLIES
+
+    code = next((c for c in QUESTION_REPLIES if c != "rent_buy" and turn.has(c)), None)
+    if code:
+        return code
+    if turn.has("rent_buy") and (turn.prices or (turn.cards and not has_answer and not turn.changed)):
+        return "rent_buy"
+    return None
 
 
 def _preface(turn: Turn, lang: str) -> str:
@@ -585,11 +652,10 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
-def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early return per kind of reply
+def reply_node(state: AdvisorState) -> dict[str, Any]:
     """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
     lang = _lang(state)
     turn = _turn(state)
-    pending = state.get("pending")
     has_answer = bool(state.get("results"))
     parts: list[str] = []
     kind = "info"
@@ -629,11 +695,25 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early
         parts.append(say(lang, "reply.not_understood"))
         if turn.read_chars < turn.text_chars:
             parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
+    first = turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase"))
+    return _with_question(state, lang, parts, kind, extra, "phase" if first else None)
+
+
+def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, extra: dict[str, Any],
+                   slot: str | None = None, invite: bool = False) -> dict[str, Any]:
+    """A reply that sizes nothing, ended as the conversation stands: the question still open asked
+    again (or `slot`'s, or the next one when there is no answer yet), else what can be asked next.
+    invite: a question answered before anything was planned ends with an invitation, not a question."""
+    pending = state.get("pending")
+    has_answer = bool(state.get("results"))
     q = None
-    if turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase")):
-        q = question("phase", lang)
+    if slot:
+        q = question(slot, lang)
     elif pending:
         q = question(pending, lang)
+    elif invite and not has_answer and not any(v for k, v in (state.get("profile") or {}).items()
+                                               if k not in ("region", "currency")):
+        parts.append(say(lang, "info.invite"))
     elif not has_answer:
         profile = Profile.model_validate(state.get("profile") or {})
         q = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], lang)
@@ -649,6 +729,25 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - one early
     message = AIMessage(content=parts[0] + ("\n\n" + "\n\n".join(parts[1:]) if len(parts) > 1 else ""),
                         additional_kwargs=_payload(kind, **extra))
     return {"messages": [message], **update}
+
+
+def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    """Questions that size no workload (assistant.inform): two cards side by side (sized for the job when
+    the conversation has one), serving engines, prices and stock, forecasts, a model's quality, jobs the
+    tools do not size, rent or buy at prices given. Kind "info"; the open question is asked again."""
+    from assistant.inform import Context, reply
+
+    lang = _lang(state)
+    turn = _turn(state)
+    profile = state.get("profile") or {}
+    code = _question_code(turn, bool(state.get("results")))
+    assert code is not None  # route() only comes here with one
+    region = turn.where or profile.get("region") or (state.get("settings") or {}).get("region") or "global"
+    ctx = Context(lang, turn, profile, state.get("results") or {}, region, _recorder(config))
+    text = reply(code, ctx)
+    preface = _preface(turn, lang).strip()
+    parts = [f"{preface}\n\n{text}" if preface else text]
+    return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)
 
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:
@@ -704,10 +803,11 @@ def build_graph(front_end: bool = False) -> StateGraph:
     g.add_node("answer", shown(answer_node))
     g.add_node("explain", shown(explain_node))
     g.add_node("reply", reply_node)
+    g.add_node("inform", shown(inform_node))
     g.add_edge(START, "understand")
     g.add_conditional_edges("understand", route, {"ask": "ask", "answer": "answer", "explain": "explain",
-                                                  "reply": "reply"})
-    for node in ("ask", "answer", "explain", "reply"):
+                                                  "reply": "reply", "inform": "inform"})
+    for node in ("ask", "answer", "explain", "reply", "inform"):
         g.add_edge(node, END)
     return g
 

@@ -131,6 +131,10 @@ class Engine(Record):
     sized_as: SizedEngine
     runs_on: list[EngineSupport] = Field(min_length=1)
     notes: str = ""
+    speed_as: SizedEngine | None = Field(None, description="the speed model applied, when not sized_as's own")
+    aliases: list[str] = Field(default_factory=list, description="lower-case names people type for it")
+    for_en: str = Field("", description="what the engine is for, in plain English")
+    for_zh: str = Field("", description="what the engine is for, in Chinese")
 
     def support_on(self, gpu: Gpu) -> EngineSupport | None:
         """How this engine runs on that card, or None when it does not."""

@@ -62,7 +62,8 @@ def unexplained_numbers(text: str, results: Any) -> list[str]:
     """Numbers in an answer that no tool result (in bytes, GB, %, millions, or as written) accounts for."""
     pool = numbers_in_results(results)
     factors = [1, 1e-9, 100, 1e-6, 1e-3, 1e3, 1 / 1024]  # 1e3: seconds shown as ms
-    rate = ((results or {}).get("recommend") or {}).get("usd_per_cny") if isinstance(results, dict) else None
+    rate = (((results or {}).get("recommend") or {}).get("usd_per_cny") or results.get("usd_per_cny")
+            if isinstance(results, dict) else None)
     if rate:
         factors.append(1 / rate)  # yuan shown beside dollars, at the rate the recommendation states
     scaled = {round(v * s, 6) for v in pool for s in factors}

@@ -14,7 +14,10 @@ from knowledge.resolve import phrase
 from knowledge.schema import GlossaryTopic
 
 TOPICS = ["kv-cache", "quantization", "utilisation", "tensor-parallel", "nvlink", "moe", "lora", "qlora",
-          "prefill-decode", "ttft", "vram", "fine-tuning", "mfu", "best-gpu"]
+          "prefill-decode", "ttft", "vram", "fine-tuning", "mfu", "best-gpu", "pipeline-parallel", "data-parallel",
+          "sharded-training", "expert-parallel", "speculative-decoding", "continuous-batching", "prefix-caching",
+          "paged-attention", "flash-attention", "attention-kinds", "gradient-checkpointing", "memory-bandwidth",
+          "tensor-throughput"]
 
 
 def test_the_topic_ids_are_exactly_these():

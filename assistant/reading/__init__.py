@@ -16,12 +16,15 @@ How a message is read:
 3. every remaining quantity gets a role from the words around it (model size, training tokens,
    context, tokens per item, users, money, deadline ...);
 4. each slot's reader picks its value; a value right after "not", "no", "instead of", "rather than"
-   ... is what the user does not want ("buy not rent", "not 7B, 70B").
+   ... is what the user does not want ("buy not rent", "not 7B, 70B");
+5. a question that is no sizing request gets its intent code (intents.QUESTIONS: compare_cards,
+   engine_choice, availability, forecast, quality, out_of_scope; concept for the glossary; why_not,
+   fit_check and rent_buy beside a sizing) with what it is about (cards, engines, the model, the kind of
+   job, prices given); the values its own words filled are dropped, so no workload is made up.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from assistant.reading.deadline import read_deadline
@@ -36,7 +39,18 @@ from assistant.reading.hardware import (
     read_preference,
     read_region,
 )
-from assistant.reading.intents import pending_value, read_choice, read_intents, read_scale, read_topic
+from assistant.reading.intents import (
+    concept_asked,
+    pending_value,
+    polite_free,
+    read_choice,
+    read_fit_check,
+    read_intents,
+    read_prices,
+    read_question,
+    read_scale,
+    read_topic,
+)
 from assistant.reading.job import (
     read_batch_input_tokens,
     read_batch_items,
@@ -194,8 +208,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     elif topic:
         own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
         rest = {k for k in u.updates if k not in own}
-        asked = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) or (
-            not u.updates and word_pattern("explain_bare").search(m.text))
+        asked = concept_asked(m, topic) or (not u.updates and word_pattern("explain_bare").search(polite_free(m.text)))
         if asked and not rest and not u.compare_gpus and not u.whatif_gpus:
             u.topic = topic
             u.intents.add("explain")
@@ -204,6 +217,10 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         elif asked and rest:
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
+    read_question(m, u)
+    read_fit_check(m, u)
+    read_prices(m, u)
+    u.weak = m.weak & set(u.updates)
     u.understood += [_note(k, v) for k, v in u.updates.items()]
     return u
 

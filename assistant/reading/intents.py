@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import cache
 
 import knowledge
 from assistant.reading.message import Message, Understanding
 from assistant.reading.names import family_words
-from assistant.reading.quantities import negated
+from assistant.reading.quantities import clause_bounds, negated
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, pattern_rows, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 
@@ -31,18 +33,30 @@ def read_topic(m: Message) -> str | None:
     finder = getattr(knowledge, "find_topic", None)
     if finder is None:
         return None
-    asks = any(re.search(p, m.text) for p in vocab()["explain_patterns"]) \
-        or word_pattern("explain_bare").search(m.text)
-    if not (asks or word_pattern("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
-        return None
     try:
-        if word_pattern("compare_concepts").search(m.text):
-            both = knowledge.find_topics(m.raw)
-            if len(both) >= 2:
-                return "+".join(both[:3])  # "lora vs qlora?": both entries, side by side
-        return finder(m.raw)
+        both = knowledge.find_topics(m.raw) if word_pattern("compare_concepts").search(m.text) else []
+        pair = "+".join(both[:3]) if len(both) >= 2 else None  # "lora vs qlora?": both entries, side by side
+        asks = concept_asked(m, pair) or word_pattern("explain_bare").search(polite_free(m.text))
+        if not (asks or word_pattern("best_gpu").search(m.text) or re.search(r"\b(best|which|what)\b", m.text)):
+            return None
+        return pair or finder(m.raw)
     except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
         return None
+
+
+def polite_free(text: str) -> str:
+    """The message without the greeting or polite opening before the question ('hi, ', 'quick
+    question: ', 'ok so '), so that the question patterns anchored at its start find it."""
+    return word_pattern("polite_opening").sub("", text, count=1)
+
+
+def concept_asked(m: Message, topic: str | None) -> bool:
+    """Whether the message asks what a concept is, what it is for, or how two differ ('tensor
+    parallelism vs pipeline parallelism?': two topics and a comparison word)."""
+    text = polite_free(m.text)
+    if any(re.search(p, text) for p in vocab()["explain_patterns"]):
+        return True
+    return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text))
 
 
 def read_choice(m: Message) -> int | None:
@@ -106,3 +120,208 @@ def read_scale(m: Message) -> dict[str, float]:
             found.setdefault(slot, float(factor))
     return found
 
+
+
+# Intent codes of questions that get their own reply (never a sizing), in the order they are tried.
+QUESTIONS = ("out_of_scope", "forecast", "availability", "compare_cards", "engine_choice", "quality")
+
+
+def _typed(m: Message) -> str:
+    """The message as typed, lower case and NFKC (the Chinese patterns' text: chinese.yaml rewrites
+    some of their words in m.text)."""
+    return unicodedata.normalize("NFKC", m.raw).lower()
+
+
+def _hit(m: Message, key: str) -> bool:
+    """Whether a question's `en` pattern matches the cleaned message or its `zh` one the typed one."""
+    words = vocab()[key]
+    return bool(word_pattern(f"{key}.en").search(m.masked) or ("zh" in words and word_pattern(f"{key}.zh").search(_typed(m))))
+
+
+def _out_of_scope(m: Message) -> str | None:
+    """The kind of job the tools do not size that the message names ('image_generation', 'speech',
+    'vision', 'video_generation', 'other_ml', 'not_ml'), or None."""
+    for lang, text in (("en", m.masked), ("zh", _typed(m))):
+        for pattern, kind in _scope_rows(lang):
+            if pattern.search(text):
+                return kind
+    return None
+
+
+def _names_the_job(m: Message, name: str) -> bool:
+    """Whether a name the catalog does not know is part of the job outside the tools ('hunyuan video')."""
+    for lang, text in (("en", m.text), ("zh", _typed(m))):
+        for pattern, _kind in _scope_rows(lang):
+            hit = pattern.search(text)
+            if hit and any(word in hit.group() for word in name.lower().split()):
+                return True
+    return False
+
+
+@cache
+def _scope_rows(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
+
+
+def _cards(m: Message) -> list[tuple[str, int]]:
+    """Cards named and not ruled out, each once, with the count said (1 when none)."""
+    seen: dict[str, int] = {}
+    for s, e, gpu_id, count in m.gpus:
+        if not negated(m.masked, s) and gpu_id not in seen:
+            seen[gpu_id] = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
+    return list(seen.items())
+
+
+def _engines(m: Message) -> list[str]:
+    return list(dict.fromkeys(engine_id for s, _e, engine_id in m.engines if not negated(m.text, s)))
+
+
+def _question(m: Message, u: Understanding) -> str | None:
+    """Which question the message asks (an intent code of QUESTIONS), or None."""
+    if _out_of_scope(m):
+        return "out_of_scope"
+    cards = _cards(m)
+    if "rent_buy" not in u.intents and _hit(m, "forecast"):
+        return "forecast"
+    if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
+            cards and (word_pattern("availability.weak").search(m.masked)
+                       or word_pattern("availability.zh_weak").search(_typed(m)))):
+        return "availability"
+    if len(cards) >= 2 and not u.updates.get("owned") and (
+            word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
+        return "compare_cards"
+    named = _engines(m)
+    framework = u.updates.get("framework")
+    if not framework and ((named and word_pattern("engine_choice.cue").search(m.masked))
+                          or word_pattern("engine_choice.ask").search(m.masked)
+                          or word_pattern("engine_choice.zh").search(_typed(m))):
+        return "engine_choice"
+    if not cards and _hit(m, "quality"):
+        return "quality"
+    return None
+
+
+def read_question(m: Message, u: Understanding) -> None:
+    """A question with its own reply (QUESTIONS): its intent code, and what it is about (cards,
+    engines, the model, the kind of job). The values its own words filled are dropped ("in stock
+    anywhere" names no region to size for), so that no workload is made up from a question; other
+    values said are kept. A message that names the model to size is a sizing request, and the sizing
+    answers it (a job outside the tools aside: that is said, unless a language model is named too)."""
+    if u.topic:
+        u.intents.add("concept")
+        return
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None:
+        return
+    scope = _out_of_scope(m)
+    if "best_gpu" in u.intents and not scope:
+        return
+    if len(_cards(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
+        u.intents.add("why_not")  # "why not use H100s instead?": put beside the plan, not made the only choice
+        card = (u.whatif_gpus or (0, u.compare_gpus[0]))[1]
+        if all(card in choice for choice in u.updates.get("only") or []):
+            u.updates.pop("only", None)
+        for slot in m.weak:
+            u.updates.pop(slot, None)
+    code = _question(m, u)
+    if code is None:
+        return
+    own = set(vocab()["question_slots"][code])
+    if code == "out_of_scope":
+        unknown = u.unknown_model and not _names_the_job(m, u.unknown_model)  # "hunyuan video" is the job itself
+        llm = m.names or unknown or word_pattern("language_model_words").search(m.text) \
+            or word_pattern("language_model_words").search(_typed(m))
+        if llm:  # "serve llama 70b and a stable diffusion model": sized, with a note on the rest
+            u.notes.append((f"note.out_of_scope.{scope}", {}))
+            return
+        own = set(u.updates)
+        u.intents.discard("best_gpu")
+    elif code == "quality" and _quality_is_a_concept(m, u):
+        return  # "is 4-bit good enough for chat?": the glossary's quantization entry answers it
+    elif code == "quality" and word_pattern("quality_not").search(m.masked):
+        return  # "is 24 GB good enough?": a hardware question
+    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
+        return  # a sizing request that also asks something: the sizing answers it
+    elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
+        return  # "will the cost go up with 32k context?": a change to size, not a question about the market
+    u.intents.add(code)
+    cards = _cards(m)
+    u.scope = scope if code == "out_of_scope" else None
+    u.cards = [gpu_id for gpu_id, _n in cards]
+    u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
+    u.engines = _engines(m)
+    u.subject = u.updates.get("model") if code == "quality" else None
+    u.where = u.updates.get("region") if u.updates.get("region") != "global" else None  # "anywhere" names none
+    if code != "compare_cards":
+        u.compare_gpus, u.whatif_gpus = [], None
+    u.intents -= {"math", "not_sure"}
+    u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
+    u.notes, u.region_hint = [], None
+
+
+def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
+    """A quality question about a concept ('is 4-bit good enough?', 'does QLoRA hurt quality?'): the
+    concept's entry is the answer, so the message is read as that concept question."""
+    try:
+        topic = knowledge.find_topic(m.raw)
+    except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
+        return False
+    if not topic or topic == "best-gpu" or u.updates.get("model"):
+        return False
+    own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
+    if set(u.updates) - own - set(vocab()["question_slots"]["quality"]) - m.weak:
+        return False  # "does int4 hurt quality at 32k context?": a change to size
+    u.topic = topic
+    u.intents |= {"concept", "explain"}
+    u.intents -= {"math"}
+    u.updates, u.problems, u.notes = {}, [], []
+    return True
+
+
+def _hit_why_not(m: Message) -> bool:
+    return bool(word_pattern("why_not").search(m.masked) or word_pattern("why_not").search(_typed(m)))
+
+
+def read_fit_check(m: Message, u: Understanding) -> None:
+    """'Does X fit on Y?', 'how fast is X on Y?', 'X能在Y上跑吗': a card named and a fit or speed
+    question, answered at once (intent fit_check)."""
+    if not m.gpus or u.intents & {"reset", "help"} or set(u.intents) & set(QUESTIONS):
+        return
+    if _hit(m, "fit_check"):
+        u.intents.add("fit_check")
+        if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
+            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in _cards(m)]
+        u.compare_gpus, u.whatif_gpus = [], None
+
+
+def read_prices(m: Message, u: Understanding) -> None:
+    """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent'):
+    the hourly one is the rent per card-hour, the other the price of a card; neither is a budget."""
+    if "rent_buy" not in u.intents:
+        return
+    from knowledge import rules
+
+    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
+    u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
+    if u.cards and not set(u.updates) - {"only", "preference", "budget_usd", "budget_usd_per_month"}:
+        u.updates.pop("only", None)  # "rent or buy 8 H100s?": the cards asked about, no plan limited to them
+
+    for q in m.role("money"):
+        usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+        if q.extra == "EUR" or usd <= 0:
+            continue
+        left, _right = clause_bounds(m.masked, q.start, q.end)
+        before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
+        hourly = word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]) \
+            or word_pattern("money_hourly_before").search(before)
+        if word_pattern("price_not").search(before):
+            continue  # "budget $30k": what may be spent, not what a card costs
+        after = m.masked[q.end:q.end + 24]
+        if hourly or word_pattern("price_before").search(before.rstrip(" $¥~")) or word_pattern("price_after").match(after):
+            u.prices["rent_usd_per_hour" if hourly else "buy_usd"] = round(usd, 4)
+    bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and "buy_usd" not in u.prices else None
+    if bare:
+        u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
+    if u.prices:
+        for slot in ("budget_usd", "budget_usd_per_month"):
+            u.updates.pop(slot, None)
+        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]

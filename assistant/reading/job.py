@@ -58,10 +58,11 @@ def read_phase(m: Message) -> str | None:
         return "train-and-serve"
     if train:
         return "fine-tune"
-    if strong or (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)):
+    if strong:
         return "serve"
-    if weak and m.pending == "phase":
-        return "serve"  # "just me, chatting and coding" at the phase question
+    if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase"):
+        m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
+        return "serve"  # ("just me, chatting and coding" at the phase question)
     return None
 
 

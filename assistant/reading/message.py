@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.reading.cards import lone_servers, outside_catalog
-from assistant.reading.names import find_gpus, find_models, unknown_model, unsold_mac
+from assistant.reading.names import find_engines, find_gpus, find_models, unknown_model, unsold_mac
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
 
@@ -31,6 +31,15 @@ class Understanding:
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
     region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
     aside: str | None = None  # a concept asked about in a message that also sizes something
+    # what a question with its own reply is about (assistant.reading.intents.read_question)
+    cards: list[str] = field(default_factory=list)  # cards asked about, catalog ids
+    counts: dict[str, int] = field(default_factory=dict)  # a count said with a card ("two L40S")
+    engines: list[str] = field(default_factory=list)  # serving engines asked about, engines.yaml ids
+    subject: str | None = None  # the model a quality question is about
+    scope: str | None = None  # the kind of job the tools do not size
+    where: str | None = None  # the region a price or stock question names
+    prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
+    weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
 
     @property
     def empty(self) -> bool:
@@ -55,6 +64,8 @@ class Message:
     unknown: tuple[str, str | None] | None = None  # (name as typed, size spec or None)
     phase: str | None = None  # the phase this message states, once read
     counted: set[int] = field(default_factory=set)  # starts of the card spans that carry a count ('4x h100')
+    engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
+    weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -72,7 +83,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     text = clean(raw)
     names = find_models(text)
     masked = mask(text, names)
-    unknown, masked = unknown_model(text, masked, raw)
+    engines = find_engines(text)
+    unknown, masked = unknown_model(text, masked, raw, engines)
     card_notes: list[tuple[str, dict[str, str]]] = []
     counted: set[int] = set()
     found_gpus = find_gpus(masked, card_notes, counted)
@@ -84,6 +96,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
     msg.unknown = unknown
+    msg.engines = engines
     msg.counted = counted
     msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said

@@ -280,14 +280,16 @@ def _known_words() -> frozenset[str]:
     return frozenset(re.split(r"[\s\-/(]", name.lower())[0] for name in names)
 
 
-def unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
+def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, str]] | None = None,
+                  ) -> tuple[tuple[str, str | None] | None, str]:
     """A model name the catalog does not hold, with the size it carries: an organisation/name repo id
     ('moonshotai/Kimi-Dev-72B'), a hyphenated name with a size ('kimi-dev-72b'), or a family the
     catalog lacks ('kimi dev', 'yi 34b'). Returns ((name as typed, size spec or None), the text with
-    the name masked, so that its size is read only here)."""
+    the name masked, so that its size is read only here). Spans in `hide` (engine names: 'tensorrt-llm'
+    is shaped like a model name) are never taken for one."""
     families, unknowns = family_words(), frozenset(vocab()["unknown_families"])
     stop = _STOP()
-    tokens = name_tokens(masked)
+    tokens = name_tokens(mask(masked, hide or []))
     for i, (_s, _e, word) in enumerate(tokens):
         if MASK in word:
             continue
@@ -320,3 +322,30 @@ def unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | No
         return (typed.group() if typed else name, size), mask(masked, [(s0, e0)])
     return None, masked
 
+
+
+@cache
+def _engine_names() -> list[tuple[re.Pattern[str], str]]:
+    """One pattern per name of a serving engine in knowledge/data/engines.yaml (id, name, aliases),
+    longest first; Latin names inside Chinese text have no word boundary, so the edges are "no letter
+    or digit next to it"."""
+    from knowledge import engines
+
+    names = {(name.lower(), e.id) for e in engines() for name in (e.id, e.name.split(" (")[0], *e.aliases)}
+    rows = sorted(names, key=lambda row: -len(row[0]))
+    return [(re.compile(r"(?<![a-z0-9])" + re.escape(name).replace(r"\ ", r"[\s\-]?") + r"(?![a-z0-9])"), engine_id)
+            for name, engine_id in rows]
+
+
+def find_engines(text: str) -> list[tuple[int, int, str]]:
+    """Serving engines named in the text ('vllm', 'TensorRT-LLM', 'ollama' (llama.cpp underneath)):
+    (start, end, engine id), in the order written, each span read once."""
+    taken = bytearray(len(text) + 1)
+    found: list[tuple[int, int, str]] = []
+    for pattern, engine_id in _engine_names():
+        for x in pattern.finditer(text):
+            if any(taken[x.start():x.end()]):
+                continue
+            taken[x.start():x.end()] = b"\x01" * (x.end() - x.start())
+            found.append((x.start(), x.end(), engine_id))
+    return sorted(found)

@@ -1,0 +1,414 @@
+"""Replies to questions that size no workload: two cards side by side, serving engines, prices and
+stock, forecasts, a model's quality, jobs the tools do not size, rent or buy at prices the user gave.
+
+Each reply is built from an intent code (assistant/reading/intents.py QUESTIONS) and what the question
+is about (the turn's cards, engines, model, kind of job): the facts come from the knowledge data and the
+tools (card records, price quotes, `evaluate` for a workload already sized, `rent_vs_buy`), the words
+from the language catalogs. Every figure in the text is in the payload returned beside it. Nothing is
+sized that the user did not describe: a comparison is sized for a job only when the conversation has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.catalog import localise, say
+from assistant.writers import _break_even, hours, money, pct, seconds, tps
+from knowledge import engines, find_gpu, rules
+from knowledge.schema import Engine, Gpu
+from tools.cost import price_quote
+from tools.recommend import Option, Recommendation, Workload, evaluate
+
+Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
+
+# Engines an engine question is answered about when it names none: the ones people choose between.
+USUAL_ENGINES = ("vllm", "sglang", "tensorrt-llm", "llama.cpp")
+# Links between cards, by name; the others are described in the catalogs (info.spec.link.*).
+LINK_NAMES = {"nvlink": "NVLink", "infinity-fabric": "Infinity Fabric", "hccs": "HCCS"}
+# A ratio closer to 1 than this is "about the same".
+SAME = 1.1
+
+
+class Context:
+    """What a question's reply may use: the language, the turn, the profile, the last answer."""
+
+    def __init__(self, lang: str, turn: Any, profile: dict[str, Any], results: dict[str, Any],
+                 region: str, recorder: Recorder | None = None) -> None:
+        self.lang, self.turn, self.profile, self.results = lang, turn, profile, results
+        self.region, self.recorder = region, recorder
+        self.data: dict[str, Any] = {}  # the facts the text shows, for the payload
+
+    def say(self, key: str, **values: Any) -> str:
+        return say(self.lang, key, **values)
+
+    @property
+    def rec(self) -> Recommendation | None:
+        raw = (self.results or {}).get("recommend")
+        return Recommendation.model_validate(raw) if raw else None
+
+    def usd(self, amount: float) -> str:
+        """Dollars; in China yuan first, the dollars beside them."""
+        if self.region != "china":
+            return money(amount)
+        self.data["usd_per_cny"] = rules().usd_per_cny  # the rate behind the yuan shown
+        cny = amount / rules().usd_per_cny
+        return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(amount)})"
+
+    def plan_card(self) -> str | None:
+        rec = self.rec
+        return rec.best.gpu if rec and rec.best else None
+
+
+def reply(code: str, ctx: Context) -> str:
+    """The reply for one intent code."""
+    writer = {"compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
+              "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy}[code]
+    return writer(ctx)
+
+
+# ---------------------------------------------------------------- cards
+
+
+def _quote(ctx: Context, gpu: Gpu) -> dict[str, Any] | None:
+    """The rental quote on record for a card in the conversation's region, as data (None: no offers)."""
+    from tools.common import ToolError
+
+    try:
+        q = price_quote(gpu.id, ctx.region)
+    except ToolError:
+        return None
+    return q.model_dump(mode="json")
+
+
+def _card_facts(ctx: Context, gpu: Gpu) -> dict[str, Any]:
+    facts = {"id": gpu.id, "name": gpu.name, "memory_gb": gpu.memory_gb, "memory_type": gpu.memory_type,
+             "memory_bandwidth_gbps": gpu.memory_bandwidth_gbps, "bf16_tflops": gpu.bf16_tflops,
+             "fp8_tflops": gpu.fp8_tflops, "interconnect": gpu.interconnect, "nvlink_gbps": gpu.nvlink_gbps,
+             "tdp_w": gpu.tdp_w, "buy_price_usd": gpu.buy_price_usd, "sold_in": gpu.sold_in,
+             "export_limited": gpu.export_limited, "china_specific": gpu.china_specific, "rent": _quote(ctx, gpu)}
+    ctx.data.setdefault("cards", []).append(facts)
+    return facts
+
+
+def _rent_words(ctx: Context, quote: dict[str, Any] | None) -> str:
+    if not quote:
+        return ctx.say("info.spec.no_price")
+    return ctx.say("info.spec.rent", typical=ctx.usd(quote["usd_per_gpu_hour_typical"]),
+                   low=ctx.usd(quote["usd_per_gpu_hour_low"]), high=ctx.usd(quote["usd_per_gpu_hour_high"]),
+                   n=quote["samples"], date=quote["as_of"])
+
+
+def _buy_words(ctx: Context, f: dict[str, Any]) -> str:
+    if not f["buy_price_usd"]:
+        return ctx.say("info.spec.no_price")
+    board = ctx.say("info.spec.board", n=f["sold_in"]) if f["sold_in"] > 1 else ""
+    return ctx.usd(f["buy_price_usd"]) + board
+
+
+def _link_words(ctx: Context, f: dict[str, Any]) -> str:
+    kind = f["interconnect"]
+    name = LINK_NAMES.get(kind) or ctx.say(f"info.spec.link.{kind}")
+    return ctx.say("info.spec.link_fast", kind=name, gbps=f"{f['nvlink_gbps']:,.0f}") if f["nvlink_gbps"] else name
+
+
+def _spec_table(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
+    def row(label: str, cells: list[str]) -> str:
+        return "| " + " | ".join([ctx.say(f"info.spec.row.{label}"), *cells]) + " |"
+
+    head = "| | " + " | ".join(f["name"] for f in facts) + " |"
+    lines = [head, "|---" * (len(facts) + 1) + "|",
+             row("memory", [f"{f['memory_gb']:g} GB {f['memory_type'].upper()}" for f in facts]),
+             row("bandwidth", [f"{f['memory_bandwidth_gbps']:,.0f} GB/s" for f in facts]),
+             row("bf16", [f"{f['bf16_tflops']:,.0f} TFLOPS" for f in facts]),
+             row("fp8", [f"{f['fp8_tflops']:,.0f} TFLOPS" if f["fp8_tflops"] else ctx.say("info.spec.no_fp8")
+                         for f in facts]),
+             row("link", [_link_words(ctx, f) for f in facts]),
+             row("power", [f"{f['tdp_w']:,.0f} W" for f in facts]),
+             row("buy", [_buy_words(ctx, f) for f in facts]),
+             row("rent", [_rent_words(ctx, f["rent"]) for f in facts])]
+    return lines
+
+
+def _ratio(a: float, b: float) -> float:
+    return round(a / b, 1)
+
+
+def _what_differs(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
+    """What the figures mean for two cards: bandwidth for one user's decoding speed, compute for training
+    and long prompts, memory for what fits."""
+    a, b = facts[0], facts[1]
+    ratios: dict[str, float] = {}
+    lines = []
+    for key, label in (("memory_bandwidth_gbps", "decode"), ("bf16_tflops", "compute"), ("memory_gb", "memory")):
+        hi, lo = (a, b) if a[key] >= b[key] else (b, a)
+        x = _ratio(hi[key], lo[key])
+        ratios[label] = x
+        if x < SAME:
+            lines.append(ctx.say(f"info.compare.{label}_same"))
+        else:
+            lines.append(ctx.say(f"info.compare.{label}", fast=hi["name"], slow=lo["name"], x=f"{x:g}"))
+    ctx.data["ratios"] = ratios
+    return lines
+
+
+def _workload(ctx: Context) -> tuple[Workload, str | None] | None:
+    """The workload of the last answer and the 4-bit format it had to move to, if any."""
+    rec = ctx.rec
+    inputs = (ctx.results or {}).get("inputs")
+    if rec is None or not inputs:
+        return None
+    return Workload.model_validate(inputs), rec.relaxed
+
+
+def _sized(ctx: Context, w: Workload, relaxed: str | None, gpu: Gpu, count: int | None) -> Option | None:
+    """One card for the workload: the count said, else the fewest of 1, 2, 4, 8 that do the job."""
+    import time
+
+    sized = w.model_copy(update={"serve_precision": relaxed}) if relaxed else w
+    found = None
+    for n in ([count] if count else [1, 2, 4, 8]):
+        start = time.perf_counter()
+        found = evaluate(sized, gpu, n)
+        if ctx.recorder is not None:
+            args = {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n}
+            ctx.recorder("evaluate_option", args, found.model_dump(mode="json") if found else {},
+                         (time.perf_counter() - start) * 1000)
+        if found and found.ok:
+            break
+    return found
+
+
+def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
+    """Both cards sized for the workload of the last answer, and which is faster for it."""
+    from assistant.writers import _model_name
+
+    sized = _workload(ctx)
+    if sized is None:
+        return []
+    w, relaxed = sized
+    rec = ctx.rec
+    assert rec is not None
+    options = []
+    for f in facts:
+        o = _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
+        if o is not None:
+            options.append(o)
+    if not options:
+        return []
+    ctx.data["options"] = [o.model_dump(mode="json") for o in options]
+    ctx.data["model"] = rec.model_name
+    job = ctx.say("info.compare.job", phase=say(ctx.lang, f"phase.{w.phase}"), model=_model_name(rec, ctx.lang))
+    lines = ["", ctx.say("info.compare.job_head", job=job)]
+    serves = w.spec.serves
+    for o in options:
+        option = f"{o.gpus} × {o.gpu_name}"
+        fits = ctx.say("info.compare.fits") if o.ok else ctx.say(
+            "info.compare.not_fits", why=localise(ctx.lang, o.reasons[0]) if o.reasons else ctx.say("owned.short"))
+        price = ctx.say("info.compare.per_hour", usd=ctx.usd(o.usd_per_hour)) if o.usd_per_hour else \
+            ctx.say("info.compare.no_price")
+        if serves and o.decode_tokens_per_s:
+            run = ctx.say("info.compare.run_part", hours=hours(o.training_hours)) if o.training_hours else ""
+            lines.append("- " + ctx.say("info.compare.job_serve", option=option, fits=fits, tps=tps(o.decode_tokens_per_s),
+                                        ttft=seconds(o.ttft_s or 0), price=price) + run)
+        elif o.job_hours:
+            usd = ctx.usd(o.job_usd) if o.job_usd else ctx.say("info.compare.no_price")
+            lines.append("- " + ctx.say("info.compare.job_run", option=option, fits=fits, hours=hours(o.job_hours), usd=usd))
+        else:
+            lines.append("- " + ctx.say("info.compare.job_other", option=option, fits=fits, price=price))
+    working = [o for o in options if o.ok]
+    if len(working) == 2 and serves and all(o.decode_tokens_per_s for o in working):
+        fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))
+        lines.append(ctx.say("info.compare.faster_serve", gpu=fast.gpu_name, a=tps(fast.decode_tokens_per_s or 0),
+                             b=tps(slow.decode_tokens_per_s or 0)))
+    elif len(working) == 2 and all(o.job_hours for o in working):
+        fast, slow = sorted(working, key=lambda o: o.job_hours or 0)
+        lines.append(ctx.say("info.compare.faster_run", gpu=fast.gpu_name, a=hours(fast.job_hours or 0),
+                             b=hours(slow.job_hours or 0)))
+    if rec.best is not None:
+        lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
+    return lines
+
+
+def compare_cards(ctx: Context) -> str:
+    facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
+    lines = [ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
+             *_spec_table(ctx, facts), ""]
+    if len(facts) >= 2:
+        lines += _what_differs(ctx, facts[:2])
+    job = _job_lines(ctx, facts)
+    if job:
+        lines += job
+    elif ctx.profile.get("phase") or ctx.profile.get("model"):
+        lines += ["", ctx.say("info.compare.later")]
+    else:
+        lines += ["", ctx.say("info.compare.no_job")]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- engines
+
+
+def _engine(engine_id: str) -> Engine:
+    return next(e for e in engines() if e.id == engine_id)
+
+
+def engine_choice(ctx: Context) -> str:
+    """What each engine asked about is for, whether it runs on the card in question (the one named, else
+    the plan's), and which of them the sizing models; no engine is ranked on figures it was not measured
+    for."""
+    named = list(ctx.turn.engines) or list(USUAL_ENGINES)
+    card_id = (ctx.turn.cards or [None])[0] or ctx.plan_card() or _one(ctx.profile.get("only")) \
+        or _one(ctx.profile.get("owned"))
+    gpu = find_gpu(card_id) if card_id else None
+    on = ctx.say("info.engine.on", gpu=gpu.name) if gpu else ""
+    lines = [ctx.say("info.engine.head", on=on), ""]
+    data = []
+    for engine_id in named:
+        e = _engine(engine_id)
+        what = e.for_zh if ctx.lang == "zh" else e.for_en
+        runs = ""
+        if gpu is not None:
+            shown = e.name_on(gpu)
+            runs = (ctx.say("info.engine.runs", gpu=gpu.name,
+                            shown=ctx.say("info.engine.runs_as", name=shown) if shown and shown != e.name else "")
+                    if shown else ctx.say("info.engine.not_runs", gpu=gpu.name))
+        if e.sized_as != e.id:
+            sized = ctx.say("info.engine.sized_as", other=_engine(e.sized_as).name)
+        elif e.speed_as:
+            sized = ctx.say("info.engine.speed_as", other=_engine(e.speed_as).name)
+        else:
+            sized = ctx.say("info.engine.sized_own")
+        lines.append(ctx.say("info.engine.line", name=e.name, what=what.strip().rstrip("."), runs=runs, sized=sized))
+        data.append({"id": e.id, "runs_on_card": bool(gpu and e.name_on(gpu)) if gpu else None, "sized_as": e.sized_as})
+    ctx.data["engines"] = data
+    lines += ["", ctx.say("info.engine.choose")]
+    rec = ctx.rec
+    if rec and rec.best and rec.best.engine:
+        lines.append(ctx.say("info.engine.plan", engine=rec.best.runtime or _engine(rec.best.engine).name,
+                             option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
+    return "\n".join(lines)
+
+
+def _one(values: list[str] | None) -> str | None:
+    """The card of an 'only' or 'owned' entry ('2x rtx-4090' -> 'rtx-4090')."""
+    if not values:
+        return None
+    value = values[0].split("x ", 1)[-1] if "x " in values[0] else values[0]
+    try:
+        return find_gpu(value).id
+    except (LookupError, ValueError):
+        return None
+
+
+# ---------------------------------------------------------------- prices, stock, forecasts
+
+
+def _cards_asked(ctx: Context) -> list[Gpu]:
+    ids = list(ctx.turn.cards) or [g for g in (ctx.plan_card(),) if g]
+    return [find_gpu(g) for g in ids[:4]]
+
+
+def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
+    """What the data has on each card: rental offers with their date and count, the list price."""
+    lines = []
+    for gpu in gpus:
+        f = _card_facts(ctx, gpu)
+        q = f["rent"]
+        rent = ctx.say("info.stock.rent", n=q["samples"], providers=", ".join(q["providers"]),
+                       low=ctx.usd(q["usd_per_gpu_hour_low"]), high=ctx.usd(q["usd_per_gpu_hour_high"]),
+                       typical=ctx.usd(q["usd_per_gpu_hour_typical"]), date=q["as_of"]) if q else ctx.say("info.stock.no_rent")
+        buy = ctx.say("info.stock.no_buy") if not f["buy_price_usd"] else (
+            ctx.say("info.stock.buy_board", usd=ctx.usd(f["buy_price_usd"]), n=f["sold_in"]) if f["sold_in"] > 1
+            else ctx.say("info.stock.buy", usd=ctx.usd(f["buy_price_usd"])))
+        line = "- " + ctx.say("info.stock.card", gpu=gpu.name, rent=rent, buy=buy)
+        sep = "" if ctx.lang == "zh" else " "
+        if gpu.export_limited:
+            line += sep + ctx.say("info.stock.export")
+        if gpu.china_specific:
+            line += sep + ctx.say("info.stock.china")
+        lines.append(line)
+    return lines
+
+
+def availability(ctx: Context) -> str:
+    gpus = _cards_asked(ctx)
+    lines = [ctx.say("info.stock.head")]
+    if gpus:
+        lines += ["", ctx.say("info.stock.known"), *_market_lines(ctx, gpus), "", ctx.say("info.stock.ask")]
+    else:
+        lines += ["", ctx.say("info.stock.which")]
+    return "\n".join(lines)
+
+
+def forecast(ctx: Context) -> str:
+    gpus = _cards_asked(ctx)
+    lines = [ctx.say("info.forecast.head")]
+    if gpus:
+        lines += ["", ctx.say("info.stock.known"), *_market_lines(ctx, gpus)]
+    else:
+        lines += ["", ctx.say("info.forecast.which")]
+    lines += ["", ctx.say("info.forecast.advice")]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- model quality, other jobs
+
+
+def quality(ctx: Context) -> str:
+    from assistant.engine import describe
+
+    subject = ctx.turn.subject or ctx.profile.get("model")
+    model = describe("model", subject, ctx.lang) if subject else ctx.say("info.quality.model_any")
+    return "\n\n".join([ctx.say("info.quality.head", model=model), ctx.say("info.quality.how"),
+                        ctx.say("info.quality.offer")])
+
+
+def out_of_scope(ctx: Context) -> str:
+    kind = ctx.turn.scope or "other_ml"
+    ctx.data["scope"] = kind
+    return "\n\n".join([ctx.say(f"info.scope.{kind}"), ctx.say("info.scope.head"), ctx.say(f"info.scope.near.{kind}")])
+
+
+# ---------------------------------------------------------------- rent or buy at stated prices
+
+
+def rent_or_buy(ctx: Context) -> str:
+    """Rent or buy one card at the prices the user gave (the catalog's for the one not given), at the
+    utilisation said, else the stated default."""
+    from assistant.slots import SLOTS
+    from tools.common import ToolError
+    from tools.cost import RentBuyInput, rent_vs_buy
+
+    card = (ctx.turn.cards or [None])[0] or ctx.plan_card()
+    if card is None:
+        return ctx.say("info.rb.which")
+    gpu = find_gpu(card)
+    use = ctx.profile.get("utilisation")
+    assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]
+    prices = ctx.turn.prices
+    inp = RentBuyInput(gpu=gpu.id, gpus=ctx.turn.counts.get(gpu.id, 1), utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
+                       rent_usd_per_gpu_hour=prices.get("rent_usd_per_hour"),
+                       purchase_usd_per_gpu=prices.get("buy_usd"))
+    try:
+        rb = rent_vs_buy(inp)
+    except ToolError:
+        return ctx.say("info.rb.no_prices", gpu=gpu.name)
+    if ctx.recorder is not None:
+        ctx.recorder("rent_vs_buy", inp.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
+    ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
+    given = [ctx.say("info.rb.given_rent", usd=ctx.usd(prices["rent_usd_per_hour"]))] if "rent_usd_per_hour" in prices else []
+    given += [ctx.say("info.rb.given_buy", usd=ctx.usd(prices["buy_usd"]))] if "buy_usd" in prices else []
+    lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
+    if given:
+        lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
+    lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
+                         buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
+                 + ("" if ctx.lang == "zh" else " ") + ctx.say("rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.footer")]
+    return "\n".join(lines)
+
+
+__all__ = ["QUESTION_REPLIES", "Context", "reply"]
+QUESTION_REPLIES = ("compare_cards", "engine_choice", "availability", "forecast", "quality", "out_of_scope", "rent_buy")
