@@ -1,20 +1,21 @@
 """Deterministic text understanding: what a message says about the workload.
 
-No model download, no randomness: small readers, one per profile slot, over a cleaned copy of the
-message, with their words kept as data in assistant/reading/words/ (one file per dimension). `understand(text, pending)` returns
-the slot values the message gives (`updates`), the intents it carries ("show the math", "start
-over", "not sure", a glossary question ...), the language it is written in, and short English notes
-on what was understood. `pending` is the slot of the question just asked: a bare answer ("15",
-"working hours") fills it, and a bare choice number ("2") is returned as `choice` for the engine to
-map onto that question's quick replies.
+No model download, no randomness: the grammar is this package's code, the words are data in
+assistant/reading/words/ (one file per dimension). `understand(text, pending)` returns the slot values
+the message gives (`updates`), the intents it carries ("show the math", "start over", a question with
+its own reply ...), the language it is written in, and notes and problems as catalog codes with their
+values (never English sentences: the engine writes them in the conversation's language). `pending` is
+the slot of the question just asked: a bare answer ("15", "working hours") fills it, and a bare choice
+number ("2") is returned as `choice` for the engine to map onto that question's quick replies.
 
 How a message is read:
 1. cut to MAX_MESSAGE_CHARS, NFKC-normalised and lower-cased; Chinese numerals become digits and
    Chinese phrases become the English the readers know; English number words become digits;
 2. catalog model names and GPU names are found and masked, so that their digits ("llama 3.1 8b",
    "4090") are never read as quantities;
-3. every remaining quantity gets a role from the words around it (model size, training tokens,
-   context, tokens per item, users, money, deadline ...);
+3. every remaining quantity gets a role: first from the unit right after it ("50 users", "32k
+   context", "3000字"), then from a label before it with filler words skipped ("上下文得有32k"), a
+   label already taken by its own number left alone (quantities.py);
 4. each slot's reader picks its value; a value right after "not", "no", "instead of", "rather than"
    ... is what the user does not want ("buy not rent", "not 7B, 70B");
 5. a question that is no sizing request gets its intent code (intents.QUESTIONS: compare_cards,
@@ -24,8 +25,6 @@ How a message is read:
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from assistant.reading.deadline import read_deadline
 from assistant.reading.hardware import (
@@ -88,7 +87,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
-from knowledge import find_precision, gpus
+from knowledge import gpus
 
 __all__ = ["CJK_WEIGHT", "EXAMPLE_TOKENS", "MAX_MESSAGE_CHARS", "READERS", "Understanding", "clean", "language",
            "readable", "understand", "vocab"]
@@ -126,34 +125,6 @@ READERS = (
     ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),
 )
-
-
-def _note(slot: str, value: Any) -> str:
-    """A short English note on one understood value."""
-    if slot == "model":
-        return f"model {value}"
-    if slot == "framework":
-        return f"with {value}"
-    if slot == "kv_cache":
-        return f"{value}-bit KV cache"
-    if slot == "seq_len":
-        return f"sequences of {value:,} tokens"
-    if slot == "qlora_base":
-        return f"a {value}-bit QLoRA base"
-    if slot == "users":
-        return f"{value} concurrent user{'s' if value != 1 else ''}"
-    if slot == "utilisation":
-        return f"{value:.0%} utilisation"
-    if slot == "context":
-        return f"{value:,}-token context"
-    if slot.startswith("budget"):
-        return f"a budget of ${value:,.0f}{' a month' if slot.endswith('month') else ''}"
-    if slot == "precision":
-        try:
-            return f"{find_precision(value).name} weights"
-        except Exception:  # noqa: BLE001 - an unknown precision is echoed as given
-            return str(value)
-    return f"{slot.replace('_', ' ')}: {value}"
 
 
 def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: C901 - the readers in order, one guard each
@@ -221,7 +192,6 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_fit_check(m, u)
     read_prices(m, u)
     u.weak = m.weak & set(u.updates)
-    u.understood += [_note(k, v) for k, v in u.updates.items()]
     return u
 
 

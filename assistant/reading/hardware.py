@@ -251,13 +251,10 @@ def read_gpus(m: Message, u: Understanding) -> None:
         return
     if len(found) >= 2 and word_pattern("compare").search(m.masked):
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
-        u.understood.append("compare " + " and ".join(u.compare_gpus))
         return
     s, _e, gpu_id, count = found[-1]
     if s not in m.counted:
         u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
-        u.understood.append(f"compare {gpu_id}")
         return
     u.whatif_gpus = (count, gpu_id)
-    u.understood.append(f"{count} x {gpu_id}")
 

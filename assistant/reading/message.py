@@ -19,7 +19,6 @@ class Understanding:
 
     updates: dict[str, Any] = field(default_factory=dict)
     intents: set[str] = field(default_factory=set)
-    understood: list[str] = field(default_factory=list)
     compare_gpus: list[str] = field(default_factory=list)
     whatif_gpus: tuple[int, str] | None = None
     problems: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (code, values): catalog problem.<code>
