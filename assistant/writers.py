@@ -484,23 +484,24 @@ def _reasons(answer: Answer, lang: str) -> list[str]:
             lines.append(f"- {gpu_words(o)}: " + say(lang, "sep").join(localise(lang, r) for r in o.reasons)
                          + say(lang, "fig.end"))
         elif o.ok and best and (o.gpu, o.gpus) != (best.gpu, best.gpus):
-            lines.append(_versus(o, best, lang))
+            lines.append(_versus(o, best, rec, lang))
     return lines + [""] if lines else []
 
 
-def _versus(o: Option, best: Option, lang: str) -> str:
+def _versus(o: Option, best: Option, rec: Recommendation, lang: str) -> str:
     """How an option the user asked about compares with the recommendation."""
     parts = [say(lang, "versus.fits", option=gpu_words(o), spare=pct(o.headroom_fraction))]
     if o.decode_tokens_per_s and best.decode_tokens_per_s:
         parts.append(say(lang, "versus.speed", this=tps(o.decode_tokens_per_s), best=tps(best.decode_tokens_per_s)))
     if o.job_usd is not None and best.job_usd is not None and o.job_hours is not None and best.job_hours is not None:
-        parts.append(say(lang, "versus.run", this=money(o.job_usd), best=money(best.job_usd),
+        parts.append(say(lang, "versus.run", this=cash(o.job_usd, rec), best=cash(best.job_usd, rec),
                          this_h=hours(o.job_hours), best_h=hours(best.job_hours)))
     elif o.usd_per_hour and best.usd_per_hour:
-        parts.append(say(lang, "versus.price", this=money(o.usd_per_hour), best=money(best.usd_per_hour)))
+        parts.append(say(lang, "versus.price", this=cash(o.usd_per_hour, rec), best=cash(best.usd_per_hour, rec)))
     if o.avoid:
         parts.append(say(lang, "versus.avoid"))
-    return "- " + parts[0] + (": " + "; ".join(parts[1:]) if len(parts) > 1 else "") + "."
+    rest = say(lang, "colon") + say(lang, "sep").join(parts[1:]) if len(parts) > 1 else ""
+    return "- " + parts[0] + rest + say(lang, "fig.end")
 
 
 def _levers(rec: Recommendation, lang: str) -> list[str]:
