@@ -28,7 +28,7 @@ def read_deadline(m: Message) -> float | None:
                  and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
     now = word_pattern("clock_now").search(m.masked)
     now_h = _clock(next(g for g in now.groups() if g)) if now else None
-    tomorrow = re.search(r"\btomorrow\b", m.masked)
+    tomorrow = word_pattern("tomorrow").search(m.masked)
     weekday = word_pattern("weekday_today").search(m.masked)
     if now_h is not None and tomorrow and not weekday:  # "by tomorrow 9am, its 6pm now"
         due_h = _clock(m.masked[tomorrow.end():tomorrow.end() + 20])

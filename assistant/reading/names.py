@@ -246,9 +246,6 @@ _REPO_ID = re.compile(r"[a-z][\w.\-]{1,40}/[\w.\-]*[a-z][\w.\-]*")
 _GLUED_NAME = re.compile(r"(?:[a-z][a-z0-9.]*-)+\d+(?:\.\d+)?b(?:-a\d+(?:\.\d+)?b)?(?:-[a-z0-9.]+)*")
 
 
-# A hyphenated word shaped like a model's name though it carries no size: 'acme-llm', 'foo-chat'.
-_NAME_SHAPED = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9.]+)*-(?:llm|lm|gpt|chat|instruct|coder|bot)(?:-[a-z0-9.]+)*"
-                          r"|(?:llm|gpt)-[a-z0-9.\-]+")
 
 
 def _capitalised_name(word: str, raw: str) -> bool:
@@ -295,7 +292,8 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
             continue
         repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
             and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
-        glued = (_GLUED_NAME.fullmatch(word) or _NAME_SHAPED.fullmatch(word)) and not re.match(r"(q|int|fp|bf|mx)\d", word)
+        glued = (_GLUED_NAME.fullmatch(word) or word_pattern("name_shaped").fullmatch(word)) \
+            and not word_pattern("format_word").match(word)
         family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns  # "kimi", "llama 4": widened below
         hyphenated = "-" in word and word.split("-")[0] in unknowns  # "hunyuan-large": the whole word is the name
         if not (repo or glued or family or hyphenated or _capitalised_name(word, raw)) \

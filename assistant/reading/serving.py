@@ -6,7 +6,7 @@ import re
 
 from assistant.reading.message import Message
 from assistant.reading.quantities import negated
-from assistant.reading.text import pattern_rows, vocab
+from assistant.reading.text import pattern_rows, vocab, word_pattern
 
 
 def read_users(m: Message) -> int | None:
@@ -75,7 +75,7 @@ def read_utilisation(m: Message) -> float | None:
     for q in m.role("hours_per"):
         per = vocab()["period_hours"].get(q.extra, 24)
         share = q.value / per
-        days = re.search(r"(\d)\s*days? (a|per|/) ?week", m.masked[q.end:q.end + 40])
+        days = word_pattern("days_a_week").search(m.masked[q.end:q.end + 40])
         if days and q.extra in ("day", "weekday", "working day", "workday"):
             share *= int(days.group(1)) / 7
         hits.append((q.start, share))
