@@ -63,7 +63,7 @@ def read_deadline(m: Message) -> float | None:
 def _clock(text: str) -> float | None:
     """The hour a few words name ('5pm', '17:30', 'morning'; Chinese clock words are rewritten into
     these before reading), as hours after midnight."""
-    x = re.match(r"\s*(?:at\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+)?(\d{1,2}):(\d{2})\b", text)
+    x = re.match(r"\s*(?:at\s+|by\s+|,\s*)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\s*(?:at\s+|by\s+)?(\d{1,2}):(\d{2})\b", text)
     if x and x.group(1):
         hour = int(x.group(1)) % 12 + (12 if x.group(3) == "pm" else 0)
         return hour + int(x.group(2) or 0) / 60

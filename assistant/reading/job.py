@@ -117,8 +117,8 @@ def read_model(m: Message) -> str | None:
 def _family_and_size(m: Message, spec: str) -> str | None:
     """'a 70B model (llama)' -> llama-3.3-70b: one family word beside a bare size names the newest
     model of that family with that size; a family without that size is reported unknown."""
-    if "-A" in spec or m.unknown:
-        return None
+    if "-A" in spec or m.unknown or word_pattern("own_model").search(m.masked):
+        return None  # "our own 13B model, llama architecture": a 13B of that layout, not a catalog model
     words = [w for _s, _e, w in name_tokens(m.masked) if w in family_words()]
     if len(set(words)) != 1:
         return None
