@@ -72,6 +72,12 @@ def read_utilisation(m: Message) -> float | None:
                 hits.append((x.start(), float(value)))
     for q in m.role("utilisation_percent"):
         hits.append((q.start, q.value / 100))
+    span = word_pattern("clock_range").search(m.masked)
+    if span and (span.group(2) or span.group(4)):  # "7am to 7pm": 12 hours a day, fewer on weekdays only
+        start = int(span.group(1)) % 12 + (12 if span.group(2) == "pm" else 0)
+        end = int(span.group(3)) % 12 + (12 if span.group(4) == "pm" else 0)
+        busy = ((end - start) % 24 or 24) / 24
+        hits.append((span.start(), busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
     for q in m.role("hours_per"):
         per = vocab()["period_hours"].get(q.extra, 24)
         share = q.value / per
