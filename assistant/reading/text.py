@@ -151,7 +151,13 @@ def _zh_people_pattern() -> re.Pattern[str]:
 def _zh_people(text: str) -> str:
     """'3个标注员', '12位律师', '5名译者': a count before a noun for people by its ending is that many
     users (before the phrase rewrites, which would take the noun apart)."""
-    return _zh_people_pattern().sub(lambda x: f" {x.group(1)} users ", text)
+    not_people = vocab()["zh_not_people"]
+
+    def repl(x: re.Match[str]) -> str:
+        noun = x.group(0)[len(x.group(1)):]
+        return x.group(0) if any(noun.strip().endswith(w) for w in not_people) else f" {x.group(1)} users "
+
+    return _zh_people_pattern().sub(repl, text)
 
 
 def _digits(value: float) -> str:
