@@ -125,6 +125,7 @@ class AdvisorState(TypedDict, total=False):
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
     settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
+    deferred: dict[str, Any] | None  # a turn whose question beside the sizing waits for the answer (Turn.also)
 
 
 class AdvisorInput(TypedDict):
@@ -171,6 +172,7 @@ class Turn(BaseModel):
     scope: str | None = None
     where: str | None = None
     prices: dict[str, float] = {}
+    also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -418,6 +420,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.whatif = u.whatif_gpus
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
+    turn.also = u.also
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
@@ -549,7 +552,7 @@ def route(state: AdvisorState) -> Route:
     asked_other = turn.compare or turn.whatif
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
-    if turn.has("rent_buy") and has_answer and not turn.changed:
+    if turn.has("rent_buy") and has_answer and not turn.changed and turn.also != "rent_buy":
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     acted = turn.changed or asked_other or not_sure_counts
@@ -575,7 +578,8 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     code = next((c for c in QUESTION_REPLIES if c != "rent_buy" and turn.has(c)), None)
     if code:
         return code
-    if turn.has("rent_buy") and (turn.prices or (turn.cards and not has_answer and not turn.changed)):
+    if turn.has("rent_buy") and turn.also != "rent_buy" and (
+            turn.prices or (turn.cards and not has_answer and not turn.changed)):
         return "rent_buy"
     return None
 
@@ -596,8 +600,14 @@ def ask_node(state: AdvisorState) -> dict[str, Any]:
     asked = list(state.get("asked") or [])
     q = next_question(profile, state.get("defaulted") or {}, asked, lang)
     assert q is not None  # route() only comes here when there is a question
-    return {"messages": [question_message(q.slot, lang, _preface(_turn(state), lang))],
-            "asked": [*asked, q.slot], "pending": q.slot}
+    turn = _turn(state)
+    preface = _preface(turn, lang)
+    update: dict[str, Any] = {}
+    if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan
+        preface += say(lang, "reply.also_later") + " "
+        update["deferred"] = turn.model_dump()
+    return {"messages": [question_message(q.slot, lang, preface)], "asked": [*asked, q.slot], "pending": q.slot,
+            **update}
 
 
 def question_message(slot: str, lang: str = "en", preface: str = "") -> AIMessage:
@@ -630,13 +640,36 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
             if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
-    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said)
+    asked = turn if turn.also else Turn.model_validate(state["deferred"]) if state.get("deferred") else None
+    after = ""
+    if asked and asked.also:  # "... vllm or tgi?": the question answered under the plan it is about
+        from assistant.inform import Context, reply
+
+        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
+                      filled.region or "global", _recorder(config))
+        after = "\n\n" + reply(asked.also, ctx)
+        answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
+                                       own_prices=bool(asked and asked.also == "rent_buy"))
+    text += after
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
-            "defaulted": defaulted, "cards": {}}
+            "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:
+    """The plan's rent-or-buy decision taken at the prices the user gave (their comparison follows the
+    answer), with the same margin the catalog's prices need before buying is advised."""
+    from tools.recommend import BUY_MARGIN
+
+    rec = answer.recommend
+    if not rb or rec.action not in ("rent", "buy"):
+        return answer
+    action = "buy" if rb["buy_total_usd"] <= (1 - BUY_MARGIN) * rb["rent_total_usd"] else "rent"
+    return answer.model_copy(update={"recommend": rec.model_copy(update={"action": action})})
 
 
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:

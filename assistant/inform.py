@@ -315,7 +315,7 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
     for gpu in gpus:
         f = _card_facts(ctx, gpu)
         q = f["rent"]
-        rent = ctx.say("info.stock.rent", n=q["samples"], providers=", ".join(q["providers"]),
+        rent = ctx.say("info.stock.rent", n=q["samples"], providers=ctx.say("list_sep").join(q["providers"]),
                        low=ctx.usd(q["usd_per_gpu_hour_low"]), high=ctx.usd(q["usd_per_gpu_hour_high"]),
                        typical=ctx.usd(q["usd_per_gpu_hour_typical"]), date=q["as_of"]) if q else ctx.say("info.stock.no_rent")
         buy = ctx.say("info.stock.no_buy") if not f["buy_price_usd"] else (
@@ -387,9 +387,16 @@ def rent_or_buy(ctx: Context) -> str:
     use = ctx.profile.get("utilisation")
     assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]
     prices = ctx.turn.prices
-    inp = RentBuyInput(gpu=gpu.id, gpus=ctx.turn.counts.get(gpu.id, 1), utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
-                       rent_usd_per_gpu_hour=prices.get("rent_usd_per_hour"),
-                       purchase_usd_per_gpu=prices.get("buy_usd"))
+    rec = ctx.rec
+    planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
+    n = ctx.turn.counts.get(gpu.id) or planned or 1  # the cards asked about, else the plan's count on that card
+    per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
+                for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over its cards
+    inp = RentBuyInput(gpu=gpu.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
+                       rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
+                       rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
+                       purchase_usd_per_gpu=per_card["buy_usd"],
+                       **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
     try:
         rb = rent_vs_buy(inp)
     except ToolError:
@@ -397,14 +404,24 @@ def rent_or_buy(ctx: Context) -> str:
     if ctx.recorder is not None:
         ctx.recorder("rent_vs_buy", inp.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
-    given = [ctx.say("info.rb.given_rent", usd=ctx.usd(prices["rent_usd_per_hour"]))] if "rent_usd_per_hour" in prices else []
-    given += [ctx.say("info.rb.given_buy", usd=ctx.usd(prices["buy_usd"]))] if "buy_usd" in prices else []
+    given = []
+    for key, label in (("rent_usd_per_hour", "given_rent"), ("rent_usd_per_month", "given_rent_month"),
+                       ("buy_usd", "given_buy")):
+        if key in prices:
+            given.append(ctx.say(f"info.rb.{label}", usd=ctx.usd(prices[key])))
+        elif key + "_machine" in prices:
+            given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=n,
+                                 per=ctx.usd(prices[key + "_machine"] / n)))
+    if "horizon_months" in prices:
+        given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
-                 + ("" if ctx.lang == "zh" else " ") + ctx.say("rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
+                 + ("" if ctx.lang == "zh" else " ") + ctx.say(
+                     "rb.cheaper_rent" if rb.cheaper == "rent" else
+                     "rb.cheaper_buy_month" if rb.rent_usd_per_gpu_month is not None else "rb.cheaper_buy"))
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)

@@ -84,7 +84,7 @@ def cards_words(values: list[str], lang: str = "en") -> str:
             words.append(value)
             continue
         words.append(f"{count} × {gpu.name}" if re.match(r"\s*\d", value) else gpu.name)
-    return ", ".join(words)
+    return say(lang, "list_sep").join(words)
 
 
 # ---------------------------------------------------------------- the options table
@@ -117,7 +117,7 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
             return say(lang, "table.no_because", why=say(lang, "table.miss.speed"))  # fits, but slower than reading
         if not missed:
             return say(lang, "table.no")
-        return say(lang, "table.no_because", why=", ".join(say(lang, f"table.miss.{k}") for k in missed))
+        return say(lang, "table.no_because", why=say(lang, "list_sep").join(say(lang, f"table.miss.{k}") for k in missed))
     if key == "spare":
         return pct(o.headroom_fraction)
     if key == "tps":
@@ -251,14 +251,16 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
 
 
 def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
-                 notes: list[str] | None = None, said: list[str] | None = None) -> tuple[str, dict[str, Any]]:
+                 notes: list[str] | None = None, said: list[str] | None = None,
+                 own_prices: bool = False) -> tuple[str, dict[str, Any]]:
     """The answer in Markdown, and its options table as data; `said` is what was read from the user's
-    own words, which opens the assumptions so that a misreading shows."""
+    own words, which opens the assumptions so that a misreading shows. `own_prices`: the user gave
+    rent and buy prices, compared after the answer, so the catalog's comparison is left out."""
     rec = answer.recommend
     best = rec.best
     lines = [headline(rec, lang), ""]
     if changed:
-        lines += [say(lang, "answer.updated", slots=", ".join(changed)), ""]
+        lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
     if rec.relaxed and best is not None and best.owned:
@@ -289,7 +291,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
-    lines += _rent_or_buy_lines(rec, lang)
+    lines += [] if own_prices else _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
@@ -651,6 +653,10 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
 
 
 def _break_even(rb, lang: str) -> str:
+    if getattr(rb, "rent_usd_per_gpu_month", None) is not None:  # a monthly rental: paid back after so many months
+        months = rb.break_even_months
+        return (say(lang, "rb.never_months") if months is None or months > rb.horizon_months
+                else say(lang, "rb.after_months", months=f"{months:.0f}" if months >= 10 else f"{months:.1f}"))
     return (say(lang, "rb.never") if rb.break_even_utilisation is None
             else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
 

@@ -33,4 +33,4 @@ def engine_for(sized: SizedEngine, gpu: Gpu) -> str | None:
 def also_runs(sized: SizedEngine, gpu: Gpu) -> list[str]:
     """The other engines that run on the card, for the answer's 'also runs here' line."""
     picked = engine_for(sized, gpu)
-    return [name for e, name in engines_on(gpu) if name != picked and e.id != "transformers"]
+    return [name for e, name in engines_on(gpu) if name != picked and e.id != "transformers" and e.suggested]

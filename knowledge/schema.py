@@ -135,6 +135,8 @@ class Engine(Record):
     aliases: list[str] = Field(default_factory=list, description="lower-case names people type for it")
     for_en: str = Field("", description="what the engine is for, in plain English")
     for_zh: str = Field("", description="what the engine is for, in Chinese")
+    suggested: bool = Field(True, description="named in an answer's 'also runs here' line; False for an engine "
+                                              "in maintenance mode, described only when asked about")
 
     def support_on(self, gpu: Gpu) -> EngineSupport | None:
         """How this engine runs on that card, or None when it does not."""

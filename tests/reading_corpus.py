@@ -273,6 +273,33 @@ def clock_deadlines(lang: str) -> Iterator[Clause]:
                              {"phase": "batch", "batch_items": 100_000, "deadline_hours": hours})
 
 
+EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+ZH_DAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
+PARTS = {"morning": (9, "早上"), "afternoon": (15, "下午"), "evening": (18, "晚上")}
+
+
+def weekday_deadlines(lang: str) -> Iterator[Clause]:
+    """A fine-tuning run started on one weekday and due on a later one (or the same day next week), the
+    start said before or after the due day: hours between the two."""
+    for (start, due), (start_part, due_clock) in itertools.product(
+            ((0, 4), (1, 3), (2, 2), (3, 0), (4, 5)), (("morning", 17), ("afternoon", 9), ("evening", 18))):
+        start_h = PARTS[start_part][0]
+        hours = float(((due - start) % 7 or 7) * 24 + due_clock - start_h)
+        expect = {"phase": "fine-tune", "model": "qwen2.5-7b", "deadline_hours": hours}
+        if lang == "en":
+            due_en = f"{due_clock % 12 or 12}{'pm' if due_clock >= 12 else 'am'}"
+            for begin, end in ((f"if we start {EN_DAYS[start]} {start_part}", f"it must be done by {EN_DAYS[due]} {due_en}"),
+                               (f"starting {EN_DAYS[start]} {start_part}", f"due by {EN_DAYS[due]} {due_en}")):
+                yield Clause(f"fine-tune qwen2.5 7b, {begin}, {end}", expect)
+                yield Clause(f"{end}: fine-tune qwen2.5 7b {begin}", expect)
+        else:
+            due_zh = f"{'晚上' if due_clock >= 18 else '下午' if due_clock >= 12 else '早上'}{due_clock - 12 if due_clock > 12 else due_clock}点"
+            begin = f"{ZH_DAYS[start]}{PARTS[start_part][1]}开始"
+            for end in (f"{ZH_DAYS[due]}{due_zh}前要跑完", f"{ZH_DAYS[due]}{due_zh}之前完成"):
+                yield Clause(f"微调qwen2.5 7b，{begin}，{end}", expect)
+                yield Clause(f"{end}，{begin}微调qwen2.5 7b", expect)
+
+
 def corpus() -> list[Clause]:
     out: list[Clause] = []
     for lang in ("en", "zh"):
@@ -280,6 +307,7 @@ def corpus() -> list[Clause]:
         out += list(batch_jobs(lang))
         out += list(fine_tuning(lang))
         out += list(clock_deadlines(lang))
+        out += list(weekday_deadlines(lang))
     return out
 
 

@@ -44,7 +44,8 @@ def test_the_engine_named_for_a_card(gpu, sized, expected):
 
 
 def test_engines_that_also_run_on_a_card():
-    assert also_runs("vllm", find_gpu("ascend-910b")) == ["SGLang", "MindIE", "llama.cpp"]
+    assert also_runs("vllm", find_gpu("ascend-910b")) == ["SGLang", "MindIE", "LMDeploy", "llama.cpp"]
+    assert "TGI (Text Generation Inference)" not in also_runs("vllm", find_gpu("h100-sxm"))  # maintenance mode
     assert also_runs("llama.cpp", find_gpu("apple-m2-ultra-192gb")) == ["MLX (mlx-lm)"]
     assert "TensorRT-LLM" in also_runs("vllm", find_gpu("l40s"))
     assert "TensorRT-LLM" not in also_runs("vllm", find_gpu("t4"))  # Turing: community support only
@@ -80,7 +81,7 @@ def test_the_cli_refuses_an_engine_that_does_not_run_on_the_card_in_one_line(cap
 
 def test_the_math_names_the_engine_on_the_card_and_the_others():
     r = inference_memory(InferenceMemoryInput(model="qwen2.5-72b", precision="int8", gpu="ascend-910b", gpus=4))
-    assert "engine vLLM-Ascend (sized as vllm; also runs here: SGLang, MindIE, llama.cpp); KV cache in BF16" \
+    assert "engine vLLM-Ascend (sized as vllm; also runs here: SGLang, MindIE, LMDeploy, llama.cpp); KV cache in BF16" \
         in r.assumptions
 
 
@@ -124,7 +125,7 @@ def test_gpus_show_lists_the_engines_that_run_on_a_card(capsys):
 
     assert main(["gpus", "show", "ascend-910b"]) == 0
     out = capsys.readouterr().out
-    assert "engines                vLLM-Ascend, SGLang, MindIE, llama.cpp, transformers" in out
+    assert "engines                vLLM-Ascend, SGLang, MindIE, LMDeploy, llama.cpp, transformers" in out
     assert main(["gpus", "show", "M3 Max 30-core 36GB", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["memory_bandwidth_gbps"] == 300 and [e["name"] for e in data["engines"]] == [
@@ -138,5 +139,5 @@ def test_the_catalog_json_names_each_cards_engines(capsys):
 
     assert main(["gpus", "--json"]) == 0
     by_id = {g["id"]: g for g in json.loads(capsys.readouterr().out)}
-    assert by_id["gaudi-3"]["engines"] == ["vLLM (Gaudi plugin)", "SGLang", "transformers"]
+    assert by_id["gaudi-3"]["engines"] == ["vLLM (Gaudi plugin)", "SGLang", "TGI on Gaudi", "transformers"]
     assert "TensorRT-LLM" not in by_id["t4"]["engines"] and "TensorRT-LLM" in by_id["h100-sxm"]["engines"]

@@ -78,6 +78,8 @@ class RentBuyInput(ToolInput):
     utilisation: float = Field(0.5, ge=0, le=1, description="share of hours the cards are busy")
     region: Region = "global"
     rent_usd_per_gpu_hour: float | None = Field(None, gt=0, description="default: typical rental price on record")
+    rent_usd_per_gpu_month: float | None = Field(None, gt=0, description="a monthly rental instead, paid whether the "
+                                                                         "card is busy or not")
     purchase_usd_per_gpu: float | None = Field(None, gt=0, description="default: catalog price of the card")
     power_w: float | None = Field(None, gt=0, description="wall power per GPU under load; default TDP x 1.3")
     electricity_usd_per_kwh: float | None = Field(None, ge=0)
@@ -93,7 +95,11 @@ class RentBuyResult(Explained):
     horizon_months: int
     rent_total_usd: float
     buy_total_usd: float
-    break_even_utilisation: float | None = Field(description="None: buying never pays off within the horizon")
+    break_even_utilisation: float | None = Field(description="None: buying never pays off within the horizon "
+                                                             "(or the rent is monthly: see break_even_months)")
+    break_even_months: float | None = Field(None, description="a monthly rental: months after which owning has "
+                                                              "cost less; None when it never does")
+    rent_usd_per_gpu_month: float | None = Field(None, description="the monthly rental compared, if it was one")
     cheaper: Literal["rent", "buy"]
     rule_of_thumb: tuple[float, float]
 
@@ -104,7 +110,10 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     gpu: Gpu = find_gpu(inp.gpu)
     r = rules()
     assumptions: list[str] = []
-    if inp.rent_usd_per_gpu_hour is None:
+    monthly = inp.rent_usd_per_gpu_month
+    if monthly is not None:
+        rent = monthly / HOURS_PER_MONTH
+    elif inp.rent_usd_per_gpu_hour is None:
         quote = price_quote(gpu.id, inp.region)
         rent = quote.usd_per_gpu_hour_typical
         assumptions.append(f"rent {rent:.2f} USD/GPU-hour: typical of {quote.samples} offers "
@@ -120,19 +129,28 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     hours = inp.horizon_months * HOURS_PER_MONTH
     busy = hours * inp.utilisation
     n = inp.gpus
-    rent_total = rent * busy * n
     fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * n
     energy = power_kw * kwh_price * busy * n
     buy_total = fixed + energy
-    margin = rent - power_kw * kwh_price
-    break_even = None
-    if margin > 0:
-        u = fixed / n / (hours * margin)
-        break_even = u if u <= 1 else None
+    break_even = break_even_months = None
+    if monthly is not None:  # paid every month, busy or not: owning wins after the purchase is paid back
+        rent_total = monthly * inp.horizon_months * n
+        saved = monthly - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * inp.utilisation
+        break_even_months = purchase * (1 - inp.resale_fraction) / saved if saved > 0 else None
+        rent_term = term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
+                         "monthly rental x months x GPUs", {"usd_per_gpu_month": monthly,
+                                                           "months": inp.horizon_months, "gpus": n})
+    else:
+        rent_total = rent * busy * n
+        margin = rent - power_kw * kwh_price
+        if margin > 0:
+            u = fixed / n / (hours * margin)
+            break_even = u if u <= 1 else None
+        rent_term = term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
+                         "rental price x hours x utilisation x GPUs",
+                         {"usd_per_gpu_hour": rent, "hours": hours, "utilisation": inp.utilisation, "gpus": n})
     terms = [
-        term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
-             "rental price x hours x utilisation x GPUs",
-             {"usd_per_gpu_hour": rent, "hours": hours, "utilisation": inp.utilisation, "gpus": n}),
+        rent_term,
         term("buy_total_usd", "Owning over the horizon", buy_total, "USD",
              "(purchase x (1 - resale) + hosting x months) x GPUs + power x electricity price x busy hours x GPUs",
              {"purchase_usd_per_gpu": purchase, "resale_fraction": inp.resale_fraction,
@@ -150,7 +168,10 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         f"hosting {inp.hosting_usd_per_gpu_month:.0f} USD per GPU-month",
     ]
     warnings = []
-    if break_even is None:
+    if monthly is not None:
+        if break_even_months is None or break_even_months > inp.horizon_months:
+            warnings.append("at this monthly rent owning does not pay for itself within the horizon")
+    elif break_even is None:
         warnings.append("at this rental price buying never pays off within the horizon")
     elif not lo <= break_even <= hi:
         warnings.append(
@@ -160,6 +181,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     return RentBuyResult(
         gpu=gpu.id, gpus=n, utilisation=inp.utilisation, horizon_months=inp.horizon_months,
         rent_total_usd=rent_total, buy_total_usd=buy_total, break_even_utilisation=break_even,
+        break_even_months=break_even_months, rent_usd_per_gpu_month=monthly,
         cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
         terms=terms, assumptions=assumptions, warnings=warnings,
     )

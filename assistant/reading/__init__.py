@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.hardware import (
     read_budget,
@@ -162,6 +163,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
+    read_constraints(m)
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

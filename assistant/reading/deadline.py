@@ -41,16 +41,18 @@ def read_deadline(m: Message) -> float | None:
         if due_h is not None:
             hours = (due_h - now_h) % 24 or 24.0
             hits = [(pos, h) for pos, h in hits if h != 24] + [(due_clock.start(), hours)]
-    today = word_pattern("weekday_today").search(m.masked)
-    if today:
+    today = word_pattern("weekday_today").search(m.masked) or word_pattern("weekday_start").search(m.masked)
+    if today:  # "today is Tuesday", "if I start monday morning": the hours from then to the day due
         days = vocab()["zh_weekdays"].values()
         order = list(dict.fromkeys(days))  # monday ... sunday
-        start = order.index(today.group(1))
-        now_h = _clock(m.masked[today.end():today.end() + 20])
+        group = 1 if today.group(1) else 2
+        start = order.index(today.group(group))
+        now_h = _clock(m.masked[today.end(group):today.end(group) + 20])
         due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0 + (
                    (_clock(m.masked[x.end():x.end() + 20]) or now_h) - now_h if now_h is not None else 0.0)
-               for x in word_pattern("weekday_due").finditer(m.masked)}
-        hits = [(pos, due.get(pos, hours)) for pos, hours in hits]
+               for x in word_pattern("weekday_due").finditer(m.masked)
+               if not today.start() <= x.start() < today.end()}  # the start's own "by monday" is no deadline
+        hits = [(pos, due.get(pos, hours)) for pos, hours in hits if not today.start() <= pos < today.end()]
     if not hits:
         return None
     value = max(hits)[1]

@@ -167,7 +167,7 @@ def _allowed_vendors(m: Message) -> set[str]:
     domestic-only policy, or the vendors named as the only (or preferred) ones ('only nvidia or amd')."""
     if m.live("domestic_only"):
         domestic: set[str] = {g.vendor for g in gpus() if g.domestic_china}
-        names = ", ".join(g.name for g in gpus() if g.domestic_china)
+        names = ("、" if m.lang == "zh" else ", ").join(g.name for g in gpus() if g.domestic_china)
         _note_once(m, ("note.domestic_only", {"cards": names}))
         return domestic
     words, vendors = vocab()["vendor_words"], catalog_vendors()
@@ -187,7 +187,7 @@ def _allowed_vendors(m: Message) -> set[str]:
             limited[i] = limited[i] or (limited[j] and _joined(m.masked, first.end(), second.start(), comma=False))
     allowed = [words[x.group()] for x, ok in zip(mentions, limited, strict=True) if ok]
     if allowed and preferred:
-        _note_once(m, ("note.vendor_preferred", {"vendors": ", ".join(vendor_name(v) for v in dict.fromkeys(allowed))}))
+        _note_once(m, ("note.vendor_preferred", {"vendors": ("、" if m.lang == "zh" else ", ").join(vendor_name(v) for v in dict.fromkeys(allowed))}))
     return set(allowed)
 
 

@@ -7,7 +7,7 @@ import unicodedata
 from functools import cache
 
 import knowledge
-from assistant.reading.message import Message, Understanding
+from assistant.reading.message import Message, Quantity, Understanding
 from assistant.reading.names import family_words
 from assistant.reading.quantities import clause_bounds, negated
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, pattern_rows, vocab, word_pattern
@@ -21,6 +21,9 @@ def read_intents(m: Message) -> set[str]:
     for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection"):
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
+    if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \
+            and word_pattern("preference.buy").search(m.text) and word_pattern("rent_buy_cue").search(m.text):
+        found.add("rent_buy")  # "renting is 2800 a month, buying 60k: which is cheaper?"
     if "reset" in found and re.search(r"\bfrom scratch\b", m.text) and not re.search(
             r"\b(start (over|again)|reset|new (conversation|chat|session))\b", m.text):
         found.discard("reset")
@@ -240,7 +243,8 @@ def read_question(m: Message, u: Understanding) -> None:
     elif code == "quality" and word_pattern("quality_not").search(m.masked):
         return  # "is 24 GB good enough?": a hardware question
     elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
-        return  # a sizing request that also asks something: the sizing answers it
+        _also(m, u, code)  # a sizing request that also asks something: sized, and the question answered after
+        return
     elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
         return  # "will the cost go up with 32k context?": a change to size, not a question about the market
     u.intents.add(code)
@@ -256,6 +260,24 @@ def read_question(m: Message, u: Understanding) -> None:
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
     u.notes, u.region_hint = [], None
+
+
+# Questions answered after the sizing when a message asks them beside one ("serve qwen 14b to 30 users:
+# vllm or tgi?"); the others are answered by the sizing itself.
+ALSO = ("engine_choice", "availability", "quality")
+
+
+def _also(m: Message, u: Understanding, code: str) -> None:
+    """A question beside a sizing: its code and what it is about, kept for the reply after the answer.
+    An engine picked between ('vllm or sglang?') is not the engine sized: the sizing takes its default."""
+    if code not in ALSO:
+        return
+    u.also = code
+    u.engines = _engines(m)
+    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
+    u.subject = u.updates.get("model") if code == "quality" else None
+    if code == "engine_choice" and len(u.engines) != 1:
+        u.updates.pop("engine", None)
 
 
 def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
@@ -294,8 +316,10 @@ def read_fit_check(m: Message, u: Understanding) -> None:
 
 
 def read_prices(m: Message, u: Understanding) -> None:
-    """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent'):
-    the hourly one is the rent per card-hour, the other the price of a card; neither is a budget."""
+    """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent',
+    '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
+    card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
+    without a currency in such a clause are the conversation's (yuan in Chinese)."""
     if "rent_buy" not in u.intents:
         return
     from knowledge import rules
@@ -304,24 +328,56 @@ def read_prices(m: Message, u: Understanding) -> None:
     u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
     if u.cards and not set(u.updates) - {"only", "preference", "budget_usd", "budget_usd_per_month"}:
         u.updates.pop("only", None)  # "rent or buy 8 H100s?": the cards asked about, no plan limited to them
-
-    for q in m.role("money"):
-        usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
+    for q in _amounts(m):
+        cny = q.extra == "CNY" or (q.role != "money" and yuan)
+        usd = q.value * (rules().usd_per_cny if cny else 1.0)
         if q.extra == "EUR" or usd <= 0:
             continue
         left, _right = clause_bounds(m.masked, q.start, q.end)
         before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
-        hourly = word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]) \
-            or word_pattern("money_hourly_before").search(before)
+        after = m.masked[q.end:q.end + 24].split(",")[0]
         if word_pattern("price_not").search(before):
             continue  # "budget $30k": what may be spent, not what a card costs
-        after = m.masked[q.end:q.end + 24]
-        if hourly or word_pattern("price_before").search(before.rstrip(" $¥~")) or word_pattern("price_after").match(after):
-            u.prices["rent_usd_per_hour" if hourly else "buy_usd"] = round(usd, 4)
-    bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and "buy_usd" not in u.prices else None
+        hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
+        monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
+            or word_pattern("price_monthly_before").search(before)
+        machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after)
+        said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
+            or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
+        if not said:
+            continue
+        kind = "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
+        u.prices[kind + ("_machine" if machine else "")] = round(usd, 4)
+    bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and not _buy_said(u) else None
     if bare:
         u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
+    horizon = word_pattern("horizon").search(m.masked)
+    if horizon and u.prices:
+        n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
+        months = n * (1 if unit.startswith(("month", "个月")) else 12)
+        if 0 < months <= 120:
+            u.prices["horizon_months"] = months
     if u.prices:
-        for slot in ("budget_usd", "budget_usd_per_month"):
+        for slot in ("budget_usd", "budget_usd_per_month", "preference"):
             u.updates.pop(slot, None)
         u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+        if "model" in u.updates or u.unknown_model:  # a workload too: sized (on the card priced), then compared
+            u.also = "rent_buy"
+            if u.cards and not u.updates.get("only") and not u.updates.get("owned"):
+                u.updates["only"] = list(u.cards[:1])
+
+
+def _amounts(m: Message) -> list[Quantity]:
+    """Money said, and bare amounts (no unit, 50 or more) that may be prices in a rent-or-buy question."""
+    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and q.value >= 50))]
+
+
+def _priced(words: str) -> bool:
+    """A bare amount beside rent or buy words is a price ('买整机 60000', 'renting 2800 a month')."""
+    return bool(word_pattern("preference.rent").search(words) or word_pattern("preference.buy").search(words)
+                or word_pattern("price_machine").search(words))
+
+
+def _buy_said(u: Understanding) -> bool:
+    return "buy_usd" in u.prices or "buy_usd_machine" in u.prices

@@ -16,6 +16,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from knowledge import engines
 from knowledge.resolve import BadValue, check_size, normalise
 
 SERVING = ("serve", "production", "train-and-serve")  # phases whose requests have prompts, not items
@@ -217,8 +218,17 @@ def read_framework(m: Message) -> str | None:
 
 
 def read_engine(m: Message) -> str | None:
-    """The serving engine named ('with sglang', 'on llama.cpp', '用ollama'), not negated."""
-    return _first_said(m.masked, "engines")
+    """The serving engine named ('with sglang', 'on llama.cpp', '用ollama'), not negated. An engine the
+    tools have no model of ('with TGI', '用lmdeploy') is said to be sized as the nearest one."""
+    said = _first_said(m.masked, "engines")
+    if said is None:
+        for start, _end, engine_id in m.engines:
+            by_id = {e.id: e for e in engines()}
+            engine = by_id[engine_id]
+            if engine.sized_as != engine.id and not negated(m.text, start):
+                m.notes.append(("note.engine_sized_as", {"name": engine.name, "other": by_id[engine.sized_as].name}))
+                break
+    return said
 
 
 def read_train_tokens(m: Message) -> float | None:

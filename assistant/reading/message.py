@@ -30,6 +30,7 @@ class Understanding:
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
     region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
     aside: str | None = None  # a concept asked about in a message that also sizes something
+    also: str | None = None  # a question (intent code) asked beside a sizing: answered after it
     # what a question with its own reply is about (assistant.reading.intents.read_question)
     cards: list[str] = field(default_factory=list)  # cards asked about, catalog ids
     counts: dict[str, int] = field(default_factory=dict)  # a count said with a card ("two L40S")

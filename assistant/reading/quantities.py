@@ -190,6 +190,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     percent = word_pattern("percent_after").match(after)
     if percent or word_pattern("percent_before").search(before):
         rest = after[percent.end():] if percent else after
+        if word_pattern("uptime_after").match(rest) or word_pattern("uptime_before").search(before):
+            return "uptime", ""  # "99.9% uptime": an availability target, not how busy the cards are
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
     cur_before = word_pattern("money_before").search(before.rstrip())
     cur_after = word_pattern("money_after").match(after)

@@ -127,6 +127,10 @@ def _zh_numeral_run() -> re.Pattern[str]:
     return re.compile(rf"(?:\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
 
 
+# Chinese measure words after a count ('一张', '两台'): a numeral right before one starts a new number.
+MEASURE_WORDS = "张台块位名片卡套"
+
+
 def _zh_numerals(text: str) -> str:
     """Chinese numerals to digits, leaving lone characters that are not numbers ('一' before a noun
     that takes no count is handled by zh_before_numerals)."""
@@ -136,6 +140,11 @@ def _zh_numerals(text: str) -> str:
             return run  # no number is written that long
         if not re.search(r"[\d一二两三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
             return run
+        follows = m.string[m.end():m.end() + 1]
+        count = re.search(r"[一二两三四五六七八九]$", run) if follows and follows in MEASURE_WORDS else None
+        if count and len(run) > 1 and run[-2] not in "一二两三四五六七八九十":
+            # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
+            return f"{repl(re.match(r'.+', run[:-1]))} {_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
         value = _zh_number(run)
         return f" {_digits(value)} " if value < 1e15 else run
 
@@ -268,7 +277,7 @@ def _fix_typos(text: str) -> str:
 def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
     numerals and phrases rewritten, English number words as digits, single spaces."""
-    text = _fix_typos(unicodedata.normalize("NFKC", readable(text)).translate(_PUNCT).lower())
+    text = _fix_typos(unicodedata.normalize("NFKC", readable(text).translate(_PUNCT)).translate(_PUNCT).lower())
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
         text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma

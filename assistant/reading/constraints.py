@@ -1,0 +1,31 @@
+"""Constraints the sizing does not model, read so that the answer says them back instead of dropping
+them: an availability target or redundancy ("99.9% uptime", "N+1", "高可用"), a compliance regime
+("HIPAA", "等保"), a cloud provider named ("aws only", "阿里云"). Each becomes a note code with its
+values (catalog note.<code>); the words live in words/constraints.yaml."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message
+from assistant.reading.quantities import negated
+from assistant.reading.text import pattern_rows, word_pattern
+
+
+def read_constraints(m: Message) -> None:
+    """Add a note for each constraint the message states and the sizing does not model."""
+    uptime = m.role("uptime")
+    if uptime:
+        m.notes.append(("note.redundancy_target", {"target": f"{uptime[0].value:g}%"}))
+    elif _said(m, word_pattern("redundancy")):
+        m.notes.append(("note.redundancy", {}))
+    regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
+    if regimes:
+        m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))
+    for pattern, (en, zh) in pattern_rows("providers"):
+        if _said(m, pattern):
+            m.notes.append(("note.provider", {"name": zh if m.lang == "zh" else en}))
+            break
+
+
+def _said(m: Message, pattern) -> bool:
+    x = pattern.search(m.masked)
+    return bool(x and not negated(m.masked, x.start()))

@@ -1,0 +1,191 @@
+"""What a sizing request says beside the workload: constraints the sizing does not model (availability
+targets, redundancy, compliance, a cloud provider), questions asked beside it (which engine, rent or buy
+at the user's own prices), and a job's start day. Generated in English and Chinese, each form crossed
+with sizing sentences in both orders; then through the whole graph, in the language asked."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from assistant.reading import understand
+from knowledge import rules
+from tests.conversation import payload, run_conversation
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+SIZING = {"en": ["serve llama 3.1 70b to 200 users", "deploy qwen2.5 32b for 40 nurses"],
+          "zh": ["部署qwen2.5-72b给50人同时用", "给30个客服部署qwen2.5-32b"]}
+JOINS = {"en": (", ", ". ", "; "), "zh": ("，", "。", " ")}
+
+
+def _both_orders(lang: str, clause: str):
+    for sizing, join in itertools.product(SIZING[lang], JOINS[lang]):
+        yield f"{sizing}{join}{clause}"
+        yield f"{clause}{join}{sizing}"
+
+
+def _notes(text: str) -> dict[str, dict[str, str]]:
+    return dict(understand(text).notes)
+
+
+UPTIME = {"en": ["we need {p}% uptime", "uptime of {p}%", "SLA {p}%", "availability target {p}%", "{p}% availability is required"],
+          "zh": ["可用性要{p}%", "要求{p}%的可用性", "可用率{p}%", "在线率要达到{p}%"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_availability_target_is_noted_and_never_read_as_utilisation(lang):
+    n = 0
+    for form, p in itertools.product(UPTIME[lang], ("99.9", "99.95", "99")):
+        for text in _both_orders(lang, form.format(p=p)):
+            u = understand(text)
+            assert "utilisation" not in u.updates, text
+            assert dict(u.notes).get("note.redundancy_target") == {"target": f"{float(p):g}%"}, text
+            assert u.updates.get("model"), text
+            n += 1
+    assert n >= 96
+
+
+REDUNDANCY = {"en": ["with N+1 redundancy", "it needs failover", "high availability is a must", "no single point of failure",
+                     "active-active across two sites", "we need a hot standby"],
+              "zh": ["要求高可用", "要有冗余", "需要容灾", "双活部署", "不能宕机", "主备切换"]}
+COMPLIANCE = {"en": [("it has to be HIPAA compliant", "HIPAA"), ("GDPR applies", "GDPR"), ("we are SOC 2 audited", "SOC 2"),
+                     ("data residency in the EU", "data residency")],
+              "zh": [("要过等保三级", "等保"), ("数据不能出境", "数据驻留"), ("需要符合GDPR", "GDPR")]}
+PROVIDERS = {"en": [("aws only", "AWS"), ("we're an azure shop", "Azure"), ("on GCP", "Google Cloud"),
+                    ("it must run on alibaba cloud", "Alibaba Cloud")],
+             "zh": [("只能用阿里云", "阿里云"), ("在腾讯云上", "腾讯云"), ("用火山引擎", "火山引擎"), ("部署在华为云", "华为云"),
+                    ("公司用AWS", "AWS")]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_redundancy_compliance_and_providers_are_said_back(lang):
+    for form in REDUNDANCY[lang]:
+        for text in _both_orders(lang, form):
+            assert "note.redundancy" in _notes(text), text
+    for form, name in COMPLIANCE[lang]:
+        for text in _both_orders(lang, form):
+            assert name in _notes(text).get("note.compliance", {}).get("names", ""), text
+    for form, name in PROVIDERS[lang]:
+        for text in _both_orders(lang, form):
+            assert _notes(text).get("note.provider") == {"name": name}, text
+
+
+def test_a_constraint_that_is_negated_or_absent_adds_no_note():
+    assert not _notes("serve llama 3.1 70b to 200 users, no need for redundancy")
+    assert not _notes("serve llama 3.1 70b to 200 users at 50% utilisation")
+    assert understand("serve llama 3.1 70b to 200 users at 50% utilisation").updates["utilisation"] == 0.5
+
+
+def test_on_prem_and_air_gapped_words_mean_owning_the_hardware():
+    for text in ("私有化部署qwen2.5-72b，50人同时用", "数据不能出内网，部署qwen2.5-72b给50人", "air-gapped deployment of llama 3.1 70b for 50 users",
+                 "离线部署qwen2.5-32b给20个人用"):
+        assert understand(text).updates.get("preference") == "buy", text
+
+
+# ---------------------------------------------------------------- engines asked about beside a sizing
+
+ENGINE_QUESTIONS = {"en": ["should we use vllm or tgi?", "vllm or sglang?", "which serving engine should we use?",
+                           "lmdeploy or vllm, which is faster?"],
+                    "zh": ["用vllm还是sglang？", "推理框架用哪个好？", "lmdeploy和vllm哪个快？", "tgi还是vllm"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_engine_question_beside_a_sizing_is_kept_for_after_the_answer(lang):
+    for form in ENGINE_QUESTIONS[lang]:
+        for text in _both_orders(lang, form):
+            u = understand(text)
+            assert u.also == "engine_choice", text
+            assert u.updates.get("model") and "engine" not in u.updates, text
+
+
+@pytest.mark.parametrize("text, lang, engines", [
+    ("serve qwen 14b to 30 users, should we use vllm or tgi?", "en", ["vLLM", "TGI"]),
+    ("sglang还是vllm，部署qwen2.5-14b给20个人用哪个？", "zh", ["SGLang", "vLLM"]),
+])
+def test_the_answer_then_answers_the_engine_question_in_the_same_language(text, lang, engines):
+    first, reply = run_conversation([text, "working hours" if lang == "en" else "工作时间"])
+    assert payload(first)["kind"] == "question"  # asked first, the engine question promised with the plan
+    assert ("other question" if lang == "en" else "另一个问题") in first.content
+    assert payload(reply)["kind"] == "answer"
+    _head, _, tail = reply.content.partition("**Serving engines**" if lang == "en" else "**推理引擎**")
+    assert tail, reply.content
+    for name in engines:
+        assert f"**{name}" in tail
+    assert bool(CJK.search(tail)) == (lang == "zh")
+    if "TGI" in engines:
+        assert "maintenance mode" in tail
+
+
+def test_an_engine_without_a_model_of_its_own_is_said_to_be_sized_as_another():
+    for text, name in (("serve llama 3 8b with tgi for 10 users", "TGI"), ("用lmdeploy部署qwen2.5-7b", "LMDeploy")):
+        note = _notes(text)["note.engine_sized_as"]
+        assert note["name"].startswith(name) and note["other"] == "vLLM"
+
+
+# ---------------------------------------------------------------- rent or buy at the user's prices
+
+CNY = rules().usd_per_cny
+RENT = {"en": [("renting is {r} a month per card", "rent_usd_per_month"), ("rent costs {r} per month for one card", "rent_usd_per_month"),
+               ("renting is {h} an hour per card", "rent_usd_per_hour")],
+        "zh": [("租的话一个月{r}一张", "rent_usd_per_month"), ("租一张卡一个月{r}", "rent_usd_per_month"), ("月租{r}一张", "rent_usd_per_month"),
+               ("租一小时{h}元", "rent_usd_per_hour")]}
+BUY = {"en": [("buying the whole machine is {b}", "buy_usd_machine"), ("or we buy a server for {b}", "buy_usd_machine"),
+              ("buying one card is {c}", "buy_usd")],
+       "zh": [("买整机{b}", "buy_usd_machine"), ("买一台服务器要{b}", "buy_usd_machine"), ("买一张{c}", "buy_usd")]}
+HORIZON = {"en": [("over {y} years", 12), ("we'd keep it {y} years", 12), ("for {m} months", 1)],
+           "zh": [("用{y}年", 12), ("{y}年折旧", 12), ("用{m}个月", 1)]}
+CUE = {"en": ["which is cheaper?", "which makes more sense?", "is buying worth it?"], "zh": ["哪个划算？", "哪个更省钱", "值得买吗"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rent_and_buy_prices_per_card_month_hour_and_machine_are_read_with_the_horizon(lang):
+    money = {"en": {"r": ("$400", 400.0), "h": ("$0.6", 0.6), "b": ("$9,000", 9000.0), "c": ("$2,000", 2000.0)},
+             "zh": {"r": ("2800", 2800 * CNY), "h": ("3", 3 * CNY), "b": ("6万", 60000 * CNY), "c": ("1.5万", 15000 * CNY)}}[lang]
+    n = 0
+    for (rent, rkey), (buy, bkey), (horizon, per), cue in itertools.product(RENT[lang], BUY[lang], HORIZON[lang], CUE[lang]):
+        said = {k: v[0] for k, v in money.items()}
+        parts = [rent.format(**said), buy.format(**said), horizon.format(y=2, m=18), cue]
+        for order in ((0, 1, 2, 3), (1, 0, 2, 3), (2, 0, 1, 3)):
+            text = JOINS[lang][0].join(parts[i] for i in order)
+            u = understand(text)
+            assert "rent_buy" in u.intents, text
+            want_rent = money["r" if rkey == "rent_usd_per_month" else "h"][1]
+            want_buy = money["b" if bkey == "buy_usd_machine" else "c"][1]
+            assert u.prices.get(rkey) == pytest.approx(want_rent, rel=1e-3), (text, u.prices)
+            assert u.prices.get(bkey) == pytest.approx(want_buy, rel=1e-3), (text, u.prices)
+            assert u.prices.get("horizon_months") == (24 if per == 12 else 18), (text, u.prices)
+            assert not {"budget_usd", "budget_usd_per_month", "preference"} & set(u.updates), text
+            n += 1
+    assert n >= 240
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("我们想部署Qwen2.5-32B给内部用，大概20人。租的话一个月2800一张4090，买整机6万，用两年，哪个划算？", "zh"),
+    ("we want to serve qwen2.5 32b to 20 staff. renting is $400 a month per 4090, or we buy the whole machine for $9k "
+     "and keep it 2 years. which is cheaper?", "en"),
+])
+def test_a_sizing_with_rent_and_buy_prices_is_sized_on_that_card_then_compared_at_those_prices(text, lang):
+    reply = run_conversation([text, "working hours" if lang == "en" else "工作时间"])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer"
+    best = data["results"]["recommend"]["best"]
+    assert best["gpu"] == "rtx-4090"
+    n = best["gpus"]
+    title = "## " + ("Rent or buy the" if lang == "en" else "")
+    assert reply.content.count("**Rent or buy:**" if lang == "en" else "**租还是买**") == 0  # the catalog's comparison left out
+    assert reply.content.startswith("## Buy" if lang == "en" else "## 购买")  # the decision at their prices
+    section = reply.content.split(f"{n} × NVIDIA GeForce RTX 4090 24GB")[-1]
+    assert title.strip() in reply.content
+    assert ("24 months" if lang == "en" else "使用 24 个月") in section
+    assert ("after about" if lang == "en" else "个月回本") in section
+    assert bool(CJK.search(section)) == (lang == "zh")
+
+
+# ---------------------------------------------------------------- Chinese numbers beside counts
+
+
+@pytest.mark.parametrize("text, users", [("三十一个人用qwen2.5 7b", 31), ("给二十一个人部署qwen2.5 7b", 21), ("一个人用qwen2.5 7b", 1)])
+def test_a_count_ending_in_one_keeps_its_tens(text, users):
+    assert understand(text).updates["users"] == users
