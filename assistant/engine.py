@@ -232,7 +232,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         return say(lang, "ack.precision_native")
     if slot == "precision":
         try:
-            return say(lang, "ack.precision", value=find_precision(value).name)
+            name = find_precision(value).name  # "INT4 (flat 4 bits)": the English gloss only in English
+            return say(lang, "ack.precision", value=name if lang == "en" else name.split(" (")[0])
         except (LookupError, ValueError):
             return str(value)
     if slot == "utilisation":

@@ -189,3 +189,15 @@ def test_a_sizing_with_rent_and_buy_prices_is_sized_on_that_card_then_compared_a
 @pytest.mark.parametrize("text, users", [("三十一个人用qwen2.5 7b", 31), ("给二十一个人部署qwen2.5 7b", 21), ("一个人用qwen2.5 7b", 1)])
 def test_a_count_ending_in_one_keeps_its_tens(text, users):
     assert understand(text).updates["users"] == users
+
+
+# ---------------------------------------------------------------- a machine holding the cards counted
+
+
+@pytest.mark.parametrize("rig", ["rig", "box", "server", "machine", "workstation", "pc"])
+@pytest.mark.parametrize("count, card, gpu_id", [(2, "3090", "rtx-3090"), (4, "4090", "rtx-4090"), (8, "A100", "a100-80gb-sxm")])
+def test_cards_counted_with_an_x_before_one_machine_are_the_cards_in_it(rig, count, card, gpu_id):
+    for joined in (f"{count}x{card}", f"{count}x {card}", f"{count} x {card}"):
+        u = understand(f"I want to run qwen2.5 32b on my {joined} {rig}")
+        assert u.updates["owned"] == [f"{count}x {gpu_id}"], joined
+        assert "note.servers_full" not in dict(u.notes) and "note.servers_boards" not in dict(u.notes)

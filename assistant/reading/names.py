@@ -202,8 +202,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
     notes = [] if notes is None else notes
     counted = set() if counted is None else counted
     found: list[tuple[int, int, str, int]] = []
-    # "2x3090", "8xA100": the count's x joined to the name is read as "2 3090" (same length, same spans)
-    text = _JOINED_COUNT.sub(lambda x: x.group(1) + " ", text)
+    # "2x3090", "8xA100": the count's x joined to the name is read as "2*3090" (same length, same spans)
+    text = _JOINED_COUNT.sub(lambda x: x.group(1) + "*", text)  # the x kept as "*": a count of cards, never machines
     taken = bytearray(len(text) + 16)
     for start, end, gram in _ngrams(text, 4):
         if any(taken[start:end]) or MASK in text[start:end] or (" " in gram and not _LETTER.search(gram)):
