@@ -201,3 +201,12 @@ def test_cards_counted_with_an_x_before_one_machine_are_the_cards_in_it(rig, cou
         u = understand(f"I want to run qwen2.5 32b on my {joined} {rig}")
         assert u.updates["owned"] == [f"{count}x {gpu_id}"], joined
         assert "note.servers_full" not in dict(u.notes) and "note.servers_boards" not in dict(u.notes)
+
+
+@pytest.mark.parametrize("said, gb", [("with 256gb ram", "256"), ("and 128 GB of system memory", "128"), ("64gb ddr5", "64"),
+                                      ("内存256G", "256"), ("64g内存", "64"), ("内存有 96GB", "96")])
+def test_system_memory_is_said_back_as_offload_not_sized(said, gb):
+    for text in (f"run qwen3 30b a3b on my 2x3090 {said}", f"{said}，两张3090跑qwen3-30b-a3b"):
+        u = understand(text)
+        assert dict(u.notes).get("note.system_ram") == {"gb": gb}, text
+        assert "memory" not in str(u.updates.get("owned")), text

@@ -1,6 +1,6 @@
 """Constraints the sizing does not model, read so that the answer says them back instead of dropping
 them: an availability target or redundancy ("99.9% uptime", "N+1", "高可用"), a compliance regime
-("HIPAA", "等保"), a cloud provider named ("aws only", "阿里云"). Each becomes a note code with its
+("HIPAA", "等保"), a cloud provider named ("aws only", "阿里云"), the system memory for CPU offload. Each becomes a note code with its
 values (catalog note.<code>); the words live in words/constraints.yaml."""
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ def read_constraints(m: Message) -> None:
     regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
     if regimes:
         m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))
+    ram = word_pattern("system_ram").search(m.masked)
+    if ram and m.phase != "fine-tune":
+        m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
     for pattern, (en, zh) in pattern_rows("providers"):
         if _said(m, pattern):
             m.notes.append(("note.provider", {"name": zh if m.lang == "zh" else en}))
