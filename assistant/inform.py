@@ -389,13 +389,16 @@ def rent_or_buy(ctx: Context) -> str:
     prices = ctx.turn.prices
     rec = ctx.rec
     planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
-    n = ctx.turn.counts.get(gpu.id) or planned or 1  # the cards asked about, else the plan's count on that card
+    machine = ctx.turn.counts.get(gpu.id) or planned or 1  # the cards in the machine priced
+    n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
-                for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over its cards
+                for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used
     inp = RentBuyInput(gpu=gpu.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
+                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / n}
+                          if "hosting_usd_per_month_machine" in prices else {}),
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
     try:
         rb = rent_vs_buy(inp)
@@ -410,21 +413,36 @@ def rent_or_buy(ctx: Context) -> str:
         if key in prices:
             given.append(ctx.say(f"info.rb.{label}", usd=ctx.usd(prices[key])))
         elif key + "_machine" in prices:
-            given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=n,
-                                 per=ctx.usd(prices[key + "_machine"] / n)))
+            given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=machine,
+                                 per=ctx.usd(prices[key + "_machine"] / machine)))
+    if "hosting_usd_per_month_machine" in prices:
+        given.append(ctx.say("info.rb.given_hosting", usd=ctx.usd(prices["hosting_usd_per_month_machine"])))
     if "horizon_months" in prices:
         given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
+    if n < machine and any(key.endswith("_machine") for key in prices):
+        lines.append(ctx.say("info.rb.part_of_machine", n=n, machine=machine))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
-                 + ("" if ctx.lang == "zh" else " ") + ctx.say(
-                     "rb.cheaper_rent" if rb.cheaper == "rent" else
-                     "rb.cheaper_buy_month" if rb.rent_usd_per_gpu_month is not None else "rb.cheaper_buy"))
+                 + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
+
+
+def _verdict(ctx: Context, rb: Any) -> str:
+    """Rent or buy in one sentence; owning that saves less than the margin the plan asks of it is no
+    reason to buy (the same rule as the plan's headline)."""
+    from tools.recommend import BUY_MARGIN
+
+    if rb.cheaper == "rent":
+        return ctx.say("rb.cheaper_rent")
+    saving = 1 - rb.buy_total_usd / rb.rent_total_usd
+    if saving < BUY_MARGIN:
+        return ctx.say("rb.small_saving", pct=pct(saving))
+    return ctx.say("rb.cheaper_buy_month" if rb.rent_usd_per_gpu_month is not None else "rb.cheaper_buy")
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]

@@ -210,3 +210,93 @@ def test_system_memory_is_said_back_as_offload_not_sized(said, gb):
         u = understand(text)
         assert dict(u.notes).get("note.system_ram") == {"gb": gb}, text
         assert "memory" not in str(u.updates.get("owned")), text
+
+
+# ---------------------------------------------------------------- who uses it, said every way (review round A)
+
+SERVE = {"en": "serve qwen2.5 7b", "zh": "部署qwen2.5 7b"}
+
+
+@pytest.mark.parametrize("said, users", [
+    ("for me + 2 friends", 3), ("for me and 3 colleagues", 4), ("me plus 1 friend", 2), ("我和两个朋友用", 3),
+    ("我跟3个同事用", 4), ("customers, peak maybe 40 chats at once", 40), ("50 conversations at once", 50),
+    ("for our 6-person team", 6), ("a 12 person team uses it", 12), ("十来个同事推理", 10), ("高峰五六十", 55),
+    ("并发估计300", 300), ("高峰期大概80个用户", 80), ("peak maybe 40", 40),
+])
+def test_people_at_once_said_every_way(said, users):
+    for text in (f"{SERVE['en']} {said}", f"{said}，{SERVE['zh']}"):
+        assert understand(text).updates.get("users") == users, text
+
+
+@pytest.mark.parametrize("said, n", [("3000 daily users", "3,000"), ("DAU 5000", "5,000"), ("日活两千", "2,000"), ("日活跃用户2万", "20,000")])
+def test_daily_users_are_said_back_and_size_nothing(said, n):
+    for text in (f"{SERVE['en']}, {said}", f"{said}，{SERVE['zh']}"):
+        u = understand(text)
+        assert "users" not in u.updates and dict(u.notes).get("note.daily_users") == {"n": n}, text
+    u = understand(f"{SERVE['en']}, {said}, 40 concurrent")
+    assert u.updates["users"] == 40
+
+
+@pytest.mark.parametrize("said, n", [("a 6 person startup", "6"), ("we are a 10-person company", "10"), ("我们是一家10人的创业公司", "10")])
+def test_a_company_size_is_not_its_users(said, n):
+    u = understand(f"{said}, {SERVE['en']}")
+    assert "users" not in u.updates and dict(u.notes).get("note.headcount") == {"n": n}
+
+
+@pytest.mark.parametrize("text, slot, value", [
+    ("每个用户每秒要吐20个token以上，部署qwen2.5 7b给30个人", "min_tokens_per_s", 20.0),
+    ("部署qwen2.5 7b给30个人，每个用户每秒至少生成15个token", "min_tokens_per_s", 15.0),
+    ("qwen2.5 14b推理给二十个人用，每天跑十个小时左右", "utilisation", 0.4167),
+    ("serve qwen2.5 14b to 20 users, daily we run it 12 hours", "utilisation", 0.5),
+    ("私有化部署qwen2.5-72b 20人 64k吧", "context", 65536),
+    ("serve llama 3.1 8b to 50 users, 32k", "context", 32768),
+    ("about 8k a month for gpus, serve gpt-oss-120b to 40 concurrent", "budget_usd_per_month", 8000.0),
+    ("p95首token小于800ms，p99小于1.5秒，部署qwen2.5-72b给200人", "ttft_ms", 800.0),
+    ("serve llama 3.3 70b to 150 users, p99 ttft under 2 s and p50 under 500 ms", "ttft_ms", 500.0),
+])
+def test_targets_and_lengths_said_the_way_people_type_them(text, slot, value):
+    assert understand(text).updates.get(slot) == pytest.approx(value, rel=1e-3), text
+
+
+def test_a_percentile_target_says_the_tail_is_not_modelled():
+    assert "note.tail_latency" in dict(understand("serve llama 3.3 70b to 150 users, p95 TTFT < 500ms").notes)
+    assert "note.tail_latency" not in dict(understand("serve llama 3.3 70b to 150 users, TTFT < 500ms").notes)
+
+
+@pytest.mark.parametrize("text", ["我有张3060 12g的游戏卡 想本地跑个qwen2.5 7b玩玩 能跑吗 要不要量化",
+                                  "should i quantize llama 3 8b for my 3060?", "想在4060上跑qwen3 8b，需不需要量化"])
+def test_asking_whether_to_quantise_states_no_precision_and_trains_nothing(text):
+    u = understand(text)
+    assert "precision" not in u.updates and u.updates.get("phase") in (None, "serve"), (text, u.updates)
+
+
+@pytest.mark.parametrize("text, owned", [
+    ("we have two dgx a100 boxes (8x a100 80gb each)", "16x a100-80gb-sxm"),
+    ("we have two 8x a100 boxes", "16x a100-80gb-sxm"),
+    ("实验室有4台8卡的A800", "32x a800-80gb-sxm"),
+    ("our lab has 2 servers, 8x H100 each", "16x h100-sxm"),
+])
+def test_owned_servers_count_every_card_once(text, owned):
+    assert understand(text + ", full fine-tune qwen2.5 32b").updates["owned"] == [owned]
+
+
+@pytest.mark.parametrize("text, name", [("只能用昇腾或者海光，部署qwen2.5 7b", "海光 DCU"), ("海光的DCU能不能也算一下", "海光 DCU"),
+                                        ("serve llama 3 8b on cambricon mlu370", "Cambricon MLU"), ("用寒武纪跑qwen", "寒武纪 MLU")])
+def test_accelerators_outside_the_catalog_are_said_unknown(text, name):
+    assert dict(understand(text).notes).get("note.accelerator_unknown") == {"name": name}
+
+
+@pytest.mark.parametrize("text, per_token", [
+    ("qlora gemma-2-27b on 40 million characters of support docs", 4.0),
+    ("qlora gemma-2-27b on 40 million characters of chinese docs", 1.4),
+    ("微调qwen2.5 7b，语料4000万字", 1.4),
+    ("微调qwen2.5 7b，英文语料4000万个characters", 4.0),
+])
+def test_characters_become_tokens_at_the_ratio_of_the_texts_language(text, per_token):
+    note = dict(understand(text).notes)["note.text_as_tokens"]
+    assert float(note["ratio"]) == per_token and "region" not in understand(text).updates
+
+
+def test_a_quality_question_about_formats_gets_the_quantization_entry():
+    u = understand("is fp8 noticeably worse than bf16 for gemma 3 27b?")
+    assert u.topic == "quantization" and not u.updates

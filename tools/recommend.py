@@ -270,6 +270,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
     chosen = w.serve_precision or model.native_precision
+    if chosen == "fp8" and gpu is not None and gpu.stack == "cann":
+        return "w8a8-int8"  # no FP8 on Ascend: an FP8 checkpoint (DeepSeek-V3) is served there as W8A8, same bytes
     if chosen:
         return chosen
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"

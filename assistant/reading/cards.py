@@ -37,7 +37,14 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
             count, note = servers_of(gpu_id, int(machines.group(1)), machines["word"])
             notes.append(note)
         s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
-    elif m and not re.search(r"[x×*]|gpu|card", m.group(0)) and not gpu_id.startswith("apple-"):
+    elif m and re.search(r"\d\s*[x×*]", m.group(0)):
+        outer = re.search(r"(\d{1,3})\s+$", text[max(0, s0 - 8):s0])
+        server = word_pattern("machines_after").match(text[e0:e0 + 24])
+        if outer and server and server["word"].endswith("s"):  # "two 8x a100 boxes": 2 machines of 8
+            count *= int(outer.group(1))
+            s0 -= len(outer.group(0))
+            e0 += server.end()
+    elif m and not re.search(r"\d\s*[x×*]|gpu|card", m.group(0)) and not gpu_id.startswith("apple-"):
         server = word_pattern("machines_after").match(text[e0:e0 + 24])
         if server:  # "2 H100 servers": the number counts the servers, not the cards
             count, note = servers_of(gpu_id, count, server["word"])

@@ -23,6 +23,10 @@ def read_constraints(m: Message) -> None:
     ram = word_pattern("system_ram").search(m.masked)
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
+    for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
+        if _said(m, pattern):
+            m.notes.append(("note.accelerator_unknown", {"name": zh if m.lang == "zh" else en}))
+            break
     for pattern, (en, zh) in pattern_rows("providers"):
         if _said(m, pattern):
             m.notes.append(("note.provider", {"name": zh if m.lang == "zh" else en}))

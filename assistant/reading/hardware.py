@@ -96,8 +96,17 @@ def read_power(m: Message) -> float | None:
 def read_owned(m: Message) -> list[str] | None:
     """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
     'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
-    owned = [f"{count}x {gpu_id}" for s, e, gpu_id, count in m.gpus if _owned(m, s, e, gpu_id)]
+    owned = [f"{count}x {gpu_id}" for i, (s, e, gpu_id, count) in enumerate(m.gpus)
+             if _owned(m, s, e, gpu_id) and not _restated(m, i)]
     return owned or None
+
+
+def _restated(m: Message, i: int) -> bool:
+    """A card said again per machine after the machines were counted with it ('two dgx a100 boxes (8x a100
+    80gb each)'): the machines already hold it."""
+    _s, e, gpu_id, count = m.gpus[i]
+    earlier = [g for g in m.gpus[:i] if g[2] == gpu_id and g[3] >= count]
+    return bool(earlier) and bool(word_pattern("per_machine_restated").match(m.masked[e:e + 24]))
 
 
 def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:

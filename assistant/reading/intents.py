@@ -170,8 +170,9 @@ def _cards(m: Message) -> list[tuple[str, int]]:
     """Cards named and not ruled out, each once, with the count said (1 when none)."""
     seen: dict[str, int] = {}
     for s, e, gpu_id, count in m.gpus:
-        if not negated(m.masked, s) and gpu_id not in seen:
-            seen[gpu_id] = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
+        if not negated(m.masked, s):  # the largest count said with the card ("per H100 ... an 8x H100 box": 8)
+            said = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
+            seen[gpu_id] = max(seen.get(gpu_id, 1), said)
     return list(seen.items())
 
 
@@ -278,6 +279,8 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     u.subject = u.updates.get("model") if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:
         u.updates.pop("engine", None)
+        if u.updates.get("precision") == "q4_k_m" and not re.search(r"\bq\d|\bgguf\b", m.masked):
+            u.updates.pop("precision")  # the GGUF file "ollama" implies, not a format the user chose
 
 
 def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
@@ -287,8 +290,8 @@ def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
         topic = knowledge.find_topic(m.raw)
     except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
         return False
-    if not topic or topic == "best-gpu" or u.updates.get("model"):
-        return False
+    if not topic or topic == "best-gpu" or (u.updates.get("model") and topic != "quantization"):
+        return False  # ("is fp8 noticeably worse than bf16 for gemma 3 27b?" is the quantization entry's question)
     own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
     if set(u.updates) - own - set(vocab()["question_slots"]["quality"]) - m.weak:
         return False  # "does int4 hurt quality at 32k context?": a change to size
@@ -320,6 +323,8 @@ def read_prices(m: Message, u: Understanding) -> None:
     '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
     card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
     without a currency in such a clause are the conversation's (yuan in Chinese)."""
+    if "rent_buy" not in u.intents and _both_priced(m):
+        u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
     if "rent_buy" not in u.intents:
         return
     from knowledge import rules
@@ -342,13 +347,15 @@ def read_prices(m: Message, u: Understanding) -> None:
         hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
         monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
             or word_pattern("price_monthly_before").search(before)
-        machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after)
+        machine = word_pattern("price_machine").search(before[-16:]) or word_pattern("price_machine").search(after)
         said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
             or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
         if not said:
             continue
-        kind = "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
-        u.prices[kind + ("_machine" if machine else "")] = round(usd, 4)
+        hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
+        kind = "hosting_usd_per_month" if hosting and monthly else \
+            "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
+        u.prices[kind + ("_machine" if machine or kind == "hosting_usd_per_month" else "")] = round(usd, 4)
     bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and not _buy_said(u) else None
     if bare:
         u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
@@ -364,8 +371,18 @@ def read_prices(m: Message, u: Understanding) -> None:
         u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
         if "model" in u.updates or u.unknown_model:  # a workload too: sized (on the card priced), then compared
             u.also = "rent_buy"
-            if u.cards and not u.updates.get("only") and not u.updates.get("owned"):
+            if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
                 u.updates["only"] = list(u.cards[:1])
+
+
+def _both_priced(m: Message) -> bool:
+    """Rent and buy both named, each beside an amount: a rental price per hour or month and a purchase."""
+    amounts = _amounts(m)
+    per_time = [q for q in amounts if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+                or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
+                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])]
+    bought = [q for q in amounts if q not in per_time and q.value >= 1000 and _priced(m.masked[max(0, q.start - 40):q.end + 16])]
+    return bool(per_time) and bool(bought)
 
 
 def _amounts(m: Message) -> list[Quantity]:
@@ -374,9 +391,9 @@ def _amounts(m: Message) -> list[Quantity]:
 
 
 def _priced(words: str) -> bool:
-    """A bare amount beside rent or buy words is a price ('买整机 60000', 'renting 2800 a month')."""
+    """A bare amount beside rent or buy words is a price ('买整机 60000', 'renting 2800 a month', '整机报价')."""
     return bool(word_pattern("preference.rent").search(words) or word_pattern("preference.buy").search(words)
-                or word_pattern("price_machine").search(words))
+                or word_pattern("price_machine").search(words) or word_pattern("price_before").search(words))
 
 
 def _buy_said(u: Understanding) -> bool:

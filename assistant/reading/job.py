@@ -53,8 +53,9 @@ def read_phase(m: Message) -> str | None:
         return "production"
     has_model = bool(m.names or m.role("model", "model_total") or m.unknown)
     targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "prompt_tokens")
-    if experiment and not strong:
-        return "experiment"
+    runs = live("phase.run_it")
+    if experiment and not strong and not (runs and not train and has_model):
+        return "experiment"  # ("try out llama 8b locally", "本地跑个glm4玩玩": running it is serving, no training)
     if train and (strong or any(q.value > 1 for q in users)):
         return "train-and-serve"
     if train:

@@ -164,12 +164,20 @@ def _filler_then_number() -> re.Pattern[str]:
     return re.compile(rf"^\s*(?:(?:{_alternation(vocab()['label_fillers'])})\s*){{1,3}}\d")
 
 
-def _text_unit(after: str) -> tuple[str, float, int] | None:
-    """A length said in characters or words: (unit as said, characters or words per token, its end)."""
+def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | None:
+    """A length said in characters or words: (unit as said, characters or words per token, its end).
+    Characters of Chinese text are 1.4 a token and of English text about 4: the language said in the
+    message ('the docs are english', '中文语料'), else the message's own."""
     for row in vocab()["text_units"]:
         x = re.match(row["pattern"], after)
         if x:
-            return row["unit"], float(row["per_token"]), x.end()
+            per_token = float(row["per_token"])
+            if "zh_per_token" in row:
+                zh = word_pattern("text_lang_zh").search(masked)
+                en = word_pattern("text_lang_en").search(masked)
+                if (zh and not en) or (lang == "zh" and not en):
+                    per_token = float(row["zh_per_token"])
+            return row["unit"], per_token, x.end()
     return None
 
 
@@ -205,10 +213,19 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "money", currency
     if word_pattern("power_after").match(after) and word_pattern("power_before").search(before):
         return "power_price", "CNY" if lang == "zh" else "USD"
+    if word_pattern("daily_users_after").match(after) or word_pattern("daily_users_before").search(before):
+        return "daily_users", ""  # "3000 daily users", "日活2000": not people at the same time
+    if word_pattern("team_after").match(after):
+        return "users", ""  # "our 6-person team"
+    if word_pattern("headcount_after").match(after):
+        return "headcount", ""  # "a 6 person startup": the company's size, not its users
     unit = _unit_after(q, after, before)
     if unit is not None:
         return unit
-    return _label_before(masked, q, after, before, lang, previous)
+    role = _label_before(masked, q, after, before, lang, previous)
+    if role == ("", "") and q.value >= 100 and word_pattern("money_monthly_bare").match(after):
+        return "money", "CNY" if lang == "zh" else "USD"  # "about 8k a month for gpus": no label claims it
+    return role
 
 
 def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins
@@ -232,6 +249,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     period = word_pattern("per_period_after").match(after)
     if period:
         return "hours_per", period.group(1)
+    if re.match(r"\s*(?:hours?|hrs?|h)\b", after) and word_pattern("per_period_before").search(before):
+        return "hours_per", "day"  # "daily run 10 hours" ("每天跑十个小时")
     unit = word_pattern("duration_after").match(after)
     if unit:
         word = unit.group().strip().split()[0] if unit.group().strip() else ""
@@ -337,7 +356,7 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
             number = -number
         q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
         said = ""
-        text_unit = _text_unit(masked[q.end:q.end + 16])
+        text_unit = _text_unit(masked[q.end:q.end + 16], masked, lang)
         if text_unit:  # "3000 字", "500 words": read as tokens, the ratio said
             unit, per_token, end = text_unit
             said = f"{q.value:g}|{unit}|{per_token:g}"

@@ -17,6 +17,9 @@ def read_users(m: Message) -> int | None:
     at_once = [q for q in counted if q.extra == "concurrent"]  # "200 users, ~50 concurrent": 50 size the cards
     for q in at_once or counted:
         value = q.value
+    plus_me = m.live("people_plus_me")
+    if plus_me and not at_once:
+        value = float(plus_me[0].group("n") or plus_me[0].group("n2")) + 1  # "me + 2 friends": three people
     if value is None and m.live("just_me"):
         value = 1.0
     if value is None and m.live("two_people"):
@@ -28,6 +31,12 @@ def read_users(m: Message) -> int | None:
             value = float(rng.group(2).replace(",", ""))
         elif nums:
             value = nums[-1].value
+    headcount = m.role("headcount")
+    if headcount and value is None:
+        m.notes.append(("note.headcount", {"n": f"{headcount[0].value:,.0f}"}))
+    daily = m.role("daily_users")
+    if daily:  # people a day or a month size nothing: the peak at once does, said or asked for
+        m.notes.append(("note.daily_users", {"n": f"{daily[0].value:,.0f}"}))
     if value is None:
         return None
     if value < 1:
@@ -47,6 +56,10 @@ def read_context(m: Message) -> int | None:
     values = [q.context_tokens for q in m.role("context")]
     if not values and m.pending == "context":
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated]
+    if not values and m.phase in ("serve", "production", "train-and-serve", "experiment"):
+        # "…20人 64k吧": a bare length in k beside a serving request, no other role, is its context
+        values = [q.context_tokens for q in m.qty if not q.role and not q.negated and q.scale == "k"
+                  and 1_000 <= q.value <= 2_000_000 and not word_pattern("bare_k_not_context").match(m.masked[q.end:q.end + 24])]
     if not values:
         return None
     value = values[-1]
@@ -104,12 +117,14 @@ def read_ttft(m: Message) -> float | None:
     found = m.role("ttft_ms", "ttft_s")
     if not found:
         return None
-    q = found[-1]
-    value = q.value * (1000 if q.role == "ttft_s" else 1)
-    if value <= 0:
+    values = [q.value * (1000 if q.role == "ttft_s" else 1) for q in found]
+    if min(values) <= 0:
         m.problems.append(("latency_not_positive", {}))
         return None
-    return float(value)
+    if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
+        m.notes.append(("note.tail_latency", {"ms": f"{min(values):,.0f}"}))
+        return float(min(values))
+    return float(values[-1])
 
 
 def read_min_tokens_per_s(m: Message) -> float | None:

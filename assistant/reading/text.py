@@ -284,6 +284,8 @@ def clean(text: str) -> str:
         text = _rewrite(text, "zh_before_numerals")
         weekdays = vocab()["zh_weekdays"]
         text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
+        # '2万3' is 23,000 and '1万5' 15,000: a digit after 万 counts thousands
+        text = re.sub(r"(?<![\d.])(\d{1,4})万([1-9])(?![\d.万千百])", lambda x: f" {int(x[1]) * 10000 + int(x[2]) * 1000} ", text)
         text = _zh_numerals(text)
         # '1.5w', '20w', '3w条': w (wan) is how people type 万
         text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
