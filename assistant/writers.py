@@ -444,9 +444,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
-        users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
-        if best.replicas > 1 and best.users_per_replica:  # the memory shown is one copy's, with its share of the users
-            users = say(lang, "unit.users_per_copy", n=best.users_per_replica, total=f"{w.users:,}")
+        users = _users_words(w.users, best, lang)
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
@@ -481,6 +479,13 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
     return lines
+
+
+def _users_words(users: int, best: Option, lang: str) -> str:
+    """The users the memory figure holds: all of them, or one copy's share of them."""
+    if best.replicas > 1 and best.users_per_replica:
+        return say(lang, "unit.users_per_copy", n=best.users_per_replica, total=f"{users:,}")
+    return say(lang, "unit.users_one") if users == 1 else say(lang, "unit.users", n=users)
 
 
 def _layout_lines(o: Option, lang: str) -> list[str]:

@@ -39,8 +39,8 @@ from tools.inference import (
     usable_bytes,
 )
 from tools.models import resolve_model
-from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
+from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
@@ -532,18 +532,10 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored."""
     model = resolve_model(w.model)
     spec = w.spec
-    valid = arch.valid_tensor_parallel(model, 8)
-    copies = 1
-    if layout is not None:
-        n, copies = layout.tp, layout.replicas
-    elif (spec.serves or spec.batch) and n not in valid and not ((owned or all_cards) and spec.batch):
-        if not owned:
-            return None
-        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
-        # them, and with more cards than one group, a copy of the model on each group, the users shared out
-        group = max(t for t in valid if n % t == 0)
-        copies = n // group if spec.serves and not spec.trains and n > max(valid) else 1
-        n = group
+    grouped = _groups(w, model, n, owned, all_cards, layout)
+    if grouped is None:
+        return None
+    n, copies = grouped
     warnings: list[str] = []
     headrooms: list[float] = []
     pp = layout.pp if layout is not None else 1
@@ -555,12 +547,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
         _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms, layout)
         if copies > 1 and opt.aggregate_tokens_per_s:
             opt.aggregate_tokens_per_s *= copies
-        if copies > 1 or pp > 1:  # the writers say the layout: copies, tensor and pipeline parallel, servers, links
-            per_server = w.server_gpus or SERVER_GPUS
-            opt.tp, opt.pp, opt.users_per_replica = n, pp, shared.users
-            opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
-            opt.link_within = gpu.interconnect
-            opt.link_between = "infiniband" if pp > 1 else None
+        if copies > 1 or pp > 1:
+            _lay_out(opt, w, gpu, n, pp, shared.users)
     if spec.batch:
         _batch_job(opt, w, gpu, n, owned, precision_id, headrooms, all_cards)
     if spec.trains:
@@ -601,6 +589,32 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     opt.warnings = list(dict.fromkeys(warnings))
     opt.avoid = spec.trains and any(a in x for x in opt.warnings for a in AVOID)
     return opt
+
+
+def _groups(w: Workload, model: ModelArch, n: int, owned: bool, all_cards: bool,
+            layout: Layout | None) -> tuple[int, int] | None:
+    """(GPUs of one copy's tensor-parallel group, copies) for n cards; None when no degree uses them."""
+    valid = arch.valid_tensor_parallel(model, 8)
+    if layout is not None:
+        return layout.tp, layout.replicas
+    if (w.spec.serves or w.spec.batch) and n not in valid and not ((owned or all_cards) and w.spec.batch):
+        if not owned:
+            return None
+        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
+        # them, and with more cards than one group, a copy of the model on each group, the users shared out
+        group = max(t for t in valid if n % t == 0)
+        copies = n // group if w.spec.serves and not w.spec.trains and n > max(valid) else 1
+        return group, copies
+    return n, 1
+
+
+def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -> None:
+    """The layout the writers say: copies, tensor and pipeline parallel, servers, the links inside and between."""
+    per_server = w.server_gpus or SERVER_GPUS
+    opt.tp, opt.pp, opt.users_per_replica = tp, pp, users
+    opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
+    opt.link_within = gpu.interconnect
+    opt.link_between = "infiniband" if pp > 1 else None
 
 
 def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
@@ -764,8 +778,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 found = True
                 break
-        if not found and _scales_out(w) and pinned is None:
-            o = scaled_option(w, gpu)
+        if not found and _scales_out(w) and (pinned is None or pinned > (w.server_gpus or SERVER_GPUS)):
+            o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
     return owned, options
@@ -778,7 +792,7 @@ def _owned_servers(w: Workload, gpu: Gpu, count: int, o: Option | None) -> Optio
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     if o is not None and o.ok and o.precision == wanted:
         return o
-    scaled = scaled_option(w, gpu, owned=count)
+    scaled = scaled_option(w, gpu, count=count, owned=True)
     if scaled is not None and scaled.ok and (o is None or not o.ok or scaled.precision == wanted):
         return scaled
     return o if o is not None else scaled
@@ -789,19 +803,20 @@ def _scales_out(w: Workload) -> bool:
     return w.spec.serves and not w.spec.trains
 
 
-def scaled_option(w: Workload, gpu: Gpu, owned: int | None = None) -> Option | None:
+def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool = False) -> Option | None:
     """The best serving plan beyond one server on this card (tools.scale): the first layout that meets
-    every requirement once evaluated, else the first one (its reasons say what it misses)."""
+    every requirement once evaluated, else the first one (its reasons say what it misses). With a count
+    (cards you own, or a setup you named: 'two 8xH100 nodes'), all of them are used."""
     model = resolve_model(w.model)
-    tries = _serving_tries(w, gpu, owned is not None, serving_precision(w, model, gpu))
-    limit = min(w.max_gpus or MAX_SERVING_GPUS, owned or MAX_SERVING_GPUS)
-    layouts = plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=limit if owned else None,
+    tries = _serving_tries(w, gpu, owned, serving_precision(w, model, gpu))
+    limit = min(w.max_gpus or MAX_SERVING_GPUS, count or MAX_SERVING_GPUS)
+    layouts = plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=limit if count else None,
                    server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit)
-    if owned:  # your own cards: the widest tensor parallel within a server first (fastest per user), then pipelines
+    if count:  # every card used: the widest tensor parallel within a server first (fastest per user), then pipelines
         layouts.sort(key=lambda x: (x.pp, -x.tp))
     first = None
     for layout in layouts[:SCALE_TRIES]:
-        o = evaluate(w, gpu, layout.gpus, owned=owned is not None, layout=layout)
+        o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
         if o is not None and o.ok:
             return o
         first = first or o
@@ -1071,7 +1086,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
     rec = _recommend(w, with_levers)
     if with_levers:
-        for change in (_on_your_cards, _serve_the_gap, _in_four_bit):
+        for change in (_on_your_cards, _serve_the_gap, _in_four_bit, _one_server_in_four_bit):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -1123,6 +1138,20 @@ def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
+
+
+def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """The plan rents or buys copies beyond one server only to stay in 8 bits, with no format stated:
+    4-bit weights on one copy, when they do the job for less, are the guide's cheaper lever (the
+    several-server plan is for a format you asked for, or users one server cannot hold in any format)."""
+    best = rec.best
+    if best is None or best.owned or best.tp is None or w.serve_precision is not None or not rec.precision \
+            or rec.precision in FOUR_BIT or (w.flexible and "precision" not in w.flexible):
+        return None
+    four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
+    if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
+        return None
+    return four.model_copy(update={"relaxed": "int4"})
 
 
 def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
