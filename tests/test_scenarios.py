@@ -30,7 +30,7 @@ Expectation keys (all optional except kind):
   text_not_matches                    a regex the reply text must not match
 
 Checks every scenario gets: no reply says it "didn't understand"; an info reply recommends no card;
-a purchase of SXM/OAM modules (sold on 4- or 8-GPU baseboards) is for 4 or 8 of them.
+a purchase of SXM/OAM modules (sold on 4- or 8-GPU baseboards) is for 4 or 8 of them, or whole 8-GPU servers.
 """
 
 from __future__ import annotations
@@ -212,7 +212,7 @@ def check_decision(expect: dict[str, Any], decision: dict[str, Any]) -> list[str
         problems.append(f"trains on {training.get('gpu')!r}, expected one of {expect['train_gpu_any']}")
     if "train_gpus_min" in expect and (training.get("gpus") or 0) < expect["train_gpus_min"]:
         problems.append(f"trains on {training.get('gpus')!r} cards, expected at least {expect['train_gpus_min']}")
-    if action == "buy" and gpu in BOARD_MODULES and count not in (4, 8):
+    if action == "buy" and gpu in BOARD_MODULES and count not in (4, 8) and not (isinstance(count, int) and count % 8 == 0):
         problems.append(f"buys {count} x {gpu}: SXM/OAM modules come as 4- or 8-GPU boards; price the server")
     return problems
 
