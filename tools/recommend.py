@@ -861,10 +861,24 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     action = _action(w, best, rb)
     if action == "buy" and best.gpus % best.sold_in:
         # board parts come in whole servers: the price already pays for all of its cards, so plan on them
-        whole = evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in)
+        whole = (_whole_servers(w, best) if best.tp is not None
+                 else evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in))
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def _whole_servers(w: Workload, best: Option) -> Option | None:
+    """A plan of copies bought as whole servers: as many copies as the servers' cards hold, the users shared
+    over them."""
+    unit = (best.tp or 1) * best.pp
+    cards = math.ceil(best.gpus / best.sold_in) * best.sold_in
+    if cards % unit or best.engine is None or best.precision is None:
+        return None
+    replicas = cards // unit
+    layout = Layout(tp=best.tp or 1, pp=best.pp, replicas=replicas, users_per_replica=math.ceil(w.users / replicas),
+                    engine=best.engine, precision=best.precision, kv_precision=best.kv_precision)
+    return evaluate(w, find_gpu(best.gpu), cards, layout=layout)
 
 
 def pinned_cards(w: Workload) -> set[str]:

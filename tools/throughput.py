@@ -149,6 +149,7 @@ class SpeedResult(Explained):
     model: str
     gpu: str
     gpus: int
+    pp: int = Field(1, description="pipeline stages (servers), each with gpus tensor-parallel GPUs")
     engine: Engine
     batch: int
     context: int
@@ -517,7 +518,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     if precision.compute == "fp8" and not gpu.fp8_tflops:
         assumptions.append(f"{gpu.name} has no FP8 tensor cores: FP8 weights are computed in 16-bit")
     return SpeedResult(
-        model=model.name, gpu=gpu.id, gpus=n, engine=engine, batch=inp.batch, context=inp.context,
+        model=model.name, gpu=gpu.id, gpus=n, pp=inp.pp, engine=engine, batch=inp.batch, context=inp.context,
         decode_tokens_per_s=per_seq, decode_tokens_per_s_range=(slow, fast),
         aggregate_decode_tokens_per_s=per_seq * inp.batch,
         prefill_tokens_per_s=prefill, prefill_tokens_per_s_range=prefill_range,
