@@ -505,6 +505,8 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
         parts.append(say(lang, "scale.tp", tp=o.tp))
     parts.append(say(lang, "scale.servers_of_one" if o.servers == 1 else "scale.servers_of", servers=o.servers,
                      per=o.server_gpus))
+    if o.expert_parallel:
+        parts.append(say(lang, "scale.expert_parallel"))
     if o.tp > 1 and o.link_within:
         parts.append(say(lang, f"scale.within.{o.link_within}"))
     if o.pp > 1:

@@ -220,6 +220,8 @@ class Option(BaseModel):
     link_between: Literal["infiniband"] | None = Field(None, description="the network a copy needs between servers: "
                                                                          "InfiniBand or RoCE for pipeline stages")
     users_per_replica: int | None = None
+    expert_parallel: bool = Field(False, description="a MoE model's experts spread over a copy's GPUs (vLLM "
+                                                     "--enable-expert-parallel), not each one sliced by tensor parallel")
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
@@ -615,6 +617,7 @@ def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -
     opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
     opt.link_within = gpu.interconnect
     opt.link_between = "infiniband" if pp > 1 else None
+    opt.expert_parallel = resolve_model(w.model).is_moe and tp > 1 and opt.engine in ("vllm", "sglang")
 
 
 def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
