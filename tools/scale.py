@@ -15,10 +15,12 @@ searches the layouts and names the links they need.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from knowledge import find_gpu
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import ToolError
@@ -83,8 +85,17 @@ def units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_
 
 def users_per_unit(model: str, gpu: Gpu, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
                    users: int, context: int, floor: float) -> int:
-    """The most users one unit serves: its KV cache holds their contexts, the engine schedules them at
-    once (vLLM's max_num_seqs), and each still gets `floor` tokens/s. 0 when it holds not even one."""
+    """The most users (up to `users`) one unit serves: its KV cache holds their contexts, the engine
+    schedules them at once (vLLM's max_num_seqs), and each still gets `floor` tokens/s. 0 when it holds
+    not even one. Per-user speed falls as the batch grows, so the bound found once serves any `users`."""
+    return min(users, unit_capacity(model, gpu.id, engine, precision, kv, tp, pp, context, floor))
+
+
+@lru_cache(maxsize=4096)
+def unit_capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+                  context: int, floor: float) -> int:
+    """users_per_unit without the cap of the users asked for (cached: the search asks it for many user counts)."""
+    gpu = find_gpu(gpu_id)
     base = InferenceMemoryInput(model=model, precision=precision, context=context, batch=1, gpus=tp, pp=pp,
                                 gpu=gpu.id, engine=engine, kv_precision=kv)
     try:
@@ -93,7 +104,7 @@ def users_per_unit(model: str, gpu: Gpu, engine: Engine, precision: str, kv: str
         return 0
     if not mem.fits or not mem.max_concurrent_sequences:
         return 0
-    most = min(int(mem.max_concurrent_sequences), vllm_batch_defaults(gpu, "v1")[1], users)
+    most = min(int(mem.max_concurrent_sequences), vllm_batch_defaults(gpu, "v1")[1])
     if most < 1:
         return 0
 
