@@ -129,9 +129,10 @@ def serving_setup(w: Workload, best: Option):
     from tools.inference import InferenceMemoryInput
 
     context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
+    users = best.users_per_replica or -(-w.users // best.replicas)  # each copy holds its share of the users
     return InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
-                                batch=w.users if w.spec.serves else 1, gpus=best.gpus // best.replicas,
-                                gpu=best.gpu, engine=best.engine, kv_precision=best.kv_precision)
+                                batch=users if w.spec.serves else 1, gpus=best.tp or best.gpus // best.replicas,
+                                pp=best.pp, gpu=best.gpu, engine=best.engine, kv_precision=best.kv_precision)
 
 
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:

@@ -52,6 +52,7 @@ class Profile(BaseModel):
     budget_usd: float | None = Field(None, gt=0)
     electricity_usd_per_kwh: float | None = Field(None, gt=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     owned: list[str] | None = None
+    server_gpus: int | None = Field(None, gt=0, le=16)  # GPUs in each server ("two 8xH100 nodes": 8)
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
     has_host: bool | None = None  # a computer to put bought cards in ("for my home PC")

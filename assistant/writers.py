@@ -66,6 +66,26 @@ def gpu_words(o: Option) -> str:
     return f"{o.gpus} × {o.gpu_name}"
 
 
+def plan_words(o: Option, lang: str) -> str:
+    """The option as a plan beyond one copy or one server: '4 replicas of 2 × H100 (8 GPUs, one server)',
+    '2 servers × 8 × H100'; the card count otherwise."""
+    if o.tp is None:
+        return gpu_words(o)
+    servers = say(lang, "scale.servers_one") if o.servers == 1 else say(lang, "scale.servers", n=o.servers)
+    unit = (say(lang, "scale.pipeline", servers=o.pp, per=o.tp, gpu=o.gpu_name) if o.pp > 1
+            else f"{o.tp} × {o.gpu_name}")
+    if o.replicas == 1:
+        return unit
+    return say(lang, "scale.replicas_of", replicas=o.replicas, unit=unit, gpus=o.gpus, servers=servers)
+
+
+def layout_label(o: Option) -> str | None:
+    """A plan's layout in the table, the same in every language: 'TP8×PP2', '4×TP2'."""
+    if o.tp is None:
+        return None
+    return (f"{o.replicas}×" if o.replicas > 1 else "") + f"TP{o.tp}" + (f"×PP{o.pp}" if o.pp > 1 else "")
+
+
 def cards_words(values: list[str], lang: str = "en") -> str:
     """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
     a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
@@ -108,6 +128,7 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     if key == "option":
         labels: list[str] = [o.engine] if o.engine == "llama.cpp" else []
         labels += [o.precision] if formats and o.precision else []
+        labels += [x for x in [layout_label(o)] if x]
         return gpu_words(o) + (f" ({', '.join(labels)})" if labels else "")
     if key == "fits":
         if o.ok:
@@ -220,7 +241,9 @@ def headline(rec: Recommendation, lang: str) -> str:
                            action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)
     if rec.training_run is not None:
         job = say(lang, "job.serve")
-    head = "## " + say(lang, f"head.{rec.action}", option=gpu_words(best), job=job)
+    head = "## " + say(lang, f"head.{rec.action}", option=plan_words(best, lang), job=job)
+    if best.pp > 1 and best.tp is not None:
+        head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
     if rec.action == "buy" and best.gpus % best.sold_in:
         head += say(lang, "head.unit", unit=best.sold_in)
     if rec.training_run is not None:
@@ -240,6 +263,9 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
         "engine": best.engine if best else None, "runtime": best.runtime if best else None, "lang": lang,
         "training": {"gpu": rec.training_run.gpu, "gpus": rec.training_run.gpus} if rec.training_run else None,
+        "layout": {"replicas": best.replicas, "tp": best.tp, "pp": best.pp, "servers": best.servers,
+                   "server_gpus": best.server_gpus, "link_within": best.link_within,
+                   "link_between": best.link_between} if best and best.tp is not None else None,
     }
 
 
@@ -420,7 +446,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
         lines += [line + say(lang, "fig.end"), ""]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
-        users = say(lang, "unit.users_one") if w.users == 1 else say(lang, "unit.users", n=w.users)
+        users = _users_words(w.users, best, lang)
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
@@ -435,6 +461,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         if best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
+        lines += _layout_lines(best, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
@@ -454,6 +481,42 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
     return lines
+
+
+def _users_words(users: int, best: Option, lang: str) -> str:
+    """The users the memory figure holds: all of them, or one copy's share of them."""
+    if best.replicas > 1 and best.users_per_replica:
+        return say(lang, "unit.users_per_copy", n=best.users_per_replica, total=f"{users:,}")
+    return say(lang, "unit.users_one") if users == 1 else say(lang, "unit.users", n=users)
+
+
+def _layout_lines(o: Option, lang: str) -> list[str]:
+    """How a plan beyond one copy or one server is laid out: the copies and their share of the users, tensor
+    and pipeline parallel, the servers, and the links it needs inside and between them."""
+    if o.tp is None:
+        return []
+    from tools.throughput import INTER_NODE_GBPS
+
+    unit = o.tp * o.pp
+    copies = "scale.copies_one_gpu" if unit == 1 else "scale.copies"
+    parts = [say(lang, copies, replicas=o.replicas, unit=unit, users=o.users_per_replica)
+             if o.replicas > 1 else say(lang, "scale.one_copy", unit=unit)]
+    if o.pp > 1:
+        parts.append(say(lang, "scale.tp_pp", tp=o.tp, pp=o.pp))
+    elif o.tp > 1:
+        parts.append(say(lang, "scale.tp", tp=o.tp))
+    parts.append(say(lang, "scale.servers_of_one" if o.servers == 1 else "scale.servers_of", servers=o.servers,
+                     per=o.server_gpus))
+    if o.expert_parallel:
+        parts.append(say(lang, "scale.expert_parallel"))
+    if o.tp > 1 and o.link_within:
+        parts.append(say(lang, f"scale.within.{o.link_within}"))
+    if o.pp > 1:
+        parts.append(say(lang, "scale.between_pipeline", gbps=f"{INTER_NODE_GBPS * 8:,.0f}",
+                         ms=f"{(o.pipeline_s_per_token or 0) * 1000:.2f}"))
+    elif (o.servers or 1) > 1:
+        parts.append(say(lang, "scale.between_replicas"))
+    return [say(lang, "scale.head") + say(lang, "sep").join(parts) + say(lang, "fig.end"), ""]
 
 
 def _model(rec: Recommendation):
@@ -731,7 +794,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         run("math.serving_memory", "inference_memory", inference_memory, mem)
         if best.decode_tokens_per_s:
             run("math.serving_speed", "speed", speed, SpeedInput(
-                model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, batch=mem.batch,
+                model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, pp=mem.pp, batch=mem.batch,
                 context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
     if w.spec.trains and rec.trains_on is not None:
         run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))

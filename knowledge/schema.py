@@ -71,6 +71,10 @@ class Gpu(Record):
         default=False, description="made by a Chinese vendor: what a domestic-only (国产化, 信创) policy allows",
     )
     unified_memory: bool = False
+    server_models: dict[str, int] = Field(
+        default_factory=dict,
+        description="servers sold with this card, by name, and how many of it each holds (Atlas 800I A2: 8 x 910B)",
+    )
     market_notes: list[str] = []
 
     @model_validator(mode="after")

@@ -21,13 +21,16 @@ Expectation keys (all optional except kind):
   model / model_any                   decision.model (a bare size "70B" also matches "generic-70b")
   precision / precision_any           decision.precision
   engine / engine_any                 decision.engine
+  servers / pp / tp / link_between    decision.layout (a plan beyond one copy or one server): servers spanned,
+                                      pipeline stages, tensor-parallel GPUs, the network between servers
+  replicas_min                        decision.layout.replicas is at least this
   slot                                the slot the reply asks about
   profile                             a subset of payload["profile"] (numbers within 1%)
   contains_any / contains_none        the reply text contains one of / none of these (kept rare)
   text_not_matches                    a regex the reply text must not match
 
 Checks every scenario gets: no reply says it "didn't understand"; an info reply recommends no card;
-a purchase of SXM/OAM modules (sold on 4- or 8-GPU baseboards) is for 4 or 8 of them.
+a purchase of SXM/OAM modules (sold on 4- or 8-GPU baseboards) is for 4 or 8 of them, or whole 8-GPU servers.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ DECISION_KEYS = {
     "action", "action_any", "gpu", "gpu_any", "gpu_not", "gpus", "gpus_min", "gpus_max",
     "total_memory_gb_min", "owned", "fits", "meets", "model", "model_any", "precision", "precision_any",
     "engine", "engine_any", "train_gpu_any", "train_gpus_min", "apart",
+    "servers", "pp", "tp", "replicas_min", "link_between",
 }
 EXPECT_KEYS = DECISION_KEYS | {
     "kind", "lang", "slot", "profile", "contains_any", "contains_none", "text_not_matches",
@@ -195,6 +199,12 @@ def check_decision(expect: dict[str, Any], decision: dict[str, Any]) -> list[str
     for key, want in (expect.get("meets") or {}).items():
         if meets.get(key) is not want:
             problems.append(f"meets.{key} is {meets.get(key)!r}, expected {want!r}")
+    layout = decision.get("layout") or {}
+    for key in ("servers", "pp", "tp", "link_between"):
+        if key in expect and layout.get(key) != expect[key]:
+            problems.append(f"layout {key} is {layout.get(key)!r}, expected {expect[key]!r}")
+    if "replicas_min" in expect and not (layout.get("replicas") or 0) >= expect["replicas_min"]:
+        problems.append(f"{layout.get('replicas')!r} replicas, expected at least {expect['replicas_min']}")
     training = decision.get("training") or {}
     if "apart" in expect and bool(training) is not expect["apart"]:
         problems.append(f"training apart from serving is {bool(training)}, expected {expect['apart']}")
@@ -202,7 +212,7 @@ def check_decision(expect: dict[str, Any], decision: dict[str, Any]) -> list[str
         problems.append(f"trains on {training.get('gpu')!r}, expected one of {expect['train_gpu_any']}")
     if "train_gpus_min" in expect and (training.get("gpus") or 0) < expect["train_gpus_min"]:
         problems.append(f"trains on {training.get('gpus')!r} cards, expected at least {expect['train_gpus_min']}")
-    if action == "buy" and gpu in BOARD_MODULES and count not in (4, 8):
+    if action == "buy" and gpu in BOARD_MODULES and count not in (4, 8) and not (isinstance(count, int) and count % 8 == 0):
         problems.append(f"buys {count} x {gpu}: SXM/OAM modules come as 4- or 8-GPU boards; price the server")
     return problems
 

@@ -40,7 +40,8 @@ from tools.inference import (
 )
 from tools.models import resolve_model
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
-from tools.throughput import SpeedInput, speed
+from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for
+from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
@@ -148,6 +149,10 @@ class Workload(ToolInput):
                                                                   "may change them (4-bit, a shorter context) to do the job")
     exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
                                                                  "e.g. 'amd', 'h20'")
+    server_gpus: int | None = Field(None, gt=0, le=16, description="GPUs in each server you own ('two 8xH100 "
+                                                                   "nodes': 8); default 8")
+    max_gpus: int | None = Field(None, gt=0, le=1024, description="most GPUs a serving plan may use in all "
+                                                                  f"(replicas x servers); default {MAX_SERVING_GPUS}")
 
     @property
     def speed_floor(self) -> float:
@@ -204,7 +209,20 @@ class Option(BaseModel):
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
     job_usd: float | None = Field(None, description="rented cost of the job")
-    replicas: int = Field(1, description="model copies working side by side (batch jobs)")
+    replicas: int = Field(1, description="model copies working side by side (data parallel), the users shared out")
+    tp: int | None = Field(None, description="serving beyond one copy or one server: tensor-parallel GPUs of a copy, "
+                                             "within one server")
+    pp: int = Field(1, description="pipeline stages of a copy, one per server (when one server cannot hold it)")
+    servers: int | None = Field(None, description="whole servers the plan spans (serving beyond one copy or server)")
+    server_gpus: int | None = Field(None, description="GPUs in each server")
+    link_within: str | None = Field(None, description="the link between a server's GPUs: the card's interconnect code "
+                                                      "(nvlink, hccs, infinity-fabric, roce, pcie, nvlink-bridge)")
+    link_between: Literal["infiniband"] | None = Field(None, description="the network a copy needs between servers: "
+                                                                         "InfiniBand or RoCE for pipeline stages")
+    users_per_replica: int | None = None
+    expert_parallel: bool = Field(False, description="a MoE model's experts spread over a copy's GPUs (vLLM "
+                                                     "--enable-expert-parallel), not each one sliced by tensor parallel")
+    pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
     cny_per_hour: float | None = None
@@ -270,8 +288,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
     chosen = w.serve_precision or model.native_precision
-    if chosen == "fp8" and gpu is not None and gpu.stack == "cann":
-        return "w8a8-int8"  # no FP8 on Ascend: an FP8 checkpoint (DeepSeek-V3) is served there as W8A8, same bytes
+    if chosen == "fp8" and w.serve_precision is None and gpu is not None and gpu.stack == "cann":
+        return "w8a8-int8"  # Ascend has no FP8 units: vLLM-Ascend serves FP8 checkpoints converted to W8A8
     if chosen:
         return chosen
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
@@ -348,15 +366,18 @@ def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
 
 
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
-           warnings: list[str], headrooms: list[float]) -> None:
-    """Interactive serving: fits, per-user speed, and the latency target."""
+           warnings: list[str], headrooms: list[float], layout: Layout | None = None) -> None:
+    """Interactive serving: fits, per-user speed, and the latency target. With a layout, one copy of
+    it (tp GPUs x pp servers) in its engine and formats."""
     tried = None
-    tries = _serving_tries(w, gpu, owned, precision_id)
+    pp = layout.pp if layout is not None else 1
+    tries = ([(layout.engine, layout.precision, layout.kv_precision)] if layout is not None
+             else _serving_tries(w, gpu, owned, precision_id))
     mla = resolve_model(w.model).attention == "mla"
     for engine, fmt, kv in tries:
-        dp = _dp_attention(mla, engine, n, w.users)
+        dp = _dp_attention(mla, engine, n, w.users) if pp == 1 else 1
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
-                                                    gpus=n, gpu=gpu.id, engine=engine, kv_precision=kv,
+                                                    gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
         tried = (engine, fmt, kv, mem)
         if mem.fits and ((engine, fmt, kv) == tries[-1] or _fast_enough(w, gpu, n, engine, fmt, kv)):
@@ -366,7 +387,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, fmt, kv, mem = tried
-    if _dp_attention(mla, engine, n, w.users) > 1:
+    if pp == 1 and _dp_attention(mla, engine, n, w.users) > 1:
         flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
                 else f"--data-parallel-size {n} --enable-expert-parallel")
         warnings.append(f"sized with data-parallel attention over the {n} GPUs ({flag}): each GPU keeps its own "
@@ -379,13 +400,15 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
-    sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
+    sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=w.users, context=w.context,
                           engine=engine, kv_precision=kv))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
+    if pp > 1:
+        opt.pipeline_s_per_token = pipeline_hop_seconds(resolve_model(w.model), -(-w.users // pp), pp)
     warnings += sp.warnings
     prompt = w.prompt_length()
-    first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=1, context=prompt,
+    first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=1, context=prompt,
                              engine=engine, kv_precision=kv))
     opt.ttft_s = first.time_to_first_token_s
     fast_enough = sp.decode_tokens_per_s >= w.speed_floor
@@ -504,33 +527,30 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
 
 
-def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False) -> Option | None:
+def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
+             layout: Layout | None = None) -> Option | None:
     """One card x count: does it fit, how fast, what it costs, which constraints it meets. all_cards: a
-    batch job uses every one of the n cards (yours, or a count the user named), as model copies."""
+    batch job uses every one of the n cards (yours, or a count the user named), as model copies. A
+    layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored."""
     model = resolve_model(w.model)
     spec = w.spec
-    valid = arch.valid_tensor_parallel(model, 8)
-    copies = 1
-    if (spec.serves or spec.batch) and n not in valid and not ((owned or all_cards) and spec.batch):
-        if not owned:
-            return None
-        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
-        # them, and with more cards than one group, a copy of the model on each group, the users shared out
-        group = max(t for t in valid if n % t == 0)
-        copies = n // group if spec.serves and not spec.trains and n > max(valid) else 1
-        n = group
+    grouped = _groups(w, model, n, owned, all_cards, layout)
+    if grouped is None:
+        return None
+    n, copies = grouped
     warnings: list[str] = []
     headrooms: list[float] = []
-    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n * copies, owned=owned, capacity_bytes=0, headroom_fraction=0,
-                 ok=False, at_home=gpu.at_home, sold_in=gpu.sold_in, replicas=copies)
+    pp = layout.pp if layout is not None else 1
+    opt = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=n * pp * copies, owned=owned, capacity_bytes=0,
+                 headroom_fraction=0, ok=False, at_home=gpu.at_home, sold_in=gpu.sold_in, replicas=copies)
     precision_id = serving_precision(w, model, gpu)
     if spec.serves:
         shared = w.model_copy(update={"users": -(-w.users // copies)}) if copies > 1 else w
-        _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms)
+        _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms, layout)
         if copies > 1 and opt.aggregate_tokens_per_s:
             opt.aggregate_tokens_per_s *= copies
-            warnings.append(f"{copies} copies of the model, one on each group of {n} x {gpu.name}, "
-                            f"{shared.users} users each")
+        if copies > 1 or pp > 1:
+            _lay_out(opt, w, gpu, n, pp, shared.users)
     if spec.batch:
         _batch_job(opt, w, gpu, n, owned, precision_id, headrooms, all_cards)
     if spec.trains:
@@ -571,6 +591,33 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     opt.warnings = list(dict.fromkeys(warnings))
     opt.avoid = spec.trains and any(a in x for x in opt.warnings for a in AVOID)
     return opt
+
+
+def _groups(w: Workload, model: ModelArch, n: int, owned: bool, all_cards: bool,
+            layout: Layout | None) -> tuple[int, int] | None:
+    """(GPUs of one copy's tensor-parallel group, copies) for n cards; None when no degree uses them."""
+    valid = arch.valid_tensor_parallel(model, 8)
+    if layout is not None:
+        return layout.tp, layout.replicas
+    if (w.spec.serves or w.spec.batch) and n not in valid and not ((owned or all_cards) and w.spec.batch):
+        if not owned:
+            return None
+        # cards you own that no tensor-parallel degree uses whole: serve from the largest group that divides
+        # them, and with more cards than one group, a copy of the model on each group, the users shared out
+        group = max(t for t in valid if n % t == 0)
+        copies = n // group if w.spec.serves and not w.spec.trains and n > max(valid) else 1
+        return group, copies
+    return n, 1
+
+
+def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -> None:
+    """The layout the writers say: copies, tensor and pipeline parallel, servers, the links inside and between."""
+    per_server = w.server_gpus or SERVER_GPUS
+    opt.tp, opt.pp, opt.users_per_replica = tp, pp, users
+    opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
+    opt.link_within = gpu.interconnect
+    opt.link_between = "infiniband" if pp > 1 else None
+    opt.expert_parallel = resolve_model(w.model).is_moe and tp > 1 and opt.engine in ("vllm", "sglang")
 
 
 def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
@@ -708,6 +755,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = _owned_training(w, gpu, count)
         else:
             o = evaluate(w, gpu, count, owned=True)
+        if _scales_out(w) and count > (w.server_gpus or SERVER_GPUS):
+            o = _owned_servers(w, gpu, count, o)
         if o:
             owned.append(o)
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
@@ -723,14 +772,62 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         counts = _counts(w, gpu)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
             counts = (pinned, *(n for n in counts if n != pinned))
+        found = False
         for n in counts:
             o = evaluate(w, gpu, n, all_cards=n == pinned and w.spec.batch)
             if o is None:
                 continue
             options.append(o)
             if o.ok and (not w.spec.trains or w.spec.pretrains):
+                found = True
                 break
+        if not found and _scales_out(w) and (pinned is None or pinned > (w.server_gpus or SERVER_GPUS)):
+            o = scaled_option(w, gpu, count=pinned)
+            if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
+                options.append(o)
     return owned, options
+
+
+def _owned_servers(w: Workload, gpu: Gpu, count: int, o: Option | None) -> Option | None:
+    """Several servers of your own: as one server group per copy when that does the job in the format
+    asked (or the checkpoint's own), else pipeline stages across the servers in that format, before a
+    lever such as 4-bit weights that one server would need."""
+    wanted = serving_precision(w, resolve_model(w.model), gpu)
+    if o is not None and o.ok and o.precision == wanted:
+        return o
+    scaled = scaled_option(w, gpu, count=count, owned=True)
+    if scaled is not None and scaled.ok and (o is None or not o.ok or scaled.precision == wanted):
+        return scaled
+    return o if o is not None else scaled
+
+
+def _scales_out(w: Workload) -> bool:
+    """Serving alone scales beyond one server (training and serving on one box stays on one server)."""
+    return w.spec.serves and not w.spec.trains
+
+
+def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool = False) -> Option | None:
+    """The best serving plan beyond one server on this card (tools.scale): the first layout that meets
+    every requirement once evaluated, else the first one (its reasons say what it misses). With a count
+    (cards you own, or a setup you named: 'two 8xH100 nodes'), all of them are used."""
+    model = resolve_model(w.model)
+    tries = _serving_tries(w, gpu, owned, serving_precision(w, model, gpu))
+    limit = min(w.max_gpus or MAX_SERVING_GPUS, count or MAX_SERVING_GPUS)
+    layouts = plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=limit if count else None,
+                   server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit)
+    if count:  # every card used: the widest tensor parallel within a server first (fastest per user), then pipelines
+        layouts.sort(key=lambda x: (x.pp, -x.tp))
+    first = None
+    for layout in layouts[:SCALE_TRIES]:
+        o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
+        if o is not None and o.ok:
+            return o
+        first = first or o
+    return first
+
+
+# Layouts evaluated in full per card (each is a memory and a speed run): the search already ranks them.
+SCALE_TRIES = 3
 
 
 def _excluded(gpu: Gpu, w: Workload) -> bool:
@@ -767,10 +864,24 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     action = _action(w, best, rb)
     if action == "buy" and best.gpus % best.sold_in:
         # board parts come in whole servers: the price already pays for all of its cards, so plan on them
-        whole = evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in)
+        whole = (_whole_servers(w, best) if best.tp is not None
+                 else evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in))
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def _whole_servers(w: Workload, best: Option) -> Option | None:
+    """A plan of copies bought as whole servers: as many copies as the servers' cards hold, the users shared
+    over them."""
+    unit = (best.tp or 1) * best.pp
+    cards = math.ceil(best.gpus / best.sold_in) * best.sold_in
+    if cards % unit or best.engine is None or best.precision is None:
+        return None
+    replicas = cards // unit
+    layout = Layout(tp=best.tp or 1, pp=best.pp, replicas=replicas, users_per_replica=math.ceil(w.users / replicas),
+                    engine=best.engine, precision=best.precision, kv_precision=best.kv_precision)
+    return evaluate(w, find_gpu(best.gpu), cards, layout=layout)
 
 
 def pinned_cards(w: Workload) -> set[str]:
@@ -992,7 +1103,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
     rec = _recommend(w, with_levers)
     if with_levers:
-        for change in (_on_your_cards, _serve_the_gap, _in_four_bit):
+        for change in (_on_your_cards, _serve_the_gap, _in_four_bit, _one_server_in_four_bit):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -1044,6 +1155,20 @@ def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
+
+
+def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """The plan rents or buys copies beyond one server only to stay in 8 bits, with no format stated:
+    4-bit weights on one copy, when they do the job for less, are the guide's cheaper lever (the
+    several-server plan is for a format you asked for, or users one server cannot hold in any format)."""
+    best = rec.best
+    if best is None or best.owned or best.tp is None or w.serve_precision is not None or not rec.precision \
+            or rec.precision in FOUR_BIT or (w.flexible and "precision" not in w.flexible):
+        return None
+    four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
+    if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
+        return None
+    return four.model_copy(update={"relaxed": "int4"})
 
 
 def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:

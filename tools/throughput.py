@@ -17,7 +17,7 @@ from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from knowledge.loader import llamacpp_efficiencies
 from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
 from tools import arch
-from tools.common import Explained, Term, ToolInput, measured_range, term
+from tools.common import Explained, Term, ToolError, ToolInput, measured_range, term
 from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
 from tools.models import resolve_model
 
@@ -77,13 +77,19 @@ ALLTOALL_LATENCY_S = {"nvlink": 12e-6, "pcie": 40e-6}
 SPEED_FALLBACK_WORDS = "half to double the fixed overhead, -15 % to +10 % on the rest"
 # Older-than-current and layer-split figures: the fast/slow multipliers of the slow-end range for MoE comm
 MOE_COMM_SLOW = 2.5
+# Pipeline parallel across servers: each stage hands a micro-batch's activations to the next over the
+# network between servers (InfiniBand or RoCE, one 400 Gb/s NIC per GPU as in HGX and Atlas clusters:
+# 50 GB/s; about 10 us per send and receive through NCCL, NVIDIA's InfiniBand and NCCL tests).
+INTER_NODE_GBPS = 50.0
+INTER_NODE_LATENCY_S = 10e-6
 
 
 class SpeedInput(ToolInput):
     model: str
     precision: str = "bf16"
     gpu: str
-    gpus: int = Field(1, gt=0, le=64)
+    gpus: int = Field(1, gt=0, le=64, description="tensor-parallel GPUs (within one server)")
+    pp: int = Field(1, gt=0, le=16, description="pipeline stages, one per server: each holds a share of the layers")
     batch: int = Field(1, gt=0, description="sequences decoded together")
     context: int = Field(2048, gt=0, description="tokens in each sequence's context while decoding; prompt length for prefill")
     engine: Engine | None = None
@@ -143,6 +149,7 @@ class SpeedResult(Explained):
     model: str
     gpu: str
     gpus: int
+    pp: int = Field(1, description="pipeline stages (servers), each with gpus tensor-parallel GPUs")
     engine: Engine
     batch: int
     context: int
@@ -378,6 +385,14 @@ def llamacpp_moe_words(rec: LlamaCppMoe, backend: LlamaCppBackend) -> str:
             "these bands on top of the dense rows' error")
 
 
+def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int) -> float:
+    """Network time a token spends between pipeline stages: pp sends of the micro-batch's activations
+    (hidden size x 2 bytes each), the last one back to the first stage for the next token."""
+    if pp <= 1:
+        return 0.0
+    return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / (INTER_NODE_GBPS * 1e9))
+
+
 def _ranged(t: Term, low: float, high: float) -> Term:
     return t.model_copy(update={"low": min(low, t.value), "high": max(high, t.value)})
 
@@ -392,12 +407,20 @@ def speed(inp: SpeedInput) -> SpeedResult:
     kv = kv_precision_for(precision, inp.kv_precision, engine)
     backend = llamacpp_backend_for(gpu, inp.llamacpp_backend) if engine == "llama.cpp" else None
     n = inp.gpus
+    if inp.pp > 1 and engine in LAYER_SPLIT_ENGINES:
+        raise ToolError(f"{engine} splits layers over the GPUs of one machine; pipeline stages across servers are "
+                        "sized for vLLM and SGLang")
     assumptions: list[str] = []
     warnings: list[str] = []
 
     kv_bits = kv.kv_bits or 16
     lc_moe = llamacpp_moe(model, engine, gpu, backend)
-    d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend)
+    # pipeline parallel: the batch runs as pp micro-batches, one in each stage; a sequence's token passes
+    # every stage in turn, so it waits for the whole model's weights (over tp GPUs) and its micro-batch's KV
+    micro = -(-inp.batch // inp.pp)
+    hop = pipeline_hop_seconds(model, micro, inp.pp)
+    d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend)
+    d["comm"] += hop
     core = max(d["memory"], d["compute"])
     step = core + d["overhead"] + d["comm"]
     bound: Literal["memory bandwidth", "compute"] = "memory bandwidth" if d["memory"] >= d["compute"] else "compute"
@@ -405,10 +428,12 @@ def speed(inp: SpeedInput) -> SpeedResult:
     # the fixed overhead is the least certain part: the range takes half to double of it
     if big_moe(model, engine):
         # big MoE: the grouped-GEMM efficiency and the expert dispatch spread most (kernels, versions)
-        f = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend,
+        f = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend,
                                 moe_eff=MOE_GROUPED_EFF["fast"])
-        sl = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, inp.batch, inp.context, backend,
+        sl = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend,
                                  moe_eff=MOE_GROUPED_EFF["slow"])
+        f["comm"] += hop
+        sl["comm"] += hop
         fast = 1 / (max(f["memory"], f["compute"]) * 0.9 + f["overhead"] * 0.5 + f["comm"] - f["moe_comm"] * 0.5)
         slow = 1 / (max(sl["memory"], sl["compute"]) * 1.15 + sl["overhead"] * 2 + sl["comm"] * 1.5
                     + sl["moe_comm"] * (MOE_COMM_SLOW - 1.5))
@@ -432,6 +457,12 @@ def speed(inp: SpeedInput) -> SpeedResult:
     # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the measured band
     prefill_range = (plo * p["seconds"] / p["seconds_slow"], phi * p["seconds"] / p["seconds_fast"])
     ttft = inp.context * p["seconds"] + step
+    if inp.pp > 1:
+        assumptions.append(
+            f"pipeline parallel over {inp.pp} servers ({n} GPUs each, tensor parallel inside): {inp.batch} sequence(s) as "
+            f"{inp.pp} micro-batches of {micro}; each token crosses {inp.pp} stage boundaries over InfiniBand or RoCE "
+            f"({INTER_NODE_GBPS:g} GB/s, {INTER_NODE_LATENCY_S * 1e6:g} us per send): {hop * 1e3:.2f} ms per token; "
+            "a prompt passes the stages one after another, so the first token is no sooner than on one server")
     if engine == "llama.cpp" and n > 1:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
@@ -445,6 +476,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
               "bandwidth_gbps": gpu.memory_bandwidth_gbps,
               "bandwidth_efficiency": d["bandwidth_eff"],
               "step_overhead_s": d["overhead"], "communication_s": d["comm"], "batch": inp.batch, "gpus": n}
+             | ({"pipeline_stages": inp.pp, "micro_batch": micro, "pipeline_hops_s": hop} if inp.pp > 1 else {})
              | ({"routed_expert_bytes_read": d["routed_read"], "grouped_gemm_efficiency": d["grouped_eff"],
                  "expert_dispatch_s": d["moe_comm"]} if d["routed_read"] and lc_moe is None else {})
              | ({"routed_expert_bytes_read": d["routed_read"], "routed_expert_share": d["grouped_eff"],
@@ -486,7 +518,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     if precision.compute == "fp8" and not gpu.fp8_tflops:
         assumptions.append(f"{gpu.name} has no FP8 tensor cores: FP8 weights are computed in 16-bit")
     return SpeedResult(
-        model=model.name, gpu=gpu.id, gpus=n, engine=engine, batch=inp.batch, context=inp.context,
+        model=model.name, gpu=gpu.id, gpus=n, pp=inp.pp, engine=engine, batch=inp.batch, context=inp.context,
         decode_tokens_per_s=per_seq, decode_tokens_per_s_range=(slow, fast),
         aggregate_decode_tokens_per_s=per_seq * inp.batch,
         prefill_tokens_per_s=prefill, prefill_tokens_per_s_range=prefill_range,

@@ -38,6 +38,7 @@ from assistant.reading.hardware import (
     read_power,
     read_preference,
     read_region,
+    read_server_gpus,
 )
 from assistant.reading.intents import (
     concept_asked,
@@ -109,6 +110,7 @@ READERS = (
     ("budget", read_budget),
     ("electricity_usd_per_kwh", read_power),
     ("owned", read_owned),
+    ("server_gpus", read_server_gpus),
     ("exclude", read_exclude),
     ("only", read_only),
     ("has_host", read_has_host),

@@ -16,10 +16,13 @@ Found = tuple[int, int, str, int]  # (start, end, GPU id, count)
 
 
 def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str],
-              notes: list[Note]) -> tuple[int, int, str, int, bool]:
+              notes: list[Note], per_server: dict[int, int] | None = None) -> tuple[int, int, str, int, bool]:
     """A catalog card named at start:end with the words that go with it: its count before or after it ("two
-    4090s", "8x H100", "A100 x 8"), the machines that hold it ("2 servers each with 8 A100", "2 H100 servers"),
-    the memory said after it ('4090 48g'). Returns (start, end, GPU id, count, whether a count was given)."""
+    4090s", "8x H100", "A100 x 8"), the machines that hold it ("2 servers each with 8 A100", "2 H100 servers",
+    "two 8xH100 nodes"), the memory said after it ('4090 48g'). Returns (start, end, GPU id, count, whether a
+    count was given); the cards in each machine, where machines were counted, go to per_server by start."""
+    per_server = {} if per_server is None else per_server
+    per: int | None = None
     count, s0, e0 = 1, start, end
     before = text[max(0, start - 40):start]
     m = word_pattern("gpu_count_before").search(before)
@@ -30,32 +33,54 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         count, e0 = int(a.group(1)), end + a.end()
     count = max(count, 1)
     machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m or not a else None
+    each = word_pattern("machines_counted_before").search(text[max(0, s0 - 8):s0]) if m else None
+    after = word_pattern("machines_after").match(text[e0:e0 + 24]) if each else None
     if machines and int(machines.group(1)) > 0:
         if m:  # "2 servers each with 8 A100": the machines multiply the cards
+            per = count
             count *= int(machines.group(1))
         elif not gpu_id.startswith("apple-"):  # "2 servers with A100s": how many in each is not said
             count, note = servers_of(gpu_id, int(machines.group(1)), machines["word"])
+            per = count // int(machines.group(1))
             notes.append(note)
         s0 -= len(text[max(0, s0 - 48):s0]) - machines.start(1)
-    elif m and re.search(r"\d\s*[x×*]", m.group(0)):
-        outer = re.search(r"(\d{1,3})\s+$", text[max(0, s0 - 8):s0])
-        server = word_pattern("machines_after").match(text[e0:e0 + 24])
-        if outer and server and server["word"].endswith("s"):  # "two 8x a100 boxes": 2 machines of 8
-            count *= int(outer.group(1))
-            s0 -= len(outer.group(0))
-            e0 += server.end()
+    elif each and after and int(each["n"]) > 0:
+        # "two 8xH100 nodes", "4 8-gpu a100 servers": machines of so many cards each
+        per = count
+        count *= int(each["n"])
+        s0 -= len(text[max(0, s0 - 8):s0]) - each.start("n")
+        e0 += after.end()
     elif m and not re.search(r"\d\s*[x×*]|gpu|card", m.group(0)) and not gpu_id.startswith("apple-"):
         server = word_pattern("machines_after").match(text[e0:e0 + 24])
         if server:  # "2 H100 servers": the number counts the servers, not the cards
+            servers = count
             count, note = servers_of(gpu_id, count, server["word"])
+            per = count // servers
             notes.append(note)
             e0 += server.end()
+    if per:
+        per_server[s0] = per
     if e0 == end:
         variant = stated_memory(text, start, end, gpu_id, index)
         if variant:
             gpu_id, e0, said = variant
             notes += [said] if said else []
     return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
+
+
+def server_span(text: str, start: int, end: int, gpu_id: str, per: int,
+                per_server: dict[int, int]) -> tuple[int, int, str, int, bool]:
+    """A server named by its model ('4 Atlas 800I A2', 'two DGX H100 servers'): the count before it counts
+    servers, each holding `per` of the card (knowledge: the card's server_models)."""
+    count, s0, e0 = 1, start, end
+    m = word_pattern("machines_counted_before").search(text[max(0, start - 8):start])
+    if m and int(m["n"]) > 0:
+        count, s0 = int(m["n"]), start - (len(text[max(0, start - 8):start]) - m.start("n"))
+    after = word_pattern("machines_after").match(text[end:end + 24])
+    if after:
+        e0 += after.end()
+    per_server[s0] = per
+    return s0, e0, gpu_id, count * per, True
 
 
 def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str, str]) -> tuple[str, int, Note | None] | None:

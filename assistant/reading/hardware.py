@@ -109,6 +109,16 @@ def _restated(m: Message, i: int) -> bool:
     return bool(earlier) and bool(word_pattern("per_machine_restated").match(m.masked[e:e + 24]))
 
 
+def read_server_gpus(m: Message) -> int | None:
+    """GPUs in each of several machines named with their cards: 'two 8xH100 nodes' -> 8, '2台8卡A800' -> 8,
+    'four Atlas 800I A2' -> 8 (the server model's own count)."""
+    for s, _e, _gpu_id, count in m.gpus:
+        per = m.per_server.get(s)
+        if per and count > per and not negated(m.masked, s):
+            return per
+    return None
+
+
 def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     """Whether the card named at s:e is one the user has, from the words before or after it in its clause
     ('we have 4 A100s', '4 A100s sitting in our lab', '机房里放着4张L20' read as 'we have 4 l20')."""

@@ -66,6 +66,7 @@ class Message:
     counted: set[int] = field(default_factory=set)  # starts of the card spans that carry a count ('4x h100')
     engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
     weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
+    per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -87,7 +88,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     unknown, masked = unknown_model(text, masked, raw, engines)
     card_notes: list[tuple[str, dict[str, str]]] = []
     counted: set[int] = set()
-    found_gpus = find_gpus(masked, card_notes, counted)
+    per_server: dict[int, int] = {}
+    found_gpus = find_gpus(masked, card_notes, counted, per_server)
     found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
     masked = mask(masked, found_gpus + hidden)
     servers = lone_servers(masked, found_gpus)
@@ -98,6 +100,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted
+    msg.per_server = per_server
     msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:

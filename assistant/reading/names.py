@@ -6,7 +6,7 @@ import difflib
 import re
 from functools import cache, lru_cache
 
-from assistant.reading.cards import card_span
+from assistant.reading.cards import card_span, server_span
 from assistant.reading.text import MASK, MAX_NAMES, mask, vocab, vocabulary_words, word_pattern
 from knowledge import find_model, gpus, models
 from knowledge.resolve import normalise
@@ -38,6 +38,12 @@ def _gpu_index() -> dict[str, str]:
             if len(k) >= 2:
                 index.setdefault(k, g.id)
     return index
+
+
+@cache
+def _server_index() -> dict[str, tuple[str, int]]:
+    """Normalised server model name ('atlas 800i a2', 'dgx h100') -> (GPU id, GPUs it holds)."""
+    return {normalise(name): (g.id, per) for g in gpus() for name, per in g.server_models.items()}
 
 
 @cache
@@ -192,7 +198,7 @@ _JOINED_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[x×*](?=\d{3,4}\b|(?:rtx|gtx|[a
 
 
 def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
-              counted: set[int] | None = None) -> list[tuple[int, int, str, int]]:
+              counted: set[int] | None = None, per_server: dict[int, int] | None = None) -> list[tuple[int, int, str, int]]:
     """GPUs named in the text with a count when one precedes or follows them ("two 4090s",
     "8x H100", "A100 x 8"): (start, end, id, count); the span covers the count. A count of servers
     ('2 H100 servers') counts the cards in them, and a card named with its memory ('4090 48g') is that
@@ -201,6 +207,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
     index = _gpu_index()
     notes = [] if notes is None else notes
     counted = set() if counted is None else counted
+    per_server = {} if per_server is None else per_server
+    servers = _server_index()
     found: list[tuple[int, int, str, int]] = []
     # "2x3090", "8xA100": the count's x joined to the name is read as "2*3090" (same length, same spans)
     text = _JOINED_COUNT.sub(lambda x: x.group(1) + "*", text)  # the x kept as "*": a count of cards, never machines
@@ -209,10 +217,14 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
         if any(taken[start:end]) or MASK in text[start:end] or (" " in gram and not _LETTER.search(gram)):
             continue
         key = normalise(gram)
-        gpu_id = index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
+        server = servers.get(key) or (servers.get(key[:-1]) if key.endswith("s") else None)
+        gpu_id = server[0] if server else index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
         if not gpu_id or (key.isdigit() and len(key) < 4):
             continue
-        s0, e0, gpu_id, count, has_count = card_span(text, start, end, gpu_id, index, notes)
+        if server:  # a server by its model name: its cards, so many in each
+            s0, e0, gpu_id, count, has_count = server_span(text, start, end, gpu_id, server[1], per_server)
+        else:
+            s0, e0, gpu_id, count, has_count = card_span(text, start, end, gpu_id, index, notes, per_server)
         found.append((s0, e0, gpu_id, count))
         if has_count:
             counted.add(s0)

@@ -180,24 +180,28 @@ def cmd_size_training(args: argparse.Namespace) -> None:
     arg("--precision", "-p", default="bf16", metavar="P"),
     arg("--kv-precision", default=None, metavar="P"),
     arg("--gpu", required=True, metavar="G"),
-    arg("--gpus", type=positive_int, default=1, metavar="N"),
+    arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs (within one server)"),
+    arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages, one per server (vLLM, SGLang)"),
     arg("--batch", type=positive_int, default=1, metavar="N"),
     arg("--context", type=positive_int, default=2048, metavar="N"),
     arg("--engine", choices=ENGINES, default=None),
     *SIZING_OUTPUT,
-    examples=("gpu-advisor speed -m llama-3.1-8b --gpu rtx-4090 --batch 4",))
+    examples=("gpu-advisor speed -m llama-3.1-8b --gpu rtx-4090 --batch 4",
+              "gpu-advisor speed -m llama-3.1-405b --gpu h100-sxm --gpus 8 --pp 2 --batch 20 --engine vllm"))
 def cmd_speed(args: argparse.Namespace) -> None:
     from tools.throughput import SpeedInput, speed
     from tui.format import tokens
 
-    r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, batch=args.batch,
+    r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, pp=args.pp,
+                         batch=args.batch,
                          context=args.context, engine=args.engine, kv_precision=args.kv_precision))
 
     def human() -> str:
         lo, hi = r.decode_tokens_per_s_range
         plo, phi = r.prefill_tokens_per_s_range
         return "\n".join([
-            f"{r.model} on {r.gpus} x {r.gpu} ({r.engine}), batch {r.batch}, context {r.context:,}",
+            f"{r.model} on {r.gpus} x {r.gpu}" + (f" x {r.pp} pipeline stages ({r.gpus * r.pp} GPUs)" if r.pp > 1 else "")
+            + f" ({r.engine}), batch {r.batch}, context {r.context:,}",
             f"Decode:  {tokens(r.decode_tokens_per_s)} tokens/s per sequence (range {tokens(lo)}-{tokens(hi)}), "
             f"{tokens(r.aggregate_decode_tokens_per_s)} tokens/s in all; {r.bound}-bound",
             f"Prefill: {tokens(r.prefill_tokens_per_s)} tokens/s (range {tokens(plo)}-{tokens(phi)}); "
@@ -355,7 +359,12 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
     REGION,
     arg("--budget", type=positive_float, default=None, metavar="USD", help="per month"),
-    arg("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have"),
+    arg("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have ('16x h100-sxm': "
+        "two servers of 8 with --server-gpus 8)"),
+    arg("--server-gpus", type=positive_int, default=None, metavar="N",
+        help="GPUs in each server (default 8): tensor parallel stays inside one, pipeline stages cross them"),
+    arg("--max-gpus", type=positive_int, default=None, metavar="N",
+        help="most GPUs a serving plan may use in all, replicas x servers (default 128)"),
     arg("--prefer", choices=("rent", "buy", "either"), default="either"),
     arg("--budget-once", type=positive_float, default=None, metavar="USD", help="one-off: to buy cards, or for one job"),
     arg("--train-tokens", type=tokens_amount, default=None, metavar="T",
@@ -371,7 +380,10 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     CURRENCY,
     *SIZING_OUTPUT,
     examples=("gpu-advisor recommend -m 27B --phase train-and-serve --users 15",
-              "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json"))
+              "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json",
+              "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 5000 --max-gpus 64",
+              "gpu-advisor recommend -m llama-3.1-405b --phase serve -p bf16 --users 20 --owned '16x h100-sxm' "
+              "--server-gpus 8"))
 def cmd_recommend(args: argparse.Namespace) -> None:
     from tools.recommend import Workload, recommend
     from tui.format import gb, table, tokens
@@ -382,13 +394,15 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                            budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
                            train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
                            batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
-                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens))
+                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens,
+                           server_gpus=args.server_gpus, max_gpus=args.max_gpus))
 
     def human() -> str:
         cur = args.currency
         rows = []
         for o in r.options[: args.top]:
-            rows.append((f"{o.gpus} x {o.gpu}" + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
+            layout = f" ({o.replicas}xTP{o.tp}" + (f"xPP{o.pp}" if o.pp > 1 else "") + ")" if o.tp else ""
+            rows.append((f"{o.gpus} x {o.gpu}" + layout + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
                          f"{o.headroom_fraction:.0%}",
                          tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
                          in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
@@ -403,6 +417,11 @@ def cmd_recommend(args: argparse.Namespace) -> None:
             lines += [f"  - {x}" for x in best.reasons]
             if best.serve_per_gpu_bytes:
                 lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
+            if best.tp is not None:
+                between = ", InfiniBand or RoCE between servers" if best.link_between else ""
+                lines.append(f"  - layout: {best.replicas} replica(s) x TP {best.tp} x PP {best.pp} on {best.servers} "
+                             f"server(s) of {best.server_gpus}, {best.users_per_replica} users per replica; "
+                             f"{best.link_within} inside a server{between}")
             if best.train_per_gpu_bytes:
                 lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
         lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",

@@ -1,0 +1,47 @@
+"""Several servers named with their cards read as servers x GPUs per server, in any spelling generated here:
+'two 8xH100 nodes', '4 nodes of 8x A100', '2台8卡A800', '四台 Atlas 800I A2', '两台H800机器'."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from assistant.reading import understand
+
+EN_COUNTS = {"two": 2, "2": 2, "three": 3, "four": 4, "4": 4}
+ZH_COUNTS = {"两": 2, "2": 2, "三": 3, "四": 4}
+CARDS = {"H100": "h100-sxm", "A100": "a100-80gb-sxm", "H800": "h800-sxm", "A800": "a800-80gb-sxm"}
+PER = {"8x": 8, "8×": 8, "4x": 4}
+MACHINES = ["nodes", "servers", "machines", "boxes"]
+
+EN = [(f"we have {c} {p}{card} {m}, serve llama 3.3 70b to 50 users", n, per, gid)
+      for (c, n), (p, per), (card, gid), m in itertools.product(EN_COUNTS.items(), PER.items(), CARDS.items(), MACHINES)]
+EN_OF = [(f"we have {c} {m} of {p} {card}", n, per, gid)
+         for (c, n), (p, per), (card, gid), m in itertools.product(EN_COUNTS.items(), PER.items(), CARDS.items(), MACHINES)]
+ZH = [(f"我们有{c}台{per}卡{card}，部署qwen2.5 72b给50个人用", n, per, gid)
+      for (c, n), per, (card, gid) in itertools.product(ZH_COUNTS.items(), (4, 8), CARDS.items())]
+ZH_MACHINES = [(f"我们有{c}台{card}{m}", n, 8, gid)
+               for (c, n), (card, gid), m in itertools.product(ZH_COUNTS.items(), {"H100": "h100-sxm", "H800": "h800-sxm"}.items(),
+                                                            ["机器", "服务器"])]
+ATLAS = [(f"{lead}{c}{unit} Atlas 800I A2{tail}", n, 8, "ascend-910b")
+         for lead, (c, n), unit, tail in itertools.product(["我们有", "we have "], {"四": 4, "2": 2, "two": 2}.items(),
+                                                           ["台", " "], ["", " servers"])
+         if not (unit == "台" and c == "two") and not (lead == "we have " and c == "四")]
+
+
+@pytest.mark.parametrize(("text", "servers", "per", "gpu"), EN + EN_OF + ZH + ZH_MACHINES + ATLAS)
+def test_servers_of_cards_are_owned_as_servers_times_cards(text: str, servers: int, per: int, gpu: str):
+    u = understand(text)
+    assert u.updates.get("owned") == [f"{servers * per}x {gpu}"], text
+    assert u.updates.get("server_gpus") == per, text
+
+
+@pytest.mark.parametrize("text", ["we have two 3090s", "we have 8 h100", "我们有两张4090", "we have 4x A100"])
+def test_cards_without_machines_say_nothing_of_servers(text: str):
+    assert "server_gpus" not in understand(text).updates
+
+
+def test_a_named_setup_to_rent_keeps_its_servers():
+    u = understand("rent two 8xH100 nodes to serve llama 3.1 405b")
+    assert u.updates.get("only") == ["16x h100-sxm"] and u.updates.get("server_gpus") == 8

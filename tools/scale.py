@@ -1,0 +1,157 @@
+"""Scale out: a serving plan beyond one server.
+
+A plan is replicas x a unit: tensor parallel (TP) over the GPUs of one server, times pipeline parallel
+(PP) over servers when one server cannot hold the model. The unit is the smallest that holds the
+weights and the KV cache of its share of the users and gives each user at least the speed asked for;
+copies of it (data parallel) share the users out. Across servers the plan uses pipeline stages, not
+tensor parallelism: TP sends two all-reduces per layer per token, which over InfiniBand (about 50 GB/s
+and 10 us a message against NVLink's 450 GB/s and a few us) costs more than the model's own step,
+while PP sends one activation per stage per token.
+
+The memory and speed of a unit come from tools.inference and tools.throughput; this module only
+searches the layouts and names the links they need.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge import find_gpu
+from knowledge.schema import Gpu, ModelArch
+from tools import arch
+from tools.common import ToolError
+from tools.inference import Engine, InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from tools.throughput import SpeedInput, speed
+
+# GPUs in one server: an HGX/OAM board (8 x H100, 8 x MI300X), an Atlas 800 A2 (8 x Ascend 910B), the
+# common 8-card PCIe servers. Rented and bought plans count whole servers of this size.
+SERVER_GPUS = 8
+# A serving plan goes up to this many GPUs (16 servers); beyond it the answer is a cluster booking.
+MAX_SERVING_GPUS = 128
+# Pipeline stages across servers a unit may use: beyond four, each token waits on more network hops
+# and the stages' bubbles grow; DeepSeek-V3 and Llama 3.1 405B deploy on two (vLLM, SGLang recipes).
+MAX_PIPELINE = 4
+# Engines that run one model over several servers (pipeline stages over Ray or torch.distributed).
+SCALE_ENGINES: tuple[Engine, ...] = ("vllm", "sglang")
+
+Link = Literal["nvlink", "hccs", "infinity-fabric", "roce", "pcie", "unified", "nvlink-bridge"]
+Between = Literal["infiniband"]
+
+
+class Layout(BaseModel):
+    """One way to serve: replicas x (tp GPUs in a server x pp servers), each replica holding its users."""
+
+    tp: int = Field(gt=0)
+    pp: int = Field(1, gt=0)
+    replicas: int = Field(1, gt=0)
+    users_per_replica: int = Field(gt=0)
+    engine: Engine
+    precision: str
+    kv_precision: str | None = None
+
+    @property
+    def unit(self) -> int:
+        """GPUs of one model copy."""
+        return self.tp * self.pp
+
+    @property
+    def gpus(self) -> int:
+        return self.unit * self.replicas
+
+
+def servers_for(gpus: int, per_server: int = SERVER_GPUS) -> int:
+    """Whole servers that hold this many GPUs."""
+    return max(1, math.ceil(gpus / per_server))
+
+
+def link_within(gpu: Gpu) -> Link:
+    """The link between the GPUs of one server: NVLink/NVSwitch, HCCS, Infinity Fabric, Gaudi's RoCE ports, or PCIe."""
+    return gpu.interconnect
+
+
+def units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS) -> list[tuple[int, int]]:
+    """(tp, pp) units from the smallest: each tensor-parallel degree within a server, then the largest
+    one with 2, 3 ... pipeline stages (one per server)."""
+    valid = arch.valid_tensor_parallel(model, server_gpus)
+    out = [(t, 1) for t in valid]
+    widest = max(valid)
+    out += [(widest, p) for p in range(2, MAX_PIPELINE + 1) if widest * p <= max_gpus]
+    return out
+
+
+def users_per_unit(model: str, gpu: Gpu, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+                   users: int, context: int, floor: float) -> int:
+    """The most users (up to `users`) one unit serves: its KV cache holds their contexts, the engine
+    schedules them at once (vLLM's max_num_seqs), and each still gets `floor` tokens/s. 0 when it holds
+    not even one. Per-user speed falls as the batch grows, so the bound found once serves any `users`."""
+    return min(users, unit_capacity(model, gpu.id, engine, precision, kv, tp, pp, context, floor))
+
+
+@lru_cache(maxsize=4096)
+def unit_capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+                  context: int, floor: float) -> int:
+    """users_per_unit without the cap of the users asked for (cached: the search asks it for many user counts)."""
+    gpu = find_gpu(gpu_id)
+    base = InferenceMemoryInput(model=model, precision=precision, context=context, batch=1, gpus=tp, pp=pp,
+                                gpu=gpu.id, engine=engine, kv_precision=kv)
+    try:
+        mem = inference_memory(base)
+    except ToolError:
+        return 0
+    if not mem.fits or not mem.max_concurrent_sequences:
+        return 0
+    most = min(int(mem.max_concurrent_sequences), vllm_batch_defaults(gpu, "v1")[1])
+    if most < 1:
+        return 0
+
+    def fast(batch: int) -> bool:
+        sp = speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=tp, pp=pp, batch=batch,
+                              context=context, engine=engine, kv_precision=kv))
+        return sp.decode_tokens_per_s >= floor
+
+    if fast(most):
+        return most
+    if not fast(1):
+        return 0
+    lo, hi = 1, most - 1  # per-user speed falls as the batch grows: the largest batch still fast enough
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if fast(mid) else (lo, mid - 1)
+    return lo
+
+
+def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], users: int, context: int, floor: float,
+         owned: int | None = None, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS) -> list[Layout]:
+    """Layouts that serve `users`, best first. Rented or bought: the fewest GPUs in all (then the smaller
+    unit: more replicas ride out a failure). Owned (`owned` GPUs): every card used, as many replicas of
+    the smallest unit as fit. Only engines that run one model over several servers (vLLM, SGLang)."""
+    arch_ = _resolve(model)
+    limit = min(owned, max_gpus) if owned else max_gpus
+    found: list[tuple[int, int, int, Layout]] = []
+    for order, (engine, precision, kv) in enumerate(t for t in tries if t[0] in SCALE_ENGINES):
+        for tp, pp in units(arch_, server_gpus, limit):
+            unit = tp * pp
+            if unit > limit:
+                continue
+            most = users_per_unit(model, gpu, engine, precision, kv, tp, pp, users, context, floor)
+            if most < 1:
+                continue
+            replicas = limit // unit if owned else math.ceil(users / most)
+            if replicas * most < users or replicas * unit > limit:
+                continue
+            layout = Layout(tp=tp, pp=pp, replicas=replicas, users_per_replica=math.ceil(users / replicas),
+                            engine=engine, precision=precision, kv_precision=kv)
+            found.append((order, 0 if owned else layout.gpus, unit, layout))
+        if found:
+            break  # the first format that works (the user's, the checkpoint's, then the levers on owned cards)
+    return [x[-1] for x in sorted(found, key=lambda x: x[:3])]
+
+
+def _resolve(model: str) -> ModelArch:
+    from tools.models import resolve_model
+
+    return resolve_model(model)
