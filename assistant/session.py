@@ -93,6 +93,7 @@ class Conversation:
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
         resolved = store.resolve_id(session_id)
+        store.claim(resolved)  # one writer per session: another process continuing it is told so
         conv = cls(store, resolved)
         saved = store.session(resolved)
         from langchain_core.messages import AIMessage, HumanMessage

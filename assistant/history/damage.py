@@ -153,6 +153,16 @@ def _indexed_frames(shm: bytes) -> tuple[int, tuple[int, int]] | None:
     return frames, struct.unpack(">2I", shm[32:40])
 
 
+def _unbackfilled_frames(shm: bytes) -> int:
+    """How many frames of the log its -shm index counts beyond those already copied into the
+    database (the checkpoint's nBackfill, just after the two header copies): lost if the log is gone."""
+    indexed = _indexed_frames(shm[:96])
+    if indexed is None or len(shm) < 100:
+        return 0
+    (backfilled,) = struct.unpack("=I", shm[96:100])
+    return max(indexed[0] - backfilled, 0)
+
+
 def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
     """A database file to read rows from: `db` with every sound committed frame of the log applied
     (also those after a damaged frame), its header repaired, and marked as not using a log."""

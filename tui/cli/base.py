@@ -192,12 +192,13 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
 
 def open_store(args: argparse.Namespace) -> HistoryStore:
     """The history store of --db (else $GPU_ADVISOR_DB or the user data folder), saying on stderr
-    when a damaged database was moved aside."""
+    when a damaged database was moved aside, and at every start while a damaged copy is kept."""
     from assistant.history import HistoryStore
 
     store = HistoryStore(args.db)
-    if store.notice:
-        print(f"gpu-advisor: {store.notice}", file=sys.stderr)
+    told = store.notice or store.reminder  # a kept damaged copy is named at every start until deleted
+    if told:
+        print(f"gpu-advisor: {told}", file=sys.stderr)
     return store
 
 
