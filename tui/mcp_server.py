@@ -233,12 +233,78 @@ def build_server(sessions: Sessions | None = None) -> Server:
                   on_list_resources=list_resources, on_read_resource=read_resource)
 
 
-async def serve_stdio(server: Server | None = None) -> None:
+INVALID_REQUEST = -32600  # JSON-RPC 2.0: valid JSON, but not a request, response or notification
+MAX_LINE_CHARS = 8_000_000  # one JSON-RPC message on stdio; a longer line is answered, not parsed
+
+
+def rpc_error(line: str) -> dict[str, Any]:
+    """The JSON-RPC error answering a line that is no JSON-RPC message: Parse error (-32700, id null)
+    when it is not JSON, else Invalid Request (-32600) with the id it carries when one can be read, so
+    the client waiting on that id is answered instead of waiting forever."""
+    import mcp_types as types
+
+    try:
+        data = json.loads(line) if len(line) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        data = None
+    if data is None:
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": types.PARSE_ERROR, "message": "Parse error"}}
+    rid = data.get("id") if isinstance(data, dict) else None
+    rid = rid if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)) else None
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": INVALID_REQUEST,
+                                                   "message": "Invalid Request: not a JSON-RPC 2.0 message"}}
+
+
+class _Lines:
+    """stdin as the transport reads it, one line at a time, remembering each line until its message
+    (or the error parsing it) is taken: every line gives the transport exactly one item."""
+
+    def __init__(self, source: Any):
+        from collections import deque
+
+        self.source = source
+        self.pending: deque[str] = deque()
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self.source:
+            self.pending.append(line)
+            yield line
+
+
+async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: Any = None) -> None:
+    """MCP over stdio. A line that is no JSON-RPC message is answered with the protocol's error (the
+    SDK's transport would pass it on as an exception the server only logs, and the client would wait
+    for ever); every other message goes to the server unchanged."""
+    import anyio
+    import mcp_types as types
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     server = server or build_server()
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    if stdin is None:
+        from io import TextIOWrapper
+
+        stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    lines = _Lines(stdin)
+    async with stdio_server(stdin=lines, stdout=stdout) as (read, write):  # type: ignore[arg-type]
+        to_server, from_transport = anyio.create_memory_object_stream[Any](0)
+
+        async def sort() -> None:
+            async with to_server:
+                async for item in read:
+                    line = lines.pending.popleft() if lines.pending else ""
+                    if isinstance(item, Exception):
+                        error = types.jsonrpc_message_adapter.validate_python(rpc_error(line))
+                        await write.send(SessionMessage(error))
+                    else:
+                        await to_server.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(sort)
+            await server.run(from_transport, write, server.create_initialization_options())
 
 
 def http_app(server: Server | None = None, host: str = "127.0.0.1"):

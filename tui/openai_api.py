@@ -31,6 +31,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_TURNS = 200  # user messages replayed for one request
 CACHED_CONVERSATIONS = 512
 MAX_BODY_BYTES = 4_000_000
+BODY_TIMEOUT_S = 30.0  # a body that has not arrived by then is a stalled (or hostile) upload
 
 
 class BadRequest(ValueError):
@@ -141,6 +142,53 @@ def _pieces(text: str) -> list[str]:
     return [p for p in re.findall(r"[^\n]*\n|[^\n]+$", text) if p]
 
 
+def parse_body(body: bytes) -> dict[str, Any]:
+    """The JSON object of a request body; anything else (not UTF-8, not JSON, nested past the parser's
+    depth, a number past int()'s digit limit, not an object) is BadRequest."""
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise BadRequest(f"the body is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
+    except ValueError:
+        raise BadRequest("the body holds a number too long to read") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+async def read_body(request: Any) -> bytes | JSONResponse:
+    """The request body, read as it arrives: refused (413) as soon as it passes MAX_BODY_BYTES (by its
+    Content-Length before any byte is read, else while streaming, so a huge chunked upload never sits
+    in memory), and answered 408 when it does not arrive within BODY_TIMEOUT_S."""
+    import asyncio
+
+    too_big = _error(413, f"the request is over {MAX_BODY_BYTES:,} bytes", code="request_too_large")
+    declared = request.headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > MAX_BODY_BYTES:
+        return too_big
+    chunks: list[bytes] = []
+    size = 0
+
+    async def read() -> bool:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                return False
+            chunks.append(chunk)
+        return True
+
+    try:
+        whole = await asyncio.wait_for(read(), BODY_TIMEOUT_S)
+    except TimeoutError:
+        return _error(408, f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", code="request_timeout")
+    return b"".join(chunks) if whole else too_big
+
+
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
     api_key: str | None = None, conversations: Conversations | None = None
 ) -> Starlette:
@@ -185,24 +233,23 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
     async def chat_completions(request: Request):
         if not authorised(request):
             return unauthorised()
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            return _error(413, f"the request is over {MAX_BODY_BYTES:,} bytes")
+        body = await read_body(request)
+        if isinstance(body, JSONResponse):
+            return body
         try:
-            data = json.loads(body)
-            if not isinstance(data, dict):
-                raise BadRequest("the body must be a JSON object")
+            data = parse_body(body)
             texts = user_messages(data.get("messages"))
+            stream = data.get("stream")
+            if stream is not None and not isinstance(stream, bool):
+                raise BadRequest("stream: must be true or false (a JSON boolean, not a string)")
             reply = await run_in_threadpool(conversations.reply, texts)
-        except json.JSONDecodeError as e:
-            return _error(400, f"the body is not JSON: {e}")
         except BadRequest as e:
             return _error(400, str(e))
         model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else MODEL_ID
         completion_id = f"chatcmpl-{uuid.uuid4().hex}"
         created = int(time.time())
         text = str(reply.content)
-        if not data.get("stream"):
+        if not stream:
             return JSONResponse({
                 "id": completion_id, "object": "chat.completion", "created": created, "model": model,
                 "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,

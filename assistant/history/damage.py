@@ -38,10 +38,11 @@ def looks_like_sqlite(path: Path) -> bool:
     with the SQLite header. Only such a file may ever be moved aside as damaged: anything else is
     somebody's document, named by mistake."""
     try:
-        if not path.is_file() or path.stat().st_size == 0:
+        if not path.is_file():
             return True
-        with path.open("rb") as f:
-            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        with path.open("rb") as f:  # read even when the size is 0: a /proc file says 0 and has text
+            start = f.read(len(SQLITE_MAGIC))
+        return not start or start == SQLITE_MAGIC
     except OSError:
         return True  # the open that follows reports the real problem
 
