@@ -174,10 +174,12 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
                                                  types.TextContent(type="text", text=note)],
                                         structured_content=out)
         data = run_tool(name, arguments)
+        text = json.dumps(data, allow_nan=False)  # valid JSON only: never Infinity or NaN
     except (ToolError, LookupError, ValidationError, ValueError, MessageTooLong) as e:
+        if isinstance(e, ValueError) and "JSON compliant" in str(e):
+            return error(f"{name}: these arguments give a figure too large to compute (infinite); check the values")
         return error(f"{name}: {error_text(e)}")
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))],
-                                structured_content=data)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data)
 
 
 def build_server(sessions: Sessions | None = None) -> Server:
@@ -307,14 +309,18 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
             await server.run(from_transport, write, server.create_initialization_options())
 
 
-def http_app(server: Server | None = None, host: str = "127.0.0.1"):
-    """The streamable HTTP ASGI app, at /mcp."""
+def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str | None = None):
+    """The streamable HTTP ASGI app, at /mcp: with `api_key`, every request must carry it as a bearer
+    token; bound to loopback, Host and Origin must be loopback names (as `gpu-advisor serve`)."""
+    from tui.openai_api import guarded
+
     server = server or build_server()
-    return server.streamable_http_app(host=host)
+    return guarded(server.streamable_http_app(host=host), host, api_key)
 
 
-def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
-    """`gpu-advisor mcp`: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | None = None) -> int:
+    """`gpu-advisor mcp`: stdio, or streamable HTTP at http://HOST:PORT/mcp (off loopback only with
+    an API key, as `gpu-advisor serve`)."""
     import anyio
 
     if http_port is None:
@@ -322,29 +328,41 @@ def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
         return 0
     import uvicorn
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"gpu-advisor: serving MCP on {host} without authentication; anyone who reaches it can call "
-              "the tools", file=sys.stderr)
-    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp", file=sys.stderr)
-    uvicorn.run(http_app(host=host), host=host, port=http_port, log_level="warning")
+    from tui.openai_api import BadRequest, binding_problem
+
+    problem = binding_problem(host, api_key)
+    if problem:
+        raise BadRequest(problem)
+    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp"
+          + ("; API key required" if api_key else ""), file=sys.stderr)
+    uvicorn.run(http_app(host=host, api_key=api_key), host=host, port=http_port, log_level="warning")
     return 0
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `gpu-advisor mcp` on the command line's subparsers."""
     import argparse
+    import os
 
     p = sub.add_parser("mcp", help="serve the sizing tools, the catalogs and the conversation to MCP clients "
                                    "(stdio; --http PORT for streamable HTTP)")
     p.add_argument("--http", type=int, default=None, metavar="PORT",
                    help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="address for --http (default: %(default)s)")
+    p.add_argument("--api-key", default=os.environ.get("GPU_ADVISOR_API_KEY") or None, metavar="KEY",
+                   help="with --http, require 'Authorization: Bearer KEY' (needed off loopback; "
+                        "default: $GPU_ADVISOR_API_KEY)")
     p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in ['gpu-advisor mcp', 'gpu-advisor mcp --http 8808'])
     p.formatter_class = type("RawHelp", (p.formatter_class, argparse.RawDescriptionHelpFormatter), {})
 
     def run(args: argparse.Namespace) -> int:
         if args.http is not None and not 0 < args.http < 65536:
             p.error(f"--http: {args.http} is not a port number")
-        return main(args.http, args.host)
+        from tui.openai_api import binding_problem
+
+        problem = binding_problem(args.host, args.api_key) if args.http is not None else None
+        if problem:
+            p.error(problem.replace("serving on", "serving MCP on"))
+        return main(args.http, args.host, args.api_key)
 
     p.set_defaults(func=run)

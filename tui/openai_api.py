@@ -46,6 +46,55 @@ def binding_problem(host: str, api_key: str | None) -> str | None:
     return None
 
 
+def _host_name(value: str) -> str:
+    """The host name of a Host header or an Origin ("127.0.0.1:8000", "http://[::1]:8000" -> "::1")."""
+    value = value.strip().lower()
+    if "://" in value:
+        value = value.split("://", 1)[1].split("/", 1)[0]
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def guarded(app: Any, host: str, api_key: str | None) -> Any:
+    """`app` (ASGI) behind the checks both servers share: with an API key, every HTTP request but
+    /health must carry it (`Authorization: Bearer KEY`, else 401); bound to a loopback address, the
+    Host header and any Origin must name a loopback address too (else 403), so a web page cannot
+    reach the server through DNS rebinding."""
+    import json as _json
+
+    loopback = host in LOOPBACK
+
+    async def refuse(send: Any, status: int, message: str, code: str) -> None:
+        body = _json.dumps({"error": {"message": message, "type": "invalid_request_error", "param": None,
+                                      "code": code}}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def guard(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if loopback:
+            origin = headers.get("origin")
+            if _host_name(headers.get("host", "")) not in LOOPBACK or (
+                    origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK):
+                await refuse(send, 403, "this server answers only requests addressed to this computer "
+                                        "(Host and Origin must be a loopback address)", "forbidden_host")
+                return
+        if api_key and scope.get("path") != "/health":
+            scheme, _, token = headers.get("authorization", "").partition(" ")
+            if not (scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), api_key.encode())):
+                await refuse(send, 401, "missing or wrong API key (send 'Authorization: Bearer KEY')",
+                             "invalid_api_key")
+                return
+        await app(scope, receive, send)
+
+    return guard
+
+
 def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
     from starlette.responses import JSONResponse
 
@@ -190,9 +239,10 @@ async def read_body(request: Any) -> bytes | JSONResponse:
 
 
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
-    api_key: str | None = None, conversations: Conversations | None = None
+    api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1"
 ) -> Starlette:
-    """The ASGI app; with api_key, every /v1 request must carry it as a bearer token."""
+    """The ASGI app; with api_key, every /v1 request must carry it as a bearer token; bound to a
+    loopback `host`, requests must be addressed to a loopback name (see `guarded`)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
@@ -272,12 +322,13 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/health", health),
         Route("/v1/models", list_models),
         Route("/v1/models/{model:path}", get_model),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
     ])
+    return guarded(app, host, None)  # (the key is checked per route above, in OpenAI's error shape)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None) -> int:
@@ -291,7 +342,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None)
         raise BadRequest(problem)
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else ""), file=sys.stderr)
-    uvicorn.run(create_app(api_key), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(api_key, host=host), host=host, port=port, log_level="warning")
     return 0
 
 

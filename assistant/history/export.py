@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.history import common
 from assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
 from assistant.history.damage import SQLITE_MAGIC
+from assistant.terminal import printable
 
 if TYPE_CHECKING:
     from assistant.history.store import HistoryStore
@@ -101,11 +102,14 @@ def export_json(store: HistoryStore, session_id: str) -> dict[str, Any]:
 
 
 def export_markdown(store: HistoryStore, session_id: str) -> str:
+    """A session as a Markdown report; stored text without terminal control sequences (a report is
+    read in terminals too; the database keeps the original)."""
     s = store.session(session_id)
-    lines = [f"# {s['title']}", "", f"_GPU Advisor session {s['id']}, started {s['created'][:16]} UTC._", ""]
+    title = " ".join(printable(s["title"]).split())
+    lines = [f"# {title}", "", f"_GPU Advisor session {s['id']}, started {printable(s['created'][:16])} UTC._", ""]
     for m in store.messages(s["id"]):
         who = "You" if m["role"] == "user" else "Advisor"
-        lines += [f"**{who}:**", "", m["text"], ""]
+        lines += [f"**{who}:**", "", printable(m["text"]), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

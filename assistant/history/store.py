@@ -116,6 +116,12 @@ def _release_sessions(path: Path, sessions: set[str]) -> None:
                         fcntl.lockf(fd, fcntl.LOCK_UN, 1, _claim_offset(session_id))
 
 
+def _writable(path: Path) -> bool:
+    """Whether this process may write the database and create files beside it (access(2): false on
+    read-only media even for root)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
 def _fsync(path: Path) -> None:
     """Make a file's (or a folder's) contents durable before the rename that relies on them."""
     with contextlib.suppress(OSError):
@@ -160,6 +166,10 @@ class HistoryStore:
         if not looks_like_sqlite(self.path):
             raise self._not_sqlite()
         self._refuse_foreign()  # before the lock file beside it is made: another application's file is left alone
+        self.read_only = False
+        if self.path.is_file() and self.path.stat().st_size and not _writable(self.path):
+            self._open_read_only()  # read-only media, or a file the user may not write: still listed and read
+            return
         # Opening (the checks) and moving a damaged file aside happen under one lock, NAME.lock: when
         # several processes find the same damaged file at once, the first recovers it and the others,
         # waiting, then open the recovered database. No process still reads the damaged file when it
@@ -190,6 +200,46 @@ class HistoryStore:
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _open_read_only(self) -> None:
+        """Open a database that cannot be written (read-only media or permissions) for reading only:
+        nothing is created beside it, every write is refused with NotSaved."""
+        import sqlite_utils
+
+        self.read_only = True
+        conn = None
+        wal = Path(f"{self.path}-wal")
+        logged = wal.is_file() and wal.stat().st_size > 0  # committed messages may be only in the log
+        # immutable: nothing is made beside the file; a log is read through (mode=ro) when there is one
+        for mode in (("mode=ro", "immutable=1") if logged else ("immutable=1",)):
+            try:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True, isolation_level=None,
+                                       check_same_thread=False)
+                conn.text_factory = _decode
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                break
+            except sqlite3.Error as exc:
+                if conn is not None:
+                    conn.close()
+                conn = None
+                error = exc
+        if conn is None:
+            raise StorageError(f"cannot read the history database {self.path} ({error}); it is read-only "
+                               "and nothing was changed") from None
+        try:
+            self._refuse_newer(conn)
+            pending = migrations.pending_read_only(conn, migrations.MIGRATIONS)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StorageError(f"cannot read the history database {self.path} ({exc}); it is read-only") from None
+        if pending:
+            conn.close()
+            raise StorageError(f"the history database {self.path} is read-only and needs an upgrade "
+                               f"({pending[0]}) it cannot be given here; copy it somewhere writable") from None
+        self.conn, self.db = conn, sqlite_utils.Database(conn)
+        self._file = _identity(self.path, inode_only=True)
+        self._search_column = "search_text" in self.db.table("messages").columns_dict
+        self.notice = f"The history database {self.path} is read-only: it can be read, but nothing new is saved."
 
     def _not_sqlite(self) -> HistoryError:
         return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
@@ -542,6 +592,8 @@ class HistoryStore:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to the
         busy timeout), so a second writer waits instead of failing on a read-to-write upgrade. A
         failure the disk causes is NotSaved, naming `what` was not saved."""
+        if getattr(self, "read_only", False):
+            raise NotSaved(self.path, what, "the database is read-only")
         opened = getattr(self, "_file", None)
         if opened is not None and _identity(self.path, inode_only=True) != opened:
             raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "

@@ -174,7 +174,12 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
         for key in ("assumptions", "warnings", "terms"):  # figures first, the breakdown last
             if key in data:
                 data[key] = data.pop(key)
-        print(json.dumps(data, indent=2))
+        try:
+            text = json.dumps(data, indent=2, allow_nan=False)  # always valid JSON: never Infinity or NaN
+        except ValueError:
+            raise UsageError("these inputs give a figure too large to compute (infinite); check the values "
+                             "given") from None
+        print(text)
         return
     print(human())
     from tui.format import explain, notes
