@@ -93,6 +93,7 @@ class Conversation:
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
         resolved = store.resolve_id(session_id)
+        store.claim(resolved)  # one writer per session: another process continuing it is told so
         conv = cls(store, resolved)
         saved = store.session(resolved)
         from langchain_core.messages import AIMessage, HumanMessage
@@ -212,6 +213,7 @@ class ReplayDifference:
     user: str
     saved: str
     now: str
+    unanswered: bool = False  # no reply was ever saved (the app was closed or killed mid-turn): no regression
 
     def unified(self) -> str:
         return "\n".join(difflib.unified_diff(self.saved.splitlines(), self.now.splitlines(),
@@ -263,7 +265,8 @@ def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
             continue
         turn += 1
         reply = fresh.send(m["text"])
-        before = saved[i + 1]["text"] if i + 1 < len(saved) and saved[i + 1]["role"] == "assistant" else ""
-        if comparable(str(reply.content)) != comparable(before):
-            differences.append(ReplayDifference(turn, m["text"], before, str(reply.content)))
+        answered = i + 1 < len(saved) and saved[i + 1]["role"] == "assistant"
+        before = saved[i + 1]["text"] if answered else ""
+        if not answered or comparable(str(reply.content)) != comparable(before):
+            differences.append(ReplayDifference(turn, m["text"], before, str(reply.content), unanswered=not answered))
     return differences

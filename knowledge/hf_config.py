@@ -24,6 +24,59 @@ _GEMMA3_TEXT_DEFAULTS = {
 }
 
 
+# The whole-number fields this reader uses, with the largest value any real model could have: a value
+# past it (10**18 layers, a 5,000-digit number), a negative one, a fraction or a text is refused in one
+# line instead of being sized (or looped over).
+_LAYERS, _WIDTH, _HEADS, _CONTEXT = 10_000, 1 << 22, 1 << 16, 1 << 28
+FIELD_LIMITS: dict[str, int] = {
+    **dict.fromkeys(("hidden_size", "n_embd", "d_model"), 1 << 20),
+    **dict.fromkeys(("num_hidden_layers", "n_layer", "num_layers", "first_k_dense_replace",
+                     "sliding_window_pattern", "full_attention_interval", "attn_layer_period",
+                     "attn_layer_offset"), _LAYERS),
+    **dict.fromkeys(("num_attention_heads", "n_head", "num_key_value_heads", "num_kv_heads",
+                     "multi_query_group_num", "head_dim", "kv_channels", "num_local_experts", "n_routed_experts",
+                     "num_experts", "num_experts_per_tok", "num_experts_per_token", "moe_topk", "n_shared_experts",
+                     "num_shared_experts", "kv_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim", "v_head_dim",
+                     "q_lora_rank", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+                     "linear_num_key_heads", "linear_conv_kernel_dim", "mamba_num_heads", "mamba_head_dim",
+                     "ssm_state_size", "n_groups", "conv_kernel", "mamba_d_state", "mamba_expand", "mamba_d_conv"),
+                    _HEADS),
+    **dict.fromkeys(("intermediate_size", "ffn_hidden_size", "ffn_dim", "n_inner", "moe_intermediate_size",
+                     "shared_expert_intermediate_size"), _WIDTH),
+    "vocab_size": 1 << 24,
+    **dict.fromkeys(("max_position_embeddings", "seq_length", "n_positions", "max_sequence_length",
+                     "sliding_window"), _CONTEXT),
+}
+MAX_LAYER_LIST = _LAYERS  # entries of layer_types, characters of hybrid_override_pattern
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1:,} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def check_fields(cfg: dict[str, Any]) -> None:
+    """Every whole-number field this reader uses is one (0 to its limit), or absent (null; a
+    sliding_window of false); the layer lists are of a size a model can have."""
+    for key, limit in FIELD_LIMITS.items():
+        value = cfg.get(key)
+        if value is None or (key == "sliding_window" and value is False):
+            continue
+        if isinstance(value, float) and value.is_integer() and 0 <= value <= limit:
+            cfg[key] = int(value)
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
+            raise ConfigError(f"config.json field '{key}' must be a whole number from 0 to {limit:,}, "
+                              f"got {_shown(value)}")
+    for key in ("layer_types", "hybrid_override_pattern"):
+        value = cfg.get(key)
+        if isinstance(value, (list, str)) and len(value) > MAX_LAYER_LIST:
+            raise ConfigError(f"config.json field '{key}' lists {len(value):,} layers; a model has at most "
+                              f"{MAX_LAYER_LIST:,}")
+
+
 def _first(cfg: dict[str, Any], *names: str) -> Any:
     for n in names:
         if cfg.get(n) is not None:
@@ -120,6 +173,9 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     if model_type.startswith("gemma3"):
         # Gemma 3 files omit fields equal to Gemma3TextConfig's defaults (transformers 4.50)
         cfg = {**_GEMMA3_TEXT_DEFAULTS, **{k: v for k, v in cfg.items() if v is not None}}
+    else:
+        cfg = dict(cfg)
+    check_fields(cfg)
 
     hidden = _require(cfg, "hidden size", "hidden_size", "n_embd", "d_model")
     layers = _require(cfg, "layer count", "num_hidden_layers", "n_layer", "num_layers")

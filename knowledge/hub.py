@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import struct
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from knowledge.hf_config import ConfigError, _shown, read_config_json
 from knowledge.loader import KnowledgeError, write_cache
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
@@ -135,8 +137,24 @@ def _folder(repo_id: str) -> str:
 
 # --- reading files -------------------------------------------------------------------------------
 
+class MalformedCheckpoint(ConfigError):
+    """A file of the Hugging Face cache that is no checkpoint a model could have (bad input, exit 2)."""
+
+
+def _regular(path: Path) -> os.stat_result:
+    """The file's status, refusing anything but a regular file before it is opened (a FIFO would block,
+    a device would never end)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise MalformedCheckpoint(f"{path} is not a regular file")
+    return info
+
+
 def safetensors_header(path: Path) -> dict[str, Any]:
-    """The JSON header of a safetensors file (8-byte little-endian length, then JSON); no tensor data is read."""
+    """The JSON header of a safetensors file (8-byte little-endian length, then JSON); no tensor data is
+    read. A file too short or cut off inside its header is a partial download (ValueError); a header
+    that is no safetensors header (nested deep, not an object) is MalformedCheckpoint."""
+    _regular(path)
     with open(path, "rb") as f:
         head = f.read(8)
         if len(head) != 8:
@@ -145,38 +163,72 @@ def safetensors_header(path: Path) -> dict[str, Any]:
         if not 2 <= n <= MAX_HEADER_BYTES:
             raise ValueError(f"{path.name}: header length {n} is not a safetensors header")
         raw = f.read(n)
-    header = json.loads(raw)
+    try:
+        header = json.loads(raw)
+    except RecursionError:
+        raise MalformedCheckpoint(f"{path}: the safetensors header is nested too deeply") from None
     if not isinstance(header, dict):
-        raise ValueError(f"{path.name}: header is not a JSON object")
+        raise MalformedCheckpoint(f"{path}: the safetensors header is not a JSON object")
     return header
 
 
-def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[str, int]) -> None:
-    """Add each tensor's element count and stored bytes to the per-dtype tallies."""
+MAX_DIMS = 8  # dimensions of one tensor
+MAX_ELEMENTS = 1 << 50  # elements of one tensor: far past any model
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[str, int],
+                  where: str = "safetensors header") -> None:
+    """Add each tensor's element count and stored bytes to the per-dtype tallies. Every tensor must
+    have a shape of whole numbers from 0 up and, when given, data offsets [start, end] with end >= start."""
     for name, info in header.items():
-        if name == "__metadata__" or not isinstance(info, dict):
+        if name == "__metadata__":
             continue
-        dtype = str(info.get("dtype", "?"))
+        if not isinstance(info, dict):
+            raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' is not described by an object")
+        dtype = str(info.get("dtype", "?"))[:20]
+        shape = info.get("shape", [])
+        if not isinstance(shape, list) or len(shape) > MAX_DIMS or not all(_whole(d) and d >= 0 for d in shape):
+            raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has no valid shape (a list of at most "
+                                      f"{MAX_DIMS} whole numbers from 0 up)")
         n = 1
-        for d in info.get("shape", []):
-            n *= int(d)
+        for d in shape:
+            n *= d
+        if n > MAX_ELEMENTS:
+            raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has more elements than any model")
         params[dtype] = params.get(dtype, 0) + n
         offsets = info.get("data_offsets")
-        if isinstance(offsets, list) and len(offsets) == 2:
-            nbytes[dtype] = nbytes.get(dtype, 0) + int(offsets[1]) - int(offsets[0])
-        else:
+        if offsets is None:
             nbytes[dtype] = nbytes.get(dtype, 0) + int(n * DTYPE_BYTES.get(dtype, 2))
+            continue
+        if not (isinstance(offsets, list) and len(offsets) == 2 and all(_whole(o) for o in offsets)
+                and 0 <= offsets[0] <= offsets[1] <= MAX_ELEMENTS * 8):
+            raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has no valid data offsets")
+        nbytes[dtype] = nbytes.get(dtype, 0) + offsets[1] - offsets[0]
 
 
-def _read_json(path: Path) -> Any:
+MAX_INDEX_BYTES = 64 << 20  # a model.safetensors.index.json lists tensors: a few MB
+
+
+def _read_json(path: Path, max_bytes: int = MAX_INDEX_BYTES) -> Any:
+    """A JSON file of the cache, read with bounded work: a regular file of at most `max_bytes`."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        if _regular(path).st_size > max_bytes:
+            raise MalformedCheckpoint(f"{path} is over {max_bytes >> 20} MB: not a file of a model")
+        with open(path, "rb") as f:
+            raw = f.read(max_bytes + 1)
+        return json.loads(raw.decode("utf-8"))
     except OSError as e:
         raise HubError(f"cannot read {path}: {e.strerror or e}") from None
-    except ValueError as e:
-        from knowledge.hf_config import ConfigError
-
-        raise ConfigError(f"{path} is not valid JSON: {e}") from None
+    except RecursionError:
+        raise MalformedCheckpoint(f"{path} is nested too deeply: not a file of a model") from None
+    except MalformedCheckpoint:
+        raise
+    except ValueError as e:  # (UnicodeDecodeError, JSONDecodeError, a number past int()'s digit limit)
+        raise ConfigError(f"{path} is not valid JSON: {' '.join(str(e).split())[:200]}") from None
 
 
 def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = None) -> HubModel | None:
@@ -202,21 +254,29 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
         if len(snaps) != 1:
             return None
         snap, sha = snaps[0], snaps[0].name
-    config = _read_json(snap / "config.json") if (snap / "config.json").is_file() else None
+    config = read_config_json(snap / "config.json") if (snap / "config.json").exists() else None
     params: dict[str, int] = {}
     nbytes: dict[str, int] = {}
     for st in sorted(snap.rglob("*.safetensors")):
         try:
-            count_tensors(safetensors_header(st), params, nbytes)
+            count_tensors(safetensors_header(st), params, nbytes, str(st))
+        except MalformedCheckpoint:
+            raise
         except (OSError, ValueError):
             params, nbytes = {}, {}  # a partial download: trust none of it
             break
     total_size = None
     index = snap / "model.safetensors.index.json"
     if index.is_file():
-        meta = (_read_json(index) or {}).get("metadata") or {}
-        if isinstance(meta.get("total_size"), (int, float)):
-            total_size = int(meta["total_size"])
+        data = _read_json(index)
+        meta = data.get("metadata") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not isinstance(meta or {}, dict):
+            raise MalformedCheckpoint(f"{index} is not a safetensors index (a JSON object with 'metadata')")
+        size = (meta or {}).get("total_size")
+        if isinstance(size, int) and _whole(size) and 0 <= size <= MAX_ELEMENTS * 8:
+            total_size = size
+        elif size is not None:
+            raise MalformedCheckpoint(f"{index}: total_size must be a whole number of bytes, got {_shown(size)}")
     gguf = {p.relative_to(snap).as_posix(): p.stat().st_size for p in sorted(snap.rglob("*.gguf")) if p.exists()}
     if config is None and not gguf:
         return None

@@ -245,7 +245,8 @@ def test_a_failed_export_leaves_nothing_behind(store, tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "write_text", full)
     with pytest.raises(StorageError, match="no export was written"):
         s.export_to(sid, tmp_path / "report.md")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.db", "history.db-shm", "history.db-wal", "history.db.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["history.db", "history.db-shm", "history.db-wal", "history.db.lock",
+                                                          "history.db.sessions.lock"]
 
 
 def test_outputs_refuse_symlinks_existing_files_and_missing_folders(store, tmp_path):

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 GB = 1e9  # what people read as "GB" on a datasheet and in this tool's human output
 GIB = 2**30
 
 
+# The smallest non-zero amount an input may hold (hours, tokens/s, dollars, fractions ...). A value
+# below it means nothing and divides into infinity (1e-320 tokens/s is a run of 10^320 hours).
+MIN_AMOUNT = 1e-9
+
+
 class ToolInput(BaseModel):
-    """Base of every tool's input: unknown fields and infinities are refused with a clear message."""
+    """Base of every tool's input: unknown fields, infinities and amounts too small to mean anything
+    (below MIN_AMOUNT, but not zero) are refused with a clear message."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _no_vanishing_amounts(self) -> ToolInput:
+        for name, value in self.__dict__.items():
+            if isinstance(value, float) and 0 < abs(value) < MIN_AMOUNT:
+                raise ValueError(f"{name}: {value:g} is too small to mean anything (at least {MIN_AMOUNT:g}, or 0)")
+        return self
 
 
 class Term(BaseModel):

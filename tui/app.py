@@ -74,8 +74,9 @@ class GPUAdvisorApp(App):
     def _open_store(self) -> None:
         try:
             self.store = HistoryStore(self.db)
-            if self.store.notice:
-                self.startup_notice = (self.store.notice, "warning")
+            told = self.store.notice or self.store.reminder  # a kept damaged copy is named at every start
+            if told:
+                self.startup_notice = (told, "warning")
         except DatabaseTooNew as e:
             self.startup_notice = (f"{e} This session will not be saved.", "error")
         except (HistoryError, OSError) as e:

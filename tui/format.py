@@ -78,23 +78,12 @@ def notes(result: Explained) -> str:
     return "\n".join(out)
 
 
-# Escape sequences and control characters that a terminal would act on: CSI (colours, cursor moves),
-# OSC (titles, OSC 8 links, OSC 52 clipboard writes), DCS/SOS/PM/APC strings, their 8-bit forms, and
-# every other C0/C1 control except newline and tab. Linear: no pattern can backtrack.
-_TERMINAL_CONTROL = re.compile(
-    r"\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[PX^_][^\x1b\x9c]*(?:\x1b\\|\x9c)?"
-    r"|\x1b\[[0-?]*[ -/]*[@-~]?"
-    r"|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|\x9d[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|[\x90\x98\x9e\x9f][^\x1b\x9c]*(?:\x1b\\|\x9c)?"
-    r"|\x1b[ -/]*[0-~]?"
-    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 def plain(text: str) -> str:
-    """Stored or imported text made safe to print on a terminal: data, never terminal commands."""
-    return _TERMINAL_CONTROL.sub("", text.replace("\r\n", "\n"))
+    """Stored or imported text made safe to print on a terminal: data, never terminal commands
+    (assistant.terminal.printable, the one definition of what is removed)."""
+    from assistant.terminal import printable
+
+    return printable(text)
 
 
 # ---------------------------------------------------------------- tables that fit the window

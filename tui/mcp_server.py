@@ -174,10 +174,12 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
                                                  types.TextContent(type="text", text=note)],
                                         structured_content=out)
         data = run_tool(name, arguments)
+        text = json.dumps(data, allow_nan=False)  # valid JSON only: never Infinity or NaN
     except (ToolError, LookupError, ValidationError, ValueError, MessageTooLong) as e:
+        if isinstance(e, ValueError) and "JSON compliant" in str(e):
+            return error(f"{name}: these arguments give a figure too large to compute (infinite); check the values")
         return error(f"{name}: {error_text(e)}")
-    return types.CallToolResult(content=[types.TextContent(type="text", text=json.dumps(data))],
-                                structured_content=data)
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data)
 
 
 def build_server(sessions: Sessions | None = None) -> Server:
@@ -233,22 +235,92 @@ def build_server(sessions: Sessions | None = None) -> Server:
                   on_list_resources=list_resources, on_read_resource=read_resource)
 
 
-async def serve_stdio(server: Server | None = None) -> None:
+INVALID_REQUEST = -32600  # JSON-RPC 2.0: valid JSON, but not a request, response or notification
+MAX_LINE_CHARS = 8_000_000  # one JSON-RPC message on stdio; a longer line is answered, not parsed
+
+
+def rpc_error(line: str) -> dict[str, Any]:
+    """The JSON-RPC error answering a line that is no JSON-RPC message: Parse error (-32700, id null)
+    when it is not JSON, else Invalid Request (-32600) with the id it carries when one can be read, so
+    the client waiting on that id is answered instead of waiting forever."""
+    import mcp_types as types
+
+    try:
+        data = json.loads(line) if len(line) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        data = None
+    if data is None:
+        return {"jsonrpc": "2.0", "id": None, "error": {"code": types.PARSE_ERROR, "message": "Parse error"}}
+    rid = data.get("id") if isinstance(data, dict) else None
+    rid = rid if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)) else None
+    return {"jsonrpc": "2.0", "id": rid, "error": {"code": INVALID_REQUEST,
+                                                   "message": "Invalid Request: not a JSON-RPC 2.0 message"}}
+
+
+class _Lines:
+    """stdin as the transport reads it, one line at a time, remembering each line until its message
+    (or the error parsing it) is taken: every line gives the transport exactly one item."""
+
+    def __init__(self, source: Any):
+        from collections import deque
+
+        self.source = source
+        self.pending: deque[str] = deque()
+
+    def __aiter__(self):
+        return self._lines()
+
+    async def _lines(self):
+        async for line in self.source:
+            self.pending.append(line)
+            yield line
+
+
+async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: Any = None) -> None:
+    """MCP over stdio. A line that is no JSON-RPC message is answered with the protocol's error (the
+    SDK's transport would pass it on as an exception the server only logs, and the client would wait
+    for ever); every other message goes to the server unchanged."""
+    import anyio
+    import mcp_types as types
     from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
 
     server = server or build_server()
-    async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+    if stdin is None:
+        from io import TextIOWrapper
+
+        stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    lines = _Lines(stdin)
+    async with stdio_server(stdin=lines, stdout=stdout) as (read, write):  # type: ignore[arg-type]
+        to_server, from_transport = anyio.create_memory_object_stream[Any](0)
+
+        async def sort() -> None:
+            async with to_server:
+                async for item in read:
+                    line = lines.pending.popleft() if lines.pending else ""
+                    if isinstance(item, Exception):
+                        error = types.jsonrpc_message_adapter.validate_python(rpc_error(line))
+                        await write.send(SessionMessage(error))
+                    else:
+                        await to_server.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(sort)
+            await server.run(from_transport, write, server.create_initialization_options())
 
 
-def http_app(server: Server | None = None, host: str = "127.0.0.1"):
-    """The streamable HTTP ASGI app, at /mcp."""
+def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str | None = None):
+    """The streamable HTTP ASGI app, at /mcp: with `api_key`, every request must carry it as a bearer
+    token; bound to loopback, Host and Origin must be loopback names (as `gpu-advisor serve`)."""
+    from tui.openai_api import guarded
+
     server = server or build_server()
-    return server.streamable_http_app(host=host)
+    return guarded(server.streamable_http_app(host=host), host, api_key)
 
 
-def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
-    """`gpu-advisor mcp`: stdio, or streamable HTTP at http://HOST:PORT/mcp."""
+def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | None = None) -> int:
+    """`gpu-advisor mcp`: stdio, or streamable HTTP at http://HOST:PORT/mcp (off loopback only with
+    an API key, as `gpu-advisor serve`)."""
     import anyio
 
     if http_port is None:
@@ -256,29 +328,41 @@ def main(http_port: int | None = None, host: str = "127.0.0.1") -> int:
         return 0
     import uvicorn
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"gpu-advisor: serving MCP on {host} without authentication; anyone who reaches it can call "
-              "the tools", file=sys.stderr)
-    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp", file=sys.stderr)
-    uvicorn.run(http_app(host=host), host=host, port=http_port, log_level="warning")
+    from tui.openai_api import BadRequest, binding_problem
+
+    problem = binding_problem(host, api_key)
+    if problem:
+        raise BadRequest(problem)
+    print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp"
+          + ("; API key required" if api_key else ""), file=sys.stderr)
+    uvicorn.run(http_app(host=host, api_key=api_key), host=host, port=http_port, log_level="warning")
     return 0
 
 
 def add_command(sub: argparse._SubParsersAction) -> None:
     """Register `gpu-advisor mcp` on the command line's subparsers."""
     import argparse
+    import os
 
     p = sub.add_parser("mcp", help="serve the sizing tools, the catalogs and the conversation to MCP clients "
                                    "(stdio; --http PORT for streamable HTTP)")
     p.add_argument("--http", type=int, default=None, metavar="PORT",
                    help="streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="address for --http (default: %(default)s)")
+    p.add_argument("--api-key", default=os.environ.get("GPU_ADVISOR_API_KEY") or None, metavar="KEY",
+                   help="with --http, require 'Authorization: Bearer KEY' (needed off loopback; "
+                        "default: $GPU_ADVISOR_API_KEY)")
     p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in ['gpu-advisor mcp', 'gpu-advisor mcp --http 8808'])
     p.formatter_class = type("RawHelp", (p.formatter_class, argparse.RawDescriptionHelpFormatter), {})
 
     def run(args: argparse.Namespace) -> int:
         if args.http is not None and not 0 < args.http < 65536:
             p.error(f"--http: {args.http} is not a port number")
-        return main(args.http, args.host)
+        from tui.openai_api import binding_problem
+
+        problem = binding_problem(args.host, args.api_key) if args.http is not None else None
+        if problem:
+            p.error(problem.replace("serving on", "serving MCP on"))
+        return main(args.http, args.host, args.api_key)
 
     p.set_defaults(func=run)

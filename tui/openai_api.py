@@ -31,6 +31,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_TURNS = 200  # user messages replayed for one request
 CACHED_CONVERSATIONS = 512
 MAX_BODY_BYTES = 4_000_000
+BODY_TIMEOUT_S = 30.0  # a body that has not arrived by then is a stalled (or hostile) upload
 
 
 class BadRequest(ValueError):
@@ -43,6 +44,55 @@ def binding_problem(host: str, api_key: str | None) -> str | None:
         return (f"serving on {host} needs an API key: --api-key KEY (or GPU_ADVISOR_API_KEY); "
                 "clients send it as 'Authorization: Bearer KEY'")
     return None
+
+
+def _host_name(value: str) -> str:
+    """The host name of a Host header or an Origin ("127.0.0.1:8000", "http://[::1]:8000" -> "::1")."""
+    value = value.strip().lower()
+    if "://" in value:
+        value = value.split("://", 1)[1].split("/", 1)[0]
+    if value.startswith("["):
+        return value[1:].split("]", 1)[0]
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def guarded(app: Any, host: str, api_key: str | None) -> Any:
+    """`app` (ASGI) behind the checks both servers share: with an API key, every HTTP request but
+    /health must carry it (`Authorization: Bearer KEY`, else 401); bound to a loopback address, the
+    Host header and any Origin must name a loopback address too (else 403), so a web page cannot
+    reach the server through DNS rebinding."""
+    import json as _json
+
+    loopback = host in LOOPBACK
+
+    async def refuse(send: Any, status: int, message: str, code: str) -> None:
+        body = _json.dumps({"error": {"message": message, "type": "invalid_request_error", "param": None,
+                                      "code": code}}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    async def guard(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if loopback:
+            origin = headers.get("origin")
+            if _host_name(headers.get("host", "")) not in LOOPBACK or (
+                    origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK):
+                await refuse(send, 403, "this server answers only requests addressed to this computer "
+                                        "(Host and Origin must be a loopback address)", "forbidden_host")
+                return
+        if api_key and scope.get("path") != "/health":
+            scheme, _, token = headers.get("authorization", "").partition(" ")
+            if not (scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), api_key.encode())):
+                await refuse(send, 401, "missing or wrong API key (send 'Authorization: Bearer KEY')",
+                             "invalid_api_key")
+                return
+        await app(scope, receive, send)
+
+    return guard
 
 
 def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
@@ -141,10 +191,58 @@ def _pieces(text: str) -> list[str]:
     return [p for p in re.findall(r"[^\n]*\n|[^\n]+$", text) if p]
 
 
+def parse_body(body: bytes) -> dict[str, Any]:
+    """The JSON object of a request body; anything else (not UTF-8, not JSON, nested past the parser's
+    depth, a number past int()'s digit limit, not an object) is BadRequest."""
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise BadRequest("the body is not UTF-8 text") from None
+    except json.JSONDecodeError as e:
+        raise BadRequest(f"the body is not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
+    except ValueError:
+        raise BadRequest("the body holds a number too long to read") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body must be a JSON object")
+    return data
+
+
+async def read_body(request: Any) -> bytes | JSONResponse:
+    """The request body, read as it arrives: refused (413) as soon as it passes MAX_BODY_BYTES (by its
+    Content-Length before any byte is read, else while streaming, so a huge chunked upload never sits
+    in memory), and answered 408 when it does not arrive within BODY_TIMEOUT_S."""
+    import asyncio
+
+    too_big = _error(413, f"the request is over {MAX_BODY_BYTES:,} bytes", code="request_too_large")
+    declared = request.headers.get("content-length", "")
+    if declared.strip().isdigit() and int(declared) > MAX_BODY_BYTES:
+        return too_big
+    chunks: list[bytes] = []
+    size = 0
+
+    async def read() -> bool:
+        nonlocal size
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                return False
+            chunks.append(chunk)
+        return True
+
+    try:
+        whole = await asyncio.wait_for(read(), BODY_TIMEOUT_S)
+    except TimeoutError:
+        return _error(408, f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", code="request_timeout")
+    return b"".join(chunks) if whole else too_big
+
+
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
-    api_key: str | None = None, conversations: Conversations | None = None
+    api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1"
 ) -> Starlette:
-    """The ASGI app; with api_key, every /v1 request must carry it as a bearer token."""
+    """The ASGI app; with api_key, every /v1 request must carry it as a bearer token; bound to a
+    loopback `host`, requests must be addressed to a loopback name (see `guarded`)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.requests import Request
@@ -185,24 +283,23 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
     async def chat_completions(request: Request):
         if not authorised(request):
             return unauthorised()
-        body = await request.body()
-        if len(body) > MAX_BODY_BYTES:
-            return _error(413, f"the request is over {MAX_BODY_BYTES:,} bytes")
+        body = await read_body(request)
+        if isinstance(body, JSONResponse):
+            return body
         try:
-            data = json.loads(body)
-            if not isinstance(data, dict):
-                raise BadRequest("the body must be a JSON object")
+            data = parse_body(body)
             texts = user_messages(data.get("messages"))
+            stream = data.get("stream")
+            if stream is not None and not isinstance(stream, bool):
+                raise BadRequest("stream: must be true or false (a JSON boolean, not a string)")
             reply = await run_in_threadpool(conversations.reply, texts)
-        except json.JSONDecodeError as e:
-            return _error(400, f"the body is not JSON: {e}")
         except BadRequest as e:
             return _error(400, str(e))
         model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else MODEL_ID
         completion_id = f"chatcmpl-{uuid.uuid4().hex}"
         created = int(time.time())
         text = str(reply.content)
-        if not data.get("stream"):
+        if not stream:
             return JSONResponse({
                 "id": completion_id, "object": "chat.completion", "created": created, "model": model,
                 "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
@@ -225,12 +322,13 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
-    return Starlette(routes=[
+    app = Starlette(routes=[
         Route("/health", health),
         Route("/v1/models", list_models),
         Route("/v1/models/{model:path}", get_model),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
     ])
+    return guarded(app, host, None)  # (the key is checked per route above, in OpenAI's error shape)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None) -> int:
@@ -244,7 +342,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None)
         raise BadRequest(problem)
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else ""), file=sys.stderr)
-    uvicorn.run(create_app(api_key), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(api_key, host=host), host=host, port=port, log_level="warning")
     return 0
 
 

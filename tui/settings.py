@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ CONFIG_ENV = "GPU_ADVISOR_CONFIG"
 REGIONS = ("global", "us", "eu", "china")
 CURRENCIES = ("USD", "CNY")  # the currencies the price data and the exchange rate in rules.yaml cover
 DEFAULT_THEME = "textual-dark"
+MAX_SETTINGS_BYTES = 64 * 1024  # a settings file is a few lines
 
 
 class SettingsError(ValueError):
@@ -101,15 +103,36 @@ def key_list(value: str) -> str:
     return ",".join(keys)
 
 
+def _read(path: Path) -> str:
+    """The text of the settings file, checked before it is read: a FIFO, a device (a link to
+    /dev/zero) or a file over MAX_SETTINGS_BYTES is refused by its type and size, never opened for
+    reading whole, so a crafted file costs no time and no memory."""
+    info = path.stat()  # (follows a symbolic link: what would be read)
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError("it is not a regular file")
+    if info.st_size > MAX_SETTINGS_BYTES:
+        raise ValueError(f"it is {info.st_size:,} bytes; a settings file is at most {MAX_SETTINGS_BYTES:,}")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # (replaced by a FIFO meanwhile: no wait)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise ValueError("it is not a regular file")
+        data = f.read(MAX_SETTINGS_BYTES + 1)
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise ValueError(f"it is over {MAX_SETTINGS_BYTES:,} bytes")
+    return data.decode("utf-8")
+
+
 def load(path: Path | None = None) -> Settings:
     path = path or settings_path()
     settings = Settings()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(_read(path))
     except FileNotFoundError:
         return settings
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-        settings.problem = f"the settings file {path} could not be read ({e}); using the defaults"
+    except (OSError, ValueError, RecursionError, MemoryError) as e:  # (UnicodeDecodeError, TOMLDecodeError)
+        why = "it is nested too deeply" if isinstance(e, RecursionError) else (
+            getattr(e, "strerror", None) or " ".join(str(e).split())[:200])
+        settings.problem = f"the settings file {path} could not be read ({why}); using the defaults"
         return settings
     problems = []
     for key, value in data.items():

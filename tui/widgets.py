@@ -16,6 +16,7 @@ from textual.widgets import Button, Label, ListItem, ListView, Static, TextArea
 
 from assistant.catalog import say
 from assistant.slots import SLOTS, relevant
+from assistant.terminal import printable
 from tui.format import fit_table
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
@@ -80,6 +81,19 @@ class MemoryChart(Static):
         return self.render_bar(max(20, (self.size.width or 60) - 2))
 
 
+def _printable_tree(value: Any, depth: int = 0) -> Any:
+    """A stored payload with every text in it printable (an imported one may hold escape sequences)."""
+    if isinstance(value, str):
+        return printable(value)
+    if depth > 32:
+        return None
+    if isinstance(value, dict):
+        return {k: _printable_tree(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_printable_tree(v, depth + 1) for v in value]
+    return value
+
+
 class ChatMessage(Vertical):
     """One message of the transcript. Answers show their options table as a DataTable and a chart."""
 
@@ -87,9 +101,9 @@ class ChatMessage(Vertical):
     def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, **kwargs: Any):
         super().__init__(classes=f"message {role}", **kwargs)
         self.role = role
-        self.text = text
+        self.text = printable(text)  # stored text: shown without what a terminal would act on
         data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
-        self.payload: dict[str, Any] = data if isinstance(data, dict) else {}
+        self.payload: dict[str, Any] = _printable_tree(data) if isinstance(data, dict) else {}
 
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown  # loaded with the first message, not the first screen

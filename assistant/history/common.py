@@ -53,6 +53,8 @@ def _storage_problem(exc: BaseException) -> str | None:
 
 def default_path() -> Path:
     override = os.environ.get(DB_ENV)
+    if override is not None and override and not override.strip():
+        raise HistoryError(f"{DB_ENV} is set to blank space; set it to the path of a database file, or unset it")
     if override:
         return Path(override).expanduser()
     from platformdirs import user_data_dir

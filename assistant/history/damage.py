@@ -38,10 +38,11 @@ def looks_like_sqlite(path: Path) -> bool:
     with the SQLite header. Only such a file may ever be moved aside as damaged: anything else is
     somebody's document, named by mistake."""
     try:
-        if not path.is_file() or path.stat().st_size == 0:
+        if not path.is_file():
             return True
-        with path.open("rb") as f:
-            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        with path.open("rb") as f:  # read even when the size is 0: a /proc file says 0 and has text
+            start = f.read(len(SQLITE_MAGIC))
+        return not start or start == SQLITE_MAGIC
     except OSError:
         return True  # the open that follows reports the real problem
 
@@ -151,6 +152,16 @@ def _indexed_frames(shm: bytes) -> tuple[int, tuple[int, int]] | None:
         return None
     (frames,) = struct.unpack("=I", shm[16:20])  # native byte order; the salts are the log's own bytes
     return frames, struct.unpack(">2I", shm[32:40])
+
+
+def _unbackfilled_frames(shm: bytes) -> int:
+    """How many frames of the log its -shm index counts beyond those already copied into the
+    database (the checkpoint's nBackfill, just after the two header copies): lost if the log is gone."""
+    indexed = _indexed_frames(shm[:96])
+    if indexed is None or len(shm) < 100:
+        return 0
+    (backfilled,) = struct.unpack("=I", shm[96:100])
+    return max(indexed[0] - backfilled, 0)
 
 
 def _database_image(db: bytes, wal_bytes: bytes) -> bytes:

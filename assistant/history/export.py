@@ -3,6 +3,7 @@ written atomically and never over an existing one unless asked."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -13,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.history import common
 from assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
+from assistant.history.damage import SQLITE_MAGIC
+from assistant.terminal import printable
 
 if TYPE_CHECKING:
     from assistant.history.store import HistoryStore
@@ -99,11 +102,14 @@ def export_json(store: HistoryStore, session_id: str) -> dict[str, Any]:
 
 
 def export_markdown(store: HistoryStore, session_id: str) -> str:
+    """A session as a Markdown report; stored text without terminal control sequences (a report is
+    read in terminals too; the database keeps the original)."""
     s = store.session(session_id)
-    lines = [f"# {s['title']}", "", f"_GPU Advisor session {s['id']}, started {s['created'][:16]} UTC._", ""]
+    title = " ".join(printable(s["title"]).split())
+    lines = [f"# {title}", "", f"_GPU Advisor session {s['id']}, started {printable(s['created'][:16])} UTC._", ""]
     for m in store.messages(s["id"]):
         who = "You" if m["role"] == "user" else "Advisor"
-        lines += [f"**{who}:**", "", m["text"], ""]
+        lines += [f"**{who}:**", "", printable(m["text"]), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -119,8 +125,31 @@ def export_to(store: HistoryStore, session_id: str, target: str | Path, overwrit
     """Write an export (JSON for a .json file unless `fmt` says, Markdown otherwise). An existing
     file is never replaced unless `overwrite` is given."""
     target = Path(target).expanduser()
+    _refuse_database_files(store, target)
     text = export_text(store, session_id, fmt or ("json" if target.suffix.lower() == ".json" else "markdown"))
     return write_new_file(target, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite, "export")
+
+
+def _refuse_database_files(store: HistoryStore, target: Path) -> None:
+    """An export never replaces the history database, its -wal, -shm or lock files, a kept damaged
+    copy, or any other SQLite database (a backup): --force overwrites documents, not databases."""
+    own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock")] + store.kept_copies
+    for path in own:
+        try:
+            same = target.resolve() == path.resolve() or (target.exists() and path.exists()
+                                                            and os.path.samefile(target, path))
+        except OSError:
+            same = False
+        if same:
+            raise HistoryError(f"{target} is a file of the history database ({path.name}); an export never "
+                               "replaces it; choose another file name (nothing was written)")
+    is_database = False
+    if target.is_file():  # (never opened otherwise: a FIFO would block)
+        with contextlib.suppress(OSError), target.open("rb") as f:
+            is_database = f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    if is_database:
+        raise HistoryError(f"{target} is an SQLite database (a history or a backup); an export never replaces "
+                           "one; choose another file name (nothing was written)")
 
 
 def import_json(store: HistoryStore, data: Any) -> str:
@@ -181,6 +210,37 @@ def backup(store: HistoryStore, target: str | Path) -> Path:
     return write_new_file(target, vacuum_into, False, "backup")
 
 
+def clean_stale_parts(folder: Path) -> list[Path]:
+    """Remove the hidden `.NAME.PID.XXXXXXXX.part` files that a killed export or backup left in
+    `folder` (as large as the database): those whose process is gone. Returns what was removed."""
+    removed: list[Path] = []
+    try:
+        candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(".part")]
+    except OSError:
+        return removed
+    for part in candidates:
+        fields = part.name[1:-len(".part")].rsplit(".", 2)
+        if len(fields) != 3 or not fields[1].isdigit() or not _process_gone(int(fields[1])):
+            continue
+        with contextlib.suppress(OSError):
+            if part.is_file() and not part.is_symlink():
+                part.unlink()
+                removed.append(part)
+    return removed
+
+
+def _process_gone(pid: int) -> bool:
+    if pid == os.getpid() or os.name != "posix":
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, as another user's
+        return False
+    return False
+
+
 def write_new_file(target: Path, write: Callable[[Path], object], overwrite: bool, what: str) -> Path:
     """Write `target` atomically: `write` fills a temporary file in the same folder, which is then
     renamed into place. Never through a symbolic link; never over an existing file unless `overwrite`;
@@ -191,8 +251,9 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
         raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)")
     if not target.parent.is_dir():
         raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")
+    clean_stale_parts(target.parent)
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part", dir=target.parent)
     except OSError as e:
         raise StorageError(f"cannot write in {target.parent} ({e.strerror or e}); no {what} was written") from None
     os.close(fd)

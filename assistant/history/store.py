@@ -14,10 +14,13 @@ that row only.
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import json
+import os
 import shutil
 import sqlite3
-import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -47,11 +50,86 @@ from assistant.history.damage import (
     _names,
     _read_wal,
     _readable_rows,
+    _unbackfilled_frames,
     looks_like_sqlite,
 )
 from assistant.history.search import search_sessions, search_text
 
-CHECK_MARK = ".check"  # NAME.check: damage was met in use, so the next open runs the full check
+CHECK_MARK = ".check"
+APPLICATION_ID = 0x47504144  # "GPAD" in the header's application_id: this application's database
+
+
+def _kill_point(step: str) -> None:
+    """A step of a recovery; the tests kill the process here (a real kill, in a forked child)."""
+
+
+# One open file per database for the session claims: POSIX record locks belong to the process, and
+# closing any descriptor of the file would drop them all, so every store in a process shares it.
+_CLAIMS: dict[str, tuple[int, dict[str, int]]] = {}
+_CLAIMS_LOCK = threading.Lock()
+
+
+def _claim_offset(session_id: str) -> int:
+    return int.from_bytes(hashlib.sha256(session_id.encode()).digest()[:6], "big")
+
+
+def _claim_session(path: Path, session_id: str) -> bool:
+    """Lock one byte of NAME.sessions.lock (at an offset the session id gives) for this process.
+    True when claimed (also where record locks do not exist: nothing to guard with)."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    key = str(path.resolve())
+    with _CLAIMS_LOCK:
+        if key not in _CLAIMS:
+            try:
+                fd = os.open(f"{path}.sessions.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError:
+                return True  # a read-only folder: no process can write the session either
+            _CLAIMS[key] = (fd, {})
+        fd, held = _CLAIMS[key]
+        if session_id in held:
+            held[session_id] += 1
+            return True
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _claim_offset(session_id))
+        except OSError as exc:  # held by another process; any other error: a file system without locks
+            return exc.errno not in (errno.EACCES, errno.EAGAIN)
+        held[session_id] = 1
+        return True
+
+
+def _release_sessions(path: Path, sessions: set[str]) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        return
+    with _CLAIMS_LOCK:
+        fd, held = _CLAIMS.get(str(path.resolve()), (-1, {}))
+        for session_id in sessions:
+            if session_id in held:
+                held[session_id] -= 1
+                if not held[session_id]:
+                    del held[session_id]
+                    with contextlib.suppress(OSError):
+                        fcntl.lockf(fd, fcntl.LOCK_UN, 1, _claim_offset(session_id))
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process may write the database and create files beside it (access(2): false on
+    read-only media even for root)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _fsync(path: Path) -> None:
+    """Make a file's (or a folder's) contents durable before the rename that relies on them."""
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)  # NAME.check: damage was met in use, so the next open runs the full check
 
 
 def _is_damage(exc: BaseException) -> bool:
@@ -77,6 +155,7 @@ class HistoryStore:
             raise HistoryError("--db needs the path of a database file, not an empty string")
         self.path = Path(path).expanduser() if path else default_path()
         self.notice: str | None = None  # set when something the user should know happened on open
+        self._claimed: set[str] = set()  # sessions this process writes (see claim)
         self._shm: bytes | None = None
         if self.path.exists() and not self.path.is_file():
             raise HistoryError(f"{self.path} is not a file; give --db the path of a database file")
@@ -86,32 +165,127 @@ class HistoryStore:
             raise StorageError(f"cannot create {self.path.parent}: {e.strerror or e}") from None
         if not looks_like_sqlite(self.path):
             raise self._not_sqlite()
-        # Opening (the checks) and moving a damaged file aside happen under one lock, NAME.lock, held
-        # for the few milliseconds they take: when several processes find the same damaged file at
-        # once, the first moves it aside and starts the new database, and the others, waiting, then
-        # open that one. No process still reads the damaged file when it is moved (SQLite, closing a
-        # connection, would otherwise delete the new database's write-ahead log by its name).
+        self._refuse_foreign()  # before the lock file beside it is made: another application's file is left alone
+        self.read_only = False
+        if self.path.is_file() and self.path.stat().st_size and not _writable(self.path):
+            self._open_read_only()  # read-only media, or a file the user may not write: still listed and read
+            return
+        # Opening (the checks) and moving a damaged file aside happen under one lock, NAME.lock: when
+        # several processes find the same damaged file at once, the first recovers it and the others,
+        # waiting, then open the recovered database. No process still reads the damaged file when it
+        # is replaced (SQLite, closing a connection, would otherwise delete the new database's
+        # write-ahead log by its name).
         with self._open_lock():
             if not looks_like_sqlite(self.path):  # (replaced while this process waited)
                 raise self._not_sqlite()
+            resumed = self._finish_interrupted_recovery()
+            shm = Path(f"{self.path}-shm")  # as the last writer left it, before any reader rebuilds it
+            with contextlib.suppress(OSError):
+                if self._shm is None and shm.is_file():  # (unless _refuse_foreign took it before reading)
+                    self._shm = shm.read_bytes()
             try:
                 damage = _header_damage(self.path)
                 if damage:
                     raise sqlite3.DatabaseError(damage)
                 self._open()
+                if resumed:
+                    self.notice = (f"A recovery of the history database was interrupted; it was completed now "
+                                   f"and the damaged original is kept in {_names(resumed)}.")
                 return
             except sqlite3.DatabaseError as exc:
                 self._refuse_unless_damaged(exc)
                 error = exc
-            kept = self._keep_damaged(move=True)
+            kept, recovered = self._recover_aside()
+            self._shm = None  # the damaged file's index went with it
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
-                       f"{_names(kept)} and a new database started; {self._recover_from(kept)}.")
+                       f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _open_read_only(self) -> None:
+        """Open a database that cannot be written (read-only media or permissions) for reading only:
+        nothing is created beside it, every write is refused with NotSaved."""
+        import sqlite_utils
+
+        self.read_only = True
+        conn = None
+        wal = Path(f"{self.path}-wal")
+        logged = wal.is_file() and wal.stat().st_size > 0  # committed messages may be only in the log
+        # immutable: nothing is made beside the file; a log is read through (mode=ro) when there is one
+        for mode in (("mode=ro", "immutable=1") if logged else ("immutable=1",)):
+            try:
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True, isolation_level=None,
+                                       check_same_thread=False)
+                conn.text_factory = _decode
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                break
+            except sqlite3.Error as exc:
+                if conn is not None:
+                    conn.close()
+                conn = None
+                error = exc
+        if conn is None:
+            raise StorageError(f"cannot read the history database {self.path} ({error}); it is read-only "
+                               "and nothing was changed") from None
+        try:
+            self._refuse_newer(conn)
+            pending = migrations.pending_read_only(conn, migrations.MIGRATIONS)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise StorageError(f"cannot read the history database {self.path} ({exc}); it is read-only") from None
+        if pending:
+            conn.close()
+            raise StorageError(f"the history database {self.path} is read-only and needs an upgrade "
+                               f"({pending[0]}) it cannot be given here; copy it somewhere writable") from None
+        self.conn, self.db = conn, sqlite_utils.Database(conn)
+        self._file = _identity(self.path, inode_only=True)
+        self._search_column = "search_text" in self.db.table("messages").columns_dict
+        self.notice = f"The history database {self.path} is read-only: it can be read, but nothing new is saved."
 
     def _not_sqlite(self) -> HistoryError:
         return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
                             "SQLite header); it was left untouched. Give --db a new file name or an existing "
                             "history database")
+
+    def _refuse_foreign(self) -> None:
+        """Refuse, untouched, an SQLite database another application wrote: only an empty one, or one
+        carrying this application's marker (its application_id, or the `_migrations` table of a
+        history written before the id was set), is opened. A file SQLite cannot read is left to the
+        damage checks (it may be a damaged history)."""
+        try:
+            with self.path.open("rb") as f:
+                header = f.read(100)
+        except OSError:
+            return
+        if len(header) < 100 or _header_damage(self.path):
+            return  # damaged: the checks that follow say so
+        app_id = int.from_bytes(header[68:72], "big")
+        if app_id == APPLICATION_ID:
+            return
+        if app_id == 0:
+            wal = Path(f"{self.path}-wal")
+            # immutable: nothing is written, no -shm is made. Only when the file alone shows no history
+            # and it has a log is it read through the log (read-only): its tables may be there.
+            modes = ["immutable=1"] + (["mode=ro"] if header[18] == 2 and wal.is_file() and wal.stat().st_size else [])
+            for mode in modes:
+                shm = Path(f"{self.path}-shm")
+                if mode == "mode=ro" and shm.is_file():  # reading through the log may rebuild its index
+                    with contextlib.suppress(OSError):
+                        self._shm = shm.read_bytes()
+                try:
+                    conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True)
+                    try:
+                        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+                    finally:
+                        conn.close()
+                except (sqlite3.Error, OSError, ValueError):
+                    return  # damaged, or unreadable: the checks that follow say which
+                if "_migrations" in names:
+                    return
+            if not names:
+                return  # an empty database: a new history starts in it
+        what = f"its application id is {app_id:#x}" if app_id else "it has no GPU Advisor tables"
+        raise HistoryError(f"{self.path} is an SQLite database of another application ({what}); it was left "
+                           "untouched. Give --db a new file name or an existing history database")
 
     def _refuse_unless_damaged(self, exc: sqlite3.DatabaseError) -> None:
         """Raise the right error for a failed open, unless the file is damaged (and may be moved aside)."""
@@ -159,7 +333,7 @@ class HistoryStore:
         conn = self._connect()
         try:
             wal_damage = self._wal_damage(conn)
-            kept = self._keep_damaged(move=False) if wal_damage else None
+            kept = self._keep_damaged() if wal_damage else None
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             mark = Path(f"{self.path}{CHECK_MARK}")
             checked = self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES or mark.exists()
@@ -191,9 +365,19 @@ class HistoryStore:
         wal_path, shm_path = Path(f"{self.path}-wal"), Path(f"{self.path}-shm")
         # The index first: a writer appends frames before it counts them there, so a log with fewer
         # committed frames than its index counts lost some (and taking a lock would rebuild the index).
-        self._shm = shm_path.read_bytes() if shm_path.is_file() else None  # kept as it was, if damaged
+        if self._shm is None and shm_path.is_file():
+            self._shm = shm_path.read_bytes()  # kept as it was, if damaged
         indexed = _indexed_frames(self._shm[:96]) if self._shm else None
         if not wal_path.is_file() or not wal_path.stat().st_size:
+            unsaved = _unbackfilled_frames(self._shm) if self._shm else 0
+            if unsaved:  # read again: a process closing the database checkpoints before deleting its log
+                try:
+                    unsaved = min(unsaved, _unbackfilled_frames(shm_path.read_bytes()))
+                except OSError:
+                    unsaved = 0
+            if unsaved:  # the log was deleted while its index shows frames not yet in the database
+                return (f"the log is missing while its index counts {unsaved} frame{'s' if unsaved != 1 else ''} "
+                        "not yet copied into the database: what they held was lost")
             return None
         wal = _read_wal(wal_path.read_bytes())
         if wal.damage is None:
@@ -207,43 +391,143 @@ class HistoryStore:
         finally:
             conn.execute("ROLLBACK")
 
-    def _keep_damaged(self, move: bool) -> Path:
-        """Copy (or move) the database and its -wal and -shm files to the first free
-        `NAME.damaged-N`, side by side with it. Returns the new name of the database file."""
+    def _free_slot(self) -> int:
         n = 1
-        while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", "-wal", "-shm")):
+        while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", "-wal", "-shm", ".new")):
             n += 1
-        target = Path(f"{self.path}.damaged-{n}")
-        for side in ("-shm", "-wal", ""):  # the database last: until it goes, an opener sees it damaged
+        return n
+
+    def _keep_damaged(self) -> Path:
+        """Copy the database and its -wal and -shm files to the first free `NAME.damaged-N`, side by
+        side with it, each copy written whole and then renamed (the database last, so a copy that
+        exists is complete). Returns the name of the copy of the database file."""
+        target = Path(f"{self.path}.damaged-{self._free_slot()}")
+        for side in ("-shm", "-wal", ""):
             source = Path(f"{self.path}{side}")
-            if source.exists():
-                if move:
-                    shutil.move(str(source), f"{target}{side}")
-                elif side == "-shm" and self._shm is not None:
-                    Path(f"{target}{side}").write_bytes(self._shm)  # before SQLite rebuilt it
-                else:
-                    shutil.copy2(source, f"{target}{side}")
+            if not source.exists():
+                continue
+            part = Path(f"{target}{side}.part")
+            if side == "-shm" and self._shm is not None:
+                part.write_bytes(self._shm)  # as it was before SQLite rebuilt it
+            else:
+                shutil.copy2(source, part)
+            _fsync(part)
+            os.replace(part, f"{target}{side}")
+        _fsync(self.path.parent)
         return target
+
+    def _recover_aside(self) -> tuple[Path, str]:
+        """Recover a damaged database so that a crash at any moment loses nothing: the rows that can
+        be read are copied into a new database built beside it (NAME.damaged-N.new.part, renamed to
+        NAME.damaged-N.new once complete), and only then is the original moved to NAME.damaged-N and
+        the new one renamed into its place. Until the rename the original stays where it was; after
+        it, the next start finishes the move (see _finish_interrupted_recovery)."""
+        n = self._free_slot()
+        new = Path(f"{self.path}.damaged-{n}.new")
+        part = Path(f"{new}.part")
+        fresh = HistoryStore.__new__(HistoryStore)
+        fresh.path, fresh.notice, fresh._shm, fresh._claimed = part, None, None, set()
+        fresh._open()
+        try:
+            recovered = fresh._recover_from(self.path)
+            fresh.conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
+        finally:
+            fresh.close()
+        _fsync(part)
+        _kill_point("built")
+        os.replace(part, new)
+        _fsync(self.path.parent)
+        _kill_point("renamed")
+        return self._swap_in(new, n), recovered
+
+    def _swap_in(self, new: Path, n: int) -> Path:
+        """Move the damaged database to NAME.damaged-N (its -wal and -shm first) and the recovered one
+        `new` into its place. Every step can be repeated: an interrupted swap is finished by the next."""
+        target = Path(f"{self.path}.damaged-{n}")
+        for side in ("-shm", "-wal"):
+            source, kept = Path(f"{self.path}{side}"), Path(f"{target}{side}")
+            if source.exists() and not kept.exists():
+                os.replace(source, kept)
+                _kill_point(f"moved{side}")
+        if self.path.exists() and not target.exists():
+            try:
+                os.link(self.path, target)
+            except OSError:  # a file system without hard links
+                shutil.copy2(self.path, f"{target}.part")
+                _fsync(Path(f"{target}.part"))
+                os.replace(f"{target}.part", target)
+            _kill_point("kept")
+        for side in ("-shm", "-wal"):  # the log of the damaged file must never meet the new one
+            Path(f"{self.path}{side}").unlink(missing_ok=True)
+        os.replace(new, self.path)
+        _fsync(self.path.parent)
+        return target
+
+    def _finish_interrupted_recovery(self) -> Path | None:
+        """At every start, before anything reads the database: remove what an interrupted recovery,
+        copy or backup left half-written (NAME.*.part), and finish a recovery whose new database was
+        complete (NAME.damaged-N.new). Returns the copy of the damaged original, if one was finished."""
+        prefix = f"{self.path.name}."
+        finished = None
+        try:
+            leftovers = [p for p in self.path.parent.iterdir() if p.name.startswith(prefix)]
+        except OSError:
+            return None
+        export.clean_stale_parts(self.path.parent)  # a killed backup's hidden .part beside the database
+        for p in leftovers:
+            rest = p.name[len(prefix):]
+            if rest.endswith(".part") or ".part-" in rest:
+                with contextlib.suppress(OSError):
+                    p.unlink()
+        for p in sorted(leftovers):
+            rest = p.name[len(prefix):]
+            if rest.startswith("damaged-") and rest.endswith(".new") and rest[8:-4].isdigit() and p.is_file():
+                finished = self._swap_in(p, int(rest[8:-4]))
+        return finished
+
+    @property
+    def kept_copies(self) -> list[Path]:
+        """Copies of damaged databases kept beside this one (NAME.damaged-N), oldest first."""
+        prefix = f"{self.path.name}.damaged-"
+        try:
+            found = [p for p in self.path.parent.iterdir()
+                     if p.name.startswith(prefix) and p.name[len(prefix):].isdigit()]
+        except OSError:
+            return []
+        return sorted(found, key=lambda p: int(p.name[len(prefix):]))
+
+    @property
+    def reminder(self) -> str | None:
+        """One line naming the kept copies of damaged databases, shown at every start until they are
+        deleted (what was recovered from them is in this database)."""
+        kept = self.kept_copies
+        if not kept:
+            return None
+        names = ", ".join(_names(p) for p in kept)
+        return (f"Copies of a damaged history database are kept in {names}; what could be read from them is "
+                "in the history. Delete them once you have checked nothing is missing (this note shows until then).")
 
     def _recover_from(self, kept: Path) -> str:
         """Copy into this store every session, message and tool call that can still be read from the
         damaged files (a message already here is not copied twice). Returns what was recovered, in words."""
         counts = {"sessions": 0, "messages": 0, "tool_calls": 0}
+        image = Path(f"{self.path}.image.part")
         try:
-            with tempfile.TemporaryDirectory(prefix="gpu-advisor-recover-") as folder:
-                image = Path(folder) / "image.db"
-                wal = Path(f"{kept}-wal")
-                image.write_bytes(_database_image(kept.read_bytes(), wal.read_bytes() if wal.is_file() else b""))
-                source = sqlite3.connect(f"file:{image}?immutable=1", uri=True)
-                source.text_factory = _decode
-                try:
-                    with self._write("the recovered messages"):
-                        for table, columns in RECOVERED_COLUMNS.items():
-                            counts[table] = self._copy_rows(source, table, columns)
-                finally:
-                    source.close()
+            wal = Path(f"{kept}-wal")
+            image.write_bytes(_database_image(kept.read_bytes(), wal.read_bytes() if wal.is_file() else b""))
+            source = sqlite3.connect(f"file:{image}?immutable=1", uri=True)
+            source.text_factory = _decode
+            try:
+                with self._write("the recovered messages"):
+                    for table, columns in RECOVERED_COLUMNS.items():
+                        counts[table] = self._copy_rows(source, table, columns)
+                        _kill_point(f"copied {table}")
+            finally:
+                source.close()
         except (OSError, sqlite3.Error, ValueError):
             pass
+        finally:
+            image.unlink(missing_ok=True)
         if not counts["messages"] and not counts["sessions"]:
             return "no further message could be recovered from them"
         sessions = f" in {counts['sessions']} session{'s' if counts['sessions'] != 1 else ''}" if counts["sessions"] else ""
@@ -297,6 +581,8 @@ class HistoryStore:
     def _migrate(self) -> None:
         with self._write():
             self._refuse_newer(self.conn)  # again, holding the write lock: another process may have migrated
+            if self.conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             for name, migration in migrations.pending(self.conn, migrations.MIGRATIONS):
                 migration(self.db)
                 self.conn.execute("INSERT INTO _migrations (name, applied) VALUES (?, ?)", (name, common.now()))
@@ -306,6 +592,8 @@ class HistoryStore:
         """One write transaction: BEGIN IMMEDIATE takes the write lock up front (waiting up to the
         busy timeout), so a second writer waits instead of failing on a read-to-write upgrade. A
         failure the disk causes is NotSaved, naming `what` was not saved."""
+        if getattr(self, "read_only", False):
+            raise NotSaved(self.path, what, "the database is read-only")
         opened = getattr(self, "_file", None)
         if opened is not None and _identity(self.path, inode_only=True) != opened:
             raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "
@@ -343,6 +631,19 @@ class HistoryStore:
 
     def close(self) -> None:
         self.conn.close()
+        _release_sessions(self.path, self._claimed)
+        self._claimed = set()
+
+    def claim(self, session_id: str) -> None:
+        """Make this process the one writer of a session: a second process continuing it at the same
+        time would interleave the two transcripts and break replay. Raises HistoryError when another
+        process holds it (the claim goes with the process: closing or being killed releases it)."""
+        if session_id in self._claimed:
+            return
+        if not _claim_session(self.path, session_id):
+            raise HistoryError(f"session {session_id} is open in another GPU Advisor; continue it there, or "
+                               "close that one first (nothing was sent or saved here)")
+        self._claimed.add(session_id)
 
     def applied_migrations(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM _migrations ORDER BY name")]
@@ -355,6 +656,8 @@ class HistoryStore:
         with self._write("the new conversation"):
             self.db.table("sessions").insert({"id": session_id, "title": title, "created": stamp, "updated": stamp,
                                         "profile": "{}", "state": "{}"})
+        with contextlib.suppress(HistoryError):  # (a new id: nobody else can hold it)
+            self.claim(session_id)
         return session_id
 
     def session(self, session_id: str) -> dict[str, Any]:

@@ -174,7 +174,12 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
         for key in ("assumptions", "warnings", "terms"):  # figures first, the breakdown last
             if key in data:
                 data[key] = data.pop(key)
-        print(json.dumps(data, indent=2))
+        try:
+            text = json.dumps(data, indent=2, allow_nan=False)  # always valid JSON: never Infinity or NaN
+        except ValueError:
+            raise UsageError("these inputs give a figure too large to compute (infinite); check the values "
+                             "given") from None
+        print(text)
         return
     print(human())
     from tui.format import explain, notes
@@ -192,12 +197,13 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
 
 def open_store(args: argparse.Namespace) -> HistoryStore:
     """The history store of --db (else $GPU_ADVISOR_DB or the user data folder), saying on stderr
-    when a damaged database was moved aside."""
+    when a damaged database was moved aside, and at every start while a damaged copy is kept."""
     from assistant.history import HistoryStore
 
     store = HistoryStore(args.db)
-    if store.notice:
-        print(f"gpu-advisor: {store.notice}", file=sys.stderr)
+    told = store.notice or store.reminder  # a kept damaged copy is named at every start until deleted
+    if told:
+        print(f"gpu-advisor: {told}", file=sys.stderr)
     return store
 
 

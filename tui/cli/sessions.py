@@ -116,16 +116,23 @@ def sessions_replay(args: argparse.Namespace) -> None:
     """Today's engine against the saved replies; --check makes a difference an exit code."""
     from assistant.session import rerun
 
-    differences = rerun(open_store(args), args.id)
+    found = rerun(open_store(args), args.id)
+    differences = [d for d in found if not d.unanswered]
+    unanswered = [d for d in found if d.unanswered]  # a turn cut off before its reply: no regression
     if args.json:
-        print(json.dumps([d.__dict__ for d in differences], indent=2))
-    elif not differences:
-        print("Today's engine gives the same replies, word for word.")
+        print(json.dumps([d.__dict__ for d in found], indent=2))
     else:
         for d in differences:
             print(plain(d.unified()))
             print()
-        print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
+        for d in unanswered:
+            print(f"Turn {d.turn} was never answered (GPU Advisor was closed or stopped before the reply was "
+                  f"saved): \"{plain(' '.join(d.user.split()))[:80]}\". Today's engine answers it; nothing to compare.")
+        if differences:
+            print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
+        else:
+            print("Today's engine gives the same replies, word for word"
+                  + (" (to every message that was answered)." if unanswered else "."))
     if differences and args.check:
         raise ReplayMismatch()
 

@@ -51,6 +51,10 @@ def _number(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
     _finite(value, text)
+    from tools.common import MIN_AMOUNT
+
+    if 0 < abs(value) < MIN_AMOUNT:
+        raise argparse.ArgumentTypeError(f"'{text}' is too small to mean anything (at least {MIN_AMOUNT:g}, or 0)")
     if abs(value) > MAX_AMOUNT:
         raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can price or size (at most {MAX_AMOUNT:g})")
     return value

@@ -18,6 +18,7 @@ from assistant.history import HistoryError
 from assistant.session import Conversation, MessageTooLong
 from assistant.slots import ASKED, question
 from tui.bindings import CHAT_BINDINGS
+from tui.format import plain
 from tui.messages import TurnDone, TurnFailed
 from tui.screens.choice import ChoiceScreen
 from tui.screens.layout import NARROW, WIDE
@@ -105,7 +106,7 @@ class ChatScreen(Screen):
         if sid is None:
             return "new conversation"
         try:
-            return store.session(sid)["title"]
+            return plain(store.session(sid)["title"])
         except HistoryError:
             return "new conversation"
 

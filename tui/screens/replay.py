@@ -15,6 +15,7 @@ from textual.widgets import Footer, Header, Label, Static
 
 from assistant.history import HistoryStore
 from tui.bindings import REPLAY_BINDINGS
+from tui.format import plain
 from tui.screens.layout import NARROW
 from tui.widgets import ChatMessage
 
@@ -55,7 +56,7 @@ class ReplayScreen(Screen):
 
     async def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
-        self.sub_title = f"Replay: {self.store.session(self.session_id)['title']}"
+        self.sub_title = f"Replay: {plain(self.store.session(self.session_id)['title'])}"
         await self._go(1)
 
     async def _go(self, position: int) -> None:

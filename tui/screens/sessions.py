@@ -17,6 +17,7 @@ from textual.widgets import Footer, Header, Input, Static
 from assistant.history import HistoryError, HistoryStore
 from assistant.history.search import query_words
 from tui.bindings import SESSIONS_BINDINGS
+from tui.format import plain
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.prompt import PromptScreen
 from tui.screens.replay import ReplayScreen
@@ -101,11 +102,11 @@ class SessionsScreen(Screen):
         table.add_column("id", width=26)
         words = query_words(self.query_one("#search", Input).value) if self.searching else []
         for r in self.rows:
-            title = Text(r.title, no_wrap=True)  # a title is text, never markup
+            title = Text(plain(r.title), no_wrap=True)  # a title is text, never markup nor terminal commands
             title.truncate(title_width, overflow="ellipsis")
             if self.searching:
                 title.append("\n")
-                title.append_text(snippet_line(getattr(r, "snippet", "") or "", words, title_width))
+                title.append_text(snippet_line(plain(getattr(r, "snippet", "") or ""), words, title_width))
             table.add_row(r.updated[:16].replace("T", " "), title, Text(str(r.messages), justify="right"), r.id,
                           key=r.id, height=2 if self.searching else 1)
         total = self.store.count_sessions()
@@ -188,7 +189,7 @@ class SessionsScreen(Screen):
         session_id = self.selected()
         if not session_id:
             return
-        current = self.store.session(session_id)["title"]
+        current = plain(self.store.session(session_id)["title"])
 
         def done(title: str | None) -> None:
             if title:
@@ -222,7 +223,7 @@ class SessionsScreen(Screen):
         session_id = self.selected()
         if not session_id:
             return
-        title = self.store.session(session_id)["title"]
+        title = plain(self.store.session(session_id)["title"])
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
@@ -241,12 +242,16 @@ def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
     from assistant.session import rerun
 
     def work_() -> None:
-        differences = rerun(store, session_id)
+        found = rerun(store, session_id)
+        differences = [d for d in found if not d.unanswered]
         if not differences:
             text = "Today's engine says the same (assumption lists compared in any order)."
         else:
-            text = "\n\n".join(f"```diff\n{d.unified()}\n```" for d in differences)
+            text = "\n\n".join(f"```diff\n{plain(d.unified())}\n```" for d in differences)
             text = f"**{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'}:**\n\n{text}"
+        for d in found:
+            if d.unanswered:
+                text += f"\n\nTurn {d.turn} was never answered (the app was closed before the reply was saved)."
         app.call_from_thread(app.push_screen, TextScreen("Re-run against today's engine", text))
 
     app.notify("Re-running the saved messages through today's engine…")

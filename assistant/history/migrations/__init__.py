@@ -41,6 +41,13 @@ def unknown_migrations(conn: sqlite3.Connection, migrations: list[tuple[str, Mig
     return sorted({r[0] for r in conn.execute("SELECT name FROM _migrations")} - known)
 
 
+def pending_read_only(conn: sqlite3.Connection, migrations: list[tuple[str, Migration]]) -> list[str]:
+    """The names of the migrations not yet applied, read without writing (a read-only database)."""
+    has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").fetchone()
+    applied = {r[0] for r in conn.execute("SELECT name FROM _migrations")} if has_table else set()
+    return [name for name, _ in migrations if name not in applied]
+
+
 def pending(conn: sqlite3.Connection, migrations: list[tuple[str, Migration]]) -> list[tuple[str, Migration]]:
     """The migrations not yet applied, in order (call inside the write transaction)."""
     conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT)")
