@@ -1,0 +1,86 @@
+"""Models added for issue 23 (GLM, Kimi K2, Llama 4, MiniMax-M2, DeepSeek-V3.1/3.2, Qwen3-Next, the Qwen
+coders, Phi-3.5, Mistral Small 2409, Magistral): each shape reproduces its published total and active
+parameter counts, resolves from the spellings people type (English and Chinese), is sized by
+`size inference`, and is the model a conversation names, never another one."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.reading.names import find_models
+from knowledge import find_model
+from knowledge.hf_config import shape_params
+from tests.conversation import run_conversation
+from tools.inference import InferenceMemoryInput, inference_memory
+
+# (id, published total B, published active B, what the published active figure counts, where it is published)
+# The convention differs by vendor: Qwen, Meta and the dense models count everything ("all"); DeepSeek and
+# Kimi leave out the input embedding, a table lookup ("no-input-embedding"); Zhipu and MiniMax leave out
+# the embeddings and the output head ("no-embeddings"). A figure given in whole billions ("355B", "12B")
+# is read as rounded: the shape must land within half a billion of it, or within 2%, whichever is wider.
+PUBLISHED: list[tuple[str, float, float, str, str]] = [
+    ("glm-4-9b", 9, 9, "all", "name"),
+    ("glm-4.5", 355, 32, "no-embeddings", "GLM-4.5 model card"),
+    ("glm-4.5-air", 106, 12, "no-embeddings", "GLM-4.5 model card"),
+    ("glm-4.6", 355, 32, "no-embeddings", "GLM-4.5 model card (same layout)"),
+]
+
+
+def _tolerance(published: float, rounded: bool) -> float:
+    return max(0.02 * published, 0.5 if rounded else 0.0)
+
+
+@pytest.mark.parametrize("model_id, total_b, active_b, convention, where", PUBLISHED, ids=[p[0] for p in PUBLISHED])
+def test_shape_reproduces_the_published_parameter_counts(model_id, total_b, active_b, convention, where):
+    m = find_model(model_id)
+    total, active = shape_params(m)
+    embed_in = m.vocab_size * m.hidden_size
+    head = 0 if m.tied_embeddings else embed_in
+    active -= {"all": 0, "no-input-embedding": embed_in, "no-embeddings": embed_in + head}[convention]
+    if where != "name":  # a size known only from the name: the record holds the count computed from its shape
+        assert (m.total_params_b, m.active_params_b) == (total_b, active_b), "the record carries the published figures"
+    assert abs(total / 1e9 + m.vision_params_b - total_b) <= _tolerance(total_b, float(total_b).is_integer())
+    assert abs(active / 1e9 - active_b) <= _tolerance(active_b, float(active_b).is_integer())
+
+
+# (what people type, catalog id): English and Chinese spellings, with and without separators
+SPELLINGS: list[tuple[str, str]] = [
+    ("GLM-4.5", "glm-4.5"), ("glm4.5", "glm-4.5"), ("智谱GLM-4.5", "glm-4.5"), ("zai-org/GLM-4.5", "glm-4.5"),
+    ("GLM-4.5-Air", "glm-4.5-air"), ("glm 4.5 air", "glm-4.5-air"), ("glm4.5-air", "glm-4.5-air"),
+    ("GLM-4.6", "glm-4.6"), ("glm4.6", "glm-4.6"), ("glm-4-9b-chat", "glm-4-9b"), ("GLM4 9B", "glm-4-9b"),
+    ("THUDM/glm-4-9b-chat", "glm-4-9b"),
+]
+
+
+@pytest.mark.parametrize("typed, model_id", SPELLINGS)
+def test_spelling_resolves_to_the_model(typed, model_id):
+    assert find_model(typed).id == model_id
+
+
+@pytest.mark.parametrize("typed, model_id", SPELLINGS)
+@pytest.mark.parametrize("frame", ["serve {} to 10 users", "用{}给10个人提供服务", "can I fine-tune {} with LoRA?"])
+def test_reader_finds_the_model_in_a_sentence(typed, model_id, frame):
+    text = frame.format(typed).lower()
+    assert [found for _, _, found in find_models(text)] == [model_id]
+
+
+def _new_ids() -> list[str]:
+    return [p[0] for p in PUBLISHED]
+
+
+@pytest.mark.parametrize("model_id", _new_ids())
+def test_size_inference_sizes_the_model_in_its_native_format(model_id):
+    m = find_model(model_id)
+    precision = m.native_precision or "bf16"
+    r = inference_memory(InferenceMemoryInput(model=model_id, precision=precision, gpu="h200", context=4096))
+    assert (r.model_id, r.precision) == (model_id, precision)
+    bits = 8 if precision == "fp8" else 16
+    assert r.weights_bytes == pytest.approx(m.total_params_b * 1e9 * bits / 8, rel=0.01)
+
+
+@pytest.mark.parametrize("model_id", _new_ids())
+def test_a_conversation_names_the_model_asked_about(model_id):
+    m = find_model(model_id)
+    spoken = m.aliases[0]
+    reply = run_conversation([f"serve {spoken} to 10 users"])[-1].content
+    assert m.name in reply
