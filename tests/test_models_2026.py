@@ -23,6 +23,9 @@ PUBLISHED: list[tuple[str, float, float, str, str]] = [
     ("glm-4.5", 355, 32, "no-embeddings", "GLM-4.5 model card"),
     ("glm-4.5-air", 106, 12, "no-embeddings", "GLM-4.5 model card"),
     ("glm-4.6", 355, 32, "no-embeddings", "GLM-4.5 model card (same layout)"),
+    ("kimi-k2", 1040, 32, "no-input-embedding", "Kimi K2 technical report: 1.04T total, 32B activated"),
+    ("deepseek-v3.1", 671, 37, "no-input-embedding", "DeepSeek-V3.1 model card"),
+    ("deepseek-v3.2", 671, 37, "no-input-embedding", "DeepSeek-V3.2-Exp release"),
 ]
 
 
@@ -49,12 +52,24 @@ SPELLINGS: list[tuple[str, str]] = [
     ("GLM-4.5-Air", "glm-4.5-air"), ("glm 4.5 air", "glm-4.5-air"), ("glm4.5-air", "glm-4.5-air"),
     ("GLM-4.6", "glm-4.6"), ("glm4.6", "glm-4.6"), ("glm-4-9b-chat", "glm-4-9b"), ("GLM4 9B", "glm-4-9b"),
     ("THUDM/glm-4-9b-chat", "glm-4-9b"),
+    ("Kimi K2", "kimi-k2"), ("kimi-k2-instruct", "kimi-k2"), ("moonshotai/Kimi-K2-Instruct", "kimi-k2"),
+    ("月之暗面Kimi K2", "kimi-k2"), ("DeepSeek V3.1", "deepseek-v3.1"), ("deepseek-v3.1-terminus", "deepseek-v3.1"),
+    ("DeepSeek-V3.2-Exp", "deepseek-v3.2"), ("deepseek v3.2", "deepseek-v3.2"), ("dsv3.2", "deepseek-v3.2"),
 ]
 
 
 @pytest.mark.parametrize("typed, model_id", SPELLINGS)
 def test_spelling_resolves_to_the_model(typed, model_id):
     assert find_model(typed).id == model_id
+
+
+@pytest.mark.parametrize("model_id", ["deepseek-v3.1", "deepseek-v3.2", "deepseek-r1"])
+def test_deepseek_successors_keep_the_v3_shape(model_id):
+    fields = ("num_layers", "hidden_size", "intermediate_size", "num_attention_heads", "head_dim", "vocab_size",
+              "kv_lora_rank", "qk_rope_head_dim", "q_lora_rank", "v_head_dim", "num_experts", "experts_per_token",
+              "num_shared_experts", "dense_layers", "dense_intermediate_size", "native_precision")
+    v3, m = find_model("deepseek-v3"), find_model(model_id)
+    assert [getattr(m, f) for f in fields] == [getattr(v3, f) for f in fields]
 
 
 @pytest.mark.parametrize("typed, model_id", SPELLINGS)
