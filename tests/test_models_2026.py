@@ -26,6 +26,8 @@ PUBLISHED: list[tuple[str, float, float, str, str]] = [
     ("kimi-k2", 1040, 32, "no-input-embedding", "Kimi K2 technical report: 1.04T total, 32B activated"),
     ("deepseek-v3.1", 671, 37, "no-input-embedding", "DeepSeek-V3.1 model card"),
     ("deepseek-v3.2", 671, 37, "no-input-embedding", "DeepSeek-V3.2-Exp release"),
+    ("llama-4-scout", 109, 17, "all", "Llama 4 model card (109B with the vision encoder)"),
+    ("llama-4-maverick", 400, 17, "all", "Llama 4 model card (400B with the vision encoder)"),
 ]
 
 
@@ -55,12 +57,43 @@ SPELLINGS: list[tuple[str, str]] = [
     ("Kimi K2", "kimi-k2"), ("kimi-k2-instruct", "kimi-k2"), ("moonshotai/Kimi-K2-Instruct", "kimi-k2"),
     ("月之暗面Kimi K2", "kimi-k2"), ("DeepSeek V3.1", "deepseek-v3.1"), ("deepseek-v3.1-terminus", "deepseek-v3.1"),
     ("DeepSeek-V3.2-Exp", "deepseek-v3.2"), ("deepseek v3.2", "deepseek-v3.2"), ("dsv3.2", "deepseek-v3.2"),
+    ("Llama 4 Scout", "llama-4-scout"), ("llama4 scout", "llama-4-scout"), ("Llama-4-Scout-17B-16E", "llama-4-scout"),
+    ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama-4-scout"), ("Llama 4 Maverick", "llama-4-maverick"),
+    ("llama4 maverick", "llama-4-maverick"), ("Llama-4-Maverick-17B-128E-Instruct", "llama-4-maverick"),
 ]
 
 
 @pytest.mark.parametrize("typed, model_id", SPELLINGS)
 def test_spelling_resolves_to_the_model(typed, model_id):
     assert find_model(typed).id == model_id
+
+
+@pytest.mark.parametrize("model_id", ["llama-4-scout", "llama-4-maverick"])
+def test_llama4_chunked_layers_cap_the_kv_cache(model_id):
+    """36 of 48 layers attend within 8,192-token chunks: at 131K tokens the cache is the 12 global layers'
+    131K tokens plus 36 layers of 8K, about 31% of a full-attention cache."""
+    from tools.arch import cached_token_layers
+
+    m = find_model(model_id)
+    assert (m.sliding_window, m.sliding_layers, m.is_moe) == (8192, 36, True)
+    assert cached_token_layers(m, 131072) == 12 * 131072 + 36 * 8192
+
+
+def test_config_json_of_llama4_reads_the_catalog_shape():
+    """A Llama 4 fine-tune's config.json (read from the Hub or a file) gets the shared expert, the
+    interleaved dense layers and the chunked layers of the catalog record."""
+    from knowledge.hf_config import model_from_config
+
+    text = {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48, "num_attention_heads": 40,
+            "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+            "interleave_moe_layer_step": 2, "num_local_experts": 128, "num_experts_per_tok": 1,
+            "vocab_size": 202048, "max_position_embeddings": 1048576, "attention_chunk_size": 8192}
+    got = model_from_config({"model_type": "llama4", "text_config": text}, name="x/maverick-ft", source="test")
+    want = find_model("llama-4-maverick")
+    fields = ("num_shared_experts", "shared_expert_intermediate_size", "dense_layers", "dense_intermediate_size",
+              "sliding_window", "sliding_layers", "attention")
+    assert [getattr(got, f) for f in fields] == [getattr(want, f) for f in fields]
+    assert got.total_params_b == pytest.approx(400.7, abs=0.05)
 
 
 @pytest.mark.parametrize("model_id", ["deepseek-v3.1", "deepseek-v3.2", "deepseek-r1"])
