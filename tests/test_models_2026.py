@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading.names import find_models
+from assistant.reading import understand
 from knowledge import find_model
 from knowledge.hf_config import shape_params
 from tests.conversation import run_conversation
@@ -28,6 +28,12 @@ PUBLISHED: list[tuple[str, float, float, str, str]] = [
     ("deepseek-v3.2", 671, 37, "no-input-embedding", "DeepSeek-V3.2-Exp release"),
     ("llama-4-scout", 109, 17, "all", "Llama 4 model card (109B with the vision encoder)"),
     ("llama-4-maverick", 400, 17, "all", "Llama 4 model card (400B with the vision encoder)"),
+    ("minimax-m2", 230, 10, "no-embeddings", "MiniMax-M2 model card"),
+    ("qwen3-next-80b-a3b", 80, 3, "all", "Qwen3-Next model card"),
+    ("qwen2.5-coder-7b", 7.61, 7.61, "all", "Qwen2.5-Coder-7B-Instruct model card"),
+    ("qwen2.5-coder-32b", 32.5, 32.5, "all", "Qwen2.5-Coder-32B-Instruct model card"),
+    ("qwen3-coder-30b-a3b", 30.5, 3.3, "all", "Qwen3-Coder-30B-A3B-Instruct model card"),
+    ("qwen3-coder-480b-a35b", 480, 35, "all", "Qwen3-Coder model card"),
 ]
 
 
@@ -60,6 +66,14 @@ SPELLINGS: list[tuple[str, str]] = [
     ("Llama 4 Scout", "llama-4-scout"), ("llama4 scout", "llama-4-scout"), ("Llama-4-Scout-17B-16E", "llama-4-scout"),
     ("meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama-4-scout"), ("Llama 4 Maverick", "llama-4-maverick"),
     ("llama4 maverick", "llama-4-maverick"), ("Llama-4-Maverick-17B-128E-Instruct", "llama-4-maverick"),
+    ("MiniMax-M2", "minimax-m2"), ("minimax m2", "minimax-m2"), ("MiniMaxAI/MiniMax-M2", "minimax-m2"),
+    ("Qwen3-Next", "qwen3-next-80b-a3b"), ("qwen3 next 80b", "qwen3-next-80b-a3b"),
+    ("Qwen3-Next-80B-A3B-Instruct", "qwen3-next-80b-a3b"), ("通义千问3-Next", "qwen3-next-80b-a3b"),
+    ("Qwen2.5-Coder-7B-Instruct", "qwen2.5-coder-7b"), ("qwen2.5 coder 7b", "qwen2.5-coder-7b"),
+    ("千问2.5 coder 32b", "qwen2.5-coder-32b"), ("Qwen2.5-Coder-32B", "qwen2.5-coder-32b"),
+    ("qwen3 coder 30b", "qwen3-coder-30b-a3b"), ("Qwen3-Coder-30B-A3B-Instruct", "qwen3-coder-30b-a3b"),
+    ("qwen3 coder flash", "qwen3-coder-30b-a3b"), ("千问3 coder", "qwen3-coder-480b-a35b"),
+    ("Qwen3-Coder", "qwen3-coder-480b-a35b"), ("qwen3-coder-480b-a35b-instruct", "qwen3-coder-480b-a35b"),
 ]
 
 
@@ -108,8 +122,7 @@ def test_deepseek_successors_keep_the_v3_shape(model_id):
 @pytest.mark.parametrize("typed, model_id", SPELLINGS)
 @pytest.mark.parametrize("frame", ["serve {} to 10 users", "用{}给10个人提供服务", "can I fine-tune {} with LoRA?"])
 def test_reader_finds_the_model_in_a_sentence(typed, model_id, frame):
-    text = frame.format(typed).lower()
-    assert [found for _, _, found in find_models(text)] == [model_id]
+    assert understand(frame.format(typed)).updates.get("model") == model_id
 
 
 def _new_ids() -> list[str]:
