@@ -71,6 +71,9 @@ class Gpu(Record):
         default=False, description="made by a Chinese vendor: what a domestic-only (国产化, 信创) policy allows",
     )
     unified_memory: bool = False
+    laptop: bool = Field(
+        default=False, description="a laptop GPU: soldered into the laptop that holds it, owned, never rented or sold alone",
+    )
     market_notes: list[str] = []
 
     @model_validator(mode="after")

@@ -113,6 +113,10 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
             kept.append((s, e, gpu_id, count))
             continue
         name = _name_start(text, s, e)
+        variant = laptop_variant(text[name:e]) if laptop or (x and x["laptop"]) else None
+        if variant:  # 'my laptop has a 4080', '4090 notebook': the catalog's laptop card of that name
+            kept.append((s, e + (x.end("suffix") if x else 0), variant, count))
+            continue
         if laptop:
             typed = as_typed(raw, text[name:e]) + " laptop"
         else:
@@ -132,6 +136,18 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
         notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
         hidden.append((x.start(), x.end()))
     return kept, hidden, notes
+
+
+def laptop_variant(name: str) -> str | None:
+    """The catalog's laptop GPU sold under a desktop card's name ('4080' -> the RTX 4080 Laptop GPU), or None
+    when the catalog holds no laptop card of that name."""
+    from knowledge import NotFound
+
+    try:
+        gpu = find_gpu(f"{name} laptop")
+    except NotFound:
+        return None
+    return gpu.id if gpu.laptop else None
 
 
 def _name_start(text: str, s: int, e: int) -> int:
