@@ -64,7 +64,8 @@ def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str,
     gpu = find_gpu(gpu_id)
     if memory == gpu.memory_gb or not 1 <= memory <= 1024:
         return gpu_id, end + x.end(), None
-    sibling = index.get(normalise(f"{text[start:end]} {memory:g}gb"))
+    named = re.sub(r"(?<=\d)s$", "", text[start:end])  # '4090s modded to 48 GB': the 48 GB 4090
+    sibling = index.get(normalise(f"{named} {memory:g}gb"))
     if sibling and find_gpu(sibling).memory_gb == memory:
         return sibling, end + x.end(), None
     base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)

@@ -1,6 +1,7 @@
-"""Laptop GPUs (issue 23): the catalog holds the RTX 4060/4070/4080/4090 and RTX 5090 Laptop GPUs with the
+"""Cards added for issue 23. Laptop GPUs: the catalog holds the RTX 4060/4070/4080/4090 and RTX 5090 Laptop GPUs with the
 memory, bus and power range NVIDIA publishes; every way people name one ('RTX 4090 laptop', '笔记本4090', 'my
-laptop has a 4080') is read as that laptop card, owned, never as the desktop card of the same number."""
+laptop has a 4080') is read as that laptop card, owned, never as the desktop card of the same number.
+The 48 GB RTX 4090 and 4090 D sold modified in China, and the A800 PCIe 40GB."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import itertools
 import pytest
 
 from assistant.reading import understand
-from knowledge import find_gpu, gpus
+from knowledge import find_gpu, gpus, rules
 from tests.conversation import run_conversation
 
 # id: (memory GB, bus bits, GB/s, NVIDIA AI TOPS, TGP range W, the desktop card of the same number or None)
@@ -96,3 +97,27 @@ def test_the_answer_uses_the_laptop_the_user_has(text, name):
     reply = run_conversation([text])[-1].content
     assert name in reply
     assert "Rent " not in reply.splitlines()[0] and "租" not in reply.splitlines()[0]
+
+
+@pytest.mark.parametrize("modded, stock, yuan", [("rtx-4090-48gb", "rtx-4090", 24599), ("rtx-4090d-48gb", "rtx-4090d", 21999)])
+def test_a_48gb_modified_card_is_the_stock_card_with_twice_the_memory(modded, stock, yuan):
+    m, s = find_gpu(modded), find_gpu(stock)
+    same = ("memory_bandwidth_gbps", "bf16_tflops", "fp8_tflops", "int8_tops", "tdp_w", "arch", "interconnect")
+    assert [getattr(m, f) for f in same] == [getattr(s, f) for f in same]
+    assert (m.memory_gb, s.memory_gb) == (48, 24)
+    assert m.china_specific and "Not an NVIDIA product" in m.market_notes[0]
+    assert m.buy_price_usd == round(yuan * rules().usd_per_cny)
+
+
+@pytest.mark.parametrize("text, want", [("we have 2 a800 40g", "2x a800-40gb-pcie"), ("我们有两张A800 40GB", "2x a800-40gb-pcie"),
+                                        ("we have 2 a800", "2x a800-80gb-sxm"), ("我们有2张4090D 48G", "2x rtx-4090d-48gb"),
+                                        ("I own 2 4090s modded to 48 GB", "2x rtx-4090-48gb")])
+def test_a800_40gb_and_the_48gb_cards_are_read_by_their_memory(text, want):
+    assert understand(text).updates.get("owned") == [want]
+
+
+def test_a800_40gb_is_the_a100_40gb_pcie_in_china():
+    a800, a100 = find_gpu("a800 40gb"), find_gpu("a100-40gb-pcie")
+    same = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops", "int8_tops", "tdp_w", "arch")
+    assert [getattr(a800, f) for f in same] == [getattr(a100, f) for f in same]
+    assert a800.china_specific and not a100.china_specific
