@@ -147,6 +147,24 @@ def count_params(
     return float(total), float(total)
 
 
+def shape_params(model: ModelArch) -> tuple[float, float]:
+    """Total and active parameters (units) of a catalog shape, by count_params: the language model only
+    (a vision tower is the record's vision_params_b)."""
+    mla = None
+    if model.attention == "mla" and model.kv_lora_rank and model.qk_rope_head_dim:
+        mla = {"kv_lora_rank": model.kv_lora_rank, "qk_rope_head_dim": model.qk_rope_head_dim,
+               "v_head_dim": model.v_head_dim or model.head_dim - model.qk_rope_head_dim,
+               "q_lora_rank": model.q_lora_rank or 0}
+    return count_params(
+        hidden=model.hidden_size, layers=model.num_layers, heads=model.num_attention_heads,
+        kv_heads=model.num_kv_heads, head_dim=model.head_dim, intermediate=model.intermediate_size,
+        vocab=model.vocab_size, tied=model.tied_embeddings, experts=model.num_experts,
+        experts_per_token=model.experts_per_token, shared_experts=model.num_shared_experts,
+        shared_intermediate=model.shared_expert_intermediate_size, dense_layers=model.dense_layers,
+        dense_intermediate=model.dense_intermediate_size, mla=mla,
+    )
+
+
 # Model types whose MLP is two matrices with GELU or ReLU between (no gate), and those that learn their
 # position embeddings (a table of max_positions x hidden) instead of rotating or using ALiBi.
 UNGATED_MLP = frozenset({"opt", "gpt2", "gpt_neo", "gpt_neox", "gptj", "gpt_bigcode", "bloom", "falcon", "phi",
@@ -197,6 +215,9 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
     if shared_width and not shared:
         shared = 1
     dense_layers = int(_first(cfg, "first_k_dense_replace") or 0)
+    dense_width = intermediate
+    if model_type.startswith("llama4") and experts:
+        shared, shared_width, dense_layers, dense_width = _llama4_moe(cfg, layers, intermediate)
     if experts and not per_token:
         raise ConfigError("config.json is missing the field 'num_experts_per_tok' (MoE routing)")
 
@@ -213,20 +234,7 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         }
         head_dim, kv_heads, attention = nope + rope, heads, "mla"
 
-    window = cfg.get("sliding_window")
-    sliding_layers = 0
-    layer_types = cfg.get("layer_types")
-    if isinstance(layer_types, list) and layer_types:
-        sliding_layers = sum(1 for t in layer_types if "sliding" in str(t))
-    elif window and model_type.startswith("gemma2"):
-        sliding_layers = layers // 2
-    elif window and model_type.startswith("gemma3"):
-        pattern = int(cfg.get("sliding_window_pattern") or 6)
-        sliding_layers = layers - layers // pattern
-    elif window and cfg.get("use_sliding_window", model_type in ("mistral", "mixtral")) and window < max_context:
-        sliding_layers = layers
-    if not window:
-        sliding_layers = 0
+    window, sliding_layers = _sliding(cfg, model_type, layers, max_context)
     if sliding_layers:
         attention = "sliding" if sliding_layers == layers else "hybrid"
     recurrent, state_bytes = recurrent_layers(cfg, model_type, layers, hidden)
@@ -238,7 +246,7 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         intermediate=moe_width or intermediate, vocab=vocab, tied=tied,
         experts=experts, experts_per_token=per_token, shared_experts=shared,
         shared_intermediate=shared_width or moe_width, dense_layers=dense_layers if experts else 0,
-        dense_intermediate=intermediate, mla=mla, gated=model_type not in UNGATED_MLP,
+        dense_intermediate=dense_width, mla=mla, gated=model_type not in UNGATED_MLP,
         positions=max_context + LEARNED_POSITIONS[model_type] if model_type in LEARNED_POSITIONS else 0,
     )
     return ModelArch(
@@ -263,9 +271,14 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         recurrent_state_bytes=state_bytes,
         kv_lora_rank=mla["kv_lora_rank"] if mla else None,
         qk_rope_head_dim=mla["qk_rope_head_dim"] if mla else None,
+        q_lora_rank=(mla["q_lora_rank"] or None) if mla else None,
+        v_head_dim=mla["v_head_dim"] if mla else None,
         num_experts=experts,
         experts_per_token=per_token,
         num_shared_experts=shared,
+        shared_expert_intermediate_size=(shared_width or moe_width) if experts and shared else None,
+        dense_layers=dense_layers if experts else 0,
+        dense_intermediate_size=dense_width if experts and dense_layers else None,
         modality=modality,
         native_precision=qinfo.precision if qinfo else None,
         native_bits_per_weight=round(qinfo.bits_per_weight, 4) if qinfo else None,
@@ -278,6 +291,43 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         source=source,
         as_of=date(2026, 11, 1),
     )
+
+
+def _llama4_moe(cfg: dict[str, Any], layers: int, intermediate: int) -> tuple[int, int, int, int]:
+    """Llama 4: every MoE layer has one shared expert as wide as a routed one; with interleave_moe_layer_step
+    k only every k-th layer is MoE, the others a dense MLP of intermediate_size_mlp (Maverick: k = 2).
+    Returns (shared experts, their width, dense layers, dense width)."""
+    step = int(cfg.get("interleave_moe_layer_step") or 1)
+    return 1, intermediate, layers - layers // step, int(cfg.get("intermediate_size_mlp") or intermediate)
+
+
+def _sliding(cfg: dict[str, Any], model_type: str, layers: int, max_context: int) -> tuple[int | None, int]:
+    """(window, layers that attend within it) from the config's sliding-window or chunked-attention fields."""
+    window = cfg.get("sliding_window")
+    sliding_layers = 0
+    layer_types = cfg.get("layer_types")
+    if isinstance(layer_types, list) and layer_types:
+        sliding_layers = sum(1 for t in layer_types if "sliding" in str(t))
+    elif window and model_type.startswith("gemma2"):
+        sliding_layers = layers // 2
+    elif window and model_type.startswith("gemma3"):
+        pattern = int(cfg.get("sliding_window_pattern") or 6)
+        sliding_layers = layers - layers // pattern
+    elif window and cfg.get("use_sliding_window", model_type in ("mistral", "mixtral")) and window < max_context:
+        sliding_layers = layers
+    elif model_type.startswith("llama4") and cfg.get("attention_chunk_size"):
+        # Llama 4's RoPE layers attend within chunks of attention_chunk_size tokens (a cache of at most one
+        # chunk, sized as a window); every no_rope_layer_interval-th layer (default 4) is global NoPE attention
+        window = int(cfg["attention_chunk_size"])
+        nope = cfg.get("no_rope_layers")
+        if isinstance(nope, list) and nope:
+            sliding_layers = sum(1 for x in nope[:layers] if x)
+        else:
+            sliding_layers = layers - layers // int(cfg.get("no_rope_layer_interval") or 4)
+        sliding_layers = sliding_layers if window < max_context else 0
+    if not window:
+        sliding_layers = 0
+    return window, sliding_layers
 
 
 def recurrent_layers(cfg: dict, model_type: str, layers: int, hidden: int) -> tuple[int, float]:

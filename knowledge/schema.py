@@ -75,6 +75,9 @@ class Gpu(Record):
         default_factory=dict,
         description="servers sold with this card, by name, and how many of it each holds (Atlas 800I A2: 8 x 910B)",
     )
+    laptop: bool = Field(
+        default=False, description="a laptop GPU: soldered into the laptop that holds it, owned, never rented or sold alone",
+    )
     market_notes: list[str] = []
 
     @model_validator(mode="after")
@@ -244,9 +247,19 @@ class ModelArch(Record):
     )
     kv_lora_rank: int | None = Field(default=None, gt=0, description="MLA: latent width cached per token")
     qk_rope_head_dim: int | None = Field(default=None, gt=0, description="MLA: rotary part cached per token")
+    q_lora_rank: int | None = Field(default=None, gt=0, description="MLA: query compression rank (None: no compression)")
+    v_head_dim: int | None = Field(default=None, gt=0, description="MLA: value width per head")
     num_experts: int | None = Field(default=None, gt=0)
     experts_per_token: int | None = Field(default=None, gt=0)
     num_shared_experts: int = 0
+    shared_expert_intermediate_size: int | None = Field(
+        default=None, gt=0, description="MoE: MLP width of each shared expert (None: intermediate_size)",
+    )
+    dense_layers: int = Field(
+        default=0, ge=0, description="MoE: layers with one dense MLP instead of experts (DeepSeek's first_k_dense_replace, "
+                                     "Llama 4 Maverick's interleaved dense layers)",
+    )
+    dense_intermediate_size: int | None = Field(default=None, gt=0, description="MoE: MLP width of those dense layers")
     modality: Literal["text", "vision-language"] = "text"
     vision_params_b: float = Field(
         default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
@@ -290,6 +303,10 @@ class ModelArch(Record):
             raise ValueError("sliding_layers plus recurrent_layers exceeds num_layers")
         if (self.num_experts is None) != (self.experts_per_token is None):
             raise ValueError("MoE needs both num_experts and experts_per_token")
+        if self.dense_layers and (self.num_experts is None or self.dense_layers >= self.num_layers
+                                  or self.dense_intermediate_size is None):
+            raise ValueError("dense_layers belong to an MoE model, with fewer than num_layers and a "
+                             "dense_intermediate_size")
         if self.modality == "text" and (self.vision_params_b or self.image_tokens):
             raise ValueError("a text-only model has no vision tower or image tokens")
         if self.vision_params_b >= self.total_params_b:

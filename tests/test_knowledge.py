@@ -26,7 +26,7 @@ from knowledge import (
     purchase_usd,
     rules,
 )
-from knowledge.hf_config import count_params
+from knowledge.hf_config import count_params, shape_params
 from knowledge.loader import DATA_DIR, load_models, load_records
 from knowledge.resolve import normalise
 
@@ -346,18 +346,25 @@ def test_mla_models_carry_latent_widths():
     assert (ds.num_experts, ds.experts_per_token) == (256, 8)
 
 
-@pytest.mark.parametrize("model", [m for m in models() if m.attention != "mla"], ids=lambda m: m.id)
+@pytest.mark.parametrize("model", models(), ids=lambda m: m.id)
 def test_published_parameter_count_matches_the_architecture(model: ModelArch):
-    """Embeddings + attention + gated MLP from the layout, plus the vision tower of a vision-language
+    """Embeddings + attention (MLA's compressed projections included) + gated MLP from the layout (an
+    MoE's routed and shared experts, its dense layers), plus the vision tower of a vision-language
     model, land within 2% of the published total: a typo in a width, a layer count or the vision size
     would show here."""
-    total, _ = count_params(
-        hidden=model.hidden_size, layers=model.num_layers, heads=model.num_attention_heads,
-        kv_heads=model.num_kv_heads, head_dim=model.head_dim, intermediate=model.intermediate_size,
-        vocab=model.vocab_size, tied=model.tied_embeddings, experts=model.num_experts,
-        experts_per_token=model.experts_per_token,
-    )
+    total, _ = shape_params(model)
     assert total / 1e9 + model.vision_params_b == pytest.approx(model.total_params_b, rel=0.02)
+
+
+def test_shape_params_is_count_params_of_the_same_fields():
+    ds = find_model("deepseek-v3")
+    total, active = count_params(
+        hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, intermediate=2048, vocab=129280, tied=False,
+        experts=256, experts_per_token=8, shared_experts=1, shared_intermediate=2048, dense_layers=3,
+        dense_intermediate=18432, mla={"kv_lora_rank": 512, "qk_rope_head_dim": 64, "v_head_dim": 128, "q_lora_rank": 1536},
+    )
+    assert shape_params(ds) == (total, active)
+    assert round(total / 1e9, 1) == 671.0
 
 
 # --- vision-language models and native checkpoint formats -----------------------------------------

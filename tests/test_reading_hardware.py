@@ -214,10 +214,11 @@ def test_owned_cards_read_in_either_order(zh: bool):
     assert not failures, f"{len(failures)} of {len(pairs)}:\n" + "\n".join(failures[:25])
 
 
-def test_glm_9b_is_sized_as_9b_with_the_owned_l20s_either_way():
+def test_glm_9b_is_read_with_the_owned_l20s_either_way():
+    # GLM-4-9B is a catalog model now (it was sized as a generic 9B before)
     for text in ("机房里放着4张L20，想LoRA一下glm-4-9b", "想LoRA一下glm-4-9b，机房里放着4张L20"):
         u = understand(text)
-        assert u.updates.get("owned") == ["4x l20"] and u.updates.get("model") == "9B", (text, u.updates)
+        assert u.updates.get("owned") == ["4x l20"] and u.updates.get("model") == "glm-4-9b", (text, u.updates)
         assert u.updates.get("method") == "lora"
 
 
@@ -277,9 +278,14 @@ def test_servers_whose_count_of_cards_is_assumed_say_so():
 
 # ---------------------------------------------------------------- 6. cards outside the catalog
 
-MODDED = {"4090 48G魔改版": ("rtx-4090", 48), "魔改4090 48G": ("rtx-4090", 48), "4090 48gb modded": ("rtx-4090", 48),
-          "4090s modded to 48 GB": ("rtx-4090", 48), "2080 Ti modded to 22 GB": ("rtx-2080-ti", 22),
-          "2080ti 22g魔改": ("rtx-2080-ti", 22), "RTX 2080 Ti 22GB": ("rtx-2080-ti", 22), "3090 48g": ("rtx-3090", 48)}
+# Modified cards the catalog does not hold: sized with the stated memory (the 48 GB RTX 4090 and 4090 D are
+# catalog cards: test_a_modified_card_the_catalog_holds_is_that_card)
+MODDED = {"2080 Ti modded to 22 GB": ("rtx-2080-ti", 22), "2080ti 22g魔改": ("rtx-2080-ti", 22),
+          "RTX 2080 Ti 22GB": ("rtx-2080-ti", 22), "3090 48g": ("rtx-3090", 48), "3090 48G魔改版": ("rtx-3090", 48),
+          "魔改3090 48G": ("rtx-3090", 48), "3090 48gb modded": ("rtx-3090", 48), "3090s modded to 48 GB": ("rtx-3090", 48)}
+MODDED_IN_CATALOG = {"4090 48G魔改版": "rtx-4090-48gb", "魔改4090 48G": "rtx-4090-48gb", "4090 48gb modded": "rtx-4090-48gb",
+                     "4090s modded to 48 GB": "rtx-4090-48gb", "RTX 4090 48GB": "rtx-4090-48gb",
+                     "4090D 48G魔改": "rtx-4090d-48gb", "RTX 4090 D 48GB": "rtx-4090d-48gb"}
 
 
 @pytest.mark.parametrize("zh", [False, True], ids=["en", "zh"])
@@ -308,14 +314,30 @@ def test_a_card_with_memory_it_is_not_sold_with_is_sized_as_said(zh: bool):
     assert not failures, f"{len(failures)} of {len(texts)}:\n" + "\n".join(failures[:25])
 
 
+@pytest.mark.parametrize("zh", [False, True], ids=["en", "zh"])
+def test_a_modified_card_the_catalog_holds_is_that_card(zh: bool):
+    owned_words = ["我们有{n}张{c}", "手上有{n}块{c}"] if zh else ["we have {n} {c}", "I own {n} {c}"]
+    numbers = ZH_NUMBERS if zh else EN_NUMBERS
+    failures = []
+    for card, gpu_id in MODDED_IN_CATALOG.items():
+        for (n, spellings), template in itertools.product(numbers.items(), owned_words):
+            for text in _sentences([template.format(n=s, c=card) for s in spellings], (ZH_TASKS if zh else EN_TASKS)[1:2], zh):
+                u = understand(text)
+                if u.updates.get("owned") != [f"{n}x {gpu_id}"] or "note.card_memory_as_stated" in _notes(u):
+                    failures.append(f"{text!r}: owned {u.updates.get('owned')} notes {u.notes}")
+    assert not failures, f"{len(failures)}:\n" + "\n".join(failures[:25])
+
+
 def test_a_memory_the_catalog_has_is_that_card():
     assert understand("we have 2 a100 40g").updates["owned"] == ["2x a100-40gb-sxm"]
     assert understand("we have a 4090 24gb").updates["owned"] == ["1x rtx-4090"]
     assert understand("I have a 4090 with 64gb of system ram").updates["owned"] == ["1x rtx-4090"]
 
 
-LAPTOPS = ["RTX 3080 Ti laptop 16GB", "3080 Ti laptop", "4090 laptop GPU", "laptop 4090", "my laptop with a 4070 Ti",
-           "笔记本4090", "4090 移动版", "RTX 4060 Ti mobile"]
+# Laptop chips the catalog does not hold (the RTX 4060/4070/4080/4090 and 5090 Laptop GPUs it does hold are read
+# as those cards: tests/test_cards_2026.py)
+LAPTOPS = ["RTX 3080 Ti laptop 16GB", "3080 Ti laptop", "3070 laptop GPU", "laptop 3080", "my laptop with a 4070 Ti",
+           "笔记本3080", "3080 移动版", "RTX 4060 Ti mobile"]
 UNKNOWN = ["GTX 1080 Ti", "V100", "RTX A5000", "3060 Ti", "4080 Super", "Titan RTX", "RX 7900 XTX", "Tesla P40",
            "MI250", "4070 Ti Super", "rtx 4060"]
 

@@ -709,7 +709,14 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
+def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
+    """Whether a plan beyond one server is tried on this card (never a laptop's GPU)."""
+    return _scales_out(w) and not gpu.laptop and (pinned is None or pinned > (w.server_gpus or SERVER_GPUS))
+
+
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    if gpu.laptop:  # a laptop's GPU is one, in the laptop that holds it: never rented, bought or paired
+        return (1,)
     limit = find_framework(w.framework).max_gpus if w.spec.trains and not w.spec.serves else None
     if limit is not None:  # a framework that trains on one GPU (Unsloth) gets no sharded plans
         return tuple(n for n in COUNTS if n <= limit)
@@ -781,7 +788,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 found = True
                 break
-        if not found and _scales_out(w) and (pinned is None or pinned > (w.server_gpus or SERVER_GPUS)):
+        if not found and _can_scale(w, gpu, pinned):
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)

@@ -96,7 +96,8 @@ def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str,
     gpu = find_gpu(gpu_id)
     if memory == gpu.memory_gb or not 1 <= memory <= 1024:
         return gpu_id, end + x.end(), None
-    sibling = index.get(normalise(f"{text[start:end]} {memory:g}gb"))
+    named = re.sub(r"(?<=\d)s$", "", text[start:end])  # '4090s modded to 48 GB': the 48 GB 4090
+    sibling = index.get(normalise(f"{named} {memory:g}gb"))
     if sibling and find_gpu(sibling).memory_gb == memory:
         return sibling, end + x.end(), None
     base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)
@@ -145,6 +146,10 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
             kept.append((s, e, gpu_id, count))
             continue
         name = _name_start(text, s, e)
+        variant = laptop_variant(text[name:e]) if laptop or (x and x["laptop"]) else None
+        if variant:  # 'my laptop has a 4080', '4090 notebook': the catalog's laptop card of that name
+            kept.append((s, e + (x.end("suffix") if x else 0), variant, count))
+            continue
         if laptop:
             typed = as_typed(raw, text[name:e]) + " laptop"
         else:
@@ -164,6 +169,18 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
         notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
         hidden.append((x.start(), x.end()))
     return kept, hidden, notes
+
+
+def laptop_variant(name: str) -> str | None:
+    """The catalog's laptop GPU sold under a desktop card's name ('4080' -> the RTX 4080 Laptop GPU), or None
+    when the catalog holds no laptop card of that name."""
+    from knowledge import NotFound
+
+    try:
+        gpu = find_gpu(f"{name} laptop")
+    except NotFound:
+        return None
+    return gpu.id if gpu.laptop else None
 
 
 def _name_start(text: str, s: int, e: int) -> int:

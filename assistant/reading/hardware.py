@@ -132,8 +132,20 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
     mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
-    default = (gpu_id in vocab()["owned_by_default"] or mac) and not buying
+    default = (gpu_id in vocab()["owned_by_default"] or mac or _laptop(gpu_id)) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
+
+
+def _laptop(gpu_id: str) -> bool:
+    """A laptop GPU of the catalog: owned with the laptop, like a Mac (nobody rents one or buys it alone)."""
+    from knowledge import NotFound, find_gpu
+
+    if gpu_id.startswith("custom:"):
+        return False
+    try:
+        return find_gpu(gpu_id).laptop
+    except NotFound:
+        return False
 
 
 def read_exclude(m: Message) -> list[str] | None:
@@ -225,7 +237,7 @@ def read_only(m: Message) -> list[str] | None:
         if negated(m.masked, s) or gpu_id in owned:
             continue
         only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
-        mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"]  # a Mac named is owned
+        mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"] or _laptop(gpu_id)  # a Mac or laptop named is owned
         if only or (_chosen(m, s, e) and not mine):
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
     return sorted(set(out)) or None
