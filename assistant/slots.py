@@ -121,8 +121,21 @@ def _image_tokens(p: Profile) -> int:
 
 
 def _personal_machine(p: Profile) -> bool:
-    """A Mac you own is one person's computer: unless told otherwise, one person uses it."""
-    return any("apple-" in card for card in p.get("owned") or [])
+    """A Mac, a laptop or a single gaming card you own is one person's computer: unless told otherwise, one
+    person uses it."""
+    owned = p.get("owned") or []
+    if any("apple-" in card for card in owned):
+        return True
+    if len(owned) != 1:
+        return False
+    from knowledge import find_gpu
+
+    count, _, card = owned[0].partition("x ")
+    try:
+        gpu = find_gpu(card.strip())
+    except (LookupError, ValueError):
+        return False
+    return count.strip() == "1" and (gpu.laptop or gpu.segment == "consumer")
 
 
 SLOTS: dict[str, Slot] = {s.name: s for s in (

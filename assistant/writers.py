@@ -344,12 +344,14 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1
-        key = ("answer.precision_native" if _native(rec) else
+        native = _native(rec)
+        key = ("answer.precision_native" if native == shown else
+               ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
-        lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}"))
+        lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
         lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
     elif w.spec.serves and w.images_per_request:
@@ -411,10 +413,11 @@ def rec_default_candidates(w) -> list[str]:
     return CANDIDATES["china" if w.region == "china" else "global"]
 
 
-def _native(rec: Recommendation) -> bool:
+def _native(rec: Recommendation) -> str | None:
+    """The format the model's checkpoint ships in, when the user named none (else None)."""
     from tools.models import resolve_model
 
-    return resolve_model(rec.workload.model).native_precision is not None and rec.workload.serve_precision is None
+    return resolve_model(rec.workload.model).native_precision if rec.workload.serve_precision is None else None
 
 
 def _owned_lines(rec: Recommendation, lang: str) -> list[str]:

@@ -300,3 +300,63 @@ def test_characters_become_tokens_at_the_ratio_of_the_texts_language(text, per_t
 def test_a_quality_question_about_formats_gets_the_quantization_entry():
     u = understand("is fp8 noticeably worse than bf16 for gemma 3 27b?")
     assert u.topic == "quantization" and not u.updates
+
+
+# ---------------------------------------------------------------- the final review round's classes
+
+
+@pytest.mark.parametrize("text, owned", [
+    ("两台H800 8卡机器，部署Kimi K2", "16x h800-sxm"), ("我们有8台H100(每台八卡,IB互联)", "64x h100-sxm"),
+    ("我们有128台昇腾910B（每台8卡）", "1024x ascend-910b"), ("手上有4台昇腾910B服务器，每台8卡64G", "32x ascend-910b"),
+    ("我们有三台A800服务器 每台8张80G", "24x a800-80gb-sxm"), ("we have 3 servers w/ 8x A100 80GB each", "24x a100-80gb-sxm"),
+])
+def test_owned_clusters_said_the_chinese_way_count_every_card(text, owned):
+    u = understand(text if "有" in text or "have" in text else "我们有" + text)
+    assert u.updates.get("owned") == [owned], (text, u.updates)
+
+
+@pytest.mark.parametrize("text, users", [
+    ("gpt-oss-120b for ~50 employees, maybe 15 using it at once", 15), ("qwen3 32b, maybe 60 hitting it at the same time at peak", 60),
+    ("mistral small 24b, maybe 25 at peak, 400 employees total", 25), ("部署qwen2.5 32b，全院五百人用，高峰大概同时六十人", 60),
+])
+def test_the_number_at_once_wins_over_the_headcount(text, users):
+    assert understand(text).updates.get("users") == users
+
+
+@pytest.mark.parametrize("text", ["run llama 3.1 8b, q4 or q8?", "4060跑qwen3 8b ollama q4还是q5", "qwen2.5 7b: q4_k_m or q6_k?",
+                                  "fp8 vs awq int4 for qwen3 32b?"])
+def test_two_formats_asked_between_state_no_format(text):
+    assert "precision" not in understand(text).updates
+
+
+@pytest.mark.parametrize("text", ["own 2x a100 80gb pcie, fine tune phi-4, our box or do we need to rent?",
+                                  "deepseek v3 at q4 on my mac? or should i just rent something",
+                                  "我有一张3090，qlora gemma 3 12b，不够的话租什么"])
+def test_rent_asked_about_is_no_preference(text):
+    assert "preference" not in understand(text).updates
+
+
+def test_a_card_in_a_what_if_is_not_owned():
+    assert "owned" not in understand("what if we bought instead, would 2 rtx 6000 ada work for qwen3 30b a3b").updates
+    assert understand("we have 2 rtx 6000 ada").updates["owned"] == ["2x rtx-6000-ada"]
+
+
+@pytest.mark.parametrize("text, hours", [("lora微调qwen3-14b，5万条，后天就要交付", 48.0), ("微调qwen2.5 7b，大后天之前要完成", 72.0)])
+def test_the_day_after_tomorrow(text, hours):
+    assert understand(text).updates["deadline_hours"] == hours
+
+
+@pytest.mark.parametrize("text, card", [("gaming laptop w/ rtx 4070 8gb, can i run llama 3.1 8b", "1x rtx-4070-laptop"),
+                                        ("my laptop has an rtx 4070", "1x rtx-4070-laptop"),
+                                        ("比如qwen3-30b-a3b，我单张4090 24G能跑吗", "1x rtx-4090"),
+                                        ("我两张3090能跑qwen2.5 72b吗", "2x rtx-3090")])
+def test_ones_own_card_said_in_passing_is_owned(text, card):
+    assert understand(text).updates.get("owned") == [card]
+
+
+def test_one_gaming_card_or_laptop_of_ones_own_is_one_person():
+    from assistant.slots import SLOTS
+
+    for owned, users in ((["1x rtx-4090"], 1), (["1x rtx-4070-laptop"], 1), (["2x rtx-3090"], 5), (["1x h100-sxm"], 5),
+                         (["1x apple-m3-max-128gb"], 1)):
+        assert SLOTS["users"].default_for({"owned": owned, "phase": "serve"}) == users, owned

@@ -131,6 +131,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+    if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
+        return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
     mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
     default = (gpu_id in vocab()["owned_by_default"] or mac or _laptop(gpu_id)) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
@@ -260,8 +262,8 @@ def read_has_host(m: Message) -> bool | None:
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
     'rent or buy?' is a question (intent rent_buy), not a preference."""
-    if word_pattern("intents.rent_buy").search(m.masked):
-        return None
+    if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
+        return None  # "our box or do we need to rent?": asked about, not preferred
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
     if not hits:  # "no cloud", "don't want to rent": the other way
         hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))

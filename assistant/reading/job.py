@@ -137,6 +137,8 @@ def read_precision(m: Message) -> str | None:
     KV cache's ('FP8 KV cache') nor QLoRA's 4-bit base."""
     hits = []
     t = m.masked
+    if word_pattern("precision_choice").search(t):
+        return None  # "q4 or q8?": a choice asked about, answered by the sizing, not made by the user
     for pattern, pid in pattern_rows("precision"):
         for x in pattern.finditer(t):
             if negated(t, x.start()):

@@ -294,6 +294,7 @@ def clean(text: str) -> str:
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)
+    text = _rewrite(text, "shorthand")  # "w/" is "with"
     text = _number_words(text)
     text = re.sub(r"\b(\d{1,4}) ?x(?=(?:rtx|gh|gb|mi|[abhltv])\d)", r"\1x ", text)  # 8xh100 -> 8x h100
     return re.sub(r"\s+", " ", text).strip()
