@@ -360,3 +360,9 @@ def test_one_gaming_card_or_laptop_of_ones_own_is_one_person():
     for owned, users in ((["1x rtx-4090"], 1), (["1x rtx-4070-laptop"], 1), (["2x rtx-3090"], 5), (["1x h100-sxm"], 5),
                          (["1x apple-m3-max-128gb"], 1)):
         assert SLOTS["users"].default_for({"owned": owned, "phase": "serve"}) == users, owned
+
+
+@pytest.mark.parametrize("digits", [16, 18, 40])
+def test_a_model_size_too_long_to_read_is_refused_not_replaced(digits):
+    u = understand(f"serve a {'1' * digits}B model to 5 users")
+    assert "model" not in u.updates and [code for code, _ in u.problems] == ["size_too_large"]
