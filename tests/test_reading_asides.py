@@ -366,3 +366,14 @@ def test_one_gaming_card_or_laptop_of_ones_own_is_one_person():
 def test_a_model_size_too_long_to_read_is_refused_not_replaced(digits):
     u = understand(f"serve a {'1' * digits}B model to 5 users")
     assert "model" not in u.updates and [code for code, _ in u.problems] == ["size_too_large"]
+
+
+@pytest.mark.parametrize("text", ["那如果只用一年呢", "3年", "两个月呢", "what about 2 years?", "for 6 months"])
+@pytest.mark.parametrize("pending", ["users", "context"])
+def test_a_length_of_time_is_no_answer_to_a_count_question(text, pending):
+    assert pending not in understand(text, pending).updates
+
+
+@pytest.mark.parametrize("text, users", [("20", 20), ("20个人", 20), ("about 30", 30), ("5-20", 20)])
+def test_a_bare_count_still_answers_the_users_question(text, users):
+    assert understand(text, "users").updates["users"] == users

@@ -25,7 +25,8 @@ def read_users(m: Message) -> int | None:
     if value is None and m.live("two_people"):
         value = 2.0
     if value is None and m.pending == "users":
-        nums = [q for q in m.qty if not q.role and not q.negated]
+        nums = [q for q in m.qty if not q.role and not q.negated
+                and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])]  # "只用一年呢" is no count
         rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
         if rng:
             value = float(rng.group(2).replace(",", ""))
@@ -55,7 +56,8 @@ def read_context(m: Message) -> int | None:
         return None  # a batch job's lengths are tokens per item, read by the batch readers
     values = [q.context_tokens for q in m.role("context")]
     if not values and m.pending == "context":
-        values = [q.context_tokens for q in m.qty if not q.role and not q.negated]
+        values = [q.context_tokens for q in m.qty if not q.role and not q.negated
+                  and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])]
     if not values and m.phase in ("serve", "production", "train-and-serve", "experiment"):
         # "…20人 64k吧": a bare length in k beside a serving request, no other role, is its context
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated and q.scale == "k"
