@@ -651,12 +651,14 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     checks: list[bool] = []
     if w.budget_usd_per_month is not None:
         spend = opt.job_usd if job else opt.usd_per_month
-        checks.append(spend is not None and spend <= w.budget_usd_per_month)
+        if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
+            checks.append(spend is not None and spend <= w.budget_usd_per_month)
     if w.budget_usd is not None:
-        can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
         rent = opt.job_usd if job else (opt.usd_per_month * BUDGET_MONTHS if opt.usd_per_month is not None else None)
-        can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
-        checks.append(can_buy or can_rent)
+        if opt.purchase_usd is not None or rent is not None:
+            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
+            can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
+            checks.append(can_buy or can_rent)
     return all(checks) if checks else None
 
 
