@@ -377,3 +377,17 @@ def test_a_length_of_time_is_no_answer_to_a_count_question(text, pending):
 @pytest.mark.parametrize("text, users", [("20", 20), ("20个人", 20), ("about 30", 30), ("5-20", 20)])
 def test_a_bare_count_still_answers_the_users_question(text, users):
     assert understand(text, "users").updates["users"] == users
+
+
+@pytest.mark.parametrize("text", [
+    "DeepSeek-V3不是只激活37B吗，为啥显存还得按671B算？EP和TP有啥区别，大规模部署一般怎么组合？",
+    "whats the difference between tensor parallel and pipeline parallel for llama 70b?",
+])
+def test_a_concept_question_with_a_model_as_its_example_sizes_nothing(text):
+    u = understand(text)
+    assert u.topic and not u.updates
+
+
+def test_a_concept_asked_beside_a_workload_is_answered_beside_its_sizing():
+    u = understand("whats the diff between prefill and decode? serve mistral small to 20 users")
+    assert u.aside == "prefill-decode" and u.updates["users"] == 20

@@ -189,6 +189,11 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
             u.intents.add("explain")
             u.intents -= {"math"}
             u.updates, u.problems, u.unknown_model = {}, [], None
+        elif asked and rest and _names_only(m, rest):
+            u.topic = topic  # "DeepSeek-V3只激活37B，为啥显存按671B算？EP和TP有啥区别": a concept, the model its example
+            u.intents.add("explain")
+            u.intents -= {"math"}
+            u.updates, u.problems, u.unknown_model = {}, [], None
         elif asked and rest:
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
@@ -197,6 +202,18 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_prices(m, u)
     u.weak = m.weak & set(u.updates)
     return u
+
+
+# Slots a concept question may name as its example without asking for a sizing ("why does DeepSeek-V3 need
+# memory for 671B?", "大规模部署一般怎么组合"): no number of the workload is said.
+EXAMPLE_SLOTS = {"model", "phase", "precision", "method"}
+WORKLOAD_ROLES = {"model", "model_total", "model_active", ""}
+
+
+def _names_only(m, rest: set[str]) -> bool:
+    """Whether a concept question's other values are only its example (a model, a phase word), with no
+    quantity of a workload (users, context, tokens, money, time) and no card."""
+    return rest <= EXAMPLE_SLOTS and not m.gpus and all(q.role in WORKLOAD_ROLES for q in m.qty)
 
 
 def _sizing(u: Understanding) -> bool:
