@@ -69,7 +69,9 @@ def test_redundancy_compliance_and_providers_are_said_back(lang):
             assert name in _notes(text).get("note.compliance", {}).get("names", ""), text
     for form, name in PROVIDERS[lang]:
         for text in _both_orders(lang, form):
-            assert _notes(text).get("note.provider") == {"name": name}, text
+            notes = _notes(text)
+            said = notes.get("note.provider") or notes.get("note.provider_cards")
+            assert said and said["name"] == name, text
 
 
 def test_a_constraint_that_is_negated_or_absent_adds_no_note():
@@ -391,3 +393,27 @@ def test_a_concept_question_with_a_model_as_its_example_sizes_nothing(text):
 def test_a_concept_asked_beside_a_workload_is_answered_beside_its_sizing():
     u = understand("whats the diff between prefill and decode? serve mistral small to 20 users")
     assert u.aside == "prefill-decode" and u.updates["users"] == 20
+
+
+@pytest.mark.parametrize("text, cloud", [("serve llama 3.1 70b to 200 users, aws only", "aws"), ("we're an azure shop, serve qwen2.5 72b", "azure"),
+                                         ("部署qwen2.5-72b，公司用AWS", "aws"), ("serve gemma 3 27b on GCP", "gcp")])
+def test_a_cloud_named_as_where_to_run_keeps_to_the_cards_it_rents(text, cloud):
+    from knowledge.clouds import clouds
+
+    u = understand(text)
+    assert u.updates["only"] == list(clouds()[cloud].gpus)
+    assert "mi300x" not in u.updates["only"] or cloud == "azure"
+
+
+def test_a_cloud_without_cards_on_record_is_only_said():
+    u = understand("部署qwen2.5-72b，只能用阿里云")
+    assert "only" not in u.updates and dict(u.notes)["note.provider"] == {"name": "阿里云"}
+
+
+def test_every_cloud_card_is_in_the_catalog():
+    from knowledge import find_gpu
+    from knowledge.clouds import clouds
+
+    for cloud in clouds().values():
+        for gpu_id in cloud.gpus:
+            assert find_gpu(gpu_id).id == gpu_id

@@ -90,6 +90,7 @@ from assistant.reading.text import (
     word_pattern,
 )
 from knowledge import gpus
+from knowledge.clouds import clouds
 
 __all__ = ["CJK_WEIGHT", "EXAMPLE_TOKENS", "MAX_MESSAGE_CHARS", "READERS", "Understanding", "clean", "language",
            "readable", "understand", "vocab"]
@@ -165,7 +166,9 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
-    read_constraints(m)
+    cloud = read_constraints(m)
+    if cloud and not u.updates.get("only") and not u.updates.get("owned"):
+        u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

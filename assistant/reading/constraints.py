@@ -8,10 +8,12 @@ from __future__ import annotations
 from assistant.reading.message import Message
 from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, word_pattern
+from knowledge.clouds import clouds
 
 
-def read_constraints(m: Message) -> None:
-    """Add a note for each constraint the message states and the sizing does not model."""
+def read_constraints(m: Message) -> str | None:
+    """Add a note for each constraint the message states and the sizing does not model; return the id of a
+    cloud named as where to run whose cards are on record (knowledge/data/clouds.yaml), else None."""
     uptime = m.role("uptime")
     if uptime:
         m.notes.append(("note.redundancy_target", {"target": f"{uptime[0].value:g}%"}))
@@ -27,10 +29,15 @@ def read_constraints(m: Message) -> None:
         if _said(m, pattern):
             m.notes.append(("note.accelerator_unknown", {"name": zh if m.lang == "zh" else en}))
             break
-    for pattern, (en, zh) in pattern_rows("providers"):
+    for pattern, (en, zh, cloud) in pattern_rows("providers"):
         if _said(m, pattern):
+            if cloud:  # its cards are on record: the choice keeps to them
+                m.notes.append(("note.provider_cards", {"name": zh if m.lang == "zh" else en,
+                                                        "instances": clouds()[cloud].instances}))
+                return str(cloud)
             m.notes.append(("note.provider", {"name": zh if m.lang == "zh" else en}))
             break
+    return None
 
 
 def _said(m: Message, pattern) -> bool:
