@@ -92,6 +92,8 @@ class Slot:
             return own[lang]
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
+        if self.name == "utilisation" and profile.get("phase") == "production":
+            return 1.0  # a production service is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         return self.default
@@ -102,6 +104,8 @@ class Slot:
             key += "_experiment"
         elif self.name == "users" and _personal_machine(profile):
             key += "_personal"
+        elif self.name == "utilisation" and profile.get("phase") == "production":
+            key += "_production"
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")

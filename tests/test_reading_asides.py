@@ -417,3 +417,12 @@ def test_every_cloud_card_is_in_the_catalog():
     for cloud in clouds().values():
         for gpu_id in cloud.gpus:
             assert find_gpu(gpu_id).id == gpu_id
+
+
+def test_a_production_service_is_assumed_up_around_the_clock():
+    from assistant.slots import SLOTS
+
+    assert SLOTS["utilisation"].default_for({"phase": "production"}) == 1.0
+    assert SLOTS["utilisation"].default_for({"phase": "serve"}) == 0.24
+    assert "around the clock" in SLOTS["utilisation"].default_words("en", {"phase": "production"})
+    assert "全天候" in SLOTS["utilisation"].default_words("zh", {"phase": "production"})
