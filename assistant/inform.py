@@ -435,13 +435,12 @@ def rent_or_buy(ctx: Context) -> str:
 def _verdict(ctx: Context, rb: Any) -> str:
     """Rent or buy in one sentence; owning that saves less than the margin the plan asks of it is no
     reason to buy (the same rule as the plan's headline)."""
-    from tools.recommend import BUY_MARGIN
+    from tools.recommend import owning_pays
 
     if rb.cheaper == "rent":
         return ctx.say("rb.cheaper_rent")
-    saving = 1 - rb.buy_total_usd / rb.rent_total_usd
-    if saving < BUY_MARGIN:
-        return ctx.say("rb.small_saving", pct=pct(saving))
+    if not owning_pays(rb.rent_total_usd, rb.buy_total_usd):
+        return ctx.say("rb.small_saving", pct=pct(1 - rb.buy_total_usd / rb.rent_total_usd))
     return ctx.say("rb.cheaper_buy_month" if rb.rent_usd_per_gpu_month is not None else "rb.cheaper_buy")
 
 

@@ -735,10 +735,10 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     if best is not None and best.gpus % best.sold_in:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
-        from tools.recommend import BUY_MARGIN
+        from tools.recommend import owning_pays
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
-        key = "rb.guessed_use" if saving > BUY_MARGIN else "rb.small_saving"
+        key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
         parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
     sep = "" if lang == "zh" else " "
     return "".join(sep + p for p in parts)

@@ -924,6 +924,11 @@ LONG_JOB_HOURS = 8.0
 BUY_MARGIN = 0.15
 
 
+def owning_pays(rent_total_usd: float, buy_total_usd: float) -> bool:
+    """Whether owning saves at least BUY_MARGIN of what renting costs over the horizon."""
+    return buy_total_usd <= (1 - BUY_MARGIN) * rent_total_usd
+
+
 def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["rent", "buy"]:
     if w.preference == "buy":
         return "buy"
@@ -933,7 +938,7 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
         return "buy"
-    if rb is not None and rb.buy_total_usd <= (1 - BUY_MARGIN) * rb.rent_total_usd and not (
+    if rb is not None and owning_pays(rb.rent_total_usd, rb.buy_total_usd) and not (
             w.owned and "utilisation" in w.flexible):
         # (someone with cards of their own who never said how busy new ones would be is not told to buy
         # more on a guessed utilisation: rent first, the guide says)

@@ -167,8 +167,9 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
         masked[s:e] = MASK * (e - s)
     for x in word_pattern("unknown_card").finditer("".join(masked)):
         on_laptop = word_pattern("card_laptop_before").search(text[max(0, x.start() - 40):x.start()])
-        variant = laptop_variant(re.sub(r"\s*(?:laptop|mobile|notebook)\b", "", x["name"])) \
-            if on_laptop or re.search(r"\b(?:laptop|mobile|notebook)\b", x["name"]) else None
+        laptop_word = word_pattern("laptop_words")
+        variant = laptop_variant(laptop_word.sub("", x["name"]).strip()) \
+            if on_laptop or laptop_word.search(x["name"]) else None
         if variant:  # 'gaming laptop with an rtx 4070': the catalog's laptop card, though no desktop 4070 is held
             kept.append((x.start(), x.end(), variant, 1))
             continue

@@ -127,10 +127,6 @@ def _zh_numeral_run() -> re.Pattern[str]:
     return re.compile(rf"(?:\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
 
 
-# Chinese measure words after a count ('一张', '两台'): a numeral right before one starts a new number.
-MEASURE_WORDS = "张台块位名片卡套"
-
-
 def _zh_numerals(text: str) -> str:
     """Chinese numerals to digits, leaving lone characters that are not numbers ('一' before a noun
     that takes no count is handled by zh_before_numerals)."""
@@ -141,8 +137,9 @@ def _zh_numerals(text: str) -> str:
         if not re.search(r"[\d一二两三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
             return run
         follows = m.string[m.end():m.end() + 1]
-        count = re.search(r"[一二两三四五六七八九]$", run) if follows and follows in MEASURE_WORDS else None
-        if count and len(run) > 1 and run[-2] not in "一二两三四五六七八九十":
+        digits = vocab()["zh_digits"]
+        count = follows and follows in vocab()["zh_measure_words"] and digits.get(run[-1], 0) > 0
+        if count and len(run) > 1 and run[-2] not in digits and run[-2] != "十":
             # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
             return f"{repl(re.match(r'.+', run[:-1]))} {_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
         value = _zh_number(run)
