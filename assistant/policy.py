@@ -36,6 +36,7 @@ class Profile(BaseModel):
     batch_input_tokens: int | None = Field(None, gt=0)
     batch_output_tokens: int | None = Field(None, gt=0)
     context: int | None = Field(None, gt=0)
+    population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
     users: int | None = Field(None, gt=0)
     utilisation: float | None = Field(None, gt=0, le=1)
     train_tokens: float | None = Field(None, gt=0)

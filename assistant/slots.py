@@ -92,6 +92,8 @@ class Slot:
             return own[lang]
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
+        if self.name == "users" and profile.get("population"):
+            return _at_once(profile["population"]).at_once
         if self.name == "utilisation" and profile.get("phase") == "production":
             return 1.0  # a production service is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -104,12 +106,22 @@ class Slot:
             key += "_experiment"
         elif self.name == "users" and _personal_machine(profile):
             key += "_personal"
+        elif self.name == "users" and profile.get("population"):
+            peak = _at_once(profile["population"])
+            return say(lang, key + "_population", n=f"{peak.at_once:,}", people=f"{peak.people:,}",
+                       share=f"{peak.share:.0%}", quantile=f"{peak.quantile:.0%}")
         elif self.name == "utilisation" and profile.get("phase") == "production":
             key += "_production"
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
         return say(lang, key)
+
+
+def _at_once(people: int):
+    from tools.traffic import PeakInput, peak_at_once
+
+    return peak_at_once(PeakInput(people=people))
 
 
 def _image_tokens(p: Profile) -> int:
@@ -156,6 +168,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("batch_input_tokens", 1000, matters=batch),
     Slot("batch_output_tokens", 200, matters=batch),
     Slot("context", 8192, matters=serves, panel=True),
+    # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
+    # the cards, are then taken from it (tools.traffic) and not asked for.
+    Slot("population", None, matters=serves_others, panel=True),
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("train_tokens", None, matters=trains),
@@ -207,6 +222,8 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     if len(asked) >= MAX_QUESTIONS:
         return None
     for name in ASKED:
+        if name == "users" and profile.get("population"):
+            continue  # the people at once come from the people who use it (tools.traffic), said, not asked
         if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):
             return name
     return None

@@ -51,9 +51,9 @@ def zh_numbers(n: int) -> list[str]:
 # ---------------------------------------------------------------- clauses per slot
 
 EN_PEOPLE = ["users", "people", "nurses", "support agents", "lawyers", "developers", "students", "analysts",
-             "employees", "customers", "concurrent users", "call-centre agents", "teachers", "engineers",
+             "customers", "concurrent users", "call-centre agents", "teachers", "engineers",
              "usres", "peopel", "concurent users", "Users", "paralegals", "radiologists"]
-ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师", "个员工", "个同事", "名学生", "个销售", "个工程师",
+ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师", "个同事", "名学生", "个销售", "个工程师",
              "个users", " users", "个标注员", "位律师", "名护士", "个分析师", "个研究员", "个开发", "个坐席"]
 
 
@@ -84,6 +84,29 @@ def users(lang: str) -> Iterator[Clause]:
             yield Clause(f"并发大概{n}", {"users": n})
             yield Clause(f"{n * 10}个用户，同时在线大概{n}个", {"users": n})
             yield Clause(f"总共{n * 4}人，并发量{n}左右", {"users": n})
+
+
+# The people who use a service (staff, accounts, a whole organisation), not the people at once: the
+# number at once is sized from it (tools.traffic) unless said beside it.
+EN_POPULATION = ["{n} employees", "{n} internal users", "{n} staff", "a staff of {n}", "{n} registered users",
+                 "{n} users in total", "{n} people in the company", "company-wide for {n} people", "our {n} employees",
+                 "{n} seats", "{n} total users", "about {n} employees", "{n} people across the whole org"]
+ZH_POPULATION = ["{n}名员工", "{n}个员工", "全院{n}人", "给全公司{n}人用", "全校{n}个老师", "用户量{n}", "员工{n}人",
+                 "注册用户{n}", "全集团大概{n}人", "公司有{n}名员工", "全员{n}人用"]
+
+
+def population(lang: str) -> Iterator[Clause]:
+    forms = EN_POPULATION if lang == "en" else ZH_POPULATION
+    for n, form in itertools.product((40, 300, 1200, 3000, 50_000), forms):
+        said = form.format(n=f"{n:,}" if lang == "en" and n >= 10_000 else n)
+        yield Clause(said, {"population": n})
+    for n, at in ((800, 60), (3000, 200), (500, 40)):
+        if lang == "en":
+            yield Clause(f"{n} employees, about {at} at once", {"population": n, "users": at})
+            yield Clause(f"{at} concurrent out of {n} staff", {"population": n, "users": at})
+        else:
+            yield Clause(f"全院{n}人，高峰同时{at}人", {"population": n, "users": at})
+            yield Clause(f"{n}名员工，并发{at}", {"population": n, "users": at})
 
 
 def context(lang: str) -> Iterator[Clause]:
@@ -154,7 +177,7 @@ def utilisation(lang: str) -> Iterator[Clause]:
         yield Clause("每天8小时", {"utilisation": 0.3333})
 
 
-SLOT_CLAUSES = {"users": users, "context": context, "latency": latency, "speed": speed, "budget": budget,
+SLOT_CLAUSES = {"users": users, "population": population, "context": context, "latency": latency, "speed": speed, "budget": budget,
                 "utilisation": utilisation}
 
 EN_MODELS = [("llama 3.1 8b", "llama-3.1-8b"), ("Qwen2.5-14B", "qwen2.5-14b"), ("qwen2.5 72b", "qwen2.5-72b"),
@@ -187,6 +210,8 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
     sep = _sep(lang)
     counter = 0
     for a, b in itertools.permutations(pools, 2):
+        if {a, b} == {"users", "population"}:
+            continue  # two counts of the same people: paired inside population()
         first, second = pools[a], pools[b]
         # every clause of each slot appears, paired round-robin with the other slot's clauses
         for i in range(max(len(first), len(second))):

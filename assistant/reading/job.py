@@ -43,6 +43,8 @@ def read_phase(m: Message) -> str | None:
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
     due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words"))
+    if (users or m.role("population")) and not counted and not due:
+        verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
     batch = live("phase.batch") or verbs or (no_users and items) or counted_job
     if pretrain:
@@ -198,6 +200,8 @@ def read_qlora_base(m: Message) -> int | None:
 
 def read_seq_len(m: Message) -> int | None:
     """The training sequence length: 'examples of 1k tokens', 'seq len 8192', '序列长度4096'."""
+    if m.phase in ("serve", "production"):
+        return None  # "每份大概32k token" asked by people: a prompt's length (read_prompt_tokens)
     for i in range(len(vocab()["seq_len_patterns"])):
         x = word_pattern(f"seq_len_patterns.{i}").search(m.text)
         if x and not negated(m.text, x.start()):
@@ -273,8 +277,8 @@ def read_epochs(m: Message) -> float | None:
 
 def read_batch_items(m: Message) -> int | None:
     """Items of an offline job: '1 million documents', '10万条'; at the items question a bare number."""
-    if trains(m):
-        return None
+    if trains(m) or m.phase in SERVING:
+        return None  # serving: '一份32k tokens' is one request's length, not a job of one item
     found = m.role("items")
     if not found and m.phase == "batch":
         found = m.role("examples")

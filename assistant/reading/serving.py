@@ -49,6 +49,18 @@ def read_users(m: Message) -> int | None:
     return int(value)
 
 
+def read_population(m: Message) -> int | None:
+    """The people who use a service, not the people at once: 'about 3000 internal users', 'our 800
+    employees', '全院一千多人'. The number at once is sized from it (tools.traffic) unless said."""
+    counted = m.role("population")
+    if not counted:
+        return None
+    value = counted[-1].value
+    if value < 1 or value > 100_000_000:
+        return None
+    return int(value)
+
+
 def read_context(m: Message) -> int | None:
     """Context length in tokens: '32k context' (32,768), 'context of 128 thousand tokens' (128,000);
     at the context question a bare '32k'."""
