@@ -916,7 +916,7 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
         for layout in layouts[:SCALE_TRIES]:
             o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
             if o is not None and o.ok:
-                return o
+                return _roomier(w, gpu, layout, o, limit, owned)
             first = first or o
         return first
     order = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
@@ -943,6 +943,26 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
     if len(evaluated) > 1:
         best.layouts_tried = [_tried(o, w) for o in sorted(evaluated, key=lambda o: o is not best)]
     return best
+
+
+# A plan of copies that leaves too little memory to spare (the search fills each copy's KV cache) may add
+# up to this many copies of the same unit, spreading the users thinner, to leave TIGHT_HEADROOM free.
+ROOMIER_COPIES = 2
+
+
+def _roomier(w: Workload, gpu: Gpu, layout: Layout, o: Option, limit: int, owned: bool) -> Option:
+    """The plan, or the same unit with one or two more copies when that leaves the memory a warning asks for."""
+    if o.headroom_fraction >= TIGHT_HEADROOM:
+        return o
+    for extra in range(1, ROOMIER_COPIES + 1):
+        replicas = layout.replicas + extra
+        if replicas * layout.unit > limit:
+            break
+        wider = layout.model_copy(update={"replicas": replicas, "users_per_replica": -(-w.users // replicas)})
+        roomier = evaluate(w, gpu, wider.gpus, owned=owned, layout=wider)
+        if roomier is not None and roomier.ok and roomier.headroom_fraction >= TIGHT_HEADROOM:
+            return roomier
+    return o
 
 
 def _tried(o: Option, w: Workload) -> LayoutTry:
