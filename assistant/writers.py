@@ -445,6 +445,8 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
         if not o.ok:
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons) or say(lang, "owned.short")
             lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
+            if o.chosen_because == "closest" and o.layouts_tried:  # every layout of them, and how far each misses
+                lines += [""] + _tried_lines(o, lang)[:-1]
     return lines + [""] if lines else []
 
 
@@ -510,7 +512,7 @@ def _tried_lines(o: Option, lang: str) -> list[str]:
     chosen one: it meets every target (fastest per user in the format asked), or it comes closest."""
     if len(o.layouts_tried) < 2:
         return []
-    head = say(lang, "tried.head_owned" if o.owned else "tried.head_named", gpus=o.gpus)
+    head = say(lang, "tried.head_owned" if o.owned else "tried.head_named", gpus=max(t.gpus for t in o.layouts_tried))
     cols = ["tried.layout", "tried.format", "table.tps", "table.ttft", "tried.meets"]
     rows = []
     for t in o.layouts_tried:
