@@ -843,7 +843,7 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
     if not (w.deadline_hours or w.latency_stated or service):
         return None  # no target was stated: nothing to meet with more cards
     per_server = w.server_gpus or SERVER_GPUS
-    step = per_server if count >= per_server else 1
+    step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
     for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever
