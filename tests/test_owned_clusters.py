@@ -165,3 +165,24 @@ def test_owned_consumer_servers_serve_as_small_copies():
     best = rec.best
     assert best is not None and best.owned and best.ok
     assert best.tp is not None and best.tp <= PCIE_MAX_TP and best.pp == 1 and best.replicas >= 6
+
+
+@pytest.mark.parametrize("card", ["h100-sxm", "a100-80gb-sxm"])
+@pytest.mark.parametrize("count", [8, 16])
+@pytest.mark.parametrize("miss", [0.07, 0.4])
+def test_a_deadline_missed_by_a_modest_margin_adds_at_most_as_many_again_of_your_card(card, count, miss):
+    from tools.recommend import DEADLINE_MARGIN
+
+    job = {"model": "llama-3.1-70b", "batch_items": 300_000, "owned": [f"{count}x {card}"]}
+    alone = recommend(_batch(**job), with_levers=False).owned_options[0]
+    assert alone.ok and alone.job_hours is not None
+    # a deadline your cards miss by `miss` (against the plan's margin)
+    deadline = alone.job_hours / (1 + miss) / (1 - DEADLINE_MARGIN)
+    rec = recommend(_batch(**job, deadline_hours=deadline))
+    assert not rec.owned_options[0].ok
+    best = rec.best
+    assert best is not None and best.ok and best.gpu == card and best.owned_gpus == count
+    added = best.gpus - count
+    assert 0 < added <= count and added % 8 == 0  # whole servers beside whole servers
+    assert best.job_hours is not None and best.job_hours <= deadline * (1 - DEADLINE_MARGIN)
+    assert rec.action == "rent"  # a job that ends: the added server is rented for the run
