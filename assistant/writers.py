@@ -252,8 +252,8 @@ def headline(rec: Recommendation, lang: str) -> str:
     if rec.training_run is not None:
         job = say(lang, "job.serve")
     if best.owned_gpus:  # more of your own card beside yours
-        head = "## " + say(lang, "head.extend", added=best.gpus - best.owned_gpus, gpu=best.gpu_name,
-                           action=say(lang, f"verb.{rec.action}"), owned=best.owned_gpus, job=job)
+        head = "## " + say(lang, f"head.extend_{rec.action}", added=best.gpus - best.owned_gpus, gpu=best.gpu_name,
+                           owned=best.owned_gpus, job=job)
         if best.pp > 1 and best.tp is not None:
             head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
         return head
