@@ -62,8 +62,18 @@ def seconds(s: float) -> str:
     return f"{s * 1000:,.0f} ms" if s < 1 else f"{s:,.1f} s"
 
 
-def gpu_words(o: Option) -> str:
+def gpu_words(o: Option, lang: str | None = None) -> str:
+    """'8 × H100'; cards added beside yours: '16 yours + 8 × H100' (with a language), '16 + 8 × H100' without."""
+    if o.owned_gpus:
+        if lang is None:
+            return f"{o.owned_gpus} + {o.gpus - o.owned_gpus} × {o.gpu_name}"
+        return say(lang, "extend.cards", owned=o.owned_gpus, added=o.gpus - o.owned_gpus, gpu=o.gpu_name)
     return f"{o.gpus} × {o.gpu_name}"
+
+
+def bought_words(o: Option) -> str:
+    """The cards rented or bought: all of them, or those added beside the ones you own."""
+    return f"{o.gpus - o.owned_gpus} × {o.gpu_name}"
 
 
 def plan_words(o: Option, lang: str) -> str:
@@ -129,7 +139,7 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
         labels: list[str] = [o.engine] if o.engine == "llama.cpp" else []
         labels += [o.precision] if formats and o.precision else []
         labels += [x for x in [layout_label(o)] if x]
-        return gpu_words(o) + (f" ({', '.join(labels)})" if labels else "")
+        return gpu_words(o, lang) + (f" ({', '.join(labels)})" if labels else "")
     if key == "fits":
         if o.ok:
             return say(lang, "table.yes")
@@ -241,6 +251,12 @@ def headline(rec: Recommendation, lang: str) -> str:
                            action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)
     if rec.training_run is not None:
         job = say(lang, "job.serve")
+    if best.owned_gpus:  # more of your own card beside yours
+        head = "## " + say(lang, f"head.extend_{rec.action}", added=best.gpus - best.owned_gpus, gpu=best.gpu_name,
+                           owned=best.owned_gpus, job=job)
+        if best.pp > 1 and best.tp is not None:
+            head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
+        return head
     head = "## " + say(lang, f"head.{rec.action}", option=plan_words(best, lang), job=job)
     if best.pp > 1 and best.tp is not None:
         head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
@@ -258,6 +274,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
     return {
         "action": rec.action, "gpu": best.gpu if best else None, "gpus": best.gpus if best else 0,
         "owned": bool(best and best.owned), "fits": bool(best and best.ok),
+        "owned_gpus": best.owned_gpus if best else 0,
         "meets": {k: (best.meets.get(k) if best else False) if _stated(rec, k) else None
                   for k in ("deadline", "latency", "budget")},
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
@@ -307,8 +324,10 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.better", option=gpu_words(rec.better), hours=hours(rec.better.job_hours),
                       usd=cash(rec.better.job_usd, rec)), ""]
     elif rec.better is not None and rec.better.decode_tokens_per_s and rec.better.usd_per_hour:
-        lines += [say(lang, "answer.priced", option=gpu_words(rec.better), tps=tps(rec.better.decode_tokens_per_s),
-                      price=_price_cell(rec.better, rec.better.usd_per_hour)), ""]
+        priced = best is not None and bool(best.usd_per_hour or best.purchase_usd)
+        lines += [say(lang, "answer.better_serve" if priced else "answer.priced", option=gpu_words(rec.better),
+                      tps=tps(rec.better.decode_tokens_per_s), price=_price_cell(rec.better, rec.better.usd_per_hour),
+                      spare=pct(rec.better.headroom_fraction)), ""]
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]
@@ -426,6 +445,8 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
         if not o.ok:
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons) or say(lang, "owned.short")
             lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
+            if o.chosen_because == "closest" and o.layouts_tried:  # every layout of them, and how far each misses
+                lines += [""] + _tried_lines(o, lang)[:-1]
     return lines + [""] if lines else []
 
 
@@ -464,7 +485,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         if best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
-        lines += _layout_lines(best, lang)
+        lines += _layout_lines(best, lang) + _tried_lines(best, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
@@ -472,7 +493,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
         line = say(lang, "fig.batch", model=model_words(rec.model_name, lang), items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
                    tokens_out=f"{w.batch_output_tokens:,}", total=token_count(total),
-                   hours=hours(best.job_hours), option=gpu_words(best),
+                   hours=hours(best.job_hours), option=gpu_words(best, lang),
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:
             line += say(lang, "fig.rented", usd=cash(best.job_usd, rec))
@@ -483,6 +504,36 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         key = ("fig.deadline_met" if best.meets.get("deadline", True) else
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
+    return lines
+
+
+def _tried_lines(o: Option, lang: str) -> list[str]:
+    """Every layout tried on the cards you own (or the setup you named), as a small table, and why the
+    chosen one: it meets every target (fastest per user in the format asked), or it comes closest."""
+    if len(o.layouts_tried) < 2:
+        return []
+    head = say(lang, "tried.head_owned" if o.owned else "tried.head_named", gpus=max(t.gpus for t in o.layouts_tried))
+    cols = ["tried.layout", "tried.format", "table.tps", "table.ttft", "tried.meets"]
+    rows = []
+    for t in o.layouts_tried:
+        label = (f"{t.replicas}×" if t.replicas > 1 else "") + f"TP{t.tp}" + (f"×PP{t.pp}" if t.pp > 1 else "")
+        fmt = (t.precision or "") + (say(lang, "fig.kv", kv=t.kv_precision.upper()) if t.kv_precision else "")
+        if t.ok:
+            meets = say(lang, "table.yes")
+        elif not t.fits or t.shortfall is None or t.shortfall == float("inf"):
+            meets = say(lang, "table.no")
+        else:
+            meets = say(lang, "tried.short", pct=f"{(t.shortfall - 1) * 100:,.0f}")
+        rows.append([f"{label} ({t.gpus})", fmt, tps(t.decode_tokens_per_s) if t.decode_tokens_per_s else "-",
+                     seconds(t.ttft_s) if t.ttft_s is not None else "-", meets])
+    lines = [head, ""] + markdown_table({"columns": [say(lang, c) for c in cols], "rows": rows}) + [""]
+    first = o.layouts_tried[0]
+    label = (f"{first.replicas}×" if first.replicas > 1 else "") + f"TP{first.tp}" + (f"×PP{first.pp}" if first.pp > 1 else "")
+    if o.chosen_because == "meets":
+        lines += [say(lang, "tried.chosen_meets", layout=label, precision=first.precision or ""), ""]
+    elif o.chosen_because == "closest" and first.shortfall not in (None, float("inf")):
+        lines += [say(lang, "tried.chosen_closest", layout=label, precision=first.precision or "",
+                      pct=f"{((first.shortfall or 1) - 1) * 100:,.0f}"), ""]
     return lines
 
 
@@ -630,7 +681,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
-        line = say(lang, "budget.buy", option=gpu_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
+        line = say(lang, "budget.buy", option=bought_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
                    budget=cash(w.budget_usd, rec))
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
             line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
@@ -643,7 +694,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         line = say(lang, "budget.rent_once", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
                    verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
         if best.purchase_usd:
-            line += say(lang, "budget.buy_too", option=gpu_words(best), usd=cash(best.purchase_usd, rec),
+            line += say(lang, "budget.buy_too", option=bought_words(best), usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.within" if best.purchase_usd <= w.budget_usd else "budget.over"))
         lines.append(line)
     elif w.budget_usd is not None and best.job_usd is not None:
@@ -660,7 +711,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         spend, budget, key = _spend(rec, near)
         if spend <= budget:
             key += "_within"
-        lines.append(say(lang, key, option=gpu_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
+        lines.append(say(lang, key, option=bought_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
 
@@ -702,7 +753,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
             and best.job_usd is not None and best.job_hours is not None:
         # a job that ends: what one run costs rented against what the cards would cost to own
         if best.purchase_usd:
-            return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=gpu_words(best),
+            return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=bought_words(best),
                         buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
@@ -758,7 +809,7 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
         return say(lang, "rb.owned", option=gpu_words(best)), {}
     job = _rent_or_buy_lines(rec, lang) if not rec.workload.spec.serves else []
     if job:  # a job that ends: per run, not a utilisation over years
-        lines = ["## " + say(lang, "rb.title", option=gpu_words(best)), "", *job]
+        lines = ["## " + say(lang, "rb.title", option=bought_words(best)), "", *job]
         payload: dict[str, Any] = {"option": best.model_dump(mode="json")}
         if best.purchase_usd and best.job_usd:
             payload["runs_to_pay_off"] = best.purchase_usd / best.job_usd
@@ -767,7 +818,7 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     if rb is None:
         return (say(lang, "rb.rent_only", gpu=best.gpu_name, usd=money(best.usd_per_hour or 0), n=best.gpus),
                 {"option": best.model_dump(mode="json")})
-    lines = ["## " + say(lang, "rb.title", option=gpu_words(best)), "",
+    lines = ["## " + say(lang, "rb.title", option=bought_words(best)), "",
              say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
                  buy=money(rb.buy_total_usd), breakeven=_break_even(rb, lang)) + " "
              + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy") + _rb_caveats(rec, lang), ""]

@@ -17,6 +17,8 @@ Expectation keys (all optional except kind):
   gpus / gpus_min / gpus_max          decision.gpus, exact or bounds
   total_memory_gb_min                 decision.gpus x the card's memory is at least this many GB
   owned / fits                        decision.owned / decision.fits
+  owned_gpus                          decision.owned_gpus: of decision.gpus, the cards you own (more of the
+                                      same card added beside them: the rest are rented or bought)
   meets                               a subset of decision.meets ({deadline: true} ...)
   model / model_any                   decision.model (a bare size "70B" also matches "generic-70b")
   precision / precision_any           decision.precision
@@ -54,7 +56,7 @@ DECISION_KEYS = {
     "action", "action_any", "gpu", "gpu_any", "gpu_not", "gpus", "gpus_min", "gpus_max",
     "total_memory_gb_min", "owned", "fits", "meets", "model", "model_any", "precision", "precision_any",
     "engine", "engine_any", "train_gpu_any", "train_gpus_min", "apart",
-    "servers", "pp", "tp", "replicas_min", "link_between",
+    "servers", "pp", "tp", "replicas_min", "link_between", "owned_gpus",
 }
 EXPECT_KEYS = DECISION_KEYS | {
     "kind", "lang", "slot", "profile", "contains_any", "contains_none", "text_not_matches",
@@ -185,7 +187,7 @@ def check_decision(expect: dict[str, Any], decision: dict[str, Any]) -> list[str
         if memory < expect["total_memory_gb_min"]:
             need = expect["total_memory_gb_min"]
             problems.append(f"{count} x {gpu} holds {memory:.0f} GB, the job needs at least {need} GB")
-    for key in ("owned", "fits", "precision", "engine"):
+    for key in ("owned", "fits", "precision", "engine", "owned_gpus"):
         if key in expect and decision.get(key) != expect[key]:
             problems.append(f"{key} is {decision.get(key)!r}, expected {expect[key]!r}")
     for key in ("precision", "engine"):

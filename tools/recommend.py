@@ -40,7 +40,7 @@ from tools.inference import (
 )
 from tools.models import resolve_model
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
-from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for
+from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
 from tools.training_time import TrainingTimeInput, training_time
@@ -185,6 +185,23 @@ class Workload(ToolInput):
         return TOKENS_PER_PARAM * model.total_params_b * 1e9 if self.spec.pretrains else 20e6
 
 
+class LayoutTry(BaseModel):
+    """One layout tried on the cards you own (or a setup you named), with the figures that decided it."""
+
+    replicas: int
+    tp: int
+    pp: int = 1
+    gpus: int
+    precision: str | None = None
+    kv_precision: str | None = None
+    ok: bool
+    fits: bool = True
+    decode_tokens_per_s: float | None = None
+    ttft_s: float | None = None
+    shortfall: float | None = Field(None, description="worst ratio of what it gives to a target (1.2: 20% short)")
+    reasons: list[str] = []
+
+
 class Option(BaseModel):
     gpu: str
     gpu_name: str
@@ -235,6 +252,13 @@ class Option(BaseModel):
     ok: bool
     warnings: list[str] = []
     reasons: list[str] = []
+    layouts_tried: list[LayoutTry] = Field(default_factory=list, description="every layout tried on the cards "
+                                                                             "you own, this one first")
+    chosen_because: Literal["meets", "closest"] | None = Field(None, description="why this layout of your cards: "
+                                                               "it meets every target and is the fastest per user "
+                                                               "in the format asked, or none does and it comes closest")
+    owned_gpus: int = Field(0, description="of `gpus`, the cards you already own: the rest are added (rented or "
+                                           "bought) alongside them, and only those are priced")
 
 
 class Lever(BaseModel):
@@ -624,17 +648,18 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     if owned:
         return
     quote = try_price(gpu.id, w.region)
+    billed = opt.gpus - opt.owned_gpus  # cards added beside yours: only those are rented or bought
     if quote:
-        opt.usd_per_hour = quote.usd_per_gpu_hour_typical * opt.gpus
+        opt.usd_per_hour = quote.usd_per_gpu_hour_typical * billed
         hours = HOURS_PER_MONTH * max(w.utilisation, 0.01)
         opt.usd_per_month = opt.usd_per_hour * hours
         if w.pays_in_yuan:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
         if opt.job_hours is not None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
-    opt.purchase_usd = purchase_usd(gpu, opt.gpus)
+    opt.purchase_usd = purchase_usd(gpu, billed)
     if opt.purchase_usd is not None:
-        opt.host_usd = host_usd(gpu, opt.gpus) or None
+        opt.host_usd = host_usd(gpu, billed) or None
         if w.has_host and opt.host_usd and gpu.host_kind == "consumer" and opt.gpus <= 2:
             opt.purchase_usd -= opt.host_usd  # the card goes into the PC you have
             opt.host_usd = None
@@ -768,6 +793,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = _owned_servers(w, gpu, count, o)
         if o:
             owned.append(o)
+    extended = [x for text in w.owned for x in [_extend(w, *_owned_card(text), owned)] if x is not None]
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
@@ -794,20 +820,67 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
-    return owned, options
+    return owned, extended + options
+
+
+# Cards you own that miss a target by a modest margin get more of the same card first: up to as many
+# again as you own (one more server beside two, two more cards beside two). Beyond that it is a new cluster,
+# and the other card classes compete on what they cost.
+EXTEND_AT_MOST = 1.0
+
+
+def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | None:
+    """Your cards fit but miss a stated target (a deadline, a first-token or speed target): the fewest more
+    of the same card, rented or bought to work alongside yours, that meet every target, priced for the added
+    cards only. Whole servers beside whole servers; single cards beside a few. None when more than
+    EXTEND_AT_MOST times as many again would be needed, or yours already do the job."""
+    mine = [o for o in owned if o.gpu == gpu.id]
+    if not mine or any(o.ok for o in owned) or gpu.laptop or gpu.segment == "apple" or w.spec.trains:
+        return None  # (training beside rented cards would sync gradients between machines and clouds)
+    service = w.spec.serves and not w.spec.trains and w.users > LLAMA_CPP_MAX_USERS
+    if any(o.trains is False for o in mine) or (any(o.serves is False for o in mine) and not service):
+        return None  # training that does not fit, or one person's model: a memory lever is the answer
+    if not (w.deadline_hours or w.latency_stated or service):
+        return None  # no target was stated: nothing to meet with more cards
+    per_server = w.server_gpus or SERVER_GPUS
+    step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
+    wanted = serving_precision(w, resolve_model(w.model), gpu)
+    found: dict[int, Option | None] = {}
+    for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever
+        for added in range(step, int(count * EXTEND_AT_MOST) + 1, step):
+            if added not in found:
+                found[added] = _added(w, gpu, count, added)
+            o = found[added]
+            if o is not None and (not strict or o.precision == wanted):
+                return o
+    return None
+
+
+def _added(w: Workload, gpu: Gpu, count: int, added: int) -> Option | None:
+    """Your `count` cards and `added` more of them, priced for the added ones; None when that misses a target."""
+    total = count + added
+    if _scales_out(w):
+        o = scaled_option(w, gpu, count=total, owned=True, whole_copies_in=added)
+    else:
+        o = evaluate(w, gpu, total, owned=True)
+    if o is None or not o.ok or added % max(1, o.gpus // o.replicas):
+        return None  # the added cards hold whole copies: no copy of the model straddles your machines and theirs
+    o.owned, o.owned_gpus, o.layouts_tried, o.chosen_because = False, count, [], None
+    _price(o, w, gpu, owned=False)
+    o.ok = o.ok and all(o.meets.values())
+    return o if o.ok else None
 
 
 def _owned_servers(w: Workload, gpu: Gpu, count: int, o: Option | None) -> Option | None:
-    """Several servers of your own: as one server group per copy when that does the job in the format
-    asked (or the checkpoint's own), else pipeline stages across the servers in that format, before a
-    lever such as 4-bit weights that one server would need."""
-    wanted = serving_precision(w, resolve_model(w.model), gpu)
-    if o is not None and o.ok and o.precision == wanted:
+    """Several servers of your own: every layout of them (copies of a unit within a server, pipeline stages
+    across servers) in every format, the one that meets the targets in the format asked (or the checkpoint's
+    own) and is fastest per user; the plain one-copy-per-server plan when no layout meets them."""
+    scaled = scaled_option(w, gpu, count=count, owned=True)  # consumer cards: copies of at most PCIE_MAX_TP
+    if scaled is not None and scaled.ok:
+        return scaled  # every layout of your servers tried, in every format: the best that meets the targets
+    if o is not None and o.ok:
         return o
-    scaled = scaled_option(w, gpu, count=count, owned=True)
-    if scaled is not None and scaled.ok and (o is None or not o.ok or scaled.precision == wanted):
-        return scaled
-    return o if o is not None else scaled
+    return scaled if scaled is not None else o
 
 
 def _scales_out(w: Workload) -> bool:
@@ -815,28 +888,110 @@ def _scales_out(w: Workload) -> bool:
     return w.spec.serves and not w.spec.trains
 
 
-def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool = False) -> Option | None:
-    """The best serving plan beyond one server on this card (tools.scale): the first layout that meets
-    every requirement once evaluated, else the first one (its reasons say what it misses). With a count
-    (cards you own, or a setup you named: 'two 8xH100 nodes'), all of them are used."""
+def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool = False,
+                  whole_copies_in: int | None = None) -> Option | None:
+    """The best serving plan beyond one server on this card (tools.scale). Rented or bought: the first
+    layout that meets every requirement once evaluated, else the first one (its reasons say what it
+    misses). With a count (cards you own, or a setup you named: 'two 8xH100 nodes'), all of them are used
+    and every layout that fits them is evaluated: the one that meets every target (in the format asked or
+    the checkpoint's own first, then the fastest per user), else the one that comes closest; the others
+    ride along in `layouts_tried` with their figures. whole_copies_in: only layouts whose copies fit whole in
+    this many cards (cards added beside yours hold copies of their own)."""
     model = resolve_model(w.model)
     tries = _serving_tries(w, gpu, owned, serving_precision(w, model, gpu))
+    if small_units_only(gpu) and w.serve_precision is None and not owned and "int4" not in [t[1] for t in tries] \
+            and (not w.flexible or "precision" in w.flexible):
+        # consumer cards serve big models in small units: 4-bit weights when 8-bit needs more than PCIE_MAX_TP cards
+        tries += [(e, "int4", kv) for e, f, kv in tries if e in ("vllm", "sglang") and f not in FOUR_BIT]
     limit = min(w.max_gpus or MAX_SERVING_GPUS, count or MAX_SERVING_GPUS)
     layouts = plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=limit if count else None,
                    server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit)
-    if count:  # every card used: the widest tensor parallel within a server first (fastest per user), then pipelines
-        layouts.sort(key=lambda x: (x.pp, -x.tp))
-    first = None
-    for layout in layouts[:SCALE_TRIES]:
+    if not count and small_units_only(gpu):  # small units in any format: the fewest cards in all
+        order_of = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
+        layouts = sorted(plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=None,
+                              server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit, all_formats=True),
+                         key=lambda x: (x.gpus, order_of.get(x.precision, 0), x.unit))
+    if not count:
+        first = None
+        for layout in layouts[:SCALE_TRIES]:
+            o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
+            if o is not None and o.ok:
+                return _roomier(w, gpu, layout, o, limit, owned)
+            first = first or o
+        return first
+    order = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
+    seen: set[tuple[int, int, int, str]] = set()
+    evaluated: list[Option] = []
+    for layout in layouts:  # the format asked first, 16-bit KV cache before 8-bit, each unit once per format
+        key = (layout.tp, layout.pp, layout.replicas, layout.precision)
+        if key in seen or len(evaluated) >= SCALE_TRIES_ALL or (whole_copies_in and whole_copies_in % layout.unit):
+            continue
+        seen.add(key)
         o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
-        if o is not None and o.ok:
-            return o
-        first = first or o
-    return first
+        if o is not None:
+            evaluated.append(o)
+    if not evaluated:
+        return None
+    good = [o for o in evaluated if o.ok]
+    if good:
+        best = min(good, key=lambda o: (order.get(o.precision or "", 0), -(o.decode_tokens_per_s or 0),
+                                        o.ttft_s or 0, o.gpus))
+        best.chosen_because = "meets"
+    else:
+        best = min(evaluated, key=lambda o: (shortfall(o, w), order.get(o.precision or "", 0)))
+        best.chosen_because = "closest"
+    if len(evaluated) > 1:
+        best.layouts_tried = [_tried(o, w) for o in sorted(evaluated, key=lambda o: o is not best)]
+    return best
+
+
+# A plan of copies that leaves too little memory to spare (the search fills each copy's KV cache) may add
+# up to this many copies of the same unit, spreading the users thinner, to leave TIGHT_HEADROOM free.
+ROOMIER_COPIES = 2
+
+
+def _roomier(w: Workload, gpu: Gpu, layout: Layout, o: Option, limit: int, owned: bool) -> Option:
+    """The plan, or the same unit with one or two more copies when that leaves the memory a warning asks for."""
+    if o.headroom_fraction >= TIGHT_HEADROOM:
+        return o
+    for extra in range(1, ROOMIER_COPIES + 1):
+        replicas = layout.replicas + extra
+        if replicas * layout.unit > limit:
+            break
+        wider = layout.model_copy(update={"replicas": replicas, "users_per_replica": -(-w.users // replicas)})
+        roomier = evaluate(w, gpu, wider.gpus, owned=owned, layout=wider)
+        if roomier is not None and roomier.ok and roomier.headroom_fraction >= TIGHT_HEADROOM:
+            return roomier
+    return o
+
+
+def _tried(o: Option, w: Workload) -> LayoutTry:
+    return LayoutTry(replicas=o.replicas, tp=o.tp or o.gpus, pp=o.pp, gpus=o.gpus, precision=o.precision,
+                     kv_precision=o.kv_precision, ok=o.ok, fits=o.serves is not False,
+                     decode_tokens_per_s=o.decode_tokens_per_s, ttft_s=o.ttft_s,
+                     shortfall=None if o.ok else shortfall(o, w), reasons=list(o.reasons))
+
+
+def shortfall(o: Option, w: Workload) -> float:
+    """How far an option is from the stated targets, as the worst ratio of what it gives to what was asked:
+    1.0 or less meets them all; 1.25 misses one by 25% (the first token, per-user speed against the
+    floor, the job's time against the deadline with its margin). Infinite when it does not fit."""
+    if o.serves is False or o.trains is False:
+        return math.inf
+    ratios = [1.0]
+    if w.spec.serves and w.ttft_ms is not None and o.ttft_s is not None:
+        ratios.append(o.ttft_s * 1000 / w.ttft_ms)
+    if w.spec.serves and o.decode_tokens_per_s:
+        ratios.append(w.speed_floor / o.decode_tokens_per_s)
+    if w.deadline_hours and o.job_hours is not None:
+        ratios.append(o.job_hours / (w.deadline_hours * (1 - DEADLINE_MARGIN)))
+    return max(ratios)
 
 
 # Layouts evaluated in full per card (each is a memory and a speed run): the search already ranks them.
 SCALE_TRIES = 3
+# On cards you own (or a setup you named) every layout that fits them is evaluated, up to this many.
+SCALE_TRIES_ALL = 10
 
 
 def _excluded(gpu: Gpu, w: Workload) -> bool:
@@ -858,7 +1013,12 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     if best is None:
         return None, "none", None
     chosen = [o for o in ranked if o.ok and not o.owned and f"{o.gpus}x {o.gpu}" in pinned_cards(w)]
-    if chosen:  # the setup the user named does the job: it is the plan, the others are alternatives
+    extension = [o for o in ranked if o.ok and o.owned_gpus]
+    if extension and not any(o.ok and o.owned for o in ranked):
+        # your cards miss by a modest margin: more of the same card beside them comes first (one stack, one
+        # layout, your cards used); other card classes follow, ranked by what you pay
+        best = extension[0]
+    elif chosen:  # the setup the user named does the job: it is the plan, the others are alternatives
         best = chosen[0]
     elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
         # a long job: at about the same cost per run, the one that finishes first
@@ -871,7 +1031,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return best, "use", None
     rb = _rent_or_buy(w, best)
     action = _action(w, best, rb)
-    if action == "buy" and best.gpus % best.sold_in:
+    if action == "buy" and best.gpus % best.sold_in and not best.owned_gpus:
         # board parts come in whole servers: the price already pays for all of its cards, so plan on them
         whole = (_whole_servers(w, best) if best.tp is not None
                  else evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in))
@@ -908,8 +1068,9 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
         return None
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
-        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=best.gpus, utilisation=w.utilisation, region=w.region,
-                                        purchase_usd_per_gpu=best.purchase_usd / best.gpus,
+        billed = best.gpus - best.owned_gpus
+        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,
+                                        purchase_usd_per_gpu=best.purchase_usd / billed,
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home))
     except ToolError:
         return None
@@ -1146,8 +1307,9 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
 def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:
     """Rent or buy only the gap: your cards serve the users they can, the rest goes elsewhere, when
     that is clearly cheaper than renting for everyone."""
-    if not (w.spec.serves and not w.spec.trains and w.owned and w.users > 1) or any(o.ok for o in rec.owned_options):
-        return None
+    if not (w.spec.serves and not w.spec.trains and w.owned and w.users > 1) or any(o.ok for o in rec.owned_options) \
+            or (rec.best is not None and rec.best.owned_gpus):
+        return None  # (more of your own card beside yours comes before splitting the users over two kinds)
     share = _owned_share(w)
     if share is None or share[1] < max(1, w.users // 10):
         return None
@@ -1176,7 +1338,7 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     4-bit weights on one copy, when they do the job for less, are the guide's cheaper lever (the
     several-server plan is for a format you asked for, or users one server cannot hold in any format)."""
     best = rec.best
-    if best is None or best.owned or best.tp is None or w.serve_precision is not None or not rec.precision \
+    if best is None or best.owned or best.owned_gpus or best.tp is None or w.serve_precision is not None or not rec.precision \
             or rec.precision in FOUR_BIT or (w.flexible and "precision" not in w.flexible):
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
@@ -1190,7 +1352,10 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice."""
     best = rec.best
     unpriced = best is not None and not best.owned and not (best.usd_per_hour or best.job_usd or best.purchase_usd)
-    if w.candidates and best is not None and (best.avoid or unpriced):
+    # a plan the answer warns about: too little memory to spare, or consumer cards spread over several servers
+    warned = best is not None and not best.owned and (best.headroom_fraction < TIGHT_HEADROOM or (
+        small_units_only(find_gpu(best.gpu)) and (best.servers or 1) > 1))
+    if w.candidates and best is not None and (best.avoid or unpriced or warned):
         try:
             alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
         except ToolError:  # every other card is ruled out: there is no better one to name

@@ -37,6 +37,12 @@ MAX_SERVING_GPUS = 128
 MAX_PIPELINE = 4
 # Engines that run one model over several servers (pipeline stages over Ray or torch.distributed).
 SCALE_ENGINES: tuple[Engine, ...] = ("vllm", "sglang")
+# Cards without a server-grade link (consumer and workstation cards: PCIe, at most an NVLink bridge per
+# pair) serve in small units: tensor parallel up to 4 (beyond that the all-reduces cross the CPU's PCIe
+# root complexes or sockets, and vLLM's custom all-reduce is off without P2P), and never as pipeline
+# stages across servers (such servers rarely have InfiniBand; a 72B model in 4-bit fits 2-4 x 24 GB).
+# More users take more copies of the small unit, not a wider one.
+PCIE_MAX_TP = 4
 
 Link = Literal["nvlink", "hccs", "infinity-fabric", "roce", "pcie", "unified", "nvlink-bridge"]
 Between = Literal["infiniband"]
@@ -73,9 +79,19 @@ def link_within(gpu: Gpu) -> Link:
     return gpu.interconnect
 
 
-def units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS) -> list[tuple[int, int]]:
+def small_units_only(gpu: Gpu) -> bool:
+    """Whether this card serves in small PCIe units (PCIE_MAX_TP, no pipelines): a card with no server-grade
+    link between GPUs (PCIe only, or NVLink bridges joining pairs) outside the data-centre class."""
+    return gpu.interconnect in ("pcie", "nvlink-bridge") and gpu.segment != "datacenter"
+
+
+def units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS,
+          gpu: Gpu | None = None) -> list[tuple[int, int]]:
     """(tp, pp) units from the smallest: each tensor-parallel degree within a server, then the largest
-    one with 2, 3 ... pipeline stages (one per server)."""
+    one with 2, 3 ... pipeline stages (one per server). Cards that serve in small PCIe units
+    (small_units_only): tensor parallel up to PCIE_MAX_TP, no pipeline stages."""
+    if gpu is not None and small_units_only(gpu):
+        return [(t, 1) for t in arch.valid_tensor_parallel(model, min(server_gpus, PCIE_MAX_TP))]
     valid = arch.valid_tensor_parallel(model, server_gpus)
     out = [(t, 1) for t in valid]
     widest = max(valid)
@@ -125,15 +141,17 @@ def unit_capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: s
 
 
 def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], users: int, context: int, floor: float,
-         owned: int | None = None, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS) -> list[Layout]:
+         owned: int | None = None, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS,
+         all_formats: bool = False) -> list[Layout]:
     """Layouts that serve `users`, best first. Rented or bought: the fewest GPUs in all (then the smaller
-    unit: more replicas ride out a failure). Owned (`owned` GPUs): every card used, as many replicas of
-    the smallest unit as fit. Only engines that run one model over several servers (vLLM, SGLang)."""
+    unit: more replicas ride out a failure), in the first format that works. Owned (`owned` GPUs): every
+    card used, as many replicas of each unit as fit, in every format tried (the caller evaluates them all
+    against the targets). Only engines that run one model over several servers (vLLM, SGLang)."""
     arch_ = _resolve(model)
     limit = min(owned, max_gpus) if owned else max_gpus
     found: list[tuple[int, int, int, Layout]] = []
     for order, (engine, precision, kv) in enumerate(t for t in tries if t[0] in SCALE_ENGINES):
-        for tp, pp in units(arch_, server_gpus, limit):
+        for tp, pp in units(arch_, server_gpus, limit, gpu):
             unit = tp * pp
             if unit > limit:
                 continue
@@ -146,7 +164,7 @@ def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], user
             layout = Layout(tp=tp, pp=pp, replicas=replicas, users_per_replica=math.ceil(users / replicas),
                             engine=engine, precision=precision, kv_precision=kv)
             found.append((order, 0 if owned else layout.gpus, unit, layout))
-        if found:
+        if found and not owned and not all_formats:
             break  # the first format that works (the user's, the checkpoint's, then the levers on owned cards)
     return [x[-1] for x in sorted(found, key=lambda x: x[:3])]
 
