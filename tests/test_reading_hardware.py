@@ -364,3 +364,11 @@ def test_a_laptop_card_is_named_as_typed():
     u = understand("I have an RTX 3080 Ti laptop 16GB, can I run qwen2.5 7b?")
     assert ("note.card_laptop", {"name": "RTX 3080 Ti laptop", "card": find_gpu("rtx-3080-ti").name}) in u.notes
     assert "owned" not in u.updates
+
+
+@pytest.mark.parametrize("said", ["of ours", "of mine", "in our lab", "in our server room", "at my office", "in our rack"])
+@pytest.mark.parametrize(("cards", "owned"), [("two 8x A100 nodes", "16x a100-80gb-sxm"), ("4 L40S", "4x l40s"),
+                                              ("2 RTX 4090s", "2x rtx-4090")])
+def test_ownership_said_after_the_cards_keeps_them(said, cards, owned):
+    for text in (f"{cards} {said}, serve llama 3.3 70b", f"serve llama 3.3 70b on the {cards} {said}"):
+        assert understand(text).updates.get("owned") == [owned], text

@@ -200,8 +200,8 @@ def read_qlora_base(m: Message) -> int | None:
 
 def read_seq_len(m: Message) -> int | None:
     """The training sequence length: 'examples of 1k tokens', 'seq len 8192', '序列长度4096'."""
-    if m.phase in ("serve", "production"):
-        return None  # "每份大概32k token" asked by people: a prompt's length (read_prompt_tokens)
+    if m.phase in ("serve", "production", "batch"):
+        return None  # "每份大概32k token": a prompt's or an item's length, no training sequence
     for i in range(len(vocab()["seq_len_patterns"])):
         x = word_pattern(f"seq_len_patterns.{i}").search(m.text)
         if x and not negated(m.text, x.start()):
