@@ -189,6 +189,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("electricity_usd_per_kwh", None),  # None: the region's typical price (tools.cost)
     Slot("owned", None, panel=True),
     Slot("server_gpus", None, matters=serves),  # None: servers of 8 (tools.scale)
+    Slot("network", None, matters=trains),  # None: not said; training over your servers then uses one if it does the job
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
     Slot("has_host", None),

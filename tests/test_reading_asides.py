@@ -426,3 +426,21 @@ def test_a_production_service_is_assumed_up_around_the_clock():
     assert SLOTS["utilisation"].default_for({"phase": "serve"}) == 0.24
     assert "around the clock" in SLOTS["utilisation"].default_words("en", {"phase": "production"})
     assert "全天候" in SLOTS["utilisation"].default_words("zh", {"phase": "production"})
+
+
+QUOTED = ["we got quotes: 8x H100 server for $280k to buy, or $2.10/gpu-hr to rent",
+          "vendor quoted us 8x H100 at $280k, cloud is $2.10 per gpu-hour",
+          "8x H100 server for $280k to buy or $2.10/gpu-hr, which is better?"]
+
+
+@pytest.mark.parametrize("text", QUOTED)
+def test_cards_with_a_price_quoted_are_considered_not_owned(text):
+    u = understand(f"{text} serve glm-4.5-air for 40 users")
+    assert not u.updates.get("owned") and 280_000.0 in (u.prices.get("buy_usd_machine"), u.prices.get("buy_usd"))
+
+
+@pytest.mark.parametrize("word", ["reserved", "on a 1-year commitment", "3 year reservation", "包年"])
+def test_a_reserved_hourly_price_is_billed_every_hour(word):
+    u = understand(f"rent at $2.10/gpu-hr {word} or buy the 8x H100 box for $280k")
+    assert u.prices.get("rent_usd_per_month") == pytest.approx(2.10 * 730) and "rent_usd_per_hour" not in u.prices
+    assert "note.reserved" in dict(u.notes)

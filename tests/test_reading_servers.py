@@ -45,3 +45,28 @@ def test_cards_without_machines_say_nothing_of_servers(text: str):
 def test_a_named_setup_to_rent_keeps_its_servers():
     u = understand("rent two 8xH100 nodes to serve llama 3.1 405b")
     assert u.updates.get("only") == ["16x h100-sxm"] and u.updates.get("server_gpus") == 8
+
+
+FAST = {"en": ["over infiniband", "with IB between them", "connected by 400G RoCE", "RDMA networking", "IB interconnect"],
+        "zh": ["IB互联", "infiniband组网", "RoCE网络", "400G IB互联"]}
+SLOW = {"en": ["just plain ethernet between them", "only 10g ethernet", "no infiniband"], "zh": ["万兆网络", "普通以太网", "没有IB"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_network_between_owned_servers_is_read_in_any_order(lang):
+    sizing = {"en": ["we own four 8x A100 servers", "full fine-tune qwen2.5 32b on our four 8xA100 nodes"],
+              "zh": ["我们实验室有4台8卡A100服务器", "在我们的4台8卡A100上全参微调qwen2.5-32b"]}[lang]
+    join = ", " if lang == "en" else "，"
+    for kind, forms in (("fast", FAST[lang]), ("slow", SLOW[lang])):
+        for form, head in itertools.product(forms, sizing):
+            for text in (f"{head}{join}{form}", f"{form}{join}{head}"):
+                assert understand(text).updates.get("network") == kind, text
+
+
+def test_training_on_owned_servers_uses_all_of_them_over_a_fast_network_said():
+    from tests.conversation import payload, run_conversation
+
+    text = "我们实验室有4台8卡A100 80G服务器，{net}全参微调Qwen2.5-32B，20亿token"
+    fast = payload(run_conversation([text.format(net="IB互联，")])[-1])["decision"]
+    plain = payload(run_conversation([text.format(net="")], thread="b")[-1])["decision"]
+    assert (fast["gpus"], plain["gpus"]) == (32, 8)

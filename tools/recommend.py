@@ -126,6 +126,9 @@ class Workload(ToolInput):
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
     owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
+    network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "
+                                                                      "own: fast (InfiniBand, RoCE), slow (Ethernet); "
+                                                                      "None: not said")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
     preference: Literal["rent", "buy", "either"] = "either"
@@ -581,7 +584,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
         _train(opt, w, model, gpu, n, warnings, headrooms)
     opt.headroom_fraction = min(headrooms) if headrooms else 0.0
     _price(opt, w, gpu, owned)
-    if w.region == "china" and gpu.export_limited and not gpu.china_specific:
+    yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
+    if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
     if gpu.stack == "rocm":
         warnings.append(f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
@@ -765,6 +769,10 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     network between the servers."""
     whole = evaluate(w, gpu, count, owned=True)
     servers = -(-count // NODE_GPUS)
+    if w.network == "fast" and whole is not None and whole.ok:
+        whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them over the fast "
+                              "network you said is between them (InfiniBand or RoCE)")
+        return whole  # the cards are yours: all of them finish sooner at no extra cost
     one = evaluate(w, gpu, NODE_GPUS, owned=True)
     if one is not None and one.ok:
         one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {NODE_GPUS} "

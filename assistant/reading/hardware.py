@@ -109,6 +109,15 @@ def _restated(m: Message, i: int) -> bool:
     return bool(earlier) and bool(word_pattern("per_machine_restated").match(m.masked[e:e + 24]))
 
 
+def read_network(m: Message) -> str | None:
+    """The network between servers, when said: 'IB互联', 'over InfiniBand', 'RoCE' (fast); 'plain
+    ethernet', '万兆' (slow). Training over owned servers uses all of them only over a fast one."""
+    for kind in ("slow", "fast"):  # "no infiniband, just ethernet": the negated fast one is skipped
+        if [x for x in m.live(f"network_{kind}") if not negated(m.masked, x.start())]:
+            return kind
+    return None
+
+
 def read_server_gpus(m: Message) -> int | None:
     """GPUs in each of several machines named with their cards: 'two 8xH100 nodes' -> 8, '2台8卡A800' -> 8,
     'four Atlas 800I A2' -> 8 (the server model's own count)."""
@@ -131,6 +140,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+    if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
+        return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
     mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour

@@ -355,16 +355,17 @@ def read_prices(m: Message, u: Understanding) -> None:
         hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
         kind = "hosting_usd_per_month" if hosting and monthly else \
             "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
+        if kind == "rent_usd_per_hour" and _reserved(before, after):
+            from tools.cost import HOURS_PER_MONTH
+
+            kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
+            u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
         u.prices[kind + ("_machine" if machine or kind == "hosting_usd_per_month" else "")] = round(usd, 4)
     bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and not _buy_said(u) else None
     if bare:
         u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
-    horizon = word_pattern("horizon").search(m.masked)
-    if horizon and u.prices:
-        n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
-        months = n * (1 if unit.startswith(("month", "个月")) else 12)
-        if 0 < months <= 120:
-            u.prices["horizon_months"] = months
+    if u.prices:
+        _horizon(m, u)
     if u.prices:
         for slot in ("budget_usd", "budget_usd_per_month", "preference"):
             u.updates.pop(slot, None)
@@ -373,6 +374,21 @@ def read_prices(m: Message, u: Understanding) -> None:
             u.also = "rent_buy"
             if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
                 u.updates["only"] = list(u.cards[:1])
+
+
+def _horizon(m: Message, u: Understanding) -> None:
+    """The months the cards are kept: '用两年', 'over 3 years'."""
+    horizon = word_pattern("horizon").search(m.masked)
+    if horizon:
+        n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
+        months = n * (1 if unit.startswith(("month", "个月")) else 12)
+        if 0 < months <= 120:
+            u.prices["horizon_months"] = months
+
+
+def _reserved(before: str, after: str) -> bool:
+    """'$2.10/gpu-hr reserved', 'on a 3-year commitment', '包年': billed every hour of the term."""
+    return bool(word_pattern("price_reserved").search(after) or word_pattern("price_reserved").search(before))
 
 
 def _both_priced(m: Message) -> bool:
