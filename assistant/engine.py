@@ -664,10 +664,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:
     """The plan's rent-or-buy decision taken at the prices the user gave (their comparison follows the
     answer), with the same margin the catalog's prices need before buying is advised."""
-    from tools.recommend import owning_pays
+    from tools.recommend import owning_pays, rents_only
 
     rec = answer.recommend
-    if not rb or rec.action not in ("rent", "buy"):
+    if not rb or rec.action not in ("rent", "buy") or rents_only(rec.workload):
         return answer
     action = "buy" if owning_pays(rb["rent_total_usd"], rb["buy_total_usd"]) else "rent"
     return answer.model_copy(update={"recommend": rec.model_copy(update={"action": action})})

@@ -439,6 +439,8 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
     if rb.cheaper == "rent":
         return ctx.say("rb.cheaper_rent")
+    if ctx.profile.get("preference") == "rent":
+        return ctx.say("rb.renting_only")  # cloud-only: the comparison is shown, buying is not advised
     if not owning_pays(rb.rent_total_usd, rb.buy_total_usd):
         return ctx.say("rb.small_saving", pct=pct(1 - rb.buy_total_usd / rb.rent_total_usd))
     return ctx.say("rb.cheaper_buy_month" if rb.rent_usd_per_gpu_month is not None else "rb.cheaper_buy")

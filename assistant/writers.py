@@ -17,7 +17,15 @@ from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_precision
 from tools.common import Explained
-from tools.recommend import FOUR_BIT, Option, Recommendation, parse_owned, training_setup
+from tools.recommend import (
+    FOUR_BIT,
+    Option,
+    Recommendation,
+    one_at_home,
+    parse_owned,
+    rents_only,
+    training_setup,
+)
 
 GB = 1e9
 
@@ -260,6 +268,10 @@ def headline(rec: Recommendation, lang: str) -> str:
     head = "## " + say(lang, f"head.{rec.action}", option=plan_words(best, lang), job=job)
     if best.pp > 1 and best.tp is not None:
         head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
+    if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
+        # one person at home: what runs on their own card, and how fast, is the answer
+        head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
+                    tps=tps(best.decode_tokens_per_s))
     if rec.action == "buy" and best.gpus % best.sold_in:
         head += say(lang, "head.unit", unit=best.sold_in)
     if rec.training_run is not None:
@@ -306,11 +318,15 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
-    if rec.relaxed and best is not None and best.owned:
+    if rec.relaxed and best is not None and best.owned and rec.instead_model:  # a smaller model on your card
+        lines += [say(lang, "answer.relaxed_model", asked=model_words(rec.instead_model, lang),
+                      change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
+    elif rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
+    lines += _home_alternative(rec, lang)
     lines += _owned_lines(rec, lang)
     share = rec.owned_share
     if share is not None and rec.owned_users:
@@ -344,6 +360,23 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += [f"- {x}" for x in _plan_lines(rec, lang, rec.action == "use")]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
+    """One person at home answered on their own card: renting as the alternative, with its price (the model
+    asked for, when a smaller one leads; else the cheapest rented option that does the job)."""
+    best = rec.best
+    if best is None or not best.owned or not one_at_home(rec.workload):
+        return []
+    if rec.instead is not None and rec.instead_model and rec.instead.usd_per_hour:
+        o = rec.instead
+        return [say(lang, "answer.instead_rent", model=model_words(rec.instead_model, lang), option=gpu_words(o),
+                    price=_price_cell(o, o.usd_per_hour), tps=tps(o.decode_tokens_per_s or 0)), ""]
+    rented = next((o for o in rec.options if o.ok and not o.owned and o.usd_per_hour and o.decode_tokens_per_s), None)
+    if rented is None:
+        return []
+    return [say(lang, "answer.or_rent", option=gpu_words(rented), price=_price_cell(rented, rented.usd_per_hour),
+                tps=tps(rented.decode_tokens_per_s or 0)), ""]
 
 
 def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
@@ -785,7 +818,9 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     parts = []
     if best is not None and best.gpus % best.sold_in:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
-    if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
+    if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
+        parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
+    elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
         from tools.recommend import owning_pays
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
@@ -821,7 +856,9 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     lines = ["## " + say(lang, "rb.title", option=bought_words(best)), "",
              say(lang, "rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=money(rb.rent_total_usd),
                  buy=money(rb.buy_total_usd), breakeven=_break_even(rb, lang)) + " "
-             + say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy") + _rb_caveats(rec, lang), ""]
+             + ("" if rb.cheaper != "rent" and rents_only(rec.workload)  # said by the caveats
+                else say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
+             + _rb_caveats(rec, lang), ""]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]

@@ -1,4 +1,4 @@
-"""The GPUs each large cloud rents (data/clouds.yaml): a cloud named as the only place to run limits the
+"""The GPUs each cloud rents (data/clouds.yaml): a cloud named as the only place to run limits the
 choice to its cards."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class Cloud(BaseModel):
     instances: str
     source: str
     as_of: dt.date
+    partial: bool = False  # the provider's pages list more than the catalog holds, or the list is of families found
 
 
 @cache

@@ -406,8 +406,9 @@ def test_a_cloud_named_as_where_to_run_keeps_to_the_cards_it_rents(text, cloud):
 
 
 def test_a_cloud_without_cards_on_record_is_only_said():
-    u = understand("部署qwen2.5-72b，只能用阿里云")
-    assert "only" not in u.updates and dict(u.notes)["note.provider"] == {"name": "阿里云"}
+    u = understand("serve qwen2.5-72b, we can only use nebius")
+    assert "only" not in u.updates and dict(u.notes)["note.provider"] == {"name": "Nebius"}
+    assert u.updates["preference"] == "rent"  # still a cloud: renting
 
 
 def test_every_cloud_card_is_in_the_catalog():

@@ -294,6 +294,9 @@ class Recommendation(Explained):
     better: Option | None = Field(None, description="when the cards the user limited the choice to are a poor "
                                                    "fit for the job: the best option among all cards")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
+    instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
+                                                    "(relaxed 'model=...'): the rented plan for the model asked")
+    instead_model: str | None = Field(None, description="the name of the model asked, run by `instead`")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
                                                            "needs fewer or other cards")
@@ -1093,6 +1096,12 @@ LONG_JOB_HOURS = 8.0
 BUY_MARGIN = 0.15
 
 
+def rents_only(w: Workload) -> bool:
+    """The user rents and does not buy (a cloud named as where to run, 'cloud-only', 'we'd rather rent'):
+    no headline, verdict or decision at their prices advises buying."""
+    return w.preference == "rent"
+
+
 def owning_pays(rent_total_usd: float, buy_total_usd: float) -> bool:
     """Whether owning saves at least BUY_MARGIN of what renting costs over the horizon."""
     return buy_total_usd <= (1 - BUY_MARGIN) * rent_total_usd
@@ -1216,7 +1225,7 @@ def _levers(w: Workload) -> list[Lever]:
         tries.append((f"deadline={w.deadline_hours * 2:,.0f}", {"deadline_hours": w.deadline_hours * 2}))
     if w.budget_usd is not None and w.preference == "buy" and not w.has_host:
         tries.append(("has_host", {"has_host": True}))  # the card alone, into a computer already there
-    if w.budget_usd_per_month and w.preference != "buy" and w.spec.serves:
+    if w.budget_usd_per_month and w.preference == "either" and w.spec.serves:  # not for one who only rents
         # the monthly budget, spent on owning over the rent-or-buy horizon instead
         tries.append(("buy", {"preference": "buy", "budget_usd_per_month": None,
                               "budget_usd": w.budget_usd_per_month * DEFAULT_HORIZON_MONTHS}))
@@ -1286,7 +1295,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
     rec = _recommend(w, with_levers)
     if with_levers:
-        for change in (_on_your_cards, _serve_the_gap, _in_four_bit, _one_server_in_four_bit):
+        for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -1310,6 +1319,37 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
         {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key})
     mine = _recommend(w.model_copy(update=change), with_levers=False)
     return mine.model_copy(update={"relaxed": lever.change}) if mine.best is not None and mine.best.owned else None
+
+
+def one_at_home(w: Workload) -> bool:
+    """One person serving a model on the one consumer card or Mac they own (a hobbyist), who said neither
+    renting nor buying is what they want, nor a speed the model asked for must reach."""
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and len(w.owned) == 1 and w.users <= 2) \
+            or w.preference != "either" or w.min_tokens_per_s is not None:
+        return False  # renting or buying said, or a speed asked for: the model asked, on what meets it
+    count, gpu = parse_owned(w.owned[0])
+    return count == 1 and gpu.segment in ("consumer", "apple")
+
+
+def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """One person at home whose card or Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit
+    files: a smaller strong model that runs on it at reading speed leads the answer (the owned-card lever
+    found it), and the rented plan for the model asked is kept as the alternative, with its price."""
+    if not one_at_home(w) or (rec.best is not None and rec.best.owned):
+        return None
+    if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
+               for lv in rec.levers):
+        return None
+    size = resolve_model(w.model).total_params_b
+    tries = [(m, p) for m in SMALLER_MODELS if resolve_model(m).total_params_b < size for p in (None, "q4_k_m")]
+    for model, precision in tries:
+        # the largest that runs with room to spare (a file that fills the card leaves no room for the context),
+        # in its usual file, else in 4 bits
+        mine = _recommend(w.model_copy(update={"model": model, "serve_precision": precision}), with_levers=False)
+        if mine.best is not None and mine.best.owned and mine.best.headroom_fraction >= TIGHT_HEADROOM:
+            return mine.model_copy(update={"relaxed": f"model={model}", "instead": rec.best,
+                                           "instead_model": rec.model_name})
+    return None
 
 
 def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:

@@ -173,6 +173,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     cloud = read_constraints(m)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
         u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
+    if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
+        u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

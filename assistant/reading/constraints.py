@@ -13,7 +13,8 @@ from knowledge.clouds import clouds
 
 def read_constraints(m: Message) -> str | None:
     """Add a note for each constraint the message states and the sizing does not model; return the id of a
-    cloud named as where to run whose cards are on record (knowledge/data/clouds.yaml), else None."""
+    cloud named as where to run whose cards are on record (knowledge/data/clouds.yaml), '' for a cloud
+    named without cards on record, else None."""
     uptime = m.role("uptime")
     if uptime:
         m.notes.append(("note.redundancy_target", {"target": f"{uptime[0].value:g}%"}))
@@ -31,12 +32,15 @@ def read_constraints(m: Message) -> str | None:
             break
     for pattern, (en, zh, cloud) in pattern_rows("providers"):
         if _said(m, pattern):
+            name = zh if m.lang == "zh" else en
             if cloud:  # its cards are on record: the choice keeps to them
-                m.notes.append(("note.provider_cards", {"name": zh if m.lang == "zh" else en,
-                                                        "instances": clouds()[cloud].instances}))
+                record = clouds()[cloud]
+                m.notes.append(("note.provider_cards", {"name": name, "instances": record.instances}))
+                if record.partial:
+                    m.notes.append(("note.provider_partial", {"name": name}))
                 return str(cloud)
-            m.notes.append(("note.provider", {"name": zh if m.lang == "zh" else en}))
-            break
+            m.notes.append(("note.provider", {"name": name}))
+            return ""
     return None
 
 

@@ -272,7 +272,10 @@ def read_has_host(m: Message) -> bool | None:
 
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
-    'rent or buy?' is a question (intent rent_buy), not a preference."""
+    'rent or buy?' is a question (intent rent_buy), not a preference, unless renting only was said
+    ("we're cloud-only, rent or buy?", "不买卡，只租云")."""
+    if m.live("preference.rent_only"):
+        return "rent"
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
         return None  # "our box or do we need to rent?": asked about, not preferred
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
