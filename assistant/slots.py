@@ -139,10 +139,10 @@ def _image_tokens(p: Profile) -> int:
 def _personal_machine(p: Profile) -> bool:
     """A Mac, a laptop or a single gaming card you own is one person's computer: unless told otherwise, one
     person uses it."""
-    owned = p.get("owned") or []
+    owned = p.get("owned") or [card for card in p.get("only") or [] if card.startswith("1x ")]  # "fit on a 4090?"
     if any("apple-" in card for card in owned):
         return True
-    if len(owned) != 1:
+    if len(owned) != 1 or len(p.get("only") or owned) != 1:
         return False
     from knowledge import find_gpu
 

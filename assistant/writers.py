@@ -15,7 +15,7 @@ from typing import Any
 from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
-from knowledge import find_precision
+from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.recommend import (
     FOUR_BIT,
@@ -379,6 +379,17 @@ def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
                 tps=tps(rented.decode_tokens_per_s or 0)), ""]
 
 
+def _lacks_fp8(option: Option | None) -> bool:
+    """Whether the plan's card has no FP8 units (an H100 served by llama.cpp in q8_0 has them: the engine
+    decides there, not the card)."""
+    if option is None:
+        return False
+    try:
+        return find_gpu(option.gpu).fp8_tflops is None
+    except (LookupError, ValueError):
+        return False
+
+
 def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
                       said: list[str] | None) -> list[str]:
     """What was read from the user's words, then what was assumed (the defaults that matter here)."""
@@ -395,7 +406,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
             lines.append(f"- {words}")
     if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
-        mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1
+        mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1 and _lacks_fp8(best)
         native = _native(rec)
         key = ("answer.precision_native" if native == shown else
                ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else

@@ -372,3 +372,16 @@ def test_a_laptop_card_is_named_as_typed():
 def test_ownership_said_after_the_cards_keeps_them(said, cards, owned):
     for text in (f"{cards} {said}, serve llama 3.3 70b", f"serve llama 3.3 70b on the {cards} {said}"):
         assert understand(text).updates.get("owned") == [owned], text
+
+
+@pytest.mark.parametrize("memory", ["64G", "64g", "64GB", "64 gb", "64G的"])
+@pytest.mark.parametrize("frame", ["我有一台M2 Max {m} macbook，想跑gpt-oss-20b", "i have an m2 max {m} macbook, run gpt-oss-20b"])
+def test_a_mac_named_with_its_memory_in_any_spelling_is_that_mac(memory, frame):
+    assert understand(frame.format(m=memory)).updates.get("owned") == ["1x apple-m2-max-38c-64gb"]
+
+
+@pytest.mark.parametrize("mine", ["我的", "我们的", "我自己的", "我手上的", "咱们的"])
+@pytest.mark.parametrize(("cards", "owned"), [("4090", "1x rtx-4090"), ("两张A100", "2x a100-80gb-sxm"), ("3090", "1x rtx-3090")])
+def test_chinese_my_cards_are_owned(mine, cards, owned):
+    for text in (f"{mine}{cards}能跑qwen2.5-14b吗", f"用{mine}{cards}部署qwen2.5-14b", f"qwen2.5-14b，在{mine}{cards}上跑"):
+        assert understand(text).updates.get("owned") == [owned], text

@@ -1295,7 +1295,8 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
     rec = _recommend(w, with_levers)
     if with_levers:
-        for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit):
+        for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+                       _the_count_named_in_four_bit):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -1391,6 +1392,21 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
         return None
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
+        return None
+    return four.model_copy(update={"relaxed": "int4"})
+
+
+def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """'Does Qwen2.5 32B fit on a 4090?': the plan takes more of the card than named only to stay in 8
+    bits, with no format stated; 4-bit weights on the count named, when they do the job, answer what was
+    asked (the bigger plan stays in the table)."""
+    best = rec.best
+    pinned = [parse_owned(name)[0] for name in w.candidates or [] if re.match(r"\s*\d", name)]
+    if best is None or best.owned or len(pinned) != 1 or best.gpus <= pinned[0] or w.serve_precision is not None \
+            or not rec.precision or rec.precision in FOUR_BIT or (w.flexible and "precision" not in w.flexible):
+        return None
+    four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
+    if four.best is None or four.best.gpus > pinned[0]:
         return None
     return four.model_copy(update={"relaxed": "int4"})
 
