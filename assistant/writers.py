@@ -17,7 +17,7 @@ from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_precision
 from tools.common import Explained
-from tools.recommend import FOUR_BIT, Option, Recommendation, parse_owned, training_setup
+from tools.recommend import FOUR_BIT, LEVER_SLOTS, Option, Recommendation, parse_owned, training_setup
 
 GB = 1e9
 
@@ -338,15 +338,21 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     lines.append(say(lang, "answer.assumptions"))
     data = profile.model_dump()
     owned = rec.action == "use"
+    # the plan moved the weights to another format (4-bit, a llama.cpp 3-, 2- or 1-bit file): that format is
+    # the assumption to say, not the default it replaced
+    relaxed_format = LEVER_SLOTS.get((rec.relaxed or "").partition("=")[0]) == "precision"
     for slot, words in defaulted.items():
-        if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")):
+        if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")) \
+                and not (relaxed_format and slot == "precision"):
             lines.append(f"- {words}")
-    if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
+    if (w.spec.serves or w.spec.batch) and (profile.precision is None or relaxed_format) \
+            and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1
         native = _native(rec)
         key = ("answer.precision_native" if native == shown else
                ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
+               "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
@@ -361,12 +367,30 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
-        flag = (f"llama.cpp -ctk {kv} -ctv {kv} -fa" if best.engine == "llama.cpp"
-                else f"{best.runtime or 'vLLM'} --kv-cache-dtype {kv}")
         quarter = kv in ("q4_0", "int4")
-        lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
-                                share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
+        lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=_kv_flag(best),
+                                share=say(lang, "kv.share_quarter" if quarter else "kv.share_half"))
+                     + _kv_saving(best, lang))
     return lines
+
+
+def _kv_flag(o: Option) -> str:
+    """The engine's switch for the option's KV-cache format."""
+    kv = o.kv_precision
+    return (f"llama.cpp -ctk {kv} -ctv {kv} -fa" if o.engine == "llama.cpp"
+            else f"{o.runtime or 'vLLM'} --kv-cache-dtype {kv}")
+
+
+def _kv_saving(o: Option, lang: str) -> str:
+    """What the option's smaller KV cache saves against the 16-bit one, from the tool's cache term."""
+    if o.kv_saved_bytes is None or o.kv_cache_16bit_bytes is None:
+        return ""
+    return say(lang, "kv.saves", saved=gb(o.kv_saved_bytes), full=gb(o.kv_cache_16bit_bytes))
+
+
+# Whole-file bits a weight under which a llama.cpp file is a 1-bit type (IQ1_S 2.0, IQ1_M 2.15 in
+# knowledge/data/precisions.yaml; IQ2_XXS is 2.38): rarely usable, said so.
+ONE_BIT_FILE_BITS = 2.2
 
 
 def _bits(precision: str) -> float:
@@ -425,7 +449,11 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
     for o in rec.owned_options:
         if not o.ok:
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons) or say(lang, "owned.short")
-            lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
+            line = say(lang, "owned.cannot", option=gpu_words(o), why=why)
+            if o.kv_precision and o.serves is False:  # the smaller KV cache was tried and is not enough alone
+                line += say(lang, "owned.kv_tried", kv=o.kv_precision.upper(), flag=_kv_flag(o)) + _kv_saving(o, lang)
+                line += say(lang, "fig.end")
+            lines.append(line)
     return lines + [""] if lines else []
 
 
@@ -587,6 +615,8 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
 
             value = resolve_model(value).name
         change = say(lang, f"lever.{key}", value=value)
+        if o.owned and o.kv_precision:  # the change works with a smaller KV cache, said with what it saves
+            change += say(lang, "lever.with_kv", kv=o.kv_precision.upper(), flag=_kv_flag(o), saved=gb(o.kv_saved_bytes or 0))
         if o.owned and not o.ok:  # it fits that way, but still misses a target
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
             lines.append("- " + say(lang, "levers.owned_short", change=change, option=gpu_words(o), why=why))
