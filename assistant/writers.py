@@ -17,7 +17,15 @@ from assistant.catalog import localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_precision
 from tools.common import Explained
-from tools.recommend import FOUR_BIT, LEVER_SLOTS, Option, Recommendation, parse_owned, training_setup
+from tools.recommend import (
+    FOUR_BIT,
+    LEVER_SLOTS,
+    Finding,
+    Option,
+    Recommendation,
+    parse_owned,
+    training_setup,
+)
 
 GB = 1e9
 
@@ -444,6 +452,12 @@ def _native(rec: Recommendation) -> str | None:
     return resolve_model(rec.workload.model).native_precision if rec.workload.serve_precision is None else None
 
 
+def finding_sentence(finding: Finding, lang: str) -> str:
+    """A tool's finding, from its code and figures, in the answer's language (figures in GB)."""
+    values = {k: gb(v) if k.endswith("_bytes") and isinstance(v, float) else v for k, v in finding.values.items()}
+    return say(lang, f"finding.{finding.code}", **values)
+
+
 def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     for o in rec.owned_options:
@@ -476,6 +490,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
             if run.training_usd is not None and not run.owned:
                 line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
         lines += [line + say(lang, "fig.end"), ""]
+        lines += [x for f in run.findings for x in (finding_sentence(f, lang), "")]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = _users_words(w.users, best, lang)
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")

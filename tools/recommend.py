@@ -42,7 +42,7 @@ from tools.models import resolve_model
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
-from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
+from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
@@ -185,6 +185,18 @@ class Workload(ToolInput):
         return TOKENS_PER_PARAM * model.total_params_b * 1e9 if self.spec.pretrains else 20e6
 
 
+FindingCode = Literal["full_ft_bf16_states_only"]
+
+
+class Finding(BaseModel):
+    """Something the answer must say, as a code with its figures; writers turn it into a sentence per
+    language. full_ft_bf16_states_only: full fine-tuning fits only because weights, gradients and
+    optimizer states stay in BF16 (no FP32 master copy); values: bf16_bytes and fp32_bytes per GPU
+    (training_memory without and with mixed precision), capacity_bytes, framework."""
+    code: FindingCode
+    values: dict[str, float | str] = {}
+
+
 class Option(BaseModel):
     gpu: str
     gpu_name: str
@@ -239,6 +251,7 @@ class Option(BaseModel):
     ok: bool
     warnings: list[str] = []
     reasons: list[str] = []
+    findings: list[Finding] = []
 
 
 class Lever(BaseModel):
@@ -518,6 +531,15 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
+    if method == "full" and opt.trains:
+        # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
+        # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
+        setup = training_setup(w, n)
+        mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
+        if mixed.per_gpu_total_bytes > cap:
+            opt.findings.append(Finding(code="full_ft_bf16_states_only", values={
+                "bf16_bytes": tm.per_gpu_total_bytes, "fp32_bytes": mixed.per_gpu_total_bytes, "capacity_bytes": cap,
+                "framework": framework_on(setup.framework, n).name}))
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
