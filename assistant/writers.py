@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.advice import Answer, Recorder, _call, serving_setup
-from assistant.catalog import localise, say
+from assistant.catalog import formula_words, localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_precision
 from tools.common import Explained
@@ -854,7 +854,9 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         payload[title] = result.model_dump(mode="json")
         lines += [f"### {title}", ""]
         for t in result.terms:
-            lines.append(f"- **{localise(lang, t.label)}** = {_term_value(t.value, t.unit)}: {t.formula}")
+            label = localise(lang, t.label)
+            label = formula_words(lang, label) if label == t.label else label
+            lines.append(f"- **{label}** = {_term_value(t.value, t.unit)}{say(lang, 'colon')}{formula_words(lang, t.formula)}")
             if t.inputs:
                 lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
@@ -864,6 +866,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
 
 
 def _term_value(value: float, unit: str) -> str:
+    if unit == "s":
+        return seconds(value)
     if unit == "bytes":
         return f"{gb(value)} GB"
     if unit == "fraction":
