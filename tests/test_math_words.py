@@ -91,3 +91,13 @@ def test_a_chinese_conversation_gets_the_math_in_chinese_words(turns, says):
     for words in says:
         assert words in text
     assert "bytes" not in text.split("### ")[1].split("_假设")[0]
+
+
+# Assumptions still written in English in a Chinese math view: vLLM's own internals, quoted as vLLM logs them.
+ENGLISH_ASSUMPTIONS = ("vLLM's hybrid KV cache manager", "accounting of vLLM")
+
+
+def test_the_math_views_assumptions_are_chinese_but_for_vllms_internals():
+    left = {line for text in _math_views("zh") for line in text.splitlines()
+            if line.startswith("- _假设：_ ") and not re.search(r"[\u3400-\u9fff]", line[len("- _假设：_ "):])}
+    assert left and all(line[len("- _假设：_ "):].startswith(ENGLISH_ASSUMPTIONS) for line in left)
