@@ -8,7 +8,7 @@ every language, so the same answer carries the same figures whatever language it
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -42,6 +42,38 @@ def _tool_text(lang: str) -> list[tuple[re.Pattern[str], str]]:
         return []
     rows = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return [(re.compile(pattern), replacement) for pattern, replacement in rows]
+
+
+@cache
+def _formula_words(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    """The formula phrase table of a language (catalog/formula.<lang>.yaml), longest phrase first; '{n}'
+    in a phrase is a number, carried over."""
+    path = FOLDER / f"formula.{lang}.yaml"
+    if lang == "en" or not path.exists():
+        return []
+    rows = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    out = []
+    for english, words in sorted(rows, key=lambda row: -len(row[0])):
+        pattern = re.escape(english).replace(re.escape("{n}"), r"(?P<n>\d[\d,.]*)")
+        before = r"(?<![\w-])" if re.match(r"[\w{]", english) else ""  # whole words: not inside an identifier
+        after = r"(?![\w-])" if re.search(r"\w$", english) else ""
+        out.append((re.compile(before + pattern + after), words))
+    return out
+
+
+def _with_number(words: str, m: re.Match[str]) -> str:
+    return words.replace("{n}", m.groupdict().get("n") or "")
+
+
+def formula_words(lang: str, formula: str) -> str:
+    """A tool's formula or term name in the answer's language: each phrase of the language's table
+    replaced where it stands as whole words; symbols, settings and numbers stay."""
+    table = _formula_words(lang)
+    if not table:
+        return formula
+    for pattern, words in table:
+        formula = pattern.sub(partial(_with_number, words), formula)
+    return re.sub(r"  +", " ", formula).replace("( ", "(").strip()
 
 
 def localise(lang: str, sentence: str) -> str:

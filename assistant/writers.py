@@ -13,12 +13,14 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.advice import Answer, Recorder, _call, serving_setup
-from assistant.catalog import localise, say
+from assistant.catalog import formula_words, localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.recommend import (
     FOUR_BIT,
+    LEVER_SLOTS,
+    Finding,
     Option,
     Recommendation,
     one_at_home,
@@ -401,15 +403,21 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     lines.append(say(lang, "answer.assumptions"))
     data = profile.model_dump()
     owned = rec.action == "use"
+    # the plan moved the weights to another format (4-bit, a llama.cpp 3-, 2- or 1-bit file): that format is
+    # the assumption to say, not the default it replaced
+    relaxed_format = LEVER_SLOTS.get((rec.relaxed or "").partition("=")[0]) == "precision"
     for slot, words in defaulted.items():
-        if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")):
+        if relevant(slot, data) and not (owned and slot in ("region", "preference", "utilisation")) \
+                and not (relaxed_format and slot == "precision"):
             lines.append(f"- {words}")
-    if (w.spec.serves or w.spec.batch) and profile.precision is None and ((best and best.precision) or rec.precision):
+    if (w.spec.serves or w.spec.batch) and (profile.precision is None or relaxed_format) \
+            and ((best and best.precision) or rec.precision):
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1 and _lacks_fp8(best)
         native = _native(rec)
         key = ("answer.precision_native" if native == shown else
                ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
+               "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
@@ -424,12 +432,30 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
-        flag = (f"llama.cpp -ctk {kv} -ctv {kv} -fa" if best.engine == "llama.cpp"
-                else f"{best.runtime or 'vLLM'} --kv-cache-dtype {kv}")
         quarter = kv in ("q4_0", "int4")
-        lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=flag,
-                                share=say(lang, "kv.share_quarter" if quarter else "kv.share_half")))
+        lines.append("- " + say(lang, "answer.kv_cache", kv=kv.upper(), flag=_kv_flag(best),
+                                share=say(lang, "kv.share_quarter" if quarter else "kv.share_half"))
+                     + _kv_saving(best, lang))
     return lines
+
+
+def _kv_flag(o: Option) -> str:
+    """The engine's switch for the option's KV-cache format."""
+    kv = o.kv_precision
+    return (f"llama.cpp -ctk {kv} -ctv {kv} -fa" if o.engine == "llama.cpp"
+            else f"{o.runtime or 'vLLM'} --kv-cache-dtype {kv}")
+
+
+def _kv_saving(o: Option, lang: str) -> str:
+    """What the option's smaller KV cache saves against the 16-bit one, from the tool's cache term."""
+    if o.kv_saved_bytes is None or o.kv_cache_16bit_bytes is None:
+        return ""
+    return say(lang, "kv.saves", saved=gb(o.kv_saved_bytes), full=gb(o.kv_cache_16bit_bytes))
+
+
+# Whole-file bits a weight under which a llama.cpp file is a 1-bit type (IQ1_S 2.0, IQ1_M 2.15 in
+# knowledge/data/precisions.yaml; IQ2_XXS is 2.38): rarely usable, said so.
+ONE_BIT_FILE_BITS = 2.2
 
 
 def _bits(precision: str) -> float:
@@ -483,12 +509,22 @@ def _native(rec: Recommendation) -> str | None:
     return resolve_model(rec.workload.model).native_precision if rec.workload.serve_precision is None else None
 
 
+def finding_sentence(finding: Finding, lang: str) -> str:
+    """A tool's finding, from its code and figures, in the answer's language (figures in GB)."""
+    values = {k: gb(v) if k.endswith("_bytes") and isinstance(v, float) else v for k, v in finding.values.items()}
+    return say(lang, f"finding.{finding.code}", **values)
+
+
 def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     for o in rec.owned_options:
         if not o.ok:
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons) or say(lang, "owned.short")
-            lines.append(say(lang, "owned.cannot", option=gpu_words(o), why=why))
+            line = say(lang, "owned.cannot", option=gpu_words(o), why=why)
+            if o.kv_precision and o.serves is False:  # the smaller KV cache was tried and is not enough alone
+                line += say(lang, "owned.kv_tried", kv=o.kv_precision.upper(), flag=_kv_flag(o)) + _kv_saving(o, lang)
+                line += say(lang, "fig.end")
+            lines.append(line)
             if o.chosen_because == "closest" and o.layouts_tried:  # every layout of them, and how far each misses
                 lines += [""] + _tried_lines(o, lang)[:-1]
     return lines + [""] if lines else []
@@ -513,6 +549,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
             if run.training_usd is not None and not run.owned:
                 line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
         lines += [line + say(lang, "fig.end"), ""]
+        lines += [x for f in run.findings for x in (finding_sentence(f, lang), "")]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = _users_words(w.users, best, lang)
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
@@ -682,6 +719,8 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
 
             value = resolve_model(value).name
         change = say(lang, f"lever.{key}", value=value)
+        if o.owned and o.kv_precision:  # the change works with a smaller KV cache, said with what it saves
+            change += say(lang, "lever.with_kv", kv=o.kv_precision.upper(), flag=_kv_flag(o), saved=gb(o.kv_saved_bytes or 0))
         if o.owned and not o.ok:  # it fits that way, but still misses a target
             why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
             lines.append("- " + say(lang, "levers.owned_short", change=change, option=gpu_words(o), why=why))
@@ -908,7 +947,9 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         payload[title] = result.model_dump(mode="json")
         lines += [f"### {title}", ""]
         for t in result.terms:
-            lines.append(f"- **{localise(lang, t.label)}** = {_term_value(t.value, t.unit)}: {t.formula}")
+            label = localise(lang, t.label)
+            label = formula_words(lang, label) if label == t.label else label
+            lines.append(f"- **{label}** = {_term_value(t.value, t.unit)}{say(lang, 'colon')}{formula_words(lang, t.formula)}")
             if t.inputs:
                 lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
@@ -918,6 +959,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
 
 
 def _term_value(value: float, unit: str) -> str:
+    if unit == "s":
+        return seconds(value)
     if unit == "bytes":
         return f"{gb(value)} GB"
     if unit == "fraction":

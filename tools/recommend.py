@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from knowledge import engine_for, engines_on, find_gpu, find_precision, gpus, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
-from tools.common import Explained, ToolError, ToolInput
+from tools.common import RANGE_FLOOR, Explained, ToolError, ToolInput
 from tools.cost import (
     DEFAULT_HORIZON_MONTHS,
     HOURS_PER_MONTH,
@@ -42,7 +42,7 @@ from tools.models import resolve_model
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
-from tools.training import Method, TrainingMemoryInput, find_framework, training_memory
+from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
@@ -205,6 +205,18 @@ class LayoutTry(BaseModel):
     reasons: list[str] = []
 
 
+FindingCode = Literal["full_ft_bf16_states_only"]
+
+
+class Finding(BaseModel):
+    """Something the answer must say, as a code with its figures; writers turn it into a sentence per
+    language. full_ft_bf16_states_only: full fine-tuning fits only because weights, gradients and
+    optimizer states stay in BF16 (no FP32 master copy); values: bf16_bytes and fp32_bytes per GPU
+    (training_memory without and with mixed precision), capacity_bytes, framework."""
+    code: FindingCode
+    values: dict[str, float | str] = {}
+
+
 class Option(BaseModel):
     gpu: str
     gpu_name: str
@@ -215,6 +227,10 @@ class Option(BaseModel):
                                                  "(vLLM-Ascend on Ascend); sized as `engine`")
     precision: str | None = None
     kv_precision: str | None = Field(None, description="KV-cache format when not the engine's 16-bit default")
+    kv_cache_16bit_bytes: float | None = Field(None, description="the KV cache at 16 bits, all GPUs together, when an "
+                                                                 "8- or 4-bit one (kv_precision) is used or tried")
+    kv_saved_bytes: float | None = Field(None, description="what the kv_precision cache saves against the 16-bit one, "
+                                                           "all GPUs together (inference_memory's kv_cache_bytes term)")
     serves: bool | None = None
     trains: bool | None = None
     serve_per_gpu_bytes: float | None = None
@@ -262,6 +278,7 @@ class Option(BaseModel):
                                                                "in the format asked, or none does and it comes closest")
     owned_gpus: int = Field(0, description="of `gpus`, the cards you already own: the rest are added (rented or "
                                            "bought) alongside them, and only those are priced")
+    findings: list[Finding] = []
 
 
 class Lever(BaseModel):
@@ -355,10 +372,12 @@ def _format_runs(engine: Engine, fmt: str) -> bool:
 
 
 FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_m", "q2_k", "iq2_xxs", "iq1_s")
-# llama.cpp's smaller files, tried in turn for one person at home when 4-bit does not fit: 3-bit, 2-bit, and
-# for the largest models only (BIG_MODEL_B and up: DeepSeek-R1 on a Mac) the importance-matrix 2- and 1.58-bit
-# types people run them with; a smaller model in 4 bits is the better trade below that size.
-HOME_FORMATS = ("q3_k_m", "q2_k", "iq2_xxs", "iq1_s")
+# llama.cpp's smaller files, tried in order of quality (fewest bits lost first) for one person at home when
+# 4-bit does not fit: 3-bit, 2-bit, and for the largest models only (BIG_MODEL_B and up: DeepSeek-R1 on a Mac)
+# the importance-matrix 2- and 1-bit types people run them with; a smaller model in 4 bits is the better
+# trade below that size. The first that fits with the stated context is the one said (tests/test_quant_ladder.py
+# checks the order against each file's bits per weight in knowledge/data/precisions.yaml).
+HOME_FORMATS = ("q3_k_m", "q2_k", "iq2_m", "iq2_s", "iq2_xs", "iq2_xxs", "iq1_m", "iq1_s")
 BIG_MODEL_B = 200
 
 
@@ -389,6 +408,11 @@ def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> lis
     return tries
 
 
+def _kv_cache_bytes(mem: Any) -> float:
+    """The KV-cache term of an inference_memory result: every sequence's cache, all GPUs together."""
+    return next((t.value for t in mem.terms if t.key == "kv_cache_bytes"), 0.0)
+
+
 def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
     """Data-parallel attention ranks: MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with one per GPU, as
     SGLang's and vLLM's DeepSeek recipes do (each rank keeps its own users' latent KV, not a copy of all)."""
@@ -417,6 +441,12 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, fmt, kv, mem = tried
+    if kv is not None:  # the 8-bit (or 4-bit) KV cache used or tried: what it saves, from the same tool
+        full = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
+                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine,
+                                                     dp_attention=_dp_attention(mla, engine, n, w.users) if pp == 1 else 1))
+        opt.kv_cache_16bit_bytes = _kv_cache_bytes(full)
+        opt.kv_saved_bytes = opt.kv_cache_16bit_bytes - _kv_cache_bytes(mem)
     if pp == 1 and _dp_attention(mla, engine, n, w.users) > 1:
         flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
                 else f"--data-parallel-size {n} --enable-expert-parallel")
@@ -531,6 +561,15 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
+    if method == "full" and opt.trains:
+        # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
+        # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
+        setup = training_setup(w, n)
+        mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
+        if mixed.per_gpu_total_bytes > cap:
+            opt.findings.append(Finding(code="full_ft_bf16_states_only", values={
+                "bf16_bytes": tm.per_gpu_total_bytes, "fp32_bytes": mixed.per_gpu_total_bytes, "capacity_bytes": cap,
+                "framework": framework_on(setup.framework, n).name}))
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
@@ -1128,6 +1167,36 @@ def _owned_levers(w: Workload) -> list[Lever]:
     """Cards you own that cannot do the job as asked: the changes that would let them (LoRA or QLoRA
     instead of a full fine-tune, 4-bit weights, a shorter context, fewer users at once), before
     anything is rented."""
+    fitting: Lever | None = None
+    tight: Lever | None = None
+    for label, change in _owned_lever_tries(w):
+        if label.startswith("model=") and tight is not None:
+            break  # the model asked for, with little to spare, before a roomier smaller model
+        variant = w.model_copy(update=change)
+        options = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o]
+        good = [o for o in options if o.ok]
+        if label in HOME_FORMATS:
+            # the highest-quality file that fits is the one to say, tight or not (with at least the memory
+            # estimate's narrowest range to spare): a roomier file with fewer bits costs quality that memory
+            # to spare does not buy back
+            sure = [o for o in good if o.headroom_fraction >= RANGE_FLOOR]
+            if sure:
+                return [tight or Lever(change=label, option=sure[0])]
+            good = []
+        roomy = [o for o in good if o.headroom_fraction >= TIGHT_HEADROOM]
+        if roomy:
+            return [Lever(change=label, option=roomy[0])]  # the first change that works with room is the one to say
+        if good and tight is None:
+            tight = Lever(change=label, option=good[0])  # works, with little memory to spare: if nothing roomier
+        fits = [o for o in options if o.serves is not False and o.trains is not False]
+        if fits and fitting is None:
+            fitting = Lever(change=label, option=fits[0])  # it fits, but misses a target: worth saying
+    chosen = tight or fitting
+    return [chosen] if chosen else []
+
+
+def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
+    """The changes _owned_levers tries, in order: (what changes, the changed fields)."""
     tries: list[tuple[str, dict]] = []
     if w.spec.trains and w.method == "full" and w.optimizer is None:
         # still every weight trained: AdamW's two moments in 8 bits (bitsandbytes) instead of 16
@@ -1139,36 +1208,24 @@ def _owned_levers(w: Workload) -> list[Lever]:
                   (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
     if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
         tries.append(("int4", {"serve_precision": "int4"}))
+    ladder: list[tuple[str, dict]] = []
+    if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3-, 2- and 1-bit files, at a quality cost
+        big = resolve_model(w.model).total_params_b >= BIG_MODEL_B
+        ladder = [(fmt, {"serve_precision": fmt}) for fmt in HOME_FORMATS
+                  if fmt != w.serve_precision and (big or not fmt.startswith("iq"))]
+    if "context" not in w.flexible:
+        tries += ladder  # a context the user stated is kept: a smaller file before a shorter context
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
     if w.spec.serves and w.users > 1:
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
-    if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3- and 2-bit files, at a quality cost
-        big = resolve_model(w.model).total_params_b >= BIG_MODEL_B
-        tries += [(fmt, {"serve_precision": fmt}) for fmt in HOME_FORMATS
-                  if fmt != w.serve_precision and (big or not fmt.startswith("iq"))]
+    if "context" in w.flexible:
+        tries += ladder
     if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
         size = resolve_model(w.model).total_params_b
         tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in SMALLER_MODELS
                   if resolve_model(m).total_params_b < size]
-    fitting: Lever | None = None
-    tight: Lever | None = None
-    for label, change in tries:
-        if label.startswith("model=") and tight is not None:
-            break  # the model asked for, with little to spare, before a roomier smaller model
-        variant = w.model_copy(update=change)
-        options = [o for text in w.owned for o in [evaluate(variant, *_owned_card(text), owned=True)] if o]
-        good = [o for o in options if o.ok]
-        roomy = [o for o in good if o.headroom_fraction >= TIGHT_HEADROOM]
-        if roomy:
-            return [Lever(change=label, option=roomy[0])]  # the first change that works with room is the one to say
-        if good and tight is None:
-            tight = Lever(change=label, option=good[0])  # works, with little memory to spare: if nothing roomier
-        fits = [o for o in options if o.serves is not False and o.trains is not False]
-        if fits and fitting is None:
-            fitting = Lever(change=label, option=fits[0])  # it fits, but misses a target: worth saying
-    chosen = tight or fitting
-    return [chosen] if chosen else []
+    return tries
 
 
 def _most_users_within(w: Workload) -> tuple[int, Option] | None:
