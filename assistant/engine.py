@@ -34,6 +34,8 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
+# "too", "also", "as well", "也", "还要": a job added to the one planned, not instead of it
+ALSO = re.compile(r"\b(?:too|also|as well|in addition|on top)\b|也|还要|还想|另外|同时还", re.IGNORECASE)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
@@ -347,6 +349,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
+    if updates.get("phase") == "fine-tune" and profile.phase in ("serve", "production") \
+            and ALSO.search(text):  # "and if we need to fine tune it too?": serving stays, training joins it
+        updates["phase"] = "train-and-serve"
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
         if getattr(profile, slot, None) is not None:
             updates.pop(slot, None)
@@ -372,6 +377,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
         if each:
             updates["seq_len"] = int(each)
+    if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
+        # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
+        updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
     if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))

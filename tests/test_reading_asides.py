@@ -445,3 +445,12 @@ def test_a_reserved_hourly_price_is_billed_every_hour(word):
     u = understand(f"rent at $2.10/gpu-hr {word} or buy the 8x H100 box for $280k")
     assert u.prices.get("rent_usd_per_month") == pytest.approx(2.10 * 730) and "rent_usd_per_hour" not in u.prices
     assert "note.reserved" in dict(u.notes)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("只能用国产卡，海光DCU或者寒武纪都行，LoRA微调GLM-4-9B", "海光 DCU、寒武纪 MLU"),
+    ("国产化要求，昆仑芯、摩尔线程、海光都可以，部署qwen2.5-7b", "海光 DCU、昆仑芯、摩尔线程"),
+    ("we could use hygon dcu or cambricon mlu370, serve qwen2.5 7b", "Hygon DCU, Cambricon MLU"),
+])
+def test_every_accelerator_without_figures_is_said(text, names):
+    assert _notes(text)["note.accelerator_unknown"] == {"name": names}

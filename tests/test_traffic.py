@@ -112,3 +112,14 @@ def test_people_asking_about_long_documents_are_served_not_a_batch_job(lang):
 def test_a_counted_batch_of_documents_stays_a_batch_job():
     updates = understand("summarise 20,000 contracts of about 10k tokens with qwen2.5 32b").updates
     assert updates["phase"] == "batch" and updates["batch_items"] == 20_000
+
+
+@pytest.mark.parametrize("follow_up", ["and if we need to fine tune it too, lora, on the same boxes?",
+                                       "我们也想用LoRA微调一下它，同样的机器行吗？"])
+def test_training_added_to_a_serving_plan_keeps_the_serving(follow_up):
+    """'fine tune it too' after a serving plan adds training; it neither replaces the serving nor reads as a
+    question about what LoRA is."""
+    replies = run_conversation(["serve qwen2.5 14b to 40 concurrent users, 16k context, working hours", follow_up])
+    data = payload(replies[-1])
+    assert data["kind"] == "answer" and data["profile"]["phase"] == "train-and-serve"
+    assert data["profile"]["method"] == "lora" and data["profile"]["users"] == 40

@@ -26,10 +26,9 @@ def read_constraints(m: Message) -> str | None:
     ram = word_pattern("system_ram").search(m.masked)
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
-    for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
-        if _said(m, pattern):
-            m.notes.append(("note.accelerator_unknown", {"name": zh if m.lang == "zh" else en}))
-            break
+    unknown = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("unknown_accelerators") if _said(m, pattern)]
+    if unknown:  # "海光DCU或者寒武纪都行": every one named is said, none silently dropped
+        m.notes.append(("note.accelerator_unknown", {"name": ("、" if m.lang == "zh" else ", ").join(unknown)}))
     for pattern, (en, zh, cloud) in pattern_rows("providers"):
         if _said(m, pattern):
             name = zh if m.lang == "zh" else en

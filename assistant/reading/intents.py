@@ -59,7 +59,8 @@ def concept_asked(m: Message, topic: str | None) -> bool:
     text = polite_free(m.text)
     if any(re.search(p, text) for p in vocab()["explain_patterns"]):
         return True
-    return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text))
+    return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text)
+                and not word_pattern("concept_pair_not").search(m.text))
 
 
 def read_choice(m: Message) -> int | None:
@@ -313,8 +314,8 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         return
     if _hit(m, "fit_check"):
         u.intents.add("fit_check")
-        if not u.updates.get("owned"):  # "X能在4090上跑吗": on that card, as many as said ("on a 4090": one) first
-            u.updates["only"] = [f"{n}x {g}" for g, n in _cards(m)]
+        if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
+            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in _cards(m)]
         u.compare_gpus, u.whatif_gpus = [], None
 
 
