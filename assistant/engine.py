@@ -784,7 +784,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     profile = state.get("profile") or {}
     code = _question_code(turn, bool(state.get("results")))
     assert code is not None  # route() only comes here with one
-    region = turn.where or profile.get("region") or (state.get("settings") or {}).get("region") or "global"
+    region = turn.where or profile.get("region") or (state.get("settings") or {}).get("region") \
+        or SLOTS["region"].default_for(profile, lang)  # a Chinese question: the Chinese market, as in a plan
     ctx = Context(lang, turn, profile, state.get("results") or {}, region, _recorder(config))
     text = reply(code, ctx)
     preface = _preface(turn, lang).strip()

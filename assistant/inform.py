@@ -315,9 +315,11 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
     for gpu in gpus:
         f = _card_facts(ctx, gpu)
         q = f["rent"]
-        rent = ctx.say("info.stock.rent", n=q["samples"], providers=ctx.say("list_sep").join(q["providers"]),
-                       low=ctx.usd(q["usd_per_gpu_hour_low"]), high=ctx.usd(q["usd_per_gpu_hour_high"]),
-                       typical=ctx.usd(q["usd_per_gpu_hour_typical"]), date=q["as_of"]) if q else ctx.say("info.stock.no_rent")
+        one = q and q["usd_per_gpu_hour_low"] == q["usd_per_gpu_hour_high"]  # one price: no range to show
+        rent = ctx.say("info.stock.rent_one" if one else "info.stock.rent", n=q["samples"],
+                       providers=ctx.say("list_sep").join(q["providers"]), low=ctx.usd(q["usd_per_gpu_hour_low"]),
+                       high=ctx.usd(q["usd_per_gpu_hour_high"]), typical=ctx.usd(q["usd_per_gpu_hour_typical"]),
+                       date=q["as_of"]) if q else ctx.say("info.stock.no_rent")
         buy = ctx.say("info.stock.no_buy") if not f["buy_price_usd"] else (
             ctx.say("info.stock.buy_board", usd=ctx.usd(f["buy_price_usd"]), n=f["sold_in"]) if f["sold_in"] > 1
             else ctx.say("info.stock.buy", usd=ctx.usd(f["buy_price_usd"])))
