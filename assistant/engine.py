@@ -63,6 +63,9 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 GGUF_BITS_SAID = re.compile(r"\bq\d|\d\s*-?\s*bits?\b|\bint\d|\bfp\d|\bbf16|\bf16|\biq\d|位|比特")
 # Phases whose counts of things are examples to train on.
 TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
+# Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.
+HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
+                  "server_gpus", "has_host"}
 # How the serving engines are written in a reply.
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
 
@@ -173,6 +176,7 @@ class Turn(BaseModel):
     where: str | None = None
     prices: dict[str, float] = {}
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
+    same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -422,6 +426,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     turn.also = u.also
+    moved = {k for k in after if after[k] != before[k]}
+    turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
+                              and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
@@ -631,6 +638,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
+    before = _plan_cards(previous) if turn.same_hardware else None
+    whatif = whatif or before
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
     except (ToolError, LookupError, ValueError) as e:
@@ -650,6 +659,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                       filled.region or "global", _recorder(config))
         after = "\n\n" + reply(asked.also, ctx)
         answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    if before:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
+        notes.insert(0, writers.same_hardware(answer, before, lang))
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=bool(asked and asked.also == "rent_buy"))
     text += after
@@ -659,6 +670,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         decision=writers.decision(answer, lang), table=table))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _plan_cards(results: dict[str, Any]) -> tuple[int, str] | None:
+    """The cards of the plan answered before (count, catalog id), unless they are the user's own (their
+    own cards are sized in every answer)."""
+    best = (results.get("recommend") or {}).get("best") or {}
+    if not best.get("gpu") or best.get("owned"):
+        return None
+    return int(best["gpus"]), str(best["gpu"])
 
 
 def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:

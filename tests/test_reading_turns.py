@@ -1,0 +1,83 @@
+"""Follow-up turns after a plan: a change said as 'from X to Y' takes the new value, in any order and either
+language; a change asked as a question is answered on the plan's cards too, saying whether they still fit.
+Generated from fillers crossed with orders and languages, then through the whole graph."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from assistant.reading import understand
+from tests.conversation import payload, run_conversation
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+# (template, slot): {a} the old value, {b} the new one, as written
+CHANGES = {
+    "en": [("context from {a}k to {b}k", "context"), ("if we go from {a}k to {b}k context", "context"),
+           ("what if the context goes from {a}k to {b}k", "context"), ("bump the context from {a}k to {b}k?", "context"),
+           ("go from {a}k context to {b}k", "context"),
+           ("users from {u} to {v}", "users"), ("from {u} to {v} users", "users"), ("go from {u} users to {v}?", "users"),
+           ("what if we go from {u} concurrent users to {v}", "users")],
+    "zh": [("上下文从{a}k加到{b}k", "context"), ("把上下文从{a}k改成{b}k", "context"), ("上下文由{a}k提到{b}k", "context"),
+           ("用户从{u}个加到{v}个", "users"), ("从{u}人加到{v}人", "users"), ("并发从{u}提到{v}", "users"),
+           ("同时在线从{u}人涨到{v}人", "users")],
+}
+TAILS = {"en": ["", "?", ", do the cards still fit?", " - still enough?", ", would that still work?"],
+         "zh": ["", "，卡还够吗", "，还够不够", "呢", "，还能跑吗"]}
+VALUES = [(8, 32), (32, 8), (4, 128), (16, 64)]
+PEOPLE = [(20, 64), (64, 20), (5, 300), (100, 250)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_change_from_one_value_to_another_takes_the_new_value(lang):
+    n = 0
+    for (form, slot), tail, (a, b), (u, v) in itertools.product(CHANGES[lang], TAILS[lang], VALUES, PEOPLE):
+        text = form.format(a=a, b=b, u=u, v=v) + tail
+        for pending in (None, "utilisation", "users"):
+            got = understand(text, pending)
+            want = b * 1024 if slot == "context" else v
+            assert got.updates.get(slot) == want, (text, pending, got.updates)
+            assert not got.problems, (text, pending, got.problems)
+            n += 1
+    assert n >= 400
+
+
+def test_a_range_without_from_is_not_a_change():
+    assert understand("serve llama 3.1 8b to 20 users with 8k context").updates["users"] == 20
+
+
+PLAN = {"en": "serve llama-3.1-8b for 20 users with 8k context on 2 L40S, working hours",
+        "zh": "部署llama-3.1-8b，20个并发用户，8k上下文，用2张L40S，工作时间用"}
+FOLLOW = {"en": ["if we go from 8k to 32k context do the cards still fit?", "what about 64 users instead?",
+                 "what about int4?", "and if the context goes from 8k to 16k?"],
+          "zh": ["上下文从8k加到32k，卡还够吗", "换成int4呢", "用户从20个加到64个，还够吗", "如果上下文改成16k呢"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_change_asked_as_a_question_says_whether_the_same_cards_still_do_it(lang):
+    for follow in FOLLOW[lang]:
+        first, second = run_conversation([PLAN[lang], follow])
+        assert payload(first)["kind"] == "answer" and payload(second)["kind"] == "answer", second.content
+        said = "the same 2 × nvidia l40s 48gb" if lang == "en" else "同样的 2 × nvidia l40s 48gb"
+        assert said in second.content.lower(), (follow, second.content)
+        profile = payload(second)["profile"]
+        assert profile["model"] == "llama-3.1-8b" and profile["utilisation"] == 0.24, profile  # the rest is kept
+        if lang == "zh":
+            assert not re.search(r"\b(still|fits|no longer)\b", second.content)
+
+
+def test_the_new_value_is_sized_and_the_old_one_is_not():
+    _first, second = run_conversation([PLAN["en"], "if we go from 8k to 32k context do the cards still fit?"])
+    assert payload(second)["profile"]["context"] == 32768
+    assert "no longer does it" in second.content
+    _first, third = run_conversation([PLAN["en"], "what about 32 users?"])
+    assert payload(third)["profile"]["users"] == 32
+    assert "Still fits on the same 2 × NVIDIA L40S 48GB" in third.content
+
+
+def test_a_change_said_as_a_statement_keeps_its_answer_as_before():
+    _first, second = run_conversation([PLAN["en"], "make it 16k context"])
+    assert "same 2 ×" not in second.content
