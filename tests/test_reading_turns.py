@@ -81,3 +81,56 @@ def test_the_new_value_is_sized_and_the_old_one_is_not():
 def test_a_change_said_as_a_statement_keeps_its_answer_as_before():
     _first, second = run_conversation([PLAN["en"], "make it 16k context"])
     assert "same 2 ×" not in second.content
+
+
+# ---------------------------------------------------------------- who the service is for
+
+PUBLIC = {"en": ["a chatbot for our customers", "a customer-facing assistant", "a public API for our app users",
+                 "it serves our paying users", "a customer support bot", "open to the public", "for our end users",
+                 "an external API", "it's for our SaaS"],
+          "zh": ["面向客户的客服机器人", "对外提供服务", "做智能客服", "给客户用的问答机器人", "面向C端用户", "开放公开API"]}
+INTERNAL = {"en": ["an internal tool for our team", "for our employees", "in-house assistant for colleagues",
+                   "our staff will use it"],
+            "zh": ["内部工具，给员工用", "给公司内同事用", "团队内部使用"]}
+JOB = {"en": ["serve qwen2.5 14b", "deploy llama 3.1 8b for 40 users"], "zh": ["部署qwen2.5-14b", "用llama 3.1 8b，40人同时用"]}
+
+
+def _orders(lang, job, clause):
+    join = ", " if lang == "en" else "，"
+    yield f"{job}{join}{clause}"
+    yield f"{clause}{join}{job}"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_service_for_customers_is_read_as_up_around_the_clock_and_said(lang):
+    n = 0
+    for clause, job in itertools.product(PUBLIC[lang], JOB[lang]):
+        for text in _orders(lang, job, clause):
+            u = understand(text)
+            assert u.updates.get("utilisation") == 1.0, text
+            assert "note.public_facing" in dict(u.notes), text
+            hours = text + ("; working hours only" if lang == "en" else "；只在工作时间用")
+            assert understand(hours).updates.get("utilisation") == 0.24, hours  # hours said win
+            n += 1
+    assert n >= 24
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_internal_tool_keeps_the_working_hours_default(lang):
+    for clause, job in itertools.product(INTERNAL[lang], JOB[lang]):
+        for text in _orders(lang, job, clause):
+            u = understand(text)
+            assert "utilisation" not in u.updates, text
+    assert "utilisation" not in understand("给30个客服部署qwen2.5-32b").updates  # support agents are staff
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_customer_service_answer_says_utilisation_in_the_users_language(lang):
+    text = {"en": "serve qwen2.5 14b as a chatbot for our customers, 50 users at once, 8k context",
+            "zh": "部署qwen2.5-14b做面向客户的客服机器人，50人同时在线，8k上下文"}[lang]
+    reply = run_conversation([text])[-1]
+    assert payload(reply)["kind"] == "answer", reply.content
+    assert payload(reply)["profile"]["utilisation"] == 1.0
+    assert ("100% utilisation" if lang == "en" else "100% 利用率") in reply.content
+    if lang == "zh":
+        assert not re.search(r"\b(utilisation|customers|around the clock)\b", reply.content)
