@@ -128,7 +128,7 @@ class AdvisorState(TypedDict, total=False):
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
     settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
-    deferred: dict[str, Any] | None  # a turn whose question beside the sizing waits for the answer (Turn.also)
+    deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
 
 
 class AdvisorInput(TypedDict):
@@ -300,6 +300,10 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
         fixes["cards"] = {}
     if not settings_ok(state.get("settings")):
         fixes["settings"] = {}
+    try:
+        [Turn.model_validate(t) for t in _deferred(state)]
+    except (ValidationError, TypeError):
+        fixes["deferred"] = None
     return fixes
 
 
@@ -344,7 +348,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
-                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang,
+                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
@@ -432,6 +436,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
+        update["deferred"] = [*_deferred(state), turn.model_dump()]
     return update
 
 
@@ -611,9 +617,8 @@ def ask_node(state: AdvisorState) -> dict[str, Any]:
     turn = _turn(state)
     preface = _preface(turn, lang)
     update: dict[str, Any] = {}
-    if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan
+    if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan (state "deferred")
         preface += say(lang, "reply.also_later") + " "
-        update["deferred"] = turn.model_dump()
     return {"messages": [question_message(q.slot, lang, preface)], "asked": [*asked, q.slot], "pending": q.slot,
             **update}
 
@@ -650,15 +655,16 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
             if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
-    asked = turn if turn.also else Turn.model_validate(state["deferred"]) if state.get("deferred") else None
+    waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
-    if asked and asked.also:  # "... vllm or tgi?": the question answered under the plan it is about
+    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
         from assistant.inform import Context, reply
 
         ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
                       filled.region or "global", _recorder(config))
-        after = "\n\n" + reply(asked.also, ctx)
+        after += "\n\n" + reply(str(asked.also), ctx)
         answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    asked = next((t for t in waiting if t.also == "rent_buy"), None)
     if before:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, writers.same_hardware(answer, before, lang))
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
@@ -679,6 +685,24 @@ def _plan_cards(results: dict[str, Any]) -> tuple[int, str] | None:
     if not best.get("gpu") or best.get("owned"):
         return None
     return int(best["gpus"]), str(best["gpu"])
+
+
+def _deferred(state: AdvisorState) -> list[dict[str, Any]]:
+    """The turns whose question waits for the plan (a state written before they were a list holds one)."""
+    waiting = state.get("deferred") or []
+    return [waiting] if isinstance(waiting, dict) else [t for t in waiting if isinstance(t, dict)]
+
+
+def _distinct(turns: list[Turn]) -> list[Turn]:
+    """Each question once: the same question asked again (same code, same cards and engines) is answered once."""
+    seen: set[str] = set()
+    out = []
+    for t in turns:
+        key = json.dumps([t.also, t.cards, t.engines, t.subject, t.scope, t.prices], sort_keys=True)
+        if t.also and key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
 
 
 def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:

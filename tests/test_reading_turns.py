@@ -134,3 +134,43 @@ def test_the_customer_service_answer_says_utilisation_in_the_users_language(lang
     assert ("100% utilisation" if lang == "en" else "100% 利用率") in reply.content
     if lang == "zh":
         assert not re.search(r"\b(utilisation|customers|around the clock)\b", reply.content)
+
+
+# ---------------------------------------------------------------- answers promised "with the plan"
+
+ASIDES = {"en": [("serve llama 3.1 8b, vllm or sglang?", "SGLang"),
+                 ("serve llama 3.1 8b, is the B200 in stock anywhere?", "in stock"),
+                 ("serve llama 3.1 8b; where can we rent an H100?", "H100")],
+          "zh": [("部署qwen2.5-14b，用vllm还是sglang？", "SGLang"),
+                 ("部署qwen2.5-14b，H20现在哪里能买到？", "H20")]}
+BETWEEN = {"en": ["what is a kv cache?", "thanks", "hmm", "0 users"], "zh": ["什么是KV缓存？", "谢谢", "嗯", "0人"]}
+SLOTS = {"en": ["20", "working hours"], "zh": ["20", "工作时间"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_question_asked_beside_a_sizing_is_answered_with_the_plan_whatever_comes_between(lang):
+    n = 0
+    for (first, marker), between in itertools.product(ASIDES[lang], ["", *BETWEEN[lang]]):
+        turns = [first, *([between] if between else []), *SLOTS[lang]]
+        replies = run_conversation(turns)
+        plan = next((r for r in replies if payload(r)["kind"] == "answer"), None)
+        assert plan is not None, (turns, replies[-1].content)
+        assert marker in plan.content, (turns, plan.content)
+        n += 1
+    assert n >= 10
+
+
+def test_two_questions_asked_at_two_turns_are_both_answered_with_the_plan():
+    replies = run_conversation(["serve llama 3.1 8b, vllm or sglang?", "20 users, is the B200 in stock anywhere?",
+                                "working hours"])
+    plan = replies[-1].content
+    assert "SGLang" in plan and "B200" in plan and plan.count("in stock") >= 1
+    again = run_conversation(["serve llama 3.1 8b, vllm or sglang?", "20 users, and vllm or sglang?", "working hours"])
+    assert again[-1].content.count('say "with SGLang"') == 1  # the same question answered once
+
+
+def test_a_question_waiting_for_the_plan_is_forgotten_on_start_over():
+    replies = run_conversation(["serve llama 3.1 8b, vllm or sglang?", "start over",
+                                "serve qwen2.5 7b for 20 users, working hours"])
+    assert payload(replies[-1])["kind"] == "answer"
+    assert "SGLang" not in replies[-1].content

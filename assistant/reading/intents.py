@@ -243,7 +243,9 @@ def read_question(m: Message, u: Understanding) -> None:
         return  # "is 4-bit good enough for chat?": the glossary's quantization entry answers it
     elif code == "quality" and word_pattern("quality_not").search(m.masked):
         return  # "is 24 GB good enough?": a hardware question
-    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
+    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale \
+            or (code in ALSO and code != "engine_choice" and set(u.updates) - own - m.weak):
+        # "20 users, is the B200 in stock anywhere?" at a question: the value taken, the question kept too
         _also(m, u, code)  # a sizing request that also asks something: sized, and the question answered after
         return
     elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
@@ -274,6 +276,8 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     if code not in ALSO:
         return
     u.also = code
+    if code == "availability" and u.updates.get("region") == "global":
+        u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in _cards(m)]
     u.subject = u.updates.get("model") if code == "quality" else None
