@@ -664,11 +664,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                       filled.region or "global", _recorder(config))
         after += "\n\n" + reply(str(asked.also), ctx)
         answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
-    asked = next((t for t in waiting if t.also == "rent_buy"), None)
-    if before:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
-        notes.insert(0, writers.same_hardware(answer, before, lang))
+    own_prices = any(t.also == "rent_buy" for t in waiting)
+    same = writers.same_hardware(answer, before, lang) if before else ""
+    if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
+        notes.insert(0, same)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
-                                       own_prices=bool(asked and asked.also == "rent_buy"))
+                                       own_prices=own_prices)
     text += after
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(

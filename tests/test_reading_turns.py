@@ -174,3 +174,55 @@ def test_a_question_waiting_for_the_plan_is_forgotten_on_start_over():
                                 "serve qwen2.5 7b for 20 users, working hours"])
     assert payload(replies[-1])["kind"] == "answer"
     assert "SGLang" not in replies[-1].content
+
+
+# ---------------------------------------------------------------- cloud instances compared
+
+INSTANCE_PAIRS = [("p5", "p4d", "h100-sxm", "a100-40gb-sxm"), ("p5.48xlarge", "p4de.24xlarge", "h100-sxm", "a100-80gb-sxm"),
+                  ("p5e", "p5", "h200", "h100-sxm"), ("g6e", "g5", "l40s", "a10"),
+                  ("a3-highgpu", "a2-ultragpu", "h100-sxm", "a100-80gb-sxm"), ("a3-ultragpu-8g", "a2-highgpu-8g", "h200", "a100-40gb-sxm"),
+                  ("ND H100 v5", "ND A100 v4", "h100-sxm", "a100-40gb-sxm"), ("ND H200 v5", "NDm A100 v4", "h200", "a100-80gb-sxm"),
+                  ("Standard_ND96isr_H100_v5", "ND MI300X v5", "h100-sxm", "mi300x")]
+COMPARE_FORMS = {"en": ["{a} vs {b}?", "{a} or {b} for this?", "{a} or {b}, which is faster?", "compare {a} and {b}",
+                        "should we go with {a} or {b}?"],
+                 "zh": ["{a}还是{b}？", "{a}和{b}哪个好？", "{a}跟{b}比怎么样", "对比一下{a}和{b}"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_cloud_instances_compared_are_the_cards_they_carry(lang):
+    n = 0
+    for (a, b, card_a, card_b), form in itertools.product(INSTANCE_PAIRS, COMPARE_FORMS[lang]):
+        for x, y, cx, cy in ((a, b, card_a, card_b), (b, a, card_b, card_a)):
+            text = form.format(a=x, b=y)
+            u = understand(text)
+            assert "compare_cards" in u.intents, (text, u.intents)
+            assert u.cards == [cx, cy], (text, u.cards)
+            assert not u.unknown_model and not u.updates, (text, u.updates, u.unknown_model)
+            instances = dict(u.notes)["note.instances"]["instances"]
+            assert instances.count("=") == 2, text
+            n += 1
+    assert n >= 70
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_instances_compared_after_a_plan_get_a_comparison_for_the_job(lang):
+    plan = {"en": "serve llama 3.1 70b to 100 users, 8k context, around the clock",
+            "zh": "部署llama 3.1 70b，100人同时用，8k上下文，全天候"}[lang]
+    ask = {"en": "p5 vs p4d?", "zh": "p5还是p4d？"}[lang]
+    first, second = run_conversation([plan, ask])
+    assert payload(first)["kind"] == "answer"
+    assert payload(second)["kind"] == "info" and payload(second)["topic"] == "compare_cards", second.content
+    assert "P5 = 8 × NVIDIA H100 SXM 80GB" in second.content and "P4d = 8 × NVIDIA A100 SXM4 40GB" in second.content
+    if lang == "zh":
+        assert "按这些云实例搭载的卡来看" in second.content
+
+
+def test_every_instance_family_names_a_catalog_card():
+    from knowledge import find_gpu
+    from knowledge.clouds import clouds
+
+    for cloud in clouds().values():
+        assert cloud.families
+        for family in cloud.families:
+            assert find_gpu(family.gpu).id == family.gpu
+            assert family.gpu in cloud.gpus, (cloud.id, family.name)

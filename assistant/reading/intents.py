@@ -262,7 +262,8 @@ def read_question(m: Message, u: Understanding) -> None:
         u.compare_gpus, u.whatif_gpus = [], None
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
-    u.notes, u.region_hint = [], None
+    u.notes = [n for n in u.notes if n[0] == "note.instances"]  # 'p5 vs p4d': which cards those are, said
+    u.region_hint = None
 
 
 # Questions answered after the sizing when a message asks them beside one ("serve qwen 14b to 30 users:
