@@ -128,6 +128,7 @@ class AdvisorState(TypedDict, total=False):
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
     settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
+    unknown_card: dict[str, Any] | None  # an accelerator named without figures: {"name", "mine"}, until they are said
     deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
 
 
@@ -298,6 +299,8 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
         fixes["results"] = {}
     if not isinstance(state.get("cards") or {}, dict):
         fixes["cards"] = {}
+    if not isinstance(state.get("unknown_card") or {}, dict):
+        fixes["unknown_card"] = None
     if not settings_ok(state.get("settings")):
         fixes["settings"] = {}
     try:
@@ -349,10 +352,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
+                "unknown_card": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
+    unknown_card = _described_card(u, state, updates, lang, turn)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
@@ -436,9 +441,29 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    if unknown_card is not None:
+        update["unknown_card"] = unknown_card or None
     if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
         update["deferred"] = [*_deferred(state), turn.model_dump()]
     return update
+
+
+def _described_card(u: Understanding, state: AdvisorState, updates: dict[str, Any], lang: str,
+                    turn: Turn) -> dict[str, Any] | None:
+    """An accelerator I have no figures for ('my Moore Threads MTT S4000'), then its memory and bandwidth ('it
+    has 48GB and about 768 GB/s', '48G显存，带宽768GB/s'), in the same message or a later one: that card, named,
+    sized from those figures (the user's own when they said so, else the only card to size). Returns the
+    state's new unknown_card: the card waiting for its figures, {} once they are used, None for no change."""
+    waiting = {"name": u.unknown_card[0], "mine": u.unknown_card[1]} if u.unknown_card else state.get("unknown_card")
+    if not u.card_spec or not waiting or updates.get("owned") or updates.get("only"):
+        return waiting if u.unknown_card else None
+    name = str(waiting.get("name") or "")
+    spec = f"{u.card_spec},name={name}" if name else u.card_spec
+    updates["owned" if waiting.get("mine") else "only"] = [spec]
+    figures = spec.removeprefix("custom:").split(",")
+    turn.notes.append(say(lang, "reply.card_described", name=name, memory=figures[0].split("=")[1],
+                          bandwidth=figures[1].split("=")[1]))
+    return {}
 
 
 def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:

@@ -226,3 +226,52 @@ def test_every_instance_family_names_a_catalog_card():
         for family in cloud.families:
             assert find_gpu(family.gpu).id == family.gpu
             assert family.gpu in cloud.gpus, (cloud.id, family.name)
+
+
+# ---------------------------------------------------------------- a card I had no figures for, described after
+
+UNKNOWN = {"en": [("serve qwen2.5-14b on my Moore Threads MTT S4000", "Moore Threads", True),
+                  ("we want to serve qwen2.5-14b on our Biren cards", "Biren", True),
+                  ("serve qwen2.5-14b on a MetaX accelerator we rent", "MetaX", False)],
+           "zh": [("用我们的摩尔线程MTT S4000部署qwen2.5-14b", "摩尔线程", True),
+                  ("在自己的壁仞卡上部署qwen2.5-14b", "壁仞", True),
+                  ("租沐曦的卡部署qwen2.5-14b", "沐曦", False)]}
+SPECS = {"en": ["it has 48GB and about 768 GB/s", "48 GB of memory, 768 GB/s bandwidth", "768 GB/s bandwidth and 48GB",
+                "each card: 48GB, 0.768 TB/s"],
+         "zh": ["48G显存，带宽768GB/s", "显存48GB，带宽768 GB/s", "带宽768GB/s，显存48G", "每张卡48GB显存、0.768TB/s带宽"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_figures_for_a_card_i_did_not_know_are_read_as_that_card(lang):
+    for spec in SPECS[lang]:
+        u = understand(spec, "users")
+        assert u.card_spec in ("custom:memory=48GB,bandwidth=768GB/s", "custom:memory=48GB,bandwidth=0.768TB/s"), spec
+        assert "users" not in u.updates, (spec, u.updates)  # its figures count no people
+    n = 0
+    for (first, name, mine), spec in itertools.product(UNKNOWN[lang], SPECS[lang]):
+        replies = run_conversation([first, spec, "20", "working hours" if lang == "en" else "工作时间"])
+        assert name in replies[1].content and payload(replies[1])["kind"] in ("answer", "question"), replies[1].content
+        plan = next((r for r in replies if payload(r)["kind"] == "answer"), None)
+        assert plan is not None, (first, spec, replies[-1].content)
+        cards = payload(plan)["profile"]["owned" if mine else "only"]
+        assert cards and cards[0].startswith("custom:memory=48GB") and cards[0].endswith(f"name={name}"), (first, spec, cards)
+        assert name in plan.content
+        if lang == "zh":
+            assert not re.search(r"\b(sized|figures|memory|bandwidth)\b", plan.content + replies[1].content)
+        n += 1
+    assert n >= 12
+
+
+def test_figures_said_with_the_card_are_used_at_once():
+    u = understand("serve qwen2.5-14b on my Moore Threads MTT S4000, 48GB and 768GB/s")
+    assert u.card_spec and u.unknown_card == ("Moore Threads", True)
+    assert "note.accelerator_unknown" not in dict(u.notes)
+    reply = run_conversation(["serve qwen2.5-14b on my Moore Threads MTT S4000, 48GB and 768GB/s, 10 users"])[-1]
+    assert payload(reply)["kind"] == "answer"
+    assert payload(reply)["profile"]["owned"] == ["custom:memory=48GB,bandwidth=768GB/s,name=Moore Threads"]
+
+
+def test_memory_and_bandwidth_without_an_unknown_card_change_nothing():
+    replies = run_conversation(["serve llama 3.1 8b for 20 users, working hours", "it has 48GB and about 768 GB/s"])
+    assert "only" not in payload(replies[0])["profile"] or not payload(replies[0])["profile"]["only"]
+    assert payload(replies[-1])["kind"] != "answer" or not (payload(replies[-1]).get("profile") or {}).get("owned")

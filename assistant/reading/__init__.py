@@ -169,6 +169,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     cloud = read_constraints(m)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
         u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
+    u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

@@ -26,8 +26,14 @@ def read_constraints(m: Message) -> str | None:
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
     for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
-        if _said(m, pattern):
-            m.notes.append(("note.accelerator_unknown", {"name": zh if m.lang == "zh" else en}))
+        x = pattern.search(m.masked)
+        if x and not negated(m.masked, x.start()):
+            name = zh if m.lang == "zh" else en
+            clause = m.masked[max(0, x.start() - 40):x.start()]
+            m.unknown_card = (name, bool(word_pattern("accelerator_mine").search(clause)
+                                         or word_pattern("accelerator_mine_zh").search(m.raw)))
+            if not m.card_spec:  # its figures said in the same message are used, not asked for
+                m.notes.append(("note.accelerator_unknown", {"name": name}))
             break
     for pattern, (en, zh, cloud) in pattern_rows("providers"):
         if _said(m, pattern):
