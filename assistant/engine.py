@@ -65,6 +65,9 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 GGUF_BITS_SAID = re.compile(r"\bq\d|\d\s*-?\s*bits?\b|\bint\d|\bfp\d|\bbf16|\bf16|\biq\d|位|比特")
 # Phases whose counts of things are examples to train on.
 TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
+# Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.
+HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
+                  "server_gpus", "has_host"}
 # How the serving engines are written in a reply.
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
 
@@ -127,7 +130,8 @@ class AdvisorState(TypedDict, total=False):
     cards: dict[str, Any]  # cards asked about before the first answer, shown when it comes
     oneshot: bool
     settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
-    deferred: dict[str, Any] | None  # a turn whose question beside the sizing waits for the answer (Turn.also)
+    unknown_card: dict[str, Any] | None  # an accelerator named without figures: {"name", "mine"}, until they are said
+    deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
 
 
 class AdvisorInput(TypedDict):
@@ -175,6 +179,7 @@ class Turn(BaseModel):
     where: str | None = None
     prices: dict[str, float] = {}
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
+    same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -296,8 +301,14 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
         fixes["results"] = {}
     if not isinstance(state.get("cards") or {}, dict):
         fixes["cards"] = {}
+    if not isinstance(state.get("unknown_card") or {}, dict):
+        fixes["unknown_card"] = None
     if not settings_ok(state.get("settings")):
         fixes["settings"] = {}
+    try:
+        [Turn.model_validate(t) for t in _deferred(state)]
+    except (ValidationError, TypeError):
+        fixes["deferred"] = None
     return fixes
 
 
@@ -342,11 +353,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _pick_choice(u, pending, lang, turn)
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
-                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang,
+                "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
+                "unknown_card": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
+    unknown_card = _described_card(u, state, updates, lang, turn)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     if updates.get("phase") == "fine-tune" and profile.phase in ("serve", "production") \
@@ -430,10 +443,35 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     turn.also = u.also
+    moved = {k for k in after if after[k] != before[k]}
+    turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
+                              and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    if unknown_card is not None:
+        update["unknown_card"] = unknown_card or None
+    if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
+        update["deferred"] = [*_deferred(state), turn.model_dump()]
     return update
+
+
+def _described_card(u: Understanding, state: AdvisorState, updates: dict[str, Any], lang: str,
+                    turn: Turn) -> dict[str, Any] | None:
+    """An accelerator I have no figures for ('my Moore Threads MTT S4000'), then its memory and bandwidth ('it
+    has 48GB and about 768 GB/s', '48G显存，带宽768GB/s'), in the same message or a later one: that card, named,
+    sized from those figures (the user's own when they said so, else the only card to size). Returns the
+    state's new unknown_card: the card waiting for its figures, {} once they are used, None for no change."""
+    waiting = {"name": u.unknown_card[0], "mine": u.unknown_card[1]} if u.unknown_card else state.get("unknown_card")
+    if not u.card_spec or not waiting or updates.get("owned") or updates.get("only"):
+        return waiting if u.unknown_card else None
+    name = str(waiting.get("name") or "")
+    spec = f"{u.card_spec},name={name}" if name else u.card_spec
+    updates["owned" if waiting.get("mine") else "only"] = [spec]
+    figures = spec.removeprefix("custom:").split(",")
+    turn.notes.append(say(lang, "reply.card_described", name=name, memory=figures[0].split("=")[1],
+                          bandwidth=figures[1].split("=")[1]))
+    return {}
 
 
 def _pick_choice(u: Understanding, pending: str, lang: str, turn: Turn) -> None:
@@ -612,9 +650,8 @@ def ask_node(state: AdvisorState) -> dict[str, Any]:
     turn = _turn(state)
     preface = _preface(turn, lang)
     update: dict[str, Any] = {}
-    if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan
+    if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan (state "deferred")
         preface += say(lang, "reply.also_later") + " "
-        update["deferred"] = turn.model_dump()
     return {"messages": [question_message(q.slot, lang, preface)], "asked": [*asked, q.slot], "pending": q.slot,
             **update}
 
@@ -639,6 +676,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
+    before = _plan_cards(previous) if turn.same_hardware else None
+    whatif = whatif or before
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
     except (ToolError, LookupError, ValueError) as e:
@@ -649,17 +688,21 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
             if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
-    asked = turn if turn.also else Turn.model_validate(state["deferred"]) if state.get("deferred") else None
+    waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
-    if asked and asked.also:  # "... vllm or tgi?": the question answered under the plan it is about
+    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
         from assistant.inform import Context, reply
 
         ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
                       filled.region or "global", _recorder(config))
-        after = "\n\n" + reply(asked.also, ctx)
+        after += "\n\n" + reply(str(asked.also), ctx)
         answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    own_prices = any(t.also == "rent_buy" for t in waiting)
+    same = writers.same_hardware(answer, before, lang) if before else ""
+    if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
+        notes.insert(0, same)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
-                                       own_prices=bool(asked and asked.also == "rent_buy"))
+                                       own_prices=own_prices)
     text += after
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
@@ -667,6 +710,33 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         decision=writers.decision(answer, lang), table=table))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _plan_cards(results: dict[str, Any]) -> tuple[int, str] | None:
+    """The cards of the plan answered before (count, catalog id), unless they are the user's own (their
+    own cards are sized in every answer)."""
+    best = (results.get("recommend") or {}).get("best") or {}
+    if not best.get("gpu") or best.get("owned"):
+        return None
+    return int(best["gpus"]), str(best["gpu"])
+
+
+def _deferred(state: AdvisorState) -> list[dict[str, Any]]:
+    """The turns whose question waits for the plan (a state written before they were a list holds one)."""
+    waiting = state.get("deferred") or []
+    return [waiting] if isinstance(waiting, dict) else [t for t in waiting if isinstance(t, dict)]
+
+
+def _distinct(turns: list[Turn]) -> list[Turn]:
+    """Each question once: the same question asked again (same code, same cards and engines) is answered once."""
+    seen: set[str] = set()
+    out = []
+    for t in turns:
+        key = json.dumps([t.also, t.cards, t.engines, t.subject, t.scope, t.prices], sort_keys=True)
+        if t.also and key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out
 
 
 def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:

@@ -672,6 +672,18 @@ def model_words(name: str, lang: str) -> str:
     return name
 
 
+def same_hardware(answer: Answer, cards: tuple[int, str], lang: str) -> str:
+    """Whether the cards of the plan before still do the job after a change asked as a question ('what
+    about 64 users?', '上下文从8k加到32k，卡还够吗'): fits with the memory to spare, or the reasons it does not."""
+    o = next((x for x in answer.options if (x.gpus, x.gpu) == cards), None)
+    if o is None:
+        return ""
+    if o.ok:
+        return say(lang, "answer.same_fits", option=gpu_words(o), spare=pct(o.headroom_fraction))
+    why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
+    return say(lang, "answer.same_fails", option=gpu_words(o), why=why)
+
+
 def _reasons(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     best = rec.best

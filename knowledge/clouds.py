@@ -12,6 +12,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.loader import DATA_DIR
 
 
+class Family(BaseModel):
+    """An instance family: its name, the words people type for it, its card, the cards in its largest size."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    aliases: tuple[str, ...] = Field(min_length=1)
+    gpu: str
+    gpus: int = Field(ge=1)
+
+
 class Cloud(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -20,6 +31,7 @@ class Cloud(BaseModel):
     name_zh: str
     gpus: tuple[str, ...] = Field(min_length=1)
     instances: str
+    families: tuple[Family, ...] = ()
     source: str
     as_of: dt.date
     partial: bool = False  # the provider's pages list more than the catalog holds, or the list is of families found
@@ -30,3 +42,10 @@ def clouds() -> dict[str, Cloud]:
     """Clouds by id, each with the catalog ids of the GPUs it rents."""
     records = yaml.safe_load((DATA_DIR / "clouds.yaml").read_text(encoding="utf-8")) or []
     return {c.id: c for c in (Cloud.model_validate(r) for r in records)}
+
+
+@cache
+def instance_families() -> dict[str, tuple[str, Family]]:
+    """Every instance family by each word typed for it (lower case): (cloud id, family)."""
+    return {alias.lower(): (cloud.id, family) for cloud in clouds().values() for family in cloud.families
+            for alias in family.aliases}

@@ -26,8 +26,17 @@ def read_constraints(m: Message) -> str | None:
     ram = word_pattern("system_ram").search(m.masked)
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
-    unknown = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("unknown_accelerators") if _said(m, pattern)]
-    if unknown:  # "海光DCU或者寒武纪都行": every one named is said, none silently dropped
+    unknown: list[str] = []
+    for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
+        x = pattern.search(m.masked)
+        if x and not negated(m.masked, x.start()):
+            name = zh if m.lang == "zh" else en
+            if not unknown:  # the first one named is the card the figures said describe
+                clause = m.masked[max(0, x.start() - 40):x.start()]
+                m.unknown_card = (name, bool(word_pattern("accelerator_mine").search(clause)
+                                             or word_pattern("accelerator_mine_zh").search(m.raw)))
+            unknown.append(name)
+    if unknown and not m.card_spec:  # "海光DCU或者寒武纪都行": every one named is said; figures given are used
         m.notes.append(("note.accelerator_unknown", {"name": ("、" if m.lang == "zh" else ", ").join(unknown)}))
     for pattern, (en, zh, cloud) in pattern_rows("providers"):
         if _said(m, pattern):

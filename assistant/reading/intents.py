@@ -16,9 +16,9 @@ from knowledge.resolve import BadValue, check_size
 
 def read_intents(m: Message) -> set[str]:
     """What the message asks beside slot values: reset, help, greet, thanks, not sure, math,
-    rent or buy, injection."""
+    rent or buy, injection, a change asked as a question (whatif)."""
     found = set()
-    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection"):
+    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif"):
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
     if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \
@@ -244,7 +244,9 @@ def read_question(m: Message, u: Understanding) -> None:
         return  # "is 4-bit good enough for chat?": the glossary's quantization entry answers it
     elif code == "quality" and word_pattern("quality_not").search(m.masked):
         return  # "is 24 GB good enough?": a hardware question
-    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale:
+    elif ("model" in u.updates and "model" not in own) or u.unknown_model or u.scale \
+            or (code in ALSO and code != "engine_choice" and set(u.updates) - own - m.weak):
+        # "20 users, is the B200 in stock anywhere?" at a question: the value taken, the question kept too
         _also(m, u, code)  # a sizing request that also asks something: sized, and the question answered after
         return
     elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
@@ -261,7 +263,8 @@ def read_question(m: Message, u: Understanding) -> None:
         u.compare_gpus, u.whatif_gpus = [], None
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
-    u.notes, u.region_hint = [], None
+    u.notes = [n for n in u.notes if n[0] == "note.instances"]  # 'p5 vs p4d': which cards those are, said
+    u.region_hint = None
 
 
 # Questions answered after the sizing when a message asks them beside one ("serve qwen 14b to 30 users:
@@ -275,6 +278,8 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     if code not in ALSO:
         return
     u.also = code
+    if code == "availability" and u.updates.get("region") == "global":
+        u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in _cards(m)]
     u.subject = u.updates.get("model") if code == "quality" else None

@@ -40,6 +40,8 @@ class Understanding:
     where: str | None = None  # the region a price or stock question names
     prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
+    card_spec: str | None = None  # a card's memory and bandwidth said with no card named ('custom:memory=48GB,...')
+    unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
 
     @property
     def empty(self) -> bool:
@@ -67,6 +69,8 @@ class Message:
     engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
     weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
     per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
+    card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
+    unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -95,8 +99,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
+    spec, masked = _card_spec(masked, found_gpus)
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   quantities(masked, lang))
+    msg.card_spec = spec
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted
@@ -109,3 +115,15 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
     return msg
 
+
+def _card_spec(masked: str, found_gpus: list) -> tuple[str | None, str]:
+    """A card's memory and bandwidth said with no card named ('it has 48GB and about 768 GB/s', '48G显存，带宽
+    768GB/s'): a custom card spec, and the text with both figures masked (they count no users or tokens)."""
+    if found_gpus:
+        return None, masked
+    memory = word_pattern("spec_memory").search(masked)
+    bandwidth = word_pattern("spec_bandwidth").search(masked)
+    if not memory or not bandwidth:
+        return None, masked
+    spec = f"custom:memory={memory['memory']}GB,bandwidth={bandwidth['bandwidth']}{bandwidth['unit'].upper()}B/s"
+    return spec, mask(masked, [memory.span(), bandwidth.span()])

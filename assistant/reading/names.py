@@ -194,6 +194,42 @@ def _apple(words: str) -> str | None:
     return mac.id if mac else None
 
 
+@cache
+def _instance_pattern() -> re.Pattern[str]:
+    """Cloud instance families by the words people type for them (knowledge/data/clouds.yaml), with a size
+    suffix ('p5.48xlarge', 'a3-highgpu-8g') or none; separators typed as space, '_' or '-'."""
+    from knowledge.clouds import instance_families
+
+    words = sorted(instance_families(), key=len, reverse=True)
+    alternation = "|".join(r"[\s_-]*".join(re.escape(part) for part in re.split(r"[\s_-]+", w)) for w in words)
+    return re.compile(rf"(?<![\w.-])({alternation})(?:\.\d*x?large|-\d+g)?(?![\w-])")
+
+
+def _joined(words: str) -> str:
+    """An instance name with its separators dropped ('nd_h100-v5' -> 'ndh100v5')."""
+    return re.sub(r"[\s_-]+", "", words)
+
+
+def _instances(text: str, taken: bytearray, notes: list[tuple[str, dict[str, str]]]) -> list[tuple[int, int, str, int]]:
+    """Cloud instances named ('p5 vs p4d?', 'ND H100 v5', 'a2-ultragpu'): the card each carries, and a note
+    that says which card that is."""
+    from knowledge import find_gpu
+    from knowledge.clouds import instance_families
+
+    families = {_joined(alias): family for alias, (_cloud, family) in instance_families().items()}
+    found, said = [], []
+    for x in _instance_pattern().finditer(text):
+        family = families[_joined(x.group(1))]
+        found.append((x.start(), x.end(), family.gpu, 1))
+        taken[x.start():x.end()] = b"\x01" * (x.end() - x.start())
+        said.append(f"{family.name} = {family.gpus} × {find_gpu(family.gpu).name}")
+        if len(found) >= MAX_NAMES:
+            break
+    if said:
+        notes.append(("note.instances", {"instances": "; ".join(dict.fromkeys(said))}))
+    return found
+
+
 _JOINED_COUNT = re.compile(r"(?<![\w.])(\d{1,3})[x×*](?=\d{3,4}\b|(?:rtx|gtx|[ahlbv])\s?\d{2,4}\b)", re.I)
 
 
@@ -213,6 +249,7 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
     # "2x3090", "8xA100": the count's x joined to the name is read as "2*3090" (same length, same spans)
     text = _JOINED_COUNT.sub(lambda x: x.group(1) + "*", text)  # the x kept as "*": a count of cards, never machines
     taken = bytearray(len(text) + 16)
+    found += _instances(text, taken, notes)
     for start, end, gram in _ngrams(text, 4):
         if any(taken[start:end]) or MASK in text[start:end] or (" " in gram and not _LETTER.search(gram)):
             continue

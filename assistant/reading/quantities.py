@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from assistant.reading.text import MAX_QUANTITIES, vocab, word_pattern
@@ -376,5 +376,32 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return out
+    return _changes(masked, out, lang)
 
+
+def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:
+    """A change said as 'from X to Y' ('context from 8k to 32k', '上下文从8k加到32k', 'go from 20 users to 64'):
+    Y takes the role either number has, or the label said before 'from' read as its unit ('users from 20
+    to 64' as '64 users'); X, the value it was, takes the role 'previous' that no reader reads."""
+    for i in range(len(out) - 1):
+        old, new = out[i], out[i + 1]
+        before = masked[max(0, old.start - 24):old.start]
+        said_from = word_pattern("range_from").search(before)
+        between = masked[old.end:new.start]
+        if not word_pattern("range_to").match(between):  # "from 20 users to 64": the old value's unit between them
+            between = re.sub(r"^\s*(?:[a-z]+|[\u3400-\u9fff]{1,3})\s", " ", between, count=1)
+        if not said_from or not word_pattern("range_to").match(between):
+            continue
+        role, extra = "", ""
+        label = re.search(r"([a-z_]+|[\u3400-\u9fff]{1,4})\s*$", strip_fillers(before[:said_from.start()]).rstrip())
+        if label:  # the label before 'from' read as the new value's unit: 'context from 8k to 32k' -> '32k context'
+            cut = old.start - len(before) + label.start()
+            view = masked[:cut] + masked[new.start:new.end] + " " + label.group(1) + masked[new.end:]
+            shift = new.start - cut
+            role, extra = _role(view, Quantity(new.number, new.scale, new.start - shift, new.end - shift), lang,
+                                out[i - 1].role if i else "")
+        if not role:
+            role, extra = (new.role, new.extra) if new.role else (old.role, old.extra)
+        out[i] = replace(old, role="previous", extra="")  # the value it was: read as nothing
+        out[i + 1] = replace(new, role=role, extra=extra)
+    return out

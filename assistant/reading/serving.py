@@ -88,7 +88,7 @@ def read_context(m: Message) -> int | None:
 
 def read_utilisation(m: Message) -> float | None:
     """How busy the GPUs are, 0-1: '24/7' (1.0), 'working hours' (0.24), '8 hours a day' (0.33),
-    '50%'; at the utilisation question a bare percentage. A batch job has none ('over the weekend'
+    '50%'; at the utilisation question a bare percentage; a service for customers or the public (1.0, said). A batch job has none ('over the weekend'
     is its deadline)."""
     if m.phase == "batch":
         return None
@@ -117,6 +117,9 @@ def read_utilisation(m: Message) -> float | None:
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
+    if not hits and m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain"):
+        m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
+        return 1.0
     if not hits:
         return None
     value = max(hits)[1]
