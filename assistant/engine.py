@@ -253,6 +253,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
     elif slot in ("owned", "exclude", "only"):
         shown = writers.cards_words(value, lang)
+    elif slot == "uptime":
+        shown = f"{value:g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
     elif slot == "train_tokens":

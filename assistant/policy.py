@@ -39,6 +39,7 @@ class Profile(BaseModel):
     population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
     users: int | None = Field(None, gt=0)
     utilisation: float | None = Field(None, gt=0, le=1)
+    uptime: float | None = Field(None, gt=0, le=100)  # an availability target in percent ("99.9% uptime")
     train_tokens: float | None = Field(None, gt=0)
     epochs: float | None = Field(None, gt=0, le=1000)
     seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")

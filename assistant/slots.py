@@ -94,8 +94,8 @@ class Slot:
             return 1
         if self.name == "users" and profile.get("population"):
             return _at_once(profile["population"]).at_once
-        if self.name == "utilisation" and profile.get("phase") == "production":
-            return 1.0  # a production service is up around the clock
+        if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")):
+            return 1.0  # a production service, or one with an availability target, is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         return self.default
@@ -110,6 +110,8 @@ class Slot:
             peak = _at_once(profile["population"])
             return say(lang, key + "_population", n=f"{peak.at_once:,}", people=f"{peak.people:,}",
                        share=f"{peak.share:.0%}", quantile=f"{peak.quantile:.0%}")
+        elif self.name == "utilisation" and profile.get("uptime") and profile.get("phase") != "production":
+            return say(lang, key + "_uptime", uptime=f"{profile['uptime']:g}%")
         elif self.name == "utilisation" and profile.get("phase") == "production":
             key += "_production"
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -173,6 +175,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("population", None, matters=serves_others, panel=True),
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
+    Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
     Slot("train_tokens", None, matters=trains),
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
@@ -223,6 +226,8 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     if len(asked) >= MAX_QUESTIONS:
         return None
     for name in ASKED:
+        if name == "utilisation" and profile.get("uptime"):
+            continue  # an availability target says the cards are up around the clock, said, not asked
         if name == "users" and profile.get("population"):
             continue  # the people at once come from the people who use it (tools.traffic), said, not asked
         if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):

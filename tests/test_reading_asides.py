@@ -454,3 +454,14 @@ def test_a_reserved_hourly_price_is_billed_every_hour(word):
 ])
 def test_every_accelerator_without_figures_is_said(text, names):
     assert _notes(text)["note.accelerator_unknown"] == {"name": names}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_service_with_an_availability_target_is_up_around_the_clock(lang):
+    text = {"en": "serve qwen2.5 32b to 40 concurrent users, 99.9% uptime",
+            "zh": "部署qwen2.5-32b给40人同时用，可用性要99.9%"}[lang]
+    data = payload(run_conversation([text])[-1])
+    assert data["kind"] == "answer" and data["profile"]["uptime"] == 99.9 and data["profile"]["utilisation"] == 1.0
+    hours = {"en": "serve qwen2.5 32b to 40 concurrent users in working hours, 99.9% uptime",
+             "zh": "部署qwen2.5-32b给40人同时用，只在工作时间用，可用性要99.9%"}[lang]
+    assert payload(run_conversation([hours], thread="b")[-1])["profile"]["utilisation"] == 0.24

@@ -15,7 +15,8 @@ from tools.recommend import Workload
 # Slots that reach the tools under another name (advice.workload_for maps them; the people who use a
 # service reach them as the people at once, tools.traffic), and readers that
 # fill several slots at once (the budget reader gives a one-off or a monthly budget).
-RENAMED_FOR_TOOLS = {"precision": "serve_precision", "only": "candidates", "population": "users"}
+RENAMED_FOR_TOOLS = {"precision": "serve_precision", "only": "candidates", "population": "users",
+                     "uptime": "utilisation"}
 READER_OF = {"budget": ("budget_usd", "budget_usd_per_month")}
 NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
 
@@ -57,7 +58,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "only": ["h100-sxm"], "region": "china", "preference": "buy", "method": "lora", "precision": "int4",
                "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "engine": "vllm", "has_host": True,
                "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
-               "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast"}
+               "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast", "uptime": 99.9}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

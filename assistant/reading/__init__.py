@@ -78,6 +78,7 @@ from assistant.reading.serving import (
     read_min_tokens_per_s,
     read_population,
     read_ttft,
+    read_uptime,
     read_users,
     read_utilisation,
 )
@@ -110,6 +111,7 @@ READERS = (
     ("users", read_users),
     ("context", read_context),
     ("utilisation", read_utilisation),
+    ("uptime", read_uptime),
     ("region", read_region),
     ("budget", read_budget),
     ("electricity_usd_per_kwh", read_power),

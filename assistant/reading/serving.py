@@ -61,6 +61,13 @@ def read_population(m: Message) -> int | None:
     return int(value)
 
 
+def read_uptime(m: Message) -> float | None:
+    """An availability target: '99.9% uptime', '可用性要99.95%' (percent). Never how busy the cards are, but
+    a service with one is up around the clock (the utilisation slot's default then)."""
+    said = m.role("uptime")
+    return said[0].value if said and 50 <= said[0].value <= 100 else None
+
+
 def read_context(m: Message) -> int | None:
     """Context length in tokens: '32k context' (32,768), 'context of 128 thousand tokens' (128,000);
     at the context question a bare '32k'."""
