@@ -28,6 +28,7 @@ from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
 from tools.recommend import FOUR_BIT
+from tools.traffic import POPULATION_FROM
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
@@ -209,6 +210,15 @@ def _lang(state: AdvisorState) -> str:
 
 
 # ---------------------------------------------------------------- describing values
+
+
+def _with_added(owned: list[str], added: dict[str, int]) -> list[str]:
+    """The owned cards with more of some added: ['1x rtx-4090'] + {rtx-4090: 1} -> ['2x rtx-4090']."""
+    out, left = [], dict(added)
+    for entry in owned:
+        count, _, card = entry.partition("x ")
+        out.append(f"{int(count) + left.pop(card.strip(), 0)}x {card.strip()}")
+    return out + [f"{n}x {card}" for card, n in left.items()]
 
 
 def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short branch per slot
@@ -408,6 +418,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
+    if u.users_counted and (updates.get("users") or 0) >= POPULATION_FROM and not updates.get("population"):
+        updates["population"], updates["users"] = updates["users"], None  # "300 doctors": who use it, not at once
+    servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
+    if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
+        # "actually 3 boxes not 4": the servers you own, of the cards already said
+        updates["owned"] = [f"{servers * profile.server_gpus}x {profile.owned[0].partition('x ')[2].strip()}"]
+        u.notes = [(k, v) for k, v in u.notes if k != "note.servers_without_cards"]
+    if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
+        updates["owned"] = _with_added(profile.owned, u.added_cards)
     before = profile.model_dump()
     same = _same_family(profile.model, updates.get("model"), u, text)
     if same:
@@ -435,6 +454,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         profile = profile.model_copy(update={pending: spec.default_for(data, lang)})
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
+    if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()):
+        # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
+        profile = profile.model_copy(update={"users": 1})
+        defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
     turn.changed = [SLOTS[k].label(lang) for k in after if after[k] != before[k]]
     turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]

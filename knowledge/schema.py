@@ -26,7 +26,7 @@ SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
-Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3.5"]
+Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
 _VENDOR_STACK: dict[str, str] = {

@@ -465,3 +465,24 @@ def test_a_service_with_an_availability_target_is_up_around_the_clock(lang):
     hours = {"en": "serve qwen2.5 32b to 40 concurrent users in working hours, 99.9% uptime",
              "zh": "部署qwen2.5-32b给40人同时用，只在工作时间用，可用性要99.9%"}[lang]
     assert payload(run_conversation([hours], thread="b")[-1])["profile"]["utilisation"] == 0.24
+
+
+@pytest.mark.parametrize(("text", "uptime"), [("gpt-oss-120b for 500 staff, uptime 99.95", 99.95), ("SLA 99.9, serve qwen2.5 7b", 99.9),
+                                              ("部署qwen2.5-7b，可用性要求99.99", 99.99)])
+def test_an_availability_target_without_its_percent_sign_is_read(text, uptime):
+    u = understand(text)
+    assert u.updates.get("uptime") == uptime and "utilisation" not in u.updates
+
+
+@pytest.mark.parametrize(("text", "hourly"), [("autodl上4090是1.88一小时，自己买一张4090要1万6，每天跑8小时", 1.88),
+                                              ("租H100现在一小时大概15块人民币，买一台8卡H100服务器报价220万，租还是买", 15.0)])
+def test_a_chinese_hourly_price_is_a_rent_quote_not_a_budget(text, hourly):
+    u = understand(text)
+    assert u.prices["rent_usd_per_hour"] == pytest.approx(hourly * rules().usd_per_cny, rel=1e-3)
+    assert not {"budget_usd", "budget_usd_per_month"} & u.updates.keys()
+
+
+@pytest.mark.parametrize("text", ["should i buy nvda now or wait", "英伟达股票现在能买吗", "is nvidia stock a buy before the next launch?"])
+def test_share_questions_are_declined_as_investment_advice(text):
+    u = understand(text)
+    assert "out_of_scope" in u.intents and u.scope == "investment"

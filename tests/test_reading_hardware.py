@@ -338,7 +338,7 @@ def test_a_memory_the_catalog_has_is_that_card():
 # as those cards: tests/test_cards_2026.py)
 LAPTOPS = ["RTX 3080 Ti laptop 16GB", "3080 Ti laptop", "3070 laptop GPU", "laptop 3080", "my laptop with a 4070 Ti",
            "笔记本3080", "3080 移动版", "RTX 4060 Ti mobile"]
-UNKNOWN = ["GTX 1080 Ti", "V100", "RTX A5000", "3060 Ti", "4080 Super", "Titan RTX", "RX 7900 XTX", "Tesla P40",
+UNKNOWN = ["GTX 1080 Ti", "V100", "RTX A5000", "3060 Ti", "4080 Super", "Titan RTX", "RX 7900 XT", "Tesla P40",
            "MI250", "4070 Ti Super", "rtx 4060"]
 
 
@@ -385,3 +385,27 @@ def test_a_mac_named_with_its_memory_in_any_spelling_is_that_mac(memory, frame):
 def test_chinese_my_cards_are_owned(mine, cards, owned):
     for text in (f"{mine}{cards}能跑qwen2.5-14b吗", f"用{mine}{cards}部署qwen2.5-14b", f"qwen2.5-14b，在{mine}{cards}上跑"):
         assert understand(text).updates.get("owned") == [owned], text
+
+
+@pytest.mark.parametrize("form", ["换成{c}呢", "换成{c}", "改用{c}呢", "换用{c}吧", "switch to {c}", "swap to {c}?", "change to {c}"])
+@pytest.mark.parametrize(("card", "gpu_id"), [("H20", "h20"), ("L40S", "l40s"), ("910B", "ascend-910b")])
+def test_switching_to_a_card_plans_on_it(form, card, gpu_id):
+    """'换成H20呢' after a plan is a new plan on that card, not a why-not comparison at the old count."""
+    u = understand(form.format(c=card))
+    assert u.updates.get("only") == [gpu_id] and "why_not" not in u.intents
+
+
+@pytest.mark.parametrize(("text", "added"), [
+    ("what if i add a second 4090", {"rtx-4090": 1}), ("add 2 more A100s", {"a100-80gb-sxm": 2}),
+    ("and if we buy another L40S?", {"l40s": 1}), ("再加两张4090呢", {"rtx-4090": 2}), ("我再买一张3090", {"rtx-3090": 1}),
+    ("plus one more 3090", {"rtx-3090": 1})])
+def test_more_of_a_card_is_added_to_the_ones_you_have(text, added):
+    u = understand(text)
+    assert u.added_cards == added and "only" not in u.updates and "owned" not in u.updates
+
+
+@pytest.mark.parametrize(("text", "slot", "factor"), [
+    ("数据量翻一倍", "train_tokens", 2.0), ("double the data", "train_tokens", 2.0),
+    ("twice as many training examples", "train_tokens", 2.0), ("用户翻倍", "users", 2.0)])
+def test_relative_changes_scale_what_was_said(text, slot, factor):
+    assert understand(text).scale == {slot: factor}

@@ -70,3 +70,11 @@ def test_training_on_owned_servers_uses_all_of_them_over_a_fast_network_said():
     fast = payload(run_conversation([text.format(net="IB互联，")])[-1])["decision"]
     plain = payload(run_conversation([text.format(net="")], thread="b")[-1])["decision"]
     assert (fast["gpus"], plain["gpus"]) == (32, 8)
+
+
+@pytest.mark.parametrize(("text", "owned"), [("we have 2 H100 8-gpu boxes on prem", "16x h100-sxm"),
+                                             ("we run 3 A100 8-card servers", "24x a100-80gb-sxm"),
+                                             ("我们有两台昇腾910B的服务器，每台8卡", "16x ascend-910b"),
+                                             ("家里有俩3090", "2x rtx-3090")])
+def test_machines_sized_after_the_card_count_every_card(text, owned):
+    assert understand(text).updates.get("owned") == [owned]

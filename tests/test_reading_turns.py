@@ -282,3 +282,23 @@ def test_a_stock_question_waiting_for_the_plan_is_not_answered_after_start_over(
                                 "serve qwen2.5 7b for 20 users, working hours"])
     assert "will answer your other question" in replies[0].content
     assert payload(replies[-1])["kind"] == "answer" and "stock" not in replies[-1].content.lower()
+
+
+@pytest.mark.parametrize(("text", "slot", "value"), [("上下文改成128k呢", "context", 131072), ("上下文改成32k吧", "context", 32768),
+                                                     ("哦不对 其实是交互式的 不是离线跑批", "phase", "serve")])
+def test_a_sentence_particle_is_no_people_and_interactive_means_served(text, slot, value):
+    u = understand(text)
+    assert u.updates.get(slot) == value and "users" not in u.updates
+
+
+def test_a_correction_of_the_server_count_keeps_the_cards_per_server():
+    replies = run_conversation(["we have four boxes of 8x A100 80G, full finetune qwen2.5 72b on ~2B tokens",
+                                "actually 3 boxes not 4"])
+    assert payload(replies[-1])["profile"]["owned"] == ["24x a100-80gb-sxm"]
+
+
+@pytest.mark.parametrize("text", ["does qwen2.5 72b fit on a single h100 80gb with 32k context?",
+                                  "DeepSeek-V3 671B 能不能在一台8卡H20上跑？上下文大概32k"])
+def test_a_fit_question_is_sized_for_one_person_and_says_so(text):
+    data = payload(run_conversation([text])[-1])
+    assert data["kind"] == "answer" and data["profile"]["users"] == 1

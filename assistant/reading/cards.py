@@ -52,7 +52,12 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         e0 += after.end()
     elif m and not re.search(r"\d\s*[x×*]|gpu|card", m.group(0)) and not gpu_id.startswith("apple-"):
         server = word_pattern("machines_after").match(text[e0:e0 + 24])
-        if server:  # "2 H100 servers": the number counts the servers, not the cards
+        sized = word_pattern("machines_of_n_after").match(text[e0:e0 + 32])
+        if sized and int(sized["per"]) > 0:  # "2 H100 8-gpu boxes": two machines of eight cards each
+            per = int(sized["per"])
+            count *= per
+            e0 += sized.end()
+        elif server:  # "2 H100 servers": the number counts the servers, not the cards
             servers = count
             count, note = servers_of(gpu_id, count, server["word"])
             per = count // servers

@@ -45,7 +45,8 @@ def _map_position(raw: str, text: str, pos: int) -> int:
 def read_budget(m: Message) -> tuple[str, float] | None:
     """A budget in USD: ('budget_usd_per_month', 2000.0) for 'at most $2000 a month',
     ('budget_usd', 5000.0) for 'I can spend $5k'; yuan converted at the rules' rate."""
-    money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])]
+    money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+             and not word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]  # a price
     money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
     if not money:
         return None
@@ -247,13 +248,21 @@ def read_only(m: Message) -> list[str] | None:
     owned = {g for s, e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s]) or _owned(m, s, e, g)}
     out = []
     for s, e, gpu_id, count in m.gpus:
-        if negated(m.masked, s) or gpu_id in owned:
+        if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e):
             continue
         only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"] or _laptop(gpu_id)  # a Mac or laptop named is owned
         if only or (_chosen(m, s, e) and not mine):
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
     return sorted(set(out)) or None
+
+
+def _alternative(m: Message, s: int, e: int) -> bool:
+    """One of two cards offered as a choice ('rent h100 or h200?', '租h100还是h200划算'): compared, not the
+    only one allowed."""
+    others = [x for x, _e, g, _n in m.gpus if x != s]
+    return bool(others) and bool(word_pattern("card_alternative").match(m.masked[e:e + 16])
+                                 or word_pattern("card_alternative_before").search(m.masked[max(0, s - 16):s]))
 
 
 def _chosen(m: Message, s: int, e: int) -> bool:
@@ -295,6 +304,13 @@ def read_gpus(m: Message, u: Understanding) -> None:
         return
     found = [g for g in m.gpus if not negated(m.masked, g[0])]
     if not found:
+        return
+    for s, _e, gpu_id, count in found:  # "what if I add a second 4090", "再加两张4090": more of a card you have
+        more = word_pattern("add_cards").search(m.masked[max(0, s - 32):s])
+        if more:
+            u.added_cards[gpu_id] = int(more.group("n") or more.group("n2") or (count if s in m.counted else 1))
+    if u.added_cards:
+        u.updates.pop("only", None)
         return
     if len(found) >= 2 and word_pattern("compare").search(m.masked):
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))

@@ -409,7 +409,8 @@ def _both_priced(m: Message) -> bool:
 
 def _amounts(m: Message) -> list[Quantity]:
     """Money said, and bare amounts (no unit, 50 or more) that may be prices in a rent-or-buy question."""
-    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and q.value >= 50))]
+    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and (
+        q.value >= 50 or word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]))))]  # '1.88一小时' too
 
 
 def _priced(words: str) -> bool:

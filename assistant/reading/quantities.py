@@ -201,6 +201,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         if word_pattern("uptime_after").match(rest) or word_pattern("uptime_before").search(before):
             return "uptime", ""  # "99.9% uptime": an availability target, not how busy the cards are
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
+    if 90 <= q.value < 100 and q.scale != "k" and word_pattern("uptime_before").search(before):
+        return "uptime", ""  # "uptime 99.95", "SLA 99.9": an availability target written without its % sign
     cur_before = word_pattern("money_before").search(before.rstrip())
     cur_after = word_pattern("money_after").match(after)
     if cur_before or cur_after:

@@ -134,10 +134,13 @@ def _zh_numerals(text: str) -> str:
         run = m.group()
         if len(run) > 24:
             return run  # no number is written that long
-        if not re.search(r"[\d一二两三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
+        if not re.search(r"[\d一二两俩三四五六七八九十百千万亿]", run) or re.fullmatch(r"[零〇]+", run):
             return run
         follows = m.string[m.end():m.end() + 1]
         digits = vocab()["zh_digits"]
+        split = re.fullmatch(r"(\d+(?:\.\d+)?)([^\d.])", run)
+        if split and split.group(2) in digits:  # '1.88一小时', '8块一小时': a price, then one hour
+            return f" {split.group(1)} {_digits(digits[split.group(2)])} "
         count = follows and follows in vocab()["zh_measure_words"] and digits.get(run[-1], 0) > 0
         if count and len(run) > 1 and run[-2] not in digits and run[-2] != "十":
             # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
