@@ -28,7 +28,6 @@ from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
 from tools.recommend import FOUR_BIT
-from tools.traffic import POPULATION_FROM
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
@@ -418,8 +417,6 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
-    if u.users_counted and (updates.get("users") or 0) >= POPULATION_FROM and not updates.get("population"):
-        updates["population"], updates["users"] = updates["users"], None  # "300 doctors": who use it, not at once
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
     if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
         # "actually 3 boxes not 4": the servers you own, of the cards already said

@@ -83,7 +83,7 @@ def test_a_20000_character_paste_that_starts_with_the_workload_is_understood():
     assert len(paste) == 20_000
     reply = reply_to([paste])
     assert payload(reply)["kind"] == "question"
-    assert "a 7B model" in reply.content and "10 concurrent users" in reply.content
+    assert "a 7B model" in reply.content and "10 users, sized as all at once" in reply.content
     assert_repeats_question(reply, "utilisation")
 
 
@@ -123,7 +123,7 @@ def test_a_japanese_sentence_keeps_the_sizes_and_user_counts_it_contains():
     reply = reply_to(["7Bモデルを10人のユーザーに提供したい"])  # "I want to offer a 7B model to 10 users"
     assert payload(reply)["kind"] == "question"
     # a model offered to a number of users is a serving job
-    assert "Got it: a 7B model; serving; 10 concurrent users." in reply.content
+    assert "Got it: a 7B model; serving; 10 users, sized as all at once." in reply.content
 
 
 # ---------------------------------------------------------------- contradictions and absurd values

@@ -409,3 +409,9 @@ def test_more_of_a_card_is_added_to_the_ones_you_have(text, added):
     ("twice as many training examples", "train_tokens", 2.0), ("用户翻倍", "users", 2.0)])
 def test_relative_changes_scale_what_was_said(text, slot, factor):
     assert understand(text).scale == {slot: factor}
+
+
+@pytest.mark.parametrize(("text", "card"), [("serve deepseek v3 to 400 concurrent users. h200 nodes, how many", "h200"),
+                                            ("部署qwen2.5-72b，H20服务器要几台", "h20"), ("llama 3.3 70b for 300 users, L40S servers, how many?", "l40s")])
+def test_a_card_asked_how_many_of_is_the_card_planned_on(text, card):
+    assert understand(text).updates.get("only") == [card]

@@ -125,13 +125,6 @@ def test_training_added_to_a_serving_plan_keeps_the_serving(follow_up):
     assert data["profile"]["method"] == "lora" and data["profile"]["users"] == 40
 
 
-@pytest.mark.parametrize(("text", "people", "at_once"), [("给三百个医生用 llama 3.3 70b，工作时间", 300, 43),
-                                                         ("mixtral 8x22b internal assistant for 1500 users, working hours", 1500, 178)])
-def test_a_large_count_of_people_without_at_once_is_a_user_base(text, people, at_once):
-    data = payload(run_conversation([text])[-1])
-    assert (data["profile"]["population"], data["profile"]["users"]) == (people, at_once)
-
-
 def test_a_large_count_said_at_once_stays_at_once():
     data = payload(run_conversation(["serve llama 3.1 70b to 200 concurrent users during working hours"])[-1])
     assert data["profile"]["users"] == 200 and data["profile"]["population"] is None

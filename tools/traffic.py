@@ -18,9 +18,6 @@ from statistics import NormalDist
 
 from pydantic import BaseModel, Field
 
-# A count of people this large, said without "at once" ("300 doctors", "1500 users"), is a user base, not a
-# crowd generating together: the people at once are taken from it. Smaller teams are sized as all at once.
-POPULATION_FROM = 100
 PEAK_SHARE = 0.10  # of the people who use it, generating at the busiest moment
 QUANTILE = 0.99  # sized for a count exceeded once in a hundred busy moments
 EXACT_UP_TO = 20_000  # above this the normal approximation is within one person

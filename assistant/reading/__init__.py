@@ -177,7 +177,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
-    u.card_spec, u.unknown_card, u.users_counted = m.card_spec, m.unknown_card, m.users_counted
+    u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

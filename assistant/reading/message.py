@@ -40,7 +40,6 @@ class Understanding:
     where: str | None = None  # the region a price or stock question names
     prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
-    users_counted: bool = False  # 'for 300 doctors': people who use it, no word saying at once
     added_cards: dict[str, int] = field(default_factory=dict)  # "add a second 4090": card -> how many more
     card_spec: str | None = None  # a card's memory and bandwidth said with no card named ('custom:memory=48GB,...')
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
@@ -71,7 +70,6 @@ class Message:
     engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
     weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
     per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
-    users_counted: bool = False  # the users are a count of people, with no word saying they are at once
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
 

@@ -17,8 +17,6 @@ def read_users(m: Message) -> int | None:
     at_once = [q for q in counted if q.extra == "concurrent"]  # "200 users, ~50 concurrent": 50 size the cards
     for q in at_once or counted:
         value = q.value
-    m.users_counted = bool(counted) and not at_once and not word_pattern("concurrency_modifier").match(
-        m.masked[counted[-1].end:counted[-1].end + 16]) if counted else False
     plus_me = m.live("people_plus_me")
     if plus_me and not at_once:
         value = float(plus_me[0].group("n") or plus_me[0].group("n2")) + 1  # "me + 2 friends": three people
