@@ -417,11 +417,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
+    if "budget_usd" in updates and profile.budget_usd_per_month and any(k == "note.budget_once" for k, _v in u.notes):
+        # "budget got cut to 1500" after a monthly budget: the same kind of budget, changed
+        updates["budget_usd_per_month"] = updates.pop("budget_usd")
+        _drop_note(u, turn, "note.budget_once", lang)
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
     if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
         # "actually 3 boxes not 4": the servers you own, of the cards already said
         updates["owned"] = [f"{servers * profile.server_gpus}x {profile.owned[0].partition('x ')[2].strip()}"]
-        u.notes = [(k, v) for k, v in u.notes if k != "note.servers_without_cards"]
+        _drop_note(u, turn, "note.servers_without_cards", lang)
     if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
     before = profile.model_dump()
@@ -568,6 +572,13 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
                 and SLOTS[slot].default_for(new_phase) != getattr(profile, slot):
             updates[slot] = None  # a default of the old phase: the new phase's default is taken at the answer
             defaulted.pop(slot)
+
+
+def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:
+    """A reader's note the conversation made moot (a budget's period, servers whose cards are known)."""
+    said = {say(lang, k, **v) for k, v in u.notes if k == key}
+    u.notes = [(k, v) for k, v in u.notes if k != key]
+    turn.notes = [n for n in turn.notes if n not in said]
 
 
 def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict[str, Any]:

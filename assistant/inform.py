@@ -400,7 +400,8 @@ def rent_or_buy(ctx: Context) -> str:
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / n}
-                          if "hosting_usd_per_month_machine" in prices else {}),
+                          if "hosting_usd_per_month_machine" in prices else
+                          {"hosting_usd_per_gpu_month": 0.0} if gpu.at_home else {}),  # a card in your own computer
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
     try:
         rb = rent_vs_buy(inp)

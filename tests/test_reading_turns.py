@@ -302,3 +302,18 @@ def test_a_correction_of_the_server_count_keeps_the_cards_per_server():
 def test_a_fit_question_is_sized_for_one_person_and_says_so(text):
     data = payload(run_conversation([text])[-1])
     assert data["kind"] == "answer" and data["profile"]["users"] == 1
+
+
+@pytest.mark.parametrize(("text", "pending"), [("what if rental was 1.50/hr", "users"), ("buy an 8xH100 box for 280k", "users"),
+                                               ("预算砍到一万了", "utilisation")])
+def test_a_price_or_budget_typed_at_a_question_is_not_its_answer(text, pending):
+    u = understand(text, pending)
+    assert pending not in u.updates and not u.problems
+
+
+@pytest.mark.parametrize(("first", "cut", "monthly"), [
+    ("每月两万预算，glm-4 9b做客服，高峰五十人同时在线，工作时间", "预算砍到一万了", 1400.0),
+    ("mistral small 24b for 30 concurrent users, budget $3000 a month, working hours", "budget got cut to 1500", 1500.0)])
+def test_a_monthly_budget_changed_stays_monthly(first, cut, monthly):
+    data = payload(run_conversation([first, cut])[-1])
+    assert data["profile"]["budget_usd_per_month"] == monthly and data["profile"]["budget_usd"] is None
