@@ -317,3 +317,10 @@ def test_a_price_or_budget_typed_at_a_question_is_not_its_answer(text, pending):
 def test_a_monthly_budget_changed_stays_monthly(first, cut, monthly):
     data = payload(run_conversation([first, cut])[-1])
     assert data["profile"]["budget_usd_per_month"] == monthly and data["profile"]["budget_usd"] is None
+
+
+@pytest.mark.parametrize(("text", "seq"), [("full fine tune qwen2.5 72b at 8k seq len on 2B tokens", 8000),
+                                           ("lora on llama 3.1 8b, 4096 sequence length", 4096),
+                                           ("全参微调qwen2.5-7b，4k序列，一亿token", 4000)])
+def test_a_sequence_length_said_before_its_label_is_read(text, seq):
+    assert understand(text).updates.get("seq_len") == seq
