@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from assistant.reading.text import word_pattern
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
@@ -34,8 +35,6 @@ REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
-# "too", "also", "as well", "也", "还要": a job added to the one planned, not instead of it
-ALSO = re.compile(r"\b(?:too|also|as well|in addition|on top)\b|也|还要|还想|另外|同时还", re.IGNORECASE)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
@@ -374,7 +373,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     if updates.get("phase") == "fine-tune" and profile.phase in ("serve", "production") \
-            and ALSO.search(text):  # "and if we need to fine tune it too?": serving stays, training joins it
+            and word_pattern("job_added").search(text.lower()):  # "fine tune it too?": serving stays, training joins
         updates["phase"] = "train-and-serve"
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
         if getattr(profile, slot, None) is not None:

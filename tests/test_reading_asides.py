@@ -486,3 +486,8 @@ def test_a_chinese_hourly_price_is_a_rent_quote_not_a_budget(text, hourly):
 def test_share_questions_are_declined_as_investment_advice(text):
     u = understand(text)
     assert "out_of_scope" in u.intents and u.scope == "investment"
+
+
+def test_a_quoted_machine_price_in_k_is_no_context():
+    u = understand("quote of 285k for an 8xH100 box vs runpod at 2.39/hr per gpu, deepseek v3 fp8 to ~300 users 24/7")
+    assert "context" not in u.updates and u.prices["buy_usd_machine"] == 285_000.0

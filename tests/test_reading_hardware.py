@@ -415,3 +415,8 @@ def test_relative_changes_scale_what_was_said(text, slot, factor):
                                             ("部署qwen2.5-72b，H20服务器要几台", "h20"), ("llama 3.3 70b for 300 users, L40S servers, how many?", "l40s")])
 def test_a_card_asked_how_many_of_is_the_card_planned_on(text, card):
     assert understand(text).updates.get("only") == [card]
+
+
+@pytest.mark.parametrize("text", ["我想在自己的3090上微调一个glm4 9b", "用自己的3090跑qwen2.5-14b"])
+def test_ones_own_card_said_without_a_pronoun_is_owned(text):
+    assert understand(text).updates.get("owned") == ["1x rtx-3090"]
