@@ -368,7 +368,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
-    updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text)
+    updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     unknown_card = _described_card(u, state, updates, lang, turn)
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
@@ -580,7 +580,7 @@ def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:
     turn.notes = [n for n in turn.notes if n not in said]
 
 
-def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict[str, Any]:
+def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: str | None = None) -> dict[str, Any]:
     updates = dict(u.updates)
     if "model" in updates:
         try:
@@ -598,6 +598,10 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str) -> dict
         turn.notes.append(say(lang, key, name=u.unknown_model, size=size, total=moe.group(1) if moe else "",
                               active=moe.group(2) if moe else ""))
         turn.unknown_model = "model" not in updates
+    if "deadline_hours" in updates and (updates.get("phase") or phase) == "serve":
+        # "live by end of next month": a go-live date; a service has no run to finish, so it sizes nothing
+        days = updates.pop("deadline_hours") / 24
+        turn.notes.append(say(lang, "reply.go_live", days=f"{days:,.0f}" if days >= 2 else f"{days:,.1f}"))
     if "deadline_hours" in updates and WEEKDAY.search(text):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names
         hits = [x for x in WEEKDAY.finditer(text) if not TODAY_BEFORE.search(text[max(0, x.start() - 10):x.start()])] \
@@ -632,6 +636,8 @@ def route(state: AdvisorState) -> Route:
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
     if turn.has("rent_buy") and has_answer and not turn.changed and turn.also != "rent_buy":
+        return "explain"
+    if (turn.has("own_enough") or turn.has("total_cost")) and has_answer and not turn.changed and not asked_other:
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     acted = turn.changed or asked_other or not_sure_counts
@@ -722,12 +728,14 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
+    answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
     for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
         from assistant.inform import Context, reply
 
         ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
                       filled.region or "global", _recorder(config))
         after += "\n\n" + reply(str(asked.also), ctx)
+        answered.append({"code": asked.also, **ctx.data})
         answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
     own_prices = any(t.also == "rent_buy" for t in waiting)
     same = writers.same_hardware(answer, before, lang) if before else ""
@@ -739,7 +747,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
-        decision=writers.decision(answer, lang), table=table))
+        decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 
@@ -784,12 +792,19 @@ def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:
 
 
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
-    """Follow-ups about an answer: "show the math" / "why?", and "rent or buy?"."""
+    """Follow-ups about an answer: "show the math" / "why?", "rent or buy?", "can we do it on what we have?",
+    "what's the total cost?"."""
     lang = _lang(state)
     turn = _turn(state)
     if turn.has("rent_buy") and not turn.has("math"):
         text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang)
         topic = "rent_or_buy"
+    elif turn.has("own_enough") and not turn.has("math"):
+        text, payload = writers.write_own_enough(state.get("results") or {}, lang)
+        topic = "own_enough"
+    elif turn.has("total_cost") and not turn.has("math"):
+        text, payload = writers.write_total_cost(state.get("results") or {}, lang)
+        topic = "total_cost"
     else:
         text, payload = writers.write_math(state.get("results") or {}, lang, recorder=_recorder(config))
         topic = "math"
@@ -822,8 +837,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     elif (turn.compare or turn.whatif) and not has_answer:
         cards = list(turn.compare) or ([f"{turn.whatif[0]}x {turn.whatif[1]}"] if turn.whatif else [])
         parts.append(say(lang, "reply.cards_noted", cards=writers.cards_words(cards, lang)))
-    elif turn.has("math") or turn.has("rent_buy"):
-        parts.append(say(lang, "reply.math_later"))
+    elif later := _answered_later(turn):
+        parts.append(say(lang, later))
     elif turn.has("greet"):
         parts.append(say(lang, "intro"))
     elif turn.has("thanks"):
@@ -841,6 +856,15 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
             parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
     first = turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase"))
     return _with_question(state, lang, parts, kind, extra, "phase" if first else None)
+
+
+def _answered_later(turn: Turn) -> str | None:
+    """A question about the plan asked before there is one: the catalog key of the reply that says so."""
+    if turn.has("math") or turn.has("rent_buy"):
+        return "reply.math_later"
+    if turn.has("own_enough") or turn.has("total_cost"):
+        return "reply.plan_later"
+    return None
 
 
 def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, extra: dict[str, Any],

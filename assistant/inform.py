@@ -15,7 +15,7 @@ from typing import Any
 
 from assistant.catalog import localise, say
 from assistant.writers import _break_even, hours, money, pct, seconds, tps
-from knowledge import engines, find_gpu, rules
+from knowledge import engines, find_gpu, find_model, rules
 from knowledge.schema import Engine, Gpu
 from tools.cost import price_quote
 from tools.recommend import Option, Recommendation, Workload, evaluate
@@ -283,11 +283,40 @@ def engine_choice(ctx: Context) -> str:
         data.append({"id": e.id, "runs_on_card": bool(gpu and e.name_on(gpu)) if gpu else None, "sized_as": e.sized_as})
     ctx.data["engines"] = data
     lines += ["", ctx.say("info.engine.choose")]
+    pick = _engine_pick(named, gpu, ctx)
+    if pick is not None:
+        lines.append(ctx.say("info.engine.pick", engine=_engine(pick[0]).name,
+                             why=ctx.say(f"info.engine.why.{pick[1]}")))
+        ctx.data["pick"] = {"engine": pick[0], "because": pick[1]}
     rec = ctx.rec
     if rec and rec.best and rec.best.engine:
         lines.append(ctx.say("info.engine.plan", engine=rec.best.runtime or _engine(rec.best.engine).name,
                              option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return "\n".join(lines)
+
+
+def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context) -> tuple[str, str] | None:
+    """The engine an expert would start with among those asked about, and why (a code): llama.cpp or MLX
+    for one person on a desktop card or a Mac, the vendor's engine on Ascend, SGLang for DeepSeek-style
+    MoE models with latent attention, vLLM otherwise (the widest model support, and the one sized)."""
+    runs = [e for e in named if gpu is None or _engine(e).name_on(gpu)]
+    users = ctx.profile.get("users") or 0
+    model = None
+    if ctx.profile.get("model"):
+        try:
+            model = find_model(ctx.profile["model"])
+        except (LookupError, ValueError):
+            model = None
+    rules = (
+        ("mlx", gpu is not None and gpu.vendor == "apple", "mac"),
+        ("llama.cpp", gpu is not None and (gpu.segment in ("consumer", "apple")) and users <= 2, "one_person"),
+        ("mindie", gpu is not None and gpu.vendor == "huawei", "ascend"),
+        ("vllm", gpu is not None and gpu.vendor == "huawei", "ascend"),
+        ("sglang", model is not None and model.attention == "mla" and (model.num_experts or 0) > 0, "mla_moe"),
+        ("vllm", True, "default"),
+        ("sglang", True, "default_sglang"),
+    )
+    return next(((e, why) for e, cond, why in rules if cond and e in runs), None)
 
 
 def _one(values: list[str] | None) -> str | None:

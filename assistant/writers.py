@@ -512,7 +512,8 @@ def _native(rec: Recommendation) -> str | None:
 def finding_sentence(finding: Finding, lang: str) -> str:
     """A tool's finding, from its code and figures, in the answer's language (figures in GB)."""
     values = {k: gb(v) if k.endswith("_bytes") and isinstance(v, float) else v for k, v in finding.values.items()}
-    return say(lang, f"finding.{finding.code}", **values)
+    key = f"finding.{finding.code}" + ("_lora" if "lora_hours" in values else "")
+    return say(lang, key, **values)
 
 
 def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
@@ -903,7 +904,7 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     if best is None:
         return say(lang, "rb.nothing"), {}
     if best.owned:
-        return say(lang, "rb.owned", option=gpu_words(best)), {}
+        return _owned_against_renting(rec, lang)
     job = _rent_or_buy_lines(rec, lang) if not rec.workload.spec.serves else []
     if job:  # a job that ends: per run, not a utilisation over years
         lines = ["## " + say(lang, "rb.title", option=bought_words(best)), "", *job]
@@ -925,6 +926,80 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]
     return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
+
+
+def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[str, Any]]:
+    """Cards you own that do the job: keep them, and what renting the cheapest card that does the same job
+    would cost instead (per run for a job that ends, per month for serving)."""
+    best = rec.best
+    assert best is not None
+    job = not rec.workload.spec.serves
+    cost = (lambda o: o.job_usd) if job else (lambda o: o.usd_per_month)
+    rented = sorted((o for o in rec.options if not o.owned and o.ok and not o.avoid and cost(o) is not None),
+                    key=lambda o: (cost(o), o.gpus, o.gpu))
+    if not best.ok or not rented:
+        return say(lang, "rb.owned", option=gpu_words(best)), {}
+    alt = rented[0]
+    line = (say(lang, "rb.owned_job", option=gpu_words(best), alt=gpu_words(alt), run=cash(alt.job_usd or 0, rec),
+                hours=hours(alt.job_hours or 0)) if job else
+            say(lang, "rb.owned_serving", option=gpu_words(best), alt=gpu_words(alt),
+                month=cash(alt.usd_per_month or 0, rec), hour=cash(alt.usd_per_hour or 0, rec),
+                use=pct(rec.workload.utilisation)))
+    return line, {"option": best.model_dump(mode="json"), "rented_instead": alt.model_dump(mode="json")}
+
+
+def _fit_words(o: Option, trains: bool, lang: str) -> str:
+    """'49.8 of 51.0 GB per GPU, 32 tokens/s per user' (serving) or '..., about 36.3 h a run' (a job)."""
+    used = o.train_per_gpu_bytes if trains and o.train_per_gpu_bytes else o.serve_per_gpu_bytes
+    parts = [say(lang, "own.memory", used=gb(used), cap=gb(o.capacity_bytes))] if used else []
+    if o.job_hours:
+        parts.append(say(lang, "own.run_hours", hours=hours(o.job_hours)))
+    elif o.decode_tokens_per_s:
+        parts.append(say(lang, "own.user_speed", tps=tps(o.decode_tokens_per_s)))
+    return say(lang, "sep").join(parts)
+
+
+def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """"Can we do it on what we have?": yes with the fit, no with the reason and the plan instead, or which
+    cards they are when none were named."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best, trains = rec.best, rec.workload.spec.trains and not rec.workload.spec.serves
+    if best is not None and best.owned and best.ok:
+        return say(lang, "own.yes", option=gpu_words(best), fit=_fit_words(best, trains, lang)), \
+            {"option": best.model_dump(mode="json")}
+    if not rec.owned_options:
+        return say(lang, "own.which"), {}
+    mine = rec.owned_options[0]
+    why = say(lang, "sep").join(localise(lang, r) for r in mine.reasons) or say(lang, "owned.short")
+    line = say(lang, "own.no", option=gpu_words(mine), why=why)
+    if best is not None and not best.owned:
+        line += ("" if lang == "zh" else " ") + say(lang, "own.instead", option=plan_words(best, lang))
+    return line, {"option": mine.model_dump(mode="json")}
+
+
+def write_total_cost(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """"What's the total cost?": a run's cost for a job that ends, rent per hour and per month for serving,
+    the purchase price when the plan buys; for cards one owns, what renting instead would cost."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best = rec.best
+    if best is None:
+        return say(lang, "rb.nothing"), {}
+    if best.owned:
+        return _owned_against_renting(rec, lang)
+    lines = []
+    run = rec.training_run or (best if best.job_usd is not None else None)
+    if run is not None and run.job_usd is not None:
+        lines.append(say(lang, "cost.run", option=plan_words(run, lang), run=cash(run.job_usd, rec),
+                         hours=hours(run.job_hours or 0)))
+    if rec.workload.spec.serves and best.usd_per_hour is not None:
+        lines.append(say(lang, "cost.serving", option=plan_words(best, lang), hour=cash(best.usd_per_hour, rec),
+                         month=cash(best.usd_per_month or 0, rec), use=pct(rec.workload.utilisation)))
+    if rec.action == "buy" and best.purchase_usd:
+        lines.append(say(lang, "cost.buy", option=bought_words(best), buy=cash(best.purchase_usd, rec)))
+    if not lines:
+        return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
+    lines.append(say(lang, "cost.not_counted"))
+    return " ".join(lines) if lang != "zh" else "".join(lines), {"option": best.model_dump(mode="json")}
 
 
 def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:

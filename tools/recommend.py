@@ -205,14 +205,16 @@ class LayoutTry(BaseModel):
     reasons: list[str] = []
 
 
-FindingCode = Literal["full_ft_bf16_states_only"]
+FindingCode = Literal["full_ft_bf16_states_only", "slow_network_training"]
 
 
 class Finding(BaseModel):
     """Something the answer must say, as a code with its figures; writers turn it into a sentence per
     language. full_ft_bf16_states_only: full fine-tuning fits only because weights, gradients and
     optimizer states stay in BF16 (no FP32 master copy); values: bf16_bytes and fp32_bytes per GPU
-    (training_memory without and with mixed precision), capacity_bytes, framework."""
+    (training_memory without and with mixed precision), capacity_bytes, framework. slow_network_training: a
+    run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
+    compute_hours, and lora_hours when LoRA on one server's cards does the job instead."""
     code: FindingCode
     values: dict[str, float | str] = {}
 
@@ -579,10 +581,20 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         warnings.append(f"{gpu.name}: fine-tuning there means MLX-LM's LoRA/QLoRA (no bitsandbytes, no CUDA "
                         "kernels); sized as the equivalent PyTorch run, and slow next to a rented NVIDIA card")
     tokens = w.tokens_per_run(model) * (2 if dpo else 1)
+    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": SLOW_NETWORK_GBIT}
+              if opt.owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
     tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
                                          epochs=w.epochs, region=w.region, reference_forward=dpo,
-                                         framework=w.framework, pretraining=w.spec.pretrains, seq_len=w.seq_len))
+                                         framework=w.framework, pretraining=w.spec.pretrains, seq_len=w.seq_len,
+                                         **across))
     opt.training_hours, opt.training_usd = tt.hours, tt.usd
+    network = next((t for t in tt.terms if t.key == "network_seconds"), None)
+    compute = next((t for t in tt.terms if t.key == "compute_hours"), None)
+    if network is not None and compute is not None and network.value / 3600 >= tt.hours * 0.999:
+        opt.findings.append(Finding(code="slow_network_training", values={
+            "servers": str(across["servers"]), "gbit": f"{SLOW_NETWORK_GBIT:g}",
+            "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
+        tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
@@ -803,6 +815,9 @@ def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
 # Cards one server holds (an HGX board, the largest common PCIe boxes). A training run over more of
 # your cards crosses servers, and the gradient exchange between them is only as fast as the network.
 NODE_GPUS = 8
+# "Ordinary Ethernet" between servers one owns, when its speed is not said: 10 Gb/s, the common office and
+# lab link (25 Gb/s and up is a datacenter's); the answer says so.
+SLOW_NETWORK_GBIT = 10.0
 
 
 def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
@@ -821,6 +836,13 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
                             f"cards, since spreading it over {servers} only pays with a fast network between them "
                             "(InfiniBand or RoCE, 100 Gb/s and up)")
         return one
+    if whole is not None and w.network == "slow":
+        lora = evaluate(w.model_copy(update={"method": "lora"}), gpu, NODE_GPUS, owned=True) \
+            if w.method == "full" and not w.spec.pretrains else None
+        for f in whole.findings:
+            if f.code == "slow_network_training" and lora is not None and lora.ok and lora.training_hours:
+                f.values["lora_hours"] = f"{lora.training_hours:,.1f}"
+        return whole
     if whole is not None:
         whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the time assumes a fast network between "
                               "them (InfiniBand or RoCE); over ordinary Ethernet the exchange between servers is "

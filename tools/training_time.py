@@ -9,7 +9,7 @@ from pydantic import Field
 from knowledge import find_gpu
 from knowledge.loader import training_efficiency
 from knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
-from tools.common import Explained, ToolInput, measured_range, term
+from tools.common import Explained, Term, ToolInput, measured_range, term
 from tools.cost import Region, try_price
 from tools.models import resolve_model
 from tools.training import Method, framework_on
@@ -57,6 +57,14 @@ QLORA_SPEED_FACTOR = 0.75
 STACK_TRAINING_EFFICIENCY = {"cuda": 1.0, "rocm": 0.6, "cann": 0.6, "metal": 1.0, "gaudi": 0.6}
 # Multi-GPU data parallel without NVLink: gradient all-reduce over PCIe costs this share of MFU.
 PCIE_DATA_PARALLEL_FACTOR = 0.7
+# Sharded training (FSDP / ZeRO-3) over several servers: each micro-batch gathers every weight twice
+# (forward and backward) and reduce-scatters the trainable gradients, and the share of those bytes held
+# on other servers crosses the network between them. A micro-batch is one sequence per GPU. Ethernet
+# reaches about this share of its line rate for NCCL collectives over TCP (no RDMA).
+GATHERS_PER_MICRO_BATCH = 2
+NETWORK_EFFICIENCY = 0.8
+DEFAULT_SEQ_LEN = 2048
+BYTES_PER_WEIGHT = {"full": 2.0, "lora": 2.0, "qlora": 0.5}  # the base as it is held and gathered
 
 
 class TrainingTimeInput(ToolInput):
@@ -78,6 +86,10 @@ class TrainingTimeInput(ToolInput):
                                                  "(all weights train; method is ignored)")
     seq_len: int | None = Field(None, gt=0, le=4_194_304, description="tokens per sequence: counts attention's own "
                                                                       "FLOPs (left out when not given)")
+    servers: int = Field(1, ge=1, le=512, description="servers the GPUs span (for the network between them)")
+    network_gbit_per_s: float | None = Field(None, gt=0, description="each server's link to the others, Gb/s, when "
+                                                                     "it may limit the run (Ethernet); None: a fast "
+                                                                     "fabric that keeps up (InfiniBand, RoCE)")
     precision: Literal["bf16", "fp8"] = Field("bf16", description="fp8: FP8 linears (Transformer Engine / torchao "
                                                                    "Float8) on cards with FP8 tensor cores")
     region: Region = "global"
@@ -164,6 +176,25 @@ def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
     return warnings
 
 
+def _network_term(model: ModelArch, inp: TrainingTimeInput) -> Term:
+    """Seconds the network between servers needs for the run: per micro-batch (one sequence per GPU), the
+    weights gathered twice and the trainable gradients reduce-scattered, of which the share held on the
+    other servers crosses each server's link."""
+    method = "full" if inp.pretraining else inp.method
+    params = model.total_params_b * 1e9
+    trainable_bytes = params * 2 if method == "full" else 0.0  # LoRA's adapters are a rounding error
+    per_micro = (GATHERS_PER_MICRO_BATCH * params * BYTES_PER_WEIGHT[method] + trainable_bytes) \
+        * (inp.servers - 1) / inp.servers
+    seq = inp.seq_len or DEFAULT_SEQ_LEN
+    micro_batches = inp.tokens * inp.epochs / (inp.gpus * seq)
+    rate = (inp.network_gbit_per_s or 0) * 1e9 / 8 * NETWORK_EFFICIENCY
+    return term("network_seconds", "Time on the network between servers", micro_batches * per_micro / rate, "s",
+                "micro-batches x (2 x weight bytes + trainable gradient bytes) x (servers - 1) / servers / "
+                "(link Gb/s / 8 x efficiency)",
+                {"micro_batches": micro_batches, "bytes_per_micro_batch": per_micro, "servers": inp.servers,
+                 "gbit_per_s": inp.network_gbit_per_s, "efficiency": NETWORK_EFFICIENCY, "seq_len": seq})
+
+
 def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeResult:
     """training_time for a model already resolved (the bench scores published runs of models the catalog
     does not hold this way)."""
@@ -187,6 +218,17 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     total_tokens = inp.tokens * inp.epochs
     flops_per_token = factor * model.active_params_b * 1e9 + attention
     seconds = flops_per_token * total_tokens / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
+    if inp.servers > 1 and inp.network_gbit_per_s:
+        network = _network_term(model, inp)
+        terms_net = [network, term("compute_hours", "Compute time alone", seconds / 3600, "h",
+                                   "training time with a network that keeps up", {"seconds": seconds})]
+        if network.value > seconds:
+            warnings.append(f"the network between the {inp.servers} servers ({inp.network_gbit_per_s:g} Gb/s) "
+                            f"limits this run: {network.value / 3600:,.1f} h moving weights and gradients against "
+                            f"{seconds / 3600:,.1f} h of compute")
+            seconds = network.value
+    else:
+        terms_net = []
     hours = seconds / 3600
     # the hours' range: the measured error of published runs of this workload (bench residuals); without
     # them, 0.7x to 1.3x of the MFU, which moves the time the other way
@@ -200,6 +242,7 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
                    "attention_flops_per_token": attention, "tokens": inp.tokens, "epochs": inp.epochs,
                    "gpus": inp.gpus, "tensor_tflops": gpu.bf16_tflops, "mfu": effective,
                    "gradient_checkpointing": ckpt, "framework": fw.id, "pretraining": inp.pretraining})]
+    terms += terms_net
     res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,
                              mfu=effective, terms=terms, assumptions=assumptions, warnings=warnings)
     quote = try_price(gpu.id, inp.region)

@@ -18,7 +18,8 @@ def read_intents(m: Message) -> set[str]:
     """What the message asks beside slot values: reset, help, greet, thanks, not sure, math,
     rent or buy, injection, a change asked as a question (whatif)."""
     found = set()
-    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif"):
+    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif", "own_enough",
+                 "total_cost"):
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
     if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \

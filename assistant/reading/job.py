@@ -16,7 +16,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
-from knowledge import engines
+from knowledge import engines, find_model
 from knowledge.resolve import BadValue, check_size, normalise
 
 SERVING = ("serve", "production", "train-and-serve")  # phases whose requests have prompts, not items
@@ -105,6 +105,8 @@ def read_model(m: Message) -> str | None:
         candidates.append((0, m.unknown[1]))
     if not candidates:
         return None
+    named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
+    candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)]
     _pos, spec = max(candidates)
     if spec[0].isdigit():
         total_b = float(spec.split("B")[0])
@@ -116,6 +118,22 @@ def read_model(m: Message) -> str | None:
             return None
         return _family_and_size(m, spec) or spec
     return spec
+
+
+def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
+    """A bare size that is a named model's own size ('deepseek r1 满血版 671b', 'qwen2.5 72b, the 72b one'):
+    the name said again, not another model (within 5% of its total parameters)."""
+    if not spec[0].isdigit() or "-A" in spec or not named:
+        return False
+    total = float(spec.split("B")[0])
+    for _pos, model_id in named:
+        try:
+            model = find_model(model_id)
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve restates nothing
+            continue
+        if abs(model.total_params_b - total) <= 0.05 * model.total_params_b:
+            return True
+    return False
 
 
 def _family_and_size(m: Message, spec: str) -> str | None:

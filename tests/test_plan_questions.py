@@ -1,0 +1,133 @@
+"""Questions about a plan once it is on screen: "can we do it on what we have?", "what's the total cost?",
+"or should I just rent?", in either language. The phrasings are generated (opening, wording, ending); a
+few go through the whole graph and are checked on the answer's numbers."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from assistant.reading import understand
+from tests.conversation import payload, run_conversation
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+OPENINGS = {"en": ["", "ok so ", "hmm, ", "and "], "zh": ["", "那", "请问", "好的，"]}
+ENDINGS = {"en": ["?", "", " ?", "??"], "zh": ["？", "", "?", "呢"]}
+OWN_ENOUGH = {
+    "en": ["can we do it on what we have", "can I run it with what I already have", "can we do this with what we own",
+           "is what we have enough", "are our cards enough", "is my rig enough", "will our servers be enough",
+           "will my gpus cut it", "will our cluster do", "are the cards we have enough"],
+    "zh": ["用现有的卡够吗", "现有的够不够", "手上的显卡够用吗", "靠手头的机器能行吗", "已有的服务器够", "我们现有的资源可以吗"],
+}
+TOTAL_COST = {
+    "en": ["what's the total cost", "whats the total cost", "what is the overall cost", "what would be the total bill",
+           "how much will it cost us", "how much does the whole thing cost", "how much would this cost per month",
+           "how much in total", "what's the damage"],
+    "zh": ["总共多少钱", "一共要花多少钱", "总成本是多少", "加起来多少钱", "总费用大概多少", "整体要多少钱"],
+}
+JUST_RENT = {
+    "en": ["or should i just rent", "should we rather rent", "should I simply buy", "should we still buy"],
+    "zh": ["要不要直接租", "还是干脆买吧", "该不该租", "是不是该买"],
+}
+
+
+def _phrasings(table: dict[str, list[str]], lang: str) -> list[str]:
+    return [o + w + e for o, w, e in itertools.product(OPENINGS[lang], table[lang], ENDINGS[lang])]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(("table", "intent"), [(OWN_ENOUGH, "own_enough"), (TOTAL_COST, "total_cost"),
+                                              (JUST_RENT, "rent_buy")])
+def test_each_phrasing_is_read_as_its_question_and_changes_nothing(table, intent, lang):
+    said = _phrasings(table, lang)
+    assert len(said) >= 64
+    for text in said:
+        for pending in (None, "utilisation"):
+            u = understand(text, pending)
+            assert intent in u.intents, (text, pending, u.intents)
+            kept = {k: v for k, v in u.updates.items() if k not in ("preference", "has_host")}
+            assert not kept, (text, pending, u.updates)
+
+
+@pytest.mark.parametrize("text", ["we have 4 A6000s, can we lora fine-tune llama 3.1 8b",
+                                  "how much does an h100 cost to rent", "我们现有4张A100，想部署qwen2.5 72b",
+                                  "should we buy a b200", "what does the total memory come to"])
+def test_a_plan_stated_is_not_one_of_these_questions(text):
+    u = understand(text, None)
+    assert not u.intents & {"own_enough", "total_cost"}, (text, u.intents)
+
+
+LAB = "we have 4 A6000s in the lab. we want to lora fine-tune llama 3.1 70b on 50M tokens"
+
+
+def test_can_we_do_it_on_what_we_have_answers_yes_with_the_fit():
+    replies = run_conversation([LAB, "can we do it on what we have?", "现有的卡够吗"])
+    first = payload(replies[0])["results"]["recommend"]["best"]
+    assert first["owned"] and first["gpu"] == "rtx-a6000"
+    yes = replies[1].content
+    assert yes.startswith("Yes: your 4 × NVIDIA RTX A6000 48GB do it (")
+    assert f"{first['train_per_gpu_bytes'] / 1e9:,.1f} of 51.0 GB per GPU" in yes
+    assert f"about {first['job_hours']:,.1f} h a run" in yes
+    assert payload(replies[1])["topic"] == "own_enough"
+    assert replies[2].content.startswith("可以：你的 4 × NVIDIA RTX A6000 48GB 就能做（")
+
+
+def test_owned_cards_that_fall_short_say_why_and_name_the_plan_instead():
+    replies = run_conversation(["我们有两张3090，想部署qwen2.5 72b给20个人用", "用现有的卡够吗"])
+    best = payload(replies[0])["results"]["recommend"]["best"]
+    assert not best["owned"]
+    text = replies[1].content
+    assert text.startswith("按这个方案不行：你的 2 × NVIDIA GeForce RTX 3090 24GB 不够（")
+    assert f"上面的方案改用 {best['gpus']} × {best['gpu_name']}。" in text
+    assert not re.search(r"[A-Za-z]{4,} [a-z]{4,}", re.sub(r"NVIDIA [\w ]+?\d+GB|[A-Z][\w.]+", "", text))
+
+
+def test_no_cards_named_asks_which_they_are():
+    replies = run_conversation(["serve llama 3.1 8b to 10 users around the clock", "is what we have enough?"])
+    assert replies[1].content.startswith("You have not told me which cards you have")
+
+
+def test_total_cost_of_a_rented_serving_plan_is_its_hourly_and_monthly_rent():
+    replies = run_conversation(["serve llama 3.1 70b to 50 users, 8k context, around the clock",
+                                "what's the total cost?"])
+    best = payload(replies[0])["results"]["recommend"]["best"]
+    assert not best["owned"] and best["usd_per_hour"]
+    text = replies[1].content
+    assert f"rents for ${best['usd_per_hour']:,.2f} an hour" in text
+    assert f"about ${best['usd_per_month']:,.0f} a month at 100% use" in text
+    assert text.endswith("Not counted: storage, data transfer, and the engineers’ time.")
+    assert payload(replies[1])["topic"] == "total_cost"
+
+
+def test_total_cost_asked_before_the_plan_waits_for_it():
+    replies = run_conversation(["serve llama 3.1 70b to 50 users, 8k context", "what's the total cost?"])
+    assert replies[1].content.startswith("I'll answer that once there is a plan: first this.")
+    assert "How busy will the GPUs be?" in replies[1].content
+
+
+def test_own_cards_against_renting_in_chinese_names_the_cheapest_rented_option():
+    replies = run_conversation(["我们有两张4090，想给10人团队部署qwen2.5 32b", "要不要直接租？"])
+    rec = payload(replies[0])["results"]["recommend"]
+    assert rec["best"]["owned"]
+    text = replies[1].content
+    assert text.startswith("继续用你自己的 2 × NVIDIA GeForce RTX 4090 24GB 就行")
+    rented = sorted((o for o in rec["options"] if not o["owned"] and o["ok"] and not o["avoid"]
+                     and o["usd_per_month"] is not None), key=lambda o: (o["usd_per_month"], o["gpus"], o["gpu"]))
+    assert f"最便宜方案 {rented[0]['gpus']} × {rented[0]['gpu_name']}" in text
+    assert CJK.search(replies[0].content.splitlines()[0])
+
+
+@pytest.mark.parametrize(("turns", "engine", "because"), [
+    (["should we use vllm or sglang or tensorrt-llm to serve qwen2.5 32b on our 2 h100s?", "about 40"],
+     "vllm", "default"),
+    (["用vllm还是sglang部署deepseek v3好？我们有8张H200", "50人"], "sglang", "mla_moe"),
+    (["ollama or vllm for running qwen3 8b on my 4090, just me"], "llama.cpp", "one_person"),
+])
+def test_an_engine_question_ends_in_a_pick_with_its_reason(turns, engine, because):
+    replies = run_conversation(turns)
+    last = payload(replies[-1])
+    data = last["also"][0] if last["kind"] == "answer" else last["results"]
+    assert data["pick"] == {"engine": engine, "because": because}
+    assert ("**这里我推荐 " if CJK.search(turns[0]) else "**My pick here: ") in replies[-1].content
