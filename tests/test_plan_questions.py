@@ -131,3 +131,32 @@ def test_an_engine_question_ends_in_a_pick_with_its_reason(turns, engine, becaus
     data = last["also"][0] if last["kind"] == "answer" else last["results"]
     assert data["pick"] == {"engine": engine, "because": because}
     assert ("**这里我推荐 " if CJK.search(turns[0]) else "**My pick here: ") in replies[-1].content
+
+
+ONE_SERVER = {
+    "en": ["what if we only had one server", "with just one box", "and on a single node", "what about 1 machine",
+           "if we only have one node", "only one server"],
+    "zh": ["如果只有一台", "只用一台的话", "一台够吗", "要是只有1台", "如果只有一台服务器", "只给一个节点"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_fewer_servers_asked_about_is_a_count_of_servers_not_cards(lang):
+    for text in _phrasings(ONE_SERVER, lang):
+        u = understand(text, None)
+        notes = dict(u.notes)
+        assert notes.get("note.servers_without_cards") == {"servers": "1"}, (text, u.notes, u.updates)
+        assert "owned" not in u.updates and "only" not in u.updates, (text, u.updates)
+
+
+@pytest.mark.parametrize(("first", "then"), [
+    ("we have two 8xH100 servers and want to serve deepseek v3 to 100 users", "what if we only had one server?"),
+    ("我们有两台8卡H100服务器，想部署deepseek v3给100人用", "如果只有一台呢"),
+])
+def test_one_server_of_the_two_you_own_replans_on_its_eight_cards(first, then):
+    replies = run_conversation([first, then])
+    assert payload(replies[0])["results"]["recommend"]["best"]["gpus"] == 16
+    second = payload(replies[1])
+    assert second["profile"]["owned"] == ["8x h100-sxm"]
+    best = second["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpus"] == 8 and best["ok"]

@@ -1228,6 +1228,9 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if w.spec.trains and not w.spec.pretrains:
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
                   (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
+        if w.framework is None and all(_owned_card(text)[0].stack == "cuda" for text in w.owned):
+            # Unsloth's kernels, chunked loss and offloaded activations fit QLoRA where HF Trainer's does not
+            tries.append(("qlora-unsloth", {"method": "qlora", "framework": "unsloth"}))
     if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
         tries.append(("int4", {"serve_precision": "int4"}))
     ladder: list[tuple[str, dict]] = []

@@ -133,7 +133,8 @@ def servers_of(gpu_id: str, servers: int, word: str) -> tuple[int, Note]:
 def lone_servers(masked: str, found: list[Found]) -> Note | None:
     """'we have two servers', '两台服务器' with no card named: servers are not GPUs; the note asks for the cards."""
     x = word_pattern("server_count").search(masked) if not found else None
-    return ("note.servers_without_cards", {"servers": x["n"]}) if x and int(x["n"]) > 0 else None
+    n = (x["n"] or "1") if x else "0"  # 'a single node' is one
+    return ("note.servers_without_cards", {"servers": n}) if int(n) > 0 else None
 
 
 def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found], list[tuple[int, int]], list[Note]]:
