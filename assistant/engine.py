@@ -179,6 +179,7 @@ class Turn(BaseModel):
     prices: dict[str, float] = {}
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
     same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
+    servers: int | None = None  # "what if we only had one server?" about a plan on cards not your own
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -425,6 +426,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "actually 3 boxes not 4": the servers you own, of the cards already said
         updates["owned"] = [f"{servers * profile.server_gpus}x {profile.owned[0].partition('x ')[2].strip()}"]
         _drop_note(u, turn, "note.servers_without_cards", lang)
+    elif servers and state.get("results") and not profile.owned and not {"owned", "only"} & set(updates):
+        turn.servers = servers  # the plan on screen asked about in servers: answered from it (explain_node)
+        u.intents.add("servers_limit")
+        _drop_note(u, turn, "note.servers_without_cards", lang)
     if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
     before = profile.model_dump()
@@ -613,6 +618,10 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
     return updates
 
 
+# Questions about the plan on screen, answered from it (explain_node): they change nothing.
+PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit")
+
+
 def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
     turn = _turn(state)
@@ -637,7 +646,7 @@ def route(state: AdvisorState) -> Route:
         return "explain"
     if turn.has("rent_buy") and has_answer and not turn.changed and turn.also != "rent_buy":
         return "explain"
-    if (turn.has("own_enough") or turn.has("total_cost")) and has_answer and not turn.changed and not asked_other:
+    if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     acted = turn.changed or asked_other or not_sure_counts
@@ -660,9 +669,11 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
     from assistant.inform import QUESTION_REPLIES
 
-    code = next((c for c in QUESTION_REPLIES if c != "rent_buy" and turn.has(c)), None)
+    code = next((c for c in QUESTION_REPLIES if c not in ("rent_buy", "reserve") and turn.has(c)), None)
     if code:
         return code
+    if turn.has("reserve") and turn.also != "reserve":
+        return "reserve"
     if turn.has("rent_buy") and turn.also != "rent_buy" and (
             turn.prices or (turn.cards and not has_answer and not turn.changed)):
         return "rent_buy"
@@ -805,6 +816,12 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     elif turn.has("total_cost") and not turn.has("math"):
         text, payload = writers.write_total_cost(state.get("results") or {}, lang)
         topic = "total_cost"
+    elif turn.has("servers_limit") and not turn.has("math"):
+        text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers or 1)
+        topic = "servers"
+    elif turn.has("how_long") and not turn.has("math"):
+        text, payload = writers.write_how_long(state.get("results") or {}, lang)
+        topic = "how_long"
     else:
         text, payload = writers.write_math(state.get("results") or {}, lang, recorder=_recorder(config))
         topic = "math"
@@ -862,7 +879,7 @@ def _answered_later(turn: Turn) -> str | None:
     """A question about the plan asked before there is one: the catalog key of the reply that says so."""
     if turn.has("math") or turn.has("rent_buy"):
         return "reply.math_later"
-    if turn.has("own_enough") or turn.has("total_cost"):
+    if any(turn.has(x) for x in PLAN_QUESTIONS):
         return "reply.plan_later"
     return None
 

@@ -63,7 +63,8 @@ class Context:
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
     writer = {"compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
-              "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy}[code]
+              "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
+              "reserve": reserve}[code]
     return writer(ctx)
 
 
@@ -464,6 +465,47 @@ def rent_or_buy(ctx: Context) -> str:
     return "\n".join(lines)
 
 
+def reserve(ctx: Context) -> str:
+    """On demand against a reservation at the user's two hourly prices, for the plan's cards when they are the
+    card priced (else the count said, or one): which costs less at the utilisation said (else its default)."""
+    from assistant.slots import SLOTS
+    from tools.common import ToolError
+    from tools.cost import ReservedInput, reserved_vs_on_demand
+
+    card = (ctx.turn.cards or [None])[0] or ctx.plan_card()
+    prices = ctx.turn.prices
+    if card is None or "rent_usd_per_hour" not in prices or "reserved_usd_per_hour" not in prices:
+        return ctx.say("info.rb.which")
+    gpu = find_gpu(card)
+    rec = ctx.rec
+    n = (rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id and not rec.best.owned else None) \
+        or ctx.turn.counts.get(gpu.id) or 1
+    use = ctx.profile.get("utilisation")
+    assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]
+    try:
+        inp = ReservedInput(gpu=gpu.id, gpus=n, on_demand_usd_per_gpu_hour=prices["rent_usd_per_hour"],
+                            reserved_usd_per_gpu_hour=prices["reserved_usd_per_hour"],
+                            utilisation=use or SLOTS["utilisation"].default,
+                            **({"term_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
+        r = reserved_vs_on_demand(inp)
+    except (ToolError, ValueError):
+        return ctx.say("info.rb.no_prices", gpu=gpu.name)
+    if ctx.recorder is not None:
+        ctx.recorder("reserved_vs_on_demand", inp.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
+    ctx.data["reserved"] = r.model_dump(mode="json")
+    option = f"{n} × {gpu.name}" if n > 1 else gpu.name
+    saved = abs(r.on_demand_term_usd - r.reserved_term_usd)
+    verdict = ctx.say("info.reserve.take" if r.cheaper == "reserved" else "info.reserve.stay",
+                      pct=pct(r.saving_fraction), usd=ctx.usd(saved), months=r.term_months)
+    lines = ["## " + ctx.say("info.reserve.title", option=option), "",
+             ctx.say("info.reserve.body", use=pct(r.utilisation), od=ctx.usd(r.on_demand_usd_per_month),
+                     res=ctx.usd(r.reserved_usd_per_month), be=pct(r.break_even_utilisation),
+                     od_hour=ctx.usd(inp.on_demand_usd_per_gpu_hour), res_hour=ctx.usd(inp.reserved_usd_per_gpu_hour))
+             + ("" if ctx.lang == "zh" else " ") + verdict]
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in r.assumptions]
+    return "\n".join(lines)
+
+
 def _verdict(ctx: Context, rb: Any) -> str:
     """Rent or buy in one sentence; owning that saves less than the margin the plan asks of it is no
     reason to buy (the same rule as the plan's headline)."""
@@ -479,4 +521,5 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("compare_cards", "engine_choice", "availability", "forecast", "quality", "out_of_scope", "rent_buy")
+QUESTION_REPLIES = ("compare_cards", "engine_choice", "availability", "forecast", "quality", "out_of_scope", "rent_buy",
+                    "reserve")

@@ -55,6 +55,7 @@ class Profile(BaseModel):
     electricity_usd_per_kwh: float | None = Field(None, gt=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     owned: list[str] | None = None
     network: Literal["fast", "slow"] | None = None  # between the servers you own ("IB互联", "over InfiniBand")
+    network_gbit: float | None = Field(None, gt=0, le=3200)  # its speed when said ("100G ethernet", "万兆")
     server_gpus: int | None = Field(None, gt=0, le=16)  # GPUs in each server ("two 8xH100 nodes": 8)
     exclude: list[str] | None = None
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")

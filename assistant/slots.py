@@ -193,6 +193,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("owned", None, panel=True),
     Slot("server_gpus", None, matters=serves),  # None: servers of 8 (tools.scale)
     Slot("network", None, matters=trains),  # None: not said; training over your servers then uses one if it does the job
+    Slot("network_gbit", None, matters=trains),  # None: Ethernet's speed not said (tools.recommend assumes 10 Gb/s)
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
     Slot("has_host", None),

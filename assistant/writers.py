@@ -964,6 +964,12 @@ def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     cards they are when none were named."""
     rec = Recommendation.model_validate(results["recommend"])
     best, trains = rec.best, rec.workload.spec.trains and not rec.workload.spec.serves
+    slow = next((f for f in best.findings if f.code == "slow_network_training"), None) if best else None
+    if best is not None and best.owned and best.ok and slow is not None:
+        key = "own.network_lora" if "lora_hours" in slow.values else "own.network"
+        return say(lang, key, option=gpu_words(best), fit=_fit_words(best, trains, lang).split(say(lang, "sep"))[0],
+                   **slow.values), \
+            {"option": best.model_dump(mode="json")}
     if best is not None and best.owned and best.ok:
         return say(lang, "own.yes", option=gpu_words(best), fit=_fit_words(best, trains, lang)), \
             {"option": best.model_dump(mode="json")}
@@ -975,6 +981,44 @@ def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     if best is not None and not best.owned:
         line += ("" if lang == "zh" else " ") + say(lang, "own.instead", option=plan_words(best, lang))
     return line, {"option": mine.model_dump(mode="json")}
+
+
+def write_servers(results: dict[str, Any], lang: str, servers: int) -> tuple[str, dict[str, Any]]:
+    """"What if we only had one server?" about the plan on screen: whether it fits in that many servers, and
+    if not, how many it takes."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best = rec.best
+    if best is None:
+        return say(lang, "rb.nothing"), {}
+    per = best.server_gpus or 8
+    used = best.servers or -(-best.gpus // per)
+    key = "servers.fits_one" if used == 1 else "servers.fits" if used <= servers else "servers.needs"
+    return say(lang, key, n=servers, used=used, plan=plan_words(best, lang), gpu=best.gpu_name, per=per), \
+        {"servers_asked": servers, "servers_used": used, "option": best.model_dump(mode="json")}
+
+
+def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """"How long will it take?": a run's hours for a job that ends (with the deadline, when one was said);
+    for serving, the wait for the first token and the pace after it."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best = rec.best
+    if best is None:
+        return say(lang, "rb.nothing"), {}
+    run = rec.training_run or best
+    if run.job_hours is not None:
+        line = say(lang, "long.run_days" if run.job_hours >= 48 else "long.run", option=plan_words(run, lang),
+                   hours=hours(run.job_hours),
+                   days=f"{run.job_hours / 24:,.1f}")
+        deadline = rec.workload.deadline_hours
+        if deadline:
+            line += ("" if lang == "zh" else " ") + say(lang, "long.deadline_met" if run.job_hours <= deadline
+                                                        else "long.deadline_missed", deadline=hours(deadline))
+        return line, {"option": run.model_dump(mode="json")}
+    if best.ttft_s is not None and best.decode_tokens_per_s:
+        return say(lang, "long.serving", option=plan_words(best, lang), ttft=seconds(best.ttft_s),
+                   tps=tps(best.decode_tokens_per_s), ms=f"{1000 / best.decode_tokens_per_s:,.0f}"), \
+            {"option": best.model_dump(mode="json")}
+    return say(lang, "rb.nothing"), {}
 
 
 def write_total_cost(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:

@@ -71,3 +71,27 @@ def test_the_answer_says_the_run_waits_on_the_network_and_offers_lora_on_one_ser
     assert "the time assumes a fast network" not in en.content
     zh, = run_conversation(["我们有两台8卡A100 80G服务器，之间只有万兆网络，想全参微调llama 3.1 70b，数据2亿token"])
     assert "你的 2 台服务器之间是 10 Gb/s 以太网，训练要等网络" in zh.content
+
+
+@pytest.mark.parametrize(("text", "gbit"), [("connected over 100G ethernet (no infiniband)", 100.0),
+                                           ("plain 25GbE between the boxes", 25.0), ("10 gig ethernet", 10.0),
+                                           ("两台8卡A800，万兆网络", 10.0), ("千兆以太网", 1.0),
+                                           ("just ethernet between them", None)])
+def test_the_ethernets_speed_is_read_when_said(text, gbit):
+    from assistant.reading import understand
+
+    u = understand(text, None)
+    assert u.updates.get("network") == "slow", (text, u.updates)
+    assert u.updates.get("network_gbit") == gbit, (text, u.updates)
+
+
+def test_the_stated_speed_sizes_the_run_and_can_we_do_it_says_it_waits_on_the_network():
+    first, second = run_conversation(["we have 4 servers of 8 A100 40GB connected over 100G ethernet (no infiniband), "
+                                      "full finetune qwen2.5 72b on 2B tokens", "can we do it on what we have?"])
+    best = payload(first)["results"]["recommend"]["best"]
+    finding = next(f for f in best["findings"] if f["code"] == "slow_network_training")
+    assert finding["values"]["gbit"] == "100"
+    assert "Over the 100 Gb/s Ethernet between your 4 servers" in first.content
+    assert second.content.startswith("Your 32 × NVIDIA A100 SXM4 40GB hold it (")
+    assert f"about {finding['values']['network_hours']} h against {finding['values']['compute_hours']} h" \
+        in second.content

@@ -160,3 +160,54 @@ def test_one_server_of_the_two_you_own_replans_on_its_eight_cards(first, then):
     assert second["profile"]["owned"] == ["8x h100-sxm"]
     best = second["results"]["recommend"]["best"]
     assert best["owned"] and best["gpus"] == 8 and best["ok"]
+
+
+HOW_LONG = {"en": ["how long will it take", "how long will the training take", "how many hours will the run take",
+                   "how long is it going to take", "how long to finish", "how long"],
+            "zh": ["大概要多久", "训练要多长时间", "要跑多久", "几个小时能跑完", "需要多久才能完成", "多久能训完"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_how_long_is_read_in_every_phrasing(lang):
+    for text in _phrasings(HOW_LONG, lang):
+        u = understand(text, None)
+        assert "how_long" in u.intents, (text, u.intents)
+        assert not set(u.updates) - {"phase", "method"}, (text, u.updates)
+    assert "how_long" not in understand("how long is the context", None).intents
+
+
+@pytest.mark.parametrize(("turns", "start"), [
+    (["i have a 3080 10gb and want to qlora llama 3.2 3b on my discord chats, 20M tokens", "how long will it take"],
+     "About {h} h a run on 1 × NVIDIA GeForce RTX 3080 10GB."),
+    (["我们有两台8卡A800 80G IB互联 全参微调qwen2.5 32b 五万条 每条2k token 训3个epoch", "大概要多久"],
+     "在 16 × NVIDIA A800 SXM4 80GB 上每次约 {h} 小时。"),
+])
+def test_how_long_answers_with_the_plans_hours(turns, start):
+    first, second = run_conversation(turns)
+    best = payload(first)["results"]["recommend"]["best"]
+    assert second.content == start.format(h=f"{best['job_hours']:,.1f}")
+    assert payload(second)["topic"] == "how_long"
+
+
+def test_how_long_for_a_service_is_the_wait_and_the_pace():
+    first, second = run_conversation(["serve llama 3.1 8b to 20 users around the clock", "how long?"])
+    best = payload(first)["results"]["recommend"]["best"]
+    assert f"{best['decode_tokens_per_s']:,.0f} tokens/s" in second.content
+    assert second.content.startswith(f"On {best['gpus']} × {best['gpu_name']}, each person waits about ")
+
+
+@pytest.mark.parametrize(("turns", "text"), [
+    (["初创公司 预算每月三万 客服机器人 glm4 9b 高峰同时二十个人 全天", "如果只有一台服务器呢"], "一台服务器就放得下"),
+    (["serve deepseek v3 to 100 users around the clock on h100s", "if we only had the one server, is it enough?"],
+     "fits in one server"),
+])
+def test_one_server_asked_about_a_rented_plan_is_answered_from_it(turns, text):
+    _first, second = run_conversation(turns)
+    assert payload(second)["topic"] == "servers"
+    assert payload(second)["results"]["servers_asked"] == 1
+    assert text in second.content
+
+
+def test_one_server_typed_at_the_users_question_is_no_user_count():
+    u = understand("what if we only had one server", "users")
+    assert "users" not in u.updates and dict(u.notes)["note.servers_without_cards"] == {"servers": "1"}

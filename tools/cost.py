@@ -232,3 +232,61 @@ def cost(inp: CostInput) -> CostResult:
                           {"usd_per_hour": typ * n, "tokens_per_s": inp.tokens_per_s, "utilisation": inp.utilisation},
                           rel_low=1 - low / typ, rel_high=high / typ - 1))
     return res
+
+
+class ReservedInput(ToolInput):
+    """Two rental prices for the same cards: on demand (paid for the hours used) and reserved (paid for
+    every hour of the term, busy or not)."""
+
+    gpu: str
+    gpus: int = Field(1, gt=0, le=4096)
+    on_demand_usd_per_gpu_hour: float = Field(gt=0)
+    reserved_usd_per_gpu_hour: float = Field(gt=0)
+    utilisation: float = Field(1.0, gt=0, le=1, description="share of hours the cards are needed")
+    term_months: int = Field(12, gt=0, le=60, description="the reservation's length")
+
+
+class ReservedResult(Explained):
+    gpu: str
+    gpus: int
+    utilisation: float
+    term_months: int
+    on_demand_usd_per_month: float
+    reserved_usd_per_month: float
+    on_demand_term_usd: float
+    reserved_term_usd: float
+    break_even_utilisation: float = Field(description="above this share of hours in use, the reservation is cheaper")
+    cheaper: Literal["reserved", "on_demand"]
+    saving_fraction: float = Field(description="what the cheaper one saves, as a share of the dearer one")
+
+
+def reserved_vs_on_demand(inp: ReservedInput) -> ReservedResult:
+    """On demand costs rate x GPUs x hours x utilisation a month; a reservation costs its rate x GPUs x every
+    hour. The reservation pays off above utilisation u* = reserved rate / on-demand rate."""
+    gpu = find_gpu(inp.gpu)
+    hours = HOURS_PER_MONTH * inp.gpus
+    on_demand = inp.on_demand_usd_per_gpu_hour * hours * inp.utilisation
+    reserved = inp.reserved_usd_per_gpu_hour * hours
+    cheaper: Literal["reserved", "on_demand"] = "reserved" if reserved < on_demand else "on_demand"
+    saving = 1 - min(on_demand, reserved) / max(on_demand, reserved)
+    break_even = min(1.0, inp.reserved_usd_per_gpu_hour / inp.on_demand_usd_per_gpu_hour)
+    values = {"gpus": inp.gpus, "hours_per_month": HOURS_PER_MONTH, "utilisation": inp.utilisation}
+    terms = [
+        term("on_demand_usd_per_month", "On demand, per month", on_demand, "USD",
+             "on-demand price x GPUs x hours per month x utilisation",
+             {**values, "usd_per_gpu_hour": inp.on_demand_usd_per_gpu_hour}),
+        term("reserved_usd_per_month", "Reserved, per month", reserved, "USD",
+             "reserved price x GPUs x hours per month (every hour, busy or not)",
+             {**values, "usd_per_gpu_hour": inp.reserved_usd_per_gpu_hour}),
+        term("break_even_utilisation", "Reservation pays off above", break_even, "fraction",
+             "reserved price / on-demand price",
+             {"reserved": inp.reserved_usd_per_gpu_hour, "on_demand": inp.on_demand_usd_per_gpu_hour}),
+    ]
+    assumptions = [f"{HOURS_PER_MONTH:g} hours a month; a reservation is paid for every hour of its "
+                   f"{inp.term_months}-month term; on demand only for the hours used ({inp.utilisation:.0%})",
+                   f"{gpu.name}: the prices you gave"]
+    return ReservedResult(gpu=gpu.id, gpus=inp.gpus, utilisation=inp.utilisation, term_months=inp.term_months,
+                          on_demand_usd_per_month=on_demand, reserved_usd_per_month=reserved,
+                          on_demand_term_usd=on_demand * inp.term_months, reserved_term_usd=reserved * inp.term_months,
+                          break_even_utilisation=break_even, cheaper=cheaper, saving_fraction=saving, terms=terms,
+                          assumptions=assumptions)

@@ -129,6 +129,8 @@ class Workload(ToolInput):
     network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "
                                                                       "own: fast (InfiniBand, RoCE), slow (Ethernet); "
                                                                       "None: not said")
+    network_gbit: float | None = Field(None, gt=0, le=3200, description="the speed of that network when said, Gb/s "
+                                                                        "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
     preference: Literal["rent", "buy", "either"] = "either"
@@ -581,7 +583,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         warnings.append(f"{gpu.name}: fine-tuning there means MLX-LM's LoRA/QLoRA (no bitsandbytes, no CUDA "
                         "kernels); sized as the equivalent PyTorch run, and slow next to a rented NVIDIA card")
     tokens = w.tokens_per_run(model) * (2 if dpo else 1)
-    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": SLOW_NETWORK_GBIT}
+    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": w.network_gbit or SLOW_NETWORK_GBIT}
               if opt.owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
     tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
                                          epochs=w.epochs, region=w.region, reference_forward=dpo,
@@ -592,7 +594,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     compute = next((t for t in tt.terms if t.key == "compute_hours"), None)
     if network is not None and compute is not None and network.value / 3600 >= tt.hours * 0.999:
         opt.findings.append(Finding(code="slow_network_training", values={
-            "servers": str(across["servers"]), "gbit": f"{SLOW_NETWORK_GBIT:g}",
+            "servers": str(across["servers"]), "gbit": f"{across['network_gbit_per_s']:g}",
             "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)

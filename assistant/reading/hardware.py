@@ -119,6 +119,19 @@ def read_network(m: Message) -> str | None:
     return None
 
 
+def read_network_gbit(m: Message) -> float | None:
+    """The speed of the network between servers, when said with it: '100G ethernet' (100), '25GbE' (25),
+    '万兆' (10), '千兆' (1)."""
+    if read_network(m) is None:
+        return None
+    for x in m.live("network_speed"):
+        if not negated(m.masked, x.start()):
+            if x.group("mega"):
+                return float(x.group("mega")) / 1000  # '万兆' read as 10000兆: megabits
+            return float(x.group("gbit")) if x.group("gbit") else float(vocab()["network_speed_words"][x.group("word")])
+    return None
+
+
 def read_server_gpus(m: Message) -> int | None:
     """GPUs in each of several machines named with their cards: 'two 8xH100 nodes' -> 8, '2台8卡A800' -> 8,
     'four Atlas 800I A2' -> 8 (the server model's own count)."""

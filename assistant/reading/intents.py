@@ -19,7 +19,7 @@ def read_intents(m: Message) -> set[str]:
     rent or buy, injection, a change asked as a question (whatif)."""
     found = set()
     for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif", "own_enough",
-                 "total_cost"):
+                 "total_cost", "how_long"):
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
     if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \
@@ -332,7 +332,9 @@ def read_prices(m: Message, u: Understanding) -> None:
     without a currency in such a clause are the conversation's (yuan in Chinese)."""
     if "rent_buy" not in u.intents and _both_priced(m):
         u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
-    if "rent_buy" not in u.intents:
+    if "rent_buy" not in u.intents and _reserved_pair(m):
+        u.intents.add("reserve")  # "2.49/hr on demand or 1.85/hr reserved for a year": which rental
+    if "rent_buy" not in u.intents and "reserve" not in u.intents:
         return
     from knowledge import rules
 
@@ -342,32 +344,9 @@ def read_prices(m: Message, u: Understanding) -> None:
         u.updates.pop("only", None)  # "rent or buy 8 H100s?": the cards asked about, no plan limited to them
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     for q in _amounts(m):
-        cny = q.extra == "CNY" or (q.role != "money" and yuan)
-        usd = q.value * (rules().usd_per_cny if cny else 1.0)
-        if q.extra == "EUR" or usd <= 0:
-            continue
-        left, _right = clause_bounds(m.masked, q.start, q.end)
-        before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
-        after = m.masked[q.end:q.end + 24].split(",")[0]
-        if word_pattern("price_not").search(before):
-            continue  # "budget $30k": what may be spent, not what a card costs
-        hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
-        monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
-            or word_pattern("price_monthly_before").search(before)
-        machine = word_pattern("price_machine").search(before[-16:]) or word_pattern("price_machine").search(after)
-        said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
-            or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
-        if not said:
-            continue
-        hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
-        kind = "hosting_usd_per_month" if hosting and monthly else \
-            "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
-        if kind == "rent_usd_per_hour" and _reserved(before, after):
-            from tools.cost import HOURS_PER_MONTH
-
-            kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
-            u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
-        u.prices[kind + ("_machine" if machine or kind == "hosting_usd_per_month" else "")] = round(usd, 4)
+        priced = _price(m, u, q, yuan)
+        if priced is not None:
+            u.prices[priced[0]] = round(priced[1], 4)
     bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and not _buy_said(u) else None
     if bare:
         u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
@@ -376,11 +355,51 @@ def read_prices(m: Message, u: Understanding) -> None:
     if u.prices:
         for slot in ("budget_usd", "budget_usd_per_month", "preference"):
             u.updates.pop(slot, None)
+        if "reserve" in u.intents:
+            u.updates["preference"] = "rent"  # on demand or reserved: renting either way
         u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
         if "model" in u.updates or u.unknown_model:  # a workload too: sized (on the card priced), then compared
-            u.also = "rent_buy"
+            u.also = "reserve" if "reserve" in u.intents else "rent_buy"
             if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
                 u.updates["only"] = list(u.cards[:1])
+
+
+def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, float] | None:
+    """One amount said with a rent-or-buy (or reservation) question, as (price key, USD), or None when it is
+    no price: rent per card-hour or card-month, a purchase, hosting; '_machine' when it is a whole machine's."""
+    from knowledge import rules
+
+    cny = q.extra == "CNY" or (q.role != "money" and yuan)
+    usd = q.value * (rules().usd_per_cny if cny else 1.0)
+    if q.extra == "EUR" or usd <= 0:
+        return None
+    left, _right = clause_bounds(m.masked, q.start, q.end)
+    before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
+    after = _after(m, q)
+    if word_pattern("price_not").search(before):
+        return None  # "budget $30k": what may be spent, not what a card costs
+    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
+    monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
+        or word_pattern("price_monthly_before").search(before)
+    sentence = word_pattern("sentence_start").split(m.masked[max(0, q.start - 80):q.start])[-1]
+    machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
+        or (not hourly and not monthly and word_pattern("price_machine").search(sentence)
+            and not word_pattern("price_per_card").search(before + after))  # "an 8x box, quote is 280k"
+    said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
+        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
+    if not said:
+        return None
+    hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
+    kind = "hosting_usd_per_month" if hosting and monthly else \
+        "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
+    if kind == "rent_usd_per_hour" and "reserve" in u.intents:  # both kept per hour
+        kind = "reserved_usd_per_hour" if _reserved(_before_reserved(m, q), after) else kind
+    elif kind == "rent_usd_per_hour" and _reserved(before, after):
+        from tools.cost import HOURS_PER_MONTH
+
+        kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
+        u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
+    return kind + ("_machine" if machine or kind == "hosting_usd_per_month" else ""), usd
 
 
 def _horizon(m: Message, u: Understanding) -> None:
@@ -398,10 +417,32 @@ def _reserved(before: str, after: str) -> bool:
     return bool(word_pattern("price_reserved").search(after) or word_pattern("price_reserved").search(before))
 
 
+def _after(m: Message, q: Quantity, width: int = 24) -> str:
+    """The words right after an amount, up to the clause's comma or the next number ('$2.49 an hour vs
+    reserved at $1.85': 'reserved' is the second price's)."""
+    end = min([q.end + width] + [x.start for x in _amounts(m) if x.start >= q.end])
+    return word_pattern("price_between").split(m.masked[q.end:end], maxsplit=1)[0]
+
+
+def _before_reserved(m: Message, q: Quantity) -> str:
+    """The words before an amount back to the last 'vs', 'or', comma: what is said of this price alone."""
+    return word_pattern("price_between").split(m.masked[max(0, q.start - 40):q.start])[-1]
+
+
+def _reserved_pair(m: Message) -> bool:
+    """Two hourly rental prices, one of them reserved (or committed) and one not: on demand against a
+    reservation."""
+    hourly = [q for q in _amounts(m) if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+              or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]
+    reserved = [_reserved(_before_reserved(m, q), _after(m, q)) for q in hourly]
+    return len(hourly) >= 2 and any(reserved) and not all(reserved)
+
+
 def _both_priced(m: Message) -> bool:
     """Rent and buy both named, each beside an amount: a rental price per hour or month and a purchase."""
     amounts = _amounts(m)
     per_time = [q for q in amounts if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])
                 or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
                 or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])]
     bought = [q for q in amounts if q not in per_time and q.value >= 1000 and _priced(m.masked[max(0, q.start - 40):q.end + 16])]

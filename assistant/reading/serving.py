@@ -28,6 +28,7 @@ def read_users(m: Message) -> int | None:
         nums = [q for q in m.qty if not q.role and not q.negated
                 and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])  # "只用一年呢" is no count
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
+                and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
         rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
         if rng:

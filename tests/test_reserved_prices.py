@@ -1,0 +1,86 @@
+"""On demand against a reservation, at the user's own two hourly prices: the reservation is paid for every
+hour of its term, on demand only for the hours used, so it pays off above reserved / on-demand use."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.reading import understand
+from tests.conversation import payload, run_conversation
+from tools.cost import HOURS_PER_MONTH, ReservedInput, reserved_vs_on_demand
+
+
+def test_four_h100s_around_the_clock_by_hand():
+    r = reserved_vs_on_demand(ReservedInput(gpu="h100-sxm", gpus=4, on_demand_usd_per_gpu_hour=2.49,
+                                            reserved_usd_per_gpu_hour=1.85))
+    assert r.on_demand_usd_per_month == pytest.approx(2.49 * 4 * 730)
+    assert r.reserved_usd_per_month == pytest.approx(1.85 * 4 * 730)
+    assert r.break_even_utilisation == pytest.approx(1.85 / 2.49)
+    assert r.cheaper == "reserved" and r.saving_fraction == pytest.approx(1 - 1.85 / 2.49)
+    assert r.reserved_term_usd == pytest.approx(1.85 * 4 * 730 * 12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(od=st.floats(0.1, 20), share=st.floats(0.05, 0.99), use=st.floats(0.01, 1.0))
+def test_the_reservation_wins_exactly_above_its_break_even(od, share, use):
+    r = reserved_vs_on_demand(ReservedInput(gpu="a100-80gb-sxm", on_demand_usd_per_gpu_hour=od,
+                                            reserved_usd_per_gpu_hour=od * share, utilisation=use))
+    assert r.break_even_utilisation == pytest.approx(share)
+    if abs(use - share) > 1e-6:
+        assert (r.cheaper == "reserved") == (use > share)
+    assert r.on_demand_usd_per_month == pytest.approx(od * HOURS_PER_MONTH * use)
+
+
+SAID = {
+    "en": ["{card} is {a}/hr on demand or {b}/hr reserved for a year, which is better",
+           "lambda quotes ${a}/hr on-demand per {card}, ${b}/hr on a 1-year commitment. which should we take?",
+           "on-demand {card} at ${a} an hour vs reserved at ${b} an hour - which is cheaper?"],
+    "zh": ["{card}按量付费每小时{a}元，包年每小时{b}元，哪个划算", "{card}按需{a}元一小时，预留{b}元一小时，选哪个"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_two_hourly_prices_one_reserved_are_read_as_that_question(lang):
+    for form, card, (a, b) in itertools.product(SAID[lang], ["h100", "A100", "4090"], [(2.49, 1.85), (18, 13)]):
+        text = form.format(card=card, a=a, b=b)
+        u = understand(text, None)
+        assert "reserve" in u.intents and "rent_buy" not in u.intents, (text, u.intents)
+        rate = 1.0 if lang == "en" else 0.14
+        assert u.prices["rent_usd_per_hour"] == pytest.approx(a * rate, rel=0.02), (text, u.prices)
+        assert u.prices["reserved_usd_per_hour"] == pytest.approx(b * rate, rel=0.02), (text, u.prices)
+        assert "budget_usd" not in u.updates and "users" not in u.updates, (text, u.updates)
+
+
+def test_with_a_workload_the_plan_is_rented_on_the_card_priced_then_compared():
+    reply, = run_conversation(["we serve llama 3.1 70b to 40 users 24/7. lambda quotes 2.49/hr on-demand per h100 "
+                               "or 1.85/hr reserved for a year. which is better?"])
+    data = payload(reply)
+    best = data["results"]["recommend"]["best"]
+    assert best["gpu"] == "h100-sxm" and data["decision"]["action"] == "rent"
+    reserved = data["also"][0]["reserved"]
+    assert reserved["gpus"] == best["gpus"] and reserved["cheaper"] == "reserved"
+    assert "Take the reservation: it saves 26%" in reply.content
+
+
+def test_at_working_hours_use_on_demand_stays_cheaper_in_chinese():
+    _first, second = run_conversation(["给20个人部署qwen2.5 32b，工作时间用", "A100按量付费每小时9元，包年每小时7元，哪个划算"])
+    r = payload(second)["results"]["reserved"]
+    assert r["cheaper"] == "on_demand" and r["utilisation"] < r["break_even_utilisation"]
+    assert "继续按量付费" in second.content
+
+
+@pytest.mark.parametrize(("text", "key", "usd"), [
+    ("we're looking at buying an 8x H100 box, quote is 280k, vs renting at $2.10/hr per gpu.", "buy_usd_machine", 280000),
+    ("那H100呢 租15块一小时 买一台8卡的要两百二十万", "buy_usd_machine", 2_200_000 * 0.14),
+    ("我们在看8卡H100服务器，租每卡每小时15元，买一张要25万", "buy_usd", 250_000 * 0.14),
+    ("rent a server at 20/hr, or buy one card for 30k?", "buy_usd", 30000),
+    ("autodl 4090 1.98元每小时 买一张一万六 每天10小时 qwen2.5 14b 买还是租", "rent_usd_per_hour", 1.98 * 0.14),
+])
+def test_a_machine_price_is_the_machines_and_a_card_price_the_cards(text, key, usd):
+    u = understand(text, None)
+    assert "rent_buy" in u.intents, (text, u.intents)
+    assert u.prices.get(key) == pytest.approx(usd, rel=0.03), (text, u.prices)
