@@ -521,3 +521,47 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
         formula="concurrency = rate x (TTFT + (output - 1) x TPOT); TPOT = t_dec(batch) / (1 - rate x prompt x t_pre); "
                 "TTFT = wait (M/G/c, Erlang C) + own prefill; replicas = fewest that meet every target",
         layouts_tried=tried, terms=terms, assumptions=assumptions, warnings=warnings)
+
+
+class Traffic(BaseModel):
+    """A request rate served by a plan (tools.recommend): the requests in flight it was sized for (Little's
+    law) and the plan's latencies at that load (the queueing model above, on the plan's card and layout)."""
+
+    requests_per_s: float
+    prompt_tokens: int
+    output_tokens: int
+    time_in_system_s: float = Field(description="first token + (output - 1) x time per output token, at that load")
+    in_flight: float = Field(description="rate x time in system (Little's law)")
+    users_sized: int = Field(description="the in-flight count the plan holds: its 99th percentile (Poisson)")
+    replicas: int = 1
+    gpus: int | None = None
+    ttft_p50_s: float | None = None
+    ttft_p99_s: float | None = None
+    tpot_p50_s: float | None = None
+    tpot_p99_s: float | None = None
+    utilisation: float | None = None
+    ttft_target_ms: float | None = None
+    ttft_p99_met: bool | None = None
+    formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
+                    "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
+
+
+def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
+    """The Traffic of a rate sizing (size_by_rate) on the plan's card."""
+    return Traffic(requests_per_s=r.requests_per_s, prompt_tokens=r.prompt_tokens, output_tokens=r.output_tokens,
+                   time_in_system_s=r.concurrency / r.requests_per_s, in_flight=r.concurrency,
+                   users_sized=r.replicas * r.concurrency_p99_per_replica, replicas=r.replicas, gpus=r.gpus,
+                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
+                   utilisation=r.utilisation, ttft_target_ms=ttft_target_ms,
+                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_p99_s * 1000 <= ttft_target_ms)
+
+
+def traffic_on(best, rate: float, prompt: int, output: int, users: int, ttft_target_ms: float | None) -> Traffic | None:
+    """The Traffic of a plan sized by its users (cards you own, an engine without continuous batching): the
+    time in system from the plan's first token with no queue and its per-user speed."""
+    if best is None or not best.decode_tokens_per_s or best.ttft_s is None:
+        return None
+    in_system = best.ttft_s + (output - 1) / best.decode_tokens_per_s
+    return Traffic(requests_per_s=rate, prompt_tokens=prompt, output_tokens=output, time_in_system_s=in_system,
+                   in_flight=rate * in_system, users_sized=users, replicas=best.replicas or 1, gpus=best.gpus,
+                   ttft_p50_s=best.ttft_s, tpot_p50_s=1 / best.decode_tokens_per_s, ttft_target_ms=ttft_target_ms)
