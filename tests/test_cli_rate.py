@@ -58,3 +58,15 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, extra, words):
     r = run(tmp_path, *SERVING, *extra)
     assert r.returncode == 2
     assert words in r.stderr and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+def test_recommend_takes_a_request_rate_and_says_the_concurrency(tmp_path):
+    r = run(tmp_path, "recommend", "-m", "llama-3.1-8b", "--phase", "serve", "--requests-per-second", "20",
+            "--prompt-tokens", "1000", "--output-tokens", "200", "--ttft-p99-ms", "2000", "--tpot-p99-ms", "50",
+            "--max-gpus", "16", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    traffic = data["traffic"]
+    assert traffic["requests_per_s"] == 20 and traffic["ttft_p99_s"] <= 2.0
+    assert data["workload"]["users"] == traffic["users_sized"] and data["workload"]["context"] == 1200
+    assert data["best"]["gpus"] == traffic["gpus"]

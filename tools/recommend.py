@@ -1426,6 +1426,16 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
         again = recommend(pinned, with_levers)
+        if again.best is not None and again.best.gpus != r.gpus:
+            # a count no single copy uses whole (5 cards): the replicas the queueing model sized, laid out as such
+            engine: Engine = "sglang" if again.best.engine == "sglang" else "vllm"
+            layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                            engine=engine, precision=r.precision, kv_precision=again.best.kv_precision)
+            laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
+            if laid is not None and laid.ok:
+                rb = _rent_or_buy(pinned, laid)
+                again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
+                again.options = [laid, *again.options]
         if again.best is not None:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)

@@ -434,7 +434,8 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--precision", "-p", default=None, metavar="P", help="serving weight format (default: the checkpoint's own, else int8)"),
     arg("--method", choices=("full", "lora", "qlora"), default="qlora"),
     arg("--objective", choices=("sft", "dpo"), default="sft", help="dpo: preference pairs"),
-    arg("--context", type=positive_int, default=8192, metavar="N"),
+    arg("--context", type=positive_int, default=None, metavar="N",
+        help="tokens per conversation (default 8192; with --requests-per-second: prompt + output)"),
     arg("--users", type=positive_int, default=1, metavar="N", help="concurrent users"),
     arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
     REGION,
@@ -456,6 +457,15 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--deadline-hours", type=positive_float, default=None, metavar="H"),
     arg("--ttft-ms", type=positive_float, default=None, metavar="MS", help="time-to-first-token target"),
     arg("--prompt-tokens", type=positive_int, default=None, metavar="N", help="prompt length for --ttft-ms"),
+    arg("--requests-per-second", type=positive_float, default=None, metavar="R",
+        help="serving a request rate: the users at once become the requests in flight (Little's law) and the cards "
+        "are sized by the queueing model (see `size serving`); --ttft-ms is then a p99 target"),
+    arg("--output-tokens", type=positive_int, default=None, metavar="N",
+        help="with --requests-per-second: mean tokens generated per request (default 256)"),
+    arg("--ttft-p99-ms", type=positive_float, default=None, metavar="MS", help="p99 time-to-first-token target "
+        "(with --requests-per-second; the same as --ttft-ms there)"),
+    arg("--tpot-p99-ms", type=positive_float, default=None, metavar="MS",
+        help="time-per-output-token target per user (read as the slowest per-user speed allowed)"),
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
@@ -468,13 +478,20 @@ def cmd_recommend(args: argparse.Namespace) -> None:
     from tools.recommend import Workload, recommend
     from tui.format import gb, table, tokens
 
-    r = recommend(Workload(model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           objective=args.objective, context=args.context, users=args.users,
+    if args.ttft_ms and args.ttft_p99_ms and args.ttft_ms != args.ttft_p99_ms:
+        raise UsageError("--ttft-ms and --ttft-p99-ms disagree: give one first-token target")
+    rated = {"requests_per_s": args.requests_per_second, "output_tokens": args.output_tokens,
+             "min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None,
+             "flexible": [] if args.context else ["context"]} \
+        if args.requests_per_second else {"min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None}
+    r = recommend(Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                           objective=args.objective, context=args.context or 8192, users=args.users,
                            utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
                            budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
                            train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
                            batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
-                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens,
+                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
+                           prompt_tokens=args.prompt_tokens,
                            server_gpus=args.server_gpus, max_gpus=args.max_gpus))
 
     def human() -> str:
@@ -504,6 +521,12 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                              f"{best.link_within} inside a server{between}")
             if best.train_per_gpu_bytes:
                 lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+        if r.traffic is not None:
+            t = r.traffic
+            lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
+                         f"{t.in_flight:,.1f} in flight (Little's law), sized for {t.users_sized:,} (p99)"
+                         + (f"; first token p50 {t.ttft_p50_s * 1000:,.0f} ms, p99 {t.ttft_p99_s * 1000:,.0f} ms"
+                            if t.ttft_p99_s is not None and t.ttft_p50_s is not None else ""))
         lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
                                    f"job {cur}"])]
         for lever in r.levers:
