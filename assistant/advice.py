@@ -52,6 +52,8 @@ def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Worklo
     if data.get("only"):
         fields["candidates"] = data["only"]
     fields["flexible"] = sorted({*(defaulted or []), *unstated, *([] if data.get("precision") else ["precision"])})
+    if data.get("requests_per_s") and data.get("context") is None:
+        fields["flexible"] = sorted({*fields["flexible"], "context"})  # each request holds its prompt and output
     if native and "precision" in fields["flexible"]:
         fields["flexible"].remove("precision")
     return Workload(**fields)

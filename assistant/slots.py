@@ -64,8 +64,19 @@ def is_job(p: Profile) -> bool:
 
 def serves_others(p: Profile) -> bool:
     """Users matter when people other than the one experimenting will use it (a Mac you own is one
-    person's computer: not asked, one user assumed and said)."""
-    return serves(p) and p.get("phase") != "experiment" and not _personal_machine(p)
+    person's computer: not asked, one user assumed and said); a request rate sizes the requests in flight
+    instead (tools.queueing), so the people at once are then neither asked nor assumed."""
+    return serves(p) and p.get("phase") != "experiment" and not _personal_machine(p) and not p.get("requests_per_s")
+
+
+def rate_given(p: Profile) -> bool:
+    return serves(p) and bool(p.get("requests_per_s"))
+
+
+def holds_conversations(p: Profile) -> bool:
+    """The context held per conversation matters when serving people; with a request rate each request
+    holds its prompt and output (tools.recommend.rate_lengths), unless a context is said."""
+    return serves(p) and not p.get("requests_per_s")
 
 
 def pays_for_time(p: Profile) -> bool:
@@ -169,7 +180,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
     Slot("batch_input_tokens", 1000, matters=batch),
     Slot("batch_output_tokens", 200, matters=batch),
-    Slot("context", 8192, matters=serves, panel=True),
+    Slot("context", 8192, matters=holds_conversations, panel=True),
     # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
     # the cards, are then taken from it (tools.traffic) and not asked for.
     Slot("population", None, matters=serves_others, panel=True),
@@ -184,6 +195,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("prompt_tokens", None, matters=serves),
     Slot("images_per_request", None, matters=serves),  # None: text only
     Slot("min_tokens_per_s", None, matters=serves),
+    # A request rate ("20 requests per second"): the requests in flight come from it by Little's law (tools.queueing)
+    Slot("requests_per_s", None, matters=serves, panel=True),
+    Slot("output_tokens", None, matters=rate_given),  # None: tools.recommend's RATE_OUTPUT_TOKENS, said
     # A Chinese conversation that names no place is priced for the Chinese market, and says so.
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),
     Slot("currency", None),  # None: yuan in China, dollars elsewhere; a setting or the user may say CNY

@@ -552,7 +552,8 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
         lines += [x for f in run.findings for x in (finding_sentence(f, lang), "")]
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
-        users = _users_words(w.users, best, lang)
+        users = (say(lang, "unit.in_flight", n=f"{w.users:,}") if rec.traffic is not None
+                 else _users_words(w.users, best, lang))
         shown = (best.precision or "") + (say(lang, "fig.kv", kv=best.kv_precision.upper()) if best.kv_precision else "")
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
@@ -567,6 +568,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         if best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
+        lines += _traffic_lines(rec, lang)
         lines += _layout_lines(best, lang) + _tried_lines(best, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
@@ -586,6 +588,23 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         key = ("fig.deadline_met" if best.meets.get("deadline", True) else
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
+    return lines
+
+
+def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
+    """A request rate served: the requests in flight it implies (Little's law), and the plan's first token and
+    per-token times at that load with the queue modelled (tools.queueing)."""
+    t = rec.traffic
+    if t is None:
+        return []
+    lines = [say(lang, "fig.traffic", rate=f"{t.requests_per_s:,.3g}", prompt=f"{t.prompt_tokens:,}",
+                 output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}", in_flight=f"{t.in_flight:,.0f}",
+                 sized=f"{t.users_sized:,}"), ""]
+    if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
+        lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
+                      tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+    if t.ttft_p99_met is False and t.ttft_p99_s is not None and t.ttft_target_ms is not None:
+        lines += [say(lang, "fig.traffic_ttft_missed", ttft99=seconds(t.ttft_p99_s), target=f"{t.ttft_target_ms:,.0f}"), ""]
     return lines
 
 

@@ -18,6 +18,8 @@ MINIMAL = {
     "cost": {"gpu": "h100"},
     "rent_vs_buy": {"gpu": "h100"},
     "recommend": {"model": "llama-3-8b"},
+    "size_by_rate": {"model": "llama-3-8b", "gpu": "h100", "requests_per_s": 5, "prompt_tokens": 500,
+                     "output_tokens": 100},
 }
 # Tools whose result is a table of options rather than a list of explained figures.
 OPTION_TOOLS = {"fit", "recommend"}

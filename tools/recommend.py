@@ -40,6 +40,16 @@ from tools.inference import (
 )
 from tools.models import resolve_model
 from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
+from tools.queueing import (
+    P99,
+    RateInput,
+    RateResult,
+    Traffic,
+    poisson_quantile,
+    size_by_rate,
+    traffic_from,
+    traffic_on,
+)
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
@@ -148,6 +158,11 @@ class Workload(ToolInput):
                                                                 "reads each as its image_tokens)")
     min_tokens_per_s: float | None = Field(None, gt=0, description="per-user decode speed target; "
                                                                    "default: reading speed")
+    requests_per_s: float | None = Field(None, gt=0, le=1_000_000, description="requests arriving per second at "
+                                         "the busiest time: the users at once then come from it (Little's law, "
+                                         "tools.queueing) and the time-to-first-token target is held at p99")
+    output_tokens: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: mean tokens "
+                                      f"generated per request (default {256})")
     candidates: list[str] | None = None
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
     flexible: list[str] = Field(default_factory=list, description="slots the user did not state: cards they own "
@@ -318,6 +333,8 @@ class Recommendation(Explained):
     instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
                                                     "(relaxed 'model=...'): the rented plan for the model asked")
     instead_model: str | None = Field(None, description="the name of the model asked, run by `instead`")
+    traffic: Traffic | None = Field(None, description="serving a request rate: the requests in flight it sized "
+                                                     "for (Little's law) and the plan's latencies at that load")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
                                                            "needs fewer or other cards")
@@ -1377,6 +1394,8 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     """The plan as asked; then, when it falls short, the change an expert would make (in this order:
     your own cards with a change you did not rule out, your cards for part of the users and the
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
+    if w.requests_per_s and w.spec.serves and not w.spec.trains:
+        return _recommend_rate(w, with_levers)
     rec = _recommend(w, with_levers)
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
@@ -1386,6 +1405,101 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 rec = changed
                 break
     return _name_a_better_card(w, rec)
+
+
+# With a request rate and no output length said: tokens generated per request (a chat answer of a few paragraphs).
+RATE_OUTPUT_TOKENS = 256
+# Rounds of plan -> time in system -> requests in flight -> plan; the sizing stops when a plan holds what it implies.
+RATE_ROUNDS = 4
+
+
+def rate_lengths(w: Workload) -> tuple[int, int, int]:
+    """(prompt, output, context) of a request: the stated lengths, else the prompt's default and
+    RATE_OUTPUT_TOKENS; the context held is prompt + output unless a context was stated."""
+    prompt = w.prompt_length()
+    output = w.output_tokens or RATE_OUTPUT_TOKENS
+    context = w.context if "context" not in w.flexible else prompt + output
+    return prompt, output, context
+
+
+def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
+    """Serving a request rate. First the users at once, as the requests in flight by Little's law (rate x time
+    in system, at its 99th percentile): the time in system depends on the plan's speed, so plan and count are
+    found together (plan, its first token and per-user speed, the count they imply, plan again; at most
+    RATE_ROUNDS rounds). Then, on the cards that plan ranks first, the queueing model (tools.queueing: prefill
+    load, the wait before prefill, the p99 first token) sizes the replicas the rate needs; the cheapest of them
+    per hour is the plan, sized again on that card and count."""
+    rate = w.requests_per_s or 0.0
+    prompt, output, context = rate_lengths(w)
+    guess = rate * (1.0 + (output - 1) / 30.0)  # a first guess: 1 s to the first token, then 30 tokens/s
+    users = max(1, poisson_quantile(guess, P99))
+    rounds = 0
+    base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
+                                "output_tokens": output})
+    while True:
+        rounds += 1
+        rec = recommend(base.model_copy(update={"users": users}), with_levers)
+        best = rec.best
+        if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
+            break
+        needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
+        if needed <= users or rounds >= RATE_ROUNDS:
+            break
+        users = needed
+    traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
+    sized = None if w.owned else _rate_sizing(w, rec, prompt, output)
+    if sized is not None:
+        gpu_id, r = sized
+        users = max(1, r.replicas * r.concurrency_p99_per_replica)
+        pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
+        again = recommend(pinned, with_levers)
+        if again.best is not None and again.best.gpus != r.gpus:
+            # a count no single copy uses whole (5 cards): the replicas the queueing model sized, laid out as such
+            engine: Engine = "sglang" if again.best.engine == "sglang" else "vllm"
+            layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                            engine=engine, precision=r.precision, kv_precision=again.best.kv_precision)
+            laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
+            if laid is not None and laid.ok:
+                rb = _rent_or_buy(pinned, laid)
+                again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
+                again.options = [laid, *again.options]
+        if again.best is not None:
+            rec = again
+        traffic = traffic_from(r, w.ttft_ms)
+    rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
+                                        "output_tokens": output})
+    rec.traffic = traffic
+    return rec
+
+
+# Cards the plan ranks first that the rate is sized on with the queueing model.
+RATE_CARDS = 3
+
+
+def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult] | None:
+    """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
+    option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None."""
+    found: list[tuple[float, int, str, RateResult]] = []
+    seen: list[str] = []
+    for o in sorted(rec.options, key=lambda o: not o.ok):
+        if o.gpu in seen or len(seen) >= RATE_CARDS or not o.precision or o.owned:
+            continue
+        seen.append(o.gpu)
+        engine = "sglang" if o.engine == "sglang" else "vllm"
+        try:
+            r = size_by_rate(RateInput(
+                model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
+                requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
+                ttft_p99_ms=w.ttft_ms, tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
+                max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
+        except (ToolError, ValueError):
+            continue
+        quote = try_price(o.gpu, w.region)
+        found.append((quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf, r.gpus, o.gpu, r))
+    if not found:
+        return None
+    _, _, gpu_id, r = min(found, key=lambda x: x[:3])
+    return gpu_id, r
 
 
 def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
 from tools.fit import FitInput, fit
 from tools.inference import InferenceMemoryInput, inference_memory
+from tools.queueing import RateInput, size_by_rate
 from tools.recommend import Workload, recommend
 from tools.throughput import SpeedInput, speed
 from tools.training import TrainingMemoryInput, training_memory
@@ -52,6 +53,10 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("cost", "Rental $/hour for N GPUs, the cost of a run, and $ per million generated tokens.", CostInput, cost),
     Tool("rent_vs_buy", "Compare renting and buying GPUs over a horizon; break-even utilisation.",
          RentBuyInput, rent_vs_buy),
+    Tool("size_by_rate", "GPUs and replicas to serve a request rate (requests/s, prompt and output lengths) within "
+         "p50/p99 time-to-first-token and time-per-output-token targets: Little's law and an M/G/c queue "
+         "(Erlang C) over continuous batching; the concurrency, waits and utilisation it implies.",
+         RateInput, size_by_rate),
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
          Workload, recommend),
 )}

@@ -77,7 +77,9 @@ from assistant.reading.serving import (
     read_context,
     read_images,
     read_min_tokens_per_s,
+    read_output_tokens,
     read_population,
+    read_request_rate,
     read_ttft,
     read_uptime,
     read_users,
@@ -136,6 +138,8 @@ READERS = (
     ("prompt_tokens", read_prompt_tokens),
     ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),
+    ("requests_per_s", read_request_rate),
+    ("output_tokens", read_output_tokens),
 )
 
 

@@ -190,7 +190,7 @@ def negated(text: str, start: int) -> bool:
     return bool(word_pattern("negation").search(before) or word_pattern("rather_than").search(before))
 
 
-def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:
+def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:  # noqa: C901 - ordered role rules, first match wins
     """The role of one quantity from the words after and before it, and an extra tag (the
     currency of money, the unit of a duration, the period of hours per period)."""
     after = masked[q.end:q.end + 60]
@@ -203,6 +203,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
     if 90 <= q.value < 100 and q.scale != "k" and word_pattern("uptime_before").search(before):
         return "uptime", ""  # "uptime 99.95", "SLA 99.9": an availability target written without its % sign
+    rate = _request_rate(after, before)
+    if rate is not None:
+        return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
     cur_before = word_pattern("money_before").search(before.rstrip())
     cur_after = word_pattern("money_after").match(after)
     if cur_before or cur_after:
@@ -238,6 +241,23 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if role == ("", "") and q.value >= 100 and word_pattern("money_monthly_bare").match(after):
         return "money", "CNY" if lang == "zh" else "USD"  # "about 8k a month for gpus": no label claims it
     return role
+
+
+def _request_rate(after: str, before: str) -> tuple[str, str] | None:
+    """A request rate with its period ('second', 'minute', 'hour', 'day'): a rate unit after the number
+    ('20 rps', '1200 requests a minute'), a period before and requests after ('per second 20 requests'), or
+    a rate label before ('peak qps 50')."""
+    said = word_pattern("rate_after").match(after)
+    period = said and (said.group("per") or said.group("unit"))
+    if not period and word_pattern("rate_noun_after").match(after):
+        per = word_pattern("rate_per_before").search(before)
+        period = per and per.group("per")
+    if not period and word_pattern("rate_label_before").search(before):
+        period = "rps"
+    if not period:
+        return None
+    word = period.strip().lower()
+    return "request_rate", next((p for p, words in vocab()["rate_periods"].items() if word in words), "second")
 
 
 def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:  # noqa: C901 - ordered unit rules, first match wins

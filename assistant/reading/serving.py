@@ -150,7 +150,8 @@ def read_ttft(m: Message) -> float | None:
         m.problems.append(("latency_not_positive", {}))
         return None
     if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
-        m.notes.append(("note.tail_latency", {"ms": f"{min(values):,.0f}"}))
+        key = "note.tail_latency_rate" if m.role("request_rate") else "note.tail_latency"  # a rate: the queue is modelled
+        m.notes.append((key, {"ms": f"{min(values):,.0f}"}))
         return float(min(values))
     return float(values[-1])
 
@@ -182,3 +183,31 @@ def read_images(m: Message) -> int | None:
         m.problems.append(("images_range", {}))
         return None
     return int(value)
+
+
+def read_request_rate(m: Message) -> float | None:
+    """Requests per second at the busiest time: '20 requests per second', '20 rps', '1200 requests a minute'
+    (20), '每秒20个请求', '峰值QPS 50'. A rate per hour or day is spread evenly, and said so."""
+    found = m.role("request_rate")
+    if not found or m.phase == "batch":
+        return None
+    q = found[-1]
+    seconds = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[q.extra or "second"]
+    if q.value <= 0:
+        m.problems.append(("rate_not_positive", {}))
+        return None
+    if q.value / seconds > 1_000_000:
+        m.problems.append(("rate_max", {"value": f"{q.value / seconds:,.0f}"}))
+        return None
+    if q.extra in ("hour", "day"):
+        m.notes.append((f"note.rate_spread_{q.extra}", {"n": f"{q.value:,.0f}", "rps": f"{q.value / seconds:.3g}"}))
+    return round(q.value / seconds, 6)
+
+
+def read_output_tokens(m: Message) -> int | None:
+    """Tokens generated per request when serving: '200 output tokens', '输出300'. A batch job's output per
+    item is read by read_batch_output_tokens."""
+    if m.phase not in ("serve", "production", "train-and-serve", "experiment"):
+        return None
+    found = m.role("output_tokens")
+    return int(found[-1].value) if found and found[-1].value >= 1 else None

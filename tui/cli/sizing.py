@@ -10,6 +10,7 @@ import json
 from tools.phases import PHASES
 from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, UsageError, arg, emit
 from tui.cli.values import (
+    duration_ms,
     fraction,
     framework_id,
     non_negative_float,
@@ -20,9 +21,12 @@ from tui.cli.values import (
 from tui.settings import CURRENCIES
 
 commands = Commands()
-size = commands.group("size", "memory needed for inference or training", metavar="inference|training", dest="what",
+size = commands.group("size", "memory needed for inference or training; GPUs to serve a request rate",
+                      metavar="inference|training|serving", dest="what",
                       examples=("gpu-advisor size inference -m llama-3.1-8b",
-                                "gpu-advisor size training -m 27B --method lora"))
+                                "gpu-advisor size training -m 27B --method lora",
+                                "gpu-advisor size serving -m llama-3.1-8b --rps 20 --prompt 1000 --output 200 "
+                                "--ttft-p99 2s --tpot 50ms --gpu h100"))
 FRAMEWORK = arg("--framework", type=framework_id, default=None, metavar="F",
                 help="fine-tuning framework whose defaults size the run, e.g. unsloth or torchtune (default: "
                 "hf-trainer; the presets are knowledge/data/frameworks.yaml, and a wrong name lists them)")
@@ -169,6 +173,82 @@ def cmd_size_training(args: argparse.Namespace) -> None:
             lines.append(f"CPU memory for offloaded state: {gb(r.cpu_bytes)} GB per GPU")
         if r.managed_bytes:
             lines.append(f"Paged optimizer states (CUDA managed memory, not in the total): {gb(r.managed_bytes)} GB")
+        return "\n".join(lines)
+
+    emit(args, r, human)
+
+
+@size.command(
+    "serving", "GPUs and replicas to serve a request rate within latency targets",
+    MODEL,
+    arg("--gpu", required=True, metavar="G"),
+    arg("--rps", type=positive_float, default=None, metavar="R", help="requests per second at the busiest time"),
+    arg("--rpm", type=positive_float, default=None, metavar="R", help="requests per minute"),
+    arg("--rph", type=positive_float, default=None, metavar="R", help="requests per hour (spread evenly)"),
+    arg("--rpd", type=positive_float, default=None, metavar="R", help="requests per day (spread evenly over 24 h)"),
+    arg("--prompt", type=positive_int, required=True, metavar="N", help="mean prompt tokens per request"),
+    arg("--output", type=positive_int, required=True, metavar="N", help="mean output tokens per request"),
+    arg("--prompt-p99", type=positive_int, default=None, metavar="N",
+        help="99th-percentile prompt tokens (default: lengths vary like an exponential distribution)"),
+    arg("--output-p99", type=positive_int, default=None, metavar="N", help="99th-percentile output tokens"),
+    arg("--ttft-p50", type=duration_ms, default=None, metavar="T", help="median time to first token, e.g. 500ms"),
+    arg("--ttft-p99", type=duration_ms, default=None, metavar="T", help="p99 time to first token, e.g. 2s"),
+    arg("--tpot", type=duration_ms, default=None, metavar="T", help="median time per output token, e.g. 50ms"),
+    arg("--tpot-p99", type=duration_ms, default=None, metavar="T", help="p99 time per output token"),
+    arg("--e2e-p99", type=duration_ms, default=None, metavar="T", help="p99 end-to-end latency"),
+    arg("--precision", "-p", default="bf16", metavar="P"),
+    arg("--kv-precision", default=None, metavar="P"),
+    arg("--engine", choices=("vllm", "sglang"), default="vllm"),
+    arg("--arrival-cv2", type=non_negative_float, default=1.0, metavar="X",
+        help="burstiness: squared coefficient of variation of the gaps between requests (1 Poisson, above 1 bursty)"),
+    arg("--routing", choices=("per-replica", "shared"), default="per-replica",
+        help="per-replica: each replica queues its own requests; shared: one queue, least-loaded routing"),
+    arg("--max-utilisation", type=fraction, default=0.8, metavar="F", help="most of a replica's capacity used"),
+    arg("--tp", type=positive_int, default=None, metavar="N", help="tensor-parallel GPUs per replica (default: searched)"),
+    arg("--max-gpus", type=positive_int, default=128, metavar="N"),
+    arg("--server-gpus", type=positive_int, default=8, metavar="N"),
+    *SIZING_OUTPUT,
+    examples=("gpu-advisor size serving -m llama-3.1-8b --rps 20 --prompt 1000 --output 200 --ttft-p99 2s "
+              "--tpot 50ms --gpu h100",
+              "gpu-advisor size serving -m llama-3.1-70b -p fp8 --rpm 1200 --prompt 2000 --output 300 --gpu h100 --json"))
+def cmd_size_serving(args: argparse.Namespace) -> None:
+    from tools.queueing import PerUnit, RateInput, per_second, size_by_rate
+    from tui.format import table
+
+    rates: tuple[tuple[float | None, PerUnit], ...] = ((args.rps, "second"), (args.rpm, "minute"),
+                                                       (args.rph, "hour"), (args.rpd, "day"))
+    given = [(v, per) for v, per in rates if v is not None]
+    if len(given) != 1:
+        raise UsageError("give the request rate once: --rps, --rpm, --rph or --rpd")
+    value, per = given[0]
+    if args.max_utilisation >= 1:
+        raise UsageError("--max-utilisation must be below 1: a replica run at full capacity queues without bound")
+    r = size_by_rate(RateInput(
+        model=args.model, gpu=args.gpu, precision=args.precision, kv_precision=args.kv_precision, engine=args.engine,
+        requests_per_s=per_second(value, per), prompt_tokens=args.prompt, output_tokens=args.output,
+        prompt_tokens_p99=args.prompt_p99, output_tokens_p99=args.output_p99, arrival_cv2=args.arrival_cv2,
+        ttft_p50_ms=args.ttft_p50, ttft_p99_ms=args.ttft_p99, tpot_ms=args.tpot, tpot_p99_ms=args.tpot_p99,
+        e2e_p99_ms=args.e2e_p99, routing=args.routing, max_utilisation=args.max_utilisation, tp=args.tp,
+        max_gpus=args.max_gpus, server_gpus=args.server_gpus))
+
+    def ms(seconds: float) -> str:
+        return f"{seconds * 1000:,.0f} ms" if seconds < 10 else f"{seconds:,.1f} s"
+
+    def human() -> str:
+        unit = f"{r.tp} GPU" + ("s" if r.tp > 1 else "") + (f" x {r.pp} servers" if r.pp > 1 else "")
+        lines = [f"{r.model} on {r.gpu} ({r.engine}, {r.precision}): {r.requests_per_s:,.3g} requests/s, "
+                 f"{r.prompt_tokens:,} tokens in, {r.output_tokens:,} out",
+                 f"Plan: {r.replicas} replica(s) of {unit} = {r.gpus} GPUs in {r.servers} server(s); "
+                 f"set by: {r.binding}",
+                 f"In flight: {r.concurrency:,.1f} requests (Little's law), {r.concurrency_per_replica:,.1f} per replica "
+                 f"(p99 {r.concurrency_p99_per_replica:,}; a replica holds {r.max_sequences_per_replica:,})",
+                 f"Utilisation: {r.utilisation:.0%} of a replica's {r.replica_capacity_rps:,.3g} requests/s", ""]
+        rows = [("time to first token", ms(r.ttft_p50_s), ms(r.ttft_p99_s)),
+                ("time per output token", ms(r.tpot_p50_s), ms(r.tpot_p99_s)),
+                ("end to end", ms(r.e2e_p50_s), ms(r.e2e_p99_s))]
+        lines.append(table(rows, ["at this load", "p50", "p99"]))
+        if per == "day":
+            lines += ["", "A daily count is spread evenly over 24 hours; the busiest hour runs higher: give its rate."]
         return "\n".join(lines)
 
     emit(args, r, human)
@@ -354,7 +434,8 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--precision", "-p", default=None, metavar="P", help="serving weight format (default: the checkpoint's own, else int8)"),
     arg("--method", choices=("full", "lora", "qlora"), default="qlora"),
     arg("--objective", choices=("sft", "dpo"), default="sft", help="dpo: preference pairs"),
-    arg("--context", type=positive_int, default=8192, metavar="N"),
+    arg("--context", type=positive_int, default=None, metavar="N",
+        help="tokens per conversation (default 8192; with --requests-per-second: prompt + output)"),
     arg("--users", type=positive_int, default=1, metavar="N", help="concurrent users"),
     arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
     REGION,
@@ -376,6 +457,15 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--deadline-hours", type=positive_float, default=None, metavar="H"),
     arg("--ttft-ms", type=positive_float, default=None, metavar="MS", help="time-to-first-token target"),
     arg("--prompt-tokens", type=positive_int, default=None, metavar="N", help="prompt length for --ttft-ms"),
+    arg("--requests-per-second", type=positive_float, default=None, metavar="R",
+        help="serving a request rate: the users at once become the requests in flight (Little's law) and the cards "
+        "are sized by the queueing model (see `size serving`); --ttft-ms is then a p99 target"),
+    arg("--output-tokens", type=positive_int, default=None, metavar="N",
+        help="with --requests-per-second: mean tokens generated per request (default 256)"),
+    arg("--ttft-p99-ms", type=positive_float, default=None, metavar="MS", help="p99 time-to-first-token target "
+        "(with --requests-per-second; the same as --ttft-ms there)"),
+    arg("--tpot-p99-ms", type=positive_float, default=None, metavar="MS",
+        help="time-per-output-token target per user (read as the slowest per-user speed allowed)"),
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
@@ -388,13 +478,20 @@ def cmd_recommend(args: argparse.Namespace) -> None:
     from tools.recommend import Workload, recommend
     from tui.format import gb, table, tokens
 
-    r = recommend(Workload(model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           objective=args.objective, context=args.context, users=args.users,
+    if args.ttft_ms and args.ttft_p99_ms and args.ttft_ms != args.ttft_p99_ms:
+        raise UsageError("--ttft-ms and --ttft-p99-ms disagree: give one first-token target")
+    rated = {"requests_per_s": args.requests_per_second, "output_tokens": args.output_tokens,
+             "min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None,
+             "flexible": [] if args.context else ["context"]} \
+        if args.requests_per_second else {"min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None}
+    r = recommend(Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                           objective=args.objective, context=args.context or 8192, users=args.users,
                            utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
                            budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
                            train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
                            batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
-                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms, prompt_tokens=args.prompt_tokens,
+                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
+                           prompt_tokens=args.prompt_tokens,
                            server_gpus=args.server_gpus, max_gpus=args.max_gpus))
 
     def human() -> str:
@@ -424,6 +521,12 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                              f"{best.link_within} inside a server{between}")
             if best.train_per_gpu_bytes:
                 lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+        if r.traffic is not None:
+            t = r.traffic
+            lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
+                         f"{t.in_flight:,.1f} in flight (Little's law), sized for {t.users_sized:,} (p99)"
+                         + (f"; first token p50 {t.ttft_p50_s * 1000:,.0f} ms, p99 {t.ttft_p99_s * 1000:,.0f} ms"
+                            if t.ttft_p99_s is not None and t.ttft_p50_s is not None else ""))
         lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
                                    f"job {cur}"])]
         for lever in r.levers:

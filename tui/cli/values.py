@@ -147,3 +147,22 @@ def tokens_amount(text: str) -> float:
     if value > MAX_AMOUNT * 1e4:
         raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can size")
     return value
+
+
+def duration_ms(text: str) -> float:
+    """A latency target: '2s', '1.5 s', '50ms', '300' (milliseconds when no unit is given), in milliseconds."""
+    t = text.strip().lower().replace(" ", "")
+    scale = 1.0
+    for unit, factor in (("ms", 1.0), ("sec", 1000.0), ("s", 1000.0)):
+        if t.endswith(unit):
+            t, scale = t[: -len(unit)], factor
+            break
+    try:
+        value = _finite(float(t), text) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a time like 2s, 500ms or 300 (ms), got '{text}'") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+    if value > 86_400_000:
+        raise argparse.ArgumentTypeError(f"'{text}' is longer than a day: not a latency target")
+    return value

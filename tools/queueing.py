@@ -1,0 +1,567 @@
+"""Traffic as a request rate: how many requests are in flight, how long they wait, and how many replicas.
+
+The model of one replica (vLLM or SGLang: continuous batching with chunked prefill):
+- Every engine step decodes one token for each running sequence and, when prompts are waiting, prefills
+  a chunk of up to `max_num_batched_tokens` prompt tokens with them. A decode step at a batch of b takes
+  t_dec(b) (tools.throughput: weights and KV read per step, overhead, communication); a prompt token costs
+  t_pre seconds of prefill (tools.throughput's prefill rate at that prompt length).
+- Prefill share: rho_p = rate x prompt x t_pre, the share of the GPU's time spent on prompts; the decode
+  steps get the rest, so each running sequence gets a token every TPOT(b) = t_dec(b) / (1 - rho_p).
+- Little's law: in-flight sequences L = rate x time in system = rate x (TTFT + (output - 1) x TPOT(L)),
+  solved as a fixed point (the smallest one; none below the batch limit: the replica is overloaded).
+- The wait before prefill: prompts queue for the prefill "server", which serves a prompt in
+  S = prompt x (t_pre + t_dec(L) / max_num_batched_tokens) (each chunk rides on a decode step). The wait is
+  M/G/c with the Allen-Cunneen approximation: Erlang C's M/M/c wait times (Ca^2 + Cs^2) / 2, where Cs^2
+  is the squared coefficient of variation of prompt lengths and Ca^2 that of the gaps between arrivals
+  (1 for Poisson). c = 1 per replica when a load balancer spreads requests over replicas that each keep
+  their own queue (round robin, random: the default), c = replicas when the router holds one queue and
+  sends each request to a free replica (least-loaded routing). The wait's distribution is taken as
+  exponential beyond the chance of waiting at all: P(wait > t) = P(wait) x exp(-t x P(wait) / mean wait),
+  exact for M/M/c.
+- The batch at a random moment: the in-flight count of an M/G/infinity system is Poisson(L), so its 99th
+  percentile sets the p99 TPOT and the memory that must hold it (the KV cache and max_num_seqs).
+
+Where it breaks: bursty traffic (Ca^2 well above 1: give it as `arrival_cv2`), a replica run near its
+capacity (utilisation near 1: the approximations and the engine's own scheduling diverge; the sizing stops
+at `max_utilisation`), very long prompts (a prefill chunk stalls every decode step: TPOT's p99 then comes
+from the chunk, not from the batch), preemption when the KV cache fills, and prefix caching (not modelled:
+it only makes prompts cheaper).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from statistics import NormalDist
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from knowledge import find_gpu, find_precision
+from knowledge.schema import Gpu
+from tools import arch
+from tools.common import Explained, ToolError, ToolInput, term
+from tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from tools.models import resolve_model
+from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, servers_for, units
+from tools.throughput import SpeedInput, speed
+
+RateEngine = Literal["vllm", "sglang"]
+Routing = Literal["per-replica", "shared"]
+PerUnit = Literal["second", "minute", "hour", "day"]
+SECONDS_PER = {"second": 1.0, "minute": 60.0, "hour": 3600.0, "day": 86400.0}
+
+# The percentile a "p99" figure is read at, and the one the batch (and the memory that holds it) is sized for.
+P99 = 0.99
+# A replica is loaded up to this share of the most it can sustain: near 1 the queue's wait grows without bound
+# and the approximations stop holding (M/G/1 waits are heavy-traffic limits; the engine's scheduler is not FCFS).
+MAX_UTILISATION = 0.8
+# Prompt lengths vary as much as an exponential distribution (squared coefficient of variation 1) unless a p99
+# length is given: chat prompts vary that much (ShareGPT's prompt lengths have a CV near 1).
+DEFAULT_PROMPT_CV2 = 1.0
+# Fixed-point iterations for Little's law; beyond them the replica counts as overloaded.
+FIXED_POINT_STEPS = 400
+Z99 = NormalDist().inv_cdf(P99)
+
+
+def per_second(value: float, per: PerUnit) -> float:
+    """A rate said per second, minute, hour or day, in requests per second (spread evenly)."""
+    return value / SECONDS_PER[per]
+
+
+def erlang_c(servers: int, offered: float) -> float:
+    """Erlang C: the chance an arrival waits in an M/M/c queue with c = servers and offered load a = rate /
+    service rate (a < c). Computed through Erlang B's recursion B(k) = a B(k-1) / (k + a B(k-1)), then
+    C = c B / (c - a (1 - B)), which stays stable for large c."""
+    if offered <= 0:
+        return 0.0
+    if offered >= servers:
+        return 1.0
+    b = 1.0
+    for k in range(1, servers + 1):
+        b = offered * b / (k + offered * b)
+    return servers * b / (servers - offered * (1 - b))
+
+
+def wait_quantile(p_wait: float, mean_wait: float, q: float) -> float:
+    """The q-quantile of the wait when P(wait > t) = p_wait x exp(-t x p_wait / mean_wait): 0 when at least
+    a share q of arrivals do not wait."""
+    if p_wait <= 1 - q or mean_wait <= 0:
+        return 0.0
+    return mean_wait / p_wait * math.log(p_wait / (1 - q))
+
+
+def poisson_quantile(mean: float, q: float) -> int:
+    """Smallest k with P(N <= k) >= q for N ~ Poisson(mean); the normal approximation above a mean of 1,000."""
+    if mean <= 0:
+        return 0
+    if mean > 1000:
+        return math.ceil(mean + NormalDist().inv_cdf(q) * math.sqrt(mean) - 0.5)
+    log_pmf, total, k = -mean, 0.0, 0
+    while True:
+        total += math.exp(log_pmf)
+        if total >= q:
+            return k
+        k += 1
+        log_pmf += math.log(mean) - math.log(k)
+
+
+def lognormal_cv2(mean: float, p99: float) -> float:
+    """Squared coefficient of variation of a lognormal length with this mean and 99th percentile:
+    p99 = mean x exp(sigma z - sigma^2 / 2), so sigma = z - sqrt(z^2 - 2 ln(p99 / mean)), CV^2 = exp(sigma^2) - 1.
+    A p99 beyond what a lognormal with that mean can reach is read at the widest (sigma = z)."""
+    ratio = max(p99 / mean, 1.0)
+    inside = Z99 ** 2 - 2 * math.log(ratio)
+    sigma = Z99 - math.sqrt(max(inside, 0.0))
+    return math.expm1(sigma ** 2)
+
+
+class RateInput(ToolInput):
+    model: str
+    gpu: str
+    precision: str = Field("bf16", description="weight format")
+    kv_precision: str | None = None
+    engine: RateEngine = Field("vllm", description="continuous batching with chunked prefill: vLLM or SGLang")
+    requests_per_s: float = Field(gt=0, le=1e6, description="requests arriving per second at the busiest time")
+    prompt_tokens: int = Field(gt=0, le=2_000_000, description="mean prompt length")
+    output_tokens: int = Field(gt=0, le=1_000_000, description="mean tokens generated per request")
+    prompt_tokens_p99: int | None = Field(None, gt=0, description="99th-percentile prompt length; default: "
+                                          "lengths vary like an exponential distribution (CV 1)")
+    output_tokens_p99: int | None = Field(None, gt=0, description="99th-percentile output length (end-to-end p99); "
+                                          "default: the mean")
+    arrival_cv2: float = Field(1.0, ge=0, le=100, description="squared coefficient of variation of the gaps "
+                               "between requests: 1 Poisson, 0 evenly spaced, above 1 bursty")
+    ttft_p50_ms: float | None = Field(None, gt=0, description="target median time to first token")
+    ttft_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile time to first token")
+    tpot_ms: float | None = Field(None, gt=0, description="target median time per output token")
+    tpot_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile time per output token")
+    e2e_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile end-to-end latency")
+    routing: Routing = Field("per-replica", description="per-replica: each replica queues its own requests; "
+                             "shared: one queue, each request to a free replica (least-loaded routing)")
+    max_utilisation: float = Field(MAX_UTILISATION, gt=0, lt=1, description="most of a replica's capacity used")
+    tp: int | None = Field(None, gt=0, le=64, description="tensor-parallel GPUs per replica; default: searched")
+    pp: int | None = Field(None, gt=0, le=16, description="pipeline stages per replica; default: searched")
+    server_gpus: int = Field(SERVER_GPUS, gt=0, le=16)
+    max_gpus: int = Field(MAX_SERVING_GPUS, gt=0, le=4096, description="most GPUs in all")
+
+    def targets(self) -> dict[str, float]:
+        """The latency targets stated, in seconds, by key."""
+        said = {"ttft_p50_s": self.ttft_p50_ms, "ttft_p99_s": self.ttft_p99_ms, "tpot_p50_s": self.tpot_ms,
+                "tpot_p99_s": self.tpot_p99_ms, "e2e_p99_s": self.e2e_p99_ms}
+        return {k: v / 1000 for k, v in said.items() if v is not None}
+
+
+class LoadPoint(BaseModel):
+    """One replica at one request rate."""
+
+    requests_per_s: float = Field(description="per replica")
+    stable: bool
+    concurrency: float = Field(description="mean in-flight sequences (Little's law)")
+    concurrency_p99: int = Field(description="99th percentile of the in-flight count (Poisson)")
+    prefill_share: float = Field(description="share of GPU time spent on prompts")
+    queue_utilisation: float = Field(description="busy share of the prefill queue's server")
+    wait_p50_s: float
+    wait_p99_s: float
+    ttft_p50_s: float
+    ttft_p99_s: float
+    tpot_p50_s: float
+    tpot_p99_s: float
+    e2e_p50_s: float
+    e2e_p99_s: float
+
+
+class RateResult(Explained):
+    model: str
+    gpu: str
+    engine: RateEngine
+    precision: str
+    requests_per_s: float
+    prompt_tokens: int
+    output_tokens: int
+    tp: int
+    pp: int
+    unit_gpus: int = Field(description="GPUs of one replica (tp x pp)")
+    replicas: int
+    gpus: int
+    servers: int
+    concurrency: float = Field(description="in-flight requests in all, by Little's law")
+    concurrency_per_replica: float
+    concurrency_p99_per_replica: int
+    max_sequences_per_replica: int = Field(description="sequences one replica's KV cache and max_num_seqs hold")
+    replica_capacity_rps: float = Field(description="the most requests per second one replica sustains")
+    utilisation: float = Field(description="per-replica rate / replica capacity")
+    ttft_p50_s: float
+    ttft_p99_s: float
+    tpot_p50_s: float
+    tpot_p99_s: float
+    e2e_p50_s: float
+    e2e_p99_s: float
+    binding: str = Field(description="what set the replica count: a target, memory, or the utilisation cap")
+    routing: Routing
+    formula: str
+    layouts_tried: list[dict[str, float | int | str]] = []
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One replica's physics: decode step times on a grid of batches, prefill cost, batch limit."""
+
+    tp: int
+    pp: int
+    max_sequences: int
+    chunk_tokens: int
+    prefill_s_per_token: float  # at the mean prompt
+    prefill_s_per_token_tail: float  # at the p99 prompt
+    batches: tuple[int, ...]
+    steps: tuple[float, ...]
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp
+
+    def step(self, batch: float) -> float:
+        """Decode step seconds at a (fractional) batch: linear between the sized batches; the step's time is
+        piecewise linear in the batch (max of memory and compute time, plus overheads), so this is close."""
+        xs, ys = self.batches, self.steps
+        if batch <= xs[0] or len(xs) == 1:
+            return ys[0]
+        for i in range(1, len(xs)):
+            if batch <= xs[i]:
+                f = (batch - xs[i - 1]) / (xs[i] - xs[i - 1])
+                return ys[i - 1] + f * (ys[i] - ys[i - 1])
+        return ys[-1] + (batch - xs[-1]) * (ys[-1] - ys[-2]) / max(xs[-1] - xs[-2], 1)
+
+
+@lru_cache(maxsize=512)
+def unit_physics(model: str, gpu_id: str, engine: RateEngine, precision: str, kv: str | None, tp: int, pp: int,
+                 prompt: int, prompt_tail: int, output: int) -> Unit | None:
+    """A replica of tp x pp GPUs: its batch limit (KV capacity at prompt + output tokens, and the engine's
+    max_num_seqs), its chunk size and its step times; None when the model does not fit."""
+    gpu = find_gpu(gpu_id)
+    context = prompt + output
+    try:
+        mem = inference_memory(InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context,
+                                                    batch=1, gpus=tp, pp=pp, gpu=gpu.id, engine=engine))
+    except ToolError:
+        return None
+    if not mem.fits or not mem.max_concurrent_sequences or mem.max_concurrent_sequences < 1:
+        return None
+    chunk, max_seqs = vllm_batch_defaults(gpu, "v1")
+    most = max(1, min(int(mem.max_concurrent_sequences), max_seqs))
+    grid = sorted({*(2 ** k for k in range(int(math.log2(most)) + 1)), most})
+    held = prompt + output // 2  # a running sequence holds its prompt and, on average, half its output
+
+    def sized(batch: int, ctx: int):
+        return speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=tp, pp=pp, batch=batch,
+                                context=ctx, engine=engine, kv_precision=kv))
+
+    steps = tuple(sized(b, held).time_per_output_token_s for b in grid)
+    pre = sized(1, prompt).prefill_tokens_per_s
+    pre_tail = sized(1, prompt_tail).prefill_tokens_per_s if prompt_tail != prompt else pre
+    return Unit(tp=tp, pp=pp, max_sequences=most, chunk_tokens=chunk, prefill_s_per_token=1 / pre,
+                prefill_s_per_token_tail=1 / pre_tail, batches=tuple(grid), steps=steps)
+
+
+def _own_prefill(u: Unit, prompt: int, per_token: float, batch: float) -> float:
+    """A prompt's own prefill: its tokens' compute plus one decode step for each chunk it rides on."""
+    return prompt * per_token + math.ceil(prompt / u.chunk_tokens) * u.step(batch)
+
+
+def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int, output_tail: int,
+               prompt_cv2: float, arrival_cv2: float = 1.0, servers: int = 1) -> LoadPoint:
+    """One replica at `rate` requests per second (servers > 1: the wait of one shared queue over that many
+    replicas, each at `rate`)."""
+    rho_p = rate * prompt * u.prefill_s_per_token
+    variability = (arrival_cv2 + prompt_cv2) / 2
+
+    def queue(batch: float) -> tuple[float, float, float]:
+        """(utilisation, chance of waiting, mean wait) of the prefill queue at a batch."""
+        service = prompt * (u.prefill_s_per_token + u.step(batch) / u.chunk_tokens)
+        offered = rate * service * servers
+        if offered >= servers:
+            return 1.0, 1.0, math.inf
+        p_wait = erlang_c(servers, offered)
+        return offered / servers, p_wait, p_wait * service / (servers - offered) * variability
+
+    def tpot(batch: float) -> float:
+        return u.step(batch) / (1 - rho_p)
+
+    def in_flight(batch: float) -> float:
+        _, _, wait = queue(batch)
+        return rate * (wait + _own_prefill(u, prompt, u.prefill_s_per_token, batch) + (output - 1) * tpot(batch))
+
+    unstable = LoadPoint(requests_per_s=rate, stable=False, concurrency=math.inf, concurrency_p99=0,
+                         prefill_share=rho_p, queue_utilisation=1.0, wait_p50_s=math.inf, wait_p99_s=math.inf,
+                         ttft_p50_s=math.inf, ttft_p99_s=math.inf, tpot_p50_s=math.inf, tpot_p99_s=math.inf,
+                         e2e_p50_s=math.inf, e2e_p99_s=math.inf)
+    if rho_p >= 1:
+        return unstable
+    batch, converged = 0.0, False
+    for _ in range(FIXED_POINT_STEPS):  # from 0 upwards: the smallest fixed point of L = rate x time in system
+        nxt = in_flight(batch)
+        if not math.isfinite(nxt) or nxt > u.max_sequences:
+            return unstable
+        if abs(nxt - batch) <= 1e-9 * max(1.0, nxt):
+            batch, converged = nxt, True
+            break
+        batch = nxt
+    if not converged:
+        return unstable
+    b99 = poisson_quantile(batch, P99)
+    util, p_wait, mean_wait = queue(batch)
+    w50, w99 = wait_quantile(p_wait, mean_wait, 0.5), wait_quantile(p_wait, mean_wait, P99)
+    t50, t99 = tpot(batch), tpot(max(b99, batch))
+    ttft50 = w50 + _own_prefill(u, prompt, u.prefill_s_per_token, batch)
+    ttft99 = w99 + _own_prefill(u, prompt_tail, u.prefill_s_per_token_tail, max(b99, batch))
+    return LoadPoint(requests_per_s=rate, stable=b99 <= u.max_sequences, concurrency=batch, concurrency_p99=b99,
+                     prefill_share=rho_p, queue_utilisation=util, wait_p50_s=w50, wait_p99_s=w99,
+                     ttft_p50_s=ttft50, ttft_p99_s=ttft99, tpot_p50_s=t50, tpot_p99_s=t99,
+                     e2e_p50_s=ttft50 + (output - 1) * t50, e2e_p99_s=ttft99 + (output_tail - 1) * t99)
+
+
+def capacity(u: Unit, prompt: int, prompt_tail: int, output: int, output_tail: int, prompt_cv2: float,
+             arrival_cv2: float) -> float:
+    """The most requests per second one replica sustains: its batch's p99 within the batch limit and the
+    prefill queue stable (bisection on the rate)."""
+    hi = 1 / (prompt * u.prefill_s_per_token)
+    lo = 0.0
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        if load_point(u, mid, prompt, prompt_tail, output, output_tail, prompt_cv2, arrival_cv2).stable:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def _misses(point: LoadPoint, targets: dict[str, float]) -> list[str]:
+    """The targets a load point misses (keys of RateInput.targets), or 'memory' when it is overloaded."""
+    if not point.stable:
+        return ["memory"]
+    return [k for k, limit in targets.items() if getattr(point, k) > limit]
+
+
+def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over layouts, each step one guard
+    """GPUs and replicas that serve `requests_per_s` within the targets: for every replica layout (tensor
+    parallel within a server, pipeline stages across servers) the fewest replicas whose load point meets
+    every target at no more than max_utilisation of a replica's capacity; the layout with the fewest GPUs wins
+    (then the smaller replica)."""
+    model = resolve_model(inp.model)
+    gpu: Gpu = find_gpu(inp.gpu)
+    find_precision(inp.precision)
+    prompt, output = inp.prompt_tokens, inp.output_tokens
+    prompt_tail = max(inp.prompt_tokens_p99 or prompt, prompt)
+    output_tail = max(inp.output_tokens_p99 or output, output)
+    if inp.prompt_tokens_p99 is None:
+        cv2, prompt_tail = DEFAULT_PROMPT_CV2, math.ceil(prompt * math.log(1 / (1 - P99)))  # exponential's p99
+    else:
+        cv2 = lognormal_cv2(prompt, prompt_tail)
+    targets = inp.targets()
+    layouts = [(t, p) for t, p in units(model, inp.server_gpus, inp.max_gpus, gpu)
+               if (inp.tp is None or t == inp.tp) and (inp.pp is None or p == inp.pp)]
+    if inp.tp is not None and not layouts:
+        valid = arch.valid_tensor_parallel(model, inp.server_gpus)
+        raise ToolError(f"tensor parallel {inp.tp} does not divide {model.name}'s attention heads within a server of "
+                        f"{inp.server_gpus}: valid degrees {', '.join(map(str, valid))}")
+    best: tuple[int, int, Unit, int, LoadPoint, float, str] | None = None
+    tried: list[dict[str, float | int | str]] = []
+    floors: list[tuple[str, float, int]] = []
+    for tp, pp in layouts:
+        if best is not None and tp * pp > best[0]:
+            break  # layouts come smallest first: a bigger replica alone already uses more GPUs than the plan found
+        u = unit_physics(inp.model, gpu.id, inp.engine, inp.precision, inp.kv_precision, tp, pp, prompt,
+                         prompt_tail, output)
+        if u is None:
+            continue
+        cap = capacity(u, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2)
+        idle = load_point(u, cap * 1e-6, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2)
+        missed = _misses(idle, targets)
+        if missed:  # more replicas cannot help: at no load at all this layout misses the target
+            key = missed[0]
+            floors.append((key, getattr(idle, key) if key != "memory" else math.inf, u.gpus))
+            tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                          "reason": f"{key} at no load {getattr(idle, key, math.inf) * 1000:.0f} ms"})
+            continue
+
+        def servers_for_shared(r: int) -> int:
+            return r if inp.routing == "shared" else 1
+
+        def point(r: int, unit: Unit = u) -> LoadPoint:
+            return load_point(unit, inp.requests_per_s / r, prompt, prompt_tail, output, output_tail, cv2,
+                              inp.arrival_cv2, servers_for_shared(r))
+
+        def ok(r: int, unit_cap: float = cap) -> bool:
+            return inp.requests_per_s / r <= inp.max_utilisation * unit_cap and not _misses(point(r), targets)
+
+        most = max(1, inp.max_gpus // u.gpus)
+        hi = 1
+        while not ok(hi) and hi < most:
+            hi = min(hi * 2, most)
+        if not ok(hi):
+            tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                          "reason": f"more than {most} replicas ({inp.max_gpus} GPUs)"})
+            continue
+        lo = hi // 2  # ok(hi), and not ok(lo) unless lo is 0
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        replicas = hi
+        p = point(replicas)
+        # what set the count: with one replica fewer, which requirement fails first
+        binding = "one replica is enough"
+        if replicas > 1:
+            fewer = point(replicas - 1)
+            if inp.requests_per_s / (replicas - 1) > inp.max_utilisation * cap:
+                binding = "utilisation"
+            else:
+                binding = (_misses(fewer, targets) or ["utilisation"])[0]
+        tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "replicas": replicas,
+                      "gpus": replicas * u.gpus, "ok": "yes", "ttft_p99_ms": round(p.ttft_p99_s * 1000, 1),
+                      "tpot_p50_ms": round(p.tpot_p50_s * 1000, 2)})
+        rank = (replicas * u.gpus, u.gpus)
+        if best is None or rank < (best[0], best[1]):
+            best = (replicas * u.gpus, u.gpus, u, replicas, p, cap, binding)
+    if best is None:
+        raise ToolError(_no_layout(inp, gpu, floors))
+    _, _, u, replicas, p, cap, binding = best
+    return _result(inp, model.name, gpu, u, replicas, p, cap, binding, cv2, prompt_tail, output_tail, tried)
+
+
+def _no_layout(inp: RateInput, gpu: Gpu, floors: list[tuple[str, float, int]]) -> str:
+    """The one line said when no layout meets the targets: a target below the physics names the best the
+    hardware does with no queue at all."""
+    words = {"ttft_p50_s": "p50 time to first token", "ttft_p99_s": "p99 time to first token",
+             "tpot_p50_s": "time per output token", "tpot_p99_s": "p99 time per output token",
+             "e2e_p99_s": "p99 end-to-end latency"}
+    said = inp.targets()
+    below = [(k, v, n) for k, v, n in floors if k in said and math.isfinite(v)]
+    if below:
+        key = below[0][0]
+        k, fastest, n = min((f for f in below if f[0] == key), key=lambda f: f[1])
+        return (f"a {words[k]} of {said[k] * 1000:,.0f} ms is below the physics: the fastest layout ({n} x {gpu.name}) "
+                f"gives {fastest * 1000:,.0f} ms with no queue at all ({inp.prompt_tokens:,}-token prompts); "
+                "relax the target, shorten the prompts, or try a faster card")
+    if floors and not below:
+        return f"{inp.model} does not fit a replica on {gpu.name} at {inp.prompt_tokens + inp.output_tokens:,} tokens"
+    return (f"{inp.requests_per_s:g} requests/s needs more than {inp.max_gpus} x {gpu.name}; raise max_gpus or try a "
+            "faster card")
+
+
+def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p: LoadPoint, cap: float,
+            binding: str, cv2: float, prompt_tail: int, output_tail: int,
+            tried: list[dict[str, float | int | str]]) -> RateResult:
+    rate_r = inp.requests_per_s / replicas
+    total_l = p.concurrency * replicas
+    time_in_system = p.concurrency / rate_r
+    gpus = replicas * u.gpus
+    terms = [
+        term("concurrency", "In-flight requests (Little's law)", total_l, "requests",
+             "rate x time in system (TTFT + (output - 1) x TPOT), solved as a fixed point per replica",
+             {"requests_per_s": inp.requests_per_s, "time_in_system_s": time_in_system, "replicas": replicas}),
+        term("prefill_share", "Share of GPU time on prompts", p.prefill_share, "fraction",
+             "rate per replica x prompt tokens x prefill seconds per token",
+             {"rate_per_replica": rate_r, "prompt_tokens": inp.prompt_tokens,
+              "prefill_s_per_token": u.prefill_s_per_token}),
+        term("tpot_p50_s", "Time per output token (median)", p.tpot_p50_s, "s",
+             "decode step at the mean batch / (1 - prefill share)",
+             {"batch": p.concurrency, "decode_step_s": u.step(p.concurrency)}),
+        term("tpot_p99_s", "Time per output token (p99)", p.tpot_p99_s, "s",
+             "decode step at the batch's 99th percentile (Poisson) / (1 - prefill share)",
+             {"batch_p99": p.concurrency_p99}),
+        term("wait_p99_s", "Wait before prefill (p99)", p.wait_p99_s, "s",
+             "M/G/c (Allen-Cunneen): Erlang C x service / (c - offered load) x (Ca^2 + Cs^2) / 2; "
+             "P(wait > t) = P(wait) x exp(-t x P(wait) / mean wait)",
+             {"servers": replicas if inp.routing == "shared" else 1, "queue_utilisation": p.queue_utilisation,
+              "prompt_cv2": cv2, "arrival_cv2": inp.arrival_cv2}),
+        term("ttft_p50_s", "Time to first token (median)", p.ttft_p50_s, "s",
+             "median wait + prompt x prefill seconds per token + one decode step per chunk",
+             {"chunk_tokens": u.chunk_tokens}),
+        term("ttft_p99_s", "Time to first token (p99)", p.ttft_p99_s, "s",
+             "p99 wait + the p99 prompt's own prefill (the sum of two p99s: on the safe side)",
+             {"prompt_tokens_p99": prompt_tail}),
+        term("utilisation", "Utilisation of a replica", rate_r / cap if cap else 1.0, "fraction",
+             "rate per replica / the most a replica sustains (its batch's p99 within the KV cache and max_num_seqs)",
+             {"replica_capacity_rps": cap, "max_sequences": u.max_sequences}),
+        term("gpus", "GPUs", gpus, "GPUs", "replicas x tensor parallel x pipeline stages",
+             {"replicas": replicas, "tp": u.tp, "pp": u.pp}),
+    ]
+    assumptions = [
+        f"continuous batching ({inp.engine}, chunked prefill of up to {u.chunk_tokens:,} tokens a step, at most "
+        f"{u.max_sequences:,} sequences a replica from its KV cache at {inp.prompt_tokens + inp.output_tokens:,} "
+        "tokens and max_num_seqs)",
+        f"Little's law: {inp.requests_per_s:g} requests/s x {time_in_system:.2f} s in the system = "
+        f"{total_l:,.1f} in flight ({p.concurrency:,.1f} per replica; p99 {p.concurrency_p99:,} per replica, Poisson)",
+        "the wait before prefill: M/G/c with the Allen-Cunneen approximation (Erlang C) over "
+        + (f"one shared queue of {replicas} replicas (least-loaded routing)" if inp.routing == "shared"
+           else "each replica's own queue (requests spread evenly; a shared queue waits less)"),
+        (f"prompt lengths: mean {inp.prompt_tokens:,}, p99 {prompt_tail:,} tokens (lognormal, CV^2 {cv2:.2f})"
+         if inp.prompt_tokens_p99 is not None else
+         f"prompt lengths vary like an exponential distribution (CV 1; p99 {prompt_tail:,} tokens): give a p99 "
+         "length if they vary less or more"),
+        "arrivals: " + ("Poisson" if inp.arrival_cv2 == 1 else f"gaps with CV^2 {inp.arrival_cv2:g}")
+        + f"; each replica loaded to at most {inp.max_utilisation:.0%} of what it sustains",
+        "breaks down for bursty traffic (raise arrival_cv2), a replica near full load, very long prompts (a "
+        "prefill chunk stalls every decode step) and KV-cache preemption; prefix caching is not counted",
+    ]
+    if output_tail == inp.output_tokens and inp.output_tokens_p99 is None:
+        assumptions.append("end-to-end p99 at the mean output length (give a p99 output length for the tail)")
+    warnings = []
+    if inp.max_utilisation > 0.9:
+        warnings.append("a replica above 90% of its capacity: waits grow steeply and the model is least reliable there")
+    return RateResult(
+        model=model_name, gpu=gpu.id, engine=inp.engine, precision=inp.precision, requests_per_s=inp.requests_per_s,
+        prompt_tokens=inp.prompt_tokens, output_tokens=inp.output_tokens, tp=u.tp, pp=u.pp, unit_gpus=u.gpus,
+        replicas=replicas, gpus=gpus, servers=replicas * servers_for(u.gpus, inp.server_gpus)
+        if u.gpus >= inp.server_gpus else servers_for(gpus, inp.server_gpus),
+        concurrency=total_l, concurrency_per_replica=p.concurrency, concurrency_p99_per_replica=p.concurrency_p99,
+        max_sequences_per_replica=u.max_sequences, replica_capacity_rps=cap, utilisation=rate_r / cap if cap else 1.0,
+        ttft_p50_s=p.ttft_p50_s, ttft_p99_s=p.ttft_p99_s, tpot_p50_s=p.tpot_p50_s, tpot_p99_s=p.tpot_p99_s,
+        e2e_p50_s=p.e2e_p50_s, e2e_p99_s=p.e2e_p99_s, binding=binding, routing=inp.routing,
+        formula="concurrency = rate x (TTFT + (output - 1) x TPOT); TPOT = t_dec(batch) / (1 - rate x prompt x t_pre); "
+                "TTFT = wait (M/G/c, Erlang C) + own prefill; replicas = fewest that meet every target",
+        layouts_tried=tried, terms=terms, assumptions=assumptions, warnings=warnings)
+
+
+class Traffic(BaseModel):
+    """A request rate served by a plan (tools.recommend): the requests in flight it was sized for (Little's
+    law) and the plan's latencies at that load (the queueing model above, on the plan's card and layout)."""
+
+    requests_per_s: float
+    prompt_tokens: int
+    output_tokens: int
+    time_in_system_s: float = Field(description="first token + (output - 1) x time per output token, at that load")
+    in_flight: float = Field(description="rate x time in system (Little's law)")
+    users_sized: int = Field(description="the in-flight count the plan holds: its 99th percentile (Poisson)")
+    replicas: int = 1
+    gpus: int | None = None
+    ttft_p50_s: float | None = None
+    ttft_p99_s: float | None = None
+    tpot_p50_s: float | None = None
+    tpot_p99_s: float | None = None
+    utilisation: float | None = None
+    ttft_target_ms: float | None = None
+    ttft_p99_met: bool | None = None
+    formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
+                    "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
+
+
+def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
+    """The Traffic of a rate sizing (size_by_rate) on the plan's card."""
+    return Traffic(requests_per_s=r.requests_per_s, prompt_tokens=r.prompt_tokens, output_tokens=r.output_tokens,
+                   time_in_system_s=r.concurrency / r.requests_per_s, in_flight=r.concurrency,
+                   users_sized=r.replicas * r.concurrency_p99_per_replica, replicas=r.replicas, gpus=r.gpus,
+                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
+                   utilisation=r.utilisation, ttft_target_ms=ttft_target_ms,
+                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_p99_s * 1000 <= ttft_target_ms)
+
+
+def traffic_on(best, rate: float, prompt: int, output: int, users: int, ttft_target_ms: float | None) -> Traffic | None:
+    """The Traffic of a plan sized by its users (cards you own, an engine without continuous batching): the
+    time in system from the plan's first token with no queue and its per-user speed."""
+    if best is None or not best.decode_tokens_per_s or best.ttft_s is None:
+        return None
+    in_system = best.ttft_s + (output - 1) / best.decode_tokens_per_s
+    return Traffic(requests_per_s=rate, prompt_tokens=prompt, output_tokens=output, time_in_system_s=in_system,
+                   in_flight=rate * in_system, users_sized=users, replicas=best.replicas or 1, gpus=best.gpus,
+                   ttft_p50_s=best.ttft_s, tpot_p50_s=1 / best.decode_tokens_per_s, ttft_target_ms=ttft_target_ms)
