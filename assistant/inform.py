@@ -391,8 +391,13 @@ def quality(ctx: Context) -> str:
     from assistant.engine import describe
 
     subject = ctx.turn.subject or ctx.profile.get("model")
-    model = describe("model", subject, ctx.lang) if subject else ctx.say("info.quality.model_any")
-    return "\n\n".join([ctx.say("info.quality.head", model=model), ctx.say("info.quality.how"),
+    if subject and "|" in subject:  # two models weighed against each other
+        a, b = (describe("model", x, ctx.lang) for x in subject.split("|")[:2])
+        head = ctx.say("info.quality.head_pair", a=a, b=b)
+    else:
+        model = describe("model", subject, ctx.lang) if subject else ctx.say("info.quality.model_any")
+        head = ctx.say("info.quality.head", model=model)
+    return "\n\n".join([head, ctx.say("info.quality.how"),
                         ctx.say("info.quality.offer")])
 
 

@@ -258,7 +258,7 @@ def read_question(m: Message, u: Understanding) -> None:
     u.cards = [gpu_id for gpu_id, _n in cards]
     u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
     u.engines = _engines(m)
-    u.subject = u.updates.get("model") if code == "quality" else None
+    u.subject = _subject(m, u) if code == "quality" else None
     u.where = u.updates.get("region") if u.updates.get("region") != "global" else None  # "anywhere" names none
     if code != "compare_cards":
         u.compare_gpus, u.whatif_gpus = [], None
@@ -273,6 +273,13 @@ def read_question(m: Message, u: Understanding) -> None:
 ALSO = ("engine_choice", "availability", "quality")
 
 
+def _subject(m: Message, u: Understanding) -> str | None:
+    """The model a quality question is about, or the two it weighs ('is qwen3 235b better than llama 3.3
+    70b?': both ids joined by '|')."""
+    named = list(dict.fromkeys(model_id for start, _end, model_id in m.names if not negated(m.text, start)))
+    return "|".join(named[:2]) if len(named) >= 2 else u.updates.get("model")
+
+
 def _also(m: Message, u: Understanding, code: str) -> None:
     """A question beside a sizing: its code and what it is about, kept for the reply after the answer.
     An engine picked between ('vllm or sglang?') is not the engine sized: the sizing takes its default."""
@@ -283,7 +290,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
         u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in _cards(m)]
-    u.subject = u.updates.get("model") if code == "quality" else None
+    u.subject = _subject(m, u) if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:
         u.updates.pop("engine", None)
         if u.updates.get("precision") == "q4_k_m" and not re.search(r"\bq\d|\bgguf\b", m.masked):

@@ -237,6 +237,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
             return "population", ""
     if unit is not None:
         return unit
+    if q.scale == "k" and word_pattern("people_then_at").search(before):
+        return "context", ""  # "50 concurrent users at 32k": the people were counted; the k-count is their context
     role = _label_before(masked, q, after, before, lang, previous)
     if role == ("", "") and q.value >= 100 and word_pattern("money_monthly_bare").match(after):
         return "money", "CNY" if lang == "zh" else "USD"  # "about 8k a month for gpus": no label claims it

@@ -1,0 +1,48 @@
+"""Two things side by side in one question: people counted then their context ('50 concurrent users at
+32k'), and two models weighed against each other ('is qwen3 235b better than llama 3.3 70b for code?')."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from assistant.reading import understand
+from tests.conversation import payload, run_conversation
+
+PEOPLE = ["users", "concurrent users", "people", "agents", "analysts", "simultaneous users"]
+CONTEXTS = [("8k", 8192), ("32k", 32768), ("128k", 131072)]
+
+
+def test_people_counted_then_at_a_k_count_is_their_context():
+    for people, (ctx, tokens), n, lead in itertools.product(PEOPLE, CONTEXTS, (12, 50, 300),
+                                                            ("serve qwen3 32b for", "how many gpus for", "")):
+        text = f"{lead} {n} {people} at {ctx}".strip()
+        u = understand(text, None)
+        assert u.updates.get("users") == n and u.updates.get("context") == tokens, (text, u.updates)
+    assert understand("with concurrency at 50", None).updates.get("users") == 50
+
+
+PAIRS = {"en": ["is {a} actually better than {b} for code?", "{a} or {b}: which is smarter for legal drafting?",
+                "is {a} really better than {b}"],
+         "zh": ["{a}和{b}哪个写代码更强", "{a}比{b}更聪明吗", "{a}跟{b}哪个效果好"]}
+MODELS = [("qwen3 235b", "llama 3.3 70b"), ("deepseek v3", "qwen2.5 72b"), ("glm-4.5", "kimi k2")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_two_models_weighed_are_a_quality_question_about_both(lang):
+    for form, (a, b) in itertools.product(PAIRS[lang], MODELS):
+        text = form.format(a=a, b=b)
+        u = understand(text, None)
+        assert "quality" in u.intents, (text, u.intents)
+        assert u.subject is not None and u.subject.count("|") == 1, (text, u.subject)
+        assert "model" not in u.updates, (text, u.updates)
+
+
+def test_the_quality_reply_names_both_models():
+    reply, = run_conversation(["is qwen3 235b actually better than llama 3.3 70b for code?"])
+    assert reply.content.startswith("I size hardware; I can't judge whether Qwen3 235B-A22B or Llama 3.3 70B is "
+                                    "better for that.")
+    assert payload(reply)["kind"] == "info"
+    zh, = run_conversation(["qwen2.5 72b和deepseek v3哪个写代码更强"])
+    assert zh.content.startswith("我只测算硬件，判断不了 Qwen2.5 72B 和 DeepSeek-V3 哪个更适合这件事。")
