@@ -822,6 +822,9 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     elif turn.has("how_long") and not turn.has("math"):
         text, payload = writers.write_how_long(state.get("results") or {}, lang)
         topic = "how_long"
+    elif turn.has("why") and not word_pattern("math_asked").search(_text(state["messages"][-1]).lower()):
+        text, payload = writers.write_why(state.get("results") or {}, lang)
+        topic = "why"
     else:
         text, payload = writers.write_math(state.get("results") or {}, lang, recorder=_recorder(config))
         topic = "math"

@@ -1002,6 +1002,51 @@ def write_own_enough(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     return line, {"option": mine.model_dump(mode="json")}
 
 
+def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """"Why so many cards?" in plain words, from the plan's own figures: what the memory holds (weights, the
+    cache for the users, or training's states) against what a card has, how many servers that is, how the
+    users are shared out, and the time against a deadline. "Show the math" gives every formula."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best, w = rec.best, rec.workload
+    if best is None:
+        return say(lang, "math.nothing"), {}
+    sep = "" if lang == "zh" else " "
+    lines: list[str] = []
+    serving = results.get("serving_memory") or {}
+    training = results.get("training_memory") or {}
+    if w.spec.serves and serving and not best.owned_gpus:
+        lines.append(say(lang, "why.serving_memory", model=rec.model_name, precision=best.precision or "",
+                         weights=gb(serving["weights_bytes"]), users=w.users, context=f"{w.context:,}",
+                         w_gpu=gb(serving["per_gpu_weights_bytes"]), kv_gpu=gb(serving["per_gpu_kv_cache_bytes"]),
+                         per_gpu=gb(serving["per_gpu_total_bytes"]),
+                         gpus=serving["gpus"] * serving.get("pp", 1), cap=gb(best.capacity_bytes)))
+        per = best.server_gpus or 8
+        if (best.servers or 1) > 1 and best.pp > 1:
+            lines.append(say(lang, "why.servers", servers=best.servers, per=per, gpu=best.gpu_name,
+                             server=gb(best.capacity_bytes * per)))
+        if best.replicas > 1:
+            lines.append(say(lang, "why.replicas", replicas=best.replicas, each=best.users_per_replica or 0,
+                             users=w.users))
+    if w.spec.trains and training and rec.trains_on is not None:
+        run = rec.trains_on
+        n = max(1, int(training.get("gpus") or run.gpus))
+        lines.append(say(lang, "why.training_memory", method=w.method, model=rec.model_name, gpus=run.gpus,
+                         gpu=run.gpu_name, per_gpu=gb(training["per_gpu_total_bytes"]), cap=gb(run.capacity_bytes),
+                         weights=gb(training["weights_bytes"] / n), grads=gb(training["gradient_bytes"] / n),
+                         states=gb(training["optimizer_bytes"] / n), acts=gb(training["activation_bytes"] / n)))
+    run = rec.training_run or best
+    if run.job_hours is not None and not w.spec.serves or (rec.training_run and run.job_hours is not None):
+        deadline = w.deadline_hours
+        key = "why.time_deadline" if deadline else "why.time"
+        lines.append(say(lang, key, hours=hours(run.job_hours or 0), deadline=hours(deadline or 0)))
+    if best.meets.get("latency") is not None or best.meets.get("ttft") is not None:
+        lines.append(say(lang, "why.latency", ttft=seconds(best.ttft_s or 0)))
+    if not lines:
+        return write_math(results, lang)
+    lines.append(say(lang, "why.more"))
+    return sep.join(lines), {"option": best.model_dump(mode="json")}
+
+
 def write_servers(results: dict[str, Any], lang: str, servers: int) -> tuple[str, dict[str, Any]]:
     """"What if we only had one server?" about the plan on screen: whether it fits in that many servers, and
     if not, how many it takes."""

@@ -211,3 +211,26 @@ def test_one_server_asked_about_a_rented_plan_is_answered_from_it(turns, text):
 def test_one_server_typed_at_the_users_question_is_no_user_count():
     u = understand("what if we only had one server", "users")
     assert "users" not in u.updates and dict(u.notes)["note.servers_without_cards"] == {"servers": "1"}
+
+
+WHY = {"en": ["why?", "why so many gpus", "why that many cards?", "how come it needs 3 servers"],
+       "zh": ["为什么要这么多卡", "为啥要三台", "为什么？"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_why_is_read_as_a_why_and_the_math_stays_its_own_ask(lang):
+    for text in WHY[lang]:
+        assert "why" in understand(text, None).intents, text
+    assert "why" not in understand("why not an H100?", None).intents
+
+
+def test_why_answers_in_plain_words_from_the_plans_figures():
+    first, why, math = run_conversation(["银行内部部署deepseek v3满血版 首token小于1秒 可用性99.9% 并发两百",
+                                         "为什么要这么多卡", "展示计算过程"])
+    results = payload(first)["results"]
+    serving, best = results["serving_memory"], results["recommend"]["best"]
+    assert payload(why)["topic"] == "why"
+    assert why.content.startswith(f"DeepSeek-V3 的权重按 fp8 共 {serving['weights_bytes'] / 1e9:,.1f} GB。")
+    assert f"所以模型和缓存要 {best['servers']} 台服务器" in why.content
+    assert not re.search(r"[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}", why.content)  # no English sentence in it
+    assert payload(math)["topic"] == "math"
