@@ -49,15 +49,6 @@ ADVISE_SCHEMA: dict[str, Any] = {
 }
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("gpu-advisor")
-    except PackageNotFoundError:
-        return "0"
-
-
 def tool_schema(name: str) -> dict[str, Any]:
     """A registry tool's input schema with the `breakdown` switch added."""
     from tools.registry import TOOLS
@@ -192,6 +183,7 @@ def build_server(sessions: Sessions | None = None) -> Server:
     from mcp.shared.exceptions import MCPError
 
     from tools.registry import TOOLS
+    from tui import __version__
 
     sessions = sessions or Sessions()
     tools = _tool_list()
@@ -225,7 +217,7 @@ def build_server(sessions: Sessions | None = None) -> Server:
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=str(params.uri), mime_type="application/json", text=catalog_json(which))])
 
-    return Server(SERVER_NAME, version=_version(), title="GPU Advisor",
+    return Server(SERVER_NAME, version=__version__, title="GPU Advisor",
                   instructions="Sizing tools for choosing GPUs to fine-tune and serve LLMs (memory, speed, "
                                "fit, cost, rent vs buy, recommend), and `advise`, a guided conversation. "
                                "Every figure comes from a deterministic tool; results list their assumptions.",
