@@ -131,6 +131,7 @@ class AdvisorState(TypedDict, total=False):
     settings: dict[str, Any]  # the user's defaults (region, currency) from their settings file
     unknown_card: dict[str, Any] | None  # an accelerator named without figures: {"name", "mine"}, until they are said
     deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
+    tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
 
 
 class AdvisorInput(TypedDict):
@@ -941,7 +942,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:
     """The tool calls behind a reply in the standard form front-ends show as tool activity: one
-    AIMessage with `tool_calls` (no text), then a ToolMessage per call with its concise result."""
+    AIMessage with `tool_calls` (no text), then a ToolMessage per call with its concise result. The ids
+    are `call-{turn}-{i}-{tool}`, `turn` counting the thread's turns that showed tool calls."""
     from tools.registry import concise_data
 
     ids = [f"call-{turn}-{i}-{tool}" for i, (tool, _, _) in enumerate(calls, start=1)]
@@ -968,8 +970,12 @@ def _showing_tool_calls(node):
         configurable = {**((config or {}).get("configurable") or {}), "tool_recorder": record}
         update = node(state, {**(config or {}), "configurable": configurable})
         if calls:
-            turn = sum(isinstance(m, HumanMessage) for m in state.get("messages", []))
-            update["messages"] = [*tool_call_messages(calls, turn), *update["messages"]]
+            # Numbered by the thread's own count, not by the messages it holds: those are a window of
+            # WINDOW_TURNS turns, and ids counted from them would repeat from turn 21 on.
+            shown = state.get("tool_turns")
+            shown = shown if isinstance(shown, int) and not isinstance(shown, bool) and shown >= 0 else 0
+            update["messages"] = [*tool_call_messages(calls, shown + 1), *update["messages"]]
+            update["tool_turns"] = shown + 1
         return update
 
     run.__name__ = node.__name__

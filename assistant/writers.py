@@ -1035,7 +1035,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                          weights=gb(training["weights_bytes"] / n), grads=gb(training["gradient_bytes"] / n),
                          states=gb(training["optimizer_bytes"] / n), acts=gb(training["activation_bytes"] / n)))
     run = rec.training_run or best
-    if run.job_hours is not None and not w.spec.serves or (rec.training_run and run.job_hours is not None):
+    if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours
         key = "why.time_deadline" if deadline else "why.time"
         lines.append(say(lang, key, hours=hours(run.job_hours or 0), deadline=hours(deadline or 0)))

@@ -13,6 +13,20 @@ GIB = 2**30
 MIN_AMOUNT = 1e-9
 
 
+# What an input several tools share means: the one text each schema (MCP, LangChain, the CLI's JSON
+# schema) gives an agent for it.
+MODEL_HELP = "catalog name, HF repo id, path to config.json, or a size like 27B or 30B-A3B"
+GPU_HELP = ("GPU: catalog id or name (h100-sxm, rtx-4090, 'A100 80GB'), an Apple chip with its memory ('M3 Max "
+            "36GB'), or custom:memory=96GB,bandwidth=1.8TB/s,bf16=500")
+PRECISION_HELP = "weight format: bf16, fp16, fp8, int8, int4, gptq-int4, awq, nf4, or GGUF q8_0, q4_k_m ..."
+KV_PRECISION_HELP = "KV-cache format (fp8, q8_0 ...); default 16-bit"
+ENGINE_HELP = "serving engine: transformers, vllm, llama.cpp or sglang; default: llama.cpp for GGUF formats, else vLLM"
+METHOD_HELP = "fine-tuning method: full (every weight), lora (adapters on 16-bit weights), qlora (adapters on a 4-bit base)"
+REGION_HELP = "market the prices come from: global, us, eu or china (prices in yuan there)"
+SEQ_LEN_HELP = "tokens per training sequence"
+EPOCHS_HELP = "passes over the training data"
+
+
 class ToolInput(BaseModel):
     """Base of every tool's input: unknown fields, infinities and amounts too small to mean anything
     (below MIN_AMOUNT, but not zero) are refused with a clear message."""

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu, prices, rules
 from knowledge.schema import Gpu
-from tools.common import Explained, ToolError, ToolInput, term
+from tools.common import GPU_HELP, REGION_HELP, Explained, ToolError, ToolInput, term
 
 Region = Literal["global", "us", "eu", "china"]
 HOURS_PER_MONTH = 730.0
@@ -73,18 +73,20 @@ def try_price(gpu_id: str, region: Region = "global") -> PriceQuote | None:
 
 
 class RentBuyInput(ToolInput):
-    gpu: str
-    gpus: int = Field(1, gt=0, le=1024)
+    gpu: str = Field(description=GPU_HELP)
+    gpus: int = Field(1, gt=0, le=1024, description="GPUs rented or bought")
     utilisation: float = Field(0.5, ge=0, le=1, description="share of hours the cards are busy")
-    region: Region = "global"
+    region: Region = Field("global", description=REGION_HELP)
     rent_usd_per_gpu_hour: float | None = Field(None, gt=0, description="default: typical rental price on record")
     rent_usd_per_gpu_month: float | None = Field(None, gt=0, description="a monthly rental instead, paid whether the "
                                                                          "card is busy or not")
     purchase_usd_per_gpu: float | None = Field(None, gt=0, description="default: catalog price of the card")
     power_w: float | None = Field(None, gt=0, description="wall power per GPU under load; default TDP x 1.3")
-    electricity_usd_per_kwh: float | None = Field(None, ge=0)
-    hosting_usd_per_gpu_month: float = Field(DEFAULT_HOSTING_USD_PER_GPU_MONTH, ge=0)
-    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, gt=0, le=120)
+    electricity_usd_per_kwh: float | None = Field(None, ge=0, description="electricity price in USD per kWh; "
+                                                                        "default: the region's typical price")
+    hosting_usd_per_gpu_month: float = Field(DEFAULT_HOSTING_USD_PER_GPU_MONTH, ge=0,
+                                             description="space, cooling and upkeep per bought GPU per month, in USD")
+    horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, gt=0, le=120, description="months the comparison covers")
     resale_fraction: float = Field(0.0, ge=0, lt=1, description="share of the price recovered at the end")
 
 
@@ -188,13 +190,14 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
 
 
 class CostInput(ToolInput):
-    gpu: str
-    gpus: int = Field(1, gt=0, le=1024)
-    region: Region = "global"
+    gpu: str = Field(description=GPU_HELP)
+    gpus: int = Field(1, gt=0, le=1024, description="GPUs rented")
+    region: Region = Field("global", description=REGION_HELP)
     hours: float | None = Field(None, gt=0, description="length of a run, for its cost")
     tokens_per_s: float | None = Field(None, gt=0, description="aggregate generated tokens/s, for $ per million tokens")
     utilisation: float = Field(1.0, gt=0, le=1, description="share of paid hours spent generating")
-    usd_per_gpu_hour: float | None = Field(None, gt=0)
+    usd_per_gpu_hour: float | None = Field(None, gt=0, description="rental price per GPU-hour in USD; default: "
+                                                                   "the typical price on record for the region")
 
 
 class CostResult(Explained):

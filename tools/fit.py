@@ -8,7 +8,17 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu
 from tools import arch
-from tools.common import Explained, ToolInput
+from tools.common import (
+    ENGINE_HELP,
+    GPU_HELP,
+    KV_PRECISION_HELP,
+    METHOD_HELP,
+    MODEL_HELP,
+    PRECISION_HELP,
+    SEQ_LEN_HELP,
+    Explained,
+    ToolInput,
+)
 from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
 from tools.training import Method, Optimizer, TrainingMemoryInput, training_memory
@@ -17,22 +27,23 @@ COUNTS = (1, 2, 4, 8)
 
 
 class FitInput(ToolInput):
-    model: str
-    gpu: str
-    phase: Literal["serve", "train"] = "serve"
-    counts: list[int] = Field(default_factory=lambda: list(COUNTS))
+    model: str = Field(description=MODEL_HELP)
+    gpu: str = Field(description=GPU_HELP)
+    phase: Literal["serve", "train"] = Field("serve", description="serve (inference) or train (fine-tune)")
+    counts: list[int] = Field(default_factory=lambda: list(COUNTS),
+                              description=f"GPU counts to try; default {', '.join(map(str, COUNTS))}")
     # serving
-    precision: str = "bf16"
-    kv_precision: str | None = None
-    context: int = Field(4096, gt=0)
-    batch: int = Field(1, gt=0)
-    engine: Engine | None = None
+    precision: str = Field("bf16", description=PRECISION_HELP)
+    kv_precision: str | None = Field(None, description="serve: " + KV_PRECISION_HELP)
+    context: int = Field(4096, gt=0, description="serve: tokens per sequence (prompt + output)")
+    batch: int = Field(1, gt=0, description="serve: concurrent sequences")
+    engine: Engine | None = Field(None, description="serve: " + ENGINE_HELP)
     # training
-    method: Method = "lora"
-    optimizer: Optimizer = "adamw"
-    seq_len: int = Field(2048, gt=0)
-    micro_batch: int = Field(1, gt=0)
-    gradient_checkpointing: bool = True
+    method: Method = Field("lora", description="train: " + METHOD_HELP)
+    optimizer: Optimizer = Field("adamw", description="train: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd)")
+    seq_len: int = Field(2048, gt=0, description="train: " + SEQ_LEN_HELP)
+    micro_batch: int = Field(1, gt=0, description="train: sequences per GPU per step")
+    gradient_checkpointing: bool = Field(True, description="train: recompute activations in backward")
 
 
 class FitOption(BaseModel):

@@ -10,7 +10,19 @@ from pydantic import Field
 from knowledge import engine_for, engines_on, find_gpu, find_precision
 from knowledge.schema import Gpu, ModelArch, Precision
 from tools import arch
-from tools.common import GIB, Explained, Term, ToolError, ToolInput, measured_range, term
+from tools.common import (
+    ENGINE_HELP,
+    GIB,
+    KV_PRECISION_HELP,
+    MODEL_HELP,
+    PRECISION_HELP,
+    Explained,
+    Term,
+    ToolError,
+    ToolInput,
+    measured_range,
+    term,
+)
 from tools.models import resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
@@ -149,9 +161,9 @@ LLAMACPP_CUDA_CONTEXT_BYTES = 0.35e9
 
 
 class InferenceMemoryInput(ToolInput):
-    model: str = Field(description="catalog name, HF repo id, path to config.json, or a size like 27B or 30B-A3B")
-    precision: str = Field("bf16", description="weight format: bf16, fp8, int8, int4, gptq-int4, awq, nf4, q4_k_m ...")
-    kv_precision: str | None = Field(None, description="KV-cache format; default 16-bit")
+    model: str = Field(description=MODEL_HELP)
+    precision: str = Field("bf16", description=PRECISION_HELP)
+    kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     context: int = Field(4096, gt=0, description="tokens per sequence (prompt + output)")
     output_tokens: int = Field(0, ge=0, description="of the context, tokens generated after the prompt: transformers' "
                                                      "prefill peak covers only the prompt (default 0: all prompt)")
@@ -159,7 +171,7 @@ class InferenceMemoryInput(ToolInput):
     gpus: int = Field(1, gt=0, le=64, description="tensor-parallel degree")
     pp: int = Field(1, gt=0, le=64, description="pipeline stages")
     gpu: str | None = Field(None, description="GPU to check the fit on")
-    engine: Engine | None = Field(None, description="default: llama.cpp for GGUF formats, else vLLM")
+    engine: Engine | None = Field(None, description=ENGINE_HELP)
     gpu_memory_utilization: float | None = Field(
         None, gt=0, le=1, description="vLLM: share of each card it may use; default per engine version (0.90)")
     engine_version: EngineVersion = Field(

@@ -20,7 +20,17 @@ from pydantic import BaseModel, Field
 from knowledge import engine_for, engines_on, find_gpu, find_precision, gpus, host_usd, purchase_usd, rules
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
-from tools.common import RANGE_FLOOR, Explained, ToolError, ToolInput
+from tools.common import (
+    EPOCHS_HELP,
+    METHOD_HELP,
+    MODEL_HELP,
+    RANGE_FLOOR,
+    REGION_HELP,
+    SEQ_LEN_HELP,
+    Explained,
+    ToolError,
+    ToolInput,
+)
 from tools.cost import (
     DEFAULT_HORIZON_MONTHS,
     HOURS_PER_MONTH,
@@ -114,12 +124,13 @@ AVOID = ("poor value for training", "no CUDA training", "poor base for multi-GPU
 
 
 class Workload(ToolInput):
-    phase: Phase = "train-and-serve"
-    model: str
+    phase: Phase = Field("train-and-serve", description="the job: experiment, fine-tune, serve, train-and-serve, "
+                                                          "production, batch (items by a deadline) or pretrain")
+    model: str = Field(description=MODEL_HELP)
     serve_precision: str | None = Field(None, description="weight format; default: the checkpoint's own, else int8")
     engine: Engine | None = Field(None, description="serving engine the user named; default: vLLM, llama.cpp for "
                                                     "one or two people at home and on Macs")
-    method: Method = "qlora"
+    method: Method = Field("qlora", description=METHOD_HELP)
     optimizer: str | None = Field(None, description="fine-tuning optimizer when not the framework's (adamw-8bit)")
     qlora_base: Literal[8, 4, 2] | None = Field(None, description="bits of QLoRA's frozen base: 8 (int8), 4 (NF4, "
                                                                   "the default), 2 (HQQ)")
@@ -127,11 +138,13 @@ class Workload(ToolInput):
                                                              "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
-    objective: Literal["sft", "dpo"] = "sft"
+    objective: Literal["sft", "dpo"] = Field("sft", description="fine-tuning objective: sft (supervised) or dpo "
+                                                                 "(preference pairs)")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
-    utilisation: float = Field(0.5, ge=0, le=1)
-    region: Region = "global"
+    utilisation: float = Field(0.5, ge=0, le=1, description="share of the week's hours the cards are busy "
+                                                            "(0.24: working hours, 1: around the clock)")
+    region: Region = Field("global", description=REGION_HELP)
     currency: Literal["USD", "CNY"] | None = Field(None, description="money shown in; None: yuan in China")
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
@@ -143,15 +156,15 @@ class Workload(ToolInput):
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
-    preference: Literal["rent", "buy", "either"] = "either"
+    preference: Literal["rent", "buy", "either"] = Field("either", description="rent, buy, or either (the cheaper)")
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
-    epochs: float = Field(1.0, gt=0)
-    seq_len: int = Field(2048, gt=0)
+    epochs: float = Field(1.0, gt=0, description=EPOCHS_HELP)
+    seq_len: int = Field(2048, gt=0, description=SEQ_LEN_HELP)
     batch_items: int | None = Field(None, gt=0, description="batch job: items to process")
     batch_input_tokens: int = Field(1000, gt=0, description="batch job: tokens read per item")
     batch_output_tokens: int = Field(200, gt=0, description="batch job: tokens written per item")
-    deadline_hours: float | None = Field(None, gt=0)
+    deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
     images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
@@ -163,7 +176,8 @@ class Workload(ToolInput):
                                          "tools.queueing) and the time-to-first-token target is held at p99")
     output_tokens: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: mean tokens "
                                       f"generated per request (default {256})")
-    candidates: list[str] | None = None
+    candidates: list[str] | None = Field(None, description="GPU ids to consider (or cards with a count, "
+                                                                     "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
     flexible: list[str] = Field(default_factory=list, description="slots the user did not state: cards they own "
                                                                   "may change them (4-bit, a shorter context) to do the job")

@@ -17,7 +17,19 @@ from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from knowledge.loader import llamacpp_efficiencies
 from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
 from tools import arch
-from tools.common import Explained, Term, ToolError, ToolInput, measured_range, term
+from tools.common import (
+    ENGINE_HELP,
+    GPU_HELP,
+    KV_PRECISION_HELP,
+    MODEL_HELP,
+    PRECISION_HELP,
+    Explained,
+    Term,
+    ToolError,
+    ToolInput,
+    measured_range,
+    term,
+)
 from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
 from tools.models import resolve_model
 
@@ -85,15 +97,15 @@ INTER_NODE_LATENCY_S = 10e-6
 
 
 class SpeedInput(ToolInput):
-    model: str
-    precision: str = "bf16"
-    gpu: str
+    model: str = Field(description=MODEL_HELP)
+    precision: str = Field("bf16", description=PRECISION_HELP)
+    gpu: str = Field(description=GPU_HELP)
     gpus: int = Field(1, gt=0, le=64, description="tensor-parallel GPUs (within one server)")
     pp: int = Field(1, gt=0, le=16, description="pipeline stages, one per server: each holds a share of the layers")
     batch: int = Field(1, gt=0, description="sequences decoded together")
     context: int = Field(2048, gt=0, description="tokens in each sequence's context while decoding; prompt length for prefill")
-    engine: Engine | None = None
-    kv_precision: str | None = None
+    engine: Engine | None = Field(None, description=ENGINE_HELP)
+    kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     llamacpp_backend: LlamaCppBackend | None = Field(
         None, description="llama.cpp backend; default from the GPU (CUDA, ROCm/HIP, Metal); Vulkan only when asked")
 

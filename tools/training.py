@@ -10,7 +10,17 @@ from pydantic import Field
 from knowledge import find_precision, frameworks
 from knowledge.schema import FrameworkPreset, ModelArch, Precision, TrainingOptimizer
 from tools import arch
-from tools.common import Explained, Term, ToolError, ToolInput, measured_range, term
+from tools.common import (
+    METHOD_HELP,
+    MODEL_HELP,
+    SEQ_LEN_HELP,
+    Explained,
+    Term,
+    ToolError,
+    ToolInput,
+    measured_range,
+    term,
+)
 from tools.models import resolve_model
 
 Method = Literal["full", "lora", "qlora"]
@@ -55,8 +65,8 @@ ZERO3_GATHER_LAYERS = 2
 
 
 class TrainingMemoryInput(ToolInput):
-    model: str
-    method: Method = "lora"
+    model: str = Field(description=MODEL_HELP)
+    method: Method = Field("lora", description=METHOD_HELP)
     framework: str | None = Field(None, description="fine-tuning framework whose defaults apply (hf-trainer, "
                                                     "llama-factory, unsloth, torchtune, torchtune-distributed, "
                                                     "deepspeed, axolotl); default hf-trainer")
@@ -70,18 +80,18 @@ class TrainingMemoryInput(ToolInput):
     optimizer: Optimizer | None = Field(None, description="default: the framework's")
     optimizer_in_backward: bool | None = Field(None, description="full fine-tuning: step each parameter as its "
                                                                  "gradient arrives; default: the framework's")
-    seq_len: int = Field(2048, gt=0)
+    seq_len: int = Field(2048, gt=0, description=SEQ_LEN_HELP)
     batch: int = Field(1, gt=0, description="micro-batch per GPU")
     gradient_checkpointing: bool | None = Field(None, description="recompute activations in backward; "
                                                                   "default: the framework's (on in every preset)")
     checkpoint_offload: bool | None = Field(None, description="keep checkpointed layer inputs in CPU memory "
                                                               "(Unsloth); default: the framework's")
     loss: Loss | None = Field(None, description="full, chunked or fused cross-entropy; default: the framework's")
-    gpus: int = Field(1, gt=0, le=1024)
+    gpus: int = Field(1, gt=0, le=1024, description="GPUs training together (data parallel, sharded with zero)")
     zero: Literal[0, 1, 2, 3] | None = Field(None, description="ZeRO stage / FSDP: 1 optimizer, 2 +gradients, "
                                                                "3 +weights; default: the framework's on several GPUs")
     cpu_offload: bool = Field(False, description="optimizer states (and with ZeRO-3 weights) in CPU memory")
-    lora_rank: int = Field(16, gt=0, le=4096)
+    lora_rank: int = Field(16, gt=0, le=4096, description="LoRA/QLoRA adapter rank r")
     lora_train_embeddings: bool = Field(False, description="also train the embeddings and output head (new tokens)")
     reference_model: bool = Field(False, description="DPO and kin with full fine-tuning: a frozen BF16 copy of the "
                                                      "model scores the pairs (LoRA uses the base with adapters off)")

@@ -9,7 +9,18 @@ from pydantic import Field
 from knowledge import find_gpu
 from knowledge.loader import training_efficiency
 from knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
-from tools.common import Explained, Term, ToolInput, measured_range, term
+from tools.common import (
+    EPOCHS_HELP,
+    GPU_HELP,
+    METHOD_HELP,
+    MODEL_HELP,
+    REGION_HELP,
+    Explained,
+    Term,
+    ToolInput,
+    measured_range,
+    term,
+)
 from tools.cost import Region, try_price
 from tools.models import resolve_model
 from tools.training import Method, framework_on
@@ -68,12 +79,12 @@ BYTES_PER_WEIGHT = {"full": 2.0, "lora": 2.0, "qlora": 0.5}  # the base as it is
 
 
 class TrainingTimeInput(ToolInput):
-    model: str
-    gpu: str
-    gpus: int = Field(1, gt=0, le=4096)
-    method: Method = "lora"
+    model: str = Field(description=MODEL_HELP)
+    gpu: str = Field(description=GPU_HELP)
+    gpus: int = Field(1, gt=0, le=4096, description="GPUs training together")
+    method: Method = Field("lora", description=METHOD_HELP)
     tokens: float = Field(gt=0, description="training tokens per epoch (samples x tokens per sample)")
-    epochs: float = Field(1.0, gt=0)
+    epochs: float = Field(1.0, gt=0, description=EPOCHS_HELP)
     mfu: float | None = Field(None, gt=0, le=1, description="model FLOPs utilisation; default: the GPU class's, "
                                                             "calibrated on published runs")
     framework: str | None = Field(None, description="fine-tuning framework (as for training memory); default "
@@ -92,7 +103,7 @@ class TrainingTimeInput(ToolInput):
                                                                      "fabric that keeps up (InfiniBand, RoCE)")
     precision: Literal["bf16", "fp8"] = Field("bf16", description="fp8: FP8 linears (Transformer Engine / torchao "
                                                                    "Float8) on cards with FP8 tensor cores")
-    region: Region = "global"
+    region: Region = Field("global", description=REGION_HELP)
 
 
 class TrainingTimeResult(Explained):

@@ -4,10 +4,14 @@
 - Every tool of the registry (tools/registry.py) with its own JSON schema, plus `breakdown`
   (every term's formula and inputs; off by default). A result is the figures first (`concise`).
 - A bad call (an unknown model or GPU, a value out of range) is a tool error (`isError`) whose
-  text names the closest catalog entries, so the agent can correct itself.
+  text, one line, names the closest catalog entries, so the agent can correct itself.
+- Every input property carries a description (the tools' pydantic fields); byte counts in the
+  structured results are integers.
 - The GPU and model catalogs as resources.
 - `advise(message, session_id)`: the guided conversation, one turn per call. Sessions live in
   memory, one `assistant.session.Conversation` per session id (the engine is deterministic).
+- Ready-made prompts (PROMPTS): "size my deployment" and "plan a fine-tune", which tell the
+  client's model which tools to call with the user's figures.
 
 Built on the low-level server of the official `mcp` SDK (2.x) because the registry already has
 each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
@@ -16,6 +20,7 @@ each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
 from __future__ import annotations
 
 import json
+import math
 import sys
 import threading
 from collections import OrderedDict
@@ -49,15 +54,6 @@ ADVISE_SCHEMA: dict[str, Any] = {
 }
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("gpu-advisor")
-    except PackageNotFoundError:
-        return "0"
-
-
 def tool_schema(name: str) -> dict[str, Any]:
     """A registry tool's input schema with the `breakdown` switch added."""
     from tools.registry import TOOLS
@@ -78,14 +74,41 @@ def error_text(exc: BaseException) -> str:
 
 
 def run_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Run a registry tool; the concise result. Raises on a bad call (see `call_tool`)."""
+    """Run a registry tool; the concise result, byte counts as integers. Raises on a bad call (see
+    `call_tool`)."""
     from tools.registry import TOOLS, concise
 
     arguments = dict(arguments)
     breakdown = arguments.pop("breakdown", False)
     if not isinstance(breakdown, bool):
         raise ValueError("breakdown: must be true or false")
-    return concise(TOOLS[name].run(arguments), breakdown=breakdown)
+    return whole_bytes(concise(TOOLS[name].run(arguments), breakdown=breakdown))
+
+
+def _byte_count(value: Any) -> Any:
+    if isinstance(value, float) and math.isfinite(value):
+        return round(value)
+    if isinstance(value, list):
+        return [_byte_count(v) for v in value]
+    return whole_bytes(value)
+
+
+def whole_bytes(data: Any) -> Any:
+    """`data` with every byte count a whole number: the values of keys ending in `_bytes` (a range
+    too), and a breakdown term's value, low and high when its unit is bytes. (The tools compute
+    bytes as floats: bits per weight are fractional.)"""
+    if isinstance(data, dict):
+        in_bytes = data.get("unit") == "bytes"
+        return {k: _byte_count(v) if k.endswith("_bytes") or (in_bytes and k in ("value", "low", "high"))
+                else whole_bytes(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [whole_bytes(v) for v in data]
+    return data
+
+
+def one_line(text: str) -> str:
+    """An error for an agent: one line (a value quoted back with a newline in it stays on it)."""
+    return " ".join(text.split())
 
 
 class Sessions:
@@ -126,6 +149,77 @@ class Sessions:
         return {"session_id": session_id, "reply": str(reply.content), **data}
 
 
+# Ready-made prompts. A client shows them as commands ("/size-my-deployment"); the text tells its
+# model which tools to call with the user's figures. Each argument: (name, description, required,
+# the words it adds to the request when given, the words when not).
+PROMPTS: dict[str, dict[str, Any]] = {
+    "size-my-deployment": {
+        "title": "Size my deployment",
+        "description": "Choose GPUs to serve a model to your users: the cards, how many, rent or buy, memory "
+                       "and speed, with every figure from the sizing tools.",
+        "arguments": [
+            ("model", "the model to serve: a catalog name, a Hugging Face repo id, or a size like 70B", True,
+             "{}", ""),
+            ("users", "people generating at the same time, e.g. 20", False,
+             " to {} people at the same time", " (ask me how many people use it at the same time first)"),
+            ("context", "tokens per conversation (prompt + reply), e.g. 8192", False,
+             " with {} tokens of context", ""),
+            ("hardware", "cards you already own, e.g. '2x rtx-4090' (else: rent or buy)", False,
+             " on cards I own: {}", ""),
+            ("budget", "what you can spend, e.g. '$2,000 a month' or '$15,000 one-off'", False,
+             " within a budget of {}", ""),
+        ],
+        "text": ("Size a deployment that serves {model}{users}{context}{hardware}{budget}. Use the gpu-advisor "
+                 "tools: call `recommend` (phase \"serve\") with these figures to rank the options, then "
+                 "`inference_memory` and `speed` for the top option's GPU, count and precision. Answer with "
+                 "the cards to use (count; rent or buy; price), memory per GPU against the card's memory, "
+                 "tokens per second per user, and the assumptions the tools list. Every number must come "
+                 "from a tool result; say which figures were the tools' defaults."),
+    },
+    "plan-a-fine-tune": {
+        "title": "Plan a fine-tune",
+        "description": "Choose GPUs to fine-tune a model (full, LoRA or QLoRA): memory, hours and cost of the "
+                       "run, with every figure from the sizing tools.",
+        "arguments": [
+            ("model", "the model to fine-tune: a catalog name, a Hugging Face repo id, or a size like 8B", True,
+             "{}", ""),
+            ("method", "full, lora or qlora (default: the tools' qlora)", False, " with {}", ""),
+            ("tokens", "training tokens per epoch, e.g. 20M", False, " on {} training tokens per epoch", ""),
+            ("deadline", "when the run must be done, e.g. '12 hours'", False, ", done within {}", ""),
+        ],
+        "text": ("Plan a fine-tune of {model}{method}{tokens}{deadline}. Use the gpu-advisor tools: call "
+                 "`recommend` (phase \"fine-tune\") to rank the GPU options, then `training_memory` and "
+                 "`training_time` for the top option. Answer with the cards to use (count; rent or buy; "
+                 "price), memory per GPU against the card's memory, hours and cost of the run, and the "
+                 "assumptions the tools list. Every number must come from a tool result; say which figures "
+                 "were the tools' defaults."),
+    },
+}
+MAX_PROMPT_ARGUMENT_CHARS = 500
+
+
+def prompt_text(name: str, arguments: dict[str, Any]) -> str:
+    """The request a prompt sends, written from its arguments. Raises ValueError for a missing
+    required argument, an unknown one or one too long."""
+    spec = PROMPTS[name]
+    known = [a[0] for a in spec["arguments"]]
+    unknown = sorted(set(arguments) - set(known))
+    if unknown:
+        raise ValueError(f"{name}: unknown argument {', '.join(unknown)}; it takes {', '.join(known)}")
+    words = {}
+    for key, _, required, given, absent in spec["arguments"]:
+        value = arguments.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{name}: {key} must be a string")
+        if value is not None and len(value) > MAX_PROMPT_ARGUMENT_CHARS:
+            raise ValueError(f"{name}: {key} is over {MAX_PROMPT_ARGUMENT_CHARS} characters")
+        value = one_line(value or "")
+        if required and not value:
+            raise ValueError(f"{name}: {key} is required")
+        words[key] = given.format(value) if value else absent
+    return spec["text"].format(**words)
+
+
 def _tool_list():
     import mcp_types as types
 
@@ -158,7 +252,7 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
     from tools.common import ToolError
 
     def error(text: str) -> types.CallToolResult:
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(text))], is_error=True)
 
     try:
         if name == "advise":
@@ -179,6 +273,8 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
         if isinstance(e, ValueError) and "JSON compliant" in str(e):
             return error(f"{name}: these arguments give a figure too large to compute (infinite); check the values")
         return error(f"{name}: {error_text(e)}")
+    except Exception as e:  # noqa: BLE001 - the last line of defence: the agent gets one line, the server runs on
+        return error(f"{name}: failed on these arguments ({type(e).__name__}: {e})")
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data)
 
 
@@ -192,6 +288,7 @@ def build_server(sessions: Sessions | None = None) -> Server:
     from mcp.shared.exceptions import MCPError
 
     from tools.registry import TOOLS
+    from tui import __version__
 
     sessions = sessions or Sessions()
     tools = _tool_list()
@@ -206,6 +303,24 @@ def build_server(sessions: Sessions | None = None) -> Server:
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool '{params.name}'"
                            + (f"; closest: {', '.join(close)}" if close else f"; tools: {', '.join(names)}"))
         return await anyio.to_thread.run_sync(call_tool, params.name, dict(params.arguments or {}), sessions)
+
+    async def list_prompts(ctx, params) -> types.ListPromptsResult:
+        return types.ListPromptsResult(prompts=[
+            types.Prompt(name=name, title=spec["title"], description=spec["description"],
+                         arguments=[types.PromptArgument(name=a, description=d, required=r)
+                                    for a, d, r, _, _ in spec["arguments"]])
+            for name, spec in PROMPTS.items()])
+
+    async def get_prompt(ctx, params) -> types.GetPromptResult:
+        if params.name not in PROMPTS:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"unknown prompt '{params.name}'; "
+                           f"prompts: {', '.join(PROMPTS)}")
+        try:
+            text = prompt_text(params.name, dict(params.arguments or {}))
+        except ValueError as e:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(e)) from None
+        return types.GetPromptResult(description=PROMPTS[params.name]["description"], messages=[
+            types.PromptMessage(role="user", content=types.TextContent(type="text", text=text))])
 
     async def list_resources(ctx, params) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[
@@ -225,14 +340,16 @@ def build_server(sessions: Sessions | None = None) -> Server:
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=str(params.uri), mime_type="application/json", text=catalog_json(which))])
 
-    return Server(SERVER_NAME, version=_version(), title="GPU Advisor",
+    return Server(SERVER_NAME, version=__version__, title="GPU Advisor",
                   instructions="Sizing tools for choosing GPUs to fine-tune and serve LLMs (memory, speed, "
                                "fit, cost, rent vs buy, recommend), and `advise`, a guided conversation. "
-                               "Every figure comes from a deterministic tool; results list their assumptions.",
+                               "Every figure comes from a deterministic tool; results list their assumptions. "
+                               "Prompts: size-my-deployment, plan-a-fine-tune.",
                   get_tool_input_schema=lambda name: tool_schema(name) if name in TOOLS
                   else ADVISE_SCHEMA if name == "advise" else None,
                   on_list_tools=list_tools, on_call_tool=on_call_tool,
-                  on_list_resources=list_resources, on_read_resource=read_resource)
+                  on_list_resources=list_resources, on_read_resource=read_resource,
+                  on_list_prompts=list_prompts, on_get_prompt=get_prompt)
 
 
 INVALID_REQUEST = -32600  # JSON-RPC 2.0: valid JSON, but not a request, response or notification

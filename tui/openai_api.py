@@ -6,6 +6,11 @@
   state after each request is cached by its user messages, so the next turn replays only itself.
 - Binds 127.0.0.1 by default; bound to any other address it requires an API key
   (`Authorization: Bearer KEY`), given with `--api-key` or GPU_ADVISOR_API_KEY.
+- `usage` holds token counts estimated from the characters (no tokenizer is loaded; see
+  `estimate_tokens`), also as the last stream chunk when `stream_options.include_usage` is true.
+- Parameters it cannot honour (`n` > 1, `tools`, a `response_format` other than text ...) are a 400
+  naming them; unknown routes and wrong methods are JSON errors in OpenAI's shape.
+- No CORS headers unless `--cors-origin ORIGIN` (repeatable) names the web pages that may call it.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import copy
 import hmac
 import json
+import math
 import re
 import threading
 import time
@@ -22,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # starlette loads with the server, not with the command line's parser
     import argparse
+    from collections.abc import Mapping
 
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
@@ -35,7 +42,91 @@ BODY_TIMEOUT_S = 30.0  # a body that has not arrived by then is a stalled (or ho
 
 
 class BadRequest(ValueError):
-    """A request this endpoint cannot answer: 400 with OpenAI's error shape."""
+    """A request this endpoint cannot answer: 400 with OpenAI's error shape (`param` names the
+    parameter at fault when there is one, `code` says why)."""
+
+    def __init__(self, message: str, param: str | None = None, code: str | None = None):
+        super().__init__(message)
+        self.param = param
+        self.code = code
+
+
+_CJK_TEXT = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def chars_per_token() -> tuple[float, float]:
+    """Characters per token of English and of Chinese text: the ratios the reader converts lengths said
+    in characters with (assistant/reading/words/units.yaml, `text_units`: about 4 and 1.4)."""
+    from assistant.reading.text import vocab
+
+    row = next(r for r in vocab()["text_units"] if "zh_per_token" in r)
+    return float(row["per_token"]), float(row["zh_per_token"])
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens in `text`, estimated: Chinese (CJK) characters at about 1.4 a token, everything else at
+    about 4 characters a token (the usual ratios of Llama 3, Qwen and GPT tokenizers), rounded up."""
+    if not text:
+        return 0
+    english, chinese = chars_per_token()
+    cjk = len(_CJK_TEXT.findall(text))
+    return math.ceil(round(cjk / chinese + (len(text) - cjk) / english, 6))  # (21 / 1.4 is 15.000000000000002)
+
+
+def usage(messages: list[Any], reply: str) -> dict[str, int]:
+    """OpenAI's `usage` for a request and its reply, estimated (estimate_tokens): the prompt is the
+    text of every message the request carried, whatever its role."""
+    prompt = sum(estimate_tokens(_lenient_text(m.get("content"))) for m in messages if isinstance(m, dict))
+    completion = estimate_tokens(reply)
+    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+
+
+# What this endpoint cannot do, by parameter: a request that asks for it gets a 400 naming every one.
+def unsupported(data: dict[str, Any]) -> list[str]:
+    """The parameters of a request this endpoint cannot honour, each with why (empty: none)."""
+    found = []
+    n = data.get("n")
+    if n is not None and (not isinstance(n, int) or isinstance(n, bool) or n < 1):
+        found.append("n (must be a positive integer)")
+    elif isinstance(n, int) and n > 1:
+        found.append(f"n={n} (one choice per request)")
+    for name in ("tools", "functions"):
+        if data.get(name):
+            found.append(f"{name} (the advisor calls its own sizing tools; it does not call yours)")
+    for name in ("tool_choice", "function_call"):
+        choice = data.get(name)
+        if choice is not None and choice not in ("none", "auto"):
+            found.append(f"{name} (no tools to choose from)")
+    response_format = data.get("response_format")
+    if response_format is not None and not (isinstance(response_format, dict)
+                                            and response_format.get("type") == "text"):
+        kind = response_format.get("type") if isinstance(response_format, dict) else response_format
+        found.append(f"response_format={kind} (replies are Markdown text; the structured data is in "
+                     "message.gpu_advisor)")
+    if data.get("logprobs") or data.get("top_logprobs"):
+        found.append("logprobs (the replies are not sampled from token probabilities)")
+    modalities = data.get("modalities")
+    if data.get("audio") or (isinstance(modalities, list) and any(m != "text" for m in modalities)):
+        found.append("audio (text only)")
+    return found
+
+
+def stream_settings(data: dict[str, Any]) -> tuple[bool, bool]:
+    """(stream, include_usage) of a request, checked."""
+    stream = data.get("stream")
+    if stream is not None and not isinstance(stream, bool):
+        raise BadRequest("stream: must be true or false (a JSON boolean, not a string)", "stream")
+    options = data.get("stream_options")
+    if options is None:
+        return bool(stream), False
+    if not stream:
+        raise BadRequest("stream_options: only allowed when stream is true", "stream_options")
+    if not isinstance(options, dict):
+        raise BadRequest("stream_options: must be an object", "stream_options")
+    include = options.get("include_usage", False)
+    if not isinstance(include, bool):
+        raise BadRequest("stream_options.include_usage: must be true or false", "stream_options.include_usage")
+    return True, include
 
 
 def binding_problem(host: str, api_key: str | None) -> str | None:
@@ -56,14 +147,16 @@ def _host_name(value: str) -> str:
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
-def guarded(app: Any, host: str, api_key: str | None) -> Any:
+def guarded(app: Any, host: str, api_key: str | None, origins: tuple[str, ...] = ()) -> Any:
     """`app` (ASGI) behind the checks both servers share: with an API key, every HTTP request but
     /health must carry it (`Authorization: Bearer KEY`, else 401); bound to a loopback address, the
     Host header and any Origin must name a loopback address too (else 403), so a web page cannot
-    reach the server through DNS rebinding."""
+    reach the server through DNS rebinding. `origins` (`--cors-origin`; "*" for any) are web pages
+    allowed besides: their Origin passes (the Host must still be a loopback name)."""
     import json as _json
 
     loopback = host in LOOPBACK
+    any_origin = "*" in origins
 
     async def refuse(send: Any, status: int, message: str, code: str) -> None:
         body = _json.dumps({"error": {"message": message, "type": "invalid_request_error", "param": None,
@@ -80,7 +173,8 @@ def guarded(app: Any, host: str, api_key: str | None) -> Any:
         if loopback:
             origin = headers.get("origin")
             if _host_name(headers.get("host", "")) not in LOOPBACK or (
-                    origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK):
+                    origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK
+                    and not (any_origin or origin in origins)):
                 await refuse(send, 403, "this server answers only requests addressed to this computer "
                                         "(Host and Origin must be a loopback address)", "forbidden_host")
                 return
@@ -95,10 +189,20 @@ def guarded(app: Any, host: str, api_key: str | None) -> Any:
     return guard
 
 
-def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None) -> JSONResponse:
+def _error(status: int, message: str, kind: str = "invalid_request_error", code: str | None = None,
+           param: str | None = None, headers: Mapping[str, str] | None = None) -> JSONResponse:
     from starlette.responses import JSONResponse
 
-    return JSONResponse({"error": {"message": message, "type": kind, "param": None, "code": code}}, status_code=status)
+    return JSONResponse({"error": {"message": message, "type": kind, "param": param, "code": code}},
+                        status_code=status, headers=headers)
+
+
+def _lenient_text(content: Any) -> str:
+    """A message's text for counting: what `_text` reads, nothing for content it refuses."""
+    try:
+        return _text(content)
+    except BadRequest:
+        return ""
 
 
 def _text(content: Any) -> str:
@@ -238,13 +342,21 @@ async def read_body(request: Any) -> bytes | JSONResponse:
     return b"".join(chunks) if whole else too_big
 
 
+ROUTES = "POST /v1/chat/completions, GET /v1/models, GET /v1/models/{model}, GET /health"
+
+
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
-    api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1"
+    api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1",
+    cors_origins: tuple[str, ...] | list[str] = (),
 ) -> Starlette:
     """The ASGI app; with api_key, every /v1 request must carry it as a bearer token; bound to a
-    loopback `host`, requests must be addressed to a loopback name (see `guarded`)."""
+    loopback `host`, requests must be addressed to a loopback name (see `guarded`). `cors_origins`
+    (none by default) are the web pages allowed to call it from a browser ("*" for any)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.cors import CORSMiddleware
     from starlette.requests import Request
     from starlette.responses import JSONResponse, StreamingResponse
     from starlette.routing import Route
@@ -289,49 +401,92 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
         try:
             data = parse_body(body)
             texts = user_messages(data.get("messages"))
-            stream = data.get("stream")
-            if stream is not None and not isinstance(stream, bool):
-                raise BadRequest("stream: must be true or false (a JSON boolean, not a string)")
+            stream, include_usage = stream_settings(data)
+            refused = unsupported(data)
+            if refused:
+                raise BadRequest("unsupported parameters: " + "; ".join(refused),
+                                 refused[0].split(" ", 1)[0].split("=", 1)[0], "unsupported_parameter")
             reply = await run_in_threadpool(conversations.reply, texts)
         except BadRequest as e:
-            return _error(400, str(e))
+            return _error(400, str(e), code=e.code, param=e.param)
         model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else MODEL_ID
         completion_id = f"chatcmpl-{uuid.uuid4().hex}"
         created = int(time.time())
         text = str(reply.content)
+        counted = usage(data["messages"], text)
         if not stream:
             return JSONResponse({
                 "id": completion_id, "object": "chat.completion", "created": created, "model": model,
                 "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
                              "message": {"role": "assistant", "content": text, "refusal": None,
                                          "gpu_advisor": _payload(reply)}}],
-                "usage": None, "system_fingerprint": None})
+                "usage": counted, "system_fingerprint": None})
+
+        def event(choices: list[dict[str, Any]], used: dict[str, int] | None = None) -> str:
+            body = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
+                    "choices": choices}
+            if include_usage:  # as OpenAI: null on every chunk but the last, which has no choices
+                body["usage"] = used
+            return f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-            event = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
-                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}]}
-            return f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+            return event([{"index": 0, "delta": delta, "finish_reason": finish, "logprobs": None}])
 
         async def events():
             yield chunk({"role": "assistant", "content": ""})
             for piece in _pieces(text):
                 yield chunk({"content": piece})
             yield chunk({}, "stop")
+            if include_usage:
+                yield event([], counted)
             yield "data: [DONE]\n\n"
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        """Starlette's own errors (an unknown route, a wrong method) in OpenAI's shape."""
+        assert isinstance(exc, HTTPException)
+        where = f"{request.method} {request.url.path}"
+        if exc.status_code == 404:
+            return _error(404, f"{where}: no such route; this server has {ROUTES}", code="not_found")
+        if exc.status_code == 405:
+            allowed = (exc.headers or {}).get("Allow", "")
+            return _error(405, f"{where}: method not allowed" + (f"; use {allowed}" if allowed else ""),
+                          code="method_not_allowed", headers=exc.headers)
+        return _error(exc.status_code, f"{where}: {exc.detail}", code=None, headers=exc.headers)
+
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        return _error(500, "the advisor failed on this request; the server keeps running",
+                      kind="server_error", code="internal_error")
+
+    origins = tuple(cors_origins)
+    middleware = [Middleware(CORSMiddleware, allow_origins=list(origins), allow_methods=["GET", "POST"],
+                             allow_headers=["*"], max_age=600)] if origins else []
     app = Starlette(routes=[
         Route("/health", health),
         Route("/v1/models", list_models),
         Route("/v1/models/{model:path}", get_model),
         Route("/v1/chat/completions", chat_completions, methods=["POST"]),
-    ])
-    return guarded(app, host, None)  # (the key is checked per route above, in OpenAI's error shape)
+    ], exception_handlers={HTTPException: http_error, Exception: server_error}, middleware=middleware)
+    # (the key is checked per route above, in OpenAI's error shape; a browser's CORS preflight carries
+    # none, and CORSMiddleware answers it inside the Host check)
+    return guarded(app, host, None, origins)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None) -> int:
+def origin_problem(origin: str) -> str | None:
+    """Why `origin` is no web origin a browser sends (scheme://host[:port], no path), or None."""
+    if origin == "*":
+        return None
+    m = re.fullmatch(r"(https?)://([^/\s?#]+)", origin)
+    if not m:
+        return (f"'{origin}' is not an origin: write scheme://host[:port] with no path, "
+                "e.g. http://localhost:3000 (or '*' for any)")
+    return None
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
+          cors_origins: tuple[str, ...] = ()) -> int:
     """`gpu-advisor serve`: run the endpoint until interrupted."""
     import sys
 
@@ -341,8 +496,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None)
     if problem:
         raise BadRequest(problem)
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
-          + ("; API key required" if api_key else ""), file=sys.stderr)
-    uvicorn.run(create_app(api_key, host=host), host=host, port=port, log_level="warning")
+          + ("; API key required" if api_key else "")
+          + (f"; CORS for {', '.join(cors_origins)}" if cors_origins else ""), file=sys.stderr)
+    uvicorn.run(create_app(api_key, host=host, cors_origins=cors_origins), host=host, port=port,
+                log_level="warning")
     return 0
 
 
@@ -357,7 +514,12 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8000, help="(default: %(default)s)")
     p.add_argument("--api-key", default=os.environ.get("GPU_ADVISOR_API_KEY") or None, metavar="KEY",
                    help="require 'Authorization: Bearer KEY' (needed off loopback; default: $GPU_ADVISOR_API_KEY)")
-    p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in ['gpu-advisor serve', 'gpu-advisor serve --host 0.0.0.0 --port 8000 --api-key KEY'])
+    p.add_argument("--cors-origin", action="append", default=[], metavar="ORIGIN", dest="cors_origins",
+                   help="let web pages from ORIGIN (scheme://host[:port], or '*' for any) call the endpoint "
+                        "from a browser; repeat for more (default: none, no CORS headers)")
+    p.epilog = "examples:\n" + "\n".join(f"  {e}" for e in [
+        'gpu-advisor serve', 'gpu-advisor serve --host 0.0.0.0 --port 8000 --api-key KEY',
+        'gpu-advisor serve --cors-origin http://localhost:3000'])
     p.formatter_class = type("RawHelp", (p.formatter_class, argparse.RawDescriptionHelpFormatter), {})
 
     def run(args: argparse.Namespace) -> int:
@@ -366,6 +528,10 @@ def add_command(sub: argparse._SubParsersAction) -> None:
             p.error(problem)
         if not 0 < args.port < 65536:
             p.error(f"--port: {args.port} is not a port number")
-        return serve(args.host, args.port, args.api_key)
+        for origin in args.cors_origins:
+            problem = origin_problem(origin)
+            if problem:
+                p.error(f"--cors-origin: {problem}")
+        return serve(args.host, args.port, args.api_key, tuple(args.cors_origins))
 
     p.set_defaults(func=run)

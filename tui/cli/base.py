@@ -215,9 +215,7 @@ def allow_network() -> None:
 
 
 def version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    """The version (tui.__version__, which the package metadata is built from)."""
+    from tui import __version__
 
-    try:
-        return version("gpu-advisor")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
+    return __version__
