@@ -61,7 +61,7 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 
 # Words that name a GGUF file's bits ("q4", "4-bit", "int4", "f16", "4位"); without them "llama.cpp" or
 # "gguf" only implies its usual Q4_K_M.
-GGUF_BITS_SAID = re.compile(r"\bq\d|\d\s*-?\s*bits?\b|\bint\d|\bfp\d|\bbf16|\bf16|\biq\d|位|比特")
+GGUF_BITS_SAID = re.compile(r"(?<![a-z])q\d|\d\s*-?\s*bits?\b|(?<![a-z])int\d|(?<![a-z])fp\d|(?<![a-z])bf16|(?<![a-z])f16|(?<![a-z])iq\d|位|比特")
 # Phases whose counts of things are examples to train on.
 TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
 # Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.

@@ -286,8 +286,9 @@ def engine_choice(ctx: Context) -> str:
     lines += ["", ctx.say("info.engine.choose")]
     pick = _engine_pick(named, gpu, ctx)
     if pick is not None:
+        precision = (ctx.rec.best.precision or "") if ctx.rec and ctx.rec.best else ""
         lines.append(ctx.say("info.engine.pick", engine=_engine(pick[0]).name,
-                             why=ctx.say(f"info.engine.why.{pick[1]}")))
+                             why=ctx.say(f"info.engine.why.{pick[1]}", precision=precision.upper())))
         ctx.data["pick"] = {"engine": pick[0], "because": pick[1]}
     rec = ctx.rec
     if rec and rec.best and rec.best.engine:
@@ -308,7 +309,11 @@ def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context) -> tuple[str, 
             model = find_model(ctx.profile["model"])
         except (LookupError, ValueError):
             model = None
+    rec = ctx.rec
+    precision = (rec.best.precision or "") if rec and rec.best else ""
+    gguf_only = precision.startswith("iq") or "_k" in precision  # llama.cpp's own files: MLX cannot load them
     rules = (
+        ("llama.cpp", gpu is not None and gpu.vendor == "apple" and gguf_only, "gguf_only"),
         ("mlx", gpu is not None and gpu.vendor == "apple", "mac"),
         ("llama.cpp", gpu is not None and (gpu.segment in ("consumer", "apple")) and users <= 2, "one_person"),
         ("mindie", gpu is not None and gpu.vendor == "huawei", "ascend"),

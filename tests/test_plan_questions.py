@@ -124,6 +124,8 @@ def test_own_cards_against_renting_in_chinese_names_the_cheapest_rented_option()
      "vllm", "default"),
     (["用vllm还是sglang部署deepseek v3好？我们有8张H200", "50人"], "sglang", "mla_moe"),
     (["ollama or vllm for running qwen3 8b on my 4090, just me"], "llama.cpp", "one_person"),
+    (["mac studio m2 ultra 192g 能跑deepseek r1 671b吗", "用ollama还是mlx好"], "llama.cpp", "gguf_only"),
+    (["i have a mac studio m2 ultra 192gb, want to run llama 3.3 70b just for me", "ollama or mlx?"], "mlx", "mac"),
 ])
 def test_an_engine_question_ends_in_a_pick_with_its_reason(turns, engine, because):
     replies = run_conversation(turns)
@@ -234,3 +236,12 @@ def test_why_answers_in_plain_words_from_the_plans_figures():
     assert f"所以模型和缓存要 {best['servers']} 台服务器" in why.content
     assert not re.search(r"[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}", why.content)  # no English sentence in it
     assert payload(math)["topic"] == "math"
+
+
+def test_a_gguf_size_said_in_chinese_is_stated_and_a_mac_short_of_it_says_so():
+    reply, = run_conversation(["mac studio m2 ultra 192g 能跑deepseek r1 671b吗 量化到q4 速度"])
+    data = payload(reply)
+    assert data["profile"]["precision"] == "q4_k_m" and "precision" not in data["assumptions"]
+    rec = data["results"]["recommend"]
+    assert "precision" not in rec["workload"]["flexible"] and rec["relaxed"] is None
+    assert "无法按计划完成" in reply.content and "差一点" not in reply.content
