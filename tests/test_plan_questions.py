@@ -245,3 +245,16 @@ def test_a_gguf_size_said_in_chinese_is_stated_and_a_mac_short_of_it_says_so():
     rec = data["results"]["recommend"]
     assert "precision" not in rec["workload"]["flexible"] and rec["relaxed"] is None
     assert "无法按计划完成" in reply.content and "差一点" not in reply.content
+
+
+@pytest.mark.parametrize(("text", "gpu"), [("昇腾910B要几台服务器", "ascend-910b"), ("910B要几张", "ascend-910b"),
+                                          ("how many h100s would i need", "h100-sxm"), ("H20要多少张", "h20"),
+                                          ("and how many a100s?", "a100-80gb-sxm")])
+def test_how_many_of_one_card_asked_after_a_plan_limits_it_to_that_card(text, gpu):
+    assert understand(text, None).updates.get("only") == [gpu], text
+
+
+def test_how_many_910b_servers_replans_on_910b_only():
+    *_, last = run_conversation(["国企 要求信创 只能用国产卡 qwen2.5 72b 两千人 同时在线一百人", "工作时间", "昇腾910B要几台服务器"])
+    best = payload(last)["results"]["recommend"]["best"]
+    assert best["gpu"] == "ascend-910b" and best["gpus"] == 8

@@ -280,9 +280,15 @@ def _alternative(m: Message, s: int, e: int) -> bool:
 
 def _chosen(m: Message, s: int, e: int) -> bool:
     """The one card of a message that names the model, said as the card the job runs on."""
-    return bool(m.names and len(m.gpus) == 1 and (word_pattern("chosen_before").search(m.masked[max(0, s - 24):s])
-                                                  or word_pattern("chosen_after").match(m.masked[e:e + 24])
-                                                  or word_pattern("chosen_count_question").search(m.masked)))
+    if len(m.gpus) != 1:
+        return False
+    count_asked = word_pattern("chosen_count_question").search(m.masked) or (
+        word_pattern("chosen_after").match(m.masked[e:e + 24]) and word_pattern("count_asked").search(m.masked[e:e + 24])) \
+        or word_pattern("count_asked").search(m.masked[max(0, s - 12):s])
+    if count_asked:
+        return True  # "910B要几台服务器", "how many h100s?": that card, as many as the job needs (a plan or not)
+    return bool(m.names and (word_pattern("chosen_before").search(m.masked[max(0, s - 24):s])
+                             or word_pattern("chosen_after").match(m.masked[e:e + 24])))
 
 
 def read_has_host(m: Message) -> bool | None:
