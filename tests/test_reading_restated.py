@@ -62,3 +62,13 @@ def test_a_go_live_date_sizes_no_service_and_is_said_back():
 def test_a_deadline_for_a_run_is_still_a_deadline():
     u = understand("fine-tune llama 3.1 8b on 20M tokens by end of next month", None)
     assert u.updates["deadline_hours"] == 1095.0 and u.updates["phase"] == "fine-tune"
+
+
+@pytest.mark.parametrize(("text", "hours"), [
+    ("下周五之前要处理完一千万条评论 qwen2.5 7b 今天周一", 264.0),  # next week's Friday, from Monday
+    ("today is monday, need it done by next friday", 96.0),
+    ("today is wednesday, due by friday", 48.0),
+    ("今天是周三，下周一之前跑完", 120.0),
+])
+def test_a_weekday_due_counts_from_the_day_said_to_be_today(text, hours):
+    assert understand(text, None).updates["deadline_hours"] == hours

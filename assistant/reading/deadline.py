@@ -48,7 +48,7 @@ def read_deadline(m: Message) -> float | None:
         group = 1 if today.group(1) else 2
         start = order.index(today.group(group))
         now_h = _clock(m.masked[today.end(group):today.end(group) + 20])
-        due = {x.start(): ((order.index(x.group(1)) - start) % 7 or 7) * 24.0 + (
+        due = {x.start(): _days_to(order.index(x.group(1)), start, "following" in x.group(0)) * 24.0 + (
                    (_clock(m.masked[x.end():x.end() + 20]) or now_h) - now_h if now_h is not None else 0.0)
                for x in word_pattern("weekday_due").finditer(m.masked)
                if not today.start() <= x.start() < today.end()}  # the start's own "by monday" is no deadline
@@ -60,6 +60,11 @@ def read_deadline(m: Message) -> float | None:
         m.problems.append(("deadline_past", {}))
         return None
     return round(value, 4)
+
+
+def _days_to(day: int, today: int, next_week: bool) -> int:
+    """Days from today to a weekday (Monday 0): the coming one, or next week's ('下周五': from Monday, 11)."""
+    return 7 - today + day if next_week else (day - today) % 7 or 7
 
 
 def _clock(text: str) -> float | None:
