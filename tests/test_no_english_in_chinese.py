@@ -11,9 +11,13 @@ import itertools
 import re
 from functools import cache
 
+import pytest
+
+from assistant.catalog import localise
 from knowledge.clouds import clouds
-from knowledge.loader import engines, frameworks, gpus, models
+from knowledge.loader import engines, frameworks, gpus, llamacpp_efficiencies, models, precisions, residuals
 from tests.conversation import run_conversation
+from tools.inference import ENGINE_VERSION_WORDS
 
 WHY, MATH, RENT, INT4, ENGINE = "为什么", "展示计算过程", "租还是买", "换成int4呢", "用vllm还是sglang"
 
@@ -64,6 +68,12 @@ OTHER = [
     ("用llama 3.1 70b把200万篇文档（每篇3000 token）总结成300 token，24小时内完成", [MATH]),
     ("我们想从零预训练一个3B模型，数据有500亿token，需要多少张卡、多长时间？", [MATH]),
     ("租还是买？部署qwen2.5-32b给20个人用，全天候，预算一次性30w", [MATH]),
+    ("在上海，部署qwen2.5 72b给100个用户用，不要AMD，不要消费级显卡，全天候", ["对比 L40S 和 A100", "改成 32k 上下文"]),
+    ("部署qwen2.5-14b", ["十五个人", "工作时间", WHY]),
+    ("我想买显卡，不想租。团队10个人在工作时间用qwen2.5-14b聊天", [RENT, MATH]),
+    ("我有两万块预算，想买显卡在家里自己跑qwen2.5-32b的4bit量化版", [MATH]),
+    ("部署kimi-k2给50个人用，全天候", [MATH, ENGINE]),
+    ("部署qwen2.5-7b给10个人用，利用率150%", ["全天候"]),
 ]
 CONVERSATIONS = [[first, *after] for first, after in itertools.chain(SERVE, FINE_TUNE, OTHER)]
 
@@ -131,6 +141,24 @@ def test_the_detector_finds_a_tool_sentence_and_lets_names_and_formulas_be():
     assert not english_runs("输入：sequences = 200, tokens = 8,192, layers = 61, kv_heads = 128, head_dim = 192")
     assert not english_runs("启动命令：`vllm serve Qwen/Qwen2.5-72B-Instruct --tensor-parallel-size 4 --max-model-len`")
     assert not english_runs("| 24 × NVIDIA A800 SXM4 80GB (TP8×PP3) | 是 | 16% | 11 | 400 ms |")
+
+
+# Sentences the tools build around a catalog entry, crossed with every entry: the entry's own words
+# (a precision's description, where a fit came from, a benchmark category) must come out in Chinese too.
+CARRIED = [
+    *(f"llama.cpp cuda backend, k-quant kernels: efficiencies from {r.id} (fitted on {r.fitted_on})"
+      for r in llamacpp_efficiencies()),
+    *(f"engine vLLM (also runs here: SGLang); KV cache in {p.name}" for p in precisions()),
+    *(f"accounting of {words}" for words in ENGINE_VERSION_WORDS.values()),
+    *(f"range: -30 % to +30 % of the estimate (bench category {c} has no measured rows)" for c in residuals()),
+]
+
+
+@pytest.mark.parametrize("sentence", CARRIED)
+def test_a_catalog_entry_inside_a_tool_sentence_is_rewritten_too(sentence: str):
+    chinese = localise("zh", sentence)
+    assert chinese != sentence and not english_runs(chinese)
+    assert not re.search(r"\b(of|on|the|and|rows|for|per|at)\b", chinese), chinese
 
 
 def test_no_english_sentence_in_any_chinese_reply():
