@@ -76,12 +76,21 @@ def formula_words(lang: str, formula: str) -> str:
     return re.sub(r"  +", " ", formula).replace("( ", "(").strip()
 
 
+_GROUP_REFERENCE = re.compile(r"\\(\d+)|\\g<(\d+)>")
+
+
 def localise(lang: str, sentence: str) -> str:
-    """A tool's English warning or reason in the answer's language (unchanged when no pattern fits)."""
+    """A tool's English warning or reason in the answer's language (unchanged when no pattern fits). Each part
+    a pattern carries over (a precision's name, a benchmark category, where a fit came from) is itself
+    rewritten when a pattern matches it whole, so an English phrase inside a sentence is not left behind."""
+    whole = sentence.strip()
     for pattern, replacement in _tool_text(lang):
-        m = pattern.fullmatch(sentence.strip())
+        m = pattern.fullmatch(whole)
         if m:
-            return m.expand(replacement)
+            def part(ref: re.Match[str], m: re.Match[str] = m) -> str:
+                carried = m.group(int(ref.group(1) or ref.group(2))) or ""
+                return carried if carried == whole else localise(lang, carried)
+            return _GROUP_REFERENCE.sub(part, replacement)
     return sentence
 
 
