@@ -1029,11 +1029,10 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                              users=w.users))
     if w.spec.trains and training and rec.trains_on is not None:
         run = rec.trains_on
-        n = max(1, int(training.get("gpus") or run.gpus))
-        lines.append(say(lang, "why.training_memory", method=w.method, model=rec.model_name, gpus=run.gpus,
+        lines.append(say(lang, "why.training_memory", method=say(lang, f"method.{w.method}"), model=rec.model_name, gpus=run.gpus,
                          gpu=run.gpu_name, per_gpu=gb(training["per_gpu_total_bytes"]), cap=gb(run.capacity_bytes),
-                         weights=gb(training["weights_bytes"] / n), grads=gb(training["gradient_bytes"] / n),
-                         states=gb(training["optimizer_bytes"] / n), acts=gb(training["activation_bytes"] / n)))
+                         weights=gb(training["weights_bytes"]), grads=gb(training["gradient_bytes"]),
+                         states=gb(training["optimizer_bytes"]), acts=gb(training["activation_bytes"])))
     run = rec.training_run or best
     if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours

@@ -258,3 +258,13 @@ def test_how_many_910b_servers_replans_on_910b_only():
     *_, last = run_conversation(["国企 要求信创 只能用国产卡 qwen2.5 72b 两千人 同时在线一百人", "工作时间", "昇腾910B要几台服务器"])
     best = payload(last)["results"]["recommend"]["best"]
     assert best["gpu"] == "ascend-910b" and best["gpus"] == 8
+
+
+def test_why_for_a_training_plan_gives_the_per_gpu_parts_that_add_up():
+    first, why = run_conversation(["full fine-tune llama 3.1 70b on 200M tokens within 2 days", "why?"])
+    tm = payload(first)["results"]["training_memory"]
+    parts = [tm[k] for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes", "activation_bytes")]
+    assert sum(parts) <= tm["per_gpu_total_bytes"] <= sum(parts) + tm["overhead_bytes"] + 1
+    for part in parts:
+        assert f"{part / 1e9:,.1f} GB" in why.content
+    assert "against your 48.0 h deadline" in why.content
