@@ -72,3 +72,15 @@ def test_a_deadline_for_a_run_is_still_a_deadline():
 ])
 def test_a_weekday_due_counts_from_the_day_said_to_be_today(text, hours):
     assert understand(text, None).updates["deadline_hours"] == hours
+
+
+@pytest.mark.parametrize(("text", "tokens", "each"), [
+    ("qlora llama 3.2 3b on my discord chats, twenty thousand messages", 1.2e6, "60"),
+    ("fine-tune qwen 7b on 50k support tickets", 20e6, "400"),
+    ("lora llama 3.1 8b on 30k tweets", 1.8e6, "60"),
+    ("lora on 10k examples", 10e6, "1,000"),
+])
+def test_examples_named_by_their_kind_take_that_kinds_typical_length(text, tokens, each):
+    u = understand(text, None)
+    assert u.updates["train_tokens"] == tokens
+    assert dict(u.notes)["note.example_tokens"]["each"] == each

@@ -270,9 +270,19 @@ def read_train_tokens(m: Message) -> float | None:
         return float(counts[-1].value * each[-1].value)
     if counts and not m.role("output_tokens"):
         n = counts[-1].value
-        m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{EXAMPLE_TOKENS:,}"}))
-        return float(n * EXAMPLE_TOKENS)
+        tokens = _typical_tokens(m, counts[-1].end) or EXAMPLE_TOKENS
+        m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{tokens:,}"}))
+        return float(n * tokens)
     return None
+
+
+def _typical_tokens(m: Message, end: int) -> int | None:
+    """Tokens in one example of the kind named right after its count ('20,000 messages': a chat message,
+    about 60), or None when the noun has no typical length on record."""
+    table = vocab()["example_tokens_by_noun"]
+    words = re.findall(r"[a-z&]+", m.masked[end:end + 32])[:3]  # 'messages', 'support tickets', 'qa pairs'
+    pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
+    return next((table[w] for w in [*pairs, *words] if w in table), None)
 
 
 def trains(m: Message) -> bool:
