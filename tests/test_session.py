@@ -235,3 +235,20 @@ def test_nothing_is_withdrawn_once_the_reply_is_saved(saved):
     conv.send("actually 70B")
     assert conv.withdraw() is False
     assert len(store.messages(sid)) == 2 * len(TURNS) + 2
+
+
+def test_the_session_carries_every_key_of_the_engine_state_but_the_turns_own():
+    from assistant.engine import AdvisorState
+    from assistant.session import PER_TURN_KEYS
+
+    assert set(STATE_KEYS) | set(PER_TURN_KEYS) == set(AdvisorState.__annotations__)
+    assert not set(STATE_KEYS) & set(PER_TURN_KEYS)
+
+
+def test_a_question_asked_beside_the_sizing_is_answered_after_the_question_in_between():
+    conv = Conversation()
+    conv.send("runpod quotes 4090 at 0.69/h. buying one 4090 card is 1800 but a whole 4x4090 box is 11k. "
+              "want to serve gemma 3 27b to ~30 concurrent users, rent or buy?")
+    reply = conv.send("around the clock")
+    assert "## Rent or buy the 4 × NVIDIA GeForce RTX 4090 24GB?" in reply.content
+    assert "With the prices you gave: $0.69 per card-hour to rent" in reply.content
