@@ -670,6 +670,8 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
     from assistant.inform import QUESTION_REPLIES
 
+    if turn.has("rent_buy") and turn.prices and turn.also != "rent_buy" and turn.has("compare_cards"):
+        return "rent_buy"  # "A100 at ¥35/h or an 8-card A800 server for ¥1.2M: rent or buy?": the prices decide
     code = next((c for c in QUESTION_REPLIES if c not in ("rent_buy", "reserve") and turn.has(c)), None)
     if code:
         return code

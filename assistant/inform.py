@@ -431,10 +431,22 @@ def rent_or_buy(ctx: Context) -> str:
     prices = ctx.turn.prices
     rec = ctx.rec
     planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
-    machine = ctx.turn.counts.get(gpu.id) or planned or 1  # the cards in the machine priced
+    machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if any(k.endswith("_machine") for k in prices)
+                                               and ctx.turn.counts else None) or planned or 1  # the cards in the machine priced
     n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used
+    two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
+    if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
+        from tools.cost import HOURS_PER_MONTH
+
+        on_demand = per_card["rent_usd_per_hour"] * HOURS_PER_MONTH * (use or SLOTS["utilisation"].default)
+        dropped = "rent_usd_per_month" if on_demand <= per_card["rent_usd_per_month"] else "rent_usd_per_hour"
+        kept_words = ctx.say("info.rb.on_demand" if dropped == "rent_usd_per_month" else "info.rb.reserved")
+        two_rents_line = ctx.say("info.rb.two_rents", kept=kept_words, od=ctx.usd(on_demand),
+                                 res=ctx.usd(per_card["rent_usd_per_month"]),
+                                 use=pct(use or SLOTS["utilisation"].default))
+        per_card[dropped] = None
     inp = RentBuyInput(gpu=gpu.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
@@ -467,6 +479,8 @@ def rent_or_buy(ctx: Context) -> str:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     if n < machine and any(key.endswith("_machine") for key in prices):
         lines.append(ctx.say("info.rb.part_of_machine", n=n, machine=machine))
+    if two_rents:
+        lines.append(two_rents_line)
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))

@@ -84,3 +84,33 @@ def test_a_machine_price_is_the_machines_and_a_card_price_the_cards(text, key, u
     u = understand(text, None)
     assert "rent_buy" in u.intents, (text, u.intents)
     assert u.prices.get(key) == pytest.approx(usd, rel=0.03), (text, u.prices)
+
+
+def test_on_demand_reserved_and_a_machine_price_weigh_buying_against_the_cheaper_rent():
+    _first, second = run_conversation([
+        "quotes we got: h100 on-demand 2.49/hr per gpu, 1yr reserved 1.85/hr, or buy an 8x h100 server for 280k. "
+        "we'd serve deepseek v3 and keep it busy ~70% of the time. rent or buy?", "about 100 at once"])
+    data = payload(second)
+    assert not data["profile"].get("owned")  # a server to buy is not one you have
+    rb = next(x for x in data["also"] if x["code"] == "rent_buy")["rent_or_buy"]
+    assert rb["rent_usd_per_gpu_month"] is None  # on demand at 70% ($1,272) beats the reservation ($1,350)
+    assert rb["rent_total_usd"] == pytest.approx(2.49 * 730 * 0.7 * 8 * 36, rel=1e-6)
+    assert "Of your two rents, on demand is the cheaper at 70% use" in second.content
+
+
+def test_a_chinese_quote_with_a_colloquial_amount_and_tenths_of_use():
+    reply, = run_conversation(["阿里云A100按量每小时三十五块 包年的话每月一万八一张 买一台8卡A800服务器一百二十万 "
+                               "我们主要拿来训练 利用率大概八成 租还是买"])
+    data = payload(reply)
+    rb = data["results"]["rent_or_buy"]
+    assert rb["utilisation"] == 0.8 and rb["gpus"] == 8
+    assert rb["rent_usd_per_gpu_month"] == pytest.approx(18000 * 0.14)
+    assert "整机购买 ¥1,200,000 ($168,000)（8 张卡，每张 ¥150,000 ($21,000)）" in reply.content
+
+
+@pytest.mark.parametrize(("text", "said"), [("每月一万八一张", "18000 1"), ("三千五一张", "3500 1"),
+                                           ("一百二十一张", "121"), ("利用率大概八成", "80%"), ("八成是显存不够", "8 成")])
+def test_colloquial_chinese_amounts_and_tenths(text, said):
+    from assistant.reading.message import prepare
+
+    assert said in prepare(text, None).masked

@@ -142,7 +142,8 @@ def _zh_numerals(text: str) -> str:
         if split and split.group(2) in digits:  # '1.88一小时', '8块一小时': a price, then one hour
             return f" {split.group(1)} {_digits(digits[split.group(2)])} "
         count = follows and follows in vocab()["zh_measure_words"] and digits.get(run[-1], 0) > 0
-        if count and len(run) > 1 and run[-2] not in digits and run[-2] != "十":
+        colloquial = len(run) > 3 and run[-2] in digits and run[-3] in vocab()["zh_units"]  # '一万八一张'
+        if count and len(run) > 1 and (colloquial or (run[-2] not in digits and run[-2] != "十")):
             # '2800一张', '1.5万一张': a price, then a count of one ('1.5万' alone, '一万五' are one number)
             return f"{repl(re.match(r'.+', run[:-1]))} {_digits(_zh_number(run[-1]))} "  # type: ignore[arg-type]
         value = _zh_number(run)
