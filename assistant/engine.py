@@ -620,7 +620,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 
 
 # Questions about the plan on screen, answered from it (explain_node): they change nothing.
-PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit")
+PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count")
 
 
 def route(state: AdvisorState) -> Route:
@@ -819,8 +819,9 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     elif turn.has("total_cost") and not turn.has("math"):
         text, payload = writers.write_total_cost(state.get("results") or {}, lang)
         topic = "total_cost"
-    elif turn.has("servers_limit") and not turn.has("math"):
-        text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers or 1)
+    elif (turn.has("servers_limit") or turn.has("servers_count")) and not turn.has("math"):
+        text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers,
+                                              (state.get("profile") or {}).get("uptime"))
         topic = "servers"
     elif turn.has("how_long") and not turn.has("math"):
         text, payload = writers.write_how_long(state.get("results") or {}, lang)

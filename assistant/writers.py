@@ -1046,18 +1046,27 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     return sep.join(lines), {"option": best.model_dump(mode="json")}
 
 
-def write_servers(results: dict[str, Any], lang: str, servers: int) -> tuple[str, dict[str, Any]]:
+def write_servers(results: dict[str, Any], lang: str, servers: int | None,
+                  uptime: float | None = None) -> tuple[str, dict[str, Any]]:
     """"What if we only had one server?" about the plan on screen: whether it fits in that many servers, and
-    if not, how many it takes."""
+    if not, how many it takes; "how many servers?" (servers None): how many it uses. With an availability
+    target, one more server for the spare copy (N+1)."""
     rec = Recommendation.model_validate(results["recommend"])
     best = rec.best
     if best is None:
         return say(lang, "rb.nothing"), {}
     per = best.server_gpus or 8
     used = best.servers or -(-best.gpus // per)
-    key = "servers.fits_one" if used == 1 else "servers.fits" if used <= servers else "servers.needs"
-    return say(lang, key, n=servers, used=used, plan=plan_words(best, lang), gpu=best.gpu_name, per=per), \
-        {"servers_asked": servers, "servers_used": used, "option": best.model_dump(mode="json")}
+    if servers is None:
+        key = "servers.count_one" if used == 1 else "servers.count"
+    else:
+        key = "servers.fits_one" if used == 1 else "servers.fits" if used <= servers else "servers.needs"
+    line = say(lang, key, n=servers or used, used=used, plan=plan_words(best, lang), gpu=best.gpu_name, per=per)
+    if uptime:
+        short = servers is not None and servers < used + 1  # the servers asked about leave no room for a spare
+        line += ("" if lang == "zh" else " ") + say(lang, "servers.spare_short" if short else "servers.spare",
+                                                    uptime=f"{uptime:g}%", total=used + 1, n=servers or used)
+    return line, {"servers_asked": servers, "servers_used": used, "option": best.model_dump(mode="json")}
 
 
 def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:

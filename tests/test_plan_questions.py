@@ -268,3 +268,17 @@ def test_why_for_a_training_plan_gives_the_per_gpu_parts_that_add_up():
     for part in parts:
         assert f"{part / 1e9:,.1f} GB" in why.content
     assert "against your 48.0 h deadline" in why.content
+
+
+def test_servers_asked_with_an_availability_target_count_the_spare():
+    _first, one, count = run_conversation(["serve llama 3.3 70b, p95 TTFT under 500ms, 99.9% uptime, ~300 concurrent, 8k",
+                                           "and if we can only get one server?", "how many servers is that?"])
+    assert "But without a spare server it cannot promise 99.9% availability" in one.content
+    assert "(N+1): 2 servers in all." in count.content and payload(count)["results"]["servers_used"] == 1
+    _a, _b, zh = run_conversation(["国企 必须国产化信创 要部署qwen2.5 72b 两千人 同时在线五十 用昇腾", "全天候", "要几台服务器"])
+    assert zh.content.startswith("一台服务器：方案是 ")
+
+
+def test_roce_over_ethernet_is_the_fast_fabric():
+    u = understand("两台8卡H800服务器，中间是200G RoCE以太网", None)
+    assert u.updates["network"] == "fast" and u.updates["network_gbit"] == 200.0
