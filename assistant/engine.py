@@ -181,6 +181,8 @@ class Turn(BaseModel):
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
     same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
     servers: int | None = None  # "what if we only had one server?" about a plan on cards not your own
+    span_months: int | None = None  # "the total for three months"
+    with_spare: bool = False  # "the total including the spare"
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -473,6 +475,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.whatif = u.whatif_gpus
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
+    turn.span_months, turn.with_spare = u.span_months, u.with_spare
     turn.also = u.also
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
@@ -817,7 +820,8 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text, payload = writers.write_own_enough(state.get("results") or {}, lang)
         topic = "own_enough"
     elif turn.has("total_cost") and not turn.has("math"):
-        text, payload = writers.write_total_cost(state.get("results") or {}, lang)
+        text, payload = writers.write_total_cost(state.get("results") or {}, lang, turn.span_months,
+                                                 turn.with_spare or bool((state.get("profile") or {}).get("uptime")))
         topic = "total_cost"
     elif (turn.has("servers_limit") or turn.has("servers_count")) and not turn.has("math"):
         text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers,

@@ -1093,9 +1093,11 @@ def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, A
     return say(lang, "rb.nothing"), {}
 
 
-def write_total_cost(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
-    """"What's the total cost?": a run's cost for a job that ends, rent per hour and per month for serving,
-    the purchase price when the plan buys; for cards one owns, what renting instead would cost."""
+def write_total_cost(results: dict[str, Any], lang: str, months: int | None = None,
+                     spare: bool = False) -> tuple[str, dict[str, Any]]:
+    """"What's the total cost?": a run's cost for a job that ends, rent per hour and per month for serving
+    (over the months asked, and with one spare copy when the service must stay up), the purchase price when
+    the plan buys; for cards one owns, what renting instead would cost."""
     rec = Recommendation.model_validate(results["recommend"])
     best = rec.best
     if best is None:
@@ -1110,6 +1112,13 @@ def write_total_cost(results: dict[str, Any], lang: str) -> tuple[str, dict[str,
     if rec.workload.spec.serves and best.usd_per_hour is not None:
         lines.append(say(lang, "cost.serving", option=plan_words(best, lang), hour=cash(best.usd_per_hour, rec),
                          month=cash(best.usd_per_month or 0, rec), use=pct(rec.workload.utilisation)))
+        month = best.usd_per_month or 0.0
+        if spare:  # N+1: one more copy of the unit, billed every hour like the rest
+            copy = month / max(1, best.replicas)
+            month += copy
+            lines.append(say(lang, "cost.spare", copy=cash(copy, rec), month=cash(month, rec)))
+        if months:
+            lines.append(say(lang, "cost.months", months=months, total=cash(month * months, rec)))
     if rec.action == "buy" and best.purchase_usd:
         lines.append(say(lang, "cost.buy", option=bought_words(best), buy=cash(best.purchase_usd, rec)))
     if not lines:

@@ -282,3 +282,29 @@ def test_servers_asked_with_an_availability_target_count_the_spare():
 def test_roce_over_ethernet_is_the_fast_fabric():
     u = understand("两台8卡H800服务器，中间是200G RoCE以太网", None)
     assert u.updates["network"] == "fast" and u.updates["network_gbit"] == 200.0
+
+
+@pytest.mark.parametrize(("text", "months", "spare"), [
+    ("whats the total per month including the spare", None, True), ("if we rent instead whats the total for three months", 3, False),
+    ("三个月总共多少钱", 3, False), ("含备用一共多少", None, True), ("一年下来总共多少钱", 12, False),
+    ("how much per month in total, including the N+1 spare", None, True)])
+def test_a_total_asked_over_months_or_with_the_spare_is_read(text, months, spare):
+    u = understand(text, None)
+    assert "total_cost" in u.intents and (u.span_months, u.with_spare) == (months, spare), (text, u.span_months)
+
+
+def test_the_total_counts_the_spare_copy_and_the_months():
+    first, _total, three = run_conversation(["serve llama 3.3 70b, p95 TTFT under 500ms, 99.9% uptime, ~300 concurrent, 8k",
+                                             "whats the total per month including the spare", "and the total for three months?"])
+    best = payload(first)["results"]["recommend"]["best"]
+    month = best["usd_per_month"] * (1 + 1 / best["replicas"])
+    assert f"Over 3 months: about ${month * 3:,.0f}." in three.content
+
+
+@pytest.mark.parametrize(("text", "pending"), [("要是买h20呢 一张八万", "users"),
+                                              ("what if we buy 2 rtx pro 6000 blackwell at 8500 each instead",
+                                               "utilisation"),
+                                              ("or rent an h100 at 2.5 an hour, 4000 a month", "users")])
+def test_a_card_price_typed_at_an_open_question_is_no_answer_to_it(text, pending):
+    u = understand(text, pending)
+    assert pending not in u.updates and not u.problems, (text, u.updates, u.problems)

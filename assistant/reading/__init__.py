@@ -53,6 +53,7 @@ from assistant.reading.intents import (
     read_question,
     read_scale,
     read_topic,
+    read_total_span,
 )
 from assistant.reading.job import (
     read_batch_input_tokens,
@@ -156,6 +157,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         u.intents.add("truncated")
     m = prepare(cut, pending)
     u.intents |= read_intents(m)
+    if "total_cost" in u.intents:
+        u.span_months, u.with_spare = read_total_span(m)
     if "reset" in u.intents:
         u.intents &= {"reset", "truncated", "injection"}
         return u

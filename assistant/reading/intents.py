@@ -31,6 +31,17 @@ def read_intents(m: Message) -> set[str]:
     return found
 
 
+def read_total_span(m: Message) -> tuple[int | None, bool]:
+    """A total asked over a time ('the total for three months', '三个月总共多少钱': 3) and with the spare copy
+    ('including the spare', '含备用'): (months or None, spare said)."""
+    span = word_pattern("total_span").search(m.text)
+    months = None
+    if span:
+        n, unit = int(span.group("n") or span.group("n2")), span.group("unit") or span.group("unit2")
+        months = n * (12 if unit.startswith(("year", "yr", "年")) else 1)
+    return (months if months and 0 < months <= 120 else None), bool(word_pattern("total_spare").search(m.text))
+
+
 def read_topic(m: Message) -> str | None:
     """The glossary topic of a concept question ('what is a KV cache?', 'explain int8',
     '什么是KV缓存'), or None when the message is no such question."""

@@ -42,6 +42,8 @@ class Understanding:
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
     added_cards: dict[str, int] = field(default_factory=dict)  # "add a second 4090": card -> how many more
     card_spec: str | None = None  # a card's memory and bandwidth said with no card named ('custom:memory=48GB,...')
+    span_months: int | None = None  # "the total for three months": the months a total is asked over
+    with_spare: bool = False  # "including the spare": a total with the N+1 copy
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
 
     @property

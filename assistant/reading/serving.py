@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.message import Message
+from assistant.reading.message import Message, Quantity
 from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 
@@ -29,6 +29,7 @@ def read_users(m: Message) -> int | None:
                 and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])  # "只用一年呢" is no count
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
+                and not _card_price(m, q)  # "what if we buy h20, 一张八万"
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
         rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
         if rng:
@@ -124,7 +125,7 @@ def read_utilisation(m: Message) -> float | None:
             share *= int(days.group(1)) / 7
         hits.append((q.start, share))
     if not hits and m.pending == "utilisation":
-        nums = [q for q in m.qty if not q.role and not q.negated]
+        nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q)]
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
@@ -211,3 +212,15 @@ def read_output_tokens(m: Message) -> int | None:
         return None
     found = m.role("output_tokens")
     return int(found[-1].value) if found and found[-1].value >= 1 else None
+
+
+def _card_price(m: Message, q: Quantity) -> bool:
+    """An amount said after a card to buy or rent ('buy 2 rtx pro 6000 at 8500 each', '要是买h20呢 一张八万'): its
+    price, never the answer to a question about people or how busy the cards are."""
+    buying = word_pattern("preference.buy").search(m.masked) or word_pattern("preference.rent").search(m.masked)
+    if not buying or not any(e <= q.start for _s, e, _g, _n in m.gpus):
+        return False
+    if q.value >= 100:
+        return True
+    nxt = next((x for x in m.qty if x.start > q.end), None)  # '一张八万': one card, then its price
+    return nxt is not None and nxt.start - q.end <= 3 and nxt.value >= 100
