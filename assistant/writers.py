@@ -1088,6 +1088,7 @@ def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, A
         return line, {"option": run.model_dump(mode="json")}
     if best.ttft_s is not None and best.decode_tokens_per_s:
         return say(lang, "long.serving", option=plan_words(best, lang), ttft=seconds(best.ttft_s),
+                   prompt=f"{rec.workload.prompt_length():,}",
                    tps=tps(best.decode_tokens_per_s), ms=f"{1000 / best.decode_tokens_per_s:,.0f}"), \
             {"option": best.model_dump(mode="json")}
     return say(lang, "rb.nothing"), {}

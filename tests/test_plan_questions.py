@@ -308,3 +308,20 @@ def test_the_total_counts_the_spare_copy_and_the_months():
 def test_a_card_price_typed_at_an_open_question_is_no_answer_to_it(text, pending):
     u = understand(text, pending)
     assert pending not in u.updates and not u.problems, (text, u.updates, u.problems)
+
+
+@pytest.mark.parametrize("text", ["how many tokens per sec would i get?", "how fast will it be", "速度大概多少",
+                                  "每秒能出多少token"])
+def test_the_pace_asked_about_the_plan_is_a_how_long_question(text):
+    assert "how_long" in understand(text, None).intents, text
+
+
+def test_a_memory_size_beside_better_is_no_quality_question():
+    u = understand("how many tokens per sec would i get? and would a 128gb one be way better", None)
+    assert "quality" not in u.intents
+
+
+@pytest.mark.parametrize("text", ["每个用户每秒出字不低于30个token", "每个用户每秒不低于30个token", "每秒出字30个token",
+                                  "每个用户每秒至少30个token"])
+def test_a_per_user_speed_floor_in_chinese(text):
+    assert understand(text, None).updates.get("min_tokens_per_s") == 30.0, text
