@@ -1015,7 +1015,9 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     serving = results.get("serving_memory") or {}
     training = results.get("training_memory") or {}
     if w.spec.serves and serving and not best.owned_gpus:
-        lines.append(say(lang, "why.serving_memory", model=rec.model_name, precision=best.precision or "",
+        one = serving["gpus"] * serving.get("pp", 1) == 1
+        lines.append(say(lang, "why.serving_memory_one" if one else "why.serving_memory", model=rec.model_name,
+                         precision=best.precision or "",
                          weights=gb(serving["weights_bytes"]), users=w.users, context=f"{w.context:,}",
                          w_gpu=gb(serving["per_gpu_weights_bytes"]), kv_gpu=gb(serving["per_gpu_kv_cache_bytes"]),
                          per_gpu=gb(serving["per_gpu_total_bytes"]),
@@ -1043,7 +1045,12 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     if not lines:
         return write_math(results, lang)
     lines.append(say(lang, "why.more"))
-    return sep.join(lines), {"option": best.model_dump(mode="json")}
+    shown = ("weights_bytes", "per_gpu_weights_bytes", "per_gpu_kv_cache_bytes", "per_gpu_total_bytes", "gpus",
+             "gradient_bytes", "optimizer_bytes", "activation_bytes")
+    return sep.join(lines), {"option": best.model_dump(mode="json"),
+                             "workload": {"users": w.users, "context": w.context, "deadline_hours": w.deadline_hours},
+                             "serving_memory": {k: serving[k] for k in shown if k in serving},
+                             "training_memory": {k: training[k] for k in shown if k in training}}
 
 
 def write_servers(results: dict[str, Any], lang: str, servers: int | None,

@@ -41,7 +41,7 @@ from pydantic import BaseModel, Field
 from knowledge import find_gpu, find_precision
 from knowledge.schema import Gpu
 from tools import arch
-from tools.common import Explained, ToolError, ToolInput, term
+from tools.common import GPU_HELP, KV_PRECISION_HELP, MODEL_HELP, Explained, ToolError, ToolInput, term
 from tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
 from tools.models import resolve_model
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, servers_for, units
@@ -118,10 +118,10 @@ def lognormal_cv2(mean: float, p99: float) -> float:
 
 
 class RateInput(ToolInput):
-    model: str
-    gpu: str
+    model: str = Field(description=MODEL_HELP)
+    gpu: str = Field(description=GPU_HELP)
     precision: str = Field("bf16", description="weight format")
-    kv_precision: str | None = None
+    kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     engine: RateEngine = Field("vllm", description="continuous batching with chunked prefill: vLLM or SGLang")
     requests_per_s: float = Field(gt=0, le=1e6, description="requests arriving per second at the busiest time")
     prompt_tokens: int = Field(gt=0, le=2_000_000, description="mean prompt length")
@@ -142,7 +142,7 @@ class RateInput(ToolInput):
     max_utilisation: float = Field(MAX_UTILISATION, gt=0, lt=1, description="most of a replica's capacity used")
     tp: int | None = Field(None, gt=0, le=64, description="tensor-parallel GPUs per replica; default: searched")
     pp: int | None = Field(None, gt=0, le=16, description="pipeline stages per replica; default: searched")
-    server_gpus: int = Field(SERVER_GPUS, gt=0, le=16)
+    server_gpus: int = Field(SERVER_GPUS, gt=0, le=16, description="GPUs in each server")
     max_gpus: int = Field(MAX_SERVING_GPUS, gt=0, le=4096, description="most GPUs in all")
 
     def targets(self) -> dict[str, float]:
