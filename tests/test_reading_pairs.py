@@ -46,3 +46,23 @@ def test_the_quality_reply_names_both_models():
     assert payload(reply)["kind"] == "info"
     zh, = run_conversation(["qwen2.5 72b和deepseek v3哪个写代码更强"])
     assert zh.content.startswith("我只测算硬件，判断不了 Qwen2.5 72B 和 DeepSeek-V3 哪个更适合这件事。")
+
+
+@pytest.mark.parametrize(("text", "sized", "other"), [
+    ("我有张4090 想本地跑qwen3 14b 顺便试试glm4 9b", "glm-4-9b", "Qwen3 14B"),
+    ("serve llama 3.1 8b and qwen2.5 7b to 10 users", "qwen2.5-7b", "Llama 3.1 8B"),
+])
+def test_a_second_model_named_beside_the_first_is_said_not_dropped(text, sized, other):
+    u = understand(text, None)
+    assert u.updates["model"] == sized
+    assert dict(u.notes)["note.model_other"]["others"] == other
+
+
+@pytest.mark.parametrize("text", ["serve llama 3.1 8b, actually qwen2.5 7b", "qwen2.5 7b还是llama 3.1 8b好"])
+def test_a_model_replaced_or_weighed_is_no_second_model(text):
+    assert "note.model_other" not in dict(understand(text, None).notes)
+
+
+def test_a_count_of_ones_own_notes_is_the_training_set():
+    u = understand("rtx 4060 8gb laptop, want to qlora finetune llama 3.2 3b on like 2000 of my own notes", None)
+    assert u.updates["owned"] == ["1x rtx-4060-laptop"] and u.updates["train_tokens"] == 600_000

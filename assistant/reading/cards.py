@@ -174,10 +174,11 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
     for x in word_pattern("unknown_card").finditer("".join(masked)):
         on_laptop = word_pattern("card_laptop_before").search(text[max(0, x.start() - 40):x.start()])
         laptop_word = word_pattern("laptop_words")
+        after = laptop_word.match(text[x.end():x.end() + 20])  # 'rtx 4060 8gb laptop'
         variant = laptop_variant(laptop_word.sub("", x["name"]).strip()) \
-            if on_laptop or laptop_word.search(x["name"]) else None
+            if on_laptop or after or laptop_word.search(x["name"]) else None
         if variant:  # 'gaming laptop with an rtx 4070': the catalog's laptop card, though no desktop 4070 is held
-            kept.append((x.start(), x.end(), variant, 1))
+            kept.append((x.start(), x.end() + (after.end() if after else 0), variant, 1))
             continue
         notes.append(("note.card_unknown", {"name": as_typed(raw, x["name"])}))
         hidden.append((x.start(), x.end()))

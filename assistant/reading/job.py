@@ -108,6 +108,7 @@ def read_model(m: Message) -> str | None:
     named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
     candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)]
     _pos, spec = max(candidates)
+    _other_models(m, named, spec)
     if spec[0].isdigit():
         total_b = float(spec.split("B")[0])
         active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
@@ -118,6 +119,23 @@ def read_model(m: Message) -> str | None:
             return None
         return _family_and_size(m, spec) or spec
     return spec
+
+
+def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None:
+    """Two catalog models named to run side by side ('想本地跑qwen3 14b 顺便试试glm4 9b'): the one sized, and a
+    note naming the others, unless the later one replaces the first ('llama 8b, actually 70b')."""
+    others = list(dict.fromkeys(c for _pos, c in named if c != chosen))
+    if not others or chosen[0].isdigit():
+        return
+    first = min(pos for pos, _c in named)
+    if word_pattern("model_switch_between").search(m.masked[first:max(pos for pos, _c in named)]):
+        return
+    try:
+        names = [find_model(x).name for x in others]
+        m.notes.append(("note.model_other", {"chosen": find_model(chosen).name, "others": ", ".join(names),
+                                             "first": names[0]}))
+    except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+        return
 
 
 def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
@@ -280,7 +298,7 @@ def _typical_tokens(m: Message, end: int) -> int | None:
     """Tokens in one example of the kind named right after its count ('20,000 messages': a chat message,
     about 60), or None when the noun has no typical length on record."""
     table = vocab()["example_tokens_by_noun"]
-    words = re.findall(r"[a-z&]+", m.masked[end:end + 32])[:3]  # 'messages', 'support tickets', 'qa pairs'
+    words = re.findall(r"[a-z&]+", m.masked[end:end + 40])[:5]  # "messages", "support tickets", "of my own notes"
     pairs = [" ".join(words[i:i + 2]) for i in range(len(words) - 1)]
     return next((table[w] for w in [*pairs, *words] if w in table), None)
 

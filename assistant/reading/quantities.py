@@ -309,9 +309,13 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     if concurrency and not _bare_number_ahead(after[concurrency.end():]) \
             and not _people_ahead(after[concurrency.end():]):
         return "users", "concurrent"  # "~50 concurrent", "50 at once" (not "32k concurrent 50")
-    if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
+    if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
     return None
+
+
+# "2000 of my own notes": the count's noun after whose they are (grammar, not vocabulary)
+OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
 
 
 def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, previous: str) -> tuple[str, str]:
@@ -327,7 +331,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "prompt_tokens", ""  # "prompts are about 8k"
     if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) and word_pattern("ttft_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
-    if re.match(rf"\s*(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
+    if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
         return "items", ""
     if word_pattern("output_label_before").search(before) and word_pattern("tokens_said").search(before[-40:]):
         return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
