@@ -623,7 +623,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 
 
 # Questions about the plan on screen, answered from it (explain_node): they change nothing.
-PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count")
+PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest")
 
 
 def route(state: AdvisorState) -> Route:
@@ -827,6 +827,9 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers,
                                               (state.get("profile") or {}).get("uptime"))
         topic = "servers"
+    elif turn.has("cheapest") and not turn.has("math"):
+        text, payload = writers.write_cheapest(state.get("results") or {}, lang)
+        topic = "cheapest"
     elif turn.has("how_long") and not turn.has("math"):
         text, payload = writers.write_how_long(state.get("results") or {}, lang)
         topic = "how_long"

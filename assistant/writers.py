@@ -1076,6 +1076,36 @@ def write_servers(results: dict[str, Any], lang: str, servers: int | None,
     return line, {"servers_asked": servers, "servers_used": used, "option": best.model_dump(mode="json")}
 
 
+def write_cheapest(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """"What's the cheapest way?" after a plan: the plan is ranked on what you pay, so it is the cheapest option
+    that meets every requirement (your own cards cost nothing to rent); said with its cost and time."""
+    rec = Recommendation.model_validate(results["recommend"])
+    best = rec.best
+    if best is None:
+        return say(lang, "rb.nothing"), {}
+    if best.owned:
+        return _owned_against_renting(rec, lang)
+    job = best.job_usd is not None and best.job_hours is not None
+    cost = (lambda o: o.job_usd) if job else (lambda o: o.usd_per_month)
+    cheaper = sorted((o for o in rec.options if o.ok and not o.avoid and not o.owned and cost(o) is not None
+                      and cost(o) < (cost(best) or 0) * 0.999), key=lambda o: (cost(o), o.gpus, o.gpu))
+    if cheaper:  # the plan weighs more than the price (one card over several, a data-centre card): say so
+        alt = cheaper[0]
+        line = say(lang, "cheap.other_run" if job else "cheap.other_month", alt=plan_words(alt, lang),
+                   alt_cost=cash(cost(alt) or 0, rec), option=plan_words(best, lang), cost=cash(cost(best) or 0, rec),
+                   hours=hours(alt.job_hours or 0))
+        return line, {"option": best.model_dump(mode="json"), "cheapest": alt.model_dump(mode="json")}
+    if job:
+        line = say(lang, "cheap.run", option=plan_words(best, lang), run=cash(best.job_usd or 0, rec),
+                   hours=hours(best.job_hours or 0))
+    elif best.usd_per_month is not None:
+        line = say(lang, "cheap.month", option=plan_words(best, lang), month=cash(best.usd_per_month, rec),
+                   use=pct(rec.workload.utilisation))
+    else:
+        return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
+    return line, {"option": best.model_dump(mode="json")}
+
+
 def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     """"How long will it take?": a run's hours for a job that ends (with the deadline, when one was said);
     for serving, the wait for the first token and the pace after it."""

@@ -325,3 +325,21 @@ def test_a_memory_size_beside_better_is_no_quality_question():
                                   "每个用户每秒至少30个token"])
 def test_a_per_user_speed_floor_in_chinese(text):
     assert understand(text, None).updates.get("min_tokens_per_s") == 30.0, text
+
+
+def test_the_cheapest_way_names_a_cheaper_option_that_also_meets_everything():
+    first, cheap = run_conversation(["五十万条评论要用glm4 9b打标签 每条输入一千token 输出一百token 三天内 最便宜的方案",
+                                     "最便宜的方案是哪个"])
+    rec = payload(first)["results"]["recommend"]
+    ok = [o for o in rec["options"] if o["ok"] and not o["avoid"] and o["job_usd"] is not None]
+    cheapest = min(ok, key=lambda o: o["job_usd"])
+    data = payload(cheap)
+    assert data["topic"] == "cheapest"
+    if cheapest["job_usd"] < rec["best"]["job_usd"] * 0.999:
+        assert data["results"]["cheapest"]["gpu"] == cheapest["gpu"]
+        assert cheap.content.startswith(f"满足你所有要求里最便宜的是 {cheapest['gpus']} × {cheapest['gpu_name']}")
+    else:
+        assert cheap.content.startswith("上面的方案已经是满足你所有要求里最便宜的")
+    _a, en = run_conversation(["ten thousand legal docs with llama 3.1 70b, 4000 tokens in 500 out, by friday, "
+                               "today is tuesday", "whats the cheapest way to hit that deadline"])
+    assert payload(en)["topic"] == "cheapest"

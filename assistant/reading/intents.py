@@ -19,7 +19,7 @@ def read_intents(m: Message) -> set[str]:
     rent or buy, injection, a change asked as a question (whatif)."""
     found = set()
     for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif", "own_enough",
-                 "total_cost", "how_long", "why", "servers_count"):
+                 "total_cost", "how_long", "why", "servers_count", "cheapest"):
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
     if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \
