@@ -379,6 +379,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("phase") == "fine-tune" and profile.phase in ("serve", "production") \
             and word_pattern("job_added").search(text.lower()):  # "fine tune it too?": serving stays, training joins
         updates["phase"] = "train-and-serve"
+    if updates.get("phase") == "experiment" and profile.phase and pending != "phase" and "model" not in updates:
+        updates.pop("phase")  # "偶尔玩玩" answering how busy the cards are: how often, not a new job
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
         if getattr(profile, slot, None) is not None:
             updates.pop(slot, None)

@@ -121,6 +121,8 @@ class Slot:
             peak = _at_once(profile["population"])
             return say(lang, key + "_population", n=f"{peak.at_once:,}", people=f"{peak.people:,}",
                        share=f"{peak.share:.0%}", quantile=f"{peak.quantile:.0%}")
+        elif self.name == "precision" and profile.get("precision") == "q4_k_m":
+            return say(lang, "assume.gguf_default")  # "用ollama": the GGUF file such users run, not the 8-bit default
         elif self.name == "utilisation" and profile.get("uptime") and profile.get("phase") != "production":
             return say(lang, key + "_uptime", uptime=f"{profile['uptime']:g}%")
         elif self.name == "utilisation" and profile.get("phase") == "production":

@@ -343,3 +343,13 @@ def test_the_cheapest_way_names_a_cheaper_option_that_also_meets_everything():
     _a, en = run_conversation(["ten thousand legal docs with llama 3.1 70b, 4000 tokens in 500 out, by friday, "
                                "today is tuesday", "whats the cheapest way to hit that deadline"])
     assert payload(en)["topic"] == "cheapest"
+
+
+def test_an_ollama_user_at_home_keeps_their_card_job_and_gguf_file_through_how_often():
+    first, second = run_conversation(["一张4090 24g 想本地跑gemma 3 27b聊天 用ollama", "偶尔玩玩 每周几小时"])
+    for reply in (first, second):
+        data = payload(reply)
+        assert data["profile"]["owned"] == ["1x rtx-4090"] and data["profile"]["phase"] == "serve"
+        assert "GGUF Q4_K_M（llama.cpp 和 ollama 用户最常用的文件）" in reply.content
+        assert "推理用 8-bit 权重" not in reply.content
+    assert payload(second)["profile"]["utilisation"] == 0.05
