@@ -66,3 +66,14 @@ def test_a_model_replaced_or_weighed_is_no_second_model(text):
 def test_a_count_of_ones_own_notes_is_the_training_set():
     u = understand("rtx 4060 8gb laptop, want to qlora finetune llama 3.2 3b on like 2000 of my own notes", None)
     assert u.updates["owned"] == ["1x rtx-4060-laptop"] and u.updates["train_tokens"] == 600_000
+
+
+def test_mistral_large_2_is_known_by_the_names_people_use():
+    from knowledge import find_model
+
+    model = find_model("mistral large 2")
+    assert model.id == "mistral-large-2-123b" and model.num_layers == 88
+    per_layer = 2 * 12288 * 12288 + 2 * 12288 * 1024 + 3 * 12288 * 28672
+    assert model.total_params_b == pytest.approx((88 * per_layer + 2 * 32768 * 12288) / 1e9, rel=0.005)
+    u = understand("mistral large 2 on prem only, N+1 redundancy, 50 concurrent analysts, 32k context, fp8 is ok", None)
+    assert u.updates["model"] == "mistral-large-2-123b" and u.updates["users"] == 50
