@@ -1016,7 +1016,11 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     training = results.get("training_memory") or {}
     if w.spec.serves and serving and not best.owned_gpus:
         one = serving["gpus"] * serving.get("pp", 1) == 1
-        lines.append(say(lang, "why.serving_memory_one" if one else "why.serving_memory", model=rec.model_name,
+        plan_gpu = best.serve_per_gpu_bytes or serving["per_gpu_total_bytes"]
+        split = abs(serving["per_gpu_total_bytes"] - plan_gpu) > 0.02 * plan_gpu  # laid out otherwise (DP attention)
+        key = "why.serving_memory_plan" if split else "why.serving_memory_one" if one else "why.serving_memory"
+        serving = {**serving, "per_gpu_total_bytes": plan_gpu} if split else serving
+        lines.append(say(lang, key, model=rec.model_name,
                          precision=best.precision or "",
                          weights=gb(serving["weights_bytes"]), users=w.users, context=f"{w.context:,}",
                          w_gpu=gb(serving["per_gpu_weights_bytes"]), kv_gpu=gb(serving["per_gpu_kv_cache_bytes"]),

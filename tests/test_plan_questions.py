@@ -353,3 +353,9 @@ def test_an_ollama_user_at_home_keeps_their_card_job_and_gguf_file_through_how_o
         assert "GGUF Q4_K_M（llama.cpp 和 ollama 用户最常用的文件）" in reply.content
         assert "推理用 8-bit 权重" not in reply.content
     assert payload(second)["profile"]["utilisation"] == 0.05
+
+
+def test_why_says_the_same_per_gpu_memory_as_the_plan():
+    first, _b, why = run_conversation(["只能用国产卡，deepseek r1满血版671b，int8，上下文32k，并发20", "全天候", "为什么要这么多卡"])
+    per_gpu = payload(first if payload(first)["kind"] == "answer" else _b)["results"]["recommend"]["best"]["serve_per_gpu_bytes"]
+    assert f"每张占用 {per_gpu / 1e9:,.1f} GB" in why.content or f"每张要 {per_gpu / 1e9:,.1f} GB" in why.content
