@@ -77,3 +77,9 @@ def test_mistral_large_2_is_known_by_the_names_people_use():
     assert model.total_params_b == pytest.approx((88 * per_layer + 2 * 32768 * 12288) / 1e9, rel=0.005)
     u = understand("mistral large 2 on prem only, N+1 redundancy, 50 concurrent analysts, 32k context, fp8 is ok", None)
     assert u.updates["model"] == "mistral-large-2-123b" and u.updates["users"] == 50
+
+
+@pytest.mark.parametrize("text", ["gpt-oss 120b 部署给公司内部两百人用", "集团内部两百人用qwen2.5 32b", "院内两百人用的问答助手"])
+def test_people_inside_the_company_are_who_uses_it_not_who_is_on_at_once(text):
+    u = understand(text, None)
+    assert u.updates.get("population") == 200 and "users" not in u.updates, (text, u.updates)
