@@ -763,6 +763,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     text += after
+    plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
+        if previous and turn.changed else None
+    if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer
+        text += "\n\n" + plan_q[1]
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
@@ -810,6 +814,25 @@ def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:
     return answer.model_copy(update={"recommend": rec.model_copy(update={"action": action})})
 
 
+def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
+                   lang: str) -> tuple[str, str, dict[str, Any]] | None:
+    """A question about the plan (PLAN_QUESTIONS) answered from its results: (topic, text, payload), or None."""
+    if turn.has("math") and not turn.has("why"):
+        return None
+    if turn.has("own_enough"):
+        return ("own_enough", *writers.write_own_enough(results, lang))
+    if turn.has("total_cost"):
+        return ("total_cost", *writers.write_total_cost(results, lang, turn.span_months,
+                                                        turn.with_spare or bool(profile.get("uptime"))))
+    if turn.has("servers_limit") or turn.has("servers_count"):
+        return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime")))
+    if turn.has("cheapest"):
+        return ("cheapest", *writers.write_cheapest(results, lang))
+    if turn.has("how_long"):
+        return ("how_long", *writers.write_how_long(results, lang))
+    return None
+
+
 def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """Follow-ups about an answer: "show the math" / "why?", "rent or buy?", "can we do it on what we have?",
     "what's the total cost?"."""
@@ -818,23 +841,8 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if turn.has("rent_buy") and not turn.has("math"):
         text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang)
         topic = "rent_or_buy"
-    elif turn.has("own_enough") and not turn.has("math"):
-        text, payload = writers.write_own_enough(state.get("results") or {}, lang)
-        topic = "own_enough"
-    elif turn.has("total_cost") and not turn.has("math"):
-        text, payload = writers.write_total_cost(state.get("results") or {}, lang, turn.span_months,
-                                                 turn.with_spare or bool((state.get("profile") or {}).get("uptime")))
-        topic = "total_cost"
-    elif (turn.has("servers_limit") or turn.has("servers_count")) and not turn.has("math"):
-        text, payload = writers.write_servers(state.get("results") or {}, lang, turn.servers,
-                                              (state.get("profile") or {}).get("uptime"))
-        topic = "servers"
-    elif turn.has("cheapest") and not turn.has("math"):
-        text, payload = writers.write_cheapest(state.get("results") or {}, lang)
-        topic = "cheapest"
-    elif turn.has("how_long") and not turn.has("math"):
-        text, payload = writers.write_how_long(state.get("results") or {}, lang)
-        topic = "how_long"
+    elif (asked := _plan_question(turn, state.get("results") or {}, state.get("profile") or {}, lang)) is not None:
+        topic, text, payload = asked
     elif turn.has("why") and not word_pattern("math_asked").search(_text(state["messages"][-1]).lower()):
         text, payload = writers.write_why(state.get("results") or {}, lang)
         topic = "why"

@@ -359,3 +359,14 @@ def test_why_says_the_same_per_gpu_memory_as_the_plan():
     first, _b, why = run_conversation(["只能用国产卡，deepseek r1满血版671b，int8，上下文32k，并发20", "全天候", "为什么要这么多卡"])
     per_gpu = payload(first if payload(first)["kind"] == "answer" else _b)["results"]["recommend"]["best"]["serve_per_gpu_bytes"]
     assert f"每张占用 {per_gpu / 1e9:,.1f} GB" in why.content or f"每张要 {per_gpu / 1e9:,.1f} GB" in why.content
+
+
+def test_a_change_and_a_question_about_the_plan_in_one_message_replan_then_answer():
+    _first, second = run_conversation(["serve llama 3.3 70b, p95 TTFT under 500ms, 99.9% uptime, ~300 concurrent, 8k",
+                                       "we'd rather stay on nvidia. whats the total per month including the spare"])
+    data = payload(second)
+    best = data["results"]["recommend"]["best"]
+    assert data["kind"] == "answer" and best["gpu"].startswith(("h100", "h200", "b200", "a100", "l40s", "h20"))
+    month = best["usd_per_month"] * (1 + 1 / best["replicas"])
+    assert f"With the spare copy for failover (N+1), ${best['usd_per_month'] / best['replicas']:,.0f} more: " \
+           f"${month:,.0f} a month." in second.content
