@@ -132,6 +132,7 @@ class AdvisorState(TypedDict, total=False):
     unknown_card: dict[str, Any] | None  # an accelerator named without figures: {"name", "mine"}, until they are said
     deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
     tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
+    quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
 
 
 class AdvisorInput(TypedDict):
@@ -323,6 +324,10 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
         [Turn.model_validate(t) for t in _deferred(state)]
     except (ValidationError, TypeError):
         fixes["deferred"] = None
+    quotes = state.get("quotes")
+    if quotes is not None and not (isinstance(quotes, dict) and isinstance(quotes.get("prices"), dict)
+                                   and all(isinstance(v, (int, float)) for v in quotes["prices"].values())):
+        fixes["quotes"] = None
     return fixes
 
 
@@ -479,6 +484,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     turn.span_months, turn.with_spare = u.span_months, u.with_spare
     turn.also = u.also
+    quotes = _quotes(turn, state)
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
@@ -489,7 +495,28 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["unknown_card"] = unknown_card or None
     if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
         update["deferred"] = [*_deferred(state), turn.model_dump()]
+    if quotes is not None:
+        update["quotes"] = quotes
+        update["turn"] = turn.model_dump()
     return update
+
+
+def _quotes(turn: Turn, state: AdvisorState) -> dict[str, Any] | None:
+    """Prices said for rent or buy are kept for later turns: a rent-or-buy question that names no price ('and
+    if we go with a 3 year horizon?', 'rent or buy?') takes the last ones, with what it changes. Returns the
+    quotes to keep, or None for no change."""
+    said = {k: v for k, v in turn.prices.items() if k != "horizon_months"}
+    if said and (turn.has("rent_buy") or turn.has("reserve")):
+        return {"prices": dict(turn.prices), "cards": list(turn.cards), "counts": dict(turn.counts)}
+    kept = state.get("quotes")
+    if not kept or not (turn.has("rent_buy") or "horizon_months" in turn.prices):
+        return None
+    turn.prices = {**kept["prices"], **turn.prices}
+    turn.cards = turn.cards or list(kept.get("cards") or [])
+    turn.counts = turn.counts or dict(kept.get("counts") or {})
+    if "rent_buy" not in turn.intents:
+        turn.intents = sorted({*turn.intents, "rent_buy"})
+    return {**kept, "prices": dict(turn.prices)}
 
 
 def _described_card(u: Understanding, state: AdvisorState, updates: dict[str, Any], lang: str,

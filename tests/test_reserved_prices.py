@@ -114,3 +114,16 @@ def test_colloquial_chinese_amounts_and_tenths(text, said):
     from assistant.reading.message import prepare
 
     assert said in prepare(text, None).masked
+
+
+def test_the_prices_given_are_kept_for_a_later_horizon_or_rent_or_buy():
+    *_, later = run_conversation([
+        "quotes we got: h100 on-demand 2.49/hr per gpu, 1yr reserved 1.85/hr, or buy an 8x h100 server for 280k. "
+        "we'd serve deepseek v3 and keep it busy ~70% of the time. rent or buy?", "about 100 at once",
+        "and if we go with 5 year horizon?"])
+    rb = payload(later)["results"]["rent_or_buy"]
+    assert rb["horizon_months"] == 60
+    assert rb["rent_total_usd"] == pytest.approx(2.49 * 730 * 0.7 * 8 * 60, rel=1e-6)
+    assert "With the prices you gave: $2.49 per card-hour to rent" in later.content
+    u = understand("三年折旧呢", None)
+    assert "rent_buy" in u.intents and u.prices == {"horizon_months": 36}

@@ -353,6 +353,7 @@ def read_prices(m: Message, u: Understanding) -> None:
     if "rent_buy" not in u.intents and _reserved_pair(m):
         u.intents.add("reserve")  # "2.49/hr on demand or 1.85/hr reserved for a year": which rental
     if "rent_buy" not in u.intents and "reserve" not in u.intents:
+        _horizon_alone(m, u)
         return
     from knowledge import rules
 
@@ -418,6 +419,15 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
         u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
     return kind + ("_machine" if machine or kind == "hosting_usd_per_month" else ""), usd
+
+
+def _horizon_alone(m: Message, u: Understanding) -> None:
+    """'and if we go with a 3 year horizon?', '三年折旧呢': rent or buy again, over that time (the prices said
+    before are the engine's to bring back)."""
+    if word_pattern("horizon").search(m.masked) and word_pattern("horizon_said").search(m.masked):
+        _horizon(m, u)
+        if u.prices:
+            u.intents.add("rent_buy")
 
 
 def _horizon(m: Message, u: Understanding) -> None:
