@@ -370,3 +370,12 @@ def test_a_change_and_a_question_about_the_plan_in_one_message_replan_then_answe
     month = best["usd_per_month"] * (1 + 1 / best["replicas"])
     assert f"With the spare copy for failover (N+1), ${best['usd_per_month'] / best['replicas']:,.0f} more: " \
            f"${month:,.0f} a month." in second.content
+
+
+@pytest.mark.parametrize("text", ["llama3 8b开128k上下文大概要多少显存", "how much vram do i need for qwen2.5 32b at 32k context",
+                                  "qwen2.5 14b需要多少显存"])
+def test_how_much_memory_a_model_needs_is_answered_at_once(text):
+    reply, = run_conversation([text])
+    data = payload(reply)
+    assert data["kind"] == "answer", reply.content
+    assert data["results"]["recommend"]["best"]["serve_per_gpu_bytes"] > 0
