@@ -794,6 +794,11 @@ def _over_budget(opt: Option, w: Workload) -> str:
     return "no price on record to check against the budget"
 
 
+# A full fine-tune that fits only with every state in BF16 (no FP32 master copy) is a numerics compromise:
+# a plan that fits the usual mixed precision wins unless it costs this much more per run.
+BF16_STATES_PENALTY = 0.15
+
+
 def cost_score(o: Option, w: Workload) -> float:
     """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
     if o.owned:
@@ -814,6 +819,8 @@ def cost_score(o: Option, w: Workload) -> float:
     if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
         penalty += PCIE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
+    if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
+        penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
 
 
