@@ -83,3 +83,25 @@ def test_mistral_large_2_is_known_by_the_names_people_use():
 def test_people_inside_the_company_are_who_uses_it_not_who_is_on_at_once(text):
     u = understand(text, None)
     assert u.updates.get("population") == 200 and "users" not in u.updates, (text, u.updates)
+
+
+@pytest.mark.parametrize(("text", "check"), [
+    ("what if only 2 of the nodes are free", lambda u: dict(u.notes)["note.servers_without_cards"] == {"servers": "2"}),
+    ("maybe 40 chatting at the same time at peak", lambda u: u.updates.get("users") == 40),
+    ("could i do a small lora finetune of the gemma one on this card", lambda u: "model" not in u.updates),
+    ("游戏本是4070 8g显存 想本地跑qwen3 8b", lambda u: u.updates.get("owned") == ["1x rtx-4070-laptop"]),
+    ("五年呢", lambda u: u.prices == {"horizon_months": 60} and "rent_buy" in u.intents),
+    ("and over 5 years?", lambda u: u.prices == {"horizon_months": 60}),
+    ("could we use AMD cards to save money", lambda u: "amd" not in (u.updates.get("exclude") or ["amd"])),
+    ("and if we had until next monday instead?", lambda u: u.updates.get("deadline_hours") == 72.0),
+])
+def test_follow_ups_people_type(text, check):
+    u = understand(text, None)
+    assert check(u), (text, u.updates, u.notes, u.prices)
+
+
+def test_a_machine_rent_and_price_said_with_its_card_count_are_the_machines():
+    u = understand("阿里云8卡H20每月十二万 买一台一百一十万 电费每月大概八千 利用率80% 三年 租还是买", None)
+    assert u.prices["rent_usd_per_month_machine"] == pytest.approx(120000 * 0.14)
+    assert u.prices["buy_usd_machine"] == pytest.approx(1100000 * 0.14)
+    assert u.prices["horizon_months"] == 36

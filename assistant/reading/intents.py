@@ -407,9 +407,11 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
         or word_pattern("price_monthly_before").search(before)
     sentence = word_pattern("sentence_start").split(m.masked[max(0, q.start - 80):q.start])[-1]
+    per_card = word_pattern("price_per_card").search(before + after)
+    counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
     machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
-        or (not hourly and not monthly and word_pattern("price_machine").search(sentence)
-            and not word_pattern("price_per_card").search(before + after))  # "an 8x box, quote is 280k"
+        or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
+        or (counted and not per_card)  # "an 8x box, quote is 280k"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
     if not said:
@@ -430,7 +432,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
 def _horizon_alone(m: Message, u: Understanding) -> None:
     """'and if we go with a 3 year horizon?', '三年折旧呢': rent or buy again, over that time (the prices said
     before are the engine's to bring back)."""
-    if word_pattern("horizon").search(m.masked) and word_pattern("horizon_said").search(m.masked):
+    if (word_pattern("horizon_said").search(m.masked) and word_pattern("horizon").search(m.masked)) \
+            or word_pattern("horizon_alone").match(m.masked):
         _horizon(m, u)
         if u.prices:
             u.intents.add("rent_buy")
@@ -438,7 +441,7 @@ def _horizon_alone(m: Message, u: Understanding) -> None:
 
 def _horizon(m: Message, u: Understanding) -> None:
     """The months the cards are kept: '用两年', 'over 3 years'."""
-    horizon = word_pattern("horizon").search(m.masked)
+    horizon = word_pattern("horizon").search(m.masked) or word_pattern("horizon_bare").search(m.masked)
     if horizon:
         n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
         months = n * (1 if unit.startswith(("month", "个月")) else 12)

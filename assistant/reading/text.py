@@ -216,6 +216,7 @@ def _number_words(text: str) -> str:
         if len(body) == 1 and body[0] == "one":
             before, after = text[max(0, m.start() - 8):m.start()], text[m.end():m.end() + 6]
             if re.search(r"\b(which|this|that|the|no|any|each|every|some)\s*$", before) \
+                    or re.search(r"\b(?:the|that|this)\s+[\w.\-]+\s*$", text[max(0, m.start() - 24):m.start()]) \
                     or re.match(r"(-|\s)(off|time|of)\b", after):
                 return run
         total, current = 0.0, 0.0
