@@ -105,3 +105,14 @@ def test_a_machine_rent_and_price_said_with_its_card_count_are_the_machines():
     assert u.prices["rent_usd_per_month_machine"] == pytest.approx(120000 * 0.14)
     assert u.prices["buy_usd_machine"] == pytest.approx(1100000 * 0.14)
     assert u.prices["horizon_months"] == 36
+
+
+def test_a_bank_with_an_availability_target_gets_no_consumer_cards():
+    u = understand("银行 两千员工 qwen3-32b 32k 首字一秒内 99.95% 私有化", None)
+    assert u.updates["uptime"] == 99.95 and "utilisation" not in u.updates
+    assert understand("we use them 95% of the time", None).updates["utilisation"] == 0.95
+    reply, = run_conversation(["银行 两千员工 qwen3-32b 32k 首字一秒内 99.95% 私有化"])
+    best = payload(reply)["results"]["recommend"]["best"]
+    from knowledge import find_gpu
+
+    assert find_gpu(best["gpu"]).segment != "consumer"

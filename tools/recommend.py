@@ -152,6 +152,8 @@ class Workload(ToolInput):
     network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "
                                                                       "own: fast (InfiniBand, RoCE), slow (Ethernet); "
                                                                       "None: not said")
+    uptime: float | None = Field(None, gt=0, le=100, description="an availability target in percent ('99.9% "
+                                                                "uptime'): rented consumer cards are a poor base for it")
     network_gbit: float | None = Field(None, gt=0, le=3200, description="the speed of that network when said, Gb/s "
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
@@ -703,9 +705,20 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
         warnings.append(f"{gpu.name}: macOS lets the GPU use about {cap_gb:,.1f} GB by default; "
                         f"'sudo sysctl iogpu.wired_limit_mb={wired}' raises it until the next restart "
                         "(leave the system a few GB)")
+    undependable = _consumer_for_a_service(w, gpu, owned, warnings)
     opt.warnings = list(dict.fromkeys(warnings))
-    opt.avoid = spec.trains and any(a in x for x in opt.warnings for a in AVOID)
+    opt.avoid = bool(spec.trains and any(a in x for x in opt.warnings for a in AVOID)) or undependable
     return opt
+
+
+def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
+    """Rented or bought consumer cards for a service with an availability target (or in production): a poor
+    base (no ECC, no datacenter warranty), said and ranked behind data-centre cards. Your own cards are kept."""
+    if not (w.spec.serves and not owned and gpu.segment == "consumer" and (w.uptime or w.phase == "production")):
+        return False
+    warnings.append(f"{gpu.name} is a consumer card: no ECC memory and no datacenter warranty or support for "
+                    "round-the-clock use, a poor base for a service with an availability target")
+    return True
 
 
 def _groups(w: Workload, model: ModelArch, n: int, owned: bool, all_cards: bool,

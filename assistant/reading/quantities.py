@@ -198,8 +198,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     percent = word_pattern("percent_after").match(after)
     if percent or word_pattern("percent_before").search(before):
         rest = after[percent.end():] if percent else after
-        if word_pattern("uptime_after").match(rest) or word_pattern("uptime_before").search(before):
-            return "uptime", ""  # "99.9% uptime": an availability target, not how busy the cards are
+        if word_pattern("uptime_after").match(rest) or word_pattern("uptime_before").search(before) \
+                or (99 <= q.value < 100 and q.value != int(q.value)):
+            return "uptime", ""  # "99.9% uptime", a bare "99.95%": an availability target, not how busy the cards are
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
     if 90 <= q.value < 100 and q.scale != "k" and word_pattern("uptime_before").search(before):
         return "uptime", ""  # "uptime 99.95", "SLA 99.9": an availability target written without its % sign
