@@ -1042,3 +1042,75 @@ async def test_a_hostile_session_resumes_at_start(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)
         assert HOSTILE.split("\x1b")[0].strip() in app.screen.sub_title or app.screen.sub_title
+
+
+# ---------------------------------------------------------------- a session deleted while open
+
+
+async def test_deleting_the_open_session_from_the_sessions_screen_starts_a_new_one(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        deleted = app.screen.conversation.session_id
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("delete")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert store.count_sessions() == 0
+        assert any("new conversation" in n.message for n in app._notifications)  # CRASHCHECK
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+        assert app.screen.conversation.session_id is None and transcript_roles(app) == []
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")  # no crash: a new session holds it
+        assert transcript_roles(app) == ["user", "assistant"]
+        assert app.screen.conversation.session_id not in (None, deleted)
+    assert store.count_sessions() == 1
+
+
+@pytest.mark.parametrize(("first", "then", "line"), [
+    ("serve llama 3 8b to 3 users 24/7", "actually 70B", "was deleted"),
+    ("给3个人全天候部署llama 3 8b", "换成70B", "被删除"),
+])
+async def test_a_session_deleted_elsewhere_is_said_in_the_chat_not_crashed_on(tmp_path, first, then, line):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, first)
+        sid = app.screen.conversation.session_id
+        other = HistoryStore(tmp_path / "h.db")  # another terminal: `gpu-advisor sessions delete`
+        other.delete(sid)
+        other.close()
+        await say(pilot, then)
+        assert isinstance(app.screen, ChatScreen)
+        assert transcript_roles(app) == ["user", "assistant", "user", "assistant"]  # still answered
+        notes = [str(n.render()) for n in app.screen.query(".notice")]
+        assert len(notes) == 1 and line in notes[0]
+        assert app.screen.conversation.store is None  # the rest of this conversation is not saved
+        await say(pilot, "what about 4-bit?")
+        assert len(app.screen.query(".notice")) == 1  # said once
+    assert store.count_sessions() == 0
+
+
+async def test_a_session_deleted_while_its_reply_is_computed_is_said_not_crashed_on(tmp_path, held_turns):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        held_turns.set()
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        held_turns.clear()
+        sid = app.screen.conversation.session_id
+        prompt = app.screen.query_one(PromptInput)
+        prompt.value = "actually 70B"
+        await pilot.press("enter")
+        await pilot.pause()
+        other = HistoryStore(tmp_path / "h.db")
+        other.delete(sid)
+        other.close()
+        held_turns.set()
+        await settle(pilot)
+        assert transcript_roles(app) == ["user", "assistant"] * 2
+        assert len(app.screen.query(".notice")) == 1
+    assert store.count_sessions() == 0
