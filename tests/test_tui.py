@@ -1114,3 +1114,54 @@ async def test_a_session_deleted_while_its_reply_is_computed_is_said_not_crashed
         assert transcript_roles(app) == ["user", "assistant"] * 2
         assert len(app.screen.query(".notice")) == 1
     assert store.count_sessions() == 0
+
+
+# ---------------------------------------------------------------- quick replies that do what they say
+
+
+async def test_a_number_typed_in_the_message_box_picks_the_chip_with_that_number(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        assert str(buttons[3].label) == "4 Fine-tune, then serve"  # the chips are numbered
+        await say(pilot, "4")
+        sent = store.messages(app.screen.conversation.session_id)[0]["text"]
+        assert sent == buttons[3].choice_value
+        assert app.screen.conversation.state["profile"]["phase"] == "train-and-serve"
+
+
+async def test_at_the_users_question_a_number_picks_a_chip_and_a_larger_one_is_a_count(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b")
+        assert app.screen.conversation.state["pending"] == "users"
+        chips = [(label(b), b.choice_value) for b in app.screen.query("#choices Button")]
+        await say(pilot, "3")
+        assert store.messages(app.screen.conversation.session_id)[-2]["text"] == chips[2][1]
+        assert app.screen.conversation.state["profile"]["users"] != 3
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b")
+        await say(pilot, "12")  # no chip has that number: twelve people
+        assert app.screen.conversation.state["profile"]["users"] == 12
+
+
+async def test_arrow_keys_pressed_quickly_land_on_the_chip_they_count_to(store):
+    from textual import events
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        await pilot.press("tab")
+        assert app.focused is buttons[0]
+        for key in ["right", "right", "right", "down", "left"]:  # sent at once, before any focus is given
+            app.post_message(events.Key(key, None))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is buttons[3]
+        await pilot.click(f"#{buttons[1].id}")  # a click sends, and the chips of the next question count afresh
+        await settle(pilot)

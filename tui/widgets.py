@@ -222,8 +222,9 @@ class ChatMessage(Vertical):
 
 
 class QuickReplies(Horizontal):
-    """The current question's choices as buttons: Tab from the input lands on the first, the arrow
-    keys move between them, 1-9 press one, Enter presses the focused one."""
+    """The current question's choices as numbered buttons: Tab from the input lands on the first, the
+    arrow keys move between them, 1-9 press one (typed in the message box too), Enter presses the
+    focused one."""
 
     BINDINGS = [
         Binding("left,up", "move(-1)", "Previous choice", show=False),
@@ -238,9 +239,14 @@ class QuickReplies(Horizontal):
     can_focus = False
 
     generation = 0
+    # The chip the arrow keys count from: kept here, since a focus asked for is only given on a later
+    # frame, and keys pressed quickly would each count from the same, stale, focused chip.
+    index: int | None = None
+    _moving_to: int | None = None  # the chip a move focused, until its focus arrives
 
     def show(self, choices: list[dict[str, str]]) -> None:
         self.remove_children()
+        self.index = self._moving_to = None
         QuickReplies.generation += 1
         self._labels = [choice["label"] for choice in choices]
         for n, choice in enumerate(choices):
@@ -271,16 +277,43 @@ class QuickReplies(Horizontal):
         buttons = self.buttons()
         if not self.display or not buttons:
             return False
-        buttons[0].focus()
+        self._focus(0)
         return True
+
+    def _focus(self, n: int) -> None:
+        self.index = self._moving_to = n
+        self.buttons()[n].focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A chip focused by the mouse or Tab becomes the one the arrows count from; the focus events of
+        this widget's own moves, which may arrive after later moves, change nothing."""
+        buttons = self.buttons()
+        if event.widget not in buttons:
+            return
+        at = buttons.index(event.widget)
+        if self._moving_to is None:
+            self.index = at
+        elif at == self._moving_to:
+            self._moving_to = None
 
     def action_move(self, step: int) -> None:
         buttons = self.buttons()
         if not buttons:
             return
-        focused = self.screen.focused
-        at = buttons.index(focused) if focused in buttons else -1
-        buttons[(at + step) % len(buttons)].focus()
+        if self.index is None or self.index >= len(buttons):
+            focused = self.screen.focused
+            self.index = buttons.index(focused) if focused in buttons else -1
+        self._focus((self.index + step) % len(buttons))
+
+    def numbered(self, typed: str) -> str | None:
+        """What the chip numbered `typed` sends ("3" with three chips or more shown), else None: a
+        number typed in the message box picks the chip it names whenever chips are shown."""
+        typed = typed.strip()
+        buttons = self.buttons() if self.display else []
+        if len(typed) != 1 or not typed.isdecimal() or not buttons:
+            return None
+        n = int(typed)
+        return buttons[n - 1].choice_value if 1 <= n <= min(9, len(buttons)) else None  # type: ignore[attr-defined]
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character in "123456789":

@@ -116,7 +116,10 @@ class ChatScreen(Screen):
     @on(PromptInput.Submitted)
     def _submitted(self, event: PromptInput.Submitted) -> None:
         text = event.value.strip()
-        if text:
+        picked = self.query_one(QuickReplies).numbered(text)  # "3": the chip numbered 3, as its number says
+        if picked is not None:
+            self.send(picked)
+        elif text:
             self.send(text)
 
     @on(QuickReplies.Chosen)
