@@ -1156,12 +1156,62 @@ async def test_arrow_keys_pressed_quickly_land_on_the_chip_they_count_to(store):
         await pilot.pause()
         await pilot.pause()
         buttons = list(app.screen.query("#choices Button"))
-        await pilot.press("tab")
-        assert app.focused is buttons[0]
-        for key in ["right", "right", "right", "down", "left"]:  # sent at once, before any focus is given
+        for key in ["tab", "right", "right", "right", "down", "left"]:  # sent at once, before any focus is given
             app.post_message(events.Key(key, None))
         await pilot.pause()
         await pilot.pause()
         assert app.focused is buttons[3]
-        await pilot.click(f"#{buttons[1].id}")  # a click sends, and the chips of the next question count afresh
+        for key in ["left", "right", "enter"]:  # and Enter, typed as quickly, presses the chip they name
+            app.post_message(events.Key(key, None))
         await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[3].choice_value
+
+
+@pytest.mark.parametrize(("keys", "chip"), [(["tab", "enter"], 0), (["tab", "right", "right", "enter"], 2),
+                                            (["tab", "left", "enter"], 5)])
+async def test_tab_arrows_and_enter_typed_at_once_choose_the_chip_they_name(store, keys, chip):
+    from textual import events
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        for key in keys:  # as a terminal delivers a burst: before any of them is handled
+            app.post_message(events.Key(key, None))
+        await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[chip].choice_value
+
+
+@pytest.mark.parametrize(("first", "chip", "said", "assumed"), [
+    ("serve llama 3 8b", "20-100", "20-100 users at once", "100 people generating at once: the top of the 20-100"),
+    ("serve llama 3 8b", "100+", "100+ users at once", "100 people generating at once: the least of the 100+"),
+    ("部署llama 3 8b", "20-100 人", "同时 20-100 个用户", "按同时 100 人在生成测算：取你说的 20-100 人的上限"),
+])
+async def test_a_range_chip_sends_what_it_says_and_the_point_sized_is_a_visible_assumption(store, first, chip, said,
+                                                                                         assumed):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, first)
+        button = next(b for b in app.screen.query("#choices Button") if label(b) == chip)
+        assert button.choice_value == chip  # what it says, not a number typed in the user's name
+        await pilot.click(f"#{button.id}")
+        await settle(pilot)
+        sid = app.screen.conversation.session_id
+        assert store.messages(sid)[-2]["text"] == chip
+        assert said in list(app.screen.query(ChatMessage))[-1].text  # acknowledged as the range
+        lines = str(app.screen.query_one("#profile").content).split("\n")
+        users_line = next(line for line in lines if line.startswith(("users", "并发用户")))
+        assert chip.split(" ")[0] in users_line  # the panel shows the range said
+        await say(pilot, "not sure")
+        answer = list(app.screen.query(ChatMessage))[-1]
+        assert answer.payload["kind"] == "answer" and assumed in answer.text
+        items = {i.slot: i for i in app.screen.query("#assumptions ListItem")}
+        assert assumed in items["users"].words  # listed, and selecting it asks the question again
+        assumptions = app.screen.query_one("#assumptions")
+        assumptions.index = list(items).index("users")
+        assumptions.action_select_cursor()
+        await pilot.pause()
+        await say(pilot, "40")
+        assert app.screen.conversation.state["profile"]["users"] == 40
+        assert "users" not in app.screen.conversation.state["defaulted"]

@@ -221,6 +221,20 @@ class ChatMessage(Vertical):
             yield Markdown(after)
 
 
+class Chip(Button):
+    """A quick reply. Enter chooses the chip the quick replies count at, which is this one unless keys
+    came quickly: a key is delivered to the widget focused when it arrives, possibly the chip before."""
+
+    BINDINGS = [Binding("enter", "choose", "Choose", show=False)]
+
+    def action_choose(self) -> None:
+        parent = self.parent
+        if isinstance(parent, QuickReplies):
+            parent.choose_current(self)
+        else:
+            self.press()
+
+
 class QuickReplies(Horizontal):
     """The current question's choices as numbered buttons: Tab from the input lands on the first, the
     arrow keys move between them, 1-9 press one (typed in the message box too), Enter presses the
@@ -239,19 +253,18 @@ class QuickReplies(Horizontal):
     can_focus = False
 
     generation = 0
-    # The chip the arrow keys count from: kept here, since a focus asked for is only given on a later
-    # frame, and keys pressed quickly would each count from the same, stale, focused chip.
+    # The chip the arrow keys count from, kept here: keys pressed quickly each count from the chip the
+    # previous one reached, not from a focus still on its way.
     index: int | None = None
-    _moving_to: int | None = None  # the chip a move focused, until its focus arrives
 
     def show(self, choices: list[dict[str, str]]) -> None:
         self.remove_children()
-        self.index = self._moving_to = None
+        self.index = None
         QuickReplies.generation += 1
         self._labels = [choice["label"] for choice in choices]
         for n, choice in enumerate(choices):
             label = f"{n + 1} {choice['label']}" if n < 9 else choice["label"]
-            button = Button(Text(label), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
+            button = Chip(Text(label), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
             button.choice_value = choice["value"]  # type: ignore[attr-defined]
             self.mount(button)
         self.display = bool(choices)
@@ -281,20 +294,17 @@ class QuickReplies(Horizontal):
         return True
 
     def _focus(self, n: int) -> None:
-        self.index = self._moving_to = n
-        self.buttons()[n].focus()
+        """Focus chip `n` now, not on a later frame (Widget.focus): keys typed right after Tab or an
+        arrow then reach the chips, not the message box."""
+        self.index = n
+        self.screen.set_focus(self.buttons()[n])
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """A chip focused by the mouse or Tab becomes the one the arrows count from; the focus events of
-        this widget's own moves, which may arrive after later moves, change nothing."""
+        """A chip focused by the mouse or Tab becomes the one the arrows count from; a focus event that
+        arrives after the focus moved on (keys pressed quickly) changes nothing."""
         buttons = self.buttons()
-        if event.widget not in buttons:
-            return
-        at = buttons.index(event.widget)
-        if self._moving_to is None:
-            self.index = at
-        elif at == self._moving_to:
-            self._moving_to = None
+        if event.widget in buttons and event.widget is self.screen.focused:
+            self.index = buttons.index(event.widget)
 
     def action_move(self, step: int) -> None:
         buttons = self.buttons()
@@ -304,6 +314,12 @@ class QuickReplies(Horizontal):
             focused = self.screen.focused
             self.index = buttons.index(focused) if focused in buttons else -1
         self._focus((self.index + step) % len(buttons))
+
+    def choose_current(self, pressed: Button) -> None:
+        """Enter on a chip: the one the arrow keys reached."""
+        buttons = self.buttons()
+        chosen = buttons[self.index] if self.index is not None and self.index < len(buttons) else pressed
+        self.post_message(self.Chosen(chosen.choice_value))  # type: ignore[attr-defined]
 
     def numbered(self, typed: str) -> str | None:
         """What the chip numbered `typed` sends ("3" with three chips or more shown), else None: a
@@ -402,6 +418,9 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         value = profile.get(name)
         if value is None and slot.default is None and not slot.asks:
             continue  # an optional constraint (deadline, budget, cards owned) shows once it is said
+        if name == "users" and value is None and profile.get("users_range"):
+            low, high = profile["users_range"]
+            value = f"{low:,}-{high:,}" if high else f"{low:,}+"  # the range said; the answer sizes a point of it
         if name == "phase" and value is not None:
             value = say(lang, f"phase.{value}")
         if name == "utilisation" and value is not None:
