@@ -192,9 +192,13 @@ class Conversation:
             self.state = {k: out[k] for k in STATE_KEYS if k in out}
             self.tool_calls = calls
             if self.store is not None and self.session_id is not None:
+                from assistant.writers import session_title
+
+                title = session_title(self.state.get("profile") or {}, self.state.get("defaulted") or {},
+                                      self.state.get("lang") or "en")
                 try:
                     self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state,
-                                          calls)
+                                          calls, title=title)
                 except SessionGone:
                     self._deleted_elsewhere()
             self._unanswered = None

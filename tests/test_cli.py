@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "gpu-advisor"
 QWEN3_8B = "knowledge/data/configs/Qwen__Qwen3-8B.json"
 TURNS = ["fine-tune a 27B model and then let my team chat with it", "not sure", "about 15", "working hours"]
+TITLE = "Fine-tune and serve a 27B model to 15 users"  # the saved title: what was understood from TURNS
 INFERENCE_KEYS = {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes", "total_bytes",
                   "total_range_bytes", "per_gpu_weights_bytes", "per_gpu_kv_cache_bytes",
                   "per_gpu_activation_bytes", "per_gpu_overhead_bytes", "per_gpu_total_bytes",
@@ -398,7 +399,7 @@ def test_ask_answers_in_markdown_with_assumptions(cli):
 def test_chat_plain_three_lines_three_replies_one_session(cli):
     out = cli.ok("chat", "--plain", input="\n".join(TURNS[:3]) + "\n")
     [row] = cli.json("sessions", "list")
-    assert row["messages"] == 6 and row["title"] == TURNS[0]
+    assert row["messages"] == 6 and row["title"] == TITLE
     shown = cli.json("sessions", "show", row["id"])
     replies = [m["text"] for m in shown["messages"] if m["role"] == "assistant"]
     assert len(replies) == 3 and all(replies)
@@ -432,7 +433,7 @@ def test_chat_plain_no_save_saves_nothing(cli):
 def test_sessions_list(chatted):
     cli, sid = chatted
     [row] = cli.json("sessions", "list")
-    assert row["id"] == sid and row["messages"] == 8 and row["title"] == TURNS[0]
+    assert row["id"] == sid and row["messages"] == 8 and row["title"] == TITLE
     out = cli.ok("sessions", "list")
     assert sid in out and "messages" in out
 
@@ -454,7 +455,7 @@ def test_sessions_search(chatted):
 def test_sessions_show(chatted):
     cli, sid = chatted
     md = cli.ok("sessions", "show", sid)
-    assert md.startswith(f"# {TURNS[0]}\n")
+    assert md.startswith(f"# {TITLE}\n")
     assert md.count("**You:**") == 4 and md.count("**Advisor:**") == 4
     d = cli.json("sessions", "show", sid[:18])
     assert d["format"] == "gpu-advisor-session" and d["session"]["id"] == sid

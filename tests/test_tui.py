@@ -434,7 +434,7 @@ async def test_export_writes_a_report_and_never_overwrites(tmp_path):
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
         await pilot.pause()
-        assert target.read_text(encoding="utf-8").startswith("# serve llama 3 70b to 50 users 24/7")
+        assert target.read_text(encoding="utf-8").startswith("# Serve Llama 3 70B to 50 users")
         target.write_text("keep me", encoding="utf-8")
         await pilot.press("ctrl+o")
         await pilot.pause()
