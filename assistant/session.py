@@ -90,6 +90,7 @@ class Conversation:
         self._unanswered: str | bool | None = None  # the recorded user message awaiting its reply
         self._withdrawn = False
         self.gone: str | None = None  # the id of this conversation's session, once it was deleted elsewhere
+        self.oneshot = False  # every turn answers at once, each missing value a stated assumption (`ask`)
 
     def _deleted_elsewhere(self) -> None:
         """The session was deleted while this conversation held it (its sessions screen, or another
@@ -171,8 +172,9 @@ class Conversation:
         check_message(text)
         config = {"configurable": {"tool_recorder": record}}
         sent = HumanMessage(text)
+        once = {"oneshot": True} if self.oneshot else {}
         try:  # the engine sees the last turns only (its window); the transcript stays whole here
-            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
         except Exception:
             if self.state_checked:
                 raise
@@ -180,7 +182,7 @@ class Conversation:
             # the messages and run the turn again.
             calls.clear()
             self.state = self.rebuilt_state()
-            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         with self._lock:

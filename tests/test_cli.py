@@ -794,3 +794,39 @@ def test_an_unknown_repo_offline_says_why_in_one_line(cli):
     r = cli("size", "inference", "-m", "someorg/foo-bar", "--precision", "bf16")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "HF_HUB_OFFLINE" in r.stderr and "give a size" in r.stderr
+
+
+# ---------------------------------------------------------------- ask, saved like a conversation
+
+
+def test_ask_is_saved_and_continued_with_c_and_cid(cli):
+    first = cli.json("ask", "serve llama 3.1 70b to 50 users")
+    sid = first["session_id"]
+    [row] = cli.json("sessions", "list")
+    assert row["id"] == sid and row["title"] == "Serve Llama 3.1 70B to 50 users"
+    follow = cli.json("ask", "-c", "what about int4?")
+    assert follow["session_id"] == sid and follow["gpu_advisor"]["kind"] == "answer"
+    assert "int4" in follow["content"].lower()
+    other = cli.json("ask", "fine-tune qwen2.5 7b")["session_id"]
+    again = cli.json("ask", "--cid", sid[:10], "make it 32k context")
+    assert again["session_id"] == sid
+    texts = [m["text"] for m in cli.json("sessions", "show", sid)["messages"] if m["role"] == "user"]
+    assert texts == ["serve llama 3.1 70b to 50 users", "what about int4?", "make it 32k context"]
+    assert cli.json("ask", "-c", "with lora")["session_id"] == sid  # the latest: the one just continued
+    assert other != sid
+
+
+def test_ask_no_save_saves_nothing_and_answers_the_same(cli):
+    saved = cli.ok("ask", "serve llama 3 8b to 3 users 24/7")
+    assert cli.ok("ask", "--no-save", "serve llama 3 8b to 3 users 24/7") == saved
+    assert len(cli.json("sessions", "list")) == 1
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["ask", "-c", "what about int4?"], "no saved session"),
+    (["ask", "--cid", "01ZZZZ", "what about int4?"], "no session"),
+    (["ask", "-c", "--cid", "01J", "x"], "either -c"),
+    (["ask", "--no-save", "-c", "x"], "--no-save"),
+])
+def test_ask_continuing_what_cannot_be_continued_is_one_line(cli, args, words):
+    assert_bad_input(cli(*args), words)
