@@ -272,6 +272,9 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         shown = f"{value:.3g}"
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
+    elif slot == "users_range":
+        low, high = value
+        return say(lang, "ack.users_range" if high else "ack.users_range_open", low=f"{low:,}", high=f"{high or low:,}")
     elif slot == "users" and value == 1:
         return say(lang, "ack.users_one")
     elif isinstance(value, float):
@@ -414,7 +417,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
         updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
-    if "users" in updates and "phase" not in updates and profile.phase == "fine-tune":
+    if "users_range" in updates and "users" not in updates:
+        updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
+    elif "users" in updates and "users_range" not in updates and profile.users_range:
+        updates["users_range"] = None  # a number said now replaces the range
+    if ("users" in updates or "users_range" in updates) and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
     if u.aside:
@@ -474,7 +481,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
-    turn.changed = [SLOTS[k].label(lang) for k in after if after[k] != before[k]]
+    turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]
     turn.intents = sorted(u.intents)
     turn.topic = u.topic

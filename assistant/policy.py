@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assistant.catalog import say
 from assistant.slots import MAX_QUESTIONS, SLOTS, Question, next_slot, question, relevant
@@ -37,6 +37,9 @@ class Profile(BaseModel):
     batch_output_tokens: int | None = Field(None, gt=0)
     context: int | None = Field(None, gt=0)
     population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
+    # people at once said as a range, [low, high] or [low, None] for "100+": users is then sized at a
+    # stated point of it (assistant.slots), an assumption the user sees and can change
+    users_range: tuple[int, int | None] | None = None
     users: int | None = Field(None, gt=0)
     utilisation: float | None = Field(None, gt=0, le=1)
     uptime: float | None = Field(None, gt=0, le=100)  # an availability target in percent ("99.9% uptime")
@@ -63,6 +66,14 @@ class Profile(BaseModel):
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
     has_host: bool | None = None  # a computer to put bought cards in ("for my home PC")
     preference: Literal["rent", "buy", "either"] | None = None
+
+
+    @field_validator("users_range")
+    @classmethod
+    def _a_range(cls, value: tuple[int, int | None] | None) -> tuple[int, int | None] | None:
+        if value is not None and (value[0] < 1 or (value[1] is not None and value[1] <= value[0])):
+            raise ValueError("a range of people at once runs from 1 up")
+        return value
 
 
 def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str], lang: str = "en") -> Question | None:

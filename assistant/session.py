@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assistant.history import HistoryStore
+from assistant.history import HistoryStore, SessionGone
 
 if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
     from langchain_core.messages import AIMessage, AnyMessage
@@ -93,6 +93,13 @@ class Conversation:
         self._lock = threading.Lock()  # a reply is committed, or its turn withdrawn, never both
         self._unanswered: str | bool | None = None  # the recorded user message awaiting its reply
         self._withdrawn = False
+        self.gone: str | None = None  # the id of this conversation's session, once it was deleted elsewhere
+        self.oneshot = False  # every turn answers at once, each missing value a stated assumption (`ask`)
+
+    def _deleted_elsewhere(self) -> None:
+        """The session was deleted while this conversation held it (its sessions screen, or another
+        process): the deletion stands, so the conversation goes on unsaved; front-ends say so once."""
+        self.gone, self.store, self.session_id = self.session_id, None, None
 
     @classmethod
     def resume(cls, store: HistoryStore, session_id: str) -> Conversation:
@@ -134,7 +141,10 @@ class Conversation:
         if self.store is not None:
             if self.session_id is None:
                 self.session_id = self.store.create_session(title_for(text) or "New conversation")
-            message_id = self.store.add_message(self.session_id, "user", text)
+            try:
+                message_id = self.store.add_message(self.session_id, "user", text)
+            except SessionGone:
+                self._deleted_elsewhere()
         with self._lock:
             self._unanswered, self._withdrawn = message_id, False
 
@@ -166,8 +176,9 @@ class Conversation:
         check_message(text)
         config = {"configurable": {"tool_recorder": record}}
         sent = HumanMessage(text)
+        once = {"oneshot": True} if self.oneshot else {}
         try:  # the engine sees the last turns only (its window); the transcript stays whole here
-            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
         except Exception:
             if self.state_checked:
                 raise
@@ -175,7 +186,7 @@ class Conversation:
             # the messages and run the turn again.
             calls.clear()
             self.state = self.rebuilt_state()
-            out = _graph().invoke({**self.state, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         with self._lock:
@@ -187,7 +198,15 @@ class Conversation:
             self.state = {k: out[k] for k in STATE_KEYS if k in out}
             self.tool_calls = calls
             if self.store is not None and self.session_id is not None:
-                self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, calls)
+                from assistant.writers import session_title
+
+                title = session_title(self.state.get("profile") or {}, self.state.get("defaulted") or {},
+                                      self.state.get("lang") or "en")
+                try:
+                    self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state,
+                                          calls, title=title)
+                except SessionGone:
+                    self._deleted_elsewhere()
             self._unanswered = None
         return reply
 
@@ -207,7 +226,10 @@ class Conversation:
         self.state = {**self.state, "pending": slot, "defaulted": defaulted}
         self.messages.append(reply)
         if self.store is not None and self.session_id is not None:
-            self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, [])
+            try:
+                self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state, [])
+            except SessionGone:
+                self._deleted_elsewhere()
         return reply
 
 

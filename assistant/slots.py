@@ -101,6 +101,8 @@ class Slot:
         own = dict(self.by_lang)
         if lang in own:
             return own[lang]
+        if self.name == "users" and profile.get("users_range"):
+            return range_point(profile["users_range"])
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
             return 1
         if self.name == "users" and profile.get("population"):
@@ -113,6 +115,10 @@ class Slot:
 
     def default_words(self, lang: str, profile: Profile) -> str:
         key = f"slot.{self.name}.default"
+        if self.name == "users" and profile.get("users_range"):
+            low, high = profile["users_range"]
+            return say(lang, key + ("_range" if high else "_open_range"), n=f"{range_point(profile['users_range']):,}",
+                       low=f"{low:,}", high=f"{high or low:,}")
         if self.name == "users" and profile.get("phase") == "experiment":
             key += "_experiment"
         elif self.name == "users" and _personal_machine(profile):
@@ -131,6 +137,14 @@ class Slot:
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
         return say(lang, key)
+
+
+def range_point(said: Any) -> int:
+    """The point of a range of people at once that is sized: its top, so that the cards hold the busiest
+    moment said; an open range ("100+") at its floor, the least that was said. Either is stated as an
+    assumption, never typed in the user's name."""
+    low, high = said
+    return int(high or low)
 
 
 def _at_once(people: int):
@@ -186,6 +200,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
     # the cards, are then taken from it (tools.traffic) and not asked for.
     Slot("population", None, matters=serves_others, panel=True),
+    Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
@@ -245,8 +260,8 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     for name in ASKED:
         if name == "utilisation" and profile.get("uptime"):
             continue  # an availability target says the cards are up around the clock, said, not asked
-        if name == "users" and profile.get("population"):
-            continue  # the people at once come from the people who use it (tools.traffic), said, not asked
+        if name == "users" and (profile.get("population") or profile.get("users_range")):
+            continue  # the people at once come from the people who use it (tools.traffic), or the range said
         if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):
             return name
     return None

@@ -1255,3 +1255,27 @@ def choices_line(choices: list[tuple[str, str]]) -> str:
 
 
 __all__ = ["choices_line", "decision", "glossary_reply", "write_answer", "write_math", "write_rent_or_buy"]
+
+
+def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str) -> str | None:
+    """A saved session's title from what was understood, never from a default: the job and the model,
+    and for serving the people at once when they were said ("Serve Llama 3.1 70B to 200 users",
+    "微调 Qwen2.5 14B"). None until a model is known (the first message stays the title)."""
+    from assistant.engine import describe  # (the engine imports this module: looked up when called)
+    from tools.phases import PHASES
+
+    model = profile.get("model")
+    if not model or "model" in defaulted:
+        return None
+    name = describe("model", model, lang)  # "Llama 3.1 70B", "a 27B model"
+    phase = profile.get("phase") if "phase" not in defaulted else None
+    title = say(lang, f"title.{phase}" if phase in PHASES else "title.model", model=name)
+    if phase in PHASES and PHASES[phase].serves and phase != "experiment" and "users" not in defaulted:
+        said = profile.get("users_range")
+        if said:
+            low, high = said
+            title += say(lang, "title.users_range" if high else "title.users_range_open", low=f"{low:,}",
+                         high=f"{high or low:,}")
+        elif profile.get("users"):
+            title += say(lang, "title.users", n=f"{profile['users']:,}")
+    return title

@@ -17,6 +17,9 @@ settings.load_profile("gpu-advisor")
 # subprocesses they start) use a throwaway folder instead. Set before any test module loads data.
 _CACHE = tempfile.TemporaryDirectory(prefix="gpu-advisor-test-cache-")
 os.environ["GPU_ADVISOR_CACHE_DIR"] = _CACHE.name
+# `ask` and `chat` save conversations: never into the user's own history (a test that needs its own
+# database sets GPU_ADVISOR_DB or passes --db).
+os.environ["GPU_ADVISOR_DB"] = str(Path(_CACHE.name) / "history.db")
 # No test reaches the Hugging Face Hub (the CLI may, for sizing commands): the opt-in `network` test
 # sets its own environment.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

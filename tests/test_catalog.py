@@ -94,11 +94,13 @@ CHOICES = _choice_rows()
 
 @pytest.mark.parametrize(("slot", "en_value", "zh_value"), CHOICES)
 def test_english_choice_is_understood(slot: str, en_value: str, zh_value: str):
-    """Each English quick reply gives its slot a value, or says "not sure": the reference for Chinese."""
+    """Each English quick reply gives its slot a value (or a range of values, "20-100" people at once),
+    or says "not sure": the reference for Chinese."""
     from assistant.reading import understand
 
     u = understand(en_value, pending=slot)
-    assert u.updates.get(slot) is not None or "not_sure" in u.intents, (en_value, u)
+    assert u.updates.get(slot) is not None or u.updates.get(f"{slot}_range") is not None or "not_sure" in u.intents, \
+        (en_value, u)
 
 
 @pytest.mark.parametrize(("slot", "en_value", "zh_value"), CHOICES)
@@ -107,6 +109,7 @@ def test_chinese_choice_means_the_same_as_english(slot: str, en_value: str, zh_v
 
     en, zh = understand(en_value, pending=slot), understand(zh_value, pending=slot)
     assert zh.updates.get(slot) == en.updates.get(slot), (zh_value, en_value, zh.updates, en.updates)
+    assert zh.updates.get(f"{slot}_range") == en.updates.get(f"{slot}_range"), (zh_value, en_value)
     assert ("not_sure" in zh.intents) == ("not_sure" in en.intents), (zh_value, en_value, zh.intents, en.intents)
 
 

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = Path(sys.executable).parent / "gpu-advisor"
 QWEN3_8B = "knowledge/data/configs/Qwen__Qwen3-8B.json"
 TURNS = ["fine-tune a 27B model and then let my team chat with it", "not sure", "about 15", "working hours"]
+TITLE = "Fine-tune and serve a 27B model to 15 users"  # the saved title: what was understood from TURNS
 INFERENCE_KEYS = {"weights_bytes", "kv_cache_bytes", "activation_bytes", "overhead_bytes", "total_bytes",
                   "total_range_bytes", "per_gpu_weights_bytes", "per_gpu_kv_cache_bytes",
                   "per_gpu_activation_bytes", "per_gpu_overhead_bytes", "per_gpu_total_bytes",
@@ -398,7 +399,7 @@ def test_ask_answers_in_markdown_with_assumptions(cli):
 def test_chat_plain_three_lines_three_replies_one_session(cli):
     out = cli.ok("chat", "--plain", input="\n".join(TURNS[:3]) + "\n")
     [row] = cli.json("sessions", "list")
-    assert row["messages"] == 6 and row["title"] == TURNS[0]
+    assert row["messages"] == 6 and row["title"] == TITLE
     shown = cli.json("sessions", "show", row["id"])
     replies = [m["text"] for m in shown["messages"] if m["role"] == "assistant"]
     assert len(replies) == 3 and all(replies)
@@ -432,7 +433,7 @@ def test_chat_plain_no_save_saves_nothing(cli):
 def test_sessions_list(chatted):
     cli, sid = chatted
     [row] = cli.json("sessions", "list")
-    assert row["id"] == sid and row["messages"] == 8 and row["title"] == TURNS[0]
+    assert row["id"] == sid and row["messages"] == 8 and row["title"] == TITLE
     out = cli.ok("sessions", "list")
     assert sid in out and "messages" in out
 
@@ -454,7 +455,7 @@ def test_sessions_search(chatted):
 def test_sessions_show(chatted):
     cli, sid = chatted
     md = cli.ok("sessions", "show", sid)
-    assert md.startswith(f"# {TURNS[0]}\n")
+    assert md.startswith(f"# {TITLE}\n")
     assert md.count("**You:**") == 4 and md.count("**Advisor:**") == 4
     d = cli.json("sessions", "show", sid[:18])
     assert d["format"] == "gpu-advisor-session" and d["session"]["id"] == sid
@@ -793,3 +794,39 @@ def test_an_unknown_repo_offline_says_why_in_one_line(cli):
     r = cli("size", "inference", "-m", "someorg/foo-bar", "--precision", "bf16")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "HF_HUB_OFFLINE" in r.stderr and "give a size" in r.stderr
+
+
+# ---------------------------------------------------------------- ask, saved like a conversation
+
+
+def test_ask_is_saved_and_continued_with_c_and_cid(cli):
+    first = cli.json("ask", "serve llama 3.1 70b to 50 users")
+    sid = first["session_id"]
+    [row] = cli.json("sessions", "list")
+    assert row["id"] == sid and row["title"] == "Serve Llama 3.1 70B to 50 users"
+    follow = cli.json("ask", "-c", "what about int4?")
+    assert follow["session_id"] == sid and follow["gpu_advisor"]["kind"] == "answer"
+    assert "int4" in follow["content"].lower()
+    other = cli.json("ask", "fine-tune qwen2.5 7b")["session_id"]
+    again = cli.json("ask", "--cid", sid[:10], "make it 32k context")
+    assert again["session_id"] == sid
+    texts = [m["text"] for m in cli.json("sessions", "show", sid)["messages"] if m["role"] == "user"]
+    assert texts == ["serve llama 3.1 70b to 50 users", "what about int4?", "make it 32k context"]
+    assert cli.json("ask", "-c", "with lora")["session_id"] == sid  # the latest: the one just continued
+    assert other != sid
+
+
+def test_ask_no_save_saves_nothing_and_answers_the_same(cli):
+    saved = cli.ok("ask", "serve llama 3 8b to 3 users 24/7")
+    assert cli.ok("ask", "--no-save", "serve llama 3 8b to 3 users 24/7") == saved
+    assert len(cli.json("sessions", "list")) == 1
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["ask", "-c", "what about int4?"], "no saved session"),
+    (["ask", "--cid", "01ZZZZ", "what about int4?"], "no session"),
+    (["ask", "-c", "--cid", "01J", "x"], "either -c"),
+    (["ask", "--no-save", "-c", "x"], "--no-save"),
+])
+def test_ask_continuing_what_cannot_be_continued_is_one_line(cli, args, words):
+    assert_bad_input(cli(*args), words)

@@ -104,3 +104,69 @@ def test_a_read_only_folder(tmp_path):
     finally:
         folder.chmod(stat.S_IRWXU)
     assert HistoryStore(path).count_sessions() == 1
+
+
+# ---------------------------------------------------------------- a session deleted while held open
+
+
+def test_writing_into_a_deleted_session_is_session_gone_not_a_foreign_key_failure(tmp_path):
+    from assistant.history import HistoryError, SessionGone
+
+    store = HistoryStore(tmp_path / "history.db")
+    sid = store.create_session("held open")
+    store.add_message(sid, "user", "first")
+    elsewhere = HistoryStore(tmp_path / "history.db")  # `gpu-advisor sessions delete` in another terminal
+    elsewhere.delete(sid)
+    elsewhere.close()
+    with pytest.raises(SessionGone) as gone:
+        store.add_message(sid, "user", "second")
+    assert gone.value.session_id == sid and "was deleted" in str(gone.value) and "\n" not in str(gone.value)
+    with pytest.raises(SessionGone):
+        store.save_reply(sid, "a reply", {}, {}, [{"tool": "t", "arguments": {}, "result": {}, "duration_ms": 1}])
+    with pytest.raises(HistoryError):
+        store.session(sid)
+    assert store.count_sessions() == 0
+    assert store.conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 0  # nothing left half-written
+
+
+class Failing:
+    """The store's connection with every statement answered by `error`."""
+
+    def __init__(self, conn: sqlite3.Connection, error: Exception):
+        self._conn, self._error = conn, error
+
+    def execute(self, sql, *args):
+        if sql.strip().upper() in ("ROLLBACK", "BEGIN IMMEDIATE") and not isinstance(self._error, sqlite3.OperationalError):
+            return self._conn.execute(sql, *args)
+        raise self._error
+
+    def __getattr__(self, name):
+        return getattr(self._conn, name)
+
+
+@pytest.mark.parametrize("error", [sqlite3.IntegrityError("FOREIGN KEY constraint failed"),
+                                   sqlite3.OperationalError("disk I/O error"),
+                                   sqlite3.OperationalError("no such table: messages"),
+                                   sqlite3.DatabaseError("database disk image is malformed"),
+                                   sqlite3.InterfaceError("bad parameter")])
+def test_every_failure_of_sqlite_reaches_the_caller_as_the_stores_own_error(tmp_path, monkeypatch, error):
+    from assistant.history import HistoryError
+
+    store = HistoryStore(tmp_path / "history.db")
+    sid = store.create_session("s")
+    store.add_message(sid, "user", "hello")
+    monkeypatch.setattr(store, "conn", Failing(store.conn, error))
+    calls = {
+        "session": lambda: store.session(sid), "messages": lambda: store.messages(sid),
+        "tool_calls": lambda: store.tool_calls(sid), "list_sessions": store.list_sessions,
+        "count_sessions": store.count_sessions, "search": lambda: store.search("hello"),
+        "rename": lambda: store.rename(sid, "new"), "delete": lambda: store.delete(sid),
+        "add_message": lambda: store.add_message(sid, "user", "x"),
+        "save_reply": lambda: store.save_reply(sid, "r", {}, {}, []),
+        "create_session": store.create_session, "withdraw_message": lambda: store.withdraw_message("01J"),
+        "export_markdown": lambda: store.export_markdown(sid),
+    }
+    for name, call in calls.items():
+        with pytest.raises(HistoryError) as raised:
+            call()
+        assert "\n" not in str(raised.value), name

@@ -376,9 +376,13 @@ def test_a_length_of_time_is_no_answer_to_a_count_question(text, pending):
     assert pending not in understand(text, pending).updates
 
 
-@pytest.mark.parametrize("text, users", [("20", 20), ("20个人", 20), ("about 30", 30), ("5-20", 20)])
+@pytest.mark.parametrize("text, users", [("20", 20), ("20个人", 20), ("about 30", 30)])
 def test_a_bare_count_still_answers_the_users_question(text, users):
     assert understand(text, "users").updates["users"] == users
+
+
+def test_a_bare_range_answers_the_users_question_as_a_range():
+    assert understand("5-20", "users").updates == {"users_range": [5, 20]}
 
 
 @pytest.mark.parametrize("text", [

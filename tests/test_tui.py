@@ -434,7 +434,7 @@ async def test_export_writes_a_report_and_never_overwrites(tmp_path):
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
         await pilot.pause()
-        assert target.read_text(encoding="utf-8").startswith("# serve llama 3 70b to 50 users 24/7")
+        assert target.read_text(encoding="utf-8").startswith("# Serve Llama 3 70B to 50 users")
         target.write_text("keep me", encoding="utf-8")
         await pilot.press("ctrl+o")
         await pilot.pause()
@@ -1042,3 +1042,176 @@ async def test_a_hostile_session_resumes_at_start(tmp_path):
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)
         assert HOSTILE.split("\x1b")[0].strip() in app.screen.sub_title or app.screen.sub_title
+
+
+# ---------------------------------------------------------------- a session deleted while open
+
+
+async def test_deleting_the_open_session_from_the_sessions_screen_starts_a_new_one(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        deleted = app.screen.conversation.session_id
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("delete")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert store.count_sessions() == 0
+        assert any("new conversation" in n.message for n in app._notifications)  # CRASHCHECK
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+        assert app.screen.conversation.session_id is None and transcript_roles(app) == []
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")  # no crash: a new session holds it
+        assert transcript_roles(app) == ["user", "assistant"]
+        assert app.screen.conversation.session_id not in (None, deleted)
+    assert store.count_sessions() == 1
+
+
+@pytest.mark.parametrize(("first", "then", "line"), [
+    ("serve llama 3 8b to 3 users 24/7", "actually 70B", "was deleted"),
+    ("给3个人全天候部署llama 3 8b", "换成70B", "被删除"),
+])
+async def test_a_session_deleted_elsewhere_is_said_in_the_chat_not_crashed_on(tmp_path, first, then, line):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, first)
+        sid = app.screen.conversation.session_id
+        other = HistoryStore(tmp_path / "h.db")  # another terminal: `gpu-advisor sessions delete`
+        other.delete(sid)
+        other.close()
+        await say(pilot, then)
+        assert isinstance(app.screen, ChatScreen)
+        assert transcript_roles(app) == ["user", "assistant", "user", "assistant"]  # still answered
+        notes = [str(n.render()) for n in app.screen.query(".notice")]
+        assert len(notes) == 1 and line in notes[0]
+        assert app.screen.conversation.store is None  # the rest of this conversation is not saved
+        await say(pilot, "what about 4-bit?")
+        assert len(app.screen.query(".notice")) == 1  # said once
+    assert store.count_sessions() == 0
+
+
+async def test_a_session_deleted_while_its_reply_is_computed_is_said_not_crashed_on(tmp_path, held_turns):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        held_turns.set()
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        held_turns.clear()
+        sid = app.screen.conversation.session_id
+        prompt = app.screen.query_one(PromptInput)
+        prompt.value = "actually 70B"
+        await pilot.press("enter")
+        await pilot.pause()
+        other = HistoryStore(tmp_path / "h.db")
+        other.delete(sid)
+        other.close()
+        held_turns.set()
+        await settle(pilot)
+        assert transcript_roles(app) == ["user", "assistant"] * 2
+        assert len(app.screen.query(".notice")) == 1
+    assert store.count_sessions() == 0
+
+
+# ---------------------------------------------------------------- quick replies that do what they say
+
+
+async def test_a_number_typed_in_the_message_box_picks_the_chip_with_that_number(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        assert str(buttons[3].label) == "4 Fine-tune, then serve"  # the chips are numbered
+        await say(pilot, "4")
+        sent = store.messages(app.screen.conversation.session_id)[0]["text"]
+        assert sent == buttons[3].choice_value
+        assert app.screen.conversation.state["profile"]["phase"] == "train-and-serve"
+
+
+async def test_at_the_users_question_a_number_picks_a_chip_and_a_larger_one_is_a_count(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b")
+        assert app.screen.conversation.state["pending"] == "users"
+        chips = [(label(b), b.choice_value) for b in app.screen.query("#choices Button")]
+        await say(pilot, "3")
+        assert store.messages(app.screen.conversation.session_id)[-2]["text"] == chips[2][1]
+        assert app.screen.conversation.state["profile"]["users"] != 3
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b")
+        await say(pilot, "12")  # no chip has that number: twelve people
+        assert app.screen.conversation.state["profile"]["users"] == 12
+
+
+async def test_arrow_keys_pressed_quickly_land_on_the_chip_they_count_to(store):
+    from textual import events
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        for key in ["tab", "right", "right", "right", "down", "left"]:  # sent at once, before any focus is given
+            app.post_message(events.Key(key, None))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is buttons[3]
+        for key in ["left", "right", "enter"]:  # and Enter, typed as quickly, presses the chip they name
+            app.post_message(events.Key(key, None))
+        await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[3].choice_value
+
+
+@pytest.mark.parametrize(("keys", "chip"), [(["tab", "enter"], 0), (["tab", "right", "right", "enter"], 2),
+                                            (["tab", "left", "enter"], 5)])
+async def test_tab_arrows_and_enter_typed_at_once_choose_the_chip_they_name(store, keys, chip):
+    from textual import events
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        buttons = list(app.screen.query("#choices Button"))
+        for key in keys:  # as a terminal delivers a burst: before any of them is handled
+            app.post_message(events.Key(key, None))
+        await settle(pilot)
+        assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[chip].choice_value
+
+
+@pytest.mark.parametrize(("first", "chip", "said", "assumed"), [
+    ("serve llama 3 8b", "20-100", "20-100 users at once", "100 people generating at once: the top of the 20-100"),
+    ("serve llama 3 8b", "100+", "100+ users at once", "100 people generating at once: the least of the 100+"),
+    ("部署llama 3 8b", "20-100 人", "同时 20-100 个用户", "按同时 100 人在生成测算：取你说的 20-100 人的上限"),
+])
+async def test_a_range_chip_sends_what_it_says_and_the_point_sized_is_a_visible_assumption(store, first, chip, said,
+                                                                                         assumed):
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, first)
+        button = next(b for b in app.screen.query("#choices Button") if label(b) == chip)
+        assert button.choice_value == chip  # what it says, not a number typed in the user's name
+        await pilot.click(f"#{button.id}")
+        await settle(pilot)
+        sid = app.screen.conversation.session_id
+        assert store.messages(sid)[-2]["text"] == chip
+        assert said in list(app.screen.query(ChatMessage))[-1].text  # acknowledged as the range
+        lines = str(app.screen.query_one("#profile").content).split("\n")
+        users_line = next(line for line in lines if line.startswith(("users", "并发用户")))
+        assert chip.split(" ")[0] in users_line  # the panel shows the range said
+        await say(pilot, "not sure")
+        answer = list(app.screen.query(ChatMessage))[-1]
+        assert answer.payload["kind"] == "answer" and assumed in answer.text
+        items = {i.slot: i for i in app.screen.query("#assumptions ListItem")}
+        assert assumed in items["users"].words  # listed, and selecting it asks the question again
+        assumptions = app.screen.query_one("#assumptions")
+        assumptions.index = list(items).index("users")
+        assumptions.action_select_cursor()
+        await pilot.pause()
+        await say(pilot, "40")
+        assert app.screen.conversation.state["profile"]["users"] == 40
+        assert "users" not in app.screen.conversation.state["defaulted"]

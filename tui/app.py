@@ -125,6 +125,22 @@ class GPUAdvisorApp(App):
             return
         self._replace_chat(conversation)
 
+    def forget_session(self, session_id: str) -> bool:
+        """The session was deleted here (the sessions screen): when the chat holds it, a new conversation
+        takes its place under the screens above it. True when it did."""
+        chat = self.chat()
+        if chat is None or chat.conversation.session_id != session_id:
+            return False
+        chat.conversation.gone = session_id  # a turn still running says so and saves nothing
+        chat.conversation.store, chat.conversation.session_id = None, None
+        listed = isinstance(self.screen, SessionsScreen)
+        while self.screen is not chat:
+            self.pop_screen()
+        self.switch_screen(ChatScreen(Conversation(self.store, settings=self.settings.defaults())))
+        if listed and self.store is not None:
+            self.push_screen(SessionsScreen(self.store))  # the list stays where the user was
+        return True
+
     def _replace_chat(self, conversation: Conversation) -> None:
         while len(self.screen_stack) > 2 and not isinstance(self.screen, ChatScreen):
             self.pop_screen()
@@ -173,7 +189,12 @@ class GPUAdvisorApp(App):
             chat.sub_title = chat._title()
             self.notify(f"Renamed to \"{title}\".", markup=False)
 
-        self.push_screen(PromptScreen("Rename this session", self.store.session(sid)["title"]), done)
+        try:
+            current = self.store.session(sid)["title"]
+        except HistoryError as e:  # deleted by another process
+            self.notify(str(e), severity="error", markup=False)
+            return
+        self.push_screen(PromptScreen("Rename this session", current), done)
 
     def action_rerun_session(self) -> None:
         chat = self.chat()

@@ -25,7 +25,8 @@ CHAT_BINDINGS = [
             priority=True),
     Binding("ctrl+end", "scroll_transcript('end')", "End of the transcript", id="chat.bottom", show=False,
             priority=True),
-    Binding("tab", "next_field", "Next field", id="chat.next", show=False),
+    # priority: handled as it arrives, so that keys typed right after it reach the chip it focused
+    Binding("tab", "next_field", "Next field", id="chat.next", show=False, priority=True),
 ]
 
 SESSIONS_BINDINGS = [

@@ -221,9 +221,24 @@ class ChatMessage(Vertical):
             yield Markdown(after)
 
 
+class Chip(Button):
+    """A quick reply. Enter chooses the chip the quick replies count at, which is this one unless keys
+    came quickly: a key is delivered to the widget focused when it arrives, possibly the chip before."""
+
+    BINDINGS = [Binding("enter", "choose", "Choose", show=False)]
+
+    def action_choose(self) -> None:
+        parent = self.parent
+        if isinstance(parent, QuickReplies):
+            parent.choose_current(self)
+        else:
+            self.press()
+
+
 class QuickReplies(Horizontal):
-    """The current question's choices as buttons: Tab from the input lands on the first, the arrow
-    keys move between them, 1-9 press one, Enter presses the focused one."""
+    """The current question's choices as numbered buttons: Tab from the input lands on the first, the
+    arrow keys move between them, 1-9 press one (typed in the message box too), Enter presses the
+    focused one."""
 
     BINDINGS = [
         Binding("left,up", "move(-1)", "Previous choice", show=False),
@@ -238,14 +253,18 @@ class QuickReplies(Horizontal):
     can_focus = False
 
     generation = 0
+    # The chip the arrow keys count from, kept here: keys pressed quickly each count from the chip the
+    # previous one reached, not from a focus still on its way.
+    index: int | None = None
 
     def show(self, choices: list[dict[str, str]]) -> None:
         self.remove_children()
+        self.index = None
         QuickReplies.generation += 1
         self._labels = [choice["label"] for choice in choices]
         for n, choice in enumerate(choices):
             label = f"{n + 1} {choice['label']}" if n < 9 else choice["label"]
-            button = Button(Text(label), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
+            button = Chip(Text(label), id=f"choice-{QuickReplies.generation}-{n}", classes="choice", compact=True)
             button.choice_value = choice["value"]  # type: ignore[attr-defined]
             self.mount(button)
         self.display = bool(choices)
@@ -271,16 +290,46 @@ class QuickReplies(Horizontal):
         buttons = self.buttons()
         if not self.display or not buttons:
             return False
-        buttons[0].focus()
+        self._focus(0)
         return True
+
+    def _focus(self, n: int) -> None:
+        """Focus chip `n` now, not on a later frame (Widget.focus): keys typed right after Tab or an
+        arrow then reach the chips, not the message box."""
+        self.index = n
+        self.screen.set_focus(self.buttons()[n])
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """A chip focused by the mouse or Tab becomes the one the arrows count from; a focus event that
+        arrives after the focus moved on (keys pressed quickly) changes nothing."""
+        buttons = self.buttons()
+        if event.widget in buttons and event.widget is self.screen.focused:
+            self.index = buttons.index(event.widget)
 
     def action_move(self, step: int) -> None:
         buttons = self.buttons()
         if not buttons:
             return
-        focused = self.screen.focused
-        at = buttons.index(focused) if focused in buttons else -1
-        buttons[(at + step) % len(buttons)].focus()
+        if self.index is None or self.index >= len(buttons):
+            focused = self.screen.focused
+            self.index = buttons.index(focused) if focused in buttons else -1
+        self._focus((self.index + step) % len(buttons))
+
+    def choose_current(self, pressed: Button) -> None:
+        """Enter on a chip: the one the arrow keys reached."""
+        buttons = self.buttons()
+        chosen = buttons[self.index] if self.index is not None and self.index < len(buttons) else pressed
+        self.post_message(self.Chosen(chosen.choice_value))  # type: ignore[attr-defined]
+
+    def numbered(self, typed: str) -> str | None:
+        """What the chip numbered `typed` sends ("3" with three chips or more shown), else None: a
+        number typed in the message box picks the chip it names whenever chips are shown."""
+        typed = typed.strip()
+        buttons = self.buttons() if self.display else []
+        if len(typed) != 1 or not typed.isdecimal() or not buttons:
+            return None
+        n = int(typed)
+        return buttons[n - 1].choice_value if 1 <= n <= min(9, len(buttons)) else None  # type: ignore[attr-defined]
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character in "123456789":
@@ -369,6 +418,9 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         value = profile.get(name)
         if value is None and slot.default is None and not slot.asks:
             continue  # an optional constraint (deadline, budget, cards owned) shows once it is said
+        if name == "users" and value is None and profile.get("users_range"):
+            low, high = profile["users_range"]
+            value = f"{low:,}-{high:,}" if high else f"{low:,}+"  # the range said; the answer sizes a point of it
         if name == "phase" and value is not None:
             value = say(lang, f"phase.{value}")
         if name == "utilisation" and value is not None:

@@ -37,6 +37,16 @@ class NotSaved(StorageError):
                          "saved before it is kept")
 
 
+class SessionGone(HistoryError):
+    """The session was deleted (from the sessions screen, or by another process: `gpu-advisor
+    sessions delete`) while someone still held it open; nothing more can be saved in it."""
+
+    def __init__(self, session_id: str, what: str = "this change"):
+        self.session_id = session_id
+        super().__init__(f"session {session_id} was deleted (perhaps from another terminal); {what} was not "
+                         "saved in it")
+
+
 def _storage_problem(exc: BaseException) -> str | None:
     """Words for an SQLite or OS error that the environment causes; None for anything else."""
     text = str(exc).lower()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import os
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from assistant.history import common, export, migrations
 from assistant.history.common import (
@@ -33,6 +34,7 @@ from assistant.history.common import (
     DatabaseTooNew,
     HistoryError,
     NotSaved,
+    SessionGone,
     SessionRow,
     StorageError,
     _decode,
@@ -145,6 +147,24 @@ def _identity(path: Path, inode_only: bool = False) -> tuple[int, ...] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino) if inode_only else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _reads(method: _Method) -> _Method:
+    """A public method of the store: whatever SQLite raises while it reads or writes reaches the caller
+    as one of the store's own errors (HistoryError, StorageError, NotSaved, SessionGone), never as a
+    bare sqlite3 exception."""
+
+    @functools.wraps(method)
+    def wrapper(self: HistoryStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise self._unreadable(exc) from None
+
+    return wrapper  # type: ignore[return-value]
 
 
 class HistoryStore:
@@ -625,9 +645,22 @@ class HistoryStore:
             return HistoryError(f"could not save {what} to {self.path}: the database is damaged ({exc}); "
                                 f"{what} was not saved; restart GPU Advisor to recover what can be read")
         problem = _storage_problem(exc) or ("the database is busy" if "locked" in str(exc) else None)
-        if problem is None:
-            return exc
+        if problem is None:  # (a constraint, say): still the store's own error, saying what was not saved
+            return HistoryError(f"could not save {what} to {self.path} ({exc}); {what} was not saved; "
+                                "everything saved before it is kept")
         return NotSaved(self.path, what, problem)
+
+    def _unreadable(self, exc: sqlite3.Error) -> HistoryError:
+        """The store's error for a failed read (or a write's failure outside its transaction)."""
+        if _is_damage(exc):
+            with contextlib.suppress(OSError):
+                Path(f"{self.path}{CHECK_MARK}").touch()
+            return HistoryError(f"the history database {self.path} is damaged ({exc}); restart GPU Advisor to "
+                                "recover what can be read")
+        problem = _storage_problem(exc) or ("the database is busy" if "locked" in str(exc) else None)
+        if problem:
+            return StorageError(f"cannot read the history database {self.path}: {problem}")
+        return HistoryError(f"cannot use the history database {self.path}: {exc}")
 
     def close(self) -> None:
         self.conn.close()
@@ -645,11 +678,13 @@ class HistoryStore:
                                "close that one first (nothing was sent or saved here)")
         self._claimed.add(session_id)
 
+    @_reads
     def applied_migrations(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM _migrations ORDER BY name")]
 
     # -- sessions
 
+    @_reads
     def create_session(self, title: str = "New conversation") -> str:
         session_id = new_id()
         stamp = common.now()
@@ -660,12 +695,18 @@ class HistoryStore:
             self.claim(session_id)
         return session_id
 
+    @_reads
     def session(self, session_id: str) -> dict[str, Any]:
         session_id = self.resolve_id(session_id)
-        row = self.db.table("sessions").get(session_id)
+        cursor = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,))
+        found = cursor.fetchone()
+        if found is None:  # deleted between the two reads
+            raise SessionGone(session_id, "nothing")
+        row = dict(zip([c[0] for c in cursor.description], found, strict=True))
         return {**row, "title": row["title"] or "", "profile": _json(row["profile"], {}),
                 "state": _json(row["state"], {})}
 
+    @_reads
     def resolve_id(self, prefix: str) -> str:
         """A full session id from an unambiguous prefix (ids are long)."""
         prefix = prefix.strip().upper()
@@ -679,14 +720,17 @@ class HistoryStore:
             raise HistoryError(f"'{prefix}' matches several sessions; give more of the id")
         return rows[0]
 
+    @_reads
     def rename(self, session_id: str, title: str) -> None:
         title = " ".join(title.split())[:200]
         if not title:
             raise HistoryError("a title cannot be empty")
         session_id = self.resolve_id(session_id)
         with self._write("the new title"):
-            self.db.table("sessions").update(session_id, {"title": title, "updated": common.now()})
+            mine = {"title_by_user": 1} if self._has_column("sessions", "title_by_user") else {}
+            self.db.table("sessions").update(session_id, {"title": title, "updated": common.now(), **mine})
 
+    @_reads
     def delete(self, session_id: str) -> None:
         session_id = self.resolve_id(session_id)
         with self._write("the deletion"):
@@ -694,6 +738,7 @@ class HistoryStore:
             self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
             self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
+    @_reads
     def list_sessions(self, limit: int = 200, offset: int = 0) -> list[SessionRow]:
         """A page of sessions, newest first. The page is found in the (updated, id) index alone, so a
         deep page costs a walk over index entries, not over sessions."""
@@ -703,9 +748,11 @@ class HistoryStore:
                "ON s.rowid = p.r ORDER BY s.updated DESC, s.id DESC")
         return [SessionRow(*r) for r in self.conn.execute(sql, (limit, offset))]
 
+    @_reads
     def count_sessions(self) -> int:
         return self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
 
+    @_reads
     def search(self, query: str, limit: int = 100) -> list[SessionRow]:
         """Sessions matching every word typed (see assistant.history.search.search_sessions)."""
         return search_sessions(self, query, limit)
@@ -713,16 +760,22 @@ class HistoryStore:
     def _search(self, role: str, text: str) -> dict[str, str]:
         return {"search_text": search_text(role, text)} if self._search_column else {}
 
+    def _has_column(self, table: str, column: str) -> bool:
+        """(False only while a test holds the migrations back to an earlier schema.)"""
+        return any(row[1] == column for row in self.conn.execute(f"PRAGMA table_info({table})"))
+
     def _has_table(self, name: str) -> bool:
         return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)).fetchone())
 
     # -- messages
 
+    @_reads
     def add_message(self, session_id: str, role: str, text: str, payload: dict[str, Any] | None = None) -> str:
         """Append a message and commit it. Returns its id."""
         message_id = new_id()
         stamp = common.now()
         with self._write("your message"):
+            self._still_there(session_id, "your message")
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
             self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": role,
@@ -731,12 +784,14 @@ class HistoryStore:
             self.conn.execute("UPDATE sessions SET updated = ? WHERE id = ?", (stamp, session_id))
         return message_id
 
+    @_reads
     def save_reply(self, session_id: str, text: str, payload: dict[str, Any], state: dict[str, Any],
                    tool_calls: list[dict[str, Any]], title: str | None = None) -> str:
         """The assistant's reply, the tool calls behind it and the engine state, in one commit."""
         message_id = new_id()
         stamp = common.now()
         with self._write("the reply"):
+            self._still_there(session_id, "the reply")
             seq = self.conn.execute("SELECT coalesce(max(seq), 0) + 1 FROM messages WHERE session_id = ?",
                                     (session_id,)).fetchone()[0]
             self.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq, "role": "assistant",
@@ -750,11 +805,22 @@ class HistoryStore:
                     "created": stamp})
             update = {"updated": stamp, "state": json.dumps(state, sort_keys=True),
                       "profile": json.dumps(state.get("profile") or {}, sort_keys=True)}
-            if title:
-                update["title"] = title
             self.db.table("sessions").update(session_id, update)
+            title = " ".join((title or "").split())[:200]
+            if title and self._has_column("sessions", "title_by_user"):  # what was understood, as it settles;
+                self.conn.execute(  # a title the user gave is kept
+                    "UPDATE sessions SET title = ? WHERE id = ? AND NOT title_by_user AND title != ?",
+                    (title, session_id, title))
         return message_id
 
+    @_reads
+    def _still_there(self, session_id: str, what: str) -> None:
+        """Inside a write: refuse to add to a session deleted meanwhile (by this app's sessions screen or
+        another process), with SessionGone rather than a foreign-key failure."""
+        if not self.conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone():
+            raise SessionGone(session_id, what)
+
+    @_reads
     def withdraw_message(self, message_id: str) -> bool:
         """Remove a user message whose turn was cancelled before any reply (it was never sent, so it
         is not kept as sent). A session left empty goes too. Returns True when the session was removed."""
@@ -770,6 +836,7 @@ class HistoryStore:
             self.conn.execute("DELETE FROM sessions WHERE id = ?", (row[0],))
             return True
 
+    @_reads
     def messages(self, session_id: str) -> list[dict[str, Any]]:
         session_id = self.resolve_id(session_id)
         rows = self.conn.execute("SELECT id, seq, role, text, payload, created FROM messages WHERE session_id = ? "
@@ -777,6 +844,7 @@ class HistoryStore:
         return [{"id": r[0], "seq": r[1], "role": r[2], "text": r[3] or "", "payload": _json(r[4], {}),
                  "created": r[5] or ""} for r in rows]
 
+    @_reads
     def tool_calls(self, session_id: str) -> list[dict[str, Any]]:
         session_id = self.resolve_id(session_id)
         rows = self.conn.execute("SELECT message_id, tool, arguments, result, duration_ms FROM tool_calls "
@@ -786,26 +854,32 @@ class HistoryStore:
 
     # -- export, import, backup
 
+    @_reads
     def export_json(self, session_id: str) -> dict[str, Any]:
         return export.export_json(self, session_id)
 
+    @_reads
     def export_markdown(self, session_id: str) -> str:
         return export.export_markdown(self, session_id)
 
+    @_reads
     def export_text(self, session_id: str, fmt: str = "markdown") -> str:
         """A session as a Markdown report or as JSON text."""
         return export.export_text(self, session_id, fmt)
 
+    @_reads
     def export_to(self, session_id: str, target: str | Path, overwrite: bool = False,
                   fmt: str | None = None) -> Path:
         """Write an export (JSON for a .json file unless `fmt` says, Markdown otherwise); an existing
         file is never replaced unless `overwrite` is given."""
         return export.export_to(self, session_id, target, overwrite, fmt)
 
+    @_reads
     def import_json(self, data: Any) -> str:
         """Add an exported session as a new session (never overwriting one that exists)."""
         return export.import_json(self, data)
 
+    @_reads
     def backup(self, target: str | Path) -> Path:
         """A consistent copy of the database, renamed into place; an existing file is never replaced."""
         return export.backup(self, target)

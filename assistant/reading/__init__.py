@@ -84,6 +84,7 @@ from assistant.reading.serving import (
     read_ttft,
     read_uptime,
     read_users,
+    read_users_range,
     read_utilisation,
 )
 from assistant.reading.text import (
@@ -112,6 +113,7 @@ READERS = (
     ("precision", read_precision),
     ("kv_cache", read_kv_cache),
     ("population", read_population),
+    ("users_range", read_users_range),  # before users: the numbers of a range are no count of their own
     ("users", read_users),
     ("context", read_context),
     ("utilisation", read_utilisation),

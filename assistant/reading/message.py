@@ -74,6 +74,7 @@ class Message:
     per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
+    ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a

@@ -2,18 +2,42 @@
 
 from __future__ import annotations
 
-import re
+from typing import Any
 
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 
 
+def read_users_range(m: Message) -> list[int | None] | None:
+    """People at once said as a range: '20-100', '5 to 20 users', '20到100人' -> [20, 100]; with no top:
+    '100+', '100 or more users', '100人以上' -> [100, None] (a list: a tuple from a reader names its
+    slot). A bare range counts at the users question only. The point sized is the slot table's, said as
+    an assumption the user can change."""
+    def people(q: Any) -> bool:
+        return not q.negated and (q.role == "users" or (m.pending == "users" and not q.role))
+
+    found: tuple[int, int | None] | None = None
+    for low, high in zip(m.qty, m.qty[1:], strict=False):
+        if people(high) and low.role in ("", "users") and not low.negated and 1 <= low.value < high.value \
+                and word_pattern("users_range_join").match(m.masked[low.end:high.start]):
+            found = (int(low.value), int(high.value))
+            m.ranged |= {low.start, high.start}
+    if found is None:
+        for q in m.qty:
+            if people(q) and q.value >= 1 and word_pattern("users_range_open").match(m.masked[q.end:q.end + 24]):
+                found = (int(q.value), None)
+                m.ranged.add(q.start)
+    if found is None or (found[1] or found[0]) > 1_000_000:
+        return None
+    return list(found)
+
+
 def read_users(m: Message) -> int | None:
     """Concurrent users: '20 users', 'a team of 10', 'just me' (1), '一百个用户' (100); at the users
-    question a bare number or range ('15', '5-20' -> 20)."""
+    question a bare number ('15'). A range ('5-20', '100+') is read_users_range's."""
     value = None
-    counted = m.role("users")
+    counted = [q for q in m.role("users") if q.start not in m.ranged]
     at_once = [q for q in counted if q.extra == "concurrent"]  # "200 users, ~50 concurrent": 50 size the cards
     for q in at_once or counted:
         value = q.value
@@ -25,16 +49,13 @@ def read_users(m: Message) -> int | None:
     if value is None and m.live("two_people"):
         value = 2.0
     if value is None and m.pending == "users":
-        nums = [q for q in m.qty if not q.role and not q.negated
+        nums = [q for q in m.qty if not q.role and not q.negated and q.start not in m.ranged
                 and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])  # "只用一年呢" is no count
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
                 and not _card_price(m, q)  # "what if we buy h20, 一张八万"
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
-        rng = re.search(r"(?<![\d,])(\d{1,7})\s*(?:-|to|~)\s*(\d{1,7})(?![\d,])", m.masked)
-        if rng:
-            value = float(rng.group(2).replace(",", ""))
-        elif nums:
+        if nums:
             value = nums[-1].value
     headcount = m.role("headcount")
     if headcount and value is None:

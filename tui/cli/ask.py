@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from tui.cli.base import Commands, UsageError, arg
+from tui.cli.base import DB, Commands, UsageError, arg, open_store
 
 MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
 
@@ -36,24 +36,39 @@ def question_text(words: list[str]) -> str:
 
 
 @commands.command(
-    "ask", "one question, one answer; every default listed as an assumption",
+    "ask", "one question, one answer; every default listed as an assumption; saved like a conversation",
     arg("text", nargs="*", help='e.g. "fine-tune a 27B model and serve it to 20 users"; '
         '"-" or none with a pipe: read it from standard input'),
-    arg("--json", action="store_true", help="the reply with its structured payload"),
+    arg("--json", action="store_true", help="the reply with its structured payload (and the session's id)"),
+    arg("-c", "--continue", dest="continue_latest", action="store_true",
+        help="continue the latest saved session (a follow-up: \"what about int4?\")"),
+    arg("--cid", metavar="ID", default=None, help="continue the saved session with this id (or the start of it)"),
+    arg("--no-save", action="store_true", help="do not save the question and its answer"),
+    DB,
     examples=("gpu-advisor ask \"fine-tune a 27B model and serve it to 20 users\"",
+              "gpu-advisor ask -c \"what about int4?\"", "gpu-advisor ask --cid 01J8 \"make it 32k context\"",
               "echo \"serve llama 3 8b to 3 users\" | gpu-advisor ask", "gpu-advisor ask - --json < question.txt"))
 def cmd_ask(args: argparse.Namespace) -> None:
-    from langchain_core.messages import HumanMessage
-
-    from assistant import graph
-    from assistant.session import check_message
+    from assistant.session import Conversation, check_message
     from tui import settings
 
+    if args.continue_latest and args.cid:
+        raise UsageError("give either -c (the latest session) or --cid ID, not both; see gpu-advisor ask --help")
+    if args.no_save and (args.continue_latest or args.cid):
+        raise UsageError("--no-save starts afresh; -c and --cid continue a saved session; see gpu-advisor ask --help")
     text = check_message(question_text(args.text))
-    state = graph.invoke({"messages": [HumanMessage(text)], "oneshot": True,
-                          "settings": settings.load().defaults()})
-    reply = state["messages"][-1]
+    store = None if args.no_save else open_store(args)
+    if store is not None and (args.continue_latest or args.cid):
+        latest = store.list_sessions(1)
+        if args.continue_latest and not latest:
+            raise UsageError('there is no saved session to continue; ask without -c starts one')
+        conv = Conversation.resume(store, args.cid or latest[0].id)
+    else:
+        conv = Conversation(store, settings=settings.load().defaults())
+    conv.oneshot = True
+    reply = conv.send(text)
     if args.json:
-        print(json.dumps(reply_json(reply), indent=2))
+        saved = {"session_id": conv.session_id} if conv.session_id else {}
+        print(json.dumps({**reply_json(reply), **saved}, indent=2))
     else:
         print(reply.content)

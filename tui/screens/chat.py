@@ -44,6 +44,7 @@ class ChatScreen(Screen):
         self._active_turn: int | None = None
         self._pending_text = ""
         self._turn_worker: Worker | None = None
+        self._gone_said = False
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -115,7 +116,10 @@ class ChatScreen(Screen):
     @on(PromptInput.Submitted)
     def _submitted(self, event: PromptInput.Submitted) -> None:
         text = event.value.strip()
-        if text:
+        picked = self.query_one(QuickReplies).numbered(text)  # "3": the chip numbered 3, as its number says
+        if picked is not None:
+            self.send(picked)
+        elif text:
             self.send(text)
 
     @on(QuickReplies.Chosen)
@@ -140,6 +144,7 @@ class ChatScreen(Screen):
             welcome.remove()
         self._stop_following()
         transcript = self.query_one("#transcript")
+        self._say_if_gone()
         transcript.mount(ChatMessage("user", text))
         transcript.mount(Static("Advisor is working on it… (Esc cancels)", id="working"))
         self.query_one(QuickReplies).show([])
@@ -153,6 +158,15 @@ class ChatScreen(Screen):
     def _start_turn(self, turn_id: int, text: str) -> None:
         if self._active_turn == turn_id:
             self._turn_worker = self.run_turn(turn_id, text)
+
+    def _say_if_gone(self) -> None:
+        """Once, in the conversation's language: the session was deleted elsewhere and is no longer saved."""
+        if self.conversation.gone is None or self._gone_said:
+            return
+        self._gone_said = True
+        lang = self.conversation.state.get("lang") or "en"
+        self.query_one("#transcript").mount(Static(say(lang, "chat.session_gone"), classes="notice", markup=False))
+        self.sub_title = self._title()
 
     def _working_done(self) -> None:
         for indicator in self.query("#working"):
@@ -186,6 +200,7 @@ class ChatScreen(Screen):
             return  # a cancelled turn
         self._active_turn = None
         self._working_done()
+        self._say_if_gone()
         self._show_reply(message.reply)
         self._refresh_panel()
         self.sub_title = self._title()
@@ -264,7 +279,9 @@ class ChatScreen(Screen):
         if not isinstance(item, AssumptionItem):
             return
         if item.slot in ASKED:
-            self._show_reply(self.conversation.ask_again(item.slot))
+            reply = self.conversation.ask_again(item.slot)
+            self._say_if_gone()
+            self._show_reply(reply)
             self.query_one(PromptInput).focus()
             return
         choices = CHANGES.get(item.slot)
@@ -311,4 +328,7 @@ class ChatScreen(Screen):
 
     def action_replay(self) -> None:
         if self.conversation.store and self.conversation.session_id:
-            self.app.push_screen(ReplayScreen(self.conversation.store, self.conversation.session_id))
+            try:
+                self.app.push_screen(ReplayScreen(self.conversation.store, self.conversation.session_id))
+            except HistoryError as e:
+                self.notify(str(e), severity="error", markup=False)

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Label, Static
 
-from assistant.history import HistoryStore
+from assistant.history import HistoryError, HistoryStore
 from tui.bindings import REPLAY_BINDINGS
 from tui.format import plain
 from tui.screens.layout import NARROW
@@ -56,7 +56,11 @@ class ReplayScreen(Screen):
 
     async def on_mount(self) -> None:
         self.set_class(self.app.size.width < NARROW, "narrow")
-        self.sub_title = f"Replay: {plain(self.store.session(self.session_id)['title'])}"
+        try:
+            title = plain(self.store.session(self.session_id)["title"])
+        except HistoryError:  # deleted meanwhile: the messages read at the start are still replayed
+            title = self.session_id
+        self.sub_title = f"Replay: {title}"
         await self._go(1)
 
     async def _go(self, position: int) -> None:

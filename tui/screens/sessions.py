@@ -3,6 +3,7 @@ rename, export and delete."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -178,7 +179,10 @@ class SessionsScreen(Screen):
     def action_replay(self) -> None:
         session_id = self.selected()
         if session_id:
-            self.app.push_screen(ReplayScreen(self.store, session_id))
+            try:
+                self.app.push_screen(ReplayScreen(self.store, session_id))
+            except HistoryError as e:
+                self._gone(e)
 
     def action_check(self) -> None:
         session_id = self.selected()
@@ -189,7 +193,11 @@ class SessionsScreen(Screen):
         session_id = self.selected()
         if not session_id:
             return
-        current = plain(self.store.session(session_id)["title"])
+        try:
+            current = plain(self.store.session(session_id)["title"])
+        except HistoryError as e:
+            self._gone(e)
+            return
 
         def done(title: str | None) -> None:
             if title:
@@ -223,15 +231,34 @@ class SessionsScreen(Screen):
         session_id = self.selected()
         if not session_id:
             return
-        title = plain(self.store.session(session_id)["title"])
+        try:
+            title = plain(self.store.session(session_id)["title"])
+        except HistoryError as e:  # deleted meanwhile by another process, say
+            self._gone(e)
+            return
 
         def done(confirmed: bool | None) -> None:
-            if confirmed:
+            if not confirmed:
+                return
+            try:
                 self.store.delete(session_id)
+            except HistoryError as e:
+                self._gone(e)
+                return
+            self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+            if self.app.forget_session(session_id):  # type: ignore[attr-defined]
+                self.notify(f"Deleted \"{title}\"; it was the open conversation, so a new conversation started.",
+                            markup=False)
+            else:
                 self.notify(f"Deleted \"{title}\".", markup=False)
-                self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
         self.app.push_screen(ConfirmScreen(f"Delete \"{title}\" and all its messages?"), done)
+
+    def _gone(self, error: HistoryError) -> None:
+        """A session that could not be used (deleted meanwhile by another process): said, the list read again."""
+        self.notify(str(error), severity="error", markup=False)
+        with contextlib.suppress(HistoryError):
+            self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
     def action_back(self) -> None:
         self.app.pop_screen()

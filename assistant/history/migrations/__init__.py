@@ -19,6 +19,7 @@ from assistant.history.migrations import (
     m004_search_text_and_trigram_fts,
     m005_indexes_for_scale,
     m006_title_trigram,
+    m007_title_by_user,
 )
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ Migration = Callable[["sqlite_utils.Database"], None]
 
 MIGRATIONS: list[tuple[str, Migration]] = [
     (m.NAME, m.apply) for m in (m001_initial, m002_message_fts, m003_session_title_fts,
-                                m004_search_text_and_trigram_fts, m005_indexes_for_scale, m006_title_trigram)
+                                m004_search_text_and_trigram_fts, m005_indexes_for_scale, m006_title_trigram,
+                                m007_title_by_user)
 ]
 
 
