@@ -930,7 +930,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         if turn.read_chars < turn.text_chars:
             parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
     first = turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase"))
-    return _with_question(state, lang, parts, kind, extra, "phase" if first else None)
+    return _with_question(state, lang, parts, kind, extra, "phase" if first else None, invite=bool(turn.topic))
 
 
 def _answered_later(turn: Turn) -> str | None:
