@@ -184,6 +184,7 @@ class Turn(BaseModel):
     servers: int | None = None  # "what if we only had one server?" about a plan on cards not your own
     span_months: int | None = None  # "the total for three months"
     with_spare: bool = False  # "the total including the spare"
+    two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -414,6 +415,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
         if each:
             updates["seq_len"] = int(each)
+    mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
+    if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
+        updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
         updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
@@ -490,6 +494,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     turn.span_months, turn.with_spare = u.span_months, u.with_spare
+    turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
     quotes = _quotes(turn, state)
     moved = {k for k in after if after[k] != before[k]}
@@ -859,7 +864,7 @@ def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
         return ("total_cost", *writers.write_total_cost(results, lang, turn.span_months,
                                                         turn.with_spare or bool(profile.get("uptime"))))
     if turn.has("servers_limit") or turn.has("servers_count"):
-        return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime")))
+        return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime"), turn.two_sites))
     if turn.has("cheapest"):
         return ("cheapest", *writers.write_cheapest(results, lang))
     if turn.has("how_long"):

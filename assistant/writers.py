@@ -1058,7 +1058,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
 
 
 def write_servers(results: dict[str, Any], lang: str, servers: int | None,
-                  uptime: float | None = None) -> tuple[str, dict[str, Any]]:
+                  uptime: float | None = None, two_sites: bool = False) -> tuple[str, dict[str, Any]]:
     """"What if we only had one server?" about the plan on screen: whether it fits in that many servers, and
     if not, how many it takes; "how many servers?" (servers None): how many it uses. With an availability
     target, one more server for the spare copy (N+1)."""
@@ -1073,7 +1073,9 @@ def write_servers(results: dict[str, Any], lang: str, servers: int | None,
     else:
         key = "servers.fits_one" if used == 1 else "servers.fits" if used <= servers else "servers.needs"
     line = say(lang, key, n=servers or used, used=used, plan=plan_words(best, lang), gpu=best.gpu_name, per=per)
-    if uptime:
+    if two_sites:  # each site carries the whole load: the plan twice over
+        line += ("" if lang == "zh" else " ") + say(lang, "servers.two_sites", each=used, total=2 * used)
+    elif uptime:
         short = servers is not None and servers < used + 1  # the servers asked about leave no room for a spare
         line += ("" if lang == "zh" else " ") + say(lang, "servers.spare_short" if short else "servers.spare",
                                                     uptime=f"{uptime:g}%", total=used + 1, n=servers or used)

@@ -379,3 +379,15 @@ def test_how_much_memory_a_model_needs_is_answered_at_once(text):
     data = payload(reply)
     assert data["kind"] == "answer", reply.content
     assert data["results"]["recommend"]["best"]["serve_per_gpu_bytes"] > 0
+
+
+def test_two_sites_double_the_servers_and_owned_cards_asked_about_stay_all_of_them():
+    *_, sites = run_conversation(["银行 两千员工 qwen3-32b 32k 首字一秒内 99.95% 私有化", "容灾的话需要几台 两个机房"])
+    used = payload(sites)["results"]["servers_used"]
+    assert f"每个站点 {used} 台，一共 {2 * used} 台" in sites.content
+    u = understand("how many extra replicas for n+1 redundancy across two AZs", None)
+    assert "note.two_sites" in dict(u.notes)
+    *_, h20 = run_conversation(["我们有两台8卡H20 想部署qwen3-235b-a22b 用vllm sglang还是lmdeploy", "全天候",
+                                "fp8能跑吗 h20支持吗"])
+    best = payload(h20)["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpus"] == 16

@@ -20,6 +20,8 @@ def read_constraints(m: Message) -> str | None:
         m.notes.append(("note.redundancy_target", {"target": f"{uptime[0].value:g}%"}))
     elif _said(m, word_pattern("redundancy")):
         m.notes.append(("note.redundancy", {}))
+    if _said(m, word_pattern("two_sites")):
+        m.notes.append(("note.two_sites", {}))  # "across two AZs", "两个机房": each site carries the whole load
     regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
     if regimes:
         m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))
