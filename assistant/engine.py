@@ -453,6 +453,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _drop_note(u, turn, "note.servers_without_cards", lang)
     if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
+    if "model" not in updates:
+        earlier = _model_named_before(state, text, profile.model)
+        if earlier:
+            updates["model"] = earlier  # "the gemma one": the Gemma said earlier in the conversation
     before = profile.model_dump()
     same = _same_family(profile.model, updates.get("model"), u, text)
     if same:
@@ -621,6 +625,33 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
                 and SLOTS[slot].default_for(new_phase) != getattr(profile, slot):
             updates[slot] = None  # a default of the old phase: the new phase's default is taken at the answer
             defaulted.pop(slot)
+
+
+def _model_named_before(state: AdvisorState, text: str, current: str | None) -> str | None:
+    """'the gemma one', 'the qwen one': the model of that family named earlier in the conversation, when the
+    model now planned is another family's; None otherwise."""
+    from assistant.reading.names import family_words
+
+    x = re.search(r"\bthe\s+([a-z][\w.\-]*)\s+one\b", text.lower())
+    if not x or x.group(1) not in family_words():
+        return None
+    family = x.group(1)
+    try:
+        if current and find_model(current).family == family:
+            return None
+    except (LookupError, ValueError):
+        pass
+    for message in reversed((state.get("messages") or [])[:-1]):
+        if isinstance(message, HumanMessage):
+            read = understand(_text(message), None)
+            named = [*(read.subject or "").split("|"), read.updates.get("model")]  # a quality question's too
+            for said in (x for x in named if x):
+                try:
+                    if find_model(said).family == family:
+                        return str(said)
+                except (LookupError, ValueError):
+                    continue
+    return None
 
 
 def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:

@@ -391,3 +391,14 @@ def test_two_sites_double_the_servers_and_owned_cards_asked_about_stay_all_of_th
                                 "fp8能跑吗 h20支持吗"])
     best = payload(h20)["results"]["recommend"]["best"]
     assert best["owned"] and best["gpus"] == 16
+
+
+@pytest.mark.parametrize(("turns", "model"), [
+    (["got a 3080 10gb, wanna run gemma 3 12b, will it fit?", "what about qwen3 14b at q4",
+      "could i do a small lora finetune of the gemma one on this card"], "Gemma 3 12B"),
+    (["is qwen3 235b actually better than llama 3.3 70b for code?",
+      "how many gpus would the qwen one need for 50 concurrent users at 32k"], "Qwen3 235B-A22B"),
+])
+def test_the_family_one_is_the_model_of_that_family_said_earlier(turns, model):
+    *_, last = run_conversation(turns)
+    assert model in last.content and "Llama 3.3 70B" not in last.content and "Qwen3 14B" not in last.content
