@@ -113,6 +113,9 @@ def _restated(m: Message, i: int) -> bool:
 def read_network(m: Message) -> str | None:
     """The network between servers, when said: 'IB互联', 'over InfiniBand', 'RoCE' (fast); 'plain
     ethernet', '万兆' (slow). Training over owned servers uses all of them only over a fast one."""
+    slow = [x for x in m.live("network_slow") if not negated(m.masked, x.start())]
+    if any(word_pattern("network_rdma").search(x.group(0)) for x in slow):
+        return "slow"  # "没有IB", "no infiniband": the fast fabric said to be missing
     if [x for x in m.live("network_rdma") if not negated(m.masked, x.start())]:
         return "fast"  # "200G RoCE以太网": RDMA over Ethernet is the fast fabric, whatever the cable is called
     for kind in ("slow", "fast"):  # "no infiniband, just ethernet": the negated fast one is skipped
