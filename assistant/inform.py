@@ -284,9 +284,9 @@ def engine_choice(ctx: Context) -> str:
         data.append({"id": e.id, "runs_on_card": bool(gpu and e.name_on(gpu)) if gpu else None, "sized_as": e.sized_as})
     ctx.data["engines"] = data
     lines += ["", ctx.say("info.engine.choose")]
-    pick = _engine_pick(named, gpu, ctx)
+    precision = (ctx.rec.best.precision or "") if ctx.rec and ctx.rec.best else ""  # the plan's weights
+    pick = _engine_pick(named, gpu, ctx, precision)
     if pick is not None:
-        precision = (ctx.rec.best.precision or "") if ctx.rec and ctx.rec.best else ""
         lines.append(ctx.say("info.engine.pick", engine=_engine(pick[0]).name,
                              why=ctx.say(f"info.engine.why.{pick[1]}", precision=precision.upper())))
         ctx.data["pick"] = {"engine": pick[0], "because": pick[1]}
@@ -297,7 +297,7 @@ def engine_choice(ctx: Context) -> str:
     return "\n".join(lines)
 
 
-def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context) -> tuple[str, str] | None:
+def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context, precision: str) -> tuple[str, str] | None:
     """The engine an expert would start with among those asked about, and why (a code): llama.cpp or MLX
     for one person on a desktop card or a Mac, the vendor's engine on Ascend, SGLang for DeepSeek-style
     MoE models with latent attention, vLLM otherwise (the widest model support, and the one sized)."""
@@ -309,8 +309,6 @@ def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context) -> tuple[str, 
             model = find_model(ctx.profile["model"])
         except (LookupError, ValueError):
             model = None
-    rec = ctx.rec
-    precision = (rec.best.precision or "") if rec and rec.best else ""
     gguf_only = precision.startswith("iq") or "_k" in precision  # llama.cpp's own files: MLX cannot load them
     rules = (
         ("llama.cpp", gpu is not None and gpu.vendor == "apple" and gguf_only, "gguf_only"),

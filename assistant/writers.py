@@ -947,15 +947,35 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
     return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
 
 
+def _paid(o: Option, job: bool) -> float | None:
+    """What an option costs the user: per run for a job that ends, per month for serving."""
+    return o.job_usd if job else o.usd_per_month
+
+
+def _rented_that_do_it(rec: Recommendation, job: bool) -> list[Option]:
+    """Rented options that meet every requirement and are not warned against, cheapest first."""
+    return sorted((o for o in rec.options if not o.owned and o.ok and not o.avoid and _paid(o, job) is not None),
+                  key=lambda o: (_paid(o, job), o.gpus, o.gpu))
+
+
+def _rented_plan(results: dict[str, Any], lang: str) -> Recommendation | tuple[str, dict[str, Any]]:
+    """The plan behind a cost question, or the reply when there is nothing rented to price: no plan yet, or
+    cards you own (then what renting instead would cost)."""
+    rec = Recommendation.model_validate(results["recommend"])
+    if rec.best is None:
+        return say(lang, "rb.nothing"), {}
+    if rec.best.owned:
+        return _owned_against_renting(rec, lang)
+    return rec
+
+
 def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[str, Any]]:
     """Cards you own that do the job: keep them, and what renting the cheapest card that does the same job
     would cost instead (per run for a job that ends, per month for serving)."""
     best = rec.best
     assert best is not None
     job = not rec.workload.spec.serves
-    cost = (lambda o: o.job_usd) if job else (lambda o: o.usd_per_month)
-    rented = sorted((o for o in rec.options if not o.owned and o.ok and not o.avoid and cost(o) is not None),
-                    key=lambda o: (cost(o), o.gpus, o.gpu))
+    rented = _rented_that_do_it(rec, job)
     if not best.ok or not rented:
         return say(lang, "rb.owned", option=gpu_words(best)), {}
     alt = rented[0]
@@ -1085,21 +1105,18 @@ def write_servers(results: dict[str, Any], lang: str, servers: int | None,
 def write_cheapest(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
     """"What's the cheapest way?" after a plan: the plan is ranked on what you pay, so it is the cheapest option
     that meets every requirement (your own cards cost nothing to rent); said with its cost and time."""
-    rec = Recommendation.model_validate(results["recommend"])
+    rec = _rented_plan(results, lang)
+    if isinstance(rec, tuple):
+        return rec
     best = rec.best
-    if best is None:
-        return say(lang, "rb.nothing"), {}
-    if best.owned:
-        return _owned_against_renting(rec, lang)
+    assert best is not None
     job = best.job_usd is not None and best.job_hours is not None
-    cost = (lambda o: o.job_usd) if job else (lambda o: o.usd_per_month)
-    cheaper = sorted((o for o in rec.options if o.ok and not o.avoid and not o.owned and cost(o) is not None
-                      and cost(o) < (cost(best) or 0) * 0.999), key=lambda o: (cost(o), o.gpus, o.gpu))
+    cheaper = [o for o in _rented_that_do_it(rec, job) if (_paid(o, job) or 0) < (_paid(best, job) or 0) * 0.999]
     if cheaper:  # the plan weighs more than the price (one card over several, a data-centre card): say so
         alt = cheaper[0]
         line = say(lang, "cheap.other_run" if job else "cheap.other_month", alt=plan_words(alt, lang),
-                   alt_cost=cash(cost(alt) or 0, rec), option=plan_words(best, lang), cost=cash(cost(best) or 0, rec),
-                   hours=hours(alt.job_hours or 0))
+                   alt_cost=cash(_paid(alt, job) or 0, rec), option=plan_words(best, lang),
+                   cost=cash(_paid(best, job) or 0, rec), hours=hours(alt.job_hours or 0))
         return line, {"option": best.model_dump(mode="json"), "cheapest": alt.model_dump(mode="json")}
     if job:
         line = say(lang, "cheap.run", option=plan_words(best, lang), run=cash(best.job_usd or 0, rec),
@@ -1142,12 +1159,11 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
     """"What's the total cost?": a run's cost for a job that ends, rent per hour and per month for serving
     (over the months asked, and with one spare copy when the service must stay up), the purchase price when
     the plan buys; for cards one owns, what renting instead would cost."""
-    rec = Recommendation.model_validate(results["recommend"])
+    rec = _rented_plan(results, lang)
+    if isinstance(rec, tuple):
+        return rec
     best = rec.best
-    if best is None:
-        return say(lang, "rb.nothing"), {}
-    if best.owned:
-        return _owned_against_renting(rec, lang)
+    assert best is not None
     lines = []
     run = rec.training_run or (best if best.job_usd is not None else None)
     if run is not None and run.job_usd is not None:
