@@ -18,8 +18,7 @@ def read_intents(m: Message) -> set[str]:
     """What the message asks beside slot values: reset, help, greet, thanks, not sure, math,
     rent or buy, injection, a change asked as a question (whatif)."""
     found = set()
-    for name in ("reset", "help", "greet", "thanks", "not_sure", "math", "rent_buy", "injection", "whatif", "own_enough",
-                 "total_cost", "how_long", "why", "servers_count", "cheapest"):
+    for name in vocab()["intents"]:  # every intent the vocabulary names, one pattern each
         if word_pattern(f"intents.{name}").search(m.text):
             found.add(name)
     if "rent_buy" not in found and word_pattern("preference.rent").search(m.text) \
