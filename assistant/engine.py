@@ -501,6 +501,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
     quotes = _quotes(turn, state)
+    _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
@@ -515,6 +516,22 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["quotes"] = quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+# Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").
+CARD_QUESTIONS = ("availability", "forecast", "compare_cards")
+
+
+def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
+    """'那B200呢', 'and the B200?' right after a stock, price-forecast or comparison reply, before any plan:
+    the same question about the card named now (not a sizing to start)."""
+    if state.get("results") or updates or not turn.compare or turn.has("fit_check"):
+        return
+    last = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+    topic = (last.additional_kwargs.get("gpu_advisor") or {}).get("topic") if last is not None else None
+    if topic in CARD_QUESTIONS:
+        turn.intents = sorted({*turn.intents, str(topic)} - {"whatif"})
+        turn.cards, turn.compare = list(turn.compare), []
 
 
 def _quotes(turn: Turn, state: AdvisorState) -> dict[str, Any] | None:

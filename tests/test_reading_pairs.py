@@ -116,3 +116,14 @@ def test_a_bank_with_an_availability_target_gets_no_consumer_cards():
     from knowledge import find_gpu
 
     assert find_gpu(best["gpu"]).segment != "consumer"
+
+
+def test_a_quote_with_a_decimal_price_is_no_card_you_own():
+    u = understand("we got a quote of $2.10/hr per H100 from lambda, is that good", None)
+    assert "owned" not in u.updates
+
+
+def test_a_card_named_after_a_stock_or_price_question_asks_the_same_about_it():
+    _first, second = run_conversation(["H100现在还能买到吗 明年价格会降吗", "那B200呢"])
+    assert payload(second)["topic"] == "forecast"
+    assert "NVIDIA B200 180GB (HGX)" in second.content and "你打算用这个模型做什么" not in second.content
