@@ -429,8 +429,9 @@ def rent_or_buy(ctx: Context) -> str:
     prices = ctx.turn.prices
     rec = ctx.rec
     planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
-    machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if any(k.endswith("_machine") for k in prices)
-                                               and ctx.turn.counts else None) or planned or 1  # the cards in the machine priced
+    whole = any(k.endswith("_machine") for k in prices)  # a machine's price: as many cards as it holds
+    machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
+        or (gpu.sold_in if whole and gpu.sold_in > 1 else None) or planned or 1  # the cards in the machine priced
     n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used

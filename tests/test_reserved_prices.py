@@ -127,3 +127,9 @@ def test_the_prices_given_are_kept_for_a_later_horizon_or_rent_or_buy():
     assert "With the prices you gave: $2.49 per card-hour to rent" in later.content
     u = understand("三年折旧呢", None)
     assert "rent_buy" in u.intents and u.prices == {"horizon_months": 36}
+
+
+def test_a_machine_price_for_a_card_sold_in_eight_card_servers_is_eight_cards():
+    *_, last = run_conversation(["客服机器人 4096上下文 200个并发用户 模型用qwen2.5 72b 预算每月5万人民币", "全天候",
+                                 "租还是买划算 我们拿到报价H20整机一台80万"])
+    assert "整机购买 ¥800,000 ($112,000)（8 张卡，每张 ¥100,000 ($14,000)）" in last.content
