@@ -359,7 +359,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
     lines += _assumption_lines(answer, profile, defaulted, lang, said)
-    lines += [f"- {x}" for x in _plan_lines(rec, lang, rec.action == "use")]
+    lines += [f"- {x}" for x in _plan_lines(rec, lang)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
 
@@ -466,7 +466,7 @@ def _bits(precision: str) -> float:
         return 16.0
 
 
-def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
+def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     """The tools' own assumptions, in the user's language (their English text stays in the payload)."""
     from tools.recommend import BATCH_JOB_CONCURRENCY
 
@@ -491,8 +491,6 @@ def _plan_lines(rec: Recommendation, lang: str, owned: bool) -> list[str]:
         lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude, lang)))
     if w.candidates and w.candidates != rec_default_candidates(w):
         lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))
-    if not owned and w.spec.serves:  # a job that ends is rented by the hour: how busy the cards are moves nothing
-        lines.append(say(lang, "plan.use", use=pct(w.utilisation), region=say(lang, f"region.{w.region}")))
     return lines
 
 

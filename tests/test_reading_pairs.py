@@ -127,3 +127,25 @@ def test_a_card_named_after_a_stock_or_price_question_asks_the_same_about_it():
     _first, second = run_conversation(["H100现在还能买到吗 明年价格会降吗", "那B200呢"])
     assert payload(second)["topic"] == "forecast"
     assert "NVIDIA B200 180GB (HGX)" in second.content and "你打算用这个模型做什么" not in second.content
+
+
+PROMPT_THEN_OUTPUT = {"en": ["{p} prompts and {o} output tokens", "prompts are about {p}, output {o}",
+                             "prompt length {p}, outputs of {o} tokens", "serve it with {p} prompts and {o} tokens out"],
+                      "zh": ["输入长度{p}左右 输出长度{o}", "prompt长度{p} 输出{o}", "提示词长度大概{p}，输出{o} token",
+                             "输入{p} 输出{o}"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_prompt_length_then_an_output_length_are_both_lengths(lang):
+    """'8k prompts and 500 output tokens' is a length of each, not 8,000 prompts to run; '输出长度500' too."""
+    for form, (p, tokens), o in itertools.product(PROMPT_THEN_OUTPUT[lang], [("2k", 2000), ("8k", 8000), ("6k", 6000)],
+                                                 (300, 500, 1000)):
+        text = form.format(p=p, o=o)
+        u = understand(text, None)
+        out = u.updates.get("batch_output_tokens", u.updates.get("output_tokens"))
+        assert u.updates.get("prompt_tokens") == tokens and out == o, (text, u.updates)
+        assert "batch_items" not in u.updates, (text, u.updates)
+
+
+def test_k_prompts_with_a_deadline_and_nothing_else_are_prompts_to_run():
+    assert understand("run 8k prompts through llama 8b overnight", None).updates["batch_items"] == 8000

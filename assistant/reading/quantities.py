@@ -330,12 +330,14 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
-    if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) and word_pattern("ttft_context").search(masked):
+    if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) \
+            and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
         return "items", ""
-    if word_pattern("output_label_before").search(before) and word_pattern("tokens_said").search(before[-40:]):
-        return "output_tokens", ""  # "每条输入1000 token 输出300": the unit said once, for the input
+    if word_pattern("output_label_before").search(before) and (
+            word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
+        return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
     if _people(after, before):
         return "users", _at_once(after, before)
     if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after):
