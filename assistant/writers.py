@@ -265,20 +265,30 @@ def headline(rec: Recommendation, lang: str) -> str:
         head = "## " + say(lang, f"head.extend_{rec.action}", added=best.gpus - best.owned_gpus, gpu=best.gpu_name,
                            owned=best.owned_gpus, job=job)
         if best.pp > 1 and best.tp is not None:
-            head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
+            head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
         return head
-    head = "## " + say(lang, f"head.{rec.action}", option=plan_words(best, lang), job=job)
+    unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd
+    head = "## " + say(lang, "head.unpriced" if unpriced else f"head.{rec.action}", option=plan_words(best, lang), job=job)
     if best.pp > 1 and best.tp is not None:
-        head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp)
+        head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
                     tps=tps(best.decode_tokens_per_s))
-    if rec.action == "buy" and best.gpus % best.sold_in:
+    if unpriced:
+        whole = say(lang, "head.unit_part", unit=best.sold_in) if best.gpus % best.sold_in else ""
+        head += say(lang, "head.unpriced_note", unit=whole + say(lang, "sep") if whole else "")
+    elif rec.action == "buy" and best.gpus % best.sold_in:
         head += say(lang, "head.unit", unit=best.sold_in)
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
+
+
+def _fabric(o: Option, lang: str) -> str:
+    """The network between servers a pipeline-staged plan needs: RoCE for Huawei's Ascend servers, else
+    InfiniBand or RoCE."""
+    return say(lang, "fabric.roce" if find_gpu(o.gpu).vendor == "huawei" else "fabric.ib_or_roce")
 
 
 def decision(answer: Answer, lang: str) -> dict[str, Any]:

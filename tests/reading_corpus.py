@@ -57,13 +57,23 @@ ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师"
              "个users", " users", "个标注员", "位律师", "名护士", "个分析师", "个研究员", "个开发", "个坐席"]
 
 
+# Members of an organisation: a hundred or more of them are everyone who uses the service, some at once
+# ("for about 300 doctors"); fewer size the cards as they are ("for 40 nurses").
+STAFF = {"nurses", "lawyers", "developers", "students", "teachers", "engineers", "paralegals",
+         "名医生", "位老师", "名学生", "个工程师", "位律师", "名护士", "个研究员"}
+
+
+def _people(n: int, noun: str) -> dict[str, int]:
+    return {"population": n} if n >= 100 and noun.strip() in STAFF else {"users": n}
+
+
 def users(lang: str) -> Iterator[Clause]:
     counts = (3, 12, 25, 40, 100, 200, 500)
     if lang == "en":
         for n, noun in itertools.product(counts, EN_PEOPLE):
             for said in en_numbers(n):
-                yield Clause(f"for {said} {noun}", {"users": n})
-                yield Clause(f"{said} {noun}", {"users": n})
+                yield Clause(f"for {said} {noun}", _people(n, noun))
+                yield Clause(f"{said} {noun}", _people(n, noun))
         for n in counts:
             for total in (n * 4, n * 10):  # a total beside the number at once: the number at once sizes the cards
                 yield Clause(f"{total} users, ~{n} concurrent", {"users": n})
@@ -72,12 +82,12 @@ def users(lang: str) -> Iterator[Clause]:
             yield Clause(f"concurrency {n}", {"users": n})
             yield Clause(f"a team of {n}", {"users": n})
             yield Clause(f"{n} people at once", {"users": n})
-            yield Clause(f"used by {n} {EN_PEOPLE[n % len(EN_PEOPLE)]}", {"users": n})
+            yield Clause(f"used by {n} {EN_PEOPLE[n % len(EN_PEOPLE)]}", _people(n, EN_PEOPLE[n % len(EN_PEOPLE)]))
     else:
         for n, noun in itertools.product(counts, ZH_PEOPLE):
             for said in zh_numbers(n):
-                yield Clause(f"{said}{noun}", {"users": n})
-                yield Clause(f"给{said}{noun}用", {"users": n})
+                yield Clause(f"{said}{noun}", _people(n, noun))
+                yield Clause(f"给{said}{noun}用", _people(n, noun))
         for n in counts:
             yield Clause(f"{n}人同时在线", {"users": n})
             yield Clause(f"并发{n}个用户", {"users": n})

@@ -103,6 +103,22 @@ def test_refusing_domestic_chips_is_no_domestic_policy(text: str):
     assert not set(NOT_DOMESTIC) <= set(u.updates.get("exclude") or []), u.updates
 
 
+ZH_NO_POLICY = ["不要求国产化", "没有信创要求", "不需要国产化", "无需自主可控", "不涉及信创", "不用国产卡也行",
+                "不强制国产化", "没有国产化要求"]
+EN_NO_POLICY = ["no xinchuang requirement", "no domestic-only rule here", "we are not bound by domestic-only rules"]
+
+
+def test_a_policy_said_not_to_apply_restricts_nothing():
+    """'不要求国产化，英伟达卡就行' allows NVIDIA: the policy words under a negation are no policy."""
+    texts = _sentences(ZH_NO_POLICY, ZH_TASKS, zh=True) + _sentences(EN_NO_POLICY, EN_TASKS, zh=False)
+    assert len(texts) >= 60
+
+    def free(u) -> None:
+        assert "note.domestic_only" not in _notes(u), "note"
+        assert "nvidia" not in (u.updates.get("exclude") or []), "exclude"
+    _check(texts, free)
+
+
 # ---------------------------------------------------------------- 2. a choice limited to a vendor
 
 EN_VENDOR = ["{v} only", "only {v}", "only {v} cards", "must be {v}", "we prefer {v}", "{v} cards only",
@@ -420,3 +436,18 @@ def test_a_card_asked_how_many_of_is_the_card_planned_on(text, card):
 @pytest.mark.parametrize("text", ["我想在自己的3090上微调一个glm4 9b", "用自己的3090跑qwen2.5-14b"])
 def test_ones_own_card_said_without_a_pronoun_is_owned(text):
     assert understand(text).updates.get("owned") == ["1x rtx-3090"]
+
+
+ON_PREM_EN = ["on prem only", "on-prem", "on premise", "on-premises only", "no public cloud", "no cloud, on prem",
+              "regulators say no public cloud", "we can't use the cloud", "air-gapped"]
+ON_PREM_ZH = ["数据不能出院", "数据不能出机房", "数据不出公司", "私有化部署", "不能上云", "数据不允许离开医院", "数据不能上公有云"]
+
+
+def test_data_that_must_stay_on_premises_means_owning_the_hardware():
+    """'no public cloud', 'on prem only', '数据不能出院': renting a cloud is ruled out, so the plan buys."""
+    texts = _sentences(ON_PREM_ZH, ZH_TASKS, zh=True) + _sentences(ON_PREM_EN, EN_TASKS, zh=False)
+    assert len(texts) >= 100
+
+    def bought(u) -> None:
+        assert u.updates.get("preference") == "buy", "preference"
+    _check(texts, bought)

@@ -149,3 +149,35 @@ def test_a_prompt_length_then_an_output_length_are_both_lengths(lang):
 
 def test_k_prompts_with_a_deadline_and_nothing_else_are_prompts_to_run():
     assert understand("run 8k prompts through llama 8b overnight", None).updates["batch_items"] == 8000
+
+
+STAFF = {"en": ["doctors", "nurses", "employees", "students", "lawyers", "engineers", "internal users"],
+         "zh": ["名医生", "个学生", "个员工", "名护士", "名律师", "个内部员工"]}
+STAFF_FORMS = {"en": ["serve qwen2.5 72b for about {n} {who}", "{n} {who} will use llama 3.3 70b", "for {n} {who}"],
+               "zh": ["给{n}{who}用qwen2.5 72b", "qwen2.5 72b 部署给{n}{who}", "大概{n}{who}会用"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_hundred_or_more_staff_are_who_uses_it_not_who_is_at_once(lang):
+    """'for about 300 doctors', '给300名医生用': the staff of an organisation, a share of them at once (tools.traffic);
+    twelve of them, or the same count said to be at once, size the cards as they are."""
+    for form, who, n in itertools.product(STAFF_FORMS[lang], STAFF[lang], (120, 300, 2000)):
+        text = form.format(n=n, who=who)
+        u = understand(text, None)
+        assert u.updates.get("population") == n and "users" not in u.updates, (text, u.updates)
+    for text in ["for 40 nurses", "给30个学生用", "300 concurrent doctors", "for 300 doctors at once"]:
+        u = understand(text, None)
+        assert "population" not in u.updates and u.updates["users"] in (40, 30, 300), (text, u.updates)
+
+
+AT_ONCE = {"en": ["{p} users, {c} at once", "{p} people use it, {c} at the same time", "{p} staff, peak concurrency {c}"],
+           "zh": ["{p}人用，同时{c}个", "{p}个用户 并发{c}", "{p}人用 高峰{c}人", "用户{p}个，同时在线{c}"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_everyone_and_those_at_once_are_two_counts_in_any_form(lang):
+    """'200人用，同时30个': 200 use it, 30 at once size the cards."""
+    for form, (p, c) in itertools.product(AT_ONCE[lang], [(200, 30), (500, 50), (80, 12)]):
+        text = form.format(p=p, c=c)
+        u = understand(text, None)
+        assert u.updates.get("users") == c and u.updates.get("population") == p, (text, u.updates)

@@ -123,6 +123,11 @@ GGUF_EQUIVALENT = {"bf16": "f16", "fp16": "f16", "fp8": "q8_0", "int8": "q8_0", 
 AVOID = ("poor value for training", "no CUDA training", "poor base for multi-GPU training")
 
 
+# People who use a service from which it is an organisation's (a hospital's doctors, a firm's staff): bought
+# or rented consumer cards are a poor base for it, as for a service with an availability target.
+ORG_SERVICE_PEOPLE = 100
+
+
 class Workload(ToolInput):
     phase: Phase = Field("train-and-serve", description="the job: experiment, fine-tune, serve, train-and-serve, "
                                                           "production, batch (items by a deadline) or pretrain")
@@ -154,6 +159,8 @@ class Workload(ToolInput):
                                                                       "None: not said")
     uptime: float | None = Field(None, gt=0, le=100, description="an availability target in percent ('99.9% "
                                                                 "uptime'): rented consumer cards are a poor base for it")
+    population: int | None = Field(None, gt=0, description="people who use the service, not at once ('our 300 doctors'): "
+                                                           f"from {ORG_SERVICE_PEOPLE} on, an organisation's service")
     network_gbit: float | None = Field(None, gt=0, le=3200, description="the speed of that network when said, Gb/s "
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
@@ -714,10 +721,13 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
 def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
     """Rented or bought consumer cards for a service with an availability target (or in production): a poor
     base (no ECC, no datacenter warranty), said and ranked behind data-centre cards. Your own cards are kept."""
-    if not (w.spec.serves and not owned and gpu.segment == "consumer" and (w.uptime or w.phase == "production")):
+    organisation = (w.population or 0) >= ORG_SERVICE_PEOPLE
+    if not (w.spec.serves and not owned and gpu.segment == "consumer" and (w.uptime or w.phase == "production"
+                                                                            or organisation)):
         return False
+    what = "an availability target" if w.uptime or w.phase == "production" else "an organisation relies on"
     warnings.append(f"{gpu.name} is a consumer card: no ECC memory and no datacenter warranty or support for "
-                    "round-the-clock use, a poor base for a service with an availability target")
+                    f"round-the-clock use, a poor base for a service {'with ' if what.startswith('an a') else ''}{what}")
     return True
 
 

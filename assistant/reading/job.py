@@ -35,7 +35,7 @@ def read_phase(m: Message) -> str | None:
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
     production = live("phase.production")
-    users = m.role("users")
+    users = m.role("users", "population")  # "for about 300 doctors": people who use it, some at once
     items = m.role("items", "per_item_tokens", "output_tokens")
     no_users = list(word_pattern("no_users").finditer(t))
     counted = m.role("items")
@@ -43,7 +43,7 @@ def read_phase(m: Message) -> str | None:
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
     due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words"))
-    if (users or m.role("population")) and not counted and not due:
+    if users and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
     batch = live("phase.batch") or verbs or (no_users and items) or counted_job

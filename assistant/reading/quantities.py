@@ -79,6 +79,26 @@ def _people_after() -> re.Pattern[str]:
                       rf"|^\s*(?:{phrase})\b")
 
 
+# A count of members of an organisation this large is everyone who uses the service, not the people at once.
+POPULATION_FROM = 100
+
+
+@cache
+def _population_after() -> re.Pattern[str]:
+    """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生')."""
+    v = vocab()
+    modifier = _alternation(v["people_modifiers"])
+    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:users?\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
+                      rf"(?:{_alternation(v['population_nouns'])})(?![a-z])")
+
+
+def _staff(after: str) -> bool:
+    """Members of an organisation counted, not said to be at once ('300 doctors', not '300 doctors at once')."""
+    noun = _population_after().match(after)
+    phrase = _alternation(vocab()["people_after_phrases"])
+    return bool(noun) and not re.match(rf"\s*(?:{phrase})\b", after[noun.end():])  # type: ignore[union-attr]
+
+
 @cache
 def _people_after_for() -> re.Pattern[str]:
     """'for 40 <noun>' / 'to 40 <noun>' / 'for 30 <word> use': a noun after a count the message is for."""
@@ -236,6 +256,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
             return "context", ""  # "上下文窗口8k 注册用户40": the label before claims it, the noun after is the next count's
         if (unit or _label_before(masked, q, after, before, lang, previous))[0] in ("", "users"):
             return "population", ""
+    if unit is not None and unit == ("users", "") and q.value >= POPULATION_FROM and _staff(after):
+        return "population", ""  # "for about 300 doctors": the staff who use it, some of them at once
     if unit is not None:
         return unit
     if q.scale == "k" and word_pattern("people_then_at").search(before):
@@ -339,7 +361,12 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
     if _people(after, before):
-        return "users", _at_once(after, before)
+        at_once = _at_once(after, before)
+        if not at_once and q.value >= POPULATION_FROM and _staff(after):
+            return "population", ""  # "for about 300 doctors": the staff who use it, some of them at once
+        return "users", at_once
+    if word_pattern("concurrency_before").search(bare) and not word_pattern("time_unit_after").match(after):
+        return "users", "concurrent"  # "200人用，同时30个", "peak concurrency: 40": people at once, no noun needed
     if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after):
         return "money", "CNY" if lang == "zh" else "USD"
     return "", ""

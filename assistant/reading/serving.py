@@ -78,6 +78,10 @@ def read_population(m: Message) -> int | None:
     """The people who use a service, not the people at once: 'about 3000 internal users', 'our 800
     employees', '全院一千多人'. The number at once is sized from it (tools.traffic) unless said."""
     counted = m.role("population")
+    if not counted:  # "200人用，同时30个", "500 users, 50 at once": the larger count is everyone who uses it
+        users = [q for q in m.role("users") if q.start not in m.ranged and not q.negated]
+        at_once = [q.value for q in users if q.extra == "concurrent"]
+        counted = [q for q in users if q.extra != "concurrent" and at_once and q.value > max(at_once)]
     if not counted:
         return None
     value = counted[-1].value

@@ -165,7 +165,11 @@ def _zh_people(text: str) -> str:
 
     def repl(x: re.Match[str]) -> str:
         noun = x.group(0)[len(x.group(1)):]
-        return x.group(0) if any(noun.strip().endswith(w) for w in not_people) else f" {x.group(1)} users "
+        if any(noun.strip().endswith(w) for w in not_people):
+            return x.group(0)
+        who = re.search(r"[\u3400-\u9fff]*$", noun).group(0).lstrip("个位名号来多左右的")  # type: ignore[union-attr]
+        who = who if who in vocab()["population_nouns"] else ""  # kept for staff only: '300名护士' (population_nouns)
+        return f" {x.group(1)} users {who} "
 
     return _zh_people_pattern().sub(repl, text)
 
