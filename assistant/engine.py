@@ -63,7 +63,7 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 # "gguf" only implies its usual Q4_K_M.
 GGUF_BITS_SAID = re.compile(r"(?<![a-z])q\d|\d\s*-?\s*bits?\b|(?<![a-z])int\d|(?<![a-z])fp\d|(?<![a-z])bf16|(?<![a-z])f16|(?<![a-z])iq\d|位|比特")
 # Phases whose counts of things are examples to train on.
-TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
+TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain", "continued-pretrain")
 # Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.
 HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
                   "server_gpus", "has_host"}

@@ -34,7 +34,7 @@ class Profile(BaseModel):
     kv_cache: Literal[8, 4] | None = None  # bits of the KV cache the user asked for ("fp8 kv cache")
     batch_items: int | None = Field(None, gt=0)
     batch_input_tokens: int | None = Field(None, gt=0)
-    batch_output_tokens: int | None = Field(None, gt=0)
+    batch_output_tokens: int | None = Field(None, ge=0)  # 0: nothing generated (embedding, scoring)
     context: int | None = Field(None, gt=0)
     population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
     # people at once said as a range, [low, high] or [low, None] for "100+": users is then sized at a

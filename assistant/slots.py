@@ -53,6 +53,22 @@ def batch(p: Profile) -> bool:
     return spec is not None and spec.batch
 
 
+def writes_tokens(p: Profile) -> bool:
+    """A batch job whose model generates: an encoder (embedding, reranking) reads and writes nothing."""
+    return batch(p) and not _encoder(p)
+
+
+def _encoder(p: Profile) -> bool:
+    if not p.get("model"):
+        return False
+    from knowledge import find_model
+
+    try:
+        return find_model(p["model"]).encoder
+    except (LookupError, ValueError):
+        return False
+
+
 def runs_inference(p: Profile) -> bool:
     return serves(p) or batch(p)
 
@@ -195,7 +211,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("kv_cache", None, matters=runs_inference),  # None: 16-bit, or 8-bit on your own cards when that fits
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
     Slot("batch_input_tokens", 1000, matters=batch),
-    Slot("batch_output_tokens", 200, matters=batch),
+    Slot("batch_output_tokens", 200, matters=writes_tokens),
     Slot("context", 8192, matters=holds_conversations, panel=True),
     # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
     # the cards, are then taken from it (tools.traffic) and not asked for.

@@ -415,7 +415,8 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1 and _lacks_fp8(best)
         native = _native(rec)
-        key = ("answer.precision_native" if native == shown else
+        key = ("answer.precision_encoder" if _model(rec).encoder and shown == "bf16" else
+               "answer.precision_native" if native == shown else
                ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
                "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
@@ -474,8 +475,11 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     if w.spec.batch:
         lines.append(say(lang, "plan.batch", concurrency=BATCH_JOB_CONCURRENCY))
+        if _model(rec).encoder:
+            lines.append(say(lang, "plan.encoder", model=_model_name(rec, lang),
+                             params=f"{_model(rec).total_params_b * 1e3:,.0f}"))
     if w.spec.trains:
-        kind = say(lang, "plan.pretrain") if w.spec.pretrains else say(lang, f"method.{w.method}")
+        kind = say(lang, f"plan.{w.phase}") if w.spec.pretrains else say(lang, f"method.{w.method}")
         if w.method == "qlora" and w.qlora_base and not w.spec.pretrains:
             kind += say(lang, "plan.qlora_base", bits=w.qlora_base)
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
@@ -537,7 +541,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
     run = rec.trains_on
     if w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
         method = say(lang, f"method.{w.method}") if lang == "zh" else w.method  # the English lines keep the short id
-        line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=method,
+        line = say(lang, f"fig.{w.phase}" if w.spec.pretrains else "fig.train", method=method,
                    model=_model_name(rec, lang), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
         if rec.training_run is not None:
             line += say(lang, "fig.train_on", option=gpu_words(run))
@@ -572,9 +576,11 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
     if w.spec.batch and best.job_hours is not None:
-        total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
-        line = say(lang, "fig.batch", model=model_words(rec.model_name, lang), items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
-                   tokens_out=f"{w.batch_output_tokens:,}", total=token_count(total),
+        written = w.written_per_item(_model(rec))
+        total = (w.batch_items or 1) * (w.batch_input_tokens + written)
+        line = say(lang, "fig.batch" if written else "fig.batch_read_only", model=model_words(rec.model_name, lang),
+                   items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
+                   tokens_out=f"{written:,}", total=token_count(total),
                    hours=hours(best.job_hours), option=gpu_words(best, lang),
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:

@@ -165,7 +165,8 @@ class Workload(ToolInput):
     seq_len: int = Field(2048, gt=0, description=SEQ_LEN_HELP)
     batch_items: int | None = Field(None, gt=0, description="batch job: items to process")
     batch_input_tokens: int = Field(1000, gt=0, description="batch job: tokens read per item")
-    batch_output_tokens: int = Field(200, gt=0, description="batch job: tokens written per item")
+    batch_output_tokens: int = Field(200, ge=0, description="batch job: tokens written per item (0: read only, as "
+                                                            "an embedding or reranking model does)")
     deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
@@ -214,6 +215,11 @@ class Workload(ToolInput):
     @property
     def spec(self):
         return PHASES[self.phase]
+
+    def written_per_item(self, model: ModelArch) -> int:
+        """Tokens a batch job writes per item: none on an encoder (an embedding or reranking model returns a
+        vector or a score: the job is prefill only), else what was said or the default."""
+        return 0 if model.encoder else self.batch_output_tokens
 
     def tokens_per_run(self, model: ModelArch) -> float:
         if self.train_tokens:
@@ -376,6 +382,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
         return "w8a8-int8"  # Ascend has no FP8 units: vLLM-Ascend serves FP8 checkpoints converted to W8A8
     if chosen:
         return chosen
+    if model.encoder:
+        return "bf16"  # an embedding model of a few hundred million parameters runs as published (TEI, vLLM's pooling)
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 
@@ -527,7 +535,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     the fewest cards that hold it."""
     all_cards = all_cards or owned
     items = w.batch_items or 1
-    seq = w.batch_input_tokens + w.batch_output_tokens
+    written = w.written_per_item(resolve_model(w.model))
+    seq = w.batch_input_tokens + written
     total = n
     pairs = _engines(w, gpu, precision_id, owned)
     if not pairs:
@@ -550,9 +559,9 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         return
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
     sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=n, batch=concurrency,
-                          context=w.batch_input_tokens + w.batch_output_tokens // 2, engine=engine))
+                          context=w.batch_input_tokens + written // 2, engine=engine))
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
-               + items * w.batch_output_tokens / sp.aggregate_decode_tokens_per_s)
+               + items * written / sp.aggregate_decode_tokens_per_s)
     hours = seconds / 3600
     replicas = total // n
     hours /= replicas
@@ -561,7 +570,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
-    opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
+    # an encoder's throughput is the tokens it reads; a generator's the tokens it writes
+    opt.aggregate_tokens_per_s = (sp.prefill_tokens_per_s if not written else sp.aggregate_decode_tokens_per_s) * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if all_cards else hours / replicas
     if planned and w.deadline_hours:
@@ -1679,11 +1689,16 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         assumptions.append(f"serving in {precision}, {w.users} concurrent user(s), {w.context:,}-token context")
     if spec.batch:
         assumptions.append(f"batch job: {w.batch_items or 1:,} items x ({w.batch_input_tokens:,} tokens in, "
-                           f"{w.batch_output_tokens:,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
+                           f"{w.written_per_item(model):,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
                            "flight per copy")
+        if model.encoder:
+            assumptions.append(f"{model.name} is an encoder (embedding or reranking): it reads each item once and "
+                               f"generates nothing, about 2 x {model.total_params_b * 1e3:,.0f}M parameters FLOPs per "
+                               "token read (prefill only)")
     if spec.trains:
         tokens = w.tokens_per_run(model)
-        kind = "pretraining (full, ZeRO-3)" if spec.pretrains else {
+        kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
+                else "pretraining (full, ZeRO-3)") if spec.pretrains else {
             "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
         dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
         assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
@@ -1696,7 +1711,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
-                  w.batch_input_tokens + w.batch_output_tokens if spec.batch else 0)
+                  w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
     if longest > model.max_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
                         "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "

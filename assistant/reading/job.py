@@ -46,7 +46,9 @@ def read_phase(m: Message) -> str | None:
     if (users or m.role("population")) and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
-    batch = live("phase.batch") or verbs or (no_users and items) or counted_job
+    batch = live("phase.batch") or verbs or (no_users and items) or counted_job or (counted and _encoder_named(m))
+    if pretrain and live("phase.continued_pretrain"):
+        return "continued-pretrain"  # from a released checkpoint: every weight trained, the same 6·N·D
     if pretrain:
         return "pretrain"
     if batch and not train:
@@ -68,6 +70,17 @@ def read_phase(m: Message) -> str | None:
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)
     return None
+
+
+def _encoder_named(m: Message) -> bool:
+    """An embedding or reranking model named: counted items go through it as a batch job (it serves no chat)."""
+    for _start, _end, model_id in m.names:
+        try:
+            if find_model(model_id).encoder:
+                return True
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+            continue
+    return False
 
 
 def _descriptive(text: str, x: re.Match[str]) -> bool:
@@ -354,6 +367,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
     if trains(m) or m.phase in ("serve", "production", "train-and-serve"):
         return None
     found = m.role("output_tokens")
+    if not found and m.live("output_none"):
+        return 0  # "it doesn't generate anything": an embedding or scoring job reads only
     if not found and m.live("output_short"):
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and m.live("output_same_length"):
