@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.catalog import say, text
-from tools.phases import IMAGE_PROMPT_TOKENS, PHASES
+from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, IMAGE_PROMPT_TOKENS, PHASES, RL_PROMPTS
 
 MAX_QUESTIONS = 4
 
@@ -51,6 +51,16 @@ def serves(p: Profile) -> bool:
 def batch(p: Profile) -> bool:
     spec = _phase(p)
     return spec is not None and spec.batch
+
+
+def trains_on_data(p: Profile) -> bool:
+    """Training on a dataset of tokens said: online RL trains on what it generates instead (tools.rl)."""
+    return trains(p) and not reinforces(p)
+
+
+def reinforces(p: Profile) -> bool:
+    """An online RL fine-tune (GRPO, PPO): its prompts, group size and completion length size it (tools.rl)."""
+    return fine_tunes(p) and p.get("objective") == "rl"
 
 
 def writes_tokens(p: Profile) -> bool:
@@ -204,6 +214,10 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("model", "llama-3.1-8b", asks=True, panel=True),
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
     Slot("objective", "sft", matters=fine_tunes),
+    Slot("rl_algorithm", "grpo", matters=reinforces),
+    Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
+    Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
+    Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
     Slot("framework", None, matters=trains),
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
     Slot("qlora_base", None, matters=trains),  # None: NF4, QLoRA's usual 4-bit base  # None: HF Trainer's defaults (tools.training says so)
@@ -220,7 +234,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
-    Slot("train_tokens", None, matters=trains),
+    Slot("train_tokens", None, matters=trains_on_data),
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),

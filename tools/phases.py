@@ -12,6 +12,14 @@ Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "producti
 # page"): a batch item or a request is one image and these.
 IMAGE_PROMPT_TOKENS = 100
 
+# An online RL fine-tune (tools.rl) when the user does not say: a group of 8 completions per prompt (TRL's
+# GRPOConfig num_generations default; DeepSeekMath's GRPO used 64), 10,000 prompts in a pass, prompts of 512 tokens
+# and completions of 1,024 generated in full. Each is stated in the answer for the user to correct.
+DEFAULT_SAMPLES = 8
+RL_PROMPTS = 10_000
+DEFAULT_PROMPT_TOKENS = 512
+DEFAULT_COMPLETION_TOKENS = 1024
+
 
 @dataclass(frozen=True)
 class PhaseSpec:

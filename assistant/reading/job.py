@@ -31,7 +31,7 @@ def read_phase(m: Message) -> str | None:
     train = [x for x in live("phase.train")
              if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
              and not _descriptive(t, x)]
-    strong = live("phase.serve_strong")
+    strong = [x for x in live("phase.serve_strong") if not word_pattern("phase.online_training").match(t, x.start())]
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
     production = live("phase.production")
@@ -225,8 +225,9 @@ def read_method(m: Message) -> str | None:
 
 
 def read_objective(m: Message) -> str | None:
-    """The training objective: 'dpo' for DPO, ORPO, KTO, SimPO, preference pairs; 'sft' when said."""
-    for name in ("dpo", "sft"):
+    """The training objective: 'rl' for online RL (GRPO, PPO, rollouts, 强化学习), 'dpo' for DPO, ORPO, KTO, SimPO,
+    preference pairs; 'sft' when said."""
+    for name in ("rl", "dpo", "sft"):
         if m.live(f"objective.{name}"):
             return name
     return None
@@ -293,8 +294,8 @@ def read_train_tokens(m: Message) -> float | None:
     direct = m.role("train_tokens")
     if direct:
         return float(direct[-1].value)
-    if not trains(m):
-        return None
+    if not trains(m) or m.live("objective.rl"):
+        return None  # online RL trains on what it generates: prompts x samples x lengths (tools.rl), not examples
     counts = m.role("examples", "items")
     each = m.role("per_item_tokens")
     if counts and each:
