@@ -69,6 +69,7 @@ from tools.queueing import (
     traffic_on,
 )
 from tools.rl import RlInput, RlResult, rl_run
+from tools.rl import training_setup as rl_training_setup
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
@@ -242,7 +243,7 @@ class Workload(ToolInput):
         """An online RL fine-tune: rollouts generated, then a policy update on them (tools.rl)."""
         return self.objective == "rl" and self.spec.trains and not self.spec.pretrains
 
-    def rl_input(self, gpu: str, n: int) -> RlInput:
+    def rl_input(self, gpu: str | None, n: int) -> RlInput:
         method: Method = self.method
         return RlInput(model=self.model, gpu=gpu, gpus=n, method=method, algorithm=self.rl_algorithm,
                        prompts=self.rl_prompts, samples=self.rl_samples, prompt_tokens=self.rl_prompt_tokens,
@@ -622,6 +623,8 @@ def _too_close(hours: float, deadline: float) -> str:
 def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
     reference copy when not LoRA), several cards shard with FSDP/ZeRO-3."""
+    if w.reinforces:
+        return rl_training_setup(w.rl_input(None, n))
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,

@@ -40,12 +40,13 @@ ROLLOUTS_IN_FLIGHT = 256
 
 class RlInput(ToolInput):
     model: str
-    gpu: str
+    gpu: str | None = Field(None, description="the card (needed to size a run; the training layout alone needs none)")
     gpus: int = Field(1, gt=0, le=1024)
     method: Method = "lora"
     algorithm: Algorithm = "grpo"
     prompts: int = Field(gt=0, description="prompts in one pass over the data")
-    samples: int = Field(DEFAULT_SAMPLES, gt=0, le=1024, description="completions generated per prompt (the group)")
+    samples: int = Field(DEFAULT_SAMPLES, ge=2, le=1024, description="completions generated per prompt (the group: "
+                                                                      "GRPO compares within it, so at least 2)")
     prompt_tokens: int = Field(DEFAULT_PROMPT_TOKENS, gt=0)
     completion_tokens: int = Field(DEFAULT_COMPLETION_TOKENS, gt=0, description="tokens generated per completion")
     epochs: float = Field(1.0, gt=0, description="passes over the prompts")
@@ -74,17 +75,24 @@ class RlResult(BaseModel):
     warnings: list[str] = []
 
 
+def training_setup(inp: RlInput) -> TrainingMemoryInput:
+    """The policy update's layout: sequences of prompt + completion, ZeRO-3 over several cards, and a frozen BF16
+    reference copy when every weight trains (with LoRA the reference is the base with the adapters off)."""
+    return TrainingMemoryInput(model=inp.model, method=inp.method, seq_len=inp.prompt_tokens + inp.completion_tokens,
+                               gpus=inp.gpus, zero=3 if inp.gpus > 1 else 0, reference_model=inp.method == "full",
+                               framework=inp.framework, base_precision=inp.base_precision)
+
+
 def rl_run(inp: RlInput) -> RlResult:
     """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring)."""
+    if inp.gpu is None:
+        raise ToolError("a card is needed to size an RL run: name one (gpu)")
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
     n = inp.gpus
     seq = inp.prompt_tokens + inp.completion_tokens
     critic = inp.algorithm == "ppo"
-    full = inp.method == "full"
-    setup = TrainingMemoryInput(model=inp.model, method=inp.method, seq_len=seq, gpus=n, zero=3 if n > 1 else 0,
-                                reference_model=full, framework=inp.framework, base_precision=inp.base_precision)
-    tm = training_memory(setup)
+    tm = training_memory(training_setup(inp))
     train_bytes = tm.per_gpu_total_bytes * (2 if critic else 1)  # PPO: a value model trained beside the policy
     cap = usable_bytes(gpu)
     bf16 = find_precision("bf16")
@@ -131,7 +139,3 @@ def rl_run(inp: RlInput) -> RlResult:
                     rollout_hours=rollout_hours, update_hours=tt.hours, hours=hours, usd=usd,
                     rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies, warnings=warnings)
 
-
-def check(inp: RlInput) -> None:
-    if inp.samples < 2 and inp.algorithm == "grpo":
-        raise ToolError("GRPO compares completions within a group: it needs at least 2 samples per prompt")
