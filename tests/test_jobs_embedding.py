@@ -86,3 +86,12 @@ def test_a_generator_told_it_writes_nothing_reads_only():
                                       "it doesnt generate anything"])
     assert "200 out" in first.content
     assert payload(second)["profile"]["batch_output_tokens"] == 0 and "nothing generated" in second.content
+
+
+@pytest.mark.parametrize(("turn", "said"), [
+    ("serve bge-m3 for our RAG search, 50 queries per second, around the clock", "I have no serving model for encoders yet"),
+    ("部署bge-m3做在线检索服务，每秒50个请求", "我还没有编码器的在线服务模型"),
+])
+def test_serving_an_encoder_says_plainly_it_is_sized_as_a_generator(turn, said):
+    reply = run_conversation([turn])[-1]
+    assert said in reply.content

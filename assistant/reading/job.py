@@ -65,6 +65,7 @@ def read_phase(m: Message) -> str | None:
     if train:
         return "fine-tune"
     if strong:
+        _encoder_served(m)
         return "serve"
     if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase"):
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
@@ -81,6 +82,19 @@ def _encoder_named(m: Message) -> bool:
         except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
             continue
     return False
+
+
+def _encoder_served(m: Message) -> None:
+    """An embedding or reranking model to serve: said plainly that it is sized as a generator (no encoder
+    serving model yet), never silently."""
+    for _start, _end, model_id in m.names:
+        try:
+            model = find_model(model_id)
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+            continue
+        if model.encoder:
+            m.notes.append(("note.encoder_serving", {"model": model.name, "params": f"{model.total_params_b * 1e3:,.0f}"}))
+            return
 
 
 def _descriptive(text: str, x: re.Match[str]) -> bool:
