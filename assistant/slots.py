@@ -68,6 +68,17 @@ def writes_tokens(p: Profile) -> bool:
     return batch(p) and not _encoder(p)
 
 
+def _encoder_limit(p: Profile, default: int) -> int:
+    """The most an encoder reads per item when that is below the default item length (BERT-style models read 512
+    tokens): the item is cut there, so that is what is read; else 0."""
+    if not batch(p) or not _encoder(p):
+        return 0
+    from knowledge import find_model
+
+    limit = find_model(p["model"]).max_context
+    return limit if limit < default else 0
+
+
 def _encoder(p: Profile) -> bool:
     if not p.get("model"):
         return False
@@ -137,6 +148,8 @@ class Slot:
             return 1.0  # a production service, or one with an availability target, is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
+        if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
+            return _encoder_limit(profile, self.default)
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -159,6 +172,8 @@ class Slot:
             return say(lang, key + "_uptime", uptime=f"{profile['uptime']:g}%")
         elif self.name == "utilisation" and profile.get("phase") == "production":
             key += "_production"
+        elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
+            return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")

@@ -95,3 +95,24 @@ def test_a_generator_told_it_writes_nothing_reads_only():
 def test_serving_an_encoder_says_plainly_it_is_sized_as_a_generator(turn, said):
     reply = run_conversation([turn])[-1]
     assert said in reply.content
+
+
+@pytest.mark.parametrize(("text", "model_id", "items"), [
+    ("rerank 1M query-passage pairs with bge-reranker-v2-m3", "bge-reranker-v2-m3", 1_000_000),
+    ("embed 10M chunks with bge-large", "bge-large-en-v1.5", 10_000_000),
+    ("用Qwen3-Embedding-8B给2000万条商品描述算向量", "qwen3-embedding-8b", 20_000_000),
+])
+def test_items_for_an_encoder_are_a_batch_job_not_training_data(text, model_id, items):
+    u = understand(text, None).updates
+    assert u.get("phase") == "batch" and u.get("model") == model_id and u.get("batch_items") == items, u
+    assert "train_tokens" not in u
+
+
+def test_fine_tuning_an_encoder_is_still_fine_tuning():
+    assert understand("fine-tune bge-m3 on 100k pairs", None).updates.get("phase") == "fine-tune"
+
+
+def test_an_item_length_not_said_is_the_most_a_short_encoder_reads():
+    reply = run_conversation(["embed 10M chunks with bge-large, done by friday"])[-1]
+    assert "10,000,000 items × 512 tokens read" in reply.content
+    assert "512 tokens read per item: the most this model reads" in reply.content

@@ -46,7 +46,8 @@ def read_phase(m: Message) -> str | None:
     if (users or m.role("population")) and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
-    batch = live("phase.batch") or verbs or (no_users and items) or counted_job or (counted and _encoder_named(m))
+    encoder_items = (counted or m.role("examples")) and _encoder_named(m) and not train
+    batch = live("phase.batch") or verbs or (no_users and items) or counted_job or encoder_items
     if pretrain and live("phase.continued_pretrain"):
         return "continued-pretrain"  # from a released checkpoint: every weight trained, the same 6·N·D
     if pretrain:
@@ -333,7 +334,10 @@ def _typical_tokens(m: Message, end: int) -> int | None:
 
 def trains(m: Message) -> bool:
     """Whether the message is about training (so counts are examples, not items of a batch job)."""
-    words = bool(m.live("phase.train") or m.live("phase.pretrain") or m.role("examples"))
+    said = bool(m.live("phase.train") or m.live("phase.pretrain"))
+    if not said and _encoder_named(m):
+        return False  # "rerank 1M query-passage pairs with bge-reranker": pairs to score, not to train on
+    words = said or bool(m.role("examples"))
     return words and not (m.live("phase.batch") and not m.live("phase.train"))
 
 
