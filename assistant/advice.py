@@ -129,8 +129,9 @@ def serving_setup(w: Workload, best: Option):
     """How the recommended option serves: one model copy of best.gpus / replicas cards, with the
     job's context (a conversation, or one batch item in and out)."""
     from tools.inference import InferenceMemoryInput
+    from tools.models import resolve_model
 
-    context = w.context if w.spec.serves else w.batch_input_tokens + w.batch_output_tokens
+    context = w.context if w.spec.serves else w.batch_input_tokens + w.written_per_item(resolve_model(w.model))
     users = best.users_per_replica or -(-w.users // best.replicas)  # each copy holds its share of the users
     return InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
                                 batch=users if w.spec.serves else 1, gpus=best.tp or best.gpus // best.replicas,

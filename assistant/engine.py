@@ -63,7 +63,7 @@ UNREADABLE_WORDS = {  # what a malformed message held, in words
 # "gguf" only implies its usual Q4_K_M.
 GGUF_BITS_SAID = re.compile(r"(?<![a-z])q\d|\d\s*-?\s*bits?\b|(?<![a-z])int\d|(?<![a-z])fp\d|(?<![a-z])bf16|(?<![a-z])f16|(?<![a-z])iq\d|位|比特")
 # Phases whose counts of things are examples to train on.
-TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain")
+TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain", "continued-pretrain")
 # Slots that choose the cards themselves: a change to them asks for other cards, not whether the same ones fit.
 HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
                   "server_gpus", "has_host"}
@@ -241,7 +241,10 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
     if slot in ("method", "region", "preference", "network"):
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
-        return say(lang, "ack.objective") if value == "dpo" else say(lang, "slot.objective.default")
+        return say(lang, "ack.objective") if value == "dpo" else say(lang, "ack.objective_rl") if value == "rl" \
+            else say(lang, "slot.objective.default")
+    if slot == "rl_algorithm":
+        return say(lang, "ack.rl_algorithm", value=str(value).upper())
     if slot == "engine":
         return say(lang, "ack.engine", value=ENGINE_NAMES.get(str(value), str(value)))
     if slot == "framework":
@@ -407,6 +410,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             and (updates.get("only") or updates.get("owned") or u.compare_gpus)
             and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents)):
         updates["phase"] = "serve"  # "gpt-oss-20b on a single rtx 4060 ti?": can it run there
+    if updates.get("objective") == "rl" and profile.objective != "rl" and profile.train_tokens \
+            and "train_tokens" not in updates:
+        # "是GRPO强化学习不是普通sft": online RL trains on what it generates (tools.rl), so the examples counted
+        # for supervised fine-tuning become its prompts, and their assumed tokens go
+        if "rl_prompts" not in updates and profile.rl_prompts is None:
+            updates["rl_prompts"] = max(1, round(profile.train_tokens / (profile.seq_len or EXAMPLE_TOKENS)))
+        updates["train_tokens"] = None
     if "phase" not in updates and profile.phase in TRAINING_PHASES and "batch_items" in updates:
         # "数据10万条，每条1k token" after a fine-tuning plan: examples to train on, not a batch job's items
         each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")

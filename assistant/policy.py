@@ -26,7 +26,11 @@ class Profile(BaseModel):
     phase: Phase | None = None
     model: str | None = None
     method: Literal["full", "lora", "qlora"] | None = None
-    objective: Literal["sft", "dpo"] | None = None
+    objective: Literal["sft", "dpo", "rl"] | None = None
+    rl_algorithm: Literal["grpo", "ppo"] | None = None  # online RL: PPO trains a value model too
+    rl_prompts: int | None = Field(None, gt=0)  # prompts in one pass ("10k prompts")
+    rl_samples: int | None = Field(None, ge=2, le=1024)  # completions per prompt, the group ("8 rollouts each")
+    rl_completion_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per completion
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     engine: Literal["vllm", "sglang", "llama.cpp"] | None = None  # the serving engine named
     qlora_base: Literal[8, 4, 2] | None = None  # bits of QLoRA's frozen base ("qlora with an 8-bit base")
@@ -34,7 +38,7 @@ class Profile(BaseModel):
     kv_cache: Literal[8, 4] | None = None  # bits of the KV cache the user asked for ("fp8 kv cache")
     batch_items: int | None = Field(None, gt=0)
     batch_input_tokens: int | None = Field(None, gt=0)
-    batch_output_tokens: int | None = Field(None, gt=0)
+    batch_output_tokens: int | None = Field(None, ge=0)  # 0: nothing generated (embedding, scoring)
     context: int | None = Field(None, gt=0)
     population: int | None = Field(None, gt=0)  # people who use it, not at once ("our 800 employees")
     # people at once said as a range, [low, high] or [low, None] for "100+": users is then sized at a

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.catalog import say, text
-from tools.phases import IMAGE_PROMPT_TOKENS, PHASES
+from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, IMAGE_PROMPT_TOKENS, PHASES, RL_PROMPTS
 
 MAX_QUESTIONS = 4
 
@@ -51,6 +51,43 @@ def serves(p: Profile) -> bool:
 def batch(p: Profile) -> bool:
     spec = _phase(p)
     return spec is not None and spec.batch
+
+
+def trains_on_data(p: Profile) -> bool:
+    """Training on a dataset of tokens said: online RL trains on what it generates instead (tools.rl)."""
+    return trains(p) and not reinforces(p)
+
+
+def reinforces(p: Profile) -> bool:
+    """An online RL fine-tune (GRPO, PPO): its prompts, group size and completion length size it (tools.rl)."""
+    return fine_tunes(p) and p.get("objective") == "rl"
+
+
+def writes_tokens(p: Profile) -> bool:
+    """A batch job whose model generates: an encoder (embedding, reranking) reads and writes nothing."""
+    return batch(p) and not _encoder(p)
+
+
+def _encoder_limit(p: Profile, default: int) -> int:
+    """The most an encoder reads per item when that is below the default item length (BERT-style models read 512
+    tokens): the item is cut there, so that is what is read; else 0."""
+    if not batch(p) or not _encoder(p):
+        return 0
+    from knowledge import find_model
+
+    limit = find_model(p["model"]).max_context
+    return limit if limit < default else 0
+
+
+def _encoder(p: Profile) -> bool:
+    if not p.get("model"):
+        return False
+    from knowledge import find_model
+
+    try:
+        return find_model(p["model"]).encoder
+    except (LookupError, ValueError):
+        return False
 
 
 def runs_inference(p: Profile) -> bool:
@@ -111,6 +148,8 @@ class Slot:
             return 1.0  # a production service, or one with an availability target, is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
+        if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
+            return _encoder_limit(profile, self.default)
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -133,6 +172,8 @@ class Slot:
             return say(lang, key + "_uptime", uptime=f"{profile['uptime']:g}%")
         elif self.name == "utilisation" and profile.get("phase") == "production":
             key += "_production"
+        elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
+            return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -188,6 +229,10 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("model", "llama-3.1-8b", asks=True, panel=True),
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
     Slot("objective", "sft", matters=fine_tunes),
+    Slot("rl_algorithm", "grpo", matters=reinforces),
+    Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
+    Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
+    Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
     Slot("framework", None, matters=trains),
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
     Slot("qlora_base", None, matters=trains),  # None: NF4, QLoRA's usual 4-bit base  # None: HF Trainer's defaults (tools.training says so)
@@ -195,7 +240,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("kv_cache", None, matters=runs_inference),  # None: 16-bit, or 8-bit on your own cards when that fits
     Slot("batch_items", 100_000, asks=True, matters=batch, panel=True),
     Slot("batch_input_tokens", 1000, matters=batch),
-    Slot("batch_output_tokens", 200, matters=batch),
+    Slot("batch_output_tokens", 200, matters=writes_tokens),
     Slot("context", 8192, matters=holds_conversations, panel=True),
     # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
     # the cards, are then taken from it (tools.traffic) and not asked for.
@@ -204,7 +249,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
-    Slot("train_tokens", None, matters=trains),
+    Slot("train_tokens", None, matters=trains_on_data),
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),

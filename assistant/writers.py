@@ -425,7 +425,8 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         shown = (best.precision if best and best.precision else rec.precision) or ""
         mixed = len({o.precision for o in table_options(answer) if o.precision}) > 1 and _lacks_fp8(best)
         native = _native(rec)
-        key = ("answer.precision_native" if native == shown else
+        key = ("answer.precision_encoder" if _model(rec).encoder and shown == "bf16" else
+               "answer.precision_native" if native == shown else
                ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
                "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
@@ -484,8 +485,17 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     if w.spec.batch:
         lines.append(say(lang, "plan.batch", concurrency=BATCH_JOB_CONCURRENCY))
-    if w.spec.trains:
-        kind = say(lang, "plan.pretrain") if w.spec.pretrains else say(lang, f"method.{w.method}")
+        if _model(rec).encoder:
+            lines.append(say(lang, "plan.encoder", model=_model_name(rec, lang),
+                             params=f"{_model(rec).total_params_b * 1e3:,.0f}"))
+    if w.reinforces:
+        lines.append(say(lang, "plan.rl", algorithm=w.rl_algorithm.upper(), prompts=f"{w.rl_prompts:,}",
+                         samples=w.rl_samples, completion=f"{w.rl_completion_tokens:,}", prompt=f"{w.rl_prompt_tokens:,}",
+                         method=say(lang, f"method.{w.method}"), trained=token_count(w.tokens_per_run(_model(rec))))
+                     + (say(lang, "plan.rl_ppo") if w.rl_algorithm == "ppo" else ""))
+        lines.append(say(lang, "plan.rl_not"))
+    elif w.spec.trains:
+        kind = say(lang, f"plan.{w.phase}") if w.spec.pretrains else say(lang, f"method.{w.method}")
         if w.method == "qlora" and w.qlora_base and not w.spec.pretrains:
             kind += say(lang, "plan.qlora_base", bits=w.qlora_base)
         dpo = say(lang, "plan.dpo") if w.objective == "dpo" else ""
@@ -539,26 +549,54 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
     return lines + [""] if lines else []
 
 
+def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
+    """An online RL fine-tune on its cards (tools.rl): memory shared by the trainer and the rollout engine, and a
+    pass's time as the rollouts' generation plus the policy update."""
+    w, r = rec.workload, run.rl
+    assert r is not None
+    method = say(lang, f"method.{w.method}") if lang == "zh" else w.method
+    line = say(lang, "fig.rl", algorithm=w.rl_algorithm.upper(), method=method, model=_model_name(rec, lang),
+               used=gb(r.per_gpu_bytes), capacity=gb(r.capacity_bytes), train=gb(r.train_per_gpu_bytes),
+               engine=gb(r.engine_weights_per_gpu_bytes), kv=gb(r.kv_per_gpu_bytes))
+    if rec.training_run is not None:
+        line += say(lang, "fig.train_on", option=gpu_words(run))
+    if r.fits:
+        line += say(lang, "fig.rl_time", hours=hours(r.hours), rollout_h=hours(r.rollout_hours),
+                    generated=token_count(r.generated_tokens * w.epochs), tps=tps(r.rollout_tokens_per_s),
+                    update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * w.epochs))
+        if run.training_usd is not None and not run.owned:
+            line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
+    return [line + say(lang, "fig.end"), ""]
+
+
+def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
+    """Fine-tuning or pretraining on its cards: memory per GPU, time and cost per run, and its findings."""
+    w = rec.workload
+    assert run.train_per_gpu_bytes is not None
+    method = say(lang, f"method.{w.method}") if lang == "zh" else w.method  # the English lines keep the short id
+    line = say(lang, f"fig.{w.phase}" if w.spec.pretrains else "fig.train", method=method,
+               model=_model_name(rec, lang), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
+    if rec.training_run is not None:
+        line += say(lang, "fig.train_on", option=gpu_words(run))
+    if run.training_hours is not None:
+        tokens = w.tokens_per_run(_model(rec)) * w.epochs
+        line += say(lang, "fig.train_time", hours=hours(run.training_hours),
+                    tokens=token_count(tokens))
+        if run.training_usd is not None and not run.owned:
+            line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
+    return [line + say(lang, "fig.end"), "", *[x for f in run.findings for x in (finding_sentence(f, lang), "")]]
+
+
 def _figures(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     w, best = rec.workload, rec.best
     assert best is not None
     lines: list[str] = []
     run = rec.trains_on
-    if w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
-        method = say(lang, f"method.{w.method}") if lang == "zh" else w.method  # the English lines keep the short id
-        line = say(lang, "fig.pretrain" if w.spec.pretrains else "fig.train", method=method,
-                   model=_model_name(rec, lang), used=gb(run.train_per_gpu_bytes), capacity=gb(run.capacity_bytes))
-        if rec.training_run is not None:
-            line += say(lang, "fig.train_on", option=gpu_words(run))
-        if run.training_hours is not None:
-            tokens = w.tokens_per_run(_model(rec)) * w.epochs
-            line += say(lang, "fig.train_time", hours=hours(run.training_hours),
-                        tokens=token_count(tokens))
-            if run.training_usd is not None and not run.owned:
-                line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
-        lines += [line + say(lang, "fig.end"), ""]
-        lines += [x for f in run.findings for x in (finding_sentence(f, lang), "")]
+    if w.reinforces and run is not None and run.rl is not None:
+        lines += _rl_lines(rec, run, lang)
+    elif w.spec.trains and run is not None and run.train_per_gpu_bytes is not None:
+        lines += _train_lines(rec, run, lang)
     if w.spec.serves and best.serve_per_gpu_bytes is not None:
         users = (say(lang, "unit.in_flight", n=f"{w.users:,}") if rec.traffic is not None
                  else _users_words(w.users, best, lang))
@@ -582,9 +620,11 @@ def _figures(answer: Answer, lang: str) -> list[str]:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
     if w.spec.batch and best.job_hours is not None:
-        total = (w.batch_items or 1) * (w.batch_input_tokens + w.batch_output_tokens)
-        line = say(lang, "fig.batch", model=model_words(rec.model_name, lang), items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
-                   tokens_out=f"{w.batch_output_tokens:,}", total=token_count(total),
+        written = w.written_per_item(_model(rec))
+        total = (w.batch_items or 1) * (w.batch_input_tokens + written)
+        line = say(lang, "fig.batch" if written else "fig.batch_read_only", model=model_words(rec.model_name, lang),
+                   items=f"{w.batch_items or 1:,}", tokens_in=f"{w.batch_input_tokens:,}",
+                   tokens_out=f"{written:,}", total=token_count(total),
                    hours=hours(best.job_hours), option=gpu_words(best, lang),
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:

@@ -161,7 +161,8 @@ def shape_params(model: ModelArch) -> tuple[float, float]:
         vocab=model.vocab_size, tied=model.tied_embeddings, experts=model.num_experts,
         experts_per_token=model.experts_per_token, shared_experts=model.num_shared_experts,
         shared_intermediate=model.shared_expert_intermediate_size, dense_layers=model.dense_layers,
-        dense_intermediate=model.dense_intermediate_size, mla=mla,
+        dense_intermediate=model.dense_intermediate_size, mla=mla, gated=model.gated_mlp,
+        positions=model.learned_positions,
     )
 
 

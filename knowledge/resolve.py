@@ -216,7 +216,8 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     active_b = total_b if active_b is None else active_b
     check_size(total_b, active_b)
     moe = active_b < total_b
-    text_only = [m for m in models() if m.modality == "text"]  # a bare size names no vision tower
+    # a bare size names no vision tower, and a generator (an encoder's layout has no KV cache to borrow)
+    text_only = [m for m in models() if m.modality == "text" and not m.encoder]
     pool = [m for m in text_only if m.is_moe == moe and m.attention in ("gqa", "mla" if moe else "gqa")]
     pool = pool or [m for m in text_only if m.is_moe == moe]
     # The largest KV cache per token among catalog models no bigger than this one: conservative,

@@ -261,6 +261,14 @@ class ModelArch(Record):
     )
     dense_intermediate_size: int | None = Field(default=None, gt=0, description="MoE: MLP width of those dense layers")
     modality: Literal["text", "vision-language"] = "text"
+    gated_mlp: bool = Field(default=True, description="MLP of three matrices (SwiGLU/GeGLU); False: two with GELU "
+                                                     "between (BERT, XLM-RoBERTa)")
+    learned_positions: int = Field(default=0, ge=0, description="rows of a learned position-embedding table (BERT's "
+                                                              "512, XLM-RoBERTa's 514 or 8194); 0: rotary or none")
+    encoder: bool = Field(
+        default=False, description="an embedding or reranking model: it reads text and returns vectors or scores and "
+                                   "generates no tokens, so a job on it is prefill only (about 2 x parameters FLOPs per token)",
+    )
     vision_params_b: float = Field(
         default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
     )

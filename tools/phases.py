@@ -5,11 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production", "batch", "pretrain"]
+Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "production", "batch", "pretrain",
+                "continued-pretrain"]
 
 # Words sent with each image to a vision model ("describe this product", "extract the fields of this
 # page"): a batch item or a request is one image and these.
 IMAGE_PROMPT_TOKENS = 100
+
+# An online RL fine-tune (tools.rl) when the user does not say: a group of 8 completions per prompt (TRL's
+# GRPOConfig num_generations default; DeepSeekMath's GRPO used 64), 10,000 prompts in a pass, prompts of 512 tokens
+# and completions of 1,024 generated in full. Each is stated in the answer for the user to correct.
+DEFAULT_SAMPLES = 8
+RL_PROMPTS = 10_000
+DEFAULT_PROMPT_TOKENS = 512
+DEFAULT_COMPLETION_TOKENS = 1024
 
 
 @dataclass(frozen=True)
@@ -18,7 +27,7 @@ class PhaseSpec:
     trains: bool  # fine-tunes (or pretrains) a model
     serves: bool  # answers people interactively, around the clock or in working hours
     batch: bool = False  # runs an offline inference job to a deadline
-    pretrains: bool = False  # trains from scratch: compute = 6 x parameters x tokens
+    pretrains: bool = False  # trains every weight on raw text: compute = 6 x parameters x tokens
 
 
 PHASES: dict[str, PhaseSpec] = {p.id: p for p in (
@@ -29,6 +38,9 @@ PHASES: dict[str, PhaseSpec] = {p.id: p for p in (
     PhaseSpec("production", trains=True, serves=True),
     PhaseSpec("batch", trains=False, serves=False, batch=True),
     PhaseSpec("pretrain", trains=True, serves=False, pretrains=True),
+    # continued (domain-adaptive) pretraining: the same full-parameter run on raw text, started from a released
+    # checkpoint instead of random weights; the compute (6 x N x D) and memory are the same as pretraining's
+    PhaseSpec("continued-pretrain", trains=True, serves=False, pretrains=True),
 )}
 
 

@@ -49,7 +49,15 @@ from tools.inference import (
     usable_bytes,
 )
 from tools.models import resolve_model
-from tools.phases import IMAGE_PROMPT_TOKENS, PHASES, Phase
+from tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    DEFAULT_SAMPLES,
+    IMAGE_PROMPT_TOKENS,
+    PHASES,
+    RL_PROMPTS,
+    Phase,
+)
 from tools.queueing import (
     P99,
     RateInput,
@@ -60,6 +68,8 @@ from tools.queueing import (
     traffic_from,
     traffic_on,
 )
+from tools.rl import RlInput, RlResult, rl_run
+from tools.rl import training_setup as rl_training_setup
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
@@ -143,8 +153,15 @@ class Workload(ToolInput):
                                                              "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
-    objective: Literal["sft", "dpo"] = Field("sft", description="fine-tuning objective: sft (supervised) or dpo "
-                                                                 "(preference pairs)")
+    objective: Literal["sft", "dpo", "rl"] = Field("sft", description="fine-tuning objective: sft (supervised), dpo "
+                                                                       "(preference pairs) or rl (online RL: GRPO, PPO; "
+                                                                       "tools.rl)")
+    rl_algorithm: Literal["grpo", "ppo"] = Field("grpo", description="online RL: grpo (no value model) or ppo")
+    rl_prompts: int = Field(RL_PROMPTS, gt=0, description="online RL: prompts in one pass")
+    rl_samples: int = Field(DEFAULT_SAMPLES, ge=2, le=1024, description="online RL: completions per prompt (the group)")
+    rl_prompt_tokens: int = Field(DEFAULT_PROMPT_TOKENS, gt=0, description="online RL: tokens per prompt")
+    rl_completion_tokens: int = Field(DEFAULT_COMPLETION_TOKENS, gt=0, description="online RL: tokens generated per "
+                                                                                    "completion")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1, description="share of the week's hours the cards are busy "
@@ -172,7 +189,8 @@ class Workload(ToolInput):
     seq_len: int = Field(2048, gt=0, description=SEQ_LEN_HELP)
     batch_items: int | None = Field(None, gt=0, description="batch job: items to process")
     batch_input_tokens: int = Field(1000, gt=0, description="batch job: tokens read per item")
-    batch_output_tokens: int = Field(200, gt=0, description="batch job: tokens written per item")
+    batch_output_tokens: int = Field(200, ge=0, description="batch job: tokens written per item (0: read only, as "
+                                                            "an embedding or reranking model does)")
     deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
@@ -222,7 +240,27 @@ class Workload(ToolInput):
     def spec(self):
         return PHASES[self.phase]
 
+    def written_per_item(self, model: ModelArch) -> int:
+        """Tokens a batch job writes per item: none on an encoder (an embedding or reranking model returns a
+        vector or a score: the job is prefill only), else what was said or the default."""
+        return 0 if model.encoder else self.batch_output_tokens
+
+    @property
+    def reinforces(self) -> bool:
+        """An online RL fine-tune: rollouts generated, then a policy update on them (tools.rl)."""
+        return self.objective == "rl" and self.spec.trains and not self.spec.pretrains
+
+    def rl_input(self, gpu: str | None, n: int) -> RlInput:
+        method: Method = self.method
+        return RlInput(model=self.model, gpu=gpu, gpus=n, method=method, algorithm=self.rl_algorithm,
+                       prompts=self.rl_prompts, samples=self.rl_samples, prompt_tokens=self.rl_prompt_tokens,
+                       completion_tokens=self.rl_completion_tokens, epochs=self.epochs, framework=self.framework,
+                       base_precision=QLORA_BASES.get(self.qlora_base) if method == "qlora" else None,
+                       region=self.region)
+
     def tokens_per_run(self, model: ModelArch) -> float:
+        if self.reinforces:  # trained on what it generates: prompts x samples x (prompt + completion)
+            return float(self.rl_prompts * self.rl_samples * (self.rl_prompt_tokens + self.rl_completion_tokens))
         if self.train_tokens:
             return self.train_tokens
         return TOKENS_PER_PARAM * model.total_params_b * 1e9 if self.spec.pretrains else 20e6
@@ -321,6 +359,7 @@ class Option(BaseModel):
     owned_gpus: int = Field(0, description="of `gpus`, the cards you already own: the rest are added (rented or "
                                            "bought) alongside them, and only those are priced")
     findings: list[Finding] = []
+    rl: RlResult | None = Field(None, description="online RL: rollouts and policy update on these cards (tools.rl)")
 
 
 class Lever(BaseModel):
@@ -383,6 +422,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
         return "w8a8-int8"  # Ascend has no FP8 units: vLLM-Ascend serves FP8 checkpoints converted to W8A8
     if chosen:
         return chosen
+    if model.encoder:
+        return "bf16"  # an embedding model of a few hundred million parameters runs as published (TEI, vLLM's pooling)
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 
@@ -534,7 +575,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     the fewest cards that hold it."""
     all_cards = all_cards or owned
     items = w.batch_items or 1
-    seq = w.batch_input_tokens + w.batch_output_tokens
+    written = w.written_per_item(resolve_model(w.model))
+    seq = w.batch_input_tokens + written
     total = n
     pairs = _engines(w, gpu, precision_id, owned)
     if not pairs:
@@ -557,9 +599,9 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         return
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
     sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=n, batch=concurrency,
-                          context=w.batch_input_tokens + w.batch_output_tokens // 2, engine=engine))
+                          context=w.batch_input_tokens + written // 2, engine=engine))
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
-               + items * w.batch_output_tokens / sp.aggregate_decode_tokens_per_s)
+               + items * written / sp.aggregate_decode_tokens_per_s)
     hours = seconds / 3600
     replicas = total // n
     hours /= replicas
@@ -568,7 +610,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
-    opt.aggregate_tokens_per_s = sp.aggregate_decode_tokens_per_s * replicas
+    # an encoder's throughput is the tokens it reads; a generator's the tokens it writes
+    opt.aggregate_tokens_per_s = (sp.prefill_tokens_per_s if not written else sp.aggregate_decode_tokens_per_s) * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if all_cards else hours / replicas
     if planned and w.deadline_hours:
@@ -587,6 +630,8 @@ def _too_close(hours: float, deadline: float) -> str:
 def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
     """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
     reference copy when not LoRA), several cards shard with FSDP/ZeRO-3."""
+    if w.reinforces:
+        return rl_training_setup(w.rl_input(None, n))
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
@@ -598,6 +643,9 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
            headrooms: list[float]) -> None:
     """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
+    if w.reinforces:
+        _reinforce(opt, w, gpu, n, warnings, headrooms)
+        return
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
     tm = training_memory(training_setup(w, n))
@@ -648,6 +696,31 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             opt.reasons.append(f"a run takes {tt.hours:,.0f} h, past the {deadline:,.0f} h deadline")
         elif not opt.meets["deadline"]:
             opt.reasons.append(f"a run takes {tt.hours / 24:,.0f} days, longer than the {PRETRAIN_DAYS}-day plan")
+
+
+def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], headrooms: list[float]) -> None:
+    """Online RL on n cards (tools.rl): the rollout engine and the trainer share the cards; a pass takes the
+    rollouts' generation time plus the policy update's training time."""
+    r = rl_run(w.rl_input(gpu.id, n))
+    opt.rl = r
+    opt.capacity_bytes = opt.capacity_bytes or r.capacity_bytes
+    opt.trains, opt.train_per_gpu_bytes = r.fits, r.per_gpu_bytes
+    headrooms.append((r.capacity_bytes - r.per_gpu_bytes) / r.capacity_bytes)
+    if not r.fits:
+        return
+    if gpu.stack == "metal":
+        opt.trains = False
+        opt.reasons.append("online RL needs a rollout engine (vLLM) beside the trainer: none runs on Apple silicon")
+        return
+    opt.training_hours, opt.training_usd = r.hours, r.usd
+    opt.job_hours = r.hours if opt.job_hours is None else max(opt.job_hours, r.hours)
+    warnings += r.warnings
+    if w.deadline_hours and not w.spec.serves:
+        opt.meets["deadline"] = r.hours <= w.deadline_hours * (1 - DEADLINE_MARGIN)
+        if not opt.meets["deadline"] and r.hours <= w.deadline_hours:
+            opt.reasons.append(_too_close(r.hours, w.deadline_hours))
+        elif not opt.meets["deadline"]:
+            opt.reasons.append(f"a run takes {r.hours:,.0f} h, past the {w.deadline_hours:,.0f} h deadline")
 
 
 def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
@@ -1689,15 +1762,30 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         assumptions.append(f"serving in {precision}, {w.users} concurrent user(s), {w.context:,}-token context")
     if spec.batch:
         assumptions.append(f"batch job: {w.batch_items or 1:,} items x ({w.batch_input_tokens:,} tokens in, "
-                           f"{w.batch_output_tokens:,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
+                           f"{w.written_per_item(model):,} out) with vLLM, up to {BATCH_JOB_CONCURRENCY} sequences in "
                            "flight per copy")
+        if model.encoder:
+            assumptions.append(f"{model.name} is an encoder (embedding or reranking): it reads each item once and "
+                               f"generates nothing, about 2 x {model.total_params_b * 1e3:,.0f}M parameters FLOPs per "
+                               "token read (prefill only)")
     if spec.trains:
         tokens = w.tokens_per_run(model)
-        kind = "pretraining (full, ZeRO-3)" if spec.pretrains else {
+        kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
+                else "pretraining (full, ZeRO-3)") if spec.pretrains else {
             "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
         dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
-        assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
-                           f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+        if w.reinforces:
+            assumptions.append(
+                f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
+                f"completions x {w.rl_completion_tokens:,} tokens with vLLM colocated with the trainer (prompts of "
+                f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
+                "reference model's forward pass for the KL penalty"
+                + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
+                + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
+                "reward model (a rule or verifier is assumed), weight sync, separate rollout cards")
+        else:
+            assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
+                               f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     warnings = []
     if training_run is not None and best is not None:
@@ -1706,7 +1794,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if best is None:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
-                  w.batch_input_tokens + w.batch_output_tokens if spec.batch else 0)
+                  w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
     if longest > model.max_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
                         "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "

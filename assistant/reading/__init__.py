@@ -74,6 +74,12 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.rl import (
+    read_rl_algorithm,
+    read_rl_completion_tokens,
+    read_rl_prompts,
+    read_rl_samples,
+)
 from assistant.reading.serving import (
     read_context,
     read_images,
@@ -108,6 +114,10 @@ READERS = (
     ("model", read_model),
     ("method", read_method),
     ("objective", read_objective),
+    ("rl_algorithm", read_rl_algorithm),
+    ("rl_prompts", read_rl_prompts),
+    ("rl_samples", read_rl_samples),
+    ("rl_completion_tokens", read_rl_completion_tokens),
     ("framework", read_framework),
     ("engine", read_engine),
     ("precision", read_precision),

@@ -31,7 +31,7 @@ def read_phase(m: Message) -> str | None:
     train = [x for x in live("phase.train")
              if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
              and not _descriptive(t, x)]
-    strong = live("phase.serve_strong")
+    strong = [x for x in live("phase.serve_strong") if not word_pattern("phase.online_training").match(t, x.start())]
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
     production = live("phase.production")
@@ -46,7 +46,10 @@ def read_phase(m: Message) -> str | None:
     if users and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
-    batch = live("phase.batch") or verbs or (no_users and items) or counted_job
+    encoder_items = (counted or m.role("examples")) and _encoder_named(m) and not train
+    batch = live("phase.batch") or verbs or (no_users and items) or counted_job or encoder_items
+    if pretrain and live("phase.continued_pretrain"):
+        return "continued-pretrain"  # from a released checkpoint: every weight trained, the same 6·N·D
     if pretrain:
         return "pretrain"
     if batch and not train:
@@ -63,11 +66,36 @@ def read_phase(m: Message) -> str | None:
     if train:
         return "fine-tune"
     if strong:
+        _encoder_served(m)
         return "serve"
     if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase"):
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)
     return None
+
+
+def _encoder_named(m: Message) -> bool:
+    """An embedding or reranking model named: counted items go through it as a batch job (it serves no chat)."""
+    for _start, _end, model_id in m.names:
+        try:
+            if find_model(model_id).encoder:
+                return True
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+            continue
+    return False
+
+
+def _encoder_served(m: Message) -> None:
+    """An embedding or reranking model to serve: said plainly that it is sized as a generator (no encoder
+    serving model yet), never silently."""
+    for _start, _end, model_id in m.names:
+        try:
+            model = find_model(model_id)
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+            continue
+        if model.encoder:
+            m.notes.append(("note.encoder_serving", {"model": model.name, "params": f"{model.total_params_b * 1e3:,.0f}"}))
+            return
 
 
 def _descriptive(text: str, x: re.Match[str]) -> bool:
@@ -212,8 +240,9 @@ def read_method(m: Message) -> str | None:
 
 
 def read_objective(m: Message) -> str | None:
-    """The training objective: 'dpo' for DPO, ORPO, KTO, SimPO, preference pairs; 'sft' when said."""
-    for name in ("dpo", "sft"):
+    """The training objective: 'rl' for online RL (GRPO, PPO, rollouts, 强化学习), 'dpo' for DPO, ORPO, KTO, SimPO,
+    preference pairs; 'sft' when said."""
+    for name in ("rl", "dpo", "sft"):
         if m.live(f"objective.{name}"):
             return name
     return None
@@ -280,8 +309,8 @@ def read_train_tokens(m: Message) -> float | None:
     direct = m.role("train_tokens")
     if direct:
         return float(direct[-1].value)
-    if not trains(m):
-        return None
+    if not trains(m) or m.live("objective.rl"):
+        return None  # online RL trains on what it generates: prompts x samples x lengths (tools.rl), not examples
     counts = m.role("examples", "items")
     each = m.role("per_item_tokens")
     if counts and each:
@@ -305,7 +334,10 @@ def _typical_tokens(m: Message, end: int) -> int | None:
 
 def trains(m: Message) -> bool:
     """Whether the message is about training (so counts are examples, not items of a batch job)."""
-    words = bool(m.live("phase.train") or m.live("phase.pretrain") or m.role("examples"))
+    said = bool(m.live("phase.train") or m.live("phase.pretrain"))
+    if not said and _encoder_named(m):
+        return False  # "rerank 1M query-passage pairs with bge-reranker": pairs to score, not to train on
+    words = said or bool(m.role("examples"))
     return words and not (m.live("phase.batch") and not m.live("phase.train"))
 
 
@@ -354,6 +386,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
     if trains(m) or m.phase in ("serve", "production", "train-and-serve"):
         return None
     found = m.role("output_tokens")
+    if not found and m.live("output_none"):
+        return 0  # "it doesn't generate anything": an embedding or scoring job reads only
     if not found and m.live("output_short"):
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and m.live("output_same_length"):

@@ -338,6 +338,9 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
 
 
 # "2000 of my own notes": the count's noun after whose they are (grammar, not vocabulary)
+# More tokens than any model reads at once (the longest contexts are 10M): a count of this many tokens is
+# a dataset, never the length of one item or prompt.
+LONGEST_ITEM_TOKENS = 1e8
 OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
 
 
@@ -398,8 +401,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "prompt_tokens"
     if word_pattern("tok_before_output").search(before):
         return "output_tokens"
-    if word_pattern("tok_before_per").search(before):
-        return "per_item_tokens"
+    if word_pattern("tok_before_per").search(before) and q.value < LONGEST_ITEM_TOKENS:
+        return "per_item_tokens"  # "with 20B tokens" is a dataset: no item or prompt is that long
     if word_pattern("tok_before_train").search(before) or q.value >= 1e6:
         return "train_tokens"
     if word_pattern("tok_near_output").search(before):

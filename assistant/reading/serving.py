@@ -154,7 +154,7 @@ def read_utilisation(m: Message) -> float | None:
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
-    if not hits and m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain"):
+    if not hits and m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
         m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
         return 1.0
     if not hits:

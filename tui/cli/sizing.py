@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from tools.phases import PHASES
+from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
 from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, UsageError, arg, emit
 from tui.cli.values import (
     duration_ms,
@@ -433,7 +433,14 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--phase", choices=tuple(PHASES), default="train-and-serve"),
     arg("--precision", "-p", default=None, metavar="P", help="serving weight format (default: the checkpoint's own, else int8)"),
     arg("--method", choices=("full", "lora", "qlora"), default="qlora"),
-    arg("--objective", choices=("sft", "dpo"), default="sft", help="dpo: preference pairs"),
+    arg("--objective", choices=("sft", "dpo", "rl"), default="sft",
+        help="dpo: preference pairs; rl: online RL (GRPO/PPO): rollouts generated, then a policy update on them"),
+    arg("--rl-algorithm", choices=("grpo", "ppo"), default="grpo", help="with --objective rl: ppo trains a value model too"),
+    arg("--rl-prompts", type=positive_int, default=RL_PROMPTS, metavar="N", help="with --objective rl: prompts per pass"),
+    arg("--rl-samples", type=positive_int, default=DEFAULT_SAMPLES, metavar="N",
+        help="with --objective rl: completions generated per prompt (the group)"),
+    arg("--rl-completion-tokens", type=positive_int, default=DEFAULT_COMPLETION_TOKENS, metavar="N",
+        help="with --objective rl: tokens generated per completion"),
     arg("--context", type=positive_int, default=None, metavar="N",
         help="tokens per conversation (default 8192; with --requests-per-second: prompt + output)"),
     arg("--users", type=positive_int, default=1, metavar="N", help="concurrent users"),
@@ -485,7 +492,9 @@ def cmd_recommend(args: argparse.Namespace) -> None:
              "flexible": [] if args.context else ["context"]} \
         if args.requests_per_second else {"min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None}
     r = recommend(Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           objective=args.objective, context=args.context or 8192, users=args.users,
+                           objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
+                           rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
+                           context=args.context or 8192, users=args.users,
                            utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
                            budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
                            train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,

@@ -1,0 +1,71 @@
+"""Readers of an online reinforcement-learning fine-tune (GRPO, PPO and kin): the algorithm, the prompts, the
+completions generated per prompt (the group) and each completion's length."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message
+from assistant.reading.quantities import Quantity
+from assistant.reading.text import word_pattern
+
+# Quantities that are a count of things, not a length or money: a group size is one of them.
+COUNT_ROLES = ("", "items", "examples")
+
+
+def rl_said(m: Message) -> bool:
+    """Whether the message names online RL ('GRPO', 'PPO', '8 rollouts', '强化学习')."""
+    return bool(m.live("objective.rl"))
+
+
+def read_rl_algorithm(m: Message) -> str | None:
+    """'ppo' when PPO is named (a value model trained beside the policy), else 'grpo' for any other online RL
+    (RLOO, DAPO, online DPO have no critic either and are sized as GRPO)."""
+    if not rl_said(m):
+        return None
+    return "ppo" if m.live("objective.ppo") else "grpo"
+
+
+def _group(m: Message) -> Quantity | None:
+    """The count of completions per prompt, by the words after or before it."""
+    for q in m.qty:
+        if q.role not in COUNT_ROLES or q.negated or not 1 <= q.value <= 1024:
+            continue
+        after = m.masked[q.end:q.end + 40]
+        before = m.masked[max(0, q.start - 30):q.start]
+        if word_pattern("rl_samples_after").match(after) or word_pattern("rl_samples_before").search(before):
+            return q
+    return None
+
+
+def read_rl_samples(m: Message) -> int | None:
+    """Completions generated per prompt: '8 rollouts each', 'group size 16', '每条采样8个'."""
+    if not rl_said(m):
+        return None
+    q = _group(m)
+    if q is None:
+        return None
+    if q.value < 2:
+        m.problems.append(("rl_samples_min", {}))
+        return None
+    return int(q.value)
+
+
+def read_rl_prompts(m: Message) -> int | None:
+    """Prompts in one pass: '10k prompts', '1万条prompt', '5,000 math problems'."""
+    if not rl_said(m):
+        return None
+    group = _group(m)
+    counts = [q for q in m.qty if q is not group and q.value >= 1 and not q.negated and (
+        q.role in ("items", "examples")
+        or (q.role == "" and word_pattern("rl_prompt_nouns").match(m.masked[q.end:q.end + 30])))]
+    return int(counts[-1].value) if counts else None
+
+
+def read_rl_completion_tokens(m: Message) -> int | None:
+    """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048'."""
+    if not rl_said(m):
+        return None
+    said = word_pattern("rl_completion").search(m.text)
+    if said:
+        return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
+    out = m.role("output_tokens")
+    return int(out[-1].value) if out and out[-1].value >= 1 else None
