@@ -259,3 +259,19 @@ def test_a_bare_count_after_a_card_question_sizes_that_many_of_it():
     assert payload(zh)["profile"]["only"] == ["8x h20"]
     _a, owned = run_conversation(["we have A6000s, serve llama 3.1 8b for 20 users, working hours", "eight of them"])
     assert payload(owned)["profile"]["owned"] == ["8x rtx-a6000"]
+
+
+@pytest.mark.parametrize("first, then", [
+    ("serve llama 3.1 70b for 300 doctors, working hours", "realistically only 40 at the same time"),
+    ("部署llama 3.1 70b给300个医生用，工作时间", "其实同时用的也就40个"),
+    ("部署llama 3.1 70b给300个医生用，工作时间", "其中40人同时在线")])
+def test_a_smaller_count_at_once_of_the_same_people_keeps_them_as_the_population(first, then):
+    _first, second = run_conversation([first, then])
+    profile = payload(second)["profile"]
+    assert profile["users"] == 40 and profile["population"] == 300, then
+
+
+def test_a_smaller_count_said_as_a_change_is_only_the_count():
+    _first, second = run_conversation(["serve llama 3.1 70b for 300 users, working hours", "what about 40 users?"])
+    profile = payload(second)["profile"]
+    assert profile["users"] == 40 and profile["population"] is None
