@@ -183,6 +183,8 @@ def test_a_relative_change_scales_the_slot_it_names(lang):
     assert n >= 72
     assert understand("double the users, halve the context").scale == {"users": 2.0, "context": 0.5}
     assert understand("prompt count doubles to 4M").updates.get("batch_items") == 4_000_000  # the value said wins
+    assert understand("一半的人同时在线").scale == {"users": 0.5}
+    assert understand("预算减半，人不变").scale == {"budget_usd_per_month": 0.5}  # each factor its own phrase
 
 
 BATCH = {"en": "summarise 2 million prompts of 1k tokens each with llama 3.1 8b, 200 tokens out each, within 2 days",
