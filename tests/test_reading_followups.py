@@ -144,6 +144,7 @@ def test_daily_users_are_the_people_who_use_it(lang):
 
 DEADLINE = {
     "en": [("what if the deadline gets pulled in to {d}", "en"), ("deadline moved up to {d}", "en"),
+           ("if the deadline moves to {d}", "en"), ("deadline's now {d}", "en"), ("the deadline slips to {d}", "en"),
            ("the deadline is now {d}", "en"), ("what if the deadline is {d}", "en"), ("deadline got cut to {d}", "en")],
     "zh": [("如果领导说{d}就要呢", "zh"), ("{d}之内要跑完", "zh"), ("要是{d}就得交呢", "zh"), ("{d}内必须完成", "zh")],
 }
@@ -184,6 +185,9 @@ def test_a_relative_change_scales_the_slot_it_names(lang):
     assert understand("double the users, halve the context").scale == {"users": 2.0, "context": 0.5}
     assert understand("prompt count doubles to 4M").updates.get("batch_items") == 4_000_000  # the value said wins
     assert understand("一半的人同时在线").scale == {"users": 0.5}
+    for text, slot, value in [("上下文翻倍到64k呢", "context", 65536), ("并发翻倍到两百", "users", 200),
+                              ("what if the context doubles to 64k", "context", 65536)]:
+        assert understand(text).updates.get(slot) == value, text  # a factor with its result: the result
     assert understand("预算减半，人不变").scale == {"budget_usd_per_month": 0.5}  # each factor its own phrase
 
 
