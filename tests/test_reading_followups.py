@@ -14,10 +14,10 @@ from tests.conversation import payload, run_conversation
 
 PER_TOKEN = {
     "en": (["inter-token latency", "p99 inter-token latency", "ITL", "p95 TPOT", "time per output token",
-            "per-token latency", "latency between tokens"],
+            "per-token latency", "latency between tokens", "inter token latency", "TPOT p99"],
            ["{label} under {n}ms", "{label} below {n} ms", "keep the {label} under {n} ms", "{label} of at most {n}ms",
-            "{label} < {n}ms", "we need {label} under {n} milliseconds"]),
-    "zh": (["每个token", "token间隔", "每个输出token", "p99每个token", "出字间隔"],
+            "{label} < {n}ms", "we need {label} under {n} milliseconds", "{label} ≤ {n} ms"]),
+    "zh": (["每个token", "token间隔", "每个输出token", "p99每个token", "出字间隔", "每token延迟", "token间延迟"],
            ["{label}不超过{n}毫秒", "{label}要在{n}ms以内", "{label}低于{n}毫秒", "{label}控制在{n}ms"]),
 }
 
