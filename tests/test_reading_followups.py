@@ -281,3 +281,10 @@ def test_a_smaller_count_said_as_a_change_is_only_the_count():
     _first, second = run_conversation(["serve llama 3.1 70b for 300 users, working hours", "what about 40 users?"])
     profile = payload(second)["profile"]
     assert profile["users"] == 40 and profile["population"] is None
+
+
+def test_a_per_token_target_in_a_conversation_is_a_speed_floor_said_so():
+    _first, second = run_conversation(["部署qwen2.5 32b给50人同时用，工作时间", "p99每个token不超过60毫秒"])
+    profile = payload(second)["profile"]
+    assert profile["min_tokens_per_s"] == pytest.approx(16.6667) and profile.get("ttft_ms") is None
+    assert "我把每个 token 60 ms 理解为生成速度" in second.content and "（目标 17）" in second.content
