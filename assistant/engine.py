@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from knowledge import find_model, find_precision, model_index
 from knowledge.resolve import normalise
@@ -435,6 +436,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
+    if updates.get("population") and "users" not in updates and profile.users is not None \
+            and ("whatif" in u.intents or said_as_change(text)):
+        updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
+    if updates.get("users") and profile.users and updates["users"] < profile.users and not profile.population \
+            and "population" not in updates and word_pattern("people_partitive").search(text.lower()):
+        updates["population"] = profile.users  # "only 40 of them at the same time" after "300 doctors": the 300 use it
     if ("users" in updates or "users_range" in updates) and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
@@ -445,6 +452,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
+            if slot == "users" and profile.population and not profile.users:
+                slot = "population"  # "用户翻倍" for a service sized from its staff: twice the people, the peak estimated
+            if slot == "budget_usd_per_month" and not profile.budget_usd_per_month and profile.budget_usd:
+                slot = "budget_usd"  # "预算砍半" of a budget to spend once
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
@@ -461,6 +472,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.servers = servers  # the plan on screen asked about in servers: answered from it (explain_node)
         u.intents.add("servers_limit")
         _drop_note(u, turn, "note.servers_without_cards", lang)
+    if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
+        card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
+        if where in ("owned", "only"):
+            updates[where] = [f"{u.card_count}x {card}"]
+        elif card:
+            u.whatif_gpus = (u.card_count, card)
     if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
     if "model" not in updates:
@@ -526,6 +543,36 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["quotes"] = quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:
+    """The card a bare count ('eight of them', '八张') is of, and where it goes: the one card the last message that
+    named cards named ('what about the H100?': a card to try; 'we have A6000s': the cards you own), else the one kind
+    of card the plan is held to ('only') or owns."""
+    for message in reversed((state.get("messages") or [])[:-1]):
+        if not isinstance(message, HumanMessage):
+            continue
+        read = understand(_text(message), None)
+        if read.whatif_gpus:
+            return read.whatif_gpus[1], "whatif"
+        for slot in ("owned", "only"):
+            kinds = _kinds(read.updates.get(slot))
+            if len(kinds) == 1:
+                return kinds.pop(), slot
+        if len(set(read.compare_gpus)) == 1:
+            return read.compare_gpus[0], "whatif"
+        if read.compare_gpus or read.updates.get("owned") or read.updates.get("only"):
+            break  # several cards named last: which one is not said
+    for slot in ("only", "owned"):
+        kinds = _kinds(getattr(profile, slot))
+        if len(kinds) == 1:
+            return kinds.pop(), slot
+    return None, ""
+
+
+def _kinds(cards: list[str] | None) -> set[str]:
+    """The kinds of card in a list of 'Nx card' entries."""
+    return {c.partition("x ")[2].strip() if re.match(r"\d+x ", c) else c for c in cards or []}
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").

@@ -608,7 +608,7 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                         tpot=seconds(best.tpot_s or 1 / best.decode_tokens_per_s))
             if w.min_tokens_per_s is not None:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
-                line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:g}")
+                line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:,.0f}" if w.min_tokens_per_s >= 10 else f"{w.min_tokens_per_s:.3g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
         if best.runtime:

@@ -231,10 +231,11 @@ def test_people_at_once_said_every_way(said, users):
 
 
 @pytest.mark.parametrize("said, n", [("3000 daily users", "3,000"), ("DAU 5000", "5,000"), ("日活两千", "2,000"), ("日活跃用户2万", "20,000")])
-def test_daily_users_are_said_back_and_size_nothing(said, n):
+def test_daily_users_are_the_people_who_use_it_and_said_back(said, n):
     for text in (f"{SERVE['en']}, {said}", f"{said}，{SERVE['zh']}"):
         u = understand(text)
-        assert "users" not in u.updates and dict(u.notes).get("note.daily_users") == {"n": n}, text
+        assert "users" not in u.updates and dict(u.notes).get("note.daily_population") == {"n": n}, text
+        assert u.updates.get("population") == int(n.replace(",", "")), text
     u = understand(f"{SERVE['en']}, {said}, 40 concurrent")
     assert u.updates["users"] == 40
 

@@ -30,6 +30,7 @@ from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.hardware import (
     read_budget,
+    read_card_count,
     read_exclude,
     read_gpus,
     read_has_host,
@@ -51,7 +52,6 @@ from assistant.reading.intents import (
     read_intents,
     read_prices,
     read_question,
-    read_scale,
     read_topic,
     read_total_span,
 )
@@ -74,6 +74,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.relative import read_scale
 from assistant.reading.rl import (
     read_rl_algorithm,
     read_rl_completion_tokens,
@@ -202,6 +203,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)
+    read_card_count(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):

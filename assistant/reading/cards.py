@@ -26,11 +26,11 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
     count, s0, e0 = 1, start, end
     before = text[max(0, start - 40):start]
     m = word_pattern("gpu_count_before").search(before)
-    a = word_pattern("gpu_count_after").match(text[end:end + 12])
+    a = word_pattern("gpu_count_after").match(text[end:end + 40])
     if m:
         count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
     elif a:
-        count, e0 = int(a.group(1)), end + a.end()
+        count, e0 = int(a.group(1) or a.group(2)), end + a.end()
     count = max(count, 1)
     machines = word_pattern("gpu_machines_before").search(text[max(0, s0 - 48):s0]) if m or not a else None
     each = word_pattern("machines_counted_before").search(text[max(0, s0 - 8):s0]) if m else None

@@ -20,6 +20,7 @@ def read_deadline(m: Message) -> float | None:
         for x in pattern.finditer(m.masked):
             if not negated(m.masked, x.start()):
                 hits.append((x.start(), float(hours)))
+    hits += _changed_to(m, hits)
     if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
         first = min(pos for pos, _h in hits)
         hits += [(q.start, q.value * table[q.extra]) for q in m.qty
@@ -60,6 +61,18 @@ def read_deadline(m: Message) -> float | None:
         m.problems.append(("deadline_past", {}))
         return None
     return round(value, 4)
+
+
+def _changed_to(m: Message, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """A deadline changed to a day word ('the deadline gets pulled in to tomorrow 9am', 'deadline moved to friday'):
+    read as 'by' that day."""
+    found: list[tuple[int, float]] = []
+    for x in word_pattern("deadline_change").finditer(m.masked):
+        said = "by " + m.masked[x.end():x.end() + 40]
+        for pattern, hours in pattern_rows("deadline_words"):
+            if pattern.match(said) and not any(pos == x.end() for pos, _h in [*hits, *found]):
+                found.append((x.end(), float(hours)))
+    return found
 
 
 def _days_to(day: int, today: int, next_week: bool) -> int:

@@ -323,6 +323,14 @@ def read_preference(m: Message) -> str | None:
     return max(hits)[1] if hits else None
 
 
+def read_card_count(m: Message, u: Understanding) -> None:
+    """A count of cards said with no card ('eight of them', '八张', 'what about 4 cards?'): of the card just named,
+    which the engine knows."""
+    said = word_pattern("card_count_bare").match(m.masked)
+    if said and not m.gpus and 0 < int(said.group(1)) <= 4096:
+        u.card_count = int(said.group(1))
+
+
 def read_gpus(m: Message, u: Understanding) -> None:
     """Cards named but not owned: two or more to compare ('compare L40S and A100'), or one to try
     ('and on two 4090s?')."""

@@ -10,7 +10,7 @@ import knowledge
 from assistant.reading.message import Message, Quantity, Understanding
 from assistant.reading.names import family_words
 from assistant.reading.quantities import clause_bounds, negated
-from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, pattern_rows, vocab, word_pattern
+from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 
 
@@ -124,17 +124,6 @@ def pending_value(m: Message, u: Understanding) -> None:
         if not u.updates and not u.unknown_model and re.search(r"[a-z]", key) and len(key.split()) <= 4 \
                 and not u.intents and not u.topic and looks_like_a_name and key not in family_words():
             u.unknown_model = m.raw.strip()
-
-
-def read_scale(m: Message) -> dict[str, float]:
-    """Changes relative to what was said: 'double the users' (users x 2), 'half the context'."""
-    found: dict[str, float] = {}
-    for pattern, (slot, factor) in pattern_rows("relative"):
-        hit = pattern.search(m.masked)
-        if hit and not negated(m.masked, hit.start()):
-            found.setdefault(slot, float(factor))
-    return found
-
 
 
 # Intent codes of questions that get their own reply (never a sizing), in the order they are tried.

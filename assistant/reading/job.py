@@ -57,7 +57,7 @@ def read_phase(m: Message) -> str | None:
     if production:
         return "production"
     has_model = bool(m.names or m.role("model", "model_total") or m.unknown)
-    targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "prompt_tokens")
+    targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "ms_per_token", "s_per_token", "prompt_tokens")
     runs = live("phase.run_it")
     if experiment and not strong and not (runs and not train and has_model):
         return "experiment"  # ("try out llama 8b locally", "本地跑个glm4玩玩": running it is serving, no training)

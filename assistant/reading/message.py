@@ -41,6 +41,7 @@ class Understanding:
     prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
     added_cards: dict[str, int] = field(default_factory=dict)  # "add a second 4090": card -> how many more
+    card_count: int | None = None  # "eight of them", "八张" with no card named: a count of the card just named
     card_spec: str | None = None  # a card's memory and bandwidth said with no card named ('custom:memory=48GB,...')
     span_months: int | None = None  # "the total for three months": the months a total is asked over
     with_spare: bool = False  # "including the spare": a total with the N+1 copy
@@ -49,7 +50,7 @@ class Understanding:
     @property
     def empty(self) -> bool:
         return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
-                    or self.choice is not None or self.unknown_model)
+                    or self.choice is not None or self.unknown_model or self.card_count)
 
 
 @dataclass

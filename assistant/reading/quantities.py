@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from functools import cache
 
+from assistant.reading.latency import observed, per_token
 from assistant.reading.text import MAX_QUANTITIES, vocab, word_pattern
 
 
@@ -136,7 +137,10 @@ def _people_ending() -> re.Pattern[str]:
 
 @cache
 def _fillers() -> re.Pattern[str]:
-    return re.compile(rf"(?:\s|^)(?:{_alternation(vocab()['label_fillers'])})\s*$|[\s:=~-]+$")
+    """Filler words and verbs of change ('context needs to be', 'concurrency goes up to', '并发涨到') at the end."""
+    words = [*vocab()["label_fillers"], *vocab()["change_verbs"]]
+    cjk = [w for w in words if re.match(r"[\u3400-\u9fff]", w)]  # written on to the label: '日活涨到'
+    return re.compile(rf"(?:\s|^)(?:{_alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{_alternation(cjk)})\s*$|[\s:=~-]+$")
 
 
 def strip_fillers(before: str, most: int = 4) -> str:
@@ -239,8 +243,10 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "money", currency
     if word_pattern("power_after").match(after) and word_pattern("power_before").search(before):
         return "power_price", "CNY" if lang == "zh" else "USD"
-    if word_pattern("daily_users_after").match(after) or word_pattern("daily_users_before").search(before):
-        return "daily_users", ""  # "3000 daily users", "日活2000": not people at the same time
+    daily = word_pattern("daily_users_after").match(after) or word_pattern("daily_users_before").search(before) \
+        or word_pattern("daily_users_before").search(strip_fillers(before))  # "日活涨到五千"
+    if daily:  # "3000 daily users", "日活2000": not people at the same time; a month's users ("MAU 50k") tagged
+        return "daily_users", "month" if word_pattern("monthly_users").search(daily.group()) else ""
     if word_pattern("team_after").match(after):
         return "users", ""  # "our 6-person team"
     if word_pattern("headcount_after").match(after):
@@ -297,12 +303,16 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
                                                   and word_pattern("tokens_after").match(after)):
         return "tokens_per_s", ""
     if word_pattern("ms_after").match(after):
-        return ("ms_per_token" if word_pattern("per_token_context").search(after[:30]) else "ttft_ms"), ""
+        if per_token(after, before):
+            return ("token_observed", "ms") if observed(after, before) else ("ms_per_token", "")
+        return ("ttft_observed", "ms") if observed(after, before) else ("ttft_ms", "")
     if word_pattern("seconds_after").match(after):
         clause = before[-40:] + after[:40]
-        if word_pattern("per_token_context").search(after[:30]):
-            return "s_per_token", ""
-        return ("ttft_s" if word_pattern("ttft_context").search(clause) else ""), ""
+        if per_token(after, before):
+            return ("token_observed", "s") if observed(after, before) else ("s_per_token", "")
+        if not word_pattern("ttft_context").search(clause):
+            return "", ""
+        return ("ttft_observed", "s") if observed(after, before) else ("ttft_s", "")
     period = word_pattern("per_period_after").match(after)
     if period:
         return "hours_per", period.group(1)
@@ -311,7 +321,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     unit = word_pattern("duration_after").match(after)
     if unit:
         word = unit.group().strip().split()[0] if unit.group().strip() else ""
-        if word_pattern("deadline_before").search(before) or word_pattern("deadline_after").match(after):
+        if word_pattern("deadline_before").search(before) or word_pattern("deadline_after").match(after) \
+                or _deadline_changed().search(before):  # "what if the deadline gets pulled in to 12 hours"
             return "deadline", word
         return "", word
     if word_pattern("tokens_after").match(after):
@@ -337,6 +348,12 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     return None
 
 
+@cache
+def _deadline_changed() -> re.Pattern[str]:
+    """The words that change a deadline, ending right before its new value ('the deadline gets pulled in to')."""
+    return re.compile(rf"(?:{vocab()['deadline_change']})\s*(?:about|around|~|only|just)?\s*$")
+
+
 # "2000 of my own notes": the count's noun after whose they are (grammar, not vocabulary)
 # More tokens than any model reads at once (the longest contexts are 10M): a count of this many tokens is
 # a dataset, never the length of one item or prompt.
@@ -358,7 +375,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
-    if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after):
+    if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after) \
+            or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"
         return "items", ""
     if word_pattern("output_label_before").search(before) and (
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):

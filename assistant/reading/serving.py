@@ -61,8 +61,10 @@ def read_users(m: Message) -> int | None:
     if headcount and value is None:
         m.notes.append(("note.headcount", {"n": f"{headcount[0].value:,.0f}"}))
     daily = m.role("daily_users")
-    if daily:  # people a day or a month size nothing: the peak at once does, said or asked for
+    if daily and daily[0].extra == "month":  # people a month size nothing: the peak at once does, said or asked for
         m.notes.append(("note.daily_users", {"n": f"{daily[0].value:,.0f}"}))
+    elif daily:  # people a day are the people who use it: the peak at once is estimated from them unless said
+        m.notes.append(("note.daily_population_said" if value else "note.daily_population", {"n": f"{daily[0].value:,.0f}"}))
     if value is None:
         return None
     if value < 1:
@@ -77,7 +79,7 @@ def read_users(m: Message) -> int | None:
 def read_population(m: Message) -> int | None:
     """The people who use a service, not the people at once: 'about 3000 internal users', 'our 800
     employees', '全院一千多人'. The number at once is sized from it (tools.traffic) unless said."""
-    counted = m.role("population")
+    counted = m.role("population") or [q for q in m.role("daily_users") if q.extra != "month"]  # "DAU 2000"
     if not counted:  # "200人用，同时30个", "500 users, 50 at once": the larger count is everyone who uses it
         users = [q for q in m.role("users") if q.start not in m.ranged and not q.negated]
         at_once = [q.value for q in users if q.extra == "concurrent"]
@@ -167,7 +169,11 @@ def read_utilisation(m: Message) -> float | None:
 
 
 def read_ttft(m: Message) -> float | None:
-    """Target time to first token in ms: 'first token under 500 ms', 'under 2 seconds to first token'."""
+    """Target time to first token in ms: 'first token under 500 ms', 'under 2 seconds to first token'. A time said
+    as measured ('ttft p99 is like 4 seconds on vllm') is no target: said back as what was seen."""
+    for q in m.role("ttft_observed", "token_observed"):
+        ms = q.value * (1000 if q.extra == "s" else 1)
+        m.notes.append((f"note.{q.role}", {"ms": f"{ms:,.0f}"}))
     found = m.role("ttft_ms", "ttft_s")
     if not found:
         return None
@@ -191,10 +197,10 @@ def read_min_tokens_per_s(m: Message) -> float | None:
     if q.value <= 0:
         m.problems.append(("speed_not_positive", {}))
         return None
-    if q.role == "ms_per_token":
-        return round(1000 / q.value, 4)
-    if q.role == "s_per_token":
-        return round(1 / q.value, 4)
+    if q.role in ("ms_per_token", "s_per_token"):  # "p99 inter-token latency under 50ms": a decode speed, said so
+        ms = q.value * (1000 if q.role == "s_per_token" else 1)
+        m.notes.append(("note.per_token_target", {"ms": f"{ms:,.4g}", "tps": f"{1000 / ms:,.4g}"}))
+        return round(1000 / ms, 4)
     return float(q.value)
 
 

@@ -153,6 +153,27 @@ def _zh_numerals(text: str) -> str:
 
 
 @cache
+def _zh_approximate_pattern() -> re.Pattern[str]:
+    digits = "".join(k for k, v in vocab()["zh_digits"].items() if v)
+    units = "".join(k for k, v in vocab()["zh_units"].items() if v > 1)
+    return re.compile(rf"(?<![{digits}{units}\d])([{digits}])([{digits}])([{units}])")
+
+
+def _zh_approximate(text: str) -> str:
+    """Two neighbouring digits before a unit say about that many ('一两百' 100 or 200, '五六十' 50 or 60): the middle
+    of the two ('一两百' -> 150), written as digits."""
+    digits, units = vocab()["zh_digits"], vocab()["zh_units"]
+
+    def repl(x: re.Match[str]) -> str:
+        low, high = digits[x.group(1)], digits[x.group(2)]
+        if high != low + 1:
+            return x.group()
+        return f" {_digits((low + high) / 2 * units[x.group(3)])} "
+
+    return _zh_approximate_pattern().sub(repl, text)
+
+
+@cache
 def _zh_people_pattern() -> re.Pattern[str]:
     ends = "".join(vocab()["zh_people_suffixes"])
     return re.compile(rf"(?<![\d.])(\d{{1,7}})\s*(?:左右|来|多|about)?\s*(?:个|位|名|号)?\s*(?:左右)?\s*的?\s*[\u3400-\u9fff]{{0,3}}?[{ends}](?![\u3400-\u9fff]*(?:卡|显卡))")
@@ -288,6 +309,7 @@ def clean(text: str) -> str:
     if _CJK.search(text):
         text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma
         text = _rewrite(text, "zh_before_numerals")
+        text = _zh_approximate(text)
         weekdays = vocab()["zh_weekdays"]
         text = re.sub(r"weekday([一二三四五六日天])", lambda m: weekdays[m.group(1)], text)
         # '2万3' is 23,000 and '1万5' 15,000: a digit after 万 counts thousands

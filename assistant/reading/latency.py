@@ -1,0 +1,36 @@
+"""Latencies in their role: a time per output token is a decode speed, a time measured is no target."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.text import word_pattern
+
+
+def per_token(after: str, before: str) -> bool:
+    """Whether a time is per output token ('50 ms per token', 'p99 inter-token latency under 50ms', '每个token不超过
+    60毫秒'): the per-token words right after it, or in the words before it since the last number, with no
+    first-token words nearer to it."""
+    if word_pattern("per_token_context").search(re.split(r"[\d,;]|\.(?!\d)", after[:30])[0]):
+        return True
+    since = _since_number(before)
+    per = [x.end() for x in word_pattern("per_token_context").finditer(since)]
+    first = [x.end() for x in word_pattern("first_token_context").finditer(since)]
+    return bool(per) and (not first or max(first) < max(per))
+
+
+def observed(after: str, before: str) -> bool:
+    """Whether a time is what was measured, not a target ('ttft p99 is like 4 seconds on vllm', '现在4秒'):
+    a word of measuring or of how it is now just before it, and no word of a limit around it."""
+    since = _since_number(before)
+    if word_pattern("latency_target_before").search(since) or word_pattern("latency_target_after").match(after):
+        return False
+    if word_pattern("latency_observed_before").search(since) or word_pattern("latency_observed_said").search(since):
+        return True
+    complains = word_pattern("latency_complaint").search(before[-60:] + after[:80])
+    return bool(complains and word_pattern("latency_observed_weak").search(since))
+
+
+def _since_number(before: str) -> str:
+    """The words before a time since the number before it (a 'p99' is a word, not a number)."""
+    return re.split(r"(?<![a-z\d.])\d", before)[-1][-48:]
