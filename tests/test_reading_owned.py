@@ -132,3 +132,20 @@ ADD_SERVERS = [("add a third server of 8 {c}", 8), ("what if we add another serv
 def test_servers_added_add_their_cards(template: str, n: int, card: str, gpu: str):
     u = understand(template.format(c=card))
     assert u.added_cards == {gpu: n}, (template, u.added_cards)
+
+
+PRECISIONS = ["q4", "q8", "int4", "int8", "fp8", "awq"]
+CHOICE_JOINS = [" or ", " vs ", "还是", "和", " and "]
+
+
+def test_two_formats_side_by_side_are_a_choice_not_a_format():
+    failures = []
+    for a, b, join in itertools.product(PRECISIONS, PRECISIONS, CHOICE_JOINS):
+        if a == b:
+            continue
+        for text in (f"我有一张4060 Ti 16G，deepseek-r1-distill-qwen-14b用{a}{join}{b}有什么区别",
+                     f"i have a 4060 ti 16gb, deepseek-r1-distill-qwen-14b in {a}{join}{b}?"):
+            u = understand(text)
+            if "precision" in u.updates or u.updates.get("owned") != ["1x rtx-4060-ti-16gb"]:
+                failures.append(f"{text!r}: {u.updates}")
+    assert not failures, f"{len(failures)} misread, e.g. {failures[:5]}"
