@@ -62,7 +62,8 @@ def test_a_counted_card_said_as_the_subject_is_owned_english():
 @pytest.mark.parametrize("text", ["8卡A100 80G 用来跑qwen2.5 72b 给50人用 够不够", "两张4090跑qwen2.5 32b够吗",
                                   "4x h100 for llama 3.3 70b, is that enough?", "two L40S",
                                   "8x h100 or 4x h200 for llama 3.3 70b?", "如果两张3090跑qwen3-235b",
-                                  "what if we bought 2x 3090, running qwen2.5 32b"])
+                                  "what if we bought 2x 3090, running qwen2.5 32b", "两张4090能跑qwen2.5 32b吗",
+                                  "两台8卡A800能不能部署deepseek-v3"])
 def test_a_count_asked_or_a_choice_is_not_owned(text: str):
     assert not understand(text).updates.get("owned"), text
 

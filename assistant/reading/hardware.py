@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.intents import asked
 from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
 from assistant.reading.quantities import clause_bounds, clause_of, negated
@@ -173,10 +174,10 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
 
 
 def _topic(m: Message, s: int, e: int) -> bool:
-    """A counted card that opens its clause in a message naming the model, with no count asked about it and
-    no other card offered beside it: the hardware the message is about, the speaker's own."""
+    """A counted card that opens its clause in a message naming the model, with no count asked about it, no
+    'can it run there?' and no other card offered beside it: the hardware the message is about, the speaker's own."""
     return bool(s in m.counted and m.names and word_pattern("owned_topic_before").search(m.masked[:s])
-                and not word_pattern("chosen_count_question").search(m.masked)
+                and not word_pattern("chosen_count_question").search(m.masked) and not asked(m, "fit_check")
                 and not word_pattern("owned_hypothetical").search(m.masked)
                 and not _alternative(m, s, e))
 
