@@ -150,3 +150,10 @@ def test_two_formats_side_by_side_are_a_choice_not_a_format():
             if "precision" in u.updates or u.updates.get("owned") != ["1x rtx-4060-ti-16gb"]:
                 failures.append(f"{text!r}: {u.updates}")
     assert not failures, f"{len(failures)} misread, e.g. {failures[:5]}"
+
+
+@pytest.mark.parametrize("text", ["两张3090跑qwen3-235b q4 专家放内存 一个人用", "2x 3090, qwen3-235b q4 with the experts offloaded to system RAM",
+                                  "qwen3-235b on my 4090 with --n-cpu-moe", "我有一张4090，qwen3-30b-a3b 专家卸载到内存",
+                                  "run glm-4.5-air with cpu offload on my 3090"])
+def test_cpu_offload_is_said_back_not_dropped(text: str):
+    assert ("note.cpu_offload", {}) in understand(text).notes, text
