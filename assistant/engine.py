@@ -217,6 +217,17 @@ def _lang(state: AdvisorState) -> str:
 # ---------------------------------------------------------------- describing values
 
 
+def _yours(cards: list[str], owned: list[str]) -> bool:
+    """Whether every card named ('4x rtx-3090', 'rtx-3090') is one you own, as many as you have or fewer."""
+    have = {card.strip(): int(count) for count, _, card in (c.partition("x ") for c in owned)}
+    for entry in cards:
+        count, sep, card = entry.partition("x ")
+        card, n = (card.strip(), int(count)) if sep and count.isdigit() else (entry.strip(), 1)
+        if card not in have or n > have[card]:
+            return False
+    return True
+
+
 def _with_added(owned: list[str], added: dict[str, int]) -> list[str]:
     """The owned cards with more of some added: ['1x rtx-4090'] + {rtx-4090: 1} -> ['2x rtx-4090']."""
     out, left = [], dict(added)
@@ -429,6 +440,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
+    if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
+        updates.pop("only")  # "四张3090够不够" with four 3090s of your own: your cards, not four more to rent
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
         updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
@@ -522,6 +535,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.topic = u.topic
     turn.compare = list(u.compare_gpus)
     turn.whatif = u.whatif_gpus
+    if turn.whatif and _yours([f"{turn.whatif[0]}x {turn.whatif[1]}"], profile.owned or []):
+        turn.whatif = None  # "四张3090呢" with four 3090s of your own: the plan on yours, no rented copy of them
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)
     turn.span_months, turn.with_spare = u.span_months, u.with_spare

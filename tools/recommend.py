@@ -1028,7 +1028,17 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
-    return owned, extended + options
+    return owned, extended + _not_yours_again(w, options)
+
+
+def _not_yours_again(w: Workload, options: list[Option]) -> list[Option]:
+    """The candidates less a rented or bought copy of cards you have: as many of your own card or fewer is
+    your option, already listed (no 'rent 4 x 3090' beside your four 3090s)."""
+    have: dict[str, int] = {}
+    for text in w.owned:
+        count, gpu = parse_owned(text)
+        have[gpu.id] = have.get(gpu.id, 0) + count
+    return [o for o in options if not (o.gpu in have and o.gpus <= have[o.gpu] and not o.owned_gpus)]
 
 
 # Cards you own that miss a target by a modest margin get more of the same card first: up to as many
@@ -1128,22 +1138,26 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
             first = first or o
         return first
     order = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
-    seen: set[tuple[int, int, int, str]] = set()
+    seen: dict[tuple[int, int, int, str], Option | None] = {}
     evaluated: list[Option] = []
     for layout in layouts:  # the format asked first, 16-bit KV cache before 8-bit, each unit once per format
         key = (layout.tp, layout.pp, layout.replicas, layout.precision)
-        if key in seen or len(evaluated) >= SCALE_TRIES_ALL or (whole_copies_in and whole_copies_in % layout.unit):
-            continue
-        seen.add(key)
+        prior = seen.get(key)
+        again = prior is not None and prior.headroom_fraction < TIGHT_HEADROOM
+        if (key in seen and not again) or len(evaluated) >= SCALE_TRIES_ALL or (whole_copies_in and whole_copies_in % layout.unit):
+            continue  # (a unit left with too little memory is tried again with the 8-bit KV cache)
         o = evaluate(w, gpu, layout.gpus, owned=owned, layout=layout)
+        seen[key] = o
         if o is not None:
             evaluated.append(o)
     if not evaluated:
         return None
     good = [o for o in evaluated if o.ok]
     if good:
-        best = min(good, key=lambda o: (order.get(o.precision or "", 0), -(o.decode_tokens_per_s or 0),
-                                        o.ttft_s or 0, o.gpus))
+        # one that leaves the memory a warning asks for before one that does not (the answer never plans on
+        # what it warns against), then the format asked, then the fastest per user
+        best = min(good, key=lambda o: (o.headroom_fraction < TIGHT_HEADROOM, order.get(o.precision or "", 0),
+                                        -(o.decode_tokens_per_s or 0), o.ttft_s or 0, o.gpus))
         best.chosen_because = "meets"
     else:
         best = min(evaluated, key=lambda o: (shortfall(o, w), order.get(o.precision or "", 0)))
@@ -1226,7 +1240,9 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # your cards miss by a modest margin: more of the same card beside them comes first (one stack, one
         # layout, your cards used); other card classes follow, ranked by what you pay
         best = extension[0]
-    elif chosen:  # the setup the user named does the job: it is the plan, the others are alternatives
+    elif chosen and not any(o.ok and o.owned for o in ranked):
+        # the setup the user named does the job: it is the plan, the others are alternatives (your own cards
+        # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
     elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
         # a long job: at about the same cost per run, the one that finishes first

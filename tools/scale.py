@@ -41,7 +41,8 @@ SCALE_ENGINES: tuple[Engine, ...] = ("vllm", "sglang")
 # pair) serve in small units: tensor parallel up to 4 (beyond that the all-reduces cross the CPU's PCIe
 # root complexes or sockets, and vLLM's custom all-reduce is off without P2P), and never as pipeline
 # stages across servers (such servers rarely have InfiniBand; a 72B model in 4-bit fits 2-4 x 24 GB).
-# More users take more copies of the small unit, not a wider one.
+# More users take more copies of the small unit, not a wider one. On servers of them you own, when no small unit
+# holds the model, the whole server and pipeline stages across your servers are tried (wide_units).
 PCIE_MAX_TP = 4
 
 Link = Literal["nvlink", "hccs", "infinity-fabric", "roce", "pcie", "unified", "nvlink-bridge"]
@@ -99,6 +100,15 @@ def units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_
     return out
 
 
+def wide_units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS) -> list[tuple[int, int]]:
+    """On servers of small-unit cards you own, when no small unit holds the model: the whole server, then
+    pipeline stages across your servers (three 8 x 4090 servers hold GLM-4.6 in 4-bit as TP 8 x PP 3, slowly;
+    nothing smaller does)."""
+    widest = max(arch.valid_tensor_parallel(model, server_gpus))
+    wide = [(widest, 1)] if widest > PCIE_MAX_TP else []
+    return wide + [(widest, p) for p in range(2, MAX_PIPELINE + 1) if widest * p <= max_gpus]
+
+
 def users_per_unit(model: str, gpu: Gpu, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
                    users: int, context: int, floor: float) -> int:
     """The most users (up to `users`) one unit serves: its KV cache holds their contexts, the engine
@@ -146,26 +156,33 @@ def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], user
     """Layouts that serve `users`, best first. Rented or bought: the fewest GPUs in all (then the smaller
     unit: more replicas ride out a failure), in the first format that works. Owned (`owned` GPUs): every
     card used, as many replicas of each unit as fit, in every format tried (the caller evaluates them all
-    against the targets). Only engines that run one model over several servers (vLLM, SGLang)."""
+    against the targets; small-unit cards you own go wide only when no small unit serves). Only engines that run
+    one model over several servers (vLLM, SGLang)."""
     arch_ = _resolve(model)
     limit = min(owned, max_gpus) if owned else max_gpus
     found: list[tuple[int, int, int, Layout]] = []
-    for order, (engine, precision, kv) in enumerate(t for t in tries if t[0] in SCALE_ENGINES):
-        for tp, pp in units(arch_, server_gpus, limit, gpu):
-            unit = tp * pp
-            if unit > limit:
-                continue
-            most = users_per_unit(model, gpu, engine, precision, kv, tp, pp, users, context, floor)
-            if most < 1:
-                continue
-            replicas = limit // unit if owned else math.ceil(users / most)
-            if replicas * most < users or replicas * unit > limit:
-                continue
-            layout = Layout(tp=tp, pp=pp, replicas=replicas, users_per_replica=math.ceil(users / replicas),
-                            engine=engine, precision=precision, kv_precision=kv)
-            found.append((order, 0 if owned else layout.gpus, unit, layout))
-        if found and not owned and not all_formats:
-            break  # the first format that works (the user's, the checkpoint's, then the levers on owned cards)
+    passes = [units(arch_, server_gpus, limit, gpu)]
+    if owned and small_units_only(gpu):
+        passes.append(wide_units(arch_, server_gpus, limit))  # your servers, when no small unit holds the model
+    for shapes in passes:
+        for order, (engine, precision, kv) in enumerate(t for t in tries if t[0] in SCALE_ENGINES):
+            for tp, pp in shapes:
+                unit = tp * pp
+                if unit > limit:
+                    continue
+                most = users_per_unit(model, gpu, engine, precision, kv, tp, pp, users, context, floor)
+                if most < 1:
+                    continue
+                replicas = limit // unit if owned else math.ceil(users / most)
+                if replicas * most < users or replicas * unit > limit:
+                    continue
+                layout = Layout(tp=tp, pp=pp, replicas=replicas, users_per_replica=math.ceil(users / replicas),
+                                engine=engine, precision=precision, kv_precision=kv)
+                found.append((order, 0 if owned else layout.gpus, unit, layout))
+            if found and not owned and not all_formats:
+                break  # the first format that works (the user's, the checkpoint's, then the levers on owned cards)
+        if found:
+            break
     return [x[-1] for x in sorted(found, key=lambda x: x[:3])]
 
 

@@ -70,6 +70,10 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         if variant:
             gpu_id, e0, said = variant
             notes += [said] if said else []
+    later = word_pattern("gpu_count_later").match(text[e0:e0 + 48]) if not (m or a or machines or per) else None
+    if later and int(later["n"] or later["t"] or later["u"]) > 0:  # 'a100 40gb cards, eight of them'
+        count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
+        return s0, e0, gpu_id, count, True
     return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
 
 

@@ -28,6 +28,8 @@ def read_constraints(m: Message) -> str | None:
     ram = word_pattern("system_ram").search(m.masked)
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
+    elif m.phase != "fine-tune" and (word_pattern("cpu_offload").search(m.masked) or word_pattern("cpu_offload").search(m.raw.lower())):
+        m.notes.append(("note.cpu_offload", {}))  # "专家放内存": said back, not sized
     unknown: list[str] = []
     for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
         x = pattern.search(m.masked)

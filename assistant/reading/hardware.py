@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.intents import asked
 from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
 from assistant.reading.quantities import clause_bounds, clause_of, negated
@@ -165,9 +166,20 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
+    if _topic(m, s, e):
+        return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
     mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
     default = (gpu_id in vocab()["owned_by_default"] or mac or _laptop(gpu_id)) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
+
+
+def _topic(m: Message, s: int, e: int) -> bool:
+    """A counted card that opens its clause in a message naming the model, with no count asked about it, no
+    'can it run there?' and no other card offered beside it: the hardware the message is about, the speaker's own."""
+    return bool(s in m.counted and m.names and word_pattern("owned_topic_before").search(m.masked[:s])
+                and not word_pattern("chosen_count_question").search(m.masked) and not asked(m, "fit_check")
+                and not word_pattern("owned_hypothetical").search(m.masked)
+                and not _alternative(m, s, e))
 
 
 def _laptop(gpu_id: str) -> bool:
@@ -265,7 +277,9 @@ def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
-    owned = {g for s, e, g, _n in m.gpus if word_pattern("owned").search(m.masked[max(0, s - 40):s]) or _owned(m, s, e, g)}
+    owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
+                                             and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]))
+             or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     for s, e, gpu_id, count in m.gpus:
         if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e):
@@ -341,8 +355,11 @@ def read_gpus(m: Message, u: Understanding) -> None:
         return
     for s, _e, gpu_id, count in found:  # "what if I add a second 4090", "再加两张4090": more of a card you have
         more = word_pattern("add_cards").search(m.masked[max(0, s - 32):s])
+        servers = word_pattern("add_servers").search(m.masked[max(0, s - 48):s])
         if more:
             u.added_cards[gpu_id] = int(more.group("n") or more.group("n2") or (count if s in m.counted else 1))
+        elif servers and s in m.counted:  # "add a third server of 8 l40s": its cards, beside yours
+            u.added_cards[gpu_id] = count * int(servers["n"] or 1)
     if u.added_cards:
         u.updates.pop("only", None)
         return

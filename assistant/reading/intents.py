@@ -136,7 +136,7 @@ def _typed(m: Message) -> str:
     return unicodedata.normalize("NFKC", m.raw).lower()
 
 
-def _hit(m: Message, key: str) -> bool:
+def asked(m: Message, key: str) -> bool:
     """Whether a question's `en` pattern matches the cleaned message or its `zh` one the typed one."""
     words = vocab()[key]
     return bool(word_pattern(f"{key}.en").search(m.masked) or ("zh" in words and word_pattern(f"{key}.zh").search(_typed(m))))
@@ -189,7 +189,7 @@ def _question(m: Message, u: Understanding) -> str | None:
     if _out_of_scope(m):
         return "out_of_scope"
     cards = _cards(m)
-    if "rent_buy" not in u.intents and _hit(m, "forecast"):
+    if "rent_buy" not in u.intents and asked(m, "forecast"):
         return "forecast"
     if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
             cards and (word_pattern("availability.weak").search(m.masked)
@@ -204,7 +204,7 @@ def _question(m: Message, u: Understanding) -> str | None:
                           or word_pattern("engine_choice.ask").search(m.masked)
                           or word_pattern("engine_choice.zh").search(_typed(m))):
         return "engine_choice"
-    if not cards and _hit(m, "quality"):
+    if not cards and asked(m, "quality"):
         return "quality"
     return None
 
@@ -333,7 +333,7 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         return
     if not m.gpus:
         return
-    if _hit(m, "fit_check"):
+    if asked(m, "fit_check"):
         u.intents.add("fit_check")
         if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
             u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in _cards(m)]
