@@ -1068,8 +1068,8 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                 lines.append(say(lang, "why.training_sharded", gpus=run.gpus, one=gb(whole.per_gpu_total_bytes)))
             params = float(terms["weights_bytes"].inputs.get("parameters") or 0) if "weights_bytes" in terms else 0.0
             if w.method == "full" and params:  # every parameter's weight, gradient and optimizer moments
-                per = sum(terms[k].value for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes") if k in terms)
-                lines.append(say(lang, "why.training_full", params=f"{params / 1e9:,.1f}", bytes=f"{per / params:.0f}"))
+                state_bytes = sum((float(terms[k].value) for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes") if k in terms), 0.0)
+                lines.append(say(lang, "why.training_full", params=f"{params / 1e9:,.1f}", bytes=f"{state_bytes / params:.0f}"))
     run = rec.training_run or best
     if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours
