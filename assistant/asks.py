@@ -64,7 +64,8 @@ def _training_need(ctx: Any, rec: Any, run: Option, gpu: Gpu) -> str:
     tm = training_memory(training_setup(w, run.gpus))
     ctx.data["training"] = {"gpus": run.gpus, "method": method, "trainable": tm.trainable_params}
     if method in ("lora", "qlora"):
-        grads = tm.trainable_params * 2  # BF16 adapter gradients exchanged each step
+        sharded = next((t.value for t in tm.terms if t.key == "gradient_bytes"), tm.trainable_params * 4)
+        grads = sharded * run.gpus  # the adapters' gradients as the tool holds them (FP32), all shards together
         ctx.data["training"]["adapter_gradient_bytes"] = grads
         return ctx.say("asks.need.lora", method=ctx.say(f"method.{method}"), gpus=run.gpus,
                        params=f"{tm.trainable_params / 1e6:,.0f}", mb=f"{grads / 1e6:,.0f}")
