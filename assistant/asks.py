@@ -85,8 +85,11 @@ def _serving_need(ctx: Any, best: Option, gpu: Gpu) -> str:
         return ctx.say("asks.need.serve_one")
     if best.engine == "llama.cpp":
         return ctx.say("asks.need.serve_layers", tp=tp)
-    return _joined(ctx, [ctx.say("asks.need.serve_tp", tp=tp),
-                         ctx.say("asks.need.serve_fast") if gpu.has_nvlink else ctx.say("asks.need.serve_pcie")])
+    if gpu.interconnect == "nvlink-bridge":  # tools.throughput.link: the speed is taken over the bridge
+        after = ctx.say("asks.need.serve_bridge_pair" if tp == 2 else "asks.need.serve_bridge_more")
+    else:
+        after = ctx.say("asks.need.serve_fast") if gpu.has_nvlink else ctx.say("asks.need.serve_pcie")
+    return _joined(ctx, [ctx.say("asks.need.serve_tp", tp=tp), after])
 
 
 # ---------------------------------------------------------------- weight formats

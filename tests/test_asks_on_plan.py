@@ -247,3 +247,13 @@ def test_why_full_fine_tuning_takes_so_much_memory_is_the_plans_own_breakdown(la
     assert "|---|" not in text
     if "× NVIDIA" in text.split("GB")[0] and not re.search(r"\b1 × ", text):
         assert "FSDP/ZeRO-3" in text
+
+
+@pytest.mark.parametrize(("lang", "first", "question", "said"), [
+    ("zh", "用我的两张3090给10个人部署qwen2.5 32b", "没插nvlink桥 影响大吗", "装了 NVLink 桥"),
+    ("en", "serve qwen2.5 32b to 10 users on my 2 rtx 3090s", "do we need an nvlink bridge for this?",
+     "joined by a bridge")])
+def test_serving_split_over_two_bridged_cards_says_its_speed_assumes_the_bridge(lang, first, question, said):
+    _plan, reply, p = _info(first, question, "interconnect")
+    assert p["results"]["serving"]["tp"] == 2
+    assert said in reply.content
