@@ -186,6 +186,7 @@ class Turn(BaseModel):
     span_months: int | None = None  # "the total for three months"
     with_spare: bool = False  # "the total including the spare"
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
+    ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -542,6 +543,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.span_months, turn.with_spare = u.span_months, u.with_spare
     turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
+    turn.ask = dict(u.ask)
+    _asked_again(turn, state, updates)
+    code = turn.ask.pop("plan_code", None)
+    if code and state.get("results") and turn.topic:  # "when should I turn on tensor parallelism?" below a plan
+        turn.intents, turn.topic = sorted({*turn.intents, str(code)} - {"concept", "explain", "whatif"}), None
     quotes = _quotes(turn, state)
     _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
@@ -604,6 +610,24 @@ def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) 
     if topic in CARD_QUESTIONS:
         turn.intents = sorted({*turn.intents, str(topic)} - {"whatif"})
         turn.cards, turn.compare = list(turn.compare), []
+
+
+def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
+    """'昇腾上一般用哪个', 'and which one on ascend?' right after a question about the plan (reading.asks): the same
+    question again, about what this message names (Ascend)."""
+    from assistant.reading.asks import ASKS
+
+    if not turn.ask.pop("again", False) or set(updates) - {"only", "region", "preference"} or turn.has("fit_check"):
+        return
+    last = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+    topic = (last.additional_kwargs.get("gpu_advisor") or {}).get("topic") if last is not None else None
+    if topic in ASKS:
+        turn.intents = sorted({*turn.intents, str(topic)} - {"whatif"})
+        text = _text(state["messages"][-1]).lower() if state.get("messages") else ""
+        if word_pattern("asks.ascend").search(text):
+            turn.ask["ascend"] = True
+        for slot in ("only", "region", "preference"):
+            updates.pop(slot, None)
 
 
 def _quotes(turn: Turn, state: AdvisorState) -> dict[str, Any] | None:

@@ -62,9 +62,12 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
+    from assistant import asks
+
     writer = {"compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
-              "reserve": reserve}[code]
+              "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
+              "parallelism": asks.parallelism}[code]
     return writer(ctx)
 
 
@@ -286,6 +289,13 @@ def engine_choice(ctx: Context) -> str:
     lines += ["", ctx.say("info.engine.choose")]
     precision = (ctx.rec.best.precision or "") if ctx.rec and ctx.rec.best else ""  # the plan's weights
     pick = _engine_pick(named, gpu, ctx, precision)
+    if len(named) == 1 and (pick is None or pick[0] != named[0]):
+        # "is llama.cpp ok for production?": whether the one engine asked about suits this plan, and what does
+        better = _engine_pick(list(USUAL_ENGINES), gpu, ctx, precision)
+        if better is not None and better[0] != named[0]:
+            many = (ctx.profile.get("users") or 0) > 2
+            lines.append(ctx.say("info.engine.not_here" if many else "info.engine.not_first", engine=_engine(named[0]).name))
+            pick = better
     if pick is not None:
         lines.append(ctx.say("info.engine.pick", engine=_engine(pick[0]).name,
                              why=ctx.say(f"info.engine.why.{pick[1]}", precision=precision.upper())))
@@ -367,9 +377,17 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
 
 
 def availability(ctx: Context) -> str:
+    from assistant.asks import provider_lines
+
     gpus = _cards_asked(ctx)
+    if ctx.turn.ask.get("vendor") and not ctx.turn.cards:  # "昇腾卡": every card of that vendor
+        from knowledge import gpus as all_gpus
+
+        gpus = [g for g in all_gpus() if g.vendor == ctx.turn.ask["vendor"]]
     lines = [ctx.say("info.stock.head")]
-    if gpus:
+    if gpus and ctx.turn.ask.get("per_provider"):  # "the hourly price per provider": each offer, with its date
+        lines += ["", *provider_lines(ctx, gpus)]
+    elif gpus:
         lines += ["", ctx.say("info.stock.known"), *_market_lines(ctx, gpus), "", ctx.say("info.stock.ask")]
     else:
         lines += ["", ctx.say("info.stock.which")]
@@ -400,6 +418,17 @@ def quality(ctx: Context) -> str:
     else:
         model = describe("model", subject, ctx.lang) if subject else ctx.say("info.quality.model_any")
         head = ctx.say("info.quality.head", model=model)
+    precisions = list(ctx.turn.ask.get("precisions") or [])
+    if len(precisions) >= 2:  # "will eval scores differ between fp8 and bf16?": what is known, and how to measure it
+        from knowledge import find_precision
+
+        a, b = (find_precision(x).name.split(" (")[0] for x in precisions[:2])
+        ctx.data["precisions"] = precisions[:2]
+        rec = ctx.rec
+        parts = [ctx.say("asks.quality.precisions", a=a, b=b)]
+        if rec is not None and rec.best is not None and rec.best.precision:
+            parts.append(ctx.say("asks.quality.plan", precision=rec.best.precision.upper()))
+        return "\n\n".join(parts)
     return "\n\n".join([head, ctx.say("info.quality.how"),
                         ctx.say("info.quality.offer")])
 
@@ -544,5 +573,5 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("compare_cards", "engine_choice", "availability", "forecast", "quality", "out_of_scope", "rent_buy",
-                    "reserve")
+QUESTION_REPLIES = ("interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
+                    "forecast", "quality", "out_of_scope", "rent_buy", "reserve")

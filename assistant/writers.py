@@ -27,6 +27,7 @@ from tools.recommend import (
     parse_owned,
     rents_only,
     training_setup,
+    training_time_setup,
 )
 
 GB = 1e9
@@ -1107,6 +1108,18 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                          gpu=run.gpu_name, per_gpu=gb(training["per_gpu_total_bytes"]), cap=gb(run.capacity_bytes),
                          weights=gb(training["weights_bytes"]), grads=gb(training["gradient_bytes"]),
                          states=gb(training["optimizer_bytes"]), acts=gb(training["activation_bytes"])))
+        if run.gpus > 1 or w.method == "full":  # "为啥全参微调要这么多显存": the whole run's states, and sharding
+            from tools.training import training_memory
+
+            whole = training_memory(training_setup(w, 1))
+            terms = {t.key: t for t in whole.terms}
+            if run.gpus > 1:
+                training = {**training, "one_gpu_total_bytes": whole.per_gpu_total_bytes}
+                lines.append(say(lang, "why.training_sharded", gpus=run.gpus, one=gb(whole.per_gpu_total_bytes)))
+            params = float(terms["weights_bytes"].inputs.get("parameters") or 0) if "weights_bytes" in terms else 0.0
+            if w.method == "full" and params:  # every parameter's weight, gradient and optimizer moments
+                state_bytes = sum((float(terms[k].value) for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes") if k in terms), 0.0)
+                lines.append(say(lang, "why.training_full", params=f"{params / 1e9:,.1f}", bytes=f"{state_bytes / params:.0f}"))
     run = rec.training_run or best
     if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours
@@ -1118,7 +1131,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         return write_math(results, lang)
     lines.append(say(lang, "why.more"))
     shown = ("weights_bytes", "per_gpu_weights_bytes", "per_gpu_kv_cache_bytes", "per_gpu_total_bytes", "gpus",
-             "gradient_bytes", "optimizer_bytes", "activation_bytes")
+             "gradient_bytes", "optimizer_bytes", "activation_bytes", "one_gpu_total_bytes")
     return sep.join(lines), {"option": best.model_dump(mode="json"),
                              "workload": {"users": w.users, "context": w.context, "deadline_hours": w.deadline_hours},
                              "serving_memory": {k: serving[k] for k in shown if k in serving},
@@ -1240,6 +1253,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
     from tools.inference import inference_memory
     from tools.throughput import SpeedInput, speed
     from tools.training import training_memory
+    from tools.training_time import training_time
 
     rec = Recommendation.model_validate(results["recommend"])
     best, w = rec.best, rec.workload
@@ -1259,6 +1273,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
                 context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
     if w.spec.trains and rec.trains_on is not None:
         run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))
+        run("math.training_time", "training_time", training_time,
+            training_time_setup(w, rec.trains_on.gpu, rec.trains_on.gpus, rec.trains_on.owned))
     if rec.rent_or_buy:
         parts.append((say(lang, "math.rent_or_buy"), rec.rent_or_buy))
     lines = ["## " + say(lang, "math.title", option=gpu_words(best)), ""]

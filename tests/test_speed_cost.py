@@ -151,11 +151,19 @@ def test_default_mfu_comes_from_the_gpu_class():
 
 
 def test_multi_gpu_training_over_pcie_loses_efficiency():
-    # L40S: 362.05 TFLOPS BF16, no NVLink: MFU 0.4 x 0.7
-    r = tt(gpu="l40s", gpus=2, tokens=1e8, mfu=0.4)
+    # L40S: 362.05 TFLOPS BF16, no NVLink: full fine-tuning exchanges every gradient, MFU 0.4 x 0.7
+    r = tt(gpu="l40s", gpus=2, tokens=1e8, mfu=0.4, method="full")
     assert r.mfu == pytest.approx(0.28)
-    assert r.hours == pytest.approx(6 * 8.03e9 * 1e8 / (2 * 362.05e12 * 0.28) / 3600)  # 6: LoRA + recompute
+    assert r.hours == pytest.approx(8 * 8.03e9 * 1e8 / (2 * 362.05e12 * 0.28) / 3600)  # 8: full + recompute
     assert any("no NVLink" in w for w in r.warnings)
+
+
+def test_multi_gpu_lora_over_pcie_pays_nothing_for_its_adapter_gradients():
+    # LoRA exchanges only its adapters' gradients (megabytes a step): the MFU stays 0.4
+    r = tt(gpu="l40s", gpus=2, tokens=1e8, mfu=0.4)
+    assert r.mfu == pytest.approx(0.4)
+    assert r.hours == pytest.approx(6 * 8.03e9 * 1e8 / (2 * 362.05e12 * 0.4) / 3600)  # 6: LoRA + recompute
+    assert not any("NVLink" in w for w in r.warnings)
 
 
 def test_weak_china_card_warns_for_training():

@@ -640,6 +640,19 @@ def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
                                base_precision=QLORA_BASES.get(w.qlora_base) if method == "qlora" else None)
 
 
+def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingTimeInput:
+    """How long a run takes is asked of training_time with these inputs: the run's tokens (twice for DPO's
+    pairs), and the network between your own servers when they are joined by ordinary Ethernet."""
+    model = resolve_model(w.model)
+    method: Method = "full" if w.spec.pretrains else w.method
+    dpo = w.objective == "dpo"
+    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": w.network_gbit or SLOW_NETWORK_GBIT}
+              if owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
+    return TrainingTimeInput(model=w.model, gpu=gpu, gpus=n, method=method, tokens=w.tokens_per_run(model) * (2 if dpo else 1),
+                             epochs=w.epochs, region=w.region, reference_forward=dpo, framework=w.framework,
+                             pretraining=w.spec.pretrains, seq_len=w.seq_len, **across)
+
+
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
            headrooms: list[float]) -> None:
     """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
@@ -647,7 +660,6 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         _reinforce(opt, w, gpu, n, warnings, headrooms)
         return
     method: Method = "full" if w.spec.pretrains else w.method
-    dpo = w.objective == "dpo"
     tm = training_memory(training_setup(w, n))
     cap = usable_bytes(gpu)
     opt.capacity_bytes = opt.capacity_bytes or cap
@@ -670,19 +682,14 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         opt.runtime = opt.runtime or "MLX (mlx-lm)"
         warnings.append(f"{gpu.name}: fine-tuning there means MLX-LM's LoRA/QLoRA (no bitsandbytes, no CUDA "
                         "kernels); sized as the equivalent PyTorch run, and slow next to a rented NVIDIA card")
-    tokens = w.tokens_per_run(model) * (2 if dpo else 1)
-    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": w.network_gbit or SLOW_NETWORK_GBIT}
-              if opt.owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
-    tt = training_time(TrainingTimeInput(model=w.model, gpu=gpu.id, gpus=n, method=method, tokens=tokens,
-                                         epochs=w.epochs, region=w.region, reference_forward=dpo,
-                                         framework=w.framework, pretraining=w.spec.pretrains, seq_len=w.seq_len,
-                                         **across))
+    timing = training_time_setup(w, gpu.id, n, opt.owned)
+    tt = training_time(timing)
     opt.training_hours, opt.training_usd = tt.hours, tt.usd
     network = next((t for t in tt.terms if t.key == "network_seconds"), None)
     compute = next((t for t in tt.terms if t.key == "compute_hours"), None)
     if network is not None and compute is not None and network.value / 3600 >= tt.hours * 0.999:
         opt.findings.append(Finding(code="slow_network_training", values={
-            "servers": str(across["servers"]), "gbit": f"{across['network_gbit_per_s']:g}",
+            "servers": str(timing.servers), "gbit": f"{timing.network_gbit_per_s:g}",
             "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)

@@ -175,13 +175,26 @@ def _efficiency(inp: TrainingTimeInput, gpu: Gpu, fw_id: str, assumptions: list[
     return effective
 
 
+def pcie_penalty(inp: TrainingTimeInput, gpu: Gpu) -> bool:
+    """Whether the run's gradient exchange crosses PCIe at a cost (PCIE_DATA_PARALLEL_FACTOR): several cards
+    without NVLink training every weight. LoRA and QLoRA exchange only their adapters' gradients (megabytes a
+    step), and the frozen base's gathers are prefetched behind the compute, so they pay nothing measurable."""
+    trains_all = inp.pretraining or inp.method == "full"
+    return inp.gpus > 1 and not gpu.has_nvlink and trains_all
+
+
 def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
     warnings: list[str] = []
-    if inp.gpus > 1 and not gpu.has_nvlink:
+    if pcie_penalty(inp, gpu) and gpu.interconnect == "nvlink-bridge":
+        warnings.append(f"{gpu.name} joins cards only in pairs, through an NVLink bridge where one is fitted: the time "
+                        f"assumes gradient exchange over PCIe, which slows multi-GPU training (taken as "
+                        f"{PCIE_DATA_PARALLEL_FACTOR:.0%} efficiency)")
+    elif pcie_penalty(inp, gpu):
         warnings.append(f"{gpu.name} has no NVLink: gradient exchange over PCIe slows multi-GPU training "
                         f"(taken as {PCIE_DATA_PARALLEL_FACTOR:.0%} efficiency)")
     if gpu.segment == "consumer" and inp.gpus > 2:
-        warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink, less memory")
+        warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink switch between "
+                        "them, less memory")
     if gpu.china_specific and gpu.bf16_tflops < 200:
         warnings.append(f"{gpu.name} has cut-down compute ({gpu.bf16_tflops:g} TFLOPS BF16): poor value for training")
     return warnings
@@ -224,7 +237,7 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     else:
         assumptions.insert(2, "attention's own matmuls not counted (no sequence length given)")
     warnings = _warnings(inp, gpu)
-    if inp.gpus > 1 and not gpu.has_nvlink:
+    if pcie_penalty(inp, gpu):
         effective *= PCIE_DATA_PARALLEL_FACTOR
     total_tokens = inp.tokens * inp.epochs
     flops_per_token = factor * model.active_params_b * 1e9 + attention

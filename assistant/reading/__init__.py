@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.hardware import (
@@ -232,7 +233,9 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         elif asked and rest:
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
+    read_ask(m, u)
     read_question(m, u)
+    read_market(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     u.weak = m.weak & set(u.updates)

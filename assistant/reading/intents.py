@@ -7,6 +7,7 @@ import unicodedata
 from functools import cache
 
 import knowledge
+from assistant.reading.asks import ASKS, formats_named
 from assistant.reading.message import Message, Quantity, Understanding
 from assistant.reading.names import family_words
 from assistant.reading.quantities import clause_bounds, negated
@@ -218,7 +219,7 @@ def read_question(m: Message, u: Understanding) -> None:
     if u.topic:
         u.intents.add("concept")
         return
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or u.intents & set(ASKS):
         return
     scope = _out_of_scope(m)
     if "best_gpu" in u.intents and not scope:
@@ -306,6 +307,10 @@ def _quality_is_a_concept(m: Message, u: Understanding) -> bool:
         topic = knowledge.find_topic(m.raw)
     except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
         return False
+    named = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")]
+    if len(named) >= 2 and not u.updates.get("model"):
+        u.ask = {"precisions": named[:2]}  # "will eval scores differ between fp8 and bf16?": both, and the plan kept
+        return False
     if not topic or topic == "best-gpu" or (u.updates.get("model") and topic != "quantization"):
         return False  # ("is fp8 noticeably worse than bf16 for gemma 3 27b?" is the quantization entry's question)
     own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
@@ -325,7 +330,7 @@ def _hit_why_not(m: Message) -> bool:
 def read_fit_check(m: Message, u: Understanding) -> None:
     """'Does X fit on Y?', 'how fast is X on Y?', 'X能在Y上跑吗': a card named and a fit or speed
     question, answered at once (intent fit_check)."""
-    if u.intents & {"reset", "help"} or set(u.intents) & set(QUESTIONS):
+    if u.intents & {"reset", "help"} or set(u.intents) & {*QUESTIONS, *ASKS}:
         return
     if not m.gpus and "model" in u.updates and word_pattern("memory_question").search(m.text):
         u.intents.add("fit_check")  # "llama3 8b开128k上下文大概要多少显存": answered at once, as a plan for it

@@ -46,6 +46,7 @@ class Understanding:
     span_months: int | None = None  # "the total for three months": the months a total is asked over
     with_spare: bool = False  # "including the spare": a total with the N+1 copy
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
+    ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
 
     @property
     def empty(self) -> bool:
