@@ -133,6 +133,7 @@ class AdvisorState(TypedDict, total=False):
     deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
     tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
     quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
+    rent_quotes: list[dict[str, Any]] | None  # rental prices the user was quoted per card, for every later plan
 
 
 class AdvisorInput(TypedDict):
@@ -179,6 +180,7 @@ class Turn(BaseModel):
     scope: str | None = None
     where: str | None = None
     prices: dict[str, float] = {}
+    quotes: list[dict[str, Any]] = []  # rental prices quoted per card this turn (reading.quotes)
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
     same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
     servers: int | None = None  # "what if we only had one server?" about a plan on cards not your own
@@ -332,7 +334,20 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
     if quotes is not None and not (isinstance(quotes, dict) and isinstance(quotes.get("prices"), dict)
                                    and all(isinstance(v, (int, float)) for v in quotes["prices"].values())):
         fixes["quotes"] = None
+    if not _rent_quotes_ok(state.get("rent_quotes")):
+        fixes["rent_quotes"] = None
     return fixes
+
+
+def _rent_quotes_ok(quotes: Any) -> bool:
+    from tools.recommend import RentQuote
+
+    if quotes is None:
+        return True
+    try:
+        return isinstance(quotes, list) and all(RentQuote.model_validate(q) is not None for q in quotes)
+    except (ValidationError, TypeError):
+        return False
 
 
 def settings_ok(settings: Any) -> bool:
@@ -377,7 +392,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
-                "unknown_card": None,
+                "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
@@ -501,6 +516,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
     quotes = _quotes(turn, state)
+    rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
@@ -515,7 +531,31 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if quotes is not None:
         update["quotes"] = quotes
         update["turn"] = turn.model_dump()
+    if rent_quotes is not None:
+        update["rent_quotes"] = rent_quotes
+        update["turn"] = turn.model_dump()
     return update
+
+
+def _rent_quotes(u: Understanding, turn: Turn, state: AdvisorState, lang: str) -> list[dict[str, Any]] | None:
+    """Rental prices quoted per card ('lambda quoted me 2.49/hr for an h100'): kept for every later plan (a
+    later utilisation or user count keeps pricing those cards at them), a card quoted again at its new price.
+    The cards quoted are the plan's options, so they are no cards to compare beside it. Returns the quotes to
+    keep, or None for no change."""
+    if not u.quotes:
+        return None
+    quoted = {q["gpu"] for q in u.quotes}
+    kept = [q for q in state.get("rent_quotes") or [] if q.get("gpu") not in quoted]
+    turn.quotes = list(u.quotes)
+    turn.compare = [c for c in turn.compare if c not in quoted]
+    if turn.whatif and turn.whatif[1] in quoted:
+        turn.whatif = None
+    if not turn.compare and not turn.whatif and "whatif" in turn.intents:
+        turn.intents = [i for i in turn.intents if i != "whatif"]
+    merged = [*kept, *u.quotes]
+    if merged != (state.get("rent_quotes") or []):
+        turn.changed = [*turn.changed, say(lang, "answer.quotes_changed")]
+    return merged
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").
@@ -823,7 +863,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     try:
-        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
+        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
+                                quotes=state.get("rent_quotes") or [])
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],

@@ -20,11 +20,13 @@ from tools.common import Explained
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
+    TIGHT_HEADROOM,
     Finding,
     Option,
     Recommendation,
     one_at_home,
     parse_owned,
+    quoted,
     rents_only,
     training_setup,
 )
@@ -350,6 +352,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]
     lines += markdown_table(t) + [""]
+    lines += _quote_lines(rec, lang)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
@@ -362,6 +365,38 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The rental prices the user was quoted, and what each quoted card costs at them for this job (the
+    options' own figures): on demand for the hours used, a reservation for every hour."""
+    w = rec.workload
+    items = []
+    for q in w.quotes:
+        o = next((x for x in rec.options if x.gpu == q.gpu and x.ok), None) \
+            or next((x for x in rec.options if x.gpu == q.gpu), None)
+        name = o.gpu_name if o is not None else find_gpu(q.gpu).name
+        rate = cash(q.usd_per_gpu_hour, rec)
+        if o is None or o.usd_per_month is None:
+            items.append(say(lang, "quotes.item_unsized", gpu=name, rate=rate))
+            continue
+        key = "quotes.item_reserved" if q.reserved else "quotes.item"
+        items.append(say(lang, key, gpu=name, rate=rate, option=gpu_words(o, lang), month=cash(o.usd_per_month, rec),
+                         use=pct(w.utilisation), fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))
+    if not items:
+        return []
+    lines = [say(lang, "quotes.head"), *[f"- {x}" for x in items]]
+    doing = [o for o in rec.options if o.ok and not o.owned and o.usd_per_month is not None and quoted(w, o.gpu)]
+    cheapest = min(doing, key=lambda o: o.usd_per_month or 0.0) if len(doing) > 1 else None
+    best = rec.best
+    if cheapest is not None and best is not None and (cheapest.gpu, cheapest.gpus) == (best.gpu, best.gpus):
+        lines.append(say(lang, "quotes.cheapest_is_plan", option=gpu_words(cheapest)))
+    elif cheapest is not None and best is not None:
+        why = say(lang, "quotes.why_tight", spare=pct(cheapest.headroom_fraction)) \
+            if cheapest.headroom_fraction < TIGHT_HEADROOM else say(lang, "quotes.why_other")
+        lines.append(say(lang, "quotes.cheapest_not_plan", option=gpu_words(cheapest), best=gpu_words(best),
+                         month=cash(cheapest.usd_per_month or 0.0, rec), why=why))
+    return [*lines, ""]
 
 
 def _home_alternative(rec: Recommendation, lang: str) -> list[str]:

@@ -74,6 +74,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.quotes import read_quotes
 from assistant.reading.serving import (
     read_context,
     read_images,
@@ -223,6 +224,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_question(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
+    read_quotes(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 

@@ -39,6 +39,7 @@ class Understanding:
     scope: str | None = None  # the kind of job the tools do not size
     where: str | None = None  # the region a price or stock question names
     prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
+    quotes: list[dict[str, Any]] = field(default_factory=list)  # rental prices quoted per card (reading.quotes)
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
     added_cards: dict[str, int] = field(default_factory=dict)  # "add a second 4090": card -> how many more
     card_spec: str | None = None  # a card's memory and bandwidth said with no card named ('custom:memory=48GB,...')
