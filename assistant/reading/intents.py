@@ -410,7 +410,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
     machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
         or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
-        or (counted and not per_card)  # "an 8x box, quote is 280k"
+        or (counted and not per_card) \
+        or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
     if not said:

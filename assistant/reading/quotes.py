@@ -34,8 +34,9 @@ def read_quotes(m: Message, u: Understanding) -> None:
         card = _card_for(m, q, claimed)
         if card is None:
             continue
-        start, _end, gpu_id, count = card
+        start, end, gpu_id, count = card
         before, after = _before(m, q), _after(m, q)
+        in_machine = machine_cards(m, end, q.start) if end <= q.start else None
         if word_pattern("price_not").search(before) or word_pattern("price_hosting").search(before + " " + after):
             continue  # 'budget 2k a month', 'colo is 2k a month': no rental price of a card
         if q.extra == "EUR":
@@ -43,12 +44,13 @@ def read_quotes(m: Message, u: Understanding) -> None:
         cny = q.extra == "CNY" or (not q.extra and yuan)  # a bare amount in a Chinese message is yuan
         usd = q.value * (rules().usd_per_cny if cny else 1.0)
         monthly = _monthly(m, q)
-        reserved = monthly or bool(word_pattern("price_reserved").search(after)
+        reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
-        machine = bool(word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after)) \
-            and not word_pattern("price_per_card").search(before + after)
+        machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
+                                                  or word_pattern("price_machine").search(after))
+                                             and not word_pattern("price_per_card").search(before + after))
         if machine:
-            cards = count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu))
+            cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
         per_hour = usd / HOURS_PER_MONTH if monthly else usd
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
@@ -70,6 +72,12 @@ def _only_a_price_question(m: Message) -> bool:
     return not (word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)))
 
 
+def machine_cards(m: Message, start: int, end: int) -> int | None:
+    """The cards of a machine said between a card and its price ('H20八卡一台每月6万': 8), or None."""
+    x = word_pattern("quote_machine").search(m.masked[start:end])
+    return int(x.group("n") or x.group("n2")) if x else None
+
+
 def _machine_cards(gpu_id: str, find_gpu) -> int:
     try:
         sold = find_gpu(gpu_id).sold_in
@@ -81,9 +89,12 @@ def _machine_cards(gpu_id: str, find_gpu) -> int:
 def _rental_amounts(m: Message) -> list[Quantity]:
     """Amounts said per hour or per month: money, or a bare number with its period ('0.35/hr', '一小时6块')."""
     out = []
+    said = [x.span() for x in word_pattern("quote_machine").finditer(m.masked)]
     for q in m.qty:
         if q.negated or (q.role and q.role != "money") or q.extra == "hours":
             continue
+        if any(s <= q.start < e for s, e in said):
+            continue  # the machine's own count ('8 gpus 1'), no price
         if _hourly(m, q) or _monthly(m, q):
             out.append(q)
     return out
@@ -106,6 +117,14 @@ def _before(m: Message, q: Quantity) -> str:
 
 def _clause_before(m: Message, q: Quantity) -> str:
     return word_pattern("price_between").split(m.masked[max(0, q.start - NEAR):q.start])[-1]
+
+
+def _term_after(m: Message, q: Quantity) -> str:
+    """What is said of this price after it, to the next price or the sentence's end: its term ('on a 1-year
+    commitment', 'for a year')."""
+    end = min([q.end + 2 * NEAR] + [x.start for x in _rental_amounts(m) if x.start > q.start]
+              + [q.end + s.start() for s in word_pattern("sentence_start").finditer(m.masked[q.end:])])
+    return m.masked[q.end:end]
 
 
 def _after(m: Message, q: Quantity) -> str:
