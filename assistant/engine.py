@@ -802,6 +802,8 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
     from assistant.inform import QUESTION_REPLIES
 
+    if turn.has("payback") and turn.cards and turn.also != "rent_buy":
+        return "rent_buy"  # "自己买两张4090，多久回本": those cards' payback, at the plan's use
     if turn.has("rent_buy") and turn.prices and turn.also != "rent_buy" and turn.has("compare_cards"):
         return "rent_buy"  # "A100 at ¥35/h or an 8-card A800 server for ¥1.2M: rent or buy?": the prices decide
     code = next((c for c in QUESTION_REPLIES if c not in ("rent_buy", "reserve") and turn.has(c)), None)
@@ -967,7 +969,7 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lang = _lang(state)
     turn = _turn(state)
     if turn.has("rent_buy") and not turn.has("math"):
-        text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang)
+        text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang, payback=turn.has("payback"))
         topic = "rent_or_buy"
     elif (asked := _plan_question(turn, state.get("results") or {}, state.get("profile") or {}, lang)) is not None:
         topic, text, payload = asked

@@ -480,6 +480,10 @@ def rent_or_buy(ctx: Context) -> str:
         lines.append(ctx.say("info.rb.part_of_machine", n=n, machine=machine))
     if two_rents:
         lines.append(two_rents_line)
+    if ctx.turn.has("payback"):
+        from assistant.writers import payback_line
+
+        lines.append(payback_line(rb, ctx.lang, ctx.usd))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))

@@ -949,8 +949,20 @@ def _sentence(x: str, lang: str) -> str:
     return f"_{x[0].upper()}{x[1:]}{'' if x.endswith(('.', '。')) else say(lang, 'fig.end')}_"
 
 
-def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
-    """The rent-or-buy question on its own, for the recommended option."""
+def payback_line(rb: Any, lang: str, usd: Callable[[float], str]) -> str:
+    """When buying pays for itself ('when does that pay off?', '多久回本'): the months after which the rent saved,
+    less hosting and power, has paid the purchase back (the rent-or-buy tool's payback_months)."""
+    months = rb.payback_months
+    if months is None:
+        return say(lang, "rb.payback_never", use=pct(rb.utilisation))
+    shown = f"{months:,.0f}" if months >= 10 else f"{months:.1f}"
+    return say(lang, "rb.payback" if months <= rb.horizon_months else "rb.payback_late", months=shown,
+               use=pct(rb.utilisation), horizon=rb.horizon_months)
+
+
+def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False) -> tuple[str, dict[str, Any]]:
+    """The rent-or-buy question on its own, for the recommended option; `payback`: when buying pays off was
+    asked, said first."""
     rec = Recommendation.model_validate(results["recommend"])
     best, rb = rec.best, rec.rent_or_buy
     if best is None:
@@ -974,6 +986,8 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
              + ("" if rb.cheaper != "rent" and rents_only(rec.workload)  # said by the caveats
                 else say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
              + _rb_caveats(rec, lang), ""]
+    if payback:
+        lines[2:2] = [payback_line(rb, lang, money), ""]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]

@@ -149,3 +149,53 @@ def test_a_committed_quote_stays_after_the_utilisation_changes():
     assert best["gpu"] == "h100-sxm" and best["usd_per_hour"] == pytest.approx(2.25 * best["gpus"])
     assert best["usd_per_month"] == pytest.approx(2.25 * best["gpus"] * HOURS_PER_MONTH)
     assert "stock" not in second.content
+
+
+HORIZON = {"en": ["what if we only keep it {n} years", "what if we only keep them for {n} years?",
+                  "and if we keep it {n} years", "over {n} years?"],
+           "zh": ["如果只用{z}年呢", "只用{z}年的话呢", "用{z}年呢"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_horizon_alone_asks_rent_or_buy_over_that_span(lang):
+    for form, (n, z) in itertools.product(HORIZON[lang], [(2, "两"), (3, "三"), (5, "五")]):
+        text = form.format(n=n, z=z)
+        u = understand(text, None)
+        assert "rent_buy" in u.intents and u.prices == {"horizon_months": 12 * n}, (text, u.intents, u.prices)
+        assert not u.updates, (text, u.updates)
+
+
+def test_two_years_after_a_rent_or_buy_answer_reanswers_it_over_two_years():
+    *_, answer = run_conversation(["给10个人部署qwen2.5 7b，工作时间用", "租还是买", "如果只用两年呢"])
+    rb = payload(answer)["results"]["rent_or_buy"]
+    assert rb["horizon_months"] == 24 and "24 个月" in answer.content and "没看懂" not in answer.content
+
+
+PAYBACK = ["if we bought the cards, when does that pay off", "when would buying pay for itself?",
+           "how long until buying pays for itself?", "自己买的话多久回本", "买卡几个月能回本", "回本周期是多久"]
+
+
+@pytest.mark.parametrize("text", PAYBACK)
+def test_when_buying_pays_off_is_a_payback_question_not_a_plan_to_buy(text):
+    u = understand(text, None)
+    assert {"payback", "rent_buy"} <= u.intents and "preference" not in u.updates, (text, u.intents, u.updates)
+
+
+def test_payback_is_the_purchase_over_the_rent_it_saves():
+    from tools.cost import RentBuyInput, rent_vs_buy
+
+    rb = rent_vs_buy(RentBuyInput(gpu="rtx-4090", gpus=2, utilisation=0.5, rent_usd_per_gpu_hour=0.6,
+                                  purchase_usd_per_gpu=2000, electricity_usd_per_kwh=0.1, hosting_usd_per_gpu_month=10))
+    power = 0.45 * 1.3 * 0.1  # kW at the wall x USD/kWh
+    saved = (0.6 - power) * HOURS_PER_MONTH * 0.5 - 10
+    assert rb.payback_months == pytest.approx(2000 / saved)
+    never = rent_vs_buy(RentBuyInput(gpu="rtx-4090", utilisation=0.01, rent_usd_per_gpu_hour=0.3,
+                                     purchase_usd_per_gpu=2000))
+    assert never.payback_months is None
+
+
+def test_when_does_it_pay_off_after_a_plan_gives_the_months():
+    *_, answer = run_conversation(["给10个人部署qwen2.5 7b，工作时间用", "自己买两张4090，多久回本"])
+    rb = payload(answer)["results"]["rent_or_buy"]
+    assert rb["gpus"] == 2 and rb["payback_months"] is not None
+    assert f"{rb['payback_months']:,.0f} 个月" in answer.content

@@ -353,6 +353,9 @@ def read_prices(m: Message, u: Understanding) -> None:
     '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
     card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
     without a currency in such a clause are the conversation's (yuan in Chinese)."""
+    if "payback" in u.intents:  # "if we bought the cards, when does that pay off?": buying is the question's, not a plan's
+        u.intents.add("rent_buy")
+        u.updates.pop("preference", None)
     if "rent_buy" not in u.intents and _both_priced(m):
         u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
     if "rent_buy" not in u.intents and _reserved_pair(m):
@@ -433,10 +436,15 @@ def _horizon_alone(m: Message, u: Understanding) -> None:
     """'and if we go with a 3 year horizon?', '三年折旧呢': rent or buy again, over that time (the prices said
     before are the engine's to bring back)."""
     if (word_pattern("horizon_said").search(m.masked) and word_pattern("horizon").search(m.masked)) \
-            or word_pattern("horizon_alone").match(m.masked):
+            or word_pattern("horizon_alone").match(m.masked) or _only_a_horizon(m, u):
         _horizon(m, u)
         if u.prices:
             u.intents.add("rent_buy")
+
+
+def _only_a_horizon(m: Message, u: Understanding) -> bool:
+    """'what if we only keep it two years', '如果只用两年呢': how long the cards are kept, and nothing else said."""
+    return bool(word_pattern("horizon").search(m.masked)) and not u.updates and not (u.intents - {"whatif", "rent_buy"})
 
 
 def _horizon(m: Message, u: Understanding) -> None:
