@@ -752,7 +752,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 
 
 # Questions about the plan on screen, answered from it (explain_node): they change nothing.
-PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest")
+PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest", "running_costs")
 
 
 def route(state: AdvisorState) -> Route:
@@ -958,6 +958,8 @@ def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
         return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime"), turn.two_sites))
     if turn.has("cheapest"):
         return ("cheapest", *writers.write_cheapest(results, lang))
+    if turn.has("running_costs"):
+        return ("running_costs", *writers.write_running_costs(results, lang))
     if turn.has("how_long"):
         return ("how_long", *writers.write_how_long(results, lang))
     return None

@@ -435,6 +435,12 @@ def rent_or_buy(ctx: Context) -> str:
     n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used
+    theirs = next((q for q in (rec.workload.quotes if rec else []) if q.gpu == gpu.id), None)
+    if theirs is not None and per_card["rent_usd_per_hour"] is None and per_card["rent_usd_per_month"] is None:
+        from tools.cost import HOURS_PER_MONTH  # the rental price the user was quoted for this card
+
+        per_card["rent_usd_per_month" if theirs.reserved else "rent_usd_per_hour"] = \
+            theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)
     two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
     if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
         from tools.cost import HOURS_PER_MONTH
@@ -450,7 +456,8 @@ def rent_or_buy(ctx: Context) -> str:
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
-                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / n}
+                       electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
+                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
                           {"hosting_usd_per_gpu_month": 0.0} if gpu.at_home else {}),  # a card in your own computer
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))

@@ -960,6 +960,25 @@ def payback_line(rb: Any, lang: str, usd: Callable[[float], str]) -> str:
                use=pct(rb.utilisation), horizon=rb.horizon_months)
 
 
+def write_running_costs(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """'Does the buy number include power?': what the plan's cost of owning counts beside the purchase, from
+    its rent-or-buy figures (power at the wall for the busy hours at the electricity price, hosting per card a
+    month), the user's own figures where they gave them."""
+    rec = Recommendation.model_validate(results["recommend"])
+    rb = rec.rent_or_buy
+    if rb is None:
+        return say(lang, "rb.nothing"), {}
+    buy = rb.term("buy_total_usd").inputs
+    kw, kwh, hosting = float(buy["power_kw"]), float(buy["usd_per_kwh"]), float(buy["hosting_usd_per_gpu_month"])
+    busy = rb.horizon_months * 730.0 * rb.utilisation
+    power_total = kw * kwh * busy * rb.gpus
+    hosting_total = hosting * rb.horizon_months * rb.gpus
+    line = say(lang, "rb.running", watts=f"{kw * 1000:,.0f}", kwh=f"{kwh:.2f}", use=pct(rb.utilisation),
+               power=money(power_total), hosting=money(hosting), hosting_total=money(hosting_total), n=rb.gpus,
+               months=rb.horizon_months, buy=money(rb.buy_total_usd))
+    return line, {"rent_or_buy": rb.model_dump(mode="json"), "power_usd": power_total, "hosting_usd": hosting_total}
+
+
 def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False) -> tuple[str, dict[str, Any]]:
     """The rent-or-buy question on its own, for the recommended option; `payback`: when buying pays off was
     asked, said first."""

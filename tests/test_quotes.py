@@ -199,3 +199,16 @@ def test_when_does_it_pay_off_after_a_plan_gives_the_months():
     rb = payload(answer)["results"]["rent_or_buy"]
     assert rb["gpus"] == 2 and rb["payback_months"] is not None
     assert f"{rb['payback_months']:,.0f} 个月" in answer.content
+
+
+@pytest.mark.parametrize("text", ["does the buy number include power?", "is electricity included in the buy cost?",
+                                  "does buying account for hosting?", "电费算进去了吗", "买的价格包含电费吗", "托管费算进去了吗"])
+def test_whether_owning_counts_power_is_a_question_not_a_wish_to_buy(text):
+    u = understand(text, None)
+    assert "running_costs" in u.intents and "preference" not in u.updates, (text, u.intents, u.updates)
+
+
+def test_the_buy_number_says_the_users_power_price():
+    *_, answer = run_conversation(["serve llama 3.1 70b for 30 users around the clock. power is 0.12/kWh",
+                                   "does the buy number include power?"])
+    assert "0.12 USD per kWh" in answer.content and "## Buy" not in answer.content

@@ -353,9 +353,7 @@ def read_prices(m: Message, u: Understanding) -> None:
     '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
     card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
     without a currency in such a clause are the conversation's (yuan in Chinese)."""
-    if "payback" in u.intents:  # "if we bought the cards, when does that pay off?": buying is the question's, not a plan's
-        u.intents.add("rent_buy")
-        u.updates.pop("preference", None)
+    _buying_asked_about(u)
     if "rent_buy" not in u.intents and _both_priced(m):
         u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
     if "rent_buy" not in u.intents and _reserved_pair(m):
@@ -389,6 +387,15 @@ def read_prices(m: Message, u: Understanding) -> None:
             u.also = "reserve" if "reserve" in u.intents else "rent_buy"
             if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
                 u.updates["only"] = list(u.cards[:1])
+
+
+def _buying_asked_about(u: Understanding) -> None:
+    """'does the buy number include power?', 'if we bought the cards, when does that pay off?': questions about
+    buying, no wish to buy; the payback one is a rent-or-buy question."""
+    if "running_costs" in u.intents or "payback" in u.intents:
+        u.updates.pop("preference", None)
+    if "payback" in u.intents:
+        u.intents.add("rent_buy")
 
 
 def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, float] | None:
