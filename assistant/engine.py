@@ -261,7 +261,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             return str(value)
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
-    elif slot in ("budget_usd_per_month", "budget_usd"):
+    elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
         shown = writers.money(value)
         if lang == "zh":
             from knowledge import rules

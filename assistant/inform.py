@@ -459,6 +459,8 @@ def rent_or_buy(ctx: Context) -> str:
                        electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
+                          {"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / n}
+                          if ctx.profile.get("hosting_usd_per_month") else  # the hosting bill said, for all the cards
                           {"hosting_usd_per_gpu_month": 0.0} if gpu.at_home else {}),  # a card in your own computer
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
     try:

@@ -973,7 +973,7 @@ def write_running_costs(results: dict[str, Any], lang: str) -> tuple[str, dict[s
     busy = rb.horizon_months * 730.0 * rb.utilisation
     power_total = kw * kwh * busy * rb.gpus
     hosting_total = hosting * rb.horizon_months * rb.gpus
-    line = say(lang, "rb.running", watts=f"{kw * 1000:,.0f}", kwh=f"{kwh:.2f}", use=pct(rb.utilisation),
+    line = say(lang, "rb.running", gpu=find_gpu(rb.gpu).name, watts=f"{kw * 1000:,.0f}", kwh=f"{kwh:.2f}", use=pct(rb.utilisation),
                power=money(power_total), hosting=money(hosting), hosting_total=money(hosting_total), n=rb.gpus,
                months=rb.horizon_months, buy=money(rb.buy_total_usd))
     return line, {"rent_or_buy": rb.model_dump(mode="json"), "power_usd": power_total, "hosting_usd": hosting_total}

@@ -212,3 +212,23 @@ def test_the_buy_number_says_the_users_power_price():
     *_, answer = run_conversation(["serve llama 3.1 70b for 30 users around the clock. power is 0.12/kWh",
                                    "does the buy number include power?"])
     assert "0.12 USD per kWh" in answer.content and "## Buy" not in answer.content
+
+
+@pytest.mark.parametrize(("text", "usd"), [
+    ("colo is 2k a month", 2000), ("we pay 3k a month for colo", 3000), ("hosting is $1,500 a month", 1500),
+    ("rack space costs 800 a month", 800), ("托管费每月2000", 2000 * 0.14), ("托管费一个月3000元", 3000 * 0.14),
+    ("机房托管每月5000", 5000 * 0.14),
+])
+def test_a_hosting_bill_is_a_running_cost_of_owning_not_a_budget(text, usd):
+    u = understand(text, None)
+    assert u.updates.get("hosting_usd_per_month") == pytest.approx(usd, rel=0.02), (text, u.updates)
+    assert "budget_usd_per_month" not in u.updates and "budget_usd" not in u.updates, (text, u.updates)
+
+
+def test_the_plans_rent_or_buy_counts_the_hosting_and_power_said():
+    *_, answer = run_conversation(["serve llama 3.1 70b for 30 users around the clock. rent or buy? colo is 2k a "
+                                   "month and power is 0.12/kWh", "does the buy number include power?"])
+    rb = payload(answer)["results"]["rent_or_buy"]
+    buy = next(t for t in rb["terms"] if t["key"] == "buy_total_usd")["inputs"]
+    assert buy["usd_per_kwh"] == pytest.approx(0.12)
+    assert buy["hosting_usd_per_gpu_month"] * rb["gpus"] == pytest.approx(2000)

@@ -59,7 +59,8 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "engine": "vllm", "has_host": True,
                "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
                "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast", "uptime": 99.9,
-               "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0}
+               "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0,
+               "hosting_usd_per_month": 2000.0}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

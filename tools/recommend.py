@@ -168,6 +168,9 @@ class Workload(ToolInput):
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
+    hosting_usd_per_month: float | None = Field(None, gt=0, description="hosting (colocation, rack space) of the "
+                                                "cards bought, a month in USD, for all of them; default: "
+                                                "tools.cost's figure per card-month")
     preference: Literal["rent", "buy", "either"] = Field("either", description="rent, buy, or either (the cheaper)")
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
@@ -1216,6 +1219,8 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
         billed = best.gpus - best.owned_gpus
+        if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
+            home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / billed}
         theirs = quoted(w, best.gpu)
         if theirs is not None:  # renting at the user's price: by the hour, or every hour of a reservation
             home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
