@@ -232,3 +232,15 @@ def test_the_plans_rent_or_buy_counts_the_hosting_and_power_said():
     buy = next(t for t in rb["terms"] if t["key"] == "buy_total_usd")["inputs"]
     assert buy["usd_per_kwh"] == pytest.approx(0.12)
     assert buy["hosting_usd_per_gpu_month"] * rb["gpus"] == pytest.approx(2000)
+
+
+def test_a_horizon_change_keeps_the_plans_own_cards_and_prices():
+    *_, before, after = run_conversation(["serve llama 3.1 70b for 30 users around the clock", "rent or buy?",
+                                          "what if we only keep it two years"])
+    plan = payload(before)["results"]["rent_or_buy"]
+    rb = payload(after)["results"]["rent_or_buy"]
+    assert rb["horizon_months"] == 24 and rb["gpus"] == plan["gpus"] and rb["gpu"] == plan["gpu"]
+    buy_then = next(t for t in plan["terms"] if t["key"] == "buy_total_usd")["inputs"]
+    buy_now = next(t for t in rb["terms"] if t["key"] == "buy_total_usd")["inputs"]
+    assert buy_now["purchase_usd_per_gpu"] == buy_then["purchase_usd_per_gpu"]
+    assert rb["rent_total_usd"] == pytest.approx(plan["rent_total_usd"] * 24 / 36)
