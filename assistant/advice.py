@@ -74,11 +74,16 @@ def _call(recorder: Recorder | None, tool: str, arguments: dict[str, Any], fn: C
 
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
-            recorder: Recorder | None = None, defaulted: list[str] | None = None) -> Answer:
-    """Tool results for this profile. A recommendation whose inputs did not change is reused."""
+            recorder: Recorder | None = None, defaulted: list[str] | None = None,
+            quotes: list[dict[str, Any]] | None = None) -> Answer:
+    """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
+    recommendation whose inputs did not change is reused."""
     from knowledge import find_gpu
+    from tools.recommend import RentQuote
 
     w = workload_for(profile, defaulted)
+    if quotes:
+        w = w.model_copy(update={"quotes": [RentQuote.model_validate(q) for q in quotes]})
     inputs = json.loads(_key(w.model_dump(mode="json")))
     previous = previous or {}
     if previous.get("inputs") == inputs and "recommend" in previous:

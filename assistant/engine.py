@@ -134,6 +134,7 @@ class AdvisorState(TypedDict, total=False):
     deferred: list[dict[str, Any]] | dict[str, Any] | None  # turns whose question beside the sizing waits for the plan (Turn.also)
     tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
     quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
+    rent_quotes: list[dict[str, Any]] | None  # rental prices the user was quoted per card, for every later plan
 
 
 class AdvisorInput(TypedDict):
@@ -180,6 +181,7 @@ class Turn(BaseModel):
     scope: str | None = None
     where: str | None = None
     prices: dict[str, float] = {}
+    quotes: list[dict[str, Any]] = []  # rental prices quoted per card this turn (reading.quotes)
     also: str | None = None  # a question asked beside the sizing (assistant.inform code): answered after it
     same_hardware: bool = False  # a change asked as a question after a plan: said on that plan's cards too
     servers: int | None = None  # "what if we only had one server?" about a plan on cards not your own
@@ -275,7 +277,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             return str(value)
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
-    elif slot in ("budget_usd_per_month", "budget_usd"):
+    elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
         shown = writers.money(value)
         if lang == "zh":
             from knowledge import rules
@@ -348,7 +350,20 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
     if quotes is not None and not (isinstance(quotes, dict) and isinstance(quotes.get("prices"), dict)
                                    and all(isinstance(v, (int, float)) for v in quotes["prices"].values())):
         fixes["quotes"] = None
+    if not _rent_quotes_ok(state.get("rent_quotes")):
+        fixes["rent_quotes"] = None
     return fixes
+
+
+def _rent_quotes_ok(quotes: Any) -> bool:
+    from tools.recommend import RentQuote
+
+    if quotes is None:
+        return True
+    try:
+        return isinstance(quotes, list) and all(RentQuote.model_validate(q) is not None for q in quotes)
+    except (ValidationError, TypeError):
+        return False
 
 
 def settings_ok(settings: Any) -> bool:
@@ -393,7 +408,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
-                "unknown_card": None,
+                "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
@@ -549,6 +564,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if code and state.get("results") and turn.topic:  # "when should I turn on tensor parallelism?" below a plan
         turn.intents, turn.topic = sorted({*turn.intents, str(code)} - {"concept", "explain", "whatif"}), None
     quotes = _quotes(turn, state)
+    rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
@@ -562,6 +578,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["deferred"] = [*_deferred(state), turn.model_dump()]
     if quotes is not None:
         update["quotes"] = quotes
+        update["turn"] = turn.model_dump()
+    if rent_quotes is not None:
+        update["rent_quotes"] = rent_quotes
         update["turn"] = turn.model_dump()
     return update
 
@@ -594,6 +613,27 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
 def _kinds(cards: list[str] | None) -> set[str]:
     """The kinds of card in a list of 'Nx card' entries."""
     return {c.partition("x ")[2].strip() if re.match(r"\d+x ", c) else c for c in cards or []}
+
+
+def _rent_quotes(u: Understanding, turn: Turn, state: AdvisorState, lang: str) -> list[dict[str, Any]] | None:
+    """Rental prices quoted per card ('lambda quoted me 2.49/hr for an h100'): kept for every later plan (a
+    later utilisation or user count keeps pricing those cards at them), a card quoted again at its new price.
+    The cards quoted are the plan's options, so they are no cards to compare beside it. Returns the quotes to
+    keep, or None for no change."""
+    if not u.quotes:
+        return None
+    quoted = {q["gpu"] for q in u.quotes}
+    kept = [q for q in state.get("rent_quotes") or [] if q.get("gpu") not in quoted]
+    turn.quotes = list(u.quotes)
+    turn.compare = [c for c in turn.compare if c not in quoted]
+    if turn.whatif and turn.whatif[1] in quoted:
+        turn.whatif = None
+    if not turn.compare and not turn.whatif and "whatif" in turn.intents:
+        turn.intents = [i for i in turn.intents if i != "whatif"]
+    merged = [*kept, *u.quotes]
+    if merged != (state.get("rent_quotes") or []):
+        turn.changed = [*turn.changed, say(lang, "answer.quotes_changed")]
+    return merged
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").
@@ -808,7 +848,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 
 
 # Questions about the plan on screen, answered from it (explain_node): they change nothing.
-PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest")
+PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest", "running_costs")
 
 
 def route(state: AdvisorState) -> Route:
@@ -858,6 +898,8 @@ def _question_code(turn: Turn, has_answer: bool) -> str | None:
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
     from assistant.inform import QUESTION_REPLIES
 
+    if turn.has("payback") and turn.cards and turn.also != "rent_buy":
+        return "rent_buy"  # "自己买两张4090，多久回本": those cards' payback, at the plan's use
     if turn.has("rent_buy") and turn.prices and turn.also != "rent_buy" and turn.has("compare_cards"):
         return "rent_buy"  # "A100 at ¥35/h or an 8-card A800 server for ¥1.2M: rent or buy?": the prices decide
     code = next((c for c in QUESTION_REPLIES if c not in ("rent_buy", "reserve") and turn.has(c)), None)
@@ -919,7 +961,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     try:
-        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted))
+        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
+                                quotes=state.get("rent_quotes") or [])
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
@@ -1011,6 +1054,8 @@ def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
         return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime"), turn.two_sites))
     if turn.has("cheapest"):
         return ("cheapest", *writers.write_cheapest(results, lang))
+    if turn.has("running_costs"):
+        return ("running_costs", *writers.write_running_costs(results, lang))
     if turn.has("how_long"):
         return ("how_long", *writers.write_how_long(results, lang))
     return None
@@ -1022,7 +1067,7 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lang = _lang(state)
     turn = _turn(state)
     if turn.has("rent_buy") and not turn.has("math"):
-        text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang)
+        text, payload = writers.write_rent_or_buy(state.get("results") or {}, lang, payback=turn.has("payback"))
         topic = "rent_or_buy"
     elif (asked := _plan_question(turn, state.get("results") or {}, state.get("profile") or {}, lang)) is not None:
         topic, text, payload = asked

@@ -464,6 +464,7 @@ def rent_or_buy(ctx: Context) -> str:
     n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used
+    _quoted_rent(rec, gpu.id, per_card)
     two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
     if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
         from tools.cost import HOURS_PER_MONTH
@@ -479,10 +480,17 @@ def rent_or_buy(ctx: Context) -> str:
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
-                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / n}
+                       electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
+                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
+                          {"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / n}
+                          if ctx.profile.get("hosting_usd_per_month") else  # the hosting bill said, for all the cards
                           {"hosting_usd_per_gpu_month": 0.0} if gpu.at_home else {}),  # a card in your own computer
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
+    planned_rb = rec.rent_or_buy if rec and rec.best and rec.best.gpu == gpu.id and not rec.best.owned else None
+    if planned_rb is not None and not set(prices) - {"horizon_months"}:
+        # "如果只用两年呢": the plan's own comparison (its cards, prices, power and hosting) over the span said
+        inp = _plan_rent_buy(planned_rb, ctx.region, int(prices.get("horizon_months") or planned_rb.horizon_months))
     try:
         rb = rent_vs_buy(inp)
     except ToolError:
@@ -509,12 +517,42 @@ def rent_or_buy(ctx: Context) -> str:
         lines.append(ctx.say("info.rb.part_of_machine", n=n, machine=machine))
     if two_rents:
         lines.append(two_rents_line)
+    if ctx.turn.has("payback"):
+        from assistant.writers import payback_line
+
+        lines.append(payback_line(rb, ctx.lang, ctx.usd))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
+
+
+def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, float | None]) -> None:
+    """No rent given now: the rental price the user was quoted for this card before, if any (by the hour, or
+    every hour of a reservation)."""
+    from tools.cost import HOURS_PER_MONTH
+
+    theirs = next((q for q in (rec.workload.quotes if rec else []) if q.gpu == gpu_id), None)
+    if theirs is not None and per_card["rent_usd_per_hour"] is None and per_card["rent_usd_per_month"] is None:
+        per_card["rent_usd_per_month" if theirs.reserved else "rent_usd_per_hour"] = \
+            theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)
+
+
+def _plan_rent_buy(rb: Any, region: str, months: int) -> Any:
+    """The plan's rent-or-buy input, read back from its result's terms, over another horizon."""
+    from tools.cost import RentBuyInput
+
+    rent = rb.term("rent_total_usd").inputs
+    buy = rb.term("buy_total_usd").inputs
+    return RentBuyInput(gpu=rb.gpu, gpus=rb.gpus, utilisation=rb.utilisation, region=region,
+                        rent_usd_per_gpu_hour=rent.get("usd_per_gpu_hour"),
+                        rent_usd_per_gpu_month=rb.rent_usd_per_gpu_month,
+                        purchase_usd_per_gpu=buy["purchase_usd_per_gpu"], power_w=float(buy["power_kw"]) * 1000,
+                        electricity_usd_per_kwh=buy["usd_per_kwh"],
+                        hosting_usd_per_gpu_month=buy["hosting_usd_per_gpu_month"],
+                        resale_fraction=buy["resale_fraction"], horizon_months=months)
 
 
 def reserve(ctx: Context) -> str:

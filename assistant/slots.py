@@ -266,6 +266,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("budget_usd_per_month", None, panel=True),
     Slot("budget_usd", None, panel=True),
     Slot("electricity_usd_per_kwh", None),  # None: the region's typical price (tools.cost)
+    Slot("hosting_usd_per_month", None),  # None: tools.cost's hosting per card-month; said: for all the cards bought
     Slot("owned", None, panel=True),
     Slot("server_gpus", None, matters=serves),  # None: servers of 8 (tools.scale)
     Slot("network", None, matters=trains),  # None: not said; training over your servers then uses one if it does the job

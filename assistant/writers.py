@@ -20,11 +20,13 @@ from tools.common import Explained
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
+    TIGHT_HEADROOM,
     Finding,
     Option,
     Recommendation,
     one_at_home,
     parse_owned,
+    quoted,
     rents_only,
     training_setup,
     training_time_setup,
@@ -361,6 +363,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]
     lines += markdown_table(t) + [""]
+    lines += _quote_lines(rec, lang)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
@@ -373,6 +376,38 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The rental prices the user was quoted, and what each quoted card costs at them for this job (the
+    options' own figures): on demand for the hours used, a reservation for every hour."""
+    w = rec.workload
+    items = []
+    for q in w.quotes:
+        o = next((x for x in rec.options if x.gpu == q.gpu and x.ok), None) \
+            or next((x for x in rec.options if x.gpu == q.gpu), None)
+        name = o.gpu_name if o is not None else find_gpu(q.gpu).name
+        rate = cash(q.usd_per_gpu_hour, rec)
+        if o is None or o.usd_per_month is None:
+            items.append(say(lang, "quotes.item_unsized", gpu=name, rate=rate))
+            continue
+        key = "quotes.item_reserved" if q.reserved else "quotes.item"
+        items.append(say(lang, key, gpu=name, rate=rate, option=gpu_words(o, lang), month=cash(o.usd_per_month, rec),
+                         use=pct(w.utilisation), fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))
+    if not items:
+        return []
+    lines = [say(lang, "quotes.head"), *[f"- {x}" for x in items]]
+    doing = [o for o in rec.options if o.ok and not o.owned and o.usd_per_month is not None and quoted(w, o.gpu)]
+    cheapest = min(doing, key=lambda o: o.usd_per_month or 0.0) if len(doing) > 1 else None
+    best = rec.best
+    if cheapest is not None and best is not None and (cheapest.gpu, cheapest.gpus) == (best.gpu, best.gpus):
+        lines.append(say(lang, "quotes.cheapest_is_plan", option=gpu_words(cheapest)))
+    elif cheapest is not None and best is not None:
+        why = say(lang, "quotes.why_tight", spare=pct(cheapest.headroom_fraction)) \
+            if cheapest.headroom_fraction < TIGHT_HEADROOM else say(lang, "quotes.why_other")
+        lines.append(say(lang, "quotes.cheapest_not_plan", option=gpu_words(cheapest), best=gpu_words(best),
+                         month=cash(cheapest.usd_per_month or 0.0, rec), why=why))
+    return [*lines, ""]
 
 
 def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
@@ -965,8 +1000,39 @@ def _sentence(x: str, lang: str) -> str:
     return f"_{x[0].upper()}{x[1:]}{'' if x.endswith(('.', '。')) else say(lang, 'fig.end')}_"
 
 
-def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
-    """The rent-or-buy question on its own, for the recommended option."""
+def payback_line(rb: Any, lang: str, usd: Callable[[float], str]) -> str:
+    """When buying pays for itself ('when does that pay off?', '多久回本'): the months after which the rent saved,
+    less hosting and power, has paid the purchase back (the rent-or-buy tool's payback_months)."""
+    months = rb.payback_months
+    if months is None:
+        return say(lang, "rb.payback_never", use=pct(rb.utilisation))
+    shown = f"{months:,.0f}" if months >= 10 else f"{months:.1f}"
+    return say(lang, "rb.payback" if months <= rb.horizon_months else "rb.payback_late", months=shown,
+               use=pct(rb.utilisation), horizon=rb.horizon_months)
+
+
+def write_running_costs(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
+    """'Does the buy number include power?': what the plan's cost of owning counts beside the purchase, from
+    its rent-or-buy figures (power at the wall for the busy hours at the electricity price, hosting per card a
+    month), the user's own figures where they gave them."""
+    rec = Recommendation.model_validate(results["recommend"])
+    rb = rec.rent_or_buy
+    if rb is None:
+        return say(lang, "rb.nothing"), {}
+    buy = rb.term("buy_total_usd").inputs
+    kw, kwh, hosting = float(buy["power_kw"]), float(buy["usd_per_kwh"]), float(buy["hosting_usd_per_gpu_month"])
+    busy = rb.horizon_months * 730.0 * rb.utilisation
+    power_total = kw * kwh * busy * rb.gpus
+    hosting_total = hosting * rb.horizon_months * rb.gpus
+    line = say(lang, "rb.running", gpu=find_gpu(rb.gpu).name, watts=f"{kw * 1000:,.0f}", kwh=f"{kwh:.2f}", use=pct(rb.utilisation),
+               power=money(power_total), hosting=money(hosting), hosting_total=money(hosting_total), n=rb.gpus,
+               months=rb.horizon_months, buy=money(rb.buy_total_usd))
+    return line, {"rent_or_buy": rb.model_dump(mode="json"), "power_usd": power_total, "hosting_usd": hosting_total}
+
+
+def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False) -> tuple[str, dict[str, Any]]:
+    """The rent-or-buy question on its own, for the recommended option; `payback`: when buying pays off was
+    asked, said first."""
     rec = Recommendation.model_validate(results["recommend"])
     best, rb = rec.best, rec.rent_or_buy
     if best is None:
@@ -990,6 +1056,8 @@ def write_rent_or_buy(results: dict[str, Any], lang: str) -> tuple[str, dict[str
              + ("" if rb.cheaper != "rent" and rents_only(rec.workload)  # said by the caveats
                 else say(lang, "rb.cheaper_rent" if rb.cheaper == "rent" else "rb.cheaper_buy"))
              + _rb_caveats(rec, lang), ""]
+    if payback:
+        lines[2:2] = [payback_line(rb, lang, money), ""]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]

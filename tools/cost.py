@@ -102,6 +102,9 @@ class RentBuyResult(Explained):
     break_even_months: float | None = Field(None, description="a monthly rental: months after which owning has "
                                                               "cost less; None when it never does")
     rent_usd_per_gpu_month: float | None = Field(None, description="the monthly rental compared, if it was one")
+    payback_months: float | None = Field(None, description="months of owning after which the purchase is paid back "
+                                                           "by the rent it saves (rent at this use - hosting - "
+                                                           "power); None when owning never saves rent")
     cheaper: Literal["rent", "buy"]
     rule_of_thumb: tuple[float, float]
 
@@ -134,7 +137,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * n
     energy = power_kw * kwh_price * busy * n
     buy_total = fixed + energy
-    break_even = break_even_months = None
+    break_even = break_even_months = payback = None
     if monthly is not None:  # paid every month, busy or not: owning wins after the purchase is paid back
         rent_total = monthly * inp.horizon_months * n
         saved = monthly - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * inp.utilisation
@@ -144,6 +147,8 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
                                                            "months": inp.horizon_months, "gpus": n})
     else:
         rent_total = rent * busy * n
+        saved_month = (rent - power_kw * kwh_price) * HOURS_PER_MONTH * inp.utilisation - inp.hosting_usd_per_gpu_month
+        payback = purchase * (1 - inp.resale_fraction) / saved_month if saved_month > 0 else None
         margin = rent - power_kw * kwh_price
         if margin > 0:
             u = fixed / n / (hours * margin)
@@ -184,6 +189,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         gpu=gpu.id, gpus=n, utilisation=inp.utilisation, horizon_months=inp.horizon_months,
         rent_total_usd=rent_total, buy_total_usd=buy_total, break_even_utilisation=break_even,
         break_even_months=break_even_months, rent_usd_per_gpu_month=monthly,
+        payback_months=break_even_months if monthly is not None else payback,
         cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
         terms=terms, assumptions=assumptions, warnings=warnings,
     )

@@ -138,6 +138,16 @@ AVOID = ("poor value for training", "no CUDA training", "poor base for multi-GPU
 ORG_SERVICE_PEOPLE = 100
 
 
+class RentQuote(BaseModel):
+    """A rental price the user was quoted for one card ('lambda quoted me 2.49/hr for an h100'): the plan prices
+    that card at it. Reserved (a commitment, a monthly rental) is billed every hour of the term, busy or not."""
+
+    gpu: str = Field(description="catalog id of the card quoted")
+    usd_per_gpu_hour: float = Field(gt=0, le=1000, description="the price per card-hour, in USD")
+    reserved: bool = Field(False, description="billed every hour whatever the utilisation (reserved, committed, "
+                                              "rented by the month)")
+
+
 class Workload(ToolInput):
     phase: Phase = Field("train-and-serve", description="the job: experiment, fine-tune, serve, train-and-serve, "
                                                           "production, batch (items by a deadline) or pretrain")
@@ -182,6 +192,9 @@ class Workload(ToolInput):
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
     electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
+    hosting_usd_per_month: float | None = Field(None, gt=0, description="hosting (colocation, rack space) of the "
+                                                "cards bought, a month in USD, for all of them; default: "
+                                                "tools.cost's figure per card-month")
     preference: Literal["rent", "buy", "either"] = Field("either", description="rent, buy, or either (the cheaper)")
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
@@ -203,6 +216,8 @@ class Workload(ToolInput):
                                          "tools.queueing) and the time-to-first-token target is held at p99")
     output_tokens: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: mean tokens "
                                       f"generated per request (default {256})")
+    quotes: list[RentQuote] = Field(default_factory=list, description="rental prices the user was quoted: those "
+                                                                      "cards are options at these prices, listed first")
     candidates: list[str] | None = Field(None, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
@@ -842,10 +857,12 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     if owned:
         return
     quote = try_price(gpu.id, w.region)
+    theirs = quoted(w, gpu.id)
     billed = opt.gpus - opt.owned_gpus  # cards added beside yours: only those are rented or bought
-    if quote:
-        opt.usd_per_hour = quote.usd_per_gpu_hour_typical * billed
-        hours = HOURS_PER_MONTH * max(w.utilisation, 0.01)
+    if quote or theirs:
+        opt.usd_per_hour = (theirs.usd_per_gpu_hour if theirs else quote.usd_per_gpu_hour_typical) * billed  # type: ignore[union-attr]
+        # a reservation is paid for every hour of its term; on demand only for the hours used
+        hours = HOURS_PER_MONTH * (1.0 if theirs and theirs.reserved else max(w.utilisation, 0.01))
         opt.usd_per_month = opt.usd_per_hour * hours
         if w.pays_in_yuan:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
@@ -862,6 +879,11 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         opt.meets["budget"] = budget
         if not budget:
             opt.reasons.append(_over_budget(opt, w))
+
+
+def quoted(w: Workload, gpu_id: str) -> RentQuote | None:
+    """The user's own rental price for this card, if they gave one."""
+    return next((q for q in w.quotes if q.gpu == gpu_id), None)
 
 
 def _budget_check(opt: Option, w: Workload) -> bool | None:
@@ -910,8 +932,8 @@ def cost_score(o: Option, w: Workload) -> float:
         pay = o.purchase_usd
     elif not w.spec.serves:
         pay = o.job_usd
-    else:
-        pay = o.usd_per_hour
+    else:  # serving: what a month costs (a reservation is billed every hour, on demand only the hours used)
+        pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
     cards = o.gpus / o.replicas
@@ -932,7 +954,8 @@ def _rank_key(o: Option, w: Workload) -> tuple:
     if o.owned:  # cards you own cost nothing more: the one that does the job best comes first
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
-    return (not o.ok, True, o.avoid, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
+    theirs = quoted(w, o.gpu) is None  # the cards the user was quoted lead, ranked among themselves
+    return (not o.ok, True, o.avoid, theirs, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
@@ -1010,6 +1033,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             owned.append(o)
     extended = [x for text in w.owned for x in [_extend(w, *_owned_card(text), owned)] if x is not None]
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
+    listed = {n.partition("x ")[2].strip() if re.match(r"\s*\d", n) else n for n in names}
+    names = [q.gpu for q in w.quotes if q.gpu not in listed] + names  # the cards quoted are options, first
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
     if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
@@ -1300,6 +1325,12 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
         billed = best.gpus - best.owned_gpus
+        if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
+            home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / billed}
+        theirs = quoted(w, best.gpu)
+        if theirs is not None:  # renting at the user's price: by the hour, or every hour of a reservation
+            home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
+                    theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)}
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,
                                         purchase_usd_per_gpu=best.purchase_usd / billed,
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home))

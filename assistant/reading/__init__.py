@@ -35,6 +35,7 @@ from assistant.reading.hardware import (
     read_exclude,
     read_gpus,
     read_has_host,
+    read_hosting,
     read_network,
     read_network_gbit,
     read_only,
@@ -75,6 +76,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.quotes import read_quotes
 from assistant.reading.relative import read_scale
 from assistant.reading.rl import (
     read_rl_algorithm,
@@ -133,6 +135,7 @@ READERS = (
     ("region", read_region),
     ("budget", read_budget),
     ("electricity_usd_per_kwh", read_power),
+    ("hosting_usd_per_month", read_hosting),
     ("owned", read_owned),
     ("server_gpus", read_server_gpus),
     ("network", read_network),
@@ -238,6 +241,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_market(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
+    read_quotes(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 

@@ -95,6 +95,16 @@ def read_power(m: Message) -> float | None:
     return round(usd, 4)
 
 
+def read_hosting(m: Message) -> float | None:
+    """What hosting the cards bought costs a month ('colo is 2k a month', '托管费每月2000'), in USD: a running
+    cost of owning, not a budget."""
+    found = m.role("hosting")
+    if not found or found[-1].extra == "EUR":
+        return None
+    q = found[-1]
+    return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)
+
+
 def read_owned(m: Message) -> list[str] | None:
     """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
     'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""

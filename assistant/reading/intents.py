@@ -350,6 +350,7 @@ def read_prices(m: Message, u: Understanding) -> None:
     '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
     card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
     without a currency in such a clause are the conversation's (yuan in Chinese)."""
+    _buying_asked_about(u)
     if "rent_buy" not in u.intents and _both_priced(m):
         u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
     if "rent_buy" not in u.intents and _reserved_pair(m):
@@ -385,6 +386,15 @@ def read_prices(m: Message, u: Understanding) -> None:
                 u.updates["only"] = list(u.cards[:1])
 
 
+def _buying_asked_about(u: Understanding) -> None:
+    """'does the buy number include power?', 'if we bought the cards, when does that pay off?': questions about
+    buying, no wish to buy; the payback one is a rent-or-buy question."""
+    if "running_costs" in u.intents or "payback" in u.intents:
+        u.updates.pop("preference", None)
+    if "payback" in u.intents:
+        u.intents.add("rent_buy")
+
+
 def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, float] | None:
     """One amount said with a rent-or-buy (or reservation) question, as (price key, USD), or None when it is
     no price: rent per card-hour or card-month, a purchase, hosting; '_machine' when it is a whole machine's."""
@@ -407,7 +417,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
     machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
         or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
-        or (counted and not per_card)  # "an 8x box, quote is 280k"
+        or (counted and not per_card) \
+        or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
     if not said:
@@ -429,10 +440,15 @@ def _horizon_alone(m: Message, u: Understanding) -> None:
     """'and if we go with a 3 year horizon?', '三年折旧呢': rent or buy again, over that time (the prices said
     before are the engine's to bring back)."""
     if (word_pattern("horizon_said").search(m.masked) and word_pattern("horizon").search(m.masked)) \
-            or word_pattern("horizon_alone").match(m.masked):
+            or word_pattern("horizon_alone").match(m.masked) or _only_a_horizon(m, u):
         _horizon(m, u)
         if u.prices:
             u.intents.add("rent_buy")
+
+
+def _only_a_horizon(m: Message, u: Understanding) -> bool:
+    """'what if we only keep it two years', '如果只用两年呢': how long the cards are kept, and nothing else said."""
+    return bool(word_pattern("horizon").search(m.masked)) and not u.updates and not (u.intents - {"whatif", "rent_buy"})
 
 
 def _horizon(m: Message, u: Understanding) -> None:

@@ -39,6 +39,7 @@ class Understanding:
     scope: str | None = None  # the kind of job the tools do not size
     where: str | None = None  # the region a price or stock question names
     prices: dict[str, float] = field(default_factory=dict)  # rent_usd_per_hour, buy_usd: prices the user gave
+    quotes: list[dict[str, Any]] = field(default_factory=list)  # rental prices quoted per card (reading.quotes)
     weak: set[str] = field(default_factory=set)  # slots read from weak cues only: they change no value already known
     added_cards: dict[str, int] = field(default_factory=dict)  # "add a second 4090": card -> how many more
     card_count: int | None = None  # "eight of them", "八张" with no card named: a count of the card just named

@@ -233,6 +233,10 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
     cur_before = word_pattern("money_before").search(before.rstrip())
     cur_after = word_pattern("money_after").match(after)
+    if word_pattern("hosting_before").search(before) or word_pattern("hosting_after").match(after):
+        sign = (cur_before.group() if cur_before else "") + (cur_after.group() if cur_after else "")
+        cny = word_pattern("currency_cny").search(sign) or (not sign and lang == "zh")
+        return "hosting", "CNY" if cny else "USD"  # "colo is 2k a month", "托管费每月2000": a running cost of owning
     if cur_before or cur_after:
         sign = (cur_before.group() if cur_before else "") + (cur_after.group() if cur_after else "")
         currency = "CNY" if word_pattern("currency_cny").search(sign) else \

@@ -1,0 +1,152 @@
+"""Rental prices the user was quoted, each for its card: 'lambda quoted me 2.49/hr for an h100 and vast has 4090s
+at 0.35/hr', '4090一小时1.98元 A100 80G一小时6块', 'coreweave $2.25/hr per H100 1yr commit', 'H20八卡一台每月6万'.
+
+Grammar: an amount said per hour (or per month) is a rental price; the card it prices is the one it is said
+for ('2.49/hr for an h100', '$2.25/hr per H100'), else the nearest card before it in its sentence with no other
+price between them ('4090s at 0.35/hr', '4090一小时1.98元'), else the nearest after it. A price for a machine
+('一台每月6万') is shared over the machine's cards; a reservation, a commitment or a monthly rental is billed
+every hour of its term. The words are the vocabulary's (money.yaml)."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message, Quantity, Understanding
+from assistant.reading.text import word_pattern
+
+# A rental price per card-hour outside this range (USD) is no price of a GPU: a typo, or another amount.
+LOWEST_USD_PER_GPU_HOUR = 0.02
+HIGHEST_USD_PER_GPU_HOUR = 200.0
+# Cards in a machine whose count is not said: an 8-GPU server.
+MACHINE_CARDS = 8
+# Characters around an amount read for its period and its words.
+NEAR = 28
+
+
+def read_quotes(m: Message, u: Understanding) -> None:
+    """u.quotes: [{'gpu', 'usd_per_gpu_hour', 'reserved'}], one per card quoted (the last price said wins)."""
+    if not m.gpus:
+        return
+    from knowledge import find_gpu, rules
+    from tools.cost import HOURS_PER_MONTH
+
+    yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
+    claimed: dict[int, dict] = {}
+    for q in _rental_amounts(m):
+        card = _card_for(m, q, claimed)
+        if card is None:
+            continue
+        start, end, gpu_id, count = card
+        before, after = _before(m, q), _after(m, q)
+        in_machine = machine_cards(m, end, q.start) if end <= q.start else None
+        if word_pattern("price_not").search(before) or word_pattern("price_hosting").search(before + " " + after):
+            continue  # 'budget 2k a month', 'colo is 2k a month': no rental price of a card
+        if q.extra == "EUR":
+            continue
+        cny = q.extra == "CNY" or (not q.extra and yuan)  # a bare amount in a Chinese message is yuan
+        usd = q.value * (rules().usd_per_cny if cny else 1.0)
+        monthly = _monthly(m, q)
+        reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
+                                   or word_pattern("price_reserved").search(_clause_before(m, q)))
+        machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
+                                                  or word_pattern("price_machine").search(after))
+                                             and not word_pattern("price_per_card").search(before + after))
+        if machine:
+            cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
+            usd /= cards
+        per_hour = usd / HOURS_PER_MONTH if monthly else usd
+        if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
+            continue
+        claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
+    by_card = {c["gpu"]: c for c in claimed.values()}
+    u.quotes = list(by_card.values())
+    if u.quotes and _only_a_price_question(m):
+        # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
+        u.intents.discard("availability")
+        if u.also == "availability":
+            u.also = None
+
+
+def _only_a_price_question(m: Message) -> bool:
+    """A 'what does it cost' said with the price itself, not a question about stock."""
+    from assistant.reading.intents import _typed
+
+    return not (word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)))
+
+
+def machine_cards(m: Message, start: int, end: int) -> int | None:
+    """The cards of a machine said between a card and its price ('H20八卡一台每月6万': 8), or None."""
+    x = word_pattern("quote_machine").search(m.masked[start:end])
+    return int(x.group("n") or x.group("n2")) if x else None
+
+
+def _machine_cards(gpu_id: str, find_gpu) -> int:
+    try:
+        sold = find_gpu(gpu_id).sold_in
+    except (LookupError, ValueError):
+        return MACHINE_CARDS
+    return sold if sold > 1 else MACHINE_CARDS
+
+
+def _rental_amounts(m: Message) -> list[Quantity]:
+    """Amounts said per hour or per month: money, or a bare number with its period ('0.35/hr', '一小时6块')."""
+    out = []
+    said = [x.span() for x in word_pattern("quote_machine").finditer(m.masked)]
+    for q in m.qty:
+        if q.negated or (q.role and q.role != "money") or q.extra == "hours":
+            continue
+        if any(s <= q.start < e for s, e in said):
+            continue  # the machine's own count ('8 gpus 1'), no price
+        if _hourly(m, q) or _monthly(m, q):
+            out.append(q)
+    return out
+
+
+def _hourly(m: Message, q: Quantity) -> bool:
+    return bool(word_pattern("money_hourly").match(m.masked[q.end:q.end + NEAR])
+                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def _monthly(m: Message, q: Quantity) -> bool:
+    return bool(word_pattern("money_monthly_after").match(m.masked[q.end:q.end + NEAR])
+                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def _before(m: Message, q: Quantity) -> str:
+    """The words of this price's own stretch before it: back to the last separator ('vs', 'and', a comma)."""
+    return word_pattern("quote_between").split(m.masked[max(0, q.start - NEAR):q.start])[-1]
+
+
+def _clause_before(m: Message, q: Quantity) -> str:
+    return word_pattern("price_between").split(m.masked[max(0, q.start - NEAR):q.start])[-1]
+
+
+def _term_after(m: Message, q: Quantity) -> str:
+    """What is said of this price after it, to the next price or the sentence's end: its term ('on a 1-year
+    commitment', 'for a year')."""
+    end = min([q.end + 2 * NEAR] + [x.start for x in _rental_amounts(m) if x.start > q.start]
+              + [q.end + s.start() for s in word_pattern("sentence_start").finditer(m.masked[q.end:])])
+    return m.masked[q.end:end]
+
+
+def _after(m: Message, q: Quantity) -> str:
+    """The words right after an amount, up to the next amount or separator."""
+    end = min([q.end + NEAR] + [x.start for x in m.qty if x.start >= q.end])
+    return word_pattern("quote_between").split(m.masked[q.end:end], maxsplit=1)[0]
+
+
+def _card_for(m: Message, q: Quantity, claimed: dict[int, dict]) -> tuple[int, int, str, int] | None:
+    """The card a rental price is said of: the one it is said for ('/hr for an h100', 'per H100'), else the
+    nearest before it in the same sentence with no price between, else the nearest after it."""
+    prices = [x.start for x in _rental_amounts(m)]
+    sentence_from = max([0] + [s.end() for s in word_pattern("sentence_start").finditer(m.masked[:q.start])])
+    ahead = [g for g in m.gpus if g[0] >= q.end and g[0] not in claimed]
+    if ahead:
+        first = min(ahead, key=lambda g: g[0])
+        if word_pattern("quote_for_card").match(m.masked[q.end:first[0]]):
+            return first
+    behind = [g for g in m.gpus if g[1] <= q.start and g[0] >= sentence_from and g[0] not in claimed
+              and not any(g[1] <= p < q.start for p in prices)]
+    if behind:
+        return max(behind, key=lambda g: g[1])
+    sentence_to = min([len(m.masked)] + [q.end + s.start() for s in word_pattern("sentence_start").finditer(m.masked[q.end:])])
+    after = [g for g in ahead if g[0] < sentence_to and not any(q.end <= p < g[0] for p in prices)]
+    return min(after, key=lambda g: g[0]) if after else None
