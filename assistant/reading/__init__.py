@@ -52,7 +52,6 @@ from assistant.reading.intents import (
     read_choice,
     read_fit_check,
     read_intents,
-    read_prices,
     read_question,
     read_topic,
     read_total_span,
@@ -76,6 +75,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
 from assistant.reading.relative import read_scale
 from assistant.reading.rl import (

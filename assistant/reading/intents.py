@@ -8,9 +8,10 @@ from functools import cache
 
 import knowledge
 from assistant.reading.asks import ASKS, formats_named
-from assistant.reading.message import Message, Quantity, Understanding
+from assistant.reading.message import Message, Understanding
 from assistant.reading.names import family_words
-from assistant.reading.quantities import clause_bounds, negated
+from assistant.reading.prices import cards_named
+from assistant.reading.quantities import negated
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 
@@ -171,16 +172,6 @@ def _scope_rows(lang: str) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(p), str(kind)) for p, kind in vocab()["out_of_scope"][lang]]
 
 
-def _cards(m: Message) -> list[tuple[str, int]]:
-    """Cards named and not ruled out, each once, with the count said (1 when none)."""
-    seen: dict[str, int] = {}
-    for s, e, gpu_id, count in m.gpus:
-        if not negated(m.masked, s):  # the largest count said with the card ("per H100 ... an 8x H100 box": 8)
-            said = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
-            seen[gpu_id] = max(seen.get(gpu_id, 1), said)
-    return list(seen.items())
-
-
 def _engines(m: Message) -> list[str]:
     return list(dict.fromkeys(engine_id for s, _e, engine_id in m.engines if not negated(m.text, s)))
 
@@ -189,7 +180,7 @@ def _question(m: Message, u: Understanding) -> str | None:
     """Which question the message asks (an intent code of QUESTIONS), or None."""
     if _out_of_scope(m):
         return "out_of_scope"
-    cards = _cards(m)
+    cards = cards_named(m)
     if "rent_buy" not in u.intents and asked(m, "forecast"):
         return "forecast"
     if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
@@ -224,7 +215,7 @@ def read_question(m: Message, u: Understanding) -> None:
     scope = _out_of_scope(m)
     if "best_gpu" in u.intents and not scope:
         return
-    if len(_cards(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
+    if len(cards_named(m)) == 1 and (u.compare_gpus or u.whatif_gpus) and _hit_why_not(m):
         u.intents.add("why_not")  # "why not use H100s instead?": put beside the plan, not made the only choice
         card = (u.whatif_gpus or (0, u.compare_gpus[0]))[1]
         if all(card in choice for choice in u.updates.get("only") or []):
@@ -256,7 +247,7 @@ def read_question(m: Message, u: Understanding) -> None:
     elif code in ("forecast", "availability", "quality") and set(u.updates) - own - m.weak:
         return  # "will the cost go up with 32k context?": a change to size, not a question about the market
     u.intents.add(code)
-    cards = _cards(m)
+    cards = cards_named(m)
     u.scope = scope if code == "out_of_scope" else None
     u.cards = [gpu_id for gpu_id, _n in cards]
     u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
@@ -292,7 +283,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     if code == "availability" and u.updates.get("region") == "global":
         u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
-    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
+    u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
     u.subject = _subject(m, u) if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:
         u.updates.pop("engine", None)
@@ -341,174 +332,5 @@ def read_fit_check(m: Message, u: Understanding) -> None:
     if asked(m, "fit_check"):
         u.intents.add("fit_check")
         if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
-            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in _cards(m)]
+            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in cards_named(m)]
         u.compare_gpus, u.whatif_gpus = [], None
-
-
-def read_prices(m: Message, u: Understanding) -> None:
-    """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent',
-    '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
-    card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
-    without a currency in such a clause are the conversation's (yuan in Chinese)."""
-    _buying_asked_about(u)
-    if "rent_buy" not in u.intents and _both_priced(m):
-        u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
-    if "rent_buy" not in u.intents and _reserved_pair(m):
-        u.intents.add("reserve")  # "2.49/hr on demand or 1.85/hr reserved for a year": which rental
-    if "rent_buy" not in u.intents and "reserve" not in u.intents:
-        _horizon_alone(m, u)
-        return
-    from knowledge import rules
-
-    u.cards = [gpu_id for gpu_id, _n in _cards(m)]
-    u.counts = {gpu_id: n for gpu_id, n in _cards(m) if n > 1}
-    if u.cards and not set(u.updates) - {"only", "preference", "budget_usd", "budget_usd_per_month"}:
-        u.updates.pop("only", None)  # "rent or buy 8 H100s?": the cards asked about, no plan limited to them
-    yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
-    for q in _amounts(m):
-        priced = _price(m, u, q, yuan)
-        if priced is not None:
-            u.prices[priced[0]] = round(priced[1], 4)
-    bare = word_pattern("zh_bare_price").search(m.masked) if m.lang == "zh" and not _buy_said(u) else None
-    if bare:
-        u.prices["buy_usd"] = round(float(bare.group(1)) * rules().usd_per_cny, 4)
-    if u.prices:
-        _horizon(m, u)
-    if u.prices:
-        for slot in ("budget_usd", "budget_usd_per_month", "preference"):
-            u.updates.pop(slot, None)
-        if "reserve" in u.intents:
-            u.updates["preference"] = "rent"  # on demand or reserved: renting either way
-        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
-        if "model" in u.updates or u.unknown_model:  # a workload too: sized (on the card priced), then compared
-            u.also = "reserve" if "reserve" in u.intents else "rent_buy"
-            if u.cards and not u.updates.get("owned"):  # the card priced, as many as the job needs
-                u.updates["only"] = list(u.cards[:1])
-
-
-def _buying_asked_about(u: Understanding) -> None:
-    """'does the buy number include power?', 'if we bought the cards, when does that pay off?': questions about
-    buying, no wish to buy; the payback one is a rent-or-buy question."""
-    if "running_costs" in u.intents or "payback" in u.intents:
-        u.updates.pop("preference", None)
-    if "payback" in u.intents:
-        u.intents.add("rent_buy")
-
-
-def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, float] | None:
-    """One amount said with a rent-or-buy (or reservation) question, as (price key, USD), or None when it is
-    no price: rent per card-hour or card-month, a purchase, hosting; '_machine' when it is a whole machine's."""
-    from knowledge import rules
-
-    cny = q.extra == "CNY" or (q.role != "money" and yuan)
-    usd = q.value * (rules().usd_per_cny if cny else 1.0)
-    if q.extra == "EUR" or usd <= 0:
-        return None
-    left, _right = clause_bounds(m.masked, q.start, q.end)
-    before = m.masked[max(left, q.start - 40):q.start].split(",")[-1]
-    after = _after(m, q)
-    if word_pattern("price_not").search(before):
-        return None  # "budget $30k": what may be spent, not what a card costs
-    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
-    monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
-        or word_pattern("price_monthly_before").search(before)
-    sentence = word_pattern("sentence_start").split(m.masked[max(0, q.start - 80):q.start])[-1]
-    per_card = word_pattern("price_per_card").search(before + after)
-    counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
-    machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
-        or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
-        or (counted and not per_card) \
-        or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
-    said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
-        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
-    if not said:
-        return None
-    hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
-    kind = "hosting_usd_per_month" if hosting and monthly else \
-        "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
-    if kind == "rent_usd_per_hour" and "reserve" in u.intents:  # both kept per hour
-        kind = "reserved_usd_per_hour" if _reserved(_before_reserved(m, q), after) else kind
-    elif kind == "rent_usd_per_hour" and _reserved(before, after):
-        from tools.cost import HOURS_PER_MONTH
-
-        kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
-        u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
-    return kind + ("_machine" if machine or kind == "hosting_usd_per_month" else ""), usd
-
-
-def _horizon_alone(m: Message, u: Understanding) -> None:
-    """'and if we go with a 3 year horizon?', '三年折旧呢': rent or buy again, over that time (the prices said
-    before are the engine's to bring back)."""
-    if (word_pattern("horizon_said").search(m.masked) and word_pattern("horizon").search(m.masked)) \
-            or word_pattern("horizon_alone").match(m.masked) or _only_a_horizon(m, u):
-        _horizon(m, u)
-        if u.prices:
-            u.intents.add("rent_buy")
-
-
-def _only_a_horizon(m: Message, u: Understanding) -> bool:
-    """'what if we only keep it two years', '如果只用两年呢': how long the cards are kept, and nothing else said."""
-    return bool(word_pattern("horizon").search(m.masked)) and not u.updates and not (u.intents - {"whatif", "rent_buy"})
-
-
-def _horizon(m: Message, u: Understanding) -> None:
-    """The months the cards are kept: '用两年', 'over 3 years'."""
-    horizon = word_pattern("horizon").search(m.masked) or word_pattern("horizon_bare").search(m.masked)
-    if horizon:
-        n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
-        months = n * (1 if unit.startswith(("month", "个月")) else 12)
-        if 0 < months <= 120:
-            u.prices["horizon_months"] = months
-
-
-def _reserved(before: str, after: str) -> bool:
-    """'$2.10/gpu-hr reserved', 'on a 3-year commitment', '包年': billed every hour of the term."""
-    return bool(word_pattern("price_reserved").search(after) or word_pattern("price_reserved").search(before))
-
-
-def _after(m: Message, q: Quantity, width: int = 24) -> str:
-    """The words right after an amount, up to the clause's comma or the next number ('$2.49 an hour vs
-    reserved at $1.85': 'reserved' is the second price's)."""
-    end = min([q.end + width] + [x.start for x in _amounts(m) if x.start >= q.end])
-    return word_pattern("price_between").split(m.masked[q.end:end], maxsplit=1)[0]
-
-
-def _before_reserved(m: Message, q: Quantity) -> str:
-    """The words before an amount back to the last 'vs', 'or', comma: what is said of this price alone."""
-    return word_pattern("price_between").split(m.masked[max(0, q.start - 40):q.start])[-1]
-
-
-def _reserved_pair(m: Message) -> bool:
-    """Two hourly rental prices, one of them reserved (or committed) and one not: on demand against a
-    reservation."""
-    hourly = [q for q in _amounts(m) if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
-              or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]
-    reserved = [_reserved(_before_reserved(m, q), _after(m, q)) for q in hourly]
-    return len(hourly) >= 2 and any(reserved) and not all(reserved)
-
-
-def _both_priced(m: Message) -> bool:
-    """Rent and buy both named, each beside an amount: a rental price per hour or month and a purchase."""
-    amounts = _amounts(m)
-    per_time = [q for q in amounts if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
-                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])
-                or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
-                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])]
-    bought = [q for q in amounts if q not in per_time and q.value >= 1000 and _priced(m.masked[max(0, q.start - 40):q.end + 16])]
-    return bool(per_time) and bool(bought)
-
-
-def _amounts(m: Message) -> list[Quantity]:
-    """Money said, and bare amounts (no unit, 50 or more) that may be prices in a rent-or-buy question."""
-    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and (
-        q.value >= 50 or word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]))))]  # '1.88一小时' too
-
-
-def _priced(words: str) -> bool:
-    """A bare amount beside rent or buy words is a price ('买整机 60000', 'renting 2800 a month', '整机报价')."""
-    return bool(word_pattern("preference.rent").search(words) or word_pattern("preference.buy").search(words)
-                or word_pattern("price_machine").search(words) or word_pattern("price_before").search(words))
-
-
-def _buy_said(u: Understanding) -> bool:
-    return "buy_usd" in u.prices or "buy_usd_machine" in u.prices

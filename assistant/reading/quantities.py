@@ -7,6 +7,15 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from assistant.reading.latency import observed, per_token
+from assistant.reading.people import (
+    POPULATION_FROM,
+    alternation,
+    at_once_of,
+    is_people,
+    is_staff,
+    people_ahead,
+    strip_fillers,
+)
 from assistant.reading.text import MAX_QUANTITIES, vocab, word_pattern
 
 
@@ -63,105 +72,6 @@ def clause_of(text: str, start: int, end: int) -> str:
     return text[left:right]
 
 
-def _alternation(words) -> str:
-    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
-    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
-
-
-@cache
-def _people_after() -> re.Pattern[str]:
-    """A count of people from the words after it: [or so] [modifiers] noun ('40 nurses', '30 运营',
-    '20 concurrent support agents'), or 'at once'. Built from words/people.yaml."""
-    v = vocab()
-    modifier = _alternation(v["people_modifiers"])
-    noun = _alternation(v["people_nouns"])
-    phrase = _alternation(v["people_after_phrases"])
-    return re.compile(rf"^\s*\+?\s*(?:or so\s+|or more\s+|-ish\s+)?(?:(?:{modifier})[\s-]*){{0,3}}(?:{noun})(?![a-z])"
-                      rf"|^\s*(?:{phrase})\b")
-
-
-# A count of members of an organisation this large is everyone who uses the service, not the people at once.
-POPULATION_FROM = 100
-
-
-@cache
-def _population_after() -> re.Pattern[str]:
-    """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生')."""
-    v = vocab()
-    modifier = _alternation(v["people_modifiers"])
-    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:users?\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
-                      rf"(?:{_alternation(v['population_nouns'])})(?![a-z])")
-
-
-def _staff(after: str) -> bool:
-    """Members of an organisation counted, not said to be at once ('300 doctors', not '300 doctors at once')."""
-    noun = _population_after().match(after)
-    phrase = _alternation(vocab()["people_after_phrases"])
-    return bool(noun) and not re.match(rf"\s*(?:{phrase})\b", after[noun.end():])  # type: ignore[union-attr]
-
-
-@cache
-def _people_after_for() -> re.Pattern[str]:
-    """'for 40 <noun>' / 'to 40 <noun>' / 'for 30 <word> use': a noun after a count the message is for."""
-    return re.compile(r"^\s*(?:[a-z][a-z-]+\s+)?([a-z][a-z-]{2,}s|[\u3400-\u9fff]{1,6})(?=\s|$|[,.;!?)])")
-
-
-@cache
-def _not_people() -> re.Pattern[str]:
-    v = vocab()
-    return re.compile(rf"(?:{_alternation(v['not_people_nouns'])}|{v['item_nouns']}|{v['example_nouns']})$")
-
-
-def _people(after: str, before: str) -> bool:
-    """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
-    people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
-    'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
-    if _people_after().match(after) or word_pattern("users_before").search(before) \
-            or word_pattern("users_before").search(strip_fillers(before)):
-        return True
-    noun = _people_after_for().match(after)
-    if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):
-        return False
-    if word_pattern("people_for_before").search(before):
-        return True
-    right_after = re.match(r"\s*([^\s,.;:!?)]+)", after)  # "3 radiologists": the noun right after the count
-    return bool(right_after and right_after.group(1) == noun.group(1) and _people_ending().search(noun.group(1)))
-
-
-@cache
-def _people_ending() -> re.Pattern[str]:
-    v = vocab()
-    return re.compile(rf"(?:[a-z]{{2,}}(?:{_alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
-                      rf"(?:{_alternation(v['zh_people_suffixes'])}))$")
-
-
-@cache
-def _fillers() -> re.Pattern[str]:
-    """Filler words and verbs of change ('context needs to be', 'concurrency goes up to', '并发涨到') at the end."""
-    words = [*vocab()["label_fillers"], *vocab()["change_verbs"]]
-    cjk = [w for w in words if re.match(r"[\u3400-\u9fff]", w)]  # written on to the label: '日活涨到'
-    return re.compile(rf"(?:\s|^)(?:{_alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{_alternation(cjk)})\s*$|[\s:=~-]+$")
-
-
-def strip_fillers(before: str, most: int = 4) -> str:
-    """The words before a number without the filler words that end them ('context needs to be ~'
-    -> 'context'), so that a label is found however it is said."""
-    for _ in range(most):
-        x = _fillers().search(before)
-        if not x or x.start() == len(before):
-            break
-        before = before[:x.start()]
-    return before + " "
-
-
-def _at_once(after: str, before: str) -> str:
-    """'concurrent' when the count is of people at the same time ('50 concurrent users', 'concurrency 50',
-    '并发100'), else '' (a count of people who use it, some of them at once)."""
-    at_once = word_pattern("concurrency_after").match(after) or word_pattern("concurrency_before").search(before) \
-        or word_pattern("concurrency_before").search(strip_fillers(before)) \
-        or (_people_after().match(after) and word_pattern("concurrency_modifier").match(after))
-    return "concurrent" if at_once else ""
-
 
 def _bare_number_ahead(rest: str) -> bool:
     """Whether the words after a unit go on to a number of their own with no unit ('context length
@@ -173,19 +83,15 @@ def _bare_number_ahead(rest: str) -> bool:
     tail = tail[re.match(r"[\d,.]*(?:k|m)?", tail).end():]  # type: ignore[union-attr]  # always matches
     own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after",
                 "concurrency_after")
-    return not (_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
+    return not (is_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
 
 
-def _people_ahead(rest: str) -> bool:
-    """'concurrent 500 users': the word goes with the count of people after it, not the number before."""
-    x = re.match(r"\s*(?:about|around|~)?\s*\d[\d,.]*\s*", rest)
-    return bool(x and _people(rest[x.end() - 1:], ""))
 
 
 @cache
 def _filler_then_number() -> re.Pattern[str]:
     """Filler words, then a digit ('开到 4k', '得 have 8k', 'needs to be 32k')."""
-    return re.compile(rf"^\s*(?:(?:{_alternation(vocab()['label_fillers'])})\s*){{1,3}}\d")
+    return re.compile(rf"^\s*(?:(?:{alternation(vocab()['label_fillers'])})\s*){{1,3}}\d")
 
 
 def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | None:
@@ -266,7 +172,7 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
             return "context", ""  # "上下文窗口8k 注册用户40": the label before claims it, the noun after is the next count's
         if (unit or _label_before(masked, q, after, before, lang, previous))[0] in ("", "users"):
             return "population", ""
-    if unit is not None and unit == ("users", "") and q.value >= POPULATION_FROM and _staff(after):
+    if unit is not None and unit == ("users", "") and q.value >= POPULATION_FROM and is_staff(after):
         return "population", ""  # "for about 300 doctors": the staff who use it, some of them at once
     if unit is not None:
         return unit
@@ -345,7 +251,7 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "epochs", ""
     concurrency = word_pattern("concurrency_after").match(after)
     if concurrency and not _bare_number_ahead(after[concurrency.end():]) \
-            and not _people_ahead(after[concurrency.end():]):
+            and not people_ahead(after[concurrency.end():]):
         return "users", "concurrent"  # "~50 concurrent", "50 at once" (not "32k concurrent 50")
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
@@ -372,7 +278,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     bare = strip_fillers(before)
     labelled = word_pattern("ctx_before").search(before) or word_pattern("ctx_label").search(bare)
     claimed = previous == "context" and word_pattern("ctx_claimed").search(bare.rstrip())  # "32k of context - 200"
-    if labelled and not claimed and not _people(after, before):
+    if labelled and not claimed and not is_people(after, before):
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
@@ -385,9 +291,9 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if word_pattern("output_label_before").search(before) and (
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
-    if _people(after, before):
-        at_once = _at_once(after, before)
-        if not at_once and q.value >= POPULATION_FROM and _staff(after):
+    if is_people(after, before):
+        at_once = at_once_of(after, before)
+        if not at_once and q.value >= POPULATION_FROM and is_staff(after):
             return "population", ""  # "for about 300 doctors": the staff who use it, some of them at once
         return "users", at_once
     if word_pattern("concurrency_before").search(bare) and not word_pattern("time_unit_after").match(after):
@@ -402,7 +308,7 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
     adjective = re.match(r"\s*-?\s*([a-z ]+?)\s+tokens?\b", after)
     if adjective:  # "500M training tokens", "200 output tokens"
         for role, words in vocab()["token_adjectives"].items():
-            if re.search(rf"\b(?:{_alternation(words)})\b", adjective.group(1)):
+            if re.search(rf"\b(?:{alternation(words)})\b", adjective.group(1)):
                 return str(role)
     rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?(?:tokens?|toks?)\b", "", after, count=1)
     if word_pattern("ctx_before").search(before) or word_pattern("tok_after_context").match(rest):

@@ -36,7 +36,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
             continue
         start, end, gpu_id, count = card
         before, after = _before(m, q), _after(m, q)
-        in_machine = machine_cards(m, end, q.start) if end <= q.start else None
+        in_machine = machine_cards(m, start, q.start) if end <= q.start else None
         if word_pattern("price_not").search(before) or word_pattern("price_hosting").search(before + " " + after):
             continue  # 'budget 2k a month', 'colo is 2k a month': no rental price of a card
         if q.extra == "EUR":
@@ -74,7 +74,7 @@ def _only_a_price_question(m: Message) -> bool:
 
 def machine_cards(m: Message, start: int, end: int) -> int | None:
     """The cards of a machine said between a card and its price ('H20八卡一台每月6万': 8), or None."""
-    x = word_pattern("quote_machine").search(m.masked[start:end])
+    x = word_pattern("quote_machine").search(m.text[start:end])  # the text: the card's span may hold '8 gpus'
     return int(x.group("n") or x.group("n2")) if x else None
 
 
@@ -89,7 +89,7 @@ def _machine_cards(gpu_id: str, find_gpu) -> int:
 def _rental_amounts(m: Message) -> list[Quantity]:
     """Amounts said per hour or per month: money, or a bare number with its period ('0.35/hr', '一小时6块')."""
     out = []
-    said = [x.span() for x in word_pattern("quote_machine").finditer(m.masked)]
+    said = [x.span() for x in word_pattern("quote_machine").finditer(m.text)]  # '8 gpus 1' inside a card's span too
     for q in m.qty:
         if q.negated or (q.role and q.role != "money") or q.extra == "hours":
             continue

@@ -1,0 +1,114 @@
+"""The people in a message: which counts are of people (users), of everyone who uses a service
+(population), and of people at once. Grammar only: the nouns and phrases are in words/people.yaml."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from assistant.reading.text import vocab, word_pattern
+
+
+def alternation(words) -> str:
+    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+@cache
+def _people_after() -> re.Pattern[str]:
+    """A count of people from the words after it: [or so] [modifiers] noun ('40 nurses', '30 运营',
+    '20 concurrent support agents'), or 'at once'. Built from words/people.yaml."""
+    v = vocab()
+    modifier = alternation(v["people_modifiers"])
+    noun = alternation(v["people_nouns"])
+    phrase = alternation(v["people_after_phrases"])
+    return re.compile(rf"^\s*\+?\s*(?:or so\s+|or more\s+|-ish\s+)?(?:(?:{modifier})[\s-]*){{0,3}}(?:{noun})(?![a-z])"
+                      rf"|^\s*(?:{phrase})\b")
+
+
+# A count of members of an organisation this large is everyone who uses the service, not the people at once.
+POPULATION_FROM = 100
+
+
+@cache
+def _population_after() -> re.Pattern[str]:
+    """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生')."""
+    v = vocab()
+    modifier = alternation(v["people_modifiers"])
+    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:users?\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
+                      rf"(?:{alternation(v['population_nouns'])})(?![a-z])")
+
+
+def is_staff(after: str) -> bool:
+    """Members of an organisation counted, not said to be at once ('300 doctors', not '300 doctors at once')."""
+    noun = _population_after().match(after)
+    phrase = alternation(vocab()["people_after_phrases"])
+    return bool(noun) and not re.match(rf"\s*(?:{phrase})\b", after[noun.end():])  # type: ignore[union-attr]
+
+
+@cache
+def _people_after_for() -> re.Pattern[str]:
+    """'for 40 <noun>' / 'to 40 <noun>' / 'for 30 <word> use': a noun after a count the message is for."""
+    return re.compile(r"^\s*(?:[a-z][a-z-]+\s+)?([a-z][a-z-]{2,}s|[\u3400-\u9fff]{1,6})(?=\s|$|[,.;!?)])")
+
+
+@cache
+def _not_people() -> re.Pattern[str]:
+    v = vocab()
+    return re.compile(rf"(?:{alternation(v['not_people_nouns'])}|{v['item_nouns']}|{v['example_nouns']})$")
+
+
+def is_people(after: str, before: str) -> bool:
+    """Whether a count is a number of people: a people noun after it ('40 nurses'), a noun that names
+    people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
+    'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
+    if _people_after().match(after) or word_pattern("users_before").search(before) \
+            or word_pattern("users_before").search(strip_fillers(before)):
+        return True
+    noun = _people_after_for().match(after)
+    if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):
+        return False
+    if word_pattern("people_for_before").search(before):
+        return True
+    right_after = re.match(r"\s*([^\s,.;:!?)]+)", after)  # "3 radiologists": the noun right after the count
+    return bool(right_after and right_after.group(1) == noun.group(1) and _people_ending().search(noun.group(1)))
+
+
+@cache
+def _people_ending() -> re.Pattern[str]:
+    v = vocab()
+    return re.compile(rf"(?:[a-z]{{2,}}(?:{alternation(v['people_suffixes'])})|[\u3400-\u9fff]+"
+                      rf"(?:{alternation(v['zh_people_suffixes'])}))$")
+
+
+@cache
+def _fillers() -> re.Pattern[str]:
+    """Filler words and verbs of change ('context needs to be', 'concurrency goes up to', '并发涨到') at the end."""
+    words = [*vocab()["label_fillers"], *vocab()["change_verbs"]]
+    cjk = [w for w in words if re.match(r"[\u3400-\u9fff]", w)]  # written on to the label: '日活涨到'
+    return re.compile(rf"(?:\s|^)(?:{alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{alternation(cjk)})\s*$|[\s:=~-]+$")
+
+
+def strip_fillers(before: str, most: int = 4) -> str:
+    """The words before a number without the filler words that end them ('context needs to be ~'
+    -> 'context'), so that a label is found however it is said."""
+    for _ in range(most):
+        x = _fillers().search(before)
+        if not x or x.start() == len(before):
+            break
+        before = before[:x.start()]
+    return before + " "
+
+
+def at_once_of(after: str, before: str) -> str:
+    """'concurrent' when the count is of people at the same time ('50 concurrent users', 'concurrency 50',
+    '并发100'), else '' (a count of people who use it, some of them at once)."""
+    at_once = word_pattern("concurrency_after").match(after) or word_pattern("concurrency_before").search(before) \
+        or word_pattern("concurrency_before").search(strip_fillers(before)) \
+        or (_people_after().match(after) and word_pattern("concurrency_modifier").match(after))
+    return "concurrent" if at_once else ""
+
+def people_ahead(rest: str) -> bool:
+    """'concurrent 500 users': the word goes with the count of people after it, not the number before."""
+    x = re.match(r"\s*(?:about|around|~)?\s*\d[\d,.]*\s*", rest)
+    return bool(x and is_people(rest[x.end() - 1:], ""))
