@@ -104,8 +104,8 @@ def test_refusing_domestic_chips_is_no_domestic_policy(text: str):
 
 
 ZH_NO_POLICY = ["不要求国产化", "没有信创要求", "不需要国产化", "无需自主可控", "不涉及信创", "不用国产卡也行",
-                "不强制国产化", "没有国产化要求"]
-EN_NO_POLICY = ["no xinchuang requirement", "no domestic-only rule here", "we are not bound by domestic-only rules"]
+                "不强制国产化", "没有国产化要求", "不受信创限制", "不属于信创项目"]
+EN_NO_POLICY = ["no xinchuang requirement", "NOT under any xinchuang rules", "not subject to domestic-only rules", "no domestic-only rule here", "we are not bound by domestic-only rules"]
 
 
 def test_a_policy_said_not_to_apply_restricts_nothing():

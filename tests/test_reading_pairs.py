@@ -181,3 +181,55 @@ def test_everyone_and_those_at_once_are_two_counts_in_any_form(lang):
         text = form.format(p=p, c=c)
         u = understand(text, None)
         assert u.updates.get("users") == c and u.updates.get("population") == p, (text, u.updates)
+
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("en", ["{a} {x} and {b} {y}", "for {a} {x} plus {b} {y}", "{a} {x} & {b} {y} will use it"]),
+    ("zh", ["{a}名{x}和{b}名{y}用", "给{a}个{x}加上{b}个{y}用"])])
+def test_two_groups_of_staff_add_up_to_everyone_who_uses_it(lang, forms):
+    """'30k students and 2k faculty': 32,000 people use the service, not the last count alone."""
+    groups = {"en": [("students", "faculty"), ("doctors", "nurses"), ("engineers", "staff")],
+              "zh": [("医生", "护士"), ("学生", "老师"), ("员工", "工程师")]}[lang]
+    for form, (x, y), (a, b) in itertools.product(forms, groups, [(3000, 200), (30000, 2000)]):
+        text = form.format(a=a, b=b, x=x, y=y)
+        assert understand(text, None).updates.get("population") == a + b, text
+
+
+@pytest.mark.parametrize("text", ["can i run qwen3 14b to chat with it offline", "i want to use it offline, qwen3 8b on my mac",
+                                  "chat offline with llama 3.1 8b locally"])
+def test_offline_beside_chatting_is_no_batch_job(text):
+    assert understand(text, None).updates.get("phase") != "batch"
+
+
+@pytest.mark.parametrize("text", ["run 2m prompts offline", "offline batch of 10k docs with qwen2.5 7b"])
+def test_an_offline_job_is_still_a_batch_job(text):
+    assert understand(text, None).updates.get("phase") == "batch"
+
+
+@pytest.mark.parametrize("text", ["想本地跑deepseek r1蒸馏版聊天玩玩", "run deepseek r1 distill locally", "deepseek-r1 distilled on my laptop"])
+def test_a_distill_without_its_size_is_not_the_full_model(text):
+    """'deepseek r1蒸馏版' is one of six distills, not the 671B model: never sized as R1 itself."""
+    assert understand(text, None).updates.get("model") != "deepseek-r1"
+    assert understand("r1 distill qwen 32b", None).updates["model"] == "deepseek-r1-distill-qwen-32b"
+
+
+@pytest.mark.parametrize("card", ["h20", "a100", "l40s", "a6000"])
+def test_a_cards_own_digits_are_no_count_of_the_next_card(card):
+    """'H20 4090都能买': the 20 of H20 counts no 4090s."""
+    from assistant.reading.message import prepare
+
+    for text in [f"{card} 4090都能买", f"{card} h100 both ok", f"{card}、5090都行"]:
+        assert all(n == 1 for *_s, n in prepare(text, None).gpus), text
+
+
+def test_a_price_on_demand_is_no_budget():
+    for text in ["runpod is $2.69 on demand", "lambda has h100 at $2.49 on-demand"]:
+        assert "budget_usd" not in understand(text, None).updates, text
+
+
+@pytest.mark.parametrize("form", ["{a} {b}都能买", "{a}和{b}都可以", "{a}、{b}都可以，部署qwen2.5 7b", "外企，{a} {b}都能买，要部署glm-4-9b"])
+def test_two_cards_said_available_are_the_choice(form):
+    """'H20 4090都能买': the plan chooses between the cards named, not a third one."""
+    for a, b, ids in [("H20", "4090", ["h20", "rtx-4090"]), ("l20", "a800", ["l20", "a800-80gb-sxm"])]:
+        text = form.format(a=a, b=b)
+        assert sorted(understand(text, None).updates.get("only") or []) == sorted(ids), text

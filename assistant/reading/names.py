@@ -135,6 +135,8 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
                 same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
                 close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
                 model_id = index[close[0]] if close else None
+            if model_id and word_pattern("model_variant_after").match(text[end:end + 24]):
+                continue  # "deepseek r1 distill" with no size: one of its distills, not the model itself
             if model_id:
                 found.append((start, end, model_id))
                 taken[start:end] = b"\x01" * (end - start)

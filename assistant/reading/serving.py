@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from assistant.reading.message import Message, Quantity
@@ -87,6 +88,9 @@ def read_population(m: Message) -> int | None:
     if not counted:
         return None
     value = counted[-1].value
+    if len(counted) > 1 and all(word_pattern("population_joined").fullmatch(m.masked[a.end:b.start].strip(" ,，"))
+                                for a, b in itertools.pairwise(counted)):
+        value = sum(q.value for q in counted)  # "30k students and 2k faculty": everyone who uses it
     if value < 1 or value > 100_000_000:
         return None
     return int(value)
