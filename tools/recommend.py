@@ -820,9 +820,9 @@ def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[s
     if not (w.spec.serves and not owned and gpu.segment == "consumer" and (w.uptime or w.phase == "production"
                                                                             or organisation)):
         return False
-    what = "an availability target" if w.uptime or w.phase == "production" else "an organisation relies on"
+    service = "with an availability target" if w.uptime or w.phase == "production" else "an organisation relies on"
     warnings.append(f"{gpu.name} is a consumer card: no ECC memory and no datacenter warranty or support for "
-                    f"round-the-clock use, a poor base for a service {'with ' if what.startswith('an a') else ''}{what}")
+                    f"round-the-clock use, a poor base for a service {service}")
     return True
 
 

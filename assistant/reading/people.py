@@ -6,12 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from assistant.reading.text import vocab, word_pattern
-
-
-def alternation(words) -> str:
-    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
-    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+from assistant.reading.text import alternation, vocab, word_pattern
 
 
 @cache

@@ -9,14 +9,13 @@ from functools import cache
 from assistant.reading.latency import observed, per_token
 from assistant.reading.people import (
     POPULATION_FROM,
-    alternation,
     at_once_of,
     is_people,
     is_staff,
     people_ahead,
     strip_fillers,
 )
-from assistant.reading.text import MAX_QUANTITIES, vocab, word_pattern
+from assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
 
 
 @dataclass(frozen=True)

@@ -67,9 +67,9 @@ def read_quotes(m: Message, u: Understanding) -> None:
 
 def _only_a_price_question(m: Message) -> bool:
     """A 'what does it cost' said with the price itself, not a question about stock."""
-    from assistant.reading.intents import _typed
+    from assistant.reading.intents import asked
 
-    return not (word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)))
+    return not asked(m, "availability")
 
 
 def machine_cards(m: Message, start: int, end: int) -> int | None:

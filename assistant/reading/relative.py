@@ -9,13 +9,12 @@ from functools import cache
 
 from assistant.reading.message import Message
 from assistant.reading.quantities import negated
-from assistant.reading.text import vocab
+from assistant.reading.text import alternation, vocab
 
 
 def _words(items) -> re.Pattern[str]:
     """Literal words or phrases as one pattern, longest first, not inside a longer English word."""
-    alternation = "|".join(re.escape(w) for w in sorted(set(map(str, items)), key=len, reverse=True))
-    return re.compile(rf"(?<![a-z])(?:{alternation})(?![a-z])")
+    return re.compile(rf"(?<![a-z])(?:{alternation(items)})(?![a-z])")
 
 
 @cache

@@ -207,6 +207,11 @@ def _rewrite(text: str, key: str) -> str:
     return text
 
 
+def alternation(words) -> str:
+    """A regex alternation of literal words, longest first (so 'support agents' wins over 'agents')."""
+    return "|".join(re.escape(w) for w in sorted(set(map(str, words)), key=len, reverse=True))
+
+
 @cache
 def _number_word_pattern() -> re.Pattern[str]:
     """A run of English number words ('two hundred and fifty', 'a dozen', 'half a million')."""
