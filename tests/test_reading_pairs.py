@@ -233,3 +233,9 @@ def test_two_cards_said_available_are_the_choice(form):
     for a, b, ids in [("H20", "4090", ["h20", "rtx-4090"]), ("l20", "a800", ["l20", "a800-80gb-sxm"])]:
         text = form.format(a=a, b=b)
         assert sorted(understand(text, None).updates.get("only") or []) == sorted(ids), text
+
+
+@pytest.mark.parametrize("text", ["租的话每卡每小时大概8块钱", "每小时大约2.5元", "每卡每小时约6块", "租的话每小时大概10元一张"])
+def test_a_rent_per_hour_said_with_about_is_no_budget(text):
+    """'每卡每小时大概8块钱' is what a card costs an hour, not a budget of ¥8."""
+    assert not {"budget_usd", "budget_usd_per_month"} & set(understand(text, None).updates), text
