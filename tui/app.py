@@ -23,9 +23,11 @@ class GPUAdvisorApp(App):
     COMMANDS = App.COMMANDS | {AdvisorCommands}
 
     def __init__(self, db: str | Path | None = None, resume: str | None = None, store: HistoryStore | None = None,
-                 preload: bool = True, settings_file: str | Path | None = None, **kwargs: Any):
+                 preload: bool = True, settings_file: str | Path | None = None, first_message: str | None = None,
+                 **kwargs: Any):
         super().__init__(**kwargs)
         self.db, self.resume, self.store = db, resume, store
+        self.first_message = (first_message or "").strip()  # `gpu-advisor chat "…"`: sent once the app is up
         self.preload = preload
         self.startup_notice: tuple[str, str] | None = None
         self.settings_file = Path(settings_file) if settings_file else None
@@ -64,9 +66,8 @@ class GPUAdvisorApp(App):
                 self.startup_notice = (str(e), "error")
         chat = ChatScreen(conversation)
         self.push_screen(chat)
-        if self.store is None:
-            # the first screen comes first; the history database opens right after it is drawn
-            self.call_after_refresh(self._attach_store, chat)
+        # the first screen comes first; the history database opens right after it is drawn
+        self.call_after_refresh(self._attach_store, chat)
         self._tell()
         if self.preload:
             self.run_worker(_load_engine, thread=True, group="preload", exit_on_error=False)
@@ -83,11 +84,16 @@ class GPUAdvisorApp(App):
             self.startup_notice = (f"History is unavailable ({e}); this session will not be saved.", "error")
 
     def _attach_store(self, chat: ChatScreen) -> None:
-        self._open_store()
+        if self.store is None:
+            self._open_store()
         if chat.conversation.store is None and chat.conversation.session_id is None:
             chat.conversation.store = self.store
             chat.sub_title = chat._title()
         self._tell()
+        chat.recall_sent()
+        if self.first_message:
+            first, self.first_message = self.first_message, ""
+            chat.send(first)
 
     def _tell(self) -> None:
         if self.startup_notice:
@@ -235,5 +241,5 @@ def _load_engine() -> None:
     import assistant.engine  # noqa: F401
 
 
-def run_app(db: str | None = None, resume: str | None = None) -> None:
-    GPUAdvisorApp(db=db, resume=resume).run()
+def run_app(db: str | None = None, resume: str | None = None, first_message: str | None = None) -> None:
+    GPUAdvisorApp(db=db, resume=resume, first_message=first_message).run()

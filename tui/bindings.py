@@ -4,17 +4,26 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
+from assistant.catalog import say
+
+
+def label(action: str) -> str:
+    """A shown key's description: the catalog's words for its action (the key bar says them in the
+    conversation's language, see tui.widgets.LocalFooter)."""
+    return say("en", f"key.{action}")
+
+
 APP_BINDINGS = [
-    Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
-    Binding("f1", "help", "Help", id="app.help"),
-    Binding("ctrl+s", "sessions", "Sessions", id="app.sessions"),
+    Binding("ctrl+q", "quit", label("quit"), id="app.quit", priority=True),
+    Binding("f1", "help", label("help"), id="app.help"),
+    Binding("ctrl+s", "sessions", label("sessions"), id="app.sessions"),
     Binding("ctrl+n", "new_session", "New", id="app.new_session", show=False),
 ]
 
 CHAT_BINDINGS = [
-    Binding("ctrl+e", "math", "Math", id="chat.math", priority=True, tooltip="Show the math behind the last answer"),
-    Binding("ctrl+y", "copy_answer", "Copy", id="chat.copy", priority=True, tooltip="Copy the last answer"),
-    Binding("f3", "toggle_panel", "Panel", id="chat.panel", tooltip="Show or hide the profile and assumptions"),
+    Binding("ctrl+e", "math", label("math"), id="chat.math", priority=True, tooltip="Show the math behind the last answer"),
+    Binding("ctrl+y", "copy_answer", label("copy_answer"), id="chat.copy", priority=True, tooltip="Copy the last answer"),
+    Binding("f3", "toggle_panel", label("toggle_panel"), id="chat.panel", tooltip="Show or hide the profile and assumptions"),
     Binding("escape", "cancel_turn", "Cancel", id="chat.cancel", show=False),
     Binding("ctrl+r", "replay", "Replay", id="chat.replay", show=False),
     # The transcript scrolls while the input keeps the focus.

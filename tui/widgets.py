@@ -12,9 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Label, ListItem, ListView, Static, TextArea
+from textual.reactive import reactive
+from textual.widgets import Button, Footer, Label, ListItem, ListView, Static, TextArea
+from textual.widgets._footer import FooterKey
 
-from assistant.catalog import say
+from assistant.catalog import catalog, detect, say
 from assistant.slots import SLOTS, relevant
 from assistant.terminal import printable
 from tui.format import fit_table
@@ -94,13 +96,39 @@ def _printable_tree(value: Any, depth: int = 0) -> Any:
     return value
 
 
+class LocalFooter(Footer):
+    """The key bar, its descriptions in the conversation's language (the catalog's `key.ACTION`)."""
+
+    lang = reactive("en", recompose=True)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.description:
+                widget.description = catalog(self.lang).get(f"key.{widget.action}") or widget.description
+            yield widget
+
+
+def message_langs(messages: list[dict[str, Any]]) -> list[str]:
+    """Each stored message's language as the conversation had it then: a user message's as the engine
+    reads it (a bare "15" keeps the language so far), a reply's the one it was written in."""
+    langs, lang = [], "en"
+    for m in messages:
+        if m["role"] == "user":
+            lang = detect(m["text"], lang)
+        else:
+            lang = ((m.get("payload") or {}).get("gpu_advisor") or {}).get("decision", {}).get("lang") or lang
+        langs.append(lang)
+    return langs
+
+
 class ChatMessage(Vertical):
     """One message of the transcript. Answers show their options table as a DataTable and a chart."""
 
 
-    def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, **kwargs: Any):
+    def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, lang: str = "en", **kwargs: Any):
         super().__init__(classes=f"message {role}", **kwargs)
         self.role = role
+        self.lang = lang  # of the conversation at this message: the "You"/"Advisor" label's words
         self.text = printable(text)  # stored text: shown without what a terminal would act on
         data = payload.get("gpu_advisor") if isinstance(payload, dict) else None
         self.payload: dict[str, Any] = _printable_tree(data) if isinstance(data, dict) else {}
@@ -109,10 +137,10 @@ class ChatMessage(Vertical):
         from textual.widgets import Markdown  # loaded with the first message, not the first screen
 
         if self.role == "user":
-            yield Label("You", classes="who")
+            yield Label(say(self.lang, "chat.you"), classes="who")
             yield Static(self.text, classes="user-text", markup=False)
             return
-        yield Label("Advisor", classes="who")
+        yield Label(say(self.lang, "chat.advisor"), classes="who")
         try:
             parts = list(self._answer_parts()) if self.payload.get("kind") == "answer" else None
         except (AttributeError, KeyError, TypeError, ValueError):  # a damaged or foreign payload
@@ -375,6 +403,12 @@ class PromptInput(TextArea):
     def value(self, text: str) -> None:
         self.load_text(text)
         self.move_cursor(self.document.end)
+
+    def recall(self, texts: list[str]) -> None:
+        """Start the ↑/↓ history from messages sent before (in earlier sessions and runs)."""
+        self.sent = []
+        for text in texts:
+            self.remember(text)
 
     def remember(self, text: str) -> None:
         if text and (not self.sent or self.sent[-1] != text):

@@ -845,6 +845,15 @@ class HistoryStore:
                  "created": r[5] or ""} for r in rows]
 
     @_reads
+    def recent_user_texts(self, limit: int = 200) -> list[str]:
+        """The last `limit` messages the user sent, in any session, oldest first (the message box's
+        ↑/↓ recall, as a shell keeps its history across sessions). Found by walking the rowid from
+        the end, so a long history costs no more than the messages returned."""
+        rows = self.conn.execute("SELECT text FROM messages WHERE role = 'user' ORDER BY rowid DESC LIMIT ?",
+                                 (max(0, limit),)).fetchall()
+        return [r[0] or "" for r in reversed(rows)]
+
+    @_reads
     def tool_calls(self, session_id: str) -> list[dict[str, Any]]:
         session_id = self.resolve_id(session_id)
         rows = self.conn.execute("SELECT message_id, tool, arguments, result, duration_ms FROM tool_calls "

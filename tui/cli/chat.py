@@ -19,7 +19,7 @@ NO_TERMINAL = ("gpu-advisor: the terminal app needs a terminal, and this is not 
                "  Every command:                                    gpu-advisor --help\n")
 
 
-def open_app(db: str | None, resume: str | None = None) -> int:
+def open_app(db: str | None, resume: str | None = None, first_message: str | None = None) -> int:
     """The terminal app, when there is a terminal to draw on; else say what to use instead (exit 2)."""
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         sys.stderr.write(NO_TERMINAL)
@@ -39,24 +39,25 @@ def open_app(db: str | None, resume: str | None = None) -> int:
 
         build_parser().print_help()
         return 0
-    run_app(db=db, resume=resume)
+    run_app(db=db, resume=resume, first_message=first_message)
     return 0
 
 
 @commands.command(
     "chat", "a conversation; --plain for line mode on stdin/stdout",
+    arg("message", nargs="?", default=None, help="a first message to send as the conversation opens"),
     arg("--plain", action="store_true", help="line mode (pipes, screen readers)"),
     arg("--json", action="store_true", help="one JSON reply per line"),
     arg("--resume", metavar="ID", default=None, help="continue a saved session"),
     arg("--no-save", action="store_true", help="do not save this conversation"),
     DB,
-    examples=("gpu-advisor chat", "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"))
+    examples=("gpu-advisor chat", 'gpu-advisor chat "serve qwen2.5 14b to 30 people"', "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"))
 def cmd_chat(args: argparse.Namespace) -> int | None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
     from assistant.session import Conversation
 
     if not args.plain:
-        return open_app(args.db, args.resume)
+        return open_app(args.db, args.resume, args.message)
     store = None if args.no_save else open_store(args)
     from tui import settings
 
@@ -67,12 +68,16 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
         sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 arrive as U+FFFD
     if interactive and not args.json:
         print("GPU Advisor. Type your question; an empty line or Ctrl-D ends the chat.\n")
+    first = (args.message or "").strip()
     while True:
-        if interactive and not args.json:
-            print("You: ", end="", flush=True)
-        line = sys.stdin.readline()
-        if not line or (interactive and not line.strip()):
-            break
+        if first:  # `chat --plain "…"`: the first message, as if typed
+            line, first = first, ""
+        else:
+            if interactive and not args.json:
+                print("You: ", end="", flush=True)
+            line = sys.stdin.readline()
+            if not line or (interactive and not line.strip()):
+                break
         reply = conv.send(line.rstrip("\n"))
         if args.json:
             print(json.dumps(reply_json(reply)), flush=True)

@@ -3,6 +3,7 @@ knows and assumed."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -10,10 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, ListView, Static
+from textual.widgets import Header, Label, ListView, Static
 from textual.worker import Worker
 
-from assistant.catalog import say
+from assistant.catalog import detect, say
 from assistant.history import HistoryError
 from assistant.session import Conversation, MessageTooLong
 from assistant.slots import ASKED, question
@@ -23,12 +24,23 @@ from tui.messages import TurnDone, TurnFailed
 from tui.screens.choice import ChoiceScreen
 from tui.screens.layout import NARROW, WIDE
 from tui.screens.replay import ReplayScreen
-from tui.widgets import AssumptionItem, AssumptionList, ChatMessage, PromptInput, QuickReplies, profile_text
+from tui.widgets import (
+    AssumptionItem,
+    AssumptionList,
+    ChatMessage,
+    LocalFooter,
+    PromptInput,
+    QuickReplies,
+    message_langs,
+    profile_text,
+)
 
 WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models.[/b] Tell me what you plan "
            "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
            "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
 
+
+RECALLED = 200  # earlier messages ↑ reaches, across sessions
 
 # What Ctrl+E sends, by the conversation's language (the reader understands both).
 MATH_REQUEST = {"en": "show the math", "zh": "展示计算过程"}
@@ -56,10 +68,21 @@ class ChatScreen(Screen):
                     if not self.conversation.messages:
                         yield Static(WELCOME, id="welcome")
                 yield QuickReplies(id="choices")
-                yield PromptInput(placeholder="Message: Enter sends, Ctrl+J new line, ↑ history, PgUp/PgDn scroll",
-                                  id="prompt")
+                yield PromptInput(placeholder=say(self.lang, "chat.placeholder"), id="prompt")
             yield Vertical(id="side")  # filled right after the first frame
-        yield Footer()
+        footer = LocalFooter()
+        footer.set_reactive(LocalFooter.lang, self.lang)
+        yield footer
+
+    @property
+    def lang(self) -> str:
+        """The conversation's language: the app's own words (labels, key bar, notices) follow it."""
+        return self.conversation.state.get("lang") or "en"
+
+    def _follow_language(self) -> None:
+        """After a turn: the placeholder and the key bar in the language the conversation now has."""
+        self.query_one(PromptInput).placeholder = say(self.lang, "chat.placeholder")
+        self.query_one(LocalFooter).lang = self.lang
 
     def _fit(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
@@ -72,22 +95,33 @@ class ChatScreen(Screen):
         self._fit(self.app.size.width)
         self.sub_title = self._title()
         transcript = self.query_one("#transcript")
-        for m in self.conversation.messages:
-            role = "user" if m.type == "human" else "assistant"
-            transcript.mount(ChatMessage(role, str(m.content), m.additional_kwargs if role == "assistant" else None))
+        stored: list[dict[str, Any]] = [{"role": "user" if m.type == "human" else "assistant", "text": str(m.content),
+                                         "payload": m.additional_kwargs} for m in self.conversation.messages]
+        for m, lang in zip(stored, message_langs(stored), strict=True):
+            transcript.mount(ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None,
+                                         lang=lang))
         # the side panel and the quick replies come right after the first frame
         self.call_after_refresh(self._after_first_frame)
         transcript.scroll_end(animate=False)
         self.query_one("#prompt").focus()
+
+    def recall_sent(self) -> None:
+        """↑/↓ in the message box reach what was sent before, in this and earlier sessions and runs."""
+        store = self.conversation.store
+        if store is None:
+            return
+        # no recall beats no app: the history's own notice says what is wrong with it
+        with contextlib.suppress(HistoryError):
+            self.query_one(PromptInput).recall(store.recent_user_texts(RECALLED))
 
     def _after_first_frame(self) -> None:
         side = self.query_one("#side")
         if not side.is_mounted or not self.is_attached:
             return  # the app is closing
         side.mount(
-            Label(say("en", "panel.known"), classes="panel-title", id="known-title"),
+            Label(say(self.lang, "panel.known"), classes="panel-title", id="known-title"),
             Static(profile_text({}), id="profile"),
-            Label(say("en", "panel.assumptions"), classes="panel-title", id="assumptions-title"),
+            Label(say(self.lang, "panel.assumptions"), classes="panel-title", id="assumptions-title"),
             AssumptionList(id="assumptions"))
         self.call_after_refresh(self._refresh_panel)
         self._first_choices()
@@ -128,13 +162,13 @@ class ChatScreen(Screen):
 
     def send(self, text: str) -> None:
         if self._active_turn is not None:
-            self.notify("Still working on your last message; Esc cancels it.", severity="warning")
+            self.notify(say(self.lang, "chat.busy"), severity="warning")
             return
         prompt = self.query_one(PromptInput)
         try:
             self.conversation.record_user(text)  # committed before it is shown
         except (HistoryError, MessageTooLong) as e:
-            self.notify(f"Could not save the message: {e}", severity="error", markup=False)
+            self.notify(say(self.lang, "chat.not_saved", error=e), severity="error", markup=False)
             return
         prompt.remember(text)
         prompt.value = ""
@@ -145,12 +179,13 @@ class ChatScreen(Screen):
         self._stop_following()
         transcript = self.query_one("#transcript")
         self._say_if_gone()
-        transcript.mount(ChatMessage("user", text))
-        transcript.mount(Static("Advisor is working on it… (Esc cancels)", id="working"))
+        lang = detect(text, self.conversation.state.get("lang"))  # the reply's language, as the engine will tell it
+        transcript.mount(ChatMessage("user", text, lang=lang))
+        transcript.mount(Static(say(lang, "chat.working"), id="working"))
         self.query_one(QuickReplies).show([])
         self._turn_count += 1
         self._active_turn = self._turn_count
-        self.sub_title = "working… (Esc cancels)"
+        self.sub_title = say(lang, "chat.working_title")
         transcript.scroll_end(animate=False)
         # The message and the indicator are drawn before the engine takes the CPU.
         self.call_after_refresh(self._start_turn, self._turn_count, text)
@@ -164,8 +199,7 @@ class ChatScreen(Screen):
         if self.conversation.gone is None or self._gone_said:
             return
         self._gone_said = True
-        lang = self.conversation.state.get("lang") or "en"
-        self.query_one("#transcript").mount(Static(say(lang, "chat.session_gone"), classes="notice", markup=False))
+        self.query_one("#transcript").mount(Static(say(self.lang, "chat.session_gone"), classes="notice", markup=False))
         self.sub_title = self._title()
 
     def _working_done(self) -> None:
@@ -176,7 +210,7 @@ class ChatScreen(Screen):
         """Mount a reply and bring its top into view (a long answer is read from its start)."""
         transcript = self.query_one("#transcript")
         self._stop_following()
-        message = ChatMessage("assistant", str(reply.content), reply.additional_kwargs)
+        message = ChatMessage("assistant", str(reply.content), reply.additional_kwargs, lang=self.lang)
         message.keep_top_in_view = True
         transcript.mount(message)
         self._show_choices(reply.additional_kwargs)
@@ -202,6 +236,7 @@ class ChatScreen(Screen):
         self._working_done()
         self._say_if_gone()
         self._show_reply(message.reply)
+        self._follow_language()
         self._refresh_panel()
         self.sub_title = self._title()
 
@@ -212,8 +247,7 @@ class ChatScreen(Screen):
         self._working_done()
         self.sub_title = self._title()
         self.query_one(PromptInput).value = self._pending_text
-        self.notify(f"That turn failed ({message.error}). Your message is saved; try again.", severity="error",
-                    markup=False)
+        self.notify(say(self.lang, "chat.turn_failed", error=message.error), severity="error", markup=False)
 
     def action_cancel_turn(self) -> None:
         if self._active_turn is None:
@@ -221,7 +255,7 @@ class ChatScreen(Screen):
         try:
             withdrawn = self.conversation.withdraw()  # the message was never answered: not kept as sent
         except HistoryError as e:
-            self.notify(f"Could not take the message back: {e}", severity="error", markup=False)
+            self.notify(say(self.lang, "chat.not_withdrawn", error=e), severity="error", markup=False)
             return
         if not withdrawn:
             return  # the reply is already saved; it is on its way to the screen
@@ -234,7 +268,7 @@ class ChatScreen(Screen):
         if messages and messages[-1].role == "user":
             messages[-1].remove()
         self.query_one(PromptInput).value = self._pending_text
-        self.notify("Cancelled. Your message is back in the box; nothing was saved.")
+        self.notify(say(self.lang, "chat.cancelled"))
 
     def action_scroll_transcript(self, where: str) -> None:
         self._stop_following()

@@ -17,7 +17,7 @@ from assistant.history import HistoryError, HistoryStore
 from tui.bindings import REPLAY_BINDINGS
 from tui.format import plain
 from tui.screens.layout import NARROW
-from tui.widgets import ChatMessage
+from tui.widgets import ChatMessage, message_langs
 
 
 class ReplayScreen(Screen):
@@ -77,8 +77,10 @@ class ReplayScreen(Screen):
         if len(shown) > self.position:
             await transcript.remove_children(shown[self.position:])
         elif len(shown) < self.position:
-            await transcript.mount_all([ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None)
-                                        for m in self.messages[len(shown): self.position]])
+            langs = message_langs(self.messages)
+            await transcript.mount_all([ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None,
+                                                    lang=langs[i])
+                                        for i, m in enumerate(self.messages[len(shown): self.position], len(shown))])
         shown = list(transcript.query_children(ChatMessage))
         for message in shown:
             message.keep_top_in_view = False
@@ -135,3 +137,4 @@ class ReplayScreen(Screen):
     def action_back(self) -> None:
         self._stop()
         self.app.pop_screen()
+
