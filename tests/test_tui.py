@@ -1179,7 +1179,11 @@ async def test_tab_arrows_and_enter_typed_at_once_choose_the_chip_they_name(stor
         buttons = list(app.screen.query("#choices Button"))
         for key in keys:  # as a terminal delivers a burst: before any of them is handled
             app.post_message(events.Key(key, None))
-        await settle(pilot)
+        for _ in range(200):  # on a loaded machine the burst and the turn it starts take several frames
+            await settle(pilot)
+            if app.screen.conversation.session_id and app.screen._active_turn is None \
+                    and len(list(app.screen.query(ChatMessage))) == 2:
+                break
         assert store.messages(app.screen.conversation.session_id)[0]["text"] == buttons[chip].choice_value
 
 
