@@ -22,21 +22,52 @@ NEAR = 28
 
 
 def read_quotes(m: Message, u: Understanding) -> None:
-    """u.quotes: [{'gpu', 'usd_per_gpu_hour', 'reserved'}], one per card quoted (the last price said wins)."""
-    if not m.gpus:
-        return
+    """u.quotes: [{'gpu', 'usd_per_gpu_hour', 'reserved'} or {'gpu', 'buy_usd_per_gpu'}], one per card quoted
+    (the last price said wins; a rent and a purchase of one card are one entry). A rent said with no card in
+    the message ('租的话每卡每小时大概8块钱') has gpu None: the engine gives it the plan's card."""
+    found = card_quotes(m)
+    by_card: dict[str | None, dict] = {}
+    for _q, quote in found:
+        by_card[quote["gpu"]] = {**by_card.get(quote["gpu"], {}), **quote}
+    u.quotes = list(by_card.values())
+    if u.quotes and _only_a_price_question(m):
+        # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
+        u.intents.discard("availability")
+        if u.also == "availability":
+            u.also = None
+
+
+def priced(m: Message) -> set[int]:
+    """The starts of the amounts that are prices of a card (a rent or a purchase): no budget."""
+    return {q.start for q, _quote in card_quotes(m)}
+
+
+def card_quotes(m: Message) -> list[tuple[Quantity, dict]]:
+    """Each amount that prices a card, with its quote: rents said per hour or month, then amounts said of a card
+    with no period (stated.py)."""
+    from assistant.reading.stated import said_of_card
+
+    rents = _rents(m)
+    taken = {q.start for q, _quote in rents}
+    return rents + [(q, quote) for q, quote in said_of_card(m) if q.start not in taken]
+
+
+def _rents(m: Message) -> list[tuple[Quantity, dict]]:
+    """Rental prices said per hour or per month, each with its card."""
     from knowledge import find_gpu, rules
     from tools.cost import HOURS_PER_MONTH
 
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     claimed: dict[int, dict] = {}
+    amounts: dict[int, Quantity] = {}
+    lone = not m.gpus and len(_rental_amounts(m)) == 1 and _rent_alone(m, _rental_amounts(m)[0])
     for q in _rental_amounts(m):
-        card = _card_for(m, q, claimed)
+        card = _card_for(m, q, claimed) if m.gpus else (-1, -1, None, 1) if lone else None
         if card is None:
             continue
         start, end, gpu_id, count = card
         before, after = _before(m, q), _after(m, q)
-        in_machine = machine_cards(m, start, q.start) if end <= q.start else None
+        in_machine = machine_cards(m, start, q.start) if 0 <= end <= q.start else None
         if word_pattern("price_not").search(before) or word_pattern("price_hosting").search(before + " " + after):
             continue  # 'budget 2k a month', 'colo is 2k a month': no rental price of a card
         if q.extra == "EUR":
@@ -56,13 +87,16 @@ def read_quotes(m: Message, u: Understanding) -> None:
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
             continue
         claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
-    by_card = {c["gpu"]: c for c in claimed.values()}
-    u.quotes = list(by_card.values())
-    if u.quotes and _only_a_price_question(m):
-        # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
-        u.intents.discard("availability")
-        if u.also == "availability":
-            u.also = None
+        amounts[start] = q
+    return [(amounts[start], quote) for start, quote in claimed.items()]
+
+
+def _rent_alone(m: Message, q: Quantity) -> bool:
+    """A rent said per hour with no card in the message ('租的话每卡每小时大概8块钱'): money, renting said, no
+    limit ('under $3/hr' is a ceiling, not a quote). Its card is the plan's."""
+    return q.role == "money" and _hourly(m, q) and bool(word_pattern("quote_rent").search(m.masked)
+                                                        or word_pattern("quote_each").search(m.masked)) \
+        and not word_pattern("quote_limit").search(m.masked[max(0, q.start - NEAR):q.start])
 
 
 def _only_a_price_question(m: Message) -> bool:
@@ -78,7 +112,9 @@ def machine_cards(m: Message, start: int, end: int) -> int | None:
     return int(x.group("n") or x.group("n2")) if x else None
 
 
-def _machine_cards(gpu_id: str, find_gpu) -> int:
+def _machine_cards(gpu_id: str | None, find_gpu) -> int:
+    if gpu_id is None:
+        return MACHINE_CARDS
     try:
         sold = find_gpu(gpu_id).sold_in
     except (LookupError, ValueError):
