@@ -203,3 +203,57 @@ def test_chinese_quotes_stay_for_later_turns(later):
         got = {q["gpu"]: q["usd_per_gpu_hour"] for q in quotes}
         assert got == {"rtx-4090": pytest.approx(1.98 * rules().usd_per_cny, rel=1e-3),
                        "a100-80gb-sxm": pytest.approx(6 * rules().usd_per_cny, rel=1e-3)}, later
+
+
+HOURS_A_MONTH = 730.0
+PERIODS_EN = [("{m} a month", HOURS_A_MONTH), ("{m} per month", HOURS_A_MONTH), ("{m}/mo", HOURS_A_MONTH),
+              ("{m} per card per year", HOURS_A_MONTH * 12), ("{m} a year", HOURS_A_MONTH * 12),
+              ("{m} a day", 24.0), ("{m} per day", 24.0)]
+
+
+def test_a_rent_per_month_year_or_day_is_billed_every_hour_of_it():
+    from tools.cost import HOURS_PER_MONTH
+
+    assert pytest.approx(HOURS_A_MONTH, rel=0.01) == HOURS_PER_MONTH
+    for (name, gpu), (period, hours), amount, link in itertools.product(
+            {"H100": "h100-sxm", "4090": "rtx-4090", "L40S": "l40s"}.items(), PERIODS_EN, [900, 12000],
+            ["at", "for", "is"]):
+        if hours == 24.0 and amount > 1000:
+            continue
+        text = f"{name} {link} {period.format(m=f'${amount:,}')}"
+        [q] = understand(text, None).quotes
+        assert q["gpu"] == gpu and q["reserved"], text
+        assert q["usd_per_gpu_hour"] == pytest.approx(amount / (hours * HOURS_PER_MONTH / HOURS_A_MONTH)
+                                                      if hours != 24.0 else amount / 24.0, rel=0.02), text
+
+
+PERIODS_ZH = [("{c}一个月{m}一张", HOURS_A_MONTH), ("{c}每月每卡{m}", HOURS_A_MONTH), ("{c}每张每天{m}块", 24.0),
+              ("租{c}一年包年每卡{m}", HOURS_A_MONTH * 12)]
+
+
+def test_a_chinese_rent_per_month_year_or_day_is_billed_every_hour_of_it():
+    rate = rules().usd_per_cny
+    for (name, gpu), (form, hours), (said, yuan) in itertools.product(
+            {"H100": "h100-sxm", "4090": "rtx-4090", "A800": "a800-80gb-sxm"}.items(), PERIODS_ZH,
+            [("1500", 1500), ("8万", 80000), ("三千", 3000)]):
+        if hours == 24.0 and yuan > 5000:
+            continue
+        text = form.format(c=name, m=said)
+        u = understand(text, None)
+        assert [q["gpu"] for q in u.quotes] == [gpu], text
+        assert u.quotes[0]["usd_per_gpu_hour"] == pytest.approx(yuan * rate / hours, rel=0.02), text
+        _no_budget(u)
+
+
+def test_a_machine_rented_by_the_year_is_shared_over_its_cards():
+    [q] = understand("A800整机八卡一年40万", None).quotes
+    assert q["gpu"] == "a800-80gb-sxm" and q["reserved"]
+    assert q["usd_per_gpu_hour"] == pytest.approx(400000 * rules().usd_per_cny / 8 / (HOURS_A_MONTH * 12), rel=0.02)
+
+
+def test_a_rent_or_buy_purchase_price_prices_the_plan_in_later_turns():
+    _first, second = run_conversation(["we serve llama 3.1 70b to 100 users around the clock. rent H100s at $2.49/hr "
+                                       "or buy them at $20k each - which is cheaper?", "9-5 weekdays"])
+    best = _best(second)
+    assert best["gpu"] == "h100-sxm"
+    assert best["purchase_usd"] - (best.get("host_usd") or 0.0) == pytest.approx(20000 * best["gpus"])

@@ -29,12 +29,27 @@ def read_quotes(m: Message, u: Understanding) -> None:
     by_card: dict[str | None, dict] = {}
     for _q, quote in found:
         by_card[quote["gpu"]] = {**by_card.get(quote["gpu"], {}), **quote}
+    bought = _bought(u)
+    if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
+        by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
     u.quotes = list(by_card.values())
     if u.quotes and _only_a_price_question(m):
         # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
         u.intents.discard("availability")
         if u.also == "availability":
             u.also = None
+
+
+def _bought(u: Understanding) -> tuple[str, float] | None:
+    """The purchase price of the one card a rent-or-buy question names (prices.py), per card: it prices the
+    plan's buy side in every later turn, like a rent quoted."""
+    if len(u.cards) != 1:
+        return None
+    if "buy_usd" in u.prices:
+        return u.cards[0], round(u.prices["buy_usd"], 2)
+    if "buy_usd_machine" in u.prices and u.counts.get(u.cards[0], 1) > 1:
+        return u.cards[0], round(u.prices["buy_usd_machine"] / u.counts[u.cards[0]], 2)
+    return None
 
 
 def priced(m: Message) -> set[int]:
@@ -55,7 +70,6 @@ def card_quotes(m: Message) -> list[tuple[Quantity, dict]]:
 def _rents(m: Message) -> list[tuple[Quantity, dict]]:
     """Rental prices said per hour or per month, each with its card."""
     from knowledge import find_gpu, rules
-    from tools.cost import HOURS_PER_MONTH
 
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     claimed: dict[int, dict] = {}
@@ -74,7 +88,8 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
             continue
         cny = q.extra == "CNY" or (not q.extra and yuan)  # a bare amount in a Chinese message is yuan
         usd = q.value * (rules().usd_per_cny if cny else 1.0)
-        monthly = _monthly(m, q)
+        term = period_hours(m, q)
+        monthly = term is not None
         reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
         machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
@@ -83,7 +98,7 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
-        per_hour = usd / HOURS_PER_MONTH if monthly else usd
+        per_hour = usd / term if term else usd
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
             continue
         claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
@@ -131,7 +146,7 @@ def _rental_amounts(m: Message) -> list[Quantity]:
             continue
         if any(s <= q.start < e for s, e in said):
             continue  # the machine's own count ('8 gpus 1'), no price
-        if _hourly(m, q) or _monthly(m, q):
+        if _hourly(m, q) or _monthly(m, q) or _per(m, q, "yearly") or _per(m, q, "daily"):
             out.append(q)
     return out
 
@@ -143,7 +158,29 @@ def _hourly(m: Message, q: Quantity) -> bool:
 
 def _monthly(m: Message, q: Quantity) -> bool:
     return bool(word_pattern("money_monthly_after").match(m.masked[q.end:q.end + NEAR])
-                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start])
+                or word_pattern("price_monthly_before_zh").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def _per(m: Message, q: Quantity, period: str) -> bool:
+    """A rent said per year or per day ('$15k per card per year', '一年40万', '每天40块'), the period after it or
+    before it (words/stated_prices.yaml)."""
+    return bool(word_pattern(f"price_{period}_after").match(m.masked[q.end:q.end + NEAR])
+                or word_pattern(f"price_{period}_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def period_hours(m: Message, q: Quantity) -> float | None:
+    """The hours a rent said per period covers, billed whatever the use (a month, a year, a day), or None for a
+    rent per hour."""
+    from tools.cost import HOURS_PER_MONTH
+
+    if _per(m, q, "yearly"):
+        return HOURS_PER_MONTH * 12
+    if _monthly(m, q):
+        return HOURS_PER_MONTH
+    if _per(m, q, "daily"):
+        return 24.0
+    return None
 
 
 def _before(m: Message, q: Quantity) -> str:

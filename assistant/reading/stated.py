@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from assistant.reading.message import Message
 from assistant.reading.quantities import Quantity, negated
+from assistant.reading.quotes import period_hours
 from assistant.reading.text import word_pattern
 
 # A card's price with no period: up to this (USD) it is a rent per card-hour, from PURCHASE_FROM a purchase.
@@ -34,9 +35,8 @@ def said_of_card(m: Message) -> list[tuple[Quantity, dict]]:
         if q.negated or q.role not in ("", "money") or q.extra in ("EUR", "hours") or q.value <= 0 \
                 or (q.role == "" and q.value == 1) or any(s <= q.start < e for s, e in machines):
             continue
-        if word_pattern("money_hourly").match(m.masked[q.end:q.end + NEAR]) \
-                or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + NEAR]):
-            continue  # a rent said per hour or month: quotes.py's
+        if word_pattern("money_hourly").match(m.masked[q.end:q.end + NEAR]) or period_hours(m, q) is not None:
+            continue  # a rent said per hour, month, year or day: quotes.py's
         card = _card_of(m, q, used)
         if card is None:
             continue
