@@ -26,7 +26,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
-from knowledge import find_model, find_precision, model_index
+from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
 from tools.recommend import FOUR_BIT
@@ -244,6 +244,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
     """A slot's value in words, for acknowledgements and the 'updated for' line."""
     if slot == "phase":
         return say(lang, f"phase.{value}")
+    if slot == "electricity_usd_per_kwh" and value == 0:
+        return say(lang, "ack.electricity_included")  # power paid in the hosting fee
     if slot == "model":
         try:
             model = find_model(value)
@@ -620,20 +622,45 @@ def _rent_quotes(u: Understanding, turn: Turn, state: AdvisorState, lang: str) -
     later utilisation or user count keeps pricing those cards at them), a card quoted again at its new price.
     The cards quoted are the plan's options, so they are no cards to compare beside it. Returns the quotes to
     keep, or None for no change."""
-    if not u.quotes:
+    said = _quote_cards(u.quotes, state, lang, turn)
+    if not said:
         return None
-    quoted = {q["gpu"] for q in u.quotes}
+    quoted = {q["gpu"] for q in said}
+    before = {q.get("gpu"): q for q in state.get("rent_quotes") or []}
     kept = [q for q in state.get("rent_quotes") or [] if q.get("gpu") not in quoted]
-    turn.quotes = list(u.quotes)
+    said = [{**before.get(q["gpu"], {}), **q} for q in said]  # a rent said now keeps the purchase said before
+    turn.quotes = list(said)
     turn.compare = [c for c in turn.compare if c not in quoted]
     if turn.whatif and turn.whatif[1] in quoted:
         turn.whatif = None
     if not turn.compare and not turn.whatif and "whatif" in turn.intents:
         turn.intents = [i for i in turn.intents if i != "whatif"]
-    merged = [*kept, *u.quotes]
+    merged = [*kept, *said]
     if merged != (state.get("rent_quotes") or []):
         turn.changed = [*turn.changed, say(lang, "answer.quotes_changed")]
     return merged
+
+
+def _quote_cards(quotes: list[dict[str, Any]], state: AdvisorState, lang: str, turn: Turn) -> list[dict[str, Any]]:
+    """The quotes with their cards: a rent said with no card ('租的话每卡每小时大概8块钱') is the plan's card's (or
+    the one card the plan is held to), said so; with no such card it is said back, unused."""
+    from knowledge import rules
+
+    out = [q for q in quotes if q.get("gpu")]
+    for q in quotes:
+        if q.get("gpu") or q.get("usd_per_gpu_hour") is None:
+            continue
+        plan = _plan_cards(state.get("results") or {})
+        held = _kinds((state.get("profile") or {}).get("only"))
+        card = plan[1] if plan else held.pop() if len(held) == 1 else None
+        yuan = lang == "zh"
+        rate = f"¥{q['usd_per_gpu_hour'] / rules().usd_per_cny:,.2f}" if yuan else f"${q['usd_per_gpu_hour']:,.2f}"
+        if card is None:
+            turn.notes.append(say(lang, "note.quote_no_card", rate=rate))
+            continue
+        turn.notes.append(say(lang, "note.quote_plan_card", rate=rate, gpu=find_gpu(card).name))
+        out.append({**q, "gpu": card})
+    return out
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").

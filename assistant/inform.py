@@ -535,7 +535,10 @@ def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, fl
     from tools.cost import HOURS_PER_MONTH
 
     theirs = next((q for q in (rec.workload.quotes if rec else []) if q.gpu == gpu_id), None)
-    if theirs is not None and per_card["rent_usd_per_hour"] is None and per_card["rent_usd_per_month"] is None:
+    if theirs is not None and theirs.buy_usd_per_gpu is not None and per_card["buy_usd"] is None:
+        per_card["buy_usd"] = theirs.buy_usd_per_gpu  # the purchase price said before ('two 3090s for $1400 total')
+    if theirs is not None and theirs.usd_per_gpu_hour is not None and per_card["rent_usd_per_hour"] is None \
+            and per_card["rent_usd_per_month"] is None:
         per_card["rent_usd_per_month" if theirs.reserved else "rent_usd_per_hour"] = \
             theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)
 

@@ -61,7 +61,7 @@ class Profile(BaseModel):
     currency: Literal["USD", "CNY"] | None = None
     budget_usd_per_month: float | None = Field(None, gt=0)
     budget_usd: float | None = Field(None, gt=0)
-    electricity_usd_per_kwh: float | None = Field(None, gt=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
+    electricity_usd_per_kwh: float | None = Field(None, ge=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     hosting_usd_per_month: float | None = Field(None, gt=0, le=10_000_000)  # "colo is 2k a month", "托管费每月2000"
     owned: list[str] | None = None
     network: Literal["fast", "slow"] | None = None  # between the servers you own ("IB互联", "over InfiniBand")

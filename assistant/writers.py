@@ -378,6 +378,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     return "\n".join(lines), t
 
 
+def _rent_quoted(w: Any, gpu_id: str) -> bool:
+    """Whether the user gave a rent for this card (not only a purchase price)."""
+    said = quoted(w, gpu_id)
+    return said is not None and said.usd_per_gpu_hour is not None
+
+
 def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
     """The rental prices the user was quoted, and what each quoted card costs at them for this job (the
     options' own figures): on demand for the hours used, a reservation for every hour."""
@@ -387,6 +393,13 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
         o = next((x for x in rec.options if x.gpu == q.gpu and x.ok), None) \
             or next((x for x in rec.options if x.gpu == q.gpu), None)
         name = o.gpu_name if o is not None else find_gpu(q.gpu).name
+        if q.usd_per_gpu_hour is None:  # a purchase price only: what the option costs to buy at it
+            price = cash(q.buy_usd_per_gpu or 0.0, rec)
+            items.append(say(lang, "quotes.item_buy_unsized", gpu=name, price=price) if o is None or o.purchase_usd is None
+                         else say(lang, "quotes.item_buy", gpu=name, price=price, option=gpu_words(o, lang),
+                                  total=cash(o.purchase_usd, rec),
+                                  fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))
+            continue
         rate = cash(q.usd_per_gpu_hour, rec)
         if o is None or o.usd_per_month is None:
             items.append(say(lang, "quotes.item_unsized", gpu=name, rate=rate))
@@ -397,7 +410,8 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
     if not items:
         return []
     lines = [say(lang, "quotes.head"), *[f"- {x}" for x in items]]
-    doing = [o for o in rec.options if o.ok and not o.owned and o.usd_per_month is not None and quoted(w, o.gpu)]
+    doing = [o for o in rec.options if o.ok and not o.owned and o.usd_per_month is not None
+             and _rent_quoted(w, o.gpu)]
     cheapest = min(doing, key=lambda o: o.usd_per_month or 0.0) if len(doing) > 1 else None
     best = rec.best
     if cheapest is not None and best is not None and (cheapest.gpu, cheapest.gpus) == (best.gpu, best.gpus):

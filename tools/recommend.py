@@ -139,11 +139,14 @@ ORG_SERVICE_PEOPLE = 100
 
 
 class RentQuote(BaseModel):
-    """A rental price the user was quoted for one card ('lambda quoted me 2.49/hr for an h100'): the plan prices
-    that card at it. Reserved (a commitment, a monthly rental) is billed every hour of the term, busy or not."""
+    """A price the user was quoted for one card ('lambda quoted me 2.49/hr for an h100', 'buying two used 3090s
+    for $1400 total'): the plan prices that card at it, to rent or to buy. Reserved (a commitment, a monthly
+    rental) is billed every hour of the term, busy or not."""
 
     gpu: str = Field(description="catalog id of the card quoted")
-    usd_per_gpu_hour: float = Field(gt=0, le=1000, description="the price per card-hour, in USD")
+    usd_per_gpu_hour: float | None = Field(None, gt=0, le=1000, description="the rent per card-hour, in USD")
+    buy_usd_per_gpu: float | None = Field(None, gt=0, le=1_000_000, description="the price of one card bought, "
+                                          "in USD (the machine around it is added as for any card)")
     reserved: bool = Field(False, description="billed every hour whatever the utilisation (reserved, committed, "
                                               "rented by the month)")
 
@@ -190,7 +193,7 @@ class Workload(ToolInput):
                                                            f"from {ORG_SERVICE_PEOPLE} on, an organisation's service")
     network_gbit: float | None = Field(None, gt=0, le=3200, description="the speed of that network when said, Gb/s "
                                                                         "(an Ethernet's: '100G ethernet', '万兆')")
-    electricity_usd_per_kwh: float | None = Field(None, gt=0, description="electricity price for cards you buy; "
+    electricity_usd_per_kwh: float | None = Field(None, ge=0, description="electricity price for cards you buy; "
                                                                            "default: the region's typical price")
     hosting_usd_per_month: float | None = Field(None, gt=0, description="hosting (colocation, rack space) of the "
                                                 "cards bought, a month in USD, for all of them; default: "
@@ -857,10 +860,12 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     if owned:
         return
     quote = try_price(gpu.id, w.region)
-    theirs = quoted(w, gpu.id)
+    said = quoted(w, gpu.id)
+    theirs = said if said is not None and said.usd_per_gpu_hour is not None else None  # the user's rent
     billed = opt.gpus - opt.owned_gpus  # cards added beside yours: only those are rented or bought
     if quote or theirs:
-        opt.usd_per_hour = (theirs.usd_per_gpu_hour if theirs else quote.usd_per_gpu_hour_typical) * billed  # type: ignore[union-attr]
+        rent = theirs.usd_per_gpu_hour if theirs else quote.usd_per_gpu_hour_typical  # type: ignore[union-attr]
+        opt.usd_per_hour = (rent or 0.0) * billed
         # a reservation is paid for every hour of its term; on demand only for the hours used
         hours = HOURS_PER_MONTH * (1.0 if theirs and theirs.reserved else max(w.utilisation, 0.01))
         opt.usd_per_month = opt.usd_per_hour * hours
@@ -868,6 +873,8 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
         if opt.job_hours is not None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
+    if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
+        gpu = gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
     opt.purchase_usd = purchase_usd(gpu, billed)
     if opt.purchase_usd is not None:
         opt.host_usd = host_usd(gpu, billed) or None
@@ -1328,7 +1335,7 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
         if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
             home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / billed}
         theirs = quoted(w, best.gpu)
-        if theirs is not None:  # renting at the user's price: by the hour, or every hour of a reservation
+        if theirs is not None and theirs.usd_per_gpu_hour is not None:  # renting at the user's price: by the hour, or every hour of a reservation
             home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
                     theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)}
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,

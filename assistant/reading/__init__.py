@@ -97,6 +97,7 @@ from assistant.reading.serving import (
     read_users_range,
     read_utilisation,
 )
+from assistant.reading.stated import quoted_from
 from assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
@@ -242,6 +243,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
+    if cloud and u.quotes:
+        quoted_from(m, u, cloud)
     u.weak = m.weak & set(u.updates)
     return u
 

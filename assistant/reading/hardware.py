@@ -49,6 +49,11 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
              and not word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]  # a price
     money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
+    if money:
+        from assistant.reading.quotes import priced
+
+        prices = priced(m)  # '4090一块1.98元', 'two 3090s for $1400 total': what a card costs, no budget
+        money = [q for q in money if q.start not in prices]
     if not money:
         return None
     q = money[-1]
@@ -80,6 +85,10 @@ def read_budget(m: Message) -> tuple[str, float] | None:
 def read_power(m: Message) -> float | None:
     """An electricity price in USD per kWh: '$0.15/kWh', '电费每度0.8元' (yuan at the rules' rate)."""
     found = m.role("power_price")
+    if not found and (m.role("hosting") or word_pattern("price_hosting").search(m.masked)) \
+            and word_pattern("hosting_includes_power").search(m.masked):
+        m.notes.append(("note.hosting_with_power", {}))  # 'colo 2k a month incl. power', '托管费含电费': no power on top
+        return 0.0
     if not found:
         return None
     q = found[-1]

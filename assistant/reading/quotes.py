@@ -22,28 +22,74 @@ NEAR = 28
 
 
 def read_quotes(m: Message, u: Understanding) -> None:
-    """u.quotes: [{'gpu', 'usd_per_gpu_hour', 'reserved'}], one per card quoted (the last price said wins)."""
-    if not m.gpus:
-        return
+    """u.quotes: [{'gpu', 'usd_per_gpu_hour', 'reserved'} or {'gpu', 'buy_usd_per_gpu'}], one per card quoted
+    (the last price said wins; a rent and a purchase of one card are one entry). A rent said with no card in
+    the message ('租的话每卡每小时大概8块钱') has gpu None: the engine gives it the plan's card."""
+    found = card_quotes(m)
+    by_card: dict[str | None, dict] = {}
+    for _q, quote in found:
+        by_card[quote["gpu"]] = {**by_card.get(quote["gpu"], {}), **quote}
+    bought = _bought(u)
+    if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
+        by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
+    u.quotes = list(by_card.values())
+    if u.quotes and _only_a_price_question(m):
+        # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
+        u.intents.discard("availability")
+        if u.also == "availability":
+            u.also = None
+
+
+def _bought(u: Understanding) -> tuple[str, float] | None:
+    """The purchase price of the one card a rent-or-buy question names (prices.py), per card: it prices the
+    plan's buy side in every later turn, like a rent quoted."""
+    if len(u.cards) != 1:
+        return None
+    if "buy_usd" in u.prices:
+        return u.cards[0], round(u.prices["buy_usd"], 2)
+    if "buy_usd_machine" in u.prices and u.counts.get(u.cards[0], 1) > 1:
+        return u.cards[0], round(u.prices["buy_usd_machine"] / u.counts[u.cards[0]], 2)
+    return None
+
+
+def priced(m: Message) -> set[int]:
+    """The starts of the amounts that are prices of a card (a rent or a purchase): no budget."""
+    return {q.start for q, _quote in card_quotes(m)}
+
+
+def card_quotes(m: Message) -> list[tuple[Quantity, dict]]:
+    """Each amount that prices a card, with its quote: rents said per hour or month, then amounts said of a card
+    with no period (stated.py)."""
+    from assistant.reading.stated import said_of_card
+
+    rents = _rents(m)
+    taken = {q.start for q, _quote in rents}
+    return rents + [(q, quote) for q, quote in said_of_card(m) if q.start not in taken]
+
+
+def _rents(m: Message) -> list[tuple[Quantity, dict]]:
+    """Rental prices said per hour or per month, each with its card."""
     from knowledge import find_gpu, rules
-    from tools.cost import HOURS_PER_MONTH
 
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     claimed: dict[int, dict] = {}
+    amounts: dict[int, Quantity] = {}
+    lone = not m.gpus and len(_rental_amounts(m)) == 1 and _rent_alone(m, _rental_amounts(m)[0])
     for q in _rental_amounts(m):
-        card = _card_for(m, q, claimed)
+        card = _card_for(m, q, claimed) if m.gpus else (-1, -1, None, 1) if lone else None
         if card is None:
             continue
         start, end, gpu_id, count = card
         before, after = _before(m, q), _after(m, q)
-        in_machine = machine_cards(m, start, q.start) if end <= q.start else None
+        in_machine = machine_cards(m, start, q.start) if 0 <= end <= q.start else None
         if word_pattern("price_not").search(before) or word_pattern("price_hosting").search(before + " " + after):
             continue  # 'budget 2k a month', 'colo is 2k a month': no rental price of a card
         if q.extra == "EUR":
             continue
         cny = q.extra == "CNY" or (not q.extra and yuan)  # a bare amount in a Chinese message is yuan
         usd = q.value * (rules().usd_per_cny if cny else 1.0)
-        monthly = _monthly(m, q)
+        term = period_hours(m, q)
+        monthly = term is not None
         reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
         machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
@@ -52,17 +98,20 @@ def read_quotes(m: Message, u: Understanding) -> None:
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
-        per_hour = usd / HOURS_PER_MONTH if monthly else usd
+        per_hour = usd / term if term else usd
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
             continue
         claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
-    by_card = {c["gpu"]: c for c in claimed.values()}
-    u.quotes = list(by_card.values())
-    if u.quotes and _only_a_price_question(m):
-        # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
-        u.intents.discard("availability")
-        if u.also == "availability":
-            u.also = None
+        amounts[start] = q
+    return [(amounts[start], quote) for start, quote in claimed.items()]
+
+
+def _rent_alone(m: Message, q: Quantity) -> bool:
+    """A rent said per hour with no card in the message ('租的话每卡每小时大概8块钱'): money, renting said, no
+    limit ('under $3/hr' is a ceiling, not a quote). Its card is the plan's."""
+    return q.role == "money" and _hourly(m, q) and bool(word_pattern("quote_rent").search(m.masked)
+                                                        or word_pattern("quote_each").search(m.masked)) \
+        and not word_pattern("quote_limit").search(m.masked[max(0, q.start - NEAR):q.start])
 
 
 def _only_a_price_question(m: Message) -> bool:
@@ -78,7 +127,9 @@ def machine_cards(m: Message, start: int, end: int) -> int | None:
     return int(x.group("n") or x.group("n2")) if x else None
 
 
-def _machine_cards(gpu_id: str, find_gpu) -> int:
+def _machine_cards(gpu_id: str | None, find_gpu) -> int:
+    if gpu_id is None:
+        return MACHINE_CARDS
     try:
         sold = find_gpu(gpu_id).sold_in
     except (LookupError, ValueError):
@@ -95,7 +146,7 @@ def _rental_amounts(m: Message) -> list[Quantity]:
             continue
         if any(s <= q.start < e for s, e in said):
             continue  # the machine's own count ('8 gpus 1'), no price
-        if _hourly(m, q) or _monthly(m, q):
+        if _hourly(m, q) or _monthly(m, q) or _per(m, q, "yearly") or _per(m, q, "daily"):
             out.append(q)
     return out
 
@@ -107,7 +158,29 @@ def _hourly(m: Message, q: Quantity) -> bool:
 
 def _monthly(m: Message, q: Quantity) -> bool:
     return bool(word_pattern("money_monthly_after").match(m.masked[q.end:q.end + NEAR])
-                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start])
+                or word_pattern("price_monthly_before_zh").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def _per(m: Message, q: Quantity, period: str) -> bool:
+    """A rent said per year or per day ('$15k per card per year', '一年40万', '每天40块'), the period after it or
+    before it (words/stated_prices.yaml)."""
+    return bool(word_pattern(f"price_{period}_after").match(m.masked[q.end:q.end + NEAR])
+                or word_pattern(f"price_{period}_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+
+
+def period_hours(m: Message, q: Quantity) -> float | None:
+    """The hours a rent said per period covers, billed whatever the use (a month, a year, a day), or None for a
+    rent per hour."""
+    from tools.cost import HOURS_PER_MONTH
+
+    if _per(m, q, "yearly"):
+        return HOURS_PER_MONTH * 12
+    if _monthly(m, q):
+        return HOURS_PER_MONTH
+    if _per(m, q, "daily"):
+        return 24.0
+    return None
 
 
 def _before(m: Message, q: Quantity) -> str:

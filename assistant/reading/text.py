@@ -324,6 +324,7 @@ def clean(text: str) -> str:
         text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)
         text = _zh_people(text)
+        text = _rewrite(text, "zh_price_phrases")  # '4090一块1.98元': an amount per card (reading/quotes.py)
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)
