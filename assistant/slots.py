@@ -145,7 +145,7 @@ class Slot:
         if self.name == "users" and profile.get("users_range"):
             return range_point(profile["users_range"])
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)
-                                     or profile.get("personal")):
+                                     or (profile.get("personal") and not profile.get("population"))):
             return 1
         if self.name == "utilisation" and profile.get("personal"):
             return PERSONAL_UTILISATION

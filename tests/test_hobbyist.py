@@ -159,3 +159,52 @@ def test_a_mac_has_nothing_to_offload_to():
     from tools.common import ToolError
     with pytest.raises(ToolError):
         offload(OffloadInput(model="llama-3.1-70b", gpu="apple-m1-pro-32gb"))
+
+
+# A few conversations, turn by turn.
+def test_ram_said_after_the_answer_sizes_the_split_for_it():
+    from tests.conversation import payload, run_conversation
+
+    first, second = run_conversation(["Gemma 3 27B on my 16GB 4080", "I have 32gb ram"])
+    assert payload(first)["decision"]["model"] == "gemma-3-27b"
+    assert "how much does your computer have?" in first.content and "`llama-server -ngl " in first.content
+    d = payload(second)["decision"]
+    assert d["model"] == "gemma-3-27b" and d["owned"] and d["gpu"] == "rtx-4080"
+    assert "your 32 GB holds it" in second.content
+
+
+def test_chinese_moe_on_a_small_card_then_its_ram_puts_the_experts_in_ram():
+    from tests.conversation import payload, run_conversation
+
+    first, second = run_conversation(["我的3060 12G能跑qwen3 30b a3b吗", "内存64G"])
+    assert payload(first)["decision"]["model"] == "qwen3-30b-a3b"
+    head = second.content.splitlines()[0]
+    assert "Qwen3 30B-A3B" in head and "一部分放在内存里" in head, head
+    assert "--n-cpu-moe" in second.content and "你的 64 GB 够用" in second.content
+    assert not any(word in second.content for word in ("Experts in system RAM", "tokens/s ("))  # no English
+
+
+@pytest.mark.parametrize("turns", [["I want to run qwen3 14b, just me"], ["个人学习用，想跑一下qwen3 8b"],
+                                   ["serve qwen3 14b", "just me"], ["部署qwen3 8b", "就我一个人用"],
+                                   ["run llama 3.1 8b for myself"]])
+def test_one_person_gets_the_answer_without_a_utilisation_question(turns: list[str]):
+    from tests.conversation import payload, run_conversation
+
+    last = run_conversation(turns)[-1]
+    assert payload(last)["kind"] == "answer", last.content
+    assert "How busy" not in last.content and "多忙" not in last.content
+
+
+def test_one_person_whose_own_card_does_it_is_offered_no_rental():
+    from tests.conversation import payload, run_conversation
+
+    reply = run_conversation(["just me: run Gemma 3 27B on my 16GB 4080"])[-1]
+    d = payload(reply)["decision"]
+    assert d["action"] == "use" and d["owned"] and d["model"] == "gemma-3-27b"
+    assert "Or rent" not in reply.content
+
+
+@pytest.mark.parametrize("text", ["build a personal assistant for our 200 employees", "just me and 30 colleagues",
+                                  "不光我自己用，给20个人用"])
+def test_more_people_beside_me_is_no_personal_job(text: str):
+    assert not understand(text).updates.get("personal"), text

@@ -28,8 +28,12 @@ def read_system_ram(m: Message) -> float | None:
 
 
 def read_own_box(m: Message, u: Understanding) -> None:
-    """System memory said beside one card and no owner said ('gpt-oss-120b 4090 + 128G内存', 'on a 4090 with
+    """More people said beside 'just me' ('just me and 30 colleagues', 'our 200 staff'): not one person's own
+    job. Then: system memory said beside one card and no owner said ('gpt-oss-120b 4090 + 128G内存', 'on a 4090 with
     128gb ram'): RAM is only ever the user's own computer's, so the card in it is theirs too."""
+    users = u.updates.get("users") or 1
+    if u.updates.get("personal") and (users > 2 or u.updates.get("population") or u.updates.get("users_range")):
+        u.updates.pop("personal")
     if not u.updates.get("system_ram_gb") or u.updates.get("owned"):
         return
     only = u.updates.get("only") or []
