@@ -46,7 +46,7 @@ def workload_for(profile: Profile, defaulted: list[str] | None = None) -> Worklo
     # slots the table does not fill for this job (utilisation with owned cards) take the table's default
     unstated = [name for name in ("phase", "model", "utilisation") if name not in fields]
     for name in unstated:
-        fields[name] = SLOTS[name].default
+        fields[name] = SLOTS[name].default_for(data) if name == "utilisation" else SLOTS[name].default
     fields["owned"] = data.get("owned") or []
     fields["exclude"] = data.get("exclude") or []
     if data.get("only"):

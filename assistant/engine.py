@@ -26,6 +26,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
+from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
@@ -277,6 +278,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             return say(lang, "ack.precision", value=name if lang == "en" else name.split(" (")[0])
         except (LookupError, ValueError):
             return str(value)
+    if slot == "personal":
+        return say(lang, "ack.personal")
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
@@ -287,7 +290,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
     elif slot in ("owned", "exclude", "only"):
         shown = writers.cards_words(value, lang)
-    elif slot == "uptime":
+    elif slot in ("uptime", "system_ram_gb"):
         shown = f"{value:g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
@@ -438,8 +441,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     if ("phase" not in updates and profile.phase is None and (updates.get("model") or profile.model)
             and (updates.get("only") or updates.get("owned") or u.compare_gpus)
-            and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents)):
-        updates["phase"] = "serve"  # "gpt-oss-20b on a single rtx 4060 ti?": can it run there
+            and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents
+                 or personal_machine({"owned": updates.get("owned") or profile.owned}))):
+        # "gpt-oss-20b on a single rtx 4060 ti?": can it run there; "Gemma 3 27B on my 16GB 4080": run it on
+        # the one card or Mac of their own (no training word said)
+        updates["phase"] = "serve"
     if updates.get("objective") == "rl" and profile.objective != "rl" and profile.train_tokens \
             and "train_tokens" not in updates:
         # "是GRPO强化学习不是普通sft": online RL trains on what it generates (tools.rl), so the examples counted

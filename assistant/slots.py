@@ -16,6 +16,9 @@ from assistant.catalog import say, text
 from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, IMAGE_PROMPT_TOKENS, PHASES, RL_PROMPTS
 
 MAX_QUESTIONS = 4
+# One person's own use ("just me", "自己用"): a few hours a week (words/time.yaml's row for it), assumed and said,
+# never asked.
+PERSONAL_UTILISATION = 0.05
 
 Profile = dict[str, Any]  # slot name -> value, as kept in the graph's state
 
@@ -103,7 +106,8 @@ def serves_others(p: Profile) -> bool:
     """Users matter when people other than the one experimenting will use it (a Mac you own is one
     person's computer: not asked, one user assumed and said); a request rate sizes the requests in flight
     instead (tools.queueing), so the people at once are then neither asked nor assumed."""
-    return serves(p) and p.get("phase") != "experiment" and not _personal_machine(p) and not p.get("requests_per_s")
+    return serves(p) and p.get("phase") != "experiment" and not _personal_machine(p) and not p.get("requests_per_s") \
+        and not p.get("personal")
 
 
 def rate_given(p: Profile) -> bool:
@@ -140,8 +144,11 @@ class Slot:
             return own[lang]
         if self.name == "users" and profile.get("users_range"):
             return range_point(profile["users_range"])
-        if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)):
+        if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)
+                                     or (profile.get("personal") and not profile.get("population"))):
             return 1
+        if self.name == "utilisation" and profile.get("personal"):
+            return PERSONAL_UTILISATION
         if self.name == "users" and profile.get("population"):
             return _at_once(profile["population"]).at_once
         if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")):
@@ -160,7 +167,7 @@ class Slot:
                        low=f"{low:,}", high=f"{high or low:,}")
         if self.name == "users" and profile.get("phase") == "experiment":
             key += "_experiment"
-        elif self.name == "users" and _personal_machine(profile):
+        elif (self.name == "users" and (_personal_machine(profile) or profile.get("personal"))) or (self.name == "utilisation" and profile.get("personal") and profile.get("phase") != "production"):
             key += "_personal"
         elif self.name == "users" and profile.get("population"):
             peak = _at_once(profile["population"])
@@ -204,6 +211,11 @@ def _image_tokens(p: Profile) -> int:
         return find_model(p["model"]).image_tokens or 0
     except (LookupError, ValueError):
         return 0
+
+
+def personal_machine(p: Profile) -> bool:
+    """A Mac or one consumer or laptop card of the user's own (not a card asked about)."""
+    return bool(p.get("owned")) and _personal_machine({"owned": p["owned"]})
 
 
 def _personal_machine(p: Profile) -> bool:
@@ -275,6 +287,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("only", None, panel=True),
     Slot("has_host", None),
     Slot("preference", "either", matters=serves),
+    Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
+    Slot("system_ram_gb", None, matters=serves),  # "64gb ram": llama.cpp's CPU offload on your card (tools.offload)
 )}
 
 
@@ -304,8 +318,9 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     if len(asked) >= MAX_QUESTIONS:
         return None
     for name in ASKED:
-        if name == "utilisation" and profile.get("uptime"):
-            continue  # an availability target says the cards are up around the clock, said, not asked
+        if name == "utilisation" and (profile.get("uptime") or profile.get("personal")):
+            continue  # an availability target says the cards are up around the clock; one person's own use a few
+            # hours a week: said, not asked
         if name == "users" and (profile.get("population") or profile.get("users_range")):
             continue  # the people at once come from the people who use it (tools.traffic), or the range said
         if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):

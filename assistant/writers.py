@@ -257,6 +257,10 @@ def markdown_table(t: dict[str, Any]) -> list[str]:
 def headline(rec: Recommendation, lang: str) -> str:
     job = say(lang, f"job.{rec.workload.phase}")
     best = rec.best
+    if rec.offload_leads and rec.offload is not None:  # the model asked, part of it in system RAM
+        o = rec.offload
+        return "## " + say(lang, "head.offload", option=f"1 × {o.gpu}", job=job,
+                           model=model_words(o.model, lang), precision=o.precision, tps=tps(o.decode_tokens_per_s))
     if best is None:
         return "## " + say(lang, "head.none")
     if rec.owned_share is not None and rec.owned_users:
@@ -333,6 +337,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
+    if rec.offload_leads:
+        lines += _offload_lines(rec, lang)
     if rec.relaxed and best is not None and best.owned and rec.instead_model:  # a smaller model on your card
         lines += [say(lang, "answer.relaxed_model", asked=model_words(rec.instead_model, lang),
                       change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
@@ -342,6 +348,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     lines += _home_alternative(rec, lang)
+    lines += [] if rec.offload_leads else _offload_lines(rec, lang)
     lines += _owned_lines(rec, lang)
     share = rec.owned_share
     if share is not None and rec.owned_users:
@@ -424,6 +431,26 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
     return [*lines, ""]
 
 
+def _offload_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The model asked for on your own card with part of it in system RAM (tools.offload): the split, the RAM
+    it takes and the speed range the RAM's bandwidth gives."""
+    o = rec.offload
+    if o is None:
+        return []
+    said = rec.workload.system_ram_gb
+    ram = (say(lang, "answer.offload_ram_unsaid") if said is None else
+           say(lang, "answer.offload_ram_ok" if o.ram_ok else "answer.offload_ram_short", said=f"{said:g}"))
+    slow, fast = o.decode_tokens_per_s_range
+    figures = {"model": model_words(o.model, lang), "precision": o.precision.upper(), "layers": o.layers,
+               "gpu_gb": f"{o.gpu_gb:,.1f} GB", "ram_gb": f"{o.ram_gb:,.1f} GB", "tps": tps(o.decode_tokens_per_s),
+               "slow": tps(slow), "fast": tps(fast), "full": tps(o.all_on_card_tokens_per_s),
+               "ram_needed": f"{math.ceil(o.ram_needed_gb):,} GB", "ram": ram}
+    if o.mode == "experts":
+        return [say(lang, "answer.offload_experts", n=o.cpu_moe_layers or 0, **figures), ""]
+    pre = "-".join(f"{x:,.0f}" for x in o.prefill_tokens_per_s_range)
+    return [say(lang, "answer.offload_layers", ngl=o.gpu_layers, prefill=pre, **figures), ""]
+
+
 def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
     """One person at home answered on their own card: renting as the alternative, with its price (the model
     asked for, when a smaller one leads; else the cheapest rented option that does the job)."""
@@ -435,8 +462,8 @@ def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
         return [say(lang, "answer.instead_rent", model=model_words(rec.instead_model, lang), option=gpu_words(o),
                     price=_price_cell(o, o.usd_per_hour), tps=tps(o.decode_tokens_per_s or 0)), ""]
     rented = next((o for o in rec.options if o.ok and not o.owned and o.usd_per_hour and o.decode_tokens_per_s), None)
-    if rented is None:
-        return []
+    if rented is None or rec.workload.personal:
+        return []  # (one person's own job, done on their own device: no rental to suggest)
     return [say(lang, "answer.or_rent", option=gpu_words(rented), price=_price_cell(rented, rented.usd_per_hour),
                 tps=tps(rented.decode_tokens_per_s or 0)), ""]
 

@@ -13,3 +13,34 @@ def resolve_model(spec: str) -> ModelArch:
     """The catalog first, then a local config.json or folder, then a Hugging Face repo id through the
     Hub or its cache (the size in the name when neither answers; the model's notes say which)."""
     return _resolve(spec)
+
+
+def _line(model_id: str) -> str:
+    """A model's line: its id without the size ('gemma-3-27b' -> 'gemma-3', 'qwen3-30b-a3b' -> 'qwen3')."""
+    parts = model_id.split("-")
+    sized = [i for i, p in enumerate(parts) if p[:1].isdigit() and p.rstrip("b").replace(".", "").replace("x", "").isdigit()
+             and p.endswith("b")]
+    return "-".join(parts[:sized[0]]) if sized else model_id
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def smaller_in_family(spec: str) -> list[str]:
+    """The catalog's smaller models of the family of the one named, the closest first: its own line's smaller
+    sizes ('gemma-3-27b' -> Gemma 3 12B, 4B, 1B), then the family's other lines by how much of the name they
+    share ('llama-3.3-70b' -> Llama 3.1 8B), each largest first. Encoders and another family never."""
+    from knowledge import models
+
+    asked = resolve_model(spec)
+    line = _line(asked.id)
+    found = [m for m in models() if m.family == asked.family and m.id != asked.id and not m.encoder
+             and m.total_params_b < asked.total_params_b]
+    return [m.id for m in sorted(found, key=lambda m: (_line(m.id) != line, -_shared_prefix(_line(m.id), line),
+                                                        -m.total_params_b, m.id))]

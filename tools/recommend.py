@@ -48,7 +48,8 @@ from tools.inference import (
     inference_memory,
     usable_bytes,
 )
-from tools.models import resolve_model
+from tools.models import resolve_model, smaller_in_family
+from tools.offload import OffloadInput, OffloadResult, offload
 from tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -120,9 +121,8 @@ BUDGET_MONTHS = 12
 PRETRAIN_DAYS = 30
 # Pretraining without a stated dataset size: compute-optimal tokens per parameter (Chinchilla, 2022).
 TOKENS_PER_PARAM = 20
-# Models to suggest, largest first, when your own cards cannot hold the one asked for (one person):
-# strong open models of each size class that people run at home.
-SMALLER_MODELS = ("qwen3-32b", "gemma-3-27b", "mistral-small-3.1-24b", "qwen3-14b", "llama-3.1-8b")
+# Models to suggest, largest first, when your own cards cannot hold the one asked for (one person): the
+# same family's smaller sizes (tools.models.smaller_in_family); another family only when the user asks.
 # llama.cpp serves this many people at once on hardware you own or buy for home (parallel slots),
 # two on a rented consumer card; more go to vLLM.
 LLAMA_CPP_MAX_USERS = 4
@@ -232,6 +232,10 @@ class Workload(ToolInput):
                                                                    "nodes': 8); default 8")
     max_gpus: int | None = Field(None, gt=0, le=1024, description="most GPUs a serving plan may use in all "
                                                                   f"(replicas x servers); default {MAX_SERVING_GPUS}")
+    system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
+                                        "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
+    personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
+                                              "nothing about utilisation")
 
     @property
     def speed_floor(self) -> float:
@@ -418,6 +422,12 @@ class Recommendation(Explained):
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
                                                            "the hour for each fine-tuning run, when serving "
                                                            "needs fewer or other cards")
+    offload: OffloadResult | None = Field(None, description="one person's own card too small for the model in 4 "
+                                                            "bits: the same model with part of it in system RAM "
+                                                            "(llama.cpp -ngl or --n-cpu-moe), tools.offload")
+    offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
+                                                   "speed, in RAM said to be enough, instead of a smaller model or "
+                                                   "(a MoE model) a 2- or 3-bit file")
 
     @property
     def trains_on(self) -> Option | None:
@@ -482,6 +492,10 @@ FOUR_BIT = ("int4", "q4_k_m", "q4_0", "awq", "gptq-int4", "nf4", "mxfp4", "q3_k_
 # checks the order against each file's bits per weight in knowledge/data/precisions.yaml).
 HOME_FORMATS = ("q3_k_m", "q2_k", "iq2_m", "iq2_s", "iq2_xs", "iq2_xxs", "iq1_m", "iq1_s")
 BIG_MODEL_B = 200
+# From this size the importance-matrix 2-bit files (IQ2_*) are tried too, with their quality cost said: a
+# 27B-70B model in 2 bits is what people run on a card a 3- or 4-bit file overflows, before a smaller size of
+# the same family; below it the smaller size in 4 bits is the better trade. 1-bit files stay for BIG_MODEL_B.
+IQ2_MODEL_B = 25
 
 
 def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: str | None = None) -> bool:
@@ -1432,9 +1446,10 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
         tries.append(("int4", {"serve_precision": "int4"}))
     ladder: list[tuple[str, dict]] = []
     if w.spec.serves and w.users <= 2:  # one person at home: llama.cpp's 3-, 2- and 1-bit files, at a quality cost
-        big = resolve_model(w.model).total_params_b >= BIG_MODEL_B
+        size = resolve_model(w.model).total_params_b
         ladder = [(fmt, {"serve_precision": fmt}) for fmt in HOME_FORMATS
-                  if fmt != w.serve_precision and (big or not fmt.startswith("iq"))]
+                  if fmt != w.serve_precision and (size >= BIG_MODEL_B or not fmt.startswith("iq")
+                                                   or (size >= IQ2_MODEL_B and fmt.startswith("iq2")))]
     if "context" not in w.flexible:
         tries += ladder  # a context the user stated is kept: a smaller file before a shorter context
     if w.spec.serves and w.context > 4096:
@@ -1444,9 +1459,7 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if "context" in w.flexible:
         tries += ladder
     if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
-        size = resolve_model(w.model).total_params_b
-        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in SMALLER_MODELS
-                  if resolve_model(m).total_params_b < size]
+        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in smaller_in_family(w.model)]
     return tries
 
 
@@ -1582,7 +1595,46 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
             if changed is not None:
                 rec = changed
                 break
+        rec.offload = _offload_plan(w)
+        rec.offload_leads = _offload_leads(w, rec)
     return _name_a_better_card(w, rec)
+
+
+def _offload_leads(w: Workload, rec: Recommendation) -> bool:
+    """Whether the model asked with part of it in system RAM is the answer: the RAM said holds it, it runs at
+    reading speed, and the alternative is another model, or for a mixture-of-experts model (whose routed experts
+    cost RAM bandwidth only for the few a token picks) a file below 4 bits. A dense model's lower-bit file that
+    fits the card comes first (all of it at the card's bandwidth)."""
+    o = rec.offload
+    if o is None or o.ram_ok is not True or o.decode_tokens_per_s < w.speed_floor:
+        return False
+    if rec.best is None or not rec.best.owned:
+        return True  # else a card rented: the user's own computer does it
+    key = (rec.relaxed or "").partition("=")[0]
+    return key == "model" or (o.mode == "experts" and key in HOME_FORMATS)
+
+
+def _offload_plan(w: Workload) -> OffloadResult | None:
+    """One person's own card (not a Mac: its memory is the system's) that cannot hold the model asked in its
+    4-bit file: the same model with part of it in system RAM, llama.cpp's usual way (layers, or a MoE model's
+    routed experts), sized for the RAM said. None when the 4-bit file fits the card or the job is no chat."""
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and len(w.owned) == 1 and w.users <= 2):
+        return None
+    count, gpu = parse_owned(w.owned[0])
+    if count != 1 or gpu.unified_memory or gpu.segment not in ("consumer", "workstation"):
+        return None
+    model = resolve_model(w.model)
+    asked = w.serve_precision if w.serve_precision in HOME_FORMATS or w.serve_precision in ("q4_k_m", "q5_k_m", "q6_k",
+                                                                                               "q8_0") else None
+    fmt = asked or ("mxfp4" if model.native_precision == "mxfp4" else "q4_k_m")
+    try:
+        plan_ = offload(OffloadInput(model=model.id, gpu=gpu.id, precision=fmt, context=w.context,
+                                     system_ram_gb=w.system_ram_gb))
+    except (ToolError, ValueError, KeyError):
+        return None
+    if plan_.gpu_layers >= plan_.layers and not plan_.cpu_moe_layers:
+        return None  # the whole file fits the card: nothing to offload
+    return plan_ if plan_.fits else None
 
 
 # With a request rate and no output length said: tokens generated per request (a chat answer of a few paragraphs).
@@ -1717,8 +1769,7 @@ def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | 
     if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
                for lv in rec.levers):
         return None
-    size = resolve_model(w.model).total_params_b
-    tries = [(m, p) for m in SMALLER_MODELS if resolve_model(m).total_params_b < size for p in (None, "q4_k_m")]
+    tries = [(m, p) for m in smaller_in_family(w.model) for p in (None, "q4_k_m")]
     for model, precision in tries:
         # the largest that runs with room to spare (a file that fills the card leaves no room for the context),
         # in its usual file, else in 4 bits

@@ -75,6 +75,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
 from assistant.reading.relative import read_scale
@@ -159,6 +160,8 @@ READERS = (
     ("min_tokens_per_s", read_min_tokens_per_s),
     ("requests_per_s", read_request_rate),
     ("output_tokens", read_output_tokens),
+    ("personal", read_personal),
+    ("system_ram_gb", read_system_ram),
 )
 
 
@@ -209,6 +212,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     u.notes += m.notes
     read_gpus(m, u)
     read_card_count(m, u)
+    read_own_box(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):

@@ -1,0 +1,49 @@
+"""One person's own use and the computer around their card: "just me", "自己用", "个人学习", "on my laptop"
+(words/personal.yaml), and the system memory said ("64gb ram", "128G内存") that llama.cpp's CPU offload is
+sized for (tools.offload)."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.quantities import negated
+from assistant.reading.text import word_pattern
+
+
+def read_personal(m: Message) -> bool | None:
+    """True when the message says the job is one person's own ("not just me" says nothing)."""
+    for text in (m.masked, m.raw.lower()):
+        for x in word_pattern("personal").finditer(text):
+            if not negated(text, x.start()):
+                return True
+    return None
+
+
+def read_system_ram(m: Message) -> float | None:
+    """The system memory in GiB, when said with a word that names the computer's memory (not bare 'memory')."""
+    x = word_pattern("system_ram").search(m.masked)
+    if x is None or not word_pattern("system_ram_word").search(x.group(0)):
+        return None
+    gb = float(x.group("gb") or x.group("gb2"))
+    return gb if 2 <= gb <= 16384 else None
+
+
+def read_own_box(m: Message, u: Understanding) -> None:
+    """More people said beside 'just me' ('just me and 30 colleagues', 'our 200 staff'): not one person's own
+    job. Then: system memory said beside one card and no owner said ('gpt-oss-120b 4090 + 128G内存', 'on a 4090 with
+    128gb ram'): RAM is only ever the user's own computer's, so the card in it is theirs too."""
+    users = u.updates.get("users") or 1
+    if u.updates.get("personal") and (users > 2 or u.updates.get("population") or u.updates.get("users_range")):
+        u.updates.pop("personal")
+    if not u.updates.get("system_ram_gb") or u.updates.get("owned"):
+        return
+    only = u.updates.get("only") or []
+    named = {g for _s, _e, g, _c in m.gpus}
+    if len(only) == 1 and not only[0][:1].isdigit():
+        card = only[0]
+    elif not only and len(named) == 1 and set(u.compare_gpus) <= named:
+        card = next(iter(named))
+        u.compare_gpus = []
+    else:
+        return
+    u.updates["owned"] = [f"1x {card}"]
+    u.updates.pop("only", None)

@@ -1,0 +1,202 @@
+"""llama.cpp with part of a model in system RAM: how much stays on the card, how much RAM it takes, how fast it runs.
+
+Two splits, the ones people use on a card too small for the model:
+- layers (`-ngl N`): the last N layers on the card, the rest (and the output head) in system RAM; a decode
+  step reads the RAM-side layers' weights on the CPU, at the RAM's bandwidth.
+- experts (`-ngl 99 --n-cpu-moe N`, or `-ot exps=CPU` / `--cpu-moe` for all): a mixture-of-experts model's
+  attention, shared experts and KV cache on the card, the routed experts of the first N layers in RAM; a
+  decode step reads only the experts the router picks (experts per token of the experts), so the RAM side
+  costs the active expert bytes, not the file.
+Every tensor's bytes come from the GGUF file type's own rules (knowledge/gguf.py); the card-side speed is the
+all-on-card speed (tools.throughput) scaled by the share of the bytes read there; the RAM side is bytes over
+the RAM's bandwidth (knowledge/host_memory.py). A long prompt's batches copy the RAM-side weights to the card
+over PCIe (llama.cpp's op offload for batches of 32 tokens or more), which bounds prompt reading.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from knowledge import find_gpu, find_precision
+from knowledge.gguf import assign_types, normalise_file_type, type_bytes
+from knowledge.host_memory import pcie_link, ram_band
+from knowledge.schema import ModelArch
+from tools.common import GIB, GPU_HELP, MODEL_HELP, Explained, Term, ToolError, ToolInput, term
+from tools.inference import InferenceMemoryInput, inference_memory
+from tools.models import resolve_model
+from tools.throughput import SpeedInput, speed
+
+OffloadMode = Literal["layers", "experts"]
+# What the operating system and the desktop keep of system RAM beside the model's share.
+OS_RESERVE_GB = 4.0
+# llama.cpp's prompt batches (n_ubatch): each copies the RAM-side weights to the card once.
+UBATCH = 512
+
+
+class OffloadInput(ToolInput):
+    model: str = Field(description=MODEL_HELP)
+    gpu: str = Field(description=GPU_HELP)
+    precision: str = Field("q4_k_m", description="a GGUF file type: q4_k_m, q3_k_m, iq2_xs ...")
+    context: int = Field(8192, gt=0)
+    kv_precision: str | None = Field(None, description="llama.cpp's KV cache type: f16 (default) or q8_0")
+    system_ram_gb: float | None = Field(None, gt=0, le=16384, description="the computer's system memory, GiB")
+    mode: OffloadMode | None = Field(None, description="layers (-ngl) or experts (--n-cpu-moe); default: experts "
+                                                        "for a mixture-of-experts model, layers otherwise")
+
+
+class OffloadResult(Explained):
+    model: str
+    model_id: str
+    gpu: str
+    precision: str
+    mode: OffloadMode
+    layers: int
+    gpu_layers: int = Field(description="-ngl: layers on the card")
+    cpu_moe_layers: int | None = Field(None, description="--n-cpu-moe: layers whose routed experts stay in RAM")
+    gpu_gb: float = Field(description="GB on the card (weights, KV cache, buffers)")
+    ram_gb: float = Field(description="GB of weights (and KV) kept in system RAM")
+    ram_needed_gb: float = Field(description="system RAM needed: the RAM-side share and OS_RESERVE_GB")
+    ram_ok: bool | None = Field(None, description="whether the system RAM said holds it (None: not said)")
+    decode_tokens_per_s: float
+    decode_tokens_per_s_range: tuple[float, float]
+    all_on_card_tokens_per_s: float = Field(description="the same file all on a card big enough: what offload costs")
+    prefill_tokens_per_s_range: tuple[float, float]
+    flags: str = Field(description="llama-server flags for the split")
+    fits: bool = Field(description="whether any split puts the card-side share within the card")
+
+
+def _file_type(precision_id: str) -> str:
+    if precision_id == "mxfp4":
+        return "MXFP4_MOE"  # gpt-oss's own GGUF: MXFP4 experts, the rest 8-bit
+    try:
+        return normalise_file_type(precision_id)
+    except KeyError:
+        raise ToolError(f"{precision_id} is not a GGUF file type: CPU offload is sized for llama.cpp's files") from None
+
+
+def _layer_bytes(model: ModelArch, ft: str) -> tuple[list[float], list[float], float, float]:
+    """(bytes per layer, routed-expert bytes per layer, output head and final norm, token embedding)."""
+    per_layer = [0.0] * model.num_layers
+    experts = [0.0] * model.num_layers
+    head = embd = 0.0
+    for t, ty in assign_types(model, ft):
+        b = type_bytes(ty, t.numel)
+        if t.layer >= 0:
+            per_layer[t.layer] += b
+            if "_exps" in t.name:
+                experts[t.layer] += b
+        elif t.category == "token_embd":
+            embd += b
+        else:
+            head += b
+    if model.tied_embeddings:
+        head += embd  # the output multiplies by the embedding matrix: a copy of it where the head runs
+    return per_layer, experts, head, embd
+
+
+def offload(inp: OffloadInput) -> OffloadResult:
+    model = resolve_model(inp.model)
+    gpu = find_gpu(inp.gpu)
+    precision = find_precision(inp.precision)
+    if gpu.unified_memory:
+        raise ToolError(f"{gpu.name} shares one memory between CPU and GPU: there is no system RAM to offload to")
+    ft = _file_type(precision.id)
+    mode: OffloadMode = inp.mode or ("experts" if model.num_experts else "layers")
+    if mode == "experts" and not model.num_experts:
+        raise ToolError(f"{model.name} is a dense model: it has no experts to keep in RAM (offload layers with -ngl)")
+    mem = inference_memory(InferenceMemoryInput(model=model.id, precision=precision.id, gpu=gpu.id, engine="llama.cpp",
+                                                context=inp.context, batch=1, kv_precision=inp.kv_precision))
+    cap = mem.term("gpu_capacity_bytes").value
+    kv = mem.term("kv_cache_bytes").high
+    buffers = mem.term("activation_bytes").high + mem.term("overhead_bytes").high
+    per_layer, experts, head, embd = _layer_bytes(model, ft)
+    n_layers = model.num_layers
+    kv_layer = kv / n_layers
+    active = (model.experts_per_token or 1) / (model.num_experts or 1)
+
+    def read(layer: int) -> float:  # bytes a decode step reads of one layer's weights
+        return per_layer[layer] - experts[layer] * (1 - active)
+
+    cpu_moe: int | None = None
+    if mode == "experts":
+        shared = sum(per_layer) - sum(experts) + head + kv + buffers
+        n = next((n for n in range(n_layers + 1) if shared + sum(experts[n:]) <= cap), None)
+        if n is None:
+            mode = "layers"  # even attention and the shared weights alone overflow the card: whole layers go
+        else:
+            cpu_moe, ngl = n, n_layers
+            gpu_bytes = shared + sum(experts[n:])
+            ram_bytes = sum(experts[:n]) + embd
+            gpu_read = sum(read(i) for i in range(n_layers)) - sum(experts[:n]) * active + head + kv
+            cpu_read = sum(experts[:n]) * active
+            copied = sum(experts[:n])
+    if mode == "layers":
+        on_card = [sum(per_layer[n_layers - g:]) + kv_layer * g + buffers + (head if g == n_layers else 0.0)
+                   for g in range(n_layers + 1)]
+        ngl = max((g for g in range(n_layers + 1) if on_card[g] <= cap), default=0)
+        low = n_layers - ngl  # layers 0 .. low-1 stay in RAM
+        gpu_bytes = on_card[ngl]
+        ram_bytes = sum(per_layer[:low]) + kv_layer * low + embd + (head if ngl < n_layers else 0.0)
+        gpu_read = sum(read(i) for i in range(low, n_layers)) + kv_layer * ngl + (head if ngl == n_layers else 0.0)
+        cpu_read = sum(read(i) for i in range(low)) + kv_layer * low + (head if ngl < n_layers else 0.0)
+        copied = sum(per_layer[:low]) + (head if ngl < n_layers else 0.0)
+    fits = gpu_bytes <= cap and ngl > 0
+
+    full = speed(SpeedInput(model=model.id, precision=precision.id, gpu=gpu.id, batch=1, context=inp.context,
+                            engine="llama.cpp", kv_precision=inp.kv_precision))
+    whole_read = sum(read(i) for i in range(n_layers)) + head + kv
+    share = gpu_read / whole_read if whole_read else 1.0
+    slow_card, fast_card = full.decode_tokens_per_s_range
+    slow_ram, fast_ram = ram_band()
+    ram_slow, ram_mid_a = slow_ram.reached_gbps[0] * 1e9, slow_ram.reached_gbps[1] * 1e9
+    ram_fast, ram_mid_b = fast_ram.reached_gbps[2] * 1e9, fast_ram.reached_gbps[1] * 1e9
+    ram_mid = (ram_mid_a + ram_mid_b) / 2
+
+    def tokens_per_s(card_tps: float, ram_bps: float) -> float:
+        return 1.0 / (share / card_tps + cpu_read / ram_bps)
+
+    decode = tokens_per_s(full.decode_tokens_per_s, ram_mid)
+    decode_range = (tokens_per_s(slow_card, ram_slow), tokens_per_s(fast_card, ram_fast))
+    link = pcie_link(gpu.pcie_gen)
+    link_slow, _, link_fast = link.reached_gbps
+    pre_slow, pre_fast = full.prefill_tokens_per_s_range
+    prefill = (1.0 / (1.0 / pre_slow + copied / (link_slow * 1e9 * UBATCH)),
+               1.0 / (1.0 / pre_fast + copied / (link_fast * 1e9 * UBATCH)))
+    ram_needed = ram_bytes / GIB + OS_RESERVE_GB
+    ram_ok = None if inp.system_ram_gb is None else inp.system_ram_gb >= ram_needed
+    flags = (f"-ngl 99 --n-cpu-moe {cpu_moe}" if cpu_moe else "-ngl 99") if mode == "experts" else f"-ngl {ngl}"
+
+    terms: list[Term] = [
+        term("gpu_bytes", "On the card", gpu_bytes, "bytes",
+             "layers on the card x their weights + their KV cache + compute buffer and llama.cpp's own"
+             if mode == "layers" else "attention, shared experts and norms of every layer + routed experts of the "
+             "layers on the card + KV cache + buffers", {"layers_on_card": ngl, "layers": n_layers}),
+        term("ram_bytes", "In system RAM", ram_bytes, "bytes",
+             "the other layers' weights (and KV) + the token embedding (always in RAM)" if mode == "layers"
+             else "routed experts of the first --n-cpu-moe layers + the token embedding", {"cpu_moe_layers": cpu_moe or 0}),
+        term("decode_tokens_per_s", "Decode speed", decode, "tokens/s",
+             "1 / (share of bytes read on the card / all-on-card speed + bytes read in RAM / RAM bandwidth)",
+             {"share_on_card": round(share, 3), "ram_read_bytes": round(cpu_read), "ram_gbps": round(ram_mid / 1e9, 1),
+              "all_on_card_tokens_per_s": round(full.decode_tokens_per_s, 1), "active_share": round(active, 4)}),
+    ]
+    terms[-1] = terms[-1].model_copy(update={"low": decode_range[0], "high": decode_range[1]})
+    assumptions = [
+        f"system RAM between {slow_ram.label} ({slow_ram.peak_gbps:g} GB/s peak) and {fast_ram.label} "
+        f"({fast_ram.peak_gbps:g} GB/s), {slow_ram.reached_range[0]:.0%}-{fast_ram.reached_range[1]:.0%} of peak reached "
+        "(not fitted to offload measurements: a band)",
+        f"prompt batches of {UBATCH} tokens copy the RAM-side weights to the card over {link.label} "
+        f"({link.peak_gbps:g} GB/s)",
+        f"{OS_RESERVE_GB:g} GB of system RAM left to the operating system",
+    ]
+    warnings = [] if fits else [f"even with every layer in RAM but one, {model.name} in {precision.id} does not fit "
+                                f"{gpu.name}'s memory"]
+    if ram_ok is False:
+        warnings.append(f"needs about {ram_needed:.0f} GB of system RAM; {inp.system_ram_gb:g} GB said")
+    return OffloadResult(
+        model=model.name, model_id=model.id, gpu=gpu.name, precision=precision.id, mode=mode, layers=n_layers,
+        gpu_layers=ngl, cpu_moe_layers=cpu_moe, gpu_gb=gpu_bytes / 1e9, ram_gb=ram_bytes / 1e9, ram_needed_gb=ram_needed,
+        ram_ok=ram_ok, decode_tokens_per_s=decode, decode_tokens_per_s_range=decode_range,
+        all_on_card_tokens_per_s=full.decode_tokens_per_s, prefill_tokens_per_s_range=prefill, flags=flags, fits=fits,
+        terms=terms, assumptions=assumptions, warnings=warnings)
