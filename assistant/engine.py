@@ -253,7 +253,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             return say(lang, "ack.model_an" if an else "ack.model", value=value)
         except (LookupError, ValueError):
             return str(value)
-    if slot in ("method", "region", "preference", "network"):
+    if slot in ("method", "region", "preference", "network", "redundancy"):
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "ack.objective_rl") if value == "rl" \
