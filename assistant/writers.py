@@ -891,6 +891,13 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
     return lines + [""]
 
 
+def _bills_more(o: Option) -> bool:
+    """Whether the month a budget is checked against bills more than the plan at its use (a second site, a
+    spare copy, a service around the clock): then the budget line says which cards and hours it bills."""
+    return o.running_usd_per_month is not None and o.usd_per_month is not None \
+        and not math.isclose(o.running_usd_per_month, o.usd_per_month, rel_tol=1e-9)
+
+
 def _running_words(o: Option, rec: Recommendation, lang: str) -> str:
     """Which rented cards a service's month bills and for how long: '8 × H100 (the plan at each of two sites),
     730 h a month (around the clock)'."""
@@ -920,7 +927,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
 
         month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
         year = month * BUDGET_MONTHS <= w.budget_usd
-        if best.running_usd_per_month is not None:
+        if _bills_more(best):
             line = say(lang, "budget.rent_once_running", usd=cash(month, rec), running=_running_words(best, rec, lang),
                        verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
         else:
@@ -933,7 +940,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:
-        if w.spec.serves and best.running_usd_per_month is not None:
+        if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
             lines.append(say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
                              running=_running_words(best, rec, lang), verdict=verdict,
                              budget=cash(w.budget_usd_per_month, rec)))

@@ -41,7 +41,8 @@ def test_the_budget_check_bills_every_card_the_plan_runs_at_the_hours_it_runs(
         fields["utilisation"] = stated
     w = Workload(**fields)
     rec = recommend(w, with_levers=False)
-    hours = HOURS_PER_MONTH if stated is None else HOURS_PER_MONTH * stated
+    for_others = users > 1 or uptime is not None or redundancy is not None
+    hours = HOURS_PER_MONTH if stated is None and for_others else HOURS_PER_MONTH * w.utilisation
     for o in rec.options:
         price = try_price(o.gpu, w.region)
         if price is None or o.usd_per_hour is None or o.gpus == o.owned_gpus:
@@ -101,3 +102,10 @@ def test_the_budget_line_names_every_card_it_bills(message: str, phrase: str, re
 def test_a_service_with_no_hours_said_is_billed_around_the_clock(message: str) -> None:
     line = next(x for x in _answer(message).content.splitlines() if x.startswith(("**Budget:**", "**预算**")))
     assert "730" in line
+
+
+def test_one_persons_model_is_billed_at_its_use() -> None:
+    w = Workload(phase="serve", model="llama-3.1-8b", users=1, budget_usd_per_month=100.0, utilisation=0.24,
+                 flexible=["utilisation"])
+    best = recommend(w, with_levers=False).best
+    assert best is not None and best.running_hours == pytest.approx(HOURS_PER_MONTH * 0.24)

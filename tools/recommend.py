@@ -944,9 +944,11 @@ def running_gpus(opt: Option, w: Workload) -> int:
 
 
 def service_hours(w: Workload) -> float:
-    """Hours a month a rented service runs and is billed: around the clock (HOURS_PER_MONTH) unless the user
-    said how busy it is (a utilisation they stated: that share of the month's hours)."""
-    if "utilisation" in w.flexible:
+    """Hours a month rented serving cards run and are billed: a service for other people (more than one at
+    once, a staff, an availability target or redundancy) is up around the clock (HOURS_PER_MONTH) unless
+    the user said how busy it is; one person's model, or a utilisation stated, runs that share of the hours."""
+    for_others = w.users > 1 or w.population is not None or w.uptime is not None or w.redundancy is not None
+    if for_others and "utilisation" in w.flexible:
         return HOURS_PER_MONTH
     return HOURS_PER_MONTH * max(w.utilisation, 0.01)
 
