@@ -98,6 +98,13 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         args = {"workload": inputs, "gpu": gpu_id, "gpus": n} | ({"serve_precision": rec.relaxed} if rec.relaxed else {})
         return _call(recorder, "evaluate_option", args, lambda: evaluate(sized, find_gpu(gpu_id), n))
 
+    if w.domestic_only:  # under a domestic-only rule a foreign card asked about is said to be left out, not sized
+        foreign = [g for g in compare + ([whatif[1]] if whatif else []) if not find_gpu(g).domestic_china]
+        compare = [g for g in compare if g not in foreign]
+        whatif = whatif if whatif and whatif[1] not in foreign else None
+        said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
+        if said:
+            rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     for gpu_id in compare:
         for n in (1, 2, 4, 8):
             o = option(gpu_id, n)

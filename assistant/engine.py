@@ -256,7 +256,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             return say(lang, "ack.model_an" if an else "ack.model", value=value)
         except (LookupError, ValueError):
             return str(value)
-    if slot in ("method", "region", "preference", "network"):
+    if slot in ("method", "region", "preference", "network", "redundancy"):
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "ack.objective_rl") if value == "rl" \
@@ -419,6 +419,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     unknown_card = _described_card(u, state, updates, lang, turn)
+    if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
+        updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
         updates.pop("phase")
     if updates.get("phase") == "fine-tune" and profile.phase in ("serve", "production") \

@@ -47,6 +47,7 @@ class Profile(BaseModel):
     users: int | None = Field(None, gt=0)
     utilisation: float | None = Field(None, gt=0, le=1)
     uptime: float | None = Field(None, gt=0, le=100)  # an availability target in percent ("99.9% uptime")
+    redundancy: Literal["n+1", "two-sites"] | None = None  # "N+1", "two data centers": billed in the budget check
     train_tokens: float | None = Field(None, gt=0)
     epochs: float | None = Field(None, gt=0, le=1000)
     seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")

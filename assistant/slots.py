@@ -151,8 +151,9 @@ class Slot:
             return PERSONAL_UTILISATION
         if self.name == "users" and profile.get("population"):
             return _at_once(profile["population"]).at_once
-        if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")):
-            return 1.0  # a production service, or one with an availability target, is up around the clock
+        if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")
+                                           or profile.get("redundancy")):
+            return 1.0  # a production service, or one with an availability target or redundancy, is up around the clock
         if self.name == "batch_input_tokens" and _image_tokens(profile):
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
@@ -179,6 +180,8 @@ class Slot:
             return say(lang, key + "_uptime", uptime=f"{profile['uptime']:g}%")
         elif self.name == "utilisation" and profile.get("phase") == "production":
             key += "_production"
+        elif self.name == "utilisation" and profile.get("redundancy"):
+            key += "_redundancy"
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -261,6 +264,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
+    Slot("redundancy", None, matters=serves),  # "N+1", "两个机房": every card it runs is in the budget check
     Slot("train_tokens", None, matters=trains_on_data),
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
@@ -318,9 +322,9 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     if len(asked) >= MAX_QUESTIONS:
         return None
     for name in ASKED:
-        if name == "utilisation" and (profile.get("uptime") or profile.get("personal")):
-            continue  # an availability target says the cards are up around the clock; one person's own use a few
-            # hours a week: said, not asked
+        if name == "utilisation" and (profile.get("uptime") or profile.get("redundancy") or profile.get("personal")):
+            continue  # an availability target or redundancy says the cards are up around the clock; one person's own
+            # use a few hours a week: said, not asked
         if name == "users" and (profile.get("population") or profile.get("users_range")):
             continue  # the people at once come from the people who use it (tools.traffic), or the range said
         if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):

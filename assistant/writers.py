@@ -17,6 +17,7 @@ from assistant.catalog import formula_words, localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
+from tools.cost import HOURS_PER_MONTH
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -347,9 +348,14 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
+    if rec.ruled_out:
+        lines += [say(lang, "answer.domestic_ruled_out", cards=cards_words(rec.ruled_out, lang)), ""]
     lines += _home_alternative(rec, lang)
     lines += [] if rec.offload_leads else _offload_lines(rec, lang)
     lines += _owned_lines(rec, lang)
+    if rec.beside_yours is not None and best is not None:
+        lines += [say(lang, f"answer.beside.{rec.beside_yours}", option=gpu_words(best),
+                      added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}"), ""]
     share = rec.owned_share
     if share is not None and rec.owned_users:
         shown = (share.precision or "") + (say(lang, "fig.kv", kv=share.kv_precision.upper()) if share.kv_precision else "")
@@ -358,14 +364,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
                       capacity=gb(share.capacity_bytes)), ""]
     if best:
         lines += _figures(answer, lang)
-    if rec.better is not None and rec.better.job_hours is not None and rec.better.job_usd is not None:
-        lines += [say(lang, "answer.better", option=gpu_words(rec.better), hours=hours(rec.better.job_hours),
-                      usd=cash(rec.better.job_usd, rec)), ""]
-    elif rec.better is not None and rec.better.decode_tokens_per_s and rec.better.usd_per_hour:
-        priced = best is not None and bool(best.usd_per_hour or best.purchase_usd)
-        lines += [say(lang, "answer.better_serve" if priced else "answer.priced", option=gpu_words(rec.better),
-                      tps=tps(rec.better.decode_tokens_per_s), price=_price_cell(rec.better, rec.better.usd_per_hour),
-                      spare=pct(rec.better.headroom_fraction)), ""]
+    lines += _better_lines(rec, lang)
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]
@@ -449,6 +448,25 @@ def _offload_lines(rec: Recommendation, lang: str) -> list[str]:
         return [say(lang, "answer.offload_experts", n=o.cpu_moe_layers or 0, **figures), ""]
     pre = "-".join(f"{x:,.0f}" for x in o.prefill_tokens_per_s_range)
     return [say(lang, "answer.offload_layers", ngl=o.gpu_layers, prefill=pre, **figures), ""]
+
+
+def _better_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The better (or priced) choice beside a plan on the cards the user named, said for the job's own
+    phase (the same run, the same batch job, the same users) with the reason it was named (a code)."""
+    alt, why = rec.better, rec.better_why
+    if alt is None or why is None:
+        return []
+    head = say(lang, "better.head.priced" if why == "unpriced" else "better.head.better")
+    reason = say(lang, f"better.why.{why}")
+    spec = rec.workload.spec
+    if (spec.trains or spec.batch) and alt.job_hours is not None and alt.job_usd is not None:
+        key = "answer.better.train" if spec.trains else "answer.better.batch"
+        return [say(lang, key, head=head, option=gpu_words(alt), hours=hours(alt.job_hours),
+                    usd=cash(alt.job_usd, rec), why=reason), ""]
+    if spec.serves and alt.decode_tokens_per_s and alt.usd_per_hour:
+        return [say(lang, "answer.better.serve", head=head, option=gpu_words(alt), tps=tps(alt.decode_tokens_per_s),
+                    price=_price_cell(alt, alt.usd_per_hour), spare=pct(alt.headroom_fraction), why=reason), ""]
+    return []
 
 
 def _home_alternative(rec: Recommendation, lang: str) -> list[str]:
@@ -914,6 +932,24 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
     return lines + [""]
 
 
+def _bills_more(o: Option) -> bool:
+    """Whether the month a budget is checked against bills more than the plan at its use (a second site, a
+    spare copy, a service around the clock): then the budget line says which cards and hours it bills."""
+    return o.running_usd_per_month is not None and o.usd_per_month is not None \
+        and not math.isclose(o.running_usd_per_month, o.usd_per_month, rel_tol=1e-9)
+
+
+def _running_words(o: Option, rec: Recommendation, lang: str) -> str:
+    """Which rented cards a service's month bills and for how long: '8 × H100 (the plan at each of two sites),
+    730 h a month (around the clock)'."""
+    w = rec.workload
+    name = find_gpu(o.gpu).name
+    why = "two_sites" if w.redundancy == "two-sites" else "spare" if (w.redundancy == "n+1" or w.uptime) else "plan"
+    hours = "clock" if o.running_hours is not None and o.running_hours >= HOURS_PER_MONTH else "use"
+    return say(lang, f"budget.running.{why}", n=f"{o.running_gpus or 0:,}", gpu=name) + say(
+        lang, f"budget.hours.{hours}", hours=f"{o.running_hours or 0:,.0f}", use=pct(w.utilisation))
+
+
 def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     w, best = rec.workload, rec.best
     if best is None or best.owned:
@@ -930,9 +966,14 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         # a one-off budget while renting: does it pay for a year of it, and what would buying cost
         from tools.recommend import BUDGET_MONTHS
 
-        year = best.usd_per_month * BUDGET_MONTHS <= w.budget_usd
-        line = say(lang, "budget.rent_once", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
-                   verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
+        month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
+        year = month * BUDGET_MONTHS <= w.budget_usd
+        if _bills_more(best):
+            line = say(lang, "budget.rent_once_running", usd=cash(month, rec), running=_running_words(best, rec, lang),
+                       verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
+        else:
+            line = say(lang, "budget.rent_once", usd=cash(month, rec), use=pct(w.utilisation),
+                       verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
         if best.purchase_usd:
             line += say(lang, "budget.buy_too", option=bought_words(best), usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.within" if best.purchase_usd <= w.budget_usd else "budget.over"))
@@ -940,7 +981,11 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:
-        if w.spec.serves and best.usd_per_month is not None:
+        if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
+            lines.append(say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
+                             running=_running_words(best, rec, lang), verdict=verdict,
+                             budget=cash(w.budget_usd_per_month, rec)))
+        elif w.spec.serves and best.usd_per_month is not None:
             lines.append(say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
                              verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
         elif best.job_usd is not None:
@@ -965,7 +1010,8 @@ def _spend(rec: Recommendation, o: Option) -> tuple[float, float, str]:
     a monthly budget, the purchase against a one-off budget when buying."""
     w = rec.workload
     if w.budget_usd_per_month:
-        return o.usd_per_month or math.inf, w.budget_usd_per_month, "budget.near"
+        month = o.running_usd_per_month if o.running_usd_per_month is not None else o.usd_per_month
+        return month or math.inf, w.budget_usd_per_month, "budget.near"  # every card the plan runs
     return o.purchase_usd or math.inf, w.budget_usd or math.inf, "budget.near_buy"
 
 

@@ -144,6 +144,8 @@ class Engine(Record):
     for_zh: str = Field("", description="what the engine is for, in Chinese")
     suggested: bool = Field(True, description="named in an answer's 'also runs here' line; False for an engine "
                                               "in maintenance mode, described only when asked about")
+    batching: str = Field("", description="how the engine batches requests from many users, in its own words "
+                                          "('in-flight batching'), from its documentation; empty: not on record")
 
     def support_on(self, gpu: Gpu) -> EngineSupport | None:
         """How this engine runs on that card, or None when it does not."""

@@ -81,3 +81,17 @@ def payload(message: AIMessage) -> dict[str, Any]:
 
 def dump(messages: list[AIMessage]) -> str:
     return json.dumps([{"content": m.content, **m.additional_kwargs} for m in messages], sort_keys=True)
+
+
+def answer_to(message: str, tries: int = 4) -> AIMessage:
+    """The answer to one message, the advisor's questions (how busy the cards are, ...) answered 'not sure'
+    in the message's language, as a newcomer would."""
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in message)
+    turns = [message]
+    last = run_conversation(turns)[-1]
+    for _ in range(tries):
+        if payload(last).get("kind") != "question":
+            break
+        turns.append("不确定" if zh else "not sure")
+        last = run_conversation(turns)[-1]
+    return last

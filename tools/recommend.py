@@ -17,7 +17,17 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import engine_for, engines_on, find_gpu, find_precision, gpus, host_usd, purchase_usd, rules
+from knowledge import (
+    engine_for,
+    engines_on,
+    find_gpu,
+    find_precision,
+    gpus,
+    host_usd,
+    is_custom,
+    purchase_usd,
+    rules,
+)
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import (
@@ -93,6 +103,8 @@ MIN_TOKENS_PER_S = 6.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
+BetterWhy = Literal["train", "service", "unpriced", "tight", "spread"]
+BesideYours = Literal["one_job", "copies", "whole"]
 # Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
 # this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule:
 # no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
@@ -187,6 +199,9 @@ class Workload(ToolInput):
     network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "
                                                                       "own: fast (InfiniBand, RoCE), slow (Ethernet); "
                                                                       "None: not said")
+    redundancy: Literal["n+1", "two-sites"] | None = Field(None, description="redundancy asked for: n+1 (a spare "
+                                                           "copy: 'N+1', 'failover'), two-sites (two sites that each "
+                                                           "carry the whole load: 'two data centers', '两个机房')")
     uptime: float | None = Field(None, gt=0, le=100, description="an availability target in percent ('99.9% "
                                                                 "uptime'): rented consumer cards are a poor base for it")
     population: int | None = Field(None, gt=0, description="people who use the service, not at once ('our 300 doctors'): "
@@ -236,6 +251,13 @@ class Workload(ToolInput):
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
+
+    @property
+    def domestic_only(self) -> bool:
+        """A domestic-only rule (国产化, 信创) is in force: in China, every vendor of a card not made by a
+        Chinese vendor is ruled out."""
+        foreign = {g.vendor for g in gpus() if not g.domestic_china}
+        return self.region == "china" and bool(foreign) and foreign <= set(self.exclude)
 
     @property
     def speed_floor(self) -> float:
@@ -363,6 +385,11 @@ class Option(BaseModel):
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
+    running_gpus: int | None = Field(None, description="rented cards the plan says to run: the plan's (less yours), "
+                                                       "at each site, plus a spare copy for an availability target")
+    running_hours: float | None = Field(None, description="hours a month those cards run and are billed")
+    running_usd_per_month: float | None = Field(None, description="running_gpus x the card's price x running_hours: "
+                                                                  "the month a monthly budget is checked against")
     cny_per_hour: float | None = None
     purchase_usd: float | None = None
     host_usd: float | None = Field(None, description="the machines around the cards, part of purchase_usd")
@@ -413,6 +440,19 @@ class Recommendation(Explained):
     owned_users: int | None = None
     better: Option | None = Field(None, description="when the cards the user limited the choice to are a poor "
                                                    "fit for the job: the best option among all cards")
+    beside_yours: BesideYours | None = Field(None, description="how rented cards sit beside the cards you own that "
+                                            "fall short: one_job (training: yours and rented ones in another place "
+                                            "cannot be one job over the internet, so the run is rented whole), "
+                                            "copies (serving: the rented cards hold whole copies of the model at "
+                                            "the provider, your cards the others, one load balancer in front), "
+                                            "whole (serving: your cards hold no copy, and a copy is never split "
+                                            "between yours and rented ones, so the service is rented whole)")
+    ruled_out: list[str] = Field(default_factory=list, description="cards owned or named ('2x rtx-4090') that a "
+                                 "domestic-only rule the user stated rules out: left out of the plan and said back")
+    better_why: BetterWhy | None = Field(None, description="why `better` is named: train (the card is a poor "
+                                         "training card), service (consumer cards for an organisation's service), "
+                                         "unpriced (no price on record), tight (little memory to spare), spread "
+                                         "(consumer cards over several servers)")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
                                                     "(relaxed 'model=...'): the rented plan for the model asked")
@@ -883,6 +923,11 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         # a reservation is paid for every hour of its term; on demand only for the hours used
         hours = HOURS_PER_MONTH * (1.0 if theirs and theirs.reserved else max(w.utilisation, 0.01))
         opt.usd_per_month = opt.usd_per_hour * hours
+        if w.spec.serves and billed:
+            per_card = opt.usd_per_hour / billed
+            opt.running_gpus = running_gpus(opt, w)
+            opt.running_hours = HOURS_PER_MONTH if theirs and theirs.reserved else service_hours(w)
+            opt.running_usd_per_month = per_card * opt.running_gpus * opt.running_hours
         if w.pays_in_yuan:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
         if opt.job_hours is not None:
@@ -907,16 +952,39 @@ def quoted(w: Workload, gpu_id: str) -> RentQuote | None:
     return next((q for q in w.quotes if q.gpu == gpu_id), None)
 
 
+def running_gpus(opt: Option, w: Workload) -> int:
+    """Every rented card a service plan says to run: the plan's own (less the cards you own); with two sites
+    that each carry the whole load, the whole plan again at the second site; with an availability target or
+    redundancy asked for (N+1), one spare copy of the model more."""
+    billed = opt.gpus - opt.owned_gpus
+    if w.redundancy == "two-sites":
+        return billed + opt.gpus
+    if w.redundancy == "n+1" or w.uptime is not None:
+        return billed + opt.gpus // max(opt.replicas, 1)
+    return billed
+
+
+def service_hours(w: Workload) -> float:
+    """Hours a month rented serving cards run and are billed: a service for other people (more than one at
+    once, a staff, an availability target or redundancy) is up around the clock (HOURS_PER_MONTH) unless
+    the user said how busy it is; one person's model, or a utilisation stated, runs that share of the hours."""
+    for_others = w.users > 1 or w.population is not None or w.uptime is not None or w.redundancy is not None
+    if for_others and "utilisation" in w.flexible:
+        return HOURS_PER_MONTH
+    return HOURS_PER_MONTH * max(w.utilisation, 0.01)
+
+
 def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
+    month = opt.running_usd_per_month if opt.running_usd_per_month is not None else opt.usd_per_month
     if w.budget_usd_per_month is not None:
-        spend = opt.job_usd if job else opt.usd_per_month
+        spend = opt.job_usd if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
             checks.append(spend is not None and spend <= w.budget_usd_per_month)
     if w.budget_usd is not None:
-        rent = opt.job_usd if job else (opt.usd_per_month * BUDGET_MONTHS if opt.usd_per_month is not None else None)
+        rent = opt.job_usd if job else (month * BUDGET_MONTHS if month is not None else None)
         if opt.purchase_usd is not None or rent is not None:
             can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
             can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
@@ -932,6 +1000,9 @@ def _cash(usd: float, w: Workload) -> str:
 def _over_budget(opt: Option, w: Workload) -> str:
     if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd is not None:
         return f"a run costs about {_cash(opt.job_usd, w)}, over the {_cash(w.budget_usd_per_month, w)} budget"
+    if w.budget_usd_per_month is not None and opt.running_usd_per_month is not None and opt.running_hours:
+        return (f"renting {opt.running_gpus} cards for {opt.running_hours:,.0f} h a month costs about "
+                f"{_cash(opt.running_usd_per_month, w)}, over the {_cash(w.budget_usd_per_month, w)} budget")
     if w.budget_usd_per_month is not None and opt.usd_per_month is not None:
         return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, over the "
                 f"{_cash(w.budget_usd_per_month, w)} budget")
@@ -1585,8 +1656,10 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     """The plan as asked; then, when it falls short, the change an expert would make (in this order:
     your own cards with a change you did not rule out, your cards for part of the users and the
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
+    w, ruled_out = _under_the_domestic_rule(w)
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
-        return _recommend_rate(w, with_levers)
+        rec = _recommend_rate(w, with_levers)
+        return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
     rec = _recommend(w, with_levers)
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
@@ -1597,7 +1670,47 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 break
         rec.offload = _offload_plan(w)
         rec.offload_leads = _offload_leads(w, rec)
-    return _name_a_better_card(w, rec)
+    rec = _name_a_better_card(w, rec)
+    beside = _beside_yours(rec)
+    update: dict[str, Any] = ({"ruled_out": ruled_out} if ruled_out else {}) | ({"beside_yours": beside} if beside else {})
+    return rec.model_copy(update=update) if update else rec
+
+
+def _beside_yours(rec: Recommendation) -> BesideYours | None:
+    """Your own cards fall short and the plan rents: a training run cannot span your machines and a cloud's
+    (gradients are exchanged every step; over the internet that is far too slow), so it is rented whole and
+    your cards stay free for other work; a service can, when the rented cards hold whole copies of the model
+    and a load balancer shares the users out (the plan never splits one copy between your cards and theirs)."""
+    best, w = rec.best, rec.workload
+    if best is None or best.owned or not rec.owned_options or any(o.ok for o in rec.owned_options) \
+            or rec.action != "rent":
+        return None
+    if w.spec.trains:
+        return "one_job"
+    return "copies" if best.owned_gpus else "whole"
+
+
+def _under_the_domestic_rule(w: Workload) -> tuple[Workload, list[str]]:
+    """Under a domestic-only rule, cards the user owns or named for the job that are not made by a Chinese
+    vendor (two 4090s owned, 'on H100s') cannot be used for it: the rule holds, they leave the plan and are
+    said back ('Nx id' each), never used or suggested."""
+    if not w.domestic_only:
+        return w, []
+
+    def allowed(name: str) -> bool:
+        if is_custom(name.split(maxsplit=1)[-1]):
+            return True  # a card described by its numbers: its maker is not known here
+        try:
+            return parse_owned(name)[1].domestic_china
+        except (ToolError, ValueError):
+            return True  # a card the tools cannot read is reported where it is read
+
+    dropped = [n for n in w.owned if not allowed(n)] + [n for n in w.candidates or [] if not allowed(n)]
+    if not dropped:
+        return w, []
+    kept = [n for n in w.candidates or [] if allowed(n)]
+    return w.model_copy(update={"owned": [n for n in w.owned if allowed(n)],
+                                "candidates": kept or None}), dropped
 
 
 def _offload_leads(w: Workload, rec: Recommendation) -> bool:
@@ -1838,21 +1951,38 @@ def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommenda
     return four.model_copy(update={"relaxed": "int4"})
 
 
+def _better_why(w: Workload, best: Option) -> BetterWhy | None:
+    """Why the plan on the cards the user named is one to name a better choice beside, as a code: the card
+    is a poor training card (only when the job trains), consumer cards for an organisation's service, no
+    price on record, too little memory to spare, or consumer cards spread over several servers."""
+    if best.owned:
+        return None
+    if best.avoid:
+        return "train" if w.spec.trains and any(a in x for x in best.warnings for a in AVOID) else "service"
+    if not (best.usd_per_hour or best.job_usd or best.purchase_usd):
+        return "unpriced"
+    if best.headroom_fraction < TIGHT_HEADROOM:
+        return "tight"
+    if small_units_only(find_gpu(best.gpu)) and (best.servers or 1) > 1:
+        return "spread"
+    return None
+
+
 def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     """The user insists on a card the answer warns against, or one with no price on record: answer with
-    it, and name the better (or priced) choice."""
+    it, and name the better (or priced) choice for the same job, among the cards the user left in (a
+    domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    unpriced = best is not None and not best.owned and not (best.usd_per_hour or best.job_usd or best.purchase_usd)
-    # a plan the answer warns about: too little memory to spare, or consumer cards spread over several servers
-    warned = best is not None and not best.owned and (best.headroom_fraction < TIGHT_HEADROOM or (
-        small_units_only(find_gpu(best.gpu)) and (best.servers or 1) > 1))
-    if w.candidates and best is not None and (best.avoid or unpriced or warned):
+    why = _better_why(w, best) if w.candidates and best is not None else None
+    if best is not None and why is not None:
         try:
             alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
         except ToolError:  # every other card is ruled out: there is no better one to name
             return rec
-        if alt.best is not None and not alt.best.avoid:
-            return rec.model_copy(update={"better": alt.best})
+        other = alt.best
+        if other is not None and not other.avoid and not other.owned and (other.gpu, other.gpus) != (best.gpu, best.gpus) \
+                and not _excluded(find_gpu(other.gpu), w):
+            return rec.model_copy(update={"better": other, "better_why": why})
     return rec
 
 

@@ -78,6 +78,7 @@ from assistant.reading.message import Understanding, prepare
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
+from assistant.reading.redundancy import read_redundancy
 from assistant.reading.relative import read_scale
 from assistant.reading.rl import (
     read_rl_algorithm,
@@ -134,6 +135,7 @@ READERS = (
     ("context", read_context),
     ("utilisation", read_utilisation),
     ("uptime", read_uptime),
+    ("redundancy", read_redundancy),
     ("region", read_region),
     ("budget", read_budget),
     ("electricity_usd_per_kwh", read_power),

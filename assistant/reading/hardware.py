@@ -179,8 +179,9 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
-    if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]):
-        return False  # "or buy an 8x h100 server for 280k": a card to buy, whatever was said before
+    if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
+            or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
+        return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
     if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
         return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
