@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from assistant.reading.generation import same_generation
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from knowledge import find_model, find_precision, model_index
@@ -514,7 +515,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         if earlier:
             updates["model"] = earlier  # "the gemma one": the Gemma said earlier in the conversation
     before = profile.model_dump()
-    same = _same_family(profile.model, updates.get("model"), u, text)
+    kept = None if u.unknown_model else same_generation(profile.model, updates.get("model"), text)
+    if kept and kept[1]:  # "what about 14b qwen" after Qwen2.5 7B: Qwen2.5 14B, the newer one said as an option
+        turn.notes.append(say(lang, "reply.same_generation", name=find_model(kept[0]).name,
+                              newest=find_model(updates["model"]).name))
+        updates["model"] = kept[0]
+    same = None if kept and kept[1] else kept[0] if kept else _same_family(profile.model, updates.get("model"), u, text)
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
