@@ -472,6 +472,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("users") and profile.users and updates["users"] < profile.users and not profile.population \
             and "population" not in updates and word_pattern("people_partitive").search(text.lower()):
         updates["population"] = profile.users  # "only 40 of them at the same time" after "300 doctors": the 300 use it
+    population = updates.get("population") or profile.population or (profile.users if profile.users and profile.users > 1 else None)
+    if u.online_share and "users" not in updates and population:  # "5% online at peak" after "3000 staff": 150 at once
+        updates["users"] = max(1, math.ceil(population * u.online_share / 100 - 1e-9))
+        updates.setdefault("population", population)
+        turn.notes.append(say(lang, "note.online_share", share=f"{u.online_share:g}", population=f"{population:,.0f}",
+                              n=f"{updates['users']:,}"))
     if ("users" in updates or "users_range" in updates) and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))

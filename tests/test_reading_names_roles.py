@@ -233,3 +233,13 @@ def test_eight_910c_cards_make_one_sixteen_npu_server():
     (reply,) = run_conversation(["8卡910C 部署 qwen2.5 72b 给200人用"])
     assert payload(reply)["profile"]["owned"] == ["16x ascend-910c"]
     assert "16 个 NPU" in reply.content and "1 台 16 卡服务器" in reply.content
+
+
+@pytest.mark.parametrize("first, follow, users", [
+    ("serve llama 3.1 70b to 3000 staff, working hours", "only about 5% are online at peak", 150),
+    ("部署qwen2.5 32b给全院2000人用，工作时间", "高峰大概10%在线", 200),
+])
+def test_a_share_online_said_after_the_people_counts_them(first, follow, users):
+    _, second = run_conversation([first, follow])
+    profile = payload(second)["profile"]
+    assert profile["users"] == users and profile.get("utilisation") != 0.05, second.content[:300]
