@@ -110,10 +110,10 @@ def test_images_scans_or_a_version_keep_the_vision_model():
 # ---------------------------------------------------------------- 3. an unknown MoE is sized as a MoE
 
 UNKNOWN = ["Kimi K3", "Falcon-H9", "Acme-MoE-X", "our in-house model", "我们自研的模型"]
-SHAPES = [(1, "T", 1000), (300, "B", 300), (480, "B", 480), (2, "T", 2000)]
+SHAPES = [(1, "T", 1000), (300, "B", 300), (480, "B", 480), (2, "T", 2000), (1.2, "T", 1200)]
 WITH_ACTIVE = ["{name}, the {t}{u} MoE, {a}B active, for 50 users", "{name} ({t}{u} MoE, A{a}B) for 50 users",
                "serve {name}: a {t}{u} MoE with {a}B active to 50 users", "{name}是{t}{u}的MoE，激活{a}B，50人用",
-               "{name}，{t}{u} MoE，激活参数{a}B，给50人用"]
+               "{name}，{t}{u} MoE，激活参数{a}B，给50人用", "{name} — {t}{u} params, MoE, ~{a}B activated, 50 users"]
 NO_ACTIVE = ["serve {name}, the {t}{u} MoE, for 50 users", "{name} is a {t}{u} mixture-of-experts model, 50 users",
              "{name}是{t}{u}的MoE，50人用", "部署{name}，{t}{u}的混合专家模型，50人用"]
 
@@ -171,6 +171,7 @@ def test_a_network_speed_after_a_card_is_the_network():
         assert "note.card_memory_as_stated" not in dict(u.notes), text
         n += 1
     assert n >= 150
+    assert understand("we have 8x H100 with 400G infiniband").updates.get("network_gbit") == 400
     assert understand("we have 4x 4090 48g").updates.get("owned", [""])[0].startswith("4x ")  # a memory is still one
 
 
@@ -178,7 +179,8 @@ def test_a_network_speed_after_a_card_is_the_network():
 
 ONLINE = ["{p} staff, {s}% online at peak", "we have {p} employees and about {s}% of them are online at the same time",
           "{p} users, {s}% concurrent", "serve llama 3.1 8b to {p} users, peak concurrency is about {s}%",
-          "员工{p}人，高峰{s}%在线", "全公司{p}人，高峰期大概有{s}%的人同时在线", "部署qwen2.5 7b给{p}人用，高峰{s}%同时在线"]
+          "{s}% of our {p} users are active at any one time", "员工{p}人，高峰{s}%在线", "全公司{p}人，高峰期大概有{s}%的人同时在线",
+          "部署qwen2.5 7b给{p}人用，高峰{s}%同时在线", "全公司{p}人，峰值在线率{s}%"]
 
 
 def test_a_share_online_is_people_at_once_not_utilisation():

@@ -125,7 +125,7 @@ def read_model(m: Message) -> str | None:
             continue
         near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
         same_sentence = [a for a in near
-                         if "." not in m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", "")]
+                         if not re.search(r"\.(?!\d)", m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", ""))]
         active = same_sentence[0] if same_sentence else None
         spec = f"{total:g}B" + (f"-A{active.number:g}B" if active else "")
         if re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*b\s*-?\s*a\s*\d", m.masked[q.start:q.end + 6]):

@@ -357,7 +357,8 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
                 first -= 1
             while last < len(tokens) and last - i <= 3 and tokens[last][2] not in stop \
                     and re.fullmatch(r"[a-z0-9.\-]*[a-z][a-z0-9.\-]*", tokens[last][2]) \
-                    and not re.search(r"[^\s\-_]", text[tokens[last - 1][1]:tokens[last][0]]):  # "kimi k3 (1t moe)"
+                    and re.fullmatch(r"\s?|[-_]", text[tokens[last - 1][1]:tokens[last][0]]) \
+                    and not re.fullmatch(r"\d+(?:\.\d+)?[tm]", tokens[last][2]):  # "kimi k3 (1t moe)", "kimi k3 - 1.2t"
                 last += 1
                 if _SIZE_IN_NAME.search(tokens[last - 1][2]):
                     break

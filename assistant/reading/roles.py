@@ -21,7 +21,7 @@ def online_share(m: Message) -> None:
     """'3000 staff, 5% online at peak', '员工5000人，高峰5%在线': the people at once are the people who use it
     times the share (150), said in a note; the percentage is never a utilisation. With no count of people
     in the message the share is only kept from being read as one."""
-    for q in m.role("utilisation_percent"):
+    for q in m.role("utilisation_percent", "uptime"):  # '峰值在线率5%' reads 在线率 as uptime first
         i = m.qty.index(q)
         after = m.masked[q.end:q.end + 60]
         before = m.masked[max(0, q.start - 40):q.start]
