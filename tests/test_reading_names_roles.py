@@ -245,3 +245,10 @@ def test_a_share_online_said_after_the_people_counts_them(first, follow, users):
     _, second = run_conversation([first, follow])
     profile = payload(second)["profile"]
     assert profile["users"] == users and profile.get("utilisation") != 0.05, second.content[:300]
+
+
+@pytest.mark.parametrize("text", ["银行内部部署deepseek v3满血版 首token小于1秒 可用性99.9% 并发两百",
+                                  "99.9% uptime, 200 concurrent users, serve llama 3.1 70b"])
+def test_an_uptime_before_a_count_at_once_stays_an_uptime(text):
+    u = understand(text)
+    assert u.updates.get("uptime") == 99.9 and u.updates.get("users") == 200, u.updates

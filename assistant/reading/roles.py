@@ -25,6 +25,8 @@ def online_share(m: Message) -> None:
         i = m.qty.index(q)
         after = m.masked[q.end:q.end + 60]
         before = m.masked[max(0, q.start - 40):q.start]
+        if q.role == "uptime" and not word_pattern("online_share_before").search(before):
+            continue  # '可用性99.9% 并发两百': an availability target, then the people at once
         if not (word_pattern("online_share_after").match(after) or word_pattern("online_share_before").search(before)):
             continue
         everyone = [p for p in m.role("population") if p.value >= 1] or \
