@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from assistant.reading.generation import same_generation
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from assistant.slots import personal_machine
@@ -481,6 +482,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("users") and profile.users and updates["users"] < profile.users and not profile.population \
             and "population" not in updates and word_pattern("people_partitive").search(text.lower()):
         updates["population"] = profile.users  # "only 40 of them at the same time" after "300 doctors": the 300 use it
+    population = updates.get("population") or profile.population or (profile.users if profile.users and profile.users > 1 else None)
+    if u.online_share and "users" not in updates and population:  # "5% online at peak" after "3000 staff": 150 at once
+        updates["users"] = max(1, math.ceil(population * u.online_share / 100 - 1e-9))
+        updates.setdefault("population", population)
+        turn.notes.append(say(lang, "note.online_share", share=f"{u.online_share:g}", population=f"{population:,.0f}",
+                              n=f"{updates['users']:,}"))
     if ("users" in updates or "users_range" in updates) and "phase" not in updates and profile.phase == "fine-tune":
         updates["phase"] = "train-and-serve"  # people using it means it will be served too
         turn.notes.append(say(lang, "reply.users_mean_serving"))
@@ -524,7 +531,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         if earlier:
             updates["model"] = earlier  # "the gemma one": the Gemma said earlier in the conversation
     before = profile.model_dump()
-    same = _same_family(profile.model, updates.get("model"), u, text)
+    kept = None if u.unknown_model else same_generation(profile.model, updates.get("model"), text)
+    if kept and kept[1]:  # "what about 14b qwen" after Qwen2.5 7B: Qwen2.5 14B, the newer one said as an option
+        turn.notes.append(say(lang, "reply.same_generation", name=find_model(kept[0]).name,
+                              newest=find_model(updates["model"]).name))
+        updates["model"] = kept[0]
+    same = None if kept and kept[1] else kept[0] if kept else _same_family(profile.model, updates.get("model"), u, text)
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))

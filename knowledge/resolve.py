@@ -482,6 +482,59 @@ def find_topic(text: str) -> str | None:
     return None
 
 
+def size_label(model_id: str) -> str:
+    """The size label of a catalog id: 'qwen3-14b' -> '14b', 'qwen3-30b-a3b' -> '30b-a3b'; '' when none."""
+    sizes = _id_sizes(model_id)
+    return sizes[-1] if sizes else ""
+
+
+def line_sibling(model_id: str, size: str) -> str | None:
+    """The catalog model of the same line (the id without its size: 'qwen2.5-', 'llama-3.1-', 'qwen2.5-vl-')
+    with another size ('14b', '70b', '30b-a3b'); None when the line has no model of that size."""
+    line = _ID_SIZE.sub("", model_id)
+    size = size.lower()
+    for m in models():
+        if m.id != model_id and _ID_SIZE.sub("", m.id) == line and size in _id_sizes(m.id):
+            return m.id
+    return None
+
+
+def text_sibling(model_id: str) -> str | None:
+    """The text-only model that a vision-language one extends with a vision tower: same family, size and
+    language-model layout ('mistral small 24b': the text Mistral Small 3 under the vision Mistral Small 3.1),
+    the newest; None when the catalog has none (Gemma 3 27B: Gemma 2 27B is another model)."""
+    m = find_model(model_id)
+    sizes = set(_id_sizes(m.id))
+    if m.modality == "text" or not sizes:
+        return None
+    layout = (m.num_layers, m.hidden_size, m.num_attention_heads, m.num_kv_heads, m.vocab_size)  # the same language model
+    same = [x for x in models() if x.family == m.family and x.modality == "text" and sizes & set(_id_sizes(x.id))
+            and (x.num_layers, x.hidden_size, x.num_attention_heads, x.num_kv_heads, x.vocab_size) == layout]
+    return max(same, key=lambda x: x.as_of).id if same else None
+
+
+_SIZE_WORD = re.compile(r"(?<![a-z0-9.])\d+(?:\.\d+)?\s?b(?:-?a\d+(?:\.\d+)?b)?(?![a-z0-9.])")
+
+
+def _without_sizes(text: str) -> str:
+    return normalise(_SIZE_WORD.sub(" ", re.sub(r"[\s_/\-()]+", " ", text.lower())))
+
+
+@cache
+def _versions(model_id: str) -> frozenset[str]:
+    m = find_model(model_id)
+    names = (m.id, m.name, *m.aliases, *m.hf_ids, *(h.split("/")[-1] for h in m.hf_ids))
+    return frozenset(k for k in map(_without_sizes, names) if re.search(r"\d", k))
+
+
+def names_version(model_id: str, text: str) -> bool:
+    """Whether the text names a catalog model by a name that carries its version or date beside the size
+    ('qwen3 14b', '14b qwen3', 'mistral small 3.1', 'mistral-small-2409'), not by a family and a size only
+    ('qwen 14b', 'the 14b qwen', 'mistral small 24b')."""
+    said = _without_sizes(text)
+    return any(k in said for k in _versions(model_id))
+
+
 __all__ = [
     "FAMILY_WORDS",
     "BadValue",
@@ -493,14 +546,18 @@ __all__ = [
     "find_precision",
     "find_topic",
     "find_topics",
+    "line_sibling",
     "model_from_hub",
     "model_from_size",
     "model_index",
     "model_summary",
+    "names_version",
     "normalise",
     "parse_size",
     "phrase",
     "resolve_model",
     "show_model",
     "size_in_name",
+    "size_label",
+    "text_sibling",
 ]

@@ -75,6 +75,11 @@ class Gpu(Record):
         default_factory=dict,
         description="servers sold with this card, by name, and how many of it each holds (Atlas 800I A2: 8 x 910B)",
     )
+    npus_per_package: int = Field(
+        default=1, ge=1,
+        description="devices the software sees in one package a person counts as a card: the Ascend 910C's two "
+                    "dies are two 64 GB NPUs, so '8卡910C' is 16 of this record",
+    )
     laptop: bool = Field(
         default=False, description="a laptop GPU: soldered into the laptop that holds it, owned, never rented or sold alone",
     )

@@ -131,7 +131,7 @@ HOME = [
     ("I have a 4090, want to chat with llama 3.1 70b", "rtx-4090", "llama-3.1-70b", False),
     ("我有一张3090，想本地跑Qwen2.5-72B", "rtx-3090", "qwen2.5-72b", True),
     ("我有一张3060 12G，想跑qwen2.5-32b聊天", "rtx-3060-12gb", "qwen2.5-32b", False),
-    ("I have an rtx 3070 8gb, want to chat with mistral small 24b", "rtx-3070", "mistral-small-3.1-24b", True),
+    ("I have an rtx 3070 8gb, want to chat with mistral small 24b", "rtx-3070", "mistral-small-3-24b", True),
     ("I have an M2 Pro 32GB macbook, want to run llama 3.1 70b", "apple-m2-pro-32gb", "llama-3.1-70b", True),
 ]
 

@@ -202,8 +202,8 @@ def test_nvlink_flag_follows_interconnect():
 # --- purchase units and host machines -------------------------------------------------------------
 
 BOARD_PARTS = {"a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm", "h100-sxm", "h800-sxm", "h20", "h200",
-               "b200", "b300", "mi300x", "mi325x", "mi355x", "gaudi-3", "ascend-910b", "ascend-910c"}
-RACK_PARTS = {"gb200": 72}  # GB200 is sold as NVL72 racks only
+               "b200", "b300", "mi300x", "mi325x", "mi355x", "gaudi-3", "ascend-910b"}
+RACK_PARTS = {"gb200": 72, "ascend-910c": 16}  # GB200 is sold as NVL72 racks only; the 910C per NPU: 8 packages = 16
 
 
 def test_board_parts_are_sold_as_eight_gpu_units_and_cards_singly():

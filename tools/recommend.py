@@ -900,9 +900,15 @@ def _groups(w: Workload, model: ModelArch, n: int, owned: bool, all_cards: bool,
     return n, 1
 
 
+def _server_gpus(w: Workload, gpu: Gpu) -> int:
+    """GPUs in each server: as said, else a server of this card (an Ascend A3 server is 16 NPUs: 8 two-die
+    910C packages), else the usual 8."""
+    return w.server_gpus or max(SERVER_GPUS, gpu.sold_in if gpu.npus_per_package > 1 else SERVER_GPUS)
+
+
 def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -> None:
     """The layout the writers say: copies, tensor and pipeline parallel, servers, the links inside and between."""
-    per_server = w.server_gpus or SERVER_GPUS
+    per_server = _server_gpus(w, gpu)
     opt.tp, opt.pp, opt.users_per_replica = tp, pp, users
     opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
     opt.link_within = gpu.interconnect
@@ -1054,7 +1060,7 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
     """Whether a plan beyond one server is tried on this card (never a laptop's GPU)."""
-    return _scales_out(w) and not gpu.laptop and (pinned is None or pinned > (w.server_gpus or SERVER_GPUS))
+    return _scales_out(w) and not gpu.laptop and (pinned is None or pinned > (_server_gpus(w, gpu)))
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
@@ -1119,7 +1125,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = _owned_training(w, gpu, count)
         else:
             o = evaluate(w, gpu, count, owned=True)
-        if _scales_out(w) and count > (w.server_gpus or SERVER_GPUS):
+        if _scales_out(w) and count > (_server_gpus(w, gpu)):
             o = _owned_servers(w, gpu, count, o)
         if o:
             owned.append(o)
@@ -1184,7 +1190,7 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
         return None  # training that does not fit, or one person's model: a memory lever is the answer
     if not (w.deadline_hours or w.latency_stated or service):
         return None  # no target was stated: nothing to meet with more cards
-    per_server = w.server_gpus or SERVER_GPUS
+    per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
@@ -1247,11 +1253,11 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
         tries += [(e, "int4", kv) for e, f, kv in tries if e in ("vllm", "sglang") and f not in FOUR_BIT]
     limit = min(w.max_gpus or MAX_SERVING_GPUS, count or MAX_SERVING_GPUS)
     layouts = plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=limit if count else None,
-                   server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit)
+                   server_gpus=_server_gpus(w, gpu), max_gpus=limit)
     if not count and small_units_only(gpu):  # small units in any format: the fewest cards in all
         order_of = {f: i for i, f in enumerate(dict.fromkeys(t[1] for t in tries))}
         layouts = sorted(plan(w.model, gpu, tries, w.users, w.context, w.speed_floor, owned=None,
-                              server_gpus=w.server_gpus or SERVER_GPUS, max_gpus=limit, all_formats=True),
+                              server_gpus=_server_gpus(w, gpu), max_gpus=limit, all_formats=True),
                          key=lambda x: (x.gpus, order_of.get(x.precision, 0), x.unit))
     if not count:
         first = None

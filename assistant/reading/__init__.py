@@ -210,6 +210,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
+    u.online_share = next((q.value for q in m.role("online_share")), None)
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

@@ -99,8 +99,8 @@ def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str,
     if gpu_id.startswith(("apple-", "custom:")):
         return None  # Macs are read by their chip table (names.py)
     x = word_pattern("card_memory_after").match(text[end:end + 48])
-    if not x:
-        return None
+    if not x or word_pattern("memory_is_network").match(text[end:end + 64]):
+        return None  # '8x h100 with 400g infiniband': the network's speed, not the card's memory
     memory = float(x["memory"])
     gpu = find_gpu(gpu_id)
     if memory == gpu.memory_gb or not 1 <= memory <= 1024:

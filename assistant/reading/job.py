@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.reading.generation import as_text_model
 from assistant.reading.message import Message
 from assistant.reading.names import family_words, model_index, name_tokens
 from assistant.reading.quantities import negated
+from assistant.reading.roles import daily_batch, moe_shape
 from assistant.reading.text import (
     EXAMPLE_TOKENS,
     MASK,
@@ -42,7 +44,7 @@ def read_phase(m: Message) -> str | None:
     verbs = [x for x in live("phase.batch_verbs")
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
-    due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words"))
+    due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words")) or daily_batch(m)
     if users and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise 100k-token contracts": people asking, each a request
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
@@ -123,7 +125,7 @@ def read_model(m: Message) -> str | None:
             continue
         near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
         same_sentence = [a for a in near
-                         if "." not in m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", "")]
+                         if not re.search(r"\.(?!\d)", m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", ""))]
         active = same_sentence[0] if same_sentence else None
         spec = f"{total:g}B" + (f"-A{active.number:g}B" if active else "")
         if re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*b\s*-?\s*a\s*\d", m.masked[q.start:q.end + 6]):
@@ -138,6 +140,7 @@ def read_model(m: Message) -> str | None:
     _pos, spec = max(candidates)
     _other_models(m, named, spec)
     if spec[0].isdigit():
+        spec = moe_shape(m, spec)  # "the 1T MoE": its active parameters assumed and said, never dense
         total_b = float(spec.split("B")[0])
         active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
         try:
@@ -145,8 +148,8 @@ def read_model(m: Message) -> str | None:
         except BadValue as e:
             m.problems.append((e.code or "bad_value", e.params))
             return None
-        return _family_and_size(m, spec) or spec
-    return spec
+        return as_text_model(m, _family_and_size(m, spec) or spec)
+    return as_text_model(m, spec)
 
 
 def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None:

@@ -48,6 +48,7 @@ class Understanding:
     with_spare: bool = False  # "including the spare": a total with the N+1 copy
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
     ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
+    online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
 
     @property
     def empty(self) -> bool:
@@ -120,6 +121,11 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
             number, unit, per_token = q.said.split("|")
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
+    from assistant.reading.roles import moe_sizes, npu_counts, online_share  # roles reads a prepared Message
+
+    online_share(msg)
+    moe_sizes(msg)
+    npu_counts(msg)
     return msg
 
 
