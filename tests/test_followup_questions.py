@@ -50,7 +50,7 @@ PHRASES: dict[str, dict[str, list[str]]] = {
     "card_support": {
         "en": ["does the H200 support FP4", "does the b200 have fp4 tensor cores", "can the 4090 run fp8",
                "does the a100 support fp8", "is nvfp4 supported on the rtx 5090"],
-        "zh": ["H20支持fp8吗", "4090能跑fp8吗", "h200支持fp4吗", "b200有没有原生fp4"],
+        "zh": ["H20支持fp8吗", "4090支持fp8吗", "h200支持fp4吗", "b200有没有原生fp4"],
     },
     "total_cost": {
         "en": ["whats the monthly cost of that setup", "what's the cost per month", "how much per month",

@@ -59,7 +59,7 @@ def _code(m: Message, u: Understanding) -> str | None:
         return None
     if asked and _both(m, "metric"):
         return "metric"
-    if _hit(m, _words("gpu_hours")) and (asked or not m.qty):  # "total gpu hours", not "we have 500 gpu hours"
+    if _hit(m, _words("gpu_hours")) and not m.qty:  # "total gpu hours", not "$2 per gpu-hour" or "500 gpu hours"
         return "gpu_hours"
     return None
 
@@ -136,7 +136,7 @@ def _card_support(m: Message, u: Understanding) -> bool:
     cards = list(u.compare_gpus) or ([u.whatif_gpus[1]] if u.whatif_gpus else []) \
         or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []]
     words = _words("card_support")
-    if not cards or set(u.updates) - {"only", "precision", "phase"} or not _hit(m, words):
+    if not cards or set(u.updates) - {"only", "precision", "phase"} or not _hit(m, words) or "fit_check" in u.intents:
         return False
     said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
     if not said:
