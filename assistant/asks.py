@@ -34,25 +34,38 @@ def _link_line(ctx: Any, gpu: Gpu, no_bridge: bool) -> str:
 
 def interconnect(ctx: Any) -> str:
     """Whether the plan needs NVLink: LoRA on several cards moves only adapter gradients; full fine-tuning with
-    sharded states moves every weight and gradient each step; serving moves data only when a copy spans cards."""
+    sharded states moves every weight and gradient each step; serving moves data only when a copy spans cards.
+    A card named ('4090为啥不能nvlink'): that card's link first, then the plan's need when the plan runs on it."""
     rec = ctx.rec
     no_bridge = bool(ctx.turn.ask.get("no_bridge"))
     ctx.data["no_bridge"] = no_bridge
+    named = find_gpu(str(ctx.turn.ask["card"])) if ctx.turn.ask.get("card") else None
+    first: list[str] = []
+    if named is not None:
+        ctx.data["card"] = {"id": named.id, "interconnect": named.interconnect, "nvlink_gbps": named.nvlink_gbps}
+        first.append(_link_line(ctx, named, no_bridge))
+        if named.interconnect == "pcie":
+            first.append(ctx.say("asks.link.no_connector", gpu=named.name))
     if rec is None or rec.best is None:
+        if first:
+            return _joined(ctx, first)
         return "\n\n".join([glossary_reply("nvlink", ctx.lang), ctx.say("asks.link.no_plan")])
     lines: list[str] = []
     run = rec.trains_on
+    on_plan = named is None or named.id in {rec.best.gpu, run.gpu if run else None}
+    if not on_plan:
+        return _joined(ctx, first)
     if rec.workload.spec.trains and run is not None:
         gpu = find_gpu(run.gpu)
-        lines.append(_link_line(ctx, gpu, no_bridge))
+        lines.append(first.pop(0) if first and named and named.id == gpu.id else _link_line(ctx, gpu, no_bridge))
         lines.append(_training_need(ctx, rec, run, gpu))
     if rec.workload.spec.serves or rec.workload.spec.batch:
         best = rec.best
         gpu = find_gpu(best.gpu)
         if not lines:
-            lines.append(_link_line(ctx, gpu, no_bridge))
+            lines.append(first.pop(0) if first and named and named.id == gpu.id else _link_line(ctx, gpu, no_bridge))
         lines.append(_serving_need(ctx, best, gpu))
-    return _joined(ctx, lines)
+    return _joined(ctx, [*lines[:1], *first, *lines[1:]])
 
 
 def _training_need(ctx: Any, rec: Any, run: Option, gpu: Gpu) -> str:

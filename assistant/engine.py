@@ -684,7 +684,7 @@ def _quote_cards(quotes: list[dict[str, Any]], state: AdvisorState, lang: str, t
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").
-CARD_QUESTIONS = ("availability", "forecast", "compare_cards")
+CARD_QUESTIONS = ("availability", "forecast", "compare_cards", "card_support")
 
 
 def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
@@ -697,6 +697,10 @@ def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) 
     if topic in CARD_QUESTIONS:
         turn.intents = sorted({*turn.intents, str(topic)} - {"whatif"})
         turn.cards, turn.compare = list(turn.compare), []
+        said = ((last.additional_kwargs.get("gpu_advisor") or {}).get("results") or {}).get("formats") \
+            if last is not None else None
+        if topic == "card_support" and said and not turn.ask.get("formats"):
+            turn.ask["formats"] = list(said)  # "and B200?" after "does the H200 support FP4?": FP4 on the B200
 
 
 def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:

@@ -62,9 +62,10 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks
+    from assistant import asks, followups
 
-    writer = {"compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
+    writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
+              "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism}[code]
@@ -614,5 +615,5 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
+QUESTION_REPLIES = ("metric", "gpu_hours", "kv_cache", "data_enough", "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
                     "forecast", "quality", "out_of_scope", "rent_buy", "reserve")

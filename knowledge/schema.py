@@ -223,6 +223,10 @@ class Precision(Record):
     compute: Literal["bf16", "fp8", "int8"] = Field(
         default="bf16", description="tensor-core format the matrix multiplies run in"
     )
+    tensor_core_archs: list[Arch] = Field(
+        default_factory=list, description="chip architectures whose tensor cores compute in this format natively "
+        "(FP4 on Blackwell); on the others engines unpack it to 16 bits: it saves memory, not compute",
+    )
     notes: str = ""
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
+from assistant.reading.followups import read_followup
 from assistant.reading.hardware import (
     read_budget,
     read_card_count,
@@ -252,6 +253,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_quotes(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
+    read_followup(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 

@@ -1,0 +1,218 @@
+"""Replies to follow-ups that carry their own question (assistant/reading/followups.py): what a speed figure of
+the plan is, the plan's GPU hours, the KV cache a model takes, whether a number of examples is enough.
+
+Each reply is short and tied to the plan on screen when there is one; every figure comes from a tool result
+(speed, inference_memory, training_time, the plan's own options), the words from the language catalogs.
+Nothing is sized anew: the plan stays as it is, and the question still open is asked again after the reply."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from assistant.writers import gb, hours, pct, seconds, tps
+from tools.cost import HOURS_PER_MONTH
+
+
+def _call(ctx: Any, tool: str, fn: Any, inp: Any) -> Any:
+    """Run one tool and record the call (the reply's tool activity), as the other replies do."""
+    start = time.perf_counter()
+    result = fn(inp)
+    if ctx.recorder is not None:
+        ctx.recorder(tool, inp.model_dump(mode="json"), result.model_dump(mode="json"),
+                     (time.perf_counter() - start) * 1000)
+    return result
+
+
+def _sep(ctx: Any) -> str:
+    return "" if ctx.lang == "zh" else " "
+
+
+# ---------------------------------------------------------------- what a figure is
+
+
+def metric(ctx: Any) -> str:
+    """'are those ttft numbers p99 or averages?': neither; the model's estimate for one request with everyone on
+    at once, with the range the calibration residuals give (the speed tool), and the queueing percentiles when
+    the plan was sized for a request rate."""
+    from assistant.advice import serving_setup
+    from tools.throughput import SpeedInput, speed
+
+    rec = ctx.rec
+    best = rec.best if rec else None
+    if rec is None or best is None or best.ttft_s is None or not best.decode_tokens_per_s or not best.precision:
+        ctx.data["metric"] = {"plan": False}
+        return ctx.say("fup.metric.no_plan")
+    w = rec.workload
+    mem = serving_setup(w, best)
+    inp = SpeedInput(model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, pp=mem.pp, batch=mem.batch,
+                     context=mem.context, engine=best.engine, kv_precision=best.kv_precision)
+    s = _call(ctx, "speed", speed, inp)
+    p_low, p_high = s.prefill_tokens_per_s_range or (s.prefill_tokens_per_s, s.prefill_tokens_per_s)
+    d_low, d_high = s.decode_tokens_per_s_range or (s.decode_tokens_per_s, s.decode_tokens_per_s)
+    ttft_fast = best.ttft_s * s.prefill_tokens_per_s / p_high  # the plan's first token, scaled by the prefill range
+    ttft_slow = best.ttft_s * s.prefill_tokens_per_s / p_low
+    tps_low = best.decode_tokens_per_s * d_low / s.decode_tokens_per_s
+    tps_high = best.decode_tokens_per_s * d_high / s.decode_tokens_per_s
+    ctx.data["metric"] = {"plan": True, "kind": "model_estimate", "ttft_s": best.ttft_s,
+                          "ttft_range_s": [ttft_fast, ttft_slow], "tokens_per_s": best.decode_tokens_per_s,
+                          "tokens_per_s_range": [tps_low, tps_high], "users": mem.batch,
+                          "prompt_tokens": w.prompt_length()}
+    lines = [ctx.say("fup.metric.what", users=f"{mem.batch:,}", prompt=f"{w.prompt_length():,}"),
+             ctx.say("fup.metric.figures", option=f"{best.gpus} × {best.gpu_name}", ttft=seconds(best.ttft_s),
+                     ttft_low=seconds(ttft_fast), ttft_high=seconds(ttft_slow), tps=tps(best.decode_tokens_per_s),
+                     tps_low=tps(tps_low), tps_high=tps(tps_high))]
+    traffic = rec.traffic
+    if traffic is not None and getattr(traffic, "ttft_p99_s", None):
+        lines.append(ctx.say("fup.metric.traffic", p50=seconds(traffic.ttft_p50_s), p99=seconds(traffic.ttft_p99_s)))
+        ctx.data["metric"]["ttft_p50_s"], ctx.data["metric"]["ttft_p99_s"] = traffic.ttft_p50_s, traffic.ttft_p99_s
+    else:
+        lines.append(ctx.say("fup.metric.tail"))
+    return _sep(ctx).join(lines)
+
+
+# ---------------------------------------------------------------- GPU hours
+
+
+def gpu_hours(ctx: Any) -> str:
+    """'how many gpu hours is that in total': GPUs x hours of the plan's own result: a run's hours for a job
+    that ends, a month's hours at the plan's utilisation for serving."""
+    rec = ctx.rec
+    best = rec.best if rec else None
+    if rec is None or best is None:
+        ctx.data["gpu_hours"] = None
+        return ctx.say("fup.gpu_hours.no_plan")
+    lines: list[str] = []
+    data: dict[str, Any] = {}
+    run = rec.training_run or (best if best.job_hours is not None else None)
+    if run is not None and run.job_hours is not None:
+        total = run.gpus * run.job_hours
+        data["run"] = {"gpus": run.gpus, "hours": run.job_hours, "gpu_hours": total, "usd": run.job_usd}
+        lines.append(ctx.say("fup.gpu_hours.run", option=f"{run.gpus} × {run.gpu_name}", hours=hours(run.job_hours),
+                             total=f"{total:,.1f}" if total < 100 else f"{total:,.0f}"))
+    if rec.workload.spec.serves:
+        use = rec.workload.utilisation
+        month = best.gpus * HOURS_PER_MONTH * use
+        data["month"] = {"gpus": best.gpus, "hours_per_month": HOURS_PER_MONTH, "utilisation": use, "gpu_hours": month}
+        lines.append(ctx.say("fup.gpu_hours.month", option=f"{best.gpus} × {best.gpu_name}", gpus=best.gpus,
+                             hours=f"{HOURS_PER_MONTH:,.0f}", use=pct(use), total=f"{month:,.0f}"))
+    ctx.data["gpu_hours"] = data
+    return _sep(ctx).join(lines) if lines else ctx.say("fup.gpu_hours.no_plan")
+
+
+# ---------------------------------------------------------------- KV cache
+
+
+def kv_cache(ctx: Any) -> str:
+    """'qwen3 8b开32k上下文 kv cache大概占多少': the KV cache of one conversation at that context and of all the
+    users at once, from inference_memory (the plan's KV format when the model is the plan's)."""
+    from tools.common import ToolError
+    from tools.inference import InferenceMemoryInput, inference_memory
+
+    ask = ctx.turn.ask
+    rec = ctx.rec
+    plan = rec.workload if rec else None
+    model = ask.get("model") or (plan.model if plan else None) or ctx.profile.get("model")
+    if not model:
+        ctx.data["kv_cache"] = None
+        return ctx.say("fup.kv.no_model")
+    same = plan is not None and plan.model == model
+    context = int(ask.get("context") or (plan.context if same and plan else 0) or ctx.profile.get("context") or 8192)
+    users = int(ask.get("users") or (plan.users if same and plan else 0) or ctx.profile.get("users") or 1)
+    best = rec.best if rec and same else None
+    precision = (best.precision if best and best.precision else None) or "bf16"
+    kv = best.kv_precision if best else None
+    try:
+        one = _call(ctx, "inference_memory", inference_memory,
+                    InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context, batch=1))
+    except (ToolError, LookupError, ValueError):
+        ctx.data["kv_cache"] = None
+        return ctx.say("fup.kv.no_model")
+    per_user = one.kv_cache_bytes
+    kv_name = (kv or "bf16").upper()
+    ctx.data["kv_cache"] = {"model": model, "context": context, "kv_precision": kv_name.lower(),
+                            "per_user_bytes": per_user, "users": users, "total_bytes": per_user * users}
+    lines = [ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
+    if users > 1:
+        lines.append(ctx.say("fup.kv.all", users=f"{users:,}", gb=gb(per_user * users)))
+    lines.append(ctx.say("fup.kv.grows"))
+    return _sep(ctx).join(lines)
+
+
+# ---------------------------------------------------------------- is that much data enough
+
+
+def data_enough(ctx: Any) -> str:
+    """'数据只有五百条 够吗': enough is a question of quality, which the tools do not measure; what they do say is
+    the size of the job, which that many examples keep small (training_time on the plan's card when there is one)."""
+    from assistant.reading import EXAMPLE_TOKENS
+    from tools.recommend import training_time_setup
+
+    items = int(ctx.turn.ask.get("items") or 0)
+    lines = [ctx.say("fup.data.quality", items=f"{items:,}" if items else ctx.say("fup.data.that_many"))]
+    tokens = items * EXAMPLE_TOKENS
+    data: dict[str, Any] = {"items": items, "tokens_per_item": EXAMPLE_TOKENS, "tokens": tokens}
+    rec = ctx.rec
+    run = rec.trains_on if rec else None
+    if items and rec is not None and run is not None and rec.workload.spec.trains:
+        from tools.training_time import training_time
+
+        w = rec.workload.model_copy(update={"train_tokens": float(tokens)})
+        t = _call(ctx, "training_time", training_time, training_time_setup(w, run.gpu, run.gpus, run.owned))
+        data["hours"] = t.hours
+        lines.append(ctx.say("fup.data.sized", tokens=f"{tokens / 1e6:,.1f}", each=f"{EXAMPLE_TOKENS:,}",
+                             option=f"{run.gpus} × {run.gpu_name}", hours=hours(t.hours)))
+    elif items:
+        lines.append(ctx.say("fup.data.tokens", tokens=f"{tokens / 1e6:,.1f}", each=f"{EXAMPLE_TOKENS:,}"))
+    ctx.data["data_enough"] = data
+    return _sep(ctx).join(lines)
+
+
+# ---------------------------------------------------------------- does a card compute in a format
+
+
+FOUR_BIT = ("nvfp4", "mxfp4")  # the FP4 formats; a bare "FP4" asks about either
+
+
+def card_support(ctx: Any) -> str:
+    """'does the H200 support FP4?': for each card named, whether its tensor cores compute in that format (the
+    card record's FP8 and INT8 figures; the format record's architectures for FP4), and the engines that load it."""
+    from knowledge import engines, find_gpu, find_precision
+
+    said = list(ctx.turn.ask.get("formats") or [])
+    cards = [find_gpu(c) for c in ctx.turn.cards or []]
+    lines: list[str] = []
+    data: list[dict[str, Any]] = []
+    for gpu in cards:
+        for fmt in said:
+            kind = fmt.replace(" ", "")
+            if "fp4" in kind:
+                ids = [kind] if kind in FOUR_BIT else list(FOUR_BIT)
+                archs = {a for i in ids for a in find_precision(i).tensor_core_archs}
+                native = gpu.arch in archs
+                name = "FP4" if len(ids) > 1 else find_precision(ids[0]).name.split(" (")[0]
+                lines.append(ctx.say("fup.support.fp4_yes" if native else "fup.support.fp4_no", gpu=gpu.name, fmt=name))
+                data.append({"gpu": gpu.id, "format": kind, "native": native, "formats": ids})
+                loads = sorted({e for i in ids for e in find_precision(i).engines})
+            elif kind == "fp8":
+                native = bool(gpu.fp8_tflops)
+                lines.append(ctx.say("fup.support.fp8_yes", gpu=gpu.name, tflops=f"{gpu.fp8_tflops:,.0f}") if native
+                             else ctx.say("fup.support.fp8_no", gpu=gpu.name))
+                data.append({"gpu": gpu.id, "format": kind, "native": native, "fp8_tflops": gpu.fp8_tflops})
+                loads = []
+            elif kind == "int8":
+                native = bool(gpu.int8_tops)
+                lines.append(ctx.say("fup.support.int8_yes", gpu=gpu.name, tops=f"{gpu.int8_tops:,.0f}") if native
+                             else ctx.say("fup.support.int8_no", gpu=gpu.name))
+                data.append({"gpu": gpu.id, "format": kind, "native": native, "int8_tops": gpu.int8_tops})
+                loads = []
+            else:  # bf16 / fp16: the card's 16-bit tensor throughput
+                lines.append(ctx.say("fup.support.bf16", gpu=gpu.name, tflops=f"{gpu.bf16_tflops:,.0f}"))
+                data.append({"gpu": gpu.id, "format": kind, "native": True, "bf16_tflops": gpu.bf16_tflops})
+                loads = []
+            if loads and gpu is cards[-1]:
+                names = [next((e.name for e in engines() if e.id == x), x) for x in loads]
+                lines.append(ctx.say("fup.support.engines", fmt=name, engines=ctx.say("list_sep").join(names)))
+    ctx.data["support"] = data
+    ctx.data["formats"] = said
+    return _sep(ctx).join(lines) if lines else ctx.say("fup.kv.no_model")

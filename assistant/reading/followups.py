@@ -1,0 +1,148 @@
+"""Follow-ups that carry their own question, read before anything in them is taken as a value to size:
+what a speed figure is ('are those ttft numbers p99 or averages?'), the plan's GPU hours ('how many gpu hours
+is that in total'), the KV cache ('qwen3 8b开32k上下文 kv cache大概占多少'), why not another engine ('why not
+just llama.cpp'), whether a number of examples is enough ('数据只有五百条 够吗'), why a card has no NVLink
+('4090为啥不能nvlink'), the plan's monthly cost ('whats the monthly cost of that setup').
+
+Each is an intent code (FOLLOWUPS, or one of reading.asks' and intents' codes) with what it is about in
+`u.ask`; the words are assistant/reading/words/followups.yaml's, the replies assistant/followups.py's. A message
+that gives something else to size (a user count, a card to plan on) stays a sizing request."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab
+
+# Intent codes answered by assistant/followups.py, in the order they are tried.
+FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough")
+# What a KV-cache question may name about itself ('qwen3 8b at 32k'): the model and context it is asked for.
+KV_SLOTS = {"model", "context", "precision", "users", "kv_cache"}
+# What a data question's own number fills ('五百条'): examples, whichever slot the reader gave them.
+DATA_SLOTS = {"batch_items", "train_tokens", "batch_input_tokens", "seq_len", "phase", "method"}
+# Follow-ups that name a concept the glossary explains, asked of a figure (how big, p99 or average): theirs.
+TOPIC_CODES = {"metric", "kv_cache"}
+# A bare number this large in a KV-cache question is its context ('at 32k'), not a count of users.
+MIN_CONTEXT = 512
+# Intents a follow-up's own question replaces (its words read as a what-if or a request for the math).
+DROPPED = {"whatif", "math", "why", "why_not", "explain", "concept", "not_sure"}
+
+
+def _typed(m: Message) -> str:
+    return unicodedata.normalize("NFKC", m.raw).lower()
+
+
+def _words(key: str) -> Any:
+    return vocab()["followups"][key]
+
+
+def _hit(m: Message, words: dict[str, str]) -> bool:
+    return bool(re.search(words["en"], m.text) or re.search(words["zh"], _typed(m)))
+
+
+def _both(m: Message, key: str) -> bool:
+    return _hit(m, _words(key)["subject"]) and _hit(m, _words(key)["cue"])
+
+
+def _code(m: Message, u: Understanding) -> str | None:
+    """The follow-up this message asks, or None."""
+    rest = set(u.updates) - m.weak
+    asked = _hit(m, _words("question"))  # "实测首token大概2秒": a figure told, not asked about
+    if asked and _both(m, "kv_cache") and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
+        return "kv_cache"
+    if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
+        return "data_enough"
+    if rest:
+        return None
+    if asked and _both(m, "metric"):
+        return "metric"
+    if _hit(m, _words("gpu_hours")) and not m.qty:  # "total gpu hours", not "$2 per gpu-hour" or "500 gpu hours"
+        return "gpu_hours"
+    return None
+
+
+def _items(m: Message) -> int | None:
+    """The number of examples said ('五百条', '500 examples'): the first count read, whatever role it got."""
+    return next((int(q.value) for q in m.qty if q.value >= 1 and not q.negated), None)
+
+
+def read_followup(m: Message, u: Understanding) -> None:
+    """One of FOLLOWUPS (or interconnect, engine_choice, total_cost for the follow-ups those already answer),
+    with what it is about in u.ask; the values its own words filled are dropped."""
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None:
+        return
+    if not u.topic and (_link_why(m, u) or _card_support(m, u) or _engine_why(m, u) or _monthly_cost(m, u)):
+        return
+    code = _code(m, u)
+    if code is None or (u.topic and code not in TOPIC_CODES):
+        return
+    u.topic, u.aside = None, None  # "are the ttft figures averages?": a question about this plan's figure
+    ask: dict[str, object] = {}
+    if code == "kv_cache":
+        ask = {k: u.updates[k] for k in ("model", "context", "users") if k in u.updates}
+        tokens = next((int(q.context_tokens) for q in m.qty if q.value >= MIN_CONTEXT and not q.negated), None)
+        if "context" not in ask and tokens:
+            ask["context"] = tokens  # "how big is the kv cache at 32k": the context it is asked at
+    if code == "data_enough":
+        items = u.updates.get("batch_items") or _items(m)
+        ask = {"items": int(items)} if items else {}
+    u.intents = (u.intents - DROPPED - {"total_cost"}) | {code}
+    u.ask = {**u.ask, **ask}
+    u.updates, u.scale, u.compare_gpus, u.whatif_gpus, u.notes, u.problems = {}, {}, [], None, [], []
+
+
+def _link_why(m: Message, u: Understanding) -> bool:
+    """'4090为啥不能nvlink', "why can't the 4090 use nvlink": the link question, about the card named."""
+    cards = list(u.compare_gpus) or ([u.whatif_gpus[1]] if u.whatif_gpus else []) \
+        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or u.updates.get("exclude") or []]
+    subject = vocab()["asks"]["interconnect"]["subject"]
+    if not cards or set(u.updates) - {"only", "exclude", "phase"} or not _hit(m, subject) \
+            or not _hit(m, _words("link_why")):
+        return False
+    u.intents = (u.intents - DROPPED) | {"interconnect"}
+    u.ask = {**u.ask, "card": cards[0]}
+    u.cards = [cards[0]]
+    u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []
+    return True
+
+
+def _engine_why(m: Message, u: Understanding) -> bool:
+    """'why not just llama.cpp', '为什么不用ollama': whether that engine suits this job (engine_choice), not a switch."""
+    engines = list(dict.fromkeys(e for _s, _e, e in m.engines))
+    if not engines or set(u.updates) - {"engine", "precision", "phase"} or not _hit(m, _words("engine_why")):
+        return False
+    u.intents = (u.intents - DROPPED) | {"engine_choice"}
+    u.engines = engines
+    u.updates, u.compare_gpus, u.whatif_gpus = {}, [], None
+    return True
+
+
+def _monthly_cost(m: Message, u: Understanding) -> bool:
+    """'whats the monthly cost of that setup': the plan's cost per month (total_cost)."""
+    if set(u.updates) - {"phase"} or u.compare_gpus or u.whatif_gpus or "total_cost" in u.intents \
+            or not _hit(m, _words("monthly_cost")):
+        return False
+    u.intents = (u.intents - DROPPED) | {"total_cost"}
+    u.updates = {}
+    return True
+
+
+def _card_support(m: Message, u: Understanding) -> bool:
+    """'does the H200 support FP4?', 'H20支持fp8吗': whether those cards compute in that format (card_support),
+    not a plan held to them."""
+    cards = list(u.compare_gpus) or ([u.whatif_gpus[1]] if u.whatif_gpus else []) \
+        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []]
+    words = _words("card_support")
+    if not cards or set(u.updates) - {"only", "precision", "phase"} or not _hit(m, words) or "fit_check" in u.intents:
+        return False
+    said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
+    if not said:
+        return False
+    u.intents = (u.intents - DROPPED) | {"card_support"}
+    u.ask = {**u.ask, "formats": list(dict.fromkeys(said))}
+    u.cards = list(dict.fromkeys(cards))
+    u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []
+    return True
