@@ -352,8 +352,13 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.domestic_ruled_out", cards=cards_words(rec.ruled_out, lang)), ""]
     lines += _home_alternative(rec, lang)
     lines += [] if rec.offload_leads else _offload_lines(rec, lang)
-    lines += _owned_lines(rec, lang)
-    if rec.beside_yours is not None and best is not None:
+    if rec.offload_leads and best is not None and not best.owned:
+        # your card with part in RAM is the answer: the rented cards below are the all-on-a-card alternative,
+        # not a plan that replaces it (no "cannot do this", no renting the whole service, no rent-or-buy)
+        lines += [say(lang, "answer.offload_all_on_card", option=gpu_words(best)), ""]
+    else:
+        lines += _owned_lines(rec, lang)
+    if rec.beside_yours is not None and best is not None and not rec.offload_leads:
         lines += [say(lang, f"answer.beside.{rec.beside_yours}", option=gpu_words(best),
                       added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}"), ""]
     share = rec.owned_share
@@ -374,7 +379,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
-    lines += [] if own_prices else _rent_or_buy_lines(rec, lang)
+    lines += [] if own_prices or rec.offload_leads else _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])

@@ -49,6 +49,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
              and not word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]  # a price
     money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
+    money = [q for q in money if not word_pattern("money_paid_before").search(m.masked[max(0, q.start - 20):q.start])]
     if money:
         from assistant.reading.quotes import priced
 
@@ -182,10 +183,12 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
-    if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
-        return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
+    if word_pattern("owned_paid").search(prefix):
+        return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
+    if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
+        return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if _topic(m, s, e):
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
     mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
@@ -302,8 +305,8 @@ def read_only(m: Message) -> list[str] | None:
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     for s, e, gpu_id, count in m.gpus:
-        if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e):
-            continue
+        if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e) or _overflow(m, s, e):
+            continue  # ... or 'also rent 8 h100s if needed': a card allowed beside yours, not the only one
         only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"] or _laptop(gpu_id)  # a Mac or laptop named is owned
         if only or (_chosen(m, s, e) and not mine):
@@ -347,7 +350,11 @@ def read_preference(m: Message) -> str | None:
         return "rent"
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
         return None  # "our box or do we need to rent?": asked about, not preferred
-    hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")]
+    hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")
+            if not (name == "rent" and _overflow(m, x.start(), x.end()))]
+    if not hits and any(_overflow(m, x.start(), x.end()) for x in m.live("preference.rent")):
+        _note_once(m, ("note.rent_overflow", {}))  # "rent more if needed": yours first, renting what they cannot do
+        return None
     if not hits:  # "no cloud", "don't want to rent": the other way
         hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
                 for x in word_pattern(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
@@ -355,6 +362,13 @@ def read_preference(m: Message) -> str | None:
         key = m.text.strip(" .!")
         return vocab()["choice_words"]["preference"].get(key)
     return max(hits)[1] if hits else None
+
+
+def _overflow(m: Message, s: int, e: int) -> bool:
+    """A rent said as overflow ('rent more if needed', '不够可以再租'): allowed beside the user's own cards,
+    not preferred over them."""
+    return bool(word_pattern("rent_overflow_before").search(m.masked[max(0, s - 16):s])
+                or word_pattern("rent_overflow_after").match(m.masked[e:e + 48]))
 
 
 def read_card_count(m: Message, u: Understanding) -> None:

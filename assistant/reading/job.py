@@ -108,6 +108,12 @@ def _descriptive(text: str, x: re.Match[str]) -> bool:
     return bool(word_pattern("participle_before").search(text[max(0, x.start() - 16):x.start()]))
 
 
+def _alternative_size(m: Message, pos: int, named: list[tuple[int, str]]) -> bool:
+    """A bare size said as the other option after a named model ('qwen 14b possible? or the 7b one')."""
+    return any(p < pos for p, _c in named) and bool(
+        word_pattern("size_alternative_before").search(m.masked[max(0, pos - 48):pos]))
+
+
 def read_model(m: Message) -> str | None:
     """The model: a catalog name ('qwen 72b' -> qwen2.5-72b, the newest of that family), a size
     ('27B', '26B total with 3.8B active' -> '26B-A3.8B'), or the size an unknown name carries."""
@@ -136,7 +142,8 @@ def read_model(m: Message) -> str | None:
     if not candidates:
         return None
     named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
-    candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)]
+    candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)
+                  and not (c[0].isdigit() and _alternative_size(m, pos, named))]
     _pos, spec = max(candidates)
     _other_models(m, named, spec)
     if spec[0].isdigit():
