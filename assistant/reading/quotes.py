@@ -92,9 +92,9 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         monthly = term is not None
         reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
-        machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
-                                                  or word_pattern("price_machine").search(after))
-                                             and not word_pattern("price_per_card").search(before + after))
+        between = _between(m, q, start, end)
+        machine = in_machine is not None or (any(word_pattern("price_machine").search(x) for x in (before, after, between))
+                                             and not word_pattern("price_per_card").search(before + after + between))
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
@@ -104,6 +104,17 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
         amounts[start] = q
     return [(amounts[start], quote) for start, quote in claimed.items()]
+
+
+def _between(m: Message, q: Quantity, start: int, end: int) -> str:
+    """The words joining a price to its card, the card's own words after it included: '8卡H20整机 , 一个月租金
+    4.2万' (the machine said after the card, before a comma), '27k a month for a whole 8x H100 node'."""
+    if start < 0:
+        return ""
+    if end <= q.start:
+        return m.masked[end:q.start]
+    tail = word_pattern("quote_between").split(m.masked[end:end + NEAR], maxsplit=1)[0]
+    return m.masked[q.end:start] + " " + tail
 
 
 def _rent_alone(m: Message, q: Quantity) -> bool:
