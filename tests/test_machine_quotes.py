@@ -110,3 +110,48 @@ def test_a_24_card_plan_rents_and_buys_three_machines():
     running = rb["buy_total_usd"] - machines * 1_800_000 * rate
     assert 0 < running < 1_800_000 * rate, rb
     assert "3 台 8 卡整机" in replies[-1].content
+
+
+HOURLY_ZH = ["{c}整机每小时{a}", "{c} 一台每小时{a}元", "{n}卡{c}整机一小时{a}块"]
+HOURLY_EN = ["{c} {a} per node per hour", "an {n}x {c} node is {a}/hr", "a whole {n}x {c} server at {a} an hour"]
+
+
+@pytest.mark.parametrize("form", HOURLY_ZH)
+def test_a_machine_rent_by_the_hour_in_chinese_is_shared_over_its_cards(form):
+    rate = rules().usd_per_cny
+    for (said, (gpu, n)), yuan in itertools.product(CARDS_ZH.items(), (300, 60, 480)):
+        text = form.format(c=said, n=n, a=yuan)
+        q = _one_quote(text)
+        assert (q["gpu"], q["reserved"]) == (gpu, False), text
+        assert q["usd_per_gpu_hour"] == pytest.approx(yuan * rate / n, rel=1e-3), text
+
+
+@pytest.mark.parametrize("form", HOURLY_EN)
+def test_a_machine_rent_by_the_hour_in_english_is_shared_over_its_cards(form):
+    for (said, (gpu, n)), usd in itertools.product(CARDS_EN.items(), (40, 19.92, 28)):
+        text = form.format(c=said, n=n, a=f"${usd}")
+        q = _one_quote(text)
+        assert (q["gpu"], q["reserved"]) == (gpu, False), text
+        assert q["usd_per_gpu_hour"] == pytest.approx(usd / n, rel=1e-3), text
+
+
+@pytest.mark.parametrize(("text", "used", "aside"), [
+    ("coreweave wants 27k a month for a whole 8x H100 node, runpod quoted us 2.49/hr per H100",
+     2.49, 27000 / 8 / HOURS_PER_MONTH),
+    ("runpod quoted us 2.49/hr per H100, coreweave wants 27k a month for a whole 8x H100 node",
+     2.49, 27000 / 8 / HOURS_PER_MONTH),
+    ("coreweave wants 16k a month for a whole 8x H100 node, runpod quoted us 3.10/hr per H100",
+     16000 / 8 / HOURS_PER_MONTH, 3.10),
+])
+def test_two_rents_for_one_card_price_the_plan_at_the_lower_and_say_the_other(text, used, aside):
+    q = _one_quote(text)
+    assert q["usd_per_gpu_hour"] == pytest.approx(used, rel=1e-3)
+    assert q["aside_usd_per_gpu_hour"] == pytest.approx(aside, rel=1e-3)
+    assert q["reserved"] is (used != 2.49 and used != 3.10)
+
+
+def test_the_rent_set_aside_is_said_back():
+    reply = run_conversation(["serve gemma 3 27b to 120 users, we rent only, around the clock. coreweave wants 27k a "
+                              "month for a whole 8x H100 node, runpod quoted us 2.49/hr per H100"])[-1]
+    assert "You gave two rents for the NVIDIA H100 SXM 80GB: $2.49 and $4.62 a card-hour" in reply.content
+    assert "at $2.49 per card-hour" in reply.content

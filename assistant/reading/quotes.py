@@ -28,7 +28,15 @@ def read_quotes(m: Message, u: Understanding) -> None:
     found = card_quotes(m)
     by_card: dict[str | None, dict] = {}
     for _q, quote in found:
-        by_card[quote["gpu"]] = {**by_card.get(quote["gpu"], {}), **quote}
+        had = by_card.get(quote["gpu"], {})
+        rates = [x["usd_per_gpu_hour"] for x in (had, quote) if x.get("usd_per_gpu_hour") is not None]
+        if len(rates) == 2 and rates[0] != rates[1]:
+            # two rents for one card ('27k a month for a whole 8x H100 node, runpod quoted us 2.49/hr per H100'):
+            # the lower per card-hour prices the plan, the other is said back (aside_usd_per_gpu_hour)
+            low, high = (had, quote) if rates[0] < rates[1] else (quote, had)
+            quote = {**quote, **{k: low[k] for k in ("usd_per_gpu_hour", "reserved") if k in low},
+                     "aside_usd_per_gpu_hour": high["usd_per_gpu_hour"]}
+        by_card[quote["gpu"]] = {**had, **quote}
     bought = _bought(u)
     if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
         by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
