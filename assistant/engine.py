@@ -664,23 +664,35 @@ def _rent_quotes(u: Understanding, turn: Turn, state: AdvisorState, lang: str) -
 def _quote_cards(quotes: list[dict[str, Any]], state: AdvisorState, lang: str, turn: Turn) -> list[dict[str, Any]]:
     """The quotes with their cards: a rent said with no card ('租的话每卡每小时大概8块钱') is the plan's card's (or
     the one card the plan is held to), said so; with no such card it is said back, unused."""
-    from knowledge import rules
 
-    out = [q for q in quotes if q.get("gpu")]
+    out = []
+    for q in quotes:
+        if not q.get("gpu"):
+            continue
+        if q.get("aside_usd_per_gpu_hour") is not None:  # two rents for one card: the lower is used, the other said
+            turn.notes.append(say(lang, "note.quote_aside", gpu=find_gpu(q["gpu"]).name,
+                                  used=_rate(q["usd_per_gpu_hour"], lang), aside=_rate(q["aside_usd_per_gpu_hour"], lang)))
+        out.append({k: v for k, v in q.items() if k != "aside_usd_per_gpu_hour"})
     for q in quotes:
         if q.get("gpu") or q.get("usd_per_gpu_hour") is None:
             continue
         plan = _plan_cards(state.get("results") or {})
         held = _kinds((state.get("profile") or {}).get("only"))
         card = plan[1] if plan else held.pop() if len(held) == 1 else None
-        yuan = lang == "zh"
-        rate = f"¥{q['usd_per_gpu_hour'] / rules().usd_per_cny:,.2f}" if yuan else f"${q['usd_per_gpu_hour']:,.2f}"
+        rate = _rate(q["usd_per_gpu_hour"], lang)
         if card is None:
             turn.notes.append(say(lang, "note.quote_no_card", rate=rate))
             continue
         turn.notes.append(say(lang, "note.quote_plan_card", rate=rate, gpu=find_gpu(card).name))
         out.append({**q, "gpu": card})
     return out
+
+
+def _rate(usd_per_gpu_hour: float, lang: str) -> str:
+    """A rent per card-hour as the user said it: yuan in Chinese, else dollars."""
+    from knowledge import rules
+
+    return f"¥{usd_per_gpu_hour / rules().usd_per_cny:,.2f}" if lang == "zh" else f"${usd_per_gpu_hour:,.2f}"
 
 
 # Questions about cards that a bare card name after them asks again ("H100还能买到吗" ... "那B200呢").

@@ -463,8 +463,9 @@ def rent_or_buy(ctx: Context) -> str:
     machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
         or (gpu.sold_in if whole and gpu.sold_in > 1 else None) or planned or 1  # the cards in the machine priced
     n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
-    per_card = {key: prices[key + "_machine"] / n if key + "_machine" in prices else prices.get(key)
-                for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # a machine's price over the cards used
+    machines = -(-n // machine)  # a 16-card plan on 8-card machines takes two of them, rented or bought
+    per_card = {key: prices[key + "_machine"] * machines / n if key + "_machine" in prices else prices.get(key)
+                for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # the machines' prices over the cards used
     _quoted_rent(rec, gpu.id, per_card)
     two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
     if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
@@ -482,7 +483,7 @@ def rent_or_buy(ctx: Context) -> str:
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
                        electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
-                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] / max(n, machine)}
+                       **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] * machines / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
                           {"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / n}
                           if ctx.profile.get("hosting_usd_per_month") else  # the hosting bill said, for all the cards
@@ -514,8 +515,8 @@ def rent_or_buy(ctx: Context) -> str:
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
-    if n < machine and any(key.endswith("_machine") for key in prices):
-        lines.append(ctx.say("info.rb.part_of_machine", n=n, machine=machine))
+    if whole:
+        lines += _machines_line(ctx, n, machine, machines)
     if two_rents:
         lines.append(two_rents_line)
     if ctx.turn.has("payback"):
@@ -528,6 +529,15 @@ def rent_or_buy(ctx: Context) -> str:
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
+
+
+def _machines_line(ctx: Context, n: int, machine: int, machines: int) -> list[str]:
+    """What a machine's price buys for the plan: part of one machine, or as many machines as its cards fill."""
+    if n < machine:
+        return [ctx.say("info.rb.part_of_machine", n=n, machine=machine)]
+    if machines > 1:
+        return [ctx.say("info.rb.machines", n=n, machines=machines, machine=machine)]
+    return []
 
 
 def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, float | None]) -> None:

@@ -28,7 +28,15 @@ def read_quotes(m: Message, u: Understanding) -> None:
     found = card_quotes(m)
     by_card: dict[str | None, dict] = {}
     for _q, quote in found:
-        by_card[quote["gpu"]] = {**by_card.get(quote["gpu"], {}), **quote}
+        had = by_card.get(quote["gpu"], {})
+        rates = [x["usd_per_gpu_hour"] for x in (had, quote) if x.get("usd_per_gpu_hour") is not None]
+        if len(rates) == 2 and rates[0] != rates[1]:
+            # two rents for one card ('27k a month for a whole 8x H100 node, runpod quoted us 2.49/hr per H100'):
+            # the lower per card-hour prices the plan, the other is said back (aside_usd_per_gpu_hour)
+            low, high = (had, quote) if rates[0] < rates[1] else (quote, had)
+            quote = {**quote, **{k: low[k] for k in ("usd_per_gpu_hour", "reserved") if k in low},
+                     "aside_usd_per_gpu_hour": high["usd_per_gpu_hour"]}
+        by_card[quote["gpu"]] = {**had, **quote}
     bought = _bought(u)
     if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
         by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
@@ -92,9 +100,9 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         monthly = term is not None
         reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
-        machine = in_machine is not None or (bool(word_pattern("price_machine").search(before)
-                                                  or word_pattern("price_machine").search(after))
-                                             and not word_pattern("price_per_card").search(before + after))
+        between = _between(m, q, start, end)
+        machine = in_machine is not None or (any(word_pattern("price_machine").search(x) for x in (before, after, between))
+                                             and not word_pattern("price_per_card").search(before + after + between))
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
@@ -104,6 +112,17 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
         amounts[start] = q
     return [(amounts[start], quote) for start, quote in claimed.items()]
+
+
+def _between(m: Message, q: Quantity, start: int, end: int) -> str:
+    """The words joining a price to its card, the card's own words after it included: '8卡H20整机 , 一个月租金
+    4.2万' (the machine said after the card, before a comma), '27k a month for a whole 8x H100 node'."""
+    if start < 0:
+        return ""
+    if end <= q.start:
+        return m.masked[end:q.start]
+    tail = word_pattern("quote_between").split(m.masked[end:end + NEAR], maxsplit=1)[0]
+    return m.masked[q.end:start] + " " + tail
 
 
 def _rent_alone(m: Message, q: Quantity) -> bool:
