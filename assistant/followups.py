@@ -58,7 +58,8 @@ def metric(ctx: Any) -> str:
                           "ttft_range_s": [ttft_fast, ttft_slow], "tokens_per_s": best.decode_tokens_per_s,
                           "tokens_per_s_range": [tps_low, tps_high], "users": mem.batch,
                           "prompt_tokens": w.prompt_length()}
-    lines = [ctx.say("fup.metric.what", users=f"{mem.batch:,}", prompt=f"{w.prompt_length():,}"),
+    what = ctx.say("fup.metric.what", users=f"{mem.batch:,}", prompt=f"{w.prompt_length():,}")
+    lines = [ctx.say("fup.metric.neither") + " " + what if ctx.turn.ask.get("choice") else what,
              ctx.say("fup.metric.figures", option=f"{best.gpus} × {best.gpu_name}", ttft=seconds(best.ttft_s),
                      ttft_low=seconds(ttft_fast), ttft_high=seconds(ttft_slow), tps=tps(best.decode_tokens_per_s),
                      tps_low=tps(tps_low), tps_high=tps(tps_high))]

@@ -873,11 +873,11 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
 def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
     """Rented or bought consumer cards for a service with an availability target (or in production): a poor
     base (no ECC, no datacenter warranty), said and ranked behind data-centre cards. Your own cards are kept."""
-    organisation = (w.population or 0) >= ORG_SERVICE_PEOPLE
-    if not (w.spec.serves and not owned and gpu.segment == "consumer" and (w.uptime or w.phase == "production"
-                                                                            or organisation)):
+    organisation = (w.population or 0) >= ORG_SERVICE_PEOPLE or (w.requests_per_s or 0) >= 1  # traffic by the second
+    target = w.uptime or w.redundancy or w.phase == "production"  # an availability target, spares or two sites
+    if not (w.spec.serves and not owned and gpu.segment == "consumer" and (target or organisation)):
         return False
-    service = "with an availability target" if w.uptime or w.phase == "production" else "an organisation relies on"
+    service = "with an availability target" if target else "an organisation relies on"
     warnings.append(f"{gpu.name} is a consumer card: no ECC memory and no datacenter warranty or support for "
                     f"round-the-clock use, a poor base for a service {service}")
     return True

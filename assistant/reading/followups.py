@@ -86,6 +86,8 @@ def read_followup(m: Message, u: Understanding) -> None:
         tokens = next((int(q.context_tokens) for q in m.qty if q.value >= MIN_CONTEXT and not q.negated), None)
         if "context" not in ask and tokens:
             ask["context"] = tokens  # "how big is the kv cache at 32k": the context it is asked at
+    if code == "metric":
+        ask = {"choice": _hit(m, _words("metric")["choice"])}  # 'p99 or averages?': the reply opens with 'neither'
     if code == "data_enough":
         items = u.updates.get("batch_items") or _items(m)
         ask = {"items": int(items)} if items else {}
