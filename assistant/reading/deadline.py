@@ -16,10 +16,11 @@ def read_deadline(m: Message) -> float | None:
     table = vocab()["duration_hours"]
     for q in m.role("deadline"):
         hits.append((q.start, q.value * table.get(q.extra, 1)))
+    said = bool(hits)
     for pattern, hours in pattern_rows("deadline_words"):
         for x in pattern.finditer(m.masked):
-            if not negated(m.masked, x.start()):
-                hits.append((x.start(), float(hours)))
+            if not negated(m.masked, x.start()) and not (said and hours <= 24):
+                hits.append((x.start(), float(hours)))  # "overnight in an 8 hour window": the hours said win
     hits += _changed_to(m, hits)
     if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
         first = min(pos for pos, _h in hits)

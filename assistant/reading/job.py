@@ -70,6 +70,9 @@ def read_phase(m: Message) -> str | None:
     if strong:
         _encoder_served(m)
         return "serve"
+    latency = m.role("ttft_ms", "ttft_s", "tokens_per_s", "ms_per_token", "s_per_token")
+    if m.role("request_rate") and (latency or has_model):
+        return "serve"  # "300 req/s peak, p99 under 400ms": requests arriving live, answered within a time
     if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase"):
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)

@@ -131,8 +131,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
                 or (99 <= q.value < 100 and q.value != int(q.value)):
             return "uptime", ""  # "99.9% uptime", a bare "99.95%": an availability target, not how busy the cards are
         return ("" if word_pattern("percent_not_utilisation").match(rest) else "utilisation_percent"), ""
-    if 90 <= q.value < 100 and q.scale != "k" and word_pattern("uptime_before").search(before):
-        return "uptime", ""  # "uptime 99.95", "SLA 99.9": an availability target written without its % sign
+    if 90 <= q.value < 100 and q.scale != "k" and (word_pattern("uptime_before").search(before)
+                                                   or (q.value >= 99 and word_pattern("uptime_after").match(after))):
+        return "uptime", ""  # "uptime 99.95", "SLA 99.9", "99.99 uptime": an availability target without its % sign
     rate = _request_rate(after, before)
     if rate is not None:
         return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
@@ -231,6 +232,7 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     if unit:
         word = unit.group().strip().split()[0] if unit.group().strip() else ""
         if word_pattern("deadline_before").search(before) or word_pattern("deadline_after").match(after) \
+                or word_pattern("deadline_window_after").match(after) or word_pattern("deadline_window_before").search(before) \
                 or _deadline_changed().search(before):  # "what if the deadline gets pulled in to 12 hours"
             return "deadline", word
         return "", word
@@ -287,6 +289,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after) \
             or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"
         return "items", ""
+    if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
+        return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
     if word_pattern("output_label_before").search(before) and (
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input

@@ -29,18 +29,22 @@ def online_share(m: Message) -> None:
             continue  # '可用性99.9% 并发两百': an availability target, then the people at once
         if not (word_pattern("online_share_after").match(after) or word_pattern("online_share_before").search(before)):
             continue
-        everyone = [p for p in m.role("population") if p.value >= 1] or \
+        # the people who use the service (staff, DAU, monthly actives), never a company's headcount; a plain
+        # count of users only when no such population is said
+        everyone = [p for p in m.role("population", "daily_users") if p.value >= 1] or \
             [p for p in m.role("users") if p.extra != "concurrent" and p.value >= 1]
         if not everyone:
             m.qty[i] = replace(q, role="online_share")
             continue
-        population = everyone[-1].value
+        before_share = [p for p in everyone if p.start < q.start]
+        of = (before_share or everyone)[-1]
+        population = of.value
         at_once = max(1, math.ceil(population * q.value / 100 - 1e-9))
         m.notes.append(("note.online_share", {"share": f"{q.value:g}", "population": f"{population:,.0f}",
                                               "n": f"{at_once:,}"}))
         m.qty[i] = replace(q, role="users", extra="concurrent", number=float(at_once), scale="")
-        if everyone[-1].role == "users":
-            m.qty[m.qty.index(everyone[-1])] = replace(everyone[-1], role="population")
+        if of.role == "users" or (of.role == "daily_users" and of.extra == "month"):
+            m.qty[m.qty.index(of)] = replace(of, role="population")  # the share was said of them: they use it
 
 
 def moe_sizes(m: Message) -> None:
