@@ -195,17 +195,13 @@ def card_support(ctx: Any) -> str:
                 lines.append(ctx.say("fup.support.fp4_yes" if native else "fup.support.fp4_no", gpu=gpu.name, fmt=name))
                 data.append({"gpu": gpu.id, "format": kind, "native": native, "formats": ids})
                 loads = sorted({e for i in ids for e in find_precision(i).engines})
-            elif kind == "fp8":
-                native = bool(gpu.fp8_tflops)
-                lines.append(ctx.say("fup.support.fp8_yes", gpu=gpu.name, tflops=f"{gpu.fp8_tflops:,.0f}") if native
-                             else ctx.say("fup.support.fp8_no", gpu=gpu.name))
-                data.append({"gpu": gpu.id, "format": kind, "native": native, "fp8_tflops": gpu.fp8_tflops})
-                loads = []
-            elif kind == "int8":
-                native = bool(gpu.int8_tops)
-                lines.append(ctx.say("fup.support.int8_yes", gpu=gpu.name, tops=f"{gpu.int8_tops:,.0f}") if native
-                             else ctx.say("fup.support.int8_no", gpu=gpu.name))
-                data.append({"gpu": gpu.id, "format": kind, "native": native, "int8_tops": gpu.int8_tops})
+            elif kind in ("fp8", "int8"):  # the card's 8-bit tensor throughput, when it has one
+                field, unit = ("fp8_tflops", "tflops") if kind == "fp8" else ("int8_tops", "tops")
+                figure = getattr(gpu, field)
+                native = bool(figure)
+                lines.append(ctx.say(f"fup.support.{kind}_yes", gpu=gpu.name, **{unit: f"{figure:,.0f}"}) if native
+                             else ctx.say(f"fup.support.{kind}_no", gpu=gpu.name))
+                data.append({"gpu": gpu.id, "format": kind, "native": native, field: figure})
                 loads = []
             else:  # bf16 / fp16: the card's 16-bit tensor throughput
                 lines.append(ctx.say("fup.support.bf16", gpu=gpu.name, tflops=f"{gpu.bf16_tflops:,.0f}"))

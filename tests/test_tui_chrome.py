@@ -10,6 +10,7 @@ from textual.widgets._footer import FooterKey
 
 from assistant.history import HistoryStore
 from assistant.session import Conversation
+from tests.test_tui import footer_keys_fit, say, settle  # the app tests' steps
 from tui.app import GPUAdvisorApp
 from tui.cli.chat import cmd_chat
 from tui.screens import ReplayScreen
@@ -28,19 +29,6 @@ def settings_file(tmp_path: Path, monkeypatch) -> Path:
 @pytest.fixture
 def store(tmp_path: Path) -> HistoryStore:
     return HistoryStore(tmp_path / "history.db")
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def say(pilot, text: str) -> None:
-    prompt = pilot.app.screen.query_one(PromptInput)
-    prompt.focus()
-    prompt.value = text
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 def who(app) -> list[str]:
@@ -76,8 +64,6 @@ async def test_an_english_conversation_keeps_english_chrome_and_a_bare_number_ch
 
 
 async def test_the_chinese_key_bar_fits_80_columns(store):
-    from tests.test_tui import footer_keys_fit
-
     app = GPUAdvisorApp(store=store, preload=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await say(pilot, "给3个人全天候部署llama 3 8b")
