@@ -111,3 +111,13 @@ def test_uptime_with_or_without_percent(said: str, target: float, frame: str) ->
 @pytest.mark.parametrize("said", ["两个9B模型", "serve qwen 7b, 50 users, 90可用吗"])
 def test_no_uptime_where_none_is_said(said: str) -> None:
     assert "uptime" not in understand(said).updates
+
+
+@pytest.mark.parametrize(("text", "pin", "pout"), [
+    (f"qwen3 30b a3b给200万条评论打标签，每条{lead}{a} token{inp} {b} {out}，三天内", a, b)
+    for lead, inp, out, (a, b) in itertools.product(["大概", "", "约"], ["输入", "的输入"], ["输出", "token输出"],
+                                                     [(500, 50), (1200, 80)])
+] + [(f"label 2M reviews with qwen2.5 7b, each {a} tokens input {b} output", a, b) for a, b in [(500, 50), (1200, 80)]])
+def test_an_input_label_after_its_number_leaves_the_next_number_the_output(text, pin, pout):
+    u = understand(text).updates
+    assert (u.get("batch_input_tokens"), u.get("batch_output_tokens")) == (pin, pout), (text, u)

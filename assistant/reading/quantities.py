@@ -289,6 +289,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after) \
             or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"
         return "items", ""
+    if word_pattern("input_label_of_previous").search(before) and word_pattern("output_label_after").match(after):
+        return "output_tokens", ""  # "500 token输入 50 输出": the input label was the 500's
     if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
     if word_pattern("output_label_before").search(before) and (
@@ -318,6 +320,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "context"
     if word_pattern("tok_after_train").match(rest):
         return "train_tokens"
+    if word_pattern("input_label_of_previous").search(before) and word_pattern("tok_after_output").match(rest):
+        return "output_tokens"  # "500 token输入 50 token输出": the input label was the 500's
     if word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens"  # "每条输入1000 token 输出300": the input's, though "output" follows
     if word_pattern("tok_after_output").match(rest):
