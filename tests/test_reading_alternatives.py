@@ -37,3 +37,8 @@ def test_gigs_of_ram_are_gigabytes(text, gb):
 def test_a_mac_with_gigs_takes_that_memory_and_a_gig_network_stays_gigabits():
     assert understand("mac mini m4 pro with 48 gigs, llama 3.3 70b q4").updates["owned"] == ["1x apple-m4-pro-20c-48gb"]
     assert understand("10 gig ethernet between two 8x a100 boxes").updates.get("network_gbit") == 10.0
+
+
+@pytest.mark.parametrize("fix", ["or rather", "or actually", "or make it", "or instead"])
+def test_a_correction_after_or_is_the_job(fix):
+    assert understand(f"serve llama 3.1 8b, {fix} a 70b").updates.get("model") == "70B"
