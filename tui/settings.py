@@ -58,11 +58,16 @@ def settings_path() -> Path:
     return Path(user_config_dir("gpu-advisor", appauthor=False)) / "settings.toml"
 
 
-def binding_ids() -> set[str]:
+def default_keys() -> dict[str, str]:
+    """Each binding id and the key(s) it has when nothing remaps it."""
     from tui import bindings
 
-    return {b.id for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
+    return {b.id: b.key for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
             + bindings.REPLAY_BINDINGS if b.id}
+
+
+def binding_ids() -> set[str]:
+    return set(default_keys())
 
 
 def theme_names() -> set[str]:
@@ -183,6 +188,32 @@ def set_value(key: str, value: str, path: Path | None = None) -> Settings:
     settings = load(path)
     settings.problem = None
     _set(settings, key, value)
+    save(settings, path)
+    return settings
+
+
+def get_value(key: str, settings: Settings) -> str:
+    """One setting in effect (a key binding not remapped gives its default key)."""
+    if key in ("theme", "region", "currency"):
+        return str(getattr(settings, key))
+    if key.startswith("keys."):
+        binding_id = key.removeprefix("keys.")
+        if binding_id not in binding_ids():
+            raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
+        return settings.keys.get(binding_id, default_keys()[binding_id])
+    raise SettingsError(f"unknown setting '{key}' (known: theme, region, currency, keys.<binding id>)")
+
+
+def unset_value(key: str, path: Path | None = None) -> Settings:
+    """Put one setting back to its default and write the file (an unknown key changes nothing)."""
+    path = path or settings_path()
+    settings = load(path)
+    settings.problem = None
+    get_value(key, settings)  # (refuses an unknown key before anything is written)
+    if key.startswith("keys."):
+        settings.keys.pop(key.removeprefix("keys."), None)
+    else:
+        setattr(settings, key, getattr(Settings(), key))
     save(settings, path)
     return settings
 

@@ -1,16 +1,22 @@
-"""`gpu-advisor config`: the settings file (tui/settings.py): where it is, what it says, change one."""
+"""`gpu-advisor config`: the settings file (tui/settings.py): where it is, what it says, read, change or
+reset one setting, or edit the file in $VISUAL/$EDITOR."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
+import shutil
+import subprocess
 import sys
 
 from tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
-config = commands.group("config", "settings: where the file is, what it says, change one", metavar="path|show|set",
-                        examples=("gpu-advisor config path", "gpu-advisor config show --json"))
+config = commands.group("config", "settings: where the file is, what it says, change one", metavar="path|show|get|set|unset|edit",
+                        examples=("gpu-advisor config path", "gpu-advisor config show --json",
+                                  "gpu-advisor config get region", "gpu-advisor config edit"))
 
 
 @config.command("path", "where the settings file is", JSON, examples=("gpu-advisor config path",))
@@ -36,9 +42,30 @@ def config_show(args: argparse.Namespace) -> None:
         print(settings.to_toml(current), end="")
 
 
+KEY = arg("key", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)")
+
+
+@config.command("get", "the value of one setting in effect (a key not remapped prints its default)", KEY, JSON,
+                examples=("gpu-advisor config get region", "gpu-advisor config get keys.chat.math"))
+def config_get(args: argparse.Namespace) -> None:
+    from tui import settings
+
+    current = settings.load()
+    if current.problem:
+        print(f"gpu-advisor: {current.problem}", file=sys.stderr)
+    try:
+        value = settings.get_value(args.key, current)
+    except settings.SettingsError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        print(json.dumps({"key": args.key, "value": value}))
+    else:
+        print(value)
+
+
 @config.command(
     "set", "change one setting: theme, region, currency, keys.<binding id>",
-    arg("key", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)"),
+    KEY,
     arg("value"),
     JSON,
     examples=("gpu-advisor config set theme nord", "gpu-advisor config set region china",
@@ -53,3 +80,50 @@ def config_set(args: argparse.Namespace) -> None:
     except settings.SettingsError as e:
         raise UsageError(str(e)) from None
     print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else f"Set {args.key} in {path}")
+
+
+@config.command("unset", "put one setting back to its default", KEY, JSON,
+                examples=("gpu-advisor config unset region", "gpu-advisor config unset keys.chat.math"))
+def config_unset(args: argparse.Namespace) -> None:
+    from tui import settings
+
+    path = settings.settings_path()
+    try:
+        changed = settings.unset_value(args.key, path)
+    except settings.SettingsError as e:
+        raise UsageError(str(e)) from None
+    print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json
+          else f"{args.key} is back to its default in {path}")
+
+
+def editor_command() -> list[str]:
+    """$VISUAL, then $EDITOR, then vi or nano where installed (as git and simonw/llm choose)."""
+    for name in ("VISUAL", "EDITOR"):
+        value = os.environ.get(name, "").strip()
+        if value:
+            return shlex.split(value)
+    for fallback in ("vi", "nano"):
+        if shutil.which(fallback):
+            return [fallback]
+    raise UsageError("no editor found: set $EDITOR (for example EDITOR=nano) or use 'gpu-advisor config set'")
+
+
+@config.command("edit", "open the settings file in $VISUAL or $EDITOR (written with the defaults if missing); "
+                "checked when the editor closes", examples=("gpu-advisor config edit", "EDITOR=nano gpu-advisor config edit"))
+def config_edit(args: argparse.Namespace) -> None:
+    from tui import settings
+
+    path = settings.settings_path()
+    command = editor_command()
+    if not path.exists():
+        settings.save(settings.Settings(), path)
+    try:
+        status = subprocess.call([*command, str(path)])
+    except OSError as e:
+        raise UsageError(f"could not start the editor '{command[0]}': {e.strerror or e}") from None
+    if status != 0:
+        raise UsageError(f"the editor '{command[0]}' exited with status {status}; {path} is as it left it")
+    checked = settings.load(path)
+    if checked.problem:
+        raise UsageError(checked.problem)
+    print(f"{path} is valid")
