@@ -702,6 +702,37 @@ def test_completion_scripts_name_the_commands(cli):
     assert "list" in r.stdout.split() and "backup" in r.stdout.split()
 
 
+def bash_complete(script: str, line: str, env: dict[str, str]) -> list[str]:
+    """What bash offers for `line` (the word being completed is the last one, empty after a space)."""
+    words = line.split() + ([""] if line.endswith(" ") else [])
+    quoted = " ".join(f"'{w}'" for w in ["gpu-advisor", *words])
+    r = subprocess.run(["bash", "-c", f'source /dev/stdin; COMP_WORDS=({quoted}); COMP_CWORD={len(words)}; '
+                        '_gpu_advisor; printf "%s\\n" "${COMPREPLY[@]}"'], input=script, capture_output=True,
+                       text=True, timeout=30, env=env)
+    assert r.returncode == 0 and not r.stderr, r.stderr
+    return r.stdout.split()
+
+
+def test_completion_offers_the_values_of_each_flag_and_the_saved_session_ids(chatted):
+    from knowledge import gpus
+
+    cli, session_id = chatted
+    script = cli.ok("completion", "bash")
+    path = {**cli.env, "PATH": f"{SCRIPT.parent}:{os.environ['PATH']}"}  # (where `gpu-advisor` is installed)
+    assert bash_complete(script, "recommend --region ", path) == ["global", "us", "eu", "china"]
+    assert bash_complete(script, "size inference --engine ", path) == ["transformers", "vllm", "sglang", "llama.cpp"]
+    assert bash_complete(script, "size inference --gpu h100-", path) == ["h100-pcie", "h100-sxm", "h100-nvl"]
+    assert {g.id for g in gpus()} <= set(bash_complete(script, "gpus show ", path))
+    assert {"bf16", "fp8", "int4", "q4_k_m"} <= set(bash_complete(script, "size inference -p ", path))
+    assert "llama-3.1-70b" in bash_complete(script, "recommend --model llama-3.1-", path)
+    assert bash_complete(script, "config get keys.chat.ma", path) == ["keys.chat.math"]
+    assert {"theme", "region", "currency"} <= set(bash_complete(script, "config set ", path))
+    assert session_id in bash_complete(script, "sessions show ", path)  # asked of the database at Tab time
+    assert session_id in bash_complete(script, "ask --cid ", path)
+    assert bash_complete(script, "size inference --gp", path) == ["--gpus", "--gpu", "--gpu-memory-utilization"]
+    assert cli.ok("sessions", "list", "--ids").split() == [session_id]
+
+
 def top_level_commands() -> set[str]:
     from tui.cli import build_parser, subcommands
 

@@ -42,7 +42,7 @@ def question_text(words: list[str]) -> str:
     arg("--json", action="store_true", help="the reply with its structured payload (and the session's id)"),
     arg("-c", "--continue", dest="continue_latest", action="store_true",
         help="continue the latest saved session (a follow-up: \"what about int4?\")"),
-    arg("--cid", metavar="ID", default=None, help="continue the saved session with this id (or the start of it)"),
+    arg("--cid", metavar="ID", default=None, complete="session", help="continue the saved session with this id (or the start of it)"),
     arg("--no-save", action="store_true", help="do not save the question and its answer"),
     DB,
     examples=("gpu-advisor ask \"fine-tune a 27B model and serve it to 20 users\"",

@@ -73,7 +73,9 @@ H = TypeVar("H", bound=Handler)
 
 
 def arg(*flags: str, **options: Any) -> Arg:
-    """One argument, written as argparse's add_argument takes it."""
+    """One argument, written as argparse's add_argument takes it, plus `complete=`: what the shell
+    completes as its value (a kind in tui/completion.py: "gpu", "model", "precision", "framework",
+    "setting", "session")."""
     return flags, options
 
 
@@ -112,7 +114,10 @@ class Command:
             default = options.get("default")
             if isinstance(default, Setting):
                 options = {**options, "default": settings[default.name]}
-            p.add_argument(*flags, **options)
+            complete = options.get("complete")
+            action = p.add_argument(*flags, **{k: v for k, v in options.items() if k != "complete"})
+            if complete:
+                action.complete = complete  # (read by tui/completion.py)
         if self.subcommands:
             inner = p.add_subparsers(dest=self.dest, metavar=self.metavar, required=True)
             for c in self.subcommands:
@@ -159,7 +164,7 @@ SIZING_OUTPUT = (arg("--json", action="store_true", help="machine-readable outpu
                  arg("--explain", action="store_true", help="show every formula with its inputs"))
 DB = arg("--db", type=db_path, default=None, metavar="PATH",
          help="history database (default: $GPU_ADVISOR_DB or the user data folder)")
-MODEL = arg("--model", "-m", type=model_spec, required=True, metavar="M",
+MODEL = arg("--model", "-m", type=model_spec, required=True, metavar="M", complete="model",
             help="catalog name, HF repo id, path to config.json, or a size like 27B or 26B-A3.8B")
 REGION = arg("--region", choices=("global", "us", "eu", "china"), default=Setting("region"))
 ENGINES = ("transformers", "vllm", "sglang", "llama.cpp")

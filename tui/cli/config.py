@@ -42,7 +42,7 @@ def config_show(args: argparse.Namespace) -> None:
         print(settings.to_toml(current), end="")
 
 
-KEY = arg("key", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)")
+KEY = arg("key", complete="setting", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)")
 
 
 @config.command("get", "the value of one setting in effect (a key not remapped prints its default)", KEY, JSON,

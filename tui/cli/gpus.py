@@ -46,7 +46,7 @@ def _show(query: str, as_json: bool) -> None:
 
 @commands.command("gpus", "the GPU catalog; 'gpus show ID' for one card and the engines that run on it",
                   arg("action", nargs="?", choices=("show",), help="show: one card, its engines and prices"),
-                  arg("id", nargs="?", help="a catalog id or name, a Mac ('M3 Max 30-core 36GB') or custom:..."),
+                  arg("id", nargs="?", complete="gpu", help="a catalog id or name, a Mac ('M3 Max 30-core 36GB') or custom:..."),
                   JSON,
                   arg("--path", action="store_true", help="where your own gpus.yaml and prices.yaml go"),
                   examples=("gpu-advisor gpus", "gpu-advisor gpus --json", "gpu-advisor gpus show ascend-910b",

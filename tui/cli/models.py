@@ -15,7 +15,7 @@ commands = Commands()
 @commands.command(
     "models", "the model catalog; 'models show ID' for the shape of any model",
     arg("action", nargs="?", choices=("show",), help="show: resolve one model and print its shape"),
-    arg("id", nargs="?", help="a catalog name, Hugging Face repo id, config.json path or size"),
+    arg("id", nargs="?", complete="model", help="a catalog name, Hugging Face repo id, config.json path or size"),
     JSON,
     examples=("gpu-advisor models", "gpu-advisor models --json"))
 def cmd_models(args: argparse.Namespace) -> None:

@@ -29,7 +29,9 @@ def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
 
     search = args.action == "search"
     rows = store.search(" ".join(args.query), limit=args.limit) if search else store.list_sessions(limit=args.limit)
-    if args.json:
+    if getattr(args, "ids", False):
+        print("\n".join(r.id for r in rows))
+    elif args.json:
         print(json.dumps([r.__dict__ for r in rows], indent=2))
     elif not rows:
         print("No session matches." if search else "No sessions.")
@@ -39,7 +41,9 @@ def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
                      for r in rows], ["id", "updated (UTC)", "title", "match" if search else "messages"]))
 
 
-@sessions.command("list", "newest first", JSON, DB, LIMIT, examples=("gpu-advisor sessions list -n 10 --json",))
+@sessions.command("list", "newest first", JSON, DB, LIMIT,
+                  arg("--ids", action="store_true", help="only the ids, one per line (for scripts and completion)"),
+                  examples=("gpu-advisor sessions list -n 10 --json", "gpu-advisor sessions list --ids"))
 def sessions_list(args: argparse.Namespace) -> None:
     _print_sessions(open_store(args), args)
 
@@ -56,7 +60,7 @@ def sessions_search(args: argparse.Namespace) -> None:
     _print_sessions(open_store(args), args)
 
 
-@sessions.command("show", "a session's transcript", arg("id"), JSON, DB, examples=("gpu-advisor sessions show 01J8",))
+@sessions.command("show", "a session's transcript", arg("id", complete="session"), JSON, DB, examples=("gpu-advisor sessions show 01J8",))
 def sessions_show(args: argparse.Namespace) -> None:
     store = open_store(args)
     print(plain(store.export_text(args.id, "json" if args.json else "markdown")), end="")
@@ -64,7 +68,7 @@ def sessions_show(args: argparse.Namespace) -> None:
 
 @sessions.command(
     "export", "a Markdown report or JSON",
-    arg("id"), JSON, DB,
+    arg("id", complete="session"), JSON, DB,
     arg("--format", choices=("markdown", "json"), default=None, help="default: JSON for a .json file, else Markdown"),
     arg("-o", "--output", default=None, help="file to write (never overwritten without --force)"),
     arg("--force", action="store_true"),
@@ -109,7 +113,7 @@ def sessions_import(args: argparse.Namespace) -> None:
     print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
 
 
-@sessions.command("replay", "re-run a session through today's engine and show what changed", arg("id"), JSON, DB,
+@sessions.command("replay", "re-run a session through today's engine and show what changed", arg("id", complete="session"), JSON, DB,
                   arg("--check", action="store_true", help="exit 1 when any reply differs"),
                   examples=("gpu-advisor sessions replay 01J8 --check",))
 def sessions_replay(args: argparse.Namespace) -> None:
@@ -146,7 +150,7 @@ def _confirm_delete(store: HistoryStore, session_id: str, as_json: bool) -> bool
     return answer.strip().lower() in ("y", "yes")
 
 
-@sessions.command("delete", "delete a session", arg("id"), JSON, DB,
+@sessions.command("delete", "delete a session", arg("id", complete="session"), JSON, DB,
                   arg("-y", "--yes", action="store_true", help="do not ask for confirmation"),
                   examples=("gpu-advisor sessions delete 01J8 --yes",))
 def sessions_delete(args: argparse.Namespace) -> None:

@@ -27,7 +27,7 @@ size = commands.group("size", "memory needed for inference or training; GPUs to 
                                 "gpu-advisor size training -m 27B --method lora",
                                 "gpu-advisor size serving -m llama-3.1-8b --rps 20 --prompt 1000 --output 200 "
                                 "--ttft-p99 2s --tpot 50ms --gpu h100"))
-FRAMEWORK = arg("--framework", type=framework_id, default=None, metavar="F",
+FRAMEWORK = arg("--framework", type=framework_id, default=None, metavar="F", complete="framework",
                 help="fine-tuning framework whose defaults size the run, e.g. unsloth or torchtune (default: "
                 "hf-trainer; the presets are knowledge/data/frameworks.yaml, and a wrong name lists them)")
 CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting("currency"),
@@ -56,15 +56,15 @@ def exchange_note(currency: str) -> list[str]:
 @size.command(
     "inference", "memory to serve a model",
     MODEL,
-    arg("--precision", "-p", default="bf16", metavar="P"),
-    arg("--kv-precision", default=None, metavar="P"),
+    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence"),
     arg("--output-tokens", type=positive_int, default=None, metavar="N",
         help="of the context, tokens generated after the prompt (transformers' prefill peak covers the prompt only)"),
     arg("--batch", type=positive_int, default=1, metavar="N", help="concurrent sequences"),
     arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs"),
     arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages"),
-    arg("--gpu", default=None, metavar="G", help="check the fit on this GPU"),
+    arg("--gpu", default=None, metavar="G", complete="gpu", help="check the fit on this GPU"),
     arg("--engine", choices=ENGINES, default=None),
     arg("--engine-version", choices=("v1", "v1-before-0.21", "v0"), default="v1",
         help="vLLM's memory accounting: v1 (the current release), v1-before-0.21 (CUDA graphs in the headroom), "
@@ -121,7 +121,7 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
     "training", "memory to fine-tune a model",
     MODEL,
     arg("--method", choices=("full", "lora", "qlora"), required=True),
-    arg("--precision", default="bf16", metavar="P", help="compute precision (bf16 or fp16)"),
+    arg("--precision", default="bf16", metavar="P", complete="precision", help="compute precision (bf16 or fp16)"),
     arg("--base-precision", default=None, metavar="P", help="QLoRA base format: nf4 (default), int8, or a "
         "2-bit format such as hqq-int2"),
     FRAMEWORK,
@@ -181,7 +181,7 @@ def cmd_size_training(args: argparse.Namespace) -> None:
 @size.command(
     "serving", "GPUs and replicas to serve a request rate within latency targets",
     MODEL,
-    arg("--gpu", required=True, metavar="G"),
+    arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--rps", type=positive_float, default=None, metavar="R", help="requests per second at the busiest time"),
     arg("--rpm", type=positive_float, default=None, metavar="R", help="requests per minute"),
     arg("--rph", type=positive_float, default=None, metavar="R", help="requests per hour (spread evenly)"),
@@ -196,8 +196,8 @@ def cmd_size_training(args: argparse.Namespace) -> None:
     arg("--tpot", type=duration_ms, default=None, metavar="T", help="median time per output token, e.g. 50ms"),
     arg("--tpot-p99", type=duration_ms, default=None, metavar="T", help="p99 time per output token"),
     arg("--e2e-p99", type=duration_ms, default=None, metavar="T", help="p99 end-to-end latency"),
-    arg("--precision", "-p", default="bf16", metavar="P"),
-    arg("--kv-precision", default=None, metavar="P"),
+    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--engine", choices=("vllm", "sglang"), default="vllm"),
     arg("--arrival-cv2", type=non_negative_float, default=1.0, metavar="X",
         help="burstiness: squared coefficient of variation of the gaps between requests (1 Poisson, above 1 bursty)"),
@@ -257,9 +257,9 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
 @commands.command(
     "speed", "decode and prefill tokens/s",
     MODEL,
-    arg("--precision", "-p", default="bf16", metavar="P"),
-    arg("--kv-precision", default=None, metavar="P"),
-    arg("--gpu", required=True, metavar="G"),
+    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--kv-precision", default=None, metavar="P", complete="precision"),
+    arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs (within one server)"),
     arg("--pp", type=positive_int, default=1, metavar="N", help="pipeline stages, one per server (vLLM, SGLang)"),
     arg("--batch", type=positive_int, default=1, metavar="N"),
@@ -294,9 +294,9 @@ def cmd_speed(args: argparse.Namespace) -> None:
 @commands.command(
     "fit", "on how many of a GPU does it fit, and what would make it fit",
     MODEL,
-    arg("--gpu", required=True, metavar="G"),
+    arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--phase", choices=("serve", "train"), default="serve"),
-    arg("--precision", "-p", default="bf16", metavar="P"),
+    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
     arg("--context", type=positive_int, default=4096, metavar="N"),
     arg("--batch", type=positive_int, default=1, metavar="N"),
     arg("--engine", choices=ENGINES, default=None),
@@ -331,7 +331,7 @@ def cmd_fit(args: argparse.Namespace) -> None:
 
 @commands.command(
     "cost", "rental cost, cost per run or per million tokens, rent vs buy",
-    arg("--gpu", required=True, metavar="G"),
+    arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--gpus", type=positive_int, default=1, metavar="N"),
     REGION,
     arg("--hours", type=positive_float, default=None, metavar="H", help="length of a run"),
@@ -393,7 +393,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
 @commands.command(
     "train-time", "hours and cost of a fine-tuning run",
     MODEL,
-    arg("--gpu", required=True, metavar="G"),
+    arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--gpus", type=positive_int, default=1, metavar="N"),
     arg("--method", choices=("full", "lora", "qlora"), default="lora"),
     arg("--tokens", type=tokens_amount, required=True, metavar="T", help="tokens per epoch, e.g. 20M"),
@@ -431,7 +431,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     "recommend", "rank GPU options for a workload",
     MODEL,
     arg("--phase", choices=tuple(PHASES), default="train-and-serve"),
-    arg("--precision", "-p", default=None, metavar="P", help="serving weight format (default: the checkpoint's own, else int8)"),
+    arg("--precision", "-p", default=None, metavar="P", complete="precision", help="serving weight format (default: the checkpoint's own, else int8)"),
     arg("--method", choices=("full", "lora", "qlora"), default="qlora"),
     arg("--objective", choices=("sft", "dpo", "rl"), default="sft",
         help="dpo: preference pairs; rl: online RL (GRPO/PPO): rollouts generated, then a policy update on them"),
