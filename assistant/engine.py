@@ -899,6 +899,14 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         # "live by end of next month": a go-live date; a service has no run to finish, so it sizes nothing
         days = updates.pop("deadline_hours") / 24
         turn.notes.append(say(lang, "reply.go_live", days=f"{days:,.0f}" if days >= 2 else f"{days:,.1f}"))
+    share = updates.get("utilisation")
+    if "deadline_hours" in updates and share and share < 1 \
+            and (updates.get("phase") or phase) in ("fine-tune", "pretrain", "continued-pretrain"):
+        # "还剩十天，只能晚上8点到早上8点用": the run gets the cards only in that window before the deadline
+        full = updates["deadline_hours"]
+        updates["deadline_hours"] = round(full * share, 1)
+        turn.notes.append(say(lang, "reply.deadline_window", hours=f"{full:,.0f}", share=f"{share:.0%}",
+                              usable=f"{updates['deadline_hours']:,.0f}"))
     if "deadline_hours" in updates and WEEKDAY.search(text):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names
         hits = [x for x in WEEKDAY.finditer(text) if not TODAY_BEFORE.search(text[max(0, x.start() - 10):x.start()])] \

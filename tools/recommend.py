@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from knowledge import (
     engine_for,
@@ -164,6 +164,9 @@ class RentQuote(BaseModel):
 
 
 class Workload(ToolInput):
+    # The request rate a plan is sized for when _recommend_rate sizes it as users at once (its own
+    # requests_per_s is then None): traffic by the second still makes it an organisation's service.
+    _rate_per_s: float = PrivateAttr(0.0)
     phase: Phase = Field("train-and-serve", description="the job: experiment, fine-tune, serve, train-and-serve, "
                                                           "production, batch (items by a deadline) or pretrain")
     model: str = Field(description=MODEL_HELP)
@@ -873,7 +876,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
 def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
     """Rented or bought consumer cards for a service with an availability target (or in production): a poor
     base (no ECC, no datacenter warranty), said and ranked behind data-centre cards. Your own cards are kept."""
-    organisation = (w.population or 0) >= ORG_SERVICE_PEOPLE or (w.requests_per_s or 0) >= 1  # traffic by the second
+    rate = w.requests_per_s or w._rate_per_s
+    organisation = (w.population or 0) >= ORG_SERVICE_PEOPLE or rate >= 1  # traffic by the second
     target = w.uptime or w.redundancy or w.phase == "production"  # an availability target, spares or two sites
     if not (w.spec.serves and not owned and gpu.segment == "consumer" and (target or organisation)):
         return False
@@ -1785,6 +1789,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     rounds = 0
     base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
                                 "output_tokens": output})
+    base._rate_per_s = rate
     while True:
         rounds += 1
         rec = recommend(base.model_copy(update={"users": users}), with_levers)

@@ -288,6 +288,9 @@ def read_seq_len(m: Message) -> int | None:
                 return round(value)
             m.problems.append(("seq_len_range", {"value": f"{value:,.0f}"}))
             return None
+    each = [q for q in m.role("per_item_tokens") if 16 <= q.value <= 1_048_576]
+    if each and m.role("examples", "items"):
+        return round(each[-1].value)  # "45k chat examples (avg maybe 3k tokens)", "50万条 平均长度2k": one example's length
     return None
 
 

@@ -193,6 +193,9 @@ def _request_rate(after: str, before: str) -> tuple[str, str] | None:
     if not period and word_pattern("rate_noun_after").match(after):
         per = word_pattern("rate_per_before").search(before)
         period = per and per.group("per")
+    if not period:
+        label = word_pattern("rate_period_label_before").search(before)
+        period = label and label.group("per")
     if not period and word_pattern("rate_label_before").search(before):
         period = "rps"
     if not period:
@@ -283,6 +286,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
+    if previous in ("items", "examples") and q.value < LONGEST_ITEM_TOKENS and word_pattern("tok_before_per_strong").search(before):
+        return "per_item_tokens", ""  # "50万条 平均长度2k", "20k samples, each about 800": the count's length
     if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length

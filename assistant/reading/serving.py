@@ -135,6 +135,23 @@ def read_utilisation(m: Message) -> float | None:
     is its deadline)."""
     if m.phase == "batch":
         return None
+    said = _said_share(m)
+    if said is not None:
+        if not 0 < said <= 1:
+            m.problems.append(("utilisation_range", {}))
+            return None
+        return round(said, 4)
+    if any(q.extra == "day" for q in m.role("request_rate")):
+        return 1.0  # "300k requests a day": spread over the 24 hours (note.rate_spread_day), so busy all day
+    if m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
+        m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
+        return 1.0
+    return None
+
+
+def _said_share(m: Message) -> float | None:
+    """The share of the time the cards are busy, as the message says it (a word, a percentage, a clock
+    range, hours per day; at the utilisation question a bare number); None when it says none."""
     hits: list[tuple[int, float]] = []
     for pattern, (value, _label) in pattern_rows("utilisation"):
         for x in pattern.finditer(m.masked):
@@ -142,12 +159,11 @@ def read_utilisation(m: Message) -> float | None:
                 hits.append((x.start(), float(value)))
     for q in m.role("utilisation_percent"):
         hits.append((q.start, q.value / 100))
-    span = word_pattern("clock_range").search(m.masked)
-    if span and (span.group(2) or span.group(4)):  # "7am to 7pm": 12 hours a day, fewer on weekdays only
-        start = int(span.group(1)) % 12 + (12 if span.group(2) == "pm" else 0)
-        end = int(span.group(3)) % 12 + (12 if span.group(4) == "pm" else 0)
-        busy = ((end - start) % 24 or 24) / 24
-        hits.append((span.start(), busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
+    busy = _clock_span(m)
+    if busy is not None:  # "7am to 7pm": 12 hours a day, fewer on weekdays only
+        span = word_pattern("clock_range").search(m.masked)
+        hits.append((span.start() if span else 0,
+                     busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
     for q in m.role("hours_per"):
         per = vocab()["period_hours"].get(q.extra, 24)
         share = q.value / per
@@ -160,16 +176,30 @@ def read_utilisation(m: Message) -> float | None:
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
-    if not hits and m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
-        m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
-        return 1.0
-    if not hits:
+    return max(hits)[1] if hits else None
+
+
+def _hours_a_day(m: Message) -> float | None:
+    """The hours of a day the cards are busy when the message says them per day ('9:00 to 18:00',
+    '12 hours a day'); None otherwise (a share of the week, 'working hours', says no day's hours)."""
+    span = _clock_span(m)
+    if span is not None:
+        return span * 24
+    daily = [q.value for q in m.role("hours_per") if q.extra == "day" and 0 < q.value <= 24]
+    return daily[-1] if daily else None
+
+
+def _clock_span(m: Message) -> float | None:
+    """The share of a day in a clock range ('7am to 7pm' 0.5, '8pm to 8am' 0.5, '9:00 to 18:00' 0.375)."""
+    span = word_pattern("clock_range").search(m.masked)
+    if not span or not (span.group(2) or span.group(4) or max(int(span.group(1)), int(span.group(3))) > 12):
         return None
-    value = max(hits)[1]
-    if not 0 < value <= 1:
-        m.problems.append(("utilisation_range", {}))
-        return None
-    return round(value, 4)
+
+    def hour(h: str, half: str | None) -> int:  # "8pm" is 20, "12am" 0, "18:00" 18
+        return int(h) % 12 + (12 if half == "pm" else 0) if half else int(h)
+
+    start, end = hour(span.group(1), span.group(2)), hour(span.group(3), span.group(4))
+    return ((end - start) % 24 or 24) / 24
 
 
 def read_ttft(m: Message) -> float | None:
@@ -235,7 +265,12 @@ def read_request_rate(m: Message) -> float | None:
     if q.value / seconds > 1_000_000:
         m.problems.append(("rate_max", {"value": f"{q.value / seconds:,.0f}"}))
         return None
-    if q.extra in ("hour", "day"):
+    hours = _hours_a_day(m) if q.extra == "day" else None
+    if hours is not None and hours < 24:  # "300k requests a day, 9:00 to 18:00": over those hours only
+        seconds = hours * 3600
+        m.notes.append(("note.rate_spread_window", {"n": f"{q.value:,.0f}", "hours": f"{hours:.3g}",
+                                                    "rps": f"{q.value / seconds:.3g}"}))
+    elif q.extra in ("hour", "day"):
         m.notes.append((f"note.rate_spread_{q.extra}", {"n": f"{q.value:,.0f}", "rps": f"{q.value / seconds:.3g}"}))
     return round(q.value / seconds, 6)
 
