@@ -258,7 +258,7 @@ def read_request_rate(m: Message) -> float | None:
     if not found or m.phase == "batch":
         return None
     q = found[-1]
-    seconds = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[q.extra or "second"]
+    seconds: float = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[q.extra or "second"]
     if q.value <= 0:
         m.problems.append(("rate_not_positive", {}))
         return None
