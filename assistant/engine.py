@@ -35,7 +35,7 @@ from tools.recommend import FOUR_BIT
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
-Route = Literal["ask", "answer", "explain", "reply", "inform"]
+Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -137,6 +137,7 @@ class AdvisorState(TypedDict, total=False):
     tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
     quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
     rent_quotes: list[dict[str, Any]] | None  # rental prices the user was quoted per card, for every later plan
+    parts: list[str] | None  # a compound follow-up's questions, answered one by one (assistant.parts)
 
 
 class AdvisorInput(TypedDict):
@@ -388,11 +389,24 @@ def settings_ok(settings: Any) -> bool:
 
 
 def understand_node(state: AdvisorState) -> dict[str, Any]:
+    from assistant import parts
+
     fixes = _sane(state)
     if fixes:
         state = {**state, **fixes}  # type: ignore[typeddict-item]
-        return {**fixes, **_understand(state)}
-    return _understand(state)
+    found = parts.questions(state)
+    if found:  # "how many gpu hours is that and why not deepspeed": each question answered in turn (parts_node)
+        return {**fixes, **parts.understood(state, found)}
+    return {**fixes, **_understand(state), "parts": None}
+
+
+def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
+    from assistant import parts
+
+    nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
+             "reply": lambda s, _c: reply_node(s), "inform": inform_node}
+    return parts.answer_parts(state, config, nodes, understand_node, route)
 
 
 def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the message's kinds, in the order they win
@@ -914,6 +928,11 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest", "running_costs")
 
 
+def next_node(state: AdvisorState) -> Route:
+    """The node after understand: a compound follow-up's parts (parts_node), else route's reply."""
+    return "parts" if state.get("parts") else route(state)
+
+
 def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
     turn = _turn(state)
@@ -1310,10 +1329,11 @@ def build_graph(front_end: bool = False) -> StateGraph:
     g.add_node("explain", shown(explain_node))
     g.add_node("reply", reply_node)
     g.add_node("inform", shown(inform_node))
+    g.add_node("parts", shown(parts_node))
     g.add_edge(START, "understand")
-    g.add_conditional_edges("understand", route, {"ask": "ask", "answer": "answer", "explain": "explain",
-                                                  "reply": "reply", "inform": "inform"})
-    for node in ("ask", "answer", "explain", "reply", "inform"):
+    g.add_conditional_edges("understand", next_node, {"ask": "ask", "answer": "answer", "explain": "explain",
+                                                  "reply": "reply", "inform": "inform", "parts": "parts"})
+    for node in ("ask", "answer", "explain", "reply", "inform", "parts"):
         g.add_edge(node, END)
     return g
 

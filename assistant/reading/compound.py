@@ -1,0 +1,54 @@
+"""Compound follow-ups: one message after a plan that asks two (or more) questions about it, "how many gpu hours
+is that and why not deepspeed", "一共多少卡时，另外为什么不用deepspeed". The message is split at the joiners of
+words/compound.yaml; the pieces are handed back only when each one, read alone, is a question with its own reply
+(or a change asked as a question, "and B200?"), so a single request that merely contains "and" ("compare L40S and
+A100", "serve llama and qwen") is never split. The engine answers each piece in order (assistant/parts.py)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.reading.message import Understanding
+from assistant.reading.text import vocab
+
+# Intent codes that are a question of their own about the plan on screen (each has its own reply).
+QUESTION_CODES = frozenset({
+    "metric", "gpu_hours", "kv_cache", "data_enough", "precision_compare", "engine_choice", "interconnect",
+    "card_support", "total_cost", "math", "why", "why_not", "rent_buy", "payback", "reserve", "own_enough",
+    "how_long", "servers_limit", "servers_count", "cheapest", "running_costs", "compare_cards", "availability",
+    "forecast", "quality", "fit_check",
+})
+# The fewest characters a piece keeps: shorter ones ('ok', 'hmm') go with the piece after them.
+MIN_PIECE = 2
+
+
+def _typed(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower().strip()
+
+
+def pieces(text: str) -> list[str]:
+    """The message cut at its joiners, filler-only pieces joined to the next; one piece when there is no joiner."""
+    words = vocab()["compound"]["joiner"]
+    typed = _typed(text)
+    cut = re.split(f"(?:{words['en']})|(?:{words['zh']})", typed)
+    out: list[str] = []
+    carry = ""
+    for part in cut:
+        part = (part or "").strip(" ,，;；")
+        if len(re.sub(r"\W", "", part)) < MIN_PIECE:
+            carry = f"{carry} {part}".strip()
+            continue
+        out.append(f"{carry} {part}".strip() if carry and not out else part)
+        carry = ""
+    return out
+
+
+def asks(piece: str, u: Understanding) -> bool:
+    """Whether a piece, read alone, is a question of its own: a question code, a concept asked about, or another
+    card or model asked as a question ('and B200?', 'what about the 32b', '那32b的呢')."""
+    if u.intents & QUESTION_CODES or u.topic:
+        return True
+    cue = vocab()["compound"]["cue"]
+    other = bool(u.compare_gpus or u.whatif_gpus or u.updates.get("model") or u.updates.get("precision"))
+    return other and bool(re.search(cue["en"], piece) or re.search(cue["zh"], piece))
