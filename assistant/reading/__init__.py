@@ -77,6 +77,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
+from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
 from assistant.reading.redundancy import read_redundancy
@@ -254,6 +255,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    read_precision_compare(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 
