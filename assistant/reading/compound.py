@@ -28,14 +28,18 @@ def _typed(text: str) -> str:
 
 
 def pieces(text: str) -> list[str]:
-    """The message cut at its joiners, filler-only pieces joined to the next; one piece when there is no joiner."""
+    """The message cut at its joiners, filler-only pieces joined to the next; one piece when there is no joiner.
+    A question mark that joined two pieces stays with the one it ended ('and B200? also ...': 'b200?')."""
     words = vocab()["compound"]["joiner"]
     typed = _typed(text)
-    cut = re.split(f"(?:{words['en']})|(?:{words['zh']})", typed)
+    cut = re.split(f"((?:{words['en']})|(?:{words['zh']}))", typed)
     out: list[str] = []
     carry = ""
-    for part in cut:
-        part = (part or "").strip(" ,，;；")
+    for i in range(0, len(cut), 2):
+        part = (cut[i] or "").strip(" ,，;；")
+        joiner = cut[i + 1] if i + 1 < len(cut) else ""
+        if part and ("?" in joiner or "？" in joiner):
+            part += "?"
         if len(re.sub(r"\W", "", part)) < MIN_PIECE:
             carry = f"{carry} {part}".strip()
             continue
