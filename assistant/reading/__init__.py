@@ -30,6 +30,7 @@ from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.followups import read_followup
+from assistant.reading.framework_why import read_framework_why
 from assistant.reading.hardware import (
     read_budget,
     read_card_count,
@@ -256,6 +257,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
         quoted_from(m, u, cloud)
     read_followup(m, u)
     read_precision_compare(m, u)
+    read_framework_why(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 

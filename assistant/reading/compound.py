@@ -14,7 +14,7 @@ from assistant.reading.text import vocab
 
 # Intent codes that are a question of their own about the plan on screen (each has its own reply).
 QUESTION_CODES = frozenset({
-    "metric", "gpu_hours", "kv_cache", "data_enough", "precision_compare", "engine_choice", "interconnect",
+    "metric", "gpu_hours", "kv_cache", "data_enough", "precision_compare", "framework_why", "engine_choice", "interconnect",
     "card_support", "total_cost", "math", "why", "why_not", "rent_buy", "payback", "reserve", "own_enough",
     "how_long", "servers_limit", "servers_count", "cheapest", "running_costs", "compare_cards", "availability",
     "forecast", "quality", "fit_check",
