@@ -24,7 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
-from assistant.reading.generation import same_generation
+from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from assistant.slots import personal_machine
@@ -551,6 +551,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               newest=find_model(updates["model"]).name))
         updates["model"] = kept[0]
     same = None if kept and kept[1] else kept[0] if kept else _same_family(profile.model, updates.get("model"), u, text)
+    missing = None if u.unknown_model else missing_size(profile.model, u.updates.get("model"))
+    if missing:  # "what about the 32b" after Llama 3.1 8B: no such size in that line, said before what is sized
+        turn.notes.append(say(lang, "reply.no_such_size", line=missing["line"], size=missing["size"],
+                              sizes=say(lang, "list_sep").join(missing["sizes"])))
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))

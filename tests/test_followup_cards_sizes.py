@@ -92,3 +92,19 @@ def test_cards_sizes_and_widths_inside_a_compound_follow_up(plans, text, kinds, 
     p = _payload(after)
     assert [(x["kind"], x["topic"]) for x in p["parts"]] == kinds, text
     assert after["profile"]["model"] == model
+
+
+@pytest.mark.parametrize("ask,lang", [("what about the 32b", "en"), ("那32b的呢", "zh"), ("and the 32b version?", "en"),
+                                      ("32b版本呢", "zh")])
+def test_a_size_the_line_does_not_have_is_said_before_it_is_sized(ask, lang):
+    """After Llama 3.1 8B, '32b': Llama 3.1 comes in 8B, 70B and 405B; the answer says there is no 32B of it."""
+    plan = _go({}, "fine-tune llama 3.1 8b with qlora on 20k examples")
+    after = _go(plan, ask)
+    text = str(after["messages"][-1].content)
+    assert ("there is no 32B" in text and "8B, 70B, 405B" in text) if lang == "en" else \
+        ("没有 32B" in text and "8B、70B、405B" in text), text
+
+
+def test_a_size_the_line_has_gets_no_such_note(plans):
+    text = str(_go(plans["serve_en"], "what about the 32b")["messages"][-1].content)
+    assert "there is no" not in text
