@@ -25,7 +25,8 @@ def _text(state: Any) -> str:
 
 
 def questions(state: Any) -> list[str] | None:
-    """The pieces of a compound follow-up to a plan, each a question read alone; None for any other message."""
+    """The pieces of a compound follow-up to a plan, each a question or a change read alone, at least one a
+    question; None for any other message."""
     if not state.get("results") or state.get("pending"):
         return None
     text = _text(state)
@@ -34,17 +35,20 @@ def questions(state: Any) -> list[str] | None:
         return None
     out: list[str] = []
     carry = ""
+    asked = 0  # pieces that ask; the others change the plan first ('make it 32k context and how many gpu hours')
     for piece in cut:
         piece = f"{carry} {piece}".strip() if carry else piece
         u = understand(piece, None)
         if not u.updates and not u.topic and not u.compare_gpus and u.intents <= FILLER:
             carry = piece
             continue
-        if not asks(piece, u):
-            return None
+        if asks(piece, u):
+            asked += 1
+        elif not u.updates or u.compare_gpus or u.whatif_gpus:
+            return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
         out.append(piece)
         carry = ""
-    return out if len(out) >= 2 and not carry else None
+    return out if len(out) >= 2 and asked and not carry else None
 
 
 def understood(state: Any, found: list[str]) -> dict[str, Any]:

@@ -93,3 +93,25 @@ def test_one_request_with_a_joiner_is_not_split(plans, text):
 def test_before_a_plan_nothing_is_split():
     state = _go({}, "how many gpu hours is that and why not sglang")
     assert "parts" not in _reply(state)[1]
+
+
+@pytest.mark.parametrize("lang,change,question,topic", [
+    ("en", "make it 32k context", "how many gpu hours is that", "gpu_hours"),
+    ("en", "make it 32k context", "why not sglang", "engine_choice"),
+    ("zh", "改成32k上下文", "一共多少卡时", "gpu_hours"),
+    ("zh", "改成32k上下文", "每个月花多少", "total_cost"),
+])
+def test_a_change_then_a_question_answers_the_question_about_the_changed_plan(plans, lang, change, question, topic):
+    """'make it 32k context and how many gpu hours is that': the plan re-sized first, then the question answered
+    about the new plan."""
+    for joiner in JOINERS[lang][:4]:
+        after = _go(plans[lang], f"{change}{joiner}{question}")
+        _message, p = _reply(after)
+        assert [(x["kind"], x["topic"]) for x in p["parts"]] == [("answer", None), ("info", topic)], joiner
+        assert after["profile"]["context"] == 32768
+
+
+def test_two_changes_are_one_request(plans):
+    after = _go(plans["en"], "make it 32k context and 100 users")
+    _message, p = _reply(after)
+    assert "parts" not in p and after["profile"]["context"] == 32768 and after["profile"]["users"] == 100
