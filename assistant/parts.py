@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig
 
 from assistant.catalog import detect, say
 from assistant.reading import readable, understand
-from assistant.reading.compound import asks, pieces
+from assistant.reading.compound import QUESTION_CODES, asks, pieces
 
 # Intents of a piece that carries nothing of its own ('ok', 'hmm'): it goes with the piece after it.
 FILLER = {"greet", "thanks", "empty", "not_sure"}
@@ -35,6 +35,7 @@ def questions(state: Any) -> list[str] | None:
         return None
     out: list[str] = []
     carry = ""
+    last: tuple[frozenset[str], str | None] | None = None  # what the last asking piece asked
     asked = 0  # pieces that ask; the others change the plan first ('make it 32k context and how many gpu hours')
     for piece in cut:
         piece = f"{carry} {piece}".strip() if carry else piece
@@ -43,7 +44,11 @@ def questions(state: Any) -> list[str] | None:
             carry = piece
             continue
         if asks(piece, u):
-            asked += 1
+            key = (frozenset(u.intents & QUESTION_CODES), u.topic)
+            if out and key == last:  # "how did you get the training time, whats the formula": one question, said twice
+                out[-1] = f"{out[-1]}, {piece}"
+                continue
+            asked, last = asked + 1, key
         elif not u.updates or u.compare_gpus or u.whatif_gpus:
             return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
         out.append(piece)

@@ -115,3 +115,11 @@ def test_two_changes_are_one_request(plans):
     after = _go(plans["en"], "make it 32k context and 100 users")
     _message, p = _reply(after)
     assert "parts" not in p and after["profile"]["context"] == 32768 and after["profile"]["users"] == 100
+
+
+@pytest.mark.parametrize("text", ["show the math, whats the formula", "how did you get that, show me the formula",
+                                  "训练时间是怎么算的，公式是什么", "how many gpu hours is that, in gpu-hours total"])
+def test_one_question_said_twice_is_one_question(plans, text):
+    lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+    _message, p = _reply(_go(plans[lang], text))
+    assert "parts" not in p, (text, [x["topic"] for x in p["parts"]])

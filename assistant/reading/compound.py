@@ -37,15 +37,29 @@ def pieces(text: str) -> list[str]:
     carry = ""
     for i in range(0, len(cut), 2):
         part = (cut[i] or "").strip(" ,，;；")
+        before = cut[i - 1] if i else ""  # the joiner this piece came after
         joiner = cut[i + 1] if i + 1 < len(cut) else ""
         if part and ("?" in joiner or "？" in joiner):
             part += "?"
         if len(re.sub(r"\W", "", part)) < MIN_PIECE:
             carry = f"{carry} {part}".strip()
             continue
+        if out and (_said(part, "refers_back") or _open_between(out[-1])):
+            out[-1] = f"{out[-1]}{before}{part}"  # "difference between q4_k_m and awq? which one ...": one question
+            continue
         out.append(f"{carry} {part}".strip() if carry and not out else part)
         carry = ""
     return out
+
+
+def _said(piece: str, key: str) -> bool:
+    words = vocab()["compound"][key]
+    return bool(re.search(words["en"], piece) or re.search(words["zh"], piece))
+
+
+def _open_between(piece: str) -> bool:
+    """'difference between q4_k_m gguf' ends before its 'and': the next piece is the other half."""
+    return bool(re.search(vocab()["compound"]["between"]["en"], piece)) and not piece.endswith("?")
 
 
 def asks(piece: str, u: Understanding) -> bool:
