@@ -24,7 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
-from assistant.reading.generation import same_generation
+from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from assistant.slots import personal_machine
@@ -35,7 +35,7 @@ from tools.recommend import FOUR_BIT
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
-Route = Literal["ask", "answer", "explain", "reply", "inform"]
+Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
 ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
@@ -137,6 +137,7 @@ class AdvisorState(TypedDict, total=False):
     tool_turns: int  # turns of this thread that showed their tool calls: numbers the calls' ids (front_end)
     quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
     rent_quotes: list[dict[str, Any]] | None  # rental prices the user was quoted per card, for every later plan
+    parts: list[str] | None  # a compound follow-up's questions, answered one by one (assistant.parts)
 
 
 class AdvisorInput(TypedDict):
@@ -388,11 +389,24 @@ def settings_ok(settings: Any) -> bool:
 
 
 def understand_node(state: AdvisorState) -> dict[str, Any]:
+    from assistant import parts
+
     fixes = _sane(state)
     if fixes:
         state = {**state, **fixes}  # type: ignore[typeddict-item]
-        return {**fixes, **_understand(state)}
-    return _understand(state)
+    found = parts.questions(state)
+    if found:  # "how many gpu hours is that and why not deepspeed": each question answered in turn (parts_node)
+        return {**fixes, **parts.understood(state, found)}
+    return {**fixes, **_understand(state), "parts": None}
+
+
+def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
+    from assistant import parts
+
+    nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
+             "reply": lambda s, _c: reply_node(s), "inform": inform_node}
+    return parts.answer_parts(state, config, nodes, understand_node, route)
 
 
 def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the message's kinds, in the order they win
@@ -537,6 +551,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               newest=find_model(updates["model"]).name))
         updates["model"] = kept[0]
     same = None if kept and kept[1] else kept[0] if kept else _same_family(profile.model, updates.get("model"), u, text)
+    missing = None if u.unknown_model else missing_size(profile.model, u.updates.get("model"))
+    if missing:  # "what about the 32b" after Llama 3.1 8B: no such size in that line, said before what is sized
+        turn.notes.append(say(lang, "reply.no_such_size", line=missing["line"], size=missing["size"],
+                              sizes=say(lang, "list_sep").join(missing["sizes"])))
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
@@ -920,6 +938,11 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
 
 # Questions about the plan on screen, answered from it (explain_node): they change nothing.
 PLAN_QUESTIONS = ("own_enough", "total_cost", "how_long", "servers_limit", "servers_count", "cheapest", "running_costs")
+
+
+def next_node(state: AdvisorState) -> Route:
+    """The node after understand: a compound follow-up's parts (parts_node), else route's reply."""
+    return "parts" if state.get("parts") else route(state)
 
 
 def route(state: AdvisorState) -> Route:
@@ -1318,10 +1341,11 @@ def build_graph(front_end: bool = False) -> StateGraph:
     g.add_node("explain", shown(explain_node))
     g.add_node("reply", reply_node)
     g.add_node("inform", shown(inform_node))
+    g.add_node("parts", shown(parts_node))
     g.add_edge(START, "understand")
-    g.add_conditional_edges("understand", route, {"ask": "ask", "answer": "answer", "explain": "explain",
-                                                  "reply": "reply", "inform": "inform"})
-    for node in ("ask", "answer", "explain", "reply", "inform"):
+    g.add_conditional_edges("understand", next_node, {"ask": "ask", "answer": "answer", "explain": "explain",
+                                                  "reply": "reply", "inform": "inform", "parts": "parts"})
+    for node in ("ask", "answer", "explain", "reply", "inform", "parts"):
         g.add_edge(node, END)
     return g
 

@@ -62,13 +62,14 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, followups
+    from assistant import asks, followups, framework_why, precisions
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
-              "parallelism": asks.parallelism}[code]
+              "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
+              "framework_why": framework_why.framework_why}[code]
     return writer(ctx)
 
 
@@ -626,4 +627,5 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
 QUESTION_REPLIES = ("metric", "gpu_hours", "kv_cache", "data_enough", "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
-                    "forecast", "quality", "out_of_scope", "rent_buy", "reserve")
+                    "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
+                    "framework_why")

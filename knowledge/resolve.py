@@ -561,3 +561,11 @@ __all__ = [
     "size_label",
     "text_sibling",
 ]
+
+
+def line_models(model_id: str) -> list[str]:
+    """Every catalog model of a model's line (the id without its size: 'llama-3.1-' -> 8B, 70B, 405B), the model
+    itself included, smallest first; just the model when its id carries no size."""
+    line = _ID_SIZE.sub("", model_id)
+    same = [m for m in models() if _ID_SIZE.sub("", m.id) == line and _id_sizes(m.id)] if _id_sizes(model_id) else []
+    return [m.id for m in sorted(same, key=lambda m: m.total_params_b)] or [model_id]

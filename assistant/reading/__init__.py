@@ -30,6 +30,7 @@ from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.followups import read_followup
+from assistant.reading.framework_why import read_framework_why
 from assistant.reading.hardware import (
     read_budget,
     read_card_count,
@@ -77,6 +78,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
+from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
 from assistant.reading.redundancy import read_redundancy
@@ -254,6 +256,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    read_precision_compare(m, u)
+    read_framework_why(m, u)
     u.weak = m.weak & set(u.updates)
     return u
 

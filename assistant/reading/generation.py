@@ -6,7 +6,7 @@ typed."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.reading.names import family_words
 from assistant.reading.text import word_pattern
@@ -76,3 +76,21 @@ def same_generation(current: str | None, new: str | None, text: str) -> tuple[st
     sibling = line_sibling(current, new.lower())
     return (sibling, False) if sibling else None
 
+
+
+def missing_size(current: str | None, size: str | None) -> dict[str, Any] | None:
+    """'what about the 32b' after Llama 3.1 8B: the line has no 32B. Its name and the sizes it comes in (for
+    the note that says the size was sized as another model), or None when the line has that size."""
+    from knowledge.resolve import line_models
+
+    if not current or not size or not _BARE_SIZE.fullmatch(size):
+        return None
+    try:
+        now = find_model(current)
+    except (LookupError, ValueError):
+        return None
+    line = line_models(current)
+    if now.family == "generic" or len(line) < 2 or size.lower() in {size_label(x) for x in line}:
+        return None
+    name = re.sub(r"\s*\d+(?:\.\d+)?B\b.*$", "", now.name).strip() or now.name
+    return {"line": name, "sizes": [size_label(x).upper() for x in line], "size": size}

@@ -1,0 +1,97 @@
+"""Compound follow-ups after a plan (assistant/reading/compound.py finds them): "how many gpu hours is that and
+why not deepspeed" gets one reply per question, in the order asked, each the reply that question gets alone
+(from the plan's tool results), joined into one message. A piece that changes the plan ("and B200?") re-plans,
+and the pieces after it are answered about the new plan."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
+
+from assistant.catalog import detect, say
+from assistant.reading import readable, understand
+from assistant.reading.compound import QUESTION_CODES, asks, pieces
+
+# Intents of a piece that carries nothing of its own ('ok', 'hmm'): it goes with the piece after it.
+FILLER = {"greet", "thanks", "empty", "not_sure"}
+
+
+def _text(state: Any) -> str:
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
+    return last.content if isinstance(last, HumanMessage) and isinstance(last.content, str) else ""
+
+
+def questions(state: Any) -> list[str] | None:
+    """The pieces of a compound follow-up to a plan, each a question or a change read alone, at least one a
+    question; None for any other message."""
+    if not state.get("results") or state.get("pending"):
+        return None
+    text = _text(state)
+    cut = pieces(text)
+    if len(cut) < 2:
+        return None
+    out: list[str] = []
+    carry = ""
+    last: tuple[frozenset[str], str | None] | None = None  # what the last asking piece asked
+    asked = 0  # pieces that ask; the others change the plan first ('make it 32k context and how many gpu hours')
+    for piece in cut:
+        piece = f"{carry} {piece}".strip() if carry else piece
+        u = understand(piece, None)
+        if not u.updates and not u.topic and not u.compare_gpus and u.intents <= FILLER:
+            carry = piece
+            continue
+        if asks(piece, u):
+            key = (frozenset(u.intents & QUESTION_CODES), u.topic)
+            if out and key == last:  # "how did you get the training time, whats the formula": one question, said twice
+                out[-1] = f"{out[-1]}, {piece}"
+                continue
+            asked, last = asked + 1, key
+        elif not u.updates or u.compare_gpus or u.whatif_gpus:
+            return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
+        out.append(piece)
+        carry = ""
+    return out if len(out) >= 2 and asked and not carry else None
+
+
+def understood(state: Any, found: list[str]) -> dict[str, Any]:
+    lang = detect(readable(_text(state)), state.get("lang"))
+    return {"parts": found, "lang": lang, "turn": {"intents": ["parts"]}}
+
+
+def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read: Any, route: Any) -> dict[str, Any]:
+    """Each piece through the engine as its own turn (read, route, reply), the state carried from one to the next;
+    the replies joined in order under the piece each answers."""
+    lang = state.get("lang") or "en"
+    found = list(state.get("parts") or [])
+    sub: dict[str, Any] = {**state, "parts": None}
+    update: dict[str, Any] = {}
+    texts: list[str] = []
+    shown: list[dict[str, Any]] = []
+    last_answer: dict[str, Any] | None = None
+    tail = say(lang, "reply.followups")
+    for n, piece in enumerate(found, start=1):
+        sub["messages"] = [*(state.get("messages") or [])[:-1], HumanMessage(piece)]
+        read_update = read(sub)
+        sub.update({**read_update, "lang": lang})
+        node = route(sub)
+        out = nodes[node](sub, config)
+        message = out["messages"][-1]
+        rest = {k: v for k, v in out.items() if k != "messages"}
+        sub.update(rest)
+        update.update({k: v for k, v in read_update.items() if k not in ("messages", "turn")}, **rest)
+        body = str(message.content).strip()
+        if body.endswith(tail):
+            body = body[: -len(tail)].strip()
+        texts.append(say(lang, "parts.heading", n=n, piece=piece) + "\n\n" + body)
+        p = dict(message.additional_kwargs.get("gpu_advisor") or {})
+        shown.append({"piece": piece, "kind": p.get("kind"), "topic": p.get("topic"), "results": p.get("results")})
+        if p.get("kind") == "answer":
+            last_answer = p
+    texts.append(tail)
+    payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown}
+    update["turn"] = sub.get("turn")
+    return {**update, "lang": lang, "parts": None,
+            "messages": [AIMessage(content="\n\n".join(texts), additional_kwargs={"gpu_advisor": payload})]}

@@ -1,0 +1,87 @@
+"""'8bit vs 4bit quant?' / '8bit和4bit差多少' after a plan: the widths asked, each as the file it would be on this
+plan's engine and cards (GGUF Q8_0 / Q4_K_M on llama.cpp, FP8 or INT8 / INT4 on a batching server), with its
+memory (inference_memory), its speed per user and first token (speed) at the plan's users and context, and a
+quality note per width from the catalog. Nothing is re-planned: the plan on screen stays as it is. Without a
+serving plan the reply is the glossary's (or the format comparison when formats were named)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.writers import gb, glossary_reply, tps
+
+# The quality note said for each width (catalog fup.prec.quality.<key>): 6 bits and up near lossless, 4-5 a
+# small loss, 3 and below a loss people notice.
+SAME_SPEED = 1.1  # a speed ratio below this is said as "about the same speed" (many users at once: compute-bound)
+QUALITY = {16: "16", 8: "8", 6: "8", 5: "4", 4: "4", 3: "3"}
+
+
+def _format(bits: int, named: str | None, gguf: bool, fp8: bool) -> str:
+    from assistant.reading.text import vocab
+
+    formats = vocab()["precision_compare"]["formats"]
+    table = formats["gguf"] if gguf else formats["server" if fp8 else "server_no_fp8"]
+    if named and (named.startswith("q") or named == "f16") == gguf:
+        return named  # the file asked about, when it runs on this engine
+    return str(table.get(bits) or table[min(table, key=lambda b: abs(int(b) - bits))])
+
+
+def precision_compare(ctx: Any) -> str:
+    from assistant.advice import serving_setup
+    from assistant.followups import _call, _sep
+    from knowledge import find_gpu, find_precision
+    from tools.common import ToolError
+    from tools.inference import inference_memory
+    from tools.throughput import SpeedInput, speed
+
+    ask = ctx.turn.ask
+    rec = ctx.rec
+    best = rec.best if rec else None
+    if rec is None or best is None or not best.precision or not (rec.workload.spec.serves or rec.workload.spec.batch):
+        ctx.data["precision_compare"] = {"plan": False}
+        if ask.get("formats"):
+            from assistant.asks import formats
+
+            return formats(ctx)
+        return glossary_reply("quantization", ctx.lang) + " " + ctx.say("fup.prec.no_plan")
+    w = rec.workload
+    base = serving_setup(w, best)
+    gpu = find_gpu(best.gpu)
+    gguf = find_precision(best.precision).family == "gguf" or best.engine in ("llama.cpp", "ollama")
+    rows: list[dict[str, Any]] = []
+    lines = [ctx.say("fup.prec.head", option=f"{best.gpus} × {best.gpu_name}", users=f"{base.batch:,}",
+                     context=f"{base.context:,}", plan=best.precision.upper())]
+    for bits, named in zip(ask.get("widths") or [], ask.get("named") or [], strict=False):
+        pid = _format(int(bits), named, gguf, bool(gpu.fp8_tflops))
+        name = find_precision(pid).name.split(" (")[0]
+        try:
+            mem = _call(ctx, "inference_memory", inference_memory, base.model_copy(update={"precision": pid}))
+        except (ToolError, LookupError, ValueError):
+            continue
+        row: dict[str, Any] = {"bits": int(bits), "precision": pid, "weights_bytes": mem.weights_bytes,
+                               "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
+                               "fits": mem.fits}
+        quality = ctx.say(f"fup.prec.quality.{QUALITY.get(int(bits), '4')}")
+        if mem.fits is False:
+            lines.append(ctx.say("fup.prec.no_fit", fmt=name, weights=gb(mem.weights_bytes),
+                                 need=gb(mem.per_gpu_total_bytes), have=gb(mem.gpu_capacity_bytes or 0)) + _sep(ctx) + quality)
+            rows.append(row)
+            continue
+        s = _call(ctx, "speed", speed, SpeedInput(model=w.model, precision=pid, gpu=best.gpu, gpus=base.gpus,
+                                                  pp=base.pp, batch=base.batch, context=base.context,
+                                                  engine=best.engine, kv_precision=base.kv_precision))
+        row.update({"tokens_per_s": s.decode_tokens_per_s})
+        rows.append(row)
+        lines.append(ctx.say("fup.prec.row", fmt=name, weights=gb(mem.weights_bytes), need=gb(mem.per_gpu_total_bytes),
+                             have=gb(mem.gpu_capacity_bytes or 0), tps=tps(s.decode_tokens_per_s)) + _sep(ctx) + quality)
+    ran = [r for r in rows if r.get("tokens_per_s")]
+    gap = ""
+    if len(ran) >= 2:
+        small, big = sorted(ran[:2], key=lambda r: r["bits"])
+        ratio = small["tokens_per_s"] / big["tokens_per_s"]
+        gap = "\n\n" + ctx.say("fup.prec.gap" if ratio >= SAME_SPEED else "fup.prec.gap_same", small=small["bits"],
+                               big=big["bits"], saved=gb(big["weights_bytes"] - small["weights_bytes"]),
+                               faster=f"{ratio:.1f}")
+    ctx.data["precision_compare"] = {"plan": True, "gpu": best.gpu, "gpus": best.gpus, "engine": best.engine,
+                                     "users": base.batch, "context": base.context, "rows": rows}
+    return lines[0] + "\n\n" + "\n".join("- " + x for x in lines[1:]) + gap

@@ -1,0 +1,60 @@
+"""'8bit vs 4bit quant?', '8bit和4bit差多少', 'q8 or q4 for this?': two weight widths compared for the plan on
+screen (intent precision_compare, the widths in u.ask["widths"], a format named exactly in u.ask["named"]). Read
+when the message names at least two different widths and a comparison cue, and asks nothing else to size. Two
+formats of one width ('awq vs gptq') stay the format question (reading.asks); the words are
+words/precision_compare.yaml's, the reply assistant/precisions.py's."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab
+
+# Slots the widths' own words fill ('8-bit' -> precision, '4位' -> a count, 'int4对比' -> 4 pairs and DPO): dropped.
+OWN_SLOTS = {"precision", "kv_cache", "qlora_base", "users", "phase", "objective", "train_tokens"}
+# Intents the comparison replaces (the concept of quantization, the format question, a what-if to one width).
+REPLACED = {"concept", "explain", "whatif", "formats", "math", "why"}
+# What a width's match may be besides a bare width: a catalog precision id, kept as the file asked about.
+EXACT = {"fp8", "int8", "q8_0", "q6_k", "q5_k_m", "int4", "q4_k_m", "q4_0", "awq", "nf4", "mxfp4", "nvfp4", "bf16",
+         "fp16", "f16", "q3_k_m"}
+
+
+@cache
+def _rows() -> list[tuple[re.Pattern[str], int]]:
+    return [(re.compile(row[0]), int(row[1])) for row in vocab()["precision_compare"]["widths"]]
+
+
+def widths_named(typed: str) -> list[tuple[int, str | None]]:
+    """(bits, exact format or None) of each width named, in the order said, one per width."""
+    found: list[tuple[int, int, str | None]] = []
+    for pattern, bits in _rows():
+        for hit in pattern.finditer(typed):
+            word = re.sub(r"[\s-]", "", hit.group())
+            found.append((hit.start(), int(bits), word if word in EXACT else None))
+    out: dict[int, str | None] = {}
+    for _start, bits, exact in sorted(found):
+        out.setdefault(bits, exact)
+    return list(out.items())
+
+
+def read_precision_compare(m: Message, u: Understanding) -> None:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or u.compare_gpus or u.whatif_gpus:
+        return
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    widths = widths_named(typed)
+    if len(widths) < 2:
+        return
+    cue = vocab()["precision_compare"]["cue"]
+    if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return
+    rest = set(u.updates) - OWN_SLOTS
+    counts = {int(b) for b, _f in widths}
+    if rest or (u.updates.get("users") and u.updates["users"] not in counts):
+        return
+    u.intents = (u.intents - REPLACED) | {"precision_compare"}
+    u.topic, u.aside = None, None
+    u.ask = {**u.ask, "widths": [b for b, _f in widths], "named": [f for _b, f in widths]}
+    u.updates, u.scale, u.notes, u.problems = {}, {}, [], []
