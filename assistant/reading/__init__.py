@@ -46,6 +46,8 @@ from assistant.reading.hardware import (
     read_region,
     read_server_gpus,
 )
+from assistant.reading.history import own_model_note
+from assistant.reading.horizon import read_horizon
 from assistant.reading.intents import (
     concept_asked,
     pending_value,
@@ -165,6 +167,7 @@ READERS = (
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
     ("system_ram_gb", read_system_ram),
+    ("horizon_months", read_horizon),
 )
 
 
@@ -211,6 +214,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
+    own_model_note(m, u)
     u.online_share = next((q.value for q in m.role("online_share")), None)
     u.problems += m.problems
     u.notes += m.notes

@@ -1,0 +1,21 @@
+"""A count of users expected by a date is the users to size for: 'actually users is like 500 by march',
+'到3月用户会到500' (500 users), never a utilisation nor a context. Grammar only: the words are in
+words/growth.yaml."""
+
+from __future__ import annotations
+
+from assistant.reading.text import word_pattern
+
+
+def users_by_a_date(before: str, strip) -> bool:  # strip: people.strip_fillers
+    """The words before a count name the users, with the date they are reached said in between or a lead word
+    ('actually users is like', 'users by march will be', 'users 数到 3 months 会涨到')."""
+    bare = word_pattern("growth_by_time").sub(" ", before)
+    return bool(word_pattern("users_growth_before").search(strip(bare))
+                or (bare != before and word_pattern("users_before").search(strip(bare))))
+
+
+def a_quarter(text: str, start: int, end: int) -> bool:
+    """'by Q3', 'before q4': a quarter of the year named, not a weight format."""
+    return bool(word_pattern("quarter_date").match(text[start:end])
+                and word_pattern("quarter_before").search(text[max(0, start - 20):start]))

@@ -1,0 +1,145 @@
+"""Numbers and words about time take their own role (issue 21): how long the cards are kept is the rent-or-buy
+horizon, in any order and spelling, in English and Chinese; time gone by is history."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from assistant.reading import understand
+from tests.conversation import answer_to, payload
+
+EN_YEARS = [(1, "1"), (2, "2"), (2, "two"), (3, "three"), (4, "4"), (5, "five")]
+ZH_YEARS = [(1, "一"), (2, "两"), (2, "2"), (3, "三"), (4, "4"), (5, "五")]
+EN_HORIZON = ["we'd use it for {n} years", "over {n} years", "keep them for {n} years", "amortised over {n} years",
+              "for {n} yrs", "over a {n} year horizon", "{n} year depreciation"]
+ZH_HORIZON = ["用{n}年", "打算用{n}年", "按{n}年折旧", "{n}年", "用上{n}年", "大概用{n}年"]
+EN_ASK = ["rent or buy an H100 for serving llama 3.1 70b", "should we rent or buy 8 H100s", "rent or buy?",
+          "serve qwen2.5 7b for 20 users, rent or buy"]
+ZH_ASK = ["租还是买H100，跑qwen2.5-72b推理", "租还是买", "部署qwen2.5-7b给20个人用，租划算还是买划算", "自己买卡还是租卡"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_how_long_the_cards_are_kept_is_the_horizon_in_either_order(lang: str):
+    years, horizons, asks = (EN_YEARS, EN_HORIZON, EN_ASK) if lang == "en" else (ZH_YEARS, ZH_HORIZON, ZH_ASK)
+    sep = ", " if lang == "en" else "，"
+    for (n, said), form, ask in itertools.product(years, horizons, asks):
+        for text in (ask + sep + form.format(n=said), form.format(n=said) + sep + ask):
+            u = understand(text)
+            assert u.updates.get("horizon_months") == 12 * n, (text, u.updates)
+            assert "rent_buy" in u.intents, text
+
+
+@pytest.mark.parametrize(("text", "months"), [
+    ("rent or buy, keep them 18 months", 18), ("rent or buy over 6 months", 6), ("租还是买，用18个月", 18),
+    ("租还是买，用十八个月", 18), ("租还是买，用半年", None), ("rent or buy over ten years", 120),
+])
+def test_a_horizon_in_months(text: str, months: int | None):
+    assert understand(text).updates.get("horizon_months") == months
+
+
+@pytest.mark.parametrize("text", [
+    "we've been running it for 2 years, rent or buy?", "rent or buy? we bought the last cards 3 years ago",
+    "我们已经用了两年了，租还是买", "serve llama 3.1 8b for 20 users", "部署qwen2.5-7b给20个人用",
+    "rent or buy? the team has 5 years of experience",
+])
+def test_time_gone_by_or_no_time_is_no_horizon(text: str):
+    assert "horizon_months" not in understand(text).updates
+
+
+def test_the_plans_rent_or_buy_is_over_the_horizon_said():
+    answer = answer_to("rent or buy for serving qwen2.5 7b to 20 users, we'd use it for two years")
+    rb = payload(answer)["results"]["recommend"]["rent_or_buy"]
+    assert rb["horizon_months"] == 24
+    assert "24 months" in answer.content
+
+
+def test_the_horizon_said_in_chinese_is_said_back_and_used():
+    answer = answer_to("租还是买H100，用两年，跑qwen2.5-72b推理")
+    assert payload(answer)["results"]["recommend"]["rent_or_buy"]["horizon_months"] == 24
+    assert "租还是买按 24 个月算" in answer.content and "36 个月" not in answer.content
+
+
+# ---------------------------------------------------------------- training already done is history
+
+EN_PAST = ["we trained our own {n}B model", "we've fine-tuned our own {n}B model", "we already trained a {n}B model",
+           "I finetuned a {n}B model", "we pretrained our own {n}B from scratch", "our team trained a {n}B model"]
+EN_SERVE = ["and want to serve it", "now we need to serve it to {u} users", "want to deploy it for {u} people"]
+ZH_PAST = ["我们自己训了一个{n}B的模型", "我们微调了一个{n}B模型", "我们自己预训练了一个{n}B的模型", "公司训练好的{n}B模型",
+           "我们训过一个{n}B的模型"]
+ZH_SERVE = ["要部署", "想部署给{u}个人用", "现在要上线给{u}人用"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_trained_before_is_served_not_trained_again(lang: str):
+    past, serve, sep = (EN_PAST, EN_SERVE, " ") if lang == "en" else (ZH_PAST, ZH_SERVE, "，")
+    for form, then, (n, u) in itertools.product(past, serve, [(20, 30), (13, 50), (34, 200)]):
+        text = form.format(n=n) + sep + then.format(u=u)
+        got = understand(text)
+        assert got.updates.get("phase") == "serve", (text, got.updates)
+        assert got.updates.get("model") == f"{n}B", (text, got.updates)
+        if "{u}" in then:
+            assert got.updates.get("users") == u, (text, got.updates)
+        assert ("note.own_model_sized", {"size": f"{n}B"}) in got.notes, (text, got.notes)
+
+
+@pytest.mark.parametrize(("text", "phase"), [
+    ("we trained a 7b last month, now we want to fine-tune llama 3.1 70b", "fine-tune"),
+    ("fine-tune llama 3.1 8b and serve it to 20 users", "train-and-serve"),
+    ("pretrain a 1B model from scratch on 20B tokens", "pretrain"),
+    ("我们上个月训了一个7B，现在想微调qwen2.5-72b", "fine-tune"),
+    ("a fine-tuned llama 3.1 8b for 20 users", "serve"),
+])
+def test_a_new_training_job_still_trains(text: str, phase: str):
+    assert understand(text).updates.get("phase") == phase
+
+
+def ask(text: str):
+    """One message answered at once, as `gpu-advisor ask` does: every missing value a stated assumption."""
+    from langchain_core.messages import HumanMessage
+
+    from assistant import build_graph
+
+    return build_graph().compile().invoke({"messages": [HumanMessage(text)], "oneshot": True})["messages"][-1]
+
+
+def test_the_own_model_is_said_to_be_sized_by_its_parameter_count():
+    answer = ask("we trained our own 20B model and want to serve it to 30 users")
+    assert "Your own 20B model" in answer.content and "Fine-tuning" not in answer.content
+    zh = ask("我们自己训了一个20B的模型，要部署给30个人用")
+    assert "你们自己的 20B 模型" in zh.content and "微调" not in zh.content
+
+
+# ---------------------------------------------------------------- a user count expected by a date
+
+EN_GROWTH = ["actually users is like {n} by {when}", "users by {when} will be {n}", "so users are {n} by {when}",
+             "update: users will be {n} by {when}", "actually, users is {n} by {when}", "users are like {n} by {when}"]
+EN_WHEN = ["march", "q3", "end of june", "next year", "launch"]
+ZH_GROWTH = ["到{when}用户会到{n}", "用户数到{when}会涨到{n}", "{when}用户会涨到{n}", "用户{when}会达到{n}", "到{when}用户数会增长到{n}"]
+ZH_WHEN = ["3月", "三月", "年底", "明年", "下半年"]
+EN_N = [(500, "500"), (300, "three hundred"), (2000, "2k"), (1500, "1,500")]
+ZH_N = [(500, "500"), (300, "三百"), (2000, "两千"), (10000, "一万")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_user_count_expected_by_a_date_is_the_users(lang: str):
+    forms, whens, ns = (EN_GROWTH, EN_WHEN, EN_N) if lang == "en" else (ZH_GROWTH, ZH_WHEN, ZH_N)
+    for form, when, (n, said) in itertools.product(forms, whens, ns):
+        text = form.format(n=said, when=when)
+        for pending in (None, "utilisation"):
+            got = understand(text, pending)
+            assert got.updates.get("users") == n, (text, pending, got.updates)
+            assert "utilisation" not in got.updates and "precision" not in got.updates, (text, got.updates)
+
+
+def test_a_quarter_is_a_date_and_in_q3_the_weight_format():
+    assert "precision" not in understand("serve llama 3.1 8b for 300 users by q3").updates
+    assert understand("serve llama 3.1 8b in q3").updates.get("precision") == "q3_k_m"
+
+
+def test_the_users_expected_by_march_replace_the_users_said_before():
+    from tests.conversation import run_conversation
+
+    *_, answer = run_conversation(["serve llama 3.1 8b for 50 users", "working hours", "actually users is like 500 by march"])
+    assert "500 users" in answer.content
