@@ -143,3 +143,44 @@ def test_the_users_expected_by_march_replace_the_users_said_before():
 
     *_, answer = run_conversation(["serve llama 3.1 8b for 50 users", "working hours", "actually users is like 500 by march"])
     assert "500 users" in answer.content
+
+
+# ---------------------------------------------------------------- dates with no calendar
+
+JOBS = {"en": ["fine-tune llama 3.1 8b on 1B tokens", "summarise 1 million documents with qwen2.5 7b"],
+        "zh": ["微调qwen2.5-7b，1B token", "用qwen2.5-7b总结一百万篇文档"]}
+WEEKEND = {"en": [("this weekend", 60), ("over this weekend", 60), ("by the weekend", 72), ("next weekend", 228)],
+           "zh": [("这周末", 60), ("这个周末", 60), ("周末前", 72), ("下周末", 228)]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_weekend_is_when_the_job_is_due_not_how_busy_the_cards_are(lang: str):
+    sep = ", " if lang == "en" else "，"
+    for job, (words, hours) in itertools.product(JOBS[lang], WEEKEND[lang]):
+        for text in (job + sep + words, words + sep + job):
+            got = understand(text)
+            assert got.updates.get("deadline_hours") == hours, (text, got.updates)
+            assert "utilisation" not in got.updates, (text, got.updates)
+
+
+@pytest.mark.parametrize("text", ["serve llama 3.1 8b on weekends", "serve llama 3.1 8b, busy only on the weekend",
+                                  "部署qwen2.5-7b，只在周末用"])
+def test_busy_on_weekends_is_still_how_busy(text: str):
+    assert understand(text).updates.get("utilisation") == 0.29
+
+
+@pytest.mark.parametrize(("words", "hours"), [("by end of month", 730), ("by the end of the month", 730),
+                                              ("by next month", 730), ("before the end of the quarter", 1095)])
+def test_a_calendar_date_says_the_hours_it_was_taken_as(words: str, hours: int):
+    for job in JOBS["en"]:
+        got = understand(f"{job} {words}")
+        assert got.updates.get("deadline_hours") == hours, (job, words, got.updates)
+        assert ("reply.deadline_assumed", {"words": words, "hours": f"{hours:,}"}) in got.notes, got.notes
+
+
+def test_a_weekday_deadline_is_said_back_in_the_answer():
+    for text, said in (("fine-tune llama 3.1 8b on 1B tokens by next friday", 'I read "next friday" as about 72 hours'),
+                       ("微调qwen2.5-7b，1B token，下周五前", "我把“下周五”理解为从现在起大约 192 小时"),
+                       ("微调qwen2.5-7b，1B token，周五前", "我把“周五”理解为从现在起大约 72 小时"),
+                       ("fine-tune llama 3.1 8b on 1B tokens by end of month", 'I read "by end of month" as about 730 hours')):
+        assert said in ask(text).content, text
