@@ -184,3 +184,28 @@ def test_a_weekday_deadline_is_said_back_in_the_answer():
                        ("微调qwen2.5-7b，1B token，周五前", "我把“周五”理解为从现在起大约 72 小时"),
                        ("fine-tune llama 3.1 8b on 1B tokens by end of month", 'I read "by end of month" as about 730 hours')):
         assert said in ask(text).content, text
+
+
+# ---------------------------------------------------------------- a product used today is no model to size
+
+NOW = {"en": ["we're on {p}", "we use {p} today", "currently using {p}", "we're switching from {p}",
+              "we are paying for {p}"],
+       "zh": ["我们现在用{p}", "目前在用{p}", "公司用的是{p}", "我们一直用{p}"]}
+WANT = {"en": [("want to serve llama 3.1 8b for 20 users", "llama-3.1-8b", 20),
+               ("serve qwen2.5 7b for 50 people", "qwen2.5-7b", 50)],
+        "zh": [("想自己部署qwen2.5-7b给20人用", "qwen2.5-7b", 20), ("想私有化部署glm-4-9b，50个人用", "glm-4-9b", 50)]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_product_used_today_is_said_back_and_the_model_named_is_sized(lang: str):
+    sep = ", " if lang == "en" else "，"
+    for now, (want, model, users), product in itertools.product(NOW[lang], WANT[lang], ["Kimi", "Kimi Chat", "kimi"]):
+        text = now.format(p=product) + sep + want
+        got = understand(text)
+        assert got.updates.get("model") == model and got.updates.get("users") == users, (text, got.updates)
+        assert got.unknown_model is None and "utilisation" not in got.updates, (text, got.unknown_model, got.updates)
+        assert ("note.product_now", {"name": product.split()[0]}) in got.notes, (text, got.notes)  # "chat" is no name
+
+
+def test_a_product_named_alone_is_still_an_unknown_model():
+    assert understand("serve kimi chat for 20 users").unknown_model is not None

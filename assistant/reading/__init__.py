@@ -77,6 +77,7 @@ from assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.prices import read_prices
@@ -183,6 +184,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:
         u.span_months, u.with_spare = read_total_span(m)
