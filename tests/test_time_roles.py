@@ -209,3 +209,27 @@ def test_a_product_used_today_is_said_back_and_the_model_named_is_sized(lang: st
 
 def test_a_product_named_alone_is_still_an_unknown_model():
     assert understand("serve kimi chat for 20 users").unknown_model is not None
+
+
+# ---------------------------------------------------------------- two prices said "respectively"
+
+RESPECTIVELY = {
+    "en": ["{a} and {b} at ${x} and ${y}/hr respectively", "the {a} and the {b} are ${x} and ${y} an hour respectively"],
+    "zh": ["{a}和{b}分别是¥{x}和¥{y}每卡时", "{a}、{b}分别{x}元和{y}元每卡每小时", "{a}和{b}的报价分别是{x}块和{y}块一卡时"],
+}
+PAIRS = [("A100", "a100-80gb-sxm", "H100", "h100-sxm"), ("H100", "h100-sxm", "L40S", "l40s")]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_prices_said_respectively_go_to_their_own_cards(lang: str):
+    from knowledge import rules
+
+    job, sep = ("serve qwen2.5 32b for 50 users", ", ") if lang == "en" else ("部署qwen2.5-32b给50人用", "，")
+    rate = 1.0 if lang == "en" else rules().usd_per_cny
+    for form, (a, a_id, b, b_id), (x, y) in itertools.product(RESPECTIVELY[lang], PAIRS, [(12, 25), (2, 3)]):
+        said = form.format(a=a, b=b, x=x, y=y)
+        for text in (job + sep + said, said + sep + job):
+            got = understand(text)
+            quotes = {q["gpu"]: q["usd_per_gpu_hour"] for q in got.quotes}
+            assert quotes == {a_id: round(x * rate, 4), b_id: round(y * rate, 4)}, (text, quotes)
+            assert "budget_usd" not in got.updates and got.updates.get("users") == 50, (text, got.updates)
