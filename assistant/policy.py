@@ -64,6 +64,7 @@ class Profile(BaseModel):
     budget_usd: float | None = Field(None, gt=0)
     electricity_usd_per_kwh: float | None = Field(None, ge=0, le=10)  # "$0.15/kWh", "电费每度0.8元"
     hosting_usd_per_month: float | None = Field(None, gt=0, le=10_000_000)  # "colo is 2k a month", "托管费每月2000"
+    horizon_months: int | None = Field(None, gt=0, le=120)  # how long the cards are kept ("用两年", "over 2 years")
     owned: list[str] | None = None
     network: Literal["fast", "slow"] | None = None  # between the servers you own ("IB互联", "over InfiniBand")
     network_gbit: float | None = Field(None, gt=0, le=3200)  # its speed when said ("100G ethernet", "万兆")

@@ -182,6 +182,10 @@ class Slot:
             key += "_production"
         elif self.name == "utilisation" and profile.get("redundancy"):
             key += "_redundancy"
+        elif self.name == "horizon_months":
+            from tools.cost import DEFAULT_HORIZON_MONTHS
+
+            return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
@@ -293,6 +297,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("preference", "either", matters=serves),
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
     Slot("system_ram_gb", None, matters=serves),  # "64gb ram": llama.cpp's CPU offload on your card (tools.offload)
+    Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 
 

@@ -216,6 +216,8 @@ class Workload(ToolInput):
     hosting_usd_per_month: float | None = Field(None, gt=0, description="hosting (colocation, rack space) of the "
                                                 "cards bought, a month in USD, for all of them; default: "
                                                 "tools.cost's figure per card-month")
+    horizon_months: int | None = Field(None, gt=0, le=120, description="months the rent-or-buy comparison covers "
+                                       "(how long the cards are kept); default: tools.cost's horizon")
     preference: Literal["rent", "buy", "either"] = Field("either", description="rent, buy, or either (the cheaper)")
     train_tokens: float | None = Field(None, gt=0, description="training tokens per epoch; default 20M "
                                                                "(pretraining: 20 per parameter)")
@@ -1435,7 +1437,8 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
                     theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)}
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,
                                         purchase_usd_per_gpu=best.purchase_usd / billed,
-                                        electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home))
+                                        electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home,
+                                        **({"horizon_months": w.horizon_months} if w.horizon_months else {})))
     except ToolError:
         return None
 

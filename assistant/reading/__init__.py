@@ -47,6 +47,8 @@ from assistant.reading.hardware import (
     read_region,
     read_server_gpus,
 )
+from assistant.reading.history import own_model_note
+from assistant.reading.horizon import read_horizon
 from assistant.reading.intents import (
     concept_asked,
     pending_value,
@@ -76,6 +78,7 @@ from assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
@@ -167,6 +170,7 @@ READERS = (
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
     ("system_ram_gb", read_system_ram),
+    ("horizon_months", read_horizon),
 )
 
 
@@ -182,6 +186,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:
         u.span_months, u.with_spare = read_total_span(m)
@@ -213,6 +218,7 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
+    own_model_note(m, u)
     u.online_share = next((q.value for q in m.role("online_share")), None)
     u.problems += m.problems
     u.notes += m.notes

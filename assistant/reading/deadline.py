@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.growth import calendar_said
 from assistant.reading.message import Message
 from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
@@ -61,6 +62,7 @@ def read_deadline(m: Message) -> float | None:
     if value <= 0:
         m.problems.append(("deadline_past", {}))
         return None
+    calendar_said(m, max(hits)[0], value)
     return round(value, 4)
 
 

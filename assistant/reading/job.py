@@ -6,6 +6,8 @@ import re
 from typing import Any
 
 from assistant.reading.generation import as_text_model
+from assistant.reading.growth import a_quarter
+from assistant.reading.history import past_training
 from assistant.reading.message import Message
 from assistant.reading.names import family_words, model_index, name_tokens
 from assistant.reading.quantities import negated
@@ -29,10 +31,10 @@ def read_phase(m: Message) -> str | None:
     ('summarise 1M documents'), production, trying things out, fine-tuning, serving, or both."""
     t = m.masked
     live = m.live
-    pretrain = live("phase.pretrain")
+    pretrain = [x for x in live("phase.pretrain") if not past_training(t, x)]  # "we pretrained our own": history
     train = [x for x in live("phase.train")
              if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
-             and not _descriptive(t, x)]
+             and not _descriptive(t, x) and not past_training(t, x)]
     strong = [x for x in live("phase.serve_strong") if not word_pattern("phase.online_training").match(t, x.start())]
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
@@ -224,7 +226,8 @@ def read_precision(m: Message) -> str | None:
                 continue
             if word_pattern("precision_not_weights").match(t[x.end():x.end() + 20]):
                 continue
-            if word_pattern("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]):
+            if word_pattern("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]) \
+                    or a_quarter(t, x.start(), x.end()):  # "by Q3": a date
                 continue
             hits.append((x.start(), x.end(), x.group().lower() if pid == "=" else pid))
     inner = [h for h in hits if any(o is not h and o[0] <= h[0] and h[1] <= o[1] and o[1] - o[0] > h[1] - h[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from assistant.reading.growth import users_by_a_date
 from assistant.reading.text import alternation, vocab, word_pattern
 
 
@@ -58,7 +59,7 @@ def is_people(after: str, before: str) -> bool:
     people by its ending ('3 radiologists', '3 标注员'), a label before it ('a team of 12'), or, after
     'for' / 'to' / 'serve', any plural noun that names no thing the reader knows."""
     if _people_after().match(after) or word_pattern("users_before").search(before) \
-            or word_pattern("users_before").search(strip_fillers(before)):
+            or word_pattern("users_before").search(strip_fillers(before)) or users_by_a_date(before, strip_fillers):
         return True
     noun = _people_after_for().match(after)
     if noun is None or word_pattern("duration_after").match(after) or _not_people().match(noun.group(1)):

@@ -124,7 +124,7 @@ def _horizon_alone(m: Message, u: Understanding) -> None:
 
 def _only_a_horizon(m: Message, u: Understanding) -> bool:
     """'what if we only keep it two years', '如果只用两年呢': how long the cards are kept, and nothing else said."""
-    return bool(word_pattern("horizon").search(m.masked)) and not u.updates and not (u.intents - {"whatif", "rent_buy"})
+    return bool(word_pattern("horizon").search(m.masked)) and not set(u.updates) - {"horizon_months"} and not (u.intents - {"whatif", "rent_buy"})
 
 
 def _horizon(m: Message, u: Understanding) -> None:

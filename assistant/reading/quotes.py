@@ -10,6 +10,7 @@ every hour of its term. The words are the vocabulary's (money.yaml)."""
 from __future__ import annotations
 
 from assistant.reading.message import Message, Quantity, Understanding
+from assistant.reading.respectively import paired_prices
 from assistant.reading.text import word_pattern
 
 # A rental price per card-hour outside this range (USD) is no price of a GPU: a typo, or another amount.
@@ -41,6 +42,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
     if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
         by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
     u.quotes = list(by_card.values())
+    paired_prices(m, u, _hourly)  # "A100和H100分别是¥12和¥25每卡时": each card its own price
     if u.quotes and _only_a_price_question(m):
         # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
         u.intents.discard("availability")

@@ -172,7 +172,8 @@ def _said_share(m: Message) -> float | None:
             share *= int(days.group(1)) / 7
         hits.append((q.start, share))
     if not hits and m.pending == "utilisation":
-        nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q)]
+        nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q)
+                and q.extra not in vocab()["duration_hours"]]  # "到3月用户会到500": a date, not a share of the week
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))

@@ -242,6 +242,8 @@ def _number_words(text: str) -> str:
             if not article:
                 return run  # '10 million' stays for the quantity reader
         if article and body and body[0] not in scales:
+            if body[0] in small and len(body) == 1 and re.match(r"[\s-]+(?:years?|months?|weeks?|days?|hours?)\b", text[m.end():]):
+                return f"{run[:len(run) - len(body[0])]}{_digits(small[body[0]])}"  # 'a two year horizon': a 2 year
             return run  # 'a seven' is no number; 'a 7B model' never gets here
         if len(body) == 1 and body[0] == "one":
             before, after = text[max(0, m.start() - 8):m.start()], text[m.end():m.end() + 6]
