@@ -1081,11 +1081,8 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     best, rb = rec.best, rec.rent_or_buy
     parts = []
     if best is not None and best.gpus % best.sold_in:
-        # the plan rents part of a machine sold only whole: both figures said, each with the cards it counts
-        units = -(-best.gpus // best.sold_in)
-        key = "rb.part_of_unit" if units == 1 else "rb.part_of_units"
-        parts.append(say(lang, key, n=best.gpus, unit=best.sold_in, gpu=best.gpu_name, units=units,
-                         bought=units * best.sold_in, idle=units * best.sold_in - best.gpus))
+        parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
+        parts.append(say(lang, "rb.rent_counts", n=best.gpus, gpu=best.gpu_name))  # the rent is the plan's cards, part of a machine
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
         parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:

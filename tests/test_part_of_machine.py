@@ -10,8 +10,8 @@ from tests.conversation import run_conversation
 
 PLAN = {"en": "serve qwen2.5 72b to 100 concurrent users on H20, around the clock",
         "zh": "部署qwen2.5 72b给100人同时用，用H20，全天候运行"}
-PART = {"en": "The plan uses 4 of the 8 cards of one NVIDIA H20 96GB server: the rent counts those 4",
-        "zh": "方案只用一台 NVIDIA H20 96GB 服务器 8 张卡中的 4 张：租用按这 4 张计价"}
+PART = {"en": "so buying prices the whole server. The rent counts only what the plan uses: 4 × NVIDIA H20 96GB.",
+        "zh": "所以购买价是整台服务器的价格。租用只按方案所用的 4 × NVIDIA H20 96GB 计价。"}
 
 
 def _answer(turns: list[str]):
