@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from assistant.policy import Profile
 from assistant.slots import SLOTS
+from tools.as_plan import laid_out_like
 from tools.fit import FitResult
 from tools.recommend import Option, Recommendation, Workload, evaluate, recommend, training_setup
 
@@ -94,8 +95,16 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     # the cards asked about are sized as the plan is: in 4-bit when the plan had to move there
     sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
 
+    best = rec.best
+    # a plan of model copies (data parallel) or of several servers: another card is laid out the same way, each
+    # copy holding its share of the users, so its per-card need is a copy's on that card, never all users' on one group
+    copies = bool(w.spec.serves and not w.spec.trains and best and not best.owned and (best.replicas > 1 or best.pp > 1))
+
     def option(gpu_id: str, n: int) -> Option | None:
         args = {"workload": inputs, "gpu": gpu_id, "gpus": n} | ({"serve_precision": rec.relaxed} if rec.relaxed else {})
+        if copies and best:
+            return _call(recorder, "evaluate_option", args | {"laid_out_as_copies": True},
+                         lambda: laid_out_like(sized, find_gpu(gpu_id), best, n or None))
         return _call(recorder, "evaluate_option", args, lambda: evaluate(sized, find_gpu(gpu_id), n))
 
     if w.domestic_only:  # under a domestic-only rule a foreign card asked about is said to be left out, not sized
@@ -106,6 +115,11 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     for gpu_id in compare:
+        if copies:  # the fewest cards of it laid out as copies, as the plan is
+            o = option(gpu_id, 0)
+            if o:
+                extra.append(o)
+            continue
         for n in (1, 2, 4, 8):
             o = option(gpu_id, n)
             if o and (o.ok or n == 8):

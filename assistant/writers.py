@@ -418,6 +418,11 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
         key = "quotes.item_reserved" if q.reserved else "quotes.item"
         items.append(say(lang, key, gpu=name, rate=rate, option=gpu_words(o, lang), month=cash(o.usd_per_month, rec),
                          use=pct(w.utilisation), fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))
+        if q.machine_gpus and o.gpus % q.machine_gpus:  # a whole machine quoted, part of it planned: both said
+            machines = -(-o.gpus // q.machine_gpus)
+            whole = o.usd_per_month * machines * q.machine_gpus / o.gpus
+            items[-1] += say(lang, "quotes.part_of_machine", n=o.gpus, m=q.machine_gpus, machines=machines,
+                             month=cash(o.usd_per_month, rec), whole=cash(whole, rec))
     if not items:
         return []
     lines = [say(lang, "quotes.head"), *[f"- {x}" for x in items]]
@@ -1056,7 +1061,8 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         return [say(lang, key, gpu=best.gpu_name), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
-    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings if "never pays off" not in x]
+    lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either
+              if "never pays off" not in x and "does not pay for itself" not in x]
     return lines + [""]
 
 
@@ -1076,6 +1082,7 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     parts = []
     if best is not None and best.gpus % best.sold_in:
         parts.append(say(lang, "rb.whole_unit", unit=best.sold_in, gpu=best.gpu_name))
+        parts.append(say(lang, "rb.rent_counts", n=best.gpus, gpu=best.gpu_name))  # the rent is the plan's cards, part of a machine
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
         parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:

@@ -90,7 +90,7 @@ def test_a_machine_rented_by_the_month_is_shared_over_its_cards(text, gpu, yuan_
     got = understand(text, None).quotes
     usd = yuan_per_month * rules().usd_per_cny if yuan_per_month else 4000
     assert got == [{"gpu": gpu, "usd_per_gpu_hour": pytest.approx(usd / cards / HOURS_PER_MONTH, rel=1e-3),
-                    "reserved": True}], text
+                    "reserved": True, "machine_gpus": cards}], text  # the machine quoted whole, kept for the writer
 
 
 @pytest.mark.parametrize("text", [

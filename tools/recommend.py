@@ -161,6 +161,8 @@ class RentQuote(BaseModel):
                                           "in USD (the machine around it is added as for any card)")
     reserved: bool = Field(False, description="billed every hour whatever the utilisation (reserved, committed, "
                                               "rented by the month)")
+    machine_gpus: int | None = Field(None, gt=1, le=64, description="the price was quoted for a whole machine of "
+                                     "this many cards (usd_per_gpu_hour is its share per card)")
 
 
 class Workload(ToolInput):
@@ -549,7 +551,7 @@ def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: st
     return sp.decode_tokens_per_s >= w.speed_floor
 
 
-def _serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list[tuple[Engine, str, str | None]]:
+def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list[tuple[Engine, str, str | None]]:
     """(engine, weight format, KV-cache format) to try in order. On cards you own the usual ways to
     make a model fit come next: an 8-bit KV cache (half the cache: FP8 in vLLM on cards with FP8 units,
     q8_0 in llama.cpp on any card), then 4-bit weights."""
@@ -588,7 +590,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     tried = None
     pp = layout.pp if layout is not None else 1
     tries = ([(layout.engine, layout.precision, layout.kv_precision)] if layout is not None
-             else _serving_tries(w, gpu, owned, precision_id))
+             else serving_tries(w, gpu, owned, precision_id))
     mla = resolve_model(w.model).attention == "mla"
     for engine, fmt, kv in tries:
         dp = _dp_attention(mla, engine, n, w.users) if pp == 1 else 1
@@ -1252,7 +1254,7 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
     ride along in `layouts_tried` with their figures. whole_copies_in: only layouts whose copies fit whole in
     this many cards (cards added beside yours hold copies of their own)."""
     model = resolve_model(w.model)
-    tries = _serving_tries(w, gpu, owned, serving_precision(w, model, gpu))
+    tries = serving_tries(w, gpu, owned, serving_precision(w, model, gpu))
     if small_units_only(gpu) and w.serve_precision is None and not owned and "int4" not in [t[1] for t in tries] \
             and (not w.flexible or "precision" in w.flexible):
         # consumer cards serve big models in small units: 4-bit weights when 8-bit needs more than PCIE_MAX_TP cards

@@ -23,12 +23,14 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
     count was given); the cards in each machine, where machines were counted, go to per_server by start."""
     per_server = {} if per_server is None else per_server
     per: int | None = None
-    count, s0, e0 = 1, start, end
-    before = text[max(0, start - 40):start]
+    lead = memory_before(text, start, gpu_id)
+    at = lead[0] if lead else start  # 'two 48g 4090s': the count goes before the memory
+    count, s0, e0 = 1, at, end
+    before = text[max(0, at - 40):at]
     m = word_pattern("gpu_count_before").search(before)
     a = word_pattern("gpu_count_after").match(text[end:end + 40])
     if m:
-        count, s0 = int(m.group(1)), start - (len(before) - m.start(1))
+        count, s0 = int(m.group(1)), at - (len(before) - m.start(1))
     elif a:
         count, e0 = int(a.group(1) or a.group(2)), end + a.end()
     count = max(count, 1)
@@ -70,6 +72,9 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         if variant:
             gpu_id, e0, said = variant
             notes += [said] if said else []
+        elif lead:  # '48G显存的4090', 'a 48gb 4090': the memory said before the name
+            gpu_id, said = with_memory(text[start:end], gpu_id, lead[1], index)
+            notes += [said] if said else []
     later = word_pattern("gpu_count_later").match(text[e0:e0 + 48]) if not (m or a or machines or per) else None
     if later and int(later["n"] or later["t"] or later["u"]) > 0:  # 'a100 40gb cards, eight of them'
         count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
@@ -101,14 +106,34 @@ def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str,
     x = word_pattern("card_memory_after").match(text[end:end + 48])
     if not x or word_pattern("memory_is_network").match(text[end:end + 64]):
         return None  # '8x h100 with 400g infiniband': the network's speed, not the card's memory
-    memory = float(x["memory"])
+    gpu_id, note = with_memory(text[start:end], gpu_id, float(x["memory"]), index)
+    return gpu_id, end + x.end(), note
+
+
+def memory_before(text: str, start: int, gpu_id: str) -> tuple[int, float] | None:
+    """The memory said just before a catalog card's name ('a 48gb 4090', '48g 显存的 4090', 'modded 48g 4090'):
+    (where those words begin, GB), or None; not the computer's RAM ('内存 64g 4090')."""
+    if gpu_id.startswith(("apple-", "custom:")):
+        return None
+    before = text[max(0, start - 32):start]
+    x = word_pattern("card_memory_before").search(before)
+    if not x or word_pattern("ram_before_memory").search(before[:x.start("memory")]):
+        return None
+    return start - (len(before) - x.start()), float(x["memory"])
+
+
+def with_memory(named: str, gpu_id: str, memory: float, index: dict[str, str]) -> tuple[str, Note | None]:
+    """A catalog card said with its memory: the card itself at its stock memory; the catalog's card of that
+    memory when it has one ('4090' + 48 GB: the modified 48 GB 4090); else the named card's bandwidth and
+    compute with the memory as stated, said in a note."""
     gpu = find_gpu(gpu_id)
     if memory == gpu.memory_gb or not 1 <= memory <= 1024:
-        return gpu_id, end + x.end(), None
-    named = re.sub(r"(?<=\d)s$", "", text[start:end])  # '4090s modded to 48 GB': the 48 GB 4090
+        return gpu_id, None
+    if named.endswith("s") and index.get(normalise(named[:-1])) == gpu_id:
+        named = named[:-1]  # '4090s modded to 48 GB', 'two 48gb 4090ds': the 48 GB card
     sibling = index.get(normalise(f"{named} {memory:g}gb"))
     if sibling and find_gpu(sibling).memory_gb == memory:
-        return sibling, end + x.end(), None
+        return sibling, None
     base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)
     fields = {"memory": f"{memory:g}GB", "bandwidth": f"{gpu.memory_bandwidth_gbps:g}GB/s", "bf16": f"{gpu.bf16_tflops:g}",
               "fp8": f"{gpu.fp8_tflops:g}" if gpu.fp8_tflops else None,
@@ -117,7 +142,7 @@ def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str,
               "vendor": gpu.vendor, "segment": gpu.segment, "name": f"{base} {memory:g}GB"}
     spec = "custom:" + ",".join(f"{k}={v}" for k, v in fields.items() if v is not None)
     note = ("note.card_memory_as_stated", {"card": gpu.name, "stock": f"{gpu.memory_gb:g}", "memory": f"{memory:g}"})
-    return spec, end + x.end(), note
+    return spec, note
 
 
 def servers_of(gpu_id: str, servers: int, word: str) -> tuple[int, Note]:

@@ -260,6 +260,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
         gpu_id = server[0] if server else index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
         if not gpu_id or (key.isdigit() and len(key) < 4):
             continue
+        if " " in gram and gram.split()[-1].isdigit() and word_pattern("memory_unit_after").match(text[end:end + 8]):
+            continue  # 'a 40 gb a100': 'a 40' is an article and a memory, not the A40
         if server:  # a server by its model name: its cards, so many in each
             s0, e0, gpu_id, count, has_count = server_span(text, start, end, gpu_id, server[1], per_server)
         else:

@@ -111,7 +111,8 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         per_hour = usd / term if term else usd
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
             continue
-        claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved}
+        claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved} \
+            | ({"machine_gpus": cards} if machine and cards > 1 else {})  # the price of a whole machine, shared out
         amounts[start] = q
     return [(amounts[start], quote) for start, quote in claimed.items()]
 
