@@ -112,6 +112,9 @@ def test_a_stated_context_is_what_one_conversation_may_use():
     rec = payload(zh)["results"]["recommend"]
     assert rec["owned_users"] == 58 and rec["owned_context"] == 27_648
     assert rec["owned_share"]["precision"] == rec["best"]["precision"] == "fp8"
+    # the owned row shows the most the cards were tried with (4-bit weights, FP8 KV cache) and still miss by
+    assert [(o["precision"], o["kv_precision"], o["serves"]) for o in rec["owned_options"]] == [("int4", "fp8", False)]
+    assert "整份服务都租用" not in zh.content and rec.get("beside_yours") is None  # yours serve their share
     assert "或者全部 300 人同时用你自己的 16 × NVIDIA H20 96GB**：只要每个对话平均不超过 27,648 token" in zh.content
     en = run_conversation(["we have two 8-card H20 servers, serve qwen2.5-72b, 128k context, 300 concurrent users"])[-1]
     assert "**Or all 300 at once on your own 16 × NVIDIA H20 96GB**, if each conversation holds 27,648 tokens or fewer" \

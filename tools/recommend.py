@@ -1705,8 +1705,8 @@ def _beside_yours(rec: Recommendation) -> BesideYours | None:
     and a load balancer shares the users out (the plan never splits one copy between your cards and theirs)."""
     best, w = rec.best, rec.workload
     if best is None or best.owned or not rec.owned_options or any(o.ok for o in rec.owned_options) \
-            or rec.action != "rent":
-        return None
+            or rec.action != "rent" or rec.owned_share is not None:
+        return None  # (serving the gap: your cards serve their share, said with the rented rest, never 'rented whole')
     if w.spec.trains:
         return "one_job"
     return "copies" if best.owned_gpus else "whole"
