@@ -367,6 +367,10 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "fig.owned_share", option=gpu_words(share), n=rec.owned_users, precision=shown,
                       tps=tps(share.decode_tokens_per_s or 0), used=gb(share.serve_per_gpu_bytes or 0),
                       capacity=gb(share.capacity_bytes)), ""]
+        if rec.owned_context:
+            lines += [say(lang, "fig.owned_context", users=f"{rec.workload.users + rec.owned_users:,}",
+                          option=gpu_words(share), context=f"{rec.owned_context:,}", full=f"{rec.workload.context:,}",
+                          n=f"{rec.owned_users:,}"), ""]
     if best:
         lines += _figures(answer, lang)
     lines += _better_lines(rec, lang)

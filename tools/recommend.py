@@ -445,6 +445,9 @@ class Recommendation(Explained):
     owned_share: Option | None = Field(None, description="serving the gap: the cards you own, for the users "
                                                         "they can serve (owned_users); best serves the rest")
     owned_users: int | None = None
+    owned_context: int | None = Field(None, description="serving the gap: the longest context per conversation at "
+                                      "which the cards you own hold every user at once (vLLM pages the KV cache by "
+                                      "the tokens each conversation holds, so this is the average they may hold)")
     better: Option | None = Field(None, description="when the cards the user limited the choice to are a poor "
                                                    "fit for the job: the best option among all cards")
     beside_yours: BesideYours | None = Field(None, description="how rented cards sit beside the cards you own that "
@@ -1122,10 +1125,9 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     return whole
 
 
-def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
-    """(owned options, candidate options). Serving and batch stop at the first count that is
-    acceptable (more of the same card only costs more); training tries every count, since more
-    cards finish sooner at about the same cost per run."""
+def _owned_options(w: Workload) -> list[Option]:
+    """Each kind of card you own, evaluated as the job asks (every layout of several servers, or of a count no
+    tensor-parallel degree uses whole)."""
     owned: list[Option] = []
     for text in w.owned:
         count, gpu = parse_owned(text)
@@ -1133,10 +1135,18 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             o = _owned_training(w, gpu, count)
         else:
             o = evaluate(w, gpu, count, owned=True)
-        if _scales_out(w) and count > (_server_gpus(w, gpu)):
-            o = _owned_servers(w, gpu, count, o)
+        if _scales_out(w) and (count > _server_gpus(w, gpu) or _uneven(w, count)):
+            o = _owned_servers(w, gpu, count, o)  # (three cards: three copies, or a copy on two of them)
         if o:
             owned.append(o)
+    return owned
+
+
+def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
+    """(owned options, candidate options). Serving and batch stop at the first count that is
+    acceptable (more of the same card only costs more); training tries every count, since more
+    cards finish sooner at about the same cost per run."""
+    owned = _owned_options(w)
     extended = [x for text in w.owned for x in [_extend(w, *_owned_card(text), owned)] if x is not None]
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
     listed = {n.partition("x ")[2].strip() if re.match(r"\s*\d", n) else n for n in names}
@@ -1167,6 +1177,12 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
     return owned, extended + _not_yours_again(w, options)
+
+
+def _uneven(w: Workload, count: int) -> bool:
+    """Cards you own that no tensor-parallel degree uses whole (three, six): every layout of them is tried,
+    copies side by side, so that none of them is left out of the plan."""
+    return count not in arch.valid_tensor_parallel(resolve_model(w.model), 8)
 
 
 def _not_yours_again(w: Workload, options: list[Option]) -> list[Option]:
@@ -1698,8 +1714,8 @@ def _beside_yours(rec: Recommendation) -> BesideYours | None:
     and a load balancer shares the users out (the plan never splits one copy between your cards and theirs)."""
     best, w = rec.best, rec.workload
     if best is None or best.owned or not rec.owned_options or any(o.ok for o in rec.owned_options) \
-            or rec.action != "rent":
-        return None
+            or rec.action != "rent" or rec.owned_share is not None:
+        return None  # (serving the gap: your cards serve their share, said with the rented rest, never 'rented whole')
     if w.spec.trains:
         return "one_job"
     return "copies" if best.owned_gpus else "whole"
@@ -1924,7 +1940,25 @@ def _serve_the_gap(w: Workload, rec: Recommendation) -> Recommendation | None:
         return None
     if whole is not None and rest.best.usd_per_hour > (1 - SPLIT_SAVING) * whole:
         return None
-    return rest.model_copy(update={"owned_share": share[0], "owned_users": share[1], "owned_options": rec.owned_options})
+    return rest.model_copy(update={"owned_share": share[0], "owned_users": share[1], "owned_options": rec.owned_options,
+                                   "owned_context": _owned_context(w)})
+
+
+# The context per conversation is searched in steps of this many tokens.
+CONTEXT_STEP = 1024
+
+
+def _owned_context(w: Workload) -> int | None:
+    """The longest context per conversation (in CONTEXT_STEP tokens, at least CONTEXT_STEP) at which the cards you
+    own serve every user at once within every target, by bisection; None when not even the shortest does."""
+    lo, hi, found = 1, w.context // CONTEXT_STEP - 1, None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if any(o.ok for o in _owned_options(w.model_copy(update={"context": mid * CONTEXT_STEP}))):
+            found, lo = mid * CONTEXT_STEP, mid + 1
+        else:
+            hi = mid - 1
+    return found
 
 
 def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:

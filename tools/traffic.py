@@ -3,7 +3,7 @@
 Cards are sized for the people whose answers are being generated at once, not for everyone who has an
 account. Someone chatting reads, thinks and types between answers, and at the busiest hour only part of
 a staff is chatting at all: at that hour about one person in ten is waiting on an answer
-(PEAK_SHARE). Who that is varies, so the count at once is random; the cards are sized for a number it
+(PEAK_SHARE, from knowledge/data/rules.yaml with its rationale). Who that is varies, so the count at once is random; the cards are sized for a number it
 stays at or below 99 times in 100 (QUANTILE), the binomial distribution's 99th percentile. Small teams
 get a larger share than ten per cent (four of twelve), large staffs close to it (339 of 3,000).
 
@@ -18,8 +18,10 @@ from statistics import NormalDist
 
 from pydantic import BaseModel, Field
 
-PEAK_SHARE = 0.10  # of the people who use it, generating at the busiest moment
-QUANTILE = 0.99  # sized for a count exceeded once in a hundred busy moments
+from knowledge import rules
+
+PEAK_SHARE = rules().peak_share_online  # of the people who use it, generating at the busiest moment (rules.yaml)
+QUANTILE = rules().peak_share_quantile  # sized for a count exceeded once in a hundred busy moments
 EXACT_UP_TO = 20_000  # above this the normal approximation is within one person
 
 

@@ -1,0 +1,71 @@
+"""Head-counts: a count of people who use a service, said without 'at once' ('50 people in our lab', '全公司300人',
+'40 nurses', 'our lab of 30'), is a population: only a share of them generate at the same moment (tools.traffic
+sizes the count at once from it, said in the assumptions and correctable). A count said at once ('50 concurrent
+users', '50人同时在线') stays as said, and so does a bare count of users. Grammar only: the words are in
+words/headcount.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from assistant.reading.text import alternation, vocab, word_pattern
+
+if TYPE_CHECKING:
+    from assistant.reading.message import Message
+
+# Below this many people a group is sized as all at once: the count at once would round to nearly all of them.
+HEADCOUNT_FROM = 5
+
+
+@cache
+def _noun_after() -> re.Pattern[str]:
+    """A head-count noun right after the count, with the people modifiers allowed before it ('40 ICU nurses')."""
+    v = vocab()
+    modifier = alternation(v["people_modifiers"])
+    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
+                      rf"(?:{alternation(v['headcount_nouns'])})(?![a-z])")
+
+
+def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
+    """Whether a count of people is an organisation's size: a staff noun after it, the organisation it belongs to
+    after it, an organisation word before it, or (org_wide) the whole organisation said in the message."""
+    if said_at_once(after):
+        return False  # '50 nurses at once': people at once, as said
+    return bool(org_wide or _noun_after().match(after) or word_pattern("headcount_frame_after").match(after)
+                or word_pattern("headcount_before").search(before))
+
+
+def said_at_once(after: str) -> bool:
+    """'50 nurses at once', '50 staff at the same time': the staff noun, then words that say at once."""
+    noun = _noun_after().match(after)
+    return bool(re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", after[noun.end():] if noun else after))
+
+
+def headcounts(m: Message) -> None:
+    """Counts of people read as users, not said at once and no end of a range, become the population when the
+    words around them say an organisation's size."""
+    org_wide = bool(word_pattern("headcount_org_wide").search(m.masked))
+    for i, q in enumerate(m.qty):
+        if q.role == "population" and said_at_once(m.masked[q.end:q.end + 80]):
+            m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time'
+            continue
+        if q.role != "users" or q.extra or q.negated or q.value < HEADCOUNT_FROM or _in_range(m, i):
+            continue
+        after = m.masked[q.end:q.end + 80]
+        before = m.masked[max(0, q.start - 40):q.start]
+        if is_headcount(after, before, org_wide):
+            m.qty[i] = replace(q, role="population")
+
+
+def _in_range(m: Message, i: int) -> bool:
+    """An end of a range of people ('20-100 people', '20到100人'): read as a range, not a head-count."""
+    join = word_pattern("users_range_join")
+    near = [j for j in (i - 1, i + 1) if 0 <= j < len(m.qty)]
+    for j in near:
+        a, b = sorted((m.qty[i], m.qty[j]), key=lambda x: x.start)
+        if join.fullmatch(m.masked[a.end:b.start]):
+            return True
+    return bool(word_pattern("users_range_open").match(m.masked[m.qty[i].end:m.qty[i].end + 30]))
