@@ -183,3 +183,22 @@ def test_the_larger_job_in_its_own_window_sizes_the_cards(message: str) -> None:
     assert pair_result["second_hours"] > 0
     head = str(reply.content).splitlines()[0]
     assert f"{pair_result['gpus_needed']} × " in head
+
+
+@pytest.mark.parametrize("message", ["serve qwen2.5 32b for 20 users plus falcon-h9 alongside",
+                                     "serve qwen2.5 32b for 20 users, and also falcon-h9 at the same time",
+                                     "给20个人部署qwen2.5 32b，同时还要跑falcon-h9"])
+def test_an_unknown_second_model_is_said_not_sized_in_place(message: str) -> None:
+    u = understand(message)
+    assert u.updates["model"] == "qwen2.5-32b" and u.updates.get("users") == 20
+    assert u.unknown_model is None and "users_range" not in u.updates
+    assert ("pair.unknown_second", {"name": "falcon-h9", "first": "Qwen2.5 32B"}) in u.notes
+
+
+@pytest.mark.parametrize("joiner", [" plus ", ", plus ", " and also ", ", as well as "])
+@pytest.mark.parametrize("users", [8, 20, 150])
+def test_plus_before_a_second_clause_is_no_open_range(joiner: str, users: int) -> None:
+    u = understand(f"serve qwen2.5 32b for {users} users{joiner}a nightly batch job over 5k documents")
+    assert u.updates["users"] == users and "users_range" not in u.updates
+    assert u.second is not None and u.second["batch_items"] == 5000
+    assert understand(f"serve qwen2.5 32b for {users}+ users").updates["users_range"] == [users, None]

@@ -59,6 +59,9 @@ def read_second(raw: str, pending: str | None, u: Understanding,
     flat = _flat(raw)
     if u.topic or "reset" in u.intents or word_pattern("multi_swap").search(flat):
         return
+    _joiner_is_no_range(flat, pending, u, understand)
+    if _unknown_second(flat, pending, u, understand):
+        return
     for cut in _splits(flat):
         left, right = understand(flat[:cut], pending), understand(flat[cut:], None)
         (lp, lm), (rp, rm) = _job(left), _job(right)
@@ -94,6 +97,47 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         u.second = {"phase": INFERENCE.get(str(u.updates.get("phase") or "")), "model": model,
                     "users": u.updates.get("users"), "batch_items": u.updates.get("batch_items"),
                     "together": together, "together_said": said, "added": True}
+
+
+def _joiner_is_no_range(flat: str, pending: str | None, u: Understanding,
+                        understand: Callable[[str, str | None], Understanding]) -> None:
+    """"for 20 users plus falcon-h9 alongside": 'plus' that starts another clause joins it; it does not make the
+    20 an open range ('20+')."""
+    said = u.updates.get("users_range")
+    if not said or said[1] is not None:
+        return
+    for x in word_pattern("multi_joiners").finditer(flat):
+        if not flat[x.end():].strip(" ,.;，。；"):
+            continue  # "20 users plus" at the end: the open range it says
+        if understand(flat[:x.start()], pending).updates.get("users") == said[0] and x.start() > 0:
+            u.updates.pop("users_range")
+            u.updates["users"] = said[0]
+            return
+
+
+def _display(model: str) -> str:
+    from knowledge import find_model
+
+    try:
+        return find_model(model).name
+    except (LookupError, ValueError):
+        return model
+
+
+def _unknown_second(flat: str, pending: str | None, u: Understanding,
+                    understand: Callable[[str, str | None], Understanding]) -> bool:
+    """"serve qwen2.5 32b ... plus falcon-h9 alongside": a second model with no figures on record is said to be
+    unknown and left out of the plan, which stays the first model's; never sized in its place."""
+    name, model = u.unknown_model, u.updates.get("model")
+    at = flat.find(name) if name else -1
+    if at < 0 or not isinstance(model, str):
+        return False
+    for x in word_pattern("multi_joiners").finditer(flat):
+        if 0 < x.start() < at and understand(flat[:x.start()], pending).updates.get("model") == model:
+            u.unknown_model = None
+            u.notes.append(("pair.unknown_second", {"name": str(name), "first": _display(model)}))
+            return True
+    return False
 
 
 def _added_after(flat: str, model: str, pending: str | None,
