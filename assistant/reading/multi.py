@@ -12,6 +12,7 @@ cards are sized for and the second in the `also` slot:
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +24,11 @@ INFERENCE = {"serve": "serve", "production": "serve", "batch": "batch"}
 # What a clause says about its own job: the side that says it keeps it.
 JOB_KEYS = ("users", "population", "users_range", "batch_items", "batch_input_tokens", "batch_output_tokens",
             "deadline_hours", "requests_per_s")
+
+
+# Clause boundaries tried, first ones first: each costs two readings of the message's parts, and a message
+# that states two jobs states them near its start.
+MAX_CUTS = 4
 
 
 def _flat(text: str) -> str:
@@ -50,7 +56,7 @@ def _together(flat: str, kinds: tuple[str | None, str | None]) -> tuple[bool, bo
 
 def _splits(flat: str) -> list[int]:
     cuts = {x.start() for key in ("multi_joiners", "multi_apart") for x in word_pattern(key).finditer(flat)}
-    return sorted(c for c in cuts if c > 0)
+    return sorted(c for c in cuts if c > 0)[:MAX_CUTS]
 
 
 def read_second(raw: str, pending: str | None, u: Understanding,
@@ -106,7 +112,7 @@ def _joiner_is_no_range(flat: str, pending: str | None, u: Understanding,
     said = u.updates.get("users_range")
     if not said or said[1] is not None:
         return
-    for x in word_pattern("multi_joiners").finditer(flat):
+    for x in itertools.islice(word_pattern("multi_joiners").finditer(flat), MAX_CUTS):
         if not flat[x.end():].strip(" ,.;，。；"):
             continue  # "20 users plus" at the end: the open range it says
         if understand(flat[:x.start()], pending).updates.get("users") == said[0] and x.start() > 0:
@@ -132,7 +138,7 @@ def _unknown_second(flat: str, pending: str | None, u: Understanding,
     at = flat.find(name) if name else -1
     if at < 0 or not isinstance(model, str):
         return False
-    for x in word_pattern("multi_joiners").finditer(flat):
+    for x in itertools.islice(word_pattern("multi_joiners").finditer(flat), MAX_CUTS):
         if 0 < x.start() < at and understand(flat[:x.start()], pending).updates.get("model") == model:
             u.unknown_model = None
             u.notes.append(("pair.unknown_second", {"name": str(name), "first": _display(model)}))
@@ -144,7 +150,7 @@ def _added_after(flat: str, model: str, pending: str | None,
                  understand: Callable[[str, str | None], Understanding]) -> bool:
     """Whether the model is named after a word that adds it ("also want X", "同时还要跑一个X", "plus X"), with no
     model before that word: the same words after the model ("serve X to 20 users, also ...") add nothing."""
-    for x in word_pattern("multi_added").finditer(flat):
+    for x in itertools.islice(word_pattern("multi_added").finditer(flat), MAX_CUTS):
         before = understand(flat[:x.start()], pending).updates.get("model") if x.start() else None
         if before is None and understand(flat[x.start():], None).updates.get("model") == model:
             return True
