@@ -32,6 +32,7 @@ class Answer(BaseModel):
     training_memory: dict[str, Any] | None = None
     one_card: FitResult | None = None
     reused: bool = False
+    pair: dict[str, Any] | None = None  # a second job on the plan's cards (tools.pair, assistant.pairing)
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -76,9 +77,9 @@ def _call(recorder: Recorder | None, tool: str, arguments: dict[str, Any], fn: C
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
-            quotes: list[dict[str, Any]] | None = None) -> Answer:
+            quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
-    recommendation whose inputs did not change is reused."""
+    recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards."""
     from knowledge import find_gpu
     from tools.recommend import RentQuote
 
@@ -133,6 +134,10 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
+    from assistant.pairing import size_pair
+
+    both = size_pair(also, rec, lambda tool, args, fn: _call(recorder, tool, args, fn))
+    answer.pair = both.model_dump(mode="json") if both else None
     return answer
 
 

@@ -22,9 +22,12 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
+from assistant.pairing import also_words, pair_headline, pair_words
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.generation import missing_size, same_generation
+from assistant.reading.generation import same_generation
+from assistant.reading.multi import added_model
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from assistant.slots import personal_machine
@@ -138,6 +141,9 @@ class AdvisorState(TypedDict, total=False):
     quotes: dict[str, Any] | None  # the prices the user gave last ({"prices", "cards", "counts"}), for later rent-or-buy
     rent_quotes: list[dict[str, Any]] | None  # rental prices the user was quoted per card, for every later plan
     parts: list[str] | None  # a compound follow-up's questions, answered one by one (assistant.parts)
+    # a second job or model on the plan's cards (assistant.reading.multi, assistant.pairing): not a slot of the
+    # workload the cards are sized for, but a second workload checked on them
+    also: dict[str, Any] | None
 
 
 class AdvisorInput(TypedDict):
@@ -428,11 +434,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
+                "also": None,
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    second = None if u.topic else added_model(u, profile.model_dump(), updates)
+    if second and second.get("model") and not _known_model(second["model"]):
+        second = None
     unknown_card = _described_card(u, state, updates, lang, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
@@ -587,6 +597,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]
+    if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
+        turn.said.append(also_words(second, lang))
+        turn.changed.append(say(lang, "pair.label"))
     turn.intents = sorted(u.intents)
     turn.topic = u.topic
     turn.compare = list(u.compare_gpus)
@@ -609,7 +622,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
-    update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump()}
+    update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
+                              **({"also": second} if second else {})}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
@@ -623,6 +637,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["rent_quotes"] = rent_quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+def _known_model(model: str) -> bool:
+    try:
+        find_model(model)
+    except (LookupError, ValueError):
+        return False
+    return True
 
 
 def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:
@@ -1056,7 +1078,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     whatif = whatif or before
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
-                                quotes=state.get("rent_quotes") or [])
+                                quotes=state.get("rent_quotes") or [], also=state.get("also"))
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
@@ -1065,6 +1087,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
             if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
+    second = state.get("also")
+    if second:
+        said.append(also_words(second, lang))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
     answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
@@ -1082,6 +1107,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         notes.insert(0, same)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
+    both = pair_words(answer.pair, second, lang, filled.model or "")
+    if both:  # the second job on the plan's cards, right under the plan's headline
+        head, sep, rest = text.partition("\n\n")
+        more = pair_headline(answer.pair, lang)
+        head = f"## {more}" if more and head.startswith("## ") else head
+        text = head + sep + both + "\n\n" + rest if sep else text + "\n\n" + both
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
@@ -1090,7 +1121,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
-        decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {})))
+        decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
+        **({"second_job": second} if second else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 

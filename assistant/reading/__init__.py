@@ -80,6 +80,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.multi import read_second
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
@@ -174,8 +175,9 @@ READERS = (
 )
 
 
-def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: C901 - the readers in order, one guard each
-    """Read one message; `pending` is the slot of the question just asked (or None)."""
+def understand(raw: str, pending: str | None = None, whole: bool = True) -> Understanding:  # noqa: C901 - the readers in order, one guard each
+    """Read one message; `pending` is the slot of the question just asked (or None). `whole`: the message
+    itself, not one of its clauses read for a second job (reading.multi)."""
     raw = raw or ""
     u = Understanding()
     cut = readable(raw)
@@ -264,6 +266,8 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
     read_followup(m, u)
     read_precision_compare(m, u)
     read_framework_why(m, u)
+    if whole and not u.intents & {"explain", "best_gpu"}:
+        read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     u.weak = m.weak & set(u.updates)
     return u
 

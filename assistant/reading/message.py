@@ -49,6 +49,7 @@ class Understanding:
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
     ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
     online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
+    second: dict[str, Any] | None = None  # a second job or model beside the first (reading.multi)
 
     @property
     def empty(self) -> bool:

@@ -1,0 +1,104 @@
+"""A second job or model on the plan's cards (the profile's `also` slot): sized with tools.pair, said in words.
+
+The plan is sized for the first job (the service, when one of the two is a batch job); the second is
+then checked on the same cards: both loaded at once (memory adds) or each in its own window (the second
+must fit and finish there). What does not fit is said with the count of the same card that holds both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.catalog import say
+from assistant.slots import SLOTS
+from tools.pair import PairInput, PairResult, pair
+from tools.recommend import Recommendation, Workload
+
+
+def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
+    """The second job as the tools see it: the first job's settings, with its own kind, model and load."""
+    phase = also.get("phase") or ("serve" if w.spec.serves else "batch")
+    update: dict[str, Any] = {"phase": phase, "model": also.get("model") or w.model, "deadline_hours": None,
+                              "serve_precision": None}
+    if phase == "batch":
+        update["batch_items"] = also.get("batch_items") or SLOTS["batch_items"].default
+    else:
+        update["users"] = also.get("users") or (w.users if w.spec.serves else SLOTS["users"].default)
+    return Workload.model_validate({**w.model_dump(), **update})
+
+
+def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> PairResult | None:
+    """tools.pair for the plan's cards; `call(tool, arguments, fn)` records the tool call."""
+    best = rec.best
+    if not also or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+        return None
+    first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
+    inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,
+                    together=bool(also.get("together")), first_per_gpu_bytes=best.serve_per_gpu_bytes or None)
+    return call("pair", inp.model_dump(mode="json"), lambda: pair(inp))
+
+
+def _name(model: str) -> str:
+    from knowledge import find_model
+
+    try:
+        return find_model(model).name
+    except (LookupError, ValueError):
+        return model
+
+
+def also_words(also: dict[str, Any], lang: str) -> str:
+    """The second job in words, for 'from what you said'."""
+    job = say(lang, f"pair.job.{also.get('phase') or 'serve'}")
+    when = say(lang, "pair.when.together" if also.get("together") else "pair.when.apart")
+    return say(lang, "ack.also", job=job, model=_name(also["model"]) if also.get("model") else say(lang, "pair.same_model"),
+               when=when)
+
+
+def pair_headline(result: dict[str, Any] | None, lang: str) -> str | None:
+    """The headline when both jobs need more of the plan's card than the first one alone: both models at once,
+    or a second job in its own window that is the larger of the two (it sizes the cards)."""
+    if not result:
+        return None
+    r = PairResult.model_validate(result)
+    if not (r.gpus_needed and r.gpus_needed > r.gpus_planned):
+        return None
+    return say(lang, "pair.headline" if r.together else "pair.headline_apart", need=r.gpus_needed, card=r.gpu_name,
+               n=r.gpus_planned)
+
+
+def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang: str, model: str = "") -> str:
+    """The paragraph that says how the second job sits on the plan's cards (`model`: the first job's)."""
+    if not result or not also:
+        return ""
+    from assistant.writers import gb, hours
+
+    r = PairResult.model_validate(result)
+    values = {"second": _name(also.get("model") or model), "first": _name(model), "card": r.gpu_name, "n": r.gpus_planned,
+              "need": r.gpus_needed or 0, "job": say(lang, f"pair.job.{also.get('phase') or 'serve'}")}
+    if r.together:
+        if r.second_per_gpu_bytes is None:
+            key = "pair.together_more" if r.gpus_needed else "pair.together_none"
+            text = say(lang, key + "_alone", **values)
+        else:
+            total = r.first_per_gpu_bytes + r.second_per_gpu_bytes
+            key = "pair.together_fits" if r.fits else "pair.together_more" if r.gpus_needed else "pair.together_none"
+            from tools.inference import VLLM_DEFAULT_UTILISATION
+
+            text = say(lang, key, **values, a=gb(r.first_per_gpu_bytes), b=gb(r.second_per_gpu_bytes), sum=gb(total),
+                       usable=gb(r.capacity_bytes * VLLM_DEFAULT_UTILISATION))
+    elif not r.fits:
+        text = say(lang, "pair.apart_more" if r.gpus_needed else "pair.apart_none", **values)
+        if r.gpus_needed and r.second_hours is not None:
+            items = also.get("batch_items") or SLOTS["batch_items"].default
+            text += say(lang, "pair.apart_more_hours", need=r.gpus_needed, items=f"{items:,}", hours=hours(r.second_hours))
+    elif r.second_hours is not None:
+        items = also.get("batch_items") or SLOTS["batch_items"].default
+        text = say(lang, "pair.apart_batch", **values, items=f"{items:,}", hours=hours(r.second_hours))
+        if not also.get("batch_items"):
+            text += say(lang, "pair.items_assumed", items=f"{items:,}")
+    else:
+        text = say(lang, "pair.apart_serve", **values, gb=gb(r.second_per_gpu_bytes or 0))
+    if not also.get("together_said"):
+        text += say(lang, "pair.assumed_together" if r.together else "pair.assumed_apart")
+    return text

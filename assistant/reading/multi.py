@@ -1,0 +1,174 @@
+"""A second job or a second model in one message: kept as a job of its own, never folded into the first.
+
+"a chatbot on qwen2.5 32b for 30 staff, plus a weekly batch job summarising 50k documents" is two jobs on
+the same cards; "also want qwen2.5-72b in the same window" after a plan is a second model served beside
+the first. The message is cut where a joiner (or a word for another time window) starts the second
+clause, each side is read on its own by the same readers, and when the two sides name different
+inference jobs (serving and a batch job) or different models, the profile keeps the first as the job the
+cards are sized for and the second in the `also` slot:
+{"phase", "model", "users", "batch_items", "together", "together_said"}. A served job is the first one
+(it holds the cards all day); a swap ("instead", "换成") stays a swap. The words live in words/multi.yaml.
+"""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from collections.abc import Callable
+from typing import Any
+
+from assistant.reading.message import Understanding
+from assistant.reading.text import readable, word_pattern
+
+INFERENCE = {"serve": "serve", "production": "serve", "batch": "batch"}
+# What a clause says about its own job: the side that says it keeps it.
+JOB_KEYS = ("users", "population", "users_range", "batch_items", "batch_input_tokens", "batch_output_tokens",
+            "deadline_hours", "requests_per_s")
+
+
+# Clause boundaries tried, first ones first: each costs two readings of the message's parts, and a message
+# that states two jobs states them near its start.
+MAX_CUTS = 4
+
+
+def _flat(text: str) -> str:
+    return unicodedata.normalize("NFKC", readable(text)).lower()
+
+
+def _job(u: Understanding) -> tuple[str | None, str | None]:
+    """The kind of inference job a clause states (serve or batch) and its model."""
+    phase = INFERENCE.get(str(u.updates.get("phase") or ""))
+    if phase is None and not u.updates.get("phase") and {"users", "population", "users_range"} & set(u.updates):
+        phase = "serve"  # "白天给20个人聊天用": people using it are served
+    model = u.updates.get("model")
+    return phase, model if isinstance(model, str) else None
+
+
+def _together(flat: str, kinds: tuple[str | None, str | None]) -> tuple[bool, bool]:
+    """(at the same time, said so): said words first; else two services run together and a batch job
+    is assumed to run in its own window."""
+    if word_pattern("multi_apart").search(flat):  # "白天10个人同时用，晚上跑批量": the window decides, not the people
+        return False, True
+    if word_pattern("multi_together").search(flat):
+        return True, True
+    return "batch" not in kinds, False
+
+
+def _splits(flat: str) -> list[int]:
+    cuts = {x.start() for key in ("multi_joiners", "multi_apart") for x in word_pattern(key).finditer(flat)}
+    return sorted(c for c in cuts if c > 0)[:MAX_CUTS]
+
+
+def read_second(raw: str, pending: str | None, u: Understanding,
+                understand: Callable[[str, str | None], Understanding]) -> None:
+    """Find a second job or model in the message and move it out of the first job's slots into `u.second`."""
+    flat = _flat(raw)
+    if u.topic or "reset" in u.intents or word_pattern("multi_swap").search(flat):
+        return
+    _joiner_is_no_range(flat, pending, u, understand)
+    if _unknown_second(flat, pending, u, understand):
+        return
+    for cut in _splits(flat):
+        left, right = understand(flat[:cut], pending), understand(flat[cut:], None)
+        (lp, lm), (rp, rm) = _job(left), _job(right)
+        two_jobs = bool(lp and rp and lp != rp)
+        two_models = bool(lm and rm and lm != rm and (lp or rp or u.updates.get("phase") in INFERENCE
+                                                       or u.updates.get("phase") is None))
+        if not (two_jobs or two_models):
+            continue
+        first, second = (right, left) if two_jobs and lp == "batch" else (left, right)
+        fp, fm = _job(first)
+        sp, sm = _job(second)
+        phase = fp or INFERENCE.get(str(u.updates.get("phase") or "")) or "serve"
+        model = fm or u.updates.get("model")
+        for key in JOB_KEYS:
+            if key in first.updates:
+                u.updates[key] = first.updates[key]
+            elif key in second.updates:
+                u.updates.pop(key, None)
+        for key, value in first.updates.items():  # what the first job's clause says of it, read without the second
+            u.updates.setdefault(key, value)
+        u.updates["phase"] = "production" if u.updates.get("phase") == "production" and phase == "serve" else phase
+        if model:
+            u.updates["model"] = model
+        together, said = _together(flat, (phase, sp or phase))
+        u.second = {"phase": sp or phase, "model": sm or model, "users": second.updates.get("users"),
+                    "batch_items": second.updates.get("batch_items"), "together": together, "together_said": said}
+        u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # both are sized now
+        return
+    model = u.updates.get("model")
+    if isinstance(model, str) and _added_after(flat, model, pending, understand):
+        # "also want qwen2.5-72b in the same window": a model added to the one being sized, if there is one
+        together, said = _together(flat, (INFERENCE.get(str(u.updates.get("phase") or "")), None))
+        u.second = {"phase": INFERENCE.get(str(u.updates.get("phase") or "")), "model": model,
+                    "users": u.updates.get("users"), "batch_items": u.updates.get("batch_items"),
+                    "together": together, "together_said": said, "added": True}
+
+
+def _joiner_is_no_range(flat: str, pending: str | None, u: Understanding,
+                        understand: Callable[[str, str | None], Understanding]) -> None:
+    """"for 20 users plus falcon-h9 alongside": 'plus' that starts another clause joins it; it does not make the
+    20 an open range ('20+')."""
+    said = u.updates.get("users_range")
+    if not said or said[1] is not None:
+        return
+    for x in itertools.islice(word_pattern("multi_joiners").finditer(flat), MAX_CUTS):
+        if not flat[x.end():].strip(" ,.;，。；"):
+            continue  # "20 users plus" at the end: the open range it says
+        if understand(flat[:x.start()], pending).updates.get("users") == said[0] and x.start() > 0:
+            u.updates.pop("users_range")
+            u.updates["users"] = said[0]
+            return
+
+
+def _display(model: str) -> str:
+    from knowledge import find_model
+
+    try:
+        return find_model(model).name
+    except (LookupError, ValueError):
+        return model
+
+
+def _unknown_second(flat: str, pending: str | None, u: Understanding,
+                    understand: Callable[[str, str | None], Understanding]) -> bool:
+    """"serve qwen2.5 32b ... plus falcon-h9 alongside": a second model with no figures on record is said to be
+    unknown and left out of the plan, which stays the first model's; never sized in its place."""
+    name, model = u.unknown_model, u.updates.get("model")
+    at = flat.find(name) if name else -1
+    if at < 0 or not isinstance(model, str):
+        return False
+    for x in itertools.islice(word_pattern("multi_joiners").finditer(flat), MAX_CUTS):
+        if 0 < x.start() < at and understand(flat[:x.start()], pending).updates.get("model") == model:
+            u.unknown_model = None
+            u.notes.append(("pair.unknown_second", {"name": str(name), "first": _display(model)}))
+            return True
+    return False
+
+
+def _added_after(flat: str, model: str, pending: str | None,
+                 understand: Callable[[str, str | None], Understanding]) -> bool:
+    """Whether the model is named after a word that adds it ("also want X", "同时还要跑一个X", "plus X"), with no
+    model before that word: the same words after the model ("serve X to 20 users, also ...") add nothing."""
+    for x in itertools.islice(word_pattern("multi_added").finditer(flat), MAX_CUTS):
+        before = understand(flat[:x.start()], pending).updates.get("model") if x.start() else None
+        if before is None and understand(flat[x.start():], None).updates.get("model") == model:
+            return True
+    return False
+
+
+def added_model(u: Understanding, current: dict[str, Any], updates: dict[str, Any]) -> dict[str, Any] | None:
+    """The second job for the profile: one read in this message, or a model added to the one already sized
+    (then the first model, its phase and its users stay). None: nothing to add."""
+    second = getattr(u, "second", None)
+    if not second:
+        return None
+    if not second.get("added"):
+        return dict(second)
+    if not current.get("model") or current["model"] == second["model"] \
+            or INFERENCE.get(str(current.get("phase") or "")) is None:
+        return None
+    for key in ("model", "phase", "users", "batch_items"):
+        updates.pop(key, None)
+    return {k: v for k, v in second.items() if k != "added"} | {"phase": second["phase"] or
+                                                                 INFERENCE[str(current["phase"])]}
