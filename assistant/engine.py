@@ -26,7 +26,6 @@ from assistant.pairing import also_words, pair_headline, pair_words
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.generation import missing_size, same_generation
-from assistant.reading.generation import same_generation
 from assistant.reading.multi import added_model
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
