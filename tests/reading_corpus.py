@@ -59,12 +59,16 @@ ZH_PEOPLE = ["用户", "人", "个运营", "个客服", "名医生", "位老师"
 
 # Members of an organisation: a hundred or more of them are everyone who uses the service, some at once
 # ("for about 300 doctors"); fewer size the cards as they are ("for 40 nurses").
-STAFF = {"nurses", "lawyers", "developers", "students", "teachers", "engineers", "paralegals",
-         "名医生", "位老师", "名学生", "个工程师", "位律师", "名护士", "个研究员"}
+STAFF = {"nurses", "lawyers", "developers", "students", "teachers", "engineers", "paralegals", "support agents",
+         "analysts", "call-centre agents", "radiologists",
+         "名医生", "位老师", "名学生", "个工程师", "位律师", "名护士", "个研究员", "个运营", "个客服", "个销售", "个分析师",
+         "个标注员", "个开发", "个坐席"}
 
 
 def _people(n: int, noun: str) -> dict[str, int]:
-    return {"population": n} if n >= 100 and noun.strip() in STAFF else {"users": n}
+    """A count of an organisation's staff ('40 nurses', '12个客服') is who uses the service, some of them at once;
+    a count of users, people or customers is people at once."""
+    return {"population": n} if n >= 5 and noun.strip() in STAFF else {"users": n}
 
 
 def users(lang: str) -> Iterator[Clause]:

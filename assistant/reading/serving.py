@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 from assistant.reading.message import Message, Quantity
@@ -193,8 +194,13 @@ def _hours_a_day(m: Message) -> float | None:
 def _clock_span(m: Message) -> float | None:
     """The share of a day in a clock range ('7am to 7pm' 0.5, '8pm to 8am' 0.5, '9:00 to 18:00' 0.375)."""
     span = word_pattern("clock_range").search(m.masked)
-    if not span or not (span.group(2) or span.group(4) or max(int(span.group(1)), int(span.group(3))) > 12):
+    if not span:
         return None
+    said = span.group(0)
+    if not (span.group(2) or span.group(4) or (":" in said and max(int(span.group(1)), int(span.group(3))) <= 24)):
+        return None  # "7am to 7pm", "9:00 to 18:00"; not "24/7 - 25 people"
+    if " and " in said and not re.search(r"\bbetween\s*$", m.masked[:span.start()]):
+        return None  # "9am and 5pm" is a range only after "between"
 
     def hour(h: str, half: str | None) -> int:  # "8pm" is 20, "12am" 0, "18:00" 18
         return int(h) % 12 + (12 if half == "pm" else 0) if half else int(h)
