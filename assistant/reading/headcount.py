@@ -2,15 +2,15 @@
 '40 nurses', 'our lab of 30'), is a population: only a share of them generate at the same moment (tools.traffic
 sizes the count at once from it, said in the assumptions and correctable). A count said at once ('50 concurrent
 users', '50人同时在线') stays as said, and so does a bare count of users. Grammar only: the words are in
-words/headcount.yaml."""
+words/headcount.yaml and the staff nouns of words/people.yaml."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from functools import cache
 from typing import TYPE_CHECKING
 
+from assistant.reading.people import staff_noun_after
 from assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -20,27 +20,18 @@ if TYPE_CHECKING:
 HEADCOUNT_FROM = 5
 
 
-@cache
-def _noun_after() -> re.Pattern[str]:
-    """A head-count noun right after the count, with the people modifiers allowed before it ('40 ICU nurses')."""
-    v = vocab()
-    modifier = alternation(v["people_modifiers"])
-    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
-                      rf"(?:{alternation(v['headcount_nouns'])})(?![a-z])")
-
-
 def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
     """Whether a count of people is an organisation's size: a staff noun after it, the organisation it belongs to
     after it, an organisation word before it, or (org_wide) the whole organisation said in the message."""
     if said_at_once(after):
         return False  # '50 nurses at once': people at once, as said
-    return bool(org_wide or _noun_after().match(after) or word_pattern("headcount_frame_after").match(after)
+    return bool(org_wide or staff_noun_after(after) or word_pattern("headcount_frame_after").match(after)
                 or word_pattern("headcount_before").search(before))
 
 
 def said_at_once(after: str) -> bool:
     """'50 nurses at once', '50 staff at the same time': the staff noun, then words that say at once."""
-    noun = _noun_after().match(after)
+    noun = staff_noun_after(after)
     return bool(re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", after[noun.end():] if noun else after))
 
 

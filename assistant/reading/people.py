@@ -31,8 +31,13 @@ def _population_after() -> re.Pattern[str]:
     """Members of an organisation after a count ('300 doctors', '300 users 医生' from '300名医生')."""
     v = vocab()
     modifier = alternation(v["people_modifiers"])
-    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:users?\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
+    return re.compile(rf"^\s*(?:or so\s+|-ish\s+)?(?:(?:users?|people)\s+)?(?:(?:{modifier})[\s-]*){{0,3}}"
                       rf"(?:{alternation(v['population_nouns'])})(?![a-z])")
+
+
+def staff_noun_after(after: str) -> re.Match[str] | None:
+    """The staff noun right after a count ('40 ICU nurses', '300 users 医生' from '300名医生'), if any."""
+    return _population_after().match(after)
 
 
 def is_staff(after: str) -> bool:

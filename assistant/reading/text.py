@@ -189,8 +189,7 @@ def _zh_people(text: str) -> str:
         if any(noun.strip().endswith(w) for w in not_people):
             return x.group(0)
         who = re.search(r"[\u3400-\u9fff]*$", noun).group(0).lstrip("个位名号来多左右的")  # type: ignore[union-attr]
-        staff = who in vocab()["population_nouns"] or who in vocab()["headcount_nouns"]
-        who = who if staff else ""  # kept for staff only: '300名护士', '40个分析师' (an organisation's head-count)
+        who = who if who in vocab()["population_nouns"] else ""  # kept for staff only: '300名护士', '40个分析师'
         return f" {x.group(1)} users {who} "
 
     return _zh_people_pattern().sub(repl, text)
