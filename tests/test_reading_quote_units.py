@@ -27,7 +27,10 @@ SHARED_EN = [
 # (card as said, catalog id, cards, USD an hour for all of them): a card-hour in the card's usual range once shared
 SHARED_USD = [("h100", "h100-sxm", 4, 8.40), ("H100", "h100-sxm", 8, 16.80), ("a100", "a100-80gb-sxm", 4, 7.20),
               ("h200", "h200", 4, 14.0), ("l40s", "l40s", 2, 1.90)]
-SHARED_ZH = ["租{n}张{c}每小时{a}元", "{n}卡{c}每小时{a}块", "{n}张{c}一小时一共{a}块", "租{n}张{c}，每小时{a}元"]
+SHARED_ZH = ["租{n}张{c}每小时{a}元", "{n}卡{c}每小时{a}块", "{n}张{c}一小时一共{a}块", "租{n}张{c}，每小时{a}元",
+             "租{n}张{c}每小时¥{a}", "租两张以上也行，{n}卡{c}每小时一共{a}块"]
+# Yuan said in English: the currency word or sign, before or after the amount.
+SHARED_CNY_EN = ["¥{a}/hr for {n}x {c}", "RMB {a} an hour for {n}x {c}", "{n}x {c} at {a} yuan per hour", "{a} rmb/hr for {n}x {c}"]
 SHARED_CNY = [("H20", "h20", 4, 36), ("h20", "h20", 8, 72), ("L20", "l20", 2, 8)]
 
 
@@ -89,6 +92,16 @@ def test_a_monthly_price_for_n_cards_in_chinese_is_shared_over_them(form):
         q = _one(text)
         assert q["gpu"] == gpu, text
         assert q["usd_per_gpu_hour"] == pytest.approx(yuan * rate / n / HOURS_PER_MONTH, rel=1e-3), text
+
+
+@pytest.mark.parametrize("form", SHARED_CNY_EN)
+def test_an_hourly_price_in_yuan_said_in_english_is_shared_over_the_cards(form):
+    rate = rules().usd_per_cny
+    for said, gpu, n, yuan in SHARED_CNY:
+        text = form.format(a=yuan, n=n, c=said)
+        q = _one(text)
+        assert q["gpu"] == gpu, text
+        assert q["usd_per_gpu_hour"] == pytest.approx(yuan * rate / n, rel=1e-3), text
 
 
 # Said of one card, whatever count is said: the amount is each card's.

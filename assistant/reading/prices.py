@@ -87,7 +87,7 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     after = _after(m, q)
     if word_pattern("price_not").search(before):
         return None  # "budget $30k": what may be spent, not what a card costs
-    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before) \
+    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before.rstrip(" $¥￥")) \
         or word_pattern("money_hourly_word").match(after) or word_pattern("money_card_hourly").match(after)
     monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
         or word_pattern("price_monthly_before").search(before)

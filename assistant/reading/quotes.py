@@ -183,7 +183,7 @@ def _hourly(m: Message, q: Quantity) -> bool:
                 or word_pattern("money_hourly_word").match(m.masked[q.end:q.end + NEAR])  # '2.49 bucks an hour'
                 or word_pattern("money_card_hourly").match(m.masked[q.end:q.end + NEAR])  # '2.49 per card per hour'
                 or word_pattern("price_hourly_total_before").search(m.masked[max(0, q.start - NEAR):q.start])
-                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - NEAR):q.start].rstrip(" $¥￥")))
 
 
 def _monthly(m: Message, q: Quantity) -> bool:
