@@ -91,3 +91,16 @@ def test_the_tool_compares_different_cards_and_counts(n, m, monthly):
     again = rent_vs_buy(RentBuyInput(gpu="l20", gpus=n, utilisation=0.5, purchase_usd_per_gpu=9000.0, buy_gpu="l20",
                                      buy_gpus=n, hosting_usd_per_gpu_month=50.0, horizon_months=24, **rent))
     assert again.model_dump() == same.model_dump()
+
+
+@pytest.mark.parametrize("rent", ["租4张H20每小时36块", "租4张H20，每小时一共36元", "4卡H20每小时36元"])
+@pytest.mark.parametrize("buy", ["或者买一台8卡H20整机110万", "或者整机买断110万（8卡H20）"])
+def test_a_rent_for_four_cards_beside_an_eight_card_machine_bought(rent, buy):
+    """The rent is the four cards' (¥9 a card-hour); the machine bought is the eight cards' (¥137,500 a card)."""
+    from assistant.reading import understand
+
+    rate = rules().usd_per_cny
+    u = understand(f"部署qwen2.5-72b，20人同时用，全天候，{rent}，{buy}，租还是买", None)
+    assert u.prices["rent_usd_per_hour"] == pytest.approx(9 * rate), u.prices
+    assert u.prices["buy_usd_machine"] == pytest.approx(1_100_000 * rate), u.prices
+    assert u.quotes[0]["usd_per_gpu_hour"] == pytest.approx(9 * rate)
