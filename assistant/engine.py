@@ -711,7 +711,11 @@ def _quote_cards(quotes: list[dict[str, Any]], state: AdvisorState, lang: str, t
         if q.get("aside_usd_per_gpu_hour") is not None:  # two rents for one card: the lower is used, the other said
             turn.notes.append(say(lang, "note.quote_aside", gpu=find_gpu(q["gpu"]).name,
                                   used=_rate(q["usd_per_gpu_hour"], lang), aside=_rate(q["aside_usd_per_gpu_hour"], lang)))
-        out.append({k: v for k, v in q.items() if k != "aside_usd_per_gpu_hour"})
+        if q.get("shared_cards") and not q.get("reserved"):  # '8.40/hr for 4x h100': the price of them all, per card
+            turn.notes.append(say(lang, "note.quote_shared", n=q["shared_cards"], gpu=find_gpu(q["gpu"]).name,
+                                  said=_rate(q["usd_per_gpu_hour"] * q["shared_cards"], lang),
+                                  rate=_rate(q["usd_per_gpu_hour"], lang)))
+        out.append({k: v for k, v in q.items() if k not in ("aside_usd_per_gpu_hour", "shared_cards")})
     for q in quotes:
         if q.get("gpu") or q.get("usd_per_gpu_hour") is None:
             continue

@@ -445,6 +445,13 @@ def out_of_scope(ctx: Context) -> str:
 
 
 def rent_or_buy(ctx: Context) -> str:
+    """Rent or buy at the prices the user gave: the user's two options when they are different cards, else one
+    card's."""
+    two = _two_options(ctx)
+    return _rent_one_buy_another(ctx, *two) if two is not None else _rent_or_buy_card(ctx)
+
+
+def _rent_or_buy_card(ctx: Context) -> str:
     """Rent or buy one card at the prices the user gave (the catalog's for the one not given), at the
     utilisation said, else the stated default."""
     from assistant.slots import SLOTS
@@ -517,7 +524,7 @@ def rent_or_buy(ctx: Context) -> str:
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     if whole:
-        lines += _machines_line(ctx, n, machine, machines)
+        lines += _machines_line(ctx, n, machine, machines) + _like_for_like(ctx, inp, prices, n, machine)
     if two_rents:
         lines.append(two_rents_line)
     if ctx.turn.has("payback"):
@@ -527,6 +534,85 @@ def rent_or_buy(ctx: Context) -> str:
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.footer")]
+    return "\n".join(lines)
+
+
+def _like_for_like(ctx: Context, inp: Any, prices: dict[str, float], n: int, machine: int) -> list[str]:
+    """A plan that needs part of the machine priced ('an 8x H200 server ... reserved 2.30/gpu-hr'): the machine's
+    cards all rented at the rent per card given, against owning that machine (what the user compares), beside the
+    plan's own comparison of the cards it needs."""
+    from tools.common import ToolError
+    from tools.cost import rent_vs_buy
+
+    if n >= machine or "buy_usd_machine" not in prices or any(k in prices for k in ("rent_usd_per_hour_machine",
+                                                                                      "rent_usd_per_month_machine")):
+        return []
+    hosting = inp.hosting_usd_per_gpu_month * n / machine if "hosting_usd_per_month_machine" in prices \
+        or ctx.profile.get("hosting_usd_per_month") else inp.hosting_usd_per_gpu_month  # the machine's fee, over its cards
+    try:
+        full = rent_vs_buy(inp.model_copy(update={"gpus": machine, "purchase_usd_per_gpu": prices["buy_usd_machine"] / machine,
+                                                  "hosting_usd_per_gpu_month": hosting}))
+    except ToolError:
+        return []
+    ctx.data["rent_or_buy_machine"] = full.model_dump(mode="json")
+    return [ctx.say("info.rb.like_for_like", machine=machine, rent=ctx.usd(full.rent_total_usd),
+                    buy=ctx.usd(full.buy_total_usd), months=full.horizon_months,
+                    verdict=ctx.say("info.rb.like_rent" if full.cheaper == "rent" else "info.rb.like_buy"))]
+
+
+def _two_options(ctx: Context) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The user's two options when they are different cards: one card's rent and another card's purchase ('阿里云L20
+    每月4800，或买两张4090 一共三万二'), as (the rent quoted, the purchase quoted); else None."""
+    quotes = getattr(ctx.turn, "quotes", None) or []
+    rents = [q for q in quotes if q.get("usd_per_gpu_hour") is not None]
+    buys = [q for q in quotes if q.get("buy_usd_per_gpu") is not None]
+    if len(rents) != 1 or len(buys) != 1 or rents[0]["gpu"] == buys[0]["gpu"]:
+        return None
+    return rents[0], buys[0]
+
+
+def _rent_one_buy_another(ctx: Context, rent: dict[str, Any], buy: dict[str, Any]) -> str:
+    """Rent or buy when the two options are different cards: the cards rented at their rent (every hour of a
+    monthly or reserved one), against the cards bought at their price, power and hosting; as many of each as said."""
+    from assistant.slots import SLOTS
+    from tools.common import ToolError
+    from tools.cost import HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
+
+    rented, bought = find_gpu(rent["gpu"]), find_gpu(buy["gpu"])
+    n, m = ctx.turn.counts.get(rented.id, 1), ctx.turn.counts.get(bought.id, 1)
+    use = ctx.profile.get("utilisation")
+    assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]
+    prices = ctx.turn.prices
+    monthly = prices.get("rent_usd_per_month") or (rent["usd_per_gpu_hour"] * HOURS_PER_MONTH if rent.get("reserved") else None)
+    hourly = None if monthly else prices.get("rent_usd_per_hour") or rent["usd_per_gpu_hour"]
+    hosting = ({"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / m} if ctx.profile.get("hosting_usd_per_month")
+               else {"hosting_usd_per_gpu_month": 0.0} if bought.at_home else {})
+    try:
+        inp = RentBuyInput(gpu=rented.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
+                           rent_usd_per_gpu_hour=hourly, rent_usd_per_gpu_month=monthly,
+                           purchase_usd_per_gpu=buy["buy_usd_per_gpu"], buy_gpu=bought.id, buy_gpus=m,
+                           electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"), **hosting,
+                           **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
+        rb = rent_vs_buy(inp)
+    except ToolError:
+        return ctx.say("info.rb.no_prices", gpu=bought.name)
+    if ctx.recorder is not None:
+        ctx.recorder("rent_vs_buy", inp.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
+    ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
+    rent_said = ctx.say("info.rb.given_rent_month", usd=ctx.usd(monthly)) if monthly else \
+        ctx.say("info.rb.given_rent", usd=ctx.usd(float(hourly or 0.0)))
+    given = [ctx.say("info.rb.given_rent_cards", n=n, gpu=rented.name, rent=rent_said),
+             ctx.say("info.rb.given_buy_cards", usd=ctx.usd(buy["buy_usd_per_gpu"] * m), m=m, gpu=bought.name,
+                     per=ctx.usd(buy["buy_usd_per_gpu"]))]
+    if "horizon_months" in prices:
+        given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
+    lines = ["## " + ctx.say("info.rb.title_two", rent=f"{n} × {rented.name}", buy=f"{m} × {bought.name}"), "",
+             ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)),
+             ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
+                     buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
+             + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb)]
     lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)

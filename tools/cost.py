@@ -88,6 +88,9 @@ class RentBuyInput(ToolInput):
                                              description="space, cooling and upkeep per bought GPU per month, in USD")
     horizon_months: int = Field(DEFAULT_HORIZON_MONTHS, gt=0, le=120, description="months the comparison covers")
     resale_fraction: float = Field(0.0, ge=0, lt=1, description="share of the price recovered at the end")
+    buy_gpu: str | None = Field(None, description="the card bought instead of the one rented, when the two options "
+                                                  "are different cards; default: the same card")
+    buy_gpus: int | None = Field(None, gt=0, le=1024, description="cards bought; default: as many as rented")
 
 
 class RentBuyResult(Explained):
@@ -107,12 +110,19 @@ class RentBuyResult(Explained):
                                                            "power); None when owning never saves rent")
     cheaper: Literal["rent", "buy"]
     rule_of_thumb: tuple[float, float]
+    buy_gpu: str | None = Field(None, description="the card bought, when it is not the card rented")
+    buy_gpus: int | None = Field(None, description="cards bought, when not as many as rented")
 
 
 def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
     """Rent: price x busy hours. Buy: purchase + hosting + electricity for busy hours - resale.
-    Break-even utilisation u* = (purchase - resale + hosting x months) / (hours x (rent - power cost per hour))."""
+    Break-even utilisation u* = (purchase - resale + hosting x months) / (hours x (rent - power cost per hour)).
+    Two different options ('rent one L20 or buy two 4090s'): the rent of all the cards rented is set against each
+    card bought (rent x rented / bought), the bought card's own price and power."""
     gpu: Gpu = find_gpu(inp.gpu)
+    bought: Gpu = find_gpu(inp.buy_gpu) if inp.buy_gpu else gpu
+    m = inp.buy_gpus or inp.gpus
+    share = inp.gpus / m  # rented cards per card bought: 1.0 when both options are the same cards
     r = rules()
     assumptions: list[str] = []
     monthly = inp.rent_usd_per_gpu_month
@@ -125,33 +135,33 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
                            f"({', '.join(quote.providers)}; newest {quote.as_of})")
     else:
         rent = inp.rent_usd_per_gpu_hour
-    purchase = inp.purchase_usd_per_gpu or gpu.buy_price_usd
+    purchase = inp.purchase_usd_per_gpu or bought.buy_price_usd
     if purchase is None:
-        raise ToolError(f"no purchase price on record for {gpu.name}: pass purchase_usd_per_gpu")
-    power_kw = (inp.power_w or gpu.tdp_w * HOST_POWER_FACTOR) / 1000
+        raise ToolError(f"no purchase price on record for {bought.name}: pass purchase_usd_per_gpu")
+    power_kw = (inp.power_w or bought.tdp_w * HOST_POWER_FACTOR) / 1000
     kwh_price = (inp.electricity_usd_per_kwh if inp.electricity_usd_per_kwh is not None
                  else DEFAULT_ELECTRICITY_USD_PER_KWH[inp.region])
     hours = inp.horizon_months * HOURS_PER_MONTH
     busy = hours * inp.utilisation
     n = inp.gpus
-    fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * n
-    energy = power_kw * kwh_price * busy * n
+    fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * m
+    energy = power_kw * kwh_price * busy * m
     buy_total = fixed + energy
     break_even = break_even_months = payback = None
     if monthly is not None:  # paid every month, busy or not: owning wins after the purchase is paid back
         rent_total = monthly * inp.horizon_months * n
-        saved = monthly - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * inp.utilisation
+        saved = monthly * share - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * inp.utilisation
         break_even_months = purchase * (1 - inp.resale_fraction) / saved if saved > 0 else None
         rent_term = term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
                          "monthly rental x months x GPUs", {"usd_per_gpu_month": monthly,
                                                            "months": inp.horizon_months, "gpus": n})
     else:
         rent_total = rent * busy * n
-        saved_month = (rent - power_kw * kwh_price) * HOURS_PER_MONTH * inp.utilisation - inp.hosting_usd_per_gpu_month
+        saved_month = (rent * share - power_kw * kwh_price) * HOURS_PER_MONTH * inp.utilisation - inp.hosting_usd_per_gpu_month
         payback = purchase * (1 - inp.resale_fraction) / saved_month if saved_month > 0 else None
-        margin = rent - power_kw * kwh_price
+        margin = rent * share - power_kw * kwh_price
         if margin > 0:
-            u = fixed / n / (hours * margin)
+            u = fixed / m / (hours * margin)
             break_even = u if u <= 1 else None
         rent_term = term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
                          "rental price x hours x utilisation x GPUs",
@@ -162,7 +172,8 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
              "(purchase x (1 - resale) + hosting x months) x GPUs + power x electricity price x busy hours x GPUs",
              {"purchase_usd_per_gpu": purchase, "resale_fraction": inp.resale_fraction,
               "hosting_usd_per_gpu_month": inp.hosting_usd_per_gpu_month, "months": inp.horizon_months,
-              "power_kw": power_kw, "usd_per_kwh": kwh_price}),
+              "power_kw": power_kw, "usd_per_kwh": kwh_price,
+              **({"gpu": bought.id, "gpus": m} if bought.id != gpu.id or m != n else {})}),
         term("break_even_utilisation", "Break-even utilisation", break_even if break_even is not None else 1.0,
              "fraction", "(purchase x (1 - resale) + hosting x months) / (hours x (rental price - power cost per hour))",
              {"hours": hours, "usd_per_gpu_hour": rent}),
@@ -191,6 +202,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         break_even_months=break_even_months, rent_usd_per_gpu_month=monthly,
         payback_months=break_even_months if monthly is not None else payback,
         cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
+        buy_gpu=bought.id if bought.id != gpu.id else None, buy_gpus=m if m != n else None,
         terms=terms, assumptions=assumptions, warnings=warnings,
     )
 

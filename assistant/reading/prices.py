@@ -8,7 +8,9 @@ import re
 
 from assistant.reading.message import Message, Quantity, Understanding
 from assistant.reading.quantities import clause_bounds, negated
+from assistant.reading.quote_units import cards_for, per_card_said
 from assistant.reading.text import word_pattern
+from tools.cost import HOURS_PER_MONTH
 
 
 def cards_named(m: Message) -> list[tuple[str, int]]:
@@ -85,11 +87,13 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     after = _after(m, q)
     if word_pattern("price_not").search(before):
         return None  # "budget $30k": what may be spent, not what a card costs
-    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before)
+    hourly = word_pattern("money_hourly").match(after) or word_pattern("money_hourly_before").search(before.rstrip(" $¥￥")) \
+        or word_pattern("money_hourly_word").match(after) or word_pattern("money_card_hourly").match(after) \
+        or word_pattern("price_hourly_total_before").search(before)  # '每小时一共36块'
     monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
-        or word_pattern("price_monthly_before").search(before)
+        or word_pattern("price_monthly_before").search(before) or word_pattern("price_monthly_total_before").search(before)
     sentence = word_pattern("sentence_start").split(m.masked[max(0, q.start - 80):q.start])[-1]
-    per_card = word_pattern("price_per_card").search(before + after)
+    per_card = word_pattern("price_per_card").search(before + after) or per_card_said(m.masked[q.end:q.end + 24])
     counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
     machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
         or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
@@ -99,17 +103,29 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
     if not said:
         return None
+    if (hourly or monthly) and not per_card and (not machine or _fewer_than_the_machine(m, u, q, counted)):
+        # '8.40/hr for 4x h100', '租4张H20每小时36块，或者买一台8卡H20': those cards' price, per card
+        usd /= cards_for(m, q, usd / (HOURS_PER_MONTH if monthly else 1.0))[0]
+        machine = None
     hosting = word_pattern("price_hosting").search(after) or word_pattern("price_hosting").search(before)
     kind = "hosting_usd_per_month" if hosting and monthly else \
         "rent_usd_per_hour" if hourly else "rent_usd_per_month" if monthly else "buy_usd"
     if kind == "rent_usd_per_hour" and "reserve" in u.intents:  # both kept per hour
         kind = "reserved_usd_per_hour" if _reserved(_before_reserved(m, q), after) else kind
     elif kind == "rent_usd_per_hour" and _reserved(before, after):
-        from tools.cost import HOURS_PER_MONTH
-
         kind, usd = "rent_usd_per_month", usd * HOURS_PER_MONTH  # reserved: billed every hour, busy or not
         u.notes.append(("note.reserved", {"usd": f"${q.value:,.2f}" if not cny else f"¥{q.value:,.2f}"}))
     return kind + ("_machine" if machine or kind == "hosting_usd_per_month" else ""), usd
+
+
+def _fewer_than_the_machine(m: Message, u: Understanding, q: Quantity, counted: bool) -> bool:
+    """A rent said for a count of cards right before it ('租4张H20每小时36块') that is not the count of the machine
+    priced with it ('一台8卡H20'): those cards' rent, not the machine's; no machine word said with it."""
+    if not counted or word_pattern("price_machine").search(_after(m, q)) \
+            or word_pattern("price_machine").search(m.masked[max(0, q.start - 24):q.start]):
+        return False
+    n = next((c for s, e, g, c in m.gpus if e <= q.start and q.start - e <= 24 and c > 1), 1)
+    return n > 1 and n != max(u.counts.values(), default=n)
 
 
 def _horizon_alone(m: Message, u: Understanding) -> None:
@@ -167,6 +183,7 @@ def _both_priced(m: Message) -> bool:
     """Rent and buy both named, each beside an amount: a rental price per hour or month and a purchase."""
     amounts = _amounts(m)
     per_time = [q for q in amounts if word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+                or word_pattern("money_hourly_word").match(m.masked[q.end:q.end + 24])
                 or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])
                 or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
                 or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])]

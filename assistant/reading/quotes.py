@@ -10,6 +10,7 @@ every hour of its term. The words are the vocabulary's (money.yaml)."""
 from __future__ import annotations
 
 from assistant.reading.message import Message, Quantity, Understanding
+from assistant.reading.quote_units import cards_for, per_card_said
 from assistant.reading.respectively import paired_prices
 from assistant.reading.text import word_pattern
 
@@ -43,6 +44,9 @@ def read_quotes(m: Message, u: Understanding) -> None:
         by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
     u.quotes = list(by_card.values())
     paired_prices(m, u, _hourly)  # "A100和H100分别是¥12和¥25每卡时": each card its own price
+    priced_cards = [q["gpu"] for q in u.quotes if q.get("gpu")]
+    if u.updates.get("only") == u.cards[:1] and len(u.cards) > 1 and set(u.cards) <= set(priced_cards):
+        u.updates["only"] = list(u.cards)  # 'rent an L20 at 4800 a month, or buy two 4090s for 32000': both options
     if u.quotes and _only_a_price_question(m):
         # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
         u.intents.discard("availability")
@@ -103,16 +107,20 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
         reserved = monthly or bool(word_pattern("price_reserved").search(_term_after(m, q))
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
         between = _between(m, q, start, end)
+        one_card = per_card_said(before + after + between) or per_card_said(m.masked[q.end:q.end + NEAR].split(",")[0])
         machine = in_machine is not None or (any(word_pattern("price_machine").search(x) for x in (before, after, between))
-                                             and not word_pattern("price_per_card").search(before + after + between))
+                                             and not one_card)
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
+        shared = 1 if machine or one_card else cards_for(m, q, usd / term if term else usd)[0]
+        usd /= shared  # '8.40/hr for 4x h100': four cards' price
         per_hour = usd / term if term else usd
         if not LOWEST_USD_PER_GPU_HOUR <= per_hour <= HIGHEST_USD_PER_GPU_HOUR:
             continue
-        claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved} \
-            | ({"machine_gpus": cards} if machine and cards > 1 else {})  # the price of a whole machine, shared out
+        claimed[start] = {"gpu": gpu_id, "usd_per_gpu_hour": round(per_hour, 4), "reserved": reserved,
+                          **({"machine_gpus": cards} if machine and cards > 1 else {}),  # a whole machine's price
+                          **({"shared_cards": shared} if shared > 1 else {})}
         amounts[start] = q
     return [(amounts[start], quote) for start, quote in claimed.items()]
 
@@ -175,13 +183,17 @@ def _rental_amounts(m: Message) -> list[Quantity]:
 
 def _hourly(m: Message, q: Quantity) -> bool:
     return bool(word_pattern("money_hourly").match(m.masked[q.end:q.end + NEAR])
-                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - NEAR):q.start]))
+                or word_pattern("money_hourly_word").match(m.masked[q.end:q.end + NEAR])  # '2.49 bucks an hour'
+                or word_pattern("money_card_hourly").match(m.masked[q.end:q.end + NEAR])  # '2.49 per card per hour'
+                or word_pattern("price_hourly_total_before").search(m.masked[max(0, q.start - NEAR):q.start])
+                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - NEAR):q.start].rstrip(" $¥￥")))
 
 
 def _monthly(m: Message, q: Quantity) -> bool:
     return bool(word_pattern("money_monthly_after").match(m.masked[q.end:q.end + NEAR])
                 or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - NEAR):q.start])
-                or word_pattern("price_monthly_before_zh").search(m.masked[max(0, q.start - NEAR):q.start]))
+                or word_pattern("price_monthly_before_zh").search(m.masked[max(0, q.start - NEAR):q.start])
+                or word_pattern("price_monthly_total_before").search(m.masked[max(0, q.start - NEAR):q.start]))
 
 
 def _per(m: Message, q: Quantity, period: str) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quantities import negated
+from assistant.reading.quote_units import money_k
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 
 
@@ -117,7 +118,8 @@ def read_context(m: Message) -> int | None:
         # "…20人 64k吧": a bare length in k beside a serving request, no other role, is its context
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated and q.scale == "k"
                   and 1_000 <= q.value <= 2_000_000 and not word_pattern("bare_k_not_context").match(m.masked[q.end:q.end + 24])
-                  and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "quote of 285k"
+                  and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])  # "quote of 285k"
+                  and not money_k(m, q)]  # "210k for an 8x h100 server": money
     if not values:
         return None
     value = values[-1]

@@ -74,6 +74,8 @@ def _card_of(m: Message, q: Quantity, used: set[int]) -> tuple[int, int, str, in
         if g[0] in used or negated(m.masked, g[0]):
             continue
         link = m.masked[g[1]:q.start]
+        if g[1] <= q.start and word_pattern("quote_total_link").match(link) and g[3] > 1:
+            return g  # '两张4090 一共三万二', 'two 3090s, total $1400': the cards' total
         if g[1] <= q.start and word_pattern("quote_card_link").match(link) and ("," not in link or q.role == "money"):
             return g  # after a comma only money said as such ('3090s, $700 apiece')
     for g in m.gpus:
