@@ -33,6 +33,9 @@ def questions(state: Any) -> list[str] | None:
     cut = pieces(text)
     if len(cut) < 2:
         return None
+    whole = understand(text, None)
+    if whole.prices or whole.quotes:
+        return None  # "租每卡每小时7块5，买一台8卡H20一百二十万，租还是买？": the prices go with the question they price
     out: list[str] = []
     carry = ""
     last: tuple[frozenset[str], str | None] | None = None  # what the last asking piece asked
