@@ -63,6 +63,8 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
             per = count // servers
             notes.append(note)
             e0 += server.end()
+    if (m or a) and not per:
+        per, e0 = split_over_machines(text, e0, count)
     if per:
         per_server[s0] = per
     if e0 == end:
@@ -75,6 +77,18 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
         count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
         return s0, e0, gpu_id, count, True
     return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
+
+
+def split_over_machines(text: str, end: int, count: int) -> tuple[int | None, int]:
+    """The machines the counted cards said are in, after them: (cards in each, end of the words read). "six L40S (two
+    4-gpu boxes)" -> 3 in each, "8 A100s across 2 servers" -> 4; a count the machines cannot split evenly says none."""
+    split = word_pattern("machines_split_after").match(text[end:end + 48])
+    if not split:
+        return None, end
+    servers, each = int(split["n"]), int(split["per"] or split["per2"] or 0)
+    if servers > 0 and count % servers == 0 and (not each or count // servers <= each):  # 6 in two 4-gpu boxes: 3 each
+        return count // servers, end + split.end()
+    return None, end
 
 
 def server_span(text: str, start: int, end: int, gpu_id: str, per: int,
