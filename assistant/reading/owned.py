@@ -19,14 +19,16 @@ def limited_alternatives(m: Message) -> set[int]:
     cards = [g for g in m.gpus if not negated(m.masked, g[0])]
     for i, (s, _e, _g, _n) in enumerate(cards):
         before = m.masked[max(0, s - 64):s]
-        if not (word_pattern("only_before").search(before) or word_pattern("restricted_before").search(before)):
+        restricted = word_pattern("restricted_before").search(before)
+        if not (restricted or word_pattern("only_before").search(before)):
             continue
         chain = [cards[i]]
         for nxt in cards[i + 1:]:
             if not word_pattern("restricted_joint").fullmatch(m.masked[chain[-1][1]:nxt[0]]):
                 break
             chain.append(nxt)
-        found |= {c[0] for c in chain}  # one card alone is limited too ('we're only able to get L40S')
+        if len(chain) > 1 or restricted:  # one card alone after 'only' keeps its count (read_only)
+            found |= {c[0] for c in chain}
     return found
 
 
