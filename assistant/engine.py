@@ -547,7 +547,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
-    if u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
+    if "owned" in updates and not updates["owned"]:  # "我们一台都还没买": none owned; nothing to change if none was
+        if profile.owned:
+            updates["owned"] = None
+        else:
+            del updates["owned"]
+        turn.notes.append(say(lang, "reply.owns_nothing"))
+    if u.added_cards and u.adds_owned:  # "add my old 3060 as a second card": beside the cards said, not instead
+        updates["owned"] = _with_added(updates.get("owned") or profile.owned or [], u.added_cards)
+    elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
     if "model" not in updates:
         earlier = _model_named_before(state, text, profile.model)
@@ -987,8 +995,8 @@ def route(state: AdvisorState) -> Route:
         return "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
-    if turn.has("fit_check") and known.get("model") and known.get("phase"):
-        return "answer"  # "does it fit on an H100?": answered now, every missing value a stated assumption
+    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
+        return "answer"  # "does it fit on an H100?", "需要几台910B服务器？": answered now, every missing value a stated assumption
     asked_other = turn.compare or turn.whatif
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"

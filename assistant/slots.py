@@ -231,16 +231,19 @@ def _personal_machine(p: Profile) -> bool:
     owned = p.get("owned") or [card for card in p.get("only") or [] if card.startswith("1x ")]  # "fit on a 4090?"
     if any("apple-" in card for card in owned):
         return True
-    if len(owned) != 1 or len(p.get("only") or owned) != 1:
+    if not owned or (len(owned) == 1 and len(p.get("only") or owned) != 1):
         return False
     from knowledge import find_gpu
 
-    count, _, card = owned[0].partition("x ")
-    try:
-        gpu = find_gpu(card.strip())
-    except (LookupError, ValueError):
-        return False
-    return count.strip() == "1" and (gpu.laptop or gpu.segment == "consumer")
+    for entry in owned:  # one gaming card, or one each of two kinds in one PC ('a 7900 XTX and my old 3060')
+        count, _, card = entry.partition("x ")
+        try:
+            gpu = find_gpu(card.strip())
+        except (LookupError, ValueError):
+            return False
+        if count.strip() != "1" or not (gpu.laptop or gpu.segment == "consumer"):
+            return False
+    return len(owned) <= 2
 
 
 SLOTS: dict[str, Slot] = {s.name: s for s in (

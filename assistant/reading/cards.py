@@ -15,6 +15,20 @@ Note = tuple[str, dict[str, str]]
 Found = tuple[int, int, str, int]  # (start, end, GPU id, count)
 
 
+def _memory_variant(text: str, start: int, end: int, gpu_id: str, index: dict[str, str], lead: tuple | None,
+                    notes: list[Note]) -> tuple[str, int]:
+    """The card's variant by the memory said after its name ('4090 48g') or before it ('48G显存的4090', 'a 48gb
+    4090'): (GPU id, end of what was read)."""
+    variant = stated_memory(text, start, end, gpu_id, index)
+    if variant:
+        gpu_id, end, said = variant
+        notes += [said] if said else []
+    elif lead:
+        gpu_id, said = with_memory(text[start:end], gpu_id, lead[1], index)
+        notes += [said] if said else []
+    return gpu_id, end
+
+
 def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str],
               notes: list[Note], per_server: dict[int, int] | None = None) -> tuple[int, int, str, int, bool]:
     """A catalog card named at start:end with the words that go with it: its count before or after it ("two
@@ -65,21 +79,29 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
             per = count // servers
             notes.append(note)
             e0 += server.end()
+    if (m or a) and not per:
+        per, e0 = split_over_machines(text, e0, count)
     if per:
         per_server[s0] = per
     if e0 == end:
-        variant = stated_memory(text, start, end, gpu_id, index)
-        if variant:
-            gpu_id, e0, said = variant
-            notes += [said] if said else []
-        elif lead:  # '48G显存的4090', 'a 48gb 4090': the memory said before the name
-            gpu_id, said = with_memory(text[start:end], gpu_id, lead[1], index)
-            notes += [said] if said else []
+        gpu_id, e0 = _memory_variant(text, start, end, gpu_id, index, lead, notes)
     later = word_pattern("gpu_count_later").match(text[e0:e0 + 48]) if not (m or a or machines or per) else None
     if later and int(later["n"] or later["t"] or later["u"]) > 0:  # 'a100 40gb cards, eight of them'
         count, e0 = int(later["n"] or later["t"] or later["u"]), e0 + later.end()
         return s0, e0, gpu_id, count, True
     return s0, e0, gpu_id, count, bool(m or a or (machines and int(machines.group(1)) > 0))
+
+
+def split_over_machines(text: str, end: int, count: int) -> tuple[int | None, int]:
+    """The machines the counted cards said are in, after them: (cards in each, end of the words read). "six L40S (two
+    4-gpu boxes)" -> 3 in each, "8 A100s across 2 servers" -> 4; a count the machines cannot split evenly says none."""
+    split = word_pattern("machines_split_after").match(text[end:end + 48])
+    if not split:
+        return None, end
+    servers, each = int(split["n"]), int(split["per"] or split["per2"] or 0)
+    if servers > 0 and count % servers == 0 and (not each or count // servers <= each):  # 6 in two 4-gpu boxes: 3 each
+        return count // servers, end + split.end()
+    return None, end
 
 
 def server_span(text: str, start: int, end: int, gpu_id: str, per: int,

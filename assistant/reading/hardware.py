@@ -7,6 +7,7 @@ import re
 from assistant.reading.intents import asked
 from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
+from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
 from assistant.reading.quantities import clause_bounds, clause_of, negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 from knowledge import gpus, rules
@@ -119,7 +120,9 @@ def read_owned(m: Message) -> list[str] | None:
     """Hardware the user already has: 'I have two 3090s' -> ['2x rtx-3090'], '我有两张4090',
     'our 8x A100 box', a MacBook Pro M3 Max (Apple machines are owned unless being bought)."""
     owned = [f"{count}x {gpu_id}" for i, (s, e, gpu_id, count) in enumerate(m.gpus)
-             if _owned(m, s, e, gpu_id) and not _restated(m, i)]
+             if _owned(m, s, e, gpu_id) and not _restated(m, i) and not adds(m, s, e)]
+    if not owned and not m.gpus and owns_nothing(m):
+        return []  # "我们一台都还没买", "we don't have any hardware yet": nothing owned, whatever was said before
     return owned or None
 
 
@@ -304,13 +307,19 @@ def read_only(m: Message) -> list[str] | None:
                                              and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
+    limited = limited_alternatives(m)
     for s, e, gpu_id, count in m.gpus:
+        if s in limited and gpu_id not in owned:
+            out.append(gpu_id)  # "can only get L40S or RTX 6000 Ada": either, as many as the job needs
+            continue
         if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e) or _overflow(m, s, e):
             continue  # ... or 'also rent 8 h100s if needed': a card allowed beside yours, not the only one
         only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"] or _laptop(gpu_id)  # a Mac or laptop named is owned
-        if only or (_chosen(m, s, e) and not mine):
+        if only or (_chosen(m, s, e) and not mine and not count_asked(m, s, e)):
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
+        elif _chosen(m, s, e) and not mine:
+            out.append(gpu_id)  # "需要几台910B服务器", "how many H100s": the card, its count is the question
     return sorted(set(out)) or None
 
 
@@ -355,7 +364,7 @@ def read_preference(m: Message) -> str | None:
     if not hits and any(_overflow(m, x.start(), x.end()) for x in m.live("preference.rent")):
         _note_once(m, ("note.rent_overflow", {}))  # "rent more if needed": yours first, renting what they cannot do
         return None
-    if not hits:  # "no cloud", "don't want to rent": the other way
+    if not hits and not owns_nothing(m):  # "no cloud", "don't want to rent": the other way ("haven't bought any" is neither)
         hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
                 for x in word_pattern(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
     if not hits and m.pending == "preference":
@@ -382,6 +391,13 @@ def read_card_count(m: Message, u: Understanding) -> None:
 def read_gpus(m: Message, u: Understanding) -> None:
     """Cards named but not owned: two or more to compare ('compare L40S and A100'), or one to try
     ('and on two 4090s?')."""
+    for s, e, gpu_id, count in m.gpus:  # "add my old 3060 as a second card": one more card of the user's own
+        if adds(m, s, e) and not negated(m.masked, s):
+            u.added_cards[gpu_id] = u.added_cards.get(gpu_id, 0) + count
+            u.adds_owned = True
+    if u.adds_owned:
+        u.updates.pop("only", None)
+        return
     if u.updates.get("owned"):
         return
     found = [g for g in m.gpus if not negated(m.masked, g[0])]

@@ -183,11 +183,13 @@ def _question(m: Message, u: Understanding) -> str | None:
     cards = cards_named(m)
     if "rent_buy" not in u.intents and asked(m, "forecast"):
         return "forecast"
-    if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
+    if _restricted(m):
+        pass  # "采购只能买到L40S或者RTX 6000 Ada": what can be bought limits the plan; no stock or comparison asked
+    elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
             cards and (word_pattern("availability.weak").search(m.masked)
                        or word_pattern("availability.zh_weak").search(_typed(m)))):
         return "availability"
-    if len(cards) >= 2 and not u.updates.get("owned") and (
+    elif len(cards) >= 2 and not u.updates.get("owned") and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
         return "compare_cards"
     named = _engines(m)
@@ -199,6 +201,15 @@ def _question(m: Message, u: Understanding) -> str | None:
     if not cards and asked(m, "quality"):
         return "quality"
     return None
+
+
+def _restricted(m: Message) -> bool:
+    """Whether every card named is one of a purchase restriction's alternatives ('procurement can only get L40S or
+    RTX 6000 Ada'): a limit on the choice, not a question comparing them."""
+    from assistant.reading.owned import limited_alternatives
+
+    limited = limited_alternatives(m)
+    return bool(limited) and all(s in limited or negated(m.masked, s) for s, _e, _g, _n in m.gpus)
 
 
 def read_question(m: Message, u: Understanding) -> None:
@@ -329,6 +340,9 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         return
     if not m.gpus:
         return
+    if any(word_pattern("count_asked").search(m.masked[max(0, s - 12):s]) or word_pattern("count_asked_after").match(m.masked[e:e + 24])
+           for s, e, _g, _n in m.gpus):
+        return  # "需要几台910B服务器？", "H20要几台": how many is the question, not whether one fits
     if asked(m, "fit_check"):
         u.intents.add("fit_check")
         if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card

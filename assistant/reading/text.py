@@ -327,6 +327,7 @@ def clean(text: str) -> str:
         text = _CJK_EDGE.sub(" ", text)
         text = _zh_people(text)
         text = _rewrite(text, "zh_price_phrases")  # '4090一块1.98元': an amount per card (reading/quotes.py)
+        text = _rewrite(text, "zh_owned_phrases")  # '机房已经有一台8卡H20', '一台都还没买' (words/owned.yaml)
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)

@@ -1,0 +1,51 @@
+"""Hardware the user owns, may only procure, or asks the count of: the grammar around a card name.
+
+'procurement can only get L40S or RTX 6000 Ada' limits the choice to both cards and owns neither; '需要几台910B服务器'
+asks a count, it says none; 'add my old 3060 12gb as a second card' adds a card to those owned; '我们一台都还没买' owns
+nothing. The words are in words/owned.yaml.
+"""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message
+from assistant.reading.quantities import negated
+from assistant.reading.text import word_pattern
+
+
+def limited_alternatives(m: Message) -> set[int]:
+    """Starts of the cards a purchase restriction names as a list of alternatives ('procurement can only get L40S
+    or RTX 6000 Ada', '只能买到L20或者H20'): the choice is limited to all of them, none is owned."""
+    found: set[int] = set()
+    cards = [g for g in m.gpus if not negated(m.masked, g[0])]
+    for i, (s, _e, _g, _n) in enumerate(cards):
+        before = m.masked[max(0, s - 64):s]
+        restricted = word_pattern("restricted_before").search(before)
+        if not (restricted or word_pattern("only_before").search(before)):
+            continue
+        chain = [cards[i]]
+        for nxt in cards[i + 1:]:
+            if not word_pattern("restricted_joint").fullmatch(m.masked[chain[-1][1]:nxt[0]]):
+                break
+            chain.append(nxt)
+        if len(chain) > 1 or restricted:  # one card alone after 'only' keeps its count (read_only)
+            found |= {c[0] for c in chain}
+    return found
+
+
+def count_asked(m: Message, s: int, e: int) -> bool:
+    """Whether the count of the card at s:e is what is asked ('需要几台910B服务器', 'how many h100s'): no count said."""
+    return bool(word_pattern("count_asked").search(m.masked[max(0, s - 12):s])
+                or (word_pattern("chosen_after").match(m.masked[e:e + 24])
+                    and word_pattern("count_asked").search(m.masked[e:e + 24])))
+
+
+def owns_nothing(m: Message) -> bool:
+    """'我们一台都还没买', 'we don't have any hardware yet', 'we haven't bought anything': no card owned."""
+    return any(not negated(m.masked, x.start()) for x in word_pattern("owned_none").finditer(m.masked))
+
+
+def adds(m: Message, s: int, e: int) -> bool:
+    """Whether the card at s:e is added to those owned ('add my old 3060 12gb as a second card', 'I also have a
+    3090', '另外还有一张3060'): more hardware beside what was said, not in its place."""
+    return bool(word_pattern("owned_add_before").search(m.masked[max(0, s - 40):s])
+                or word_pattern("owned_add_after").match(m.masked[e:e + 48]))
