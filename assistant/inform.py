@@ -62,13 +62,14 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, followups
+    from assistant import asks, followups, framework_choice, moe, weigh
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
-              "parallelism": asks.parallelism}[code]
+              "parallelism": asks.parallelism, "weigh": weigh.weigh,
+              "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice}[code]
     return writer(ctx)
 
 
@@ -402,6 +403,10 @@ def forecast(ctx: Context) -> str:
         lines += ["", ctx.say("info.stock.known"), *_market_lines(ctx, gpus)]
     else:
         lines += ["", ctx.say("info.forecast.which")]
+    if gpus and "reserved_usd_per_hour" in ctx.turn.prices:  # "should I lock in a year at $2.10?": computed instead
+        from assistant.forecast_reply import reserve_against_typical
+
+        return "\n".join([*lines, "", *reserve_against_typical(ctx, gpus[0])])
     lines += ["", ctx.say("info.forecast.advice")]
     return "\n".join(lines)
 
@@ -625,5 +630,5 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("metric", "gpu_hours", "kv_cache", "data_enough", "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
+QUESTION_REPLIES = ("weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
                     "forecast", "quality", "out_of_scope", "rent_buy", "reserve")

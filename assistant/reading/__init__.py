@@ -30,6 +30,8 @@ from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.followups import read_followup
+from assistant.reading.forecast import read_forecast_reserve
+from assistant.reading.framework_choice import read_framework_choice
 from assistant.reading.hardware import (
     read_budget,
     read_card_count,
@@ -75,7 +77,9 @@ from assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from assistant.reading.leads import engine_question_leads
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.moe import read_moe_question
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
@@ -111,6 +115,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from assistant.reading.weigh import read_weigh
 from knowledge import gpus
 from knowledge.clouds import clouds
 
@@ -247,10 +252,15 @@ def understand(raw: str, pending: str | None = None) -> Understanding:  # noqa: 
             u.intents -= {"math"}
     read_ask(m, u)
     read_question(m, u)
+    engine_question_leads(m, u)
+    read_weigh(m, u)
+    read_moe_question(m, u)
+    read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
+    read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
