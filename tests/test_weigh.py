@@ -126,6 +126,9 @@ def test_which_model_for_a_card_is_weighed_in_both_languages(card: str):
     "what's the difference between fp8 and int8?",
     "serve llama 3.1 8b to 20 users",
     "which model is best for legal drafting?",
+    "can i fine-tune qwen 7b with 4-bit qlora on my 4090 and serve it in bf16?",
+    "4张4090 微调qwen2.5 7b还是14b",
+    "serve llama 3.1 70b on 2 a100 in int8, not int4",
 ])
 def test_a_sizing_request_or_a_question_with_no_card_is_not_weighed(text: str):
     assert "weigh" not in understand(text).intents

@@ -20,6 +20,7 @@ from assistant.reading.text import vocab
 from knowledge import find_model, models
 
 MAX_CANDIDATES = 4
+SERVING = (None, "serve", "experiment", "production")  # phases whose candidates are weighed as served
 
 
 def _typed(m: Message) -> str:
@@ -99,8 +100,8 @@ def read_weigh(m: Message, u: Understanding) -> None:
     its own words filled dropped (the format asked about is no format chosen; the first size stands for
     the model)."""
     owned = u.updates.get("owned") or []
-    if not (m.gpus or owned or u.card_spec) or u.topic:
-        return
+    if not (m.gpus or owned or u.card_spec) or u.topic or u.updates.get("phase") not in SERVING:
+        return  # a fine-tuning job's formats and sizes are its sizing's (the candidates are weighed as served)
     text = _typed(m)
     formats = formats_weighed(text)
     stand_in: dict[str, str] = {}
