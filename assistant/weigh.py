@@ -15,12 +15,12 @@ from assistant.catalog import localise
 from assistant.writers import gb, tps
 from knowledge import find_gpu, find_model, find_precision, models
 from knowledge.schema import Gpu
-from tools.recommend import Option, Workload, evaluate
+from tools.recommend import HOME_FORMATS, Option, Workload, evaluate
 
 DEFAULT_CONTEXT = Workload.model_fields["context"].default  # the tools' context when none is said
 
 # Formats by how much quality they lose (the class said for each): bits per weight at or above each bound.
-QUALITY_CLASSES = ((15.5, "lossless"), (7.5, "near"), (3.9, "small"), (0.0, "large"))
+QUALITY_CLASSES = ((15.5, "lossless"), (7.5, "near"), (4.0, "small"), (0.0, "large"))
 # Models offered for "which model?" on a card: chat models of these families, newest line first.
 SUGGEST_LINES = ("qwen3", "llama-3.1", "gemma-3", "mistral")
 MAX_SHOWN = 6
@@ -132,6 +132,25 @@ def _line(ctx: Any, run: Run, gpu: Gpu, named: bool) -> str:
                           shown=shown)
 
 
+def _in_between(ctx: Any, runs: list[Run], gpu: Gpu, count: int, owned: bool) -> list[Run]:
+    """A llama.cpp format between the ones asked about when the larger does not fit and the one that fits loses
+    more ('q4 or q2?' on a card that holds Q3_K_M): the first of the tools' ladder (HOME_FORMATS) that does the job."""
+    fits = [r for r in runs if r[2].ok]
+    short = [r for r in runs if not r[2].ok]
+    if not fits or not short or len({m for m, _p, _o in runs}) > 1:
+        return []
+    def bits(r: Run) -> float:
+        return find_precision(r[2].precision or "bf16").bits_per_weight
+    low, high = max(bits(r) for r in fits), min(bits(r) for r in short)
+    asked = {r[2].precision for r in runs}
+    for fmt in HOME_FORMATS:
+        if low < find_precision(fmt).bits_per_weight < high and fmt not in asked:
+            o = _run(ctx, runs[0][0], fmt, gpu, count, owned)
+            if o is not None and o.ok:
+                return [(runs[0][0], fmt, o)]
+    return []
+
+
 def _pick_key(run: Run) -> tuple[int, float, float]:
     """Fewest cards, then the larger model, then the format that loses least."""
     m, _p, o = run
@@ -146,6 +165,8 @@ def weigh(ctx: Any) -> str:
     which = bool(spec.get("which_model")) and not spec.get("models")
     formats = len(spec.get("precisions") or []) > 1
     runs = _candidates(ctx, spec, gpu, count, owned)
+    if formats:
+        runs += _in_between(ctx, runs, gpu, count, owned)
     option = f"{count} × {gpu.name}" if count > 1 else gpu.name
     title = "weigh.title_which" if which else "weigh.title_formats" if formats else "weigh.title_models"
     lines = ["## " + ctx.say(title, option=option), ""]

@@ -64,6 +64,7 @@ def test_two_formats_on_a_card_are_weighed(chunk: int):
     ("q4 vs fp8", ["q4_k_m", "fp8"]),
     ("4-bit or 8-bit", ["int4", "int8"]),
     ("Q4_K_M还是Q8_0", ["q4_k_m", "q8_0"]),
+    ("deepseek r1 q4 or q2?", ["q4_k_m", "q2_k"]),
     ("qwen2.5 7b in bf16", ["bf16"]),
 ])
 def test_formats_are_read_in_the_order_written_each_once(text: str, expected: list[str]):
@@ -187,3 +188,11 @@ def test_which_model_in_english_ends_with_an_offer_not_a_slot_question():
     data = payload(reply)
     assert data["topic"] == "weigh" and not data.get("slot")
     assert "Say which one to size in full" in reply.content
+
+
+def test_a_format_between_the_two_asked_is_offered_when_the_larger_does_not_fit():
+    text, results = _reply("on my mac studio m3 ultra 512gb, deepseek r1 q4 or q2?")
+    rows = {r["precision"]: r for r in results["weigh"]}
+    assert not rows["q4_k_m"]["ok"] and rows["q2_k"]["ok"] and rows["q3_k_m"]["ok"]
+    assert results["pick"]["precision"] == "q3_k_m"
+    assert "below 4 bits the loss is noticeable" in text
