@@ -18,6 +18,5 @@ def engine_question_leads(m: Message, u: Understanding) -> None:
         return
     if set(u.updates) - SUBJECT_SLOTS or m.gpus or any(q.role not in NAME_ROLES for q in m.qty):
         return
-    u.also = None
-    u.intents.add("engine_choice")
+    u.intents.add("engine_choice")  # answered now; kept in `also` too, so the plan that follows says it again for its card
     u.updates.pop("engine", None)  # the engines are weighed, none chosen yet
