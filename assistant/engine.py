@@ -1322,7 +1322,16 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text = reply(code, ctx)
     preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
+    if code in OFFERED and not state.get("pending"):  # the question answered whole: what can be sized next, offered
+        parts.append(say(lang, f"{code}.offer"))
+        return {"messages": [AIMessage(content="\n\n".join(parts),
+                                       additional_kwargs=_payload("info", topic=code, results=ctx.data))]}
     return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)
+
+
+# Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
+# ends with an offer to size one in full, not with the next slot's question.
+OFFERED = ("weigh", "moe_memory")
 
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:

@@ -62,14 +62,15 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, followups, framework_why, precisions
+    from assistant import asks, followups, framework_choice, framework_why, moe, precisions, weigh
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
-              "framework_why": framework_why.framework_why}[code]
+              "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
+              "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice}[code]
     return writer(ctx)
 
 
@@ -403,6 +404,10 @@ def forecast(ctx: Context) -> str:
         lines += ["", ctx.say("info.stock.known"), *_market_lines(ctx, gpus)]
     else:
         lines += ["", ctx.say("info.forecast.which")]
+    if gpus and "reserved_usd_per_hour" in ctx.turn.prices:  # "should I lock in a year at $2.10?": computed instead
+        from assistant.forecast_reply import reserve_against_typical
+
+        return "\n".join([*lines, "", *reserve_against_typical(ctx, gpus[0])])
     lines += ["", ctx.say("info.forecast.advice")]
     return "\n".join(lines)
 
@@ -712,6 +717,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("metric", "gpu_hours", "kv_cache", "data_enough", "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice", "availability",
-                    "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
+QUESTION_REPLIES = ("weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
+                    "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
+                    "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

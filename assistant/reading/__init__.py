@@ -30,6 +30,8 @@ from assistant.reading.asks import read_ask, read_market
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.followups import read_followup
+from assistant.reading.forecast import read_forecast_reserve
+from assistant.reading.framework_choice import read_framework_choice
 from assistant.reading.framework_why import read_framework_why
 from assistant.reading.hardware import (
     read_budget,
@@ -78,8 +80,10 @@ from assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from assistant.reading.leads import engine_question_leads
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
@@ -117,6 +121,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from assistant.reading.weigh import read_weigh
 from knowledge import gpus
 from knowledge.clouds import clouds
 
@@ -257,16 +262,21 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.intents -= {"math"}
     read_ask(m, u)
     read_question(m, u)
+    engine_question_leads(m, u)
+    read_weigh(m, u)
+    read_moe_question(m, u)
+    read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
+    read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
     read_precision_compare(m, u)
     read_framework_why(m, u)
-    if whole and not u.intents & {"explain", "best_gpu"}:
+    if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     u.weak = m.weak & set(u.updates)
     return u

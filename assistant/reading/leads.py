@@ -1,0 +1,22 @@
+"""Which question leads when a message both names a workload and asks something: a choice between serving
+engines for a model with no workload figure ("difference between sglang and vllm for serving deepseek v3?
+which for small team") is answered first, the model kept for a sizing offered after it; with a figure of the
+workload (users, context, cards owned) the sizing leads and the engine question follows it (intents._also)."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message, Understanding
+
+# Values a question names as its subject without describing a workload to size.
+SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "region", "preference"}
+# Roles of quantities that are part of a model's name or size, not of a workload.
+NAME_ROLES = {"model", "model_total", "model_active", ""}
+
+
+def engine_question_leads(m: Message, u: Understanding) -> None:
+    if u.also != "engine_choice" or len(u.engines) < 2:
+        return
+    if set(u.updates) - SUBJECT_SLOTS or m.gpus or any(q.role not in NAME_ROLES for q in m.qty):
+        return
+    u.intents.add("engine_choice")  # answered now; kept in `also` too, so the plan that follows says it again for its card
+    u.updates.pop("engine", None)  # the engines are weighed, none chosen yet

@@ -1,0 +1,127 @@
+"""Candidates weighed on one card: the grammar of "q4 vs fp8 on my M3 Ultra?", "H20上跑qwen3-32b，用fp8好还是awq
+int4好？", "qwen2.5-coder 14b和32b哪个合适" and "4090 用什么模型好".
+
+A message weighs candidates when it names a card (or owns one) and either two weight formats, two sizes of
+one model, two models, or asks which model to run, with a choice or comparison cue. The candidates go in
+`u.ask["weigh"]` ({"models": [...], "precisions": [...], "which_model": bool}); the writer
+(assistant/weigh.py) sizes each on the card with the tools. The words live in words/weigh.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.prices import cards_named
+from assistant.reading.quantities import negated
+from assistant.reading.text import vocab
+from knowledge import find_model, models
+
+MAX_CANDIDATES = 4
+SERVING = (None, "serve", "experiment", "production")  # phases whose candidates are weighed as served
+
+
+def _typed(m: Message) -> str:
+    return unicodedata.normalize("NFKC", m.raw).lower()
+
+
+@cache
+def _format_rows() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), str(fmt)) for p, fmt in vocab()["weigh"]["formats"]]
+
+
+def formats_weighed(text: str) -> list[str]:
+    """The weight formats a message names, each once, in the order written ('fp8好还是awq int4好' ->
+    ['fp8', 'awq']): a span taken by one format is not read again by a shorter one."""
+    hits: list[tuple[int, int, str]] = []
+    for pattern, fmt in _format_rows():
+        for x in pattern.finditer(text):
+            if not any(s < x.end() and x.start() < e for s, e, _f in hits):
+                hits.append((x.start(), x.end(), fmt))
+    return list(dict.fromkeys(fmt for _s, _e, fmt in sorted(hits)))
+
+
+def _cue(m: Message) -> bool:
+    cue = vocab()["weigh"]["cue"]
+    return bool(re.search(cue["en"], m.text) or re.search(cue["zh"], _typed(m)))
+
+
+def which_model_asked(m: Message) -> bool:
+    """'which model should I use', '用什么模型好': a model asked for, none named."""
+    words = vocab()["weigh"]["which_model"]
+    return bool(re.search(words["en"], m.text) or re.search(words["zh"], _typed(m)))
+
+
+def sibling(model_id: str, size: float) -> str | None:
+    """The catalog model of the same family line at another size ('qwen2.5-coder-7b', 32 ->
+    'qwen2.5-coder-32b'); the base line's when the variant has no such size ('qwen2.5-coder', 14 ->
+    'qwen2.5-14b', the same architecture); None when neither is in the catalog."""
+    stem = re.sub(r"-\d+(?:\.\d+)?b(?:-.*)?$", "", model_id)
+    size_tag = f"{size:g}b"
+    lines = [stem]
+    while "-" in lines[-1]:
+        lines.append(lines[-1].rsplit("-", 1)[0])
+    ids = {m.id for m in models()}
+    for line in lines:
+        if f"{line}-{size_tag}" in ids:
+            return f"{line}-{size_tag}"
+    return None
+
+
+def _models(m: Message, stand_in: dict[str, str]) -> list[str]:
+    """Models weighed: those named, then the other sizes said of the first one's line; a size the line
+    lacks is its base line's model, noted in `stand_in` (id -> the name asked for)."""
+    named = list(dict.fromkeys(mid for s, _e, mid in m.names if not negated(m.text, s)))
+    if len(named) != 1:
+        return named[:MAX_CANDIDATES]
+    size = vocab()["weigh"]["size"]
+    start, end = next((s, e) for s, e, mid in m.names if mid == named[0])
+    said = [float(x.group(1)) for x in re.finditer(size, m.text[start:end])]  # "qwen3-32b": its own size first
+    sizes = said[:1] + [float(x.group(1)) for x in re.finditer(size, m.masked)]  # others outside names and cards
+    first = find_model(named[0])
+    found: list[str] = []
+    for size in dict.fromkeys(sizes):
+        if abs(size - first.total_params_b) / first.total_params_b < 0.15 and named[0] not in found:
+            found.append(named[0])
+            continue
+        other = sibling(named[0], size)
+        if other and not other.startswith(re.sub(r"-\d+(?:\.\d+)?b(?:-.*)?$", "", named[0]) + "-"):
+            stand_in[other] = re.sub(r"\d+(?:\.\d+)?B", f"{size:g}B", first.name, count=1)
+        found.append(other or f"{size:g}B")
+    if len(found) < 2:
+        return named
+    return list(dict.fromkeys(found))[:MAX_CANDIDATES]
+
+
+def read_weigh(m: Message, u: Understanding) -> None:
+    """Candidates weighed on a card (see the module's note): the question, its candidates, and the values
+    its own words filled dropped (the format asked about is no format chosen; the first size stands for
+    the model)."""
+    owned = u.updates.get("owned") or []
+    if not (m.gpus or owned or u.card_spec) or u.topic or u.updates.get("phase") not in SERVING:
+        return  # a fine-tuning job's formats and sizes are its sizing's (the candidates are weighed as served)
+    text = _typed(m)
+    formats = formats_weighed(text)
+    stand_in: dict[str, str] = {}
+    chosen = _models(m, stand_in)
+    which = which_model_asked(m) and not m.names and "model" not in u.updates
+    if not (len(formats) >= 2 or len(chosen) >= 2 or which) or not (which or _cue(m)):
+        return
+    u.ask["weigh"] = {"models": chosen if len(chosen) >= 2 else chosen[:1] or
+                      ([u.updates["model"]] if u.updates.get("model") else []),
+                      "precisions": formats if len(formats) >= 2 else [], "which_model": which,
+                      "stand_in": stand_in, "speech": bool(re.search(vocab()["weigh"]["speech"], text))}
+    u.intents.add("weigh")
+    if not owned and not u.cards:
+        u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
+        u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}
+    u.intents -= {"whatif", "math", "quality", "engine_choice", "compare_cards", "availability", "fit_check"}
+    if u.also in ("engine_choice", "quality") and len(u.engines) <= 1:
+        u.also = None  # "框架sglang" states the engine; the question is the formats
+    if len(formats) >= 2:
+        u.updates.pop("precision", None)
+    if len(chosen) >= 2:
+        u.updates["model"] = chosen[0]
+    u.updates.setdefault("phase", "serve")  # candidates run on a card: served, unless a job was said
