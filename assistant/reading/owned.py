@@ -7,6 +7,8 @@ nothing. The words are in words/owned.yaml.
 
 from __future__ import annotations
 
+import re
+
 from assistant.reading.message import Message
 from assistant.reading.quantities import negated
 from assistant.reading.text import word_pattern
@@ -20,8 +22,11 @@ def limited_alternatives(m: Message) -> set[int]:
     for i, (s, _e, _g, _n) in enumerate(cards):
         before = m.masked[max(0, s - 64):s]
         restricted = word_pattern("restricted_before").search(before)
-        if not (restricted or word_pattern("only_before").search(before)):
+        only = word_pattern("only_before").search(before)
+        if not (restricted or only):
             continue
+        if not restricted and only and not re.search(r"only|exclusively|nothing but|只", only.group(0)):
+            continue  # 'should we go with p5 or p4d?': a choice asked between them, not a limit
         chain = [cards[i]]
         for nxt in cards[i + 1:]:
             if not word_pattern("restricted_joint").fullmatch(m.masked[chain[-1][1]:nxt[0]]):
