@@ -168,15 +168,17 @@ def _workload(ctx: Context) -> tuple[Workload, str | None] | None:
     return Workload.model_validate(inputs), rec.relaxed
 
 
-def _sized(ctx: Context, w: Workload, relaxed: str | None, gpu: Gpu, count: int | None) -> Option | None:
-    """One card for the workload: the count said, else the fewest of 1, 2, 4, 8 that do the job."""
+def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | None,
+           owned: bool = False) -> Option | None:
+    """One card for the workload: the count said, else the fewest of 1, 2, 4, 8 that do the job; each try recorded
+    as a tool call when the context records them."""
     import time
 
     sized = w.model_copy(update={"serve_precision": relaxed}) if relaxed else w
     found = None
     for n in ([count] if count else [1, 2, 4, 8]):
         start = time.perf_counter()
-        found = evaluate(sized, gpu, n)
+        found = evaluate(sized, gpu, n, owned=owned)
         if ctx.recorder is not None:
             args = {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n}
             ctx.recorder("evaluate_option", args, found.model_dump(mode="json") if found else {},

@@ -8,14 +8,13 @@ the larger model, then the format that loses least.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from assistant.catalog import localise
 from assistant.writers import gb, tps
 from knowledge import find_gpu, find_model, find_precision, models
 from knowledge.schema import Gpu
-from tools.recommend import HOME_FORMATS, Option, Workload, evaluate
+from tools.recommend import HOME_FORMATS, Option, Workload
 
 DEFAULT_CONTEXT = Workload.model_fields["context"].default  # the tools' context when none is said
 
@@ -52,18 +51,9 @@ def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
 
 def _run(ctx: Any, model: str, precision: str | None, gpu: Gpu, count: int, owned: bool) -> Option | None:
     """One candidate on the card: the count owned or said, else the fewest of 1, 2, 4, 8 that do the job."""
-    w = _workload(ctx, model, precision)
-    found = None
-    for n in ([count] if count else [1, 2, 4, 8]):
-        start = time.perf_counter()
-        found = evaluate(w, gpu, n, owned=owned)
-        if ctx.recorder is not None:
-            args = {"workload": w.model_dump(mode="json"), "gpu": gpu.id, "gpus": n}
-            ctx.recorder("evaluate_option", args, found.model_dump(mode="json") if found else {},
-                         (time.perf_counter() - start) * 1000)
-        if found and found.ok:
-            break
-    return found
+    from assistant.inform import _sized
+
+    return _sized(ctx, _workload(ctx, model, precision), None, gpu, count or None, owned=owned)
 
 
 def _usual_or_four_bit(ctx: Any, model: str, gpu: Gpu, count: int, owned: bool) -> tuple[str, str | None, Option | None]:
