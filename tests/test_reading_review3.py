@@ -122,3 +122,22 @@ def test_traffic_by_the_second_is_not_put_on_rented_consumer_cards(region, rps):
     rec = recommend(Workload(phase="serve", model="qwen3-30b-a3b", requests_per_s=rps, prompt_tokens=1500,
                              output_tokens=200, region=region))
     assert rec.best is not None and find_gpu(rec.best.gpu).segment != "consumer"
+
+
+# ---------------------------------------------------------------- 6. at once said inside an organisation
+
+@pytest.mark.parametrize(("org", "count", "at_once"), list(itertools.product(
+    ["全公司", "全院", "company-wide, ", "for the whole company, "],
+    [("五十", 50), ("50", 50), ("两百", 200)],
+    ["人同时用", "人同时在线", " users at once", " people at the same time"])))
+def test_people_at_once_stay_at_once_in_a_whole_organisation(org, count, at_once):
+    said, n = count
+    u = understand(f"部署qwen2.5-32b，{org}大概{said}{at_once}")
+    assert u.updates.get("users") == n and "population" not in u.updates
+
+
+@pytest.mark.parametrize("today", ["今天12月4号", "今天是3月15日", "现在是11月2号"])
+@pytest.mark.parametrize("order", ["{job} 月底前要出结果 {today}", "{today} {job} 月底前要出结果"])
+def test_a_calendar_date_is_no_deadline_and_no_months(today, order):
+    u = understand(order.format(job="全参微调glm-4-9b 三十万条 1500 token", today=today))
+    assert u.updates["deadline_hours"] == 730  # the end of the month, however the date is placed

@@ -31,7 +31,7 @@ def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
 
 def said_at_once(after: str) -> bool:
     """'50 nurses at once', '50 staff at the same time': the staff noun, then words that say at once."""
-    noun = staff_noun_after(after)
+    noun = staff_noun_after(after) or re.match(r"\s*(?:users?|people|persons)\b", after)  # '50 users at once'
     return bool(re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", after[noun.end():] if noun else after))
 
 
