@@ -952,11 +952,12 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         turn.notes.append(say(lang, "reply.go_live", days=f"{days:,.0f}" if days >= 2 else f"{days:,.1f}"))
     share = updates.get("utilisation")
     if "deadline_hours" in updates and share and share < 1 \
-            and (updates.get("phase") or phase) in ("fine-tune", "pretrain", "continued-pretrain"):
+            and (updates.get("phase") or phase) in ("fine-tune", "pretrain", "continued-pretrain", "batch"):
         # "还剩十天，只能晚上8点到早上8点用": the run gets the cards only in that window before the deadline
         full = updates["deadline_hours"]
         updates["deadline_hours"] = round(full * share, 1)
-        turn.notes.append(say(lang, "reply.deadline_window", hours=f"{full:,.0f}", share=f"{share:.0%}",
+        key = "reply.deadline_window_batch" if (updates.get("phase") or phase) == "batch" else "reply.deadline_window"
+        turn.notes.append(say(lang, key, hours=f"{full:,.0f}", share=f"{share:.0%}",
                               usable=f"{updates['deadline_hours']:,.0f}"))
     if "deadline_hours" in updates and WEEKDAY.search(text):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names

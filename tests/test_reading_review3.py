@@ -141,3 +141,23 @@ def test_people_at_once_stay_at_once_in_a_whole_organisation(org, count, at_once
 def test_a_calendar_date_is_no_deadline_and_no_months(today, order):
     u = understand(order.format(job="全参微调glm-4-9b 三十万条 1500 token", today=today))
     assert u.updates["deadline_hours"] == 730  # the end of the month, however the date is placed
+
+
+# ---------------------------------------------------------------- 7. a batch job's daily window
+
+@pytest.mark.parametrize(("window", "share"), [("但是每天只有晚上10点到早上8点能用机器", 10 / 24),
+                                               ("only from 8pm to 6am each night", 10 / 24), ("9点到18点能用", 9 / 24)])
+def test_a_batch_jobs_window_shortens_its_deadline(window, share):
+    from assistant import engine
+
+    u = understand(f"用glm-4-9b给两千万条商品评论打标签 每条输入300 输出20 三天内跑完 {window}")
+    assert u.updates["batch_input_tokens"] == 300 and u.updates["batch_output_tokens"] == 20
+    turn = engine.Turn()
+    updates = engine._checked_updates(u, "zh", turn, "", "batch")
+    assert updates["deadline_hours"] == pytest.approx(round(72 * share, 1))
+
+
+@pytest.mark.parametrize("said", ["over the weekend", "by monday"])
+def test_a_batch_job_without_a_window_keeps_its_deadline(said):
+    u = understand(f"label 2M reviews with llama 3.1 8b, 300 tokens in 5 out, {said}")
+    assert "utilisation" not in u.updates

@@ -286,8 +286,6 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
-    if previous in ("items", "examples") and q.value < LONGEST_ITEM_TOKENS and word_pattern("tok_before_per_strong").search(before):
-        return "per_item_tokens", ""  # "50万条 平均长度2k", "20k samples, each about 800": the count's length
     if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
@@ -301,6 +299,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if word_pattern("output_label_before").search(before) and (
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
+    if previous in ("items", "examples") and q.value < LONGEST_ITEM_TOKENS and word_pattern("tok_before_per_strong").search(before):
+        return "per_item_tokens", ""  # "50万条 平均长度2k", "20k samples, each about 800": the count's length
     if is_people(after, before):
         at_once = at_once_of(after, before)
         if not at_once and q.value >= POPULATION_FROM and is_staff(after):

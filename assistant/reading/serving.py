@@ -136,8 +136,9 @@ def read_utilisation(m: Message) -> float | None:
     """How busy the GPUs are, 0-1: '24/7' (1.0), 'working hours' (0.24), '8 hours a day' (0.33),
     '50%'; at the utilisation question a bare percentage; a service for customers or the public (1.0, said). A batch job has none ('over the weekend'
     is its deadline)."""
-    if m.phase == "batch":
-        return None
+    if m.phase == "batch":  # 'over the weekend' is its deadline; only a daily window of clock hours is a share
+        window = _clock_span(m)
+        return round(window, 4) if window is not None and window < 1 else None
     said = _said_share(m)
     if said is not None:
         if not 0 < said <= 1:
