@@ -53,8 +53,9 @@ def test_an_hourly_price_for_n_cards_is_shared_over_them(form):
             assert q["shared_cards"] == n, text
 
 
-@pytest.mark.parametrize("form", SHARED_ZH)
-def test_an_hourly_price_for_n_cards_in_chinese_is_shared_over_them(form):
+@pytest.mark.parametrize("form", SHARED_ZH + SHARED_CNY_EN)
+def test_an_hourly_price_in_yuan_for_n_cards_is_shared_over_them(form):
+    """Said in Chinese, or in yuan in English ('36 rmb/hr for 4x H20')."""
     rate = rules().usd_per_cny
     for said, gpu, n, yuan in SHARED_CNY:
         text = form.format(a=yuan, n=n, c=said)
@@ -92,16 +93,6 @@ def test_a_monthly_price_for_n_cards_in_chinese_is_shared_over_them(form):
         q = _one(text)
         assert q["gpu"] == gpu, text
         assert q["usd_per_gpu_hour"] == pytest.approx(yuan * rate / n / HOURS_PER_MONTH, rel=1e-3), text
-
-
-@pytest.mark.parametrize("form", SHARED_CNY_EN)
-def test_an_hourly_price_in_yuan_said_in_english_is_shared_over_the_cards(form):
-    rate = rules().usd_per_cny
-    for said, gpu, n, yuan in SHARED_CNY:
-        text = form.format(a=yuan, n=n, c=said)
-        q = _one(text)
-        assert q["gpu"] == gpu, text
-        assert q["usd_per_gpu_hour"] == pytest.approx(yuan * rate / n, rel=1e-3), text
 
 
 # Said of one card, whatever count is said: the amount is each card's.
