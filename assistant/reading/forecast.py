@@ -22,9 +22,10 @@ def forecast_asked(m: Message) -> bool:
 
 
 def read_forecast_reserve(m: Message, u: Understanding) -> None:
-    if u.intents & {"rent_buy", "reserve", "weigh", "moe_memory"} or u.also or not forecast_asked(m):
+    if u.intents & {"rent_buy", "reserve", "weigh", "moe_memory"} or u.also not in (None, "", "availability") \
+            or not forecast_asked(m):
         return
-    if set(u.updates) - {"region", "preference", "only", "budget_usd", "budget_usd_per_month"}:
+    if set(u.updates) - {"region", "preference", "only", "budget_usd", "budget_usd_per_month", "horizon_months"}:
         return  # a workload said too: a sizing request (intents.read_question decides)
     u.intents = (u.intents - {"availability", "compare_cards", "quality", "whatif"}) | {"forecast"}
     u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
@@ -40,5 +41,5 @@ def read_forecast_reserve(m: Message, u: Understanding) -> None:
     yuan = q.extra == "CNY" or (q.role != "money" and m.lang == "zh")
     u.prices = {"reserved_usd_per_hour": round(q.value * (rules().usd_per_cny if yuan else 1.0), 4)}
     _horizon(m, u)
-    for slot in ("budget_usd", "budget_usd_per_month"):
-        u.updates.pop(slot, None)
+    for slot in ("budget_usd", "budget_usd_per_month", "horizon_months", "preference"):
+        u.updates.pop(slot, None)  # the reservation's term and 'lock in' belong to the forecast's comparison
