@@ -19,7 +19,9 @@ def test_people_counted_then_at_a_k_count_is_their_context():
                                                             ("serve qwen3 32b for", "how many gpus for", "")):
         text = f"{lead} {n} {people} at {ctx}".strip()
         u = understand(text, None)
-        assert u.updates.get("users") == n and u.updates.get("context") == tokens, (text, u.updates)
+        staff = people.split()[-1] in ("analysts", "nurses", "engineers", "developers", "students")
+        count = u.updates.get("population" if staff else "users")  # staff are a head-count (reading.headcount)
+        assert count == n and u.updates.get("context") == tokens, (text, u.updates)
     assert understand("with concurrency at 50", None).updates.get("users") == 50
 
 
@@ -165,9 +167,11 @@ def test_a_hundred_or_more_staff_are_who_uses_it_not_who_is_at_once(lang):
         text = form.format(n=n, who=who)
         u = understand(text, None)
         assert u.updates.get("population") == n and "users" not in u.updates, (text, u.updates)
-    for text in ["for 40 nurses", "给30个学生用", "300 concurrent doctors", "for 300 doctors at once"]:
-        u = understand(text, None)
-        assert "population" not in u.updates and u.updates["users"] in (40, 30, 300), (text, u.updates)
+    for text in ["for 4 nurses", "给3个学生用", "300 concurrent doctors", "for 300 doctors at once"]:
+        u = understand(text, None)  # fewer than five staff, or staff said at once: the cards serve them all
+        assert "population" not in u.updates and u.updates["users"] in (4, 3, 300), (text, u.updates)
+    for text in ["for 40 nurses", "给30个学生用"]:  # five or more staff are an organisation's head-count too
+        assert "users" not in understand(text, None).updates
 
 
 AT_ONCE = {"en": ["{p} users, {c} at once", "{p} people use it, {c} at the same time", "{p} staff, peak concurrency {c}"],

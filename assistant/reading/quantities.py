@@ -299,7 +299,9 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if word_pattern("output_label_before").search(before) and (
             word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
-    if previous in ("items", "examples") and q.value < LONGEST_ITEM_TOKENS and word_pattern("tok_before_per_strong").search(before):
+    if previous in ("items", "examples") and 16 <= q.value < LONGEST_ITEM_TOKENS \
+            and word_pattern("tok_before_per_strong").search(before) \
+            and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before):
         return "per_item_tokens", ""  # "50万条 平均长度2k", "20k samples, each about 800": the count's length
     if is_people(after, before):
         at_once = at_once_of(after, before)
