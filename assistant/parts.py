@@ -24,6 +24,10 @@ def _text(state: Any) -> str:
     return last.content if isinstance(last, HumanMessage) and isinstance(last.content, str) else ""
 
 
+# Questions the re-sized plan itself answers ('are 4 3090s enough?' after a change): no part of their own.
+PLAN_ANSWERS = frozenset({"own_enough", "fit_check"})
+
+
 def questions(state: Any) -> list[str] | None:
     """The pieces of a compound follow-up to a plan, each a question or a change read alone, at least one a
     question; None for any other message."""
@@ -40,6 +44,8 @@ def questions(state: Any) -> list[str] | None:
     carry = ""
     last: tuple[frozenset[str], str | None] | None = None  # what the last asking piece asked
     asked = 0  # pieces that ask; the others change the plan first ('make it 32k context and how many gpu hours')
+    changed = False  # a piece that changes the plan
+    asks_only: set[str] = set()  # what the asking pieces ask
     for piece in cut:
         piece = f"{carry} {piece}".strip() if carry else piece
         u = understand(piece, None)
@@ -52,10 +58,15 @@ def questions(state: Any) -> list[str] | None:
                 out[-1] = f"{out[-1]}, {piece}"
                 continue
             asked, last = asked + 1, key
+            asks_only |= set(u.intents & QUESTION_CODES) | ({u.topic} if u.topic else set())
         elif not u.updates or u.compare_gpus or u.whatif_gpus:
             return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
+        else:
+            changed = True
         out.append(piece)
         carry = ""
+    if asked and changed and asks_only <= PLAN_ANSWERS:
+        return None  # "what about full fine-tuning? are 4 3090s enough?": the new plan is the answer to both
     return out if len(out) >= 2 and asked and not carry else None
 
 

@@ -302,7 +302,8 @@ def test_characters_become_tokens_at_the_ratio_of_the_texts_language(text, per_t
 
 def test_a_quality_question_about_formats_gets_the_quantization_entry():
     u = understand("is fp8 noticeably worse than bf16 for gemma 3 27b?")
-    assert u.topic == "quantization" and not u.updates
+    # the two widths compared (assistant.precisions: on the plan, else the quantization entry), nothing sized
+    assert "precision_compare" in u.intents and u.ask["named"] == ["fp8", "bf16"] and not u.updates
 
 
 # ---------------------------------------------------------------- the final review round's classes
