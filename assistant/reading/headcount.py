@@ -56,6 +56,8 @@ def _in_range(m: Message, i: int) -> bool:
     join = word_pattern("users_range_join")
     near = [j for j in (i - 1, i + 1) if 0 <= j < len(m.qty)]
     for j in near:
+        if m.qty[j].role not in ("users", "population", ""):
+            continue  # 'context of 8k ~25 lawyers': the 8k is a context, no end of a range of people
         a, b = sorted((m.qty[i], m.qty[j]), key=lambda x: x.start)
         if join.fullmatch(m.masked[a.end:b.start]):
             return True
