@@ -1319,8 +1319,14 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     assert code is not None  # route() only comes here with one
     region = turn.where or profile.get("region") or (state.get("settings") or {}).get("region") \
         or SLOTS["region"].default_for(profile, lang)  # a Chinese question: the Chinese market, as in a plan
-    ctx = Context(lang, turn, profile, state.get("results") or {}, region, _recorder(config))
+    local = ((config or {}).get("configurable") or {}).get("local_machine")
+    ctx = Context(lang, turn, profile, state.get("results") or {}, region, _recorder(config), local)
     text = reply(code, ctx)
+    if ctx.data.get("choices"):  # the user's own machine, offered: the quick replies that say "use them"
+        choices = [(c["label"], c["value"]) for c in ctx.data["choices"]]
+        return {"messages": [AIMessage(content=f"{text}\n\n{writers.choices_line(choices)}",
+                                       additional_kwargs=_payload("info", topic=code, results=ctx.data,
+                                                                  choices=ctx.data["choices"]))]}
     preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
     if code in OFFERED and not state.get("pending"):  # the question answered whole: what can be sized next, offered

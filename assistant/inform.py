@@ -34,9 +34,10 @@ class Context:
     """What a question's reply may use: the language, the turn, the profile, the last answer."""
 
     def __init__(self, lang: str, turn: Any, profile: dict[str, Any], results: dict[str, Any],
-                 region: str, recorder: Recorder | None = None) -> None:
+                 region: str, recorder: Recorder | None = None, local: Callable[[], Any] | None = None) -> None:
         self.lang, self.turn, self.profile, self.results = lang, turn, profile, results
         self.region, self.recorder = region, recorder
+        self.local = local  # reads the user's own machine (tools.detect) in a local front-end; None elsewhere
         self.data: dict[str, Any] = {}  # the facts the text shows, for the payload
 
     def say(self, key: str, **values: Any) -> str:
@@ -62,7 +63,7 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, followups, framework_choice, framework_why, moe, precisions, weigh
+    from assistant import asks, followups, framework_choice, framework_why, machine, moe, precisions, weigh
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
@@ -70,7 +71,8 @@ def reply(code: str, ctx: Context) -> str:
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
-              "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice}[code]
+              "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice,
+              "this_machine": machine.this_machine}[code]
     return writer(ctx)
 
 
@@ -719,7 +721,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
+QUESTION_REPLIES = ("this_machine", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

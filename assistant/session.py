@@ -89,6 +89,8 @@ class Conversation:
         self.messages: list[AnyMessage] = []
         self.state: dict[str, Any] = {"settings": dict(settings)} if settings else {}
         self.tool_calls: list[dict[str, Any]] = []  # the calls of the latest turn
+        # Reads the cards of the machine the user types on (tools.detect): set by local front-ends only
+        self.machine: Callable[[], Any] | None = None
         self.state_checked = True  # False while the state is a saved one no turn has run on yet
         self._lock = threading.Lock()  # a reply is committed, or its turn withdrawn, never both
         self._unanswered: str | bool | None = None  # the recorded user message awaiting its reply
@@ -174,7 +176,7 @@ class Conversation:
         from assistant.engine import window_of
 
         check_message(text)
-        config = {"configurable": {"tool_recorder": record}}
+        config = {"configurable": {"tool_recorder": record, **({"local_machine": self.machine} if self.machine else {})}}
         sent = HumanMessage(text)
         once = {"oneshot": True} if self.oneshot else {}
         try:  # the engine sees the last turns only (its window); the transcript stays whole here

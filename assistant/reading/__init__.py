@@ -81,6 +81,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads
+from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.moe import read_moe_question
@@ -265,6 +266,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     engine_question_leads(m, u)
     read_weigh(m, u)
     read_moe_question(m, u)
+    read_this_machine(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)

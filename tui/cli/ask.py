@@ -65,6 +65,9 @@ def cmd_ask(args: argparse.Namespace) -> None:
         conv = Conversation.resume(store, args.cid or latest[0].id)
     else:
         conv = Conversation(store, settings=settings.load().defaults())
+    from tools.detect import this_machine
+
+    conv.machine = this_machine  # "what can I run on this machine?": this one
     conv.oneshot = True
     reply = conv.send(text)
     if args.json:

@@ -63,6 +63,9 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
 
     conv = (Conversation.resume(store, args.resume) if args.resume and store
             else Conversation(store, settings=settings.load().defaults()))
+    from tools.detect import this_machine
+
+    conv.machine = this_machine  # "what can I run on this machine?": this one
     interactive = sys.stdin.isatty()
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8 arrive as U+FFFD

@@ -52,6 +52,10 @@ class ChatScreen(Screen):
     def __init__(self, conversation: Conversation, **kwargs: Any):
         super().__init__(**kwargs)
         self.conversation = conversation
+        if conversation.machine is None:  # "what can I run on this machine?": the app runs on it
+            from tools.detect import this_machine
+
+            conversation.machine = this_machine
         self._turn_count = 0
         self._active_turn: int | None = None
         self._pending_text = ""
