@@ -487,6 +487,19 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
         if each:
             updates["seq_len"] = int(each)
+    if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
+            and (u.example_tokens or "batch_input_tokens" in updates) and "train_tokens" not in updates \
+            and profile.train_examples:
+        # "each ticket is more like 1500 tokens" after "50k support tickets": the examples' length, recounted
+        each = u.example_tokens or updates.pop("batch_input_tokens")
+        updates.pop("batch_input_tokens", None)
+        updates.pop("batch_output_tokens", None)
+        updates["train_tokens"] = float(profile.train_examples * each)
+        updates["seq_len"] = int(each)
+    if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
+            and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
+        # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)
+        updates["seq_len"] = int(updates.pop("context"))
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one

@@ -63,7 +63,7 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, followups, framework_choice, framework_why, machine, moe, precisions, weigh
+    from assistant import asks, capacity, followups, framework_choice, framework_why, machine, moe, precisions, weigh
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
@@ -72,7 +72,7 @@ def reply(code: str, ctx: Context) -> str:
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
               "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice,
-              "this_machine": machine.this_machine}[code]
+              "this_machine": machine.this_machine, "capacity": capacity.capacity_reply}[code]
     return writer(ctx)
 
 
@@ -721,7 +721,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("this_machine", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
+QUESTION_REPLIES = ("this_machine", "capacity", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -49,6 +49,8 @@ class Profile(BaseModel):
     uptime: float | None = Field(None, gt=0, le=100)  # an availability target in percent ("99.9% uptime")
     redundancy: Literal["n+1", "two-sites"] | None = None  # "N+1", "two data centers": billed in the budget check
     train_tokens: float | None = Field(None, gt=0)
+    runs_per_month: float | None = Field(None, gt=0, le=744)  # a job that repeats: 30 nightly
+    train_examples: int | None = Field(None, gt=0)  # "50k tickets": a later "each is 1500 tokens" recounts the tokens
     epochs: float | None = Field(None, gt=0, le=1000)
     seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")
     deadline_hours: float | None = Field(None, gt=0)

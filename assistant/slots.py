@@ -273,9 +273,11 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
     Slot("redundancy", None, matters=serves),  # "N+1", "两个机房": every card it runs is in the budget check
     Slot("train_tokens", None, matters=trains_on_data),
+    Slot("train_examples", None, matters=trains_on_data),  # the count behind train_tokens, when said
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),
+    Slot("runs_per_month", None, matters=lambda p: not serves(p)),  # None: a job that runs once
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("prompt_tokens", None, matters=serves),
     Slot("images_per_request", None, matters=serves),  # None: text only

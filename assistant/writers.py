@@ -1046,12 +1046,23 @@ def _just_over_budget(rec: Recommendation) -> Option | None:
     return None
 
 
+# A repeating job whose month of rent pays for the cards within this many months is worth buying for (the
+# cards' useful life before the next generation halves their value: the horizon tools.cost compares over).
+RECURRING_PAYBACK_MONTHS = 24
+
+
 def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     best, rb = rec.best, rec.rent_or_buy
     w = rec.workload
     if best is not None and not best.owned and not w.spec.serves and w.preference != "rent" \
             and best.job_usd is not None and best.job_hours is not None:
         # a job that ends: what one run costs rented against what the cards would cost to own
+        if best.purchase_usd and best.job_usd_per_month and best.payback_months:
+            # a job that repeats ("nightly"): a month of runs rented against the cards bought
+            key = "rb.job_recurring_buy" if best.payback_months <= RECURRING_PAYBACK_MONTHS else "rb.job_recurring_rent"
+            return [say(lang, key, run=cash(best.job_usd, rec), runs=f"{w.runs_per_month:g}",
+                        month=cash(best.job_usd_per_month, rec), option=bought_words(best),
+                        buy=cash(best.purchase_usd, rec), months=f"{best.payback_months:,.0f}") + _rb_caveats(rec, lang), ""]
         if best.purchase_usd:
             return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=bought_words(best),
                         buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
@@ -1089,7 +1100,8 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         parts.append(say(lang, "rb.rent_counts", n=best.gpus, gpu=best.gpu_name))  # the rent is the plan's cards, part of a machine
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
         parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
-    elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd:
+    elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
+            and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
         from tools.recommend import owning_pays
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd

@@ -230,6 +230,8 @@ class Workload(ToolInput):
     batch_output_tokens: int = Field(200, ge=0, description="batch job: tokens written per item (0: read only, as "
                                                             "an embedding or reranking model does)")
     deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
+    runs_per_month: float | None = Field(None, gt=0, le=744, description="how often a batch job or training run "
+                                         "repeats: 30 for nightly, about 4.3 for weekly; None: it runs once")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
     images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
@@ -376,6 +378,9 @@ class Option(BaseModel):
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
     job_usd: float | None = Field(None, description="rented cost of the job")
+    job_usd_per_month: float | None = Field(None, description="rented cost of a repeating job in a month (runs_per_month runs)")
+    payback_months: float | None = Field(None, description="months of a repeating job's rent that add up to the purchase "
+                                                           "price (the cards alone, before power and hosting)")
     replicas: int = Field(1, description="model copies working side by side (data parallel), the users shared out")
     tp: int | None = Field(None, description="serving beyond one copy or one server: tensor-parallel GPUs of a copy, "
                                              "within one server")
@@ -957,6 +962,10 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         if w.has_host and opt.host_usd and gpu.host_kind == "consumer" and opt.gpus <= 2:
             opt.purchase_usd -= opt.host_usd  # the card goes into the PC you have
             opt.host_usd = None
+    if w.runs_per_month and opt.job_usd is not None and not w.spec.serves:
+        opt.job_usd_per_month = opt.job_usd * w.runs_per_month
+        if opt.purchase_usd and opt.job_usd_per_month > 0:
+            opt.payback_months = opt.purchase_usd / opt.job_usd_per_month
     budget = _budget_check(opt, w)
     if budget is not None:
         opt.meets["budget"] = budget

@@ -78,10 +78,14 @@ from assistant.reading.job import (
     read_prompt_tokens,
     read_qlora_base,
     read_seq_len,
+    read_example_tokens,
+    read_train_examples,
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads
+from assistant.reading.capacity import read_capacity
 from assistant.reading.machine import read_this_machine
+from assistant.reading.recurring import read_runs_per_month
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.moe import read_moe_question
@@ -162,6 +166,7 @@ READERS = (
     ("has_host", read_has_host),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
+    ("train_examples", read_train_examples),
     ("epochs", read_epochs),
     ("seq_len", read_seq_len),
     ("qlora_base", read_qlora_base),
@@ -169,6 +174,7 @@ READERS = (
     ("batch_input_tokens", read_batch_input_tokens),
     ("batch_output_tokens", read_batch_output_tokens),
     ("deadline_hours", read_deadline),
+    ("runs_per_month", read_runs_per_month),
     ("ttft_ms", read_ttft),
     ("prompt_tokens", read_prompt_tokens),
     ("images_per_request", read_images),
@@ -267,6 +273,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_weigh(m, u)
     read_moe_question(m, u)
     read_this_machine(m, u)
+    read_capacity(m, u)
+    read_example_tokens(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)

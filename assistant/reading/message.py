@@ -50,6 +50,7 @@ class Understanding:
     ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
     online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
     second: dict[str, Any] | None = None  # a second job or model beside the first (reading.multi)
+    example_tokens: int | None = None  # one training example's length said with no count ('每条大概1500 token')
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
 
     @property

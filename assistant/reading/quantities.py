@@ -335,6 +335,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "output_tokens"
     if word_pattern("tok_after_prompt").match(rest):
         return "prompt_tokens"
+    if word_pattern("tok_before_output").search(before):
+        return "output_tokens"  # "outputs are more like 3k tokens each": each item's output
     if word_pattern("tok_after_per").match(rest) or word_pattern("tok_after_doc").match(rest):
         return "per_item_tokens"
     if word_pattern("tok_before_per_strong").search(before):

@@ -80,6 +80,8 @@ _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
 
 
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
+# Digits, then spaces, then a Chinese unit of ten thousand, a thousand or a hundred million ('500 万').
+_ZH_SPACED_UNIT = re.compile(r"(?<=\d)[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
 MAX_DIGITS = 15
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
@@ -315,6 +317,7 @@ def clean(text: str) -> str:
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     if _CJK.search(text):
         text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma
+        text = _ZH_SPACED_UNIT.sub("", text)  # '500 万条', '2 万', '5 千块': the digits and their unit are one number
         text = _rewrite(text, "zh_before_numerals")
         text = _zh_approximate(text)
         weekdays = vocab()["zh_weekdays"]

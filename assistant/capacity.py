@@ -1,0 +1,59 @@
+"""The reply to "how many users can it handle?" (intent `capacity`): the most people generating at once the
+plan's cards hold (tools.capacity), what stops one more, and that it counts people at once, not a team."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.writers import tps
+from knowledge import find_gpu
+from tools.capacity import capacity
+from tools.recommend import Workload
+
+
+def _cards(ctx: Any) -> tuple[Workload, str, int, bool, str | None] | None:
+    """The workload and cards asked about: the plan's, else the model said on the user's own cards (the question
+    asked before a plan: 'two 2080 Ti 22G for glm-4-9b ... how many people can it take?')."""
+    rec = ctx.rec
+    if rec is not None and rec.best is not None:
+        return (rec.workload, rec.best.gpu, rec.best.gpus, rec.best.owned, rec.best.precision) \
+            if rec.workload.spec.serves else None
+    owned = ctx.profile.get("owned") or []
+    if not (ctx.profile.get("model") and owned):
+        return None
+    from assistant.advice import workload_for
+    from assistant.policy import Profile
+
+    w = workload_for(Profile.model_validate({**ctx.profile, "phase": ctx.profile.get("phase") or "serve"}))
+    count, _x, card = owned[0].partition("x ")
+    return (w, card.strip(), int(count), True, None) if w.spec.serves else None
+
+
+def capacity_reply(ctx: Any) -> str:
+    found = _cards(ctx)
+    if found is None:
+        return ctx.say("capacity.no_plan")
+    w, gpu_id, gpus, owned, planned = found
+    precision = ctx.turn.ask.get("precision") or planned
+    c = capacity(w, gpu_id, gpus, owned=owned, precision=precision)
+    if ctx.recorder is not None:
+        ctx.recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": gpu_id, "gpus": gpus,
+                                  "precision": precision}, c.model_dump(mode="json"), 0.0)
+    ctx.data["capacity"] = c.model_dump(mode="json")
+    option = f"{gpus} × {find_gpu(gpu_id).name}"
+    at = c.at_limit
+    if c.users == 0 or at is None:
+        return ctx.say("capacity.none", option=option, precision=precision or w.serve_precision or "")
+    kv = ctx.say("capacity.kv8") if at.kv_precision else ""
+    lines = [ctx.say("capacity.head", users=f"{c.users:,}", option=option, precision=at.precision or precision,
+                     context=f"{w.context:,}", kv=kv, tps=tps(at.decode_tokens_per_s or 0))]
+    nxt = c.next_option
+    if c.limit == "memory":
+        lines.append(ctx.say("capacity.by_memory", more=f"{c.users + 1:,}"))
+    elif c.limit == "speed" and nxt is not None:
+        lines.append(ctx.say("capacity.by_speed", floor=f"{w.speed_floor:g}", more=f"{c.users + 1:,}",
+                             tps=tps(nxt.decode_tokens_per_s or 0)))
+    elif c.limit == "latency":
+        lines.append(ctx.say("capacity.by_latency", more=f"{c.users + 1:,}"))
+    lines.append(ctx.say("capacity.at_once"))
+    return "\n\n".join(lines)

@@ -1,0 +1,27 @@
+"""'How many users can it handle?', '那最多能撑多少人？': the most people generating at once the plan's cards hold
+(intent `capacity`, answered by assistant/capacity.py with tools.capacity). A weight or KV-cache format said
+with it ('用fp16') is the format the count is for; anything else to size makes it a sizing request.
+The words: words/capacity.yaml."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import word_pattern
+
+# Slots the question may carry: the format the count is asked for (and a phase its words suggest: "handle"
+# reads as production, dropped).
+OWN_SLOTS = {"precision", "kv_cache"}
+
+
+def read_capacity(m: Message, u: Understanding) -> None:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - {"phase"} - m.weak:
+        return
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not (word_pattern("capacity_question.en").search(m.masked) or word_pattern("capacity_question.zh").search(typed)):
+        return
+    u.intents = (u.intents - {"whatif", "math", "why", "explain", "concept", "not_sure"}) | {"capacity"}
+    u.ask = {**u.ask, **{k: v for k, v in u.updates.items() if k in OWN_SLOTS}}
+    u.updates = {}
+    u.topic, u.aside = None, None

@@ -1,0 +1,67 @@
+"""How many people generating at once a serving plan's cards hold: the largest count whose KV cache still fits
+and whose per-user decode speed stays at the plan's floor (reading speed, or the target said), first-token
+target included when one was said. Each count is the same evaluation the plan was ranked on (tools.recommend
+.evaluate) at the plan's weight format, so the answer and the plan never disagree; the search doubles the count
+until a limit is met, then halves the gap (about 2·log2(N) evaluations)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from knowledge import find_gpu
+from tools.recommend import Option, Workload, evaluate
+
+MAX_USERS = 65_536  # beyond any one plan's cards; the search stops here
+
+
+class Capacity(BaseModel):
+    users: int = Field(description="people generating at once the cards hold within the limits (0: not even one)")
+    limit: str = Field(description="what stops one more: memory (the KV cache), speed (per-user tokens/s), "
+                                   "latency (first token), or max (the search's ceiling)")
+    at_limit: Option | None = Field(None, description="the plan evaluated at that many users")
+    next_option: Option | None = Field(None, description="the plan evaluated at one step more, where a limit fails")
+
+
+def _holds(o: Option | None, w: Workload) -> str | None:
+    """None when the option serves the users within its limits, else the first limit it breaks."""
+    if o is None or not o.serves:
+        return "memory"
+    if (o.decode_tokens_per_s or 0) < w.speed_floor:
+        return "speed"
+    if o.meets.get("latency") is False:
+        return "latency"
+    return None
+
+
+def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision: str | None = None) -> Capacity:
+    """The most users at once `gpus` × `gpu_id` serve for workload `w` (its context, format and targets)."""
+    gpu = find_gpu(gpu_id)
+    base = w.model_copy(update={"serve_precision": precision or w.serve_precision, "flexible": []})
+
+    def at(users: int) -> Option | None:
+        return evaluate(base.model_copy(update={"users": users}), gpu, gpus, owned=owned)
+
+    first = at(1)
+    broken = _holds(first, base)
+    if broken:
+        return Capacity(users=0, limit=broken, next_option=first)
+    good, good_opt, bad, bad_opt, why = 1, first, None, None, "max"
+    n = 2
+    while n <= MAX_USERS:
+        o = at(n)
+        broken = _holds(o, base)
+        if broken:
+            bad, bad_opt, why = n, o, broken
+            break
+        good, good_opt, n = n, o, n * 2
+    if bad is None:
+        return Capacity(users=good, limit="max", at_limit=good_opt)
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        o = at(mid)
+        broken = _holds(o, base)
+        if broken:
+            bad, bad_opt, why = mid, o, broken
+        else:
+            good, good_opt = mid, o
+    return Capacity(users=good, limit=why, at_limit=good_opt, next_option=bad_opt)
