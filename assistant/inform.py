@@ -63,7 +63,17 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import asks, capacity, followups, framework_choice, framework_why, machine, moe, precisions, weigh
+    from assistant import (
+        asks,
+        capacity,
+        followups,
+        framework_choice,
+        framework_why,
+        machine,
+        moe,
+        precisions,
+        weigh,
+    )
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,

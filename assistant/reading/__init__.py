@@ -27,6 +27,7 @@ How a message is read:
 from __future__ import annotations
 
 from assistant.reading.asks import read_ask, read_market
+from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.followups import read_followup
@@ -68,6 +69,7 @@ from assistant.reading.job import (
     read_batch_output_tokens,
     read_engine,
     read_epochs,
+    read_example_tokens,
     read_framework,
     read_kv_cache,
     read_method,
@@ -78,14 +80,11 @@ from assistant.reading.job import (
     read_prompt_tokens,
     read_qlora_base,
     read_seq_len,
-    read_example_tokens,
     read_train_examples,
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads
-from assistant.reading.capacity import read_capacity
 from assistant.reading.machine import read_this_machine
-from assistant.reading.recurring import read_runs_per_month
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.moe import read_moe_question
@@ -94,6 +93,7 @@ from assistant.reading.personal import read_own_box, read_personal, read_system_
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
+from assistant.reading.recurring import read_runs_per_month
 from assistant.reading.redundancy import read_redundancy
 from assistant.reading.relative import read_scale
 from assistant.reading.rl import (
