@@ -26,6 +26,8 @@ SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
+# NVIDIA architectures whose tensor cores take FP16 but not BF16 (Volta, Turing whitepapers).
+NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing")
 Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
@@ -97,6 +99,12 @@ class Gpu(Record):
         all-to-all 200 GbE RoCE ports built into Intel Gaudi): tensor parallelism across these cards does
         not crawl over PCIe."""
         return self.interconnect in ("nvlink", "infinity-fabric", "hccs", "roce")
+
+    @property
+    def native_bf16(self) -> bool:
+        """Whether the card computes BF16 in hardware: NVIDIA's Volta (V100) and Turing (T4, RTX 20) tensor cores
+        take FP16 only, so a bf16 run there trains in fp16 mixed precision or fp32 instead."""
+        return self.arch not in NO_BF16_ARCHS
 
     @property
     def host_kind(self) -> HostKind:
