@@ -120,6 +120,39 @@ class Gpu(Record):
         return self.host_kind in ("consumer", "workstation", "apple")
 
 
+class UnsizedCard(Record):
+    """An accelerator named by users that the catalog cannot size (data/unsized_cards.yaml): the figures on
+    record, each None where no source gives it."""
+
+    id: str
+    name: str
+    name_zh: str
+    aliases: list[str] = []
+    vendor: str
+    memory_gb: float | None = Field(default=None, gt=0)
+    memory_bandwidth_gbps: float | None = Field(default=None, gt=0)
+    fp16_tflops: float | None = Field(default=None, gt=0)
+    int8_tops: float | None = Field(default=None, gt=0)
+    tdp_w: float | None = Field(default=None, gt=0)
+    software: str
+    software_zh: str
+
+    @property
+    def missing(self) -> list[str]:
+        """The figures sizing needs that are not on record, by field name."""
+        return [k for k in ("memory_gb", "memory_bandwidth_gbps", "fp16_tflops") if getattr(self, k) is None]
+
+    @property
+    def spec(self) -> str | None:
+        """A custom-card spec of the figures on record when memory and bandwidth both are, else None."""
+        if self.memory_gb is None or self.memory_bandwidth_gbps is None:
+            return None
+        extra = {"bf16": self.fp16_tflops, "int8": self.int8_tops, "power": self.tdp_w}
+        parts = [f"memory={self.memory_gb:g}GB", f"bandwidth={self.memory_bandwidth_gbps:g}GB/s"]
+        parts += [f"{k}={v:g}" + ("W" if k == "power" else "") for k, v in extra.items() if v is not None]
+        return "custom:" + ",".join(parts)
+
+
 class EngineSupport(BaseModel):
     """One software stack an engine runs on, and how."""
 
