@@ -177,7 +177,7 @@ def find_gpu(query: str) -> Gpu:
                 why = (f"{unsized.name} is on record without the figures sizing needs ({missing})" if missing else
                        f"{unsized.name} runs {unsized.software}, and no sized engine runs there; its figures: "
                        f"{unsized.spec}")
-                raise NotFound("GPU", query, [], f"{why}; describe it as custom:memory=...,bandwidth=... to size it")
+                raise NotFound("GPU", query, [], f"{why}; describe it as custom:memory=...,bandwidth=... to size it") from None
             raise
         return mac
 
