@@ -814,7 +814,7 @@ def _described_card(u: Understanding, state: AdvisorState, updates: dict[str, An
         return waiting if u.unknown_card else None
     name = str(waiting.get("name") or "")
     spec = f"{u.card_spec},name={name}" if name else u.card_spec
-    count = int(waiting.get("count") or 1)  # '4张海光K100', then its figures: the four of them
+    count = int(str(waiting.get("count") or 1))  # '4张海光K100', then its figures: the four of them
     updates["owned" if waiting.get("mine") else "only"] = [f"{count}x {spec}" if count > 1 else spec]
     figures = spec.removeprefix("custom:").split(",")
     turn.notes.append(say(lang, "reply.card_described", name=name, memory=figures[0].split("=")[1],
