@@ -821,12 +821,14 @@ def _described_card(u: Understanding, state: AdvisorState, updates: dict[str, An
     has 48GB and about 768 GB/s', '48G显存，带宽768GB/s'), in the same message or a later one: that card, named,
     sized from those figures (the user's own when they said so, else the only card to size). Returns the
     state's new unknown_card: the card waiting for its figures, {} once they are used, None for no change."""
-    waiting = {"name": u.unknown_card[0], "mine": u.unknown_card[1]} if u.unknown_card else state.get("unknown_card")
+    waiting = {"name": u.unknown_card[0], "mine": u.unknown_card[1], "count": u.unknown_count} if u.unknown_card \
+        else state.get("unknown_card")
     if not u.card_spec or not waiting or updates.get("owned") or updates.get("only"):
         return waiting if u.unknown_card else None
     name = str(waiting.get("name") or "")
     spec = f"{u.card_spec},name={name}" if name else u.card_spec
-    updates["owned" if waiting.get("mine") else "only"] = [spec]
+    count = int(str(waiting.get("count") or 1))  # '4张海光K100', then its figures: the four of them
+    updates["owned" if waiting.get("mine") else "only"] = [f"{count}x {spec}" if count > 1 else spec]
     figures = spec.removeprefix("custom:").split(",")
     turn.notes.append(say(lang, "reply.card_described", name=name, memory=figures[0].split("=")[1],
                           bandwidth=figures[1].split("=")[1]))

@@ -25,6 +25,7 @@ from knowledge.schema import (
     Precision,
     RentalPrice,
     Rules,
+    UnsizedCard,
 )
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -169,6 +170,12 @@ def _user_records(path: Path, model: type[T], builtin: tuple) -> list[T]:
 @cache
 def builtin_gpus() -> tuple[Gpu, ...]:
     return tuple(load_records(DATA_DIR / "gpus.yaml", Gpu))
+
+
+@cache
+def unsized_cards() -> tuple[UnsizedCard, ...]:
+    """Accelerators named by users that the catalog cannot size, with the figures on record."""
+    return tuple(load_records(DATA_DIR / "unsized_cards.yaml", UnsizedCard))
 
 
 @cache

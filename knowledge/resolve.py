@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from knowledge.hf_config import ConfigError, load_config_file
-from knowledge.loader import glossary, gpus, models, precisions
-from knowledge.schema import Gpu, ModelArch, Precision
+from knowledge.loader import glossary, gpus, models, precisions, unsized_cards
+from knowledge.schema import Gpu, ModelArch, Precision, UnsizedCard
 
 # Sizes a model can plausibly have, in billions of parameters.
 MIN_PARAMS_B = 0.01
@@ -170,8 +170,25 @@ def find_gpu(query: str) -> Gpu:
 
         mac = parse_apple(query)  # a Mac by chip, GPU cores and memory: 'M3 Max 30-core 36GB'
         if mac is None:
+            unsized = find_unsized_card(query)
+            if unsized is not None:  # 'hygon-k100-ai': on record, but not with what sizing needs
+                missing = ", ".join(k.removesuffix("_gb").removesuffix("_gbps").replace("_", " ")
+                                    for k in unsized.missing)
+                why = (f"{unsized.name} is on record without the figures sizing needs ({missing})" if missing else
+                       f"{unsized.name} runs {unsized.software}, and no sized engine runs there; its figures: "
+                       f"{unsized.spec}")
+                raise NotFound("GPU", query, [], f"{why}; describe it as custom:memory=...,bandwidth=... to size it") from None
             raise
         return mac
+
+
+def find_unsized_card(query: str) -> UnsizedCard | None:
+    """An accelerator the catalog cannot size (data/unsized_cards.yaml), by id or alias, or None."""
+    key = normalise(query)
+    for card in unsized_cards():
+        if key in {normalise(card.id), *(normalise(a) for a in card.aliases)}:
+            return card
+    return None
 
 
 def find_precision(query: str) -> Precision:

@@ -26,6 +26,8 @@ SizedEngine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 
 # NVIDIA architectures, oldest first: an engine's `min_arch` admits that one and every later one.
 NVIDIA_ARCHS: tuple[str, ...] = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")
+# NVIDIA architectures whose tensor cores take FP16 but not BF16 (Volta, Turing whitepapers).
+NO_BF16_ARCHS: tuple[str, ...] = ("volta", "turing")
 Arch = Literal["volta", "turing", "ampere", "ada", "hopper", "blackwell", "cdna3", "cdna4", "rdna3", "rdna3.5"]
 
 # The software stack each vendor's cards run; a record that disagrees is a typo.
@@ -99,6 +101,12 @@ class Gpu(Record):
         return self.interconnect in ("nvlink", "infinity-fabric", "hccs", "roce")
 
     @property
+    def native_bf16(self) -> bool:
+        """Whether the card computes BF16 in hardware: NVIDIA's Volta (V100) and Turing (T4, RTX 20) tensor cores
+        take FP16 only, so a bf16 run there trains in fp16 mixed precision or fp32 instead."""
+        return self.arch not in NO_BF16_ARCHS
+
+    @property
     def host_kind(self) -> HostKind:
         """The machine the card goes into (a key of Rules.host_systems): buying a card means buying
         or owning that machine too, and board parts only come as whole 8-GPU servers."""
@@ -110,6 +118,39 @@ class Gpu(Record):
     def at_home(self) -> bool:
         """Bought hardware that sits on a desk (PC, workstation, Mac): no hosting fee to pay."""
         return self.host_kind in ("consumer", "workstation", "apple")
+
+
+class UnsizedCard(Record):
+    """An accelerator named by users that the catalog cannot size (data/unsized_cards.yaml): the figures on
+    record, each None where no source gives it."""
+
+    id: str
+    name: str
+    name_zh: str
+    aliases: list[str] = []
+    vendor: str
+    memory_gb: float | None = Field(default=None, gt=0)
+    memory_bandwidth_gbps: float | None = Field(default=None, gt=0)
+    fp16_tflops: float | None = Field(default=None, gt=0)
+    int8_tops: float | None = Field(default=None, gt=0)
+    tdp_w: float | None = Field(default=None, gt=0)
+    software: str
+    software_zh: str
+
+    @property
+    def missing(self) -> list[str]:
+        """The figures sizing needs that are not on record, by field name."""
+        return [k for k in ("memory_gb", "memory_bandwidth_gbps", "fp16_tflops") if getattr(self, k) is None]
+
+    @property
+    def spec(self) -> str | None:
+        """A custom-card spec of the figures on record when memory and bandwidth both are, else None."""
+        if self.memory_gb is None or self.memory_bandwidth_gbps is None:
+            return None
+        extra = {"bf16": self.fp16_tflops, "int8": self.int8_tops, "power": self.tdp_w}
+        parts = [f"memory={self.memory_gb:g}GB", f"bandwidth={self.memory_bandwidth_gbps:g}GB/s"]
+        parts += [f"{k}={v:g}" + ("W" if k == "power" else "") for k, v in extra.items() if v is not None]
+        return "custom:" + ",".join(parts)
 
 
 class EngineSupport(BaseModel):

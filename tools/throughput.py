@@ -479,6 +479,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
+    if precision.id == "bf16" and not gpu.native_bf16:
+        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): the weights are served in fp16, "
+                        "the same size (a model trained in bf16 can overflow in fp16)")
 
     terms = [
         _ranged(term("decode_tokens_per_s", "Decode speed per sequence", per_seq, "tokens/s",

@@ -195,6 +195,9 @@ def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
     if gpu.segment == "consumer" and inp.gpus > 2:
         warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink switch between "
                         "them, less memory")
+    if inp.precision == "bf16" and not gpu.native_bf16:
+        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): train in fp16 mixed precision "
+                        "(with loss scaling) or fp32 instead of bf16; the time uses its FP16 rate")
     if gpu.china_specific and gpu.bf16_tflops < 200:
         warnings.append(f"{gpu.name} has cut-down compute ({gpu.bf16_tflops:g} TFLOPS BF16): poor value for training")
     return warnings

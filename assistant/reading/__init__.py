@@ -231,7 +231,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
-    u.card_spec, u.unknown_card = m.card_spec, m.unknown_card
+    u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
     own_model_note(m, u)
     u.online_share = next((q.value for q in m.role("online_share")), None)
     u.problems += m.problems

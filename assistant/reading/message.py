@@ -11,6 +11,7 @@ from assistant.reading.cards import lone_servers, outside_catalog
 from assistant.reading.names import find_engines, find_gpus, find_models, unknown_model, unsold_mac
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+from assistant.reading.unsized import unsized_named
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Understanding:
     span_months: int | None = None  # "the total for three months": the months a total is asked over
     with_spare: bool = False  # "including the spare": a total with the N+1 copy
     unknown_card: tuple[str, bool] | None = None  # an accelerator named with no figures on record: (name, the user's own)
+    unknown_count: int = 1  # how many of that accelerator were said ('4张海光K100')
     ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
     online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
     second: dict[str, Any] | None = None  # a second job or model beside the first (reading.multi)
@@ -81,6 +83,7 @@ class Message:
     per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
+    unknown_count: int = 1  # how many of that accelerator were said ('4张海光K100')
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:
@@ -106,7 +109,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     per_server: dict[int, int] = {}
     found_gpus = find_gpus(masked, card_notes, counted, per_server)
     found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
-    masked = mask(masked, found_gpus + hidden)
+    unsized, unsized_notes, waiting = unsized_named(masked, found_gpus, language(raw))  # '海光K100': figures missing
+    masked = mask(masked, found_gpus + hidden + unsized)
     servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
@@ -118,7 +122,9 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
-    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, *unsized_notes, servers) if note]
+    msg.unknown_card = waiting[:2] if waiting else None
+    msg.unknown_count = waiting[2] if waiting else 1
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:
             number, unit, per_token = q.said.split("|")

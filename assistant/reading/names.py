@@ -37,7 +37,9 @@ def _gpu_index() -> dict[str, str]:
             k = normalise(key)
             if len(k) >= 2:
                 index.setdefault(k, g.id)
-    return index
+    from assistant.reading.unsized import sized_index  # cards sized from their figures on record
+
+    return {**sized_index(), **index}
 
 
 @cache
