@@ -77,6 +77,9 @@ def test_a_card_the_catalog_lacks_is_listed_never_replaced(meminfo):
     ("NVIDIA RTX 6000 Ada Generation", 48.0, "rtx-6000-ada"),
     ("NVIDIA GeForce RTX 4090 D", 24.0, "rtx-4090d"),
     ("NVIDIA GeForce RTX 4060 Ti", 16.0, "rtx-4060-ti-16gb"),
+    ("NVIDIA GeForce RTX 4060 Ti", 8.0, "rtx-4060-ti-8gb"),
+    ("Tesla V100-SXM2-32GB", 32.0, "v100-sxm2-32gb"),
+    ("Tesla V100-PCIE-16GB", 15.8, "v100-pcie-16gb"),
 ])
 def test_vendor_names_match_the_catalog(name, memory, expected):
     assert d.match_card(name, memory)[0] == expected

@@ -128,6 +128,13 @@ def parse_meminfo(text: str) -> float | None:
 
 def match_card(name: str, memory_gb: float) -> tuple[str | None, str | None]:
     """The catalog card (id, name) a vendor's name and memory are, or (None, None)."""
+    for said in (f"{name} {round(memory_gb)}GB", name):  # the name with its memory first: 'RTX 4060 Ti 16GB'
+        try:
+            gpu = find_gpu(said)
+        except (NotFound, BadValue):
+            continue
+        if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb:
+            return gpu.id, gpu.name
     try:
         found = [find_gpu(name)]
     except (NotFound, BadValue) as e:  # the closest names, when they are the same card ('H100 80GB HBM3')
@@ -136,7 +143,7 @@ def match_card(name: str, memory_gb: float) -> tuple[str | None, str | None]:
     for gpu in found:
         if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb:
             return gpu.id, gpu.name
-        sibling = f"{gpu.name} {round(memory_gb)}GB"  # the same card with the memory reported
+        sibling = re.sub(r"\s*\d+\s*GB\b", "", gpu.name) + f" {round(memory_gb)}GB"  # the same card, the memory reported
         try:
             other = find_gpu(sibling)
         except (NotFound, BadValue):
