@@ -169,3 +169,32 @@ def test_capacity_on_owned_cards_before_a_plan_in_chinese():
     _, reply = run_conversation(["两张魔改的2080ti 22g，想用vllm跑glm-4-9b-chat，几个人同时用没问题", "那最多能撑多少人？用fp16"])
     assert reply.content.startswith("**大约 60 人同时生成**：2 × NVIDIA GeForce RTX 2080 Ti 22GB（fp16")
     assert "大概会有多少人同时和它对话？" in reply.content  # the question still open is asked again
+
+
+# ---------------------------------------------------------------- counts of prompts, totals of output
+
+@pytest.mark.parametrize(("count", "value"), [("100k", 100_000), ("50k", 50_000), ("200k", 200_000)])
+@pytest.mark.parametrize("noun", ["prompts", "requests", "queries"])
+def test_a_large_k_count_of_prompts_is_a_count(count, value, noun):
+    u = understand(f"batch job, {count} {noun}, ~500 tokens out each")
+    assert (u.updates.get("batch_items"), u.updates.get("batch_output_tokens")) == (value, 500)
+
+
+def test_a_short_k_prompt_at_a_latency_target_is_its_length():
+    assert understand("ttft under 300 ms at 2k prompts for 20 users").updates["prompt_tokens"] == 2000
+
+
+@pytest.mark.parametrize(("said", "total"), [("~50M output tokens", 50e6), ("about 20 million output tokens", 20e6),
+                                             ("5M tokens of output", 5e6)])
+def test_a_total_of_output_tokens_is_the_job_s(said, total):
+    u = understand(f"generating synthetic data w llama 3.3 70b, {said}, prompts ~300 tok each")
+    each = u.updates["batch_output_tokens"]
+    assert u.updates["phase"] == "batch" and each < 1e6
+    assert u.updates["batch_items"] * each == pytest.approx(total, rel=0.01)
+    assert u.updates["batch_input_tokens"] == 300
+    assert [code for code, _ in u.notes] == ["note.output_total"]
+
+
+def test_a_total_shared_by_the_items_said():
+    u = understand("batch job over 100k docs with qwen2.5-7b, 50M output tokens in all")
+    assert (u.updates["batch_items"], u.updates["batch_output_tokens"]) == (100_000, 500)

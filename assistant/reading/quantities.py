@@ -272,6 +272,8 @@ def _deadline_changed() -> re.Pattern[str]:
 # More tokens than any model reads at once (the longest contexts are 10M): a count of this many tokens is
 # a dataset, never the length of one item or prompt.
 LONGEST_ITEM_TOKENS = 1e8
+# '2k prompts' at a latency target is their length; '100k prompts' is a count of them.
+LONGEST_PROMPT_SAID_BARE = 32_768
 OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
 
 
@@ -286,7 +288,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "context", ""
     if q.scale == "k" and word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens", ""  # "prompts are about 8k"
-    if q.scale == "k" and word_pattern("prompt_length_nouns").match(after) \
+    if q.scale == "k" and q.value <= LONGEST_PROMPT_SAID_BARE and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['item_nouns']}\b", after) \
@@ -335,8 +337,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "output_tokens"
     if word_pattern("tok_after_prompt").match(rest):
         return "prompt_tokens"
-    if word_pattern("tok_before_output").search(before):
-        return "output_tokens"  # "outputs are more like 3k tokens each": each item's output
+    if word_pattern("output_label_before").search(before) or word_pattern("outputs_are_before").search(before):
+        return "output_tokens"  # "outputs are more like 3k tokens each": each item's output ("each reply ~1k" is its length)
     if word_pattern("tok_after_per").match(rest) or word_pattern("tok_after_doc").match(rest):
         return "per_item_tokens"
     if word_pattern("tok_before_per_strong").search(before):

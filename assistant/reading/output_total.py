@@ -1,0 +1,32 @@
+"""A job's output said as its total ('~50M output tokens', '一共要生成5000万token'): no single answer is a million
+tokens long, so the amount is the whole job's. With a count of items said, each item writes its share; without,
+the items are that total over the usual output per item (or the one said), and the reply says so."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message, Understanding
+from assistant.slots import SLOTS
+
+TOTAL_FROM = 1_000_000  # output tokens no one answer reaches: a total
+
+
+def read_output_total(m: Message, u: Understanding) -> None:
+    if m.phase in ("serve", "production", "experiment") or u.updates.get("phase") not in (None, "batch"):
+        return
+    totals = [q for q in m.role("output_tokens") if q.value >= TOTAL_FROM]
+    if not totals:
+        return
+    total = totals[-1].value
+    each = [q.value for q in m.role("output_tokens") if q.value < TOTAL_FROM]
+    items = u.updates.get("batch_items")
+    if items:
+        u.updates["batch_output_tokens"] = max(1, round(total / items))
+    else:
+        per_item = int(each[-1]) if each else int(SLOTS["batch_output_tokens"].default)
+        u.updates["batch_output_tokens"] = per_item
+        u.updates["batch_items"] = max(1, round(total / per_item))
+        u.notes.append(("note.output_total", {"total": f"{total:,.0f}", "items": f"{u.updates['batch_items']:,}",
+                                              "each": f"{per_item:,}"}))
+    u.updates["phase"] = "batch"
+    if "prompt_tokens" in u.updates and "batch_input_tokens" not in u.updates:
+        u.updates["batch_input_tokens"] = u.updates.pop("prompt_tokens")  # '~300 tok prompts': each item's
