@@ -299,6 +299,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         shown = writers.cards_words(value, lang)
     elif slot in ("uptime", "system_ram_gb"):
         shown = f"{value:g}"
+    elif slot == "ttft_percentile":
+        shown = f"p{value * 100:.10g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
     elif slot == "train_tokens":

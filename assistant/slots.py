@@ -277,6 +277,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("ttft_ms", None, matters=serves, panel=True),
+    Slot("ttft_percentile", None, matters=serves),  # None: p99 (the queueing model's default)
     Slot("prompt_tokens", None, matters=serves),
     Slot("images_per_request", None, matters=serves),  # None: text only
     Slot("min_tokens_per_s", None, matters=serves),

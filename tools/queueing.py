@@ -640,11 +640,13 @@ class Traffic(BaseModel):
     gpus: int | None = None
     ttft_p50_s: float | None = None
     ttft_p99_s: float | None = None
+    ttft_percentile: float = Field(P99, description="the percentile the first-token target is held at")
+    ttft_q_s: float | None = Field(None, description="time to first token at ttft_percentile")
     tpot_p50_s: float | None = None
     tpot_p99_s: float | None = None
     utilisation: float | None = None
     ttft_target_ms: float | None = None
-    ttft_p99_met: bool | None = None
+    ttft_p99_met: bool | None = Field(None, description="whether the first token at ttft_percentile meets the target")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 
@@ -654,9 +656,10 @@ def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
     return Traffic(requests_per_s=r.requests_per_s, prompt_tokens=r.prompt_tokens, output_tokens=r.output_tokens,
                    time_in_system_s=r.concurrency / r.requests_per_s, in_flight=r.concurrency,
                    users_sized=r.replicas * r.concurrency_p99_per_replica, replicas=r.replicas, gpus=r.gpus,
-                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
+                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, ttft_percentile=r.ttft_percentile,
+                   ttft_q_s=r.ttft_q_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
                    utilisation=r.utilisation, ttft_target_ms=ttft_target_ms,
-                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_p99_s * 1000 <= ttft_target_ms)
+                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_q_s * 1000 <= ttft_target_ms)
 
 
 def traffic_on(best, rate: float, prompt: int, output: int, users: int, ttft_target_ms: float | None) -> Traffic | None:

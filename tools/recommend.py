@@ -231,6 +231,7 @@ class Workload(ToolInput):
                                                             "an embedding or reranking model does)")
     deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
+    ttft_percentile: float | None = Field(None, ge=0.5, le=0.999, description="the percentile a request rate's first-token target is held at (0.9 for p90); default p99")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
     images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
                                                                 "reads each as its image_tokens)")
@@ -1865,7 +1866,8 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
             r = size_by_rate(RateInput(
                 model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
                 requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
-                ttft_p99_ms=w.ttft_ms, tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
+                ttft_target_ms=w.ttft_ms, ttft_percentile=w.ttft_percentile or P99,
+                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
                 max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
         except (ToolError, ValueError):
             continue
