@@ -1071,12 +1071,22 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
-    """Whether a plan beyond one server is tried on this card (never a laptop's GPU)."""
-    return _scales_out(w) and not gpu.laptop and (pinned is None or pinned > (_server_gpus(w, gpu)))
+    """Whether a plan beyond one server is tried on this card (never a laptop's GPU, nor a Mac)."""
+    return _scales_out(w) and not gpu.laptop and not one_machine(gpu) and (pinned is None or pinned > (_server_gpus(w, gpu)))
+
+
+def one_machine(gpu: Gpu) -> bool:
+    """A Mac is one machine: its unified memory serves one model on that machine only. Macs do not pool their
+    memory for one model in practice: llama.cpp's RPC backend and exo split a model over several Macs, but both
+    are experimental and every token's activations cross Thunderbolt or Ethernet (llama.cpp tools/rpc README:
+    "proof-of-concept", "fragile and insecure"; exo's README: experimental), so several Macs serve slower than
+    the one machine with the most memory (M3 Ultra 512 GB, M4 Max 128 GB). A Mac option is one machine, never
+    a count of them (what you own is still planned as you own it)."""
+    return gpu.segment == "apple"
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
-    if gpu.laptop:  # a laptop's GPU is one, in the laptop that holds it: never rented, bought or paired
+    if gpu.laptop or one_machine(gpu):  # a laptop's GPU is one, in the laptop that holds it; a Mac one machine
         return (1,)
     limit = find_framework(w.framework).max_gpus if w.spec.trains and not w.spec.serves else None
     if limit is not None:  # a framework that trains on one GPU (Unsloth) gets no sharded plans
@@ -1162,6 +1172,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         if _excluded(gpu, w):
             continue
         counts = _counts(w, gpu)
+        if pinned is not None and one_machine(gpu):
+            pinned = 1  # "4 Mac Studios" to buy: one Mac serves a model alone (one_machine)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
             counts = (pinned, *(n for n in counts if n != pinned))
         found = False
