@@ -1081,7 +1081,7 @@ def one_machine(gpu: Gpu) -> bool:
     are experimental and every token's activations cross Thunderbolt or Ethernet (llama.cpp tools/rpc README:
     "proof-of-concept", "fragile and insecure"; exo's README: experimental), so several Macs serve slower than
     the one machine with the most memory (M3 Ultra 512 GB, M4 Max 128 GB). A Mac option is one machine, never
-    a count of them (what you own is still planned as you own it)."""
+    a count of them, and of several Macs you own the model runs on one."""
     return gpu.segment == "apple"
 
 
@@ -1142,6 +1142,8 @@ def _owned_options(w: Workload) -> list[Option]:
     owned: list[Option] = []
     for text in w.owned:
         count, gpu = parse_owned(text)
+        if one_machine(gpu):
+            count = 1  # several Macs of yours: the model runs on one of them (one_machine), never split over them
         if w.spec.trains and not w.spec.serves and count > NODE_GPUS:
             o = _owned_training(w, gpu, count)
         else:
