@@ -762,6 +762,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
     said = percentile_name(t.ttft_percentile)
+    if t.queue_unsized:
+        lines += [say(lang, "fig.traffic_unsized"), ""]
     if t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
         lines += [say(lang, "fig.traffic_ttft_at", pct=said, ttft=seconds(t.ttft_q_s), target=f"{t.ttft_target_ms:,.0f}"),
                   ""]

@@ -169,3 +169,26 @@ def test_the_tools_never_count_several_macs(model, precision):
                  candidates=["apple-m4-max-128gb", "apple-m3-ultra-512gb"], preference="buy")
     rec = recommend(w)
     assert rec.options and all(o.gpus == 1 for o in rec.options)
+
+
+# ---------------------------------------------------------------- a rate the queue cannot size is said
+
+
+@pytest.mark.parametrize("text,said", [
+    ("serve Qwen2.5 72B at 4 requests per second on 4090 in int8, rent around the clock",
+     "the wait in the queue is not checked"),
+    ("部署 Qwen2.5 72B，每秒4个请求，只用 RTX 4090，int8，租，全天运行", "没有核算排队等待")])
+def test_an_8_bit_plan_the_queue_cannot_size_says_so(text, said):
+    answer = run_conversation([text])[-1]
+    traffic = _payload(answer)["results"]["recommend"]["traffic"]
+    assert traffic["queue_unsized"] is True and traffic["ttft_p99_s"] is None
+    assert said in answer.content
+
+
+@pytest.mark.parametrize("precision", ["int8", "fp8", "bf16"])
+def test_a_rate_plan_is_queue_checked_in_every_8_and_16_bit_format(precision):
+    w = Workload(phase="serve", model="qwen2.5-32b", serve_precision=precision, requests_per_s=4, utilisation=1.0,
+                 candidates=["a100-80gb-sxm", "h100-sxm"])
+    t = recommend(w).traffic
+    assert t is not None and not t.queue_unsized
+    assert t.ttft_p99_s is not None and t.utilisation is not None and 0.6 <= t.utilisation <= 0.85

@@ -647,6 +647,8 @@ class Traffic(BaseModel):
     utilisation: float | None = None
     ttft_target_ms: float | None = None
     ttft_p99_met: bool | None = Field(None, description="whether the first token at ttft_percentile meets the target")
+    queue_unsized: bool = Field(False, description="the queueing model found no layout for this rate on the plan's "
+                                "cards (within the GPU limit, or the targets): the plan holds the users only")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 

@@ -1838,6 +1838,10 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         users = needed
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     sized = None if w.owned else _rate_sizing(w, rec, prompt, output)
+    if sized is None and traffic is not None and not w.owned:
+        # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
+        # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
+        traffic.queue_unsized = True
     if sized is not None:
         gpu_id, r = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
