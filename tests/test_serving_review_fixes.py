@@ -192,3 +192,12 @@ def test_a_rate_plan_is_queue_checked_in_every_8_and_16_bit_format(precision):
     t = recommend(w).traffic
     assert t is not None and not t.queue_unsized
     assert t.ttft_p99_s is not None and t.utilisation is not None and 0.6 <= t.utilisation <= 0.85
+
+
+def test_the_command_line_takes_the_percentile(capsys):
+    from tui.cli import main
+
+    main(["size", "serving", "-m", "llama-3.1-8b", "--rps", "20", "--prompt", "4096", "--output", "256", "--ttft",
+          "500ms", "--ttft-percentile", "90", "--gpu", "h100", "-p", "fp8", "--json"])
+    out = __import__("json").loads(capsys.readouterr().out)
+    assert out["ttft_percentile"] == 0.9 and out["gpus"] == 4 and out["ttft_q_s"] <= 0.5
