@@ -228,8 +228,8 @@ def read_ttft(m: Message) -> float | None:
         return None
     if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
         key = "note.tail_latency_rate" if m.role("request_rate") else "note.tail_latency"  # a rate: the queue is modelled
-        q = read_ttft_percentile(m) or 0.99
-        m.notes.append((key, {"ms": f"{min(values):,.0f}", "pct": f"p{q * 100:.10g}"}))
+        at = read_ttft_percentile(m) or 0.99
+        m.notes.append((key, {"ms": f"{min(values):,.0f}", "pct": f"p{at * 100:.10g}"}))
         return float(min(values))
     return float(values[-1])
 
