@@ -17,7 +17,7 @@ from assistant.policy import Profile
 from assistant.slots import SLOTS
 from tools.as_plan import laid_out_like
 from tools.fit import FitResult
-from tools.recommend import Option, Recommendation, Workload, evaluate, recommend, training_setup
+from tools.recommend import Option, Recommendation, Workload, evaluate, one_machine, recommend, training_setup
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -121,14 +121,15 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
             if o:
                 extra.append(o)
             continue
-        for n in (1, 2, 4, 8):
+        counts = (1,) if one_machine(find_gpu(gpu_id)) else (1, 2, 4, 8)  # a Mac is one machine, never several
+        for n in counts:
             o = option(gpu_id, n)
-            if o and (o.ok or n == 8):
+            if o and (o.ok or n == counts[-1]):
                 extra.append(o)
                 break
     if whatif:
         count, gpu_id = whatif
-        o = option(gpu_id, count)
+        o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
         if o:
             extra.append(o)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused)

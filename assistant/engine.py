@@ -34,6 +34,7 @@ from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
 from tools.recommend import FOUR_BIT
+from tools.scale import SERVER_GPUS
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
@@ -248,6 +249,18 @@ def _with_added(owned: list[str], added: dict[str, int]) -> list[str]:
     return out + [f"{n}x {card}" for card, n in left.items()]
 
 
+def _beyond_a_server(model_id: str | None, precision: str | None, card: str) -> bool:
+    """Whether the model's weights alone, in the format stated, need more memory than one server of the card
+    (SERVER_GPUS of them): False when no format is stated (a one-card check may then pick a smaller format)."""
+    if not model_id or not precision or precision == advice.NATIVE:
+        return False
+    try:
+        model, fmt, gpu = find_model(model_id), find_precision(precision), find_gpu(card)
+    except (LookupError, ValueError):
+        return False
+    return model.total_params_b * fmt.bits_per_weight / 8 > gpu.memory_gb * SERVER_GPUS
+
+
 def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short branch per slot
     """A slot's value in words, for acknowledgements and the 'updated for' line."""
     if slot == "phase":
@@ -299,6 +312,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         shown = writers.cards_words(value, lang)
     elif slot in ("uptime", "system_ram_gb"):
         shown = f"{value:g}"
+    elif slot == "ttft_percentile":
+        shown = f"p{value * 100:.10g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
     elif slot == "train_tokens":
@@ -506,8 +521,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
         updates.pop("only")  # "四张3090够不够" with four 3090s of your own: your cards, not four more to rent
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
-        # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
-        updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
+        # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards); not a
+        # model whose weights in the format stated outgrow a whole server of that card ("DeepSeek-V3 in bf16 on
+        # A800?"): that question is answered across servers (tensor x pipeline parallel), not by forcing 4-bit
+        stated = updates.get("precision") or profile.precision
+        model = updates.get("model") or profile.model
+        updates["only"] = [card if re.match(r"\d", card) or _beyond_a_server(model, stated, card) else f"1x {card}"
+                           for card in updates["only"]]
     if "users_range" in updates and "users" not in updates:
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:

@@ -55,6 +55,7 @@ class Profile(BaseModel):
     seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0)
+    ttft_percentile: float | None = Field(None, ge=0.5, le=0.999)  # "p90 TTFT under 1 s": 0.9
     prompt_tokens: int | None = Field(None, gt=0)
     images_per_request: int | None = Field(None, gt=0, le=64)  # "one scanned page per request" (vision models)
     min_tokens_per_s: float | None = Field(None, gt=0)

@@ -279,6 +279,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("runs_per_month", None, matters=lambda p: not serves(p)),  # None: a job that runs once
     Slot("ttft_ms", None, matters=serves, panel=True),
+    Slot("ttft_percentile", None, matters=serves),  # None: p99 (the queueing model's default)
     Slot("prompt_tokens", None, matters=serves),
     Slot("images_per_request", None, matters=serves),  # None: text only
     Slot("min_tokens_per_s", None, matters=serves),

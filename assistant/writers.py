@@ -18,6 +18,7 @@ from assistant.policy import Profile, relevant
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.cost import HOURS_PER_MONTH
+from tools.queueing import P99, percentile_name
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -760,8 +761,15 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
-    if t.ttft_p99_met is False and t.ttft_p99_s is not None and t.ttft_target_ms is not None:
-        lines += [say(lang, "fig.traffic_ttft_missed", ttft99=seconds(t.ttft_p99_s), target=f"{t.ttft_target_ms:,.0f}"), ""]
+    said = percentile_name(t.ttft_percentile)
+    if t.queue_unsized:
+        lines += [say(lang, "fig.traffic_unsized"), ""]
+    if t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
+        lines += [say(lang, "fig.traffic_ttft_at", pct=said, ttft=seconds(t.ttft_q_s), target=f"{t.ttft_target_ms:,.0f}"),
+                  ""]
+    if t.ttft_p99_met is False and t.ttft_q_s is not None and t.ttft_target_ms is not None:
+        lines += [say(lang, "fig.traffic_ttft_missed", pct=said, ttft99=seconds(t.ttft_q_s),
+                      target=f"{t.ttft_target_ms:,.0f}"), ""]
     return lines
 
 

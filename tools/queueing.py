@@ -20,6 +20,14 @@ The model of one replica (vLLM or SGLang: continuous batching with chunked prefi
   exact for M/M/c.
 - The batch at a random moment: the in-flight count of an M/G/infinity system is Poisson(L), so its 99th
   percentile sets the p99 TPOT and the memory that must hold it (the KV cache and max_num_seqs).
+- Time to first token at any percentile q (p50, p90, p95, p99: `ttft_percentile`): TTFT = W + S(X), the wait
+  plus the own prefill of a prompt of random length X, independent of each other. Its tail is
+  P(TTFT > t) = E_X[P(W > t - S(X))], the wait's tail averaged over the prompt lengths' quantiles, and the
+  q-quantile is found by bisection. Adding the wait's p99 to the p99 prompt's prefill instead (both tails at
+  once) overstates the p99 several-fold when prompts vary, and sizes the plan for a load it never sees.
+  Sources: Erlang C and the M/M/c waiting-time tail (Kleinrock, Queueing Systems vol. 1, 1975, sec. 3.5;
+  Harchol-Balter, Performance Modeling and Design of Computer Systems, 2013, ch. 14); Allen-Cunneen (Allen,
+  Probability, Statistics and Queueing Theory, 1990).
 
 Where it breaks: bursty traffic (Ca^2 well above 1: give it as `arrival_cv2`), a replica run near its
 capacity (utilisation near 1: the approximations and the engine's own scheduling diverge; the sizing stops
@@ -63,6 +71,21 @@ DEFAULT_PROMPT_CV2 = 1.0
 # Fixed-point iterations for Little's law; beyond them the replica counts as overloaded.
 FIXED_POINT_STEPS = 400
 Z99 = NormalDist().inv_cdf(P99)
+# Quantiles of the prompt length the TTFT tail is averaged over: fine bins on the body, finer in the tail
+# (a p99.9 target reads the last thousandth), each (probability midpoint, weight).
+_LENGTH_BINS: tuple[tuple[float, float], ...] = (
+    *(((i + 0.5) / 100 * 0.9, 0.9 / 100) for i in range(100)),
+    *((0.9 + (i + 0.5) / 90 * 0.09, 0.09 / 90) for i in range(90)),
+    *((0.99 + (i + 0.5) / 90 * 0.009, 0.009 / 90) for i in range(90)),
+    *((0.999 + (i + 0.5) / 20 * 0.001, 0.001 / 20) for i in range(20)),
+)
+# Bisection steps for a TTFT quantile (relative precision 2^-40).
+QUANTILE_STEPS = 40
+
+
+def percentile_name(q: float) -> str:
+    """0.9 -> 'p90', 0.95 -> 'p95', 0.999 -> 'p99.9'."""
+    return f"p{q * 100:.10g}"
 
 
 def per_second(value: float, per: PerUnit) -> float:
@@ -117,6 +140,42 @@ def lognormal_cv2(mean: float, p99: float) -> float:
     return math.expm1(sigma ** 2)
 
 
+def length_quantile(mean: int, cv2: float, u: float, exponential: bool) -> float:
+    """The u-quantile of a prompt length with this mean: exponential (-mean ln(1 - u)) when no tail was given,
+    else lognormal with that squared coefficient of variation (sigma^2 = ln(1 + CV^2), median mean exp(-sigma^2/2))."""
+    if exponential:
+        return -mean * math.log(1 - u)
+    if cv2 <= 0:
+        return float(mean)
+    sigma = math.sqrt(math.log1p(cv2))
+    return mean * math.exp(sigma * NormalDist().inv_cdf(u) - sigma ** 2 / 2)
+
+
+def ttft_quantile(q: float, p_wait: float, mean_wait: float, prefills: tuple[tuple[float, float], ...]) -> float:
+    """The q-quantile of TTFT = W + S: P(W > w) = p_wait exp(-w p_wait / mean_wait) (w >= 0; the M/M/c
+    waiting-time tail, Allen-Cunneen's mean), S the own prefill, given as (seconds, probability) over the prompt
+    lengths' quantiles. P(TTFT > t) = sum of weight x P(W > t - s); bisection for the t where it is 1 - q."""
+    rate = p_wait / mean_wait if mean_wait > 0 and p_wait > 0 else math.inf
+
+    def tail(t: float) -> float:
+        total = 0.0
+        for s, weight in prefills:
+            if t < s:
+                total += weight
+            elif math.isfinite(rate):
+                total += weight * p_wait * math.exp(-(t - s) * rate)
+        return total
+
+    hi = max(s for s, _ in prefills) + wait_quantile(p_wait, mean_wait, 1 - (1 - q) / 2)
+    lo = 0.0
+    if not math.isfinite(hi):
+        return math.inf
+    for _ in range(QUANTILE_STEPS):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if tail(mid) <= 1 - q else (mid, hi)
+    return hi
+
+
 class RateInput(ToolInput):
     model: str = Field(description=MODEL_HELP)
     gpu: str = Field(description=GPU_HELP)
@@ -134,6 +193,9 @@ class RateInput(ToolInput):
                                "between requests: 1 Poisson, 0 evenly spaced, above 1 bursty")
     ttft_p50_ms: float | None = Field(None, gt=0, description="target median time to first token")
     ttft_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile time to first token")
+    ttft_target_ms: float | None = Field(None, gt=0, description="target time to first token at ttft_percentile")
+    ttft_percentile: float = Field(P99, ge=0.5, le=0.999, description="the percentile ttft_target_ms is held at: "
+                                   "0.9 for a p90 target, 0.95 for p95, 0.99 for p99")
     tpot_ms: float | None = Field(None, gt=0, description="target median time per output token")
     tpot_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile time per output token")
     e2e_p99_ms: float | None = Field(None, gt=0, description="target 99th-percentile end-to-end latency")
@@ -147,8 +209,8 @@ class RateInput(ToolInput):
 
     def targets(self) -> dict[str, float]:
         """The latency targets stated, in seconds, by key."""
-        said = {"ttft_p50_s": self.ttft_p50_ms, "ttft_p99_s": self.ttft_p99_ms, "tpot_p50_s": self.tpot_ms,
-                "tpot_p99_s": self.tpot_p99_ms, "e2e_p99_s": self.e2e_p99_ms}
+        said = {"ttft_p50_s": self.ttft_p50_ms, "ttft_p99_s": self.ttft_p99_ms, "ttft_q_s": self.ttft_target_ms,
+                "tpot_p50_s": self.tpot_ms, "tpot_p99_s": self.tpot_p99_ms, "e2e_p99_s": self.e2e_p99_ms}
         return {k: v / 1000 for k, v in said.items() if v is not None}
 
 
@@ -165,6 +227,7 @@ class LoadPoint(BaseModel):
     wait_p99_s: float
     ttft_p50_s: float
     ttft_p99_s: float
+    ttft_q_s: float = Field(description="time to first token at the percentile asked (ttft_percentile)")
     tpot_p50_s: float
     tpot_p99_s: float
     e2e_p50_s: float
@@ -193,6 +256,8 @@ class RateResult(Explained):
     utilisation: float = Field(description="per-replica rate / replica capacity")
     ttft_p50_s: float
     ttft_p99_s: float
+    ttft_percentile: float = Field(description="the percentile ttft_q_s is read at")
+    ttft_q_s: float = Field(description="time to first token at ttft_percentile")
     tpot_p50_s: float
     tpot_p99_s: float
     e2e_p50_s: float
@@ -268,10 +333,33 @@ def _own_prefill(u: Unit, prompt: int, per_token: float, batch: float) -> float:
     return prompt * per_token + math.ceil(prompt / u.chunk_tokens) * u.step(batch)
 
 
+def _per_token(u: Unit, prompt: int, prompt_tail: int, length: float) -> float:
+    """Prefill seconds per token of a prompt of this length: linear in the length between the mean prompt's and
+    the p99 prompt's (attention's share grows with the length), never below the cheaper of the two."""
+    t0, t1 = u.prefill_s_per_token, u.prefill_s_per_token_tail
+    if prompt_tail <= prompt:
+        return t0
+    return max(min(t0, t1), t0 + (t1 - t0) * (length - prompt) / (prompt_tail - prompt))
+
+
+def _prefills(u: Unit, prompt: int, prompt_tail: int, prompt_cv2: float, exponential: bool,
+              batch: float) -> tuple[tuple[float, float], ...]:
+    """A prompt's own prefill (seconds, probability) over the quantiles of its length."""
+    out = []
+    for mid, weight in _LENGTH_BINS:
+        length = length_quantile(prompt, prompt_cv2, mid, exponential)
+        out.append((length * _per_token(u, prompt, prompt_tail, length) + math.ceil(length / u.chunk_tokens)
+                    * u.step(batch), weight))
+    return tuple(out)
+
+
 def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int, output_tail: int,
-               prompt_cv2: float, arrival_cv2: float = 1.0, servers: int = 1) -> LoadPoint:
+               prompt_cv2: float, arrival_cv2: float = 1.0, servers: int = 1, ttft_percentile: float = P99,
+               exponential: bool = False, tails: bool = True) -> LoadPoint:
     """One replica at `rate` requests per second (servers > 1: the wait of one shared queue over that many
-    replicas, each at `rate`)."""
+    replicas, each at `rate`). Prompt lengths: exponential with this mean, else lognormal with CV^2 prompt_cv2
+    (0: all one length). The TTFT quantiles (p50, p99 and `ttft_percentile`) come from the wait and the prompt
+    lengths together (ttft_quantile); `tails=False` skips them (the stability check alone)."""
     rho_p = rate * prompt * u.prefill_s_per_token
     variability = (arrival_cv2 + prompt_cv2) / 2
 
@@ -293,7 +381,8 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
 
     unstable = LoadPoint(requests_per_s=rate, stable=False, concurrency=math.inf, concurrency_p99=0,
                          prefill_share=rho_p, queue_utilisation=1.0, wait_p50_s=math.inf, wait_p99_s=math.inf,
-                         ttft_p50_s=math.inf, ttft_p99_s=math.inf, tpot_p50_s=math.inf, tpot_p99_s=math.inf,
+                         ttft_p50_s=math.inf, ttft_p99_s=math.inf, ttft_q_s=math.inf, tpot_p50_s=math.inf,
+                         tpot_p99_s=math.inf,
                          e2e_p50_s=math.inf, e2e_p99_s=math.inf)
     if rho_p >= 1:
         return unstable
@@ -312,11 +401,18 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
     util, p_wait, mean_wait = queue(batch)
     w50, w99 = wait_quantile(p_wait, mean_wait, 0.5), wait_quantile(p_wait, mean_wait, P99)
     t50, t99 = tpot(batch), tpot(max(b99, batch))
-    ttft50 = w50 + _own_prefill(u, prompt, u.prefill_s_per_token, batch)
-    ttft99 = w99 + _own_prefill(u, prompt_tail, u.prefill_s_per_token_tail, max(b99, batch))
+    if tails:
+        body = _prefills(u, prompt, prompt_tail, prompt_cv2, exponential, batch)
+        tail = _prefills(u, prompt, prompt_tail, prompt_cv2, exponential, max(b99, batch))
+        ttft50 = ttft_quantile(0.5, p_wait, mean_wait, body)
+        ttft99 = ttft_quantile(P99, p_wait, mean_wait, tail)
+        ttftq = ttft99 if ttft_percentile == P99 else ttft_quantile(
+            ttft_percentile, p_wait, mean_wait, body if ttft_percentile <= 0.5 else tail)
+    else:
+        ttft50 = ttft99 = ttftq = math.nan
     return LoadPoint(requests_per_s=rate, stable=b99 <= u.max_sequences, concurrency=batch, concurrency_p99=b99,
                      prefill_share=rho_p, queue_utilisation=util, wait_p50_s=w50, wait_p99_s=w99,
-                     ttft_p50_s=ttft50, ttft_p99_s=ttft99, tpot_p50_s=t50, tpot_p99_s=t99,
+                     ttft_p50_s=ttft50, ttft_p99_s=ttft99, ttft_q_s=ttftq, tpot_p50_s=t50, tpot_p99_s=t99,
                      e2e_p50_s=ttft50 + (output - 1) * t50, e2e_p99_s=ttft99 + (output_tail - 1) * t99)
 
 
@@ -328,7 +424,7 @@ def capacity(u: Unit, prompt: int, prompt_tail: int, output: int, output_tail: i
     lo = 0.0
     for _ in range(50):
         mid = (lo + hi) / 2
-        if load_point(u, mid, prompt, prompt_tail, output, output_tail, prompt_cv2, arrival_cv2).stable:
+        if load_point(u, mid, prompt, prompt_tail, output, output_tail, prompt_cv2, arrival_cv2, tails=False).stable:
             lo = mid
         else:
             hi = mid
@@ -353,7 +449,8 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
     prompt, output = inp.prompt_tokens, inp.output_tokens
     prompt_tail = max(inp.prompt_tokens_p99 or prompt, prompt)
     output_tail = max(inp.output_tokens_p99 or output, output)
-    if inp.prompt_tokens_p99 is None:
+    exponential = inp.prompt_tokens_p99 is None
+    if exponential:
         cv2, prompt_tail = DEFAULT_PROMPT_CV2, math.ceil(prompt * math.log(1 / (1 - P99)))  # exponential's p99
     else:
         cv2 = lognormal_cv2(prompt, prompt_tail)
@@ -375,7 +472,8 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
         if u is None:
             continue
         cap = capacity(u, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2)
-        idle = load_point(u, cap * 1e-6, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2)
+        idle = load_point(u, cap * 1e-6, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2,
+                          ttft_percentile=inp.ttft_percentile, exponential=exponential)
         missed = _misses(idle, targets)
         if missed:  # more replicas cannot help: at no load at all this layout misses the target
             key = missed[0]
@@ -389,7 +487,7 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
 
         def point(r: int, unit: Unit = u) -> LoadPoint:
             return load_point(unit, inp.requests_per_s / r, prompt, prompt_tail, output, output_tail, cv2,
-                              inp.arrival_cv2, servers_for_shared(r))
+                              inp.arrival_cv2, servers_for_shared(r), inp.ttft_percentile, exponential)
 
         def ok(r: int, unit_cap: float = cap) -> bool:
             return inp.requests_per_s / r <= inp.max_utilisation * unit_cap and not _misses(point(r), targets)
@@ -432,6 +530,7 @@ def _no_layout(inp: RateInput, gpu: Gpu, floors: list[tuple[str, float, int]]) -
     """The one line said when no layout meets the targets: a target below the physics names the best the
     hardware does with no queue at all."""
     words = {"ttft_p50_s": "p50 time to first token", "ttft_p99_s": "p99 time to first token",
+             "ttft_q_s": f"{percentile_name(inp.ttft_percentile)} time to first token",
              "tpot_p50_s": "time per output token", "tpot_p99_s": "p99 time per output token",
              "e2e_p99_s": "p99 end-to-end latency"}
     said = inp.targets()
@@ -478,8 +577,11 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
              "median wait + prompt x prefill seconds per token + one decode step per chunk",
              {"chunk_tokens": u.chunk_tokens}),
         term("ttft_p99_s", "Time to first token (p99)", p.ttft_p99_s, "s",
-             "p99 wait + the p99 prompt's own prefill (the sum of two p99s: on the safe side)",
+             "99th percentile of wait + own prefill: P(TTFT > t) = mean over prompt lengths of P(wait > t - prefill)",
              {"prompt_tokens_p99": prompt_tail}),
+        term("ttft_q_s", f"Time to first token ({percentile_name(inp.ttft_percentile)})", p.ttft_q_s, "s",
+             "the same tail read at the percentile of the target",
+             {"percentile": inp.ttft_percentile}),
         term("utilisation", "Utilisation of a replica", rate_r / cap if cap else 1.0, "fraction",
              "rate per replica / the most a replica sustains (its batch's p99 within the KV cache and max_num_seqs)",
              {"replica_capacity_rps": cap, "max_sequences": u.max_sequences}),
@@ -516,7 +618,8 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
         if u.gpus >= inp.server_gpus else servers_for(gpus, inp.server_gpus),
         concurrency=total_l, concurrency_per_replica=p.concurrency, concurrency_p99_per_replica=p.concurrency_p99,
         max_sequences_per_replica=u.max_sequences, replica_capacity_rps=cap, utilisation=rate_r / cap if cap else 1.0,
-        ttft_p50_s=p.ttft_p50_s, ttft_p99_s=p.ttft_p99_s, tpot_p50_s=p.tpot_p50_s, tpot_p99_s=p.tpot_p99_s,
+        ttft_p50_s=p.ttft_p50_s, ttft_p99_s=p.ttft_p99_s, ttft_percentile=inp.ttft_percentile, ttft_q_s=p.ttft_q_s,
+        tpot_p50_s=p.tpot_p50_s, tpot_p99_s=p.tpot_p99_s,
         e2e_p50_s=p.e2e_p50_s, e2e_p99_s=p.e2e_p99_s, binding=binding, routing=inp.routing,
         formula="concurrency = rate x (TTFT + (output - 1) x TPOT); TPOT = t_dec(batch) / (1 - rate x prompt x t_pre); "
                 "TTFT = wait (M/G/c, Erlang C) + own prefill; replicas = fewest that meet every target",
@@ -537,11 +640,15 @@ class Traffic(BaseModel):
     gpus: int | None = None
     ttft_p50_s: float | None = None
     ttft_p99_s: float | None = None
+    ttft_percentile: float = Field(P99, description="the percentile the first-token target is held at")
+    ttft_q_s: float | None = Field(None, description="time to first token at ttft_percentile")
     tpot_p50_s: float | None = None
     tpot_p99_s: float | None = None
     utilisation: float | None = None
     ttft_target_ms: float | None = None
-    ttft_p99_met: bool | None = None
+    ttft_p99_met: bool | None = Field(None, description="whether the first token at ttft_percentile meets the target")
+    queue_unsized: bool = Field(False, description="the queueing model found no layout for this rate on the plan's "
+                                "cards (within the GPU limit, or the targets): the plan holds the users only")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 
@@ -551,9 +658,10 @@ def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
     return Traffic(requests_per_s=r.requests_per_s, prompt_tokens=r.prompt_tokens, output_tokens=r.output_tokens,
                    time_in_system_s=r.concurrency / r.requests_per_s, in_flight=r.concurrency,
                    users_sized=r.replicas * r.concurrency_p99_per_replica, replicas=r.replicas, gpus=r.gpus,
-                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
+                   ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, ttft_percentile=r.ttft_percentile,
+                   ttft_q_s=r.ttft_q_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
                    utilisation=r.utilisation, ttft_target_ms=ttft_target_ms,
-                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_p99_s * 1000 <= ttft_target_ms)
+                   ttft_p99_met=None if ttft_target_ms is None else r.ttft_q_s * 1000 <= ttft_target_ms)
 
 
 def traffic_on(best, rate: float, prompt: int, output: int, users: int, ttft_target_ms: float | None) -> Traffic | None:

@@ -233,6 +233,7 @@ class Workload(ToolInput):
     runs_per_month: float | None = Field(None, gt=0, le=744, description="how often a batch job or training run "
                                          "repeats: 30 for nightly, about 4.3 for weekly; None: it runs once")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
+    ttft_percentile: float | None = Field(None, ge=0.5, le=0.999, description="the percentile a request rate's first-token target is held at (0.9 for p90); default p99")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
     images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
                                                                 "reads each as its image_tokens)")
@@ -1079,12 +1080,22 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
-    """Whether a plan beyond one server is tried on this card (never a laptop's GPU)."""
-    return _scales_out(w) and not gpu.laptop and (pinned is None or pinned > (_server_gpus(w, gpu)))
+    """Whether a plan beyond one server is tried on this card (never a laptop's GPU, nor a Mac)."""
+    return _scales_out(w) and not gpu.laptop and not one_machine(gpu) and (pinned is None or pinned > (_server_gpus(w, gpu)))
+
+
+def one_machine(gpu: Gpu) -> bool:
+    """A Mac is one machine: its unified memory serves one model on that machine only. Macs do not pool their
+    memory for one model in practice: llama.cpp's RPC backend and exo split a model over several Macs, but both
+    are experimental and every token's activations cross Thunderbolt or Ethernet (llama.cpp tools/rpc README:
+    "proof-of-concept", "fragile and insecure"; exo's README: experimental), so several Macs serve slower than
+    the one machine with the most memory (M3 Ultra 512 GB, M4 Max 128 GB). A Mac option is one machine, never
+    a count of them, and of several Macs you own the model runs on one."""
+    return gpu.segment == "apple"
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
-    if gpu.laptop:  # a laptop's GPU is one, in the laptop that holds it: never rented, bought or paired
+    if gpu.laptop or one_machine(gpu):  # a laptop's GPU is one, in the laptop that holds it; a Mac one machine
         return (1,)
     limit = find_framework(w.framework).max_gpus if w.spec.trains and not w.spec.serves else None
     if limit is not None:  # a framework that trains on one GPU (Unsloth) gets no sharded plans
@@ -1140,6 +1151,8 @@ def _owned_options(w: Workload) -> list[Option]:
     owned: list[Option] = []
     for text in w.owned:
         count, gpu = parse_owned(text)
+        if one_machine(gpu):
+            count = 1  # several Macs of yours: the model runs on one of them (one_machine), never split over them
         if w.spec.trains and not w.spec.serves and count > NODE_GPUS:
             o = _owned_training(w, gpu, count)
         else:
@@ -1170,6 +1183,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         if _excluded(gpu, w):
             continue
         counts = _counts(w, gpu)
+        if pinned is not None and one_machine(gpu):
+            pinned = 1  # "4 Mac Studios" to buy: one Mac serves a model alone (one_machine)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
             counts = (pinned, *(n for n in counts if n != pinned))
         found = False
@@ -1832,6 +1847,10 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         users = needed
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     sized = None if w.owned else _rate_sizing(w, rec, prompt, output)
+    if sized is None and traffic is not None and not w.owned:
+        # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
+        # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
+        traffic.queue_unsized = True
     if sized is not None:
         gpu_id, r = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
@@ -1874,7 +1893,8 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
             r = size_by_rate(RateInput(
                 model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
                 requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
-                ttft_p99_ms=w.ttft_ms, tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
+                ttft_target_ms=w.ttft_ms, ttft_percentile=w.ttft_percentile or P99,
+                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
                 max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
         except (ToolError, ValueError):
             continue

@@ -54,7 +54,8 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("rent_vs_buy", "Compare renting and buying GPUs over a horizon; break-even utilisation.",
          RentBuyInput, rent_vs_buy),
     Tool("size_by_rate", "GPUs and replicas to serve a request rate (requests/s, prompt and output lengths) within "
-         "p50/p99 time-to-first-token and time-per-output-token targets: Little's law and an M/G/c queue "
+         "p50/p99 (or any percentile's) time-to-first-token and time-per-output-token targets: Little's law and "
+         "an M/G/c queue "
          "(Erlang C) over continuous batching; the concurrency, waits and utilisation it implies.",
          RateInput, size_by_rate),
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",

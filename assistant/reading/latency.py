@@ -34,3 +34,15 @@ def observed(after: str, before: str) -> bool:
 def _since_number(before: str) -> str:
     """The words before a time since the number before it (a 'p99' is a word, not a number)."""
     return re.split(r"(?<![a-z\d.])\d", before)[-1][-48:]
+
+
+def target_percentile(masked: str, at: int) -> float | None:
+    """The percentile a latency target is held at ('p90 TTFT under 1 s' 0.9, 'P95首字延迟' 0.95, '95th percentile',
+    '99分位'): the one said nearest before the target's number at `at`, else the first after it; None when the
+    message names no percentile by its number."""
+    found = [(x.start(), float(x.group("q") or x.group("th")) / 100)
+             for x in word_pattern("latency_percentile_value").finditer(masked)]
+    if not found:
+        return None
+    before = [f for f in found if f[0] < at]
+    return (max(before) if before else min(found))[1]

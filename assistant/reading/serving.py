@@ -6,6 +6,7 @@ import itertools
 import re
 from typing import Any
 
+from assistant.reading.latency import target_percentile
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quantities import negated
 from assistant.reading.quote_units import money_k
@@ -227,9 +228,20 @@ def read_ttft(m: Message) -> float | None:
         return None
     if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
         key = "note.tail_latency_rate" if m.role("request_rate") else "note.tail_latency"  # a rate: the queue is modelled
-        m.notes.append((key, {"ms": f"{min(values):,.0f}"}))
+        at = read_ttft_percentile(m) or 0.99
+        m.notes.append((key, {"ms": f"{min(values):,.0f}", "pct": f"p{at * 100:.10g}"}))
         return float(min(values))
     return float(values[-1])
+
+
+def read_ttft_percentile(m: Message) -> float | None:
+    """The percentile the first-token target is held at ('p90 TTFT under 1 s' 0.9, 'P95首字延迟小于500ms' 0.95):
+    the one said with the strictest target; None when no target or no percentile by its number is said."""
+    found = m.role("ttft_ms", "ttft_s")
+    if not found or not word_pattern("latency_percentile").search(m.masked):
+        return None
+    values = [q.value * (1000 if q.role == "ttft_s" else 1) for q in found]
+    return target_percentile(m.masked, found[values.index(min(values))].start)
 
 
 def read_min_tokens_per_s(m: Message) -> float | None:

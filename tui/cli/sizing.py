@@ -193,6 +193,9 @@ def cmd_size_training(args: argparse.Namespace) -> None:
     arg("--output-p99", type=positive_int, default=None, metavar="N", help="99th-percentile output tokens"),
     arg("--ttft-p50", type=duration_ms, default=None, metavar="T", help="median time to first token, e.g. 500ms"),
     arg("--ttft-p99", type=duration_ms, default=None, metavar="T", help="p99 time to first token, e.g. 2s"),
+    arg("--ttft", type=duration_ms, default=None, metavar="T",
+        help="time to first token at --ttft-percentile (p90 TTFT under 1 s: --ttft 1s --ttft-percentile 90)"),
+    arg("--ttft-percentile", type=positive_float, default=99.0, metavar="Q", help="the percentile --ttft is held at"),
     arg("--tpot", type=duration_ms, default=None, metavar="T", help="median time per output token, e.g. 50ms"),
     arg("--tpot-p99", type=duration_ms, default=None, metavar="T", help="p99 time per output token"),
     arg("--e2e-p99", type=duration_ms, default=None, metavar="T", help="p99 end-to-end latency"),
@@ -223,11 +226,14 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
     value, per = given[0]
     if args.max_utilisation >= 1:
         raise UsageError("--max-utilisation must be below 1: a replica run at full capacity queues without bound")
+    if not 50 <= args.ttft_percentile <= 99.9:
+        raise UsageError("--ttft-percentile is a percentile from 50 to 99.9 (90 for p90)")
     r = size_by_rate(RateInput(
         model=args.model, gpu=args.gpu, precision=args.precision, kv_precision=args.kv_precision, engine=args.engine,
         requests_per_s=per_second(value, per), prompt_tokens=args.prompt, output_tokens=args.output,
         prompt_tokens_p99=args.prompt_p99, output_tokens_p99=args.output_p99, arrival_cv2=args.arrival_cv2,
-        ttft_p50_ms=args.ttft_p50, ttft_p99_ms=args.ttft_p99, tpot_ms=args.tpot, tpot_p99_ms=args.tpot_p99,
+        ttft_p50_ms=args.ttft_p50, ttft_p99_ms=args.ttft_p99, ttft_target_ms=args.ttft,
+        ttft_percentile=args.ttft_percentile / 100, tpot_ms=args.tpot, tpot_p99_ms=args.tpot_p99,
         e2e_p99_ms=args.e2e_p99, routing=args.routing, max_utilisation=args.max_utilisation, tp=args.tp,
         max_gpus=args.max_gpus, server_gpus=args.server_gpus))
 
@@ -247,6 +253,8 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
                 ("time per output token", ms(r.tpot_p50_s), ms(r.tpot_p99_s)),
                 ("end to end", ms(r.e2e_p50_s), ms(r.e2e_p99_s))]
         lines.append(table(rows, ["at this load", "p50", "p99"]))
+        if r.ttft_percentile != 0.99:
+            lines.append(f"time to first token at p{r.ttft_percentile * 100:.10g}: {ms(r.ttft_q_s)}")
         if per == "day":
             lines += ["", "A daily count is spread evenly over 24 hours; the busiest hour runs higher: give its rate."]
         return "\n".join(lines)
