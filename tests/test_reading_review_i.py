@@ -198,3 +198,11 @@ def test_a_total_of_output_tokens_is_the_job_s(said, total):
 def test_a_total_shared_by_the_items_said():
     u = understand("batch job over 100k docs with qwen2.5-7b, 50M output tokens in all")
     assert (u.updates["batch_items"], u.updates["batch_output_tokens"]) == (100_000, 500)
+
+
+@pytest.mark.parametrize("text", [
+    "got a 3060 12gb, whats the biggest model i can run", "what's the largest model my 4090 can fit?",
+    "how big a model can I run on a 4060 ti 16gb", "我有一张4060ti 16g，最大能跑多大的模型", "3090能跑多大的模型",
+    "我的4090可以跑多大模型"])
+def test_the_biggest_model_on_a_card_is_the_models_that_run_there(text):
+    assert "weigh" in understand(text).intents
