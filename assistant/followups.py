@@ -134,8 +134,16 @@ def kv_cache(ctx: Any) -> str:
     ctx.data["kv_cache"] = {"model": model, "context": context, "kv_precision": kv_name.lower(),
                             "per_user_bytes": per_user, "users": users, "total_bytes": per_user * users}
     lines = [ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
+    term = next((t for t in one.terms if t.key == "kv_cache_bytes"), None)
+    if term is not None and {"layers", "kv_heads", "head_dim", "kv_bits"} <= set(term.inputs):
+        i = term.inputs  # the tool's own formula and inputs: 2 (K and V) x layers x KV heads x head size x bytes
+        lines.append(ctx.say("fup.kv.formula", layers=f"{i['layers']:g}", heads=f"{i['kv_heads']:g}",
+                             dim=f"{i['head_dim']:g}", bytes=f"{i['kv_bits'] / 8:g}",
+                             per_token=f"{one.kv_bytes_per_token / 1024:,.0f}", context=f"{context:,}"))
     if users > 1:
         lines.append(ctx.say("fup.kv.all", users=f"{users:,}", gb=gb(per_user * users)))
+        lines.append(ctx.say("fup.kv.with_weights", weights=gb(one.weights_bytes), precision=one.precision,
+                             total=gb(one.weights_bytes + per_user * users)))
     lines.append(ctx.say("fup.kv.grows"))
     return _sep(ctx).join(lines)
 

@@ -206,3 +206,11 @@ def test_a_total_shared_by_the_items_said():
     "我的4090可以跑多大模型"])
 def test_the_biggest_model_on_a_card_is_the_models_that_run_there(text):
     assert "weigh" in understand(text).intents
+
+
+@pytest.mark.parametrize("text", ["推理显存怎么算？KV cache占多少，Qwen2.5-14B，32k，10并发，bf16",
+                                  "how much memory does the kv cache take for qwen2.5 14b at 32k with 10 users in bf16?"])
+def test_a_kv_cache_question_shows_its_formula_and_the_total(text):
+    reply, = run_conversation([text])
+    for figure in ("48", "8", "128", "192 KiB", "64.4 GB", "29.4 GB", "93.8 GB"):
+        assert figure in reply.content, figure

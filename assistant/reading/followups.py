@@ -20,7 +20,7 @@ from assistant.reading.text import vocab
 # Intent codes answered by assistant/followups.py, in the order they are tried.
 FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough")
 # What a KV-cache question may name about itself ('qwen3 8b at 32k'): the model and context it is asked for.
-KV_SLOTS = {"model", "context", "precision", "users", "kv_cache"}
+KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase"}  # phase: "10并发" reads as serving
 # What a data question's own number fills ('五百条'): examples, whichever slot the reader gave them.
 DATA_SLOTS = {"batch_items", "train_tokens", "batch_input_tokens", "seq_len", "phase", "method"}
 # Follow-ups that name a concept the glossary explains, asked of a figure (how big, p99 or average): theirs.
