@@ -767,7 +767,10 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
         lines += [say(lang, "fig.traffic_ttft_at", pct=said, ttft=seconds(t.ttft_q_s), target=f"{t.ttft_target_ms:,.0f}"),
                   ""]
-    if t.ttft_p99_met is False and t.ttft_q_s is not None and t.ttft_target_ms is not None:
+    if t.ttft_unreachable and t.ttft_q_s is not None and t.ttft_target_ms is not None:
+        lines += [say(lang, "fig.traffic_ttft_unreachable", pct=said, ttft99=seconds(t.ttft_q_s),
+                      target=f"{t.ttft_target_ms:,.0f}", prompt=f"{t.prompt_tokens:,}"), ""]
+    elif t.ttft_p99_met is False and t.ttft_q_s is not None and t.ttft_target_ms is not None:
         lines += [say(lang, "fig.traffic_ttft_missed", pct=said, ttft99=seconds(t.ttft_q_s),
                       target=f"{t.ttft_target_ms:,.0f}"), ""]
     return lines

@@ -201,3 +201,27 @@ def test_the_command_line_takes_the_percentile(capsys):
           "500ms", "--ttft-percentile", "90", "--gpu", "h100", "-p", "fp8", "--json"])
     out = __import__("json").loads(capsys.readouterr().out)
     assert out["ttft_percentile"] == 0.9 and out["gpus"] == 4 and out["ttft_q_s"] <= 0.5
+
+
+# ---------------------------------------------------------------- review round I
+
+def test_a_first_token_target_no_layout_reaches_is_said_and_the_rate_still_sized():
+    """GLM-4-9B at 50 req/s, 2,000-token prompts, p95 under 300 ms on L40S: the longest prompts alone take longer
+    to prefill on any L40S layout, so the replicas are sized for the rate without the target and that is said."""
+    from tests.conversation import run_conversation
+
+    _, reply = run_conversation(["GLM-4-9B，p95 首 token 300ms 以内，QPS 大概 50，输入平均 2000，输出 200 左右，要几张 L40S",
+                                 "工作时间吧"])
+    text = reply.content
+    assert text.startswith("## 租用 11 份副本，每份 1 × NVIDIA L40S 48GB")
+    assert "怎么部署都达不到你 300 ms 的 p95 首 token 目标" in text
+    assert "更合适的选择" not in text  # no card named that was never sized for the rate
+
+
+def test_a_plan_of_copies_of_the_card_asked_about_has_no_one_copy_row():
+    from tests.conversation import run_conversation
+
+    _, reply = run_conversation(["serve llama 3.3 70b internally, p95 TTFT under 500ms, about 20 requests per second, "
+                                 "avg prompt 1500 tokens output 300. how many H100s", "24/7"])
+    rows = [line for line in reply.content.splitlines() if line.startswith("| ") and "H100" in line]
+    assert len(rows) == 1 and "also fits" not in reply.content

@@ -649,6 +649,8 @@ class Traffic(BaseModel):
     ttft_p99_met: bool | None = Field(None, description="whether the first token at ttft_percentile meets the target")
     queue_unsized: bool = Field(False, description="the queueing model found no layout for this rate on the plan's "
                                 "cards (within the GPU limit, or the targets): the plan holds the users only")
+    ttft_unreachable: bool = Field(False, description="no layout of the plan's cards reaches the first-token target "
+                                   "(the longest prompts alone take longer to prefill): the rate was sized without it")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 

@@ -1852,7 +1852,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
     if sized is not None:
-        gpu_id, r = sized
+        gpu_id, r, unreachable = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
         again = recommend(pinned, with_levers)
@@ -1866,9 +1866,14 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
                 rb = _rent_or_buy(pinned, laid)
                 again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
                 again.options = [laid, *again.options]
+                if again.better is not None and _better_why(pinned, laid) is None:
+                    # the better card was named against the plan before it was laid out as copies (its memory
+                    # then too tight): the copies are no longer a reason, and that card was never sized for the rate
+                    again.better, again.better_why = None, None
         if again.best is not None:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
+        traffic.ttft_unreachable = unreachable
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
@@ -1879,9 +1884,23 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
 RATE_CARDS = 3
 
 
-def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult] | None:
+def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
     """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
-    option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None."""
+    option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
+    target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
+    the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
+    found = _rate_sized(w, rec, prompt, output, w.ttft_ms)
+    unreachable = not found and w.ttft_ms is not None
+    if unreachable:
+        found = _rate_sized(w, rec, prompt, output, None)
+    if not found:
+        return None
+    _, _, gpu_id, r = min(found, key=lambda x: x[:3])
+    return gpu_id, r, unreachable
+
+
+def _rate_sized(w: Workload, rec: Recommendation, prompt: int, output: int,
+                ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
     for o in sorted(rec.options, key=lambda o: not o.ok):
@@ -1893,17 +1912,14 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
             r = size_by_rate(RateInput(
                 model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
                 requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
-                ttft_target_ms=w.ttft_ms, ttft_percentile=w.ttft_percentile or P99,
+                ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
                 tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
                 max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
         except (ToolError, ValueError):
             continue
         quote = try_price(o.gpu, w.region)
         found.append((quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf, r.gpus, o.gpu, r))
-    if not found:
-        return None
-    _, _, gpu_id, r = min(found, key=lambda x: x[:3])
-    return gpu_id, r
+    return found
 
 
 def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
