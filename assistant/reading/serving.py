@@ -165,6 +165,8 @@ def _said_share(m: Message) -> float | None:
         hits.append((q.start, q.value / 100))
     busy = _clock_span(m)
     if busy is not None:  # "7am to 7pm": 12 hours a day, fewer on weekdays only
+        refined = vocab()["utilisation_refined_by_clock"]  # "9-6 weekdays": the hours said, not the usual working day
+        hits = [h for h in hits if h[1] not in refined]
         span = word_pattern("clock_range").search(m.masked)
         hits.append((span.start() if span else 0,
                      busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
@@ -194,21 +196,27 @@ def _hours_a_day(m: Message) -> float | None:
     return daily[-1] if daily else None
 
 
+# A bare clock range said with working days ('9-6 weekdays', '8-5 mon-fri'): a morning start and an afternoon end.
+OFFICE_STARTS, OFFICE_ENDS = range(6, 12), range(1, 9)
+
+
 def _clock_span(m: Message) -> float | None:
     """The share of a day in a clock range ('7am to 7pm' 0.5, '8pm to 8am' 0.5, '9:00 to 18:00' 0.375)."""
     span = word_pattern("clock_range").search(m.masked)
     if not span:
         return None
     said = span.group(0)
-    if not (span.group(2) or span.group(4) or (":" in said and max(int(span.group(1)), int(span.group(3))) <= 24)):
-        return None  # "7am to 7pm", "9:00 to 18:00"; not "24/7 - 25 people"
+    start, end = int(span.group(1)), int(span.group(3))
+    workday = start in OFFICE_STARTS and end in OFFICE_ENDS and word_pattern("weekdays_only").search(m.masked)
+    if not (span.group(2) or span.group(4) or (":" in said and max(start, end) <= 24) or workday):
+        return None  # "7am to 7pm", "9:00 to 18:00", "9-6 weekdays"; not "24/7 - 25 people"
     if " and " in said and not re.search(r"\bbetween\s*$", m.masked[:span.start()]):
         return None  # "9am and 5pm" is a range only after "between"
 
     def hour(h: str, half: str | None) -> int:  # "8pm" is 20, "12am" 0, "18:00" 18
         return int(h) % 12 + (12 if half == "pm" else 0) if half else int(h)
 
-    start, end = hour(span.group(1), span.group(2)), hour(span.group(3), span.group(4))
+    start, end = hour(span.group(1), span.group(2)), hour(span.group(3), span.group(4) or ("pm" if workday else None))
     return ((end - start) % 24 or 24) / 24
 
 
