@@ -18,7 +18,7 @@ def read_users_range(m: Message) -> list[int | None] | None:
     slot). A bare range counts at the users question only. The point sized is the slot table's, said as
     an assumption the user can change."""
     def people(q: Any) -> bool:
-        return not q.negated and (q.role == "users" or (m.pending == "users" and not q.role))
+        return not q.negated and (q.role == "users" or (m.pending == "users" and not q.role and not _clocked(m, q)))
 
     found: tuple[int, int | None] | None = None
     for low, high in zip(m.qty, m.qty[1:], strict=False):
@@ -57,6 +57,7 @@ def read_users(m: Message) -> int | None:
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
                 and not _card_price(m, q)  # "what if we buy h20, 一张八万"
+                and not _clocked(m, q)  # "9-6 weekdays": hours of the day, no count
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
         if nums:
             value = nums[-1].value
@@ -194,6 +195,12 @@ def _hours_a_day(m: Message) -> float | None:
         return span * 24
     daily = [q.value for q in m.role("hours_per") if q.extra == "day" and 0 < q.value <= 24]
     return daily[-1] if daily else None
+
+
+def _clocked(m: Message, q: Any) -> bool:
+    """Whether the number is an hour of a clock range the message says ('9-6 weekdays', '9:00 to 18:00')."""
+    span = word_pattern("clock_range").search(m.masked)
+    return bool(span and span.start() <= q.start < span.end() and _clock_span(m) is not None)
 
 
 # A bare clock range said with working days ('9-6 weekdays', '8-5 mon-fri'): a morning start and an afternoon end.
