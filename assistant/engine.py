@@ -635,6 +635,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
+    if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
+        # '五十万够不够' at the users question: the budget, read; the question still open, asked again
+        update["asked"] = [a for a in (state.get("asked") or []) if a != pending]
     if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
         update["deferred"] = [*_deferred(state), turn.model_dump()]
     if quotes is not None:
@@ -644,6 +647,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["rent_quotes"] = rent_quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+# A turn that only says money (and where it is spent) answers no pending question about the workload.
+BUDGET_ANSWER_SLOTS = {"budget_usd", "budget_usd_per_month", "region", "preference", "only"}
 
 
 def _known_model(model: str) -> bool:
