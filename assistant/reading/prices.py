@@ -199,7 +199,7 @@ def _machine_quoted(m: Message) -> bool:
     if not m.gpus:
         return False
     for q in _amounts(m):
-        before, after = m.masked[max(0, q.start - 40):q.start], m.masked[q.end:q.end + 24]
+        before = m.masked[max(0, q.start - 40):q.start]
         sentence = word_pattern("sentence_start").split(m.text[max(0, q.start - 80):q.end + 24])[-1]  # the card's words too
         if q.value < 1000 or word_pattern("price_not").search(before) or _per_time(m, q) \
                 or word_pattern("money_paid_before").search(before[-20:]):
