@@ -76,7 +76,7 @@ def test_a_context_asked_as_enough_is_no_budget(pending):
     assert "budget_usd" not in u.updates
 
 
-WORKING_HOURS = ["9-6 weekdays", "9-6 mon-fri", "9am to 6pm mon-fri", "9am to 6pm weekdays",
+WORKING_HOURS = ["9-6 weekdays", "9-6 mon-fri", "9 to 6 on weekdays", "9 to 6 weekdays", "9am to 6pm mon-fri", "9am to 6pm weekdays",
                  "朝九晚六", "工作日朝九晚六", "工作日9点到18点", "朝9晚6"]
 
 

@@ -480,6 +480,16 @@ class Recommendation(Explained):
                                                    "(a MoE model) a 2- or 3-bit file")
 
     @property
+    def budget_months(self) -> float | None:
+        """Months of renting the best option a one-off budget pays for when renting is all it buys (cloud credits,
+        a wish to rent), serving; None otherwise."""
+        w, best = self.workload, self.best
+        if w.budget_usd is None or w.preference != "rent" or not w.spec.serves or best is None or best.owned:
+            return None
+        month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
+        return w.budget_usd / month if month else None
+
+    @property
     def trains_on(self) -> Option | None:
         """The option that runs the fine-tuning: its own rented cards when training and serving are apart."""
         return self.training_run or self.best
@@ -1003,7 +1013,7 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     if w.budget_usd is not None:
         rent = opt.job_usd if job else (month * BUDGET_MONTHS if month is not None else None)
         if opt.purchase_usd is not None or rent is not None:
-            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
+            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd and w.preference != "rent"
             can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
             checks.append(can_buy or can_rent)
     return all(checks) if checks else None
@@ -1023,6 +1033,9 @@ def _over_budget(opt: Option, w: Workload) -> str:
     if w.budget_usd_per_month is not None and opt.usd_per_month is not None:
         return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, over the "
                 f"{_cash(w.budget_usd_per_month, w)} budget")
+    if w.budget_usd is not None and w.preference == "rent" and w.spec.serves and opt.usd_per_month is not None:
+        return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, "
+                f"{_cash(opt.usd_per_month * BUDGET_MONTHS, w)} a year, over the {_cash(w.budget_usd, w)} budget")
     if w.budget_usd is not None and opt.purchase_usd is not None:
         return f"buying costs about {_cash(opt.purchase_usd, w)}, over the {_cash(w.budget_usd, w)} budget"
     return "no price on record to check against the budget"
@@ -1037,8 +1050,8 @@ def cost_score(o: Option, w: Workload) -> float:
     """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
     if o.owned:
         return 0.0
-    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves):
-        pay = o.purchase_usd
+    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent"):
+        pay = o.purchase_usd  # a one-off budget for a service buys cards, unless renting is what it pays for
     elif not w.spec.serves:
         pay = o.job_usd
     else:  # serving: what a month costs (a reservation is billed every hour, on demand only the hours used)
