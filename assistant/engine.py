@@ -301,6 +301,10 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         shown = f"{value:g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
+        if lang == "zh":  # '电费0.6元一度' said back in yuan, the dollars beside it
+            from knowledge import rules
+
+            shown = f"¥{value / rules().usd_per_cny:.3g} (${shown})"
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
     elif slot == "users_range":

@@ -151,3 +151,42 @@ def test_budget_at_the_users_question_then_the_question_again(first, money, echo
     replies = run_conversation([first, money])
     assert echo in replies[-1].content and asked_again in replies[-1].content
     assert asked_again in replies[0].content
+
+
+@pytest.mark.parametrize(("said", "lang_marks"), [
+    ("we have $40k in aws credits, serve llama 3 8b for 20 users 9-6 weekdays",
+     ("$40,000 in credits", "months of renting it", "27% use")),
+    ("我们在阿里云有40万额度，部署qwen2.5 7b给20人用，朝九晚六", ("¥400,000 额度", "约够租", "27%")),
+])
+def test_credits_say_the_months_of_serving_they_pay_for(said, lang_marks):
+    reply = run_conversation([said])[-1].content
+    for mark in lang_marks:
+        assert mark in reply
+    assert "Buying" not in reply and "购买 " not in reply.split("**预算**")[-1].split("\n")[0]
+
+
+def test_credits_serving_priced_on_rent_not_purchase():
+    """A one-off budget with renting: plans over it are said over on a year of rent, not on buying."""
+    reply = run_conversation(["我们在阿里云有4万额度，想部署qwen 72b给200人用，全天候"])[-1].content
+    assert "一年" in reply and "超出 ¥40,000 的预算" in reply
+    assert "购买约需" not in reply
+
+
+@pytest.mark.parametrize(("said", "echo"), [
+    ("电费0.6元一度，租还是买？部署qwen 72b给50人，朝九晚六", "电价每度 ¥0.6 ($0.084)"),
+    ("power is $0.12/kWh, rent or buy? serve llama 3 70b for 100 users 9-6 weekdays", "$0.12"),
+])
+def test_power_price_echoed_in_the_users_currency(said, echo):
+    reply = run_conversation([said])[-1].content
+    assert echo in reply
+
+
+@pytest.mark.parametrize(("said", "marks"), [
+    ("an 8x H100 server quoted at $250k, rent or buy? serve llama 3 70b for 200 users 24/7", ("$250,000", "$31,250")),
+    ("整机8卡H20十七万，租还是买？", ("¥170,000", "¥21,250")),
+])
+def test_machine_quote_is_compared_not_a_budget(said, marks):
+    reply = run_conversation([said])[-1].content
+    for mark in marks:
+        assert mark in reply
+    assert "budget" not in reply.lower().split("from what you said")[-1] and "预算" not in reply
