@@ -190,3 +190,28 @@ def test_machine_quote_is_compared_not_a_budget(said, marks):
     for mark in marks:
         assert mark in reply
     assert "budget" not in reply.lower().split("from what you said")[-1] and "预算" not in reply
+
+
+MONTHLY = [("budget 3k a month", 3000.0), ("budget 3k/mo", 3000.0), ("3k a month budget", 3000.0),
+           ("we can spend 3k monthly", 3000.0), ("budget $36k a year", 3000.0), ("credits of $5k a month", 5000.0),
+           ("每月预算3000", 3000 * CNY), ("预算每月两万", 20_000 * CNY), ("月预算2万", 20_000 * CNY),
+           ("一个月预算两万", 20_000 * CNY), ("年预算24万", 20_000 * CNY), ("预算一个月两万", 20_000 * CNY),
+           ("每月有2万代金券", 20_000 * CNY)]
+ONCE = [("one-off budget of 50k", 50_000.0), ("一次性预算50万", 500_000 * CNY), ("budget 40k", 40_000.0),
+        ("预算四十万", 400_000 * CNY)]
+
+
+@pytest.mark.parametrize(("said", "usd"), MONTHLY)
+@pytest.mark.parametrize("lead", ["", "40 users 24/7, ", "serve qwen 7b, "])
+def test_budget_said_per_month_is_monthly(said, usd, lead):
+    u = understand(lead + said)
+    assert u.updates.get("budget_usd_per_month") == pytest.approx(usd, abs=0.01)
+    assert "budget_usd" not in u.updates
+    assert not any(code in ("note.budget_credits", "note.budget_once") for code, _ in u.notes)
+
+
+@pytest.mark.parametrize(("said", "usd"), ONCE)
+def test_budget_said_once_is_one_off(said, usd):
+    u = understand(said)
+    assert u.updates.get("budget_usd") == pytest.approx(usd, abs=0.01)
+    assert "budget_usd_per_month" not in u.updates

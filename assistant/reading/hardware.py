@@ -79,7 +79,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
         m.problems.append(("budget_not_positive", {}))
         return None
     said_once = word_pattern("money_once_said").search(clause)
-    if credits_note(m, q, before, clause) and not monthly:
+    if not monthly and credits_note(m, q, before, clause):
         return "budget_usd", round(usd, 2)  # '40k in credits on aws': a total the rent stays within
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
