@@ -162,7 +162,8 @@ class RentQuote(BaseModel):
     reserved: bool = Field(False, description="billed every hour whatever the utilisation (reserved, committed, "
                                               "rented by the month)")
     machine_gpus: int | None = Field(None, gt=1, le=64, description="the price was quoted for a whole machine of "
-                                     "this many cards (usd_per_gpu_hour is its share per card)")
+                                     "this many cards (usd_per_gpu_hour or buy_usd_per_gpu is its share per card; a "
+                                     "machine bought comes with the server around its cards)")
 
 
 class Workload(ToolInput):
@@ -966,6 +967,9 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         opt.host_usd = host_usd(gpu, billed) or None
         if w.has_host and opt.host_usd and gpu.host_kind == "consumer" and opt.gpus <= 2:
             opt.purchase_usd -= opt.host_usd  # the card goes into the PC you have
+            opt.host_usd = None
+        elif said is not None and said.buy_usd_per_gpu is not None and said.machine_gpus and opt.host_usd:
+            opt.purchase_usd -= opt.host_usd  # a whole machine's quote ('an 8x H100 server at $250k'): host included
             opt.host_usd = None
     budget = _budget_check(opt, w)
     if budget is not None:
