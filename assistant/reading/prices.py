@@ -102,7 +102,7 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         or (counted and not per_card) \
         or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
-        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start] + after))  # the card's words too
+        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start].split(",")[-1] + after))  # the card's words too
     if not said:
         return None
     if (hourly or monthly) and not per_card and (not machine or _fewer_than_the_machine(m, u, q, counted)):
