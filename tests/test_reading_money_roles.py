@@ -215,3 +215,17 @@ def test_budget_said_once_is_one_off(said, usd):
     u = understand(said)
     assert u.updates.get("budget_usd") == pytest.approx(usd, abs=0.01)
     assert "budget_usd_per_month" not in u.updates
+
+
+@pytest.mark.parametrize(("said", "usd"), [("预算额度20万", 200_000 * CNY), ("20万的预算额度", 200_000 * CNY),
+                                           ("budget 40k", 40_000.0), ("40k budget", 40_000.0)])
+def test_a_budget_amount_is_no_credits(said, usd):
+    u = understand(said)
+    assert u.updates.get("budget_usd") == pytest.approx(usd, abs=0.01)
+    assert not any(code == "note.budget_credits" for code, _ in u.notes)
+    assert "preference" not in u.updates
+
+
+def test_a_credit_card_is_no_credits():
+    u = understand("we pay by credit card, serve llama 3 8b")
+    assert "preference" not in u.updates and "budget_usd" not in u.updates
