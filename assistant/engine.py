@@ -316,6 +316,10 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         shown = f"p{value * 100:.10g}"
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
+        if lang == "zh":  # '电费0.6元一度' said back in yuan, the dollars beside it
+            from knowledge import rules
+
+            shown = f"¥{value / rules().usd_per_cny:.3g} (${shown})"
     elif slot == "train_tokens":
         shown = f"{value / 1e6:,.0f}M"
     elif slot == "users_range":
@@ -668,6 +672,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
+    if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
+        # '五十万够不够' at the users question: the budget, read; the question still open, asked again
+        update["asked"] = [a for a in (state.get("asked") or []) if a != pending]
     if turn.also:  # a question beside the sizing waits for the plan, whatever this turn's reply is
         update["deferred"] = [*_deferred(state), turn.model_dump()]
     if quotes is not None:
@@ -677,6 +684,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["rent_quotes"] = rent_quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+# A turn that only says money (and where it is spent) answers no pending question about the workload.
+BUDGET_ANSWER_SLOTS = {"budget_usd", "budget_usd_per_month", "region", "preference", "only"}
 
 
 def _known_model(model: str) -> bool:

@@ -999,7 +999,10 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         else:
             line = say(lang, "budget.rent_once", usd=cash(month, rec), use=pct(w.utilisation),
                        verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
-        if best.purchase_usd:
+        if rec.budget_months is not None:  # credits, or a wish to rent: the months of it the budget pays for
+            months = rec.budget_months
+            line += say(lang, "budget.months", months=f"{months:,.0f}" if months >= 10 else f"{months:.1f}")
+        elif best.purchase_usd:
             line += say(lang, "budget.buy_too", option=bought_words(best), usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.within" if best.purchase_usd <= w.budget_usd else "budget.over"))
         lines.append(line)

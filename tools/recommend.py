@@ -162,7 +162,8 @@ class RentQuote(BaseModel):
     reserved: bool = Field(False, description="billed every hour whatever the utilisation (reserved, committed, "
                                               "rented by the month)")
     machine_gpus: int | None = Field(None, gt=1, le=64, description="the price was quoted for a whole machine of "
-                                     "this many cards (usd_per_gpu_hour is its share per card)")
+                                     "this many cards (usd_per_gpu_hour or buy_usd_per_gpu is its share per card; a "
+                                     "machine bought comes with the server around its cards)")
 
 
 class Workload(ToolInput):
@@ -484,6 +485,16 @@ class Recommendation(Explained):
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
                                                    "(a MoE model) a 2- or 3-bit file")
+
+    @property
+    def budget_months(self) -> float | None:
+        """Months of renting the best option a one-off budget pays for when renting is all it buys (cloud credits,
+        a wish to rent), serving; None otherwise."""
+        w, best = self.workload, self.best
+        if w.budget_usd is None or w.preference != "rent" or not w.spec.serves or best is None or best.owned:
+            return None
+        month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
+        return w.budget_usd / month if month else None
 
     @property
     def trains_on(self) -> Option | None:
@@ -963,6 +974,9 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
         if w.has_host and opt.host_usd and gpu.host_kind == "consumer" and opt.gpus <= 2:
             opt.purchase_usd -= opt.host_usd  # the card goes into the PC you have
             opt.host_usd = None
+        elif said is not None and said.buy_usd_per_gpu is not None and said.machine_gpus and opt.host_usd:
+            opt.purchase_usd -= opt.host_usd  # a whole machine's quote ('an 8x H100 server at $250k'): host included
+            opt.host_usd = None
     if w.runs_per_month and opt.job_usd is not None and not w.spec.serves:
         opt.job_usd_per_month = opt.job_usd * w.runs_per_month
         if opt.purchase_usd and opt.job_usd_per_month > 0:
@@ -1013,7 +1027,7 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     if w.budget_usd is not None:
         rent = opt.job_usd if job else (month * BUDGET_MONTHS if month is not None else None)
         if opt.purchase_usd is not None or rent is not None:
-            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd
+            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd and w.preference != "rent"
             can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
             checks.append(can_buy or can_rent)
     return all(checks) if checks else None
@@ -1033,6 +1047,9 @@ def _over_budget(opt: Option, w: Workload) -> str:
     if w.budget_usd_per_month is not None and opt.usd_per_month is not None:
         return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, over the "
                 f"{_cash(w.budget_usd_per_month, w)} budget")
+    if w.budget_usd is not None and w.preference == "rent" and w.spec.serves and opt.usd_per_month is not None:
+        return (f"renting costs about {_cash(opt.usd_per_month, w)} a month at {w.utilisation:.0%} use, "
+                f"{_cash(opt.usd_per_month * BUDGET_MONTHS, w)} a year, over the {_cash(w.budget_usd, w)} budget")
     if w.budget_usd is not None and opt.purchase_usd is not None:
         return f"buying costs about {_cash(opt.purchase_usd, w)}, over the {_cash(w.budget_usd, w)} budget"
     return "no price on record to check against the budget"
@@ -1047,8 +1064,8 @@ def cost_score(o: Option, w: Workload) -> float:
     """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
     if o.owned:
         return 0.0
-    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves):
-        pay = o.purchase_usd
+    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent"):
+        pay = o.purchase_usd  # a one-off budget for a service buys cards, unless renting is what it pays for
     elif not w.spec.serves:
         pay = o.job_usd
     else:  # serving: what a month costs (a reservation is billed every hour, on demand only the hours used)

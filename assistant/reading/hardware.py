@@ -7,6 +7,7 @@ import re
 from assistant.reading.intents import asked
 from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
+from assistant.reading.money_roles import credits_note
 from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
 from assistant.reading.quantities import clause_bounds, clause_of, negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
@@ -78,6 +79,8 @@ def read_budget(m: Message) -> tuple[str, float] | None:
         m.problems.append(("budget_not_positive", {}))
         return None
     said_once = word_pattern("money_once_said").search(clause)
+    if not monthly and credits_note(m, q, before, clause):
+        return "budget_usd", round(usd, 2)  # '40k in credits on aws': a total the rent stays within
     if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
         shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
         m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
@@ -367,6 +370,8 @@ def read_preference(m: Message) -> str | None:
     if not hits and not owns_nothing(m):  # "no cloud", "don't want to rent": the other way ("haven't bought any" is neither)
         hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
                 for x in word_pattern(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
+    if not hits and m.live("credits_said"):
+        return "rent"  # '40k in aws credits': credits spend only on rented cards
     if not hits and m.pending == "preference":
         key = m.text.strip(" .!")
         return vocab()["choice_words"]["preference"].get(key)

@@ -31,6 +31,8 @@ def read_prices(m: Message, u: Understanding) -> None:
     _buying_asked_about(u)
     if "rent_buy" not in u.intents and _both_priced(m):
         u.intents.add("rent_buy")  # "$2.49/hr per H100, or buy the 8x box for 280k": a rent-or-buy question
+    if "rent_buy" not in u.intents and _machine_quoted(m):
+        u.intents.add("rent_buy")  # "an 8x H100 server quoted at $250k", "整机8卡H20十七万": buying it, against renting
     if "rent_buy" not in u.intents and _reserved_pair(m):
         u.intents.add("reserve")  # "2.49/hr on demand or 1.85/hr reserved for a year": which rental
     if "rent_buy" not in u.intents and "reserve" not in u.intents:
@@ -100,7 +102,7 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         or (counted and not per_card) \
         or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
-        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(before + after))
+        or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start].split(",")[-1] + after))  # the card's words too
     if not said:
         return None
     if (hourly or monthly) and not per_card and (not machine or _fewer_than_the_machine(m, u, q, counted)):
@@ -189,6 +191,33 @@ def _both_priced(m: Message) -> bool:
                 or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])]
     bought = [q for q in amounts if q not in per_time and q.value >= 1000 and _priced(m.masked[max(0, q.start - 40):q.end + 16])]
     return bool(per_time) and bool(bought)
+
+
+def _machine_quoted(m: Message) -> bool:
+    """A machine of named cards priced to buy ('an 8x H100 server quoted at $250k', '整机8卡H20十七万'): a
+    purchase quote, neither a budget nor a card owned."""
+    if not m.gpus:
+        return False
+    for q in _amounts(m):
+        before = m.masked[max(0, q.start - 40):q.start]
+        sentence = word_pattern("sentence_start").split(m.text[max(0, q.start - 80):q.end + 24])[-1]  # the card's words too
+        if q.value < 1000 or word_pattern("price_not").search(before) or _per_time(m, q) \
+                or word_pattern("money_paid_before").search(before[-20:]):
+            continue
+        said = word_pattern("price_before").search(before[-24:].rstrip(" $¥~")) or word_pattern("price_machine").search(m.text[max(0, q.start - 40):q.start])
+        if said and word_pattern("price_machine").search(sentence):
+            return True
+    return False
+
+
+def _per_time(m: Message, q: Quantity) -> bool:
+    """An amount said per hour or per month (a rent, a monthly budget)."""
+    return bool(word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+                or word_pattern("money_hourly_word").match(m.masked[q.end:q.end + 24])
+                or word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])
+                or word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24])
+                or word_pattern("price_monthly_before").search(m.masked[max(0, q.start - 24):q.start])
+                or word_pattern("money_monthly").search(m.masked[q.end:q.end + 16]))
 
 
 def _amounts(m: Message) -> list[Quantity]:

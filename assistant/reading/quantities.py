@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from assistant.reading.latency import observed, per_token
+from assistant.reading.money_roles import money_said
 from assistant.reading.people import (
     POPULATION_FROM,
     at_once_of,
@@ -312,7 +313,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "users", at_once
     if word_pattern("concurrency_before").search(bare) and not word_pattern("time_unit_after").match(after):
         return "users", "concurrent"  # "200人用，同时30个", "peak concurrency: 40": people at once, no noun needed
-    if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after):
+    if word_pattern("budget_before").search(before) or word_pattern("budget_after").match(after) \
+            or money_said(q, before, after, lang):  # '40k in credits', '五十万够不够'
         return "money", "CNY" if lang == "zh" else "USD"
     return "", ""
 

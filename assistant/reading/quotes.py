@@ -41,7 +41,9 @@ def read_quotes(m: Message, u: Understanding) -> None:
         by_card[quote["gpu"]] = {**had, **quote}
     bought = _bought(u)
     if bought is not None:  # 'buy them at $30k each' with a rent-or-buy question: the plan's purchase price too
-        by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1]}
+        by_card[bought[0]] = {"gpu": bought[0], **by_card.get(bought[0], {}), "buy_usd_per_gpu": bought[1],
+                              **({"machine_gpus": bought[2]} if bought[2] > 1 and bought[0] not in by_card else {})}
+        # a whole machine's price, host included (not when a rent per card is quoted beside it)
     u.quotes = list(by_card.values())
     paired_prices(m, u, _hourly)  # "A100和H100分别是¥12和¥25每卡时": each card its own price
     priced_cards = [q["gpu"] for q in u.quotes if q.get("gpu")]
@@ -54,15 +56,15 @@ def read_quotes(m: Message, u: Understanding) -> None:
             u.also = None
 
 
-def _bought(u: Understanding) -> tuple[str, float] | None:
+def _bought(u: Understanding) -> tuple[str, float, int] | None:
     """The purchase price of the one card a rent-or-buy question names (prices.py), per card: it prices the
     plan's buy side in every later turn, like a rent quoted."""
     if len(u.cards) != 1:
         return None
     if "buy_usd" in u.prices:
-        return u.cards[0], round(u.prices["buy_usd"], 2)
-    if "buy_usd_machine" in u.prices and u.counts.get(u.cards[0], 1) > 1:
-        return u.cards[0], round(u.prices["buy_usd_machine"] / u.counts[u.cards[0]], 2)
+        return u.cards[0], round(u.prices["buy_usd"], 2), 1
+    if "buy_usd_machine" in u.prices and u.counts.get(u.cards[0], 1) > 1:  # the machine's cards: its price per card
+        return u.cards[0], round(u.prices["buy_usd_machine"] / u.counts[u.cards[0]], 2), u.counts[u.cards[0]]
     return None
 
 

@@ -19,7 +19,7 @@ def read_users_range(m: Message) -> list[int | None] | None:
     slot). A bare range counts at the users question only. The point sized is the slot table's, said as
     an assumption the user can change."""
     def people(q: Any) -> bool:
-        return not q.negated and (q.role == "users" or (m.pending == "users" and not q.role))
+        return not q.negated and (q.role == "users" or (m.pending == "users" and not q.role and not _clocked(m, q)))
 
     found: tuple[int, int | None] | None = None
     for low, high in zip(m.qty, m.qty[1:], strict=False):
@@ -58,6 +58,7 @@ def read_users(m: Message) -> int | None:
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
                 and not _card_price(m, q)  # "what if we buy h20, 一张八万"
+                and not _clocked(m, q)  # "9-6 weekdays": hours of the day, no count
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
         if nums:
             value = nums[-1].value
@@ -166,6 +167,8 @@ def _said_share(m: Message) -> float | None:
         hits.append((q.start, q.value / 100))
     busy = _clock_span(m)
     if busy is not None:  # "7am to 7pm": 12 hours a day, fewer on weekdays only
+        refined = vocab()["utilisation_refined_by_clock"]  # "9-6 weekdays": the hours said, not the usual working day
+        hits = [h for h in hits if h[1] not in refined]
         span = word_pattern("clock_range").search(m.masked)
         hits.append((span.start() if span else 0,
                      busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
@@ -195,21 +198,33 @@ def _hours_a_day(m: Message) -> float | None:
     return daily[-1] if daily else None
 
 
+def _clocked(m: Message, q: Any) -> bool:
+    """Whether the number is an hour of a clock range the message says ('9-6 weekdays', '9:00 to 18:00')."""
+    span = word_pattern("clock_range").search(m.masked)
+    return bool(span and span.start() <= q.start < span.end() and _clock_span(m) is not None)
+
+
+# A bare clock range said with working days ('9-6 weekdays', '8-5 mon-fri'): a morning start and an afternoon end.
+OFFICE_STARTS, OFFICE_ENDS = range(6, 12), range(1, 9)
+
+
 def _clock_span(m: Message) -> float | None:
     """The share of a day in a clock range ('7am to 7pm' 0.5, '8pm to 8am' 0.5, '9:00 to 18:00' 0.375)."""
     span = word_pattern("clock_range").search(m.masked)
     if not span:
         return None
     said = span.group(0)
-    if not (span.group(2) or span.group(4) or (":" in said and max(int(span.group(1)), int(span.group(3))) <= 24)):
-        return None  # "7am to 7pm", "9:00 to 18:00"; not "24/7 - 25 people"
+    start, end = int(span.group(1)), int(span.group(3))
+    workday = start in OFFICE_STARTS and end in OFFICE_ENDS and word_pattern("weekdays_only").search(m.masked)
+    if not (span.group(2) or span.group(4) or (":" in said and max(start, end) <= 24) or workday):
+        return None  # "7am to 7pm", "9:00 to 18:00", "9-6 weekdays"; not "24/7 - 25 people"
     if " and " in said and not re.search(r"\bbetween\s*$", m.masked[:span.start()]):
         return None  # "9am and 5pm" is a range only after "between"
 
     def hour(h: str, half: str | None) -> int:  # "8pm" is 20, "12am" 0, "18:00" 18
         return int(h) % 12 + (12 if half == "pm" else 0) if half else int(h)
 
-    start, end = hour(span.group(1), span.group(2)), hour(span.group(3), span.group(4))
+    start, end = hour(span.group(1), span.group(2)), hour(span.group(3), span.group(4) or ("pm" if workday else None))
     return ((end - start) % 24 or 24) / 24
 
 

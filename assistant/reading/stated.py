@@ -44,8 +44,9 @@ def said_of_card(m: Message) -> list[tuple[Quantity, dict]]:
         clause = _clause(m, q, start, end)
         if word_pattern("quote_limit").search(clause) or word_pattern("price_hosting").search(clause):
             continue  # 'budget $2000 for a 4090', 'colo for the 4090s is 300': no price of the card
-        if word_pattern("price_machine").search(clause) and not word_pattern("quote_each").search(clause):
-            continue  # a machine's price: rent-or-buy's (prices.py)
+        if (word_pattern("price_machine").search(clause) or word_pattern("quote_machine").search(m.text[start:q.start])) \
+                and not word_pattern("quote_each").search(clause):
+            continue  # a machine's price ('H20八卡一台十七万': the card's span holds the machine): rent-or-buy's (prices.py)
         cny = q.extra == "CNY" or (not q.extra and yuan)
         usd = q.value * (rules().usd_per_cny if cny else 1.0)
         between = m.masked[min(end, q.start):max(end, q.start)] if end <= q.start else m.masked[q.end:start]

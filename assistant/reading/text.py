@@ -124,9 +124,10 @@ def _zh_number(run: str) -> float:
 
 @cache
 def _zh_numeral_run() -> re.Pattern[str]:
-    """A run of Chinese numerals, optionally after digits ('1.5万')."""
+    """A run of Chinese numerals, optionally after digits ('1.5万'); not the digits of a name ('H20十七万' is
+    the H20 and 170,000, not 2,070,000)."""
     chars = "".join(vocab()["zh_digits"]) + "".join(vocab()["zh_units"])
-    return re.compile(rf"(?:\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
+    return re.compile(rf"(?:(?<![a-z\d.])\d{{1,12}}(?:\.\d{{1,6}})?)?[{chars}]+")
 
 
 def _zh_numerals(text: str) -> str:
