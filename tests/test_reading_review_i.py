@@ -214,3 +214,28 @@ def test_a_kv_cache_question_shows_its_formula_and_the_total(text):
     reply, = run_conversation([text])
     for figure in ("48", "8", "128", "192 KiB", "64.4 GB", "29.4 GB", "93.8 GB"):
         assert figure in reply.content, figure
+
+
+# ---------------------------------------------------------------- a card turned down by a judgement after it
+
+JUDGEMENTS_EN = ["feel sketchy for prod", "seem too risky", "are a no-go", "won't cut it", "are out", "look unreliable"]
+JUDGEMENTS_ZH = ["不靠谱", "不太行", "不放心", "不考虑", "太慢"]
+
+
+@pytest.mark.parametrize("judgement", JUDGEMENTS_EN)
+@pytest.mark.parametrize(("card", "gpu_id"), [("3090s", "rtx-3090"), ("4090s", "rtx-4090"), ("l4s", "l4")])
+def test_a_card_judged_after_it_is_ruled_out(judgement, card, gpu_id):
+    u = understand(f"{card} {judgement} tbh. what about h100 or l40s?")
+    assert u.updates.get("exclude") == [gpu_id]
+    assert gpu_id not in u.compare_gpus and gpu_id not in u.cards
+
+
+@pytest.mark.parametrize("judgement", JUDGEMENTS_ZH)
+def test_a_card_judged_after_it_is_ruled_out_in_chinese(judgement):
+    u = understand(f"4090{judgement}，H100或者L40S呢")
+    assert u.updates.get("exclude") == ["rtx-4090"] and u.compare_gpus == ["h100-sxm", "l40s"]
+
+
+@pytest.mark.parametrize("text", ["the 3090 is fine for us, what about 4090 vs 3090", "3090s are great, compare with 4090"])
+def test_a_card_praised_stays(text):
+    assert "exclude" not in understand(text).updates

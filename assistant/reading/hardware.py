@@ -9,7 +9,7 @@ from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
 from assistant.reading.money_roles import credits_note
 from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
-from assistant.reading.quantities import clause_bounds, clause_of, negated
+from assistant.reading.quantities import clause_bounds, clause_of, negated, rejected
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 from knowledge import gpus, rules
 
@@ -235,7 +235,7 @@ def read_exclude(m: Message) -> list[str] | None:
         if ruled_out:
             out.append(words[x.group()])
         ruled_out_end = x.end() if ruled_out else -1
-    out += [gpu_id for s, _e, gpu_id, _n in m.gpus if negated(m.masked, s)
+    out += [gpu_id for s, e, gpu_id, _n in m.gpus if rejected(m, s, e)
             and not word_pattern("owned_not").search(m.masked[max(0, s - 40):s])]
     allowed = _allowed_vendors(m)
     if allowed:
@@ -405,7 +405,7 @@ def read_gpus(m: Message, u: Understanding) -> None:
         return
     if u.updates.get("owned"):
         return
-    found = [g for g in m.gpus if not negated(m.masked, g[0])]
+    found = [g for g in m.gpus if not rejected(m, g[0], g[1])]
     if not found:
         return
     for s, _e, gpu_id, count in found:  # "what if I add a second 4090", "再加两张4090": more of a card you have

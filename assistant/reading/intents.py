@@ -11,7 +11,7 @@ from assistant.reading.asks import ASKS, formats_named
 from assistant.reading.message import Message, Understanding
 from assistant.reading.names import family_words
 from assistant.reading.prices import cards_named
-from assistant.reading.quantities import negated
+from assistant.reading.quantities import negated, rejected
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 
@@ -269,6 +269,9 @@ def read_question(m: Message, u: Understanding) -> None:
         u.compare_gpus, u.whatif_gpus = [], None
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
+    turned_down = sorted({g for s, e, g, _n in m.gpus if rejected(m, s, e)})
+    if code == "compare_cards" and turned_down:  # "3090s feel sketchy for prod. what about h100 or l40s?": ruled out
+        u.updates["exclude"] = sorted({*(u.updates.get("exclude") or []), *turned_down})
     u.notes = [n for n in u.notes if n[0] == "note.instances"]  # 'p5 vs p4d': which cards those are, said
     u.region_hint = None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from assistant.reading.message import Message, Quantity, Understanding
-from assistant.reading.quantities import clause_bounds, negated
+from assistant.reading.quantities import clause_bounds, negated, rejected
 from assistant.reading.quote_units import cards_for, per_card_said
 from assistant.reading.text import word_pattern
 from tools.cost import HOURS_PER_MONTH
@@ -17,7 +17,7 @@ def cards_named(m: Message) -> list[tuple[str, int]]:
     """Cards named and not ruled out, each once, with the count said (1 when none)."""
     seen: dict[str, int] = {}
     for s, e, gpu_id, count in m.gpus:
-        if not negated(m.masked, s):  # the largest count said with the card ("per H100 ... an 8x H100 box": 8)
+        if not rejected(m, s, e):  # the largest count said with the card ("per H100 ... an 8x H100 box": 8)
             said = count if re.match(r"\s*\d", m.text[s:e]) or re.search(r"x\s*\d+\s*$", m.text[s:e]) else 1
             seen[gpu_id] = max(seen.get(gpu_id, 1), said)
     return list(seen.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import TYPE_CHECKING
 
 from assistant.reading.latency import observed, per_token
 from assistant.reading.money_roles import money_said
@@ -17,6 +18,9 @@ from assistant.reading.people import (
     strip_fillers,
 )
 from assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
+
+if TYPE_CHECKING:
+    from assistant.reading.message import Message
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,12 @@ def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | N
                     per_token = float(row["zh_per_token"])
             return row["unit"], per_token, x.end()
     return None
+
+
+def rejected(m: Message, start: int, end: int) -> bool:
+    """A card ruled out by a word before it ('no 3090s') or a judgement after it ('3090s feel sketchy for prod',
+    '4090不靠谱')."""
+    return negated(m.masked, start) or bool(word_pattern("card_rejected_after").match(m.masked[end:end + 48]))
 
 
 def negated(text: str, start: int) -> bool:
