@@ -138,8 +138,8 @@ def match_card(name: str, memory_gb: float) -> tuple[str | None, str | None]:
     try:
         found = [find_gpu(name)]
     except (NotFound, BadValue) as e:  # the closest names, when they are the same card ('H100 80GB HBM3')
-        said = _model_parts(name)
-        found = [g for g in map(find_gpu, getattr(e, "suggestions", [])) if _model_parts(g.name) <= said]
+        parts = _model_parts(name)
+        found = [g for g in map(find_gpu, getattr(e, "suggestions", [])) if _model_parts(g.name) <= parts]
     for gpu in found:
         if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb:
             return gpu.id, gpu.name

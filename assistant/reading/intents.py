@@ -212,6 +212,13 @@ def _restricted(m: Message) -> bool:
     return bool(limited) and all(s in limited or negated(m.masked, s) for s, _e, _g, _n in m.gpus)
 
 
+def _turned_down(m: Message, u: Understanding, code: str) -> None:
+    """'3090s feel sketchy for prod. what about h100 or l40s?': the card judged is ruled out, the others compared."""
+    turned_down = sorted({g for s, e, g, _n in m.gpus if rejected(m, s, e)})
+    if code == "compare_cards" and turned_down:
+        u.updates["exclude"] = sorted({*(u.updates.get("exclude") or []), *turned_down})
+
+
 def read_question(m: Message, u: Understanding) -> None:
     """A question with its own reply (QUESTIONS): its intent code, and what it is about (cards,
     engines, the model, the kind of job). The values its own words filled are dropped ("in stock
@@ -269,9 +276,7 @@ def read_question(m: Message, u: Understanding) -> None:
         u.compare_gpus, u.whatif_gpus = [], None
     u.intents -= {"math", "not_sure"}
     u.updates = {k: v for k, v in u.updates.items() if k not in own and k not in m.weak}
-    turned_down = sorted({g for s, e, g, _n in m.gpus if rejected(m, s, e)})
-    if code == "compare_cards" and turned_down:  # "3090s feel sketchy for prod. what about h100 or l40s?": ruled out
-        u.updates["exclude"] = sorted({*(u.updates.get("exclude") or []), *turned_down})
+    _turned_down(m, u, code)
     u.notes = [n for n in u.notes if n[0] == "note.instances"]  # 'p5 vs p4d': which cards those are, said
     u.region_hint = None
 
