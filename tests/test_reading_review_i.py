@@ -239,3 +239,31 @@ def test_a_card_judged_after_it_is_ruled_out_in_chinese(judgement):
 @pytest.mark.parametrize("text", ["the 3090 is fine for us, what about 4090 vs 3090", "3090s are great, compare with 4090"])
 def test_a_card_praised_stays(text):
     assert "exclude" not in understand(text).updates
+
+
+# ---------------------------------------------------------------- an RL job told over several turns
+
+@pytest.mark.parametrize(("text", "samples", "completion"), [
+    ("全参，verl，每个prompt采样8条，回答2k", 8, 2000), ("每条采样16个，回答长度1k", 16, 1000),
+    ("group size 8, responses 2k", 8, 2000), ("num_generations=4, completions up to 1.5k tokens", 4, 1500)])
+def test_a_group_and_its_length_said_without_naming_rl(text, samples, completion):
+    u = understand(text)
+    assert (u.updates.get("rl_samples"), u.updates.get("rl_completion_tokens")) == (samples, completion)
+    assert "train_examples" not in u.updates and "train_tokens" not in u.updates
+
+
+def test_a_loose_response_length_in_a_serving_message_is_no_rl_length():
+    assert "rl_completion_tokens" not in understand("serve llama 3 8b, responses about 2k tokens").updates
+
+
+def test_math_reasoning_is_no_inference_job():
+    u = understand("实验室4张A100 40G，想用GRPO训Qwen2.5-7B做数学推理")
+    assert u.updates["phase"] == "fine-tune" and u.updates["objective"] == "rl"
+
+
+def test_an_rl_job_told_over_three_turns():
+    *_, reply = run_conversation(["实验室4张A100 40G，想用GRPO训Qwen2.5-7B做数学推理", "全参，verl，每个prompt采样8条，回答2k",
+                                  "不用部署，就是训练。数据7500条，2个epoch"])
+    text = reply.content
+    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；2 个 epoch" in text
+    assert "推理服务" not in text and "估算这 7,500" not in text

@@ -8,7 +8,7 @@ from assistant.reading.quantities import Quantity
 from assistant.reading.text import word_pattern
 
 # Quantities that are a count of things, not a length or money: a group size is one of them.
-COUNT_ROLES = ("", "items", "examples")
+COUNT_ROLES = ("", "items", "examples", "rl_group")
 
 
 def rl_said(m: Message) -> bool:
@@ -24,23 +24,24 @@ def read_rl_algorithm(m: Message) -> str | None:
     return "ppo" if m.live("objective.ppo") else "grpo"
 
 
-def _group(m: Message) -> Quantity | None:
-    """The count of completions per prompt, by the words after or before it."""
+def _group(m: Message, strong: bool = False) -> Quantity | None:
+    """The count of completions per prompt, by the words after or before it; `strong`: only by the words of a
+    group before it ('采样8条', 'group size 16'), which say RL even in a message that names no algorithm."""
     for q in m.qty:
         if q.role not in COUNT_ROLES or q.negated or not 1 <= q.value <= 1024:
             continue
         after = m.masked[q.end:q.end + 40]
         before = m.masked[max(0, q.start - 30):q.start]
-        if word_pattern("rl_samples_after").match(after) or word_pattern("rl_samples_before").search(before):
+        if word_pattern("rl_samples_before").search(before) or (
+                not strong and word_pattern("rl_samples_after").match(after)):
             return q
     return None
 
 
 def read_rl_samples(m: Message) -> int | None:
-    """Completions generated per prompt: '8 rollouts each', 'group size 16', '每条采样8个'."""
-    if not rl_said(m):
-        return None
-    q = _group(m)
+    """Completions generated per prompt: '8 rollouts each', 'group size 16', '每条采样8个' (the last two say RL
+    by themselves: a later turn of an RL conversation names no algorithm)."""
+    q = _group(m, strong=not rl_said(m))
     if q is None:
         return None
     if q.value < 2:
@@ -61,11 +62,14 @@ def read_rl_prompts(m: Message) -> int | None:
 
 
 def read_rl_completion_tokens(m: Message) -> int | None:
-    """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048'."""
-    if not rl_said(m):
-        return None
+    """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048', '回答2k' (said
+    in those words, read in any turn of an RL conversation: the slot matters only there)."""
     said = word_pattern("rl_completion").search(m.text)
+    if not said and (rl_said(m) or _group(m, strong=True)):
+        said = word_pattern("rl_completion_loose").search(m.text)
     if said:
         return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
+    if not rl_said(m):
+        return None
     out = m.role("output_tokens")
     return int(out[-1].value) if out and out[-1].value >= 1 else None
