@@ -241,11 +241,13 @@ def laptop_variant(name: str) -> str | None:
     when the catalog holds no laptop card of that name."""
     from knowledge import NotFound
 
-    try:
-        gpu = find_gpu(f"{name} laptop")
-    except NotFound:
-        return None
-    return gpu.id if gpu.laptop else None
+    for said in (name, re.sub(r"\s*\d+\s*g(?:b|ib)?\b", "", name)):  # 'rtx 4060 8gb laptop': its memory said too
+        try:
+            gpu = find_gpu(f"{said} laptop")
+        except NotFound:
+            continue
+        return gpu.id if gpu.laptop else None
+    return None
 
 
 def _name_start(text: str, s: int, e: int) -> int:
