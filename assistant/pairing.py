@@ -30,7 +30,7 @@ def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
 def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> PairResult | None:
     """tools.pair for the plan's cards; `call(tool, arguments, fn)` records the tool call."""
     best = rec.best
-    if not also or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+    if not also or also.get("phase") not in (None, "serve", "batch") or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
         return None
     first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
     inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,
@@ -50,7 +50,8 @@ def _name(model: str) -> str:
 def also_words(also: dict[str, Any], lang: str) -> str:
     """The second job in words, for 'from what you said'."""
     job = say(lang, f"pair.job.{also.get('phase') or 'serve'}")
-    when = say(lang, "pair.when.together" if also.get("together") else "pair.when.apart")
+    when = say(lang, "pair.when.unsized" if also.get("phase") not in (None, "serve", "batch")
+               else "pair.when.together" if also.get("together") else "pair.when.apart")
     return say(lang, "ack.also", job=job, model=_name(also["model"]) if also.get("model") else say(lang, "pair.same_model"),
                when=when)
 
@@ -69,6 +70,8 @@ def pair_headline(result: dict[str, Any] | None, lang: str) -> str | None:
 
 def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang: str, model: str = "") -> str:
     """The paragraph that says how the second job sits on the plan's cards (`model`: the first job's)."""
+    if also and also.get("phase") not in (None, "serve", "batch"):  # a training run: said, not sized here
+        return say(lang, "pair.train_unsized", second=_name(also.get("model") or model), first=_name(model))
     if not result or not also:
         return ""
     from assistant.writers import gb, hours
