@@ -1282,7 +1282,10 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
     pending = state.get("pending")
     has_answer = bool(state.get("results"))
     q = None
-    if slot:
+    quiet = _turn(state).has("no_sizing") and kind == "info"  # "just curious: vLLM or SGLang?": the answer alone
+    if quiet:
+        pass
+    elif slot:
         q = question(slot, lang)
     elif pending:
         q = question(pending, lang)
@@ -1299,7 +1302,7 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
         update["pending"] = q.slot
         if q.slot not in (state.get("asked") or []):
             update["asked"] = [*(state.get("asked") or []), q.slot]
-    elif has_answer:
+    elif has_answer and not quiet:
         parts.append(say(lang, "reply.followups"))
     message = AIMessage(content=parts[0] + ("\n\n" + "\n\n".join(parts[1:]) if len(parts) > 1 else ""),
                         additional_kwargs=_payload(kind, **extra))
