@@ -73,7 +73,7 @@ TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain", "continued-pretra
 HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
                   "server_gpus", "has_host"}
 # How the serving engines are written in a reply.
-ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "ollama": "ollama", "lm-studio": "LM Studio"}
 
 def _readable_message(item: Any) -> Any:
     """What a client sent, as a message add_messages accepts: a message without text content (none, an
@@ -270,8 +270,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             else say(lang, "slot.objective.default")
     if slot == "rl_algorithm":
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
-    if slot == "engine":
-        return say(lang, "ack.engine", value=ENGINE_NAMES.get(str(value), str(value)))
+    if slot in ("engine", "engine_app"):
+        return say(lang, f"ack.{slot}", value=ENGINE_NAMES.get(str(value), str(value)))
     if slot == "framework":
         from knowledge import frameworks
 
@@ -495,6 +495,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
         updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
+    if updates.get("engine") and updates["engine"] != "llama.cpp" and profile.engine_app:
+        updates["engine_app"] = None  # "switch to vLLM" after "with ollama": ollama is no longer the engine
     if "users_range" in updates and "users" not in updates:
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
@@ -603,7 +605,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
-    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]
+    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None
+                 and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
         turn.said.append(also_words(second, lang))
         turn.changed.append(say(lang, "pair.label"))
@@ -1098,7 +1101,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
-            if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
+            if getattr(profile, k, None) is not None and k not in defaulted
+            and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:
         said.append(also_words(second, lang))

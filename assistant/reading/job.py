@@ -316,6 +316,13 @@ def read_kv_cache(m: Message) -> int | None:
     return int(bits) if bits else None
 
 
+def read_engine_app(m: Message) -> str | None:
+    """An app named that runs llama.cpp ('with ollama', '用LM Studio'): said back by its name, sized as llama.cpp."""
+    if read_engine(m) != "llama.cpp":
+        return None
+    return _first_said(m.masked, "engine_apps")
+
+
 def read_framework(m: Message) -> str | None:
     """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
     return _first_said(m.masked, "frameworks")
