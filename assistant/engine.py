@@ -143,6 +143,7 @@ class AdvisorState(TypedDict, total=False):
     # a second job or model on the plan's cards (assistant.reading.multi, assistant.pairing): not a slot of the
     # workload the cards are sized for, but a second workload checked on them
     also: dict[str, Any] | None
+    owned_untyped: int | None  # "we have an 8-gpu box": cards owned, type not said yet; the card named next is theirs
 
 
 class AdvisorInput(TypedDict):
@@ -197,6 +198,7 @@ class Turn(BaseModel):
     with_spare: bool = False  # "the total including the spare"
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
     ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
+    owned_untyped: int | None = None  # "we have an 8-gpu box" this turn: which card is asked, nothing else
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -433,7 +435,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
-                "also": None,
+                "also": None, "owned_untyped": None,
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
@@ -443,6 +445,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if second and second.get("model") and not _known_model(second["model"]):
         second = None
     unknown_card = _described_card(u, state, updates, lang, turn)
+    untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
@@ -607,6 +610,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None
                  and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
+    if untyped:
+        turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
         turn.said.append(also_words(second, lang))
         turn.changed.append(say(lang, "pair.label"))
@@ -633,7 +638,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
-                              **({"also": second} if second else {})}
+                              **({"also": second} if second else {}), "owned_untyped": untyped}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
@@ -993,8 +998,8 @@ def route(state: AdvisorState) -> Route:
                                        state.get("asked") or []) is None:
             return "answer"
         return "ask"
-    if turn.has("reset") or turn.has("empty") or turn.problems:
-        return "reply"
+    if turn.has("reset") or turn.has("empty") or turn.problems or turn.owned_untyped:
+        return "reply"  # (cards owned with no type: which card, the one question)
     if _question_code(turn, has_answer):
         return "inform"
     if turn.topic or turn.has("best_gpu"):
@@ -1022,6 +1027,20 @@ def route(state: AdvisorState) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or []) is None:
         return "answer"
     return "ask"
+
+
+def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any], turn: Turn) -> int | None:
+    """'we have an 8-gpu box', '手上有一台8卡的': the count kept until the card is said, and the card named next
+    ('A100s', '都是H20') is the owned one. Returns the count still waiting for its card (None: none)."""
+    waiting = state.get("owned_untyped")
+    if u.owned_untyped:
+        turn.owned_untyped = u.owned_untyped
+        return u.owned_untyped
+    if waiting and "owned" not in updates and len(u.compare_gpus) == 1 and not u.whatif_gpus:
+        updates["owned"] = [f"{waiting}x {u.compare_gpus[0]}"]
+        u.compare_gpus = []
+        return None
+    return None if updates.get("owned") else waiting
 
 
 def _question_code(turn: Turn, has_answer: bool) -> str | None:
@@ -1106,6 +1125,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     second = state.get("also")
     if second:
         said.append(also_words(second, lang))
+    if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
+        said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
     answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
@@ -1237,6 +1258,9 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     elif turn.problems:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
+    elif turn.owned_untyped:  # "we have an 8-gpu box": which card, and nothing else asked this turn
+        text = _preface(turn, lang) + say(lang, "reply.which_owned_card", n=turn.owned_untyped)
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("question", slot="owned"))]}
     elif turn.topic:
         parts.append(writers.glossary_reply(turn.topic, lang))
         extra["topic"] = turn.topic

@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.reading.cards import lone_servers, outside_catalog
-from assistant.reading.names import find_engines, find_gpus, find_models, unknown_model, unsold_mac
+from assistant.reading.names import (
+    find_engines,
+    find_gpus,
+    find_models,
+    unknown_model,
+    unsold_mac,
+    variant_notes,
+)
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
 
@@ -50,12 +57,14 @@ class Understanding:
     ask: dict[str, Any] = field(default_factory=dict)  # what a question about the plan is about (reading.asks)
     online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
     second: dict[str, Any] | None = None  # a second job or model beside the first (reading.multi)
+    owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
 
     @property
     def empty(self) -> bool:
         return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
-                    or self.choice is not None or self.unknown_model or self.card_count)
+                    or self.choice is not None or self.unknown_model or self.card_count
+                    or self.owned_untyped)
 
 
 @dataclass
@@ -117,7 +126,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
-    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note]
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note] + variant_notes(text, names, raw)
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:
             number, unit, per_token = q.said.split("|")

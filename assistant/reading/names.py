@@ -115,6 +115,25 @@ def _resolve_token(word: str) -> str | None:
     return None if model.family == "generic" else model.id
 
 
+def _same_shape(gram: str) -> str | None:
+    """The catalog model a variant's name is built on ('qwen2.5-math 7b' -> qwen2.5-7b), when the variant has no
+    entry of its own; said back by `variant_notes`."""
+    stripped = word_pattern("same_shape_variant").sub(" ", gram)
+    return model_index().get(normalise(stripped)) if stripped != gram else None
+
+
+def variant_notes(text: str, names: list[tuple[int, int, str]], raw: str) -> list[tuple[str, dict[str, str]]]:
+    """'Qwen2.5-Math 7B' read as Qwen2.5 7B: said, never silently (the variant's weights differ, its shape not)."""
+    notes = []
+    for start, end, model_id in names:
+        typed = text[start:end]
+        name = find_model(model_id).name
+        if word_pattern("same_shape_variant").search(typed) and not word_pattern("same_shape_variant").search(name.lower()):
+            as_typed = re.search(re.escape(typed).replace(r"\ ", r"[\s\-_]*"), raw, re.IGNORECASE)
+            notes.append(("note.model_variant", {"typed": as_typed.group() if as_typed else typed, "base": name}))
+    return notes
+
+
 def find_models(text: str) -> list[tuple[int, int, str]]:
     """Catalog models named in the text: (start, end, id), longest names first, no overlaps."""
     index = model_index()
@@ -128,7 +147,8 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
             if any(taken[start:end]):
                 continue
             key = normalise(gram)
-            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None)
+            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None) \
+                or _same_shape(gram)
             words = gram.split()
             if fuzzy and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
                     and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
