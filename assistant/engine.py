@@ -990,6 +990,12 @@ def next_node(state: AdvisorState) -> Route:
 def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
     turn = _turn(state)
+    if turn.owned_untyped and not (turn.has("reset") or turn.problems):
+        return "ask"  # "we have an 8-gpu box": which card, the one question
+    return _route(state, turn)
+
+
+def _route(state: AdvisorState, turn: Turn) -> Route:
     has_answer = bool(state.get("results"))
     known = state.get("profile") or {}
     if turn.has("best_gpu") and known.get("phase") and known.get("model") and not turn.problems:
@@ -998,8 +1004,8 @@ def route(state: AdvisorState) -> Route:
                                        state.get("asked") or []) is None:
             return "answer"
         return "ask"
-    if turn.has("reset") or turn.has("empty") or turn.problems or turn.owned_untyped:
-        return "reply"  # (cards owned with no type: which card, the one question)
+    if turn.has("reset") or turn.has("empty") or turn.problems:
+        return "reply"
     if _question_code(turn, has_answer):
         return "inform"
     if turn.topic or turn.has("best_gpu"):
@@ -1075,12 +1081,15 @@ def _preface(turn: Turn, lang: str) -> str:
 
 def ask_node(state: AdvisorState) -> dict[str, Any]:
     lang = _lang(state)
+    turn = _turn(state)
+    preface = _preface(turn, lang)
+    if turn.owned_untyped:  # "we have an 8-gpu box": which card, and nothing else asked this turn
+        text = preface + say(lang, "reply.which_owned_card", n=turn.owned_untyped)
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("question", slot="owned"))]}
     profile = Profile.model_validate(state.get("profile") or {})
     asked = list(state.get("asked") or [])
     q = next_question(profile, state.get("defaulted") or {}, asked, lang)
     assert q is not None  # route() only comes here when there is a question
-    turn = _turn(state)
-    preface = _preface(turn, lang)
     update: dict[str, Any] = {}
     if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan (state "deferred")
         preface += say(lang, "reply.also_later") + " "
@@ -1258,9 +1267,6 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     elif turn.problems:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
-    elif turn.owned_untyped:  # "we have an 8-gpu box": which card, and nothing else asked this turn
-        text = _preface(turn, lang) + say(lang, "reply.which_owned_card", n=turn.owned_untyped)
-        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("question", slot="owned"))]}
     elif turn.topic:
         parts.append(writers.glossary_reply(turn.topic, lang))
         extra["topic"] = turn.topic
