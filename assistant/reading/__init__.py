@@ -282,6 +282,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_framework_why(m, u)
     if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+    if "engine" not in u.updates:
+        u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
     return u
 
