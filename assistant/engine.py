@@ -498,8 +498,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "fit_check" in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards)
         updates["only"] = [card if re.match(r"\d", card) else f"1x {card}" for card in updates["only"]]
-    if updates.get("engine") and updates["engine"] != "llama.cpp" and profile.engine_app:
-        updates["engine_app"] = None  # "switch to vLLM" after "with ollama": ollama is no longer the engine
+    if updates.get("engine") and updates["engine"] != "llama.cpp":
+        if profile.engine_app:
+            updates["engine_app"] = None  # "with vllm" after "with ollama": ollama is no longer the engine
+        if "precision" not in updates and profile.precision == "q4_k_m" \
+                and defaulted.get("precision") == say(lang, "assume.gguf_default"):
+            updates["precision"] = None  # the GGUF file assumed for llama.cpp is no file of vLLM's: its own default
     if "users_range" in updates and "users" not in updates:
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
