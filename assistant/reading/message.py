@@ -14,10 +14,10 @@ from assistant.reading.names import (
     find_models,
     unknown_model,
     unsold_mac,
-    variant_notes,
 )
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+from assistant.reading.variants import line_named, variant_notes
 
 
 @dataclass
@@ -126,7 +126,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
-    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note] + variant_notes(text, names, raw)
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, servers) if note] + variant_notes(text, names, raw) \
+        + [note for note in (line_named(text, names),) if note]
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:
             number, unit, per_token = q.said.split("|")
