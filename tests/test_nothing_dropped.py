@@ -226,3 +226,27 @@ def test_untyped_cards_stay_said_when_the_card_is_not_given() -> None:
 @pytest.mark.parametrize("text", ["we have 8 H100s", "we don't have 8 gpus", "we have 2 servers", "我们有8张A100"])
 def test_typed_or_negated_cards_are_not_untyped(text: str) -> None:
     assert understand(text).owned_untyped is None
+
+
+# ---------------------------------------------------------------- a model line with no size is said, never dropped
+
+LINES = [("llama 3", "Llama 3", "8B/70B"), ("qwen2.5", "Qwen2.5", "0.5B/1.5B/3B/7B/14B/32B/72B"),
+         ("Llama 3.1", "Llama 3.1", "8B/70B/405B"), ("gemma 3", "Gemma 3", "1B/4B/12B/27B")]
+LINE_TEXT = {"en": ["serve {m} for 10 users", "we want to run {m} for our team of 10"],
+             "zh": ["我们要部署{m}给10个人用", "想用{m}给团队10个人用"]}
+
+
+@pytest.mark.parametrize("lang,template,typed,line,sizes", [
+    (lang, t, *x) for lang in ("en", "zh") for t in LINE_TEXT[lang] for x in LINES])
+def test_line_without_size_is_said(lang: str, template: str, typed: str, line: str, sizes: str) -> None:
+    [(state, text)] = talk([template.format(m=typed)])
+    assert not state["profile"].get("model") and state["pending"] in ("model", "phase")
+    said = f"You named {line} with no size: it comes in {sizes}." if lang == "en" else f"你提到了 {line}，但没说大小：它有 {sizes} 这几种。"
+    assert said in text
+
+
+@pytest.mark.parametrize("text,model", [("serve llama 3 8b for 10 users", "llama-3-8b"),
+                                        ("run llama 3.2 3b locally", "llama-3.2-3b"), ("lama 3.1 8b for 5 users", "llama-3.1-8b")])
+def test_sized_names_still_resolve(text: str, model: str) -> None:
+    u = understand(text)
+    assert u.updates["model"] == model and not any(k == "note.line_no_size" for k, _ in u.notes)
