@@ -250,3 +250,11 @@ def test_line_without_size_is_said(lang: str, template: str, typed: str, line: s
 def test_sized_names_still_resolve(text: str, model: str) -> None:
     u = understand(text)
     assert u.updates["model"] == model and not any(k == "note.line_no_size" for k, _ in u.notes)
+
+
+@pytest.mark.parametrize("text,n", [("deploy qwen2.5 72b on our 8 gpus", 8), ("用我们的4张卡部署qwen2.5 7b", 4),
+                                    ("在我的2张卡上跑llama 3 8b", 2), ("our 4-card workstation should run it", 4),
+                                    ("we got 6 cards in the lab", 6)])
+def test_untyped_cards_in_other_words(text: str, n: int) -> None:
+    u = understand(text)
+    assert u.owned_untyped == n and not u.updates.get("owned")
