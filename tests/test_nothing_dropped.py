@@ -258,3 +258,14 @@ def test_sized_names_still_resolve(text: str, model: str) -> None:
 def test_untyped_cards_in_other_words(text: str, n: int) -> None:
     u = understand(text)
     assert u.owned_untyped == n and not u.updates.get("owned")
+
+
+@pytest.mark.parametrize("text,lang", [("run qwen2.5 7b on my mac with ollama", "en"),
+                                       ("I want to run qwen2.5-coder-32b on my macbook pro with LM Studio", "en"),
+                                       ("在我的mac上用ollama跑qwen2.5 7b", "zh"), ("我想在我的苹果电脑上跑qwen2.5 7b", "zh")])
+def test_unnamed_mac_is_said_and_named_mac_is_used(text: str, lang: str) -> None:
+    turns = talk([text, "it's an M2 Max 64GB" if lang == "en" else "是M2 Max 64GB的"])
+    said = "You said your Mac but not which one" if lang == "en" else "你说了是自己的 Mac，但没说哪一款"
+    assert said in turns[0][1]
+    assert turns[1][0]["profile"]["owned"] == ["1x apple-m2-max-38c-64gb"]
+    assert understand("run qwen2.5 7b on my M2 Max 64GB").notes == []

@@ -15,8 +15,13 @@ MAX_UNTYPED = 64
 
 
 def read_owned_untyped(m: Message, u: Understanding) -> None:
-    """A count of owned cards with no card named anywhere in the message: kept in `u.owned_untyped`."""
+    """A count of owned cards with no card named anywhere in the message: kept in `u.owned_untyped`. A Mac of
+    the user's with no chip said ('on my mac'): the note that asks which."""
     if m.gpus or m.unknown_card or u.updates.get("owned") or u.compare_gpus or u.whatif_gpus:
+        return
+    mac = word_pattern("mac_unnamed").search(m.masked)
+    if mac and not negated(m.masked, mac.start()):
+        u.notes.append(("note.mac_unnamed", {}))
         return
     x = word_pattern("owned_untyped").search(m.masked)
     if x is None or negated(m.masked, x.start()):
