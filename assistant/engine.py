@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
-from assistant.pairing import also_words, pair_headline, pair_words
+from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.generation import missing_size, same_generation
@@ -441,7 +441,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
-    second = None if u.topic else added_model(u, profile.model_dump(), updates)
+    second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
+        state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):
         second = None
     unknown_card = _described_card(u, state, updates, lang, turn)

@@ -38,6 +38,26 @@ def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> Pa
     return call("pair", inp.model_dump(mode="json"), lambda: pair(inp))
 
 
+def _kind(phase: str | None) -> str | None:
+    """The kind of job a phase is, as the `also` slot says it: serve, batch or fine-tune."""
+    if phase in ("fine-tune", "pretrain", "continued-pretrain"):
+        return "fine-tune"
+    return "batch" if phase == "batch" else "serve" if phase in ("serve", "production") else None
+
+
+def swapped_job(also: dict[str, Any] | None, current: dict[str, Any], updates: dict[str, Any]) -> dict[str, Any] | None:
+    """'fine-tune llama 3 8b with qlora on 20k examples' when that training run was the second job: it is now the
+    plan, and the job sized before becomes the second one (kept, never dropped); and back again."""
+    if not also or not updates.get("model") or updates.get("model") != also.get("model"):
+        return None
+    before = _kind(current.get("phase"))
+    if _kind(updates.get("phase") or current.get("phase")) != also.get("phase") or before is None \
+            or not current.get("model") or current["model"] == also["model"]:
+        return None
+    return {"phase": before, "model": current["model"], "users": current.get("users"),
+            "batch_items": current.get("batch_items"), "together": False, "together_said": False}
+
+
 def _name(model: str) -> str:
     from knowledge import find_model
 
@@ -72,6 +92,9 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
     """The paragraph that says how the second job sits on the plan's cards (`model`: the first job's)."""
     if also and also.get("phase") not in (None, "serve", "batch"):  # a training run: said, not sized here
         return say(lang, "pair.train_unsized", second=_name(also.get("model") or model), first=_name(model))
+    if also and not result:  # the plan is a training run: the inference job beside it is said, sized on its own
+        return say(lang, "pair.inference_unsized", second=_name(also.get("model") or model), first=_name(model),
+                   job=say(lang, f"pair.job.{also.get('phase') or 'serve'}"))
     if not result or not also:
         return ""
     from assistant.writers import gb, hours

@@ -269,3 +269,19 @@ def test_unnamed_mac_is_said_and_named_mac_is_used(text: str, lang: str) -> None
     assert said in turns[0][1]
     assert turns[1][0]["profile"]["owned"] == ["1x apple-m2-max-38c-64gb"]
     assert understand("run qwen2.5 7b on my M2 Max 64GB").notes == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_asking_for_the_second_job_swaps_the_two(lang: str) -> None:
+    script = {"en": ["serve qwen2.5-7b for the support team and also fine-tune llama 3 8b on our tickets",
+                     "we have 2 A6000s", "fine-tune llama 3 8b with qlora on 20k examples", "serve qwen2.5 7b"],
+              "zh": ["给客服团队部署qwen2.5-7b，同时还要用我们的工单微调llama 3 8b", "我们有2张A6000",
+                     "用qlora在2万条样本上微调llama 3 8b", "部署qwen2.5 7b"]}[lang]
+    turns = talk(script)
+    state, text = turns[2]
+    assert state["profile"]["phase"] == "fine-tune" and state["profile"]["model"] == "llama-3-8b"
+    assert state["also"]["phase"] == "serve" and state["also"]["model"] == "qwen2.5-7b"
+    assert "Qwen2.5 7B" in text and kind(state) == "answer"
+    state, text = turns[3]
+    assert state["profile"]["phase"] == "serve" and state["profile"]["model"] == "qwen2.5-7b"
+    assert state["also"]["phase"] == "fine-tune" and state["also"]["model"] == "llama-3-8b" and "Llama 3 8B" in text
