@@ -308,8 +308,8 @@ def engine_choice(ctx: Context) -> str:
     rec = ctx.rec
     if rec and rec.best and rec.best.engine:
         app = ctx.profile.get("engine_app") if rec.best.engine == "llama.cpp" else None
-        runs = ctx.say("engine_app.name", app=APP_NAMES.get(app, app)) if app else None
-        lines.append(ctx.say("info.engine.plan", engine=runs or rec.best.runtime or _engine(rec.best.engine).name,
+        app_words = ctx.say("engine_app.name", app=APP_NAMES.get(app, app)) if app else None
+        lines.append(ctx.say("info.engine.plan", engine=app_words or rec.best.runtime or _engine(rec.best.engine).name,
                              option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return "\n".join(lines)
 
