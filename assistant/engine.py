@@ -22,7 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import detect, say
-from assistant.pairing import also_words, pair_headline, pair_words
+from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.generation import missing_size, same_generation
@@ -74,7 +74,7 @@ TRAINING_PHASES = ("fine-tune", "train-and-serve", "pretrain", "continued-pretra
 HARDWARE_SLOTS = {"owned", "only", "exclude", "region", "budget_usd", "budget_usd_per_month", "preference", "phase",
                   "server_gpus", "has_host"}
 # How the serving engines are written in a reply.
-ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp"}
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "llama.cpp": "llama.cpp", "ollama": "ollama", "lm-studio": "LM Studio"}
 
 def _readable_message(item: Any) -> Any:
     """What a client sent, as a message add_messages accepts: a message without text content (none, an
@@ -144,6 +144,7 @@ class AdvisorState(TypedDict, total=False):
     # a second job or model on the plan's cards (assistant.reading.multi, assistant.pairing): not a slot of the
     # workload the cards are sized for, but a second workload checked on them
     also: dict[str, Any] | None
+    owned_untyped: int | None  # "we have an 8-gpu box": cards owned, type not said yet; the card named next is theirs
 
 
 class AdvisorInput(TypedDict):
@@ -198,6 +199,7 @@ class Turn(BaseModel):
     with_spare: bool = False  # "the total including the spare"
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
     ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
+    owned_untyped: int | None = None  # "we have an 8-gpu box" this turn: which card is asked, nothing else
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -283,8 +285,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
             else say(lang, "slot.objective.default")
     if slot == "rl_algorithm":
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
-    if slot == "engine":
-        return say(lang, "ack.engine", value=ENGINE_NAMES.get(str(value), str(value)))
+    if slot in ("engine", "engine_app"):
+        return say(lang, f"ack.{slot}", value=ENGINE_NAMES.get(str(value), str(value)))
     if slot == "framework":
         from knowledge import frameworks
 
@@ -452,16 +454,18 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
-                "also": None,
+                "also": None, "owned_untyped": None,
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
-    second = None if u.topic else added_model(u, profile.model_dump(), updates)
+    second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
+        state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):
         second = None
     unknown_card = _described_card(u, state, updates, lang, turn)
+    untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
     if _keeps_broader_phase(profile.phase, updates.get("phase"), text):
@@ -540,6 +544,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         model = updates.get("model") or profile.model
         updates["only"] = [card if re.match(r"\d", card) or _beyond_a_server(model, stated, card) else f"1x {card}"
                            for card in updates["only"]]
+    if updates.get("engine") and updates["engine"] != "llama.cpp":
+        if profile.engine_app:
+            updates["engine_app"] = None  # "with vllm" after "with ollama": ollama is no longer the engine
+        if "precision" not in updates and profile.precision == "q4_k_m" \
+                and defaulted.get("precision") == say(lang, "assume.gguf_default"):
+            updates["precision"] = None  # the GGUF file assumed for llama.cpp is no file of vLLM's: its own default
     if "users_range" in updates and "users" not in updates:
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
@@ -648,7 +658,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
-    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None]
+    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None
+                 and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
+    if untyped:
+        turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
         turn.said.append(also_words(second, lang))
         turn.changed.append(say(lang, "pair.label"))
@@ -675,7 +688,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
-                              **({"also": second} if second else {})}
+                              **({"also": second} if second else {}), "owned_untyped": untyped}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
@@ -1036,6 +1049,12 @@ def next_node(state: AdvisorState) -> Route:
 def route(state: AdvisorState) -> Route:
     """Which reply this turn gets: a pure function of the state."""
     turn = _turn(state)
+    if turn.owned_untyped and not (turn.has("reset") or turn.problems):
+        return "ask"  # "we have an 8-gpu box": which card, the one question
+    return _route(state, turn)
+
+
+def _route(state: AdvisorState, turn: Turn) -> Route:
     has_answer = bool(state.get("results"))
     known = state.get("profile") or {}
     if turn.has("best_gpu") and known.get("phase") and known.get("model") and not turn.problems:
@@ -1075,6 +1094,20 @@ def route(state: AdvisorState) -> Route:
     return "ask"
 
 
+def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any], turn: Turn) -> int | None:
+    """'we have an 8-gpu box', '手上有一台8卡的': the count kept until the card is said, and the card named next
+    ('A100s', '都是H20') is the owned one. Returns the count still waiting for its card (None: none)."""
+    waiting = state.get("owned_untyped")
+    if u.owned_untyped:
+        turn.owned_untyped = u.owned_untyped
+        return u.owned_untyped
+    if waiting and "owned" not in updates and len(u.compare_gpus) == 1 and not u.whatif_gpus:
+        updates["owned"] = [f"{waiting}x {u.compare_gpus[0]}"]
+        u.compare_gpus = []
+        return None
+    return None if updates.get("owned") else waiting
+
+
 def _question_code(turn: Turn, has_answer: bool) -> str | None:
     """The question with its own reply this turn asks (assistant.inform), or None: an intent code of the
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
@@ -1107,12 +1140,15 @@ def _preface(turn: Turn, lang: str) -> str:
 
 def ask_node(state: AdvisorState) -> dict[str, Any]:
     lang = _lang(state)
+    turn = _turn(state)
+    preface = _preface(turn, lang)
+    if turn.owned_untyped:  # "we have an 8-gpu box": which card, and nothing else asked this turn
+        text = preface + say(lang, "reply.which_owned_card", n=turn.owned_untyped)
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("question", slot="owned"))]}
     profile = Profile.model_validate(state.get("profile") or {})
     asked = list(state.get("asked") or [])
     q = next_question(profile, state.get("defaulted") or {}, asked, lang)
     assert q is not None  # route() only comes here when there is a question
-    turn = _turn(state)
-    preface = _preface(turn, lang)
     update: dict[str, Any] = {}
     if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan (state "deferred")
         preface += say(lang, "reply.also_later") + " "
@@ -1152,10 +1188,13 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
     said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
-            if getattr(profile, k, None) is not None and k not in defaulted]  # read from the user's words
+            if getattr(profile, k, None) is not None and k not in defaulted
+            and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:
         said.append(also_words(second, lang))
+    if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
+        said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
     after = ""
     answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
@@ -1336,7 +1375,10 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
     pending = state.get("pending")
     has_answer = bool(state.get("results"))
     q = None
-    if slot:
+    quiet = _turn(state).has("no_sizing") and kind == "info"  # "just curious: vLLM or SGLang?": the answer alone
+    if quiet:
+        pass
+    elif slot:
         q = question(slot, lang)
     elif pending:
         q = question(pending, lang)
@@ -1353,7 +1395,7 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
         update["pending"] = q.slot
         if q.slot not in (state.get("asked") or []):
             update["asked"] = [*(state.get("asked") or []), q.slot]
-    elif has_answer:
+    elif has_answer and not quiet:
         parts.append(say(lang, "reply.followups"))
     message = AIMessage(content=parts[0] + ("\n\n" + "\n\n".join(parts[1:]) if len(parts) > 1 else ""),
                         additional_kwargs=_payload(kind, **extra))

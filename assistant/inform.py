@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from assistant.catalog import localise, say
-from assistant.writers import _break_even, hours, money, pct, seconds, tps
+from assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from knowledge import engines, find_gpu, find_model, rules
 from knowledge.schema import Engine, Gpu
 from tools.cost import price_quote
@@ -319,7 +319,9 @@ def engine_choice(ctx: Context) -> str:
         ctx.data["pick"] = {"engine": pick[0], "because": pick[1]}
     rec = ctx.rec
     if rec and rec.best and rec.best.engine:
-        lines.append(ctx.say("info.engine.plan", engine=rec.best.runtime or _engine(rec.best.engine).name,
+        app = ctx.profile.get("engine_app") if rec.best.engine == "llama.cpp" else None
+        app_words = ctx.say("engine_app.name", app=APP_NAMES.get(app, app)) if app else None
+        lines.append(ctx.say("info.engine.plan", engine=app_words or rec.best.runtime or _engine(rec.best.engine).name,
                              option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return "\n".join(lines)
 

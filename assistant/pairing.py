@@ -30,12 +30,32 @@ def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
 def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> PairResult | None:
     """tools.pair for the plan's cards; `call(tool, arguments, fn)` records the tool call."""
     best = rec.best
-    if not also or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+    if not also or also.get("phase") not in (None, "serve", "batch") or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
         return None
     first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
     inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,
                     together=bool(also.get("together")), first_per_gpu_bytes=best.serve_per_gpu_bytes or None)
     return call("pair", inp.model_dump(mode="json"), lambda: pair(inp))
+
+
+def _kind(phase: str | None) -> str | None:
+    """The kind of job a phase is, as the `also` slot says it: serve, batch or fine-tune."""
+    if phase in ("fine-tune", "pretrain", "continued-pretrain"):
+        return "fine-tune"
+    return "batch" if phase == "batch" else "serve" if phase in ("serve", "production") else None
+
+
+def swapped_job(also: dict[str, Any] | None, current: dict[str, Any], updates: dict[str, Any]) -> dict[str, Any] | None:
+    """'fine-tune llama 3 8b with qlora on 20k examples' when that training run was the second job: it is now the
+    plan, and the job sized before becomes the second one (kept, never dropped); and back again."""
+    if not also or not updates.get("model") or updates.get("model") != also.get("model"):
+        return None
+    before = _kind(current.get("phase"))
+    if _kind(updates.get("phase") or current.get("phase")) != also.get("phase") or before is None \
+            or not current.get("model") or current["model"] == also["model"]:
+        return None
+    return {"phase": before, "model": current["model"], "users": current.get("users"),
+            "batch_items": current.get("batch_items"), "together": False, "together_said": False}
 
 
 def _name(model: str) -> str:
@@ -50,7 +70,8 @@ def _name(model: str) -> str:
 def also_words(also: dict[str, Any], lang: str) -> str:
     """The second job in words, for 'from what you said'."""
     job = say(lang, f"pair.job.{also.get('phase') or 'serve'}")
-    when = say(lang, "pair.when.together" if also.get("together") else "pair.when.apart")
+    when = say(lang, "pair.when.unsized" if also.get("phase") not in (None, "serve", "batch")
+               else "pair.when.together" if also.get("together") else "pair.when.apart")
     return say(lang, "ack.also", job=job, model=_name(also["model"]) if also.get("model") else say(lang, "pair.same_model"),
                when=when)
 
@@ -69,6 +90,11 @@ def pair_headline(result: dict[str, Any] | None, lang: str) -> str | None:
 
 def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang: str, model: str = "") -> str:
     """The paragraph that says how the second job sits on the plan's cards (`model`: the first job's)."""
+    if also and also.get("phase") not in (None, "serve", "batch"):  # a training run: said, not sized here
+        return say(lang, "pair.train_unsized", second=_name(also.get("model") or model), first=_name(model))
+    if also and not result:  # the plan is a training run: the inference job beside it is said, sized on its own
+        return say(lang, "pair.inference_unsized", second=_name(also.get("model") or model), first=_name(model),
+                   job=say(lang, f"pair.job.{also.get('phase') or 'serve'}"))
     if not result or not also:
         return ""
     from assistant.writers import gb, hours

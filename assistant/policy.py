@@ -33,6 +33,7 @@ class Profile(BaseModel):
     rl_completion_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per completion
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     engine: Literal["vllm", "sglang", "llama.cpp"] | None = None  # the serving engine named
+    engine_app: Literal["ollama", "lm-studio"] | None = None  # an app named that runs llama.cpp ("with ollama")
     qlora_base: Literal[8, 4, 2] | None = None  # bits of QLoRA's frozen base ("qlora with an 8-bit base")
     precision: str | None = None
     kv_cache: Literal[8, 4] | None = None  # bits of the KV cache the user asked for ("fp8 kv cache")

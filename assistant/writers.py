@@ -35,6 +35,7 @@ from tools.recommend import (
 )
 
 GB = 1e9
+APP_NAMES = {"ollama": "ollama", "lm-studio": "LM Studio"}  # apps that run llama.cpp, as they are written
 
 
 def gb(n: float) -> str:
@@ -340,7 +341,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     for note in notes or []:
         lines += [note, ""]
     if rec.offload_leads:
-        lines += _offload_lines(rec, lang)
+        lines += _offload_lines(rec, lang, profile.engine_app)
     if rec.relaxed and best is not None and best.owned and rec.instead_model:  # a smaller model on your card
         lines += [say(lang, "answer.relaxed_model", asked=model_words(rec.instead_model, lang),
                       change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
@@ -352,7 +353,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if rec.ruled_out:
         lines += [say(lang, "answer.domestic_ruled_out", cards=cards_words(rec.ruled_out, lang)), ""]
     lines += _home_alternative(rec, lang)
-    lines += [] if rec.offload_leads else _offload_lines(rec, lang)
+    lines += [] if rec.offload_leads else _offload_lines(rec, lang, profile.engine_app)
     if rec.offload_leads and best is not None and not best.owned:
         # your card with part in RAM is the answer: the rented cards below are the all-on-a-card alternative,
         # not a plan that replaces it (no "cannot do this", no renting the whole service, no rent-or-buy)
@@ -373,7 +374,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
                           option=gpu_words(share), context=f"{rec.owned_context:,}", full=f"{rec.workload.context:,}",
                           n=f"{rec.owned_users:,}"), ""]
     if best:
-        lines += _figures(answer, lang)
+        lines += _figures(answer, lang, profile.engine_app)
     lines += _better_lines(rec, lang)
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok]:
@@ -445,7 +446,7 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
     return [*lines, ""]
 
 
-def _offload_lines(rec: Recommendation, lang: str) -> list[str]:
+def _offload_lines(rec: Recommendation, lang: str, app: str | None = None) -> list[str]:
     """The model asked for on your own card with part of it in system RAM (tools.offload): the split, the RAM
     it takes and the speed range the RAM's bandwidth gives."""
     o = rec.offload
@@ -462,7 +463,10 @@ def _offload_lines(rec: Recommendation, lang: str) -> list[str]:
     if o.mode == "experts":
         return [say(lang, "answer.offload_experts", n=o.cpu_moe_layers or 0, **figures), ""]
     pre = "-".join(f"{x:,.0f}" for x in o.prefill_tokens_per_s_range)
-    return [say(lang, "answer.offload_layers", ngl=o.gpu_layers, prefill=pre, **figures), ""]
+    text = say(lang, "answer.offload_layers", ngl=o.gpu_layers, prefill=pre, **figures)
+    if app == "ollama":  # the same split in ollama's own words: the layers it puts on the GPU
+        text += say(lang, "answer.offload_ollama", ngl=o.gpu_layers)
+    return [text, ""]
 
 
 def _better_lines(rec: Recommendation, lang: str) -> list[str]:
@@ -697,7 +701,7 @@ def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     return [line + say(lang, "fig.end"), "", *[x for f in run.findings for x in (finding_sentence(f, lang), "")]]
 
 
-def _figures(answer: Answer, lang: str) -> list[str]:
+def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
     rec = answer.recommend
     w, best = rec.workload, rec.best
     assert best is not None
@@ -721,7 +725,9 @@ def _figures(answer: Answer, lang: str) -> list[str]:
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:,.0f}" if w.min_tokens_per_s >= 10 else f"{w.min_tokens_per_s:.3g}")
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
-        if best.runtime:
+        if best.runtime and app and best.engine == "llama.cpp":  # "with ollama": named, its llama.cpp underneath
+            line += say(lang, "fig.engine_app", app=APP_NAMES.get(app, app))
+        elif best.runtime:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)

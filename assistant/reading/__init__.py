@@ -68,6 +68,7 @@ from assistant.reading.job import (
     read_batch_items,
     read_batch_output_tokens,
     read_engine,
+    read_engine_app,
     read_epochs,
     read_example_tokens,
     read_framework,
@@ -128,6 +129,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from assistant.reading.untyped import read_owned_untyped
 from assistant.reading.weigh import read_weigh
 from knowledge import gpus
 from knowledge.clouds import clouds
@@ -146,6 +148,7 @@ READERS = (
     ("rl_completion_tokens", read_rl_completion_tokens),
     ("framework", read_framework),
     ("engine", read_engine),
+    ("engine_app", read_engine_app),
     ("precision", read_precision),
     ("kv_cache", read_kv_cache),
     ("population", read_population),
@@ -242,6 +245,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_gpus(m, u)
     read_card_count(m, u)
     read_own_box(m, u)
+    read_owned_untyped(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):
@@ -292,6 +296,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_framework_why(m, u)
     if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+    if "engine" not in u.updates:
+        u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
     return u
 

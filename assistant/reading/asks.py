@@ -17,7 +17,7 @@ from assistant.reading.text import vocab, word_pattern
 # Intent codes of these questions, in the order they are tried (assistant/asks.py answers each).
 ASKS = ("interconnect", "parallelism", "formats")
 # Slots a question's own words may fill ("awq with vllm": a format and an engine named, nothing to size).
-OWN_SLOTS = {"engine", "precision", "kv_cache", "phase", "preference", "region", "method", "only"}
+OWN_SLOTS = {"engine", "engine_app", "precision", "kv_cache", "phase", "preference", "region", "method", "only"}
 # Names of weight formats as people write them, beside the catalog's precision ids (a family, not one file).
 FAMILY_WORDS = {"gguf": "gguf", "awq": "awq", "gptq": "gptq", "exl2": "exl2", "exllama": "exl2", "exllamav2": "exl2",
                 "mlx": "mlx", "bitsandbytes": "bnb", "bnb": "bnb", "nf4": "bnb", "safetensors": "bf16"}

@@ -114,7 +114,7 @@ def _link_why(m: Message, u: Understanding) -> bool:
 def _engine_why(m: Message, u: Understanding) -> bool:
     """'why not just llama.cpp', '为什么不用ollama': whether that engine suits this job (engine_choice), not a switch."""
     engines = list(dict.fromkeys(e for _s, _e, e in m.engines))
-    if not engines or set(u.updates) - {"engine", "precision", "phase"} or not _hit(m, _words("engine_why")):
+    if not engines or set(u.updates) - {"engine", "engine_app", "precision", "phase"} or not _hit(m, _words("engine_why")):
         return False
     u.intents = (u.intents - DROPPED) | {"engine_choice"}
     u.engines = engines

@@ -32,9 +32,7 @@ def read_phase(m: Message) -> str | None:
     t = m.masked
     live = m.live
     pretrain = [x for x in live("phase.pretrain") if not past_training(t, x)]  # "we pretrained our own": history
-    train = [x for x in live("phase.train")
-             if not word_pattern("train_as_noun").match(t[x.start():x.end() + 8])
-             and not _descriptive(t, x) and not past_training(t, x)]
+    train = train_words(m)
     strong = [x for x in live("phase.serve_strong") if not word_pattern("phase.online_training").match(t, x.start())]
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
@@ -57,6 +55,8 @@ def read_phase(m: Message) -> str | None:
     if pretrain:
         return "pretrain"
     if batch and not train:
+        if _training_data(m):  # "summarise 2M docs ... to build a training set": the training comes later
+            m.notes.append(("note.batch_for_training", {}))
         return "batch"
     if production:
         return "production"
@@ -79,6 +79,19 @@ def read_phase(m: Message) -> str | None:
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)
     return None
+
+
+def train_words(m: Message) -> list[re.Match[str]]:
+    """Words that say the job trains: not a training set named as a thing ("to build a training set", "训练数据"),
+    not a description of a model, not training done in the past."""
+    t = m.masked
+    return [x for x in m.live("phase.train")
+            if not word_pattern("train_as_noun").match(t[x.start():x.end() + 16])
+            and not _descriptive(t, x) and not past_training(t, x)]
+
+
+def _training_data(m: Message) -> bool:
+    return any(word_pattern("train_as_noun").match(m.masked[x.start():x.end() + 16]) for x in m.live("phase.train"))
 
 
 def _encoder_named(m: Message) -> bool:
@@ -305,6 +318,13 @@ def read_kv_cache(m: Message) -> int | None:
     return int(bits) if bits else None
 
 
+def read_engine_app(m: Message) -> str | None:
+    """An app named that runs llama.cpp ('with ollama', '用LM Studio'): said back by its name, sized as llama.cpp."""
+    if read_engine(m) != "llama.cpp":
+        return None
+    return _first_said(m.masked, "engine_apps")
+
+
 def read_framework(m: Message) -> str | None:
     """The fine-tuning framework named ('with unsloth', 'torchtune with FSDP', '用LLaMA-Factory'), not negated."""
     return _first_said(m.masked, "frameworks")
@@ -372,11 +392,11 @@ def _typical_tokens(m: Message, end: int) -> int | None:
 
 def trains(m: Message) -> bool:
     """Whether the message is about training (so counts are examples, not items of a batch job)."""
-    said = bool(m.live("phase.train") or m.live("phase.pretrain"))
+    said = bool(train_words(m) or m.live("phase.pretrain"))
     if not said and _encoder_named(m):
         return False  # "rerank 1M query-passage pairs with bge-reranker": pairs to score, not to train on
     words = said or bool(m.role("examples"))
-    return words and not (m.live("phase.batch") and not m.live("phase.train"))
+    return words and not (m.live("phase.batch") and not train_words(m))
 
 
 def read_epochs(m: Message) -> float | None:

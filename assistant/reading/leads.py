@@ -8,7 +8,7 @@ from __future__ import annotations
 from assistant.reading.message import Message, Understanding
 
 # Values a question names as its subject without describing a workload to size.
-SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "region", "preference"}
+SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "engine_app", "region", "preference"}
 # Roles of quantities that are part of a model's name or size, not of a workload.
 NAME_ROLES = {"model", "model_total", "model_active", ""}
 

@@ -8,10 +8,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.reading.cards import lone_servers, outside_catalog
-from assistant.reading.names import find_engines, find_gpus, find_models, unknown_model, unsold_mac
+from assistant.reading.names import (
+    find_engines,
+    find_gpus,
+    find_models,
+    unknown_model,
+    unsold_mac,
+)
 from assistant.reading.quantities import Quantity, negated, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
 from assistant.reading.unsized import unsized_named
+from assistant.reading.variants import line_named, variant_notes
 
 
 @dataclass
@@ -53,12 +60,14 @@ class Understanding:
     online_share: float | None = None  # "5% online at peak" with no count of people: percent of those known before
     second: dict[str, Any] | None = None  # a second job or model beside the first (reading.multi)
     example_tokens: int | None = None  # one training example's length said with no count ('每条大概1500 token')
+    owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
 
     @property
     def empty(self) -> bool:
         return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
-                    or self.choice is not None or self.unknown_model or self.card_count)
+                    or self.choice is not None or self.unknown_model or self.card_count
+                    or self.owned_untyped)
 
 
 @dataclass
@@ -122,7 +131,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.engines = engines
     msg.counted = counted
     msg.per_server = per_server
-    msg.notes += [note for note in (*unsold, *card_notes, *outside, *unsized_notes, servers) if note]
+    msg.notes += [note for note in (*unsold, *card_notes, *outside, *unsized_notes, servers) if note] \
+        + variant_notes(text, names, raw) + [note for note in (line_named(text, names),) if note]
     msg.unknown_card = waiting[:2] if waiting else None
     msg.unknown_count = waiting[2] if waiting else 1
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said

@@ -13,7 +13,7 @@ from assistant.reading.text import vocab
 from knowledge import find_model
 
 # Values such a question names as its example; any other (users, context, cards) makes it a sizing request.
-EXAMPLE_SLOTS = {"model", "phase", "precision", "engine"}
+EXAMPLE_SLOTS = {"model", "phase", "precision", "engine", "engine_app"}
 # Glossary topics this question answers better, with the model's own figures.
 OWN_TOPICS = {"moe", "vram"}
 

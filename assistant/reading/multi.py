@@ -21,6 +21,11 @@ from assistant.reading.message import Understanding
 from assistant.reading.text import readable, word_pattern
 
 INFERENCE = {"serve": "serve", "production": "serve", "batch": "batch"}
+# A training run beside an inference job ("serve qwen2.5-7b ... and also fine-tune llama 3 8b"): kept as the second
+# job and said back (the plan is sized for the inference job; tools.pair sizes inference jobs only).
+TRAINING = {"fine-tune": "fine-tune", "pretrain": "fine-tune", "continued-pretrain": "fine-tune"}
+# Which of two jobs the cards are sized for: a service holds them all day, then a batch job, then a training run.
+RANK = {"serve": 0, "batch": 1, "fine-tune": 2}
 # What a clause says about its own job: the side that says it keeps it.
 JOB_KEYS = ("users", "population", "users_range", "batch_items", "batch_input_tokens", "batch_output_tokens",
             "deadline_hours", "requests_per_s")
@@ -37,8 +42,9 @@ def _flat(text: str) -> str:
 
 def _job(u: Understanding) -> tuple[str | None, str | None]:
     """The kind of inference job a clause states (serve or batch) and its model."""
-    phase = INFERENCE.get(str(u.updates.get("phase") or ""))
-    if phase is None and not u.updates.get("phase") and {"users", "population", "users_range"} & set(u.updates):
+    said = str(u.updates.get("phase") or "")
+    phase = INFERENCE.get(said) or TRAINING.get(said)
+    if phase is None and not said and {"users", "population", "users_range"} & set(u.updates):
         phase = "serve"  # "白天给20个人聊天用": people using it are served
     model = u.updates.get("model")
     return phase, model if isinstance(model, str) else None
@@ -51,7 +57,7 @@ def _together(flat: str, kinds: tuple[str | None, str | None]) -> tuple[bool, bo
         return False, True
     if word_pattern("multi_together").search(flat):
         return True, True
-    return "batch" not in kinds, False
+    return all(kind in (None, "serve") for kind in kinds), False
 
 
 def _splits(flat: str) -> list[int]:
@@ -71,12 +77,14 @@ def read_second(raw: str, pending: str | None, u: Understanding,
     for cut in _splits(flat):
         left, right = understand(flat[:cut], pending), understand(flat[cut:], None)
         (lp, lm), (rp, rm) = _job(left), _job(right)
-        two_jobs = bool(lp and rp and lp != rp)
-        two_models = bool(lm and rm and lm != rm and (lp or rp or u.updates.get("phase") in INFERENCE
-                                                       or u.updates.get("phase") is None))
+        # a training run and an inference job are two jobs when they name two models ("fine-tune X and serve it"
+        # is one model trained then served)
+        two_jobs = bool(lp and rp and lp != rp and ({lp, rp} <= set(RANK) - {"fine-tune"} or (lm and rm and lm != rm)))
+        two_models = bool(lm and rm and lm != rm and "fine-tune" not in (lp, rp)
+                          and (lp or rp or u.updates.get("phase") in INFERENCE or u.updates.get("phase") is None))
         if not (two_jobs or two_models):
             continue
-        first, second = (right, left) if two_jobs and lp == "batch" else (left, right)
+        first, second = (right, left) if two_jobs and RANK[str(lp)] > RANK[str(rp)] else (left, right)
         fp, fm = _job(first)
         sp, sm = _job(second)
         phase = fp or INFERENCE.get(str(u.updates.get("phase") or "")) or "serve"
@@ -85,6 +93,9 @@ def read_second(raw: str, pending: str | None, u: Understanding,
             if key in first.updates:
                 u.updates[key] = first.updates[key]
             elif key in second.updates:
+                u.updates.pop(key, None)
+        if sp == "fine-tune":  # the training run's own settings (method, data) are not the served job's
+            for key in set(second.updates) - set(first.updates):
                 u.updates.pop(key, None)
         for key, value in first.updates.items():  # what the first job's clause says of it, read without the second
             u.updates.setdefault(key, value)

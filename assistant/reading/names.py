@@ -117,6 +117,13 @@ def _resolve_token(word: str) -> str | None:
     return None if model.family == "generic" else model.id
 
 
+def same_shape(gram: str) -> str | None:
+    """The catalog model a variant's name is built on ('qwen2.5-math 7b' -> qwen2.5-7b), when the variant has no
+    entry of its own; said back by `variant_notes`."""
+    stripped = word_pattern("same_shape_variant").sub(" ", gram)
+    return model_index().get(normalise(stripped)) if stripped != gram else None
+
+
 def find_models(text: str) -> list[tuple[int, int, str]]:
     """Catalog models named in the text: (start, end, id), longest names first, no overlaps."""
     index = model_index()
@@ -130,12 +137,15 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
             if any(taken[start:end]):
                 continue
             key = normalise(gram)
-            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None)
+            model_id = None if fuzzy else index.get(key) or (_resolve_token(gram) if " " not in gram else None) \
+                or same_shape(gram)
             words = gram.split()
             if fuzzy and 6 <= len(key) <= 40 and len(words) <= 3 and re.search(r"\d", words[-1]) \
                     and re.match(r"[a-z]", words[0]) and words[0] not in _STOP():
                 same_digits = _keys_by_digits().get(re.sub(r"\D", "", key), [])
                 close = difflib.get_close_matches(key, same_digits, n=1, cutoff=0.88)
+                if close and re.fullmatch(r"\d+(?:\.\d+)?", words[-1]) and close[0].startswith(key):
+                    close = []  # "llama 3" is a version with no size, not "llama 3b"
                 model_id = index[close[0]] if close else None
             if model_id and word_pattern("model_variant_after").match(text[end:end + 24]):
                 continue  # "deepseek r1 distill" with no size: one of its distills, not the model itself
