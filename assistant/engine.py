@@ -1065,7 +1065,12 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "ask"
     if turn.has("reset") or turn.has("empty") or turn.problems:
         return "reply"
-    if _question_code(turn, has_answer):
+    code = _question_code(turn, has_answer)
+    if code == "compare_cards" and turn.compare and turn.changed and not has_answer and known.get("model") \
+            and known.get("phase") and next_question(Profile.model_validate(known), state.get("defaulted") or {},
+                                                     state.get("asked") or []) is None:
+        return "answer"  # "around the clock. but my question was h100 vs h200": the last answer given, both sized beside
+    if code:
         return "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"

@@ -267,3 +267,19 @@ def test_an_rl_job_told_over_three_turns():
     text = reply.content
     assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；2 个 epoch" in text
     assert "推理服务" not in text and "估算这 7,500" not in text
+
+
+@pytest.mark.parametrize("text", ["but my question was h100 vs h200", "my question is h100 or h200?", "我的问题是h100和h200哪个好",
+                                  "our real question was: h100 vs h200"])
+def test_cards_a_question_is_about_are_not_owned(text):
+    u = understand(text)
+    assert "owned" not in u.updates and "compare_cards" in u.intents
+
+
+def test_the_last_answer_and_a_comparison_size_both_beside_the_plan():
+    *_, reply = run_conversation(["whats the difference between h100 and h200 for serving llama 70b, is the extra "
+                                  "memory worth it", "20-50 ppl. fp8 is fine",
+                                  "around the clock i guess. but my question was h100 vs h200"])
+    rows = [line for line in reply.content.splitlines() if line.startswith("| ")]
+    assert any("H100" in r and "| yes |" in r for r in rows) and any("H200" in r and "| yes |" in r for r in rows)
+    assert "you own" not in reply.content and "How busy" not in reply.content
