@@ -1054,6 +1054,14 @@ def route(state: AdvisorState) -> Route:
     return _route(state, turn)
 
 
+def _last_answer_given(state: AdvisorState, turn: Turn) -> bool:
+    """Whether this turn gave the last value a first plan needed, and cards to set beside it."""
+    known = state.get("profile") or {}
+    return bool(turn.compare and turn.changed and not state.get("results") and known.get("model") and known.get("phase")
+                and next_question(Profile.model_validate(known), state.get("defaulted") or {},
+                                  state.get("asked") or []) is None)
+
+
 def _route(state: AdvisorState, turn: Turn) -> Route:
     has_answer = bool(state.get("results"))
     known = state.get("profile") or {}
@@ -1066,9 +1074,7 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if turn.has("reset") or turn.has("empty") or turn.problems:
         return "reply"
     code = _question_code(turn, has_answer)
-    if code == "compare_cards" and turn.compare and turn.changed and not has_answer and known.get("model") \
-            and known.get("phase") and next_question(Profile.model_validate(known), state.get("defaulted") or {},
-                                                     state.get("asked") or []) is None:
+    if code == "compare_cards" and _last_answer_given(state, turn):
         return "answer"  # "around the clock. but my question was h100 vs h200": the last answer given, both sized beside
     if code:
         return "inform"

@@ -189,7 +189,7 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
-    if word_pattern("owned_question_near").search(near):
+    if word_pattern("owned_question_near").search(prefix):
         return False  # "but my question was h100 vs h200": cards asked about, not the speaker's
     if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
