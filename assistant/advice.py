@@ -118,7 +118,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     for gpu_id in compare:
         if copies:  # the fewest cards of it laid out as copies, as the plan is
             if best and gpu_id == best.gpu:
-                continue  # "how many H100s" answered by a plan of H100 copies: the plan is the row; one copy is no option
+                extra.append(best)  # "how many H100s" answered by a plan of H100 copies: the plan is its row, not one copy
+                continue
             o = option(gpu_id, 0)
             if o:
                 extra.append(o)
