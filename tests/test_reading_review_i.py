@@ -283,3 +283,18 @@ def test_the_last_answer_and_a_comparison_size_both_beside_the_plan():
     rows = [line for line in reply.content.splitlines() if line.startswith("| ")]
     assert any("H100" in r and "| yes |" in r for r in rows) and any("H200" in r and "| yes |" in r for r in rows)
     assert "you own" not in reply.content and "How busy" not in reply.content
+
+
+@pytest.mark.parametrize("text", ["h100 vs h200 vs b200 for serving deepseek v3 - minimum number of each?",
+                                  "deepseek v3 on h100 or h200, fewest gpus?", "deepseek v3 用H20和910B各要几张？",
+                                  "部署deepseek v3，H200最少要几张"])
+def test_the_fewest_of_each_card_is_asked_and_answered_at_once(text):
+    u = understand(text)
+    assert {"fit_check", "min_count"} <= u.intents and u.updates["only"] and "x " not in " ".join(u.updates["only"])
+
+
+def test_the_fewest_of_each_card_for_deepseek_v3():
+    reply, = run_conversation(["h100 vs h200 vs b200 for serving deepseek v3 - minimum number of each?"])
+    rows = {line.split("|")[1].strip() for line in reply.content.splitlines() if line.startswith("| ") and "yes" in line}
+    assert {"8 × NVIDIA H200 SXM 141GB", "16 × NVIDIA H100 SXM 80GB (TP8×PP2)", "4 × NVIDIA B200 180GB (HGX)"} <= rows
+    assert "How many people" not in reply.content

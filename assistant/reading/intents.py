@@ -348,6 +348,11 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         return
     if not m.gpus:
         return
+    if word_pattern("min_count_asked").search(m.masked) or word_pattern("min_count_asked").search(_typed(m)):
+        u.intents |= {"fit_check", "min_count"}  # "h100 vs h200 vs b200 for deepseek v3 - minimum number of each?"
+        u.updates["only"] = [g for g, _n in cards_named(m)]
+        u.compare_gpus, u.whatif_gpus = [], None
+        return
     if any(word_pattern("count_asked").search(m.masked[max(0, s - 12):s]) or word_pattern("count_asked_after").match(m.masked[e:e + 24])
            for s, e, _g, _n in m.gpus):
         return  # "需要几台910B服务器？", "H20要几台": how many is the question, not whether one fits
