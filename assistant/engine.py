@@ -1074,10 +1074,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if turn.has("reset") or turn.has("empty") or turn.problems:
         return "reply"
     code = _question_code(turn, has_answer)
-    if code == "compare_cards" and _last_answer_given(state, turn):
-        return "answer"  # "around the clock. but my question was h100 vs h200": the last answer given, both sized beside
-    if code:
-        return "inform"
+    if code:  # "around the clock. but my question was h100 vs h200": the last answer given, both sized beside the plan
+        return "answer" if code == "compare_cards" and _last_answer_given(state, turn) else "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
     if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
