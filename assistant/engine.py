@@ -1376,12 +1376,20 @@ def _answered_later(turn: Turn) -> str | None:
     return None
 
 
+def _still_open(state: AdvisorState) -> str | None:
+    """The question asked before this turn, unless this turn answered it ("不确定" took its default, a value filled it)."""
+    pending = state.get("pending")
+    if pending and ((state.get("profile") or {}).get(pending) is not None or _turn(state).has("not_sure")):
+        return None
+    return pending
+
+
 def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, extra: dict[str, Any],
                    slot: str | None = None, invite: bool = False) -> dict[str, Any]:
     """A reply that sizes nothing, ended as the conversation stands: the question still open asked
     again (or `slot`'s, or the next one when there is no answer yet), else what can be asked next.
     invite: a question answered before anything was planned ends with an invitation, not a question."""
-    pending = state.get("pending")
+    pending = _still_open(state)
     has_answer = bool(state.get("results"))
     q = None
     quiet = _turn(state).has("no_sizing") and kind == "info"  # "just curious: vLLM or SGLang?": the answer alone
@@ -1434,7 +1442,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                                                   choices=ctx.data["choices"]))]}
     preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
-    if code in OFFERED and not state.get("pending"):  # the question answered whole: what can be sized next, offered
+    if code in OFFERED and not _still_open(state):  # the question answered whole: what can be sized next, offered
         parts.append(say(lang, f"{code}.offer"))
         return {"messages": [AIMessage(content="\n\n".join(parts),
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data))]}

@@ -70,6 +70,16 @@ def sibling(model_id: str, size: float) -> str | None:
     return None
 
 
+def _variant_line(m: Message, model_id: str) -> str:
+    """A catalog model of the line the user typed when the size named was sized as its base (reading.variants:
+    'qwen2.5-coder 14b' is Qwen2.5 14B, the coder line holds 7B and 32B): its siblings are that line's."""
+    typed = next((v["typed"] for k, v in m.notes if k == "note.model_variant"), None)
+    if not typed:
+        return model_id
+    line = re.sub(r"[\s-]*\d+(?:\.\d+)?\s*b\b.*$", "", typed.lower()).strip().replace(" ", "-")
+    return next((mid for mid in sorted(mo.id for mo in models()) if mid.startswith(line + "-")), model_id)
+
+
 def _models(m: Message, stand_in: dict[str, str]) -> list[str]:
     """Models weighed: those named, then the other sizes said of the first one's line; a size the line
     lacks is its base line's model, noted in `stand_in` (id -> the name asked for)."""
@@ -81,12 +91,15 @@ def _models(m: Message, stand_in: dict[str, str]) -> list[str]:
     said = [float(x.group(1)) for x in re.finditer(size, m.text[start:end])]  # "qwen3-32b": its own size first
     sizes = said[:1] + [float(x.group(1)) for x in re.finditer(size, m.masked)]  # others outside names and cards
     first = find_model(named[0])
+    ref = _variant_line(m, named[0])  # "qwen2.5-coder 14b和32b": the coder line, though its 14B is sized as the base
     found: list[str] = []
     for size in dict.fromkeys(sizes):
         if abs(size - first.total_params_b) / first.total_params_b < 0.15 and named[0] not in found:
             found.append(named[0])
+            if ref != named[0]:
+                stand_in[named[0]] = re.sub(r"\d+(?:\.\d+)?B", f"{size:g}B", find_model(ref).name, count=1)
             continue
-        other = sibling(named[0], size)
+        other = sibling(ref, size)
         if other and not other.startswith(re.sub(r"-\d+(?:\.\d+)?b(?:-.*)?$", "", named[0]) + "-"):
             stand_in[other] = re.sub(r"\d+(?:\.\d+)?B", f"{size:g}B", first.name, count=1)
         found.append(other or f"{size:g}B")
