@@ -298,3 +298,13 @@ def test_the_fewest_of_each_card_for_deepseek_v3():
     rows = {line.split("|")[1].strip() for line in reply.content.splitlines() if line.startswith("| ") and "yes" in line}
     assert {"8 × NVIDIA H200 SXM 141GB", "16 × NVIDIA H100 SXM 80GB (TP8×PP2)", "4 × NVIDIA B200 180GB (HGX)"} <= rows
     assert "How many people" not in reply.content
+
+
+@pytest.mark.parametrize("text", ["晚上也要在线的", "夜里也得能用", "周末也要在线", "不能停机", "晚上也要跑着"])
+def test_online_at_night_is_around_the_clock(text):
+    assert understand(f"部署qwen2.5-32b，{text}").updates.get("utilisation") == 1.0
+
+
+@pytest.mark.parametrize("text", ["A800 好租吗", "H20好不好租", "4090好买吗", "L20难租吗"])
+def test_is_it_easy_to_rent_is_an_availability_question(text):
+    assert "availability" in understand(text).intents
