@@ -246,9 +246,41 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         fast, slow = sorted(working, key=lambda o: o.job_hours or 0)
         lines.append(ctx.say("info.compare.faster_run", gpu=fast.gpu_name, a=hours(fast.job_hours or 0),
                              b=hours(slow.job_hours or 0)))
+    lines += _cheaper_line(ctx, working, serves)
     if rec.best is not None:
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines
+
+
+def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str]:
+    """Which of two cards that do the job costs less for it: per million tokens generated at this load when
+    serving (tools.cost, on the option's own rent), per run for a job."""
+    from tools.cost import CostInput, cost
+
+    if len(working) != 2:
+        return []
+    if not serves:
+        runs = [o for o in working if o.job_usd]
+        if len(runs) != 2:
+            return []
+        cheap, dear = sorted(runs, key=lambda o: o.job_usd or 0)
+        return [ctx.say("info.compare.cheaper_run", gpu=cheap.gpu_name, a=ctx.usd(cheap.job_usd or 0),
+                        b=ctx.usd(dear.job_usd or 0))] if (dear.job_usd or 0) > SAME * (cheap.job_usd or 0) else []
+    per_token: list[tuple[float, Option]] = []
+    for o in working:
+        if not (o.usd_per_hour and o.aggregate_tokens_per_s):
+            return []
+        inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=o.aggregate_tokens_per_s,
+                        usd_per_gpu_hour=o.usd_per_hour / o.gpus)
+        r = cost(inp)
+        if ctx.recorder is not None:
+            ctx.recorder("cost", inp.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
+        per_token.append((r.usd_per_million_tokens or 0.0, o))
+    (a, cheap), (b, _dear) = sorted(per_token, key=lambda x: x[0])
+    ctx.data["usd_per_million_tokens"] = {o.gpu: v for v, o in per_token}
+    if b <= SAME * a:
+        return [ctx.say("info.compare.same_per_token", a=ctx.usd(a), b=ctx.usd(b))]
+    return [ctx.say("info.compare.cheaper_serve", gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
 
 
 def compare_cards(ctx: Context) -> str:
