@@ -861,6 +861,37 @@ def same_hardware(answer: Answer, cards: tuple[int, str], lang: str) -> str:
     return say(lang, "answer.same_fails", option=gpu_words(o), why=why)
 
 
+def tried_added(answer: Answer, tried: tuple[int, str], lang: str, heads: tuple[int, int] | None = None) -> str:
+    """'would adding a third 3090 help?', '再加一张3090有用吗': the cards with the added ones against the plan's own
+    (yours of that card, else the plan's), yes or no with the figures that change; for serving, whether the new
+    count can split one copy by tensor parallelism (it must divide the attention heads) or runs as copies side by side."""
+    rec = answer.recommend
+    o = next((x for x in answer.options if (x.gpus, x.gpu) == tried), None)
+    base = next((x for x in rec.options if x.owned and x.gpu == tried[1]), None) or rec.best
+    if o is None or base is None or (base.gpus, base.gpu) == tried:
+        return ""
+    this, was = gpu_words(o), gpu_words(base)
+    if not o.ok:
+        why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
+        line = say(lang, "whatif.add.still_short", option=this, why=why)
+    elif not base.ok:
+        line = say(lang, "whatif.add.fits_now", option=this, base=was, spare=pct(o.headroom_fraction))
+    elif o.job_hours is not None and base.job_hours is not None:
+        key = "whatif.add.faster_run" if o.job_hours < base.job_hours * 0.95 else "whatif.add.no_gain_run"
+        line = say(lang, key, option=this, base=was, this_h=hours(o.job_hours), base_h=hours(base.job_hours),
+                   spare=pct(o.headroom_fraction), base_spare=pct(base.headroom_fraction))
+    elif o.decode_tokens_per_s and base.decode_tokens_per_s:
+        key = "whatif.add.faster_serve" if o.decode_tokens_per_s > base.decode_tokens_per_s * 1.05 else "whatif.add.no_gain_serve"
+        line = say(lang, key, option=this, base=was, this=tps(o.decode_tokens_per_s), was=tps(base.decode_tokens_per_s),
+                   spare=pct(o.headroom_fraction), base_spare=pct(base.headroom_fraction))
+    else:
+        line = say(lang, "whatif.add.fits_too", option=this, spare=pct(o.headroom_fraction))
+    if o.serve_per_gpu_bytes is not None and heads and o.gpus > 1 and heads[0] % o.gpus:
+        line += say(lang, "sep") + say(lang, "whatif.add.no_tp", n=o.gpus, heads=heads[0],
+                                        tp=o.tp or 1, replicas=o.replicas, pp=o.pp)
+    return line + say(lang, "fig.end")
+
+
 def _reasons(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     best = rec.best

@@ -122,6 +122,7 @@ from assistant.reading.text import (
     word_pattern,
 )
 from assistant.reading.weigh import read_weigh
+from assistant.reading.whatif import read_whatif
 from knowledge import gpus
 from knowledge.clouds import clouds
 
@@ -232,6 +233,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_gpus(m, u)
     read_card_count(m, u)
     read_own_box(m, u)
+    read_whatif(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):
