@@ -1130,6 +1130,11 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    if "whatif" in turn.intents and previous and turn.changed and not (turn.compare or turn.whatif) and old_best:
+        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
+        if against:
+            notes.insert(0, against)
     if turn.whatif and turn.ask.get("added"):  # "would adding a third 3090 help?": yes or no, with the figures
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:

@@ -892,6 +892,33 @@ def tried_added(answer: Answer, tried: tuple[int, str], lang: str, heads: tuple[
     return line + say(lang, "fig.end")
 
 
+def against_before(answer: Answer, before: dict, lang: str) -> str:
+    """A change asked as a question ('qlora on cheaper cards instead?', '换成qlora呢'): the new plan's pick against
+    the plan before it: memory per GPU, hours and cost per run (or tokens/s and price an hour)."""
+    rec = answer.recommend
+    new = rec.best
+    if new is None or not before.get("gpu"):
+        return ""
+    old = Option.model_validate(before)
+    parts = []
+    mem_new = new.train_per_gpu_bytes or new.serve_per_gpu_bytes
+    mem_old = old.train_per_gpu_bytes or old.serve_per_gpu_bytes
+    if mem_new and mem_old:
+        parts.append(say(lang, "whatif.before.memory", this=gb(mem_new), was=gb(mem_old)))
+    if new.job_hours is not None and old.job_hours is not None:
+        parts.append(say(lang, "whatif.before.hours", this=hours(new.job_hours), was=hours(old.job_hours)))
+    own = say(lang, "whatif.before.owned")
+    if new.job_usd is not None or old.job_usd is not None:
+        parts.append(say(lang, "whatif.before.run", this=own if new.owned or new.job_usd is None else cash(new.job_usd, rec),
+                         was=own if old.owned or old.job_usd is None else cash(old.job_usd, rec)))
+    elif new.decode_tokens_per_s and old.decode_tokens_per_s:
+        parts.append(say(lang, "versus.speed", this=tps(new.decode_tokens_per_s), best=tps(old.decode_tokens_per_s)))
+    if not parts:
+        return ""
+    return say(lang, "whatif.before.head", this=gpu_words(new), was=gpu_words(old)) + say(lang, "sep").join(parts) \
+        + say(lang, "fig.end")
+
+
 def _reasons(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     best = rec.best
