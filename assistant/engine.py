@@ -1131,7 +1131,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
     old_best = (previous.get("recommend") or {}).get("best") or {}
-    if "whatif" in turn.intents and previous and turn.changed and not (turn.compare or turn.whatif) and old_best:
+    if "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
         against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
         if against:
             notes.insert(0, against)

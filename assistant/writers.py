@@ -911,8 +911,13 @@ def against_before(answer: Answer, before: dict, lang: str) -> str:
     if new.job_usd is not None or old.job_usd is not None:
         parts.append(say(lang, "whatif.before.run", this=own if new.owned or new.job_usd is None else cash(new.job_usd, rec),
                          was=own if old.owned or old.job_usd is None else cash(old.job_usd, rec)))
-    elif new.decode_tokens_per_s and old.decode_tokens_per_s:
-        parts.append(say(lang, "versus.speed", this=tps(new.decode_tokens_per_s), best=tps(old.decode_tokens_per_s)))
+    else:
+        if new.decode_tokens_per_s and old.decode_tokens_per_s:
+            parts.append(say(lang, "whatif.before.speed", this=tps(new.decode_tokens_per_s),
+                             was=tps(old.decode_tokens_per_s)))
+        if new.usd_per_hour and old.usd_per_hour:
+            parts.append(say(lang, "whatif.before.price", this=own if new.owned else cash(new.usd_per_hour, rec),
+                             was=own if old.owned else cash(old.usd_per_hour, rec)))
     if not parts:
         return ""
     return say(lang, "whatif.before.head", this=gpu_words(new), was=gpu_words(old)) + say(lang, "sep").join(parts) \

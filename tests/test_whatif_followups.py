@@ -1,8 +1,9 @@
 """Hypothetical follow-ups are questions, not changes (assistant/reading/whatif.py, engine, writers.tried_added and
 writers.against_before).
 
-1. A card tried in a question ('what if we use H20s instead', '如果换成H20呢') is an option beside the plan, as many
-   as the job needs: never owned, never kept as the only card.
+1. A card tried in a question ('what if we use H20s instead', '如果换成H20呢') is never owned: it is sized as many
+   as the job needs, beside the plan ('instead?') or as the plan's card (a switch, '换成'), compared with the plan
+   before.
 2. Someone else's cards ('our partner has them', '合作方有') are said to be theirs, count not stated.
 3. A card added in a question ('would adding a third 3090 help?', '再加一张3090有用吗') is tried as the cards you have
    plus it; nothing is recorded as owned; the reply says yes or no with the figures, and for serving whether the
@@ -40,8 +41,10 @@ def test_a_card_tried_in_a_question_is_no_card_owned_nor_the_only_one(lang):
     for form, card, gpu_id in _ids(lang):
         text = form.format(card=card)
         got = understand(text, None)
-        assert "owned" not in got.updates and "only" not in got.updates, (text, got.updates)
-        assert gpu_id in got.compare_gpus or (got.whatif_gpus and got.whatif_gpus[1] == gpu_id), (text, got)
+        assert "owned" not in got.updates, (text, got.updates)
+        # a switch ('换成H20呢') plans on the card, as many as it takes; 'instead?' puts it beside the plan
+        assert got.updates.get("only", [gpu_id]) == [gpu_id], (text, got.updates)
+        assert gpu_id in got.compare_gpus or got.updates.get("only") == [gpu_id], (text, got)
         assert got.ask.get("hypothetical"), (text, got.ask)
         assert got.lang == lang, text
 
@@ -104,13 +107,18 @@ SERVE_70B = {"en": ["serve llama 3.1 70b for 40 users at 8k context in us", "aro
 def test_h20s_tried_below_a_70b_plan(lang, ask):
     replies, state = _run([*SERVE_70B[lang], ask])
     last = replies[-1]
-    assert not state["profile"].get("owned") and not state["profile"].get("only"), state["profile"]
+    assert not state["profile"].get("owned"), state["profile"]
+    assert state["profile"].get("only") in (None, ["h20"]), state["profile"]
     options = _options(state)
     h20 = [o for o in options if o["gpu"] == "h20" and not o["owned"]]
     assert h20 and h20[0]["ok"] and h20[0]["gpus"] >= 2, h20  # 70B for 40 users needs more than one H20
     assert f"{h20[0]['gpus']} × NVIDIA H20 96GB" in last
     assert ("someone else's" if lang == "en" else "别人的卡") in last
     assert ("Your 1 × NVIDIA H20" not in last) and ("你的 1 × NVIDIA H20" not in last)
+    if state["profile"].get("only"):  # planned on the H20s: what changed against the plan before is said
+        assert ("**Against the plan before**" if lang == "en" else "**与之前的方案相比**") in last, last[:800]
+    else:  # beside the plan: the H20s against its pick
+        assert "also fits" in last, last[:800]
 
 
 @pytest.mark.parametrize("lang,first,ask,word", [
@@ -151,3 +159,32 @@ def test_a_method_asked_about_is_compared_with_the_plan_before(lang, first, ask,
     replies, state = _run([*first, ask])
     assert state["profile"]["method"] == "qlora"
     assert head in replies[-1], replies[-1][:600]
+
+
+SPILL = {"en": ["how much slower if it spills into system RAM?", "what if we offload part of it to cpu ram, how slow?",
+                "how much slower would it be if the weights spill over into system memory?",
+                "whats the speed hit if it spills into ram"],
+         "zh": ["显存不够放内存会慢多少", "如果放到内存里速度会慢多少", "卸载到cpu内存会变慢多少？", "放内存的话速度掉多少"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_spill_into_system_ram_is_a_question_about_the_plan(lang):
+    for text in SPILL[lang]:
+        got = understand(text, None)
+        assert "offload" in got.intents and not got.updates, (text, got.intents, got.updates)
+        assert got.lang == lang
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_spill_is_answered_from_the_plans_own_figures(lang):
+    replies, state = _run([*SERVE_70B[lang], SPILL[lang][0]])
+    best = state["results"]["recommend"]["best"]
+    data = state["messages"][-1].additional_kwargs
+    last = replies[-1]
+    assert f"{best['gpus']} × {best['gpu_name']}" in last
+    assert "PCIe" in last and last.count("\n- ") == 3, last
+    assert ("10% of each GPU" if lang == "en" else "权重有 10%") in last
+    assert state["profile"].get("owned") is None and data  # nothing changed, a reply with its data
+    # slower with more spilled, and never faster than all on the card
+    found = [float(x) for x in __import__("re").findall(r"(?:about|约每秒) (\d+(?:\.\d+)?)", last)]
+    assert len(found) == 3 and found == sorted(found, reverse=True) and found[0] < 1 / best["tpot_s"], found

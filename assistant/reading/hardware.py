@@ -304,7 +304,8 @@ def read_only(m: Message) -> list[str] | None:
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
     owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
-                                             and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]))
+                                             and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
+                                             and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s]))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)

@@ -1,7 +1,7 @@
-"""Hypothetical follow-ups: a question about a change is no change. 'what if we use H20s instead, our partner has
-them', '如果换成H20呢，合作方有', 'would adding a third 3090 help?', '再加一张3090有用吗' ask how the plan on screen
-would differ; the cards they name are tried beside it (as many as the job needs, or the cards you own and the
-ones added), never recorded as owned nor kept as the only cards for the turns after.
+"""Hypothetical follow-ups: a card in a question about a change is never one you own. 'what if we use H20s instead,
+our partner has them', '如果换成H20呢，合作方有' plan on that card (as many as the job needs, the only card from now
+on, as any switch does), and say whose cards they are; 'would adding a third 3090 help?', '再加一张3090有用吗' try
+the cards you own and the one added beside the plan, recording nothing as owned.
 
 The markers are words/whatif.yaml's; what is tried is the engine's (turn.whatif, turn.compare): the plan keeps
 its profile, and the reply compares the card tried with the plan's own."""
@@ -28,8 +28,8 @@ def hypothetical(m: Message) -> bool:
 
 
 def read_whatif(m: Message, u: Understanding) -> None:
-    """A follow-up that asks about other cards: the cards tried beside the plan, not kept. Sets u.ask['hypothetical']
-    (the engine then adds no card to those owned) and says whose cards they are when someone else has them."""
+    """A follow-up that asks about other cards: sets u.ask['hypothetical'] (the engine then adds no card to those
+    owned, and compares the answer with the plan before) and says whose cards they are when someone else has them."""
     if not hypothetical(m) or u.intents & {"reset", "help", "empty"} or u.choice is not None:
         return
     tried = {g for _s, _e, g, _n in m.gpus}
@@ -39,16 +39,6 @@ def read_whatif(m: Message, u: Understanding) -> None:
     if u.added_cards and u.adds_owned:  # '再加一张3090有用吗': a card wished for, not one more of yours
         u.adds_owned = False
         u.updates.pop("owned", None)
-    only = u.updates.get("only") or []
-    if only and not m.names:  # '如果换成H20呢' below a plan: the H20 tried as an option, not the only card from now on
-        kept = [c for c in only if (c.partition("x ")[2].strip() or c) not in tried]
-        uncounted = [c for c in only if c not in kept and "x " not in c]
-        if uncounted and not u.compare_gpus and not u.whatif_gpus:
-            u.compare_gpus = uncounted
-        if kept:
-            u.updates["only"] = kept
-        else:
-            u.updates.pop("only", None)
     if _hit(m, "partner"):
         card = (u.whatif_gpus[1] if u.whatif_gpus else None) or next(iter(u.compare_gpus), None) \
             or next(iter(u.added_cards), None)
