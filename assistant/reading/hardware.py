@@ -186,9 +186,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
-    said_owned = word_pattern("owned_after").match(m.masked[e:e + 40])  # "what if we use the A6000s we already have?"
     if (word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40])) \
-            and not said_owned:
+            and not word_pattern("owned_after").match(m.masked[e:e + 40]):  # '… the A6000s we already have?': yours
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
     if word_pattern("owned_paid").search(prefix):
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
