@@ -242,6 +242,16 @@ def _yours(cards: list[str], owned: list[str]) -> bool:
     return True
 
 
+def _added_tried(added: dict[str, int], owned: list[str], results: dict[str, Any]) -> tuple[int, str] | None:
+    """'would adding a third 3090 help?': the cards you own (or the plan's) and those added, tried beside the plan
+    as one option; nothing is recorded as owned."""
+    card, more = next(iter(added.items()))
+    have = {c.partition("x ")[2].strip(): int(c.partition("x ")[0]) for c in owned if re.match(r"\d+x ", c)}
+    plan = _plan_cards(results)
+    base = have.get(card) or (plan[0] if plan and plan[1] == card else 0)
+    return (base + more, card)
+
+
 def _with_added(owned: list[str], added: dict[str, int]) -> list[str]:
     """The owned cards with more of some added: ['1x rtx-4090'] + {rtx-4090: 1} -> ['2x rtx-4090']."""
     out, left = [], dict(added)
@@ -610,6 +620,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.owns_nothing"))
     if u.added_cards and u.adds_owned:  # "add my old 3060 as a second card": beside the cards said, not instead
         updates["owned"] = _with_added(updates.get("owned") or profile.owned or [], u.added_cards)
+    elif u.added_cards and u.ask.get("hypothetical") and state.get("results") and not u.whatif_gpus:
+        u.whatif_gpus = _added_tried(u.added_cards, profile.owned or [], state.get("results") or {})
+        u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
     if "model" not in updates:
@@ -1219,6 +1232,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    if "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
+        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
+        if against:
+            notes.insert(0, against)
+    if turn.whatif and turn.ask.get("added"):  # "would adding a third 3090 help?": yes or no, with the figures
+        tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
+        if tried:
+            notes.insert(0, tried)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1239,6 +1261,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         **({"second_job": second} if second else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _heads(model: str | None) -> tuple[int, int] | None:
+    """The model's attention and KV heads (tensor parallelism splits them), when it is a known model."""
+    try:
+        arch = find_model(model or "")
+    except (LookupError, ValueError):
+        return None
+    return int(arch.num_attention_heads), int(arch.num_kv_heads)
 
 
 def _plan_cards(results: dict[str, Any]) -> tuple[int, str] | None:

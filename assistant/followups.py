@@ -101,6 +101,42 @@ def gpu_hours(ctx: Any) -> str:
     return _sep(ctx).join(lines) if lines else ctx.say("fup.gpu_hours.no_plan")
 
 
+# ---------------------------------------------------------------- weights spilled into system RAM
+
+
+def offload(ctx: Any) -> str:
+    """'how much slower if it spills into system RAM?', '显存不够放内存会慢多少': the plan's decode with a tenth, a
+    quarter and half of each GPU's weights in system RAM (tools.offload.spill): every step moves those bytes over
+    PCIe (vLLM --cpu-offload-gb) or, on llama.cpp, the CPU reads them at system memory's bandwidth."""
+    from assistant.advice import serving_setup
+    from tools.common import ToolError
+    from tools.inference import inference_memory
+    from tools.offload import SpillInput, spill
+
+    rec = ctx.rec
+    best = rec.best if rec else None
+    if rec is None or best is None or not rec.workload.spec.serves or not best.tpot_s or not best.precision:
+        ctx.data["offload"] = None
+        return ctx.say("fup.offload.no_plan")
+    mem = _call(ctx, "inference_memory", inference_memory, serving_setup(rec.workload, best))
+    through = "ram" if best.engine == "llama.cpp" else "pcie"
+    try:
+        s = _call(ctx, "spill", spill, SpillInput(gpu=best.gpu, weights_bytes=mem.per_gpu_weights_bytes,
+                                                  tpot_s=best.tpot_s, through=through))
+    except ToolError:
+        ctx.data["offload"] = None
+        return ctx.say("fup.offload.unified", gpu=best.gpu_name)
+    ctx.data["offload"] = s.model_dump(mode="json")
+    lines = [ctx.say(f"fup.offload.{through}", option=f"{best.gpus} × {best.gpu_name}", tps=tps(s.all_on_card_tokens_per_s),
+                     link=s.link, low=f"{s.link_gbps[0]:.0f}", high=f"{s.link_gbps[2]:.0f}")]
+    for row in s.rows:
+        lines.append(ctx.say("fup.offload.row", share=pct(row.share), gb=gb(row.spilled_bytes), tps=tps(row.tokens_per_s),
+                             low=tps(row.tokens_per_s_range[0]), high=tps(row.tokens_per_s_range[1]),
+                             times=f"{row.slowdown:.1f}"))
+    lines.append(ctx.say("fup.offload.advice"))
+    return "\n".join(lines)
+
+
 # ---------------------------------------------------------------- KV cache
 
 

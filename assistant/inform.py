@@ -76,7 +76,7 @@ def reply(code: str, ctx: Context) -> str:
     )
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
-              "data_enough": followups.data_enough, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
+              "data_enough": followups.data_enough, "offload": followups.offload, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
               "forecast": forecast, "quality": quality, "out_of_scope": out_of_scope, "rent_buy": rent_or_buy,
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
@@ -765,7 +765,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("this_machine", "capacity", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough",
+QUESTION_REPLIES = ("this_machine", "capacity", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -878,6 +878,69 @@ def same_hardware(answer: Answer, cards: tuple[int, str], lang: str) -> str:
     return say(lang, "answer.same_fails", option=gpu_words(o), why=why)
 
 
+def tried_added(answer: Answer, tried: tuple[int, str], lang: str, heads: tuple[int, int] | None = None) -> str:
+    """'would adding a third 3090 help?', '再加一张3090有用吗': the cards with the added ones against the plan's own
+    (yours of that card, else the plan's), yes or no with the figures that change; for serving, whether the new
+    count can split one copy by tensor parallelism (it must divide the attention heads) or runs as copies side by side."""
+    rec = answer.recommend
+    o = next((x for x in answer.options if (x.gpus, x.gpu) == tried), None)
+    base = next((x for x in rec.options if x.owned and x.gpu == tried[1]), None) or rec.best
+    if o is None or base is None or (base.gpus, base.gpu) == tried:
+        return ""
+    this, was = gpu_words(o), gpu_words(base)
+    if not o.ok:
+        why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
+        line = say(lang, "whatif.add.still_short", option=this, why=why)
+    elif not base.ok:
+        line = say(lang, "whatif.add.fits_now", option=this, base=was, spare=pct(o.headroom_fraction))
+    elif o.job_hours is not None and base.job_hours is not None:
+        key = "whatif.add.faster_run" if o.job_hours < base.job_hours * 0.95 else "whatif.add.no_gain_run"
+        line = say(lang, key, option=this, base=was, this_h=hours(o.job_hours), base_h=hours(base.job_hours),
+                   spare=pct(o.headroom_fraction), base_spare=pct(base.headroom_fraction))
+    elif o.decode_tokens_per_s and base.decode_tokens_per_s:
+        key = "whatif.add.faster_serve" if o.decode_tokens_per_s > base.decode_tokens_per_s * 1.05 else "whatif.add.no_gain_serve"
+        line = say(lang, key, option=this, base=was, this=tps(o.decode_tokens_per_s), was=tps(base.decode_tokens_per_s),
+                   spare=pct(o.headroom_fraction), base_spare=pct(base.headroom_fraction))
+    else:
+        line = say(lang, "whatif.add.fits_too", option=this, spare=pct(o.headroom_fraction))
+    if o.serve_per_gpu_bytes is not None and heads and o.gpus > 1 and heads[0] % o.gpus:
+        line += say(lang, "sep") + say(lang, "whatif.add.no_tp", n=o.gpus, heads=heads[0],
+                                        tp=o.tp or 1, replicas=o.replicas, pp=o.pp)
+    return line + say(lang, "fig.end")
+
+
+def against_before(answer: Answer, before: dict, lang: str) -> str:
+    """A change asked as a question ('qlora on cheaper cards instead?', '换成qlora呢'): the new plan's pick against
+    the plan before it: memory per GPU, hours and cost per run (or tokens/s and price an hour)."""
+    rec = answer.recommend
+    new = rec.best
+    if new is None or not before.get("gpu"):
+        return ""
+    old = Option.model_validate(before)
+    parts = []
+    mem_new = new.train_per_gpu_bytes or new.serve_per_gpu_bytes
+    mem_old = old.train_per_gpu_bytes or old.serve_per_gpu_bytes
+    if mem_new and mem_old:
+        parts.append(say(lang, "whatif.before.memory", this=gb(mem_new), was=gb(mem_old)))
+    if new.job_hours is not None and old.job_hours is not None:
+        parts.append(say(lang, "whatif.before.hours", this=hours(new.job_hours), was=hours(old.job_hours)))
+    own = say(lang, "whatif.before.owned")
+    if new.job_usd is not None or old.job_usd is not None:
+        parts.append(say(lang, "whatif.before.run", this=own if new.owned or new.job_usd is None else cash(new.job_usd, rec),
+                         was=own if old.owned or old.job_usd is None else cash(old.job_usd, rec)))
+    else:
+        if new.decode_tokens_per_s and old.decode_tokens_per_s:
+            parts.append(say(lang, "whatif.before.speed", this=tps(new.decode_tokens_per_s),
+                             was=tps(old.decode_tokens_per_s)))
+        if new.usd_per_hour and old.usd_per_hour:
+            parts.append(say(lang, "whatif.before.price", this=own if new.owned else cash(new.usd_per_hour, rec),
+                             was=own if old.owned else cash(old.usd_per_hour, rec)))
+    if not parts:
+        return ""
+    return say(lang, "whatif.before.head", this=gpu_words(new), was=gpu_words(old)) + say(lang, "sep").join(parts) \
+        + say(lang, "fig.end")
+
+
 def _reasons(answer: Answer, lang: str) -> list[str]:
     rec = answer.recommend
     best = rec.best

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from knowledge import find_gpu, find_precision
 from knowledge.gguf import assign_types, normalise_file_type, type_bytes
@@ -200,3 +200,65 @@ def offload(inp: OffloadInput) -> OffloadResult:
         ram_ok=ram_ok, decode_tokens_per_s=decode, decode_tokens_per_s_range=decode_range,
         all_on_card_tokens_per_s=full.decode_tokens_per_s, prefill_tokens_per_s_range=prefill, flags=flags, fits=fits,
         terms=terms, assumptions=assumptions, warnings=warnings)
+
+
+# Shares of a GPU's weights put in system RAM when a plan's memory spills over: a tenth, a quarter, a half.
+SPILL_SHARES = (0.1, 0.25, 0.5)
+
+
+class SpillInput(ToolInput):
+    gpu: str = Field(description=GPU_HELP)
+    weights_bytes: float = Field(gt=0, description="the weights each GPU of the plan holds, bytes")
+    tpot_s: float = Field(gt=0, description="the plan's time per output token with everything on the card, s")
+    through: Literal["pcie", "ram"] = Field("pcie", description="pcie: the spilled weights are copied to the card "
+                                            "every step (vLLM --cpu-offload-gb); ram: the CPU reads them (llama.cpp -ngl)")
+    shares: tuple[float, ...] = Field(SPILL_SHARES, description="shares of each GPU's weights kept in system RAM")
+
+
+class SpillRow(BaseModel):
+    share: float
+    spilled_bytes: float
+    tpot_s: float
+    tokens_per_s: float
+    tokens_per_s_range: tuple[float, float]
+    slowdown: float = Field(description="how many times slower than all on the card")
+
+
+class SpillResult(Explained):
+    gpu: str
+    through: Literal["pcie", "ram"]
+    link: str
+    link_gbps: tuple[float, float, float] = Field(description="(slow, central, fast) GB/s reached")
+    all_on_card_tokens_per_s: float
+    rows: list[SpillRow]
+
+
+def spill(inp: SpillInput) -> SpillResult:
+    """A plan's decode when part of each GPU's weights sits in system RAM: every step moves (or reads) those bytes
+    over the slower link, so the time per token grows by spilled bytes / link bandwidth, whatever the batch."""
+    gpu = find_gpu(inp.gpu)
+    if gpu.unified_memory:
+        raise ToolError(f"{gpu.name} shares one memory between CPU and GPU: there is no system RAM to spill to")
+    if inp.through == "pcie":
+        link = pcie_link(gpu.pcie_gen)
+        slow, mid, fast = link.reached_gbps
+        label = link.label
+    else:
+        slow_ram, fast_ram = ram_band()
+        slow, mid, fast = slow_ram.reached_gbps[0], (slow_ram.reached_gbps[1] + fast_ram.reached_gbps[1]) / 2, \
+            fast_ram.reached_gbps[2]
+        label = f"{slow_ram.label} .. {fast_ram.label}"
+    rows = []
+    for share in inp.shares:
+        moved = inp.weights_bytes * share
+        t_mid = inp.tpot_s + moved / (mid * 1e9)
+        t_slow, t_fast = inp.tpot_s + moved / (slow * 1e9), inp.tpot_s + moved / (fast * 1e9)
+        rows.append(SpillRow(share=share, spilled_bytes=moved, tpot_s=t_mid, tokens_per_s=1 / t_mid,
+                             tokens_per_s_range=(1 / t_slow, 1 / t_fast), slowdown=t_mid / inp.tpot_s))
+    terms = [term("tpot_s", "Time per token", rows[0].tpot_s, "s",
+                  "the plan's time per token + weights in RAM / link bandwidth (every decode step moves them)",
+                  {"tpot_s": inp.tpot_s, "link_gbps": round(mid, 1), "share": rows[0].share})]
+    assumptions = [f"{label}: {slow:.0f}-{fast:.0f} GB/s reached (not fitted to offload measurements: a band)",
+                   "the card's own part keeps its speed; the spilled bytes cross the link once per decode step"]
+    return SpillResult(gpu=gpu.name, through=inp.through, link=label, link_gbps=(slow, mid, fast),
+                       all_on_card_tokens_per_s=1 / inp.tpot_s, rows=rows, terms=terms, assumptions=assumptions)

@@ -131,6 +131,7 @@ from assistant.reading.text import (
 )
 from assistant.reading.untyped import read_owned_untyped
 from assistant.reading.weigh import read_weigh
+from assistant.reading.whatif import read_whatif
 from knowledge import gpus
 from knowledge.clouds import clouds
 
@@ -246,6 +247,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_card_count(m, u)
     read_own_box(m, u)
     read_owned_untyped(m, u)
+    read_whatif(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):

@@ -2,7 +2,8 @@
 what a speed figure is ('are those ttft numbers p99 or averages?'), the plan's GPU hours ('how many gpu hours
 is that in total'), the KV cache ('qwen3 8b开32k上下文 kv cache大概占多少'), why not another engine ('why not
 just llama.cpp'), whether a number of examples is enough ('数据只有五百条 够吗'), why a card has no NVLink
-('4090为啥不能nvlink'), the plan's monthly cost ('whats the monthly cost of that setup').
+('4090为啥不能nvlink'), the plan's monthly cost ('whats the monthly cost of that setup'), how much slower the plan runs when its weights
+spill into system RAM ('显存不够放内存会慢多少').
 
 Each is an intent code (FOLLOWUPS, or one of reading.asks' and intents' codes) with what it is about in
 `u.ask`; the words are assistant/reading/words/followups.yaml's, the replies assistant/followups.py's. A message
@@ -18,7 +19,7 @@ from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab
 
 # Intent codes answered by assistant/followups.py, in the order they are tried.
-FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough")
+FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough", "offload")
 # What a KV-cache question may name about itself ('qwen3 8b at 32k'): the model and context it is asked for.
 KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase"}  # phase: "10并发" reads as serving
 # What a data question's own number fills ('五百条'): examples, whichever slot the reader gave them.
@@ -57,6 +58,8 @@ def _code(m: Message, u: Understanding) -> str | None:
         return "data_enough"
     if rest:
         return None
+    if asked and _both(m, "offload") and not m.gpus:  # "how much slower if it spills into system RAM?"
+        return "offload"
     if asked and _both(m, "metric"):
         return "metric"
     if _hit(m, _words("gpu_hours")) and not m.qty:  # "total gpu hours", not "$2 per gpu-hour" or "500 gpu hours"

@@ -191,7 +191,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
     if word_pattern("owned_question_near").search(prefix):
         return False  # "but my question was h100 vs h200": cards asked about, not the speaker's
-    if word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40]):
+    if (word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40])) \
+            and not word_pattern("owned_after").match(m.masked[e:e + 40]):  # '… the A6000s we already have?': yours
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
     if word_pattern("owned_paid").search(prefix):
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
@@ -309,7 +310,8 @@ def read_only(m: Message) -> list[str] | None:
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
     owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
-                                             and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]))
+                                             and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
+                                             and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s]))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)
