@@ -23,7 +23,7 @@ FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough", "offload")
 # What a KV-cache question may name about itself ('qwen3 8b at 32k'): the model and context it is asked for.
 KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase"}  # phase: "10并发" reads as serving
 # What a data question's own number fills ('五百条'): examples, whichever slot the reader gave them.
-DATA_SLOTS = {"batch_items", "train_tokens", "batch_input_tokens", "seq_len", "phase", "method"}
+DATA_SLOTS = {"batch_items", "train_tokens", "train_examples", "batch_input_tokens", "seq_len", "phase", "method"}
 # Follow-ups that name a concept the glossary explains, asked of a figure (how big, p99 or average): theirs.
 TOPIC_CODES = {"metric", "kv_cache"}
 # A bare number this large in a KV-cache question is its context ('at 32k'), not a count of users.

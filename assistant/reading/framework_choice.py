@@ -12,7 +12,7 @@ from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab
 
 # Values that describe a job to size: with one of them the sizing leads and the choice is answered after it.
-JOB_SLOTS = {"model", "owned", "train_tokens", "budget_usd", "deadline_hours", "users"}
+JOB_SLOTS = {"model", "owned", "train_tokens", "train_examples", "budget_usd", "deadline_hours", "users"}
 
 
 def frameworks_named(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab
 
 # Slots the widths' own words fill ('8-bit' -> precision, '4位' -> a count, 'int4对比' -> 4 pairs and DPO): dropped.
-OWN_SLOTS = {"precision", "kv_cache", "qlora_base", "users", "phase", "objective", "train_tokens"}
+OWN_SLOTS = {"precision", "kv_cache", "qlora_base", "users", "phase", "objective", "train_tokens", "train_examples"}
 # Intents the comparison replaces (the concept of quantization, the format question, a what-if to one width).
 REPLACED = {"concept", "explain", "whatif", "formats", "math", "why"}
 # What a width's match may be besides a bare width: a catalog precision id, kept as the file asked about.
