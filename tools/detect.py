@@ -24,6 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from knowledge.resolve import BadValue, NotFound, find_gpu
+from knowledge.schema import Gpu
 
 Runner = Callable[[list[str]], str | None]
 
@@ -126,31 +127,29 @@ def parse_meminfo(text: str) -> float | None:
     return round(int(m.group(1)) * 1024 / GIB, 1) if m else None
 
 
-def match_card(name: str, memory_gb: float) -> tuple[str | None, str | None]:
-    """The catalog card (id, name) a vendor's name and memory are, or (None, None)."""
-    for said in (f"{name} {round(memory_gb)}GB", name):  # the name with its memory first: 'RTX 4060 Ti 16GB'
-        try:
-            gpu = find_gpu(said)
-        except (NotFound, BadValue):
-            continue
-        if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb:
-            return gpu.id, gpu.name
+def _same(said: str, memory_gb: float) -> Gpu | None:
+    """The catalog card a name finds, when its memory is the memory reported."""
     try:
-        found = [find_gpu(name)]
-    except (NotFound, BadValue) as e:  # the closest names, when they are the same card ('H100 80GB HBM3')
+        gpu = find_gpu(said)
+    except (NotFound, BadValue):
+        return None
+    return gpu if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb else None
+
+
+def match_card(name: str, memory_gb: float) -> tuple[str | None, str | None]:
+    """The catalog card (id, name) a vendor's name and memory are, or (None, None): the name with its memory
+    ('RTX 4060 Ti 16GB'), the name, the closest catalog names of the same model ('H100 80GB HBM3'), then each of
+    those with the memory reported (the A100 40 GB's sibling for an 80 GB card)."""
+    names = [name]
+    try:
+        names.append(find_gpu(name).name)
+    except (NotFound, BadValue) as e:
         parts = _model_parts(name)
-        found = [g for g in map(find_gpu, getattr(e, "suggestions", [])) if _model_parts(g.name) <= parts]
-    for gpu in found:
-        if abs(gpu.memory_gb - memory_gb) <= SAME_MEMORY * gpu.memory_gb:
-            return gpu.id, gpu.name
-        sibling = re.sub(r"\s*\d+\s*GB\b", "", gpu.name) + f" {round(memory_gb)}GB"  # the same card, the memory reported
-        try:
-            other = find_gpu(sibling)
-        except (NotFound, BadValue):
-            continue
-        if abs(other.memory_gb - memory_gb) <= SAME_MEMORY * other.memory_gb:
-            return other.id, other.name
-    return None, None
+        names += [g.name for g in map(find_gpu, getattr(e, "suggestions", [])) if _model_parts(g.name) <= parts]
+    tries = [f"{name} {round(memory_gb)}GB", *names]
+    tries += [re.sub(r"\s*\d+\s*GB\b", "", n) + f" {round(memory_gb)}GB" for n in names[1:]]
+    gpu = next((g for g in (_same(t, memory_gb) for t in tries) if g is not None), None)
+    return (gpu.id, gpu.name) if gpu else (None, None)
 
 
 def _model_parts(name: str) -> set[str]:
