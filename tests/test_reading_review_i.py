@@ -308,3 +308,9 @@ def test_online_at_night_is_around_the_clock(text):
 @pytest.mark.parametrize("text", ["A800 好租吗", "H20好不好租", "4090好买吗", "L20难租吗"])
 def test_is_it_easy_to_rent_is_an_availability_question(text):
     assert "availability" in understand(text).intents
+
+
+@pytest.mark.parametrize(("text", "hours"), [("两天能跑完不", 48.0), ("三天之内能训完吗", 72.0), ("5个小时能不能跑完", 5.0),
+                                             ("一周内可以做完吗", 168.0)])
+def test_can_it_finish_in_n_days_is_the_deadline(text, hours):
+    assert understand(f"有200万条评论要用qwen2.5-7b打标签，{text}").updates.get("deadline_hours") == hours
