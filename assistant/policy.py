@@ -118,7 +118,9 @@ def fill_defaults(profile: Profile, defaulted: dict[str, str], lang: str = "en",
             values[name] = value
             notes[name] = slot.default_words(lang, data)
             data[name] = value
-    for name in notes:  # restate earlier defaults in today's language
-        if name in SLOTS and name not in values and name not in own:
+    for name in notes:  # restate earlier defaults in today's language (a value assumed otherwise keeps its words:
+        # "does it fit?" sized for one person, not the table's default)
+        if name in SLOTS and name not in values and name not in own \
+                and data.get(name) == SLOTS[name].default_for({**data, **values}, lang):
             notes[name] = SLOTS[name].default_words(lang, {**data, **values})
     return profile.model_copy(update=values), notes
