@@ -30,6 +30,7 @@ from assistant.reading.asks import read_ask, read_market
 from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
+from assistant.reading.examples import read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
@@ -70,7 +71,6 @@ from assistant.reading.job import (
     read_engine,
     read_engine_app,
     read_epochs,
-    read_example_tokens,
     read_framework,
     read_kv_cache,
     read_method,
@@ -81,7 +81,6 @@ from assistant.reading.job import (
     read_prompt_tokens,
     read_qlora_base,
     read_seq_len,
-    read_train_examples,
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads

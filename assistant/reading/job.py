@@ -8,7 +8,7 @@ from typing import Any
 from assistant.reading.generation import as_text_model
 from assistant.reading.growth import a_quarter
 from assistant.reading.history import past_training
-from assistant.reading.message import Message, Understanding
+from assistant.reading.message import Message
 from assistant.reading.names import family_words, model_index, name_tokens
 from assistant.reading.quantities import negated
 from assistant.reading.roles import daily_batch, moe_shape
@@ -362,23 +362,6 @@ def read_train_tokens(m: Message) -> float | None:
         m.notes.append(("note.example_tokens", {"n": f"{n:,.0f}", "each": f"{tokens:,}"}))
         return float(n * tokens)
     return None
-
-
-def read_train_examples(m: Message) -> int | None:
-    """The number of examples trained on, when said ('50k support tickets'): kept so that a length said later
-    ('each ticket is more like 1500 tokens') recounts the training tokens."""
-    if m.role("train_tokens") or not trains(m) or m.live("objective.rl"):
-        return None
-    counts = m.role("examples", "items")
-    return int(counts[-1].value) if counts and counts[-1].value >= 1 else None
-
-
-def read_example_tokens(m: Message, u: Understanding) -> None:
-    """One example's length said in a training message with no count ('每条大概 1500 token'): the engine
-    recounts the training tokens from the examples counted before."""
-    each = [q for q in m.role("per_item_tokens") if 16 <= q.value <= 1_048_576]
-    if each and trains(m) and not m.role("examples", "items", "train_tokens"):
-        u.example_tokens = round(each[-1].value)
 
 
 def _typical_tokens(m: Message, end: int) -> int | None:
