@@ -33,6 +33,7 @@ from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
+from tools.phases import PHASES
 from tools.recommend import FOUR_BIT
 from tools.scale import SERVER_GPUS
 
@@ -537,6 +538,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("batch_output_tokens", None)
         updates["train_tokens"] = float(profile.train_examples * each)
         updates["seq_len"] = int(each)
+    _in_this_phase(updates, updates.get("phase", profile.phase))
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
         # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)
@@ -945,7 +947,19 @@ def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:
 
 
 # Slots that say the same thing in two phases: a batch item's tokens in are a served prompt's length.
-SAME_MEANING = (("batch_input_tokens", "prompt_tokens"),)
+SAME_MEANING = (("batch_input_tokens", "prompt_tokens"), ("batch_output_tokens", "output_tokens"))
+
+
+def _in_this_phase(updates: dict[str, Any], phase: str | None) -> None:
+    """Lengths said in the words of the other kind of job take this job's slot: "answers ~400" in a service
+    is each request's output; "prompts ~300 tokens" in a batch job is each item's input."""
+    spec = PHASES.get(phase or "")
+    if spec is None or spec.trains:
+        return
+    for batch_slot, serve_slot in SAME_MEANING:
+        old, new = (serve_slot, batch_slot) if spec.batch else (batch_slot, serve_slot)
+        if old in updates and new not in updates:
+            updates[new] = updates.pop(old)
 
 
 def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, str]) -> None:

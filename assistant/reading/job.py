@@ -58,6 +58,8 @@ def read_phase(m: Message) -> str | None:
         if _training_data(m):  # "summarise 2M docs ... to build a training set": the training comes later
             m.notes.append(("note.batch_for_training", {}))
         return "batch"
+    if production and not train and (m.role("request_rate") or m.role("ttft_ms", "ttft_s") or users):
+        return "serve"  # "llama 3.1 405b in production, p95 ttft 3s, 5 rps": a service running, nothing to train
     if production:
         return "production"
     has_model = bool(m.names or m.role("model", "model_total") or m.unknown)

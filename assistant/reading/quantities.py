@@ -164,8 +164,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         if word_pattern("power_after").match(rest) or word_pattern("power_before").search(before):
             return "power_price", currency  # "$0.15/kWh", "电费每度0.8元": a running cost, not a budget
         return "money", currency
-    if word_pattern("power_after").match(after) and word_pattern("power_before").search(before):
-        return "power_price", "CNY" if lang == "zh" else "USD"
+    if word_pattern("power_after").match(after) and (word_pattern("power_before").search(before) or q.value < 5):
+        return "power_price", "CNY" if lang == "zh" else "USD"  # "0.30/kWh": no price per kWh reaches 5 in any currency
     daily = word_pattern("daily_users_after").match(after) or word_pattern("daily_users_before").search(before) \
         or word_pattern("daily_users_before").search(strip_fillers(before))  # "日活涨到五千"
     if daily:  # "3000 daily users", "日活2000": not people at the same time; a month's users ("MAU 50k") tagged
