@@ -314,3 +314,43 @@ def test_is_it_easy_to_rent_is_an_availability_question(text):
                                              ("一周内可以做完吗", 168.0)])
 def test_can_it_finish_in_n_days_is_the_deadline(text, hours):
     assert understand(f"有200万条评论要用qwen2.5-7b打标签，{text}").updates.get("deadline_hours") == hours
+
+
+# ---------------------------------------------------------------- review round J
+
+@pytest.mark.parametrize("text", ["buy a 4090 or rent for finetuning llama 3.1 8b?", "150k budget, buy 8x H100 vs rent, fine-tune 70b",
+                                  "should we purchase the servers or just rent?"])
+def test_buy_or_rent_asked_is_no_preference(text):
+    u = understand(text)
+    assert "rent_buy" in u.intents and "preference" not in u.updates
+
+
+def test_a_bare_power_price_per_kwh():
+    assert understand("buy a 4090 or rent? 10 h/week, 0.30/kWh").updates["electricity_usd_per_kwh"] == 0.3
+
+
+def test_in_production_with_a_rate_is_serving():
+    u = understand("llama 3.1 405b in production, p95 ttft 3s, 5 rps, contexts up to 32k. how many 8xh100 nodes")
+    assert u.updates["phase"] == "serve"
+
+
+@pytest.mark.parametrize("pending", [None, "utilisation", "users"])
+def test_prompt_and_answer_lengths_at_any_question(pending):
+    u = understand("avg prompt 2k, answers ~400", pending)
+    assert u.updates.get("prompt_tokens") == 2000 and 400 in (u.updates.get("batch_output_tokens"), u.updates.get("output_tokens"))
+    assert "utilisation" not in u.updates and not u.problems
+
+
+def test_answer_lengths_said_later_are_the_service_s_output():
+    *_, reply = run_conversation(["rent vs buy deepseek v3, 20 rps, launch in 6 wks, budget 40k/month",
+                                  "avg prompt 2k, answers ~400"])
+    assert "2,000 tokens in and 400 out" in reply.content and "must be between" not in reply.content
+
+
+@pytest.mark.parametrize("text", ["whats that per month roughly", "how much is that a month", "what would it cost per year"])
+def test_a_period_cost_asked_is_the_total_cost(text):
+    assert "total_cost" in understand(text).intents
+
+
+def test_n_of_them_had_is_a_count_of_the_card_just_named():
+    assert understand("and if we had 2 of them").card_count == 2
