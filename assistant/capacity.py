@@ -19,14 +19,15 @@ def _cards(ctx: Any) -> tuple[Workload, str, int, bool, str | None] | None:
         return (rec.workload, rec.best.gpu, rec.best.gpus, rec.best.owned, rec.best.precision) \
             if rec.workload.spec.serves else None
     owned = ctx.profile.get("owned") or []
-    if not (ctx.profile.get("model") and owned):
+    only = [c for c in ctx.profile.get("only") or [] if "x " in c or len(ctx.profile.get("only") or []) == 1]
+    if not (ctx.profile.get("model") and (owned or only)):
         return None
     from assistant.advice import workload_for
     from assistant.policy import Profile
 
     w = workload_for(Profile.model_validate({**ctx.profile, "phase": ctx.profile.get("phase") or "serve"}))
-    count, _x, card = owned[0].partition("x ")
-    return (w, card.strip(), int(count), True, None) if w.spec.serves else None
+    count, _x, card = (owned or only)[0].partition("x ") if "x " in (owned or only)[0] else ("1", "", (owned or only)[0])
+    return (w, card.strip(), int(count), bool(owned), None) if w.spec.serves else None
 
 
 def capacity_reply(ctx: Any) -> str:
@@ -49,7 +50,7 @@ def capacity_reply(ctx: Any) -> str:
                      context=f"{w.context:,}", kv=kv, tps=tps(at.decode_tokens_per_s or 0))]
     nxt = c.next_option
     if c.limit == "memory":
-        lines.append(ctx.say("capacity.by_memory", more=f"{c.users + 1:,}"))
+        lines.append(ctx.say("capacity.by_memory_kv8" if at.kv_precision else "capacity.by_memory", more=f"{c.users + 1:,}"))
     elif c.limit == "speed" and nxt is not None:
         lines.append(ctx.say("capacity.by_speed", floor=f"{w.speed_floor:g}", more=f"{c.users + 1:,}",
                              tps=tps(nxt.decode_tokens_per_s or 0)))

@@ -354,3 +354,15 @@ def test_a_period_cost_asked_is_the_total_cost(text):
 
 def test_n_of_them_had_is_a_count_of_the_card_just_named():
     assert understand("and if we had 2 of them").card_count == 2
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    ("Qwen3-30B-A3B 4张4090 能支持多少并发", "**大约 68 人同时生成**：4 × NVIDIA GeForce RTX 4090 24GB"),
+    ("can gpt-oss-120b run on a single h100? how many users", "**About 29 people generating at once** fit on 1 × NVIDIA H100 SXM 80GB")])
+def test_capacity_asked_with_the_model_and_cards_in_one_message(text, start):
+    reply, = run_conversation([text])
+    assert start in reply.content and "How many people" not in reply.content and "大概会有多少人" not in reply.content
+
+
+def test_how_many_users_is_no_production_phase():
+    assert understand("can gpt-oss-120b run on a single h100? how many users").updates.get("phase") == "serve"

@@ -13,15 +13,22 @@ from assistant.reading.text import word_pattern
 # Slots the question may carry: the format the count is asked for (and a phase its words suggest: "handle"
 # reads as production, dropped).
 OWN_SLOTS = {"precision", "kv_cache"}
+# What the question may name to be asked of: the model and the cards ("Qwen3-30B-A3B 4张4090 能支持多少并发"), kept.
+SUBJECT_SLOTS = {"model", "owned", "only", "context", "engine", "prompt_tokens", "region"}
 
 
 def read_capacity(m: Message, u: Understanding) -> None:
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - {"phase"} - m.weak:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None \
+            or set(u.updates) - OWN_SLOTS - SUBJECT_SLOTS - {"phase"} - m.weak:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("capacity_question.en").search(m.masked) or word_pattern("capacity_question.zh").search(typed)):
         return
-    u.intents = (u.intents - {"whatif", "math", "why", "explain", "concept", "not_sure"}) | {"capacity"}
+    u.intents = (u.intents - {"whatif", "math", "why", "explain", "concept", "not_sure", "fit_check"}) | {"capacity"}
     u.ask = {**u.ask, **{k: v for k, v in u.updates.items() if k in OWN_SLOTS}}
-    u.updates = {}
+    kept = {k: v for k, v in u.updates.items() if k in SUBJECT_SLOTS}
+    if m.gpus and not (kept.get("owned") or kept.get("only")):  # the cards it is asked of, with their count
+        kept["only"] = [f"{n}x {g}" for _s, _e, g, n in m.gpus]
+    u.updates = {**kept, **({"phase": "serve"} if kept.get("model") else {})}
+    u.compare_gpus, u.whatif_gpus = [], None
     u.topic, u.aside = None, None
