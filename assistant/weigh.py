@@ -38,7 +38,9 @@ def _card(ctx: Any) -> tuple[Gpu | None, int, bool]:
     card_id = (ctx.turn.cards or [None])[0] or ctx.plan_card()
     if card_id is None:
         return None, 1, False
-    return find_gpu(card_id), ctx.turn.counts.get(card_id, 0), False
+    pinned = next((int(c.partition("x ")[0]) for c in ctx.profile.get("only") or []
+                   if "x " in c and c.partition("x ")[2].strip() == card_id), 0)  # "on one L4": that many, no more
+    return find_gpu(card_id), ctx.turn.counts.get(card_id, 0) or pinned, False
 
 
 def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
@@ -100,6 +102,8 @@ def _candidates(ctx: Any, spec: dict[str, Any], gpu: Gpu, count: int, owned: boo
         return [r for r in found if r[2].ok][:3] or found[:2]
     precisions = list(spec.get("precisions") or []) or [None]
     pairs = [(m, p) for m in chosen for p in precisions][:MAX_SHOWN]
+    if count and precisions == [None]:  # models on a count said ("on one L4"): each in its usual format, else 4-bit
+        return [r for r in (_usual_or_four_bit(ctx, m, gpu, count, owned) for m in chosen[:MAX_SHOWN]) if r[2] is not None]
     sized = [(m, p, _run(ctx, m, p, gpu, count, owned)) for m, p in pairs]
     return [(m, p, o) for m, p, o in sized if o is not None]
 

@@ -366,3 +366,9 @@ def test_capacity_asked_with_the_model_and_cards_in_one_message(text, start):
 
 def test_how_many_users_is_no_production_phase():
     assert understand("can gpt-oss-120b run on a single h100? how many users").updates.get("phase") == "serve"
+
+
+def test_models_weighed_on_one_card_said_stay_on_one_card():
+    reply, = run_conversation(["mistral small 3 24b vs gemma 3 27b for serving on one L4?"])
+    assert "2 × NVIDIA L4" not in reply.content
+    assert "Mistral Small 3 24B (2501), INT4**: 14.9 GB of 23.9 GB per GPU on NVIDIA L4 24GB: fits" in reply.content
