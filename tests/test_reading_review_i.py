@@ -372,3 +372,9 @@ def test_models_weighed_on_one_card_said_stay_on_one_card():
     reply, = run_conversation(["mistral small 3 24b vs gemma 3 27b for serving on one L4?"])
     assert "2 × NVIDIA L4" not in reply.content
     assert "Mistral Small 3 24B (2501), INT4**: 14.9 GB of 23.9 GB per GPU on NVIDIA L4 24GB: fits" in reply.content
+
+
+@pytest.mark.parametrize(("text", "value"), [("那上下文想要32k呢", 32768), ("上下文开到128k", 131072), ("上下文需要16k", 16384),
+                                             ("上下文改成8k吧", 8192)])
+def test_a_context_wanted_in_chinese(text, value):
+    assert understand(text).updates.get("context") == value
