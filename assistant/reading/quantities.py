@@ -148,7 +148,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     rate = _request_rate(after, before)
     if rate is not None:
         return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
-    if 1 <= q.value <= 1024 and word_pattern("rl_samples_before").search(before):
+    if 1 <= q.value <= 1024 and word_pattern("rl_samples_before").search(before) \
+            and not word_pattern("rl_group_not_after").match(after):
         return "rl_group", ""  # "每个prompt采样8条", "group size 16": completions per prompt, not examples or items
     cur_before = word_pattern("money_before").search(before.rstrip())
     cur_after = word_pattern("money_after").match(after)
