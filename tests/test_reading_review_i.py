@@ -378,3 +378,14 @@ def test_models_weighed_on_one_card_said_stay_on_one_card():
                                              ("上下文改成8k吧", 8192)])
 def test_a_context_wanted_in_chinese(text, value):
     assert understand(text).updates.get("context") == value
+
+
+def test_running_an_eval_set_is_a_batch_job():
+    u = understand("周末跑完评测，DeepSeek-R1满血版，3000题×8k输出，8卡H100能跑完吗，多少小时")
+    assert (u.updates["phase"], u.updates["batch_items"], u.updates["batch_output_tokens"]) == ("batch", 3000, 8000)
+    assert "quality" not in u.intents
+
+
+@pytest.mark.parametrize("text", ["qwen2.5-72b的评测怎么样", "这个模型跑分结果如何"])
+def test_how_a_model_scores_is_still_a_quality_question(text):
+    assert "quality" in understand(text).intents

@@ -310,6 +310,9 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "items", ""
     if word_pattern("input_label_of_previous").search(before) and word_pattern("output_label_after").match(after):
         return "output_tokens", ""  # "500 token输入 50 输出": the input label was the 500's
+    if previous in ("items", "examples") and word_pattern("output_label_after").match(after) \
+            and re.search(r"\bx\s*$", before):
+        return "output_tokens", ""  # "3000题×8k输出": each item's output
     if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
     if word_pattern("output_label_before").search(before) and (
