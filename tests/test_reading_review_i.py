@@ -389,3 +389,8 @@ def test_running_an_eval_set_is_a_batch_job():
 @pytest.mark.parametrize("text", ["qwen2.5-72b的评测怎么样", "这个模型跑分结果如何"])
 def test_how_a_model_scores_is_still_a_quality_question(text):
     assert "quality" in understand(text).intents
+
+
+def test_will_this_card_do_in_a_request_naming_its_model_keeps_the_service():
+    u = understand("国企，要求国产化，GLM-4-9B，昇腾910B行不行，并发50，首字500ms")
+    assert u.updates.get("phase") == "serve" and u.updates.get("users") == 50

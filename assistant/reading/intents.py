@@ -238,7 +238,7 @@ def read_question(m: Message, u: Understanding) -> None:
         card = (u.whatif_gpus or (0, u.compare_gpus[0]))[1]
         if all(card in choice for choice in u.updates.get("only") or []):
             u.updates.pop("only", None)
-        for slot in m.weak:
+        for slot in m.weak if "model" not in u.updates else ():  # a request naming its model keeps what it implies
             u.updates.pop(slot, None)
     code = _question(m, u)
     if code is None:
