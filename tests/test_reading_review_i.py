@@ -394,3 +394,10 @@ def test_how_a_model_scores_is_still_a_quality_question(text):
 def test_will_this_card_do_in_a_request_naming_its_model_keeps_the_service():
     u = understand("国企，要求国产化，GLM-4-9B，昇腾910B行不行，并发50，首字500ms")
     assert u.updates.get("phase") == "serve" and u.updates.get("users") == 50
+
+
+@pytest.mark.parametrize(("text", "method"), [("LoRA吧，全参太贵了", "lora"), ("lora i guess, full is too expensive", "lora"),
+                                              ("qlora, lora is overkill", "qlora"), ("全参微调", "full"),
+                                              ("full fine-tune is fine", "full")])
+def test_a_method_judged_after_it_is_not_chosen(text, method):
+    assert understand(text).updates.get("method") == method

@@ -265,8 +265,8 @@ def read_method(m: Message) -> str | None:
             if name == "full" and word_pattern("method.full_alone").fullmatch(x.group().strip()) \
                     and not (word_pattern("method.named").search(m.masked) or m.pending == "method"):
                 continue
-            if not negated(m.masked, x.start()):
-                hits.append((x.start(), name))
+            if not negated(m.masked, x.start()) and not word_pattern("method_turned_down").match(m.masked[x.end():x.end() + 30]):
+                hits.append((x.start(), name))  # "LoRA吧，全参太贵了": the full fine-tune judged, not chosen
             elif m.pending == "method":
                 m.notes.append((f"note.not_{name}", {}))  # "not qlora" at the question: said back, asked again
     return max(hits)[1] if hits else None
