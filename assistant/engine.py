@@ -1496,7 +1496,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 # Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
 # ends with an offer to size one in full, not with the next slot's question.
-OFFERED = ("weigh", "moe_memory", "capacity")
+OFFERED = ("weigh", "moe_memory", "capacity", "method_compare")
 
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:

@@ -401,3 +401,17 @@ def test_will_this_card_do_in_a_request_naming_its_model_keeps_the_service():
                                               ("full fine-tune is fine", "full")])
 def test_a_method_judged_after_it_is_not_chosen(text, method):
     assert understand(text).updates.get("method") == method
+
+
+@pytest.mark.parametrize(("text", "methods"), [
+    ("LoRA和QLoRA到底差在哪，显存能省多少？拿llama3.1 8b举个例子", ["lora", "qlora"]),
+    ("lora vs full fine-tune, how much memory for qwen2.5 7b?", ["lora", "full"]),
+    ("qlora or lora for llama 3 8b?", ["qlora", "lora"]), ("全参和LoRA区别大吗", ["full", "lora"])])
+def test_two_methods_compared(text, methods):
+    u = understand(text)
+    assert "method_compare" in u.intents and u.ask["methods"] == methods and "phase" not in u.updates
+
+
+def test_two_methods_compared_on_the_example_model():
+    reply, = run_conversation(["LoRA和QLoRA到底差在哪，显存能省多少？拿llama3.1 8b举个例子"])
+    assert "**LoRA**：22.3 GB" in reply.content and "**QLoRA**：11.1 GB" in reply.content and "12 GB 的卡放得下" in reply.content

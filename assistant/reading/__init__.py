@@ -85,6 +85,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.machine import read_this_machine
+from assistant.reading.method_compare import read_method_compare
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.moe import read_moe_question
@@ -282,6 +283,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_moe_question(m, u)
     read_this_machine(m, u)
     read_capacity(m, u)
+    read_method_compare(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
     read_framework_choice(m, u)

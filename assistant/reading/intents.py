@@ -340,7 +340,7 @@ def _hit_why_not(m: Message) -> bool:
 def read_fit_check(m: Message, u: Understanding) -> None:
     """'Does X fit on Y?', 'how fast is X on Y?', 'X能在Y上跑吗': a card named and a fit or speed
     question, answered at once (intent fit_check)."""
-    if u.intents & {"reset", "help"} or set(u.intents) & {*QUESTIONS, *ASKS}:
+    if u.intents & {"reset", "help", "method_compare", "capacity"} or set(u.intents) & {*QUESTIONS, *ASKS}:
         return
     if not m.gpus and "model" in u.updates and word_pattern("memory_question").search(m.text):
         u.intents.add("fit_check")  # "llama3 8b开128k上下文大概要多少显存": answered at once, as a plan for it

@@ -1,0 +1,42 @@
+"""'LoRA和QLoRA到底差在哪，显存能省多少？拿llama3.1 8b举个例子', 'lora vs full: how much memory for llama 8b?': two
+fine-tuning methods compared (intent method_compare, the methods in u.ask["methods"]); a model named is the example
+and stays the conversation's. The words: words/method_compare.yaml; the reply: assistant/method_compare.py."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab
+
+# Slots the question's own words fill ('LoRA' -> method, '微调' -> phase): dropped; the model named is kept.
+OWN_SLOTS = {"method", "phase", "qlora_base", "precision"}
+KEPT = {"model"}
+
+
+@cache
+def _rows() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), str(mid)) for p, mid in vocab()["method_compare"]["methods"]]
+
+
+def methods_named(typed: str) -> list[str]:
+    found = sorted((hit.start(), mid) for pattern, mid in _rows() for hit in pattern.finditer(typed))
+    return list(dict.fromkeys(mid for _s, mid in found))
+
+
+def read_method_compare(m: Message, u: Understanding) -> None:
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - KEPT - m.weak:
+        return
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    methods = methods_named(typed)
+    cue = vocab()["method_compare"]["cue"]
+    if len(methods) < 2 or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return
+    u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
+    u.ask = {**u.ask, "methods": methods[:3]}
+    u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
+    if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
+        u.updates["model"] = m.names[0][2]
+    u.topic, u.aside = None, None
