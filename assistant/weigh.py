@@ -103,7 +103,8 @@ def _candidates(ctx: Any, spec: dict[str, Any], gpu: Gpu, count: int, owned: boo
     precisions = list(spec.get("precisions") or []) or [None]
     pairs = [(m, p) for m in chosen for p in precisions][:MAX_SHOWN]
     if count and precisions == [None]:  # models on a count said ("on one L4"): each in its usual format, else 4-bit
-        return [r for r in (_usual_or_four_bit(ctx, m, gpu, count, owned) for m in chosen[:MAX_SHOWN]) if r[2] is not None]
+        tried = [_usual_or_four_bit(ctx, m, gpu, count, owned) for m in chosen[:MAX_SHOWN]]
+        return [(m, p, o) for m, p, o in tried if o is not None]
     sized = [(m, p, _run(ctx, m, p, gpu, count, owned)) for m, p in pairs]
     return [(m, p, o) for m, p, o in sized if o is not None]
 

@@ -85,9 +85,9 @@ from assistant.reading.job import (
 )
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.machine import read_this_machine
-from assistant.reading.method_compare import read_method_compare
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.method_compare import read_method_compare
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
