@@ -28,6 +28,7 @@ from knowledge import (
     purchase_usd,
     rules,
 )
+from knowledge.clouds import clouds
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import (
@@ -47,6 +48,8 @@ from tools.cost import (
     Region,
     RentBuyInput,
     RentBuyResult,
+    few_offers,
+    offer_spread,
     rent_vs_buy,
     try_price,
 )
@@ -399,6 +402,9 @@ class Option(BaseModel):
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
+    price_offers: int | None = Field(None, description="offers on record behind the rental price (None: the user's "
+                                                       "own price, or none on record); fewer than "
+                                                       "rules.few_offers_below marks the price and ranks it dearer")
     running_gpus: int | None = Field(None, description="rented cards the plan says to run: the plan's (less yours), "
                                                        "at each site, plus a spare copy for an availability target")
     running_hours: float | None = Field(None, description="hours a month those cards run and are billed")
@@ -953,6 +959,7 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     billed = opt.gpus - opt.owned_gpus  # cards added beside yours: only those are rented or bought
     if quote or theirs:
         rent = theirs.usd_per_gpu_hour if theirs else quote.usd_per_gpu_hour_typical  # type: ignore[union-attr]
+        opt.price_offers = None if theirs else quote.samples  # type: ignore[union-attr]
         opt.usd_per_hour = (rent or 0.0) * billed
         # a reservation is paid for every hour of its term; on demand only for the hours used
         hours = HOURS_PER_MONTH * (1.0 if theirs and theirs.reserved else max(w.utilisation, 0.01))
@@ -1064,7 +1071,8 @@ def cost_score(o: Option, w: Workload) -> float:
     """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
     if o.owned:
         return 0.0
-    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent"):
+    buys = w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent")
+    if buys:
         pay = o.purchase_usd  # a one-off budget for a service buys cards, unless renting is what it pays for
     elif not w.spec.serves:
         pay = o.job_usd
@@ -1072,6 +1080,9 @@ def cost_score(o: Option, w: Workload) -> float:
         pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
+    if not buys and few_offers(o.price_offers) and not cloud_named(w):
+        # one snapshot is no market: it must beat a well-sourced price by more than that card's own spread
+        pay *= 1 + offer_spread().spread
     cards = o.gpus / o.replicas
     if w.spec.trains and not w.spec.serves:
         cards = cards / 8  # a training run on more cards of one server finishes sooner at the same cost per run
@@ -1083,6 +1094,13 @@ def cost_score(o: Option, w: Workload) -> float:
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
+
+
+def cloud_named(w: Workload) -> bool:
+    """The user named a cloud as where to run (the choice kept to the cards it rents, renting only): its cards
+    are what they rent, however few offers the price data holds for them."""
+    return (w.preference == "rent" and bool(w.candidates)
+            and any(list(c.gpus) == w.candidates for c in clouds().values()))
 
 
 def _rank_key(o: Option, w: Workload) -> tuple:
