@@ -113,6 +113,10 @@ BesideYours = Literal["one_job", "copies", "whole"]
 # no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
 MORE_CARDS_PENALTY = 0.10
 PCIE_SPLIT_PENALTY = 0.35
+# A copy split into pipeline stages across servers sends every token over the network between them (InfiniBand
+# or RoCE, a multi-node launch): like tensor parallelism without NVLink, it must be this much cheaper than a plan
+# whose copy stays in one server (DeepSeek-V3 on 2 x 8 A100 against 8 x MI300X or 8 x H200 in one box).
+PIPELINE_SPLIT_PENALTY = PCIE_SPLIT_PENALTY
 # Off the CUDA stack, libraries (kernels, quantization formats, training recipes) need checking:
 # such an option must be this much cheaper to win (the guide: confirm framework support first).
 # Training leans on more CUDA-first libraries (bitsandbytes for QLoRA, fused kernels, recipes), so
@@ -1067,8 +1071,9 @@ def _over_budget(opt: Option, w: Workload) -> str:
 BF16_STATES_PENALTY = 0.15
 
 
-def cost_score(o: Option, w: Workload) -> float:
-    """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
+def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
+    """What the user pays for the job, with the fewer-cards and NVLink preference folded in; with sourced, a
+    rental price from few offers counts dearer by the spread of well-sourced prices (rules.few_offers_below)."""
     if o.owned:
         return 0.0
     buys = w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent")
@@ -1080,7 +1085,7 @@ def cost_score(o: Option, w: Workload) -> float:
         pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
-    if not buys and few_offers(o.price_offers) and not cloud_named(w):
+    if sourced and not buys and few_offers(o.price_offers) and not cloud_named(w):
         # one snapshot is no market: it must beat a well-sourced price by more than that card's own spread
         pay *= 1 + offer_spread().spread
     cards = o.gpus / o.replicas
@@ -1090,6 +1095,8 @@ def cost_score(o: Option, w: Workload) -> float:
     gpu = find_gpu(o.gpu)
     if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
         penalty += PCIE_SPLIT_PENALTY
+    if o.pp > 1:
+        penalty += PIPELINE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
@@ -1458,11 +1465,12 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
     elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
-        # a long job: at about the same cost per run, the one that finishes first
-        cheapest = cost_score(best, w)
+        # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
+        # margin, so one from few offers is not marked down here), the one that finishes first
+        cheapest = cost_score(best, w, sourced=False)
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
                 and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
-                and cost_score(o, w) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
+                and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     if best.owned:
         return best, "use", None
