@@ -27,7 +27,7 @@ def test_the_thresholds_are_data_and_the_spread_is_measured_on_the_well_sourced_
     well = [q for q in quotes if q.samples >= r.well_sourced_offers]
     expected = statistics.median((q.usd_per_gpu_hour_typical - q.usd_per_gpu_hour_low) / q.usd_per_gpu_hour_typical
                                  for q in well)
-    assert SPREAD == pytest.approx(expected)
+    assert expected == pytest.approx(SPREAD)
     assert 0.05 < SPREAD < 0.9
     assert WELL in offer_spread().cards and SINGLE not in offer_spread().cards
     assert price_quote(SINGLE).samples == 1 and price_quote(SINGLE_CUDA).samples == 1

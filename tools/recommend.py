@@ -1961,7 +1961,10 @@ def _rate_sized(w: Workload, rec: Recommendation, prompt: int, output: int,
         except (ToolError, ValueError):
             continue
         quote = try_price(o.gpu, w.region)
-        found.append((quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf, r.gpus, o.gpu, r))
+        price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
+        if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
+            price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+        found.append((price, r.gpus, o.gpu, r))
     return found
 
 
