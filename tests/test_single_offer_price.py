@@ -156,3 +156,18 @@ def test_a_count_said_of_the_plans_own_card_is_the_count_priced(turns):
     rb = payload(answer)["results"]["rent_or_buy"]
     assert rb["gpus"] == 2 and rb["payback_months"] is not None, answer.content
     assert "2 × NVIDIA GeForce RTX 4090 24GB" in answer.content
+
+
+@pytest.mark.parametrize("text", ["serve a 70B model to 5 users during working hours, we only use azure",
+                                  "serve a 70B model to 5 users during working hours on Azure",
+                                  "我们在海外，只用Azure，给5个用户部署一个70B模型，工作时间使用"])
+def test_a_cloud_named_in_words_keeps_its_single_offer_cards_unmarked_down(text):
+    reply = run_conversation([text])[-1]
+    rec = payload(reply)["results"]["recommend"]
+    w = Workload.model_validate(rec["workload"])
+    assert w.candidates == list(clouds()["azure"].gpus) and w.preference == "rent"
+    mi300x = next(Option.model_validate(o) for o in rec["options"] if o["gpu"] == SINGLE and o["ok"])
+    assert mi300x.price_offers == 1
+    assert cost_score(mi300x, w) == pytest.approx(cost_score(mi300x.model_copy(update={"price_offers": 17}), w))
+    # the price is still marked: it rests on one offer whoever rents it
+    assert ("(price from 1 offer)" if text.isascii() else "（仅 1 个报价）") in reply.content
