@@ -171,3 +171,20 @@ def test_a_cloud_named_in_words_keeps_its_single_offer_cards_unmarked_down(text)
     assert cost_score(mi300x, w) == pytest.approx(cost_score(mi300x.model_copy(update={"price_offers": 17}), w))
     # the price is still marked: it rests on one offer whoever rents it
     assert ("(price from 1 offer)" if text.isascii() else "（仅 1 个报价）") in reply.content
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_narrow_terminal_table_moves_the_mark_under_the_table_before_dropping_a_column(lang):
+    from tui.format import SHORT_HEADERS, VENDOR_WORDS, fit_table, table_width
+
+    cheap, dear = _option(SINGLE, 2.59, 1, False), _option(WELL, 3.99, 17, False)
+    columns = ["option", "fits", "memory to spare", "per hour"]
+    rows = [[o.gpu_name, "yes", "40%", cell("per_hour", o, lang)] for o in (cheap, dear)]
+    mark = MARK[lang].removeprefix("$2.59").removesuffix(" |").strip(" ()（）")
+    assert fit_table(columns, rows, 200) == (columns, rows, [])
+    short = [SHORT_HEADERS.get(c, c) for c in columns]
+    starred = [[VENDOR_WORDS.sub("", r[0]), *r[1:3], r[3] if r[3] == "$3.99" else "$2.59*"] for r in rows]
+    cols, body, dropped = fit_table(columns, rows, table_width(short, starred))  # fits once the mark is moved out
+    assert cols == short and body == starred and dropped == ["*" + mark]
+    cols, body, dropped = fit_table(columns, rows, 30)  # narrower: columns go too, the price and its mark stay
+    assert cols[-1] in ("per hour", "$/h") and body[0][-1] == "$2.59*" and dropped[-1] == "*" + mark
