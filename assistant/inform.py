@@ -525,7 +525,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
     whole = any(k.endswith("_machine") for k in prices)  # a machine's price: as many cards as it holds
     machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
         or (gpu.sold_in if whole and gpu.sold_in > 1 else None) or planned or 1  # the cards in the machine priced
-    n = planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
+    said = None if whole else ctx.turn.counts.get(gpu.id)  # "自己买两张4090": the count said, even of the plan's card
+    n = said or planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     machines = -(-n // machine)  # a 16-card plan on 8-card machines takes two of them, rented or bought
     per_card = {key: prices[key + "_machine"] * machines / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # the machines' prices over the cards used
@@ -552,7 +553,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
                           if ctx.profile.get("hosting_usd_per_month") else  # the hosting bill said, for all the cards
                           {"hosting_usd_per_gpu_month": 0.0} if gpu.at_home else {}),  # a card in your own computer
                        **({"horizon_months": int(prices["horizon_months"])} if "horizon_months" in prices else {}))
-    planned_rb = rec.rent_or_buy if rec and rec.best and rec.best.gpu == gpu.id and not rec.best.owned else None
+    planned_rb = (rec.rent_or_buy if rec and rec.best and rec.best.gpu == gpu.id and not rec.best.owned
+                  and said in (None, planned) else None)
     if planned_rb is not None and not set(prices) - {"horizon_months"}:
         # "如果只用两年呢": the plan's own comparison (its cards, prices, power and hosting) over the span said
         inp = _plan_rent_buy(planned_rb, ctx.region, int(prices.get("horizon_months") or planned_rb.horizon_months))

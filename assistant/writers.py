@@ -17,7 +17,7 @@ from assistant.catalog import formula_words, localise, say
 from assistant.policy import Profile, relevant
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
-from tools.cost import HOURS_PER_MONTH
+from tools.cost import HOURS_PER_MONTH, few_offers
 from tools.queueing import P99, percentile_name
 from tools.recommend import (
     FOUR_BIT,
@@ -174,7 +174,8 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
     if key in ("job_usd", "per_hour"):
-        return say(lang, "table.owned") if o.owned else _price_cell(o, o.job_usd if key == "job_usd" else o.usd_per_hour)
+        return say(lang, "table.owned") if o.owned else _marked_price_cell(
+            o, o.job_usd if key == "job_usd" else o.usd_per_hour, lang)
     raise KeyError(key)
 
 
@@ -186,6 +187,16 @@ def _price_cell(o: Option, usd: float | None) -> str:
         cny = usd * o.cny_per_hour / o.usd_per_hour
         return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
     return money(usd)
+
+
+def _marked_price_cell(o: Option, usd: float | None, lang: str) -> str:
+    """A table's price cell: a price on record from too few offers to stand for a market says so ('$2.59 (price
+    from 1 offer)'), the reason such a card ranks as if it cost more (tools.cost.offer_spread)."""
+    price = _price_cell(o, usd)
+    if price == "-" or not few_offers(o.price_offers):
+        return price
+    n = o.price_offers or 0
+    return say(lang, "table.few_offers_one" if n == 1 else "table.few_offers", price=price, n=n)
 
 
 FITTING_ROWS = 5  # best fitting options shown, one per card class

@@ -439,6 +439,10 @@ class Rules(Record):
     usd_per_cny_as_of: date
     usd_per_cny_source: str
     default_mfu_training: float = Field(gt=0, le=1)
+    few_offers_below: int = Field(ge=1, description="a rental price from fewer offers than this is marked and "
+                                                    "ranked dearer by the spread of well-sourced prices")
+    well_sourced_offers: int = Field(ge=2, description="cards priced from at least this many offers measure that "
+                                                       "spread")
     providers: list[Provider]
     capability_table: list[CapabilityRow]
     scenarios: list[Scenario]

@@ -72,6 +72,32 @@ def try_price(gpu_id: str, region: Region = "global") -> PriceQuote | None:
         return None
 
 
+class OfferSpread(BaseModel):
+    """How far a well-sourced card's offers run below its typical price: the margin a price from few offers
+    must beat (rules.few_offers_below) to rank ahead of one a market stands behind."""
+    spread: float = Field(description="median over the well-sourced cards of (typical - low) / typical")
+    cards: list[str] = Field(description="the cards measured: priced from at least rules.well_sourced_offers offers")
+    few_offers_below: int
+    well_sourced_offers: int
+
+
+@lru_cache(maxsize=1)
+def offer_spread() -> OfferSpread:
+    """The spread of rental prices on the cards priced from many offers (global quotes, as price_quote takes
+    them): a card priced from one or two offers is ranked as if it cost this share more."""
+    r = rules()
+    quotes = [q for q in (try_price(g) for g in sorted({p.gpu for p in prices()})) if q is not None]
+    well = [q for q in quotes if q.samples >= r.well_sourced_offers and q.usd_per_gpu_hour_typical > 0]
+    spreads = [(q.usd_per_gpu_hour_typical - q.usd_per_gpu_hour_low) / q.usd_per_gpu_hour_typical for q in well]
+    return OfferSpread(spread=statistics.median(spreads) if spreads else 0.0, cards=[q.gpu for q in well],
+                       few_offers_below=r.few_offers_below, well_sourced_offers=r.well_sourced_offers)
+
+
+def few_offers(samples: int | None) -> bool:
+    """Whether a price on record rests on too few offers to stand for a market (rules.few_offers_below)."""
+    return samples is not None and samples < rules().few_offers_below
+
+
 class RentBuyInput(ToolInput):
     gpu: str = Field(description=GPU_HELP)
     gpus: int = Field(1, gt=0, le=1024, description="GPUs rented or bought")

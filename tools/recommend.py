@@ -28,6 +28,7 @@ from knowledge import (
     purchase_usd,
     rules,
 )
+from knowledge.clouds import clouds
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import (
@@ -47,6 +48,8 @@ from tools.cost import (
     Region,
     RentBuyInput,
     RentBuyResult,
+    few_offers,
+    offer_spread,
     rent_vs_buy,
     try_price,
 )
@@ -110,6 +113,10 @@ BesideYours = Literal["one_job", "copies", "whole"]
 # no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
 MORE_CARDS_PENALTY = 0.10
 PCIE_SPLIT_PENALTY = 0.35
+# A copy split into pipeline stages across servers sends every token over the network between them (InfiniBand
+# or RoCE, a multi-node launch): like tensor parallelism without NVLink, it must be this much cheaper than a plan
+# whose copy stays in one server (DeepSeek-V3 on 2 x 8 A100 against 8 x MI300X or 8 x H200 in one box).
+PIPELINE_SPLIT_PENALTY = PCIE_SPLIT_PENALTY
 # Off the CUDA stack, libraries (kernels, quantization formats, training recipes) need checking:
 # such an option must be this much cheaper to win (the guide: confirm framework support first).
 # Training leans on more CUDA-first libraries (bitsandbytes for QLoRA, fused kernels, recipes), so
@@ -399,6 +406,9 @@ class Option(BaseModel):
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
+    price_offers: int | None = Field(None, description="offers on record behind the rental price (None: the user's "
+                                                       "own price, or none on record); fewer than "
+                                                       "rules.few_offers_below marks the price and ranks it dearer")
     running_gpus: int | None = Field(None, description="rented cards the plan says to run: the plan's (less yours), "
                                                        "at each site, plus a spare copy for an availability target")
     running_hours: float | None = Field(None, description="hours a month those cards run and are billed")
@@ -953,6 +963,7 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     billed = opt.gpus - opt.owned_gpus  # cards added beside yours: only those are rented or bought
     if quote or theirs:
         rent = theirs.usd_per_gpu_hour if theirs else quote.usd_per_gpu_hour_typical  # type: ignore[union-attr]
+        opt.price_offers = None if theirs else quote.samples  # type: ignore[union-attr]
         opt.usd_per_hour = (rent or 0.0) * billed
         # a reservation is paid for every hour of its term; on demand only for the hours used
         hours = HOURS_PER_MONTH * (1.0 if theirs and theirs.reserved else max(w.utilisation, 0.01))
@@ -1060,11 +1071,13 @@ def _over_budget(opt: Option, w: Workload) -> str:
 BF16_STATES_PENALTY = 0.15
 
 
-def cost_score(o: Option, w: Workload) -> float:
-    """What the user pays for the job, with the fewer-cards and NVLink preference folded in."""
+def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
+    """What the user pays for the job, with the fewer-cards and NVLink preference folded in; with sourced, a
+    rental price from few offers counts dearer by the spread of well-sourced prices (rules.few_offers_below)."""
     if o.owned:
         return 0.0
-    if w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent"):
+    buys = w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent")
+    if buys:
         pay = o.purchase_usd  # a one-off budget for a service buys cards, unless renting is what it pays for
     elif not w.spec.serves:
         pay = o.job_usd
@@ -1072,6 +1085,9 @@ def cost_score(o: Option, w: Workload) -> float:
         pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
+    if sourced and not buys and few_offers(o.price_offers) and not cloud_named(w):
+        # one snapshot is no market: it must beat a well-sourced price by more than that card's own spread
+        pay *= 1 + offer_spread().spread
     cards = o.gpus / o.replicas
     if w.spec.trains and not w.spec.serves:
         cards = cards / 8  # a training run on more cards of one server finishes sooner at the same cost per run
@@ -1079,10 +1095,19 @@ def cost_score(o: Option, w: Workload) -> float:
     gpu = find_gpu(o.gpu)
     if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
         penalty += PCIE_SPLIT_PENALTY
+    if o.pp > 1:
+        penalty += PIPELINE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
+
+
+def cloud_named(w: Workload) -> bool:
+    """The user named a cloud as where to run (the choice kept to the cards it rents, renting only): its cards
+    are what they rent, however few offers the price data holds for them."""
+    return (w.preference == "rent" and bool(w.candidates)
+            and any(list(c.gpus) == w.candidates for c in clouds().values()))
 
 
 def _rank_key(o: Option, w: Workload) -> tuple:
@@ -1440,11 +1465,12 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
     elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
-        # a long job: at about the same cost per run, the one that finishes first
-        cheapest = cost_score(best, w)
+        # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
+        # margin, so one from few offers is not marked down here), the one that finishes first
+        cheapest = cost_score(best, w, sourced=False)
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
                 and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
-                and cost_score(o, w) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
+                and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     if best.owned:
         return best, "use", None
@@ -1935,7 +1961,10 @@ def _rate_sized(w: Workload, rec: Recommendation, prompt: int, output: int,
         except (ToolError, ValueError):
             continue
         quote = try_price(o.gpu, w.region)
-        found.append((quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf, r.gpus, o.gpu, r))
+        price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
+        if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
+            price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+        found.append((price, r.gpus, o.gpu, r))
     return found
 
 

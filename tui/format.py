@@ -99,6 +99,8 @@ SHORT_HEADERS = {
 VENDOR_WORDS = re.compile(r"\b(?:NVIDIA|AMD|Instinct|GeForce|Apple)\s+")
 _PRICE = re.compile(r"^[$¥€]|/h$|USD|元")
 CELL_PADDING = 2  # a DataTable cell's padding, left and right together
+# A price's own note at the end of its cell ('$2.59 (price from 1 offer)', '¥3.21 ($0.45)（仅 2 个报价）'): no money in it.
+_PRICE_NOTE = re.compile(r"\s*[(（]([^()（）$¥€]+)[)）]$")
 
 
 def _width(text: str) -> int:
@@ -116,8 +118,8 @@ def _is_price(column: str, rows: list[list[str]], i: int) -> bool:
 
 
 def fit_table(columns: list[object], rows: list[list[object]], width: int) -> tuple[list[str], list[list[str]], list[str]]:
-    """An options table that fits `width` cells: headers shortened first, then card names; only
-    then columns dropped, from the right, but never the
+    """An options table that fits `width` cells: headers shortened first, then card names, then a price's note
+    moved under the table (the price starred); only then columns dropped, from the right, but never the
     first (the option) nor a price. Returns (columns, rows, the headers of the dropped columns)."""
     cols = [str(c) for c in columns]
     body = [[str(c) for c in r] + [""] * (len(cols) - len(r)) for r in rows]
@@ -128,6 +130,8 @@ def fit_table(columns: list[object], rows: list[list[object]], width: int) -> tu
         body = [[VENDOR_WORDS.sub("", r[0]), *r[1:]] for r in body]
     names: list[str] = [str(c) for c in columns]
     dropped: list[str] = []
+    if table_width(cols, body) > width:
+        dropped += _star_price_notes(cols, body)
     while table_width(cols, body) > width:
         candidates = [i for i in range(len(cols) - 1, 0, -1) if not _is_price(cols[i], body, i)]
         if not candidates:
@@ -137,4 +141,19 @@ def fit_table(columns: list[object], rows: list[list[object]], width: int) -> tu
         cols = cols[:i] + cols[i + 1:]
         body = [r[:i] + r[i + 1:] for r in body]
     return cols, body, dropped
+
+
+def _star_price_notes(cols: list[str], body: list[list[str]]) -> list[str]:
+    """Price notes taken out of the cells, before any column is dropped: the price keeps a star and the note is
+    said once under the table ('*price from 1 offer'). Changes body in place; returns the notes."""
+    notes: list[str] = []
+    for i in range(1, len(cols)):
+        if not _is_price(cols[i], body, i):
+            continue
+        for row in body:
+            note = _PRICE_NOTE.search(row[i])
+            if note and any(ch.isdigit() for ch in row[i][:note.start()]):
+                row[i] = row[i][:note.start()] + "*"
+                notes.append("*" + note.group(1).strip())
+    return list(dict.fromkeys(notes))
 
