@@ -9,6 +9,8 @@ from typing import Any
 
 from assistant.writers import gb
 
+# The glossary's words for each method, for the concept answer when no model is known.
+WORDS = {"lora": "lora", "qlora": "qlora", "full": "full fine-tuning"}
 # Card memories people own, the smallest first: where each method fits is said against them.
 COMMON_CARDS_GB = (12, 16, 24, 48, 80)
 
@@ -21,9 +23,13 @@ def method_compare(ctx: Any) -> str:
     methods = ctx.turn.ask.get("methods") or []
     rec = ctx.rec
     model = ctx.profile.get("model") or (rec.workload.model if rec else None)
-    if not model:
+    if not model:  # "what's the difference between LoRA and QLoRA?": the glossary's answer, then the offer
+        from assistant.writers import glossary_reply
+        from knowledge import find_topic
+
         ctx.data["method_compare"] = None
-        return ctx.say("mcmp.no_model")
+        topics = dict.fromkeys(t for t in (find_topic(WORDS[m]) for m in methods) if t)
+        return "\n\n".join([*(glossary_reply(t, ctx.lang) for t in topics), ctx.say("mcmp.no_model")])
     rows = []
     for method in methods:
         try:
