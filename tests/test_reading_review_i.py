@@ -406,7 +406,7 @@ def test_a_method_judged_after_it_is_not_chosen(text, method):
 @pytest.mark.parametrize(("text", "methods"), [
     ("LoRA和QLoRA到底差在哪，显存能省多少？拿llama3.1 8b举个例子", ["lora", "qlora"]),
     ("lora vs full fine-tune, how much memory for qwen2.5 7b?", ["lora", "full"]),
-    ("qlora or lora for llama 3 8b?", ["qlora", "lora"]), ("全参和LoRA区别大吗", ["full", "lora"])])
+    ("qlora or lora for llama 3 8b?", ["qlora", "lora"]), ("qwen2.5-7b全参和LoRA区别大吗", ["full", "lora"])])
 def test_two_methods_compared(text, methods):
     u = understand(text)
     assert "method_compare" in u.intents and u.ask["methods"] == methods and "phase" not in u.updates
@@ -415,3 +415,14 @@ def test_two_methods_compared(text, methods):
 def test_two_methods_compared_on_the_example_model():
     reply, = run_conversation(["LoRA和QLoRA到底差在哪，显存能省多少？拿llama3.1 8b举个例子"])
     assert "**LoRA**：22.3 GB" in reply.content and "**QLoRA**：11.1 GB" in reply.content and "12 GB 的卡放得下" in reply.content
+
+
+@pytest.mark.parametrize(("text", "hours"), [("两周后ddl", 336.0), ("ddl是两周后", 336.0), ("3天后要结果", 72.0),
+                                             ("两周后交付", 336.0), ("截止时间是5天后", 120.0)])
+def test_a_deadline_said_as_after_n_days(text, hours):
+    assert understand(f"LoRA微调qwen2.5-14b，3万条，{text}").updates.get("deadline_hours") == hours
+
+
+@pytest.mark.parametrize("text", ["lora vs qlora?", "LoRA和QLoRA有什么区别"])
+def test_two_methods_with_no_model_are_the_concept(text):
+    assert "method_compare" not in understand(text).intents

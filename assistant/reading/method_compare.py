@@ -32,8 +32,8 @@ def read_method_compare(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     methods = methods_named(typed)
     cue = vocab()["method_compare"]["cue"]
-    if len(methods) < 2 or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
-        return
+    if len(methods) < 2 or not m.names or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return  # no model named ("lora vs qlora?"): the glossary's concept answer
     u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
     u.ask = {**u.ask, "methods": methods[:3]}
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
