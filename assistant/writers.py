@@ -552,7 +552,8 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         native = _native(rec)
         key = ("answer.precision_encoder" if _model(rec).encoder and shown == "bf16" else
                "answer.precision_native" if native == shown else
-               ("answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
+               ("answer.precision_widened" if _bits(shown) > _bits(native) + 1 else
+                "answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
                "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
                "answer.precision_four_bit" if shown in FOUR_BIT else

@@ -268,6 +268,10 @@ class Precision(Record):
         default_factory=list, description="chip architectures whose tensor cores compute in this format natively "
         "(FP4 on Blackwell); on the others engines unpack it to 16 bits: it saves memory, not compute",
     )
+    unconverted_stacks: list[Stack] = Field(
+        default_factory=list, description="software stacks whose engines cannot load a checkpoint in this format: "
+        "there it is converted (Ascend serves FP8 and FP4 checkpoints as W8A8 INT8)",
+    )
     notes: str = ""
 
 

@@ -523,8 +523,9 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
     chosen = w.serve_precision or model.native_precision
-    if chosen == "fp8" and w.serve_precision is None and gpu is not None and gpu.stack == "cann":
-        return "w8a8-int8"  # Ascend has no FP8 units: vLLM-Ascend serves FP8 checkpoints converted to W8A8
+    if chosen and w.serve_precision is None and gpu is not None \
+            and gpu.stack in find_precision(chosen).unconverted_stacks:
+        return "w8a8-int8"  # no FP8 or FP4 kernels on Ascend: vLLM-Ascend serves those checkpoints as W8A8
     if chosen:
         return chosen
     if model.encoder:
