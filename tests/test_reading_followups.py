@@ -287,4 +287,4 @@ def test_a_per_token_target_in_a_conversation_is_a_speed_floor_said_so():
     _first, second = run_conversation(["部署qwen2.5 32b给50人同时用，工作时间", "p99每个token不超过60毫秒"])
     profile = payload(second)["profile"]
     assert profile["min_tokens_per_s"] == pytest.approx(16.6667) and profile.get("ttft_ms") is None
-    assert "我把每个 token 60 ms 理解为生成速度" in second.content and "（目标 17）" in second.content
+    assert "我把每个 token 60 ms 理解为生成速度" in second.content and "（你要求每个用户 17 token/s：已满足）" in second.content
