@@ -124,7 +124,8 @@ def pending_value(m: Message, u: Understanding) -> None:
             return
         looks_like_a_name = re.search(r"[\d\-/]", key) or re.search(r"[A-Z]", m.raw)
         if not u.updates and not u.unknown_model and re.search(r"[a-z]", key) and len(key.split()) <= 4 \
-                and not u.intents and not u.topic and looks_like_a_name and key not in family_words():
+                and not u.intents and not u.topic and looks_like_a_name and key not in family_words() \
+                and not any(code == "note.family_which" for code, _p in u.notes):  # 'its Qwen': asked which
             u.unknown_model = m.raw.strip()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.reading.families import family_pick
 from assistant.reading.generation import as_text_model
 from assistant.reading.growth import a_quarter
 from assistant.reading.history import past_training
@@ -36,6 +37,8 @@ def read_phase(m: Message) -> str | None:
     strong = [x for x in live("phase.serve_strong") if not word_pattern("phase.online_training").match(t, x.start())]
     weak = live("phase.serve_weak")
     experiment = live("phase.experiment") or re.search(rf"{vocab()['try_before_name']}{MASK}", t)
+    if not experiment:
+        strong += live("phase.serve_product")  # "for our chatbot": serving ("prototype a chatbot" is trying out)
     production = live("phase.production")
     users = m.role("users", "population")  # "for about 300 doctors": people who use it, some at once
     items = m.role("items", "per_item_tokens", "output_tokens")
@@ -160,7 +163,7 @@ def read_model(m: Message) -> str | None:
     if m.unknown and m.unknown[1] and not candidates:
         candidates.append((0, m.unknown[1]))
     if not candidates:
-        return None
+        return family_pick(m)
     named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
     candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)
                   and not (c[0].isdigit() and _alternative_size(m, pos, named))]

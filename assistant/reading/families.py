@@ -1,0 +1,50 @@
+"""A model family said without a size ('its qwen, the big one', '用千问最小的'): the catalog model it is taken to
+mean, with a note that names it and the family's other sizes, so the pick is said and can be changed. Grammar
+only: the families, their picks and the size words are in words/families.yaml."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from assistant.reading.text import alternation, vocab, word_pattern
+from knowledge import find_model
+
+if TYPE_CHECKING:
+    from assistant.reading.message import Message
+
+SIZE_KINDS = ("biggest", "big", "small")
+
+
+def _families_said(text: str) -> list[str]:
+    found = []
+    for family, words in vocab()["family_aliases"].items():
+        if re.search(rf"(?<![\w.\-])(?:{alternation(words)})(?![\w\-]|\.cpp)", text):
+            found.append(family)
+    return found
+
+
+def family_pick(m: Message) -> str | None:
+    """The model of the one family said with a size word ('the big one', '最小的'), said back with the others;
+    a family alone is asked about (a note listing its sizes). None when no family, or several, are said."""
+    families = _families_said(m.text)  # unmasked: an unknown family word is masked
+    if len(families) != 1:
+        return None
+    if m.unknown:
+        typed = m.unknown[0].lower()
+        if m.unknown[1] or re.search(r"\d", typed) or not _families_said(typed):
+            return None  # 'glm-5': a name the catalog lacks, said and asked about, never a sibling
+        m.unknown = None  # 'its glm', 'its Qwen': the family word alone, taken below
+    family = families[0]
+    picks = vocab()["family_picks"][family]
+    name = vocab()["family_names"][family]
+    kind = next((k for k in SIZE_KINDS if word_pattern(f"family_size_words.{k}").search(m.masked)), None)
+    if kind is None:  # 'qwen' alone: which one is asked, with the family's sizes, never guessed
+        sizes = sorted(set(picks.values()), key=lambda x: find_model(x).total_params_b)
+        m.notes.append(("note.family_which", {"family": name, "sizes": ", ".join(find_model(x).name for x in sizes)}))
+        return None
+    chosen = picks[kind]
+    others = sorted({v for v in picks.values() if v != chosen}, key=lambda x: find_model(x).total_params_b)
+    m.notes.append(("note.family_pick", {"family": name, "chosen": find_model(chosen).name,
+                                         "others": ", ".join(find_model(x).name for x in others)}))
+    return chosen
