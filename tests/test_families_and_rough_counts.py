@@ -83,3 +83,29 @@ def test_the_family_conversation_reaches_an_answer():
     assert "Qwen2.5 72B" in replies[1].content and "Qwen3 235B-A22B" in replies[1].content
     assert "300" in replies[2].content
     assert replies[3].content.startswith("## ") and "Qwen2.5 72B" in replies[3].content
+
+
+@pytest.mark.parametrize("text", ["帮我看看该用什么卡", "该选什么显卡", "该买什么卡", "租哪种显卡", "帮我们选一下卡",
+                                  "帮忙推荐一下用什么GPU", "help me pick gpus", "need help choosing a gpu",
+                                  "what cards should we rent?", "which gpus should i buy"])
+def test_asking_for_help_to_choose_is_understood(text):
+    assert not understand(text).empty
+
+
+@pytest.mark.parametrize("pair, bigger, smaller", [("qwen2.5 14b or 32b", "qwen2.5-32b", "Qwen2.5 14B"),
+                                                   ("Qwen2.5 14b 或者 32b", "qwen2.5-32b", "Qwen2.5 14B"),
+                                                   ("llama 3.1 8b or 70b", "llama-3.1-70b", "Llama 3.1 8B")])
+@pytest.mark.parametrize("cue", ["you pick", "whichever you recommend", "either is fine", "都行，你推荐一个", "你定吧",
+                                 "not sure"])
+def test_two_sizes_left_to_us_take_the_larger_and_name_the_smaller(pair, bigger, smaller, cue):
+    u = understand(f"{pair}, {cue}")
+    assert u.updates["model"] == bigger
+    notes = [(n, p) for n, p in u.notes if n.startswith("note.model")]
+    assert notes == [("note.model_either", {"chosen": find_model(bigger).name, "others": smaller, "first": smaller})]
+
+
+@pytest.mark.parametrize("text, model", [("qwen 14b possible? or the 7b one", "qwen3-14b"), ("qwen2.5 14b还是32b", "qwen2.5-14b")])
+def test_two_sizes_without_leaving_the_choice_keep_the_first(text, model):
+    u = understand(text)
+    assert u.updates["model"] == model
+    assert not [n for n, _p in u.notes if n == "note.model_either"]

@@ -8,6 +8,7 @@ import re
 from typing import TYPE_CHECKING
 
 from assistant.reading.text import alternation, vocab, word_pattern
+from assistant.reading.weigh import sibling
 from knowledge import find_model
 
 if TYPE_CHECKING:
@@ -47,4 +48,20 @@ def family_pick(m: Message) -> str | None:
     others = sorted({v for v in picks.values() if v != chosen}, key=lambda x: find_model(x).total_params_b)
     m.notes.append(("note.family_pick", {"family": name, "chosen": find_model(chosen).name,
                                          "others": ", ".join(find_model(x).name for x in others)}))
+    return chosen
+
+
+def either_size(m: Message, model_id: str, sizes: list[str]) -> str:
+    """Two sizes of one line left to the assistant ('qwen2.5 14b or 32b, you pick', '14b 或者 32b 都行，你推荐一个'):
+    the larger (the better answers), with a note naming the smaller as the cheaper choice. Without such words the
+    first model named stays."""
+    if not word_pattern("either_cue").search(m.masked):
+        return model_id
+    options = [model_id] + [x for x in (sibling(model_id, float(s.split("B")[0])) for s in sizes) if x]
+    if len(set(options)) < 2:
+        return model_id
+    chosen = max(options, key=lambda x: find_model(x).total_params_b)
+    others = [find_model(x).name for x in dict.fromkeys(options) if x != chosen]
+    m.notes.append(("note.model_either", {"chosen": find_model(chosen).name, "others": ", ".join(others),
+                                          "first": others[0]}))
     return chosen

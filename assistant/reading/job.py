@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.reading.families import family_pick
+from assistant.reading.families import either_size, family_pick
 from assistant.reading.generation import as_text_model
 from assistant.reading.growth import a_quarter
 from assistant.reading.history import past_training
@@ -165,10 +165,13 @@ def read_model(m: Message) -> str | None:
     if not candidates:
         return family_pick(m)
     named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
+    either = [c for pos, c in candidates if c[0].isdigit() and "-A" not in c and _alternative_size(m, pos, named)]
     candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)
                   and not (c[0].isdigit() and _alternative_size(m, pos, named))]
     _pos, spec = max(candidates)
     _other_models(m, named, spec)
+    if either and len(named) == 1 and spec == named[0][1]:
+        spec = either_size(m, spec, either)  # "14b or 32b, you pick": the larger, the smaller said
     if spec[0].isdigit():
         spec = moe_shape(m, spec)  # "the 1T MoE": its active parameters assumed and said, never dense
         total_b = float(spec.split("B")[0])
