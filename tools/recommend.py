@@ -63,6 +63,8 @@ from tools.inference import (
 )
 from tools.models import resolve_model, smaller_in_family
 from tools.offload import OffloadInput, OffloadResult, offload
+from tools.pool import SMALLER_FILES as SMALLER_GGUF
+from tools.pool import PoolResult, pool
 from tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -495,6 +497,10 @@ class Recommendation(Explained):
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
                                                    "(a MoE model) a 2- or 3-bit file")
+    pool: PoolResult | None = Field(None, description="cards you own of several kinds, none enough alone: all of "
+                                                     "them as one llama.cpp layer split (tools.pool)")
+    pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
+                                                "or a smaller GGUF file (the rented plan is the alternative)")
 
     @property
     def budget_months(self) -> float | None:
@@ -1768,6 +1774,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 break
         rec.offload = _offload_plan(w)
         rec.offload_leads = _offload_leads(w, rec)
+        rec.pool = _pool_plan(w, rec)
+        rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
+            and (rec.pool.fits or rec.pool.smaller is not None)
     rec = _name_a_better_card(w, rec)
     beside = _beside_yours(rec)
     update: dict[str, Any] = ({"ruled_out": ruled_out} if ruled_out else {}) | ({"beside_yours": beside} if beside else {})
@@ -1781,7 +1790,7 @@ def _beside_yours(rec: Recommendation) -> BesideYours | None:
     and a load balancer shares the users out (the plan never splits one copy between your cards and theirs)."""
     best, w = rec.best, rec.workload
     if best is None or best.owned or not rec.owned_options or any(o.ok for o in rec.owned_options) \
-            or rec.action != "rent" or rec.owned_share is not None:
+            or rec.action != "rent" or rec.owned_share is not None or rec.pool_leads:
         return None  # (serving the gap: your cards serve their share, said with the rented rest, never 'rented whole')
     if w.spec.trains:
         return "one_job"
@@ -1809,6 +1818,27 @@ def _under_the_domestic_rule(w: Workload) -> tuple[Workload, list[str]]:
     kept = [n for n in w.candidates or [] if allowed(n)]
     return w.model_copy(update={"owned": [n for n in w.owned if allowed(n)],
                                 "candidates": kept or None}), dropped
+
+
+def _pool_plan(w: Workload, rec: Recommendation) -> PoolResult | None:
+    """Serving on cards you own of several kinds, none of which holds the model alone: all of them as one
+    pool, llama.cpp's layer split by each card's memory (tools.pool). None for training (a trainer's data or
+    tensor parallelism wants cards alike) or when one kind does the job alone."""
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch) or len(w.owned) < 2 \
+            or any(o.ok for o in rec.owned_options):
+        return None
+    try:
+        cards = [(n, g.id, g.name) for n, g in (parse_owned(t) for t in w.owned)]
+    except (ToolError, ValueError):
+        return None
+    if any(find_gpu(g).unified_memory for _, g, _ in cards):
+        return None  # a Mac is one machine (one_machine): it pools with no card
+    fmt = w.serve_precision if w.serve_precision in SMALLER_GGUF else "q4_k_m"
+    kv = next((o.kv_precision for o in rec.owned_options if o.kv_precision), None)
+    try:
+        return pool(cards, w.model, fmt, w.context, kv)
+    except (ToolError, ValueError, KeyError):
+        return None
 
 
 def _offload_leads(w: Workload, rec: Recommendation) -> bool:
