@@ -33,10 +33,14 @@ def pool_lines(p: PoolResult | None, lang: str) -> list[str]:
     if p.fits:
         line += say(lang, "answer.pool_fits")
     else:
-        line += say(lang, "answer.pool_short", short=_gb(p.ram_bytes), ngl=p.gpu_layers or 0, layers=p.layers)
+        line += say(lang, "answer.pool_gap", short=_gb(p.ram_bytes))
+        ways = []
+        if p.gpu_layers:
+            ways.append(say(lang, "answer.pool_ram", ngl=p.gpu_layers, layers=p.layers))
         if p.smaller and p.smaller_needed_bytes:
-            line += say(lang, "answer.pool_smaller", precision=p.smaller, needed=_gb(p.smaller_needed_bytes))
-        else:
-            line += say(lang, "fig.end")
+            ways.append(say(lang, "answer.pool_smaller", precision=p.smaller, needed=_gb(p.smaller_needed_bytes)))
+        if ways:
+            line += say(lang, "answer.pool_colon") + say(lang, "answer.pool_or").join(ways)
+        line += say(lang, "fig.end")
     line += say(lang, "answer.pool_vllm")
     return [line, ""]

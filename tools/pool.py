@@ -44,18 +44,20 @@ class PoolResult(BaseModel):
     smaller_needed_bytes: float | None = None
 
 
-def _need(model: str, precision: str, gpu: str, context: int, kv: str | None, cards: int) -> tuple[float, float, float]:
-    """(pooled need, one card's capacity, weight bytes) for `cards` cards."""
+def _need(model: str, precision: str, gpu: str, context: int, kv: str | None, cards: int,
+          users: int) -> tuple[float, float, float]:
+    """(pooled need, one card's capacity, weight bytes) for `cards` cards and `users` conversations at once."""
     mem = inference_memory(InferenceMemoryInput(model=model, precision=precision, gpu=gpu, engine="llama.cpp",
-                                                context=context, batch=1, kv_precision=kv))
+                                                context=context, batch=users, kv_precision=kv))
     buffers = mem.term("activation_bytes").value + mem.term("overhead_bytes").value
     need = mem.term("per_gpu_device_bytes").value + (cards - 1) * buffers
     return need, mem.term("gpu_capacity_bytes").value, mem.term("weights_bytes").value
 
 
 def pool(owned: list[tuple[int, str, str]], model: str, precision: str = "q4_k_m", context: int = 8192,
-         kv_precision: str | None = None) -> PoolResult | None:
-    """`owned`: (count, gpu id, gpu name) of each kind. None with fewer than two kinds (one kind is sized as is)."""
+         kv_precision: str | None = None, users: int = 1, offload: bool = True) -> PoolResult | None:
+    """`owned`: (count, gpu id, gpu name) of each kind. None with fewer than two kinds (one kind is sized as is).
+    `offload`: whether part of the model in system RAM is a way (one person's chat, not a service)."""
     if len({g for _, g, _ in owned}) < 2:
         return None
     arch = resolve_model(model)
@@ -63,7 +65,7 @@ def pool(owned: list[tuple[int, str, str]], model: str, precision: str = "q4_k_m
     cards: list[PoolCard] = []
     need = weights = 0.0
     for n, gpu, name in owned:
-        need, cap, weights = _need(arch.id, precision, gpu, context, kv_precision, total)
+        need, cap, weights = _need(arch.id, precision, gpu, context, kv_precision, total, users)
         cards.append(PoolCard(gpu=gpu, gpu_name=name, count=n, capacity_bytes=cap))
     capacity = sum(c.capacity_bytes * c.count for c in cards)
     split = ",".join(",".join([f"{c.capacity_bytes / GIB:.0f}"] * c.count) for c in cards)
@@ -73,11 +75,12 @@ def pool(owned: list[tuple[int, str, str]], model: str, precision: str = "q4_k_m
         return out
     per_layer = weights / arch.num_layers
     out.ram_bytes = need - capacity
-    out.gpu_layers = max(0, arch.num_layers - math.ceil(out.ram_bytes / per_layer))
+    on_cards = arch.num_layers - math.ceil(out.ram_bytes / per_layer)
+    out.gpu_layers = on_cards if offload and on_cards > 0 else None
     asked = SMALLER_FILES.index(precision) if precision in SMALLER_FILES else SMALLER_FILES.index("q4_k_m")
     for fmt in SMALLER_FILES[asked + 1:]:
         try:
-            smaller = _need(arch.id, fmt, cards[0].gpu, context, kv_precision, total)[0]
+            smaller = _need(arch.id, fmt, cards[0].gpu, context, kv_precision, total, users)[0]
         except (ToolError, KeyError, ValueError):
             continue
         if smaller <= capacity:

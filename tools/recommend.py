@@ -1765,6 +1765,10 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec = _recommend_rate(w, with_levers)
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
     rec = _recommend(w, with_levers)
+    pooled = _pool_plan(w, rec) if with_levers else None
+    if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
+        with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
+        rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_in_four_bit):
@@ -1774,9 +1778,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 break
         rec.offload = _offload_plan(w)
         rec.offload_leads = _offload_leads(w, rec)
-        rec.pool = _pool_plan(w, rec)
+        rec.pool = pooled
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
-            and (rec.pool.fits or rec.pool.smaller is not None)
+            and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
     rec = _name_a_better_card(w, rec)
     beside = _beside_yours(rec)
     update: dict[str, Any] = ({"ruled_out": ruled_out} if ruled_out else {}) | ({"beside_yours": beside} if beside else {})
@@ -1834,9 +1838,9 @@ def _pool_plan(w: Workload, rec: Recommendation) -> PoolResult | None:
     if any(find_gpu(g).unified_memory for _, g, _ in cards):
         return None  # a Mac is one machine (one_machine): it pools with no card
     fmt = w.serve_precision if w.serve_precision in SMALLER_GGUF else "q4_k_m"
-    kv = next((o.kv_precision for o in rec.owned_options if o.kv_precision), None)
+    kv = "q8_0" if any(o.kv_precision for o in rec.owned_options) else None  # llama.cpp's smaller cache, as tried
     try:
-        return pool(cards, w.model, fmt, w.context, kv)
+        return pool(cards, w.model, fmt, w.context, kv, users=w.users, offload=w.users <= LLAMA_CPP_MAX_USERS)
     except (ToolError, ValueError, KeyError):
         return None
 
