@@ -67,6 +67,7 @@ def pool(owned: list[tuple[int, str, str]], model: str, precision: str = "q4_k_m
     for n, gpu, name in owned:
         need, cap, weights = _need(arch.id, precision, gpu, context, kv_precision, total, users)
         cards.append(PoolCard(gpu=gpu, gpu_name=name, count=n, capacity_bytes=cap))
+    cards.sort(key=lambda c: -c.capacity_bytes)  # the largest card first (llama.cpp's main GPU), whatever order said
     capacity = sum(c.capacity_bytes * c.count for c in cards)
     split = ",".join(",".join([f"{c.capacity_bytes / GIB:.0f}"] * c.count) for c in cards)
     out = PoolResult(model=arch.name, precision=precision, cards=cards, capacity_bytes=capacity, needed_bytes=need,

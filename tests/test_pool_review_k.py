@@ -1,0 +1,90 @@
+"""Review K (J2 class 3): cards you own of several kinds are sized as one pool where the engine allows it
+(llama.cpp / ollama split layers across unequal cards by their memory; vLLM's tensor parallelism pools only
+cards alike), with the gap closed by part in system RAM (-ngl) or a smaller GGUF file."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import payload, run_conversation
+from tools.pool import pool
+from tools.recommend import Workload, recommend
+
+GB = 1e9
+MIXED = [(1, "rtx-3090", "RTX 3090"), (1, "rtx-3060-12gb", "RTX 3060")]
+
+
+def test_pool_adds_unequal_cards_and_splits_by_memory():
+    p = pool(MIXED, "llama-3.3-70b", "q4_k_m", 8192, "q8_0")
+    assert p is not None and not p.fits
+    assert p.capacity_bytes / GB == pytest.approx(38.3, abs=0.05)  # 25.5 + 12.8: the pool, not either card
+    assert p.needed_bytes / GB == pytest.approx(45.7, abs=0.05)
+    assert p.split == "24,12"
+    assert p.ram_bytes / GB == pytest.approx(7.4, abs=0.05)
+    assert p.gpu_layers == 66 and p.layers == 80  # -ngl 66: 14 layers in RAM
+    assert p.smaller == "q3_k_m" and p.smaller_needed_bytes is not None and p.smaller_needed_bytes <= p.capacity_bytes
+
+
+def test_pool_of_one_kind_is_not_a_pool_and_more_cards_add_buffers():
+    assert pool([(2, "rtx-3090", "RTX 3090")], "llama-3.3-70b") is None
+    two = pool(MIXED, "llama-3.3-70b")
+    three = pool([(2, "rtx-3090", "RTX 3090"), (1, "rtx-3060-12gb", "RTX 3060")], "llama-3.3-70b")
+    assert two is not None and three is not None and three.fits and three.split == "24,24,12"
+    assert three.needed_bytes > two.needed_bytes  # each card holds its own compute buffers
+    assert three.capacity_bytes / GB == pytest.approx(63.8, abs=0.05)
+
+
+def test_many_users_fill_the_pool_with_kv_and_get_no_offload():
+    p = pool(MIXED, "llama-3.3-70b", users=50, offload=False)
+    assert p is not None and not p.fits and p.gpu_layers is None
+    assert p.needed_bytes > pool(MIXED, "llama-3.3-70b").needed_bytes + 50 * GB  # type: ignore[union-attr]
+
+
+def test_recommend_pools_only_when_no_kind_does_it_alone():
+    w = Workload(phase="serve", model="llama-3.3-70b", owned=["1x rtx-3090", "1x rtx-4090"])
+    rec = recommend(w)
+    assert rec.pool is not None and rec.pool.fits and rec.pool_leads
+    assert rec.beside_yours is None  # no 'rent the whole service' beside a pool that holds it
+    small = recommend(Workload(phase="serve", model="qwen2.5-7b", owned=["1x rtx-3090", "1x rtx-3060-12gb"]))
+    assert small.pool is None  # the 3090 alone does it
+
+
+ASKS = {
+    "en": ["I have a 3090 and a 3060 12GB, can I run llama 3.3 70b q4?",
+           "can I run llama 3.3 70b q4 on my rtx 3060 12gb plus my 3090?",
+           "got an RTX 3090 and also a 3060 (12GB) at home - will Llama-3.3-70B in q4 work?"],
+    "zh": ["我有一张3090和一张3060 12GB，能跑llama 3.3 70b q4吗？",
+           "家里有3060 12G和3090各一张，llama 3.3 70b q4能跑吗"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(lang, t) for lang, ts in ASKS.items() for t in ts])
+def test_mixed_cards_answer_as_a_pool(lang, text):
+    (reply,) = run_conversation([text])
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    p = rec["pool"]
+    assert p is not None, reply.content[:300]
+    assert round(p["capacity_bytes"] / GB, 1) == 38.3 and p["split"] == "24,12"
+    assert p["gpu_layers"] == 66 and p["smaller"] == "q3_k_m"
+    assert rec["pool_leads"] and rec.get("beside_yours") is None
+    head = reply.content.splitlines()[0]
+    assert "3090" in head and "3060" in head and "q3_k_m" in head
+    assert "--tensor-split 24,12" in reply.content and "-ngl 66" in reply.content
+    assert ("38.3 GB" in reply.content) and ("45.7 GB" in reply.content)
+    assert ("vLLM" in reply.content)
+    if lang == "zh":
+        assert "合起来用" in head and "还差 7.4 GB" in reply.content
+    else:
+        assert "together" in head and "7.4 GB short" in reply.content
+
+
+@pytest.mark.parametrize("text", ["我有一张3090和一张4090，能跑llama 3.3 70b吗？",
+                                  "I have one 4090 and one 3090, can they run llama 3.3 70b?"])
+def test_pool_that_holds_the_model_leads_in_the_file_asked(text):
+    (reply,) = run_conversation([text])
+    rec = payload(reply)["results"]["recommend"]
+    assert rec["pool"]["fits"] and rec["pool"]["precision"] == "q4_k_m"
+    assert round(rec["pool"]["capacity_bytes"] / GB, 1) == 51.0
+    assert "q4_k_m" in reply.content.splitlines()[0]
+    assert rec.get("relaxed") is None  # not IQ2_S on one of them
