@@ -1676,6 +1676,29 @@ def _owned_card(text: str) -> tuple[Gpu, int]:
     return gpu, count
 
 
+# A full fine-tune that misses the cards named by at most this share of their memory is not rejected alone:
+# AdamW's moments in 8 bits (bitsandbytes, every weight still trained) is tried on the same cards, and the
+# answer names ZeRO-3 with the optimizer states in CPU memory (DeepSpeed ZeRO-Offload) as the other way.
+MARGIN_SHARE = 0.15
+
+
+def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
+    """The cards the user named for a full fine-tune, short of memory by a few percent: the same cards with
+    8-bit AdamW, when that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
+    if not (w.spec.trains and not w.spec.pretrains and w.method == "full" and w.optimizer is None and w.candidates):
+        return []
+    pinned = [parse_owned(n) for n in w.candidates if re.match(r"\s*\d", n)]
+    for o in options:
+        short = o.trains is False and o.train_per_gpu_bytes and o.capacity_bytes \
+            and o.train_per_gpu_bytes <= o.capacity_bytes * (1 + MARGIN_SHARE)
+        if not short or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
+            continue
+        tried = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), find_gpu(o.gpu), o.gpus)
+        if tried is not None and tried.trains:
+            return [Lever(change="adamw-8bit", option=tried)]
+    return []
+
+
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
     tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
@@ -2221,6 +2244,8 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     levers = _levers(w) if with_levers and best is None else []
     if with_levers and owned and not any(o.ok for o in owned) and (best is None or not best.owned):
         levers = _owned_levers(w) + levers
+    if with_levers and not levers:
+        levers = _at_the_margin(w, options)
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
     return Recommendation(workload=w, model_id=model.id, model_name=model.name,
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
