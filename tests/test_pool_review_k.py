@@ -88,3 +88,33 @@ def test_pool_that_holds_the_model_leads_in_the_file_asked(text):
     assert round(rec["pool"]["capacity_bytes"] / GB, 1) == 51.0
     assert "q4_k_m" in reply.content.splitlines()[0]
     assert rec.get("relaxed") is None  # not IQ2_S on one of them
+
+
+# ---------------------------------------------------------------- feasibility at the margin (J3 c13)
+
+MARGIN = {
+    "en": ["full fine-tune llama 3.3 70b on 8x H100, 50M tokens per run",
+           "we want to do a full finetune of Llama-3.3-70B on 8 H100s, about 50M tokens each run"],
+    "zh": ["用8张H100全参微调llama 3.3 70b，每次5000万token"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(lang, t) for lang, ts in MARGIN.items() for t in ts])
+def test_full_fine_tune_short_by_a_few_percent_gets_a_way_on_the_same_cards(lang, text):
+    (reply,) = run_conversation([text])
+    rec = payload(reply)["results"]["recommend"]
+    asked = [o for o in rec["options"] if o["gpu"] == "h100-sxm" and o["gpus"] == 8]
+    assert asked and asked[0]["trains"] is False
+    assert asked[0]["train_per_gpu_bytes"] <= asked[0]["capacity_bytes"] * 1.05  # short by a few percent only
+    [lever] = rec["levers"]
+    assert lever["change"] == "adamw-8bit" and lever["option"]["gpus"] == 8 and lever["option"]["trains"]
+    assert round(lever["option"]["train_per_gpu_bytes"] / GB, 1) == 67.9
+    assert "offload_optimizer: cpu" in reply.content and "ZeRO-3" in reply.content
+    assert ("67.9 of 85.0 GB per GPU" if lang == "en" else "每张 GPU 占用 67.9 GB") in reply.content
+
+
+def test_no_margin_lever_far_from_fitting_or_for_lora():
+    far = recommend(Workload(phase="fine-tune", model="llama-3.3-70b", method="full", candidates=["2x h100-sxm"]))
+    assert not any(lv.change == "adamw-8bit" for lv in far.levers)
+    lora = recommend(Workload(phase="fine-tune", model="llama-3.3-70b", method="lora", candidates=["8x h100-sxm"]))
+    assert not any(lv.change == "adamw-8bit" for lv in lora.levers)
