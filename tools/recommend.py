@@ -63,8 +63,6 @@ from tools.inference import (
 )
 from tools.models import resolve_model, smaller_in_family
 from tools.offload import OffloadInput, OffloadResult, offload
-from tools.pool import SMALLER_FILES as SMALLER_GGUF
-from tools.pool import PoolResult, pool
 from tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -74,6 +72,8 @@ from tools.phases import (
     RL_PROMPTS,
     Phase,
 )
+from tools.pool import SMALLER_FILES as SMALLER_GGUF
+from tools.pool import PoolResult, pool
 from tools.queueing import (
     P99,
     RateInput,
