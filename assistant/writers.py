@@ -374,6 +374,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.offload_all_on_card", option=gpu_words(best)), ""]
     else:
         lines += _owned_lines(rec, lang) + pool_lines(rec.pool, lang)
+        if rec.pool_leads and best is not None and not best.owned:  # the rented plan below is the alternative
+            lines += [say(lang, "answer.pool_rented_instead", option=gpu_words(best)), ""]
     if rec.beside_yours is not None and best is not None and not rec.offload_leads:
         lines += [say(lang, f"answer.beside.{rec.beside_yours}", option=gpu_words(best),
                       added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}"), ""]
@@ -399,7 +401,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
-    lines += [] if own_prices or rec.offload_leads else _rent_or_buy_lines(rec, lang)
+    lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])

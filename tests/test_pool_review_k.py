@@ -75,8 +75,10 @@ def test_mixed_cards_answer_as_a_pool(lang, text):
     assert ("vLLM" in reply.content)
     if lang == "zh":
         assert "合起来用" in head and "还差 7.4 GB" in reply.content
+        assert "**如果想改为租用**" in reply.content and "**租还是买" not in reply.content
     else:
         assert "together" in head and "7.4 GB short" in reply.content
+        assert "**If you would rather rent**" in reply.content and "**Rent or buy" not in reply.content
 
 
 @pytest.mark.parametrize("text", ["我有一张3090和一张4090，能跑llama 3.3 70b吗？",
