@@ -15,6 +15,7 @@ from typing import Any
 from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import formula_words, localise, say
 from assistant.policy import Profile, relevant
+from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.cost import HOURS_PER_MONTH, few_offers
@@ -275,6 +276,8 @@ def headline(rec: Recommendation, lang: str) -> str:
         o = rec.offload
         return "## " + say(lang, "head.offload", option=f"1 × {o.gpu}", job=job,
                            model=model_words(o.model, lang), precision=o.precision, tps=tps(o.decode_tokens_per_s))
+    if rec.pool_leads and rec.pool is not None:  # your cards of several kinds hold it together
+        return pool_headline(rec.pool, job, lang)
     if best is None:
         return "## " + say(lang, "head.none")
     if rec.owned_share is not None and rec.owned_users:
@@ -370,7 +373,9 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         # not a plan that replaces it (no "cannot do this", no renting the whole service, no rent-or-buy)
         lines += [say(lang, "answer.offload_all_on_card", option=gpu_words(best)), ""]
     else:
-        lines += _owned_lines(rec, lang)
+        lines += _owned_lines(rec, lang) + pool_lines(rec.pool, lang)
+        if rec.pool_leads and best is not None and not best.owned:  # the rented plan below is the alternative
+            lines += [say(lang, "answer.pool_rented_instead", option=gpu_words(best)), ""]
     if rec.beside_yours is not None and best is not None and not rec.offload_leads:
         lines += [say(lang, f"answer.beside.{rec.beside_yours}", option=gpu_words(best),
                       added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}"), ""]
@@ -396,7 +401,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _levers(rec, lang)
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
-    lines += [] if own_prices or rec.offload_leads else _rent_or_buy_lines(rec, lang)
+    lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
                                   + [x for o in answer.options for x in o.warnings]))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
@@ -1018,6 +1023,9 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             cost = say(lang, "levers.month", usd=cash(o.usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
+        if lever.change == "adamw-8bit" and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
+            lines[-1] += say(lang, "levers.margin_memory", used=gb(o.train_per_gpu_bytes), capacity=gb(o.capacity_bytes))
+            lines.append("- " + say(lang, "levers.zero_offload", option=gpu_words(o)))
     return lines + [""]
 
 

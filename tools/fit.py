@@ -141,6 +141,11 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
         ]
     if inp.method in ("full", "lora"):
         tries.append(("QLoRA (4-bit base)", {"method": "qlora"}))
+        # QLoRA with one more change (review K, J3 c14: a 27B QLoRA does fit a 24 GB card): Unsloth's kernels,
+        # chunked loss and offloaded activations, or the shorter sequences HF Trainer's activations allow
+        tries.append(("QLoRA with Unsloth", {"method": "qlora", "framework": "unsloth"}))
+        if inp.seq_len > 1024:
+            tries.append(("QLoRA at sequence length 1,024", {"method": "qlora", "seq_len": 1024}))
     if not inp.gradient_checkpointing:
         tries.append(("gradient checkpointing", {"gradient_checkpointing": True}))
     if inp.seq_len > 1024:

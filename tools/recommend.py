@@ -72,6 +72,8 @@ from tools.phases import (
     RL_PROMPTS,
     Phase,
 )
+from tools.pool import SMALLER_FILES as SMALLER_GGUF
+from tools.pool import PoolResult, pool
 from tools.queueing import (
     P99,
     RateInput,
@@ -495,6 +497,10 @@ class Recommendation(Explained):
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
                                                    "(a MoE model) a 2- or 3-bit file")
+    pool: PoolResult | None = Field(None, description="cards you own of several kinds, none enough alone: all of "
+                                                     "them as one llama.cpp layer split (tools.pool)")
+    pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
+                                                "or a smaller GGUF file (the rented plan is the alternative)")
 
     @property
     def budget_months(self) -> float | None:
@@ -1671,6 +1677,29 @@ def _owned_card(text: str) -> tuple[Gpu, int]:
     return gpu, count
 
 
+# A full fine-tune that misses the cards named by at most this share of their memory is not rejected alone:
+# AdamW's moments in 8 bits (bitsandbytes, every weight still trained) is tried on the same cards, and the
+# answer names ZeRO-3 with the optimizer states in CPU memory (DeepSpeed ZeRO-Offload) as the other way.
+MARGIN_SHARE = 0.15
+
+
+def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
+    """The cards the user named for a full fine-tune, short of memory by a few percent: the same cards with
+    8-bit AdamW, when that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
+    if not (w.spec.trains and not w.spec.pretrains and w.method == "full" and w.optimizer is None and w.candidates):
+        return []
+    pinned = [parse_owned(n) for n in w.candidates if re.match(r"\s*\d", n)]
+    for o in options:
+        short = o.trains is False and o.train_per_gpu_bytes and o.capacity_bytes \
+            and o.train_per_gpu_bytes <= o.capacity_bytes * (1 + MARGIN_SHARE)
+        if not short or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
+            continue
+        tried = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), find_gpu(o.gpu), o.gpus)
+        if tried is not None and tried.trains:
+            return [Lever(change="adamw-8bit", option=tried)]
+    return []
+
+
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
     tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
@@ -1760,6 +1789,10 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec = _recommend_rate(w, with_levers)
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
     rec = _recommend(w, with_levers)
+    pooled = _pool_plan(w, rec) if with_levers else None
+    if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
+        with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
+        rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_in_four_bit):
@@ -1769,6 +1802,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 break
         rec.offload = _offload_plan(w)
         rec.offload_leads = _offload_leads(w, rec)
+        rec.pool = pooled
+        rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
+            and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
     rec = _name_a_better_card(w, rec)
     beside = _beside_yours(rec)
     update: dict[str, Any] = ({"ruled_out": ruled_out} if ruled_out else {}) | ({"beside_yours": beside} if beside else {})
@@ -1782,7 +1818,7 @@ def _beside_yours(rec: Recommendation) -> BesideYours | None:
     and a load balancer shares the users out (the plan never splits one copy between your cards and theirs)."""
     best, w = rec.best, rec.workload
     if best is None or best.owned or not rec.owned_options or any(o.ok for o in rec.owned_options) \
-            or rec.action != "rent" or rec.owned_share is not None:
+            or rec.action != "rent" or rec.owned_share is not None or rec.pool_leads:
         return None  # (serving the gap: your cards serve their share, said with the rented rest, never 'rented whole')
     if w.spec.trains:
         return "one_job"
@@ -1810,6 +1846,27 @@ def _under_the_domestic_rule(w: Workload) -> tuple[Workload, list[str]]:
     kept = [n for n in w.candidates or [] if allowed(n)]
     return w.model_copy(update={"owned": [n for n in w.owned if allowed(n)],
                                 "candidates": kept or None}), dropped
+
+
+def _pool_plan(w: Workload, rec: Recommendation) -> PoolResult | None:
+    """Serving on cards you own of several kinds, none of which holds the model alone: all of them as one
+    pool, llama.cpp's layer split by each card's memory (tools.pool). None for training (a trainer's data or
+    tensor parallelism wants cards alike) or when one kind does the job alone."""
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch) or len(w.owned) < 2 \
+            or any(o.ok for o in rec.owned_options):
+        return None
+    try:
+        cards = [(n, g.id, g.name) for n, g in (parse_owned(t) for t in w.owned)]
+    except (ToolError, ValueError):
+        return None
+    if any(find_gpu(g).unified_memory for _, g, _ in cards):
+        return None  # a Mac is one machine (one_machine): it pools with no card
+    fmt = w.serve_precision if w.serve_precision in SMALLER_GGUF else "q4_k_m"
+    kv = "q8_0" if any(o.kv_precision for o in rec.owned_options) else None  # llama.cpp's smaller cache, as tried
+    try:
+        return pool(cards, w.model, fmt, w.context, kv, users=w.users, offload=w.users <= LLAMA_CPP_MAX_USERS)
+    except (ToolError, ValueError, KeyError):
+        return None
 
 
 def _offload_leads(w: Workload, rec: Recommendation) -> bool:
@@ -2188,6 +2245,8 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     levers = _levers(w) if with_levers and best is None else []
     if with_levers and owned and not any(o.ok for o in owned) and (best is None or not best.owned):
         levers = _owned_levers(w) + levers
+    if with_levers and not levers:
+        levers = _at_the_margin(w, options)
     scenario = {"experiment": "experiment", "production": "production", "train-and-serve": "small-team"}.get(w.phase)
     return Recommendation(workload=w, model_id=model.id, model_name=model.name,
                           vision_params_b=model.vision_params_b, image_tokens=model.image_tokens, precision=precision if spec.serves or spec.batch else None,
