@@ -189,7 +189,7 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
-    if word_pattern("owned_question_near").search(prefix):
+    if word_pattern("owned_question_near").search(prefix) or _use_is_a_plan(m, s):
         return False  # "but my question was h100 vs h200": cards asked about, not the speaker's
     if (word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40])) \
             and not word_pattern("owned_after").match(m.masked[e:e + 40]):  # '… the A6000s we already have?': yours
@@ -305,13 +305,20 @@ def _note_once(m: Message, note: tuple[str, dict[str, str]]) -> None:
         m.notes.append(note)
 
 
+def _use_is_a_plan(m: Message, s: int) -> bool:
+    """'我们用910B全参微调Qwen2.5-7B，要几张', 'we use 910B ..., how many do we need': the card planned, not had."""
+    return bool(word_pattern("owned_by_use").search(m.masked[max(0, s - 40):s])
+                and word_pattern("cards_count_asked").search(m.masked) and not re.search(r"\d", m.masked[max(0, s - 24):s]))
+
+
 def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
     'H20部署Qwen3', 'how many H100s to serve 70B'), with its count when one is given ('4x h100-sxm')."""
     owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
                                              and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
-                                             and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s]))
+                                             and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s])
+                                             and not _use_is_a_plan(m, s))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)
