@@ -1098,9 +1098,20 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
+    if software_risk_unasked(w, gpu):
+        penalty += offer_spread().spread  # never headline a card the answer warns against for a small saving
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
+
+
+def software_risk_unasked(w: Workload, gpu: Gpu) -> bool:
+    """The card's answer carries a software-risk warning (off CUDA) and the user did not name it
+    (rules.software_risk_over_spread): it must then be cheaper by more than the measured price spread to lead."""
+    if not rules().software_risk_over_spread or not STACK_PENALTY[gpu.stack]:
+        return False
+    named = {parse_owned(n)[1].id if re.match(r"\s*\d", n) else n for n in w.candidates or []}
+    return gpu.id not in named
 
 
 def cloud_named(w: Workload) -> bool:
