@@ -872,13 +872,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    if gpu.stack == "rocm":
-        warnings.append(f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
-                        "plan to use (kernels, quantization formats) before committing")
-    if gpu.stack == "cann":
-        here = ", ".join(name for e, name in engines_on(gpu) if e.id != "transformers")
-        warnings.append(f"{gpu.name}: confirm that your engine supports Ascend ({here}; LLaMA-Factory to "
-                        "fine-tune) before planning around it")
+    warnings += [x for x in [stack_warning(gpu)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
@@ -1103,6 +1097,18 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
+
+
+def stack_warning(gpu: Gpu) -> str | None:
+    """The software-risk caveat of a card off CUDA (ROCm, Ascend's CANN), shown under any table it is in."""
+    if gpu.stack == "rocm":
+        return (f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
+                "plan to use (kernels, quantization formats) before committing")
+    if gpu.stack == "cann":
+        here = ", ".join(name for e, name in engines_on(gpu) if e.id != "transformers")
+        return (f"{gpu.name}: confirm that your engine supports Ascend ({here}; LLaMA-Factory to "
+                "fine-tune) before planning around it")
+    return None
 
 
 def software_risk_unasked(w: Workload, gpu: Gpu) -> bool:
