@@ -1079,7 +1079,8 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
         pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
-    if sourced and not buys and few_offers(o.price_offers) and not cloud_named(w):
+    marked = sourced and not buys and few_offers(o.price_offers) and not cloud_named(w)
+    if marked:
         # one snapshot is no market: it must beat a well-sourced price by more than that card's own spread
         pay *= 1 + offer_spread().spread
     cards = o.gpus / o.replicas
@@ -1092,7 +1093,7 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
-    if software_risk_unasked(w, gpu):
+    if sourced and not marked and software_risk_unasked(w, gpu):
         penalty += offer_spread().spread  # never headline a card the answer warns against for a small saving
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
@@ -1485,7 +1486,9 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
         # margin, so one from few offers is not marked down here), the one that finishes first
         cheapest = cost_score(best, w, sourced=False)
+        risky = software_risk_unasked(w, find_gpu(best.gpu))  # a clean plan is not traded for a warned card
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
+                and (risky or not software_risk_unasked(w, find_gpu(o.gpu)))
                 and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
                 and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
