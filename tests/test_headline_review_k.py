@@ -62,3 +62,33 @@ def test_the_rule_is_data_and_spares_cuda_and_named_cards() -> None:
     assert all(stack_warning(g) for g in map(find_gpu, ("mi300x", "ascend-910b")))
     assert stack_warning(find_gpu("h100-sxm")) is None
     assert STACK_PENALTY["cuda"] == 0.0
+
+
+ASKED_ZH = [
+    ("国企项目，要求国产化，部署 GLM-4-9B，昇腾910B行不行，并发大概50，首字延迟要求500ms以内", "全天候，业务系统一直开着"),
+    ("只用国产卡，GLM-4-9B 上线，910B 可以吗？50 个并发，首 token 500ms 以内", "全天候"),
+]
+ASKED_EN = [
+    ("domestic chips only, deploy GLM-4-9B, would the Ascend 910B work? 50 concurrent users, first token under 500ms",
+     "around the clock"),
+    ("domestic accelerators only: does the 910B work for GLM-4-9B with 50 users and a 500 ms first token?",
+     "around the clock"),
+]
+
+
+@pytest.mark.parametrize("turns", ASKED_ZH)
+def test_chinese_headline_answers_for_the_card_asked(turns: tuple[str, str]) -> None:
+    replies = run_conversation(list(turns))
+    head = _head(replies[-1].content)
+    assert head.startswith("## 2 × Huawei Ascend 910B 64GB"), head
+    assert "910C" not in head
+    assert "| 1 × Huawei Ascend 910C NPU 64GB | 是 |" in replies[-1].content  # the alternative, in the table
+
+
+@pytest.mark.parametrize("turns", ASKED_EN)
+def test_english_headline_answers_for_the_card_asked(turns: tuple[str, str]) -> None:
+    replies = run_conversation([*turns, "make it 16k context"])
+    for reply in replies[1:]:  # kept on a later turn
+        head = _head(reply.content)
+        assert head.startswith("## 2 × Huawei Ascend 910B 64GB"), head
+    assert "910C" not in _head(replies[1].content)
