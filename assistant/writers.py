@@ -36,8 +36,6 @@ from tools.recommend import (
 )
 
 GB = 1e9
-# A plan of this many cards or fewer, of a card sold only as whole servers, is not compared with buying a server.
-FEW_OF_A_SERVER = 2
 APP_NAMES = {"ollama": "ollama", "lm-studio": "LM Studio"}  # apps that run llama.cpp, as they are written
 
 
@@ -1177,11 +1175,6 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
                "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")
         return [say(lang, key, gpu=best.gpu_name), ""]
-    if rec.action == "rent" and best.gpus <= FEW_OF_A_SERVER and best.sold_in >= 2 * FEW_OF_A_SERVER \
-            and best.gpus % best.sold_in:
-        # one or two cards that are sold only as whole servers: buying is a whole server, not the comparison
-        return [say(lang, "rb.rent_few_of_server", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec),
-                    months=rb.horizon_months, n=best.gpus, gpu=best.gpu_name, unit=best.sold_in), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either

@@ -92,17 +92,3 @@ def test_english_headline_answers_for_the_card_asked(turns: tuple[str, str]) -> 
         head = _head(reply.content)
         assert head.startswith("## 2 × Huawei Ascend 910B 64GB"), head
     assert "910C" not in _head(replies[1].content)
-
-
-@pytest.mark.parametrize(("turns", "said", "never"), [
-    (("serve qwen2.5 14b for 50 users on one mi300x, rent", "around the clock"),
-     "sold only as whole 8-GPU servers, so buying means a whole server", "and buying $"),
-    (("在美国用一张 mi300x 部署 qwen2.5 14b，50 个用户，租", "全天候"),
-     "只按 8 卡整机出售，购买就得买整台服务器", "购买共"),
-])
-def test_one_card_of_a_server_only_card_is_not_compared_with_buying_a_server(
-        turns: tuple[str, str], said: str, never: str) -> None:
-    reply = run_conversation(list(turns))[-1].content
-    assert "1 × AMD Instinct MI300X 192GB" in _head(reply)
-    assert said in reply
-    assert never not in reply
