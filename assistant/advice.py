@@ -33,6 +33,7 @@ class Answer(BaseModel):
     one_card: FitResult | None = None
     reused: bool = False
     pair: dict[str, Any] | None = None  # a second job on the plan's cards (tools.pair, assistant.pairing)
+    asked: str | None = None  # the one card the user asked about ('910B行不行'): the headline answers for it
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -75,6 +76,23 @@ def _call(recorder: Recorder | None, tool: str, arguments: dict[str, Any], fn: C
     return result
 
 
+def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: tuple[int, str] | None,
+                       recorder: Recorder | None) -> Recommendation:
+    """'Does the 910B work?', 'how many A100s?': when the card asked about does the job, the plan is on it (the
+    fewest of it that meet every requirement), the other cards alternatives in its table; when it does not, the
+    plan stays the best card and the asked one is a row that says why not."""
+    best = rec.best
+    if asked is None or whatif or best is None or best.owned or best.gpu == asked or w.owned or (w.candidates \
+            and asked not in w.candidates and not w.domestic_only):
+        return rec
+    on_it = w.model_copy(update={"candidates": [asked]})
+    args = json.loads(_key(on_it.model_dump(mode="json")))
+    mine = _call(recorder, "recommend", args, lambda: recommend(on_it))
+    if mine.best is None or not mine.best.ok or mine.best.gpu != asked:
+        return rec
+    return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)]})
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
@@ -92,6 +110,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
+    asked = previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None)
+    rec = _on_the_card_asked(w, rec, asked, whatif, recorder)
     extra: list[Option] = []
     # the cards asked about are sized as the plan is: in 4-bit when the plan had to move there
     sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
@@ -135,7 +155,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
         if o:
             extra.append(o)
-    answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused)
+    answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused,
+                    asked=asked if rec.best is not None and rec.best.gpu == asked else None)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
     from assistant.pairing import size_pair

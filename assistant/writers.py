@@ -31,6 +31,7 @@ from tools.recommend import (
     parse_owned,
     quoted,
     rents_only,
+    stack_warning,
     training_setup,
     training_time_setup,
 )
@@ -222,6 +223,11 @@ def _closeness(o: Option) -> tuple:
     return (o.headroom_fraction < 0, -min(o.headroom_fraction, 0.0), sum(not v for v in o.meets.values()))
 
 
+def _alternative_stack_warnings(answer: Answer) -> list[str]:
+    """The software-risk caveat of every card off CUDA in the table: an alternative shown keeps its caveat."""
+    return [x for o in table_options(answer) if not o.owned for x in [stack_warning(find_gpu(o.gpu))] if x]
+
+
 def table_options(answer: Answer) -> list[Option]:
     """The options shown, in order: the user's own cards, the ones asked about, the recommendation
     (so the first rented row is the headline), the best fitting option of each other card class, and
@@ -403,7 +409,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _budget_lines(rec, lang)
     lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
-                                  + [x for o in answer.options for x in o.warnings]))
+                                  + [x for o in answer.options for x in o.warnings]
+                                  + _alternative_stack_warnings(answer)))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
     lines += _assumption_lines(answer, profile, defaulted, lang, said)
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]

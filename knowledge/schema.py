@@ -447,6 +447,9 @@ class Rules(Record):
                                                     "ranked dearer by the spread of well-sourced prices")
     well_sourced_offers: int = Field(ge=2, description="cards priced from at least this many offers measure that "
                                                        "spread")
+    software_risk_over_spread: bool = Field(True, description="a card whose answer warns about its software stack "
+                                            "(off CUDA) must beat a CUDA card by more than the measured price spread, "
+                                            "on top of its stack margin, unless the user named it")
     providers: list[Provider]
     capability_table: list[CapabilityRow]
     scenarios: list[Scenario]

@@ -879,13 +879,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    if gpu.stack == "rocm":
-        warnings.append(f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
-                        "plan to use (kernels, quantization formats) before committing")
-    if gpu.stack == "cann":
-        here = ", ".join(name for e, name in engines_on(gpu) if e.id != "transformers")
-        warnings.append(f"{gpu.name}: confirm that your engine supports Ascend ({here}; LLaMA-Factory to "
-                        "fine-tune) before planning around it")
+    warnings += [x for x in [stack_warning(gpu)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
@@ -1092,7 +1086,8 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
         pay = o.usd_per_month if o.usd_per_month is not None else o.usd_per_hour
     if pay is None:
         return math.inf
-    if sourced and not buys and few_offers(o.price_offers) and not cloud_named(w):
+    marked = sourced and not buys and few_offers(o.price_offers) and not cloud_named(w)
+    if marked:
         # one snapshot is no market: it must beat a well-sourced price by more than that card's own spread
         pay *= 1 + offer_spread().spread
     cards = o.gpus / o.replicas
@@ -1105,9 +1100,32 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
+    if sourced and not marked and software_risk_unasked(w, gpu):
+        penalty += offer_spread().spread  # never headline a card the answer warns against for a small saving
     if any(f.code == "full_ft_bf16_states_only" for f in o.findings):
         penalty += BF16_STATES_PENALTY
     return pay * (1 + penalty)
+
+
+def stack_warning(gpu: Gpu) -> str | None:
+    """The software-risk caveat of a card off CUDA (ROCm, Ascend's CANN), shown under any table it is in."""
+    if gpu.stack == "rocm":
+        return (f"{gpu.name} runs on ROCm: vLLM and PyTorch support it, but check every library you "
+                "plan to use (kernels, quantization formats) before committing")
+    if gpu.stack == "cann":
+        here = ", ".join(name for e, name in engines_on(gpu) if e.id != "transformers")
+        return (f"{gpu.name}: confirm that your engine supports Ascend ({here}; LLaMA-Factory to "
+                "fine-tune) before planning around it")
+    return None
+
+
+def software_risk_unasked(w: Workload, gpu: Gpu) -> bool:
+    """The card's answer carries a software-risk warning (off CUDA) and the user did not name it
+    (rules.software_risk_over_spread): it must then be cheaper by more than the measured price spread to lead."""
+    if not rules().software_risk_over_spread or not STACK_PENALTY[gpu.stack]:
+        return False
+    named = {parse_owned(n)[1].id if re.match(r"\s*\d", n) else n for n in w.candidates or []}
+    return gpu.id not in named
 
 
 def cloud_named(w: Workload) -> bool:
@@ -1475,7 +1493,9 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
         # margin, so one from few offers is not marked down here), the one that finishes first
         cheapest = cost_score(best, w, sourced=False)
+        risky = software_risk_unasked(w, find_gpu(best.gpu))  # a clean plan is not traded for a warned card
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
+                and (risky or not software_risk_unasked(w, find_gpu(o.gpu)))
                 and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
                 and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
