@@ -31,6 +31,7 @@ from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.deadline import read_deadline
 from assistant.reading.examples import read_example_tokens, read_train_examples
+from assistant.reading.family_pick import read_family_pick
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
@@ -233,6 +234,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
+    read_family_pick(m, u)
     cloud = read_constraints(m)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
         u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
