@@ -71,6 +71,8 @@ def read_phase(m: Message) -> str | None:
         return "train-and-serve"
     if train:
         return "fine-tune"
+    if not strong and live("phase.chatbot"):
+        return "serve"  # "need help choosing gpus for our chatbot": people chat with it
     if strong:
         _encoder_served(m)
         return "serve"
