@@ -1,0 +1,78 @@
+"""Review K: no question loops. A family with 'the big one' / '最大的' / 'smallest' names a model (the first or
+last of the family's current line, data); a chatbot is serving; an unanswered question takes its default for
+what follows instead of leading to questions that assume something else."""
+
+from __future__ import annotations
+
+import pytest
+from conversation import run_conversation
+
+from assistant.reading import understand
+from assistant.reading.family_pick import family_pick
+
+BIG_QWEN = ["its qwen, the big one", "qwen, the biggest", "the largest Qwen please", "QWEN the big one i think",
+            "千问最大的", "通义千问，最大的那个", "千问 满血版", "用通义，大的"]
+SMALL = [("the smallest llama", "llama-3.2-1b"), ("llama, the small one", "llama-3.2-1b"),
+         ("羊驼最小的", "llama-3.2-1b"), ("qwen tiny one", "qwen3-0.6b"), ("千问小的那个", "qwen3-0.6b"),
+         ("deepseek, the big one", "deepseek-v3.2"), ("深度求索最大的", "deepseek-v3.2")]
+
+
+@pytest.mark.parametrize("text", BIG_QWEN)
+def test_big_family_is_the_current_flagship(text):
+    assert understand(text).updates.get("model") == "qwen3-235b-a22b"
+
+
+@pytest.mark.parametrize("text,model", SMALL)
+def test_small_or_other_family(text, model):
+    assert understand(text).updates.get("model") == model
+
+
+@pytest.mark.parametrize("text,model", [("qwen 72b, the big one", "qwen2.5-72b"), ("qwen3 32b", "qwen3-32b")])
+def test_a_named_size_wins(text, model):
+    assert understand(text).updates.get("model") == model
+
+
+@pytest.mark.parametrize("text", ["qwen", "千问", "the big one", "qwen or llama, the big one",
+                                  "the big one or the small one of qwen?", "a big model"])
+def test_nothing_picked_without_one_family_and_one_extreme(text):
+    assert family_pick(text) is None
+
+
+@pytest.mark.parametrize("first", ["need help choosing gpus for our chatbot", "we need gpus to power our support chatbot",
+                                   "gpus for running a chatbot"])
+def test_chatbot_is_serving(first):
+    assert understand(first).updates.get("phase") == "serve"
+
+
+@pytest.mark.parametrize("turns,name", [
+    (["need help choosing gpus for our chatbot", "its qwen, the big one i think"], "Qwen3 235B-A22B"),
+    (["we want to serve a model to our team", "llama, the smallest one"], "Llama 3.2 1B"),
+    (["我们要部署一个服务给同事用", "千问，最大的那个"], "Qwen3 235B-A22B"),
+    (["帮我们部署一个模型服务", "通义千问最大的"], "Qwen3 235B-A22B"),
+])
+def test_family_answer_moves_on(turns, name):
+    replies = run_conversation(turns)
+    last = replies[-1].content
+    assert name in last
+    assert "QLoRA" not in last  # serving: no fine-tuning method asked
+    assert last.count("[") >= 1 and ("same time" in last or "同时" in last)  # the next question is the users one
+
+
+@pytest.mark.parametrize("turns", [["hello", "qwen3 235b"], ["need help", "its qwen, the big one"], ["你好", "千问最大的"]])
+def test_unanswered_phase_never_becomes_fine_tuning(turns):
+    last = run_conversation(turns)[-1].content
+    assert "Qwen3 235B-A22B" in last
+    assert "QLoRA (4-bit)" not in last and "QLoRA（4-bit）" not in last and "How will you fine-tune" not in last
+    assert "怎么微调" not in last
+
+
+@pytest.mark.parametrize("turns,lang", [
+    (["need help choosing gpus for our chatbot", "its qwen, the big one", "not sure", "not sure"], "en"),
+    (["我们要部署一个服务给同事用", "千问，最大的那个", "不确定", "不确定"], "zh"),
+])
+def test_answer_after_at_most_two_questions_once_model_and_phase_known(turns, lang):
+    replies = run_conversation(turns)
+    final = replies[-1].content
+    assert "235B-A22B" in final
+    assert final.startswith("## ")  # the plan, not another question
+    assert ("Assumptions" in final) if lang == "en" else ("假设" in final)
