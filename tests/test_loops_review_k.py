@@ -76,3 +76,26 @@ def test_answer_after_at_most_two_questions_once_model_and_phase_known(turns, la
     assert "235B-A22B" in final
     assert final.startswith("## ")  # the plan, not another question
     assert ("Assumptions" in final) if lang == "en" else ("假设" in final)
+
+
+@pytest.mark.parametrize("text,only", [
+    ("Qwen3-30B-A3B 用 4090 部署，4张卡，大概能支持多少并发？", ["4x rtx-4090"]),
+    ("qwen3-30b-a3b 用4090，8块卡，能支持多少并发", ["8x rtx-4090"]),
+    ("qwen3-30b-a3b on 4090s, 4 cards, how many concurrent users?", ["4x rtx-4090"]),
+    ("qwen3 30b a3b on a 4090, 2 gpus, how many users can it handle?", ["2x rtx-4090"]),
+])
+def test_capacity_keeps_a_count_said_after_the_card(text, only):
+    u = understand(text)
+    assert "capacity" in u.intents
+    assert u.updates.get("only") == only
+
+
+@pytest.mark.parametrize("text,people,card", [
+    ("Qwen3-30B-A3B 用 4090 部署，4张卡，大概能支持多少并发？", "大约 68 人同时生成", "4 × NVIDIA GeForce RTX 4090"),
+    ("qwen3-30b-a3b on 4090s, 4 cards, how many concurrent users?", "About 68 people generating at once",
+     "4 × NVIDIA GeForce RTX 4090"),
+])
+def test_how_many_users_is_answered_with_the_capacity(text, people, card):
+    reply = run_conversation([text])[-1].content
+    assert people in reply and card in reply
+    assert "[" not in reply  # answered, no question
