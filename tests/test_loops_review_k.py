@@ -99,3 +99,13 @@ def test_how_many_users_is_answered_with_the_capacity(text, people, card):
     reply = run_conversation([text])[-1].content
     assert people in reply and card in reply
     assert "[" not in reply  # answered, no question
+
+
+@pytest.mark.parametrize("text,head", [
+    ("Qwen3-30B-A3B 用 4090 部署，大概能支持多少并发？", "大约 8 人同时生成"),
+    ("qwen3-30b-a3b on a 4090, how many users can it handle?", "About 8 people generating at once"),
+])
+def test_one_consumer_card_answers_at_four_bit(text, head):
+    reply = run_conversation([text])[-1].content
+    assert head in reply and "int4" in reply
+    assert " in  " not in reply and "以  " not in reply  # never a blank format
