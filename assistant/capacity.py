@@ -44,7 +44,8 @@ def capacity_reply(ctx: Any) -> str:
     option = f"{gpus} × {find_gpu(gpu_id).name}"
     at = c.at_limit
     if c.users == 0 or at is None:
-        return ctx.say("capacity.none", option=option, precision=precision or w.serve_precision or "")
+        return ctx.say("capacity.none", option=option, precision=precision or w.serve_precision
+                      or (c.next_option.precision if c.next_option else None) or "int4")
     kv = ctx.say("capacity.kv8") if at.kv_precision else ""
     lines = [ctx.say("capacity.head", users=f"{c.users:,}", option=option, precision=at.precision or precision,
                      context=f"{w.context:,}", kv=kv, tps=tps(at.decode_tokens_per_s or 0))]

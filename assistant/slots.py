@@ -333,6 +333,10 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> 
     """The next slot to ask about, or None when it is time to answer."""
     if len(asked) >= MAX_QUESTIONS:
         return None
+    # a question asked and left unanswered takes its default for what follows: an unanswered "what will you do
+    # with it?" is the stated default (trying it out), never a fine-tuning whose method is then asked
+    profile = {**profile, **{name: SLOTS[name].default_for(profile, "en") for name in asked
+                             if name in SLOTS and profile.get(name) is None and name not in defaulted}}
     for name in ASKED:
         if name == "utilisation" and (profile.get("uptime") or profile.get("redundancy") or profile.get("personal")):
             continue  # an availability target or redundancy says the cards are up around the clock; one person's own

@@ -14,7 +14,8 @@ SAID = {"qwen": ["qwen", "Qwen", "千问", "通义千问"], "llama": ["llama", "
         "mistral": ["mistral"], "gemma": ["gemma"], "deepseek": ["deepseek", "DeepSeek"], "glm": ["glm", "chatglm"],
         "phi": ["phi"], "gpt-oss": ["gpt-oss"]}
 SIZE_WORDS = {"big": ["the big one", "the large model", "大的那个", "大号的"],
-              "biggest": ["the biggest", "largest", "最大的"], "small": ["the small one", "the smallest", "小的那个"]}
+              "biggest": ["the biggest", "largest", "最大的"], "small": ["the small one", "小的那个"],
+              "smallest": ["the smallest", "最小的"]}
 
 
 def test_every_pick_is_a_catalog_model_of_its_family():

@@ -33,6 +33,10 @@ def _holds(o: Option | None, w: Workload) -> str | None:
     return None
 
 
+# The format tried when none was said and the usual ones hold nobody: 4-bit weights.
+FALLBACK_PRECISION = "int4"
+
+
 def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision: str | None = None) -> Capacity:
     """The most users at once `gpus` × `gpu_id` serve for workload `w` (its context, format and targets)."""
     gpu = find_gpu(gpu_id)
@@ -43,6 +47,12 @@ def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision
 
     first = at(1)
     broken = _holds(first, base)
+    if broken and base.serve_precision is None:
+        # no format said and none of the usual ones holds one person: 4-bit weights, as a consumer card serves it
+        four = base.model_copy(update={"serve_precision": FALLBACK_PRECISION})
+        opt = evaluate(four.model_copy(update={"users": 1}), gpu, gpus, owned=owned)
+        if not _holds(opt, four):
+            base, first, broken = four, opt, None
     if broken:
         return Capacity(users=0, limit=broken, next_option=first)
     good, good_opt, bad, bad_opt, why = 1, first, None, None, "max"

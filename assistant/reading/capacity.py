@@ -27,7 +27,9 @@ def read_capacity(m: Message, u: Understanding) -> None:
     u.intents = (u.intents - {"whatif", "math", "why", "explain", "concept", "not_sure", "fit_check"}) | {"capacity"}
     u.ask = {**u.ask, **{k: v for k, v in u.updates.items() if k in OWN_SLOTS}}
     kept = {k: v for k, v in u.updates.items() if k in SUBJECT_SLOTS}
-    if m.gpus and not (kept.get("owned") or kept.get("only")):  # the cards it is asked of, with their count
+    named = sorted({g for _s, _e, g, _n in m.gpus})
+    if m.gpus and not kept.get("owned") and (not kept.get("only") or sorted(kept["only"]) == named):
+        # the cards it is asked of, with their count ('on 4090s, 4 cards, how many users?': 'how many' asks users)
         kept["only"] = [f"{n}x {g}" for _s, _e, g, n in m.gpus]
     u.updates = {**kept, **({"phase": "serve"} if kept.get("model") else {})}
     u.compare_gpus, u.whatif_gpus = [], None

@@ -14,13 +14,13 @@ from knowledge import find_model
 if TYPE_CHECKING:
     from assistant.reading.message import Message
 
-SIZE_KINDS = ("biggest", "big", "small")
+SIZE_KINDS = ("biggest", "smallest", "big", "small")
 
 
 def _families_said(text: str) -> list[str]:
     found = []
     for family, words in vocab()["family_aliases"].items():
-        if re.search(rf"(?<![\w.\-])(?:{alternation(words)})(?![\w\-]|\.cpp)", text):
+        if re.search(rf"(?<![a-z0-9.\-])(?:{alternation(words)})(?![a-z0-9\-]|\.cpp)", text):
             found.append(family)
     return found
 

@@ -119,6 +119,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     found_gpus = find_gpus(masked, card_notes, counted, per_server)
     found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
     unsized, unsized_notes, waiting = unsized_named(masked, found_gpus, language(raw))  # '海光K100': figures missing
+    found_gpus = _count_after(masked, found_gpus, counted)
     masked = mask(masked, found_gpus + hidden + unsized)
     servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
@@ -161,3 +162,16 @@ def _card_spec(masked: str, found_gpus: list) -> tuple[str | None, str]:
         return None, masked
     spec = f"custom:memory={memory['memory']}GB,bandwidth={bandwidth['bandwidth']}{bandwidth['unit'].upper()}B/s"
     return spec, mask(masked, [memory.span(), bandwidth.span()])
+
+
+def _count_after(masked: str, found: list[tuple[int, int, str, int]], counted: set[int]) -> list[tuple[int, int, str, int]]:
+    """One card named with no count, and a count of cards a few words on ('用 4090 部署，4张卡'): that card's count."""
+    if len(found) != 1 or found[0][0] in counted:
+        return found
+    s, e, gpu_id, _n = found[0]
+    said = word_pattern("card_count_after").match(masked, e)
+    if not said or not 0 < int(said.group(1)) <= 4096:
+        return found
+    counted.add(s)
+    return [(s, e, gpu_id, int(said.group(1)))]
+
