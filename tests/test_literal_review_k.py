@@ -55,3 +55,25 @@ def test_no_literal_question(text: str) -> None:
 def test_kinds_are_codes() -> None:
     assert LITERAL_KINDS == ("duration", "monthly", "fits", "versus")
     assert all(k.isascii() and k.isidentifier() for k in LITERAL_KINDS)
+
+
+@pytest.mark.parametrize(("turn", "first"), [
+    ("I have 2x 3090, will Qwen3-8B fit, just for me?", "**Yes**: it fits on 2 × NVIDIA GeForce RTX 3090 24GB"),
+    ("i have 2 x 3090. can it run qwen3 8b? only me", "**Yes**: it fits on 2 × NVIDIA GeForce RTX 3090 24GB"),
+    ("I have 2x 3090, will Qwen3-32B fit unquantized for just me?",
+     "**No**: it does not fit on 2 × NVIDIA GeForce RTX 3090 24GB, it needs 37.7 GB"),
+    ("家里两张3090，就我自己用，Qwen3-8B能跑吗", "**能**：2 × NVIDIA GeForce RTX 3090 24GB 放得下"),
+    ("家里两张3090，就我自己用，Qwen3-8B 放得下吗？", "**能**：2 × NVIDIA GeForce RTX 3090 24GB 放得下"),
+])
+def test_fits_question_answered_first(turn: str, first: str) -> None:
+    from conversation import run_conversation
+
+    reply = run_conversation([turn])[-1].content
+    assert reply.splitlines()[0].startswith(first), reply.splitlines()[0]
+
+
+def test_no_fits_line_without_the_question() -> None:
+    from conversation import run_conversation
+
+    reply = run_conversation(["I have 2x 3090, serve Qwen3-8B just for me"])[-1].content
+    assert not reply.startswith(("**Yes**", "**No**"))
