@@ -77,3 +77,17 @@ def test_no_fits_line_without_the_question() -> None:
 
     reply = run_conversation(["I have 2x 3090, serve Qwen3-8B just for me"])[-1].content
     assert not reply.startswith(("**Yes**", "**No**"))
+
+
+@pytest.mark.parametrize(("turn", "first"), [
+    ("LoRA fine-tune Llama 3.1 8B on 20k samples, how long will it take?",
+     "**About 2.9 hours** on 1 × NVIDIA GeForce RTX 4090 24GB"),
+    ("用LoRA微调Llama 3.1 8B，数据两万条，要多久？", "**大约 2.9 小时**（1 × NVIDIA GeForce RTX 4090 24GB）"),
+    ("serve Qwen3-32B to 20 users 24/7, renting, what's that per month?", "**$1,591 a month** on 2 × NVIDIA L40S 48GB"),
+    ("部署Qwen3-32B给20个人用，全天24小时，租卡，每月多少钱？", "**每月 ¥7,665 ($1,073)**（1 × NVIDIA H20 96GB）"),
+])
+def test_duration_and_monthly_answered_first(turn: str, first: str) -> None:
+    from conversation import run_conversation
+
+    reply = run_conversation([turn])[-1].content
+    assert reply.splitlines()[0].startswith(first), reply.splitlines()[0]
