@@ -26,6 +26,7 @@ from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.generation import missing_size, same_generation
+from assistant.reading.literal import literal_kind
 from assistant.reading.multi import added_model
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
@@ -1257,6 +1258,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             notes.insert(0, tried)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    literal = writers.literal_answer(answer, literal_kind(_text(humans[-1])) if humans else None, lang)
+    if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
+        text = literal + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")

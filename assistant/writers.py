@@ -1654,3 +1654,27 @@ def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str)
         elif profile.get("users"):
             title += say(lang, "title.users", n=f"{profile['users']:,}")
     return title
+
+
+def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
+    """The first line owed to the message's literal question (reading.literal's kind), before the plan: for
+    'fits' ('will it fit?', '能跑吗'), yes or no on the user's own cards (else the plan's), with the memory per
+    GPU against the card's. None when the kind has no line here or nothing was sized."""
+    rec = answer.recommend
+    best = rec.best
+    if kind == "duration" and best is not None and best.job_hours is not None:  # 'how long will it take'
+        return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
+    month = None if best is None else (best.running_usd_per_month if best.running_usd_per_month is not None
+                                       else best.usd_per_month)
+    if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
+        return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
+    option = rec.owned_options[0] if rec.owned_options else best
+    if kind != "fits" or option is None:
+        return None
+    training = rec.workload.phase != "serve"
+    used = option.train_per_gpu_bytes if training else option.serve_per_gpu_bytes
+    fits = option.trains if training else option.serves
+    if used is None or fits is None:
+        return None
+    return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
+               used=gb(used), capacity=gb(option.capacity_bytes))

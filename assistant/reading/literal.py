@@ -1,0 +1,25 @@
+"""The literal question a sizing message asks, as a typed code: 'fits' (a yes/no question about fitting or
+running), 'duration' (how long), 'monthly' (what per month) or 'versus' (X or Y). The reply's first line owes
+an answer of that kind before the plan; writers turn the code and the tool's figure into a sentence.
+
+The words are assistant/reading/words/literal.yaml's; the kinds are tried in LITERAL_KINDS order and the first
+that matches is the message's (a duration or monthly question often contains 'or': those come first)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from assistant.reading.text import word_pattern
+
+# Kinds of literal question, in the order tried.
+LITERAL_KINDS = ("duration", "monthly", "fits", "versus")
+
+
+def literal_kind(raw: str) -> str | None:
+    """The kind of answer the message's own question asks for, or None when it asks for none of them
+    ('will qwen3-32b fit on 2x3090?' -> 'fits', '要训练多久' -> 'duration', 'a100 or 4090?' -> 'versus')."""
+    typed = unicodedata.normalize("NFKC", raw).lower()
+    for kind in LITERAL_KINDS:
+        if word_pattern(f"literal_question.{kind}").search(typed):
+            return kind
+    return None
