@@ -30,6 +30,7 @@ from tools.recommend import (
     one_at_home,
     parse_owned,
     quoted,
+    rate_lengths,
     rents_only,
     stack_warning,
     training_setup,
@@ -579,6 +580,11 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                                 prompt=f"{w.prompt_length():,}"))
     elif w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
+    elif w.spec.serves and profile.requests_per_s and not profile.prompt_tokens:
+        # the rate path fills the workload's lengths: the user's own words are the profile's
+        lines.append("- " + say(lang, "answer.rate_prompt_default", prompt=f"{rate_lengths(w)[0]:,}"))
+    if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
+        lines.append("- " + say(lang, "answer.rate_output_default", output=f"{rate_lengths(w)[1]:,}"))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
         quarter = kv in ("q4_0", "int4")

@@ -309,7 +309,14 @@ def read_request_rate(m: Message) -> float | None:
                                                     "rps": f"{q.value / seconds:.3g}"}))
     elif q.extra in ("hour", "day"):
         m.notes.append((f"note.rate_spread_{q.extra}", {"n": f"{q.value:,.0f}", "rps": f"{q.value / seconds:.3g}"}))
-    return round(q.value / seconds, 6)
+    rate = q.value / seconds
+    peak = word_pattern("rate_peak_factor").search(m.masked)
+    if peak and 1 < float(peak.group("n")) <= 100:  # "peak is 3x the average": sized at the peak, said so
+        factor = float(peak.group("n"))
+        m.notes.append(("note.rate_peak_factor", {"rps": f"{rate:.3g}", "factor": f"{factor:g}",
+                                                  "peak": f"{rate * factor:.3g}"}))
+        rate *= factor
+    return round(rate, 6)
 
 
 def read_output_tokens(m: Message) -> int | None:
