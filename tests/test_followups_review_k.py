@@ -1,0 +1,48 @@
+"""Review J3 c4: a format the card lacks ('V100不支持bf16', 'the v100 doesn't do bf16') is negated, never the
+precision chosen, and a card that 'doesn't do bf16' is not ruled out; a format asked for is still read."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from assistant.reading import understand
+
+CARDS_ZH = ["V100", "v100", "我的卡", "这张卡"]
+LACKS_ZH = ["不支持{f}", "是不是不支持{f}啊", "没有{f}", "不支持 {f}"]
+TAILS_ZH = ["", "，有影响吗", "，会慢吗？"]
+CARDS_EN = ["the v100", "my V100", "this card"]
+LACKS_EN = ["doesn't do {f}", "does not support {f}", "lacks {f}", "doesn't support {f}", "has no {f} support"]
+TAILS_EN = ["", ", does that matter", " - does it matter for lora?"]
+FORMATS = ["bf16", "BF16"]
+
+
+@pytest.mark.parametrize(("card", "lack", "tail", "fmt"),
+                         list(itertools.product(CARDS_ZH, LACKS_ZH, TAILS_ZH, FORMATS))[::3])
+def test_lacking_format_zh_is_not_the_precision(card: str, lack: str, tail: str, fmt: str) -> None:
+    u = understand(card + lack.format(f=fmt) + tail)
+    assert u.updates.get("precision") != "bf16"
+    assert "v100-sxm2-32gb" not in (u.updates.get("exclude") or [])
+
+
+@pytest.mark.parametrize(("card", "lack", "tail", "fmt"),
+                         list(itertools.product(CARDS_EN, LACKS_EN, TAILS_EN, FORMATS))[::3])
+def test_lacking_format_en_is_not_the_precision(card: str, lack: str, tail: str, fmt: str) -> None:
+    u = understand(f"{card} {lack.format(f=fmt)}{tail}")
+    assert u.updates.get("precision") != "bf16"
+    assert "v100-sxm2-32gb" not in (u.updates.get("exclude") or [])
+
+
+def test_lacking_one_format_keeps_the_one_chosen() -> None:
+    assert understand("the card lacks bf16, so use fp16").updates.get("precision") == "fp16"
+
+
+@pytest.mark.parametrize("text", ["用bf16", "改成bf16呢", "switch to bf16", "run it in bf16", "bf16 please"])
+def test_format_asked_for_is_still_read(text: str) -> None:
+    assert understand(text).updates.get("precision") == "bf16"
+
+
+@pytest.mark.parametrize(("text", "card"), [("the T4 won't do, too slow", "t4"), ("the h20 won't do for us", "h20"),
+                                            ("4090s won't do it", "rtx-4090")])
+def test_card_that_wont_do_is_still_ruled_out(text: str, card: str) -> None:
+    assert card in (understand(text).updates.get("exclude") or [])
