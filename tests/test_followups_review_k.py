@@ -46,3 +46,29 @@ def test_format_asked_for_is_still_read(text: str) -> None:
                                             ("4090s won't do it", "rtx-4090")])
 def test_card_that_wont_do_is_still_ruled_out(text: str, card: str) -> None:
     assert card in (understand(text).updates.get("exclude") or [])
+
+
+# Review J3 c12: "高峰大概同时30个请求" is 30 requests in flight together (users), not an offline job of 30 items.
+LEADS_ZH = ["", "客户不多，", "高峰", "高峰大概", "峰值时"]
+AT_ONCE_ZH = ["同时{n}个请求", "同时大概{n}个请求", "同时{n}个会话", "同时{n}个对话"]
+ENDS_ZH = ["", "吧", "左右吧", "。"]
+
+
+@pytest.mark.parametrize(("lead", "body", "end", "n"),
+                         list(itertools.product(LEADS_ZH, AT_ONCE_ZH, ENDS_ZH, [30, 8, 120]))[::4])
+def test_requests_at_once_zh_are_users(lead: str, body: str, end: str, n: int) -> None:
+    u = understand(lead + body.format(n=n) + end)
+    assert u.updates.get("users") == n
+    assert "batch_items" not in u.updates
+
+
+@pytest.mark.parametrize("text", ["30 requests at once at peak", "about 30 concurrent requests at peak",
+                                  "peak is 30 simultaneous requests"])
+def test_requests_at_once_en_are_users(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("users") == 30
+    assert "batch_items" not in u.updates
+
+
+def test_job_of_requests_stays_items() -> None:
+    assert understand("处理30个请求").updates.get("batch_items") == 30
