@@ -72,3 +72,21 @@ def test_requests_at_once_en_are_users(text: str) -> None:
 
 def test_job_of_requests_stays_items() -> None:
     assert understand("处理30个请求").updates.get("batch_items") == 30
+
+
+# Review J3 c14: "一天用个三四个小时" is hours a day (utilisation), not left at the default.
+LEADS_H = ["", "就我自己用，", "平时"]
+DAY_ZH = ["一天用{h}个小时", "一天用个{h}个小时", "一天大概用{h}个小时", "每天用{h}个小时"]
+
+
+@pytest.mark.parametrize(("lead", "body", "hours"),
+                         list(itertools.product(LEADS_H, DAY_ZH, [("3-4", 4), ("三四", 4), ("6", 6)])))
+def test_hours_a_day_zh_is_utilisation(lead: str, body: str, hours: tuple[str, int]) -> None:
+    said, n = hours
+    u = understand(lead + body.format(h=said) + "吧")
+    assert u.updates.get("utilisation") == pytest.approx(n / 24, abs=1e-3)
+
+
+@pytest.mark.parametrize("text", ["daily use 3-4 hours", "i use it 3-4 h/day", "about 4 hours a day"])
+def test_hours_a_day_en_is_utilisation(text: str) -> None:
+    assert understand(text).updates.get("utilisation") == pytest.approx(4 / 24, abs=1e-3)
