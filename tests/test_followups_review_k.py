@@ -90,3 +90,17 @@ def test_hours_a_day_zh_is_utilisation(lead: str, body: str, hours: tuple[str, i
 @pytest.mark.parametrize("text", ["daily use 3-4 hours", "i use it 3-4 h/day", "about 4 hours a day"])
 def test_hours_a_day_en_is_utilisation(text: str) -> None:
     assert understand(text).updates.get("utilisation") == pytest.approx(4 / 24, abs=1e-3)
+
+
+# Review J3 c13: "deciding between buying an 8x H100 server vs renting" asks rent-or-buy; it prefers neither.
+@pytest.mark.parametrize(("verb", "card", "joint", "other"),
+                         list(itertools.product(["buying", "purchasing", "buy"], ["an 8x H100 server", "a 4090"],
+                                                ["vs", "or"], ["renting", "rent", "just renting"])))
+def test_buying_vs_renting_is_the_question(verb: str, card: str, joint: str, other: str) -> None:
+    u = understand(f"deciding between {verb} {card} {joint} {other}. fine-tuning llama 3.1 8b")
+    assert "rent_buy" in u.intents
+    assert "preference" not in u.updates
+
+
+def test_stated_preference_still_read() -> None:
+    assert understand("we prefer renting, no buying").updates.get("preference") == "rent"
