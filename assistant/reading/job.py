@@ -243,8 +243,8 @@ def read_precision(m: Message) -> str | None:
         return None  # "q4 or q8?": a choice asked about, answered by the sizing, not made by the user
     for pattern, pid in pattern_rows("precision"):
         for x in pattern.finditer(t):
-            if negated(t, x.start()):
-                continue
+            if negated(t, x.start()) or word_pattern("precision_unsupported_before").search(t[max(0, x.start() - 24):x.start()]):
+                continue  # "V100不支持bf16": a format the card lacks, not the one chosen
             if word_pattern("precision_not_weights").match(t[x.end():x.end() + 20]):
                 continue
             if word_pattern("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]) \
