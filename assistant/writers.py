@@ -1675,9 +1675,9 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best
-    if kind != "fits" or option is None:
-        return None
-    training = rec.workload.phase != "serve"
+    if kind != "fits" or option is None or rec.pool is not None or len(rec.owned_options) > 1:
+        return None  # several kinds of your own cards: the pool's own line answers it
+    training = rec.workload.spec.trains
     used = option.train_per_gpu_bytes if training else option.serve_per_gpu_bytes
     fits = option.trains if training else option.serves
     if used is None or fits is None:
