@@ -29,6 +29,7 @@ from __future__ import annotations
 from assistant.reading.asks import read_ask, read_market
 from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
+from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
 from assistant.reading.examples import read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
@@ -36,17 +37,14 @@ from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
 from assistant.reading.framework_why import read_framework_why
 from assistant.reading.hardware import (
-    read_budget,
     read_card_count,
     read_exclude,
     read_gpus,
     read_has_host,
-    read_hosting,
     read_network,
     read_network_gbit,
     read_only,
     read_owned,
-    read_power,
     read_preference,
     read_region,
     read_server_gpus,
@@ -74,7 +72,6 @@ from assistant.reading.job import (
     read_framework,
     read_kv_cache,
     read_method,
-    read_model,
     read_objective,
     read_phase,
     read_precision,
@@ -88,6 +85,7 @@ from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
+from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total

@@ -1,0 +1,88 @@
+"""Money the user states about running the job: a budget (per month, once, or in credits), the electricity price,
+and hosting. Grammar only: the words are in words/money.yaml and words/units.yaml."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.hardware import read_preference
+from assistant.reading.job import trains
+from assistant.reading.message import Message
+from assistant.reading.money_roles import credits_note
+from assistant.reading.quantities import clause_of
+from assistant.reading.text import word_pattern
+from knowledge import rules
+
+
+def read_budget(m: Message) -> tuple[str, float] | None:
+    """A budget in USD: ('budget_usd_per_month', 2000.0) for 'at most $2000 a month',
+    ('budget_usd', 5000.0) for 'I can spend $5k'; yuan converted at the rules' rate."""
+    money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
+             and not word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]  # a price
+    money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
+    money = [q for q in money if not word_pattern("money_paid_before").search(m.masked[max(0, q.start - 20):q.start])]
+    if money:
+        from assistant.reading.quotes import priced
+
+        prices = priced(m)  # '4090一块1.98元', 'two 3090s for $1400 total': what a card costs, no budget
+        money = [q for q in money if q.start not in prices]
+    if not money:
+        return None
+    q = money[-1]
+    clause = clause_of(m.masked, q.start, q.end)
+    after = m.masked[q.end:q.end + 30]
+    before = m.masked[max(0, q.start - 40):q.start]
+    once_before = word_pattern("money_once_before").search(before)
+    monthly = bool(word_pattern("money_monthly_after").match(after)) or (
+        bool(word_pattern("money_monthly").search(clause)) and not word_pattern("money_once").match(after)
+        and not once_before)
+    yearly = bool(word_pattern("money_yearly").search(clause))
+    amount = q.value
+    if q.extra == "EUR":
+        m.notes.append(("note.euro_budget", {}))
+        return None
+    usd = amount * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if yearly and not monthly:
+        usd, monthly = usd / 12, True
+    if usd <= 0:
+        m.problems.append(("budget_not_positive", {}))
+        return None
+    said_once = word_pattern("money_once_said").search(clause)
+    if not monthly and credits_note(m, q, before, clause):
+        return "budget_usd", round(usd, 2)  # '40k in credits on aws': a total the rent stays within
+    if not monthly and not said_once and read_preference(m) != "buy" and not trains(m):
+        shown = f"¥{amount:,.0f}" if q.extra == "CNY" else f"${amount:,.0f}"
+        m.notes.append(("note.budget_once", {"amount": shown}))  # ambiguous: say how it was taken
+    return ("budget_usd_per_month" if monthly else "budget_usd", round(usd, 2))
+
+
+def read_power(m: Message) -> float | None:
+    """An electricity price in USD per kWh: '$0.15/kWh', '电费每度0.8元' (yuan at the rules' rate)."""
+    found = m.role("power_price")
+    if not found and (m.role("hosting") or word_pattern("price_hosting").search(m.masked)) \
+            and word_pattern("hosting_includes_power").search(m.masked):
+        m.notes.append(("note.hosting_with_power", {}))  # 'colo 2k a month incl. power', '托管费含电费': no power on top
+        return 0.0
+    if not found:
+        return None
+    q = found[-1]
+    if q.extra == "EUR":
+        m.notes.append(("note.euro_budget", {}))
+        return None
+    usd = q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0)
+    if not 0 < usd <= 10:
+        m.problems.append(("power_range", {}))
+        return None
+    shown = f"¥{q.value:g}" if q.extra == "CNY" else f"${q.value:g}"
+    m.notes.append(("note.power_price", {"price": shown}))
+    return round(usd, 4)
+
+
+def read_hosting(m: Message) -> float | None:
+    """What hosting the cards bought costs a month ('colo is 2k a month', '托管费每月2000'), in USD: a running
+    cost of owning, not a budget."""
+    found = m.role("hosting")
+    if not found or found[-1].extra == "EUR":
+        return None
+    q = found[-1]
+    return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)

@@ -1,0 +1,120 @@
+"""The model a message names: a catalog name ('qwen 72b' -> the newest of that family), a size ('27B', '26B total
+with 3.8B active'), a family with a size word, or the size an unknown name carries. Grammar only: the words are in
+words/job.yaml and words/families.yaml."""
+
+from __future__ import annotations
+
+import re
+
+from assistant.reading.families import either_size, family_pick
+from assistant.reading.generation import as_text_model
+from assistant.reading.message import Message
+from assistant.reading.names import family_words, model_index, name_tokens
+from assistant.reading.quantities import negated
+from assistant.reading.roles import moe_shape
+from assistant.reading.text import word_pattern
+from knowledge import find_model
+from knowledge.resolve import BadValue, check_size, normalise
+
+
+def _alternative_size(m: Message, pos: int, named: list[tuple[int, str]]) -> bool:
+    """A bare size said as the other option after a named model ('qwen 14b possible? or the 7b one')."""
+    return any(p < pos for p, _c in named) and bool(
+        word_pattern("size_alternative_before").search(m.masked[max(0, pos - 48):pos]))
+
+
+def read_model(m: Message) -> str | None:
+    """The model: a catalog name ('qwen 72b' -> qwen2.5-72b, the newest of that family), a size
+    ('27B', '26B total with 3.8B active' -> '26B-A3.8B'), or the size an unknown name carries."""
+    candidates: list[tuple[int, str]] = []
+    for start, _end, model_id in m.names:
+        if not negated(m.text, start):
+            candidates.append((start, model_id))
+    for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
+        if not negated(m.masked, x.start()):
+            candidates.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
+    sizes = m.role("model", "model_total", "model_active")
+    for q in sizes:
+        total = q.value / 1e9 if q.scale not in ("b", "bn", "billion") else q.number
+        if q.role == "model_active":
+            continue
+        near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
+        same_sentence = [a for a in near
+                         if not re.search(r"\.(?!\d)", m.masked[min(a.start, q.start):max(a.start, q.start)].replace("b.", ""))]
+        active = same_sentence[0] if same_sentence else None
+        spec = f"{total:g}B" + (f"-A{active.number:g}B" if active else "")
+        if re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*b\s*-?\s*a\s*\d", m.masked[q.start:q.end + 6]):
+            continue  # "30b-a3b" was read above
+        candidates.append((q.start, spec))
+    if m.unknown and m.unknown[1] and not candidates:
+        candidates.append((0, m.unknown[1]))
+    if not candidates:
+        return family_pick(m)
+    named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
+    either = [c for pos, c in candidates if c[0].isdigit() and "-A" not in c and _alternative_size(m, pos, named)]
+    candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)
+                  and not (c[0].isdigit() and _alternative_size(m, pos, named))]
+    _pos, spec = max(candidates)
+    _other_models(m, named, spec)
+    if either and len(named) == 1 and spec == named[0][1]:
+        spec = either_size(m, spec, either)  # "14b or 32b, you pick": the larger, the smaller said
+    if spec[0].isdigit():
+        spec = moe_shape(m, spec)  # "the 1T MoE": its active parameters assumed and said, never dense
+        total_b = float(spec.split("B")[0])
+        active_b = float(spec.split("-A")[1].rstrip("B")) if "-A" in spec else total_b
+        try:
+            check_size(total_b, active_b)
+        except BadValue as e:
+            m.problems.append((e.code or "bad_value", e.params))
+            return None
+        return as_text_model(m, _family_and_size(m, spec) or spec)
+    return as_text_model(m, spec)
+
+
+def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None:
+    """Two catalog models named to run side by side ('想本地跑qwen3 14b 顺便试试glm4 9b'): the one sized, and a
+    note naming the others, unless the later one replaces the first ('llama 8b, actually 70b')."""
+    others = list(dict.fromkeys(c for _pos, c in named if c != chosen))
+    if not others or chosen[0].isdigit():
+        return
+    first = min(pos for pos, _c in named)
+    if word_pattern("model_switch_between").search(m.masked[first:max(pos for pos, _c in named)]):
+        return
+    try:
+        names = [find_model(x).name for x in others]
+        m.notes.append(("note.model_other", {"chosen": find_model(chosen).name, "others": ", ".join(names),
+                                             "first": names[0]}))
+    except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
+        return
+
+
+def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
+    """A bare size that is a named model's own size ('deepseek r1 满血版 671b', 'qwen2.5 72b, the 72b one'):
+    the name said again, not another model (within 5% of its total parameters)."""
+    if not spec[0].isdigit() or "-A" in spec or not named:
+        return False
+    total = float(spec.split("B")[0])
+    for _pos, model_id in named:
+        try:
+            model = find_model(model_id)
+        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve restates nothing
+            continue
+        if abs(model.total_params_b - total) <= 0.05 * model.total_params_b:
+            return True
+    return False
+
+
+def _family_and_size(m: Message, spec: str) -> str | None:
+    """'a 70B model (llama)' -> llama-3.3-70b: one family word beside a bare size names the newest
+    model of that family with that size; a family without that size is reported unknown."""
+    if "-A" in spec or m.unknown or word_pattern("own_model").search(m.masked):
+        return None  # "our own 13B model, llama architecture": a 13B of that layout, not a catalog model
+    words = [w for _s, _e, w in name_tokens(m.masked) if w in family_words()]
+    if len(set(words)) != 1:
+        return None
+    size = spec.lower()
+    model_id = model_index().get(normalise(f"{words[0]} {size}"))
+    if model_id:
+        return model_id
+    m.unknown = (f"{words[0]} {size}", spec)
+    return None
