@@ -282,9 +282,12 @@ def _check_reply(state: dict, before: int) -> None:
     if data["kind"] == "question":
         assert data["slot"] in QUESTIONS and data["choices"][-1]["label"] in ("Not sure", "不确定")
     if data["kind"] == "answer":
-        # a plan's heading first, or a compound follow-up's first part ('**1. “…”**') with the plan under it
+        # a plan's heading first, or a compound follow-up's first part ('**1. “…”**') or the answer to the literal
+        # question ('**Yes**: it fits …', '**$65 a month** …') as one bold paragraph with the plan under it
+        first = reply.content.split("\n\n", 1)[0]
         assert data["results"]["recommend"] and (reply.content.startswith("## ") or (
-            reply.content.startswith("**1. ") and "\n## " in reply.content))
+            reply.content.startswith("**1. ") and "\n## " in reply.content) or (
+            reply.content.startswith("**") and "\n## " in reply.content and "\n" not in first))
 
 
 @pytest.fixture(scope="module")

@@ -38,3 +38,61 @@ def test_a_short_seq_word_is_the_training_sequence(said, n, frame):
 
 def test_a_count_of_sequences_stays_a_count():
     assert understand("8k sequences of 2k tokens, lora llama 8b").updates.get("seq_len") == 2000
+
+
+@pytest.mark.parametrize("pair, prompt, output", [("300 in 10 out", 300, 10), ("500 in/5 out", 500, 5),
+                                                  ("2k in 300 out", 2000, 300), ("1500 in / 300 out", 1500, 300),
+                                                  ("800 in, 150 out", 800, 150)])
+@pytest.mark.parametrize("frame, prompt_slot, output_slot", [
+    ("llama 3.1 8b api at 20 rps, {}", "prompt_tokens", "output_tokens"),
+    ("{}, 10 req/s on qwen3-32b, p99 under 2s", "prompt_tokens", "output_tokens"),
+    ("classify 2M tickets with llama 8b, {}, by friday", "batch_input_tokens", "batch_output_tokens"),
+])
+def test_a_count_in_and_a_count_out(pair, prompt, output, frame, prompt_slot, output_slot):
+    u = understand(frame.format(pair)).updates
+    assert (u.get(prompt_slot), u.get(output_slot)) == (prompt, output)
+
+
+@pytest.mark.parametrize("text", [
+    "we need ~500 rps on mistral 7b, prompts are ~300 tokens in and ~10 tokens out (basically classification)",
+    "classification api on gemma 3 27b, 200 req/s, 500 in/5 out", "200 requests per second of summarization, qwen3-8b",
+    "no its not batch, its a live api, 200 req/s around the clock", "its not a batch job, its a live api",
+])
+def test_requests_arriving_live_are_serving_whatever_the_task(text):
+    assert understand(text).updates.get("phase") == "serve"
+
+
+@pytest.mark.parametrize("text", ["we can use spot instances yeah", "spot is fine", "preemptible vms are ok for this",
+                                  "用竞价实例可以吗", "抢占式实例也行"])
+def test_spot_instances_are_said_back_not_dropped(text):
+    u = understand(text)
+    assert ("note.spot", {}) in u.notes and not u.empty
+
+
+@pytest.mark.parametrize("text, n", [("上下文想开到32k", 32768), ("上下文希望有32k", 32768), ("上下文开到128k", 131072),
+                                     ("context想要64k", 65536)])
+def test_a_wished_context_is_the_context(text, n):
+    assert understand(text).updates.get("context") == n
+
+
+@pytest.mark.parametrize("text", ["就自己聊天用，量化也行，速度别太慢就好", "就自己用", "就自己玩玩"])
+def test_just_me_in_chinese(text):
+    assert understand(text).updates.get("personal") is True
+
+
+@pytest.mark.parametrize("text, owned", [("A800 80G 16 张，Qwen2.5-32B 全参 SFT，5B token 多久", ["16x a800-80gb-sxm"]),
+                                         ("H100 80G 8张，全参微调qwen2.5-7b要多久", ["8x h100-sxm"])])
+def test_a_count_after_a_card_and_its_memory(text, owned):
+    assert understand(text).updates.get("owned") == owned
+
+
+@pytest.mark.parametrize("text, n", [("bf16，zero3，序列 8k", 8000), ("zero2，序列长度4096", 4096), ("序列要8k，lora qwen 7b", 8000)])
+def test_a_zero_stage_is_no_sequence(text, n):
+    u = understand(text)
+    assert u.updates.get("seq_len") == n and not u.problems
+
+
+@pytest.mark.parametrize("text", ["A100 和 H100 推理差多少", "A100和H100哪个好", "a100 and h100 difference",
+                                  "which is faster, a100 or h100", "H20和L20跑推理到底差多少", "A100 与 H100 的区别"])
+def test_two_cards_asked_about_are_both_compared(text):
+    assert len(understand(text).compare_gpus) == 2

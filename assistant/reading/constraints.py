@@ -22,6 +22,8 @@ def read_constraints(m: Message) -> str | None:
         m.notes.append(("note.redundancy", {}))
     if _said(m, word_pattern("two_sites")):
         m.notes.append(("note.two_sites", {}))  # "across two AZs", "两个机房": each site carries the whole load
+    if _said(m, word_pattern("spot_instances")):
+        m.notes.append(("note.spot", {}))  # "we can use spot instances": on-demand prices are what is on record
     regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
     if regimes:
         m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))

@@ -67,7 +67,7 @@ class Understanding:
     def empty(self) -> bool:
         return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
                     or self.choice is not None or self.unknown_model or self.card_count
-                    or self.owned_untyped or any(code == "note.family_which" for code, _p in self.notes))
+                    or self.owned_untyped or self.notes)  # a note says what was read ("spot instances", "which Qwen?")
 
 
 @dataclass

@@ -226,6 +226,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "images", ""  # "one scanned page per request": a vision model reads each as its image tokens
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
+    if word_pattern("in_before_out_after").match(after):
+        return "prompt_tokens", ""  # "300 in 10 out", "500 in/5 out"
     if word_pattern("tps_after").match(after) or (word_pattern("tps_before").search(before)
                                                   and word_pattern("tokens_after").match(after)):
         return "tokens_per_s", ""
