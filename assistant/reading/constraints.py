@@ -11,6 +11,15 @@ from assistant.reading.text import pattern_rows, word_pattern
 from knowledge.clouds import clouds
 
 
+def _pricing_and_rules(m: Message) -> None:
+    """Spot instances ("we can use spot"), whose prices are not on record, and compliance regimes named."""
+    if _said(m, word_pattern("spot_instances")):
+        m.notes.append(("note.spot", {}))  # "we can use spot instances": on-demand prices are what is on record
+    regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
+    if regimes:
+        m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))
+
+
 def read_constraints(m: Message) -> str | None:
     """Add a note for each constraint the message states and the sizing does not model; return the id of a
     cloud named as where to run whose cards are on record (knowledge/data/clouds.yaml), '' for a cloud
@@ -22,11 +31,7 @@ def read_constraints(m: Message) -> str | None:
         m.notes.append(("note.redundancy", {}))
     if _said(m, word_pattern("two_sites")):
         m.notes.append(("note.two_sites", {}))  # "across two AZs", "两个机房": each site carries the whole load
-    if _said(m, word_pattern("spot_instances")):
-        m.notes.append(("note.spot", {}))  # "we can use spot instances": on-demand prices are what is on record
-    regimes = [zh if m.lang == "zh" else en for pattern, (en, zh) in pattern_rows("compliance") if _said(m, pattern)]
-    if regimes:
-        m.notes.append(("note.compliance", {"names": " / ".join(dict.fromkeys(regimes))}))
+    _pricing_and_rules(m)
     ram = word_pattern("system_ram").search(m.masked)
     if ram and m.phase != "fine-tune":
         m.notes.append(("note.system_ram", {"gb": ram.group("gb") or ram.group("gb2")}))
