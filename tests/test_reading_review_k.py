@@ -96,3 +96,18 @@ def test_a_zero_stage_is_no_sequence(text, n):
                                   "which is faster, a100 or h100", "H20和L20跑推理到底差多少", "A100 与 H100 的区别"])
 def test_two_cards_asked_about_are_both_compared(text):
     assert len(understand(text).compare_gpus) == 2
+
+
+@pytest.mark.parametrize("text, share", [("就白天 早9点到晚9点", 0.5), ("早8点到晚8点都有人用", 0.5),
+                                         ("工作日早9点到晚6点", 0.2679)])
+def test_a_chinese_day_window_with_single_character_clock_words(text, share):
+    assert understand(text).updates.get("utilisation") == share
+
+
+@pytest.mark.parametrize("text", ["都没有 还没买呢 想跑qwen2.5 32b", "一张都没有，想买卡跑qwen2.5-32b", "还没有卡，想跑qwen2.5-32b"])
+def test_owning_nothing_in_chinese(text):
+    assert understand(text).updates.get("owned") == []
+
+
+def test_the_latest_time_is_no_clock_range():
+    assert "utilisation" not in understand("最晚9点前要跑完").updates
