@@ -416,9 +416,11 @@ async def test_replay_steps_add_and_take_away_one_message_and_the_status_matches
             assert shown()[0] is first  # a step adds or takes away messages; the transcript is not rebuilt
         await pilot.press("end", "space")  # play from the end starts again at the first message
         await pilot.pause()
-        assert screen.position == 1 and len(shown()) == 1 and "message 1 of 8 · playing" in status()
+        # playing steps on a timer: on a loaded machine one step may already have passed before this look
+        position = screen.position
+        assert position in (1, 2) and len(shown()) == position and f"message {position} of 8 · playing" in status()
         await pilot.press("space")
-        assert "message 1 of 8 · paused" in status()
+        assert f"message {screen.position} of 8 · paused" in status() and screen.position <= 3
 
 
 async def test_export_writes_a_report_and_never_overwrites(tmp_path):
