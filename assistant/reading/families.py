@@ -5,6 +5,7 @@ only: the families, their picks and the size words are in words/families.yaml.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from assistant.reading.text import alternation, vocab, word_pattern
@@ -41,14 +42,17 @@ def family_pick(m: Message) -> str | None:
     name = vocab()["family_names"][family]
     kind = next((k for k in SIZE_KINDS if word_pattern(f"family_size_words.{k}").search(m.masked)), None)
     if kind is None:  # 'qwen' alone: which one is asked, with the family's sizes, never guessed
-        sizes = sorted(set(picks.values()), key=lambda x: find_model(x).total_params_b)
-        m.notes.append(("note.family_which", {"family": name, "sizes": ", ".join(find_model(x).name for x in sizes)}))
+        m.notes.append(("note.family_which", {"family": name, "sizes": _names_by_size(picks.values())}))
         return None
     chosen = picks[kind]
-    others = sorted({v for v in picks.values() if v != chosen}, key=lambda x: find_model(x).total_params_b)
     m.notes.append(("note.family_pick", {"family": name, "chosen": find_model(chosen).name,
-                                         "others": ", ".join(find_model(x).name for x in others)}))
+                                         "others": _names_by_size(v for v in picks.values() if v != chosen)}))
     return chosen
+
+
+def _names_by_size(model_ids: Iterable[str]) -> str:
+    """The models' names, smallest first, each once: how a family's sizes are listed back."""
+    return ", ".join(find_model(x).name for x in sorted(set(model_ids), key=lambda x: find_model(x).total_params_b))
 
 
 def either_size(m: Message, model_id: str, sizes: list[str]) -> str:
