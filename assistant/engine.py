@@ -25,6 +25,7 @@ from assistant.catalog import detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.literal import literal_kind
 from assistant.reading.multi import added_model
@@ -147,6 +148,7 @@ class AdvisorState(TypedDict, total=False):
     # workload the cards are sized for, but a second workload checked on them
     also: dict[str, Any] | None
     owned_untyped: int | None  # "we have an 8-gpu box": cards owned, type not said yet; the card named next is theirs
+    family: str | None  # a model family asked about ('which Llama?'): a bare size said next is that family's model
 
 
 class AdvisorInput(TypedDict):
@@ -456,6 +458,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     lang = detect(cut, state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
+    family = _family_answered(u, state)
     turn = Turn(text_chars=len(text), read_chars=len(cut))
     if unreadable:
         u.intents.discard("empty")
@@ -466,7 +469,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "reset" in u.intents:
         return {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *([last] if last else [])],
                 "profile": {}, "defaulted": {}, "asked": [], "pending": None, "results": {}, "lang": lang, "deferred": None,
-                "also": None, "owned_untyped": None,
+                "also": None, "owned_untyped": None, "family": None,
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
@@ -704,7 +707,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
-                              **({"also": second} if second else {}), "owned_untyped": untyped}
+                              **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
     if (turn.compare or turn.whatif) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
     if unknown_card is not None:
@@ -1129,6 +1132,15 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or []) is None:
         return "answer"
     return "ask"
+
+
+def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
+    """'which Llama?' answered '70b': the family's model of that size (a size it lacks stays a bare size).
+    Returns the family asked about this turn, kept for the next."""
+    asked, spec = state.get("family"), u.updates.get("model")
+    if isinstance(asked, str) and isinstance(spec, str):
+        u.updates["model"] = family_size(asked, spec) or spec
+    return family_asked(u.notes)
 
 
 def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any], turn: Turn) -> int | None:

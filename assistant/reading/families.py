@@ -8,9 +8,11 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from assistant.reading.names import model_index
 from assistant.reading.text import alternation, vocab, word_pattern
 from assistant.reading.weigh import sibling
 from knowledge import find_model
+from knowledge.resolve import normalise
 
 if TYPE_CHECKING:
     from assistant.reading.message import Message
@@ -42,7 +44,7 @@ def family_pick(m: Message) -> str | None:
     name = vocab()["family_names"][family]
     kind = next((k for k in SIZE_KINDS if word_pattern(f"family_size_words.{k}").search(m.masked)), None)
     if kind is None:  # 'qwen' alone: which one is asked, with the family's sizes, never guessed
-        m.notes.append(("note.family_which", {"family": name, "sizes": _names_by_size(picks.values())}))
+        m.notes.append(("note.family_which", {"family": name, "sizes": _names_by_size(picks.values()), "family_key": family}))
         return None
     chosen = picks[kind]
     m.notes.append(("note.family_pick", {"family": name, "chosen": find_model(chosen).name,
@@ -58,14 +60,30 @@ def _names_by_size(model_ids: Iterable[str]) -> str:
 def either_size(m: Message, model_id: str, sizes: list[str]) -> str:
     """Two sizes of one line left to the assistant ('qwen2.5 14b or 32b, you pick', '14b 或者 32b 都行，你推荐一个'):
     the larger (the better answers), with a note naming the smaller as the cheaper choice. Without such words the
-    first model named stays."""
-    if not word_pattern("either_cue").search(m.masked):
-        return model_id
+    first model named is sized and the others are said."""
     options = [model_id] + [x for x in (sibling(model_id, float(s.split("B")[0])) for s in sizes) if x]
     if len(set(options)) < 2:
+        return model_id
+    if not word_pattern("either_cue").search(m.masked):  # 'qwen2.5 14b 32b 哪个': the first sized, the others said
+        others = [find_model(x).name for x in dict.fromkeys(options) if x != model_id]
+        m.notes.append(("note.model_other", {"chosen": find_model(model_id).name, "others": ", ".join(others),
+                                             "first": others[0]}))
         return model_id
     chosen = max(options, key=lambda x: find_model(x).total_params_b)
     others = [find_model(x).name for x in dict.fromkeys(options) if x != chosen]
     m.notes.append(("note.model_either", {"chosen": find_model(chosen).name, "others": ", ".join(others),
                                           "first": others[0]}))
     return chosen
+
+
+def family_size(family: str, spec: str) -> str | None:
+    """The answer to 'which Llama?' given as a bare size ('70b' -> llama-3.3-70b): the newest catalog model of the
+    family asked about with that size, or None (no such size: the size stays as said)."""
+    if family not in vocab()["family_aliases"] or not spec[:1].isdigit() or "-A" in spec:
+        return None
+    return model_index().get(normalise(f"{vocab()['family_aliases'][family][0]} {spec.lower()}"))
+
+
+def family_asked(notes: list[tuple[str, dict[str, str]]]) -> str | None:
+    """The family this message was asked about ('qwen' alone -> 'which Qwen?'), to read a bare size said next."""
+    return next((params["family_key"] for code, params in notes if code == "note.family_which"), None)

@@ -18,9 +18,14 @@ from knowledge.resolve import BadValue, check_size, normalise
 
 
 def _alternative_size(m: Message, pos: int, named: list[tuple[int, str]]) -> bool:
-    """A bare size said as the other option after a named model ('qwen 14b possible? or the 7b one')."""
-    return any(p < pos for p, _c in named) and bool(
-        word_pattern("size_alternative_before").search(m.masked[max(0, pos - 48):pos]))
+    """A bare size said as the other option after a named model ('qwen 14b possible? or the 7b one'), or listed
+    right after it ('qwen2.5 14b 32b 哪个适合')."""
+    if not any(p < pos for p, _c in named):
+        return False
+    if word_pattern("size_alternative_before").search(m.masked[max(0, pos - 48):pos]):
+        return True
+    end = max((e for s, e, _id in m.names if s < pos), default=None)
+    return end is not None and bool(word_pattern("size_listed_between").search(m.masked[end:pos]))
 
 
 def read_model(m: Message) -> str | None:
