@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.catalog import say, text
+from knowledge import gpus
+from tools.cost import try_price
 from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, IMAGE_PROMPT_TOKENS, PHASES, RL_PROMPTS
 
 MAX_QUESTIONS = 4
@@ -122,8 +124,16 @@ def holds_conversations(p: Profile) -> bool:
 
 def pays_for_time(p: Profile) -> bool:
     """How busy the cards are decides rent or buy for serving; a job rents by the hour, owned cards
-    cost nothing more, and someone set on buying has decided already."""
-    return serves(p) and not p.get("owned") and p.get("preference") != "buy"
+    cost nothing more, someone set on buying has decided already, and cards with no price on record
+    (国产化: only Ascend, priced by the vendor on request) leave nothing to weigh."""
+    return serves(p) and not p.get("owned") and p.get("preference") != "buy" and not _unpriced_cards(p)
+
+
+def _unpriced_cards(p: Profile) -> bool:
+    """Every card the user allows has neither a buy price nor a rental price on record."""
+    only, exclude = set(p.get("only") or []), set(p.get("exclude") or [])
+    allowed = [g for g in gpus() if (g.id in only if only else not {g.id, g.vendor, g.segment} & exclude)]
+    return bool(allowed) and not any(g.buy_price_usd or try_price(g.id) for g in allowed)
 
 
 @dataclass(frozen=True)
