@@ -569,6 +569,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                 "answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
                "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
                "answer.precision_low_bit" if _bits(shown) < 3.5 else
+               "answer.precision_three_bit" if shown in FOUR_BIT and _bits(shown) < 4 else  # Q3_K_M: 3.9 bits
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")

@@ -726,10 +726,10 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         replicas = min(math.ceil(hours / planned), max(1, MAX_BATCH_GPUS // n))
     opt.replicas = replicas
     opt.gpus = n * replicas
-    # an encoder's throughput is the tokens it reads; a generator's the tokens it writes
-    opt.aggregate_tokens_per_s = (sp.prefill_tokens_per_s if not written else sp.aggregate_decode_tokens_per_s) * replicas
     opt.decode_tokens_per_s = sp.decode_tokens_per_s
     opt.job_hours = hours if all_cards else hours / replicas
+    # over the whole run, prompts read in between: an encoder's tokens read, a generator's tokens written
+    opt.aggregate_tokens_per_s = items * (written or w.batch_input_tokens) / (opt.job_hours * 3600)
     if planned and w.deadline_hours:
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
@@ -896,8 +896,10 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
                               f"the card has {cap_gb:,.1f} GB")
     if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
         warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
-    if owned and gpu.stack == "metal" and (opt.headroom_fraction < TIGHT_HEADROOM or opt.serves is False):
-        # macOS caps what the GPU may wire (about 2/3 of memory up to 36 GB, 3/4 above); the cap can be raised
+    below_four = bool(opt.precision) and find_precision(opt.precision).bits_per_weight < 4  # Q3_K_M to fit
+    if owned and gpu.stack == "metal" and (opt.headroom_fraction < TIGHT_HEADROOM or opt.serves is False or below_four):
+        # macOS caps what the GPU may wire (about 2/3 of memory up to 36 GB, 3/4 above); the cap can be raised,
+        # which may let the usual 4-bit file fit where a 3-bit one was taken
         wired = int(gpu.memory_gb * 1024 * 0.85) // 1024 * 1024
         warnings.append(f"{gpu.name}: macOS lets the GPU use about {cap_gb:,.1f} GB by default; "
                         f"'sudo sysctl iogpu.wired_limit_mb={wired}' raises it until the next restart "
