@@ -1676,6 +1676,10 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best
+    if kind == "speed" and option is not None and option.serves and option.decode_tokens_per_s \
+            and rec.workload.spec.serves and rec.pool is None:  # 'how fast would it be', '速度能有多少'
+        return say(lang, "literal.speed", tps=tps(option.decode_tokens_per_s), option=gpu_words(option, lang),
+                   precision=option.precision or "")
     if kind != "fits" or option is None or rec.pool is not None or len(rec.owned_options) > 1:
         return None  # several kinds of your own cards: the pool's own line answers it
     training = rec.workload.spec.trains

@@ -1,5 +1,5 @@
 """The literal question a sizing message asks, as a typed code: 'fits' (a yes/no question about fitting or
-running), 'duration' (how long), 'monthly' (what per month) or 'versus' (X or Y). The reply's first line owes
+running), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user) or 'versus' (X or Y). The reply's first line owes
 an answer of that kind before the plan; writers turn the code and the tool's figure into a sentence.
 
 The words are assistant/reading/words/literal.yaml's; the kinds are tried in LITERAL_KINDS order and the first
@@ -12,7 +12,7 @@ import unicodedata
 from assistant.reading.text import word_pattern
 
 # Kinds of literal question, in the order tried.
-LITERAL_KINDS = ("duration", "monthly", "fits", "versus")
+LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "versus")
 
 
 def literal_kind(raw: str) -> str | None:
