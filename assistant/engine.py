@@ -615,6 +615,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
+    if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
+        mine = _named_owned(state, profile)
+        if mine:
+            updates["owned"] = mine
+            if profile.only:
+                updates["only"] = None
     if "owned" in updates and not updates["owned"]:  # "我们一台都还没买": none owned; nothing to change if none was
         if profile.owned:
             updates["owned"] = None
@@ -758,6 +764,23 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
         if len(kinds) == 1:
             return kinds.pop(), slot
     return None, ""
+
+
+def _named_owned(state: AdvisorState, profile: Profile) -> list[str] | None:
+    """The cards '卡是现成的' / 'we already have them' makes the user's own: those the plan is held to ('单卡 4090 够不够'),
+    else the one card just tried, else the cards of the plan answered (counted as planned). None when none are known
+    or they are owned already."""
+    if profile.owned:
+        return None
+    best = (state.get("results") or {}).get("recommend", {}).get("best") or {}
+    planned = {str(best["gpu"]): int(best["gpus"])} if best.get("gpu") and best.get("gpus") else {}
+    if profile.only:
+        return [c if re.match(r"\d+x ", c) else f"{planned.get(c, 1)}x {c}" for c in profile.only]
+    card, where = _card_just_named(state, profile)
+    if card and where == "whatif":
+        return [f"{planned.get(card, 1)}x {card}"]
+    plan = _plan_cards(state.get("results") or {})
+    return [f"{plan[0]}x {plan[1]}"] if plan else None
 
 
 def _kinds(cards: list[str] | None) -> set[str]:
