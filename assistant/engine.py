@@ -1282,8 +1282,13 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
-    literal = writers.literal_answer(answer, literal_kind(_text(humans[-1])) if humans else None, lang)
+    kind = literal_kind(_text(humans[-1])) if humans else None
+    literal = writers.literal_answer(answer, kind, lang)
     if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
+        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
+        first, sep, rest = text.partition("\n")
+        if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
+            text = head + sep + rest
         text = literal + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
