@@ -140,7 +140,7 @@ def test_tp_or_pp_on_the_owned_box_gets_a_verdict(turns: list[str], zh: bool) ->
     text = replies[-1].content
     assert ("张量并行 4" if zh else "tensor parallel 4") in text
     assert ("张量并行 2 × 流水线并行 2" if zh else "tensor parallel 2 × pipeline parallel 2") in text
-    assert "A100" not in text and "## " not in text  # no plan swapped in for the box
+    assert "A100 SXM" not in text and "## " not in text  # no plan swapped in for the box
 
 
 # ---------------------------------------------------------------- 4. owned but not enough: their cards first
