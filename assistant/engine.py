@@ -616,7 +616,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         elif card:
             u.whatif_gpus = (u.card_count, card)
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        mine = _named_owned(state, profile)
+        mine = _named_owned(state, profile, plan=u.owns_named == "said")
         if mine:
             updates["owned"] = mine
             if profile.only:
@@ -766,10 +766,10 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
     return None, ""
 
 
-def _named_owned(state: AdvisorState, profile: Profile) -> list[str] | None:
+def _named_owned(state: AdvisorState, profile: Profile, plan: bool) -> list[str] | None:
     """The cards '卡是现成的' / 'we already have them' makes the user's own: those the plan is held to ('单卡 4090 够不够'),
-    else the one card just tried, else the cards of the plan answered (counted as planned). None when none are known
-    or they are owned already."""
+    else the one card just tried, else (`plan`: said outright, not only 'my gpus') the cards of the plan answered,
+    counted as planned. None when none are known or they are owned already."""
     if profile.owned:
         return None
     best = (state.get("results") or {}).get("recommend", {}).get("best") or {}
@@ -779,8 +779,8 @@ def _named_owned(state: AdvisorState, profile: Profile) -> list[str] | None:
     card, where = _card_just_named(state, profile)
     if card and where == "whatif":
         return [f"{planned.get(card, 1)}x {card}"]
-    plan = _plan_cards(state.get("results") or {})
-    return [f"{plan[0]}x {plan[1]}"] if plan else None
+    cards = _plan_cards(state.get("results") or {}) if plan else None
+    return [f"{cards[0]}x {cards[1]}"] if cards else None
 
 
 def _kinds(cards: list[str] | None) -> set[str]:

@@ -78,6 +78,16 @@ def test_a_later_turn_after_a_rented_plan_owns_the_planned_cards() -> None:
     assert best["owned"] and best["gpu"] == first["gpu"] and best["gpus"] == first["gpus"]
 
 
+@pytest.mark.parametrize("later", ["my cards are slow, what about 32k context?", "我的卡能跑 32k 上下文吗"])
+def test_my_card_alone_does_not_make_a_rented_plan_owned(later: str) -> None:
+    u = understand(later)
+    assert u.owns_named == "mine"
+    replies = run_conversation(["fine-tune qwen2.5 7b with lora", later])
+    assert not _best(replies[0])["owned"]
+    last = replies[-1].additional_kwargs["gpu_advisor"].get("results") or {}
+    assert not (last.get("recommend") or {}).get("best", {}).get("owned")
+
+
 # ---------------------------------------------------------------- 2. owned by a group, a lab, a cluster
 
 GROUP = [("我们组有 16 张 A800 80G（两台，有IB），全参 SFT R1-Distill-Qwen-32B，5万条×4k，3 epoch，要多久", 16),

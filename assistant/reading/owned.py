@@ -49,10 +49,13 @@ def owns_nothing(m: Message) -> bool:
     return any(not negated(m.masked, x.start()) for x in word_pattern("owned_none").finditer(m.masked))
 
 
-def owns_them(m: Message) -> bool:
-    """'卡是现成的', '我自己的卡啊', "it's my own card", 'we already have them', '用现有的': the cards named (in this message
-    or before it) are the user's own."""
-    return any(not negated(m.masked, x.start()) for x in word_pattern("owned_these").finditer(m.masked))
+def owns_them(m: Message) -> str | None:
+    """'卡是现成的', "it's my own card", 'we already have them', '用现有的': the cards named (in this message or before
+    it) are the user's own ('said'); 'my gpus', '我自己的卡啊' say it more weakly ('mine'). None: not said."""
+    for key, strength in (("owned_these", "said"), ("owned_these_mine", "mine")):
+        if any(not negated(m.masked, x.start()) for x in word_pattern(key).finditer(m.masked)):
+            return strength
+    return None
 
 
 def adds(m: Message, s: int, e: int) -> bool:
@@ -65,10 +68,11 @@ def adds(m: Message, s: int, e: int) -> bool:
 def read_owns_them(m: Message, u: Understanding) -> None:
     """'单卡 4090 够不够，卡是现成的', "4x L40S, they're ours": the card this message holds the plan to is owned; with
     no card named ('卡是现成的', 'we already have them'), the cards named before are (u.owns_named, assistant.engine)."""
-    if not owns_them(m) or u.updates.get("owned"):
+    said = owns_them(m)
+    if said is None or u.updates.get("owned"):
         return
     if not m.gpus:
-        u.owns_named = True
+        u.owns_named = said
         return
     only = u.updates.get("only") or []
     if only:
