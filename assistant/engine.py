@@ -616,9 +616,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         elif card:
             u.whatif_gpus = (u.card_count, card)
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        mine = _named_owned(state, profile, plan=u.owns_named == "said")
-        if mine:
-            updates["owned"] = mine
+        named = _named_owned(state, profile, plan=u.owns_named == "said")
+        if named:
+            updates["owned"] = named
             if profile.only:
                 updates["only"] = None
     if "owned" in updates and not updates["owned"]:  # "我们一台都还没买": none owned; nothing to change if none was
