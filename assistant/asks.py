@@ -169,7 +169,9 @@ def parallelism(ctx: Any) -> str:
         return _joined(ctx, [_tp_check(ctx, int(asked), tp, pp, gpu), plan])
     if ctx.turn.ask.get("ascend"):  # "昇腾上一般用哪个": Ascend's practice, then this plan
         return _joined(ctx, [ctx.say("asks.par.ascend"), plan])
-    return _joined(ctx, [plan, why] + ([ctx.say("asks.par.ascend")] if gpu.vendor == "huawei" else []))
+    slow = tp >= 4 and pp == 1 and gpu.interconnect == "pcie" and not gpu.nvlink_gbps
+    pcie = ctx.say("asks.par.pcie_tp", tp=tp, half=tp // 2) if slow else ""  # 4 L40S in one box: TP4, or TP2 x PP2
+    return _joined(ctx, [plan, why, pcie] + ([ctx.say("asks.par.ascend")] if gpu.vendor == "huawei" else []))
 
 
 def _joined(ctx: Any, sentences: list[str]) -> str:

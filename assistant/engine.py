@@ -618,6 +618,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
+    if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
+        named = _named_owned(state, profile, plan=u.owns_named == "said")
+        if named:
+            updates["owned"] = named
+            if profile.only:
+                updates["only"] = None
     if "owned" in updates and not updates["owned"]:  # "我们一台都还没买": none owned; nothing to change if none was
         if profile.owned:
             updates["owned"] = None
@@ -761,6 +767,23 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
         if len(kinds) == 1:
             return kinds.pop(), slot
     return None, ""
+
+
+def _named_owned(state: AdvisorState, profile: Profile, plan: bool) -> list[str] | None:
+    """The cards '卡是现成的' / 'we already have them' makes the user's own: those the plan is held to ('单卡 4090 够不够'),
+    else the one card just tried, else (`plan`: said outright, not only 'my gpus') the cards of the plan answered,
+    counted as planned. None when none are known or they are owned already."""
+    if profile.owned:
+        return None
+    best = (state.get("results") or {}).get("recommend", {}).get("best") or {}
+    planned = {str(best["gpu"]): int(best["gpus"])} if best.get("gpu") and best.get("gpus") else {}
+    if profile.only:
+        return [c if re.match(r"\d+x ", c) else f"{planned.get(c, 1)}x {c}" for c in profile.only]
+    card, where = _card_just_named(state, profile)
+    if card and where == "whatif":
+        return [f"{planned.get(card, 1)}x {card}"]
+    cards = _plan_cards(state.get("results") or {}) if plan else None
+    return [f"{cards[0]}x {cards[1]}"] if cards else None
 
 
 def _kinds(cards: list[str] | None) -> set[str]:
@@ -1271,8 +1294,13 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
-    literal = writers.literal_answer(answer, literal_kind(_text(humans[-1])) if humans else None, lang)
+    kind = literal_kind(_text(humans[-1])) if humans else None
+    literal = writers.literal_answer(answer, kind, lang)
     if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
+        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
+        first, sep, rest = text.partition("\n")
+        if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
+            text = head + sep + rest
         text = literal + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline

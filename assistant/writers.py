@@ -316,6 +316,15 @@ def headline(rec: Recommendation, lang: str) -> str:
     return head
 
 
+def memory_headline(rec: Recommendation, lang: str) -> str | None:
+    """A question about memory alone ('how much vram to full finetune llama 3b'): the plan under the figure is
+    cards that hold it, not an order to rent or buy them. None when the plan is the user's own cards or none."""
+    best = rec.best
+    if best is None or best.owned or rec.action not in ("rent", "buy") or rec.owned_share is not None:
+        return None
+    return "## " + say(lang, "head.memory", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
+
+
 def _fabric(o: Option, lang: str) -> str:
     """The network between servers a pipeline-staged plan needs: RoCE for Huawei's Ascend servers, else
     InfiniBand or RoCE."""
@@ -1680,6 +1689,11 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
             and rec.workload.spec.serves and rec.pool is None:  # 'how fast would it be', '速度能有多少'
         return say(lang, "literal.speed", tps=tps(option.decode_tokens_per_s), option=gpu_words(option, lang),
                    precision=option.precision or "")
+    if kind == "memory" and option is not None:  # 'how much vram to full finetune llama 3b': the figure, first
+        used = option.train_per_gpu_bytes if rec.workload.spec.trains else option.serve_per_gpu_bytes
+        if used is not None:
+            return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
+                       capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
     if kind != "fits" or option is None or rec.pool is not None or len(rec.owned_options) > 1:
         return None  # several kinds of your own cards: the pool's own line answers it
     training = rec.workload.spec.trains

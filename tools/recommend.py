@@ -1800,6 +1800,9 @@ LEVER_SLOTS = {"int4": "precision", **dict.fromkeys(HOME_FORMATS, "precision"), 
 # Levers on something the conversation never sets (so never stated): taken on your own cards as the
 # others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
 FREE_LEVERS: dict[str, dict[str, Any]] = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
+# Levers that keep a LoRA the user asked for and only store its frozen base in 4 bits (QLoRA): taken on the cards
+# they own before anything is rented ('lab has 8x 3090, lora llama 70b': QLoRA on the 3090s leads).
+BASE_LEVERS = ("qlora", "qlora-unsloth")
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
@@ -2058,10 +2061,14 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     if lever is None or (rec.best is not None and rec.best.owned):
         return None
     key, _, value = lever.change.partition("=")
-    if key not in FREE_LEVERS and LEVER_SLOTS.get(key) not in w.flexible:
+    base_only = w.method == "lora" and key in BASE_LEVERS  # the same adapters trained, on a 4-bit frozen base
+    if key not in FREE_LEVERS and not base_only and LEVER_SLOTS.get(key) not in w.flexible:
         return None
-    change: dict[str, Any] = FREE_LEVERS.get(key) or (
-        {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key})
+    if base_only:
+        change: dict[str, Any] = dict(_owned_lever_tries(w))[key]
+    else:
+        change = FREE_LEVERS.get(key) or (
+            {"context": int(value.replace(",", ""))} if key == "context" else {"serve_precision": key})
     mine = _recommend(w.model_copy(update=change), with_levers=False)
     return mine.model_copy(update={"relaxed": lever.change}) if mine.best is not None and mine.best.owned else None
 

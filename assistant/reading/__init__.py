@@ -89,6 +89,7 @@ from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
+from assistant.reading.owned import read_owns_them
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
@@ -246,6 +247,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_own_box(m, u)
     read_owned_untyped(m, u)
     read_whatif(m, u)
+    read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):

@@ -1,6 +1,7 @@
 """The literal question a sizing message asks, as a typed code: 'fits' (a yes/no question about fitting or
-running), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user) or 'versus' (X or Y). The reply's first line owes
-an answer of that kind before the plan; writers turn the code and the tool's figure into a sentence.
+running), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user), 'memory' (how much
+GPU memory) or 'versus' (X or Y). The reply's first line owes an answer of that kind before the plan; writers turn
+the code and the tool's figure into a sentence.
 
 The words are assistant/reading/words/literal.yaml's; the kinds are tried in LITERAL_KINDS order and the first
 that matches is the message's (a duration or monthly question often contains 'or': those come first)."""
@@ -12,7 +13,7 @@ import unicodedata
 from assistant.reading.text import word_pattern
 
 # Kinds of literal question, in the order tried.
-LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "versus")
+LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "memory", "versus")
 
 
 def literal_kind(raw: str) -> str | None:

@@ -11,8 +11,8 @@ from assistant.reading.text import word_pattern
 
 
 def read_this_machine(m: Message, u: Understanding) -> None:
-    if m.gpus or u.intents & {"reset", "help", "explain"}:
-        return  # "can my 4090 run it?": the card is named, the sizing answers
+    if m.gpus or u.intents & {"reset", "help", "explain", "interconnect", "parallelism", "formats"}:
+        return  # "can my 4090 run it?": the card is named, the sizing answers; 'tp or pp on this box?': the plan's
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if word_pattern("this_machine.en").search(typed) or word_pattern("this_machine.zh").search(typed):
         u.intents.add("this_machine")

@@ -62,12 +62,13 @@ class Understanding:
     example_tokens: int | None = None  # one training example's length said with no count ('每条大概1500 token')
     owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
+    owns_named: str | None = None  # '卡是现成的' ('said'), 'my gpus' ('mine') with no card named: the cards before are owned
 
     @property
     def empty(self) -> bool:
         return not (self.updates or self.intents or self.compare_gpus or self.whatif_gpus or self.topic or self.scale
                     or self.choice is not None or self.unknown_model or self.card_count
-                    or self.owned_untyped or self.notes)  # a note says what was read ("spot instances", "which Qwen?")
+                    or self.owned_untyped or self.owns_named or self.notes)  # a note says what was read ("spot instances", "which Qwen?")
 
 
 @dataclass

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.message import Message
+from assistant.reading.message import Message, Understanding
 from assistant.reading.quantities import negated
 from assistant.reading.text import word_pattern
 
@@ -49,8 +49,42 @@ def owns_nothing(m: Message) -> bool:
     return any(not negated(m.masked, x.start()) for x in word_pattern("owned_none").finditer(m.masked))
 
 
+def owns_them(m: Message) -> str | None:
+    """'卡是现成的', "it's my own card", 'we already have them', '用现有的': the cards named (in this message or before
+    it) are the user's own ('said'); 'my gpus', '我自己的卡啊' say it more weakly ('mine'). None: not said."""
+    for key, strength in (("owned_these", "said"), ("owned_these_mine", "mine")):
+        if any(not negated(m.masked, x.start()) for x in word_pattern(key).finditer(m.masked)):
+            return strength
+    return None
+
+
 def adds(m: Message, s: int, e: int) -> bool:
     """Whether the card at s:e is added to those owned ('add my old 3060 12gb as a second card', 'I also have a
     3090', '另外还有一张3060'): more hardware beside what was said, not in its place."""
     return bool(word_pattern("owned_add_before").search(m.masked[max(0, s - 40):s])
                 or word_pattern("owned_add_after").match(m.masked[e:e + 48]))
+
+
+def read_owns_them(m: Message, u: Understanding) -> None:
+    """'单卡 4090 够不够，卡是现成的', "4x L40S, they're ours": the card this message holds the plan to is owned; with
+    no card named ('卡是现成的', 'we already have them'), the cards named before are (u.owns_named, assistant.engine)."""
+    said = owns_them(m)
+    if said is None or u.updates.get("owned"):
+        return
+    if not m.gpus:
+        u.owns_named = said
+        return
+    only = u.updates.get("only") or []
+    if only:
+        u.updates["owned"] = [c if c[:1].isdigit() else f"1x {c}" for c in only]
+        u.updates.pop("only")
+    elif u.whatif_gpus:
+        u.updates["owned"] = [f"{u.whatif_gpus[0]}x {u.whatif_gpus[1]}"]
+    elif len(set(u.compare_gpus)) == 1:
+        u.updates["owned"] = [f"1x {u.compare_gpus[0]}"]
+        u.compare_gpus = []
+    else:
+        return
+    u.whatif_gpus = None
+    mine = {c.partition("x ")[2] for c in u.updates["owned"]}
+    u.compare_gpus = [g for g in u.compare_gpus if g not in mine]
