@@ -42,7 +42,7 @@ from tools.scale import SERVER_GPUS
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
-ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily")])  # a day's count: said with its population
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
@@ -674,7 +674,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
-    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None
+    daily = updates.get("population_daily", profile.population_daily)
+    turn.said = [describe("population_daily" if k == "population" and daily else k, updates[k], lang)
+                 for k in ACK_ORDER if updates.get(k) is not None
                  and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
@@ -1224,8 +1226,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
-            if getattr(profile, k, None) is not None and k not in defaulted
+    said = [describe("population_daily" if k == "population" and profile.population_daily else k, getattr(profile, k), lang)
+            for k in ACK_ORDER if getattr(profile, k, None) is not None and k not in defaulted
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:

@@ -57,6 +57,7 @@ def read_users(m: Message) -> int | None:
                 and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])  # "只用一年呢" is no count
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
+                and not word_pattern("cards_after").match(m.masked[q.end:q.end + 12])  # "这俩卡差在哪": two cards
                 and not _card_price(m, q)  # "what if we buy h20, 一张八万"
                 and not _clocked(m, q)  # "9-6 weekdays": hours of the day, no count
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
@@ -98,6 +99,15 @@ def read_population(m: Message) -> int | None:
     if value < 1 or value > 100_000_000:
         return None
     return int(value)
+
+
+def read_population_daily(m: Message) -> bool | None:
+    """Whether the people who use it were counted a day ("2k daily users", "日活几百人", "每天300人用"): their
+    share at once is smaller than a staff's (tools.traffic.peak_share). False for a staff or head-count said
+    now, None when no one who uses it is said."""
+    if read_population(m) is None:
+        return None
+    return not m.role("population") and any(q.extra != "month" for q in m.role("daily_users"))
 
 
 def read_uptime(m: Message) -> float | None:
