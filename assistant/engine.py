@@ -275,8 +275,13 @@ def _beyond_a_server(model_id: str | None, precision: str | None, card: str) -> 
     return model.total_params_b * fmt.bits_per_weight / 8 > gpu.memory_gb * SERVER_GPUS
 
 
-def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short branch per slot
-    """A slot's value in words, for acknowledgements and the 'updated for' line."""
+def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # noqa: C901 - one short branch per slot
+    """A slot's value in words, for acknowledgements and the 'updated for' line; `daily`: the population was
+    counted a day ("2k daily users")."""
+    if slot == "population_daily":
+        return say(lang, "ack.population_daily_kind" if value else "ack.population_staff_kind")
+    if slot == "population" and daily:
+        return say(lang, "ack.population_daily", value=f"{value:,}")
     if slot == "phase":
         return say(lang, f"phase.{value}")
     if slot == "electricity_usd_per_kwh" and value == 0:
@@ -675,8 +680,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
-    turn.said = [describe("population_daily" if k == "population" and daily else k, updates[k], lang)
-                 for k in ACK_ORDER if updates.get(k) is not None
+    turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if updates.get(k) is not None
                  and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
@@ -1226,8 +1230,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    said = [describe("population_daily" if k == "population" and profile.population_daily else k, getattr(profile, k), lang)
-            for k in ACK_ORDER if getattr(profile, k, None) is not None and k not in defaulted
+    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if getattr(profile, k, None) is not None and k not in defaulted
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:
