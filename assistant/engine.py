@@ -575,6 +575,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
+    elif ("population" in updates or "population_daily" in updates) and "users" not in updates and "users" in defaulted:
+        updates["users"] = None  # "actually it's 2000 daily users": the number at once assumed is estimated again
+        defaulted.pop("users")
     if updates.get("users") and profile.users and updates["users"] < profile.users and not profile.population \
             and "population" not in updates and word_pattern("people_partitive").search(text.lower()):
         updates["population"] = profile.users  # "only 40 of them at the same time" after "300 doctors": the 300 use it
