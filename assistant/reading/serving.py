@@ -24,7 +24,7 @@ def read_users_range(m: Message) -> list[int | None] | None:
     found: tuple[int, int | None] | None = None
     for low, high in zip(m.qty, m.qty[1:], strict=False):
         if people(high) and low.role in ("", "users") and not low.negated and 1 <= low.value < high.value \
-                and word_pattern("users_range_join").match(m.masked[low.end:high.start]):
+                and _range_joined(m, low, high):
             found = (int(low.value), int(high.value))
             m.ranged |= {low.start, high.start}
     if found is None:
@@ -35,6 +35,13 @@ def read_users_range(m: Message) -> list[int | None] | None:
     if found is None or (found[1] or found[0]) > 1_000_000:
         return None
     return list(found)
+
+
+def _range_joined(m: Message, low: Quantity, high: Quantity) -> bool:
+    """'20-100', '20 to 100', '20到100'; 'between 20 and 100'."""
+    gap = m.masked[low.end:high.start]
+    return bool(word_pattern("users_range_join").match(gap) or (word_pattern("users_range_and").match(gap)
+                and word_pattern("users_range_between").search(m.masked[max(0, low.start - 12):low.start])))
 
 
 def read_users(m: Message) -> int | None:
