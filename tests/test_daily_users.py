@@ -168,3 +168,10 @@ def test_a_range_is_sized_at_its_top_and_said(turns, phrase):
     assert data["profile"]["users_range"] == [20, 100] and data["profile"]["users"] == 100
     assert data["results"]["recommend"]["workload"]["users"] == 100
     assert phrase in text and "2 个用户" not in text and "2 users" not in text, text
+
+
+@pytest.mark.parametrize(("text", "users"), [("想部署一个qwen2.5 72b，大概40人每天8小时，需要什么卡？", 40), ("十二个users 每天8小时，qwen2.5 72b", 12),
+                                             ("serve qwen2.5 72b, 40 users daily 8 hours", 40), ("25用户每天8小时，部署qwen2.5 72b", 25)])
+def test_people_then_hours_a_day_are_people_at_once_and_a_share_of_the_day(text, users):
+    got = understand(text).updates
+    assert got.get("users") == users and got.get("utilisation") == 0.3333 and "population" not in got, (text, got)
