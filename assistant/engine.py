@@ -43,7 +43,7 @@ from tools.scale import SERVER_GPUS
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
-ACK_ORDER = ("model", *[s for s in SLOTS if s != "model"])
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily")])  # a day's count: said with its population
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
@@ -277,8 +277,13 @@ def _beyond_a_server(model_id: str | None, precision: str | None, card: str) -> 
     return model.total_params_b * fmt.bits_per_weight / 8 > gpu.memory_gb * SERVER_GPUS
 
 
-def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short branch per slot
-    """A slot's value in words, for acknowledgements and the 'updated for' line."""
+def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # noqa: C901 - one short branch per slot
+    """A slot's value in words, for acknowledgements and the 'updated for' line; `daily`: the population was
+    counted a day ("2k daily users")."""
+    if slot == "population_daily":
+        return say(lang, "ack.population_daily_kind" if value else "ack.population_staff_kind")
+    if slot == "population" and daily:
+        return say(lang, "ack.population_daily", value=f"{value:,}")
     if slot == "phase":
         return say(lang, f"phase.{value}")
     if slot == "electricity_usd_per_kwh" and value == 0:
@@ -573,6 +578,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
+    elif ("population" in updates or "population_daily" in updates) and "users" not in updates and "users" in defaulted:
+        updates["users"] = None  # "actually it's 2000 daily users": the number at once assumed is estimated again
+        defaulted.pop("users")
     if updates.get("users") and profile.users and updates["users"] < profile.users and not profile.population \
             and "population" not in updates and word_pattern("people_partitive").search(text.lower()):
         updates["population"] = profile.users  # "only 40 of them at the same time" after "300 doctors": the 300 use it
@@ -683,7 +691,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted["users"] = say(lang, "slot.users.default_fit")
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
-    turn.said = [describe(k, updates[k], lang) for k in ACK_ORDER if updates.get(k) is not None
+    daily = updates.get("population_daily", profile.population_daily)
+    turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if updates.get(k) is not None
                  and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
@@ -1259,8 +1268,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
-            if getattr(profile, k, None) is not None and k not in defaulted
+    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if getattr(profile, k, None) is not None and k not in defaulted
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:

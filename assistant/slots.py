@@ -160,7 +160,7 @@ class Slot:
         if self.name == "utilisation" and profile.get("personal"):
             return PERSONAL_UTILISATION
         if self.name == "users" and profile.get("population"):
-            return _at_once(profile["population"]).at_once
+            return _at_once(profile).at_once
         if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")
                                            or profile.get("redundancy")):
             return 1.0  # a production service, or one with an availability target or redundancy, is up around the clock
@@ -181,9 +181,10 @@ class Slot:
         elif (self.name == "users" and (_personal_machine(profile) or profile.get("personal"))) or (self.name == "utilisation" and profile.get("personal") and profile.get("phase") != "production"):
             key += "_personal"
         elif self.name == "users" and profile.get("population"):
-            peak = _at_once(profile["population"])
-            return say(lang, key + "_population", n=f"{peak.at_once:,}", people=f"{peak.people:,}",
-                       share=f"{peak.share:.0%}", quantile=f"{peak.quantile:.0%}")
+            peak = _at_once(profile)
+            return say(lang, key + ("_population_daily" if profile.get("population_daily") else "_population"),
+                       n=f"{peak.at_once:,}", people=f"{peak.people:,}", share=f"{peak.share * 100:g}%",
+                       quantile=f"{peak.quantile:.0%}")
         elif self.name == "precision" and profile.get("precision") == "q4_k_m":
             return say(lang, "assume.gguf_default")  # "用ollama": the GGUF file such users run, not the 8-bit default
         elif self.name == "utilisation" and profile.get("uptime") and profile.get("phase") != "production":
@@ -212,10 +213,12 @@ def range_point(said: Any) -> int:
     return int(high or low)
 
 
-def _at_once(people: int):
-    from tools.traffic import PeakInput, peak_at_once
+def _at_once(profile: Profile):
+    """The people at once of the population said, at the share for how it was counted (a day's users or a
+    staff: tools.traffic.peak_share)."""
+    from tools.traffic import PeakInput, peak_at_once, peak_share
 
-    return peak_at_once(PeakInput(people=people))
+    return peak_at_once(PeakInput(people=profile["population"], share=peak_share(bool(profile.get("population_daily")))))
 
 
 def _image_tokens(p: Profile) -> int:
@@ -278,6 +281,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     # The people who use it ("3000 internal users", "our 800 employees"): the people at once, which size
     # the cards, are then taken from it (tools.traffic) and not asked for.
     Slot("population", None, matters=serves_others, panel=True),
+    Slot("population_daily", None, matters=serves_others),  # "2k daily users": counted a day, a smaller share at once
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
     Slot("users", 5, asks=True, matters=serves_others, panel=True),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),

@@ -460,6 +460,8 @@ class Rules(Record):
     peak_share_online: float = Field(gt=0, le=1, description="of the people who use a service, generating at once at the busiest moment")
     peak_share_quantile: float = Field(gt=0, lt=1, description="the count at once is sized for this quantile")
     peak_share_source: str
+    peak_share_daily: float = Field(gt=0, le=1, description="of the people who use a service in a day, generating at once at the busiest moment")
+    peak_share_daily_source: str
 
     @model_validator(mode="after")
     def _every_host_kind(self) -> Rules:

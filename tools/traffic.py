@@ -7,6 +7,10 @@ a staff is chatting at all: at that hour about one person in ten is waiting on a
 stays at or below 99 times in 100 (QUANTILE), the binomial distribution's 99th percentile. Small teams
 get a larger share than ten per cent (four of twelve), large staffs close to it (339 of 3,000).
 
+People counted a day ("2k daily users", "日活几百人") come and go over the day: at the busiest moment about one
+in two hundred is waiting on an answer (DAILY_SHARE, rules.yaml), so 2,000 a day are sized at 18 at once and
+500 a day at 7. `peak_share` picks the share for a count; nothing else does.
+
 Coding agents and tools that call the model in loops run close to all at once: say the number at once
 for those.
 """
@@ -21,6 +25,7 @@ from pydantic import BaseModel, Field
 from knowledge import rules
 
 PEAK_SHARE = rules().peak_share_online  # of the people who use it, generating at the busiest moment (rules.yaml)
+DAILY_SHARE = rules().peak_share_daily  # of the people who use it in a day, generating at the busiest moment (rules.yaml)
 QUANTILE = rules().peak_share_quantile  # sized for a count exceeded once in a hundred busy moments
 EXACT_UP_TO = 20_000  # above this the normal approximation is within one person
 
@@ -38,6 +43,12 @@ class PeakResult(BaseModel):
     at_once: int = Field(description="people generating at once to size the cards for")
     mean: float = Field(description="people generating at once on average at the busiest hour")
     formula: str
+
+
+def peak_share(daily: bool) -> float:
+    """The share of the people who use a service generating at the busiest moment: of a day's users when
+    `daily` ("2k daily users"), else of a staff or head-count ("our 800 employees")."""
+    return DAILY_SHARE if daily else PEAK_SHARE
 
 
 def peak_at_once(inp: PeakInput) -> PeakResult:

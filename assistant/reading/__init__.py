@@ -109,6 +109,7 @@ from assistant.reading.serving import (
     read_min_tokens_per_s,
     read_output_tokens,
     read_population,
+    read_population_daily,
     read_request_rate,
     read_ttft,
     read_ttft_percentile,
@@ -152,6 +153,7 @@ READERS = (
     ("precision", read_precision),
     ("kv_cache", read_kv_cache),
     ("population", read_population),
+    ("population_daily", read_population_daily),  # how the population was counted: a day's users or a staff
     ("users_range", read_users_range),  # before users: the numbers of a range are no count of their own
     ("users", read_users),
     ("context", read_context),

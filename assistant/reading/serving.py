@@ -24,7 +24,7 @@ def read_users_range(m: Message) -> list[int | None] | None:
     found: tuple[int, int | None] | None = None
     for low, high in zip(m.qty, m.qty[1:], strict=False):
         if people(high) and low.role in ("", "users") and not low.negated and 1 <= low.value < high.value \
-                and word_pattern("users_range_join").match(m.masked[low.end:high.start]):
+                and _range_joined(m, low, high):
             found = (int(low.value), int(high.value))
             m.ranged |= {low.start, high.start}
     if found is None:
@@ -35,6 +35,13 @@ def read_users_range(m: Message) -> list[int | None] | None:
     if found is None or (found[1] or found[0]) > 1_000_000:
         return None
     return list(found)
+
+
+def _range_joined(m: Message, low: Quantity, high: Quantity) -> bool:
+    """'20-100', '20 to 100', '20到100'; 'between 20 and 100'."""
+    gap = m.masked[low.end:high.start]
+    return bool(word_pattern("users_range_join").match(gap) or (word_pattern("users_range_and").match(gap)
+                and word_pattern("users_range_between").search(m.masked[max(0, low.start - 12):low.start])))
 
 
 def read_users(m: Message) -> int | None:
@@ -57,6 +64,7 @@ def read_users(m: Message) -> int | None:
                 and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])  # "只用一年呢" is no count
                 and not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])  # "rental was 1.50/hr"
                 and not word_pattern("machines_after").match(m.masked[q.end:q.end + 12])  # "only one server"
+                and not word_pattern("cards_after").match(m.masked[q.end:q.end + 12])  # "这俩卡差在哪": two cards
                 and not _card_price(m, q)  # "what if we buy h20, 一张八万"
                 and not _clocked(m, q)  # "9-6 weekdays": hours of the day, no count
                 and not word_pattern("price_before").search(m.masked[max(0, q.start - 24):q.start])]  # "box for 280k"
@@ -98,6 +106,15 @@ def read_population(m: Message) -> int | None:
     if value < 1 or value > 100_000_000:
         return None
     return int(value)
+
+
+def read_population_daily(m: Message) -> bool | None:
+    """Whether the people who use it were counted a day ("2k daily users", "日活几百人", "每天300人用"): their
+    share at once is smaller than a staff's (tools.traffic.peak_share). False for a staff or head-count said
+    now, None when no one who uses it is said."""
+    if read_population(m) is None:
+        return None
+    return not m.role("population") and any(q.extra != "month" for q in m.role("daily_users"))
 
 
 def read_uptime(m: Message) -> float | None:
