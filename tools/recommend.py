@@ -105,6 +105,10 @@ PRETRAIN_COUNTS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 # Below this many tokens per second per user, a chat is slower than people read: about 250 words a
 # minute, 5.5 tokens/s (Brysbaert 2019, "How many words do we read per minute?"), rounded up.
 MIN_TOKENS_PER_S = 6.0
+# "Not too slow", "速度别太慢" with no number: a reply that streams well ahead of reading (about 2.5x the
+# 6 tokens/s above), so code and long answers can be skimmed as they come. An assumption, said in the reply
+# (note.speed_wish), that the user can replace with a number.
+COMFORTABLE_TOKENS_PER_S = 15.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10

@@ -89,6 +89,7 @@ from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
+from assistant.reading.leeway import read_leeway
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
@@ -244,6 +245,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_gpus(m, u)
     read_card_count(m, u)
     read_own_box(m, u)
+    read_leeway(m, u)
     read_owned_untyped(m, u)
     read_whatif(m, u)
     cny = [q for q in m.role("money") if q.extra == "CNY"]
