@@ -544,6 +544,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
         # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)
         updates["seq_len"] = int(updates.pop("context"))
+    only_before = updates.get("only") or profile.only or []
+    if u.mine and not profile.owned and "owned" not in updates and len(only_before) == 1:
+        # "我自己的卡啊 不用租" after "3080 10g 上能推理吗": the one card asked about is theirs, not one to rent or buy
+        count, sep, card = only_before[0].partition("x ")
+        updates["owned"] = [only_before[0] if sep and count.isdigit() else f"1x {only_before[0]}"]
+        updates["only"] = None
+        if updates.get("preference") in ("buy", "rent"):
+            updates.pop("preference")  # "不用租": nothing to rent because the card is there, not a wish to buy
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one

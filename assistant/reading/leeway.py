@@ -1,6 +1,7 @@
 """What the user lets go of and what they wish for, with no number said (words/leeway.yaml): "quantised is
 fine", "量化也行" (4-bit weights allowed: the usual file at home, faster and with room for context) and "not too
-slow", "速度别太慢" (a speed wish: sized as a comfortable per-user decode speed, said as an assumption)."""
+slow", "速度别太慢" (a speed wish: sized as a comfortable per-user decode speed, said as an assumption); "it's my
+own card", "我自己的卡啊" with no card named (the card asked about is the user's own)."""
 
 from __future__ import annotations
 
@@ -23,3 +24,5 @@ def read_leeway(m: Message, u: Understanding) -> None:
     if _said(m, "speed_wish") and "min_tokens_per_s" not in u.updates:
         u.updates["min_tokens_per_s"] = COMFORTABLE_TOKENS_PER_S
         u.notes.append(("note.speed_wish", {"tps": f"{COMFORTABLE_TOKENS_PER_S:g}"}))
+    if not m.gpus and not u.updates.get("owned") and _said(m, "mine"):
+        u.mine = True  # "我自己的卡啊 不用租": the card asked about is theirs (engine.py: the one card of 'only')
