@@ -34,7 +34,7 @@ from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
-from tools.phases import PHASES
+from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
 from tools.recommend import FOUR_BIT
 from tools.scale import SERVER_GPUS
 
@@ -539,6 +539,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("batch_output_tokens", None)
         updates["train_tokens"] = float(profile.train_examples * each)
         updates["seq_len"] = int(each)
+    if u.example_images and updates.get("train_examples"):
+        _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
@@ -1022,6 +1024,23 @@ def _model_named_before(state: AdvisorState, text: str, current: str | None) -> 
                 except (LookupError, ValueError):
                     continue
     return None
+
+
+def _image_examples(u: Understanding, updates: dict[str, Any], model: str | None, turn: Turn, lang: str) -> None:
+    """'2万张图' to fine-tune a vision model on: each example is the model's image tokens plus its text, not a
+    text example's typical length (a text-only model keeps that length, and its note)."""
+    try:
+        image = find_model(model).image_tokens if model else None
+    except (LookupError, ValueError):
+        image = None
+    if not image:
+        return
+    n = int(updates["train_examples"])
+    each = image + IMAGE_EXAMPLE_TEXT_TOKENS
+    updates["train_tokens"] = float(n * each)
+    _drop_note(u, turn, "note.example_tokens", lang)
+    turn.notes.append(say(lang, "note.example_images", n=f"{n:,}", each=f"{each:,}", image=f"{image:,}",
+                          text=f"{IMAGE_EXAMPLE_TEXT_TOKENS:,}"))
 
 
 def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:

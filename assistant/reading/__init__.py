@@ -31,7 +31,7 @@ from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
-from assistant.reading.examples import read_example_tokens, read_train_examples
+from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
@@ -286,6 +286,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
+    read_example_images(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)

@@ -62,6 +62,7 @@ class Understanding:
     example_tokens: int | None = None  # one training example's length said with no count ('每条大概1500 token')
     owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
+    example_images: bool = False  # the training examples counted are images ('2万张图'): the engine sizes each
     mine: bool = False  # 'it's my own card', '我自己的卡啊' with no card named: the card asked about is theirs
 
     @property
