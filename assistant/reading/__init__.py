@@ -234,7 +234,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.updates["model"] = m.unknown[1]
     cloud = read_constraints(m)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
-        u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
+        u.updates["only"] = list(dict.fromkeys(g for c in [cloud, *m.also_clouds] for g in clouds()[c].gpus))
+        # "aws only": the cards that cloud rents; "runpod or vast": the cards either rents
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count

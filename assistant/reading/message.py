@@ -95,6 +95,7 @@ class Message:
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
     unknown_count: int = 1  # how many of that accelerator were said ('4张海光K100')
+    also_clouds: list[str] = field(default_factory=list)  # more clouds named with the first ("runpod or vast")
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:
