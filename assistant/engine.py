@@ -335,7 +335,7 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
 
             shown = f"¥{value / rules().usd_per_cny:.3g} (${shown})"
     elif slot == "train_tokens":
-        shown = f"{value / 1e6:,.0f}M"
+        shown = f"{value / 1e6:,.2g}M" if value < 1e7 else f"{value / 1e6:,.0f}M"  # 1.5M, not 2M
     elif slot == "users_range":
         low, high = value
         return say(lang, "ack.users_range" if high else "ack.users_range_open", low=f"{low:,}", high=f"{high or low:,}")

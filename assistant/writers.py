@@ -140,9 +140,9 @@ def cards_words(values: list[str], lang: str = "en") -> str:
 
     named = _clouds_of(values)
     if named:  # "runpod or vast": the cards those clouds rent, by the clouds' names, not thirty card names
-        from assistant.catalog import say
+        from assistant.catalog import say as catalog_say
 
-        return say(lang, "cards.of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
+        return catalog_say(lang, "cards.of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
     words = []
     for value in values:
         try:
