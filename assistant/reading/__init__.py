@@ -81,6 +81,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads
+from assistant.reading.leeway import read_leeway
 from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
@@ -89,7 +90,6 @@ from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
-from assistant.reading.leeway import read_leeway
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices

@@ -49,6 +49,12 @@ def read_constraints(m: Message) -> str | None:
             unknown.append(name)
     if unknown and not m.card_spec:  # "海光DCU或者寒武纪都行": every one named is said; figures given are used
         m.notes.append(("note.accelerator_unknown", {"name": ("、" if m.lang == "zh" else ", ").join(unknown)}))
+    return _provider(m)
+
+
+def _provider(m: Message) -> str | None:
+    """The cloud named as where to run (its id, '' with no cards on record, None when none), its notes said;
+    more clouds on record named with it ("runpod or vast") are kept in m.also_clouds."""
     named = [(zh if m.lang == "zh" else en, cloud) for pattern, (en, zh, cloud) in pattern_rows("providers")
              if _said(m, pattern)]
     on_record = [(name, cloud) for name, cloud in named if cloud]
