@@ -646,7 +646,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
         tried = (engine, fmt, kv, mem)
-        fast = mem.fits and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
+        fast = bool(mem.fits) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
         if fast or (mem.fits and (engine, fmt, kv) == tries[-1]):
             break
         if mem.fits:
