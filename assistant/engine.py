@@ -35,7 +35,7 @@ from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import normalise
 from tools.common import ToolError
-from tools.phases import PHASES
+from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
 from tools.recommend import FOUR_BIT
 from tools.scale import SERVER_GPUS
 
@@ -342,7 +342,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
 
             shown = f"¥{value / rules().usd_per_cny:.3g} (${shown})"
     elif slot == "train_tokens":
-        shown = f"{value / 1e6:,.0f}M"
+        shown = f"{value / 1e6:,.2g}M" if value < 1e7 else f"{value / 1e6:,.0f}M"  # 1.5M, not 2M
     elif slot == "users_range":
         low, high = value
         return say(lang, "ack.users_range" if high else "ack.users_range_open", low=f"{low:,}", high=f"{high or low:,}")
@@ -547,6 +547,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("batch_output_tokens", None)
         updates["train_tokens"] = float(profile.train_examples * each)
         updates["seq_len"] = int(each)
+    if u.example_images and updates.get("train_examples"):
+        _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
@@ -632,6 +634,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["owned"] = named
             if profile.only:
                 updates["only"] = None
+            if updates.get("preference") in ("buy", "rent"):
+                updates.pop("preference")  # "我自己的卡啊 不用租": nothing to rent because the card is there, no wish to buy
     if "owned" in updates and not updates["owned"]:  # "我们一台都还没买": none owned; nothing to change if none was
         if profile.owned:
             updates["owned"] = None
@@ -1049,6 +1053,23 @@ def _model_named_before(state: AdvisorState, text: str, current: str | None) -> 
                 except (LookupError, ValueError):
                     continue
     return None
+
+
+def _image_examples(u: Understanding, updates: dict[str, Any], model: str | None, turn: Turn, lang: str) -> None:
+    """'2万张图' to fine-tune a vision model on: each example is the model's image tokens plus its text, not a
+    text example's typical length (a text-only model keeps that length, and its note)."""
+    try:
+        image = find_model(model).image_tokens if model else None
+    except (LookupError, ValueError):
+        image = None
+    if not image:
+        return
+    n = int(updates["train_examples"])
+    each = image + IMAGE_EXAMPLE_TEXT_TOKENS
+    updates["train_tokens"] = float(n * each)
+    _drop_note(u, turn, "note.example_tokens", lang)
+    turn.notes.append(say(lang, "note.example_images", n=f"{n:,}", each=f"{each:,}", image=f"{image:,}",
+                          text=f"{IMAGE_EXAMPLE_TEXT_TOKENS:,}"))
 
 
 def _drop_note(u: Understanding, turn: Turn, key: str, lang: str) -> None:

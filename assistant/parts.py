@@ -24,8 +24,9 @@ def _text(state: Any) -> str:
     return last.content if isinstance(last, HumanMessage) and isinstance(last.content, str) else ""
 
 
-# Questions the re-sized plan itself answers ('are 4 3090s enough?' after a change): no part of their own.
-PLAN_ANSWERS = frozenset({"own_enough", "fit_check"})
+# Questions the re-sized plan itself answers ("are 4 3090s enough?", "跑3个epoch要多久" after "数据3000条，每条500字"):
+# no part of their own, so the data said in the other pieces is read together (3000 examples of 500 characters).
+PLAN_ANSWERS = frozenset({"own_enough", "fit_check", "how_long"})
 
 
 def questions(state: Any) -> list[str] | None:

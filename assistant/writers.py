@@ -115,11 +115,34 @@ def layout_label(o: Option) -> str | None:
     return (f"{o.replicas}×" if o.replicas > 1 else "") + f"TP{o.tp}" + (f"×PP{o.pp}" if o.pp > 1 else "")
 
 
+def _clouds_of(values: list[str]) -> list[str]:
+    """The names of the one or two clouds whose cards together are exactly these ('only' set by "runpod or
+    vast"), else []."""
+    from itertools import combinations
+
+    from knowledge.clouds import clouds
+
+    wanted = set(values)
+    if len(wanted) < 2:
+        return []
+    records = list(clouds().values())
+    for k in (1, 2):
+        for group in combinations(records, k):
+            if set().union(*(c.gpus for c in group)) == wanted:
+                return [c.name for c in group]
+    return []
+
+
 def cards_words(values: list[str], lang: str = "en") -> str:
     """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
     a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
     from assistant.catalog import text
 
+    named = _clouds_of(values)
+    if named:  # "runpod or vast": the cards those clouds rent, by the clouds' names, not thirty card names
+        from assistant.catalog import say as catalog_say
+
+        return catalog_say(lang, "cards.of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
     words = []
     for value in values:
         try:

@@ -11,6 +11,9 @@ Phase = Literal["experiment", "fine-tune", "serve", "train-and-serve", "producti
 # Words sent with each image to a vision model ("describe this product", "extract the fields of this
 # page"): a batch item or a request is one image and these.
 IMAGE_PROMPT_TOKENS = 100
+# Text trained on with each image of a vision fine-tune (the instruction and the answer written about it: a
+# receipt's or form's fields, a caption): an assumption said in the reply beside the model's image tokens.
+IMAGE_EXAMPLE_TEXT_TOKENS = 300
 
 # An online RL fine-tune (tools.rl) when the user does not say: a group of 8 completions per prompt (TRL's
 # GRPOConfig num_generations default; DeepSeekMath's GRPO used 64), 10,000 prompts in a pass, prompts of 512 tokens

@@ -105,6 +105,10 @@ PRETRAIN_COUNTS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
 # Below this many tokens per second per user, a chat is slower than people read: about 250 words a
 # minute, 5.5 tokens/s (Brysbaert 2019, "How many words do we read per minute?"), rounded up.
 MIN_TOKENS_PER_S = 6.0
+# "Not too slow", "速度别太慢" with no number: a reply that streams well ahead of reading (about 2.5x the
+# 6 tokens/s above), so code and long answers can be skimmed as they come. An assumption, said in the reply
+# (note.speed_wish), that the user can replace with a number.
+COMFORTABLE_TOKENS_PER_S = 15.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
@@ -582,10 +586,15 @@ BIG_MODEL_B = 200
 IQ2_MODEL_B = 25
 
 
-def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: str | None = None) -> bool:
+def _fast_enough(w: Workload, gpu: Gpu, n: int, engine: Engine, fmt: str, kv: str | None = None,
+                 owned: bool = False) -> bool:
+    """Fast enough to stop at this format: the stated target, else reading speed; one person on their own
+    card or Mac with no target goes on to the 4-bit file below a comfortable speed (a 32B model in Q8_0 at
+    9 tokens/s on an M3 Max runs about 1.7x faster in Q4_K_M, which is what such a user runs)."""
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, batch=w.users, context=w.context,
                           engine=engine, kv_precision=kv))
-    return sp.decode_tokens_per_s >= w.speed_floor
+    bar = COMFORTABLE_TOKENS_PER_S if owned and w.users <= 1 and w.min_tokens_per_s is None else w.speed_floor
+    return sp.decode_tokens_per_s >= bar
 
 
 def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list[tuple[Engine, str, str | None]]:
@@ -629,14 +638,21 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     tries = ([(layout.engine, layout.precision, layout.kv_precision)] if layout is not None
              else serving_tries(w, gpu, owned, precision_id))
     mla = resolve_model(w.model).attention == "mla"
+    fitted: dict[tuple[str, str], Any] = {}  # the first try of each engine and weight format that fits
+    fast = False
     for engine, fmt, kv in tries:
         dp = _dp_attention(mla, engine, n, w.users) if pp == 1 else 1
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
         tried = (engine, fmt, kv, mem)
-        if mem.fits and ((engine, fmt, kv) == tries[-1] or _fast_enough(w, gpu, n, engine, fmt, kv)):
+        fast = bool(mem.fits) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
+        if fast or (mem.fits and (engine, fmt, kv) == tries[-1]):
             break
+        if mem.fits:
+            fitted.setdefault((engine, fmt), tried)
+    if tried is not None and not fast and tried[2] is not None and (tried[0], tried[1]) in fitted:
+        tried = fitted[(tried[0], tried[1])]  # the last format fits with its 16-bit KV cache: the 8-bit one was for room
     if tried is None:
         opt.serves = False
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")

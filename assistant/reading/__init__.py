@@ -31,7 +31,7 @@ from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
-from assistant.reading.examples import read_example_tokens, read_train_examples
+from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
@@ -81,6 +81,7 @@ from assistant.reading.job import (
     read_train_tokens,
 )
 from assistant.reading.leads import engine_question_leads
+from assistant.reading.leeway import read_leeway
 from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
@@ -236,7 +237,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.updates["model"] = m.unknown[1]
     cloud = read_constraints(m)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
-        u.updates["only"] = list(clouds()[cloud].gpus)  # "aws only": the cards that cloud rents
+        u.updates["only"] = list(dict.fromkeys(g for c in [cloud, *m.also_clouds] for g in clouds()[c].gpus))
+        # "aws only": the cards that cloud rents; "runpod or vast": the cards either rents
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
@@ -247,6 +249,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_gpus(m, u)
     read_card_count(m, u)
     read_own_box(m, u)
+    read_leeway(m, u)
     read_owned_untyped(m, u)
     read_whatif(m, u)
     read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
@@ -288,6 +291,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
+    read_example_images(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_fit_check(m, u)

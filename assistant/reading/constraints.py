@@ -49,17 +49,33 @@ def read_constraints(m: Message) -> str | None:
             unknown.append(name)
     if unknown and not m.card_spec:  # "海光DCU或者寒武纪都行": every one named is said; figures given are used
         m.notes.append(("note.accelerator_unknown", {"name": ("、" if m.lang == "zh" else ", ").join(unknown)}))
-    for pattern, (en, zh, cloud) in pattern_rows("providers"):
-        if _said(m, pattern):
-            name = zh if m.lang == "zh" else en
-            if cloud:  # its cards are on record: the choice keeps to them
-                record = clouds()[cloud]
-                m.notes.append(("note.provider_cards", {"name": name, "instances": record.instances}))
-                if record.partial:
-                    m.notes.append(("note.provider_partial", {"name": name}))
-                return str(cloud)
-            m.notes.append(("note.provider", {"name": name}))
-            return ""
+    return _provider(m)
+
+
+def _provider(m: Message) -> str | None:
+    """The cloud named as where to run (its id, '' with no cards on record, None when none), its notes said;
+    more clouds on record named with it ("runpod or vast") are kept in m.also_clouds."""
+    named = [(zh if m.lang == "zh" else en, cloud) for pattern, (en, zh, cloud) in pattern_rows("providers")
+             if _said(m, pattern)]
+    on_record = [(name, cloud) for name, cloud in named if cloud]
+    if len(on_record) > 1:
+        # "runpod or vast": the cards either rents (reading/__init__.py takes them all), said once for both
+        m.also_clouds = [str(cloud) for _name, cloud in on_record[1:]]
+        joined = (" 或 " if m.lang == "zh" else " or ").join(name for name, _c in on_record)
+        m.notes.append(("note.providers_cards", {"names": joined}))
+        for name, cloud in on_record:
+            if clouds()[cloud].partial:
+                m.notes.append(("note.provider_partial", {"name": name}))
+        return str(on_record[0][1])
+    for name, cloud in named:
+        if cloud:  # its cards are on record: the choice keeps to them
+            record = clouds()[cloud]
+            m.notes.append(("note.provider_cards", {"name": name, "instances": record.instances}))
+            if record.partial:
+                m.notes.append(("note.provider_partial", {"name": name}))
+            return str(cloud)
+        m.notes.append(("note.provider", {"name": name}))
+        return ""
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from assistant.reading.job import trains
 from assistant.reading.message import Message, Understanding
+from assistant.reading.text import word_pattern
 
 
 def read_train_examples(m: Message) -> int | None:
@@ -23,3 +24,12 @@ def read_example_tokens(m: Message, u: Understanding) -> None:
     each = [q for q in m.role("per_item_tokens") if 16 <= q.value <= 1_048_576]
     if each and trains(m) and not m.role("examples", "items", "train_tokens"):
         u.example_tokens = round(each[-1].value)
+
+
+def read_example_images(m: Message, u: Understanding) -> None:
+    """The examples counted are images ('20k images', '2万张图'): each is the model's image tokens plus the words
+    with it, which the engine counts for a vision model instead of a text example's typical length."""
+    counts = m.role("examples", "items")
+    if u.updates.get("train_examples") and counts and not u.example_tokens and not m.role("per_item_tokens") \
+            and word_pattern("images_noun").match(m.masked[counts[-1].end:]):
+        u.example_images = True

@@ -168,6 +168,11 @@ def read_method(m: Message) -> str | None:
                 hits.append((x.start(), name))  # "LoRA吧，全参太贵了": the full fine-tune judged, not chosen
             elif m.pending == "method":
                 m.notes.append((f"note.not_{name}", {}))  # "not qlora" at the question: said back, asked again
+    if len({name for _s, name in hits}) > 1:
+        # "can i full finetune X or is it qlora only": the method asked about, not its fallback
+        fallback = {h for h in hits if word_pattern("method_fallback_before").search(m.masked[max(0, h[0] - 24):h[0]])}
+        if fallback and len(fallback) < len(hits):
+            hits = [h for h in hits if h not in fallback]
     return max(hits)[1] if hits else None
 
 

@@ -63,6 +63,7 @@ class Understanding:
     owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
     owns_named: str | None = None  # '卡是现成的' ('said'), 'my gpus' ('mine') with no card named: the cards before are owned
+    example_images: bool = False  # the training examples counted are images ('2万张图'): the engine sizes each
 
     @property
     def empty(self) -> bool:
@@ -94,6 +95,7 @@ class Message:
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
     unknown_count: int = 1  # how many of that accelerator were said ('4张海光K100')
+    also_clouds: list[str] = field(default_factory=list)  # more clouds named with the first ("runpod or vast")
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:

@@ -1,0 +1,26 @@
+"""What the user lets go of and what they wish for, with no number said (words/leeway.yaml): "quantised is
+fine", "量化也行" (4-bit weights allowed: the usual file at home, faster and with room for context) and "not too
+slow", "速度别太慢" (a speed wish: sized as a comfortable per-user decode speed, said as an assumption). "It's my
+own card" is reading/owned.py's."""
+
+from __future__ import annotations
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.quantities import negated
+from assistant.reading.text import word_pattern
+from tools.recommend import COMFORTABLE_TOKENS_PER_S
+
+
+def _said(m: Message, key: str) -> bool:
+    return any(not negated(m.masked, x.start()) for x in word_pattern(key).finditer(m.masked))
+
+
+def read_leeway(m: Message, u: Understanding) -> None:
+    """'quantised is fine' with no format named: 4-bit weights (int4: Q4_K_M in llama.cpp, AWQ in vLLM).
+    'not too slow' with no speed said: at least COMFORTABLE_TOKENS_PER_S per user, and the note says so."""
+    if _said(m, "quant_ok") and "precision" not in u.updates:
+        u.updates["precision"] = "int4"
+        u.notes.append(("note.quant_ok", {}))
+    if _said(m, "speed_wish") and "min_tokens_per_s" not in u.updates:
+        u.updates["min_tokens_per_s"] = COMFORTABLE_TOKENS_PER_S
+        u.notes.append(("note.speed_wish", {"tps": f"{COMFORTABLE_TOKENS_PER_S:g}"}))
