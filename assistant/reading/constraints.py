@@ -5,8 +5,8 @@ values (catalog note.<code>); the words live in words/constraints.yaml."""
 
 from __future__ import annotations
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message
-from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, word_pattern
 from knowledge.clouds import clouds
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import clause_of
 from assistant.reading.hardware import read_preference
 from assistant.reading.job import trains
 from assistant.reading.message import Message
 from assistant.reading.money_roles import credits_note
-from assistant.reading.quantities import clause_of
 from assistant.reading.text import word_pattern
 from knowledge import rules
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import negated
 from assistant.reading.growth import calendar_said
 from assistant.reading.message import Message
-from assistant.reading.quantities import negated
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 
 

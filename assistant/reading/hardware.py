@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import clause_bounds, negated, rejected
 from assistant.reading.intents import asked
 from assistant.reading.message import Message, Understanding
 from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
-from assistant.reading.quantities import clause_bounds, negated, rejected
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 from knowledge import gpus
 

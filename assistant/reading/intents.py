@@ -8,10 +8,10 @@ from functools import cache
 
 import knowledge
 from assistant.reading.asks import ASKS, formats_named
+from assistant.reading.clauses import negated, rejected
 from assistant.reading.message import Message, Understanding
 from assistant.reading.names import family_words
 from assistant.reading.prices import cards_named
-from assistant.reading.quantities import negated, rejected
 from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
 from knowledge.resolve import BadValue, check_size
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.reading.clauses import negated
 from assistant.reading.growth import a_quarter
 from assistant.reading.history import past_training
 from assistant.reading.message import Message
-from assistant.reading.quantities import negated
 from assistant.reading.roles import daily_batch
 from assistant.reading.text import (
     EXAMPLE_TOKENS,

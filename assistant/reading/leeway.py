@@ -5,8 +5,8 @@ own card" is reading/owned.py's."""
 
 from __future__ import annotations
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
-from assistant.reading.quantities import negated
 from assistant.reading.text import word_pattern
 from tools.recommend import COMFORTABLE_TOKENS_PER_S
 

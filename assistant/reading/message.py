@@ -8,15 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assistant.reading.cards import lone_servers, outside_catalog
+from assistant.reading.clauses import negated
 from assistant.reading.names import (
     find_engines,
     find_gpus,
     find_models,
-    unknown_model,
     unsold_mac,
 )
-from assistant.reading.quantities import Quantity, negated, quantities
+from assistant.reading.quantities import Quantity, quantities
 from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+from assistant.reading.unknown_names import unknown_model
 from assistant.reading.unsized import unsized_named
 from assistant.reading.variants import line_named, variant_notes
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import negated
 from assistant.reading.families import either_size, family_pick
 from assistant.reading.generation import as_text_model
 from assistant.reading.message import Message
 from assistant.reading.names import family_words, model_index, name_tokens
-from assistant.reading.quantities import negated
 from assistant.reading.roles import moe_shape
 from assistant.reading.text import word_pattern
 from knowledge import find_model

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
-from assistant.reading.quantities import negated
 from assistant.reading.text import word_pattern
 
 

@@ -4,8 +4,8 @@ sized for (tools.offload)."""
 
 from __future__ import annotations
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
-from assistant.reading.quantities import negated
 from assistant.reading.text import word_pattern
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import clause_bounds, rejected
 from assistant.reading.message import Message, Quantity, Understanding
-from assistant.reading.quantities import clause_bounds, rejected
 from assistant.reading.quote_units import cards_for, per_card_said
 from assistant.reading.text import word_pattern
 from tools.cost import HOURS_PER_MONTH

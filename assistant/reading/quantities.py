@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
+from assistant.reading.clauses import negated
 from assistant.reading.latency import observed, per_token
 from assistant.reading.money_roles import money_said
 from assistant.reading.people import (
@@ -20,7 +21,7 @@ from assistant.reading.people import (
 from assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    pass
 
 
 @dataclass(frozen=True)
@@ -56,27 +57,6 @@ _QTY = re.compile(
 )
 
 
-def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """Where the sentence or clause around a span begins and ends (split at . ; ! ? and line ends,
-    a dot between digits excepted)."""
-    lo, hi = max(0, start - 300), min(len(text), end + 300)
-    left = max(text.rfind(c, lo, start) for c in ";!?\n")
-    dots = [x.start() for x in re.finditer(r"\.(?!\d)", text[lo:start])]
-    left = max(left, lo + dots[-1] if dots else -1, lo - 1)
-    rights = [i for i in (text.find(c, end, hi) for c in ";!?\n") if i >= 0]
-    dot = re.search(r"\.(?!\d)", text[end:hi])
-    if dot:
-        rights.append(end + dot.start())
-    return left + 1, min(rights) if rights else hi
-
-
-def clause_of(text: str, start: int, end: int) -> str:
-    """The sentence or clause around a span."""
-    left, right = clause_bounds(text, start, end)
-    return text[left:right]
-
-
-
 def _bare_number_ahead(rest: str) -> bool:
     """Whether the words after a unit go on to a number of their own with no unit ('context length
     128k'): then the unit word is that number's label, not the unit of the number before it."""
@@ -88,8 +68,6 @@ def _bare_number_ahead(rest: str) -> bool:
     own_unit = ("tokens_after", "tps_after", "ms_after", "seconds_after", "duration_after", "ctx_after",
                 "concurrency_after")
     return not (is_people(tail, "") or any(word_pattern(key).match(tail) for key in own_unit))
-
-
 
 
 @cache
@@ -113,21 +91,6 @@ def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | N
                     per_token = float(row["zh_per_token"])
             return row["unit"], per_token, x.end()
     return None
-
-
-def rejected(m: Message, start: int, end: int) -> bool:
-    """A card ruled out by a word before it ('no 3090s') or a judgement after it ('3090s feel sketchy for prod',
-    '4090不靠谱')."""
-    return negated(m.masked, start) or bool(word_pattern("card_rejected_after").match(m.masked[end:end + 48]))
-
-
-def negated(text: str, start: int) -> bool:
-    """Whether the value at `start` follows a negation: 'not rent', 'no users', 'rather than QLoRA'."""
-    before = text[max(0, start - 48):start]
-    before = re.split(r"[,.;:!?()]", before)[-1] if re.search(r"[,.;:!?()]\s*$", before) is None else ""
-    if word_pattern("negation_exceptions").search(before):
-        return False
-    return bool(word_pattern("negation").search(before) or word_pattern("rather_than").search(before))
 
 
 def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:  # noqa: C901 - ordered role rules, first match wins

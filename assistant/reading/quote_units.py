@@ -29,7 +29,7 @@ def cards_for(m: Message, q: Quantity, usd_per_hour: float | None) -> tuple[int,
     """(how many cards the amount prices, the card) for a rent said of a counted card: (N, card) for 'X/hr for Nx
     CARD', (1, card) when it is each card's; (1, None) when no counted card is said with it. `usd_per_hour`: the
     amount as USD per hour (None for a purchase: only 'for Nx CARD' with a total said shares it)."""
-    from assistant.reading.quantities import negated
+    from assistant.reading.clauses import negated
 
     after = m.masked[q.end:q.end + NEAR]
     ahead = [g for g in m.gpus if q.end <= g[0] <= q.end + NEAR and not negated(m.masked, g[0])

@@ -7,8 +7,8 @@ import re
 import unicodedata
 from functools import cache
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message
-from assistant.reading.quantities import negated
 from assistant.reading.text import alternation, vocab
 
 

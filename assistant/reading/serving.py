@@ -6,9 +6,9 @@ import itertools
 import re
 from typing import Any
 
+from assistant.reading.clauses import negated
 from assistant.reading.latency import target_percentile
 from assistant.reading.message import Message, Quantity
-from assistant.reading.quantities import negated
 from assistant.reading.quote_units import money_k
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 

@@ -9,8 +9,9 @@ left unread). Neither is a budget. The words are in words/stated_prices.yaml."""
 
 from __future__ import annotations
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message
-from assistant.reading.quantities import Quantity, negated
+from assistant.reading.quantities import Quantity
 from assistant.reading.quotes import period_hours
 from assistant.reading.text import word_pattern
 

@@ -13,9 +13,9 @@ import re
 import unicodedata
 from functools import cache
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
 from assistant.reading.prices import cards_named
-from assistant.reading.quantities import negated
 from assistant.reading.text import vocab
 from knowledge import find_model, models
 
