@@ -317,9 +317,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "output_tokens", ""  # "3000题×8k输出": each item's output
     if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
-    if word_pattern("output_label_before").search(before) and (
-            word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
-        return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
+    if word_pattern("output_label_before").search(before):
+        return "output_tokens", ""  # "每条输入1000 token 输出300", "输出 300 以内", "output under 300": no unit of its own
     if previous in ("items", "examples") and 16 <= q.value < LONGEST_ITEM_TOKENS \
             and word_pattern("tok_before_per_strong").search(before) \
             and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before):
@@ -403,7 +402,21 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return _changes(masked, out, lang)
+    return _peak_rates(masked, _changes(masked, out, lang))
+
+
+def _peak_rates(masked: str, out: list[Quantity]) -> list[Quantity]:
+    """A bare number after a peak word, once a request rate was said ("平时10 QPS，双十一峰值50", "usually 10 req/s,
+    peak 50"): the rate at the peak, in the period of that rate, not people at once (read_request_rate sizes
+    for the highest rate said)."""
+    for i, q in enumerate(out):
+        rate = next((x for x in reversed(out[:i]) if x.role == "request_rate"), None)
+        if rate is None or q.role not in ("", "users") or q.negated or q.value <= 0:
+            continue
+        if word_pattern("rate_peak_before").search(masked[max(0, q.start - 30):q.start]) \
+                and word_pattern("rate_peak_bare_after").match(masked[q.end:q.end + 12]):
+            out[i] = replace(q, role="request_rate", extra=rate.extra)
+    return out
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:
