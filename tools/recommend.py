@@ -1995,6 +1995,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
@@ -2003,6 +2004,78 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
 
 # Cards the plan ranks first that the rate is sized on with the queueing model.
 RATE_CARDS = 3
+
+
+def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_precision: str | None = None,
+                engine: str | None = None, ttft_ms: float | None = None, fallback: bool = False) -> Option | None:
+    """One card sized for a request rate (w.requests_per_s, or the rate a rate plan's workload carries): the
+    copies the queueing model needs on it in that format (each copy's prefill and decode load below its
+    capacity, the first-token target `ttft_ms` held), laid out as such and evaluated against the other
+    requirements (a budget, a speed); None when no layout
+    sustains the rate within the GPU limit (`fallback`: then sized again without the first-token target)."""
+    rate = w.requests_per_s or w._rate_per_s
+    if not rate or not w.spec.serves:
+        return None
+    prompt, output, context = rate_lengths(w)
+    base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
+                                "output_tokens": output})
+    base._rate_per_s = rate
+    gpu = find_gpu(gpu_id)
+    precision = precision or serving_precision(base, resolve_model(w.model), gpu)
+    probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
+                   ok=True, precision=precision, kv_precision=kv_precision, engine=engine)
+    one = Recommendation.model_construct(options=[probe])
+    rated = w.model_copy(update={"requests_per_s": rate})
+    found = _rate_sized(rated, one, prompt, output, ttft_ms)
+    if not found and fallback and ttft_ms is not None:
+        found = _rate_sized(rated, one, prompt, output, None)
+    if not found:
+        return None
+    r = found[0][3]
+    layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    engine="sglang" if engine == "sglang" else "vllm", precision=r.precision,
+                    kv_precision=kv_precision)
+    pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
+                                     "candidates": [f"{r.gpus}x {gpu.id}"]})
+    return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+
+
+def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
+    """A card no layout of which sustains the request rate within the GPU limit: its one-group row, marked as
+    falling short of the rate (said, never dropped)."""
+    o = evaluate(w.model_copy(update={"requests_per_s": None}), gpu, 1)
+    if o is None:
+        return None
+    rate = w.requests_per_s or w._rate_per_s
+    o.ok = False
+    o.reasons = [f"no layout of up to {w.max_gpus or MAX_SERVING_GPUS} x {gpu.name} sustains {rate:g} requests/s"]
+    return o
+
+
+def _rows_at_the_rate(base: Workload, rec: Recommendation, ttft_ms: float | None) -> None:
+    """Every row beside the plan of a rate (the other options, the better card named against cards the user
+    limited the choice to) sized for the rate as the plan was (rate_option); a row no layout sustains is
+    dropped, and one card's rows collapse into its one sized row. A row sized for the users in flight alone
+    (one card at 50 requests a second) is never shown beside the plan."""
+    best = rec.best
+    rows: list[Option] = [best] if best is not None else []
+    for o in rec.options:
+        if o is best:
+            continue
+        if o.owned:
+            rows.append(o)
+            continue
+        if any(x.gpu == o.gpu and not x.owned for x in rows) or not o.precision:
+            continue
+        sized = rate_option(base, o.gpu, o.precision, o.kv_precision, o.engine, ttft_ms)
+        if sized is not None:
+            rows.append(sized)
+    rec.options = rows if best is not None and best in rec.options else [o for o in rows if o is not best]
+    if rec.better is not None and not rec.better.owned:
+        b = rec.better
+        rec.better = rate_option(base, b.gpu, b.precision, b.kv_precision, b.engine, ttft_ms)
+        if rec.better is None:
+            rec.better_why = None
 
 
 def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
