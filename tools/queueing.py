@@ -657,6 +657,13 @@ class Traffic(BaseModel):
                                 "cards (within the GPU limit, or the targets): the plan holds the users only")
     ttft_unreachable: bool = Field(False, description="no layout of the plan's cards reaches the first-token target "
                                    "(the longest prompts alone take longer to prefill): the rate was sized without it")
+    owned_short: bool = Field(False, description="the cards you own sustain the rate on no layout (each copy below "
+                              "the utilisation cap): they hold the users in memory only")
+    owned_gpus: int | None = None
+    owned_rps: float | None = Field(None, description="requests/s the cards you own sustain, copies at the cap")
+    needed_gpus: int | None = Field(None, description="cards of that kind the rate needs (tools.queueing)")
+    needed_replicas: int | None = None
+    needed_unit: int | None = Field(None, description="GPUs of one copy in that sizing")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 

@@ -75,6 +75,7 @@ from tools.phases import (
 from tools.pool import SMALLER_FILES as SMALLER_GGUF
 from tools.pool import PoolResult, pool
 from tools.queueing import (
+    MAX_UTILISATION,
     P99,
     RateInput,
     RateResult,
@@ -1967,8 +1968,11 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             break
         users = needed
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
-    sized = None if w.owned else _rate_sizing(w, rec, prompt, output)
-    if sized is None and traffic is not None and not w.owned:
+    limit = _counted_only(w, rec.best)
+    if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
+        _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+    sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
+    if sized is None and traffic is not None and not w.owned and not traffic.owned_short:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
@@ -2038,6 +2042,50 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
                                      "candidates": [f"{r.gpus}x {gpu.id}"]})
     return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+
+
+def _counted_only(w: Workload, best: Option | None) -> int | None:
+    """The count of the plan's card the user limited the choice to ('2 nodes 8x A100, enough?': only 16 x A100),
+    else None."""
+    for entry in (w.candidates or []) if best is not None else []:
+        if re.match(r"^\s*\d", entry):
+            count, gpu = parse_owned(entry)
+            if best is not None and gpu.id == best.gpu:
+                return count
+    return None
+
+
+def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int, have: int) -> None:
+    """Cards you own (or the count you limited the choice to) serving a request rate: the queueing model on them
+    (tools.queueing, their format, at most `have` cards). When no layout of them sustains the rate with each copy below MAX_UTILISATION of
+    its capacity (prefill and decode of every request), the traffic says so: what they sustain, and the cards of
+    that kind the rate needs (never "it fits" on memory alone)."""
+    if not mine.precision:
+        return
+    args = {"model": w.model, "gpu": mine.gpu, "precision": mine.precision, "kv_precision": mine.kv_precision,
+            "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
+            "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
+            "engine": "sglang" if mine.engine == "sglang" else "vllm"}
+    for target in (w.ttft_ms, None):
+        try:
+            size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=have))
+            return  # the cards you own sustain it (the first-token target said against it as before)
+        except (ToolError, ValueError):
+            if target is None:
+                break
+    need = None
+    for target in (w.ttft_ms, None):
+        try:
+            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or MAX_SERVING_GPUS))
+            break
+        except (ToolError, ValueError):
+            continue
+    traffic.owned_short = True
+    traffic.owned_gpus = have
+    if need is not None:
+        copies = have // need.unit_gpus
+        traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
+        traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
 
 
 def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
