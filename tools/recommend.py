@@ -1999,6 +1999,8 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        if unreachable and rec.best is not None:
+            _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
@@ -2042,6 +2044,22 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
                                      "candidates": [f"{r.gpus}x {gpu.id}"]})
     return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+
+
+def _misses_at_the_rate(best: Option, traffic: Traffic) -> None:
+    """The plan of a rate no layout of its cards holds within the first-token target: its row and the layouts
+    tried say they miss it (the queue-modelled first token, never the no-queue one, decides), so one reply never
+    says both "target met" and "no layout meets it"."""
+    best.meets["latency"] = False
+    best.ok = False
+    if traffic.ttft_q_s is not None and traffic.ttft_target_ms:
+        pct = f"p{traffic.ttft_percentile * 100:.10g}"
+        best.reasons.append(f"{pct} first token {traffic.ttft_q_s * 1000:,.0f} ms at {traffic.requests_per_s:g} "
+                            f"requests/s with the queue, over the {traffic.ttft_target_ms:,.0f} ms target")
+    for t in best.layouts_tried:
+        t.ok = False
+    if best.chosen_because == "meets":
+        best.chosen_because = None
 
 
 def _counted_only(w: Workload, best: Option | None) -> int | None:
