@@ -319,6 +319,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
     if word_pattern("output_label_before").search(before):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输出 300 以内", "output under 300": no unit of its own
+    if previous == "output_tokens" and word_pattern("input_label_before").search(before):
+        return "prompt_tokens", ""  # "output under 300, input around 1500": the input said after the output
     if previous in ("items", "examples") and 16 <= q.value < LONGEST_ITEM_TOKENS \
             and word_pattern("tok_before_per_strong").search(before) \
             and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before):
