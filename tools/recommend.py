@@ -1971,6 +1971,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     limit = _counted_only(w, rec.best)
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
         _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
     sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
     if sized is None and traffic is not None and not w.owned and not traffic.owned_short:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
@@ -2100,6 +2101,12 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
             continue
     traffic.owned_short = True
     traffic.owned_gpus = have
+    mine.meets["rate"] = False  # its row says it misses the rate (it holds the requests in memory only)
+    mine.ok = False
+    for t in mine.layouts_tried:
+        t.ok = False
+    if mine.chosen_because == "meets":
+        mine.chosen_because = None
     if need is not None:
         copies = have // need.unit_gpus
         traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
