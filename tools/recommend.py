@@ -2031,11 +2031,10 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     precision = precision or serving_precision(base, resolve_model(w.model), gpu)
     probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
                    ok=True, precision=precision, kv_precision=kv_precision, engine=engine)
-    one = Recommendation.model_construct(options=[probe])
     rated = w.model_copy(update={"requests_per_s": rate})
-    found = _rate_sized(rated, one, prompt, output, ttft_ms)
+    found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
     if not found and fallback and ttft_ms is not None:
-        found = _rate_sized(rated, one, prompt, output, None)
+        found = _rate_sized(rated, [probe], prompt, output, None)
     if not found:
         return None
     r = found[0][3]
@@ -2156,21 +2155,21 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
     option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
-    found = _rate_sized(w, rec, prompt, output, w.ttft_ms)
+    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
     unreachable = not found and w.ttft_ms is not None
     if unreachable:
-        found = _rate_sized(w, rec, prompt, output, None)
+        found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     return gpu_id, r, unreachable
 
 
-def _rate_sized(w: Workload, rec: Recommendation, prompt: int, output: int,
+def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
                 ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
-    for o in sorted(rec.options, key=lambda o: not o.ok):
+    for o in sorted(options, key=lambda o: not o.ok):
         if o.gpu in seen or len(seen) >= RATE_CARDS or not o.precision or o.owned:
             continue
         seen.append(o.gpu)

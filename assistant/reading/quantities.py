@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from assistant.reading.latency import observed, per_token
 from assistant.reading.money_roles import money_said
+from assistant.reading.peak_rate import peak_rates
 from assistant.reading.people import (
     POPULATION_FROM,
     at_once_of,
@@ -404,21 +405,7 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return _peak_rates(masked, _changes(masked, out, lang))
-
-
-def _peak_rates(masked: str, out: list[Quantity]) -> list[Quantity]:
-    """A bare number after a peak word, once a request rate was said ("平时10 QPS，双十一峰值50", "usually 10 req/s,
-    peak 50"): the rate at the peak, in the period of that rate, not people at once (read_request_rate sizes
-    for the highest rate said)."""
-    for i, q in enumerate(out):
-        rate = next((x for x in reversed(out[:i]) if x.role == "request_rate"), None)
-        if rate is None or q.role not in ("", "users") or q.negated or q.value <= 0:
-            continue
-        if word_pattern("rate_peak_before").search(masked[max(0, q.start - 30):q.start]) \
-                and word_pattern("rate_peak_bare_after").match(masked[q.end:q.end + 12]):
-            out[i] = replace(q, role="request_rate", extra=rate.extra)
-    return out
+    return peak_rates(masked, _changes(masked, out, lang))
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:
