@@ -99,7 +99,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards."""
     from knowledge import find_gpu
-    from tools.recommend import RentQuote
+    from tools.recommend import RentQuote, rate_option, short_of_rate
 
     w = workload_for(profile, defaulted)
     if quotes:
@@ -121,8 +121,16 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     # copy holding its share of the users, so its per-card need is a copy's on that card, never all users' on one group
     copies = bool(w.spec.serves and not w.spec.trains and best and not best.owned and (best.replicas > 1 or best.pp > 1))
 
+    rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s and w.spec.serves)
+
     def option(gpu_id: str, n: int) -> Option | None:
         args = {"workload": inputs, "gpu": gpu_id, "gpus": n} | ({"serve_precision": rec.relaxed} if rec.relaxed else {})
+        if rated and not any(gpu_id in o for o in w.owned):
+            # a rate plan: the card asked about is sized for the rate as the plan was (copies), never for the
+            # requests in flight on one group of cards; one that sustains it on no layout is said to fall short
+            return _call(recorder, "rate_option", args | {"ttft_ms": w.ttft_ms},
+                         lambda: rate_option(sized, gpu_id, precision=rec.relaxed, ttft_ms=w.ttft_ms, fallback=True)
+                         or short_of_rate(sized, find_gpu(gpu_id)))
         if copies and best:
             return _call(recorder, "evaluate_option", args | {"laid_out_as_copies": True},
                          lambda: laid_out_like(sized, find_gpu(gpu_id), best, n or None))
@@ -135,21 +143,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
-    for gpu_id in compare:
-        if copies:  # the fewest cards of it laid out as copies, as the plan is
-            if best and gpu_id == best.gpu:
-                extra.append(best)  # "how many H100s" answered by a plan of H100 copies: the plan is its row, not one copy
-                continue
-            o = option(gpu_id, 0)
-            if o:
-                extra.append(o)
-            continue
-        counts = (1,) if one_machine(find_gpu(gpu_id)) else (1, 2, 4, 8)  # a Mac is one machine, never several
-        for n in counts:
-            o = option(gpu_id, n)
-            if o and (o.ok or n == counts[-1]):
-                extra.append(o)
-                break
+    extra += _compared(compare, option, best, copies, rated)
     if whatif:
         count, gpu_id = whatif
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
@@ -164,6 +158,35 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     both = size_pair(also, rec, lambda tool, args, fn: _call(recorder, tool, args, fn))
     answer.pair = both.model_dump(mode="json") if both else None
     return answer
+
+
+def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool) -> list[Option]:
+    """The rows of the cards asked about: on a rate plan each sized for the rate; beside a plan of copies the
+    fewest cards of it laid out as copies; else the fewest of 1, 2, 4, 8 cards that meet the requirements."""
+    from knowledge import find_gpu
+
+    extra: list[Option] = []
+    for gpu_id in compare:
+        if rated:
+            o = best if best and gpu_id == best.gpu else option(gpu_id, 0)
+            if o:
+                extra.append(o)
+            continue
+        if copies:  # the fewest cards of it laid out as copies, as the plan is
+            if best and gpu_id == best.gpu:
+                extra.append(best)  # "how many H100s" answered by a plan of H100 copies: the plan is its row, not one copy
+                continue
+            o = option(gpu_id, 0)
+            if o:
+                extra.append(o)
+            continue
+        counts = (1,) if one_machine(find_gpu(gpu_id)) else (1, 2, 4, 8)  # a Mac is one machine, never several
+        for n in counts:
+            o = option(gpu_id, n)
+            if o and (o.ok or n == counts[-1]):
+                extra.append(o)
+                break
+    return extra
 
 
 def _one_card(answer: Answer, recorder: Recorder | None) -> None:

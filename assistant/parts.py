@@ -47,6 +47,7 @@ def questions(state: Any) -> list[str] | None:
     asked = 0  # pieces that ask; the others change the plan first ('make it 32k context and how many gpu hours')
     changed = False  # a piece that changes the plan
     asks_only: set[str] = set()  # what the asking pieces ask
+    last_asked = False  # the last piece kept asks (else it changes the plan)
     for piece in cut:
         piece = f"{carry} {piece}".strip() if carry else piece
         u = understand(piece, None)
@@ -63,7 +64,14 @@ def questions(state: Any) -> list[str] | None:
         elif not u.updates or u.compare_gpus or u.whatif_gpus:
             return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
         else:
+            if changed and out and not last_asked:
+                # "输入一般 1500 token 左右，输出 300 以内": changes said one after another are one change, the plan
+                # re-sized once with all of them (never a part sized without the second)
+                out[-1] = f"{out[-1]} {piece}"
+                carry = ""
+                continue
             changed = True
+        last_asked = asks(piece, u)
         out.append(piece)
         carry = ""
     if asked and changed and asks_only <= PLAN_ANSWERS:

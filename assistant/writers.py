@@ -19,7 +19,7 @@ from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.cost import HOURS_PER_MONTH, few_offers
-from tools.queueing import P99, percentile_name
+from tools.queueing import MAX_UTILISATION, P99, Traffic, percentile_name
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -831,6 +831,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
     said = percentile_name(t.ttft_percentile)
+    if t.owned_short:
+        lines += [_owned_short(rec, t, lang), ""]
     if t.queue_unsized:
         lines += [say(lang, "fig.traffic_unsized"), ""]
     if t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
@@ -843,6 +845,19 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
         lines += [say(lang, "fig.traffic_ttft_missed", pct=said, ttft99=seconds(t.ttft_q_s),
                       target=f"{t.ttft_target_ms:,.0f}"), ""]
     return lines
+
+
+def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
+    """The cards you own hold the requests in memory but sustain the rate on no layout: what they sustain, and
+    the cards of that kind the rate needs (tools.queueing)."""
+    name = rec.best.gpu_name if rec.best is not None else ""
+    if t.needed_gpus is None or t.owned_rps is None:
+        return say(lang, "fig.traffic_owned_short_none", owned=f"{t.owned_gpus or 0:,}", gpu=name,
+                   rate=f"{t.requests_per_s:,.3g}")
+    return say(lang, "fig.traffic_owned_short", owned=f"{t.owned_gpus or 0:,}", gpu=name,
+               rate=f"{t.requests_per_s:,.3g}", sustain=f"{t.owned_rps:,.2g}", needed=f"{t.needed_gpus:,}",
+               replicas=f"{t.needed_replicas:,}", unit=f"{t.needed_unit:,}",
+               more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION))
 
 
 def _tried_lines(o: Option, lang: str) -> list[str]:
@@ -1724,5 +1739,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     fits = option.trains if training else option.serves
     if used is None or fits is None:
         return None
+    if fits and not training and rec.traffic is not None and rec.traffic.owned_short:
+        return say(lang, "literal.fits_not_the_rate", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes), rate=f"{rec.traffic.requests_per_s:,.3g}")
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))

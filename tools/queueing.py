@@ -65,9 +65,12 @@ P99 = 0.99
 # A replica is loaded up to this share of the most it can sustain: near 1 the queue's wait grows without bound
 # and the approximations stop holding (M/G/1 waits are heavy-traffic limits; the engine's scheduler is not FCFS).
 MAX_UTILISATION = 0.8
-# Prompt lengths vary as much as an exponential distribution (squared coefficient of variation 1) unless a p99
-# length is given: chat prompts vary that much (ShareGPT's prompt lengths have a CV near 1).
-DEFAULT_PROMPT_CV2 = 1.0
+# Prompt lengths, unless a p99 is given: lognormal around the mean with a coefficient of variation of 0.5 (CV^2 0.25:
+# the p99 prompt about 2.7 times the mean). A served prompt carries a fixed part (system prompt, template, retrieved
+# passages, the document to classify) and varies around it: an exponential (CV 1, ShareGPT's free chat) puts most
+# prompts near zero tokens and the p99 at 4.6 times the mean, and a p99 first-token target then sizes for prompts
+# several times longer than the average said (review L: 2k-token prompts sized as 9.2k, 64 H20 at 33% load).
+DEFAULT_PROMPT_CV2 = 0.25
 # Fixed-point iterations for Little's law; beyond them the replica counts as overloaded.
 FIXED_POINT_STEPS = 400
 Z99 = NormalDist().inv_cdf(P99)
@@ -186,7 +189,8 @@ class RateInput(ToolInput):
     prompt_tokens: int = Field(gt=0, le=2_000_000, description="mean prompt length")
     output_tokens: int = Field(gt=0, le=1_000_000, description="mean tokens generated per request")
     prompt_tokens_p99: int | None = Field(None, gt=0, description="99th-percentile prompt length; default: "
-                                          "lengths vary like an exponential distribution (CV 1)")
+                                          "lengths vary around the mean with a CV of 0.5 (lognormal; p99 about "
+                                          "2.7 x the mean)")
     output_tokens_p99: int | None = Field(None, gt=0, description="99th-percentile output length (end-to-end p99); "
                                           "default: the mean")
     arrival_cv2: float = Field(1.0, ge=0, le=100, description="squared coefficient of variation of the gaps "
@@ -449,9 +453,10 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
     prompt, output = inp.prompt_tokens, inp.output_tokens
     prompt_tail = max(inp.prompt_tokens_p99 or prompt, prompt)
     output_tail = max(inp.output_tokens_p99 or output, output)
-    exponential = inp.prompt_tokens_p99 is None
-    if exponential:
-        cv2, prompt_tail = DEFAULT_PROMPT_CV2, math.ceil(prompt * math.log(1 / (1 - P99)))  # exponential's p99
+    exponential = False  # lognormal lengths: the default spread, or the one a p99 length gives
+    if inp.prompt_tokens_p99 is None:
+        cv2 = DEFAULT_PROMPT_CV2
+        prompt_tail = max(prompt, math.ceil(length_quantile(prompt, cv2, P99, exponential=False)))
     else:
         cv2 = lognormal_cv2(prompt, prompt_tail)
     targets = inp.targets()
@@ -599,8 +604,9 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
            else "each replica's own queue (requests spread evenly; a shared queue waits less)"),
         (f"prompt lengths: mean {inp.prompt_tokens:,}, p99 {prompt_tail:,} tokens (lognormal, CV^2 {cv2:.2f})"
          if inp.prompt_tokens_p99 is not None else
-         f"prompt lengths vary like an exponential distribution (CV 1; p99 {prompt_tail:,} tokens): give a p99 "
-         "length if they vary less or more"),
+         f"prompt lengths vary around the {inp.prompt_tokens:,}-token mean with a CV of 0.5 (lognormal; p99 "
+         f"{prompt_tail:,} tokens): give a p99 length if they vary less or more (free chat varies about twice "
+         "as much)"),
         "arrivals: " + ("Poisson" if inp.arrival_cv2 == 1 else f"gaps with CV^2 {inp.arrival_cv2:g}")
         + f"; each replica loaded to at most {inp.max_utilisation:.0%} of what it sustains",
         "breaks down for bursty traffic (raise arrival_cv2), a replica near full load, very long prompts (a "
@@ -651,6 +657,13 @@ class Traffic(BaseModel):
                                 "cards (within the GPU limit, or the targets): the plan holds the users only")
     ttft_unreachable: bool = Field(False, description="no layout of the plan's cards reaches the first-token target "
                                    "(the longest prompts alone take longer to prefill): the rate was sized without it")
+    owned_short: bool = Field(False, description="the cards you own sustain the rate on no layout (each copy below "
+                              "the utilisation cap): they hold the users in memory only")
+    owned_gpus: int | None = None
+    owned_rps: float | None = Field(None, description="requests/s the cards you own sustain, copies at the cap")
+    needed_gpus: int | None = Field(None, description="cards of that kind the rate needs (tools.queueing)")
+    needed_replicas: int | None = None
+    needed_unit: int | None = Field(None, description="GPUs of one copy in that sizing")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 

@@ -75,6 +75,7 @@ from tools.phases import (
 from tools.pool import SMALLER_FILES as SMALLER_GGUF
 from tools.pool import PoolResult, pool
 from tools.queueing import (
+    MAX_UTILISATION,
     P99,
     RateInput,
     RateResult,
@@ -1988,8 +1989,12 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             break
         users = needed
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
-    sized = None if w.owned else _rate_sizing(w, rec, prompt, output)
-    if sized is None and traffic is not None and not w.owned:
+    limit = _counted_only(w, rec.best)
+    if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
+        _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
+    sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
+    if sized is None and traffic is not None and not w.owned and not traffic.owned_short:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
@@ -2016,6 +2021,9 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        if unreachable and rec.best is not None:
+            _misses_at_the_rate(rec.best, traffic)
+        _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
@@ -2026,26 +2034,163 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
 RATE_CARDS = 3
 
 
+def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_precision: str | None = None,
+                engine: str | None = None, ttft_ms: float | None = None, fallback: bool = False) -> Option | None:
+    """One card sized for a request rate (w.requests_per_s, or the rate a rate plan's workload carries): the
+    copies the queueing model needs on it in that format (each copy's prefill and decode load below its
+    capacity, the first-token target `ttft_ms` held), laid out as such and evaluated against the other
+    requirements (a budget, a speed); None when no layout
+    sustains the rate within the GPU limit (`fallback`: then sized again without the first-token target)."""
+    rate = w.requests_per_s or w._rate_per_s
+    if not rate or not w.spec.serves:
+        return None
+    prompt, output, context = rate_lengths(w)
+    base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
+                                "output_tokens": output})
+    base._rate_per_s = rate
+    gpu = find_gpu(gpu_id)
+    precision = precision or serving_precision(base, resolve_model(w.model), gpu)
+    probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
+                   ok=True, precision=precision, kv_precision=kv_precision, engine=engine)
+    rated = w.model_copy(update={"requests_per_s": rate})
+    found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
+    if not found and fallback and ttft_ms is not None:
+        found = _rate_sized(rated, [probe], prompt, output, None)
+    if not found:
+        return None
+    r = found[0][3]
+    layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    engine="sglang" if engine == "sglang" else "vllm", precision=r.precision,
+                    kv_precision=kv_precision)
+    pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
+                                     "candidates": [f"{r.gpus}x {gpu.id}"]})
+    return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+
+
+def _misses_at_the_rate(best: Option, traffic: Traffic) -> None:
+    """The plan of a rate no layout of its cards holds within the first-token target: its row and the layouts
+    tried say they miss it (the queue-modelled first token, never the no-queue one, decides), so one reply never
+    says both "target met" and "no layout meets it"."""
+    best.meets["latency"] = False
+    best.ok = False
+    if traffic.ttft_q_s is not None and traffic.ttft_target_ms:
+        pct = f"p{traffic.ttft_percentile * 100:.10g}"
+        best.reasons.append(f"{pct} first token {traffic.ttft_q_s * 1000:,.0f} ms at {traffic.requests_per_s:g} "
+                            f"requests/s with the queue, over the {traffic.ttft_target_ms:,.0f} ms target")
+    for t in best.layouts_tried:
+        t.ok = False
+    if best.chosen_because == "meets":
+        best.chosen_because = None
+
+
+def _counted_only(w: Workload, best: Option | None) -> int | None:
+    """The count of the plan's card the user limited the choice to ('2 nodes 8x A100, enough?': only 16 x A100),
+    else None."""
+    for entry in (w.candidates or []) if best is not None else []:
+        if re.match(r"^\s*\d", entry):
+            count, gpu = parse_owned(entry)
+            if best is not None and gpu.id == best.gpu:
+                return count
+    return None
+
+
+def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int, have: int) -> None:
+    """Cards you own (or the count you limited the choice to) serving a request rate: the queueing model on them
+    (tools.queueing, their format, at most `have` cards). When no layout of them sustains the rate with each copy below MAX_UTILISATION of
+    its capacity (prefill and decode of every request), the traffic says so: what they sustain, and the cards of
+    that kind the rate needs (never "it fits" on memory alone)."""
+    if not mine.precision:
+        return
+    args = {"model": w.model, "gpu": mine.gpu, "precision": mine.precision, "kv_precision": mine.kv_precision,
+            "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
+            "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
+            "engine": "sglang" if mine.engine == "sglang" else "vllm"}
+    for target in (w.ttft_ms, None):
+        try:
+            size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=have))
+            return  # the cards you own sustain it (the first-token target said against it as before)
+        except (ToolError, ValueError):
+            if target is None:
+                break
+    need = None
+    for target in (w.ttft_ms, None):
+        try:
+            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or MAX_SERVING_GPUS))
+            break
+        except (ToolError, ValueError):
+            continue
+    traffic.owned_short = True
+    traffic.owned_gpus = have
+    mine.meets["rate"] = False  # its row says it misses the rate (it holds the requests in memory only)
+    mine.ok = False
+    for t in mine.layouts_tried:
+        t.ok = False
+    if mine.chosen_because == "meets":
+        mine.chosen_because = None
+    if need is not None:
+        copies = have // need.unit_gpus
+        traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
+        traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
+
+
+def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
+    """A card no layout of which sustains the request rate within the GPU limit: its one-group row, marked as
+    falling short of the rate (said, never dropped)."""
+    o = evaluate(w.model_copy(update={"requests_per_s": None}), gpu, 1)
+    if o is None:
+        return None
+    rate = w.requests_per_s or w._rate_per_s
+    o.ok = False
+    o.reasons = [f"no layout of up to {w.max_gpus or MAX_SERVING_GPUS} x {gpu.name} sustains {rate:g} requests/s"]
+    return o
+
+
+def _rows_at_the_rate(base: Workload, rec: Recommendation, ttft_ms: float | None) -> None:
+    """Every row beside the plan of a rate (the other options, the better card named against cards the user
+    limited the choice to) sized for the rate as the plan was (rate_option); a row no layout sustains is
+    dropped, and one card's rows collapse into its one sized row. A row sized for the users in flight alone
+    (one card at 50 requests a second) is never shown beside the plan."""
+    best = rec.best
+    rows: list[Option] = [best] if best is not None else []
+    for o in rec.options:
+        if o is best:
+            continue
+        if o.owned:
+            rows.append(o)
+            continue
+        if any(x.gpu == o.gpu and not x.owned for x in rows) or not o.precision:
+            continue
+        sized = rate_option(base, o.gpu, o.precision, o.kv_precision, o.engine, ttft_ms)
+        if sized is not None:
+            rows.append(sized)
+    rec.options = rows if best is not None and best in rec.options else [o for o in rows if o is not best]
+    if rec.better is not None and not rec.better.owned:
+        b = rec.better
+        rec.better = rate_option(base, b.gpu, b.precision, b.kv_precision, b.engine, ttft_ms)
+        if rec.better is None:
+            rec.better_why = None
+
+
 def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
     """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
     option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
-    found = _rate_sized(w, rec, prompt, output, w.ttft_ms)
+    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
     unreachable = not found and w.ttft_ms is not None
     if unreachable:
-        found = _rate_sized(w, rec, prompt, output, None)
+        found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     return gpu_id, r, unreachable
 
 
-def _rate_sized(w: Workload, rec: Recommendation, prompt: int, output: int,
+def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
                 ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
-    for o in sorted(rec.options, key=lambda o: not o.ok):
+    for o in sorted(options, key=lambda o: not o.ok):
         if o.gpu in seen or len(seen) >= RATE_CARDS or not o.precision or o.owned:
             continue
         seen.append(o.gpu)

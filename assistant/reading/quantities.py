@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from assistant.reading.clauses import negated
 from assistant.reading.latency import observed, per_token
 from assistant.reading.money_roles import money_said
+from assistant.reading.peak_rate import peak_rates
 from assistant.reading.people import (
     POPULATION_FROM,
     at_once_of,
@@ -280,9 +281,10 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "output_tokens", ""  # "3000题×8k输出": each item's output
     if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
-    if word_pattern("output_label_before").search(before) and (
-            word_pattern("tokens_said").search(before[-40:]) or previous == "prompt_tokens"):
-        return "output_tokens", ""  # "每条输入1000 token 输出300", "输入8k 输出500": the unit said once, for the input
+    if word_pattern("output_label_before").search(before):
+        return "output_tokens", ""  # "每条输入1000 token 输出300", "输出 300 以内", "output under 300": no unit of its own
+    if previous == "output_tokens" and word_pattern("input_label_before").search(before):
+        return "prompt_tokens", ""  # "output under 300, input around 1500": the input said after the output
     if previous in ("items", "examples") and 16 <= q.value < LONGEST_ITEM_TOKENS \
             and word_pattern("tok_before_per_strong").search(before) \
             and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before):
@@ -366,7 +368,7 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return _changes(masked, out, lang)
+    return peak_rates(masked, _changes(masked, out, lang))
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:

@@ -311,8 +311,13 @@ def read_request_rate(m: Message) -> float | None:
     found = m.role("request_rate")
     if not found or m.phase == "batch":
         return None
-    q = found[-1]
-    seconds: float = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[q.extra or "second"]
+    per: dict[str, float] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+    q = max(reversed(found), key=lambda x: x.value / per[x.extra or "second"])  # the busiest rate said
+    seconds: float = per[q.extra or "second"]
+    base = min(x.value / per[x.extra or "second"] for x in found)
+    if base < q.value / seconds and base > 0:  # "平时10 QPS，峰值50": sized for the peak; the base scales down
+        m.notes.append(("note.rate_peak_base", {"base": f"{base:.3g}", "peak": f"{q.value / seconds:.3g}",
+                                                "share": f"{base / (q.value / seconds):.0%}"}))
     if q.value <= 0:
         m.problems.append(("rate_not_positive", {}))
         return None
