@@ -84,6 +84,7 @@ from assistant.reading.leads import engine_question_leads
 from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
+from assistant.reading.compare_job import read_compare_job
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
@@ -276,6 +277,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.intents -= {"math"}
     read_ask(m, u)
     read_question(m, u)
+    read_compare_job(m, u)
     engine_question_leads(m, u)
     read_weigh(m, u)
     read_moe_question(m, u)

@@ -179,6 +179,8 @@ def _engines(m: Message) -> list[str]:
 
 def _question(m: Message, u: Understanding) -> str | None:
     """Which question the message asks (an intent code of QUESTIONS), or None."""
+    from assistant.reading.compare_job import buying_choice
+
     if _out_of_scope(m):
         return "out_of_scope"
     cards = cards_named(m)
@@ -190,7 +192,7 @@ def _question(m: Message, u: Understanding) -> str | None:
             cards and (word_pattern("availability.weak").search(m.masked)
                        or word_pattern("availability.zh_weak").search(_typed(m)))):
         return "availability"
-    elif len(cards) >= 2 and not u.updates.get("owned") and (
+    elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
         return "compare_cards"
     named = _engines(m)
