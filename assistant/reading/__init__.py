@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from assistant.reading.asks import read_ask, read_market
 from assistant.reading.capacity import read_capacity
+from assistant.reading.compare_job import read_compare_job
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
@@ -84,7 +85,6 @@ from assistant.reading.leads import engine_question_leads
 from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
-from assistant.reading.compare_job import read_compare_job
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
