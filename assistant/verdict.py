@@ -24,6 +24,9 @@ PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": 
 SAME = 1.1
 # Models of rising size the fit tool tries on one card of each: what each card holds, by job.
 LADDER = ("qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")
+# The context a serving fit is tried at, and the sequence length the training tool takes by default (its label says it).
+FIT_CONTEXT = 8192
+FIT_SEQ_LEN = 2048
 # The fits tried per job: (fit tool phase, method or precision); local and usual: 4-bit weights on llama.cpp.
 JOB_FITS = {"local": (("serve", "q4_k_m"),), "usual": (("serve", "q4_k_m"),), "serve": (("serve", "int8"),),
             "train": (("train", "full"), ("train", "lora"), ("train", "qlora"))}
@@ -43,8 +46,8 @@ def _largest(ctx: Any, gpu_id: str, phase: str, how: str) -> dict[str, Any] | No
     best = None
     for model in LADDER:
         args = {"model": model, "gpu": gpu_id, "phase": phase, "counts": [1]}
-        args |= {"method": how} if phase == "train" else {"precision": how, "engine": "llama.cpp" if how == "q4_k_m"
-                                                          else None, "context": 8192}
+        args |= {"method": how, "seq_len": FIT_SEQ_LEN} if phase == "train" else {"precision": how, "engine": "llama.cpp" if how == "q4_k_m"
+                                                          else None, "context": FIT_CONTEXT}
         try:
             r = fit(FitInput(**args))
         except (ToolError, LookupError, ValueError):
@@ -63,7 +66,8 @@ def fit_lines(ctx: Any, facts: list[dict[str, Any]], job: str) -> tuple[list[str
     lines, differ = [], False
     for phase, how in JOB_FITS[job]:
         held = [_largest(ctx, f["id"], phase, how) for f in facts]
-        ctx.data.setdefault("holds", []).append({"phase": phase, "how": how,
+        setting = {"context": FIT_CONTEXT} if phase == "serve" else {"seq_len": FIT_SEQ_LEN}
+        ctx.data.setdefault("holds", []).append({"phase": phase, "how": how, **setting,
                                                  "largest": {f["id"]: h for f, h in zip(facts, held, strict=True)}})
         cells = [ctx.say("verdict.holds_up_to", card=f["name"], model=h["model"]) if h else
                  ctx.say("verdict.holds_none", card=f["name"]) for f, h in zip(facts, held, strict=True)]
