@@ -31,6 +31,11 @@ def buying_choice(m: Message) -> bool:
                 or word_pattern("compare_verdict.buy_choice").search(m.text))
 
 
+def difference_asked(m: Message) -> bool:
+    """Whether the message asks how two cards differ, beside a job to size: they are compared after the plan."""
+    return bool(word_pattern("difference_asked").search(m.masked) or word_pattern("difference_asked").search(_typed(m)))
+
+
 def compare_job(m: Message) -> str | None:
     """The job a comparison is for, from the message's words, or None."""
     for text in (m.masked, _typed(m)):
