@@ -85,6 +85,7 @@ def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
     (fast, a), (slow, b) = sorted(timed, key=lambda t: t[1])[0], sorted(timed, key=lambda t: t[1])[-1]
     from knowledge import find_gpu
 
+    ctx.data["method_hours"]["slower"] = {"method": slow, "times": round(b / a, 1)}
     if b < 1.1 * a:
         return [ctx.say("mcmp.speed_same", gpu=find_gpu(SPEED_CARD).name, a=hours(a), b=hours(b))]
     why = ctx.say("mcmp.slow_why." + slow) if slow in ("qlora", "full") else ""
