@@ -15,6 +15,8 @@ WORDS = {"lora": "lora", "qlora": "qlora", "full": "full fine-tuning"}
 EXAMPLE_MODEL = "llama-3.1-8b"
 # The card and tokens the training-time tool compares the methods' speed on (both methods of a 7-8B model fit on it).
 SPEED_CARD, SPEED_TOKENS = "a100-80gb-sxm", 10e6
+# Methods whose name is the same in every language.
+NAMES = {"lora": "LoRA", "qlora": "QLoRA"}
 # Card memories people own, the smallest first: where each method fits is said against them.
 COMMON_CARDS_GB = (12, 16, 24, 48, 80)
 
@@ -89,8 +91,13 @@ def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
     if b < 1.1 * a:
         return [ctx.say("mcmp.speed_same", gpu=find_gpu(SPEED_CARD).name, a=hours(a), b=hours(b))]
     why = ctx.say("mcmp.slow_why." + slow) if slow in ("qlora", "full") else ""
-    return [ctx.say("mcmp.speed", slow=ctx.say(f"mcmp.name.{slow}"), fast=ctx.say(f"mcmp.name.{fast}"), x=f"{b / a:.1f}",
+    return [ctx.say("mcmp.speed", slow=_name(ctx, slow), fast=_name(ctx, fast), x=f"{b / a:.1f}",
                     gpu=find_gpu(SPEED_CARD).name, a=hours(b), b=hours(a), tokens=f"{SPEED_TOKENS / 1e6:g}M", why=why)]
+
+
+def _name(ctx: Any, method: str) -> str:
+    """A method's name in a sentence: LoRA and QLoRA are names in either language; a full fine-tune is words."""
+    return NAMES.get(method) or ctx.say(f"mcmp.name.{method}")
 
 
 def _verdict(ctx: Any, rows: list[tuple[str, Any]]) -> str:

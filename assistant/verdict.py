@@ -126,7 +126,7 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
     cheap = _cheaper(facts, job)
     ctx.data["verdict"] = {**v, "cheaper": cheap[1]["id"] if cheap else None, "price_kind": cheap[0] if cheap else None}
     head = ctx.say("verdict.head", job=ctx.say(f"verdict.job.{job}"))
-    gap = ctx.say("verdict.space")
+    gap = "" if ctx.lang == "zh" else " "  # between sentences
     if v["code"] == "same":
         if cheap:
             return head + gap + ctx.say("verdict.same_cheaper", card=cheap[1]["name"])
@@ -159,30 +159,30 @@ def sized_verdict(ctx: Any) -> str | None:
     head = ctx.say("verdict.head", job=ctx.say("verdict.job.yours"))
     if not working:
         ctx.data["verdict"] = {"code": "neither"}
-        return head + ctx.say("verdict.space") + ctx.say("verdict.neither")
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.neither")
     if len(working) == 1:
         ctx.data["verdict"] = {"code": "only", "pick": working[0]["gpu"]}
-        return head + ctx.say("verdict.space") + ctx.say("verdict.only", card=working[0]["gpu_name"])
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.only", card=working[0]["gpu_name"])
     costs = ctx.data.get("usd_per_million_tokens") or {}
     if len(costs) == 2:
         (a, cheap), (b, _dear) = sorted((v, g) for g, v in costs.items())
         if b > SAME * a:
             name = next(o["gpu_name"] for o in working if o["gpu"] == cheap)
             ctx.data["verdict"] = {"code": "cheaper", "pick": cheap}
-            return head + ctx.say("verdict.space") + ctx.say("verdict.cheaper_serve", card=name)
+            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_serve", card=name)
     runs = [o for o in working if o.get("job_usd")]
     if len(runs) == 2:
         lo, hi = sorted(runs, key=lambda o: o["job_usd"])
         if hi["job_usd"] > SAME * lo["job_usd"]:
             ctx.data["verdict"] = {"code": "cheaper", "pick": lo["gpu"]}
-            return head + ctx.say("verdict.space") + ctx.say("verdict.cheaper_run", card=lo["gpu_name"])
+            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_run", card=lo["gpu_name"])
     speed = [o for o in working if o.get("decode_tokens_per_s")] if all(o.get("decode_tokens_per_s") for o in working) \
         else [o for o in working if o.get("job_hours")]
     if len(speed) == 2:
         key = "decode_tokens_per_s" if speed[0].get("decode_tokens_per_s") else "job_hours"
         fast = max(speed, key=lambda o: o[key]) if key == "decode_tokens_per_s" else min(speed, key=lambda o: o[key])
         ctx.data["verdict"] = {"code": "faster", "pick": fast["gpu"]}
-        return head + ctx.say("verdict.space") + ctx.say("verdict.faster", card=fast["gpu_name"])
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.faster", card=fast["gpu_name"])
     return None
 
 
