@@ -45,9 +45,11 @@ def _largest(ctx: Any, gpu_id: str, phase: str, how: str) -> dict[str, Any] | No
 
     best = None
     for model in LADDER:
-        args = {"model": model, "gpu": gpu_id, "phase": phase, "counts": [1]}
-        args |= {"method": how, "seq_len": FIT_SEQ_LEN} if phase == "train" else {"precision": how, "engine": "llama.cpp" if how == "q4_k_m"
-                                                          else None, "context": FIT_CONTEXT}
+        args: dict[str, Any] = {"model": model, "gpu": gpu_id, "phase": phase, "counts": [1]}
+        if phase == "train":
+            args |= {"method": how, "seq_len": FIT_SEQ_LEN}
+        else:  # 4-bit GGUF runs on llama.cpp; 8-bit on the engine the fit tool picks
+            args |= {"precision": how, "engine": "llama.cpp" if how == "q4_k_m" else None, "context": FIT_CONTEXT}
         try:
             r = fit(FitInput(**args))
         except (ToolError, LookupError, ValueError):
