@@ -286,19 +286,29 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str
 
 
 def compare_cards(ctx: Context) -> str:
+    from assistant import verdict
+
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
     lines = [ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
              *_spec_table(ctx, facts), ""]
     if len(facts) >= 2:
         lines += _what_differs(ctx, facts[:2])
     job = _job_lines(ctx, facts)
+    used = verdict.used_note(ctx, facts)
     if job:
         lines += job
-    elif ctx.profile.get("phase") or ctx.profile.get("model"):
+        sized = verdict.sized_verdict(ctx)
+        return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
+    final: list[str] = []
+    if len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
+        kind = verdict.job_of(ctx)
+        held, differ = verdict.fit_lines(ctx, facts[:2], kind)
+        lines += ["", *held]
+        final = ["", verdict.verdict_line(ctx, facts[:2], kind, differ)]
+    lines += [""] + used if used else []
+    if ctx.profile.get("phase") or ctx.profile.get("model"):
         lines += ["", ctx.say("info.compare.later")]
-    else:
-        lines += ["", ctx.say("info.compare.no_job")]
-    return "\n".join(lines)
+    return "\n".join(lines + final)  # no job yet: the invitation to describe one follows (engine)
 
 
 # ---------------------------------------------------------------- engines

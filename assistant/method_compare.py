@@ -11,6 +11,12 @@ from assistant.writers import gb
 
 # The glossary's words for each method, for the concept answer when no model is known.
 WORDS = {"lora": "lora", "qlora": "qlora", "full": "full fine-tuning"}
+# The model the methods are measured on when the conversation has none: a typical 7-8B model.
+EXAMPLE_MODEL = "llama-3.1-8b"
+# The card and tokens the training-time tool compares the methods' speed on (both methods of a 7-8B model fit on it).
+SPEED_CARD, SPEED_TOKENS = "a100-80gb-sxm", 10e6
+# Methods whose name is the same in every language.
+NAMES = {"lora": "LoRA", "qlora": "QLoRA"}
 # Card memories people own, the smallest first: where each method fits is said against them.
 COMMON_CARDS_GB = (12, 16, 24, 48, 80)
 
@@ -23,6 +29,8 @@ def method_compare(ctx: Any) -> str:
     methods = ctx.turn.ask.get("methods") or []
     rec = ctx.rec
     model = ctx.profile.get("model") or (rec.workload.model if rec else None)
+    example = not model and bool(ctx.turn.ask.get("methods"))  # "lora 和 qlora 差多少 显存 速度": a typical model shows it
+    model = model or (EXAMPLE_MODEL if example else None)
     if not model:  # "what's the difference between LoRA and QLoRA?": the glossary's answer, then the offer
         from assistant.writers import glossary_reply
         from knowledge import find_topic
@@ -42,6 +50,8 @@ def method_compare(ctx: Any) -> str:
     ctx.data["method_compare"] = [{"method": m, "per_gpu_bytes": r.per_gpu_total_bytes, "weights_bytes": r.weights_bytes}
                                   for m, r in rows]
     lines = [ctx.say("mcmp.head", model=rows[0][1].model)]
+    if example:
+        lines.append(ctx.say("mcmp.example", model=rows[0][1].model))
     for method, r in rows:
         fits = next((c for c in COMMON_CARDS_GB if c * 1e9 * 0.95 >= r.per_gpu_total_bytes), None)
         where = ctx.say("mcmp.fits", gb=fits) if fits else ctx.say("mcmp.several")
@@ -50,5 +60,60 @@ def method_compare(ctx: Any) -> str:
     if m1 != m2 and r2.per_gpu_total_bytes > 0:
         low, high = sorted((r1, r2), key=lambda r: r.per_gpu_total_bytes)
         lines.append(ctx.say("mcmp.saves", x=f"{high.per_gpu_total_bytes / low.per_gpu_total_bytes:.1f}"))
+    lines += _speed(ctx, model, [m for m, _r in rows])
     lines.append(ctx.say("mcmp.quality"))
+    lines.append(_verdict(ctx, rows))
     return "\n".join(lines)
+
+
+def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
+    """How long the same run takes with each method on one card (tools.training_time), slowest against fastest."""
+    from assistant.followups import _call
+    from assistant.writers import hours
+    from tools.common import ToolError
+    from tools.training_time import TrainingTimeInput, training_time
+
+    timed = []
+    for method in dict.fromkeys(methods):
+        try:
+            r = _call(ctx, "training_time", training_time,
+                      TrainingTimeInput(model=model, gpu=SPEED_CARD, method=method, tokens=SPEED_TOKENS))
+        except (ToolError, LookupError, ValueError):
+            return []
+        timed.append((method, r.hours))
+    if len(timed) < 2:
+        return []
+    ctx.data["method_hours"] = {"gpu": SPEED_CARD, "tokens": SPEED_TOKENS, "hours": dict(timed)}
+    (fast, a), (slow, b) = sorted(timed, key=lambda t: t[1])[0], sorted(timed, key=lambda t: t[1])[-1]
+    from knowledge import find_gpu
+
+    ctx.data["method_hours"]["slower"] = {"method": slow, "times": round(b / a, 1)}
+    if b < 1.1 * a:
+        return [ctx.say("mcmp.speed_same", gpu=find_gpu(SPEED_CARD).name, a=hours(a), b=hours(b))]
+    why = ctx.say("mcmp.slow_why." + slow) if slow in ("qlora", "full") else ""
+    return [ctx.say("mcmp.speed", slow=_name(ctx, slow), fast=_name(ctx, fast), x=f"{b / a:.1f}",
+                    gpu=find_gpu(SPEED_CARD).name, a=hours(b), b=hours(a), tokens=f"{SPEED_TOKENS / 1e6:g}M", why=why)]
+
+
+def _name(ctx: Any, method: str) -> str:
+    """A method's name in a sentence: LoRA and QLoRA are names in either language; a full fine-tune is words."""
+    return NAMES.get(method) or ctx.say(f"mcmp.name.{method}")
+
+
+def _verdict(ctx: Any, rows: list[tuple[str, Any]]) -> str:
+    """Which method, as a typed code: the lightest that keeps quality, with the memory that decides."""
+    got = {m: r for m, r in rows}
+    ctx.data["method_verdict"] = None
+    if "lora" in got and "qlora" in got:
+        ctx.data["method_verdict"] = "lora_if_fits"
+        return ctx.say("mcmp.verdict.lora_qlora", lora=gb(got["lora"].per_gpu_total_bytes),
+                       qlora=gb(got["qlora"].per_gpu_total_bytes))
+    if "lora" in got and "full" in got:
+        ctx.data["method_verdict"] = "lora_unless_data"
+        return ctx.say("mcmp.verdict.lora_full", lora=gb(got["lora"].per_gpu_total_bytes),
+                       full=gb(got["full"].per_gpu_total_bytes))
+    if "qlora" in got and "full" in got:
+        ctx.data["method_verdict"] = "qlora_unless_data"
+        return ctx.say("mcmp.verdict.qlora_full", qlora=gb(got["qlora"].per_gpu_total_bytes),
+                       full=gb(got["full"].per_gpu_total_bytes))
+    return ""

@@ -261,3 +261,24 @@ def as_typed(raw: str, name: str) -> str:
     words = [re.escape(w) for w in name.split()]
     typed = re.search(r"[\s\-_]*".join(words), raw, re.IGNORECASE) if words else None
     return typed.group() if typed else name
+
+
+def elided_siblings(text: str, found: list[Found]) -> list[Found]:
+    """A second card said by its memory alone after the first ('a100 40gb and 80gb', '4090 24g 还是 48g'): the
+    catalog's card of the same name at that memory, added after the first; nothing when the catalog has none."""
+    out: list[Found] = []
+    for s, e, gpu_id, n in found:
+        out.append((s, e, gpu_id, n))
+        x = word_pattern("elided_card_memory").match(text[e:e + 48])
+        if not x or gpu_id.startswith(("apple-", "custom:")):
+            continue
+        gpu = find_gpu(gpu_id)
+        memory = float(x["memory"])
+        base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)
+        try:
+            sibling = find_gpu(f"{base} {memory:g}GB")
+        except LookupError:
+            continue
+        if sibling.id != gpu_id and sibling.memory_gb == memory and not any(f[2] == sibling.id for f in found):
+            out.append((e + x.start("memory"), e + x.end(), sibling.id, 1))
+    return out

@@ -118,6 +118,9 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if (word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40])) \
             and not word_pattern("owned_after").match(m.masked[e:e + 40]):  # '… the A6000s we already have?': yours
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
+    if home and not (has or mine) and len({g for _s, _e, g, _n in m.gpus}) >= 2 and (
+            word_pattern("which_cue").search(m.masked) or word_pattern("which_cue").search(m.raw.lower())):
+        return False  # "3090 or 4070 ti super for running llms locally?": candidates compared, not owned
     if word_pattern("owned_paid").search(prefix):
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
     if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):

@@ -179,6 +179,8 @@ def _engines(m: Message) -> list[str]:
 
 def _question(m: Message, u: Understanding) -> str | None:
     """Which question the message asks (an intent code of QUESTIONS), or None."""
+    from assistant.reading.compare_job import buying_choice
+
     if _out_of_scope(m):
         return "out_of_scope"
     cards = cards_named(m)
@@ -190,7 +192,7 @@ def _question(m: Message, u: Understanding) -> str | None:
             cards and (word_pattern("availability.weak").search(m.masked)
                        or word_pattern("availability.zh_weak").search(_typed(m)))):
         return "availability"
-    elif len(cards) >= 2 and not u.updates.get("owned") and (
+    elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
         return "compare_cards"
     named = _engines(m)
@@ -297,8 +299,10 @@ def _subject(m: Message, u: Understanding) -> str | None:
 def _also(m: Message, u: Understanding, code: str) -> None:
     """A question beside a sizing: its code and what it is about, kept for the reply after the answer.
     An engine picked between ('vllm or sglang?') is not the engine sized: the sizing takes its default."""
-    if code not in ALSO:
-        return
+    from assistant.reading.compare_job import difference_asked
+
+    if code not in ALSO and not (code == "compare_cards" and difference_asked(m)):
+        return  # ('H20 和 L20 差多少？… Qwen2.5-72B 选哪个': the plan, then the two cards compared for it)
     u.also = code
     if code == "availability" and u.updates.get("region") == "global":
         u.updates.pop("region")  # "in stock anywhere" names no region to size for

@@ -32,8 +32,11 @@ def read_method_compare(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     methods = methods_named(typed)
     cue = vocab()["method_compare"]["cue"]
-    if len(methods) < 2 or not m.names or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
-        return  # no model named ("lora vs qlora?"): the glossary's concept answer
+    if len(methods) < 2 or not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return
+    measure = vocab()["method_compare"]["measure"]
+    if not m.names and not (re.search(measure["en"], m.text) or re.search(measure["zh"], typed)):
+        return  # no model and no amount asked ("lora vs qlora?"): the glossary's concept answer
     u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
     u.ask = {**u.ask, "methods": methods[:3]}
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT}

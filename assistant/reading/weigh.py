@@ -119,7 +119,8 @@ def read_weigh(m: Message, u: Understanding) -> None:
     formats = formats_weighed(text)
     stand_in: dict[str, str] = {}
     chosen = _models(m, stand_in)
-    which = which_model_asked(m) and not m.names and "model" not in u.updates
+    which = which_model_asked(m) and not m.names and "model" not in u.updates \
+        and not ("compare_cards" in u.intents and len(u.cards) >= 2)  # '本地跑模型用3090还是4070': the cards compared
     if not (len(formats) >= 2 or len(chosen) >= 2 or which) or not (which or _cue(m)):
         return
     u.ask["weigh"] = {"models": chosen if len(chosen) >= 2 else chosen[:1] or

@@ -1,0 +1,58 @@
+"""Two cards compared ('used 3090 or new 4070 ti super for local llm stuff?', '4060ti 16g 和 二手3090 买哪个跑本地模型'):
+what the comparison is for (u.ask["job"]: local, train or serve; the reply's verdict weighs the figures that job turns
+on) and which cards were said used (u.ask["used"]: their buy price on record is a new card's). The words:
+words/compare_verdict.yaml; the verdict: assistant/verdict.py."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab, word_pattern
+
+# Characters before a card where a 'used' word is looked for.
+USED_WINDOW = 24
+
+
+@cache
+def _jobs() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), str(job)) for p, job in vocab()["compare_verdict"]["jobs"]]
+
+
+def _typed(m: Message) -> str:
+    return unicodedata.normalize("NFKC", m.raw).lower()
+
+
+def buying_choice(m: Message) -> bool:
+    """Whether the message asks which card to buy: the cards named are candidates, not owned ones."""
+    return bool(word_pattern("compare_verdict.buy_choice").search(_typed(m))
+                or word_pattern("compare_verdict.buy_choice").search(m.text))
+
+
+def difference_asked(m: Message) -> bool:
+    """Whether the message asks how two cards differ, beside a job to size: they are compared after the plan."""
+    return bool(word_pattern("difference_asked").search(m.masked) or word_pattern("difference_asked").search(_typed(m)))
+
+
+def compare_job(m: Message) -> str | None:
+    """The job a comparison is for, from the message's words, or None."""
+    for text in (m.masked, _typed(m)):
+        for pattern, job in _jobs():
+            if pattern.search(text):
+                return job
+    return None
+
+
+def read_compare_job(m: Message, u: Understanding) -> None:
+    if "compare_cards" not in u.intents:
+        return
+    job = compare_job(m)
+    used = [gpu_id for start, _end, gpu_id, _n in m.gpus
+            if word_pattern("compare_verdict.used").search(m.text[max(0, start - USED_WINDOW):start])]
+    extra = {**({"job": job} if job else {}), **({"used": list(dict.fromkeys(used))} if used else {})}
+    if extra:
+        u.ask = {**u.ask, **extra}
+    if buying_choice(m):  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned
+        u.updates.pop("owned", None)

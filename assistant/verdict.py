@@ -1,0 +1,196 @@
+"""The verdict that ends a comparison of two cards: which one for the job and why, as typed codes that the writers
+turn into a sentence per language (catalog keys verdict.*).
+
+The job is the one the question states (u.ask["job"]: local, train or serve, read by reading/compare_job.py), else the
+conversation's phase, else the usual one (running a model: memory first). Each job weighs the card figures in its own
+order (JOB_ORDER): the first figure on which the cards differ decides. Where the conversation has a sized workload the
+sized options decide instead: the one that does the job, else the cheaper for it, else the faster. What fits on one card
+of each comes from the fit tool (tools.fit) on a ladder of model sizes, so "memory decides" is said with the models it
+decides. A card said used has its new-card buy price flagged: no used price is on record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Card figures by the names the catalogs use for them.
+FIGURES = {"memory": "memory_gb", "bandwidth": "memory_bandwidth_gbps", "compute": "bf16_tflops"}
+# The order in which a job weighs the figures: running a model wants memory (what fits) then bandwidth (speed of
+# each token); training wants memory then compute; serving many users wants bandwidth then memory.
+JOB_ORDER = {"local": ("memory", "bandwidth", "compute"), "usual": ("memory", "bandwidth", "compute"),
+             "train": ("memory", "compute", "bandwidth"), "serve": ("bandwidth", "memory", "compute")}
+# The conversation's phase as a comparison's job.
+PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": "serve"}
+# A ratio closer to 1 than this is "about the same" (as in assistant.inform).
+SAME = 1.1
+# Models of rising size the fit tool tries on one card of each: what each card holds, by job.
+LADDER = ("qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")
+# The context a serving fit is tried at, and the sequence length the training tool takes by default (its label says it).
+FIT_CONTEXT = 8192
+FIT_SEQ_LEN = 2048
+# The fits tried per job: (fit tool phase, method or precision); local and usual: 4-bit weights on llama.cpp.
+JOB_FITS = {"local": (("serve", "q4_k_m"),), "usual": (("serve", "q4_k_m"),), "serve": (("serve", "int8"),),
+            "train": (("train", "full"), ("train", "lora"), ("train", "qlora"))}
+
+
+def job_of(ctx: Any) -> str:
+    """The job the comparison is for: the question's words, else the conversation's phase, else the usual one."""
+    said = (getattr(ctx.turn, "ask", None) or {}).get("job")
+    return str(said or PHASE_JOB.get(str(ctx.profile.get("phase") or ""), "usual"))
+
+
+def _largest(ctx: Any, gpu_id: str, phase: str, how: str) -> dict[str, Any] | None:
+    """The largest ladder model that fits on one card (fit tool), with its figures; None when none does."""
+    from tools.common import ToolError
+    from tools.fit import FitInput, fit
+
+    best = None
+    for model in LADDER:
+        args: dict[str, Any] = {"model": model, "gpu": gpu_id, "phase": phase, "counts": [1]}
+        if phase == "train":
+            args |= {"method": how, "seq_len": FIT_SEQ_LEN}
+        else:  # 4-bit GGUF runs on llama.cpp; 8-bit on the engine the fit tool picks
+            args |= {"precision": how, "engine": "llama.cpp" if how == "q4_k_m" else None, "context": FIT_CONTEXT}
+        try:
+            r = fit(FitInput(**args))
+        except (ToolError, LookupError, ValueError):
+            continue
+        if ctx.recorder is not None:
+            ctx.recorder("fit", FitInput(**args).model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
+        o = r.options[0]
+        if not o.fits:
+            break
+        best = {"model": r.model, "per_gpu_bytes": o.per_gpu_bytes}
+    return best
+
+
+def fit_lines(ctx: Any, facts: list[dict[str, Any]], job: str) -> tuple[list[str], bool]:
+    """What one card of each holds for the job (the fit tool on LADDER), and whether the two differ."""
+    lines, differ = [], False
+    for phase, how in JOB_FITS[job]:
+        held = [_largest(ctx, f["id"], phase, how) for f in facts]
+        setting = {"context": FIT_CONTEXT} if phase == "serve" else {"seq_len": FIT_SEQ_LEN}
+        ctx.data.setdefault("holds", []).append({"phase": phase, "how": how, **setting,
+                                                 "largest": {f["id"]: h for f, h in zip(facts, held, strict=True)}})
+        cells = [ctx.say("verdict.holds_up_to", card=f["name"], model=h["model"]) if h else
+                 ctx.say("verdict.holds_none", card=f["name"]) for f, h in zip(facts, held, strict=True)]
+        differ |= (held[0] or {}).get("model") != (held[1] or {}).get("model")
+        lines.append("- " + ctx.say("verdict.fit_line", how=ctx.say(f"verdict.fit.{phase}.{how}"),
+                                    cards=ctx.say("verdict.sep").join(cells)))
+    return ([ctx.say("verdict.fit_head"), *lines] if lines else []), differ
+
+
+def _ahead(a: dict[str, Any], b: dict[str, Any], figure: str) -> float:
+    key = FIGURES[figure]
+    return a[key] / b[key] if b[key] else float("inf")
+
+
+def card_verdict(facts: list[dict[str, Any]], job: str) -> dict[str, Any]:
+    """The verdict code for two cards on their figures: the first figure of the job's order on which they differ
+    decides; 'same' when none does (then the cheaper to buy or rent)."""
+    a, b = facts[0], facts[1]
+    for figure in JOB_ORDER[job]:
+        x = _ahead(a, b, figure)
+        if x >= SAME or 1 / x >= SAME:
+            pick, other = (a, b) if x > 1 else (b, a)
+            behind = [f for f in FIGURES if _ahead(other, pick, f) >= SAME]
+            return {"code": "figure", "job": job, "pick": pick["id"], "other": other["id"], "figure": figure,
+                    "behind": behind}
+    return {"code": "same", "job": job, "pick": None, "other": None, "figure": None, "behind": []}
+
+
+def _price(f: dict[str, Any], kind: str) -> float | None:
+    if kind == "buy":
+        return f["buy_price_usd"] or None
+    return (f["rent"] or {}).get("usd_per_gpu_hour_typical")
+
+
+def _cheaper(facts: list[dict[str, Any]], job: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
+    """The kind of price (buy for a local job, else rent; the other when one is missing) and the cheaper and dearer
+    card on it, or None when neither price is on record for both or they cost about the same."""
+    kinds = ("buy", "rent") if job == "local" else ("rent", "buy")
+    for kind in kinds:
+        prices = [_price(f, kind) for f in facts]
+        if all(prices):
+            lo, hi = sorted(zip(prices, facts, strict=True), key=lambda p: p[0] or 0)
+            return (kind, lo[1], hi[1]) if (hi[0] or 0) > SAME * (lo[0] or 0) else None
+    return None
+
+
+def _figure_words(ctx: Any, figure: str, pick: dict[str, Any], other: dict[str, Any]) -> str:
+    key = FIGURES[figure]
+    return ctx.say(f"verdict.why.{figure}", a=f"{pick[key]:,.0f}", b=f"{other[key]:,.0f}")
+
+
+def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: bool) -> str:
+    """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up."""
+    by_id = {f["id"]: f for f in facts}
+    v = card_verdict(facts, job)
+    cheap = _cheaper(facts, job)
+    ctx.data["verdict"] = {**v, "cheaper": cheap[1]["id"] if cheap else None, "price_kind": cheap[0] if cheap else None}
+    head = ctx.say("verdict.head", job=ctx.say(f"verdict.job.{job}"))
+    gap = "" if ctx.lang == "zh" else " "  # between sentences
+    if v["code"] == "same":
+        if cheap:
+            return head + gap + ctx.say("verdict.same_cheaper", card=cheap[1]["name"])
+        return head + gap + ctx.say("verdict.same")
+    pick, other = by_id[v["pick"]], by_id[v["other"]]
+    why = _figure_words(ctx, v["figure"], pick, other)
+    if v["figure"] == "memory" and held_differ:
+        why += ctx.say("verdict.why.holds_more")
+    parts = [head + gap + ctx.say("verdict.pick", card=pick["name"], why=why)]
+    if not v["behind"]:
+        parts.append(ctx.say("verdict.ahead_all"))
+    else:
+        parts.append(ctx.say("verdict.gives_up", other=other["name"],
+                             figures=ctx.say("verdict.and").join(ctx.say(f"verdict.figure.{f}") for f in v["behind"])))
+    if cheap and cheap[1]["id"] == other["id"]:
+        lo, hi = _price(cheap[1], cheap[0]) or 0, _price(cheap[2], cheap[0]) or 0
+        used = cheap[0] == "buy" and pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+        key = "verdict.unless_price.used" if used else f"verdict.unless_price.{cheap[0]}"  # '二手3090': its new price
+        parts.append(ctx.say(key, other=other["name"], card=pick["name"], a=ctx.usd(lo), b=ctx.usd(hi)))
+    return gap.join(parts)
+
+
+def sized_verdict(ctx: Any) -> str | None:
+    """The verdict on the cards sized for the conversation's workload (ctx.data["options"], from
+    assistant.inform._job_lines): the only one that does the job, else the cheaper for it, else the faster."""
+    options = ctx.data.get("options") or []
+    if len(options) < 2:
+        return None
+    working = [o for o in options if o.get("ok")]
+    head = ctx.say("verdict.head", job=ctx.say("verdict.job.yours"))
+    if not working:
+        ctx.data["verdict"] = {"code": "neither"}
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.neither")
+    if len(working) == 1:
+        ctx.data["verdict"] = {"code": "only", "pick": working[0]["gpu"]}
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.only", card=working[0]["gpu_name"])
+    costs = ctx.data.get("usd_per_million_tokens") or {}
+    if len(costs) == 2:
+        (a, cheap), (b, _dear) = sorted((v, g) for g, v in costs.items())
+        if b > SAME * a:
+            name = next(o["gpu_name"] for o in working if o["gpu"] == cheap)
+            ctx.data["verdict"] = {"code": "cheaper", "pick": cheap}
+            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_serve", card=name)
+    runs = [o for o in working if o.get("job_usd")]
+    if len(runs) == 2:
+        lo, hi = sorted(runs, key=lambda o: o["job_usd"])
+        if hi["job_usd"] > SAME * lo["job_usd"]:
+            ctx.data["verdict"] = {"code": "cheaper", "pick": lo["gpu"]}
+            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_run", card=lo["gpu_name"])
+    speed = [o for o in working if o.get("decode_tokens_per_s")] if all(o.get("decode_tokens_per_s") for o in working) \
+        else [o for o in working if o.get("job_hours")]
+    if len(speed) == 2:
+        key = "decode_tokens_per_s" if speed[0].get("decode_tokens_per_s") else "job_hours"
+        fast = max(speed, key=lambda o: o[key]) if key == "decode_tokens_per_s" else min(speed, key=lambda o: o[key])
+        ctx.data["verdict"] = {"code": "faster", "pick": fast["gpu"]}
+        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.faster", card=fast["gpu_name"])
+    return None
+
+
+def used_note(ctx: Any, facts: list[dict[str, Any]]) -> list[str]:
+    """A card said used ('used 3090', '二手3090') whose buy price is shown: that price is a new card's."""
+    used = set((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+    named = [f for f in facts if f["id"] in used and f["buy_price_usd"]]
+    ctx.data["used"] = [f["id"] for f in named]
+    return [ctx.say("verdict.used_price", card=f["name"], price=ctx.usd(f["buy_price_usd"])) for f in named]
