@@ -299,6 +299,8 @@ def describe(slot: str, value: Any, lang: str) -> str:  # noqa: C901 - one short
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
     if slot in ("engine", "engine_app"):
         return say(lang, f"ack.{slot}", value=ENGINE_NAMES.get(str(value), str(value)))
+    if slot == "mixed_precision":
+        return say(lang, f"ack.mixed_precision.{str(bool(value)).lower()}")
     if slot == "framework":
         from knowledge import frameworks
 

@@ -1410,7 +1410,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         if run.gpus > 1 or w.method == "full":  # "为啥全参微调要这么多显存": the whole run's states, and sharding
             from tools.training import training_memory
 
-            whole = training_memory(training_setup(w, 1))
+            whole = training_memory(training_setup(w, 1, run.gpu))
             terms = {t.key: t for t in whole.terms}
             if run.gpus > 1:
                 training = {**training, "one_gpu_total_bytes": whole.per_gpu_total_bytes}
@@ -1571,7 +1571,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
                 model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, pp=mem.pp, batch=mem.batch,
                 context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
     if w.spec.trains and rec.trains_on is not None:
-        run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))
+        run("math.training_memory", "training_memory", training_memory,
+            training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu))
         run("math.training_time", "training_time", training_time,
             training_time_setup(w, rec.trains_on.gpu, rec.trains_on.gpus, rec.trains_on.owned))
     if rec.rent_or_buy:

@@ -193,6 +193,9 @@ class Workload(ToolInput):
                                                              "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
+    mixed_precision: bool | None = Field(None, description="full fine-tuning: False keeps weights, gradients and "
+                                                           "Adam states in BF16 (8 bytes per parameter); None: the "
+                                                           "named framework's, else mixed precision (16)")
     objective: Literal["sft", "dpo", "rl"] = Field("sft", description="fine-tuning objective: sft (supervised), dpo "
                                                                        "(preference pairs) or rl (online RL: GRPO, PPO; "
                                                                        "tools.rl)")
@@ -347,14 +350,21 @@ class LayoutTry(BaseModel):
     reasons: list[str] = []
 
 
-FindingCode = Literal["full_ft_bf16_states_only", "slow_network_training"]
+FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_pure_bf16",
+                      "fp16_amp", "training_across_servers", "slow_network_training"]
 
 
 class Finding(BaseModel):
     """Something the answer must say, as a code with its figures; writers turn it into a sentence per
     language. full_ft_bf16_states_only: full fine-tuning fits only because weights, gradients and
     optimizer states stay in BF16 (no FP32 master copy); values: bf16_bytes and fp32_bytes per GPU
-    (training_memory without and with mixed precision), capacity_bytes, framework. slow_network_training: a
+    (training_memory without and with mixed precision), capacity_bytes, framework. full_ft_mixed_precision: full
+    fine-tuning sized as the usual mixed precision (no framework named), with pure BF16 as the alternative;
+    values: mixed_per_param and bf16_per_param (bytes per parameter of weights, gradients and optimizer
+    states), mixed_bytes and bf16_bytes per GPU. full_ft_pure_bf16: the user asked for pure BF16; the same
+    values, and its risk. fp16_amp: the card has no BF16, so full fine-tuning is sized as FP16 AMP; values:
+    gpu, per_param (bytes per parameter). training_across_servers: a full fine-tune sharded with ZeRO-3 over
+    several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
     run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
     compute_hours, and lora_hours when LoRA on one server's cards does the job instead."""
     code: FindingCode
@@ -743,16 +753,21 @@ def _too_close(hours: float, deadline: float) -> str:
             "for an estimate that can be that far off")
 
 
-def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
+def training_setup(w: Workload, n: int, gpu: Gpu | str | None = None) -> TrainingMemoryInput:
     """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
-    reference copy when not LoRA), several cards shard with FSDP/ZeRO-3."""
+    reference copy when not LoRA), several cards shard with FSDP/ZeRO-3. A card without BF16 (V100,
+    T4) trains in FP16 AMP, which always keeps FP32 master weights (pure FP16 updates do not train)."""
     if w.reinforces:
         return rl_training_setup(w.rl_input(None, n))
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
+    card = find_gpu(gpu) if isinstance(gpu, str) else gpu
+    fp16 = card is not None and not card.native_bf16
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
                                framework=w.framework, optimizer=w.optimizer,
+                               precision="fp16" if fp16 else "bf16",
+                               mixed_precision=True if fp16 and method == "full" else w.mixed_precision,
                                base_precision=QLORA_BASES.get(w.qlora_base) if method == "qlora" else None)
 
 
@@ -766,7 +781,8 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
               if owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
     return TrainingTimeInput(model=w.model, gpu=gpu, gpus=n, method=method, tokens=w.tokens_per_run(model) * (2 if dpo else 1),
                              epochs=w.epochs, region=w.region, reference_forward=dpo, framework=w.framework,
-                             pretraining=w.spec.pretrains, seq_len=w.seq_len, **across)
+                             pretraining=w.spec.pretrains, seq_len=w.seq_len,
+                             precision="bf16" if find_gpu(gpu).native_bf16 else "fp16", **across)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -776,7 +792,8 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         _reinforce(opt, w, gpu, n, warnings, headrooms)
         return
     method: Method = "full" if w.spec.pretrains else w.method
-    tm = training_memory(training_setup(w, n))
+    setup = training_setup(w, n, gpu)
+    tm = training_memory(setup)
     cap = usable_bytes(gpu)
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
@@ -784,12 +801,26 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     if method == "full" and opt.trains:
         # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
         # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
-        setup = training_setup(w, n)
         mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
         if mixed.per_gpu_total_bytes > cap:
             opt.findings.append(Finding(code="full_ft_bf16_states_only", values={
                 "bf16_bytes": tm.per_gpu_total_bytes, "fp32_bytes": mixed.per_gpu_total_bytes, "capacity_bytes": cap,
                 "framework": framework_on(setup.framework, n).name}))
+    if method == "full" and setup.precision == "fp16":
+        opt.findings.append(Finding(code="fp16_amp", values={"gpu": gpu.name,
+                                                             "per_param": f"{tm.state_bytes_per_param:g}"}))
+    servers = -(-n // _server_gpus(w, gpu))
+    if method == "full" and not w.spec.pretrains and servers > 1 and w.network != "slow":
+        opt.findings.append(Finding(code="training_across_servers", values={"gpus": str(n), "servers": str(servers)}))
+    default_mixed = setup.framework is None and setup.mixed_precision is None
+    if method == "full" and setup.precision == "bf16" and (default_mixed or setup.mixed_precision is False):
+        # sized as the usual mixed precision: pure BF16 (the lever) named with its figure and its risk; or
+        # pure BF16 as asked, with the mixed-precision figure beside it
+        pure = training_memory(setup.model_copy(update={"mixed_precision": False}))
+        mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
+        opt.findings.append(Finding(code="full_ft_mixed_precision" if default_mixed else "full_ft_pure_bf16", values={
+            "mixed_per_param": f"{mixed.state_bytes_per_param:g}", "bf16_per_param": f"{pure.state_bytes_per_param:g}",
+            "mixed_bytes": mixed.per_gpu_total_bytes, "bf16_bytes": pure.per_gpu_total_bytes}))
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
@@ -808,6 +839,8 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             "servers": str(timing.servers), "gbit": f"{timing.network_gbit_per_s:g}",
             "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
+    if any(f.code == "fp16_amp" for f in opt.findings):  # the finding says it, with the bytes per parameter
+        tt.warnings = [x for x in tt.warnings if "sized as FP16 mixed precision" not in x]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
