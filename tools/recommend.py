@@ -798,7 +798,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
-    if method == "full" and opt.trains:
+    if method == "full" and opt.trains and setup.mixed_precision is None:
         # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
         # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
         mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
@@ -1663,6 +1663,13 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if w.spec.trains and w.method == "full" and w.optimizer is None:
         # still every weight trained: AdamW's two moments in 8 bits (bitsandbytes) instead of 16
         tries.append(("adamw-8bit", {"optimizer": "adamw-8bit"}))
+    if (w.spec.trains and w.method == "full" and w.mixed_precision is None
+            and (w.framework is None or find_framework(w.framework).master_weights_fp32)
+            and all(_owned_card(text)[0].native_bf16 for text in w.owned)):
+        # every weight still trained, no FP32 master copy (8 bytes a parameter, then 6 with 8-bit AdamW)
+        tries.append(("pure-bf16", {"mixed_precision": False}))
+        if w.optimizer is None:
+            tries.append(("pure-bf16-adamw-8bit", {"mixed_precision": False, "optimizer": "adamw-8bit"}))
     if w.spec.trains and w.method == "qlora" and w.qlora_base == 8:
         tries.append(("qlora_base=4", {"qlora_base": 4}))  # the usual NF4 base: half the base's memory
     if w.spec.trains and not w.spec.pretrains:
@@ -1829,8 +1836,13 @@ def _apart(w: Workload, best: Option | None):
 # the answer uses the cards they have, with the change said, instead of renting or buying.
 LEVER_SLOTS = {"int4": "precision", **dict.fromkeys(HOME_FORMATS, "precision"), "context": "context"}
 # Levers on something the conversation never sets (so never stated): taken on your own cards as the
-# others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
-FREE_LEVERS: dict[str, dict[str, Any]] = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
+# others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for, and so does
+# pure BF16 (no FP32 master copy) when the user said nothing of the precision: the answer says its risk.
+FREE_LEVERS: dict[str, dict[str, Any]] = {
+    "adamw-8bit": {"optimizer": "adamw-8bit"},
+    "pure-bf16": {"mixed_precision": False},
+    "pure-bf16-adamw-8bit": {"mixed_precision": False, "optimizer": "adamw-8bit"},
+}
 
 
 def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
