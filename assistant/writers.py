@@ -1036,7 +1036,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             cost = say(lang, "levers.month", usd=cash(o.usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
-        if lever.change == "adamw-8bit" and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
+        if lever.change in ("adamw-8bit", "pure-bf16-adamw-8bit") and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
             lines[-1] += say(lang, "levers.margin_memory", used=gb(o.train_per_gpu_bytes), capacity=gb(o.capacity_bytes))
             lines.append("- " + say(lang, "levers.zero_offload", option=gpu_words(o)))
     return lines + [""]

@@ -1744,19 +1744,30 @@ MARGIN_SHARE = 0.15
 
 
 def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
-    """The cards the user named for a full fine-tune, short of memory by a few percent: the same cards with
-    8-bit AdamW, when that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
+    """The cards the user named for a full fine-tune, short of memory by a few percent in pure BF16: the same
+    cards with 8-bit AdamW, then (when the user said nothing of the precision) pure BF16 with or without it,
+    the first that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
     if not (w.spec.trains and not w.spec.pretrains and w.method == "full" and w.optimizer is None and w.candidates):
         return []
     pinned = [parse_owned(n) for n in w.candidates if re.match(r"\s*\d", n)]
+    free = w.mixed_precision is None and (w.framework is None or find_framework(w.framework).master_weights_fp32)
+    tries = [("adamw-8bit", {"optimizer": "adamw-8bit"})] + ([
+        ("pure-bf16", {"mixed_precision": False}),
+        ("pure-bf16-adamw-8bit", {"mixed_precision": False, "optimizer": "adamw-8bit"})] if free else [])
     for o in options:
-        short = o.trains is False and o.train_per_gpu_bytes and o.capacity_bytes \
-            and o.train_per_gpu_bytes <= o.capacity_bytes * (1 + MARGIN_SHARE)
-        if not short or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
+        if o.trains is not False or not o.train_per_gpu_bytes or not o.capacity_bytes \
+                or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
             continue
-        tried = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), find_gpu(o.gpu), o.gpus)
-        if tried is not None and tried.trains:
-            return [Lever(change="adamw-8bit", option=tried)]
+        gpu = find_gpu(o.gpu)
+        pure = evaluate(w.model_copy(update={"mixed_precision": False}), gpu, o.gpus) if free and gpu.native_bf16 else o
+        if ((pure.train_per_gpu_bytes if pure else None) or o.train_per_gpu_bytes) > o.capacity_bytes * (1 + MARGIN_SHARE):
+            continue  # not short by a few percent even in pure BF16
+        for change, fields in tries:
+            if "mixed_precision" in fields and not gpu.native_bf16:
+                continue
+            tried = evaluate(w.model_copy(update=fields), gpu, o.gpus)
+            if tried is not None and tried.trains:
+                return [Lever(change=change, option=tried)]
     return []
 
 
