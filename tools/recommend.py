@@ -1751,7 +1751,7 @@ def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
         return []
     pinned = [parse_owned(n) for n in w.candidates if re.match(r"\s*\d", n)]
     free = w.mixed_precision is None and (w.framework is None or find_framework(w.framework).master_weights_fp32)
-    tries = [("adamw-8bit", {"optimizer": "adamw-8bit"})] + ([
+    tries: list[tuple[str, dict[str, Any]]] = [("adamw-8bit", {"optimizer": "adamw-8bit"})] + ([
         ("pure-bf16", {"mixed_precision": False}),
         ("pure-bf16-adamw-8bit", {"mixed_precision": False, "optimizer": "adamw-8bit"})] if free else [])
     for o in options:
