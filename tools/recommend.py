@@ -350,7 +350,8 @@ class LayoutTry(BaseModel):
     reasons: list[str] = []
 
 
-FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_pure_bf16",
+FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
+                      "full_ft_pure_bf16",
                       "fp16_amp", "training_across_servers", "slow_network_training"]
 
 
@@ -361,7 +362,7 @@ class Finding(BaseModel):
     (training_memory without and with mixed precision), capacity_bytes, framework. full_ft_mixed_precision: full
     fine-tuning sized as the usual mixed precision (no framework named), with pure BF16 as the alternative;
     values: mixed_per_param and bf16_per_param (bytes per parameter of weights, gradients and optimizer
-    states), mixed_bytes and bf16_bytes per GPU. full_ft_pure_bf16: the user asked for pure BF16; the same
+    states), mixed_bytes and bf16_bytes per GPU (_8bit: the same with 8-bit AdamW). full_ft_pure_bf16: the user asked for pure BF16; the same
     values, and its risk. fp16_amp: the card has no BF16, so full fine-tuning is sized as FP16 AMP; values:
     gpu, per_param (bytes per parameter). training_across_servers: a full fine-tune sharded with ZeRO-3 over
     several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
@@ -818,7 +819,10 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         # pure BF16 as asked, with the mixed-precision figure beside it
         pure = training_memory(setup.model_copy(update={"mixed_precision": False}))
         mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
-        opt.findings.append(Finding(code="full_ft_mixed_precision" if default_mixed else "full_ft_pure_bf16", values={
+        code: FindingCode = "full_ft_pure_bf16" if not default_mixed else (
+            "full_ft_mixed_precision_8bit" if setup.optimizer in ("adamw-8bit", "paged-adamw-8bit")
+            else "full_ft_mixed_precision")
+        opt.findings.append(Finding(code=code, values={
             "mixed_per_param": f"{mixed.state_bytes_per_param:g}", "bf16_per_param": f"{pure.state_bytes_per_param:g}",
             "mixed_bytes": mixed.per_gpu_total_bytes, "bf16_bytes": pure.per_gpu_total_bytes}))
     if gpu.stack == "metal" and method == "full":
