@@ -844,7 +844,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
     if any(f.code == "fp16_amp" for f in opt.findings):  # the finding says it, with the bytes per parameter
-        tt.warnings = [x for x in tt.warnings if "sized as FP16 mixed precision" not in x]
+        tt.warnings = [x for x in tt.warnings if "sized as fp16 mixed precision" not in x]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)

@@ -198,8 +198,8 @@ def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
         warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink switch between "
                         "them, less memory")
     if inp.precision == "fp16" and not gpu.native_bf16:
-        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): sized as FP16 mixed precision "
-                        "with loss scaling (FP32 master weights and Adam states), at its FP16 rate")
+        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): sized as fp16 mixed precision "
+                        "(AMP, with loss scaling) instead of bf16, at its FP16 rate")
     if inp.precision == "bf16" and not gpu.native_bf16:
         warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): train in fp16 mixed precision "
                         "(with loss scaling) or fp32 instead of bf16; the time uses its FP16 rate")
