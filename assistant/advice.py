@@ -198,7 +198,8 @@ def _one_card(answer: Answer, recorder: Recorder | None) -> None:
     best, w = rec.best, rec.workload
     if not best or not w.spec.trains or w.spec.pretrains or best.gpus == 1 or best.owned:
         return
-    inp = FitInput(model=w.model, gpu=best.gpu, phase="train", counts=[1], method=w.method, seq_len=w.seq_len)
+    inp = FitInput(model=w.model, gpu=best.gpu, phase="train", counts=[1], method=w.method, seq_len=w.seq_len,
+                   framework=w.framework, mixed_precision=w.mixed_precision)
     result = _call(recorder, "fit", inp.model_dump(mode="json"), lambda: fit(inp))
     if result.remedies:
         answer.one_card = result
@@ -231,7 +232,7 @@ def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
         answer.serving_memory = _call(recorder, "inference_memory", inp.model_dump(mode="json"),
                                       lambda: inference_memory(inp)).model_dump(mode="json")
     if w.spec.trains and rec.trains_on is not None:
-        tin = training_setup(w, rec.trains_on.gpus)
+        tin = training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu)
         answer.training_memory = _call(recorder, "training_memory", tin.model_dump(mode="json"),
                                        lambda: training_memory(tin)).model_dump(mode="json")
 

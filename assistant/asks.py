@@ -74,7 +74,7 @@ def _training_need(ctx: Any, rec: Any, run: Option, gpu: Gpu) -> str:
     if run.gpus == 1:
         ctx.data["training"] = {"gpus": 1}
         return ctx.say("asks.need.train_one")
-    tm = training_memory(training_setup(w, run.gpus))
+    tm = training_memory(training_setup(w, run.gpus, run.gpu))
     ctx.data["training"] = {"gpus": run.gpus, "method": method, "trainable": tm.trainable_params}
     if method in ("lora", "qlora"):
         sharded = next((t.value for t in tm.terms if t.key == "gradient_bytes"), tm.trainable_params * 4)

@@ -306,6 +306,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
     if slot in ("engine", "engine_app"):
         return say(lang, f"ack.{slot}", value=ENGINE_NAMES.get(str(value), str(value)))
+    if slot == "mixed_precision":
+        return say(lang, f"ack.mixed_precision.{str(bool(value)).lower()}")
     if slot == "framework":
         from knowledge import frameworks
 

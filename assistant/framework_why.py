@@ -28,8 +28,9 @@ def framework_why(ctx: Any) -> str:
         return ctx.say("fup.fw.already", framework=asked.name)
     rows: list[dict[str, Any]] = []
     for fw in (now, asked):
-        with_fw = w.model_copy(update={"framework": fw.id})
-        mem = _call(ctx, "training_memory", training_memory, training_setup(with_fw, run.gpus))
+        # the plan as answered (with no framework named, full fine-tuning is sized in mixed precision), then the asked
+        with_fw = w if fw is now else w.model_copy(update={"framework": fw.id})
+        mem = _call(ctx, "training_memory", training_memory, training_setup(with_fw, run.gpus, run.gpu))
         t = _call(ctx, "training_time", training_time, training_time_setup(with_fw, run.gpu, run.gpus, run.owned))
         rows.append({"framework": fw.id, "per_gpu_bytes": mem.per_gpu_total_bytes, "hours": t.hours})
     ctx.data["framework_why"] = {"plan": True, "framework": asked.id, "gpu": run.gpu, "gpus": run.gpus, "rows": rows}

@@ -32,6 +32,7 @@ class Profile(BaseModel):
     rl_samples: int | None = Field(None, ge=2, le=1024)  # completions per prompt, the group ("8 rollouts each")
     rl_completion_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per completion
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
+    mixed_precision: bool | None = None  # full fine-tuning: False "pure bf16" (8 B/param), True mixed (16 B/param)
     engine: Literal["vllm", "sglang", "llama.cpp"] | None = None  # the serving engine named
     engine_app: Literal["ollama", "lm-studio"] | None = None  # an app named that runs llama.cpp ("with ollama")
     qlora_base: Literal[8, 4, 2] | None = None  # bits of QLoRA's frozen base ("qlora with an 8-bit base")

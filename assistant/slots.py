@@ -269,6 +269,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
     Slot("framework", None, matters=trains),
+    Slot("mixed_precision", None, matters=trains),  # None: the framework's, else mixed precision (tools.training)
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
     Slot("engine_app", None, matters=runs_inference),  # "with ollama": named in the reply, sized as llama.cpp
     Slot("qlora_base", None, matters=trains),  # None: NF4, QLoRA's usual 4-bit base  # None: HF Trainer's defaults (tools.training says so)

@@ -1084,7 +1084,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             cost = say(lang, "levers.month", usd=cash(o.usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
-        if lever.change == "adamw-8bit" and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
+        if lever.change in ("adamw-8bit", "pure-bf16-adamw-8bit") and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
             lines[-1] += say(lang, "levers.margin_memory", used=gb(o.train_per_gpu_bytes), capacity=gb(o.capacity_bytes))
             lines.append("- " + say(lang, "levers.zero_offload", option=gpu_words(o)))
     return lines + [""]
@@ -1458,7 +1458,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
         if run.gpus > 1 or w.method == "full":  # "为啥全参微调要这么多显存": the whole run's states, and sharding
             from tools.training import training_memory
 
-            whole = training_memory(training_setup(w, 1))
+            whole = training_memory(training_setup(w, 1, run.gpu))
             terms = {t.key: t for t in whole.terms}
             if run.gpus > 1:
                 training = {**training, "one_gpu_total_bytes": whole.per_gpu_total_bytes}
@@ -1619,7 +1619,8 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
                 model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, pp=mem.pp, batch=mem.batch,
                 context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
     if w.spec.trains and rec.trains_on is not None:
-        run("math.training_memory", "training_memory", training_memory, training_setup(w, rec.trains_on.gpus))
+        run("math.training_memory", "training_memory", training_memory,
+            training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu))
         run("math.training_time", "training_time", training_time,
             training_time_setup(w, rec.trains_on.gpu, rec.trains_on.gpus, rec.trains_on.owned))
     if rec.rent_or_buy:

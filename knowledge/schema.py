@@ -484,6 +484,10 @@ class FrameworkPreset(Record):
     master_weights_fp32: bool = Field(
         description="full fine-tuning keeps FP32 trainable weights with FP32 gradients and optimizer states"
     )
+    fp32_gradients: bool = Field(
+        default=False, description="with FP32 master weights, the gradients are FP32 too (DeepSpeed's ZeRO "
+                                   "optimizer partition, an FP32 trainable copy); else 16-bit"
+    )
     optimizer_full: TrainingOptimizer
     optimizer_adapters: TrainingOptimizer
     optimizer_in_backward: bool = Field(

@@ -118,9 +118,11 @@ def test_chosen_fields_override_the_preset():
 
 
 def test_zero_offload_moves_gradients_too():
-    r = train(method="full", gpus=4, zero=2, cpu_offload=True)
+    r = train(method="full", gpus=4, zero=2, cpu_offload=True, mixed_precision=False)
     assert r.gradient_bytes == 0 and r.optimizer_bytes == 0
     assert r.cpu_bytes == pytest.approx(2 * P / 4 + 4 * P / 4)  # BF16 gradient and moment shards
+    mixed = train(method="full", gpus=4, zero=2, cpu_offload=True)  # BF16 gradients, FP32 master and moments
+    assert mixed.cpu_bytes == pytest.approx(2 * P / 4 + 12 * P / 4)
 
 
 @settings(max_examples=40, deadline=None)

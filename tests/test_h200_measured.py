@@ -38,8 +38,10 @@ def _speed(r: dict[str, str]) -> tuple[float, float, float]:
 
 
 def _memory(r: dict[str, str]):
+    # the runs loaded the model in bf16 under HF Trainer-style torch AdamW: pure BF16 (8 bytes per parameter),
+    # the hf-trainer preset, not the mixed-precision default of an unnamed full fine-tune
     return training_memory(TrainingMemoryInput(model=r["model"], method=r["method"], seq_len=int(r["seq_len"]),
-                                               batch=int(r["batch"]),
+                                               batch=int(r["batch"]), framework="hf-trainer",
                                                gradient_checkpointing=r["grad_checkpointing"] == "True"))
 
 
@@ -78,5 +80,6 @@ def test_full_fine_tune_of_8b_is_over_estimated_by_a_known_margin():
     """Weights, gradients and bf16 AdamW moments are 65.6 GB; the allocator peaked at 67.8 GB, so the
     activations and overhead the model adds (9.9 GB) overlap the gradients more than it assumes."""
     row = next(r for r in ROWS if r["run"] == "full-q8-2k-b1")
+    assert _memory(row).state_bytes_per_param == 8  # the preset the run matches: pure BF16
     predicted = _memory(row).per_gpu_total_bytes / 1e9
     assert predicted / float(row["peak_reserved_gb"]) == pytest.approx(1.11, abs=0.02)

@@ -107,9 +107,10 @@ def test_full_fine_tune_short_by_a_few_percent_gets_a_way_on_the_same_cards(lang
     rec = payload(reply)["results"]["recommend"]
     asked = [o for o in rec["options"] if o["gpu"] == "h100-sxm" and o["gpus"] == 8]
     assert asked and asked[0]["trains"] is False
-    assert asked[0]["train_per_gpu_bytes"] <= asked[0]["capacity_bytes"] * 1.05  # short by a few percent only
+    # mixed precision (the default, 16 B/param) is far over; pure BF16 is short by a few percent only
+    assert round(asked[0]["train_per_gpu_bytes"] / GB, 1) == 163.2
     [lever] = rec["levers"]
-    assert lever["change"] == "adamw-8bit" and lever["option"]["gpus"] == 8 and lever["option"]["trains"]
+    assert lever["change"] == "pure-bf16-adamw-8bit" and lever["option"]["gpus"] == 8 and lever["option"]["trains"]
     assert round(lever["option"]["train_per_gpu_bytes"] / GB, 1) == 67.9
     assert "offload_optimizer: cpu" in reply.content and "ZeRO-3" in reply.content
     assert ("67.9 of 85.0 GB per GPU" if lang == "en" else "每张 GPU 占用 67.9 GB") in reply.content

@@ -35,26 +35,38 @@ def _state_bytes_per_param(r) -> float:
     return (r.weights_bytes + r.gradient_bytes + r.optimizer_bytes) / P
 
 
-def test_full_fine_tuning_at_bf16_stores_bf16_weights_gradients_and_moments():
-    # Changed with the framework presets: "bf16" means what users mean. The default preset (HF
-    # Trainer) keeps the weights in bf16 and torch's AdamW makes its moments with zeros_like(param):
-    # 2 (weights) + 2 (grads) + 4 (two BF16 moments) = 8 bytes per parameter. It was 16 before,
-    # when FP32 master weights were silently assumed.
+def test_full_fine_tuning_unnamed_is_mixed_precision_16_bytes_per_parameter():
+    # With no framework named, the usual recipe (ZeRO / FSDP mixed precision, LLaMA-Factory full SFT):
+    # 2 (BF16 weights) + 2 (BF16 gradients) + 4 (FP32 master) + 8 (two FP32 moments) = 16, stated.
     r = train(method="full")
+    assert r.framework == "hf-trainer"
+    assert r.weights_bytes == pytest.approx(2 * P)
+    assert r.gradient_bytes == pytest.approx(2 * P)
+    assert r.optimizer_bytes == pytest.approx((4 + 8) * P)
+    assert _state_bytes_per_param(r) == pytest.approx(16) == r.state_bytes_per_param
+    assert any("mixed precision, 16 bytes per parameter" in a for a in r.assumptions)
+
+
+def test_full_fine_tuning_with_hf_trainer_stores_bf16_weights_gradients_and_moments():
+    # The HF Trainer preset, named: the weights stay in bf16 and torch's AdamW makes its moments with
+    # zeros_like(param): 2 (weights) + 2 (grads) + 4 (two BF16 moments) = 8 bytes per parameter.
+    r = train(method="full", framework="hf-trainer")
     assert r.framework == "hf-trainer"
     assert r.weights_bytes == pytest.approx(2 * P)
     assert r.gradient_bytes == pytest.approx(2 * P)
     assert r.optimizer_bytes == pytest.approx(4 * P)
     assert _state_bytes_per_param(r) == pytest.approx(8)
     assert r.trainable_params == pytest.approx(P)
-    assert any("HF Trainer / TRL (the default" in a for a in r.assumptions)
+    assert any("HF Trainer / TRL - adamw" in a for a in r.assumptions)
     assert _state_bytes_per_param(train(method="full", mixed_precision=False)) == pytest.approx(8)
 
 
-def test_fp32_master_weights_are_an_explicit_choice_of_18_bytes_per_parameter():
+def test_fp32_master_weights_with_fp32_gradients_are_18_bytes_per_parameter():
+    # mixed precision asked of HF Trainer: 16-bit gradients, 16 bytes per parameter
+    assert _state_bytes_per_param(train(method="full", framework="hf-trainer", mixed_precision=True)) == pytest.approx(16)
     # 2 (BF16 working copy) + 4 (FP32 gradients: AMP's FP32 parameters, DeepSpeed's FP32 gradient
     # partition) + 4 (FP32 master) + 8 (two FP32 moments) = 18 (LLaMA-Factory's table says 18x too)
-    r = train(method="full", mixed_precision=True)
+    r = train(method="full", framework="deepspeed")
     assert r.gradient_bytes == pytest.approx(4 * P)
     assert r.optimizer_bytes == pytest.approx((4 + 8) * P)
     assert _state_bytes_per_param(r) == pytest.approx(18)
@@ -64,15 +76,16 @@ def test_fp32_master_weights_are_an_explicit_choice_of_18_bytes_per_parameter():
 
 
 def test_8bit_adamw_keeps_one_byte_per_moment():
-    # mixed: 2 + 4 + (4 master + 2 moments) = 12; BF16: 2 + 2 + 2 = 6
-    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit", mixed_precision=True)) == pytest.approx(12)
-    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit")) == pytest.approx(6)
+    # mixed: 2 + 2 + (4 master + 2 moments) = 10 (DeepSpeed's FP32 gradients: 12); BF16: 2 + 2 + 2 = 6
+    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit")) == pytest.approx(10)
+    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit", framework="deepspeed")) == pytest.approx(12)
+    assert _state_bytes_per_param(train(method="full", optimizer="adamw-8bit", mixed_precision=False)) == pytest.approx(6)
 
 
 def test_sgd_with_momentum_keeps_one_state():
-    # mixed: 2 + 4 + (4 master + 4 momentum) = 14; BF16: 2 + 2 + 2 = 6
-    assert _state_bytes_per_param(train(method="full", optimizer="sgd", mixed_precision=True)) == pytest.approx(14)
-    assert _state_bytes_per_param(train(method="full", optimizer="sgd")) == pytest.approx(6)
+    # mixed: 2 + 2 + (4 master + 4 momentum) = 12; BF16: 2 + 2 + 2 = 6
+    assert _state_bytes_per_param(train(method="full", optimizer="sgd")) == pytest.approx(12)
+    assert _state_bytes_per_param(train(method="full", optimizer="sgd", mixed_precision=False)) == pytest.approx(6)
 
 
 def test_full_fine_tuning_activations_and_overhead_by_hand():
@@ -81,8 +94,8 @@ def test_full_fine_tuning_activations_and_overhead_by_hand():
     #   one layer:   2048 x 2 x (6 x 4096 + 2 x 1024 + 4 x 14336) =   343,932,928
     #   logits:      2048 x 128256 x 8 bytes                     = 2,101,346,304
     #   total                                                    = 2,982,150,144
-    # overhead: 1 GB + 8% of (8 x P + activations); 8 bytes per parameter since bf16 means bf16 (was 16)
-    r = train(method="full")
+    # overhead: 1 GB + 8% of (8 x P + activations); 8 bytes per parameter: the HF Trainer preset, pure bf16
+    r = train(method="full", framework="hf-trainer")
     tokens = 2048
     one_layer = tokens * 2 * (6 * HIDDEN + 2 * KV_WIDTH + 4 * INTER)
     act = tokens * 2 * HIDDEN * LAYERS + one_layer + tokens * VOCAB * 8
@@ -181,13 +194,14 @@ def test_training_in_a_quantized_compute_format_is_rejected():
 # --- the guide's 80 GB rule of thumb vs the arithmetic --------------------------------------------
 
 def test_full_fine_tuning_of_14b_does_not_fit_one_80gb_card():
-    # bf16 weights, gradients and AdamW moments: 14.7e9 x 8 bytes = 118 GB alone, vs 79.2 GiB usable
-    # (with FP32 master weights, 18 bytes: 265 GB)
+    # pure bf16 weights, gradients and AdamW moments: 14.7e9 x 8 bytes = 118 GB alone, vs 79.2 GiB usable
+    # (the default mixed precision, 16 bytes: 235 GB)
     capacity = usable_bytes(find_gpu("a100-80gb-sxm"))
-    r = train(model="qwen2.5-14b", method="full")
+    r = train(model="qwen2.5-14b", method="full", mixed_precision=False)
     assert r.weights_bytes + r.gradient_bytes + r.optimizer_bytes == pytest.approx(14.7e9 * 8)
     assert r.per_gpu_total_bytes > 1.5 * capacity
-    mixed = train(model="qwen2.5-14b", method="full", mixed_precision=True)
+    mixed = train(model="qwen2.5-14b", method="full")
+    assert mixed.weights_bytes + mixed.gradient_bytes + mixed.optimizer_bytes == pytest.approx(14.7e9 * 16)
     assert mixed.per_gpu_total_bytes > 3 * capacity
     # the guide says 80 GB cards do full fine-tuning of 7B-14B only with sharding or offload
     row = next(row for row in rules().capability_table if row.memory_gb == 80)
@@ -197,7 +211,9 @@ def test_full_fine_tuning_of_14b_does_not_fit_one_80gb_card():
 def test_fit_lists_remedies_for_full_fine_tuning_of_14b():
     f = fit(FitInput(model="qwen2.5-14b", gpu="a100-80gb-sxm", phase="train", method="full"))
     assert f.options[0].gpus == 1 and f.options[0].fits is False
-    assert f.smallest_fit == 2  # ZeRO-3 over 2 GPUs (4 while FP32 master weights were assumed)
+    assert f.smallest_fit == 4  # ZeRO-3 over 4 GPUs in the default mixed precision (2 in pure BF16)
+    pure = fit(FitInput(model="qwen2.5-14b", gpu="a100-80gb-sxm", phase="train", method="full", mixed_precision=False))
+    assert pure.smallest_fit == 2
     remedies = {r.change: r for r in f.remedies}
     assert any(r.fits for r in f.remedies)
     assert remedies["8-bit AdamW"].fits is False
@@ -224,9 +240,9 @@ def test_zero_stages_are_monotone_on_four_gpus():
 
 
 def test_zero_stages_shard_what_they_promise():
-    # 4 GPUs, FP32 master weights: ZeRO-1 splits the 12 bytes/param of optimizer states, ZeRO-2 also
+    # 4 GPUs, DeepSpeed's FP32 master weights and FP32 gradients: ZeRO-1 splits the 12 bytes/param of optimizer states, ZeRO-2 also
     # the 4 of FP32 gradients, ZeRO-3 also the 2 of weights, plus two gathered layers: 2 x (2 P / 32)
-    z1, z2, z3 = (train(method="full", gpus=4, zero=z, mixed_precision=True) for z in (1, 2, 3))
+    z1, z2, z3 = (train(method="full", gpus=4, zero=z, framework="deepspeed") for z in (1, 2, 3))
     assert z1.optimizer_bytes == pytest.approx(12 * P / 4)
     assert z1.gradient_bytes == pytest.approx(4 * P)
     assert z2.gradient_bytes == pytest.approx(4 * P / 4)
@@ -244,7 +260,7 @@ def test_cpu_offload_moves_optimizer_states_to_cpu():
     r = train(method="full", cpu_offload=True, mixed_precision=True)
     assert r.optimizer_bytes == 0
     assert r.cpu_bytes == pytest.approx(12 * P)
-    assert train(method="full", cpu_offload=True).cpu_bytes == pytest.approx(4 * P)  # two BF16 moments
+    assert train(method="full", cpu_offload=True, mixed_precision=False).cpu_bytes == pytest.approx(4 * P)  # two BF16 moments
     assert r.weights_bytes == pytest.approx(2 * P)  # weights stay without ZeRO-3
 
 
@@ -252,7 +268,7 @@ def test_cpu_offload_with_zero3_also_moves_weight_shards():
     # per GPU on CPU: 12 P / 4 (optimizer) + 4 P / 4 (FP32 gradient shard: ZeRO-Offload and FSDP
     # CPUOffload move gradients too, added with the presets) + 2 P / 4 (weights) = 4.5 P; on GPU only
     # 2 gathered layers
-    r = train(method="full", cpu_offload=True, zero=3, gpus=4, mixed_precision=True)
+    r = train(method="full", cpu_offload=True, zero=3, gpus=4, framework="deepspeed")
     assert r.cpu_bytes == pytest.approx(4.5 * P)
     assert r.optimizer_bytes == 0
     assert r.gradient_bytes == 0

@@ -41,6 +41,11 @@ class FitInput(ToolInput):
     # training
     method: Method = Field("lora", description="train: " + METHOD_HELP)
     optimizer: Optimizer = Field("adamw", description="train: optimizer (adamw, adamw-8bit, paged-adamw-8bit, sgd)")
+    framework: str | None = Field(None, description="train: fine-tuning framework whose defaults apply "
+                                                    "(tools.training presets)")
+    mixed_precision: bool | None = Field(None, description="train, full: FP32 master weights and Adam states "
+                                                           "(16 bytes per parameter); False: pure BF16 (8); None: "
+                                                           "the framework's, else mixed precision")
     seq_len: int = Field(2048, gt=0, description="train: " + SEQ_LEN_HELP)
     micro_batch: int = Field(1, gt=0, description="train: sequences per GPU per step")
     gradient_checkpointing: bool = Field(True, description="train: recompute activations in backward")
@@ -83,7 +88,8 @@ def _serve(inp: FitInput, n: int):
 def _train(inp: FitInput, n: int, **changes):
     args = dict(model=inp.model, method=inp.method, optimizer=inp.optimizer, seq_len=inp.seq_len,
                 batch=inp.micro_batch, gradient_checkpointing=inp.gradient_checkpointing, gpus=n,
-                zero=3 if n > 1 and inp.method == "full" else 0)
+                zero=3 if n > 1 and inp.method == "full" else 0, framework=inp.framework,
+                mixed_precision=inp.mixed_precision)
     args.update(changes)
     return training_memory(TrainingMemoryInput(**args))
 
@@ -132,10 +138,14 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
     """What would let a training run fit on one card: the arithmetic behind rules of thumb such as
     "80 GB is enough to fully fine-tune 14B", which hold only with some of these changes."""
     tries: list[tuple[str, dict]] = []
+    bf16 = find_gpu(inp.gpu).native_bf16  # pure BF16 is no lever on a card without BF16 (V100, T4)
     if inp.method == "full":
         tries += [
             ("8-bit AdamW", {"optimizer": "adamw-8bit"}),
-            ("pure BF16 with 8-bit AdamW (no FP32 master weights)", {"optimizer": "adamw-8bit", "mixed_precision": False}),
+            *([("pure BF16 (no FP32 master weights)", {"mixed_precision": False})]
+              if inp.mixed_precision is not False and bf16 else []),
+            *([("pure BF16 with 8-bit AdamW (no FP32 master weights)",
+                {"optimizer": "adamw-8bit", "mixed_precision": False})] if bf16 else []),
             ("optimizer states offloaded to CPU memory", {"cpu_offload": True}),
             ("LoRA instead of full fine-tuning", {"method": "lora"}),
         ]

@@ -198,6 +198,9 @@ class Workload(ToolInput):
                                                              "llama.cpp; None: 16-bit (8-bit tried on your own cards)")
     framework: str | None = Field(None, description="fine-tuning framework whose defaults size the run "
                                                     "(tools.training presets); default hf-trainer")
+    mixed_precision: bool | None = Field(None, description="full fine-tuning: False keeps weights, gradients and "
+                                                           "Adam states in BF16 (8 bytes per parameter); None: the "
+                                                           "named framework's, else mixed precision (16)")
     objective: Literal["sft", "dpo", "rl"] = Field("sft", description="fine-tuning objective: sft (supervised), dpo "
                                                                        "(preference pairs) or rl (online RL: GRPO, PPO; "
                                                                        "tools.rl)")
@@ -352,14 +355,22 @@ class LayoutTry(BaseModel):
     reasons: list[str] = []
 
 
-FindingCode = Literal["full_ft_bf16_states_only", "slow_network_training"]
+FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
+                      "full_ft_pure_bf16",
+                      "fp16_amp", "training_across_servers", "slow_network_training"]
 
 
 class Finding(BaseModel):
     """Something the answer must say, as a code with its figures; writers turn it into a sentence per
     language. full_ft_bf16_states_only: full fine-tuning fits only because weights, gradients and
     optimizer states stay in BF16 (no FP32 master copy); values: bf16_bytes and fp32_bytes per GPU
-    (training_memory without and with mixed precision), capacity_bytes, framework. slow_network_training: a
+    (training_memory without and with mixed precision), capacity_bytes, framework. full_ft_mixed_precision: full
+    fine-tuning sized as the usual mixed precision (no framework named), with pure BF16 as the alternative;
+    values: mixed_per_param and bf16_per_param (bytes per parameter of weights, gradients and optimizer
+    states), mixed_bytes and bf16_bytes per GPU (_8bit: the same with 8-bit AdamW). full_ft_pure_bf16: the user asked for pure BF16; the same
+    values, and its risk. fp16_amp: the card has no BF16, so full fine-tuning is sized as FP16 AMP; values:
+    gpu, per_param (bytes per parameter). training_across_servers: a full fine-tune sharded with ZeRO-3 over
+    several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
     run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
     compute_hours, and lora_hours when LoRA on one server's cards does the job instead."""
     code: FindingCode
@@ -760,16 +771,21 @@ def _too_close(hours: float, deadline: float) -> str:
             "for an estimate that can be that far off")
 
 
-def training_setup(w: Workload, n: int) -> TrainingMemoryInput:
+def training_setup(w: Workload, n: int, gpu: Gpu | str | None = None) -> TrainingMemoryInput:
     """How a run is laid out on n cards: pretraining trains everything, DPO scores pairs (and keeps a
-    reference copy when not LoRA), several cards shard with FSDP/ZeRO-3."""
+    reference copy when not LoRA), several cards shard with FSDP/ZeRO-3. A card without BF16 (V100,
+    T4) trains in FP16 AMP, which always keeps FP32 master weights (pure FP16 updates do not train)."""
     if w.reinforces:
         return rl_training_setup(w.rl_input(None, n))
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
+    card = find_gpu(gpu) if isinstance(gpu, str) else gpu
+    fp16 = card is not None and not card.native_bf16
     return TrainingMemoryInput(model=w.model, method=method, seq_len=w.seq_len, gpus=n, batch=2 if dpo else 1,
                                zero=3 if n > 1 else 0, reference_model=dpo and method == "full",
                                framework=w.framework, optimizer=w.optimizer,
+                               precision="fp16" if fp16 else "bf16",
+                               mixed_precision=True if fp16 and method == "full" else w.mixed_precision,
                                base_precision=QLORA_BASES.get(w.qlora_base) if method == "qlora" else None)
 
 
@@ -783,7 +799,8 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
               if owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
     return TrainingTimeInput(model=w.model, gpu=gpu, gpus=n, method=method, tokens=w.tokens_per_run(model) * (2 if dpo else 1),
                              epochs=w.epochs, region=w.region, reference_forward=dpo, framework=w.framework,
-                             pretraining=w.spec.pretrains, seq_len=w.seq_len, **across)
+                             pretraining=w.spec.pretrains, seq_len=w.seq_len,
+                             precision="bf16" if find_gpu(gpu).native_bf16 else "fp16", **across)
 
 
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
@@ -793,20 +810,38 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         _reinforce(opt, w, gpu, n, warnings, headrooms)
         return
     method: Method = "full" if w.spec.pretrains else w.method
-    tm = training_memory(training_setup(w, n))
+    setup = training_setup(w, n, gpu)
+    tm = training_memory(setup)
     cap = usable_bytes(gpu)
     opt.capacity_bytes = opt.capacity_bytes or cap
     opt.trains, opt.train_per_gpu_bytes = tm.per_gpu_total_bytes <= cap, tm.per_gpu_total_bytes
     headrooms.append((cap - tm.per_gpu_total_bytes) / cap)
-    if method == "full" and opt.trains:
+    if method == "full" and opt.trains and setup.mixed_precision is None:
         # the framework keeps BF16 states by default: does the run still fit with the usual FP32 master
         # weights, gradients and AdamW moments (mixed precision)? If not, the answer says so up front.
-        setup = training_setup(w, n)
         mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
         if mixed.per_gpu_total_bytes > cap:
             opt.findings.append(Finding(code="full_ft_bf16_states_only", values={
                 "bf16_bytes": tm.per_gpu_total_bytes, "fp32_bytes": mixed.per_gpu_total_bytes, "capacity_bytes": cap,
                 "framework": framework_on(setup.framework, n).name}))
+    if method == "full" and setup.precision == "fp16":
+        opt.findings.append(Finding(code="fp16_amp", values={"gpu": gpu.name,
+                                                             "per_param": f"{tm.state_bytes_per_param:g}"}))
+    servers = -(-n // _server_gpus(w, gpu))
+    if method == "full" and not w.spec.pretrains and servers > 1 and w.network != "slow":
+        opt.findings.append(Finding(code="training_across_servers", values={"gpus": str(n), "servers": str(servers)}))
+    default_mixed = setup.framework is None and setup.mixed_precision is None
+    if method == "full" and setup.precision == "bf16" and (default_mixed or setup.mixed_precision is False):
+        # sized as the usual mixed precision: pure BF16 (the lever) named with its figure and its risk; or
+        # pure BF16 as asked, with the mixed-precision figure beside it
+        pure = training_memory(setup.model_copy(update={"mixed_precision": False}))
+        mixed = training_memory(setup.model_copy(update={"mixed_precision": True}))
+        code: FindingCode = "full_ft_pure_bf16" if not default_mixed else (
+            "full_ft_mixed_precision_8bit" if setup.optimizer in ("adamw-8bit", "paged-adamw-8bit")
+            else "full_ft_mixed_precision")
+        opt.findings.append(Finding(code=code, values={
+            "mixed_per_param": f"{mixed.state_bytes_per_param:g}", "bf16_per_param": f"{pure.state_bytes_per_param:g}",
+            "mixed_bytes": mixed.per_gpu_total_bytes, "bf16_bytes": pure.per_gpu_total_bytes}))
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
@@ -825,6 +860,8 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
             "servers": str(timing.servers), "gbit": f"{timing.network_gbit_per_s:g}",
             "network_hours": f"{network.value / 3600:,.0f}", "compute_hours": f"{compute.value:,.1f}"}))
         tt.warnings = [x for x in tt.warnings if not x.startswith("the network between the")]
+    if any(f.code == "fp16_amp" for f in opt.findings):  # the finding says it, with the bytes per parameter
+        tt.warnings = [x for x in tt.warnings if "sized as fp16 mixed precision" not in x]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
     deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
@@ -1649,6 +1686,13 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if w.spec.trains and w.method == "full" and w.optimizer is None:
         # still every weight trained: AdamW's two moments in 8 bits (bitsandbytes) instead of 16
         tries.append(("adamw-8bit", {"optimizer": "adamw-8bit"}))
+    if (w.spec.trains and w.method == "full" and w.mixed_precision is None
+            and (w.framework is None or find_framework(w.framework).master_weights_fp32)
+            and all(_owned_card(text)[0].native_bf16 for text in w.owned)):
+        # every weight still trained, no FP32 master copy (8 bytes a parameter, then 6 with 8-bit AdamW)
+        tries.append(("pure-bf16", {"mixed_precision": False}))
+        if w.optimizer is None:
+            tries.append(("pure-bf16-adamw-8bit", {"mixed_precision": False, "optimizer": "adamw-8bit"}))
     if w.spec.trains and w.method == "qlora" and w.qlora_base == 8:
         tries.append(("qlora_base=4", {"qlora_base": 4}))  # the usual NF4 base: half the base's memory
     if w.spec.trains and not w.spec.pretrains:
@@ -1723,19 +1767,30 @@ MARGIN_SHARE = 0.15
 
 
 def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
-    """The cards the user named for a full fine-tune, short of memory by a few percent: the same cards with
-    8-bit AdamW, when that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
+    """The cards the user named for a full fine-tune, short of memory by a few percent in pure BF16: the same
+    cards with 8-bit AdamW, then (when the user said nothing of the precision) pure BF16 with or without it,
+    the first that fits them (review K: 8 x H100 rejected by 2% for a 70B full fine-tune)."""
     if not (w.spec.trains and not w.spec.pretrains and w.method == "full" and w.optimizer is None and w.candidates):
         return []
     pinned = [parse_owned(n) for n in w.candidates if re.match(r"\s*\d", n)]
+    free = w.mixed_precision is None and (w.framework is None or find_framework(w.framework).master_weights_fp32)
+    tries: list[tuple[str, dict[str, Any]]] = [("adamw-8bit", {"optimizer": "adamw-8bit"})] + ([
+        ("pure-bf16", {"mixed_precision": False}),
+        ("pure-bf16-adamw-8bit", {"mixed_precision": False, "optimizer": "adamw-8bit"})] if free else [])
     for o in options:
-        short = o.trains is False and o.train_per_gpu_bytes and o.capacity_bytes \
-            and o.train_per_gpu_bytes <= o.capacity_bytes * (1 + MARGIN_SHARE)
-        if not short or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
+        if o.trains is not False or not o.train_per_gpu_bytes or not o.capacity_bytes \
+                or not any(g.id == o.gpu and n == o.gpus for n, g in pinned):
             continue
-        tried = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), find_gpu(o.gpu), o.gpus)
-        if tried is not None and tried.trains:
-            return [Lever(change="adamw-8bit", option=tried)]
+        gpu = find_gpu(o.gpu)
+        pure = evaluate(w.model_copy(update={"mixed_precision": False}), gpu, o.gpus) if free and gpu.native_bf16 else o
+        if ((pure.train_per_gpu_bytes if pure else None) or o.train_per_gpu_bytes) > o.capacity_bytes * (1 + MARGIN_SHARE):
+            continue  # not short by a few percent even in pure BF16
+        for change, fields in tries:
+            if "mixed_precision" in fields and not gpu.native_bf16:
+                continue
+            tried = evaluate(w.model_copy(update=fields), gpu, o.gpus)
+            if tried is not None and tried.trains:
+                return [Lever(change=change, option=tried)]
     return []
 
 
@@ -1815,8 +1870,13 @@ def _apart(w: Workload, best: Option | None):
 # the answer uses the cards they have, with the change said, instead of renting or buying.
 LEVER_SLOTS = {"int4": "precision", **dict.fromkeys(HOME_FORMATS, "precision"), "context": "context"}
 # Levers on something the conversation never sets (so never stated): taken on your own cards as the
-# others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for.
-FREE_LEVERS: dict[str, dict[str, Any]] = {"adamw-8bit": {"optimizer": "adamw-8bit"}}
+# others are on an unstated slot. An 8-bit optimizer keeps the full fine-tune the user asked for, and so does
+# pure BF16 (no FP32 master copy) when the user said nothing of the precision: the answer says its risk.
+FREE_LEVERS: dict[str, dict[str, Any]] = {
+    "adamw-8bit": {"optimizer": "adamw-8bit"},
+    "pure-bf16": {"mixed_precision": False},
+    "pure-bf16-adamw-8bit": {"mixed_precision": False, "optimizer": "adamw-8bit"},
+}
 # Levers that keep a LoRA the user asked for and only store its frozen base in 4 bits (QLoRA): taken on the cards
 # they own before anything is rented ('lab has 8x 3090, lora llama 70b': QLoRA on the 3090s leads).
 BASE_LEVERS = ("qlora", "qlora-unsloth")

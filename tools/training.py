@@ -29,6 +29,11 @@ Loss = Literal["full", "chunked", "fused"]
 
 # The preset a run is sized with when the user names no framework.
 DEFAULT_FRAMEWORK = "hf-trainer"
+# Full fine-tuning when the user names no framework: the usual recipe (DeepSpeed ZeRO / FSDP mixed
+# precision, LLaMA-Factory full SFT) keeps FP32 master weights and FP32 Adam moments beside the 16-bit
+# weights and gradients, 2 + 2 + 4 + 8 = 16 bytes per parameter before activations. A named framework
+# keeps its own preset (HF Trainer on a model loaded in BF16: pure BF16, 8 bytes per parameter).
+DEFAULT_FULL_MIXED_PRECISION = True
 
 # Optimizer state bytes per trained parameter: AdamW keeps two moments, 8-bit AdamW (bitsandbytes,
 # paged or not) stores them in one byte each, SGD with momentum keeps one. FP32 states with FP32
@@ -117,12 +122,22 @@ class TrainingMemoryResult(Explained):
                                                   "memory when the GPU is full")
     gpus: int
     zero: int
+    state_bytes_per_param: float = Field(0.0, description="weights, gradients, master copy and optimizer states per "
+                                                          "trainable parameter, before sharding (full fine-tuning)")
 
 
 def framework_on(name: str | None, gpus: int) -> FrameworkPreset:
     """The preset a framework runs with on this many GPUs (torchtune's distributed recipe on several)."""
     fw = find_framework(name)
     return find_framework(fw.on_several_gpus) if gpus > 1 and fw.on_several_gpus else fw
+
+
+def full_ft_mixed(named: str | None, fw: FrameworkPreset, asked: bool | None = None) -> bool:
+    """Whether full fine-tuning keeps FP32 master weights and Adam moments: what the user asked, else
+    the named framework's preset, else the usual mixed-precision recipe."""
+    if asked is not None:
+        return asked
+    return fw.master_weights_fp32 if named is not None else DEFAULT_FULL_MIXED_PRECISION
 
 
 def find_framework(name: str | None) -> FrameworkPreset:
@@ -196,6 +211,7 @@ class _States:
     grad_formula: str
     master: bool = False
     in_bwd: bool = False
+    grads_fp32: bool = False
 
 
 def _full_states(inp: TrainingMemoryInput, fw: FrameworkPreset, model: ModelArch, compute: Precision,
@@ -203,16 +219,18 @@ def _full_states(inp: TrainingMemoryInput, fw: FrameworkPreset, model: ModelArch
     P = model.total_params_b * 1e9
     trainable = P
     base = compute
-    master = fw.master_weights_fp32 if inp.mixed_precision is None else inp.mixed_precision
+    master = full_ft_mixed(inp.framework, fw, inp.mixed_precision)
     in_bwd = fw.optimizer_in_backward if inp.optimizer_in_backward is None else inp.optimizer_in_backward
     weights = P * 2
     master_bytes = P * 4 if master else 0.0
-    grad_bytes = 4 if master else 2
+    # 16-bit gradients, reduced and handed shard by shard to the FP32 optimizer; DeepSpeed's ZeRO
+    # optimizer (and LLaMA-Factory's FP32 trainable copy) keeps its gradients in FP32 instead
+    grad_bytes = 4 if master and fw.fp32_gradients else 2
     opt_per_param = (OPTIMIZER_BYTES_FP32 if master else OPTIMIZER_BYTES_BF16)[optimizer]
     opt = P * opt_per_param
     grads = P * grad_bytes
     weight_formula = f"parameters x 2 bytes ({compute.name} weights)"
-    grad_formula = f"parameters x {grad_bytes} bytes ({'FP32' if master else compute.name} gradients)"
+    grad_formula = f"parameters x {grad_bytes} bytes ({'FP32' if grad_bytes == 4 else compute.name} gradients)"
     if in_bwd:
         grads = largest_tensor_params(model) * grad_bytes
         grad_formula = (f"largest weight matrix x {grad_bytes} bytes: the optimizer steps inside backward, "
@@ -220,7 +238,7 @@ def _full_states(inp: TrainingMemoryInput, fw: FrameworkPreset, model: ModelArch
         assumptions.append("optimizer step fused into backward: one tensor's gradient at a time "
                            "(no gradient accumulation)")
     return _States(trainable, base, weights, grads, opt, master_bytes, opt_per_param, weight_formula,
-                   grad_formula, master, in_bwd)
+                   grad_formula, master, in_bwd, grad_bytes == 4)
 
 
 def _adapter_states(inp: TrainingMemoryInput, fw: FrameworkPreset, model: ModelArch, optimizer: Optimizer,
@@ -363,7 +381,11 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
                            "not in the per-GPU total; on a full GPU they page to CPU memory and steps slow down")
     assumptions += [
         f"micro-batch {inp.batch} x {inp.seq_len:,} tokens per GPU; flash attention",
-        ("FP32 master weights, FP32 gradients and FP32 optimizer states (mixed precision)" if master
+        ("FP32 master weights, FP32 gradients and FP32 optimizer states (mixed precision)"
+         if master and st.grads_fp32 else
+         f"{compute.name} weights and gradients with FP32 master weights and FP32 optimizer states "
+         f"(mixed precision, {2 + 2 + 4 + opt_per_param:g} bytes per parameter"
+         + (", loss scaling)" if compute.id == "fp16" else ")") if master
          else f"{compute.name} weights and gradients, optimizer moments in the parameters' dtype (no FP32 master copy)")
         if inp.method == "full" else
         f"frozen {base.name} base; {fw.adapter_dtype.upper()} adapters, gradients and optimizer states",
@@ -382,5 +404,6 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         activation_bytes=activations, overhead_bytes=overhead,
         per_gpu_total_bytes=per_gpu, per_gpu_total_range_bytes=(lo, hi), total_bytes=per_gpu * n,
         cpu_bytes=cpu, managed_bytes=managed, gpus=n, zero=stage, terms=terms, assumptions=assumptions,
+        state_bytes_per_param=(st.weights + st.grads + st.opt + st.master_bytes) / trainable if trainable else 0.0,
         warnings=warnings,
     )

@@ -101,8 +101,9 @@ class TrainingTimeInput(ToolInput):
     network_gbit_per_s: float | None = Field(None, gt=0, description="each server's link to the others, Gb/s, when "
                                                                      "it may limit the run (Ethernet); None: a fast "
                                                                      "fabric that keeps up (InfiniBand, RoCE)")
-    precision: Literal["bf16", "fp8"] = Field("bf16", description="fp8: FP8 linears (Transformer Engine / torchao "
-                                                                   "Float8) on cards with FP8 tensor cores")
+    precision: Literal["bf16", "fp16", "fp8"] = Field("bf16", description="fp8: FP8 linears (Transformer Engine / "
+                                                                           "torchao Float8) on cards with FP8 tensor "
+                                                                           "cores; fp16: FP16 AMP on cards without BF16")
     region: Region = Field("global", description=REGION_HELP)
 
 
@@ -160,8 +161,9 @@ def _efficiency(inp: TrainingTimeInput, gpu: Gpu, fw_id: str, assumptions: list[
         effective *= factor
         assumptions.append(f"{fw_id} trains {factor:.2f}x as fast as HF Trainer on the same card (published runs)")
     if inp.method == "qlora" and not inp.pretraining:
-        effective *= QLORA_SPEED_FACTOR
-        assumptions.append(f"QLoRA dequantizes weights on the fly: {QLORA_SPEED_FACTOR:.0%} of LoRA's speed")
+        # applied to the weight matmuls only (training_time): attention's own matmuls read no quantized weight
+        assumptions.append(f"QLoRA dequantizes weights on the fly: its weight matmuls run at {QLORA_SPEED_FACTOR:.0%} "
+                           "of LoRA's speed")
     if inp.precision == "fp8" and gpu.fp8_tflops:
         effective *= table.fp8_speedup
         assumptions.append(f"FP8 linears: {table.fp8_speedup:.2f}x the BF16 run ({table.fp8_fitted_on})")
@@ -195,6 +197,9 @@ def _warnings(inp: TrainingTimeInput, gpu: Gpu) -> list[str]:
     if gpu.segment == "consumer" and inp.gpus > 2:
         warnings.append("consumer cards are a poor base for multi-GPU training at scale: no NVLink switch between "
                         "them, less memory")
+    if inp.precision == "fp16" and not gpu.native_bf16:
+        warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): sized as fp16 mixed precision "
+                        "(AMP, with loss scaling) instead of bf16, at its FP16 rate")
     if inp.precision == "bf16" and not gpu.native_bf16:
         warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): train in fp16 mixed precision "
                         "(with loss scaling) or fp32 instead of bf16; the time uses its FP16 rate")
@@ -243,7 +248,10 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     if pcie_penalty(inp, gpu):
         effective *= PCIE_DATA_PARALLEL_FACTOR
     total_tokens = inp.tokens * inp.epochs
-    flops_per_token = factor * model.active_params_b * 1e9 + attention
+    # QLoRA's dequantization slows the weight matmuls only; with it on the whole step (attention included) a
+    # QLoRA run cost more than full fine-tuning of the same model (review L1 c15)
+    dequant = QLORA_SPEED_FACTOR if inp.method == "qlora" and not inp.pretraining else 1.0
+    flops_per_token = factor * model.active_params_b * 1e9 / dequant + attention
     seconds = flops_per_token * total_tokens / (inp.gpus * gpu.bf16_tflops * 1e12 * effective)
     if inp.servers > 1 and inp.network_gbit_per_s:
         network = _network_term(model, inp)
@@ -268,6 +276,7 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
                   {"flops_per_param_token": factor, "active_parameters": model.active_params_b * 1e9,
                    "attention_flops_per_token": attention, "tokens": inp.tokens, "epochs": inp.epochs,
                    "gpus": inp.gpus, "tensor_tflops": gpu.bf16_tflops, "mfu": effective,
+                   "qlora_weight_matmul_speed": dequant,
                    "gradient_checkpointing": ckpt, "framework": fw.id, "pretraining": inp.pretraining})]
     terms += terms_net
     res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,

@@ -236,6 +236,13 @@ def read_framework(m: Message) -> str | None:
     return _first_said(m.masked, "frameworks")
 
 
+def read_mixed_precision(m: Message) -> bool | None:
+    """Full fine-tuning's state precision asked for: 'pure bf16' (no FP32 master copy) is False, 'mixed
+    precision' / 'fp32 master weights' is True; not negated."""
+    said = _first_said(m.masked, "training_state_precision")
+    return None if said is None else said == "mixed"
+
+
 def read_engine(m: Message) -> str | None:
     """The serving engine named ('with sglang', 'on llama.cpp', '用ollama'), not negated. An engine the
     tools have no model of ('with TGI', '用lmdeploy') is said to be sized as the nearest one."""
