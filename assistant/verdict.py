@@ -23,7 +23,7 @@ PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": 
 # A ratio closer to 1 than this is "about the same" (as in assistant.inform).
 SAME = 1.1
 # Models of rising size the fit tool tries on one card of each: what each card holds, by job.
-LADDER = ("qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")
+LADDER = ("qwen2.5-3b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")
 # The context a serving fit is tried at, and the sequence length the training tool takes by default (its label says it).
 FIT_CONTEXT = 8192
 FIT_SEQ_LEN = 2048

@@ -132,7 +132,7 @@ def test_a100_40_or_80_for_training_says_what_each_holds(text, lang):
     assert data["verdict"]["pick"] == "a100-80gb-sxm" and data["verdict"]["figure"] == "memory"
     holds = {h["how"]: h["largest"] for h in data["holds"]}
     assert set(holds) == {"full", "lora", "qlora"}
-    assert holds["full"]["a100-40gb-sxm"] is None and holds["full"]["a100-80gb-sxm"]["model"] == "Qwen2.5 7B"
+    assert holds["full"]["a100-40gb-sxm"] is None and holds["full"]["a100-80gb-sxm"]["model"] == "Qwen2.5 3B"  # 16 B/param
     assert holds["lora"]["a100-80gb-sxm"]["model"] == "Qwen2.5 32B"
     assert ("full fine-tune (2,048-token sequences): NVIDIA A100 SXM4 40GB none of them" in reply.content) == (lang == "en")
 

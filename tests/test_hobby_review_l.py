@@ -155,7 +155,7 @@ def test_full_fine_tuning_on_two_3090s_is_answered_no_with_lora_as_the_way():
     reply = run_conversation(["have 2x rtx 3090 (no nvlink). can i full finetune gemma 2 9b or is it qlora only"])[0].content
     assert "full fine-tuning" in reply and "cannot do this as planned" in reply
     need = float(re.search(r"training needs ([\d.]+) GB per GPU", reply).group(1))
-    assert 35 <= need <= 60  # more than a 3090's 25.5 GB
+    assert 70 <= need <= 100  # 16 B/param mixed precision over 2 cards: far more than a 3090's 25.5 GB
     assert "LoRA instead: your own 2 × NVIDIA GeForce RTX 3090 24GB can do it" in reply
 
 

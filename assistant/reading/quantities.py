@@ -54,7 +54,7 @@ class Quantity:
 _QTY = re.compile(
     r"(?<![\w.])(?<!\d/)(-(?=\d))?(\d{1,15}(?:,\d{3}){0,4}(?:\.\d{1,6})?)"
     r"(?:(k|mm|m|bn|b|t)(?![a-z0-9])|\s?(thousand|million|billion|trillion)\b)?"
-    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps)\b)(?:(?<=[a-z])|(?![.,]\d))"
+    r"(?=$|[^\w]|(?:ms|s|sec|secs|h|hr|hrs|hours?|d|days?|min|mins|tok|toks|tokens?|tps|qps|rps)\b|req\b|req/)(?:(?<=[a-z])|(?![.,]\d))"
 )
 
 
