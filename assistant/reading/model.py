@@ -36,12 +36,17 @@ def read_model(m: Message) -> str | None:
         if not negated(m.text, start):
             candidates.append((start, model_id))
     for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
-        if not negated(m.masked, x.start()):
+        if m.masked[max(0, x.start() - 2):x.start()].endswith("-") and not m.masked[max(0, x.start() - 2):x.start()][:1].isdigit():
+            m.problems.append(("size_not_positive", {}))  # "-5b-a3b": a negative size, never sized
+        elif not negated(m.masked, x.start()):
             candidates.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
     sizes = m.role("model", "model_total", "model_active")
     for q in sizes:
         total = q.value / 1e9 if q.scale not in ("b", "bn", "billion") else q.number
         if q.role == "model_active":
+            continue
+        if total <= 0:  # "serve a -5b model": said back as a problem, never sized and never raised
+            m.problems.append(("size_not_positive", {}))
             continue
         near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
         same_sentence = [a for a in near
