@@ -19,7 +19,6 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import time
