@@ -166,6 +166,18 @@ def _reads(method: _Method) -> _Method:
     return wrapper  # type: ignore[return-value]
 
 
+def _our_migrations(conn: sqlite3.Connection) -> bool:
+    """Whether a `_migrations` table is this application's (a history written before it set its
+    application id): exactly its columns, and at least one migration this version knows recorded. Another
+    application's table of the same name (an empty one, other columns) is not."""
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(_migrations)")]
+    if columns != ["name", "applied"]:
+        return False
+    known = [name for name, _migration in migrations.MIGRATIONS]
+    marks = ", ".join("?" for _ in known)
+    return conn.execute(f"SELECT 1 FROM _migrations WHERE name IN ({marks}) LIMIT 1", known).fetchone() is not None
+
+
 class HistoryStore:
     """Open (creating and migrating as needed) the history database at `path`."""
 
@@ -299,11 +311,12 @@ class HistoryStore:
                     conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True)
                     try:
                         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+                        ours = "_migrations" in names and _our_migrations(conn)
                     finally:
                         conn.close()
                 except (sqlite3.Error, OSError, ValueError):
                     return  # damaged, or unreadable: the checks that follow say which
-                if "_migrations" in names:
+                if ours:
                     return
             if not names:
                 return  # an empty database: a new history starts in it
