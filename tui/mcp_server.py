@@ -379,7 +379,8 @@ def _odd_id(item: Any, line: str) -> bool:
     it as a notification and would answer nothing, so the client waiting on it would wait forever."""
     import mcp_types as types
 
-    if not isinstance(getattr(getattr(item, "message", None), "root", None), types.JSONRPCNotification):
+    message = getattr(item, "message", None)
+    if not isinstance(getattr(message, "root", message), types.JSONRPCNotification):
         return False
     try:
         data = json.loads(line) if len(line) <= MAX_LINE_CHARS else None
