@@ -43,8 +43,9 @@ def _refuse_missing_history(args: argparse.Namespace) -> None:
 
     path = Path(args.db).expanduser() if args.db is not None else default_path()
     if not path.exists() and not path.is_symlink():
-        raise UsageError(f"there is no saved session to continue: the history database {path} does not exist "
-                         "(it was left uncreated); ask without -c or --cid starts one")
+        what = f"no session '{args.cid.strip()}'" if args.cid else "there is no saved session"
+        raise UsageError(f"{what} to continue: the history database {path} does not exist (it was left "
+                         f"uncreated); ask without {'--cid' if args.cid else '-c'} starts one")
 
 
 @commands.command(
