@@ -33,7 +33,7 @@ from assistant.reading.relative import said_as_change
 from assistant.reading.text import word_pattern
 from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
-from knowledge.resolve import normalise
+from knowledge.resolve import BadValue, normalise
 from tools.common import ToolError
 from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
 from tools.recommend import FOUR_BIT
@@ -441,10 +441,24 @@ def understand_node(state: AdvisorState) -> dict[str, Any]:
     fixes = _sane(state)
     if fixes:
         state = {**state, **fixes}  # type: ignore[typeddict-item]
-    found = parts.questions(state)
-    if found:  # "how many gpu hours is that and why not deepspeed": each question answered in turn (parts_node)
-        return {**fixes, **parts.understood(state, found)}
-    return {**fixes, **_understand(state), "parts": None}
+    try:
+        found = parts.questions(state)
+        if found:  # "how many gpu hours is that and why not deepspeed": each question answered in turn (parts_node)
+            return {**fixes, **parts.understood(state, found)}
+        return {**fixes, **_understand(state), "parts": None}
+    except BadValue as e:  # a value no reader caught that the tools reject: said back, the conversation goes on
+        return {**fixes, **_refused(state, e), "parts": None}
+
+
+def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
+    """The turn of a message holding a value the tools reject (a negative size): a problem said in the
+    user's language, nothing else changed."""
+    messages = state.get("messages", [])
+    last = messages[-1] if messages else None
+    text = _text(last) if isinstance(last, HumanMessage) else ""
+    lang = detect(readable(text), state.get("lang"))
+    problem = say(lang, f"problem.{e.code}", **e.params) if e.code else writers.localise(lang, str(e))
+    return {"lang": lang, "pending": None, "turn": Turn(problems=[problem]).model_dump()}
 
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:

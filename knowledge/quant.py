@@ -45,6 +45,31 @@ def _num(cfg: dict[str, Any], *names: str, default: Any = None) -> Any:
     return default
 
 
+def _int(cfg: dict[str, Any], *names: str, default: int, low: int, high: int, what: str) -> int:
+    """A whole number field (the first of `names` that is set) within [low, high], or `default`; any other
+    value (text, a list, an object, true/false, out of range) is refused with one line naming the field."""
+    value = _num(cfg, *names, default=None)
+    if value is None:
+        return default
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 31:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        shown = repr(value)[:40]
+        raise ConfigError(f"config.json quantization_config field '{next(n for n in names if cfg.get(n) is not None)}' "
+                          f"must be {what} (got {shown})")
+    return value
+
+
+def _object(cfg: dict[str, Any], name: str) -> dict[str, Any]:
+    """A nested object field, {} when absent; anything else is refused with one line."""
+    value = cfg.get(name)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"config.json quantization_config field '{name}' must be an object (got {repr(value)[:40]})")
+    return value
+
+
 def _group_bits(bits: float, group: int | None, scale_bits: float = 16, zero: bool = True, row: int = 4096) -> float:
     g = row if not group or group <= 0 else group
     return bits + (scale_bits + (bits if zero else 0)) / g
@@ -52,7 +77,12 @@ def _group_bits(bits: float, group: int | None, scale_bits: float = 16, zero: bo
 
 def _kept(q: dict[str, Any]) -> list[str]:
     kept = _num(q, "modules_to_not_convert", "ignore", "ignored_layers", "llm_int8_skip_modules", default=[]) or []
-    return [str(k) for k in kept][:12]
+    if isinstance(kept, str):
+        kept = [kept]
+    if not isinstance(kept, list) or not all(isinstance(k, str) for k in kept):
+        raise ConfigError("config.json quantization_config lists the modules it keeps unquantized as something "
+                          f"other than a list of names (got {repr(kept)[:40]})")
+    return kept[:12]
 
 
 def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa: C901 - one branch per quant_method
@@ -68,8 +98,8 @@ def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa:
     kept = _kept(q)
 
     if method == "gptq":
-        bits = int(_num(q, "bits", default=4))
-        group = int(_num(q, "group_size", default=128))
+        bits = _int(q, "bits", default=4, low=2, high=8, what="a bit width from 2 to 8")
+        group = _int(q, "group_size", default=128, low=-1, high=1 << 20, what="a group size (-1 for per channel)")
         bpw = _group_bits(bits, group, row=row)
         pid = "gptq-int8" if bits >= 8 else "gptq-int4"
         note = f"GPTQ {bits}-bit, group size {group if group > 0 else 'per channel'}: {bpw:.3g} bits per weight"
@@ -77,13 +107,15 @@ def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa:
             note += f" (sized as {pid} with its own {bpw:.3g} bits)"
         return QuantInfo(pid, bpw, "gptq", kept, note)
     if method == "awq":
-        bits = int(_num(q, "bits", "w_bit", default=4))
-        group = int(_num(q, "group_size", "q_group_size", default=128))
+        bits = _int(q, "bits", "w_bit", default=4, low=2, high=8, what="a bit width from 2 to 8")
+        group = _int(q, "group_size", "q_group_size", default=128, low=-1, high=1 << 20,
+                     what="a group size (-1 for per channel)")
         bpw = _group_bits(bits, group, row=row)
         return QuantInfo("awq", bpw, "awq", kept, f"AWQ {bits}-bit, group size {group}: {bpw:.3g} bits per weight")
     if method in ("fp8", "fbgemm_fp8"):
         block = q.get("weight_block_size")
-        scales = f"{block[0]}x{block[1]} blocks" if isinstance(block, list) and len(block) == 2 else "per tensor or channel"
+        blocks = isinstance(block, list) and len(block) == 2 and all(type(b) is int and b > 0 for b in block)
+        scales = f"{block[0]}x{block[1]} blocks" if blocks else "per tensor or channel"  # type: ignore[index]
         return QuantInfo("fp8", 8.0, "fp8", kept, f"FP8 E4M3 weights, scales {scales}")
     if method == "mxfp4":
         return QuantInfo("mxfp4", 4.25, "mxfp4", kept, "MXFP4: E2M1 values, one E8M0 scale per 32")
@@ -91,7 +123,8 @@ def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa:
         if q.get("load_in_4bit") or q.get("_load_in_4bit"):
             double = bool(q.get("bnb_4bit_use_double_quant"))
             bpw = 4 + 8 / 64 + 32 / (64 * 256) if double else 4 + 32 / 64
-            kind = str(q.get("bnb_4bit_quant_type") or "nf4").upper()
+            said = q.get("bnb_4bit_quant_type")
+            kind = said.upper() if isinstance(said, str) and said.isalnum() else "NF4"
             return QuantInfo("nf4", bpw, "bitsandbytes", kept,
                              f"bitsandbytes {kind}, blocks of 64{', double quantization' if double else ''}: {bpw:.3g} bits")
         if q.get("load_in_8bit") or q.get("_load_in_8bit"):
@@ -100,7 +133,7 @@ def parse_quantization(q: Any, *, row: int = 4096) -> QuantInfo | None:  # noqa:
     if method == "compressed-tensors":
         return _compressed_tensors(q, kept, row)
     if method == "modelopt":
-        algo = str(q.get("quant_algo") or (q.get("quantization") or {}).get("quant_algo") or "").upper()
+        algo = str(q.get("quant_algo") or _object(q, "quantization").get("quant_algo") or "").upper()
         if "NVFP4" in algo:
             return QuantInfo("nvfp4", 4.5, "modelopt", kept, "NVIDIA ModelOpt NVFP4: one FP8 scale per 16 values")
         if "FP8" in algo:
@@ -114,12 +147,15 @@ def _compressed_tensors(q: dict[str, Any], kept: list[str], row: int) -> QuantIn
     if not isinstance(groups, dict) or not groups:
         raise ConfigError("compressed-tensors quantization_config has no config_groups")
     scheme = next(iter(groups.values()))
-    weights = scheme.get("weights") or {}
-    acts = scheme.get("input_activations") or None
-    bits = int(weights.get("num_bits") or 8)
+    if not isinstance(scheme, dict):
+        raise ConfigError(f"compressed-tensors config_groups entries must be objects (got {repr(scheme)[:40]})")
+    weights = _object(scheme, "weights")
+    acts = _object(scheme, "input_activations") or None
+    bits = _int(weights, "num_bits", default=8, low=1, high=32, what="a bit width from 1 to 32")
+    said_group = _int(weights, "group_size", default=0, low=-1, high=1 << 20, what="a group size")
+    group = said_group if said_group > 0 else None
     kind = str(weights.get("type") or "int")
     strategy = str(weights.get("strategy") or "channel")
-    group = weights.get("group_size")
     fmt = str(q.get("format") or "")
     if kind == "float" and bits == 4:
         g = int(group or 16)
@@ -128,7 +164,7 @@ def _compressed_tensors(q: dict[str, Any], kept: list[str], row: int) -> QuantIn
         a = "dynamic FP8 activations" if acts else "16-bit activations"
         return QuantInfo("fp8", 8.0, "compressed-tensors", kept, f"compressed-tensors FP8 weights ({strategy}), {a}")
     if bits == 8:
-        if acts and int(acts.get("num_bits") or 16) == 8:
+        if acts and _int(acts, "num_bits", default=16, low=1, high=32, what="a bit width from 1 to 32") == 8:
             return QuantInfo("w8a8-int8", 8.0, "compressed-tensors", kept, "compressed-tensors W8A8 INT8 (int8 matmuls)")
         return QuantInfo("int8", 8.0, "compressed-tensors", kept, "compressed-tensors W8A16 INT8 weights")
     if bits == 4:

@@ -374,6 +374,21 @@ def rpc_error(line: str) -> dict[str, Any]:
                                                    "message": "Invalid Request: not a JSON-RPC 2.0 message"}}
 
 
+def _odd_id(item: Any, line: str) -> bool:
+    """A request whose id is neither a string nor a whole number ({"a": 1}, [1], 1.5, true): the SDK reads
+    it as a notification and would answer nothing, so the client waiting on it would wait forever."""
+    import mcp_types as types
+
+    message = getattr(item, "message", None)
+    if not isinstance(getattr(message, "root", message), types.JSONRPCNotification):
+        return False
+    try:
+        data = json.loads(line) if len(line) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "id" in data
+
+
 class _Lines:
     """stdin as the transport reads it, one line at a time, remembering each line until its message
     (or the error parsing it) is taken: every line gives the transport exactly one item."""
@@ -415,7 +430,7 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
             async with to_server:
                 async for item in read:
                     line = lines.pending.popleft() if lines.pending else ""
-                    if isinstance(item, Exception):
+                    if isinstance(item, Exception) or _odd_id(item, line):
                         error = types.jsonrpc_message_adapter.validate_python(rpc_error(line))
                         await write.send(SessionMessage(error))
                     else:

@@ -335,10 +335,14 @@ async def read_body(request: Any) -> bytes | JSONResponse:
             chunks.append(chunk)
         return True
 
+    from starlette.requests import ClientDisconnect
+
     try:
         whole = await asyncio.wait_for(read(), BODY_TIMEOUT_S)
     except TimeoutError:
         return _error(408, f"the request body did not arrive within {BODY_TIMEOUT_S:g} s", code="request_timeout")
+    except ClientDisconnect:  # gone before its body was complete: nothing to answer, no traceback in the console
+        return _error(400, "the client disconnected before its request body was complete", code="client_disconnected")
     return b"".join(chunks) if whole else too_big
 
 

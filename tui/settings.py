@@ -20,6 +20,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.terminal import printable
+
 CONFIG_ENV = "GPU_ADVISOR_CONFIG"
 REGIONS = ("global", "us", "eu", "china")
 CURRENCIES = ("USD", "CNY")  # the currencies the price data and the exchange rate in rules.yaml cover
@@ -137,7 +139,7 @@ def load(path: Path | None = None) -> Settings:
     except (OSError, ValueError, RecursionError, MemoryError) as e:  # (UnicodeDecodeError, TOMLDecodeError)
         why = "it is nested too deeply" if isinstance(e, RecursionError) else (
             getattr(e, "strerror", None) or " ".join(str(e).split())[:200])
-        settings.problem = f"the settings file {path} could not be read ({why}); using the defaults"
+        settings.problem = printable(f"the settings file {path} could not be read ({why}); using the defaults")
         return settings
     problems = []
     for key, value in data.items():
@@ -152,7 +154,7 @@ def load(path: Path | None = None) -> Settings:
         except SettingsError as e:
             problems.append(str(e))
     if problems:
-        settings.problem = f"{path}: {'; '.join(problems)} (ignored)"
+        settings.problem = printable(f"{path}: {'; '.join(problems)} (ignored)")  # values quoted: never terminal commands
     return settings
 
 

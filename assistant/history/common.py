@@ -104,3 +104,34 @@ def _json(text: str | None, default: Any) -> Any:
     except ValueError:
         return default
     return value if isinstance(value, type(default)) or default is None else default
+
+
+def copy_regular(source: Path, target: Path, *, follow: bool = False) -> bool:
+    """Copy `source` to `target` as it is when opened: only a regular file (never a device, FIFO or
+    folder), never through a symbolic link unless `follow`, and never more than its size at open, so a
+    file that grows meanwhile cannot fill the disk. False, with nothing written, when it is not such a file."""
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if not follow and source.is_symlink():
+            return False
+        fd = os.open(source, flags)
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return False
+        left = info.st_size
+        with open(target, "wb") as out:
+            while left > 0:
+                chunk = os.read(fd, min(left, 1 << 20))
+                if not chunk:
+                    break
+                out.write(chunk)
+                left -= len(chunk)
+        os.utime(target, ns=(info.st_atime_ns, info.st_mtime_ns))
+        return True
+    finally:
+        os.close(fd)

@@ -19,7 +19,6 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 import sqlite3
 import threading
 import time
@@ -167,6 +166,18 @@ def _reads(method: _Method) -> _Method:
     return wrapper  # type: ignore[return-value]
 
 
+def _our_migrations(conn: sqlite3.Connection) -> bool:
+    """Whether a `_migrations` table is this application's (a history written before it set its
+    application id): exactly its columns, and at least one migration this version knows recorded. Another
+    application's table of the same name (an empty one, other columns) is not."""
+    columns = [r[1] for r in conn.execute("PRAGMA table_info(_migrations)")]
+    if columns != ["name", "applied"]:
+        return False
+    known = [name for name, _migration in migrations.MIGRATIONS]
+    marks = ", ".join("?" for _ in known)
+    return conn.execute(f"SELECT 1 FROM _migrations WHERE name IN ({marks}) LIMIT 1", known).fetchone() is not None
+
+
 class HistoryStore:
     """Open (creating and migrating as needed) the history database at `path`."""
 
@@ -179,6 +190,11 @@ class HistoryStore:
         self._shm: bytes | None = None
         if self.path.exists() and not self.path.is_file():
             raise HistoryError(f"{self.path} is not a file; give --db the path of a database file")
+        for side in ("-wal", "-shm"):  # SQLite would read and write through the link (to /dev/zero, say)
+            beside = Path(f"{self.path}{side}")
+            if beside.is_symlink():
+                raise HistoryError(f"{beside} is a symbolic link, not the database's own {side[1:]} file; nothing "
+                                   "was read or changed. Move it away and try again")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -295,11 +311,12 @@ class HistoryStore:
                     conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{mode}", uri=True)
                     try:
                         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+                        ours = "_migrations" in names and _our_migrations(conn)
                     finally:
                         conn.close()
                 except (sqlite3.Error, OSError, ValueError):
                     return  # damaged, or unreadable: the checks that follow say which
-                if "_migrations" in names:
+                if ours:
                     return
             if not names:
                 return  # an empty database: a new history starts in it
@@ -376,8 +393,10 @@ class HistoryStore:
         # (False only while a test holds the migrations back to an earlier schema)
         self._search_column = "search_text" in self.db.table("messages").columns_dict if self.db.table("messages").exists() else False
         if kept:
+            skipped = (f" ({', '.join(self._not_copied)} {'is' if len(self._not_copied) == 1 else 'are'} not a "
+                       "regular file (a link, device or FIFO) and was not copied)") if self._not_copied else ""
             self.notice = (f"The history database's write-ahead log was damaged ({wal_damage}); copies of the "
-                           f"original files are in {_names(kept)}; {self._recover_from(kept)}.")
+                           f"original files are in {_names(kept)}{skipped}; {self._recover_from(kept)}.")
 
     def _wal_damage(self, conn: sqlite3.Connection) -> str | None:
         """What is wrong with the write-ahead log, if anything. SQLite itself would silently ignore
@@ -422,15 +441,17 @@ class HistoryStore:
         side with it, each copy written whole and then renamed (the database last, so a copy that
         exists is complete). Returns the name of the copy of the database file."""
         target = Path(f"{self.path}.damaged-{self._free_slot()}")
+        self._not_copied: list[str] = []
         for side in ("-shm", "-wal", ""):
             source = Path(f"{self.path}{side}")
-            if not source.exists():
+            if not source.exists() and not source.is_symlink():
                 continue
             part = Path(f"{target}{side}.part")
             if side == "-shm" and self._shm is not None:
                 part.write_bytes(self._shm)  # as it was before SQLite rebuilt it
-            else:
-                shutil.copy2(source, part)
+            elif not common.copy_regular(source, part, follow=not side):  # a link, device or FIFO: never copied
+                self._not_copied.append(source.name)
+                continue
             _fsync(part)
             os.replace(part, f"{target}{side}")
         _fsync(self.path.parent)
@@ -473,7 +494,8 @@ class HistoryStore:
             try:
                 os.link(self.path, target)
             except OSError:  # a file system without hard links
-                shutil.copy2(self.path, f"{target}.part")
+                if not common.copy_regular(self.path, Path(f"{target}.part"), follow=True):
+                    raise HistoryError(f"the history database {self.path} is not a regular file") from None
                 _fsync(Path(f"{target}.part"))
                 os.replace(f"{target}.part", target)
             _kill_point("kept")

@@ -28,6 +28,18 @@ def _alternative_size(m: Message, pos: int, named: list[tuple[int, str]]) -> boo
     return end is not None and bool(word_pattern("size_listed_between").search(m.masked[end:pos]))
 
 
+def _total_and_active(m: Message) -> list[tuple[int, str]]:
+    """Sizes said as total and active ('30b-a3b'); a negative one ('-5b-a3b') is a problem, never sized."""
+    found = []
+    for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
+        before = m.masked[max(0, x.start() - 2):x.start()]
+        if before.endswith("-") and not before[:1].isdigit():
+            m.problems.append(("size_not_positive", {}))
+        elif not negated(m.masked, x.start()):
+            found.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
+    return found
+
+
 def read_model(m: Message) -> str | None:
     """The model: a catalog name ('qwen 72b' -> qwen2.5-72b, the newest of that family), a size
     ('27B', '26B total with 3.8B active' -> '26B-A3.8B'), or the size an unknown name carries."""
@@ -35,13 +47,15 @@ def read_model(m: Message) -> str | None:
     for start, _end, model_id in m.names:
         if not negated(m.text, start):
             candidates.append((start, model_id))
-    for x in re.finditer(r"(?<![\w.])(\d+(?:\.\d+)?)\s*b\s*-?\s*a\s*(\d+(?:\.\d+)?)\s*b\b", m.masked):
-        if not negated(m.masked, x.start()):
-            candidates.append((x.start(), f"{float(x.group(1)):g}B-A{float(x.group(2)):g}B"))
+    candidates += _total_and_active(m)
     sizes = m.role("model", "model_total", "model_active")
     for q in sizes:
         total = q.value / 1e9 if q.scale not in ("b", "bn", "billion") else q.number
         if q.role == "model_active":
+            continue
+        if total <= 0:  # "serve a -5b model": said back as a problem (once), never sized and never raised
+            if ("size_not_positive", {}) not in m.problems:
+                m.problems.append(("size_not_positive", {}))
             continue
         near = [a for a in sizes if a.role == "model_active" and abs(a.start - q.start) < 60]
         same_sentence = [a for a in near

@@ -35,6 +35,19 @@ def question_text(words: list[str]) -> str:
     return " ".join(words)
 
 
+def _refuse_missing_history(args: argparse.Namespace) -> None:
+    """-c or --cid with no history file yet: nothing to continue, said without creating the file."""
+    from pathlib import Path
+
+    from assistant.history.common import default_path
+
+    path = Path(args.db).expanduser() if args.db is not None else default_path()
+    if not path.exists() and not path.is_symlink():
+        what = f"no session '{args.cid.strip()}'" if args.cid else "there is no saved session"
+        raise UsageError(f"{what} to continue: the history database {path} does not exist (it was left "
+                         f"uncreated); ask without {'--cid' if args.cid else '-c'} starts one")
+
+
 @commands.command(
     "ask", "one question, one answer; every default listed as an assumption; saved like a conversation",
     arg("text", nargs="*", help='e.g. "fine-tune a 27B model and serve it to 20 users"; '
@@ -56,7 +69,12 @@ def cmd_ask(args: argparse.Namespace) -> None:
         raise UsageError("give either -c (the latest session) or --cid ID, not both; see gpu-advisor ask --help")
     if args.no_save and (args.continue_latest or args.cid):
         raise UsageError("--no-save starts afresh; -c and --cid continue a saved session; see gpu-advisor ask --help")
+    if args.cid is not None and not args.cid.strip():
+        raise UsageError("--cid needs a session id (or the start of one), not an empty string; "
+                         "gpu-advisor sessions list shows them")
     text = check_message(question_text(args.text))
+    if args.continue_latest or args.cid:
+        _refuse_missing_history(args)
     store = None if args.no_save else open_store(args)
     if store is not None and (args.continue_latest or args.cid):
         latest = store.list_sessions(1)

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing
-from tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, epilog, version
+from tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
 from tui.cli.chat import open_app
 from tui.format import plain
 
@@ -71,6 +71,18 @@ def _handler(args: argparse.Namespace):
     return getattr(tui.cli, name) if name in tui.cli.__all__ else args.func
 
 
+def _check_utf8(argv: Sequence[str]) -> None:
+    """Arguments are UTF-8 text: one holding other bytes (Python keeps them as lone surrogates, which the
+    history and the terminal cannot store) is refused with one line, before anything is read or written."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(arg).decode("utf-8", "backslashreplace")
+            raise UsageError(f"the argument '{shown}' holds bytes that are not UTF-8 text; "
+                             "write it in UTF-8 (a file name too)") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from tui.cli.errors import log_internal_error, reason
 
@@ -89,6 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
+        _check_utf8(argv)
         if args is None:
             return open_app(argv[1] if argv else None)
         if args.command in HUB_COMMANDS:
