@@ -950,7 +950,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
                               f"the card has {cap_gb:,.1f} GB")
     if opt.ok and opt.headroom_fraction < TIGHT_HEADROOM:
         warnings.append(f"only {opt.headroom_fraction:.0%} of memory to spare: little room for longer chats or spikes")
-    below_four = bool(opt.precision) and find_precision(opt.precision).bits_per_weight < 4  # Q3_K_M to fit
+    below_four = opt.precision is not None and find_precision(opt.precision).bits_per_weight < 4  # Q3_K_M to fit
     if owned and gpu.stack == "metal" and (opt.headroom_fraction < TIGHT_HEADROOM or opt.serves is False or below_four):
         # macOS caps what the GPU may wire (about 2/3 of memory up to 36 GB, 3/4 above); the cap can be raised,
         # which may let the usual 4-bit file fit where a 3-bit one was taken
