@@ -266,7 +266,7 @@ def test_an_rl_job_told_over_three_turns():
                                   "不用部署，就是训练。数据7500条，2个epoch"])
     text = reply.content
     assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；2 个 epoch" in text
-    assert "推理服务" not in text and "估算这 7,500" not in text
+    assert "用于推理服务" not in text and "估算这 7,500" not in text  # a training job (a note may name serving as another use)
 
 
 @pytest.mark.parametrize("text", ["but my question was h100 vs h200", "my question is h100 or h200?", "我的问题是h100和h200哪个好",
