@@ -240,8 +240,8 @@ def test_a_provider_with_no_offers_on_record_is_said_so():
 def test_why_full_fine_tuning_takes_so_much_memory_is_the_plans_own_breakdown(lang, question):
     _plan, reply = _after_plan(FULL_FT[lang], question)
     text = str(reply.content)
-    parts = ("权重", "梯度", "优化器状态", "激活", "8 字节") if lang == "zh" else \
-        ("weights", "gradients", "optimizer states", "activations", "8 bytes a parameter")
+    parts = ("权重", "梯度", "优化器状态", "激活", "16 字节") if lang == "zh" else \
+        ("weights", "gradients", "optimizer states", "activations", "16 bytes a parameter")
     for part in parts:
         assert part in text, (part, text)
     assert "|---|" not in text
