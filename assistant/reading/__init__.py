@@ -104,6 +104,7 @@ from assistant.reading.rl import (
     read_rl_prompts,
     read_rl_samples,
 )
+from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.serving import (
     read_context,
     read_images,
@@ -113,7 +114,6 @@ from assistant.reading.serving import (
     read_population_daily,
     read_request_rate,
     read_ttft,
-    read_ttft_percentile,
     read_uptime,
     read_users,
     read_users_range,
@@ -184,7 +184,8 @@ READERS = (
     ("deadline_hours", read_deadline),
     ("runs_per_month", read_runs_per_month),
     ("ttft_ms", read_ttft),
-    ("ttft_percentile", read_ttft_percentile),
+    ("ttft_percentile", read_latency_percentile),
+    ("e2e_ms", read_e2e),
     ("prompt_tokens", read_prompt_tokens),
     ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),
