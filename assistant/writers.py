@@ -14,6 +14,7 @@ from typing import Any
 
 from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import formula_words, localise, say
+from assistant.e2e_words import e2e_lines
 from assistant.policy import Profile, relevant
 from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
@@ -794,6 +795,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
+        lines += e2e_lines(rec, lang)
         lines += _layout_lines(best, lang) + _tried_lines(best, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"

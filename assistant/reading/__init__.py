@@ -31,6 +31,7 @@ from assistant.reading.capacity import read_capacity
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
+from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
@@ -104,7 +105,6 @@ from assistant.reading.rl import (
     read_rl_prompts,
     read_rl_samples,
 )
-from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.serving import (
     read_context,
     read_images,
