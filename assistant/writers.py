@@ -364,7 +364,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
         "owned": bool(best and best.owned), "fits": bool(best and best.ok),
         "owned_gpus": best.owned_gpus if best else 0,
         "meets": {k: (best.meets.get(k) if best else False) if _stated(rec, k) else None
-                  for k in ("deadline", "latency", "budget")},
+                  for k in ("deadline", "latency", "budget", "e2e")},
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
         "engine": best.engine if best else None, "runtime": best.runtime if best else None, "lang": lang,
         "training": {"gpu": rec.training_run.gpu, "gpus": rec.training_run.gpus} if rec.training_run else None,
@@ -378,6 +378,7 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
     w = rec.workload
     return {"deadline": w.deadline_hours is not None,
             "latency": w.latency_stated,
+            "e2e": w.e2e_ms is not None,
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
