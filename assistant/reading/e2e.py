@@ -32,7 +32,7 @@ def _unit(after: str) -> tuple[str, int] | None:
 def _said_end_to_end(before: str, after: str) -> bool:
     """An end-to-end word in the time's clause: before it with no first-token word between ('e2e < 300ms',
     'end to end p95 under 8s'), or right after its unit ('3 seconds 内出完')."""
-    clause = CLAUSE_END.split(before)[-1]
+    clause = word_pattern("latency_percentile_value").sub(" ", CLAUSE_END.split(before)[-1])  # 'end to end p95 under'
     said = word_pattern("e2e_before").search(clause)
     if said and not word_pattern("e2e_first_token").search(clause[said.end():]):
         return True
