@@ -1344,7 +1344,7 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
     service = w.spec.serves and not w.spec.trains and w.users > LLAMA_CPP_MAX_USERS
     if any(o.trains is False for o in mine) or (any(o.serves is False for o in mine) and not service):
         return None  # training that does not fit, or one person's model: a memory lever is the answer
-    if not (w.deadline_hours or w.latency_stated or service):
+    if not (w.deadline_hours or w.latency_stated or w.e2e_ms is not None or service):
         return None  # no target was stated: nothing to meet with more cards
     per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
