@@ -16,7 +16,7 @@ def e2e_lines(rec: Recommendation, lang: str) -> list[str]:
     best, w = rec.best, rec.workload
     if best is None or w is None or w.e2e_ms is None or best.e2e_s is None:
         return []
-    output = w.output_tokens or 0
+    output = best.e2e_output_tokens or 0
     at = ""
     if best.e2e_percentile is not None and rec.traffic is not None:
         at = say(lang, "fig.e2e_at", pct=percentile_name(best.e2e_percentile),

@@ -613,11 +613,14 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     elif w.spec.serves and w.images_per_request:
         lines.append("- " + say(lang, "answer.prompt_images", images=w.images_per_request, each=f"{rec.image_tokens:,}",
                                 prompt=f"{w.prompt_length():,}"))
-    elif w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
+    elif w.spec.serves and (w.ttft_ms is not None or w.e2e_ms is not None) and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     elif w.spec.serves and profile.requests_per_s and not profile.prompt_tokens:
         # the rate path fills the workload's lengths: the user's own words are the profile's
         lines.append("- " + say(lang, "answer.rate_prompt_default", prompt=f"{rate_lengths(w)[0]:,}"))
+    if w.spec.serves and w.e2e_ms is not None and not profile.output_tokens and best is not None \
+            and best.e2e_output_tokens:
+        lines.append("- " + say(lang, "answer.e2e_output_default", output=f"{best.e2e_output_tokens:,}"))
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
         lines.append("- " + say(lang, "answer.rate_output_default", output=f"{rate_lengths(w)[1]:,}"))
     if best is not None and best.kv_precision:

@@ -395,6 +395,7 @@ class Option(BaseModel):
     e2e_s: float | None = Field(None, description="with an end-to-end target: first token + output tokens x time per "
                                                   "output token (queue-modelled at the percentile with a request rate)")
     e2e_first_s: float | None = Field(None, description="the first token in e2e_s")
+    e2e_output_tokens: int | None = Field(None, description="the output tokens in e2e_s (said, else RATE_OUTPUT_TOKENS)")
     e2e_tpot_s: float | None = Field(None, description="the time per output token in e2e_s")
     e2e_percentile: float | None = Field(None, description="the percentile e2e_s is queue-modelled at; None: no queue")
     training_hours: float | None = None
@@ -715,7 +716,7 @@ def _end_to_end(opt: Option, w: Workload, ttft_s: float, tpot_s: float, pct: str
     (w.output_tokens, else RATE_OUTPUT_TOKENS) at tpot_s; `pct` names the percentile when queue-modelled."""
     output = w.output_tokens or RATE_OUTPUT_TOKENS
     opt.e2e_s = ttft_s + (output - 1) * tpot_s  # the first token is in ttft_s; then each of the rest
-    opt.e2e_first_s, opt.e2e_tpot_s = ttft_s, tpot_s
+    opt.e2e_first_s, opt.e2e_tpot_s, opt.e2e_output_tokens = ttft_s, tpot_s, output
     opt.meets["e2e"] = w.e2e_ms is not None and opt.e2e_s * 1000 <= w.e2e_ms
     if not opt.meets["e2e"]:
         opt.reasons.append(f"{pct + ' ' if pct else ''}end to end {opt.e2e_s:,.2f} s for {output:,} output tokens "
