@@ -2096,7 +2096,9 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
                    ok=True, precision=precision, kv_precision=kv_precision, engine=engine)
     rated = w.model_copy(update={"requests_per_s": rate})
-    found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
+    found = _rate_sized(rated, [probe], prompt, output, ttft_ms, _queue_e2e_ms(w))
+    if not found and _queue_e2e_ms(w) is not None:  # the end-to-end target out of reach on this card: its row says so
+        found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
     if not found and fallback and ttft_ms is not None:
         found = _rate_sized(rated, [probe], prompt, output, None)
     if not found:
