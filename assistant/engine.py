@@ -337,6 +337,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         shown = f"{value:g}"
     elif slot == "ttft_percentile":
         shown = f"p{value * 100:.10g}"
+    elif slot == "e2e_ms":
+        shown = writers.seconds(value / 1000)
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
         if lang == "zh":  # '电费0.6元一度' said back in yuan, the dollars beside it

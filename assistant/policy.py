@@ -59,6 +59,7 @@ class Profile(BaseModel):
     deadline_hours: float | None = Field(None, gt=0)
     ttft_ms: float | None = Field(None, gt=0)
     ttft_percentile: float | None = Field(None, ge=0.5, le=0.999)  # "p90 TTFT under 1 s": 0.9
+    e2e_ms: float | None = Field(None, gt=0)  # "p95 e2e < 8 s": the whole answer back, at ttft_percentile
     prompt_tokens: int | None = Field(None, gt=0)
     images_per_request: int | None = Field(None, gt=0, le=64)  # "one scanned page per request" (vision models)
     min_tokens_per_s: float | None = Field(None, gt=0)

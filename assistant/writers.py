@@ -14,6 +14,7 @@ from typing import Any
 
 from assistant.advice import Answer, Recorder, _call, serving_setup
 from assistant.catalog import formula_words, localise, say
+from assistant.e2e_words import e2e_lines
 from assistant.policy import Profile, relevant
 from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
@@ -363,7 +364,7 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
         "owned": bool(best and best.owned), "fits": bool(best and best.ok),
         "owned_gpus": best.owned_gpus if best else 0,
         "meets": {k: (best.meets.get(k) if best else False) if _stated(rec, k) else None
-                  for k in ("deadline", "latency", "budget")},
+                  for k in ("deadline", "latency", "budget", "e2e")},
         "model": rec.model_id, "precision": best.precision if best and best.precision else rec.precision,
         "engine": best.engine if best else None, "runtime": best.runtime if best else None, "lang": lang,
         "training": {"gpu": rec.training_run.gpu, "gpus": rec.training_run.gpus} if rec.training_run else None,
@@ -377,6 +378,7 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
     w = rec.workload
     return {"deadline": w.deadline_hours is not None,
             "latency": w.latency_stated,
+            "e2e": w.e2e_ms is not None,
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
@@ -611,11 +613,14 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
     elif w.spec.serves and w.images_per_request:
         lines.append("- " + say(lang, "answer.prompt_images", images=w.images_per_request, each=f"{rec.image_tokens:,}",
                                 prompt=f"{w.prompt_length():,}"))
-    elif w.spec.serves and w.ttft_ms is not None and not w.prompt_tokens:
+    elif w.spec.serves and (w.ttft_ms is not None or w.e2e_ms is not None) and not w.prompt_tokens:
         lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
     elif w.spec.serves and profile.requests_per_s and not profile.prompt_tokens:
         # the rate path fills the workload's lengths: the user's own words are the profile's
         lines.append("- " + say(lang, "answer.rate_prompt_default", prompt=f"{rate_lengths(w)[0]:,}"))
+    if w.spec.serves and w.e2e_ms is not None and not profile.output_tokens and best is not None \
+            and best.e2e_output_tokens:
+        lines.append("- " + say(lang, "answer.e2e_output_default", output=f"{best.e2e_output_tokens:,}"))
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
         lines.append("- " + say(lang, "answer.rate_output_default", output=f"{rate_lengths(w)[1]:,}"))
     if best is not None and best.kv_precision:
@@ -794,6 +799,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.engine", engine=best.runtime)
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
+        lines += e2e_lines(rec, lang)
         lines += _layout_lines(best, lang) + _tried_lines(best, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"

@@ -252,6 +252,8 @@ class Workload(ToolInput):
                                          "repeats: 30 for nightly, about 4.3 for weekly; None: it runs once")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
     ttft_percentile: float | None = Field(None, ge=0.5, le=0.999, description="the percentile a request rate's first-token target is held at (0.9 for p90); default p99")
+    e2e_ms: float | None = Field(None, gt=0, description="target end-to-end time, the whole answer back: first token "
+                                 "plus output_tokens x time per output token (at ttft_percentile with a request rate)")
     prompt_tokens: int | None = Field(None, gt=0, description="prompt length for the time-to-first-token target")
     images_per_request: int = Field(0, ge=0, le=64, description="images sent with each request (a vision model "
                                                                 "reads each as its image_tokens)")
@@ -401,6 +403,12 @@ class Option(BaseModel):
     aggregate_tokens_per_s: float | None = None
     ttft_s: float | None = None
     tpot_s: float | None = Field(None, description="time per output token for each user at the stated concurrency")
+    e2e_s: float | None = Field(None, description="with an end-to-end target: first token + output tokens x time per "
+                                                  "output token (queue-modelled at the percentile with a request rate)")
+    e2e_first_s: float | None = Field(None, description="the first token in e2e_s")
+    e2e_output_tokens: int | None = Field(None, description="the output tokens in e2e_s (said, else RATE_OUTPUT_TOKENS)")
+    e2e_tpot_s: float | None = Field(None, description="the time per output token in e2e_s")
+    e2e_percentile: float | None = Field(None, description="the percentile e2e_s is queue-modelled at; None: no queue")
     training_hours: float | None = None
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
@@ -706,10 +714,25 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         if w.ttft_ms is not None and opt.ttft_s * 1000 > w.ttft_ms:
             opt.reasons.append(f"first token after {opt.ttft_s * 1000:,.0f} ms at {prompt:,}-token prompts, "
                                f"over the {w.ttft_ms:,.0f} ms target")
+    if w.e2e_ms is not None and opt.ttft_s is not None and opt.tpot_s is not None:
+        _end_to_end(opt, w, opt.ttft_s, opt.tpot_s)
     if not fast_enough:
         opt.reasons.append(f"{sp.decode_tokens_per_s:.1f} tokens/s per user, under the {w.speed_floor:g} "
                            "tokens/s target" if w.min_tokens_per_s is not None else
                            f"{sp.decode_tokens_per_s:.1f} tokens/s per user is slower than reading speed")
+
+
+def _end_to_end(opt: Option, w: Workload, ttft_s: float, tpot_s: float, pct: str = "") -> None:
+    """The whole answer's time against the end-to-end target: the first token, then each further output token
+    (w.output_tokens, else RATE_OUTPUT_TOKENS) at tpot_s; `pct` names the percentile when queue-modelled."""
+    output = w.output_tokens or RATE_OUTPUT_TOKENS
+    opt.e2e_s = ttft_s + (output - 1) * tpot_s  # the first token is in ttft_s; then each of the rest
+    opt.e2e_first_s, opt.e2e_tpot_s, opt.e2e_output_tokens = ttft_s, tpot_s, output
+    opt.meets["e2e"] = w.e2e_ms is not None and opt.e2e_s * 1000 <= w.e2e_ms
+    if not opt.meets["e2e"]:
+        opt.reasons.append(f"{pct + ' ' if pct else ''}end to end {opt.e2e_s:,.2f} s for {output:,} output tokens "
+                           f"(first token {ttft_s * 1000:,.0f} ms + {output - 1:,} x {tpot_s * 1000:,.1f} ms), "
+                           f"over the {w.e2e_ms:,.0f} ms target")
 
 
 def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
@@ -1359,7 +1382,7 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
     service = w.spec.serves and not w.spec.trains and w.users > LLAMA_CPP_MAX_USERS
     if any(o.trains is False for o in mine) or (any(o.serves is False for o in mine) and not service):
         return None  # training that does not fit, or one person's model: a memory lever is the answer
-    if not (w.deadline_hours or w.latency_stated or service):
+    if not (w.deadline_hours or w.latency_stated or w.e2e_ms is not None or service):
         return None  # no target was stated: nothing to meet with more cards
     per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
@@ -1504,6 +1527,8 @@ def shortfall(o: Option, w: Workload) -> float:
     ratios = [1.0]
     if w.spec.serves and w.ttft_ms is not None and o.ttft_s is not None:
         ratios.append(o.ttft_s * 1000 / w.ttft_ms)
+    if w.spec.serves and w.e2e_ms is not None and o.e2e_s is not None:
+        ratios.append(o.e2e_s * 1000 / w.e2e_ms)
     if w.spec.serves and o.decode_tokens_per_s:
         ratios.append(w.speed_floor / o.decode_tokens_per_s)
     if w.deadline_hours and o.job_hours is not None:
@@ -2087,7 +2112,25 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
+    if w.e2e_ms is not None and rec.best is not None and traffic is not None:
+        _e2e_at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
+    """The plan's whole answer against the end-to-end target at the rate: the queue-modelled first token at the
+    percentile said, then each output token at its tail time (the median one for a median target); with no
+    queue figures the plan's no-queue time stands."""
+    pct = w.ttft_percentile or P99
+    tpot = traffic.tpot_p50_s if pct <= 0.5 else traffic.tpot_p99_s
+    if traffic.ttft_q_s is None or tpot is None or not math.isfinite(traffic.ttft_q_s):
+        return
+    _end_to_end(best, w, traffic.ttft_q_s, tpot, f"p{pct * 100:.10g}")
+    best.e2e_percentile = pct
+    if not best.meets["e2e"]:
+        best.ok = False
+        if best.chosen_because == "meets":
+            best.chosen_because = None
 
 
 # Cards the plan ranks first that the rate is sized on with the queueing model.
@@ -2113,7 +2156,9 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
                    ok=True, precision=precision, kv_precision=kv_precision, engine=engine)
     rated = w.model_copy(update={"requests_per_s": rate})
-    found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
+    found = _rate_sized(rated, [probe], prompt, output, ttft_ms, _queue_e2e_ms(w))
+    if not found and _queue_e2e_ms(w) is not None:  # the end-to-end target out of reach on this card: its row says so
+        found = _rate_sized(rated, [probe], prompt, output, ttft_ms)
     if not found and fallback and ttft_ms is not None:
         found = _rate_sized(rated, [probe], prompt, output, None)
     if not found:
@@ -2236,7 +2281,9 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
     option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
-    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
+    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w))
+    if not found and _queue_e2e_ms(w) is not None:  # the end-to-end target out of reach: the plan says it misses it
+        found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
     unreachable = not found and w.ttft_ms is not None
     if unreachable:
         found = _rate_sized(w, rec.options, prompt, output, None)
@@ -2246,8 +2293,14 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
     return gpu_id, r, unreachable
 
 
+def _queue_e2e_ms(w: Workload) -> float | None:
+    """The end-to-end target the queueing model sizes the copies for: its p99 figure (first token and per-token
+    time at their tails) holds any tail percentile said (p90, p95: a margin); a median target is checked after."""
+    return w.e2e_ms if w.e2e_ms is not None and (w.ttft_percentile or P99) > 0.5 else None
+
+
 def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
-                ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
+                ttft_ms: float | None, e2e_ms: float | None = None) -> list[tuple[float, int, str, RateResult]]:
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
     for o in sorted(options, key=lambda o: not o.ok):
@@ -2260,7 +2313,7 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
                 model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
                 requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
                 ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
+                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
                 max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
         except (ToolError, ValueError):
             continue

@@ -32,6 +32,7 @@ from assistant.reading.compare_job import read_compare_job
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
+from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
@@ -115,7 +116,6 @@ from assistant.reading.serving import (
     read_population_daily,
     read_request_rate,
     read_ttft,
-    read_ttft_percentile,
     read_uptime,
     read_users,
     read_users_range,
@@ -187,7 +187,8 @@ READERS = (
     ("deadline_hours", read_deadline),
     ("runs_per_month", read_runs_per_month),
     ("ttft_ms", read_ttft),
-    ("ttft_percentile", read_ttft_percentile),
+    ("ttft_percentile", read_latency_percentile),
+    ("e2e_ms", read_e2e),
     ("prompt_tokens", read_prompt_tokens),
     ("images_per_request", read_images),
     ("min_tokens_per_s", read_min_tokens_per_s),

@@ -57,12 +57,12 @@ def read_phase(m: Message) -> str | None:
         if _training_data(m):  # "summarise 2M docs ... to build a training set": the training comes later
             m.notes.append(("note.batch_for_training", {}))
         return "batch"
-    if production and not train and (m.role("request_rate") or m.role("ttft_ms", "ttft_s") or users):
+    if production and not train and (m.role("request_rate") or m.role("ttft_ms", "ttft_s", "e2e_ms") or users):
         return "serve"  # "llama 3.1 405b in production, p95 ttft 3s, 5 rps": a service running, nothing to train
     if production:
         return "production"
     has_model = bool(m.names or m.role("model", "model_total") or m.unknown)
-    targets = m.role("ttft_ms", "ttft_s", "tokens_per_s", "ms_per_token", "s_per_token", "prompt_tokens")
+    targets = m.role("ttft_ms", "ttft_s", "e2e_ms", "tokens_per_s", "ms_per_token", "s_per_token", "prompt_tokens")
     runs = live("phase.run_it")
     if experiment and not strong and not (runs and not train and has_model):
         return "experiment"  # ("try out llama 8b locally", "本地跑个glm4玩玩": running it is serving, no training)
@@ -73,10 +73,11 @@ def read_phase(m: Message) -> str | None:
     if strong:
         _encoder_served(m)
         return "serve"
-    latency = m.role("ttft_ms", "ttft_s", "tokens_per_s", "ms_per_token", "s_per_token")
+    latency = m.role("ttft_ms", "ttft_s", "e2e_ms", "tokens_per_s", "ms_per_token", "s_per_token")
     if m.role("request_rate") and (latency or has_model):
         return "serve"  # "300 req/s peak, p99 under 400ms": requests arriving live, answered within a time
-    if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase"):
+    if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase") \
+            or m.role("e2e_ms"):  # "p95 end to end under 8s for 400 token responses": answers, each back in a time
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)
     return None

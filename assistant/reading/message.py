@@ -145,6 +145,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
             number, unit, per_token = q.said.split("|")
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
+    from assistant.reading.e2e import e2e_times  # reads a prepared Message
     from assistant.reading.headcount import headcounts  # reads a prepared Message
     from assistant.reading.roles import moe_sizes, npu_counts, online_share  # roles reads a prepared Message
 
@@ -152,6 +153,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     online_share(msg)
     moe_sizes(msg)
     npu_counts(msg)
+    e2e_times(msg)
     return msg
 
 
