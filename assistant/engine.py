@@ -482,6 +482,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if "kv_cache" in u.intents and u.ask.get("model") and not profile.model and "model" not in updates:
+        updates["model"] = u.ask["model"]  # "KV cache 占多少？Llama 3.1 70B": the model the next "用 fp8 呢" asks of
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
         state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):

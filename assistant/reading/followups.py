@@ -104,9 +104,7 @@ def read_followup(m: Message, u: Understanding) -> None:
         ask = {"items": int(items)} if items else {}
     u.intents = (u.intents - DROPPED - {"total_cost"}) | {code}
     u.ask = {**u.ask, **ask}
-    # the model a KV-cache question names stays the conversation's ("那 KV cache 用 fp8 的话呢" asks of it next)
-    kept = {"model": u.updates["model"]} if code == "kv_cache" and "model" in u.updates else {}
-    u.updates, u.scale, u.compare_gpus, u.whatif_gpus, u.notes, u.problems = kept, {}, [], None, [], []
+    u.updates, u.scale, u.compare_gpus, u.whatif_gpus, u.notes, u.problems = {}, {}, [], None, [], []
 
 
 def _link_why(m: Message, u: Understanding) -> bool:
