@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
+from assistant.pinned import pinned_line
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -632,6 +633,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
+        elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
+            updates["only"] = [f"1x {_plan_card(state)}"]
+            u.intents.add("fit_check")
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
         named = _named_owned(state, profile, plan=u.owns_named == "said")
         if named:
@@ -759,6 +763,12 @@ def _known_model(model: str) -> bool:
     except (LookupError, ValueError):
         return False
     return True
+
+
+def _plan_card(state: AdvisorState) -> str | None:
+    """The card of the plan on screen (its best option), or None."""
+    best = ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
+    return best.get("gpu") or None
 
 
 def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:
@@ -1329,6 +1339,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
     literal = writers.literal_answer(answer, kind, lang)
+    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
+    if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
+        literal = pinned[0]
     if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
         head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
         first, sep, rest = text.partition("\n")
