@@ -564,7 +564,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
     if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
         updates.pop("only")  # "四张3090够不够" with four 3090s of your own: your cards, not four more to rent
-    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
+    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards); not a
         # model whose weights in the format stated outgrow a whole server of that card ("DeepSeek-V3 in bf16 on
         # A800?"): that question is answered across servers (tensor x pipeline parallel), not by forcing 4-bit
@@ -637,7 +637,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        named = _named_owned(state, profile, plan=u.owns_named == "said")
+        named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
+        if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
+            named = [f"1x {card}" for card in _kinds(named)][:1]
         if named:
             updates["owned"] = named
             if profile.only:

@@ -38,10 +38,11 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None) -> tuple[s
             return None
         return say(lang, "pinned.no_train", option=which, used=gb(used), capacity=gb(option.capacity_bytes),
                    plan=f"{best.gpus} × {best.gpu_name}"), {"gpu": option.gpu, "gpus": option.gpus, "fits": False}
-    c = capacity(w, option.gpu, option.gpus, precision=best.precision)
+    # the format said, else the one the tool finds holds someone on that card (4-bit when 8-bit holds nobody)
+    c = capacity(w, option.gpu, option.gpus, precision=w.serve_precision)
     if recorder is not None:
         recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": option.gpu, "gpus": option.gpus,
-                              "precision": best.precision}, c.model_dump(mode="json"), 0.0)
+                              "precision": w.serve_precision}, c.model_dump(mode="json"), 0.0)
     data = {"gpu": option.gpu, "gpus": option.gpus, "fits": c.users > 0, "users_held": c.users, "users": w.users}
     if c.users == 0 or c.at_limit is None:
         return say(lang, "pinned.no", option=which, model=rec.model_name, plan=f"{best.gpus} × {best.gpu_name}"), data
