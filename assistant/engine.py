@@ -1365,7 +1365,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {})))
+        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 

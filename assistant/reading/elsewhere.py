@@ -17,11 +17,11 @@ def read_elsewhere(m: Message, u: Understanding) -> None:
     """The plan on the card asked about (only: that card) when another card named is said to be hard to get."""
     if "availability" not in u.intents or not word_pattern("elsewhere.asks").search(m.masked):
         return
-    named = [(s, e, gpu_id) for s, e, gpu_id, _n in m.gpus if not rejected(m, s, e)]
+    named = [(s, e, gpu_id) for s, e, gpu_id, _n in m.gpus]  # the card hard to get may read as turned down
     if len({gpu_id for _s, _e, gpu_id in named}) < 2:
         return
-    target = next((gpu_id for s, _e, gpu_id in reversed(named)
-                   if word_pattern("elsewhere.before_card").search(m.masked[max(0, s - 24):s])), None)
+    target = next((gpu_id for s, e, gpu_id in reversed(named) if not rejected(m, s, e)
+                   and word_pattern("elsewhere.before_card").search(m.masked[max(0, s - 24):s])), None)
     if target is None or target == named[0][2]:
         return
     u.intents -= STOCK_READINGS
