@@ -14,7 +14,7 @@ import pytest
 from assistant.reading import understand
 
 sys.path.insert(0, str(Path(__file__).parent))
-from conversation import run_conversation  # noqa: E402
+from conversation import run_conversation
 
 
 def _data(reply):

@@ -90,7 +90,7 @@ def read_followup(m: Message, u: Understanding) -> None:
         tokens = next((int(q.context_tokens) for q in m.qty if q.value >= MIN_CONTEXT and not q.negated), None)
         if "context" not in ask and tokens:
             ask["context"] = tokens  # "how big is the kv cache at 32k": the context it is asked at
-        if int(ask.get("users") or 0) >= MIN_CONTEXT and tokens:  # "10 个并发 32k": 32k is the context, 10 the users
+        if int(u.updates.get("users") or 0) >= MIN_CONTEXT and tokens:  # "10 个并发 32k": 32k is the context, 10 the users
             ask.pop("users")
             users = next((int(q.value) for q in m.qty if 1 <= q.value < MIN_CONTEXT and not q.negated), None)
             if users:
