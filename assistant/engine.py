@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 from assistant import advice, writers
 from assistant.catalog import detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
+from assistant.pinned import pinned_line
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -498,6 +499,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if "kv_cache" in u.intents and u.ask.get("model") and not profile.model and "model" not in updates:
+        updates["model"] = u.ask["model"]  # "KV cache 占多少？Llama 3.1 70B": the model the next "用 fp8 呢" asks of
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
         state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):
@@ -577,7 +580,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
     if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
         updates.pop("only")  # "四张3090够不够" with four 3090s of your own: your cards, not four more to rent
-    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]\s*$", text) and updates.get("only"):
+    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]", text) and updates.get("only"):
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards); not a
         # model whose weights in the format stated outgrow a whole server of that card ("DeepSeek-V3 in bf16 on
         # A800?"): that question is answered across servers (tensor x pipeline parallel), not by forcing 4-bit
@@ -646,8 +649,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
+        elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
+            updates["only"] = [f"1x {_plan_card(state)}"]
+            u.intents.add("fit_check")
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        named = _named_owned(state, profile, plan=u.owns_named == "said")
+        named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
+        if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
+            named = [f"1x {card}" for card in _kinds(named)][:1]
         if named:
             updates["owned"] = named
             if profile.only:
@@ -773,6 +781,12 @@ def _known_model(model: str) -> bool:
     except (LookupError, ValueError):
         return False
     return True
+
+
+def _plan_card(state: AdvisorState) -> str | None:
+    """The card of the plan on screen (its best option), or None."""
+    best = ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
+    return best.get("gpu") or None
 
 
 def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:
@@ -1343,6 +1357,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
     literal = writers.literal_answer(answer, kind, lang)
+    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
+    if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
+        literal = pinned[0]
     if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
         head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
         first, sep, rest = text.partition("\n")
@@ -1364,7 +1381,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {})))
+        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 

@@ -158,7 +158,7 @@ def kv_cache(ctx: Any) -> str:
     users = int(ask.get("users") or (plan.users if same and plan else 0) or ctx.profile.get("users") or 1)
     best = rec.best if rec and same else None
     precision = (best.precision if best and best.precision else None) or "bf16"
-    kv = best.kv_precision if best else None
+    kv = {8: "fp8", 4: "int4"}.get(int(ask.get("kv_bits") or 0)) or (best.kv_precision if best else None)
     try:
         one = _call(ctx, "inference_memory", inference_memory,
                     InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context, batch=1))

@@ -62,7 +62,10 @@ def method_compare(ctx: Any) -> str:
         lines.append(ctx.say("mcmp.saves", x=f"{high.per_gpu_total_bytes / low.per_gpu_total_bytes:.1f}"))
     lines += _speed(ctx, model, [m for m, _r in rows])
     lines.append(ctx.say("mcmp.quality"))
-    lines.append(_verdict(ctx, rows))
+    on_cards = _on_cards(ctx, model, [m for m, _r in rows])
+    lines += on_cards
+    if not on_cards or not ctx.data.get("method_on_cards_pick"):
+        lines.append(_verdict(ctx, rows))
     return "\n".join(lines)
 
 
@@ -117,3 +120,46 @@ def _verdict(ctx: Any, rows: list[tuple[str, Any]]) -> str:
         return ctx.say("mcmp.verdict.qlora_full", qlora=gb(got["qlora"].per_gpu_total_bytes),
                        full=gb(got["full"].per_gpu_total_bytes))
     return ""
+
+
+def _on_cards(ctx: Any, model: str, methods: list[str]) -> list[str]:
+    """'8 张 3090 微调 GLM-4-9B，全参还是 lora？显存够吗': each method on the cards said (one kind, 'Nx card'), sharded
+    over them (ZeRO-3) when there are several, and which to use when only one of them fits."""
+    from assistant.followups import _call
+    from knowledge import find_gpu
+    from tools.common import ToolError
+    from tools.inference import usable_bytes
+    from tools.training import TrainingMemoryInput, training_memory
+
+    said = ctx.profile.get("owned") or ctx.profile.get("only") or []
+    kinds = {c.partition("x ")[2].strip() if "x " in c else c for c in said}
+    if len(kinds) != 1:
+        return []
+    entry = said[0]
+    n = int(entry.partition("x ")[0]) if "x " in entry and entry.partition("x ")[0].isdigit() else 1
+    try:
+        gpu = find_gpu(kinds.pop())
+    except (LookupError, ValueError):
+        return []
+    room = usable_bytes(gpu)
+    option = f"{n} × {gpu.name}"
+    lines, fitting, data = [], [], []
+    for method in methods:
+        try:
+            r = _call(ctx, "training_memory", training_memory,
+                      TrainingMemoryInput(model=model, method=method, gpus=n, zero=3 if n > 1 else None))
+        except (ToolError, LookupError, ValueError):
+            continue
+        fits = r.per_gpu_total_bytes <= room
+        fitting += [method] if fits else []
+        data.append({"method": method, "gpus": n, "gpu": gpu.id, "per_gpu_bytes": r.per_gpu_total_bytes, "fits": fits})
+        how = ctx.say("mcmp.cards.sharded", n=n) if n > 1 else ""
+        lines.append(ctx.say("mcmp.cards.fits" if fits else "mcmp.cards.no", option=option, name=_name(ctx, method),
+                             gb=gb(r.per_gpu_total_bytes), capacity=gb(room), how=how))
+    ctx.data["method_on_cards"] = data
+    ctx.data["method_on_cards_pick"] = fitting[0] if len(fitting) == 1 else None
+    if len(fitting) == 1:
+        lines.append(ctx.say("mcmp.cards.pick", name=_name(ctx, fitting[0]), option=option))
+    elif not fitting and lines:
+        lines.append(ctx.say("mcmp.cards.none", option=option))
+    return [ctx.say("mcmp.cards.head", option=option), *lines] if lines else []

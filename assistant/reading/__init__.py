@@ -33,6 +33,7 @@ from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
 from assistant.reading.e2e import read_e2e, read_latency_percentile
+from assistant.reading.elsewhere import read_elsewhere
 from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
 from assistant.reading.followups import read_followup
 from assistant.reading.forecast import read_forecast_reserve
@@ -299,6 +300,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_example_images(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
+    read_elsewhere(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)

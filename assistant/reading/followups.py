@@ -21,7 +21,8 @@ from assistant.reading.text import vocab
 # Intent codes answered by assistant/followups.py, in the order they are tried.
 FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough", "offload")
 # What a KV-cache question may name about itself ('qwen3 8b at 32k'): the model and context it is asked for.
-KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase"}  # phase: "10并发" reads as serving
+KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase", "batch_items"}  # phase: "10并发" reads as
+# serving; batch_items: "32k 一个请求" reads as a count of requests
 # What a data question's own number fills ('五百条'): examples, whichever slot the reader gave them.
 DATA_SLOTS = {"batch_items", "train_tokens", "train_examples", "batch_input_tokens", "seq_len", "phase", "method"}
 # Follow-ups that name a concept the glossary explains, asked of a figure (how big, p99 or average): theirs.
@@ -89,6 +90,13 @@ def read_followup(m: Message, u: Understanding) -> None:
         tokens = next((int(q.context_tokens) for q in m.qty if q.value >= MIN_CONTEXT and not q.negated), None)
         if "context" not in ask and tokens:
             ask["context"] = tokens  # "how big is the kv cache at 32k": the context it is asked at
+        if int(u.updates.get("users") or 0) >= MIN_CONTEXT and tokens:  # "10 个并发 32k": 32k is the context, 10 the users
+            ask.pop("users")
+            users = next((int(q.value) for q in m.qty if 1 <= q.value < MIN_CONTEXT and not q.negated), None)
+            if users:
+                ask["users"] = users
+        if "kv_cache" in u.updates:  # "KV cache 用 fp8 的话呢": the KV format it is asked in (bits)
+            ask["kv_bits"] = u.updates["kv_cache"]
     if code == "metric":
         ask = {"choice": _hit(m, _words("metric")["choice"])}  # 'p99 or averages?': the reply opens with 'neither'
     if code == "data_enough":

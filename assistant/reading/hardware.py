@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from assistant.reading.clauses import clause_bounds, negated, rejected
 from assistant.reading.intents import asked
@@ -329,6 +330,8 @@ def read_card_count(m: Message, u: Understanding) -> None:
     said = word_pattern("card_count_bare").match(m.masked)
     if said and not m.gpus and 0 < int(said.group(1)) <= 4096:
         u.card_count = int(said.group(1))
+    elif not m.gpus and word_pattern("one_card_asked").search(unicodedata.normalize("NFKC", m.raw).lower()):
+        u.card_count = 1  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
 
 
 def read_gpus(m: Message, u: Understanding) -> None:

@@ -63,7 +63,8 @@ class Understanding:
     example_tokens: int | None = None  # one training example's length said with no count ('每条大概1500 token')
     owned_untyped: int | None = None  # "we have an 8-gpu box": cards owned, their type not said (reading.untyped)
     adds_owned: bool = False  # added_cards are the user's own ('add my old 3060 as a second card'): owned even if none was
-    owns_named: str | None = None  # '卡是现成的' ('said'), 'my gpus' ('mine') with no card named: the cards before are owned
+    owns_named: str | None = None  # '卡是现成的' ('said'), 'my gpus' ('mine') with no card named: the cards before are owned;
+    # '就这一张' ('one'): one of the card before is owned, no more
     example_images: bool = False  # the training examples counted are images ('2万张图'): the engine sizes each
 
     @property

@@ -13,7 +13,7 @@ from assistant.reading.text import vocab
 
 # Slots the question's own words fill ('LoRA' -> method, '微调' -> phase): dropped; the model named is kept.
 OWN_SLOTS = {"method", "phase", "qlora_base", "precision"}
-KEPT = {"model"}
+KEPT = {"model", "only", "owned"}  # the cards asked on ("8 张 3090 … 全参还是 lora"): the comparison is on them
 
 
 @cache

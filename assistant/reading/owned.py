@@ -69,6 +69,10 @@ def read_owns_them(m: Message, u: Understanding) -> None:
     """'单卡 4090 够不够，卡是现成的', "4x L40S, they're ours": the card this message holds the plan to is owned; with
     no card named ('卡是现成的', 'we already have them'), the cards named before are (u.owns_named, assistant.engine)."""
     said = owns_them(m)
+    if not m.gpus and not u.updates.get("owned") and word_pattern("owned_just_one").search(m.masked):
+        u.owns_named = "one"  # "i only have the one card tho, not buying another": one of the card named before
+        u.updates.pop("preference", None)
+        return
     if said is None or u.updates.get("owned"):
         return
     if not m.gpus:

@@ -1,0 +1,52 @@
+"""The first line owed to 'would that fit on a single 4090?', '一张卡行吗' when the plan needs more of that card than
+the count asked about: yes or no on the count asked (tools.recommend's option at that count), and what that
+many cards serve at once (tools.capacity) against the people the plan is for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.catalog import say
+from assistant.writers import gb, tps
+from tools.capacity import capacity
+from tools.recommend import Option, Recommendation, pinned_cards
+
+
+def pinned_option(rec: Recommendation) -> Option | None:
+    """The option at the count of cards the user asked about, when the plan's best is another count or card."""
+    best = rec.best
+    pins = pinned_cards(rec.workload)
+    if best is None or not pins or rec.owned_options or rec.pool is not None:
+        return None
+    if f"{best.gpus}x {best.gpu}" in pins:
+        return None
+    return next((o for o in rec.options if f"{o.gpus}x {o.gpu}" in pins and not o.owned), None)
+
+
+def pinned_line(rec: Recommendation, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """'**Yes**: gpt-oss-20b runs on 1 × RTX 4090: it holds 12 people at once …; for your 66 it takes 2 × …', or
+    '**No** …'; with the data behind it. None when no count was asked about or the plan is on that count."""
+    option = pinned_option(rec)
+    best = rec.best
+    if option is None or best is None:
+        return None
+    w = rec.workload
+    which = f"{option.gpus} × {option.gpu_name}"
+    if w.spec.trains or not w.spec.serves:
+        used = option.train_per_gpu_bytes if w.spec.trains else option.serve_per_gpu_bytes
+        if used is None:
+            return None
+        return say(lang, "pinned.no_train", option=which, used=gb(used), capacity=gb(option.capacity_bytes),
+                   plan=f"{best.gpus} × {best.gpu_name}"), {"gpu": option.gpu, "gpus": option.gpus, "fits": False}
+    # the format said, else the one the tool finds holds someone on that card (4-bit when 8-bit holds nobody)
+    c = capacity(w, option.gpu, option.gpus, precision=w.serve_precision)
+    if recorder is not None:
+        recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": option.gpu, "gpus": option.gpus,
+                              "precision": w.serve_precision}, c.model_dump(mode="json"), 0.0)
+    data = {"gpu": option.gpu, "gpus": option.gpus, "fits": c.users > 0, "users_held": c.users, "users": w.users}
+    if c.users == 0 or c.at_limit is None:
+        return say(lang, "pinned.no", option=which, model=rec.model_name, plan=f"{best.gpus} × {best.gpu_name}"), data
+    at = c.at_limit
+    return say(lang, "pinned.yes", option=which, model=rec.model_name, held=f"{c.users:,}",
+               precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
+               plan=f"{best.gpus} × {best.gpu_name}"), data
