@@ -808,8 +808,12 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:
             line += say(lang, "fig.rented", usd=cash(best.job_usd, rec))
-        if best.replicas > 1:
-            line += say(lang, "fig.replicas", replicas=best.replicas, per=best.gpus // best.replicas)
+        per = best.gpus // max(1, best.replicas)
+        if per > 1:  # a copy over several cards: the size chosen for the most work per card (tools.recommend)
+            line += say(lang, "fig.batch_copies" if best.replicas > 1 else "fig.batch_copy_one", replicas=best.replicas,
+                        per=per)
+        elif best.replicas > 1:
+            line += say(lang, "fig.replicas", replicas=best.replicas, per=per)
         lines += [line + say(lang, "fig.end"), ""]
     if w.deadline_hours is not None and best.job_hours is not None:
         key = ("fig.deadline_met" if best.meets.get("deadline", True) else
