@@ -336,13 +336,15 @@ def read_batch_input_tokens(m: Message) -> int | None:
     if not found or found[-1].value < 1:
         return None
     q = found[-1]
-    if q.said and q.role == "per_item_tokens":  # "标题 30 个字": the item's text, read with the task's instructions
+    if q.said and q.role == "per_item_tokens":  # "标题 30 个字" to label: the item's text, read with the task's
+        # instructions; in a message that does not say the job, the conversation's job decides (engine: not a
+        # training example's length, which is the example itself)
         total = round(q.value) + INSTRUCTION_TOKENS
-        note = ("note.instruction_prompt", {"text": f"{q.value:,.0f}", "extra": f"{INSTRUCTION_TOKENS:,}",
-                                            "total": f"{total:,}"})
+        key = "note.instruction_prompt" if m.phase == "batch" else "note.instruction_prompt_if_batch"
+        note = (key, {"text": f"{q.value:,.0f}", "extra": f"{INSTRUCTION_TOKENS:,}", "total": f"{total:,}"})
         if note not in m.notes:
             m.notes.append(note)
-        return total
+        return total if m.phase == "batch" else int(q.value)
     return int(q.value)
 
 
