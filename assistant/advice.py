@@ -34,6 +34,7 @@ class Answer(BaseModel):
     reused: bool = False
     pair: dict[str, Any] | None = None  # a second job on the plan's cards (tools.pair, assistant.pairing)
     asked: str | None = None  # the one card the user asked about ('910B行不行'): the headline answers for it
+    choice: list[str] = []  # cards offered as a choice for a batch job ('租 4090 还是 A100'): the plan on the cheaper
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -93,6 +94,17 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
     return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)]})
 
 
+def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | None:
+    """'租 4090 还是 A100 划算' for a batch job: of the cards asked about, the one that does the job for the least per
+    run (the plan is then on it, the other a row beside it); None when the question is not that choice."""
+    if len(compare) < 2 or not w.spec.batch or w.spec.serves or w.spec.trains or w.owned or w.candidates:
+        return None
+    among = w.model_copy(update={"candidates": list(compare)})
+    args = json.loads(_key(among.model_dump(mode="json")))
+    mine = _call(recorder, "recommend", args, lambda: recommend(among))
+    return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
@@ -110,8 +122,15 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
-    asked = previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None)
+    choice = list(compare) if len(compare) >= 2 else [] if compare or whatif else list(previous.get("choice") or [])
+    cheaper = _cheaper_of(w, choice, recorder)  # a later turn weighs the same two again, on the job as it is now
+    if cheaper is None:
+        choice = []
+    asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
+    compare = compare or choice
     rec = _on_the_card_asked(w, rec, asked, whatif, recorder)
+    if cheaper is not None:  # planned on the cheaper of the two asked, not limited to it: no 'only these cards'
+        rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
     extra: list[Option] = []
     # the cards asked about are sized as the plan is: in 4-bit when the plan had to move there
     sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
@@ -150,7 +169,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         if o:
             extra.append(o)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused,
-                    asked=asked if rec.best is not None and rec.best.gpu == asked else None)
+                    asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
     from assistant.pairing import size_pair

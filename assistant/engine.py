@@ -31,7 +31,7 @@ from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.literal import literal_kind
 from assistant.reading.multi import added_model
 from assistant.reading.relative import said_as_change
-from assistant.reading.text import word_pattern
+from assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
 from knowledge.resolve import BadValue, normalise
@@ -634,6 +634,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "budget got cut to 1500" after a monthly budget: the same kind of budget, changed
         updates["budget_usd_per_month"] = updates.pop("budget_usd")
         _drop_note(u, turn, "note.budget_once", lang)
+    if any(k == "note.instruction_prompt_if_batch" for k, _v in u.notes):
+        if "batch_input_tokens" in updates and (updates.get("phase") or profile.phase) == "batch":
+            updates["batch_input_tokens"] += INSTRUCTION_TOKENS  # "标题 30 个字" in a batch job: with its instructions
+        else:
+            _drop_note(u, turn, "note.instruction_prompt_if_batch", lang)  # a training example is its own length
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
     if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
         # "actually 3 boxes not 4": the servers you own, of the cards already said

@@ -814,14 +814,36 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                    tps=tps(best.aggregate_tokens_per_s or 0))
         if best.job_usd is not None:
             line += say(lang, "fig.rented", usd=cash(best.job_usd, rec))
-        if best.replicas > 1:
-            line += say(lang, "fig.replicas", replicas=best.replicas, per=best.gpus // best.replicas)
-        lines += [line + say(lang, "fig.end"), ""]
+        per = best.gpus // max(1, best.replicas)
+        if per > 1:  # a copy over several cards: the size chosen for the most work per card (tools.recommend)
+            line += say(lang, "fig.batch_copies" if best.replicas > 1 else "fig.batch_copy_one", replicas=best.replicas,
+                        per=per)
+        elif best.replicas > 1:
+            line += say(lang, "fig.replicas", replicas=best.replicas, per=per)
+        lines += [line + say(lang, "fig.end"), ""] + _choice_lines(answer, lang)
     if w.deadline_hours is not None and best.job_hours is not None:
         key = ("fig.deadline_met" if best.meets.get("deadline", True) else
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
     return lines
+
+
+def _choice_lines(answer: Answer, lang: str) -> list[str]:
+    """'租 4090 还是 A100 划算' for a batch job: each card asked about, what a run costs on it and how long it takes,
+    and which does it for less (the plan is on that one)."""
+    rec = answer.recommend
+    rows = [o for gpu_id in answer.choice for o in [rec.best, *answer.options]
+            if o is not None and o.gpu == gpu_id and o.ok and o.job_usd is not None and o.job_hours is not None]
+    rows = list({o.gpu: o for o in reversed(rows)}.values())  # one row a card, the plan's own first
+    if len(rows) < 2:
+        return []
+    rows.sort(key=lambda o: o.job_usd or 0)
+    cheap, dear = rows[0], rows[-1]
+    return [say(lang, "fig.batch_choice", cheap=cheap.gpu_name, dear=dear.gpu_name,
+                cheap_option=gpu_words(cheap, lang), dear_option=gpu_words(dear, lang),
+                cheap_usd=cash(cheap.job_usd or 0, rec), dear_usd=cash(dear.job_usd or 0, rec),
+                cheap_hours=hours(cheap.job_hours or 0), dear_hours=hours(dear.job_hours or 0),
+                times=f"{(dear.job_usd or 0) / max(cheap.job_usd or 1e-9, 1e-9):.1f}"), ""]
 
 
 def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:

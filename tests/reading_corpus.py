@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.reading.text import INSTRUCTION_TOKENS
+
 USD_PER_CNY = None  # filled lazily from knowledge.rules() so that the expected budget is the reader's own rate
 
 
@@ -259,7 +261,8 @@ def batch_jobs(lang: str) -> Iterator[Clause]:
         else:
             wan = f"{items // 10_000}万"
             parts = [Clause(f"{wan}篇文章", {"batch_items": items}),
-                     Clause(f"每篇大概{each}字", {"batch_input_tokens": int(each / 1.4)}),
+                     # each article's text in tokens, read with the task's instruction prompt
+                     Clause(f"每篇大概{each}字", {"batch_input_tokens": round(each / 1.4) + INSTRUCTION_TOKENS}),
                      Clause(f"摘要{out}字", {"batch_output_tokens": int(out / 1.4)}),
                      Clause(f"{hours}小时内跑完", {"deadline_hours": float(hours)})]
             verb = "用qwen2.5-14b做摘要"

@@ -136,6 +136,8 @@ STACK_PENALTY_TRAINING = {"cuda": 0.0, "rocm": 0.50, "cann": 0.60, "metal": 0.0,
 # An offline batch job keeps this many sequences in flight per model copy (vLLM-style continuous
 # batching), fewer when the KV cache cannot hold them.
 BATCH_JOB_CONCURRENCY = 128
+# Copy sizes whose GPU-hours per run are within this share of each other tie: the smaller copy is taken.
+BATCH_COPY_TIE = 0.05
 # A job meets its deadline when the estimate leaves this share of the time to spare: speed estimates
 # carry about this much error (the bench's residuals), and a run that needs every last hour is a bet.
 DEADLINE_MARGIN = 0.15
@@ -735,15 +737,55 @@ def _end_to_end(opt: Option, w: Workload, ttft_s: float, tpot_s: float, pct: str
                            f"over the {w.e2e_ms:,.0f} ms target")
 
 
+def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int) -> tuple:
+    """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards, as
+    many sequences in flight as its KV cache holds (at most BATCH_JOB_CONCURRENCY); speed and hours None
+    when the copy does not hold the model."""
+    written = w.written_per_item(resolve_model(w.model))
+    mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id,
+                                                context=w.batch_input_tokens + written, batch=1, gpus=t, gpu=gpu.id,
+                                                engine=engine))
+    if not mem.fits:
+        return mem, None, None
+    concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
+    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, batch=concurrency,
+                          context=w.batch_input_tokens + written // 2, engine=engine))
+    items = w.batch_items or 1
+    seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
+               + items * written / sp.aggregate_decode_tokens_per_s)
+    return mem, sp, seconds / 3600
+
+
+def batch_copy_size(w: Workload, gpu: Gpu, precision_id: str, owned: bool = False, cards: int | None = None) -> int | None:
+    """The tensor-parallel size of one model copy for a batch job: of the sizes the model allows (within one
+    server, dividing `cards` when all of them work), the one that does the job in the fewest GPU-hours (the
+    most tokens per GPU-hour, so the lowest cost per run); the smaller on a tie within BATCH_COPY_TIE. The
+    smallest copy that holds the model leaves little room for the KV cache (70B in fp8 on one 80 GB card:
+    two sequences in flight), and a copy twice the size can do many times the work. None when none holds it."""
+    pairs = _engines(w, gpu, precision_id, owned)
+    if not pairs:
+        return None
+    engine, fmt = pairs[-1]
+    best: tuple[float, int] | None = None
+    for t in arch.valid_tensor_parallel(resolve_model(w.model), 8):
+        if cards is not None and cards % t:
+            continue
+        _, _, hours = _batch_copy(w, gpu, engine, fmt, t)
+        if hours is None:
+            continue
+        if best is None or t * hours < best[0] * (1 - BATCH_COPY_TIE):
+            best = (t * hours, t)
+    return best[1] if best else None
+
+
 def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
                headrooms: list[float], all_cards: bool = False) -> None:
     """An offline job: items x (tokens in, tokens out) through n cards, copies added for a deadline.
     Cards you own, and a count you named ('用8张H800'), all work: as many model copies as fit, each on
-    the fewest cards that hold it."""
+    the copy size that does the most work per card (batch_copy_size)."""
     all_cards = all_cards or owned
     items = w.batch_items or 1
     written = w.written_per_item(resolve_model(w.model))
-    seq = w.batch_input_tokens + written
     total = n
     pairs = _engines(w, gpu, precision_id, owned)
     if not pairs:
@@ -751,10 +793,14 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         opt.reasons.append(f"no engine runs {precision_id} weights on {gpu.name}")
         return
     engine, precision_id = pairs[-1]  # vLLM where it runs (batching is what it is for), else llama.cpp
-    groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0] if all_cards else [n]
+    if all_cards:
+        groups = [t for t in arch.valid_tensor_parallel(resolve_model(w.model), 8) if n % t == 0]
+        best = batch_copy_size(w, gpu, precision_id, owned, cards=n)
+        groups = [best] if best else groups
+    else:
+        groups = [n]
     for t in groups:
-        mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id, context=seq, batch=1,
-                                                    gpus=t, gpu=gpu.id, engine=engine))
+        mem, sp, hours = _batch_copy(w, gpu, engine, precision_id, t)
         if mem.fits:
             break
     n = t
@@ -762,14 +808,8 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
-    if not mem.fits:
+    if not mem.fits or sp is None or hours is None:
         return
-    concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
-    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=n, batch=concurrency,
-                          context=w.batch_input_tokens + written // 2, engine=engine))
-    seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
-               + items * written / sp.aggregate_decode_tokens_per_s)
-    hours = seconds / 3600
     replicas = total // n
     hours /= replicas
     planned = w.deadline_hours * (1 - DEADLINE_MARGIN) if w.deadline_hours else None
@@ -934,6 +974,10 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     if grouped is None:
         return None
     n, copies = grouped
+    if spec.batch and not (spec.serves or spec.trains or owned or all_cards) and layout is None:
+        best = batch_copy_size(w, gpu, serving_precision(w, model, gpu))
+        if best is not None and best != n:
+            return None  # a batch job's copy takes the size that does the most per card: the other counts are not options
     warnings: list[str] = []
     headrooms: list[float] = []
     pp = layout.pp if layout is not None else 1

@@ -12,6 +12,7 @@ from assistant.reading.message import Message
 from assistant.reading.roles import daily_batch
 from assistant.reading.text import (
     EXAMPLE_TOKENS,
+    INSTRUCTION_TOKENS,
     MASK,
     SHORT_OUTPUT_TOKENS,
     pattern_rows,
@@ -333,7 +334,19 @@ def read_batch_input_tokens(m: Message) -> int | None:
     found = m.role("per_item_tokens")
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
-    return int(found[-1].value) if found and found[-1].value >= 1 else None
+    if not found or found[-1].value < 1:
+        return None
+    q = found[-1]
+    if q.said and q.role == "per_item_tokens":  # "标题 30 个字" to label: the item's text, read with the task's
+        # instructions; in a message that does not say the job, the conversation's job decides (engine: not a
+        # training example's length, which is the example itself)
+        total = round(q.value) + INSTRUCTION_TOKENS
+        key = "note.instruction_prompt" if m.phase == "batch" else "note.instruction_prompt_if_batch"
+        note = (key, {"text": f"{q.value:,.0f}", "extra": f"{INSTRUCTION_TOKENS:,}", "total": f"{total:,}"})
+        if note not in m.notes:
+            m.notes.append(note)
+        return total if m.phase == "batch" else int(q.value)
+    return int(q.value)
 
 
 def read_batch_output_tokens(m: Message) -> int | None:

@@ -324,6 +324,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "prompt_tokens"
     if word_pattern("output_label_before").search(before) or word_pattern("outputs_are_before").search(before):
         return "output_tokens"  # "outputs are more like 3k tokens each": each item's output ("each reply ~1k" is its length)
+    if word_pattern("tok_output_then_comma").search(before):
+        return "output_tokens"  # "the output is just a category name, about 15 tokens"
     if word_pattern("tok_after_per").match(rest) or word_pattern("tok_after_doc").match(rest):
         return "per_item_tokens"
     if word_pattern("tok_before_per_strong").search(before):
@@ -365,6 +367,8 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
             view = masked[:q.end] + " tokens" + masked[q.end + end:]
             q = Quantity(q.value / per_token, "", q.start, q.end)
             role, extra = _role(view, q, lang, out[-1].role if out else "")
+            if not role and word_pattern("text_item_before").search(masked[max(0, q.start - 40):q.start]):
+                role = "per_item_tokens"  # "标题一般就 30 个字", "titles are about 30 words": each item's length
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))

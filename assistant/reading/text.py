@@ -41,6 +41,7 @@ MAX_NAMES = 16  # cards read per message; more is a paste, and each name costs e
 MASK = "\u2592"  # stands in for a name already read, keeping positions
 EXAMPLE_TOKENS = 1000  # tokens in one fine-tuning example when only the count is given
 SHORT_OUTPUT_TOKENS = 16  # "the output is short" in a batch job: a label or a few words
+INSTRUCTION_TOKENS = 100  # a batch item's text said in characters or words: the task's instructions read with it
 CHOICE_SLOTS_WITH_NUMBERS = ("users", "context")  # a bare number there is a count, never a choice
 
 
