@@ -1333,6 +1333,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
             text = head + sep + rest
         text = literal + "\n\n" + text
+    why_not = writers.why_not_rate(answer, lang) if turn.whatif and not turn.ask.get("added") else ""
+    if why_not:  # "why not just 1 h100 then?" beside a rate plan: the constraint that count fails, before the plan
+        text = why_not + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")
