@@ -695,6 +695,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
+    if len(u.compare_gpus) >= 2 and profile.model and profile.phase in ("serve", "experiment"):
+        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison answers at once, for one person and the usual hours (said)
+        for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
+            data = profile.model_dump()
+            if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
+                    and not data.get("users_range"):
+                profile = profile.model_copy(update={slot: 1 if slot == "users" else SLOTS[slot].default_for(data, lang)})
+                defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
