@@ -482,6 +482,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
+        u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
+        u.ask = {**u.ask, **{k: updates[k] for k in ("model", "context", "users") if k in updates}}
+        updates = {}
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
         state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):
@@ -894,6 +898,19 @@ def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) 
             if last is not None else None
         if topic == "card_support" and said and not turn.ask.get("formats"):
             turn.ask["formats"] = list(said)  # "and B200?" after "does the H200 support FP4?": FP4 on the B200
+
+
+def _kv_example_followed(u: Understanding, state: AdvisorState, updates: dict[str, Any]) -> bool:
+    """A message that names a model (and a context) right after the KV cache was explained on an example, before
+    any plan: the KV cache of that model ("就拿 qwen2.5 7b 来说吧，128k 上下文", "ok, qwen2.5 7b at 128k then")."""
+    from assistant.reading.followups import KV_SLOTS
+
+    if state.get("results") or "model" not in updates or set(updates) - KV_SLOTS or "phase" in updates \
+            or u.intents & {"reset", "help"} or u.topic:
+        return False
+    last = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+    payload = (last.additional_kwargs.get("gpu_advisor") or {}) if last is not None else {}
+    return payload.get("topic") == "kv_cache" and bool(((payload.get("results") or {}).get("kv_cache") or {}).get("example"))
 
 
 def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
