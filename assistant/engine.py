@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from assistant import advice, writers
-from assistant.catalog import detect, say
+from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
@@ -1487,6 +1487,9 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
     elif turn.topic:
         parts.append(writers.glossary_reply(turn.topic, lang))
         extra["topic"] = turn.topic
+        pick = "concept_choice." + "+".join(sorted(turn.topic.split("+")))
+        if turn.ask.get("choose") and pick in catalog(lang):  # "…and which one should I use?": the verdict, not only the concepts
+            parts.append(say(lang, pick))
     elif turn.has("best_gpu"):
         parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))
         extra["topic"] = "best-gpu"

@@ -285,6 +285,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
     read_ask(m, u)
+    if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)
+                                       or word_pattern("compare_verdict.concept_choice").search(m.raw.lower())):
+        u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too
     read_question(m, u)
     read_compare_job(m, u)
     engine_question_leads(m, u)
