@@ -699,8 +699,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    if len(u.compare_gpus) >= 2 and profile.model and profile.phase in ("serve", "experiment"):
-        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison answers at once, for one person and the usual hours (said)
+    if len(u.compare_gpus) >= 2 and profile.model and profile.phase in ("serve", "experiment") \
+            and not u.ask.get("per_token"):
+        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison answers at once, for one person and the usual hours (said);
+        # a cost per token depends on the load, so the people at once are asked for it
         for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
             data = profile.model_dump()
             if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
@@ -741,8 +743,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
-    if (turn.compare or turn.whatif) and not state.get("results"):
-        update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    if (turn.compare or turn.whatif or turn.ask.get("per_token")) and not state.get("results"):
+        update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
+                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token"))}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
@@ -1358,9 +1361,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
             text = head + sep + rest
         text = literal + "\n\n" + text
-    why_not = writers.why_not_rate(answer, lang) if turn.whatif and not turn.ask.get("added") else ""
-    if why_not:  # "why not just 1 h100 then?" beside a rate plan: the constraint that count fails, before the plan
-        text = why_not + "\n\n" + text
+    first = _asked_first(answer, turn, cards, lang, config)
+    if first:
+        text = first + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")
@@ -1469,6 +1472,28 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
+def _concept(turn: Turn, lang: str) -> str:
+    """The glossary's entries for the topic; asked which one to use ("…and which one should I use?"), its verdict."""
+    text = writers.glossary_reply(turn.topic or "", lang)
+    pick = "concept_choice." + "+".join(sorted((turn.topic or "").split("+")))
+    if turn.ask.get("choose") and pick in catalog(lang):
+        text += "\n\n" + say(lang, pick)
+    return text
+
+
+def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, config: RunnableConfig) -> str:
+    """What the question asked beside the sizing needs before the plan: each option's cost per million tokens,
+    ranked ("which is cheapest per token"); why a smaller count does not serve the rate ("why not just 1 h100?")."""
+    parts = []
+    if turn.ask.get("per_token") or cards.get("per_token"):
+        from assistant.per_token import per_token_block
+
+        parts.append(per_token_block(answer, lang, _recorder(config))[0])
+    if turn.whatif and not turn.ask.get("added"):
+        parts.append(writers.why_not_rate(answer, lang))
+    return "\n\n".join(p for p in parts if p)
+
+
 def reply_node(state: AdvisorState) -> dict[str, Any]:
     """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
     lang = _lang(state)
@@ -1485,11 +1510,8 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
     elif turn.topic:
-        parts.append(writers.glossary_reply(turn.topic, lang))
+        parts.append(_concept(turn, lang))
         extra["topic"] = turn.topic
-        pick = "concept_choice." + "+".join(sorted(turn.topic.split("+")))
-        if turn.ask.get("choose") and pick in catalog(lang):  # "…and which one should I use?": the verdict, not only the concepts
-            parts.append(say(lang, pick))
     elif turn.has("best_gpu"):
         parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))
         extra["topic"] = "best-gpu"

@@ -288,6 +288,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)
                                        or word_pattern("compare_verdict.concept_choice").search(m.raw.lower())):
         u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too
+    if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
+        u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
     read_question(m, u)
     read_compare_job(m, u)
     engine_question_leads(m, u)
