@@ -36,6 +36,7 @@ class Answer(BaseModel):
     pair: dict[str, Any] | None = None  # a second job on the plan's cards (tools.pair, assistant.pairing)
     asked: str | None = None  # the one card the user asked about ('910B行不行'): the headline answers for it
     short: RateShort | None = None  # a rate plan's "why not just 1 H100?": what that count fails (tools.rate_short)
+    per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"

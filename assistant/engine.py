@@ -699,10 +699,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    if len(u.compare_gpus) >= 2 and profile.model and profile.phase in ("serve", "experiment") \
+    if u.ask.get("one_user") and profile.model and profile.phase in ("serve", "experiment") \
             and not u.ask.get("per_token"):
-        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison answers at once, for one person and the usual hours (said);
-        # a cost per token depends on the load, so the people at once are asked for it
+        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
+        # usual hours (said); a cost per token depends on the load, so the people at once are asked for it
         for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
             data = profile.model_dump()
             if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
@@ -1488,7 +1488,8 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
     if turn.ask.get("per_token") or cards.get("per_token"):
         from assistant.per_token import per_token_block
 
-        parts.append(per_token_block(answer, lang, _recorder(config))[0])
+        ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
+        parts.append(ranked)
     if turn.whatif and not turn.ask.get("added"):
         parts.append(writers.why_not_rate(answer, lang))
     return "\n\n".join(p for p in parts if p)

@@ -169,7 +169,8 @@ def read_utilisation(m: Message) -> float | None:
     if m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
         m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
         return 1.0
-    if m.phase == "serve" and not m.live("internal_use") and (m.role("request_rate") or m.live("live_service")):
+    if m.phase == "serve" and not m.live("internal_use") and (m.role("request_rate") or m.live("live_service")
+                                                               or word_pattern("live_service").search(m.raw.lower())):
         m.notes.append(("note.live_service", {}))  # "20 req/s, p95 ttft 500ms", "launching in 3 weeks": up all day
         return 1.0
     return None
