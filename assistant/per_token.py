@@ -7,6 +7,7 @@ every option that sustains it); otherwise each option's aggregate tokens/s with 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from assistant.advice import Answer, Recorder, _call
@@ -45,7 +46,7 @@ def per_token_block(answer: Answer, lang: str, recorder: Recorder | None = None)
         if not load or not o.usd_per_hour:
             continue
         inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=load, usd_per_gpu_hour=o.usd_per_hour / o.gpus)
-        r = _call(recorder, "cost", inp.model_dump(mode="json"), lambda inp=inp: cost(inp))
+        r = _call(recorder, "cost", inp.model_dump(mode="json"), partial(cost, inp))
         if r.usd_per_million_tokens:
             priced.append((r.usd_per_million_tokens, o, load))
     if not priced:
