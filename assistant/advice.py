@@ -17,6 +17,7 @@ from assistant.policy import Profile
 from assistant.slots import SLOTS
 from tools.as_plan import laid_out_like
 from tools.fit import FitResult
+from tools.rate_short import RateShort, rate_short
 from tools.recommend import Option, Recommendation, Workload, evaluate, one_machine, recommend, training_setup
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
@@ -35,6 +36,8 @@ class Answer(BaseModel):
     pair: dict[str, Any] | None = None  # a second job on the plan's cards (tools.pair, assistant.pairing)
     asked: str | None = None  # the one card the user asked about ('910B行不行'): the headline answers for it
     choice: list[str] = []  # cards offered as a choice for a batch job ('租 4090 还是 A100'): the plan on the cheaper
+    short: RateShort | None = None  # a rate plan's "why not just 1 H100?": what that count fails (tools.rate_short)
+    per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -168,7 +171,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
         if o:
             extra.append(o)
-    answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused,
+    short = _short_of_rate(sized, rec, whatif, recorder) if rated and whatif else None
+    answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
@@ -177,6 +181,32 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     both = size_pair(also, rec, lambda tool, args, fn: _call(recorder, tool, args, fn))
     answer.pair = both.model_dump(mode="json") if both else None
     return answer
+
+
+def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorder: Recorder | None) -> RateShort | None:
+    """A count of cards asked about beside a rate plan ("why not just 1 h100?"): what it fails against the rate
+    (memory, load, the first-token target), sized with the plan's own queueing inputs; None for a count the plan
+    already uses or more."""
+    from knowledge import find_gpu
+    from tools.models import resolve_model
+    from tools.queueing import P99, RateInput
+    from tools.recommend import rate_lengths, serving_precision
+    from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS
+
+    count, gpu_id = whatif
+    best = rec.best
+    if best is None or count <= 0 or (best.gpu == gpu_id and count >= best.gpus):
+        return None
+    prompt, output, _ = rate_lengths(w)
+    same = best.gpu == gpu_id
+    precision = best.precision if same and best.precision else serving_precision(w, resolve_model(w.model), find_gpu(gpu_id))
+    inp = RateInput(model=w.model, gpu=gpu_id, precision=precision, kv_precision=best.kv_precision if same else None,
+                    engine="sglang" if best.engine == "sglang" else "vllm", requests_per_s=w.requests_per_s,
+                    prompt_tokens=prompt, output_tokens=output, ttft_target_ms=w.ttft_ms,
+                    ttft_percentile=w.ttft_percentile or P99,
+                    tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None,
+                    max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS)
+    return _call(recorder, "rate_short", inp.model_dump(mode="json") | {"gpus": count}, lambda: rate_short(inp, count))
 
 
 def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool) -> list[Option]:

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from assistant import advice, writers
-from assistant.catalog import detect, say
+from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
@@ -499,6 +499,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
+        u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
+        u.ask = {**u.ask, **{k: updates[k] for k in ("model", "context", "users") if k in updates}}
+        updates = {}
     if "kv_cache" in u.intents and u.ask.get("model") and not profile.model and "model" not in updates:
         updates["model"] = u.ask["model"]  # "KV cache 占多少？Llama 3.1 70B": the model the next "用 fp8 呢" asks of
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
@@ -724,6 +728,16 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
+    if u.ask.get("one_user") and profile.model and profile.phase in ("serve", "experiment") \
+            and not u.ask.get("per_token"):
+        # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
+        # usual hours (said); a cost per token depends on the load, so the people at once are asked for it
+        for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
+            data = profile.model_dump()
+            if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
+                    and not data.get("users_range"):
+                profile = profile.model_copy(update={slot: 1 if slot == "users" else SLOTS[slot].default_for(data, lang)})
+                defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
@@ -758,8 +772,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
-    if (turn.compare or turn.whatif) and not state.get("results"):
-        update["cards"] = {"compare": turn.compare, "whatif": turn.whatif}
+    if (turn.compare or turn.whatif or turn.ask.get("per_token")) and not state.get("results"):
+        update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
+                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token"))}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
@@ -921,6 +936,19 @@ def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) 
             if last is not None else None
         if topic == "card_support" and said and not turn.ask.get("formats"):
             turn.ask["formats"] = list(said)  # "and B200?" after "does the H200 support FP4?": FP4 on the B200
+
+
+def _kv_example_followed(u: Understanding, state: AdvisorState, updates: dict[str, Any]) -> bool:
+    """A message that names a model (and a context) right after the KV cache was explained on an example, before
+    any plan: the KV cache of that model ("就拿 qwen2.5 7b 来说吧，128k 上下文", "ok, qwen2.5 7b at 128k then")."""
+    from assistant.reading.followups import KV_SLOTS
+
+    if state.get("results") or "model" not in updates or set(updates) - KV_SLOTS or "phase" in updates \
+            or u.intents & {"reset", "help"} or u.topic:
+        return False
+    last = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+    payload = (last.additional_kwargs.get("gpu_advisor") or {}) if last is not None else {}
+    return payload.get("topic") == "kv_cache" and bool(((payload.get("results") or {}).get("kv_cache") or {}).get("example"))
 
 
 def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
@@ -1359,18 +1387,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             notes.insert(0, tried)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
-    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
-    kind = literal_kind(_text(humans[-1])) if humans else None
-    literal = writers.literal_answer(answer, kind, lang)
-    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
-    if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
-        literal = pinned[0]
-    if literal:  # 'will it fit?', '能跑吗': the answer to the question asked, before the plan
-        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
-        first, sep, rest = text.partition("\n")
-        if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
-            text = head + sep + rest
-        text = literal + "\n\n" + text
+    text, pinned = _literal_first(state, answer, turn, text, lang, config)
+    first = _asked_first(answer, turn, cards, lang, config)
+    if first:
+        text = first + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")
@@ -1389,6 +1409,26 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,
+                   config: RunnableConfig) -> tuple[str, tuple[str, dict[str, Any]] | None]:
+    """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
+    plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
+    Returns the text and the pinned answer, if any."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    kind = literal_kind(_text(humans[-1])) if humans else None
+    literal = writers.literal_answer(answer, kind, lang)
+    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
+    if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
+        literal = pinned[0]
+    if literal:
+        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
+        first, sep, rest = text.partition("\n")
+        if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
+            text = head + sep + rest
+        text = literal + "\n\n" + text
+    return text, pinned
 
 
 def _heads(model: str | None) -> tuple[int, int] | None:
@@ -1479,6 +1519,29 @@ def explain_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text, additional_kwargs=_payload("info", topic=topic, results=payload))]}
 
 
+def _concept(turn: Turn, lang: str) -> str:
+    """The glossary's entries for the topic; asked which one to use ("…and which one should I use?"), its verdict."""
+    text = writers.glossary_reply(turn.topic or "", lang)
+    pick = "concept_choice." + "+".join(sorted((turn.topic or "").split("+")))
+    if turn.ask.get("choose") and pick in catalog(lang):
+        text += "\n\n" + say(lang, pick)
+    return text
+
+
+def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, config: RunnableConfig) -> str:
+    """What the question asked beside the sizing needs before the plan: each option's cost per million tokens,
+    ranked ("which is cheapest per token"); why a smaller count does not serve the rate ("why not just 1 h100?")."""
+    parts = []
+    if turn.ask.get("per_token") or cards.get("per_token"):
+        from assistant.per_token import per_token_block
+
+        ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
+        parts.append(ranked)
+    if turn.whatif and not turn.ask.get("added"):
+        parts.append(writers.why_not_rate(answer, lang))
+    return "\n\n".join(p for p in parts if p)
+
+
 def reply_node(state: AdvisorState) -> dict[str, Any]:
     """Replies that size nothing: greetings, concept questions, unclear messages, bad values."""
     lang = _lang(state)
@@ -1495,7 +1558,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
     elif turn.topic:
-        parts.append(writers.glossary_reply(turn.topic, lang))
+        parts.append(_concept(turn, lang))
         extra["topic"] = turn.topic
     elif turn.has("best_gpu"):
         parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))

@@ -150,9 +150,8 @@ def kv_cache(ctx: Any) -> str:
     rec = ctx.rec
     plan = rec.workload if rec else None
     model = ask.get("model") or (plan.model if plan else None) or ctx.profile.get("model")
-    if not model:
-        ctx.data["kv_cache"] = None
-        return ctx.say("fup.kv.no_model")
+    if not model:  # "KV cache 到底占多少显存？": the formula, worked on a well-known model, and an offer to do theirs
+        return _kv_example(ctx)
     same = plan is not None and plan.model == model
     context = int(ask.get("context") or (plan.context if same and plan else 0) or ctx.profile.get("context") or 8192)
     users = int(ask.get("users") or (plan.users if same and plan else 0) or ctx.profile.get("users") or 1)
@@ -182,6 +181,38 @@ def kv_cache(ctx: Any) -> str:
                              total=gb(one.weights_bytes + per_user * users)))
     lines.append(ctx.say("fup.kv.grows"))
     return _sep(ctx).join(lines)
+
+
+# The model a KV-cache question that names none is worked on, at a short and a long context.
+KV_EXAMPLE_MODEL = "llama-3.1-8b"
+KV_EXAMPLE_CONTEXTS = (8192, 131072)
+
+
+def _kv_example(ctx: Any) -> str:
+    """The KV cache explained with no model named: the formula, then KV_EXAMPLE_MODEL's figures per token and
+    at KV_EXAMPLE_CONTEXTS against its weights (inference_memory), why a long context runs out of memory, and
+    an offer to work out the user's own model."""
+    from tools.inference import InferenceMemoryInput, inference_memory
+
+    sized = [_call(ctx, "inference_memory", inference_memory,
+                   InferenceMemoryInput(model=KV_EXAMPLE_MODEL, precision="bf16", context=n, batch=1))
+             for n in KV_EXAMPLE_CONTEXTS]
+    short, long = sized[0], sized[-1]
+    term = next(t for t in long.terms if t.key == "kv_cache_bytes")
+    i = term.inputs
+    ctx.data["kv_cache"] = {"example": True, "model": KV_EXAMPLE_MODEL, "per_token_bytes": long.kv_bytes_per_token,
+                            "contexts": {str(n): r.kv_cache_bytes for n, r in zip(KV_EXAMPLE_CONTEXTS, sized, strict=True)},
+                            "weights_bytes": long.weights_bytes}
+    lines = [ctx.say("fup.kv.what"),
+             ctx.say("fup.kv.example_formula", model=long.model, layers=f"{i['layers']:g}", heads=f"{i['kv_heads']:g}",
+                     dim=f"{i['head_dim']:g}", bytes=f"{i['kv_bits'] / 8:g}",
+                     per_token=f"{long.kv_bytes_per_token / 1024:,.0f}"),
+             ctx.say("fup.kv.example_at", short=f"{KV_EXAMPLE_CONTEXTS[0]:,}", short_gb=gb(short.kv_cache_bytes),
+                     long=f"{KV_EXAMPLE_CONTEXTS[-1]:,}", long_gb=gb(long.kv_cache_bytes),
+                     weights=gb(long.weights_bytes), precision=long.precision),
+             ctx.say("fup.kv.why_blows"),
+             ctx.say("fup.kv.offer")]
+    return "\n\n".join(lines)
 
 
 # ---------------------------------------------------------------- is that much data enough

@@ -1015,6 +1015,28 @@ def tried_added(answer: Answer, tried: tuple[int, str], lang: str, heads: tuple[
     return line + say(lang, "fig.end")
 
 
+def why_not_rate(answer: Answer, lang: str) -> str:
+    """'why not just 1 h100 then?' beside a rate plan: the constraint that count fails (memory, load, the
+    first-token target at the percentile said), with its figures from tools.rate_short; or that it would do it."""
+    s = answer.short
+    best = answer.recommend.best
+    if s is None or best is None:
+        return ""
+    gpu = best.gpu_name if best.gpu == s.gpu else find_gpu(s.gpu).name
+    common = {"n": f"{s.gpus:,}", "gpu": gpu, "rate": f"{s.requests_per_s:,.3g}", "plan": gpu_words(best),
+              "unit": f"{s.unit_gpus or 0:,}", "copies": f"{s.copies:,}", "needed": f"{s.needed_gpus or 0:,}",
+              "cap": pct(s.cap)}
+    if s.constraint == "memory":
+        return say(lang, "why_not_rate.memory" if s.unit_gpus else "why_not_rate.memory_none", **common)
+    if s.constraint == "load":
+        return say(lang, "why_not_rate.load", sustain=f"{s.sustain_rps or 0:,.3g}", load=pct(s.load or 0), **common)
+    pq = percentile_name(s.ttft_percentile or P99)
+    if s.constraint == "ttft":
+        return say(lang, "why_not_rate.ttft", pq=pq, ttft=seconds(s.ttft_q_s or 0), target=f"{s.ttft_target_ms or 0:,.0f}",
+                   load=pct(s.load or 0), **common)
+    return say(lang, "why_not_rate.meets", load=pct(s.load or 0), **common)
+
+
 def against_before(answer: Answer, before: dict, lang: str) -> str:
     """A change asked as a question ('qlora on cheaper cards instead?', '换成qlora呢'): the new plan's pick against
     the plan before it: memory per GPU, hours and cost per run (or tokens/s and price an hour)."""

@@ -204,9 +204,10 @@ def test_a_peak_of_people_stays_people() -> None:
 ])
 def test_peak_conversation(lang: str, first: str, second: str, said: str) -> None:
     replies = run_conversation([first, second])
-    t = _results(replies[-1])["recommend"]["traffic"]
+    answers = [r for r in replies if "results" in r.additional_kwargs["gpu_advisor"]]
+    t = _results(answers[-1])["recommend"]["traffic"]  # a launch with a rate is sized at once (review M)
     assert t["requests_per_s"] == 50
-    assert said in str(replies[-1].content)
+    assert any(said in str(r.content) for r in replies)
 
 
 # --- 5. a live API stays live ---------------------------------------------------------------------------------------
@@ -216,7 +217,8 @@ def test_peak_conversation(lang: str, first: str, second: str, said: str) -> Non
 def test_a_live_api_is_served_not_batched(second: str) -> None:
     replies = run_conversation(["gemma 3 27b for a doc classification api, p95 end to end latency under 300ms, ~500 "
                                 "tokens in and like 5 tokens out, 200 req/s sustained. what gpus and how many", second])
-    results = _results(replies[-1])
+    answers = [r for r in replies if "results" in r.additional_kwargs["gpu_advisor"]]
+    results = _results(answers[-1])  # an api with a rate is sized at once (review M); the second turn restates it
     rec = results["recommend"]
     assert rec["workload"]["phase"] == "serve" and not rec["workload"].get("batch_items")
     t = rec["traffic"]

@@ -287,6 +287,13 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
     read_ask(m, u)
+    if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)
+                                       or word_pattern("compare_verdict.concept_choice").search(m.raw.lower())):
+        u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too
+    if len(u.compare_gpus) >= 2 and not word_pattern("compare_verdict.for_others").search(m.raw.lower()):
+        u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
+    if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
+        u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
     read_question(m, u)
     read_compare_job(m, u)
     engine_question_leads(m, u)

@@ -301,7 +301,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     An engine picked between ('vllm or sglang?') is not the engine sized: the sizing takes its default."""
     from assistant.reading.compare_job import difference_asked
 
-    if code not in ALSO and not (code == "compare_cards" and difference_asked(m)):
+    if code not in ALSO and not (code == "compare_cards" and (difference_asked(m) or u.ask.get("one_user"))):
         return  # ('H20 和 L20 差多少？… Qwen2.5-72B 选哪个': the plan, then the two cards compared for it)
     u.also = code
     if code == "availability" and u.updates.get("region") == "global":
