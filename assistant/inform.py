@@ -382,7 +382,9 @@ def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context, precision: str
             model = find_model(ctx.profile["model"])
         except (LookupError, ValueError):
             model = None
-    gguf_only = precision.startswith("iq") or "_k" in precision  # llama.cpp's own files: MLX cannot load them
+    # llama.cpp's i-quants and 2-bit files have no MLX counterpart; its 3-, 4-, 6- and 8-bit ones do (MLX quantises
+    # to those widths itself), so a Q4_K_M plan on a Mac may as well run MLX's own 4-bit weights
+    gguf_only = precision.startswith(("iq", "q2"))
     rules = (
         ("llama.cpp", gpu is not None and gpu.vendor == "apple" and gguf_only, "gguf_only"),
         ("mlx", gpu is not None and gpu.vendor == "apple", "mac"),
