@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the firs
 # The engine state a conversation carries from turn to turn: every key of assistant.engine.AdvisorState but
 # the messages (kept here whole), the turn's own reading and the one-shot flag (tests check they match).
 STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "cards", "settings", "unknown_card",
-              "deferred", "tool_turns", "quotes", "rent_quotes", "also", "owned_untyped")
+              "deferred", "tool_turns", "quotes", "rent_quotes", "also", "owned_untyped", "family")
 PER_TURN_KEYS = ("messages", "turn", "oneshot", "parts")
 TITLE_CHARS = 60
 MAX_MESSAGE_CHARS = 8000  # longer messages are refused before the reader sees them

@@ -142,7 +142,8 @@ def test_the_card_asked_about_becomes_yours(first: str, second: str, own: str, c
     "我有两张3090，想全参微调gemma 2 9b，可以吗，还是只能用lora",
 ])
 def test_full_fine_tuning_is_the_question(text: str):
-    assert understand(text).updates["method"] == "full"
+    u = understand(text)  # full fine-tuning is asked about: sized itself, or set beside the fallback named
+    assert u.updates.get("method") == "full" or ("method_compare" in u.intents and u.ask["methods"][0] == "full")
 
 
 @pytest.mark.parametrize("text", ["lora, not qlora", "qlora please", "use lora instead of full fine-tuning"])
@@ -153,10 +154,9 @@ def test_a_method_chosen_is_unchanged(text: str):
 
 def test_full_fine_tuning_on_two_3090s_is_answered_no_with_lora_as_the_way():
     reply = run_conversation(["have 2x rtx 3090 (no nvlink). can i full finetune gemma 2 9b or is it qlora only"])[0].content
-    assert "full fine-tuning" in reply and "cannot do this as planned" in reply
-    need = float(re.search(r"training needs ([\d.]+) GB per GPU", reply).group(1))
+    need = float(re.search(r"a full fine-tune: \*\*does not fit\*\*, ([\d.]+) GB per GPU", reply).group(1))
     assert 70 <= need <= 100  # 16 B/param mixed precision over 2 cards: far more than a 3090's 25.5 GB
-    assert "LoRA instead: your own 2 × NVIDIA GeForce RTX 3090 24GB can do it" in reply
+    assert "QLoRA: **fits**" in reply and "**Verdict:** use QLoRA" in reply
 
 
 # ---------------------------------------------------------------- data said with a how-long question (L3 12)

@@ -62,3 +62,19 @@ def test_orders(a, b):
     for part in (a, b):
         slot, value = said[part]
         assert u.updates.get(slot) == value, (a, b, u.updates)
+
+
+@pytest.mark.parametrize("mac, card", [("m3 max 64g", "apple-m3-max-40c-64gb"), ("m3 max 64gb", "apple-m3-max-40c-64gb"),
+                                       ("M3 Max 64G", "apple-m3-max-40c-64gb")])
+@pytest.mark.parametrize("frame", ["我有一台 {m} 的 macbook pro，本地能跑 qwen2.5 32b 吗", "家里一台{m}的mac，想跑 qwen2.5 32b"])
+def test_a_mac_with_max_in_its_name_is_no_server_of_cards(mac, card, frame):
+    u = understand(frame.format(m=mac))
+    assert u.owned_untyped is None
+    assert u.updates.get("owned") == [f"1x {card}"] or u.updates.get("only") == [card]
+
+
+def test_servers_of_eight_still_read():
+    for text in ("2台H100×8 部署 deepseek v3", "2台h100x8 部署 deepseek v3", "两台 A800 80G x8，跑 DeepSeek-V3"):
+        u = understand(text)
+        assert u.updates.get("server_gpus") == 8, text
+        assert any(c.startswith("16x ") for c in (u.updates.get("owned") or u.updates.get("only") or [])), text
