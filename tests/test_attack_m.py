@@ -15,6 +15,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from mcp_stdio import INIT, mcp_stdio
 
 from assistant.session import Conversation
 
@@ -349,38 +350,12 @@ def test_a_history_written_before_the_application_id_still_opens(tmp_path):
 # ------------------------------------------------------------------ 9. MCP ids of the wrong type
 
 
-async def _mcp_stdio(lines: list[str]) -> list[dict]:
-    from tui.mcp_server import serve_stdio
-
-    class Stdin:
-        def __aiter__(self):
-            return self._lines()
-
-        async def _lines(self):
-            for line in lines:
-                yield line
-
-    written: list[str] = []
-
-    class Stdout:
-        async def write(self, text: str) -> None:
-            written.append(text)
-
-        async def flush(self) -> None:
-            return None
-
-    await serve_stdio(stdin=Stdin(), stdout=Stdout())
-    return [json.loads(line) for line in "".join(written).splitlines()]
-
-
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
 
 
 @pytest.mark.parametrize("rid", [{"a": 1}, [1], 1.5, True, None], ids=["object", "list", "fraction", "bool", "null"])
 @pytest.mark.parametrize("method", ["tools/list", "ping"])
 async def test_a_request_with_an_odd_id_gets_invalid_request(rid, method):
-    answers = await _mcp_stdio([json.dumps(INIT) + "\n",
+    answers = await mcp_stdio([json.dumps(INIT) + "\n",
                                 json.dumps({"jsonrpc": "2.0", "id": rid, "method": method}) + "\n",
                                 '{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n'])
     errors = [a for a in answers if "error" in a]
@@ -389,7 +364,7 @@ async def test_a_request_with_an_odd_id_gets_invalid_request(rid, method):
 
 
 async def test_a_true_notification_still_gets_no_answer():
-    answers = await _mcp_stdio([json.dumps(INIT) + "\n",
+    answers = await mcp_stdio([json.dumps(INIT) + "\n",
                                 '{"jsonrpc": "2.0", "method": "notifications/initialized"}\n',
                                 '{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n'])
     assert answers[0]["id"] == 1  # (the ping after it may be cut by the end of input: the SDK's, as before)

@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from mcp_stdio import INIT, mcp_stdio
 
 import tui.openai_api as api
 
@@ -89,33 +90,6 @@ async def test_stream_false_as_a_boolean_is_not_streamed():
 # ---------------------------------------------------------------- MCP over stdio
 
 
-async def _mcp_stdio(lines: list[str]) -> list[dict]:
-    """Run `gpu-advisor mcp`'s stdio loop in-process over these input lines; the JSON-RPC it writes."""
-    from tui.mcp_server import serve_stdio
-
-    class Stdin:
-        def __aiter__(self):
-            return self._lines()
-
-        async def _lines(self):
-            for line in lines:
-                yield line
-
-    written: list[str] = []
-
-    class Stdout:
-        async def write(self, text: str) -> None:
-            written.append(text)
-
-        async def flush(self) -> None:
-            return None
-
-    await serve_stdio(stdin=Stdin(), stdout=Stdout())
-    return [json.loads(line) for line in "".join(written).splitlines()]
-
-
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
 
 
 @pytest.mark.parametrize(("line", "code", "rid"), [
@@ -129,7 +103,7 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     ("\udcff\udcfe", -32700, None),
 ], ids=["not-json", "cut-short", "nested-100k", "method-number", "version-1", "no-method", "a-list", "bad-bytes"])
 async def test_a_malformed_jsonrpc_line_is_answered_with_the_protocols_error(line, code, rid):
-    answers = await _mcp_stdio([json.dumps(INIT) + "\n", line + "\n",
+    answers = await mcp_stdio([json.dumps(INIT) + "\n", line + "\n",
                                 '{"jsonrpc": "2.0", "id": 2, "method": "ping"}\n'])
     errors = [a for a in answers if "error" in a]
     assert [(e["error"]["code"], e["id"]) for e in errors] == [(code, rid)]
