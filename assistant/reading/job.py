@@ -37,7 +37,8 @@ def read_phase(m: Message) -> str | None:
     if not experiment:
         strong += live("phase.serve_product")  # "for our chatbot": serving ("prototype a chatbot" is trying out)
     production = live("phase.production")
-    users = m.role("users", "population")  # "for about 300 doctors": people who use it, some at once
+    users = m.role("users", "population") + [q for q in m.role("daily_users") if q.extra != "month"]
+    # "for about 300 doctors", "200 DAU": people who use it, some at once (monthly users size nothing)
     items = m.role("items", "per_item_tokens", "output_tokens")
     no_users = list(word_pattern("no_users").finditer(t))
     counted = m.role("items")

@@ -9,7 +9,7 @@ from functools import cache
 
 from assistant.reading.clauses import negated
 from assistant.reading.message import Message
-from assistant.reading.text import alternation, vocab
+from assistant.reading.text import alternation, vocab, word_pattern
 
 
 def _words(items) -> re.Pattern[str]:
@@ -41,7 +41,7 @@ def read_scale(m: Message) -> dict[str, float]:
                 if negated(text, x.start()):
                     continue
                 near = [(x.start() - e if e <= x.start() else s - x.end(), slot) for s, e, slot in said
-                        if (e <= x.start() and _one_clause(text[e:x.start()], gap))
+                        if (e <= x.start() and (_one_clause(text[e:x.start()], gap) or _hedged(text[e:x.start()], gap)))
                         or (s >= x.end() and _one_clause(text[x.end():s], gap))]
                 if near:  # "double the users, halve the context": each factor takes the noun nearest to it
                     found.setdefault(min(near)[1], factor)
@@ -51,6 +51,12 @@ def read_scale(m: Message) -> dict[str, float]:
 def _one_clause(between: str, gap: int) -> bool:
     """Whether the words between a factor and a noun keep them in one phrase (no punctuation, no number)."""
     return len(between) <= gap and not re.search(r"[.,;:!?，。；！？]|\d", between)
+
+
+def _hedged(between: str, gap: int) -> bool:
+    """'users than expected, like 10x': one comma, then only a hedge word before the factor; the noun's phrase goes on."""
+    head, comma, tail = between.rpartition(",") if "," in between else between.rpartition("，")
+    return bool(comma) and _one_clause(head, gap) and bool(word_pattern("relative_hedge").match(tail))
 
 
 @cache

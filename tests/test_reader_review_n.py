@@ -1,0 +1,46 @@
+"""Round N of the review: follow-ups that were 'not understood' ('how slow are we talking', 'more users than expected,
+like 10x'), and daily users that make a service without any other serving word ('launching…, 200 DAU')."""
+from __future__ import annotations
+
+import pytest
+from conversation import run_conversation
+
+from assistant.reading import understand
+
+
+@pytest.mark.parametrize("text", ["how slow are we talking", "how fast are we talking?", "ok how slow", "and how fast?",
+                                  "how fast would it be", "那速度有多慢", "有多慢啊", "会有多慢"])
+def test_speed_follow_ups_are_questions_about_the_plan(text):
+    assert "how_long" in understand(text).intents
+
+
+@pytest.mark.parametrize("text, factor", [("what if we get way more users than expected, like 10x", 10.0),
+                                          ("more users than we planned, say 3x", 3.0), ("more users, maybe 2x", 2.0),
+                                          ("用户多了，大概10倍呢", 10.0), ("用户超预期，可能3倍", 3.0)])
+def test_a_hedged_factor_after_a_comma_scales_the_users(text, factor):
+    assert understand(text).scale == {"users": factor}
+
+
+def test_an_unhedged_comma_still_ends_the_phrase():
+    assert understand("double the users, halve the context").scale == {"users": 2.0, "context": 0.5}
+    assert understand("用户翻倍，上下文减半").scale == {"users": 2.0, "context": 0.5}
+
+
+@pytest.mark.parametrize("daily", ["200 DAU", "2k daily users", "日活几百人", "每天300人用"])
+@pytest.mark.parametrize("frame", ["launching in 3 weeks, mistral small 24b, {d}, $1500/mo", "mistral small 24b，{d}"])
+def test_daily_users_make_a_service(daily, frame):
+    u = understand(frame.format(d=daily))
+    assert u.updates.get("phase") == "serve" and u.updates.get("population_daily") is True
+
+
+def test_monthly_users_size_nothing_still():
+    assert "phase" not in understand("mistral small 24b, 50k MAUs").updates
+
+
+def test_the_conversations_answer():
+    replies = run_conversation(["3090 + 64gb ram, llama 3.3 70b? dont care if slow", "how slow are we talking"])
+    assert "tokens/s" in replies[1].content and "didn't understand" not in replies[1].content
+    replies = run_conversation(["launching in 3 weeks, mistral small 24b, 200 DAU, $1500/mo",
+                                "what if we get way more users than expected, like 10x"])
+    assert replies[0].content.startswith("**$") and "## Rent" in replies[0].content
+    assert "_Updated for: users._" in replies[1].content
