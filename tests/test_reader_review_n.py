@@ -44,3 +44,32 @@ def test_the_conversations_answer():
                                 "what if we get way more users than expected, like 10x"])
     assert replies[0].content.startswith("**$") and "## Rent" in replies[0].content
     assert "_Updated for: users._" in replies[1].content
+
+
+@pytest.mark.parametrize("text, daily, at_once", [
+    ("mistral small 24b, ~500 daily users maybe 30 concurrent at peak, 3k/month", 500, 30),
+    ("日活2000，高峰大概50个并发，qwen2.5 14b", 2000, 50),
+    ("2k daily users, about 40 concurrent at peak, llama 3.1 8b", 2000, 40),
+])
+def test_people_at_once_after_daily_users_are_at_once(text, daily, at_once):
+    u = understand(text)
+    assert u.updates.get("population") == daily and u.updates.get("population_daily") is True
+    assert u.updates.get("users") == at_once
+
+
+@pytest.mark.parametrize("said", ["qwq 32b", "QwQ-32B", "qwq"])
+def test_qwq_is_a_catalog_model(said):
+    u = understand(f"serve {said} to 10 users")
+    assert u.updates.get("model") == "qwq-32b" and u.unknown_model is None
+
+
+@pytest.mark.parametrize("text, out", [("~5 rps, 4k outputs, serve qwen2.5 32b", 4000),
+                                       ("serve qwen2.5 32b at 5 rps with 2k outputs", 2000),
+                                       ("qwen2.5 32b 10 rps, outputs 500 tokens", 500)])
+def test_outputs_said_after_their_length(text, out):
+    u = understand(text)
+    assert u.updates.get("output_tokens") == out and "context" not in u.updates
+
+
+def test_outputs_per_prompt_are_samples():
+    assert understand("grpo qwen 7b, 8 outputs per prompt").updates.get("rl_samples") == 8

@@ -131,8 +131,10 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "money", currency
     if word_pattern("power_after").match(after) and (word_pattern("power_before").search(before) or q.value < 5):
         return "power_price", "CNY" if lang == "zh" else "USD"  # "0.30/kWh": no price per kWh reaches 5 in any currency
-    daily = word_pattern("daily_users_after").match(after) or word_pattern("daily_users_before").search(before) \
-        or word_pattern("daily_users_before").search(strip_fillers(before))  # "日活涨到五千"
+    at_once = word_pattern("concurrency_after").match(after)  # "500 daily users, maybe 30 concurrent": 30 at once
+    daily = word_pattern("daily_users_after").match(after) or (not at_once and (
+        word_pattern("daily_users_before").search(before)
+        or word_pattern("daily_users_before").search(strip_fillers(before))))  # "日活涨到五千"
     if daily:  # "3000 daily users", "日活2000": not people at the same time; a month's users ("MAU 50k") tagged
         return "daily_users", "month" if word_pattern("monthly_users").search(daily.group()) else ""
     if word_pattern("team_after").match(after):
@@ -190,6 +192,9 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "images", ""  # "one scanned page per request": a vision model reads each as its image tokens
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
+    label = word_pattern("output_label_after").match(after)
+    if label and q.value >= 32 and not word_pattern("output_label_then").match(after[label.end():]):
+        return "output_tokens", ""  # "~5 rps, 4k outputs" (not "1000 tokens output 200", "8 outputs per prompt")
     if word_pattern("in_before_out_after").match(after):
         return "prompt_tokens", ""  # "300 in 10 out", "500 in/5 out"
     if word_pattern("tps_after").match(after) or (word_pattern("tps_before").search(before)
