@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import threading
 import time
@@ -58,6 +59,12 @@ from assistant.history.search import search_sessions, search_text
 
 CHECK_MARK = ".check"
 APPLICATION_ID = 0x47504144  # "GPAD" in the header's application_id: this application's database
+
+
+# The half-written files this store itself leaves when killed (NAME.<rest>): a copy of a damaged database or its
+# -wal/-shm (damaged-N[-wal|-shm].part), a recovered database being built with SQLite's own files beside it
+# (damaged-N.new.part[-wal|-shm|-journal]), and a rebuilt image (image.part). Nothing else beside it is touched.
+OWN_PARTS = re.compile(r"damaged-\d+(?:-wal|-shm)?\.part|damaged-\d+\.new\.part(?:-wal|-shm|-journal)?|image\.part")
 
 
 def _kill_point(step: str) -> None:
@@ -517,10 +524,9 @@ class HistoryStore:
             return None
         export.clean_stale_parts(self.path.parent)  # a killed backup's hidden .part beside the database
         for p in leftovers:
-            rest = p.name[len(prefix):]
-            if rest.endswith(".part") or ".part-" in rest:
+            if OWN_PARTS.fullmatch(p.name[len(prefix):]) and p.is_file() and not p.is_symlink():
                 with contextlib.suppress(OSError):
-                    p.unlink()
+                    p.unlink()  # only the names this store writes: 'chats.notes.part' is someone else's
         for p in sorted(leftovers):
             rest = p.name[len(prefix):]
             if rest.startswith("damaged-") and rest.endswith(".new") and rest[8:-4].isdigit() and p.is_file():
