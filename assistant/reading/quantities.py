@@ -192,7 +192,7 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "images", ""  # "one scanned page per request": a vision model reads each as its image tokens
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
-    label = word_pattern("output_label_after").match(after)
+    label = word_pattern("output_label_direct").match(after)
     if label and q.value >= 32 and not word_pattern("output_label_then").match(after[label.end():]):
         return "output_tokens", ""  # "~5 rps, 4k outputs" (not "1000 tokens output 200", "8 outputs per prompt")
     if word_pattern("in_before_out_after").match(after):
