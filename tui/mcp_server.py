@@ -447,7 +447,63 @@ def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str
     from tui.openai_api import guarded
 
     server = server or build_server()
-    return guarded(server.streamable_http_app(host=host), host, api_key)
+    return guarded(_answer_odd_ids(server.streamable_http_app(host=host)), host, api_key)
+
+
+def _has_odd_id(body: bytes) -> bool:
+    """A JSON-RPC message whose id is there but neither a string nor a whole number."""
+    try:
+        data = json.loads(body) if len(body) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(data, dict) or "id" not in data:
+        return False
+    rid = data["id"]
+    return not (isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)))
+
+
+def _answer_odd_ids(app: Any) -> Any:
+    """Over HTTP as over stdio: a request whose id is an object, a list, a fraction or a truth value gets
+    the protocol's Invalid Request error (HTTP 400), not the SDK's silent 202 for a notification."""
+
+    async def check(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST":
+            await app(scope, receive, send)
+            return
+        chunks, more, size = [], True, 0
+        while more and size <= MAX_LINE_CHARS:
+            message = await receive()
+            if message["type"] != "http.request":
+                await app(scope, _replay([message]), send)
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        if not more and _has_odd_id(body):
+            answer = json.dumps(rpc_error(body.decode("utf-8", "replace"))).encode()
+            await send({"type": "http.response.start", "status": 400,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(answer)).encode())]})
+            await send({"type": "http.response.body", "body": answer})
+            return
+        await app(scope, _replay([{"type": "http.request", "body": body, "more_body": more}], receive), send)
+
+    return check
+
+
+def _replay(messages: list[dict[str, Any]], then: Any = None) -> Any:
+    """An ASGI receive that gives back what was already read, then the rest from `then`."""
+    pending = list(messages)
+
+    async def receive() -> dict[str, Any]:
+        if pending:
+            return pending.pop(0)
+        if then is None:
+            return {"type": "http.disconnect"}
+        return await then()
+
+    return receive
 
 
 def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | None = None) -> int:

@@ -13,14 +13,21 @@ never fatal: the app still starts.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
+import tempfile
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assistant.terminal import printable
+
+if TYPE_CHECKING:
+    import tomlkit
 
 CONFIG_ENV = "GPU_ADVISOR_CONFIG"
 REGIONS = ("global", "us", "eu", "china")
@@ -185,12 +192,14 @@ def _set(settings: Settings, key: str, value: object) -> None:
 
 
 def set_value(key: str, value: str, path: Path | None = None) -> Settings:
-    """Change one setting and write the file (validated first: a bad value changes nothing)."""
+    """Change one setting in the file (validated first: a bad value changes nothing). Only that line
+    changes: comments, unknown tables and the rest of the file stay as the user wrote them."""
     path = path or settings_path()
     settings = load(path)
     settings.problem = None
     _set(settings, key, value)
-    save(settings, path)
+    stored = settings.keys[key.removeprefix("keys.")] if key.startswith("keys.") else getattr(settings, key)
+    _edit(path, lambda doc: _assign(doc, key, stored))
     return settings
 
 
@@ -207,7 +216,7 @@ def get_value(key: str, settings: Settings) -> str:
 
 
 def unset_value(key: str, path: Path | None = None) -> Settings:
-    """Put one setting back to its default and write the file (an unknown key changes nothing)."""
+    """Put one setting back to its default: its line leaves the file (an unknown key changes nothing)."""
     path = path or settings_path()
     settings = load(path)
     settings.problem = None
@@ -216,13 +225,13 @@ def unset_value(key: str, path: Path | None = None) -> Settings:
         settings.keys.pop(key.removeprefix("keys."), None)
     else:
         setattr(settings, key, getattr(Settings(), key))
-    save(settings, path)
+    _edit(path, lambda doc: _remove(doc, key))
     return settings
 
 
 def to_toml(settings: Settings) -> str:
     # JSON strings are valid TOML basic strings.
-    lines = ["# GPU Advisor settings (gpu-advisor config set KEY VALUE)",
+    lines = [HEADER.rstrip("\n"),
              f"theme = {json.dumps(settings.theme, ensure_ascii=False)}",
              f"region = {json.dumps(settings.region)}",
              f"currency = {json.dumps(settings.currency)}"]
@@ -232,10 +241,83 @@ def to_toml(settings: Settings) -> str:
 
 
 def save(settings: Settings, path: Path | None = None) -> Path:
-    """Write the file atomically (a temporary file renamed into place)."""
+    """Write every setting into the file (the app remembering its theme, `config edit` creating the
+    file), keeping whatever else the file holds."""
     path = path or settings_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.part")
-    tmp.write_text(to_toml(settings), encoding="utf-8")
-    os.replace(tmp, path)
+
+    def write_all(doc: tomlkit.TOMLDocument) -> None:
+        for key in ("theme", "region", "currency"):
+            _assign(doc, key, getattr(settings, key))
+        for binding_id, keys in sorted(settings.keys.items()):
+            _assign(doc, f"keys.{binding_id}", keys)
+
+    _edit(path, write_all)
     return path
+
+
+HEADER = "# GPU Advisor settings (gpu-advisor config set KEY VALUE)\n"
+LOCK_TIMEOUT_S = 10.0  # another `config set` holding the file: wait this long, then say so
+
+
+def _assign(doc: tomlkit.TOMLDocument, key: str, value: str) -> None:
+    if key.startswith("keys."):
+        table = doc.get("keys")
+        if not isinstance(table, dict):
+            import tomlkit
+
+            table = tomlkit.table()
+            doc["keys"] = table
+        table[key.removeprefix("keys.")] = value
+    else:
+        doc[key] = value
+
+
+def _remove(doc: tomlkit.TOMLDocument, key: str) -> None:
+    if key.startswith("keys."):
+        table = doc.get("keys")
+        if isinstance(table, dict):
+            table.pop(key.removeprefix("keys."), None)
+    else:
+        doc.pop(key, None)
+
+
+def _edit(path: Path, change: Callable[[tomlkit.TOMLDocument], None]) -> None:
+    """Read, change and write the settings file as one step that other writers wait for (a lock
+    beside it), keeping comments, unknown tables and formatting (tomlkit). A symbolic link stays a
+    link: the file it points at is written. The new text goes to a temporary file of its own and is
+    renamed into place, so a crash leaves the old file or the new one. A file that cannot be read as
+    settings is refused, never overwritten: the user fixes or removes it."""
+    import tomlkit  # (only when writing: every command reads settings, few write them)
+    from filelock import FileLock, Timeout
+
+    target = path.resolve() if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with FileLock(str(path.parent / f".{path.name}.lock"), timeout=LOCK_TIMEOUT_S):
+            try:
+                text = _read(target)
+            except FileNotFoundError:
+                text = HEADER
+            doc = tomlkit.parse(text)
+            change(doc)
+            _replace(target, tomlkit.dumps(doc))
+    except Timeout:
+        raise SettingsError(f"another gpu-advisor is changing {path}; try again") from None
+    except (ValueError, RecursionError) as e:  # (UnicodeDecodeError, tomlkit's ParseError)
+        why = "it is nested too deeply" if isinstance(e, RecursionError) else " ".join(str(e).split())[:200]
+        raise SettingsError(printable(f"the settings file {path} could not be read ({why}); nothing was changed: "
+                                      "fix it with 'gpu-advisor config edit' or remove it")) from None
+
+
+def _replace(target: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(target.stat().st_mode))  # (the user's permissions stay)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

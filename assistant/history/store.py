@@ -58,6 +58,7 @@ from assistant.history.damage import (
 from assistant.history.search import search_sessions, search_text
 
 CHECK_MARK = ".check"
+OWN_MARK_SCAN_BYTES = 256 * 1024  # where a damaged file's schema (page 1, or the first pages) is looked for
 APPLICATION_ID = 0x47504144  # "GPAD" in the header's application_id: this application's database
 
 
@@ -299,9 +300,12 @@ class HistoryStore:
                 header = f.read(100)
         except OSError:
             return
-        if len(header) < 100 or _header_damage(self.path):
-            return  # damaged: the checks that follow say so
+        if len(header) < 100:
+            return  # too short to be anyone's database: the checks that follow say so
         app_id = int.from_bytes(header[68:72], "big")
+        if _header_damage(self.path):
+            self._refuse_unless_ours_by_bytes(app_id, "its header is damaged")
+            return  # a damaged history: the checks that follow move it aside and recover it
         if app_id == APPLICATION_ID:
             return
         if app_id == 0:
@@ -321,8 +325,11 @@ class HistoryStore:
                         ours = "_migrations" in names and _our_migrations(conn)
                     finally:
                         conn.close()
-                except (sqlite3.Error, OSError, ValueError):
-                    return  # damaged, or unreadable: the checks that follow say which
+                except (OSError, ValueError):
+                    return  # unreadable: the checks that follow say why
+                except sqlite3.Error as exc:
+                    self._refuse_unless_ours_by_bytes(app_id, f"SQLite cannot read it: {exc}")
+                    return  # a damaged history: the checks that follow move it aside and recover it
                 if ours:
                     return
             if not names:
@@ -330,6 +337,26 @@ class HistoryStore:
         what = f"its application id is {app_id:#x}" if app_id else "it has no GPU Advisor tables"
         raise HistoryError(f"{self.path} is an SQLite database of another application ({what}); it was left "
                            "untouched. Give --db a new file name or an existing history database")
+
+    def _refuse_unless_ours_by_bytes(self, app_id: int, why: str) -> None:
+        """A file SQLite cannot read is refused, untouched, when its bytes show another application's
+        database: a schema (CREATE TABLE, kept in the first pages) without this application's
+        `_migrations` table. Otherwise (this application's id, or bytes that show no schema: the
+        header's id may be garbage too) it is taken for a damaged history, moved aside (kept) and
+        recovered."""
+        if app_id == APPLICATION_ID:
+            return
+        try:
+            with self.path.open("rb") as f:
+                head = f.read(OWN_MARK_SCAN_BYTES)
+        except OSError:
+            return
+        ours = b"CREATE TABLE _migrations" in head or b'CREATE TABLE "_migrations"' in head
+        if ours or b"CREATE TABLE" not in head:
+            return  # a history, or bytes that show nobody's schema: a damaged file, kept when moved aside
+        what = f"its application id is {app_id:#x}" if app_id else "its tables are not GPU Advisor's"
+        raise HistoryError(f"{self.path} is not a GPU Advisor history database ({what}, and {why}); it was "
+                           "left untouched. Give --db a new file name or an existing history database")
 
     def _refuse_unless_damaged(self, exc: sqlite3.DatabaseError) -> None:
         """Raise the right error for a failed open, unless the file is damaged (and may be moved aside)."""

@@ -8,7 +8,7 @@ import json
 import sys
 
 from tui.cli.ask import reply_json
-from tui.cli.base import DB, EXIT_USAGE, Commands, arg, open_store
+from tui.cli.base import DB, EXIT_USAGE, Commands, UsageError, arg, open_store
 from tui.format import plain
 
 commands = Commands()
@@ -56,6 +56,11 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
     from assistant.session import Conversation
 
+    if args.resume is not None and not args.resume.strip():
+        raise UsageError("--resume needs a session id (or the start of one), not an empty string; "
+                         "gpu-advisor sessions list shows them")
+    if args.resume and args.no_save:
+        raise UsageError("--no-save starts afresh; --resume continues a saved session: give one of them")
     if not args.plain:
         return open_app(args.db, args.resume, args.message)
     store = None if args.no_save else open_store(args)
