@@ -34,7 +34,7 @@ from assistant.reading.relative import said_as_change
 from assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from assistant.slots import personal_machine
 from knowledge import find_gpu, find_model, find_precision, model_index
-from knowledge.resolve import BadValue, normalise
+from knowledge.resolve import BadValue, moe_base_of_size, normalise
 from tools.common import ToolError
 from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
 from tools.recommend import FOUR_BIT
@@ -1159,8 +1159,12 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         moe = re.fullmatch(r"([\d.]+B)-A([\d.]+B)", size)
         key = ("reply.unknown_model_sized_moe" if moe else "reply.unknown_model_sized") if "model" in updates \
             else "reply.unknown_model_ask"
+        base = moe_base_of_size(float(size[:-1])) if re.fullmatch(r"[\d.]+B", size) else None
+        if base is not None:  # 'zephyr-orpo-141b': 141B is Mixtral 8x22B's size, and such models build on it
+            updates["model"], key = base.id, "reply.unknown_model_moe_base"
         turn.notes.append(say(lang, key, name=u.unknown_model, size=size, total=moe.group(1) if moe else "",
-                              active=moe.group(2) if moe else ""))
+                              active=moe.group(2) if moe else f"{base.active_params_b:g}B" if base else "",
+                              base=base.name if base else ""))
         turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and (updates.get("phase") or phase) == "serve":
         # "live by end of next month": a go-live date; a service has no run to finish, so it sizes nothing

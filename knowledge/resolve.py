@@ -259,6 +259,23 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     )
 
 
+SAME_TOTAL = 0.002  # a stated size within 0.2% of a catalog model's total is that model's size
+DENSE_NEAR = 0.05  # ... unless a dense catalog model is within 5% of it too: then the size names no layout
+
+
+def moe_base_of_size(total_b: float) -> ModelArch | None:
+    """The released mixture-of-experts model whose total size an unknown model's size matches exactly
+    (141B: Mixtral 8x22B, 671B: DeepSeek-V3), when no dense model has about that size: models named
+    with such a size are nearly always fine-tunes of it. None when the size names no single layout."""
+    text_only = [m for m in models() if m.modality == "text" and not m.encoder]
+    same = [m for m in text_only if m.is_moe and abs(m.total_params_b - total_b) <= SAME_TOTAL * total_b]
+    if not same or any(not m.is_moe and abs(m.total_params_b - total_b) <= DENSE_NEAR * total_b for m in text_only):
+        return None
+    if len({(m.total_params_b, m.active_params_b, m.num_layers) for m in same}) > 1:
+        return None  # two layouts share the size: say it is unknown rather than pick one
+    return min(same, key=lambda m: (m.as_of, m.id))  # the first release: the base the others build on
+
+
 def _kv_width(m: ModelArch) -> int:
     """Values cached per token (all layers), the quantity that sizes a KV cache."""
     if m.attention == "mla":
