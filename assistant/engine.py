@@ -1419,7 +1419,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
     literal = writers.literal_answer(answer, kind, lang)
-    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
+    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         literal = pinned[0]
     if literal:
