@@ -28,6 +28,7 @@ from knowledge import (
     purchase_usd,
     rules,
 )
+from knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from knowledge.clouds import clouds
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
@@ -2046,7 +2047,9 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     cost RAM bandwidth only for the few a token picks) a file below 4 bits. A dense model's lower-bit file that
     fits the card comes first (all of it at the card's bandwidth)."""
     o = rec.offload
-    if o is None or o.ram_ok is not True or o.decode_tokens_per_s < w.speed_floor:
+    # RAM not said: most computers hold a small offload (review N1 #13: 5 GB for gpt-oss-20b on a 3060)
+    ram = o is not None and (o.ram_ok or (o.ram_ok is None and o.ram_needed_gb <= TYPICAL_SYSTEM_RAM_GB))
+    if o is None or not ram or o.decode_tokens_per_s < w.speed_floor:
         return False
     if rec.best is None or not rec.best.owned:
         return True  # else a card rented: the user's own computer does it
