@@ -1315,6 +1315,9 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
         parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
+            and rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
+        parts.append(say(lang, "rb.monthly_budget"))  # a budget by the month: rented, owning shown for comparison
+    elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
             and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
         from tools.recommend import owning_pays
 

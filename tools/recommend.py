@@ -1706,6 +1706,8 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         return "buy"
     if w.preference == "rent" or not w.spec.serves:
         return "rent"
+    if w.budget_usd_per_month is not None and w.budget_usd is None and best.usd_per_hour is not None:
+        return "rent"  # a budget by the month is spent by the month: renting (review N3 #12, N2 #13)
     if best.usd_per_hour is None and best.purchase_usd is not None:
         return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
