@@ -1236,6 +1236,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "explain"
     if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
+    if turn.ask.get("per_token") and has_answer:
+        return "answer"  # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     acted = turn.changed or asked_other or not_sure_counts
     if not acted:
