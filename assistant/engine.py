@@ -1229,15 +1229,14 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "reply"
     if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
         return "answer"  # "does it fit on an H100?", "需要几台910B服务器？": answered now, every missing value a stated assumption
-    asked_other = turn.compare or turn.whatif
+    # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
+    asked_other = turn.compare or turn.whatif or (has_answer and turn.ask.get("per_token"))
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
     if turn.has("rent_buy") and has_answer and not turn.changed and turn.also != "rent_buy":
         return "explain"
     if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
-    if turn.ask.get("per_token") and has_answer:
-        return "answer"  # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     acted = turn.changed or asked_other or not_sure_counts
     if not acted:

@@ -489,7 +489,6 @@ def quality(ctx: Context) -> str:
         head = ctx.say("info.quality.head", model=model)
     precisions = list(ctx.turn.ask.get("precisions") or [])
     if len(precisions) >= 2:  # "will eval scores differ between fp8 and bf16?": what is known, and how to measure it
-        from knowledge import find_precision
 
         ctx.data["precisions"] = precisions[:2]
         rec = ctx.rec

@@ -28,8 +28,8 @@ from knowledge import (
     purchase_usd,
     rules,
 )
-from knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from knowledge.clouds import clouds
+from knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import (

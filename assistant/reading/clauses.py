@@ -38,7 +38,7 @@ def rejected(m: Message, start: int, end: int) -> bool:
     '4090不靠谱')."""
     return negated(m.masked, start) or bool(word_pattern("card_rejected_after").match(m.masked[end:end + 48])) \
         or bool(word_pattern("card_unavailable_before").search(m.masked[max(0, start - 40):start])) \
-        or bool(word_pattern("card_unavailable_after").match(m.masked[end:end + 48]))  # 'can't get b200', 'b200 拿不到' 
+        or bool(word_pattern("card_unavailable_after").match(m.masked[end:end + 48]))  # 'can't get b200', 'b200 拿不到'
 
 
 def negated(text: str, start: int) -> bool:

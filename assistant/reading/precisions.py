@@ -11,7 +11,7 @@ import unicodedata
 from functools import cache
 
 from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern, vocab
+from assistant.reading.text import vocab, word_pattern
 
 # Slots the widths' own words fill ('8-bit' -> precision, '4位' -> a count, 'int4对比' -> 4 pairs and DPO): dropped.
 OWN_SLOTS = {"precision", "kv_cache", "qlora_base", "users", "phase", "objective", "train_tokens", "train_examples"}
