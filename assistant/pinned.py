@@ -38,7 +38,7 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
         used = option.train_per_gpu_bytes if w.spec.trains else option.serve_per_gpu_bytes
         if used is None:
             return None
-        way = _same_job_way(one_card, option) if w.spec.trains else None
+        way = _same_job_way(rec, one_card, option, recorder) if w.spec.trains else None
         if way is not None:  # the job as asked fits that card done another way (Unsloth, a shorter sequence): yes
             return say(lang, "pinned.yes_train_with", option=which, change=localise(lang, way.change),
                        fits=gb(way.per_gpu_bytes), used=gb(used), capacity=gb(option.capacity_bytes),
@@ -60,9 +60,19 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
                plan=f"{best.gpus} × {best.gpu_name}"), data
 
 
-def _same_job_way(one_card: FitResult | None, option: Option):
+def _same_job_way(rec: Recommendation, one_card: FitResult | None, option: Option, recorder: Any = None):
     """The first change that keeps the job as asked (method, model) and fits one card (tools.fit's remedies), when
-    the count asked about is that one card: 'QLoRA on one 4090?' is yes with Unsloth (review N3 #15)."""
-    if one_card is None or option.gpus != 1 or one_card.gpu != option.gpu:
+    the count asked about is one card: 'QLoRA on one 4090?' is yes with Unsloth (review N3 #15). The plan's own
+    one-card check when it is on that card, else that card's, computed here."""
+    from tools.fit import FitInput, fit
+
+    w = rec.workload
+    if option.gpus != 1 or w.spec.pretrains:
         return None
+    if one_card is None or one_card.gpu != option.gpu:
+        inp = FitInput(model=w.model, gpu=option.gpu, phase="train", counts=[1], method=w.method, seq_len=w.seq_len,
+                       framework=w.framework, mixed_precision=w.mixed_precision)
+        one_card = fit(inp)
+        if recorder is not None:
+            recorder("fit", inp.model_dump(mode="json"), one_card.model_dump(mode="json"), 0.0)
     return next((r for r in one_card.remedies if r.fits and r.keeps_job), None)

@@ -71,10 +71,13 @@ def test_remedies_that_keep_the_job_are_marked(model: str, gpu: str, method: str
                                and "(4-bit base)" not in r.change), r
 
 
-def test_a_job_that_fits_only_another_way_is_still_no() -> None:
-    # a full fine-tune of a 27B on one 4090 fits with no change that keeps the job: the answer stays "no"
-    reply = run_conversation(["full fine-tune gemma 3 27b on 20k examples, would a single 4090 do it?"])[0]
-    assert not _first(reply.content).startswith("**Yes**"), _first(reply.content)
+@pytest.mark.parametrize("text", ["qwen2.5 14b lora 1万条，一张4090能跑吗", "qwen2.5 14b 做 LoRA，1 万条数据，单张 4090 够不够"])
+def test_a_job_that_fits_only_another_way_is_still_no(text: str) -> None:
+    # a 14B LoRA in BF16 needs more than a 4090 even with Unsloth; only QLoRA (another method) fits: the answer stays no
+    reply = run_conversation([text])[0]
+    first = _first(reply.content)
+    assert first.startswith("**不能**"), first
+    assert payload(reply)["pinned"]["fits"] is False
 
 
 # ---------------------------------------------------------------- 2. your own card, with experts in system RAM
