@@ -1233,7 +1233,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "reply"
     if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
         return "answer"  # "does it fit on an H100?", "需要几台910B服务器？": answered now, every missing value a stated assumption
-    asked_other = turn.compare or turn.whatif
+    # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
+    asked_other = turn.compare or turn.whatif or (has_answer and turn.ask.get("per_token"))
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
         return "explain"
     if turn.has("rent_buy") and has_answer and not turn.changed and turn.also != "rent_buy":
@@ -1423,7 +1424,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
     literal = writers.literal_answer(answer, kind, lang)
-    pinned = pinned_line(answer.recommend, lang, _recorder(config)) if kind == "fits" or turn.has("fit_check") else None
+    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         literal = pinned[0]
     if literal:

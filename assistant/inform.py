@@ -489,17 +489,29 @@ def quality(ctx: Context) -> str:
         head = ctx.say("info.quality.head", model=model)
     precisions = list(ctx.turn.ask.get("precisions") or [])
     if len(precisions) >= 2:  # "will eval scores differ between fp8 and bf16?": what is known, and how to measure it
-        from knowledge import find_precision
 
-        a, b = (find_precision(x).name.split(" (")[0] for x in precisions[:2])
         ctx.data["precisions"] = precisions[:2]
         rec = ctx.rec
-        parts = [ctx.say("asks.quality.precisions", a=a, b=b)]
+        parts = [format_quality(ctx, precisions[:2])]
         if rec is not None and rec.best is not None and rec.best.precision:
             parts.append(ctx.say("asks.quality.plan", precision=rec.best.precision.upper()))
         return "\n\n".join(parts)
     return "\n\n".join([head, ctx.say("info.quality.how"),
                         ctx.say("info.quality.offer")])
+
+
+def format_quality(ctx: Context, ids: list[str]) -> str:
+    """Two weight formats' quality against BF16, each from knowledge (precisions.yaml 'quality'), then how to
+    measure it on one's own data ('fp8 vs int4 awq for quality?', 'fp8 和 awq 质量差别大吗')."""
+    from knowledge import find_precision
+
+    formats = [find_precision(x) for x in ids]
+    a, b = (p.name.split(" (")[0] for p in formats[:2])
+    ctx.data["quality"] = {p.id: p.quality for p in formats}
+    return "\n\n".join(["\n".join([ctx.say("asks.quality.precisions", a=a, b=b), *(
+        ctx.say("asks.quality.format", name=p.name.split(" (")[0],
+                quality=ctx.say(f"asks.quality.code.{p.quality or 'none'}")) for p in formats)]),
+        ctx.say("asks.quality.measure")])
 
 
 def out_of_scope(ctx: Context) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
+from assistant.catalog import localise, say
 from assistant.writers import gb, tps
 from tools.capacity import capacity
+from tools.fit import FitResult
 from tools.recommend import Option, Recommendation, pinned_cards
 
 
@@ -23,7 +24,8 @@ def pinned_option(rec: Recommendation) -> Option | None:
     return next((o for o in rec.options if f"{o.gpus}x {o.gpu}" in pins and not o.owned), None)
 
 
-def pinned_line(rec: Recommendation, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
+                one_card: FitResult | None = None) -> tuple[str, dict[str, Any]] | None:
     """'**Yes**: gpt-oss-20b runs on 1 × RTX 4090: it holds 12 people at once …; for your 66 it takes 2 × …', or
     '**No** …'; with the data behind it. None when no count was asked about or the plan is on that count."""
     option = pinned_option(rec)
@@ -36,6 +38,12 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None) -> tuple[s
         used = option.train_per_gpu_bytes if w.spec.trains else option.serve_per_gpu_bytes
         if used is None:
             return None
+        way = _same_job_way(rec, one_card, option, recorder) if w.spec.trains else None
+        if way is not None:  # the job as asked fits that card done another way (Unsloth, a shorter sequence): yes
+            return say(lang, "pinned.yes_train_with", option=which, change=localise(lang, way.change),
+                       fits=gb(way.per_gpu_bytes), used=gb(used), capacity=gb(option.capacity_bytes),
+                       plan=f"{best.gpus} × {best.gpu_name}"), {"gpu": option.gpu, "gpus": option.gpus, "fits": True,
+                                                               "change": way.change}
         return say(lang, "pinned.no_train", option=which, used=gb(used), capacity=gb(option.capacity_bytes),
                    plan=f"{best.gpus} × {best.gpu_name}"), {"gpu": option.gpu, "gpus": option.gpus, "fits": False}
     # the format said, else the one the tool finds holds someone on that card (4-bit when 8-bit holds nobody)
@@ -50,3 +58,21 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None) -> tuple[s
     return say(lang, "pinned.yes", option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
                plan=f"{best.gpus} × {best.gpu_name}"), data
+
+
+def _same_job_way(rec: Recommendation, one_card: FitResult | None, option: Option, recorder: Any = None):
+    """The first change that keeps the job as asked (method, model) and fits one card (tools.fit's remedies), when
+    the count asked about is one card: 'QLoRA on one 4090?' is yes with Unsloth (review N3 #15). The plan's own
+    one-card check when it is on that card, else that card's, computed here."""
+    from tools.fit import FitInput, fit
+
+    w = rec.workload
+    if option.gpus != 1 or w.spec.pretrains:
+        return None
+    if one_card is None or one_card.gpu != option.gpu:
+        inp = FitInput(model=w.model, gpu=option.gpu, phase="train", counts=[1], method=w.method, seq_len=w.seq_len,
+                       framework=w.framework, mixed_precision=w.mixed_precision)
+        one_card = fit(inp)
+        if recorder is not None:
+            recorder("fit", inp.model_dump(mode="json"), one_card.model_dump(mode="json"), 0.0)
+    return next((r for r in one_card.remedies if r.fits and r.keeps_job), None)

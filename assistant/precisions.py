@@ -39,6 +39,10 @@ def precision_compare(ctx: Any) -> str:
     best = rec.best if rec else None
     if rec is None or best is None or not best.precision or not (rec.workload.spec.serves or rec.workload.spec.batch):
         ctx.data["precision_compare"] = {"plan": False}
+        if len(ask.get("quality") or []) >= 2:  # 'fp8 vs int4 awq for quality?': each format's quality
+            from assistant.inform import format_quality
+
+            return format_quality(ctx, list(ask["quality"]))
         if ask.get("formats"):
             from assistant.asks import formats
 

@@ -1315,6 +1315,9 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
     if rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd and rents_only(rec.workload):
         parts.append(say(lang, "rb.renting_only"))  # cloud-only: no nudge towards buying
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
+            and rec.workload.budget_usd_per_month is not None and rec.workload.budget_usd is None:
+        parts.append(say(lang, "rb.monthly_budget"))  # a budget by the month: rented, owning shown for comparison
+    elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
             and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
         from tools.recommend import owning_pays
 
@@ -1793,5 +1796,12 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if fits and not training and rec.traffic is not None and rec.traffic.owned_short:
         return say(lang, "literal.fits_not_the_rate", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), rate=f"{rec.traffic.requests_per_s:,.3g}")
+    off = rec.offload
+    if not fits and not training and option.owned and rec.offload_leads and off is not None:
+        # your card runs it with part of it in system RAM, and the answer says so: yes on that card (review N1 #13)
+        ram = say(lang, "literal.offload_ram_ask", ram=f"{off.ram_needed_gb:.0f}") if off.ram_ok is None else ""
+        return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
+                   low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))

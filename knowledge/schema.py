@@ -272,6 +272,8 @@ class Precision(Record):
         default_factory=list, description="software stacks whose engines cannot load a checkpoint in this format: "
         "there it is converted (Ascend serves FP8 and FP4 checkpoints as W8A8 INT8)",
     )
+    quality: Literal["reference", "near_lossless", "small_loss", "noticeable", "large", "severe"] | None = Field(
+        None, description="output quality against BF16 as published comparisons put it (a code the writers say)")
     notes: str = ""
 
 

@@ -46,7 +46,7 @@ def test_hand_constants_match_the_catalog():
         pytest.approx(L8["params"]), 32, 8, 128, 4096, 14336, 128256, False)
     d = find_model("deepseek-v3")
     assert (d.num_layers, d.kv_lora_rank, d.qk_rope_head_dim, d.num_kv_heads, d.head_dim) == (61, 512, 64, 128, 192)
-    s = find_model("mistral-7b")
+    s = find_model("mistral-7b-v0.1")
     assert (s.num_layers, s.sliding_layers, s.sliding_window, s.num_kv_heads, s.head_dim) == (32, 32, 4096, 8, 128)
     g = find_model("gemma-2-9b")
     assert (g.num_layers, g.sliding_layers, g.sliding_window, g.num_kv_heads, g.head_dim) == (42, 21, 4096, 8, 256)
@@ -119,9 +119,9 @@ def test_mla_stores_full_k_and_v_in_transformers():
 
 def test_sliding_window_caps_kv_at_the_window():
     # Mistral-7B: every layer keeps at most 4096 tokens: 32 x 4096 x (2 x 8 x 128 x 2) = 536,870,912
-    at_window = mem(model="mistral-7b", context=4096)
-    beyond = mem(model="mistral-7b", context=8192)
-    below = mem(model="mistral-7b", context=2048)
+    at_window = mem(model="mistral-7b-v0.1", context=4096)
+    beyond = mem(model="mistral-7b-v0.1", context=8192)
+    below = mem(model="mistral-7b-v0.1", context=2048)
     assert at_window.kv_cache_bytes == 32 * 4096 * (2 * 8 * 128 * 2) == 536_870_912
     assert beyond.kv_cache_bytes == 536_870_912
     assert below.kv_cache_bytes == 536_870_912 / 2

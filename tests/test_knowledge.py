@@ -335,7 +335,7 @@ def test_model_family_is_in_the_catalog(family, pred):
 def test_catalog_covers_mla_moe_and_sliding_window_layouts():
     assert "deepseek-v3" in _ids(lambda m: m.attention == "mla")
     assert {"mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3"} <= set(_ids(lambda m: m.is_moe))
-    assert "mistral-7b" in _ids(lambda m: m.attention == "sliding")
+    assert "mistral-7b-v0.1" in _ids(lambda m: m.attention == "sliding")
     assert {"gemma-2-9b", "gpt-oss-20b"} <= set(_ids(lambda m: m.attention == "hybrid"))
 
 

@@ -47,7 +47,7 @@ def test_find_model_by_id_alias_or_hf_id(query, model_id):
     ("google/gemma-2-9b-it", "gemma-2-9b"),         # -it
     ("gemma-2-9b-it", "gemma-2-9b"),
     ("meta-llama/Llama-2-7b-chat", "llama-2-7b"),
-    ("mistralai/Mistral-7B-v0.1-Instruct", "mistral-7b"),
+    ("mistralai/Mistral-7B-v0.1-Instruct", "mistral-7b-v0.1"),
 ])
 def test_variant_suffixes_resolve_to_the_base_model(query, model_id):
     assert find_model(query).id == model_id

@@ -46,7 +46,7 @@ def test_groups_of_the_catalog_models():
 
 
 def test_mode_by_version():
-    gemma, mistral = resolve_model("gemma-3-27b"), resolve_model("mistral-7b")
+    gemma, mistral = resolve_model("gemma-3-27b"), resolve_model("mistral-7b-v0.1")
     assert vllm_sliding_mode(gemma, "v1") == vllm_sliding_mode(gemma, "v1-before-0.21") == "hybrid"
     assert vllm_sliding_mode(gemma, "v0") == "full"
     assert vllm_sliding_mode(gemma, "v1", disable_hybrid=True) == "full"
@@ -178,7 +178,7 @@ def test_gpt_oss_20b_on_h100_v1():
     ("v0", 449_312, 13.71),
 ])
 def test_mistral_7b_every_layer_slides(version, tokens, concurrency):
-    r = mem(model="mistral-7b", context=32768, engine_version=version)
+    r = mem(model="mistral-7b-v0.1", context=32768, engine_version=version)
     assert r.kv_cache_capacity_tokens == tokens
     assert r.max_concurrent_sequences == concurrency
 

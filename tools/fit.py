@@ -67,6 +67,9 @@ class Remedy(BaseModel):
     change: str
     per_gpu_bytes: float
     fits: bool
+    # the job as asked, done another way (same method and model: a framework, an optimizer, checkpointing, a
+    # shorter sequence): when one of these fits, "will it fit?" is answered "yes, with it" (review N3 #9, #15)
+    keeps_job: bool = False
 
 
 class FitResult(Explained):
@@ -149,6 +152,10 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
             ("optimizer states offloaded to CPU memory", {"cpu_offload": True}),
             ("LoRA instead of full fine-tuning", {"method": "lora"}),
         ]
+    if inp.method in ("lora", "qlora") and inp.framework != "unsloth" and find_gpu(inp.gpu).stack == "cuda":
+        # the same adapters with Unsloth's kernels, chunked loss and offloaded activations (review N3 #9: a 9B
+        # LoRA at 2k fits a 24 GB card that way)
+        tries.append((f"{'LoRA' if inp.method == 'lora' else 'QLoRA'} with Unsloth", {"framework": "unsloth"}))
     if inp.method in ("full", "lora"):
         tries.append(("QLoRA (4-bit base)", {"method": "qlora"}))
         # QLoRA with one more change (review K, J3 c14: a 27B QLoRA does fit a 24 GB card): Unsloth's kernels,
@@ -163,5 +170,6 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
     out = []
     for label, change in tries:
         r = _train(inp, 1, **change)
-        out.append(Remedy(change=label, per_gpu_bytes=r.per_gpu_total_bytes, fits=r.per_gpu_total_bytes <= capacity))
+        out.append(Remedy(change=label, per_gpu_bytes=r.per_gpu_total_bytes, fits=r.per_gpu_total_bytes <= capacity,
+                          keeps_job=not set(change) & {"method", "mixed_precision", "cpu_offload"}))
     return out

@@ -29,6 +29,7 @@ from knowledge import (
     rules,
 )
 from knowledge.clouds import clouds
+from knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from knowledge.schema import Gpu, ModelArch
 from tools import arch
 from tools.common import (
@@ -1705,6 +1706,8 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         return "buy"
     if w.preference == "rent" or not w.spec.serves:
         return "rent"
+    if w.budget_usd_per_month is not None and w.budget_usd is None and best.usd_per_hour is not None:
+        return "rent"  # a budget by the month is spent by the month: renting (review N3 #12, N2 #13)
     if best.usd_per_hour is None and best.purchase_usd is not None:
         return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
@@ -2046,7 +2049,9 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     cost RAM bandwidth only for the few a token picks) a file below 4 bits. A dense model's lower-bit file that
     fits the card comes first (all of it at the card's bandwidth)."""
     o = rec.offload
-    if o is None or o.ram_ok is not True or o.decode_tokens_per_s < w.speed_floor:
+    # RAM not said: most computers hold a small offload (review N1 #13: 5 GB for gpt-oss-20b on a 3060)
+    ram = o is not None and (o.ram_ok or (o.ram_ok is None and o.ram_needed_gb <= TYPICAL_SYSTEM_RAM_GB))
+    if o is None or not ram or o.decode_tokens_per_s < w.speed_floor:
         return False
     if rec.best is None or not rec.best.owned:
         return True  # else a card rented: the user's own computer does it

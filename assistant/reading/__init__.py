@@ -294,6 +294,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
     if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
         u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
+        _per_token_unit(u)
     read_question(m, u)
     read_compare_job(m, u)
     engine_question_leads(m, u)
@@ -341,3 +342,18 @@ def _sizing(u: Understanding) -> bool:
     """Whether a message gives anything to size (then 'which GPU is best for it' is answered)."""
     return bool(set(u.updates) - {"region", "preference"}) or bool(u.unknown_model)
 
+
+# Token amounts a price is quoted per ('cost per million tokens', '每百万token成本', 'per 1M tokens'): the unit of
+# the price, never tokens to train on, a prompt or an output (review class 8: '每百万token成本' read as 1M
+# training tokens).
+PER_TOKEN_UNITS = (1e3, 1e6)
+TOKEN_SLOTS = ("train_tokens", "prompt_tokens", "output_tokens", "batch_tokens", "context")
+
+
+def _per_token_unit(u: Understanding) -> None:
+    """Drop the token amount a per-token price is quoted per; a what-if left with nothing to change is none."""
+    dropped = [k for k in TOKEN_SLOTS if isinstance(u.updates.get(k), (int, float)) and u.updates[k] in PER_TOKEN_UNITS]
+    for k in dropped:
+        u.updates.pop(k)
+    if dropped and not u.updates:
+        u.intents.discard("whatif")

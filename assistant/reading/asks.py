@@ -48,6 +48,8 @@ def formats_named(m: Message) -> list[str]:
             found.append(name)
     if any(re.fullmatch(r"q\d_\w+", f) for f in found) and "gguf" in found:
         found.remove("gguf")  # "q4_k_m gguf": the file named is the format
+    if "int4" in found and {"awq", "gptq-int4"} & set(found):
+        found.remove("int4")  # "int4 awq": the width qualifies the format named
     return found
 
 

@@ -36,7 +36,9 @@ def clause_of(text: str, start: int, end: int) -> str:
 def rejected(m: Message, start: int, end: int) -> bool:
     """A card ruled out by a word before it ('no 3090s') or a judgement after it ('3090s feel sketchy for prod',
     '4090不靠谱')."""
-    return negated(m.masked, start) or bool(word_pattern("card_rejected_after").match(m.masked[end:end + 48]))
+    return negated(m.masked, start) or bool(word_pattern("card_rejected_after").match(m.masked[end:end + 48])) \
+        or bool(word_pattern("card_unavailable_before").search(m.masked[max(0, start - 40):start])) \
+        or bool(word_pattern("card_unavailable_after").match(m.masked[end:end + 48]))  # 'can't get b200', 'b200 拿不到'
 
 
 def negated(text: str, start: int) -> bool:
