@@ -10,10 +10,7 @@ from typing import Any
 
 from assistant.writers import gb, glossary_reply, tps
 
-# The quality note said for each width (catalog fup.prec.quality.<key>): 6 bits and up near lossless, 4-5 a
-# small loss, 3 and below a loss people notice.
 SAME_SPEED = 1.1  # a speed ratio below this is said as "about the same speed" (many users at once: compute-bound)
-QUALITY = {16: "16", 8: "8", 6: "8", 5: "4", 4: "4", 3: "3"}
 
 
 def _format(bits: int, named: str | None, gguf: bool, fp8: bool) -> str:
@@ -65,7 +62,8 @@ def precision_compare(ctx: Any) -> str:
         row: dict[str, Any] = {"bits": int(bits), "precision": pid, "weights_bytes": mem.weights_bytes,
                                "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                                "fits": mem.fits}
-        quality = ctx.say(f"fup.prec.quality.{QUALITY.get(int(bits), '4')}")
+        # each format's quality code, from knowledge (precisions.yaml), as the format comparison says it
+        quality = ctx.say("fup.prec.quality", quality=ctx.say(f"asks.quality.code.{find_precision(pid).quality or 'none'}"))
         if mem.fits is False:
             lines.append(ctx.say("fup.prec.no_fit", fmt=name, weights=gb(mem.weights_bytes),
                                  need=gb(mem.per_gpu_total_bytes), have=gb(mem.gpu_capacity_bytes or 0)) + _sep(ctx) + quality)
