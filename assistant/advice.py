@@ -98,9 +98,11 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
 
 
 def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | None:
-    """'租 4090 还是 A100 划算' for a batch job: of the cards asked about, the one that does the job for the least per
-    run (the plan is then on it, the other a row beside it); None when the question is not that choice."""
-    if len(compare) < 2 or not w.spec.batch or w.spec.serves or w.spec.trains or w.owned or w.candidates:
+    """'租 4090 还是 A100 划算', 'H100 or H200 and how many', 'A100 和 H100 训练 LoRA 差多少': of the cards asked about,
+    the one the recommend tool picks among them alone for the job (a batch job or a training run: the least per run;
+    serving: the least per hour at the load) -- the plan is then on it, the others rows beside it, so the headline
+    answers the choice asked; None when the question is not that choice."""
+    if len(compare) < 2 or w.owned or w.candidates:
         return None
     among = w.model_copy(update={"candidates": list(compare)})
     args = json.loads(_key(among.model_dump(mode="json")))

@@ -153,38 +153,49 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
 
 def sized_verdict(ctx: Any) -> str | None:
     """The verdict on the cards sized for the conversation's workload (ctx.data["options"], from
-    assistant.inform._job_lines): the only one that does the job, else the cheaper for it, else the faster."""
+    assistant.inform._job_lines), among those named only: the only one that does the job, else the cheapest for it
+    (per token at the load, per run), else the fastest; an option with no price on record is said to be unweighed
+    on cost, never 'about the same cost'. Two options keep their 'both' wording; three or more say 'of the N'."""
     options = ctx.data.get("options") or []
     if len(options) < 2:
         return None
     working = [o for o in options if o.get("ok")]
+    gap = "" if ctx.lang == "zh" else " "  # between sentences
     head = ctx.say("verdict.head", job=ctx.say("verdict.job.yours"))
     if not working:
         ctx.data["verdict"] = {"code": "neither"}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.neither")
+        return head + gap + ctx.say("verdict.neither")
     if len(working) == 1:
         ctx.data["verdict"] = {"code": "only", "pick": working[0]["gpu"]}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.only", card=working[0]["gpu_name"])
+        return head + gap + ctx.say("verdict.only" + ("_many" if len(options) > 2 else ""), card=working[0]["gpu_name"],
+                                    n=len(options))
+    many = "_many" if len(working) > 2 else ""
+    unpriced = [o for o in working if not o.get("usd_per_hour") and not o.get("job_usd")]
     costs = ctx.data.get("usd_per_million_tokens") or {}
-    if len(costs) == 2:
-        (a, cheap), (b, _dear) = sorted((v, g) for g, v in costs.items())
+    if not unpriced and len(costs) == len(working):
+        ranked = sorted((v, g) for g, v in costs.items())
+        (a, cheap), (b, _dear) = ranked[:2]
         if b > SAME * a:
             name = next(o["gpu_name"] for o in working if o["gpu"] == cheap)
-            ctx.data["verdict"] = {"code": "cheaper", "pick": cheap}
-            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_serve", card=name)
+            ctx.data["verdict"] = {"code": "cheaper", "pick": cheap, "ranked": [g for _v, g in ranked]}
+            return head + gap + ctx.say("verdict.cheaper_serve" + many, card=name, n=len(working))
     runs = [o for o in working if o.get("job_usd")]
-    if len(runs) == 2:
-        lo, hi = sorted(runs, key=lambda o: o["job_usd"])
+    if not unpriced and len(runs) == len(working):
+        ranked_runs = sorted(runs, key=lambda o: o["job_usd"])
+        lo, hi = ranked_runs[:2]
         if hi["job_usd"] > SAME * lo["job_usd"]:
-            ctx.data["verdict"] = {"code": "cheaper", "pick": lo["gpu"]}
-            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_run", card=lo["gpu_name"])
+            ctx.data["verdict"] = {"code": "cheaper", "pick": lo["gpu"], "ranked": [o["gpu"] for o in ranked_runs]}
+            return head + gap + ctx.say("verdict.cheaper_run" + many, card=lo["gpu_name"], n=len(working))
     speed = [o for o in working if o.get("decode_tokens_per_s")] if all(o.get("decode_tokens_per_s") for o in working) \
         else [o for o in working if o.get("job_hours")]
-    if len(speed) == 2:
+    if len(speed) == len(working):
         key = "decode_tokens_per_s" if speed[0].get("decode_tokens_per_s") else "job_hours"
         fast = max(speed, key=lambda o: o[key]) if key == "decode_tokens_per_s" else min(speed, key=lambda o: o[key])
-        ctx.data["verdict"] = {"code": "faster", "pick": fast["gpu"]}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.faster", card=fast["gpu_name"])
+        ctx.data["verdict"] = {"code": "faster", "pick": fast["gpu"], "unpriced": [o["gpu"] for o in unpriced]}
+        if unpriced:  # '昇腾910B和H20哪个划算' with no 910B price on record: the cost is not weighed, and that is said
+            cards = ctx.say("verdict.and").join(o["gpu_name"] for o in unpriced)
+            return head + gap + ctx.say("verdict.faster_unpriced", card=fast["gpu_name"], unpriced=cards)
+        return head + gap + ctx.say("verdict.faster" + many, card=fast["gpu_name"], n=len(working))
     return None
 
 
