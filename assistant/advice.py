@@ -110,6 +110,37 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
 
 
+def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None:
+    """An option's cost per million tokens generated at its load (tools.cost: its rent per hour over the tokens it
+    generates in an hour); None without a price or a speed. The one figure a serving comparison is weighed on
+    (assistant.inform's compare lines, and the plan put on the cheapest of the cards named as a choice)."""
+    from tools.cost import CostInput, cost
+
+    if not (o.usd_per_hour and o.aggregate_tokens_per_s):
+        return None
+    inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=o.aggregate_tokens_per_s, usd_per_gpu_hour=o.usd_per_hour / o.gpus)
+    return _call(recorder, "cost", inp.model_dump(mode="json"), lambda: cost(inp)).usd_per_million_tokens
+
+
+def _cheapest_per_token(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
+    """Of the cards named as a choice for serving, each sized for the job, the one cheapest per token generated
+    (by more than SAME_COST), when every one of them does the job and has a price; else None."""
+    if len(choice) < 2 or not w.spec.serves or w.spec.trains:
+        return None
+    named = [o for o in rows if o.gpu in choice]
+    if {o.gpu for o in named} != set(choice) or not all(o.ok for o in named):
+        return None
+    costs = [(usd_per_million(o, recorder), o.gpu) for o in named]
+    if any(v is None for v, _g in costs):
+        return None
+    (a, cheap), (b, _dear) = sorted((v or 0.0, g) for v, g in costs)[:2]
+    return cheap if b > SAME_COST * a else None
+
+
+# Costs closer than this ratio are about the same (as assistant.verdict's SAME).
+SAME_COST = 1.1
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
@@ -168,6 +199,16 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     extra += _compared(compare, option, best, copies, rated)
+    cheap = _cheapest_per_token(w, extra, choice, recorder)
+    if cheap is not None and best is not None and cheap != best.gpu:
+        # 'H100 or H200 and how many': the plan on the named card the comparison's verdict picks (cheapest per token)
+        asked = cheap
+        rec = _on_the_card_asked(w, rec, cheap, whatif, recorder)
+        rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
+        best, sized = rec.best, w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+        copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
+        rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s)
+        extra = _compared(compare, option, best, copies, rated)  # the rows sized again beside the new plan
     if whatif:
         count, gpu_id = whatif
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)

@@ -728,16 +728,21 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    if u.ask.get("one_user") and profile.model and profile.phase in ("serve", "experiment") \
-            and not u.ask.get("per_token"):
+    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(profile.only or []) >= 2)
+    if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
-        # usual hours (said); a cost per token depends on the load, so the people at once are asked for it
-        for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
+        # usual hours (said); "H100 or H200 for serving, which is better value per token": cards named as a choice
+        # are answered at once too, on the usual load, said as the assumption the cost per token turns on
+        alone = u.ask.get("one_user") and not u.ask.get("per_token")
+        for slot, key in (("users", "slot.users.default_compare" if alone else "slot.users.default_value"),
+                          ("utilisation", None)):
             data = profile.model_dump()
             if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
-                    and not data.get("users_range"):
-                profile = profile.model_copy(update={slot: 1 if slot == "users" else SLOTS[slot].default_for(data, lang)})
-                defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
+                    and not data.get("users_range") and not data.get("requests_per_s"):
+                value = (1 if alone else SLOTS[slot].default_for(data, lang)) if slot == "users" \
+                    else SLOTS[slot].default_for(data, lang)
+                profile = profile.model_copy(update={slot: value})
+                defaulted[slot] = say(lang, key, n=value) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)

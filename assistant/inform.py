@@ -267,7 +267,7 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
 def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str]:
     """Which of two cards that do the job costs less for it: per million tokens generated at this load when
     serving (tools.cost, on the option's own rent), per run for a job."""
-    from tools.cost import CostInput, cost
+    from assistant.advice import usd_per_million
 
     if len(working) < 2:
         return []
@@ -280,14 +280,10 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str
                         b=ctx.usd(dear.job_usd or 0))] if (dear.job_usd or 0) > SAME * (cheap.job_usd or 0) else []
     per_token: list[tuple[float, Option]] = []
     for o in working:
-        if not (o.usd_per_hour and o.aggregate_tokens_per_s):
+        v = usd_per_million(o, ctx.recorder)
+        if v is None:
             return []
-        inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=o.aggregate_tokens_per_s,
-                        usd_per_gpu_hour=o.usd_per_hour / o.gpus)
-        r = cost(inp)
-        if ctx.recorder is not None:
-            ctx.recorder("cost", inp.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
-        per_token.append((r.usd_per_million_tokens or 0.0, o))
+        per_token.append((v, o))
     (a, cheap), (b, _dear) = sorted(per_token, key=lambda x: x[0])[:2]
     ctx.data["usd_per_million_tokens"] = {o.gpu: v for v, o in per_token}
     if b <= SAME * a:
