@@ -122,15 +122,22 @@ def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None
     return _call(recorder, "cost", inp.model_dump(mode="json"), lambda: cost(inp)).usd_per_million_tokens
 
 
-def _cheapest_per_token(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
-    """Of the cards named as a choice for serving, each sized for the job, the one cheapest per token generated
-    (by more than SAME_COST), when every one of them does the job and has a price; else None."""
-    if len(choice) < 2 or not w.spec.serves or w.spec.trains:
+def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
+    """Of the cards named as a choice, each sized for the job (at the count said with it, if one was), the one the
+    comparison's verdict picks: the only one that does the job, else among those that do the cheapest per token
+    generated when serving (per run otherwise), by more than SAME_COST; None when no row decides it."""
+    if len(choice) < 2:
         return None
     named = [o for o in rows if o.gpu in choice]
-    if {o.gpu for o in named} != set(choice) or not all(o.ok for o in named):
+    working = [o for o in named if o.ok]
+    if {o.gpu for o in named} != set(choice) or not working:
         return None
-    costs = [(usd_per_million(o, recorder), o.gpu) for o in named]
+    if len(working) == 1:
+        return working[0].gpu
+    if w.spec.serves and not w.spec.trains:
+        costs = [(usd_per_million(o, recorder), o.gpu) for o in working]
+    else:
+        costs = [(o.job_usd, o.gpu) for o in working]
     if any(v is None for v, _g in costs):
         return None
     (a, cheap), (b, _dear) = sorted((v or 0.0, g) for v, g in costs)[:2]
@@ -143,9 +150,11 @@ SAME_COST = 1.1
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
-            quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
+            quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
+            counts: dict[str, int] | None = None) -> Answer:
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
-    recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards."""
+    recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
+    the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count."""
     from knowledge import find_gpu
     from tools.recommend import RentQuote, rate_option, short_of_rate
 
@@ -198,17 +207,17 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
-    extra += _compared(compare, option, best, copies, rated)
-    cheap = _cheapest_per_token(w, extra, choice, recorder)
+    extra += _compared(compare, option, best, copies, rated, counts)
+    cheap = _named_pick(w, extra, choice, recorder)
     if cheap is not None and best is not None and cheap != best.gpu:
-        # 'H100 or H200 and how many': the plan on the named card the comparison's verdict picks (cheapest per token)
+        # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
         asked = cheap
         rec = _on_the_card_asked(w, rec, cheap, whatif, recorder)
         rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
         best, sized = rec.best, w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
         copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
         rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s)
-        extra = _compared(compare, option, best, copies, rated)  # the rows sized again beside the new plan
+        extra = _compared(compare, option, best, copies, rated, counts)  # the rows sized again beside the new plan
     if whatif:
         count, gpu_id = whatif
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
@@ -252,13 +261,21 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     return _call(recorder, "rate_short", inp.model_dump(mode="json") | {"gpus": count}, lambda: rate_short(inp, count))
 
 
-def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool) -> list[Option]:
-    """The rows of the cards asked about: on a rate plan each sized for the rate; beside a plan of copies the
-    fewest cards of it laid out as copies; else the fewest of 1, 2, 4, 8 cards that meet the requirements."""
+def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool,
+              counts: dict[str, int] | None = None) -> list[Option]:
+    """The rows of the cards asked about: a count said with the card ('2x 3090 or one 5090') at that count; on a
+    rate plan each sized for the rate; beside a plan of copies the fewest cards of it laid out as copies; else the
+    fewest of 1, 2, 4, 8 cards that meet the requirements."""
     from knowledge import find_gpu
 
     extra: list[Option] = []
+    said = counts or {}
     for gpu_id in compare:
+        if said and not rated and not copies:  # the options as named: each at its count (one when none was said)
+            o = best if best and (best.gpu, best.gpus) == (gpu_id, said.get(gpu_id, 1)) else option(gpu_id, said.get(gpu_id, 1))
+            if o:
+                extra.append(o)
+            continue
         if rated:
             o = best if best and gpu_id == best.gpu else option(gpu_id, 0)
             if o:
