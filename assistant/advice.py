@@ -102,7 +102,7 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     the one the recommend tool picks among them alone for the job (a batch job or a training run: the least per run;
     serving: the least per hour at the load) -- the plan is then on it, the others rows beside it, so the headline
     answers the choice asked; None when the question is not that choice."""
-    if len(compare) < 2 or w.owned or w.candidates:
+    if len(compare) < 2 or w.owned or (w.candidates and not set(w.candidates) <= set(compare)):
         return None
     among = w.model_copy(update={"candidates": list(compare)})
     args = json.loads(_key(among.model_dump(mode="json")))

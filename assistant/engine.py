@@ -728,21 +728,20 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(profile.only or []) >= 2)
+    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2)
     if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
         # usual hours (said); "H100 or H200 for serving, which is better value per token": cards named as a choice
         # are answered at once too, on the usual load, said as the assumption the cost per token turns on
         alone = u.ask.get("one_user") and not u.ask.get("per_token")
-        for slot, key in (("users", "slot.users.default_compare" if alone else "slot.users.default_value"),
-                          ("utilisation", None)):
+        for slot, key in (("users", "slot.users.default_compare" if alone else None), ("utilisation", None)):
             data = profile.model_dump()
             if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
                     and not data.get("users_range") and not data.get("requests_per_s"):
                 value = (1 if alone else SLOTS[slot].default_for(data, lang)) if slot == "users" \
                     else SLOTS[slot].default_for(data, lang)
                 profile = profile.model_copy(update={slot: value})
-                defaulted[slot] = say(lang, key, n=value) if key else SLOTS[slot].default_words(lang, data)
+                defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
@@ -1347,6 +1346,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     previous = state.get("results") or {}
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
+    if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:
+        compare = list(turn.cards)  # '用H20还是L20，各要几张': the cards weighed are each sized for the job, as asked ones
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
