@@ -776,9 +776,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
-    if (turn.compare or turn.whatif or turn.ask.get("per_token")) and not state.get("results"):
+    if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
-                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token"))}
+                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
+                           **({"models": turn.ask["models"]} if turn.ask.get("models") else {})}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
@@ -1351,6 +1352,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
+    weighed = _models_weighed(filled, turn, cards, list(defaulted), config)
+    if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
+        filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
@@ -1396,6 +1400,11 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                        own_prices=own_prices)
     text, pinned = _literal_first(state, answer, turn, text, lang, config)
     first = _asked_first(answer, turn, cards, lang, config)
+    if weighed is not None:  # 'Qwen3-32B 还是 Qwen3-30B-A3B 更省钱': the models weighed and the verdict, before the plan
+        from assistant.model_choice import block
+
+        models = block(weighed, filled.model or "", lang, lambda usd: writers.cash(usd, answer.recommend))
+        first = models + ("\n\n" + first if first else "")
     if first:
         text = first + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1533,6 +1542,18 @@ def _concept(turn: Turn, lang: str) -> str:
     if turn.ask.get("choose") and pick in catalog(lang):
         text += "\n\n" + say(lang, pick)
     return text
+
+
+def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: list[str],
+                    config: RunnableConfig) -> dict[str, Any] | None:
+    """Two or more models named as the choice for the job (this turn's, or kept while a question was asked first):
+    each sized on it (assistant.model_choice); None when none were named or the job is not yet known."""
+    models = turn.ask.get("models") or cards.get("models")
+    if not models or not filled.phase or filled.model not in models:
+        return None
+    from assistant.model_choice import weigh
+
+    return weigh(filled, list(models), defaulted, _recorder(config))
 
 
 def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, config: RunnableConfig) -> str:
