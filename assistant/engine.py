@@ -728,7 +728,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2)
+    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2) or bool(u.ask.get("models"))
     if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
         # usual hours (said); "H100 or H200 for serving, which is better value per token": cards named as a choice

@@ -34,3 +34,4 @@ def read_model_choice(m: Message, u: Understanding) -> None:
     models = models_weighed(m)
     if models:
         u.ask = {**u.ask, "models": models}
+        u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # each is sized now
