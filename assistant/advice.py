@@ -124,28 +124,16 @@ def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None
 
 def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
     """Of the cards named as a choice, each sized for the job (at the count said with it, if one was), the one the
-    comparison's verdict picks: the only one that does the job, else among those that do the cheapest per token
-    generated when serving (per run otherwise), by more than SAME_COST; None when no row decides it."""
-    if len(choice) < 2:
-        return None
+    comparison's verdict picks (assistant.verdict.pick_among: the same rule, so headline and verdict agree); None
+    when no row decides it."""
+    from assistant.verdict import pick_among
+
     named = [o for o in rows if o.gpu in choice]
-    working = [o for o in named if o.ok]
-    if {o.gpu for o in named} != set(choice) or not working:
+    if len(choice) < 2 or {o.gpu for o in named} != set(choice):
         return None
-    if len(working) == 1:
-        return working[0].gpu
-    if w.spec.serves and not w.spec.trains:
-        costs = [(usd_per_million(o, recorder), o.gpu) for o in working]
-    else:
-        costs = [(o.job_usd, o.gpu) for o in working]
-    if any(v is None for v, _g in costs):
-        return None
-    (a, cheap), (b, _dear) = sorted((v or 0.0, g) for v, g in costs)[:2]
-    return cheap if b > SAME_COST * a else None
-
-
-# Costs closer than this ratio are about the same (as assistant.verdict's SAME).
-SAME_COST = 1.1
+    serving = w.spec.serves and not w.spec.trains
+    costs = {o.gpu: v for o in named if o.ok and serving for v in [usd_per_million(o, recorder)] if v is not None}
+    return pick_among([o.model_dump(mode="json") for o in named], costs).get("pick")
 
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
