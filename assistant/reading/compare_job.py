@@ -64,7 +64,7 @@ def read_versus(m: Message, u: Understanding) -> None:
     them (the same reply as 'H20 和 L20 差多少？… 选哪个'), though no comparison word was said."""
     if len(u.compare_gpus) < 2 or not {"phase", "model"} & set(u.updates):
         return
-    if "phase" not in u.updates and compare_job(m) == "local":
+    if u.updates.get("phase", "serve") == "serve" and compare_job(m) == "local":
         u.updates["phase"] = "serve"  # '2x 3090 or one 5090 for local llms, mostly 70b': running the model, at home
         u.updates.setdefault("precision", "q4_k_m")  # the usual 4-bit GGUF at home (said as an assumption)
     if u.also is not None:
