@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -185,7 +186,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
                          or short_of_rate(sized, find_gpu(gpu_id)))
         if copies and best:
             return _call(recorder, "evaluate_option", args | {"laid_out_as_copies": True},
-                         lambda: laid_out_like(sized, find_gpu(gpu_id), best, n or None))
+                         partial(laid_out_like, sized, find_gpu(gpu_id), best, n or None))
         return _call(recorder, "evaluate_option", args, lambda: evaluate(sized, find_gpu(gpu_id), n))
 
     if w.domestic_only:  # under a domestic-only rule a foreign card asked about is said to be left out, not sized
@@ -250,14 +251,14 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
 
 
 def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool,
-              counts: dict[str, int] | None = None) -> list[Option]:
+              said: dict[str, int] | None = None) -> list[Option]:
     """The rows of the cards asked about: a count said with the card ('2x 3090 or one 5090') at that count; on a
     rate plan each sized for the rate; beside a plan of copies the fewest cards of it laid out as copies; else the
     fewest of 1, 2, 4, 8 cards that meet the requirements."""
     from knowledge import find_gpu
 
     extra: list[Option] = []
-    said = counts or {}
+    said = said or {}
     for gpu_id in compare:
         if said and not rated and not copies:  # the options as named: each at its count (one when none was said)
             o = best if best and (best.gpu, best.gpus) == (gpu_id, said.get(gpu_id, 1)) else option(gpu_id, said.get(gpu_id, 1))

@@ -1352,9 +1352,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
-    weighed = _models_weighed(filled, turn, cards, list(defaulted), config)
-    if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
-        filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
+    weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
@@ -1399,12 +1397,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     text, pinned = _literal_first(state, answer, turn, text, lang, config)
-    first = _asked_first(answer, turn, cards, lang, config)
-    if weighed is not None:  # 'Qwen3-32B 还是 Qwen3-30B-A3B 更省钱': the models weighed and the verdict, before the plan
-        from assistant.model_choice import block
-
-        models = block(weighed, filled.model or "", lang, lambda usd: writers.cash(usd, answer.recommend))
-        first = models + ("\n\n" + first if first else "")
+    first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
+                                      _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
         text = first + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1545,15 +1539,28 @@ def _concept(turn: Turn, lang: str) -> str:
 
 
 def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: list[str],
-                    config: RunnableConfig) -> dict[str, Any] | None:
+                    config: RunnableConfig) -> tuple[dict[str, Any] | None, Any]:
     """Two or more models named as the choice for the job (this turn's, or kept while a question was asked first):
-    each sized on it (assistant.model_choice); None when none were named or the job is not yet known."""
+    each sized on it (assistant.model_choice), and the profile on the model the verdict picks; None (and the
+    profile as it was) when none were named or the job is not yet known."""
     models = turn.ask.get("models") or cards.get("models")
     if not models or not filled.phase or filled.model not in models:
-        return None
+        return None, filled
     from assistant.model_choice import weigh
 
-    return weigh(filled, list(models), defaulted, _recorder(config))
+    weighed = weigh(filled, list(models), defaulted, _recorder(config))
+    if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
+        filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
+    return weighed, filled
+
+
+def _models_block(weighed: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
+    """'Qwen3-32B 还是 Qwen3-30B-A3B 更省钱': the models weighed and the verdict, before the plan ("" when none)."""
+    if weighed is None:
+        return ""
+    from assistant.model_choice import block
+
+    return block(weighed, filled.model or "", lang, lambda usd: writers.cash(usd, answer.recommend))
 
 
 def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, config: RunnableConfig) -> str:

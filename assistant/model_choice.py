@@ -6,6 +6,7 @@ Typed rows and a verdict code here; the catalog (model_choice.*) words them per 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from assistant.advice import Recorder, _call, usd_per_million, workload_for
@@ -37,7 +38,7 @@ def weigh(profile: Profile, models: list[str], defaulted: list[str], recorder: R
     for model_id in models:
         w = workload_for(profile.model_copy(update={"model": model_id}), defaulted)
         try:
-            rec = _call(recorder, "recommend", w.model_dump(mode="json"), lambda w=w: recommend(w))
+            rec = _call(recorder, "recommend", w.model_dump(mode="json"), partial(recommend, w))
         except (LookupError, ValueError):
             continue
         best = rec.best

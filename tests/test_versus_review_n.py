@@ -12,8 +12,8 @@ import itertools
 import pytest
 
 from assistant.reading import understand
-from assistant.reading.model_choice import models_weighed
 from assistant.reading.message import prepare
+from assistant.reading.model_choice import models_weighed
 from knowledge import find_gpu
 from tests.conversation import payload, run_conversation
 
@@ -68,7 +68,7 @@ def test_two_cards_named_for_serving_headline_the_verdict_among_them(lang, order
 def test_three_cards_are_ranked_with_a_verdict_among_the_three(lang):
     text = {"en": "for serving llama 3.1 8b which is better value, L4 or L40S or 4090",
             "zh": "部署 llama 3.1 8b 推理，L4、L40S 还是 4090 哪个划算"}[lang]
-    reply, data = _reply(text)
+    _reply_text, data = _reply(text)
     named = {"l4", "l40s", "rtx-4090"}
     also = _compared(data)
     assert {o["gpu"] for o in also["options"]} == named
@@ -106,7 +106,7 @@ def test_counts_with_cards_are_the_options(text, pick, count):
     "a100 80gb vs h100 for a lora fine-tune of llama 3.1 8b on 200k examples, which one",
 ])
 def test_training_choice_headlines_one_of_the_two(text):
-    reply, data = _reply(text)
+    _reply_text, data = _reply(text)
     best = data["results"]["recommend"]["best"]
     assert best["gpu"] in {"a100-80gb-sxm", "h100-sxm"}
     also = _compared(data)
@@ -129,7 +129,7 @@ def test_a_missing_price_is_said_not_about_the_same():
     "support bot on qwen3 32b, 15 requests per second peak, p95 ttft under 500ms, 1500 in 300 out: h20 or l20, how many of each",
 ])
 def test_how_many_of_each_sizes_each_card_at_the_target(text):
-    reply, data = _reply(text)
+    _reply_text, data = _reply(text)
     rows = {o["gpu"]: o for o in data["results"]["options"]}
     assert set(rows) == {"h20", "l20"}  # a count for each, on the user's rate and target
     assert all(o["gpus"] >= 1 for o in rows.values())

@@ -5,6 +5,8 @@ words/compare_verdict.yaml's model_choice."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
 from assistant.reading.text import word_pattern
@@ -18,7 +20,7 @@ def models_weighed(m: Message) -> list[str]:
     named = [(s, e, model_id) for s, e, model_id in m.names if not negated(m.text, s)]
     chosen: list[str] = []
     which = word_pattern("model_choice.which").search(m.text)
-    for (_s, e, a), (s2, _e2, b) in zip(named, named[1:], strict=False):
+    for (_s, e, a), (s2, _e2, b) in pairwise(named):
         between = m.text[e:s2]
         if a == b:
             continue
