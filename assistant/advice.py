@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel
@@ -98,9 +99,11 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
 
 
 def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | None:
-    """'租 4090 还是 A100 划算' for a batch job: of the cards asked about, the one that does the job for the least per
-    run (the plan is then on it, the other a row beside it); None when the question is not that choice."""
-    if len(compare) < 2 or not w.spec.batch or w.spec.serves or w.spec.trains or w.owned or w.candidates:
+    """'租 4090 还是 A100 划算', 'H100 or H200 and how many', 'A100 和 H100 训练 LoRA 差多少': of the cards asked about,
+    the one the recommend tool picks among them alone for the job (a batch job or a training run: the least per run;
+    serving: the least per hour at the load) -- the plan is then on it, the others rows beside it, so the headline
+    answers the choice asked; None when the question is not that choice."""
+    if len(compare) < 2 or w.owned or (w.candidates and not set(w.candidates) <= set(compare)):
         return None
     among = w.model_copy(update={"candidates": list(compare)})
     args = json.loads(_key(among.model_dump(mode="json")))
@@ -108,11 +111,39 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
 
 
+def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None:
+    """An option's cost per million tokens generated at its load (tools.cost: its rent per hour over the tokens it
+    generates in an hour); None without a price or a speed. The one figure a serving comparison is weighed on
+    (assistant.inform's compare lines, and the plan put on the cheapest of the cards named as a choice)."""
+    from tools.cost import CostInput, cost
+
+    if not (o.usd_per_hour and o.aggregate_tokens_per_s):
+        return None
+    inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=o.aggregate_tokens_per_s, usd_per_gpu_hour=o.usd_per_hour / o.gpus)
+    return _call(recorder, "cost", inp.model_dump(mode="json"), lambda: cost(inp)).usd_per_million_tokens
+
+
+def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
+    """Of the cards named as a choice, each sized for the job (at the count said with it, if one was), the one the
+    comparison's verdict picks (assistant.verdict.pick_among: the same rule, so headline and verdict agree); None
+    when no row decides it."""
+    from assistant.verdict import pick_among
+
+    named = [o for o in rows if o.gpu in choice]
+    if len(choice) < 2 or {o.gpu for o in named} != set(choice):
+        return None
+    serving = w.spec.serves and not w.spec.trains
+    costs = {o.gpu: v for o in named if o.ok and serving for v in [usd_per_million(o, recorder)] if v is not None}
+    return pick_among([o.model_dump(mode="json") for o in named], costs).get("pick")
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
-            quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None) -> Answer:
+            quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
+            counts: dict[str, int] | None = None) -> Answer:
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
-    recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards."""
+    recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
+    the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count."""
     from knowledge import find_gpu
     from tools.recommend import RentQuote, rate_option, short_of_rate
 
@@ -155,7 +186,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
                          or short_of_rate(sized, find_gpu(gpu_id)))
         if copies and best:
             return _call(recorder, "evaluate_option", args | {"laid_out_as_copies": True},
-                         lambda: laid_out_like(sized, find_gpu(gpu_id), best, n or None))
+                         partial(laid_out_like, sized, find_gpu(gpu_id), best, n or None))
         return _call(recorder, "evaluate_option", args, lambda: evaluate(sized, find_gpu(gpu_id), n))
 
     if w.domestic_only:  # under a domestic-only rule a foreign card asked about is said to be left out, not sized
@@ -165,7 +196,17 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
-    extra += _compared(compare, option, best, copies, rated)
+    extra += _compared(compare, option, best, copies, rated, counts)
+    cheap = _named_pick(w, extra, choice, recorder)
+    if cheap is not None and best is not None and cheap != best.gpu:
+        # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
+        asked = cheap
+        rec = _on_the_card_asked(w, rec, cheap, whatif, recorder)
+        rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
+        best, sized = rec.best, w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+        copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
+        rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s)
+        extra = _compared(compare, option, best, copies, rated, counts)  # the rows sized again beside the new plan
     if whatif:
         count, gpu_id = whatif
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
@@ -209,13 +250,21 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     return _call(recorder, "rate_short", inp.model_dump(mode="json") | {"gpus": count}, lambda: rate_short(inp, count))
 
 
-def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool) -> list[Option]:
-    """The rows of the cards asked about: on a rate plan each sized for the rate; beside a plan of copies the
-    fewest cards of it laid out as copies; else the fewest of 1, 2, 4, 8 cards that meet the requirements."""
+def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool,
+              said: dict[str, int] | None = None) -> list[Option]:
+    """The rows of the cards asked about: a count said with the card ('2x 3090 or one 5090') at that count; on a
+    rate plan each sized for the rate; beside a plan of copies the fewest cards of it laid out as copies; else the
+    fewest of 1, 2, 4, 8 cards that meet the requirements."""
     from knowledge import find_gpu
 
     extra: list[Option] = []
+    said = said or {}
     for gpu_id in compare:
+        if said and not rated and not copies:  # the options as named: each at its count (one when none was said)
+            o = best if best and (best.gpu, best.gpus) == (gpu_id, said.get(gpu_id, 1)) else option(gpu_id, said.get(gpu_id, 1))
+            if o:
+                extra.append(o)
+            continue
         if rated:
             o = best if best and gpu_id == best.gpu else option(gpu_id, 0)
             if o:

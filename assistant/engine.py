@@ -728,15 +728,19 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
-    if u.ask.get("one_user") and profile.model and profile.phase in ("serve", "experiment") \
-            and not u.ask.get("per_token"):
+    versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2) or bool(u.ask.get("models"))
+    if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
-        # usual hours (said); a cost per token depends on the load, so the people at once are asked for it
-        for slot, key in (("users", "slot.users.default_compare"), ("utilisation", None)):
+        # usual hours (said); "H100 or H200 for serving, which is better value per token": cards named as a choice
+        # are answered at once too, on the usual load, said as the assumption the cost per token turns on
+        alone = u.ask.get("one_user") and not u.ask.get("per_token")
+        for slot, key in (("users", "slot.users.default_compare" if alone else None), ("utilisation", None)):
             data = profile.model_dump()
             if getattr(profile, slot) is None and SLOTS[slot].matters(data) and not data.get("population") \
-                    and not data.get("users_range"):
-                profile = profile.model_copy(update={slot: 1 if slot == "users" else SLOTS[slot].default_for(data, lang)})
+                    and not data.get("users_range") and not data.get("requests_per_s"):
+                value = (1 if alone else SLOTS[slot].default_for(data, lang)) if slot == "users" \
+                    else SLOTS[slot].default_for(data, lang)
+                profile = profile.model_copy(update={slot: value})
                 defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
@@ -772,9 +776,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
-    if (turn.compare or turn.whatif or turn.ask.get("per_token")) and not state.get("results"):
+    if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
-                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token"))}
+                           "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
+                           **({"models": turn.ask["models"]} if turn.ask.get("models") else {})}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
@@ -1347,12 +1352,16 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     previous = state.get("results") or {}
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
+    if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:
+        compare = list(turn.cards)  # '用H20还是L20，各要几张': the cards weighed are each sized for the job, as asked ones
     whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
+    weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
-                                quotes=state.get("rent_quotes") or [], also=state.get("also"))
+                                quotes=state.get("rent_quotes") or [], also=state.get("also"),
+                                counts=dict(turn.counts) if turn.compare else None)
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
@@ -1393,7 +1402,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
     text, pinned = _literal_first(state, answer, turn, text, lang, config)
-    first = _asked_first(answer, turn, cards, lang, config)
+    first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
+                                      _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
         text = first + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1531,6 +1541,31 @@ def _concept(turn: Turn, lang: str) -> str:
     if turn.ask.get("choose") and pick in catalog(lang):
         text += "\n\n" + say(lang, pick)
     return text
+
+
+def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: list[str],
+                    config: RunnableConfig) -> tuple[dict[str, Any] | None, Any]:
+    """Two or more models named as the choice for the job (this turn's, or kept while a question was asked first):
+    each sized on it (assistant.model_choice), and the profile on the model the verdict picks; None (and the
+    profile as it was) when none were named or the job is not yet known."""
+    models = turn.ask.get("models") or cards.get("models")
+    if not models or not filled.phase or filled.model not in models:
+        return None, filled
+    from assistant.model_choice import weigh
+
+    weighed = weigh(filled, list(models), defaulted, _recorder(config))
+    if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
+        filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
+    return weighed, filled
+
+
+def _models_block(weighed: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
+    """'Qwen3-32B 还是 Qwen3-30B-A3B 更省钱': the models weighed and the verdict, before the plan ("" when none)."""
+    if weighed is None:
+        return ""
+    from assistant.model_choice import block
+
+    return block(weighed, filled.model or "", lang, lambda usd: writers.cash(usd, answer.recommend))
 
 
 def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, config: RunnableConfig) -> str:

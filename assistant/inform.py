@@ -202,6 +202,15 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
     return found
 
 
+def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
+    """The row the answer already sized for a card asked about (assistant.advice: on a rate plan sized for the rate
+    and the first-token target, as the plan is), of the count said if one was; None when the answer has none."""
+    for raw in (ctx.results or {}).get("options") or []:
+        if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count):
+            return Option.model_validate(raw)
+    return None
+
+
 def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     """Both cards sized for the workload of the last answer, and which is faster for it."""
     from assistant.writers import _model_name
@@ -214,7 +223,8 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     assert rec is not None
     options = []
     for f in facts:
-        o = _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
+        o = _answered(ctx, f["id"], ctx.turn.counts.get(f["id"])) \
+            or _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
         if o is not None:
             options.append(o)
     if not options:
@@ -240,12 +250,12 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         else:
             lines.append("- " + ctx.say("info.compare.job_other", option=option, fits=fits, price=price))
     working = [o for o in options if o.ok]
-    if len(working) == 2 and serves and all(o.decode_tokens_per_s for o in working):
-        fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))
+    if len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
+        fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))[:2]
         lines.append(ctx.say("info.compare.faster_serve", gpu=fast.gpu_name, a=tps(fast.decode_tokens_per_s or 0),
                              b=tps(slow.decode_tokens_per_s or 0)))
-    elif len(working) == 2 and all(o.job_hours for o in working):
-        fast, slow = sorted(working, key=lambda o: o.job_hours or 0)
+    elif len(working) >= 2 and all(o.job_hours for o in working):
+        fast, slow = sorted(working, key=lambda o: o.job_hours or 0)[:2]
         lines.append(ctx.say("info.compare.faster_run", gpu=fast.gpu_name, a=hours(fast.job_hours or 0),
                              b=hours(slow.job_hours or 0)))
     lines += _cheaper_line(ctx, working, serves)
@@ -257,28 +267,24 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
 def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str]:
     """Which of two cards that do the job costs less for it: per million tokens generated at this load when
     serving (tools.cost, on the option's own rent), per run for a job."""
-    from tools.cost import CostInput, cost
+    from assistant.advice import usd_per_million
 
-    if len(working) != 2:
+    if len(working) < 2:
         return []
     if not serves:
         runs = [o for o in working if o.job_usd]
-        if len(runs) != 2:
+        if len(runs) != len(working):
             return []
-        cheap, dear = sorted(runs, key=lambda o: o.job_usd or 0)
+        cheap, dear = sorted(runs, key=lambda o: o.job_usd or 0)[:2]
         return [ctx.say("info.compare.cheaper_run", gpu=cheap.gpu_name, a=ctx.usd(cheap.job_usd or 0),
                         b=ctx.usd(dear.job_usd or 0))] if (dear.job_usd or 0) > SAME * (cheap.job_usd or 0) else []
     per_token: list[tuple[float, Option]] = []
     for o in working:
-        if not (o.usd_per_hour and o.aggregate_tokens_per_s):
+        v = usd_per_million(o, ctx.recorder)
+        if v is None:
             return []
-        inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=o.aggregate_tokens_per_s,
-                        usd_per_gpu_hour=o.usd_per_hour / o.gpus)
-        r = cost(inp)
-        if ctx.recorder is not None:
-            ctx.recorder("cost", inp.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
-        per_token.append((r.usd_per_million_tokens or 0.0, o))
-    (a, cheap), (b, _dear) = sorted(per_token, key=lambda x: x[0])
+        per_token.append((v, o))
+    (a, cheap), (b, _dear) = sorted(per_token, key=lambda x: x[0])[:2]
     ctx.data["usd_per_million_tokens"] = {o.gpu: v for v, o in per_token}
     if b <= SAME * a:
         return [ctx.say("info.compare.same_per_token", a=ctx.usd(a), b=ctx.usd(b))]

@@ -151,41 +151,63 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
     return gap.join(parts)
 
 
+def pick_among(options: list[dict[str, Any]], costs: dict[str, float]) -> dict[str, Any]:
+    """Which of the options sized for a workload the verdict picks (the one rule: the plan is put on it too,
+    assistant.advice): the only one that does the job; else the cheapest for it by more than SAME (per token at the
+    load from `costs`, else per run); else the fastest. An option with no price is never weighed on cost. The code:
+    neither, only, cheaper (basis token or run), faster (with the unpriced ones), or none."""
+    working = [o for o in options if o.get("ok")]
+    if not working:
+        return {"code": "neither", "pick": None}
+    if len(working) == 1:
+        return {"code": "only", "pick": working[0]["gpu"]}
+    unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")]
+    if not unpriced and all(o["gpu"] in costs for o in working):
+        ranked = sorted((costs[o["gpu"]], o["gpu"]) for o in working)
+        if ranked[1][0] > SAME * ranked[0][0]:
+            return {"code": "cheaper", "basis": "token", "pick": ranked[0][1], "ranked": [g for _v, g in ranked]}
+    if not unpriced and all(o.get("job_usd") for o in working):
+        runs = sorted(working, key=lambda o: o["job_usd"])
+        if runs[1]["job_usd"] > SAME * runs[0]["job_usd"]:
+            return {"code": "cheaper", "basis": "run", "pick": runs[0]["gpu"], "ranked": [o["gpu"] for o in runs]}
+    if all(o.get("decode_tokens_per_s") for o in working):
+        fast = max(working, key=lambda o: o["decode_tokens_per_s"])
+    elif all(o.get("job_hours") for o in working):
+        fast = min(working, key=lambda o: o["job_hours"])
+    else:
+        return {"code": "none", "pick": None}
+    return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced}
+
+
 def sized_verdict(ctx: Any) -> str | None:
     """The verdict on the cards sized for the conversation's workload (ctx.data["options"], from
-    assistant.inform._job_lines): the only one that does the job, else the cheaper for it, else the faster."""
+    assistant.inform._job_lines), among those named only (pick_among); an option with no price on record is said to
+    be unweighed on cost, never 'about the same cost'. Two options keep their 'both' wording; three or more say
+    'of the N'."""
     options = ctx.data.get("options") or []
     if len(options) < 2:
         return None
-    working = [o for o in options if o.get("ok")]
-    head = ctx.say("verdict.head", job=ctx.say("verdict.job.yours"))
-    if not working:
-        ctx.data["verdict"] = {"code": "neither"}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.neither")
-    if len(working) == 1:
-        ctx.data["verdict"] = {"code": "only", "pick": working[0]["gpu"]}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.only", card=working[0]["gpu_name"])
-    costs = ctx.data.get("usd_per_million_tokens") or {}
-    if len(costs) == 2:
-        (a, cheap), (b, _dear) = sorted((v, g) for g, v in costs.items())
-        if b > SAME * a:
-            name = next(o["gpu_name"] for o in working if o["gpu"] == cheap)
-            ctx.data["verdict"] = {"code": "cheaper", "pick": cheap}
-            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_serve", card=name)
-    runs = [o for o in working if o.get("job_usd")]
-    if len(runs) == 2:
-        lo, hi = sorted(runs, key=lambda o: o["job_usd"])
-        if hi["job_usd"] > SAME * lo["job_usd"]:
-            ctx.data["verdict"] = {"code": "cheaper", "pick": lo["gpu"]}
-            return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.cheaper_run", card=lo["gpu_name"])
-    speed = [o for o in working if o.get("decode_tokens_per_s")] if all(o.get("decode_tokens_per_s") for o in working) \
-        else [o for o in working if o.get("job_hours")]
-    if len(speed) == 2:
-        key = "decode_tokens_per_s" if speed[0].get("decode_tokens_per_s") else "job_hours"
-        fast = max(speed, key=lambda o: o[key]) if key == "decode_tokens_per_s" else min(speed, key=lambda o: o[key])
-        ctx.data["verdict"] = {"code": "faster", "pick": fast["gpu"]}
-        return head + ("" if ctx.lang == "zh" else " ") + ctx.say("verdict.faster", card=fast["gpu_name"])
-    return None
+    v = pick_among(options, ctx.data.get("usd_per_million_tokens") or {})
+    if v["code"] == "none":
+        return None
+    ctx.data["verdict"] = v
+    gap = "" if ctx.lang == "zh" else " "  # between sentences
+    head = ctx.say("verdict.head", job=ctx.say("verdict.job.yours")) + gap
+    names = {o["gpu"]: o["gpu_name"] for o in options}
+    n = len([o for o in options if o.get("ok")])
+    many = "_many" if n > 2 else ""
+    if v["code"] == "neither":
+        return head + ctx.say("verdict.neither")
+    if v["code"] == "only":
+        return head + ctx.say("verdict.only" + ("_many" if len(options) > 2 else ""), card=names[v["pick"]],
+                              n=len(options))
+    if v["code"] == "cheaper":
+        key = "verdict.cheaper_serve" if v["basis"] == "token" else "verdict.cheaper_run"
+        return head + ctx.say(key + many, card=names[v["pick"]], n=n)
+    if v["unpriced"]:  # '昇腾910B和H20哪个划算' with no 910B price on record: the cost is not weighed, and that is said
+        cards = ctx.say("verdict.and").join(names[g] for g in v["unpriced"])
+        return head + ctx.say("verdict.faster_unpriced", card=names[v["pick"]], unpriced=cards)
+    return head + ctx.say("verdict.faster" + many, card=names[v["pick"]], n=n)
 
 
 def used_note(ctx: Any, facts: list[dict[str, Any]]) -> list[str]:

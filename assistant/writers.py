@@ -266,6 +266,10 @@ def table_options(answer: Answer) -> list[Option]:
     for o in [*rec.owned_options, *answer.options, *chosen, *([faster] if faster else [])]:
         if all((o.gpu, o.gpus, o.owned) != (x.gpu, x.gpus, x.owned) for x in shown):
             shown.append(o)  # a card asked about that is also the pick is one row
+    named = set(answer.choice) if len(answer.choice) >= 2 else set()
+    if named and rec.best is not None and rec.best.gpu in named:
+        # 'H100 or H200 and how many': the rows are the options named (other cards: one 'also consider' line)
+        return [o for o in shown if o.owned or o.gpu in named]
     seen = {(o.gpu, o.gpus) for o in shown}
     classes = {o.gpu for o in chosen}
     room = FITTING_ROWS - len(chosen) - (faster is not None)
@@ -1082,7 +1086,23 @@ def _reasons(answer: Answer, lang: str) -> list[str]:
                          + say(lang, "fig.end"))
         elif o.ok and best and (o.gpu, o.gpus) != (best.gpu, best.gpus):
             lines.append(_versus(o, best, rec, lang))
+    other = _also_consider(answer)
+    if other is not None and best is not None:
+        lines.append(say(lang, "versus.also_consider", option=gpu_words(other), price=cash(other.usd_per_hour or 0, rec),
+                         best=cash(best.usd_per_hour or 0, rec)))
     return lines + [""] if lines else []
+
+
+def _also_consider(answer: Answer) -> Option | None:
+    """Beside a plan among the cards named as a choice, the cheapest card per hour not named that does the job, when
+    it costs less per hour than the plan: one side line, never a row of the ranking."""
+    rec, best = answer.recommend, answer.recommend.best
+    named = set(answer.choice)
+    if len(named) < 2 or best is None or best.gpu not in named or not best.usd_per_hour:
+        return None
+    others = [o for o in rec.options if o.ok and not o.owned and o.gpu not in named and o.usd_per_hour]
+    cheapest = min(others, key=lambda o: o.usd_per_hour or 0, default=None)
+    return cheapest if cheapest is not None and (cheapest.usd_per_hour or 0) < best.usd_per_hour else None
 
 
 def _versus(o: Option, best: Option, rec: Recommendation, lang: str) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from assistant.reading.asks import read_ask, read_market
 from assistant.reading.capacity import read_capacity
-from assistant.reading.compare_job import read_compare_job
+from assistant.reading.compare_job import read_compare_job, read_versus
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
 from assistant.reading.deadline import read_deadline
@@ -91,6 +91,7 @@ from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.model import read_model
+from assistant.reading.model_choice import read_model_choice
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
@@ -297,6 +298,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         _per_token_unit(u)
     read_question(m, u)
     read_compare_job(m, u)
+    read_versus(m, u)
+    read_model_choice(m, u)
     engine_question_leads(m, u)
     read_weigh(m, u)
     read_moe_question(m, u)

@@ -56,3 +56,21 @@ def read_compare_job(m: Message, u: Understanding) -> None:
         u.ask = {**u.ask, **extra}
     if buying_choice(m):  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned
         u.updates.pop("owned", None)
+
+
+def read_versus(m: Message, u: Understanding) -> None:
+    """Two or more cards named as the choice beside a job to size ('for serving llama 3.1 8b which is better value,
+    L4 or 4090', 'H100 or H200 and how many'): the plan, then the cards compared on that job with a verdict among
+    them (the same reply as 'H20 和 L20 差多少？… 选哪个'), though no comparison word was said."""
+    if len(u.compare_gpus) < 2 or not {"phase", "model"} & set(u.updates):
+        return
+    if u.updates.get("phase", "serve") == "serve" and compare_job(m) == "local":
+        u.updates["phase"] = "serve"  # '2x 3090 or one 5090 for local llms, mostly 70b': running the model, at home
+        u.updates.setdefault("precision", "q4_k_m")  # the usual 4-bit GGUF at home (said as an assumption)
+    if u.also is not None:
+        return
+    from assistant.reading.prices import cards_named
+
+    u.also = "compare_cards"
+    u.cards = list(dict.fromkeys([*u.compare_gpus, *u.cards]))
+    u.counts = {**{gpu_id: n for gpu_id, n in cards_named(m) if n > 1}, **u.counts}

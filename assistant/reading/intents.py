@@ -308,6 +308,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
         u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
+    u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}  # '2x used 3090 or one 5090': the option's count
     u.subject = _subject(m, u) if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:
         u.updates.pop("engine", None)
