@@ -21,6 +21,7 @@ USD_PER_CNY = None  # filled lazily from knowledge.rules() so that the expected 
 class Clause:
     text: str
     expect: dict[str, Any] = field(default_factory=dict)
+    at_once: bool = False  # a count of people said at once ('并发12个用户'): it stays people at once anywhere
 
 
 # ---------------------------------------------------------------- number spellings
@@ -95,11 +96,11 @@ def users(lang: str) -> Iterator[Clause]:
                 yield Clause(f"{said}{noun}", _people(n, noun))
                 yield Clause(f"给{said}{noun}用", _people(n, noun))
         for n in counts:
-            yield Clause(f"{n}人同时在线", {"users": n})
-            yield Clause(f"并发{n}个用户", {"users": n})
-            yield Clause(f"并发大概{n}", {"users": n})
-            yield Clause(f"{n * 10}个用户，同时在线大概{n}个", {"users": n})
-            yield Clause(f"总共{n * 4}人，并发量{n}左右", {"users": n})
+            yield Clause(f"{n}人同时在线", {"users": n}, at_once=True)
+            yield Clause(f"并发{n}个用户", {"users": n}, at_once=True)
+            yield Clause(f"并发大概{n}", {"users": n}, at_once=True)
+            yield Clause(f"{n * 10}个用户，同时在线大概{n}个", {"users": n}, at_once=True)
+            yield Clause(f"总共{n * 4}人，并发量{n}左右", {"users": n}, at_once=True)
 
 
 # The people who use a service (staff, accounts, a whole organisation), not the people at once: the
@@ -217,6 +218,15 @@ EN_JOINS = [", ", " and ", " with ", " ", "; ", " - "]
 ZH_JOINS = ["，", "、", "，而且", " ", "；", ""]
 
 
+def _internal(clause: Clause, verb: str) -> dict[str, Any]:
+    """An internal tool ('用…做内部问答') makes a count of five or more people its staff: a population, unless the
+    count was said at once (assistant/reading/headcount.py)."""
+    n = clause.expect.get("users")
+    if "内部" in verb and n is not None and n >= 5 and not clause.at_once:
+        return {**{k: v for k, v in clause.expect.items() if k != "users"}, "population": n}
+    return clause.expect
+
+
 def serving_pairs(lang: str) -> Iterator[Clause]:
     """A serving request with two quantity clauses, in both orders, before or after the model."""
     models = EN_MODELS
@@ -236,7 +246,7 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
             verb = verbs[counter % len(verbs)].format(model=name)
             pre, post = fillers[counter % len(fillers)]
             counter += 1
-            expect = {"model": model_id, **x.expect, **y.expect}
+            expect = {"model": model_id, **_internal(x, verb), **_internal(y, verb)}
             joins = EN_JOINS if lang == "en" else ZH_JOINS
             join = joins[(counter // 2) % len(joins)]
             if not join and not (_cjk(x.text[-1]) and _cjk(y.text[0])):
