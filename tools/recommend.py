@@ -2132,16 +2132,24 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
         again = recommend(pinned, with_levers)
-        if again.best is not None and again.best.gpus != r.gpus:
-            # a count no single copy uses whole (5 cards): the replicas the queueing model sized, laid out as such
-            engine: Engine = "sglang" if again.best.engine == "sglang" else "vllm"
+        if again.best is None or again.best.gpus != r.gpus:
+            # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
+            # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
+            # out as such. The plan is that layout when it meets every requirement, or when the other plan has
+            # fewer cards than the rate needs (then the layout's row says what it misses: never a plan that holds
+            # the requests in memory but not their prefill and decode)
+            engine: Engine = r.engine
             layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
-                            engine=engine, precision=r.precision, kv_precision=again.best.kv_precision)
+                            engine=engine, precision=r.precision,
+                            kv_precision=again.best.kv_precision if again.best is not None else None)
             laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
-            if laid is not None and laid.ok:
+            fewer = again.best is None or again.best.gpus < r.gpus
+            if laid is None and fewer and again.best is not None:
+                _short_of_the_rate(again.best, w.requests_per_s or 0.0, r.gpus)
+            if laid is not None and (laid.ok or fewer):
                 rb = _rent_or_buy(pinned, laid)
                 again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
-                again.options = [laid, *again.options]
+                again.options = [laid, *[o for o in again.options if o.gpu != laid.gpu or o.owned]]
                 if again.better is not None and _better_why(pinned, laid) is None:
                     # the better card was named against the plan before it was laid out as copies (its memory
                     # then too tight): the copies are no longer a reason, and that card was never sized for the rate
@@ -2159,6 +2167,16 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if w.e2e_ms is not None and rec.best is not None and traffic is not None:
         _e2e_at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _short_of_the_rate(o: Option, rate: float, needed: int) -> None:
+    """A plan of fewer cards than the queueing model needs for the rate: its row says it misses the rate."""
+    o.meets["rate"] = False
+    o.ok = False
+    o.reasons.append(f"{o.gpus} x {o.gpu_name} hold the requests in memory, but {rate:g} requests/s need "
+                     f"{needed} of them to keep up with prefill and decode")
+    if o.chosen_because == "meets":
+        o.chosen_because = None
 
 
 def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
