@@ -311,6 +311,12 @@ def headline(rec: Recommendation, lang: str) -> str:
         return pool_headline(rec.pool, job, lang)
     if best is None:
         return "## " + say(lang, "head.none")
+    t = rec.traffic
+    if t is not None and t.owned_short and best.meets.get("rate") is False:
+        # the cards named or owned hold the requests but do not keep up with the rate: never "buy" or "use" them
+        return "## " + say(lang, "head.rate_short" if t.needed_gpus else "head.rate_short_none",
+                           option=gpu_words(best), job=job, rate=f"{t.requests_per_s:,.3g}",
+                           needed=f"{t.needed_gpus or 0:,}", gpu=best.gpu_name)
     if rec.owned_share is not None and rec.owned_users:
         return "## " + say(lang, "head.gap", owned=gpu_words(rec.owned_share), n=rec.owned_users,
                            action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)

@@ -208,6 +208,8 @@ class RateInput(ToolInput):
     max_utilisation: float = Field(MAX_UTILISATION, gt=0, lt=1, description="most of a replica's capacity used")
     tp: int | None = Field(None, gt=0, le=64, description="tensor-parallel GPUs per replica; default: searched")
     pp: int | None = Field(None, gt=0, le=16, description="pipeline stages per replica; default: searched")
+    replicas: int | None = Field(None, gt=0, le=4096, description="exactly this many copies (cards already chosen, "
+                                 "laid out as such); default: the fewest that meet every target")
     server_gpus: int = Field(SERVER_GPUS, gt=0, le=16, description="GPUs in each server")
     max_gpus: int = Field(MAX_SERVING_GPUS, gt=0, le=4096, description="most GPUs in all")
 
@@ -498,17 +500,24 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
             return inp.requests_per_s / r <= inp.max_utilisation * unit_cap and not _misses(point(r), targets)
 
         most = max(1, inp.max_gpus // u.gpus)
-        hi = 1
-        while not ok(hi) and hi < most:
-            hi = min(hi * 2, most)
-        if not ok(hi):
-            tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
-                          "reason": f"more than {most} replicas ({inp.max_gpus} GPUs)"})
-            continue
-        lo = hi // 2  # ok(hi), and not ok(lo) unless lo is 0
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        if inp.replicas is not None:  # the copies are given: they meet the targets or this layout is out
+            if inp.replicas > most or not ok(inp.replicas):
+                tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                              "reason": f"{inp.replicas} replicas do not sustain the rate within the targets"})
+                continue
+            hi = inp.replicas
+        else:
+            hi = 1
+            while not ok(hi) and hi < most:
+                hi = min(hi * 2, most)
+            if not ok(hi):
+                tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                              "reason": f"more than {most} replicas ({inp.max_gpus} GPUs)"})
+                continue
+            lo = hi // 2  # ok(hi), and not ok(lo) unless lo is 0
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         replicas = hi
         p = point(replicas)
         # what set the count: with one replica fewer, which requirement fails first

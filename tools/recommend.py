@@ -2120,10 +2120,15 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     limit = _counted_only(w, rec.best)
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
-        _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        kept = _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        if kept is not None:  # they keep up: the queue-modelled figures on them, never "no layout found"
+            traffic = traffic_from(kept, w.ttft_ms)
+            if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
+                _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
     sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
-    if sized is None and traffic is not None and not w.owned and not traffic.owned_short:
+    if sized is None and traffic is not None and not w.owned and not traffic.owned_short \
+            and traffic.utilisation is None:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
@@ -2131,29 +2136,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         gpu_id, r, unreachable = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
-        again = recommend(pinned, with_levers)
-        if again.best is None or again.best.gpus != r.gpus:
-            # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
-            # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
-            # out as such. The plan is that layout when it meets every requirement, or when the other plan has
-            # fewer cards than the rate needs (then the layout's row says what it misses: never a plan that holds
-            # the requests in memory but not their prefill and decode)
-            engine: Engine = r.engine
-            layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
-                            engine=engine, precision=r.precision,
-                            kv_precision=again.best.kv_precision if again.best is not None else None)
-            laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
-            fewer = again.best is None or again.best.gpus < r.gpus
-            if laid is None and fewer and again.best is not None:
-                _short_of_the_rate(again.best, w.requests_per_s or 0.0, r.gpus)
-            if laid is not None and (laid.ok or fewer):
-                rb = _rent_or_buy(pinned, laid)
-                again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
-                again.options = [laid, *[o for o in again.options if o.gpu != laid.gpu or o.owned]]
-                if again.better is not None and _better_why(pinned, laid) is None:
-                    # the better card was named against the plan before it was laid out as copies (its memory
-                    # then too tight): the copies are no longer a reason, and that card was never sized for the rate
-                    again.better, again.better_why = None, None
+        again = _laid_out_as_sized(w, pinned, gpu_id, r, with_levers)
         if again.best is not None:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
@@ -2167,6 +2150,35 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if w.e2e_ms is not None and rec.best is not None and traffic is not None:
         _e2e_at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult, with_levers: bool) -> Recommendation:
+    """The plan on the card and count the queueing model sized for the rate (`pinned`: that count as the only
+    candidate, with the users in flight it implies)."""
+    again = recommend(pinned, with_levers)
+    if again.best is None or again.best.gpus != r.gpus:
+        # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
+        # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
+        # out as such. The plan is that layout when it meets every requirement, or when the other plan has
+        # fewer cards than the rate needs (then the layout's row says what it misses: never a plan that holds
+        # the requests in memory but not their prefill and decode)
+        engine: Engine = r.engine
+        layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                        engine=engine, precision=r.precision,
+                        kv_precision=again.best.kv_precision if again.best is not None else None)
+        laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
+        fewer = again.best is None or again.best.gpus < r.gpus
+        if laid is None and fewer and again.best is not None:
+            _short_of_the_rate(again.best, w.requests_per_s or 0.0, r.gpus)
+        if laid is not None and (laid.ok or fewer):
+            rb = _rent_or_buy(pinned, laid)
+            again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
+            again.options = [laid, *again.options]
+            if again.better is not None and _better_why(pinned, laid) is None:
+                # the better card was named against the plan before it was laid out as copies (its memory
+                # then too tight): the copies are no longer a reason, and that card was never sized for the rate
+                again.better, again.better_why = None, None
+    return again
 
 
 def _short_of_the_rate(o: Option, rate: float, needed: int) -> None:
@@ -2261,24 +2273,30 @@ def _counted_only(w: Workload, best: Option | None) -> int | None:
     return None
 
 
-def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int, have: int) -> None:
+def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int,
+                       have: int) -> RateResult | None:
     """Cards you own (or the count you limited the choice to) serving a request rate: the queueing model on them
     (tools.queueing, their format, at most `have` cards). When no layout of them sustains the rate with each copy below MAX_UTILISATION of
     its capacity (prefill and decode of every request), the traffic says so: what they sustain, and the cards of
-    that kind the rate needs (never "it fits" on memory alone)."""
+    that kind the rate needs (never "it fits" on memory alone). When they sustain it: the queueing model's figures
+    on them, laid out as the plan's copies where those sustain it (else the fewest copies that do)."""
     if not mine.precision:
-        return
+        return None
     args = {"model": w.model, "gpu": mine.gpu, "precision": mine.precision, "kv_precision": mine.kv_precision,
             "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
             "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
             "engine": "sglang" if mine.engine == "sglang" else "vllm"}
+    copies = max(1, mine.replicas)
+    unit = mine.gpus // copies
+    tp = mine.tp or max(1, unit // max(1, mine.pp))
+    laid_out = {"tp": tp, "pp": mine.pp, "replicas": copies} if copies * unit <= have and tp * mine.pp == unit else {}
     for target in (w.ttft_ms, None):
-        try:
-            size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=have))
-            return  # the cards you own sustain it (the first-token target said against it as before)
-        except (ToolError, ValueError):
-            if target is None:
-                break
+        for layout in ([laid_out, {}] if laid_out else [{}]):
+            try:
+                # the cards you own sustain it (the first-token target said against it as before)
+                return size_by_rate(RateInput(**args, **layout, ttft_target_ms=target, max_gpus=have))
+            except (ToolError, ValueError):
+                continue
     need = None
     for target in (w.ttft_ms, None):
         try:

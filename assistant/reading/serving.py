@@ -10,6 +10,7 @@ from assistant.reading.clauses import negated
 from assistant.reading.latency import target_percentile
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quote_units import money_k
+from assistant.reading.short_chat import short_chat
 from assistant.reading.text import pattern_rows, vocab, word_pattern
 
 
@@ -353,7 +354,9 @@ def read_output_tokens(m: Message) -> int | None:
     if m.phase not in ("serve", "production", "train-and-serve", "experiment"):
         return None
     found = m.role("output_tokens")
-    return int(found[-1].value) if found and found[-1].value >= 1 else None
+    if not found:
+        return short_chat(m, "output_tokens")  # "mostly short chats": a short answer, said in the reply
+    return int(found[-1].value) if found[-1].value >= 1 else None
 
 
 def _card_price(m: Message, q: Quantity) -> bool:
