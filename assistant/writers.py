@@ -20,7 +20,7 @@ from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.cost import HOURS_PER_MONTH, few_offers
-from tools.queueing import MAX_UTILISATION, P99, Traffic, percentile_name
+from tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -864,6 +864,10 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+    if t.edge_of_target:
+        lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
+    elif t.target_margin and t.utilisation:
+        lines += [say(lang, "fig.traffic_margin", margin=pct(t.target_margin)), ""]
     said = percentile_name(t.ttft_percentile)
     if t.owned_short:
         lines += [_owned_short(rec, t, lang), ""]

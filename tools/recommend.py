@@ -2136,6 +2136,9 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         gpu_id, r, unreachable = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
+        if rec.best is None or rec.best.precision != r.precision:
+            # the rate was sized in another format than the users' plan (8-bit copies beside a 4-bit plan): that one
+            pinned = pinned.model_copy(update={"serve_precision": r.precision})
         again = _laid_out_as_sized(w, pinned, gpu_id, r, with_levers)
         if again.best is not None:
             rec = again
@@ -2379,8 +2382,23 @@ def _queue_e2e_ms(w: Workload) -> float | None:
     return w.e2e_ms if w.e2e_ms is not None and (w.ttft_percentile or P99) > 0.5 else None
 
 
+def _rate_formats(w: Workload, o: Option) -> list[str]:
+    """The weight formats a card is sized for the rate in: the plan's, and, when no format was said, the card's
+    own default (8-bit, or the checkpoint's) beside a 4-bit plan. A 4-bit plan holds more users per card, but
+    4-bit weights unpack to 16 bits for prefill: at a rate the 8-bit copies often need fewer cards (tools.queueing
+    decides, on cost)."""
+    formats = [o.precision] if o.precision else []
+    if w.serve_precision is None and o.precision in FOUR_BIT:
+        own = serving_precision(w, resolve_model(w.model), find_gpu(o.gpu))
+        if own not in formats:
+            formats.append(own)
+    return formats
+
+
 def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
                 ttft_ms: float | None, e2e_ms: float | None = None) -> list[tuple[float, int, str, RateResult]]:
+    """(price per hour, GPUs, card, sizing) of the first RATE_CARDS cards sized for the rate, each in the cheapest
+    of its formats (_rate_formats; at the same price the one with more bits)."""
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
     for o in sorted(options, key=lambda o: not o.ok):
@@ -2388,20 +2406,25 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
             continue
         seen.append(o.gpu)
         engine = "sglang" if o.engine == "sglang" else "vllm"
-        try:
-            r = size_by_rate(RateInput(
-                model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
-                requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
-                ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
-                max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
-        except (ToolError, ValueError):
-            continue
-        quote = try_price(o.gpu, w.region)
-        price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
-        if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
-            price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
-        found.append((price, r.gpus, o.gpu, r))
+        sized: list[tuple[float, int, int, RateResult]] = []
+        for fmt in _rate_formats(w, o):
+            try:
+                r = size_by_rate(RateInput(
+                    model=w.model, gpu=o.gpu, precision=fmt, kv_precision=o.kv_precision, engine=engine,
+                    requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
+                    ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
+                    tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
+                    max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
+            except (ToolError, ValueError):
+                continue
+            quote = try_price(o.gpu, w.region)
+            price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
+            if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
+                price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+            sized.append((price, r.gpus, -find_precision(fmt).bits_per_weight, r))
+        if sized:
+            price, gpus, _, r = min(sized, key=lambda x: x[:3])
+            found.append((price, gpus, o.gpu, r))
     return found
 
 

@@ -12,6 +12,7 @@ from assistant.reading.message import Message, Quantity
 from assistant.reading.quote_units import money_k
 from assistant.reading.short_chat import short_chat
 from assistant.reading.text import pattern_rows, vocab, word_pattern
+from tools.queueing import percentile_name, tail_factor
 
 
 def read_users_range(m: Message) -> list[int | None] | None:
@@ -294,6 +295,13 @@ def read_min_tokens_per_s(m: Message) -> float | None:
         return None
     if q.role in ("ms_per_token", "s_per_token"):  # "p99 inter-token latency under 50ms": a decode speed, said so
         ms = q.value * (1000 if q.role == "s_per_token" else 1)
+        pct = target_percentile(m.masked, q.start)
+        if pct is not None and pct > 0.5:  # a tail target: the mean is sized below it (tools.queueing.tail_factor)
+            factor = tail_factor(pct)
+            m.notes.append(("note.per_token_target_tail", {
+                "ms": f"{ms:,.4g}", "pct": percentile_name(pct), "factor": f"{factor:.1f}",
+                "mean": f"{ms / factor:,.3g}", "tps": f"{factor * 1000 / ms:,.3g}"}))
+            return round(factor * 1000 / ms, 4)
         m.notes.append(("note.per_token_target", {"ms": f"{ms:,.4g}", "tps": f"{1000 / ms:,.4g}"}))
         return round(1000 / ms, 4)
     return float(q.value)
