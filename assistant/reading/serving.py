@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from assistant.reading.clauses import negated
-from assistant.reading.latency import target_percentile
+from assistant.reading.latency import bare_latency, latency_note, target_percentile
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quote_units import money_k
 from assistant.reading.short_chat import short_chat
@@ -266,6 +266,10 @@ def read_ttft(m: Message) -> float | None:
     if min(values) <= 0:
         m.problems.append(("latency_not_positive", {}))
         return None
+    strictest = found[values.index(min(values))]
+    if bare_latency(m.masked, strictest.start):  # "p95 latency under 2s": the first token's, the whole answer said too
+        out = m.role("output_tokens")
+        m.notes.append(latency_note(min(values), out[-1].value if out else None))
     if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
         key = "note.tail_latency_rate" if m.role("request_rate") else "note.tail_latency"  # a rate: the queue is modelled
         at = read_ttft_percentile(m) or 0.99
