@@ -866,7 +866,7 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
     if t.edge_of_target:
         lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
-    elif t.target_margin and t.utilisation:
+    elif t.target_margin and t.utilisation and rec.best is not None and rec.best.ok:
         lines += [say(lang, "fig.traffic_margin", margin=pct(t.target_margin)), ""]
     said = percentile_name(t.ttft_percentile)
     if t.owned_short:
