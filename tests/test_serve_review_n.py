@@ -274,3 +274,27 @@ def test_a_target_only_met_without_the_margin_is_said_at_the_edge() -> None:
     assert any("at the edge" in x for x in r.warnings)
     with pytest.raises(ToolError):  # below what the card does with no queue at all: no plan
         size_by_rate(RateInput(**args, requests_per_s=0.01, ttft_p99_ms=idle.ttft_p99_s * 1000 * 0.5))
+
+
+# --- 8. a bare "latency" is the first token's, and the whole answer's speed is said (N2 #19) -----------------
+
+@pytest.mark.parametrize("text, output, tps", [
+    ("need p95 latency under 2s for llama 3.1 70b, 30 requests per second, avg 800 input 300 output tokens", 300, 150),
+    ("llama 3.1 70b at 30 rps, latency below 4 seconds, 800 in 600 out", 600, 150),
+    ("llama 3.1 70b 每秒 30 个请求，p95 延迟 2 秒以内，输入 800 输出 300", 300, 150),
+    ("llama 3.1 70b 每秒 30 个请求，延迟要求 1 秒以内，输入 800 输出 200", 200, 200),
+])
+def test_a_bare_latency_is_the_first_token_and_the_whole_answer_is_said(text: str, output: int, tps: int) -> None:
+    u = understand(text)
+    assert "ttft_ms" in u.updates and "e2e_ms" not in u.updates, (text, u.updates)
+    note = dict(u.notes).get("note.latency_first_token_or_e2e")
+    assert note is not None and note["output"] == f"{output}" and note["tps"] == f"{tps}", (text, u.notes)
+
+
+@pytest.mark.parametrize("text", ["llama 3.1 70b at 30 rps, p95 ttft under 2s, 800 in 300 out",
+                                  "llama 3.1 70b at 30 rps, first token within 2 seconds, 800 in 300 out",
+                                  "llama 3.1 70b 每秒 30 个请求，p95 首token延迟 2 秒以内，输入 800 输出 300"])
+def test_a_first_token_target_gets_no_latency_note(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("ttft_ms") == 2000, (text, u.updates)
+    assert not any(k.startswith("note.latency_first_token") for k, _ in u.notes), (text, u.notes)
