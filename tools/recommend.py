@@ -2319,6 +2319,7 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
         copies = have // need.unit_gpus
         traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
+    return None
 
 
 def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
@@ -2406,7 +2407,7 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
             continue
         seen.append(o.gpu)
         engine = "sglang" if o.engine == "sglang" else "vllm"
-        sized: list[tuple[float, int, int, RateResult]] = []
+        sized: list[tuple[float, int, float, RateResult]] = []
         for fmt in _rate_formats(w, o):
             try:
                 r = size_by_rate(RateInput(
