@@ -868,6 +868,9 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
         lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
     elif t.target_margin and t.utilisation and rec.best is not None and rec.best.ok:
         lines += [say(lang, "fig.traffic_margin", margin=pct(t.target_margin)), ""]
+    if t.fewer_precision and t.fewer_gpus and t.gpus and rec.best is not None:
+        lines += [say(lang, "fig.traffic_fewer_precision", precision=t.fewer_precision, gpus=f"{t.fewer_gpus:,}",
+                      gpu=rec.best.gpu_name, fewer=f"{t.gpus - t.fewer_gpus:,}"), ""]
     said = percentile_name(t.ttft_percentile)
     if t.owned_short:
         lines += [_owned_short(rec, t, lang), ""]

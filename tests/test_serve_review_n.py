@@ -109,6 +109,17 @@ def test_int4_follow_up_never_headlines_one_card(first: str, then: str) -> None:
     rec = reply.additional_kwargs["gpu_advisor"]["results"]["recommend"]
     assert rec["best"]["precision"] in ("int4", "awq") and rec["best"]["gpus"] >= rec["traffic"]["gpus"] >= 8, head
     assert "1 × " not in head and "over your $20,000 a month" in str(reply.content)
+    t = rec["traffic"]  # 8-bit copies on the same card take fewer (prefill runs at 16 bits in 4-bit), said
+    assert t["fewer_precision"] == "fp8" and t["fewer_gpus"] < t["gpus"], t
+    assert f"In fp8 the same rate takes {t['fewer_gpus']} × " in str(reply.content)
+
+
+def test_int4_follow_up_zh_says_the_eight_bit_count() -> None:
+    reply = run_conversation(["三周后上线，要部署 qwen2.5-32b，p95 首 token 500ms 以内，每秒 15 个请求，预算每月 2 万美元，怎么配",
+                              "改用 awq int4 的话要多少钱"])[-1]
+    t = reply.additional_kwargs["gpu_advisor"]["results"]["recommend"]["traffic"]
+    assert t["fewer_gpus"] is not None and t["fewer_gpus"] < t["gpus"]
+    assert f"改用 fp8，同样的请求速率只要 {t['fewer_gpus']} 张" in str(reply.content)
 
 
 # --- 3. short chats (N3 #6) ---------------------------------------------------------------------------------

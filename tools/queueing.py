@@ -705,6 +705,9 @@ class Traffic(BaseModel):
     needed_unit: int | None = Field(None, description="GPUs of one copy in that sizing")
     target_margin: float = Field(0.0, description="share of each latency target the sizing kept to spare")
     edge_of_target: bool = Field(False, description="no layout keeps that margin: the plan meets the targets with less")
+    fewer_precision: str | None = Field(None, description="a 4-bit format asked for: the card's own 8-bit format, "
+                                        "when the rate needs fewer cards in it (prefill runs at 16 bits in 4-bit)")
+    fewer_gpus: int | None = Field(None, description="the cards the rate needs in fewer_precision")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 

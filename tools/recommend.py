@@ -2144,6 +2144,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        _eight_bit_beside(w, traffic, gpu_id, r, prompt, output, None if unreachable else w.ttft_ms)
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
@@ -2182,6 +2183,23 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
                 # then too tight): the copies are no longer a reason, and that card was never sized for the rate
                 again.better, again.better_why = None, None
     return again
+
+
+def _eight_bit_beside(w: Workload, traffic: Traffic, gpu_id: str, r: RateResult, prompt: int, output: int,
+                      ttft_ms: float | None) -> None:
+    """A 4-bit format asked for at a rate: the same card in its own 8-bit format, said when the rate needs fewer
+    cards in it (4-bit weights unpack to 16 bits for prefill, which a rate of long prompts is bound by)."""
+    if w.serve_precision not in FOUR_BIT:
+        return
+    gpu = find_gpu(gpu_id)
+    own = serving_precision(w.model_copy(update={"serve_precision": None}), resolve_model(w.model), gpu)
+    if own in FOUR_BIT or own == r.precision:
+        return
+    probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
+                   ok=True, precision=own, engine=r.engine)
+    found = _rate_sized(w, [probe], prompt, output, ttft_ms, _queue_e2e_ms(w))
+    if found and found[0][3].gpus < r.gpus:
+        traffic.fewer_precision, traffic.fewer_gpus = own, found[0][3].gpus
 
 
 def _short_of_the_rate(o: Option, rate: float, needed: int) -> None:
