@@ -20,7 +20,7 @@ from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
 from tools.cost import HOURS_PER_MONTH, few_offers
-from tools.queueing import MAX_UTILISATION, P99, Traffic, percentile_name
+from tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
 from tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -315,6 +315,12 @@ def headline(rec: Recommendation, lang: str) -> str:
         return pool_headline(rec.pool, job, lang)
     if best is None:
         return "## " + say(lang, "head.none")
+    t = rec.traffic
+    if t is not None and t.owned_short and best.meets.get("rate") is False:
+        # the cards named or owned hold the requests but do not keep up with the rate: never "buy" or "use" them
+        return "## " + say(lang, "head.rate_short" if t.needed_gpus else "head.rate_short_none",
+                           option=gpu_words(best), job=job, rate=f"{t.requests_per_s:,.3g}",
+                           needed=f"{t.needed_gpus or 0:,}", gpu=best.gpu_name)
     if rec.owned_share is not None and rec.owned_users:
         return "## " + say(lang, "head.gap", owned=gpu_words(rec.owned_share), n=rec.owned_users,
                            action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)
@@ -862,6 +868,13 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+    if t.edge_of_target:
+        lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
+    elif t.target_margin and t.utilisation and rec.best is not None and rec.best.ok:
+        lines += [say(lang, "fig.traffic_margin", margin=pct(t.target_margin)), ""]
+    if t.fewer_precision and t.fewer_gpus and t.gpus and rec.best is not None:
+        lines += [say(lang, "fig.traffic_fewer_precision", precision=t.fewer_precision, gpus=f"{t.fewer_gpus:,}",
+                      gpu=rec.best.gpu_name, fewer=f"{t.gpus - t.fewer_gpus:,}"), ""]
     said = percentile_name(t.ttft_percentile)
     if t.owned_short:
         lines += [_owned_short(rec, t, lang), ""]

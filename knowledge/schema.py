@@ -464,6 +464,9 @@ class Rules(Record):
     peak_share_source: str
     peak_share_daily: float = Field(gt=0, le=1, description="of the people who use a service in a day, generating at once at the busiest moment")
     peak_share_daily_source: str
+    short_chat_prompt_tokens: int = Field(gt=0, description="prompt tokens of a request in a service of short chats")
+    short_chat_output_tokens: int = Field(gt=0, description="tokens an answer writes in a service of short chats")
+    short_chat_source: str
 
     @model_validator(mode="after")
     def _every_host_kind(self) -> Rules:

@@ -11,6 +11,7 @@ import pytest
 
 from assistant.reading import understand
 from tests.conversation import payload, run_conversation
+from tools.queueing import tail_factor
 
 PER_TOKEN = {
     "en": (["inter-token latency", "p99 inter-token latency", "ITL", "p95 TPOT", "time per output token",
@@ -29,9 +30,12 @@ def test_a_time_per_token_is_a_decode_speed_not_a_first_token_target(lang):
     for label, form, ms in itertools.product(labels, forms, (20, 40, 50, 100)):
         text = form.format(label=label, n=ms)
         u = understand(text)
-        assert u.updates.get("min_tokens_per_s") == pytest.approx(1000 / ms, rel=1e-3), (text, u.updates)
+        pct = next((q for name, q in (("p95", 0.95), ("p99", 0.99)) if name in label.lower()), None)
+        factor = tail_factor(pct) if pct else 1.0  # a percentile is held as a mean below it (review N)
+        assert u.updates.get("min_tokens_per_s") == pytest.approx(factor * 1000 / ms, rel=1e-3), (text, u.updates)
         assert "ttft_ms" not in u.updates, (text, u.updates)
-        assert dict(u.notes).get("note.per_token_target", {}).get("ms") == f"{ms}", (text, u.notes)
+        key = "note.per_token_target_tail" if pct else "note.per_token_target"
+        assert dict(u.notes).get(key, {}).get("ms") == f"{ms}", (text, u.notes)
         n += 1
     assert n >= 80
 
@@ -42,7 +46,9 @@ def test_a_time_per_token_is_a_decode_speed_not_a_first_token_target(lang):
 def test_both_targets_said_together_keep_their_roles(first, per):
     for text in (f"{first}, {per}", f"{per}, {first}"):
         u = understand(text)
-        assert u.updates.get("ttft_ms") == 800 and u.updates.get("min_tokens_per_s") == 20, (text, u.updates)
+        factor = tail_factor(0.99) if "p99" in per else 1.0  # a p99 per-token target is held as a mean below it
+        assert u.updates.get("ttft_ms") == 800, (text, u.updates)
+        assert u.updates.get("min_tokens_per_s") == pytest.approx(20 * factor, rel=1e-3), (text, u.updates)
 
 
 OBSERVED = {
@@ -287,5 +293,8 @@ def test_a_smaller_count_said_as_a_change_is_only_the_count():
 def test_a_per_token_target_in_a_conversation_is_a_speed_floor_said_so():
     _first, second = run_conversation(["部署qwen2.5 32b给50人同时用，工作时间", "p99每个token不超过60毫秒"])
     profile = payload(second)["profile"]
-    assert profile["min_tokens_per_s"] == pytest.approx(16.6667) and profile.get("ttft_ms") is None
-    assert "我把每个 token 60 ms 理解为生成速度" in second.content and "（你要求每个用户 17 token/s：已满足）" in second.content
+    # a p99 per-token time is held as a mean 2.7x below it (tools.queueing.tail_factor): 22.4 ms, 44.7 tokens/s
+    assert profile["min_tokens_per_s"] == pytest.approx(16.6667 * tail_factor(0.99), rel=1e-3)
+    assert profile.get("ttft_ms") is None
+    assert "我把 p99 每个 token 60 ms 理解为生成速度" in second.content and "平均值按 22.4 ms 计算" in second.content
+    assert "（你要求每个用户 45 token/s：已满足）" in second.content

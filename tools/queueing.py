@@ -71,6 +71,15 @@ MAX_UTILISATION = 0.8
 # prompts near zero tokens and the p99 at 4.6 times the mean, and a p99 first-token target then sizes for prompts
 # several times longer than the average said (review L: 2k-token prompts sized as 9.2k, 64 H20 at 33% load).
 DEFAULT_PROMPT_CV2 = 0.25
+# A per-token time said at a percentile ("p95 inter-token latency under 50 ms") is held as a mean `tail_factor`
+# times below it: the decode steps that carry a prefill chunk (and the busier moments' larger batches) take longer
+# than the rest, and their spread is taken as the prompts' (the same lognormal, DEFAULT_PROMPT_CV2, that the first
+# token's tail is sized with): p90 about 1.6x the mean, p95 about 1.9x, p99 about 2.7x.
+# Latency targets are sized with this share to spare (a 2 s target is held at 1.9 s): a plan that meets a percentile
+# target exactly leaves nothing for the approximations above (Allen-Cunneen, the step-time grid) or a busier minute.
+# Small on purpose: a plan 8% under its target keeps its count; one at 99.9% of it gets another copy or layout.
+# When no layout keeps the margin, the target itself is held and the plan says it has no margin (edge_of_target).
+TARGET_MARGIN = 0.05
 # Fixed-point iterations for Little's law; beyond them the replica counts as overloaded.
 FIXED_POINT_STEPS = 400
 Z99 = NormalDist().inv_cdf(P99)
@@ -154,6 +163,13 @@ def length_quantile(mean: int, cv2: float, u: float, exponential: bool) -> float
     return mean * math.exp(sigma * NormalDist().inv_cdf(u) - sigma ** 2 / 2)
 
 
+def tail_factor(q: float, cv2: float = DEFAULT_PROMPT_CV2) -> float:
+    """How far the q-quantile of a per-request time lies above its mean when it spreads as the prompts do
+    (lognormal, squared CV `cv2`): at least 1 (a median target is held as a mean)."""
+    sigma = math.sqrt(math.log1p(cv2))
+    return max(1.0, math.exp(sigma * NormalDist().inv_cdf(q) - sigma ** 2 / 2))
+
+
 def ttft_quantile(q: float, p_wait: float, mean_wait: float, prefills: tuple[tuple[float, float], ...]) -> float:
     """The q-quantile of TTFT = W + S: P(W > w) = p_wait exp(-w p_wait / mean_wait) (w >= 0; the M/M/c
     waiting-time tail, Allen-Cunneen's mean), S the own prefill, given as (seconds, probability) over the prompt
@@ -208,6 +224,10 @@ class RateInput(ToolInput):
     max_utilisation: float = Field(MAX_UTILISATION, gt=0, lt=1, description="most of a replica's capacity used")
     tp: int | None = Field(None, gt=0, le=64, description="tensor-parallel GPUs per replica; default: searched")
     pp: int | None = Field(None, gt=0, le=16, description="pipeline stages per replica; default: searched")
+    target_margin: float = Field(TARGET_MARGIN, ge=0, lt=1, description="share of each latency target kept to spare "
+                                 "(0.05: a 2 s target sized at 1.9 s); when no layout keeps it, the target itself is held")
+    replicas: int | None = Field(None, gt=0, le=4096, description="exactly this many copies (cards already chosen, "
+                                 "laid out as such); default: the fewest that meet every target")
     server_gpus: int = Field(SERVER_GPUS, gt=0, le=16, description="GPUs in each server")
     max_gpus: int = Field(MAX_SERVING_GPUS, gt=0, le=4096, description="most GPUs in all")
 
@@ -267,6 +287,9 @@ class RateResult(Explained):
     e2e_p50_s: float
     e2e_p99_s: float
     binding: str = Field(description="what set the replica count: a target, memory, or the utilisation cap")
+    target_margin: float = Field(0.0, description="the share of each latency target the sizing kept to spare")
+    edge_of_target: bool = Field(False, description="no layout keeps target_margin to spare: the plan meets the "
+                                 "targets with less")
     routing: Routing
     formula: str
     layouts_tried: list[dict[str, float | int | str]] = []
@@ -459,7 +482,7 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
         prompt_tail = max(prompt, math.ceil(length_quantile(prompt, cv2, P99, exponential=False)))
     else:
         cv2 = lognormal_cv2(prompt, prompt_tail)
-    targets = inp.targets()
+    targets = {k: v * (1 - inp.target_margin) for k, v in inp.targets().items()}
     layouts = [(t, p) for t, p in units(model, inp.server_gpus, inp.max_gpus, gpu)
                if (inp.tp is None or t == inp.tp) and (inp.pp is None or p == inp.pp)]
     if inp.tp is not None and not layouts:
@@ -498,17 +521,24 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
             return inp.requests_per_s / r <= inp.max_utilisation * unit_cap and not _misses(point(r), targets)
 
         most = max(1, inp.max_gpus // u.gpus)
-        hi = 1
-        while not ok(hi) and hi < most:
-            hi = min(hi * 2, most)
-        if not ok(hi):
-            tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
-                          "reason": f"more than {most} replicas ({inp.max_gpus} GPUs)"})
-            continue
-        lo = hi // 2  # ok(hi), and not ok(lo) unless lo is 0
-        while hi - lo > 1:
-            mid = (lo + hi) // 2
-            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        if inp.replicas is not None:  # the copies are given: they meet the targets or this layout is out
+            if inp.replicas > most or not ok(inp.replicas):
+                tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                              "reason": f"{inp.replicas} replicas do not sustain the rate within the targets"})
+                continue
+            hi = inp.replicas
+        else:
+            hi = 1
+            while not ok(hi) and hi < most:
+                hi = min(hi * 2, most)
+            if not ok(hi):
+                tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "ok": "no",
+                              "reason": f"more than {most} replicas ({inp.max_gpus} GPUs)"})
+                continue
+            lo = hi // 2  # ok(hi), and not ok(lo) unless lo is 0
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         replicas = hi
         p = point(replicas)
         # what set the count: with one replica fewer, which requirement fails first
@@ -525,6 +555,12 @@ def size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over 
         rank = (replicas * u.gpus, u.gpus)
         if best is None or rank < (best[0], best[1]):
             best = (replicas * u.gpus, u.gpus, u, replicas, p, cap, binding)
+    if best is None and targets and inp.target_margin > 0:
+        edge = size_by_rate(inp.model_copy(update={"target_margin": 0.0}))  # no layout keeps the margin
+        edge.edge_of_target = True
+        edge.warnings.append(f"no layout keeps {inp.target_margin:.0%} to spare under the latency targets: this "
+                             "plan meets them with less, at the edge of what the model's accuracy can promise")
+        return edge
     if best is None:
         raise ToolError(_no_layout(inp, gpu, floors))
     _, _, u, replicas, p, cap, binding = best
@@ -614,6 +650,8 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
     ]
     if output_tail == inp.output_tokens and inp.output_tokens_p99 is None:
         assumptions.append("end-to-end p99 at the mean output length (give a p99 output length for the tail)")
+    if inp.targets() and inp.target_margin:
+        assumptions.append(f"each latency target sized with {inp.target_margin:.0%} to spare, for the model's own error")
     warnings = []
     if inp.max_utilisation > 0.9:
         warnings.append("a replica above 90% of its capacity: waits grow steeply and the model is least reliable there")
@@ -627,6 +665,7 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
         ttft_p50_s=p.ttft_p50_s, ttft_p99_s=p.ttft_p99_s, ttft_percentile=inp.ttft_percentile, ttft_q_s=p.ttft_q_s,
         tpot_p50_s=p.tpot_p50_s, tpot_p99_s=p.tpot_p99_s,
         e2e_p50_s=p.e2e_p50_s, e2e_p99_s=p.e2e_p99_s, binding=binding, routing=inp.routing,
+        target_margin=inp.target_margin if inp.targets() else 0.0,
         formula="concurrency = rate x (TTFT + (output - 1) x TPOT); TPOT = t_dec(batch) / (1 - rate x prompt x t_pre); "
                 "TTFT = wait (M/G/c, Erlang C) + own prefill; replicas = fewest that meet every target",
         layouts_tried=tried, terms=terms, assumptions=assumptions, warnings=warnings)
@@ -664,6 +703,11 @@ class Traffic(BaseModel):
     needed_gpus: int | None = Field(None, description="cards of that kind the rate needs (tools.queueing)")
     needed_replicas: int | None = None
     needed_unit: int | None = Field(None, description="GPUs of one copy in that sizing")
+    target_margin: float = Field(0.0, description="share of each latency target the sizing kept to spare")
+    edge_of_target: bool = Field(False, description="no layout keeps that margin: the plan meets the targets with less")
+    fewer_precision: str | None = Field(None, description="a 4-bit format asked for: the card's own 8-bit format, "
+                                        "when the rate needs fewer cards in it (prefill runs at 16 bits in 4-bit)")
+    fewer_gpus: int | None = Field(None, description="the cards the rate needs in fewer_precision")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 
@@ -675,7 +719,8 @@ def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
                    users_sized=r.replicas * r.concurrency_p99_per_replica, replicas=r.replicas, gpus=r.gpus,
                    ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, ttft_percentile=r.ttft_percentile,
                    ttft_q_s=r.ttft_q_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
-                   utilisation=r.utilisation, ttft_target_ms=ttft_target_ms,
+                   utilisation=r.utilisation, ttft_target_ms=ttft_target_ms, target_margin=r.target_margin,
+                   edge_of_target=r.edge_of_target,
                    ttft_p99_met=None if ttft_target_ms is None else r.ttft_q_s * 1000 <= ttft_target_ms)
 
 

@@ -2125,10 +2125,15 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     limit = _counted_only(w, rec.best)
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
-        _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        kept = _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
+        if kept is not None:  # they keep up: the queue-modelled figures on them, never "no layout found"
+            traffic = traffic_from(kept, w.ttft_ms)
+            if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
+                _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
     sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
-    if sized is None and traffic is not None and not w.owned and not traffic.owned_short:
+    if sized is None and traffic is not None and not w.owned and not traffic.owned_short \
+            and traffic.utilisation is None:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
@@ -2136,25 +2141,15 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         gpu_id, r, unreachable = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
-        again = recommend(pinned, with_levers)
-        if again.best is not None and again.best.gpus != r.gpus:
-            # a count no single copy uses whole (5 cards): the replicas the queueing model sized, laid out as such
-            engine: Engine = "sglang" if again.best.engine == "sglang" else "vllm"
-            layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
-                            engine=engine, precision=r.precision, kv_precision=again.best.kv_precision)
-            laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
-            if laid is not None and laid.ok:
-                rb = _rent_or_buy(pinned, laid)
-                again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
-                again.options = [laid, *again.options]
-                if again.better is not None and _better_why(pinned, laid) is None:
-                    # the better card was named against the plan before it was laid out as copies (its memory
-                    # then too tight): the copies are no longer a reason, and that card was never sized for the rate
-                    again.better, again.better_why = None, None
+        if rec.best is None or rec.best.precision != r.precision:
+            # the rate was sized in another format than the users' plan (8-bit copies beside a 4-bit plan): that one
+            pinned = pinned.model_copy(update={"serve_precision": r.precision})
+        again = _laid_out_as_sized(w, pinned, gpu_id, r, with_levers)
         if again.best is not None:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        _eight_bit_beside(w, traffic, gpu_id, r, prompt, output, None if unreachable else w.ttft_ms)
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
@@ -2164,6 +2159,62 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if w.e2e_ms is not None and rec.best is not None and traffic is not None:
         _e2e_at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult, with_levers: bool) -> Recommendation:
+    """The plan on the card and count the queueing model sized for the rate (`pinned`: that count as the only
+    candidate, with the users in flight it implies)."""
+    again = recommend(pinned, with_levers)
+    if again.best is None or again.best.gpus != r.gpus:
+        # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
+        # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
+        # out as such. The plan is that layout when it meets every requirement, or when the other plan has
+        # fewer cards than the rate needs (then the layout's row says what it misses: never a plan that holds
+        # the requests in memory but not their prefill and decode)
+        engine: Engine = r.engine
+        layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                        engine=engine, precision=r.precision,
+                        kv_precision=again.best.kv_precision if again.best is not None else None)
+        laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
+        fewer = again.best is None or again.best.gpus < r.gpus
+        if laid is None and fewer and again.best is not None:
+            _short_of_the_rate(again.best, w.requests_per_s or 0.0, r.gpus)
+        if laid is not None and (laid.ok or fewer):
+            rb = _rent_or_buy(pinned, laid)
+            again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
+            again.options = [laid, *again.options]
+            if again.better is not None and _better_why(pinned, laid) is None:
+                # the better card was named against the plan before it was laid out as copies (its memory
+                # then too tight): the copies are no longer a reason, and that card was never sized for the rate
+                again.better, again.better_why = None, None
+    return again
+
+
+def _eight_bit_beside(w: Workload, traffic: Traffic, gpu_id: str, r: RateResult, prompt: int, output: int,
+                      ttft_ms: float | None) -> None:
+    """A 4-bit format asked for at a rate: the same card in its own 8-bit format, said when the rate needs fewer
+    cards in it (4-bit weights unpack to 16 bits for prefill, which a rate of long prompts is bound by)."""
+    if w.serve_precision not in FOUR_BIT:
+        return
+    gpu = find_gpu(gpu_id)
+    own = serving_precision(w.model_copy(update={"serve_precision": None}), resolve_model(w.model), gpu)
+    if own in FOUR_BIT or own == r.precision:
+        return
+    probe = Option(gpu=gpu.id, gpu_name=gpu.name, gpus=1, owned=False, capacity_bytes=0, headroom_fraction=0,
+                   ok=True, precision=own, engine=r.engine)
+    found = _rate_sized(w, [probe], prompt, output, ttft_ms, _queue_e2e_ms(w))
+    if found and found[0][3].gpus < r.gpus:
+        traffic.fewer_precision, traffic.fewer_gpus = own, found[0][3].gpus
+
+
+def _short_of_the_rate(o: Option, rate: float, needed: int) -> None:
+    """A plan of fewer cards than the queueing model needs for the rate: its row says it misses the rate."""
+    o.meets["rate"] = False
+    o.ok = False
+    o.reasons.append(f"{o.gpus} x {o.gpu_name} hold the requests in memory, but {rate:g} requests/s need "
+                     f"{needed} of them to keep up with prefill and decode")
+    if o.chosen_because == "meets":
+        o.chosen_because = None
 
 
 def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
@@ -2248,24 +2299,30 @@ def _counted_only(w: Workload, best: Option | None) -> int | None:
     return None
 
 
-def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int, have: int) -> None:
+def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int,
+                       have: int) -> RateResult | None:
     """Cards you own (or the count you limited the choice to) serving a request rate: the queueing model on them
     (tools.queueing, their format, at most `have` cards). When no layout of them sustains the rate with each copy below MAX_UTILISATION of
     its capacity (prefill and decode of every request), the traffic says so: what they sustain, and the cards of
-    that kind the rate needs (never "it fits" on memory alone)."""
+    that kind the rate needs (never "it fits" on memory alone). When they sustain it: the queueing model's figures
+    on them, laid out as the plan's copies where those sustain it (else the fewest copies that do)."""
     if not mine.precision:
-        return
+        return None
     args = {"model": w.model, "gpu": mine.gpu, "precision": mine.precision, "kv_precision": mine.kv_precision,
             "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
             "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
             "engine": "sglang" if mine.engine == "sglang" else "vllm"}
+    copies = max(1, mine.replicas)
+    unit = mine.gpus // copies
+    tp = mine.tp or max(1, unit // max(1, mine.pp))
+    laid_out = {"tp": tp, "pp": mine.pp, "replicas": copies} if copies * unit <= have and tp * mine.pp == unit else {}
     for target in (w.ttft_ms, None):
-        try:
-            size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=have))
-            return  # the cards you own sustain it (the first-token target said against it as before)
-        except (ToolError, ValueError):
-            if target is None:
-                break
+        for layout in ([laid_out, {}] if laid_out else [{}]):
+            try:
+                # the cards you own sustain it (the first-token target said against it as before)
+                return size_by_rate(RateInput(**args, **layout, ttft_target_ms=target, max_gpus=have))
+            except (ToolError, ValueError):
+                continue
     need = None
     for target in (w.ttft_ms, None):
         try:
@@ -2285,6 +2342,7 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
         copies = have // need.unit_gpus
         traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
+    return None
 
 
 def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
@@ -2348,8 +2406,23 @@ def _queue_e2e_ms(w: Workload) -> float | None:
     return w.e2e_ms if w.e2e_ms is not None and (w.ttft_percentile or P99) > 0.5 else None
 
 
+def _rate_formats(w: Workload, o: Option) -> list[str]:
+    """The weight formats a card is sized for the rate in: the plan's, and, when no format was said, the card's
+    own default (8-bit, or the checkpoint's) beside a 4-bit plan. A 4-bit plan holds more users per card, but
+    4-bit weights unpack to 16 bits for prefill: at a rate the 8-bit copies often need fewer cards (tools.queueing
+    decides, on cost)."""
+    formats = [o.precision] if o.precision else []
+    if w.serve_precision is None and o.precision in FOUR_BIT:
+        own = serving_precision(w, resolve_model(w.model), find_gpu(o.gpu))
+        if own not in formats:
+            formats.append(own)
+    return formats
+
+
 def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
                 ttft_ms: float | None, e2e_ms: float | None = None) -> list[tuple[float, int, str, RateResult]]:
+    """(price per hour, GPUs, card, sizing) of the first RATE_CARDS cards sized for the rate, each in the cheapest
+    of its formats (_rate_formats; at the same price the one with more bits)."""
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
     for o in sorted(options, key=lambda o: not o.ok):
@@ -2357,20 +2430,25 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
             continue
         seen.append(o.gpu)
         engine = "sglang" if o.engine == "sglang" else "vllm"
-        try:
-            r = size_by_rate(RateInput(
-                model=w.model, gpu=o.gpu, precision=o.precision, kv_precision=o.kv_precision, engine=engine,
-                requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
-                ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
-                max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
-        except (ToolError, ValueError):
-            continue
-        quote = try_price(o.gpu, w.region)
-        price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
-        if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
-            price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
-        found.append((price, r.gpus, o.gpu, r))
+        sized: list[tuple[float, int, float, RateResult]] = []
+        for fmt in _rate_formats(w, o):
+            try:
+                r = size_by_rate(RateInput(
+                    model=w.model, gpu=o.gpu, precision=fmt, kv_precision=o.kv_precision, engine=engine,
+                    requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
+                    ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
+                    tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
+                    max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
+            except (ToolError, ValueError):
+                continue
+            quote = try_price(o.gpu, w.region)
+            price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
+            if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
+                price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+            sized.append((price, r.gpus, -find_precision(fmt).bits_per_weight, r))
+        if sized:
+            price, gpus, _, r = min(sized, key=lambda x: x[:3])
+            found.append((price, gpus, o.gpu, r))
     return found
 
 

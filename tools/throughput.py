@@ -181,12 +181,16 @@ def matmul_tflops(gpu: Gpu, precision: Precision, engine: Engine) -> float:
 
     llama.cpp multiplies quantized GGUF weights on INT8 tensor cores and 16-bit weights with FP16
     accumulation (half the INT8 rate on NVIDIA cards, twice the FP32-accumulate rate on GeForce).
-    Other engines use FP8 units for FP8 weights and BF16 otherwise.
+    Other engines use FP8 units for FP8 weights, INT8 units for W8A8 INT8 (int8 weights and activations:
+    Ampere's 624 dense TOPS against 312 BF16 TFLOPS) and BF16 otherwise: weight-only formats (INT4/AWQ/GPTQ
+    W4A16, INT8 W8A16) unpack to 16 bits, so they save memory and decode time, not prefill compute.
     """
     if engine == "llama.cpp" and gpu.int8_tops:
         return gpu.int8_tops if precision.family == "gguf" and precision.bits_per_weight < 16 else gpu.int8_tops / 2
     if precision.compute == "fp8" and gpu.fp8_tflops:
         return gpu.fp8_tflops
+    if precision.compute == "int8" and gpu.int8_tops:
+        return gpu.int8_tops
     return gpu.bf16_tflops
 
 

@@ -10,6 +10,7 @@ from assistant.reading.growth import a_quarter
 from assistant.reading.history import past_training
 from assistant.reading.message import Message
 from assistant.reading.roles import daily_batch
+from assistant.reading.short_chat import short_chat
 from assistant.reading.text import (
     EXAMPLE_TOKENS,
     INSTRUCTION_TOKENS,
@@ -371,5 +372,7 @@ def read_prompt_tokens(m: Message) -> int | None:
     found = m.role("prompt_tokens")
     if not found and m.phase in SERVING:
         found = m.role("per_item_tokens")  # "合同每份大概5万字 ... 10个法务同时用": each request reads one
-    return int(found[-1].value) if found and found[-1].value >= 1 else None
+    if not found:
+        return short_chat(m, "prompt_tokens")  # "mostly short chats": a short prompt, said in the reply
+    return int(found[-1].value) if found[-1].value >= 1 else None
 

@@ -46,3 +46,19 @@ def target_percentile(masked: str, at: int) -> float | None:
         return None
     before = [f for f in found if f[0] < at]
     return (max(before) if before else min(found))[1]
+
+
+def bare_latency(masked: str, at: int) -> bool:
+    """Whether the time at `at` was said as a bare latency ('p95 latency under 2s', '延迟 2 秒以内'): held as the first
+    token's, though the user may mean the whole answer; no first-token word since the number before it."""
+    since = _since_number(masked[:at])
+    return bool(word_pattern("latency_word").search(since)) and not word_pattern("first_token_context").search(since)
+
+
+def latency_note(ms: float, output: float | None) -> tuple[str, dict[str, str]]:
+    """The note a bare latency target gets: read as the first token's, and, with the output length said, the
+    per-user speed the whole answer within that time would take (output tokens / the time)."""
+    if not output:
+        return "note.latency_first_token", {"s": f"{ms / 1000:,.3g}"}
+    return "note.latency_first_token_or_e2e", {"s": f"{ms / 1000:,.3g}", "output": f"{output:,.0f}",
+                                               "tps": f"{output * 1000 / ms:,.0f}"}

@@ -7,10 +7,12 @@ import re
 from typing import Any
 
 from assistant.reading.clauses import negated
-from assistant.reading.latency import target_percentile
+from assistant.reading.latency import bare_latency, latency_note, target_percentile
 from assistant.reading.message import Message, Quantity
 from assistant.reading.quote_units import money_k
+from assistant.reading.short_chat import short_chat
 from assistant.reading.text import pattern_rows, vocab, word_pattern
+from tools.queueing import percentile_name, tail_factor
 
 
 def read_users_range(m: Message) -> list[int | None] | None:
@@ -264,6 +266,10 @@ def read_ttft(m: Message) -> float | None:
     if min(values) <= 0:
         m.problems.append(("latency_not_positive", {}))
         return None
+    strictest = found[values.index(min(values))]
+    if bare_latency(m.masked, strictest.start):  # "p95 latency under 2s": the first token's, the whole answer said too
+        out = m.role("output_tokens")
+        m.notes.append(latency_note(min(values), out[-1].value if out else None))
     if word_pattern("latency_percentile").search(m.masked):  # "p95 under 800 ms, p99 under 1.5 s": the strictest
         key = "note.tail_latency_rate" if m.role("request_rate") else "note.tail_latency"  # a rate: the queue is modelled
         at = read_ttft_percentile(m) or 0.99
@@ -293,6 +299,13 @@ def read_min_tokens_per_s(m: Message) -> float | None:
         return None
     if q.role in ("ms_per_token", "s_per_token"):  # "p99 inter-token latency under 50ms": a decode speed, said so
         ms = q.value * (1000 if q.role == "s_per_token" else 1)
+        pct = target_percentile(m.masked, q.start)
+        if pct is not None and pct > 0.5:  # a tail target: the mean is sized below it (tools.queueing.tail_factor)
+            factor = tail_factor(pct)
+            m.notes.append(("note.per_token_target_tail", {
+                "ms": f"{ms:,.4g}", "pct": percentile_name(pct), "factor": f"{factor:.1f}",
+                "mean": f"{ms / factor:,.3g}", "tps": f"{factor * 1000 / ms:,.3g}"}))
+            return round(factor * 1000 / ms, 4)
         m.notes.append(("note.per_token_target", {"ms": f"{ms:,.4g}", "tps": f"{1000 / ms:,.4g}"}))
         return round(1000 / ms, 4)
     return float(q.value)
@@ -353,7 +366,9 @@ def read_output_tokens(m: Message) -> int | None:
     if m.phase not in ("serve", "production", "train-and-serve", "experiment"):
         return None
     found = m.role("output_tokens")
-    return int(found[-1].value) if found and found[-1].value >= 1 else None
+    if not found:
+        return short_chat(m, "output_tokens")  # "mostly short chats": a short answer, said in the reply
+    return int(found[-1].value) if found[-1].value >= 1 else None
 
 
 def _card_price(m: Message, q: Quantity) -> bool:
