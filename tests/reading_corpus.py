@@ -222,7 +222,7 @@ def _internal(clause: Clause, verb: str) -> dict[str, Any]:
     """An internal tool ('用…做内部问答') makes a count of five or more people its staff: a population, unless the
     count was said at once (assistant/reading/headcount.py)."""
     n = clause.expect.get("users")
-    if "内部" in verb and n is not None and n >= 5 and not clause.at_once:
+    if "内部" in verb and n is not None and n >= 5 and not clause.at_once and "population" not in clause.expect:
         return {**{k: v for k, v in clause.expect.items() if k != "users"}, "population": n}
     return clause.expect
 
