@@ -498,6 +498,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
+    if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
+        _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
@@ -1377,7 +1379,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
     old_best = (previous.get("recommend") or {}).get("best") or {}
-    if "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
+    switched = _method_switched(turn, previous, answer, lang)
+    if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
+        notes.insert(0, switched[0])
+    elif "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
         against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
         if against:
             notes.insert(0, against)
@@ -1406,9 +1411,33 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {})))
+        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
+        **({"method_switch": switched[1]} if switched else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _compare_as_switch(u: Any, profile: Profile) -> None:
+    """Two methods compared right after a fine-tuning plan, one of them the plan's: the switch to the other on the
+    same job (its tokens, examples, epochs and deadline kept), answered against the plan (assistant.method_switch)."""
+    from assistant.method_switch import as_switch
+
+    to = as_switch(list(u.ask.get("methods") or []), profile.method, profile.phase in TRAINING_PHASES)
+    if to:
+        u.intents = (u.intents - {"method_compare"}) | {"whatif", "method_switch"}
+        u.updates = {**{k: v for k, v in u.updates.items() if k != "model" or v != profile.model}, "method": to}
+        u.ask = {k: v for k, v in u.ask.items() if k != "methods"}
+
+
+def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
+                     lang: str) -> tuple[str, dict[str, Any]] | None:
+    """A question that moves the plan to another fine-tuning method (assistant.method_switch): its reasoned
+    comparison with the plan before, or None."""
+    from assistant.method_switch import method_switch
+
+    if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "method_switch"}:
+        return None
+    return method_switch(answer, previous, lang)
 
 
 def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,
