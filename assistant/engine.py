@@ -656,7 +656,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _drop_note(u, turn, "note.servers_without_cards", lang)
     if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
         card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
-        if where in ("owned", "only"):
+        if where == "owned" and u.ask.get("one_card") and _owned_count(profile) > 1:
+            pass  # "单卡能跑不" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
+        elif where in ("owned", "only"):
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
@@ -1396,6 +1398,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     first = _asked_first(answer, turn, cards, lang, config)
     if first:
         text = first + "\n\n" + text
+    one = _one_owned(turn, answer, lang)
+    if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
+        text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")
@@ -1412,9 +1417,21 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **({"method_switch": switched[1]} if switched else {})))
+        **({"method_switch": switched[1]} if switched else {}), **({"one_owned": one[1]} if one else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
+    from assistant.one_owned import one_owned
+
+    return one_owned(answer, lang) if turn.ask.get("one_card") else None
+
+
+def _owned_count(profile: Profile) -> int:
+    """How many cards of their own the profile holds ('8x v100-32gb' -> 8)."""
+    counts = [c.partition("x ")[0] for c in profile.owned or []]
+    return sum(int(n) for n in counts if n.isdigit())
 
 
 def _compare_as_switch(u: Any, profile: Profile) -> None:
