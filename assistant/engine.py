@@ -1452,7 +1452,7 @@ def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer
     comparison with the plan before, or None."""
     from assistant.method_switch import method_switch
 
-    if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "method_switch"}:
+    if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "math", "method_switch"}:
         return None
     return method_switch(answer, previous, lang)
 
