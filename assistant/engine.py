@@ -1384,7 +1384,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     switched = _method_switched(turn, previous, answer, lang)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
-    elif "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
+    if (switched or "whatif" in turn.intents) and previous and turn.changed and not turn.ask.get("added") and old_best:
         against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
         if against:
             notes.insert(0, against)

@@ -82,16 +82,20 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str) -> tuple[str
     code = code_for(old_method, new_method, old, new, on_old)
     values = {"new": _name(lang, new_method), "old": _name(lang, old_method), "was": gpu_words(old),
               "this": gpu_words(new), "new_gb": gb(new.train_per_gpu_bytes), "old_gb": gb(old.train_per_gpu_bytes),
-              "cap": gb(old.capacity_bytes)}
+              "cap": gb(old.capacity_bytes),
+              "mem_x": f"{max(old.train_per_gpu_bytes, new.train_per_gpu_bytes) / min(old.train_per_gpu_bytes, new.train_per_gpu_bytes):.1f}"}
     data: dict[str, Any] = {"code": code, "from": old_method, "to": new_method, "old_gpus": old.gpus,
                             "new_gpus": new.gpus, "old_gpu": old.gpu, "new_gpu": new.gpu,
                             "old_hours": old.job_hours, "new_hours": new.job_hours}
     figures = []
-    compare_on = on_old if code == "no_gain" and on_old is not None else new
+    compare_on = new  # the new plan, whose own figures stand above it (writers.against_before)
+    if code == "no_gain" and on_old is not None and (on_old.gpu, on_old.gpus) != (new.gpu, new.gpus):
+        compare_on = on_old  # "why not qlora?": on the cards LoRA already fits
     if compare_on.job_hours is not None and old.job_hours:
         ratio = compare_on.job_hours / old.job_hours
         data["hours_ratio"] = round(ratio, 2)
         key = "switch.hours.more" if ratio > 1.05 else "switch.hours.less" if ratio < 0.95 else "switch.hours.same"
+        key += ".abs" if compare_on is not new else ""  # the new plan's own figures stand above (against_before)
         figures.append(say(lang, key, this=hours(compare_on.job_hours), was=hours(old.job_hours),
                            diff=hours(abs(compare_on.job_hours - old.job_hours)), x=f"{max(ratio, 1 / ratio):.1f}"))
     if compare_on.job_usd is not None and old.job_usd is not None and not old.owned and not compare_on.owned:
@@ -99,10 +103,9 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str) -> tuple[str
         data["usd_diff"] = round(diff, 2)
         key = "switch.cost.same" if abs(diff) < 0.05 * max(old.job_usd, 0.01) else \
             "switch.cost.more" if diff > 0 else "switch.cost.less"
+        key += ".abs" if compare_on is not new else ""
         figures.append(say(lang, key,
                            this=cash(compare_on.job_usd, rec), was=cash(old.job_usd, rec), diff=cash(abs(diff), rec)))
-    if compare_on is new and code != "fewer_cards" and (new.gpus != old.gpus or new.gpu != old.gpu):
-        figures.append(say(lang, "switch.cards", this=gpu_words(new), was=gpu_words(old)))
     first = say(lang, "switch.head", new=values["new"], old=values["old"]) + say(lang, f"switch.{code}", **values)
     lines = [say(lang, "sep").join([first, *figures]) + say(lang, "fig.end"), say(lang, f"switch.why.{code}", **values),
              say(lang, f"switch.verdict.{code}", **values)]
