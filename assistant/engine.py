@@ -1384,7 +1384,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     switched = _method_switched(turn, previous, answer, lang)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
-    if (switched or "whatif" in turn.intents) and previous and turn.changed and not turn.ask.get("added") and old_best:
+    saved = _saving(turn, previous, answer, filled, lang, config)
+    if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
+        notes.insert(0, saved[0])
+    elif (switched or "whatif" in turn.intents) and previous and turn.changed and not turn.ask.get("added") and old_best:
         against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
         if against:
             notes.insert(0, against)
@@ -1417,7 +1420,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **({"method_switch": switched[1]} if switched else {}), **({"one_owned": one[1]} if one else {})))
+        **({"method_switch": switched[1]} if switched else {}), **({"one_owned": one[1]} if one else {}),
+        **({"saving": saved[1]} if saved else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 
@@ -1426,6 +1430,15 @@ def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[
     from assistant.one_owned import one_owned
 
     return one_owned(answer, lang) if turn.ask.get("one_card") else None
+
+
+def _saving(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,
+            config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    from assistant.precision_saving import precision_saving
+
+    if not previous or not turn.ask.get("saving"):
+        return None
+    return precision_saving(answer, previous, filled, lang, _recorder(config))
 
 
 def _owned_count(profile: Profile) -> int:

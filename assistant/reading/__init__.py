@@ -91,6 +91,7 @@ from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.method_why import read_method_why
+from assistant.reading.saving import read_saving
 from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
@@ -304,6 +305,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_capacity(m, u)
     read_method_compare(m, u)
     read_method_why(m, u)
+    read_saving(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)
