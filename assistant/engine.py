@@ -498,6 +498,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
+    if u.ask.get("planned_card") and profile.owned and "owned" not in u.updates:
+        u.updates["owned"] = None  # "i'll get a used 3090 instead": the card planned replaces the machine they have
     if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
@@ -680,7 +682,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["owned"] = None
         else:
             del updates["owned"]
-        turn.notes.append(say(lang, "reply.owns_nothing"))
+        if not u.ask.get("planned_card"):  # a card planned in place of their machine: said by assistant.planned
+            turn.notes.append(say(lang, "reply.owns_nothing"))
     if u.added_cards and u.adds_owned:  # "add my old 3060 as a second card": beside the cards said, not instead
         updates["owned"] = _with_added(updates.get("owned") or profile.owned or [], u.added_cards)
     elif u.added_cards and u.ask.get("hypothetical") and state.get("results") and not u.whatif_gpus:
@@ -1384,13 +1387,16 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     switched = _method_switched(turn, previous, answer, lang)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
+    planned = _planned(turn, previous, answer, lang)
     saved = _saving(turn, previous, answer, filled, lang, config)
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
-    elif (switched or "whatif" in turn.intents) and previous and turn.changed and not turn.ask.get("added") and old_best:
+    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed and not turn.ask.get("added") and old_best:
         against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
         if against:
             notes.insert(0, against)
+    if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
+        notes.insert(0, planned[0])
     if turn.whatif and turn.ask.get("added"):  # "would adding a third 3090 help?": yes or no, with the figures
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
@@ -1421,7 +1427,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
         **({"method_switch": switched[1]} if switched else {}), **({"one_owned": one[1]} if one else {}),
-        **({"saving": saved[1]} if saved else {})))
+        **({"saving": saved[1]} if saved else {}), **({"planned": planned[1]} if planned else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 
@@ -1430,6 +1436,12 @@ def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[
     from assistant.one_owned import one_owned
 
     return one_owned(answer, lang) if turn.ask.get("one_card") else None
+
+
+def _planned(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
+    from assistant.planned import planned_line
+
+    return planned_line(answer, previous, lang) if previous and turn.ask.get("planned_card") else None
 
 
 def _saving(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,

@@ -92,6 +92,7 @@ from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.method_why import read_method_why
 from assistant.reading.saving import read_saving
+from assistant.reading.planned_card import read_planned_card
 from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
@@ -306,6 +307,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_method_why(m, u)
     read_saving(m, u)
+    read_planned_card(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)

@@ -1,0 +1,28 @@
+"""'actually nvm i'll probably get a used 3090 instead, is that better for it', '算了 打算买张二手3090 会更好吗': one card
+named as a planned purchase (words/savings.yaml planned_card) after a plan on the user's own machine. The card
+replaces that machine in the plan (bought, only that card) and the reply sets it against the plan before (the engine
+drops the owned machine and answers as a what-if: writers.against_before)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab
+
+
+def read_planned_card(m: Message, u: Understanding) -> None:
+    if len(u.compare_gpus) != 1 or u.updates.get("owned") or u.updates.get("only") or u.whatif_gpus:
+        return
+    words = vocab()["planned_card"]
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not (re.search(words["en"], typed) or re.search(words["zh"], typed)):
+        return
+    gpu = u.compare_gpus[0]
+    count = next((c for _s, _e, g, c in m.gpus if g == gpu), 1) or 1
+    u.ask = {**u.ask, "planned_card": gpu}
+    u.updates["only"] = [f"{count}x {gpu}"]
+    u.updates["preference"] = "buy"
+    u.compare_gpus = []
+    u.intents = (u.intents - {"why_not"}) | {"whatif"}
