@@ -1384,7 +1384,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
     old_best = (previous.get("recommend") or {}).get("best") or {}
-    switched = _method_switched(turn, previous, answer, lang)
+    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
@@ -1469,6 +1469,15 @@ def _compare_as_switch(u: Any, profile: Profile) -> None:
         u.intents = (u.intents - {"method_compare"}) | {"whatif", "method_switch"}
         u.updates = {**{k: v for k, v in u.updates.items() if k != "model" or v != profile.model}, "method": to}
         u.ask = {k: v for k, v in u.ask.items() if k != "methods"}
+
+
+def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: str,
+                     config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    """'full finetune vs lora …, which one and what hardware': the other method sized beside the plan, and which."""
+    from assistant.method_switch import weighed
+
+    pair = turn.ask.get("methods_weighed")
+    return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
 
 
 def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer,

@@ -65,7 +65,8 @@ def code_for(old_method: str, new_method: str, old: Any, new: Any, on_old: Any) 
     return "no_gain"
 
 
-def method_switch(answer: Any, previous: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]] | None:
+def method_switch(answer: Any, previous: dict[str, Any], lang: str,
+                  head: str = "switch.head") -> tuple[str, dict[str, Any]] | None:
     """The reasoned comparison of a method switch: (text, data) or None when the turn switched no method."""
     from tools.recommend import Option
 
@@ -106,7 +107,31 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str) -> tuple[str
         key += ".abs" if compare_on is not new else ""
         figures.append(say(lang, key,
                            this=cash(compare_on.job_usd, rec), was=cash(old.job_usd, rec), diff=cash(abs(diff), rec)))
-    first = say(lang, "switch.head", new=values["new"], old=values["old"]) + say(lang, f"switch.{code}", **values)
+    first = say(lang, head, new=values["new"], old=values["old"]) + say(lang, f"switch.{code}", **values)
     lines = [say(lang, "sep").join([first, *figures]) + say(lang, "fig.end"), say(lang, f"switch.why.{code}", **values),
              say(lang, f"switch.verdict.{code}", **values)]
     return "\n\n".join(lines), data
+
+
+def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """Two methods weighed in one message ('full finetune vs lora …, which one and what hardware'): the other
+    method's plan for the same job (advice.compute), its cards, then the switch's reason and verdict from the
+    other method to the planned one."""
+    from assistant import advice
+    from tools.common import ToolError
+
+    try:
+        alt = advice.compute(filled.model_copy(update={"method": other}), None, [], None, recorder=recorder)
+    except (ToolError, LookupError, ValueError):
+        return None
+    best = alt.recommend.best
+    if best is None:
+        return None
+    said = method_switch(answer, {"recommend": alt.recommend.model_dump(mode="json")}, lang, "switch.head_weighed")
+    if said is None:
+        return None
+    used = best.train_per_gpu_bytes or 0
+    line = say(lang, "switch.other_plan", name=_name(lang, other), cards=gpu_words(best), gb=gb(used),
+               hours=hours(best.job_hours or 0)) + (say(lang, "switch.other_cost", cost=cash(best.job_usd, alt.recommend))
+                                                    if best.job_usd is not None and not best.owned else "")
+    return line + say(lang, "fig.end") + "\n\n" + said[0], {**said[1], "weighed": True}

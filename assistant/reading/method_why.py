@@ -6,10 +6,13 @@ against LoRA, the lighter method that usually replaces it. The engine answers th
 
 from __future__ import annotations
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+import re
+import unicodedata
 
-METHODS = ("qlora", "lora", "full")
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab, word_pattern
+
+METHODS = ("qlora", "lora", "full")  # lightest first
 # The method weighed against one questioned alone: a full fine-tune's usual replacement.
 LIGHTER = {"full": "lora"}
 
@@ -33,6 +36,7 @@ def read_method_why(m: Message, u: Understanding) -> None:
     hits = _hits(m)
     questioned = [name for _s, name, asked in hits if asked]
     if not questioned:
+        _weighed(m, u, list(dict.fromkeys(name for _s, name, _a in hits)))
         return
     proposed = [name for _s, name, asked in hits if not asked and name not in questioned]
     q = questioned[-1]
@@ -44,3 +48,19 @@ def read_method_why(m: Message, u: Understanding) -> None:
         u.updates.setdefault("phase", "fine-tune")
     elif u.updates.get("method") == q:
         u.updates.pop("method")
+
+
+def _weighed(m: Message, u: Understanding, named: list[str]) -> None:
+    """'full finetune mistral 7b vs lora … 200k examples, which one and what hardware': two methods weighed for a
+    job sized in the same message. The plan is on the lighter one that keeps quality (LoRA when named); the other
+    is sized beside it and the verdict says which (u.ask["methods_weighed"]: [planned, other])."""
+    if len(named) < 2 or "method" not in u.updates or "method_compare" in u.intents:
+        return
+    cue = vocab()["method_compare"]["cue"]
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+        return
+    plan = "lora" if "lora" in named else min(named, key=METHODS.index)
+    other = next(n for n in sorted(named, key=METHODS.index, reverse=True) if n != plan)
+    u.updates["method"] = plan
+    u.ask = {**u.ask, "methods_weighed": [plan, other]}
