@@ -122,3 +122,72 @@ def test_cant_we_use_x_is_a_proposal_not_a_ban(text, method):
 @pytest.mark.parametrize("text", ["不能用英伟达的卡", "我们不能用 A100"])
 def test_a_rule_against_a_card_still_excludes(text):
     assert understand(text).updates.get("exclude")
+
+
+@pytest.mark.parametrize(("first", "lang"), [
+    ("full finetune mistral 7b vs lora on mistral 7b for a domain classification task with 200k examples, which one "
+     "and what hardware", "en"),
+    ("lora or full fine-tune for mistral 7b, 200k examples, which one?", "en"),
+    ("想微调 mistral 7b 做分类，数据 20 万条，全参还是 lora，要什么卡", "zh"),
+    ("mistral 7b 全参微调和 LoRA 哪个好，20万条数据", "zh"),
+])
+def test_two_methods_weighed_with_a_job_get_a_verdict_and_both_cards(first, lang):
+    replies = run_conversation([first])
+    data = _data(replies[-1])
+    switch = data["method_switch"]
+    assert switch["weighed"] and (switch["from"], switch["to"], switch["code"]) == ("full", "lora", "lighter_enough")
+    assert data["profile"]["method"] == "lora" and data["profile"]["train_examples"] == 200_000
+    text = replies[-1].content
+    assert say(lang, "switch.verdict.lighter_enough", new="LoRA", old=say(lang, "mcmp.name.full")) in text
+    assert say(lang, "switch.other_plan", name=say(lang, "mcmp.name.full"), cards="", gb="", hours="")[:8] in text
+
+
+@pytest.mark.parametrize(("first", "ask", "lang"), [
+    ("want to run gemma 2 27b on my macbook m2 pro 32gb",
+     "actually nvm i'll probably get a used 3090 instead, is that better for it", "en"),
+    ("want to run gemma 2 27b on my macbook m2 pro 32gb", "thinking of buying a 3090 instead, better?", "en"),
+    ("我的 macbook m2 pro 32g 想本地跑 gemma 2 27b", "算了，我打算买一张二手3090，会更好吗", "zh"),
+    ("我的 macbook m2 pro 32g 想本地跑 gemma 2 27b", "准备入手一张 3090，是不是更快", "zh"),
+])
+def test_a_planned_card_replaces_the_owned_mac_and_is_compared(first, ask, lang):
+    replies = run_conversation([first, ask])
+    data = _data(replies[-1])
+    assert data["planned"]["code"] == "faster" and data["planned"]["ratio"] > 2
+    p = data["profile"]
+    assert not p.get("owned") and p["only"] == ["1x rtx-3090"] and p["preference"] == "buy"
+    assert say(lang, "reply.owns_nothing") not in replies[-1].content
+    assert replies[-1].content.split("\n\n")[2].startswith(say(lang, "planned.faster.speed", this="", was="", new="",
+                                                                old="", x="")[:4])
+
+
+@pytest.mark.parametrize(("first", "ask"), [
+    ("领导要求本地部署满血DeepSeek-R1，只能用国产卡，昇腾910B 64G的要几台机器", "那上w8a8量化能省多少"),
+    ("领导要求本地部署满血DeepSeek-R1，只能用国产卡，昇腾910B 64G的要几台机器", "用int8能省几台"),
+])
+def test_a_saving_asked_when_the_plan_already_is_w8a8_is_said_against_bf16(first, ask):
+    replies = run_conversation([first, ask])
+    first_data = _data(replies[0])
+    assert not first_data["profile"].get("owned")  # '本地部署' is on-prem, no card of their own invented
+    assert first_data["profile"].get("preference") != "rent"
+    saving = _data(replies[-1])["saving"]
+    assert saving["code"] == "already" and saving["base_gpus"] > saving["new_gpus"]
+    assert "BF16" in replies[-1].content
+
+
+@pytest.mark.parametrize(("ask", "lang"), [("how much would int4 save?", "en"), ("换成 int4 能省多少", "zh"),
+                                           ("what would int8 save us", "en")])
+def test_a_saving_asked_is_set_against_the_plan_before(ask, lang):
+    replies = run_conversation(["serve llama 3.1 70b in bf16 for 50 concurrent users on h100s, around the clock", ask])
+    saving = _data(replies[-1])["saving"]
+    assert saving["code"] == "versus" and saving["old_precision"] == "bf16"
+
+
+@pytest.mark.parametrize("ask", ["is it worth it vs just renting gpus", "is it worth it compared to renting?",
+                                 "值得吗，还是直接租卡划算", "跟直接租卡比划算吗"])
+def test_worth_it_against_renting_is_the_rent_or_buy_answer(ask):
+    replies = run_conversation(["mac studio m3 ultra 512gb, can it run deepseek r1 671b? what quant and how fast", ask])
+    text = replies[-1].content
+    lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in ask) else "en"
+    assert text.startswith(say(lang, "rb.owned_serving", option="", alt="", month="", hour="", use="")[:4])
+    assert "months_of_rent" in str(replies[-1].additional_kwargs)
+    assert not text.startswith("## ")  # an answer to the question, not the plan again

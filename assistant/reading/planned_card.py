@@ -13,16 +13,17 @@ from assistant.reading.text import vocab
 
 
 def read_planned_card(m: Message, u: Understanding) -> None:
-    if len(u.compare_gpus) != 1 or u.updates.get("owned") or u.updates.get("only") or u.whatif_gpus:
+    named = [(1, g) for g in u.compare_gpus] + ([tuple(u.whatif_gpus)] if u.whatif_gpus else [])
+    if len(named) != 1 or u.updates.get("owned") or u.updates.get("only"):
         return
     words = vocab()["planned_card"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (re.search(words["en"], typed) or re.search(words["zh"], typed)):
         return
-    gpu = u.compare_gpus[0]
-    count = next((c for _s, _e, g, c in m.gpus if g == gpu), 1) or 1
+    said, gpu = named[0]
+    count = next((c for _s, _e, g, c in m.gpus if g == gpu), said) or 1
     u.ask = {**u.ask, "planned_card": gpu}
     u.updates["only"] = [f"{count}x {gpu}"]
     u.updates["preference"] = "buy"
-    u.compare_gpus = []
+    u.compare_gpus, u.whatif_gpus = [], None
     u.intents = (u.intents - {"why_not"}) | {"whatif"}
