@@ -1383,20 +1383,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
-    old_best = (previous.get("recommend") or {}).get("best") or {}
-    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
-    if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
-        notes.insert(0, switched[0])
-    planned = _planned(turn, previous, answer, lang)
-    saved = _saving(turn, previous, answer, filled, lang, config)
-    if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
-        notes.insert(0, saved[0])
-    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed and not turn.ask.get("added") and old_best:
-        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
-        if against:
-            notes.insert(0, against)
-    if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
-        notes.insert(0, planned[0])
+    extra = _followup_notes(turn, previous, answer, filled, lang, config, notes)
     if turn.whatif and turn.ask.get("added"):  # "would adding a third 3090 help?": yes or no, with the figures
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
@@ -1426,8 +1413,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **({"method_switch": switched[1]} if switched else {}), **({"one_owned": one[1]} if one else {}),
-        **({"saving": saved[1]} if saved else {}), **({"planned": planned[1]} if planned else {})))
+        **extra, **({"one_owned": one[1]} if one else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
 
@@ -1469,6 +1455,29 @@ def _compare_as_switch(u: Any, profile: Profile) -> None:
         u.intents = (u.intents - {"method_compare"}) | {"whatif", "method_switch"}
         u.updates = {**{k: v for k, v in u.updates.items() if k != "model" or v != profile.model}, "method": to}
         u.ask = {k: v for k, v in u.ask.items() if k != "methods"}
+
+
+def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,
+                    config: RunnableConfig, notes: list[str]) -> dict[str, Any]:
+    """The lines a follow-up owes above the new plan, put first in `notes`: a method switched or weighed
+    (assistant.method_switch), a saving asked (assistant.precision_saving), a card planned in place of their
+    machine (assistant.planned), else what changed against the plan before. Returns their data by name."""
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
+    if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
+        notes.insert(0, switched[0])
+    planned = _planned(turn, previous, answer, lang)
+    saved = _saving(turn, previous, answer, filled, lang, config)
+    if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
+        notes.insert(0, saved[0])
+    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
+            and not turn.ask.get("added") and old_best:
+        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
+        if against:
+            notes.insert(0, against)
+    if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
+        notes.insert(0, planned[0])
+    return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}
 
 
 def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: str,

@@ -1430,7 +1430,7 @@ def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[st
             say(lang, "rb.owned_serving", option=gpu_words(best), alt=gpu_words(alt),
                 month=cash(alt.usd_per_month or 0, rec), hour=cash(alt.usd_per_hour or 0, rec),
                 use=pct(rec.workload.utilisation)))
-    data = {"option": best.model_dump(mode="json"), "rented_instead": alt.model_dump(mode="json")}
+    data: dict[str, Any] = {"option": best.model_dump(mode="json"), "rented_instead": alt.model_dump(mode="json")}
     price = _bought_price(best)
     if price and alt.usd_per_month and not job:  # "is it worth it vs just renting": the machine against the rent
         months = price / alt.usd_per_month
