@@ -30,6 +30,7 @@ from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.literal import literal_kind
 from assistant.reading.multi import added_model
+from assistant.reading.planned_card import apply_planned_card
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from assistant.slots import personal_machine
@@ -499,7 +500,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
     if u.ask.get("planned_card") and profile.owned and "owned" not in u.updates:
-        u.updates["owned"] = None  # "i'll get a used 3090 instead": the card planned replaces the machine they have
+        apply_planned_card(u)  # "i'll get a used 3090 instead": the card planned replaces the machine they have
+    else:
+        u.ask.pop("planned_card", None)
     if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
