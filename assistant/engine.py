@@ -30,6 +30,7 @@ from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
 from assistant.reading.literal import literal_kind
 from assistant.reading.multi import added_model
+from assistant.reading.planned_card import apply_planned_card
 from assistant.reading.relative import said_as_change
 from assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from assistant.slots import personal_machine
@@ -498,6 +499,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
+    if u.ask.get("planned_card") and profile.owned and "owned" not in u.updates:
+        apply_planned_card(u)  # "i'll get a used 3090 instead": the card planned replaces the machine they have
+    else:
+        u.ask.pop("planned_card", None)
+    if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
+        _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
@@ -654,7 +661,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _drop_note(u, turn, "note.servers_without_cards", lang)
     if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
         card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
-        if where in ("owned", "only"):
+        if where == "owned" and u.ask.get("one_card") and _owned_count(profile) > 1:
+            pass  # "单卡能跑不" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
+        elif where in ("owned", "only"):
             updates[where] = [f"{u.card_count}x {card}"]
         elif card:
             u.whatif_gpus = (u.card_count, card)
@@ -676,7 +685,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["owned"] = None
         else:
             del updates["owned"]
-        turn.notes.append(say(lang, "reply.owns_nothing"))
+        if not u.ask.get("planned_card"):  # a card planned in place of their machine: said by assistant.planned
+            turn.notes.append(say(lang, "reply.owns_nothing"))
     if u.added_cards and u.adds_owned:  # "add my old 3060 as a second card": beside the cards said, not instead
         updates["owned"] = _with_added(updates.get("owned") or profile.owned or [], u.added_cards)
     elif u.added_cards and u.ask.get("hypothetical") and state.get("results") and not u.whatif_gpus:
@@ -1390,11 +1400,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
         notes.insert(0, same)
-    old_best = (previous.get("recommend") or {}).get("best") or {}
-    if "whatif" in turn.intents and previous and turn.changed and not turn.ask.get("added") and old_best:
-        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
-        if against:
-            notes.insert(0, against)
+    extra = _followup_notes(turn, previous, answer, filled, lang, config, notes)
     if turn.whatif and turn.ask.get("added"):  # "would adding a third 3090 help?": yes or no, with the figures
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
@@ -1406,6 +1412,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                       _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
         text = first + "\n\n" + text
+    one = _one_owned(turn, answer, lang)
+    if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
+        text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline
         head, sep, rest = text.partition("\n\n")
@@ -1421,9 +1430,92 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {})))
+        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
+        **extra, **({"one_owned": one[1]} if one else {})))
     return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
             "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
+    from assistant.one_owned import one_owned
+
+    return one_owned(answer, lang) if turn.ask.get("one_card") else None
+
+
+def _planned(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
+    from assistant.planned import planned_line
+
+    return planned_line(answer, previous, lang) if previous and turn.ask.get("planned_card") else None
+
+
+def _saving(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,
+            config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    from assistant.precision_saving import precision_saving
+
+    if not previous or not turn.ask.get("saving"):
+        return None
+    return precision_saving(answer, previous, filled, lang, _recorder(config))
+
+
+def _owned_count(profile: Profile) -> int:
+    """How many cards of their own the profile holds ('8x v100-32gb' -> 8)."""
+    counts = [c.partition("x ")[0] for c in profile.owned or []]
+    return sum(int(n) for n in counts if n.isdigit())
+
+
+def _compare_as_switch(u: Any, profile: Profile) -> None:
+    """Two methods compared right after a fine-tuning plan, one of them the plan's: the switch to the other on the
+    same job (its tokens, examples, epochs and deadline kept), answered against the plan (assistant.method_switch)."""
+    from assistant.method_switch import as_switch
+
+    to = as_switch(list(u.ask.get("methods") or []), profile.method, profile.phase in TRAINING_PHASES)
+    if to:
+        u.intents = (u.intents - {"method_compare"}) | {"whatif", "method_switch"}
+        u.updates = {**{k: v for k, v in u.updates.items() if k != "model" or v != profile.model}, "method": to}
+        u.ask = {k: v for k, v in u.ask.items() if k != "methods"}
+
+
+def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,
+                    config: RunnableConfig, notes: list[str]) -> dict[str, Any]:
+    """The lines a follow-up owes above the new plan, put first in `notes`: a method switched or weighed
+    (assistant.method_switch), a saving asked (assistant.precision_saving), a card planned in place of their
+    machine (assistant.planned), else what changed against the plan before. Returns their data by name."""
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
+    if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
+        notes.insert(0, switched[0])
+    planned = _planned(turn, previous, answer, lang)
+    saved = _saving(turn, previous, answer, filled, lang, config)
+    if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
+        notes.insert(0, saved[0])
+    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
+            and not turn.ask.get("added") and old_best:
+        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
+        if against:
+            notes.insert(0, against)
+    if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
+        notes.insert(0, planned[0])
+    return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}
+
+
+def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: str,
+                     config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    """'full finetune vs lora …, which one and what hardware': the other method sized beside the plan, and which."""
+    from assistant.method_switch import weighed
+
+    pair = turn.ask.get("methods_weighed")
+    return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
+
+
+def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
+                     lang: str) -> tuple[str, dict[str, Any]] | None:
+    """A question that moves the plan to another fine-tuning method (assistant.method_switch): its reasoned
+    comparison with the plan before, or None."""
+    from assistant.method_switch import method_switch
+
+    if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "math", "method_switch"}:
+        return None
+    return method_switch(answer, previous, lang)
 
 
 def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,

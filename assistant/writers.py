@@ -1466,7 +1466,25 @@ def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[st
             say(lang, "rb.owned_serving", option=gpu_words(best), alt=gpu_words(alt),
                 month=cash(alt.usd_per_month or 0, rec), hour=cash(alt.usd_per_hour or 0, rec),
                 use=pct(rec.workload.utilisation)))
-    return line, {"option": best.model_dump(mode="json"), "rented_instead": alt.model_dump(mode="json")}
+    data: dict[str, Any] = {"option": best.model_dump(mode="json"), "rented_instead": alt.model_dump(mode="json")}
+    price = _bought_price(best)
+    if price and alt.usd_per_month and not job:  # "is it worth it vs just renting": the machine against the rent
+        months = price / alt.usd_per_month
+        data["months_of_rent"] = round(months, 1)
+        line += " " + say(lang, "rb.owned_price", price=cash(price, rec), months=f"{months:,.0f}",
+                          alt_tps=tps(alt.decode_tokens_per_s or 0), tps=tps(best.decode_tokens_per_s or 0))
+    return line, data
+
+
+def _bought_price(o: Option) -> float | None:
+    """What the cards of an option cost new (the catalog's price), or None when it has none."""
+    from knowledge import find_gpu
+
+    try:
+        each = find_gpu(o.gpu).buy_price_usd
+    except (LookupError, ValueError):
+        return None
+    return each * o.gpus if each else None
 
 
 def _fit_words(o: Option, trains: bool, lang: str) -> str:

@@ -90,6 +90,7 @@ from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
+from assistant.reading.method_why import read_method_why
 from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice
 from assistant.reading.moe import read_moe_question
@@ -97,6 +98,7 @@ from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_output_total
 from assistant.reading.owned import read_owns_them
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
+from assistant.reading.planned_card import read_planned_card
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
 from assistant.reading.quotes import read_quotes
@@ -109,6 +111,7 @@ from assistant.reading.rl import (
     read_rl_prompts,
     read_rl_samples,
 )
+from assistant.reading.saving import read_saving
 from assistant.reading.serving import (
     read_context,
     read_images,
@@ -306,6 +309,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)
+    read_method_why(m, u)
+    read_saving(m, u)
+    read_planned_card(m, u)
     read_output_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)

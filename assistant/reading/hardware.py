@@ -332,6 +332,7 @@ def read_card_count(m: Message, u: Understanding) -> None:
         u.card_count = int(said.group(1))
     elif not m.gpus and word_pattern("one_card_asked").search(unicodedata.normalize("NFKC", m.raw).lower()):
         u.card_count = 1  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
+        u.ask = {**u.ask, "one_card": True}  # asked as a question: one of the user's own cards tried, not owned
 
 
 def read_gpus(m: Message, u: Understanding) -> None:

@@ -1,0 +1,137 @@
+"""'为什么不用 LoRA？', 'why not just qlora on a single 4090', '不能用 QLoRA 吗', 'what if full fine tune instead, how
+much more': a later turn that asks about another fine-tuning method for the SAME job. The job's data (tokens,
+examples, epochs, sequence length, deadline) stays; the new plan is sized; this module says what the switch
+changes against the plan before it (cards, hours, cost, memory: every figure from the two plans' tool results) and
+why, as a typed code the writers turn into a sentence per language (catalog keys `switch.*`):
+
+- lighter_enough: from a full fine-tune to LoRA/QLoRA: the lighter method usually gets close for supervised data;
+  a full fine-tune is worth it for a large domain shift or new knowledge.
+- no_gain: from LoRA to QLoRA when LoRA already fits the same cards: QLoRA is slower and saves memory not needed.
+- fewer_cards: a lighter method that needs fewer cards or costs less: yes, with what it costs in speed and quality.
+- heavier: to a full fine-tune: how much more, as differences, and when it is worth it.
+- lora_from_qlora: from QLoRA to LoRA: faster and a touch better where the cards hold the 16-bit base.
+
+Also the reading side: a two-method comparison asked right after a fine-tuning plan ('what if i do full fine tune
+instead of qlora, how much more') is that switch on the plan, not the generic comparison that drops the job."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.catalog import say
+from assistant.writers import cash, gb, gpu_words, hours
+
+# How heavy each method is: memory and time grow with it.
+WEIGHT = {"qlora": 0, "lora": 1, "full": 2}
+NAMES = {"lora": "LoRA", "qlora": "QLoRA"}
+# Below this share of the old cost or count, the new plan "needs fewer cards / costs less".
+FEWER = 0.9
+
+
+def _name(lang: str, method: str) -> str:
+    return NAMES.get(method) or say(lang, f"mcmp.name.{method}")
+
+
+def as_switch(methods: list[str], current: str | None, has_plan: bool) -> str | None:
+    """The method a two-method comparison asks to switch to when a fine-tuning plan is on screen and one of the
+    methods is the plan's own ('full instead of qlora'): the other one; None when it is a comparison of its own."""
+    if not has_plan or not current or current not in methods:
+        return None
+    others = [m for m in methods if m != current]
+    return others[0] if len(others) == 1 else None
+
+
+def _same_cards(answer: Any, old: Any) -> Any:
+    """The new method on the old plan's cards (same card, same count), when the new plan sized them."""
+    rec = answer.recommend
+    for o in [*answer.options, *rec.options]:
+        if o.gpu == old.gpu and o.gpus == old.gpus:
+            return o
+    return None
+
+
+def code_for(old_method: str, new_method: str, old: Any, new: Any, on_old: Any) -> str:
+    """The reason code of a method switch (see the module's docstring)."""
+    if new_method == "full":
+        return "heavier"
+    if WEIGHT[new_method] > WEIGHT[old_method]:
+        return "lora_from_qlora"
+    fewer = new.gpus < old.gpus or (new.job_usd is not None and old.job_usd is not None
+                                     and new.job_usd < FEWER * old.job_usd and not old.owned)
+    if old_method == "full":
+        return "lighter_enough"
+    if fewer:
+        return "fewer_cards"
+    return "no_gain"
+
+
+def method_switch(answer: Any, previous: dict[str, Any], lang: str,
+                  head: str = "switch.head") -> tuple[str, dict[str, Any]] | None:
+    """The reasoned comparison of a method switch: (text, data) or None when the turn switched no method."""
+    from tools.recommend import Option
+
+    old_rec = previous.get("recommend") or {}
+    old_method = (old_rec.get("workload") or {}).get("method")
+    rec = answer.recommend
+    new_method = rec.workload.method
+    if old_method not in WEIGHT or new_method not in WEIGHT or old_method == new_method or not old_rec.get("best"):
+        return None
+    old, new = Option.model_validate(old_rec["best"]), rec.best
+    if new is None or not (old.train_per_gpu_bytes and new.train_per_gpu_bytes):
+        return None
+    on_old = _same_cards(answer, old)
+    code = code_for(old_method, new_method, old, new, on_old)
+    values = {"new": _name(lang, new_method), "old": _name(lang, old_method), "was": gpu_words(old),
+              "this": gpu_words(new), "new_gb": gb(new.train_per_gpu_bytes), "old_gb": gb(old.train_per_gpu_bytes),
+              "cap": gb(old.capacity_bytes),
+              "mem_x": f"{max(old.train_per_gpu_bytes, new.train_per_gpu_bytes) / min(old.train_per_gpu_bytes, new.train_per_gpu_bytes):.1f}"}
+    data: dict[str, Any] = {"code": code, "from": old_method, "to": new_method, "old_gpus": old.gpus,
+                            "new_gpus": new.gpus, "old_gpu": old.gpu, "new_gpu": new.gpu,
+                            "old_hours": old.job_hours, "new_hours": new.job_hours}
+    figures = []
+    compare_on = new  # the new plan, whose own figures stand above it (writers.against_before)
+    if code == "no_gain" and on_old is not None and (on_old.gpu, on_old.gpus) != (new.gpu, new.gpus):
+        compare_on = on_old  # "why not qlora?": on the cards LoRA already fits
+    if compare_on.job_hours is not None and old.job_hours:
+        ratio = compare_on.job_hours / old.job_hours
+        data["hours_ratio"] = round(ratio, 2)
+        key = "switch.hours.more" if ratio > 1.05 else "switch.hours.less" if ratio < 0.95 else "switch.hours.same"
+        key += ".abs" if compare_on is not new else ""  # the new plan's own figures stand above (against_before)
+        figures.append(say(lang, key, this=hours(compare_on.job_hours), was=hours(old.job_hours),
+                           diff=hours(abs(compare_on.job_hours - old.job_hours)), x=f"{max(ratio, 1 / ratio):.1f}"))
+    if compare_on.job_usd is not None and old.job_usd is not None and not old.owned and not compare_on.owned:
+        diff = compare_on.job_usd - old.job_usd
+        data["usd_diff"] = round(diff, 2)
+        key = "switch.cost.same" if abs(diff) < 0.05 * max(old.job_usd, 0.01) else \
+            "switch.cost.more" if diff > 0 else "switch.cost.less"
+        key += ".abs" if compare_on is not new else ""
+        figures.append(say(lang, key,
+                           this=cash(compare_on.job_usd, rec), was=cash(old.job_usd, rec), diff=cash(abs(diff), rec)))
+    first = say(lang, head, new=values["new"], old=values["old"]) + say(lang, f"switch.{code}", **values)
+    lines = [say(lang, "sep").join([first, *figures]) + say(lang, "fig.end"), say(lang, f"switch.why.{code}", **values),
+             say(lang, f"switch.verdict.{code}", **values)]
+    return "\n\n".join(lines), data
+
+
+def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """Two methods weighed in one message ('full finetune vs lora …, which one and what hardware'): the other
+    method's plan for the same job (advice.compute), its cards, then the switch's reason and verdict from the
+    other method to the planned one."""
+    from assistant import advice
+    from tools.common import ToolError
+
+    try:
+        alt = advice.compute(filled.model_copy(update={"method": other}), None, [], None, recorder=recorder)
+    except (ToolError, LookupError, ValueError):
+        return None
+    best = alt.recommend.best
+    if best is None:
+        return None
+    said = method_switch(answer, {"recommend": alt.recommend.model_dump(mode="json")}, lang, "switch.head_weighed")
+    if said is None:
+        return None
+    used = best.train_per_gpu_bytes or 0
+    line = say(lang, "switch.other_plan", name=_name(lang, other), cards=gpu_words(best), gb=gb(used),
+               hours=hours(best.job_hours or 0)) + (say(lang, "switch.other_cost", cost=cash(best.job_usd, alt.recommend))
+                                                    if best.job_usd is not None and not best.owned else "")
+    return line + say(lang, "fig.end") + "\n\n" + said[0], {**said[1], "weighed": True}

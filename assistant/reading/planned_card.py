@@ -1,0 +1,36 @@
+"""'actually nvm i'll probably get a used 3090 instead, is that better for it', '算了 打算买张二手3090 会更好吗': one card
+named as a planned purchase (words/savings.yaml planned_card). With a machine of their own in the conversation
+(the engine knows), the card replaces it in the plan (bought, only that card) and the reply says whether it is better
+for the job (assistant/planned.py); without one the message reads as before."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import vocab
+
+
+def read_planned_card(m: Message, u: Understanding) -> None:
+    named = [(1, g) for g in u.compare_gpus] + ([tuple(u.whatif_gpus)] if u.whatif_gpus else [])
+    if len(named) != 1 or u.updates.get("owned") or u.updates.get("only"):
+        return
+    words = vocab()["planned_card"]
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not (re.search(words["en"], typed) or re.search(words["zh"], typed)):
+        return
+    said, gpu = named[0]
+    count = next((c for _s, _e, g, c in m.gpus if g == gpu), said) or 1
+    u.ask = {**u.ask, "planned_card": [count, gpu]}  # applied by the engine only when they own a machine
+
+
+def apply_planned_card(u: Understanding) -> None:
+    """The planned card in place of the machine they own: only that card, bought, their machine dropped, answered
+    as a what-if against the plan before."""
+    count, gpu = u.ask["planned_card"]
+    u.updates["only"] = [f"{count}x {gpu}"]
+    u.updates["preference"] = "buy"
+    u.updates["owned"] = None
+    u.compare_gpus, u.whatif_gpus = [], None
+    u.intents = (u.intents - {"why_not"}) | {"whatif"}
