@@ -14,8 +14,9 @@ from assistant.reading.text import vocab
 
 def read_planned_card(m: Message, u: Understanding) -> None:
     named = [(1, g) for g in u.compare_gpus] + ([tuple(u.whatif_gpus)] if u.whatif_gpus else [])
-    if len(named) != 1 or u.updates.get("owned") or u.updates.get("only"):
-        return
+    only = u.updates.get("only")
+    if len(named) != 1 or u.updates.get("owned") or (only and [o.split("x ", 1)[-1] for o in only] != [named[0][1]]):
+        return  # ('买一张二手3090' reads as only that card, to buy: still the one card planned)
     words = vocab()["planned_card"]
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (re.search(words["en"], typed) or re.search(words["zh"], typed)):
