@@ -16,8 +16,13 @@ NOTES = {("prompt_tokens",): "note.short_chat_prompt", ("output_tokens",): "note
 def short_chat(m: Message, slot: str) -> int | None:
     """The length a short chat gives `slot` ("prompt_tokens" or "output_tokens") when the message says short
     chats and not that length; one note per message says the lengths taken (both when both)."""
-    if m.phase not in SERVES or not m.live("short_chat"):
+    if m.phase not in SERVES:
         return None
+    if not m.live("short_chat"):
+        if slot != "prompt_tokens" or not m.live("short_prompt"):
+            return None
+        m.notes.append(("note.short_prompt", {"prompt": f"{rules().short_chat_prompt_tokens:,}"}))
+        return rules().short_chat_prompt_tokens  # 'short prompts': the prompt only
     r = rules()
     lengths = {"prompt_tokens": r.short_chat_prompt_tokens, "output_tokens": r.short_chat_output_tokens}
     taken = {slot} | {s for slots, key in NOTES.items() for k, _v in m.notes if k == key for s in slots}
