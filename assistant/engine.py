@@ -773,10 +773,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
     request = _request_flags(u, turn, state)
-    if (turn.compare or turn.whatif or turn.ask.get("per_token") or request) and not state.get("results"):
+    if (turn.compare or turn.whatif or turn.ask.get("per_token")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            "request": request}
+    elif request and not state.get("results"):  # the cards asked about earlier stay; the request is kept with them
+        update["cards"] = {**(state.get("cards") or {}), "request": request}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:

@@ -157,7 +157,7 @@ def ask_utilisation(p: Profile) -> bool:
     """How busy the cards are weighs renting against buying; it never changes the cards a target needs, a comparison
     of cards named, or a verdict on them. An availability target or redundancy is around the clock; one person's own
     use a few hours a week: said, not asked."""
-    return not (_request(p) or _target(p) or p.get("uptime") or p.get("redundancy") or p.get("personal"))
+    return not ("cards" in _request(p) or _target(p) or p.get("uptime") or p.get("redundancy") or p.get("personal"))
 
 
 def ask_users(p: Profile) -> bool:
