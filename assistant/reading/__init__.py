@@ -93,7 +93,7 @@ from assistant.reading.method_compare import read_method_compare
 from assistant.reading.model import read_model
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
-from assistant.reading.output_total import read_output_total
+from assistant.reading.output_total import read_input_total, read_output_total
 from assistant.reading.owned import read_owns_them
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.precisions import read_precision_compare
@@ -303,6 +303,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_capacity(m, u)
     read_method_compare(m, u)
     read_output_total(m, u)
+    read_input_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)
     read_framework_choice(m, u)
