@@ -799,8 +799,10 @@ def _request_flags(u: Understanding, turn: Turn, state: AdvisorState) -> list[st
     """What the user asked beside the workload, kept until the first answer (assistant.slots.REQUEST_FLAGS): it
     decides which questions can change the headline (Slot.ask_when)."""
     kept = set(_request(state))
-    if turn.compare or turn.whatif or u.updates.get("only"):
-        kept.add("cards")  # "H100 or H200 and how many", "on 4x L40S", "两台A800够不够"
+    if (turn.compare or turn.whatif or u.updates.get("only")) and u.also in (None, "compare_cards"):
+        kept.add("cards")  # "H100 or H200 and how many", "on 4x L40S", "两台A800够不够" (not "is the B200 in stock?")
+    if "rent_buy" in u.intents or u.also == "rent_buy":
+        kept.add("rent_buy")  # "租 L20 还是买两张 4090，哪个划算": how busy the cards are decides it
     if u.aside:
         kept.add("aside")  # "tensor vs pipeline parallel for serving ... on 4x L40S, which one and why"
     return sorted(kept)
@@ -1685,7 +1687,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     parts = [f"{preface}\n\n{text}" if preface else text]
     offered = code in OFFERED or (code in ANSWERED_WHOLE and not state.get("results"))
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
-        if not (ctx.data.get(code) or {}).get("example"):  # a worked example ends with its own offer
+        own = ctx.data.get(code)
+        if not (isinstance(own, dict) and own.get("example")):  # a worked example ends with its own offer
             parts.append(say(lang, f"{code}.offer"))
         return {"messages": [AIMessage(content="\n\n".join(parts),
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data))]}

@@ -138,8 +138,9 @@ def _unpriced_cards(p: Profile) -> bool:
 
 # What the user asked beside the workload, kept until the first answer (assistant.engine's request flags):
 # "cards": cards named, compared or limited to ("H100 or H200 and how many", "on 4x L40S");
-# "aside": a concept asked beside the sizing ("tensor vs pipeline parallel for ... on 4x L40S, which one?").
-REQUEST_FLAGS = ("cards", "aside")
+# "aside": a concept asked beside the sizing ("tensor vs pipeline parallel for ... on 4x L40S, which one?");
+# "rent_buy": renting against buying asked ("租 L20 还是买两张 4090，哪个划算").
+REQUEST_FLAGS = ("cards", "aside", "rent_buy")
 
 
 def _request(p: Profile) -> set[str]:
@@ -155,9 +156,12 @@ def _target(p: Profile) -> bool:
 # then is it asked; else its default is taken and said among the assumptions. The one place that decides it.
 def ask_utilisation(p: Profile) -> bool:
     """How busy the cards are weighs renting against buying; it never changes the cards a target needs, a comparison
-    of cards named, or a verdict on them. An availability target or redundancy is around the clock; one person's own
-    use a few hours a week: said, not asked."""
-    return not ("cards" in _request(p) or _target(p) or p.get("uptime") or p.get("redundancy") or p.get("personal"))
+    of cards named, or a verdict on them, so it is asked only when renting or buying is open or is the question. An
+    availability target or redundancy is around the clock; one person's own use a few hours a week: said, not asked."""
+    if p.get("uptime") or p.get("redundancy") or p.get("personal"):
+        return False
+    request = _request(p)
+    return "rent_buy" in request or not ("cards" in request or _target(p))
 
 
 def ask_users(p: Profile) -> bool:
