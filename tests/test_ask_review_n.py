@@ -131,6 +131,13 @@ def test_enough_is_answered_in_the_first_turn(text: str, lang: str, verdict: str
     assert _profile(reply).get("users") in (None, 1)  # a stated load: one person first (one's own gaming card: one)
 
 
+@pytest.mark.parametrize("text", ["我有一张4090，微调qwen2.5 7b，数据只有五百条够吗", "预算5万够不够买两张4090跑qwen2.5 32b",
+                                  "is my budget of 10k enough for two 4090s?",
+                                  "i have a 4090, is 500 examples enough to fine-tune llama 3.1 8b?"])
+def test_enough_money_or_data_is_no_fit_check(text: str) -> None:
+    assert "fit_check" not in understand(text).intents
+
+
 # ---------------------------------------------------------------- 5. a concept question answered whole
 
 KV = [("KV cache到底占多少显存？Llama-3.1-70B 128k", "zh", "42.9 GB", "说一下你打算怎么用它"),
