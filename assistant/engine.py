@@ -786,10 +786,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
+    request = _request_flags(u, turn, state)
     if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
-                           **({"models": turn.ask["models"]} if turn.ask.get("models") else {})}
+                           **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
+                           "request": request}
+    elif request and not state.get("results"):  # the cards asked about earlier stay; the request is kept with them
+        update["cards"] = {**(state.get("cards") or {}), "request": request}
     if unknown_card is not None:
         update["unknown_card"] = unknown_card or None
     if pending and pending not in updates and updates and set(updates) <= BUDGET_ANSWER_SLOTS:
@@ -804,6 +808,23 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["rent_quotes"] = rent_quotes
         update["turn"] = turn.model_dump()
     return update
+
+
+def _request_flags(u: Understanding, turn: Turn, state: AdvisorState) -> list[str]:
+    """What the user asked beside the workload, kept until the first answer (assistant.slots.REQUEST_FLAGS): it
+    decides which questions can change the headline (Slot.ask_when)."""
+    kept = set(_request(state))
+    if (turn.compare or turn.whatif or u.updates.get("only")) and u.also in (None, "compare_cards"):
+        kept.add("cards")  # "H100 or H200 and how many", "on 4x L40S", "两台A800够不够" (not "is the B200 in stock?")
+    if "rent_buy" in u.intents or u.also == "rent_buy":
+        kept.add("rent_buy")  # "租 L20 还是买两张 4090，哪个划算": how busy the cards are decides it
+    if u.aside:
+        kept.add("aside")  # "tensor vs pipeline parallel for serving ... on 4x L40S, which one and why"
+    return sorted(kept)
+
+
+def _request(state: AdvisorState) -> list[str]:
+    return list((state.get("cards") or {}).get("request") or [])
 
 
 # A turn that only says money (and where it is spent) answers no pending question about the workload.
@@ -1227,7 +1248,7 @@ def _last_answer_given(state: AdvisorState, turn: Turn) -> bool:
     known = state.get("profile") or {}
     return bool(turn.compare and turn.changed and not state.get("results") and known.get("model") and known.get("phase")
                 and next_question(Profile.model_validate(known), state.get("defaulted") or {},
-                                  state.get("asked") or []) is None)
+                                  state.get("asked") or [], request=_request(state)) is None)
 
 
 def _route(state: AdvisorState, turn: Turn) -> Route:
@@ -1236,7 +1257,7 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if turn.has("best_gpu") and known.get("phase") and known.get("model") and not turn.problems:
         # "which gpu is best for that?" once the job is known: the recommendation is the answer
         if has_answer or next_question(Profile.model_validate(known), state.get("defaulted") or {},
-                                       state.get("asked") or []) is None:
+                                       state.get("asked") or [], request=_request(state)) is None:
             return "answer"
         return "ask"
     if turn.has("reset") or turn.has("empty") or turn.problems:
@@ -1267,7 +1288,7 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if has_answer or state.get("oneshot"):
         return "answer"
     profile = Profile.model_validate(state.get("profile") or {})
-    if next_question(profile, state.get("defaulted") or {}, state.get("asked") or []) is None:
+    if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
 
@@ -1334,7 +1355,7 @@ def ask_node(state: AdvisorState) -> dict[str, Any]:
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("question", slot="owned"))]}
     profile = Profile.model_validate(state.get("profile") or {})
     asked = list(state.get("asked") or [])
-    q = next_question(profile, state.get("defaulted") or {}, asked, lang)
+    q = next_question(profile, state.get("defaulted") or {}, asked, lang, _request(state))
     assert q is not None  # route() only comes here when there is a question
     update: dict[str, Any] = {}
     if turn.also:  # "... vllm or tgi?" before the plan is known: answered with the plan (state "deferred")
@@ -1758,7 +1779,7 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
         parts.append(say(lang, "info.invite"))
     elif not has_answer:
         profile = Profile.model_validate(state.get("profile") or {})
-        q = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], lang)
+        q = next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], lang, _request(state))
     update: dict[str, Any] = {}
     if q:
         parts.append(f"{q.text}\n\n{writers.choices_line(q.choices)}")
@@ -1796,8 +1817,11 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                                                   choices=ctx.data["choices"]))]}
     preface = _preface(turn, lang).strip()
     parts = [f"{preface}\n\n{text}" if preface else text]
-    if code in OFFERED and not _still_open(state):  # the question answered whole: what can be sized next, offered
-        parts.append(say(lang, f"{code}.offer"))
+    offered = code in OFFERED or (code in ANSWERED_WHOLE and not state.get("results"))
+    if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
+        own = ctx.data.get(code)
+        if not (isinstance(own, dict) and own.get("example")):  # a worked example ends with its own offer
+            parts.append(say(lang, f"{code}.offer"))
         return {"messages": [AIMessage(content="\n\n".join(parts),
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data))]}
     return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)
@@ -1806,6 +1830,9 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 # Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
 # ends with an offer to size one in full, not with the next slot's question.
 OFFERED = ("weigh", "moe_memory", "capacity", "method_compare")
+# Concept questions answered whole before any plan ("KV cache到底占多少显存？Llama-3.1-70B 128k"): what it is for
+# changes nothing in the answer, so the reply ends with an offer, never with "what will you do with it?".
+ANSWERED_WHOLE = ("kv_cache",)
 
 
 def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) -> list[AnyMessage]:

@@ -92,8 +92,9 @@ class Profile(BaseModel):
         return value
 
 
-def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str], lang: str = "en") -> Question | None:
-    slot = next_slot(profile.model_dump(), defaulted, asked)
+def next_question(profile: Profile, defaulted: dict[str, str], asked: list[str], lang: str = "en",
+                  request: tuple[str, ...] | list[str] = ()) -> Question | None:
+    slot = next_slot(profile.model_dump(), defaulted, asked, request)
     return question(slot, lang) if slot else None
 
 

@@ -136,6 +136,47 @@ def _unpriced_cards(p: Profile) -> bool:
     return bool(allowed) and not any(g.buy_price_usd or try_price(g.id) for g in allowed)
 
 
+# What the user asked beside the workload, kept until the first answer (assistant.engine's request flags):
+# "cards": cards named, compared or limited to ("H100 or H200 and how many", "on 4x L40S");
+# "aside": a concept asked beside the sizing ("tensor vs pipeline parallel for ... on 4x L40S, which one?");
+# "rent_buy": renting against buying asked ("租 L20 还是买两张 4090，哪个划算").
+REQUEST_FLAGS = ("cards", "aside", "rent_buy")
+
+
+def _request(p: Profile) -> set[str]:
+    return set(p.get("request") or ())
+
+
+def _target(p: Profile) -> bool:
+    """A latency or speed target said: the request is which cards, and how many, meet it."""
+    return bool(p.get("ttft_ms") or p.get("e2e_ms") or p.get("min_tokens_per_s"))
+
+
+# When a question's answer can change the headline of this request (the card class and count, or yes or no): only
+# then is it asked; else its default is taken and said among the assumptions. The one place that decides it.
+def ask_utilisation(p: Profile) -> bool:
+    """How busy the cards are weighs renting against buying; it never changes the cards a target needs, a comparison
+    of cards named, or a verdict on them, so it is asked only when renting or buying is open or is the question. An
+    availability target or redundancy is around the clock; one person's own use a few hours a week: said, not asked."""
+    if p.get("uptime") or p.get("redundancy") or p.get("personal"):
+        return False
+    request = _request(p)
+    return "rent_buy" in request or not ("cards" in request or _target(p))
+
+
+def ask_users(p: Profile) -> bool:
+    """The people at once come from the people who use it (tools.traffic) or the range said; how to split a model
+    over the cards said ('TP or PP on 4x L40S?') is answered for a small load, said."""
+    if p.get("population") or p.get("users_range"):
+        return False
+    return not ("aside" in _request(p) and (p.get("only") or p.get("owned")))
+
+
+def ask_method(p: Profile) -> bool:
+    """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked."""
+    return not personal_machine(p)
+
+
 @dataclass(frozen=True)
 class Slot:
     name: str
@@ -144,6 +185,7 @@ class Slot:
     matters: Callable[[Profile], bool] = always
     panel: bool = False  # shown in the "What I know" panel
     by_lang: tuple[tuple[str, Any], ...] = ()  # a default that depends on the conversation's language
+    ask_when: Callable[[Profile], bool] = always  # its answer can change this request's headline (asked slots)
 
     def label(self, lang: str) -> str:
         return say(lang, f"slot.{self.name}.label")
@@ -262,7 +304,7 @@ def _personal_machine(p: Profile) -> bool:
 SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("phase", "experiment", asks=True, panel=True),
     Slot("model", "llama-3.1-8b", asks=True, panel=True),
-    Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True),
+    Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True, ask_when=ask_method),
     Slot("objective", "sft", matters=fine_tunes),
     Slot("rl_algorithm", "grpo", matters=reinforces),
     Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
@@ -284,8 +326,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("population", None, matters=serves_others, panel=True),
     Slot("population_daily", None, matters=serves_others),  # "2k daily users": counted a day, a smaller share at once
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
-    Slot("users", 5, asks=True, matters=serves_others, panel=True),
-    Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True),
+    Slot("users", 5, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
+    Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True, ask_when=ask_utilisation),
     Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
     Slot("redundancy", None, matters=serves),  # "N+1", "两个机房": every card it runs is in the budget check
     Slot("train_tokens", None, matters=trains_on_data),
@@ -345,20 +387,20 @@ def relevant(slot: str, profile: Profile) -> bool:
     return SLOTS[slot].matters(profile) if slot in SLOTS else True
 
 
-def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str]) -> str | None:
-    """The next slot to ask about, or None when it is time to answer."""
+def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str],
+              request: tuple[str, ...] | list[str] = ()) -> str | None:
+    """The next slot to ask about, or None when it is time to answer. `request`: REQUEST_FLAGS the user's
+    question raised; a slot is asked when it matters and its answer can change the headline (Slot.ask_when)."""
     if len(asked) >= MAX_QUESTIONS:
         return None
     # a question asked and left unanswered takes its default for what follows: an unanswered "what will you do
     # with it?" is the stated default (trying it out), never a fine-tuning whose method is then asked
     profile = {**profile, **{name: SLOTS[name].default_for(profile, "en") for name in asked
                              if name in SLOTS and profile.get(name) is None and name not in defaulted}}
+    profile["request"] = tuple(request)
     for name in ASKED:
-        if name == "utilisation" and (profile.get("uptime") or profile.get("redundancy") or profile.get("personal")):
-            continue  # an availability target or redundancy says the cards are up around the clock; one person's own
-            # use a few hours a week: said, not asked
-        if name == "users" and (profile.get("population") or profile.get("users_range")):
-            continue  # the people at once come from the people who use it (tools.traffic), or the range said
-        if profile.get(name) is None and name not in defaulted and name not in asked and SLOTS[name].matters(profile):
+        slot = SLOTS[name]
+        if profile.get(name) is None and name not in defaulted and name not in asked and slot.matters(profile) \
+                and slot.ask_when(profile):
             return name
     return None

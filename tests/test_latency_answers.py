@@ -34,5 +34,5 @@ def test_every_serving_option_has_its_time_per_output_token_at_the_stated_concur
      "每个用户 19 token/s（每 52 ms 一个 token），总计 964 token/s；提示词 4,000 token 时，首 token 延迟 210 ms"),
 ])
 def test_the_answer_says_time_per_token_and_first_token(message, expected):
-    reply = run_conversation([message, "working hours" if message.isascii() else "工作时间"])[-1]
+    reply = run_conversation([message])[-1]  # a target is sized at once: how busy the cards are changes no card
     assert expected in reply.content, reply.content

@@ -73,7 +73,8 @@ def test_two_cards_are_sized_for_the_job_when_there_is_one():
 
 
 def test_two_cards_without_a_job_are_compared_on_their_data_and_noted_for_the_answer():
-    replies = run_conversation(["H100 or A100: which is faster for this?", "serve llama 3.1 70b to 50 users", "working hours"])
+    # the cards named make the job's answer come at once: how busy they are changes no card (assumed, said)
+    replies = run_conversation(["H100 or A100: which is faster for this?", "serve llama 3.1 70b to 50 users"])
     assert "tell me the model and how it will be used" in replies[0].content  # the invitation to size a job
     assert "**Verdict** (running a model, the usual job" in replies[0].content
     assert payload(replies[-1])["kind"] == "answer"

@@ -95,7 +95,7 @@ from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
-from assistant.reading.output_total import read_output_total
+from assistant.reading.output_total import read_input_total, read_output_total
 from assistant.reading.owned import read_owns_them
 from assistant.reading.personal import read_own_box, read_personal, read_system_ram
 from assistant.reading.planned_card import read_planned_card
@@ -313,6 +313,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_saving(m, u)
     read_planned_card(m, u)
     read_output_total(m, u)
+    read_input_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)
     read_framework_choice(m, u)

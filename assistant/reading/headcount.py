@@ -23,8 +23,8 @@ HEADCOUNT_FROM = 5
 def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
     """Whether a count of people is an organisation's size: a staff noun after it, the organisation it belongs to
     after it, an organisation word before it, or (org_wide) the whole organisation said in the message."""
-    if said_at_once(after):
-        return False  # '50 nurses at once': people at once, as said
+    if said_at_once(after) or word_pattern("together_before").search(before):
+        return False  # '50 nurses at once', 'a class of 40 students': people at once, as said
     return bool(org_wide or staff_noun_after(after) or word_pattern("headcount_frame_after").match(after)
                 or word_pattern("headcount_before").search(before))
 

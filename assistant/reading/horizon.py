@@ -12,9 +12,10 @@ MAX_MONTHS = 120  # the rent-or-buy tool's longest horizon
 
 def read_horizon(m: Message) -> int | None:
     """Months the cards are kept, or None: a horizon phrase anywhere ('for 2 years'), or years said bare
-    beside renting or buying ('rent or buy, 2 years', '租还是买，2年'); time already past is history."""
+    beside renting or buying ('rent or buy, 2 years', '租还是买，2年') or at the how-busy question; time already past is history."""
     found = [x for x in word_pattern("horizon").finditer(m.masked) if not _past(m, x.start())]
-    if not found and word_pattern("horizon_context").search(m.masked):
+    if not found and (word_pattern("horizon_context").search(m.masked) or m.pending == "utilisation"):
+        # at the how-busy question (rent or buy weighs on it) years said bare are the time the cards are kept
         bare = word_pattern("horizon_bare") if m.lang == "zh" else word_pattern("horizon_years")
         found = [x for x in bare.finditer(m.masked) if not _past(m, x.start()) and not _taken(m, x.start("n"))]
     for x in found:

@@ -30,3 +30,22 @@ def read_output_total(m: Message, u: Understanding) -> None:
     u.updates["phase"] = "batch"
     if "prompt_tokens" in u.updates and "batch_input_tokens" not in u.updates:
         u.updates["batch_input_tokens"] = u.updates.pop("prompt_tokens")  # '~300 tok prompts': each item's
+
+
+def read_input_total(m: Message, u: Understanding) -> None:
+    """A batch job's tokens said as its total with no count of items ('离线翻译 5000 万 token', 'batch translation of
+    50M tokens'): no single item is a million tokens long, so the amount is the whole job's. The items are that total
+    over the usual input per item, said; never the items asked for when the total already sizes the job."""
+    if (u.updates.get("phase") or m.phase) != "batch" or u.updates.get("batch_items"):
+        return
+    said = [u.updates.get("batch_input_tokens") or 0, u.updates.get("train_tokens") or 0]
+    total = max(said)
+    if total < TOTAL_FROM:
+        return
+    u.updates.pop("train_tokens", None)
+    u.updates.pop("batch_input_tokens", None)
+    per_item = int(SLOTS["batch_input_tokens"].default)
+    u.updates["batch_input_tokens"] = per_item
+    u.updates["batch_items"] = max(1, round(total / per_item))
+    u.notes.append(("note.input_total", {"total": f"{total:,.0f}", "items": f"{u.updates['batch_items']:,}",
+                                         "each": f"{per_item:,}"}))

@@ -206,7 +206,8 @@ def _said_share(m: Message) -> float | None:
         hits.append((q.start, share))
     if not hits and m.pending == "utilisation":
         nums = [q for q in m.qty if not q.role and not q.negated and not _card_price(m, q)
-                and q.extra not in vocab()["duration_hours"]]  # "到3月用户会到500": a date, not a share of the week
+                and q.extra not in vocab()["duration_hours"]  # "到3月用户会到500": a date, not a share of the week
+                and not word_pattern("time_unit_after").match(m.masked[q.end:])]  # "3 year horizon", "用3年": a span
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
