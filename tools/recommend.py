@@ -581,7 +581,10 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
         pairs = [("vllm", precision_id)]
         at_home = owned or w.preference == "buy"
         small = w.users <= (LLAMA_CPP_MAX_USERS if at_home else 2) and not w.spec.batch
-        if gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home))):
+        # a latency target for several people at once wants a batching server: llama.cpp serves them in turn
+        # and splits a model over cards by layers, so its first token and answer times grow with each user
+        timed = w.users >= 2 and (w.e2e_ms is not None or w.ttft_ms is not None)
+        if gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
             pairs.insert(0, ("llama.cpp", gguf))
     # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
