@@ -2392,6 +2392,10 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
     found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w))
+    if not found and (w.ttft_ms is not None or _queue_e2e_ms(w) is not None):
+        # none of the first cards reaches the target: the other cards of the plan may (a 2k prompt ranks the users
+        # plan's cards differently from a 4k one, and the card that meets the target can fall below the first few)
+        found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w), cards=len(rec.options))
     if not found and _queue_e2e_ms(w) is not None:  # the end-to-end target out of reach: the plan says it misses it
         found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
     unreachable = not found and w.ttft_ms is not None
@@ -2422,14 +2426,14 @@ def _rate_formats(w: Workload, o: Option) -> list[str]:
     return formats
 
 
-def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int,
-                ttft_ms: float | None, e2e_ms: float | None = None) -> list[tuple[float, int, str, RateResult]]:
-    """(price per hour, GPUs, card, sizing) of the first RATE_CARDS cards sized for the rate, each in the cheapest
+def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, ttft_ms: float | None,
+                e2e_ms: float | None = None, cards: int = RATE_CARDS) -> list[tuple[float, int, str, RateResult]]:
+    """(price per hour, GPUs, card, sizing) of the first `cards` cards sized for the rate, each in the cheapest
     of its formats (_rate_formats; at the same price the one with more bits)."""
     found: list[tuple[float, int, str, RateResult]] = []
     seen: list[str] = []
     for o in sorted(options, key=lambda o: not o.ok):
-        if o.gpu in seen or len(seen) >= RATE_CARDS or not o.precision or o.owned:
+        if o.gpu in seen or len(seen) >= cards or not o.precision or o.owned:
             continue
         seen.append(o.gpu)
         engine = "sglang" if o.engine == "sglang" else "vllm"
