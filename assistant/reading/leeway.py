@@ -21,6 +21,7 @@ def read_leeway(m: Message, u: Understanding) -> None:
     if _said(m, "quant_ok") and "precision" not in u.updates:
         u.updates["precision"] = "int4"
         u.notes.append(("note.quant_ok", {}))
-    if _said(m, "speed_wish") and "min_tokens_per_s" not in u.updates:
+    if _said(m, "speed_wish") and "min_tokens_per_s" not in u.updates and not word_pattern("speed_asked").search(m.masked):
+        # ('will it be usable speed wise?' asks the speed: the answer says it, no target is set for them)
         u.updates["min_tokens_per_s"] = COMFORTABLE_TOKENS_PER_S
         u.notes.append(("note.speed_wish", {"tps": f"{COMFORTABLE_TOKENS_PER_S:g}"}))
