@@ -19,7 +19,7 @@ from assistant.policy import Profile, relevant
 from assistant.pool_words import pool_headline, pool_lines
 from knowledge import find_gpu, find_precision
 from tools.common import Explained
-from tools.cost import HOURS_PER_MONTH, few_offers
+from tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
 from tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
 from tools.recommend import (
     FOUR_BIT,
@@ -447,6 +447,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if not [o for o in rec.options if o.ok]:
         lines += [say(lang, "answer.closest"), ""]
     lines += markdown_table(t) + [""]
+    lines += _cheaper_row_lines(answer, lang)
     lines += _quote_lines(rec, lang)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
@@ -461,6 +462,28 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
+    """A row cheaper than the pick whose price comes from too few offers: why it does not lead (its price must beat
+    the well-sourced pick by more than the usual spread of prices, tools.cost.offer_spread)."""
+    best = answer.recommend.best
+    if best is None or best.owned or few_offers(best.price_offers):
+        return []
+    key = "job_usd" if best.job_usd is not None else "usd_per_hour"
+    mine = getattr(best, key)
+    if not mine:
+        return []
+    for o in table_options(answer):
+        theirs = getattr(o, key)
+        if o.owned or not o.ok or not theirs or theirs >= mine or not few_offers(o.price_offers):
+            continue
+        n = o.price_offers or 0
+        return [say(lang, "answer.cheaper_few_offers_one" if n == 1 else "answer.cheaper_few_offers",
+                    option=gpu_words(o), price=_price_cell(o, theirs),
+                    pick=_price_cell(best, mine), n=n,
+                    spread=f"{offer_spread().spread * 100:.0f}"), ""]
+    return []
 
 
 def _rent_quoted(w: Any, gpu_id: str) -> bool:
