@@ -168,7 +168,9 @@ def kv_cache(ctx: Any) -> str:
     kv_name = (kv or "bf16").upper()
     ctx.data["kv_cache"] = {"model": model, "context": context, "kv_precision": kv_name.lower(),
                             "per_user_bytes": per_user, "users": users, "total_bytes": per_user * users}
-    lines = [ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
+    explain = bool(ask.get("explain"))
+    lines = ([ctx.say("fup.kv.what")] if explain else []) + [
+        ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
     term = next((t for t in one.terms if t.key == "kv_cache_bytes"), None)
     if term is not None and {"layers", "kv_heads", "head_dim", "kv_bits"} <= set(term.inputs):
         i = term.inputs  # the tool's own formula and inputs: 2 (K and V) x layers x KV heads x head size x bytes
@@ -177,9 +179,12 @@ def kv_cache(ctx: Any) -> str:
                              per_token=f"{one.kv_bytes_per_token / 1024:,.0f}", context=f"{context:,}"))
     if users > 1:
         lines.append(ctx.say("fup.kv.all", users=f"{users:,}", gb=gb(per_user * users)))
-        lines.append(ctx.say("fup.kv.with_weights", weights=gb(one.weights_bytes), precision=one.precision,
-                             total=gb(one.weights_bytes + per_user * users)))
+    # the weights beside it: what a card must hold for this context (one user's, or all of them)
+    lines.append(ctx.say("fup.kv.with_weights", weights=gb(one.weights_bytes), precision=one.precision,
+                         total=gb(one.weights_bytes + per_user * users)))
     lines.append(ctx.say("fup.kv.grows"))
+    if explain:
+        return "\n\n".join([lines[0], _sep(ctx).join(lines[1:]), ctx.say("fup.kv.why_blows")])
     return _sep(ctx).join(lines)
 
 

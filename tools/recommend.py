@@ -2056,6 +2056,8 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     ram = o is not None and (o.ram_ok or (o.ram_ok is None and o.ram_needed_gb <= TYPICAL_SYSTEM_RAM_GB))
     if o is None or not ram or o.decode_tokens_per_s < w.speed_floor:
         return False
+    if w.engine not in (None, "llama.cpp"):
+        return False  # 'with vllm': the plan is on the engine named (RAM offload here is llama.cpp's)
     if rec.best is None or not rec.best.owned:
         return True  # else a card rented: the user's own computer does it
     key = (rec.relaxed or "").partition("=")[0]

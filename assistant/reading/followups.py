@@ -16,7 +16,7 @@ import unicodedata
 from typing import Any
 
 from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
+from assistant.reading.text import vocab, word_pattern
 
 # Intent codes answered by assistant/followups.py, in the order they are tried.
 FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough", "offload")
@@ -97,6 +97,8 @@ def read_followup(m: Message, u: Understanding) -> None:
                 ask["users"] = users
         if "kv_cache" in u.updates:  # "KV cache 用 fp8 的话呢": the KV format it is asked in (bits)
             ask["kv_bits"] = u.updates["kv_cache"]
+        if word_pattern("concept_asked").search(m.masked):  # "KV cache 到底是啥…": what it is, then the figures
+            ask["explain"] = True
     if code == "metric":
         ask = {"choice": _hit(m, _words("metric")["choice"])}  # 'p99 or averages?': the reply opens with 'neither'
     if code == "data_enough":
