@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
+from assistant.plan_follow import kept_example_length
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -579,6 +580,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("batch_output_tokens", None)
         updates["train_tokens"] = float(profile.train_examples * each)
         updates["seq_len"] = int(each)
+    if kept_example_length(u, updates, profile):
+        _drop_note(u, turn, "note.example_tokens", lang)  # '50k samples now': at the length said before
     if u.example_images and updates.get("train_examples"):
         _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))

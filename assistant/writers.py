@@ -995,6 +995,12 @@ def same_hardware(answer: Answer, cards: tuple[int, str], lang: str) -> str:
     o = next((x for x in answer.options if (x.gpus, x.gpu) == cards), None)
     if o is None:
         return ""
+    best = answer.recommend.best
+    if o.ok and best is not None and (best.gpus, best.gpu) != cards:
+        # the cards before still do it, but the plan now heads with others: said so, never "still fits" alone
+        # under another headline (review O3 #16: "Still fits on the same 8 x B200" under "Rent 2 x 4090")
+        return say(lang, "answer.same_fits_moved", option=gpu_words(o), spare=pct(o.headroom_fraction),
+                   best=gpu_words(best))
     if o.ok:
         return say(lang, "answer.same_fits", option=gpu_words(o), spare=pct(o.headroom_fraction))
     why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)
