@@ -668,6 +668,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             pass  # "单卡能跑不" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
         elif where in ("owned", "only"):
             updates[where] = [f"{u.card_count}x {card}"]
+            if where == "only":
+                u.intents.add("fit_check")  # "那换成 4 张呢", "what about 4 of them": that many of the plan's card, yes or no
+                u.ask = {**u.ask, "recount": True}
         elif card:
             u.whatif_gpus = (u.card_count, card)
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
@@ -1528,6 +1531,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     Returns the text and the pinned answer, if any."""
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
+    if kind is None and turn.ask.get("recount"):
+        kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
