@@ -24,7 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
-from assistant.plan_follow import kept_example_length
+from assistant.plan_follow import kept_example_length, one_of_each
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -676,6 +676,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
+        elif u.card_count == 1 and (profile.model or updates.get("model")):
+            # "ok what about on a single card?" before any plan, or with several kinds allowed ('aws vs runpod'):
+            # one card of each kind allowed (else of any), the cheapest that fits first, yes or no
+            updates["only"] = one_of_each(profile.only)
+            u.intents.add("fit_check")
+            u.ask = {**u.ask, "recount": True}
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
         named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
         if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
@@ -740,7 +746,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         profile = profile.model_copy(update={pending: spec.default_for(data, lang)})
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
-    if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()):
+    if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()) \
+            and not (u.ask.get("recount") and profile.population):  # "a single card?" for the 200 people said: them
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")

@@ -25,3 +25,14 @@ def kept_example_length(u: Understanding, updates: dict[str, Any], profile: Prof
     each = round(profile.train_tokens / profile.train_examples)
     updates["train_tokens"] = float(int(updates["train_examples"]) * each)
     return True
+
+
+def one_of_each(allowed: list[str] | None) -> list[str]:
+    """'what about on a single card?' with no one card in the plan: one of each kind of card the plan may use
+    ('aws vs runpod': the cards they rent), else one of every card a cloud on record rents."""
+    kinds = [c.partition("x ")[2].strip() if c[:1].isdigit() else c for c in allowed or []]
+    if not kinds:  # every card some cloud rents (no Mac, no laptop: nobody rents one)
+        from knowledge.clouds import clouds
+
+        kinds = sorted({g for c in clouds().values() for g in c.gpus})
+    return [f"1x {k}" for k in dict.fromkeys(kinds)]
