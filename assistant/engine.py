@@ -24,7 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
-from assistant.plan_follow import kept_example_length, one_of_each
+from assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -706,6 +706,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
+    if "model" not in updates and u.ask.get("distill") and distill_to_size(profile.model, state.get("results")):
+        updates["model"] = distill_to_size(profile.model, state.get("results"))  # "the distill ones": the largest that runs
+        u.intents.add("whatif")
+        ran = updates["model"] != distills_of(profile.model)[0]
+        turn.notes.append(say(lang, "note.distills_ran" if ran else "note.distills_largest",
+                              model=find_model(profile.model).name, chosen=find_model(updates["model"]).name,
+                              names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
     if "model" not in updates:
         earlier = _model_named_before(state, text, profile.model)
         if earlier:

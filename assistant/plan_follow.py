@@ -36,3 +36,25 @@ def one_of_each(allowed: list[str] | None) -> list[str]:
 
         kinds = sorted({g for c in clouds().values() for g in c.gpus})
     return [f"1x {k}" for k in dict.fromkeys(kinds)]
+
+
+def distills_of(model_id: str | None) -> list[str]:
+    """The catalog's distilled models of a model ('deepseek-r1' -> its Qwen and Llama distills), largest first."""
+    from knowledge import models
+
+    if not model_id:
+        return []
+    found = [m for m in models() if m.id.startswith(f"{model_id}-distill-")]
+    return [m.id for m in sorted(found, key=lambda m: (-m.total_params_b, m.id))]
+
+
+def distill_to_size(model_id: str | None, results: dict[str, Any] | None) -> str | None:
+    """Which distill to size for 'the distill ones': the one the plan before already found runs on the user's
+    own card (the largest that fits, tools.recommend), else the largest (the sizing then falls back to a smaller
+    one of the family on the user's card when it does not fit)."""
+    found = distills_of(model_id)
+    if not found:
+        return None
+    relaxed = str(((results or {}).get("recommend") or {}).get("relaxed") or "")
+    ran = relaxed.partition("model=")[2]
+    return ran if ran in found else found[0]

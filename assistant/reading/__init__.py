@@ -327,6 +327,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
+        u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)
     read_framework_why(m, u)
     if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
