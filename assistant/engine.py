@@ -568,7 +568,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")
         items = updates.pop("batch_items")
         updates.pop("batch_output_tokens", None)
-        updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
+        if not each and profile.train_examples and profile.train_tokens:  # "数据改成5万条": at the length said before
+            updates["train_examples"] = int(items)
+            updates["train_tokens"] = float(items * round(profile.train_tokens / profile.train_examples))
+        else:
+            updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
         if each:
             updates["seq_len"] = int(each)
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
@@ -852,12 +856,12 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
         if not isinstance(message, HumanMessage):
             continue
         read = understand(_text(message), None)
-        if read.whatif_gpus:
-            return read.whatif_gpus[1], "whatif"
-        for slot in ("owned", "only"):
+        for slot in ("owned", "only"):  # "serve 70b for 10 users on 2 4090s": the plan's card, held to, first
             kinds = _kinds(read.updates.get(slot))
             if len(kinds) == 1:
                 return kinds.pop(), slot
+        if read.whatif_gpus:
+            return read.whatif_gpus[1], "whatif"
         if len(set(read.compare_gpus)) == 1:
             return read.compare_gpus[0], "whatif"
         if read.compare_gpus or read.updates.get("owned") or read.updates.get("only"):
