@@ -710,12 +710,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
-    if "model" not in updates and u.ask.get("distill") and distill_to_size(profile.model, state.get("results")):
-        updates["model"] = distill_to_size(profile.model, state.get("results"))  # "the distill ones": the largest that runs
+    distill = distill_to_size(profile.model, state.get("results")) if u.ask.get("distill") else None
+    if "model" not in updates and distill and profile.model:
+        updates["model"] = distill  # "the distill ones": the largest that runs on the user's card
         u.intents.add("whatif")
-        ran = updates["model"] != distills_of(profile.model)[0]
+        ran = distill != distills_of(profile.model)[0]
         turn.notes.append(say(lang, "note.distills_ran" if ran else "note.distills_largest",
-                              model=find_model(profile.model).name, chosen=find_model(updates["model"]).name,
+                              model=find_model(profile.model).name, chosen=find_model(distill).name,
                               names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
     if "model" not in updates:
         earlier = _model_named_before(state, text, profile.model)
