@@ -24,6 +24,7 @@ from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
+from assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
@@ -567,7 +568,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")
         items = updates.pop("batch_items")
         updates.pop("batch_output_tokens", None)
-        updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
+        if not each and profile.train_examples and profile.train_tokens:  # "数据改成5万条": at the length said before
+            updates["train_examples"] = int(items)
+            updates["train_tokens"] = float(items * round(profile.train_tokens / profile.train_examples))
+        else:
+            updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
         if each:
             updates["seq_len"] = int(each)
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
@@ -579,6 +584,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("batch_output_tokens", None)
         updates["train_tokens"] = float(profile.train_examples * each)
         updates["seq_len"] = int(each)
+    if kept_example_length(u, updates, profile):
+        _drop_note(u, turn, "note.example_tokens", lang)  # '50k samples now': at the length said before
     if u.example_images and updates.get("train_examples"):
         _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))
@@ -665,11 +672,20 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             pass  # "单卡能跑不" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
         elif where in ("owned", "only"):
             updates[where] = [f"{u.card_count}x {card}"]
+            if where == "only":
+                u.intents.add("fit_check")  # "那换成 4 张呢", "what about 4 of them": that many of the plan's card, yes or no
+                u.ask = {**u.ask, "recount": True}
         elif card:
             u.whatif_gpus = (u.card_count, card)
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
+        elif u.card_count == 1 and (profile.model or updates.get("model")):
+            # "ok what about on a single card?" before any plan, or with several kinds allowed ('aws vs runpod'):
+            # one card of each kind allowed (else of any), the cheapest that fits first, yes or no
+            updates["only"] = one_of_each(profile.only)
+            u.intents.add("fit_check")
+            u.ask = {**u.ask, "recount": True}
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
         named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
         if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
@@ -694,6 +710,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
+    distill = distill_to_size(profile.model, state.get("results")) if u.ask.get("distill") else None
+    if "model" not in updates and distill and profile.model:
+        updates["model"] = distill  # "the distill ones": the largest that runs on the user's card
+        u.intents.add("whatif")
+        ran = distill != distills_of(profile.model)[0]
+        turn.notes.append(say(lang, "note.distills_ran" if ran else "note.distills_largest",
+                              model=find_model(profile.model).name, chosen=find_model(distill).name,
+                              names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
     if "model" not in updates:
         earlier = _model_named_before(state, text, profile.model)
         if earlier:
@@ -734,7 +758,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         profile = profile.model_copy(update={pending: spec.default_for(data, lang)})
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
-    if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()):
+    if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()) \
+            and not (u.ask.get("recount") and profile.population):  # "a single card?" for the 200 people said: them
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
@@ -853,12 +878,12 @@ def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None,
         if not isinstance(message, HumanMessage):
             continue
         read = understand(_text(message), None)
-        if read.whatif_gpus:
-            return read.whatif_gpus[1], "whatif"
-        for slot in ("owned", "only"):
+        for slot in ("owned", "only"):  # "serve 70b for 10 users on 2 4090s": the plan's card, held to, first
             kinds = _kinds(read.updates.get(slot))
             if len(kinds) == 1:
                 return kinds.pop(), slot
+        if read.whatif_gpus:
+            return read.whatif_gpus[1], "whatif"
         if len(set(read.compare_gpus)) == 1:
             return read.compare_gpus[0], "whatif"
         if read.compare_gpus or read.updates.get("owned") or read.updates.get("only"):
@@ -1546,6 +1571,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     Returns the text and the pinned answer, if any."""
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     kind = literal_kind(_text(humans[-1])) if humans else None
+    if kind is None and turn.ask.get("recount"):
+        kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves

@@ -21,7 +21,9 @@ def pinned_option(rec: Recommendation) -> Option | None:
         return None
     if f"{best.gpus}x {best.gpu}" in pins:
         return None
-    return next((o for o in rec.options if f"{o.gpus}x {o.gpu}" in pins and not o.owned), None)
+    matches = [o for o in rec.options if f"{o.gpus}x {o.gpu}" in pins and not o.owned]
+    # several pinned ('a single card?' of any kind): the one that holds the most, so a "no" is no for them all
+    return max(matches, key=lambda o: o.capacity_bytes * o.gpus, default=None)
 
 
 def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,

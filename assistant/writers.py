@@ -137,13 +137,21 @@ def _clouds_of(values: list[str]) -> list[str]:
 def cards_words(values: list[str], lang: str = "en") -> str:
     """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
     a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
+    from assistant.catalog import say as catalog_say
     from assistant.catalog import text
 
     named = _clouds_of(values)
     if named:  # "runpod or vast": the cards those clouds rent, by the clouds' names, not thirty card names
-        from assistant.catalog import say as catalog_say
-
         return catalog_say(lang, "cards.of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
+    single = [v[3:] for v in values if v.startswith("1x ")]
+    if len(values) > 2 and len(single) == len(values):  # "what about on a single card?": one of any of them
+        from knowledge.clouds import clouds
+
+        named = _clouds_of(single)
+        if named:
+            return catalog_say(lang, "cards.one_of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
+        if set(single) == {g for c in clouds().values() for g in c.gpus}:
+            return catalog_say(lang, "cards.one_of_any")
     words = []
     for value in values:
         try:
@@ -1018,6 +1026,12 @@ def same_hardware(answer: Answer, cards: tuple[int, str], lang: str) -> str:
     o = next((x for x in answer.options if (x.gpus, x.gpu) == cards), None)
     if o is None:
         return ""
+    best = answer.recommend.best
+    if o.ok and best is not None and (best.gpus, best.gpu) != cards:
+        # the cards before still do it, but the plan now heads with others: said so, never "still fits" alone
+        # under another headline (review O3 #16: "Still fits on the same 8 x B200" under "Rent 2 x 4090")
+        return say(lang, "answer.same_fits_moved", option=gpu_words(o), spare=pct(o.headroom_fraction),
+                   best=gpu_words(best))
     if o.ok:
         return say(lang, "answer.same_fits", option=gpu_words(o), spare=pct(o.headroom_fraction))
     why = say(lang, "sep").join(localise(lang, r) for r in o.reasons)

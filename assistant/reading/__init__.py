@@ -251,6 +251,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
+    if m.gives_up_model:
+        u.ask["replaces_model"] = True  # "we could also do 8b if the 70b is too expensive": instead, not beside
     own_model_note(m, u)
     u.online_share = next((q.value for q in m.role("online_share")), None)
     u.problems += m.problems
@@ -326,6 +328,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
+        u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)
     read_framework_why(m, u)
     if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:

@@ -362,8 +362,11 @@ def read_fit_check(m: Message, u: Understanding) -> None:
     if any(word_pattern("count_asked").search(m.masked[max(0, s - 12):s]) or word_pattern("count_asked_after").match(m.masked[e:e + 24])
            for s, e, _g, _n in m.gpus):
         return  # "需要几台910B服务器？", "H20要几台": how many is the question, not whether one fits
-    if asked(m, "fit_check"):
+    yes_no = "model" in u.updates and len(cards_named(m)) == 1 and asked(m, "fit_yes_no") \
+        and u.updates.get("phase") in ("serve", "experiment", None)  # a training run asks its method first
+    if asked(m, "fit_check") or yes_no:  # "部署 70B，想用两张 4090，行不行": the model on that card, yes or no
         u.intents.add("fit_check")
+        u.intents.discard("why_not")
         if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
             u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in cards_named(m)]
         u.compare_gpus, u.whatif_gpus = [], None

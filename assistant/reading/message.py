@@ -93,6 +93,7 @@ class Message:
     counted: set[int] = field(default_factory=set)  # starts of the card spans that carry a count ('4x h100')
     engines: list[tuple[int, int, str]] = field(default_factory=list)  # serving engines named (start, end, id)
     weak: set[str] = field(default_factory=set)  # slots read only from weak cues ('use' for serving)
+    gives_up_model: bool = False  # a model named as the one to give up ('8b if the 70b is too expensive')
     per_server: dict[int, int] = field(default_factory=dict)  # card span start -> cards in each machine counted
     card_spec: str | None = None  # memory and bandwidth said with no card named, as a custom: card spec
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)

@@ -67,6 +67,9 @@ def read_model(m: Message) -> str | None:
         candidates.append((q.start, spec))
     if m.unknown and m.unknown[1] and not candidates:
         candidates.append((0, m.unknown[1]))
+    kept = [(pos, c) for pos, c in candidates if not _given_up(m, pos)]
+    if kept and len(kept) < len(candidates):  # "8b if the 70b is too expensive": the 70b is the model now, the 8b the one to size
+        candidates, m.gives_up_model = kept, True
     if not candidates:
         return family_pick(m)
     named = [(pos, c) for pos, c in candidates if not c[0].isdigit()]
@@ -137,3 +140,22 @@ def _family_and_size(m: Message, spec: str) -> str | None:
         return model_id
     m.unknown = (f"{words[0]} {size}", spec)
     return None
+
+
+def _given_up(m: Message, start: int) -> bool:
+    """A model named as the one to give up ('if the 70b is too expensive', '如果 70b 太贵', '70b 太贵的话'): not the
+    model to size when another is said beside it."""
+    end = _end_at(m, start)
+    return bool(word_pattern("model_given_up").match(m.masked[end:end + 40]))
+
+
+def _end_at(m: Message, start: int) -> int:
+    """Where the model name or size that starts at `start` ends in the masked text."""
+    for s, e, _id in m.names:
+        if s == start:
+            return e
+    for q in m.qty:
+        if q.start == start:
+            return q.end
+    return start
+
