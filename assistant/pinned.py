@@ -20,7 +20,8 @@ def pinned_option(rec: Recommendation) -> Option | None:
     if best is None or not pins or rec.owned_options or rec.pool is not None:
         return None
     if f"{best.gpus}x {best.gpu}" in pins:
-        return None
+        return best if not best.owned and best.ok and rec.workload.spec.serves and not rec.workload.spec.trains \
+            else None  # 'one card enough?' when the plan is one card: still a yes first
     matches = [o for o in rec.options if f"{o.gpus}x {o.gpu}" in pins and not o.owned]
     # several pinned ('a single card?' of any kind): the one that holds the most, so a "no" is no for them all
     return max(matches, key=lambda o: o.capacity_bytes * o.gpus, default=None)
@@ -57,6 +58,11 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
     if c.users == 0 or c.at_limit is None:
         return say(lang, "pinned.no", option=which, model=rec.model_name, plan=f"{best.gpus} × {best.gpu_name}"), data
     at = c.at_limit
+    if option is best and c.users >= w.users:  # the plan is on the count asked: yes, and it holds them all
+        return say(lang, "pinned.yes_plan", option=which, model=rec.model_name, held=f"{c.users:,}",
+                   precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}"), data
+    if option is best:
+        return None
     return say(lang, "pinned.yes", option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
                plan=f"{best.gpus} × {best.gpu_name}"), data

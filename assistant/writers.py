@@ -277,7 +277,12 @@ def table_options(answer: Answer) -> list[Option]:
     named = set(answer.choice) if len(answer.choice) >= 2 else set()
     if named and rec.best is not None and rec.best.gpu in named:
         # 'H100 or H200 and how many': the rows are the options named (other cards: one 'also consider' line)
-        return [o for o in shown if o.owned or o.gpu in named]
+        # a named card whose compared count falls short shows its fewest that fit, when the plan found one
+        # ('h100 vs h200 vs b200 … minimum number of each': 16 × H100 over two servers, not 8 that do not fit)
+        fewest = {}
+        for o in sorted((o for o in rec.options if o.ok and not o.owned and o.gpu in named), key=lambda o: o.gpus):
+            fewest.setdefault(o.gpu, o)
+        return [fewest.get(o.gpu, o) if not o.ok and not o.owned else o for o in shown if o.owned or o.gpu in named]
     seen = {(o.gpu, o.gpus) for o in shown}
     classes = {o.gpu for o in chosen}
     room = FITTING_ROWS - len(chosen) - (faster is not None)
@@ -1874,6 +1879,15 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
+    if kind == "fits" and option is None and rec.options and rec.pool is None:
+        # nothing meets every requirement on the cards asked ('一张卡够吗？' for 200 people): no, first; the closest
+        # rows follow (a card that holds the model but misses the target says so)
+        near = rec.options[0]
+        used = near.train_per_gpu_bytes if rec.workload.spec.trains else near.serve_per_gpu_bytes
+        held = near.trains if rec.workload.spec.trains else near.serves
+        if used is not None:
+            return say(lang, "literal.fits_not_target" if held else "literal.fits_no_closest", option=gpu_words(near, lang),
+                       used=gb(used), capacity=gb(near.capacity_bytes))
     if kind != "fits" or option is None or rec.pool is not None or len(rec.owned_options) > 1:
         return None  # several kinds of your own cards: the pool's own line answers it
     training = rec.workload.spec.trains
