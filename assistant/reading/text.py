@@ -205,10 +205,20 @@ def _digits(value: float) -> str:
 
 
 def _rewrite(text: str, key: str) -> str:
-    """Apply a vocabulary list of [pattern, replacement] rows in order."""
+    """Apply a vocabulary list of [pattern, replacement] rows in order. A row read from a digit never
+    starts inside a name: the digits glued to letters ('bf16', 'int4', 'w8a8', 'q4_k_m') are a
+    precision or a product, not a count ('bf16 对吧' is 'bf16, right?', not 16 preference pairs)."""
     for pattern, replacement in pattern_rows(key):
-        text = pattern.sub(replacement, text)
+        text = pattern.sub(lambda m, r=replacement: _glued(m, r), text)
     return text
+
+
+def _glued(m: re.Match[str], replacement: str) -> str:
+    """The row's replacement, or the match unchanged where its digits continue a name."""
+    s, text = m.start(), m.string
+    if s and m.group()[:1].isdigit() and (text[s - 1].isascii() and (text[s - 1].isalpha() or text[s - 1] == "_")):
+        return m.group()
+    return m.expand(replacement)
 
 
 def alternation(words) -> str:
