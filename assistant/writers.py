@@ -413,6 +413,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     elif rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
+        if key in ("adamw-8bit", "pure-bf16", "pure-bf16-adamw-8bit"):  # a full fine-tune kept: ZeRO-3 offload is the other way
+            lines += [say(lang, "answer.zero_offload_owned", option=gpu_words(best, lang)), ""]
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     if rec.ruled_out:
@@ -1738,7 +1740,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
             label = localise(lang, t.label)
             label = formula_words(lang, label) if label == t.label else label
             lines.append(f"- **{label}** = {_term_value(t.value, t.unit)}{say(lang, 'colon')}{formula_words(lang, t.formula)}")
-            if t.inputs:
+            if t.inputs and say(lang, "math.inputs"):  # the tools' input names are code: a language without them drops the line
                 lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
             lines.append(f"- _{say(lang, 'math.assumed')}_ {localise(lang, a)}")
@@ -1854,5 +1856,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
                    low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram
+    if fits and option.owned and rec.relaxed and not rec.instead_model:  # yes, with the change the answer names below
+        return say(lang, "literal.fits_yes_changed", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes))
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))
