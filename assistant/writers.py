@@ -1573,6 +1573,11 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
             if w.method == "full" and params:  # every parameter's weight, gradient and optimizer moments
                 state_bytes = sum((float(terms[k].value) for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes") if k in terms), 0.0)
                 lines.append(say(lang, "why.training_full", params=f"{params / 1e9:,.1f}", bytes=f"{state_bytes / params:.0f}"))
+                pure = next((f for f in getattr(run, "findings", None) or best.findings if f.code == "full_ft_pure_bf16"), None)
+                if pure is not None:  # the plan fits in pure BF16: the usual mixed precision's figure beside it
+                    lines.append(say(lang, "why.training_mixed", per_param=pure.values["mixed_per_param"],
+                                     mixed=gb(float(pure.values["mixed_bytes"])), cap=gb(run.capacity_bytes),
+                                     weights=gb(training["weights_bytes"])))
     run = rec.training_run or best
     if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours

@@ -90,6 +90,7 @@ from assistant.reading.machine import read_this_machine
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
+from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.method_why import read_method_why
 from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice
@@ -327,7 +328,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_followup(m, u)
     read_precision_compare(m, u)
     read_framework_why(m, u)
-    if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
+    read_memory_doubt(m, u)
+    if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
