@@ -82,7 +82,9 @@ _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
 
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
 # Digits, then spaces, then a Chinese unit of ten thousand, a thousand or a hundred million ('500 万').
-_ZH_SPACED_UNIT = re.compile(r"(?<=\d)[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
+# (not digits that end a name: 'a800 万一不够' is the A800, then 'in case')
+_ZH_SPACED_UNIT = re.compile(r"(?<=\d)(?<![a-z_]\d)(?<![a-z_]\d\d)(?<![a-z_]\d{3})(?<![a-z_]\d{4})"
+                             r"[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
 MAX_DIGITS = 15
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
