@@ -1745,7 +1745,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
             label = localise(lang, t.label)
             label = formula_words(lang, label) if label == t.label else label
             lines.append(f"- **{label}** = {_term_value(t.value, t.unit)}{say(lang, 'colon')}{formula_words(lang, t.formula)}")
-            if t.inputs and say(lang, "math.inputs"):  # the tools' input names are code: a language without them drops the line
+            if t.inputs and lang == "en":  # the tools' input names are English code names: a Chinese reply drops them
                 lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
             lines.append(f"- _{say(lang, 'math.assumed')}_ {localise(lang, a)}")
