@@ -392,6 +392,14 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
+def _zero_offload_lines(key: str, best: Option, lang: str) -> list[str]:
+    """A full fine-tune kept on your card by a precision or optimizer change: ZeRO-3 with the optimizer states in
+    CPU memory is the other way (AdamW and mixed precision as usual, slower steps)."""
+    if key not in ("adamw-8bit", "pure-bf16", "pure-bf16-adamw-8bit"):
+        return []
+    return [say(lang, "answer.zero_offload_owned", option=gpu_words(best, lang)), ""]
+
+
 def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
                  notes: list[str] | None = None, said: list[str] | None = None,
                  own_prices: bool = False) -> tuple[str, dict[str, Any]]:
@@ -413,8 +421,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     elif rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
-        if key in ("adamw-8bit", "pure-bf16", "pure-bf16-adamw-8bit"):  # a full fine-tune kept: ZeRO-3 offload is the other way
-            lines += [say(lang, "answer.zero_offload_owned", option=gpu_words(best, lang)), ""]
+        lines += _zero_offload_lines(key, best, lang)
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     if rec.ruled_out:

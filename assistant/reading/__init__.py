@@ -87,10 +87,10 @@ from assistant.reading.job import (
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.leeway import read_leeway
 from assistant.reading.machine import read_this_machine
+from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
-from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.method_why import read_method_why
 from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice

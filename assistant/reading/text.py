@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -211,7 +211,7 @@ def _rewrite(text: str, key: str) -> str:
     starts inside a name: the digits glued to letters ('bf16', 'int4', 'w8a8', 'q4_k_m') are a
     precision or a product, not a count ('bf16 对吧' is 'bf16, right?', not 16 preference pairs)."""
     for pattern, replacement in pattern_rows(key):
-        text = pattern.sub(lambda m, r=replacement: _glued(m, r), text)
+        text = pattern.sub(partial(_glued, replacement=replacement), text)
     return text
 
 
