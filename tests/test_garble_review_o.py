@@ -108,6 +108,8 @@ def test_two_choose_one_quotes_nothing() -> None:
     ("打算用一张H100部署 gpt-oss-120b", "1x h100-sxm"),
     ("我们打算用一张 H100 给团队部署 gpt-oss-120b", "1x h100-sxm"),
     ("考虑两张A100部署 Llama 3 70B", "2x a100-80gb-sxm"),
+    ("my preference is the H100 for serving llama 3 70b", "h100-sxm"),
+    ("our pick is 2 A100s to serve qwen2.5-72b", "2x a100-80gb-sxm"),
     ("我们在考虑 2 张 A100 部署 Llama 3 70B", "2x a100-80gb-sxm"),
 ])
 def test_candidate_card_not_owned(msg: str, card: str) -> None:
