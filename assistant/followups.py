@@ -283,9 +283,11 @@ def card_support(ctx: Any) -> str:
                              else ctx.say(f"fup.support.{kind}_no", gpu=gpu.name))
                 data.append({"gpu": gpu.id, "format": kind, "native": native, field: figure})
                 loads = []
-            else:  # bf16 / fp16: the card's 16-bit tensor throughput
-                lines.append(ctx.say("fup.support.bf16", gpu=gpu.name, tflops=f"{gpu.bf16_tflops:,.0f}"))
-                data.append({"gpu": gpu.id, "format": kind, "native": True, "bf16_tflops": gpu.bf16_tflops})
+            else:  # bf16 / fp16: the card's 16-bit tensor throughput; a card without BF16 trains in FP16 AMP
+                native = gpu.native_bf16 or "bf16" not in kind
+                lines.append(ctx.say("fup.support.bf16" if native else "fup.support.bf16_no", gpu=gpu.name,
+                                     tflops=f"{gpu.bf16_tflops:,.0f}"))
+                data.append({"gpu": gpu.id, "format": kind, "native": native, "bf16_tflops": gpu.bf16_tflops})
                 loads = []
             if loads and gpu is cards[-1]:
                 names = [next((e.name for e in engines() if e.id == x), x) for x in loads]

@@ -405,6 +405,14 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
+def _zero_offload_lines(key: str, best: Option, lang: str) -> list[str]:
+    """A full fine-tune kept on your card by a precision or optimizer change: ZeRO-3 with the optimizer states in
+    CPU memory is the other way (AdamW and mixed precision as usual, slower steps)."""
+    if key not in ("adamw-8bit", "pure-bf16", "pure-bf16-adamw-8bit"):
+        return []
+    return [say(lang, "answer.zero_offload_owned", option=gpu_words(best, lang)), ""]
+
+
 def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], changed: list[str], lang: str,
                  notes: list[str] | None = None, said: list[str] | None = None,
                  own_prices: bool = False) -> tuple[str, dict[str, Any]]:
@@ -426,6 +434,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     elif rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
+        lines += _zero_offload_lines(key, best, lang)
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     if rec.ruled_out:
@@ -1613,6 +1622,11 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
             if w.method == "full" and params:  # every parameter's weight, gradient and optimizer moments
                 state_bytes = sum((float(terms[k].value) for k in ("weights_bytes", "gradient_bytes", "optimizer_bytes") if k in terms), 0.0)
                 lines.append(say(lang, "why.training_full", params=f"{params / 1e9:,.1f}", bytes=f"{state_bytes / params:.0f}"))
+                pure = next((f for f in getattr(run, "findings", None) or best.findings if f.code == "full_ft_pure_bf16"), None)
+                if pure is not None:  # the plan fits in pure BF16: the usual mixed precision's figure beside it
+                    lines.append(say(lang, "why.training_mixed", per_param=pure.values["mixed_per_param"],
+                                     mixed=gb(float(pure.values["mixed_bytes"])), cap=gb(run.capacity_bytes),
+                                     weights=gb(training["weights_bytes"])))
     run = rec.training_run or best
     if run.job_hours is not None and (not w.spec.serves or rec.training_run is not None):
         deadline = w.deadline_hours
@@ -1780,7 +1794,7 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
             label = localise(lang, t.label)
             label = formula_words(lang, label) if label == t.label else label
             lines.append(f"- **{label}** = {_term_value(t.value, t.unit)}{say(lang, 'colon')}{formula_words(lang, t.formula)}")
-            if t.inputs:
+            if t.inputs and lang == "en":  # the tools' input names are English code names: a Chinese reply drops them
                 lines.append(f"  - {say(lang, 'math.inputs')}" + ", ".join(f"{k} = {_plain(v)}" for k, v in t.inputs.items()))
         for a in result.assumptions:
             lines.append(f"- _{say(lang, 'math.assumed')}_ {localise(lang, a)}")
@@ -1905,5 +1919,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
                    low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram
+    if fits and option.owned and rec.relaxed and not rec.instead_model:  # yes, with the change the answer names below
+        return say(lang, "literal.fits_yes_changed", option=gpu_words(option, lang), used=gb(used),
+                   capacity=gb(option.capacity_bytes))
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))

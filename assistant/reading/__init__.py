@@ -87,6 +87,7 @@ from assistant.reading.job import (
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.leeway import read_leeway
 from assistant.reading.machine import read_this_machine
+from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
@@ -332,7 +333,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)
     read_framework_why(m, u)
-    if whole and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
+    read_memory_doubt(m, u)
+    if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone

@@ -111,6 +111,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
+    if _candidate(m, s):
+        return False  # 'thinking one H100', '打算用一张H100': a card weighed for the plan, not had
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
@@ -233,6 +235,11 @@ def _note_once(m: Message, note: tuple[str, dict[str, str]]) -> None:
         m.notes.append(note)
 
 
+def _candidate(m: Message, s: int) -> bool:
+    """'thinking one H100', 'considering 2 A100s', 'planning on an L40S', '考虑两张A100': the card weighed for the plan."""
+    return bool(word_pattern("card_candidate_before").search(m.masked[max(0, s - 48):s]))
+
+
 def _use_is_a_plan(m: Message, s: int) -> bool:
     """'我们用910B全参微调Qwen2.5-7B，要几张', 'we use 910B ..., how many do we need': the card planned, not had."""
     return bool(word_pattern("owned_by_use").search(m.masked[max(0, s - 40):s])
@@ -246,7 +253,7 @@ def read_only(m: Message) -> list[str] | None:
     owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
                                              and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
                                              and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s])
-                                             and not _use_is_a_plan(m, s))
+                                             and not _use_is_a_plan(m, s) and not _candidate(m, s))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)
@@ -256,7 +263,8 @@ def read_only(m: Message) -> list[str] | None:
             continue
         if negated(m.masked, s) or gpu_id in owned or _alternative(m, s, e) or _overflow(m, s, e):
             continue  # ... or 'also rent 8 h100s if needed': a card allowed beside yours, not the only one
-        only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48])
+        only = word_pattern("only_before").search(m.masked[max(0, s - 64):s]) or word_pattern("only_after").match(m.masked[e:e + 48]) \
+            or _candidate(m, s)
         mine = gpu_id.startswith("apple-") or gpu_id in vocab()["owned_by_default"] or _laptop(gpu_id)  # a Mac or laptop named is owned
         if only or (_chosen(m, s, e) and not mine and not count_asked(m, s, e)):
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,9 @@ _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
 
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
 # Digits, then spaces, then a Chinese unit of ten thousand, a thousand or a hundred million ('500 万').
-_ZH_SPACED_UNIT = re.compile(r"(?<=\d)[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
+# (not digits that end a name: 'a800 万一不够' is the A800, then 'in case')
+_ZH_SPACED_UNIT = re.compile(r"(?<=\d)(?<![a-z_]\d)(?<![a-z_]\d\d)(?<![a-z_]\d{3})(?<![a-z_]\d{4})"
+                             r"[ \t]+(?=[百千万亿](?![\u3400-\u9fff]?[ \t]*\d))")
 MAX_DIGITS = 15
 _LONG_DIGITS = re.compile(rf"\d{{{MAX_DIGITS + 1},}}")
 _PUNCT = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "–": "-", "—": "-", "×": "x", "～": "~",
@@ -205,10 +207,20 @@ def _digits(value: float) -> str:
 
 
 def _rewrite(text: str, key: str) -> str:
-    """Apply a vocabulary list of [pattern, replacement] rows in order."""
+    """Apply a vocabulary list of [pattern, replacement] rows in order. A row read from a digit never
+    starts inside a name: the digits glued to letters ('bf16', 'int4', 'w8a8', 'q4_k_m') are a
+    precision or a product, not a count ('bf16 对吧' is 'bf16, right?', not 16 preference pairs)."""
     for pattern, replacement in pattern_rows(key):
-        text = pattern.sub(replacement, text)
+        text = pattern.sub(partial(_glued, replacement=replacement), text)
     return text
+
+
+def _glued(m: re.Match[str], replacement: str) -> str:
+    """The row's replacement, or the match unchanged where its digits continue a name."""
+    s, text = m.start(), m.string
+    if s and m.group()[:1].isdigit() and (text[s - 1].isascii() and (text[s - 1].isalpha() or text[s - 1] == "_")):
+        return m.group()
+    return m.expand(replacement)
 
 
 def alternation(words) -> str:
