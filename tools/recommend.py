@@ -2462,7 +2462,9 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     if lever is None or (rec.best is not None and rec.best.owned):
         return None
     key, _, value = lever.change.partition("=")
-    base_only = w.method == "lora" and key in BASE_LEVERS  # the same adapters trained, on a 4-bit frozen base
+    # the same adapters trained, on a 4-bit frozen base; or the QLoRA asked with Unsloth's kernels (no framework
+    # named): the job as asked, done the way that fits the card you own (review O3 #8)
+    base_only = key in BASE_LEVERS and (w.method == "lora" or (w.method == "qlora" and key == "qlora-unsloth"))
     if key not in FREE_LEVERS and not base_only and LEVER_SLOTS.get(key) not in w.flexible:
         return None
     if base_only:
