@@ -1185,8 +1185,9 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
     if fits:
         lines.append(say(lang, "one_card.with", changes=say(lang, "sep").join(
             f"{localise(lang, r.change)} ({gb(r.per_gpu_bytes)} GB)" for r in fits)))
-    else:
-        lines.append(say(lang, "one_card.none"))
+    elif one.remedies:  # the savings tried: only those the card's software runs (no QLoRA on an Ascend card)
+        lines.append(say(lang, "one_card.none", tried=say(lang, "sep").join(
+            localise(lang, r.change) for r in one.remedies)))
     return lines + [""]
 
 

@@ -90,7 +90,7 @@ from tools.rl import RlInput, RlResult, rl_run
 from tools.rl import training_setup as rl_training_setup
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
-from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
+from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, runs_on, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
@@ -1768,9 +1768,11 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if w.spec.trains and w.method == "qlora" and w.qlora_base == 8:
         tries.append(("qlora_base=4", {"qlora_base": 4}))  # the usual NF4 base: half the base's memory
     if w.spec.trains and not w.spec.pretrains:
+        stacks = {_owned_card(text)[0].stack for text in w.owned}
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
-                  (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
-        if w.framework is None and all(_owned_card(text)[0].stack == "cuda" for text in w.owned):
+                  (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))
+                  and all(runs_on(st, m, w.framework) for st in stacks)]
+        if w.framework is None and all(runs_on(st, "qlora", "unsloth") for st in stacks):
             # Unsloth's kernels, chunked loss and offloaded activations fit QLoRA where HF Trainer's does not
             tries.append(("qlora-unsloth", {"method": "qlora", "framework": "unsloth"}))
     if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
