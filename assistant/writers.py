@@ -1855,5 +1855,10 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.fits_offload", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), flags=off.flags, tps=tps(off.decode_tokens_per_s),
                    low=tps(off.decode_tokens_per_s_range[0]), high=tps(off.decode_tokens_per_s_range[1])) + ram
+    if not fits and option.owned and best is not None and best.owned_gpus and best.precision:
+        # more of the user's own card does it: how many in all, first (review O3 #18: 'is 8 H100 enough')
+        return say(lang, "literal.fits_no_extend", total=f"{best.gpus:,}", gpu=best.gpu_name,
+                   precision=best.precision, added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}",
+                   option=gpu_words(option, lang), used=gb(used), capacity=gb(option.capacity_bytes))
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))

@@ -1414,6 +1414,10 @@ def _not_yours_again(w: Workload, options: list[Option]) -> list[Option]:
 # again as you own (one more server beside two, two more cards beside two). Beyond that it is a new cluster,
 # and the other card classes compete on what they cost.
 EXTEND_AT_MOST = 1.0
+# A service already running on data-centre cards grows on the same card: one stack, one fleet, the engine and
+# layout it already runs (review O3 #18: 8 x H100 in production were told to buy 16 MI300X). Up to this many
+# times as many again; the other card classes stay in the table as alternatives.
+EXTEND_FLEET_AT_MOST = 8.0
 
 
 def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | None:
@@ -1431,10 +1435,11 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
         return None  # no target was stated: nothing to meet with more cards
     per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
+    most = EXTEND_FLEET_AT_MOST if service and gpu.segment == "datacenter" else EXTEND_AT_MOST
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
     for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever
-        for added in range(step, int(count * EXTEND_AT_MOST) + 1, step):
+        for added in range(step, int(count * most) + 1, step):
             if added not in found:
                 found[added] = _added(w, gpu, count, added)
             o = found[added]
@@ -2155,6 +2160,9 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
+    if rec.owned_share is not None and rec.owned_users:
+        users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
+        # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
