@@ -56,7 +56,7 @@ def read_compare_job(m: Message, u: Understanding) -> None:
         u.ask = {**u.ask, **extra}
     if buying_choice(m):  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned
         u.updates.pop("owned", None)
-        if job == "local" and "preference" not in u.updates:
+        if job == "local" and u.updates.get("preference", "buy") == "buy":
             # a card for one's own machine ('4090 和 5090 选哪个，本地跑大模型'): a purchase, weighed on what each card
             # runs, never a rental at a guessed use ('偶尔' is no percentage; review O2 C15)
             u.updates["preference"] = "buy"
