@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from conversation import run_conversation
 
 from assistant.reading import understand
-from conversation import run_conversation
 from tools.fit import FitInput, fit
 from tools.recommend import Workload, recommend
 from tools.training import runs_on
