@@ -111,15 +111,18 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
 
 
-def _bought_for_home(w: Any, choice: list[str]) -> str | None:
-    """Two consumer cards weighed to buy for one's own machine ('4090 和 5090 选哪个，本地跑大模型+偶尔微调 7B'): the one
-    the comparison's verdict picks for running models there (assistant.verdict.card_verdict, job 'local': memory
-    first), so the headline and the verdict agree (review O2 C15); None when the figures do not decide."""
+def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | None:
+    """Two consumer cards weighed to buy for one's own machine ('4090 和 5090 选哪个，本地跑大模型+偶尔微调 7B'), one of
+    each, both doing the job sized: the one the comparison's verdict picks for running models there
+    (assistant.verdict.card_verdict, job 'local': memory first), so the headline and the verdict agree (review O2
+    C15); None when they differ in count or in doing the job (the sized verdict decides), or the figures do not."""
     from assistant.verdict import FIGURES, card_verdict
     from knowledge import find_gpu
 
+    named = [o for o in rows if o.gpu in choice]
     cards = [find_gpu(g) for g in choice]
-    if w.preference != "buy" or len(cards) != 2 or any(c.segment != "consumer" for c in cards):
+    if w.preference != "buy" or len(cards) != 2 or any(c.segment != "consumer" for c in cards) \
+            or len(named) != 2 or not all(o.ok and o.gpus == 1 for o in named):
         return None
     pick = card_verdict([{"id": c.id, **{k: getattr(c, k) for k in FIGURES.values()}} for c in cards], "local")["pick"]
     return str(pick) if pick else None
@@ -173,8 +176,6 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
     choice = list(compare) if len(compare) >= 2 else [] if compare or whatif else list(previous.get("choice") or [])
     cheaper = _cheaper_of(w, choice, recorder)  # a later turn weighs the same two again, on the job as it is now
-    if cheaper is not None and for_home:
-        cheaper = _bought_for_home(w, choice) or cheaper  # bought to keep: what each runs at home, not a run's price
     if cheaper is None:
         choice = []
     asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
@@ -214,8 +215,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     extra += _compared(compare, option, best, copies, rated, counts)
-    cheap = (_bought_for_home(w, choice) if for_home and len(choice) >= 2 else None) or \
-        _named_pick(w, extra, choice, recorder)
+    cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
     if cheap is not None and best is not None and cheap != best.gpu:
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
         asked = cheap

@@ -305,7 +305,8 @@ def compare_cards(ctx: Context) -> str:
         lines += job
         sized = verdict.sized_verdict(ctx)
         options = ctx.data.get("options") or []
-        if verdict.local_purchase(ctx) and len(facts) >= 2 and len(options) >= 2 and all(o.get("ok") for o in options):
+        if verdict.local_purchase(ctx) and len(facts) >= 2 and len(options) >= 2 \
+                and all(o.get("ok") and o.get("gpus") == 1 for o in options):
             # cards bought for one's own machine that both do the job sized ('4090 和 5090 选哪个，本地跑大模型+偶尔
             # 微调 7B'): the models each runs at home decide, not a rented run's price (review O2 C15)
             held, differ = verdict.fit_lines(ctx, facts[:2], "local")
