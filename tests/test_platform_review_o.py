@@ -190,3 +190,25 @@ def test_the_gap_headline_counts_add_up_to_the_requests_in_flight(text):
     mine, rest = (int(x.replace(",", "")) for x in m.groups())
     held = int(re.search(r"([\d,]+) at the 99th percentile", reply).group(1).replace(",", ""))
     assert mine + rest == held
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("用一张昇腾 910B 做 Qwen2.5 7B 的 QLoRA 微调，1 万条数据", "16 位基座的 LoRA"),
+    ("QLoRA fine-tune qwen2.5 7b on one ascend 910B, 10k examples", "plan LoRA with a 16-bit base"),
+])
+def test_qlora_asked_on_ascend_is_said_not_to_run_there(text, said):
+    assert said in run_conversation([text])[-1].content
+
+
+@pytest.mark.parametrize("gpu", ["a100-80gb-sxm", "rtx-4090", "mi300x"])
+def test_qlora_on_a_stack_that_runs_it_has_no_such_finding(gpu):
+    rec = recommend(Workload(phase="fine-tune", model="qwen2.5-7b", method="qlora", train_tokens=10e6,
+                             candidates=[f"1x {gpu}"]))
+    codes = {f.code for o in rec.options for f in o.findings}
+    assert "qlora_not_on_stack" not in codes and rec.best is not None
+
+
+def test_qlora_on_ascend_has_the_finding():
+    rec = recommend(Workload(phase="fine-tune", model="qwen2.5-7b", method="qlora", train_tokens=10e6,
+                             candidates=["1x ascend-910b"]))
+    assert any(f.code == "qlora_not_on_stack" for f in rec.best.findings)

@@ -362,7 +362,8 @@ class LayoutTry(BaseModel):
 
 FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
                       "full_ft_pure_bf16",
-                      "fp16_amp", "training_across_servers", "slow_network_training"]
+                      "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
+                      "framework_not_on_stack"]
 
 
 class Finding(BaseModel):
@@ -867,6 +868,18 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
                              precision="bf16" if find_gpu(gpu).native_bf16 else "fp16", **across)
 
 
+def _stack_findings(gpu: Gpu, method: str, framework: str | None) -> list[Finding]:
+    """A framework or QLoRA asked on a card whose software stack does not run it ('Unsloth on a 910B', 'QLoRA on an
+    Ascend 910B': bitsandbytes' 4-bit base has no kernels there; knowledge: frameworks.yaml stacks, nf4
+    training_stacks): sized as asked, and said (review O3 #11)."""
+    if not runs_on(gpu.stack, None, framework):
+        return [Finding(code="framework_not_on_stack", values={"gpu": gpu.name,
+                                                               "framework": find_framework(framework).name})]
+    if method == "qlora" and not runs_on(gpu.stack, "qlora", framework):
+        return [Finding(code="qlora_not_on_stack", values={"gpu": gpu.name})]
+    return []
+
+
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
            headrooms: list[float]) -> None:
     """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
@@ -906,6 +919,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         opt.findings.append(Finding(code=code, values={
             "mixed_per_param": f"{mixed.state_bytes_per_param:g}", "bf16_per_param": f"{pure.state_bytes_per_param:g}",
             "mixed_bytes": mixed.per_gpu_total_bytes, "bf16_bytes": pure.per_gpu_total_bytes}))
+    opt.findings += _stack_findings(gpu, method, setup.framework)
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
