@@ -111,6 +111,23 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
 
 
+def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | None:
+    """Two consumer cards weighed to buy for one's own machine ('4090 和 5090 选哪个，本地跑大模型+偶尔微调 7B'), one of
+    each, both doing the job sized: the one the comparison's verdict picks for running models there
+    (assistant.verdict.card_verdict, job 'local': memory first), so the headline and the verdict agree (review O2
+    C15); None when they differ in count or in doing the job (the sized verdict decides), or the figures do not."""
+    from assistant.verdict import FIGURES, card_verdict
+    from knowledge import find_gpu
+
+    named = [o for o in rows if o.gpu in choice]
+    cards = [find_gpu(g) for g in choice]
+    if w.preference != "buy" or len(cards) != 2 or any(c.segment != "consumer" for c in cards) \
+            or len(named) != 2 or not all(o.ok and o.gpus == 1 for o in named):
+        return None
+    pick = card_verdict([{"id": c.id, **{k: getattr(c, k) for k in FIGURES.values()}} for c in cards], "local")["pick"]
+    return str(pick) if pick else None
+
+
 def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None:
     """An option's cost per million tokens generated at its load (tools.cost: its rent per hour over the tokens it
     generates in an hour); None without a price or a speed. The one figure a serving comparison is weighed on
@@ -140,10 +157,11 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
-            counts: dict[str, int] | None = None) -> Answer:
+            counts: dict[str, int] | None = None, for_home: bool = False) -> Answer:
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
-    the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count."""
+    the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count.
+    `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
     from knowledge import find_gpu
     from tools.recommend import RentQuote, rate_option, short_of_rate
 
@@ -197,7 +215,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     extra += _compared(compare, option, best, copies, rated, counts)
-    cheap = _named_pick(w, extra, choice, recorder)
+    cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
     if cheap is not None and best is not None and cheap != best.gpu:
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
         asked = cheap

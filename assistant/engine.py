@@ -1417,7 +1417,9 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     try:
         answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
-                                counts=dict(turn.counts) if turn.compare else None)
+                                counts=dict(turn.counts) if turn.compare else None,
+                                for_home=any((t.get("ask") or {}).get("job") == "local"
+                                             for t in [turn.model_dump(), *_deferred(state)]))
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],

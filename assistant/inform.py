@@ -304,6 +304,15 @@ def compare_cards(ctx: Context) -> str:
     if job:
         lines += job
         sized = verdict.sized_verdict(ctx)
+        options = ctx.data.get("options") or []
+        if verdict.local_purchase(ctx) and len(facts) >= 2 and len(options) >= 2 \
+                and all(o.get("ok") and o.get("gpus") == 1 for o in options):
+            # cards bought for one's own machine that both do the job sized ('4090 和 5090 选哪个，本地跑大模型+偶尔
+            # 微调 7B'): the models each runs at home decide, not a rented run's price (review O2 C15)
+            held, differ = verdict.fit_lines(ctx, facts[:2], "local")
+            lines += ["", *held]
+            sized = ctx.say("verdict.both_do_job") + ("" if ctx.lang == "zh" else " ") + \
+                verdict.verdict_line(ctx, facts[:2], "local", differ)
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
     if len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which

@@ -38,6 +38,13 @@ def job_of(ctx: Any) -> str:
     return str(said or PHASE_JOB.get(str(ctx.profile.get("phase") or ""), "usual"))
 
 
+def local_purchase(ctx: Any) -> bool:
+    """Cards compared to buy for one's own machine: the question's words say local use, and buying (reading
+    compare_job: '4090 和 5090 选哪个，本地跑大模型')."""
+    ask = getattr(ctx.turn, "ask", None) or {}
+    return ask.get("job") == "local" and ctx.profile.get("preference") == "buy"
+
+
 def _largest(ctx: Any, gpu_id: str, phase: str, how: str) -> dict[str, Any] | None:
     """The largest ladder model that fits on one card (fit tool), with its figures; None when none does."""
     from tools.common import ToolError

@@ -1236,8 +1236,9 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
     if fits:
         lines.append(say(lang, "one_card.with", changes=say(lang, "sep").join(
             f"{localise(lang, r.change)} ({gb(r.per_gpu_bytes)} GB)" for r in fits)))
-    else:
-        lines.append(say(lang, "one_card.none"))
+    elif one.remedies:  # the savings tried: only those the card's software runs (no QLoRA on an Ascend card)
+        lines.append(say(lang, "one_card.none", tried=say(lang, "sep").join(
+            localise(lang, r.change) for r in one.remedies)))
     return lines + [""]
 
 
@@ -1922,5 +1923,10 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if fits and option.owned and rec.relaxed and not rec.instead_model:  # yes, with the change the answer names below
         return say(lang, "literal.fits_yes_changed", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes))
+    if not fits and option.owned and best is not None and best.owned_gpus and best.precision:
+        # more of the user's own card does it: how many in all, first (review O3 #18: 'is 8 H100 enough')
+        return say(lang, "literal.fits_no_extend", total=f"{best.gpus:,}", gpu=best.gpu_name,
+                   precision=best.precision, added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}",
+                   option=gpu_words(option, lang), used=gb(used), capacity=gb(option.capacity_bytes))
     return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                used=gb(used), capacity=gb(option.capacity_bytes))

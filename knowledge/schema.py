@@ -274,6 +274,9 @@ class Precision(Record):
     )
     quality: Literal["reference", "near_lossless", "small_loss", "noticeable", "large", "severe"] | None = Field(
         None, description="output quality against BF16 as published comparisons put it (a code the writers say)")
+    training_stacks: list[Stack] | None = Field(
+        default=None, description="software stacks whose fine-tuning frameworks hold a frozen base in this format "
+        "(QLoRA's NF4 needs bitsandbytes kernels); None: every stack")
     notes: str = ""
 
 
@@ -506,6 +509,8 @@ class FrameworkPreset(Record):
     )
     multi_gpu_zero: Literal[0, 1, 2, 3] = Field(description="what several GPUs shard by default (3: FSDP full shard)")
     max_gpus: int | None = Field(default=None, ge=1, description="the most GPUs one run uses (None: no limit)")
+    stacks: list[Stack] | None = Field(
+        default=None, description="software stacks the framework trains on (None: every stack; Unsloth: CUDA only)")
     on_several_gpus: str | None = Field(
         default=None, description="the preset the framework uses on more than one GPU (torchtune's distributed recipes)"
     )

@@ -21,7 +21,7 @@ from tools.common import (
 )
 from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
 from tools.models import resolve_model
-from tools.training import Method, Optimizer, TrainingMemoryInput, training_memory
+from tools.training import Method, Optimizer, TrainingMemoryInput, runs_on, training_memory
 
 COUNTS = (1, 2, 4, 8)
 
@@ -152,7 +152,7 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
             ("optimizer states offloaded to CPU memory", {"cpu_offload": True}),
             ("LoRA instead of full fine-tuning", {"method": "lora"}),
         ]
-    if inp.method in ("lora", "qlora") and inp.framework != "unsloth" and find_gpu(inp.gpu).stack == "cuda":
+    if inp.method in ("lora", "qlora") and inp.framework != "unsloth":
         # the same adapters with Unsloth's kernels, chunked loss and offloaded activations (review N3 #9: a 9B
         # LoRA at 2k fits a 24 GB card that way)
         tries.append((f"{'LoRA' if inp.method == 'lora' else 'QLoRA'} with Unsloth", {"framework": "unsloth"}))
@@ -167,8 +167,11 @@ def _remedies(inp: FitInput, capacity: float) -> list[Remedy]:
         tries.append(("gradient checkpointing", {"gradient_checkpointing": True}))
     if inp.seq_len > 1024:
         tries.append(("sequence length 1,024", {"seq_len": 1024}))
+    stack = find_gpu(inp.gpu).stack
     out = []
     for label, change in tries:
+        if not runs_on(stack, change.get("method", inp.method), change.get("framework", inp.framework)):
+            continue  # a lever the card's software cannot run (QLoRA, Unsloth on an Ascend card) is none
         r = _train(inp, 1, **change)
         out.append(Remedy(change=label, per_gpu_bytes=r.per_gpu_total_bytes, fits=r.per_gpu_total_bytes <= capacity,
                           keeps_job=not set(change) & {"method", "mixed_precision", "cpu_offload"}))

@@ -90,7 +90,7 @@ from tools.rl import RlInput, RlResult, rl_run
 from tools.rl import training_setup as rl_training_setup
 from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
-from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, training_memory
+from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, runs_on, training_memory
 from tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
@@ -362,7 +362,8 @@ class LayoutTry(BaseModel):
 
 FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
                       "full_ft_pure_bf16",
-                      "fp16_amp", "training_across_servers", "slow_network_training"]
+                      "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
+                      "framework_not_on_stack"]
 
 
 class Finding(BaseModel):
@@ -870,6 +871,18 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
                              precision="bf16" if find_gpu(gpu).native_bf16 else "fp16", **across)
 
 
+def _stack_findings(gpu: Gpu, method: str, framework: str | None) -> list[Finding]:
+    """A framework or QLoRA asked on a card whose software stack does not run it ('Unsloth on a 910B', 'QLoRA on an
+    Ascend 910B': bitsandbytes' 4-bit base has no kernels there; knowledge: frameworks.yaml stacks, nf4
+    training_stacks): sized as asked, and said (review O3 #11)."""
+    if not runs_on(gpu.stack, None, framework):
+        return [Finding(code="framework_not_on_stack", values={"gpu": gpu.name,
+                                                               "framework": find_framework(framework).name})]
+    if method == "qlora" and not runs_on(gpu.stack, "qlora", framework):
+        return [Finding(code="qlora_not_on_stack", values={"gpu": gpu.name})]
+    return []
+
+
 def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warnings: list[str],
            headrooms: list[float]) -> None:
     """Fine-tuning or pretraining on n cards, sharded with FSDP/ZeRO-3 when there are several."""
@@ -909,6 +922,7 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         opt.findings.append(Finding(code=code, values={
             "mixed_per_param": f"{mixed.state_bytes_per_param:g}", "bf16_per_param": f"{pure.state_bytes_per_param:g}",
             "mixed_bytes": mixed.per_gpu_total_bytes, "bf16_bytes": pure.per_gpu_total_bytes}))
+    opt.findings += _stack_findings(gpu, method, setup.framework)
     if gpu.stack == "metal" and method == "full":
         opt.trains = False
         opt.reasons.append("full fine-tuning has no practical framework on Apple silicon (MLX-LM does LoRA and QLoRA)")
@@ -1417,6 +1431,10 @@ def _not_yours_again(w: Workload, options: list[Option]) -> list[Option]:
 # again as you own (one more server beside two, two more cards beside two). Beyond that it is a new cluster,
 # and the other card classes compete on what they cost.
 EXTEND_AT_MOST = 1.0
+# A service already running on data-centre cards grows on the same card: one stack, one fleet, the engine and
+# layout it already runs (review O3 #18: 8 x H100 in production were told to buy 16 MI300X). Up to this many
+# times as many again; the other card classes stay in the table as alternatives.
+EXTEND_FLEET_AT_MOST = 8.0
 
 
 def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | None:
@@ -1434,10 +1452,11 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
         return None  # no target was stated: nothing to meet with more cards
     per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
+    most = EXTEND_FLEET_AT_MOST if service and gpu.segment == "datacenter" else EXTEND_AT_MOST
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
     for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever
-        for added in range(step, int(count * EXTEND_AT_MOST) + 1, step):
+        for added in range(step, int(count * most) + 1, step):
             if added not in found:
                 found[added] = _added(w, gpu, count, added)
             o = found[added]
@@ -1771,9 +1790,11 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if w.spec.trains and w.method == "qlora" and w.qlora_base == 8:
         tries.append(("qlora_base=4", {"qlora_base": 4}))  # the usual NF4 base: half the base's memory
     if w.spec.trains and not w.spec.pretrains:
+        stacks = {_owned_card(text)[0].stack for text in w.owned}
         tries += [(m, {"method": m}) for m in ("lora", "qlora") if (w.method, m) in
-                  (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))]
-        if w.framework is None and all(_owned_card(text)[0].stack == "cuda" for text in w.owned):
+                  (("full", "lora"), ("full", "qlora"), ("lora", "qlora"))
+                  and all(runs_on(st, m, w.framework) for st in stacks)]
+        if w.framework is None and all(runs_on(st, "qlora", "unsloth") for st in stacks):
             # Unsloth's kernels, chunked loss and offloaded activations fit QLoRA where HF Trainer's does not
             tries.append(("qlora-unsloth", {"method": "qlora", "framework": "unsloth"}))
     if (w.spec.serves or w.spec.batch) and (w.serve_precision or "int8") not in FOUR_BIT:
@@ -2158,6 +2179,9 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
+    if rec.owned_share is not None and rec.owned_users:
+        users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
+        # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
@@ -2471,7 +2495,9 @@ def _on_your_cards(w: Workload, rec: Recommendation) -> Recommendation | None:
     if lever is None or (rec.best is not None and rec.best.owned):
         return None
     key, _, value = lever.change.partition("=")
-    base_only = w.method == "lora" and key in BASE_LEVERS  # the same adapters trained, on a 4-bit frozen base
+    # the same adapters trained, on a 4-bit frozen base; or the QLoRA asked with Unsloth's kernels (no framework
+    # named): the job as asked, done the way that fits the card you own (review O3 #8)
+    base_only = key in BASE_LEVERS and (w.method == "lora" or (w.method == "qlora" and key == "qlora-unsloth"))
     if key not in FREE_LEVERS and not base_only and LEVER_SLOTS.get(key) not in w.flexible:
         return None
     if base_only:

@@ -140,6 +140,21 @@ def full_ft_mixed(named: str | None, fw: FrameworkPreset, asked: bool | None = N
     return fw.master_weights_fp32 if named is not None else DEFAULT_FULL_MIXED_PRECISION
 
 
+def runs_on(stack: str, method: str | None = None, framework: str | None = None,
+            base_precision: str | None = None) -> bool:
+    """Whether a fine-tuning setup runs on a card's software stack: the framework's stacks, and QLoRA's frozen
+    base format's (bitsandbytes NF4: CUDA and ROCm). The one rule every lever and method offered obeys
+    (review O3 #11: QLoRA and Unsloth offered for an Ascend 910B)."""
+    fw = find_framework(framework)
+    if fw.stacks is not None and stack not in fw.stacks:
+        return False
+    if method == "qlora":
+        base = find_precision(base_precision or "nf4")
+        if base.training_stacks is not None and stack not in base.training_stacks:
+            return False
+    return True
+
+
 def find_framework(name: str | None) -> FrameworkPreset:
     """A framework preset by id or alias (case-insensitive); None is the default, HF Trainer."""
     key = (name or DEFAULT_FRAMEWORK).strip().lower().replace("_", "-")

@@ -46,7 +46,7 @@ def compare_job(m: Message) -> str | None:
 
 
 def read_compare_job(m: Message, u: Understanding) -> None:
-    if "compare_cards" not in u.intents:
+    if "compare_cards" not in u.intents and u.also != "compare_cards":
         return
     job = compare_job(m)
     used = [gpu_id for start, _end, gpu_id, _n in m.gpus
@@ -56,6 +56,11 @@ def read_compare_job(m: Message, u: Understanding) -> None:
         u.ask = {**u.ask, **extra}
     if buying_choice(m):  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned
         u.updates.pop("owned", None)
+        if job == "local" and u.updates.get("preference", "buy") == "buy":
+            # a card for one's own machine ('4090 和 5090 选哪个，本地跑大模型'): a purchase, weighed on what each card
+            # runs, never a rental at a guessed use ('偶尔' is no percentage; review O2 C15)
+            u.updates["preference"] = "buy"
+            u.updates.pop("utilisation", None)
 
 
 def read_versus(m: Message, u: Understanding) -> None:
