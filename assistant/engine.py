@@ -1480,8 +1480,11 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {})))
-    return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
-            "defaulted": defaulted, "cards": {}, "deferred": None}
+    # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
+    assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
+        filled.population or filled.users_range or filled.requests_per_s)
+    return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
+            "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:

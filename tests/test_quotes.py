@@ -123,8 +123,8 @@ def test_a_reserved_quote_costs_every_hour_and_is_the_rent_in_rent_or_buy():
 
 
 def test_two_quotes_in_english_answer_at_those_prices():
-    _q, answer = run_conversation(["lambda quoted me 2.49/hr for an h100 and vast has 4090s at 0.35/hr. we want to "
-                                   "serve r1-distill-qwen-32b, ~20 concurrent users. which is cheaper?", "working hours"])
+    answer, = run_conversation(["lambda quoted me 2.49/hr for an h100 and vast has 4090s at 0.35/hr. we want to "
+                                "serve r1-distill-qwen-32b, ~20 concurrent users. which is cheaper?"])  # (answered at once)
     rows = payload(answer)["results"]["recommend"]["options"]
     by_card = {o["gpu"]: o for o in rows}
     assert by_card["h100-sxm"]["usd_per_hour"] == pytest.approx(2.49 * by_card["h100-sxm"]["gpus"])

@@ -363,7 +363,8 @@ def read_fit_check(m: Message, u: Understanding) -> None:
            for s, e, _g, _n in m.gpus):
         return  # "需要几台910B服务器？", "H20要几台": how many is the question, not whether one fits
     yes_no = "model" in u.updates and len(cards_named(m)) == 1 and asked(m, "fit_yes_no") \
-        and u.updates.get("phase") in ("serve", "experiment", None)  # a training run asks its method first
+        and u.updates.get("phase") in ("serve", "experiment", None) \
+        and not {"budget_usd", "budget_usd_per_month"} & set(u.updates)  # '预算5万够不够买…': the money, not the fit
     if asked(m, "fit_check") or yes_no:  # "部署 70B，想用两张 4090，行不行": the model on that card, yes or no
         u.intents.add("fit_check")
         u.intents.discard("why_not")
