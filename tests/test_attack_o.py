@@ -5,13 +5,13 @@ HTTP answers a request whose id is an object with the protocol's error."""
 from __future__ import annotations
 
 import json
-import socket
 import sqlite3
 import threading
 from pathlib import Path
 
 import httpx
 import pytest
+from asgi_server import serving
 
 from assistant.history import HistoryError, HistoryStore
 from assistant.history.store import APPLICATION_ID
@@ -148,7 +148,7 @@ def test_another_applications_damaged_file_is_left_untouched(tmp_path, offset, d
     _poke(path, 68, app_id.to_bytes(4, "big"))
     _poke(path, offset, data)
     before = path.read_bytes()
-    with pytest.raises(HistoryError, match="not a GPU Advisor history|another application"):
+    with pytest.raises(HistoryError, match=r"not a GPU Advisor history|another application"):
         HistoryStore(path)
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["places.sqlite"]
@@ -195,25 +195,12 @@ def test_chat_resume_needs_an_id(tmp_path, capsys, argv, words):
 
 @pytest.mark.parametrize("rid", [{"a": 1}, [1], 1.5, True, None])
 def test_mcp_over_http_answers_an_odd_id_with_invalid_request(rid):
-    import uvicorn
-
     from tui.mcp_server import INVALID_REQUEST, http_app
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(http_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
+    with serving(http_app()) as port:
         response = httpx.post(f"http://127.0.0.1:{port}/mcp", timeout=60,
                               headers={"accept": "application/json, text/event-stream"},
                               content=json.dumps({"jsonrpc": "2.0", "id": rid, "method": "tools/list"}))
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
     assert response.status_code == 400
     body = response.json()
     assert body["error"]["code"] == INVALID_REQUEST and body["id"] is None

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from asgi_server import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -202,35 +203,17 @@ def test_least_recently_used_sessions_are_dropped():
 
 
 def test_a_streamable_http_client_session():
-    import socket
-    import threading
-
-    import uvicorn
     from mcp import Client
 
     from tui.mcp_server import http_app
 
-    # Bound and listening before the server thread starts: the client's first request waits in the
-    # backlog until the server accepts it (no readiness polling).
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(http_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-
-    async def main():
+    async def main(port: int):
         with anyio.fail_after(120):
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
                 await _exercise(client)
 
-    try:
-        anyio.run(main)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=30)
-        sock.close()
+    with serving(http_app()) as port:
+        anyio.run(main, port)
 
 
 @pytest.mark.slow
