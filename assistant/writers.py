@@ -279,7 +279,7 @@ def table_options(answer: Answer) -> list[Option]:
         # 'H100 or H200 and how many': the rows are the options named (other cards: one 'also consider' line)
         # a named card whose compared count falls short shows its fewest that fit, when the plan found one
         # ('h100 vs h200 vs b200 … minimum number of each': 16 × H100 over two servers, not 8 that do not fit)
-        fewest = {}
+        fewest: dict[str, Option] = {}
         for o in sorted((o for o in rec.options if o.ok and not o.owned and o.gpu in named), key=lambda o: o.gpus):
             fewest.setdefault(o.gpu, o)
         return [fewest.get(o.gpu, o) if not o.ok and not o.owned else o for o in shown if o.owned or o.gpu in named]
