@@ -669,7 +669,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
         card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
         if where == "owned" and u.ask.get("one_card") and _owned_count(profile) > 1:
-            pass  # "单卡能跑不" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
+            # "单卡能跑不", "一张卡够吗" with 8 of their own: one of them answered first (assistant.one_owned), the 8 kept
+            u.intents.add("fit_check")
         elif where in ("owned", "only"):
             updates[where] = [f"{u.card_count}x {card}"]
             if where == "only":

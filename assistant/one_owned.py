@@ -36,8 +36,8 @@ def one_owned(answer: Any, lang: str) -> tuple[str, dict[str, Any]] | None:
     data = {"gpu": gpu.id, "gpus": 1, "fits": fits, "per_gpu_bytes": used, "hours": opt.job_hours,
             "tokens_per_s": opt.decode_tokens_per_s}
     values = {"option": f"1 × {gpu.name}", "used": gb(used), "capacity": gb(opt.capacity_bytes)}
-    if not fits:
-        return say(lang, "one_owned.no", **values), data
+    if not fits:  # (under the card's size but over what the engine takes of it: said so, not 'needs less than it has')
+        return say(lang, "one_owned.no_engine" if used <= opt.capacity_bytes else "one_owned.no", **values), data
     if opt.job_hours is not None:
         return say(lang, "one_owned.yes_hours", hours=hours(opt.job_hours), **values), data
     if opt.decode_tokens_per_s:

@@ -340,6 +340,8 @@ def read_card_count(m: Message, u: Understanding) -> None:
         u.card_count = int(said.group(1))
         if m.pending and u.updates.get(m.pending) == u.card_count:
             u.updates.pop(m.pending)  # "what about 4 of them" at the users question: 4 of the cards, not 4 users
+        if u.card_count == 1 and word_pattern("one_card_asked").search(unicodedata.normalize("NFKC", m.raw).lower()):
+            u.ask = {**u.ask, "one_card": True}  # "一张卡够吗？": asked, so one of the user's own cards is tried
     elif not m.gpus and word_pattern("one_card_asked").search(unicodedata.normalize("NFKC", m.raw).lower()):
         u.card_count = 1  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
         u.ask = {**u.ask, "one_card": True}  # asked as a question: one of the user's own cards tried, not owned
