@@ -297,12 +297,20 @@ def _compared(compare: list[str], option: Any, best: Option | None, copies: bool
                 extra.append(o)
             continue
         counts = (1,) if one_machine(find_gpu(gpu_id)) else (1, 2, 4, 8)  # a Mac is one machine, never several
-        for n in counts:
-            o = option(gpu_id, n)
-            if o and (o.ok or n == counts[-1]):
-                extra.append(o)
-                break
+        sized = [o for o in (option(gpu_id, n) for n in counts) if o]
+        # the fewest that meet everything; else the fewest that do the job but for the budget (its row says it is
+        # over: 'h100 or a100?' under $5k a month is 2 × H100 over budget, not 8); else the most tried
+        pick = next((o for o in sized if o.ok), None) or next((o for o in sized if only_over_budget(o)), None) \
+            or (sized[-1] if sized else None)
+        if pick:
+            extra.append(pick)
     return extra
+
+
+def only_over_budget(o: Option) -> bool:
+    """An option that does the job and misses only the budget."""
+    return o.meets.get("budget") is False and all(v for k, v in o.meets.items() if k != "budget") \
+        and o.serves is not False and o.trains is not False
 
 
 def _one_card(answer: Answer, recorder: Recorder | None) -> None:

@@ -188,8 +188,10 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
     as a tool call when the context records them."""
     import time
 
+    from assistant.advice import only_over_budget
+
     sized = w.model_copy(update={"serve_precision": relaxed}) if relaxed else w
-    found = None
+    found, over = None, None
     for n in ([count] if count else [1, 2, 4, 8]):
         start = time.perf_counter()
         found = evaluate(sized, gpu, n, owned=owned)
@@ -199,7 +201,9 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
                          (time.perf_counter() - start) * 1000)
         if found and found.ok:
             break
-    return found
+        over = over or (found if found and only_over_budget(found) else None)
+    # none meets everything: the fewest that do the job but for the budget (2 × H100 over $5k a month, not 8)
+    return found if found and found.ok else (over or found)
 
 
 def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
