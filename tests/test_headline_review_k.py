@@ -88,7 +88,8 @@ def test_chinese_headline_answers_for_the_card_asked(turns: tuple[str, str]) -> 
     head = _head(plan.content)
     assert head.startswith("## 2 × Huawei Ascend 910B 64GB"), head
     assert "910C" not in head
-    assert "| 1 × Huawei Ascend 910C NPU 64GB | 是 |" in plan.content  # the alternative, in the table
+    # '910B行不行' is a yes/no on that card (a fit check on it): its row is the table's
+    assert "| 2 × Huawei Ascend 910B 64GB | 是 |" in plan.content
 
 
 @pytest.mark.parametrize("turns", ASKED_EN)

@@ -198,8 +198,10 @@ def test_chinese_quotes_stay_for_later_turns(later):
     first, second = run_conversation(["部署qwen2.5-32b，20个人用，工作时间，4090一块1.98元，A100每卡6块", later])
     for message in (first, second):
         results = payload(message)["results"]
-        if "recommend" not in results:  # the math of the plan: the A100 at ¥6 a card-hour
-            assert f"usd_per_gpu_hour = {6 * rules().usd_per_cny:.2f}" in message.content
+        if "recommend" not in results:  # the math of the plan: the A100 at ¥6 a card-hour (the Chinese math shows
+            # no input names: the rented total over 36 months at 24% on 2 cards is the quote's)
+            rent = round(6 * rules().usd_per_cny, 2) * 36 * 730 * 0.24 * 2
+            assert f"**测算期内的租用总价** = ${rent:,.0f}" in message.content
             continue
         quotes = results["recommend"]["workload"]["quotes"]
         got = {q["gpu"]: q["usd_per_gpu_hour"] for q in quotes}

@@ -1452,7 +1452,10 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
         return None  # no target was stated: nothing to meet with more cards
     per_server = _server_gpus(w, gpu)
     step = per_server if count >= per_server else gpu.sold_in  # SXM/OAM modules come on whole boards
-    most = EXTEND_FLEET_AT_MOST if service and gpu.segment == "datacenter" else EXTEND_AT_MOST
+    # a fleet grows far only under a request rate ('8x H100 in prod at 500 rps'); a count of people at a long
+    # context on your servers is answered by what they hold (owned_users, owned_context), not by renting 4x more
+    rated = w.requests_per_s or w._rate_per_s
+    most = EXTEND_FLEET_AT_MOST if service and gpu.segment == "datacenter" and rated else EXTEND_AT_MOST
     wanted = serving_precision(w, resolve_model(w.model), gpu)
     found: dict[int, Option | None] = {}
     for strict in (True, False):  # the format the rest would be served in (or the one asked), then any lever
