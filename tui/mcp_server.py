@@ -369,9 +369,30 @@ def rpc_error(line: str) -> dict[str, Any]:
     if data is None:
         return {"jsonrpc": "2.0", "id": None, "error": {"code": types.PARSE_ERROR, "message": "Parse error"}}
     rid = data.get("id") if isinstance(data, dict) else None
-    rid = rid if isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool)) else None
+    rid = rid if (isinstance(rid, str) and _sendable(rid)) or (isinstance(rid, int) and not isinstance(rid, bool)) \
+        else None
     return {"jsonrpc": "2.0", "id": rid, "error": {"code": INVALID_REQUEST,
                                                    "message": "Invalid Request: not a JSON-RPC 2.0 message"}}
+
+
+def _sendable(text: str) -> bool:
+    """Text that can be written back as UTF-8 (a lone surrogate such as '\\udc80' cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _unsendable_id(line: str) -> bool:
+    """A request whose id is a string that cannot be written back (a lone surrogate): answered with Invalid
+    Request and a null id, since echoing the id would stop the server."""
+    try:
+        data = json.loads(line) if len(line) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        return False
+    rid = data.get("id") if isinstance(data, dict) else None
+    return isinstance(rid, str) and not _sendable(rid)
 
 
 def _odd_id(item: Any, line: str) -> bool:
@@ -430,7 +451,7 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
             async with to_server:
                 async for item in read:
                     line = lines.pending.popleft() if lines.pending else ""
-                    if isinstance(item, Exception) or _odd_id(item, line):
+                    if isinstance(item, Exception) or _odd_id(item, line) or _unsendable_id(line):
                         error = types.jsonrpc_message_adapter.validate_python(rpc_error(line))
                         await write.send(SessionMessage(error))
                     else:

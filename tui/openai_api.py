@@ -310,6 +310,10 @@ def parse_body(body: bytes) -> dict[str, Any]:
         raise BadRequest("the body holds a number too long to read") from None
     if not isinstance(data, dict):
         raise BadRequest("the body must be a JSON object")
+    try:  # '\\udc80' escapes decode to a lone surrogate: no text, and it cannot be written back
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadRequest("the body holds an escaped lone surrogate (such as \\udc80), which is not text") from None
     return data
 
 

@@ -290,7 +290,11 @@ def _edit(path: Path, change: Callable[[tomlkit.TOMLDocument], None]) -> None:
     import tomlkit  # (only when writing: every command reads settings, few write them)
     from filelock import FileLock, Timeout
 
-    target = path.resolve() if path.is_symlink() else path
+    try:
+        target = path.resolve() if path.is_symlink() else path
+    except (RuntimeError, OSError):  # a link to itself, or a loop of links
+        raise SettingsError(printable(f"the settings file {path} is a loop of symbolic links; nothing was changed: "
+                                      "remove it or point it at a file")) from None
     target.parent.mkdir(parents=True, exist_ok=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -59,6 +59,9 @@ class Parser(argparse.ArgumentParser):
         return super().add_argument(*args, **kwargs)
 
     def error(self, message: str):
+        from assistant.terminal import printable
+
+        message = printable(message)  # argparse quotes the value given: never a terminal control sequence
         where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
         if JSON_ERRORS[0]:
             print(json.dumps({"error": {"message": f"{where}: {message}", "exit_status": EXIT_USAGE}}))
