@@ -120,9 +120,9 @@ def test_concurrent_config_set_calls_lose_no_key(settings_file):
 
 # ------------------------------------------------------------------ another application's damaged file
 
-def _foreign(path: Path) -> None:
+def _foreign(path: Path, create: str = "CREATE TABLE") -> None:
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+    conn.execute(f"{create} moz_places (id INTEGER PRIMARY KEY, url TEXT)")
     conn.executemany("INSERT INTO moz_places (url) VALUES (?)", [(f"https://example.org/{i}",) for i in range(50)])
     conn.commit()
     conn.close()
@@ -142,9 +142,10 @@ HEADER_DAMAGE = [(56, (9).to_bytes(4, "big")), (16, (1000).to_bytes(2, "big")), 
 
 @pytest.mark.parametrize("offset, data", HEADER_DAMAGE)
 @pytest.mark.parametrize("app_id", [0, 0x4D4F5A00])
-def test_another_applications_damaged_file_is_left_untouched(tmp_path, offset, data, app_id):
+@pytest.mark.parametrize("create", ["CREATE TABLE", "create table", "Create  Table"])  # (kept as typed: attack 3)
+def test_another_applications_damaged_file_is_left_untouched(tmp_path, offset, data, app_id, create):
     path = tmp_path / "places.sqlite"
-    _foreign(path)
+    _foreign(path, create)
     _poke(path, 68, app_id.to_bytes(4, "big"))
     _poke(path, offset, data)
     before = path.read_bytes()

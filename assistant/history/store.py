@@ -351,8 +351,8 @@ class HistoryStore:
                 head = f.read(OWN_MARK_SCAN_BYTES)
         except OSError:
             return
-        ours = b"CREATE TABLE _migrations" in head or b'CREATE TABLE "_migrations"' in head
-        if ours or b"CREATE TABLE" not in head:
+        ours = re.search(rb'(?i)create\s+table\s+(?:if\s+not\s+exists\s+)?"?_migrations\b', head) is not None
+        if ours or re.search(rb"(?i)create\s+table\b", head) is None:  # (SQLite keeps the statement as typed)
             return  # a history, or bytes that show nobody's schema: a damaged file, kept when moved aside
         what = f"its application id is {app_id:#x}" if app_id else "its tables are not GPU Advisor's"
         raise HistoryError(f"{self.path} is not a GPU Advisor history database ({what}, and {why}); it was "
