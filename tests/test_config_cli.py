@@ -99,3 +99,41 @@ def test_an_editor_that_cannot_start_is_one_line(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("EDITOR", str(tmp_path / "no-such-editor"))
     code, _, err = run(capsys, "config", "edit")
     assert code == 2 and "could not start the editor" in err and len(err.splitlines()) == 1
+
+
+# Key bindings written the usual TOML ways: a quoted id, a dotted key inside [keys], a [keys.chat] table
+# and a dotted key at the top. Each is read as binding chat.math, and `config set`/`unset` change the
+# user's own line, never adding a second entry for the same binding.
+KEY_SHAPES = {
+    "quoted": '[keys]\n"chat.math" = "f6"\n',
+    "dotted in [keys]": "[keys]\nchat.math = \"f6\"\n",
+    "[keys.chat] table": "[keys.chat]\nmath = \"f6\"\n",
+    "dotted at the top": 'keys.chat.math = "f6"\n',
+}
+
+
+@pytest.mark.parametrize("shape", sorted(KEY_SHAPES))
+def test_every_toml_spelling_of_a_key_binding_is_read_and_edited_in_place(capsys, settings_file, shape):
+    import tomllib
+
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text("# mine\n" + KEY_SHAPES[shape], encoding="utf-8")
+    assert run(capsys, "config", "get", "keys.chat.math") == (0, "f6", "")
+    assert run(capsys, "config", "set", "keys.chat.math", "f7")[0] == 0
+    text = settings_file.read_text(encoding="utf-8")
+    assert text.count("f7") == 1 and "f6" not in text and text.startswith("# mine\n")
+    assert tomllib.loads(text) in ({"keys": {"chat.math": "f7"}}, {"keys": {"chat": {"math": "f7"}}})
+    assert run(capsys, "config", "get", "keys.chat.math") == (0, "f7", "")
+    assert run(capsys, "config", "unset", "keys.chat.math")[0] == 0
+    assert "f7" not in settings_file.read_text(encoding="utf-8")
+    assert run(capsys, "config", "get", "keys.chat.math") == (0, "ctrl+e", "")
+
+
+def test_an_unknown_table_is_named_as_an_unknown_setting_and_kept(capsys, settings_file):
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text('region = "china"\n[extra]\nmine = 1\n', encoding="utf-8")
+    status, out, err = run(capsys, "config", "get", "region")
+    assert (status, out) == (0, "china")
+    assert "unknown setting 'extra'" in err and "text value" not in err
+    assert run(capsys, "config", "set", "currency", "CNY")[0] == 0
+    assert "[extra]\nmine = 1" in settings_file.read_text(encoding="utf-8")

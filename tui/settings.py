@@ -34,6 +34,7 @@ REGIONS = ("global", "us", "eu", "china")
 CURRENCIES = ("USD", "CNY")  # the currencies the price data and the exchange rate in rules.yaml cover
 DEFAULT_THEME = "textual-dark"
 MAX_SETTINGS_BYTES = 64 * 1024  # a settings file is a few lines
+NAMED = ("theme", "region", "currency")  # the plain settings; key bindings are keys.<binding id>
 
 
 class SettingsError(ValueError):
@@ -154,8 +155,11 @@ def load(path: Path | None = None) -> Settings:
             if key == "keys":
                 if not isinstance(value, dict):
                     raise SettingsError("[keys] must be a table of binding id = key")
-                for binding_id, keys in value.items():
-                    _set(settings, f"keys.{binding_id}", keys)
+                for binding_id, keys in _flat(value):
+                    try:
+                        _set(settings, f"keys.{binding_id}", keys)
+                    except SettingsError as e:
+                        problems.append(str(e))
             else:
                 _set(settings, key, value)
         except SettingsError as e:
@@ -165,7 +169,25 @@ def load(path: Path | None = None) -> Settings:
     return settings
 
 
+def _flat(table: dict, prefix: str = "") -> list[tuple[str, object]]:
+    """The [keys] table as binding id = key, however the ids were written: `"chat.math" = ...`, the
+    usual TOML dotted key `chat.math = ...` and a `[keys.chat]` table all mean binding `chat.math`."""
+    pairs: list[tuple[str, object]] = []
+    for name, value in table.items():
+        if isinstance(value, dict):
+            pairs += _flat(value, f"{prefix}{name}.")
+        else:
+            pairs.append((f"{prefix}{name}", value))
+    return pairs
+
+
+def _unknown(key: str) -> SettingsError:
+    return SettingsError(f"unknown setting '{key}' (known: {', '.join(NAMED)}, keys.<binding id>)")
+
+
 def _set(settings: Settings, key: str, value: object) -> None:
+    if key not in NAMED and not key.startswith("keys."):
+        raise _unknown(key)
     if not isinstance(value, str) or not value.strip():
         raise SettingsError(f"{key} must be a text value")
     value = value.strip()
@@ -188,7 +210,7 @@ def _set(settings: Settings, key: str, value: object) -> None:
             raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
         settings.keys[binding_id] = key_list(value)
     else:
-        raise SettingsError(f"unknown setting '{key}' (known: theme, region, currency, keys.<binding id>)")
+        raise _unknown(key)
 
 
 def set_value(key: str, value: str, path: Path | None = None) -> Settings:
@@ -205,14 +227,14 @@ def set_value(key: str, value: str, path: Path | None = None) -> Settings:
 
 def get_value(key: str, settings: Settings) -> str:
     """One setting in effect (a key binding not remapped gives its default key)."""
-    if key in ("theme", "region", "currency"):
+    if key in NAMED:
         return str(getattr(settings, key))
     if key.startswith("keys."):
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
             raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
         return settings.keys.get(binding_id, default_keys()[binding_id])
-    raise SettingsError(f"unknown setting '{key}' (known: theme, region, currency, keys.<binding id>)")
+    raise _unknown(key)
 
 
 def unset_value(key: str, path: Path | None = None) -> Settings:
@@ -246,7 +268,7 @@ def save(settings: Settings, path: Path | None = None) -> Path:
     path = path or settings_path()
 
     def write_all(doc: tomlkit.TOMLDocument) -> None:
-        for key in ("theme", "region", "currency"):
+        for key in NAMED:
             _assign(doc, key, getattr(settings, key))
         for binding_id, keys in sorted(settings.keys.items()):
             _assign(doc, f"keys.{binding_id}", keys)
@@ -267,16 +289,32 @@ def _assign(doc: tomlkit.TOMLDocument, key: str, value: str) -> None:
 
             table = tomlkit.table()
             doc["keys"] = table
-        table[key.removeprefix("keys.")] = value
+        home, name = _home(table, key.removeprefix("keys."))
+        home[name] = value
     else:
         doc[key] = value
+
+
+def _home(table: dict, binding_id: str) -> tuple[dict, str]:
+    """Where a binding's entry lives in the [keys] table: the table that already holds it as the user
+    wrote it (`"chat.math"`, dotted `chat.math` or `[keys.chat]`), else the top of [keys] with the id
+    quoted. One entry per binding: `config set` changes the user's line, never adds a second one."""
+    if binding_id in table:
+        return table, binding_id
+    head, _, rest = binding_id.partition(".")
+    if rest and isinstance(table.get(head), dict):
+        inner, name = _home(table[head], rest)
+        if name in inner:
+            return inner, name
+    return table, binding_id
 
 
 def _remove(doc: tomlkit.TOMLDocument, key: str) -> None:
     if key.startswith("keys."):
         table = doc.get("keys")
         if isinstance(table, dict):
-            table.pop(key.removeprefix("keys."), None)
+            home, name = _home(table, key.removeprefix("keys."))
+            home.pop(name, None)
     else:
         doc.pop(key, None)
 
