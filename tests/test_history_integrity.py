@@ -259,12 +259,16 @@ def test_a_killed_backups_hidden_part_is_removed_on_the_next_run(tmp_path):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True, check=True).stdout.strip()
     stale = tmp_path / f".backup.db.{dead}.k3j2x9q1.part"
-    stale.write_bytes(b"x" * 4096)
+    journal = tmp_path / f".backup.db.{dead}.k3j2x9q1.part-journal"  # VACUUM INTO's journal beside it
     live = tmp_path / f".other.db.{os.getpid()}.abcdefgh.part"  # this process: may still be writing
-    live.write_bytes(b"y")
+    live_journal = tmp_path / f".other.db.{os.getpid()}.abcdefgh.part-journal"
+    for left in (stale, journal, live, live_journal):
+        left.write_bytes(b"x" * 4096)
     store.backup(tmp_path / "backup2.db")
-    assert not stale.exists() and live.exists()
+    assert not stale.exists() and not journal.exists() and live.exists() and live_journal.exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".backup2")) == []
     stale.write_bytes(b"x")
+    journal.write_bytes(b"x")
     store.close()
     HistoryStore(path).close()  # also on the next start, beside the database
-    assert not stale.exists() and live.exists()
+    assert not stale.exists() and not journal.exists() and live.exists() and live_journal.exists()

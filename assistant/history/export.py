@@ -210,16 +210,20 @@ def backup(store: HistoryStore, target: str | Path) -> Path:
     return write_new_file(target, vacuum_into, False, "backup")
 
 
+PART_ENDINGS = (".part", ".part-journal")  # a temporary file, and the rollback journal VACUUM INTO keeps beside it
+
+
 def clean_stale_parts(folder: Path) -> list[Path]:
     """Remove the hidden `.NAME.PID.XXXXXXXX.part` files that a killed export or backup left in
-    `folder` (as large as the database): those whose process is gone. Returns what was removed."""
+    `folder` (as large as the database), with the `-journal` SQLite writes beside a backup's: those
+    whose process is gone. Returns what was removed."""
     removed: list[Path] = []
     try:
-        candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(".part")]
+        candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(PART_ENDINGS)]
     except OSError:
         return removed
     for part in candidates:
-        fields = part.name[1:-len(".part")].rsplit(".", 2)
+        fields = part.name[1:part.name.rindex(".part")].rsplit(".", 2)
         if len(fields) != 3 or not fields[1].isdigit() or not _process_gone(int(fields[1])):
             continue
         with contextlib.suppress(OSError):
@@ -277,4 +281,5 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
         raise StorageError(f"cannot write {target} ({_storage_problem(e) or e}); no {what} was written") from None
     finally:
         tmp.unlink(missing_ok=True)
+        Path(f"{tmp}-journal").unlink(missing_ok=True)
     return target
