@@ -272,3 +272,41 @@ def test_a_killed_backups_hidden_part_is_removed_on_the_next_run(tmp_path):
     store.close()
     HistoryStore(path).close()  # also on the next start, beside the database
     assert not stale.exists() and not journal.exists() and live.exists() and live_journal.exists()
+
+
+# A large write killed before its commit (attack 3: kill -9 during `sessions import`) leaves frames in
+# the log that no commit reached: spilled from a small page cache, some rewritten in place, their
+# checksums fixed only at commit. SQLite drops them, rightly; the history is sound, so the next start
+# says nothing, copies nothing, and every committed message is there.
+KILLED_WRITE = """
+import os, signal, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA cache_size = 20")
+conn.execute("BEGIN")
+conn.execute("CREATE TABLE scratch(id INTEGER PRIMARY KEY, x TEXT)")
+for i in range(int(sys.argv[2])):
+    conn.execute("INSERT INTO scratch(x) VALUES (?)", ("y" * 500,))
+for i in range(5):
+    conn.execute("UPDATE scratch SET x = x || 'z' WHERE id % 7 = ?", (i,))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
+@pytest.mark.parametrize("rows", [400, 3000])
+def test_a_write_killed_before_its_commit_is_not_damage(tmp_path, rows):
+    from assistant.history.damage import _read_wal
+
+    path = tmp_path / "history.db"
+    store = HistoryStore(path)
+    sid = store.create_session("kept")
+    store.add_message(sid, "user", "committed before the kill")
+    store.close()  # (the killed writer is the only one: nobody checkpoints or removes its log)
+    killed = subprocess.run([sys.executable, "-c", KILLED_WRITE, str(path), str(rows)], capture_output=True)
+    assert killed.returncode == -9
+    assert _read_wal(Path(f"{path}-wal").read_bytes()).damage  # the uncommitted tail fails the checksum chain
+    again = HistoryStore(path)
+    assert again.notice is None
+    assert sorted(p.name for p in tmp_path.iterdir() if "damaged" in p.name) == []
+    assert [m["text"] for m in again.messages(sid)] == ["committed before the kill"]
+    assert "scratch" not in again.db.table_names()

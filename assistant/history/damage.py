@@ -154,6 +154,22 @@ def _indexed_frames(shm: bytes) -> tuple[int, tuple[int, int]] | None:
     return frames, struct.unpack(">2I", shm[32:40])
 
 
+def _only_uncommitted(wal: _Wal, shm: bytes) -> bool:
+    """True when whatever is wrong in the log lies only in frames no commit reached, going by the
+    -shm index, whose header a writer updates only when a transaction commits. A large write killed
+    before its commit leaves such a tail: frames spilled from the page cache, some rewritten in place
+    with their checksums fixed only at commit. SQLite drops that tail, rightly: it is not damage."""
+    indexed = _indexed_frames(shm[:96])
+    if indexed is None:
+        return False
+    frames, salts = indexed
+    if salts == wal.salts:
+        return frames <= wal.committed  # every committed frame is in the sound prefix
+    # The log was restarted (new salts) and no transaction has committed in it since, as the index
+    # would carry the new salts: sound if the old log had been copied into the database in full.
+    return _unbackfilled_frames(shm) == 0
+
+
 def _unbackfilled_frames(shm: bytes) -> int:
     """How many frames of the log its -shm index counts beyond those already copied into the
     database (the checkpoint's nBackfill, just after the two header copies): lost if the log is gone."""

@@ -50,6 +50,7 @@ from assistant.history.damage import (
     _header_damage,
     _indexed_frames,
     _names,
+    _only_uncommitted,
     _read_wal,
     _readable_rows,
     _unbackfilled_frames,
@@ -457,6 +458,8 @@ class HistoryStore:
             if indexed and indexed[1] == wal.salts and indexed[0] > wal.committed:
                 return f"it holds {wal.committed} committed frames where its index counts {indexed[0]}: it was cut short"
             return None
+        if self._shm and _only_uncommitted(wal, self._shm):
+            return None  # a write killed before its commit: SQLite rightly drops it, nothing committed is lost
         # Another instance may be appending a frame right now: look again holding the write lock.
         self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
