@@ -121,3 +121,25 @@ def test_a800_40gb_is_the_a100_40gb_pcie_in_china():
     same = ("memory_gb", "memory_bandwidth_gbps", "bf16_tflops", "int8_tops", "tdp_w", "arch")
     assert [getattr(a800, f) for f in same] == [getattr(a100, f) for f in same]
     assert a800.china_specific and not a100.china_specific
+
+
+# The laptop said twice: a laptop word before a laptop card's own name ('my laptop has an rtx 4070 laptop
+# 8gb'), with or without its memory. Once read as a second laptop word it made the card 'not in my catalog'.
+LAPTOP_OPENERS = ["my laptop has an {c}, can it run phi-4", "gaming laptop with {c}, serve qwen3 8b for me",
+                  "我的笔记本是{c}，能跑qwen2.5 7b吗", "笔记本电脑，显卡 {c}，想跑 qwen3 8b"]
+MEMORY_SAID = ["", " {m}gb", " {m}GB", " {m}g"]
+
+
+def test_a_laptop_card_named_in_full_after_a_laptop_word_is_that_card():
+    failures = []
+    texts = 0
+    for gpu_id, n in NUMBERS.items():
+        memory = LAPTOP_CARDS[gpu_id][0]
+        for opener, spelling, said in itertools.product(LAPTOP_OPENERS, EN_SPELLINGS[:4], MEMORY_SAID):
+            text = opener.format(c=spelling.format(n=n) + said.format(m=memory))
+            texts += 1
+            u = understand(text)
+            if u.updates.get("owned") != [f"1x {gpu_id}"] or any(k == "note.card_laptop" for k, _ in u.notes):
+                failures.append(f"{text!r}: owned {u.updates.get('owned')} notes {u.notes}")
+    assert texts == 5 * 4 * 4 * 4
+    assert not failures, f"{len(failures)} of {texts}:\n" + "\n".join(failures[:25])

@@ -196,7 +196,7 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
     hidden: list[tuple[int, int]] = []
     notes: list[Note] = []
     for s, e, gpu_id, count in found:
-        catalog = not gpu_id.startswith(("apple-", "custom:"))
+        catalog = not gpu_id.startswith(("apple-", "custom:")) and not find_gpu(gpu_id).laptop  # (a laptop card named as such)
         x = word_pattern("card_not_this_after").match(text[e:e + 32]) if catalog else None
         laptop = word_pattern("card_laptop_before").search(text[max(0, s - 40):s]) if catalog and not x else None
         if not (x or laptop):
