@@ -147,8 +147,9 @@ def find_models(text: str) -> list[tuple[int, int, str]]:
                 if close and re.fullmatch(r"\d+(?:\.\d+)?", words[-1]) and close[0].startswith(key):
                     close = []  # "llama 3" is a version with no size, not "llama 3b"
                 model_id = index[close[0]] if close else None
-            if model_id and word_pattern("model_variant_after").match(text[end:end + 24]):
+            if model_id and "-distill-" not in model_id and word_pattern("model_variant_after").match(text[end:end + 24]):
                 continue  # "deepseek r1 distill" with no size: one of its distills, not the model itself
+                # ("deepseek r1 32b 蒸馏版" names the distill by its size: the word after it only repeats that)
             if model_id:
                 found.append((start, end, model_id))
                 taken[start:end] = b"\x01" * (end - start)
