@@ -15,7 +15,7 @@ else
 INSTALL = $(BIN)/python -m pip install --quiet
 endif
 
-.PHONY: run test scenarios bench residuals lint lock clean
+.PHONY: run test test-fast scenarios bench residuals lint lock clean
 
 $(BIN)/python:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,8 +39,15 @@ $(DEV): requirements-dev.lock pyproject.toml | $(BIN)/python
 run: $(APP)
 	$(BIN)/gpu-advisor $(ARGS)
 
+# The suite runs on every core (pytest-xdist) and lists its ten slowest tests at the end;
+# make test-fast leaves out the tests that start subprocesses or drive the app (a minute or two).
 test: $(DEV)
-	$(BIN)/python -m pytest
+	@echo "Running the tests on every core (pytest -n auto); the ten slowest are listed at the end."
+	$(BIN)/python -m pytest -n auto --durations=10
+
+test-fast: $(DEV)
+	@echo "Running the quick tests (not those marked slow, not the app's snapshots) on every core."
+	$(BIN)/python -m pytest -n auto -m "not slow" --ignore=tests/test_tui.py
 
 scenarios: $(DEV)
 	$(BIN)/python -m pytest -q tests/test_scenarios.py
