@@ -39,7 +39,7 @@ def _case(template: str, model: str, card: str, ram: str) -> str:
 
 def _cases(models, templates, rams):
     for (mid, names), (cid, cards), (ram, gb), template in itertools.product(models, CARDS, rams, templates):
-        yield _case(template, names[hash(template) % len(names)], cards[len(template) % len(cards)], ram), mid, cid, \
+        yield _case(template, names[sum(map(ord, template)) % len(names)], cards[len(template) % len(cards)], ram), mid, cid, \
             gb if "{ram}" in template else None
 
 
