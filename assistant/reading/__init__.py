@@ -35,7 +35,7 @@ from assistant.reading.deadline import read_deadline
 from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.elsewhere import read_elsewhere
 from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
-from assistant.reading.followups import read_followup
+from assistant.reading.followups import kv_of_model, read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
 from assistant.reading.framework_why import read_framework_why
@@ -276,7 +276,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         if not _sizing(u):
             u.intents.add("best_gpu")
             u.updates, u.problems, u.compare_gpus, u.whatif_gpus = {}, [], [], None
-    elif topic:
+    elif topic and not kv_of_model(m, u, topic):  # "what is the kv cache for qwen3 32b at 128k": that model's figure
         own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
         rest = {k for k in u.updates if k not in own}
         asked = concept_asked(m, topic) or (not u.updates and word_pattern("explain_bare").search(polite_free(m.text)))

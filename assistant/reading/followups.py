@@ -53,7 +53,7 @@ def _code(m: Message, u: Understanding) -> str | None:
     """The follow-up this message asks, or None."""
     rest = set(u.updates) - m.weak
     asked = _hit(m, _words("question"))  # "实测首token大概2秒": a figure told, not asked about
-    if asked and _both(m, "kv_cache") and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
+    if asked and (_both(m, "kv_cache") or _kv_concept(m, rest)) and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
         return "kv_cache"
     if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
         return "data_enough"
@@ -66,6 +66,18 @@ def _code(m: Message, u: Understanding) -> str | None:
     if _hit(m, _words("gpu_hours")) and not m.qty:  # "total gpu hours", not "$2 per gpu-hour" or "500 gpu hours"
         return "gpu_hours"
     return None
+
+
+def _kv_concept(m: Message, rest: set[str]) -> bool:
+    """'what is the kv cache for qwen3 32b at 128k': what the cache is, asked of a model named: its figure too."""
+    return "model" in rest and _hit(m, _words("kv_cache")["subject"]) and bool(word_pattern("concept_asked").search(m.masked))
+
+
+def kv_of_model(m: Message, u: Understanding, topic: str) -> bool:
+    """Whether a KV-cache concept question names a model of its own (and nothing else to size): then it is the
+    KV-cache follow-up for that model, never the glossary alone with the model dropped."""
+    return topic == "kv-cache" and _kv_concept(m, set(u.updates)) and set(u.updates) <= KV_SLOTS \
+        and not u.compare_gpus and not u.whatif_gpus
 
 
 def _items(m: Message) -> int | None:
