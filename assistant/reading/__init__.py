@@ -86,6 +86,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.leeway import read_leeway
+from assistant.reading.links import read_no_link
 from assistant.reading.machine import read_this_machine
 from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.mentions import product_now
@@ -219,6 +220,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:
