@@ -542,6 +542,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     if ("phase" not in updates and profile.phase is None and (updates.get("model") or profile.model)
+            and "method_compare" not in u.intents  # "lora or full finetune gemma 2 9b on 4x v100?": training, not serving
             and (updates.get("only") or updates.get("owned") or u.compare_gpus)
             and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents
                  or personal_machine({"owned": updates.get("owned") or profile.owned}))):
