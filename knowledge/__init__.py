@@ -7,6 +7,7 @@ from knowledge.hf_config import ConfigError, load_config_file, model_from_config
 from knowledge.loader import (
     KnowledgeError,
     engines,
+    format_support,
     frameworks,
     glossary,
     gpus,
@@ -75,6 +76,7 @@ __all__ = [
     "find_topic",
     "find_topics",
     "find_unsized_card",
+    "format_support",
     "frameworks",
     "glossary",
     "gpus",

@@ -92,6 +92,8 @@ def read_followup(m: Message, u: Understanding) -> None:
         return
     if not u.topic and (_link_why(m, u) or _card_support(m, u) or _engine_why(m, u) or _monthly_cost(m, u)):
         return
+    if u.topic and _card_support(m, u):  # "does the 4090 have nvlink?": the card's answer, not the glossary's
+        return
     code = _code(m, u)
     if code is None or (u.topic and code not in TOPIC_CODES):
         return
@@ -161,14 +163,20 @@ def _card_support(m: Message, u: Understanding) -> bool:
     """'does the H200 support FP4?', 'H20支持fp8吗': whether those cards compute in that format (card_support),
     not a plan held to them."""
     cards = list(u.compare_gpus) or ([u.whatif_gpus[1]] if u.whatif_gpus else []) \
-        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []]
+        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []] or list(u.cards) \
+        or [gpu_id for _s, _e, gpu_id, _n in m.gpus]  # "does the 4090 have nvlink?": the link question took the card
     words = _words("card_support")
-    if not cards or set(u.updates) - {"only", "precision", "phase"} or not _hit(m, words) or "fit_check" in u.intents:
+    feature = bool(re.search(words["feature"], m.text))
+    if u.topic and not feature:
+        return False
+    if not cards or set(u.updates) - {"only", "precision", "phase"} or not (_hit(m, words) or feature) \
+            or ("fit_check" in u.intents and not feature):  # "does flash attention work on v100?": no fit check
         return False
     said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
     if not said:
         return False
-    u.intents = (u.intents - DROPPED) | {"card_support"}
+    u.topic, u.aside = None, None
+    u.intents = (u.intents - DROPPED - {"interconnect"}) | {"card_support"}
     u.ask = {**u.ask, "formats": list(dict.fromkeys(said))}
     u.cards = list(dict.fromkeys(cards))
     u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []
