@@ -801,6 +801,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
     turn.ask = dict(u.ask)
+    if turn.ask.get("support"):  # "… on 2x a100. is mxfp4 even supported on a100": answered beside the sizing
+        from assistant.support import beside
+
+        turn.notes.append(beside(lang, turn.ask["support"]))
     _asked_again(turn, state, updates)
     code = turn.ask.pop("plan_code", None)
     if code and state.get("results") and turn.topic:  # "when should I turn on tensor parallelism?" below a plan

@@ -105,3 +105,16 @@ def _one(ctx: Any, gpu: Any, kind: str) -> tuple[list[str], dict[str, Any], list
     return [ctx.say("fup.support.bf16" if native else "fup.support.bf16_no", gpu=gpu.name,
                     tflops=f"{gpu.bf16_tflops:,.0f}")], \
         {"native": native, "code": "native" if native else "none", "bf16_tflops": gpu.bf16_tflops}, [], kind.upper()
+
+
+def beside(lang: str, ask: dict[str, Any]) -> str:
+    """The support answer for a question asked beside a sizing (reading.support: ask {"formats", "cards"}), in one
+    paragraph for the reply's notes."""
+    from types import SimpleNamespace
+
+    from assistant.inform import Context
+
+    turn = SimpleNamespace(ask={"formats": ask.get("formats") or []}, cards=ask.get("cards") or [])
+    ctx = Context(lang, turn, {}, {}, "global")
+    text = card_support(ctx)
+    return text if ctx.data.get("support") else ""

@@ -129,6 +129,7 @@ from assistant.reading.serving import (
     read_utilisation,
 )
 from assistant.reading.stated import quoted_from
+from assistant.reading.support import read_support_beside
 from assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
@@ -331,6 +332,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    read_support_beside(m, u)  # '… on 2x a100. is mxfp4 even supported on a100': answered beside the sizing
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)
