@@ -1580,8 +1580,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
-    kind = literal_kind(_text(humans[-1])) if humans else None
+    kind = _literal_waiting(state)
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     literal = writers.literal_answer(answer, kind, lang)
@@ -1595,6 +1594,20 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
             text = head + sep + rest
         text = literal + "\n\n" + text
     return text, pinned
+
+
+def _literal_waiting(state: AdvisorState) -> str | None:
+    """The literal question of the last message, or of an earlier one that clarifying questions left waiting ('which
+    card and how much per month?', then 'working hours' at the utilisation question: the month's cost first)."""
+    for message in reversed(state.get("messages") or []):
+        if isinstance(message, HumanMessage):
+            kind = literal_kind(_text(message))
+            if kind:
+                return kind
+        elif isinstance(message, AIMessage) and \
+                ((message.additional_kwargs or {}).get("gpu_advisor") or {}).get("kind") != "question":
+            return None
+    return None
 
 
 def _heads(model: str | None) -> tuple[int, int] | None:

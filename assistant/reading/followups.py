@@ -166,14 +166,15 @@ def _card_support(m: Message, u: Understanding) -> bool:
         or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []] or list(u.cards) \
         or [gpu_id for _s, _e, gpu_id, _n in m.gpus]  # "does the 4090 have nvlink?": the link question took the card
     words = _words("card_support")
-    feature = bool(re.search(words["feature"], m.text))
+    why = _hit(m, words["why"])  # "why does the 4090 have no nvlink?": the interconnect question's
+    feature = bool(re.search(words["feature"], m.text)) and not why
     if u.topic and not feature:
         return False
     if not cards or set(u.updates) - {"only", "precision", "phase"} or not (_hit(m, words) or feature) \
             or ("fit_check" in u.intents and not feature):  # "does flash attention work on v100?": no fit check
         return False
     said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
-    if not said:
+    if not said or (why and any(re.match(words["feature_said"], f) for f in said)):
         return False
     u.topic, u.aside = None, None
     u.intents = (u.intents - DROPPED - {"interconnect"}) | {"card_support"}
