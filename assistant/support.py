@@ -27,7 +27,7 @@ def card_support(ctx: Any) -> str:
     """Each card named × each format or feature asked: whether it is supported, and the path engines take when not
     (ctx.data["support"]: one row per pair with its code)."""
     from assistant.followups import _sep
-    from knowledge import engines, find_gpu
+    from knowledge import engines, engines_on, find_gpu
 
     said = [kind_of(f) for f in ctx.turn.ask.get("formats") or []]
     said = list(dict.fromkeys(said))
@@ -39,6 +39,8 @@ def card_support(ctx: Any) -> str:
             line, row, loads, name = _one(ctx, gpu, kind)
             lines += line
             data.append({"gpu": gpu.id, "format": kind, **row})
+            runs = {e.id for e, _name in engines_on(gpu)}  # vLLM needs Turing or newer: not listed on a V100
+            loads = [x for x in loads if x in runs or x not in {e.id for e in engines()}]
             if loads and gpu is cards[-1]:
                 names = [next((e.name for e in engines() if e.id == x), x) for x in loads]
                 lines.append(ctx.say("fup.support.engines", fmt=name, engines=ctx.say("list_sep").join(names)))

@@ -53,7 +53,7 @@ def _code(m: Message, u: Understanding) -> str | None:
     """The follow-up this message asks, or None."""
     rest = set(u.updates) - m.weak
     asked = _hit(m, _words("question"))  # "实测首token大概2秒": a figure told, not asked about
-    if asked and (_both(m, "kv_cache") or _kv_concept(m, rest)) and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
+    if ((asked and _both(m, "kv_cache")) or _kv_concept(m, rest)) and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
         return "kv_cache"
     if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
         return "data_enough"
