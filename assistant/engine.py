@@ -29,7 +29,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
-from assistant.reading.literal import literal_kind
+from assistant.reading.literal import literal_kinds
 from assistant.reading.multi import added_model
 from assistant.reading.planned_card import apply_planned_card
 from assistant.reading.relative import said_as_change
@@ -1580,13 +1580,20 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    kind = _literal_waiting(state)
+    kinds = _literal_waiting(state)
+    kind = kinds[0] if kinds else None
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
+    others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
+        others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others
         literal = pinned[0]
+    more = [writers.literal_answer(answer, k, lang) for k in others if not (pinned and k == "fits")]
+    more = [line for line in more if line and line != literal]  # "fits? and per month?": each question answered
+    if more:
+        literal = "\n\n".join([*([literal] if literal else []), *more])
     if literal:
         head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
         first, sep, rest = text.partition("\n")
@@ -1596,18 +1603,18 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     return text, pinned
 
 
-def _literal_waiting(state: AdvisorState) -> str | None:
+def _literal_waiting(state: AdvisorState) -> list[str]:
     """The literal question of the last message, or of an earlier one that clarifying questions left waiting ('which
     card and how much per month?', then 'working hours' at the utilisation question: the month's cost first)."""
     for message in reversed(state.get("messages") or []):
         if isinstance(message, HumanMessage):
-            kind = literal_kind(_text(message))
-            if kind:
-                return kind
+            kinds = literal_kinds(_text(message))
+            if kinds:
+                return kinds
         elif isinstance(message, AIMessage) and \
                 ((message.additional_kwargs or {}).get("gpu_advisor") or {}).get("kind") != "question":
-            return None
-    return None
+            return []
+    return []
 
 
 def _heads(model: str | None) -> tuple[int, int] | None:
