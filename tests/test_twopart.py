@@ -300,3 +300,41 @@ def test_monthly_cost_asked_before_a_question_is_answered(turns, word):
     reply = _reply(turns)
     assert reply.content.lstrip().startswith("**")
     assert word in reply.content.split("\n")[0]
+
+
+# ---------------------------------------------------------------- two literal questions in one message
+
+FITS = {"en": ["does qwen3 32b fit on 2x 4090?", "will qwen3 32b run on 2x 4090?", "can we run qwen3 32b on 2x 4090?"],
+        "zh": ["qwen3 32b 两张4090能跑吗？", "两张4090放得下qwen3 32b吗？"]}
+SECOND = {"en": {"monthly": ["and what would it cost per month?", "how much a month?"],
+                 "speed": ["and how fast?", "how many tokens per second?"]},
+          "zh": {"monthly": ["每个月多少钱？", "一个月多少？"], "speed": ["速度多少？", "每秒能出多少token？"]}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("second", ["monthly", "speed"])
+def test_both_literal_questions_read(lang, second):
+    from assistant.reading.literal import literal_kinds
+
+    for first, then in itertools.product(FITS[lang], SECOND[lang][second]):
+        kinds = literal_kinds(f"{first} {then}")
+        assert "fits" in kinds and second in kinds, (first, then, kinds)
+        assert "versus" not in kinds
+
+
+@pytest.mark.parametrize("text,lang", [("does qwen3 32b fit on 2x 4090? and what would it cost per month?", "en"),
+                                       ("qwen3 32b 两张4090能跑吗？每个月多少钱？", "zh")])
+def test_fit_and_monthly_both_answered_first(text, lang):
+    reply = _reply([text])
+    head = reply.content.split("## ")[0]
+    assert head.startswith("**Yes**" if lang == "en" else "**能**")
+    assert ("a month**" in head) if lang == "en" else ("**每月" in head)
+
+
+@pytest.mark.parametrize("text,card", [("8张A100 PCIe版 部署 qwen3 32b", "a100-80gb-pcie"),
+                                       ("4x h100, pcie only, serve qwen3 32b", "h100-pcie"),
+                                       ("4x v100 32gb pcie, full finetune qwen3 8b", "v100-pcie-32gb")])
+def test_pcie_said_by_name_is_the_pcie_card(text, card):
+    u = understand(text)
+    cards = (u.updates.get("owned") or []) + (u.updates.get("only") or [])
+    assert cards and all(c.endswith(card) for c in cards), cards
