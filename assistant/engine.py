@@ -1590,8 +1590,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others
         literal = pinned[0]
-    more = [writers.literal_answer(answer, k, lang) for k in others if not (pinned and k == "fits")]
-    more = [line for line in more if line and line != literal]  # "fits? and per month?": each question answered
+    lines = [writers.literal_answer(answer, k, lang) for k in others if not (pinned and k == "fits")]
+    more = [line for line in lines if line and line != literal]  # "fits? and per month?": each question answered
     if more:
         literal = "\n\n".join([*([literal] if literal else []), *more])
     if literal:
