@@ -31,7 +31,7 @@ def card_support(ctx: Any) -> str:
 
     said = [kind_of(f) for f in ctx.turn.ask.get("formats") or []]
     said = list(dict.fromkeys(said))
-    cards = [find_gpu(c) for c in ctx.turn.cards or []]
+    cards = [find_gpu(_as_said(ctx, c)) for c in ctx.turn.cards or []]
     lines: list[str] = []
     data: list[dict[str, Any]] = []
     for gpu in cards:
@@ -47,6 +47,16 @@ def card_support(ctx: Any) -> str:
     ctx.data["support"] = data
     ctx.data["formats"] = said
     return _sep(ctx).join(lines) if lines else ctx.say("fup.kv.no_model")
+
+
+def _as_said(ctx: Any, card: str) -> str:
+    """The card asked about as the user has it: 'v100' after '4x v100, no nvlink' is their V100 PCIe, not the SXM2
+    module the bare name reads as (knowledge.pcie_variant)."""
+    from knowledge import pcie_variant
+
+    said = [c.partition("x ")[2].strip() or c for c in (ctx.profile or {}).get("owned") or (ctx.profile or {}).get("only") or []]
+    other = pcie_variant(card)
+    return other if other and other in said else card
 
 
 def _path(ctx: Any, gpu: Any, kind: str, name: str) -> tuple[str, list[str]]:
