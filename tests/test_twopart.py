@@ -338,3 +338,13 @@ def test_pcie_said_by_name_is_the_pcie_card(text, card):
     u = understand(text)
     cards = (u.updates.get("owned") or []) + (u.updates.get("only") or [])
     assert cards and all(c.endswith(card) for c in cards), cards
+
+
+@pytest.mark.parametrize("turns", [
+    ["our lab has 4x v100 32gb, no nvlink. can i do LoRA on gemma 3 27b or full finetune gemma 2 9b?",
+     "ok and v100 doesnt do bf16 right? does that change anything"],
+    ["我们有4张V100 32G，没有nvlink，gemma 3 27b 用 LoRA 还是 gemma 2 9b 全参？", "V100支持bf16吗"],
+])
+def test_support_follow_up_is_about_their_pcie_card(turns):
+    rows = _results(_reply(turns))["support"]
+    assert [(r["gpu"], r["format"], r["code"]) for r in rows] == [("v100-pcie-32gb", "bf16", "none")]
