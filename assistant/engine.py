@@ -29,7 +29,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
-from assistant.reading.literal import literal_kind
+from assistant.reading.literal import literal_kinds
 from assistant.reading.multi import added_model
 from assistant.reading.planned_card import apply_planned_card
 from assistant.reading.relative import said_as_change
@@ -542,6 +542,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     if ("phase" not in updates and profile.phase is None and (updates.get("model") or profile.model)
+            and "method_compare" not in u.intents  # "lora or full finetune gemma 2 9b on 4x v100?": training, not serving
             and (updates.get("only") or updates.get("owned") or u.compare_gpus)
             and (text.rstrip().endswith(("?", "？")) or "fit_check" in u.intents
                  or personal_machine({"owned": updates.get("owned") or profile.owned}))):
@@ -800,6 +801,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.two_sites = any(key == "note.two_sites" for key, _v in u.notes)
     turn.also = u.also
     turn.ask = dict(u.ask)
+    if turn.ask.get("support"):  # "… on 2x a100. is mxfp4 even supported on a100": answered beside the sizing
+        from assistant.support import beside
+
+        turn.notes.append(beside(lang, turn.ask["support"]))
     _asked_again(turn, state, updates)
     code = turn.ask.pop("plan_code", None)
     if code and state.get("results") and turn.topic:  # "when should I turn on tensor parallelism?" below a plan
@@ -1575,14 +1580,20 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
-    kind = literal_kind(_text(humans[-1])) if humans else None
+    kinds = _literal_waiting(state)
+    kind = kinds[0] if kinds else None
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
+    others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
+        others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others
         literal = pinned[0]
+    lines = [writers.literal_answer(answer, k, lang) for k in others if not (pinned and k == "fits")]
+    more = [line for line in lines if line and line != literal]  # "fits? and per month?": each question answered
+    if more:
+        literal = "\n\n".join([*([literal] if literal else []), *more])
     if literal:
         head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
         first, sep, rest = text.partition("\n")
@@ -1590,6 +1601,20 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
             text = head + sep + rest
         text = literal + "\n\n" + text
     return text, pinned
+
+
+def _literal_waiting(state: AdvisorState) -> list[str]:
+    """The literal question of the last message, or of an earlier one that clarifying questions left waiting ('which
+    card and how much per month?', then 'working hours' at the utilisation question: the month's cost first)."""
+    for message in reversed(state.get("messages") or []):
+        if isinstance(message, HumanMessage):
+            kinds = literal_kinds(_text(message))
+            if kinds:
+                return kinds
+        elif isinstance(message, AIMessage) and \
+                ((message.additional_kwargs or {}).get("gpu_advisor") or {}).get("kind") != "question":
+            return []
+    return []
 
 
 def _heads(model: str | None) -> tuple[int, int] | None:

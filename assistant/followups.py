@@ -251,47 +251,6 @@ def data_enough(ctx: Any) -> str:
 
 # ---------------------------------------------------------------- does a card compute in a format
 
+from assistant.support import card_support  # noqa: E402  (its reply lives in assistant/support.py)
 
-FOUR_BIT = ("nvfp4", "mxfp4")  # the FP4 formats; a bare "FP4" asks about either
-
-
-def card_support(ctx: Any) -> str:
-    """'does the H200 support FP4?': for each card named, whether its tensor cores compute in that format (the
-    card record's FP8 and INT8 figures; the format record's architectures for FP4), and the engines that load it."""
-    from knowledge import engines, find_gpu, find_precision
-
-    said = list(ctx.turn.ask.get("formats") or [])
-    cards = [find_gpu(c) for c in ctx.turn.cards or []]
-    lines: list[str] = []
-    data: list[dict[str, Any]] = []
-    for gpu in cards:
-        for fmt in said:
-            kind = fmt.replace(" ", "")
-            if "fp4" in kind:
-                ids = [kind] if kind in FOUR_BIT else list(FOUR_BIT)
-                archs = {a for i in ids for a in find_precision(i).tensor_core_archs}
-                native = gpu.arch in archs
-                name = "FP4" if len(ids) > 1 else find_precision(ids[0]).name.split(" (")[0]
-                lines.append(ctx.say("fup.support.fp4_yes" if native else "fup.support.fp4_no", gpu=gpu.name, fmt=name))
-                data.append({"gpu": gpu.id, "format": kind, "native": native, "formats": ids})
-                loads = sorted({e for i in ids for e in find_precision(i).engines})
-            elif kind in ("fp8", "int8"):  # the card's 8-bit tensor throughput, when it has one
-                field, unit = ("fp8_tflops", "tflops") if kind == "fp8" else ("int8_tops", "tops")
-                figure = getattr(gpu, field)
-                native = bool(figure)
-                lines.append(ctx.say(f"fup.support.{kind}_yes", gpu=gpu.name, **{unit: f"{figure:,.0f}"}) if native
-                             else ctx.say(f"fup.support.{kind}_no", gpu=gpu.name))
-                data.append({"gpu": gpu.id, "format": kind, "native": native, field: figure})
-                loads = []
-            else:  # bf16 / fp16: the card's 16-bit tensor throughput; a card without BF16 trains in FP16 AMP
-                native = gpu.native_bf16 or "bf16" not in kind
-                lines.append(ctx.say("fup.support.bf16" if native else "fup.support.bf16_no", gpu=gpu.name,
-                                     tflops=f"{gpu.bf16_tflops:,.0f}"))
-                data.append({"gpu": gpu.id, "format": kind, "native": native, "bf16_tflops": gpu.bf16_tflops})
-                loads = []
-            if loads and gpu is cards[-1]:
-                names = [next((e.name for e in engines() if e.id == x), x) for x in loads]
-                lines.append(ctx.say("fup.support.engines", fmt=name, engines=ctx.say("list_sep").join(names)))
-    ctx.data["support"] = data
-    ctx.data["formats"] = said
-    return _sep(ctx).join(lines) if lines else ctx.say("fup.kv.no_model")
+__all__ = ["card_support"]

@@ -27,6 +27,10 @@ def method_compare(ctx: Any) -> str:
     from tools.training import TrainingMemoryInput, training_memory
 
     methods = ctx.turn.ask.get("methods") or []
+    if ctx.turn.ask.get("options"):  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model
+        from assistant.method_options import options_reply
+
+        return options_reply(ctx, ctx.turn.ask["options"])
     rec = ctx.rec
     model = ctx.profile.get("model") or (rec.workload.model if rec else None)
     example = not model and bool(ctx.turn.ask.get("methods"))  # "lora 和 qlora 差多少 显存 速度": a typical model shows it

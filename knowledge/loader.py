@@ -322,3 +322,12 @@ def training_efficiency() -> TrainingEfficiency:
             raise KnowledgeError(f"training_mfu.yaml: frameworks record {i}: '{f.framework}' appears twice")
         seen.add(f.framework)
     return table
+
+
+from knowledge.schema import FormatSupport  # noqa: E402  (appended with its loader)
+
+
+@cache
+def format_support() -> tuple[FormatSupport, ...]:
+    """What each architecture does with a number format or kernel feature its tensor cores lack."""
+    return tuple(load_records(DATA_DIR / "format_support.yaml", FormatSupport))

@@ -182,6 +182,26 @@ def find_gpu(query: str) -> Gpu:
         return mac
 
 
+# The forms a card is sold in without NVLink between cards, preferred in this order ("no NVLink": the PCIe card).
+PCIE_FORMS = ("pcie", "nvlink-bridge")
+
+
+def pcie_variant(gpu_id: str) -> str | None:
+    """The catalog's PCIe form of an NVLink card, same chip family (the id's first part: 'a100', 'v100', 'h200') and
+    the same memory ('V100 SXM2 32GB' -> 'V100 PCIe 32GB', 'H200' -> 'H200 NVL'), or None when the catalog holds none."""
+    try:
+        gpu = find_gpu(gpu_id)
+    except (LookupError, ValueError):
+        return None
+    if gpu.interconnect != "nvlink":  # a PCIe card, or one bridged in pairs at most: sized without NVLink already
+        return None
+    family = gpu.id.split("-")[0]
+    found = [g for g in gpus() if g.id.split("-")[0] == family and g.memory_gb == gpu.memory_gb
+             and g.vendor == gpu.vendor and g.arch == gpu.arch and g.interconnect in PCIE_FORMS]
+    found.sort(key=lambda g: (PCIE_FORMS.index(g.interconnect), g.id))
+    return found[0].id if found else None
+
+
 def find_unsized_card(query: str) -> UnsizedCard | None:
     """An accelerator the catalog cannot size (data/unsized_cards.yaml), by id or alias, or None."""
     key = normalise(query)

@@ -603,3 +603,28 @@ class TrainingEfficiency(BaseModel):
                                                        "on cards with FP8 tensor cores")
     fp8_fitted_on: str = Field(min_length=3)
     fp8_source: str = Field(min_length=3)
+
+
+SupportCode = Literal["native", "weight_only", "other_kernels", "none"]
+
+
+class SupportPath(BaseModel):
+    """How one set of GPU architectures runs a format or feature (data/format_support.yaml)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    archs: list[str] = Field(min_length=1)
+    code: SupportCode
+    kernels: str | None = None  # kernel names (Marlin, Triton, FlashAttention-2): the same in every language
+    engines: list[str] = []  # engines.yaml ids that take this path
+
+
+class FormatSupport(Record):
+    """A number format or kernel feature and what each architecture does with it (data/format_support.yaml)."""
+
+    id: str
+    paths: list[SupportPath] = Field(min_length=1)
+
+    def path(self, arch: str | None) -> SupportPath | None:
+        """The path this architecture takes, or None when none is on record."""
+        return next((p for p in self.paths if arch in p.archs), None)

@@ -35,7 +35,7 @@ from assistant.reading.deadline import read_deadline
 from assistant.reading.e2e import read_e2e, read_latency_percentile
 from assistant.reading.elsewhere import read_elsewhere
 from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
-from assistant.reading.followups import read_followup
+from assistant.reading.followups import kv_of_model, read_followup
 from assistant.reading.forecast import read_forecast_reserve
 from assistant.reading.framework_choice import read_framework_choice
 from assistant.reading.framework_why import read_framework_why
@@ -86,6 +86,7 @@ from assistant.reading.job import (
 )
 from assistant.reading.leads import engine_question_leads
 from assistant.reading.leeway import read_leeway
+from assistant.reading.links import read_no_link
 from assistant.reading.machine import read_this_machine
 from assistant.reading.memory_doubt import read_memory_doubt
 from assistant.reading.mentions import product_now
@@ -128,6 +129,7 @@ from assistant.reading.serving import (
     read_utilisation,
 )
 from assistant.reading.stated import quoted_from
+from assistant.reading.support import read_support_beside
 from assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
@@ -219,6 +221,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:
@@ -276,7 +279,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         if not _sizing(u):
             u.intents.add("best_gpu")
             u.updates, u.problems, u.compare_gpus, u.whatif_gpus = {}, [], [], None
-    elif topic:
+    elif topic and not kv_of_model(m, u, topic):  # "what is the kv cache for qwen3 32b at 128k": that model's figure
         own = {slot for t in topic.split("+") for slot in vocab()["topic_slots"].get(t, [])}
         rest = {k for k in u.updates if k not in own}
         asked = concept_asked(m, topic) or (not u.updates and word_pattern("explain_bare").search(polite_free(m.text)))
@@ -329,6 +332,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
+    read_support_beside(m, u)  # '… on 2x a100. is mxfp4 even supported on a100': answered beside the sizing
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)

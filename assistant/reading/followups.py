@@ -53,7 +53,7 @@ def _code(m: Message, u: Understanding) -> str | None:
     """The follow-up this message asks, or None."""
     rest = set(u.updates) - m.weak
     asked = _hit(m, _words("question"))  # "实测首token大概2秒": a figure told, not asked about
-    if asked and _both(m, "kv_cache") and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
+    if ((asked and _both(m, "kv_cache")) or _kv_concept(m, rest)) and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
         return "kv_cache"
     if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
         return "data_enough"
@@ -68,6 +68,18 @@ def _code(m: Message, u: Understanding) -> str | None:
     return None
 
 
+def _kv_concept(m: Message, rest: set[str]) -> bool:
+    """'what is the kv cache for qwen3 32b at 128k': what the cache is, asked of a model named: its figure too."""
+    return "model" in rest and _hit(m, _words("kv_cache")["subject"]) and bool(word_pattern("concept_asked").search(m.masked))
+
+
+def kv_of_model(m: Message, u: Understanding, topic: str) -> bool:
+    """Whether a KV-cache concept question names a model of its own (and nothing else to size): then it is the
+    KV-cache follow-up for that model, never the glossary alone with the model dropped."""
+    return topic == "kv-cache" and _kv_concept(m, set(u.updates)) and set(u.updates) <= KV_SLOTS \
+        and not u.compare_gpus and not u.whatif_gpus
+
+
 def _items(m: Message) -> int | None:
     """The number of examples said ('五百条', '500 examples'): the first count read, whatever role it got."""
     return next((int(q.value) for q in m.qty if q.value >= 1 and not q.negated), None)
@@ -79,6 +91,8 @@ def read_followup(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.choice is not None:
         return
     if not u.topic and (_link_why(m, u) or _card_support(m, u) or _engine_why(m, u) or _monthly_cost(m, u)):
+        return
+    if u.topic and _card_support(m, u):  # "does the 4090 have nvlink?": the card's answer, not the glossary's
         return
     code = _code(m, u)
     if code is None or (u.topic and code not in TOPIC_CODES):
@@ -149,14 +163,21 @@ def _card_support(m: Message, u: Understanding) -> bool:
     """'does the H200 support FP4?', 'H20支持fp8吗': whether those cards compute in that format (card_support),
     not a plan held to them."""
     cards = list(u.compare_gpus) or ([u.whatif_gpus[1]] if u.whatif_gpus else []) \
-        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []]
+        or [c.partition("x ")[2].strip() or c for c in u.updates.get("only") or []] or list(u.cards) \
+        or [gpu_id for _s, _e, gpu_id, _n in m.gpus]  # "does the 4090 have nvlink?": the link question took the card
     words = _words("card_support")
-    if not cards or set(u.updates) - {"only", "precision", "phase"} or not _hit(m, words) or "fit_check" in u.intents:
+    why = _hit(m, words["why"])  # "why does the 4090 have no nvlink?": the interconnect question's
+    feature = bool(re.search(words["feature"], m.text)) and not why
+    if u.topic and not feature:
+        return False
+    if not cards or set(u.updates) - {"only", "precision", "phase"} or not (_hit(m, words) or feature) \
+            or ("fit_check" in u.intents and not feature):  # "does flash attention work on v100?": no fit check
         return False
     said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
-    if not said:
+    if not said or (why and any(re.match(words["feature_said"], f) for f in said)):
         return False
-    u.intents = (u.intents - DROPPED) | {"card_support"}
+    u.topic, u.aside = None, None
+    u.intents = (u.intents - DROPPED - {"interconnect"}) | {"card_support"}
     u.ask = {**u.ask, "formats": list(dict.fromkeys(said))}
     u.cards = list(dict.fromkeys(cards))
     u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []

@@ -24,3 +24,11 @@ def literal_kind(raw: str) -> str | None:
         if word_pattern(f"literal_question.{kind}").search(typed):
             return kind
     return None
+
+
+def literal_kinds(raw: str) -> list[str]:
+    """Every literal question the message asks, in LITERAL_KINDS order ('does it fit on 2x 4090? and what per month?'
+    -> fits and monthly: the reply owes both); 'versus' only when it is the one ('or' is in many questions)."""
+    typed = unicodedata.normalize("NFKC", raw).lower()
+    kinds = [kind for kind in LITERAL_KINDS if word_pattern(f"literal_question.{kind}").search(typed)]
+    return kinds if len(kinds) < 2 else [k for k in kinds if k != "versus"] if kinds[0] != "versus" else kinds[:1]

@@ -4,6 +4,7 @@ and stays the conversation's. The words: words/method_compare.yaml; the reply: a
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import cache
@@ -26,6 +27,21 @@ def methods_named(typed: str) -> list[str]:
     return list(dict.fromkeys(mid for _s, mid in found))
 
 
+def method_options(m: Message) -> list[list[str]]:
+    """The options of a message that pairs each method with its own model, in the order said: the message cut at
+    its joiners (words/method_compare.yaml), each part with one method and one model. [] unless at least two
+    parts do so and they name different models (one model: the methods compared on it)."""
+    cuts = [0, *(x.end() for x in re.finditer(vocab()["method_compare"]["joiner"], m.masked)), len(m.masked)]
+    options: list[list[str]] = []
+    for start, end in itertools.pairwise(cuts):
+        part = m.masked[start:end]
+        methods = methods_named(part)
+        models = list(dict.fromkeys(mid for s, _e, mid in m.names if start <= s < end))
+        if len(methods) == 1 and len(models) == 1 and [methods[0], models[0]] not in options:
+            options.append([methods[0], models[0]])
+    return options[:3] if len({model for _m, model in options}) >= 2 else []
+
+
 def read_method_compare(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.choice is not None or set(u.updates) - OWN_SLOTS - KEPT - m.weak:
         return
@@ -39,6 +55,10 @@ def read_method_compare(m: Message, u: Understanding) -> None:
         return  # no model and no amount asked ("lora vs qlora?"): the glossary's concept answer
     u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
     u.ask = {**u.ask, "methods": methods[:3]}
+    options = method_options(m)
+    if options:  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model, both sized
+        u.ask["options"] = options
+        u.updates["model"] = options[0][1]
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
     if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
         u.updates["model"] = m.names[0][2]
