@@ -1009,7 +1009,8 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
     if o.tp > 1 and o.link_within:
         parts.append(say(lang, f"scale.within.{o.link_within}"))
     if o.pp > 1:
-        parts.append(say(lang, "scale.between_pipeline", gbps=f"{INTER_NODE_GBPS * 8:,.0f}",
+        key = "scale.between_pipeline_said" if o.pipeline_network_gbit else "scale.between_pipeline"
+        parts.append(say(lang, key, gbps=f"{o.pipeline_network_gbit or INTER_NODE_GBPS * 8:,.0f}",
                          ms=f"{(o.pipeline_s_per_token or 0) * 1000:.2f}"))
     elif (o.servers or 1) > 1:
         parts.append(say(lang, "scale.between_replicas"))

@@ -434,6 +434,8 @@ class Option(BaseModel):
     expert_parallel: bool = Field(False, description="a MoE model's experts spread over a copy's GPUs (vLLM "
                                                      "--enable-expert-parallel), not each one sliced by tensor parallel")
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
+    pipeline_network_gbit: float | None = Field(None, description="the network speed between servers said by the user "
+                                                "that the pipeline hand-overs were sized with, Gb/s; None: assumed")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
     price_offers: int | None = Field(None, description="offers on record behind the rental price (None: the user's "
@@ -650,6 +652,14 @@ def _kv_cache_bytes(mem: Any) -> float:
     return next((t.value for t in mem.terms if t.key == "kv_cache_bytes"), 0.0)
 
 
+def _pipeline_network(w: Workload) -> float | None:
+    """The network speed between servers a pipeline-parallel plan is sized with: the one said ('200Gb RoCE',
+    '万兆'), plain Ethernet's when only that was said, else None (one 400 Gb/s NIC per GPU assumed)."""
+    if w.network_gbit:
+        return w.network_gbit
+    return SLOW_NETWORK_GBIT if w.network == "slow" else None
+
+
 def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
     """Data-parallel attention ranks: MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with one per GPU, as
     SGLang's and vLLM's DeepSeek recipes do (each rank keeps its own users' latent KV, not a copy of all)."""
@@ -704,16 +714,18 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
+    net = _pipeline_network(w) if pp > 1 else None
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=w.users, context=w.context,
-                          engine=engine, kv_precision=kv))
+                          engine=engine, kv_precision=kv, network_gbit_per_s=net))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
     if pp > 1:
-        opt.pipeline_s_per_token = pipeline_hop_seconds(resolve_model(w.model), -(-w.users // pp), pp)
+        opt.pipeline_s_per_token = pipeline_hop_seconds(resolve_model(w.model), -(-w.users // pp), pp, net)
+        opt.pipeline_network_gbit = net
     warnings += sp.warnings
     prompt = w.prompt_length()
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=1, context=prompt,
-                             engine=engine, kv_precision=kv))
+                             engine=engine, kv_precision=kv, network_gbit_per_s=net))
     opt.ttft_s = first.time_to_first_token_s
     fast_enough = sp.decode_tokens_per_s >= w.speed_floor
     if w.latency_stated:

@@ -108,6 +108,9 @@ class SpeedInput(ToolInput):
     kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     llamacpp_backend: LlamaCppBackend | None = Field(
         None, description="llama.cpp backend; default from the GPU (CUDA, ROCm/HIP, Metal); Vulkan only when asked")
+    network_gbit_per_s: float | None = Field(
+        None, gt=0, le=3200, description="with pp > 1: the network between the servers as said, Gb/s ('200Gb RoCE', "
+        "'万兆' = 10); None: one 400 Gb/s InfiniBand/RoCE NIC per GPU as in HGX clusters")
 
 
 def llamacpp_backend_for(gpu: Gpu, requested: LlamaCppBackend | None = None) -> LlamaCppBackend:
@@ -401,12 +404,28 @@ def llamacpp_moe_words(rec: LlamaCppMoe, backend: LlamaCppBackend) -> str:
             "these bands on top of the dense rows' error")
 
 
-def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int) -> float:
+def inter_node_gbps(network_gbit_per_s: float | None) -> float:
+    """GB/s a pipeline hand-over gets between servers: the stated network (Gb/s over 8), else one 400 Gb/s NIC."""
+    return network_gbit_per_s / 8 if network_gbit_per_s else INTER_NODE_GBPS
+
+
+def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int, network_gbit_per_s: float | None = None) -> float:
     """Network time a token spends between pipeline stages: pp sends of the micro-batch's activations
-    (hidden size x 2 bytes each), the last one back to the first stage for the next token."""
+    (hidden size x 2 bytes each), the last one back to the first stage for the next token, at the stated
+    network speed between the servers (else one 400 Gb/s NIC per GPU)."""
     if pp <= 1:
         return 0.0
-    return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / (INTER_NODE_GBPS * 1e9))
+    rate = inter_node_gbps(network_gbit_per_s) * 1e9
+    return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / rate)
+
+
+def pipeline_prompt_seconds(model: ModelArch, prompt: int, pp: int, network_gbit_per_s: float | None = None) -> float:
+    """Network time a prompt spends between pipeline stages: its activations (prompt x hidden size x 2 bytes)
+    cross pp - 1 boundaries before the first token."""
+    if pp <= 1:
+        return 0.0
+    rate = inter_node_gbps(network_gbit_per_s) * 1e9
+    return (pp - 1) * (INTER_NODE_LATENCY_S + prompt * model.hidden_size * 2 / rate)
 
 
 def _ranged(t: Term, low: float, high: float) -> Term:
@@ -434,7 +453,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     # pipeline parallel: the batch runs as pp micro-batches, one in each stage; a sequence's token passes
     # every stage in turn, so it waits for the whole model's weights (over tp GPUs) and its micro-batch's KV
     micro = -(-inp.batch // inp.pp)
-    hop = pipeline_hop_seconds(model, micro, inp.pp)
+    hop = pipeline_hop_seconds(model, micro, inp.pp, inp.network_gbit_per_s)
     d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend)
     d["comm"] += hop
     core = max(d["memory"], d["compute"])
@@ -472,13 +491,16 @@ def speed(inp: SpeedInput) -> SpeedResult:
     assumptions.append(words)
     # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the measured band
     prefill_range = (plo * p["seconds"] / p["seconds_slow"], phi * p["seconds"] / p["seconds_fast"])
-    ttft = inp.context * p["seconds"] + step
+    ttft = inp.context * p["seconds"] + step + pipeline_prompt_seconds(model, inp.context, inp.pp, inp.network_gbit_per_s)
     if inp.pp > 1:
+        net = (f"the {inp.network_gbit_per_s:g} Gb/s network said between the servers" if inp.network_gbit_per_s
+               else "InfiniBand or RoCE")
         assumptions.append(
             f"pipeline parallel over {inp.pp} servers ({n} GPUs each, tensor parallel inside): {inp.batch} sequence(s) as "
-            f"{inp.pp} micro-batches of {micro}; each token crosses {inp.pp} stage boundaries over InfiniBand or RoCE "
-            f"({INTER_NODE_GBPS:g} GB/s, {INTER_NODE_LATENCY_S * 1e6:g} us per send): {hop * 1e3:.2f} ms per token; "
-            "a prompt passes the stages one after another, so the first token is no sooner than on one server")
+            f"{inp.pp} micro-batches of {micro}; each token crosses {inp.pp} stage boundaries over {net} "
+            f"({inter_node_gbps(inp.network_gbit_per_s):g} GB/s, {INTER_NODE_LATENCY_S * 1e6:g} us per send): "
+            f"{hop * 1e3:.2f} ms per token; a prompt passes the stages one after another, so the first token is no "
+            "sooner than on one server")
     if engine == "llama.cpp" and n > 1:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
