@@ -629,6 +629,18 @@ def _lacks_fp8(option: Option | None) -> bool:
         return False
 
 
+def _no_8bit_units(option: Option | None) -> bool:
+    """Whether the plan's card is an NVIDIA card with neither FP8 nor INT8 tensor cores (Volta): it is served in its
+    own 16-bit format (tools.recommend.serving_precision)."""
+    if option is None:
+        return False
+    try:
+        gpu = find_gpu(option.gpu)
+    except (LookupError, ValueError):
+        return False
+    return gpu.stack == "cuda" and not gpu.fp8_tflops and not gpu.int8_tops
+
+
 def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
                       said: list[str] | None) -> list[str]:
     """What was read from the user's words, then what was assumed (the defaults that matter here)."""
@@ -661,6 +673,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                "answer.precision_three_bit" if shown in FOUR_BIT and _bits(shown) < 4 else  # Q3_K_M: 3.9 bits
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
+               "answer.precision_default_16bit" if shown in ("fp16", "bf16") and _no_8bit_units(best) else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
     if w.spec.serves and w.images_per_request and not rec.image_tokens:

@@ -566,6 +566,11 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
         return chosen
     if model.encoder:
         return "bf16"  # an embedding model of a few hundred million parameters runs as published (TEI, vLLM's pooling)
+    if gpu is not None and gpu.stack == "cuda" and not gpu.fp8_tflops and not gpu.int8_tops:
+        # no FP8 and no INT8 tensor cores (Volta: V100): vLLM's W8A8 kernels need Turing or newer and its
+        # Marlin weight-only kernels Ampere (docs.vllm.ai quantization/supported_hardware), so 8 bits would buy
+        # memory at best; the card's own 16-bit format, FP16 where it has no BF16
+        return "bf16" if gpu.native_bf16 else "fp16"
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 

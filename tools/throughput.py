@@ -404,6 +404,25 @@ def llamacpp_moe_words(rec: LlamaCppMoe, backend: LlamaCppBackend) -> str:
             "these bands on top of the dense rows' error")
 
 
+def format_unit_warnings(precision: Precision, gpu: Gpu) -> list[str]:
+    """What an 8-bit format does on a card without the tensor cores for it (the card's FP8/INT8 figures and the
+    format's weight_only_archs, knowledge/data): FP8 on Ampere is weight-only (Marlin W8A16), saving memory
+    and decode reads but not compute; on Volta no vLLM kernel takes FP8 or INT8 W8A8 at all."""
+    if gpu.stack != "cuda":
+        return []
+    if precision.compute == "fp8" and not gpu.fp8_tflops:
+        if gpu.arch in precision.weight_only_archs:
+            return [f"{gpu.name} has no FP8 tensor cores: FP8 runs weight-only there (W8A16, vLLM's Marlin kernels): "
+                    "it halves the weight memory and the bytes read per token, but the matrix multiplies run in 16-bit, "
+                    "so prompts are processed no faster than in BF16"]
+        return [f"{gpu.name} has no FP8 tensor cores and no FP8 kernel in vLLM (Marlin's weight-only FP8 needs Ampere "
+                "or newer): use FP16, or 4-bit AWQ/GPTQ to save memory"]
+    if precision.family == "int" and precision.bits_per_weight == 8 and not gpu.int8_tops:
+        return [f"{gpu.name} has no INT8 tensor cores: 8-bit integer weights save memory there but not time, and "
+                "vLLM's INT8 W8A8 kernels need Turing or newer"]
+    return []
+
+
 def inter_node_gbps(network_gbit_per_s: float | None) -> float:
     """GB/s a pipeline hand-over gets between servers: the stated network (Gb/s over 8), else one 400 Gb/s NIC."""
     return network_gbit_per_s / 8 if network_gbit_per_s else INTER_NODE_GBPS
@@ -505,7 +524,8 @@ def speed(inp: SpeedInput) -> SpeedResult:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
-    if precision.id == "bf16" and not gpu.native_bf16:
+    warnings += format_unit_warnings(precision, gpu)
+    if precision.id in ("bf16", "fp16") and not gpu.native_bf16:
         warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): the weights are served in fp16, "
                         "the same size (a model trained in bf16 can overflow in fp16)")
 
