@@ -252,7 +252,8 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     MoE on llama.cpp: the routed experts' bytes are read at the backend's routed share, and each layer
     adds a fixed time per routed expert (the backend's MoE record at `moe_end` of its bands)."""
     eff = efficiency(engine, gpu, precision, backend)
-    weight_read = arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
+    by_tensor = arch.moe_bytes_read_per_step(model, precision, batch)
+    weight_read = by_tensor[0] if by_tensor else arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
     kv_read = arch.kv_cache_bytes(model, kv_bits, context, batch, latent_mla=engine != "transformers")
     bw = gpu.memory_bandwidth_gbps * 1e9 * eff["bandwidth_eff"]
     flops = matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"]
@@ -263,7 +264,7 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     lc_moe = llamacpp_moe(model, engine, gpu, backend)
     if big_moe(model, engine) or lc_moe is not None:
         shared, _ = arch.expert_split(model)
-        routed_read = weight_read * (1 - shared / arch.params_read_per_step(model, batch))
+        routed_read = by_tensor[1] if by_tensor else weight_read * (1 - shared / arch.params_read_per_step(model, batch))
     grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
     if lc_moe is not None:
         grouped, per_expert, _ = moe_figures(lc_moe, moe_end)
