@@ -280,6 +280,8 @@ class Workload(ToolInput):
                                                                    "nodes': 8); default 8")
     max_gpus: int | None = Field(None, gt=0, le=1024, description="most GPUs a serving plan may use in all "
                                                                   f"(replicas x servers); default {MAX_SERVING_GPUS}")
+    cpu_offload: bool = Field(False, description="part of the model in system RAM asked for ('加 CPU offload'): llama.cpp's "
+                              "offload is sized on the one card named, owned or only considered")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
@@ -2109,9 +2111,11 @@ def _offload_plan(w: Workload) -> OffloadResult | None:
     """One person's own card (not a Mac: its memory is the system's) that cannot hold the model asked in its
     4-bit file: the same model with part of it in system RAM, llama.cpp's usual way (layers, or a MoE model's
     routed experts), sized for the RAM said. None when the 4-bit file fits the card or the job is no chat."""
-    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and len(w.owned) == 1 and w.users <= 2):
+    # the one card: the one you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
+    one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned if len(w.owned) == 1 else None
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and one and w.users <= 2):
         return None
-    count, gpu = parse_owned(w.owned[0])
+    count, gpu = parse_owned(one[0])
     if count != 1 or gpu.unified_memory or gpu.segment not in ("consumer", "workstation"):
         return None
     model = resolve_model(w.model)
