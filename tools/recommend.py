@@ -1038,6 +1038,13 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
     warnings += [x for x in [stack_warning(gpu)] if x]
+    if gpu.npus_per_package > 1:  # the Ascend 910C: two dies per package, each its own NPU
+        per = gpu.npus_per_package
+        total_gpus = opt.gpus if opt.gpus else n
+        warnings.append(f"{total_gpus} x {gpu.name} are {total_gpus / per:g} packages of {gpu.memory_gb * per:g} GB: "
+                        f"each package holds {per} dies of {gpu.memory_gb:g} GB and "
+                        f"{gpu.memory_bandwidth_gbps:,.0f} GB/s, which the software sees as {per} NPUs; "
+                        "counts, memory and speeds here are per NPU (die)")
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
