@@ -1037,14 +1037,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    warnings += [x for x in [stack_warning(gpu)] if x]
-    if gpu.npus_per_package > 1:  # the Ascend 910C: two dies per package, each its own NPU
-        per = gpu.npus_per_package
-        total_gpus = opt.gpus if opt.gpus else n
-        warnings.append(f"{total_gpus} x {gpu.name} are {total_gpus / per:g} packages of {gpu.memory_gb * per:g} GB: "
-                        f"each package holds {per} dies of {gpu.memory_gb:g} GB and "
-                        f"{gpu.memory_bandwidth_gbps:,.0f} GB/s, which the software sees as {per} NPUs; "
-                        "counts, memory and speeds here are per NPU (die)")
+    warnings += [x for x in [stack_warning(gpu), _package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
@@ -1073,6 +1066,17 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     opt.warnings = list(dict.fromkeys(warnings))
     opt.avoid = bool(spec.trains and any(a in x for x in opt.warnings for a in AVOID)) or undependable
     return opt
+
+
+def _package_words(gpu: Gpu, npus: int) -> str | None:
+    """A card whose package holds several dies, each its own NPU (the Ascend 910C): the count said as packages,
+    so per-die memory and speed are not read as per card (review O1 #3/#14)."""
+    per = gpu.npus_per_package
+    if per < 2:
+        return None
+    return (f"{npus} x {gpu.name} are {npus / per:g} packages of {gpu.memory_gb * per:g} GB: each package holds {per} "
+            f"dies of {gpu.memory_gb:g} GB and {gpu.memory_bandwidth_gbps:,.0f} GB/s, which the software sees as {per} "
+            "NPUs; counts, memory and speeds here are per NPU (die)")
 
 
 def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
