@@ -29,6 +29,7 @@ from tools.recommend import (
     Option,
     Recommendation,
     one_at_home,
+    package_words,
     parse_owned,
     quoted,
     rate_lengths,
@@ -257,8 +258,10 @@ def _closeness(o: Option) -> tuple:
 
 
 def _alternative_stack_warnings(answer: Answer) -> list[str]:
-    """The software-risk caveat of every card off CUDA in the table: an alternative shown keeps its caveat."""
-    return [x for o in table_options(answer) if not o.owned for x in [stack_warning(find_gpu(o.gpu))] if x]
+    """The software-risk caveat of every card off CUDA in the table, and the package a multi-die card's NPUs make
+    (the Ascend 910C: a row's 64 GB is one die of a 128 GB package): an alternative shown keeps its caveats."""
+    return [x for o in table_options(answer) for x in
+            [None if o.owned else stack_warning(find_gpu(o.gpu)), package_words(find_gpu(o.gpu), o.gpus)] if x]
 
 
 def table_options(answer: Answer) -> list[Option]:

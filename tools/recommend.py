@@ -1037,7 +1037,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    warnings += [x for x in [stack_warning(gpu), _package_words(gpu, opt.gpus or n)] if x]
+    warnings += [x for x in [stack_warning(gpu), package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
@@ -1068,7 +1068,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     return opt
 
 
-def _package_words(gpu: Gpu, npus: int) -> str | None:
+def package_words(gpu: Gpu, npus: int) -> str | None:
     """A card whose package holds several dies, each its own NPU (the Ascend 910C): the count said as packages,
     so per-die memory and speed are not read as per card (review O1 #3/#14)."""
     per = gpu.npus_per_package
