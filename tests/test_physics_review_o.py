@@ -237,3 +237,31 @@ def test_910c_npus_are_said_as_packages_of_128gb(lang: str):
             "zh": "领导要求全部国产化，要部署DeepSeek-R1 671B满血版，昇腾910C要多少台"}[lang]
     text = run_conversation([turn])[-1].content
     assert ("packages of 128 GB" in text) if lang == "en" else ("每颗 128 GB" in text)
+
+
+# ---- a card named again by its bare name ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("text", "card"), [
+    (f"{lead}{n}{unit}{name}{tail}", card)
+    for (lead, unit, tail), (name, card), n in itertools.product(
+        [("服务器有", "张", "的老卡，能跑Qwen2.5-7B推理吗？V100不支持bf16吧"),
+         ("我们有", "卡", "，部署qwen2.5 7b。V100 能用 bf16 吗"),
+         ("we have ", "x ", ", can it serve qwen2.5 7b? does the V100 do bf16"),
+         ("our box: ", " ", " cards. serving llama 3.1 8b. is the v100 too old?")],
+        [("V100 16G", "v100-sxm2-16gb"), ("v100 16gb", "v100-sxm2-16gb"), ("V100 PCIe 16GB", "v100-pcie-16gb")],
+        [2, 8])
+])
+def test_a_bare_repeat_in_a_later_sentence_is_the_same_cards(text: str, card: str):
+    from assistant.reading import understand
+
+    u = understand(text, {})
+    cards = u.updates.get("owned") or u.updates.get("only") or []
+    assert len(cards) == 1 and cards[0].endswith(card), cards
+
+
+@pytest.mark.parametrize("text", ["compare v100 16gb and v100", "对比一下 V100 16G 和 V100"])
+def test_two_variants_in_one_sentence_stay_two(text: str):
+    from assistant.reading import understand
+
+    u = understand(text, {})
+    assert len(set(u.compare_gpus)) == 2
