@@ -361,7 +361,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("has_host", None),
     Slot("preference", "either", matters=serves),
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
-    Slot("system_ram_gb", None, matters=serves),  # "64gb ram": llama.cpp's CPU offload on your card (tools.offload)
+    Slot("system_ram_gb", None, matters=serves),
+    Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card  # "64gb ram": llama.cpp's CPU offload on your card (tools.offload)
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

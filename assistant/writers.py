@@ -29,6 +29,7 @@ from tools.recommend import (
     Option,
     Recommendation,
     one_at_home,
+    package_words,
     parse_owned,
     quoted,
     rate_lengths,
@@ -257,8 +258,10 @@ def _closeness(o: Option) -> tuple:
 
 
 def _alternative_stack_warnings(answer: Answer) -> list[str]:
-    """The software-risk caveat of every card off CUDA in the table: an alternative shown keeps its caveat."""
-    return [x for o in table_options(answer) if not o.owned for x in [stack_warning(find_gpu(o.gpu))] if x]
+    """The software-risk caveat of every card off CUDA in the table, and the package a multi-die card's NPUs make
+    (the Ascend 910C: a row's 64 GB is one die of a 128 GB package): an alternative shown keeps its caveats."""
+    return [x for o in table_options(answer) for x in
+            [None if o.owned else stack_warning(find_gpu(o.gpu)), package_words(find_gpu(o.gpu), o.gpus)] if x]
 
 
 def table_options(answer: Answer) -> list[Option]:
@@ -629,6 +632,18 @@ def _lacks_fp8(option: Option | None) -> bool:
         return False
 
 
+def _no_8bit_units(option: Option | None) -> bool:
+    """Whether the plan's card is an NVIDIA card with neither FP8 nor INT8 tensor cores (Volta): it is served in its
+    own 16-bit format (tools.recommend.serving_precision)."""
+    if option is None:
+        return False
+    try:
+        gpu = find_gpu(option.gpu)
+    except (LookupError, ValueError):
+        return False
+    return gpu.stack == "cuda" and not gpu.fp8_tflops and not gpu.int8_tops
+
+
 def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str], lang: str,
                       said: list[str] | None) -> list[str]:
     """What was read from the user's words, then what was assumed (the defaults that matter here)."""
@@ -661,6 +676,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                "answer.precision_three_bit" if shown in FOUR_BIT and _bits(shown) < 4 else  # Q3_K_M: 3.9 bits
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
+               "answer.precision_default_16bit" if shown in ("fp16", "bf16") and _no_8bit_units(best) else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
@@ -1009,7 +1025,8 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
     if o.tp > 1 and o.link_within:
         parts.append(say(lang, f"scale.within.{o.link_within}"))
     if o.pp > 1:
-        parts.append(say(lang, "scale.between_pipeline", gbps=f"{INTER_NODE_GBPS * 8:,.0f}",
+        key = "scale.between_pipeline_said" if o.pipeline_network_gbit else "scale.between_pipeline"
+        parts.append(say(lang, key, gbps=f"{o.pipeline_network_gbit or INTER_NODE_GBPS * 8:,.0f}",
                          ms=f"{(o.pipeline_s_per_token or 0) * 1000:.2f}"))
     elif (o.servers or 1) > 1:
         parts.append(say(lang, "scale.between_replicas"))

@@ -99,13 +99,20 @@ def tensors(m: ModelArch) -> list[Tensor]:
         out.append(Tensor(p + "attn_norm.weight", "other", i, h, h, False))
         if m.attention == "mla" and m.kv_lora_rank:
             rope = m.qk_rope_head_dim or 0
-            out.append(Tensor(p + "attn_q.weight", "attn_q", i, h, h * m.num_attention_heads * m.head_dim, True))
+            q_out = m.num_attention_heads * m.head_dim
+            if m.q_lora_rank:  # DeepSeek V3/R1: the query through a rank-1536 bottleneck (attn_q_a, attn_q_b)
+                out.append(Tensor(p + "attn_q_a.weight", "attn_q", i, h, h * m.q_lora_rank, True))
+                out.append(Tensor(p + "attn_q_a_norm.weight", "other", i, m.q_lora_rank, m.q_lora_rank, False))
+                out.append(Tensor(p + "attn_q_b.weight", "attn_q", i, m.q_lora_rank, m.q_lora_rank * q_out, True))
+            else:
+                out.append(Tensor(p + "attn_q.weight", "attn_q", i, h, h * q_out, True))
             out.append(Tensor(p + "attn_kv_a_mqa.weight", "other", i, h, h * (m.kv_lora_rank + rope), True))
             nope = m.head_dim - rope
+            v = m.v_head_dim or nope
             out.append(Tensor(p + "attn_kv_b.weight", "attn_kv_b", i, m.kv_lora_rank,
-                              m.kv_lora_rank * m.num_attention_heads * (nope + nope), True))
-            out.append(Tensor(p + "attn_output.weight", "attn_output", i, m.num_attention_heads * nope,
-                              m.num_attention_heads * nope * h, True))
+                              m.kv_lora_rank * m.num_attention_heads * (nope + v), True))
+            out.append(Tensor(p + "attn_output.weight", "attn_output", i, m.num_attention_heads * v,
+                              m.num_attention_heads * v * h, True))
         else:
             out.append(Tensor(p + "attn_q.weight", "attn_q", i, h, h * q_width, True))
             out.append(Tensor(p + "attn_k.weight", "attn_k", i, h, h * kv_width, True))
@@ -125,7 +132,7 @@ def tensors(m: ModelArch) -> list[Tensor]:
                     Tensor(p + "ffn_up_exps.weight", "ffn_up", i, h, e * h * inter, True),
                     Tensor(p + "ffn_down_exps.weight", "ffn_down", i, inter, e * inter * h, True)]
             if m.num_shared_experts:
-                s = m.num_shared_experts * inter
+                s = m.num_shared_experts * (m.shared_expert_intermediate_size or inter)
                 out += [Tensor(p + "ffn_gate_shexp.weight", "ffn_gate", i, h, h * s, True),
                         Tensor(p + "ffn_up_shexp.weight", "ffn_up", i, h, h * s, True),
                         Tensor(p + "ffn_down_shexp.weight", "ffn_down", i, s, s * h, True)]
@@ -136,11 +143,15 @@ def tensors(m: ModelArch) -> list[Tensor]:
 
 
 def _dense_layers(m: ModelArch) -> int:
-    return 1 if m.attention == "mla" and m.is_moe else 0  # DeepSeek's first_k_dense_replace (1 for V2-Lite; V3 has 3)
+    """MoE layers with a dense MLP: the record's own count (DeepSeek's first_k_dense_replace: 3 for V3/R1), else
+    1 for an MLA MoE (V2-Lite)."""
+    if m.dense_layers:
+        return m.dense_layers
+    return 1 if m.attention == "mla" and m.is_moe else 0
 
 
 def _dense_width(m: ModelArch) -> int:
-    return m.intermediate_size * max(1, (m.experts_per_token or 1))
+    return m.dense_intermediate_size or m.intermediate_size * max(1, (m.experts_per_token or 1))
 
 
 def _use_more_bits(i: int, n: int) -> bool:
@@ -307,7 +318,8 @@ def _choose(  # noqa: C901 - llama.cpp's per-tensor type rules, one branch each,
 def _shape_key(m: ModelArch) -> tuple:
     return (m.hidden_size, m.num_layers, m.vocab_size, m.num_attention_heads, m.num_kv_heads, m.head_dim,
             m.intermediate_size, m.tied_embeddings, m.attention, m.kv_lora_rank, m.qk_rope_head_dim,
-            m.num_experts, m.experts_per_token, m.num_shared_experts, m.family)
+            m.num_experts, m.experts_per_token, m.num_shared_experts, m.family, m.q_lora_rank, m.v_head_dim,
+            m.dense_layers, m.dense_intermediate_size, m.shared_expert_intermediate_size)
 
 
 _SIZES: dict[tuple, GgufSize] = {}
@@ -340,3 +352,19 @@ def file_types() -> Iterable[str]:
 
 __all__ = ["FILE_TYPES", "GGML_TYPES", "GgufSize", "Tensor", "assign_types", "file_size", "file_types",
            "normalise_file_type", "tensors", "type_bytes"]
+
+
+def read_split(m: ModelArch, file_type: str, *, imatrix: bool = False) -> tuple[float, float]:
+    """(bytes of the routed-expert tensors, bytes of the tensors every decode step reads in full) of `m` as a
+    GGUF file of `file_type`. A file type gives the attention, shared-expert and dense-layer tensors other types
+    than the routed experts (IQ1_S keeps attn_kv_b at Q4_K and the output head at Q5_K), so a token's bytes are
+    these at their own types plus the routed share, not the file's average bits times the active parameters.
+    The token embedding is left out of both: a step reads one row of it."""
+    routed = every = 0.0
+    for t, ty in assign_types(m, file_type, imatrix=imatrix):
+        size = type_bytes(ty, t.numel)
+        if "_exps." in t.name:
+            routed += size
+        elif t.category != "token_embd":
+            every += size
+    return routed, every

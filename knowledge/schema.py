@@ -268,6 +268,12 @@ class Precision(Record):
         default_factory=list, description="chip architectures whose tensor cores compute in this format natively "
         "(FP4 on Blackwell); on the others engines unpack it to 16 bits: it saves memory, not compute",
     )
+    weight_only_archs: list[Arch] = Field(
+        default_factory=list, description="chip architectures without tensor cores for this format where engines still "
+        "load it weight-only, unpacking the weights to 16 bits in the kernel (FP8 on Ampere through vLLM's Marlin "
+        "W8A16 kernels): it saves memory and decode reads, not compute. An NVIDIA card outside this list and without "
+        "the tensor cores has no kernel for the format in vLLM",
+    )
     unconverted_stacks: list[Stack] = Field(
         default_factory=list, description="software stacks whose engines cannot load a checkpoint in this format: "
         "there it is converted (Ascend serves FP8 and FP4 checkpoints as W8A8 INT8)",

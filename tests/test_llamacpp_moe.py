@@ -29,7 +29,7 @@ def test_r1_iq1_s_on_two_h100_is_current_builds_with_january_2025_at_the_slow_en
     # central: no fixed time per routed expert (builds after PR #15525 pick the experts on the GPU); row 1579,
     # about 14 tokens/s single-user (Unsloth blog, January 2025 build), lies at the band's slow end
     r = run("deepseek-r1", "iq1_s", "h100-sxm", 2, 1024)
-    assert r.decode_tokens_per_s == pytest.approx(121.5, abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(116.9, abs=0.1)
     lo, hi = r.decode_tokens_per_s_range
     assert lo < float(row(1579)["value"]) < r.decode_tokens_per_s < hi
     assert r.terms[0].inputs["expert_fixed_s"] == 0.0
@@ -43,13 +43,13 @@ def test_r1_iq1_s_on_two_a100_covers_the_issue_11474_figure():
     r = run("deepseek-r1", "iq1_s", "a100-80gb-sxm", 2, 20 + 1316 // 2)
     lo, hi = r.decode_tokens_per_s_range
     assert lo == pytest.approx(8.3, abs=0.1) and lo < 9.41 < hi
-    assert r.decode_tokens_per_s == pytest.approx(90.2, abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(86.0, abs=0.1)
 
 
 def test_qwen3_30b_a3b_on_two_3090s_old_build_is_inside_the_band():
     # row 1582: 40-50 tokens/s (build 5228, a "slow with CUDA" bug report): inside the band, not the central
     r = run("qwen3-30b-a3b", "q6_k", "rtx-3090", 2, 1024)
-    assert r.decode_tokens_per_s == pytest.approx(153.9, abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(159.3, abs=0.1)
     lo, hi = r.decode_tokens_per_s_range
     assert lo < 40 and hi > 50
 
@@ -57,7 +57,7 @@ def test_qwen3_30b_a3b_on_two_3090s_old_build_is_inside_the_band():
 def test_metal_moe_runs_near_the_dense_rate():
     # row 1601: DeepSeek-R1 Q4_K_M on an 80-core M3 Ultra, tg128 20.21 (build 7315)
     r = run("deepseek-r1", "q4_k_m", "apple-m3-ultra-512gb")
-    assert r.decode_tokens_per_s == pytest.approx(19.4, abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(20.6, abs=0.1)
     lo, hi = r.decode_tokens_per_s_range
     assert lo < 20.21 < hi
     assert r.terms[0].inputs["expert_fixed_s"] == 0.0 and r.terms[0].inputs["routed_expert_share"] == 0.93
@@ -76,10 +76,11 @@ def test_mixtral_prefill_band_reaches_the_december_2023_build():
 
 
 def test_m2_ultra_r1_iq1_s_keeps_metals_dense_rate():
-    # scenario 124's machine: no Metal row shows CUDA's fixed time per expert, so the speed stays near 41
+    # scenario 124's machine: no Metal row shows CUDA's fixed time per expert; a token reads the attention, shared
+    # and dense tensors at their own types plus 8 of 256 experts (8.3 GB), so the bandwidth bound is near 39
     r = run("deepseek-r1", "iq1_s", "apple-m2-ultra-192gb", context=2048)
-    assert r.decode_tokens_per_s == pytest.approx(40.7, abs=0.1)
-    assert r.decode_tokens_per_s_range == pytest.approx((32.4, 47.3), abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(39.1, abs=0.1)
+    assert r.decode_tokens_per_s_range == pytest.approx((31.4, 45.2), abs=0.1)
 
 
 def test_dense_models_are_unchanged():
@@ -119,8 +120,8 @@ def test_the_bench_scores_the_moe_rows():
     assert "1581" not in moe
     # the January and April 2025 builds (a CPU-side expert selection and synchronisation) run 3.4-9.6x below
     # today's central figure (inside its range, at the slow end)
-    assert moe["1579"].error == pytest.approx(7.68, abs=0.01)
-    assert moe["1580"].error == pytest.approx(8.58, abs=0.01)
-    assert moe["1582"].error == pytest.approx(2.42, abs=0.01)
-    assert moe["1601"].error == pytest.approx(-0.04, abs=0.01)
+    assert moe["1579"].error == pytest.approx(7.35, abs=0.01)
+    assert moe["1580"].error == pytest.approx(8.14, abs=0.01)
+    assert moe["1582"].error == pytest.approx(2.54, abs=0.01)
+    assert moe["1601"].error == pytest.approx(0.02, abs=0.01)
     assert all(s.tool in ("llama.cpp MoE decode", "llama.cpp MoE prefill") for s in moe.values())

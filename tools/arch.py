@@ -81,6 +81,23 @@ def params_read_per_step(model: ModelArch, batch: int) -> float:
     return shared + distinct * per_expert
 
 
+def moe_bytes_read_per_step(model: ModelArch, precision: Precision, batch: int) -> tuple[float, float] | None:
+    """(weight bytes a decode step reads, of which routed experts) for a MoE model in a GGUF file type sized
+    tensor by tensor: the tensors every token passes (attention, shared experts, dense layers, output head) at
+    their own types in full, the routed experts at theirs times the share of experts the batch touches.
+    None where the file is not sized tensor by tensor (a repository's own file, a model known by size)."""
+    e, k = model.num_experts, model.experts_per_token
+    file_type = gguf_file_type(precision)
+    if not (file_type and e and k and e != k) or is_generic(model) or precision.id in model.gguf_file_bytes \
+            or not (EXACT_GGUF or precision.id not in LEGACY_GGUF):
+        return None
+    from knowledge.gguf import read_split
+
+    routed, every = read_split(model, file_type, imatrix=file_type.startswith("IQ"))
+    touched = 1 - (1 - k / e) ** max(batch, 1)  # share of the experts at least one token routes to
+    return every + routed * touched, routed * touched
+
+
 def kv_bytes_per_token_layer(model: ModelArch, kv_bits: float, *, latent_mla: bool = True) -> float:
     """KV bytes one token adds in one layer.
 

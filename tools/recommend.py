@@ -280,6 +280,8 @@ class Workload(ToolInput):
                                                                    "nodes': 8); default 8")
     max_gpus: int | None = Field(None, gt=0, le=1024, description="most GPUs a serving plan may use in all "
                                                                   f"(replicas x servers); default {MAX_SERVING_GPUS}")
+    cpu_offload: bool = Field(False, description="part of the model in system RAM asked for ('加 CPU offload'): llama.cpp's "
+                              "offload is sized on the one card named, owned or only considered")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
@@ -434,6 +436,8 @@ class Option(BaseModel):
     expert_parallel: bool = Field(False, description="a MoE model's experts spread over a copy's GPUs (vLLM "
                                                      "--enable-expert-parallel), not each one sliced by tensor parallel")
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
+    pipeline_network_gbit: float | None = Field(None, description="the network speed between servers said by the user "
+                                                "that the pipeline hand-overs were sized with, Gb/s; None: assumed")
     usd_per_hour: float | None = None
     usd_per_month: float | None = None
     price_offers: int | None = Field(None, description="offers on record behind the rental price (None: the user's "
@@ -564,6 +568,11 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
         return chosen
     if model.encoder:
         return "bf16"  # an embedding model of a few hundred million parameters runs as published (TEI, vLLM's pooling)
+    if gpu is not None and gpu.stack == "cuda" and not gpu.fp8_tflops and not gpu.int8_tops:
+        # no FP8 and no INT8 tensor cores (Volta: V100): vLLM's W8A8 kernels need Turing or newer and its
+        # Marlin weight-only kernels Ampere (docs.vllm.ai quantization/supported_hardware), so 8 bits would buy
+        # memory at best; the card's own 16-bit format, FP16 where it has no BF16
+        return "bf16" if gpu.native_bf16 else "fp16"
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 
@@ -650,6 +659,14 @@ def _kv_cache_bytes(mem: Any) -> float:
     return next((t.value for t in mem.terms if t.key == "kv_cache_bytes"), 0.0)
 
 
+def _pipeline_network(w: Workload) -> float | None:
+    """The network speed between servers a pipeline-parallel plan is sized with: the one said ('200Gb RoCE',
+    '万兆'), plain Ethernet's when only that was said, else None (one 400 Gb/s NIC per GPU assumed)."""
+    if w.network_gbit:
+        return w.network_gbit
+    return SLOW_NETWORK_GBIT if w.network == "slow" else None
+
+
 def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
     """Data-parallel attention ranks: MLA models (DeepSeek V2/V3/R1, Kimi K2) serve with one per GPU, as
     SGLang's and vLLM's DeepSeek recipes do (each rank keeps its own users' latent KV, not a copy of all)."""
@@ -704,16 +721,18 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
+    net = _pipeline_network(w) if pp > 1 else None
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=w.users, context=w.context,
-                          engine=engine, kv_precision=kv))
+                          engine=engine, kv_precision=kv, network_gbit_per_s=net))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
     if pp > 1:
-        opt.pipeline_s_per_token = pipeline_hop_seconds(resolve_model(w.model), -(-w.users // pp), pp)
+        opt.pipeline_s_per_token = pipeline_hop_seconds(resolve_model(w.model), -(-w.users // pp), pp, net)
+        opt.pipeline_network_gbit = net
     warnings += sp.warnings
     prompt = w.prompt_length()
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=1, context=prompt,
-                             engine=engine, kv_precision=kv))
+                             engine=engine, kv_precision=kv, network_gbit_per_s=net))
     opt.ttft_s = first.time_to_first_token_s
     fast_enough = sp.decode_tokens_per_s >= w.speed_floor
     if w.latency_stated:
@@ -1018,7 +1037,7 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
     if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
         warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
-    warnings += [x for x in [stack_warning(gpu)] if x]
+    warnings += [x for x in [stack_warning(gpu), package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
         not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
@@ -1047,6 +1066,17 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     opt.warnings = list(dict.fromkeys(warnings))
     opt.avoid = bool(spec.trains and any(a in x for x in opt.warnings for a in AVOID)) or undependable
     return opt
+
+
+def package_words(gpu: Gpu, npus: int) -> str | None:
+    """A card whose package holds several dies, each its own NPU (the Ascend 910C): the count said as packages,
+    so per-die memory and speed are not read as per card (review O1 #3/#14)."""
+    per = gpu.npus_per_package
+    if per < 2:
+        return None
+    return (f"{npus} x {gpu.name} are {npus / per:g} packages of {gpu.memory_gb * per:g} GB: each package holds {per} "
+            f"dies of {gpu.memory_gb:g} GB and {gpu.memory_bandwidth_gbps:,.0f} GB/s, which the software sees as {per} "
+            "NPUs; counts, memory and speeds here are per NPU (die)")
 
 
 def _consumer_for_a_service(w: Workload, gpu: Gpu, owned: bool, warnings: list[str]) -> bool:
@@ -2092,9 +2122,11 @@ def _offload_plan(w: Workload) -> OffloadResult | None:
     """One person's own card (not a Mac: its memory is the system's) that cannot hold the model asked in its
     4-bit file: the same model with part of it in system RAM, llama.cpp's usual way (layers, or a MoE model's
     routed experts), sized for the RAM said. None when the 4-bit file fits the card or the job is no chat."""
-    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and len(w.owned) == 1 and w.users <= 2):
+    # the one card: the one you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
+    one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned if len(w.owned) == 1 else None
+    if not (w.spec.serves and not w.spec.trains and not w.spec.batch and one and w.users <= 2):
         return None
-    count, gpu = parse_owned(w.owned[0])
+    count, gpu = parse_owned(one[0])
     if count != 1 or gpu.unified_memory or gpu.segment not in ("consumer", "workstation"):
         return None
     model = resolve_model(w.model)

@@ -108,6 +108,9 @@ class SpeedInput(ToolInput):
     kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     llamacpp_backend: LlamaCppBackend | None = Field(
         None, description="llama.cpp backend; default from the GPU (CUDA, ROCm/HIP, Metal); Vulkan only when asked")
+    network_gbit_per_s: float | None = Field(
+        None, gt=0, le=3200, description="with pp > 1: the network between the servers as said, Gb/s ('200Gb RoCE', "
+        "'万兆' = 10); None: one 400 Gb/s InfiniBand/RoCE NIC per GPU as in HGX clusters")
 
 
 def llamacpp_backend_for(gpu: Gpu, requested: LlamaCppBackend | None = None) -> LlamaCppBackend:
@@ -249,7 +252,8 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     MoE on llama.cpp: the routed experts' bytes are read at the backend's routed share, and each layer
     adds a fixed time per routed expert (the backend's MoE record at `moe_end` of its bands)."""
     eff = efficiency(engine, gpu, precision, backend)
-    weight_read = arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
+    by_tensor = arch.moe_bytes_read_per_step(model, precision, batch)
+    weight_read = by_tensor[0] if by_tensor else arch.weight_bytes(model, precision, arch.params_read_per_step(model, batch))
     kv_read = arch.kv_cache_bytes(model, kv_bits, context, batch, latent_mla=engine != "transformers")
     bw = gpu.memory_bandwidth_gbps * 1e9 * eff["bandwidth_eff"]
     flops = matmul_tflops(gpu, precision, engine) * 1e12 * eff["mm_mfu"]
@@ -260,7 +264,7 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     lc_moe = llamacpp_moe(model, engine, gpu, backend)
     if big_moe(model, engine) or lc_moe is not None:
         shared, _ = arch.expert_split(model)
-        routed_read = weight_read * (1 - shared / arch.params_read_per_step(model, batch))
+        routed_read = by_tensor[1] if by_tensor else weight_read * (1 - shared / arch.params_read_per_step(model, batch))
     grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
     if lc_moe is not None:
         grouped, per_expert, _ = moe_figures(lc_moe, moe_end)
@@ -401,12 +405,47 @@ def llamacpp_moe_words(rec: LlamaCppMoe, backend: LlamaCppBackend) -> str:
             "these bands on top of the dense rows' error")
 
 
-def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int) -> float:
+def format_unit_warnings(precision: Precision, gpu: Gpu) -> list[str]:
+    """What an 8-bit format does on a card without the tensor cores for it (the card's FP8/INT8 figures and the
+    format's weight_only_archs, knowledge/data): FP8 on Ampere is weight-only (Marlin W8A16), saving memory
+    and decode reads but not compute; on Volta no vLLM kernel takes FP8 or INT8 W8A8 at all."""
+    if gpu.stack != "cuda":
+        return []
+    if precision.compute == "fp8" and not gpu.fp8_tflops:
+        if gpu.arch in precision.weight_only_archs:
+            return [f"{gpu.name} has no FP8 tensor cores: FP8 runs weight-only there (W8A16, vLLM's Marlin kernels): "
+                    "it halves the weight memory and the bytes read per token, but the matrix multiplies run in 16-bit, "
+                    "so prompts are processed no faster than in BF16"]
+        return [f"{gpu.name} has no FP8 tensor cores and no FP8 kernel in vLLM (Marlin's weight-only FP8 needs Ampere "
+                "or newer): use FP16, or 4-bit AWQ/GPTQ to save memory"]
+    if precision.family == "int" and precision.bits_per_weight == 8 and not gpu.int8_tops:
+        return [f"{gpu.name} has no INT8 tensor cores: 8-bit integer weights save memory there but not time, and "
+                "vLLM's INT8 W8A8 kernels need Turing or newer"]
+    return []
+
+
+def inter_node_gbps(network_gbit_per_s: float | None) -> float:
+    """GB/s a pipeline hand-over gets between servers: the stated network (Gb/s over 8), else one 400 Gb/s NIC."""
+    return network_gbit_per_s / 8 if network_gbit_per_s else INTER_NODE_GBPS
+
+
+def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int, network_gbit_per_s: float | None = None) -> float:
     """Network time a token spends between pipeline stages: pp sends of the micro-batch's activations
-    (hidden size x 2 bytes each), the last one back to the first stage for the next token."""
+    (hidden size x 2 bytes each), the last one back to the first stage for the next token, at the stated
+    network speed between the servers (else one 400 Gb/s NIC per GPU)."""
     if pp <= 1:
         return 0.0
-    return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / (INTER_NODE_GBPS * 1e9))
+    rate = inter_node_gbps(network_gbit_per_s) * 1e9
+    return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / rate)
+
+
+def pipeline_prompt_seconds(model: ModelArch, prompt: int, pp: int, network_gbit_per_s: float | None = None) -> float:
+    """Network time a prompt spends between pipeline stages: its activations (prompt x hidden size x 2 bytes)
+    cross pp - 1 boundaries before the first token."""
+    if pp <= 1:
+        return 0.0
+    rate = inter_node_gbps(network_gbit_per_s) * 1e9
+    return (pp - 1) * (INTER_NODE_LATENCY_S + prompt * model.hidden_size * 2 / rate)
 
 
 def _ranged(t: Term, low: float, high: float) -> Term:
@@ -434,7 +473,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
     # pipeline parallel: the batch runs as pp micro-batches, one in each stage; a sequence's token passes
     # every stage in turn, so it waits for the whole model's weights (over tp GPUs) and its micro-batch's KV
     micro = -(-inp.batch // inp.pp)
-    hop = pipeline_hop_seconds(model, micro, inp.pp)
+    hop = pipeline_hop_seconds(model, micro, inp.pp, inp.network_gbit_per_s)
     d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend)
     d["comm"] += hop
     core = max(d["memory"], d["compute"])
@@ -472,18 +511,22 @@ def speed(inp: SpeedInput) -> SpeedResult:
     assumptions.append(words)
     # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the measured band
     prefill_range = (plo * p["seconds"] / p["seconds_slow"], phi * p["seconds"] / p["seconds_fast"])
-    ttft = inp.context * p["seconds"] + step
+    ttft = inp.context * p["seconds"] + step + pipeline_prompt_seconds(model, inp.context, inp.pp, inp.network_gbit_per_s)
     if inp.pp > 1:
+        net = (f"the {inp.network_gbit_per_s:g} Gb/s network said between the servers" if inp.network_gbit_per_s
+               else "InfiniBand or RoCE")
         assumptions.append(
             f"pipeline parallel over {inp.pp} servers ({n} GPUs each, tensor parallel inside): {inp.batch} sequence(s) as "
-            f"{inp.pp} micro-batches of {micro}; each token crosses {inp.pp} stage boundaries over InfiniBand or RoCE "
-            f"({INTER_NODE_GBPS:g} GB/s, {INTER_NODE_LATENCY_S * 1e6:g} us per send): {hop * 1e3:.2f} ms per token; "
-            "a prompt passes the stages one after another, so the first token is no sooner than on one server")
+            f"{inp.pp} micro-batches of {micro}; each token crosses {inp.pp} stage boundaries over {net} "
+            f"({inter_node_gbps(inp.network_gbit_per_s):g} GB/s, {INTER_NODE_LATENCY_S * 1e6:g} us per send): "
+            f"{hop * 1e3:.2f} ms per token; a prompt passes the stages one after another, so the first token is no "
+            "sooner than on one server")
     if engine == "llama.cpp" and n > 1:
         assumptions += layer_split_assumptions(model, precision, gpu, n, inp.context, backend)
     if engine != "llama.cpp" and n > 1 and link(gpu)[0] == "pcie" and not gpu.has_nvlink:
         warnings.append(f"{gpu.name} has no NVLink: tensor parallelism sends {2 * model.num_layers} all-reduces per token over PCIe")
-    if precision.id == "bf16" and not gpu.native_bf16:
+    warnings += format_unit_warnings(precision, gpu)
+    if precision.id in ("bf16", "fp16") and not gpu.native_bf16:
         warnings.append(f"{gpu.name} has no BF16 support (FP16 tensor cores only): the weights are served in fp16, "
                         "the same size (a model trained in bf16 can overflow in fp16)")
 

@@ -99,7 +99,7 @@ from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_input_total, read_output_total
 from assistant.reading.owned import read_owns_them
-from assistant.reading.personal import read_own_box, read_personal, read_system_ram
+from assistant.reading.personal import read_cpu_offload, read_own_box, read_personal, read_system_ram
 from assistant.reading.planned_card import read_planned_card
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
@@ -204,6 +204,7 @@ READERS = (
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
     ("system_ram_gb", read_system_ram),
+    ("cpu_offload", read_cpu_offload),
     ("horizon_months", read_horizon),
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from assistant.reading.clauses import clause_bounds
 from assistant.reading.text import MASK, word_pattern
 from knowledge import find_gpu, rules
 from knowledge.resolve import normalise
@@ -282,3 +283,20 @@ def elided_siblings(text: str, found: list[Found]) -> list[Found]:
         if sibling.id != gpu_id and sibling.memory_gb == memory and not any(f[2] == sibling.id for f in found):
             out.append((e + x.start("memory"), e + x.end(), sibling.id, 1))
     return out
+
+
+def repeated_bare(text: str, found: list[Found]) -> list[Found]:
+    """A card named again later by its bare name after its exact variant ('8张V100 16G … V100不支持bf16吧'): the
+    same cards, not one more of the catalog's default variant (review O1 #18 invented a 1 x V100 32GB). Only in a
+    later sentence: within one ('a100 40gb or a100?') two cards may be meant. Kept when a count is said with it or
+    the name is not a part of the earlier one."""
+    out: list[Found] = []
+    for s, e, gpu_id, n in found:
+        bare = text[_name_start(text, s, e):e].strip().lower()
+        plain = n == 1 and bare and not gpu_id.startswith(("apple-", "custom:")) and _name_start(text, s, e) == s
+        if plain and any(bare in text[_name_start(text, ps, pe):pe].lower() and pid != gpu_id
+                         and clause_bounds(text, s, e)[0] > pe for ps, pe, pid, _pn in out):
+            continue
+        out.append((s, e, gpu_id, n))
+    return out
+

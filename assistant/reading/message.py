@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.reading.cards import elided_siblings, lone_servers, outside_catalog
+from assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
 from assistant.reading.clauses import negated
 from assistant.reading.names import (
     find_engines,
@@ -126,6 +126,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     found_gpus, hidden, outside = outside_catalog(masked, raw, found_gpus)  # '3080 ti laptop', '1080 ti'
     unsized, unsized_notes, waiting = unsized_named(masked, found_gpus, language(raw))  # '海光K100': figures missing
     found_gpus = elided_siblings(masked, _count_after(masked, found_gpus, counted))  # 'a100 40gb and 80gb'
+    found_gpus = repeated_bare(masked, found_gpus)  # '8张V100 16G … V100不支持bf16吧': the same cards
     masked = mask(masked, found_gpus + hidden + unsized)
     servers = lone_servers(masked, found_gpus)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]

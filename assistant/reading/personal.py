@@ -27,6 +27,18 @@ def read_system_ram(m: Message) -> float | None:
     return gb if 2 <= gb <= 16384 else None
 
 
+def read_cpu_offload(m: Message) -> bool | None:
+    """Part of the model in system RAM asked for ('加 CPU offload', 'experts in RAM', '--n-cpu-moe'), for serving:
+    llama.cpp's offload is then sized on the card named (tools.offload)."""
+    if m.phase == "fine-tune":
+        return None  # ZeRO's optimizer offload is the trainer's (tools.training)
+    for text in (m.masked, m.raw.lower()):
+        x = word_pattern("cpu_offload").search(text)
+        if x and not negated(text, x.start()):
+            return True
+    return None
+
+
 def read_own_box(m: Message, u: Understanding) -> None:
     """More people said beside 'just me' ('just me and 30 colleagues', 'our 200 staff'): not one person's own
     job. Then: system memory said beside one card and no owner said ('gpt-oss-120b 4090 + 128G内存', 'on a 4090 with
