@@ -295,8 +295,10 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
         key = "info.compare.same_month" if same else "info.compare.cheaper_month"
         return [ctx.say(key, gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
     key = "info.compare.same_full" if same else "info.compare.cheaper_full"
-    return [ctx.say(key, gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b), na=f"{held.get(cheap.gpu, 0):,}",
-                    nb=f"{held.get(dear.gpu, 0):,}")]
+    ga, na = held.get(cheap.gpu) or (0, 0)
+    gb_, nb = held.get(dear.gpu) or (0, 0)
+    return [ctx.say(key, gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b), ga=ga, na=f"{na:,}", card_a=cheap.gpu_name,
+                    gb=gb_, nb=f"{nb:,}", card_b=dear.gpu_name)]
 
 
 def compare_cards(ctx: Context) -> str:

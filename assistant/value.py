@@ -36,31 +36,44 @@ def month_usd(o: Option) -> float | None:
     return o.running_usd_per_month if o.running_usd_per_month is not None else o.usd_per_month
 
 
-def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int] | None:
-    """(cost per million tokens, people at once) with the option at full load: the most people at once its cards
-    serve within the workload's limits (tools.capacity), priced on its own rent (tools.cost). None without a price."""
+# Full load is weighed up to one server of cards: a card whose fewest count holds the model with little room for
+# the KV cache (one H20 for a 72B model) is saturated on more of it, as an expert would run it busy.
+FULL_LOAD_MAX_GPUS = 8
+
+
+def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int, int] | None:
+    """(cost per million tokens, people at once, cards) with the option's card at full load: on its count and each
+    doubling up to FULL_LOAD_MAX_GPUS, the most people at once the cards serve within the workload's limits
+    (tools.capacity), priced on its own rent (tools.cost); the count that costs least per token. None without a
+    price."""
     from assistant.advice import _call
     from tools.capacity import capacity
     from tools.cost import CostInput, cost
 
     if not o.usd_per_hour or o.owned or not o.precision:
         return None
-    args = {"workload": w.model_dump(mode="json"), "gpu": o.gpu, "gpus": o.gpus, "precision": o.precision}
-    cap = _call(recorder, "capacity", args, lambda: capacity(w, o.gpu, o.gpus, precision=o.precision))
-    top = cap.at_limit
-    if top is None or not top.aggregate_tokens_per_s:
-        return None
-    inp = CostInput(gpu=o.gpu, gpus=o.gpus, tokens_per_s=top.aggregate_tokens_per_s, usd_per_gpu_hour=o.usd_per_hour / o.gpus)
-    r = _call(recorder, "cost", inp.model_dump(mode="json"), lambda: cost(inp))
-    return (r.usd_per_million_tokens, cap.users) if r.usd_per_million_tokens else None
+    per_card = o.usd_per_hour / o.gpus
+    best: tuple[float, int, int] | None = None
+    n = o.gpus
+    while n <= max(o.gpus, FULL_LOAD_MAX_GPUS):
+        args = {"workload": w.model_dump(mode="json"), "gpu": o.gpu, "gpus": n, "precision": o.precision}
+        cap = _call(recorder, "capacity", args, lambda n=n: capacity(w, o.gpu, n, precision=o.precision))
+        top = cap.at_limit
+        if top is not None and top.aggregate_tokens_per_s:
+            inp = CostInput(gpu=o.gpu, gpus=n, tokens_per_s=top.aggregate_tokens_per_s, usd_per_gpu_hour=per_card)
+            r = _call(recorder, "cost", inp.model_dump(mode="json"), lambda inp=inp: cost(inp))
+            if r.usd_per_million_tokens and (best is None or r.usd_per_million_tokens < best[0]):
+                best = (r.usd_per_million_tokens, cap.users, n)
+        n *= 2
+    return best
 
 
 def value_costs(options: list[Option], w: Workload, recorder: Any = None) -> dict[str, Any]:
-    """The basis and each working option's cost on it (by card id), with the people at once each holds at full
-    load (token_full only). An option without a figure on the basis is left out of `costs`."""
+    """The basis and each working option's cost on it (by card id), with the cards and people at once each card
+    is weighed on at full load (token_full only). An option without a figure on the basis is left out of `costs`."""
     basis = basis_of(w)
     costs: dict[str, float] = {}
-    held: dict[str, int] = {}
+    held: dict[str, list[int]] = {}
     for o in options:
         if not o.ok or o.owned:
             continue
@@ -72,7 +85,7 @@ def value_costs(options: list[Option], w: Workload, recorder: Any = None) -> dic
             full = full_load(o, w, recorder)
             v = full[0] if full else None
             if full:
-                held[o.gpu] = full[1]
+                held[o.gpu] = [full[2], full[1]]  # cards, people at once
         if v:
             costs[o.gpu] = v
     return {"basis": basis, "costs": costs, "held": held}

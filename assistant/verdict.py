@@ -169,9 +169,9 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
 
     working = [o for o in options if o.get("ok")]
     if not working:
-        return {"code": "neither", "pick": None, "basis": basis}
+        return {"code": "neither", "pick": None}
     if len(working) == 1:
-        return {"code": "only", "pick": working[0]["gpu"], "basis": basis}
+        return {"code": "only", "pick": working[0]["gpu"]}
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")]
     if not unpriced and all(o["gpu"] in costs for o in working):
         ranked = sorted((marked(costs[o["gpu"]], o.get("price_offers")), o["gpu"]) for o in working)
@@ -182,7 +182,7 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     elif all(o.get("job_hours") for o in working):
         fast = min(working, key=lambda o: o["job_hours"])
     else:
-        return {"code": "none", "pick": None, "basis": basis}
+        return {"code": "none", "pick": None}
     return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced, "basis": basis}
 
 
