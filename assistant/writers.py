@@ -1301,9 +1301,15 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         elif w.spec.serves and best.usd_per_month is not None:
             lines.append(say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
                              verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
+        elif best.job_usd is not None and best.job_usd_per_month is not None and w.runs_per_month:
+            # a job said to repeat: the month's runs against the month's budget (one basis, as tools.recommend checks it)
+            lines.append(say(lang, "budget.runs_month", usd=cash(best.job_usd_per_month, rec), run=cash(best.job_usd, rec),
+                             runs=f"{w.runs_per_month:g}", verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
         elif best.job_usd is not None:
-            lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict,
-                             budget=cash(w.budget_usd_per_month, rec)))
+            # a run against a monthly budget: the run's cost, and how many runs that budget pays for in a month
+            runs = int(w.budget_usd_per_month // best.job_usd) if best.job_usd > 0 else 0
+            lines.append(say(lang, "budget.run_month" if runs >= 1 else "budget.run", usd=cash(best.job_usd, rec),
+                             verdict=verdict, budget=cash(w.budget_usd_per_month, rec), runs=f"{runs:,}"))
     near = _just_over_budget(rec)
     if near is not None:
         spend, budget, key = _spend(rec, near)
@@ -1738,6 +1744,9 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
     if run is not None and run.job_usd is not None:
         lines.append(say(lang, "cost.run", option=plan_words(run, lang), run=cash(run.job_usd, rec),
                          hours=hours(run.job_hours or 0)))
+        if run.job_usd_per_month is not None and rec.workload.runs_per_month:  # a job said to repeat: its month
+            lines.append(say(lang, "cost.runs_month", runs=f"{rec.workload.runs_per_month:g}",
+                             month=cash(run.job_usd_per_month, rec)))
     if rec.workload.spec.serves and best.usd_per_hour is not None:
         lines.append(say(lang, "cost.serving", option=plan_words(best, lang), hour=cash(best.usd_per_hour, rec),
                          month=cash(best.usd_per_month or 0, rec), use=pct(rec.workload.utilisation)))
@@ -1882,6 +1891,15 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
     month = None if best is None else (best.running_usd_per_month if best.running_usd_per_month is not None
                                        else best.usd_per_month)
+    run = rec.training_run or best
+    if kind == "monthly" and run is not None and not run.owned and run.job_usd is not None \
+            and not rec.workload.spec.serves:
+        # a job that ends is priced per run (hours x price): a month only for the runs said to repeat (C5 of review P1)
+        if run.job_usd_per_month is not None and rec.workload.runs_per_month:
+            return say(lang, "literal.monthly_runs", month=cash(run.job_usd_per_month, rec), run=cash(run.job_usd, rec),
+                       runs=f"{rec.workload.runs_per_month:g}", option=gpu_words(run, lang))
+        return say(lang, "literal.run", run=cash(run.job_usd, rec), hours=hours(run.job_hours or 0),
+                   option=gpu_words(run, lang))
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best

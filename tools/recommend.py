@@ -1173,8 +1173,8 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.running_usd_per_month if opt.running_usd_per_month is not None else opt.usd_per_month
-    if w.budget_usd_per_month is not None:
-        spend = opt.job_usd if job else month
+    if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
+        spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
             checks.append(spend is not None and spend <= w.budget_usd_per_month)
     if w.budget_usd is not None:
@@ -1192,6 +1192,9 @@ def _cash(usd: float, w: Workload) -> str:
 
 
 def _over_budget(opt: Option, w: Workload) -> str:
+    if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd_per_month is not None:
+        return (f"{w.runs_per_month:g} runs a month cost about {_cash(opt.job_usd_per_month, w)}, over the "
+                f"{_cash(w.budget_usd_per_month, w)} budget")
     if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd is not None:
         return f"a run costs about {_cash(opt.job_usd, w)}, over the {_cash(w.budget_usd_per_month, w)} budget"
     if w.budget_usd_per_month is not None and opt.running_usd_per_month is not None and opt.running_hours:
