@@ -1701,7 +1701,10 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
         if theirs is not None and theirs.usd_per_gpu_hour is not None:  # renting at the user's price: by the hour, or every hour of a reservation
             home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
                     theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)}
-        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,
+        # a service rented is billed for the hours it is up (service_hours: around the clock for other people), the
+        # same hours its monthly cost and budget line use; a job or one person's model for the share it is busy
+        use = service_hours(w) / HOURS_PER_MONTH if w.spec.serves and not w.spec.trains else w.utilisation
+        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=min(use, 1.0), region=w.region,
                                         purchase_usd_per_gpu=best.purchase_usd / billed,
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home,
                                         **({"horizon_months": w.horizon_months} if w.horizon_months else {})))
