@@ -490,12 +490,14 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
     """A row cheaper than the pick whose price comes from too few offers: why it does not lead (its price must beat
     the well-sourced pick by more than the usual spread of prices, tools.cost.offer_spread)."""
     best = answer.recommend.best
-    if best is None or best.owned or few_offers(best.price_offers):
+    if best is None or best.owned:
         return []
     key = "job_usd" if best.job_usd is not None else "usd_per_hour"
     mine = getattr(best, key)
     if not mine:
         return []
+    if few_offers(best.price_offers):
+        return _few_offers_lead(answer, best, key, mine, lang)
     for o in table_options(answer):
         theirs = getattr(o, key)
         if o.owned or not o.ok or not theirs or theirs >= mine or not few_offers(o.price_offers):
@@ -506,6 +508,22 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
                     pick=_price_cell(best, mine), n=n,
                     spread=f"{offer_spread().spread * 100:.0f}"), ""]
     return []
+
+
+def _few_offers_lead(answer: Answer, best: Option, key: str, mine: float, lang: str) -> list[str]:
+    """The pick's price rests on few offers: it leads only by beating the best card priced from many offers
+    (rules.well_sourced_offers) by more than the usual spread, and that card is named with its price (issue 23)."""
+    from knowledge import rules
+
+    well = [o for o in table_options(answer) if o.ok and not o.owned and o.gpu != best.gpu and getattr(o, key)
+            and (o.price_offers or 0) >= rules().well_sourced_offers]
+    if not well:
+        return []
+    alt = min(well, key=lambda o: getattr(o, key))
+    n = best.price_offers or 0
+    return [say(lang, "answer.leads_few_offers_one" if n == 1 else "answer.leads_few_offers", pick=gpu_words(best, lang),
+                price=_price_cell(best, mine), option=gpu_words(alt, lang), alt=_price_cell(alt, getattr(alt, key)),
+                n=n, spread=f"{offer_spread().spread * 100:.0f}"), ""]
 
 
 def _rent_quoted(w: Any, gpu_id: str) -> bool:

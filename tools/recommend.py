@@ -2166,6 +2166,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
                 _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
+    users_options = list(rec.options)  # the users plan's cards, in its order (a well-sourced one may be shown beside)
     sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
     if sized is None and traffic is not None and not w.owned and not traffic.owned_short \
             and traffic.utilisation is None:
@@ -2188,6 +2189,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
+        _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
     if rec.owned_share is not None and rec.owned_users:
         users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
         # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
@@ -2419,6 +2421,37 @@ def _rows_at_the_rate(base: Workload, rec: Recommendation, ttft_ms: float | None
         rec.better = rate_option(base, b.gpu, b.precision, b.kv_precision, b.engine, ttft_ms)
         if rec.better is None:
             rec.better_why = None
+
+
+# Well-sourced cards (in the users plan's order) sized at the rate beside a plan on a card priced from few offers.
+WELL_SOURCED_TRIES = 3
+
+
+def _well_sourced_beside(w: Workload, base: Workload, rec: Recommendation, options: list[Option], prompt: int,
+                         output: int, ttft_ms: float | None) -> None:
+    """A rate plan on a card whose price rests on few offers (rules.few_offers_below; not a price the user was
+    quoted, nor a cloud they named): the cheapest card priced from many offers (rules.well_sourced_offers), of the
+    first WELL_SOURCED_TRIES the users plan ranks, sized for the rate as the plan was and shown beside it (issue 23:
+    a single-offer price never stands alone). Nothing when such a row is already there."""
+    best = rec.best
+    if best is None or best.owned or not few_offers(best.price_offers) or cloud_named(w):
+        return
+    well_from = rules().well_sourced_offers
+    if any(o.gpu != best.gpu and (o.price_offers or 0) >= well_from and o.ok for o in rec.options):
+        return
+    tries: list[Option] = []
+    for o in options:
+        if o.ok and not o.owned and o.gpu != best.gpu and (o.price_offers or 0) >= well_from \
+                and all(t.gpu != o.gpu for t in tries):
+            tries.append(o)
+    found = _rate_sized(w, tries[:WELL_SOURCED_TRIES], prompt, output, ttft_ms, _queue_e2e_ms(w), cards=WELL_SOURCED_TRIES)
+    if not found:
+        return
+    gpu_id = min(found, key=lambda x: x[:3])[2]
+    o = next(t for t in tries if t.gpu == gpu_id)
+    row = rate_option(base, gpu_id, o.precision, o.kv_precision, o.engine, ttft_ms)
+    if row is not None:
+        rec.options = [x for x in rec.options if x.gpu != gpu_id or x.owned] + [row]
 
 
 def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
