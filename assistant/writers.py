@@ -1312,22 +1312,9 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:
-        if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
-            lines.append(say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
-                             running=_running_words(best, rec, lang), verdict=verdict,
-                             budget=cash(w.budget_usd_per_month, rec)))
-        elif w.spec.serves and best.usd_per_month is not None:
-            lines.append(say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
-                             verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
-        elif best.job_usd is not None and best.job_usd_per_month is not None and w.runs_per_month:
-            # a job said to repeat: the month's runs against the month's budget (one basis, as tools.recommend checks it)
-            lines.append(say(lang, "budget.runs_month", usd=cash(best.job_usd_per_month, rec), run=cash(best.job_usd, rec),
-                             runs=f"{w.runs_per_month:g}", verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
-        elif best.job_usd is not None:
-            # a run against a monthly budget: the run's cost, and how many runs that budget pays for in a month
-            runs = int(w.budget_usd_per_month // best.job_usd) if best.job_usd > 0 else 0
-            lines.append(say(lang, "budget.run_month" if runs >= 1 else "budget.run", usd=cash(best.job_usd, rec),
-                             verdict=verdict, budget=cash(w.budget_usd_per_month, rec), runs=f"{runs:,}"))
+        month_line = _month_budget_line(rec, verdict, lang)
+        if month_line:
+            lines.append(month_line)
     near = _just_over_budget(rec)
     if near is not None:
         spend, budget, key = _spend(rec, near)
@@ -1336,6 +1323,30 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(say(lang, key, option=bought_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
+
+
+def _month_budget_line(rec: Recommendation, verdict: str, lang: str) -> str | None:
+    """The line that holds the plan against a monthly budget: a month of serving (every card it runs), a month of a
+    job said to repeat, or one run with the runs that budget pays for (one basis with tools.recommend's check)."""
+    w, best = rec.workload, rec.best
+    assert best is not None and w.budget_usd_per_month is not None
+    budget = cash(w.budget_usd_per_month, rec)
+    if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
+        return say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
+                   running=_running_words(best, rec, lang), verdict=verdict, budget=budget)
+    if w.spec.serves and best.usd_per_month is not None:
+        return say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation), verdict=verdict,
+                   budget=budget)
+    if best.job_usd is not None and best.job_usd_per_month is not None and w.runs_per_month:
+        # a job said to repeat: the month's runs against the month's budget (one basis, as tools.recommend checks it)
+        return say(lang, "budget.runs_month", usd=cash(best.job_usd_per_month, rec), run=cash(best.job_usd, rec),
+                   runs=f"{w.runs_per_month:g}", verdict=verdict, budget=budget)
+    if best.job_usd is not None:
+        # a run against a monthly budget: the run's cost, and how many runs that budget pays for in a month
+        runs = int(w.budget_usd_per_month // best.job_usd) if best.job_usd > 0 else 0
+        return say(lang, "budget.run_month" if runs >= 1 else "budget.run", usd=cash(best.job_usd, rec),
+                   verdict=verdict, budget=budget, runs=f"{runs:,}")
+    return None
 
 
 # An option this much over a monthly serving budget, and clearly faster, is worth a sentence.
@@ -1899,6 +1910,19 @@ def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str)
     return title
 
 
+def _run_month(rec: Recommendation, lang: str) -> str | None:
+    """'What's that per month' of a job that ends: its cost per run (hours x price), or a month of the runs said to
+    repeat (review P1 C5: never a month of one run at an assumed utilisation). None when the run has no price."""
+    run = rec.training_run or rec.best
+    if run is None or run.owned or run.job_usd is None:
+        return None
+    if run.job_usd_per_month is not None and rec.workload.runs_per_month:
+        return say(lang, "literal.monthly_runs", month=cash(run.job_usd_per_month, rec), run=cash(run.job_usd, rec),
+                   runs=f"{rec.workload.runs_per_month:g}", option=gpu_words(run, lang))
+    return say(lang, "literal.run", run=cash(run.job_usd, rec), hours=hours(run.job_hours or 0),
+               option=gpu_words(run, lang))
+
+
 def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     """The first line owed to the message's literal question (reading.literal's kind), before the plan: for
     'fits' ('will it fit?', '能跑吗'), yes or no on the user's own cards (else the plan's), with the memory per
@@ -1909,15 +1933,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
     month = None if best is None else (best.running_usd_per_month if best.running_usd_per_month is not None
                                        else best.usd_per_month)
-    run = rec.training_run or best
-    if kind == "monthly" and run is not None and not run.owned and run.job_usd is not None \
-            and not rec.workload.spec.serves:
-        # a job that ends is priced per run (hours x price): a month only for the runs said to repeat (C5 of review P1)
-        if run.job_usd_per_month is not None and rec.workload.runs_per_month:
-            return say(lang, "literal.monthly_runs", month=cash(run.job_usd_per_month, rec), run=cash(run.job_usd, rec),
-                       runs=f"{rec.workload.runs_per_month:g}", option=gpu_words(run, lang))
-        return say(lang, "literal.run", run=cash(run.job_usd, rec), hours=hours(run.job_hours or 0),
-                   option=gpu_words(run, lang))
+    if kind == "monthly" and not rec.workload.spec.serves and _run_month(rec, lang):
+        return _run_month(rec, lang)
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best
