@@ -12,6 +12,7 @@ A price from few offers (rules.few_offers_below) counts dearer by the spread of 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from tools.recommend import Option, Workload
@@ -57,11 +58,11 @@ def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int,
     n = o.gpus
     while n <= max(o.gpus, FULL_LOAD_MAX_GPUS):
         args = {"workload": w.model_dump(mode="json"), "gpu": o.gpu, "gpus": n, "precision": o.precision}
-        cap = _call(recorder, "capacity", args, lambda n=n: capacity(w, o.gpu, n, precision=o.precision))
+        cap = _call(recorder, "capacity", args, partial(capacity, w, o.gpu, n, precision=o.precision))
         top = cap.at_limit
         if top is not None and top.aggregate_tokens_per_s:
             inp = CostInput(gpu=o.gpu, gpus=n, tokens_per_s=top.aggregate_tokens_per_s, usd_per_gpu_hour=per_card)
-            r = _call(recorder, "cost", inp.model_dump(mode="json"), lambda inp=inp: cost(inp))
+            r = _call(recorder, "cost", inp.model_dump(mode="json"), partial(cost, inp))
             if r.usd_per_million_tokens and (best is None or r.usd_per_million_tokens < best[0]):
                 best = (r.usd_per_million_tokens, cap.users, n)
         n *= 2
