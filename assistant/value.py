@@ -42,8 +42,8 @@ def month_usd(o: Option) -> float | None:
 FULL_LOAD_MAX_GPUS = 8
 
 
-def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int, int] | None:
-    """(cost per million tokens, people at once, cards) with the option's card at full load: on its count and each
+def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int, int, float] | None:
+    """(cost per million tokens, people at once, cards, tokens/s) with the option's card at full load: on its count and each
     doubling up to FULL_LOAD_MAX_GPUS, the most people at once the cards serve within the workload's limits
     (tools.capacity), priced on its own rent (tools.cost); the count that costs least per token. None without a
     price."""
@@ -54,7 +54,7 @@ def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int,
     if not o.usd_per_hour or o.owned or not o.precision:
         return None
     per_card = o.usd_per_hour / o.gpus
-    best: tuple[float, int, int] | None = None
+    best: tuple[float, int, int, float] | None = None
     n = o.gpus
     while n <= max(o.gpus, FULL_LOAD_MAX_GPUS):
         args = {"workload": w.model_dump(mode="json"), "gpu": o.gpu, "gpus": n, "precision": o.precision}
@@ -64,7 +64,7 @@ def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int,
             inp = CostInput(gpu=o.gpu, gpus=n, tokens_per_s=top.aggregate_tokens_per_s, usd_per_gpu_hour=per_card)
             r = _call(recorder, "cost", inp.model_dump(mode="json"), partial(cost, inp))
             if r.usd_per_million_tokens and (best is None or r.usd_per_million_tokens < best[0]):
-                best = (r.usd_per_million_tokens, cap.users, n)
+                best = (r.usd_per_million_tokens, cap.users, n, top.aggregate_tokens_per_s)
         n *= 2
     return best
 
