@@ -873,7 +873,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
         lines += e2e_lines(rec, lang)
-        lines += _layout_lines(best, lang) + _tried_lines(best, lang)
+        lines += _layout_lines(best, lang) + _tried_lines(best, lang) + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
@@ -917,6 +917,32 @@ def _choice_lines(answer: Answer, lang: str) -> list[str]:
                 cheap_usd=cash(cheap.job_usd or 0, rec), dear_usd=cash(dear.job_usd or 0, rec),
                 cheap_hours=hours(cheap.job_hours or 0), dear_hours=hours(dear.job_hours or 0),
                 times=f"{(dear.job_usd or 0) / max(cheap.job_usd or 1e-9, 1e-9):.1f}"), ""]
+
+
+def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
+    """'H20 和 L20 哪个划算' for a service whose load was said: what a month of each costs at the count that serves
+    that load (assistant.value's month basis, the one the plan was put on), when the plan is the cheaper by more
+    than the verdict's margin (review P1 C4: 20 people at once on an L20 at a third of an H20's rent)."""
+    from assistant.value import load_known, marked, month_usd
+    from assistant.verdict import SAME
+
+    rec = answer.recommend
+    if len(answer.choice) < 2 or rec.best is None or not load_known(rec.workload):
+        return []
+    rows = [o for gpu_id in answer.choice for o in [rec.best, *answer.options]
+            if o is not None and o.gpu == gpu_id and o.ok and not o.owned and month_usd(o) and o.decode_tokens_per_s]
+    rows = list({o.gpu: o for o in reversed(rows)}.values())
+    if len(rows) < 2:
+        return []
+    rows.sort(key=lambda o: marked(month_usd(o) or 0, o.price_offers))
+    cheap, dear = rows[0], rows[-1]
+    a, b = month_usd(cheap) or 0, month_usd(dear) or 0
+    if cheap.gpu != rec.best.gpu or marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers):
+        return []
+    return [say(lang, "fig.serve_choice", cheap=cheap.gpu_name, dear=dear.gpu_name, cheap_option=gpu_words(cheap, lang),
+                dear_option=gpu_words(dear, lang), cheap_usd=cash(a, rec), dear_usd=cash(b, rec),
+                cheap_tps=tps(cheap.decode_tokens_per_s or 0), dear_tps=tps(dear.decode_tokens_per_s or 0),
+                times=f"{b / max(a, 1e-9):.1f}"), ""]
 
 
 def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:

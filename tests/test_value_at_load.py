@@ -113,6 +113,7 @@ def test_c4_h20_or_l20_for_20_internal_users_is_the_l20():
     rows = {o["gpu"]: o for o in payload(second)["results"]["recommend"]["options"] if o["ok"]}
     assert best["gpu"] == min((r for r in rows.values() if r["gpu"] in ("h20", "l20")), key=_month)["gpu"] == "l20"
     assert best["decode_tokens_per_s"] >= 20
+    assert "**NVIDIA L20 48GB 还是 NVIDIA H20 96GB**：按你的负载" in second.content  # why the plan moved, said
 
 
 def _full_load(o: dict, data: dict) -> float:
