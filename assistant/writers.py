@@ -1752,11 +1752,21 @@ def write_cheapest(results: dict[str, Any], lang: str) -> tuple[str, dict[str, A
         line = say(lang, "cheap.run", option=plan_words(best, lang), run=cash(best.job_usd or 0, rec),
                    hours=hours(best.job_hours or 0))
     elif best.usd_per_month is not None:
-        line = say(lang, "cheap.month", option=plan_words(best, lang), month=cash(best.usd_per_month, rec),
-                   use=pct(rec.workload.utilisation))
+        month, use = _billed_month(best, rec)
+        line = say(lang, "cheap.month", option=plan_words(best, lang), month=cash(month, rec), use=pct(use))
     else:
         return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
     return line, {"option": best.model_dump(mode="json")}
+
+
+def _billed_month(best: Option, rec: Recommendation, spare: bool = False) -> tuple[float, float]:
+    """(a month's rent of the plan's cards, the share of the month billed): the hours the service is up
+    (tools.recommend.service_hours: around the clock for other people), as the budget line and rent-or-buy use
+    them; with a spare copy asked here, the plan's own cards (the spare is added by the caller)."""
+    hours = best.running_hours
+    if spare or best.running_usd_per_month is None or not hours or best.running_gpus != best.gpus - best.owned_gpus:
+        return best.usd_per_month or 0.0, rec.workload.utilisation
+    return best.running_usd_per_month, hours / HOURS_PER_MONTH
 
 
 def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
@@ -1803,9 +1813,9 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
             lines.append(say(lang, "cost.runs_month", runs=f"{rec.workload.runs_per_month:g}",
                              month=cash(run.job_usd_per_month, rec)))
     if rec.workload.spec.serves and best.usd_per_hour is not None:
+        month, use = _billed_month(best, rec, spare)
         lines.append(say(lang, "cost.serving", option=plan_words(best, lang), hour=cash(best.usd_per_hour, rec),
-                         month=cash(best.usd_per_month or 0, rec), use=pct(rec.workload.utilisation)))
-        month = best.usd_per_month or 0.0
+                         month=cash(month, rec), use=pct(use)))
         if spare:  # N+1: one more copy of the unit, billed every hour like the rest
             copy = month / max(1, best.replicas)
             month += copy
