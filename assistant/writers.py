@@ -1470,6 +1470,11 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
         parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
+    if rb is not None and best is not None and rec.action == "buy" and few_offers(best.price_offers) \
+            and not _rent_quoted(rec.workload, best.gpu):
+        # buying weighed against a rent that rests on few offers (review P1 E2): that rent is said to be thin
+        n = best.price_offers or 0
+        parts.append(say(lang, "rb.few_offers_one" if n == 1 else "rb.few_offers", n=n))
     sep = "" if lang == "zh" else " "
     return "".join(sep + p for p in parts)
 

@@ -257,3 +257,6 @@ def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it():
         alt = min(well, key=lambda o: o.usd_per_hour or 0)
         assert (best.usd_per_hour or 0) * (1 + offer_spread().spread) < (alt.usd_per_hour or 0)
         assert alt.gpu_name in reply.content and "one offer only" in reply.content
+        if rec["action"] == "buy":  # buying weighed against a thin rent says so
+            rb = next(ln for ln in reply.content.splitlines() if ln.startswith("**Rent or buy:**"))
+            assert "comes from one offer only" in rb
