@@ -242,12 +242,19 @@ def test_a_single_offer_price_never_wins_by_less_than_its_spread(cheap_offers, r
         assert (v["pick"] == "mi300x") == wins, (ratio, v)
 
 
-def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it():
+E2 = {"en": ("need to serve qwen2.5-32b-instruct with p95 ttft under 2s and ~30 req/s at peak, avg 1500 input tokens "
+             "300 output. how many gpus do we need"),
+      "zh": "海外部署qwen2.5-32b-instruct，高峰每秒30个请求，平均输入1500 token输出300，p95首token 2秒以内，需要多少张卡"}
+E2_SAID = {"en": ("one offer only", "**Rent or buy:**", "comes from one offer only"),
+           "zh": ("只来自 1 个报价", "**租还是买**", "租金只来自 1 个报价")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it(lang):
     """Review P1 E2: 5 x MI300X for 30 requests/s leads on one offer; the best card priced from many offers is sized
     for the same rate beside it, and the lead is more than the spread."""
-    text = ("need to serve qwen2.5-32b-instruct with p95 ttft under 2s and ~30 req/s at peak, avg 1500 input tokens "
-            "300 output. how many gpus do we need")
-    reply = run_conversation([text])[-1]
+    lead, rb_head, thin = E2_SAID[lang]
+    reply = run_conversation([E2[lang]])[-1]
     rec = payload(reply)["results"]["recommend"]
     best = Option.model_validate(rec["best"])
     well = [Option.model_validate(o) for o in rec["options"]
@@ -256,7 +263,7 @@ def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it():
     if few_offers(best.price_offers):
         alt = min(well, key=lambda o: o.usd_per_hour or 0)
         assert (best.usd_per_hour or 0) * (1 + offer_spread().spread) < (alt.usd_per_hour or 0)
-        assert alt.gpu_name in reply.content and "one offer only" in reply.content
+        assert alt.gpu_name in reply.content and lead in reply.content
         if rec["action"] == "buy":  # buying weighed against a thin rent says so
-            rb = next(ln for ln in reply.content.splitlines() if ln.startswith("**Rent or buy:**"))
-            assert "comes from one offer only" in rb
+            rb = next(ln for ln in reply.content.splitlines() if ln.startswith(rb_head))
+            assert thin in rb
