@@ -125,7 +125,7 @@ def holds_conversations(p: Profile) -> bool:
 def _billed_around_the_clock(p: Profile) -> bool:
     """A service for other people (more than one at once, or a population) rented with no utilisation said: it is
     billed every hour of the month (tools.recommend.service_hours), whatever share of them it is busy."""
-    if not serves(p) or p.get("phase") in ("batch", "experiment") or p.get("personal") or p.get("utilisation") is not None:
+    if p.get("phase") not in ("serve", "production") or p.get("personal") or p.get("utilisation") is not None:
         return False
     users = p.get("users") or SLOTS["users"].default_for(p)
     return bool(p.get("population")) or (users or 1) > 1
