@@ -142,16 +142,17 @@ def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None
 
 def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorder | None) -> str | None:
     """Of the cards named as a choice, each sized for the job (at the count said with it, if one was), the one the
-    comparison's verdict picks (assistant.verdict.pick_among: the same rule, so headline and verdict agree); None
-    when no row decides it."""
+    comparison's verdict picks (assistant.verdict.pick_among on assistant.value's basis: the same rule, so headline
+    and verdict agree); None when no row decides it."""
     from assistant.verdict import pick_among
 
     named = [o for o in rows if o.gpu in choice]
     if len(choice) < 2 or {o.gpu for o in named} != set(choice):
         return None
-    serving = w.spec.serves and not w.spec.trains
-    costs = {o.gpu: v for o in named if o.ok and serving for v in [usd_per_million(o, recorder)] if v is not None}
-    return pick_among([o.model_dump(mode="json") for o in named], costs).get("pick")
+    from assistant.value import value_costs
+
+    value = value_costs(named, w, recorder)  # what the user pays: per run, a month at their load, or at full load
+    return pick_among([o.model_dump(mode="json") for o in named], value["costs"], value["basis"]).get("pick")
 
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,

@@ -262,37 +262,43 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         fast, slow = sorted(working, key=lambda o: o.job_hours or 0)[:2]
         lines.append(ctx.say("info.compare.faster_run", gpu=fast.gpu_name, a=hours(fast.job_hours or 0),
                              b=hours(slow.job_hours or 0)))
-    lines += _cheaper_line(ctx, working, serves)
+    lines += _cheaper_line(ctx, working, serves, w)
     if rec.best is not None:
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines
 
 
-def _cheaper_line(ctx: Context, working: list[Option], serves: bool) -> list[str]:
-    """Which of two cards that do the job costs less for it: per million tokens generated at this load when
-    serving (tools.cost, on the option's own rent), per run for a job."""
-    from assistant.advice import usd_per_million
+def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = None) -> list[str]:
+    """Which of the cards that do the job costs less for it, on the basis of what the user pays (assistant.value):
+    per run for a job that ends; a month at the load said, each at the count that serves it; per million tokens
+    at full load when no load was said (and then that is said). A price from few offers ranks dearer by the
+    well-sourced spread (assistant.value.marked), as the verdict weighs it."""
+    from assistant.value import marked, value_costs
 
-    if len(working) < 2:
+    if len(working) < 2 or w is None:
         return []
-    if not serves:
-        runs = [o for o in working if o.job_usd]
-        if len(runs) != len(working):
-            return []
-        cheap, dear = sorted(runs, key=lambda o: o.job_usd or 0)[:2]
-        return [ctx.say("info.compare.cheaper_run", gpu=cheap.gpu_name, a=ctx.usd(cheap.job_usd or 0),
-                        b=ctx.usd(dear.job_usd or 0))] if (dear.job_usd or 0) > SAME * (cheap.job_usd or 0) else []
-    per_token: list[tuple[float, Option]] = []
-    for o in working:
-        v = usd_per_million(o, ctx.recorder)
-        if v is None:
-            return []
-        per_token.append((v, o))
-    (a, cheap), (b, _dear) = sorted(per_token, key=lambda x: x[0])[:2]
-    ctx.data["usd_per_million_tokens"] = {o.gpu: v for v, o in per_token}
-    if b <= SAME * a:
-        return [ctx.say("info.compare.same_per_token", a=ctx.usd(a), b=ctx.usd(b))]
-    return [ctx.say("info.compare.cheaper_serve", gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
+    value = value_costs(working, w, ctx.recorder)
+    ctx.data["value"] = value
+    costs, basis = value["costs"], value["basis"]
+    if any(o.gpu not in costs for o in working):
+        return []
+    if basis == "token_full":
+        ctx.data["usd_per_million_tokens"] = dict(costs)
+    ranked = sorted(working, key=lambda o: marked(costs[o.gpu], o.price_offers))
+    cheap, dear = ranked[0], ranked[1]
+    a, b = costs[cheap.gpu], costs[dear.gpu]
+    same = marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers)
+    held = value.get("held") or {}
+    if basis == "run":
+        return [] if same else [ctx.say("info.compare.cheaper_run", gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
+    if basis == "month":
+        key = "info.compare.same_month" if same else "info.compare.cheaper_month"
+        return [ctx.say(key, gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
+    key = "info.compare.same_full" if same else "info.compare.cheaper_full"
+    ga, na = held.get(cheap.gpu) or (0, 0)
+    gb_, nb = held.get(dear.gpu) or (0, 0)
+    return [ctx.say(key, gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b), ga=ga, na=f"{na:,}", card_a=cheap.gpu_name,
+                    gb=gb_, nb=f"{nb:,}", card_b=dear.gpu_name)]
 
 
 def compare_cards(ctx: Context) -> str:

@@ -3,7 +3,8 @@ million generated tokens (tools.cost: the option's rent per hour over the tokens
 plan's load), ranked by it, before the plan.
 
 The load is the plan's: for a request rate, the tokens the rate asks for (requests/s x output tokens, the same for
-every option that sustains it); otherwise each option's aggregate tokens/s with the users sized all generating."""
+every option that sustains it); people at once said, each option's aggregate tokens/s with them all generating; no
+load said, each card at full load (assistant.value.full_load: as many people as it serves, up to a server of it)."""
 
 from __future__ import annotations
 
@@ -38,10 +39,19 @@ def _rows(answer: Answer) -> list[Option]:
 
 def per_token_block(answer: Answer, lang: str, recorder: Recorder | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The ranked lines and their data; ("", []) when fewer than one option has a price and a speed."""
+    from assistant.value import full_load, load_known
+
     rec = answer.recommend
     traffic = rec.traffic if rec.traffic is not None and rec.traffic.requests_per_s else None
     priced: list[tuple[float, Option, float]] = []
+    full = traffic is None and not load_known(rec.workload)
     for o in _rows(answer):
+        if full:  # no load said: each card at full load (assistant.value), and the head says so
+            top = full_load(o, rec.workload, recorder)
+            if top is not None and o.usd_per_hour:
+                n = top[2]
+                priced.append((top[0], o.model_copy(update={"gpus": n, "usd_per_hour": o.usd_per_hour / o.gpus * n}), top[3]))
+            continue
         load = traffic.requests_per_s * traffic.output_tokens if traffic else o.aggregate_tokens_per_s
         if not load or not o.usd_per_hour:
             continue
@@ -52,7 +62,7 @@ def per_token_block(answer: Answer, lang: str, recorder: Recorder | None = None)
     if not priced:
         return "", []
     priced.sort(key=lambda x: (x[0], x[1].gpus))
-    head = say(lang, "per_token.head_rate" if traffic else "per_token.head")
+    head = say(lang, "per_token.head_rate" if traffic else "per_token.head_full" if full else "per_token.head")
     lines = [head]
     for i, (v, o, load) in enumerate(priced, start=1):
         lines.append(say(lang, "per_token.row", i=i, option=gpu_words(o, lang), cost=cash(v, rec),

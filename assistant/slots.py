@@ -122,6 +122,15 @@ def holds_conversations(p: Profile) -> bool:
     return serves(p) and not p.get("requests_per_s")
 
 
+def _billed_around_the_clock(p: Profile) -> bool:
+    """A service for other people (more than one at once, or a population) rented with no utilisation said: it is
+    billed every hour of the month (tools.recommend.service_hours), whatever share of them it is busy."""
+    if p.get("phase") not in ("serve", "production") or p.get("personal"):
+        return False  # (only ever said of a utilisation assumed: one the user states has no default words)
+    users = p.get("users") or SLOTS["users"].default_for(p)
+    return bool(p.get("population")) or (users or 1) > 1
+
+
 def pays_for_time(p: Profile) -> bool:
     """How busy the cards are decides rent or buy for serving; a job rents by the hour, owned cards
     cost nothing more, someone set on buying has decided already, and cards with no price on record
@@ -235,6 +244,8 @@ class Slot:
             key += "_production"
         elif self.name == "utilisation" and profile.get("redundancy"):
             key += "_redundancy"
+        elif self.name == "utilisation" and _billed_around_the_clock(profile):
+            key += "_service"  # busy in working hours, rented every hour (tools.recommend.service_hours): both said
         elif self.name == "horizon_months":
             from tools.cost import DEFAULT_HORIZON_MONTHS
 

@@ -158,11 +158,15 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
     return gap.join(parts)
 
 
-def pick_among(options: list[dict[str, Any]], costs: dict[str, float]) -> dict[str, Any]:
+def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: str = "token_full") -> dict[str, Any]:
     """Which of the options sized for a workload the verdict picks (the one rule: the plan is put on it too,
-    assistant.advice): the only one that does the job; else the cheapest for it by more than SAME (per token at the
-    load from `costs`, else per run); else the fastest. An option with no price is never weighed on cost. The code:
-    neither, only, cheaper (basis token or run), faster (with the unpriced ones), or none."""
+    assistant.advice): the only one that does the job; else the cheapest on the basis of what the user pays
+    (assistant.value: per run, per month at their load, per token at full load; `costs` by card) by more than SAME,
+    a price from few offers counted dearer by the well-sourced spread (never winning by less); else the fastest.
+    An option with no price is never weighed on cost. The code: neither, only, cheaper, faster (with the unpriced
+    ones), or none; with the basis."""
+    from assistant.value import marked
+
     working = [o for o in options if o.get("ok")]
     if not working:
         return {"code": "neither", "pick": None}
@@ -170,20 +174,16 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float]) -> dict[s
         return {"code": "only", "pick": working[0]["gpu"]}
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")]
     if not unpriced and all(o["gpu"] in costs for o in working):
-        ranked = sorted((costs[o["gpu"]], o["gpu"]) for o in working)
+        ranked = sorted((marked(costs[o["gpu"]], o.get("price_offers")), o["gpu"]) for o in working)
         if ranked[1][0] > SAME * ranked[0][0]:
-            return {"code": "cheaper", "basis": "token", "pick": ranked[0][1], "ranked": [g for _v, g in ranked]}
-    if not unpriced and all(o.get("job_usd") for o in working):
-        runs = sorted(working, key=lambda o: o["job_usd"])
-        if runs[1]["job_usd"] > SAME * runs[0]["job_usd"]:
-            return {"code": "cheaper", "basis": "run", "pick": runs[0]["gpu"], "ranked": [o["gpu"] for o in runs]}
+            return {"code": "cheaper", "basis": basis, "pick": ranked[0][1], "ranked": [g for _v, g in ranked]}
     if all(o.get("decode_tokens_per_s") for o in working):
         fast = max(working, key=lambda o: o["decode_tokens_per_s"])
     elif all(o.get("job_hours") for o in working):
         fast = min(working, key=lambda o: o["job_hours"])
     else:
         return {"code": "none", "pick": None}
-    return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced}
+    return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced, "basis": basis}
 
 
 def sized_verdict(ctx: Any) -> str | None:
@@ -194,7 +194,8 @@ def sized_verdict(ctx: Any) -> str | None:
     options = ctx.data.get("options") or []
     if len(options) < 2:
         return None
-    v = pick_among(options, ctx.data.get("usd_per_million_tokens") or {})
+    value = ctx.data.get("value") or {}
+    v = pick_among(options, value.get("costs") or {}, value.get("basis") or "token_full")
     if v["code"] == "none":
         return None
     ctx.data["verdict"] = v
@@ -208,13 +209,13 @@ def sized_verdict(ctx: Any) -> str | None:
     if v["code"] == "only":
         return head + ctx.say("verdict.only" + ("_many" if len(options) > 2 else ""), card=names[v["pick"]],
                               n=len(options))
-    if v["code"] == "cheaper":
-        key = "verdict.cheaper_serve" if v["basis"] == "token" else "verdict.cheaper_run"
-        return head + ctx.say(key + many, card=names[v["pick"]], n=n)
+    basis = ctx.say(f"verdict.basis.{v['basis']}")
+    if v["code"] == "cheaper":  # the basis is named: per run, a month at your load, per token at full load
+        return head + ctx.say("verdict.cheaper" + many, card=names[v["pick"]], n=n, basis=basis)
     if v["unpriced"]:  # '昇腾910B和H20哪个划算' with no 910B price on record: the cost is not weighed, and that is said
         cards = ctx.say("verdict.and").join(names[g] for g in v["unpriced"])
         return head + ctx.say("verdict.faster_unpriced", card=names[v["pick"]], unpriced=cards)
-    return head + ctx.say("verdict.faster" + many, card=names[v["pick"]], n=n)
+    return head + ctx.say("verdict.faster" + many, card=names[v["pick"]], n=n, basis=basis)
 
 
 def used_note(ctx: Any, facts: list[dict[str, Any]]) -> list[str]:

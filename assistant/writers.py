@@ -493,12 +493,14 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
     """A row cheaper than the pick whose price comes from too few offers: why it does not lead (its price must beat
     the well-sourced pick by more than the usual spread of prices, tools.cost.offer_spread)."""
     best = answer.recommend.best
-    if best is None or best.owned or few_offers(best.price_offers):
+    if best is None or best.owned:
         return []
     key = "job_usd" if best.job_usd is not None else "usd_per_hour"
     mine = getattr(best, key)
     if not mine:
         return []
+    if few_offers(best.price_offers):
+        return _few_offers_lead(answer, best, key, mine, lang)
     for o in table_options(answer):
         theirs = getattr(o, key)
         if o.owned or not o.ok or not theirs or theirs >= mine or not few_offers(o.price_offers):
@@ -509,6 +511,22 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
                     pick=_price_cell(best, mine), n=n,
                     spread=f"{offer_spread().spread * 100:.0f}"), ""]
     return []
+
+
+def _few_offers_lead(answer: Answer, best: Option, key: str, mine: float, lang: str) -> list[str]:
+    """The pick's price rests on few offers: it leads only by beating the best card priced from many offers
+    (rules.well_sourced_offers) by more than the usual spread, and that card is named with its price (issue 23)."""
+    from knowledge import rules
+
+    well = [o for o in table_options(answer) if o.ok and not o.owned and o.gpu != best.gpu and getattr(o, key)
+            and (o.price_offers or 0) >= rules().well_sourced_offers]
+    if not well:
+        return []
+    alt = min(well, key=lambda o: getattr(o, key))
+    n = best.price_offers or 0
+    return [say(lang, "answer.leads_few_offers_one" if n == 1 else "answer.leads_few_offers", pick=gpu_words(best, lang),
+                price=_price_cell(best, mine), option=gpu_words(alt, lang), alt=_price_cell(alt, getattr(alt, key)),
+                n=n, spread=f"{offer_spread().spread * 100:.0f}"), ""]
 
 
 def _rent_quoted(w: Any, gpu_id: str) -> bool:
@@ -871,7 +889,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
         lines += e2e_lines(rec, lang)
-        lines += _layout_lines(best, lang) + _tried_lines(best, lang)
+        lines += _layout_lines(best, lang) + _tried_lines(best, lang) + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
@@ -915,6 +933,32 @@ def _choice_lines(answer: Answer, lang: str) -> list[str]:
                 cheap_usd=cash(cheap.job_usd or 0, rec), dear_usd=cash(dear.job_usd or 0, rec),
                 cheap_hours=hours(cheap.job_hours or 0), dear_hours=hours(dear.job_hours or 0),
                 times=f"{(dear.job_usd or 0) / max(cheap.job_usd or 1e-9, 1e-9):.1f}"), ""]
+
+
+def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
+    """'H20 和 L20 哪个划算' for a service whose load was said: what a month of each costs at the count that serves
+    that load (assistant.value's month basis, the one the plan was put on), when the plan is the cheaper by more
+    than the verdict's margin (review P1 C4: 20 people at once on an L20 at a third of an H20's rent)."""
+    from assistant.value import load_known, marked, month_usd
+    from assistant.verdict import SAME
+
+    rec = answer.recommend
+    if len(answer.choice) < 2 or rec.best is None or not load_known(rec.workload):
+        return []
+    rows = [o for gpu_id in answer.choice for o in [rec.best, *answer.options]
+            if o is not None and o.gpu == gpu_id and o.ok and not o.owned and month_usd(o) and o.decode_tokens_per_s]
+    rows = list({o.gpu: o for o in reversed(rows)}.values())
+    if len(rows) < 2:
+        return []
+    rows.sort(key=lambda o: marked(month_usd(o) or 0, o.price_offers))
+    cheap, dear = rows[0], rows[-1]
+    a, b = month_usd(cheap) or 0, month_usd(dear) or 0
+    if cheap.gpu != rec.best.gpu or marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers):
+        return []
+    return [say(lang, "fig.serve_choice", cheap=cheap.gpu_name, dear=dear.gpu_name, cheap_option=gpu_words(cheap, lang),
+                dear_option=gpu_words(dear, lang), cheap_usd=cash(a, rec), dear_usd=cash(b, rec),
+                cheap_tps=tps(cheap.decode_tokens_per_s or 0), dear_tps=tps(dear.decode_tokens_per_s or 0),
+                times=f"{b / max(a, 1e-9):.1f}"), ""]
 
 
 def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
@@ -1311,16 +1355,9 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if w.budget_usd_per_month is not None:
-        if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
-            lines.append(say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
-                             running=_running_words(best, rec, lang), verdict=verdict,
-                             budget=cash(w.budget_usd_per_month, rec)))
-        elif w.spec.serves and best.usd_per_month is not None:
-            lines.append(say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation),
-                             verdict=verdict, budget=cash(w.budget_usd_per_month, rec)))
-        elif best.job_usd is not None:
-            lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict,
-                             budget=cash(w.budget_usd_per_month, rec)))
+        month_line = _month_budget_line(rec, verdict, lang)
+        if month_line:
+            lines.append(month_line)
     near = _just_over_budget(rec)
     if near is not None:
         spend, budget, key = _spend(rec, near)
@@ -1329,6 +1366,30 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(say(lang, key, option=bought_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
     return lines + [""] if lines else []
+
+
+def _month_budget_line(rec: Recommendation, verdict: str, lang: str) -> str | None:
+    """The line that holds the plan against a monthly budget: a month of serving (every card it runs), a month of a
+    job said to repeat, or one run with the runs that budget pays for (one basis with tools.recommend's check)."""
+    w, best = rec.workload, rec.best
+    assert best is not None and w.budget_usd_per_month is not None
+    budget = cash(w.budget_usd_per_month, rec)
+    if w.spec.serves and best.running_usd_per_month is not None and _bills_more(best):
+        return say(lang, "budget.month_running", usd=cash(best.running_usd_per_month, rec),
+                   running=_running_words(best, rec, lang), verdict=verdict, budget=budget)
+    if w.spec.serves and best.usd_per_month is not None:
+        return say(lang, "budget.month", usd=cash(best.usd_per_month, rec), use=pct(w.utilisation), verdict=verdict,
+                   budget=budget)
+    if best.job_usd is not None and best.job_usd_per_month is not None and w.runs_per_month:
+        # a job said to repeat: the month's runs against the month's budget (one basis, as tools.recommend checks it)
+        return say(lang, "budget.runs_month", usd=cash(best.job_usd_per_month, rec), run=cash(best.job_usd, rec),
+                   runs=f"{w.runs_per_month:g}", verdict=verdict, budget=budget)
+    if best.job_usd is not None:
+        # a run against a monthly budget: the run's cost, and how many runs that budget pays for in a month
+        runs = int(w.budget_usd_per_month // best.job_usd) if best.job_usd > 0 else 0
+        return say(lang, "budget.run_month" if runs >= 1 else "budget.run", usd=cash(best.job_usd, rec),
+                   verdict=verdict, budget=budget, runs=f"{runs:,}")
+    return None
 
 
 # An option this much over a monthly serving budget, and clearly faster, is worth a sentence.
@@ -1426,6 +1487,11 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
         parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
+    if rb is not None and best is not None and rec.action == "buy" and few_offers(best.price_offers) \
+            and not _rent_quoted(rec.workload, best.gpu):
+        # buying weighed against a rent that rests on few offers (review P1 E2): that rent is said to be thin
+        n = best.price_offers or 0
+        parts.append(say(lang, "rb.few_offers_one" if n == 1 else "rb.few_offers", n=n))
     sep = "" if lang == "zh" else " "
     return "".join(sep + p for p in parts)
 
@@ -1708,11 +1774,21 @@ def write_cheapest(results: dict[str, Any], lang: str) -> tuple[str, dict[str, A
         line = say(lang, "cheap.run", option=plan_words(best, lang), run=cash(best.job_usd or 0, rec),
                    hours=hours(best.job_hours or 0))
     elif best.usd_per_month is not None:
-        line = say(lang, "cheap.month", option=plan_words(best, lang), month=cash(best.usd_per_month, rec),
-                   use=pct(rec.workload.utilisation))
+        month, use = _billed_month(best, rec)
+        line = say(lang, "cheap.month", option=plan_words(best, lang), month=cash(month, rec), use=pct(use))
     else:
         return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
     return line, {"option": best.model_dump(mode="json")}
+
+
+def _billed_month(best: Option, rec: Recommendation, spare: bool = False) -> tuple[float, float]:
+    """(a month's rent of the plan's cards, the share of the month billed): the hours the service is up
+    (tools.recommend.service_hours: around the clock for other people), as the budget line and rent-or-buy use
+    them; with a spare copy asked here, the plan's own cards (the spare is added by the caller)."""
+    hours = best.running_hours
+    if spare or best.running_usd_per_month is None or not hours or best.running_gpus != best.gpus - best.owned_gpus:
+        return best.usd_per_month or 0.0, rec.workload.utilisation
+    return best.running_usd_per_month, hours / HOURS_PER_MONTH
 
 
 def write_how_long(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
@@ -1755,10 +1831,13 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
     if run is not None and run.job_usd is not None:
         lines.append(say(lang, "cost.run", option=plan_words(run, lang), run=cash(run.job_usd, rec),
                          hours=hours(run.job_hours or 0)))
+        if run.job_usd_per_month is not None and rec.workload.runs_per_month:  # a job said to repeat: its month
+            lines.append(say(lang, "cost.runs_month", runs=f"{rec.workload.runs_per_month:g}",
+                             month=cash(run.job_usd_per_month, rec)))
     if rec.workload.spec.serves and best.usd_per_hour is not None:
+        month, use = _billed_month(best, rec, spare)
         lines.append(say(lang, "cost.serving", option=plan_words(best, lang), hour=cash(best.usd_per_hour, rec),
-                         month=cash(best.usd_per_month or 0, rec), use=pct(rec.workload.utilisation)))
-        month = best.usd_per_month or 0.0
+                         month=cash(month, rec), use=pct(use)))
         if spare:  # N+1: one more copy of the unit, billed every hour like the rest
             copy = month / max(1, best.replicas)
             month += copy
@@ -1889,6 +1968,19 @@ def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str)
     return title
 
 
+def _run_month(rec: Recommendation, lang: str) -> str | None:
+    """'What's that per month' of a job that ends: its cost per run (hours x price), or a month of the runs said to
+    repeat (review P1 C5: never a month of one run at an assumed utilisation). None when the run has no price."""
+    run = rec.training_run or rec.best
+    if run is None or run.owned or run.job_usd is None:
+        return None
+    if run.job_usd_per_month is not None and rec.workload.runs_per_month:
+        return say(lang, "literal.monthly_runs", month=cash(run.job_usd_per_month, rec), run=cash(run.job_usd, rec),
+                   runs=f"{rec.workload.runs_per_month:g}", option=gpu_words(run, lang))
+    return say(lang, "literal.run", run=cash(run.job_usd, rec), hours=hours(run.job_hours or 0),
+               option=gpu_words(run, lang))
+
+
 def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     """The first line owed to the message's literal question (reading.literal's kind), before the plan: for
     'fits' ('will it fit?', '能跑吗'), yes or no on the user's own cards (else the plan's), with the memory per
@@ -1899,6 +1991,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
     month = None if best is None else (best.running_usd_per_month if best.running_usd_per_month is not None
                                        else best.usd_per_month)
+    if kind == "monthly" and not rec.workload.spec.serves and _run_month(rec, lang):
+        return _run_month(rec, lang)
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best

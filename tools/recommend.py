@@ -1203,8 +1203,8 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.running_usd_per_month if opt.running_usd_per_month is not None else opt.usd_per_month
-    if w.budget_usd_per_month is not None:
-        spend = opt.job_usd if job else month
+    if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
+        spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
             checks.append(spend is not None and spend <= w.budget_usd_per_month)
     if w.budget_usd is not None:
@@ -1222,6 +1222,9 @@ def _cash(usd: float, w: Workload) -> str:
 
 
 def _over_budget(opt: Option, w: Workload) -> str:
+    if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd_per_month is not None:
+        return (f"{w.runs_per_month:g} runs a month cost about {_cash(opt.job_usd_per_month, w)}, over the "
+                f"{_cash(w.budget_usd_per_month, w)} budget")
     if w.budget_usd_per_month is not None and not w.spec.serves and opt.job_usd is not None:
         return f"a run costs about {_cash(opt.job_usd, w)}, over the {_cash(w.budget_usd_per_month, w)} budget"
     if w.budget_usd_per_month is not None and opt.running_usd_per_month is not None and opt.running_hours:
@@ -1728,7 +1731,10 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
         if theirs is not None and theirs.usd_per_gpu_hour is not None:  # renting at the user's price: by the hour, or every hour of a reservation
             home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
                     theirs.usd_per_gpu_hour * (HOURS_PER_MONTH if theirs.reserved else 1.0)}
-        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=w.utilisation, region=w.region,
+        # a service rented is billed for the hours it is up (service_hours: around the clock for other people), the
+        # same hours its monthly cost and budget line use; a job or one person's model for the share it is busy
+        use = service_hours(w) / HOURS_PER_MONTH if w.spec.serves and not w.spec.trains else w.utilisation
+        return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=min(use, 1.0), region=w.region,
                                         purchase_usd_per_gpu=best.purchase_usd / billed,
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home,
                                         **({"horizon_months": w.horizon_months} if w.horizon_months else {})))
@@ -2192,6 +2198,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
                 _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
+    users_options = list(rec.options)  # the users plan's cards, in its order (a well-sourced one may be shown beside)
     sized = None if w.owned or limit else _rate_sizing(w, rec, prompt, output)
     if sized is None and traffic is not None and not w.owned and not traffic.owned_short \
             and traffic.utilisation is None:
@@ -2214,6 +2221,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
+        _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
     if rec.owned_share is not None and rec.owned_users:
         users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
         # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
@@ -2445,6 +2453,37 @@ def _rows_at_the_rate(base: Workload, rec: Recommendation, ttft_ms: float | None
         rec.better = rate_option(base, b.gpu, b.precision, b.kv_precision, b.engine, ttft_ms)
         if rec.better is None:
             rec.better_why = None
+
+
+# Well-sourced cards (in the users plan's order) sized at the rate beside a plan on a card priced from few offers.
+WELL_SOURCED_TRIES = 3
+
+
+def _well_sourced_beside(w: Workload, base: Workload, rec: Recommendation, options: list[Option], prompt: int,
+                         output: int, ttft_ms: float | None) -> None:
+    """A rate plan on a card whose price rests on few offers (rules.few_offers_below; not a price the user was
+    quoted, nor a cloud they named): the cheapest card priced from many offers (rules.well_sourced_offers), of the
+    first WELL_SOURCED_TRIES the users plan ranks, sized for the rate as the plan was and shown beside it (issue 23:
+    a single-offer price never stands alone). Nothing when such a row is already there."""
+    best = rec.best
+    if best is None or best.owned or not few_offers(best.price_offers) or cloud_named(w):
+        return
+    well_from = rules().well_sourced_offers
+    if any(o.gpu != best.gpu and (o.price_offers or 0) >= well_from and o.ok for o in rec.options):
+        return
+    tries: list[Option] = []
+    for o in options:
+        if o.ok and not o.owned and o.gpu != best.gpu and (o.price_offers or 0) >= well_from \
+                and all(t.gpu != o.gpu for t in tries):
+            tries.append(o)
+    found = _rate_sized(w, tries[:WELL_SOURCED_TRIES], prompt, output, ttft_ms, _queue_e2e_ms(w), cards=WELL_SOURCED_TRIES)
+    if not found:
+        return
+    gpu_id = min(found, key=lambda x: x[:3])[2]
+    o = next(t for t in tries if t.gpu == gpu_id)
+    row = rate_option(base, gpu_id, o.precision, o.kv_precision, o.engine, ttft_ms)
+    if row is not None:
+        rec.options = [x for x in rec.options if x.gpu != gpu_id or x.owned] + [row]
 
 
 def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:

@@ -21,6 +21,13 @@ def literal_kind(raw: str) -> str | None:
     ('will qwen3-32b fit on 2x3090?' -> 'fits', '要训练多久' -> 'duration', 'a100 or 4090?' -> 'versus')."""
     typed = unicodedata.normalize("NFKC", raw).lower()
     for kind in LITERAL_KINDS:
+        if kind == "monthly":  # month words inside a budget or a price said are no question ('预算一个月5000块')
+            said = [m.span() for m in word_pattern("literal_said.monthly").finditer(typed)
+                    if not word_pattern("money_enough_after").match(typed[m.end():])]  # '5000块/月够不够': asked
+            if any(not any(a <= m.start() and m.end() <= b for a, b in said)
+                   for m in word_pattern("literal_question.monthly").finditer(typed)):
+                return kind
+            continue
         if word_pattern(f"literal_question.{kind}").search(typed):
             return kind
     return None
