@@ -1989,6 +1989,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
         rec = _recommend_rate(w, with_levers)
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
+    both = _train_then_serve_rate(w, with_levers) if w.requests_per_s and w.spec.serves and w.spec.trains else None
+    if both is not None:
+        return both.model_copy(update={"ruled_out": ruled_out}) if ruled_out else both
     rec = _recommend(w, with_levers)
     pooled = _pool_plan(w, rec) if with_levers else None
     if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
@@ -2191,6 +2194,24 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if w.e2e_ms is not None and rec.best is not None and traffic is not None:
         _e2e_at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _train_then_serve_rate(w: Workload, with_levers: bool) -> Recommendation | None:
+    """Fine-tune, then serve a request rate ('lora qwen3 8b and serve it, 5 rps at peak'): the serving half is
+    the rate's plan (Little's law and the queueing model, as for serving alone), never one user; the fine-tuning
+    run is sized on its own and rented by the hour (or run on your cards) beside it (review O1 #17). None when
+    either half has no plan (then the one-box plan answers, with its reasons)."""
+    serving = _recommend_rate(w.model_copy(update={"phase": "serve"}), with_levers)
+    train = _recommend(w.model_copy(update={"phase": "fine-tune", "requests_per_s": None}), with_levers=False)
+    run = train.best
+    if serving.best is None or run is None or run.training_hours is None:
+        return None
+    rate_w = serving.workload.model_copy(update={"phase": w.phase})
+    rate_w._rate_per_s = w.requests_per_s or 0.0
+    return serving.model_copy(update={
+        "workload": rate_w, "training_run": run, "scenario": "small-team",
+        "assumptions": [*serving.assumptions, *[a for a in train.assumptions if a not in serving.assumptions]],
+        "warnings": [*serving.warnings, *[x for x in train.warnings if x not in serving.warnings]]})
 
 
 def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult, with_levers: bool) -> Recommendation:
