@@ -841,7 +841,8 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
-            line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0),
+            line += say(lang, "fig.speed_load" if best.at_load else "fig.speed", tps=tps(best.decode_tokens_per_s),
+                        all=tps(best.aggregate_tokens_per_s or 0),
                         tpot=seconds(best.tpot_s or 1 / best.decode_tokens_per_s))
             if w.min_tokens_per_s is not None:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
@@ -913,6 +914,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+        if t.queue_model is not None:  # which approximation, and when it breaks: said once, beside its figures
+            lines += [say(lang, f"queue.{t.queue_model}", cap=pct(MAX_UTILISATION)), ""]
     if t.edge_of_target:
         lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
     elif t.target_margin and t.utilisation and rec.best is not None and rec.best.ok:

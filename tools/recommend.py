@@ -407,6 +407,8 @@ class Option(BaseModel):
     aggregate_tokens_per_s: float | None = None
     ttft_s: float | None = None
     tpot_s: float | None = Field(None, description="time per output token for each user at the stated concurrency")
+    at_load: bool = Field(False, description="decode_tokens_per_s and tpot_s are the queueing model's median at "
+                          "the request rate (prefill beside decode included), aggregate_tokens_per_s the rate's")
     e2e_s: float | None = Field(None, description="with an end-to-end target: first token + output tokens x time per "
                                                   "output token (queue-modelled at the percentile with a request rate)")
     e2e_first_s: float | None = Field(None, description="the first token in e2e_s")
@@ -2193,7 +2195,22 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     rec.traffic = traffic
     if w.e2e_ms is not None and rec.best is not None and traffic is not None:
         _e2e_at_the_rate(rec.best, rec.workload, traffic)
+    if traffic is not None and traffic.utilisation is not None and rec.best is not None:
+        at_load(rec.best, traffic.tpot_p50_s, rate, output)
     return rec
+
+
+def at_load(o: Option, tpot_s: float | None, rate: float, output: int) -> None:
+    """A plan sized for a request rate states one per-user speed: the queueing model's median time per output
+    token at that load (decode slowed by the prompts prefilled beside it, tools.queueing), never the bare decode
+    speed of a full batch beside it (review P1 E2: 45 tokens/s per user next to a token every 40 ms). Its
+    tokens/s in all are what the rate generates: requests/s x output tokens."""
+    if not tpot_s or not math.isfinite(tpot_s):
+        return
+    o.tpot_s = tpot_s
+    o.decode_tokens_per_s = 1 / tpot_s
+    o.aggregate_tokens_per_s = rate * output
+    o.at_load = True
 
 
 def _train_then_serve_rate(w: Workload, with_levers: bool) -> Recommendation | None:
@@ -2322,7 +2339,9 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
                     kv_precision=kv_precision)
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
                                      "candidates": [f"{r.gpus}x {gpu.id}"]})
-    return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+    o = evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+    at_load(o, r.tpot_p50_s, rate, output)  # its row's speed is the one at the rate, as the plan's is
+    return o
 
 
 def _misses_at_the_rate(best: Option, traffic: Traffic) -> None:
