@@ -844,6 +844,10 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
             line += say(lang, "fig.speed_load" if best.at_load else "fig.speed", tps=tps(best.decode_tokens_per_s),
                         all=tps(best.aggregate_tokens_per_s or 0),
                         tpot=seconds(best.tpot_s or 1 / best.decode_tokens_per_s))
+            if w.product_floor is not None:  # a product people use: the rules' per-user floor, said with its verdict
+                met = best.decode_tokens_per_s >= w.product_floor
+                line += say(lang, "fig.product_speed_met" if met else "fig.product_speed_missed",
+                            target=f"{w.product_floor:,.0f}")
             if w.min_tokens_per_s is not None:
                 met = best.decode_tokens_per_s >= w.min_tokens_per_s
                 line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:,.0f}" if w.min_tokens_per_s >= 10 else f"{w.min_tokens_per_s:.3g}")
