@@ -58,6 +58,7 @@ def read_product(m: Message) -> bool | None:
     typed = m.raw.lower()
     if m.live("internal_use") or word_pattern("internal_use").search(typed):
         return None
-    if m.live("public_facing") or m.live("product_api") or word_pattern("product_api").search(typed):
+    if m.live("public_facing") or m.live("product_api") or any(
+            word_pattern(key).search(typed) for key in ("public_facing", "product_api")):  # '客服bot' as typed
         return True
     return None
