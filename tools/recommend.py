@@ -2176,6 +2176,8 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         kept = _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
         if kept is not None:  # they keep up: the queue-modelled figures on them, never "no layout found"
             traffic = traffic_from(kept, w.ttft_ms)
+            # what they sustain, copies at the utilisation cap: the headroom a "yes" on your cards states
+            traffic.owned_gpus, traffic.owned_rps = kept.gpus, kept.replicas * kept.replica_capacity_rps * MAX_UTILISATION
             if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
                 _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
@@ -2203,23 +2205,24 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
     grown = _grown_for_the_rate(w, base, rec, prompt, output) if traffic is not None and not limit else None
     if grown is not None:  # cards added beside yours: as many as the queueing model says the rate needs
-        old, (rec.best, r) = rec.best, grown
-        rec.options = [rec.best if o is old else o for o in rec.options]
-        rec.rent_or_buy = _rent_or_buy(base, rec.best)
-        _rows_at_the_rate(base, rec, w.ttft_ms)  # the other cards in the table: sized for the rate as well
-        users = max(1, r.replicas * r.concurrency_p99_per_replica)
-        traffic = traffic_from(r, w.ttft_ms)
+        users, traffic = _take_grown(w, base, rec, *grown)
     if rec.owned_share is not None and rec.owned_users:
         users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
         # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
-    if w.e2e_ms is not None and rec.best is not None and traffic is not None:
-        _e2e_at_the_rate(rec.best, rec.workload, traffic)
-    if traffic is not None and traffic.utilisation is not None and rec.best is not None:
-        at_load(rec.best, traffic.tpot_p50_s, rate, output)
+    if rec.best is not None and traffic is not None:
+        _at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
+    """The plan's figures at the rate: its end-to-end time against a target, then its one per-user speed."""
+    if w.e2e_ms is not None:
+        _e2e_at_the_rate(best, w, traffic)
+    if traffic.utilisation is not None:
+        at_load(best, traffic.tpot_p50_s, traffic.requests_per_s, traffic.output_tokens)
 
 
 def at_load(o: Option, tpot_s: float | None, rate: float, output: int) -> None:
@@ -2443,6 +2446,16 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
 # A fleet in production grown for its request rate is sized up to this many cards of its kind (a new plan stops at
 # MAX_SERVING_GPUS and lets other cards compete; a fleet you run says how many more of its own card the rate takes).
 GROW_FOR_RATE_MAX_GPUS = 1024
+
+
+def _take_grown(w: Workload, base: Workload, rec: Recommendation, o: Option, r: RateResult) -> tuple[int, Traffic]:
+    """The plan becomes your cards grown for the rate: its row replaces the one it grew from, the rent-or-buy
+    figures follow it, the other rows are sized for the rate too; (users in flight, traffic) of the sizing."""
+    old, rec.best = rec.best, o
+    rec.options = [o if x is old else x for x in rec.options]
+    rec.rent_or_buy = _rent_or_buy(base, o)
+    _rows_at_the_rate(base, rec, w.ttft_ms)  # the other cards in the table: sized for the rate as well
+    return max(1, r.replicas * r.concurrency_p99_per_replica), traffic_from(r, w.ttft_ms)
 
 
 def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt: int,
