@@ -2424,7 +2424,8 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     need = None
     for target in (w.ttft_ms, None):
         try:
-            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or MAX_SERVING_GPUS))
+            # how many of your card the rate takes, as far as a fleet grows (never "no count I size" at 129)
+            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or GROW_FOR_RATE_MAX_GPUS))
             break
         except (ToolError, ValueError):
             continue
