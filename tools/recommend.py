@@ -2365,7 +2365,8 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
                                      "candidates": [f"{r.gpus}x {gpu.id}"]})
     o = evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
-    at_load(o, r.tpot_p50_s, rate, output)  # its row's speed is the one at the rate, as the plan's is
+    if o is not None:
+        at_load(o, r.tpot_p50_s, rate, output)  # its row's speed is the one at the rate, as the plan's is
     return o
 
 
