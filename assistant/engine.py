@@ -328,6 +328,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "cpu_offload":
         return say(lang, "ack.cpu_offload")
+    if slot == "product":
+        return say(lang, "ack.product")
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):

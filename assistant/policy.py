@@ -80,6 +80,7 @@ class Profile(BaseModel):
     only: list[str] | None = None  # the cards the user limits the choice to ("on 4090s only")
     has_host: bool | None = None  # a computer to put bought cards in ("for my home PC")
     preference: Literal["rent", "buy", "either"] | None = None
+    product: bool | None = None  # a product people use (customer-facing chat, a public API): a speed floor
     personal: bool | None = None  # one person's own use ("just me", "自己用"): one user, no utilisation asked
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it

@@ -371,9 +371,10 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("only", None, panel=True),
     Slot("has_host", None),
     Slot("preference", "either", matters=serves),
+    Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
     Slot("system_ram_gb", None, matters=serves),
-    Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card  # "64gb ram": llama.cpp's CPU offload on your card (tools.offload)
+    Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

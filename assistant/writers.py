@@ -28,6 +28,7 @@ from tools.recommend import (
     Finding,
     Option,
     Recommendation,
+    Workload,
     one_at_home,
     package_words,
     parse_owned,
@@ -875,11 +876,7 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         line = say(lang, "fig.serve", model=model_words(rec.model_name, lang), precision=shown, users=users, context=f"{w.context:,}",
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
-            line += say(lang, "fig.speed", tps=tps(best.decode_tokens_per_s), all=tps(best.aggregate_tokens_per_s or 0),
-                        tpot=seconds(best.tpot_s or 1 / best.decode_tokens_per_s))
-            if w.min_tokens_per_s is not None:
-                met = best.decode_tokens_per_s >= w.min_tokens_per_s
-                line += say(lang, "fig.speed_met" if met else "fig.speed_missed", target=f"{w.min_tokens_per_s:,.0f}" if w.min_tokens_per_s >= 10 else f"{w.min_tokens_per_s:.3g}")
+            line += _speed_words(w, best, best.decode_tokens_per_s, lang)
         if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
         if best.runtime and app and best.engine == "llama.cpp":  # "with ollama": named, its llama.cpp underneath
@@ -915,6 +912,21 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                "fig.deadline_close" if best.job_hours <= w.deadline_hours else "fig.deadline_missed")
         lines += [say(lang, key, hours=hours(best.job_hours), deadline=hours(w.deadline_hours)), ""]
     return lines
+
+
+def _speed_words(w: Workload, best: Option, per_user: float, lang: str) -> str:
+    """The plan's per-user speed (at the rate's load when queue-modelled: one figure), and its verdict against a
+    product's floor (rules data) or the speed the user stated."""
+    line = say(lang, "fig.speed_load" if best.at_load else "fig.speed", tps=tps(per_user),
+               all=tps(best.aggregate_tokens_per_s or 0), tpot=seconds(best.tpot_s or 1 / per_user))
+    if w.product_floor is not None:  # a product people use: the rules' per-user floor, said with its verdict
+        line += say(lang, "fig.product_speed_met" if per_user >= w.product_floor else "fig.product_speed_missed",
+                    target=f"{w.product_floor:,.0f}")
+    if w.min_tokens_per_s is not None:
+        met = per_user >= w.min_tokens_per_s
+        line += say(lang, "fig.speed_met" if met else "fig.speed_missed",
+                    target=f"{w.min_tokens_per_s:,.0f}" if w.min_tokens_per_s >= 10 else f"{w.min_tokens_per_s:.3g}")
+    return line
 
 
 def _choice_lines(answer: Answer, lang: str) -> list[str]:
@@ -973,6 +985,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+        if t.queue_model is not None:  # which approximation, and when it breaks: said once, beside its figures
+            lines += [say(lang, f"queue.{t.queue_model}", cap=pct(MAX_UTILISATION)), ""]
     if t.edge_of_target:
         lines += [say(lang, "fig.traffic_edge", margin=pct(TARGET_MARGIN)), ""]
     elif t.target_margin and t.utilisation and rec.best is not None and rec.best.ok:
@@ -2005,7 +2019,14 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
-    if kind == "fits" and option is None and rec.options and rec.pool is None:
+    return _literal_fits(rec, option, lang) if kind == "fits" else None
+
+
+def _literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:
+    """literal_answer's line for 'fits' ('will it fit?', '能跑吗'): yes or no on `option` (the user's own cards,
+    else the plan's)."""
+    best = rec.best
+    if option is None and rec.options and rec.pool is None:
         # nothing meets every requirement on the cards asked ('一张卡够吗？' for 200 people): no, first; the closest
         # rows follow (a card that holds the model but misses the target says so)
         near = rec.options[0]
@@ -2014,7 +2035,7 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.fits_not_target" if held else "literal.fits_no_closest", option=gpu_words(near, lang),
                        used=gb(used), capacity=gb(near.capacity_bytes))
-    if kind != "fits" or option is None or rec.pool is not None or len(rec.owned_options) > 1:
+    if option is None or rec.pool is not None or len(rec.owned_options) > 1:
         return None  # several kinds of your own cards: the pool's own line answers it
     training = rec.workload.spec.trains
     used = option.train_per_gpu_bytes if training else option.serve_per_gpu_bytes
@@ -2024,6 +2045,12 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if fits and not training and rec.traffic is not None and rec.traffic.owned_short:
         return say(lang, "literal.fits_not_the_rate", option=gpu_words(option, lang), used=gb(used),
                    capacity=gb(option.capacity_bytes), rate=f"{rec.traffic.requests_per_s:,.3g}")
+    t = rec.traffic
+    if fits and not training and option.owned and option.ok and t is not None and t.owned_rps and t.utilisation:
+        # your cards keep up with the rate: yes, with the headroom the queueing model gives (review O1 #16, O3 #18)
+        return say(lang, "literal.fits_the_rate", option=gpu_words(option, lang), rate=f"{t.requests_per_s:,.3g}",
+                   util=pct(t.utilisation), most=f"{t.owned_rps:,.3g}", cap=pct(MAX_UTILISATION),
+                   used=gb(used), capacity=gb(option.capacity_bytes))
     off = rec.offload
     if not fits and not training and option.owned and rec.offload_leads and off is not None:
         # your card runs it with part of it in system RAM, and the answer says so: yes on that card (review N1 #13)

@@ -470,6 +470,9 @@ class Rules(Record):
     host_systems: dict[HostKind, HostSystem]
     peak_share_online: float = Field(gt=0, le=1, description="of the people who use a service, generating at once at the busiest moment")
     peak_share_quantile: float = Field(gt=0, lt=1, description="the count at once is sized for this quantile")
+    product_min_tokens_per_s: float = Field(gt=0, description="per-user decode speed at load a product people use "
+                                            "(customer-facing chat, a public API) is held at, unless one is said")
+    product_min_tokens_per_s_source: str
     peak_share_source: str
     peak_share_daily: float = Field(gt=0, le=1, description="of the people who use a service in a day, generating at once at the busiest moment")
     peak_share_daily_source: str

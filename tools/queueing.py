@@ -708,6 +708,10 @@ class Traffic(BaseModel):
     fewer_precision: str | None = Field(None, description="a 4-bit format asked for: the card's own 8-bit format, "
                                         "when the rate needs fewer cards in it (prefill runs at 16 bits in 4-bit)")
     fewer_gpus: int | None = Field(None, description="the cards the rate needs in fewer_precision")
+    queue_model: Literal["mg1", "mgc"] | None = Field(None, description="the queueing approximation behind the "
+                                                     "figures at load, when modelled: mg1 (M/G/1 per replica: each "
+                                                     "keeps its own queue), mgc (M/G/c: one shared queue); both Erlang C "
+                                                     "with Allen-Cunneen, Poisson arrivals")
     formula: str = ("in flight = rate x (first token + (output - 1) x time per output token); the plan holds its "
                     "99th percentile; waits: M/G/1 per replica (Erlang C, Allen-Cunneen)")
 
@@ -720,7 +724,7 @@ def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
                    ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, ttft_percentile=r.ttft_percentile,
                    ttft_q_s=r.ttft_q_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
                    utilisation=r.utilisation, ttft_target_ms=ttft_target_ms, target_margin=r.target_margin,
-                   edge_of_target=r.edge_of_target,
+                   edge_of_target=r.edge_of_target, queue_model="mgc" if r.routing == "shared" else "mg1",
                    ttft_p99_met=None if ttft_target_ms is None else r.ttft_q_s * 1000 <= ttft_target_ms)
 
 

@@ -284,6 +284,8 @@ class Workload(ToolInput):
                               "offload is sized on the one card named, owned or only considered")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
+    product: bool = Field(False, description="a product people use (customer-facing chat, a public API): each "
+                          "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
 
@@ -296,7 +298,17 @@ class Workload(ToolInput):
 
     @property
     def speed_floor(self) -> float:
-        return self.min_tokens_per_s or MIN_TOKENS_PER_S
+        return self.min_tokens_per_s or self.product_floor or MIN_TOKENS_PER_S
+
+    @property
+    def product_floor(self) -> float | None:
+        """The per-user speed a product people use is held at when no speed is said (rules.yaml), else None."""
+        return rules().product_min_tokens_per_s if self.product and self.min_tokens_per_s is None else None
+
+    @property
+    def target_speed(self) -> float | None:
+        """The per-user speed the queueing model sizes a rate's copies for: the one said, else a product's floor."""
+        return self.min_tokens_per_s or self.product_floor
 
     def prompt_length(self) -> int:
         """Tokens of the prompt the first token is timed at: the stated length, else the context up to
@@ -409,6 +421,8 @@ class Option(BaseModel):
     aggregate_tokens_per_s: float | None = None
     ttft_s: float | None = None
     tpot_s: float | None = Field(None, description="time per output token for each user at the stated concurrency")
+    at_load: bool = Field(False, description="decode_tokens_per_s and tpot_s are the queueing model's median at "
+                          "the request rate (prefill beside decode included), aggregate_tokens_per_s the rate's")
     e2e_s: float | None = Field(None, description="with an end-to-end target: first token + output tokens x time per "
                                                   "output token (queue-modelled at the percentile with a request rate)")
     e2e_first_s: float | None = Field(None, description="the first token in e2e_s")
@@ -744,7 +758,7 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         _end_to_end(opt, w, opt.ttft_s, opt.tpot_s)
     if not fast_enough:
         opt.reasons.append(f"{sp.decode_tokens_per_s:.1f} tokens/s per user, under the {w.speed_floor:g} "
-                           "tokens/s target" if w.min_tokens_per_s is not None else
+                           "tokens/s target" if w.target_speed is not None else
                            f"{sp.decode_tokens_per_s:.1f} tokens/s per user is slower than reading speed")
 
 
@@ -1848,7 +1862,8 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
         tries += ladder  # a context the user stated is kept: a smaller file before a shorter context
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1:
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
+        # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if "context" in w.flexible:
         tries += ladder
@@ -1937,7 +1952,8 @@ def _levers(w: Workload) -> list[Lever]:
         tries.append(("int4", {"serve_precision": "int4"}))
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1:
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
+        # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.trains and not w.spec.pretrains and w.method != "qlora":
         tries.append(("qlora", {"method": "qlora"}))
@@ -1960,7 +1976,7 @@ def _levers(w: Workload) -> list[Lever]:
         return levers
     # Nothing brings it within the budget: how many people it does serve (in 4-bit, the cheapest
     # format), then what the cheapest plans cost, with and without the levers.
-    if w.spec.serves and w.users > 1:
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
         served = _most_users_within(w.model_copy(update={"serve_precision": w.serve_precision or "int4"}))
         if served is not None:
             key = "users" if w.serve_precision else "users_int4"
@@ -2025,6 +2041,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
         rec = _recommend_rate(w, with_levers)
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
+    both = _train_then_serve_rate(w, with_levers) if w.requests_per_s and w.spec.serves and w.spec.trains else None
+    if both is not None:
+        return both.model_copy(update={"ruled_out": ruled_out}) if ruled_out else both
     rec = _recommend(w, with_levers)
     pooled = _pool_plan(w, rec) if with_levers else None
     if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
@@ -2195,6 +2214,8 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         kept = _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
         if kept is not None:  # they keep up: the queue-modelled figures on them, never "no layout found"
             traffic = traffic_from(kept, w.ttft_ms)
+            # what they sustain, copies at the utilisation cap: the headroom a "yes" on your cards states
+            traffic.owned_gpus, traffic.owned_rps = kept.gpus, kept.replicas * kept.replica_capacity_rps * MAX_UTILISATION
             if traffic.ttft_p99_met is False:  # they keep up, but the queue puts the first token past the target
                 _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, w.ttft_ms)  # the rented rows beside your cards: sized for the rate too
@@ -2222,15 +2243,57 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
         _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
+    grown = _grown_for_the_rate(w, base, rec, prompt, output) if traffic is not None and not limit else None
+    if grown is not None:  # cards added beside yours: as many as the queueing model says the rate needs
+        users, traffic = _take_grown(w, base, rec, *grown)
     if rec.owned_share is not None and rec.owned_users:
         users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
         # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
-    if w.e2e_ms is not None and rec.best is not None and traffic is not None:
-        _e2e_at_the_rate(rec.best, rec.workload, traffic)
+    if rec.best is not None and traffic is not None:
+        _at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
+    """The plan's figures at the rate: its end-to-end time against a target, then its one per-user speed."""
+    if w.e2e_ms is not None:
+        _e2e_at_the_rate(best, w, traffic)
+    if traffic.utilisation is not None:
+        at_load(best, traffic.tpot_p50_s, traffic.requests_per_s, traffic.output_tokens)
+
+
+def at_load(o: Option, tpot_s: float | None, rate: float, output: int) -> None:
+    """A plan sized for a request rate states one per-user speed: the queueing model's median time per output
+    token at that load (decode slowed by the prompts prefilled beside it, tools.queueing), never the bare decode
+    speed of a full batch beside it (review P1 E2: 45 tokens/s per user next to a token every 40 ms). Its
+    tokens/s in all are what the rate generates: requests/s x output tokens."""
+    if not tpot_s or not math.isfinite(tpot_s):
+        return
+    o.tpot_s = tpot_s
+    o.decode_tokens_per_s = 1 / tpot_s
+    o.aggregate_tokens_per_s = rate * output
+    o.at_load = True
+
+
+def _train_then_serve_rate(w: Workload, with_levers: bool) -> Recommendation | None:
+    """Fine-tune, then serve a request rate ('lora qwen3 8b and serve it, 5 rps at peak'): the serving half is
+    the rate's plan (Little's law and the queueing model, as for serving alone), never one user; the fine-tuning
+    run is sized on its own and rented by the hour (or run on your cards) beside it (review O1 #17). None when
+    either half has no plan (then the one-box plan answers, with its reasons)."""
+    serving = _recommend_rate(w.model_copy(update={"phase": "serve"}), with_levers)
+    train = _recommend(w.model_copy(update={"phase": "fine-tune", "requests_per_s": None}), with_levers=False)
+    run = train.best
+    if serving.best is None or run is None or run.training_hours is None:
+        return None
+    rate_w = serving.workload.model_copy(update={"phase": w.phase})
+    rate_w._rate_per_s = w.requests_per_s or 0.0
+    return serving.model_copy(update={
+        "workload": rate_w, "training_run": run, "scenario": "small-team",
+        "assumptions": [*serving.assumptions, *[a for a in train.assumptions if a not in serving.assumptions]],
+        "warnings": [*serving.warnings, *[x for x in train.warnings if x not in serving.warnings]]})
 
 
 def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult, with_levers: bool) -> Recommendation:
@@ -2341,7 +2404,10 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
                     kv_precision=kv_precision)
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
                                      "candidates": [f"{r.gpus}x {gpu.id}"]})
-    return evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+    o = evaluate(pinned, gpu, r.gpus, layout=layout)  # may miss another requirement (a budget): said in its row
+    if o is not None:
+        at_load(o, r.tpot_p50_s, rate, output)  # its row's speed is the one at the rate, as the plan's is
+    return o
 
 
 def _misses_at_the_rate(best: Option, traffic: Traffic) -> None:
@@ -2383,7 +2449,8 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     args = {"model": w.model, "gpu": mine.gpu, "precision": mine.precision, "kv_precision": mine.kv_precision,
             "requests_per_s": traffic.requests_per_s, "prompt_tokens": prompt, "output_tokens": output,
             "ttft_percentile": w.ttft_percentile or P99, "server_gpus": w.server_gpus or SERVER_GPUS,
-            "engine": "sglang" if mine.engine == "sglang" else "vllm"}
+            "engine": "sglang" if mine.engine == "sglang" else "vllm",
+            "tpot_ms": 1000 / w.target_speed if w.target_speed else None}  # a product's speed floor too
     copies = max(1, mine.replicas)
     unit = mine.gpus // copies
     tp = mine.tp or max(1, unit // max(1, mine.pp))
@@ -2398,7 +2465,8 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     need = None
     for target in (w.ttft_ms, None):
         try:
-            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or MAX_SERVING_GPUS))
+            # how many of your card the rate takes, as far as a fleet grows (never "no count I size" at 129)
+            need = size_by_rate(RateInput(**args, ttft_target_ms=target, max_gpus=w.max_gpus or GROW_FOR_RATE_MAX_GPUS))
             break
         except (ToolError, ValueError):
             continue
@@ -2415,6 +2483,64 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
         traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
     return None
+
+
+# A fleet in production grown for its request rate is sized up to this many cards of its kind (a new plan stops at
+# MAX_SERVING_GPUS and lets other cards compete; a fleet you run says how many more of its own card the rate takes).
+GROW_FOR_RATE_MAX_GPUS = 1024
+
+
+def _take_grown(w: Workload, base: Workload, rec: Recommendation, o: Option, r: RateResult) -> tuple[int, Traffic]:
+    """The plan becomes your cards grown for the rate: its row replaces the one it grew from, the rent-or-buy
+    figures follow it, the other rows are sized for the rate too; (users in flight, traffic) of the sizing."""
+    old, rec.best = rec.best, o
+    rec.options = [o if x is old else x for x in rec.options]
+    rec.rent_or_buy = _rent_or_buy(base, o)
+    _rows_at_the_rate(base, rec, w.ttft_ms)  # the other cards in the table: sized for the rate as well
+    return max(1, r.replicas * r.concurrency_p99_per_replica), traffic_from(r, w.ttft_ms)
+
+
+def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt: int,
+                        output: int) -> tuple[Option, RateResult] | None:
+    """Cards you own that fall short of a request rate, with more of the same card added beside them (review O3
+    #18, O1 #16: '8x H100 in prod, 500 rps, enough?'): the added count is what the queueing model says the rate
+    needs on that card in the plan's format (prefill of every prompt and decode of every token, each copy below
+    its utilisation cap, the latency targets and a product's speed floor held), never what holds the requests in
+    memory alone. Your cards hold whole copies, the added ones the rest. None when the plan does not add to your
+    cards, or when the added count it has already meets the rate."""
+    b = rec.best
+    if b is None or b.owned or not b.owned_gpus or not b.precision:
+        return None
+    gpu = find_gpu(b.gpu)
+    args = {"model": w.model, "gpu": gpu.id, "precision": b.precision, "kv_precision": b.kv_precision,
+            "engine": "sglang" if b.engine == "sglang" else "vllm", "requests_per_s": w.requests_per_s or 0.0,
+            "prompt_tokens": prompt, "output_tokens": output, "ttft_percentile": w.ttft_percentile or P99,
+            "tpot_ms": 1000 / w.target_speed if w.target_speed else None, "e2e_p99_ms": _queue_e2e_ms(w),
+            "max_gpus": w.max_gpus or GROW_FOR_RATE_MAX_GPUS, "server_gpus": w.server_gpus or SERVER_GPUS}
+    r = None
+    for target in (w.ttft_ms, None):
+        try:
+            r = size_by_rate(RateInput(**args, ttft_target_ms=target))
+            break
+        except (ToolError, ValueError):
+            continue
+    if r is None or r.gpus <= b.gpus:
+        return None
+    mine = b.owned_gpus
+    if mine % r.unit_gpus:
+        return None  # your cards would not hold whole copies of that size: the plan as found stands
+    layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    engine="sglang" if b.engine == "sglang" else "vllm", precision=r.precision,
+                    kv_precision=b.kv_precision)
+    total = max(r.gpus, mine)
+    pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica)})
+    o = evaluate(pinned, gpu, total, layout=layout)
+    if o is None:
+        return None
+    o.owned, o.owned_gpus, o.layouts_tried, o.chosen_because = False, mine, [], None
+    _price(o, base, gpu, owned=False)
+    o.ok = o.ok and all(o.meets.values())
+    return o, r
 
 
 def short_of_rate(w: Workload, gpu: Gpu) -> Option | None:
@@ -2544,7 +2670,7 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, tt
                     model=w.model, gpu=o.gpu, precision=fmt, kv_precision=o.kv_precision, engine=engine,
                     requests_per_s=w.requests_per_s or 0.0, prompt_tokens=prompt, output_tokens=output,
                     ttft_target_ms=ttft_ms, ttft_percentile=w.ttft_percentile or P99,
-                    tpot_ms=1000 / w.min_tokens_per_s if w.min_tokens_per_s else None, e2e_p99_ms=e2e_ms,
+                    tpot_ms=1000 / w.target_speed if w.target_speed else None, e2e_p99_ms=e2e_ms,
                     max_gpus=w.max_gpus or MAX_SERVING_GPUS, server_gpus=w.server_gpus or SERVER_GPUS))
             except (ToolError, ValueError):
                 continue

@@ -99,7 +99,13 @@ from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_input_total, read_output_total
 from assistant.reading.owned import read_owns_them
-from assistant.reading.personal import read_cpu_offload, read_own_box, read_personal, read_system_ram
+from assistant.reading.personal import (
+    read_cpu_offload,
+    read_own_box,
+    read_personal,
+    read_product,
+    read_system_ram,
+)
 from assistant.reading.planned_card import read_planned_card
 from assistant.reading.precisions import read_precision_compare
 from assistant.reading.prices import read_prices
@@ -203,6 +209,7 @@ READERS = (
     ("requests_per_s", read_request_rate),
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
+    ("product", read_product),
     ("system_ram_gb", read_system_ram),
     ("cpu_offload", read_cpu_offload),
     ("horizon_months", read_horizon),

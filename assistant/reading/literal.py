@@ -16,26 +16,27 @@ from assistant.reading.text import word_pattern
 LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "memory", "versus")
 
 
+def _asks(kind: str, typed: str) -> bool:
+    """Whether the (normalised, lower-case) message asks a question of this kind."""
+    if kind != "monthly":
+        return bool(word_pattern(f"literal_question.{kind}").search(typed))
+    # month words inside a budget or a price said are no question ('预算一个月5000块')
+    said = [m.span() for m in word_pattern("literal_said.monthly").finditer(typed)
+            if not word_pattern("money_enough_after").match(typed[m.end():])]  # '5000块/月够不够': asked
+    return any(not any(a <= m.start() and m.end() <= b for a, b in said)
+               for m in word_pattern("literal_question.monthly").finditer(typed))
+
+
 def literal_kind(raw: str) -> str | None:
     """The kind of answer the message's own question asks for, or None when it asks for none of them
     ('will qwen3-32b fit on 2x3090?' -> 'fits', '要训练多久' -> 'duration', 'a100 or 4090?' -> 'versus')."""
     typed = unicodedata.normalize("NFKC", raw).lower()
-    for kind in LITERAL_KINDS:
-        if kind == "monthly":  # month words inside a budget or a price said are no question ('预算一个月5000块')
-            said = [m.span() for m in word_pattern("literal_said.monthly").finditer(typed)
-                    if not word_pattern("money_enough_after").match(typed[m.end():])]  # '5000块/月够不够': asked
-            if any(not any(a <= m.start() and m.end() <= b for a, b in said)
-                   for m in word_pattern("literal_question.monthly").finditer(typed)):
-                return kind
-            continue
-        if word_pattern(f"literal_question.{kind}").search(typed):
-            return kind
-    return None
+    return next((kind for kind in LITERAL_KINDS if _asks(kind, typed)), None)
 
 
 def literal_kinds(raw: str) -> list[str]:
     """Every literal question the message asks, in LITERAL_KINDS order ('does it fit on 2x 4090? and what per month?'
     -> fits and monthly: the reply owes both); 'versus' only when it is the one ('or' is in many questions)."""
     typed = unicodedata.normalize("NFKC", raw).lower()
-    kinds = [kind for kind in LITERAL_KINDS if word_pattern(f"literal_question.{kind}").search(typed)]
+    kinds = [kind for kind in LITERAL_KINDS if _asks(kind, typed)]
     return kinds if len(kinds) < 2 else [k for k in kinds if k != "versus"] if kinds[0] != "versus" else kinds[:1]

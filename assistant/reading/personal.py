@@ -59,3 +59,18 @@ def read_own_box(m: Message, u: Understanding) -> None:
         return
     u.updates["owned"] = [f"1x {card}"]
     u.updates.pop("only", None)
+
+
+def read_product(m: Message) -> bool | None:
+    """True for a product people use: a customer-facing chat, a 客服 bot, a public or paid API ('部署成API对外服务',
+    'customer support bot', 'a public api'); never with an internal word ('internal api', '公司内部'). The plan then
+    holds each user's speed at load at the rules' product minimum (tools.recommend.Workload.product)."""
+    if m.phase in ("fine-tune", "pretrain", "continued-pretrain", "batch"):
+        return None
+    typed = m.raw.lower()
+    if m.live("internal_use") or word_pattern("internal_use").search(typed):
+        return None
+    if m.live("public_facing") or m.live("product_api") or any(
+            word_pattern(key).search(typed) for key in ("public_facing", "product_api")):  # '客服bot' as typed
+        return True
+    return None

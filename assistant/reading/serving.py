@@ -173,7 +173,7 @@ def read_utilisation(m: Message) -> float | None:
         return 1.0
     typed = m.raw.lower()  # the Chinese words as typed too ("公司内部" reads "company-wide", "上线" reads "deploy")
     internal = m.live("internal_use") or word_pattern("internal_use").search(typed)
-    if m.phase == "serve" and not internal and (m.role("request_rate") or m.live("live_service")
+    if m.phase in ("serve", "train-and-serve") and not internal and (m.role("request_rate") or m.live("live_service")
                                                 or word_pattern("live_service").search(typed)):
         m.notes.append(("note.live_service", {}))  # "20 req/s, p95 ttft 500ms", "launching in 3 weeks": up all day
         return 1.0
