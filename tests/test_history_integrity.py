@@ -258,20 +258,27 @@ def test_a_killed_backups_hidden_part_is_removed_on_the_next_run(tmp_path):
     store.create_session("s")
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True, check=True).stdout.strip()
-    stale = tmp_path / f".backup.db.{dead}.k3j2x9q1.part"
-    journal = tmp_path / f".backup.db.{dead}.k3j2x9q1.part-journal"  # VACUUM INTO's journal beside it
-    live = tmp_path / f".other.db.{os.getpid()}.abcdefgh.part"  # this process: may still be writing
-    live_journal = tmp_path / f".other.db.{os.getpid()}.abcdefgh.part-journal"
+    stale = tmp_path / f".backup.db.gpu-advisor.{dead}.k3j2x9q1.part"
+    journal = tmp_path / f".backup.db.gpu-advisor.{dead}.k3j2x9q1.part-journal"  # VACUUM INTO's journal beside it
+    live = tmp_path / f".other.db.gpu-advisor.{os.getpid()}.abcdefgh.part"  # this process: may still be writing
+    live_journal = tmp_path / f".other.db.gpu-advisor.{os.getpid()}.abcdefgh.part-journal"
+    # the user's own hidden files, even shaped like an old temporary name with a pid that is gone: never touched
+    users = [tmp_path / f".notes.{dead}.draft.part", tmp_path / f".backup.db.{dead}.k3j2x9q1.part",
+             tmp_path / f".x.gpu-advisor.{dead}.short.part", tmp_path / f".x.gpu-advisor.{dead}.abcdefgh.part.bak"]
+    for mine in users:
+        mine.write_bytes(b"precious")
     for left in (stale, journal, live, live_journal):
         left.write_bytes(b"x" * 4096)
     store.backup(tmp_path / "backup2.db")
     assert not stale.exists() and not journal.exists() and live.exists() and live_journal.exists()
+    assert all(mine.read_bytes() == b"precious" for mine in users)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".backup2")) == []
     stale.write_bytes(b"x")
     journal.write_bytes(b"x")
     store.close()
     HistoryStore(path).close()  # also on the next start, beside the database
     assert not stale.exists() and not journal.exists() and live.exists() and live_journal.exists()
+    assert all(mine.read_bytes() == b"precious" for mine in users)
 
 
 # A large write killed before its commit (attack 3: kill -9 during `sessions import`) leaves frames in

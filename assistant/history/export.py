@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import tempfile
 from collections.abc import Callable
@@ -210,21 +211,23 @@ def backup(store: HistoryStore, target: str | Path) -> Path:
     return write_new_file(target, vacuum_into, False, "backup")
 
 
-PART_ENDINGS = (".part", ".part-journal")  # a temporary file, and the rollback journal VACUUM INTO keeps beside it
+# The hidden temporary file an export or backup writes beside its target: `.NAME.gpu-advisor.PID.XXXXXXXX.part`
+# (XXXXXXXX: mkstemp's eight characters), and the rollback journal VACUUM INTO keeps beside it (`...part-journal`).
+# Only names of exactly this shape are ever cleaned up: a user's own `.notes.2024.draft.part` is not ours.
+PART_MARK = "gpu-advisor"
+OWN_PART = re.compile(rf"\.(?P<name>.+)\.{PART_MARK}\.(?P<pid>\d{{1,10}})\.[a-z0-9_]{{8}}\.part(?:-journal)?")
 
 
 def clean_stale_parts(folder: Path) -> list[Path]:
-    """Remove the hidden `.NAME.PID.XXXXXXXX.part` files that a killed export or backup left in
-    `folder` (as large as the database), with the `-journal` SQLite writes beside a backup's: those
-    whose process is gone. Returns what was removed."""
+    """Remove the hidden temporary files a killed export or backup of this program left in `folder` (as large
+    as the database): those whose process is gone. Returns what was removed."""
     removed: list[Path] = []
     try:
-        candidates = [p for p in folder.iterdir() if p.name.startswith(".") and p.name.endswith(PART_ENDINGS)]
+        candidates = [(p, x) for p in folder.iterdir() if (x := OWN_PART.fullmatch(p.name))]
     except OSError:
         return removed
-    for part in candidates:
-        fields = part.name[1:part.name.rindex(".part")].rsplit(".", 2)
-        if len(fields) != 3 or not fields[1].isdigit() or not _process_gone(int(fields[1])):
+    for part, x in candidates:
+        if not _process_gone(int(x["pid"])):
             continue
         with contextlib.suppress(OSError):
             if part.is_file() and not part.is_symlink():
@@ -257,7 +260,8 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
         raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")
     clean_stale_parts(target.parent)
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".part", dir=target.parent)
+        fd, name = tempfile.mkstemp(prefix=f".{target.name}.{PART_MARK}.{os.getpid()}.", suffix=".part",
+                                    dir=target.parent)
     except OSError as e:
         raise StorageError(f"cannot write in {target.parent} ({e.strerror or e}); no {what} was written") from None
     os.close(fd)
