@@ -231,6 +231,40 @@ def _read_json(path: Path, max_bytes: int = MAX_INDEX_BYTES) -> Any:
         raise ConfigError(f"{path} is not valid JSON: {' '.join(str(e).split())[:200]}") from None
 
 
+def _safe_revision(name: str) -> bool:
+    """A revision as the Hub names one ('main', 'v1.0', 'refs/pr/1', a commit hash): path parts with no '..',
+    so that a name never reaches outside the repository's folder in the cache."""
+    parts = name.split("/")
+    return 0 < len(name) <= 200 and all(part not in ("", ".", "..") and "\\" not in part for part in parts)
+
+
+def _read_ref(ref: Path) -> str:
+    """The commit a `refs/NAME` file names: 40 hexadecimal digits, as huggingface_hub writes it. Anything else
+    (a crafted '../../..' that would send the reader over the whole disk) is refused in one line."""
+    try:
+        with ref.open("rb") as f:
+            text = f.read(128).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if not re.fullmatch(r"[0-9a-f]{40}", text):
+        raise MalformedCheckpoint(f"{ref} does not hold a commit hash (40 hexadecimal digits)")
+    return text
+
+
+def _snapshot(root: Path, revision: str) -> tuple[Path, str] | None:
+    """The snapshot folder of a revision in a repository's cache folder and its commit: the one `refs/REVISION`
+    names, the revision itself when it is a commit, or the only snapshot there is."""
+    if not _safe_revision(revision):
+        raise MalformedCheckpoint(f"{_shown(revision)} is not a revision: a branch, tag or commit name, no '..'")
+    ref = root / "refs" / revision
+    sha = _read_ref(ref) if ref.is_file() else revision
+    snap = root / "snapshots" / sha
+    if "/" not in sha and snap.is_dir():
+        return snap, sha
+    snaps = sorted(p for p in (root / "snapshots").glob("*") if p.is_dir()) if (root / "snapshots").is_dir() else []
+    return (snaps[0], snaps[0].name) if len(snaps) == 1 else None
+
+
 def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = None) -> HubModel | None:
     """The repository as the local Hugging Face cache holds it, or None when it holds no snapshot."""
     base = cache or hf_cache_dir()
@@ -244,16 +278,10 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
         if not root.is_dir():
             return None
         repo_id = root.name[len("models--"):].replace("--", "/", 1)
-    sha = revision
-    ref = root / "refs" / revision
-    if ref.is_file():
-        sha = ref.read_text(encoding="utf-8").strip()
-    snap = root / "snapshots" / sha
-    if not snap.is_dir():
-        snaps = sorted(p for p in (root / "snapshots").glob("*") if p.is_dir()) if (root / "snapshots").is_dir() else []
-        if len(snaps) != 1:
-            return None
-        snap, sha = snaps[0], snaps[0].name
+    found = _snapshot(root, revision)
+    if found is None:
+        return None
+    snap, sha = found
     config = read_config_json(snap / "config.json") if (snap / "config.json").exists() else None
     params: dict[str, int] = {}
     nbytes: dict[str, int] = {}

@@ -143,6 +143,24 @@ def test_a_config_json_that_is_a_fifo_in_the_cache_is_not_read(cache):
         resolve_model("acme/fifo")
 
 
+@pytest.mark.parametrize("ref", ["../../../../../../../../../..", "../usr", "/", "main", "0" * 39, "g" * 40,
+                                 "a" * 40 + "/..", "\x00" * 40])
+def test_a_ref_that_is_no_commit_hash_is_refused_without_reading_outside_the_cache(cache, ref):
+    # a crafted refs/main once sent the reader over the whole disk (attack 4): it must name a snapshot by its hash
+    snap = place(cache, "evil/a", {"config.json": TINY})
+    (snap.parent.parent / "refs" / "main").write_text(ref)
+    with pytest.raises(ConfigError, match="commit hash") as caught:
+        hub.from_hf_cache("evil/a")
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("revision", ["../../..", "main/../../x", "", "a//b"])
+def test_a_revision_that_leaves_the_repository_is_refused(cache, revision):
+    place(cache, "acme/rev", {"config.json": TINY})
+    with pytest.raises(ConfigError, match="not a revision"):
+        hub.from_hf_cache("acme/rev", revision=revision)
+
+
 def test_a_sound_checkpoint_still_counts(cache):
     place(cache, "acme/ok", {"config.json": TINY, "model.safetensors": safetensors_bytes({"w": ("BF16", [4, 4])}),
                              "model.safetensors.index.json": {"metadata": {"total_size": 32}, "weight_map": {}}})
