@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 
+from assistant.terminal import printable
 from tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
@@ -24,7 +25,7 @@ def config_path(args: argparse.Namespace) -> None:
     from tui import settings
 
     path = settings.settings_path()
-    print(json.dumps({"path": str(path)}) if args.json else path)
+    print(json.dumps({"path": str(path)}) if args.json else printable(str(path)))
 
 
 @config.command("show", "the settings in effect", JSON, examples=("gpu-advisor config show",))
@@ -38,7 +39,7 @@ def config_show(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps({"path": str(path), **current.as_dict()}, indent=2))
     else:
-        print(f"# {path}{'' if path.exists() else ' (not written yet: these are the defaults)'}")
+        print(printable(f"# {path}{'' if path.exists() else ' (not written yet: these are the defaults)'}"))
         print(settings.to_toml(current), end="")
 
 
@@ -79,7 +80,7 @@ def config_set(args: argparse.Namespace) -> None:
         changed = settings.set_value(args.key, args.value, path)
     except settings.SettingsError as e:
         raise UsageError(str(e)) from None
-    print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else f"Set {args.key} in {path}")
+    print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else printable(f"Set {args.key} in {path}"))
 
 
 @config.command("unset", "put one setting back to its default", KEY, JSON,
@@ -93,7 +94,7 @@ def config_unset(args: argparse.Namespace) -> None:
     except settings.SettingsError as e:
         raise UsageError(str(e)) from None
     print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json
-          else f"{args.key} is back to its default in {path}")
+          else printable(f"{args.key} is back to its default in {path}"))
 
 
 def editor_command() -> list[str]:
@@ -101,7 +102,10 @@ def editor_command() -> list[str]:
     for name in ("VISUAL", "EDITOR"):
         value = os.environ.get(name, "").strip()
         if value:
-            return shlex.split(value)
+            try:
+                return shlex.split(value)
+            except ValueError as e:  # '"unclosed'
+                raise UsageError(printable(f"${name} cannot be read as a command ({e}): fix it, for example {name}=nano")) from None
     for fallback in ("vi", "nano"):
         if shutil.which(fallback):
             return [fallback]
@@ -126,4 +130,4 @@ def config_edit(args: argparse.Namespace) -> None:
     checked = settings.load(path)
     if checked.problem:
         raise UsageError(checked.problem)
-    print(f"{path} is valid")
+    print(printable(f"{path} is valid"))

@@ -9,6 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from assistant.terminal import printable
 from tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
 from tui.cli.values import positive_int
 from tui.format import plain
@@ -51,7 +52,7 @@ def sessions_list(args: argparse.Namespace) -> None:
 @sessions.command("path", "where the database is", JSON, DB, examples=("gpu-advisor sessions path",))
 def sessions_path(args: argparse.Namespace) -> None:
     store = open_store(args)
-    print(json.dumps({"path": str(store.path)}) if args.json else store.path)
+    print(json.dumps({"path": str(store.path)}) if args.json else printable(str(store.path)))
 
 
 @sessions.command("search", "full-text search of messages and titles", arg("query", nargs="+"), JSON, DB, LIMIT,
@@ -82,7 +83,7 @@ def sessions_export(args: argparse.Namespace) -> None:
         if out.exists() and not out.is_symlink() and not args.force:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
         store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
-        print(json.dumps({"path": str(out)}) if args.json else f"Wrote {out}")
+        print(json.dumps({"path": str(out)}) if args.json else printable(f"Wrote {out}"))
     else:
         print(plain(store.export_text(args.id, args.format or "markdown")), end="")
 
@@ -167,4 +168,4 @@ def sessions_delete(args: argparse.Namespace) -> None:
                   examples=("gpu-advisor sessions backup ~/history-backup.db --json",))
 def sessions_backup(args: argparse.Namespace) -> None:
     target = open_store(args).backup(args.target)
-    print(json.dumps({"path": str(target)}) if args.json else f"Backed up to {target}")
+    print(json.dumps({"path": str(target)}) if args.json else printable(f"Backed up to {target}"))

@@ -77,7 +77,15 @@ def non_negative_float(text: str) -> float:
 def db_path(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("needs the path of a database file, not an empty string")
-    return text
+    return str(_expanded(text))
+
+
+def _expanded(text: str) -> Path:
+    """A path as typed, '~' and '~user' expanded; a user with no home folder is one line, not an error."""
+    try:
+        return Path(text).expanduser()
+    except RuntimeError:  # '~nouser/x.db'
+        raise argparse.ArgumentTypeError(f"'{text.split('/')[0]}' names no user's home folder") from None
 
 
 def framework_id(text: str) -> str:
@@ -94,7 +102,7 @@ def framework_id(text: str) -> str:
 def model_spec(text: str) -> str:
     """A --model value; when it names a file (or a folder with config.json), that file must be a
     regular JSON file of sane size: no devices, FIFOs or endless files, no absurd nesting or numbers."""
-    path = Path(text).expanduser()
+    path = _expanded(text)
     try:
         if not (text.endswith(".json") or "/" in text) or not (path.exists() or path.is_symlink()):
             return text
