@@ -1854,7 +1854,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
         own = ctx.data.get(code)
         if not (isinstance(own, dict) and own.get("example")):  # a worked example ends with its own offer
-            parts.append(say(lang, f"{code}.offer"))
+            cards_known = code == "method_compare" and (profile.get("owned") or profile.get("only"))
+            parts.append(say(lang, f"{code}.offer" + (".cards_known" if cards_known else "")))  # never re-asks the cards
         return {"messages": [AIMessage(content="\n\n".join(parts),
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data))]}
     return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)

@@ -11,8 +11,10 @@ from functools import cache
 from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab
 
-# Slots the question's own words fill ('LoRA' -> method, '微调' -> phase): dropped; the model named is kept.
+# Slots the question's own words fill ('LoRA' -> method): dropped; the model named is kept, and the phase when the
+# user named it ('can we do lora … or even full finetune of gemma 2 9b': the job is fine-tuning, never asked again).
 OWN_SLOTS = {"method", "phase", "qlora_base", "precision"}
+PHASE_KEPT = ("fine-tune",)
 KEPT = {"model", "only", "owned"}  # the cards asked on ("8 张 3090 … 全参还是 lora"): the comparison is on them
 
 
@@ -39,7 +41,7 @@ def read_method_compare(m: Message, u: Understanding) -> None:
         return  # no model and no amount asked ("lora vs qlora?"): the glossary's concept answer
     u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
     u.ask = {**u.ask, "methods": methods[:3]}
-    u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
+    u.updates = {k: v for k, v in u.updates.items() if k in KEPT or (k == "phase" and v in PHASE_KEPT)}
     if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
         u.updates["model"] = m.names[0][2]
     u.topic, u.aside = None, None
