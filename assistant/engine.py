@@ -1533,7 +1533,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     (assistant.method_switch), a saving asked (assistant.precision_saving), a card planned in place of their
     machine (assistant.planned), else what changed against the plan before. Returns their data by name."""
     old_best = (previous.get("recommend") or {}).get("best") or {}
-    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
+    switched = _method_switched(turn, previous, answer, lang, filled, config) \
+        or _methods_weighed(turn, answer, filled, lang, config)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
@@ -1542,8 +1543,11 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, saved[0])
     elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
             and not turn.ask.get("added") and old_best:
-        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
-        if against:
+        from assistant.moved import nothing_moved
+
+        against = nothing_moved(answer, old_best, lang) or writers.against_before(answer, old_best, lang)
+        # "qlora on cheaper cards instead?": what changed ("quantize it to fp8" on an FP8 plan: nothing)
+        if against and not (switched and switched[1].get("code") == "model_moved"):  # 8B's run against 70B's: not said
             notes.insert(0, against)
     if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
         notes.insert(0, planned[0])
@@ -1559,15 +1563,17 @@ def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: s
     return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
 
 
-def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
-                     lang: str) -> tuple[str, dict[str, Any]] | None:
+def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, filled: Profile,
+                     config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
     """A question that moves the plan to another fine-tuning method (assistant.method_switch): its reasoned
-    comparison with the plan before, or None."""
-    from assistant.method_switch import method_switch
+    comparison with the plan before, or None. When the model moved too ('ok what about qlora on 70b then'), the
+    old method is sized on the new model, so the comparison differs only in the method (never 8B against 70B)."""
+    from assistant.method_switch import method_switch, model_moved
 
     if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "math", "method_switch"}:
         return None
-    return method_switch(answer, previous, lang)
+    moved = model_moved(answer, previous, lang, filled, _recorder(config))
+    return moved if moved is not None else method_switch(answer, previous, lang)
 
 
 def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,
