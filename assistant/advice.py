@@ -175,7 +175,9 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
-    kept = kept_named(previous, inputs) if not (compare or whatif) else []
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    same_cards = bool(whatif) and (old_best.get("gpus"), old_best.get("gpu")) == tuple(whatif or ())  # "still fits?"
+    kept = kept_named(previous, inputs) if not compare and (not whatif or same_cards) else []
     choice = list(compare) if len(compare) >= 2 else [] if compare or whatif else list(previous.get("choice") or [])
     if not choice and len(kept) >= 2 and not any(count for count, _g in kept):
         choice = [g for _c, g in kept]  # 'H20 还是 H800' neither did before; on the new job the cheaper that does it
@@ -237,7 +239,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     shown = {o.gpu for o in extra}
     extra += _kept_rows([k for k in kept if k[1] not in shown], option, best, copies, rated)
     short = _short_of_rate(sized, rec, whatif, recorder) if rated and whatif else None
-    named = [[0, g] for g in compare] + ([[int(whatif[0]), whatif[1]]] if whatif else []) if compare or whatif else kept
+    named = kept if not compare and (not whatif or same_cards) else \
+        [[0, g] for g in compare] + ([[int(whatif[0]), whatif[1]]] if whatif else [])
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
                     named=named)
