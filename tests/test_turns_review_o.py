@@ -72,7 +72,7 @@ CANDIDATE_CHANGE = {
                           for g in CANDIDATE_CHANGE[lang]])
 def test_a_new_model_keeps_budget_region_and_both_named_cards(first: str, cards: set[str], change: str) -> None:
     before, _ = _run([first])
-    state, replies = _run([first, change])
+    state, _replies = _run([first, change])
     profile, was = state["profile"], before["profile"]
     assert profile["model"] == "qwen3-32b" and profile["users"] == 100
     for slot in ("budget_usd_per_month", "region", "phase", "preference"):
