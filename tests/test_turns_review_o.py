@@ -223,3 +223,26 @@ def test_a_speed_asked_with_another_model_is_answered_for_the_new_model(lang: st
     assert not text.startswith("**1.")  # one answer, not split into two parts
     best = state["results"]["recommend"]["best"]
     assert f"{round(best['decode_tokens_per_s'])} token" in text
+
+
+# ---------------------------------------------------------------- 7. two widths asked: the other named card too
+
+WIDTHS = {
+    "en": ("llama 3.1 405b for on-prem, p95 under 100ms per token, ~10 concurrent users. buy h100 or h200?",
+           ["ok and if we go fp8 vs bf16?", "fp8 or bf16?", "what's the difference between fp8 and bf16 here"]),
+    "zh": ("本地部署 Llama 3.1 405B，10 个人同时用，买 H100 还是 H200",
+           ["那 fp8 和 bf16 比呢", "fp8 跟 bf16 比怎么样", "用 fp8 还是 bf16"]),
+}
+
+
+@pytest.mark.parametrize(("lang", "ask"), [(lang, a) for lang, (_f, asks) in WIDTHS.items() for a in asks])
+def test_two_widths_are_checked_on_the_other_card_named_too(lang: str, ask: str) -> None:
+    state, replies = _run([WIDTHS[lang][0], ask])
+    data = _payload(state)["results"]["precision_compare"]
+    plan = (data["gpus"], data["gpu"])
+    other = {(r["gpu"], r["precision"]): r for r in data["named"]}
+    assert plan[1] in ("h200", "h100-sxm") and {g for g, _p in other} == {"h100-sxm", "h200"} - {plan[1]}
+    if plan[1] == "h200":  # 405B in BF16 (812 GB of weights) does not fit 8 × 80 GB; FP8 does
+        assert other[("h100-sxm", "bf16")]["fits"] is False and other[("h100-sxm", "fp8")]["fits"] is True
+        assert say(lang, "fup.prec.named_no", fmt="BF16", need="§", have="§").partition("§")[0] in replies[-1]
+    assert state["profile"]["model"] == "llama-3.1-405b" and state["profile"]["users"] == 10
