@@ -246,3 +246,22 @@ def test_two_widths_are_checked_on_the_other_card_named_too(lang: str, ask: str)
         assert other[("h100-sxm", "bf16")]["fits"] is False and other[("h100-sxm", "fp8")]["fits"] is True
         assert say(lang, "fup.prec.named_no", fmt="BF16", need="§", have="§").partition("§")[0] in replies[-1]
     assert state["profile"]["model"] == "llama-3.1-405b" and state["profile"]["users"] == 10
+
+
+# ---------------------------------------------------------------- 8. a new count: the first line in the plan's format
+
+RECOUNT = {
+    "en": ("serve llama 3.1 70b on two 4090s, will that work?", ["what about 4 of them", "and with 4 cards?"]),
+    "zh": ("准备部署 Llama 3.1 70B，想用两张 4090，行不行", ["那换成 4 张呢", "4 张呢"]),
+}
+
+
+@pytest.mark.parametrize(("lang", "count"), [(lang, c) for lang, (_f, cs) in RECOUNT.items() for c in cs])
+def test_a_new_count_is_answered_in_the_format_the_plan_uses(lang: str, count: str) -> None:
+    state, replies = _run([RECOUNT[lang][0], count])
+    best = state["results"]["recommend"]["best"]
+    assert (best["gpus"], best["gpu"]) == (4, "rtx-4090")
+    first = replies[-1].split("\n", 1)[0]
+    sep = "，" if lang == "zh" else ", "
+    assert f"{best['precision']}{sep}" in first, first  # the format of the plan below, not another engine's
+    assert state["profile"]["model"] == "llama-3.1-70b" and state["profile"]["phase"] == "serve"
