@@ -265,3 +265,27 @@ def test_a_new_count_is_answered_in_the_format_the_plan_uses(lang: str, count: s
     sep = "，" if lang == "zh" else ", "
     assert f"{best['precision']}{sep}" in first, first  # the format of the plan below, not another engine's
     assert state["profile"]["model"] == "llama-3.1-70b" and state["profile"]["phase"] == "serve"
+
+
+# ---------------------------------------------------------------- 9. answers to questions keep the cards named
+
+ANSWERED = [
+    (["4090 和 5090 选哪个，主要是本地跑大模型+偶尔微调 7B", "LoRA 吧"], {"rtx-4090", "rtx-5090"}, "lora"),
+    (["4090 or 5090? mostly running llms locally plus the occasional 7b finetune", "lora"], {"rtx-4090", "rtx-5090"},
+     "lora"),
+    (["想微调 GLM-4-9B，用 A100 40G 还是 4090 划算一点，租的", "哦对了我们要全参微调，不是 LoRA", "数据 5 万条，每条 1k token"],
+     {"a100-40gb-sxm", "rtx-4090"}, "full"),
+    (["want to finetune glm-4-9b, renting: a100 40gb or 4090, which is better value?", "full fine-tune, not lora",
+      "50k examples, about 1k tokens each"], {"a100-40gb-sxm", "rtx-4090"}, "full"),
+]
+
+
+@pytest.mark.parametrize(("turns", "cards", "method"), ANSWERED)
+def test_answers_to_questions_keep_the_named_cards_and_ask_nothing_known(turns: list[str], cards: set[str],
+                                                                        method: str) -> None:
+    state, _replies = _run(turns)
+    assert _payload(state)["kind"] == "answer"
+    assert state["profile"]["method"] == method and state["profile"]["phase"] == "fine-tune"
+    assert {g for _n, g in state["results"]["named"]} == cards
+    assert cards <= {g for _n, g in _rows(state)}
+    assert state.get("pending") is None
