@@ -1576,6 +1576,13 @@ def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer
     return moved if moved is not None else method_switch(answer, previous, lang)
 
 
+def _pinned_before(state: AdvisorState) -> bool:
+    """Whether the reply before this turn answered a count asked about ('thinking one H100. enough?')."""
+    ais = [m for m in state.get("messages") or [] if isinstance(m, AIMessage) and m.content]
+    payload = (ais[-1].additional_kwargs.get("gpu_advisor") or {}) if ais else {}
+    return bool(payload.get("pinned"))
+
+
 def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,
                    config: RunnableConfig) -> tuple[str, tuple[str, dict[str, Any]] | None]:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
@@ -1585,8 +1592,12 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     kind = literal_kind(_text(humans[-1])) if humans else None
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
+    # "一张 L20 够吗" then "20-100 人吧": the question still stands, answered again for the load just given
+    again = kind is None and len(humans) >= 2 and bool(turn.changed) and not (turn.compare or turn.whatif) \
+        and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
-    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
+    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
+        if kind == "fits" or again or turn.has("fit_check") else None
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         literal = pinned[0]
     if literal:

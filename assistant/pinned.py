@@ -27,8 +27,8 @@ def pinned_option(rec: Recommendation) -> Option | None:
     return max(matches, key=lambda o: o.capacity_bytes * o.gpus, default=None)
 
 
-def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
-                one_card: FitResult | None = None) -> tuple[str, dict[str, Any]] | None:
+def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: FitResult | None = None,
+                load_said: bool = False) -> tuple[str, dict[str, Any]] | None:
     """'**Yes**: gpt-oss-20b runs on 1 × RTX 4090: it holds 12 people at once …; for your 66 it takes 2 × …', or
     '**No** …'; with the data behind it. None when no count was asked about or the plan is on that count."""
     option = pinned_option(rec)
@@ -69,7 +69,8 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
                    precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}"), data
     if option is best:
         return None
-    return say(lang, "pinned.yes", option=which, model=rec.model_name, held=f"{c.users:,}",
+    key = "pinned.short" if load_said and c.users < w.users else "pinned.yes"  # 'enough?' then '50 people': not for 50
+    return say(lang, key, option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
                plan=f"{best.gpus} × {best.gpu_name}"), data
 

@@ -289,3 +289,26 @@ def test_answers_to_questions_keep_the_named_cards_and_ask_nothing_known(turns: 
     assert {g for _n, g in state["results"]["named"]} == cards
     assert cards <= {g for _n, g in _rows(state)}
     assert state.get("pending") is None
+
+
+# ---------------------------------------------------------------- 10. 'enough?' still stands when the load comes next
+
+STILL_ASKED = {
+    "en": ("deploying gpt-oss-120b for our team, thinking one H100. enough?", "h100-sxm",
+           ["about 50 people at once", "50 concurrent users"], 50),
+    "zh": ("我们公司打算部署 Qwen3-30B-A3B，问下一张 L20 48G 够吗", "l20", ["20-100 人吧，内部知识库问答", "大概 100 人同时用"], 100),
+}
+
+
+@pytest.mark.parametrize(("lang", "load"), [(lang, ld) for lang, (_f, _g, lds, _n) in STILL_ASKED.items() for ld in lds])
+def test_a_count_asked_before_is_answered_again_for_the_load_given_next(lang: str, load: str) -> None:
+    first, gpu, _loads, users = STILL_ASKED[lang]
+    state, replies = _run([first, load])
+    assert state["profile"]["users"] == users
+    best = state["results"]["recommend"]["best"]
+    assert best["gpu"] == gpu and best["gpus"] > 1  # one card does not hold them: the plan takes more of it
+    pinned = _payload(state)["pinned"]
+    assert (pinned["gpus"], pinned["gpu"]) == (1, gpu) and 0 < pinned["users_held"] < users
+    head = say(lang, "pinned.short", users=users, model="§", option="", held="", precision="", tps="",
+               plan="").partition("§")[0]
+    assert replies[-1].startswith(head), replies[-1][:200]
