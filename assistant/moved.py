@@ -26,3 +26,43 @@ def nothing_moved(answer: Any, before: dict[str, Any], lang: str) -> str:
     if new.precision and not (new.train_per_gpu_bytes and not new.serve_per_gpu_bytes):
         return say(lang, "moved.nothing_precision", precision=str(new.precision).upper(), option=gpu_words(new, lang))
     return say(lang, "moved.nothing", option=gpu_words(new, lang))
+
+
+# The tool inputs a follow-up moves that a person reads as a value, with the slot whose label names them.
+SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precision"), ("users", "users"),
+         ("context", "context"))
+
+
+def _value(key: str, value: Any, lang: str) -> str:
+    if key == "model":
+        from assistant.writers import model_words
+        from tools.models import resolve_model
+
+        try:
+            return model_words(resolve_model(str(value)).name, lang)
+        except (LookupError, ValueError):
+            return str(value)
+    if key == "method":
+        from assistant.method_switch import NAMES
+
+        return NAMES.get(str(value)) or say(lang, f"mcmp.name.{value}")
+    if key == "serve_precision":
+        return str(value).upper()
+    return f"{int(value):,}" if isinstance(value, (int, float)) else str(value)
+
+
+def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> str:
+    """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
+    before and of this one; "" when none of the values a person reads moved (or the plan before had no value)."""
+    from assistant.slots import SLOTS
+
+    items = []
+    for key, slot in SHOWN:
+        old, new = before.get(key), after.get(key)
+        if old is None or new is None or old == new:
+            continue
+        if key == "method" and (str(old) not in ("full", "lora", "qlora") or str(new) not in ("full", "lora", "qlora")):
+            continue
+        items.append(say(lang, "moved.item", label=SLOTS[slot].label(lang), old=_value(key, old, lang),
+                         new=_value(key, new, lang)))
+    return say(lang, "moved.head", items=say(lang, "sep").join(items)) if items else ""

@@ -72,8 +72,12 @@ CANDIDATE_CHANGE = {
                           for g in CANDIDATE_CHANGE[lang]])
 def test_a_new_model_keeps_budget_region_and_both_named_cards(first: str, cards: set[str], change: str) -> None:
     before, _ = _run([first])
-    state, _replies = _run([first, change])
+    state, replies = _run([first, change])
     profile, was = state["profile"], before["profile"]
+    lang = "zh" if "预算" in first else "en"
+    old_model = "DeepSeek-V3" if lang == "zh" else "Llama 3.3 70B"
+    assert say(lang, "moved.item", label=say(lang, "slot.model.label"), old=old_model, new="Qwen3 32B") in replies[-1]
+    assert say(lang, "moved.head", items="§").partition("§")[0] in replies[-1]  # what moved, said
     assert profile["model"] == "qwen3-32b" and profile["users"] == 100
     for slot in ("budget_usd_per_month", "region", "phase", "preference"):
         assert profile.get(slot) == was.get(slot), slot
