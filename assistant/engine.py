@@ -1599,8 +1599,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
     # "一张 L20 够吗" then "20-100 人吧": the question still stands, answered again for the load just given
-    again = kind is None and len(humans) >= 2 and bool(turn.changed) and not (turn.compare or turn.whatif) \
-        and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
+    again = kind is None and len(humans) >= 2 and SLOTS["users"].label(lang) in turn.changed \
+        and not (turn.compare or turn.whatif) and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
         if kind == "fits" or again or turn.has("fit_check") else None
