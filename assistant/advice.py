@@ -40,6 +40,7 @@ class Answer(BaseModel):
     short: RateShort | None = None  # a rate plan's "why not just 1 H100?": what that count fails (tools.rate_short)
     per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
     named: list[list[Any]] = []  # the cards the user named as candidates ([count or 0, gpu id]): kept for later turns
+    moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"

@@ -1554,7 +1554,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     if previous and turn.changed and not (switched and switched[1].get("code") == "model_moved"):
         from assistant.moved import moved_line
 
-        line = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "model 70B → 8B; users 50 → 100"
+        line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
         if line:
             notes.insert(0, line)
     return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}

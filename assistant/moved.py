@@ -51,12 +51,13 @@ def _value(key: str, value: Any, lang: str) -> str:
     return f"{int(value):,}" if isinstance(value, (int, float)) else str(value)
 
 
-def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> str:
+def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tuple[str, list[dict[str, Any]]]:
     """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
-    before and of this one; "" when none of the values a person reads moved (or the plan before had no value)."""
+    before and of this one, and the values moved (for the answer's data); "" when none of the values a person
+    reads moved (or the plan before had no value)."""
     from assistant.slots import SLOTS
 
-    items = []
+    items, data = [], []
     for key, slot in SHOWN:
         old, new = before.get(key), after.get(key)
         if old is None or new is None or old == new:
@@ -65,4 +66,5 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> str:
             continue
         items.append(say(lang, "moved.item", label=SLOTS[slot].label(lang), old=_value(key, old, lang),
                          new=_value(key, new, lang)))
-    return say(lang, "moved.head", items=say(lang, "sep").join(items)) if items else ""
+        data.append({"input": key, "old": old, "new": new})
+    return (say(lang, "moved.head", items=say(lang, "sep").join(items)) if items else ""), data

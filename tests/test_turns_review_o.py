@@ -22,6 +22,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from assistant import build_graph
 from assistant.catalog import say
 from assistant.policy import question
+from tests.conversation import unexplained_numbers
 
 NOT_UNDERSTOOD = {say("en", "reply.not_understood"), say("zh", "reply.not_understood")}
 
@@ -35,7 +36,17 @@ def _run(turns: list[str]) -> tuple[dict[str, Any], list[str]]:
         state = app.invoke({"messages": [HumanMessage(text)]}, config)
         replies.append(str(state["messages"][-1].content))
     assert not any(replies[-1].startswith(n) for n in NOT_UNDERSTOOD), replies[-1][:300]
+    data = _payload(state)
+    moved = (data.get("results") or {}).get("moved") if data["kind"] == "answer" else None
+    if moved:  # the line saying what moved: every number in it from the two plans' tool inputs, in the answer's data
+        line = next(x for x in replies[-1].split("\n") if x.startswith(say(data.get("lang") or _lang(turns[-1]),
+                                                                            "moved.head", items="§").partition("§")[0]))
+        assert unexplained_numbers(line, {"moved": moved}) == [], line
     return state, replies
+
+
+def _lang(text: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
 def _payload(state: dict[str, Any]) -> dict[str, Any]:
