@@ -58,7 +58,10 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tupl
     from assistant.slots import SLOTS
 
     items, data = [], []
+    phase_moved = before.get("phase") != after.get("phase")  # a training plan's users or context meant nothing
     for key, slot in SHOWN:
+        if phase_moved and key not in ("model", "method"):
+            continue
         old, new = before.get(key), after.get(key)
         if old is None or new is None or old == new:
             continue
