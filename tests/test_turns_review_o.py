@@ -327,3 +327,37 @@ def test_a_count_asked_before_is_answered_again_for_the_load_given_next(lang: st
     head = say(lang, "pinned.short", users=users, model="§", option="", held="", precision="", tps="",
                plan="").partition("§")[0]
     assert replies[-1].startswith(head), replies[-1][:200]
+
+
+# ---------------------------------------------------------------- 11. a training job: every fact survives a change
+
+TRAIN_FIRST = {
+    "en": "we own 8x A100 80GB, need to lora fine tune qwen2.5-14b on 200k samples avg 1.5k tokens, 2 epochs, must "
+          "finish in 48h",
+    "zh": "我们有 8 张 A100 80G，要 LoRA 微调 Qwen2.5-14B，20 万条数据，平均 1.5k token，2 个 epoch，48 小时内要跑完",
+}
+TRAIN_CHANGE = {
+    "en": [("scrap that, qwen2.5 32b instead", "model", "qwen2.5-32b"), ("make it qwen2.5-32b", "model", "qwen2.5-32b"),
+           ("ok what about qlora then", "method", "qlora"), ("qlora instead?", "method", "qlora")],
+    "zh": [("算了，换成 Qwen2.5-32B", "model", "qwen2.5-32b"), ("改成 Qwen2.5-32B 吧", "model", "qwen2.5-32b"),
+           ("那用 QLoRA 呢", "method", "qlora"), ("换成 QLoRA 吧", "method", "qlora")],
+}
+TRAIN_KEPT = {"phase": "fine-tune", "train_tokens": 300_000_000.0, "train_examples": 200_000, "epochs": 2.0,
+              "seq_len": 1500, "deadline_hours": 48.0, "owned": ["8x a100-80gb-sxm"]}
+
+
+@pytest.mark.parametrize(("lang", "change", "slot", "value"),
+                         [(lang, c, s, v) for lang, rows in TRAIN_CHANGE.items() for c, s, v in rows])
+def test_a_training_change_keeps_data_deadline_cards_and_region(lang: str, change: str, slot: str, value: str) -> None:
+    state, replies = _run([TRAIN_FIRST[lang], change])
+    profile = state["profile"]
+    assert profile[slot] == value
+    for key, kept in TRAIN_KEPT.items():
+        assert profile[key] == kept, key
+    assert profile["region"] == ("china" if lang == "zh" else "global")
+    other = {"model": ("method", "lora"), "method": ("model", "qwen2.5-14b")}[slot]
+    assert profile[other[0]] == other[1]  # the slot not changed stays as said
+    best = state["results"]["recommend"]["best"]
+    assert (best["gpus"], best["gpu"], best["owned"]) == (8, "a100-80gb-sxm", True)
+    assert say(lang, "moved.head", items="§").partition("§")[0] in replies[-1]
+    assert _payload(state).get("slot") is None  # nothing asked again
