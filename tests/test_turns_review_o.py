@@ -36,6 +36,10 @@ def _run(turns: list[str]) -> tuple[dict[str, Any], list[str]]:
         state = app.invoke({"messages": [HumanMessage(text)]}, config)
         replies.append(str(state["messages"][-1].content))
     assert not any(replies[-1].startswith(n) for n in NOT_UNDERSTOOD), replies[-1][:300]
+    if _lang(turns[0]) == "zh":  # a Chinese reply carries no English sentence (tests/test_no_english_in_chinese.py)
+        from tests.test_no_english_in_chinese import english_runs
+
+        assert english_runs(replies[-1]) == [], replies[-1]
     data = _payload(state)
     moved = (data.get("results") or {}).get("moved") if data["kind"] == "answer" else None
     if moved:  # the line saying what moved: every number in it from the two plans' tool inputs, in the answer's data
