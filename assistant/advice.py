@@ -39,6 +39,8 @@ class Answer(BaseModel):
     choice: list[str] = []  # cards offered as a choice for a batch job ('租 4090 还是 A100'): the plan on the cheaper
     short: RateShort | None = None  # a rate plan's "why not just 1 H100?": what that count fails (tools.rate_short)
     per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
+    named: list[list[Any]] = []  # the cards the user named as candidates ([count or 0, gpu id]): kept for later turns
+    moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"
@@ -175,7 +177,12 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
         rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
+    old_best = (previous.get("recommend") or {}).get("best") or {}
+    same_cards = bool(whatif) and (old_best.get("gpus"), old_best.get("gpu")) == tuple(whatif or ())  # "still fits?"
+    kept = kept_named(previous, inputs) if not compare and (not whatif or same_cards) else []
     choice = list(compare) if len(compare) >= 2 else [] if compare or whatif else list(previous.get("choice") or [])
+    if not choice and len(kept) >= 2 and not any(count for count, _g in kept):
+        choice = [g for _c, g in kept]  # 'H20 还是 H800' neither did before; on the new job the cheaper that does it
     cheaper = _cheaper_of(w, choice, recorder)  # a later turn weighs the same two again, on the job as it is now
     if cheaper is None:
         choice = []
@@ -231,9 +238,14 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
         if o:
             extra.append(o)
+    shown = {o.gpu for o in extra}
+    extra += _kept_rows([k for k in kept if k[1] not in shown], option, best, copies, rated)
     short = _short_of_rate(sized, rec, whatif, recorder) if rated and whatif else None
+    named = kept if not compare and (not whatif or same_cards) else \
+        [[0, g] for g in compare] + ([[int(whatif[0]), whatif[1]]] if whatif else [])
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
-                    asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice)
+                    asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
+                    named=named)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
     from assistant.pairing import size_pair
@@ -241,6 +253,40 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     both = size_pair(also, rec, lambda tool, args, fn: _call(recorder, tool, args, fn))
     answer.pair = both.model_dump(mode="json") if both else None
     return answer
+
+
+# The workload's fields that say which cards may be used: while none moves, the cards the user named as candidates
+# stay beside every later plan ('算了换成 Qwen3-32B' after 'H20 还是 H800': both sized again for the new model).
+HARDWARE_INPUTS = ("owned", "candidates", "exclude", "region", "max_gpus")
+
+
+def kept_named(previous: dict[str, Any], inputs: dict[str, Any]) -> list[list[Any]]:
+    """The candidate cards named in an earlier turn that still hold: none when the cards allowed changed."""
+    before = previous.get("inputs") or {}
+    if not previous.get("recommend") or any(before.get(k) != inputs.get(k) for k in HARDWARE_INPUTS):
+        return []
+    return [list(k) for k in previous.get("named") or []]
+
+
+def _kept_rows(kept: list[list[Any]], option: Any, best: Option | None, copies: bool, rated: bool) -> list[Option]:
+    """The rows of the cards named before, sized for the job as it is now: at the count said with the card ('why
+    not 2x L40S'), else the fewest that do the job (as when they were first named)."""
+    rows: list[Option] = []
+    for count, gpu_id in kept:
+        if best is not None and best.gpu == gpu_id and (not count or best.gpus == count):
+            continue  # the plan itself is on it: its row is the plan's
+        if count and not rated and not copies:
+            o = option(gpu_id, 1 if one_machine(_gpu(gpu_id)) else int(count))
+            rows += [o] if o else []
+        else:
+            rows += _compared([gpu_id], option, best, copies, rated)
+    return rows
+
+
+def _gpu(gpu_id: str) -> Any:
+    from knowledge import find_gpu
+
+    return find_gpu(gpu_id)
 
 
 def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorder: Recorder | None) -> RateShort | None:

@@ -29,7 +29,7 @@ from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_quest
 from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from assistant.reading.families import family_asked, family_size
 from assistant.reading.generation import missing_size, same_generation
-from assistant.reading.literal import literal_kinds
+from assistant.reading.literal import literal_kind, literal_kinds
 from assistant.reading.multi import added_model
 from assistant.reading.planned_card import apply_planned_card
 from assistant.reading.relative import said_as_change
@@ -1542,7 +1542,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     (assistant.method_switch), a saving asked (assistant.precision_saving), a card planned in place of their
     machine (assistant.planned), else what changed against the plan before. Returns their data by name."""
     old_best = (previous.get("recommend") or {}).get("best") or {}
-    switched = _method_switched(turn, previous, answer, lang) or _methods_weighed(turn, answer, filled, lang, config)
+    switched = _method_switched(turn, previous, answer, lang, filled, config) \
+        or _methods_weighed(turn, answer, filled, lang, config)
     if switched:  # "为什么不用 LoRA？", "why not just qlora?": what the other method changes for this job, and why
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
@@ -1551,11 +1552,20 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, saved[0])
     elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
             and not turn.ask.get("added") and old_best:
-        against = writers.against_before(answer, old_best, lang)  # "qlora on cheaper cards instead?": what changed
-        if against:
+        from assistant.moved import nothing_moved
+
+        against = nothing_moved(answer, old_best, lang) or writers.against_before(answer, old_best, lang)
+        # "qlora on cheaper cards instead?": what changed ("quantize it to fp8" on an FP8 plan: nothing)
+        if against and not (switched and switched[1].get("code") == "model_moved"):  # 8B's run against 70B's: not said
             notes.insert(0, against)
     if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
         notes.insert(0, planned[0])
+    if previous and turn.changed and not (switched and switched[1].get("code") == "model_moved"):
+        from assistant.moved import moved_line
+
+        line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
+        if line:
+            notes.insert(0, line)
     return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}
 
 
@@ -1568,15 +1578,24 @@ def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: s
     return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
 
 
-def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
-                     lang: str) -> tuple[str, dict[str, Any]] | None:
+def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, filled: Profile,
+                     config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
     """A question that moves the plan to another fine-tuning method (assistant.method_switch): its reasoned
-    comparison with the plan before, or None."""
-    from assistant.method_switch import method_switch
+    comparison with the plan before, or None. When the model moved too ('ok what about qlora on 70b then'), the
+    old method is sized on the new model, so the comparison differs only in the method (never 8B against 70B)."""
+    from assistant.method_switch import method_switch, model_moved
 
     if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "math", "method_switch"}:
         return None
-    return method_switch(answer, previous, lang)
+    moved = model_moved(answer, previous, lang, filled, _recorder(config))
+    return moved if moved is not None else method_switch(answer, previous, lang)
+
+
+def _pinned_before(state: AdvisorState) -> bool:
+    """Whether the reply before this turn answered a count asked about ('thinking one H100. enough?')."""
+    ais = [m for m in state.get("messages") or [] if isinstance(m, AIMessage) and m.content]
+    payload = (ais[-1].additional_kwargs.get("gpu_advisor") or {}) if ais else {}
+    return bool(payload.get("pinned"))
 
 
 def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text: str, lang: str,
@@ -1586,10 +1605,15 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     Returns the text and the pinned answer, if any."""
     kinds = _literal_waiting(state)
     kind = kinds[0] if kinds else None
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     if kind is None and turn.ask.get("recount"):
         kind = "fits"  # "那换成 4 张呢": whether that count of the plan's card does it, first
+    # "一张 L20 够吗" then "20-100 人吧": the question still stands, answered again for the load just given
+    again = kind is None and len(humans) >= 2 and SLOTS["users"].label(lang) in turn.changed \
+        and not (turn.compare or turn.whatif) and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
-    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card) if kind == "fits" or turn.has("fit_check") else None
+    pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
+        if kind == "fits" or again or turn.has("fit_check") else None
     others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others
@@ -1883,7 +1907,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
         own = ctx.data.get(code)
         if not (isinstance(own, dict) and own.get("example")):  # a worked example ends with its own offer
-            parts.append(say(lang, f"{code}.offer"))
+            cards_known = code == "method_compare" and (profile.get("owned") or profile.get("only"))
+            parts.append(say(lang, f"{code}.offer" + (".cards_known" if cards_known else "")))  # never re-asks the cards
         return {"messages": [AIMessage(content="\n\n".join(parts),
                                        additional_kwargs=_payload("info", topic=code, results=ctx.data))]}
     return _with_question(state, lang, parts, "info", {"topic": code, "results": ctx.data}, invite=True)

@@ -135,3 +135,27 @@ def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = Non
                hours=hours(best.job_hours or 0)) + (say(lang, "switch.other_cost", cost=cash(best.job_usd, alt.recommend))
                                                     if best.job_usd is not None and not best.owned else "")
     return line + say(lang, "fig.end") + "\n\n" + said[0], {**said[1], "weighed": True}
+
+
+def model_moved(answer: Any, previous: dict[str, Any], lang: str, filled: Any,
+                recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """The method and the model changed in one turn ('ok what about qlora on 70b then' after a full fine-tune of
+    8B): what moved, said first, then the old method sized for the new model beside the new plan (weighed), so no
+    figure compares one model's run with another's. None when the model did not move or no method switched."""
+    from assistant.writers import model_words
+    from tools.models import resolve_model
+
+    old_w = (previous.get("recommend") or {}).get("workload") or {}
+    new_w = answer.recommend.workload
+    old_method, old_model = old_w.get("method"), old_w.get("model")
+    if not old_model or old_model == new_w.model or old_method not in WEIGHT or new_w.method not in WEIGHT \
+            or old_method == new_w.method:
+        return None
+    head = say(lang, "switch.model_moved", old_model=model_words(resolve_model(str(old_model)).name, lang),
+               new_model=model_words(resolve_model(new_w.model).name, lang), old=_name(lang, old_method), new=_name(lang, new_w.method))
+    both = weighed(answer, filled, old_method, lang, recorder)
+    data = {"code": "model_moved", "from": old_method, "to": new_w.method, "old_model": old_model,
+            "new_model": new_w.model}
+    if both is None:
+        return head, data
+    return head + "\n\n" + both[0], {**both[1], **data}

@@ -63,6 +63,7 @@ def questions(state: Any) -> list[str] | None:
                 continue
             asked, last = asked + 1, key
             asks_only |= set(u.intents & QUESTION_CODES) | ({u.topic} if u.topic else set())
+            changed = changed or (not key[0] and not u.topic)  # "那跑 12B 的呢": another model asked is a change too
         elif not u.updates or u.compare_gpus or u.whatif_gpus:
             return None  # neither a question nor a change of its own ('a100' in 'compare l40s and a100')
         else:

@@ -27,8 +27,8 @@ def pinned_option(rec: Recommendation) -> Option | None:
     return max(matches, key=lambda o: o.capacity_bytes * o.gpus, default=None)
 
 
-def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
-                one_card: FitResult | None = None) -> tuple[str, dict[str, Any]] | None:
+def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: FitResult | None = None,
+                load_said: bool = False) -> tuple[str, dict[str, Any]] | None:
     """'**Yes**: gpt-oss-20b runs on 1 × RTX 4090: it holds 12 people at once …; for your 66 it takes 2 × …', or
     '**No** …'; with the data behind it. None when no count was asked about or the plan is on that count."""
     option = pinned_option(rec)
@@ -50,10 +50,16 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
         return say(lang, "pinned.no_train", option=which, used=gb(used), capacity=gb(option.capacity_bytes),
                    plan=f"{best.gpus} × {best.gpu_name}"), {"gpu": option.gpu, "gpus": option.gpus, "fits": False}
     # the format said, else the one the tool finds holds someone on that card (4-bit when 8-bit holds nobody)
-    c = capacity(w, option.gpu, option.gpus, precision=w.serve_precision)
+    # on the plan's own cards, the plan's format and engine ('那换成 4 张呢' answered by a q8_0 llama.cpp plan is
+    # said in q8_0 on llama.cpp, never in a vLLM FP8 the body does not use)
+    own = option is best and best.precision and not w.serve_precision
+    if own:
+        w = w.model_copy(update={"engine": w.engine or best.engine})
+    precision = best.precision if own else w.serve_precision
+    c = capacity(w, option.gpu, option.gpus, precision=precision)
     if recorder is not None:
         recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": option.gpu, "gpus": option.gpus,
-                              "precision": w.serve_precision}, c.model_dump(mode="json"), 0.0)
+                              "precision": precision}, c.model_dump(mode="json"), 0.0)
     data = {"gpu": option.gpu, "gpus": option.gpus, "fits": c.users > 0, "users_held": c.users, "users": w.users}
     if c.users == 0 or c.at_limit is None:
         return say(lang, "pinned.no", option=which, model=rec.model_name, plan=f"{best.gpus} × {best.gpu_name}"), data
@@ -63,7 +69,8 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None,
                    precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}"), data
     if option is best:
         return None
-    return say(lang, "pinned.yes", option=which, model=rec.model_name, held=f"{c.users:,}",
+    key = "pinned.short" if load_said and c.users < w.users else "pinned.yes"  # 'enough?' then '50 people': not for 50
+    return say(lang, key, option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
                plan=f"{best.gpus} × {best.gpu_name}"), data
 

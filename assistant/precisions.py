@@ -84,6 +84,41 @@ def precision_compare(ctx: Any) -> str:
         gap = "\n\n" + ctx.say("fup.prec.gap" if ratio >= SAME_SPEED else "fup.prec.gap_same", small=small["bits"],
                                big=big["bits"], saved=gb(big["weights_bytes"] - small["weights_bytes"]),
                                faster=f"{ratio:.1f}")
+    named = _named_cards(ctx, w, best, ask, gguf)
     ctx.data["precision_compare"] = {"plan": True, "gpu": best.gpu, "gpus": best.gpus, "engine": best.engine,
-                                     "users": base.batch, "context": base.context, "rows": rows}
-    return lines[0] + "\n\n" + "\n".join("- " + x for x in lines[1:]) + gap
+                                     "users": base.batch, "context": base.context, "rows": rows,
+                                     **({"named": named[1]} if named[1] else {})}
+    return lines[0] + "\n\n" + "\n".join("- " + x for x in lines[1:]) + gap + named[0]
+
+
+def _named_cards(ctx: Any, w: Any, best: Any, ask: dict[str, Any], gguf: bool) -> tuple[str, list[dict[str, Any]]]:
+    """The other cards the user named as candidates ('buy h100 or h200?', kept by advice.kept_named): whether each
+    width asked fits on them as the plan sized them ('bf16 does not fit on 8 × H100'), from inference_memory."""
+    from assistant.advice import serving_setup
+    from assistant.followups import _call
+    from knowledge import find_gpu, find_precision
+    from tools.common import ToolError
+    from tools.inference import inference_memory
+    from tools.recommend import Option
+
+    named = {str(g) for _n, g in (ctx.results or {}).get("named") or []} - {best.gpu}
+    options = [Option.model_validate(o) for o in (ctx.results or {}).get("options") or [] if o.get("gpu") in named]
+    text, rows = "", []
+    for o in list({o.gpu: o for o in options}.values()):
+        parts = []
+        for bits, asked in zip(ask.get("widths") or [], ask.get("named") or [], strict=False):
+            pid = _format(int(bits), asked, gguf, bool(find_gpu(o.gpu).fp8_tflops))
+            try:
+                mem = _call(ctx, "inference_memory", inference_memory,
+                            serving_setup(w, o).model_copy(update={"precision": pid}))
+            except (ToolError, LookupError, ValueError):
+                continue
+            rows.append({"gpu": o.gpu, "gpus": o.gpus, "precision": pid, "per_gpu_bytes": mem.per_gpu_total_bytes,
+                         "capacity_bytes": mem.gpu_capacity_bytes, "fits": mem.fits})
+            parts.append(ctx.say("fup.prec.named_fits" if mem.fits is not False else "fup.prec.named_no",
+                                 fmt=find_precision(pid).name.split(" (")[0], need=gb(mem.per_gpu_total_bytes),
+                                 have=gb(mem.gpu_capacity_bytes or 0)))
+        if parts:
+            text += "\n\n" + ctx.say("fup.prec.named_head", option=f"{o.gpus} × {o.gpu_name}") + ctx.say("sep").join(parts) \
+                + ctx.say("fig.end")
+    return text, rows

@@ -12,8 +12,10 @@ from functools import cache
 from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab
 
-# Slots the question's own words fill ('LoRA' -> method, '微调' -> phase): dropped; the model named is kept.
+# Slots the question's own words fill ('LoRA' -> method): dropped; the model named is kept, and the phase when the
+# user named it ('can we do lora … or even full finetune of gemma 2 9b': the job is fine-tuning, never asked again).
 OWN_SLOTS = {"method", "phase", "qlora_base", "precision"}
+PHASE_KEPT = ("fine-tune",)
 KEPT = {"model", "only", "owned"}  # the cards asked on ("8 张 3090 … 全参还是 lora"): the comparison is on them
 
 
@@ -59,7 +61,7 @@ def read_method_compare(m: Message, u: Understanding) -> None:
     if options:  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model, both sized
         u.ask["options"] = options
         u.updates["model"] = options[0][1]
-    u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
+    u.updates = {k: v for k, v in u.updates.items() if k in KEPT or (k == "phase" and v in PHASE_KEPT)}
     if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
         u.updates["model"] = m.names[0][2]
     u.topic, u.aside = None, None

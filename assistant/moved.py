@@ -1,0 +1,73 @@
+"""What a follow-up moved, said in one line when it moved nothing ('what if i quantize it to fp8' on a plan already
+in FP8, 'LoRA 吧' on a plan already of LoRA): the new plan's pick is the old one, on the same cards, in the same
+precision, with the same memory, speed and time, so the reply says the plan already did that (code
+`moved.nothing`, worded per language in the catalogs) instead of a table of figures "against" themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.catalog import say
+from assistant.writers import gpu_words
+
+# The figures of a plan's pick that a change would move.
+FIGURES = ("gpu", "gpus", "precision", "kv_precision", "serve_per_gpu_bytes", "train_per_gpu_bytes",
+           "decode_tokens_per_s", "job_hours", "usd_per_hour", "job_usd", "tp", "pp", "replicas")
+
+
+def nothing_moved(answer: Any, before: dict[str, Any], lang: str) -> str:
+    """The line for a change that left the plan's pick as it was, or "" when anything moved."""
+    new = answer.recommend.best
+    if new is None or not before.get("gpu"):
+        return ""
+    now = new.model_dump(mode="json")
+    if any(now.get(k) != before.get(k) for k in FIGURES):
+        return ""
+    if new.precision and not (new.train_per_gpu_bytes and not new.serve_per_gpu_bytes):
+        return say(lang, "moved.nothing_precision", precision=str(new.precision).upper(), option=gpu_words(new, lang))
+    return say(lang, "moved.nothing", option=gpu_words(new, lang))
+
+
+# The tool inputs a follow-up moves that a person reads as a value, with the slot whose label names them.
+SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precision"), ("users", "users"),
+         ("context", "context"))
+
+
+def _value(key: str, value: Any, lang: str) -> str:
+    if key == "model":
+        from assistant.writers import model_words
+        from tools.models import resolve_model
+
+        try:
+            return model_words(resolve_model(str(value)).name, lang)
+        except (LookupError, ValueError):
+            return str(value)
+    if key == "method":
+        from assistant.method_switch import NAMES
+
+        return NAMES.get(str(value)) or say(lang, f"mcmp.name.{value}")
+    if key == "serve_precision":
+        return str(value).upper()
+    return f"{int(value):,}" if isinstance(value, (int, float)) else str(value)
+
+
+def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tuple[str, list[dict[str, Any]]]:
+    """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
+    before and of this one, and the values moved (for the answer's data); "" when none of the values a person
+    reads moved (or the plan before had no value)."""
+    from assistant.slots import SLOTS
+
+    items, data = [], []
+    phase_moved = before.get("phase") != after.get("phase")  # a training plan's users or context meant nothing
+    for key, slot in SHOWN:
+        if phase_moved and key not in ("model", "method"):
+            continue
+        old, new = before.get(key), after.get(key)
+        if old is None or new is None or old == new:
+            continue
+        if key == "method" and (str(old) not in ("full", "lora", "qlora") or str(new) not in ("full", "lora", "qlora")):
+            continue
+        items.append(say(lang, "moved.item", label=SLOTS[slot].label(lang), old=_value(key, old, lang),
+                         new=_value(key, new, lang)))
+        data.append({"input": key, "old": old, "new": new})
+    return (say(lang, "moved.head", items=say(lang, "sep").join(items)) if items else ""), data
