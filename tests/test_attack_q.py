@@ -59,3 +59,25 @@ def test_a_home_folder_of_no_user_is_one_line_and_exit_2(capsys, args):
         main(list(args))
     err = capsys.readouterr().err
     assert done.value.code == 2 and "'~nouser-q7' names no user's home folder" in err and "internal error" not in err
+
+
+# Terminal control sequences in a message are no words: the digits inside them ('\x1b]52;c;…', '\x1b[38;5;200m')
+# are never read as users, a context or a count, and a number wrapped in colour codes is still that number.
+SEQUENCES = ["\x1b]52;c;aGVsbG8=\x07", "\x1b[38;5;200m", "\x1b]8;;http://x/64k\x1b\\", "\x9b32m", "\x1b]0;128 users\x07"]
+
+
+@pytest.mark.parametrize("seq", SEQUENCES)
+@pytest.mark.parametrize("text", ["serve llama 3 8b {s}on my own box", "部署 qwen2.5 7b {s}给团队用"])
+def test_numbers_inside_terminal_sequences_are_not_read(seq, text):
+    from assistant.reading import understand
+
+    u = understand(text.format(s=seq))
+    assert not {"users", "context", "owned", "only", "population"} & set(u.updates), u.updates
+    assert "truncated" not in u.intents
+
+
+@pytest.mark.parametrize("colour", ["\x1b[31m{n}\x1b[0m", "\x1b[1;32m{n}\x1b[m"])
+def test_a_number_in_colour_codes_is_still_that_number(colour):
+    from assistant.reading import understand
+
+    assert understand(f"serve llama 3 8b to {colour.format(n=20)} users").updates.get("users") == 20

@@ -149,6 +149,7 @@ from assistant.reading.text import (
 from assistant.reading.untyped import read_owned_untyped
 from assistant.reading.weigh import read_weigh
 from assistant.reading.whatif import read_whatif
+from assistant.terminal import printable
 from knowledge import gpus
 from knowledge.clouds import clouds
 
@@ -219,7 +220,7 @@ READERS = (
 def understand(raw: str, pending: str | None = None, whole: bool = True) -> Understanding:  # noqa: C901 - the readers in order, one guard each
     """Read one message; `pending` is the slot of the question just asked (or None). `whole`: the message
     itself, not one of its clauses read for a second job (reading.multi)."""
-    raw = raw or ""
+    raw = printable(raw or "")  # terminal control sequences are no words ('\x1b]52;c;…' was read as 52 users)
     u = Understanding()
     cut = readable(raw)
     u.lang = language(cut)
