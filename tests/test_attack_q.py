@@ -81,3 +81,19 @@ def test_a_number_in_colour_codes_is_still_that_number(colour):
     from assistant.reading import understand
 
     assert understand(f"serve llama 3 8b to {colour.format(n=20)} users").updates.get("users") == 20
+
+
+@pytest.mark.parametrize("side", [".lock", "-wal", "-shm", "-journal", ".check", ".damaged-1", ".damaged-2-wal"])
+def test_a_file_kept_beside_a_database_is_never_opened_as_one(home, side):
+    from assistant.history import HistoryError
+
+    HistoryStore(home / "history.db").close()
+    beside = home / f"history.db{side}"
+    before = beside.read_bytes() if beside.exists() else None
+    if before is None:
+        beside.write_bytes(b"")
+        before = b""
+    with pytest.raises(HistoryError, match="kept beside the database history.db"):
+        HistoryStore(beside)
+    assert beside.read_bytes() == before and not (home / f"history.db{side}.lock").exists()
+    HistoryStore(home / "notes.lock").close()  # a name like one, with no database beside it: a database of its own

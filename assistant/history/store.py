@@ -187,6 +187,11 @@ def _our_migrations(conn: sqlite3.Connection) -> bool:
     return conn.execute(f"SELECT 1 FROM _migrations WHERE name IN ({marks}) LIMIT 1", known).fetchone() is not None
 
 
+# The files a history keeps beside its database NAME: never a database of their own ('--db history.db.lock' once
+# turned the lock file into one).
+SIDE_FILE = re.compile(r"(?:\.lock|-wal|-shm|-journal|\.check|\.damaged-\d+(?:-wal|-shm|\.new)?)$")
+
+
 class HistoryStore:
     """Open (creating and migrating as needed) the history database at `path`."""
 
@@ -199,6 +204,10 @@ class HistoryStore:
         self._shm: bytes | None = None
         if self.path.exists() and not self.path.is_file():
             raise HistoryError(f"{self.path} is not a file; give --db the path of a database file")
+        own = SIDE_FILE.search(self.path.name)
+        if own and own.start() and self.path.with_name(self.path.name[:own.start()]).is_file():
+            raise HistoryError(f"{self.path} is a file kept beside the database {self.path.name[:own.start()]} "
+                               "(its lock, log or a copy); nothing was read or changed. Give --db the database itself")
         for side in ("-wal", "-shm"):  # SQLite would read and write through the link (to /dev/zero, say)
             beside = Path(f"{self.path}{side}")
             if beside.is_symlink():
