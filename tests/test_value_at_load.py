@@ -267,3 +267,14 @@ def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it(lang)
         if rec["action"] == "buy":  # buying weighed against a thin rent says so
             rb = next(ln for ln in reply.content.splitlines() if ln.startswith(rb_head))
             assert thin in rb
+
+
+# A rent said per card and month is a price, not a question about the month's cost: the reply opens on the
+# decision, not on a monthly figure (a waiting 'monthly' question once put '每月 ¥11,200' above '## 购买').
+@pytest.mark.parametrize("price", ["一个月2800一张4090", "每月2800/张4090", "4090月租2800", "4090 每个月 2800 一张"])
+@pytest.mark.parametrize("ask", ["哪个划算？", "买还是租？", "怎么选"])
+def test_a_rent_said_per_card_and_month_is_no_monthly_question(price, ask):
+    from assistant.reading.literal import literal_kinds
+
+    assert "monthly" not in literal_kinds(f"部署Qwen2.5-32B给20人用，租的话{price}，买整机6万，用两年，{ask}")
+    assert "monthly" in literal_kinds(f"4张4090租的话{ask.rstrip('？')}，一个月多少钱？")  # asked: still a question
