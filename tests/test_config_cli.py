@@ -137,3 +137,11 @@ def test_an_unknown_table_is_named_as_an_unknown_setting_and_kept(capsys, settin
     assert "unknown setting 'extra'" in err and "text value" not in err
     assert run(capsys, "config", "set", "currency", "CNY")[0] == 0
     assert "[extra]\nmine = 1" in settings_file.read_text(encoding="utf-8")
+
+
+def test_a_settings_file_saved_with_a_byte_order_mark_is_read(capsys, settings_file):
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_bytes('\ufeffregion = "china"\n'.encode())
+    assert run(capsys, "config", "get", "region") == (0, "china", "")
+    assert run(capsys, "config", "set", "currency", "CNY")[0] == 0
+    assert run(capsys, "config", "get", "region") == (0, "china", "")

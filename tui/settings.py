@@ -134,7 +134,7 @@ def _read(path: Path) -> str:
         data = f.read(MAX_SETTINGS_BYTES + 1)
     if len(data) > MAX_SETTINGS_BYTES:
         raise ValueError(f"it is over {MAX_SETTINGS_BYTES:,} bytes")
-    return data.decode("utf-8")
+    return data.decode("utf-8-sig")  # (a byte-order mark, as some Windows editors save, is no key)
 
 
 def load(path: Path | None = None) -> Settings:
