@@ -93,7 +93,7 @@ def test_a_file_kept_beside_a_database_is_never_opened_as_one(home, side):
     if before is None:
         beside.write_bytes(b"")
         before = b""
-    with pytest.raises(HistoryError, match="kept beside the database history.db"):
+    with pytest.raises(HistoryError, match=r"kept beside the database history\.db"):
         HistoryStore(beside)
     assert beside.read_bytes() == before and not (home / f"history.db{side}.lock").exists()
     HistoryStore(home / "notes.lock").close()  # a name like one, with no database beside it: a database of its own

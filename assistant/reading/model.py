@@ -111,8 +111,9 @@ def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None
 
 
 def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
-    """A bare size that is a named model's own size ('deepseek r1 满血版 671b', 'qwen2.5 72b, the 72b one'):
-    the name said again, not another model (within 5% of its total parameters)."""
+    """A bare size that is a named model's own size ('deepseek r1 满血版 671b', 'qwen2.5 72b, the 72b one', and a
+    MoE's active count, 'DeepSeek V3 激活参数才37B'): the name said again, not another model (within 5% of its total
+    or active parameters)."""
     if not spec[0].isdigit() or "-A" in spec or not named:
         return False
     total = float(spec.split("B")[0])
@@ -122,6 +123,9 @@ def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
         except Exception:  # noqa: BLE001 - a name the catalog cannot resolve restates nothing
             continue
         if abs(model.total_params_b - total) <= 0.05 * model.total_params_b:
+            return True
+        active = model.active_params_b  # said rounded, as its name does ('A3B' for 3.3B)
+        if active < model.total_params_b and abs(active - total) <= max(0.05 * active, 0.5):
             return True
     return False
 

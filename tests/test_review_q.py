@@ -1,0 +1,55 @@
+"""Review round Q's reader findings, each as a generated class: 'batch size' is no batch job; 'how many concurrent
+8k requests' on named cards is a capacity question; an active-parameter count said of a named MoE model is that
+model's, not a second model."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from assistant.reading import understand
+
+BATCH_SIZE = ["does kv cache scale with batch size or just context? {m}", "{m}, batch size 16, what changes",
+              "what batch size can {m} take", "{m} with a bigger batch size, more memory?"]
+MODELS = ["llama 3.3 70b", "qwen2.5 32b", "mistral 7b"]
+
+
+@pytest.mark.parametrize(("frame", "model"), list(itertools.product(BATCH_SIZE, MODELS)))
+def test_batch_size_is_no_batch_job(frame, model):
+    assert understand(frame.format(m=model)).updates.get("phase") != "batch"
+
+
+@pytest.mark.parametrize("text", ["batch inference of 2M prompts with llama 3 8b", "batch job: 50k documents, qwen2.5 7b",
+                                  "offline batch processing with mistral 7b, 1M items"])
+def test_a_batch_job_stays_a_batch_job(text):
+    assert understand(text).updates.get("phase") == "batch"
+
+
+CAPACITY = ["how many concurrent {n} requests", "how many concurrent requests", "how many simultaneous users can it take",
+            "how many parallel {n} token requests", "how many concurrent chats"]
+SETUPS = [("llama 3.3 70b fp8 on 2x h100", "h100-sxm", 2), ("qwen2.5 32b on 4 a100s", "a100-80gb-sxm", 4),
+          ("gemma 3 27b on 1 l40s", "l40s", 1)]
+
+
+@pytest.mark.parametrize(("ask", "setup", "n"), list(itertools.product(CAPACITY, SETUPS, ["8k", "4k", "32k"])))
+def test_how_many_concurrent_requests_on_named_cards_is_a_capacity_question(ask, setup, n):
+    text, gpu, count = setup
+    u = understand(f"{text}, {ask.format(n=n)}?")
+    assert "capacity" in u.intents, (text, u.intents, u.updates)
+    assert u.updates.get("only") == [f"{count}x {gpu}"] and u.updates.get("phase") == "serve"
+
+
+# A MoE's active parameters said beside its name are that model's, never a second, dense model of that size.
+MOE_ACTIVE = [("deepseek v3", "deepseek-v3", "37b"), ("DeepSeek-R1", "deepseek-r1", "37B"),
+              ("qwen3 235b a22b", "qwen3-235b-a22b", "22b"), ("Qwen3-30B-A3B", "qwen3-30b-a3b", "3b")]
+ACTIVE_FRAMES = ["{m}是MoE，激活参数才{a}，那显存是不是按{a}算就行了？", "{m} only has {a} active, so memory is {a} right?",
+                 "{m} 激活 {a}，部署要多少显存", "since {m} activates just {a} per token, does it need less vram?"]
+
+
+@pytest.mark.parametrize(("model", "frame"), list(itertools.product(MOE_ACTIVE, ACTIVE_FRAMES)))
+def test_a_moe_active_count_said_with_its_name_is_that_model(model, frame):
+    name, model_id, active = model
+    u = understand(frame.format(m=name, a=active))
+    assert u.updates.get("model") == model_id, u.updates
+    assert not [k for k, _ in u.notes if k in ("note.moe_active_assumed", "note.model_other")], u.notes
