@@ -53,3 +53,28 @@ def test_a_moe_active_count_said_with_its_name_is_that_model(model, frame):
     u = understand(frame.format(m=name, a=active))
     assert u.updates.get("model") == model_id, u.updates
     assert not [k for k, _ in u.notes if k in ("note.moe_active_assumed", "note.model_other")], u.notes
+
+
+# Only cards that may be sold new in China ('只能用国内能买到的卡'): every export-restricted card is ruled out, the
+# region is China, and it is no question about stock.
+CHINA_BUYABLE = ["只能用国内能买到的卡", "仅限国内可以采购的显卡", "只用国内能合法买到的卡", "国内能买到的卡才行",
+                 "only gpus we can legally buy in china", "just cards that are sold in china", "export-compliant cards only"]
+
+
+@pytest.mark.parametrize(("said", "job"), list(itertools.product(
+    CHINA_BUYABLE, ["部署 GLM-4-9B 给 50 人用，{s}", "{s}, serve qwen2.5 72b to 50 users", "{s}，H20或者L20那种"])))
+def test_cards_buyable_in_china_rule_out_every_export_restricted_card(said, job):
+    from knowledge import gpus
+
+    u = understand(job.format(s=said))
+    restricted = {g.id for g in gpus() if g.export_limited}
+    assert restricted <= set(u.updates.get("exclude") or []), u.updates
+    assert u.updates.get("region") == "china" and "availability" not in u.intents
+    assert not {"h20", "l20", "rtx-4090d", "ascend-910b"} & set(u.updates.get("exclude") or [])
+    assert [k for k, _ in u.notes].count("note.china_buyable") == 1
+
+
+@pytest.mark.parametrize("text", ["H100国内能买到吗", "can you buy an h100 in china?"])
+def test_asking_whether_a_card_can_be_bought_in_china_stays_a_question(text):
+    u = understand(text)
+    assert not u.updates.get("exclude")

@@ -27,7 +27,7 @@ def read_region(m: Message) -> str | None:
             hits.append((x.start(), region))
     for x in word_pattern("region_outside").finditer(t):
         hits.append((x.start(), "global"))
-    hits += [(x.start(), "china") for x in m.live("domestic_only")]  # a domestic-only policy is China's
+    hits += [(x.start(), "china") for x in m.live("domestic_only") + m.live("china_buyable")]  # a policy of China's
     raw = m.raw
     if not raw.isupper():
         for x in word_pattern("region_us_cased").finditer(raw):
@@ -173,6 +173,11 @@ def read_exclude(m: Message) -> list[str] | None:
     allowed = _allowed_vendors(m)
     if allowed:
         out = [v for v in out if v not in allowed] + sorted(catalog_vendors() - allowed)
+    if m.live("china_buyable"):  # only what may be sold new in China: the export-restricted cards are out
+        limited = [g for g in gpus() if g.export_limited]
+        out += [g.id for g in limited]
+        shown = ("、" if m.lang == "zh" else ", ").join(g.name for g in limited[:4])
+        _note_once(m, ("note.china_buyable", {"cards": shown, "n": str(len(limited))}))
     return sorted(set(out)) or None
 
 

@@ -186,8 +186,8 @@ def _question(m: Message, u: Understanding) -> str | None:
     cards = cards_named(m)
     if "rent_buy" not in u.intents and asked(m, "forecast"):
         return "forecast"
-    if _restricted(m):
-        pass  # "采购只能买到L40S或者RTX 6000 Ada": what can be bought limits the plan; no stock or comparison asked
+    if _restricted(m) or m.live("china_buyable"):
+        pass  # "采购只能买到L40S或者RTX 6000 Ada", "只能用国内能买到的卡": what can be bought limits the plan; no stock asked
     elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
             cards and (word_pattern("availability.weak").search(m.masked)
                        or word_pattern("availability.zh_weak").search(_typed(m)))):
