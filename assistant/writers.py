@@ -1455,7 +1455,8 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
                         month=cash(best.job_usd_per_month, rec), option=bought_words(best),
                         buy=cash(best.purchase_usd, rec), months=f"{best.payback_months:,.0f}") + _rb_caveats(rec, lang), ""]
         if best.purchase_usd:
-            return [say(lang, "rb.job", run=cash(best.job_usd, rec), option=bought_words(best),
+            key = "rb.job_buy" if w.preference == "buy" else "rb.job"  # buying said (data stays in-house): kept
+            return [say(lang, key, run=cash(best.job_usd, rec), option=bought_words(best),
                         buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]

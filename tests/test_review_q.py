@@ -78,3 +78,30 @@ def test_cards_buyable_in_china_rule_out_every_export_restricted_card(said, job)
 def test_asking_whether_a_card_can_be_bought_in_china_stays_a_question(text):
     u = understand(text)
     assert not u.updates.get("exclude")
+
+
+# Buying said (data may not leave the company) is kept in the rent-or-buy line of a job that ends: never "so rent".
+@pytest.mark.parametrize(("text", "lang"), [
+    ("lora qwen3 8b, our data can't leave the building so we buy, budget 15k", "en"),
+    ("we have to buy the cards, lora llama 3.1 8b on 20k examples", "en"),
+    ("数据不能出公司，要买卡放机房，LoRA微调Qwen3-8B，预算10万以内", "zh"),
+    ("只能买卡，不能租，全参微调 qwen2.5 1.5b", "zh"),
+])
+def test_buying_said_is_kept_in_the_rent_or_buy_line_of_a_one_off_job(text, lang):
+    from assistant.catalog import say
+    from tests.conversation import run_conversation
+
+    reply = run_conversation([text])[-1].content
+    assert say(lang, "rb.job_buy", option="X", buy="Y", run="Z").split("X")[0] in reply, reply[:600]
+    assert say(lang, "rb.job", option="X", buy="Y", run="Z").split("Y")[-1] not in reply
+
+
+# Buying as the only way and renting ruled out, in every order and spelling: a preference to buy, never to rent.
+BUY_ONLY = ["只能买卡", "必须买卡", "只能采购服务器", "不能租", "不能租卡", "不让租卡", "禁止上云", "数据不能出公司，不能租"]
+JOBS = ["全参微调 qwen2.5 1.5b", "部署 qwen2.5 72b 给 30 人用", "LoRA 微调 Qwen3-8B"]
+
+
+@pytest.mark.parametrize(("said", "job", "first"), list(itertools.product(BUY_ONLY, JOBS, [True, False])))
+def test_buying_only_or_renting_ruled_out_is_a_preference_to_buy(said, job, first):
+    text = f"{said}，{job}" if first else f"{job}，{said}"
+    assert understand(text).updates.get("preference") == "buy", text
