@@ -728,6 +728,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         earlier = _model_named_before(state, text, profile.model)
         if earlier:
             updates["model"] = earlier  # "the gemma one": the Gemma said earlier in the conversation
+            _drop_note(u, turn, "note.family_which", lang)  # which one is answered: not asked
     before = profile.model_dump()
     kept = None if u.unknown_model else same_generation(profile.model, updates.get("model"), text)
     if kept and kept[1]:  # "what about 14b qwen" after Qwen2.5 7B: Qwen2.5 14B, the newer one said as an option

@@ -71,5 +71,6 @@ def per_token_block(answer: Answer, lang: str, recorder: Recorder | None = None)
     if len(priced) > 1:
         lines.append(say(lang, "per_token.verdict", option=gpu_words(best[1], lang), cost=cash(best[0], rec),
                          times=f"{priced[-1][0] / best[0]:.1f}", last=gpu_words(priced[-1][1], lang)))
-    data = [{"gpu": o.gpu, "gpus": o.gpus, "usd_per_million_tokens": v, "tokens_per_s": load} for v, o, load in priced]
+    data = [{"gpu": o.gpu, "gpus": o.gpus, "usd_per_million_tokens": v, "tokens_per_s": load,
+             "times_cheapest": round(v / best[0], 1)} for v, o, load in priced]  # (the verdict's 'N× as much')
     return "\n".join(lines), data

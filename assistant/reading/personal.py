@@ -32,6 +32,8 @@ def read_cpu_offload(m: Message) -> bool | None:
     llama.cpp's offload is then sized on the card named (tools.offload)."""
     if m.phase == "fine-tune":
         return None  # ZeRO's optimizer offload is the trainer's (tools.training)
+    if not m.gpus:
+        return None  # 'what if we offload part of it to cpu ram, how slow?': a question about the plan (intent offload)
     for text in (m.masked, m.raw.lower()):
         x = word_pattern("cpu_offload").search(text)
         if x and not negated(text, x.start()):
