@@ -105,3 +105,22 @@ JOBS = ["全参微调 qwen2.5 1.5b", "部署 qwen2.5 72b 给 30 人用", "LoRA �
 def test_buying_only_or_renting_ruled_out_is_a_preference_to_buy(said, job, first):
     text = f"{said}，{job}" if first else f"{job}，{said}"
     assert understand(text).updates.get("preference") == "buy", text
+
+
+# A card named only by its memory is sized as the catalog's usual card of that memory, and said.
+BY_MEMORY = {24: "rtx-4090", 48: "rtx-a6000", 80: "a100-80gb-sxm", 16: "rtx-4060-ti-16gb"}
+MEMORY_FRAMES = ["can i qlora 70b on a single {gb}gb card", "would one {gb}gb gpu run llama 3.1 8b for 5 users",
+                 "serve qwen 7b to 10 users on a {gb}GB card", "一张{gb}G的卡能跑 qwen2.5 32b 吗", "单张{gb}GB显卡 LoRA 微调 qwen2.5 7b"]
+
+
+@pytest.mark.parametrize(("gb", "frame"), list(itertools.product(BY_MEMORY, MEMORY_FRAMES)))
+def test_a_card_named_by_its_memory_is_the_usual_card_of_that_memory(gb, frame):
+    u = understand(frame.format(gb=gb))
+    assert u.updates.get("only") == [f"1x {BY_MEMORY[gb]}"], (frame, u.updates)
+    assert [k for k, _ in u.notes].count("note.card_by_memory") == 1
+
+
+@pytest.mark.parametrize("text", ["my 4090 has 24gb, run qwen 32b?", "a 2080 ti modded to 22gb, qwen2.5 14b q4?",
+                                  "serve llama 8b with 24gb of vram budget", "an h100 80gb card for llama 70b fp8"])
+def test_a_named_card_or_a_memory_amount_alone_is_no_card_by_memory(text):
+    assert "note.card_by_memory" not in [k for k, _ in understand(text).notes]

@@ -10,7 +10,7 @@ from assistant.reading.intents import asked
 from assistant.reading.message import Message, Understanding
 from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
 from assistant.reading.text import pattern_rows, vocab, word_pattern
-from knowledge import gpus
+from knowledge import find_gpu, gpus
 
 
 def read_region(m: Message) -> str | None:
@@ -275,7 +275,20 @@ def read_only(m: Message) -> list[str] | None:
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
         elif _chosen(m, s, e) and not mine:
             out.append(gpu_id)  # "需要几台910B服务器", "how many H100s": the card, its count is the question
+    if not out and not m.gpus:
+        out = _card_by_memory(m)
     return sorted(set(out)) or None
+
+
+def _card_by_memory(m: Message) -> list[str]:
+    """'a single 48gb card', '一张48G的卡': a card named only by its memory is sized as the catalog's usual card of
+    that memory (words/hardware.yaml's memory_reference), said in a note: memory decides the fit, speed differs."""
+    x = word_pattern("card_by_memory").search(m.masked) or word_pattern("card_by_memory_zh").search(m.raw.lower())
+    reference = vocab()["memory_reference"].get(int(x["gb"])) if x else None
+    if reference is None:
+        return []
+    _note_once(m, ("note.card_by_memory", {"gb": x["gb"], "card": find_gpu(reference).name}))
+    return [f"1x {reference}"]
 
 
 def _alternative(m: Message, s: int, e: int) -> bool:
