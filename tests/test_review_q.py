@@ -124,3 +124,20 @@ def test_a_card_named_by_its_memory_is_the_usual_card_of_that_memory(gb, frame):
                                   "serve llama 8b with 24gb of vram budget", "an h100 80gb card for llama 70b fp8"])
 def test_a_named_card_or_a_memory_amount_alone_is_no_card_by_memory(text):
     assert "note.card_by_memory" not in [k for k, _ in understand(text).notes]
+
+
+# A Mac or a home card set against another card ('m4 pro 48gb vs a 4090 desktop') is a candidate, not the user's own.
+VERSUS = ["{a} vs {b}, running models locally", "{a} or {b} for running llama 70b locally?", "{a}还是{b}，本地跑qwen 32b哪个好"]
+PAIRS = [("macbook m4 pro 48gb", "a desktop with a 4090"), ("mac studio m2 ultra", "2x 3090"), ("mac mini m4 pro 64gb", "4090台式机")]
+
+
+@pytest.mark.parametrize(("frame", "pair"), list(itertools.product(VERSUS, PAIRS)))
+def test_a_mac_set_against_another_card_is_a_candidate_not_owned(frame, pair):
+    u = understand(frame.format(a=pair[0], b=pair[1]))
+    assert not u.updates.get("owned"), u.updates
+    assert len(u.compare_gpus) == 2 and any(g.startswith("apple-") for g in u.compare_gpus)
+
+
+@pytest.mark.parametrize("text", ["my macbook m3 max 64gb, can it run llama 70b?", "我的 mac studio m2 ultra 能跑 qwen 72b 吗"])
+def test_a_mac_alone_is_still_the_users_own(text):
+    assert any(o.split("x ", 1)[1].startswith("apple-") for o in understand(text).updates.get("owned") or [])

@@ -121,18 +121,24 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     if (word_pattern("owned_hypothetical").search(prefix) or word_pattern("owned_hypothetical").search(m.masked[e:e + 40])) \
             and not word_pattern("owned_after").match(m.masked[e:e + 40]):  # '… the A6000s we already have?': yours
         return False  # "what if we bought 2 rtx 6000 ada, would that work": a card considered, not owned
-    if home and not (has or mine) and len({g for _s, _e, g, _n in m.gpus}) >= 2 and (
+    if (home or _default_owned(gpu_id)) and not (has or mine) and len({g for _s, _e, g, _n in m.gpus}) >= 2 and (
             word_pattern("which_cue").search(m.masked) or word_pattern("which_cue").search(m.raw.lower())):
-        return False  # "3090 or 4070 ti super for running llms locally?": candidates compared, not owned
+        return False  # "3090 or 4070 ti super for running llms locally?", "m4 pro 48gb vs a 4090 desktop": candidates
     if word_pattern("owned_paid").search(prefix):
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
     if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
         return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
     if _topic(m, s, e):
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
-    mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id  # nobody rents a Mac by the hour
-    default = (gpu_id in vocab()["owned_by_default"] or mac or _laptop(gpu_id)) and not buying
+    default = _default_owned(gpu_id) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
+
+
+def _default_owned(gpu_id: str) -> bool:
+    """A card people name as their own unless they say otherwise: a Mac (nobody rents one by the hour), a laptop,
+    the consumer cards of words/hardware.yaml's owned_by_default."""
+    mac = gpu_id.startswith("apple-") or "vendor=apple" in gpu_id
+    return gpu_id in vocab()["owned_by_default"] or mac or _laptop(gpu_id)
 
 
 def _topic(m: Message, s: int, e: int) -> bool:
