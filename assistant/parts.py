@@ -133,12 +133,12 @@ def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read
         shown.append({"piece": piece, "kind": p.get("kind"), "topic": p.get("topic"), "results": p.get("results")})
         if p.get("kind") == "answer":
             last_answer = p
-    rest = unread(_text(state))
-    if rest:  # "…, and a 13th question": the pieces past MAX_PIECES, counted and quoted from the first
-        texts.append(say(lang, "parts.unread", n=MAX_PIECES, rest=len(rest), first=_short(rest[0])))
+    left = unread(_text(state))
+    if left:  # "…, and a 13th question": the pieces past MAX_PIECES, counted and quoted from the first
+        texts.append(say(lang, "parts.unread", n=MAX_PIECES, rest=len(left), first=_short(left[0])))
     texts.append(tail)
     payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown,
-               **({"unread": len(rest)} if rest else {})}
+               **({"unread": len(left)} if left else {})}
     update["turn"] = sub.get("turn")
     return {**update, "lang": lang, "parts": None,
             "messages": [AIMessage(content="\n\n".join(texts), additional_kwargs={"gpu_advisor": payload})]}

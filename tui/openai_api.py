@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hmac
 import json
@@ -313,10 +314,8 @@ async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversa
                 return task.result()
             if await request.is_disconnected():
                 cancel.set()
-                try:
+                with contextlib.suppress(Cancelled):
                     await task
-                except Cancelled:
-                    pass
                 return None
     except Cancelled:
         return None
