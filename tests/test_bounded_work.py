@@ -200,25 +200,69 @@ def test_a_client_that_disconnects_cancels_its_replay():
     from tui.openai_api import create_app
 
     waiting = _Waiting()
-    body = json.dumps({"model": "gpu-advisor", "messages": [{"role": "user", "content": t} for t in _turns("en", 3)]})
     with serving(create_app(conversations=waiting)) as port:
-        sock = socket.create_connection(("127.0.0.1", port))
-        sock.sendall((f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
-                      f"application/json\r\nContent-Length: {len(body.encode())}\r\n\r\n{body}").encode())
+        sock = _post(port, _turns("en", 3))
         assert waiting.started.wait(timeout=60)
         sock.close()
         assert waiting.cancelled.wait(timeout=60)
 
 
 def test_serve_shuts_down_gracefully_within_a_bound(monkeypatch):
+    """SIGTERM (uvicorn's handle_exit) sets the app's stopping flag, and the graceful shutdown has a bound."""
     import uvicorn
 
     from tui import openai_api
 
     seen = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+
+    def run(server, *a, **k):
+        seen["grace"] = server.config.timeout_graceful_shutdown
+        server.handle_exit(15, None)
+        seen["exit"] = server.should_exit
+
+    made = {}
+    real_create = openai_api.create_app
+
+    def create_app(*a, **k):
+        made["stopping"] = k.get("stopping")
+        return real_create(*a, **k)
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    monkeypatch.setattr(openai_api, "create_app", create_app)
     assert openai_api.serve() == 0
-    assert seen["timeout_graceful_shutdown"] == openai_api.SHUTDOWN_GRACE_S > 0
+    assert seen == {"grace": openai_api.SHUTDOWN_GRACE_S, "exit": True} and openai_api.SHUTDOWN_GRACE_S > 0
+    assert made["stopping"].is_set()
+
+
+def _post(port: int, texts: list[str]) -> socket.socket:
+    body = json.dumps({"model": "gpu-advisor", "messages": [{"role": "user", "content": t} for t in texts]})
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall((f"POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
+                  f"application/json\r\nContent-Length: {len(body.encode())}\r\n\r\n{body}").encode())
+    return sock
+
+
+def test_a_stopping_server_cancels_the_replay_and_answers_503():
+    from asgi_server import serving
+
+    from tui.openai_api import create_app
+
+    waiting, stopping = _Waiting(), threading.Event()
+    with serving(create_app(conversations=waiting, stopping=stopping)) as port:
+        sock = _post(port, _turns("zh", 3))
+        assert waiting.started.wait(timeout=60)
+        stopping.set()
+        assert waiting.cancelled.wait(timeout=60)
+        sock.settimeout(60)
+        answer = b""
+        while b"}}" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+        sock.close()
+    assert answer.startswith(b"HTTP/1.1 503"), answer[:200]
+    assert b'"code":"shutting_down"' in answer
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

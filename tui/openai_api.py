@@ -298,9 +298,10 @@ class Conversations:
         return noted(reply, skipped, conv.state.get("lang"))
 
 
-async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversations, texts: list[str]):
-    """The reply, worked out in a thread; None when the client disconnected first. The work stops between
-    turns once the client has left or the request is cancelled (server shutdown)."""
+async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversations, texts: list[str],
+                   stopping: threading.Event):
+    """The reply, worked out in a thread; None when the client disconnected first or the server is stopping.
+    The work stops between turns once the client has left, the server stops, or the request is cancelled."""
     import asyncio
 
     from assistant.replay import Cancelled
@@ -312,7 +313,7 @@ async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversa
             done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL_S)
             if done:
                 return task.result()
-            if await request.is_disconnected():
+            if stopping.is_set() or await request.is_disconnected():
                 cancel.set()
                 with contextlib.suppress(Cancelled):
                     await task
@@ -395,11 +396,12 @@ ROUTES = "POST /v1/chat/completions, GET /v1/models, GET /v1/models/{model}, GET
 
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
     api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1",
-    cors_origins: tuple[str, ...] | list[str] = (),
+    cors_origins: tuple[str, ...] | list[str] = (), stopping: threading.Event | None = None,
 ) -> Starlette:
     """The ASGI app; with api_key, every /v1 request must carry it as a bearer token; bound to a
     loopback `host`, requests must be addressed to a loopback name (see `guarded`). `cors_origins`
-    (none by default) are the web pages allowed to call it from a browser ("*" for any)."""
+    (none by default) are the web pages allowed to call it from a browser ("*" for any). `stopping`,
+    once set (the server is shutting down), stops every running replay at its next turn."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
@@ -410,6 +412,7 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
     from starlette.routing import Route
 
     conversations = conversations or Conversations()
+    stopping = stopping or threading.Event()
 
     def authorised(request: Request) -> bool:
         if not api_key:
@@ -454,8 +457,11 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
             if refused:
                 raise BadRequest("unsupported parameters: " + "; ".join(refused),
                                  refused[0].split(" ", 1)[0].split("=", 1)[0], "unsupported_parameter")
-            reply = await _replied(request, run_in_threadpool, conversations, texts)
-            if reply is None:  # the client left: nobody reads this
+            reply = await _replied(request, run_in_threadpool, conversations, texts, stopping)
+            if reply is None:  # the client left, or the server is stopping
+                if stopping.is_set():
+                    return _error(503, "the server is shutting down; send the request again once it is back",
+                                  "server_error", code="shutting_down")
                 return _error(400, "the client disconnected before its reply was ready", code="client_disconnected")
         except BadRequest as e:
             return _error(400, str(e), code=e.code, param=e.param)
@@ -548,8 +554,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else "")
           + (f"; CORS for {', '.join(cors_origins)}" if cors_origins else ""), file=sys.stderr)
-    uvicorn.run(create_app(api_key, host=host, cors_origins=cors_origins), host=host, port=port,
-                log_level="warning", timeout_graceful_shutdown=SHUTDOWN_GRACE_S)
+    stopping = threading.Event()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:  # SIGTERM, Ctrl-C: running replays stop at once
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    app = create_app(api_key, host=host, cors_origins=cors_origins, stopping=stopping)
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          timeout_graceful_shutdown=SHUTDOWN_GRACE_S)).run()
     return 0
 
 
