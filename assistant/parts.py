@@ -16,6 +16,13 @@ from assistant.reading.compound import QUESTION_CODES, asks, pieces
 
 # Intents of a piece that carries nothing of its own ('ok', 'hmm'): it goes with the piece after it.
 FILLER = {"greet", "thanks", "empty", "not_sure"}
+# The most pieces of one message read and answered one by one; the pieces after them are not read, and the reply
+# says so (parts.unread). Each piece read costs one understand() call, so a crafted message of 1,000 comma-joined
+# pieces costs at most MAX_PIECES + 1 calls.
+MAX_PIECES = 12
+# The longest filler carried into the next piece ('ok so', 'hmm, thanks'); a longer run of pieces that say
+# nothing of their own is not a compound question, and the message is read whole.
+MAX_CARRY = 80
 
 
 def _text(state: Any) -> str:
@@ -35,7 +42,7 @@ def questions(state: Any) -> list[str] | None:
     if not state.get("results") or state.get("pending"):
         return None
     text = _text(state)
-    cut = pieces(text)
+    cut = pieces(text)[:MAX_PIECES]
     if len(cut) < 2:
         return None
     whole = understand(text, None)
@@ -54,6 +61,8 @@ def questions(state: Any) -> list[str] | None:
         piece = f"{carry} {piece}".strip() if carry else piece
         u = understand(piece, None)
         if not u.updates and not u.topic and not u.compare_gpus and u.intents <= FILLER:
+            if len(piece) > MAX_CARRY:
+                return None  # "2x t4, 2x t4, …": no run of fillers this long is one question; read whole
             carry = piece
             continue
         if asks(piece, u):
@@ -82,9 +91,18 @@ def questions(state: Any) -> list[str] | None:
     return out if len(out) >= 2 and asked and not carry else None
 
 
+def unread(text: str) -> list[str]:
+    """The pieces of a compound follow-up past the first MAX_PIECES: not read, said in the reply."""
+    return pieces(text)[MAX_PIECES:]
+
+
 def understood(state: Any, found: list[str]) -> dict[str, Any]:
     lang = detect(readable(_text(state)), state.get("lang"))
     return {"parts": found, "lang": lang, "turn": {"intents": ["parts"]}}
+
+
+def _short(piece: str, most: int = 40) -> str:
+    return piece if len(piece) <= most else piece[:most].rstrip() + "…"
 
 
 def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read: Any, route: Any) -> dict[str, Any]:
@@ -116,8 +134,12 @@ def answer_parts(state: Any, config: RunnableConfig, nodes: dict[str, Any], read
         shown.append({"piece": piece, "kind": p.get("kind"), "topic": p.get("topic"), "results": p.get("results")})
         if p.get("kind") == "answer":
             last_answer = p
+    left = unread(_text(state))
+    if left:  # "…, and a 13th question": the pieces past MAX_PIECES, counted and quoted from the first
+        texts.append(say(lang, "parts.unread", n=MAX_PIECES, rest=len(left), first=_short(left[0])))
     texts.append(tail)
-    payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown}
+    payload = {**(last_answer or {"kind": "info", "topic": "parts"}), "parts": shown,
+               **({"unread": len(left)} if left else {})}
     update["turn"] = sub.get("turn")
     return {**update, "lang": lang, "parts": None,
             "messages": [AIMessage(content="\n\n".join(texts), additional_kwargs={"gpu_advisor": payload})]}

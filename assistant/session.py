@@ -92,6 +92,7 @@ class Conversation:
         # Reads the cards of the machine the user types on (tools.detect): set by local front-ends only
         self.machine: Callable[[], Any] | None = None
         self.state_checked = True  # False while the state is a saved one no turn has run on yet
+        self.skipped_turns = 0  # user turns the last rebuilt state skipped (said in the next reply)
         self._lock = threading.Lock()  # a reply is committed, or its turn withdrawn, never both
         self._unanswered: str | bool | None = None  # the recorded user message awaiting its reply
         self._withdrawn = False
@@ -122,13 +123,15 @@ class Conversation:
         return conv
 
     def rebuilt_state(self) -> dict[str, Any]:
-        """The state today's engine reaches from this conversation's user messages (deterministic)."""
+        """The state today's engine reaches from this conversation's user messages (deterministic), at most
+        MAX_REPLAYED_TURNS of them (assistant/replay.py); the next reply says how many were skipped."""
         from assistant.engine import settings_ok
+        from assistant.replay import bounded
 
         fresh = Conversation(settings=self.state.get("settings") if settings_ok(self.state.get("settings")) else None)
-        for m in self.messages:
-            if m.type == "human":
-                fresh.respond(str(m.content))
+        todo, self.skipped_turns = bounded([str(m.content) for m in self.messages if m.type == "human"])
+        for text in todo:
+            fresh.respond(text)
         return fresh.state
 
     def send(self, text: str) -> AIMessage:
@@ -191,6 +194,10 @@ class Conversation:
             out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
+        if self.skipped_turns:  # the state was rebuilt from some of the turns only: said once
+            from assistant.replay import noted
+
+            reply, self.skipped_turns = noted(reply, self.skipped_turns, out.get("lang")), 0
         with self._lock:
             if self._withdrawn or (keep is not None and not keep()):
                 self._withdrawn = False

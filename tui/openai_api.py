@@ -4,6 +4,9 @@
 - No session is kept: the conversation is rebuilt from the user messages each request carries (the
   engine is deterministic, so the same messages reach the same state and the same reply). The
   state after each request is cached by its user messages, so the next turn replays only itself.
+  At most assistant.replay.MAX_REPLAYED_TURNS turns are replayed for one request (the reply says how
+  many were skipped); the replay stops between turns when the client disconnects or the server shuts
+  down (SIGTERM: uvicorn's graceful shutdown, at most SHUTDOWN_GRACE_S).
 - Binds 127.0.0.1 by default; bound to any other address it requires an API key
   (`Authorization: Bearer KEY`), given with `--api-key` or GPU_ADVISOR_API_KEY.
 - `usage` holds token counts estimated from the characters (no tokenizer is loaded; see
@@ -15,6 +18,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hmac
 import json
@@ -35,7 +39,9 @@ if TYPE_CHECKING:  # starlette loads with the server, not with the command line'
 
 MODEL_ID = "gpu-advisor"
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-MAX_TURNS = 200  # user messages replayed for one request
+MAX_TURNS = 200  # user messages one request may carry (at most assistant.replay.MAX_REPLAYED_TURNS are replayed)
+SHUTDOWN_GRACE_S = 5  # on SIGTERM, requests still running after this are cancelled
+DISCONNECT_POLL_S = 0.25  # how often a running request checks that its client is still there
 CACHED_CONVERSATIONS = 512
 MAX_BODY_BYTES = 4_000_000
 BODY_TIMEOUT_S = 30.0  # a body that has not arrived by then is a stalled (or hostile) upload
@@ -246,6 +252,7 @@ class Conversations:
         self.limit = limit
         self._cache: OrderedDict[tuple[str, ...], tuple[list[Any], dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
+        self.replayed = 0  # user turns run through the engine, all requests together (tests count them)
 
     def _start(self, texts: tuple[str, ...]):
         from assistant.session import Conversation
@@ -267,20 +274,54 @@ class Conversations:
             while len(self._cache) > self.limit:
                 self._cache.popitem(last=False)
 
-    def reply(self, texts: list[str]):
-        """The advisor's reply to the last of these user messages, after all the ones before."""
+    def reply(self, texts: list[str], cancel: threading.Event | None = None):
+        """The advisor's reply to the last of these user messages, after the ones before (at most
+        MAX_REPLAYED_TURNS replayed; the reply says how many were skipped). `cancel` set stops the
+        replay between turns (assistant.replay.Cancelled)."""
+        from assistant.replay import bounded, check, noted
         from assistant.session import MessageTooLong
 
         key = tuple(texts)
         conv, done = self._start(key[:-1])
+        todo, skipped = bounded(key[done:])
         try:
-            for text in key[done:-1]:
+            for text in todo[:-1]:
+                check(cancel)
                 conv.send(text)
-            reply = conv.send(key[-1])
+                self.replayed += 1
+            check(cancel)
+            reply = conv.send(todo[-1])
+            self.replayed += 1
         except MessageTooLong as e:
             raise BadRequest(f"messages: {e}") from e
         self._keep(key, conv)
-        return reply
+        return noted(reply, skipped, conv.state.get("lang"))
+
+
+async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversations, texts: list[str],
+                   stopping: threading.Event):
+    """The reply, worked out in a thread; None when the client disconnected first or the server is stopping.
+    The work stops between turns once the client has left, the server stops, or the request is cancelled."""
+    import asyncio
+
+    from assistant.replay import Cancelled
+
+    cancel = threading.Event()
+    task = asyncio.ensure_future(run_in_threadpool(conversations.reply, texts, cancel))
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL_S)
+            if done:
+                return task.result()
+            if stopping.is_set() or await request.is_disconnected():
+                cancel.set()
+                with contextlib.suppress(Cancelled):
+                    await task
+                return None
+    except Cancelled:
+        return None
+    finally:
+        cancel.set()  # a cancelled request (shutdown) stops its thread at the next turn
 
 
 def _payload(reply) -> dict[str, Any]:
@@ -355,11 +396,12 @@ ROUTES = "POST /v1/chat/completions, GET /v1/models, GET /v1/models/{model}, GET
 
 def create_app(  # noqa: C901 - the count is the route handlers defined inside, each a few lines
     api_key: str | None = None, conversations: Conversations | None = None, host: str = "127.0.0.1",
-    cors_origins: tuple[str, ...] | list[str] = (),
+    cors_origins: tuple[str, ...] | list[str] = (), stopping: threading.Event | None = None,
 ) -> Starlette:
     """The ASGI app; with api_key, every /v1 request must carry it as a bearer token; bound to a
     loopback `host`, requests must be addressed to a loopback name (see `guarded`). `cors_origins`
-    (none by default) are the web pages allowed to call it from a browser ("*" for any)."""
+    (none by default) are the web pages allowed to call it from a browser ("*" for any). `stopping`,
+    once set (the server is shutting down), stops every running replay at its next turn."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
@@ -370,6 +412,7 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
     from starlette.routing import Route
 
     conversations = conversations or Conversations()
+    stopping = stopping or threading.Event()
 
     def authorised(request: Request) -> bool:
         if not api_key:
@@ -414,7 +457,12 @@ def create_app(  # noqa: C901 - the count is the route handlers defined inside, 
             if refused:
                 raise BadRequest("unsupported parameters: " + "; ".join(refused),
                                  refused[0].split(" ", 1)[0].split("=", 1)[0], "unsupported_parameter")
-            reply = await run_in_threadpool(conversations.reply, texts)
+            reply = await _replied(request, run_in_threadpool, conversations, texts, stopping)
+            if reply is None:  # the client left, or the server is stopping
+                if stopping.is_set():
+                    return _error(503, "the server is shutting down; send the request again once it is back",
+                                  "server_error", code="shutting_down")
+                return _error(400, "the client disconnected before its reply was ready", code="client_disconnected")
         except BadRequest as e:
             return _error(400, str(e), code=e.code, param=e.param)
         model = data.get("model") if isinstance(data.get("model"), str) and data.get("model") else MODEL_ID
@@ -506,8 +554,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else "")
           + (f"; CORS for {', '.join(cors_origins)}" if cors_origins else ""), file=sys.stderr)
-    uvicorn.run(create_app(api_key, host=host, cors_origins=cors_origins), host=host, port=port,
-                log_level="warning")
+    stopping = threading.Event()
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:  # SIGTERM, Ctrl-C: running replays stop at once
+            stopping.set()
+            super().handle_exit(sig, frame)
+
+    app = create_app(api_key, host=host, cors_origins=cors_origins, stopping=stopping)
+    Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
+                          timeout_graceful_shutdown=SHUTDOWN_GRACE_S)).run()
     return 0
 
 
