@@ -291,7 +291,7 @@ def _card_by_memory(m: Message) -> list[str]:
     that memory (words/hardware.yaml's memory_reference), said in a note: memory decides the fit, speed differs."""
     x = word_pattern("card_by_memory").search(m.masked) or word_pattern("card_by_memory_zh").search(m.raw.lower())
     reference = vocab()["memory_reference"].get(int(x["gb"])) if x else None
-    if reference is None:
+    if x is None or reference is None:
         return []
     _note_once(m, ("note.card_by_memory", {"gb": x["gb"], "card": find_gpu(reference).name}))
     return [f"1x {reference}"]
