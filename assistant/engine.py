@@ -338,6 +338,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
             from knowledge import rules
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
+    elif slot == "exclude" and len(value) > writers.LISTED_CARDS_MAX:  # '只能用国内能买到的卡': the note below names them
+        return say(lang, "ack.exclude_many", n=f"{len(value)}")
     elif slot in ("owned", "exclude", "only"):
         shown = writers.cards_words(value, lang)
     elif slot in ("uptime", "system_ram_gb"):

@@ -56,6 +56,9 @@ def money(n: float) -> str:
     return f"${n:,.0f}" if n >= 100 else f"${n:,.2f}"
 
 
+LISTED_CARDS_MAX = 6  # more cards ruled out than this are counted where the answer repeats them, not listed
+
+
 def cash(usd: float, rec: Recommendation) -> str:
     """Money where the user pays: yuan first in China (the dollars beside it), dollars elsewhere."""
     if not rec.usd_per_cny:
@@ -779,7 +782,9 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
 
             preset = framework_on(w.framework, rec.trains_on.gpus if rec.trains_on is not None else 1)
             lines.append(say(lang, "plan.framework", name=preset.name))
-    if w.exclude:
+    if w.exclude and len(w.exclude) > LISTED_CARDS_MAX:
+        lines.append(say(lang, "plan.exclude_many", n=f"{len(w.exclude)}"))
+    elif w.exclude:
         lines.append(say(lang, "plan.exclude", cards=cards_words(w.exclude, lang)))
     if w.candidates and w.candidates != rec_default_candidates(w):
         lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))

@@ -141,3 +141,15 @@ def test_a_mac_set_against_another_card_is_a_candidate_not_owned(frame, pair):
 @pytest.mark.parametrize("text", ["my macbook m3 max 64gb, can it run llama 70b?", "我的 mac studio m2 ultra 能跑 qwen 72b 吗"])
 def test_a_mac_alone_is_still_the_users_own(text):
     assert any(o.split("x ", 1)[1].startswith("apple-") for o in understand(text).updates.get("owned") or [])
+
+
+@pytest.mark.parametrize(("text", "lang"), [("只能用国内能买到的卡，部署 qwen2.5 32b 给 30 人用", "zh"),
+                                            ("only gpus we can legally buy in china, serve qwen2.5 32b to 30 users", "en")])
+def test_many_cards_ruled_out_are_counted_in_the_acknowledgement_not_listed(text, lang):
+    from knowledge import gpus
+    from tests.conversation import run_conversation
+
+    reply = run_conversation([text])[-1].content
+    n = sum(g.export_limited for g in gpus())
+    assert (f"排除 {n} 种卡" if lang == "zh" else f"{n} cards ruled out") in reply
+    assert reply.count("NVIDIA H100 SXM 80GB") == 0  # the note names a few, the acknowledgement none
