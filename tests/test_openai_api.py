@@ -289,7 +289,8 @@ def test_gpu_advisor_serve_takes_cors_origins(monkeypatch, capsys):
     from tui.cli import main
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.update(app=app, **kw))
+    # (serve runs a uvicorn.Server of its own, so that SIGTERM stops running replays: its run is intercepted)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, *a, **kw: started.update(app=self.config.app))
     monkeypatch.delenv("GPU_ADVISOR_API_KEY", raising=False)
     assert main(["serve", "--cors-origin", PAGE, "--cors-origin", "https://app.example"]) == 0
     assert "CORS for http://localhost:3000, https://app.example" in capsys.readouterr().err
