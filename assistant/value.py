@@ -32,11 +32,6 @@ def basis_of(w: Workload) -> str:
     return "month" if load_known(w) else "token_full"
 
 
-def month_usd(o: Option) -> float | None:
-    """What a month of this option costs rented: every card the plan runs, for the hours it is billed."""
-    return o.running_usd_per_month if o.running_usd_per_month is not None else o.usd_per_month
-
-
 # Full load is weighed up to one server of cards: a card whose fewest count holds the model with little room for
 # the KV cache (one H20 for a 72B model) is saturated on more of it, as an expert would run it busy.
 FULL_LOAD_MAX_GPUS = 8
@@ -81,7 +76,7 @@ def value_costs(options: list[Option], w: Workload, recorder: Any = None) -> dic
         if basis == "run":
             v = o.job_usd
         elif basis == "month":
-            v = month_usd(o)
+            v = o.billed_usd_per_month
         else:
             full = full_load(o, w, recorder)
             v = full[0] if full else None

@@ -956,20 +956,20 @@ def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
     """'H20 和 L20 哪个划算' for a service whose load was said: what a month of each costs at the count that serves
     that load (assistant.value's month basis, the one the plan was put on), when the plan is the cheaper by more
     than the verdict's margin (review P1 C4: 20 people at once on an L20 at a third of an H20's rent)."""
-    from assistant.value import load_known, marked, month_usd
+    from assistant.value import load_known, marked
     from assistant.verdict import SAME
 
     rec = answer.recommend
     if len(answer.choice) < 2 or rec.best is None or not load_known(rec.workload):
         return []
     rows = [o for gpu_id in answer.choice for o in [rec.best, *answer.options]
-            if o is not None and o.gpu == gpu_id and o.ok and not o.owned and month_usd(o) and o.decode_tokens_per_s]
+            if o is not None and o.gpu == gpu_id and o.ok and not o.owned and o.billed_usd_per_month and o.decode_tokens_per_s]
     rows = list({o.gpu: o for o in reversed(rows)}.values())
     if len(rows) < 2:
         return []
-    rows.sort(key=lambda o: marked(month_usd(o) or 0, o.price_offers))
+    rows.sort(key=lambda o: marked(o.billed_usd_per_month or 0, o.price_offers))
     cheap, dear = rows[0], rows[-1]
-    a, b = month_usd(cheap) or 0, month_usd(dear) or 0
+    a, b = cheap.billed_usd_per_month or 0, dear.billed_usd_per_month or 0
     if cheap.gpu != rec.best.gpu or marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers):
         return []
     return [say(lang, "fig.serve_choice", cheap=cheap.gpu_name, dear=dear.gpu_name, cheap_option=gpu_words(cheap, lang),
@@ -1356,7 +1356,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         # a one-off budget while renting: does it pay for a year of it, and what would buying cost
         from tools.recommend import BUDGET_MONTHS
 
-        month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
+        month = best.billed_usd_per_month or 0.0  # (usd_per_month is known here)
         year = month * BUDGET_MONTHS <= w.budget_usd
         if _bills_more(best):
             line = say(lang, "budget.rent_once_running", usd=cash(month, rec), running=_running_words(best, rec, lang),
@@ -1420,7 +1420,7 @@ def _spend(rec: Recommendation, o: Option) -> tuple[float, float, str]:
     a monthly budget, the purchase against a one-off budget when buying."""
     w = rec.workload
     if w.budget_usd_per_month:
-        month = o.running_usd_per_month if o.running_usd_per_month is not None else o.usd_per_month
+        month = o.billed_usd_per_month
         return month or math.inf, w.budget_usd_per_month, "budget.near"  # every card the plan runs
     return o.purchase_usd or math.inf, w.budget_usd or math.inf, "budget.near_buy"
 
@@ -2009,8 +2009,7 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     best = rec.best
     if kind == "duration" and best is not None and best.job_hours is not None:  # 'how long will it take'
         return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
-    month = None if best is None else (best.running_usd_per_month if best.running_usd_per_month is not None
-                                       else best.usd_per_month)
+    month = None if best is None else best.billed_usd_per_month
     if kind == "monthly" and not rec.workload.spec.serves and _run_month(rec, lang):
         return _run_month(rec, lang)
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"

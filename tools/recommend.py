@@ -463,6 +463,13 @@ class Option(BaseModel):
     running_usd_per_month: float | None = Field(None, description="running_gpus x the card's price x running_hours: "
                                                                   "the month a monthly budget is checked against")
     cny_per_hour: float | None = None
+
+    @property
+    def billed_usd_per_month(self) -> float | None:
+        """What a month of this option costs rented: the cards the plan runs for the hours they are billed, else
+        every card around the clock."""
+        return self.running_usd_per_month if self.running_usd_per_month is not None else self.usd_per_month
+
     purchase_usd: float | None = None
     host_usd: float | None = Field(None, description="the machines around the cards, part of purchase_usd")
     at_home: bool = False
@@ -555,7 +562,7 @@ class Recommendation(Explained):
         w, best = self.workload, self.best
         if w.budget_usd is None or w.preference != "rent" or not w.spec.serves or best is None or best.owned:
             return None
-        month = best.running_usd_per_month if best.running_usd_per_month is not None else best.usd_per_month
+        month = best.billed_usd_per_month
         return w.budget_usd / month if month else None
 
     @property
@@ -1216,7 +1223,7 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
-    month = opt.running_usd_per_month if opt.running_usd_per_month is not None else opt.usd_per_month
+    month = opt.billed_usd_per_month
     if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
         spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed

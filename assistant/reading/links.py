@@ -18,15 +18,10 @@ def read_no_link(m: Message) -> None:
         return
     swapped: list[tuple[int, int, str, int]] = []
     for start, end, gpu_id, count in m.gpus:
-        gpu = find_gpu(gpu_id)
-        if gpu.interconnect != "nvlink":  # a PCIe card, or pairs over a bridge: sized without NVLink already
-            swapped.append((start, end, gpu_id, count))
-            continue
-        other = pcie_variant(gpu_id)
+        other = pcie_variant(gpu_id)  # (None for a card already without NVLink)
         if other:
-            m.notes.append(("note.no_link_pcie", {"card": gpu.name, "pcie": find_gpu(other).name}))
-            swapped.append((start, end, other, count))
-        else:
-            m.notes.append(("note.no_link_kept", {"card": gpu.name}))
-            swapped.append((start, end, gpu_id, count))
+            m.notes.append(("note.no_link_pcie", {"card": find_gpu(gpu_id).name, "pcie": find_gpu(other).name}))
+        elif find_gpu(gpu_id).interconnect == "nvlink":
+            m.notes.append(("note.no_link_kept", {"card": find_gpu(gpu_id).name}))
+        swapped.append((start, end, other or gpu_id, count))
     m.gpus = swapped
