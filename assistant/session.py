@@ -131,7 +131,10 @@ class Conversation:
         fresh = Conversation(settings=self.state.get("settings") if settings_ok(self.state.get("settings")) else None)
         todo, self.skipped_turns = bounded([str(m.content) for m in self.messages if m.type == "human"])
         for text in todo:
-            fresh.respond(text)
+            # A stored message longer than a new one may be (an import allows more) is replayed as its first
+            # MAX_MESSAGE_CHARS characters: the reader reads fewer than that of any message, so nothing it
+            # would have read is lost, and an old long message never blocks the session it belongs to.
+            fresh.respond(text[:MAX_MESSAGE_CHARS])
         return fresh.state
 
     def send(self, text: str) -> AIMessage:

@@ -294,3 +294,26 @@ def test_a_resumed_session_rebuilds_from_a_bounded_number_of_turns(tmp_path, lan
     skipped = 303 - MAX_REPLAYED_TURNS
     body = str(reply.content)
     assert (f"The {skipped} in between were not read" in body) if lang == "en" else (f"中间的 {skipped} 条没有读" in body)
+
+
+@pytest.mark.parametrize("usable_state", [True, False])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_stored_message_longer_than_a_new_one_may_be_never_blocks_its_session(tmp_path, lang, usable_state):
+    """An import may carry a user message of 140,000 characters (new messages stop at 8,000): continuing that
+    session replays it as the reader would read it, and answers the new turn."""
+    from assistant import session
+    from assistant.history import HistoryStore
+
+    store = HistoryStore(tmp_path / "h.db")
+    conv = session.Conversation(store)
+    conv.send(TURNS[lang][0].format(n=5))
+    sid = conv.session_id
+    long = TURNS[lang][0].format(n=7) + " " + "x" * 140_000
+    store.add_message(sid, "user", long)
+    state = dict(conv.state) if usable_state else {"lang": "xx", "profile": 5}
+    store.save_reply(sid, "reply", {}, state, [])
+    again = session.Conversation.resume(store, sid)
+    reply = again.send(TURNS[lang][1].format(n=16))
+    body = str(reply.content)
+    assert "at most" not in body and "16" in body
+    assert [m["role"] for m in store.messages(sid)][-2:] == ["user", "assistant"]

@@ -59,6 +59,9 @@ from assistant.history.damage import (
 from assistant.history.search import search_sessions, search_text
 
 CHECK_MARK = ".check"
+SHM_REGION_BYTES = 32 * 1024  # SQLite grows a -shm index in regions of this size: a smaller one was cut short
+# What stops anything being written beside the database (_storage_problem's words): it can still be read.
+WRITE_BLOCKED = frozenset({"the disk is full", "a disk error", "the disk quota is used up"})
 OWN_MARK_SCAN_BYTES = 256 * 1024  # where a damaged file's schema (page 1, or the first pages) is looked for
 APPLICATION_ID = 0x47504144  # "GPAD" in the header's application_id: this application's database
 
@@ -237,6 +240,7 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 if self._shm is None and shm.is_file():  # (unless _refuse_foreign took it before reading)
                     self._shm = shm.read_bytes()
+            beside = {side: Path(f"{self.path}{side}").exists() for side in ("-wal", "-shm")}
             try:
                 damage = _header_damage(self.path)
                 if damage:
@@ -247,6 +251,10 @@ class HistoryStore:
                                    f"and the damaged original is kept in {_names(resumed)}.")
                 return
             except sqlite3.DatabaseError as exc:
+                full = _storage_problem(exc) if _storage_problem(exc) in WRITE_BLOCKED else None
+                if full and self.path.stat().st_size:
+                    self._read_despite(full, beside)
+                    return
                 self._refuse_unless_damaged(exc)
                 error = exc
             kept, recovered = self._recover_aside()
@@ -254,6 +262,19 @@ class HistoryStore:
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _read_despite(self, problem: str, beside: dict[str, bool]) -> None:
+        """Nothing can be written beside the database now (a full disk, a file-size limit): open it for
+        reading, so that listing, searching and exporting still work, after removing the empty log and the
+        cut-short index this process's failed open left (they did not exist before it; SQLite makes both anew)."""
+        for side, least in (("-wal", 1), ("-shm", SHM_REGION_BYTES)):
+            made = Path(f"{self.path}{side}")
+            with contextlib.suppress(OSError):
+                if not beside[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
+                    made.unlink()
+        self._open_read_only()
+        self.notice = (f"The history database {self.path} cannot be written now ({problem}): it can be read, "
+                       "but nothing new is saved until there is room.")
 
     def _open_read_only(self) -> None:
         """Open a database that cannot be written (read-only media or permissions) for reading only:

@@ -82,7 +82,10 @@ def cmd_ask(args: argparse.Namespace) -> None:
             raise UsageError('there is no saved session to continue; ask without -c starts one')
         conv = Conversation.resume(store, args.cid or latest[0].id)
     else:
-        conv = Conversation(store, settings=settings.load().defaults())
+        conv = Conversation(store if store is None or not store.read_only else None,
+                            settings=settings.load().defaults())
+    if store is not None and store.read_only:  # (said when it opened): the question is answered, not saved
+        conv.store = None
     from tools.detect import this_machine
 
     conv.machine = this_machine  # "what can I run on this machine?": this one

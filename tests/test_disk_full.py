@@ -1,0 +1,65 @@
+"""A disk that cannot take a byte more (a full disk, a quota, `ulimit -f`): the history can still be listed,
+searched and exported, a question is still answered (and said not saved), and nothing is left beside the
+database. Each command runs in a child process whose file-size limit is 1 KiB, so every write beside the
+database fails as it would on a full disk."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from assistant.history import HistoryStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024))
+
+
+def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml"), "HF_HUB_OFFLINE": "1"}
+    return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, env=env, text=True,
+                          capture_output=True, timeout=120, preexec_fn=_limited)
+
+
+@pytest.fixture
+def history(tmp_path):
+    path = tmp_path / "history.db"
+    store = HistoryStore(path)
+    sid = store.create_session("Serve Llama 3 8B to 5 users")
+    store.add_message(sid, "user", "serve llama 3 8b to 5 users")
+    store.save_reply(sid, "Rent one L4.", {}, {}, [])
+    store.close()
+    assert not Path(f"{path}-wal").exists() and not Path(f"{path}-shm").exists()
+    return path, sid
+
+
+def _beside(path: Path) -> set[str]:
+    return {p.name for p in path.parent.iterdir() if p.name.startswith(path.name)} - {path.name}
+
+
+@pytest.mark.slow
+def test_a_full_disk_still_lists_exports_and_answers(tmp_path, history):
+    path, sid = history
+    before = path.read_bytes()
+    listed = _cli(tmp_path, "sessions", "list", "--db", str(path))
+    assert listed.returncode == 0, listed.stderr
+    assert sid in listed.stdout
+    assert "cannot be written now" in listed.stderr and listed.stderr.count("\n") == 1
+    exported = _cli(tmp_path, "sessions", "export", sid, "--db", str(path))
+    assert exported.returncode == 0, exported.stderr
+    assert "serve llama 3 8b to 5 users" in exported.stdout
+    asked = _cli(tmp_path, "ask", "--db", str(path), "serve llama 3 8b to 9 users")
+    assert asked.returncode == 0, asked.stderr
+    assert "9 users" in asked.stdout and "nothing new is saved" in asked.stderr
+    again = _cli(tmp_path, "ask", "-c", "--db", str(path), "make it 20 users")
+    assert again.returncode == 0, again.stderr
+    assert "20 users" in again.stdout
+    assert path.read_bytes() == before  # nothing written, nothing lost
+    assert _beside(path) <= {"history.db.lock", "history.db.sessions.lock"}  # no cut-short log or index left
