@@ -240,7 +240,7 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 if self._shm is None and shm.is_file():  # (unless _refuse_foreign took it before reading)
                     self._shm = shm.read_bytes()
-            beside = {side: Path(f"{self.path}{side}").exists() for side in ("-wal", "-shm")}
+            existed = {side: Path(f"{self.path}{side}").exists() for side in ("-wal", "-shm")}
             try:
                 damage = _header_damage(self.path)
                 if damage:
@@ -253,7 +253,7 @@ class HistoryStore:
             except sqlite3.DatabaseError as exc:
                 full = _storage_problem(exc) if _storage_problem(exc) in WRITE_BLOCKED else None
                 if full and self.path.stat().st_size:
-                    self._read_despite(full, beside)
+                    self._read_despite(full, existed)
                     return
                 self._refuse_unless_damaged(exc)
                 error = exc
@@ -263,14 +263,14 @@ class HistoryStore:
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
 
-    def _read_despite(self, problem: str, beside: dict[str, bool]) -> None:
+    def _read_despite(self, problem: str, existed: dict[str, bool]) -> None:
         """Nothing can be written beside the database now (a full disk, a file-size limit): open it for
         reading, so that listing, searching and exporting still work, after removing the empty log and the
         cut-short index this process's failed open left (they did not exist before it; SQLite makes both anew)."""
         for side, least in (("-wal", 1), ("-shm", SHM_REGION_BYTES)):
             made = Path(f"{self.path}{side}")
             with contextlib.suppress(OSError):
-                if not beside[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
+                if not existed[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
                     made.unlink()
         self._open_read_only()
         self.notice = (f"The history database {self.path} cannot be written now ({problem}): it can be read, "
