@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -11,17 +12,28 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from assistant import build_graph
 
+_THREADS = itertools.count()
 NUMBER = re.compile(r"(?<![\w.])[$¥]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")
 
 
-def run_conversation(turns: list[str], thread: str = "t") -> list[AIMessage]:
-    app = build_graph().compile(checkpointer=InMemorySaver())
+_SAVER = InMemorySaver()
+_APP = build_graph().compile(checkpointer=_SAVER)  # compiled once: compiling costs more than a turn
+
+
+def run_states(turns: list[str], thread: str = "t") -> list[dict[str, Any]]:
+    """The graph's whole state after each of `turns`, sent one by one on a fresh thread (its checkpoints are
+    dropped after)."""
+    thread = f"{thread}-{next(_THREADS)}"
     config = {"configurable": {"thread_id": thread}}
-    replies = []
-    for text in turns:
-        state = app.invoke({"messages": [HumanMessage(text)]}, config)
-        replies.append(state["messages"][-1])
-    return replies
+    try:
+        return [_APP.invoke({"messages": [HumanMessage(text)]}, config) for text in turns]
+    finally:
+        _SAVER.delete_thread(thread)
+
+
+def run_conversation(turns: list[str], thread: str = "t") -> list[AIMessage]:
+    """The replies to `turns`, sent one by one on a fresh thread."""
+    return [state["messages"][-1] for state in run_states(turns, thread)]
 
 
 def numbers_in_text(text: str) -> list[tuple[float, int]]:

@@ -64,9 +64,9 @@ def ask(text: str):
     """One message answered at once, as `gpu-advisor ask` does: every missing value a stated assumption."""
     from langchain_core.messages import HumanMessage
 
-    from assistant import build_graph
+    from assistant.engine import engine_graph
 
-    out = build_graph().compile().invoke({"messages": [HumanMessage(text)], "oneshot": True})
+    out = engine_graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
     return out["messages"][-1]
 
 

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from assistant import build_graph
-from assistant.engine import WINDOW_TURNS
+from assistant.engine import WINDOW_TURNS, engine_graph
 from assistant.slots import ASKED, question
 from tests.conversation import dump, payload, run_conversation
 
@@ -335,8 +335,11 @@ SIX_TURNS = [
 
 
 def test_the_same_six_turn_conversation_is_byte_identical_in_fresh_graphs():
-    first = run_conversation(SIX_TURNS, thread="one")
-    second = run_conversation(SIX_TURNS, thread="two")
+    def fresh() -> list:
+        app, config = build_graph().compile(checkpointer=InMemorySaver()), {"configurable": {"thread_id": "six"}}
+        return [app.invoke({"messages": [HumanMessage(t)]}, config)["messages"][-1] for t in SIX_TURNS]
+
+    first, second = fresh(), fresh()
     kinds = [payload(m)["kind"] for m in first]
     assert kinds == ["question", "question", "question", "answer", "answer", "info"]
     assert dump(first) == dump(second)
@@ -350,7 +353,7 @@ def test_the_same_six_turn_conversation_is_byte_identical_in_fresh_graphs():
 ], ids=lambda c: next(iter(c)) + "=" + repr(next(iter(c.values())))[:24])
 def test_a_crafted_state_from_a_client_is_reset_and_the_turn_answers(crafted):
     """LangGraph Server clients can send any keys: a wrong-shaped one is reset, the turn still answers."""
-    graph = build_graph().compile()
+    graph = engine_graph
     out = graph.invoke({"messages": [HumanMessage(ANSWERED)], **crafted})
     reply = out["messages"][-1]
     assert payload(reply)["kind"] == "answer", reply.content
@@ -359,6 +362,6 @@ def test_a_crafted_state_from_a_client_is_reset_and_the_turn_answers(crafted):
 
 
 def test_show_the_math_on_a_crafted_result_explains_nothing_instead_of_failing():
-    graph = build_graph().compile()
+    graph = engine_graph
     out = graph.invoke({"messages": [HumanMessage("show the math")], "results": {"recommend": {"x": 1}, "inputs": {}}})
     assert "show the math once there is an answer" in out["messages"][-1].content

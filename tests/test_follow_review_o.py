@@ -15,22 +15,16 @@ import re
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
 from assistant.catalog import say
 from assistant.reading import understand
+from tests.conversation import run_states
 
 NOT_UNDERSTOOD = {say("en", "reply.not_understood"), say("zh", "reply.not_understood")}
 
 
 def _run(turns: list[str]) -> tuple[dict[str, Any], str]:
-    app = build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "o1"}}
-    state: dict[str, Any] = {}
-    for text in turns:
-        state = app.invoke({"messages": [HumanMessage(text)]}, config)
+    state = run_states(turns)[-1]
     reply = str(state["messages"][-1].content)
     assert not any(reply.startswith(n) for n in NOT_UNDERSTOOD), reply[:300]
     return state, reply

@@ -16,22 +16,14 @@ import itertools
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
 from assistant.reading import understand
+from tests.conversation import run_states
 
 
 def talk(turns: list[str]) -> list[tuple[dict[str, Any], str]]:
     """(state, reply text) after each turn of one conversation."""
-    app = build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "keep"}}
-    out = []
-    for text in turns:
-        state = app.invoke({"messages": [HumanMessage(text)]}, config)
-        out.append((state, str(state["messages"][-1].content)))
-    return out
+    return [(state, str(state["messages"][-1].content)) for state in run_states(turns)]
 
 
 def kind(state: dict[str, Any]) -> str:

@@ -99,9 +99,9 @@ def ask(text: str):
     """One message answered at once, as `gpu-advisor ask` does: every missing value a stated assumption."""
     from langchain_core.messages import HumanMessage
 
-    from assistant import build_graph
+    from assistant.engine import engine_graph
 
-    return build_graph().compile().invoke({"messages": [HumanMessage(text)], "oneshot": True})["messages"][-1]
+    return engine_graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})["messages"][-1]
 
 
 def test_the_own_model_is_said_to_be_sized_by_its_parameter_count():

@@ -16,25 +16,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
 from assistant.catalog import say
 from assistant.policy import question
-from tests.conversation import unexplained_numbers
+from tests.conversation import run_states, unexplained_numbers
 
 NOT_UNDERSTOOD = {say("en", "reply.not_understood"), say("zh", "reply.not_understood")}
 
 
 def _run(turns: list[str]) -> tuple[dict[str, Any], list[str]]:
-    app = build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "turns-o"}}
-    state: dict[str, Any] = {}
-    replies = []
-    for text in turns:
-        state = app.invoke({"messages": [HumanMessage(text)]}, config)
-        replies.append(str(state["messages"][-1].content))
+    states = run_states(turns)
+    state = states[-1]
+    replies = [str(s["messages"][-1].content) for s in states]
     assert not any(replies[-1].startswith(n) for n in NOT_UNDERSTOOD), replies[-1][:300]
     if _lang(turns[0]) == "zh":  # a Chinese reply carries no English sentence (tests/test_no_english_in_chinese.py)
         from tests.test_no_english_in_chinese import english_runs

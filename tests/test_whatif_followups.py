@@ -16,11 +16,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from langchain_core.messages import HumanMessage
-from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
 from assistant.reading import understand
+from tests.conversation import run_states
 
 CARDS = [("H20", "h20"), ("L40S", "l40s"), ("A100 80GB", "a100-80gb-sxm"), ("RTX 4090", "rtx-4090"),
          ("H100", "h100-sxm")]
@@ -88,14 +86,8 @@ def _options(state: dict) -> list[dict]:
 
 
 def _run(turns: list[str]) -> tuple[list[str], dict]:
-    app = build_graph().compile(checkpointer=InMemorySaver())
-    config = {"configurable": {"thread_id": "w"}}
-    replies = []
-    state: dict = {}
-    for text in turns:
-        state = app.invoke({"messages": [HumanMessage(text)]}, config)
-        replies.append(str(state["messages"][-1].content))
-    return replies, state
+    states = run_states(turns)
+    return [str(s["messages"][-1].content) for s in states], states[-1]
 
 
 SERVE_70B = {"en": ["serve llama 3.1 70b for 40 users at 8k context in us", "around the clock"],
