@@ -56,7 +56,7 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
     if own:
         w = w.model_copy(update={"engine": w.engine or best.engine})
     precision = best.precision if own else w.serve_precision
-    c = capacity(w, option.gpu, option.gpus, precision=precision)
+    c = capacity(w, option.gpu, option.gpus, precision=precision, plan=option)
     if recorder is not None:
         recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": option.gpu, "gpus": option.gpus,
                               "precision": precision}, c.model_dump(mode="json"), 0.0)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from knowledge import find_gpu
 from tools.recommend import Option, Workload, evaluate
+from tools.scale import Layout
 
 MAX_USERS = 65_536  # beyond any one plan's cards; the search stops here
 
@@ -37,13 +38,23 @@ def _holds(o: Option | None, w: Workload) -> str | None:
 FALLBACK_PRECISION = "int4"
 
 
-def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision: str | None = None) -> Capacity:
-    """The most users at once `gpus` × `gpu_id` serve for workload `w` (its context, format and targets)."""
+def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision: str | None = None,
+             plan: Option | None = None) -> Capacity:
+    """The most users at once `gpus` × `gpu_id` serve for workload `w` (its context, format and targets). `plan`:
+    the option being asked about, when its copies span servers (pipeline stages): each count is evaluated in that
+    same layout, so a plan across two servers is never called unable to hold one person."""
     gpu = find_gpu(gpu_id)
     base = w.model_copy(update={"serve_precision": precision or w.serve_precision, "flexible": []})
+    spans = plan is not None and plan.pp > 1 and plan.tp is not None and plan.engine is not None
 
     def at(users: int) -> Option | None:
-        return evaluate(base.model_copy(update={"users": users}), gpu, gpus, owned=owned)
+        at_users = base.model_copy(update={"users": users})
+        if spans and plan is not None and plan.tp is not None and plan.engine is not None:
+            layout = Layout(tp=plan.tp, pp=plan.pp, replicas=plan.replicas,
+                            users_per_replica=-(-users // plan.replicas), engine=plan.engine,
+                            precision=base.serve_precision or plan.precision or "bf16", kv_precision=plan.kv_precision)
+            return evaluate(at_users, gpu, gpus, owned=owned, layout=layout)
+        return evaluate(at_users, gpu, gpus, owned=owned)
 
     first = at(1)
     broken = _holds(first, base)
