@@ -70,9 +70,12 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
     if option is best:
         return None
     key = "pinned.short" if load_said and c.users < w.users else "pinned.yes"  # 'enough?' then '50 people': not for 50
+    if c.users >= w.users and best.gpu == option.gpu and best.sold_in > 1 and best.gpus % best.sold_in == 0 \
+            and best.gpus == -(-option.gpus // best.sold_in) * best.sold_in:
+        key = "pinned.whole_server"  # 'what about 4 H100?' bought: enough, and H100 SXM comes in servers of 8
     return say(lang, key, option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",
-               plan=f"{best.gpus} × {best.gpu_name}"), data
+               plan=f"{best.gpus} × {best.gpu_name}", sold_in=best.sold_in), data
 
 
 def _same_job_way(rec: Recommendation, one_card: FitResult | None, option: Option, recorder: Any = None):

@@ -31,3 +31,43 @@ def test_two_servers_asked_about_get_the_yes_their_plan_shows(lang, ask, model):
     assert (pinned["gpus"], pinned["fits"]) == (16, True)
     assert pinned["users_held"] >= 30
     assert reply.content.startswith("**Yes**" if lang == "en" else "**能**"), reply.content[:200]
+
+
+H100_ASKS = {
+    "en": ["would two 8x H100 servers be enough for {model} for 30 users?", "are 2 servers of 8 h100 enough to serve "
+           "{model} to 30 people", "can two 8xH100 nodes serve {model} for 30 concurrent users?"],
+    "zh": ["两台8卡H100服务器跑{model}给30人用够吗", "2台8卡h100服务器跑{model}给30个人同时用，够不够"],
+}
+
+
+@pytest.mark.parametrize(("lang", "ask", "model"), [
+    (lang, ask, model) for lang, asks in H100_ASKS.items() for ask, model in itertools.product(asks, MODELS)])
+def test_two_servers_asked_about_stay_in_eight_bit_on_those_servers(lang, ask, model):
+    """The servers named are the plan (8-bit over both, pipeline stages between them), not 4-bit on one of them:
+    the cheaper one-server 4-bit lever is for plans the user did not name."""
+    reply = run_conversation([ask.format(model=model)])[-1]
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    best = rec["options"][0]
+    assert (best["gpu"], best["gpus"], best["pp"], best["precision"]) == ("h100-sxm", 16, 2, "fp8")
+    assert rec.get("relaxed") is None
+    assert (data["pinned"]["gpus"], data["pinned"]["fits"]) == (16, True) and data["pinned"]["users_held"] >= 30
+    assert reply.content.startswith("**Yes**" if lang == "en" else "**能**"), reply.content[:200]
+
+
+WHOLE = {"en": ["what about 4 h100 for llama 3.1 70b, 20 users", "would 4 h100s be enough for llama 3.1 70b for 20 users"],
+         "zh": ["4张H100跑llama 3.1 70b给20个人用够吗", "llama 3.1 70b给20个人用，4张h100够不够"]}
+
+
+@pytest.mark.parametrize(("lang", "ask"), [(lang, ask) for lang, asks in WHOLE.items() for ask in asks])
+def test_a_count_asked_about_before_any_plan_is_sized_and_a_whole_server_is_said_as_such(lang, ask):
+    """'What about 4 H100 for Llama 3.1 70B?' as a first message sizes 4 H100 (it was dropped for 2 A100); bought,
+    the plan is the 8-card server the card is sold in, and the yes says that is why, not the load."""
+    reply = run_conversation([ask])[-1]
+    data = payload(reply)
+    assert (data["pinned"]["gpu"], data["pinned"]["gpus"], data["pinned"]["fits"]) == ("h100-sxm", 4, True)
+    assert data["pinned"]["users_held"] >= 20
+    best = data["results"]["recommend"]["options"][0]
+    assert best["gpu"] == "h100-sxm"
+    if best["gpus"] == 8:
+        assert ("servers of 8" in reply.content) if lang == "en" else ("每台 8 卡的整机" in reply.content)
