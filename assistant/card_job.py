@@ -93,7 +93,9 @@ def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]
         tail = gap + ctx.say("cardjob.used") if used and cheaper else ""
         return head + gap + said + tail
     lead = ctx.say("cardjob.both" if len(held) == 2 else "cardjob.neither")
-    line = verdict_line(ctx, [a, b], "local", False)
-    ctx.data["verdict"] = {**ctx.data.get("verdict", {}), "models_held": "both" if len(held) == 2 else "neither"}
+    order = "serve" if held else "local"  # all fit on both: the speed of each token decides, then memory
+    line = verdict_line(ctx, [a, b], order, False, priced="local")
+    ctx.data["verdict"] = {**ctx.data.get("verdict", {}), "job": "local",
+                           "models_held": "both" if len(held) == 2 else "neither"}
     head = ctx.say("verdict.head", job=ctx.say("verdict.job.local")) + gap
-    return head + lead + gap + line.removeprefix(head)
+    return head + lead + gap + line.removeprefix(ctx.say("verdict.head", job=ctx.say(f"verdict.job.{order}")) + gap)

@@ -128,11 +128,12 @@ def _figure_words(ctx: Any, figure: str, pick: dict[str, Any], other: dict[str, 
     return ctx.say(f"verdict.why.{figure}", a=f"{pick[key]:,.0f}", b=f"{other[key]:,.0f}")
 
 
-def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: bool) -> str:
-    """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up."""
+def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: bool, priced: str | None = None) -> str:
+    """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up;
+    the prices weighed are the job's, or `priced`'s ('local': to buy) when given."""
     by_id = {f["id"]: f for f in facts}
     v = card_verdict(facts, job)
-    cheap = _cheaper(facts, job)
+    cheap = _cheaper(facts, priced or job)
     ctx.data["verdict"] = {**v, "cheaper": cheap[1]["id"] if cheap else None, "price_kind": cheap[0] if cheap else None}
     head = ctx.say("verdict.head", job=ctx.say(f"verdict.job.{job}"))
     gap = "" if ctx.lang == "zh" else " "  # between sentences
