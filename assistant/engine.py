@@ -829,6 +829,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
+                           **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
     elif request and not state.get("results"):  # the cards asked about earlier stay; the request is kept with them
         update["cards"] = {**(state.get("cards") or {}), "request": request}
@@ -1492,12 +1493,20 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **extra, **({"one_owned": one[1]} if one else {})))
+        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
-            "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
+            "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed), "deferred": None}
+
+
+def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
+    """'Qwen3-30B-A3B和Qwen3-32B哪个更省显存？速度哪个快', then '我们就一张L40S' or '上下文拉到32k呢': models weighed on speed
+    or memory stay weighed on the next turn's job while the plan is on one of them (engine._models_weighed)."""
+    if not weighed or not weighed.get("on_card"):
+        return {}
+    return {"models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
@@ -1755,7 +1764,7 @@ def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: l
         return None, filled
     from assistant.model_choice import weigh
 
-    weighed = weigh(filled, list(models), defaulted, _recorder(config))
+    weighed = weigh(filled, list(models), defaulted, _recorder(config), turn.ask.get("dims") or cards.get("dims"))
     if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
         filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
     return weighed, filled
