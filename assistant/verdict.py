@@ -208,6 +208,11 @@ def sized_verdict(ctx: Any) -> str | None:
     if v["code"] == "neither":
         return head + ctx.say("verdict.neither")
     if v["code"] == "only":
+        o = next(o for o in options if o["gpu"] == v["pick"])
+        if ctx.profile.get("preference") == "buy" and o.get("purchase_usd") and len(options) == 2:
+            # '预算10万买机器…买4090还是L20好': the cards that do it, how many, and what buying them costs
+            return head + ctx.say("verdict.only_buy", card=names[v["pick"]], count=o["gpus"],
+                                  price=ctx.usd(o["purchase_usd"]))
         return head + ctx.say("verdict.only" + ("_many" if len(options) > 2 else ""), card=names[v["pick"]],
                               n=len(options))
     basis = ctx.say(f"verdict.basis.{v['basis']}")
