@@ -772,6 +772,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
+    if u.ask.get("buy_or_rent") and profile.phase == "fine-tune" and profile.method is None:
+        # 'worth buying a 5090 or keep renting?': the rent said decides, and the reply says which methods the card
+        # holds, so the method is not asked: the usual one, said
+        data = profile.model_dump()
+        profile = profile.model_copy(update={"method": SLOTS["method"].default_for(data, lang)})
+        defaulted["method"] = SLOTS["method"].default_words(lang, data)
     versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2) or bool(u.ask.get("models"))
     if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
@@ -1467,10 +1473,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
             notes.insert(0, tried)
+    bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
-                                       own_prices=own_prices)
+                                       own_prices=own_prices or bool(bought))
     text, pinned = _literal_first(state, answer, turn, text, lang, config)
-    first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
+    first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
+                                      _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
         text = first + "\n\n" + text
@@ -1493,12 +1501,32 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {})))
+        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {}),
+        **({"buy_or_rent": bought} if bought else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
             "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed), "deferred": None}
+
+
+def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -> dict[str, Any] | None:
+    """'worth buying a 5090 or keep renting?': a month of the rent set against the purchase (assistant.buy_or_rent)."""
+    spec = turn.ask.get("buy_or_rent")
+    if not spec:
+        return None
+    from assistant.buy_or_rent import weigh
+
+    return weigh(filled, spec, answer.recommend.best if answer.recommend else None, _recorder(config))
+
+
+def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
+    if not bought:
+        return ""
+    from assistant.buy_or_rent import block
+
+    return block(bought, find_model(filled.model).name if filled.model else "", lang,
+                 lambda usd: writers.cash(usd, answer.recommend))
 
 
 def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
