@@ -330,7 +330,14 @@ def compare_cards(ctx: Context) -> str:
                 verdict.verdict_line(ctx, facts[:2], "local", differ)
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
-    if len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
+    jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")
+    if len(facts) >= 2 and jobs:  # 'running models + small finetunes': each part weighed, then one pick for the mix
+        from assistant import mixed_job
+
+        held, last = mixed_job.lines(ctx, facts[:2], list(jobs))
+        lines += ["", *held]
+        final = ["", last]
+    elif len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
         kind = verdict.job_of(ctx)
         held, differ = verdict.fit_lines(ctx, facts[:2], kind)
         lines += ["", *held]
