@@ -142,3 +142,65 @@ def test_models_with_no_card_are_set_side_by_side_on_one_card_then_on_the_card_s
         if card:
             assert on["card"] == card and on["owned"]
             assert ("an hour" not in reply.content.split("##")[0]) and ("每小时" not in reply.content.split("##")[0])
+
+
+# ---- buy one card or keep renting
+BUY_RENT = [
+    ("worth buying a 5090 or keep renting? finetune mistral 7b twice a month, ~3 hrs on a rented a100", "en",
+     "rtx-5090", "a100-80gb-sxm", 3.0, 2.0),
+    ("should i buy a 4090 or keep renting? i fine-tune llama 3.1 8b 2 times a month, each run 5 hours on a rented h100",
+     "en", "rtx-4090", "h100-sxm", 5.0, 2.0),
+    ("买一张5090还是继续租？每月微调两次mistral 7b，每次在租的a100上跑3小时", "zh", "rtx-5090", "a100-80gb-sxm", 3.0, 2.0),
+    ("买4090还是接着租？每个月微调三次llama 3.1 8b，在租的h100上每次4小时", "zh", "rtx-4090", "h100-sxm", 4.0, 3.0),
+]
+
+
+@pytest.mark.parametrize(("text", "lang", "buy", "rented", "hours", "runs"), BUY_RENT, ids=[c[0] for c in BUY_RENT])
+def test_buy_or_keep_renting_is_answered_with_a_month_of_rent_against_the_purchase(text, lang, buy, rented, hours, runs):
+    u = understand(text)
+    assert u.ask["buy_or_rent"] == {"buy": buy, "rented": rented, "hours": hours}
+    assert u.updates["runs_per_month"] == runs and "preference" not in u.updates
+    reply = run_conversation([text])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer"  # answered, the method not asked first
+    v = data["buy_or_rent"]
+    assert v["buy"] == buy and v["rented"] == rented and v["hours"] == hours and v["runs_per_month"] == runs
+    assert v["rent_usd_per_month"] == pytest.approx(runs * hours * v["usd_per_hour"])
+    assert v["payback_months"] == pytest.approx(find_gpu(buy).buy_price_usd / v["rent_usd_per_month"])
+    assert v["code"] == "rent"  # a few hours a month never pays for a card within the horizon
+    assert v["fits"] == {"full": False, "lora": True, "qlora": True}  # a 7-8B: LoRA on one consumer card, not full
+    assert reply.content.startswith("**Buy the" if lang == "en" else "**买 ")
+
+
+# ---- people inside a company are a head-count; a purchase ranks on what buying costs
+@pytest.mark.parametrize("text", ["公司预算10万人民币买机器，部署qwen3-32b给内部50人用，买4090还是L20好",
+                                  "部署qwen3-32b给公司内部50人用，预算10万买4090还是L20"])
+def test_staff_inside_the_company_are_not_all_at_once_and_the_buy_verdict_names_count_and_price(text):
+    u = understand(text)
+    assert u.updates["population"] == 50 and "users" not in u.updates
+    reply = run_conversation([text])[-1]
+    data = payload(reply)
+    also = next(a for a in data["also"] if a["code"] == "compare_cards")
+    assert also["verdict"]["code"] == "only" and also["verdict"]["pick"] == "rtx-4090"
+    best = data["results"]["recommend"]["best"]
+    assert best["gpu"] == "rtx-4090" and best["purchase_usd"] <= 100_000 * data["results"]["recommend"]["usd_per_cny"] + 1
+    last = reply.content.strip().splitlines()[-1]
+    assert f"{best['gpus']} × " in last and "购买" in last
+    assert "购买价" in reply.content  # the table prices what buying costs
+
+
+# ---- a job in two parts: each part weighed, one pick
+@pytest.mark.parametrize(("text", "lang"), [
+    ("macbook m4 pro 48gb vs a desktop with a 4090, for running models + small finetunes. budget 3k usd", "en"),
+    ("m4 pro 48gb macbook or 4090 desktop? running models locally and some lora finetuning", "en"),
+    ("macbook m4 pro 48gb和4090台式机哪个好？本地跑模型+偶尔微调", "zh"),
+])
+def test_a_job_in_two_parts_gets_a_verdict_per_part_and_one_pick(text, lang):
+    u = understand(text)
+    assert u.ask["jobs"] == ["local", "train"]
+    reply = run_conversation([text])[-1]
+    v = payload(reply)["results"]["verdict"]
+    assert v["code"] == "mixed" and v["pick"] == "rtx-4090"
+    assert v["parts"]["train"]["figure"] == "compute" and v["parts"]["train"]["pick"] == "rtx-4090"
+    assert v["parts"]["train"]["ratio"] >= 2
+    assert set(v["parts"]) == {"local", "train"}
