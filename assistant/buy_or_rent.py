@@ -6,7 +6,7 @@ the card within the horizon (tools.cost.DEFAULT_HORIZON_MONTHS), else rent. Word
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from assistant.catalog import say
 from tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
@@ -37,7 +37,7 @@ def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any) -> dict[
     """The figures and the verdict code; None when the rent or the purchase cannot be priced."""
     from knowledge import find_gpu
 
-    region = "china" if profile.region == "china" else "global"
+    region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = spec.get("rented") or (best.gpu if best is not None else None)
     hours = spec.get("hours") or (best.job_hours if best is not None and best.gpu == rented else None)
     buy = find_gpu(spec["buy"])

@@ -158,12 +158,12 @@ def _dims_asked(ctx: Any, good: list[Run], option: str) -> list[str]:
     from assistant import choice_dims
 
     dims = list(ctx.turn.ask.get("dims") or [])
-    first = {}
+    first: dict[str, Option] = {}
     for m, _p, o in good:
         first.setdefault(m, o)  # a model's first run: its usual format, else 4-bit
     if not dims or len(first) < 2:
         return []
-    rows = [{"model": m, "name": _label(ctx, m, o.precision or "", True), "tps": o.decode_tokens_per_s,
+    rows: list[dict[str, Any]] = [{"model": m, "name": _label(ctx, m, o.precision or "", True), "tps": o.decode_tokens_per_s,
              "mem_bytes": (o.serve_per_gpu_bytes or 0) * o.gpus} for m, o in first.items()]
     verdicts = choice_dims.codes(rows, dims)
     if not verdicts:

@@ -27,8 +27,8 @@ How a message is read:
 from __future__ import annotations
 
 from assistant.reading.asks import read_ask, read_market
-from assistant.reading.capacity import read_capacity
 from assistant.reading.buy_or_rent import read_buy_or_rent
+from assistant.reading.capacity import read_capacity
 from assistant.reading.choice_dims import read_choice_dims
 from assistant.reading.compare_job import read_compare_job, read_versus
 from assistant.reading.constraints import read_constraints
