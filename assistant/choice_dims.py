@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.catalog import say
-from assistant.writers import tps
+from assistant.writers import hours, tps
 
 # Figures closer than this ratio are about the same (as assistant.verdict's SAME).
 SAME = 1.1
@@ -37,6 +37,8 @@ def codes(rows: list[dict[str, Any]], dims: list[str]) -> dict[str, dict[str, An
     out: dict[str, dict[str, Any]] = {}
     for dim in (d for d in dims if d in ON_CARD):
         key, better = ("tps", max) if dim == "speed" else ("mem_bytes", min)
+        if dim == "speed" and rows and all(r.get("hours") for r in rows):
+            key, better = "hours", min  # a job that ends ('离线翻译 5000 万 token'): the sooner done is faster
         have = [r for r in rows if r.get(key)]
         if len(have) < 2:
             continue
@@ -46,6 +48,7 @@ def codes(rows: list[dict[str, Any]], dims: list[str]) -> dict[str, dict[str, An
         pick = best["model"] if hi > SAME * lo else None
         moe = _moe(pick) if pick and dim == "speed" else None
         out[dim] = {"pick": pick, "other": other["model"], "first": best["model"], "a": best[key], "b": other[key],
+                    "figure": key,
                     **({"moe": {"active_b": moe[0], "total_b": moe[1]}} if moe else {})}
     return out
 
@@ -55,12 +58,14 @@ def lines(lang: str, rows: list[dict[str, Any]], verdicts: dict[str, dict[str, A
     names = {r["model"]: r["name"] for r in rows}
     out = []
     for dim, v in verdicts.items():
-        fig = (lambda x: tps(x)) if dim == "speed" else (lambda x: f"{x / 1e9:.1f}")
+        figure = v.get("figure", "tps")
+        fig = {"tps": tps, "hours": hours}.get(figure, lambda x: f"{x / 1e9:.1f}")
+        kind = f"{dim}_hours" if figure == "hours" else dim
         if v["pick"] is None:
-            out.append(say(lang, f"choice.same.{dim}", card=card, a=names[v["first"]], b=names[v["other"]],
+            out.append(say(lang, f"choice.same.{kind}", card=card, a=names[v["first"]], b=names[v["other"]],
                            x=fig(v["a"]), y=fig(v["b"])))
             continue
-        out.append(say(lang, f"choice.pick.{dim}", card=card, model=names[v["pick"]], other=names[v["other"]],
+        out.append(say(lang, f"choice.pick.{kind}", card=card, model=names[v["pick"]], other=names[v["other"]],
                        x=fig(v["a"]), y=fig(v["b"])))
         moe = v.get("moe")
         if moe:

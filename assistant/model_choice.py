@@ -69,7 +69,8 @@ def _on_card(profile: Profile, rows: list[dict[str, Any]], defaulted: list[str],
                 break
         if found is not None and found.serve_per_gpu_bytes and found.decode_tokens_per_s:
             sized.append({"model": r["model"], "name": r["name"], "gpus": found.gpus, "precision": found.precision,
-                          "tps": found.decode_tokens_per_s, "mem_bytes": (found.serve_per_gpu_bytes or 0) * found.gpus})
+                          "tps": found.decode_tokens_per_s, "mem_bytes": (found.serve_per_gpu_bytes or 0) * found.gpus,
+                          "hours": found.job_hours})
     if len({r["precision"] for r in sized}) > 1:  # '上下文拉到32k': one fits only in a smaller format, said with it
         sized = [{**r, "name": f"{r['name']} ({r['precision']})"} for r in sized]
     verdicts = choice_dims.codes(sized, dims)

@@ -204,3 +204,12 @@ def test_a_job_in_two_parts_gets_a_verdict_per_part_and_one_pick(text, lang):
     assert v["parts"]["train"]["figure"] == "compute" and v["parts"]["train"]["pick"] == "rtx-4090"
     assert v["parts"]["train"]["ratio"] >= 2
     assert set(v["parts"]) == {"local", "train"}
+
+
+@pytest.mark.parametrize("text", ["离线翻译 5000 万 token，Qwen3-32B 还是 Qwen3-30B-A3B 更快更省钱",
+                                  "offline translation of 50M tokens, qwen3-32b or qwen3-30b-a3b, which is faster and cheaper"])
+def test_a_job_that_ends_is_faster_on_its_hours_and_cost_still_decides_the_pick(text):
+    choice = payload(run_conversation([text])[-1])["model_choice"]
+    v = choice["on_card"]["verdicts"]["speed"]
+    assert v["figure"] == "hours" and v["pick"] == "qwen3-30b-a3b" and v["a"] < v["b"]
+    assert choice["basis"] == "run" and choice["pick"] == "qwen3-30b-a3b"  # cost asked too: the cost verdict stays
