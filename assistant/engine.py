@@ -779,6 +779,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
+    if u.ask.get("buy_or_rent") and profile.phase == "fine-tune" and profile.method is None:
+        # 'worth buying a 5090 or keep renting?': the rent said decides, and the reply says which methods the card
+        # holds, so the method is not asked: the usual one, said
+        data = profile.model_dump()
+        profile = profile.model_copy(update={"method": SLOTS["method"].default_for(data, lang)})
+        defaulted["method"] = SLOTS["method"].default_words(lang, data)
     versus = len(u.compare_gpus) >= 2 or (u.also == "compare_cards" and len(u.cards) >= 2) or bool(u.ask.get("models"))
     if (u.ask.get("one_user") or versus) and profile.model and profile.phase in ("serve", "experiment"):
         # "4090 和 3090 哪个更适合跑 glm-4 9b": a comparison for no one else answers at once, for one person and the
@@ -836,6 +842,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
+                           **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
     elif request and not state.get("results"):  # the cards asked about earlier stay; the request is kept with them
         update["cards"] = {**(state.get("cards") or {}), "request": request}
@@ -1473,10 +1480,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
             notes.insert(0, tried)
+    bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
-                                       own_prices=own_prices)
+                                       own_prices=own_prices or bool(bought))
     text, pinned = _literal_first(state, answer, turn, text, lang, config)
-    first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
+    first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
+                                      _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
         text = first + "\n\n" + text
@@ -1499,12 +1508,40 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **extra, **({"one_owned": one[1]} if one else {})))
+        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {}),
+        **({"buy_or_rent": bought} if bought else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
-            "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
+            "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed), "deferred": None}
+
+
+def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -> dict[str, Any] | None:
+    """'worth buying a 5090 or keep renting?': a month of the rent set against the purchase (assistant.buy_or_rent)."""
+    spec = turn.ask.get("buy_or_rent")
+    if not spec:
+        return None
+    from assistant.buy_or_rent import weigh
+
+    return weigh(filled, spec, answer.recommend.best if answer.recommend else None, _recorder(config))
+
+
+def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
+    if not bought:
+        return ""
+    from assistant.buy_or_rent import block
+
+    return block(bought, find_model(filled.model).name if filled.model else "", lang,
+                 lambda usd: writers.cash(usd, answer.recommend))
+
+
+def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
+    """'Qwen3-30B-A3B和Qwen3-32B哪个更省显存？速度哪个快', then '我们就一张L40S' or '上下文拉到32k呢': models weighed on speed
+    or memory stay weighed on the next turn's job while the plan is on one of them (engine._models_weighed)."""
+    if not weighed or not weighed.get("on_card"):
+        return {}
+    return {"models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
@@ -1762,7 +1799,7 @@ def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: l
         return None, filled
     from assistant.model_choice import weigh
 
-    weighed = weigh(filled, list(models), defaulted, _recorder(config))
+    weighed = weigh(filled, list(models), defaulted, _recorder(config), turn.ask.get("dims") or cards.get("dims"))
     if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
         filled = filled.model_copy(update={"model": weighed["pick"]})  # the plan for the model the verdict picks
     return weighed, filled

@@ -302,7 +302,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 
 def compare_cards(ctx: Context) -> str:
-    from assistant import verdict
+    from assistant import card_job, verdict
 
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
     lines = [ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
@@ -315,7 +315,12 @@ def compare_cards(ctx: Context) -> str:
         lines += job
         sized = verdict.sized_verdict(ctx)
         options = ctx.data.get("options") or []
-        if verdict.local_purchase(ctx) and len(facts) >= 2 and len(options) >= 2 \
+        models = card_job.job_models(ctx) if len(facts) >= 2 else []
+        held_models, missing = card_job.fit_lines(ctx, facts[:2], models) if models else ([], {})
+        if held_models:  # 'used 3090 or new 4070 ti super? llama 3.1 8b and maybe some 30b': each model on one card
+            lines += ["", *held_models]
+            sized = card_job.verdict(ctx, facts[:2], missing)
+        elif verdict.local_purchase(ctx) and len(facts) >= 2 and len(options) >= 2 \
                 and all(o.get("ok") and o.get("gpus") == 1 for o in options):
             # cards bought for one's own machine that both do the job sized ('4090 和 5090 选哪个，本地跑大模型+偶尔
             # 微调 7B'): the models each runs at home decide, not a rented run's price (review O2 C15)
@@ -325,7 +330,14 @@ def compare_cards(ctx: Context) -> str:
                 verdict.verdict_line(ctx, facts[:2], "local", differ)
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
-    if len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
+    jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")
+    if len(facts) >= 2 and jobs:  # 'running models + small finetunes': each part weighed, then one pick for the mix
+        from assistant import mixed_job
+
+        held, last = mixed_job.lines(ctx, facts[:2], list(jobs))
+        lines += ["", *held]
+        final = ["", last]
+    elif len(facts) >= 2:  # no workload sized: the job said (or the usual one) weighs the figures; the last line says which
         kind = verdict.job_of(ctx)
         held, differ = verdict.fit_lines(ctx, facts[:2], kind)
         lines += ["", *held]

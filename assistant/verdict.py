@@ -128,11 +128,12 @@ def _figure_words(ctx: Any, figure: str, pick: dict[str, Any], other: dict[str, 
     return ctx.say(f"verdict.why.{figure}", a=f"{pick[key]:,.0f}", b=f"{other[key]:,.0f}")
 
 
-def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: bool) -> str:
-    """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up."""
+def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: bool, priced: str | None = None) -> str:
+    """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up;
+    the prices weighed are the job's, or `priced`'s ('local': to buy) when given."""
     by_id = {f["id"]: f for f in facts}
     v = card_verdict(facts, job)
-    cheap = _cheaper(facts, job)
+    cheap = _cheaper(facts, priced or job)
     ctx.data["verdict"] = {**v, "cheaper": cheap[1]["id"] if cheap else None, "price_kind": cheap[0] if cheap else None}
     head = ctx.say("verdict.head", job=ctx.say(f"verdict.job.{job}"))
     gap = "" if ctx.lang == "zh" else " "  # between sentences
@@ -207,6 +208,11 @@ def sized_verdict(ctx: Any) -> str | None:
     if v["code"] == "neither":
         return head + ctx.say("verdict.neither")
     if v["code"] == "only":
+        o = next(o for o in options if o["gpu"] == v["pick"])
+        if ctx.profile.get("preference") == "buy" and o.get("purchase_usd") and len(options) == 2:
+            # '预算10万买机器…买4090还是L20好': the cards that do it, how many, and what buying them costs
+            return head + ctx.say("verdict.only_buy", card=names[v["pick"]], count=o["gpus"],
+                                  price=ctx.usd(o["purchase_usd"]))
         return head + ctx.say("verdict.only" + ("_many" if len(options) > 2 else ""), card=names[v["pick"]],
                               n=len(options))
     basis = ctx.say(f"verdict.basis.{v['basis']}")

@@ -152,6 +152,31 @@ def _pick_key(run: Run) -> tuple[int, float, float]:
     return o.gpus, -find_model(m).total_params_b, -find_precision(o.precision or "bf16").bits_per_weight
 
 
+def _dims_asked(ctx: Any, good: list[Run], option: str) -> list[str]:
+    """The verdict on each dimension asked of two or more models on the card (assistant.choice_dims); [] when none
+    was asked or fewer than two models do the job."""
+    from assistant import choice_dims
+
+    dims = list(ctx.turn.ask.get("dims") or [])
+    first: dict[str, Option] = {}
+    for m, _p, o in good:
+        first.setdefault(m, o)  # a model's first run: its usual format, else 4-bit
+    if not dims or len(first) < 2:
+        return []
+    rows: list[dict[str, Any]] = [{"model": m, "name": _label(ctx, m, o.precision or "", True), "tps": o.decode_tokens_per_s,
+             "mem_bytes": (o.serve_per_gpu_bytes or 0) * o.gpus} for m, o in first.items()]
+    verdicts = choice_dims.codes(rows, dims)
+    if not verdicts:
+        return []
+    ctx.data["dims"] = verdicts
+    ctx.data["mem_gb"] = {r["model"]: round(r["mem_bytes"] / 1e9, 1) for r in rows}
+    pick = next((v["pick"] for v in verdicts.values() if v["pick"]), None)
+    if pick:
+        o = first[pick]
+        ctx.data["pick"] = {"model": pick, "precision": o.precision, "gpus": o.gpus}
+    return choice_dims.lines(ctx.lang, rows, verdicts, option)
+
+
 def weigh(ctx: Any) -> str:
     spec = ctx.turn.ask.get("weigh") or {}
     gpu, count, owned = _card(ctx)
@@ -181,7 +206,10 @@ def weigh(ctx: Any) -> str:
         return "\n".join([*lines, "", ctx.say("weigh.none")])
     good = [r for r in runs if r[2].ok]
     lines.append("")
-    if good:
+    asked = _dims_asked(ctx, good, option)
+    if asked:  # 'gemma 3 27b和qwen3-30b-a3b，哪个在我的4090上跑得快': the dimension asked decides, with its figures
+        lines += asked
+    elif good:
         m, p, o = min(good, key=_pick_key)
         lines.append(ctx.say("weigh.pick", label=_label(ctx, m, o.precision or p or "", True),
                              tps=tps(o.decode_tokens_per_s or 0)))

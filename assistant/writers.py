@@ -184,8 +184,8 @@ def columns(rec: Recommendation) -> list[str]:
         cols += ["tps", "ttft"]
     if spec.batch or (spec.trains and rec.training_run is None):  # training apart: its line says it all
         cols += ["job_hours", "job_usd"]
-    if spec.serves:
-        cols += ["per_hour"]
+    if spec.serves:  # "we'd rather buy": what each option costs to buy is the price that ranks them
+        cols += ["to_buy"] if rec.action == "buy" else ["per_hour"]
     return cols
 
 
@@ -213,6 +213,8 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
         return seconds(o.ttft_s) if o.ttft_s is not None else "-"
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
+    if key == "to_buy":
+        return say(lang, "table.owned") if o.owned else _price_cell(o, o.purchase_usd)
     if key in ("job_usd", "per_hour"):
         return say(lang, "table.owned") if o.owned else _marked_price_cell(
             o, o.job_usd if key == "job_usd" else o.usd_per_hour, lang)
@@ -497,8 +499,8 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
     """A row cheaper than the pick whose price comes from too few offers: why it does not lead (its price must beat
     the well-sourced pick by more than the usual spread of prices, tools.cost.offer_spread)."""
     best = answer.recommend.best
-    if best is None or best.owned:
-        return []
+    if best is None or best.owned or answer.recommend.action == "buy":
+        return []  # bought: ranked on what buying costs, not on a rental offer's price
     key = "job_usd" if best.job_usd is not None else "usd_per_hour"
     mine = getattr(best, key)
     if not mine:

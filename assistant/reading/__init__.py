@@ -27,7 +27,9 @@ How a message is read:
 from __future__ import annotations
 
 from assistant.reading.asks import read_ask, read_market
+from assistant.reading.buy_or_rent import read_buy_or_rent
 from assistant.reading.capacity import read_capacity
+from assistant.reading.choice_dims import read_choice_dims
 from assistant.reading.compare_job import read_compare_job, read_versus
 from assistant.reading.constraints import read_constraints
 from assistant.reading.costs import read_budget, read_hosting, read_power
@@ -320,6 +322,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_model_choice(m, u)
     engine_question_leads(m, u)
     read_weigh(m, u)
+    read_choice_dims(m, u)
+    read_buy_or_rent(m, u)
     read_moe_question(m, u)
     read_this_machine(m, u)
     read_capacity(m, u)

@@ -45,10 +45,19 @@ def compare_job(m: Message) -> str | None:
     return None
 
 
+def compare_jobs(m: Message) -> list[str]:
+    """Every job the comparison is for, in the catalog's order ('running models + small finetunes': local, train)."""
+    found = [job for pattern, job in _jobs() if pattern.search(m.masked) or pattern.search(_typed(m))]
+    return list(dict.fromkeys(found))
+
+
 def read_compare_job(m: Message, u: Understanding) -> None:
     if "compare_cards" not in u.intents and u.also != "compare_cards":
         return
     job = compare_job(m)
+    jobs = compare_jobs(m)
+    if len(jobs) == 2 and set(jobs) == {"local", "train"}:
+        u.ask["jobs"] = jobs  # 'macbook m4 pro vs a 4090 desktop, running models + small finetunes': each part weighed
     used = [gpu_id for start, _end, gpu_id, _n in m.gpus
             if word_pattern("compare_verdict.used").search(m.text[max(0, start - USED_WINDOW):start])]
     extra = {**({"job": job} if job else {}), **({"used": list(dict.fromkeys(used))} if used else {})}

@@ -108,6 +108,21 @@ def _models(m: Message, stand_in: dict[str, str]) -> list[str]:
     return list(dict.fromkeys(found))[:MAX_CANDIDATES]
 
 
+def _size_of(model: str) -> float:
+    """A candidate's total parameters in billions: the catalog's, else the bare size said ('30B')."""
+    try:
+        return find_model(model).total_params_b
+    except LookupError:
+        x = re.match(r"(\d+(?:\.\d+)?)", model)
+        return float(x.group(1)) if x else 0.0
+
+
+def _cards_choice(u: Understanding) -> bool:
+    """Two or more cards set against each other as the choice ('X or Y', 'X vs Y', '买X还是Y好', 'X和Y哪个好')."""
+    compared = "compare_cards" in u.intents or u.also == "compare_cards"
+    return compared and len(set(u.cards or u.compare_gpus)) >= 2
+
+
 def read_weigh(m: Message, u: Understanding) -> None:
     """Candidates weighed on a card (see the module's note): the question, its candidates, and the values
     its own words filled dropped (the format asked about is no format chosen; the first size stands for
@@ -122,6 +137,21 @@ def read_weigh(m: Message, u: Understanding) -> None:
     which = which_model_asked(m) and not m.names and "model" not in u.updates \
         and not ("compare_cards" in u.intents and len(u.cards) >= 2)  # '本地跑模型用3090还是4070': the cards compared
     if not (len(formats) >= 2 or len(chosen) >= 2 or which) or not (which or _cue(m)):
+        return
+    if len(formats) < 2 and chosen and _cards_choice(u):
+        # 'used 3090 or new 4070 ti super? llama 3.1 8b and maybe some 30b': the cards are the choice, each
+        # weighed on every model named (assistant/verdict.py job_models), never the models on the first card
+        u.ask["job_models"] = chosen
+        u.ask.pop("models", None)  # the models are the job's, not the choice (reading/model_choice.py)
+        buying = u.updates.get("preference") == "buy"
+        if u.ask.get("one_user") and (u.ask.get("job") == "local" or (buying and not u.ask.get("job"))):
+            u.ask["job"] = "local"  # '买3090还是4070tis好？跑qwen2.5-32b': bought for one person's own machine
+            u.updates.setdefault("preference", "buy")  # cards for one's own machine are bought
+            u.updates.setdefault("phase", "serve")  # the models named are run
+            u.updates.setdefault("precision", "q4_k_m")  # the usual 4-bit GGUF at home (said as an assumption)
+        if len(chosen) >= 2:  # the plan is sized on the largest: the one that decides which card will do
+            u.updates["model"] = max(chosen, key=_size_of)
+            u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # each is sized
         return
     u.ask["weigh"] = {"models": chosen if len(chosen) >= 2 else chosen[:1] or
                       ([u.updates["model"]] if u.updates.get("model") else []),

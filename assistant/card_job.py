@@ -1,0 +1,101 @@
+"""Two cards to buy weighed on the user's own models ('should i buy a used 3090 or a new 4070 ti super for running
+local llms? llama 3.1 8b and maybe some 30b', '买二手3090还是4070 ti super好？跑qwen2.5-32b和llama 3.1 8b'): every
+model named (u.ask["job_models"], reading/weigh.py) is tried on ONE card of each with the fit tool, at the 4-bit
+GGUF a home machine runs, and the verdict is a code: the card that runs every model named on one card (holds_all),
+its purchase price beside the other's; when both or neither do, the figures decide (assistant/verdict.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.verdict import FIT_CONTEXT, verdict_line
+
+# The format and engine a model is run in at home (as verdict.JOB_FITS["local"]).
+LOCAL_FORMAT = "q4_k_m"
+LOCAL_ENGINE = "llama.cpp"
+
+
+def job_models(ctx: Any) -> list[str]:
+    """The models the user named for the cards compared, in the order said, when the cards are bought to run
+    them ('买二手3090还是4070 ti super好？跑qwen2.5-32b和llama 3.1 8b'); [] otherwise."""
+    ask = getattr(ctx.turn, "ask", None) or {}
+    home = ask.get("job") in (None, "local") and ctx.profile.get("phase") in (None, "serve")
+    if not home or ctx.profile.get("preference") != "buy":
+        return []
+    return list(ask.get("job_models") or [])
+
+
+def _fit_one(ctx: Any, model: str, gpu_id: str) -> dict[str, Any] | None:
+    """The fit tool's figures for `model` on one `gpu_id` (None when the tool cannot size it)."""
+    from tools.common import ToolError
+    from tools.fit import FitInput, fit
+
+    args = FitInput(model=model, gpu=gpu_id, phase="serve", counts=[1], precision=LOCAL_FORMAT,
+                    engine=LOCAL_ENGINE, context=FIT_CONTEXT)
+    try:
+        r = fit(args)
+    except (ToolError, LookupError, ValueError):
+        return None
+    if ctx.recorder is not None:
+        ctx.recorder("fit", args.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
+    o = r.options[0]
+    return {"model": r.model, "fits": o.fits, "per_gpu_gb": round(o.per_gpu_bytes / 1e9, 1),
+            "capacity_gb": round(o.capacity_bytes / 1e9, 1)}
+
+
+def fit_lines(ctx: Any, facts: list[dict[str, Any]], models: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """One line per model named: its memory on one card of each and whether it fits; and, by card, the models
+    (display names) that do not fit on one card of it."""
+    lines = [ctx.say("cardjob.head")]
+    missing: dict[str, list[str]] = {f["id"]: [] for f in facts}
+    rows = ctx.data.setdefault("job_fits", [])
+    for model in models:
+        figs = {f["id"]: _fit_one(ctx, model, f["id"]) for f in facts}
+        known = [x for x in figs.values() if x]
+        if not known:
+            continue
+        name = known[0]["model"]
+        rows.append({"model": name, "format": LOCAL_FORMAT, "context": FIT_CONTEXT, "cards": figs})
+        cells = []
+        for f in facts:
+            x = figs[f["id"]]
+            if x is None or not x["fits"]:
+                missing[f["id"]].append(name)
+            key = "cardjob.none" if x is None else "cardjob.fits" if x["fits"] else "cardjob.not_fits"
+            cells.append(ctx.say(key, card=f["name"], gb=f"{(x or {}).get('per_gpu_gb', 0):.1f}",
+                                 cap=f"{(x or {}).get('capacity_gb', 0):.1f}"))
+        lines.append("- " + ctx.say("cardjob.line", model=name, cards=ctx.say("verdict.sep").join(cells)))
+    return (lines if len(lines) > 1 else []), missing
+
+
+def _buy(ctx: Any, f: dict[str, Any]) -> str:
+    return ctx.usd(f["buy_price_usd"]) if f.get("buy_price_usd") else ctx.say("cardjob.no_price")
+
+
+def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]) -> str:
+    """The verdict on the models named: the card that runs them all on one card when only one does (code
+    holds_all, with both purchase prices); else the figures' verdict (verdict.verdict_line), after a sentence
+    saying both (or neither) run them all."""
+    a, b = facts[0], facts[1]
+    gap = "" if ctx.lang == "zh" else " "
+    held = [f for f in (a, b) if not missing[f["id"]]]
+    if len(held) == 1:
+        pick = held[0]
+        other = b if pick is a else a
+        ctx.data["verdict"] = {"code": "holds_all", "job": "local", "pick": pick["id"], "other": other["id"],
+                               "figure": "models", "missing": missing[other["id"]], "price_kind": "buy",
+                               "prices": {f["id"]: f.get("buy_price_usd") for f in (a, b)}}
+        head = ctx.say("verdict.head", job=ctx.say("verdict.job.local"))
+        said = ctx.say("cardjob.pick", card=pick["name"], other=other["name"],
+                       models=ctx.say("verdict.and").join(missing[other["id"]]), a=_buy(ctx, pick), b=_buy(ctx, other))
+        used = pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+        cheaper = (other.get("buy_price_usd") or 0) and (pick.get("buy_price_usd") or 0) > other["buy_price_usd"]
+        tail = gap + ctx.say("cardjob.used") if used and cheaper else ""
+        return head + gap + said + tail
+    lead = ctx.say("cardjob.both" if len(held) == 2 else "cardjob.neither")
+    order = "serve" if held else "local"  # all fit on both: the speed of each token decides, then memory
+    line = verdict_line(ctx, [a, b], order, False, priced="local")
+    ctx.data["verdict"] = {**ctx.data.get("verdict", {}), "job": "local",
+                           "models_held": "both" if len(held) == 2 else "neither"}
+    head = ctx.say("verdict.head", job=ctx.say("verdict.job.local")) + gap
+    return head + lead + gap + line.removeprefix(ctx.say("verdict.head", job=ctx.say(f"verdict.job.{order}")) + gap)

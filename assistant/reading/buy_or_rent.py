@@ -1,0 +1,37 @@
+"""One card to buy set against renting ('worth buying a 5090 or keep renting? finetune mistral 7b twice a month, ~3 hrs
+on a rented a100', '买一张5090还是继续租？每月微调两次mistral 7b，每次在租的a100上跑3小时'): u.ask["buy_or_rent"] holds
+the card to buy, the card rented now (said 'rented', else None: the plan's) and a run's hours on it when said;
+assistant/buy_or_rent.py weighs a month of that rent against the purchase. The words: words/choice.yaml."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from assistant.reading.message import Message, Understanding
+from assistant.reading.text import word_pattern
+
+# Characters before a card where 'rented' is looked for.
+RENTED_WINDOW = 16
+
+
+def read_buy_or_rent(m: Message, u: Understanding) -> None:
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not (word_pattern("buy_or_rent.keep").search(m.text) or word_pattern("buy_or_rent.keep_zh").search(typed)):
+        return
+    rented_word = word_pattern("buy_or_rent.rented")
+    buy, rented = None, None
+    for start, _end, gpu_id, _n in m.gpus:
+        if rented_word.search(m.text[max(0, start - RENTED_WINDOW):start]):
+            rented = rented or gpu_id
+        else:
+            buy = buy or gpu_id
+    if buy is None:
+        return
+    unit = word_pattern("buy_or_rent.hours_unit")
+    hours = next((q.number for q in m.qty if unit.match((q.extra or "").strip()) and not q.negated), None)
+    u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours}
+    u.ask.pop("job", None)
+    if u.also == "compare_cards":
+        u.also = None  # the choice is buying against renting, not the two cards' figures
+    u.updates.pop("only", None)
+    u.updates.pop("preference", None)  # '还是继续租' asks which, it prefers neither  # the card to buy and the one rented are the two sides, not the only cards allowed
