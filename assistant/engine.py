@@ -22,6 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
+from assistant.direct import plan_kept
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
 from assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -1487,9 +1488,17 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer
         text += "\n\n" + plan_q[1]
+    direct = _direct(turn, previous, answer, lang, config)
+    if direct:  # "would a single h100 do it": that setup's answer first; the plan again only when it moved
+        also_asked = None if turn.changed else _plan_question(
+            turn.model_copy(update={"intents": [i for i in turn.intents if i != "math"]}),
+            answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang)  # "how much in total? why not …"
+        text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []),
+                              text if turn.changed else plan_kept(answer.recommend, lang)])
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
+        **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {})))
@@ -1498,6 +1507,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
             "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
+
+
+def _direct(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str,
+            config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
+    from assistant.direct import asked_setup, direct_answer
+
+    setup = asked_setup(turn, previous)
+    return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config)) if setup else None
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
