@@ -124,7 +124,7 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     which = f"{row.gpus} × {row.gpu_name}"
     missed = _missed(row, w)
     figures = _figures(row, w, lang)
-    key = "direct.yes" if missed is None else "direct.no"
+    key = ("direct.yes" if missed is None else "direct.no") + ("_train" if w.spec.trains else "")
     lines = [say(lang, key, setup=which, load=_load(w, lang), why=say(lang, f"direct.why.{missed or 'other'}"),
                  figures=figures)]
     data: dict[str, Any] = {"code": "meets" if missed is None else "short", "gpu": row.gpu, "gpus": row.gpus,
@@ -143,13 +143,13 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     if price:  # "why not a couple of h100s" for a buy plan: 2 H100 SXM come only as a whole 8-card server
         lines.append(price[0])
         data.update(price[1])
-    if w.spec.serves and not w.spec.trains and (missed is not None or row.gpus > 1):
+    if w.spec.serves and not w.spec.trains and (missed is not None or data["plan"]):  # no, or doubt on the plan
         held = _one_holds(w, rec, row.gpu, recorder)
         if held is not None:
             lines.append(say(lang, "direct.holds" if held[0] else "direct.holds_none", gpu=row.gpu_name,
                              held=f"{held[0]:,}", tps=tps(held[1])))
             data["one_card_users"] = held[0]
-    return " ".join(lines), data
+    return say(lang, "direct.join").join(lines), data
 
 
 def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[str, Any]] | None:
@@ -158,8 +158,8 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
     from assistant.writers import cash
 
     best = rec.best
-    if best is None or best is row or best.owned:
-        return None
+    if best is None or best is row or best.owned or any(row.gpu in c for c in rec.workload.owned):
+        return None  # more of a card of their own ('加到4张3090'): what they have, not a rental
     if rec.action == "buy" and row.purchase_usd and best.purchase_usd:
         unit = say(lang, "direct.sold_in", n=row.sold_in) if row.sold_in > row.gpus else ""
         return say(lang, "direct.price_buy", price=cash(row.purchase_usd, rec), unit=unit,

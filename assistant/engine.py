@@ -1424,7 +1424,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     compare = turn.compare or cards.get("compare") or []
     if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:
         compare = list(turn.cards)  # '用H20还是L20，各要几张': the cards weighed are each sized for the job, as asked ones
-    whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
+    carried = _asked_before(state, turn)  # "同时在用30人左右，够不够" after "机器是8卡": those 8, at the new load
+    whatif = turn.whatif or carried or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
@@ -1469,7 +1470,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             notes.insert(0, tried)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
-    text, pinned = _literal_first(state, answer, turn, text, lang, config)
+    direct = _direct(turn, previous, answer, lang, config, carried)
+    text, pinned = _literal_first(state, answer, turn, text, lang, config) if not direct else (text, None)
     first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
@@ -1488,7 +1490,6 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer
         text += "\n\n" + plan_q[1]
-    direct = _direct(turn, previous, answer, lang, config)
     if direct:  # "would a single h100 do it": that setup's answer first; the plan again only when it moved
         also_asked = None if turn.changed else _plan_question(
             turn.model_copy(update={"intents": [i for i in turn.intents if i != "math"]}),
@@ -1509,13 +1510,24 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
 
 
-def _direct(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str,
-            config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+def _direct(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
+            carried: tuple[int, str] | None = None) -> tuple[str, dict[str, Any]] | None:
     """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
     from assistant.direct import asked_setup, direct_answer
 
-    setup = asked_setup(turn, previous)
+    setup = asked_setup(turn, previous) or (carried if previous else None)
     return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config)) if setup else None
+
+
+def _asked_before(state: AdvisorState, turn: Turn) -> tuple[int, str] | None:
+    """The setup the reply before answered directly ('机器是8卡Atlas 800T A2'), when this message asks again whether
+    it is enough ('同时在用30人左右，够不够') and names no card of its own: (count, card id), else None."""
+    ais = [m for m in state.get("messages") or [] if isinstance(m, AIMessage) and m.content]
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    said = ((ais[-1].additional_kwargs.get("gpu_advisor") or {}).get("direct") or {}) if ais else {}
+    if not said.get("gpu") or not humans or turn.whatif or turn.compare or "fits" not in literal_kinds(_text(humans[-1])):
+        return None
+    return int(said["gpus"]), str(said["gpu"])
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
