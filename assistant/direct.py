@@ -147,7 +147,7 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
         held = _one_holds(w, rec, row.gpu, recorder)
         if held is not None:
             lines.append(say(lang, "direct.holds" if held[0] else "direct.holds_none", gpu=row.gpu_name,
-                             held=f"{held[0]:,}", tps=tps(held[1])))
+                             held=f"{held[0]:,}", tps=tps(held[1]), precision=held[2].upper()))
             data["one_card_users"] = held[0]
     return say(lang, "direct.join").join(lines), data
 
@@ -172,7 +172,7 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
     return None
 
 
-def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -> tuple[int, float] | None:
+def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -> tuple[int, float, str] | None:
     """How many people one card of it carries at once within the plan's targets, and their speed each."""
     from tools.capacity import capacity
 
@@ -181,8 +181,8 @@ def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -
               lambda: capacity(w, gpu_id, 1, precision=rec.relaxed))
     if c is None:
         return None
-    speed = (c.at_limit.decode_tokens_per_s or 0.0) if c.at_limit is not None else 0.0
-    return c.users, speed
+    at = c.at_limit
+    return c.users, (at.decode_tokens_per_s or 0.0) if at else 0.0, str((at.precision if at else None) or "")
 
 
 def plan_kept(rec: Recommendation, lang: str) -> str:

@@ -1,0 +1,164 @@
+"""A direct follow-up question gets a direct answer (assistant/direct.py): 'would a single h100 do it', 'why not a
+couple of h100s', '2张H100够吗', '换成4张A100呢' after a plan open with the verdict for exactly that setup (card and
+count), sized at the plan's load by the tools; a question that moved nothing gets no plan reprinted.
+
+Generated over first turn x follow-up shape x card x count x language; each case asserts the verdict code and the
+setup sized in the answer's data, that the verdict agrees with the tools' own row for that setup, and that the
+first line says that verdict in the user's language."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+from langchain_core.messages import HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from assistant import build_graph
+from tests.conversation import run_conversation
+
+FIRST = {
+    "moe_e2e": ("en", "qwen3-30b-a3b, p95 <2s full response ~200 tok, 50 concurrent"),
+    "buy_itl": ("en", "self host gpt-oss-120b ~300 employees, p99 ITL <50ms, only buy"),
+    "zh_serve": ("zh", "部署Qwen2.5-32B给客服用，同时50人在用，全天候，租卡"),
+    "zh_train": ("zh", "租卡用LoRA微调Qwen2.5-7B，数据2000万token"),
+}
+
+# Follow-up shapes by language: {n} a count in digits, {one} the phrase for one card, {card} as typed.
+SHAPES = {
+    "en": ["would {n} x {card} do it?", "is {n} {card} enough?", "why not {n}x {card}?",
+           "would {n} {card}s do the job", "ok but why not just {n} x {card}"],
+    "zh": ["{n}张{card}够吗", "为什么不用{n}张{card}", "那如果用{n}张{card}呢", "{n}张{card}行不行"],
+}
+CARDS = {"h100": "h100-sxm", "a100": "a100-80gb-sxm", "l40s": "l40s"}
+COUNTS = (1, 2, 4)
+
+VERDICT = {"en": ("**Yes**", "**No**"), "zh": ("**够**", "**不够**", "**能**", "**不能**")}
+YES = {"**Yes**", "**够**", "**能**"}
+
+
+def _cases() -> list[tuple[str, str, str, int]]:
+    """(first turn, shape, card typed, count): every combination of shape, card and count for each first turn,
+    thinned by a fixed sum so each shape meets each card and count somewhere."""
+    out = []
+    for first, (lang, _text) in FIRST.items():
+        for i, (shape, card, n) in enumerate(itertools.product(SHAPES[lang], CARDS, COUNTS)):
+            if (i + len(first)) % 3 == 0:
+                out.append((first, shape, card, n))
+    return out
+
+
+@functools.cache
+def _base(first: str):
+    """The graph and the checkpoint after the first turn: each follow-up forks from it."""
+    app = build_graph().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": first}}
+    state = app.invoke({"messages": [HumanMessage(FIRST[first][1])]}, config)
+    inputs = state["messages"][-1].additional_kwargs["gpu_advisor"]["results"]["inputs"]
+    return app, app.get_state(config).config, inputs
+
+
+def _follow(first: str, text: str):
+    app, config, _inputs = _base(first)
+    state = app.invoke({"messages": [HumanMessage(text)]}, config)
+    return state["messages"][-1]
+
+
+@pytest.mark.parametrize(("first", "shape", "card", "n"), _cases())
+def test_the_setup_asked_is_answered_first(first: str, shape: str, card: str, n: int):
+    lang = FIRST[first][0]
+    text = shape.format(n=n, card=card)
+    reply = _follow(first, text)
+    payload = reply.additional_kwargs["gpu_advisor"]
+    direct = payload.get("direct")
+    assert direct, f"no direct answer to {text!r}: {reply.content[:300]}"
+    assert (direct["gpu"], direct["gpus"]) == (CARDS[card], n), text
+    assert direct["code"] in ("meets", "short")
+    # the verdict is the tools' own: the row of that setup in the results meets every requirement, or not
+    rows = [payload["results"]["recommend"]["best"], *payload["results"]["options"]]
+    row = next(r for r in rows if r and (r["gpu"], r["gpus"]) == (CARDS[card], n) and not r.get("owned"))
+    assert row["ok"] == (direct["code"] == "meets"), (text, row["meets"], row["ok"])
+    first_line = reply.content.split("\n", 1)[0]
+    said = next(v for v in sorted(VERDICT[lang], key=len, reverse=True) if first_line.startswith(v))
+    assert (said in YES) == (direct["code"] == "meets"), first_line
+    # the fewest of that card that do it: never the count asked when that one falls short
+    if direct["code"] == "short" and direct.get("fewest"):
+        assert direct["fewest"] != n
+    # nothing in the plan moved: the plan is named in one line, not reprinted with its table
+    if payload["results"]["inputs"] == _base(first)[2]:
+        assert "|---|" not in reply.content, reply.content[:600]
+
+
+def test_a_setup_that_falls_short_says_what_it_misses_and_what_one_card_carries():
+    reply = _follow("moe_e2e", "would a single h100 do it")
+    direct = reply.additional_kwargs["gpu_advisor"]["direct"]
+    assert (direct["gpu"], direct["gpus"], direct["code"]) == ("h100-sxm", 1, "short")
+    assert direct["missed"] == "e2e"
+    assert direct["one_card_users"] < 50  # one H100 carries fewer than the 50 at once within the 2 s target
+    assert reply.content.startswith("**No**")
+    assert f"{direct['one_card_users']:,}" in reply.content
+
+
+@pytest.mark.parametrize(("lang", "turns"), [
+    ("zh", ["部署Qwen2.5-72B，同时100人，全天候，租卡", "一张L40S够吗"]),
+    ("zh", ["部署Qwen2.5-72B，同时100人，全天候，租卡", "为什么不用1张L40S"]),
+    ("en", ["serve qwen2.5 72b to 100 people at once, 24/7, rent", "would a single l40s do it?"]),
+    ("en", ["serve qwen2.5 72b to 100 people at once, 24/7, rent", "why not just one l40s"]),
+])
+def test_one_card_that_cannot_hold_it_says_no_and_the_fewest(lang: str, turns: list[str]):
+    reply = run_conversation(turns)[-1]
+    direct = reply.additional_kwargs["gpu_advisor"]["direct"]
+    assert (direct["gpu"], direct["gpus"], direct["code"], direct["missed"]) == ("l40s", 1, "short", "memory")
+    assert direct["fewest"] and direct["fewest"] > 1
+    assert direct["one_card_users"] < 100  # one card (in whatever format holds anyone) carries fewer than the 100
+    assert reply.content.startswith("**No**" if lang == "en" else "**不够**")
+    assert f"{direct['fewest']} × NVIDIA L40S" in reply.content
+
+
+def test_how_much_in_total_and_why_not_a_couple_of_h100s():
+    reply = _follow("buy_itl", "how much to buy in total? why not a couple of h100s, 16 cards sounds like a lot")
+    payload = reply.additional_kwargs["gpu_advisor"]
+    direct = payload["direct"]
+    assert (direct["gpu"], direct["gpus"]) == ("h100-sxm", 2)
+    best = payload["results"]["recommend"]["best"]
+    assert direct["plan_purchase_usd"] == best["purchase_usd"]
+    assert f"${best['purchase_usd']:,.0f}" in reply.content  # the total purchase of the plan
+    assert f"${direct['purchase_usd']:,.0f}" in reply.content  # and of the two H100s (a whole 8-card server)
+    assert reply.content.startswith("**Yes**" if direct["code"] == "meets" else "**No**")
+
+
+@pytest.mark.parametrize(("second", "third", "users"), [
+    ("910B 64G，机器是8卡Atlas 800T A2", "同时在用30人左右，够不够", 30),
+    ("机器是8卡910B", "同时40人够吗", 40),
+])
+def test_the_setup_named_is_answered_again_at_the_new_load(second: str, third: str, users: int):
+    replies = run_conversation(["国企全国产化，只能昇腾910B，部署Qwen2.5-72B，200人内部用，几张卡", second, third])
+    for reply in replies[1:]:
+        direct = reply.additional_kwargs["gpu_advisor"]["direct"]
+        assert (direct["gpu"], direct["gpus"]) == ("ascend-910b", 8)
+    last = replies[-1].additional_kwargs["gpu_advisor"]
+    assert last["profile"]["users"] == users
+    assert replies[-1].content.startswith("**够**" if last["direct"]["code"] == "meets" else "**不够**")
+    assert f"同时 {users} 人" in replies[-1].content.split("\n", 1)[0]
+
+
+@pytest.mark.parametrize(("lang", "turns", "count"), [
+    ("zh", ["想用QLoRA微调Qwen2.5-72B，手上只有两张3090，能跑吗", "那如果加到4张3090呢"], 4),
+    ("en", ["qlora qwen2.5 72b, i have two 3090s, can i run it?", "what if i go to 4 3090s?"], 4),
+])
+def test_more_of_their_own_card_is_answered_head_on(lang: str, turns: list[str], count: int):
+    reply = run_conversation(turns)[-1]
+    direct = reply.additional_kwargs["gpu_advisor"]["direct"]
+    assert (direct["gpu"], direct["gpus"]) == ("rtx-3090", count)
+    yes, no = ("**Yes**", "**No**") if lang == "en" else ("**能**", "**不能**")
+    assert reply.content.startswith(yes if direct["code"] == "meets" else no)
+    assert "purchase_usd" not in direct and "usd_per_hour" not in direct  # their own card: no rental price
+
+
+@pytest.mark.parametrize("text", ["ok so can i qlora 70b on a single 48gb card", "can i qlora llama 3.1 70b on one 48gb gpu?"])
+def test_one_card_by_memory_gets_yes_or_no_with_memory(text: str):
+    reply = run_conversation(["whats the difference between lora and qlora memory wise, like for llama 3.1 70b", text])[-1]
+    first = reply.content.split("\n", 1)[0]
+    assert first.startswith(("**Yes**", "**No**")), first
+    assert "GB" in first and "1 × NVIDIA RTX A6000 48GB" in first
