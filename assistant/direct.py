@@ -130,6 +130,8 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     data: dict[str, Any] = {"code": "meets" if missed is None else "short", "gpu": row.gpu, "gpus": row.gpus,
                             "missed": missed, "plan": bool(rec.best is row)}
     low = fewest(rec, row.gpu, recorder)
+    if low is not None:
+        data["fewest_option"] = low.model_dump(mode="json")
     if low is not None and low.gpus != row.gpus:
         lines.append(say(lang, "direct.fewest", setup=f"{low.gpus} × {low.gpu_name}", figures=_figures(low, w, lang)))
         data["fewest"] = low.gpus
@@ -148,7 +150,7 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
         if held is not None:
             lines.append(say(lang, "direct.holds" if held[0] else "direct.holds_none", gpu=row.gpu_name,
                              held=f"{held[0]:,}", tps=tps(held[1]), precision=held[2].upper()))
-            data["one_card_users"] = held[0]
+            data["one_card_users"], data["one_card_tokens_per_s"] = held[0], held[1]
     return say(lang, "direct.join").join(lines), data
 
 

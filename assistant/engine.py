@@ -1496,6 +1496,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang)  # "how much in total? why not …"
         text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []),
                               text if turn.changed else plan_kept(answer.recommend, lang)])
+        answer.direct = direct[1]
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,

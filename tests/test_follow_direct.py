@@ -16,7 +16,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from assistant import build_graph
-from tests.conversation import run_conversation
+from tests.conversation import run_conversation, unexplained_numbers
 
 FIRST = {
     "moe_e2e": ("en", "qwen3-30b-a3b, p95 <2s full response ~200 tok, 50 concurrent"),
@@ -85,6 +85,8 @@ def test_the_setup_asked_is_answered_first(first: str, shape: str, card: str, n:
     # the fewest of that card that do it: never the count asked when that one falls short
     if direct["code"] == "short" and direct.get("fewest"):
         assert direct["fewest"] != n
+    # every number said comes from a tool result kept in the answer's data
+    assert unexplained_numbers(reply.content.split("\n\n", 1)[0], payload["results"]) == [], reply.content[:600]
     # nothing in the plan moved: the plan is named in one line, not reprinted with its table
     if payload["results"]["inputs"] == _base(first)[2]:
         assert "|---|" not in reply.content, reply.content[:600]
