@@ -44,6 +44,9 @@ def _missed(o: Option, w: Any) -> str | None:
     if o.serves is False or o.trains is False:
         return "memory"
     for key in ("e2e", "latency", "deadline", "budget"):
+        if o.meets.get(key) is False and key == "latency":  # the first token late, else a per-token target missed
+            late = w.ttft_ms is not None and o.ttft_s is not None and o.ttft_s * 1000 > w.ttft_ms
+            return "latency" if late else "speed"
         if o.meets.get(key) is False:
             return key
     if w.spec.serves and not w.spec.trains and o.decode_tokens_per_s is not None \

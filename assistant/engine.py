@@ -686,9 +686,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 u.ask = {**u.ask, "recount": True}
         elif card:
             u.whatif_gpus = (u.card_count, card)
+        elif u.card_count == 1 and _plan_card(state) and not updates and not _plan_owned(state):
+            u.whatif_gpus = (1, str(_plan_card(state)))  # "is 1 enough?" of a plan for 50: at that load (assistant.direct)
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
+        elif _plan_card(state) and not _plan_owned(state):
+            u.whatif_gpus = (u.card_count, str(_plan_card(state)))  # "is 8 enough?", "8张够吗": that many of the plan's card
         elif u.card_count == 1 and (profile.model or updates.get("model")):
             # "ok what about on a single card?" before any plan, or with several kinds allowed ('aws vs runpod'):
             # one card of each kind allowed (else of any), the cheapest that fits first, yes or no
@@ -882,6 +886,11 @@ def _plan_card(state: AdvisorState) -> str | None:
     """The card of the plan on screen (its best option), or None."""
     best = ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
     return best.get("gpu") or None
+
+
+def _plan_owned(state: AdvisorState) -> bool:
+    """Whether the plan on screen is on the user's own cards."""
+    return bool((((state.get("results") or {}).get("recommend") or {}).get("best") or {}).get("owned"))
 
 
 def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:

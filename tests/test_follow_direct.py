@@ -28,8 +28,8 @@ FIRST = {
 # Follow-up shapes by language: {n} a count in digits, {one} the phrase for one card, {card} as typed.
 SHAPES = {
     "en": ["would {n} x {card} do it?", "is {n} {card} enough?", "why not {n}x {card}?",
-           "would {n} {card}s do the job", "ok but why not just {n} x {card}"],
-    "zh": ["{n}张{card}够吗", "为什么不用{n}张{card}", "那如果用{n}张{card}呢", "{n}张{card}行不行"],
+           "would {n} {card}s do the job", "ok but why not just {n} x {card}", "what about just {n} {card}?"],
+    "zh": ["{n}张{card}够吗", "为什么不用{n}张{card}", "那如果用{n}张{card}呢", "{n}张{card}行不行", "换成{n}张{card}呢"],
 }
 CARDS = {"h100": "h100-sxm", "a100": "a100-80gb-sxm", "l40s": "l40s"}
 COUNTS = (1, 2, 4)
@@ -164,3 +164,25 @@ def test_one_card_by_memory_gets_yes_or_no_with_memory(text: str):
     first = reply.content.split("\n", 1)[0]
     assert first.startswith(("**Yes**", "**No**")), first
     assert "GB" in first and "1 × NVIDIA RTX A6000 48GB" in first
+
+
+BARE = {"en": ["is {n} enough?", "would {n} do it?", "ok but are {n} gpus enough"], "zh": ["{n}张够吗", "{n}张够不够"]}
+
+
+@pytest.mark.parametrize(("first", "shape", "n"), [
+    (first, shape, n) for first, (lang, _t) in FIRST.items() for shape in BARE[lang] for n in (1, 2, 8)
+    if not (n == 1 and lang == "zh")  # '一张卡够吗' of the plan's card is the one-card check (assistant.pinned)
+])
+def test_a_bare_count_is_of_the_plans_card(first: str, shape: str, n: int):
+    reply = _follow(first, shape.format(n=n))
+    payload = reply.additional_kwargs["gpu_advisor"]
+    direct = payload.get("direct")
+    if n == 1 and payload["results"]["recommend"]["best"]["gpus"] == 1:
+        return  # one card asked of a plan of one: the plan itself
+    assert direct, reply.content[:300]
+    assert direct["gpus"] == n
+    assert direct["gpu"] == payload["results"]["recommend"]["best"]["gpu"]  # the plan's own card
+    lang = FIRST[first][0]
+    first_line = reply.content.split("\n", 1)[0]
+    said = next(v for v in sorted(VERDICT[lang], key=len, reverse=True) if first_line.startswith(v))
+    assert (said in YES) == (direct["code"] == "meets"), first_line
