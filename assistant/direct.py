@@ -117,9 +117,10 @@ def fewest(rec: Recommendation, gpu_id: str, recorder: Any = None) -> Option | N
 
 
 def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, str], lang: str,
-                  recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
+                  recorder: Any = None, why_not: bool = False) -> tuple[str, dict[str, Any]] | None:
     """The answer for the setup asked: yes or no at the plan's load, the fewest of that card that do it, and (serving)
-    the people one such card carries within the targets. None when the setup was not sized."""
+    the people one such card carries within the targets. None when the setup was not sized. why_not: asked as
+    'why not …?', so the verdict says it would work or falls short rather than yes or no."""
     row = _row(rec, options, setup)
     w = rec.workload
     if row is None or w is None:
@@ -127,7 +128,8 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     which = f"{row.gpus} × {row.gpu_name}"
     missed = _missed(row, w)
     figures = _figures(row, w, lang)
-    key = ("direct.yes" if missed is None else "direct.no") + ("_train" if w.spec.trains else "")
+    # "why not 2 x H100?": it would work (and what it costs against the plan), or what it misses
+    key = ("direct.yes" if missed is None else "direct.no") + ("_why" if why_not else "_train" if w.spec.trains else "")
     lines = [say(lang, key, setup=which, load=_load(w, lang), why=say(lang, f"direct.why.{missed or 'other'}"),
                  figures=figures)]
     data: dict[str, Any] = {"code": "meets" if missed is None else "short", "gpu": row.gpu, "gpus": row.gpus,

@@ -1479,7 +1479,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             notes.insert(0, tried)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices)
-    direct = _direct(turn, previous, answer, lang, config, carried)
+    direct = _direct(state, turn, previous, answer, lang, config, carried)
     text, pinned = _literal_first(state, answer, turn, text, lang, config) if not direct else (text, None)
     first = "\n\n".join(p for p in (_models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
@@ -1520,13 +1520,24 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             "profile": filled.model_dump(), "defaulted": defaulted, "cards": {}, "deferred": None}
 
 
-def _direct(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
+def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
             carried: tuple[int, str] | None = None) -> tuple[str, dict[str, Any]] | None:
     """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
     from assistant.direct import asked_setup, direct_answer
 
     setup = asked_setup(turn, previous) or (carried if previous else None)
-    return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config)) if setup else None
+    if setup is None and previous and len(turn.compare) == 1 and turn.has("why_not"):
+        # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup
+        row = next((o for o in answer.options if o.gpu == turn.compare[0] and not o.owned), None)
+        setup = (row.gpus, row.gpu) if row is not None else None
+    return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config),
+                         why_not=_why_not_said(state)) if setup else None
+
+
+def _why_not_said(state: AdvisorState) -> bool:
+    """Whether the last message asks 'why not …?' of a setup ('why not a couple of h100s', '为什么不用H100')."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return bool(humans) and bool(word_pattern("why_not_said").search(_text(humans[-1]).lower()))
 
 
 def _asked_before(state: AdvisorState, turn: Turn) -> tuple[int, str] | None:

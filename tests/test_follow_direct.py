@@ -34,8 +34,9 @@ SHAPES = {
 CARDS = {"h100": "h100-sxm", "a100": "a100-80gb-sxm", "l40s": "l40s"}
 COUNTS = (1, 2, 4)
 
-VERDICT = {"en": ("**Yes**", "**No**"), "zh": ("**够**", "**不够**", "**能**", "**不能**")}
-YES = {"**Yes**", "**够**", "**能**"}
+VERDICT = {"en": ("**Yes**", "**No**", "**It would work**", "**It falls short**"),
+           "zh": ("**够**", "**不够**", "**能**", "**不能**", "**可以用**", "**不行**")}
+YES = {"**Yes**", "**够**", "**能**", "**It would work**", "**可以用**"}
 
 
 def _cases() -> list[tuple[str, str, str, int]]:
@@ -114,7 +115,9 @@ def test_one_card_that_cannot_hold_it_says_no_and_the_fewest(lang: str, turns: l
     assert (direct["gpu"], direct["gpus"], direct["code"], direct["missed"]) == ("l40s", 1, "short", "memory")
     assert direct["fewest"] and direct["fewest"] > 1
     assert direct["one_card_users"] < 100  # one card (in whatever format holds anyone) carries fewer than the 100
-    assert reply.content.startswith("**No**" if lang == "en" else "**不够**")
+    why = "why not" in turns[1] or "为什么不" in turns[1]  # asked as 'why not …': it falls short, not a bare no
+    assert reply.content.startswith({("en", False): "**No**", ("en", True): "**It falls short**",
+                                     ("zh", False): "**不够**", ("zh", True): "**不行**"}[lang, why])
     assert f"{direct['fewest']} × NVIDIA L40S" in reply.content
 
 
@@ -127,7 +130,7 @@ def test_how_much_in_total_and_why_not_a_couple_of_h100s():
     assert direct["plan_purchase_usd"] == best["purchase_usd"]
     assert f"${best['purchase_usd']:,.0f}" in reply.content  # the total purchase of the plan
     assert f"${direct['purchase_usd']:,.0f}" in reply.content  # and of the two H100s (a whole 8-card server)
-    assert reply.content.startswith("**Yes**" if direct["code"] == "meets" else "**No**")
+    assert reply.content.startswith("**It would work**" if direct["code"] == "meets" else "**It falls short**")
 
 
 @pytest.mark.parametrize(("second", "third", "users"), [
@@ -186,3 +189,19 @@ def test_a_bare_count_is_of_the_plans_card(first: str, shape: str, n: int):
     first_line = reply.content.split("\n", 1)[0]
     said = next(v for v in sorted(VERDICT[lang], key=len, reverse=True) if first_line.startswith(v))
     assert (said in YES) == (direct["code"] == "meets"), first_line
+
+
+@pytest.mark.parametrize(("first", "text", "gpu"), [
+    ("buy_itl", "why not h100?", "h100-sxm"), ("buy_itl", "why not a couple of h100s", "h100-sxm"),
+    ("zh_serve", "为什么不用H100", "h100-sxm"), ("zh_serve", "为什么不用2张A100", "a100-80gb-sxm"),
+])
+def test_why_not_a_card_is_answered_as_that_setup(first: str, text: str, gpu: str):
+    reply = _follow(first, text)
+    payload = reply.additional_kwargs["gpu_advisor"]
+    direct = payload["direct"]
+    assert direct["gpu"] == gpu
+    lang = FIRST[first][0]
+    yes, no = ("**It would work**", "**It falls short**") if lang == "en" else ("**可以用**", "**不行**")
+    assert reply.content.startswith(yes if direct["code"] == "meets" else no), reply.content[:200]
+    best = payload["results"]["recommend"]["best"]
+    assert f"{best['gpus']} × {best['gpu_name']}" in reply.content.split("\n\n", 1)[0]  # against the plan, by name
