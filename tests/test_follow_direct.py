@@ -205,3 +205,16 @@ def test_why_not_a_card_is_answered_as_that_setup(first: str, text: str, gpu: st
     assert reply.content.startswith(yes if direct["code"] == "meets" else no), reply.content[:200]
     best = payload["results"]["recommend"]["best"]
     assert f"{best['gpus']} × {best['gpu_name']}" in reply.content.split("\n\n", 1)[0]  # against the plan, by name
+
+
+@pytest.mark.parametrize("first", list(FIRST))
+def test_the_first_answer_names_one_pick_in_its_headline_table_and_decision(first: str):
+    app, config, _inputs = _base(first)
+    reply = [m for m in app.get_state(config).values["messages"] if m.type == "ai"][-1]
+    payload = reply.additional_kwargs["gpu_advisor"]
+    best, decision = payload["results"]["recommend"]["best"], payload["decision"]
+    assert (decision["gpus"], decision["gpu"]) == (best["gpus"], best["gpu"])
+    headline = reply.content.split("\n", 1)[0]
+    assert best["gpu_name"] in headline
+    rows = [line for line in reply.content.splitlines() if line.startswith("| ") and "---" not in line][1:]
+    assert rows and rows[0].startswith(f"| {best['gpus']} × {best['gpu_name']}"), rows[:2]
