@@ -686,8 +686,6 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 u.ask = {**u.ask, "recount": True}
         elif card:
             u.whatif_gpus = (u.card_count, card)
-        elif u.card_count == 1 and _plan_card(state) and not updates and not _plan_owned(state):
-            u.whatif_gpus = (1, str(_plan_card(state)))  # "is 1 enough?" of a plan for 50: at that load (assistant.direct)
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
