@@ -172,6 +172,9 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
         return say(lang, "direct.price_buy", price=cash(row.purchase_usd, rec), unit=unit,
                    plan_price=cash(best.purchase_usd, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
             {"purchase_usd": row.purchase_usd, "plan_purchase_usd": best.purchase_usd}
+    if rec.workload.spec.trains and row.job_usd and best.job_usd:  # a training run: what a run costs, not an hour
+        return say(lang, "direct.price_run", price=cash(row.job_usd, rec), plan_price=cash(best.job_usd, rec),
+                   plan=f"{best.gpus} × {best.gpu_name}"), {"job_usd": row.job_usd, "plan_job_usd": best.job_usd}
     if row.usd_per_hour and best.usd_per_hour:
         return say(lang, "direct.price_rent", price=cash(row.usd_per_hour, rec),
                    plan_price=cash(best.usd_per_hour, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
