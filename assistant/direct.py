@@ -61,9 +61,12 @@ def _figures(o: Option, w: Any, lang: str) -> str:
     sep = say(lang, "sep")
     used = o.serve_per_gpu_bytes if w.spec.serves and not w.spec.trains else o.train_per_gpu_bytes
     items = []
-    if used:
+    if w.spec.serves and w.spec.trains and o.serve_per_gpu_bytes and o.train_per_gpu_bytes:  # both jobs on the cards
+        items.append(say(lang, "direct.fig.memory_both", train=gb(o.train_per_gpu_bytes),
+                         serve=gb(o.serve_per_gpu_bytes), capacity=gb(o.capacity_bytes)))
+    elif used:
         items.append(say(lang, "direct.fig.memory", used=gb(used), capacity=gb(o.capacity_bytes)))
-    if w.spec.serves and not w.spec.trains and o.serves is not False:
+    if w.spec.serves and o.serves is not False:
         if o.decode_tokens_per_s:
             target = w.target_speed
             items.append(say(lang, "direct.fig.speed_target" if target else "direct.fig.speed",
@@ -79,7 +82,7 @@ def _figures(o: Option, w: Any, lang: str) -> str:
 
 
 def _load(w: Any, lang: str) -> str:
-    if w.spec.serves and not w.spec.trains:
+    if w.spec.serves:
         return say(lang, "direct.load.users", users=f"{w.users:,}")
     return say(lang, "direct.load.job")
 
@@ -129,7 +132,8 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     missed = _missed(row, w)
     figures = _figures(row, w, lang)
     # "why not 2 x H100?": it would work (and what it costs against the plan), or what it misses
-    key = ("direct.yes" if missed is None else "direct.no") + ("_why" if why_not else "_train" if w.spec.trains else "")
+    flavour = "_why" if why_not else "_train" if w.spec.trains and not w.spec.serves else ""
+    key = ("direct.yes" if missed is None else "direct.no") + flavour
     lines = [say(lang, key, setup=which, load=_load(w, lang), why=say(lang, f"direct.why.{missed or 'other'}"),
                  figures=figures)]
     data: dict[str, Any] = {"code": "meets" if missed is None else "short", "gpu": row.gpu, "gpus": row.gpus,

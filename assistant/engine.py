@@ -1501,7 +1501,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         also_asked = None if turn.changed else _plan_question(
             turn.model_copy(update={"intents": [i for i in turn.intents if i != "math"]}),
             answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang)  # "how much in total? why not …"
-        text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []),
+        kept = [n for n in notes if n] if not turn.changed else []  # what the message said beside it: never dropped
+        text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []), *kept,
                               text if turn.changed else plan_kept(answer.recommend, lang)])
         answer.direct = direct[1]
     results = answer.model_dump(mode="json")
