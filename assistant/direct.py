@@ -144,8 +144,9 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     if low is not None and low.gpus != row.gpus:
         lines.append(say(lang, "direct.fewest", setup=f"{low.gpus} × {low.gpu_name}", figures=_figures(low, w, lang)))
         data["fewest"] = low.gpus
-    elif low is not None and row.gpus > 1:  # '4 b200s seems like a lot': fewer do not
-        lines.append(say(lang, "direct.no_fewer", setup=which, gpu=row.gpu_name))
+    elif low is not None and row.gpus > 1:  # '4 b200s seems like a lot': none of the fewer counts tried does
+        tried = [str(n) for n in COUNTS if n < row.gpus]
+        lines.append(say(lang, "direct.no_fewer", setup=which, gpu=row.gpu_name, counts=say(lang, "list_sep").join(tried)))
         data["fewest"] = low.gpus
     elif low is None and missed is not None:
         lines.append(say(lang, "direct.none", gpu=row.gpu_name))
