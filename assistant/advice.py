@@ -41,6 +41,7 @@ class Answer(BaseModel):
     per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
     named: list[list[Any]] = []  # the cards the user named as candidates ([count or 0, gpu id]): kept for later turns
     moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
+    direct: dict[str, Any] | None = None  # a follow-up's one setup answered first, with its tools' figures (assistant.direct)
 
 
 NATIVE = "native"  # the precision slot's value for "the checkpoint's own weights"

@@ -22,6 +22,7 @@ from typing_extensions import TypedDict
 
 from assistant import advice, writers
 from assistant.catalog import catalog, detect, say
+from assistant.direct import plan_kept
 from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from assistant.pinned import pinned_line
 from assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -688,6 +689,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         elif u.card_count == 1 and _plan_card(state):  # "换 Qwen3-30B-A3B 呢，一张卡行吗": one of the plan's card
             updates["only"] = [f"1x {_plan_card(state)}"]
             u.intents.add("fit_check")
+        elif _plan_card(state) and not _plan_owned(state):
+            u.whatif_gpus = (u.card_count, str(_plan_card(state)))  # "is 8 enough?", "8张够吗": that many of the plan's card
         elif u.card_count == 1 and (profile.model or updates.get("model")):
             # "ok what about on a single card?" before any plan, or with several kinds allowed ('aws vs runpod'):
             # one card of each kind allowed (else of any), the cheapest that fits first, yes or no
@@ -895,6 +898,11 @@ def _plan_card(state: AdvisorState) -> str | None:
     """The card of the plan on screen (its best option), or None."""
     best = ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
     return best.get("gpu") or None
+
+
+def _plan_owned(state: AdvisorState) -> bool:
+    """Whether the plan on screen is on the user's own cards."""
+    return bool((((state.get("results") or {}).get("recommend") or {}).get("best") or {}).get("owned"))
 
 
 def _card_just_named(state: AdvisorState, profile: Profile) -> tuple[str | None, str]:
@@ -1437,7 +1445,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     compare = turn.compare or cards.get("compare") or []
     if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:
         compare = list(turn.cards)  # '用H20还是L20，各要几张': the cards weighed are each sized for the job, as asked ones
-    whatif = turn.whatif or (tuple(cards["whatif"]) if cards.get("whatif") else None)
+    carried = _asked_before(state, turn)  # "同时在用30人左右，够不够" after "机器是8卡": those 8, at the new load
+    whatif = turn.whatif or carried or (tuple(cards["whatif"]) if cards.get("whatif") else None)
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
@@ -1483,7 +1492,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices or bool(bought))
-    text, pinned = _literal_first(state, answer, turn, text, lang, config)
+    direct = _direct(state, turn, previous, answer, lang, config, carried)
+    text, pinned = _literal_first(state, answer, turn, text, lang, config) if not direct else (text, None)
     first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
                                       _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
@@ -1503,9 +1513,18 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer
         text += "\n\n" + plan_q[1]
+    if direct:  # "would a single h100 do it": that setup's answer first; the plan again only when it moved
+        also_asked = None if turn.changed else _plan_question(
+            turn.model_copy(update={"intents": [i for i in turn.intents if i != "math"]}),
+            answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang)  # "how much in total? why not …"
+        kept = [n for n in notes if n] if not turn.changed else []  # what the message said beside it: never dropped
+        text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []), *kept,
+                              text if turn.changed else plan_kept(answer.recommend, lang)])
+        answer.direct = direct[1]
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
+        **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {}),
@@ -1542,6 +1561,37 @@ def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
     if not weighed or not weighed.get("on_card"):
         return {}
     return {"models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
+
+
+def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
+            carried: tuple[int, str] | None = None) -> tuple[str, dict[str, Any]] | None:
+    """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
+    from assistant.direct import asked_setup, direct_answer
+
+    setup = asked_setup(turn, previous) or (carried if previous else None)
+    if setup is None and previous and len(turn.compare) == 1 and turn.has("why_not"):
+        # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup
+        row = next((o for o in answer.options if o.gpu == turn.compare[0] and not o.owned), None)
+        setup = (row.gpus, row.gpu) if row is not None else None
+    return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config),
+                         why_not=_why_not_said(state)) if setup else None
+
+
+def _why_not_said(state: AdvisorState) -> bool:
+    """Whether the last message asks 'why not …?' of a setup ('why not a couple of h100s', '为什么不用H100')."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return bool(humans) and bool(word_pattern("why_not_said").search(_text(humans[-1]).lower()))
+
+
+def _asked_before(state: AdvisorState, turn: Turn) -> tuple[int, str] | None:
+    """The setup the reply before answered directly ('机器是8卡Atlas 800T A2'), when this message asks again whether
+    it is enough ('同时在用30人左右，够不够') and names no card of its own: (count, card id), else None."""
+    ais = [m for m in state.get("messages") or [] if isinstance(m, AIMessage) and m.content]
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    said = ((ais[-1].additional_kwargs.get("gpu_advisor") or {}).get("direct") or {}) if ais else {}
+    if not said.get("gpu") or not humans or turn.whatif or turn.compare or "fits" not in literal_kinds(_text(humans[-1])):
+        return None
+    return int(said["gpus"]), str(said["gpu"])
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:

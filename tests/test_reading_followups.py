@@ -267,7 +267,10 @@ def test_a_bare_count_of_cards_is_read_for_the_card_just_named(text, n):
 def test_a_bare_count_after_a_card_question_sizes_that_many_of_it():
     _a, _b, third = run_conversation(["serve llama 3.1 70b for 50 concurrent users, working hours", "what about the H100?",
                                       "eight of them"])
-    assert payload(third)["kind"] == "answer" and "| 8 × NVIDIA H100 SXM 80GB" in third.content
+    # answered directly on that setup (assistant.direct): eight H100s at the plan's load, first
+    assert payload(third)["kind"] == "answer" and third.content.startswith(("**Yes**", "**No**"))
+    assert (payload(third)["direct"]["gpus"], payload(third)["direct"]["gpu"]) == (8, "h100-sxm")
+    assert "8 × NVIDIA H100 SXM 80GB" in third.content.split("\n", 1)[0]
     _a, _b, zh = run_conversation(["部署qwen2.5 72b给100人同时用，工作时间", "换成H20呢", "八张"])
     assert payload(zh)["profile"]["only"] == ["8x h20"]
     _a, owned = run_conversation(["we have A6000s, serve llama 3.1 8b for 20 users, working hours", "eight of them"])

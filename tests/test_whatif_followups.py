@@ -109,8 +109,8 @@ def test_h20s_tried_below_a_70b_plan(lang, ask):
     assert ("Your 1 × NVIDIA H20" not in last) and ("你的 1 × NVIDIA H20" not in last)
     if state["profile"].get("only"):  # planned on the H20s: what changed against the plan before is said
         assert ("**Against the plan before**" if lang == "en" else "**与之前的方案相比**") in last, last[:800]
-    else:  # beside the plan: the H20s against its pick
-        assert "also fits" in last, last[:800]
+    else:  # beside the plan: the H20s answered first (assistant.direct), against its pick
+        assert last.startswith(("**Yes**", "**够**")) and "_The plan above is unchanged" in last, last[:800]
 
 
 @pytest.mark.parametrize("lang,first,ask,word", [

@@ -359,7 +359,7 @@ def _overflow(m: Message, s: int, e: int) -> bool:
 def read_card_count(m: Message, u: Understanding) -> None:
     """A count of cards said with no card ('eight of them', '八张', 'what about 4 cards?'): of the card just named,
     which the engine knows."""
-    said = word_pattern("card_count_bare").match(m.masked)
+    said = word_pattern("card_count_bare").match(m.masked) or word_pattern("card_count_enough").match(m.masked)
     if said and not m.gpus and 0 < int(said.group(1)) <= 4096:
         u.card_count = int(said.group(1))
         if m.pending and u.updates.get(m.pending) == u.card_count:

@@ -1,0 +1,208 @@
+"""A direct follow-up about one setup of cards after a plan ('would a single h100 do it', 'why not a couple of
+h100s', 'what about just one A100', '8张够吗', '换成2张H100呢', '那如果加到4张3090呢'): the answer for exactly that
+setup, first, as a verdict code with its figures (review Q1 #7, #13; Q3 C01):
+
+- `direct.yes` / `direct.no`: the setup sized at the same load and targets (tools.recommend's option at that
+  count), with what it misses (memory, end-to-end time, first token, speed per user, budget, deadline);
+- `direct.fewest`: the fewest of that card that meet it when that is another count (more, or fewer: '4 B200s seems
+  like a lot' is answered with the one that does it), or `direct.none` when no count tried does;
+- `direct.holds`: serving, how many people one such card carries at once within the targets (tools.capacity).
+
+The figures come from the tools (every call recorded); the writers put them in the user's language. When the
+follow-up moved nothing in the plan, the reply is this answer and one line naming the plan, not the plan again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.catalog import say
+from assistant.writers import gb, seconds, tps
+from tools.recommend import Option, Recommendation
+
+# The counts tried for the fewest of a card that meet the job, before a layout beyond one server (tools.scale).
+COUNTS = (1, 2, 4, 8)
+
+
+def asked_setup(turn: Any, previous: dict[str, Any]) -> tuple[int, str] | None:
+    """The setup a follow-up asks about (count, card id): a card with its count, after a plan; None otherwise
+    (a card added beside the user's own is answered by writers.tried_added)."""
+    if not previous.get("recommend") or not turn.whatif or turn.ask.get("added"):
+        return None
+    return int(turn.whatif[0]), str(turn.whatif[1])
+
+
+def _row(rec: Recommendation, options: list[Option], setup: tuple[int, str]) -> Option | None:
+    count, gpu = setup
+    best = rec.best
+    if best is not None and (best.gpus, best.gpu) == (count, gpu) and not best.owned:
+        return best
+    return next((o for o in options if (o.gpus, o.gpu) == (count, gpu) and not o.owned), None)
+
+
+def _missed(o: Option, w: Any) -> str | None:
+    """What the setup misses first, as a code; None when it does the job."""
+    if o.serves is False or o.trains is False:
+        return "memory"
+    for key in ("e2e", "latency", "deadline", "budget"):
+        if o.meets.get(key) is False and key == "latency":  # the first token late, else a per-token target missed
+            late = w.ttft_ms is not None and o.ttft_s is not None and o.ttft_s * 1000 > w.ttft_ms
+            return "latency" if late else "speed"
+        if o.meets.get(key) is False:
+            return key
+    if w.spec.serves and not w.spec.trains and o.decode_tokens_per_s is not None \
+            and o.decode_tokens_per_s < w.speed_floor:
+        return "speed"
+    return None if o.ok else "other"
+
+
+def _figures(o: Option, w: Any, lang: str) -> str:
+    """The setup's figures that decide it: memory per GPU; per-user speed, end-to-end time or first token against
+    the targets said; a training run's hours."""
+    sep = say(lang, "sep")
+    used = o.serve_per_gpu_bytes if w.spec.serves and not w.spec.trains else o.train_per_gpu_bytes
+    items = []
+    if w.spec.serves and w.spec.trains and o.serve_per_gpu_bytes and o.train_per_gpu_bytes:  # both jobs on the cards
+        items.append(say(lang, "direct.fig.memory_both", train=gb(o.train_per_gpu_bytes),
+                         serve=gb(o.serve_per_gpu_bytes), capacity=gb(o.capacity_bytes)))
+    elif used:
+        items.append(say(lang, "direct.fig.memory", used=gb(used), capacity=gb(o.capacity_bytes)))
+    if w.spec.serves and o.serves is not False:
+        if o.decode_tokens_per_s:
+            target = w.target_speed
+            items.append(say(lang, "direct.fig.speed_target" if target else "direct.fig.speed",
+                             tps=tps(o.decode_tokens_per_s), target=tps(target or 0)))
+        if w.e2e_ms is not None and o.e2e_s is not None:
+            items.append(say(lang, "direct.fig.e2e", e2e=seconds(o.e2e_s), output=f"{o.e2e_output_tokens or 0:,}",
+                             target=seconds(w.e2e_ms / 1000)))
+        elif w.ttft_ms is not None and o.ttft_s is not None:
+            items.append(say(lang, "direct.fig.ttft", ttft=seconds(o.ttft_s), target=seconds(w.ttft_ms / 1000)))
+    if w.spec.trains and o.trains is not False and o.job_hours:
+        items.append(say(lang, "direct.fig.hours", hours=f"{o.job_hours:,.1f}"))
+    return sep.join(items)
+
+
+def _load(w: Any, lang: str) -> str:
+    if w.spec.serves:
+        return say(lang, "direct.load.users", users=f"{w.users:,}")
+    return say(lang, "direct.load.job")
+
+
+def _sized(rec: Recommendation) -> Any:
+    w = rec.workload
+    return w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+
+
+def _call(recorder: Any, tool: str, args: dict[str, Any], fn: Any) -> Any:
+    out = fn()
+    if recorder is not None:
+        recorder(tool, args, out.model_dump(mode="json") if out is not None else None, 0.0)
+    return out
+
+
+def fewest(rec: Recommendation, gpu_id: str, recorder: Any = None) -> Option | None:
+    """The fewest of a card that meet every requirement of the plan's job (1, 2, 4, 8 cards, then a layout beyond
+    one server), or None when none tried does."""
+    from knowledge import find_gpu
+    from tools.recommend import evaluate, one_machine, scaled_option
+
+    w, gpu = _sized(rec), find_gpu(gpu_id)
+    inputs = w.model_dump(mode="json")
+    counts = (1,) if one_machine(gpu) else COUNTS
+    for n in counts:
+        o = _call(recorder, "evaluate_option", {"workload": inputs, "gpu": gpu_id, "gpus": n},
+                  lambda n=n: evaluate(w, gpu, n))
+        if o is not None and o.ok:
+            return o
+    if one_machine(gpu) or not w.spec.serves or w.spec.trains:
+        return None
+    o = _call(recorder, "scaled_option", {"workload": inputs, "gpu": gpu_id}, lambda: scaled_option(w, gpu))
+    return o if o is not None and o.ok else None
+
+
+def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, str], lang: str,
+                  recorder: Any = None, why_not: bool = False) -> tuple[str, dict[str, Any]] | None:
+    """The answer for the setup asked: yes or no at the plan's load, the fewest of that card that do it, and (serving)
+    the people one such card carries within the targets. None when the setup was not sized. why_not: asked as
+    'why not …?', so the verdict says it would work or falls short rather than yes or no."""
+    row = _row(rec, options, setup)
+    w = rec.workload
+    if row is None or w is None:
+        return None
+    which = f"{row.gpus} × {row.gpu_name}"
+    missed = _missed(row, w)
+    figures = _figures(row, w, lang)
+    # "why not 2 x H100?": it would work (and what it costs against the plan), or what it misses
+    flavour = "_why" if why_not else "_train" if w.spec.trains and not w.spec.serves else ""
+    key = ("direct.yes" if missed is None else "direct.no") + flavour
+    lines = [say(lang, key, setup=which, load=_load(w, lang), why=say(lang, f"direct.why.{missed or 'other'}"),
+                 figures=figures)]
+    data: dict[str, Any] = {"code": "meets" if missed is None else "short", "gpu": row.gpu, "gpus": row.gpus,
+                            "missed": missed, "plan": bool(rec.best is row)}
+    low = fewest(rec, row.gpu, recorder)
+    if low is not None:
+        data["fewest_option"] = low.model_dump(mode="json")
+    if low is not None and low.gpus != row.gpus:
+        lines.append(say(lang, "direct.fewest", setup=f"{low.gpus} × {low.gpu_name}", figures=_figures(low, w, lang)))
+        data["fewest"] = low.gpus
+    elif low is not None and row.gpus > 1:  # '4 b200s seems like a lot': none of the fewer counts tried does
+        tried = [str(n) for n in COUNTS if n < row.gpus]
+        lines.append(say(lang, "direct.no_fewer", setup=which, gpu=row.gpu_name, counts=say(lang, "list_sep").join(tried)))
+        data["fewest"] = low.gpus
+    elif low is None and missed is not None:
+        lines.append(say(lang, "direct.none", gpu=row.gpu_name))
+        data["fewest"] = None
+    price = _price_line(rec, row, lang)
+    if price:  # "why not a couple of h100s" for a buy plan: 2 H100 SXM come only as a whole 8-card server
+        lines.append(price[0])
+        data.update(price[1])
+    if w.spec.serves and not w.spec.trains and (missed is not None or data["plan"]):  # no, or doubt on the plan
+        held = _one_holds(w, rec, row.gpu, recorder)
+        if held is not None:
+            lines.append(say(lang, "direct.holds" if held[0] else "direct.holds_none", gpu=row.gpu_name,
+                             held=f"{held[0]:,}", tps=tps(held[1]), precision=held[2].upper()))
+            data["one_card_users"], data["one_card_tokens_per_s"] = held[0], held[1]
+    return say(lang, "direct.join").join(lines), data
+
+
+def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[str, Any]] | None:
+    """What the setup costs against the plan, the way the plan is paid for: bought (the whole server when the
+    card is sold only in servers), else rented by the hour. None for the plan itself or with no price on record."""
+    from assistant.writers import cash
+
+    best = rec.best
+    if best is None or best is row or best.owned or any(row.gpu in c for c in rec.workload.owned):
+        return None  # more of a card of their own ('加到4张3090'): what they have, not a rental
+    if rec.action == "buy" and row.purchase_usd and best.purchase_usd:
+        unit = say(lang, "direct.sold_in", n=row.sold_in) if row.sold_in > row.gpus else ""
+        return say(lang, "direct.price_buy", price=cash(row.purchase_usd, rec), unit=unit,
+                   plan_price=cash(best.purchase_usd, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
+            {"purchase_usd": row.purchase_usd, "plan_purchase_usd": best.purchase_usd}
+    if rec.workload.spec.trains and row.job_usd and best.job_usd:  # a training run: what a run costs, not an hour
+        return say(lang, "direct.price_run", price=cash(row.job_usd, rec), plan_price=cash(best.job_usd, rec),
+                   plan=f"{best.gpus} × {best.gpu_name}"), {"job_usd": row.job_usd, "plan_job_usd": best.job_usd}
+    if row.usd_per_hour and best.usd_per_hour:
+        return say(lang, "direct.price_rent", price=cash(row.usd_per_hour, rec),
+                   plan_price=cash(best.usd_per_hour, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
+            {"usd_per_hour": row.usd_per_hour, "plan_usd_per_hour": best.usd_per_hour}
+    return None
+
+
+def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -> tuple[int, float, str] | None:
+    """How many people one card of it carries at once within the plan's targets, and their speed each."""
+    from tools.capacity import capacity
+
+    c = _call(recorder, "capacity", {"workload": w.model_dump(mode="json"), "gpu": gpu_id, "gpus": 1,
+                                     "precision": rec.relaxed},
+              lambda: capacity(w, gpu_id, 1, precision=rec.relaxed))
+    if c is None:
+        return None
+    at = c.at_limit
+    return c.users, (at.decode_tokens_per_s or 0.0) if at else 0.0, str((at.precision if at else None) or "")
+
+
+def plan_kept(rec: Recommendation, lang: str) -> str:
+    """'_The plan is unchanged: 4 × NVIDIA B200 (HGX)._': the one line that stands for the plan after the answer."""
+    best = rec.best
+    if best is None:
+        return ""
+    return say(lang, "direct.plan", plan=f"{best.gpus} × {best.gpu_name}")
