@@ -95,6 +95,7 @@ from assistant.reading.method_compare import read_method_compare
 from assistant.reading.method_why import read_method_why
 from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice
+from assistant.reading.memory_types import read_memory_types
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_input_total, read_output_total
@@ -321,6 +322,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     engine_question_leads(m, u)
     read_weigh(m, u)
     read_moe_question(m, u)
+    read_memory_types(m, u)
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)
