@@ -89,13 +89,13 @@ from assistant.reading.leeway import read_leeway
 from assistant.reading.links import read_no_link
 from assistant.reading.machine import read_this_machine
 from assistant.reading.memory_doubt import read_memory_doubt
+from assistant.reading.memory_types import read_memory_types
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
 from assistant.reading.method_why import read_method_why
 from assistant.reading.model import read_model
 from assistant.reading.model_choice import read_model_choice
-from assistant.reading.memory_types import read_memory_types
 from assistant.reading.moe import read_moe_question
 from assistant.reading.multi import read_second
 from assistant.reading.output_total import read_input_total, read_output_total

@@ -46,8 +46,8 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     widths = widths_named(typed)
-    if len(widths) < 2:
-        return
+    if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)):
+        return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
     if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
         return
