@@ -142,7 +142,39 @@ def formats(ctx: Any) -> str:
     if rec and rec.best and rec.best.precision:
         out.append(ctx.say("asks.format.plan", precision=rec.best.precision.upper(),
                            engine=rec.best.runtime or rec.best.engine or ""))
+    elif ctx.turn.ask.get("model"):  # 'AWQ、GPTQ、GGUF、FP8…我用vLLM部署Qwen3-32B': each format's memory for that model
+        out += _model_memory(ctx, str(ctx.turn.ask["model"]), [str(f.get("id")) for f in data])
     return "\n".join(out)
+
+
+def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
+    """The weights of the model asked about in each format on record (a family such as GGUF has no one size), and
+    the KV cache of one conversation at the default context, from inference_memory."""
+    from assistant.followups import _call
+    from assistant.slots import SLOTS
+    from knowledge import find_model, gpus
+    from tools.common import ToolError
+    from tools.inference import InferenceMemoryInput, inference_memory
+
+    context = int(SLOTS["context"].default)
+    parts, rows = [], []
+    for pid in ids:
+        try:
+            p = find_precision(pid)
+            mem = _call(ctx, "inference_memory", inference_memory,
+                        InferenceMemoryInput(model=model_id, precision=p.id, context=context, batch=1))
+        except (ToolError, LookupError, ValueError):
+            continue
+        rows.append({"precision": p.id, "weights_bytes": mem.weights_bytes, "kv_cache_bytes": mem.kv_cache_bytes})
+        parts.append(ctx.say("asks.format.weights", name=p.name.split(" (")[0], weights=gb(mem.weights_bytes)))
+    if not rows:
+        return []
+    ctx.data["model_memory"] = {"model": model_id, "context": context, "rows": rows}
+    order = ("volta", "turing", "ampere", "ada", "hopper", "blackwell")  # the NVIDIA archs, oldest first
+    fp8 = sorted({str(g.arch) for g in gpus() if g.fp8_tflops and g.vendor == "nvidia" and g.arch in order}, key=order.index)
+    return ["", ctx.say("asks.format.memory", model=find_model(model_id).name, sizes=ctx.say("list_sep").join(parts),
+                        kv=gb(rows[0]["kv_cache_bytes"]), context=f"{context:,}",
+                        archs=ctx.say("list_sep").join(a.capitalize() for a in fp8))]
 
 
 # ---------------------------------------------------------------- parallelism

@@ -281,6 +281,12 @@ def _beyond_a_server(model_id: str | None, precision: str | None, card: str) -> 
     return model.total_params_b * fmt.bits_per_weight / 8 > gpu.memory_gb * SERVER_GPUS
 
 
+def _stated(value: Any) -> bool:
+    """Whether a slot's value says something back: an empty list of cards ('only' emptied by a later
+    exclusion) is never acknowledged as '只用 。'."""
+    return value is not None and value != []
+
+
 def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # noqa: C901 - one short branch per slot
     """A slot's value in words, for acknowledgements and the 'updated for' line; `daily`: the population was
     counted a day ("2k daily users")."""
@@ -805,7 +811,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     after = profile.model_dump()
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
-    turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if updates.get(k) is not None
+    turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
                  and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
@@ -1462,7 +1468,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                 "pending": None}
     changed = turn.changed if previous else []
     notes = [n.strip() for n in turn.notes]
-    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if getattr(profile, k, None) is not None and k not in defaulted
+    said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:

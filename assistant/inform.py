@@ -70,6 +70,7 @@ def reply(code: str, ctx: Context) -> str:
         framework_choice,
         framework_why,
         machine,
+        memory_types,
         method_compare,
         moe,
         precisions,
@@ -82,7 +83,7 @@ def reply(code: str, ctx: Context) -> str:
               "reserve": reserve, "interconnect": asks.interconnect, "formats": asks.formats,
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
-              "moe_memory": moe.moe_memory, "framework_choice": framework_choice.framework_choice,
+              "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply,
               "method_compare": method_compare.method_compare}[code]
     return writer(ctx)
@@ -830,7 +831,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("this_machine", "capacity", "method_compare", "weigh", "moe_memory", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -36,6 +36,10 @@ def precision_compare(ctx: Any) -> str:
     best = rec.best if rec else None
     if rec is None or best is None or not best.precision or not (rec.workload.spec.serves or rec.workload.spec.batch):
         ctx.data["precision_compare"] = {"plan": False}
+        if ask.get("model"):  # 'int4 awq vs fp8 for r1 distill 70b, how much memory each?': that model's widths
+            text = _model_widths(ctx, str(ask["model"]), ask)
+            if text:
+                return text
         if len(ask.get("quality") or []) >= 2:  # 'fp8 vs int4 awq for quality?': each format's quality
             from assistant.inform import format_quality
 
@@ -122,3 +126,38 @@ def _named_cards(ctx: Any, w: Any, best: Any, ask: dict[str, Any], gguf: bool) -
             text += "\n\n" + ctx.say("fup.prec.named_head", option=f"{o.gpus} × {o.gpu_name}") + ctx.say("sep").join(parts) \
                 + ctx.say("fig.end")
     return text, rows
+
+
+def _model_widths(ctx: Any, model_id: str, ask: dict[str, Any]) -> str:
+    """With no plan on screen, a model named: each width asked as the file a batching server loads (the format named
+    when one was: AWQ, GPTQ, FP8), its weights and the KV cache of one conversation at the default context, from
+    inference_memory, with the format's quality note from knowledge. Empty when no width could be sized."""
+    from assistant.followups import _call, _sep
+    from assistant.slots import SLOTS
+    from knowledge import find_model, find_precision
+    from tools.common import ToolError
+    from tools.inference import InferenceMemoryInput, inference_memory
+
+    context = int(SLOTS["context"].default)
+    quality = [find_precision(q) for q in ask.get("quality") or []]
+    rows: list[dict[str, Any]] = []
+    lines = []
+    for bits, named in zip(ask.get("widths") or [], ask.get("named") or [], strict=False):
+        said = next((q.id for q in quality if round(q.bits_per_weight) == int(bits)), None)
+        pid = said or _format(int(bits), named, False, True)
+        try:
+            mem = _call(ctx, "inference_memory", inference_memory,
+                        InferenceMemoryInput(model=model_id, precision=pid, context=context, batch=1))
+        except (ToolError, LookupError, ValueError):
+            continue
+        fmt = find_precision(pid)
+        rows.append({"bits": int(bits), "precision": pid, "weights_bytes": mem.weights_bytes,
+                     "kv_cache_bytes": mem.kv_cache_bytes, "total_bytes": mem.total_bytes})
+        lines.append(ctx.say("fup.prec.model_row", fmt=fmt.name.split(" (")[0], weights=gb(mem.weights_bytes),
+                             kv=gb(mem.kv_cache_bytes), total=gb(mem.total_bytes)) + _sep(ctx)
+                     + ctx.say("fup.prec.quality", quality=ctx.say(f"asks.quality.code.{fmt.quality or 'none'}")))
+    if not rows:
+        return ""
+    ctx.data["precision_compare"] = {"plan": False, "model": model_id, "context": context, "rows": rows}
+    head = ctx.say("fup.prec.model_head", model=find_model(model_id).name, context=f"{context:,}")
+    return head + "\n\n" + "\n".join("- " + x for x in lines) + "\n\n" + ctx.say("asks.quality.measure")

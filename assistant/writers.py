@@ -485,14 +485,19 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
     lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)
+    restricted = {x.partition(EXPORT_SAID)[0] for x in (best.warnings if best else []) if EXPORT_SAID in x}
     warnings = list(dict.fromkeys((best.warnings if best else []) + rec.warnings
-                                  + [x for o in answer.options for x in o.warnings]
+                                  + [x for o in answer.options for x in o.warnings
+                                     if x.partition(EXPORT_SAID)[0] not in restricted]  # the plan's card: said once, as had
                                   + _alternative_stack_warnings(answer)))
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
     lines += _assumption_lines(answer, profile, defaulted, lang, said)
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
+
+
+EXPORT_SAID = " is export-restricted:"  # tools.recommend.china_supply's warnings, one per card
 
 
 def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:

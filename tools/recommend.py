@@ -1056,8 +1056,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     opt.headroom_fraction = min(headrooms) if headrooms else 0.0
     _price(opt, w, gpu, owned)
     yours = any(parse_owned(text)[1].id == gpu.id for text in w.owned)  # a card in hand needs no channel
-    if w.region == "china" and gpu.export_limited and not gpu.china_specific and not yours:
-        warnings.append(f"{gpu.name} is export-restricted: supply in China depends on channels")
+    if not yours:
+        warnings += [x for x in [china_supply(w, gpu)] if x]
     warnings += [x for x in [stack_warning(gpu), package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
@@ -1708,6 +1708,10 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return best, "use", None
     rb = _rent_or_buy(w, best)
     action = _action(w, best, rb)
+    said = china_supply(w, find_gpu(best.gpu))
+    if said and action in ("buy", "rent"):  # the plan's card: what its export restriction means for the way it is had
+        best = best.model_copy(update={"warnings": [china_supply(w, find_gpu(best.gpu), action) if x == said else x
+                                                    for x in best.warnings]})
     if action == "buy" and best.gpus % best.sold_in and not best.owned_gpus:
         # board parts come in whole servers: the price already pays for all of its cards, so plan on them
         whole = (_whole_servers(w, best) if best.tp is not None
@@ -1715,6 +1719,19 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def china_supply(w: Workload, gpu: Gpu, action: str | None = None) -> str | None:
+    """The one place the China market's export rule is applied (knowledge: Gpu.export_limited): a card restricted
+    from export to China (not one made for it) is said to be sold there only through other channels; bought, that
+    it cannot be bought new there; rented, that whether a provider there has it depends on the provider."""
+    if w.region != "china" or not gpu.export_limited or gpu.china_specific:
+        return None
+    if action == "buy":
+        return f"{gpu.name} is export-restricted: it cannot be bought new in China, only through grey-market channels without warranty"
+    if action == "rent":
+        return f"{gpu.name} is export-restricted: whether a provider in China rents it depends on the provider"
+    return f"{gpu.name} is export-restricted: supply in China depends on channels"
 
 
 def _whole_servers(w: Workload, best: Option) -> Option | None:

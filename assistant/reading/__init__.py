@@ -91,6 +91,7 @@ from assistant.reading.leeway import read_leeway
 from assistant.reading.links import read_no_link
 from assistant.reading.machine import read_this_machine
 from assistant.reading.memory_doubt import read_memory_doubt
+from assistant.reading.memory_types import read_memory_types
 from assistant.reading.mentions import product_now
 from assistant.reading.message import Understanding, prepare
 from assistant.reading.method_compare import read_method_compare
@@ -325,6 +326,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_choice_dims(m, u)
     read_buy_or_rent(m, u)
     read_moe_question(m, u)
+    read_memory_types(m, u)
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)

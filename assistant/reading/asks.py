@@ -66,6 +66,15 @@ def _details(m: Message, code: str | None, degree: re.Match[str] | None) -> dict
     return {}
 
 
+def _example_model(m: Message, u: Understanding) -> str | None:
+    """The catalog model a format question is about ('AWQ、GPTQ、GGUF、FP8啥区别，我用vLLM部署Qwen3-32B该选哪个'):
+    with two formats or more named and nothing else to size, each format's memory is shown for it."""
+    if len(formats_named(m)) < 2 or not _hit(m, "formats", "cue") or not m.names:
+        return None
+    model = u.updates.get("model")
+    return model if isinstance(model, str) and any(model == x for _s, _e, x in m.names) else None
+
+
 def read_ask(m: Message, u: Understanding) -> None:
     """One of ASKS, with what it is about in u.ask; the values its own words filled are dropped."""
     if u.intents & {"reset", "help", "empty"} or u.choice is not None:
@@ -76,7 +85,8 @@ def read_ask(m: Message, u: Understanding) -> None:
         for slot in ("utilisation", "users", "context", "batch_items", "server_gpus"):
             if u.updates.get(slot) in (n, n / 100):
                 u.updates.pop(slot)
-    if set(u.updates) - OWN_SLOTS - m.weak or u.unknown_model or u.scale:
+    example = _example_model(m, u)
+    if set(u.updates) - OWN_SLOTS - m.weak - ({"model"} if example else set()) or u.unknown_model or u.scale:
         return  # something to size: a sizing request
     if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(_typed(m)):
         return  # "will eval scores differ between fp8 and bf16?": a quality question
@@ -91,9 +101,11 @@ def read_ask(m: Message, u: Understanding) -> None:
         engines = [e for s, _e, e in m.engines]
         cue = _hit(m, "formats", "cue")
         if cue and (len(named) >= 2 or (named and (engines or word_pattern("asks.formats.words").search(_typed(m))))):
-            code, ask = "formats", {"formats": named[:4]}
+            code, ask = "formats", {"formats": named[:4], **({"model": example} if example else {})}
         elif code == "formats":
             code = None
+    if code is None and example and set(u.updates) - OWN_SLOTS - m.weak:
+        return  # a model named with no format question: a sizing request
     if code is None:
         if asked_again(m) and not set(u.updates) - OWN_SLOTS:
             u.ask = {"again": True}
@@ -103,7 +115,7 @@ def read_ask(m: Message, u: Understanding) -> None:
     u.ask = ask
     u.topic, u.aside = None, None
     u.engines = list(dict.fromkeys(e for _s, _e, e in m.engines))
-    u.updates = {k: v for k, v in u.updates.items() if k not in OWN_SLOTS}
+    u.updates = {k: v for k, v in u.updates.items() if k not in OWN_SLOTS and k != "model"}
     u.compare_gpus, u.whatif_gpus = [], None
     u.notes = []
 

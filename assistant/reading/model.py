@@ -66,7 +66,7 @@ def read_model(m: Message) -> str | None:
             continue  # "30b-a3b" was read above
         candidates.append((q.start, spec))
     if m.unknown and m.unknown[1] and not candidates:
-        candidates.append((0, m.unknown[1]))
+        candidates.append((0, _with_active(m, m.unknown[1])))
     kept = [(pos, c) for pos, c in candidates if not _given_up(m, pos)]
     if kept and len(kept) < len(candidates):  # "8b if the 70b is too expensive": the 70b is the model now, the 8b the one to size
         candidates, m.gives_up_model = kept, True
@@ -91,6 +91,15 @@ def read_model(m: Message) -> str | None:
             return None
         return as_text_model(m, _family_and_size(m, spec) or spec)
     return as_text_model(m, spec)
+
+
+def _with_active(m: Message, size: str) -> str:
+    """The size an unknown name carries ('Zhipu-Flux-90B-MoE' -> '90B') with the active parameters said beside
+    it ('激活12b', 'A12B', '12b active', 'active 12B'): '90B-A12B', memory from the total, speed from the active."""
+    active = [a for a in m.role("model_active") if not a.negated]
+    if "-A" in size or not active:
+        return size
+    return f"{size}-A{active[0].number:g}B"
 
 
 def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None:

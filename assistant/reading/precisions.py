@@ -10,6 +10,7 @@ import re
 import unicodedata
 from functools import cache
 
+from assistant.reading.clauses import negated
 from assistant.reading.message import Message, Understanding
 from assistant.reading.text import vocab, word_pattern
 
@@ -45,12 +46,14 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     widths = widths_named(typed)
-    if len(widths) < 2:
-        return
+    if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)):
+        return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
     if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
         return
-    rest = set(u.updates) - OWN_SLOTS
+    named_model = next((model_id for start, _e, model_id in m.names if not negated(m.text, start)), None)
+    asks_memory = bool(word_pattern("memory_question").search(m.text) or word_pattern("memory_question").search(typed))
+    rest = set(u.updates) - OWN_SLOTS - ({"model"} if named_model and asks_memory else set())
     counts = {int(b) for b, _f in widths}
     if rest or (u.updates.get("users") and u.updates["users"] not in counts):
         return
@@ -62,4 +65,6 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
 
         # 'fp8 vs int4 awq for quality?': with no plan, each format's quality is the answer
         u.ask["quality"] = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")][:2]
+    if named_model:  # 'int4 awq vs fp8 for deepseek r1 distill llama 70b, how much memory each?': with no plan, each
+        u.ask["model"] = named_model  # width's memory for that model (assistant/precisions.py)
     u.updates, u.scale, u.notes, u.problems = {}, {}, [], []
