@@ -1500,6 +1500,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                        own_prices=own_prices or bool(bought))
     direct = _direct(state, turn, previous, answer, lang, config, carried)
     text, pinned = _literal_first(state, answer, turn, text, lang, config) if not direct else (text, None)
+    if direct and direct[1].get("code") == "short" and answer.recommend.workload is not None \
+            and answer.recommend.workload.spec.trains:
+        # 'QLoRA 单卡 4090 够不够': the job as asked fits that card done another way (Unsloth): that yes, not a no
+        with_way, way = _literal_first(state, answer, turn, text, lang, config)
+        if way is not None and way[1].get("change"):
+            text, pinned, direct = with_way, way, None
     first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
                                       _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
