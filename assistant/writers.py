@@ -442,6 +442,9 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         key, _, value = rec.relaxed.partition("=")
         lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
         lines += _zero_offload_lines(key, best, lang)
+    elif rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
+        key, _, value = rec.taken_lever.partition("=")
+        lines += [say(lang, "answer.relaxed_lever", change=say(lang, f"lever.{key}", value=value)), ""]
     elif rec.relaxed:
         lines += [say(lang, "answer.relaxed_int4"), ""]
     if rec.ruled_out:

@@ -62,6 +62,7 @@ from tools.inference import (
     inference_memory,
     usable_bytes,
 )
+from tools.levers import serving_lever_tries, takeable
 from tools.models import resolve_model, smaller_in_family
 from tools.offload import OffloadInput, OffloadResult, offload
 from tools.phases import (
@@ -514,6 +515,9 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
+                                    "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
+                                    "as the plan and said as an assumption the user can undo")
     owned_share: Option | None = Field(None, description="serving the gap: the cards you own, for the users "
                                                         "they can serve (owned_users); best serves the rest")
     owned_users: int | None = None
@@ -1867,9 +1871,11 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
                                                    or (size >= IQ2_MODEL_B and fmt.startswith("iq2")))]
     if "context" not in w.flexible:
         tries += ladder  # a context the user stated is kept: a smaller file before a shorter context
+    tries += serving_lever_tries(w)  # FP8 KV cache, int4 with it, the users at once of a staff, a smaller model
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s) \
+            and not any(label.startswith("users_peak=") for label, _ in tries):
         # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if "context" in w.flexible:
@@ -1951,15 +1957,23 @@ def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
     return []
 
 
+def _lever_cost(lever: Lever, w: Workload) -> float:
+    """What the user pays for a lever's plan, as the ranking counts it (unpriced last)."""
+    o = lever.option
+    return math.inf if o is None else cost_score(o, w)
+
+
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
     tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
     precision = w.serve_precision or "int8"
     if (w.spec.serves or w.spec.batch) and precision not in FOUR_BIT:
         tries.append(("int4", {"serve_precision": "int4"}))
+    tries += serving_lever_tries(w)  # FP8 KV cache, int4 with it, the users at once of a staff, a smaller model
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s) \
+            and not any(label.startswith("users_peak=") for label, _ in tries):
         # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.trains and not w.spec.pretrains and w.method != "qlora":
@@ -1979,6 +1993,8 @@ def _levers(w: Workload) -> list[Lever]:
         best, _action, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best))
+    # ranked by what the user pays (the order tried breaks ties)
+    levers = [x for _i, x in sorted(enumerate(levers), key=lambda p: (_lever_cost(p[1], w), p[0]))]
     if levers or not (w.budget_usd or w.budget_usd_per_month):
         return levers
     # Nothing brings it within the budget: how many people it does serve (in 4-bit, the cheapest
@@ -2058,7 +2074,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
-                       _the_count_named_in_four_bit):
+                       _the_count_named_in_four_bit, _with_a_lever):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -2820,6 +2836,27 @@ def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommenda
     if four.best is None or four.best.gpus > pinned[0]:
         return None
     return four.model_copy(update={"relaxed": "int4"})
+
+
+def _with_a_lever(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """Nothing meets the requirements as asked, on no card you own: the cheapest lever that meets everything
+    and only changes how the model is stored (an FP8 KV cache, with 4-bit weights when no format was said)
+    becomes the plan, said as an assumption; the other levers stay listed."""
+    if rec.best is not None or rec.owned_options:
+        return None
+    for lever in rec.levers:
+        if not lever.within_budget or lever.option is None or not takeable(lever.change, w):
+            continue
+        change = dict(serving_lever_tries(w)).get(lever.change)
+        if change is None:
+            continue
+        taken = _recommend(w.model_copy(update=change), with_levers=False)
+        if taken.best is None:
+            continue
+        others = [x for x in rec.levers if x.change != lever.change]
+        return taken.model_copy(update={"taken_lever": lever.change, "levers": others,
+                                        "relaxed": "int4" if change.get("serve_precision") == "int4" else None})
+    return None
 
 
 def _better_why(w: Workload, best: Option) -> BetterWhy | None:
