@@ -31,8 +31,8 @@ PEAK_FROM_USERS = 10
 
 def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
     """The serving levers for `w`, each (code, the changed fields); none for a job that does not serve."""
-    if not w.spec.serves:
-        return []
+    if not w.spec.serves or w.owned:
+        return []  # cards you own: tools.recommend's owned levers try the KV cache and smaller files on them
     tries: list[tuple[str, dict[str, Any]]] = []
     four = (w.serve_precision or "") in FOUR_BIT_WEIGHTS
     if w.kv_cache is None:
@@ -44,10 +44,9 @@ def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
         at_once = peak_at_once(PeakInput(people=w.users)).at_once
         if at_once < w.users:
             tries.append((f"users_peak={at_once}", {"users": at_once, "population": w.users}))
-    if not w.owned:
-        smaller = smaller_in_family(w.model)
-        if smaller:
-            tries.append((f"model={smaller[0]}", {"model": smaller[0], "serve_precision": None}))
+    smaller = smaller_in_family(w.model)
+    if smaller:
+        tries.append((f"model={smaller[0]}", {"model": smaller[0], "serve_precision": None}))
     return tries
 
 
