@@ -1025,11 +1025,39 @@ def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], 
             opt.reasons.append(f"a run takes {r.hours:,.0f} h, past the {w.deadline_hours:,.0f} h deadline")
 
 
+# Engines that run copies of a model side by side behind one endpoint (data parallel) in the evaluation.
+SPLIT_ENGINES = ("vllm", "sglang")
+
+
 def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
              layout: Layout | None = None) -> Option | None:
     """One card x count: does it fit, how fast, what it costs, which constraints it meets. all_cards: a
     batch job uses every one of the n cards (yours, or a count the user named), as model copies. A
-    layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored."""
+    layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored.
+
+    Serving n rented or bought cards as one tensor-parallel copy is weighed against copies of a smaller
+    unit on the same cards (n/d copies of TP d, the users shared out): the layout that meets every target,
+    then the faster per user, is the option. So more cards never serve a user slower than fewer (tensor
+    parallel on a small model, a 3B-active MoE, costs more in all-reduces than it saves in reads)."""
+    o = _evaluate(w, gpu, n, owned, all_cards, layout)
+    if layout is not None or owned or all_cards or n < 2 or o is None or not o.serves or o.engine not in SPLIT_ENGINES \
+            or not w.spec.serves or w.spec.trains or w.spec.batch or o.precision is None:
+        return o
+    for d in sorted(arch.valid_tensor_parallel(resolve_model(w.model), n)):
+        if d >= n or n % d:
+            continue
+        copies = n // d
+        split = Layout(tp=d, replicas=copies, users_per_replica=-(-w.users // copies), engine=o.engine,
+                       precision=o.precision, kv_precision=o.kv_precision)
+        alt = _evaluate(w, gpu, n, owned, all_cards, split)
+        if alt is not None and alt.serves and (alt.ok, alt.decode_tokens_per_s or 0) > (o.ok, o.decode_tokens_per_s or 0):
+            o = alt
+    return o
+
+
+def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
+              layout: Layout | None = None) -> Option | None:
+    """evaluate's one layout: n cards as one copy, or the layout given."""
     model = resolve_model(w.model)
     spec = w.spec
     grouped = _groups(w, model, n, owned, all_cards, layout)
@@ -1323,7 +1351,7 @@ def software_risk_unasked(w: Workload, gpu: Gpu) -> bool:
     (rules.software_risk_over_spread): it must then be cheaper by more than the measured price spread to lead."""
     if not rules().software_risk_over_spread or not STACK_PENALTY[gpu.stack]:
         return False
-    named = {parse_owned(n)[1].id if re.match(r"\s*\d", n) else n for n in w.candidates or []}
+    named = {parse_owned(n)[1].id for n in w.candidates or []}
     return gpu.id not in named
 
 
@@ -2859,6 +2887,25 @@ def _with_a_lever(w: Workload, rec: Recommendation) -> Recommendation | None:
     return None
 
 
+# A row with this many times the plan's GPUs that misses a target or costs more is no option an expert weighs.
+OVERSIZED_FACTOR = 2
+
+
+def _without_the_oversized(w: Workload, best: Option | None, options: list[Option]) -> list[Option]:
+    """A serving plan's rows without those of OVERSIZED_FACTOR or more times the plan's GPUs that miss a target
+    or cost more than the plan (8 x H100 short of the target beside 4 x B200 that meets it); cards the user
+    named or owns always stay."""
+    if best is None or not best.ok or best.owned or not w.spec.serves or w.spec.trains or w.spec.batch:
+        return options
+    named = {parse_owned(n)[1].id for n in w.candidates or []}
+    base = cost_score(best, w, sourced=False)  # a thin offer's mark-up is no reason to hide a cheaper row
+
+    def oversized(o: Option) -> bool:
+        return o is not best and not o.owned and o.gpu not in named and o.gpus >= OVERSIZED_FACTOR * best.gpus \
+            and (not o.ok or cost_score(o, w, sourced=False) > base)
+    return [o for o in options if not oversized(o)]
+
+
 def _better_why(w: Workload, best: Option) -> BetterWhy | None:
     """Why the plan on the cards the user named is one to name a better choice beside, as a code: the card
     is a poor training card (only when the job trains), consumer cards for an organisation's service, no
@@ -2905,6 +2952,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if apart:
         ranked_for, owned, options, best, action, rb, training_run = apart
     options.sort(key=lambda o: _rank_key(o, ranked_for))
+    options = _without_the_oversized(ranked_for, best, options)
     spec = w.spec
     assumptions = []
     precision = best.precision if best is not None and best.precision else serving_precision(w, model)
