@@ -100,6 +100,9 @@ CANDIDATES = {
 }
 # Someone buying with a one-off budget for serving also looks at the smaller cards people buy for home.
 BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090", "rtx-pro-6000-blackwell"]
+# Buying cards for a service: the server cards sold one at a time (PCIe), beside the boards sold in eights, are
+# the other class of card (8 x RTX PRO 6000 for a 120B MoE instead of 16 Ada cards or an 8-GPU HGX board).
+BUYING_SERVER = ["rtx-pro-6000-blackwell"]
 COUNTS = (1, 2, 4, 8)
 # Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
 # between): fine-tuning tries up to four of them.
@@ -1469,6 +1472,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     names = [q.gpu for q in w.quotes if q.gpu not in listed] + names  # the cards quoted are options, first
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
+    elif not w.candidates and w.preference == "buy" and w.spec.serves:
+        names = names + [g for g in BUYING_SERVER if g not in names]
     if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
         names = _catalog_left(w)  # "domestic accelerators only", "no NVIDIA or AMD": the cards that are left
     options: list[Option] = []
