@@ -1044,7 +1044,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     parallel on a small model, a 3B-active MoE, costs more in all-reduces than it saves in reads)."""
     o = _evaluate(w, gpu, n, owned, all_cards, layout)
     if layout is not None or owned or all_cards or n < 2 or o is None or not o.serves or o.engine not in SPLIT_ENGINES \
-            or not w.spec.serves or w.spec.trains or w.spec.batch or o.precision is None:
+            or not w.spec.serves or w.spec.trains or w.spec.batch or o.precision is None \
+            or w.requests_per_s or w._rate_per_s:  # (a request rate sizes its copies by the queue: tools.queueing)
         return o
     for d in sorted(arch.valid_tensor_parallel(resolve_model(w.model), n)):
         if d >= n or n % d:
