@@ -1279,7 +1279,9 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
 def _levers(rec: Recommendation, lang: str) -> list[str]:
     if not rec.levers:
         return []
-    lines = [say(lang, "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest")]
+    taken = rec.best is not None and not rec.best.owned and bool(rec.taken_lever or rec.relaxed)
+    head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
+    lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
     for lever in rec.levers:
         o = lever.option
         if o is None:

@@ -1991,6 +1991,10 @@ def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
     return []
 
 
+# Storage levers at the same price: the one that changes the least first.
+GENTLER = {"kv8": 0, "int4": 1, "int4_kv8": 2}
+
+
 def _lever_cost(lever: Lever, w: Workload) -> float:
     """What the user pays for a lever's plan, as the ranking counts it (unpriced last)."""
     o = lever.option
@@ -2027,8 +2031,13 @@ def _levers(w: Workload) -> list[Lever]:
         best, _action, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best))
-    # ranked by what the user pays (the order tried breaks ties)
-    levers = [x for _i, x in sorted(enumerate(levers), key=lambda p: (_lever_cost(p[1], w), p[0]))]
+    # ranked by what the user pays; on a tie the gentler storage lever first (an FP8 KV cache keeps the
+    # weights), then the order tried; 4-bit weights with an FP8 KV cache only where neither alone gives its cards
+    levers = [x for _i, x in sorted(enumerate(levers), key=lambda p: (_lever_cost(p[1], w),
+                                                                      GENTLER.get(p[1].change, len(GENTLER)), p[0]))]
+    alone = {(x.option.gpu, x.option.gpus) for x in levers if x.change in ("kv8", "int4") and x.option is not None}
+    levers = [x for x in levers if not (x.change == "int4_kv8" and x.option is not None
+                                        and (x.option.gpu, x.option.gpus) in alone)]
     if levers or not (w.budget_usd or w.budget_usd_per_month):
         return levers
     # Nothing brings it within the budget: how many people it does serve (in 4-bit, the cheapest
@@ -2839,8 +2848,20 @@ def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
     if rec.best is not None or w.serve_precision is not None or not rec.precision or rec.precision in FOUR_BIT \
             or rec.owned_options or (w.flexible and "precision" not in w.flexible):
         return None
+    if _cheapest_taken(w, rec) not in (None, "int4"):
+        return None  # a cheaper storage lever meets everything (an FP8 KV cache): _with_a_lever takes it
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
-    return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
+    others = [x for x in rec.levers if x.change != "int4"]
+    return four.model_copy(update={"relaxed": "int4", "levers": others}) if four.best is not None else None
+
+
+def _cheapest_taken(w: Workload, rec: Recommendation) -> str | None:
+    """The code of the cheapest lever that meets everything within the budget and that the plan may take
+    without asking (4-bit weights, an FP8 KV cache: tools.levers.takeable); rec.levers is ranked by cost."""
+    for lever in rec.levers:
+        if lever.within_budget and lever.option is not None and (lever.change == "int4" or takeable(lever.change, w)):
+            return lever.change
+    return None
 
 
 def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
