@@ -75,9 +75,14 @@ def test_plan_meets_when_a_lever_does(planned, key):
         if rec.taken_lever == "int4_kv8":
             assert rec.relaxed == "int4" and rec.best.precision == "int4"
         assert all(x.change != rec.taken_lever for x in rec.levers)
+    elif rec.relaxed == "int4":  # 4-bit weights alone, the cheapest storage lever that meets it
+        assert rec.best is not None and rec.best.ok and rec.best.precision == "int4"
+        assert rec.best.purchase_usd is not None and rec.best.purchase_usd <= w.budget_usd
+        assert not any(x.within_budget and x.change in TAKEN and cost_score(x.option, w) < cost_score(rec.best, w)
+                       for x in rec.levers)
     else:  # no storage lever met within the budget: none is listed as meeting it
         assert rec.best is None
-        assert not any(x.within_budget and x.change in TAKEN for x in rec.levers)
+        assert not any(x.within_budget and (x.change in TAKEN or x.change == "int4") for x in rec.levers)
     within = [x for x in rec.levers if x.within_budget and x.option is not None]
     costs = [cost_score(x.option, w) for x in within]
     assert costs == sorted(costs)
@@ -183,3 +188,31 @@ def test_internal_people_are_a_population(text, people):
 
     u = understand(text)
     assert u.updates.get("population") == people and "users" not in u.updates
+
+
+@pytest.mark.parametrize("budget", [1_900, 2_000])
+def test_fp8_kv_cache_before_four_bit_weights_on_a_tie(budget):
+    """Llama 3.3 70B for 50 at once around the clock on a $2k month: 4-bit weights and an FP8 KV cache both
+    fit one MI300X at the same price; the KV cache (the weights stay 8-bit) is the plan, 4-bit weights listed,
+    and int4 with FP8 KV (the same card) not repeated."""
+    w = Workload(phase="serve", model="llama-3.3-70b", users=50, utilisation=1.0, budget_usd_per_month=budget)
+    rec = recommend(w)
+    assert rec.taken_lever == "kv8" and rec.relaxed is None
+    assert rec.best is not None and rec.best.ok and rec.best.kv_precision == "fp8"
+    assert rec.best.precision in ("fp8", "int8")
+    codes = [x.change for x in rec.levers]
+    assert "int4" in codes and "int4_kv8" not in codes and "kv8" not in codes
+
+
+@pytest.mark.parametrize("text,said", [
+    ("serve llama 3.3 70b to 50 concurrent users around the clock, budget 2k/month",
+     ("the KV cache in FP8", "**Other ways to meet it:**", "4-bit weights (int4)")),
+    ("海外租卡部署 Llama 3.3 70B，50个并发用户，全天候运行，每月预算2000美元",
+     ("KV 缓存用 FP8", "**其他能满足要求的做法**", "4-bit 权重（int4）")),
+])
+def test_the_other_ways_are_listed_beside_the_lever_taken(text, said):
+    from conversation import run_conversation
+
+    reply = run_conversation([text])[0].content
+    for words in said:
+        assert words in reply, (words, reply)
