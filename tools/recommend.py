@@ -1355,7 +1355,7 @@ def software_risk_unasked(w: Workload, gpu: Gpu) -> bool:
     (rules.software_risk_over_spread): it must then be cheaper by more than the measured price spread to lead."""
     if not rules().software_risk_over_spread or not STACK_PENALTY[gpu.stack]:
         return False
-    named = {parse_owned(n)[1].id for n in w.candidates or []}
+    named = {parse_owned(n)[1].id if re.match(r"\s*\d", n) else n for n in w.candidates or []}
     return gpu.id not in named
 
 
@@ -1905,11 +1905,9 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
                                                    or (size >= IQ2_MODEL_B and fmt.startswith("iq2")))]
     if "context" not in w.flexible:
         tries += ladder  # a context the user stated is kept: a smaller file before a shorter context
-    tries += serving_lever_tries(w)  # FP8 KV cache, int4 with it, the users at once of a staff, a smaller model
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s) \
-            and not any(label.startswith("users_peak=") for label, _ in tries):
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
         # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if "context" in w.flexible:
