@@ -21,7 +21,6 @@ from tools.traffic import PeakInput, peak_at_once
 if TYPE_CHECKING:
     from tools.recommend import Workload
 
-FOUR_BIT_WEIGHTS = ("int4", "awq", "gptq", "q4_k_m", "nf4", "mxfp4")
 # Levers taken as the plan when nothing meets the requirements as asked: they change only how the model is
 # stored (a format the user did not name), never what the user asked for.
 TAKEN = ("kv8", "int4_kv8")
@@ -34,10 +33,9 @@ def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
     if not w.spec.serves or w.owned:
         return []  # cards you own: tools.recommend's owned levers try the KV cache and smaller files on them
     tries: list[tuple[str, dict[str, Any]]] = []
-    four = (w.serve_precision or "") in FOUR_BIT_WEIGHTS
     if w.kv_cache is None:
         tries.append(("kv8", {"kv_cache": 8}))
-        if not four and w.serve_precision is None:
+        if w.serve_precision is None:  # (a format said is kept: no 4-bit weights in its place)
             tries.append(("int4_kv8", {"serve_precision": "int4", "kv_cache": 8}))
     rated = bool(w.requests_per_s or w._rate_per_s)
     if w.population is None and w.users >= PEAK_FROM_USERS and not rated:
