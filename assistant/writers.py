@@ -437,15 +437,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [note, ""]
     if rec.offload_leads:
         lines += _offload_lines(rec, lang, profile.engine_app)
-    if rec.relaxed and best is not None and best.owned and rec.instead_model:  # a smaller model on your card
-        lines += [say(lang, "answer.relaxed_model", asked=model_words(rec.instead_model, lang),
-                      change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
-    elif rec.relaxed and best is not None and best.owned:
-        key, _, value = rec.relaxed.partition("=")
-        lines += [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), ""]
-        lines += _zero_offload_lines(key, best, lang)
-    elif rec.relaxed:
-        lines += [say(lang, "answer.relaxed_int4"), ""]
+    lines += _relaxed_lines(rec, lang)
     if rec.ruled_out:
         lines += [say(lang, "answer.domestic_ruled_out", cards=cards_words(rec.ruled_out, lang)), ""]
     lines += _home_alternative(rec, lang)
@@ -1272,10 +1264,31 @@ def _versus(o: Option, best: Option, rec: Recommendation, lang: str) -> str:
     return "- " + parts[0] + rest + say(lang, "fig.end")
 
 
+def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The change the plan made to what was asked, said before the plan: a smaller model or a lever on your own
+    card, the cheapest storage lever that meets everything (tools.levers), or 4-bit weights."""
+    best = rec.best
+    if rec.relaxed and best is not None and best.owned and rec.instead_model:  # a smaller model on your card
+        return [say(lang, "answer.relaxed_model", asked=model_words(rec.instead_model, lang),
+                    change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
+    if rec.relaxed and best is not None and best.owned:
+        key, _, value = rec.relaxed.partition("=")
+        return [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), "",
+                *_zero_offload_lines(key, best, lang)]
+    if rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
+        key, _, value = rec.taken_lever.partition("=")
+        return [say(lang, "answer.relaxed_lever", change=say(lang, f"lever.{key}", value=value)), ""]
+    if rec.relaxed:
+        return [say(lang, "answer.relaxed_int4"), ""]
+    return []
+
+
 def _levers(rec: Recommendation, lang: str) -> list[str]:
     if not rec.levers:
         return []
-    lines = [say(lang, "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest")]
+    taken = rec.best is not None and not rec.best.owned and bool(rec.taken_lever or rec.relaxed)
+    head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
+    lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
     for lever in rec.levers:
         o = lever.option
         if o is None:

@@ -62,6 +62,7 @@ from tools.inference import (
     inference_memory,
     usable_bytes,
 )
+from tools.levers import serving_lever_tries, takeable
 from tools.models import resolve_model, smaller_in_family
 from tools.offload import OffloadInput, OffloadResult, offload
 from tools.phases import (
@@ -99,6 +100,9 @@ CANDIDATES = {
 }
 # Someone buying with a one-off budget for serving also looks at the smaller cards people buy for home.
 BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090", "rtx-pro-6000-blackwell"]
+# Buying cards for a service: the server cards sold one at a time (PCIe), beside the boards sold in eights, are
+# the other class of card (8 x RTX PRO 6000 for a 120B MoE instead of 16 Ada cards or an 8-GPU HGX board).
+BUYING_SERVER = ["rtx-pro-6000-blackwell"]
 COUNTS = (1, 2, 4, 8)
 # Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
 # between): fine-tuning tries up to four of them.
@@ -514,6 +518,9 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
+                                    "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
+                                    "as the plan and said as an assumption the user can undo")
     owned_share: Option | None = Field(None, description="serving the gap: the cards you own, for the users "
                                                         "they can serve (owned_users); best serves the rest")
     owned_users: int | None = None
@@ -1021,11 +1028,40 @@ def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], 
             opt.reasons.append(f"a run takes {r.hours:,.0f} h, past the {w.deadline_hours:,.0f} h deadline")
 
 
+# Engines that run copies of a model side by side behind one endpoint (data parallel) in the evaluation.
+SPLIT_ENGINES = ("vllm", "sglang")
+
+
 def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
              layout: Layout | None = None) -> Option | None:
     """One card x count: does it fit, how fast, what it costs, which constraints it meets. all_cards: a
     batch job uses every one of the n cards (yours, or a count the user named), as model copies. A
-    layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored."""
+    layout (tools.scale) serves beyond one server: replicas x (tp GPUs x pp servers), n ignored.
+
+    Serving n rented or bought cards as one tensor-parallel copy is weighed against copies of a smaller
+    unit on the same cards (n/d copies of TP d, the users shared out): the layout that meets every target,
+    then the faster per user, is the option. So more cards never serve a user slower than fewer (tensor
+    parallel on a small model, a 3B-active MoE, costs more in all-reduces than it saves in reads)."""
+    o = _evaluate(w, gpu, n, owned, all_cards, layout)
+    if layout is not None or owned or all_cards or n < 2 or o is None or not o.serves or o.engine not in SPLIT_ENGINES \
+            or not w.spec.serves or w.spec.trains or w.spec.batch or o.precision is None \
+            or w.requests_per_s or w._rate_per_s:  # (a request rate sizes its copies by the queue: tools.queueing)
+        return o
+    for d in sorted(arch.valid_tensor_parallel(resolve_model(w.model), n)):
+        if d >= n or n % d:
+            continue
+        copies = n // d
+        split = Layout(tp=d, replicas=copies, users_per_replica=-(-w.users // copies), engine=o.engine,
+                       precision=o.precision, kv_precision=o.kv_precision)
+        alt = _evaluate(w, gpu, n, owned, all_cards, split)
+        if alt is not None and alt.serves and (alt.ok, alt.decode_tokens_per_s or 0) > (o.ok, o.decode_tokens_per_s or 0):
+            o = alt
+    return o
+
+
+def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
+              layout: Layout | None = None) -> Option | None:
+    """evaluate's one layout: n cards as one copy, or the layout given."""
     model = resolve_model(w.model)
     spec = w.spec
     grouped = _groups(w, model, n, owned, all_cards, layout)
@@ -1437,6 +1473,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     names = [q.gpu for q in w.quotes if q.gpu not in listed] + names  # the cards quoted are options, first
     if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
+    elif not w.candidates and w.preference == "buy" and w.spec.serves:
+        names = names + [g for g in BUYING_SERVER if g not in names]
     if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
         names = _catalog_left(w)  # "domestic accelerators only", "no NVIDIA or AMD": the cards that are left
     options: list[Option] = []
@@ -1968,15 +2006,27 @@ def _at_the_margin(w: Workload, options: list[Option]) -> list[Lever]:
     return []
 
 
+# Storage levers at the same price: the one that changes the least first.
+GENTLER = {"kv8": 0, "int4": 1, "int4_kv8": 2}
+
+
+def _lever_cost(lever: Lever, w: Workload) -> float:
+    """What the user pays for a lever's plan, as the ranking counts it (unpriced last)."""
+    o = lever.option
+    return math.inf if o is None else cost_score(o, w)
+
+
 def _levers(w: Workload) -> list[Lever]:
     """When nothing meets a constraint: the usual changes, each tried on the whole search."""
     tries: list[tuple[str, dict]] = []  # (what changes, as "key" or "key=value", the changed fields)
     precision = w.serve_precision or "int8"
     if (w.spec.serves or w.spec.batch) and precision not in FOUR_BIT:
         tries.append(("int4", {"serve_precision": "int4"}))
+    tries += serving_lever_tries(w)  # FP8 KV cache, int4 with it, the users at once of a staff, a smaller model
     if w.spec.serves and w.context > 4096:
         tries.append((f"context={w.context // 2:,}", {"context": w.context // 2}))
-    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s):
+    if w.spec.serves and w.users > 1 and not (w.requests_per_s or w._rate_per_s) \
+            and not any(label.startswith("users_peak=") for label, _ in tries):
         # (at a request rate the users at once follow from it by Little's law: never a knob to turn down)
         tries.append((f"users={max(1, w.users // 2)}", {"users": max(1, w.users // 2)}))
     if w.spec.trains and not w.spec.pretrains and w.method != "qlora":
@@ -1996,6 +2046,13 @@ def _levers(w: Workload) -> list[Lever]:
         best, _action, _rb = decide(variant, owned + options)
         if best is not None:
             levers.append(Lever(change=label, option=best))
+    # ranked by what the user pays; on a tie the gentler storage lever first (an FP8 KV cache keeps the
+    # weights), then the order tried; 4-bit weights with an FP8 KV cache only where neither alone gives its cards
+    levers = [x for _i, x in sorted(enumerate(levers), key=lambda p: (_lever_cost(p[1], w),
+                                                                      GENTLER.get(p[1].change, len(GENTLER)), p[0]))]
+    alone = {(x.option.gpu, x.option.gpus) for x in levers if x.change in ("kv8", "int4") and x.option is not None}
+    levers = [x for x in levers if not (x.change == "int4_kv8" and x.option is not None
+                                        and (x.option.gpu, x.option.gpus) in alone)]
     if levers or not (w.budget_usd or w.budget_usd_per_month):
         return levers
     # Nothing brings it within the budget: how many people it does serve (in 4-bit, the cheapest
@@ -2075,7 +2132,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
-                       _the_count_named_in_four_bit):
+                       _the_count_named_in_four_bit, _with_a_lever):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -2806,8 +2863,20 @@ def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
     if rec.best is not None or w.serve_precision is not None or not rec.precision or rec.precision in FOUR_BIT \
             or rec.owned_options or (w.flexible and "precision" not in w.flexible):
         return None
+    if _cheapest_taken(w, rec) not in (None, "int4"):
+        return None  # a cheaper storage lever meets everything (an FP8 KV cache): _with_a_lever takes it
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
-    return four.model_copy(update={"relaxed": "int4"}) if four.best is not None else None
+    others = [x for x in rec.levers if x.change != "int4"]
+    return four.model_copy(update={"relaxed": "int4", "levers": others}) if four.best is not None else None
+
+
+def _cheapest_taken(w: Workload, rec: Recommendation) -> str | None:
+    """The code of the cheapest lever that meets everything within the budget and that the plan may take
+    without asking (4-bit weights, an FP8 KV cache: tools.levers.takeable); rec.levers is ranked by cost."""
+    for lever in rec.levers:
+        if lever.within_budget and lever.option is not None and (lever.change == "int4" or takeable(lever.change, w)):
+            return lever.change
+    return None
 
 
 def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
@@ -2838,6 +2907,46 @@ def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommenda
     if four.best is None or four.best.gpus > pinned[0]:
         return None
     return four.model_copy(update={"relaxed": "int4"})
+
+
+def _with_a_lever(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """Nothing meets the requirements as asked, on no card you own: the cheapest lever that meets everything
+    and only changes how the model is stored (an FP8 KV cache, with 4-bit weights when no format was said)
+    becomes the plan, said as an assumption; the other levers stay listed."""
+    if rec.best is not None or rec.owned_options:
+        return None
+    for lever in rec.levers:
+        if not lever.within_budget or lever.option is None or not takeable(lever.change, w):
+            continue
+        change = dict(serving_lever_tries(w)).get(lever.change)
+        if change is None:
+            continue
+        taken = _recommend(w.model_copy(update=change), with_levers=False)
+        if taken.best is None:
+            continue
+        others = [x for x in rec.levers if x.change != lever.change]
+        return taken.model_copy(update={"taken_lever": lever.change, "levers": others,
+                                        "relaxed": "int4" if change.get("serve_precision") == "int4" else None})
+    return None
+
+
+# A row with this many times the plan's GPUs that misses a target or costs more is no option an expert weighs.
+OVERSIZED_FACTOR = 2
+
+
+def _without_the_oversized(w: Workload, best: Option | None, options: list[Option]) -> list[Option]:
+    """A serving plan's rows without those of OVERSIZED_FACTOR or more times the plan's GPUs that miss a target
+    or cost more than the plan (8 x H100 short of the target beside 4 x B200 that meets it); cards the user
+    named or owns always stay."""
+    if best is None or not best.ok or best.owned or not w.spec.serves or w.spec.trains or w.spec.batch:
+        return options
+    named = {parse_owned(n)[1].id for n in w.candidates or []}
+    base = cost_score(best, w, sourced=False)  # a thin offer's mark-up is no reason to hide a cheaper row
+
+    def oversized(o: Option) -> bool:
+        return o is not best and not o.owned and o.gpu not in named and o.gpus >= OVERSIZED_FACTOR * best.gpus \
+            and (not o.ok or cost_score(o, w, sourced=False) > base)
+    return [o for o in options if not oversized(o)]
 
 
 def _better_why(w: Workload, best: Option) -> BetterWhy | None:
@@ -2886,6 +2995,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     if apart:
         ranked_for, owned, options, best, action, rb, training_run = apart
     options.sort(key=lambda o: _rank_key(o, ranked_for))
+    options = _without_the_oversized(ranked_for, best, options)
     spec = w.spec
     assumptions = []
     precision = best.precision if best is not None and best.precision else serving_precision(w, model)
