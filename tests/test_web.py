@@ -66,6 +66,39 @@ async def _talk(port: int) -> str:
             return screen
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc; none found elsewhere)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+async def _stop_with_a_tab_open(server: subprocess.Popen, port: int) -> list[int]:
+    """Ctrl+C while a tab is open: returns the tab's app processes seen before the stop."""
+    import aiohttp
+
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base}/ws", origin=base) as ws:
+        screen = ""
+        async with asyncio.timeout(DEADLINE_S):
+            async for message in ws:
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    screen += ESCAPES.sub("", message.data.decode("utf-8", "replace"))
+                    if "GPU Advisor" in screen:
+                        break
+            apps = _children(server.pid)
+            server.send_signal(signal.SIGINT)
+            async for message in ws:  # the server closes the tab
+                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT)
+        assert ws.closed
+    return apps
+
+
 @pytest.mark.slow
 def test_the_app_answers_in_a_browser_session(tmp_path):
     port = _free_port()
@@ -81,10 +114,12 @@ def test_the_app_answers_in_a_browser_session(tmp_path):
                                capture_output=True, text=True, timeout=60)
         assert taken.returncode == 2
         assert taken.stderr == f"gpu-advisor: port {port} on 127.0.0.1 is in use; choose another with --port\n"
-        server.send_signal(signal.SIGINT)  # Ctrl+C: a clean stop
+        apps = asyncio.run(_stop_with_a_tab_open(server, port))  # Ctrl+C with a tab open: a clean stop
         _out, err = server.communicate(timeout=30)
         assert server.returncode == 0
         assert "Traceback" not in err and err.strip().endswith("gpu-advisor: the web server stopped.")
+        assert apps or not Path("/proc").exists()
+        assert all(not Path(f"/proc/{pid}").exists() for pid in apps)  # no tab's app left running
     finally:
         if server.poll() is None:
             server.kill()

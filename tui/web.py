@@ -17,6 +17,8 @@ import shlex
 import sys
 from typing import Any
 
+QUIT_S = 5.0  # how long a tab's app has to quit when its tab closes or the server stops
+
 
 class PortInUse(Exception):
     """The port is taken: the command says so in one line and exits 2; it never moves to another."""
@@ -44,12 +46,30 @@ def allowed(bound_host: str, headers: Any, websocket: bool) -> bool:
     return not websocket or same_origin(headers.get("Origin"), host)
 
 
-def _server(host: str, port: int, db: str | None) -> Any:
+async def _end(service: Any) -> None:
+    """A tab's app told to quit; killed if it has not quit within QUIT_S (never left running)."""
+    import asyncio
+    import contextlib
+
+    with contextlib.suppress(TimeoutError, asyncio.CancelledError):  # cleaning up, even when cancelled
+        await asyncio.wait_for(service.stop(), QUIT_S)
+    process = service._process
+    if process is not None and process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.kill()
+        with contextlib.suppress(asyncio.CancelledError):
+            await process.wait()
+
+
+def _server(host: str, port: int, db: str | None, tabs: set[Any]) -> Any:
     """A textual-serve Server that answers only requests addressed to it, builds the page's URLs from
     the address the browser used, and prints one line when it starts instead of its banner."""
+    import asyncio
+
     import aiohttp_jinja2
     from aiohttp import web
-    from textual_serve.server import Server
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server, to_int
 
     class AdvisorServer(Server):
         def initialize_logging(self) -> None:  # textual-serve's per-request log lines are not wanted
@@ -69,9 +89,30 @@ def _server(host: str, port: int, db: str | None) -> Any:
                     "application": {"name": self.title}}
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """One tab's app, as textual-serve runs it, but kept in `tabs` so that stopping the server
+            ends every open tab's app (told to quit, killed if it has not within QUIT_S)."""
             if not allowed(host, request.headers, websocket=True):
                 raise web.HTTPForbidden(text="the app's websocket answers only the page this server served")
-            return await super().handle_websocket(request)
+            websocket = web.WebSocketResponse(heartbeat=15)
+            width, height = (to_int(request.query.get(k, str(d)), d) for k, d in (("width", 80), ("height", 24)))
+            await websocket.prepare(request)
+
+            async def close() -> None:  # the app quit (its own Ctrl+Q): the tab is told
+                await websocket.close()
+
+            service = AppService(self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                                 close=close, download_manager=self.download_manager)
+            tabs.add(websocket)
+            try:
+                await service.start(width, height)
+                await self._process_messages(websocket, service)
+            except asyncio.CancelledError:
+                pass
+            finally:
+                tabs.discard(websocket)
+                await _end(service)
+                await websocket.close()
+            return websocket
 
     return AdvisorServer(app_command(db), host=host, port=port, title="GPU Advisor")
 
@@ -87,9 +128,10 @@ async def _serve(host: str, port: int, db: str | None) -> int:
     import asyncio
     import signal
 
-    from aiohttp import web
+    from aiohttp import WSCloseCode, web
 
-    server = _server(host, port, db)
+    tabs: set[Any] = set()
+    server = _server(host, port, db, tabs)
     runner = web.AppRunner(await server._make_app(), access_log=None, handle_signals=False, shutdown_timeout=5)
     await runner.setup()
     try:
@@ -107,6 +149,9 @@ async def _serve(host: str, port: int, db: str | None) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stopping.set)
         await stopping.wait()
+        # every open tab closed first: its app quits while the server waits for its handler
+        await asyncio.gather(*(ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server stopped")
+                               for ws in list(tabs)), return_exceptions=True)
     finally:
         await runner.cleanup()  # each open tab's app is told to quit
     print("gpu-advisor: the web server stopped.", file=sys.stderr, flush=True)
