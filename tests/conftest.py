@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,10 @@ os.environ["GPU_ADVISOR_DB"] = str(Path(_CACHE.name) / "history.db")
 # No test reaches the Hugging Face Hub (the CLI may, for sizing commands): the opt-in `network` test
 # sets its own environment.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Lists show local times (the sessions list and screen): the suite runs in UTC, whatever the machine's
+# zone, so the app's snapshots are the same everywhere; a test about zones sets TZ itself.
+os.environ["TZ"] = "UTC"
+time.tzset()
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,15 +19,53 @@ def tokens(n: float) -> str:
 
 
 def table(rows: Iterable[Iterable[object]], header: Iterable[str]) -> str:
+    """Columns aligned by width on screen (a Chinese character takes two cells), numbers to the right."""
     data = [[str(c) for c in header]] + [[str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in data) for i in range(len(data[0]))]
+    widths = [max(_width(r[i]) for r in data) for i in range(len(data[0]))]
     lines = []
     for n, row in enumerate(data):
-        cells = [c.rjust(w) if i and _numeric(c) else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        cells = [" " * (w - _width(c)) + c if i and _numeric(c) else c + " " * (w - _width(c))
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def clip(text: str, cells: int) -> str:
+    """`text` cut to at most `cells` cells on screen (a Chinese character takes two), "…" marking a cut."""
+    if _width(text) <= cells:
+        return text
+    kept, used = [], 1
+    for char in text:
+        used += _width(char)
+        if used > cells:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
+def local_times(stamps: Iterable[str]) -> tuple[list[str], str]:
+    """Stored times (ISO 8601, UTC) as this computer's local "YYYY-MM-DD HH:MM", and the zone's name
+    for a column header ("CET"; "CET, CEST" when the times fall on both sides of a clock change)."""
+    from datetime import UTC, datetime
+
+    shown, zones = [], []
+    for stamp in stamps:
+        try:
+            when = datetime.fromisoformat(stamp)
+        except ValueError:  # not a time (an imported file's own text): shown as stored
+            shown.append(stamp[:16].replace("T", " "))
+            continue
+        local = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone()
+        shown.append(local.strftime("%Y-%m-%d %H:%M"))
+        zone = local.tzname() or local.strftime("%z")
+        if zone not in zones:
+            zones.append(zone)
+    if not zones:
+        now = datetime.now(UTC).astimezone()
+        zones.append(now.tzname() or now.strftime("%z"))
+    return shown, ", ".join(zones)
 
 
 def _numeric(cell: str) -> bool:

@@ -83,6 +83,20 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+SHORT_ID = 8  # the fewest characters of a session id shown (ULIDs: about the second it was created)
+
+
+def short_id(session_id: str, neighbours: list[str], minimum: int = SHORT_ID) -> str:
+    """The shortest start of `session_id` that no other id starts with, `minimum` characters at least.
+    `neighbours` are the ids just before and after it in sorted order: only they can share more of it."""
+    shared = 0
+    for other in neighbours:
+        common_start = next((i for i, (a, b) in enumerate(zip(session_id, other, strict=False)) if a != b),
+                            min(len(session_id), len(other)))
+        shared = max(shared, common_start)
+    return session_id[:max(minimum, shared + 1)]
+
+
 @dataclass
 class SessionRow:
     id: str

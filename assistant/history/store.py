@@ -837,6 +837,19 @@ class HistoryStore:
         return [SessionRow(*r) for r in self.conn.execute(sql, (limit, offset))]
 
     @_reads
+    def short_ids(self, ids: list[str]) -> dict[str, str]:
+        """Each id's shortest start that names only that session among all saved ones (8 characters at
+        least): what lists show, and what every command taking an id accepts (resolve_id)."""
+        shown = {}
+        for session_id in ids:
+            neighbours = [r[0] for r in self.conn.execute(
+                "SELECT * FROM (SELECT id FROM sessions WHERE id < ? ORDER BY id DESC LIMIT 1) "
+                "UNION ALL SELECT * FROM (SELECT id FROM sessions WHERE id > ? ORDER BY id LIMIT 1)",
+                (session_id, session_id))]
+            shown[session_id] = common.short_id(session_id, neighbours)
+        return shown
+
+    @_reads
     def count_sessions(self) -> int:
         return self.conn.execute("SELECT count(*) FROM sessions").fetchone()[0]
 

@@ -19,11 +19,8 @@ NO_TERMINAL = ("gpu-advisor: the terminal app needs a terminal, and this is not 
                "  Every command:                                    gpu-advisor --help\n")
 
 
-def open_app(db: str | None, resume: str | None = None, first_message: str | None = None) -> int:
-    """The terminal app, when there is a terminal to draw on; else say what to use instead (exit 2)."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        sys.stderr.write(NO_TERMINAL)
-        return EXIT_USAGE
+def check_db(db: str | None) -> None:
+    """Before the app opens --db: a file that is not a history database is refused, left untouched."""
     if db:
         from pathlib import Path
 
@@ -32,6 +29,14 @@ def open_app(db: str | None, resume: str | None = None, first_message: str | Non
         if not looks_like_sqlite(Path(db).expanduser()):
             raise HistoryError(f"{db} is not a GPU Advisor history database (it does not start with the SQLite "
                                "header); it was left untouched. Give --db a new file name or an existing history database")
+
+
+def open_app(db: str | None, resume: str | None = None, first_message: str | None = None) -> int:
+    """The terminal app, when there is a terminal to draw on; else say what to use instead (exit 2)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        sys.stderr.write(NO_TERMINAL)
+        return EXIT_USAGE
+    check_db(db)
     try:
         from tui.app import run_app
     except ImportError:

@@ -9,12 +9,12 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
-from tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing
+from tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing, web
 from tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
 from tui.cli.chat import open_app
 from tui.format import plain
 
-MODULES = (sizing, ask, chat, sessions, config, gpus, models, detect, completion)  # the order --help lists them
+MODULES = (sizing, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
 EXAMPLES = ("gpu-advisor", "gpu-advisor ask \"serve llama 3 8b to 20 users\"", "gpu-advisor chat --plain",
             "gpu-advisor size inference -m llama-3.1-70b -p int4 --gpu h100 --batch 8")
 # The sizing commands may resolve a model on the Hugging Face Hub; the conversation stays offline

@@ -24,9 +24,14 @@ sessions = commands.group("sessions", "saved conversations: list, search, show, 
 LIMIT = arg("-n", "--limit", type=positive_int, default=50)
 
 
+EMPTY = ("No saved sessions yet: ask a question with `gpu-advisor ask \"...\"` "
+         "or open the app with `gpu-advisor chat`.")
+
+
 def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
-    """`sessions list` and `sessions search`: a table, or JSON with --json."""
-    from tui.format import table
+    """`sessions list` and `sessions search`: a table (local times, the zone in the header; ids as
+    short as they can be and still name one session), or JSON with --json (full ids, UTC times)."""
+    from tui.format import clip, local_times, table
 
     search = args.action == "search"
     rows = store.search(" ".join(args.query), limit=args.limit) if search else store.list_sessions(limit=args.limit)
@@ -35,11 +40,14 @@ def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
     elif args.json:
         print(json.dumps([r.__dict__ for r in rows], indent=2))
     elif not rows:
-        print("No session matches." if search else "No sessions.")
+        print("No session matches." if search else EMPTY)
     else:
-        print(table([(r.id, r.updated[:16].replace("T", " "), plain(" ".join(r.title.split()))[:50],
-                      plain(" ".join(r.snippet.split()))[:40] if search else r.messages)
-                     for r in rows], ["id", "updated (UTC)", "title", "match" if search else "messages"]))
+        ids = store.short_ids([r.id for r in rows])
+        times, zone = local_times(r.updated for r in rows)
+        print(table([(ids[r.id], when, clip(plain(" ".join(r.title.split())), 50),
+                      clip(plain(" ".join(r.snippet.split())), 40) if search else r.messages)
+                     for r, when in zip(rows, times, strict=True)],
+                    ["id", f"updated ({zone})", "title", "match" if search else "messages"]))
 
 
 @sessions.command("list", "newest first", JSON, DB, LIMIT,

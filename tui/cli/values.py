@@ -74,6 +74,17 @@ def non_negative_float(text: str) -> float:
     return value
 
 
+def port_number(text: str) -> int:
+    """A TCP port to listen on: 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number (1 to 65535), got '{text}'") from None
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"{value} is not a port number (1 to 65535)")
+    return value
+
+
 def db_path(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("needs the path of a database file, not an empty string")

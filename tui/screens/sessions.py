@@ -28,8 +28,7 @@ if TYPE_CHECKING:
     from textual.widgets import DataTable
 
 SESSION_PAGE = 200
-# the date, count and id columns with each column's padding (one cell each side)
-FIXED_COLUMNS = (16 + 2) + (4 + 2) + (26 + 2) + 2
+EMPTY = "No saved sessions yet: ask a question in the chat (Esc goes back) and it is kept here."
 STATUS_KEYS = " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete (in the list)"
 
 
@@ -91,30 +90,41 @@ class SessionsScreen(Screen):
         self._layout()
 
     def _layout(self) -> None:
-        """The rows laid out for the window: the date, count and id whole (the id is what the command
-        line takes), the title in what they leave, cut by its width on screen (a Chinese character
-        takes two cells); a search result has a second line with the words around what was found."""
+        """The rows laid out for the window: the time (local, the zone in the header), count and id whole
+        (the id as short as it can be and still name one session, which the command line takes), the
+        title in what they leave, cut by its width on screen (a Chinese character takes two cells); a
+        search result has a second line with the words around what was found."""
+        from tui.format import local_times
+
         table = self._table()
         table.clear(columns=True)
-        title_width = max(12, self._content_width() - FIXED_COLUMNS)
-        table.add_column("updated (UTC)", width=16)
+        ids = self.store.short_ids([r.id for r in self.rows])
+        times, zone = local_times(r.updated for r in self.rows)
+        when = f"updated ({zone})"
+        when_width, id_width = max(16, cell_len(when)), max([2, *(len(i) for i in ids.values())])
+        fixed = (when_width + 2) + (4 + 2) + (id_width + 2) + 2  # each column with its padding, and the gutter
+        title_width = max(12, self._content_width() - fixed)
+        table.add_column(when, width=when_width)
         table.add_column("title", width=title_width)
         table.add_column(Text("msgs", justify="right"), width=4)
-        table.add_column("id", width=26)
+        table.add_column("id", width=id_width)
         words = query_words(self.query_one("#search", Input).value) if self.searching else []
-        for r in self.rows:
+        for r, shown in zip(self.rows, times, strict=True):
             title = Text(plain(r.title), no_wrap=True)  # a title is text, never markup nor terminal commands
             title.truncate(title_width, overflow="ellipsis")
             if self.searching:
                 title.append("\n")
                 title.append_text(snippet_line(plain(getattr(r, "snippet", "") or ""), words, title_width))
-            table.add_row(r.updated[:16].replace("T", " "), title, Text(str(r.messages), justify="right"), r.id,
+            table.add_row(shown, title, Text(str(r.messages), justify="right"), ids[r.id],
                           key=r.id, height=2 if self.searching else 1)
         total = self.store.count_sessions()
         rows = self.rows
-        shown = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if self.searching else \
+        if not total:
+            self.query_one("#session-count", Static).update(EMPTY)
+            return
+        shown_count = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if self.searching else \
             f"{len(rows)} of {total} session{'s' if total != 1 else ''}"
-        self.query_one("#session-count", Static).update(shown + STATUS_KEYS)
+        self.query_one("#session-count", Static).update(shown_count + STATUS_KEYS)
 
     def _content_width(self) -> int:
         """Cells inside the table: the window less the table's margins and its scrollbar's gutter."""
