@@ -1498,14 +1498,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices or bool(bought))
-    direct = _direct(state, turn, previous, answer, lang, config, carried)
-    text, pinned = _literal_first(state, answer, turn, text, lang, config) if not direct else (text, None)
-    if direct and direct[1].get("code") == "short" and answer.recommend.workload is not None \
-            and answer.recommend.workload.spec.trains:
-        # 'QLoRA 单卡 4090 够不够': the job as asked fits that card done another way (Unsloth): that yes, not a no
-        with_way, way = _literal_first(state, answer, turn, text, lang, config)
-        if way is not None and way[1].get("change"):
-            text, pinned, direct = with_way, way, None
+    text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)
     first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
                                       _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
@@ -1573,6 +1566,22 @@ def _choice_kept(weighed: dict[str, Any] | None) -> dict[str, Any]:
     if not weighed or not weighed.get("on_card"):
         return {}
     return {"models": [r["model"] for r in weighed["rows"]], "dims": list(weighed.get("dims") or [])}
+
+
+def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, text: str, lang: str,
+                 config: RunnableConfig, carried: tuple[int, str] | None):
+    """The reply with the answer owed first for the setup asked about: a follow-up's one setup (assistant.direct),
+    else the count asked about (assistant.pinned). Returns (text, pinned, direct)."""
+    direct = _direct(state, turn, previous, answer, lang, config, carried)
+    if not direct:
+        return (*_literal_first(state, answer, turn, text, lang, config), None)
+    if direct[1].get("code") == "short" and answer.recommend.workload is not None \
+            and answer.recommend.workload.spec.trains:
+        # 'QLoRA 单卡 4090 够不够': the job as asked fits that card done another way (Unsloth): that yes, not a no
+        with_way, way = _literal_first(state, answer, turn, text, lang, config)
+        if way is not None and way[1].get("change"):
+            return with_way, way, None
+    return text, None, direct
 
 
 def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
