@@ -94,6 +94,11 @@ def localise(lang: str, sentence: str) -> str:
     return sentence
 
 
+def sentence_gap(lang: str) -> str:
+    """What goes between two sentences: a space in English, nothing in Chinese (its full stop is the gap)."""
+    return "" if lang == "zh" else " "
+
+
 def say(lang: str, key: str, **values: Any) -> str:
     return str(text(lang, key)).format(**values)
 

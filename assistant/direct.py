@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
+from assistant.catalog import say, sentence_gap
 from assistant.writers import gb, seconds, tps
 from tools.recommend import Option, Recommendation
 
@@ -161,7 +161,7 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
             lines.append(say(lang, "direct.holds" if held[0] else "direct.holds_none", gpu=row.gpu_name,
                              held=f"{held[0]:,}", tps=tps(held[1]), precision=held[2].upper()))
             data["one_card_users"], data["one_card_tokens_per_s"] = held[0], held[1]
-    return say(lang, "direct.join").join(lines), data
+    return sentence_gap(lang).join(lines), data
 
 
 def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[str, Any]] | None:

@@ -16,6 +16,9 @@ from typing import Any
 MAX_REPLAYED_TURNS = 24
 # Of those, the first turns kept; the rest are the last turns.
 HEAD_TURNS = MAX_REPLAYED_TURNS // 4
+# The most characters of user turns replayed (the last turn whole, whatever its length): two messages of the longest
+# a new message may be. Typed conversations stay far under it; a crafted one is cut to a bounded cost.
+MAX_REPLAYED_CHARS = 16_000
 
 
 class Cancelled(RuntimeError):
@@ -23,12 +26,22 @@ class Cancelled(RuntimeError):
 
 
 def bounded(texts: Sequence[str]) -> tuple[list[str], int]:
-    """The user turns to replay (the first HEAD_TURNS and the last ones, MAX_REPLAYED_TURNS in all, the last
-    always kept) and how many between them are skipped."""
+    """The user turns to replay and how many between them are skipped: the first HEAD_TURNS and the last ones,
+    MAX_REPLAYED_TURNS in all, and no more than MAX_REPLAYED_CHARS characters of them (reading costs time by the
+    character: 24 crafted 8,000-character turns once took 16 s). The last turn is always kept; then the first
+    turns (they usually say the job), then the latest, each while the characters allow."""
     texts = list(texts)
-    if len(texts) <= MAX_REPLAYED_TURNS:
-        return texts, 0
-    return [*texts[:HEAD_TURNS], *texts[-(MAX_REPLAYED_TURNS - HEAD_TURNS):]], len(texts) - MAX_REPLAYED_TURNS
+    picked = list(range(len(texts))) if len(texts) <= MAX_REPLAYED_TURNS else [
+        *range(HEAD_TURNS), *range(len(texts) - (MAX_REPLAYED_TURNS - HEAD_TURNS), len(texts))]
+    if sum(len(texts[i]) for i in picked) > MAX_REPLAYED_CHARS:
+        last, room, kept = picked[-1], MAX_REPLAYED_CHARS - len(texts[picked[-1]]), set()
+        head, tail = [i for i in picked[:-1] if i < HEAD_TURNS], [i for i in reversed(picked[:-1]) if i >= HEAD_TURNS]
+        for i in [*head, *tail]:
+            if len(texts[i]) <= room:
+                kept.add(i)
+                room -= len(texts[i])
+        picked = [i for i in picked if i in kept or i == last]
+    return [texts[i] for i in picked], len(texts) - len(picked)
 
 
 def check(cancel: threading.Event | None) -> None:
@@ -45,7 +58,8 @@ def noted(reply: Any, skipped: int, lang: str | None) -> Any:
 
     from assistant.catalog import say
 
-    note = say(lang or "en", "replay.skipped", n=skipped, head=HEAD_TURNS, most=MAX_REPLAYED_TURNS)
+    note = say(lang or "en", "replay.skipped", n=skipped, head=HEAD_TURNS, most=MAX_REPLAYED_TURNS,
+               chars=f"{MAX_REPLAYED_CHARS:,}")
     kwargs = dict(reply.additional_kwargs)
     kwargs["gpu_advisor"] = {**dict(kwargs.get("gpu_advisor") or {}), "skipped_turns": skipped}
     return AIMessage(content=f"{reply.content}\n\n{note}", additional_kwargs=kwargs)

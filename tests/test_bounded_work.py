@@ -13,11 +13,13 @@ import socket
 import threading
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
 
 from assistant import parts
 from assistant.engine import engine_graph
-from assistant.replay import HEAD_TURNS, MAX_REPLAYED_TURNS, Cancelled, bounded
+from assistant.replay import HEAD_TURNS, MAX_REPLAYED_CHARS, MAX_REPLAYED_TURNS, Cancelled, bounded
 
 PLAN = {"en": "serve qwen3 32b for 50 users, around the clock", "zh": "部署qwen3 32b给50个人用，全天"}
 # Follow-up questions whose replies have these topics, per language (as tests/test_compound_followups.py).
@@ -137,7 +139,8 @@ def test_the_endpoint_replays_a_bounded_number_of_turns_and_says_so(lang):
     body = str(reply.content)
     if lang == "en":
         assert f"The {200 - MAX_REPLAYED_TURNS} in between were not read" in body
-        assert f"at most {MAX_REPLAYED_TURNS} of your messages: the first {HEAD_TURNS}" in body
+        assert f"at most {MAX_REPLAYED_TURNS} of your messages and {MAX_REPLAYED_CHARS:,} characters of them: " \
+               f"the first {HEAD_TURNS}" in body
     else:
         assert f"中间的 {200 - MAX_REPLAYED_TURNS} 条没有读" in body and f"最前面的 {HEAD_TURNS} 条" in body
     # the next turn replays only itself (the state is cached), and says nothing skipped
@@ -315,5 +318,25 @@ def test_a_stored_message_longer_than_a_new_one_may_be_never_blocks_its_session(
     again = session.Conversation.resume(store, sid)
     reply = again.send(TURNS[lang][1].format(n=16))
     body = str(reply.content)
-    assert "at most" not in body and "16" in body
+    assert "a message can be at most" not in body and "16" in body
     assert [m["role"] for m in store.messages(sid)][-2:] == ["user", "assistant"]
+
+
+@given(st.lists(st.integers(min_value=0, max_value=8_000), min_size=1, max_size=60))
+def test_bounded_replays_a_bounded_number_of_characters_and_always_the_last_turn(lengths):
+    """Attack 5: 24 turns of 8,000 characters each cost 16 s to replay. At most MAX_REPLAYED_CHARS characters are
+    replayed beside the last turn, which is always kept; turns keep their order; the count skipped adds up; and a
+    conversation under both limits is replayed whole."""
+    texts = [f"{i}:" + "x" * n for i, n in enumerate(lengths)]
+    todo, skipped = bounded(texts)
+    assert todo[-1] == texts[-1] and len(todo) + skipped == len(texts) and len(todo) <= MAX_REPLAYED_TURNS
+    assert sum(map(len, todo[:-1])) <= MAX_REPLAYED_CHARS
+    assert [texts.index(t) for t in todo] == sorted(texts.index(t) for t in todo)
+    if len(texts) <= MAX_REPLAYED_TURNS and sum(map(len, texts)) <= MAX_REPLAYED_CHARS:
+        assert todo == texts and skipped == 0
+
+
+def test_long_turns_keep_the_first_turn_before_the_latest_ones():
+    texts = ["serve llama 3 8b to 5 users", *["x" * 7_000 for _ in range(10)], "make it 20 users"]
+    todo, skipped = bounded(texts)
+    assert todo[0] == texts[0] and todo[-1] == texts[-1] and skipped == len(texts) - len(todo) >= 8

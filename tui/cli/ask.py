@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from assistant.terminal import printable
 from tui.cli.base import DB, Commands, UsageError, arg, open_store
 
 MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
@@ -95,4 +96,4 @@ def cmd_ask(args: argparse.Namespace) -> None:
         saved = {"session_id": conv.session_id} if conv.session_id else {}
         print(json.dumps({**reply_json(reply), **saved}, indent=2))
     else:
-        print(reply.content)
+        print(printable(reply.content))  # a stored profile is data: a crafted one never drives the terminal
