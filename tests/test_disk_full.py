@@ -63,3 +63,19 @@ def test_a_full_disk_still_lists_exports_and_answers(tmp_path, history):
     assert "20 users" in again.stdout
     assert path.read_bytes() == before  # nothing written, nothing lost
     assert _beside(path) <= {"history.db.lock", "history.db.sessions.lock"}  # no cut-short log or index left
+
+
+def test_a_database_where_no_lock_file_can_be_made_fails_at_once_and_says_why(monkeypatch):
+    """Attack 5: '--db /proc/x.db' waited 30 s in the lock library's retries, then blamed another GPU Advisor. The lock
+    file that cannot be made is skipped, and the open says what is wrong."""
+    import filelock
+
+    from assistant.history import HistoryError
+
+    def never(*_a, **_k):
+        raise AssertionError("the lock library was asked to retry a lock file that cannot be made")
+
+    monkeypatch.setattr(filelock.FileLock, "acquire", never)
+    with pytest.raises(HistoryError) as caught:
+        HistoryStore(Path("/proc/gpu-advisor-test.db"))
+    assert "another GPU Advisor" not in str(caught.value) and "cannot be opened" in str(caught.value)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 import threading
 from collections import OrderedDict
@@ -243,8 +244,19 @@ def catalog_json(which: str) -> str:
     return json.dumps([r.model_dump(mode="json") for r in records], indent=1)
 
 
-def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
-    """A tools/call: the result, or a tool error (isError) that says what was wrong."""
+def _local_path(value: Any) -> bool:
+    """Whether a model argument names a file or folder on this machine (a config.json path), not a catalog name or
+    a Hugging Face repo id ('org/name')."""
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    return text.startswith(("/", ".", "~", "\\")) or text.lower().endswith(".json") or text[1:3] in (":\\", ":/") \
+        or os.path.lexists(text)
+
+
+def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions, remote: bool = False):
+    """A tools/call: the result, or a tool error (isError) that says what was wrong. remote (streamable HTTP): a
+    client elsewhere never has this machine's files read, nor learns whether one exists."""
     import mcp_types as types
     from pydantic import ValidationError
 
@@ -254,6 +266,9 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
     def error(text: str) -> types.CallToolResult:
         return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(text))], is_error=True)
 
+    if remote and _local_path(arguments.get("model")):
+        return error(f"{name}: model: files on the server are not read over HTTP; give a model name or a "
+                     "Hugging Face repo id (org/name)")
     try:
         if name == "advise":
             message = arguments.get("message")
@@ -278,7 +293,7 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions):
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], structured_content=data)
 
 
-def build_server(sessions: Sessions | None = None) -> Server:
+def build_server(sessions: Sessions | None = None, remote: bool = False) -> Server:
     """The MCP server (low-level `mcp.server.lowlevel.Server` with our handlers)."""
     import difflib
 
@@ -302,7 +317,7 @@ def build_server(sessions: Sessions | None = None) -> Server:
             close = difflib.get_close_matches(params.name, names, n=3, cutoff=0.4)
             raise MCPError(code=types.INVALID_PARAMS, message=f"unknown tool '{params.name}'"
                            + (f"; closest: {', '.join(close)}" if close else f"; tools: {', '.join(names)}"))
-        return await anyio.to_thread.run_sync(call_tool, params.name, dict(params.arguments or {}), sessions)
+        return await anyio.to_thread.run_sync(call_tool, params.name, dict(params.arguments or {}), sessions, remote)
 
     async def list_prompts(ctx, params) -> types.ListPromptsResult:
         return types.ListPromptsResult(prompts=[
@@ -467,7 +482,7 @@ def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str
     token; bound to loopback, Host and Origin must be loopback names (as `gpu-advisor serve`)."""
     from tui.openai_api import guarded
 
-    server = server or build_server()
+    server = server or build_server(remote=True)
     return guarded(_answer_odd_ids(server.streamable_http_app(host=host)), host, api_key)
 
 

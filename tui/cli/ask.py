@@ -96,4 +96,4 @@ def cmd_ask(args: argparse.Namespace) -> None:
         saved = {"session_id": conv.session_id} if conv.session_id else {}
         print(json.dumps({**reply_json(reply), **saved}, indent=2))
     else:
-        print(printable(reply.content))  # a stored profile is data: a crafted one never drives the terminal
+        print(printable(str(reply.content)))  # a stored profile is data: a crafted one never drives the terminal

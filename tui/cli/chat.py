@@ -59,7 +59,7 @@ def open_app(db: str | None, resume: str | None = None, first_message: str | Non
     examples=("gpu-advisor chat", 'gpu-advisor chat "serve qwen2.5 14b to 30 people"', "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"))
 def cmd_chat(args: argparse.Namespace) -> int | None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
-    from assistant.session import Conversation
+    from assistant.session import Conversation, MessageTooLong
 
     if args.resume is not None and not args.resume.strip():
         raise UsageError("--resume needs a session id (or the start of one), not an empty string; "
@@ -91,7 +91,11 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
             line = sys.stdin.readline()
             if not line or (interactive and not line.strip()):
                 break
-        reply = conv.send(line.rstrip("\n"))
+        try:
+            reply = conv.send(line.rstrip("\n"))
+        except MessageTooLong as e:  # one line, and the conversation goes on with the next one
+            print(f"gpu-advisor: {e}; send it shorter", file=sys.stderr, flush=True)
+            continue
         if args.json:
             print(json.dumps(reply_json(reply)), flush=True)
         else:
