@@ -727,7 +727,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
-    if u.whatif_gpus and not state.get("results") and not profile.owned and not profile.only \
+    if u.whatif_gpus and "whatif" in u.intents and not u.quotes and not state.get("results") and not profile.owned \
+            and not profile.only \
             and not {"owned", "only"} & set(updates) and (updates.get("model") or profile.model):
         # "can two 8xH100 nodes serve deepseek v3?" with no plan yet: the setup named is the one asked about
         updates["only"] = [f"{u.whatif_gpus[0]}x {u.whatif_gpus[1]}"]

@@ -285,6 +285,9 @@ def _check_reply(state: dict, before: int) -> None:
         # a plan's heading first, or a compound follow-up's first part ('**1. “…”**') or the answer to the literal
         # question ('**Yes**: it fits …', '**$65 a month** …') as one bold paragraph with the plan under it
         first = reply.content.split("\n\n", 1)[0]
+        if data.get("direct"):  # 'would 2 x 4090 do it?': that setup's yes or no first; the plan only if it moved
+            assert data["results"]["recommend"] and reply.content.startswith("**") and "\n" not in first
+            return
         assert data["results"]["recommend"] and (reply.content.startswith("## ") or (
             reply.content.startswith("**1. ") and "\n## " in reply.content) or (
             reply.content.startswith("**") and "\n## " in reply.content and "\n" not in first))

@@ -136,7 +136,9 @@ def test_two_quotes_in_english_answer_at_those_prices():
 def test_two_quotes_in_chinese_answer_in_yuan_at_those_prices():
     answer, = run_conversation(["4090一小时1.98元 A100 80G一小时6块 想跑r1-distill-llama-70b 给十个人用 白天 哪个更划算"])
     rows = payload(answer)["results"]["recommend"]["options"]
-    assert {rows[0]["gpu"], rows[1]["gpu"]} == {"a100-80gb-sxm", "rtx-4090"}
+    table = [line for line in answer.content.splitlines() if line.startswith("| ") and " × NVIDIA" in line]
+    assert len(table) == 2 and {"A100 SXM4 80GB", "RTX 4090 24GB"} == {n for n in ("A100 SXM4 80GB", "RTX 4090 24GB")
+                                                                       if any(n in row for row in table)}
     a100 = next(o for o in rows if o["gpu"] == "a100-80gb-sxm")
     assert a100["cny_per_hour"] == pytest.approx(6.0 * a100["gpus"], rel=1e-3)
     assert "按你拿到的报价" in answer.content and "¥6.00" in answer.content
