@@ -302,8 +302,8 @@ def build_server(sessions: Sessions | None = None, remote: bool = False) -> Serv
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPError
 
+    from gpu_advisor import __version__
     from tools.registry import TOOLS
-    from tui import __version__
 
     sessions = sessions or Sessions()
     tools = _tool_list()

@@ -223,7 +223,7 @@ def allow_network() -> None:
 
 
 def version() -> str:
-    """The version (tui.__version__, which the package metadata is built from)."""
-    from tui import __version__
+    """The version (gpu_advisor.__version__, which the package metadata is built from)."""
+    from gpu_advisor import __version__
 
     return __version__
