@@ -39,9 +39,11 @@ def _toml_value(v) -> str:
 def test_pyproject_declares_the_layer_contracts(repo_root):
     cfg = _contracts(repo_root)
     layers = next(c for c in cfg["contracts"] if c["type"] == "layers")
-    assert layers["layers"] == ["tui", "assistant", "tools", "knowledge"]
-    forbidden = next(c for c in cfg["contracts"] if c["type"] == "forbidden" and "tools" in c["source_modules"])
-    assert {"knowledge", "tools"} <= set(forbidden["source_modules"])
+    assert cfg["root_packages"] == ["gpu_advisor"]
+    assert layers["layers"] == ["gpu_advisor.tui", "gpu_advisor.assistant", "gpu_advisor.tools", "gpu_advisor.knowledge"]
+    forbidden = next(c for c in cfg["contracts"]
+                     if c["type"] == "forbidden" and "gpu_advisor.tools" in c["source_modules"])
+    assert {"gpu_advisor.knowledge", "gpu_advisor.tools"} <= set(forbidden["source_modules"])
     assert {"langgraph", "langchain_core", "textual"} <= set(forbidden["forbidden_modules"])
 
 

@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("knowledge", "tools", "assistant", "tui")
-SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in", *PACKAGES)
+PACKAGES = ("knowledge", "tools", "assistant", "tui")  # source folders; installed under gpu_advisor/
+SHIPPED = ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "MANIFEST.in", "gpu_advisor", *PACKAGES)
 
 
 def _version() -> str:
-    from tui import __version__
+    from gpu_advisor import __version__
 
     return __version__
 
@@ -62,7 +62,8 @@ def test_setuptools_reads_the_metadata_from_pyproject():
 
 
 def _data_files() -> set[str]:
-    """The files other than Python sources that the packages need at run time (every one tracked)."""
+    """The files other than Python sources that the packages need at run time (every one tracked), as
+    the source tree (and the sdist) has them; the wheel has each under gpu_advisor/."""
     out = set()
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*"):
@@ -78,8 +79,8 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
     src = tmp_path_factory.mktemp("src")
     for name in SHIPPED:
         path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if path.is_dir():  # gpu_advisor/'s links to the folders are copied as links
+            shutil.copytree(path, src / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
             shutil.copy2(path, src / name)
     code = ("from setuptools import build_meta as b\n"
@@ -100,13 +101,15 @@ def test_the_wheel_carries_the_licence_the_metadata_and_every_data_file(built):
         meta = z.read(f"gpu_advisor-{version}.dist-info/METADATA").decode()
         entry_points = z.read(f"gpu_advisor-{version}.dist-info/entry_points.txt").decode()
     assert f"gpu_advisor-{version}.dist-info/licenses/LICENSE" in names
-    assert {f"{p}/py.typed" for p in PACKAGES} <= names
-    missing = _data_files() - names
+    assert {"gpu_advisor/py.typed", *(f"gpu_advisor/{p}/py.typed" for p in PACKAGES)} <= names
+    missing = {f"gpu_advisor/{f}" for f in _data_files()} - names
     assert not missing, sorted(missing)
+    # one import name: nothing generic at the top of site-packages
+    assert {n.split("/")[0] for n in names} == {"gpu_advisor", f"gpu_advisor-{version}.dist-info"}
     assert f"\nVersion: {version}\n" in meta
     assert "\nLicense-Expression: MIT\n" in meta and "\nAuthor: GPU Advisor contributors\n" in meta
     assert "Classifier: Programming Language :: Python :: 3.13" in meta
-    assert "gpu-advisor = tui.cli:main" in entry_points
+    assert "gpu-advisor = gpu_advisor.tui.cli:main" in entry_points
 
 
 @pytest.mark.slow
@@ -116,6 +119,7 @@ def test_the_sdist_carries_the_licence_the_changelog_and_every_data_file(built):
     top = f"gpu_advisor-{version}"
     with tarfile.open(sdist) as t:
         names = {n.removeprefix(f"{top}/") for n in t.getnames()}
-    assert {"LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "PKG-INFO"} <= names
+    assert {"LICENSE", "CHANGELOG.md", "README.md", "pyproject.toml", "PKG-INFO", "gpu_advisor/__init__.py",
+            "gpu_advisor/py.typed"} <= names
     missing = _data_files() - names
     assert not missing, sorted(missing)
