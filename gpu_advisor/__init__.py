@@ -68,7 +68,41 @@ _EXPORTS = {
     "Recommendation": "tools.recommend",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__all__ = [  # the names above, and the version
+    "TOOLS",
+    "AdvisorState",
+    "Conversation",
+    "CostInput",
+    "CostResult",
+    "FitInput",
+    "FitResult",
+    "InferenceMemoryInput",
+    "InferenceMemoryResult",
+    "RateInput",
+    "RateResult",
+    "Recommendation",
+    "RentBuyInput",
+    "RentBuyResult",
+    "SpeedInput",
+    "SpeedResult",
+    "TrainingMemoryInput",
+    "TrainingMemoryResult",
+    "TrainingTimeInput",
+    "TrainingTimeResult",
+    "Workload",
+    "__version__",
+    "build_graph",
+    "cost",
+    "fit",
+    "graph",
+    "inference_memory",
+    "recommend",
+    "rent_vs_buy",
+    "size_by_rate",
+    "speed",
+    "training_memory",
+    "training_time",
+]
 
 
 def __getattr__(name: str) -> Any:
