@@ -15,12 +15,13 @@ else
 INSTALL = $(BIN)/python -m pip install --quiet
 endif
 
-.PHONY: run test test-fast scenarios bench residuals lint lock clean
+.PHONY: run test test-fast scenarios bench residuals lint dist lock clean
 
 $(BIN)/python:
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 
-# installs what the lock pins, then the project itself without touching those versions
+# installs what the lock pins, then the project itself without touching those versions (editable: the
+# gpu_advisor.* modules are this checkout's folders, which gpu_advisor/ links to)
 define install_locked
 	@echo "Setting up $(VENV) from $(1)$(if $(UV), with uv,) (the first time takes $(if $(UV),seconds,a minute or two))..."
 	@$(INSTALL) -r $(1)
@@ -67,10 +68,15 @@ lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The sdist and the wheel built from it, in dist/, with the setuptools the dev lock pins (nothing fetched).
+dist: $(DEV)
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
 # Re-resolve the lock files from pyproject.toml (needs uv): run after changing a dependency.
 lock:
 	uv pip compile pyproject.toml --python-version 3.11 --no-annotate --custom-compile-command "make lock" -o requirements.lock
 	uv pip compile pyproject.toml --extra dev --python-version 3.11 --no-annotate --custom-compile-command "make lock" -o requirements-dev.lock
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
