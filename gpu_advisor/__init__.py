@@ -19,18 +19,19 @@ to this package's `__path__` below, which finds the same folders.
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name the same way)
 
 # The one place the version is written: pyproject.toml reads it from here (setuptools' dynamic version,
 # from the file's text), `gpu-advisor --version` and the MCP server print it. Each release also gets
 # its section in CHANGELOG.md (tests/test_packaging.py checks the two agree).
 __version__ = "0.2.0"
 
-_HERE = Path(__file__).resolve().parent
-if not (_HERE / "tui").is_dir() and (_HERE.parent / "tui" / "__init__.py").is_file():
-    __path__.append(str(_HERE.parent))  # a checkout without symbolic links: see the docstring
+# (os.path, not pathlib: importing this package stays as cheap as the interpreter's start)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if not os.path.isdir(os.path.join(_HERE, "tui")) and os.path.isfile(os.path.join(_HERE, os.pardir, "tui", "__init__.py")):
+    __path__.append(os.path.dirname(_HERE))  # a checkout without symbolic links: see the docstring
 
 # name -> the module that defines it (relative to this package)
 _EXPORTS = {
@@ -106,6 +107,8 @@ __all__ = [  # the names above, and the version
 
 
 def __getattr__(name: str) -> Any:
+    import importlib
+
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'gpu_advisor' has no attribute {name!r}")
@@ -119,6 +122,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from gpu_advisor.assistant.engine import AdvisorState, build_graph, graph
     from gpu_advisor.assistant.session import Conversation
     from gpu_advisor.tools.cost import CostInput, CostResult, RentBuyInput, RentBuyResult, cost, rent_vs_buy
