@@ -14,7 +14,7 @@ __all__ = ["build_graph", "graph"]
 
 def __getattr__(name: str) -> Any:
     if name in ("build_graph", "graph", "AdvisorState"):
-        from assistant import engine as module
+        from gpu_advisor.assistant import engine as module
 
         return getattr(module, name)
     raise AttributeError(name)

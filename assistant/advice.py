@@ -14,12 +14,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from assistant.policy import Profile
-from assistant.slots import SLOTS
-from tools.as_plan import laid_out_like
-from tools.fit import FitResult
-from tools.rate_short import RateShort, rate_short
-from tools.recommend import Option, Recommendation, Workload, evaluate, one_machine, recommend, training_setup
+from gpu_advisor.assistant.policy import Profile
+from gpu_advisor.assistant.slots import SLOTS
+from gpu_advisor.tools.as_plan import laid_out_like
+from gpu_advisor.tools.fit import FitResult
+from gpu_advisor.tools.rate_short import RateShort, rate_short
+from gpu_advisor.tools.recommend import (
+    Option,
+    Recommendation,
+    Workload,
+    evaluate,
+    one_machine,
+    recommend,
+    training_setup,
+)
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -119,8 +127,8 @@ def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | Non
     each, both doing the job sized: the one the comparison's verdict picks for running models there
     (assistant.verdict.card_verdict, job 'local': memory first), so the headline and the verdict agree (review O2
     C15); None when they differ in count or in doing the job (the sized verdict decides), or the figures do not."""
-    from assistant.verdict import FIGURES, card_verdict
-    from knowledge import find_gpu
+    from gpu_advisor.assistant.verdict import FIGURES, card_verdict
+    from gpu_advisor.knowledge import find_gpu
 
     named = [o for o in rows if o.gpu in choice]
     cards = [find_gpu(g) for g in choice]
@@ -135,7 +143,7 @@ def usd_per_million(o: Option, recorder: Recorder | None = None) -> float | None
     """An option's cost per million tokens generated at its load (tools.cost: its rent per hour over the tokens it
     generates in an hour); None without a price or a speed. The one figure a serving comparison is weighed on
     (assistant.inform's compare lines, and the plan put on the cheapest of the cards named as a choice)."""
-    from tools.cost import CostInput, cost
+    from gpu_advisor.tools.cost import CostInput, cost
 
     if not (o.usd_per_hour and o.aggregate_tokens_per_s):
         return None
@@ -147,12 +155,12 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
     """Of the cards named as a choice, each sized for the job (at the count said with it, if one was), the one the
     comparison's verdict picks (assistant.verdict.pick_among on assistant.value's basis: the same rule, so headline
     and verdict agree); None when no row decides it."""
-    from assistant.verdict import pick_among
+    from gpu_advisor.assistant.verdict import pick_among
 
     named = [o for o in rows if o.gpu in choice]
     if len(choice) < 2 or {o.gpu for o in named} != set(choice):
         return None
-    from assistant.value import value_costs
+    from gpu_advisor.assistant.value import value_costs
 
     value = value_costs(named, w, recorder)  # what the user pays: per run, a month at their load, or at full load
     return pick_among([o.model_dump(mode="json") for o in named], value["costs"], value["basis"]).get("pick")
@@ -166,8 +174,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
     the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count.
     `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
-    from knowledge import find_gpu
-    from tools.recommend import RentQuote, rate_option, short_of_rate
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
     w = workload_for(profile, defaulted)
     if quotes:
@@ -249,7 +257,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
                     named=named)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)
-    from assistant.pairing import size_pair
+    from gpu_advisor.assistant.pairing import size_pair
 
     both = size_pair(also, rec, lambda tool, args, fn: _call(recorder, tool, args, fn))
     answer.pair = both.model_dump(mode="json") if both else None
@@ -285,7 +293,7 @@ def _kept_rows(kept: list[list[Any]], option: Any, best: Option | None, copies: 
 
 
 def _gpu(gpu_id: str) -> Any:
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     return find_gpu(gpu_id)
 
@@ -294,11 +302,11 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     """A count of cards asked about beside a rate plan ("why not just 1 h100?"): what it fails against the rate
     (memory, load, the first-token target), sized with the plan's own queueing inputs; None for a count the plan
     already uses or more."""
-    from knowledge import find_gpu
-    from tools.models import resolve_model
-    from tools.queueing import P99, RateInput
-    from tools.recommend import rate_lengths, serving_precision
-    from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.models import resolve_model
+    from gpu_advisor.tools.queueing import P99, RateInput
+    from gpu_advisor.tools.recommend import rate_lengths, serving_precision
+    from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS
 
     count, gpu_id = whatif
     best = rec.best
@@ -321,7 +329,7 @@ def _compared(compare: list[str], option: Any, best: Option | None, copies: bool
     """The rows of the cards asked about: a count said with the card ('2x 3090 or one 5090') at that count; on a
     rate plan each sized for the rate; beside a plan of copies the fewest cards of it laid out as copies; else the
     fewest of 1, 2, 4, 8 cards that meet the requirements."""
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     extra: list[Option] = []
     said = said or {}
@@ -364,7 +372,7 @@ def only_over_budget(o: Option) -> bool:
 def _one_card(answer: Answer, recorder: Recorder | None) -> None:
     """When fine-tuning needs several cards, what would make it fit on one of them (the arithmetic
     behind rules of thumb such as "an 80 GB card fully fine-tunes a 14B model")."""
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.fit import FitInput, fit
 
     rec = answer.recommend
     best, w = rec.best, rec.workload
@@ -380,8 +388,8 @@ def _one_card(answer: Answer, recorder: Recorder | None) -> None:
 def serving_setup(w: Workload, best: Option):
     """How the recommended option serves: one model copy of best.gpus / replicas cards, with the
     job's context (a conversation, or one batch item in and out)."""
-    from tools.inference import InferenceMemoryInput
-    from tools.models import resolve_model
+    from gpu_advisor.tools.inference import InferenceMemoryInput
+    from gpu_advisor.tools.models import resolve_model
 
     context = w.context if w.spec.serves else w.batch_input_tokens + w.written_per_item(resolve_model(w.model))
     users = best.users_per_replica or -(-w.users // best.replicas)  # each copy holds its share of the users
@@ -392,8 +400,8 @@ def serving_setup(w: Workload, best: Option):
 
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:
     """Memory breakdown of the recommended option (for charts): the tools' own term lists."""
-    from tools.inference import inference_memory
-    from tools.training import training_memory
+    from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.training import training_memory
 
     rec = answer.recommend
     best, w = rec.best, rec.workload

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import gb, glossary_reply
-from knowledge import engines, find_gpu, find_precision
-from knowledge.schema import Gpu
-from tools.recommend import Option, training_setup
-from tools.training import training_memory
-from tools.training_time import PCIE_DATA_PARALLEL_FACTOR
+from gpu_advisor.assistant.writers import gb, glossary_reply
+from gpu_advisor.knowledge import engines, find_gpu, find_precision
+from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.tools.recommend import Option, training_setup
+from gpu_advisor.tools.training import training_memory
+from gpu_advisor.tools.training_time import PCIE_DATA_PARALLEL_FACTOR
 
 LINK_NAMES = {"nvlink": "NVLink", "infinity-fabric": "Infinity Fabric", "hccs": "HCCS", "roce": "RoCE"}
 
@@ -150,11 +150,11 @@ def formats(ctx: Any) -> str:
 def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
     """The weights of the model asked about in each format on record (a family such as GGUF has no one size), and
     the KV cache of one conversation at the default context, from inference_memory."""
-    from assistant.followups import _call
-    from assistant.slots import SLOTS
-    from knowledge import find_model, gpus
-    from tools.common import ToolError
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.knowledge import find_model, gpus
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
     context = int(SLOTS["context"].default)
     parts, rows = [], []
@@ -224,7 +224,7 @@ def _layout_words(ctx: Any, tp: int, pp: int, best: Option) -> str:
 def _tp_check(ctx: Any, asked: int, tp: int, pp: int, gpu: Gpu) -> str:
     """'is tp=8 enough?': yes when the plan's copy is that one tensor-parallel group; else whether the model
     fits on that many of the plan's cards, from the tools (evaluate)."""
-    from assistant.inform import _sized, _workload
+    from gpu_advisor.assistant.inform import _sized, _workload
 
     ctx.data["asked_tp"] = asked
     if asked == tp and pp == 1:
@@ -237,7 +237,7 @@ def _tp_check(ctx: Any, asked: int, tp: int, pp: int, gpu: Gpu) -> str:
     if option is None or not option.serves:
         return ctx.say("asks.par.tp_no", tp=asked, gpu=gpu.name, gpus=tp * pp)
     if not option.ok:
-        from assistant.catalog import localise
+        from gpu_advisor.assistant.catalog import localise
 
         why = localise(ctx.lang, option.reasons[0]) if option.reasons else ""
         return ctx.say("asks.par.tp_short", tp=asked, gpu=gpu.name, why=why)
@@ -251,7 +251,7 @@ def provider_lines(ctx: Any, gpus: list[Gpu]) -> list[str]:
     """Each rental offer on record for the cards asked about, cheapest first, with its provider, offering kind
     and capture date (knowledge/data/prices.yaml), in the conversation's region when it has any; and what the
     data holds for a provider the user named."""
-    from knowledge import prices, rules
+    from gpu_advisor.knowledge import prices, rules
 
     rate = {"USD": 1.0, "CNY": rules().usd_per_cny}
     named = str(ctx.turn.ask.get("provider") or "")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from assistant.catalog import say
-from tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
 
 HOURS_PER_MONTH = 730
 METHODS = ("full", "lora", "qlora")
@@ -17,8 +17,8 @@ METHODS = ("full", "lora", "qlora")
 
 def _fits(model: str, gpu: str, recorder: Any) -> dict[str, bool]:
     """Which fine-tuning methods fit the model on one card of `gpu` (the fit tool)."""
-    from tools.common import ToolError
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.fit import FitInput, fit
 
     out: dict[str, bool] = {}
     for method in METHODS:
@@ -35,7 +35,7 @@ def _fits(model: str, gpu: str, recorder: Any) -> dict[str, bool]:
 
 def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any) -> dict[str, Any] | None:
     """The figures and the verdict code; None when the rent or the purchase cannot be priced."""
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = spec.get("rented") or (best.gpu if best is not None else None)

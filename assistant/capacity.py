@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import tps
-from knowledge import find_gpu
-from tools.capacity import capacity
-from tools.recommend import Workload
+from gpu_advisor.assistant.writers import tps
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.capacity import capacity
+from gpu_advisor.tools.recommend import Workload
 
 
 def _cards(ctx: Any) -> tuple[Workload, str, int, bool, str | None] | None:
@@ -22,8 +22,8 @@ def _cards(ctx: Any) -> tuple[Workload, str, int, bool, str | None] | None:
     only = [c for c in ctx.profile.get("only") or [] if "x " in c or len(ctx.profile.get("only") or []) == 1]
     if not (ctx.profile.get("model") and (owned or only)):
         return None
-    from assistant.advice import workload_for
-    from assistant.policy import Profile
+    from gpu_advisor.assistant.advice import workload_for
+    from gpu_advisor.assistant.policy import Profile
 
     w = workload_for(Profile.model_validate({**ctx.profile, "phase": ctx.profile.get("phase") or "serve"}))
     count, _x, card = (owned or only)[0].partition("x ") if "x " in (owned or only)[0] else ("1", "", (owned or only)[0])

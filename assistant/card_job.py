@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.verdict import FIT_CONTEXT, verdict_line
+from gpu_advisor.assistant.verdict import FIT_CONTEXT, verdict_line
 
 # The format and engine a model is run in at home (as verdict.JOB_FITS["local"]).
 LOCAL_FORMAT = "q4_k_m"
@@ -27,8 +27,8 @@ def job_models(ctx: Any) -> list[str]:
 
 def _fit_one(ctx: Any, model: str, gpu_id: str) -> dict[str, Any] | None:
     """The fit tool's figures for `model` on one `gpu_id` (None when the tool cannot size it)."""
-    from tools.common import ToolError
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.fit import FitInput, fit
 
     args = FitInput(model=model, gpu=gpu_id, phase="serve", counts=[1], precision=LOCAL_FORMAT,
                     engine=LOCAL_ENGINE, context=FIT_CONTEXT)

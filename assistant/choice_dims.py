@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import hours, tps
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import hours, tps
 
 # Figures closer than this ratio are about the same (as assistant.verdict's SAME).
 SAME = 1.1
@@ -21,7 +21,7 @@ ON_CARD = ("speed", "memory")
 
 def _moe(model_id: str) -> tuple[float, float] | None:
     """(active, total) billions of a mixture-of-experts model; None for a dense one."""
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         arch = find_model(model_id)
@@ -69,7 +69,7 @@ def lines(lang: str, rows: list[dict[str, Any]], verdicts: dict[str, dict[str, A
                        x=fig(v["a"]), y=fig(v["b"])))
         moe = v.get("moe")
         if moe:
-            from knowledge import find_model
+            from gpu_advisor.knowledge import find_model
 
             out.append(say(lang, "choice.moe_speed", model=find_model(v["pick"]).name, active=f"{moe['active_b']:g}",
                            total=f"{moe['total_b']:g}"))

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say, sentence_gap
-from assistant.writers import gb, seconds, tps
-from tools.recommend import Option, Recommendation
+from gpu_advisor.assistant.catalog import say, sentence_gap
+from gpu_advisor.assistant.writers import gb, seconds, tps
+from gpu_advisor.tools.recommend import Option, Recommendation
 
 # The counts tried for the fewest of a card that meet the job, before a layout beyond one server (tools.scale).
 COUNTS = (1, 2, 4, 8)
@@ -102,8 +102,8 @@ def _call(recorder: Any, tool: str, args: dict[str, Any], fn: Any) -> Any:
 def fewest(rec: Recommendation, gpu_id: str, recorder: Any = None) -> Option | None:
     """The fewest of a card that meet every requirement of the plan's job (1, 2, 4, 8 cards, then a layout beyond
     one server), or None when none tried does."""
-    from knowledge import find_gpu
-    from tools.recommend import evaluate, one_machine, scaled_option
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.recommend import evaluate, one_machine, scaled_option
 
     w, gpu = _sized(rec), find_gpu(gpu_id)
     inputs = w.model_dump(mode="json")
@@ -167,7 +167,7 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
 def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[str, Any]] | None:
     """What the setup costs against the plan, the way the plan is paid for: bought (the whole server when the
     card is sold only in servers), else rented by the hour. None for the plan itself or with no price on record."""
-    from assistant.writers import cash
+    from gpu_advisor.assistant.writers import cash
 
     best = rec.best
     if best is None or best is row or best.owned or any(row.gpu in c for c in rec.workload.owned):
@@ -189,7 +189,7 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
 
 def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -> tuple[int, float, str] | None:
     """How many people one card of it carries at once within the plan's targets, and their speed each."""
-    from tools.capacity import capacity
+    from gpu_advisor.tools.capacity import capacity
 
     c = _call(recorder, "capacity", {"workload": w.model_dump(mode="json"), "gpu": gpu_id, "gpus": 1,
                                      "precision": rec.relaxed},

@@ -3,15 +3,15 @@ against the target said, and that no option meets it when none does. Figures fro
 
 from __future__ import annotations
 
-from assistant.catalog import say
-from tools.queueing import percentile_name
-from tools.recommend import Recommendation
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.queueing import percentile_name
+from gpu_advisor.tools.recommend import Recommendation
 
 
 def e2e_lines(rec: Recommendation, lang: str) -> list[str]:
     """'End to end (p95, queue modelled at 10 requests/s): about 6.8 s for 400 output tokens ...: within your
     8.0 s target.', and the 'none meets it' line when no option sized does."""
-    from assistant.writers import seconds  # writers imports this module
+    from gpu_advisor.assistant.writers import seconds  # writers imports this module
 
     best, w = rec.best, rec.workload
     if best is None or w is None or w.e2e_ms is None or best.e2e_s is None:

@@ -20,28 +20,28 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES, add_messages
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
-from assistant import advice, writers
-from assistant.catalog import catalog, detect, say
-from assistant.direct import plan_kept
-from assistant.pairing import also_words, pair_headline, pair_words, swapped_job
-from assistant.pinned import pinned_line
-from assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
-from assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
-from assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
-from assistant.reading.families import family_asked, family_size
-from assistant.reading.generation import missing_size, same_generation
-from assistant.reading.literal import literal_kind, literal_kinds
-from assistant.reading.multi import added_model
-from assistant.reading.planned_card import apply_planned_card
-from assistant.reading.relative import said_as_change
-from assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
-from assistant.slots import personal_machine
-from knowledge import find_gpu, find_model, find_precision, model_index
-from knowledge.resolve import BadValue, moe_base_of_size, normalise
-from tools.common import ToolError
-from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
-from tools.recommend import FOUR_BIT
-from tools.scale import SERVER_GPUS
+from gpu_advisor.assistant import advice, writers
+from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words, swapped_job
+from gpu_advisor.assistant.pinned import pinned_line
+from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
+from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from gpu_advisor.assistant.reading.families import family_asked, family_size
+from gpu_advisor.assistant.reading.generation import missing_size, same_generation
+from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
+from gpu_advisor.assistant.reading.multi import added_model
+from gpu_advisor.assistant.reading.planned_card import apply_planned_card
+from gpu_advisor.assistant.reading.relative import said_as_change
+from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
+from gpu_advisor.assistant.slots import personal_machine
+from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
+from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
+from gpu_advisor.tools.recommend import FOUR_BIT
+from gpu_advisor.tools.scale import SERVER_GPUS
 
 # Tokens kept for the reply when a context is sized from a stated prompt length.
 REPLY_ROOM = 1024
@@ -319,7 +319,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
     if slot == "mixed_precision":
         return say(lang, f"ack.mixed_precision.{str(bool(value)).lower()}")
     if slot == "framework":
-        from knowledge import frameworks
+        from gpu_advisor.knowledge import frameworks
 
         name = next((f.name for f in frameworks() if f.id == value), str(value))
         return say(lang, "ack.framework", value=name)
@@ -342,7 +342,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
         shown = writers.money(value)
         if lang == "zh":
-            from knowledge import rules
+            from gpu_advisor.knowledge import rules
 
             shown = f"¥{value / rules().usd_per_cny:,.0f} ({shown})"
     elif slot == "exclude" and len(value) > writers.LISTED_CARDS_MAX:  # '只能用国内能买到的卡': the note below names them
@@ -358,7 +358,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
     elif slot == "electricity_usd_per_kwh":
         shown = f"{value:.3g}"
         if lang == "zh":  # '电费0.6元一度' said back in yuan, the dollars beside it
-            from knowledge import rules
+            from gpu_advisor.knowledge import rules
 
             shown = f"¥{value / rules().usd_per_cny:.3g} (${shown})"
     elif slot == "train_tokens":
@@ -383,9 +383,9 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
 def _sane(state: AdvisorState) -> dict[str, Any]:
     """The keys of a state sent by any client (LangGraph Server, an import) that do not have the
     shape the engine expects, reset: the turn goes on instead of failing on someone else's data."""
-    from assistant.catalog import LANGS
-    from assistant.slots import ASKED
-    from tools.recommend import Recommendation
+    from gpu_advisor.assistant.catalog import LANGS
+    from gpu_advisor.assistant.slots import ASKED
+    from gpu_advisor.tools.recommend import Recommendation
 
     fixes: dict[str, Any] = {}
     try:
@@ -428,7 +428,7 @@ def _sane(state: AdvisorState) -> dict[str, Any]:
 
 
 def _rent_quotes_ok(quotes: Any) -> bool:
-    from tools.recommend import RentQuote
+    from gpu_advisor.tools.recommend import RentQuote
 
     if quotes is None:
         return True
@@ -440,7 +440,7 @@ def _rent_quotes_ok(quotes: Any) -> bool:
 
 def settings_ok(settings: Any) -> bool:
     """Settings a client sent: the SETTABLE slots only, each with a value the profile accepts."""
-    from assistant.policy import SETTABLE
+    from gpu_advisor.assistant.policy import SETTABLE
 
     if not settings:
         return True
@@ -454,7 +454,7 @@ def settings_ok(settings: Any) -> bool:
 
 
 def understand_node(state: AdvisorState) -> dict[str, Any]:
-    from assistant import parts
+    from gpu_advisor.assistant import parts
 
     fixes = _sane(state)
     if fixes:
@@ -481,7 +481,7 @@ def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
-    from assistant import parts
+    from gpu_advisor.assistant import parts
 
     nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
              "reply": lambda s, _c: reply_node(s), "inform": inform_node}
@@ -832,7 +832,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.also = u.also
     turn.ask = dict(u.ask)
     if turn.ask.get("support"):  # "… on 2x a100. is mxfp4 even supported on a100": answered beside the sizing
-        from assistant.support import beside
+        from gpu_advisor.assistant.support import beside
 
         turn.notes.append(beside(lang, turn.ask["support"]))
     _asked_again(turn, state, updates)
@@ -1016,7 +1016,7 @@ def _quote_cards(quotes: list[dict[str, Any]], state: AdvisorState, lang: str, t
 
 def _rate(usd_per_gpu_hour: float, lang: str) -> str:
     """A rent per card-hour as the user said it: yuan in Chinese, else dollars."""
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     return f"¥{usd_per_gpu_hour / rules().usd_per_cny:,.2f}" if lang == "zh" else f"${usd_per_gpu_hour:,.2f}"
 
@@ -1044,7 +1044,7 @@ def _same_question_of(turn: Turn, state: AdvisorState, updates: dict[str, Any]) 
 def _kv_example_followed(u: Understanding, state: AdvisorState, updates: dict[str, Any]) -> bool:
     """A message that names a model (and a context) right after the KV cache was explained on an example, before
     any plan: the KV cache of that model ("就拿 qwen2.5 7b 来说吧，128k 上下文", "ok, qwen2.5 7b at 128k then")."""
-    from assistant.reading.followups import KV_SLOTS
+    from gpu_advisor.assistant.reading.followups import KV_SLOTS
 
     if state.get("results") or "model" not in updates or set(updates) - KV_SLOTS or "phase" in updates \
             or u.intents & {"reset", "help"} or u.topic:
@@ -1057,7 +1057,7 @@ def _kv_example_followed(u: Understanding, state: AdvisorState, updates: dict[st
 def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> None:
     """'昇腾上一般用哪个', 'and which one on ascend?' right after a question about the plan (reading.asks): the same
     question again, about what this message names (Ascend)."""
-    from assistant.reading.asks import ASKS
+    from gpu_advisor.assistant.reading.asks import ASKS
 
     if not turn.ask.pop("again", False) or set(updates) - {"only", "region", "preference"} or turn.has("fit_check"):
         return
@@ -1199,7 +1199,7 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
 def _model_named_before(state: AdvisorState, text: str, current: str | None) -> str | None:
     """'the gemma one', 'the qwen one': the model of that family named earlier in the conversation, when the
     model now planned is another family's; None otherwise."""
-    from assistant.reading.names import family_words
+    from gpu_advisor.assistant.reading.names import family_words
 
     x = re.search(r"\bthe\s+([a-z][\w.\-]*)\s+one\b", text.lower())
     if not x or x.group(1) not in family_words():
@@ -1386,7 +1386,7 @@ def _owned_untyped(u: Understanding, state: AdvisorState, updates: dict[str, Any
 def _question_code(turn: Turn, has_answer: bool) -> str | None:
     """The question with its own reply this turn asks (assistant.inform), or None: an intent code of the
     reader's, or rent-or-buy at prices the user gave, or for a card named before there is a plan."""
-    from assistant.inform import QUESTION_REPLIES
+    from gpu_advisor.assistant.inform import QUESTION_REPLIES
 
     if turn.has("payback") and turn.cards and turn.also != "rent_buy":
         return "rent_buy"  # "自己买两张4090，多久回本": those cards' payback, at the plan's use
@@ -1480,7 +1480,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     after = ""
     answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
     for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
-        from assistant.inform import Context, reply
+        from gpu_advisor.assistant.inform import Context, reply
 
         ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
                       filled.region or "global", _recorder(config))
@@ -1547,7 +1547,7 @@ def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -
     spec = turn.ask.get("buy_or_rent")
     if not spec:
         return None
-    from assistant.buy_or_rent import weigh
+    from gpu_advisor.assistant.buy_or_rent import weigh
 
     return weigh(filled, spec, answer.recommend.best if answer.recommend else None, _recorder(config))
 
@@ -1555,7 +1555,7 @@ def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -
 def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:
     if not bought:
         return ""
-    from assistant.buy_or_rent import block
+    from gpu_advisor.assistant.buy_or_rent import block
 
     return block(bought, find_model(filled.model).name if filled.model else "", lang,
                  lambda usd: writers.cash(usd, answer.recommend))
@@ -1588,7 +1588,7 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
 def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,
             carried: tuple[int, str] | None = None) -> tuple[str, dict[str, Any]] | None:
     """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
-    from assistant.direct import asked_setup, direct_answer
+    from gpu_advisor.assistant.direct import asked_setup, direct_answer
 
     setup = asked_setup(turn, previous) or (carried if previous else None)
     if setup is None and previous and len(turn.compare) == 1 and turn.has("why_not"):
@@ -1617,20 +1617,20 @@ def _asked_before(state: AdvisorState, turn: Turn) -> tuple[int, str] | None:
 
 
 def _one_owned(turn: Turn, answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
-    from assistant.one_owned import one_owned
+    from gpu_advisor.assistant.one_owned import one_owned
 
     return one_owned(answer, lang) if turn.ask.get("one_card") else None
 
 
 def _planned(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str) -> tuple[str, dict[str, Any]] | None:
-    from assistant.planned import planned_line
+    from gpu_advisor.assistant.planned import planned_line
 
     return planned_line(answer, previous, lang) if previous and turn.ask.get("planned_card") else None
 
 
 def _saving(turn: Turn, previous: dict[str, Any], answer: advice.Answer, filled: Profile, lang: str,
             config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
-    from assistant.precision_saving import precision_saving
+    from gpu_advisor.assistant.precision_saving import precision_saving
 
     if not previous or not turn.ask.get("saving"):
         return None
@@ -1646,7 +1646,7 @@ def _owned_count(profile: Profile) -> int:
 def _compare_as_switch(u: Any, profile: Profile) -> None:
     """Two methods compared right after a fine-tuning plan, one of them the plan's: the switch to the other on the
     same job (its tokens, examples, epochs and deadline kept), answered against the plan (assistant.method_switch)."""
-    from assistant.method_switch import as_switch
+    from gpu_advisor.assistant.method_switch import as_switch
 
     to = as_switch(list(u.ask.get("methods") or []), profile.method, profile.phase in TRAINING_PHASES)
     if to:
@@ -1671,7 +1671,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, saved[0])
     elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
             and not turn.ask.get("added") and old_best:
-        from assistant.moved import nothing_moved
+        from gpu_advisor.assistant.moved import nothing_moved
 
         against = nothing_moved(answer, old_best, lang) or writers.against_before(answer, old_best, lang)
         # "qlora on cheaper cards instead?": what changed ("quantize it to fp8" on an FP8 plan: nothing)
@@ -1680,7 +1680,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
         notes.insert(0, planned[0])
     if previous and turn.changed and not (switched and switched[1].get("code") == "model_moved"):
-        from assistant.moved import moved_line
+        from gpu_advisor.assistant.moved import moved_line
 
         line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
         if line:
@@ -1691,7 +1691,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
 def _methods_weighed(turn: Turn, answer: advice.Answer, filled: Profile, lang: str,
                      config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
     """'full finetune vs lora …, which one and what hardware': the other method sized beside the plan, and which."""
-    from assistant.method_switch import weighed
+    from gpu_advisor.assistant.method_switch import weighed
 
     pair = turn.ask.get("methods_weighed")
     return weighed(answer, filled, pair[1], lang, _recorder(config)) if pair else None
@@ -1702,7 +1702,7 @@ def _method_switched(turn: Turn, previous: dict[str, Any], answer: advice.Answer
     """A question that moves the plan to another fine-tuning method (assistant.method_switch): its reasoned
     comparison with the plan before, or None. When the model moved too ('ok what about qlora on 70b then'), the
     old method is sized on the new model, so the comparison differs only in the method (never 8B against 70B)."""
-    from assistant.method_switch import method_switch, model_moved
+    from gpu_advisor.assistant.method_switch import method_switch, model_moved
 
     if not previous or not set(turn.intents) & {"whatif", "why_not", "why", "math", "method_switch"}:
         return None
@@ -1803,7 +1803,7 @@ def _distinct(turns: list[Turn]) -> list[Turn]:
 def _rent_or_buy_at_their_prices(answer: Any, rb: dict[str, Any] | None) -> Any:
     """The plan's rent-or-buy decision taken at the prices the user gave (their comparison follows the
     answer), with the same margin the catalog's prices need before buying is advised."""
-    from tools.recommend import owning_pays, rents_only
+    from gpu_advisor.tools.recommend import owning_pays, rents_only
 
     rec = answer.recommend
     if not rb or rec.action not in ("rent", "buy") or rents_only(rec.workload):
@@ -1869,7 +1869,7 @@ def _models_weighed(filled: Any, turn: Turn, cards: dict[str, Any], defaulted: l
     models = turn.ask.get("models") or cards.get("models")
     if not models or not filled.phase or filled.model not in models:
         return None, filled
-    from assistant.model_choice import weigh
+    from gpu_advisor.assistant.model_choice import weigh
 
     weighed = weigh(filled, list(models), defaulted, _recorder(config), turn.ask.get("dims") or cards.get("dims"))
     if weighed is not None and weighed["pick"] and weighed["pick"] != filled.model:
@@ -1881,7 +1881,7 @@ def _models_block(weighed: dict[str, Any] | None, filled: Any, answer: Any, lang
     """'Qwen3-32B 还是 Qwen3-30B-A3B 更省钱': the models weighed and the verdict, before the plan ("" when none)."""
     if weighed is None:
         return ""
-    from assistant.model_choice import block
+    from gpu_advisor.assistant.model_choice import block
 
     return block(weighed, filled.model or "", lang, lambda usd: writers.cash(usd, answer.recommend))
 
@@ -1891,7 +1891,7 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
     ranked ("which is cheapest per token"); why a smaller count does not serve the rate ("why not just 1 h100?")."""
     parts = []
     if turn.ask.get("per_token") or cards.get("per_token"):
-        from assistant.per_token import per_token_block
+        from gpu_advisor.assistant.per_token import per_token_block
 
         ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
         parts.append(ranked)
@@ -2003,7 +2003,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """Questions that size no workload (assistant.inform): two cards side by side (sized for the job when
     the conversation has one), serving engines, prices and stock, forecasts, a model's quality, jobs the
     tools do not size, rent or buy at prices given. Kind "info"; the open question is asked again."""
-    from assistant.inform import Context, reply
+    from gpu_advisor.assistant.inform import Context, reply
 
     lang = _lang(state)
     turn = _turn(state)
@@ -2045,7 +2045,7 @@ def tool_call_messages(calls: list[tuple[str, dict[str, Any], Any]], turn: int) 
     """The tool calls behind a reply in the standard form front-ends show as tool activity: one
     AIMessage with `tool_calls` (no text), then a ToolMessage per call with its concise result. The ids
     are `call-{turn}-{i}-{tool}`, `turn` counting the thread's turns that showed tool calls."""
-    from tools.registry import concise_data
+    from gpu_advisor.tools.registry import concise_data
 
     ids = [f"call-{turn}-{i}-{tool}" for i, (tool, _, _) in enumerate(calls, start=1)]
     request = AIMessage(content="", tool_calls=[{"name": tool, "args": args, "id": call_id, "type": "tool_call"}

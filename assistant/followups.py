@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.writers import gb, hours, pct, seconds, tps
-from tools.cost import HOURS_PER_MONTH
+from gpu_advisor.assistant.writers import gb, hours, pct, seconds, tps
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 
 def _call(ctx: Any, tool: str, fn: Any, inp: Any) -> Any:
@@ -35,8 +35,8 @@ def metric(ctx: Any) -> str:
     """'are those ttft numbers p99 or averages?': neither; the model's estimate for one request with everyone on
     at once, with the range the calibration residuals give (the speed tool), and the queueing percentiles when
     the plan was sized for a request rate."""
-    from assistant.advice import serving_setup
-    from tools.throughput import SpeedInput, speed
+    from gpu_advisor.assistant.advice import serving_setup
+    from gpu_advisor.tools.throughput import SpeedInput, speed
 
     rec = ctx.rec
     best = rec.best if rec else None
@@ -108,10 +108,10 @@ def offload(ctx: Any) -> str:
     """'how much slower if it spills into system RAM?', '显存不够放内存会慢多少': the plan's decode with a tenth, a
     quarter and half of each GPU's weights in system RAM (tools.offload.spill): every step moves those bytes over
     PCIe (vLLM --cpu-offload-gb) or, on llama.cpp, the CPU reads them at system memory's bandwidth."""
-    from assistant.advice import serving_setup
-    from tools.common import ToolError
-    from tools.inference import inference_memory
-    from tools.offload import SpillInput, spill
+    from gpu_advisor.assistant.advice import serving_setup
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.offload import SpillInput, spill
 
     rec = ctx.rec
     best = rec.best if rec else None
@@ -143,8 +143,8 @@ def offload(ctx: Any) -> str:
 def kv_cache(ctx: Any) -> str:
     """'qwen3 8b开32k上下文 kv cache大概占多少': the KV cache of one conversation at that context and of all the
     users at once, from inference_memory (the plan's KV format when the model is the plan's)."""
-    from tools.common import ToolError
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
     ask = ctx.turn.ask
     rec = ctx.rec
@@ -197,7 +197,7 @@ def _kv_example(ctx: Any) -> str:
     """The KV cache explained with no model named: the formula, then KV_EXAMPLE_MODEL's figures per token and
     at KV_EXAMPLE_CONTEXTS against its weights (inference_memory), why a long context runs out of memory, and
     an offer to work out the user's own model."""
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
     sized = [_call(ctx, "inference_memory", inference_memory,
                    InferenceMemoryInput(model=KV_EXAMPLE_MODEL, precision="bf16", context=n, batch=1))
@@ -226,8 +226,8 @@ def _kv_example(ctx: Any) -> str:
 def data_enough(ctx: Any) -> str:
     """'数据只有五百条 够吗': enough is a question of quality, which the tools do not measure; what they do say is
     the size of the job, which that many examples keep small (training_time on the plan's card when there is one)."""
-    from assistant.reading import EXAMPLE_TOKENS
-    from tools.recommend import training_time_setup
+    from gpu_advisor.assistant.reading import EXAMPLE_TOKENS
+    from gpu_advisor.tools.recommend import training_time_setup
 
     items = int(ctx.turn.ask.get("items") or 0)
     lines = [ctx.say("fup.data.quality", items=f"{items:,}" if items else ctx.say("fup.data.that_many"))]
@@ -236,7 +236,7 @@ def data_enough(ctx: Any) -> str:
     rec = ctx.rec
     run = rec.trains_on if rec else None
     if items and rec is not None and run is not None and rec.workload.spec.trains:
-        from tools.training_time import training_time
+        from gpu_advisor.tools.training_time import training_time
 
         w = rec.workload.model_copy(update={"train_tokens": float(tokens)})
         t = _call(ctx, "training_time", training_time, training_time_setup(w, run.gpu, run.gpus, run.owned))
@@ -251,6 +251,6 @@ def data_enough(ctx: Any) -> str:
 
 # ---------------------------------------------------------------- does a card compute in a format
 
-from assistant.support import card_support  # noqa: E402  (its reply lives in assistant/support.py)
+from gpu_advisor.assistant.support import card_support  # noqa: E402  (its reply lives in assistant/support.py)
 
 __all__ = ["card_support"]

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import pct
-from knowledge.schema import Gpu
+from gpu_advisor.assistant.writers import pct
+from gpu_advisor.knowledge.schema import Gpu
 
 
 def reserve_against_typical(ctx: Any, gpu: Gpu) -> list[str]:
-    from assistant.inform import _quote
-    from assistant.slots import SLOTS
-    from tools.common import ToolError
-    from tools.cost import ReservedInput, reserved_vs_on_demand
+    from gpu_advisor.assistant.inform import _quote
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.cost import ReservedInput, reserved_vs_on_demand
 
     quote = _quote(ctx, gpu)
     if not quote:

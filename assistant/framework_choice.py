@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge import find_gpu, frameworks
+from gpu_advisor.knowledge import find_gpu, frameworks
 
 NAMES = {"mindspeed": "MindSpeed-LLM", "ms-swift": "ms-swift", "megatron": "Megatron-LM"}
 SERVER = 8  # cards in one server: beyond it a run spans servers

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import gb, hours
+from gpu_advisor.assistant.writers import gb, hours
 
 
 def framework_why(ctx: Any) -> str:
-    from assistant.followups import _call, _sep
-    from tools.recommend import training_setup, training_time_setup
-    from tools.training import find_framework, training_memory
-    from tools.training_time import training_time
+    from gpu_advisor.assistant.followups import _call, _sep
+    from gpu_advisor.tools.recommend import training_setup, training_time_setup
+    from gpu_advisor.tools.training import find_framework, training_memory
+    from gpu_advisor.tools.training_time import training_time
 
     asked = find_framework(str(ctx.turn.ask.get("framework")))
     rec = ctx.rec

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from assistant.catalog import localise, say
-from assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
-from knowledge import engines, find_gpu, find_model, rules
-from knowledge.schema import Engine, Gpu
-from tools.cost import price_quote
-from tools.recommend import Option, Recommendation, Workload, evaluate
+from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
+from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
+from gpu_advisor.knowledge.schema import Engine, Gpu
+from gpu_advisor.tools.cost import price_quote
+from gpu_advisor.tools.recommend import Option, Recommendation, Workload, evaluate
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -63,7 +63,7 @@ class Context:
 
 def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
-    from assistant import (
+    from gpu_advisor.assistant import (
         asks,
         capacity,
         followups,
@@ -94,7 +94,7 @@ def reply(code: str, ctx: Context) -> str:
 
 def _quote(ctx: Context, gpu: Gpu) -> dict[str, Any] | None:
     """The rental quote on record for a card in the conversation's region, as data (None: no offers)."""
-    from tools.common import ToolError
+    from gpu_advisor.tools.common import ToolError
 
     try:
         q = price_quote(gpu.id, ctx.region)
@@ -189,7 +189,7 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
     as a tool call when the context records them."""
     import time
 
-    from assistant.advice import only_over_budget
+    from gpu_advisor.assistant.advice import only_over_budget
 
     sized = w.model_copy(update={"serve_precision": relaxed}) if relaxed else w
     found, over = None, None
@@ -218,7 +218,7 @@ def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
 
 def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     """Both cards sized for the workload of the last answer, and which is faster for it."""
-    from assistant.writers import _model_name
+    from gpu_advisor.assistant.writers import _model_name
 
     sized = _workload(ctx)
     if sized is None:
@@ -274,7 +274,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
     per run for a job that ends; a month at the load said, each at the count that serves it; per million tokens
     at full load when no load was said (and then that is said). A price from few offers ranks dearer by the
     well-sourced spread (assistant.value.marked), as the verdict weighs it."""
-    from assistant.value import marked, value_costs
+    from gpu_advisor.assistant.value import marked, value_costs
 
     if len(working) < 2 or w is None:
         return []
@@ -303,7 +303,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 
 def compare_cards(ctx: Context) -> str:
-    from assistant import card_job, verdict
+    from gpu_advisor.assistant import card_job, verdict
 
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
     lines = [ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
@@ -333,7 +333,7 @@ def compare_cards(ctx: Context) -> str:
     final: list[str] = []
     jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")
     if len(facts) >= 2 and jobs:  # 'running models + small finetunes': each part weighed, then one pick for the mix
-        from assistant import mixed_job
+        from gpu_advisor.assistant import mixed_job
 
         held, last = mixed_job.lines(ctx, facts[:2], list(jobs))
         lines += ["", *held]
@@ -480,11 +480,11 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
 
 
 def availability(ctx: Context) -> str:
-    from assistant.asks import provider_lines
+    from gpu_advisor.assistant.asks import provider_lines
 
     gpus = _cards_asked(ctx)
     if ctx.turn.ask.get("vendor") and not ctx.turn.cards:  # "昇腾卡": every card of that vendor
-        from knowledge import gpus as all_gpus
+        from gpu_advisor.knowledge import gpus as all_gpus
 
         gpus = [g for g in all_gpus() if g.vendor == ctx.turn.ask["vendor"]]
     lines = [ctx.say("info.stock.head")]
@@ -505,7 +505,7 @@ def forecast(ctx: Context) -> str:
     else:
         lines += ["", ctx.say("info.forecast.which")]
     if gpus and "reserved_usd_per_hour" in ctx.turn.prices:  # "should I lock in a year at $2.10?": computed instead
-        from assistant.forecast_reply import reserve_against_typical
+        from gpu_advisor.assistant.forecast_reply import reserve_against_typical
 
         return "\n".join([*lines, "", *reserve_against_typical(ctx, gpus[0])])
     lines += ["", ctx.say("info.forecast.advice")]
@@ -516,7 +516,7 @@ def forecast(ctx: Context) -> str:
 
 
 def quality(ctx: Context) -> str:
-    from assistant.engine import describe
+    from gpu_advisor.assistant.engine import describe
 
     subject = ctx.turn.subject or ctx.profile.get("model")
     if subject and "|" in subject:  # two models weighed against each other
@@ -541,7 +541,7 @@ def quality(ctx: Context) -> str:
 def format_quality(ctx: Context, ids: list[str]) -> str:
     """Two weight formats' quality against BF16, each from knowledge (precisions.yaml 'quality'), then how to
     measure it on one's own data ('fp8 vs int4 awq for quality?', 'fp8 和 awq 质量差别大吗')."""
-    from knowledge import find_precision
+    from gpu_advisor.knowledge import find_precision
 
     formats = [find_precision(x) for x in ids]
     a, b = (p.name.split(" (")[0] for p in formats[:2])
@@ -571,9 +571,9 @@ def rent_or_buy(ctx: Context) -> str:
 def _rent_or_buy_card(ctx: Context) -> str:
     """Rent or buy one card at the prices the user gave (the catalog's for the one not given), at the
     utilisation said, else the stated default."""
-    from assistant.slots import SLOTS
-    from tools.common import ToolError
-    from tools.cost import RentBuyInput, rent_vs_buy
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.cost import RentBuyInput, rent_vs_buy
 
     card = (ctx.turn.cards or [None])[0] or ctx.plan_card()
     if card is None:
@@ -595,7 +595,7 @@ def _rent_or_buy_card(ctx: Context) -> str:
     _quoted_rent(rec, gpu.id, per_card)
     two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
     if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
-        from tools.cost import HOURS_PER_MONTH
+        from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
         on_demand = per_card["rent_usd_per_hour"] * HOURS_PER_MONTH * (use or SLOTS["utilisation"].default)
         dropped = "rent_usd_per_month" if on_demand <= per_card["rent_usd_per_month"] else "rent_usd_per_hour"
@@ -647,7 +647,7 @@ def _rent_or_buy_card(ctx: Context) -> str:
     if two_rents:
         lines.append(two_rents_line)
     if ctx.turn.has("payback"):
-        from assistant.writers import payback_line
+        from gpu_advisor.assistant.writers import payback_line
 
         lines.append(payback_line(rb, ctx.lang, ctx.usd))
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
@@ -662,8 +662,8 @@ def _like_for_like(ctx: Context, inp: Any, prices: dict[str, float], n: int, mac
     """A plan that needs part of the machine priced ('an 8x H200 server ... reserved 2.30/gpu-hr'): the machine's
     cards all rented at the rent per card given, against owning that machine (what the user compares), beside the
     plan's own comparison of the cards it needs."""
-    from tools.common import ToolError
-    from tools.cost import rent_vs_buy
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.cost import rent_vs_buy
 
     if n >= machine or "buy_usd_machine" not in prices or any(k in prices for k in ("rent_usd_per_hour_machine",
                                                                                       "rent_usd_per_month_machine")):
@@ -695,9 +695,9 @@ def _two_options(ctx: Context) -> tuple[dict[str, Any], dict[str, Any]] | None:
 def _rent_one_buy_another(ctx: Context, rent: dict[str, Any], buy: dict[str, Any]) -> str:
     """Rent or buy when the two options are different cards: the cards rented at their rent (every hour of a
     monthly or reserved one), against the cards bought at their price, power and hosting; as many of each as said."""
-    from assistant.slots import SLOTS
-    from tools.common import ToolError
-    from tools.cost import HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.cost import HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
 
     rented, bought = find_gpu(rent["gpu"]), find_gpu(buy["gpu"])
     n, m = ctx.turn.counts.get(rented.id, 1), ctx.turn.counts.get(bought.id, 1)
@@ -749,7 +749,7 @@ def _machines_line(ctx: Context, n: int, machine: int, machines: int) -> list[st
 def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, float | None]) -> None:
     """No rent given now: the rental price the user was quoted for this card before, if any (by the hour, or
     every hour of a reservation)."""
-    from tools.cost import HOURS_PER_MONTH
+    from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
     theirs = next((q for q in (rec.workload.quotes if rec else []) if q.gpu == gpu_id), None)
     if theirs is not None and theirs.buy_usd_per_gpu is not None and per_card["buy_usd"] is None:
@@ -762,7 +762,7 @@ def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, fl
 
 def _plan_rent_buy(rb: Any, region: str, months: int) -> Any:
     """The plan's rent-or-buy input, read back from its result's terms, over another horizon."""
-    from tools.cost import RentBuyInput
+    from gpu_advisor.tools.cost import RentBuyInput
 
     rent = rb.term("rent_total_usd").inputs
     buy = rb.term("buy_total_usd").inputs
@@ -778,9 +778,9 @@ def _plan_rent_buy(rb: Any, region: str, months: int) -> Any:
 def reserve(ctx: Context) -> str:
     """On demand against a reservation at the user's two hourly prices, for the plan's cards when they are the
     card priced (else the count said, or one): which costs less at the utilisation said (else its default)."""
-    from assistant.slots import SLOTS
-    from tools.common import ToolError
-    from tools.cost import ReservedInput, reserved_vs_on_demand
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.cost import ReservedInput, reserved_vs_on_demand
 
     card = (ctx.turn.cards or [None])[0] or ctx.plan_card()
     prices = ctx.turn.prices
@@ -819,7 +819,7 @@ def reserve(ctx: Context) -> str:
 def _verdict(ctx: Context, rb: Any) -> str:
     """Rent or buy in one sentence; owning that saves less than the margin the plan asks of it is no
     reason to buy (the same rule as the plan's headline)."""
-    from tools.recommend import owning_pays
+    from gpu_advisor.tools.recommend import owning_pays
 
     if rb.cheaper == "rent":
         return ctx.say("rb.cheaper_rent")

@@ -11,8 +11,8 @@ from typing import Any
 from langchain_core.tools import StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError, create_model
 
-from tools.common import ToolError
-from tools.registry import TOOLS, Tool, concise
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.registry import TOOLS, Tool, concise
 
 
 def _arguments(tool: Tool) -> type[BaseModel]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import tps
-from knowledge import Gpu, find_gpu, find_model, find_precision, gpus
-from tools.common import ToolError
+from gpu_advisor.assistant.writers import tps
+from gpu_advisor.knowledge import Gpu, find_gpu, find_model, find_precision, gpus
+from gpu_advisor.tools.common import ToolError
 
 KINDS = ("hbm", "gddr")
 REFERENCE_HBM = "h100-sxm"  # the guide's reference HBM card (3.35 TB/s)
@@ -47,8 +47,8 @@ def _kind_line(ctx: Any, kind: str) -> tuple[str, dict[str, Any]]:
 
 def _example(ctx: Any) -> tuple[str, dict[str, Any]] | None:
     """One user's decode speed for the example model on the fastest GDDR card and the reference HBM card."""
-    from assistant.followups import _call
-    from tools.throughput import SpeedInput, speed
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.tools.throughput import SpeedInput, speed
 
     gddr = max(_cards("gddr"), key=lambda g: (g.memory_bandwidth_gbps, -(g.buy_price_usd or 1e9)))
     hbm = find_gpu(REFERENCE_HBM)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import gb
+from gpu_advisor.assistant.writers import gb
 
 # The glossary's words for each method, for the concept answer when no model is known.
 WORDS = {"lora": "lora", "qlora": "qlora", "full": "full fine-tuning"}
@@ -22,13 +22,13 @@ COMMON_CARDS_GB = (12, 16, 24, 48, 80)
 
 
 def method_compare(ctx: Any) -> str:
-    from assistant.followups import _call
-    from tools.common import ToolError
-    from tools.training import TrainingMemoryInput, training_memory
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
     methods = ctx.turn.ask.get("methods") or []
     if ctx.turn.ask.get("options"):  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model
-        from assistant.method_options import options_reply
+        from gpu_advisor.assistant.method_options import options_reply
 
         return options_reply(ctx, ctx.turn.ask["options"])
     rec = ctx.rec
@@ -36,8 +36,8 @@ def method_compare(ctx: Any) -> str:
     example = not model and bool(ctx.turn.ask.get("methods"))  # "lora 和 qlora 差多少 显存 速度": a typical model shows it
     model = model or (EXAMPLE_MODEL if example else None)
     if not model:  # "what's the difference between LoRA and QLoRA?": the glossary's answer, then the offer
-        from assistant.writers import glossary_reply
-        from knowledge import find_topic
+        from gpu_advisor.assistant.writers import glossary_reply
+        from gpu_advisor.knowledge import find_topic
 
         ctx.data["method_compare"] = None
         topics = dict.fromkeys(t for t in (find_topic(WORDS[m]) for m in methods) if t)
@@ -75,10 +75,10 @@ def method_compare(ctx: Any) -> str:
 
 def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
     """How long the same run takes with each method on one card (tools.training_time), slowest against fastest."""
-    from assistant.followups import _call
-    from assistant.writers import hours
-    from tools.common import ToolError
-    from tools.training_time import TrainingTimeInput, training_time
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.assistant.writers import hours
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
     timed = []
     for method in dict.fromkeys(methods):
@@ -92,7 +92,7 @@ def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
         return []
     ctx.data["method_hours"] = {"gpu": SPEED_CARD, "tokens": SPEED_TOKENS, "hours": dict(timed)}
     (fast, a), (slow, b) = sorted(timed, key=lambda t: t[1])[0], sorted(timed, key=lambda t: t[1])[-1]
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     ctx.data["method_hours"]["slower"] = {"method": slow, "times": round(b / a, 1)}
     if b < 1.1 * a:
@@ -129,11 +129,11 @@ def _verdict(ctx: Any, rows: list[tuple[str, Any]]) -> str:
 def _on_cards(ctx: Any, model: str, methods: list[str]) -> list[str]:
     """'8 张 3090 微调 GLM-4-9B，全参还是 lora？显存够吗': each method on the cards said (one kind, 'Nx card'), sharded
     over them (ZeRO-3) when there are several, and which to use when only one of them fits."""
-    from assistant.followups import _call
-    from knowledge import find_gpu
-    from tools.common import ToolError
-    from tools.inference import usable_bytes
-    from tools.training import TrainingMemoryInput, training_memory
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import usable_bytes
+    from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
     said = ctx.profile.get("owned") or ctx.profile.get("only") or []
     kinds = {c.partition("x ")[2].strip() if "x " in c else c for c in said}

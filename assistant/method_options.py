@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import gb, hours
+from gpu_advisor.assistant.writers import gb, hours
 
 # The data both options are timed on, and the card they are timed on when none was said.
 TOKENS, ONE_CARD = 10e6, "a100-80gb-sxm"
 
 
 def _label(ctx: Any, method: str, model: str) -> str:
-    from assistant.method_compare import _name
+    from gpu_advisor.assistant.method_compare import _name
 
     return ctx.say("mopt.label", method=_name(ctx, method), model=model)
 
@@ -31,13 +31,13 @@ def _cards(ctx: Any) -> tuple[str, int]:
 
 
 def options_reply(ctx: Any, options: list[list[str]]) -> str:
-    from assistant.catalog import localise
-    from assistant.followups import _call
-    from knowledge import find_gpu
-    from tools.common import ToolError
-    from tools.inference import usable_bytes
-    from tools.training import TrainingMemoryInput, training_memory
-    from tools.training_time import TrainingTimeInput, training_time
+    from gpu_advisor.assistant.catalog import localise
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import usable_bytes
+    from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+    from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
     card, n = _cards(ctx)
     gpu = find_gpu(card)

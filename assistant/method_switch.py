@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import cash, gb, gpu_words, hours
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import cash, gb, gpu_words, hours
 
 # How heavy each method is: memory and time grow with it.
 WEIGHT = {"qlora": 0, "lora": 1, "full": 2}
@@ -68,7 +68,7 @@ def code_for(old_method: str, new_method: str, old: Any, new: Any, on_old: Any) 
 def method_switch(answer: Any, previous: dict[str, Any], lang: str,
                   head: str = "switch.head") -> tuple[str, dict[str, Any]] | None:
     """The reasoned comparison of a method switch: (text, data) or None when the turn switched no method."""
-    from tools.recommend import Option
+    from gpu_advisor.tools.recommend import Option
 
     old_rec = previous.get("recommend") or {}
     old_method = (old_rec.get("workload") or {}).get("method")
@@ -117,8 +117,8 @@ def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = Non
     """Two methods weighed in one message ('full finetune vs lora …, which one and what hardware'): the other
     method's plan for the same job (advice.compute), its cards, then the switch's reason and verdict from the
     other method to the planned one."""
-    from assistant import advice
-    from tools.common import ToolError
+    from gpu_advisor.assistant import advice
+    from gpu_advisor.tools.common import ToolError
 
     try:
         alt = advice.compute(filled.model_copy(update={"method": other}), None, [], None, recorder=recorder)
@@ -142,8 +142,8 @@ def model_moved(answer: Any, previous: dict[str, Any], lang: str, filled: Any,
     """The method and the model changed in one turn ('ok what about qlora on 70b then' after a full fine-tune of
     8B): what moved, said first, then the old method sized for the new model beside the new plan (weighed), so no
     figure compares one model's run with another's. None when the model did not move or no method switched."""
-    from assistant.writers import model_words
-    from tools.models import resolve_model
+    from gpu_advisor.assistant.writers import model_words
+    from gpu_advisor.tools.models import resolve_model
 
     old_w = (previous.get("recommend") or {}).get("workload") or {}
     new_w = answer.recommend.workload

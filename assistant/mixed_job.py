@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.verdict import FIGURES, _figure_words, fit_lines
+from gpu_advisor.assistant.verdict import FIGURES, _figure_words, fit_lines
 
 # Compute ahead by this much: the fine-tuning part decides the mix.
 TRAIN_LEAD = 2.0

@@ -9,11 +9,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from assistant.advice import Recorder, _call, usd_per_million, workload_for
-from assistant.catalog import say
-from assistant.policy import Profile
-from assistant.writers import hours, model_words
-from tools.recommend import recommend
+from gpu_advisor.assistant.advice import Recorder, _call, usd_per_million, workload_for
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.policy import Profile
+from gpu_advisor.assistant.writers import hours, model_words
+from gpu_advisor.tools.recommend import recommend
 
 # Costs closer than this ratio are about the same (as assistant.verdict's SAME).
 SAME = 1.1
@@ -22,7 +22,7 @@ LAYOUT = ("num_layers", "hidden_size", "intermediate_size", "num_attention_heads
 
 
 def _layout(model_id: str) -> tuple[Any, ...] | None:
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         arch = find_model(model_id)
@@ -34,7 +34,7 @@ def _layout(model_id: str) -> tuple[Any, ...] | None:
 def _common_card(profile: Profile, rows: list[dict[str, Any]]) -> tuple[str, int | None, bool] | None:
     """The one card the models are set side by side on for speed and memory: the user's own, else the largest of the
     cards their plans chose (what fits on a smaller one fits there too); with the count owned."""
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     for spec in profile.owned or []:
         count, _x, card = spec.partition("x ")
@@ -50,9 +50,9 @@ def _on_card(profile: Profile, rows: list[dict[str, Any]], defaulted: list[str],
              recorder: Recorder | None) -> dict[str, Any] | None:
     """Each model sized on one common card (its count owned, else the fewest of 1, 2, 4, 8 that do the job) and the
     verdict on each dimension asked (assistant.choice_dims): {"card", "rows", "verdicts"}; None when not asked."""
-    from assistant import choice_dims
-    from knowledge import find_gpu
-    from tools.recommend import evaluate
+    from gpu_advisor.assistant import choice_dims
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.recommend import evaluate
 
     common = _common_card(profile, rows) if set(dims) & set(choice_dims.ON_CARD) else None
     if common is None:
@@ -145,7 +145,7 @@ def block(choice: dict[str, Any], planned: str, lang: str, money: Any) -> str:
                              hour=money(r["usd_per_hour"]) if r.get("usd_per_hour") else say(lang, "model_choice.no_price")))
     pick = choice["pick"]
     if on_card is not None:  # '哪个更省显存？速度哪个快': each dimension asked, on one card, with its figures
-        from assistant import choice_dims
+        from gpu_advisor.assistant import choice_dims
 
         lines += [*([] if own else [""]), say(lang, "model_choice.on_card", card=on_card["card_name"], models=said)]
         lines += choice_dims.lines(lang, on_card["rows"], on_card["verdicts"], on_card["card_name"])

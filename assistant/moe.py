@@ -8,10 +8,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from assistant.writers import gb, tps
-from knowledge import find_gpu, find_model, find_precision
-from tools.arch import params_read_per_step, weight_bytes
-from tools.recommend import Workload, evaluate
+from gpu_advisor.assistant.writers import gb, tps
+from gpu_advisor.knowledge import find_gpu, find_model, find_precision
+from gpu_advisor.tools.arch import params_read_per_step, weight_bytes
+from gpu_advisor.tools.recommend import Workload, evaluate
 
 # The reference server a speed is shown on: eight of the region's usual large-memory card.
 REFERENCE = {"china": "h20", "global": "h200-sxm"}
@@ -21,7 +21,7 @@ FORMAT = "fp8"  # the 8-bit format the memory is shown in
 
 
 def moe_memory(ctx: Any) -> str:
-    from assistant.engine import describe
+    from gpu_advisor.assistant.engine import describe
 
     spec = str(ctx.turn.ask.get("moe") or ctx.profile.get("model") or "")
     model = find_model(spec)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import gpu_words
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import gpu_words
 
 # The figures of a plan's pick that a change would move.
 FIGURES = ("gpu", "gpus", "precision", "kv_precision", "serve_per_gpu_bytes", "train_per_gpu_bytes",
@@ -35,15 +35,15 @@ SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precisio
 
 def _value(key: str, value: Any, lang: str) -> str:
     if key == "model":
-        from assistant.writers import model_words
-        from tools.models import resolve_model
+        from gpu_advisor.assistant.writers import model_words
+        from gpu_advisor.tools.models import resolve_model
 
         try:
             return model_words(resolve_model(str(value)).name, lang)
         except (LookupError, ValueError):
             return str(value)
     if key == "method":
-        from assistant.method_switch import NAMES
+        from gpu_advisor.assistant.method_switch import NAMES
 
         return NAMES.get(str(value)) or say(lang, f"mcmp.name.{value}")
     if key == "serve_precision":
@@ -55,7 +55,7 @@ def moved_line(before: dict[str, Any], after: dict[str, Any], lang: str) -> tupl
     """'**What moved**: model Llama 3.3 70B → Llama 3.1 8B; users 50 → 100.' from the tool inputs of the plan
     before and of this one, and the values moved (for the answer's data); "" when none of the values a person
     reads moved (or the plan before had no value)."""
-    from assistant.slots import SLOTS
+    from gpu_advisor.assistant.slots import SLOTS
 
     items, data = [], []
     phase_moved = before.get("phase") != after.get("phase")  # a training plan's users or context meant nothing

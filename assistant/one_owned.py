@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import gb, hours, tps
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import gb, hours, tps
 
 
 def one_owned(answer: Any, lang: str) -> tuple[str, dict[str, Any]] | None:
     """The line for one of the user's cards, and its data; None unless they own several cards of one kind."""
-    from tools.common import ToolError
-    from tools.recommend import evaluate, parse_owned
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.recommend import evaluate, parse_owned
 
     w = answer.recommend.workload
     try:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.slots import SLOTS
-from tools.pair import PairInput, PairResult, pair
-from tools.recommend import Recommendation, Workload
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.slots import SLOTS
+from gpu_advisor.tools.pair import PairInput, PairResult, pair
+from gpu_advisor.tools.recommend import Recommendation, Workload
 
 
 def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
@@ -59,7 +59,7 @@ def swapped_job(also: dict[str, Any] | None, current: dict[str, Any], updates: d
 
 
 def _name(model: str) -> str:
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         return find_model(model).name
@@ -97,7 +97,7 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
                    job=say(lang, f"pair.job.{also.get('phase') or 'serve'}"))
     if not result or not also:
         return ""
-    from assistant.writers import gb, hours
+    from gpu_advisor.assistant.writers import gb, hours
 
     r = PairResult.model_validate(result)
     values = {"second": _name(also.get("model") or model), "first": _name(model), "card": r.gpu_name, "n": r.gpus_planned,
@@ -109,7 +109,7 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
         else:
             total = r.first_per_gpu_bytes + r.second_per_gpu_bytes
             key = "pair.together_fits" if r.fits else "pair.together_more" if r.gpus_needed else "pair.together_none"
-            from tools.inference import VLLM_DEFAULT_UTILISATION
+            from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION
 
             text = say(lang, key, **values, a=gb(r.first_per_gpu_bytes), b=gb(r.second_per_gpu_bytes), sum=gb(total),
                        usable=gb(r.capacity_bytes * VLLM_DEFAULT_UTILISATION))

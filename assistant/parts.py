@@ -10,9 +10,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
-from assistant.catalog import detect, say
-from assistant.reading import readable, understand
-from assistant.reading.compound import QUESTION_CODES, asks, pieces
+from gpu_advisor.assistant.catalog import detect, say
+from gpu_advisor.assistant.reading import readable, understand
+from gpu_advisor.assistant.reading.compound import QUESTION_CODES, asks, pieces
 
 # Intents of a piece that carries nothing of its own ('ok', 'hmm'): it goes with the piece after it.
 FILLER = {"greet", "thanks", "empty", "not_sure"}

@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from assistant.advice import Answer, Recorder, _call
-from assistant.catalog import say
-from assistant.writers import cash, gpu_words, tps
-from tools.cost import CostInput, cost
-from tools.recommend import Option
+from gpu_advisor.assistant.advice import Answer, Recorder, _call
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import cash, gpu_words, tps
+from gpu_advisor.tools.cost import CostInput, cost
+from gpu_advisor.tools.recommend import Option
 
 
 def _rows(answer: Answer) -> list[Option]:
@@ -39,7 +39,7 @@ def _rows(answer: Answer) -> list[Option]:
 
 def per_token_block(answer: Answer, lang: str, recorder: Recorder | None = None) -> tuple[str, list[dict[str, Any]]]:
     """The ranked lines and their data; ("", []) when fewer than one option has a price and a speed."""
-    from assistant.value import full_load, load_known
+    from gpu_advisor.assistant.value import full_load, load_known
 
     rec = answer.recommend
     traffic = rec.traffic if rec.traffic is not None and rec.traffic.requests_per_s else None

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import localise, say
-from assistant.writers import gb, tps
-from tools.capacity import capacity
-from tools.fit import FitResult
-from tools.recommend import Option, Recommendation, pinned_cards
+from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.writers import gb, tps
+from gpu_advisor.tools.capacity import capacity
+from gpu_advisor.tools.fit import FitResult
+from gpu_advisor.tools.recommend import Option, Recommendation, pinned_cards
 
 
 def pinned_option(rec: Recommendation) -> Option | None:
@@ -82,7 +82,7 @@ def _same_job_way(rec: Recommendation, one_card: FitResult | None, option: Optio
     """The first change that keeps the job as asked (method, model) and fits one card (tools.fit's remedies), when
     the count asked about is one card: 'QLoRA on one 4090?' is yes with Unsloth (review N3 #15). The plan's own
     one-card check when it is on that card, else that card's, computed here."""
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.fit import FitInput, fit
 
     w = rec.workload
     if option.gpus != 1 or w.spec.pretrains:

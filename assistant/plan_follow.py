@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.policy import Profile
-from assistant.reading import Understanding
+from gpu_advisor.assistant.policy import Profile
+from gpu_advisor.assistant.reading import Understanding
 
 TRAINING = ("fine-tune", "pretrain", "continued-pretrain")
 
@@ -32,7 +32,7 @@ def one_of_each(allowed: list[str] | None) -> list[str]:
     ('aws vs runpod': the cards they rent), else one of every card a cloud on record rents."""
     kinds = [c.partition("x ")[2].strip() if c[:1].isdigit() else c for c in allowed or []]
     if not kinds:  # every card some cloud rents (no Mac, no laptop: nobody rents one)
-        from knowledge.clouds import clouds
+        from gpu_advisor.knowledge.clouds import clouds
 
         kinds = sorted({g for c in clouds().values() for g in c.gpus})
     return [f"1x {k}" for k in dict.fromkeys(kinds)]
@@ -40,7 +40,7 @@ def one_of_each(allowed: list[str] | None) -> list[str]:
 
 def distills_of(model_id: str | None) -> list[str]:
     """The catalog's distilled models of a model ('deepseek-r1' -> its Qwen and Llama distills), largest first."""
-    from knowledge import models
+    from gpu_advisor.knowledge import models
 
     if not model_id:
         return []

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import gpu_words, hours, tps
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import gpu_words, hours, tps
 
 SAME = 1.1  # within this ratio the two are "about the same"
 
 
 def planned_line(answer: Any, previous: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]] | None:
-    from tools.recommend import Option
+    from gpu_advisor.tools.recommend import Option
 
     old_best = (previous.get("recommend") or {}).get("best")
     new = answer.recommend.best

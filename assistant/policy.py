@@ -11,9 +11,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from assistant.catalog import say
-from assistant.slots import MAX_QUESTIONS, SLOTS, Question, next_slot, question, relevant
-from tools.phases import Phase
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.slots import MAX_QUESTIONS, SLOTS, Question, next_slot, question, relevant
+from gpu_advisor.tools.phases import Phase
 
 __all__ = ["MAX_QUESTIONS", "SLOTS", "Profile", "Question", "fill_defaults", "next_question", "question", "relevant"]
 

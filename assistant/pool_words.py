@@ -4,8 +4,8 @@ splits it, and the two ways to close a gap (part in system RAM, a smaller file).
 
 from __future__ import annotations
 
-from assistant.catalog import say
-from tools.pool import PoolResult
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.pool import PoolResult
 
 GB = 1e9
 

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import say
-from assistant.writers import gb, gpu_words
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import gb, gpu_words
 
 SIXTEEN = "bf16"  # the weights a quantized plan is set against when it was already quantized
 
 
 def _bits(precision: str | None) -> float | None:
-    from knowledge import find_precision
+    from gpu_advisor.knowledge import find_precision
 
     try:
         return float(find_precision(precision).bits_per_weight) if precision else None
@@ -42,9 +42,9 @@ def _against(lang: str, plan: Any, base: Any, key: str, **values: Any) -> str:
 
 def precision_saving(answer: Any, previous: dict[str, Any], filled: Any, lang: str,
                      recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
-    from assistant import advice
-    from tools.common import ToolError
-    from tools.recommend import Option
+    from gpu_advisor.assistant import advice
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.recommend import Option
 
     old_best = (previous.get("recommend") or {}).get("best")
     new = answer.recommend.best

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.writers import gb, glossary_reply, tps
+from gpu_advisor.assistant.writers import gb, glossary_reply, tps
 
 SAME_SPEED = 1.1  # a speed ratio below this is said as "about the same speed" (many users at once: compute-bound)
 
 
 def _format(bits: int, named: str | None, gguf: bool, fp8: bool) -> str:
-    from assistant.reading.text import vocab
+    from gpu_advisor.assistant.reading.text import vocab
 
     formats = vocab()["precision_compare"]["formats"]
     table = formats["gguf"] if gguf else formats["server" if fp8 else "server_no_fp8"]
@@ -24,12 +24,12 @@ def _format(bits: int, named: str | None, gguf: bool, fp8: bool) -> str:
 
 
 def precision_compare(ctx: Any) -> str:
-    from assistant.advice import serving_setup
-    from assistant.followups import _call, _sep
-    from knowledge import find_gpu, find_precision
-    from tools.common import ToolError
-    from tools.inference import inference_memory
-    from tools.throughput import SpeedInput, speed
+    from gpu_advisor.assistant.advice import serving_setup
+    from gpu_advisor.assistant.followups import _call, _sep
+    from gpu_advisor.knowledge import find_gpu, find_precision
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.throughput import SpeedInput, speed
 
     ask = ctx.turn.ask
     rec = ctx.rec
@@ -41,11 +41,11 @@ def precision_compare(ctx: Any) -> str:
             if text:
                 return text
         if len(ask.get("quality") or []) >= 2:  # 'fp8 vs int4 awq for quality?': each format's quality
-            from assistant.inform import format_quality
+            from gpu_advisor.assistant.inform import format_quality
 
             return format_quality(ctx, list(ask["quality"]))
         if ask.get("formats"):
-            from assistant.asks import formats
+            from gpu_advisor.assistant.asks import formats
 
             return formats(ctx)
         return glossary_reply("quantization", ctx.lang) + " " + ctx.say("fup.prec.no_plan")
@@ -98,12 +98,12 @@ def precision_compare(ctx: Any) -> str:
 def _named_cards(ctx: Any, w: Any, best: Any, ask: dict[str, Any], gguf: bool) -> tuple[str, list[dict[str, Any]]]:
     """The other cards the user named as candidates ('buy h100 or h200?', kept by advice.kept_named): whether each
     width asked fits on them as the plan sized them ('bf16 does not fit on 8 × H100'), from inference_memory."""
-    from assistant.advice import serving_setup
-    from assistant.followups import _call
-    from knowledge import find_gpu, find_precision
-    from tools.common import ToolError
-    from tools.inference import inference_memory
-    from tools.recommend import Option
+    from gpu_advisor.assistant.advice import serving_setup
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.knowledge import find_gpu, find_precision
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.recommend import Option
 
     named = {str(g) for _n, g in (ctx.results or {}).get("named") or []} - {best.gpu}
     options = [Option.model_validate(o) for o in (ctx.results or {}).get("options") or [] if o.get("gpu") in named]
@@ -132,11 +132,11 @@ def _model_widths(ctx: Any, model_id: str, ask: dict[str, Any]) -> str:
     """With no plan on screen, a model named: each width asked as the file a batching server loads (the format named
     when one was: AWQ, GPTQ, FP8), its weights and the KV cache of one conversation at the default context, from
     inference_memory, with the format's quality note from knowledge. Empty when no width could be sized."""
-    from assistant.followups import _call, _sep
-    from assistant.slots import SLOTS
-    from knowledge import find_model, find_precision
-    from tools.common import ToolError
-    from tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.assistant.followups import _call, _sep
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.knowledge import find_model, find_precision
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
     context = int(SLOTS["context"].default)
     quality = [find_precision(q) for q in ask.get("quality") or []]

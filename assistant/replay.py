@@ -56,7 +56,7 @@ def noted(reply: Any, skipped: int, lang: str | None) -> Any:
         return reply
     from langchain_core.messages import AIMessage
 
-    from assistant.catalog import say
+    from gpu_advisor.assistant.catalog import say
 
     note = say(lang or "en", "replay.skipped", n=skipped, head=HEAD_TURNS, most=MAX_REPLAYED_TURNS,
                chars=f"{MAX_REPLAYED_CHARS:,}")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assistant.history import HistoryStore, SessionGone
+from gpu_advisor.assistant.history import HistoryStore, SessionGone
 
 if TYPE_CHECKING:  # langchain_core loads with the first turn, not with the first screen
     from langchain_core.messages import AIMessage, AnyMessage
@@ -44,10 +44,10 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
     None (the caller rebuilds the state from the messages). Stored or imported state is data."""
     from pydantic import ValidationError
 
-    from assistant.catalog import LANGS
-    from assistant.engine import settings_ok
-    from assistant.policy import Profile
-    from assistant.slots import ASKED
+    from gpu_advisor.assistant.catalog import LANGS
+    from gpu_advisor.assistant.engine import settings_ok
+    from gpu_advisor.assistant.policy import Profile
+    from gpu_advisor.assistant.slots import ASKED
 
     if not isinstance(saved, dict):
         return None
@@ -69,7 +69,7 @@ def clean_state(saved: Any) -> dict[str, Any] | None:
 
 
 def _graph():
-    from assistant.engine import engine_graph  # the whole state in and out, no tool-call messages
+    from gpu_advisor.assistant.engine import engine_graph  # the whole state in and out, no tool-call messages
 
     return engine_graph
 
@@ -125,8 +125,8 @@ class Conversation:
     def rebuilt_state(self) -> dict[str, Any]:
         """The state today's engine reaches from this conversation's user messages (deterministic), at most
         MAX_REPLAYED_TURNS of them (assistant/replay.py); the next reply says how many were skipped."""
-        from assistant.engine import settings_ok
-        from assistant.replay import bounded
+        from gpu_advisor.assistant.engine import settings_ok
+        from gpu_advisor.assistant.replay import bounded
 
         fresh = Conversation(settings=self.state.get("settings") if settings_ok(self.state.get("settings")) else None)
         todo, self.skipped_turns = bounded([str(m.content) for m in self.messages if m.type == "human"])
@@ -179,7 +179,7 @@ class Conversation:
         def record(tool: str, arguments: dict[str, Any], result: dict[str, Any], ms: float) -> None:
             calls.append({"tool": tool, "arguments": arguments, "result": result, "duration_ms": round(ms, 3)})
 
-        from assistant.engine import window_of
+        from gpu_advisor.assistant.engine import window_of
 
         check_message(text)
         config = {"configurable": {"tool_recorder": record, **({"local_machine": self.machine} if self.machine else {})}}
@@ -198,7 +198,7 @@ class Conversation:
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         if self.skipped_turns:  # the state was rebuilt from some of the turns only: said once
-            from assistant.replay import noted
+            from gpu_advisor.assistant.replay import noted
 
             reply, self.skipped_turns = noted(reply, self.skipped_turns, out.get("lang")), 0
         with self._lock:
@@ -210,7 +210,7 @@ class Conversation:
             self.state = {k: out[k] for k in STATE_KEYS if k in out}
             self.tool_calls = calls
             if self.store is not None and self.session_id is not None:
-                from assistant.writers import session_title
+                from gpu_advisor.assistant.writers import session_title
 
                 title = session_title(self.state.get("profile") or {}, self.state.get("defaulted") or {},
                                       self.state.get("lang") or "en")
@@ -225,9 +225,9 @@ class Conversation:
 
     def ask_again(self, slot: str) -> AIMessage:
         """Ask the question behind an assumption again; the next message answers it."""
-        from assistant.catalog import say
-        from assistant.engine import question_message
-        from assistant.slots import ASKED
+        from gpu_advisor.assistant.catalog import say
+        from gpu_advisor.assistant.engine import question_message
+        from gpu_advisor.assistant.slots import ASKED
 
         if slot not in ASKED:
             raise ValueError(f"there is no question for '{slot}'")
@@ -289,7 +289,7 @@ def _revisited_slot(message: dict[str, Any], previous: dict[str, Any] | None) ->
 def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
     """Send a saved session's user messages through today's engine, and ask again what was asked
     again from the panel; list the replies that differ in what they say (see `comparable`)."""
-    from assistant.slots import ASKED
+    from gpu_advisor.assistant.slots import ASKED
 
     saved = store.messages(session_id)
     fresh = Conversation()

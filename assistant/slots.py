@@ -12,10 +12,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.catalog import say, text
-from knowledge import gpus
-from tools.cost import try_price
-from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, IMAGE_PROMPT_TOKENS, PHASES, RL_PROMPTS
+from gpu_advisor.assistant.catalog import say, text
+from gpu_advisor.knowledge import gpus
+from gpu_advisor.tools.cost import try_price
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_SAMPLES,
+    IMAGE_PROMPT_TOKENS,
+    PHASES,
+    RL_PROMPTS,
+)
 
 MAX_QUESTIONS = 4
 # One person's own use ("just me", "自己用"): a few hours a week (words/time.yaml's row for it), assumed and said,
@@ -78,7 +84,7 @@ def _encoder_limit(p: Profile, default: int) -> int:
     tokens): the item is cut there, so that is what is read; else 0."""
     if not batch(p) or not _encoder(p):
         return 0
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     limit = find_model(p["model"]).max_context
     return limit if limit < default else 0
@@ -87,7 +93,7 @@ def _encoder_limit(p: Profile, default: int) -> int:
 def _encoder(p: Profile) -> bool:
     if not p.get("model"):
         return False
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         return find_model(p["model"]).encoder
@@ -247,7 +253,7 @@ class Slot:
         elif self.name == "utilisation" and _billed_around_the_clock(profile):
             key += "_service"  # busy in working hours, rented every hour (tools.recommend.service_hours): both said
         elif self.name == "horizon_months":
-            from tools.cost import DEFAULT_HORIZON_MONTHS
+            from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS
 
             return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
@@ -269,7 +275,7 @@ def range_point(said: Any) -> int:
 def _at_once(profile: Profile):
     """The people at once of the population said, at the share for how it was counted (a day's users or a
     staff: tools.traffic.peak_share)."""
-    from tools.traffic import PeakInput, peak_at_once, peak_share
+    from gpu_advisor.tools.traffic import PeakInput, peak_at_once, peak_share
 
     return peak_at_once(PeakInput(people=profile["population"], share=peak_share(bool(profile.get("population_daily")))))
 
@@ -278,7 +284,7 @@ def _image_tokens(p: Profile) -> int:
     """Tokens of one typical image for a vision-language model in a batch job, else 0."""
     if not p.get("model") or p.get("phase") != "batch":
         return 0
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         return find_model(p["model"]).image_tokens or 0
@@ -299,7 +305,7 @@ def _personal_machine(p: Profile) -> bool:
         return True
     if not owned or (len(owned) == 1 and len(p.get("only") or owned) != 1):
         return False
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     for entry in owned:  # one gaming card, or one each of two kinds in one PC ('a 7900 XTX and my old 3060')
         count, _, card = entry.partition("x ")

@@ -26,8 +26,8 @@ def kind_of(said: str) -> str:
 def card_support(ctx: Any) -> str:
     """Each card named × each format or feature asked: whether it is supported, and the path engines take when not
     (ctx.data["support"]: one row per pair with its code)."""
-    from assistant.followups import _sep
-    from knowledge import engines, engines_on, find_gpu
+    from gpu_advisor.assistant.followups import _sep
+    from gpu_advisor.knowledge import engines, engines_on, find_gpu
 
     said = [kind_of(f) for f in ctx.turn.ask.get("formats") or []]
     said = list(dict.fromkeys(said))
@@ -52,7 +52,7 @@ def card_support(ctx: Any) -> str:
 def _as_said(ctx: Any, card: str) -> str:
     """The card asked about as the user has it: 'v100' after '4x v100, no nvlink' is their V100 PCIe, not the SXM2
     module the bare name reads as (knowledge.pcie_variant)."""
-    from knowledge import pcie_variant
+    from gpu_advisor.knowledge import pcie_variant
 
     said = [c.partition("x ")[2].strip() or c for c in (ctx.profile or {}).get("owned") or (ctx.profile or {}).get("only") or []]
     other = pcie_variant(card)
@@ -61,7 +61,7 @@ def _as_said(ctx: Any, card: str) -> str:
 
 def _path(ctx: Any, gpu: Any, kind: str, name: str) -> tuple[str, list[str]]:
     """What engines do with a format the card's tensor cores lack (format_support.yaml): (code, sentences)."""
-    from knowledge import engines, format_support
+    from gpu_advisor.knowledge import engines, format_support
 
     record = next((f for f in format_support() if f.id == kind), None)
     path = record.path(gpu.arch) if record else None
@@ -76,7 +76,7 @@ def _path(ctx: Any, gpu: Any, kind: str, name: str) -> tuple[str, list[str]]:
 
 def _one(ctx: Any, gpu: Any, kind: str) -> tuple[list[str], dict[str, Any], list[str], str]:
     """One card and one format or feature: (sentences, data row, engines that load the format, its name)."""
-    from knowledge import find_precision
+    from gpu_advisor.knowledge import find_precision
 
     if "fp4" in kind:
         ids = [kind] if kind in FOUR_BIT else list(FOUR_BIT)
@@ -97,7 +97,7 @@ def _one(ctx: Any, gpu: Any, kind: str) -> tuple[list[str], dict[str, Any], list
             else ctx.say(f"fup.support.{kind}_no_math" if code == "weight_only" else f"fup.support.{kind}_no", gpu=gpu.name)
         return [line, *extra], {"native": native, "code": code, field: figure}, [], kind.upper()
     if kind == "flash-attention":
-        from knowledge import format_support
+        from gpu_advisor.knowledge import format_support
 
         record = next(f for f in format_support() if f.id == kind)
         path = record.path(gpu.arch)
@@ -124,7 +124,7 @@ def beside(lang: str, ask: dict[str, Any]) -> str:
     paragraph for the reply's notes."""
     from types import SimpleNamespace
 
-    from assistant.inform import Context
+    from gpu_advisor.assistant.inform import Context
 
     turn = SimpleNamespace(ask={"formats": ask.get("formats") or []}, cards=ask.get("cards") or [])
     ctx = Context(lang, turn, {}, {}, "global")

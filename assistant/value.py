@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from tools.recommend import Option, Workload
+from gpu_advisor.tools.recommend import Option, Workload
 
 BASES = ("run", "month", "token_full")
 
@@ -42,9 +42,9 @@ def full_load(o: Option, w: Workload, recorder: Any = None) -> tuple[float, int,
     doubling up to FULL_LOAD_MAX_GPUS, the most people at once the cards serve within the workload's limits
     (tools.capacity), priced on its own rent (tools.cost); the count that costs least per token. None without a
     price."""
-    from assistant.advice import _call
-    from tools.capacity import capacity
-    from tools.cost import CostInput, cost
+    from gpu_advisor.assistant.advice import _call
+    from gpu_advisor.tools.capacity import capacity
+    from gpu_advisor.tools.cost import CostInput, cost
 
     if not o.usd_per_hour or o.owned or not o.precision:
         return None
@@ -89,6 +89,6 @@ def value_costs(options: list[Option], w: Workload, recorder: Any = None) -> dic
 
 def marked(cost: float, offers: int | None) -> float:
     """A cost as ranked: a price from few offers counts dearer by the well-sourced spread."""
-    from tools.cost import few_offers, offer_spread
+    from gpu_advisor.tools.cost import few_offers, offer_spread
 
     return cost * (1 + offer_spread().spread) if few_offers(offers) else cost

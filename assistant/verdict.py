@@ -47,8 +47,8 @@ def local_purchase(ctx: Any) -> bool:
 
 def _largest(ctx: Any, gpu_id: str, phase: str, how: str) -> dict[str, Any] | None:
     """The largest ladder model that fits on one card (fit tool), with its figures; None when none does."""
-    from tools.common import ToolError
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.fit import FitInput, fit
 
     best = None
     for model in LADDER:
@@ -166,7 +166,7 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     a price from few offers counted dearer by the well-sourced spread (never winning by less); else the fastest.
     An option with no price is never weighed on cost. The code: neither, only, cheaper, faster (with the unpriced
     ones), or none; with the basis."""
-    from assistant.value import marked
+    from gpu_advisor.assistant.value import marked
 
     working = [o for o in options if o.get("ok")]
     if not working:

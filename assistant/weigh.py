@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from assistant.catalog import localise
-from assistant.writers import gb, tps
-from knowledge import find_gpu, find_model, find_precision, models
-from knowledge.schema import Gpu
-from tools.recommend import HOME_FORMATS, Option, Workload
+from gpu_advisor.assistant.catalog import localise
+from gpu_advisor.assistant.writers import gb, tps
+from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
+from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.tools.recommend import HOME_FORMATS, Option, Workload
 
 DEFAULT_CONTEXT = Workload.model_fields["context"].default  # the tools' context when none is said
 
@@ -44,8 +44,8 @@ def _card(ctx: Any) -> tuple[Gpu | None, int, bool]:
 
 
 def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
-    from assistant.advice import workload_for
-    from assistant.policy import Profile
+    from gpu_advisor.assistant.advice import workload_for
+    from gpu_advisor.assistant.policy import Profile
 
     profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision})
     return workload_for(profile)
@@ -53,7 +53,7 @@ def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
 
 def _run(ctx: Any, model: str, precision: str | None, gpu: Gpu, count: int, owned: bool) -> Option | None:
     """One candidate on the card: the count owned or said, else the fewest of 1, 2, 4, 8 that do the job."""
-    from assistant.inform import _sized
+    from gpu_advisor.assistant.inform import _sized
 
     return _sized(ctx, _workload(ctx, model, precision), None, gpu, count or None, owned=owned)
 
@@ -73,7 +73,7 @@ def quality_class(precision: str) -> str:
 
 
 def _label(ctx: Any, model: str, precision: str | None, many_models: bool) -> str:
-    from assistant.engine import describe
+    from gpu_advisor.assistant.engine import describe
 
     name = describe("model", model, ctx.lang)
     fmt = precision.upper() if precision else ""
@@ -155,7 +155,7 @@ def _pick_key(run: Run) -> tuple[int, float, float]:
 def _dims_asked(ctx: Any, good: list[Run], option: str) -> list[str]:
     """The verdict on each dimension asked of two or more models on the card (assistant.choice_dims); [] when none
     was asked or fewer than two models do the job."""
-    from assistant import choice_dims
+    from gpu_advisor.assistant import choice_dims
 
     dims = list(ctx.turn.ask.get("dims") or [])
     first: dict[str, Option] = {}

@@ -12,16 +12,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from assistant.advice import Answer, Recorder, _call, serving_setup
-from assistant.catalog import formula_words, localise, say
-from assistant.e2e_words import e2e_lines
-from assistant.policy import Profile, relevant
-from assistant.pool_words import pool_headline, pool_lines
-from knowledge import find_gpu, find_precision
-from tools.common import Explained
-from tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
-from tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
-from tools.recommend import (
+from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
+from gpu_advisor.assistant.catalog import formula_words, localise, say
+from gpu_advisor.assistant.e2e_words import e2e_lines
+from gpu_advisor.assistant.policy import Profile, relevant
+from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.tools.common import Explained
+from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
+from gpu_advisor.tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
+from gpu_advisor.tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
     TIGHT_HEADROOM,
@@ -126,7 +126,7 @@ def _clouds_of(values: list[str]) -> list[str]:
     vast"), else []."""
     from itertools import combinations
 
-    from knowledge.clouds import clouds
+    from gpu_advisor.knowledge.clouds import clouds
 
     wanted = set(values)
     if len(wanted) < 2:
@@ -142,15 +142,15 @@ def _clouds_of(values: list[str]) -> list[str]:
 def cards_words(values: list[str], lang: str = "en") -> str:
     """Owned or ruled-out cards in words: ['2x rtx-4090', 'amd'] -> '2 × NVIDIA RTX 4090 24GB, AMD';
     a vendor or a class of cards in the conversation's language (catalog key vendor.<id>)."""
-    from assistant.catalog import say as catalog_say
-    from assistant.catalog import text
+    from gpu_advisor.assistant.catalog import say as catalog_say
+    from gpu_advisor.assistant.catalog import text
 
     named = _clouds_of(values)
     if named:  # "runpod or vast": the cards those clouds rent, by the clouds' names, not thirty card names
         return catalog_say(lang, "cards.of_clouds", names=(" 或 " if lang == "zh" else " or ").join(named))
     single = [v[3:] for v in values if v.startswith("1x ")]
     if len(values) > 2 and len(single) == len(values):  # "what about on a single card?": one of any of them
-        from knowledge.clouds import clouds
+        from gpu_advisor.knowledge.clouds import clouds
 
         named = _clouds_of(single)
         if named:
@@ -519,7 +519,7 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
 def _few_offers_lead(answer: Answer, best: Option, key: str, mine: float, lang: str) -> list[str]:
     """The pick's price rests on few offers: it leads only by beating the best card priced from many offers
     (rules.well_sourced_offers) by more than the usual spread, and that card is named with its price (issue 23)."""
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     well = [o for o in table_options(answer) if o.ok and not o.owned and o.gpu != best.gpu and getattr(o, key)
             and (o.price_offers or 0) >= rules().well_sourced_offers]
@@ -753,7 +753,7 @@ def _bits(precision: str) -> float:
 
 def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     """The tools' own assumptions, in the user's language (their English text stays in the payload)."""
-    from tools.recommend import BATCH_JOB_CONCURRENCY
+    from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY
 
     w = rec.workload
     lines = []
@@ -777,7 +777,7 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(say(lang, "plan.train", kind=kind, dpo=dpo, tokens=token_count(w.tokens_per_run(_model(rec))),
                          epochs=f"{w.epochs:g}", seq=f"{w.seq_len:,}") + (say(lang, "plan.sharded") if sharded else ""))
         if w.framework:  # named by the user: its defaults size the run (tools.training presets)
-            from tools.training import framework_on
+            from gpu_advisor.tools.training import framework_on
 
             preset = framework_on(w.framework, rec.trains_on.gpus if rec.trains_on is not None else 1)
             lines.append(say(lang, "plan.framework", name=preset.name))
@@ -791,14 +791,14 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
 
 
 def rec_default_candidates(w) -> list[str]:
-    from tools.recommend import CANDIDATES
+    from gpu_advisor.tools.recommend import CANDIDATES
 
     return CANDIDATES["china" if w.region == "china" else "global"]
 
 
 def _native(rec: Recommendation) -> str | None:
     """The format the model's checkpoint ships in, when the user named none (else None)."""
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     return resolve_model(rec.workload.model).native_precision if rec.workload.serve_precision is None else None
 
@@ -955,8 +955,8 @@ def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
     """'H20 和 L20 哪个划算' for a service whose load was said: what a month of each costs at the count that serves
     that load (assistant.value's month basis, the one the plan was put on), when the plan is the cheaper by more
     than the verdict's margin (review P1 C4: 20 people at once on an L20 at a third of an H20's rent)."""
-    from assistant.value import load_known, marked
-    from assistant.verdict import SAME
+    from gpu_advisor.assistant.value import load_known, marked
+    from gpu_advisor.assistant.verdict import SAME
 
     rec = answer.recommend
     if len(answer.choice) < 2 or rec.best is None or not load_known(rec.workload):
@@ -1070,7 +1070,7 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
     and pipeline parallel, the servers, and the links it needs inside and between them."""
     if o.tp is None:
         return []
-    from tools.throughput import INTER_NODE_GBPS
+    from gpu_advisor.tools.throughput import INTER_NODE_GBPS
 
     unit = o.tp * o.pp
     copies = "scale.copies_one_gpu" if unit == 1 else "scale.copies"
@@ -1096,7 +1096,7 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
 
 
 def _model(rec: Recommendation):
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     return resolve_model(rec.workload.model)
 
@@ -1296,7 +1296,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         cost = ""
         key, _, value = lever.change.partition("=")
         if key == "model":
-            from tools.models import resolve_model
+            from gpu_advisor.tools.models import resolve_model
 
             value = resolve_model(value).name
         change = say(lang, f"lever.{key}", value=value)
@@ -1374,7 +1374,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(line)
     elif w.budget_usd is not None and w.spec.serves and best.usd_per_month is not None:
         # a one-off budget while renting: does it pay for a year of it, and what would buying cost
-        from tools.recommend import BUDGET_MONTHS
+        from gpu_advisor.tools.recommend import BUDGET_MONTHS
 
         month = best.billed_usd_per_month or 0.0  # (usd_per_month is known here)
         year = month * BUDGET_MONTHS <= w.budget_usd
@@ -1522,7 +1522,7 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
         parts.append(say(lang, "rb.monthly_budget"))  # a budget by the month: rented, owning shown for comparison
     elif rb is not None and rec.action == "rent" and rb.buy_total_usd < rb.rent_total_usd \
             and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
-        from tools.recommend import owning_pays
+        from gpu_advisor.tools.recommend import owning_pays
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
@@ -1653,7 +1653,7 @@ def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[st
 
 def _bought_price(o: Option) -> float | None:
     """What the cards of an option cost new (the catalog's price), or None when it has none."""
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     try:
         each = find_gpu(o.gpu).buy_price_usd
@@ -1735,7 +1735,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                          weights=gb(training["weights_bytes"]), grads=gb(training["gradient_bytes"]),
                          states=gb(training["optimizer_bytes"]), acts=gb(training["activation_bytes"])))
         if run.gpus > 1 or w.method == "full":  # "为啥全参微调要这么多显存": the whole run's states, and sharding
-            from tools.training import training_memory
+            from gpu_advisor.tools.training import training_memory
 
             whole = training_memory(training_setup(w, 1, run.gpu))
             terms = {t.key: t for t in whole.terms}
@@ -1894,10 +1894,10 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
 
 def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
-    from tools.inference import inference_memory
-    from tools.throughput import SpeedInput, speed
-    from tools.training import training_memory
-    from tools.training_time import training_time
+    from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.throughput import SpeedInput, speed
+    from gpu_advisor.tools.training import training_memory
+    from gpu_advisor.tools.training_time import training_time
 
     rec = Recommendation.model_validate(results["recommend"])
     best, w = rec.best, rec.workload
@@ -1961,7 +1961,7 @@ def _plain(v: Any) -> str:
 
 def glossary_reply(topic: str, lang: str) -> str:
     """A short explanation from the knowledge base's glossary; 'lora+qlora' gives both entries."""
-    from knowledge import glossary
+    from gpu_advisor.knowledge import glossary
 
     found = [next((g for g in glossary() if g.id == t), None) for t in topic.split("+")]
     entries = [e for e in found if e is not None]
@@ -1988,8 +1988,10 @@ def session_title(profile: dict[str, Any], defaulted: dict[str, str], lang: str)
     """A saved session's title from what was understood, never from a default: the job and the model,
     and for serving the people at once when they were said ("Serve Llama 3.1 70B to 200 users",
     "微调 Qwen2.5 14B"). None until a model is known (the first message stays the title)."""
-    from assistant.engine import describe  # (the engine imports this module: looked up when called)
-    from tools.phases import PHASES
+    from gpu_advisor.assistant.engine import (
+        describe,  # (the engine imports this module: looked up when called)
+    )
+    from gpu_advisor.tools.phases import PHASES
 
     model = profile.get("model")
     if not model or "model" in defaulted:

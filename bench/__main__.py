@@ -46,7 +46,7 @@ def first_screen_seconds(argv: list[str], runs: int = RUNS) -> float:
 
 def cli() -> list[str]:
     exe = shutil.which("gpu-advisor", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-m", "tui.cli"]
+    return [exe] if exe else [sys.executable, "-m", "gpu_advisor.tui.cli"]
 
 
 GOLDEN_TURNS = ["hi", "fine-tune a 27B model and then let my team chat with it", "not sure", "about 15",
@@ -59,7 +59,7 @@ def turn_report() -> list[tuple[str, float, float, float, str]]:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.graph import END, START, MessagesState, StateGraph
 
-    from assistant import build_graph
+    from gpu_advisor.assistant import build_graph
 
     g = StateGraph(MessagesState)
     g.add_node("reply", lambda state: {"messages": [AIMessage("ok")]})
@@ -97,7 +97,7 @@ def tui_report(tmp: Path) -> list[tuple[str, float, float, float, str]]:
     """First screen against a bare Textual app; the sessions screen and search with 10,000 sessions."""
     import asyncio
 
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     db = tmp / "bench.db"
     first = first_screen_seconds([sys.executable, "-m", "bench.tui_start", "advisor", str(db)])
@@ -118,8 +118,8 @@ def tui_report(tmp: Path) -> list[tuple[str, float, float, float, str]]:
     empty = HistoryStore(tmp / "empty.db")
 
     async def open_sessions(s: HistoryStore) -> float:
-        from tui.app import GPUAdvisorApp
-        from tui.screens import SessionsScreen
+        from gpu_advisor.tui.app import GPUAdvisorApp
+        from gpu_advisor.tui.screens import SessionsScreen
 
         app = GPUAdvisorApp(store=s, preload=False)
         async with app.run_test(size=(120, 40)) as pilot:

@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import print_errors
-from knowledge import find_gpu
-from tools.common import GIB
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.throughput import SpeedInput, speed
-from tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.common import GIB
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "reference"
 

@@ -15,9 +15,9 @@ from datetime import date
 from typing import get_args
 
 from bench.accuracy import Report, Scored, memory_residuals, run
-from knowledge import frameworks
-from knowledge.loader import DATA_DIR
-from tools.inference import Engine
+from gpu_advisor.knowledge import frameworks
+from gpu_advisor.knowledge.loader import DATA_DIR
+from gpu_advisor.tools.inference import Engine
 
 COMMAND = "python -m bench residuals"
 PATH = DATA_DIR / "residuals.yaml"

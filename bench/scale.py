@@ -36,7 +36,7 @@ def _stamp(n: int) -> str:
 
 
 def _session_rows(n: int, rng: random.Random, footer: str) -> tuple[Row, list[Row], list[Row]]:
-    from assistant.history import search_text
+    from gpu_advisor.assistant.history import search_text
 
     sid = f"01J{n:023d}"
     stamp = _stamp(n)
@@ -72,8 +72,8 @@ def _session_rows(n: int, rng: random.Random, footer: str) -> tuple[Row, list[Ro
 
 def generate(path: Path, sessions: int = SESSIONS, seed: int = 12) -> None:
     """A store of `sessions` sessions at `path`, built with bulk inserts in one transaction."""
-    from assistant.catalog import say
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.assistant.history import HistoryStore
 
     rng = random.Random(seed)
     footer = say("en", "answer.footer")
@@ -92,7 +92,7 @@ def generate(path: Path, sessions: int = SESSIONS, seed: int = 12) -> None:
 
 
 def history_report(tmp: Path, sessions: int = SESSIONS) -> list[tuple[str, float, float, float, str]]:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     big = tmp / "scale.db"
     start = time.perf_counter()
@@ -142,8 +142,8 @@ def turn_report(last: int = 500) -> list[tuple[str, float, float, float, str]]:
     from langchain_core.messages import HumanMessage
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from assistant import build_graph
-    from assistant.engine import WINDOW_TURNS
+    from gpu_advisor.assistant import build_graph
+    from gpu_advisor.assistant.engine import WINDOW_TURNS
 
     saver = InMemorySaver()
     app = build_graph().compile(checkpointer=saver)

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import print_errors, print_readme_table
-from knowledge.schema import ModelArch
-from tools.models import resolve_model
-from tools.training_time import TrainingTimeInput, training_time_of
+from gpu_advisor.knowledge.schema import ModelArch
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time_of
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "reference" / "training_speed.csv"
 TOKENS = 1e9  # any amount: the tool's time is linear in it

@@ -30,7 +30,7 @@ def main() -> None:
     if sys.argv[1] == "bare":
         Bare().run(headless=True)
         return
-    from tui.app import GPUAdvisorApp
+    from gpu_advisor.tui.app import GPUAdvisorApp
 
     class FirstScreen(GPUAdvisorApp):
         # Ready comes once the first screen has been drawn

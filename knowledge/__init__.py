@@ -1,10 +1,10 @@
 """Facts as data: GPUs, models, precisions, prices, the guide's rules and a glossary, each with its source
 and date."""
 
-from knowledge.custom_gpu import is_custom, parse_custom_gpu
-from knowledge.engines import also_runs, engine_for, engines_on
-from knowledge.hf_config import ConfigError, load_config_file, model_from_config
-from knowledge.loader import (
+from gpu_advisor.knowledge.custom_gpu import is_custom, parse_custom_gpu
+from gpu_advisor.knowledge.engines import also_runs, engine_for, engines_on
+from gpu_advisor.knowledge.hf_config import ConfigError, load_config_file, model_from_config
+from gpu_advisor.knowledge.loader import (
     KnowledgeError,
     engines,
     format_support,
@@ -20,8 +20,8 @@ from knowledge.loader import (
     user_gpus_path,
     user_prices_path,
 )
-from knowledge.purchase import host_usd, purchase_usd
-from knowledge.resolve import (
+from gpu_advisor.knowledge.purchase import host_usd, purchase_usd
+from gpu_advisor.knowledge.resolve import (
     BadValue,
     NotFound,
     find_gpu,
@@ -40,7 +40,7 @@ from knowledge.resolve import (
     show_model,
     size_in_name,
 )
-from knowledge.schema import (
+from gpu_advisor.knowledge.schema import (
     Engine,
     FrameworkPreset,
     GlossaryTopic,

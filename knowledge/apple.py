@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from knowledge.loader import apple_chips, gpus
-from knowledge.resolve import BadValue
-from knowledge.schema import AppleChip, AppleVariant, Gpu
+from gpu_advisor.knowledge.loader import apple_chips, gpus
+from gpu_advisor.knowledge.resolve import BadValue
+from gpu_advisor.knowledge.schema import AppleChip, AppleVariant, Gpu
 
 _CHIP = re.compile(
     r"(?<![a-z0-9])(?:apple\s+)?(?:mac\s*book\s*(?:air|pro)?\s*|mac\s*(?:mini|studio|pro)?\s*|imac\s*)?"

@@ -9,7 +9,7 @@ from functools import cache
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.loader import DATA_DIR
+from gpu_advisor.knowledge.loader import DATA_DIR
 
 
 class Family(BaseModel):

@@ -23,8 +23,8 @@ from datetime import date
 
 from pydantic import ValidationError
 
-from knowledge.resolve import BadValue
-from knowledge.schema import Gpu
+from gpu_advisor.knowledge.resolve import BadValue
+from gpu_advisor.knowledge.schema import Gpu
 
 PREFIX = "custom:"
 _NUMBER = re.compile(r"^\s*(?P<x>\d+(?:\.\d+)?)\s*(?P<unit>[a-z/]*)\s*$", re.IGNORECASE)
@@ -55,7 +55,7 @@ def _number(key: str, raw: str, units: dict[str, float], default_unit: str) -> f
 
 
 def _median_flops_per_byte() -> float:
-    from knowledge.loader import gpus
+    from gpu_advisor.knowledge.loader import gpus
 
     ratios = [g.bf16_tflops / g.memory_bandwidth_gbps for g in gpus() if g.segment == "datacenter"]
     return statistics.median(ratios)

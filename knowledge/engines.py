@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from knowledge.loader import engines
-from knowledge.schema import Engine, Gpu, SizedEngine
+from gpu_advisor.knowledge.loader import engines
+from gpu_advisor.knowledge.schema import Engine, Gpu, SizedEngine
 
 
 def engines_on(gpu: Gpu) -> list[tuple[Engine, str]]:

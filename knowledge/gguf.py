@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from knowledge.schema import ModelArch
+from gpu_advisor.knowledge.schema import ModelArch
 
 # ggml types: (values per block, bytes per block). From ggml's block layouts (ggml-common.h).
 GGML_TYPES: dict[str, tuple[int, int]] = {

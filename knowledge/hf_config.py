@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from knowledge.schema import ModelArch
+from gpu_advisor.knowledge.schema import ModelArch
 
 
 class ConfigError(ValueError):
@@ -179,7 +179,7 @@ LEARNED_POSITIONS = {"opt": 2, "gpt2": 0, "gpt_neo": 0, "gpt_bigcode": 0, "bert"
 def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelArch:
     if not isinstance(cfg, dict):
         raise ConfigError("config.json must hold a JSON object")
-    from knowledge.quant import parse_quantization
+    from gpu_advisor.knowledge.quant import parse_quantization
 
     quant = cfg.get("quantization_config")
     if isinstance(cfg.get("text_config"), dict):

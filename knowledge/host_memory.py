@@ -13,8 +13,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from knowledge.loader import DATA_DIR, KnowledgeError, load_records
-from knowledge.schema import Record
+from gpu_advisor.knowledge.loader import DATA_DIR, KnowledgeError, load_records
+from gpu_advisor.knowledge.schema import Record
 
 PATH = DATA_DIR / "host_memory.yaml"
 # A desktop's usual system memory when the user does not say which: the slow end is DDR4-3200, the fast

@@ -28,8 +28,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from knowledge.hf_config import ConfigError, _shown, read_config_json
-from knowledge.loader import KnowledgeError, write_cache
+from gpu_advisor.knowledge.hf_config import ConfigError, _shown, read_config_json
+from gpu_advisor.knowledge.loader import KnowledgeError, write_cache
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
 # Bytes per stored value of each safetensors dtype.
@@ -125,7 +125,7 @@ def hf_cache_dir() -> Path:
 
 
 def summary_dir() -> Path | None:
-    from knowledge.loader import _cache_dir
+    from gpu_advisor.knowledge.loader import _cache_dir
 
     base = _cache_dir()
     return base / "hub" if base else None

@@ -19,8 +19,8 @@ from functools import cache
 
 from pydantic import Field, model_validator
 
-from knowledge.loader import DATA_DIR, KnowledgeError, load_records
-from knowledge.schema import LlamaCppBackend, Record
+from gpu_advisor.knowledge.loader import DATA_DIR, KnowledgeError, load_records
+from gpu_advisor.knowledge.schema import LlamaCppBackend, Record
 
 PATH = DATA_DIR / "llamacpp_moe.yaml"
 

@@ -14,8 +14,8 @@ from functools import cache
 
 from pydantic import Field, model_validator
 
-from knowledge.loader import DATA_DIR, KnowledgeError, load_records
-from knowledge.schema import LlamaCppBackend, LlamaCppWeights, Record
+from gpu_advisor.knowledge.loader import DATA_DIR, KnowledgeError, load_records
+from gpu_advisor.knowledge.schema import LlamaCppBackend, LlamaCppWeights, Record
 
 PATH = DATA_DIR / "llamacpp_layer_split.yaml"
 # the (model size, GPU count) points the coverage check probes for every backend and kind of weights

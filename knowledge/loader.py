@@ -15,7 +15,7 @@ from typing import TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.schema import (
+from gpu_advisor.knowledge.schema import (
     AppleChip,
     Engine,
     FrameworkPreset,
@@ -271,7 +271,7 @@ def frameworks() -> tuple[FrameworkPreset, ...]:
     return records
 
 
-from knowledge.schema import ResidualBand  # noqa: E402  (added after the imports above, with residuals())
+from gpu_advisor.knowledge.schema import ResidualBand  # noqa: E402  (added after the imports above, with residuals())
 
 
 @cache
@@ -286,7 +286,7 @@ def residuals() -> dict[str, ResidualBand]:
     return out
 
 
-from knowledge.schema import LlamaCppEfficiency  # noqa: E402  (appended with its loader)
+from gpu_advisor.knowledge.schema import LlamaCppEfficiency  # noqa: E402  (appended with its loader)
 
 
 @cache
@@ -304,7 +304,7 @@ def llamacpp_efficiencies() -> tuple[LlamaCppEfficiency, ...]:
     return records
 
 
-from knowledge.schema import TrainingEfficiency  # noqa: E402  (appended with its loader)
+from gpu_advisor.knowledge.schema import TrainingEfficiency  # noqa: E402  (appended with its loader)
 
 
 @cache
@@ -324,7 +324,7 @@ def training_efficiency() -> TrainingEfficiency:
     return table
 
 
-from knowledge.schema import FormatSupport  # noqa: E402  (appended with its loader)
+from gpu_advisor.knowledge.schema import FormatSupport  # noqa: E402  (appended with its loader)
 
 
 @cache

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from math import ceil
 
-from knowledge.loader import rules
-from knowledge.schema import Gpu
+from gpu_advisor.knowledge.loader import rules
+from gpu_advisor.knowledge.schema import Gpu
 
 
 def purchase_usd(gpu: Gpu, n: int) -> float | None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from knowledge.hf_config import ConfigError
+from gpu_advisor.knowledge.hf_config import ConfigError
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import TypeVar
 
-from knowledge.hf_config import ConfigError, load_config_file
-from knowledge.loader import glossary, gpus, models, precisions, unsized_cards
-from knowledge.schema import Gpu, ModelArch, Precision, UnsizedCard
+from gpu_advisor.knowledge.hf_config import ConfigError, load_config_file
+from gpu_advisor.knowledge.loader import glossary, gpus, models, precisions, unsized_cards
+from gpu_advisor.knowledge.schema import Gpu, ModelArch, Precision, UnsizedCard
 
 # Sizes a model can plausibly have, in billions of parameters.
 MIN_PARAMS_B = 0.01
@@ -160,13 +160,13 @@ def find_gpu(query: str) -> Gpu:
     memory ('M4 Pro 24GB', knowledge.apple), or a card described by its numbers:
     'custom:memory=96GB,bandwidth=1.8TB/s,bf16=500'."""
     if query.strip().lower().startswith("custom:"):
-        from knowledge.custom_gpu import parse_custom_gpu
+        from gpu_advisor.knowledge.custom_gpu import parse_custom_gpu
 
         return parse_custom_gpu(query)
     try:
         return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})
     except NotFound:
-        from knowledge.apple import parse_apple
+        from gpu_advisor.knowledge.apple import parse_apple
 
         mac = parse_apple(query)  # a Mac by chip, GPU cores and memory: 'M3 Max 30-core 36GB'
         if mac is None:
@@ -398,7 +398,7 @@ def model_from_hub(hm) -> ModelArch:
     """A ModelArch from what the Hub (or its cache) holds: the architecture from config.json, the
     parameter count from the checkpoint's safetensors headers when they were read (vision towers and
     anything else the config formula misses included), and the quantization its config names."""
-    from knowledge.hf_config import model_from_config
+    from gpu_advisor.knowledge.hf_config import model_from_config
 
     where = "Hugging Face Hub" if hm.origin == "hub" else (
         "this tool's cache of the Hub" if hm.origin == "summary-cache" else "the Hugging Face cache on this machine")
@@ -446,7 +446,7 @@ def resolve_model(query: str) -> ModelArch:
     """Any model: a catalog name, a config.json or folder, a bare size, then a Hugging Face repo id
     through the Hub (its cache first; the network only when allowed). Offline or unreachable, a repo id
     falls back to the size in its name, and the model's notes say so."""
-    from knowledge import hub
+    from gpu_advisor.knowledge import hub
 
     try:
         return find_model(query)

@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
+from gpu_advisor.assistant import build_graph
 
 _THREADS = itertools.count()
 NUMBER = re.compile(r"(?<![\w.])[$¥]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])")

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
 
 
 def writer(path: str, session_id: str, n: str, tag: str) -> None:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(path)
     print("ready", flush=True)
@@ -36,8 +36,8 @@ def writer(path: str, session_id: str, n: str, tag: str) -> None:
 
 
 def crash_turn(path: str, text: str) -> None:
-    from assistant import session
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant import session
+    from gpu_advisor.assistant.history import HistoryStore
 
     conv = session.Conversation(HistoryStore(path))
 
@@ -53,8 +53,8 @@ def crash_turn(path: str, text: str) -> None:
 
 
 def converse(path: str, session_id: str, *texts: str) -> None:
-    from assistant.history import HistoryStore
-    from assistant.session import Conversation
+    from gpu_advisor.assistant.history import HistoryStore
+    from gpu_advisor.assistant.session import Conversation
 
     store = HistoryStore(path)
     conv = Conversation(store) if session_id == "-" else Conversation.resume(store, session_id)
@@ -66,7 +66,7 @@ def converse(path: str, session_id: str, *texts: str) -> None:
 
 
 def hold_transaction(path: str, n: str) -> None:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(path)
     session_id = store.create_session("held")

@@ -69,8 +69,8 @@ def place(cache: Path, repo_id: str, files: dict[str, bytes | str | dict], sha: 
 @contextlib.contextmanager
 def offline(hf: Path, ours: Path, monkeypatch) -> Iterator[Path]:
     """Resolution reads `hf` as the Hugging Face cache, offline, with its own empty summary cache `ours`."""
-    from knowledge import hub
-    from tools.models import resolve_model as tool_resolve
+    from gpu_advisor.knowledge import hub
+    from gpu_advisor.tools.models import resolve_model as tool_resolve
 
     monkeypatch.setenv("HF_HUB_CACHE", str(hf))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

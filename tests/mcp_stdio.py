@@ -11,7 +11,7 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
 
 async def mcp_stdio(lines: list[str]) -> list[dict]:
     """The JSON-RPC messages the stdio loop writes for these input lines."""
-    from tui.mcp_server import serve_stdio
+    from gpu_advisor.tui.mcp_server import serve_stdio
 
     class Stdin:
         def __aiter__(self):

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.reading.text import INSTRUCTION_TOKENS
+from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS
 
 USD_PER_CNY = None  # filled lazily from knowledge.rules() so that the expected budget is the reader's own rate
 

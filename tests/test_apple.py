@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import BadValue, find_gpu
-from knowledge.apple import parse_apple
-from knowledge.loader import apple_chips
+from gpu_advisor.knowledge import BadValue, find_gpu
+from gpu_advisor.knowledge.apple import parse_apple
+from gpu_advisor.knowledge.loader import apple_chips
 
 
 @pytest.mark.parametrize(("text", "gpu_id", "bandwidth", "tflops"), [

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from knowledge import find_precision
-from knowledge.loader import gpus, models
-from tools.recommend import Workload, serving_precision
+from gpu_advisor.knowledge import find_precision
+from gpu_advisor.knowledge.loader import gpus, models
+from gpu_advisor.tools.recommend import Workload, serving_precision
 
 CONVERTED = [m for m in models() if m.native_precision and find_precision(m.native_precision).unconverted_stacks]
 ASCEND = [g for g in gpus() if g.stack == "cann"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.history import HistoryStore
-from tui.cli.program import main
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.tui.cli.program import main
 
 EVIL = "a\x1b]52;c;QQ==\x07\x1b[31m"
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
 HOW_BUSY = {"en": "How busy will the GPUs be?", "zh": "GPU 的使用会有多频繁？"}

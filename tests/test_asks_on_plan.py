@@ -70,7 +70,7 @@ ASKED = {
 
 @pytest.mark.parametrize(("code", "lang"), [(c, lang) for c in ASKED for lang in ("en", "zh")])
 def test_each_phrasing_is_read_as_its_question_and_sizes_nothing(code, lang):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     said = [o + w + e for o, w, e in itertools.product(OPEN[lang], ASKED[code][lang], END[lang])]
     assert len(said) >= 60
@@ -87,14 +87,14 @@ def test_each_phrasing_is_read_as_its_question_and_sizes_nothing(code, lang):
                                   "serve llama 70b on 2 3090s with nvlink", "what about int4?",
                                   "serve qwen 72b to 50 users with awq on vllm", "用两张3090跑qwen2.5 32b，tp=2"])
 def test_a_glossary_question_or_a_sizing_request_is_not_one_of_these(text):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text, None)
     assert not u.intents & set(ASKED), (text, u.intents)
 
 
 def test_tp_degree_and_a_missing_bridge_are_read():
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     assert understand("是不是直接tp=8就行", None).ask == {"tp": 8}
     assert understand("can i just use tp 4?", None).ask == {"tp": 4}
@@ -149,7 +149,7 @@ def test_the_link_question_after_full_fine_tuning_says_it_matters(lang):
 
 
 def test_a_lora_run_on_cards_without_nvlink_pays_no_pcie_penalty_and_full_fine_tuning_does():
-    from tools.training_time import TrainingTimeInput, training_time
+    from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
     for gpu in ("rtx-3090", "rtx-4090"):
         one = training_time(TrainingTimeInput(model="llama-3.1-8b", gpu=gpu, gpus=1, method="lora", tokens=1e7))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.mcp_server import Sessions, _local_path, call_tool
+from gpu_advisor.tui.mcp_server import Sessions, _local_path, call_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_a_piped_chat_answers_the_line_after_one_too_long(tmp_path):
     lines = "serve llama 3 8b to 5 users\n" + "a" * 9000 + "\naround the clock\n"
     env = {**os.environ, "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml"), "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "chat", "--plain", "--no-save"], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "chat", "--plain", "--no-save"], cwd=ROOT, env=env,
                           input=lines, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("a message can be at most 8,000 characters (this one has 9,000)") == 1

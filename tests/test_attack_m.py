@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from mcp_stdio import INIT, mcp_stdio
 
-from assistant.session import Conversation
+from gpu_advisor.assistant.session import Conversation
 
 # ------------------------------------------------------------------ 1. negative model sizes
 
@@ -30,7 +30,7 @@ ZH = ["部署一个{s}的模型给10个人用", "请问微调{s}模型要什么�
 @pytest.mark.parametrize("template", EN + ZH)
 @pytest.mark.parametrize("size", SIZES)
 def test_a_negative_size_is_read_as_a_problem_never_raised(template, size):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(template.format(s=size))
     assert u.problems.count(("size_not_positive", {})) == 1
@@ -59,8 +59,8 @@ def test_a_conversation_answers_a_negative_size_politely_and_goes_on(first, said
                                             ("部署一个7b的模型", "模型参数量必须大于零")])
 def test_a_bad_value_no_reader_caught_is_said_back_in_the_users_language(monkeypatch, text, said):
     """The engine's safety net: a BadValue raised while reading becomes the turn's problem, not a crash."""
-    from assistant import engine
-    from knowledge.resolve import BadValue
+    from gpu_advisor.assistant import engine
+    from gpu_advisor.knowledge.resolve import BadValue
 
     def raising(*_a, **_k):
         raise BadValue("a model needs a positive number of parameters", "size_not_positive")
@@ -72,7 +72,7 @@ def test_a_bad_value_no_reader_caught_is_said_back_in_the_users_language(monkeyp
 
 
 def test_mcp_advise_answers_a_negative_size_and_keeps_the_session():
-    from tui.mcp_server import Sessions
+    from gpu_advisor.tui.mcp_server import Sessions
 
     sessions = Sessions()
     first = sessions.advise("serve a -5b model to 10 users", "s1")
@@ -84,7 +84,7 @@ def test_mcp_advise_answers_a_negative_size_and_keeps_the_session():
 def test_serve_answers_a_negative_size_with_a_reply():
     from starlette.testclient import TestClient
 
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     with TestClient(create_app(), base_url="http://127.0.0.1") as http:
         for text, said in (("serve -5b to 10 users", "positive number of parameters"),
@@ -96,8 +96,8 @@ def test_serve_answers_a_negative_size_with_a_reply():
 
 
 def test_ask_with_a_negative_size_saves_the_reply_too(tmp_path, capsys):
-    from assistant.history import HistoryStore
-    from tui.cli import main
+    from gpu_advisor.assistant.history import HistoryStore
+    from gpu_advisor.tui.cli import main
 
     db = tmp_path / "n.db"
     assert main(["ask", "serve a -5b model", "--db", str(db)]) == 0
@@ -112,7 +112,7 @@ def test_ask_with_a_negative_size_saves_the_reply_too(tmp_path, capsys):
 
 
 def _history(tmp_path: Path) -> Path:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     db = tmp_path / "h.db"
     store = HistoryStore(db)
@@ -124,7 +124,7 @@ def _history(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("side", ["-wal", "-shm"])
 @pytest.mark.parametrize("target", ["/dev/zero", "other.bin"])
 def test_a_symlinked_wal_or_shm_is_refused_untouched(tmp_path, side, target):
-    from assistant.history import HistoryError, HistoryStore
+    from gpu_advisor.assistant.history import HistoryError, HistoryStore
 
     db = _history(tmp_path)
     if target == "other.bin":
@@ -139,7 +139,7 @@ def test_a_symlinked_wal_or_shm_is_refused_untouched(tmp_path, side, target):
 
 
 def test_the_cli_says_one_line_for_a_symlinked_wal(tmp_path, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     db = _history(tmp_path)
     os.symlink("/dev/zero", f"{db}-wal")
@@ -149,7 +149,7 @@ def test_the_cli_says_one_line_for_a_symlinked_wal(tmp_path, capsys):
 
 
 def test_a_copy_is_of_a_regular_file_only_and_bounded_by_its_size(tmp_path):
-    from assistant.history.common import copy_regular
+    from gpu_advisor.assistant.history.common import copy_regular
 
     src = tmp_path / "a"
     src.write_bytes(b"x" * 300_000)
@@ -190,8 +190,8 @@ BAD_QUANT = [
 
 @pytest.mark.parametrize(("q", "field"), BAD_QUANT, ids=[json.dumps(q)[:60] for q, _f in BAD_QUANT])
 def test_a_crafted_quantization_field_is_one_line(q, field):
-    from knowledge.hf_config import ConfigError
-    from knowledge.quant import parse_quantization
+    from gpu_advisor.knowledge.hf_config import ConfigError
+    from gpu_advisor.knowledge.quant import parse_quantization
 
     with pytest.raises(ConfigError, match=field) as e:
         parse_quantization(q)
@@ -209,7 +209,7 @@ def test_a_crafted_quantization_field_is_one_line(q, field):
     ({"quant_method": "gptq", "modules_to_not_convert": "lm_head"}, "gptq-int4", 4 + 20 / 128),
 ])
 def test_good_quantization_fields_still_parse(q, precision, bits):
-    from knowledge.quant import parse_quantization
+    from gpu_advisor.knowledge.quant import parse_quantization
 
     info = parse_quantization(q)
     assert info is not None and info.precision == precision
@@ -217,7 +217,7 @@ def test_good_quantization_fields_still_parse(q, precision, bits):
 
 
 def test_models_show_refuses_a_crafted_config_with_exit_2(tmp_path, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
            "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
@@ -240,7 +240,7 @@ def test_models_show_refuses_a_crafted_config_with_exit_2(tmp_path, capsys):
     ["ask", "x", "--db", "{dir}/\udcff.db"],
 ])
 def test_non_utf8_arguments_are_one_line_exit_2_and_nothing_is_written(tmp_path, capsys, argv):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     db = tmp_path / "a.db"
     argv = [a.replace("{db}", str(db)).replace("{dir}", str(tmp_path)) for a in argv]
@@ -255,7 +255,7 @@ def test_non_utf8_arguments_are_one_line_exit_2_and_nothing_is_written(tmp_path,
 
 @pytest.mark.parametrize("value", ["\\u001b[2Jchina", "\\u009b2Jchina", "\\u202echina", "\\u001b]0;pwned\\u0007us"])
 def test_a_settings_warning_never_carries_terminal_or_bidi_controls(tmp_path, value):
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = tmp_path / "settings.toml"
     path.write_text(f'region = "{value}"\n')
@@ -266,14 +266,14 @@ def test_a_settings_warning_never_carries_terminal_or_bidi_controls(tmp_path, va
 
 @pytest.mark.parametrize("control", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u061c"])
 def test_bidi_controls_are_stripped_from_shown_text(control):
-    from assistant.terminal import printable
+    from gpu_advisor.assistant.terminal import printable
 
     assert printable(f"gpu{control}-advisor 中文{control}") == "gpu-advisor 中文"
 
 
 def test_sessions_list_and_show_strip_bidi_overrides(tmp_path, capsys):
-    from assistant.history import HistoryStore
-    from tui.cli import main
+    from gpu_advisor.assistant.history import HistoryStore
+    from gpu_advisor.tui.cli import main
 
     db = tmp_path / "b.db"
     store = HistoryStore(db)
@@ -293,7 +293,7 @@ def test_sessions_list_and_show_strip_bidi_overrides(tmp_path, capsys):
 async def test_a_client_gone_mid_body_is_answered_quietly():
     from starlette.requests import ClientDisconnect
 
-    from tui.openai_api import read_body
+    from gpu_advisor.tui.openai_api import read_body
 
     class Request:
         headers = {"content-length": "1000"}
@@ -319,7 +319,7 @@ async def test_a_client_gone_mid_body_is_answered_quietly():
      "INSERT INTO _migrations (name, applied) VALUES ('001_initial', 'x')"],
 ])
 def test_another_applications_migrations_table_is_refused_untouched(tmp_path, schema):
-    from assistant.history import HistoryError, HistoryStore
+    from gpu_advisor.assistant.history import HistoryError, HistoryStore
 
     db = tmp_path / "ver.db"
     conn = sqlite3.connect(db)
@@ -335,7 +335,7 @@ def test_another_applications_migrations_table_is_refused_untouched(tmp_path, sc
 
 
 def test_a_history_written_before_the_application_id_still_opens(tmp_path):
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     db = _history(tmp_path)
     conn = sqlite3.connect(db)
@@ -376,7 +376,7 @@ async def test_a_true_notification_still_gets_no_answer():
 
 @pytest.mark.parametrize("argv", [["ask", "--cid", "", "x"], ["ask", "--cid", "  ", "serve llama 3 8b"]])
 def test_an_empty_cid_is_refused(tmp_path, capsys, argv):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     db = tmp_path / "cid.db"
     assert main([*argv, "--db", str(db)]) == 2
@@ -388,7 +388,7 @@ def test_an_empty_cid_is_refused(tmp_path, capsys, argv):
 @pytest.mark.parametrize(("flag", "said"), [(["-c"], "there is no saved session to continue"),
                                             (["--cid", "01ABC"], "no session '01ABC' to continue")])
 def test_continuing_a_missing_history_creates_nothing(tmp_path, capsys, flag, said):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     db = tmp_path / "NEW.db"
     assert main(["ask", *flag, "what about int4?", "--db", str(db)]) == 2

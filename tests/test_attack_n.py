@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.history import HistoryStore
-from assistant.history.store import OWN_PARTS
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.history.store import OWN_PARTS
 
 
 @pytest.mark.parametrize("name", ["notes.part", "v2.part-3", "tar.gz.part", "damaged-x.part", "damaged-1.new.partial",

@@ -13,10 +13,10 @@ import httpx
 import pytest
 from asgi_server import serving
 
-from assistant.history import HistoryError, HistoryStore
-from assistant.history.store import APPLICATION_ID
-from tui import settings
-from tui.cli.program import main
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
+from gpu_advisor.assistant.history.store import APPLICATION_ID
+from gpu_advisor.tui import settings
+from gpu_advisor.tui.cli.program import main
 
 USER_FILE = """# my settings, kept in a dotfiles repository
 region = "china"   # where I rent
@@ -196,7 +196,7 @@ def test_chat_resume_needs_an_id(tmp_path, capsys, argv, words):
 
 @pytest.mark.parametrize("rid", [{"a": 1}, [1], 1.5, True, None])
 def test_mcp_over_http_answers_an_odd_id_with_invalid_request(rid):
-    from tui.mcp_server import INVALID_REQUEST, http_app
+    from gpu_advisor.tui.mcp_server import INVALID_REQUEST, http_app
 
     with serving(http_app()) as port:
         response = httpx.post(f"http://127.0.0.1:{port}/mcp", timeout=60,
@@ -210,7 +210,7 @@ def test_mcp_over_http_answers_an_odd_id_with_invalid_request(rid):
 def test_mcp_over_http_passes_ordinary_requests_on_unchanged():
     import anyio
 
-    from tui.mcp_server import _answer_odd_ids
+    from gpu_advisor.tui.mcp_server import _answer_odd_ids
 
     seen: list[bytes] = []
 

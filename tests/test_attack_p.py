@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.text import word_pattern
 
 CARDS = ["h100", "a100", "l40s", "4090", "h20", "h200", "b200", "a800", "l20", "3090"]
 
@@ -37,7 +37,7 @@ def test_cards_allowed_together_are_still_read(text, want):
 # ------------------------------------------------------------------ the third attack's small findings
 
 def test_a_settings_file_linked_to_itself_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
-    from tui.cli.program import main
+    from gpu_advisor.tui.cli.program import main
 
     path = tmp_path / "settings.toml"
     path.symlink_to(path)
@@ -50,7 +50,7 @@ def test_a_settings_file_linked_to_itself_is_refused_in_one_line(tmp_path, monke
 
 @pytest.mark.parametrize("flag", ["--context", "--users"])
 def test_a_flag_value_is_never_echoed_with_control_sequences(flag, capsys):
-    from tui.cli.program import main
+    from gpu_advisor.tui.cli.program import main
 
     with pytest.raises(SystemExit) as done:
         main(["size", "inference", "-m", "llama-3-8b", "--precision", "bf16", flag, "\x1b]0;PWN\x07\x1b[2J"])
@@ -72,7 +72,7 @@ def test_mcp_stdio_answers_an_id_with_a_lone_surrogate_and_goes_on():
 
 
 def test_serve_refuses_a_lone_surrogate_with_400():
-    from tui.openai_api import BadRequest, parse_body
+    from gpu_advisor.tui.openai_api import BadRequest, parse_body
 
     with pytest.raises(BadRequest, match="lone surrogate"):
         parse_body(b'{"model":"\\udc80","messages":[{"role":"user","content":"hi"}]}')

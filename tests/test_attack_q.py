@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.history import HistoryStore
-from tui.cli.program import main
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.tui.cli.program import main
 
 ESC = "\x1b]0;PWN\x07\x1b[31m"
 
@@ -69,7 +69,7 @@ SEQUENCES = ["\x1b]52;c;aGVsbG8=\x07", "\x1b[38;5;200m", "\x1b]8;;http://x/64k\x
 @pytest.mark.parametrize("seq", SEQUENCES)
 @pytest.mark.parametrize("text", ["serve llama 3 8b {s}on my own box", "部署 qwen2.5 7b {s}给团队用"])
 def test_numbers_inside_terminal_sequences_are_not_read(seq, text):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text.format(s=seq))
     assert not {"users", "context", "owned", "only", "population"} & set(u.updates), u.updates
@@ -78,14 +78,14 @@ def test_numbers_inside_terminal_sequences_are_not_read(seq, text):
 
 @pytest.mark.parametrize("colour", ["\x1b[31m{n}\x1b[0m", "\x1b[1;32m{n}\x1b[m"])
 def test_a_number_in_colour_codes_is_still_that_number(colour):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     assert understand(f"serve llama 3 8b to {colour.format(n=20)} users").updates.get("users") == 20
 
 
 @pytest.mark.parametrize("side", [".lock", "-wal", "-shm", "-journal", ".check", ".damaged-1", ".damaged-2-wal"])
 def test_a_file_kept_beside_a_database_is_never_opened_as_one(home, side):
-    from assistant.history import HistoryError
+    from gpu_advisor.assistant.history import HistoryError
 
     HistoryStore(home / "history.db").close()
     beside = home / f"history.db{side}"

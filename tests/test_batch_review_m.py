@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.recommend import Workload, batch_copy_size, evaluate
 from tests.conversation import payload, run_conversation
-from tools.recommend import Workload, batch_copy_size, evaluate
 
 E03 = "need to run 2M prompts thru llama 3.3 70b by friday (4 days), avg 800 tokens in 200 out. cheapest way to rent gpus for this?"
 E03_ZH = "用 llama 3.3 70b 跑 200 万条提示词，周五前（4 天）跑完，每条输入 800 token 输出 200，租卡最便宜的方案？"

@@ -17,9 +17,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
 
-from assistant import parts
-from assistant.engine import engine_graph
-from assistant.replay import HEAD_TURNS, MAX_REPLAYED_CHARS, MAX_REPLAYED_TURNS, Cancelled, bounded
+from gpu_advisor.assistant import parts
+from gpu_advisor.assistant.engine import engine_graph
+from gpu_advisor.assistant.replay import (
+    HEAD_TURNS,
+    MAX_REPLAYED_CHARS,
+    MAX_REPLAYED_TURNS,
+    Cancelled,
+    bounded,
+)
 
 PLAN = {"en": "serve qwen3 32b for 50 users, around the clock", "zh": "部署qwen3 32b给50个人用，全天"}
 # Follow-up questions whose replies have these topics, per language (as tests/test_compound_followups.py).
@@ -129,7 +135,7 @@ def _turns(lang: str, count: int) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_endpoint_replays_a_bounded_number_of_turns_and_says_so(lang):
-    from tui.openai_api import Conversations
+    from gpu_advisor.tui.openai_api import Conversations
 
     conversations = Conversations()
     texts = _turns(lang, 200)
@@ -150,7 +156,7 @@ def test_the_endpoint_replays_a_bounded_number_of_turns_and_says_so(lang):
 
 
 def test_a_short_request_is_replayed_whole():
-    from tui.openai_api import Conversations
+    from gpu_advisor.tui.openai_api import Conversations
 
     conversations = Conversations()
     reply = conversations.reply(_turns("en", 5))
@@ -160,8 +166,8 @@ def test_a_short_request_is_replayed_whole():
 
 @pytest.mark.parametrize("stop_after", [0, 1, 3])
 def test_a_cancelled_replay_stops_between_turns(stop_after):
-    from assistant import session
-    from tui.openai_api import Conversations
+    from gpu_advisor.assistant import session
+    from gpu_advisor.tui.openai_api import Conversations
 
     cancel = threading.Event()
     conversations = Conversations()
@@ -200,7 +206,7 @@ class _Waiting:
 def test_a_client_that_disconnects_cancels_its_replay():
     from asgi_server import serving
 
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     waiting = _Waiting()
     with serving(create_app(conversations=waiting)) as port:
@@ -214,7 +220,7 @@ def test_serve_shuts_down_gracefully_within_a_bound(monkeypatch):
     """SIGTERM (uvicorn's handle_exit) sets the app's stopping flag, and the graceful shutdown has a bound."""
     import uvicorn
 
-    from tui import openai_api
+    from gpu_advisor.tui import openai_api
 
     seen = {}
 
@@ -248,7 +254,7 @@ def _post(port: int, texts: list[str]) -> socket.socket:
 def test_a_stopping_server_cancels_the_replay_and_answers_503():
     from asgi_server import serving
 
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     waiting, stopping = _Waiting(), threading.Event()
     with serving(create_app(conversations=waiting, stopping=stopping)) as port:
@@ -270,8 +276,8 @@ def test_a_stopping_server_cancels_the_replay_and_answers_503():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_resumed_session_rebuilds_from_a_bounded_number_of_turns(tmp_path, lang):
-    from assistant import session
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant import session
+    from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(tmp_path / "h.db")
     conv = session.Conversation(store)
@@ -304,8 +310,8 @@ def test_a_resumed_session_rebuilds_from_a_bounded_number_of_turns(tmp_path, lan
 def test_a_stored_message_longer_than_a_new_one_may_be_never_blocks_its_session(tmp_path, lang, usable_state):
     """An import may carry a user message of 140,000 characters (new messages stop at 8,000): continuing that
     session replays it as the reader would read it, and answers the new turn."""
-    from assistant import session
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant import session
+    from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(tmp_path / "h.db")
     conv = session.Conversation(store)

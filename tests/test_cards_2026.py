@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu, gpus, rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu, gpus, rules
 from tests.conversation import run_conversation
 
 # id: (memory GB, bus bits, GB/s, NVIDIA AI TOPS, TGP range W, the desktop card of the same number or None)

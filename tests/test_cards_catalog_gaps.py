@@ -10,11 +10,11 @@ import itertools
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from knowledge import NotFound, find_gpu, find_unsized_card
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.throughput import SpeedInput, speed
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import NotFound, find_gpu, find_unsized_card
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 # id -> spellings people type (as a name lookup)
 SPELLINGS = {
@@ -109,7 +109,7 @@ def test_cards_with_bf16_say_nothing_of_it(gpu_id):
 
 
 def test_vllm_does_not_run_on_volta_but_lmdeploy_does():
-    from knowledge import engines
+    from gpu_advisor.knowledge import engines
 
     v100, by_id = find_gpu("v100"), {e.id: e for e in engines()}
     assert by_id["vllm"].support_on(v100) is None and by_id["sglang"].support_on(v100) is None

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from assistant.catalog import catalog, detect, say
-from assistant.slots import ASKED, question
+from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.slots import ASKED, question
 
 EN = catalog("en")
 ZH = catalog("zh")
@@ -96,7 +96,7 @@ CHOICES = _choice_rows()
 def test_english_choice_is_understood(slot: str, en_value: str, zh_value: str):
     """Each English quick reply gives its slot a value (or a range of values, "20-100" people at once),
     or says "not sure": the reference for Chinese."""
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(en_value, pending=slot)
     assert u.updates.get(slot) is not None or u.updates.get(f"{slot}_range") is not None or "not_sure" in u.intents, \
@@ -105,7 +105,7 @@ def test_english_choice_is_understood(slot: str, en_value: str, zh_value: str):
 
 @pytest.mark.parametrize(("slot", "en_value", "zh_value"), CHOICES)
 def test_chinese_choice_means_the_same_as_english(slot: str, en_value: str, zh_value: str):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     en, zh = understand(en_value, pending=slot), understand(zh_value, pending=slot)
     assert zh.updates.get(slot) == en.updates.get(slot), (zh_value, en_value, zh.updates, en.updates)

@@ -10,8 +10,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu
 from tests.conversation import payload, run_conversation
 
 # (card words, card words, the card that runs every model on one card, the other's id)

@@ -36,7 +36,7 @@ class Cli:
 
     def __call__(self, *args: str, input: str | None = None, python: tuple[str, ...] = (),
                  script: bool = False) -> subprocess.CompletedProcess:
-        cmd = [str(SCRIPT)] if script else [sys.executable, *python, "-m", "tui.cli"]
+        cmd = [str(SCRIPT)] if script else [sys.executable, *python, "-m", "gpu_advisor.tui.cli"]
         return subprocess.run([*cmd, *args], cwd=ROOT, env=self.env, input=input,
                               stdin=None if input is not None else subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=120)
@@ -205,7 +205,7 @@ def test_size_does_not_import_langgraph_or_textual(cli):
     r = cli("size", "inference", "--model", "llama-3-8b", python=("-X", "importtime"))
     assert r.returncode == 0, r.stderr
     imported = r.stderr
-    assert "import time:" in imported and "tools.inference" in imported
+    assert "import time:" in imported and "gpu_advisor.tools.inference" in imported
     for heavy in ("langgraph", "langchain", "textual"):
         assert heavy not in imported, heavy
 
@@ -627,7 +627,7 @@ def test_environment_failures_exit_1_and_bad_input_exits_2(chatted, tmp_path):
 
 
 def test_invalid_utf8_on_stdin_is_read_not_an_internal_error(cli):
-    r = subprocess.run([sys.executable, "-m", "tui.cli", "chat", "--plain"], cwd=ROOT, env=cli.env,
+    r = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "chat", "--plain"], cwd=ROOT, env=cli.env,
                        input=b"\xff\xfe fine-tune a 27B model\n", capture_output=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert b"internal error" not in r.stderr
@@ -654,7 +654,7 @@ def test_version(cli):
 
 
 def test_help_shows_defaults_and_examples_for_every_command(cli):
-    from tui.cli import build_parser, subcommands
+    from gpu_advisor.tui.cli import build_parser, subcommands
 
     for path, parser in subcommands(build_parser()):
         assert parser.epilog and "examples:" in parser.epilog, path or "gpu-advisor"
@@ -714,7 +714,7 @@ def bash_complete(script: str, line: str, env: dict[str, str]) -> list[str]:
 
 
 def test_completion_offers_the_values_of_each_flag_and_the_saved_session_ids(chatted):
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
 
     cli, session_id = chatted
     script = cli.ok("completion", "bash")
@@ -734,7 +734,7 @@ def test_completion_offers_the_values_of_each_flag_and_the_saved_session_ids(cha
 
 
 def top_level_commands() -> set[str]:
-    from tui.cli import build_parser, subcommands
+    from gpu_advisor.tui.cli import build_parser, subcommands
 
     return {path for path, _parser in subcommands(build_parser()) if path and " " not in path}
 
@@ -790,7 +790,7 @@ def test_the_fish_completion_script_is_valid_fish_and_completes_the_real_command
 
 
 def test_the_currency_setting_prices_the_sizing_commands(cli):
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     usd = cli.ok("cost", "--gpu", "h100", "--hours", "10")
     assert " USD/hour typical" in usd and "CNY" not in usd

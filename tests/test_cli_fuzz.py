@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tui import cli
+from gpu_advisor.tui import cli
 
 HOSTILE = ["", " ", "-1", "0", "1e308", "-1e308", "nan", "inf", "1" * 5000, "9" * 40, "[/INST]", "[/]", "[/b]",
            "\x1b[31mred", "\x1b]52;c;aGk=\x07", "\x1b]8;;http://x\x1b\\", "\x00", "\udcff", "27B", "h100",

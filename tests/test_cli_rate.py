@@ -19,7 +19,7 @@ SERVING = ("size", "serving", "-m", "llama-3.1-8b", "--prompt", "1000", "--outpu
 def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "GPU_ADVISOR_DB": str(tmp_path / "h.db"), "GPU_ADVISOR_CACHE_DIR": str(tmp_path / "c"),
            "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml")}
-    return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
 
 

@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu
-from knowledge.clouds import clouds
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.clouds import clouds
 
 # (how the cloud is said, its id, the name said back), English and Chinese spellings
 CLOUDS = {
@@ -64,7 +64,7 @@ def ask(text: str):
     """One message answered at once, as `gpu-advisor ask` does: every missing value a stated assumption."""
     from langchain_core.messages import HumanMessage
 
-    from assistant.engine import engine_graph
+    from gpu_advisor.assistant.engine import engine_graph
 
     out = engine_graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})
     return out["messages"][-1]
@@ -161,7 +161,7 @@ def test_a_hobbyist_who_says_renting_is_fine_still_rents_the_model_asked():
 
 
 def test_the_smaller_model_rule_is_only_for_one_person_on_one_card():
-    from tools.recommend import Workload, one_at_home
+    from gpu_advisor.tools.recommend import Workload, one_at_home
 
     assert one_at_home(Workload(phase="serve", model="qwen2.5-32b", owned=["1x rtx-4070-ti"], users=1))
     assert not one_at_home(Workload(phase="serve", model="qwen2.5-32b", owned=["1x rtx-4070-ti"], users=20))

@@ -10,9 +10,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from assistant.verdict import JOB_ORDER, card_verdict
-from knowledge import find_gpu, gpus
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.verdict import JOB_ORDER, card_verdict
+from gpu_advisor.knowledge import find_gpu, gpus
 from tests.conversation import payload, run_conversation, unexplained_numbers
 
 # (card words, card words, job, the card the verdict picks): the deciding figure differs for each job.

@@ -10,7 +10,7 @@ import itertools
 import pytest
 from langchain_core.messages import HumanMessage
 
-from assistant.engine import engine_graph
+from gpu_advisor.assistant.engine import engine_graph
 
 # (reply topic, phrasing) of each follow-up kind, per language; each is answered alone with that topic.
 KINDS = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli.program import main
+from gpu_advisor.tui.cli.program import main
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from knowledge.hf_config import MAX_CONFIG_BYTES, load_config_file
-from knowledge.resolve import ConfigError
+from gpu_advisor.knowledge.hf_config import MAX_CONFIG_BYTES, load_config_file
+from gpu_advisor.knowledge.resolve import ConfigError
 
 HOSTILE = {
     "deeply_nested.json": ("[" * 100_000 + "]" * 100_000).encode(),

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
-from assistant.engine import WINDOW_TURNS, engine_graph
-from assistant.slots import ASKED, question
+from gpu_advisor.assistant import build_graph
+from gpu_advisor.assistant.engine import WINDOW_TURNS, engine_graph
+from gpu_advisor.assistant.slots import ASKED, question
 from tests.conversation import dump, payload, run_conversation
 
 QUESTIONS = {slot: question(slot) for slot in ASKED}

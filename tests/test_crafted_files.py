@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from knowledge import ConfigError, hub, resolve_model
-from knowledge.hf_config import model_from_config
+from gpu_advisor.knowledge import ConfigError, hub, resolve_model
+from gpu_advisor.knowledge.hf_config import model_from_config
+from gpu_advisor.tui import settings
 from tests.hf_cache import offline, place, safetensors_bytes
-from tui import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
@@ -60,11 +60,11 @@ def test_help_version_and_config_work_with_a_crafted_settings_file(tmp_path, kin
     env = {**os.environ, "GPU_ADVISOR_CONFIG": str(path)}
     for argv, status in ((["--help"], 0), (["--version"], 0), (["config", "show"], 0), (["config", "path"], 0),
                          (["gpus", "--json"], 0)):
-        done = subprocess.run([sys.executable, "-m", "tui.cli", *argv], cwd=ROOT, env=env, capture_output=True,
+        done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *argv], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=120)
         assert done.returncode == status, (argv, done.stderr)
         assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 1, done.stderr
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "config", "set", "region", "china"], cwd=ROOT, env=env,
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "config", "set", "region", "china"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr
 
@@ -175,7 +175,7 @@ def test_cli_sizing_a_crafted_cache_is_one_line_and_exit_2(tmp_path):
     place(hf, "acme/layers", {"config.json": {**TINY, "num_hidden_layers": 10**18}})
     env = {**os.environ, "HF_HUB_CACHE": str(hf), "HF_HUB_OFFLINE": "1", "GPU_ADVISOR_CACHE_DIR": str(tmp_path / "o")}
     for repo in ("acme/negative", "acme/layers"):
-        done = subprocess.run([sys.executable, "-m", "tui.cli", "size", "inference", "-m", repo], cwd=ROOT, env=env,
+        done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "size", "inference", "-m", repo], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr, \
             done.stderr
@@ -186,7 +186,7 @@ def test_cli_sizing_a_crafted_cache_is_one_line_and_exit_2(tmp_path):
 
 @pytest.mark.skipif(not Path("/proc/version").is_file(), reason="needs Linux's /proc")
 def test_a_proc_file_as_the_database_is_one_line_at_once(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert main(["sessions", "list", "--db", "/proc/version"]) == 2
     err = capsys.readouterr().err
@@ -196,7 +196,7 @@ def test_a_proc_file_as_the_database_is_one_line_at_once(capsys):
 
 @pytest.mark.parametrize("blank", [" ", "\t", "  \n"])
 def test_a_blank_database_path_in_the_environment_is_one_line_and_no_file(tmp_path, monkeypatch, capsys, blank):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("GPU_ADVISOR_DB", blank)

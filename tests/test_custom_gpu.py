@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import BadValue, KnowledgeError, find_gpu, loader, resolve
-from tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.knowledge import BadValue, KnowledgeError, find_gpu, loader, resolve
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
 
 def test_custom_spec_becomes_a_validated_gpu():

@@ -12,10 +12,10 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.traffic import PeakInput, peak_at_once, peak_share
 from tests.conversation import payload, run_conversation
-from tools.traffic import PeakInput, peak_at_once, peak_share
 
 # the count a day as people write it, with what it is
 EN_COUNTS = {2000: ("2000", "2k", "2,000", "two thousand"), 500: ("500", "five hundred"), 300: ("300", "three hundred")}

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assistant.reading import understand
-from assistant.session import Conversation
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.session import Conversation
+from gpu_advisor.tools import detect as d
 from tests.conversation import run_conversation
-from tools import detect as d
 
 # Recorded outputs (the formats of nvidia-smi 550, rocm-smi 6.x, macOS 14).
 NVIDIA_TWO_H100 = "NVIDIA H100 80GB HBM3, 81559\nNVIDIA H100 80GB HBM3, 81559\n"
@@ -129,7 +129,7 @@ def test_parsers_never_raise_on_garbage(text):
 
 
 def test_cli_lists_the_cards_and_how_to_use_them(monkeypatch, capsys, meminfo):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     machine = d.detect(runner({"nvidia-smi": NVIDIA_MIXED}), meminfo)
     monkeypatch.setattr(d, "detect", lambda: machine)
@@ -141,7 +141,7 @@ def test_cli_lists_the_cards_and_how_to_use_them(monkeypatch, capsys, meminfo):
 
 
 def test_cli_json(monkeypatch, capsys, meminfo):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     machine = d.detect(runner({"nvidia-smi": NVIDIA_UNKNOWN}), meminfo)
     monkeypatch.setattr(d, "detect", lambda: machine)

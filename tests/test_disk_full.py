@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.history import HistoryStore
+from gpu_advisor.assistant.history import HistoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,7 +24,7 @@ def _limited() -> None:
 
 def _cli(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml"), "HF_HUB_OFFLINE": "1"}
-    return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, env=env, text=True,
+    return subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *args], cwd=ROOT, env=env, text=True,
                           capture_output=True, timeout=120, preexec_fn=_limited)
 
 
@@ -70,7 +70,7 @@ def test_a_database_where_no_lock_file_can_be_made_fails_at_once_and_says_why(mo
     file that cannot be made is skipped, and the open says what is wrong."""
     import filelock
 
-    from assistant.history import HistoryError
+    from gpu_advisor.assistant.history import HistoryError
 
     def never(*_a, **_k):
         raise AssertionError("the lock library was asked to retry a lock file that cannot be made")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from assistant.reading import understand
-from knowledge import find_model
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_model
 
 DISTILLS = {"1.5b": "deepseek-r1-distill-qwen-1.5b", "7b": "deepseek-r1-distill-qwen-7b",
             "8b": "deepseek-r1-distill-llama-8b", "14b": "deepseek-r1-distill-qwen-14b",

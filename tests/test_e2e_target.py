@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import run_conversation
-from tools.recommend import Workload, recommend
 
 PERCENTILES = [("", None), ("p50", 0.5), ("p90", 0.9), ("p95", 0.95), ("P99", 0.99)]
 

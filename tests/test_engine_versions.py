@@ -12,9 +12,9 @@ import math
 
 import pytest
 
-from knowledge import find_gpu
-from tools.common import GIB
-from tools.inference import (
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.common import GIB
+from gpu_advisor.tools.inference import (
     InferenceMemoryInput,
     inference_memory,
     sglang_default_mem_fraction,
@@ -138,7 +138,7 @@ def test_sglang_is_named_and_refused_where_it_does_not_run():
 
 
 def test_time_per_output_token_is_one_decode_step():
-    from tools.throughput import SpeedInput, speed
+    from gpu_advisor.tools.throughput import SpeedInput, speed
 
     r = speed(SpeedInput(model="llama-3-8b", gpu="h100-sxm", batch=8, context=4096))
     assert r.time_per_output_token_s == pytest.approx(1 / r.decode_tokens_per_s)

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge import also_runs, engine_for, engines, find_gpu, gpus
-from knowledge.schema import Engine
-from tools.common import ToolError
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.recommend import Workload, recommend
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import also_runs, engine_for, engines, find_gpu, gpus
+from gpu_advisor.knowledge.schema import Engine
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 
 def test_the_engines_the_issue_names_are_data():
@@ -71,7 +71,7 @@ def test_on_a_mac_the_default_engine_is_one_that_runs_there():
 
 
 def test_the_cli_refuses_an_engine_that_does_not_run_on_the_card_in_one_line(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert main(["size", "inference", "-m", "llama-3-8b", "--precision", "q4_k_m", "--gpu", "gaudi-3"]) == 2
     err = capsys.readouterr().err.strip()
@@ -121,7 +121,7 @@ def test_every_option_with_an_engine_names_one_that_runs_on_its_card(spec):
 
 
 def test_gpus_show_lists_the_engines_that_run_on_a_card(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert main(["gpus", "show", "ascend-910b"]) == 0
     out = capsys.readouterr().out
@@ -135,7 +135,7 @@ def test_gpus_show_lists_the_engines_that_run_on_a_card(capsys):
 
 
 def test_the_catalog_json_names_each_cards_engines(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert main(["gpus", "--json"]) == 0
     by_id = {g["id"]: g for g in json.loads(capsys.readouterr().out)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui import cli
+from gpu_advisor.tui import cli
 
 
 def _broken(args):

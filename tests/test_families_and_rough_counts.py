@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from assistant.reading.text import vocab
-from knowledge import find_model
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.knowledge import find_model
 
 PICKS = vocab()["family_picks"]
 SAID = {"qwen": ["qwen", "Qwen", "千问", "通义千问"], "llama": ["llama", "Llama", "meta llama"],

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from assistant.reading.families import family_size
-from assistant.reading.text import vocab
-from knowledge import find_model
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.families import family_size
+from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.knowledge import find_model
 
 # (family word said alone, the bare size said next, the model it names)
 FAMILY_ANSWERS = [("llama", "70b", "llama-3.3-70b"), ("llama", "8B", "llama-3.1-8b"), ("qwen", "72b", "qwen2.5-72b"),

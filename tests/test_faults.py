@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.history import HistoryError, HistoryStore, StorageError
+from gpu_advisor.assistant.history import HistoryError, HistoryStore, StorageError
 
 HELPER = Path(__file__).resolve().parent / "helpers_history.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,7 +152,7 @@ def test_a_row_with_invalid_utf8_affects_that_row_only(bad_row):
     assert store.session(sid)["state"] == {}
     assert "27B" in store.export_text(sid) and '"an answer"' in store.export_text(sid, "json")
     assert [r.id for r in store.search("damaged")] == [sid]
-    from assistant.session import Conversation, rerun
+    from gpu_advisor.assistant.session import Conversation, rerun
 
     assert len(Conversation.resume(store, sid).messages) == 3
     assert isinstance(rerun(store, sid), list)
@@ -280,7 +280,7 @@ def test_outputs_refuse_symlinks_existing_files_and_missing_folders(store, tmp_p
 def test_a_damaged_or_crafted_state_does_not_break_later_turns(tmp_path, state):
     import json
 
-    from assistant.session import Conversation
+    from gpu_advisor.assistant.session import Conversation
 
     store = HistoryStore(tmp_path / "history.db")
     conv = Conversation(store)

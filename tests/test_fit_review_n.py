@@ -18,12 +18,12 @@ import itertools
 import pytest
 from conversation import payload, run_conversation
 
-from assistant.reading import understand
-from knowledge import find_precision, models
-from knowledge.resolve import FAMILY_SUFFIXES, _family_index, normalise
-from tools.fit import FitInput, fit
-from tools.models import resolve_model
-from tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_precision, models
+from gpu_advisor.knowledge.resolve import FAMILY_SUFFIXES, _family_index, normalise
+from gpu_advisor.tools.fit import FitInput, fit
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
 
 def _first(text: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
+from gpu_advisor.assistant import build_graph
 from tests.conversation import run_conversation, unexplained_numbers
 
 FIRST = {

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from assistant.catalog import say
-from assistant.reading import understand
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_states
 
 NOT_UNDERSTOOD = {say("en", "reply.not_understood"), say("zh", "reply.not_understood")}

@@ -11,7 +11,7 @@ import itertools
 import pytest
 from langchain_core.messages import HumanMessage
 
-from assistant.engine import engine_graph
+from gpu_advisor.assistant.engine import engine_graph
 
 PLANS = {
     "serve_en": "serve qwen2.5 72b for 200 users, around the clock",

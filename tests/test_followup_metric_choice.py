@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_conversation
 
 PLAN = {"en": "serve llama 3.1 70b to 40 people during business hours", "zh": "给40个人在工作时间部署llama 3.1 70b"}

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 CARDS_ZH = ["V100", "v100", "我的卡", "这张卡"]
 LACKS_ZH = ["不支持{f}", "是不是不支持{f}啊", "没有{f}", "不支持 {f}"]

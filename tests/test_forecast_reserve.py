@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation, unexplained_numbers
 
 EN = ["will {card} rental prices keep dropping? should i lock in 1 year reserved at {p}/hr",

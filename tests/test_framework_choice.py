@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import answer_to, payload
 
 PAIRS = [("mindspeed", "llama-factory", {"mindspeed", "llama-factory"}), ("unsloth", "axolotl", {"unsloth", "axolotl"}),

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge import find_gpu, frameworks
-from tools.common import ToolError
-from tools.training import LOSS_BYTES, TrainingMemoryInput, find_framework, training_memory
-from tools.training_time import TrainingTimeInput, mfu_record, training_time
+from gpu_advisor.knowledge import find_gpu, frameworks
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.training import LOSS_BYTES, TrainingMemoryInput, find_framework, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, mfu_record, training_time
 
 P = 8.03e9  # Llama-3.1-8B
 LAYERS, HIDDEN, VOCAB = 32, 4096, 128256

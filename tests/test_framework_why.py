@@ -9,8 +9,8 @@ import itertools
 import pytest
 from langchain_core.messages import HumanMessage
 
-from assistant.engine import engine_graph
-from assistant.reading import understand
+from gpu_advisor.assistant.engine import engine_graph
+from gpu_advisor.assistant.reading import understand
 
 ASKS = {"en": ["why not {f}", "why not use {f}?", "why don't we use {f}", "why not just {f}?", "hmm, why not {f}"],
         "zh": ["为什么不用{f}", "为啥不用{f}", "干嘛不用{f}？", "怎么不用{f}"]}

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu, find_model
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu, find_model
+from gpu_advisor.tools.fit import FitInput, fit
+from gpu_advisor.tools.recommend import Workload, evaluate
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 from tests.conversation import payload, run_conversation
-from tools.fit import FitInput, fit
-from tools.recommend import Workload, evaluate
-from tools.training import TrainingMemoryInput, training_memory
-from tools.training_time import TrainingTimeInput, training_time
 
 
 def _mem(model: str, **kw):

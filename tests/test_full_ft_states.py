@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.recommend import Workload, evaluate
 from tests.conversation import run_conversation
-from tools.recommend import Workload, evaluate
 
 
 def _full(model: str, gpu: str, n: int, framework: str | None = "hf-trainer"):

@@ -10,7 +10,7 @@ import re
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 # ------------------------------------------------------------------ precision names are no number
 

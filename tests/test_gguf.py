@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from knowledge import find_model, find_precision, load_config_file
-from knowledge.gguf import FILE_TYPES, assign_types, file_size, normalise_file_type
-from knowledge.loader import DATA_DIR
-from tools import arch
+from gpu_advisor.knowledge import find_model, find_precision, load_config_file
+from gpu_advisor.knowledge.gguf import FILE_TYPES, assign_types, file_size, normalise_file_type
+from gpu_advisor.knowledge.loader import DATA_DIR
+from gpu_advisor.tools import arch
 
 REFERENCE = Path(__file__).parent / "reference" / "gguf_sizes.csv"
 MODELS = {

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from knowledge import KnowledgeError, find_topic, glossary
-from knowledge.loader import load_records
-from knowledge.resolve import phrase
-from knowledge.schema import GlossaryTopic
+from gpu_advisor.knowledge import KnowledgeError, find_topic, glossary
+from gpu_advisor.knowledge.loader import load_records
+from gpu_advisor.knowledge.resolve import phrase
+from gpu_advisor.knowledge.schema import GlossaryTopic
 
 TOPICS = ["kv-cache", "quantization", "utilisation", "tensor-parallel", "nvlink", "moe", "lora", "qlora",
           "prefill-decode", "ttft", "vram", "fine-tuning", "mfu", "best-gpu", "pipeline-parallel", "data-parallel",

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assistant.catalog import LANGS
-from assistant.slots import question
+from gpu_advisor.assistant.catalog import LANGS
+from gpu_advisor.assistant.slots import question
 from tests.conversation import dump, payload, run_conversation, unexplained_numbers
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.yaml"))

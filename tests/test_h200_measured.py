@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tools.training import TrainingMemoryInput, training_memory
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 CSV = Path(__file__).parent / "reference" / "h200_measured.csv"
 TOKENS = 1e8

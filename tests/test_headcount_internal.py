@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 ZH_INTERNAL = ["给内部用", "内部使用", "做个内部知识库", "公司内部工具", "对内使用", "内部部署一个问答助手"]
 ZH_COUNTS = [("大概50人", 50), ("差不多80个人", 80), ("120人左右", 120)]

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 ZH_ORGS = ["我们是国企", "我们是一家三甲医院", "我们是央企", "我们是银行", "我司是集团公司", "我们是一所大学", "我们是事业单位"]
 ZH_COUNTS = [("大概200人用", 200), ("差不多300个人会用", 300), ("150人左右使用", 150)]

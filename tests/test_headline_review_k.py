@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu, rules
+from gpu_advisor.knowledge import find_gpu, rules
+from gpu_advisor.tools.cost import offer_spread
+from gpu_advisor.tools.recommend import STACK_PENALTY, Workload, software_risk_unasked, stack_warning
 from tests.conversation import run_conversation
-from tools.cost import offer_spread
-from tools.recommend import STACK_PENALTY, Workload, software_risk_unasked, stack_warning
 
 BATCH_EN = [
     "have 2 million docs to summarize with llama 3.1 8b, each ~800 tokens in 150 out, need it done by friday "

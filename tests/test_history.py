@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import assistant.history as history
-from assistant.history import DatabaseTooNew, HistoryError, HistoryStore
+import gpu_advisor.assistant.history as history
+from gpu_advisor.assistant.history import DatabaseTooNew, HistoryError, HistoryStore
 
 HELPER = Path(__file__).resolve().parent / "helpers_history.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -313,7 +313,7 @@ def test_killed_mid_turn_keeps_the_committed_user_message(tmp_path):
     assert s.session(session_id)["title"] == "fine-tune a 27B model"
     assert [r.id for r in s.search("fine-tune")] == [session_id]
     # the session can still be resumed and continued
-    from assistant.session import Conversation
+    from gpu_advisor.assistant.session import Conversation
 
     conv = Conversation.resume(s, session_id)
     reply = conv.send("fine-tune a 27B model")
@@ -413,7 +413,7 @@ def test_search_finds_chinese_words_inside_sentences(store):
 
 
 def test_search_ignores_the_suggestion_line_that_ends_every_answer(store):
-    from assistant.catalog import say
+    from gpu_advisor.assistant.catalog import say
 
     plain = store.create_session("plain")
     store.add_message(plain, "user", "serve llama 3 8b")
@@ -425,7 +425,7 @@ def test_search_ignores_the_suggestion_line_that_ends_every_answer(store):
 
 
 def test_upgrade_indexes_chinese_and_strips_suggestions_of_old_rows(tmp_path, monkeypatch):
-    from assistant.catalog import say
+    from gpu_advisor.assistant.catalog import say
 
     path = tmp_path / "history.db"
     full = list(history.MIGRATIONS)

@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from assistant.history import HistoryStore, NotSaved, StorageError
+from gpu_advisor.assistant.history import HistoryStore, NotSaved, StorageError
 
 
 class FailingWrites:
@@ -110,7 +110,7 @@ def test_a_read_only_folder(tmp_path):
 
 
 def test_writing_into_a_deleted_session_is_session_gone_not_a_foreign_key_failure(tmp_path):
-    from assistant.history import HistoryError, SessionGone
+    from gpu_advisor.assistant.history import HistoryError, SessionGone
 
     store = HistoryStore(tmp_path / "history.db")
     sid = store.create_session("held open")
@@ -150,7 +150,7 @@ class Failing:
                                    sqlite3.DatabaseError("database disk image is malformed"),
                                    sqlite3.InterfaceError("bad parameter")])
 def test_every_failure_of_sqlite_reaches_the_caller_as_the_stores_own_error(tmp_path, monkeypatch, error):
-    from assistant.history import HistoryError
+    from gpu_advisor.assistant.history import HistoryError
 
     store = HistoryStore(tmp_path / "history.db")
     sid = store.create_session("s")

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import assistant.history.store as store_module
-from assistant.history import HistoryError, HistoryStore
+import gpu_advisor.assistant.history.store as store_module
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPER = ROOT / "tests" / "helpers_history.py"
@@ -124,7 +124,7 @@ def test_a_kept_damaged_copy_is_named_at_every_start_until_deleted(tmp_path):
         again = HistoryStore(path)
         assert again.notice is None and str(tmp_path / "history.db.damaged-1") in again.reminder
         again.close()
-        done = subprocess.run([sys.executable, "-m", "tui.cli", "sessions", "list"], cwd=ROOT, env=env,
+        done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "list"], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "history.db.damaged-1" in done.stderr
     for kept in tmp_path.glob("history.db.damaged-*"):
@@ -158,7 +158,7 @@ def test_cli_export_onto_the_database_is_refused_in_one_line(tmp_path):
     sid = store.create_session("keep me")
     store.add_message(sid, "user", "precious")
     store.close()
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "sessions", "export", sid, "-o", str(path), "--force",
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "export", sid, "-o", str(path), "--force",
                            "--db", str(path)], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "never replaces" in done.stderr
     assert _texts(path) == {"precious"}
@@ -221,7 +221,7 @@ def test_another_applications_sqlite_file_is_refused_untouched(tmp_path, wal, ap
     with pytest.raises(HistoryError, match="another application"):
         HistoryStore(path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "sessions", "list", "--db", str(path)], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "list", "--db", str(path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "another application" in done.stderr
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
@@ -302,7 +302,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 @pytest.mark.skipif(os.name != "posix", reason="SIGKILL")
 @pytest.mark.parametrize("rows", [400, 3000])
 def test_a_write_killed_before_its_commit_is_not_damage(tmp_path, rows):
-    from assistant.history.damage import _read_wal
+    from gpu_advisor.assistant.history.damage import _read_wal
 
     path = tmp_path / "history.db"
     store = HistoryStore(path)

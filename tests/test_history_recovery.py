@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import assistant.history as history
-from assistant.history import HistoryError, HistoryStore
+import gpu_advisor.assistant.history as history
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
 
 WORKERS = 6
 MESSAGES = 5

@@ -3,7 +3,7 @@ for words of two characters and of three or more, at the start, the middle and t
 
 from __future__ import annotations
 
-from assistant.history import HistoryStore
+from gpu_advisor.assistant.history import HistoryStore
 
 
 def _store(tmp_path) -> HistoryStore:

@@ -14,11 +14,11 @@ import re
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from knowledge.clouds import clouds
-from tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS
-from tools.recommend import COMFORTABLE_TOKENS_PER_S
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS
+from gpu_advisor.tools.recommend import COMFORTABLE_TOKENS_PER_S
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 
 def _tps(reply: str) -> float:

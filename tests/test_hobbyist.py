@@ -9,14 +9,14 @@ import itertools
 
 import pytest
 
-from assistant.advice import workload_for
-from assistant.policy import Profile
-from assistant.reading import understand
-from assistant.slots import next_slot
-from knowledge import find_model
-from tools.models import smaller_in_family
-from tools.offload import OffloadInput, offload
-from tools.recommend import recommend
+from gpu_advisor.assistant.advice import workload_for
+from gpu_advisor.assistant.policy import Profile
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.slots import next_slot
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.tools.models import smaller_in_family
+from gpu_advisor.tools.offload import OffloadInput, offload
+from gpu_advisor.tools.recommend import recommend
 
 # (model id, how people write it)
 MODELS = [("gemma-3-27b", ["Gemma 3 27B", "gemma3 27b", "gemma-3-27b"]),
@@ -145,8 +145,8 @@ def test_too_little_ram_says_so_and_does_not_lead():
 def test_offload_split_fits_the_card_and_ram_carries_the_rest(model: str, card: str):
     o = offload(OffloadInput(model=model, gpu=card))
     cap = 0
-    from knowledge import find_gpu
-    from tools.inference import usable_bytes
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.inference import usable_bytes
     cap = usable_bytes(find_gpu(card))
     assert o.gpu_gb * 1e9 <= cap
     if o.mode == "layers":
@@ -156,7 +156,7 @@ def test_offload_split_fits_the_card_and_ram_carries_the_rest(model: str, card: 
 
 
 def test_a_mac_has_nothing_to_offload_to():
-    from tools.common import ToolError
+    from gpu_advisor.tools.common import ToolError
     with pytest.raises(ToolError):
         offload(OffloadInput(model="llama-3.1-70b", gpu="apple-m1-pro-32gb"))
 

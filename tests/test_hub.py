@@ -9,10 +9,18 @@ import sys
 
 import pytest
 
-from knowledge import ConfigError, NotFound, find_precision, hub, resolve_model, show_model, size_in_name
+from gpu_advisor.knowledge import (
+    ConfigError,
+    NotFound,
+    find_precision,
+    hub,
+    resolve_model,
+    show_model,
+    size_in_name,
+)
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from tests.hf_cache import FIXTURES, NAMED_REPOS, named_cache, offline, place, safetensors_bytes
-from tools import arch
-from tools.inference import InferenceMemoryInput, inference_memory
 
 # Published sizes (billions) of the models issue 8 names: the model cards / Hub pages.
 PUBLISHED_B = {
@@ -71,7 +79,7 @@ def test_every_named_model_resolves_from_the_fixture_cache_and_is_sized(cache, r
 
 
 def test_named_shapes_are_read_from_the_config(cache):
-    from knowledge import find_model, model_from_config
+    from gpu_advisor.knowledge import find_model, model_from_config
 
     nemo = show_model("mistralai/Mistral-Nemo-Instruct-2407")
     assert (nemo["layers"], nemo["heads"], nemo["kv_heads"], nemo["head_dim"]) == (40, 32, 8, 128)
@@ -209,7 +217,7 @@ def test_size_in_name():
 
 
 def test_importing_knowledge_and_tools_does_not_import_huggingface_hub():
-    code = "import sys, knowledge, tools.inference; print('huggingface_hub' in sys.modules)"
+    code = "import sys; from gpu_advisor import knowledge; import gpu_advisor.tools.inference; from gpu_advisor import tools; print('huggingface_hub' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
     assert out.stdout.strip() == "False"

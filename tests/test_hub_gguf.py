@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from knowledge import resolve_model
-from knowledge.resolve import gguf_files_by_precision
+from gpu_advisor.knowledge import resolve_model
+from gpu_advisor.knowledge.resolve import gguf_files_by_precision
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from tests.hf_cache import offline, place
-from tools.inference import InferenceMemoryInput, inference_memory
 
 REPO = "unsloth/Kimi-Dev-72B-GGUF"
 # Kimi-Dev-72B has Qwen2.5-72B's shape; sizes as bartowski/Qwen2.5-72B-Instruct-GGUF lists them (Q4_K_M

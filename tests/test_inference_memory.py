@@ -11,10 +11,10 @@ import math
 
 import pytest
 
-from knowledge import find_gpu, find_model
-from tools.common import GIB, ToolError
-from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import find_gpu, find_model
+from gpu_advisor.tools.common import GIB, ToolError
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 # Llama-3-8B (models.yaml): 8.03B params, 32 layers, 8 KV heads of 128, hidden 4096, MLP 14336,
 # vocabulary 128256, untied embeddings.

@@ -9,11 +9,11 @@ from typing import get_args
 
 import pytest
 
-from knowledge import find_gpu, gpus
-from knowledge.schema import Stack
-from tools.recommend import BUYING_EXTRA, CANDIDATES, STACK_PENALTY, STACK_PENALTY_TRAINING
-from tools.training_time import STACK_TRAINING_EFFICIENCY
-from tui.cli import main
+from gpu_advisor.knowledge import find_gpu, gpus
+from gpu_advisor.knowledge.schema import Stack
+from gpu_advisor.tools.recommend import BUYING_EXTRA, CANDIDATES, STACK_PENALTY, STACK_PENALTY_TRAINING
+from gpu_advisor.tools.training_time import STACK_TRAINING_EFFICIENCY
+from gpu_advisor.tui.cli import main
 
 # (what a person types, the catalog id it must reach): every GPU the Hardware section names, and
 # the aliases asked for alongside them.

@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import payload, run_conversation
-from tools.recommend import Workload, recommend
 
 EN_WORDS = ["continued pretraining", "continued pre-training", "continual pretraining", "CPT",
             "domain-adaptive pretraining", "further pretraining", "continue pretraining", "DAPT"]

@@ -7,10 +7,10 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_model
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import payload, run_conversation
-from tools.recommend import Workload, recommend
 
 ENCODERS = {"bge-m3": ("bge-m3", 0.568), "BGE-M3": ("bge-m3", 0.568), "bge-large-en-v1.5": ("bge-large-en-v1.5", 0.335),
             "e5-large-v2": ("e5-large-v2", 0.335), "multilingual-e5-large": ("multilingual-e5-large", 0.560),

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.rl import RlInput, rl_run
 from tests.conversation import payload, run_conversation
-from tools.recommend import Workload, recommend
-from tools.rl import RlInput, rl_run
 
 ALGORITHMS = [("GRPO", "grpo"), ("PPO", "ppo"), ("RLOO", "grpo"), ("DAPO", "grpo"), ("online RL with rollouts", "grpo")]
 EN = ["{a} on qwen3 8b with {p} prompts, {s} rollouts each, on two 4090s",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from knowledge import (
+from gpu_advisor.knowledge import (
     Gpu,
     KnowledgeError,
     ModelArch,
@@ -26,9 +26,9 @@ from knowledge import (
     purchase_usd,
     rules,
 )
-from knowledge.hf_config import count_params, shape_params
-from knowledge.loader import DATA_DIR, load_models, load_records
-from knowledge.resolve import normalise
+from gpu_advisor.knowledge.hf_config import count_params, shape_params
+from gpu_advisor.knowledge.loader import DATA_DIR, load_models, load_records
+from gpu_advisor.knowledge.resolve import normalise
 
 
 def _raw(name: str) -> list[dict]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_advisor.tools.recommend import Workload, _owned_card, evaluate
 from tests.conversation import run_conversation
-from tools.recommend import Workload, _owned_card, evaluate
 
 
 def _owned(model: str, precision: str, card: str, context: int, users: int, engine: str):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.catalog import say
+from gpu_advisor.assistant.catalog import say
 
 ASKS = [
     ("KV cache 到底是啥，为什么长上下文显存会爆？拿 Qwen3-32B 举个例子，128k 上下文一个请求要多少显存", "zh"),

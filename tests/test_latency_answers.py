@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.throughput import SpeedInput, speed
 from tests.conversation import run_conversation
-from tools.recommend import Workload, recommend
-from tools.throughput import SpeedInput, speed
 
 
 def test_every_serving_option_has_its_time_per_output_token_at_the_stated_concurrency():

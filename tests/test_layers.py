@@ -57,7 +57,7 @@ def test_import_contracts_hold_with_the_project_configuration(repo_root):
 def test_sizing_layers_load_no_graph_or_ui_library(repo_root):
     code = (
         "import json, sys\n"
-        "import knowledge, tools, tools.registry\n"
+        "from gpu_advisor import knowledge; from gpu_advisor import tools; import gpu_advisor.tools.registry\n"
         "r = tools.registry.TOOLS['inference_memory'].run({'model': 'llama-3-8b', 'gpu': 'h100'})\n"
         "assert r.fits is True\n"
         f"print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in {list(FORBIDDEN)!r})))\n"

@@ -10,8 +10,8 @@ from langchain_core.language_models.fake_chat_models import FakeMessagesListChat
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
-from assistant.lc_tools import langchain_tools
-from tools.registry import TOOLS
+from gpu_advisor.assistant.lc_tools import langchain_tools
+from gpu_advisor.tools.registry import TOOLS
 
 LLAMA_3_8B_PARAMS = 8.03e9
 

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge import find_gpu
-from tools.levers import TAKEN, serving_lever_tries, takeable
-from tools.recommend import COUNTS, Workload, cost_score, evaluate, recommend
-from tools.traffic import PeakInput, peak_at_once
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.levers import TAKEN, serving_lever_tries, takeable
+from gpu_advisor.tools.recommend import COUNTS, Workload, cost_score, evaluate, recommend
+from gpu_advisor.tools.traffic import PeakInput, peak_at_once
 
 # models x budgets (a one-off, to buy) x loads x regions: the grid each invariant runs over
 MODELS = ("qwen3-32b", "llama-3.3-70b", "qwen2.5-32b-instruct")
@@ -184,7 +184,7 @@ def test_reply_says_the_lever_taken(text, lang):
     ("部署qwen3-32b给内部80人使用", 80),
 ])
 def test_internal_people_are_a_population(text, people):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text)
     assert u.updates.get("population") == people and "users" not in u.updates

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading.literal import LITERAL_KINDS, literal_kind
+from gpu_advisor.assistant.reading.literal import LITERAL_KINDS, literal_kind
 
 MODELS = ("Qwen3-32B", "qwen3 32b", "Llama-3.1-8B", "llama 70b")
 FILLERS_EN = ("", "hey, ", "ok so ", "quick one: ")

@@ -7,7 +7,7 @@ import itertools
 import pytest
 from conversation import run_conversation
 
-from assistant.reading.literal import literal_kind
+from gpu_advisor.assistant.reading.literal import literal_kind
 
 SPEED = ("how fast would {m} be on my 4090", "{m} on a 3090, how many tokens per second?", "how fast is {m} on 2x a100",
          "what tok/s for {m} on a 4090", "{m} 在 4090 上速度能有多少", "4090 跑 {m} 多快", "{m} 每秒能生成多少 token",

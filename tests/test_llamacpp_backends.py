@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from knowledge import find_gpu, find_precision
-from tools.throughput import SpeedInput, efficiency, speed, weights_kind
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.tools.throughput import SpeedInput, efficiency, speed, weights_kind
 
 
 def test_apple_uses_metal_records_not_the_cuda_fit():

@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from bench.accuracy import LLAMACPP_MOE_MODELS, Report, throughput_rows
-from knowledge.llamacpp_moe import LlamaCppMoe, llamacpp_moe_records, moe_record_for
-from tools.throughput import SpeedInput, moe_figures, speed
+from gpu_advisor.knowledge.llamacpp_moe import LlamaCppMoe, llamacpp_moe_records, moe_record_for
+from gpu_advisor.tools.throughput import SpeedInput, moe_figures, speed
 
 REFERENCE = Path(__file__).parent / "reference" / "throughput.csv"
 

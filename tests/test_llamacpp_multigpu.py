@@ -12,9 +12,9 @@ import pytest
 from pydantic import ValidationError
 
 from bench.accuracy import Report, throughput_rows
-from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for, llamacpp_layer_splits
-from knowledge.loader import residuals
-from tools.throughput import SpeedInput, pipeline_speedup, speed
+from gpu_advisor.knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for, llamacpp_layer_splits
+from gpu_advisor.knowledge.loader import residuals
+from gpu_advisor.tools.throughput import SpeedInput, pipeline_speedup, speed
 
 REFERENCE = Path(__file__).parent / "reference" / "throughput.csv"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 BIG_QWEN = [("its qwen, the big one", "qwen2.5-72b"), ("qwen, the biggest", "qwen3-235b-a22b"),
             ("the largest Qwen please", "qwen3-235b-a22b"), ("QWEN the big one i think", "qwen2.5-72b"),

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
 from tests.conversation import payload, run_conversation
-from tools.cost import HOURS_PER_MONTH
 
 PERIOD_HOURS = {"month": HOURS_PER_MONTH, "year": HOURS_PER_MONTH * 12}
 

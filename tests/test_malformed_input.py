@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import HumanMessage
 
-from assistant import graph
-from assistant.reading import CJK_WEIGHT, MAX_MESSAGE_CHARS, readable
+from gpu_advisor.assistant import graph
+from gpu_advisor.assistant.reading import CJK_WEIGHT, MAX_MESSAGE_CHARS, readable
 
 
 @pytest.mark.parametrize(("message", "said"), [

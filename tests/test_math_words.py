@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from assistant.catalog import formula_words
-from assistant.writers import write_math
+from gpu_advisor.assistant.catalog import formula_words
+from gpu_advisor.assistant.writers import write_math
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import run_conversation
 from tests.test_no_english_in_chinese import english_runs
-from tools.common import ToolError
-from tools.recommend import Workload, recommend
 
 # what may stay in Latin letters: symbols and names, not words
 SYMBOLS = {"logits", "vLLM", "SGLang", "PyTorch", "cuBLAS", "graph", "profile", "rank", "all-reduce", "flashinfer",

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _server():
-    from tui.mcp_server import build_server
+    from gpu_advisor.tui.mcp_server import build_server
 
     return build_server()
 
@@ -25,7 +25,7 @@ async def _exercise(client) -> None:
     """What every transport must do: list, a good call, a bad call, the conversation, a catalog."""
     from mcp import MCPError
 
-    from tools.registry import TOOLS
+    from gpu_advisor.tools.registry import TOOLS
 
     listed = {t.name: t for t in (await client.list_tools()).tools}
     assert set(listed) == {*TOOLS, "advise"}
@@ -148,7 +148,7 @@ async def _prompts(client) -> None:
 
 
 def test_whole_bytes_rounds_byte_counts_only():
-    from tui.mcp_server import whole_bytes
+    from gpu_advisor.tui.mcp_server import whole_bytes
 
     data = {"weights_bytes": 16059999999.999998, "total_range_bytes": [1.5e9, 2.4999e9], "tokens_per_s": 41.5,
             "terms": [{"key": "kv", "unit": "bytes", "value": 3.6, "low": 2.2, "high": 4.5},
@@ -162,8 +162,8 @@ def test_whole_bytes_rounds_byte_counts_only():
 
 
 def test_an_unexpected_failure_is_one_line_not_a_crash(monkeypatch):
-    from tools.registry import TOOLS
-    from tui.mcp_server import Sessions, call_tool
+    from gpu_advisor.tools.registry import TOOLS
+    from gpu_advisor.tui.mcp_server import Sessions, call_tool
 
     def broken(arguments):
         raise RuntimeError("disk gone\nsecond line")
@@ -185,8 +185,8 @@ def test_an_in_memory_client_session():
 
 
 def test_the_same_conversation_gives_the_same_replies_as_the_engine():
-    from assistant.session import Conversation
-    from tui.mcp_server import Sessions
+    from gpu_advisor.assistant.session import Conversation
+    from gpu_advisor.tui.mcp_server import Sessions
 
     turns = ["fine-tune a 27B model and then let my team chat with it", "qlora", "15 users", "working hours"]
     sessions, conv = Sessions(), Conversation()
@@ -194,7 +194,7 @@ def test_the_same_conversation_gives_the_same_replies_as_the_engine():
 
 
 def test_least_recently_used_sessions_are_dropped():
-    from tui.mcp_server import Sessions
+    from gpu_advisor.tui.mcp_server import Sessions
 
     sessions = Sessions(limit=2)
     for sid in ("a", "b", "a", "c"):
@@ -205,7 +205,7 @@ def test_least_recently_used_sessions_are_dropped():
 def test_a_streamable_http_client_session():
     from mcp import Client
 
-    from tui.mcp_server import http_app
+    from gpu_advisor.tui.mcp_server import http_app
 
     async def main(port: int):
         with anyio.fail_after(120):
@@ -222,7 +222,7 @@ def test_a_stdio_client_session_with_gpu_advisor_mcp(mode):
     from mcp import Client, StdioServerParameters
 
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "tui.cli", "mcp"], cwd=str(ROOT), env=env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "gpu_advisor.tui.cli", "mcp"], cwd=str(ROOT), env=env)
 
     async def main():
         with anyio.fail_after(120):

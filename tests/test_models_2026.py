@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_model
-from knowledge.hf_config import shape_params
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.knowledge.hf_config import shape_params
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from tests.conversation import run_conversation
-from tools.inference import InferenceMemoryInput, inference_memory
 
 # (id, published total B, published active B, what the published active figure counts, where it is published)
 # The convention differs by vendor: Qwen, Meta and the dense models count everything ("all"); DeepSeek and
@@ -96,7 +96,7 @@ def test_spelling_resolves_to_the_model(typed, model_id):
 def test_llama4_chunked_layers_cap_the_kv_cache(model_id):
     """36 of 48 layers attend within 8,192-token chunks: at 131K tokens the cache is the 12 global layers'
     131K tokens plus 36 layers of 8K, about 31% of a full-attention cache."""
-    from tools.arch import cached_token_layers
+    from gpu_advisor.tools.arch import cached_token_layers
 
     m = find_model(model_id)
     assert (m.sliding_window, m.sliding_layers, m.is_moe) == (8192, 36, True)
@@ -106,7 +106,7 @@ def test_llama4_chunked_layers_cap_the_kv_cache(model_id):
 def test_config_json_of_llama4_reads_the_catalog_shape():
     """A Llama 4 fine-tune's config.json (read from the Hub or a file) gets the shared expert, the
     interleaved dense layers and the chunked layers of the catalog record."""
-    from knowledge.hf_config import model_from_config
+    from gpu_advisor.knowledge.hf_config import model_from_config
 
     text = {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48, "num_attention_heads": 40,
             "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384,

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation, unexplained_numbers
 
 MODELS = [("deepseek r1", "deepseek-r1"), ("DeepSeek-V3", "deepseek-v3"), ("qwen3 235b a22b", "qwen3-235b-a22b"),

@@ -11,11 +11,11 @@ import itertools
 
 import pytest
 
-from assistant.pairing import second_workload
-from assistant.reading import understand
+from gpu_advisor.assistant.pairing import second_workload
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.pair import PairInput, pair
+from gpu_advisor.tools.recommend import Workload
 from tests.conversation import run_conversation
-from tools.pair import PairInput, pair
-from tools.recommend import Workload
 
 CHAT_EN = ["a chatbot on qwen2.5 32b for {n} staff", "serve qwen2.5 32b to {n} users", "an internal chat assistant on "
            "qwen2.5 32b for {n} people"]

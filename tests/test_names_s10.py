@@ -10,11 +10,11 @@ import itertools
 
 import pytest
 
-from assistant.engine import _stated
-from assistant.reading import understand
-from knowledge import find_gpu, gpus
+from gpu_advisor.assistant.engine import _stated
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu, gpus
+from gpu_advisor.tools.recommend import Workload, china_supply
 from tests.conversation import run_conversation
-from tools.recommend import Workload, china_supply
 
 GB = 1e9
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge import find_model
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 from tests.conversation import payload, run_conversation
-from tools.training_time import TrainingTimeInput, training_time
 
 
 def _run(**kw) -> object:
@@ -78,7 +78,7 @@ def test_the_answer_says_the_run_waits_on_the_network_and_offers_lora_on_one_ser
                                            ("两台8卡A800，万兆网络", 10.0), ("千兆以太网", 1.0),
                                            ("just ethernet between them", None)])
 def test_the_ethernets_speed_is_read_when_said(text, gbit):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text, None)
     assert u.updates.get("network") == "slow", (text, u.updates)

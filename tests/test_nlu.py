@@ -17,8 +17,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant import reading
-from assistant.reading import MAX_MESSAGE_CHARS, Understanding, message, understand
+from gpu_advisor.assistant import reading
+from gpu_advisor.assistant.reading import MAX_MESSAGE_CHARS, Understanding, message, understand
 
 CASES_FILE = Path(__file__).with_name("nlu_cases.yaml")
 CASES = yaml.safe_load(CASES_FILE.read_text(encoding="utf-8"))

@@ -13,11 +13,19 @@ from functools import cache
 
 import pytest
 
-from assistant.catalog import localise
-from knowledge.clouds import clouds
-from knowledge.loader import engines, frameworks, gpus, llamacpp_efficiencies, models, precisions, residuals
+from gpu_advisor.assistant.catalog import localise
+from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.knowledge.loader import (
+    engines,
+    frameworks,
+    gpus,
+    llamacpp_efficiencies,
+    models,
+    precisions,
+    residuals,
+)
+from gpu_advisor.tools.inference import ENGINE_VERSION_WORDS
 from tests.conversation import run_conversation
-from tools.inference import ENGINE_VERSION_WORDS
 
 WHY, MATH, RENT, INT4, ENGINE = "为什么", "展示计算过程", "租还是买", "换成int4呢", "用vllm还是sglang"
 

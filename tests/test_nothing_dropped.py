@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_states
 
 

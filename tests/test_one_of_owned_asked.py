@@ -31,7 +31,7 @@ def test_under_the_card_size_but_over_the_engine_share_says_why(lang):
 
 
 def test_the_reader_marks_every_one_card_question():
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     for text in itertools.chain(*ASKED.values()):
         u = understand(text)

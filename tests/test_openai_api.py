@@ -18,7 +18,7 @@ KEY = "test-key-123"
 def base_url():
     import uvicorn
 
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     # The socket is bound and listening before the server thread starts: a request made at once
     # waits in the backlog until the server accepts it (no readiness polling, no sleeping).
@@ -45,7 +45,7 @@ def client(base_url):
 
 
 def _engine_replies(turns: list[str]) -> list[str]:
-    from assistant.session import Conversation
+    from gpu_advisor.assistant.session import Conversation
 
     conv = Conversation()
     return [str(conv.send(t).content) for t in turns]
@@ -105,7 +105,7 @@ def test_bad_requests_get_openai_errors(client, base_url):
 
 
 def test_another_address_needs_an_api_key():
-    from tui.openai_api import binding_problem
+    from gpu_advisor.tui.openai_api import binding_problem
 
     assert binding_problem("127.0.0.1", None) is None
     assert "needs an API key" in binding_problem("0.0.0.0", None)
@@ -113,7 +113,7 @@ def test_another_address_needs_an_api_key():
 
 
 def test_gpu_advisor_serve_refuses_another_address_without_a_key(monkeypatch, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     monkeypatch.delenv("GPU_ADVISOR_API_KEY", raising=False)
     with pytest.raises(SystemExit) as exit_:
@@ -132,7 +132,7 @@ ONE = [{"role": "user", "content": "serve llama 3.1 8b to 20 users"}]
 def _in_process(**kw):
     from starlette.testclient import TestClient
 
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     return TestClient(create_app(**kw), base_url="http://127.0.0.1")
 
@@ -147,7 +147,7 @@ def local():
 
 
 def test_token_estimates_follow_the_readers_ratios():
-    from tui.openai_api import chars_per_token, estimate_tokens
+    from gpu_advisor.tui.openai_api import chars_per_token, estimate_tokens
 
     assert chars_per_token() == (4.0, 1.4)
     assert estimate_tokens("") == 0
@@ -159,7 +159,7 @@ def test_token_estimates_follow_the_readers_ratios():
 
 @given(st.text(max_size=300))
 def test_a_token_estimate_grows_with_the_text(text):
-    from tui.openai_api import estimate_tokens
+    from gpu_advisor.tui.openai_api import estimate_tokens
 
     n = estimate_tokens(text)
     assert (n == 0) == (text == "")
@@ -168,7 +168,7 @@ def test_a_token_estimate_grows_with_the_text(text):
 
 
 def test_usage_is_filled_with_estimates(local):
-    from tui.openai_api import estimate_tokens
+    from gpu_advisor.tui.openai_api import estimate_tokens
 
     messages = [{"role": "system", "content": "You are a helpful assistant."}, *ONE]
     completion = local.chat.completions.create(model="gpu-advisor", messages=messages)
@@ -286,7 +286,7 @@ def test_gpu_advisor_serve_takes_cors_origins(monkeypatch, capsys):
     import uvicorn
     from starlette.testclient import TestClient
 
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     started = {}
     # (serve runs a uvicorn.Server of its own, so that SIGTERM stops running replays: its run is intercepted)

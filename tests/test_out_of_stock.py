@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 CARDS = [("B200", "b200"), ("H100", "h100-sxm"), ("H20", "h20")]
 ZH_SAID = ["{card} 国内没货", "{card}在国内没货", "{card}缺货", "{card} 断货了", "{card}没有货"]

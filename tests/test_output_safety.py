@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import assistant.history.store as store_module
-from assistant.history import HistoryStore, NotSaved
-from assistant.terminal import printable
+import gpu_advisor.assistant.history.store as store_module
+from gpu_advisor.assistant.history import HistoryStore, NotSaved
+from gpu_advisor.assistant.terminal import printable
 
 HOSTILE = ["\x1b]52;c;ZWNobyBwd25lZA==\x07", "\x1b]0;owned title\x1b\\", "\x1b[2J\x1b[H", "\x9d0;c1 title\x9c", "a\x07b"]
 
@@ -43,7 +43,7 @@ def test_a_markdown_export_holds_no_control_sequences_and_the_database_keeps_the
 
 
 def test_the_cli_export_to_a_file_has_no_control_sequences(hostile_session, tmp_path, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     store, sid = hostile_session
     assert main(["sessions", "export", sid, "-o", str(tmp_path / "out.md"), "--db", str(store.path)]) == 0
@@ -54,7 +54,7 @@ def test_the_cli_export_to_a_file_has_no_control_sequences(hostile_session, tmp_
 
 
 def test_the_app_shows_stored_text_without_control_sequences():
-    from tui.widgets import ChatMessage
+    from gpu_advisor.tui.widgets import ChatMessage
 
     user = ChatMessage("user", "hi " + "".join(HOSTILE))
     assert user.text == printable(user.text) and "\x1b" not in user.text
@@ -77,7 +77,7 @@ def _client(app, host="127.0.0.1:8000"):
 
 
 def test_mcp_http_off_loopback_needs_a_key(monkeypatch, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     monkeypatch.delenv("GPU_ADVISOR_API_KEY", raising=False)
     with pytest.raises(SystemExit) as exit_:
@@ -86,7 +86,7 @@ def test_mcp_http_off_loopback_needs_a_key(monkeypatch, capsys):
 
 
 def test_mcp_http_with_a_key_refuses_requests_without_it():
-    from tui.mcp_server import http_app
+    from gpu_advisor.tui.mcp_server import http_app
 
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
@@ -103,7 +103,7 @@ def test_mcp_http_with_a_key_refuses_requests_without_it():
     ("evil.example:8000", None, 403), ("127.0.0.1:8000", "http://evil.example", 403),
     ("127.0.0.1.evil.example", None, 403)])
 def test_serve_on_loopback_checks_host_and_origin(host, origin, status):
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     headers = {"host": host, **({"origin": origin} if origin else {})}
     with _client(create_app(host="127.0.0.1")) as c:
@@ -111,7 +111,7 @@ def test_serve_on_loopback_checks_host_and_origin(host, origin, status):
 
 
 def test_serve_off_loopback_takes_any_host_with_the_key():
-    from tui.openai_api import create_app
+    from gpu_advisor.tui.openai_api import create_app
 
     with _client(create_app(api_key="k", host="0.0.0.0"), "gpu.example.com") as c:
         assert c.get("/v1/models").status_code == 401
@@ -127,7 +127,7 @@ def test_serve_off_loopback_takes_any_host_with_the_key():
     ["speed", "-m", "llama-3.1-8b", "--gpu", "h100", "--json", "--batch", "1"],
 ])
 def test_json_output_is_always_valid_json(argv, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     try:
         status = main(argv)
@@ -141,7 +141,7 @@ def test_json_output_is_always_valid_json(argv, capsys):
 def test_a_tool_refuses_a_vanishing_amount():
     from pydantic import ValidationError
 
-    from tools.cost import CostInput
+    from gpu_advisor.tools.cost import CostInput
 
     with pytest.raises(ValidationError, match="too small to mean anything"):
         CostInput(gpu="h100", tokens_per_s=1e-320)
@@ -149,7 +149,7 @@ def test_a_tool_refuses_a_vanishing_amount():
 
 
 def test_mcp_never_shows_infinity():
-    from tui.mcp_server import Sessions, call_tool
+    from gpu_advisor.tui.mcp_server import Sessions, call_tool
 
     result = call_tool("cost", {"gpu": "h100", "tokens_per_s": 1e-320}, Sessions())
     text = result.content[0].text
@@ -160,7 +160,7 @@ def test_mcp_never_shows_infinity():
 
 
 def test_replay_check_reports_an_unanswered_last_message_as_such(tmp_path, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     store = HistoryStore(tmp_path / "history.db")
     sid = store.create_session("killed mid-turn")
@@ -196,7 +196,7 @@ def test_a_read_only_history_can_be_listed_and_read(tmp_path, monkeypatch, capsy
         ro.add_message(sid, "user", "no")
     ro.close()
     assert path.read_bytes() == data and sorted(p.name for p in path.parent.iterdir()) == before
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert main(["sessions", "list", "--db", str(path)]) == 0
     assert "on a CD" in capsys.readouterr().out

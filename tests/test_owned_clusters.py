@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu
-from tools.cost import try_price
-from tools.recommend import TIGHT_HEADROOM, Workload, recommend, shortfall
-from tools.scale import PCIE_MAX_TP, plan, small_units_only, units
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.cost import try_price
+from gpu_advisor.tools.recommend import TIGHT_HEADROOM, Workload, recommend, shortfall
+from gpu_advisor.tools.scale import PCIE_MAX_TP, plan, small_units_only, units
 
 
 def serve(**kw) -> Workload:
@@ -130,7 +130,7 @@ BIG = ["qwen2.5-72b", "llama-3.1-70b"]
 @pytest.mark.parametrize("card", CONSUMER)
 @pytest.mark.parametrize("model", BIG)
 def test_consumer_cards_never_pipeline_across_servers_nor_split_a_model_over_more_than_four(card, model):
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     gpu = find_gpu(card)
     assert small_units_only(gpu)
@@ -154,7 +154,7 @@ def test_a_big_model_on_consumer_cards_only_is_small_4_bit_copies_and_a_better_c
 
 
 def test_data_centre_pcie_cards_keep_pipelines_across_servers():
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     assert not small_units_only(find_gpu("l40s"))
     assert any(pp > 1 for _tp, pp in units(resolve_model("llama-3.1-405b"), gpu=find_gpu("l40s")))
@@ -171,7 +171,7 @@ def test_owned_consumer_servers_serve_as_small_copies():
 @pytest.mark.parametrize("count", [8, 16])
 @pytest.mark.parametrize("miss", [0.07, 0.4])
 def test_a_deadline_missed_by_a_modest_margin_adds_at_most_as_many_again_of_your_card(card, count, miss):
-    from tools.recommend import DEADLINE_MARGIN
+    from gpu_advisor.tools.recommend import DEADLINE_MARGIN
 
     job = {"model": "llama-3.1-70b", "batch_items": 300_000, "owned": [f"{count}x {card}"]}
     alone = recommend(_batch(**job), with_levers=False).owned_options[0]

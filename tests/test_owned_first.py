@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.engine import _yours
+from gpu_advisor.assistant.engine import _yours
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.scale import PCIE_MAX_TP
 from tests.conversation import payload, run_conversation
-from tools.recommend import Workload, recommend
-from tools.scale import PCIE_MAX_TP
 
 
 @pytest.mark.parametrize(("cards", "owned", "yours"), [

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.literal import literal_kind
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.literal import literal_kind
 from tests.conversation import run_conversation
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.recommend import Workload, _recommend, recommend
-from tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.tools.recommend import Workload, _recommend, recommend
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
 
 def _workload(owned: str, model: str = "qwen2.5-32b") -> Workload:

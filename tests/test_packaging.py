@@ -27,7 +27,7 @@ def _version() -> str:
 
 
 def test_the_version_is_written_once_and_printed_by_version(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     assert re.fullmatch(r"\d+\.\d+\.\d+", _version())
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant.catalog import localise
-from knowledge import find_gpu, find_precision
-from knowledge.gguf import file_size
+from gpu_advisor.assistant.catalog import localise
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.gguf import file_size
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.offload import OffloadInput, SpillInput, offload, spill
+from gpu_advisor.tools.recommend import Workload, serving_precision
+from gpu_advisor.tools.throughput import SpeedInput, format_unit_warnings, speed
 from tests.conversation import run_conversation
-from tools import arch
-from tools.models import resolve_model
-from tools.offload import OffloadInput, SpillInput, offload, spill
-from tools.recommend import Workload, serving_precision
-from tools.throughput import SpeedInput, format_unit_warnings, speed
 
 FACTS = {r["id"]: r for r in csv.DictReader((Path(__file__).parent / "data" / "physics_review_o.csv").open(encoding="utf-8"))}
 GIB = 2 ** 30
@@ -252,7 +252,7 @@ def test_910c_npus_are_said_as_packages_of_128gb(lang: str):
         [2, 8])
 ])
 def test_a_bare_repeat_in_a_later_sentence_is_the_same_cards(text: str, card: str):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text, {})
     cards = u.updates.get("owned") or u.updates.get("only") or []
@@ -261,7 +261,7 @@ def test_a_bare_repeat_in_a_later_sentence_is_the_same_cards(text: str, card: st
 
 @pytest.mark.parametrize("text", ["compare v100 16gb and v100", "对比一下 V100 16G 和 V100"])
 def test_two_variants_in_one_sentence_stay_two(text: str):
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     u = understand(text, {})
     assert len(set(u.compare_gpus)) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
 # Llama 3.1 8B: vocabulary 128,256 x hidden 4,096 = 525.3M values per matrix, untied (two matrices)
 MATRIX = 128_256 * 4_096

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gpu_advisor.tools.cost import HOURS_PER_MONTH, try_price
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import answer_to, payload
-from tools.cost import HOURS_PER_MONTH, try_price
-from tools.recommend import Workload, recommend
 
 MODELS = ["qwen2.5-7b", "llama-3.1-8b", "qwen2.5-32b", "llama-3.1-70b", "qwen2.5-72b"]
 

@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from tools.recommend import Workload, recommend
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.recommend import Workload, recommend
 
 OWNED_ZH = [("有8张4090", "8x rtx-4090"), ("我们有两张4090", "2x rtx-4090"), ("实验室里有4张A100", "4x a100-80gb-sxm")]
 RENT_ZH = ["不够的话去租几张{card}", "不够再租两张{card}", "不够去autodl租几张{card}", "实在不行就租三块{card}",

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")

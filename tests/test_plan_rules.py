@@ -8,10 +8,10 @@ from functools import cache
 
 import pytest
 
-from knowledge import gpus
-from knowledge.loader import engines
+from gpu_advisor.knowledge import gpus
+from gpu_advisor.knowledge.loader import engines
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import answer_to, payload
-from tools.recommend import Workload, recommend
 
 FOREIGN_NAMES = sorted({g.name for g in gpus() if not g.domestic_china})
 FOREIGN_IDS = {g.id for g in gpus() if not g.domestic_china}

@@ -14,10 +14,10 @@ import re
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from tools.fit import FitInput, fit
-from tools.recommend import Workload, recommend
-from tools.training import runs_on
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.fit import FitInput, fit
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.training import runs_on
 
 # ------------------------------------------------------------------ one rule: what runs on which stack
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_advisor.tools.pool import pool
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import payload, run_conversation
-from tools.pool import pool
-from tools.recommend import Workload, recommend
 
 GB = 1e9
 MIXED = [(1, "rtx-3090", "RTX 3090"), (1, "rtx-3060-12gb", "RTX 3060")]
@@ -128,7 +128,7 @@ def test_no_margin_lever_far_from_fitting_or_for_lora():
 @pytest.mark.parametrize(("method", "seq", "hf", "unsloth_gb"), [("lora", 2048, 26.3, 20.9), ("full", 2048, 26.3, 20.9),
                                                                   ("lora", 4096, 32.5, 21.7)])
 def test_qlora_27b_fits_a_24gb_card_with_unsloth_or_short_sequences(method, seq, hf, unsloth_gb):
-    from tools.fit import FitInput, fit
+    from gpu_advisor.tools.fit import FitInput, fit
 
     r = fit(FitInput(model="gemma-2-27b", gpu="rtx-3090", phase="train", counts=[1], method=method, seq_len=seq))
     found = {x.change: x for x in r.remedies}

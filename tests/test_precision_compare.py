@@ -10,8 +10,8 @@ import itertools
 import pytest
 from langchain_core.messages import HumanMessage
 
-from assistant.engine import engine_graph
-from assistant.reading import understand
+from gpu_advisor.assistant.engine import engine_graph
+from gpu_advisor.assistant.reading import understand
 
 SPELL = {
     "en": {16: ["16bit", "16-bit", "bf16", "fp16"], 8: ["8bit", "8-bit", "8 bit", "int8", "q8"],

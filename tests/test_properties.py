@@ -7,12 +7,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from knowledge import find_model, models
-from tools import arch
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.throughput import SpeedInput, speed
-from tools.training import TrainingMemoryInput, training_memory
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.knowledge import find_model, models
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 MODEL_IDS = [m.id for m in models()]
 model_ids = st.sampled_from(MODEL_IDS)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import ConfigError, find_precision, model_from_config, precisions
-from knowledge.quant import parse_quantization
-from tools import arch
+from gpu_advisor.knowledge import ConfigError, find_precision, model_from_config, precisions
+from gpu_advisor.knowledge.quant import parse_quantization
+from gpu_advisor.tools import arch
 
 BASE = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
         "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "max_position_embeddings": 8192}

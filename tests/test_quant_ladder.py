@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_precision
+from gpu_advisor.knowledge import find_precision
+from gpu_advisor.tools.common import RANGE_FLOOR
+from gpu_advisor.tools.recommend import HOME_FORMATS, Workload, _owned_card, evaluate, recommend
 from tests.conversation import run_conversation
-from tools.common import RANGE_FLOOR
-from tools.recommend import HOME_FORMATS, Workload, _owned_card, evaluate, recommend
 
 
 def _serve(model: str, owned: str, context: int) -> Workload:

@@ -16,11 +16,11 @@ import re
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.queueing import RateInput
+from gpu_advisor.tools.rate_short import rate_short
 from tests.conversation import payload, run_conversation, unexplained_numbers
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.queueing import RateInput
-from tools.rate_short import rate_short
 
 GPT_OSS = {"en": ["need to serve gpt-oss-120b, p95 TTFT under 500ms, around 20 req/s, avg prompt 1500 tokens output 300. "
                   "how many H100s",

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from tools.common import ToolError
-from tools.queueing import (
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.queueing import (
     RateInput,
     Unit,
     erlang_c,

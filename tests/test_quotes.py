@@ -8,11 +8,11 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
+from gpu_advisor.tools.recommend import RentQuote, Workload, recommend
 from tests.conversation import payload, run_conversation
-from tools.cost import HOURS_PER_MONTH
-from tools.recommend import RentQuote, Workload, recommend
 
 CARDS_EN = {"h100": "h100-sxm", "H100": "h100-sxm", "A100 80GB": "a100-80gb-sxm", "L40S": "l40s", "H200": "h200",
             "RTX 4090": "rtx-4090", "4090": "rtx-4090", "MI300X": "mi300x"}
@@ -184,7 +184,7 @@ def test_when_buying_pays_off_is_a_payback_question_not_a_plan_to_buy(text):
 
 
 def test_payback_is_the_purchase_over_the_rent_it_saves():
-    from tools.cost import RentBuyInput, rent_vs_buy
+    from gpu_advisor.tools.cost import RentBuyInput, rent_vs_buy
 
     rb = rent_vs_buy(RentBuyInput(gpu="rtx-4090", gpus=2, utilisation=0.5, rent_usd_per_gpu_hour=0.6,
                                   purchase_usd_per_gpu=2000, electricity_usd_per_kwh=0.1, hosting_usd_per_gpu_month=10))

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_conversation
 
 RATES_EN = ["{n} requests per second", "{n} rps", "{n} qps", "{n} req/s", "peak qps {n}", "QPS of {n}",

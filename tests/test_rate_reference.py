@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.queueing import load_point, unit_physics
+from gpu_advisor.tools.queueing import load_point, unit_physics
 
 ROWS = list(csv.DictReader((Path(__file__).parent / "reference" / "serving_rate.csv").open(encoding="utf-8")))
 MODEL = {"mistralai/Mistral-7B-Instruct-v0.3": "mistral-7b-v0.3", "Qwen/Qwen3-0.6B": "qwen3-0.6b",

@@ -47,7 +47,7 @@ PEAK_ZH = ["平均QPS 5，高峰是平均的3倍", "平均每秒5个请求，峰
 @pytest.mark.parametrize("said", PEAK_EN + PEAK_ZH)
 @pytest.mark.parametrize("filler", ["", "部署 qwen 7b，"])
 def test_peak_factor_sizes_for_peak(said: str, filler: str) -> None:
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
     u = understand(f"serve qwen 7b, {said}" if not filler else filler + said)
     assert u.updates["requests_per_s"] == 15.0
     assert ("note.rate_peak_factor", {"rps": "5", "factor": "3", "peak": "15"}) in u.notes
@@ -55,7 +55,7 @@ def test_peak_factor_sizes_for_peak(said: str, filler: str) -> None:
 
 @pytest.mark.parametrize("said", ["峰值QPS 15左右", "peak qps 15", "15 requests per second at peak"])
 def test_plain_peak_not_multiplied(said: str) -> None:
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
     u = understand(f"serve qwen 7b, {said}")
     assert u.updates["requests_per_s"] == 15.0
     assert not [n for n in u.notes if n[0] == "note.rate_peak_factor"]

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from tools.queueing import RateInput, size_by_rate
-from tools.recommend import Workload, recommend
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.queueing import RateInput, size_by_rate
+from gpu_advisor.tools.recommend import Workload, recommend
 
 EN_FILLERS = ["", "hi, ", "quick question: "]
 ZH_FILLERS = ["", "你好，", "请问"]

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from knowledge import rules
-from tools.queueing import RateInput, size_by_rate
-from tools.recommend import Workload, recommend
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.queueing import RateInput, size_by_rate
+from gpu_advisor.tools.recommend import Workload, recommend
 
 FLOOR = rules().product_min_tokens_per_s
 

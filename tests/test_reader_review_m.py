@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 RATES = [("峰值 QPS 30，", 30.0), ("30 qps, ", 30.0), ("QPS 15，", 15.0), ("峰值30qps，", 30.0), ("about 12 req/s, ", 12.0)]
 PROMPTS = [("输入 {p} token 输出 {o}", "zh"), ("输入平均 {p} token 输出 {o}", "zh"), ("输入大概 {p} token，输出 {o}", "zh"),

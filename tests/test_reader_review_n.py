@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 
 @pytest.mark.parametrize("text", ["how slow are we talking", "how fast are we talking?", "ok how slow", "and how fast?",

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 NAMED = [("deepseek r1 distill qwen 14b", "deepseek-r1-distill-qwen-14b"), ("qwen2.5 32b", "qwen2.5-32b"),
          ("llama 3.1 70b", "llama-3.1-70b")]

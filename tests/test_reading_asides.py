@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 from tests.conversation import payload, run_conversation
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -359,7 +359,7 @@ def test_ones_own_card_said_in_passing_is_owned(text, card):
 
 
 def test_one_gaming_card_or_laptop_of_ones_own_is_one_person():
-    from assistant.slots import SLOTS
+    from gpu_advisor.assistant.slots import SLOTS
 
     for owned, users in ((["1x rtx-4090"], 1), (["1x rtx-4070-laptop"], 1), (["2x rtx-3090"], 5), (["1x h100-sxm"], 5),
                          (["1x apple-m3-max-128gb"], 1)):
@@ -404,7 +404,7 @@ def test_a_concept_asked_beside_a_workload_is_answered_beside_its_sizing():
 @pytest.mark.parametrize("text, cloud", [("serve llama 3.1 70b to 200 users, aws only", "aws"), ("we're an azure shop, serve qwen2.5 72b", "azure"),
                                          ("部署qwen2.5-72b，公司用AWS", "aws"), ("serve gemma 3 27b on GCP", "gcp")])
 def test_a_cloud_named_as_where_to_run_keeps_to_the_cards_it_rents(text, cloud):
-    from knowledge.clouds import clouds
+    from gpu_advisor.knowledge.clouds import clouds
 
     u = understand(text)
     assert u.updates["only"] == list(clouds()[cloud].gpus)
@@ -418,8 +418,8 @@ def test_a_cloud_without_cards_on_record_is_only_said():
 
 
 def test_every_cloud_card_is_in_the_catalog():
-    from knowledge import find_gpu
-    from knowledge.clouds import clouds
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.clouds import clouds
 
     for cloud in clouds().values():
         for gpu_id in cloud.gpus:
@@ -427,7 +427,7 @@ def test_every_cloud_card_is_in_the_catalog():
 
 
 def test_a_production_service_is_assumed_up_around_the_clock():
-    from assistant.slots import SLOTS
+    from gpu_advisor.assistant.slots import SLOTS
 
     assert SLOTS["utilisation"].default_for({"phase": "production"}) == 1.0
     assert SLOTS["utilisation"].default_for({"phase": "serve"}) == 0.24

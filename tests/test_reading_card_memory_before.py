@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu
 
 # card as typed -> (memory said, the card it must be read as; None: the named card at the stated memory)
 CARDS = {"4090": (48, "rtx-4090-48gb"), "RTX 4090": (48, "rtx-4090-48gb"), "rtx4090": (48, "rtx-4090-48gb"),

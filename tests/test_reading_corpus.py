@@ -8,8 +8,8 @@ import collections
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 from tests.reading_corpus import Clause, corpus
 
 CORPUS = corpus()

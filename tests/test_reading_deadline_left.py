@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 EN = [(f"full finetune qwen3 32b on 1B tokens {due}{sep}{n} {unit}", hours)
       for due, sep, (n, unit, hours) in itertools.product(

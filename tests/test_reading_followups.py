@@ -9,9 +9,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.queueing import tail_factor
 from tests.conversation import payload, run_conversation
-from tools.queueing import tail_factor
 
 PER_TOKEN = {
     "en": (["inter-token latency", "p99 inter-token latency", "ITL", "p95 TPOT", "time per output token",

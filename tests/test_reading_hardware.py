@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu, gpus
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu, gpus
 
 VENDORS = sorted({g.vendor for g in gpus()})
 DOMESTIC = sorted({g.vendor for g in gpus() if g.domestic_china})

@@ -9,9 +9,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.traffic import PeakInput, peak_at_once
 from tests.conversation import payload, run_conversation
-from tools.traffic import PeakInput, peak_at_once
 
 EN_NOUNS = ["staff", "nurses", "students", "employees", "researchers", "engineers", "scientists", "teachers"]
 ZH_NOUNS = ["员工", "学生", "护士", "名医生", "个同学", "位老师"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 # ---------------------------------------------------------------- fillers
 

@@ -9,8 +9,8 @@ import itertools
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 
 CNY = rules().usd_per_cny
 PENDING = [None, "users", "utilisation"]

@@ -11,10 +11,10 @@ import math
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.generation import same_generation
-from knowledge import find_gpu, find_model
-from knowledge.resolve import line_sibling, names_version, text_sibling
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.generation import same_generation
+from gpu_advisor.knowledge import find_gpu, find_model
+from gpu_advisor.knowledge.resolve import line_sibling, names_version, text_sibling
 from tests.conversation import payload, run_conversation
 
 # ---------------------------------------------------------------- 1. the conversation's generation

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 EN_OWNERS = ["lab has", "our lab has", "the team has", "company already has", "our startup has", "my group has"]
 ZH_OWNERS = ["课题组有", "实验室里有", "工作室有", "公司目前有", "团队有", "组里有", "手上有"]

@@ -16,7 +16,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 ZH_BEFORE = ["", "你好，", "请问，"]
 ZH_AFTER = ["", "。", "，谢谢", "，怎么配？"]

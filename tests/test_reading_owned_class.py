@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
 ZH_COUNTS = {2: ["2", "两", "二"], 4: ["4", "四"], 8: ["8", "八"]}

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 CARDS = [("3090s", "rtx-3090"), ("rtx 4090s", "rtx-4090"), ("a6000s", "rtx-a6000")]
 COUNTS = [("two", 2), ("2", 2), ("four", 4)]

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
 PEOPLE = ["users", "concurrent users", "people", "agents", "analysts", "simultaneous users"]
@@ -71,7 +71,7 @@ def test_a_count_of_ones_own_notes_is_the_training_set():
 
 
 def test_mistral_large_2_is_known_by_the_names_people_use():
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     model = find_model("mistral large 2")
     assert model.id == "mistral-large-2-123b" and model.num_layers == 88
@@ -115,7 +115,7 @@ def test_a_bank_with_an_availability_target_gets_no_consumer_cards():
     assert understand("we use them 95% of the time", None).updates["utilisation"] == 0.95
     reply, = run_conversation(["银行 两千员工 qwen3-32b 32k 首字一秒内 99.95% 私有化"])
     best = payload(reply)["results"]["recommend"]["best"]
-    from knowledge import find_gpu
+    from gpu_advisor.knowledge import find_gpu
 
     assert find_gpu(best["gpu"]).segment != "consumer"
 
@@ -220,7 +220,7 @@ def test_a_distill_without_its_size_is_not_the_full_model(text):
 @pytest.mark.parametrize("card", ["h20", "a100", "l40s", "a6000"])
 def test_a_cards_own_digits_are_no_count_of_the_next_card(card):
     """'H20 4090都能买': the 20 of H20 counts no 4090s."""
-    from assistant.reading.message import prepare
+    from gpu_advisor.assistant.reading.message import prepare
 
     for text in [f"{card} 4090都能买", f"{card} h100 both ok", f"{card}、5090都行"]:
         assert all(n == 1 for *_s, n in prepare(text, None).gpus), text

@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
-from tools.cost import HOURS_PER_MONTH
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 # ---------------------------------------------------------------- 'X/hr for Nx CARD' is the price of N cards
 
@@ -206,7 +206,7 @@ def test_a_total_for_cards_bought_is_shared_over_them(form):
 
 @pytest.mark.parametrize("said", ["a100 40g，一共8张", "一共八张卡", "总共16卡"])
 def test_a_count_after_yigong_is_still_a_count(said):
-    from assistant.reading.text import clean
+    from gpu_advisor.assistant.reading.text import clean
 
     assert "in total" in clean(said)
 

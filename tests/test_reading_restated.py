@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_conversation
 
 # (name as typed, catalog id, its own size as typed)

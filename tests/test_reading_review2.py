@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 # ---------------------------------------------------------------- 1. a share online of the user population
 

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 # ---------------------------------------------------------------- 1. an example's length after their count
 
@@ -70,7 +70,7 @@ def test_a_clock_window_is_the_share_of_the_day(window, share):
 @pytest.mark.parametrize(("window", "share"), WINDOWS)
 @pytest.mark.parametrize(("deadline", "hours"), [("还剩十天", 240), ("10 days left", 240), ("within a week", 168)])
 def test_a_window_shortens_a_training_deadline(window, share, deadline, hours):
-    from assistant import engine
+    from gpu_advisor.assistant import engine
 
     u = understand(f"实验室8卡A800，glm-4-9b全参微调，五十万条，{deadline}，{window}")
     turn = engine.Turn()
@@ -116,8 +116,8 @@ def test_a_daily_volume_is_spread_over_the_hours_it_arrives_in(volume, n, window
 @pytest.mark.parametrize("region", ["china", "global"])
 @pytest.mark.parametrize("rps", [1.0, 3.47, 20.0])
 def test_traffic_by_the_second_is_not_put_on_rented_consumer_cards(region, rps):
-    from knowledge import find_gpu
-    from tools.recommend import Workload, recommend
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.recommend import Workload, recommend
 
     rec = recommend(Workload(phase="serve", model="qwen3-30b-a3b", requests_per_s=rps, prompt_tokens=1500,
                              output_tokens=200, region=region))
@@ -148,7 +148,7 @@ def test_a_calendar_date_is_no_deadline_and_no_months(today, order):
 @pytest.mark.parametrize(("window", "share"), [("但是每天只有晚上10点到早上8点能用机器", 10 / 24),
                                                ("only from 8pm to 6am each night", 10 / 24), ("9点到18点能用", 9 / 24)])
 def test_a_batch_jobs_window_shortens_its_deadline(window, share):
-    from assistant import engine
+    from gpu_advisor.assistant import engine
 
     u = understand(f"用glm-4-9b给两千万条商品评论打标签 每条输入300 输出20 三天内跑完 {window}")
     assert u.updates["batch_input_tokens"] == 300 and u.updates["batch_output_tokens"] == 20

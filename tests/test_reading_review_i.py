@@ -8,8 +8,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.message import prepare
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.message import prepare
 from tests.conversation import run_conversation
 
 SPACES = ("", " ", "  ")
@@ -145,9 +145,9 @@ def test_a_sizing_request_with_users_is_no_capacity_question(text):
     ("llama-3.1-70b", "h100-sxm", 2, "fp8"), ("qwen2.5-7b", "rtx-4090", 1, "fp8"), ("glm-4-9b", "l40s", 1, "bf16")])
 def test_the_capacity_is_the_edge_of_what_fits(model, gpu, n, precision):
     """At the count found the plan holds; at one more a limit breaks (the same evaluation the plan ranks on)."""
-    from knowledge import find_gpu
-    from tools.capacity import _holds, capacity
-    from tools.recommend import Workload, evaluate
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.capacity import _holds, capacity
+    from gpu_advisor.tools.recommend import Workload, evaluate
 
     w = Workload(phase="serve", model=model, users=1, context=8192)
     c = capacity(w, gpu, n, precision=precision)

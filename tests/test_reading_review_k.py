@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 
 @pytest.mark.parametrize("lead", ["我就", "我只有", "我就只有", "我们手上就", "我们就"])

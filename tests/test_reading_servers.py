@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 EN_COUNTS = {"two": 2, "2": 2, "three": 3, "four": 4, "4": 4}
 ZH_COUNTS = {"两": 2, "2": 2, "三": 3, "四": 4}

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
@@ -218,8 +218,8 @@ def test_instances_compared_after_a_plan_get_a_comparison_for_the_job(lang):
 
 
 def test_every_instance_family_names_a_catalog_card():
-    from knowledge import find_gpu
-    from knowledge.clouds import clouds
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.clouds import clouds
 
     assert all(clouds()[name].families for name in ("aws", "azure", "gcp"))  # the instance names people type
     for cloud in clouds().values():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import model_from_config
-from tools import arch
-from tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.knowledge import model_from_config
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
 # Qwen/Qwen3-Next-80B-A3B-Instruct config.json (the fields that matter; transformers'
 # Qwen3NextConfig has the same defaults): 48 layers, one full-attention layer in four.
@@ -40,7 +40,7 @@ def test_only_the_full_attention_layers_grow_with_the_context():
 
 def test_the_answer_states_the_fixed_state_as_an_approximation(monkeypatch):
     m = model_from_config(QWEN3_NEXT, name="Qwen3-Next-80B-A3B", source="test")
-    monkeypatch.setattr("tools.inference.resolve_model", lambda _name: m)
+    monkeypatch.setattr("gpu_advisor.tools.inference.resolve_model", lambda _name: m)
     r = inference_memory(InferenceMemoryInput(model="qwen3-next", precision="bf16", context=8192, batch=4))
     assert r.kv_cache_bytes == pytest.approx(4 * (8192 * 12 * 2048 + 79_036_416))
     assert any("36 of 48 layers keep a fixed state (79 MB per sequence)" in a for a in r.assumptions)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from tools.common import Explained
-from tools.registry import TOOLS, Tool
+from gpu_advisor.tools.common import Explained
+from gpu_advisor.tools.registry import TOOLS, Tool
 
 # The smallest valid argument dict per tool: exactly its schema's required fields.
 MINIMAL = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import rules
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.cost import HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
 from tests.conversation import payload, run_conversation
-from tools.cost import HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
 
 
 def _results(text: str, *answers: str) -> dict:
@@ -97,7 +97,7 @@ def test_the_tool_compares_different_cards_and_counts(n, m, monthly):
 @pytest.mark.parametrize("buy", ["或者买一台8卡H20整机110万", "或者整机买断110万（8卡H20）"])
 def test_a_rent_for_four_cards_beside_an_eight_card_machine_bought(rent, buy):
     """The rent is the four cards' (¥9 a card-hour); the machine bought is the eight cards' (¥137,500 a card)."""
-    from assistant.reading import understand
+    from gpu_advisor.assistant.reading import understand
 
     rate = rules().usd_per_cny
     u = understand(f"部署qwen2.5-72b，20人同时用，全天候，{rent}，{buy}，租还是买", None)

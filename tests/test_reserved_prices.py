@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.cost import HOURS_PER_MONTH, ReservedInput, reserved_vs_on_demand
 from tests.conversation import payload, run_conversation
-from tools.cost import HOURS_PER_MONTH, ReservedInput, reserved_vs_on_demand
 
 
 def test_four_h100s_around_the_clock_by_hand():
@@ -111,7 +111,7 @@ def test_a_chinese_quote_with_a_colloquial_amount_and_tenths_of_use():
 @pytest.mark.parametrize(("text", "said"), [("每月一万八一张", "18000 1"), ("三千五一张", "3500 1"),
                                            ("一百二十一张", "121"), ("利用率大概八成", "80%"), ("八成是显存不够", "8 成")])
 def test_colloquial_chinese_amounts_and_tenths(text, said):
-    from assistant.reading.message import prepare
+    from gpu_advisor.assistant.reading.message import prepare
 
     assert said in prepare(text, None).masked
 

@@ -12,11 +12,11 @@ import pytest
 
 from bench.accuracy import Scored, memory_category
 from bench.residuals import COMMAND, PATH, bands, categories, percentile
-from knowledge.loader import residuals
-from tools.common import RANGE_FLOOR, band_range, measured_range
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.throughput import SpeedInput, speed
-from tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.knowledge.loader import residuals
+from gpu_advisor.tools.common import RANGE_FLOOR, band_range, measured_range
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
 
 def test_the_data_file_matches_what_the_bench_computes_today():
@@ -186,7 +186,7 @@ def test_the_bench_answers_at_least_95_percent_of_the_measured_rows():
 
 
 def test_training_time_range_is_the_published_runs_band():
-    from tools.training_time import TrainingTimeInput, training_time
+    from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
     band = residuals()["training time (pretrain)"]
     assert band.rows >= 100 and "LLMFOUNDRY_BENCH" in band.sources

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from knowledge import (
+from gpu_advisor.knowledge import (
     BadValue,
     ConfigError,
     NotFound,
@@ -17,8 +17,8 @@ from knowledge import (
     models,
     parse_size,
 )
-from knowledge.loader import DATA_DIR
-from knowledge.resolve import normalise
+from gpu_advisor.knowledge.loader import DATA_DIR
+from gpu_advisor.knowledge.resolve import normalise
 
 QWEN3_8B_CONFIG = DATA_DIR / "configs" / "Qwen__Qwen3-8B.json"
 

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 BATCH_SIZE = ["does kv cache scale with batch size or just context? {m}", "{m}, batch size 16, what changes",
               "what batch size can {m} take", "{m} with a bigger batch size, more memory?"]
@@ -64,7 +64,7 @@ CHINA_BUYABLE = ["只能用国内能买到的卡", "仅限国内可以采购的�
 @pytest.mark.parametrize(("said", "job"), list(itertools.product(
     CHINA_BUYABLE, ["部署 GLM-4-9B 给 50 人用，{s}", "{s}, serve qwen2.5 72b to 50 users", "{s}，H20或者L20那种"])))
 def test_cards_buyable_in_china_rule_out_every_export_restricted_card(said, job):
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
 
     u = understand(job.format(s=said))
     restricted = {g.id for g in gpus() if g.export_limited}
@@ -88,7 +88,7 @@ def test_asking_whether_a_card_can_be_bought_in_china_stays_a_question(text):
     ("只能买卡，不能租，全参微调 qwen2.5 1.5b", "zh"),
 ])
 def test_buying_said_is_kept_in_the_rent_or_buy_line_of_a_one_off_job(text, lang):
-    from assistant.catalog import say
+    from gpu_advisor.assistant.catalog import say
     from tests.conversation import run_conversation
 
     reply = run_conversation([text])[-1].content
@@ -146,7 +146,7 @@ def test_a_mac_alone_is_still_the_users_own(text):
 @pytest.mark.parametrize(("text", "lang"), [("只能用国内能买到的卡，部署 qwen2.5 32b 给 30 人用", "zh"),
                                             ("only gpus we can legally buy in china, serve qwen2.5 32b to 30 users", "en")])
 def test_many_cards_ruled_out_are_counted_in_the_acknowledgement_not_listed(text, lang):
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
     from tests.conversation import run_conversation
 
     reply = run_conversation([text])[-1].content

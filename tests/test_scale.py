@@ -7,12 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge import find_gpu
-from tools.common import ToolError
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.recommend import Workload, recommend
-from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, plan, servers_for, units
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, plan, servers_for, units
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 
 def serve(**kw) -> Workload:
@@ -87,7 +87,7 @@ def test_max_gpus_bounds_the_plan():
 
 
 def test_units_go_within_a_server_first_then_across_servers():
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     got = units(resolve_model("llama-3.1-405b"))
     assert got[:4] == [(1, 1), (2, 1), (4, 1), (8, 1)]

@@ -45,7 +45,7 @@ from typing import Any
 import pytest
 import yaml
 
-from knowledge.apple import parse_apple  # a Mac configuration by its canonical id
+from gpu_advisor.knowledge.apple import parse_apple  # a Mac configuration by its canonical id
 from tests.conversation import payload, run_conversation
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
@@ -86,7 +86,7 @@ def load(path: Path) -> dict[str, Any]:
 
 @cache
 def catalog_memory_gb() -> dict[str, float]:
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
 
     return {g.id: float(g.memory_gb) for g in gpus()}
 

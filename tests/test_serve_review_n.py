@@ -20,12 +20,12 @@ from conversation import run_conversation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistant.reading import understand
-from knowledge import rules
-from tools.common import ToolError
-from tools.queueing import MAX_UTILISATION, TARGET_MARGIN, RateInput, size_by_rate, tail_factor
-from tools.recommend import Recommendation, Workload, recommend
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.queueing import MAX_UTILISATION, TARGET_MARGIN, RateInput, size_by_rate, tail_factor
+from gpu_advisor.tools.recommend import Recommendation, Workload, recommend
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 
 def _prefill_capacity(model: str, gpu: str, precision: str, engine: str, kv: str | None, tp: int, pp: int,

@@ -10,7 +10,7 @@ import json
 import pytest
 from mcp_stdio import INIT, mcp_stdio
 
-import tui.openai_api as api
+import gpu_advisor.tui.openai_api as api
 
 CHAT = {"model": "gpu-advisor", "messages": [{"role": "user", "content": "hi"}]}
 

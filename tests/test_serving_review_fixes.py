@@ -12,10 +12,10 @@ import math
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.queueing import RateInput, percentile_name, size_by_rate, ttft_quantile
+from gpu_advisor.tools.recommend import Workload, recommend
 from tests.conversation import run_conversation
-from tools.queueing import RateInput, percentile_name, size_by_rate, ttft_quantile
-from tools.recommend import Workload, recommend
 
 # ---------------------------------------------------------------- reading the percentile
 
@@ -64,7 +64,7 @@ def test_a_wait_alone_gives_the_mmc_tail_at_any_percentile(q, p_wait, mean_wait)
 @pytest.mark.parametrize("q", [0.9, 0.95, 0.99])
 def test_wait_plus_an_exponential_prefill_is_the_hypoexponential_tail(q):
     # W ~ Exp(mean 1) always waiting, S ~ Exp(mean 0.25): P(T > t) = (e^-t - 0.25 e^-4t) / 0.75
-    bins = __import__("tools.queueing", fromlist=["_LENGTH_BINS"])._LENGTH_BINS
+    bins = __import__("gpu_advisor.tools.queueing", fromlist=["_LENGTH_BINS"])._LENGTH_BINS
     prefills = tuple((-0.25 * math.log(1 - u), w) for u, w in bins)
     t = ttft_quantile(q, 1.0, 1.0, prefills)
     assert (math.exp(-t) - 0.25 * math.exp(-4 * t)) / 0.75 == pytest.approx(1 - q, rel=0.03)
@@ -195,7 +195,7 @@ def test_a_rate_plan_is_queue_checked_in_every_8_and_16_bit_format(precision):
 
 
 def test_the_command_line_takes_the_percentile(capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     main(["size", "serving", "-m", "llama-3.1-8b", "--rps", "20", "--prompt", "4096", "--output", "256", "--ttft",
           "500ms", "--ttft-percentile", "90", "--gpu", "h100", "-p", "fp8", "--json"])

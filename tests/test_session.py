@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant.history import HistoryStore
-from assistant.session import STATE_KEYS, TITLE_CHARS, Conversation, ReplayDifference, rerun, title_for
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.session import (
+    STATE_KEYS,
+    TITLE_CHARS,
+    Conversation,
+    ReplayDifference,
+    rerun,
+    title_for,
+)
 
 HELPER = Path(__file__).resolve().parent / "helpers_history.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -238,8 +245,8 @@ def test_nothing_is_withdrawn_once_the_reply_is_saved(saved):
 
 
 def test_the_session_carries_every_key_of_the_engine_state_but_the_turns_own():
-    from assistant.engine import AdvisorState
-    from assistant.session import PER_TURN_KEYS
+    from gpu_advisor.assistant.engine import AdvisorState
+    from gpu_advisor.assistant.session import PER_TURN_KEYS
 
     assert set(STATE_KEYS) | set(PER_TURN_KEYS) == set(AdvisorState.__annotations__)
     assert not set(STATE_KEYS) & set(PER_TURN_KEYS)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.history import HistoryStore
-from assistant.session import Conversation
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.session import Conversation
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_a_title_the_user_gave_wins(store):
 
 
 def test_sessions_saved_before_titles_followed_the_conversation_keep_theirs(tmp_path):
-    from assistant.history import migrations
+    from gpu_advisor.assistant.history import migrations
 
     path = tmp_path / "history.db"
     store = HistoryStore(path)
@@ -68,7 +68,7 @@ def test_sessions_saved_before_titles_followed_the_conversation_keep_theirs(tmp_
 
 
 def test_every_title_key_is_in_both_catalogs():
-    from assistant.catalog import catalog
+    from gpu_advisor.assistant.catalog import catalog
 
     en = {k for k in catalog("en") if k.startswith("title.")}
     assert en and en == {k for k in catalog("zh") if k.startswith("title.")}

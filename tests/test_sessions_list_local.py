@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
-from assistant.history import HistoryStore
-from assistant.history.common import short_id
-from tui.cli import main
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.history.common import short_id
+from gpu_advisor.tui.cli import main
 
 # (id, title, updated in UTC) newest first: ids sharing 25, 9 and 3 characters with a neighbour
 SESSIONS = [
@@ -169,8 +169,8 @@ def test_columns_align_by_display_cells_with_chinese_titles(tmp_path, capsys, ti
 async def _screen_rows(store: HistoryStore):
     from textual.widgets import DataTable, Static
 
-    from tui.app import GPUAdvisorApp
-    from tui.screens import SessionsScreen
+    from gpu_advisor.tui.app import GPUAdvisorApp
+    from gpu_advisor.tui.screens import SessionsScreen
 
     app = GPUAdvisorApp(store=store, preload=False)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from langchain_core.messages import HumanMessage
 
-from assistant import graph
-from assistant.session import Conversation
+from gpu_advisor.assistant import graph
+from gpu_advisor.assistant.session import Conversation
 from tests.conversation import payload
 
 ASK = "serve llama 3 8b to 5 users during working hours"
@@ -54,7 +54,7 @@ def test_settings_reach_the_one_shot_graph_and_bad_ones_are_ignored():
 
 
 def test_ask_reads_the_settings_file(tmp_path, monkeypatch, capsys):
-    from tui.cli import main
+    from gpu_advisor.tui.cli import main
 
     monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(tmp_path / "settings.toml"))
     assert main(["config", "set", "region", "china"]) == 0

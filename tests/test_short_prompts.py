@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 
 EN = ["short prompts", "prompts are short", "the prompts are pretty short", "small inputs", "short requests"]
 ZH = ["输入很短", "提示词比较短", "问题都很短", "短提示词", "请求都很短"]

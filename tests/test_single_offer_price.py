@@ -8,12 +8,12 @@ import statistics
 
 import pytest
 
-from assistant.writers import cell
-from knowledge import find_gpu, prices, rules
-from knowledge.clouds import clouds
+from gpu_advisor.assistant.writers import cell
+from gpu_advisor.knowledge import find_gpu, prices, rules
+from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.tools.cost import few_offers, offer_spread, price_quote
+from gpu_advisor.tools.recommend import Option, RentQuote, Workload, cost_score, decide, recommend
 from tests.conversation import payload, run_conversation
-from tools.cost import few_offers, offer_spread, price_quote
-from tools.recommend import Option, RentQuote, Workload, cost_score, decide, recommend
 
 SPREAD = offer_spread().spread
 SINGLE, WELL = "mi300x", "h100-sxm"  # 1 offer on record; 17 offers
@@ -179,7 +179,7 @@ def test_a_cloud_named_in_words_keeps_its_single_offer_cards_unmarked_down(text)
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_narrow_terminal_table_moves_the_mark_under_the_table_before_dropping_a_column(lang):
-    from tui.format import SHORT_HEADERS, VENDOR_WORDS, fit_table, table_width
+    from gpu_advisor.tui.format import SHORT_HEADERS, VENDOR_WORDS, fit_table, table_width
 
     cheap, dear = _option(SINGLE, 2.59, 1, False), _option(WELL, 3.99, 17, False)
     columns = ["option", "fits", "memory to spare", "per hour"]

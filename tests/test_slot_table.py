@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.catalog import catalog
-from assistant.policy import Profile
-from assistant.reading import READERS
-from assistant.slots import SLOTS
-from tools.recommend import Workload
+from gpu_advisor.assistant.catalog import catalog
+from gpu_advisor.assistant.policy import Profile
+from gpu_advisor.assistant.reading import READERS
+from gpu_advisor.assistant.slots import SLOTS
+from gpu_advisor.tools.recommend import Workload
 
 # Slots that reach the tools under another name (advice.workload_for maps them; the people who use a
 # service reach them as the people at once, tools.traffic), and readers that
@@ -52,7 +52,7 @@ def test_every_slot_has_a_label_in_both_languages(lang: str):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
     """A value read from a message is said back: a slot without its words crashed the first turn."""
-    from assistant.engine import describe
+    from gpu_advisor.assistant.engine import describe
 
     samples = {"users": 20, "users_range": (20, 100), "population": 3000, "population_daily": True, "context": 32768, "utilisation": 0.5, "electricity_usd_per_kwh": 0.15,
                "images_per_request": 1, "deadline_hours": 12.0, "ttft_ms": 500.0, "ttft_percentile": 0.9, "e2e_ms": 8000.0, "prompt_tokens": 4000,

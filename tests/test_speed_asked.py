@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.literal import literal_kind
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.literal import literal_kind
 
 EN = ["will it be usable speed wise", "would it be usable speed-wise?", "is it ok speed wise", "will that be fast enough speed wise"]
 ZH = ["速度能用吗", "速度上够用吗", "速度跟得上吗"]

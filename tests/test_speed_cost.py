@@ -6,12 +6,12 @@ import statistics
 
 import pytest
 
-from knowledge import find_gpu, prices, rules
-from knowledge.loader import residuals
-from tools.common import ToolError, band_range
-from tools.cost import CostInput, RentBuyInput, cost, price_quote, rent_vs_buy
-from tools.throughput import SpeedInput, speed
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.knowledge import find_gpu, prices, rules
+from gpu_advisor.knowledge.loader import residuals
+from gpu_advisor.tools.common import ToolError, band_range
+from gpu_advisor.tools.cost import CostInput, RentBuyInput, cost, price_quote, rent_vs_buy
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 
 def sp(**kw):

@@ -9,8 +9,8 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import rules
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 from tests.conversation import payload, run_conversation
 
 CARDS_EN = {"h100": "h100-sxm", "H100": "h100-sxm", "A100 80GB": "a100-80gb-sxm", "L40S": "l40s", "4090": "rtx-4090",
@@ -216,7 +216,7 @@ PERIODS_EN = [("{m} a month", HOURS_A_MONTH), ("{m} per month", HOURS_A_MONTH), 
 
 
 def test_a_rent_per_month_year_or_day_is_billed_every_hour_of_it():
-    from tools.cost import HOURS_PER_MONTH
+    from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
     assert pytest.approx(HOURS_A_MONTH, rel=0.01) == HOURS_PER_MONTH
     for (name, gpu), (period, hours), amount, link in itertools.product(

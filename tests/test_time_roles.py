@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import answer_to, payload
 
 EN_YEARS = [(1, "1"), (2, "2"), (2, "two"), (3, "three"), (4, "4"), (5, "five")]
@@ -99,7 +99,7 @@ def ask(text: str):
     """One message answered at once, as `gpu-advisor ask` does: every missing value a stated assumption."""
     from langchain_core.messages import HumanMessage
 
-    from assistant.engine import engine_graph
+    from gpu_advisor.assistant.engine import engine_graph
 
     return engine_graph.invoke({"messages": [HumanMessage(text)], "oneshot": True})["messages"][-1]
 
@@ -222,7 +222,7 @@ PAIRS = [("A100", "a100-80gb-sxm", "H100", "h100-sxm"), ("H100", "h100-sxm", "L4
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_prices_said_respectively_go_to_their_own_cards(lang: str):
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     job, sep = ("serve qwen2.5 32b for 50 users", ", ") if lang == "en" else ("部署qwen2.5-32b给50人用", "，")
     rate = 1.0 if lang == "en" else rules().usd_per_cny

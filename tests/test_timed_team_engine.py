@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from knowledge import find_gpu
-from tools.recommend import Workload, _engines
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.recommend import Workload, _engines
 
 TARGETS = ["need answers under 5s", "responses within 5 seconds", "replies in under 5 s"]
 

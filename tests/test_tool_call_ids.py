@@ -6,8 +6,8 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
-from assistant.engine import WINDOW_TURNS
+from gpu_advisor.assistant import build_graph
+from gpu_advisor.assistant.engine import WINDOW_TURNS
 
 TURNS = ["serve llama 3.1 70b to 50 users", "make it 32k context", "what about int4?", "show the math",
          "100 users", "rent or buy?"]

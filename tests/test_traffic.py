@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.traffic import PeakInput, peak_at_once
 from tests.conversation import payload, run_conversation
-from tools.traffic import PeakInput, peak_at_once
 
 
 @pytest.mark.parametrize(("people", "at_once"), [(1, 1), (5, 2), (12, 4), (25, 6), (40, 9), (100, 18), (500, 66),

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu, find_model, rules
-from tools.common import ToolError
-from tools.fit import FitInput, fit
-from tools.inference import usable_bytes
-from tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.knowledge import find_gpu, find_model, rules
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.fit import FitInput, fit
+from gpu_advisor.tools.inference import usable_bytes
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
 # Llama-3-8B (models.yaml): 8.03e9 params, 32 layers, hidden 4096, 8 KV heads x 128 = KV width 1024,
 # 32 heads x 128 = q width 4096, MLP 14336, vocabulary 128256 (untied).

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bench.training_speed import Run, implied_mfu, run
-from knowledge import find_gpu
-from knowledge.loader import training_efficiency
-from tools.training_time import TrainingTimeInput, framework_factor, mfu_record, training_time
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.loader import training_efficiency
+from gpu_advisor.tools.training_time import TrainingTimeInput, framework_factor, mfu_record, training_time
 
 REFERENCE = Path(__file__).parent / "reference"
 P = 8.03e9  # Llama 3 / 3.1 8B active parameters in the catalog
@@ -84,7 +84,7 @@ def test_mfu_table_values():
 
 
 def test_every_catalog_card_finds_a_class():
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
 
     for g in gpus():
         for workload in ("fine-tune", "pretrain"):

@@ -11,11 +11,18 @@ from pathlib import Path
 import pytest
 from textual.widgets import Button, DataTable, Input
 
-from assistant.history import HistoryStore
-from assistant.session import Conversation
-from tui.app import GPUAdvisorApp
-from tui.screens import ChatScreen, ConfirmScreen, HelpScreen, PromptScreen, ReplayScreen, SessionsScreen
-from tui.widgets import ChatMessage, MemoryChart, PromptInput
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.session import Conversation
+from gpu_advisor.tui.app import GPUAdvisorApp
+from gpu_advisor.tui.screens import (
+    ChatScreen,
+    ConfirmScreen,
+    HelpScreen,
+    PromptScreen,
+    ReplayScreen,
+    SessionsScreen,
+)
+from gpu_advisor.tui.widgets import ChatMessage, MemoryChart, PromptInput
 
 SIZE = (120, 40)
 NEWCOMER = ["fine-tune a 27B model and then let my team chat with it", "not sure", "about 15", "working hours"]
@@ -313,7 +320,7 @@ async def test_the_action_keys_work_from_the_search_box(tmp_path):
         assert search.value == "llama 3"
         await pilot.press("ctrl+k")  # re-run, not "delete to the end of the line"
         await settle(pilot)
-        from tui.screens import TextScreen
+        from gpu_advisor.tui.screens import TextScreen
 
         assert isinstance(app.screen, TextScreen) and search.value == "llama 3"
         await pilot.press("escape")
@@ -486,7 +493,7 @@ async def test_help_lists_every_key_and_theme_toggles(store):
 
 
 def test_every_binding_has_an_id_and_a_description():
-    from tui import bindings
+    from gpu_advisor.tui import bindings
 
     all_bindings = (bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
                     + bindings.REPLAY_BINDINGS)
@@ -598,7 +605,7 @@ async def test_the_assumption_list_highlights_its_first_item_when_it_gains_the_f
 
 
 async def test_an_assumption_without_a_question_is_changed_from_the_panel(store):
-    from tui.screens import ChoiceScreen
+    from gpu_advisor.tui.screens import ChoiceScreen
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
@@ -616,7 +623,7 @@ async def test_an_assumption_without_a_question_is_changed_from_the_panel(store)
 
 
 def test_every_panel_change_is_understood_by_the_reader():
-    from tui.changes import CHANGES
+    from gpu_advisor.tui.changes import CHANGES
 
     base = Conversation()
     for text in ["fine-tune a 27B model and then let my team chat with it", "not sure", "not sure", "not sure"]:
@@ -718,7 +725,7 @@ async def test_answer_tables_are_laid_out_again_on_every_resize(store):
 
 
 def test_fit_table_shortens_before_it_drops_and_never_drops_the_price():
-    from tui.format import fit_table, table_width
+    from gpu_advisor.tui.format import fit_table, table_width
 
     columns = ["option", "fits", "memory to spare", "tokens/s per user", "first token", "per hour"]
     rows = [["2 × NVIDIA GeForce RTX 5090 32GB", "yes", "37%", "55", "469 ms", "$2.01"]]
@@ -786,7 +793,7 @@ async def test_keys_are_remapped_by_binding_id_from_the_settings(store, settings
     ("keys.chat.math", "f5,hyperdrive+x", "'hyperdrive+x' is not a key"),
 ])
 def test_config_set_refuses_themes_and_keys_that_do_not_exist(settings_file, capsys, key, value, words):
-    from tui.cli.program import main
+    from gpu_advisor.tui.cli.program import main
 
     assert main(["config", "set", "keys.chat.copy", "ctrl+y"]) == 0
     before = settings_file.read_text(encoding="utf-8")
@@ -800,7 +807,7 @@ def test_config_set_refuses_themes_and_keys_that_do_not_exist(settings_file, cap
 def test_config_set_takes_textual_key_names_and_every_theme(settings_file):
     from textual.theme import BUILTIN_THEMES
 
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     for value, stored in [("f5", "f5"), ("Ctrl+E", "ctrl+e"), ("ctrl+shift+up", "ctrl+shift+up"),
                           ("plus, equals_sign", "plus,equals_sign"), ("E", "E"), ("pagedown", "pagedown")]:
@@ -832,7 +839,7 @@ async def test_a_damaged_settings_file_is_reported_not_fatal(store, settings_fil
 
 
 async def test_the_palette_offers_rename_and_rerun(store):
-    from tui.commands import COMMANDS
+    from gpu_advisor.tui.commands import COMMANDS
 
     actions = {action for _name, _help, action in COMMANDS}
     assert {"rename_session", "rerun_session"} <= actions
@@ -848,13 +855,14 @@ async def test_the_palette_offers_rename_and_rerun(store):
         assert store.session(app.screen.conversation.session_id)["title"] == "Llama for the team"
         await app.run_action("rerun_session")
         await settle(pilot)
-        from tui.screens import TextScreen
+        from gpu_advisor.tui.screens import TextScreen
 
         assert isinstance(app.screen, TextScreen) and "says the same" in app.screen.markdown
 
 
 async def test_copy_says_copied_only_when_it_is_known(store, monkeypatch):
-    import tui.screens
+    import gpu_advisor.tui.screens  # noqa: F401 - loads tui.screens, read through tui below
+    from gpu_advisor import tui
 
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:

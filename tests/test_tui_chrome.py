@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from textual.widgets._footer import FooterKey
 
-from assistant.history import HistoryStore
-from assistant.session import Conversation
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.session import Conversation
+from gpu_advisor.tui.app import GPUAdvisorApp
+from gpu_advisor.tui.cli.chat import cmd_chat
+from gpu_advisor.tui.screens import ReplayScreen
+from gpu_advisor.tui.widgets import ChatMessage, PromptInput, message_langs
 from tests.test_tui import footer_keys_fit, say, settle  # the app tests' steps
-from tui.app import GPUAdvisorApp
-from tui.cli.chat import cmd_chat
-from tui.screens import ReplayScreen
-from tui.widgets import ChatMessage, PromptInput, message_langs
 
 SIZE = (120, 40)
 

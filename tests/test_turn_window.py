@@ -9,9 +9,9 @@ import pickle
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from assistant import build_graph
-from assistant.engine import WINDOW_TURNS, window_of, windowed_messages
-from assistant.session import Conversation
+from gpu_advisor.assistant import build_graph
+from gpu_advisor.assistant.engine import WINDOW_TURNS, window_of, windowed_messages
+from gpu_advisor.assistant.session import Conversation
 
 TURNS = ["serve llama 3.1 70b to 50 users", "make it 32k context", "what about int4?", "show the math",
          "100 users", "rent or buy?"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conversation import run_conversation

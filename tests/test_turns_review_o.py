@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from assistant.catalog import say
-from assistant.policy import question
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.policy import question
 from tests.conversation import run_states, unexplained_numbers
 
 NOT_UNDERSTOOD = {say("en", "reply.not_understood"), say("zh", "reply.not_understood")}

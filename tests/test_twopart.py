@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from assistant.inform import Context
-from assistant.reading import understand
-from assistant.support import beside, card_support
-from knowledge import find_gpu, pcie_variant
-from tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.assistant.inform import Context
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.support import beside, card_support
+from gpu_advisor.knowledge import find_gpu, pcie_variant
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
 # ---------------------------------------------------------------- two options, each a method on its own model
 
@@ -73,8 +73,8 @@ def _results(message):
 ])
 def test_both_options_sized_on_the_same_cards(text, lang):
     """P1 E5: both options on the user's four V100s, over PCIe (the PCIe card), with the verdict on codes."""
-    from tools.inference import usable_bytes
-    from tools.training import TrainingMemoryInput, training_memory
+    from gpu_advisor.tools.inference import usable_bytes
+    from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
     reply = _reply([text])
     data = _results(reply)["method_options"]
@@ -134,7 +134,7 @@ def test_support_code_from_knowledge(card, fmt, lang):
     assert rows[(card, fmt)]["native"] == (SUPPORT[(card, fmt)] == "native")
     assert find_gpu(card).name in text
     if SUPPORT[(card, fmt)] == "weight_only":
-        from knowledge import format_support
+        from gpu_advisor.knowledge import format_support
 
         kinds = [fmt] if fmt != "fp4" else ["mxfp4"]
         path = next(f for f in format_support() if f.id == kinds[0]).path(find_gpu(card).arch)
@@ -167,7 +167,7 @@ def test_support_question_read(shape, card, fmt):
     ("H100 有没有 nvlink", "h100-sxm", "nvlink"),
 ])
 def test_feature_questions_read(text, card, kind):
-    from assistant.support import kind_of
+    from gpu_advisor.assistant.support import kind_of
 
     u = understand(text)
     assert "card_support" in u.intents
@@ -274,7 +274,7 @@ def test_kv_question_keeps_the_model(text, model, context, users):
 
 @pytest.mark.parametrize("text,model,context,users", [KV_CASES[0], KV_CASES[2], KV_CASES[3]])
 def test_kv_figure_is_the_tools(text, model, context, users):
-    from assistant.writers import gb
+    from gpu_advisor.assistant.writers import gb
 
     data = _results(_reply([text]))["kv_cache"]
     want = inference_memory(InferenceMemoryInput(model=model, precision="bf16", context=context, batch=1)).kv_cache_bytes
@@ -314,7 +314,7 @@ SECOND = {"en": {"monthly": ["and what would it cost per month?", "how much a mo
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("second", ["monthly", "speed"])
 def test_both_literal_questions_read(lang, second):
-    from assistant.reading.literal import literal_kinds
+    from gpu_advisor.assistant.reading.literal import literal_kinds
 
     for first, then in itertools.product(FITS[lang], SECOND[lang][second]):
         kinds = literal_kinds(f"{first} {then}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import model_from_config
+from gpu_advisor.knowledge import model_from_config
 
 # config.json fields as the Hub's files have them; exact counts as transformers' num_parameters() gives them
 GPT2 = ({"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257, "n_positions": 1024,

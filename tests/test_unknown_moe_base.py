@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from assistant.session import Conversation
-from knowledge.resolve import moe_base_of_size
+from gpu_advisor.assistant.session import Conversation
+from gpu_advisor.knowledge.resolve import moe_base_of_size
 
 BASES = [(141, "mixtral-8x22b", "39B"), (671, "deepseek-v3", "37B"), (235, "qwen3-235b-a22b", "22B"),
          (355, "glm-4.5", "32B"), (106, "glm-4.5-air", "12B")]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conversation import run_conversation
 
-from assistant.reading import understand
-from assistant.slots import next_slot
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.slots import next_slot
 
 DOMESTIC = ["全部国产化", "只能用国产卡", "信创要求，只用国产芯片", "禁用进口卡", "只用昇腾910B", "只能用910B"]
 JOBS = ["部署qwen2.5 72b给100个人用", "DeepSeek-V3 满血版在线服务，100人用", "glm-4-9b 推理服务，50个并发"]

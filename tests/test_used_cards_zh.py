@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 
 COUNTS = [("两张", 2), ("2张", 2), ("四张", 4), ("8张", 8)]
 CARDS = [("3090", "rtx-3090"), ("4090", "rtx-4090"), ("v100", "v100-sxm2-32gb")]

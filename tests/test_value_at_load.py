@@ -15,12 +15,12 @@ import re
 
 import pytest
 
-from assistant.verdict import SAME, pick_among
-from knowledge import find_gpu
+from gpu_advisor.assistant.verdict import SAME, pick_among
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.capacity import capacity
+from gpu_advisor.tools.cost import CostInput, cost, few_offers, offer_spread
+from gpu_advisor.tools.recommend import Option, Workload, evaluate
 from tests.conversation import payload, run_conversation
-from tools.capacity import capacity
-from tools.cost import CostInput, cost, few_offers, offer_spread
-from tools.recommend import Option, Workload, evaluate
 
 # (card words a, card words b, model words) for a service
 SERVE_PAIRS = [("h20", "l20", "glm-4-9b"), ("a100 80gb", "h100", "qwen2.5 14b"), ("l40s", "a100 80gb", "qwen2.5 7b")]
@@ -274,7 +274,7 @@ def test_e2_a_single_offer_plan_shows_the_best_well_sourced_card_beside_it(lang)
 @pytest.mark.parametrize("price", ["一个月2800一张4090", "每月2800/张4090", "4090月租2800", "4090 每个月 2800 一张"])
 @pytest.mark.parametrize("ask", ["哪个划算？", "买还是租？", "怎么选"])
 def test_a_rent_said_per_card_and_month_is_no_monthly_question(price, ask):
-    from assistant.reading.literal import literal_kinds
+    from gpu_advisor.assistant.reading.literal import literal_kinds
 
     assert "monthly" not in literal_kinds(f"部署Qwen2.5-32B给20人用，租的话{price}，买整机6万，用两年，{ask}")
     assert "monthly" in literal_kinds(f"4张4090租的话{ask.rstrip('？')}，一个月多少钱？")  # asked: still a question

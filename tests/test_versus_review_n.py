@@ -11,10 +11,10 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.message import prepare
-from assistant.reading.model_choice import models_weighed
-from knowledge import find_gpu
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.message import prepare
+from gpu_advisor.assistant.reading.model_choice import models_weighed
+from gpu_advisor.knowledge import find_gpu
 from tests.conversation import payload, run_conversation
 
 # (card words a, b, [c], model words, the job in each language): serving choices with no load said.

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge import find_gpu
-from tools.common import GIB, ToolError
-from tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.common import GIB, ToolError
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, usable_bytes
 
 QWEN2_VOCAB, LLAMA3_VOCAB = 152064, 128256
 

@@ -17,16 +17,16 @@ from __future__ import annotations
 
 import pytest
 
-from tools import arch
-from tools.common import GIB
-from tools.inference import (
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import GIB
+from gpu_advisor.tools.inference import (
     InferenceMemoryInput,
     inference_memory,
     vllm_kv_groups,
     vllm_sliding_capacity,
     vllm_sliding_mode,
 )
-from tools.models import resolve_model
+from gpu_advisor.tools.models import resolve_model
 
 GEMMA_LAYER_TOKEN = 2 * 16 * 128 * 2  # 8,192 bytes
 GEMMA_PAGE = 16 * GEMMA_LAYER_TOKEN  # 131,072 bytes

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import main
-from tui.web import allowed, app_command, same_origin
+from gpu_advisor.tui.cli import main
+from gpu_advisor.tui.web import allowed, app_command, same_origin
 
 QUESTION = "serve llama 3 8b to 5 users around the clock"
 ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>])")
@@ -102,7 +102,7 @@ async def _stop_with_a_tab_open(server: subprocess.Popen, port: int) -> list[int
 @pytest.mark.slow
 def test_the_app_answers_in_a_browser_session(tmp_path):
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "tui.cli", "web", "--port", str(port)], env=_env(tmp_path),
+    server = subprocess.Popen([sys.executable, "-m", "gpu_advisor.tui.cli", "web", "--port", str(port)], env=_env(tmp_path),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = server.stderr.readline()  # printed once the socket listens: no polling, no sleeping
@@ -110,7 +110,7 @@ def test_the_app_answers_in_a_browser_session(tmp_path):
         screen = asyncio.run(_talk(port))
         assert "tokens/s" in screen and "Llama 3 8B" in screen
         # a second server on the same port: one line, exit 2, no traceback, no other port
-        taken = subprocess.run([sys.executable, "-m", "tui.cli", "web", "--port", str(port)], env=_env(tmp_path),
+        taken = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "web", "--port", str(port)], env=_env(tmp_path),
                                capture_output=True, text=True, timeout=60)
         assert taken.returncode == 2
         assert taken.stderr == f"gpu-advisor: port {port} on 127.0.0.1 is in use; choose another with --port\n"
@@ -145,8 +145,8 @@ def test_the_page_and_websocket_answer_only_requests_addressed_to_this_server():
 
 
 def test_each_tab_runs_the_app_with_the_servers_database():
-    assert app_command(None).endswith("-m tui.web")
-    assert app_command("/tmp/my history.db").endswith("-m tui.web --db '/tmp/my history.db'")
+    assert app_command(None).endswith("-m gpu_advisor.tui.web")
+    assert app_command("/tmp/my history.db").endswith("-m gpu_advisor.tui.web --db '/tmp/my history.db'")
 
 
 @pytest.mark.parametrize(("argv", "expected"), [
@@ -175,7 +175,8 @@ def test_a_file_that_is_not_a_history_database_is_refused_before_serving(tmp_pat
 
 
 def test_off_loopback_warns_once(monkeypatch, capsys):
-    import tui.web
+    import gpu_advisor.tui.web  # noqa: F401 - loads tui.web, read through tui below
+    from gpu_advisor import tui
 
     served = []
     monkeypatch.setattr(tui.web, "serve", lambda host, port, db: served.append((host, port, db)) or 0)
@@ -188,8 +189,8 @@ def test_off_loopback_warns_once(monkeypatch, capsys):
 
 
 def test_help_shows_examples_and_the_command_is_listed_and_completed(capsys):
-    from tui.cli import build_parser, subcommands
-    from tui.completion import script
+    from gpu_advisor.tui.cli import build_parser, subcommands
+    from gpu_advisor.tui.completion import script
 
     commands = dict(subcommands(build_parser()))
     assert "web" in commands
@@ -202,7 +203,7 @@ def test_help_shows_examples_and_the_command_is_listed_and_completed(capsys):
 
 
 def test_other_commands_do_not_load_textual_serve():
-    code = ("import sys; from tui.cli import build_parser; build_parser(); "
+    code = ("import sys; from gpu_advisor.tui.cli import build_parser; build_parser(); "
             "print(any(m.split('.')[0] in ('textual_serve', 'aiohttp') for m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from assistant.reading import understand
-from assistant.reading.weigh import formats_weighed, sibling
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.weigh import formats_weighed, sibling
 from tests.conversation import payload, run_conversation, unexplained_numbers
 
 HEADLINE = re.compile(r"^## (Rent|Buy|Use your|租用|购买|使用你)", re.MULTILINE)

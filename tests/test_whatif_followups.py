@@ -17,7 +17,7 @@ import itertools
 
 import pytest
 
-from assistant.reading import understand
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_states
 
 CARDS = [("H20", "h20"), ("L40S", "l40s"), ("A100 80GB", "a100-80gb-sxm"), ("RTX 4090", "rtx-4090"),

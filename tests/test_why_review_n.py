@@ -9,8 +9,8 @@ import itertools
 import pytest
 from conversation import run_conversation
 
-from assistant.catalog import say
-from assistant.reading import understand
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.reading import understand
 
 FULL_ZH = "我们实验室有 8 张 A800 80G，想全参微调 Qwen2.5-32B，数据大概 10 万条，平均 2k token，大概要跑多久？"
 FULL_EN = "our lab has 8 A800 80GB, we want to full fine-tune qwen2.5 32b on 100k samples of 2k tokens, how long?"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from knowledge.schema import ModelArch, Precision
+from gpu_advisor.knowledge.schema import ModelArch, Precision
 
 
 def is_generic(model: ModelArch) -> bool:
@@ -44,7 +44,7 @@ def weight_bytes(model: ModelArch, precision: Precision, params: float | None = 
     if file_type and precision.id in model.gguf_file_bytes:  # a GGUF repository's own file of that type
         return model.gguf_file_bytes[precision.id] * share
     if file_type and not is_generic(model) and (EXACT_GGUF or precision.id not in LEGACY_GGUF):
-        from knowledge.gguf import file_size
+        from gpu_advisor.knowledge.gguf import file_size
 
         return file_size(model, file_type, imatrix=file_type.startswith("IQ")).tensor_bytes * share
     native = precision.id == model.native_precision
@@ -91,7 +91,7 @@ def moe_bytes_read_per_step(model: ModelArch, precision: Precision, batch: int) 
     if not (file_type and e and k and e != k) or is_generic(model) or precision.id in model.gguf_file_bytes \
             or not (EXACT_GGUF or precision.id not in LEGACY_GGUF):
         return None
-    from knowledge.gguf import read_split
+    from gpu_advisor.knowledge.gguf import read_split
 
     routed, every = read_split(model, file_type, imatrix=file_type.startswith("IQ"))
     touched = 1 - (1 - k / e) ** max(batch, 1)  # share of the experts at least one token routes to

@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import math
 
-from knowledge.schema import Gpu
-from tools import arch
-from tools.models import resolve_model
-from tools.recommend import Option, Workload, evaluate, scaled_option, serving_precision, serving_tries
-from tools.scale import Layout
+from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.recommend import (
+    Option,
+    Workload,
+    evaluate,
+    scaled_option,
+    serving_precision,
+    serving_tries,
+)
+from gpu_advisor.tools.scale import Layout
 
 
 def laid_out_like(w: Workload, gpu: Gpu, plan: Option, n: int | None = None) -> Option | None:

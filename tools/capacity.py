@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu
-from tools.recommend import Option, Workload, evaluate
-from tools.scale import Layout
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.recommend import Option, Workload, evaluate
+from gpu_advisor.tools.scale import Layout
 
 MAX_USERS = 65_536  # beyond any one plan's cards; the search stops here
 

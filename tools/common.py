@@ -108,7 +108,7 @@ def measured_range(value: float, category: str, fallback: tuple[float, float],
     """The range of a figure (a memory total, a speed) from the bench's residuals of its category
     (knowledge/data/residuals.yaml), and the assumption line that says where it comes from; without
     measured rows for the category, the fallback (for memory the sum of the per-term ranges), said so."""
-    from knowledge.loader import residuals
+    from gpu_advisor.knowledge.loader import residuals
 
     band = residuals().get(category)
     if value <= 0:

@@ -8,9 +8,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, prices, rules
-from knowledge.schema import Gpu
-from tools.common import GPU_HELP, REGION_HELP, Explained, ToolError, ToolInput, term
+from gpu_advisor.knowledge import find_gpu, prices, rules
+from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.tools.common import GPU_HELP, REGION_HELP, Explained, ToolError, ToolInput, term
 
 Region = Literal["global", "us", "eu", "china"]
 HOURS_PER_MONTH = 730.0

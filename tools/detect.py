@@ -23,8 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from knowledge.resolve import BadValue, NotFound, find_gpu
-from knowledge.schema import Gpu
+from gpu_advisor.knowledge.resolve import BadValue, NotFound, find_gpu
+from gpu_advisor.knowledge.schema import Gpu
 
 Runner = Callable[[list[str]], str | None]
 

@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu
-from tools import arch
-from tools.common import (
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GPU_HELP,
     KV_PRECISION_HELP,
@@ -19,9 +19,9 @@ from tools.common import (
     Explained,
     ToolInput,
 )
-from tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
-from tools.models import resolve_model
-from tools.training import Method, Optimizer, TrainingMemoryInput, runs_on, training_memory
+from gpu_advisor.tools.inference import Engine, InferenceMemoryInput, inference_memory, usable_bytes
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.training import Method, Optimizer, TrainingMemoryInput, runs_on, training_memory
 
 COUNTS = (1, 2, 4, 8)
 

@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from knowledge import engine_for, engines_on, find_gpu, find_precision
-from knowledge.schema import Gpu, ModelArch, Precision
-from tools import arch
-from tools.common import (
+from gpu_advisor.knowledge import engine_for, engines_on, find_gpu, find_precision
+from gpu_advisor.knowledge.schema import Gpu, ModelArch, Precision
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GIB,
     KV_PRECISION_HELP,
@@ -23,7 +23,7 @@ from tools.common import (
     measured_range,
     term,
 )
-from tools.models import resolve_model
+from gpu_advisor.tools.models import resolve_model
 
 Engine = Literal["transformers", "vllm", "llama.cpp", "sglang"]
 # vLLM's memory accounting by release (its worker's determine_available_memory):
@@ -312,7 +312,7 @@ def kv_precision_for(precision: Precision, kv: str | None, engine: Engine) -> Pr
 
 
 def _kv_formats() -> list[Precision]:
-    from knowledge import precisions
+    from gpu_advisor.knowledge import precisions
 
     return [p for p in precisions() if p.usable_for_kv]
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tools.models import smaller_in_family
-from tools.traffic import PeakInput, peak_at_once
+from gpu_advisor.tools.models import smaller_in_family
+from gpu_advisor.tools.traffic import PeakInput, peak_at_once
 
 if TYPE_CHECKING:
-    from tools.recommend import Workload
+    from gpu_advisor.tools.recommend import Workload
 
 # Levers taken as the plan when nothing meets the requirements as asked: they change only how the model is
 # stored (a format the user did not name), never what the user asked for.

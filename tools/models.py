@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from knowledge.resolve import resolve_model as _resolve
-from knowledge.schema import ModelArch
+from gpu_advisor.knowledge.resolve import resolve_model as _resolve
+from gpu_advisor.knowledge.schema import ModelArch
 
 
 @lru_cache(maxsize=256)
@@ -36,7 +36,7 @@ def smaller_in_family(spec: str) -> list[str]:
     """The catalog's smaller models of the family of the one named, the closest first: its own line's smaller
     sizes ('gemma-3-27b' -> Gemma 3 12B, 4B, 1B), then the family's other lines by how much of the name they
     share ('llama-3.3-70b' -> Llama 3.1 8B), each largest first. Encoders and another family never."""
-    from knowledge import models
+    from gpu_advisor.knowledge import models
 
     asked = resolve_model(spec)
     line = _line(asked.id)

@@ -19,14 +19,14 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, find_precision
-from knowledge.gguf import assign_types, normalise_file_type, type_bytes
-from knowledge.host_memory import pcie_link, ram_band
-from knowledge.schema import ModelArch
-from tools.common import GIB, GPU_HELP, MODEL_HELP, Explained, Term, ToolError, ToolInput, term
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.models import resolve_model
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.gguf import assign_types, normalise_file_type, type_bytes
+from gpu_advisor.knowledge.host_memory import pcie_link, ram_band
+from gpu_advisor.knowledge.schema import ModelArch
+from gpu_advisor.tools.common import GIB, GPU_HELP, MODEL_HELP, Explained, Term, ToolError, ToolInput, term
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 OffloadMode = Literal["layers", "experts"]
 # What the operating system and the desktop keep of system RAM beside the model's share.

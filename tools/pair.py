@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from knowledge import find_gpu
-from tools.common import Explained, ToolInput, term
-from tools.inference import VLLM_DEFAULT_UTILISATION
-from tools.recommend import Option, Workload, evaluate
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.common import Explained, ToolInput, term
+from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION
+from gpu_advisor.tools.recommend import Option, Workload, evaluate
 
 # Cards tried for both jobs together, from the first job's own count up.
 COUNTS = (1, 2, 4, 8, 16)

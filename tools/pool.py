@@ -14,9 +14,9 @@ import math
 
 from pydantic import BaseModel, Field
 
-from tools.common import GIB, ToolError
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.models import resolve_model
+from gpu_advisor.tools.common import GIB, ToolError
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.models import resolve_model
 
 # Smaller GGUF files tried when the asked one overflows the pool, fewest bits lost first.
 SMALLER_FILES = ("q6_k", "q5_k_m", "q4_k_m", "q3_k_m", "iq3_xxs", "q2_k", "iq2_s")

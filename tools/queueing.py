@@ -46,14 +46,22 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, find_precision
-from knowledge.schema import Gpu
-from tools import arch
-from tools.common import GPU_HELP, KV_PRECISION_HELP, MODEL_HELP, Explained, ToolError, ToolInput, term
-from tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
-from tools.models import resolve_model
-from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, servers_for, units
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.schema import Gpu
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
+    GPU_HELP,
+    KV_PRECISION_HELP,
+    MODEL_HELP,
+    Explained,
+    ToolError,
+    ToolInput,
+    term,
+)
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, servers_for, units
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 RateEngine = Literal["vllm", "sglang"]
 Routing = Literal["per-replica", "shared"]

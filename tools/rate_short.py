@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from tools.common import ToolError
-from tools.queueing import MAX_UTILISATION, RateInput, RateResult, size_by_rate
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.queueing import MAX_UTILISATION, RateInput, RateResult, size_by_rate
 
 Constraint = Literal["memory", "load", "ttft", "meets"]
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from knowledge import (
+from gpu_advisor.knowledge import (
     engine_for,
     engines_on,
     find_gpu,
@@ -28,11 +28,11 @@ from knowledge import (
     purchase_usd,
     rules,
 )
-from knowledge.clouds import clouds
-from knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
-from knowledge.schema import Gpu, ModelArch
-from tools import arch
-from tools.common import (
+from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
+from gpu_advisor.knowledge.schema import Gpu, ModelArch
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
     EPOCHS_HELP,
     METHOD_HELP,
     MODEL_HELP,
@@ -43,7 +43,7 @@ from tools.common import (
     ToolError,
     ToolInput,
 )
-from tools.cost import (
+from gpu_advisor.tools.cost import (
     DEFAULT_HORIZON_MONTHS,
     HOURS_PER_MONTH,
     Region,
@@ -54,7 +54,7 @@ from tools.cost import (
     rent_vs_buy,
     try_price,
 )
-from tools.inference import (
+from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
     InferenceMemoryInput,
@@ -62,10 +62,10 @@ from tools.inference import (
     inference_memory,
     usable_bytes,
 )
-from tools.levers import serving_lever_tries, takeable
-from tools.models import resolve_model, smaller_in_family
-from tools.offload import OffloadInput, OffloadResult, offload
-from tools.phases import (
+from gpu_advisor.tools.levers import serving_lever_tries, takeable
+from gpu_advisor.tools.models import resolve_model, smaller_in_family
+from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
+from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
     DEFAULT_SAMPLES,
@@ -74,9 +74,9 @@ from tools.phases import (
     RL_PROMPTS,
     Phase,
 )
-from tools.pool import SMALLER_FILES as SMALLER_GGUF
-from tools.pool import PoolResult, pool
-from tools.queueing import (
+from gpu_advisor.tools.pool import SMALLER_FILES as SMALLER_GGUF
+from gpu_advisor.tools.pool import PoolResult, pool
+from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
     RateInput,
@@ -87,12 +87,19 @@ from tools.queueing import (
     traffic_from,
     traffic_on,
 )
-from tools.rl import RlInput, RlResult, rl_run
-from tools.rl import training_setup as rl_training_setup
-from tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
-from tools.throughput import SpeedInput, pipeline_hop_seconds, speed
-from tools.training import Method, TrainingMemoryInput, find_framework, framework_on, runs_on, training_memory
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
+from gpu_advisor.tools.rl import training_setup as rl_training_setup
+from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
+from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
+from gpu_advisor.tools.training import (
+    Method,
+    TrainingMemoryInput,
+    find_framework,
+    framework_on,
+    runs_on,
+    training_memory,
+)
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 CANDIDATES = {
     "global": ["rtx-4090", "rtx-5090", "l40s", "rtx-6000-ada", "a100-80gb-sxm", "h100-sxm", "h200", "b200", "mi300x"],

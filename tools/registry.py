@@ -12,14 +12,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
-from tools.fit import FitInput, fit
-from tools.inference import InferenceMemoryInput, inference_memory
-from tools.queueing import RateInput, size_by_rate
-from tools.recommend import Workload, recommend
-from tools.throughput import SpeedInput, speed
-from tools.training import TrainingMemoryInput, training_memory
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+from gpu_advisor.tools.fit import FitInput, fit
+from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.queueing import RateInput, size_by_rate
+from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ def concise(result: BaseModel, breakdown: bool = False) -> dict[str, Any]:
     """A tool result for an agent or an MCP client: the figures first, then assumptions and warnings;
     the term-by-term breakdown (formulas and inputs) only when asked for, and a recommendation's
     ranking cut to its top options with their key fields."""
-    from tools.recommend import Recommendation
+    from gpu_advisor.tools.recommend import Recommendation
 
     return concise_data(result.model_dump(mode="json"), breakdown, ranking=isinstance(result, Recommendation))
 

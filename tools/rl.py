@@ -22,16 +22,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu, find_precision
-from tools import arch
-from tools.common import ToolError, ToolInput
-from tools.cost import Region
-from tools.inference import usable_bytes
-from tools.models import resolve_model
-from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_PROMPT_TOKENS, DEFAULT_SAMPLES
-from tools.throughput import SpeedInput, speed
-from tools.training import Method, TrainingMemoryInput, training_memory
-from tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import ToolError, ToolInput
+from gpu_advisor.tools.cost import Region
+from gpu_advisor.tools.inference import usable_bytes
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_PROMPT_TOKENS, DEFAULT_SAMPLES
+from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.training import Method, TrainingMemoryInput, training_memory
+from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 Algorithm = Literal["grpo", "ppo"]
 # Rollouts the engine keeps in flight per copy at most (continuous batching), fewer when the KV cache is short.

@@ -20,12 +20,12 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from knowledge import find_gpu
-from knowledge.schema import Gpu, ModelArch
-from tools import arch
-from tools.common import ToolError
-from tools.inference import Engine, InferenceMemoryInput, inference_memory, vllm_batch_defaults
-from tools.throughput import SpeedInput, speed
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.schema import Gpu, ModelArch
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import ToolError
+from gpu_advisor.tools.inference import Engine, InferenceMemoryInput, inference_memory, vllm_batch_defaults
+from gpu_advisor.tools.throughput import SpeedInput, speed
 
 # GPUs in one server: an HGX/OAM board (8 x H100, 8 x MI300X), an Atlas 800 A2 (8 x Ascend 910B), the
 # common 8-card PCIe servers. Rented and bought plans count whole servers of this size.
@@ -187,6 +187,6 @@ def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], user
 
 
 def _resolve(model: str) -> ModelArch:
-    from tools.models import resolve_model
+    from gpu_advisor.tools.models import resolve_model
 
     return resolve_model(model)

@@ -11,13 +11,20 @@ from typing import Literal
 
 from pydantic import Field
 
-from knowledge import find_gpu, find_precision
-from knowledge.llamacpp_moe import LlamaCppMoe, moe_record_for
-from knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
-from knowledge.loader import llamacpp_efficiencies
-from knowledge.schema import Gpu, LlamaCppBackend, LlamaCppEfficiency, LlamaCppWeights, ModelArch, Precision
-from tools import arch
-from tools.common import (
+from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.llamacpp_moe import LlamaCppMoe, moe_record_for
+from gpu_advisor.knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
+from gpu_advisor.knowledge.loader import llamacpp_efficiencies
+from gpu_advisor.knowledge.schema import (
+    Gpu,
+    LlamaCppBackend,
+    LlamaCppEfficiency,
+    LlamaCppWeights,
+    ModelArch,
+    Precision,
+)
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GPU_HELP,
     KV_PRECISION_HELP,
@@ -30,8 +37,14 @@ from tools.common import (
     measured_range,
     term,
 )
-from tools.inference import Engine, check_engine_runs, check_format_runs, default_engine, kv_precision_for
-from tools.models import resolve_model
+from gpu_advisor.tools.inference import (
+    Engine,
+    check_engine_runs,
+    check_format_runs,
+    default_engine,
+    kv_precision_for,
+)
+from gpu_advisor.tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
 #   bandwidth_eff: share of peak memory bandwidth a decode step reaches, by memory type.

@@ -22,7 +22,7 @@ from statistics import NormalDist
 
 from pydantic import BaseModel, Field
 
-from knowledge import rules
+from gpu_advisor.knowledge import rules
 
 PEAK_SHARE = rules().peak_share_online  # of the people who use it, generating at the busiest moment (rules.yaml)
 DAILY_SHARE = rules().peak_share_daily  # of the people who use it in a day, generating at the busiest moment (rules.yaml)

@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from knowledge import find_precision, frameworks
-from knowledge.schema import FrameworkPreset, ModelArch, Precision, TrainingOptimizer
-from tools import arch
-from tools.common import (
+from gpu_advisor.knowledge import find_precision, frameworks
+from gpu_advisor.knowledge.schema import FrameworkPreset, ModelArch, Precision, TrainingOptimizer
+from gpu_advisor.tools import arch
+from gpu_advisor.tools.common import (
     METHOD_HELP,
     MODEL_HELP,
     SEQ_LEN_HELP,
@@ -21,7 +21,7 @@ from tools.common import (
     measured_range,
     term,
 )
-from tools.models import resolve_model
+from gpu_advisor.tools.models import resolve_model
 
 Method = Literal["full", "lora", "qlora"]
 Optimizer = TrainingOptimizer

@@ -6,10 +6,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from knowledge import find_gpu
-from knowledge.loader import training_efficiency
-from knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
-from tools.common import (
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.loader import training_efficiency
+from gpu_advisor.knowledge.schema import Gpu, ModelArch, TrainingMfu, TrainingWorkload
+from gpu_advisor.tools.common import (
     EPOCHS_HELP,
     GPU_HELP,
     METHOD_HELP,
@@ -21,9 +21,9 @@ from tools.common import (
     measured_range,
     term,
 )
-from tools.cost import Region, try_price
-from tools.models import resolve_model
-from tools.training import Method, framework_on
+from gpu_advisor.tools.cost import Region, try_price
+from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.training import Method, framework_on
 
 # FLOPs per token per active parameter. Full training: 2 forward + 4 backward (activation and
 # weight gradients). LoRA/QLoRA skip the frozen weights' gradients: 2 + 2. Gradient checkpointing

@@ -8,12 +8,12 @@ from typing import Any, ClassVar
 from textual.app import App
 from textual.binding import BindingType
 
-from assistant.history import DatabaseTooNew, HistoryError, HistoryStore
-from assistant.session import Conversation
-from tui import settings
-from tui.bindings import APP_BINDINGS
-from tui.commands import AdvisorCommands
-from tui.screens import ChatScreen, HelpScreen, SessionsScreen
+from gpu_advisor.assistant.history import DatabaseTooNew, HistoryError, HistoryStore
+from gpu_advisor.assistant.session import Conversation
+from gpu_advisor.tui import settings
+from gpu_advisor.tui.bindings import APP_BINDINGS
+from gpu_advisor.tui.commands import AdvisorCommands
+from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
 
 
 class GPUAdvisorApp(App):
@@ -180,7 +180,7 @@ class GPUAdvisorApp(App):
         if chat is None or self.store is None or chat.conversation.session_id is None:
             self.notify("Nothing saved to rename yet.", severity="warning")
             return
-        from tui.screens import PromptScreen
+        from gpu_advisor.tui.screens import PromptScreen
 
         sid = chat.conversation.session_id
 
@@ -207,7 +207,7 @@ class GPUAdvisorApp(App):
         if chat is None or self.store is None or chat.conversation.session_id is None:
             self.notify("Nothing saved to re-run yet.", severity="warning")
             return
-        from tui.screens import rerun_in_background
+        from gpu_advisor.tui.screens import rerun_in_background
 
         rerun_in_background(self, self.store, chat.conversation.session_id)
 
@@ -238,7 +238,7 @@ class GPUAdvisorApp(App):
 
 def _load_engine() -> None:
     """Import the conversation engine in the background so that the first turn is quick."""
-    import assistant.engine  # noqa: F401
+    import gpu_advisor.assistant.engine  # noqa: F401
 
 
 def run_app(db: str | None = None, resume: str | None = None, first_message: str | None = None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
-from assistant.catalog import say
+from gpu_advisor.assistant.catalog import say
 
 
 def label(action: str) -> str:

@@ -15,31 +15,31 @@ SESSIONS = "@sessions"  # a word the script replaces with the saved sessions' id
 
 
 def _gpus() -> list[str]:
-    from knowledge import gpus
+    from gpu_advisor.knowledge import gpus
 
     return [g.id for g in gpus()]
 
 
 def _models() -> list[str]:
-    from knowledge import models
+    from gpu_advisor.knowledge import models
 
     return [m.id for m in models()]
 
 
 def _precisions() -> list[str]:
-    from knowledge.loader import precisions
+    from gpu_advisor.knowledge.loader import precisions
 
     return [p.id for p in precisions()]
 
 
 def _frameworks() -> list[str]:
-    from knowledge import frameworks
+    from gpu_advisor.knowledge import frameworks
 
     return [f.id for f in frameworks()]
 
 
 def _settings() -> list[str]:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     return ["theme", "region", "currency", *sorted(f"keys.{b}" for b in settings.binding_ids())]
 

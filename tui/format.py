@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the sizing tools load pydantic models: not needed for the app's first screen
-    from tools.common import Explained, Term
+    from gpu_advisor.tools.common import Explained, Term
 
 
 def gb(n: float) -> str:
@@ -119,7 +119,7 @@ def notes(result: Explained) -> str:
 def plain(text: str) -> str:
     """Stored or imported text made safe to print on a terminal: data, never terminal commands
     (assistant.terminal.printable, the one definition of what is removed)."""
-    from assistant.terminal import printable
+    from gpu_advisor.assistant.terminal import printable
 
     return printable(text)
 

@@ -57,7 +57,7 @@ ADVISE_SCHEMA: dict[str, Any] = {
 
 def tool_schema(name: str) -> dict[str, Any]:
     """A registry tool's input schema with the `breakdown` switch added."""
-    from tools.registry import TOOLS
+    from gpu_advisor.tools.registry import TOOLS
 
     schema = json.loads(json.dumps(TOOLS[name].json_schema()))
     schema.setdefault("properties", {})["breakdown"] = BREAKDOWN
@@ -69,7 +69,7 @@ def error_text(exc: BaseException) -> str:
     closest names (the catalog's NotFound says them)."""
     from pydantic import ValidationError
 
-    from tools.common import validation_message
+    from gpu_advisor.tools.common import validation_message
 
     return validation_message(exc) if isinstance(exc, ValidationError) else str(exc)
 
@@ -77,7 +77,7 @@ def error_text(exc: BaseException) -> str:
 def run_tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """Run a registry tool; the concise result, byte counts as integers. Raises on a bad call (see
     `call_tool`)."""
-    from tools.registry import TOOLS, concise
+    from gpu_advisor.tools.registry import TOOLS, concise
 
     arguments = dict(arguments)
     breakdown = arguments.pop("breakdown", False)
@@ -122,7 +122,7 @@ class Sessions:
         self._guard = threading.Lock()
 
     def _get(self, session_id: str) -> tuple[Any, threading.Lock]:
-        from assistant.session import Conversation
+        from gpu_advisor.assistant.session import Conversation
 
         with self._guard:
             conv = self._conversations.get(session_id)
@@ -224,7 +224,7 @@ def prompt_text(name: str, arguments: dict[str, Any]) -> str:
 def _tool_list():
     import mcp_types as types
 
-    from tools.registry import TOOLS
+    from gpu_advisor.tools.registry import TOOLS
 
     read_only = types.ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                                       open_world_hint=False)
@@ -238,7 +238,7 @@ def _tool_list():
 
 
 def catalog_json(which: str) -> str:
-    from knowledge import gpus, models
+    from gpu_advisor.knowledge import gpus, models
 
     records = gpus() if which == "gpus" else models()
     return json.dumps([r.model_dump(mode="json") for r in records], indent=1)
@@ -260,8 +260,8 @@ def call_tool(name: str, arguments: dict[str, Any], sessions: Sessions, remote: 
     import mcp_types as types
     from pydantic import ValidationError
 
-    from assistant.session import MessageTooLong
-    from tools.common import ToolError
+    from gpu_advisor.assistant.session import MessageTooLong
+    from gpu_advisor.tools.common import ToolError
 
     def error(text: str) -> types.CallToolResult:
         return types.CallToolResult(content=[types.TextContent(type="text", text=one_line(text))], is_error=True)
@@ -303,7 +303,7 @@ def build_server(sessions: Sessions | None = None, remote: bool = False) -> Serv
     from mcp.shared.exceptions import MCPError
 
     from gpu_advisor import __version__
-    from tools.registry import TOOLS
+    from gpu_advisor.tools.registry import TOOLS
 
     sessions = sessions or Sessions()
     tools = _tool_list()
@@ -480,7 +480,7 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
 def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str | None = None):
     """The streamable HTTP ASGI app, at /mcp: with `api_key`, every request must carry it as a bearer
     token; bound to loopback, Host and Origin must be loopback names (as `gpu-advisor serve`)."""
-    from tui.openai_api import guarded
+    from gpu_advisor.tui.openai_api import guarded
 
     server = server or build_server(remote=True)
     return guarded(_answer_odd_ids(server.streamable_http_app(host=host)), host, api_key)
@@ -552,7 +552,7 @@ def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | N
         return 0
     import uvicorn
 
-    from tui.openai_api import BadRequest, binding_problem
+    from gpu_advisor.tui.openai_api import BadRequest, binding_problem
 
     problem = binding_problem(host, api_key)
     if problem:
@@ -582,7 +582,7 @@ def add_command(sub: argparse._SubParsersAction) -> None:
     def run(args: argparse.Namespace) -> int:
         if args.http is not None and not 0 < args.http < 65536:
             p.error(f"--http: {args.http} is not a port number")
-        from tui.openai_api import binding_problem
+        from gpu_advisor.tui.openai_api import binding_problem
 
         problem = binding_problem(args.host, args.api_key) if args.http is not None else None
         if problem:

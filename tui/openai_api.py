@@ -63,7 +63,7 @@ _CJK_TEXT = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u
 def chars_per_token() -> tuple[float, float]:
     """Characters per token of English and of Chinese text: the ratios the reader converts lengths said
     in characters with (assistant/reading/words/units.yaml, `text_units`: about 4 and 1.4)."""
-    from assistant.reading.text import vocab
+    from gpu_advisor.assistant.reading.text import vocab
 
     row = next(r for r in vocab()["text_units"] if "zh_per_token" in r)
     return float(row["per_token"]), float(row["zh_per_token"])
@@ -255,7 +255,7 @@ class Conversations:
         self.replayed = 0  # user turns run through the engine, all requests together (tests count them)
 
     def _start(self, texts: tuple[str, ...]):
-        from assistant.session import Conversation
+        from gpu_advisor.assistant.session import Conversation
 
         conv = Conversation()
         with self._lock:
@@ -278,8 +278,8 @@ class Conversations:
         """The advisor's reply to the last of these user messages, after the ones before (at most
         MAX_REPLAYED_TURNS replayed; the reply says how many were skipped). `cancel` set stops the
         replay between turns (assistant.replay.Cancelled)."""
-        from assistant.replay import bounded, check, noted
-        from assistant.session import MessageTooLong
+        from gpu_advisor.assistant.replay import bounded, check, noted
+        from gpu_advisor.assistant.session import MessageTooLong
 
         key = tuple(texts)
         conv, done = self._start(key[:-1])
@@ -304,7 +304,7 @@ async def _replied(request: Any, run_in_threadpool: Any, conversations: Conversa
     The work stops between turns once the client has left, the server stops, or the request is cancelled."""
     import asyncio
 
-    from assistant.replay import Cancelled
+    from gpu_advisor.assistant.replay import Cancelled
 
     cancel = threading.Event()
     task = asyncio.ensure_future(run_in_threadpool(conversations.reply, texts, cancel))

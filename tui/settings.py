@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant.terminal import printable
+from gpu_advisor.assistant.terminal import printable
 
 if TYPE_CHECKING:
     import tomlkit
@@ -70,7 +70,7 @@ def settings_path() -> Path:
 
 def default_keys() -> dict[str, str]:
     """Each binding id and the key(s) it has when nothing remaps it."""
-    from tui import bindings
+    from gpu_advisor.tui import bindings
 
     return {b.id: b.key for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
             + bindings.REPLAY_BINDINGS if b.id}

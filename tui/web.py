@@ -1,6 +1,6 @@
 """`gpu-advisor web`: the terminal app in a browser, served by textual-serve.
 
-textual-serve starts one app process per browser tab (`python -m tui.web [--db PATH]`, which runs the
+textual-serve starts one app process per browser tab (`python -m gpu_advisor.tui.web [--db PATH]`, which runs the
 app on Textual's web driver) and relays its screen and keys over a websocket. textual-serve and aiohttp
 are imported only here, when the command runs, so no other command starts slower.
 
@@ -38,7 +38,7 @@ def same_origin(origin: str | None, host: str) -> bool:
 
 def allowed(bound_host: str, headers: Any, websocket: bool) -> bool:
     """Whether a request may reach the app (see the module's docstring)."""
-    from tui.openai_api import LOOPBACK, _host_name
+    from gpu_advisor.tui.openai_api import LOOPBACK, _host_name
 
     host = headers.get("Host", "")
     if bound_host in LOOPBACK and _host_name(host) not in LOOPBACK:
@@ -162,10 +162,10 @@ def main(argv: list[str] | None = None) -> None:
     """One browser tab's app (run by textual-serve on Textual's web driver)."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m tui.web")
+    parser = argparse.ArgumentParser(prog="python -m gpu_advisor.tui.web")
     parser.add_argument("--db", default=None)
     args = parser.parse_args(argv)
-    from tui.app import run_app
+    from gpu_advisor.tui.app import run_app
 
     run_app(db=args.db)
 

@@ -16,10 +16,10 @@ from textual.reactive import reactive
 from textual.widgets import Button, Footer, Label, ListItem, ListView, Static, TextArea
 from textual.widgets._footer import FooterKey
 
-from assistant.catalog import catalog, detect, say
-from assistant.slots import SLOTS, relevant
-from assistant.terminal import printable
-from tui.format import fit_table
+from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.slots import SLOTS, relevant
+from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.tui.format import fit_table
 
 # Colours of the memory chart's segments (weights, KV cache, activations, overhead).
 SEGMENTS = (("weights_bytes", "chart.weights", "dodger_blue2"), ("kv_cache_bytes", "chart.kv", "dark_orange"),
@@ -464,7 +464,9 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
             value = f"${value:,.0f}"
         elif name in ("owned", "exclude"):
-            from assistant.writers import cards_words  # the writers load the sizing tools: not at start-up
+            from gpu_advisor.assistant.writers import (
+                cards_words,  # the writers load the sizing tools: not at start-up
+            )
 
             value = cards_words(value, lang) if value else None
         text.append(f"{slot.label(lang):<13}", style="bold")

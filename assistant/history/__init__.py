@@ -17,7 +17,7 @@ Everything below is importable from `assistant.history` as before the package ex
 
 from __future__ import annotations
 
-from assistant.history.common import (
+from gpu_advisor.assistant.history.common import (
     BUSY_TIMEOUT_MS,
     DB_ENV,
     DatabaseTooNew,
@@ -33,7 +33,7 @@ from assistant.history.common import (
     new_id,
     now,
 )
-from assistant.history.damage import (
+from gpu_advisor.assistant.history.damage import (
     QUICK_CHECK_MAX_BYTES,
     RECOVERED_COLUMNS,
     SQLITE_MAGIC,
@@ -49,7 +49,7 @@ from assistant.history.damage import (
     _wal_checksum,
     looks_like_sqlite,
 )
-from assistant.history.export import (
+from gpu_advisor.assistant.history.export import (
     EXPORT_FORMAT,
     EXPORT_VERSION,
     MAX_IMPORT_BYTES,
@@ -58,9 +58,15 @@ from assistant.history.export import (
     _Export,
     write_new_file,
 )
-from assistant.history.migrations import MIGRATIONS
-from assistant.history.search import MAX_QUERY_CHARS, MAX_QUERY_WORDS, _boilerplate, _snippet, search_text
-from assistant.history.store import HistoryStore
+from gpu_advisor.assistant.history.migrations import MIGRATIONS
+from gpu_advisor.assistant.history.search import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_WORDS,
+    _boilerplate,
+    _snippet,
+    search_text,
+)
+from gpu_advisor.assistant.history.store import HistoryStore
 
 __all__ = [
     "BUSY_TIMEOUT_MS", "DB_ENV", "EXPORT_FORMAT", "EXPORT_VERSION", "MAX_IMPORT_BYTES", "MAX_MESSAGES",

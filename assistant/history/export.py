@@ -13,13 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assistant.history import common
-from assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
-from assistant.history.damage import SQLITE_MAGIC
-from assistant.terminal import printable
+from gpu_advisor.assistant.history import common
+from gpu_advisor.assistant.history.common import HistoryError, StorageError, _storage_problem, new_id
+from gpu_advisor.assistant.history.damage import SQLITE_MAGIC
+from gpu_advisor.assistant.terminal import printable
 
 if TYPE_CHECKING:
-    from assistant.history.store import HistoryStore
+    from gpu_advisor.assistant.history.store import HistoryStore
 
 EXPORT_FORMAT = "gpu-advisor-session"
 EXPORT_VERSION = 1
@@ -163,7 +163,7 @@ def import_json(store: HistoryStore, data: Any) -> str:
         raise HistoryError("this export was made by a newer GPU Advisor")
     try:
         export = _Export.model_validate(data)
-        from assistant.policy import Profile  # the profile must be one the engine can continue
+        from gpu_advisor.assistant.policy import Profile  # the profile must be one the engine can continue
 
         for profile in (export.session.profile, export.session.state.profile):
             Profile.model_validate(profile)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from assistant.history.common import SessionRow
+from gpu_advisor.assistant.history.common import SessionRow
 
 if TYPE_CHECKING:
-    from assistant.history.store import HistoryStore
+    from gpu_advisor.assistant.history.store import HistoryStore
 
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_WORDS = 16
@@ -38,7 +38,7 @@ def _boilerplate() -> list[str]:
     if _BOILERPLATE:
         return _BOILERPLATE
     try:
-        from assistant.catalog import LANGS, say
+        from gpu_advisor.assistant.catalog import LANGS, say
 
         _BOILERPLATE[:] = [say(lang, key) for lang in LANGS for key in ("answer.footer", "reply.followups")]
     except Exception:  # noqa: BLE001 - a catalog problem must never stop a message from being saved

@@ -28,8 +28,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from assistant.history import common, export, migrations
-from assistant.history.common import (
+from gpu_advisor.assistant.history import common, export, migrations
+from gpu_advisor.assistant.history.common import (
     BUSY_TIMEOUT_MS,
     DatabaseTooNew,
     HistoryError,
@@ -43,7 +43,7 @@ from assistant.history.common import (
     default_path,
     new_id,
 )
-from assistant.history.damage import (
+from gpu_advisor.assistant.history.damage import (
     QUICK_CHECK_MAX_BYTES,
     RECOVERED_COLUMNS,
     _database_image,
@@ -56,7 +56,7 @@ from assistant.history.damage import (
     _unbackfilled_frames,
     looks_like_sqlite,
 )
-from assistant.history.search import search_sessions, search_text
+from gpu_advisor.assistant.history.search import search_sessions, search_text
 
 CHECK_MARK = ".check"
 SHM_REGION_BYTES = 32 * 1024  # SQLite grows a -shm index in regions of this size: a smaller one was cut short

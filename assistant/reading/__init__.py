@@ -26,22 +26,26 @@ How a message is read:
 
 from __future__ import annotations
 
-from assistant.reading.asks import read_ask, read_market
-from assistant.reading.buy_or_rent import read_buy_or_rent
-from assistant.reading.capacity import read_capacity
-from assistant.reading.choice_dims import read_choice_dims
-from assistant.reading.compare_job import read_compare_job, read_versus
-from assistant.reading.constraints import read_constraints
-from assistant.reading.costs import read_budget, read_hosting, read_power
-from assistant.reading.deadline import read_deadline
-from assistant.reading.e2e import read_e2e, read_latency_percentile
-from assistant.reading.elsewhere import read_elsewhere
-from assistant.reading.examples import read_example_images, read_example_tokens, read_train_examples
-from assistant.reading.followups import kv_of_model, read_followup
-from assistant.reading.forecast import read_forecast_reserve
-from assistant.reading.framework_choice import read_framework_choice
-from assistant.reading.framework_why import read_framework_why
-from assistant.reading.hardware import (
+from gpu_advisor.assistant.reading.asks import read_ask, read_market
+from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
+from gpu_advisor.assistant.reading.capacity import read_capacity
+from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
+from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
+from gpu_advisor.assistant.reading.constraints import read_constraints
+from gpu_advisor.assistant.reading.costs import read_budget, read_hosting, read_power
+from gpu_advisor.assistant.reading.deadline import read_deadline
+from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
+from gpu_advisor.assistant.reading.elsewhere import read_elsewhere
+from gpu_advisor.assistant.reading.examples import (
+    read_example_images,
+    read_example_tokens,
+    read_train_examples,
+)
+from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
+from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
+from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
+from gpu_advisor.assistant.reading.framework_why import read_framework_why
+from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
     read_exclude,
     read_gpus,
@@ -54,9 +58,9 @@ from assistant.reading.hardware import (
     read_region,
     read_server_gpus,
 )
-from assistant.reading.history import own_model_note
-from assistant.reading.horizon import read_horizon
-from assistant.reading.intents import (
+from gpu_advisor.assistant.reading.history import own_model_note
+from gpu_advisor.assistant.reading.horizon import read_horizon
+from gpu_advisor.assistant.reading.intents import (
     concept_asked,
     pending_value,
     polite_free,
@@ -67,7 +71,7 @@ from assistant.reading.intents import (
     read_topic,
     read_total_span,
 )
-from assistant.reading.job import (
+from gpu_advisor.assistant.reading.job import (
     read_batch_input_tokens,
     read_batch_items,
     read_batch_output_tokens,
@@ -86,44 +90,44 @@ from assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
-from assistant.reading.leads import engine_question_leads
-from assistant.reading.leeway import read_leeway
-from assistant.reading.links import read_no_link
-from assistant.reading.machine import read_this_machine
-from assistant.reading.memory_doubt import read_memory_doubt
-from assistant.reading.memory_types import read_memory_types
-from assistant.reading.mentions import product_now
-from assistant.reading.message import Understanding, prepare
-from assistant.reading.method_compare import read_method_compare
-from assistant.reading.method_why import read_method_why
-from assistant.reading.model import read_model
-from assistant.reading.model_choice import read_model_choice
-from assistant.reading.moe import read_moe_question
-from assistant.reading.multi import read_second
-from assistant.reading.output_total import read_input_total, read_output_total
-from assistant.reading.owned import read_owns_them
-from assistant.reading.personal import (
+from gpu_advisor.assistant.reading.leads import engine_question_leads
+from gpu_advisor.assistant.reading.leeway import read_leeway
+from gpu_advisor.assistant.reading.links import read_no_link
+from gpu_advisor.assistant.reading.machine import read_this_machine
+from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
+from gpu_advisor.assistant.reading.memory_types import read_memory_types
+from gpu_advisor.assistant.reading.mentions import product_now
+from gpu_advisor.assistant.reading.message import Understanding, prepare
+from gpu_advisor.assistant.reading.method_compare import read_method_compare
+from gpu_advisor.assistant.reading.method_why import read_method_why
+from gpu_advisor.assistant.reading.model import read_model
+from gpu_advisor.assistant.reading.model_choice import read_model_choice
+from gpu_advisor.assistant.reading.moe import read_moe_question
+from gpu_advisor.assistant.reading.multi import read_second
+from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
+from gpu_advisor.assistant.reading.owned import read_owns_them
+from gpu_advisor.assistant.reading.personal import (
     read_cpu_offload,
     read_own_box,
     read_personal,
     read_product,
     read_system_ram,
 )
-from assistant.reading.planned_card import read_planned_card
-from assistant.reading.precisions import read_precision_compare
-from assistant.reading.prices import read_prices
-from assistant.reading.quotes import read_quotes
-from assistant.reading.recurring import read_runs_per_month
-from assistant.reading.redundancy import read_redundancy
-from assistant.reading.relative import read_scale
-from assistant.reading.rl import (
+from gpu_advisor.assistant.reading.planned_card import read_planned_card
+from gpu_advisor.assistant.reading.precisions import read_precision_compare
+from gpu_advisor.assistant.reading.prices import read_prices
+from gpu_advisor.assistant.reading.quotes import read_quotes
+from gpu_advisor.assistant.reading.recurring import read_runs_per_month
+from gpu_advisor.assistant.reading.redundancy import read_redundancy
+from gpu_advisor.assistant.reading.relative import read_scale
+from gpu_advisor.assistant.reading.rl import (
     read_rl_algorithm,
     read_rl_completion_tokens,
     read_rl_prompts,
     read_rl_samples,
 )
-from assistant.reading.saving import read_saving
-from assistant.reading.serving import (
+from gpu_advisor.assistant.reading.saving import read_saving
+from gpu_advisor.assistant.reading.serving import (
     read_context,
     read_images,
     read_min_tokens_per_s,
@@ -137,9 +141,9 @@ from assistant.reading.serving import (
     read_users_range,
     read_utilisation,
 )
-from assistant.reading.stated import quoted_from
-from assistant.reading.support import read_support_beside
-from assistant.reading.text import (
+from gpu_advisor.assistant.reading.stated import quoted_from
+from gpu_advisor.assistant.reading.support import read_support_beside
+from gpu_advisor.assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
     MAX_MESSAGE_CHARS,
@@ -149,12 +153,12 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
-from assistant.reading.untyped import read_owned_untyped
-from assistant.reading.weigh import read_weigh
-from assistant.reading.whatif import read_whatif
-from assistant.terminal import printable
-from knowledge import gpus
-from knowledge.clouds import clouds
+from gpu_advisor.assistant.reading.untyped import read_owned_untyped
+from gpu_advisor.assistant.reading.weigh import read_weigh
+from gpu_advisor.assistant.reading.whatif import read_whatif
+from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.knowledge import gpus
+from gpu_advisor.knowledge.clouds import clouds
 
 __all__ = ["CJK_WEIGHT", "EXAMPLE_TOKENS", "MAX_MESSAGE_CHARS", "READERS", "Understanding", "clean", "language",
            "readable", "understand", "vocab"]

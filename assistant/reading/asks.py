@@ -11,8 +11,8 @@ import re
 import unicodedata
 from typing import Any
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 # Intent codes of these questions, in the order they are tried (assistant/asks.py answers each).
 ASKS = ("interconnect", "parallelism", "formats")
@@ -35,7 +35,7 @@ def _hit(m: Message, code: str, part: str) -> bool:
 def formats_named(m: Message) -> list[str]:
     """The weight formats a message names, each once in the order said, as format families or catalog
     precision ids ('q4_k_m gguf and awq' -> ['q4_k_m', 'awq'])."""
-    from knowledge import find_precision
+    from gpu_advisor.knowledge import find_precision
 
     found: list[str] = []
     for hit in re.finditer(vocab()["asks"]["formats"]["subject"]["zh"], _typed(m)):

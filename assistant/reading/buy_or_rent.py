@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # Characters before a card where 'rented' is looked for.
 RENTED_WINDOW = 16

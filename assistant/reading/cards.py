@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import clause_bounds
-from assistant.reading.text import MASK, word_pattern
-from knowledge import find_gpu, rules
-from knowledge.resolve import normalise
+from gpu_advisor.assistant.reading.clauses import clause_bounds
+from gpu_advisor.assistant.reading.text import MASK, word_pattern
+from gpu_advisor.knowledge import find_gpu, rules
+from gpu_advisor.knowledge.resolve import normalise
 
 Note = tuple[str, dict[str, str]]
 Found = tuple[int, int, str, int]  # (start, end, GPU id, count)
@@ -240,7 +240,7 @@ def outside_catalog(text: str, raw: str, found: list[Found]) -> tuple[list[Found
 def laptop_variant(name: str) -> str | None:
     """The catalog's laptop GPU sold under a desktop card's name ('4080' -> the RTX 4080 Laptop GPU), or None
     when the catalog holds no laptop card of that name."""
-    from knowledge import NotFound
+    from gpu_advisor.knowledge import NotFound
 
     for said in (name, re.sub(r"\s*\d+\s*g(?:b|ib)?\b", "", name)):  # 'rtx 4060 8gb laptop': its memory said too
         try:

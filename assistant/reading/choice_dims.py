@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import pattern_rows
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import pattern_rows
 
 
 def dims_asked(m: Message) -> list[str]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 
 def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:

@@ -9,8 +9,8 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 # Characters before a card where a 'used' word is looked for.
 USED_WINDOW = 24
@@ -83,7 +83,7 @@ def read_versus(m: Message, u: Understanding) -> None:
         u.updates.setdefault("precision", "q4_k_m")  # the usual 4-bit GGUF at home (said as an assumption)
     if u.also is not None:
         return
-    from assistant.reading.prices import cards_named
+    from gpu_advisor.assistant.reading.prices import cards_named
 
     u.also = "compare_cards"
     u.cards = list(dict.fromkeys([*u.compare_gpus, *u.cards]))

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Understanding
-from assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.assistant.reading.text import vocab
 
 # Intent codes that are a question of their own about the plan on screen (each has its own reply).
 QUESTION_CODES = frozenset({

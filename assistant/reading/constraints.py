@@ -5,10 +5,10 @@ values (catalog note.<code>); the words live in words/constraints.yaml."""
 
 from __future__ import annotations
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message
-from assistant.reading.text import pattern_rows, word_pattern
-from knowledge.clouds import clouds
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import pattern_rows, word_pattern
+from gpu_advisor.knowledge.clouds import clouds
 
 
 def _pricing_and_rules(m: Message) -> None:

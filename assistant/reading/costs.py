@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import clause_of
-from assistant.reading.hardware import read_preference
-from assistant.reading.job import trains
-from assistant.reading.message import Message
-from assistant.reading.money_roles import credits_note
-from assistant.reading.text import word_pattern
-from knowledge import rules
+from gpu_advisor.assistant.reading.clauses import clause_of
+from gpu_advisor.assistant.reading.hardware import read_preference
+from gpu_advisor.assistant.reading.job import trains
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.money_roles import credits_note
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import rules
 
 
 def read_budget(m: Message) -> tuple[str, float] | None:
@@ -22,7 +22,7 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
     money = [q for q in money if not word_pattern("money_paid_before").search(m.masked[max(0, q.start - 20):q.start])]
     if money:
-        from assistant.reading.quotes import priced
+        from gpu_advisor.assistant.reading.quotes import priced
 
         prices = priced(m)  # '4090一块1.98元', 'two 3090s for $1400 total': what a card costs, no budget
         money = [q for q in money if q.start not in prices]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import negated
-from assistant.reading.growth import calendar_said
-from assistant.reading.message import Message
-from assistant.reading.text import pattern_rows, vocab, word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.growth import calendar_said
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 
 
 def read_deadline(m: Message) -> float | None:

@@ -9,11 +9,11 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.reading.latency import target_percentile
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.latency import target_percentile
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 # A clause ends at these marks: an end-to-end word in another clause says nothing of this time.
 CLAUSE_END = re.compile(r"[,;，；。!?！？]")
@@ -97,6 +97,6 @@ def e2e_percentile(m: Message) -> float | None:
 
 def read_latency_percentile(m: Message) -> float | None:
     """The one percentile the latency targets share: the first-token target's, else the end-to-end one's."""
-    from assistant.reading.serving import read_ttft_percentile
+    from gpu_advisor.assistant.reading.serving import read_ttft_percentile
 
     return read_ttft_percentile(m) or e2e_percentile(m)

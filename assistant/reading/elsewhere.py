@@ -5,9 +5,9 @@ assistant/reading/words/elsewhere.yaml's."""
 
 from __future__ import annotations
 
-from assistant.reading.clauses import rejected
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.clauses import rejected
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # The intents a stock remark beside the plan's card reads as; none of them is asked.
 STOCK_READINGS = {"availability", "whatif", "why_not", "compare_cards"}

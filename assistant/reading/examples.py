@@ -4,9 +4,9 @@ tokens (the engine multiplies them; read_train_tokens in job.py assumes a typica
 
 from __future__ import annotations
 
-from assistant.reading.job import trains
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.job import trains
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def read_train_examples(m: Message) -> int | None:

@@ -8,14 +8,14 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from assistant.reading.names import model_index
-from assistant.reading.text import alternation, vocab, word_pattern
-from assistant.reading.weigh import sibling
-from knowledge import find_model
-from knowledge.resolve import normalise
+from gpu_advisor.assistant.reading.names import model_index
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.weigh import sibling
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.knowledge.resolve import normalise
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 SIZE_KINDS = ("biggest", "smallest", "big", "small")
 

@@ -15,8 +15,8 @@ import re
 import unicodedata
 from typing import Any
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 # Intent codes answered by assistant/followups.py, in the order they are tried.
 FOLLOWUPS = ("metric", "gpu_hours", "kv_cache", "data_enough", "offload")

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.intents import asked
-from assistant.reading.message import Message, Understanding
-from assistant.reading.prices import _amounts, _horizon, cards_named
-from assistant.reading.text import vocab, word_pattern
-from knowledge import rules
+from gpu_advisor.assistant.reading.intents import asked
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.prices import _amounts, _horizon, cards_named
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
+from gpu_advisor.knowledge import rules
 
 
 def forecast_asked(m: Message) -> bool:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
 
 # Values that describe a job to size: with one of them the sizing leads and the choice is answered after it.
 JOB_SLOTS = {"model", "owned", "train_tokens", "train_examples", "budget_usd", "deadline_hours", "users"}

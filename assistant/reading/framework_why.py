@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import pattern_rows, vocab
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import pattern_rows, vocab
 
 # Intents the question replaces ('why' reads as a request for the math, 'why not X' as a what-if).
 REPLACED = {"math", "why", "why_not", "whatif", "explain"}

@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from assistant.reading.names import family_words
-from assistant.reading.text import word_pattern
-from knowledge import find_model, models
-from knowledge.resolve import line_sibling, names_version, size_label, text_sibling
+from gpu_advisor.assistant.reading.names import family_words
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_model, models
+from gpu_advisor.knowledge.resolve import line_sibling, names_version, size_label, text_sibling
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 _BARE_SIZE = re.compile(r"\d+(?:\.\d+)?B")
 
@@ -81,7 +81,7 @@ def same_generation(current: str | None, new: str | None, text: str) -> tuple[st
 def missing_size(current: str | None, size: str | None) -> dict[str, Any] | None:
     """'what about the 32b' after Llama 3.1 8B: the line has no 32B. Its name and the sizes it comes in (for
     the note that says the size was sized as another model), or None when the line has that size."""
-    from knowledge.resolve import line_models
+    from gpu_advisor.knowledge.resolve import line_models
 
     if not current or not size or not _BARE_SIZE.fullmatch(size):
         return None

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 
 def users_by_a_date(before: str, strip) -> bool:  # strip: people.strip_fillers

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.clauses import clause_bounds, negated, rejected
-from assistant.reading.intents import asked
-from assistant.reading.message import Message, Understanding
-from assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
-from assistant.reading.text import pattern_rows, vocab, word_pattern
-from knowledge import find_gpu, gpus
+from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, rejected
+from gpu_advisor.assistant.reading.intents import asked
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
+from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
+from gpu_advisor.knowledge import find_gpu, gpus
 
 
 def read_region(m: Message) -> str | None:
@@ -152,7 +152,7 @@ def _topic(m: Message, s: int, e: int) -> bool:
 
 def _laptop(gpu_id: str) -> bool:
     """A laptop GPU of the catalog: owned with the laptop, like a Mac (nobody rents one or buys it alone)."""
-    from knowledge import NotFound, find_gpu
+    from gpu_advisor.knowledge import NotFound, find_gpu
 
     if gpu_id.startswith("custom:"):
         return False

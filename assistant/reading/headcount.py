@@ -10,11 +10,11 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.reading.people import staff_noun_after
-from assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.people import staff_noun_after
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 # Below this many people a group is sized as all at once: the count at once would round to nearly all of them.
 HEADCOUNT_FROM = 5

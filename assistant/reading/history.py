@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def past_training(text: str, x: re.Match[str]) -> bool:

@@ -4,8 +4,8 @@ and not tools.cost's default. Grammar only: the words are in words/horizon.yaml 
 
 from __future__ import annotations
 
-from assistant.reading.message import Message
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
 
 MAX_MONTHS = 120  # the rent-or-buy tool's longest horizon
 

@@ -6,14 +6,14 @@ import re
 import unicodedata
 from functools import cache
 
-import knowledge
-from assistant.reading.asks import ASKS, formats_named
-from assistant.reading.clauses import negated, rejected
-from assistant.reading.message import Message, Understanding
-from assistant.reading.names import family_words
-from assistant.reading.prices import cards_named
-from assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
-from knowledge.resolve import BadValue, check_size
+from gpu_advisor import knowledge
+from gpu_advisor.assistant.reading.asks import ASKS, formats_named
+from gpu_advisor.assistant.reading.clauses import negated, rejected
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.names import family_words
+from gpu_advisor.assistant.reading.prices import cards_named
+from gpu_advisor.assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
+from gpu_advisor.knowledge.resolve import BadValue, check_size
 
 
 def read_intents(m: Message) -> set[str]:
@@ -93,7 +93,7 @@ def read_choice(m: Message) -> int | None:
 def _choice_count(slot: str) -> int:
     """How many quick replies the question for a slot offers (the catalog's, else 9)."""
     try:
-        from assistant.catalog import text
+        from gpu_advisor.assistant.catalog import text
 
         return len(text("en", f"slot.{slot}.choices"))
     except Exception:  # noqa: BLE001 - no catalog entry: the fallback count
@@ -179,7 +179,7 @@ def _engines(m: Message) -> list[str]:
 
 def _question(m: Message, u: Understanding) -> str | None:
     """Which question the message asks (an intent code of QUESTIONS), or None."""
-    from assistant.reading.compare_job import buying_choice
+    from gpu_advisor.assistant.reading.compare_job import buying_choice
 
     if _out_of_scope(m):
         return "out_of_scope"
@@ -209,7 +209,7 @@ def _question(m: Message, u: Understanding) -> str | None:
 def _restricted(m: Message) -> bool:
     """Whether every card named is one of a purchase restriction's alternatives ('procurement can only get L40S or
     RTX 6000 Ada'): a limit on the choice, not a question comparing them."""
-    from assistant.reading.owned import limited_alternatives
+    from gpu_advisor.assistant.reading.owned import limited_alternatives
 
     limited = limited_alternatives(m)
     return bool(limited) and all(s in limited or negated(m.masked, s) for s, _e, _g, _n in m.gpus)
@@ -299,7 +299,7 @@ def _subject(m: Message, u: Understanding) -> str | None:
 def _also(m: Message, u: Understanding, code: str) -> None:
     """A question beside a sizing: its code and what it is about, kept for the reply after the answer.
     An engine picked between ('vllm or sglang?') is not the engine sized: the sizing takes its default."""
-    from assistant.reading.compare_job import difference_asked
+    from gpu_advisor.assistant.reading.compare_job import difference_asked
 
     if code not in ALSO and not (code == "compare_cards" and (difference_asked(m) or u.ask.get("one_user"))):
         return  # ('H20 和 L20 差多少？… Qwen2.5-72B 选哪个': the plan, then the two cards compared for it)

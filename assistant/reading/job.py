@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.reading.clauses import negated
-from assistant.reading.growth import a_quarter
-from assistant.reading.history import past_training
-from assistant.reading.message import Message
-from assistant.reading.roles import daily_batch
-from assistant.reading.short_chat import short_chat
-from assistant.reading.text import (
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.growth import a_quarter
+from gpu_advisor.assistant.reading.history import past_training
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.roles import daily_batch
+from gpu_advisor.assistant.reading.short_chat import short_chat
+from gpu_advisor.assistant.reading.text import (
     EXAMPLE_TOKENS,
     INSTRUCTION_TOKENS,
     MASK,
@@ -20,7 +20,7 @@ from assistant.reading.text import (
     vocab,
     word_pattern,
 )
-from knowledge import engines, find_model
+from gpu_advisor.knowledge import engines, find_model
 
 SERVING = ("serve", "production", "train-and-serve")  # phases whose requests have prompts, not items
 

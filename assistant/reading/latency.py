@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def per_token(after: str, before: str) -> bool:

@@ -5,7 +5,7 @@ workload (users, context, cards owned) the sizing leads and the engine question 
 
 from __future__ import annotations
 
-from assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.message import Message, Understanding
 
 # Values a question names as its subject without describing a workload to size.
 SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "engine_app", "region", "preference"}

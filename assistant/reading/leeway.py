@@ -5,10 +5,10 @@ own card" is reading/owned.py's."""
 
 from __future__ import annotations
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
-from tools.recommend import COMFORTABLE_TOKENS_PER_S
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.tools.recommend import COMFORTABLE_TOKENS_PER_S
 
 
 def _said(m: Message, key: str) -> bool:

@@ -5,9 +5,9 @@ The words: words/hardware.yaml (no_link)."""
 
 from __future__ import annotations
 
-from assistant.reading.message import Message
-from assistant.reading.text import word_pattern
-from knowledge import find_gpu, pcie_variant
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_gpu, pcie_variant
 
 
 def read_no_link(m: Message) -> None:

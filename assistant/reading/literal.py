@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # Kinds of literal question, in the order tried.
 LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "memory", "versus")

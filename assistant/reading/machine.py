@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def read_this_machine(m: Message, u: Understanding) -> None:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
 
 # What a doubt may carry besides: the model it names again ('7B'), read as the plan's own.
 RESTATED = {"model"}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
 
 # Values such a question may carry beside it ('for llm inference' reads as serving): anything else is a sizing.
 EXAMPLE_SLOTS = {"phase", "precision", "engine"}

@@ -4,8 +4,8 @@ words/mentions.yaml."""
 
 from __future__ import annotations
 
-from assistant.reading.message import Message
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def product_now(m: Message) -> None:

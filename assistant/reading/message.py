@@ -7,19 +7,19 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
-from assistant.reading.clauses import negated
-from assistant.reading.names import (
+from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.names import (
     find_engines,
     find_gpus,
     find_models,
     unsold_mac,
 )
-from assistant.reading.quantities import Quantity, quantities
-from assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
-from assistant.reading.unknown_names import unknown_model
-from assistant.reading.unsized import unsized_named
-from assistant.reading.variants import line_named, variant_notes
+from gpu_advisor.assistant.reading.quantities import Quantity, quantities
+from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
+from gpu_advisor.assistant.reading.unknown_names import unknown_model
+from gpu_advisor.assistant.reading.unsized import unsized_named
+from gpu_advisor.assistant.reading.variants import line_named, variant_notes
 
 
 @dataclass
@@ -148,9 +148,13 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
             number, unit, per_token = q.said.split("|")
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
-    from assistant.reading.e2e import e2e_times  # reads a prepared Message
-    from assistant.reading.headcount import headcounts  # reads a prepared Message
-    from assistant.reading.roles import moe_sizes, npu_counts, online_share  # roles reads a prepared Message
+    from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
+    from gpu_advisor.assistant.reading.headcount import headcounts  # reads a prepared Message
+    from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
+        moe_sizes,
+        npu_counts,
+        online_share,
+    )
 
     headcounts(msg)
     online_share(msg)

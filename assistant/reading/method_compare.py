@@ -9,8 +9,8 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
 
 # Slots the question's own words fill ('LoRA' -> method): dropped; the model named is kept, and the phase when the
 # user named it ('can we do lora … or even full finetune of gemma 2 9b': the job is fine-tuning, never asked again).

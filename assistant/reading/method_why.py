@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 METHODS = ("qlora", "lora", "full")  # lightest first
 # The method weighed against one questioned alone: a full fine-tune's usual replacement.

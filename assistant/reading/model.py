@@ -6,15 +6,15 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import negated
-from assistant.reading.families import either_size, family_pick
-from assistant.reading.generation import as_text_model
-from assistant.reading.message import Message
-from assistant.reading.names import family_words, model_index, name_tokens
-from assistant.reading.roles import moe_shape
-from assistant.reading.text import word_pattern
-from knowledge import find_model
-from knowledge.resolve import BadValue, check_size, normalise
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.families import either_size, family_pick
+from gpu_advisor.assistant.reading.generation import as_text_model
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.names import family_words, model_index, name_tokens
+from gpu_advisor.assistant.reading.roles import moe_shape
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.knowledge.resolve import BadValue, check_size, normalise
 
 
 def _alternative_size(m: Message, pos: int, named: list[tuple[int, str]]) -> bool:

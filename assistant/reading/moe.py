@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
-from knowledge import find_model
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.knowledge import find_model
 
 # Values such a question names as its example; any other (users, context, cards) makes it a sizing request.
 EXAMPLE_SLOTS = {"model", "phase", "precision", "engine", "engine_app"}

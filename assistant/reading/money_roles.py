@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
-    from assistant.reading.quantities import Quantity
+    from gpu_advisor.assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.quantities import Quantity
 
 # An amount asked about as enough is money from this much on ('is 500 enough?' may be people).
 ENOUGH_MONEY_FROM = 10_000

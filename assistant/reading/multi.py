@@ -17,8 +17,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from assistant.reading.message import Understanding
-from assistant.reading.text import readable, word_pattern
+from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.assistant.reading.text import readable, word_pattern
 
 INFERENCE = {"serve": "serve", "production": "serve", "batch": "batch"}
 # A training run beside an inference job ("serve qwen2.5-7b ... and also fine-tune llama 3 8b"): kept as the second
@@ -133,7 +133,7 @@ def _joiner_is_no_range(flat: str, pending: str | None, u: Understanding,
 
 
 def _display(model: str) -> str:
-    from knowledge import find_model
+    from gpu_advisor.knowledge import find_model
 
     try:
         return find_model(model).name

@@ -6,16 +6,16 @@ import difflib
 import re
 from functools import cache, lru_cache
 
-from assistant.reading.cards import card_span, server_span
-from assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
-from knowledge import find_model, gpus, models
-from knowledge.resolve import normalise
+from gpu_advisor.assistant.reading.cards import card_span, server_span
+from gpu_advisor.assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
+from gpu_advisor.knowledge import find_model, gpus, models
+from gpu_advisor.knowledge.resolve import normalise
 
 
 @cache
 def model_index() -> dict[str, str]:
     """Normalised name -> model id; knowledge's shared index when it has one."""
-    from knowledge import resolve
+    from gpu_advisor.knowledge import resolve
 
     shared = getattr(resolve, "model_index", None)
     if shared is not None:
@@ -37,7 +37,7 @@ def _gpu_index() -> dict[str, str]:
             k = normalise(key)
             if len(k) >= 2:
                 index.setdefault(k, g.id)
-    from assistant.reading.unsized import sized_index  # cards sized from their figures on record
+    from gpu_advisor.assistant.reading.unsized import sized_index  # cards sized from their figures on record
 
     return {**sized_index(), **index}
 
@@ -51,7 +51,7 @@ def _server_index() -> dict[str, tuple[str, int]]:
 @cache
 def family_words() -> frozenset[str]:
     """Family words of catalog models ('llama', 'qwen', 'gemma', ...) as they are typed."""
-    from knowledge import resolve
+    from gpu_advisor.knowledge import resolve
 
     words = {m.family for m in models()} | {"mixtral", "meta-llama"}
     for extra in getattr(resolve, "FAMILY_WORDS", {}).values():
@@ -166,8 +166,8 @@ def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[in
     x = word_pattern("mac_memory_after").match(text[e:e + 32])
     if not x:
         return found
-    from knowledge import BadValue, find_gpu
-    from knowledge.apple import parse_apple
+    from gpu_advisor.knowledge import BadValue, find_gpu
+    from gpu_advisor.knowledge.apple import parse_apple
 
     chip = find_gpu(gpu_id)
     memory = float(x["memory"])
@@ -188,7 +188,7 @@ def _with_stated_memory(text: str, found: tuple[int, int, str, int]) -> tuple[in
 
 def unsold_mac(spec: str) -> tuple[str, dict[str, str]] | None:
     """A Mac named with memory its chip was never sold with ('m4 max 32gb'): said, then sized as stated."""
-    from knowledge.apple import memory_sold
+    from gpu_advisor.knowledge.apple import memory_sold
 
     name = spec.split("name=", 1)[-1]
     memory = re.search(r"(\d+(?:\.\d+)?)GB$", name)
@@ -199,8 +199,8 @@ def unsold_mac(spec: str) -> tuple[str, dict[str, str]] | None:
 
 
 def _apple(words: str) -> str | None:
-    from knowledge import BadValue
-    from knowledge.apple import parse_apple
+    from gpu_advisor.knowledge import BadValue
+    from gpu_advisor.knowledge.apple import parse_apple
 
     try:
         mac = parse_apple(words)
@@ -213,7 +213,7 @@ def _apple(words: str) -> str | None:
 def _instance_pattern() -> re.Pattern[str]:
     """Cloud instance families by the words people type for them (knowledge/data/clouds.yaml), with a size
     suffix ('p5.48xlarge', 'a3-highgpu-8g') or none; separators typed as space, '_' or '-'."""
-    from knowledge.clouds import instance_families
+    from gpu_advisor.knowledge.clouds import instance_families
 
     words = sorted(instance_families(), key=len, reverse=True)
     alternation = "|".join(r"[\s_-]*".join(re.escape(part) for part in re.split(r"[\s_-]+", w)) for w in words)
@@ -228,8 +228,8 @@ def _joined(words: str) -> str:
 def _instances(text: str, taken: bytearray, notes: list[tuple[str, dict[str, str]]]) -> list[tuple[int, int, str, int]]:
     """Cloud instances named ('p5 vs p4d?', 'ND H100 v5', 'a2-ultragpu'): the card each carries, and a note
     that says which card that is."""
-    from knowledge import find_gpu
-    from knowledge.clouds import instance_families
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.clouds import instance_families
 
     families = {_joined(alias): family for alias, (_cloud, family) in instance_families().items()}
     found, said = [], []
@@ -308,7 +308,7 @@ def _engine_names() -> list[tuple[re.Pattern[str], str]]:
     """One pattern per name of a serving engine in knowledge/data/engines.yaml (id, name, aliases),
     longest first; Latin names inside Chinese text have no word boundary, so the edges are "no letter
     or digit next to it"."""
-    from knowledge import engines
+    from gpu_advisor.knowledge import engines
 
     names = {(name.lower(), e.id) for e in engines() for name in (e.id, e.name.split(" (")[0], *e.aliases)}
     rows = sorted(names, key=lambda row: -len(row[0]))

@@ -4,8 +4,8 @@ the items are that total over the usual output per item (or the one said), and t
 
 from __future__ import annotations
 
-from assistant.reading.message import Message, Understanding
-from assistant.slots import SLOTS
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.slots import SLOTS
 
 TOTAL_FROM = 1_000_000  # output tokens no one answer reaches: a total
 

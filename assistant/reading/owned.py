@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def limited_alternatives(m: Message) -> set[int]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
-    from assistant.reading.quantities import Quantity
+    from gpu_advisor.assistant.reading.quantities import Quantity
 
 
 def peak_rates(masked: str, out: list[Quantity]) -> list[Quantity]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from assistant.reading.growth import users_by_a_date
-from assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.growth import users_by_a_date
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 
 @cache

@@ -4,9 +4,9 @@ sized for (tools.offload)."""
 
 from __future__ import annotations
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def read_personal(m: Message) -> bool | None:

@@ -10,9 +10,9 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 # Slots the widths' own words fill ('8-bit' -> precision, '4位' -> a count, 'int4对比' -> 4 pairs and DPO): dropped.
 OWN_SLOTS = {"precision", "kv_cache", "qlora_base", "users", "phase", "objective", "train_tokens", "train_examples"}
@@ -61,7 +61,7 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
     u.topic, u.aside = None, None
     u.ask = {**u.ask, "widths": [b for b, _f in widths], "named": [f for _b, f in widths]}
     if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(typed):
-        from assistant.reading.asks import formats_named
+        from gpu_advisor.assistant.reading.asks import formats_named
 
         # 'fp8 vs int4 awq for quality?': with no plan, each format's quality is the answer
         u.ask["quality"] = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")][:2]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from assistant.reading.clauses import clause_bounds, rejected
-from assistant.reading.message import Message, Quantity, Understanding
-from assistant.reading.quote_units import cards_for, per_card_said
-from assistant.reading.text import word_pattern
-from tools.cost import HOURS_PER_MONTH
+from gpu_advisor.assistant.reading.clauses import clause_bounds, rejected
+from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
+from gpu_advisor.assistant.reading.quote_units import cards_for, per_card_said
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 
 def cards_named(m: Message) -> list[tuple[str, int]]:
@@ -38,7 +38,7 @@ def read_prices(m: Message, u: Understanding) -> None:
     if "rent_buy" not in u.intents and "reserve" not in u.intents:
         _horizon_alone(m, u)
         return
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
     u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}
@@ -78,7 +78,7 @@ def _buying_asked_about(u: Understanding) -> None:
 def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, float] | None:
     """One amount said with a rent-or-buy (or reservation) question, as (price key, USD), or None when it is
     no price: rent per card-hour or card-month, a purchase, hosting; '_machine' when it is a whole machine's."""
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     cny = q.extra == "CNY" or (q.role != "money" and yuan)
     usd = q.value * (rules().usd_per_cny if cny else 1.0)

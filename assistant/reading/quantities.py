@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
-from assistant.reading.clauses import negated
-from assistant.reading.latency import observed, per_token
-from assistant.reading.money_roles import money_said
-from assistant.reading.peak_rate import peak_rates
-from assistant.reading.people import (
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.latency import observed, per_token
+from gpu_advisor.assistant.reading.money_roles import money_said
+from gpu_advisor.assistant.reading.peak_rate import peak_rates
+from gpu_advisor.assistant.reading.people import (
     POPULATION_FROM,
     at_once_of,
     is_people,
@@ -19,7 +19,7 @@ from assistant.reading.people import (
     people_ahead,
     strip_fillers,
 )
-from assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
     pass

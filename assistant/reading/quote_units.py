@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
-from assistant.reading.message import Message, Quantity
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Quantity
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # Characters read after an amount for the card it is said for, and before it for a counted card.
 NEAR = 28
@@ -29,7 +29,7 @@ def cards_for(m: Message, q: Quantity, usd_per_hour: float | None) -> tuple[int,
     """(how many cards the amount prices, the card) for a rent said of a counted card: (N, card) for 'X/hr for Nx
     CARD', (1, card) when it is each card's; (1, None) when no counted card is said with it. `usd_per_hour`: the
     amount as USD per hour (None for a purchase: only 'for Nx CARD' with a total said shares it)."""
-    from assistant.reading.clauses import negated
+    from gpu_advisor.assistant.reading.clauses import negated
 
     after = m.masked[q.end:q.end + NEAR]
     ahead = [g for g in m.gpus if q.end <= g[0] <= q.end + NEAR and not negated(m.masked, g[0])
@@ -57,7 +57,7 @@ def cards_for(m: Message, q: Quantity, usd_per_hour: float | None) -> tuple[int,
 
 def _typical(gpu_id: str) -> tuple[float, float] | None:
     """The card's lowest and typical rent on record, USD per card-hour (any region), or None."""
-    from tools.cost import try_price
+    from gpu_advisor.tools.cost import try_price
 
     quote = try_price(gpu_id)
     return (quote.usd_per_gpu_hour_low, quote.usd_per_gpu_hour_typical) if quote else None

@@ -9,10 +9,10 @@ every hour of its term. The words are the vocabulary's (money.yaml)."""
 
 from __future__ import annotations
 
-from assistant.reading.message import Message, Quantity, Understanding
-from assistant.reading.quote_units import cards_for, per_card_said
-from assistant.reading.respectively import paired_prices
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
+from gpu_advisor.assistant.reading.quote_units import cards_for, per_card_said
+from gpu_advisor.assistant.reading.respectively import paired_prices
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # A rental price per card-hour outside this range (USD) is no price of a GPU: a typo, or another amount.
 LOWEST_USD_PER_GPU_HOUR = 0.02
@@ -76,7 +76,7 @@ def priced(m: Message) -> set[int]:
 def card_quotes(m: Message) -> list[tuple[Quantity, dict]]:
     """Each amount that prices a card, with its quote: rents said per hour or month, then amounts said of a card
     with no period (stated.py)."""
-    from assistant.reading.stated import said_of_card
+    from gpu_advisor.assistant.reading.stated import said_of_card
 
     rents = _rents(m)
     taken = {q.start for q, _quote in rents}
@@ -85,7 +85,7 @@ def card_quotes(m: Message) -> list[tuple[Quantity, dict]]:
 
 def _rents(m: Message) -> list[tuple[Quantity, dict]]:
     """Rental prices said per hour or per month, each with its card."""
-    from knowledge import find_gpu, rules
+    from gpu_advisor.knowledge import find_gpu, rules
 
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     claimed: dict[int, dict] = {}
@@ -148,7 +148,7 @@ def _rent_alone(m: Message, q: Quantity) -> bool:
 
 def _only_a_price_question(m: Message) -> bool:
     """A 'what does it cost' said with the price itself, not a question about stock."""
-    from assistant.reading.intents import asked
+    from gpu_advisor.assistant.reading.intents import asked
 
     return not asked(m, "availability")
 
@@ -208,7 +208,7 @@ def _per(m: Message, q: Quantity, period: str) -> bool:
 def period_hours(m: Message, q: Quantity) -> float | None:
     """The hours a rent said per period covers, billed whatever the use (a month, a year, a day), or None for a
     rent per hour."""
-    from tools.cost import HOURS_PER_MONTH
+    from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
     if _per(m, q, "yearly"):
         return HOURS_PER_MONTH * 12

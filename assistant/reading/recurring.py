@@ -7,8 +7,8 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.message import Message
-from assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 
 @cache

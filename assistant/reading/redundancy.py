@@ -4,9 +4,9 @@ words/constraints.yaml (redundancy, two_sites)."""
 
 from __future__ import annotations
 
-from assistant.reading.constraints import _said
-from assistant.reading.message import Message
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.constraints import _said
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def read_redundancy(m: Message) -> str | None:

@@ -7,9 +7,9 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message
-from assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 
 def _words(items) -> re.Pattern[str]:

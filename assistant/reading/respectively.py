@@ -4,14 +4,14 @@ price's; none of them is a budget. Grammar only: the words are in words/mentions
 
 from __future__ import annotations
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def paired_prices(m: Message, u: Understanding, hourly) -> None:  # hourly: quotes._hourly
     """Add a rent per card-hour for each card named before 'respectively' / '分别', in order, when as many
     amounts as cards are said and the last is per hour."""
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     said = word_pattern("respectively").search(m.raw.lower())  # the typed words: "别" is rewritten as a negation
     if said is None:

@@ -3,9 +3,9 @@ completions generated per prompt (the group) and each completion's length."""
 
 from __future__ import annotations
 
-from assistant.reading.message import Message
-from assistant.reading.quantities import Quantity
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.quantities import Quantity
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # Quantities that are a count of things, not a length or money: a group size is one of them.
 COUNT_ROLES = ("", "items", "examples", "rl_group")

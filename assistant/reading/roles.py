@@ -9,12 +9,12 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from assistant.reading.quantities import Quantity
-from assistant.reading.text import word_pattern
-from knowledge import find_gpu, models
+from gpu_advisor.assistant.reading.quantities import Quantity
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_gpu, models
 
 if TYPE_CHECKING:
-    from assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.message import Message
 
 
 def online_share(m: Message) -> None:

@@ -6,13 +6,13 @@ import itertools
 import re
 from typing import Any
 
-from assistant.reading.clauses import negated
-from assistant.reading.latency import bare_latency, latency_note, target_percentile
-from assistant.reading.message import Message, Quantity
-from assistant.reading.quote_units import money_k
-from assistant.reading.short_chat import short_chat
-from assistant.reading.text import pattern_rows, vocab, word_pattern
-from tools.queueing import percentile_name, tail_factor
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, target_percentile
+from gpu_advisor.assistant.reading.message import Message, Quantity
+from gpu_advisor.assistant.reading.quote_units import money_k
+from gpu_advisor.assistant.reading.short_chat import short_chat
+from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
+from gpu_advisor.tools.queueing import percentile_name, tail_factor
 
 
 def read_users_range(m: Message) -> list[int | None] | None:

@@ -4,8 +4,8 @@ short_chat_output_tokens, the one place those lengths live), and the reply says 
 
 from __future__ import annotations
 
-from assistant.reading.message import Message
-from knowledge import rules
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.knowledge import rules
 
 SERVES = (None, "serve", "production", "train-and-serve", "experiment")  # phases whose requests are chats
 # the note for the lengths taken from the words: the prompt's, the answer's, or both

@@ -9,11 +9,11 @@ left unread). Neither is a budget. The words are in words/stated_prices.yaml."""
 
 from __future__ import annotations
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message
-from assistant.reading.quantities import Quantity
-from assistant.reading.quotes import period_hours
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.quantities import Quantity
+from gpu_advisor.assistant.reading.quotes import period_hours
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # A card's price with no period: up to this (USD) it is a rent per card-hour, from PURCHASE_FROM a purchase.
 HOURLY_UP_TO = 20.0
@@ -26,7 +26,7 @@ NEAR = 32
 def said_of_card(m: Message) -> list[tuple[Quantity, dict]]:
     """Each amount said of a card with no period, with its quote: {'gpu', 'usd_per_gpu_hour', 'reserved'} or
     {'gpu', 'buy_usd_per_gpu'}."""
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     yuan = m.lang == "zh" or any(q.extra == "CNY" for q in m.role("money"))
     out: list[tuple[Quantity, dict]] = []
@@ -101,7 +101,7 @@ def quoted_from(m: Message, u, cloud: str) -> None:
     """A provider named beside the prices it quotes ('RunPod has h100 at 2.39 and a100 at 1.19'): those prices
     for those cards, no plan kept to the provider's cards, unless the user keeps to it ('runpod only',
     '只用阿里云')."""
-    from knowledge.clouds import clouds
+    from gpu_advisor.knowledge.clouds import clouds
 
     if word_pattern("provider_only").search(m.masked):
         return

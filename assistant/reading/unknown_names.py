@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from assistant.reading.names import family_words, name_tokens, stop_words
-from assistant.reading.text import MASK, mask, vocab, vocabulary_words, word_pattern
-from knowledge import gpus
+from gpu_advisor.assistant.reading.names import family_words, name_tokens, stop_words
+from gpu_advisor.assistant.reading.text import MASK, mask, vocab, vocabulary_words, word_pattern
+from gpu_advisor.knowledge import gpus
 
 _SIZE_IN_NAME = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b(?:\s?a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
 
@@ -42,7 +42,7 @@ def _vocabulary() -> frozenset[str]:
 def _known_words() -> frozenset[str]:
     """The first word of every engine, framework and card name the catalogs hold, and of the names
     listed as not models: a name that starts with one is a tool or a card, not a model."""
-    import knowledge
+    from gpu_advisor import knowledge
 
     names = [e.name for e in knowledge.engines()] + [f.name for f in knowledge.frameworks()] + \
         [g.name for g in gpus()] + list(vocab()["not_model_names"])

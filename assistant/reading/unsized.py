@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from assistant.reading.names import name_tokens
-from assistant.reading.text import MASK, word_pattern
-from knowledge import unsized_cards
-from knowledge.resolve import normalise
-from knowledge.schema import UnsizedCard
+from gpu_advisor.assistant.reading.names import name_tokens
+from gpu_advisor.assistant.reading.text import MASK, word_pattern
+from gpu_advisor.knowledge import unsized_cards
+from gpu_advisor.knowledge.resolve import normalise
+from gpu_advisor.knowledge.schema import UnsizedCard
 
 Note = tuple[str, dict[str, str]]
 

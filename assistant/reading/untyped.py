@@ -6,9 +6,9 @@ card named next is the owned one. The words live in words/owned.yaml (owned_unty
 
 from __future__ import annotations
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # More than this many cards in one owned box is not a box ('we have 500 gpus' is a cluster, said elsewhere).
 MAX_UNTYPED = 64

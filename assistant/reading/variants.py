@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from assistant.reading.names import _ngrams, family_words
-from assistant.reading.text import word_pattern
-from knowledge import find_model, models
-from knowledge.resolve import normalise
+from gpu_advisor.assistant.reading.names import _ngrams, family_words
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_model, models
+from gpu_advisor.knowledge.resolve import normalise
 
 
 def variant_notes(text: str, names: list[tuple[int, int, str]], raw: str) -> list[tuple[str, dict[str, str]]]:
@@ -28,7 +28,7 @@ def variant_notes(text: str, names: list[tuple[int, int, str]], raw: str) -> lis
 @cache
 def _line_index() -> dict[str, tuple[str, tuple[str, ...]]]:
     """Normalised name of a model line ('qwen2.5', 'llama3.1') -> (its name, its models smallest first)."""
-    from knowledge.resolve import line_models
+    from gpu_advisor.knowledge.resolve import line_models
 
     out: dict[str, tuple[str, tuple[str, ...]]] = {}
     for m in models():

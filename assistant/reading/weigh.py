@@ -13,11 +13,11 @@ import re
 import unicodedata
 from functools import cache
 
-from assistant.reading.clauses import negated
-from assistant.reading.message import Message, Understanding
-from assistant.reading.prices import cards_named
-from assistant.reading.text import vocab
-from knowledge import find_model, models
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.prices import cards_named
+from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.knowledge import find_model, models
 
 MAX_CANDIDATES = 4
 SERVING = (None, "serve", "experiment", "production")  # phases whose candidates are weighed as served

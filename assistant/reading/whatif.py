@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from assistant.reading.message import Message, Understanding
-from assistant.reading.text import vocab
-from knowledge import find_gpu
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.knowledge import find_gpu
 
 
 def _hit(m: Message, key: str) -> bool:

@@ -12,15 +12,15 @@ speed, fit, cost, train-time, recommend), ask, chat, sessions, config, gpus, mod
 them. The names below are the package's public ones.
 """
 
-from tui.cli.ask import cmd_ask, question_text
-from tui.cli.base import EXIT_ENVIRONMENT, EXIT_USAGE, ReplayMismatch, UsageError
-from tui.cli.chat import cmd_chat, open_app
-from tui.cli.completion import cmd_completion
-from tui.cli.errors import error_log_path
-from tui.cli.gpus import cmd_gpus
-from tui.cli.models import cmd_models
-from tui.cli.program import build_parser, main, subcommands
-from tui.cli.sizing import (
+from gpu_advisor.tui.cli.ask import cmd_ask, question_text
+from gpu_advisor.tui.cli.base import EXIT_ENVIRONMENT, EXIT_USAGE, ReplayMismatch, UsageError
+from gpu_advisor.tui.cli.chat import cmd_chat, open_app
+from gpu_advisor.tui.cli.completion import cmd_completion
+from gpu_advisor.tui.cli.errors import error_log_path
+from gpu_advisor.tui.cli.gpus import cmd_gpus
+from gpu_advisor.tui.cli.models import cmd_models
+from gpu_advisor.tui.cli.program import build_parser, main, subcommands
+from gpu_advisor.tui.cli.sizing import (
     cmd_cost,
     cmd_fit,
     cmd_recommend,

@@ -1,7 +1,7 @@
-"""`python -m tui.cli`: the same as the gpu-advisor script."""
+"""`python -m gpu_advisor.tui.cli`: the same as the gpu-advisor script."""
 
 import sys
 
-from tui.cli import main
+from gpu_advisor.tui.cli import main
 
 sys.exit(main())

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from assistant.terminal import printable
-from tui.cli.base import DB, Commands, UsageError, arg, open_store
+from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.tui.cli.base import DB, Commands, UsageError, arg, open_store
 
 MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
 
@@ -40,7 +40,7 @@ def _refuse_missing_history(args: argparse.Namespace) -> None:
     """-c or --cid with no history file yet: nothing to continue, said without creating the file."""
     from pathlib import Path
 
-    from assistant.history.common import default_path
+    from gpu_advisor.assistant.history.common import default_path
 
     path = Path(args.db).expanduser() if args.db is not None else default_path()
     if not path.exists() and not path.is_symlink():
@@ -63,8 +63,8 @@ def _refuse_missing_history(args: argparse.Namespace) -> None:
               "gpu-advisor ask -c \"what about int4?\"", "gpu-advisor ask --cid 01J8 \"make it 32k context\"",
               "echo \"serve llama 3 8b to 3 users\" | gpu-advisor ask", "gpu-advisor ask - --json < question.txt"))
 def cmd_ask(args: argparse.Namespace) -> None:
-    from assistant.session import Conversation, check_message
-    from tui import settings
+    from gpu_advisor.assistant.session import Conversation, check_message
+    from gpu_advisor.tui import settings
 
     if args.continue_latest and args.cid:
         raise UsageError("give either -c (the latest session) or --cid ID, not both; see gpu-advisor ask --help")
@@ -87,7 +87,7 @@ def cmd_ask(args: argparse.Namespace) -> None:
                             settings=settings.load().defaults())
     if store is not None and store.read_only:  # (said when it opened): the question is answered, not saved
         conv.store = None
-    from tools.detect import this_machine
+    from gpu_advisor.tools.detect import this_machine
 
     conv.machine = this_machine  # "what can I run on this machine?": this one
     conv.oneshot = True

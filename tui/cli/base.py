@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from tui.cli.values import db_path, model_spec
+from gpu_advisor.tui.cli.values import db_path, model_spec
 
 if TYPE_CHECKING:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 1
@@ -59,7 +59,7 @@ class Parser(argparse.ArgumentParser):
         return super().add_argument(*args, **kwargs)
 
     def error(self, message: str):
-        from assistant.terminal import printable
+        from gpu_advisor.assistant.terminal import printable
 
         message = printable(message)  # argparse quotes the value given: never a terminal control sequence
         where = self.prog.removeprefix('gpu-advisor').strip() or 'usage'
@@ -190,7 +190,7 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
         print(text)
         return
     print(human())
-    from tui.format import explain, notes
+    from gpu_advisor.tui.format import explain, notes
 
     extra = notes(result)  # type: ignore[arg-type]
     if extra:
@@ -206,7 +206,7 @@ def emit(args: argparse.Namespace, result: BaseModel, human: Callable[[], str]) 
 def open_store(args: argparse.Namespace) -> HistoryStore:
     """The history store of --db (else $GPU_ADVISOR_DB or the user data folder), saying on stderr
     when a damaged database was moved aside, and at every start while a damaged copy is kept."""
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
     store = HistoryStore(args.db)
     told = store.notice or store.reminder  # a kept damaged copy is named at every start until deleted
@@ -217,7 +217,7 @@ def open_store(args: argparse.Namespace) -> HistoryStore:
 
 def allow_network() -> None:
     """A sizing command may look a model up on the Hugging Face Hub (HF_HUB_OFFLINE still wins)."""
-    from knowledge import hub
+    from gpu_advisor.knowledge import hub
 
     hub.allow_network(True)
 

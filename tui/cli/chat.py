@@ -7,9 +7,9 @@ import argparse
 import json
 import sys
 
-from tui.cli.ask import reply_json
-from tui.cli.base import DB, EXIT_USAGE, Commands, UsageError, arg, open_store
-from tui.format import plain
+from gpu_advisor.tui.cli.ask import reply_json
+from gpu_advisor.tui.cli.base import DB, EXIT_USAGE, Commands, UsageError, arg, open_store
+from gpu_advisor.tui.format import plain
 
 commands = Commands()
 
@@ -24,7 +24,7 @@ def check_db(db: str | None) -> None:
     if db:
         from pathlib import Path
 
-        from assistant.history import HistoryError, looks_like_sqlite
+        from gpu_advisor.assistant.history import HistoryError, looks_like_sqlite
 
         if not looks_like_sqlite(Path(db).expanduser()):
             raise HistoryError(f"{db} is not a GPU Advisor history database (it does not start with the SQLite "
@@ -38,9 +38,9 @@ def open_app(db: str | None, resume: str | None = None, first_message: str | Non
         return EXIT_USAGE
     check_db(db)
     try:
-        from tui.app import run_app
+        from gpu_advisor.tui.app import run_app
     except ImportError:
-        from tui.cli.program import build_parser
+        from gpu_advisor.tui.cli.program import build_parser
 
         build_parser().print_help()
         return 0
@@ -59,7 +59,7 @@ def open_app(db: str | None, resume: str | None = None, first_message: str | Non
     examples=("gpu-advisor chat", 'gpu-advisor chat "serve qwen2.5 14b to 30 people"', "printf 'serve llama 3 8b\\nabout 15\\n' | gpu-advisor chat --plain --no-save"))
 def cmd_chat(args: argparse.Namespace) -> int | None:
     """A line-mode conversation on stdin/stdout: for pipes, scripts and screen readers."""
-    from assistant.session import Conversation, MessageTooLong
+    from gpu_advisor.assistant.session import Conversation, MessageTooLong
 
     if args.resume is not None and not args.resume.strip():
         raise UsageError("--resume needs a session id (or the start of one), not an empty string; "
@@ -69,11 +69,11 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
     if not args.plain:
         return open_app(args.db, args.resume, args.message)
     store = None if args.no_save else open_store(args)
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     conv = (Conversation.resume(store, args.resume) if args.resume and store
             else Conversation(store, settings=settings.load().defaults()))
-    from tools.detect import this_machine
+    from gpu_advisor.tools.detect import this_machine
 
     conv.machine = this_machine  # "what can I run on this machine?": this one
     interactive = sys.stdin.isatty()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from tui.cli.base import Commands, arg
+from gpu_advisor.tui.cli.base import Commands, arg
 
 commands = Commands()
 
@@ -17,7 +17,7 @@ commands = Commands()
               "gpu-advisor completion zsh > ~/.zfunc/_gpu-advisor",
               "gpu-advisor completion fish > ~/.config/fish/completions/gpu-advisor.fish"))
 def cmd_completion(args: argparse.Namespace) -> None:
-    from tui.cli.program import build_parser, subcommands
-    from tui.completion import script
+    from gpu_advisor.tui.cli.program import build_parser, subcommands
+    from gpu_advisor.tui.completion import script
 
     print(script(args.shell, dict(subcommands(build_parser()))), end="")

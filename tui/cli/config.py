@@ -11,8 +11,8 @@ import shutil
 import subprocess
 import sys
 
-from assistant.terminal import printable
-from tui.cli.base import JSON, Commands, UsageError, arg
+from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
 config = commands.group("config", "settings: where the file is, what it says, change one", metavar="path|show|get|set|unset|edit",
@@ -22,7 +22,7 @@ config = commands.group("config", "settings: where the file is, what it says, ch
 
 @config.command("path", "where the settings file is", JSON, examples=("gpu-advisor config path",))
 def config_path(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = settings.settings_path()
     print(json.dumps({"path": str(path)}) if args.json else printable(str(path)))
@@ -30,7 +30,7 @@ def config_path(args: argparse.Namespace) -> None:
 
 @config.command("show", "the settings in effect", JSON, examples=("gpu-advisor config show",))
 def config_show(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = settings.settings_path()
     current = settings.load(path)
@@ -49,7 +49,7 @@ KEY = arg("key", complete="setting", help="theme, region, currency or keys.<bind
 @config.command("get", "the value of one setting in effect (a key not remapped prints its default)", KEY, JSON,
                 examples=("gpu-advisor config get region", "gpu-advisor config get keys.chat.math"))
 def config_get(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     current = settings.load()
     if current.problem:
@@ -73,7 +73,7 @@ def config_get(args: argparse.Namespace) -> None:
               "gpu-advisor config set currency CNY",
               "gpu-advisor config set keys.chat.math f5"))
 def config_set(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = settings.settings_path()
     try:
@@ -86,7 +86,7 @@ def config_set(args: argparse.Namespace) -> None:
 @config.command("unset", "put one setting back to its default", KEY, JSON,
                 examples=("gpu-advisor config unset region", "gpu-advisor config unset keys.chat.math"))
 def config_unset(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = settings.settings_path()
     try:
@@ -115,7 +115,7 @@ def editor_command() -> list[str]:
 @config.command("edit", "open the settings file in $VISUAL or $EDITOR (written with the defaults if missing); "
                 "checked when the editor closes", examples=("gpu-advisor config edit", "EDITOR=nano gpu-advisor config edit"))
 def config_edit(args: argparse.Namespace) -> None:
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     path = settings.settings_path()
     command = editor_command()

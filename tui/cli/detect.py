@@ -7,7 +7,7 @@ import argparse
 import json
 import shlex
 
-from tui.cli.base import JSON, Commands
+from gpu_advisor.tui.cli.base import JSON, Commands
 
 commands = Commands()
 
@@ -24,8 +24,8 @@ def owned_sentence(machine) -> str | None:
                   JSON,
                   examples=("gpu-advisor detect", "gpu-advisor detect --json"))
 def cmd_detect(args: argparse.Namespace) -> None:
-    from tools.detect import as_owned, detect
-    from tui.format import plain
+    from gpu_advisor.tools.detect import as_owned, detect
+    from gpu_advisor.tui.format import plain
 
     machine = detect()
     if args.json:

@@ -8,13 +8,13 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from tui.cli.base import EXIT_ENVIRONMENT, EXIT_USAGE, UsageError, version
+from gpu_advisor.tui.cli.base import EXIT_ENVIRONMENT, EXIT_USAGE, UsageError, version
 
 
 def reason(exc: BaseException) -> tuple[str, int] | None:
     """The one-line message and exit status for an expected failure: bad input (2) or the
     environment (1). None for bugs."""
-    from assistant.history import StorageError
+    from gpu_advisor.assistant.history import StorageError
 
     if isinstance(exc, StorageError):
         return str(exc), EXIT_ENVIRONMENT
@@ -26,8 +26,8 @@ def reason(exc: BaseException) -> tuple[str, int] | None:
 
 def input_reason(exc: BaseException) -> str | None:
     """The one-line message for errors caused by input; None for anything else."""
-    from knowledge import BadValue, ConfigError, KnowledgeError, NotFound
-    from tools.common import ToolError, validation_message
+    from gpu_advisor.knowledge import BadValue, ConfigError, KnowledgeError, NotFound
+    from gpu_advisor.tools.common import ToolError, validation_message
 
     if isinstance(exc, ValidationError):
         return validation_message(exc)
@@ -36,8 +36,8 @@ def input_reason(exc: BaseException) -> str | None:
         why = f": {exc.reason}" if exc.reason else ""
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
         return f"unknown {exc.kind} '{exc.query}'{why}{hint}" + (f"; see `{more}`" if more else "")
-    from assistant.history import HistoryError
-    from assistant.session import MessageTooLong
+    from gpu_advisor.assistant.history import HistoryError
+    from gpu_advisor.assistant.session import MessageTooLong
 
     if isinstance(exc, (BadValue, ConfigError, ToolError, KnowledgeError, UsageError, HistoryError, MessageTooLong)):
         return str(exc)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from tui.cli.base import JSON, Commands, UsageError, arg
+from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
 
 
 def _engines(g) -> list[dict[str, str]]:
-    from knowledge import engines_on
+    from gpu_advisor.knowledge import engines_on
 
     out = []
     for e, name in engines_on(g):
@@ -22,9 +22,9 @@ def _engines(g) -> list[dict[str, str]]:
 
 def _show(query: str, as_json: bool) -> None:
     """One card: every field, the engines that run on it and its price range."""
-    from knowledge import find_gpu
-    from tools.cost import try_price
-    from tui.format import plain
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.cost import try_price
+    from gpu_advisor.tui.format import plain
 
     g = find_gpu(query)
     data = {**g.model_dump(mode="json"), "engines": _engines(g)}
@@ -52,9 +52,9 @@ def _show(query: str, as_json: bool) -> None:
                   examples=("gpu-advisor gpus", "gpu-advisor gpus --json", "gpu-advisor gpus show ascend-910b",
                             "gpu-advisor gpus show 'M4 Pro 24GB'"))
 def cmd_gpus(args: argparse.Namespace) -> None:
-    from knowledge import gpus, user_gpus_path, user_prices_path
-    from tools.cost import try_price
-    from tui.format import table
+    from gpu_advisor.knowledge import gpus, user_gpus_path, user_prices_path
+    from gpu_advisor.tools.cost import try_price
+    from gpu_advisor.tui.format import table
 
     if args.path:
         paths = {"gpus": str(user_gpus_path()), "prices": str(user_prices_path())}

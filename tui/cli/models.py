@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from tui.cli.base import JSON, Commands, UsageError, allow_network, arg
-from tui.format import plain
+from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, allow_network, arg
+from gpu_advisor.tui.format import plain
 
 commands = Commands()
 
@@ -19,8 +19,8 @@ commands = Commands()
     JSON,
     examples=("gpu-advisor models", "gpu-advisor models --json"))
 def cmd_models(args: argparse.Namespace) -> None:
-    from knowledge import models, show_model
-    from tui.format import table
+    from gpu_advisor.knowledge import models, show_model
+    from gpu_advisor.tui.format import table
 
     if args.action == "show":
         if not args.id:

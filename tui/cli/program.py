@@ -9,10 +9,10 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
-from tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing, web
-from tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
-from tui.cli.chat import open_app
-from tui.format import plain
+from gpu_advisor.tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing, web
+from gpu_advisor.tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
+from gpu_advisor.tui.cli.chat import open_app
+from gpu_advisor.tui.format import plain
 
 MODULES = (sizing, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
 EXAMPLES = ("gpu-advisor", "gpu-advisor ask \"serve llama 3 8b to 20 users\"", "gpu-advisor chat --plain",
@@ -33,7 +33,7 @@ def subcommands(parser: argparse.ArgumentParser, path: str = "") -> Iterator[tup
 
 def _settings_defaults() -> dict[str, object]:
     """The defaults the settings file gives flags (gpu-advisor config set region china, currency CNY)."""
-    from tui import settings
+    from gpu_advisor.tui import settings
 
     current = settings.load()
     return {"region": current.region, "currency": current.currency}
@@ -54,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     for module in MODULES:
         for command in module.commands:
             command.add_to(sub, defaults)
-    from tui import mcp_server, openai_api  # the servers' modules load their libraries only when run
+    from gpu_advisor.tui import (  # the servers' modules load their libraries only when run
+        mcp_server,
+        openai_api,
+    )
 
     mcp_server.add_command(sub)  # gpu-advisor mcp
     openai_api.add_command(sub)  # gpu-advisor serve
@@ -65,7 +68,8 @@ def _handler(args: argparse.Namespace):
     """The function that runs the parsed command. For a command whose function tui.cli exports, the
     one found there is run: one place to replace a command (the error-log tests replace
     tui.cli.cmd_gpus with one that fails)."""
-    import tui.cli
+    import gpu_advisor.tui.cli  # noqa: F401 - loads tui.cli, read through tui below
+    from gpu_advisor import tui
 
     name = args.func.__name__
     return getattr(tui.cli, name) if name in tui.cli.__all__ else args.func
@@ -84,7 +88,7 @@ def _check_utf8(argv: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from tui.cli.errors import log_internal_error, reason
+    from gpu_advisor.tui.cli.errors import log_internal_error, reason
 
     argv = list(sys.argv[1:] if argv is None else argv)
     JSON_ERRORS[0] = "--json" in argv
@@ -105,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args is None:
             return open_app(argv[1] if argv else None)
         if args.command in HUB_COMMANDS:
-            from tui.cli.base import allow_network
+            from gpu_advisor.tui.cli.base import allow_network
 
             allow_network()
         status = _handler(args)(args)

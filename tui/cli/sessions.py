@@ -9,13 +9,13 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from assistant.terminal import printable
-from tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
-from tui.cli.values import positive_int
-from tui.format import plain
+from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
+from gpu_advisor.tui.cli.values import positive_int
+from gpu_advisor.tui.format import plain
 
 if TYPE_CHECKING:
-    from assistant.history import HistoryStore
+    from gpu_advisor.assistant.history import HistoryStore
 
 commands = Commands()
 sessions = commands.group("sessions", "saved conversations: list, search, show, export, import, replay ...",
@@ -31,7 +31,7 @@ EMPTY = ("No saved sessions yet: ask a question with `gpu-advisor ask \"...\"` "
 def _print_sessions(store: HistoryStore, args: argparse.Namespace) -> None:
     """`sessions list` and `sessions search`: a table (local times, the zone in the header; ids as
     short as they can be and still name one session), or JSON with --json (full ids, UTC times)."""
-    from tui.format import clip, local_times, table
+    from gpu_advisor.tui.format import clip, local_times, table
 
     search = args.action == "search"
     rows = store.search(" ".join(args.query), limit=args.limit) if search else store.list_sessions(limit=args.limit)
@@ -115,7 +115,7 @@ def _read_session_export(file: str, max_bytes: int) -> Any:
 @sessions.command("import", "add a session from a JSON export", arg("file"), JSON, DB,
                   examples=("gpu-advisor sessions import session.json",))
 def sessions_import(args: argparse.Namespace) -> None:
-    from assistant.history import MAX_IMPORT_BYTES
+    from gpu_advisor.assistant.history import MAX_IMPORT_BYTES
 
     store = open_store(args)
     session_id = store.import_json(_read_session_export(args.file, MAX_IMPORT_BYTES))
@@ -127,7 +127,7 @@ def sessions_import(args: argparse.Namespace) -> None:
                   examples=("gpu-advisor sessions replay 01J8 --check",))
 def sessions_replay(args: argparse.Namespace) -> None:
     """Today's engine against the saved replies; --check makes a difference an exit code."""
-    from assistant.session import rerun
+    from gpu_advisor.assistant.session import rerun
 
     found = rerun(open_store(args), args.id)
     differences = [d for d in found if not d.unanswered]

@@ -7,9 +7,19 @@ from __future__ import annotations
 import argparse
 import json
 
-from tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
-from tui.cli.base import ENGINES, MODEL, REGION, SIZING_OUTPUT, Commands, Setting, UsageError, arg, emit
-from tui.cli.values import (
+from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
+from gpu_advisor.tui.cli.base import (
+    ENGINES,
+    MODEL,
+    REGION,
+    SIZING_OUTPUT,
+    Commands,
+    Setting,
+    UsageError,
+    arg,
+    emit,
+)
+from gpu_advisor.tui.cli.values import (
     duration_ms,
     fraction,
     framework_id,
@@ -18,7 +28,7 @@ from tui.cli.values import (
     positive_int,
     tokens_amount,
 )
-from tui.settings import CURRENCIES
+from gpu_advisor.tui.settings import CURRENCIES
 
 commands = Commands()
 size = commands.group("size", "memory needed for inference or training; GPUs to serve a request rate",
@@ -37,7 +47,7 @@ CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting
 def in_currency(usd: float, currency: str, digits: int = 2) -> str:
     """A dollar amount as a number in the chosen currency: yuan at the rules' exchange rate."""
     if currency == "CNY":
-        from knowledge import rules
+        from gpu_advisor.knowledge import rules
 
         usd /= rules().usd_per_cny
     return f"{usd:,.{digits}f}"
@@ -47,7 +57,7 @@ def exchange_note(currency: str) -> list[str]:
     """The line that says where the yuan figures came from; nothing for dollars."""
     if currency != "CNY":
         return []
-    from knowledge import rules
+    from gpu_advisor.knowledge import rules
 
     r = rules()
     return ["", f"CNY at {r.usd_per_cny} USD per CNY as of {r.usd_per_cny_as_of}: {r.usd_per_cny_source}."]
@@ -81,8 +91,8 @@ def exchange_note(currency: str) -> list[str]:
     examples=("gpu-advisor size inference -m qwen2.5-14b -p fp8 --context 8192 --batch 10 --gpu l40s",
               "gpu-advisor size inference -m ./config.json --gpus 2 --json"))
 def cmd_size_inference(args: argparse.Namespace) -> None:
-    from tools.inference import InferenceMemoryInput, inference_memory
-    from tui.format import gb, table
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+    from gpu_advisor.tui.format import gb, table
 
     r = inference_memory(InferenceMemoryInput(
         model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
@@ -148,8 +158,8 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
               "gpu-advisor size training -m llama-3.1-8b --method full --framework torchtune",
               "gpu-advisor size training -m llama-3.1-8b --method full --gpus 8 --zero 3 --json"))
 def cmd_size_training(args: argparse.Namespace) -> None:
-    from tools.training import TrainingMemoryInput, training_memory
-    from tui.format import gb, table
+    from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
+    from gpu_advisor.tui.format import gb, table
 
     if args.fp32_master and args.pure_bf16:
         raise UsageError("--fp32-master and --pure-bf16 contradict each other: give one")
@@ -215,8 +225,8 @@ def cmd_size_training(args: argparse.Namespace) -> None:
               "--tpot 50ms --gpu h100",
               "gpu-advisor size serving -m llama-3.1-70b -p fp8 --rpm 1200 --prompt 2000 --output 300 --gpu h100 --json"))
 def cmd_size_serving(args: argparse.Namespace) -> None:
-    from tools.queueing import PerUnit, RateInput, per_second, size_by_rate
-    from tui.format import table
+    from gpu_advisor.tools.queueing import PerUnit, RateInput, per_second, size_by_rate
+    from gpu_advisor.tui.format import table
 
     rates: tuple[tuple[float | None, PerUnit], ...] = ((args.rps, "second"), (args.rpm, "minute"),
                                                        (args.rph, "hour"), (args.rpd, "day"))
@@ -277,8 +287,8 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
     examples=("gpu-advisor speed -m llama-3.1-8b --gpu rtx-4090 --batch 4",
               "gpu-advisor speed -m llama-3.1-405b --gpu h100-sxm --gpus 8 --pp 2 --batch 20 --engine vllm"))
 def cmd_speed(args: argparse.Namespace) -> None:
-    from tools.throughput import SpeedInput, speed
-    from tui.format import tokens
+    from gpu_advisor.tools.throughput import SpeedInput, speed
+    from gpu_advisor.tui.format import tokens
 
     r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, pp=args.pp,
                          batch=args.batch,
@@ -315,8 +325,8 @@ def cmd_speed(args: argparse.Namespace) -> None:
     *SIZING_OUTPUT,
     examples=("gpu-advisor fit -m llama-3.1-70b --gpu a100-80gb", "gpu-advisor fit -m 27B --gpu l40s --phase train"))
 def cmd_fit(args: argparse.Namespace) -> None:
-    from tools.fit import FitInput, fit
-    from tui.format import gb, table
+    from gpu_advisor.tools.fit import FitInput, fit
+    from gpu_advisor.tui.format import gb, table
 
     r = fit(FitInput(model=args.model, gpu=args.gpu, phase=args.phase, precision=args.precision, context=args.context,
                      batch=args.batch, engine=args.engine, method=args.method, optimizer=args.optimizer,
@@ -356,7 +366,7 @@ def cmd_fit(args: argparse.Namespace) -> None:
     examples=("gpu-advisor cost --gpu h100 --gpus 8 --hours 12",
               "gpu-advisor cost --gpu l40s --rent-vs-buy --utilisation 60%"))
 def cmd_cost(args: argparse.Namespace) -> None:
-    from tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+    from gpu_advisor.tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
 
     r = cost(CostInput(gpu=args.gpu, gpus=args.gpus, region=args.region, hours=args.hours,
                        tokens_per_s=args.tokens_per_s, utilisation=args.utilisation or 1.0,
@@ -415,7 +425,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
     *SIZING_OUTPUT,
     examples=("gpu-advisor train-time -m 27B --gpu h100 --tokens 20M --epochs 2",))
 def cmd_train_time(args: argparse.Namespace) -> None:
-    from tools.training_time import TrainingTimeInput, training_time
+    from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
     r = training_time(TrainingTimeInput(model=args.model, gpu=args.gpu, gpus=args.gpus, method=args.method,
                                         tokens=args.tokens, epochs=args.epochs, mfu=args.mfu, region=args.region,
@@ -490,8 +500,8 @@ def cmd_train_time(args: argparse.Namespace) -> None:
               "gpu-advisor recommend -m llama-3.1-405b --phase serve -p bf16 --users 20 --owned '16x h100-sxm' "
               "--server-gpus 8"))
 def cmd_recommend(args: argparse.Namespace) -> None:
-    from tools.recommend import Workload, recommend
-    from tui.format import gb, table, tokens
+    from gpu_advisor.tools.recommend import Workload, recommend
+    from gpu_advisor.tui.format import gb, table, tokens
 
     if args.ttft_ms and args.ttft_p99_ms and args.ttft_ms != args.ttft_p99_ms:
         raise UsageError("--ttft-ms and --ttft-p99-ms disagree: give one first-token target")

@@ -51,7 +51,7 @@ def _number(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
     _finite(value, text)
-    from tools.common import MIN_AMOUNT
+    from gpu_advisor.tools.common import MIN_AMOUNT
 
     if 0 < abs(value) < MIN_AMOUNT:
         raise argparse.ArgumentTypeError(f"'{text}' is too small to mean anything (at least {MIN_AMOUNT:g}, or 0)")
@@ -101,8 +101,8 @@ def _expanded(text: str) -> Path:
 
 def framework_id(text: str) -> str:
     """A --framework value: a preset id or alias, checked when given (the presets load only then)."""
-    from tools.common import ToolError
-    from tools.training import find_framework
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.training import find_framework
 
     try:
         return find_framework(text).id

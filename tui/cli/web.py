@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tui.cli.base import DB, Commands, UsageError, arg
-from tui.cli.values import port_number
+from gpu_advisor.tui.cli.base import DB, Commands, UsageError, arg
+from gpu_advisor.tui.cli.values import port_number
 
 commands = Commands()
 
@@ -24,9 +24,9 @@ commands = Commands()
 def cmd_web(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from tui.cli.chat import check_db
-    from tui.openai_api import LOOPBACK
-    from tui.web import PortInUse, serve
+    from gpu_advisor.tui.cli.chat import check_db
+    from gpu_advisor.tui.openai_api import LOOPBACK
+    from gpu_advisor.tui.web import PortInUse, serve
 
     if not args.host.strip():
         raise UsageError("--host needs an address to listen on, such as 127.0.0.1")

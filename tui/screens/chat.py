@@ -14,17 +14,17 @@ from textual.screen import Screen
 from textual.widgets import Header, Label, ListView, Static
 from textual.worker import Worker
 
-from assistant.catalog import detect, say
-from assistant.history import HistoryError
-from assistant.session import Conversation, MessageTooLong
-from assistant.slots import ASKED, question
-from tui.bindings import CHAT_BINDINGS
-from tui.format import plain
-from tui.messages import TurnDone, TurnFailed
-from tui.screens.choice import ChoiceScreen
-from tui.screens.layout import NARROW, WIDE
-from tui.screens.replay import ReplayScreen
-from tui.widgets import (
+from gpu_advisor.assistant.catalog import detect, say
+from gpu_advisor.assistant.history import HistoryError
+from gpu_advisor.assistant.session import Conversation, MessageTooLong
+from gpu_advisor.assistant.slots import ASKED, question
+from gpu_advisor.tui.bindings import CHAT_BINDINGS
+from gpu_advisor.tui.format import plain
+from gpu_advisor.tui.messages import TurnDone, TurnFailed
+from gpu_advisor.tui.screens.choice import ChoiceScreen
+from gpu_advisor.tui.screens.layout import NARROW, WIDE
+from gpu_advisor.tui.screens.replay import ReplayScreen
+from gpu_advisor.tui.widgets import (
     AssumptionItem,
     AssumptionList,
     ChatMessage,
@@ -53,7 +53,7 @@ class ChatScreen(Screen):
         super().__init__(**kwargs)
         self.conversation = conversation
         if conversation.machine is None:  # "what can I run on this machine?": the app runs on it
-            from tools.detect import this_machine
+            from gpu_advisor.tools.detect import this_machine
 
             conversation.machine = this_machine
         self._turn_count = 0
@@ -311,7 +311,7 @@ class ChatScreen(Screen):
     def _assumption(self, event: ListView.Selected) -> None:
         """Every listed assumption can be changed here: a question asked again, a few choices, or
         the input filled with a sentence to edit."""
-        from tui.changes import CHANGES, TEMPLATES
+        from gpu_advisor.tui.changes import CHANGES, TEMPLATES
 
         item = event.item
         if not isinstance(item, AssumptionItem):
@@ -352,7 +352,7 @@ class ChatScreen(Screen):
         for m in reversed(self.conversation.messages):
             if m.type == "ai" and m.additional_kwargs.get("gpu_advisor", {}).get("kind") in ("answer", "info"):
                 # looked up on the package when used: the one name to replace (the tests do)
-                from tui.screens import copy_locally
+                from gpu_advisor.tui.screens import copy_locally
 
                 text = str(m.content)
                 self.app.copy_to_clipboard(text)  # OSC 52: the terminal may or may not honour it

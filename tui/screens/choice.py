@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label
 
-from tui.widgets import QuickReplies
+from gpu_advisor.tui.widgets import QuickReplies
 
 
 class ChoiceScreen(ModalScreen[str | None]):

@@ -13,11 +13,11 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Label, Static
 
-from assistant.history import HistoryError, HistoryStore
-from tui.bindings import REPLAY_BINDINGS
-from tui.format import plain
-from tui.screens.layout import NARROW
-from tui.widgets import ChatMessage, message_langs
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
+from gpu_advisor.tui.bindings import REPLAY_BINDINGS
+from gpu_advisor.tui.format import plain
+from gpu_advisor.tui.screens.layout import NARROW
+from gpu_advisor.tui.widgets import ChatMessage, message_langs
 
 
 class ReplayScreen(Screen):

@@ -15,14 +15,14 @@ from textual.binding import BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
-from assistant.history import HistoryError, HistoryStore
-from assistant.history.search import query_words
-from tui.bindings import SESSIONS_BINDINGS
-from tui.format import plain
-from tui.screens.confirm import ConfirmScreen
-from tui.screens.prompt import PromptScreen
-from tui.screens.replay import ReplayScreen
-from tui.screens.text import TextScreen
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
+from gpu_advisor.assistant.history.search import query_words
+from gpu_advisor.tui.bindings import SESSIONS_BINDINGS
+from gpu_advisor.tui.format import plain
+from gpu_advisor.tui.screens.confirm import ConfirmScreen
+from gpu_advisor.tui.screens.prompt import PromptScreen
+from gpu_advisor.tui.screens.replay import ReplayScreen
+from gpu_advisor.tui.screens.text import TextScreen
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
@@ -94,7 +94,7 @@ class SessionsScreen(Screen):
         (the id as short as it can be and still name one session, which the command line takes), the
         title in what they leave, cut by its width on screen (a Chinese character takes two cells); a
         search result has a second line with the words around what was found."""
-        from tui.format import local_times
+        from gpu_advisor.tui.format import local_times
 
         table = self._table()
         table.clear(columns=True)
@@ -276,7 +276,7 @@ class SessionsScreen(Screen):
 
 def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
     """Re-run a saved session through today's engine in a worker; the result opens in a dialog."""
-    from assistant.session import rerun
+    from gpu_advisor.assistant.session import rerun
 
     def work_() -> None:
         found = rerun(store, session_id)

@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from assistant.history.migrations import (
+from gpu_advisor.assistant.history.migrations import (
     m001_initial,
     m002_message_fts,
     m003_session_title_fts,

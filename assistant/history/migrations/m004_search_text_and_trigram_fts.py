@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from assistant.history.search import search_text
+from gpu_advisor.assistant.history.search import search_text
 
 if TYPE_CHECKING:
     import sqlite_utils
