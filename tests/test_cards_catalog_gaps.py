@@ -139,6 +139,7 @@ UNSIZED = {
     "cambricon-mlu370-x8": ["MLU370-X8", "mlu370", "寒武纪MLU370", "Cambricon MLU370-X8", "思元370"],
     "cambricon-mlu590": ["MLU590", "寒武纪MLU590", "cambricon mlu590"],
     "kunlunxin-p800": ["P800", "昆仑芯P800", "Kunlunxin P800", "kunlun p800"],
+    "huawei-atlas-300i-duo": ["Atlas 300I Duo", "300I Duo", "300i duo", "华为300I Duo", "atlas 300i-duo"],
 }
 
 
@@ -216,3 +217,20 @@ def test_cards_with_no_figures_are_named_not_swapped(text, name):
     note = dict(u.notes)["note.card_unsized"]
     assert note["name"] == name and note["figures"] == "-"
     assert not (u.updates.get("owned") or u.updates.get("only"))
+
+
+@pytest.mark.parametrize(("text", "zh"), [
+    ("GLM-4-9B 用 300I Duo 推理卡行不行，30个人用", True), ("用两张 Atlas 300I Duo 部署 qwen2.5-7b 给 20 人用", True),
+    ("can a huawei atlas 300i duo serve glm-4-9b for 30 users?", False),
+    ("serve qwen2.5-7b to 20 users on an atlas 300i duo", False)])
+def test_an_atlas_300i_duo_is_sized_from_its_figures_not_replaced(text, zh):
+    """Review S1 C3: the 300I Duo asked about was silently replaced by a 910B. It is sized from its figures on record
+    (96 GB, 408 GB/s) as a described card, and named."""
+    reply = run_conversation([text])[-1]
+    body = str(reply.content)
+    assert ("Atlas 300I Duo" in body) and ("408" in body)
+    assert "910B" not in body.split("\n\n", 3)[0]  # the headline is the card asked about
+    data = reply.additional_kwargs["gpu_advisor"]
+    if data["kind"] == "answer":
+        best = data["results"]["recommend"]["best"]
+        assert best["gpu"].startswith("custom:") and best["capacity_bytes"] > 90e9
