@@ -662,6 +662,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             current = getattr(profile, slot, None) or SLOTS[slot].default_for(profile.model_dump(), lang)
             if current:
                 updates[slot] = max(1, round(current * factor))
+    months = u.ask.get("budget_months")
+    if months and "budget_usd" not in updates and profile.budget_usd:
+        # "the 2k is just to get us through launch + first month": the budget said before, spent over those months
+        updates.setdefault("budget_usd_per_month", round(profile.budget_usd / months, 2))
+        updates["budget_usd"] = None
     if "budget_usd" in updates and profile.budget_usd_per_month and any(k == "note.budget_once" for k, _v in u.notes):
         # "budget got cut to 1500" after a monthly budget: the same kind of budget, changed
         updates["budget_usd_per_month"] = updates.pop("budget_usd")

@@ -86,3 +86,14 @@ def read_hosting(m: Message) -> float | None:
         return None
     q = found[-1]
     return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)
+
+
+def budget_months(m: Message) -> int | None:
+    """How many months a budget said once must last ('get us through launch + first month': 1, 'for the first 3
+    months': 3, '撑过第一个月': 1), when the message says so; None otherwise."""
+    found = word_pattern("budget_horizon").search(m.text)
+    if not found:
+        return None
+    n = found.group("n") or found.group("zn")
+    months = int(n) if n else 1
+    return months if 0 < months <= 36 else None
