@@ -36,7 +36,7 @@ FOLLOW = {"en": ("startup: finetune qwen2.5 7b on 20k support tickets with lora,
 
 @pytest.mark.parametrize("lang", FOLLOW)
 def test_a_budget_said_before_is_spread_over_the_months_said_next(lang):
-    first, second = run_conversation(list(FOLLOW[lang]))
+    _first, second = run_conversation(list(FOLLOW[lang]))
     profile = payload(second)["profile"]
     assert profile["budget_usd_per_month"] == pytest.approx(2000.0) and not profile.get("budget_usd")
     best = payload(second)["results"]["recommend"]["best"]
