@@ -250,6 +250,13 @@ def _yours(cards: list[str], owned: list[str]) -> bool:
     return True
 
 
+def _fewer_than_yours(setup: tuple[int, str], owned: list[str]) -> bool:
+    """'2 张 A800 够吗' with four A800s of your own: fewer of your cards than you have, asked about (answered for that
+    many, not dropped as the cards you already have)."""
+    have = {card.strip(): int(count) for count, _, card in (c.partition("x ") for c in owned) if count.isdigit()}
+    return setup[1] in have and 0 < int(setup[0]) < have[setup[1]]
+
+
 def _added_tried(added: dict[str, int], owned: list[str], results: dict[str, Any]) -> tuple[int, str] | None:
     """'would adding a third 3090 help?': the cards you own (or the plan's) and those added, tried beside the plan
     as one option; nothing is recorded as owned."""
@@ -828,7 +835,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.topic = u.topic
     turn.compare = list(u.compare_gpus)
     turn.whatif = u.whatif_gpus
-    if turn.whatif and _yours([f"{turn.whatif[0]}x {turn.whatif[1]}"], profile.owned or []):
+    if turn.whatif and _yours([f"{turn.whatif[0]}x {turn.whatif[1]}"], profile.owned or []) \
+            and not _fewer_than_yours(turn.whatif, profile.owned or []):
         turn.whatif = None  # "四张3090呢" with four 3090s of your own: the plan on yours, no rented copy of them
     turn.cards, turn.counts, turn.engines = list(u.cards), dict(u.counts), list(u.engines)
     turn.subject, turn.scope, turn.where, turn.prices = u.subject, u.scope, u.where, dict(u.prices)

@@ -1,0 +1,30 @@
+"""'2 张 A800 够吗' with four A800s of your own (review S1 C10): fewer of your own cards than you have, asked about, get
+the yes or no for that many, at the plan's load; it was 'sorry, I did not understand'. The same count as you own
+stays the plan on your cards."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tests.conversation import payload, run_conversation
+
+FIRST = {"en": "we have 4 a800 80gb in the lab, serve deepseek-r1-distill-llama-70b to 20 people at once",
+         "zh": "组里有4张A800 80G，给20个人同时用 DeepSeek-R1-Distill-Llama-70B"}
+ASK = {"en": ["would 2 a800 do?", "are 2 a800s enough?", "is 1 a800 enough?"],
+       "zh": ["2 张 A800 够吗", "两张A800够不够", "1张A800行不行"]}
+
+
+@pytest.mark.parametrize(("lang", "i"), list(itertools.product(FIRST, range(3))))
+def test_fewer_of_your_own_cards_get_a_direct_answer(lang, i):
+    ask = ASK[lang][i]
+    _plan, reply = run_conversation([FIRST[lang], ask])
+    data = payload(reply)
+    direct = data.get("direct") or data.get("pinned")
+    assert direct is not None, reply.content[:300]
+    want = 1 if i == 2 else 2
+    assert (direct["gpu"], direct["gpus"]) == ("a800-80gb-sxm", want)
+    if want == 2:  # 70B in 8-bit on 2 x 80 GB holds 20 people at 8k
+        assert direct.get("code") == "meets" or direct.get("fits") is True
+    assert data["profile"]["owned"] == ["4x a800-80gb-sxm"]
