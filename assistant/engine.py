@@ -615,6 +615,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)
         updates["seq_len"] = int(updates.pop("context"))
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
+    only = updates.get("only") or []
+    if len(only) == 1 and only[0].partition("x ")[0].isdigit() and not u.whatif_gpus \
+            and _fewer_than_yours((int(only[0].partition("x ")[0]), only[0].partition("x ")[2].strip()), profile.owned or []):
+        # "两张A800够不够" with four of your own: two of yours asked about (a direct answer), your four kept
+        u.whatif_gpus = (int(only[0].partition("x ")[0]), only[0].partition("x ")[2].strip())
+        u.intents.add("whatif")
+        updates.pop("only")
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
     if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
@@ -760,6 +767,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         if earlier:
             updates["model"] = earlier  # "the gemma one": the Gemma said earlier in the conversation
             _drop_note(u, turn, "note.family_which", lang)  # which one is answered: not asked
+    sized = _sized_named_before(state, profile.model, updates.get("model"))
+    if sized:  # "那 2 张 A800 够跑 70B 那个吗" after gpt-oss-120b vs R1-Distill-Llama-70B: the 70B one named
+        updates["model"] = u.updates["model"] = sized
     before = profile.model_dump()
     kept = None if u.unknown_model else same_generation(profile.model, updates.get("model"), text)
     if kept and kept[1]:  # "what about 14b qwen" after Qwen2.5 7B: Qwen2.5 14B, the newer one said as an option
@@ -1209,6 +1219,26 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
             defaulted.pop(slot)
 
 
+def _sized_named_before(state: AdvisorState, current: str | None, asked: str | None) -> str | None:
+    """A bare size said ('70B 那个', 'the 70b one') that the current model's line does not come in, when an earlier
+    message named a model of that size (two models weighed, or one asked about): that model; None otherwise."""
+    if not asked or not re.fullmatch(r"\d+(?:\.\d+)?b", asked.lower()) or not current \
+            or not missing_size(current, asked):
+        return None
+    size = float(asked.lower().rstrip("b"))
+    for message in reversed((state.get("messages") or [])[:-1]):
+        if isinstance(message, HumanMessage):
+            read = understand(_text(message), None)
+            named = [*(read.ask.get("models") or []), read.updates.get("model"), *(read.subject or "").split("|")]
+            for said in (x for x in named if x):
+                try:
+                    if abs(find_model(said).total_params_b - size) <= 0.06 * size:
+                        return str(find_model(said).id)
+                except (LookupError, ValueError):
+                    continue
+    return None
+
+
 def _model_named_before(state: AdvisorState, text: str, current: str | None) -> str | None:
     """'the gemma one', 'the qwen one': the model of that family named earlier in the conversation, when the
     model now planned is another family's; None otherwise."""
@@ -1603,6 +1633,8 @@ def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: a
     """The answer for the one setup a follow-up asks about (assistant.direct), or None."""
     from gpu_advisor.assistant.direct import asked_setup, direct_answer
 
+    if not previous.get("recommend") and _answered_before(state):
+        previous = {**previous, "recommend": True}  # a plan was shown (two models weighed keep no results): a follow-up
     setup = asked_setup(turn, previous) or (carried if previous else None)
     if setup is None and previous and len(turn.compare) == 1 and turn.has("why_not"):
         # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup
@@ -1610,6 +1642,15 @@ def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: a
         setup = (row.gpus, row.gpu) if row is not None else None
     return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config),
                          why_not=_why_not_said(state)) if setup else None
+
+
+def _answered_before(state: AdvisorState) -> bool:
+    """Whether a reply before this message was an answer with a plan, or models weighed on cards (topic 'weigh')."""
+    def planned(data: dict[str, Any]) -> bool:
+        return data.get("kind") == "answer" or (data.get("kind") == "info" and data.get("topic") == "weigh")
+
+    return any(isinstance(m, AIMessage) and planned(m.additional_kwargs.get("gpu_advisor") or {})
+               for m in (state.get("messages") or [])[:-1])
 
 
 def _why_not_said(state: AdvisorState) -> bool:

@@ -28,3 +28,21 @@ def test_fewer_of_your_own_cards_get_a_direct_answer(lang, i):
     if want == 2:  # 70B in 8-bit on 2 x 80 GB holds 20 people at 8k
         assert direct.get("code") == "meets" or direct.get("fits") is True
     assert data["profile"]["owned"] == ["4x a800-80gb-sxm"]
+
+
+WEIGH = {"en": ("we have 4 a800 80gb, 20 people in the group. gpt-oss-120b or deepseek-r1-distill-llama-70b, which one?",
+                ["would 2 a800 run the 70b one?", "are 2 a800s enough for the 70b one"]),
+         "zh": ("组里有4张A800 80G，想部署个模型给组里20来个人用，gpt-oss-120b 和 DeepSeek-R1-Distill-Llama-70B 选哪个好？",
+                ["那 2 张 A800 够跑 70B 那个吗", "70B 那个两张A800够不够"])}
+
+
+@pytest.mark.parametrize(("lang", "i"), list(itertools.product(WEIGH, range(2))))
+def test_the_70b_one_after_two_models_weighed_is_that_model_on_the_count_asked(lang, i):
+    """Review S1 C10: 'the 70B one' after gpt-oss-120b vs R1-Distill-Llama-70B was read as gpt-oss at 70B ('no such
+    size'); it is the 70B model named, and the count asked gets its yes or no first."""
+    first, asks = WEIGH[lang]
+    _weighed, reply = run_conversation([first, asks[i]])
+    data = payload(reply)
+    assert data["profile"]["model"] == "deepseek-r1-distill-llama-70b"
+    direct = data.get("direct") or data.get("pinned")
+    assert direct is not None and (direct["gpu"], direct["gpus"]) == ("a800-80gb-sxm", 2), reply.content[:300]
