@@ -260,9 +260,6 @@ LONGEST_ITEM_TOKENS = 1e8
 # '2k prompts' at a latency target is their length; '100k prompts' is a count of them.
 LONGEST_PROMPT_SAID_BARE = 32_768
 OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
-# The words between a count and its items: any one ('30M product descriptions'), then up to two more that are not
-# plural nouns or -ing verbs ('200k long customer support tickets'), so that '40 nurses writing notes' stays people.
-ITEM_MODIFIERS = r"(?:[a-z-]+\s+)?(?:(?![a-z-]*(?:s|ing)\s)[a-z-]+\s+){0,2}"
 
 
 def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, previous: str) -> tuple[str, str]:
@@ -279,7 +276,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if q.scale == "k" and q.value <= LONGEST_PROMPT_SAID_BARE and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
-    if re.match(rf"\s*{OF_MINE}{ITEM_MODIFIERS}{vocab()['item_nouns']}\b", after) \
+    if re.match(rf"\s*{OF_MINE}{vocab()['item_modifiers']}{vocab()['item_nouns']}\b", after) \
             or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"
         return "items", ""
     if word_pattern("input_label_of_previous").search(before) and word_pattern("output_label_after").match(after):
