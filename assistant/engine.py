@@ -33,6 +33,7 @@ from gpu_advisor.assistant.reading.generation import missing_size, same_generati
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
 from gpu_advisor.assistant.reading.multi import added_model
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
+from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.slots import personal_machine
@@ -762,6 +763,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "note.distills_ran" if ran else "note.distills_largest",
                               model=find_model(profile.model).name, chosen=find_model(distill).name,
                               names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
+    if "model" not in updates and not profile.model and not u.unknown_model:
+        humans = [_text(m) for m in (state.get("messages") or [])[:-1] if isinstance(m, HumanMessage)]
+        referred = referred_model(humans, text)  # "那我一张 4090 能跑这个吗" after a concept question's example
+        if referred:
+            updates["model"] = referred
     if "model" not in updates:
         earlier = _model_named_before(state, text, profile.model)
         if earlier:
