@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, RemoveMessage, ToolMessage
@@ -39,6 +40,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.slots import personal_machine
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
+from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import ToolError
 from gpu_advisor.tools.phases import IMAGE_EXAMPLE_TEXT_TOKENS, PHASES
 from gpu_advisor.tools.recommend import FOUR_BIT
@@ -240,21 +242,22 @@ def _lang(state: AdvisorState) -> str:
 # ---------------------------------------------------------------- describing values
 
 
+def _counted(entry: str) -> tuple[int, str]:
+    """A card entry as (count, card id): '4x rtx-3090' -> (4, 'rtx-3090'), a bare 'rtx-3090' -> (1, 'rtx-3090')."""
+    count, sep, card = entry.partition("x ")
+    return (int(count), card.strip()) if sep and count.isdigit() else (1, entry.strip())
+
+
 def _yours(cards: list[str], owned: list[str]) -> bool:
     """Whether every card named ('4x rtx-3090', 'rtx-3090') is one you own, as many as you have or fewer."""
-    have = {card.strip(): int(count) for count, _, card in (c.partition("x ") for c in owned)}
-    for entry in cards:
-        count, sep, card = entry.partition("x ")
-        card, n = (card.strip(), int(count)) if sep and count.isdigit() else (entry.strip(), 1)
-        if card not in have or n > have[card]:
-            return False
-    return True
+    have = {card: n for n, card in map(_counted, owned)}
+    return all(card in have and n <= have[card] for n, card in map(_counted, cards))
 
 
 def _fewer_than_yours(setup: tuple[int, str], owned: list[str]) -> bool:
     """'2 张 A800 够吗' with four A800s of your own: fewer of your cards than you have, asked about (answered for that
     many, not dropped as the cards you already have)."""
-    have = {card.strip(): int(count) for count, _, card in (c.partition("x ") for c in owned) if count.isdigit()}
+    have = {card: n for n, card in map(_counted, owned)}
     return setup[1] in have and 0 < int(setup[0]) < have[setup[1]]
 
 
@@ -617,10 +620,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["seq_len"] = int(updates.pop("context"))
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     only = updates.get("only") or []
-    if len(only) == 1 and only[0].partition("x ")[0].isdigit() and not u.whatif_gpus \
-            and _fewer_than_yours((int(only[0].partition("x ")[0]), only[0].partition("x ")[2].strip()), profile.owned or []):
+    if len(only) == 1 and not u.whatif_gpus and _fewer_than_yours(_counted(only[0]), profile.owned or []):
         # "两张A800够不够" with four of your own: two of yours asked about (a direct answer), your four kept
-        u.whatif_gpus = (int(only[0].partition("x ")[0]), only[0].partition("x ")[2].strip())
+        u.whatif_gpus = _counted(only[0])
         u.intents.add("whatif")
         updates.pop("only")
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
@@ -1225,6 +1227,20 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
             defaulted.pop(slot)
 
 
+def _models_said_before(state: AdvisorState) -> Iterator[ModelArch]:
+    """The catalog models earlier user messages named, newest message first: the model read, the models weighed,
+    and a quality question's subject."""
+    for message in reversed((state.get("messages") or [])[:-1]):
+        if isinstance(message, HumanMessage):
+            read = understand(_text(message), None)
+            named = [*(read.ask.get("models") or []), read.updates.get("model"), *(read.subject or "").split("|")]
+            for said in (x for x in named if x):
+                try:
+                    yield find_model(said)
+                except (LookupError, ValueError):
+                    continue
+
+
 def _sized_named_before(state: AdvisorState, current: str | None, asked: str | None) -> str | None:
     """A bare size said ('70B 那个', 'the 70b one') that the current model's line does not come in, when an earlier
     message named a model of that size (two models weighed, or one asked about): that model; None otherwise."""
@@ -1232,17 +1248,7 @@ def _sized_named_before(state: AdvisorState, current: str | None, asked: str | N
             or not missing_size(current, asked):
         return None
     size = float(asked.lower().rstrip("b"))
-    for message in reversed((state.get("messages") or [])[:-1]):
-        if isinstance(message, HumanMessage):
-            read = understand(_text(message), None)
-            named = [*(read.ask.get("models") or []), read.updates.get("model"), *(read.subject or "").split("|")]
-            for said in (x for x in named if x):
-                try:
-                    if abs(find_model(said).total_params_b - size) <= 0.06 * size:
-                        return str(find_model(said).id)
-                except (LookupError, ValueError):
-                    continue
-    return None
+    return next((str(m.id) for m in _models_said_before(state) if abs(m.total_params_b - size) <= 0.06 * size), None)
 
 
 def _model_named_before(state: AdvisorState, text: str, current: str | None) -> str | None:
@@ -1259,17 +1265,7 @@ def _model_named_before(state: AdvisorState, text: str, current: str | None) -> 
             return None
     except (LookupError, ValueError):
         pass
-    for message in reversed((state.get("messages") or [])[:-1]):
-        if isinstance(message, HumanMessage):
-            read = understand(_text(message), None)
-            named = [*(read.subject or "").split("|"), read.updates.get("model")]  # a quality question's too
-            for said in (x for x in named if x):
-                try:
-                    if find_model(said).family == family:
-                        return str(said)
-                except (LookupError, ValueError):
-                    continue
-    return None
+    return next((str(m.id) for m in _models_said_before(state) if m.family == family), None)
 
 
 def _image_examples(u: Understanding, updates: dict[str, Any], model: str | None, turn: Turn, lang: str) -> None:

@@ -45,16 +45,14 @@ def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision
     same layout, so a plan across two servers is never called unable to hold one person."""
     gpu = find_gpu(gpu_id)
     base = w.model_copy(update={"serve_precision": precision or w.serve_precision, "flexible": []})
-    spans = plan is not None and plan.pp > 1 and plan.tp is not None and plan.engine is not None
+    spans = plan if plan is not None and plan.pp > 1 and plan.tp is not None and plan.engine is not None else None
 
     def at(users: int) -> Option | None:
-        at_users = base.model_copy(update={"users": users})
-        if spans and plan is not None and plan.tp is not None and plan.engine is not None:
-            layout = Layout(tp=plan.tp, pp=plan.pp, replicas=plan.replicas,
-                            users_per_replica=-(-users // plan.replicas), engine=plan.engine,
-                            precision=base.serve_precision or plan.precision or "bf16", kv_precision=plan.kv_precision)
-            return evaluate(at_users, gpu, gpus, owned=owned, layout=layout)
-        return evaluate(at_users, gpu, gpus, owned=owned)
+        layout = None if spans is None or spans.tp is None or spans.engine is None else Layout(
+            tp=spans.tp, pp=spans.pp, replicas=spans.replicas, users_per_replica=-(-users // spans.replicas),
+            engine=spans.engine, precision=base.serve_precision or spans.precision or "bf16",
+            kv_precision=spans.kv_precision)
+        return evaluate(base.model_copy(update={"users": users}), gpu, gpus, owned=owned, layout=layout)
 
     first = at(1)
     broken = _holds(first, base)
