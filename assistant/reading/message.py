@@ -145,7 +145,11 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     msg.unknown_count = waiting[2] if waiting else 1
     for q in msg.qty:  # "每篇3000字": read as tokens, the ratio said
         if q.said and q.role and not q.negated:
-            number, unit, per_token = q.said.split("|")
+            number, unit, per_token, *size = q.said.split("|")
+            if size:  # '40 MB of chat logs': a size of text data, about 4 bytes a token
+                msg.notes.append(("note.text_size_as_tokens", {"said": f"{float(number):g} {unit}",
+                                                               "tokens": f"{q.value:,.0f}"}))
+                continue
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message

@@ -90,7 +90,7 @@ def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | N
                 en = word_pattern("text_lang_en").search(masked)
                 if (zh and not en) or (lang == "zh" and not en):
                     per_token = float(row["zh_per_token"])
-            return row["unit"], per_token, x.end()
+            return row["unit"] + ("|bytes" if row.get("bytes") else ""), per_token, x.end()
     return None
 
 
@@ -370,9 +370,11 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
             unit, per_token, end = text_unit
             said = f"{q.value:g}|{unit}|{per_token:g}"
             view = masked[:q.end] + " tokens" + masked[q.end + end:]
-            q = Quantity(q.value / per_token, "", q.start, q.end)
+            q = Quantity(round(q.value / per_token, 3), "", q.start, q.end)
             role, extra = _role(view, q, lang, out[-1].role if out else "")
-            if not role and word_pattern("text_item_before").search(masked[max(0, q.start - 40):q.start]):
+            if unit.endswith("|bytes") and role in ("", "context"):
+                role = "train_tokens"  # '500 kB of chat logs': a dataset, however small, no conversation's length
+            elif not role and word_pattern("text_item_before").search(masked[max(0, q.start - 40):q.start]):
                 role = "per_item_tokens"  # "标题一般就 30 个字", "titles are about 30 words": each item's length
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
