@@ -172,3 +172,13 @@ def test_a_catalog_entry_inside_a_tool_sentence_is_rewritten_too(sentence: str):
 def test_no_english_sentence_in_any_chinese_reply():
     found = leaks()
     assert not found, "\n".join(f"{run}\n    <- {where[0]} (+{len(where) - 1})" for run, where in sorted(found.items()))
+
+
+@pytest.mark.parametrize("cloud", sorted(clouds()))
+def test_a_clouds_card_list_reads_in_chinese(cloud):
+    """'只在AutoDL能租到的卡里选（per-card rentals by GPU model …）' (review T2 #5): the list said in Chinese."""
+    from gpu_advisor.assistant.catalog import say
+
+    record = clouds()[cloud]
+    text = say("zh", "note.provider_cards", name=record.name_zh, instances=record.instances_zh or record.instances)
+    assert not english_runs(text), text
