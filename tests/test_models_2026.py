@@ -20,6 +20,7 @@ from tests.conversation import run_conversation
 # is read as rounded: the shape must land within half a billion of it, or within 2%, whichever is wider.
 PUBLISHED: list[tuple[str, float, float, str, str]] = [
     ("glm-4-9b", 9, 9, "all", "name"),
+    ("glm-4-32b-0414", 32.6, 32.6, "all", "the shape's own count; the name says 32B (review T2 #8)"),
     ("glm-4.5", 355, 32, "no-embeddings", "GLM-4.5 model card"),
     ("glm-4.5-air", 106, 12, "no-embeddings", "GLM-4.5 model card"),
     ("glm-4.6", 355, 32, "no-embeddings", "GLM-4.5 model card (same layout)"),
@@ -63,7 +64,8 @@ SPELLINGS: list[tuple[str, str]] = [
     ("GLM-4.5", "glm-4.5"), ("glm4.5", "glm-4.5"), ("智谱GLM-4.5", "glm-4.5"), ("zai-org/GLM-4.5", "glm-4.5"),
     ("GLM-4.5-Air", "glm-4.5-air"), ("glm 4.5 air", "glm-4.5-air"), ("glm4.5-air", "glm-4.5-air"),
     ("GLM-4.6", "glm-4.6"), ("glm4.6", "glm-4.6"), ("glm-4-9b-chat", "glm-4-9b"), ("GLM4 9B", "glm-4-9b"),
-    ("THUDM/glm-4-9b-chat", "glm-4-9b"),
+    ("THUDM/glm-4-9b-chat", "glm-4-9b"), ("GLM-4-32B-0414", "glm-4-32b-0414"), ("glm4 32b", "glm-4-32b-0414"),
+    ("GLM-Z1-32B-0414", "glm-4-32b-0414"), ("智谱GLM-4-32B", "glm-4-32b-0414"),
     ("Kimi K2", "kimi-k2"), ("kimi-k2-instruct", "kimi-k2"), ("moonshotai/Kimi-K2-Instruct", "kimi-k2"),
     ("月之暗面Kimi K2", "kimi-k2"), ("DeepSeek V3.1", "deepseek-v3.1"), ("deepseek-v3.1-terminus", "deepseek-v3.1"),
     ("DeepSeek-V3.2-Exp", "deepseek-v3.2"), ("deepseek v3.2", "deepseek-v3.2"), ("dsv3.2", "deepseek-v3.2"),

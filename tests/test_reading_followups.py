@@ -10,8 +10,16 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
-from gpu_advisor.tools.queueing import tail_factor
+from gpu_advisor.tools.queueing import per_token_tail
 from tests.conversation import payload, run_conversation
+
+STEP_WORDS = ("inter-token", "inter token", "itl", "between tokens", "token间隔", "出字间隔", "token间延迟")
+
+
+def _step(label: str) -> bool:
+    """A label for the gap between two tokens (ITL), not each request's mean time per token (TPOT)."""
+    return any(w in label.lower() for w in STEP_WORDS)
+
 
 PER_TOKEN = {
     "en": (["inter-token latency", "p99 inter-token latency", "ITL", "p95 TPOT", "time per output token",
@@ -31,10 +39,10 @@ def test_a_time_per_token_is_a_decode_speed_not_a_first_token_target(lang):
         text = form.format(label=label, n=ms)
         u = understand(text)
         pct = next((q for name, q in (("p95", 0.95), ("p99", 0.99)) if name in label.lower()), None)
-        factor = tail_factor(pct) if pct else 1.0  # a percentile is held as a mean below it (review N)
+        factor = per_token_tail(pct, _step(label)) if pct else 1.0  # a percentile is held as a mean below it (review N)
         assert u.updates.get("min_tokens_per_s") == pytest.approx(factor * 1000 / ms, rel=1e-3), (text, u.updates)
         assert "ttft_ms" not in u.updates, (text, u.updates)
-        key = "note.per_token_target_tail" if pct else "note.per_token_target"
+        key = ("note.per_step_target_tail" if _step(label) else "note.per_token_target_tail") if pct else "note.per_token_target"
         assert dict(u.notes).get(key, {}).get("ms") == f"{ms}", (text, u.notes)
         n += 1
     assert n >= 80
@@ -46,7 +54,7 @@ def test_a_time_per_token_is_a_decode_speed_not_a_first_token_target(lang):
 def test_both_targets_said_together_keep_their_roles(first, per):
     for text in (f"{first}, {per}", f"{per}, {first}"):
         u = understand(text)
-        factor = tail_factor(0.99) if "p99" in per else 1.0  # a p99 per-token target is held as a mean below it
+        factor = per_token_tail(0.99, _step(per)) if "p99" in per else 1.0  # a p99 target is held as a mean below it
         assert u.updates.get("ttft_ms") == 800, (text, u.updates)
         assert u.updates.get("min_tokens_per_s") == pytest.approx(20 * factor, rel=1e-3), (text, u.updates)
 
@@ -296,8 +304,8 @@ def test_a_smaller_count_said_as_a_change_is_only_the_count():
 def test_a_per_token_target_in_a_conversation_is_a_speed_floor_said_so():
     _first, second = run_conversation(["部署qwen2.5 32b给50人同时用，工作时间", "p99每个token不超过60毫秒"])
     profile = payload(second)["profile"]
-    # a p99 per-token time is held as a mean 2.7x below it (tools.queueing.tail_factor): 22.4 ms, 44.7 tokens/s
-    assert profile["min_tokens_per_s"] == pytest.approx(16.6667 * tail_factor(0.99), rel=1e-3)
+    # a p99 time per output token is held as a mean 1.48x below it (tools.queueing.per_token_tail): 40.5 ms, 24.7/s
+    assert profile["min_tokens_per_s"] == pytest.approx(16.6667 * per_token_tail(0.99), rel=1e-3)
     assert profile.get("ttft_ms") is None
-    assert "我把 p99 每个 token 60 ms 理解为生成速度" in second.content and "平均值按 22.4 ms 计算" in second.content
-    assert "（你要求每个用户 45 token/s：已满足）" in second.content
+    assert "我把 p99 每个 token 60 ms 理解为生成速度" in second.content and "平均值按 40.5 ms 计算" in second.content
+    assert "（你要求每个用户 25 token/s：已满足）" in second.content

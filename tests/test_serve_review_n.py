@@ -23,7 +23,16 @@ from hypothesis import strategies as st
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.knowledge import rules
 from gpu_advisor.tools.common import ToolError
-from gpu_advisor.tools.queueing import MAX_UTILISATION, TARGET_MARGIN, RateInput, size_by_rate, tail_factor
+from gpu_advisor.tools.queueing import (
+    ITL_P99_OVER_MEAN,
+    MAX_UTILISATION,
+    TARGET_MARGIN,
+    TPOT_P99_OVER_MEAN,
+    RateInput,
+    per_token_tail,
+    size_by_rate,
+    tail_factor,
+)
 from gpu_advisor.tools.recommend import Recommendation, Workload, recommend
 from gpu_advisor.tools.throughput import SpeedInput, speed
 
@@ -227,10 +236,33 @@ def test_a_percentile_per_token_target_is_held_below_as_a_mean(lang: str) -> Non
             for ms in (30, 50, 80):
                 text = "gpt-oss-120b, 100 concurrent, " + form.format(p=name, ms=ms)
                 u = understand(text)
-                want = tail_factor(q) * 1000 / ms
+                step = "time per output token" not in form and "每个token" not in form  # ITL, else TPOT
+                want = per_token_tail(q, step) * 1000 / ms
                 assert u.updates.get("min_tokens_per_s") == pytest.approx(want, rel=1e-3), (text, u.updates)
-                note = dict(u.notes).get("note.per_token_target_tail")
+                note = dict(u.notes).get("note.per_step_target_tail" if step else "note.per_token_target_tail")
                 assert note is not None and note["pct"] == name and note["ms"] == f"{ms}", (text, u.notes)
+
+
+def test_per_token_tails_are_the_measured_ratios() -> None:
+    """The p99 over the mean of TPOT and of ITL are the medians of vllm bench serve's runs on record."""
+    import csv
+    import statistics
+    from pathlib import Path
+
+    rows = list(csv.DictReader((Path(__file__).parent / "reference" / "per_token_tails.csv").open(encoding="utf-8")))
+    runs: dict[tuple[str, str], dict[str, float]] = {}
+    for r in rows:
+        metric = r["metric"]
+        if metric.split("_")[0] in ("tpot", "itl") and metric.split("_")[1] in ("mean", "p99"):
+            runs.setdefault((r["source_id"], metric.split("_")[0]), {})[metric.split("_")[1]] = float(r["value"])
+    for kind, constant in (("tpot", TPOT_P99_OVER_MEAN), ("itl", ITL_P99_OVER_MEAN)):
+        ratios = [v["p99"] / v["mean"] for (_, k), v in runs.items() if k == kind and {"p99", "mean"} <= set(v)]
+        assert len(ratios) >= 3
+        assert statistics.median(ratios) == pytest.approx(constant, abs=0.005)
+    assert per_token_tail(0.99) == pytest.approx(TPOT_P99_OVER_MEAN)
+    assert per_token_tail(0.99, step=True) == pytest.approx(ITL_P99_OVER_MEAN)
+    assert per_token_tail(0.5) == per_token_tail(0.5, step=True) == 1.0
+    assert 1 < per_token_tail(0.9) < per_token_tail(0.95) < per_token_tail(0.99)
 
 
 def test_tail_factor_values() -> None:
@@ -244,10 +276,10 @@ def test_p95_itl_for_gpt_oss_is_sized_at_the_mean_below() -> None:
     replies = run_conversation(["evaluating gpt-oss-120b for an internal coding assistant, 1000 devs, maybe 100 "
                                 "concurrent at peak, need p95 inter-token latency under 50ms. sizing?",
                                 "working hours mostly but size it for the peak"])
-    assert "sized the mean at 25.7 ms" in str(replies[0].content)
+    assert "sized the mean at 17.8 ms" in str(replies[0].content)
     # the plan comes in the first turn (no how-busy question with a target said); the second changes nothing
     best = replies[0].additional_kwargs["gpu_advisor"]["results"]["recommend"]["best"]
-    assert best["decode_tokens_per_s"] >= 1000 / 50 * tail_factor(0.95)  # about 39 tokens/s per user, not 20
+    assert best["decode_tokens_per_s"] >= 1000 / 50 * per_token_tail(0.95, step=True)  # about 56 tokens/s per user, not 20
     assert "nothing that changes the answer" in str(replies[-1].content)
 
 

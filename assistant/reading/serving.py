@@ -12,7 +12,7 @@ from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
-from gpu_advisor.tools.queueing import percentile_name, tail_factor
+from gpu_advisor.tools.queueing import per_token_tail, percentile_name
 
 
 def read_users_range(m: Message) -> list[int | None] | None:
@@ -301,9 +301,10 @@ def read_min_tokens_per_s(m: Message) -> float | None:
     if q.role in ("ms_per_token", "s_per_token"):  # "p99 inter-token latency under 50ms": a decode speed, said so
         ms = q.value * (1000 if q.role == "s_per_token" else 1)
         pct = target_percentile(m.masked, q.start)
-        if pct is not None and pct > 0.5:  # a tail target: the mean is sized below it (tools.queueing.tail_factor)
-            factor = tail_factor(pct)
-            m.notes.append(("note.per_token_target_tail", {
+        if pct is not None and pct > 0.5:  # a tail target: the mean is sized below it (tools.queueing.per_token_tail)
+            step = bool(word_pattern("per_step_context").search(m.masked[max(0, q.start - 40):q.end + 24]))
+            factor = per_token_tail(pct, step)
+            m.notes.append(("note.per_step_target_tail" if step else "note.per_token_target_tail", {
                 "ms": f"{ms:,.4g}", "pct": percentile_name(pct), "factor": f"{factor:.1f}",
                 "mean": f"{ms / factor:,.3g}", "tps": f"{factor * 1000 / ms:,.3g}"}))
             return round(factor * 1000 / ms, 4)
