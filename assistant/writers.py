@@ -338,7 +338,7 @@ def headline(rec: Recommendation, lang: str) -> str:
     if best is None:
         return "## " + say(lang, "head.none")
     t = rec.traffic
-    if t is not None and t.owned_short and best.meets.get("rate") is False:
+    if t is not None and (t.owned_short or t.queue_unsized) and best.meets.get("rate") is False:
         # the cards named or owned hold the requests but do not keep up with the rate: never "buy" or "use" them
         return "## " + say(lang, "head.rate_short" if t.needed_gpus else "head.rate_short_none",
                            option=gpu_words(best), job=job, rate=f"{t.requests_per_s:,.3g}",
@@ -983,9 +983,9 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     t = rec.traffic
     if t is None:
         return []
-    lines = [say(lang, "fig.traffic", rate=f"{t.requests_per_s:,.3g}", prompt=f"{t.prompt_tokens:,}",
-                 output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}", in_flight=f"{t.in_flight:,.0f}",
-                 sized=f"{t.users_sized:,}"), ""]
+    lines = [say(lang, "fig.traffic" if t.users_cap is None else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
+                 prompt=f"{t.prompt_tokens:,}", output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}",
+                 in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]

@@ -702,6 +702,8 @@ class Traffic(BaseModel):
     users_sized: int = Field(description="the in-flight count the plan holds: its 99th percentile (Poisson)")
     replicas: int = 1
     gpus: int | None = None
+    users_cap: int | None = Field(None, description="people said to use it at once, fewer than the rate's 99th "
+                                  "percentile in flight: no more requests than people are in flight, so the plan holds them")
     ttft_p50_s: float | None = None
     ttft_p99_s: float | None = None
     ttft_percentile: float = Field(P99, description="the percentile the first-token target is held at")

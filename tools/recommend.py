@@ -2281,7 +2281,9 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     rate = w.requests_per_s or 0.0
     prompt, output, context = rate_lengths(w)
     guess = rate * (1.0 + (output - 1) / 30.0)  # a first guess: 1 s to the first token, then 30 tokens/s
-    users = max(1, poisson_quantile(guess, P99))
+    # people said to use it at once ('300 staff at once, 20 QPS at peak'): no more requests than people are in flight
+    cap = _people_at_once(w)
+    users = min(max(1, poisson_quantile(guess, P99)), cap)
     rounds = 0
     base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
                                 "output_tokens": output})
@@ -2293,6 +2295,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
             break
         needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
+        needed = min(needed, cap)
         if needed <= users or rounds >= RATE_ROUNDS:
             break
         users = needed
@@ -2313,7 +2316,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             and traffic.utilisation is None:
         # the queueing model found no layout on the plan's cards (a tight 8-bit plan on small cards needs more
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
-        traffic.queue_unsized = True
+        _unsized_at_the_rate(rec.best, traffic, w.max_gpus or MAX_SERVING_GPUS)
     if sized is not None:
         gpu_id, r, unreachable = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
@@ -2337,6 +2340,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if rec.owned_share is not None and rec.owned_users:
         users -= rec.owned_users  # your cards serve part of the requests in flight: the plan's cards the rest, so
         # the headline's two counts add up to the requests in flight (review O3 #18: 2619 + 8357 said for 8357)
+    users = _capped_at_the_people(rec, traffic, cap, users)
     rec.workload = w.model_copy(update={"users": users, "context": context, "prompt_tokens": prompt,
                                         "output_tokens": output})
     rec.traffic = traffic
@@ -2496,6 +2500,41 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
     if o is not None:
         at_load(o, r.tpot_p50_s, rate, output)  # its row's speed is the one at the rate, as the plan's is
     return o
+
+
+def _unsized_at_the_rate(best: Option | None, traffic: Traffic, max_gpus: int) -> None:
+    """The queueing model places the rate on no layout of the plan's cards: said (traffic.queue_unsized), and the
+    row a rented or bought plan is misses the rate, so one reply never says "meets" beside "the queue is not
+    checked" (review T2 #1)."""
+    traffic.queue_unsized = True
+    if best is None or best.owned:
+        return
+    best.meets["rate"] = False
+    best.ok = False
+    best.reasons.append(f"{traffic.requests_per_s:g} requests/s: the queueing model finds no layout of "
+                        f"{best.gpu_name} within {max_gpus} GPUs and the targets")
+    if best.chosen_because == "meets":
+        best.chosen_because = None
+
+
+# No cap on the requests in flight when no count of people at once was said.
+NO_CAP = 10**9
+
+
+def _people_at_once(w: Workload) -> int:
+    """The people said to use it at once ('300 staff at once, 20 QPS at peak'): no more requests than that are in
+    flight; NO_CAP when none were said (a population or the default)."""
+    return w.users if w.users > 1 and "users" not in w.flexible and w.population is None else NO_CAP
+
+
+def _capped_at_the_people(rec: Recommendation, traffic: Traffic | None, cap: int, users: int) -> int:
+    """The requests in flight the plan holds: fewer people said at once than the rate puts in flight ('300 staff
+    at once, 20 QPS') hold no more requests than people, said (Traffic.users_cap); else `users`."""
+    if cap >= NO_CAP or traffic is None or rec.owned_users \
+            or max(traffic.users_sized, poisson_quantile(traffic.in_flight, P99)) <= cap:
+        return users
+    traffic.users_cap, traffic.users_sized = cap, cap
+    return min(users, cap)
 
 
 def _misses_at_the_rate(best: Option, traffic: Traffic) -> None:

@@ -1,0 +1,53 @@
+"""A request rate the queueing model cannot place on the plan's cards is said in the row and the headline, never
+'meets' beside 'the queue is not checked'; and the requests in flight never exceed the people said to use it at
+once (review T2 #1: 300 staff at once, 20 QPS, sized for 528 in flight and shown as meeting the target)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.tools.recommend import Workload, recommend
+from tests.conversation import payload, run_conversation
+
+ASCEND = ("我们公司要上线一个内部知识库问答，用 Qwen2.5-72B-Instruct，大概 {users} 个员工同时在用，峰值 20 QPS 左右，"
+          "要求 p95 首字延迟 2 秒以内。要求全部国产化，只能用昇腾，推荐一下要几台 910B 服务器？")
+
+
+def _w(**kw) -> Workload:
+    base = dict(model="qwen2.5-72b", phase="serve", requests_per_s=20.0, prompt_tokens=4096, output_tokens=256,
+                ttft_ms=2000, candidates=["ascend-910b"], region="china", flexible=["context", "utilisation"])
+    return Workload(**{**base, **kw})
+
+
+def test_a_rate_no_layout_holds_is_no_fit():
+    rec = recommend(_w(users=300))
+    assert rec.traffic is not None and rec.traffic.queue_unsized
+    assert rec.best is not None and not rec.best.ok and rec.best.meets["rate"] is False
+
+
+@pytest.mark.parametrize("users", [100, 300])
+def test_in_flight_never_exceeds_the_people_at_once(users):
+    rec = recommend(_w(users=users))
+    assert rec.traffic is not None and rec.traffic.users_cap == users
+    assert rec.workload.users <= users and rec.traffic.users_sized <= users
+
+
+def test_people_said_as_a_population_are_not_a_cap():
+    rec = recommend(_w(users=1, population=300, flexible=["context", "utilisation", "users"]))
+    assert rec.traffic is not None and rec.traffic.users_cap is None
+
+
+def test_the_reply_says_it_cannot_keep_up_and_why():
+    reply = run_conversation([ASCEND.format(users=300)])[0]
+    text = str(reply.content)
+    assert text.splitlines()[0].endswith("撑不住每秒 20 个请求")
+    assert "比你说的同时在用的 300 人还多" in text
+    assert "the queueing model" not in text  # the row's reason is said in Chinese
+    assert payload(reply)["decision"]["fits"] is False
+
+
+def test_a_rate_the_cards_keep_up_with_is_unchanged():
+    reply = run_conversation(["serve llama 3.1 8b, 50 concurrent users, 2 requests per second, p99 ttft under 1s"])[0]
+    text = str(reply.content)
+    assert "more than the 50 people" not in text and "9 at the 99th percentile, which the plan holds" in text
+    assert payload(reply)["decision"]["fits"] is True
