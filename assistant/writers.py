@@ -35,6 +35,7 @@ from gpu_advisor.tools.recommend import (
     quoted,
     rate_lengths,
     rents_only,
+    service_hours,
     stack_warning,
     training_setup,
     training_time_setup,
@@ -467,7 +468,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += _figures(answer, lang, profile.engine_app)
     lines += _better_lines(rec, lang)
     t = table(answer, lang)
-    if not [o for o in rec.options if o.ok]:
+    if not [o for o in rec.options if o.ok] and not (best is not None and best.ok):
         lines += [say(lang, "answer.closest"), ""]
     lines += markdown_table(t) + [""]
     lines += _cheaper_row_lines(answer, lang)
@@ -612,8 +613,10 @@ def _better_lines(rec: Recommendation, lang: str) -> list[str]:
     alt, why = rec.better, rec.better_why
     if alt is None or why is None:
         return []
-    head = say(lang, "better.head.priced" if why == "unpriced" else "better.head.better")
-    reason = say(lang, f"better.why.{why}")
+    head = say(lang, {"unpriced": "better.head.priced", "budget": "better.head.datacentre"}.get(why, "better.head.better"))
+    budget = rec.workload.budget_usd_per_month
+    reason = say(lang, f"better.why.{why}", month=cash(alt.usd_per_hour * service_hours(rec.workload), rec)
+                 if alt.usd_per_hour else "", budget=cash(budget, rec) if budget else "")
     spec = rec.workload.spec
     if (spec.trains or spec.batch) and alt.job_hours is not None and alt.job_usd is not None:
         key = "answer.better.train" if spec.trains else "answer.better.batch"
@@ -890,7 +893,8 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
         lines += e2e_lines(rec, lang)
-        lines += _layout_lines(best, lang) + _tried_lines(best, lang) + _serve_choice_lines(answer, lang)
+        tried = _tried_lines(best, lang) if best.owned or _named_by_user(w, best) else []  # not a rate plan's own pick
+        lines += _layout_lines(best, lang) + tried + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:
         key = "fig.vision_tokens" if rec.image_tokens else "fig.vision"
         lines += [say(lang, key, model=model_words(rec.model_name, lang), vision=f"{rec.vision_params_b:g}", tokens=rec.image_tokens), ""]
@@ -1026,6 +1030,12 @@ def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
                rate=f"{t.requests_per_s:,.3g}", sustain=f"{t.owned_rps:,.2g}", needed=f"{t.needed_gpus:,}",
                replicas=f"{t.needed_replicas:,}", unit=f"{t.needed_unit:,}",
                more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION))
+
+
+def _named_by_user(w: Workload, o: Option) -> bool:
+    """Whether the user limited the choice to this option's card ('only H100', '2 x L40S'), as opposed to a card the
+    plan chose itself."""
+    return any((parse_owned(c)[1].id if c[:1].isdigit() else c) == o.gpu for c in w.candidates or [])
 
 
 def _tried_lines(o: Option, lang: str) -> list[str]:

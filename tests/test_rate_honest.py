@@ -51,3 +51,28 @@ def test_a_rate_the_cards_keep_up_with_is_unchanged():
     text = str(reply.content)
     assert "more than the 50 people" not in text and "9 at the 99th percentile, which the plan holds" in text
     assert payload(reply)["decision"]["fits"] is True
+
+
+STARTUP = "我们是创业公司，预算一个月两万人民币左右，下个月就要上线，部署glm-4-9b做客服，高峰大概每秒10个请求，租什么卡比较划算"
+
+
+def test_a_rate_within_the_monthly_budget_is_met_when_a_card_does():
+    """Review T1 #14: 9 x A800 at ¥37.7k a month against a ¥20k budget that ten 4090s keep; the A800 plan is named
+    beside it as the data-centre option over the budget, never as 'the cards you chose'."""
+    reply = run_conversation([STARTUP])[0]
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    assert rec["best"]["ok"] and rec["best"]["gpu"] == "rtx-4090"
+    assert data["decision"]["meets"]["budget"] is True
+    assert rec["better_why"] == "budget" and rec["better"]["gpu"] != "rtx-4090"
+    text = str(reply.content)
+    assert "你选的" not in text and "你指定的" not in text and "最接近的方案" not in text
+    assert "超出你每月 ¥20,000" in text
+
+
+def test_a_budget_no_card_keeps_is_said_missed():
+    reply = run_conversation(["startup, budget about $2,800 a month: serve glm-4-9b as a support bot, peak 10 requests "
+                              "per second"])[0]
+    data = payload(reply)
+    assert data["decision"]["meets"]["budget"] is False
+    assert "over your $2,800 a month" in str(reply.content)

@@ -125,7 +125,7 @@ COMFORTABLE_TOKENS_PER_S = 15.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
-BetterWhy = Literal["train", "service", "unpriced", "tight", "spread"]
+BetterWhy = Literal["train", "service", "unpriced", "tight", "spread", "budget"]
 BesideYours = Literal["one_job", "copies", "whole"]
 # Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
 # this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule:
@@ -2334,6 +2334,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
         _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
+    _budget_kept(w, rec)
     grown = _grown_for_the_rate(w, base, rec, prompt, output) if traffic is not None and not limit else None
     if grown is not None:  # cards added beside yours: as many as the queueing model says the rate needs
         users, traffic = _take_grown(w, base, rec, *grown)
@@ -2756,8 +2757,30 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
         found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
+    if _rent_over_budget(w, min(found, key=lambda x: x[:3])[0]):
+        # the cheapest of the first cards misses the monthly budget: every card of the plan is sized for the rate, so
+        # a cheaper one that meets it is found (review T1 #14: 9 x A800 over a ¥20k budget that 10 x 4090 meet)
+        every = _rate_sized(w, rec.options, prompt, output, None if unreachable else w.ttft_ms,
+                            None if unreachable else _queue_e2e_ms(w), cards=len(rec.options)) or found
+        within = [f for f in every if not _rent_over_budget(w, f[0])]
+        # within the budget, a card the answer does not warn against first (consumer cards for a service come after)
+        sound = [f for f in within if not any(o.avoid for o in rec.options if o.gpu == f[2])]
+        found = sound or within or every
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     return gpu_id, r, unreachable
+
+
+def _budget_kept(w: Workload, rec: Recommendation) -> None:
+    """Cards the user did not name, taken because they keep the monthly budget: the better card named beside them
+    is the one over budget, said as such (better_why 'budget'), never 'the cards you chose'."""
+    b = rec.better
+    if not w.candidates and b is not None and b.usd_per_hour and _rent_over_budget(w, b.usd_per_hour):
+        rec.better_why = "budget"
+
+
+def _rent_over_budget(w: Workload, usd_per_hour: float) -> bool:
+    """Whether renting at this price for the hours a service runs misses the monthly budget said."""
+    return w.budget_usd_per_month is not None and usd_per_hour * service_hours(w) > w.budget_usd_per_month
 
 
 def _queue_e2e_ms(w: Workload) -> float | None:
