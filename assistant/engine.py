@@ -37,6 +37,7 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
+from gpu_advisor.assistant.recount import apply_recount
 from gpu_advisor.assistant.slots import personal_machine
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -531,6 +532,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if not u.topic:
+        apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
         u.ask = {**u.ask, **{k: updates[k] for k in ("model", "context", "users") if k in updates}}

@@ -1,0 +1,43 @@
+"""A correction of how many cards the plan has, said in a later turn: 'scratch that, we only got 2 of the a100s',
+'finance only approved 2 a100s', '说错了，是4张3090', 'actually 4', '2 not 8'.
+
+The reader gives u.recount = (count, card id or None, the card's name as said); the engine (assistant.recount)
+puts that count in place of the cards the profile holds of that card, keeping the variant said before ('a100' after
+'8x a100 40gb' is the 40GB card). A count weighed as a supposition ('what about 2?', '如果只有2张') is no correction.
+The words are in words/recount.yaml."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.clauses import rejected
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+
+MAX_CARDS = 4096
+
+
+def read_recount(m: Message, u: Understanding) -> None:
+    """u.recount when the message corrects the count of cards: one card named with its count, or a count alone."""
+    if not word_pattern("recount_cue").search(m.masked) or word_pattern("recount_hypothetical").search(m.masked) \
+            or u.added_cards or u.compare_gpus:
+        return
+    cards = [g for g in m.gpus if not rejected(m, g[0], g[1])]
+    if len(cards) > 1:
+        return
+    if cards:
+        s, e, gpu_id, n = cards[0]
+        if s not in m.counted:
+            x = word_pattern("recount_of_the").search(m.masked[max(0, s - 32):s])
+            if not x:
+                return
+            n = int(x.group(1))
+        said = re.sub(r"^\d+\s*(?:[x×*]\s*)?", "", m.text[s:e].strip())
+        count, card, name = n, gpu_id, re.sub(r"(?<=\d)s$", "", said)
+    else:
+        x = word_pattern("recount_count").search(m.masked)
+        if not x:
+            return
+        count, card, name = int(next(g for g in x.groups() if g)), None, ""
+    if 0 < count <= MAX_CARDS:
+        u.recount = (count, card, name)

@@ -1,0 +1,67 @@
+"""A count of cards corrected in a later turn ('scratch that, we only got 2 of the a100s', 'finance only approved 2
+a100s', '说错了，是4张3090', 'actually 4'): the plan is made again on that many of the card the profile holds, in
+the slot that held it (the cards owned, or the cards the plan is held to), never weighed beside the old plan.
+
+The card keeps the variant said before when the correction names it by its bare name ('a100' after '8x a100 40gb'
+is the 40GB card, not the catalog's default). A message that says the cards are had ('we only got 2') makes them
+owned; the same cards held to before as a limit are then dropped from it (one place, not two)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.knowledge import find_gpu
+
+SLOTS = ("owned", "only")
+
+
+def _entry(entry: str) -> tuple[int | None, str]:
+    """'8x a100-40gb-sxm' -> (8, 'a100-40gb-sxm'); a card with no count -> (None, card)."""
+    x = re.match(r"(\d+)x (.+)", entry)
+    return (int(x[1]), x[2].strip()) if x else (None, entry.strip())
+
+
+def _same_card(held: str, card: str | None, name: str) -> bool:
+    """Whether the card said ('a100', or none) is the card held ('a100-40gb-sxm'): the same id, or its bare name with
+    no memory said, which the held variant's names begin with."""
+    if card is None or held == card:
+        return True
+    if not name or re.search(r"\d\s*g", name):
+        return False  # 'a100 40gb' names its variant
+    try:
+        aliases = find_gpu(held).aliases
+    except LookupError:
+        return False
+    return any(a == name or a.startswith((f"{name} ", f"{name}-")) for a in aliases)
+
+
+def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bool:
+    """Put the corrected count in place of the held cards (updates); True when it did."""
+    if not u.recount:
+        return False
+    n, card, name = u.recount
+    held = [(slot, _entry(e)[1]) for slot in SLOTS for e in getattr(profile, slot, None) or []]
+    same = [(slot, c) for slot, c in held if _same_card(c, card, name)]
+    if len({c for _s, c in same}) == 1:
+        slot, old = same[0]
+        new = old
+    elif card and len({c for _s, c in held}) == 1:  # 'scratch that, we have 4 h100s' after '8x a100': the plan's card
+        slot, old = held[0]
+        new = card
+    else:
+        if card is None and not held and not u.card_count:
+            u.card_count = n  # 'actually 2 of them' with no card held: of the card just named (the engine's count)
+        return False
+    target = "owned" if updates.get("owned") else slot
+    for where in SLOTS:
+        kept = [e for e in getattr(profile, where, None) or [] if _entry(e)[1] != old]
+        if where == target:
+            updates[where] = [*kept, f"{n}x {new}"]
+        elif len(kept) < len(getattr(profile, where, None) or []):
+            updates[where] = kept or None  # the same cards held in the other slot: in one place now
+    u.whatif_gpus, u.card_count = None, None
+    u.intents.discard("whatif")
+    u.ask = {**u.ask, "recounted": True}
+    return True
