@@ -28,6 +28,7 @@ from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words,
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from gpu_advisor.assistant.premise import apply_dropped_phase, apply_recount, drop_stale_limit
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
@@ -37,7 +38,6 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
-from gpu_advisor.assistant.recount import apply_recount
 from gpu_advisor.assistant.slots import personal_machine
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -534,6 +534,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        drop_stale_limit(u, profile, updates, text)  # 'and gpt-oss-20b on my 4080?': the old question's cards go
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
         u.ask = {**u.ask, **{k: updates[k] for k in ("model", "context", "users") if k in updates}}
@@ -558,6 +559,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
         if getattr(profile, slot, None) is not None:
             updates.pop(slot, None)
+    apply_dropped_phase(u, profile, updates)  # '不微调了', 'no fine-tuning': the job that stays, alone
     if updates.get("phase") and profile.phase and updates["phase"] != profile.phase:
         _carry_over(profile, updates, defaulted)
     native = _native_four_bit(updates.get("model") or profile.model)

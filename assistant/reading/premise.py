@@ -1,10 +1,10 @@
 """A correction of how many cards the plan has, said in a later turn: 'scratch that, we only got 2 of the a100s',
 'finance only approved 2 a100s', '说错了，是4张3090', 'actually 4', '2 not 8'.
 
-The reader gives u.recount = (count, card id or None, the card's name as said); the engine (assistant.recount)
+The reader gives u.recount = (count, card id or None, the card's name as said); the engine (assistant.premise)
 puts that count in place of the cards the profile holds of that card, keeping the variant said before ('a100' after
 '8x a100 40gb' is the 40GB card). A count weighed as a supposition ('what about 2?', '如果只有2张') is no correction.
-The words are in words/recount.yaml."""
+The words are in words/premise.yaml."""
 
 from __future__ import annotations
 
@@ -41,3 +41,13 @@ def read_recount(m: Message, u: Understanding) -> None:
         count, card, name = int(next(g for g in x.groups() if g)), None, ""
     if 0 < count <= MAX_CARDS:
         u.recount = (count, card, name)
+
+
+def read_dropped_phase(m: Message, u: Understanding) -> None:
+    """'不微调了', 'no fine-tuning, just serve it', 'skip the finetune': u.ask['drops'] = 'train' (or 'serve' for
+    '不部署了'), the job given up; the engine plans the other one alone (assistant.premise.apply_dropped_phase)."""
+    dropped = [job for job in ("train", "serve") if word_pattern(f"phase_dropped.{job}").search(m.masked)]
+    if len(dropped) == 1:
+        u.ask = {**u.ask, "drops": dropped[0]}
+        if u.updates.get("phase") in (("fine-tune", "train-and-serve") if dropped[0] == "train" else ("serve", "train-and-serve")):
+            u.updates.pop("phase")  # 'skip the finetune': the word names the job given up, not one to plan

@@ -13,6 +13,7 @@ from typing import Any
 
 from gpu_advisor.assistant.reading.message import Understanding
 from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.phases import PHASES
 
 SLOTS = ("owned", "only")
 
@@ -65,3 +66,30 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
     u.intents.discard("whatif")
     u.ask = {**u.ask, "recounted": True}
     return True
+
+
+def drop_stale_limit(u: Understanding, profile: Any, updates: dict[str, Any], text: str) -> None:
+    """A new question on cards of the user's own ('and gpt-oss-20b on my 4080 16gb?' after 'can i run gpt-oss-120b on a
+    single h100?'): the cards the old question was held to belonged to it, and go with it. Kept when the new cards
+    are among them, or when the message only tells what is owned, asking nothing and changing no model."""
+    if not profile.only or "only" in updates or u.recount or u.adds_owned:
+        return
+    new = {_entry(e)[1] for e in updates.get("owned") or []}
+    held = {_entry(e)[1] for e in profile.only}
+    if not new or new & held:
+        return
+    if updates.get("model", profile.model) != profile.model or re.search(r"[?？吗]\s*$", text.strip()):
+        updates["only"] = None
+
+
+def apply_dropped_phase(u: Understanding, profile: Any, updates: dict[str, Any]) -> None:
+    """'不微调了', 'no fine-tuning, just serve it' after a train-then-serve plan: serving alone is planned (and
+    fine-tuning alone for '不部署了'); the training or serving values said stay in the profile, unused."""
+    drops, phase = u.ask.get("drops"), profile.phase
+    spec = PHASES.get(phase or "")
+    if not drops or spec is None or updates.get("phase") not in (None, "serve" if drops == "train" else "fine-tune"):
+        return
+    if drops == "train" and spec.trains and phase != "batch":
+        updates["phase"] = "serve"
+    elif drops == "serve" and spec.trains and phase in ("train-and-serve", "production"):
+        updates["phase"] = "fine-tune"
