@@ -16,6 +16,8 @@ from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.phases import PHASES
 
 SLOTS = ("owned", "only")
+# Slots that say how to train, and nothing else: dropped with the training (apply_dropped_phase).
+TRAINING_ONLY = ("method", "qlora_base")
 
 
 def _entry(entry: str) -> tuple[int | None, str]:
@@ -91,5 +93,28 @@ def apply_dropped_phase(u: Understanding, profile: Any, updates: dict[str, Any])
         return
     if drops == "train" and spec.trains and phase != "batch":
         updates["phase"] = "serve"
+        for slot in TRAINING_ONLY:  # 'QLoRA' said for the training given up: no longer what was said for this plan
+            if getattr(profile, slot, None) is not None and slot not in updates:
+                updates[slot] = None
     elif drops == "serve" and spec.trains and phase in ("train-and-serve", "production"):
         updates["phase"] = "fine-tune"
+
+
+def dropped_line(ask: dict[str, Any], answer: Any, before: dict[str, Any], lang: str) -> str:
+    """'不微调了，会不会更省？' after a plan to fine-tune then serve: what giving up the training saves (its run's rent) and
+    the serving plan's month against the one before, first; '' when either month or the run's rent is unknown."""
+    from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.assistant.writers import cash, gpu_words
+    from gpu_advisor.tools.recommend import Option
+
+    rec = answer.recommend
+    new = rec.best
+    if ask.get("drops") != "train" or new is None or not before.get("gpu"):
+        return ""
+    old = Option.model_validate(before)
+    if old.job_usd is None or old.owned or new.owned or not new.usd_per_month or not old.usd_per_month:
+        return ""
+    same = (new.gpu, new.gpus) == (old.gpu, old.gpus) and round(new.usd_per_month, 2) == round(old.usd_per_month, 2)
+    key = "same" if same else "cheaper" if new.usd_per_month <= old.usd_per_month else "dearer"
+    return say(lang, f"premise.drop_train.{key}", run=cash(old.job_usd, rec), this=gpu_words(new, lang),
+               now=cash(new.usd_per_month, rec), was=cash(old.usd_per_month, rec), before=gpu_words(old, lang))
