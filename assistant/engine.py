@@ -1887,7 +1887,8 @@ def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
         return ("own_enough", *writers.write_own_enough(results, lang))
     if turn.has("total_cost"):
         return ("total_cost", *writers.write_total_cost(results, lang, turn.span_months,
-                                                        turn.with_spare or bool(profile.get("uptime"))))
+                                                        turn.with_spare or bool(profile.get("uptime"))
+                                                        or profile.get("redundancy") == "n+1"))
     if turn.has("servers_limit") or turn.has("servers_count"):
         return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime"), turn.two_sites))
     if turn.has("cheapest"):
