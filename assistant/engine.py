@@ -28,7 +28,13 @@ from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words,
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
-from gpu_advisor.assistant.premise import apply_dropped_phase, apply_recount, drop_stale_limit, dropped_line
+from gpu_advisor.assistant.premise import (
+    apply_dropped_phase,
+    apply_recount,
+    drop_stale_limit,
+    dropped_line,
+    switched_line,
+)
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
@@ -1728,7 +1734,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
     saved = _saving(turn, previous, answer, filled, lang, config)
-    dropped = dropped_line(turn.ask, answer, old_best, lang) if previous else ""
+    dropped = (dropped_line(turn.ask, answer, old_best, lang)
+               or switched_line(previous.get("recommend") or {}, answer, lang)) if previous and turn.changed else ""
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
     elif dropped:  # "不微调了，会不会更省": the training run saved, the serving month against the plan before

@@ -118,3 +118,24 @@ def dropped_line(ask: dict[str, Any], answer: Any, before: dict[str, Any], lang:
     key = "same" if same else "cheaper" if new.usd_per_month <= old.usd_per_month else "dearer"
     return say(lang, f"premise.drop_train.{key}", run=cash(old.job_usd, rec), this=gpu_words(new, lang),
                now=cash(new.usd_per_month, rec), was=cash(old.usd_per_month, rec), before=gpu_words(old, lang))
+
+
+def switched_line(before_rec: dict[str, Any], answer: Any, lang: str) -> str:
+    """'capex is a no go, so renting it is. what changes' after a plan to buy (or buying after a plan to rent): the
+    plan's cards and what they cost now against the plan before, first; '' when the plan did not switch."""
+    from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.assistant.writers import cash, gpu_words
+    from gpu_advisor.tools.recommend import Option
+
+    rec = answer.recommend
+    new, old_action = rec.best, before_rec.get("action")
+    if new is None or not before_rec.get("best") or {old_action, rec.action} != {"rent", "buy"} or new.owned:
+        return ""
+    old = Option.model_validate(before_rec["best"])
+    if rec.action == "rent" and new.billed_usd_per_month and new.usd_per_hour and old.purchase_usd:
+        return say(lang, "premise.to_rent", this=gpu_words(new, lang), month=cash(new.billed_usd_per_month, rec),
+                   hour=cash(new.usd_per_hour, rec), before=gpu_words(old, lang), buy=cash(old.purchase_usd, rec))
+    if rec.action == "buy" and new.purchase_usd and old.billed_usd_per_month:
+        return say(lang, "premise.to_buy", this=gpu_words(new, lang), buy=cash(new.purchase_usd, rec),
+                   before=gpu_words(old, lang), month=cash(old.billed_usd_per_month, rec))
+    return ""

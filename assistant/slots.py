@@ -175,6 +175,8 @@ def ask_utilisation(p: Profile) -> bool:
     availability target or redundancy is around the clock; one person's own use a few hours a week: said, not asked."""
     if p.get("uptime") or p.get("redundancy") or p.get("personal"):
         return False
+    if p.get("preference") == "rent" or (p.get("population") and not p.get("population_daily")):
+        return False  # renting decided ('renting it is'): the cards stay; a staff's tool: busy in working hours, said
     request = _request(p)
     return "rent_buy" in request or not ("cards" in request or _target(p))
 
