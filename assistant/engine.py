@@ -31,6 +31,7 @@ from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults
 from gpu_advisor.assistant.premise import (
     apply_dropped_phase,
     apply_recount,
+    counted,
     drop_stale_limit,
     dropped_line,
     switched_line,
@@ -249,22 +250,16 @@ def _lang(state: AdvisorState) -> str:
 # ---------------------------------------------------------------- describing values
 
 
-def _counted(entry: str) -> tuple[int, str]:
-    """A card entry as (count, card id): '4x rtx-3090' -> (4, 'rtx-3090'), a bare 'rtx-3090' -> (1, 'rtx-3090')."""
-    count, sep, card = entry.partition("x ")
-    return (int(count), card.strip()) if sep and count.isdigit() else (1, entry.strip())
-
-
 def _yours(cards: list[str], owned: list[str]) -> bool:
     """Whether every card named ('4x rtx-3090', 'rtx-3090') is one you own, as many as you have or fewer."""
-    have = {card: n for n, card in map(_counted, owned)}
-    return all(card in have and n <= have[card] for n, card in map(_counted, cards))
+    have = {card: n for n, card in map(counted, owned)}
+    return all(card in have and n <= have[card] for n, card in map(counted, cards))
 
 
 def _fewer_than_yours(setup: tuple[int, str], owned: list[str]) -> bool:
     """'2 张 A800 够吗' with four A800s of your own: fewer of your cards than you have, asked about (answered for that
     many, not dropped as the cards you already have)."""
-    have = {card: n for n, card in map(_counted, owned)}
+    have = {card: n for n, card in map(counted, owned)}
     return setup[1] in have and 0 < int(setup[0]) < have[setup[1]]
 
 
@@ -631,9 +626,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["seq_len"] = int(updates.pop("context"))
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     only = updates.get("only") or []
-    if len(only) == 1 and not u.whatif_gpus and _fewer_than_yours(_counted(only[0]), profile.owned or []):
+    if len(only) == 1 and not u.whatif_gpus and _fewer_than_yours(counted(only[0]), profile.owned or []):
         # "两张A800够不够" with four of your own: two of yours asked about (a direct answer), your four kept
-        u.whatif_gpus = _counted(only[0])
+        u.whatif_gpus = counted(only[0])
         u.intents.add("whatif")
         updates.pop("only")
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):

@@ -20,10 +20,11 @@ SLOTS = ("owned", "only")
 TRAINING_ONLY = ("method", "qlora_base")
 
 
-def _entry(entry: str) -> tuple[int | None, str]:
-    """'8x a100-40gb-sxm' -> (8, 'a100-40gb-sxm'); a card with no count -> (None, card)."""
-    x = re.match(r"(\d+)x (.+)", entry)
-    return (int(x[1]), x[2].strip()) if x else (None, entry.strip())
+def counted(entry: str) -> tuple[int, str]:
+    """A card entry as (count, card id): '4x rtx-3090' -> (4, 'rtx-3090'), a bare 'rtx-3090' -> (1, 'rtx-3090').
+    The one parser of the profile's card entries (the engine's too)."""
+    count, sep, card = entry.partition("x ")
+    return (int(count), card.strip()) if sep and count.isdigit() else (1, entry.strip())
 
 
 def _same_card(held: str, card: str | None, name: str) -> bool:
@@ -45,7 +46,7 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
     if not u.recount:
         return False
     n, card, name = u.recount
-    held = [(slot, _entry(e)[1]) for slot in SLOTS for e in getattr(profile, slot, None) or []]
+    held = [(slot, counted(e)[1]) for slot in SLOTS for e in getattr(profile, slot, None) or []]
     same = [(slot, c) for slot, c in held if _same_card(c, card, name)]
     if len({c for _s, c in same}) == 1:
         slot, old = same[0]
@@ -59,7 +60,7 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
         return False
     target = "owned" if updates.get("owned") else slot
     for where in SLOTS:
-        kept = [e for e in getattr(profile, where, None) or [] if _entry(e)[1] != old]
+        kept = [e for e in getattr(profile, where, None) or [] if counted(e)[1] != old]
         if where == target:
             updates[where] = [*kept, f"{n}x {new}"]
         elif len(kept) < len(getattr(profile, where, None) or []):
@@ -76,8 +77,8 @@ def drop_stale_limit(u: Understanding, profile: Any, updates: dict[str, Any], te
     are among them, or when the message only tells what is owned, asking nothing and changing no model."""
     if not profile.only or "only" in updates or u.recount or u.adds_owned:
         return
-    new = {_entry(e)[1] for e in updates.get("owned") or []}
-    held = {_entry(e)[1] for e in profile.only}
+    new = {counted(e)[1] for e in updates.get("owned") or []}
+    held = {counted(e)[1] for e in profile.only}
     if not new or new & held:
         return
     if updates.get("model", profile.model) != profile.model or re.search(r"[?？吗]\s*$", text.strip()):
