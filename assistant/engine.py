@@ -919,6 +919,8 @@ def _request_flags(u: Understanding, turn: Turn, state: AdvisorState) -> list[st
         kept.add("rent_buy")  # "租 L20 还是买两张 4090，哪个划算": how busy the cards are decides it
     if u.aside:
         kept.add("aside")  # "tensor vs pipeline parallel for serving ... on 4x L40S, which one and why"
+    if u.ask.get("serving_cards"):
+        kept.add("serve_cards")  # "微调完…用什么卡部署比较合适": the serving cards asked, the method not
     return sorted(kept)
 
 
@@ -1729,7 +1731,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
     saved = _saving(turn, previous, answer, filled, lang, config)
-    dropped = (dropped_line(turn.ask, answer, old_best, lang)
+    dropped = (dropped_line(turn.ask, answer, previous.get("recommend") or {}, lang)
                or switched_line(previous.get("recommend") or {}, answer, lang)) if previous and turn.changed else ""
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])

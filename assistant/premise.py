@@ -94,6 +94,8 @@ def apply_dropped_phase(u: Understanding, profile: Any, updates: dict[str, Any])
         return
     if drops == "train" and spec.trains and phase != "batch":
         updates["phase"] = "serve"
+        if phase == "production" and profile.utilisation is not None and "utilisation" not in updates:
+            updates["utilisation"] = profile.utilisation  # a production service stays up as busy as it was
         for slot in TRAINING_ONLY:  # 'QLoRA' said for the training given up: no longer what was said for this plan
             if getattr(profile, slot, None) is not None and slot not in updates:
                 updates[slot] = None
@@ -101,23 +103,26 @@ def apply_dropped_phase(u: Understanding, profile: Any, updates: dict[str, Any])
         updates["phase"] = "fine-tune"
 
 
-def dropped_line(ask: dict[str, Any], answer: Any, before: dict[str, Any], lang: str) -> str:
-    """'不微调了，会不会更省？' after a plan to fine-tune then serve: what giving up the training saves (its run's rent) and
-    the serving plan's month against the one before, first; '' when either month or the run's rent is unknown."""
+def dropped_line(ask: dict[str, Any], answer: Any, before_rec: dict[str, Any], lang: str) -> str:
+    """'不微调了，会不会更省？' after a plan to fine-tune then serve: what giving up the training saves (its run's rent, on
+    the plan's cards or on the cards rented for it by the hour) and the serving plan's month against the one before,
+    first; '' when either month or the run's rent is unknown."""
     from gpu_advisor.assistant.catalog import say
     from gpu_advisor.assistant.writers import cash, gpu_words
     from gpu_advisor.tools.recommend import Option
 
     rec = answer.recommend
     new = rec.best
+    before = before_rec.get("best") or {}
     if ask.get("drops") != "train" or new is None or not before.get("gpu"):
         return ""
     old = Option.model_validate(before)
-    if old.job_usd is None or old.owned or new.owned or not new.usd_per_month or not old.usd_per_month:
+    run = Option.model_validate(before_rec["training_run"]) if before_rec.get("training_run") else old
+    if run.job_usd is None or run.owned or old.owned or new.owned or not new.usd_per_month or not old.usd_per_month:
         return ""
     same = (new.gpu, new.gpus) == (old.gpu, old.gpus) and round(new.usd_per_month, 2) == round(old.usd_per_month, 2)
     key = "same" if same else "cheaper" if new.usd_per_month <= old.usd_per_month else "dearer"
-    return say(lang, f"premise.drop_train.{key}", run=cash(old.job_usd, rec), this=gpu_words(new, lang),
+    return say(lang, f"premise.drop_train.{key}", run=cash(run.job_usd, rec), this=gpu_words(new, lang),
                now=cash(new.usd_per_month, rec), was=cash(old.usd_per_month, rec), before=gpu_words(old, lang))
 
 

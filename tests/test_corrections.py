@@ -198,3 +198,30 @@ def test_a_new_question_on_ones_own_card_drops_the_old_questions_cards(lang, i):
     assert not profile.get("only"), profile.get("only")
     assert profile.get("owned") == ["1x rtx-4080"]
     assert (best.get("gpu"), bool(best.get("owned"))) == ("rtx-4080", True)
+
+
+# --- a train-then-serve question about the serving cards --------------------------------------------------------
+
+SERVING_CARDS = {"en": ["after fine-tuning qwen2.5 7b we'll put it in production for customer support, 5 requests per "
+                        "second at peak. which gpus should we use to serve it?",
+                        "we fine-tune llama 3.1 8b first, then serve it at 5 requests per second. what gpus for serving?"],
+                 "zh": ["我们微调完Qwen2.5-7B之后要上线做客服，日活大概1万人，高峰期估计每秒5个请求吧，用什么卡部署比较合适",
+                        "微调完qwen2.5 7b上线，峰值每秒5个请求，部署选什么卡"]}
+THEN_NO_TRAINING = {"en": "changed our minds, no fine-tuning, just qwen3-30b-a3b. would that be cheaper?",
+                    "zh": "其实我们改主意了，想直接用Qwen3-30B-A3B不微调了，会不会更省？"}
+
+
+@pytest.mark.parametrize(("lang", "i"), list(itertools.product(SERVING_CARDS, range(2))))
+def test_serving_cards_asked_of_a_train_then_serve_job_are_answered_then_training_dropped(lang, i):
+    """T3-20: the serving cards asked got the fine-tuning method asked back; then '不微调了，会不会更省' kept the QLoRA
+    run. Now the plan comes at once (QLoRA assumed, said), and dropping the training plans the new model served alone,
+    with the saving first."""
+    first, second = run_conversation([SERVING_CARDS[lang][i], THEN_NO_TRAINING[lang]])
+    data = payload(first)
+    assert data.get("kind") == "answer", first.content[:300]
+    assert data["profile"]["phase"] in ("train-and-serve", "production")
+    profile, _best, rec = _decision(second)
+    assert profile.get("phase") == "serve" and profile.get("model") == "qwen3-30b-a3b" and profile.get("method") is None
+    assert rec.get("training_run") is None
+    heads = [say(lang, key, run="", this="", now="", was="", before="").split("**")[1] for key in SAVED]
+    assert any(second.content.count(f"**{h}**") for h in heads), second.content[:400]

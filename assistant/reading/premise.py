@@ -9,6 +9,7 @@ The words are in words/premise.yaml."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from gpu_advisor.assistant.reading.clauses import rejected
 from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -51,3 +52,11 @@ def read_dropped_phase(m: Message, u: Understanding) -> None:
         u.ask = {**u.ask, "drops": dropped[0]}
         if u.updates.get("phase") in (("fine-tune", "train-and-serve") if dropped[0] == "train" else ("serve", "train-and-serve")):
             u.updates.pop("phase")  # 'skip the finetune': the word names the job given up, not one to plan
+
+
+def read_serving_cards_asked(m: Message, u: Understanding) -> None:
+    """'微调完Qwen2.5-7B之后要上线…用什么卡部署比较合适': the question is the serving cards (u.ask['serving_cards']);
+    the engine's request flag 'serve_cards' keeps the fine-tuning method from being asked (slots.ask_method)."""
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if word_pattern("serving_cards_asked.en").search(m.masked) or word_pattern("serving_cards_asked.zh").search(typed):
+        u.ask = {**u.ask, "serving_cards": True}
