@@ -34,6 +34,7 @@ from gpu_advisor.assistant.premise import (
     counted,
     drop_stale_limit,
     dropped_line,
+    keep_variant,
     switched_line,
 )
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
@@ -535,6 +536,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card
         drop_stale_limit(u, profile, updates, text)  # 'and gpt-oss-20b on my 4080?': the old question's cards go
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}

@@ -16,6 +16,9 @@ from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.phases import PHASES
 
 SLOTS = ("owned", "only")
+# What follows a card's bare name in the names of its variants: memory or form factor ('a100 40gb', 'h100 pcie'), never
+# another model ('3090 ti').
+VARIANT_AFTER = re.compile(r"[\s-]*(?:\d+\s*g|sxm|pcie|pci-e|nvl)")
 # Slots that say how to train, and nothing else: dropped with the training (apply_dropped_phase).
 TRAINING_ONLY = ("method", "qlora_base")
 
@@ -29,7 +32,7 @@ def counted(entry: str) -> tuple[int, str]:
 
 def _same_card(held: str, card: str | None, name: str) -> bool:
     """Whether the card said ('a100', or none) is the card held ('a100-40gb-sxm'): the same id, or its bare name with
-    no memory said, which the held variant's names begin with."""
+    no memory said, which a name of the held variant begins with, then its memory or form factor."""
     if card is None or held == card:
         return True
     if not name or re.search(r"\d\s*g", name):
@@ -38,7 +41,7 @@ def _same_card(held: str, card: str | None, name: str) -> bool:
         aliases = find_gpu(held).aliases
     except LookupError:
         return False
-    return any(a == name or a.startswith((f"{name} ", f"{name}-")) for a in aliases)
+    return any(a == name or (a.startswith(name) and VARIANT_AFTER.match(a[len(name):])) for a in aliases)
 
 
 def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bool:
@@ -69,6 +72,26 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
     u.intents.discard("whatif")
     u.ask = {**u.ask, "recounted": True}
     return True
+
+
+def keep_variant(u: Understanding, profile: Any, updates: dict[str, Any]) -> None:
+    """A card held before ('8x a100 40gb') named again by its bare name ('what about 4 a100s?', 'we have 2 a100s'):
+    the variant held, not the catalog's default, in the card tried and in the cards owned or held to."""
+    names = u.ask.get("card_names") or {}
+    held = {counted(e)[1] for slot in SLOTS for e in getattr(profile, slot, None) or []}
+
+    def kept(card: str) -> str:
+        same = {h for h in held if _same_card(h, card, names.get(card, ""))} if names.get(card) else set()
+        return next(iter(same)) if card not in held and len(same) == 1 else card
+
+    if not names or not held:
+        return
+    if u.whatif_gpus:
+        u.whatif_gpus = (u.whatif_gpus[0], kept(u.whatif_gpus[1]))
+    for slot in SLOTS:
+        if updates.get(slot):
+            updates[slot] = [f"{n}x {kept(c)}" if re.match(r"\d+x ", e) else kept(c)
+                             for e in updates[slot] for n, c in [counted(e)]]
 
 
 def drop_stale_limit(u: Understanding, profile: Any, updates: dict[str, Any], text: str) -> None:

@@ -225,3 +225,34 @@ def test_serving_cards_asked_of_a_train_then_serve_job_are_answered_then_trainin
     assert rec.get("training_run") is None
     heads = [say(lang, key, run="", this="", now="", was="", before="").split("**")[1] for key in SAVED]
     assert any(second.content.count(f"**{h}**") for h in heads), second.content[:400]
+
+
+# --- a card named again by its bare name keeps the variant held ---------------------------------------------------
+
+TRIED = {"en": ["what about {n} a100s?", "would {n} a100s be enough?", "and on {n}x a100?"],
+         "zh": ["那{n}张A100呢", "{n}张a100够不够", "换成{n}张A100行吗"]}
+
+
+@pytest.mark.parametrize(("lang", "slot", "i", "n"),
+                         [(lang, slot, i, n) for (lang, slot) in FIRST for i in range(3) for n in (2, 4)])
+def test_a_count_tried_of_the_held_card_keeps_its_variant_and_the_plan(lang, slot, i, n):
+    """'what about 4 a100s?' after '8x a100 40gb' was answered for the 80GB card (the catalog's default for 'a100');
+    a supposition keeps the plan (the correction above replaces it)."""
+    _plan, reply = run_conversation([FIRST[(lang, slot)], TRIED[lang][i].format(n=n)])
+    data = payload(reply)
+    direct = data.get("direct") or data.get("pinned") or {}
+    tried = (direct.get("gpu"), direct.get("gpus")) if direct else None
+    profile, _best, _rec = _decision(reply)
+    held = (profile.get("owned") or []) + (profile.get("only") or [])
+    assert "a100-80gb-sxm" not in str(tried) + str(held), (tried, held)
+    assert tried == ("a100-40gb-sxm", n) or f"{n}x a100-40gb-sxm" in held, (tried, held)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_variant_named_with_its_memory_is_the_one_tried(lang):
+    said = {"en": "what about 4 a100 80gb?", "zh": "那4张A100 80G呢"}[lang]
+    _plan, reply = run_conversation([FIRST[(lang, "only")], said])
+    data = payload(reply)
+    direct = data.get("direct") or data.get("pinned") or {}
+    profile, _best, _rec = _decision(reply)
+    assert "a100-80gb-sxm" in str(direct.get("gpu")) + str(profile.get("only")), (direct.get("gpu"), profile.get("only"))

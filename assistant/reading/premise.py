@@ -18,8 +18,22 @@ from gpu_advisor.assistant.reading.text import word_pattern
 MAX_CARDS = 4096
 
 
+def bare_name(m: Message, s: int, e: int) -> str:
+    """A card's name as said, without its count or plural ('2 a100s' -> 'a100')."""
+    return re.sub(r"(?<=\d)s$", "", re.sub(r"^\d+\s*(?:[x×*]\s*)?", "", m.text[s:e].strip()))
+
+
+def read_card_names(m: Message, u: Understanding) -> None:
+    """u.ask['card_names']: each card named, by its name as said ('a100'), so that the engine keeps the variant said
+    before for a card named again by its bare name ('what about 4 a100s' after '8x a100 40gb')."""
+    names = {gpu_id: bare_name(m, s, e) for s, e, gpu_id, _n in m.gpus}
+    if names:
+        u.ask = {**u.ask, "card_names": names}
+
+
 def read_recount(m: Message, u: Understanding) -> None:
     """u.recount when the message corrects the count of cards: one card named with its count, or a count alone."""
+    read_card_names(m, u)
     if not word_pattern("recount_cue").search(m.masked) or word_pattern("recount_hypothetical").search(m.masked) \
             or u.added_cards or u.compare_gpus:
         return
@@ -33,8 +47,7 @@ def read_recount(m: Message, u: Understanding) -> None:
             if not x:
                 return
             n = int(x.group(1))
-        said = re.sub(r"^\d+\s*(?:[x×*]\s*)?", "", m.text[s:e].strip())
-        count, card, name = n, gpu_id, re.sub(r"(?<=\d)s$", "", said)
+        count, card, name = n, gpu_id, bare_name(m, s, e)
     else:
         x = word_pattern("recount_count").search(m.masked)
         if not x:
