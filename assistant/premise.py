@@ -1,10 +1,15 @@
-"""A count of cards corrected in a later turn ('scratch that, we only got 2 of the a100s', 'finance only approved 2
-a100s', '说错了，是4张3090', 'actually 4'): the plan is made again on that many of the card the profile holds, in
-the slot that held it (the cards owned, or the cards the plan is held to), never weighed beside the old plan.
+"""Changes of premise said in a later turn, applied to the profile so that the plan is made again on them, nothing
+stale kept (review T):
 
-The card keeps the variant said before when the correction names it by its bare name ('a100' after '8x a100 40gb'
-is the 40GB card, not the catalog's default). A message that says the cards are had ('we only got 2') makes them
-owned; the same cards held to before as a limit are then dropped from it (one place, not two)."""
+- a count of cards corrected ('scratch that, we only got 2 of the a100s', 'finance only approved 2 a100s', '说错了，是
+  4张3090', 'actually 4'): that many of the card the profile holds, in the slot that held it (owned, or the cards the
+  plan is held to), never weighed beside the old plan; cards said to be had ('we only got 2') are owned, and the
+  same cards held to before as a limit are dropped from it (one place, not two);
+- a card named again by its bare name ('a100' after '8x a100 40gb') keeps the variant held, not the catalog's default;
+- a new question on cards of the user's own drops the cards the old question was held to;
+- a job given up ('不微调了', 'no fine-tuning') plans the other alone, and the first line says what it saves;
+- renting decided after a plan to buy (or buying after renting): the first line says what changed.
+The words are the reader's (reading.premise, words/premise.yaml)."""
 
 from __future__ import annotations
 
@@ -12,13 +17,11 @@ import re
 from typing import Any
 
 from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.phases import PHASES
 
 SLOTS = ("owned", "only")
-# What follows a card's bare name in the names of its variants: memory or form factor ('a100 40gb', 'h100 pcie'), never
-# another model ('3090 ti').
-VARIANT_AFTER = re.compile(r"[\s-]*(?:\d+\s*g|sxm|pcie|pci-e|nvl)")
 # Slots that say how to train, and nothing else: dropped with the training (apply_dropped_phase).
 TRAINING_ONLY = ("method", "qlora_base")
 
@@ -35,13 +38,13 @@ def _same_card(held: str, card: str | None, name: str) -> bool:
     no memory said, which a name of the held variant begins with, then its memory or form factor."""
     if card is None or held == card:
         return True
-    if not name or re.search(r"\d\s*g", name):
+    if not name or word_pattern("card_memory_said").search(name):
         return False  # 'a100 40gb' names its variant
     try:
         aliases = find_gpu(held).aliases
     except LookupError:
         return False
-    return any(a == name or (a.startswith(name) and VARIANT_AFTER.match(a[len(name):])) for a in aliases)
+    return any(a == name or (a.startswith(name) and word_pattern("card_variant_after").match(a[len(name):])) for a in aliases)
 
 
 def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bool:
@@ -104,7 +107,7 @@ def drop_stale_limit(u: Understanding, profile: Any, updates: dict[str, Any], te
     held = {counted(e)[1] for e in profile.only}
     if not new or new & held:
         return
-    if updates.get("model", profile.model) != profile.model or re.search(r"[?？吗]\s*$", text.strip()):
+    if updates.get("model", profile.model) != profile.model or word_pattern("asked_at_end").search(text.strip()):
         updates["only"] = None
 
 
