@@ -1733,13 +1733,14 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
     saved = _saving(turn, previous, answer, filled, lang, config)
-    dropped = (dropped_line(turn.ask, answer, previous.get("recommend") or {}, lang)
+    # "不微调了，会不会更省": the training run saved and the serving month against the plan before; "renting it is, what
+    # changes": the cards and their month against the purchase before (assistant.premise), first, in place of
+    # the figures against the plan before
+    premise = (dropped_line(turn.ask, answer, previous.get("recommend") or {}, lang)
                or switched_line(previous.get("recommend") or {}, answer, lang)) if previous and turn.changed else ""
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
-    elif dropped:  # "不微调了，会不会更省": the training run saved, the serving month against the plan before
-        pass
-    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
+    elif (switched or "whatif" in turn.intents) and not premise and not planned and previous and turn.changed \
             and not turn.ask.get("added") and old_best:
         from gpu_advisor.assistant.moved import nothing_moved
 
@@ -1755,8 +1756,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
         if line:
             notes.insert(0, line)
-    if dropped:
-        notes.insert(0, dropped)
+    if premise:
+        notes.insert(0, premise)
     return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}
 
 
