@@ -28,6 +28,15 @@ from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words,
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from gpu_advisor.assistant.premise import (
+    apply_dropped_phase,
+    apply_recount,
+    counted,
+    drop_stale_limit,
+    dropped_line,
+    keep_variant,
+    switched_line,
+)
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
@@ -242,22 +251,16 @@ def _lang(state: AdvisorState) -> str:
 # ---------------------------------------------------------------- describing values
 
 
-def _counted(entry: str) -> tuple[int, str]:
-    """A card entry as (count, card id): '4x rtx-3090' -> (4, 'rtx-3090'), a bare 'rtx-3090' -> (1, 'rtx-3090')."""
-    count, sep, card = entry.partition("x ")
-    return (int(count), card.strip()) if sep and count.isdigit() else (1, entry.strip())
-
-
 def _yours(cards: list[str], owned: list[str]) -> bool:
     """Whether every card named ('4x rtx-3090', 'rtx-3090') is one you own, as many as you have or fewer."""
-    have = {card: n for n, card in map(_counted, owned)}
-    return all(card in have and n <= have[card] for n, card in map(_counted, cards))
+    have = {card: n for n, card in map(counted, owned)}
+    return all(card in have and n <= have[card] for n, card in map(counted, cards))
 
 
 def _fewer_than_yours(setup: tuple[int, str], owned: list[str]) -> bool:
     """'2 张 A800 够吗' with four A800s of your own: fewer of your cards than you have, asked about (answered for that
     many, not dropped as the cards you already have)."""
-    have = {card: n for n, card in map(_counted, owned)}
+    have = {card: n for n, card in map(counted, owned)}
     return setup[1] in have and 0 < int(setup[0]) < have[setup[1]]
 
 
@@ -531,6 +534,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if "method_compare" in u.intents and state.get("results"):  # "what if full fine tune instead of qlora, how much more"
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
+    if not u.topic:
+        apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card
+        drop_stale_limit(u, profile, updates, text)  # 'and gpt-oss-20b on my 4080?': the old question's cards go
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan
         u.intents = (u.intents - {"whatif", "concept", "explain"}) | {"kv_cache"}
         u.ask = {**u.ask, **{k: updates[k] for k in ("model", "context", "users") if k in updates}}
@@ -555,6 +562,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     for slot in u.weak:  # "what if we use the A6000s?" after a fine-tuning plan: still fine-tuning
         if getattr(profile, slot, None) is not None:
             updates.pop(slot, None)
+    apply_dropped_phase(u, profile, updates)  # '不微调了', 'no fine-tuning': the job that stays, alone
     if updates.get("phase") and profile.phase and updates["phase"] != profile.phase:
         _carry_over(profile, updates, defaulted)
     native = _native_four_bit(updates.get("model") or profile.model)
@@ -620,9 +628,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["seq_len"] = int(updates.pop("context"))
     mine = {c.partition("x ")[2].strip() for c in profile.owned or []}
     only = updates.get("only") or []
-    if len(only) == 1 and not u.whatif_gpus and _fewer_than_yours(_counted(only[0]), profile.owned or []):
+    if len(only) == 1 and not u.whatif_gpus and _fewer_than_yours(counted(only[0]), profile.owned or []):
         # "两张A800够不够" with four of your own: two of yours asked about (a direct answer), your four kept
-        u.whatif_gpus = _counted(only[0])
+        u.whatif_gpus = counted(only[0])
         u.intents.add("whatif")
         updates.pop("only")
     if "fit_check" in u.intents and updates.get("only") and all(c in mine for c in updates["only"]):
@@ -913,6 +921,8 @@ def _request_flags(u: Understanding, turn: Turn, state: AdvisorState) -> list[st
         kept.add("rent_buy")  # "租 L20 还是买两张 4090，哪个划算": how busy the cards are decides it
     if u.aside:
         kept.add("aside")  # "tensor vs pipeline parallel for serving ... on 4x L40S, which one and why"
+    if u.ask.get("serving_cards"):
+        kept.add("serve_cards")  # "微调完…用什么卡部署比较合适": the serving cards asked, the method not
     return sorted(kept)
 
 
@@ -1723,9 +1733,14 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         notes.insert(0, switched[0])
     planned = _planned(turn, previous, answer, lang)
     saved = _saving(turn, previous, answer, filled, lang, config)
+    # "不微调了，会不会更省": the training run saved and the serving month against the plan before; "renting it is, what
+    # changes": the cards and their month against the purchase before (assistant.premise), first, in place of
+    # the figures against the plan before
+    premise = (dropped_line(turn.ask, answer, previous.get("recommend") or {}, lang)
+               or switched_line(previous.get("recommend") or {}, answer, lang)) if previous and turn.changed else ""
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
-    elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
+    elif (switched or "whatif" in turn.intents) and not premise and not planned and previous and turn.changed \
             and not turn.ask.get("added") and old_best:
         from gpu_advisor.assistant.moved import nothing_moved
 
@@ -1741,6 +1756,8 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
         line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
         if line:
             notes.insert(0, line)
+    if premise:
+        notes.insert(0, premise)
     return {k: v[1] for k, v in (("method_switch", switched), ("saving", saved), ("planned", planned)) if v}
 
 
@@ -1877,7 +1894,8 @@ def _plan_question(turn: Turn, results: dict[str, Any], profile: dict[str, Any],
         return ("own_enough", *writers.write_own_enough(results, lang))
     if turn.has("total_cost"):
         return ("total_cost", *writers.write_total_cost(results, lang, turn.span_months,
-                                                        turn.with_spare or bool(profile.get("uptime"))))
+                                                        turn.with_spare or bool(profile.get("uptime"))
+                                                        or profile.get("redundancy") == "n+1"))
     if turn.has("servers_limit") or turn.has("servers_count"):
         return ("servers", *writers.write_servers(results, lang, turn.servers, profile.get("uptime"), turn.two_sites))
     if turn.has("cheapest"):

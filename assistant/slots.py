@@ -154,8 +154,9 @@ def _unpriced_cards(p: Profile) -> bool:
 # What the user asked beside the workload, kept until the first answer (assistant.engine's request flags):
 # "cards": cards named, compared or limited to ("H100 or H200 and how many", "on 4x L40S");
 # "aside": a concept asked beside the sizing ("tensor vs pipeline parallel for ... on 4x L40S, which one?");
-# "rent_buy": renting against buying asked ("租 L20 还是买两张 4090，哪个划算").
-REQUEST_FLAGS = ("cards", "aside", "rent_buy")
+# "rent_buy": renting against buying asked ("租 L20 还是买两张 4090，哪个划算");
+# "serve_cards": the serving cards asked of a train-then-serve job ("微调完…用什么卡部署比较合适").
+REQUEST_FLAGS = ("cards", "aside", "rent_buy", "serve_cards")
 
 
 def _request(p: Profile) -> set[str]:
@@ -175,8 +176,10 @@ def ask_utilisation(p: Profile) -> bool:
     availability target or redundancy is around the clock; one person's own use a few hours a week: said, not asked."""
     if p.get("uptime") or p.get("redundancy") or p.get("personal"):
         return False
+    if p.get("preference") == "rent" or (p.get("population") and not p.get("population_daily")):
+        return False  # renting decided ('renting it is'): the cards stay; a staff's tool: busy in working hours, said
     request = _request(p)
-    return "rent_buy" in request or not ("cards" in request or _target(p))
+    return "rent_buy" in request or not ({"cards", "serve_cards"} & request or _target(p))
 
 
 def ask_users(p: Profile) -> bool:
@@ -188,8 +191,9 @@ def ask_users(p: Profile) -> bool:
 
 
 def ask_method(p: Profile) -> bool:
-    """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked."""
-    return not personal_machine(p)
+    """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked; nor when the
+    question of a train-then-serve job is the serving cards (the method moves only the training run's card)."""
+    return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production"))
 
 
 @dataclass(frozen=True)

@@ -1625,20 +1625,21 @@ def _rented_that_do_it(rec: Recommendation, job: bool) -> list[Option]:
                   key=lambda o: (_paid(o, job), o.gpus, o.gpu))
 
 
-def _rented_plan(results: dict[str, Any], lang: str) -> Recommendation | tuple[str, dict[str, Any]]:
+def _rented_plan(results: dict[str, Any], lang: str, spare: bool = False) -> Recommendation | tuple[str, dict[str, Any]]:
     """The plan behind a cost question, or the reply when there is nothing rented to price: no plan yet, or
-    cards you own (then what renting instead would cost)."""
+    cards you own (then what renting instead would cost, with a spare copy when one is asked)."""
     rec = Recommendation.model_validate(results["recommend"])
     if rec.best is None:
         return say(lang, "rb.nothing"), {}
     if rec.best.owned:
-        return _owned_against_renting(rec, lang)
+        return _owned_against_renting(rec, lang, spare)
     return rec
 
 
-def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[str, Any]]:
+def _owned_against_renting(rec: Recommendation, lang: str, spare: bool = False) -> tuple[str, dict[str, Any]]:
     """Cards you own that do the job: keep them, and what renting the cheapest card that does the same job
-    would cost instead (per run for a job that ends, per month for serving)."""
+    would cost instead (per run for a job that ends, per month for serving; 'we want 2 instances for redundancy,
+    monthly cost if we rent': with the spare copy's month added)."""
     best = rec.best
     assert best is not None
     job = not rec.workload.spec.serves
@@ -1658,6 +1659,11 @@ def _owned_against_renting(rec: Recommendation, lang: str) -> tuple[str, dict[st
         data["months_of_rent"] = round(months, 1)
         line += " " + say(lang, "rb.owned_price", price=cash(price, rec), months=f"{months:,.0f}",
                           alt_tps=tps(alt.decode_tokens_per_s or 0), tps=tps(best.decode_tokens_per_s or 0))
+    if spare and alt.usd_per_month and not job:  # N+1 rented: one more copy of the unit, billed like the rest
+        copy = alt.usd_per_month / max(1, alt.replicas)
+        data["month_with_spare"] = round(alt.usd_per_month + copy, 2)
+        line += (" " if lang != "zh" else "") + say(lang, "cost.spare", copy=cash(copy, rec),
+                                                    month=cash(alt.usd_per_month + copy, rec))
     return line, data
 
 
@@ -1871,7 +1877,7 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
     """"What's the total cost?": a run's cost for a job that ends, rent per hour and per month for serving
     (over the months asked, and with one spare copy when the service must stay up), the purchase price when
     the plan buys; for cards one owns, what renting instead would cost."""
-    rec = _rented_plan(results, lang)
+    rec = _rented_plan(results, lang, spare)
     if isinstance(rec, tuple):
         return rec
     best = rec.best

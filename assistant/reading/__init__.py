@@ -115,6 +115,7 @@ from gpu_advisor.assistant.reading.personal import (
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.precisions import read_precision_compare
+from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
@@ -284,6 +285,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_owned_untyped(m, u)
     read_whatif(m, u)
     read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
+    read_recount(m, u)  # 'scratch that, only 2 of the a100s': the count of the plan's cards corrected
+    read_dropped_phase(m, u)  # '不微调了', 'skip the finetune': the job given up
+    read_serving_cards_asked(m, u)  # '微调完…用什么卡部署': the serving cards are the question
     cny = [q for q in m.role("money") if q.extra == "CNY"]
     china_cards = {g.id for g in gpus() if g.china_specific}  # H20, A800, H800, L20, Ascend: sold for China
     if "region" not in u.updates and (cny or any(g in china_cards for _s, _e, g, _c in m.gpus)):

@@ -29,6 +29,8 @@ DATA_SLOTS = {"batch_items", "train_tokens", "train_examples", "batch_input_toke
 TOPIC_CODES = {"metric", "kv_cache"}
 # A bare number this large in a KV-cache question is its context ('at 32k'), not a count of users.
 MIN_CONTEXT = 512
+# What a monthly-cost question may change of the plan as it asks ('2 instances for redundancy … if we rent').
+PLAN_CHANGES = {"redundancy", "preference"}
 # Intents a follow-up's own question replaces (its words read as a what-if or a request for the math).
 DROPPED = {"whatif", "math", "why", "why_not", "explain", "concept", "not_sure"}
 
@@ -150,12 +152,15 @@ def _engine_why(m: Message, u: Understanding) -> bool:
 
 
 def _monthly_cost(m: Message, u: Understanding) -> bool:
-    """'whats the monthly cost of that setup': the plan's cost per month (total_cost)."""
-    if set(u.updates) - {"phase"} or u.compare_gpus or u.whatif_gpus or "total_cost" in u.intents \
+    """'whats the monthly cost of that setup': the plan's cost per month (total_cost). 'we want 2 instances for
+    redundancy. whats the monthly cost if we rent': the plan made again with its spare copy, rented, and its month
+    with the spare (the redundancy and the renting kept as said)."""
+    if set(u.updates) - {"phase", *PLAN_CHANGES} or u.compare_gpus or u.whatif_gpus or "total_cost" in u.intents \
             or not _hit(m, _words("monthly_cost")):
         return False
     u.intents = (u.intents - DROPPED) | {"total_cost"}
-    u.updates = {}
+    u.with_spare = u.with_spare or u.updates.get("redundancy") == "n+1"
+    u.updates = {k: v for k, v in u.updates.items() if k in PLAN_CHANGES}
     return True
 
 

@@ -23,7 +23,7 @@ def forecast_asked(m: Message) -> bool:
 
 def read_forecast_reserve(m: Message, u: Understanding) -> None:
     if u.intents & {"rent_buy", "reserve", "weigh", "moe_memory"} or u.also not in (None, "", "availability") \
-            or not forecast_asked(m):
+            or u.ask.get("drops") or not forecast_asked(m):  # '不微调了，会不会便宜点': the plan's cost, not prices
         return
     if set(u.updates) - {"region", "preference", "only", "budget_usd", "budget_usd_per_month", "horizon_months"}:
         return  # a workload said too: a sizing request (intents.read_question decides)

@@ -184,7 +184,7 @@ def _question(m: Message, u: Understanding) -> str | None:
     if _out_of_scope(m):
         return "out_of_scope"
     cards = cards_named(m)
-    if "rent_buy" not in u.intents and asked(m, "forecast"):
+    if "rent_buy" not in u.intents and not u.ask.get("drops") and asked(m, "forecast"):  # '不微调了会不会便宜点': the plan's
         return "forecast"
     if _restricted(m) or m.live("china_buyable"):
         pass  # "采购只能买到L40S或者RTX 6000 Ada", "只能用国内能买到的卡": what can be bought limits the plan; no stock asked

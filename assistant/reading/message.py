@@ -66,6 +66,8 @@ class Understanding:
     owns_named: str | None = None  # '卡是现成的' ('said'), 'my gpus' ('mine') with no card named: the cards before are owned;
     # '就这一张' ('one'): one of the card before is owned, no more
     example_images: bool = False  # the training examples counted are images ('2万张图'): the engine sizes each
+    recount: tuple[int, str | None, str] | None = None  # 'scratch that, only 2 of the a100s': (count, card or None,
+    # the card's name as said): the count corrected (reading.premise, assistant.premise)
 
     @property
     def empty(self) -> bool:
