@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
@@ -342,6 +343,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_method_why(m, u)
     read_saving(m, u)
+    read_asked_figure(m, u)
     read_planned_card(m, u)
     read_output_total(m, u)
     read_input_total(m, u)
