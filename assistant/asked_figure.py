@@ -104,6 +104,8 @@ def figure_moved(answer: Any, previous: dict[str, Any], asked: str, lang: str) -
     if new is None or not before.get("gpu") or rec.workload is None:
         return None
     old = Option.model_validate(before)
+    # like for like: the setup of the plan before, sized again, when the new plan still has it (else its own pick)
+    new = next((o for o in [new, *rec.options] if (o.gpu, o.gpus) == (old.gpu, old.gpus) and o.ok), new)
     trains = rec.workload.spec.trains and not rec.workload.spec.serves
     moved = _moved_input(previous.get("inputs") or {}, answer.inputs or {}, trains)
     if moved is None:
@@ -179,7 +181,8 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
         for fmt in formats:
             o = _fewest_on(rec, gpu_id, fmt, recorder)
             data["cards"].append({"gpu": gpu_id, "format": fmt or (o.precision if o else None),
-                                  "gpus": o.gpus if o else None, "servers": _servers(o)})
+                                  "gpus": o.gpus if o else None, "servers": _servers(o),
+                                  "per_gpu_bytes": (o.serve_per_gpu_bytes or o.train_per_gpu_bytes) if o else None})
             parts.append(_count_words(o, fmt, lang))
         rows.append(say(lang, "figure.count_row", gpu=find_gpu(gpu_id).name, counts=say(lang, "sep").join(parts)))
     w = rec.workload

@@ -343,7 +343,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_method_why(m, u)
     read_saving(m, u)
-    read_asked_figure(m, u)
     read_planned_card(m, u)
     read_output_total(m, u)
     read_input_total(m, u)
@@ -365,6 +364,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_precision_compare(m, u)
     read_framework_why(m, u)
     read_memory_doubt(m, u)
+    read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     if "engine" not in u.updates:

@@ -27,12 +27,13 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty", "explain", "concept"} or u.choice is not None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
-    if set(u.updates) - m.weak and not u.ask.get("saving"):
+    longest = _said(m, typed, "longest_context")
+    if set(u.updates) - m.weak and not u.ask.get("saving") and not longest:
         measure = next((k for k in MEASURES if k in vocab()["asked_figure"]["measures"]
                         and _said(m, typed, f"measures.{k}")), None)
         if measure:
             u.ask = {**u.ask, "figure": measure}
-    if _said(m, typed, "longest_context"):
+    if longest:
         u.ask = {**u.ask, "longest": "context"}
         u.updates.pop("context", None)  # 'max context at 32k?' asks the limit, no context to size at
     if _said(m, typed, "count_each") and m.gpus:
@@ -40,3 +41,10 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
         named = [g for _s, _e, g, _n in m.gpus if g not in counted]
         if named:
             u.ask = {**u.ask, "count_each": list(dict.fromkeys(named))}
+        formats = u.ask.get("formats") or []
+        if "card_support" in u.intents and len(formats) == 1:
+            # '用H100跑fp8能少几张吗': no question whether the card supports FP8, the count in it asked
+            u.intents = (u.intents - {"card_support"}) | {"whatif"}
+            u.updates["precision"] = formats[0]
+            u.compare_gpus, u.cards = list(dict.fromkeys(named)), []
+            u.ask = {k: v for k, v in u.ask.items() if k != "formats"}
