@@ -78,8 +78,11 @@ def _item(kind: str, new: Option, old: Option, rec: Recommendation, trains: bool
         o = old.train_per_gpu_bytes if trains else old.serve_per_gpu_bytes
         if not n or not o:
             return None
-        pct = _pct(n, o)
-        data["per_gpu_bytes"], data["memory_pct"] = [n, o], pct
+        data["per_gpu_bytes"] = [n, o]
+        if (new.gpu, new.gpus) != (old.gpu, old.gpus):  # per GPU on other cards: no share of the one before
+            return say(lang, "figure.memory_other", new=gb(n), old=gb(o), capacity=gb(new.capacity_bytes),
+                       was=gb(old.capacity_bytes))
+        pct = data["memory_pct"] = _pct(n, o)
         return say(lang, "figure.memory_less" if n <= o else "figure.memory_more", new=gb(n), old=gb(o), pct=pct,
                    capacity=gb(new.capacity_bytes))
     if kind == "cost":
