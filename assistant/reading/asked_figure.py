@@ -27,7 +27,7 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty", "explain", "concept"} or u.choice is not None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
-    longest = _said(m, typed, "longest_context")
+    longest = _said(m, typed, "longest_context") and "context" not in u.updates  # 'max context 32k': a value stated
     if set(u.updates) - m.weak and not u.ask.get("saving") and not longest:
         measure = next((k for k in MEASURES if k in vocab()["asked_figure"]["measures"]
                         and _said(m, typed, f"measures.{k}")), None)
@@ -35,7 +35,6 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
             u.ask = {**u.ask, "figure": measure}
     if longest:
         u.ask = {**u.ask, "longest": "context"}
-        u.updates.pop("context", None)  # 'max context at 32k?' asks the limit, no context to size at
     if _said(m, typed, "count_each") and m.gpus:
         counted = set(u.counts) | ({u.whatif_gpus[1]} if u.whatif_gpus else set())
         named = [g for _s, _e, g, _n in m.gpus if g not in counted]
