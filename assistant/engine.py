@@ -1743,7 +1743,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
     elif (switched or "whatif" in turn.intents) and not planned and previous and turn.changed \
-            and not turn.ask.get("added") and old_best:
+            and not turn.ask.get("added") and old_best and not turn.ask.get("figure"):  # asked: answered first
         from gpu_advisor.assistant.moved import nothing_moved
 
         against = nothing_moved(answer, old_best, lang) or writers.against_before(answer, old_best, lang)

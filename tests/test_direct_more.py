@@ -85,8 +85,8 @@ def _checked(reply) -> dict:
 
 TRAIN_FIRST = {"en": "lora llama 3.1 8b on a single a100 80gb, 32k seq len, how much memory?",
                "zh": "在一张A100 80G上用LoRA微调llama 3.1 8b，序列长度32k，显存要多少"}
-ASKED = {"en": ["and how much is it at {v}?", "what about {v}, how much memory?"],
-         "zh": ["那{v}呢，要多少显存", "换成{v}要多少显存"]}
+ASKED = {"en": ["and how much is it at {v}?", "what about {v}, how much memory?", "at {v}?"],
+         "zh": ["那{v}呢，要多少显存", "换成{v}要多少显存", "那{v}呢"]}
 
 
 @pytest.mark.parametrize(("lang", "shape", "value"),
@@ -189,3 +189,21 @@ def test_the_servers_of_each_card_named(first: str) -> None:
     assert all(c["gpus"] and c["servers"] for c in rows.values())
     assert rows["h100-sxm"]["servers"] > rows["h200"]["servers"]  # 80 GB cards take more servers than 141 GB ones
     assert rows["h100-sxm"]["servers"] == -(-rows["h100-sxm"]["gpus"] // 8)
+
+
+SERVE_FIRST = {"en": "serve qwen2.5 14b for 20 people at once on rented cards, around the clock",
+               "zh": "租卡给20个人同时用qwen2.5 14b推理，全天候"}
+SERVE_ASKED = {"en": ["what about {n} users?", "how much at {n} users?"], "zh": ["那{n}人呢", "{n}个人同时用要多少钱"]}
+
+
+@pytest.mark.parametrize(("lang", "shape", "n"),
+                         [(lang, shape, n) for lang in SERVE_ASKED for shape in SERVE_ASKED[lang] for n in (40, 80)])
+def test_a_serving_figure_at_another_load(lang: str, shape: str, n: int) -> None:
+    first, second = run_conversation([SERVE_FIRST[lang], shape.format(n=n)])
+    d = _checked(second)
+    assert (d["code"], d["input"], d["old"], d["new"]) == ("figure.moved", "users", 20, n)
+    before = payload(first)["results"]["recommend"]["best"]
+    assert d["per_gpu_bytes"][1] == before["serve_per_gpu_bytes"]
+    if (d["gpu"], d["gpus"]) == (before["gpu"], before["gpus"]):  # the same cards carry more people: more KV cache
+        assert d["per_gpu_bytes"][0] > d["per_gpu_bytes"][1]
+        assert d["tokens_per_s"][0] <= d["tokens_per_s"][1]

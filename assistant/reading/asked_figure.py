@@ -16,6 +16,8 @@ from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 MEASURES = ("speed", "cost", "memory", "any")
+# The values a bare what-if tries ('at 8k?', '那4k呢', 'what about 64 users?'): its figures are what it asks.
+VALUES = {"context", "seq_len", "users", "prompt_tokens", "output_tokens"}
 
 
 def _said(m: Message, typed: str, key: str) -> bool:
@@ -31,6 +33,8 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
     if set(u.updates) - m.weak and not u.ask.get("saving") and not longest:
         measure = next((k for k in MEASURES if k in vocab()["asked_figure"]["measures"]
                         and _said(m, typed, f"measures.{k}")), None)
+        if measure is None and "whatif" in u.intents and set(u.updates) <= VALUES:
+            measure = "any"  # 'at 8k?', '那4k呢', 'what about 64 users': the figures at that value, asked by the value
         if measure:
             u.ask = {**u.ask, "figure": measure}
     if longest:
