@@ -138,8 +138,10 @@ def longest(answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[str
     if best is None or w is None or not w.spec.serves or w.spec.trains:
         return None
     w = w.model_copy(update={"engine": best.engine or w.engine})
-    rows, data = [], {"code": "figure.longest", "gpu": best.gpu, "gpus": best.gpus, "precision": best.precision,
-                      "users": w.users, "limits": []}
+    rows: list[str] = []
+    limits: list[dict[str, Any]] = []
+    data: dict[str, Any] = {"code": "figure.longest", "gpu": best.gpu, "gpus": best.gpus, "precision": best.precision,
+                            "users": w.users, "limits": limits}
     for bits in KV_BITS:
         args = {"workload": w.model_dump(mode="json"), "gpu": best.gpu, "gpus": best.gpus, "precision": best.precision,
                 "kv_cache": bits}
@@ -147,8 +149,9 @@ def longest(answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[str
         if recorder is not None:
             recorder("longest_context", args, out.model_dump(mode="json"), 0.0)
         at = out.at_limit
-        kv = str((at.kv_precision if at is not None else None) or bits or "").upper() or say(lang, "figure.kv16")
-        data["limits"].append({"kv_cache": bits, "kv_precision": kv, "context": out.context,
+        kv = str(at.kv_precision).upper() if at is not None and at.kv_precision else \
+            say(lang, "figure.kv_bits", bits=bits or 16)
+        limits.append({"kv_cache": bits, "kv_precision": kv, "context": out.context,
                                "model_max": out.model_max})
         if out.context == 0:
             rows.append(say(lang, "figure.longest_none", kv=kv))
@@ -175,7 +178,9 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
     best = rec.best
     if len(cards) == 1 and best is not None and best.gpu == cards[0] and not lower:
         return None
-    rows, data = [], {"code": "figure.counts", "cards": []}
+    rows: list[str] = []
+    sized: list[dict[str, Any]] = []
+    data: dict[str, Any] = {"code": "figure.counts", "cards": sized}
     formats: list[str | None] = [None]
     if lower and lower != SIXTEEN and not rec.workload.spec.trains:
         formats.append(SIXTEEN)
@@ -183,9 +188,9 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
         parts = []
         for fmt in formats:
             o = _fewest_on(rec, gpu_id, fmt, recorder)
-            data["cards"].append({"gpu": gpu_id, "format": fmt or (o.precision if o else None),
-                                  "gpus": o.gpus if o else None, "servers": _servers(o),
-                                  "per_gpu_bytes": (o.serve_per_gpu_bytes or o.train_per_gpu_bytes) if o else None})
+            sized.append({"gpu": gpu_id, "format": fmt or (o.precision if o else None),
+                          "gpus": o.gpus if o else None, "servers": _servers(o),
+                          "per_gpu_bytes": (o.serve_per_gpu_bytes or o.train_per_gpu_bytes) if o else None})
             parts.append(_count_words(o, fmt, lang))
         rows.append(say(lang, "figure.count_row", gpu=find_gpu(gpu_id).name, counts=say(lang, "sep").join(parts)))
     w = rec.workload
