@@ -10,6 +10,7 @@ import itertools
 
 import pytest
 from conversation import payload, run_conversation, unexplained_numbers
+from test_no_english_in_chinese import english_runs
 
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.assistant.writers import gb
@@ -78,6 +79,9 @@ def test_max_batch_is_the_capacity_question() -> None:
 def _checked(reply) -> dict:
     data = payload(reply)
     assert data.get("direct"), reply.content[:400]
+    head = reply.content.split("\n\n")[0]
+    if any("\u4e00" <= ch <= "\u9fff" for ch in head):  # a Chinese reply: no English sentence in the answer
+        assert not english_runs(head), english_runs(head)
     traced = {**data["results"], "direct": data["direct"]}
     assert not unexplained_numbers(reply.content.split("\n\n")[0], traced), reply.content[:400]
     return data["direct"]
