@@ -1400,7 +1400,7 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
-    acted = turn.changed or asked_other or not_sure_counts
+    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest")))
     if not acted:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
@@ -1580,7 +1580,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang)  # "how much in total? why not …"
         kept = [n for n in notes if n] if not turn.changed else []  # what the message said beside it: never dropped
         text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []), *kept,
-                              text if turn.changed else plan_kept(answer.recommend, lang)])
+                              text if turn.changed or not previous else plan_kept(answer.recommend, lang)])
         answer.direct = direct[1]
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
@@ -1628,7 +1628,8 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
                  config: RunnableConfig, carried: tuple[int, str] | None):
     """The reply with the answer owed first for the setup asked about: a follow-up's one setup (assistant.direct),
     else the count asked about (assistant.pinned). Returns (text, pinned, direct)."""
-    direct = _direct(state, turn, previous, answer, lang, config, carried)
+    direct = _direct(state, turn, previous, answer, lang, config, carried) \
+        or _asked_figure(turn, previous, answer, lang, config)
     if not direct:
         return (*_literal_first(state, answer, turn, text, lang, config), None)
     if direct[1].get("code") == "short" and answer.recommend.workload is not None \
@@ -1654,6 +1655,22 @@ def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: a
         setup = (row.gpus, row.gpu) if row is not None else None
     return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config),
                          why_not=_why_not_said(state)) if setup else None
+
+
+def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str,
+                  config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
+    """A figure asked, answered first (assistant.asked_figure): the count of each card named, the longest context
+    the plan's cards hold, the figures a change moved; None when none was asked."""
+    from gpu_advisor.assistant import asked_figure as af
+
+    ask, recorder = turn.ask, _recorder(config)
+    lower = answer.recommend.workload.serve_precision if answer.recommend.workload is not None else None
+    parts = [af.counts(answer, list(ask.get("count_each") or []), lower if turn.changed else None, lang, recorder)
+             if ask.get("count_each") else None,
+             af.longest(answer, lang, recorder) if ask.get("longest") and previous else None,
+             af.figure_moved(answer, previous, str(ask["figure"]), lang)
+             if ask.get("figure") and previous and turn.changed else None]
+    return af.joined(parts, lang)
 
 
 def _answered_before(state: AdvisorState) -> bool:
@@ -1741,7 +1758,7 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     if saved:  # "那上w8a8量化能省多少": the cards saved, or already saved against BF16
         notes.insert(0, saved[0])
     elif (switched or "whatif" in turn.intents) and not premise and not planned and previous and turn.changed \
-            and not turn.ask.get("added") and old_best:
+            and not turn.ask.get("added") and old_best and not turn.ask.get("figure"):  # asked: answered first
         from gpu_advisor.assistant.moved import nothing_moved
 
         against = nothing_moved(answer, old_best, lang) or writers.against_before(answer, old_best, lang)

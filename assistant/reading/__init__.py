@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
@@ -367,6 +368,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_precision_compare(m, u)
     read_framework_why(m, u)
     read_memory_doubt(m, u)
+    read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     if "engine" not in u.updates:

@@ -131,6 +131,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "money", currency
     if word_pattern("power_after").match(after) and (word_pattern("power_before").search(before) or q.value < 5):
         return "power_price", "CNY" if lang == "zh" else "USD"  # "0.30/kWh": no price per kWh reaches 5 in any currency
+    if length_tried(q, before, after):
+        return "context", ""  # "and how much is it at 4k?", "那4k呢", "换成16k要多少显存": a context length to try
     at_once = word_pattern("concurrency_after").match(after)  # "500 daily users, maybe 30 concurrent": 30 at once
     daily = word_pattern("daily_users_after").match(after) or (not at_once and (
         word_pattern("daily_users_before").search(before)
@@ -259,6 +261,17 @@ def _deadline_changed() -> re.Pattern[str]:
 LONGEST_ITEM_TOKENS = 1e8
 # '2k prompts' at a latency target is their length; '100k prompts' is a count of them.
 LONGEST_PROMPT_SAID_BARE = 32_768
+# The lengths in k people try a context at ('at 4k', '那8k呢'); other bare k-numbers after 'at' or 'to' are left alone.
+LENGTHS_K = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def length_tried(q: Quantity, before: str, after: str) -> bool:
+    """A bare length in k said as a value to try ('at 8k?', '那4k呢', 'switch to 16k 要多少显存'), no unit or label of
+    its own, not money ('budget to 4k?')."""
+    return q.scale == "k" and q.number in LENGTHS_K and not q.negated \
+        and bool(word_pattern("asked_figure.length_before").search(before)) \
+        and bool(word_pattern("asked_figure.length_after").match(after)) \
+        and not word_pattern("asked_figure.length_not_before").search(before[-30:])
 OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
 
 
