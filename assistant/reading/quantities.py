@@ -20,6 +20,7 @@ from gpu_advisor.assistant.reading.people import (
     strip_fillers,
 )
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.text_units import as_tokens, text_role
 
 if TYPE_CHECKING:
     pass
@@ -75,23 +76,6 @@ def _bare_number_ahead(rest: str) -> bool:
 def _filler_then_number() -> re.Pattern[str]:
     """Filler words, then a digit ('开到 4k', '得 have 8k', 'needs to be 32k')."""
     return re.compile(rf"^\s*(?:(?:{alternation(vocab()['label_fillers'])})\s*){{1,3}}\d")
-
-
-def _text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int] | None:
-    """A length said in characters or words: (unit as said, characters or words per token, its end).
-    Characters of Chinese text are 1.4 a token and of English text about 4: the language said in the
-    message ('the docs are english', '中文语料'), else the message's own."""
-    for row in vocab()["text_units"]:
-        x = re.match(row["pattern"], after)
-        if x:
-            per_token = float(row["per_token"])
-            if "zh_per_token" in row:
-                zh = word_pattern("text_lang_zh").search(masked)
-                en = word_pattern("text_lang_en").search(masked)
-                if (zh and not en) or (lang == "zh" and not en):
-                    per_token = float(row["zh_per_token"])
-            return row["unit"] + ("|bytes" if row.get("bytes") else ""), per_token, x.end()
-    return None
 
 
 def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tuple[str, str]:  # noqa: C901 - ordered role rules, first match wins
@@ -378,17 +362,11 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
             number = -number
         q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
         said = ""
-        text_unit = _text_unit(masked[q.end:q.end + 16], masked, lang)
-        if text_unit:  # "3000 字", "500 words": read as tokens, the ratio said
-            unit, per_token, end = text_unit
-            said = f"{q.value:g}|{unit}|{per_token:g}"
-            view = masked[:q.end] + " tokens" + masked[q.end + end:]
-            q = Quantity(round(q.value / per_token, 3), "", q.start, q.end)
+        read = as_tokens(q, masked, lang)
+        if read:  # "3000 字", "500 words", "40 MB of text": read as tokens, the ratio said
+            q, said, view = read
             role, extra = _role(view, q, lang, out[-1].role if out else "")
-            if unit.endswith("|bytes") and role in ("", "context"):
-                role = "train_tokens"  # '500 kB of chat logs': a dataset, however small, no conversation's length
-            elif not role and word_pattern("text_item_before").search(masked[max(0, q.start - 40):q.start]):
-                role = "per_item_tokens"  # "标题一般就 30 个字", "titles are about 30 words": each item's length
+            role = text_role(role, said, masked, q)
         else:
             role, extra = _role(masked, q, lang, out[-1].role if out else "")
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
