@@ -203,17 +203,11 @@ def _fewest_on(rec: Recommendation, gpu_id: str, fmt: str | None, recorder: Any 
     """The fewest of one card that meet the plan's job (in `fmt` weights when given): a request rate sized as the
     plan was (Little's law and the queueing model, tools.recommend on that card alone), else the counts tried by
     assistant.direct.fewest."""
-    from gpu_advisor.assistant.direct import _call, fewest
-    from gpu_advisor.tools.recommend import recommend
+    from gpu_advisor.assistant.direct import fewest
 
     w = rec.workload
     if fmt is not None:
         w = w.model_copy(update={"serve_precision": fmt, "flexible": [f for f in w.flexible if f != "precision"]})
-    if w.requests_per_s and w.spec.serves and not w.spec.trains:
-        one = w.model_copy(update={"candidates": [gpu_id], "owned": []})
-        r = _call(recorder, "recommend", one.model_dump(mode="json"), lambda: recommend(one, with_levers=False))
-        o = r.best
-        return o if o is not None and o.gpu == gpu_id and o.ok else None
     at = rec if fmt is None else rec.model_copy(update={"workload": w, "relaxed": None})
     return fewest(at, gpu_id, recorder)
 

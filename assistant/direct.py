@@ -107,6 +107,14 @@ def fewest(rec: Recommendation, gpu_id: str, recorder: Any = None) -> Option | N
 
     w, gpu = _sized(rec), find_gpu(gpu_id)
     inputs = w.model_dump(mode="json")
+    if w.requests_per_s and w.spec.serves and not w.spec.trains:
+        # a request rate: sized as the plan was (Little's law and the queueing model, on that card alone), never the
+        # requests in flight held in memory alone ('3 x 4090 meet it' at 10 requests/s that need 10: review T1 #14)
+        from gpu_advisor.tools.recommend import recommend
+
+        one = w.model_copy(update={"candidates": [gpu_id], "owned": []})
+        r = _call(recorder, "recommend", one.model_dump(mode="json"), lambda: recommend(one, with_levers=False))
+        return r.best if r.best is not None and r.best.gpu == gpu_id and r.best.ok else None
     counts = (1,) if one_machine(gpu) else COUNTS
     for n in counts:
         o = _call(recorder, "evaluate_option", {"workload": inputs, "gpu": gpu_id, "gpus": n},

@@ -76,3 +76,12 @@ def test_a_budget_no_card_keeps_is_said_missed():
     data = payload(reply)
     assert data["decision"]["meets"]["budget"] is False
     assert "over your $2,800 a month" in str(reply.content)
+
+
+def test_the_fewest_of_a_card_at_a_rate_are_sized_for_the_rate():
+    """'用4090行不行' after a 10 QPS plan: not '3 x 4090 meet it' (the requests held in memory alone)."""
+    replies = run_conversation([STARTUP, "用4090行不行啊，便宜点"])
+    direct = payload(replies[1])["results"]["direct"]
+    low = direct.get("fewest_option")
+    assert low is None or low["gpus"] >= 8
+    assert "最少要 3 ×" not in str(replies[1].content) and "最少要 2 ×" not in str(replies[1].content)
