@@ -9,7 +9,7 @@ from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.reading import understand
 
 SIZES = [("40", "mb", 1e7), ("2", "gb", 5e8), ("200", "MB", 5e7), ("1.5", "GB", 3.75e8), ("500", "kb", 125_000)]
-EN = ["my logs are like {n}{u} of text", "i have {n} {u} of chat logs", "dataset is about {n}{u} of raw text",
+EN = ["my logs are like {n}{u} of text", "i have {n} {u} of chat logs", "about {n} {u} of text data", "dataset is about {n}{u} of raw text",
       "finetune on {n}{u} of our docs"]
 ZH = ["训练数据大概{n}{u}的文本", "我们有{n}{u}语料", "聊天记录大概{n} {u}"]
 
@@ -25,7 +25,9 @@ def test_text_size_is_tokens(size, template):
         assert "4" in say(lang, "note.text_size_as_tokens", **note)
 
 
-@pytest.mark.parametrize("text", ["a 3090 24gb", "fine tune llama 3.1 8b on a 4090 24gb card", "RAM is 64gb, data is small"])
+@pytest.mark.parametrize("text", ["a 3090 24gb", "a 3090 24 gb", "fine tune llama 3.1 8b on a 4090 24gb card",
+                                  "RAM is 64gb, data is small", "why not? isn't a 7B model only 14 GB",
+                                  "lora on a 24 GB card, the model is 16 GB", "我的显卡是 24 GB 的", "显存 80 GB 够吗"])
 def test_memory_is_no_text_size(text):
     assert "train_tokens" not in understand(text).updates
 
