@@ -598,6 +598,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["train_tokens"] = float(items * round(profile.train_tokens / profile.train_examples))
         else:
             updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
+            updates["train_examples"] = int(items)  # "大概3000条，每条两三百字": the count said is the examples'
         if each:
             updates["seq_len"] = int(each)
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \

@@ -218,6 +218,8 @@ def read_seq_len(m: Message) -> int | None:
             return None
     each = [q for q in m.role("per_item_tokens") if 16 <= q.value <= 1_048_576]
     if each and m.role("examples", "items"):
+        if each[-1].extra.startswith("range|"):  # "1-2k tokens each": the longest example sizes the sequence
+            return round(float(each[-1].extra.split("|")[-1]))
         return round(each[-1].value)  # "45k chat examples (avg maybe 3k tokens)", "50万条 平均长度2k": one example's length
     return None
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import observed, per_token
+from gpu_advisor.assistant.reading.length_ranges import length_ranges
 from gpu_advisor.assistant.reading.money_roles import money_said
 from gpu_advisor.assistant.reading.peak_rate import peak_rates
 from gpu_advisor.assistant.reading.people import (
@@ -333,8 +334,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "output_tokens"  # "the output is just a category name, about 15 tokens"
     if word_pattern("tok_after_per").match(rest) or word_pattern("tok_after_doc").match(rest):
         return "per_item_tokens"
-    if word_pattern("tok_before_per_strong").search(before):
-        return "per_item_tokens"
+    if word_pattern("tok_before_per_strong").search(before) or word_pattern("tok_before_each_clause").search(before):
+        return "per_item_tokens"  # "each about 800", "每条比较长，3000 token左右": each item's length
     if word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens"
     if word_pattern("tok_before_output").search(before):
@@ -364,22 +365,34 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         if m.group(1):
             number = -number
         q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
+        # the high end of a range ('each 200-300 words', '4-8k tokens') reads the words before its low end
+        low = out[-1] if out and _range_high(masked, out[-1], q) else None
+        base = masked if low is None else masked[:low.start] + masked[q.start:]
+        shift = 0 if low is None else q.start - low.start
+        previous = (out[-2].role if len(out) > 1 else "") if low is not None else (out[-1].role if out else "")
         said = ""
         text_unit = _text_unit(masked[q.end:q.end + 16], masked, lang)
         if text_unit:  # "3000 字", "500 words": read as tokens, the ratio said
             unit, per_token, end = text_unit
             said = f"{q.value:g}|{unit}|{per_token:g}"
-            view = masked[:q.end] + " tokens" + masked[q.end + end:]
+            view = base[:q.end - shift] + " tokens" + base[q.end - shift + end:]
             q = Quantity(round(q.value / per_token, 3), "", q.start, q.end)
-            role, extra = _role(view, q, lang, out[-1].role if out else "")
+            role, extra = _role(view, replace(q, start=q.start - shift, end=q.end - shift), lang, previous)
             if unit.endswith("|bytes") and role in ("", "context"):
                 role = "train_tokens"  # '500 kB of chat logs': a dataset, however small, no conversation's length
-            elif not role and word_pattern("text_item_before").search(masked[max(0, q.start - 40):q.start]):
+            elif not role and word_pattern("text_item_before").search(base[max(0, q.start - shift - 40):q.start - shift]):
                 role = "per_item_tokens"  # "标题一般就 30 个字", "titles are about 30 words": each item's length
         else:
-            role, extra = _role(masked, q, lang, out[-1].role if out else "")
+            role, extra = _role(base, replace(q, start=q.start - shift, end=q.end - shift), lang, previous)
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return peak_rates(masked, _changes(masked, out, lang))
+    return peak_rates(masked, length_ranges(masked, _changes(masked, out, lang)))
+
+
+def _range_high(masked: str, low: Quantity, high: Quantity) -> bool:
+    """Whether `high` is the top of a range whose low end is `low` ('200-300', '4-8k', '200到300'), not a
+    change said as 'from X to Y' (read by _changes)."""
+    return bool(word_pattern("length_range_join").match(masked[low.end:high.start])) \
+        and not word_pattern("range_from").search(masked[max(0, low.start - 24):low.start])
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:
