@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.history import past_training
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.roles import daily_batch
 from gpu_advisor.assistant.reading.short_chat import short_chat
+from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
 from gpu_advisor.assistant.reading.text import (
     EXAMPLE_TOKENS,
     INSTRUCTION_TOKENS,
@@ -339,8 +340,10 @@ def read_batch_input_tokens(m: Message) -> int | None:
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
     if not found or found[-1].value < 1:
-        return None
+        return with_shared_prompt(m, None)  # "plus a 400-token prompt", no item length said: the prompt's
     q = found[-1]
+    if shared_prompt(m):  # "~300 tokens each plus a ~400 token prompt": the prompt said is read with every item
+        return with_shared_prompt(m, round(q.value))
     if q.said and q.role == "per_item_tokens":  # "标题 30 个字" to label: the item's text, read with the task's
         # instructions; in a message that does not say the job, the conversation's job decides (engine: not a
         # training example's length, which is the example itself)
@@ -372,9 +375,9 @@ def read_prompt_tokens(m: Message) -> int | None:
     if m.phase == "batch" or trains(m):
         return None
     found = m.role("prompt_tokens")
-    if not found and m.phase in SERVING:
+    if not found and (m.phase in SERVING or shared_prompt(m)):
         found = m.role("per_item_tokens")  # "合同每份大概5万字 ... 10个法务同时用": each request reads one
     if not found:
-        return short_chat(m, "prompt_tokens")  # "mostly short chats": a short prompt, said in the reply
-    return int(found[-1].value) if found[-1].value >= 1 else None
+        return with_shared_prompt(m, None) or short_chat(m, "prompt_tokens")  # "mostly short chats": said
+    return with_shared_prompt(m, int(found[-1].value)) if found[-1].value >= 1 else None
 

@@ -316,6 +316,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
             if re.search(rf"\b(?:{alternation(words)})\b", adjective.group(1)):
                 return str(role)
     rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?(?:tokens?|toks?)\b", "", after, count=1)
+    if word_pattern("shared_prompt_before").search(before) and word_pattern("shared_prompt_after").match(after):
+        return "shared_prompt_tokens"  # "~300 tokens each plus a ~400 token prompt": the same prompt read with every item
     if word_pattern("ctx_before").search(before) or word_pattern("tok_after_context").match(rest):
         return "context"
     if word_pattern("tok_after_train").match(rest):
