@@ -376,6 +376,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
     Slot("has_host", None),
+    Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked

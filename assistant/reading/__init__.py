@@ -47,6 +47,7 @@ from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
+    read_cheapest,
     read_exclude,
     read_gpus,
     read_has_host,
@@ -197,6 +198,7 @@ READERS = (
     ("exclude", read_exclude),
     ("only", read_only),
     ("has_host", read_has_host),
+    ("cheapest", read_cheapest),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("train_examples", read_train_examples),

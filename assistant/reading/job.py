@@ -10,8 +10,8 @@ from gpu_advisor.assistant.reading.growth import a_quarter
 from gpu_advisor.assistant.reading.history import past_training
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.roles import daily_batch
-from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
+from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.text import (
     EXAMPLE_TOKENS,
     INSTRUCTION_TOKENS,
