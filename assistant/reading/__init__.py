@@ -154,6 +154,7 @@ from gpu_advisor.assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -349,6 +350,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_input_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)
+    read_thinking(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_elsewhere(m, u)
