@@ -369,6 +369,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_memory_doubt(m, u)
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+    if set(u.updates) == {"cheapest"} and "cheapest" in u.intents:
+        u.updates.pop("cheapest")  # "最便宜的方案是哪个" alone: a question about the plan on screen, no new goal
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
