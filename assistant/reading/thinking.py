@@ -15,6 +15,6 @@ def read_thinking(m: Message, u: Understanding) -> None:
     said = next((key for key in ("thinking_off", "thinking_on") if word_pattern(key).search(m.masked)), None)
     if said is None:
         return
-    note = (f"note.{said}", {})
+    note: tuple[str, dict[str, str]] = (f"note.{said}", {})
     if note not in u.notes:
         u.notes.append(note)
