@@ -111,12 +111,23 @@ def test_a_shared_system_prompt_when_serving(text: str) -> None:
 
 # --- 'cheapest' plans on the least paid option that meets the deadline ---------------------------------------------
 
-@pytest.mark.parametrize(("text", "said"), [
-    ("cheapest way to get it done?", True), ("as cheap as possible please", True), ("最省钱的方案是什么", True),
-    ("成本最低就行", True), ("what is the fastest way?", None), ("能跑就行", None),
+@pytest.mark.parametrize(("job", "ask", "said"), [
+    (job, ask, said) for job in ("label 1M docs with qwen2.5 7b by friday, 500 tokens in 50 out. ",
+                                 "用qwen2.5 7b给100万条文档打标签，周五前完成，每条输入500 token输出50。")
+    for ask, said in (("cheapest way to get it done?", True), ("as cheap as possible please", True),
+                      ("最省钱的方案是什么", True), ("成本最低就行", True), ("what is the fastest way?", None),
+                      ("能跑就行", None))
 ])
-def test_cheapest_is_read(text: str, said: bool | None) -> None:
-    assert understand(text).updates.get("cheapest") == said
+def test_cheapest_is_read_with_the_job(job: str, ask: str, said: bool | None) -> None:
+    u = understand(job + ask)
+    assert u.updates["batch_items"] == 1_000_000
+    assert u.updates.get("cheapest") == said
+
+
+@pytest.mark.parametrize("text", ["what's the cheapest way?", "最便宜的方案是哪个"])
+def test_cheapest_asked_alone_is_a_question_about_the_plan(text: str) -> None:
+    u = understand(text)
+    assert "cheapest" in u.intents and "cheapest" not in u.updates
 
 
 @pytest.mark.parametrize("text", [
