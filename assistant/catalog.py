@@ -99,7 +99,14 @@ def sentence_gap(lang: str) -> str:
     return "" if lang == "zh" else " "
 
 
+# A model known only by its size, as the knowledge layer names it ('13B dense model', '26B-A3.8B MoE model').
+_GENERIC_MODEL = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?B(?:-A\d+(?:\.\d+)?B)?) (dense|MoE) model\b")
+
+
 def say(lang: str, key: str, **values: Any) -> str:
+    if lang != "en":  # a value that carries a sized-only model's English name reads in the reply's language
+        values = {k: _GENERIC_MODEL.sub(lambda m: str(text(lang, f"model.generic_{m.group(2).lower()}")).format(
+            size=m.group(1)), v) if isinstance(v, str) and " model" in v else v for k, v in values.items()}
     return str(text(lang, key)).format(**values)
 
 

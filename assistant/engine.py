@@ -573,6 +573,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
+    _context_holds_output(profile, updates, defaulted, turn, lang)
     if ("phase" not in updates and profile.phase is None and (updates.get("model") or profile.model)
             and "method_compare" not in u.intents  # "lora or full finetune gemma 2 9b on 4x v100?": training, not serving
             and (updates.get("only") or updates.get("owned") or u.compare_gpus)
@@ -606,6 +607,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["train_tokens"] = float(items * round(profile.train_tokens / profile.train_examples))
         else:
             updates["train_tokens"] = float(items * (each or EXAMPLE_TOKENS))
+            updates["train_examples"] = int(items)  # "大概3000条，每条两三百字": the count said is the examples'
         if each:
             updates["seq_len"] = int(each)
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
@@ -1209,6 +1211,23 @@ def _in_this_phase(updates: dict[str, Any], phase: str | None) -> None:
         old, new = (serve_slot, batch_slot) if spec.batch else (batch_slot, serve_slot)
         if old in updates and new not in updates:
             updates[new] = updates.pop(old)
+
+
+def _context_holds_output(profile: Profile, updates: dict[str, Any], defaulted: dict[str, str], turn: Turn,
+                          lang: str) -> None:
+    """Serving with an output length said ('reasoning outputs are like 4-8k tokens, prompts ~1k'): each request
+    holds its prompt and its output, so a context not said is raised to hold both, and said."""
+    phase = updates.get("phase") or profile.phase
+    output = updates.get("output_tokens") or updates.get("batch_output_tokens")
+    if phase not in ("serve", "production", "train-and-serve") or not output or "context" in updates \
+            or (profile.context is not None and "context" not in defaulted):
+        return
+    prompt = updates.get("prompt_tokens") or profile.prompt_tokens or 0
+    if prompt + output <= (profile.context or SLOTS["context"].default):
+        return
+    updates["context"] = math.ceil((prompt + output) / 1024) * 1024
+    turn.notes.append(say(lang, "note.context_holds_output", prompt=f"{prompt:,}", output=f"{output:,}",
+                          context=f"{updates['context']:,}"))
 
 
 def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, str]) -> None:

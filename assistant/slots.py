@@ -90,6 +90,20 @@ def _encoder_limit(p: Profile, default: int) -> int:
     return limit if limit < default else 0
 
 
+def _native_context(p: Profile, default: int) -> int:
+    """The model's own context when it is shorter than the default one (Llama 2 reads 4,096 tokens): a context not
+    said is held to what the model reads; else 0."""
+    if not p.get("model"):
+        return 0
+    from gpu_advisor.knowledge import find_model
+
+    try:
+        limit = find_model(p["model"]).max_context
+    except (LookupError, ValueError):
+        return 0
+    return limit if limit < default else 0
+
+
 def _encoder(p: Profile) -> bool:
     if not p.get("model"):
         return False
@@ -229,6 +243,8 @@ class Slot:
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return _encoder_limit(profile, self.default)
+        if self.name == "context" and _native_context(profile, self.default):
+            return _native_context(profile, self.default)
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -262,6 +278,8 @@ class Slot:
             return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
+        elif self.name == "context" and _native_context(profile, self.default):
+            return say(lang, key + "_native", tokens=f"{_native_context(profile, self.default):,}")
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -380,6 +398,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
     Slot("has_host", None),
+    Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked

@@ -59,7 +59,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "min_tokens_per_s": 20.0, "train_tokens": 5e7, "epochs": 2.0, "seq_len": 2048, "batch_items": 1000,
                "batch_input_tokens": 1000, "batch_output_tokens": 200, "owned": ["2x rtx-4090"], "exclude": ["amd"],
                "only": ["h100-sxm"], "region": "china", "preference": "buy", "method": "lora", "precision": "int4",
-               "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "mixed_precision": False, "engine": "vllm", "engine_app": "ollama", "train_examples": 50000, "runs_per_month": 30.0, "has_host": True,
+               "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "mixed_precision": False, "engine": "vllm", "engine_app": "ollama", "train_examples": 50000, "runs_per_month": 30.0, "has_host": True, "cheapest": True,
                "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
                "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast", "uptime": 99.9,
                "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",

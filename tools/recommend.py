@@ -283,6 +283,8 @@ class Workload(ToolInput):
     candidates: list[str] | None = Field(None, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
+                                              "that meets every requirement, never a dearer one that finishes sooner")
     flexible: list[str] = Field(default_factory=list, description="slots the user did not state: cards they own "
                                                                   "may change them (4-bit, a shorter context) to do the job")
     exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
@@ -1739,7 +1741,8 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # the setup the user named does the job: it is the plan, the others are alternatives (your own cards
         # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
-    elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS:
+    elif not w.spec.serves and not best.owned and best.job_hours is not None and best.job_hours > LONG_JOB_HOURS \
+            and not w.cheapest:
         # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
         # margin, so one from few offers is not marked down here), the one that finishes first
         cheapest = cost_score(best, w, sourced=False)

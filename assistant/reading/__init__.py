@@ -48,6 +48,7 @@ from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
+    read_cheapest,
     read_exclude,
     read_gpus,
     read_has_host,
@@ -155,6 +156,7 @@ from gpu_advisor.assistant.reading.text import (
     vocab,
     word_pattern,
 )
+from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -199,6 +201,7 @@ READERS = (
     ("exclude", read_exclude),
     ("only", read_only),
     ("has_host", read_has_host),
+    ("cheapest", read_cheapest),
     ("preference", read_preference),
     ("train_tokens", read_train_tokens),
     ("train_examples", read_train_examples),
@@ -352,6 +355,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_input_total(m, u)
     read_example_tokens(m, u)
     read_example_images(m, u)
+    read_thinking(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
     read_elsewhere(m, u)
@@ -371,6 +375,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+    if set(u.updates) == {"cheapest"} and "cheapest" in u.intents:
+        u.updates.pop("cheapest")  # "最便宜的方案是哪个" alone: a question about the plan on screen, no new goal
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)

@@ -27,10 +27,14 @@ def _after_past(text: str, x: re.Match[str]) -> bool:
 
 
 
+def own_model(m: Message) -> bool:
+    """'our own 20B model', '我们自己训的20B', 'we trained a 13B': the model is theirs."""
+    return bool(word_pattern("own_model").search(m.masked) or word_pattern("own_model_more").search(m.masked)
+                or any(past_training(m.masked, x) for x in word_pattern("phase.train").finditer(m.masked)))
+
+
 def own_model_note(m: Message, u: Understanding) -> None:
     """'our own 20B model', '我们自己训的20B': a model of theirs, sized by its parameter count, said so."""
     model = str(u.updates.get("model") or "")
-    own = word_pattern("own_model").search(m.masked) or word_pattern("own_model_more").search(m.masked) \
-        or any(past_training(m.masked, x) for x in word_pattern("phase.train").finditer(m.masked))
-    if re.fullmatch(r"\d+(?:\.\d+)?B", model) and not u.unknown_model and own:
+    if re.fullmatch(r"\d+(?:\.\d+)?B", model) and not u.unknown_model and own_model(m):
         u.notes.append(("note.own_model_sized", {"size": model}))

@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.growth import a_quarter
 from gpu_advisor.assistant.reading.history import past_training
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.roles import daily_batch
+from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
 from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.text import (
     EXAMPLE_TOKENS,
@@ -218,6 +219,8 @@ def read_seq_len(m: Message) -> int | None:
             return None
     each = [q for q in m.role("per_item_tokens") if 16 <= q.value <= 1_048_576]
     if each and m.role("examples", "items"):
+        if each[-1].extra.startswith("range|"):  # "1-2k tokens each": the longest example sizes the sequence
+            return round(float(each[-1].extra.split("|")[-1]))
         return round(each[-1].value)  # "45k chat examples (avg maybe 3k tokens)", "50万条 平均长度2k": one example's length
     return None
 
@@ -337,8 +340,10 @@ def read_batch_input_tokens(m: Message) -> int | None:
     if not found and m.phase == "batch":
         found = m.role("prompt_tokens") or m.role("context")  # "articles are ~2k tokens"
     if not found or found[-1].value < 1:
-        return None
+        return with_shared_prompt(m, None)  # "plus a 400-token prompt", no item length said: the prompt's
     q = found[-1]
+    if shared_prompt(m):  # "~300 tokens each plus a ~400 token prompt": the prompt said is read with every item
+        return with_shared_prompt(m, round(q.value))
     if q.said and q.role == "per_item_tokens":  # "标题 30 个字" to label: the item's text, read with the task's
         # instructions; in a message that does not say the job, the conversation's job decides (engine: not a
         # training example's length, which is the example itself)
@@ -370,9 +375,9 @@ def read_prompt_tokens(m: Message) -> int | None:
     if m.phase == "batch" or trains(m):
         return None
     found = m.role("prompt_tokens")
-    if not found and m.phase in SERVING:
+    if not found and (m.phase in SERVING or shared_prompt(m)):
         found = m.role("per_item_tokens")  # "合同每份大概5万字 ... 10个法务同时用": each request reads one
     if not found:
-        return short_chat(m, "prompt_tokens")  # "mostly short chats": a short prompt, said in the reply
-    return int(found[-1].value) if found[-1].value >= 1 else None
+        return with_shared_prompt(m, None) or short_chat(m, "prompt_tokens")  # "mostly short chats": said
+    return with_shared_prompt(m, int(found[-1].value)) if found[-1].value >= 1 else None
 

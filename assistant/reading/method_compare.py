@@ -64,4 +64,10 @@ def read_method_compare(m: Message, u: Understanding) -> None:
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT or (k == "phase" and v in PHASE_KEPT)}
     if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
         u.updates["model"] = m.names[0][2]
+    elif "model" not in u.updates and not m.unknown:  # "like for a 70b model", "比如32B的模型": the size is the example
+        from gpu_advisor.assistant.reading.model import read_model
+
+        size = read_model(m)
+        if size:
+            u.updates["model"] = size
     u.topic, u.aside = None, None

@@ -9,6 +9,7 @@ import re
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.families import either_size, family_pick
 from gpu_advisor.assistant.reading.generation import as_text_model
+from gpu_advisor.assistant.reading.history import own_model
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.names import family_words, model_index, name_tokens
 from gpu_advisor.assistant.reading.roles import moe_shape
@@ -142,8 +143,10 @@ def _restates(spec: str, named: list[tuple[int, str]]) -> bool:
 def _family_and_size(m: Message, spec: str) -> str | None:
     """'a 70B model (llama)' -> llama-3.3-70b: one family word beside a bare size names the newest
     model of that family with that size; a family without that size is reported unknown."""
-    if "-A" in spec or m.unknown or word_pattern("own_model").search(m.masked):
-        return None  # "our own 13B model, llama architecture": a 13B of that layout, not a catalog model
+    if "-A" in spec or m.unknown:
+        return None
+    if own_model(m):
+        return _own_layout(m, spec)  # "our own 13B model, llama2 architecture": Llama 2 13B's layout, said
     words = [w for _s, _e, w in name_tokens(m.masked) if w in family_words()]
     if len(set(words)) != 1:
         return None
@@ -153,6 +156,27 @@ def _family_and_size(m: Message, spec: str) -> str | None:
         return model_id
     m.unknown = (f"{words[0]} {size}", spec)
     return None
+
+
+# A size within this share of a released model's is that model's size ('13B' for Llama 2 13B's 13.0B).
+SAME_SIZE = 0.05
+
+
+def _own_layout(m: Message, spec: str) -> str | None:
+    """'我们自己训了一个13B的模型，结构跟llama2差不多', 'our own 13B, llama 2 architecture': a model of theirs said to
+    share a released line's layout is sized as that line's model of the size said (its layers, KV heads and native
+    context), said so; None when the line has no model of about that size (then the bare size is sized)."""
+    from gpu_advisor.assistant.reading.variants import line_said
+
+    hit = line_said(m.text)
+    total = float(spec.rstrip("B"))
+    found = next((find_model(x) for x in (hit[1] if hit else ())
+                  if abs(find_model(x).total_params_b - total) <= SAME_SIZE * total), None)
+    if hit is None or found is None:
+        return None
+    m.notes[:] = [n for n in m.notes if not (n[0] == "note.line_no_size" and n[1].get("line") == hit[0])]
+    m.notes.append(("note.own_model_layout", {"size": spec, "model": found.name}))
+    return found.id
 
 
 def _given_up(m: Message, start: int) -> bool:

@@ -43,6 +43,8 @@ def _flat(text: str) -> str:
 def _job(u: Understanding) -> tuple[str | None, str | None]:
     """The kind of inference job a clause states (serve or batch) and its model."""
     said = str(u.updates.get("phase") or "")
+    if "phase" in u.weak and not u.updates.get("model"):
+        said = ""  # "周末之前要跑完，手上4张A100够不够" after a batch job's clause: a fit question, no second job
     phase = INFERENCE.get(said) or TRAINING.get(said)
     if phase is None and not said and {"users", "population", "users_range"} & set(u.updates):
         phase = "serve"  # "白天给20个人聊天用": people using it are served

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import observed, per_token
+from gpu_advisor.assistant.reading.length_ranges import length_ranges, range_high
 from gpu_advisor.assistant.reading.money_roles import money_said
 from gpu_advisor.assistant.reading.peak_rate import peak_rates
 from gpu_advisor.assistant.reading.people import (
@@ -312,6 +313,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
             if re.search(rf"\b(?:{alternation(words)})\b", adjective.group(1)):
                 return str(role)
     rest = re.sub(r"^\s*-?\s*(?:[a-z ]+?\s+)?(?:tokens?|toks?)\b", "", after, count=1)
+    if word_pattern("shared_prompt_before").search(before) and word_pattern("shared_prompt_after").match(after):
+        return "shared_prompt_tokens"  # "~300 tokens each plus a ~400 token prompt": the same prompt read with every item
     if word_pattern("ctx_before").search(before) or word_pattern("tok_after_context").match(rest):
         return "context"
     if word_pattern("tok_after_train").match(rest):
@@ -330,8 +333,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "output_tokens"  # "the output is just a category name, about 15 tokens"
     if word_pattern("tok_after_per").match(rest) or word_pattern("tok_after_doc").match(rest):
         return "per_item_tokens"
-    if word_pattern("tok_before_per_strong").search(before):
-        return "per_item_tokens"
+    if word_pattern("tok_before_per_strong").search(before) or word_pattern("tok_before_each_clause").search(before):
+        return "per_item_tokens"  # "each about 800", "每条比较长，3000 token左右": each item's length
     if word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens"
     if word_pattern("tok_before_output").search(before):
@@ -361,16 +364,22 @@ def quantities(masked: str, lang: str = "en") -> list[Quantity]:
         if m.group(1):
             number = -number
         q = Quantity(number, m.group(3) or m.group(4) or "", m.start(), m.end())
+        # the high end of a range ('each 200-300 words', '4-8k tokens') reads the words before its low end
+        low = out[-1] if out and range_high(masked, out[-1], q) else None
+        base = masked if low is None else masked[:low.start] + masked[q.start:]
+        shift = 0 if low is None else q.start - low.start
+        previous = (out[-2].role if len(out) > 1 else "") if low is not None else (out[-1].role if out else "")
         said = ""
-        read = as_tokens(q, masked, lang)
+        read = as_tokens(q, masked, lang, base, shift)
         if read:  # "3000 字", "500 words", "40 MB of text": read as tokens, the ratio said
             q, said, view = read
-            role, extra = _role(view, q, lang, out[-1].role if out else "")
-            role = text_role(role, said, masked, q)
+            at = replace(q, start=q.start - shift, end=q.end - shift)
+            role, extra = _role(view, at, lang, previous)
+            role = text_role(role, said, base, at)
         else:
-            role, extra = _role(masked, q, lang, out[-1].role if out else "")
+            role, extra = _role(base, replace(q, start=q.start - shift, end=q.end - shift), lang, previous)
         out.append(Quantity(q.number, q.scale, q.start, q.end, role, negated(masked, q.start), extra, said))
-    return peak_rates(masked, _changes(masked, out, lang))
+    return peak_rates(masked, length_ranges(masked, _changes(masked, out, lang)))
 
 
 def _changes(masked: str, out: list[Quantity], lang: str) -> list[Quantity]:

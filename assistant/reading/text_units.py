@@ -31,14 +31,17 @@ def text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int, bool
     return None
 
 
-def as_tokens(q: Quantity, masked: str, lang: str) -> tuple[Quantity, str, str] | None:
+def as_tokens(q: Quantity, masked: str, lang: str, base: str | None = None, shift: int = 0
+              ) -> tuple[Quantity, str, str] | None:
     """The quantity in tokens, what was said ('3000|字|1.4', '40|MB|4e-06|bytes'), and the message with its unit read
-    as tokens (for the role rules); None when no text unit follows it."""
+    as tokens (for the role rules: `base`, the message with a range's low end cut out `shift` characters before the
+    quantity, when it is the top of a range); None when no text unit follows it."""
     found = text_unit(masked[q.end:q.end + 16], masked, lang)
     if found is None:
         return None
     unit, per_token, end, size = found
-    view = masked[:q.end] + " tokens" + masked[q.end + end:]
+    base = masked if base is None else base
+    view = base[:q.end - shift] + " tokens" + base[q.end - shift + end:]
     said = f"{q.value:g}|{unit}|{per_token:g}" + ("|bytes" if size else "")
     return replace(q, number=round(q.value / per_token, 3), scale=""), said, view
 

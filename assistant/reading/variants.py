@@ -40,6 +40,15 @@ def _line_index() -> dict[str, tuple[str, tuple[str, ...]]]:
     return out
 
 
+def line_said(text: str) -> tuple[str, tuple[str, ...]] | None:
+    """The model line named in the text ('llama2', 'qwen2.5'): (its name, its models smallest first), or None."""
+    for _s, _e, gram in _ngrams(text, 3):
+        hit = _line_index().get(normalise(gram))
+        if hit:
+            return hit
+    return None
+
+
 def line_named(text: str, names: list[tuple[int, int, str]]) -> tuple[str, dict[str, str]] | None:
     """'serve qwen2.5 for 10 users', 'llama 3': a model line named with no size and no model named; the note
     that says which sizes it comes in (the model is then asked, the line never dropped)."""
