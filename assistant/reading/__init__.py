@@ -46,12 +46,11 @@ from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
+from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
-    read_cheapest,
     read_exclude,
     read_gpus,
-    read_has_host,
     read_network,
     read_network_gbit,
     read_only,
@@ -119,6 +118,7 @@ from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.precisions import read_precision_compare
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
+from gpu_advisor.assistant.reading.quote_units import per_token_unit
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
 from gpu_advisor.assistant.reading.redundancy import read_redundancy
@@ -334,7 +334,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
     if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
         u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
-        _per_token_unit(u)
+        per_token_unit(u)
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)
@@ -375,8 +375,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
-    if set(u.updates) == {"cheapest"} and "cheapest" in u.intents:
-        u.updates.pop("cheapest")  # "最便宜的方案是哪个" alone: a question about the plan on screen, no new goal
+    drop_lone_cheapest(u)
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
     u.weak = m.weak & set(u.updates)
@@ -398,19 +397,3 @@ def _names_only(m, rest: set[str]) -> bool:
 def _sizing(u: Understanding) -> bool:
     """Whether a message gives anything to size (then 'which GPU is best for it' is answered)."""
     return bool(set(u.updates) - {"region", "preference"}) or bool(u.unknown_model)
-
-
-# Token amounts a price is quoted per ('cost per million tokens', '每百万token成本', 'per 1M tokens'): the unit of
-# the price, never tokens to train on, a prompt or an output (review class 8: '每百万token成本' read as 1M
-# training tokens).
-PER_TOKEN_UNITS = (1e3, 1e6)
-TOKEN_SLOTS = ("train_tokens", "prompt_tokens", "output_tokens", "batch_tokens", "context")
-
-
-def _per_token_unit(u: Understanding) -> None:
-    """Drop the token amount a per-token price is quoted per; a what-if left with nothing to change is none."""
-    dropped = [k for k in TOKEN_SLOTS if isinstance(u.updates.get(k), (int, float)) and u.updates[k] in PER_TOKEN_UNITS]
-    for k in dropped:
-        u.updates.pop(k)
-    if dropped and not u.updates:
-        u.intents.discard("whatif")

@@ -318,19 +318,6 @@ def _chosen(m: Message, s: int, e: int) -> bool:
                              or word_pattern("chosen_after").match(m.masked[e:e + 24])))
 
 
-def read_cheapest(m: Message) -> bool | None:
-    """The cheapest way asked for ('cheapest way to get it done', '最省钱的方案', 'as cheap as possible'): the plan
-    is the least paid option that meets every requirement (tools.recommend.decide), not a dearer, sooner one."""
-    return True if m.live("cheapest_goal") else None
-
-
-def read_has_host(m: Message) -> bool | None:
-    """A computer for a card to go into: 'a GPU for my home PC', '装进我的电脑'."""
-    named = bool(m.live("has_host"))
-    card_only = bool(m.live("buy_card_only")) and not word_pattern("host_needed").search(m.masked)
-    return True if named or card_only else None
-
-
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
     'rent or buy?' is a question (intent rent_buy), not a preference, unless renting only was said

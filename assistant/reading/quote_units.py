@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from gpu_advisor.assistant.reading.message import Message, Quantity
+from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Characters read after an amount for the card it is said for, and before it for a counted card.
@@ -88,3 +88,19 @@ def money_k(m: Message, q: Quantity) -> bool:
     before = word_pattern("quote_between").split(m.masked[max(0, q.start - NEAR):q.start])[-1]
     return bool(word_pattern("money_k_after").match(m.masked[q.end:q.end + NEAR])
                 or word_pattern("money_k_before").search(before))
+
+
+# Token amounts a price is quoted per ('cost per million tokens', '每百万token成本', 'per 1M tokens'): the unit of
+# the price, never tokens to train on, a prompt or an output (review class 8: '每百万token成本' read as 1M
+# training tokens).
+PER_TOKEN_UNITS = (1e3, 1e6)
+TOKEN_SLOTS = ("train_tokens", "prompt_tokens", "output_tokens", "batch_tokens", "context")
+
+
+def per_token_unit(u: Understanding) -> None:
+    """Drop the token amount a per-token price is quoted per; a what-if left with nothing to change is none."""
+    dropped = [k for k in TOKEN_SLOTS if isinstance(u.updates.get(k), (int, float)) and u.updates[k] in PER_TOKEN_UNITS]
+    for k in dropped:
+        u.updates.pop(k)
+    if dropped and not u.updates:
+        u.intents.discard("whatif")
