@@ -29,6 +29,7 @@ from gpu_advisor.tools.recommend import (
     Option,
     Recommendation,
     Workload,
+    doubly_unsure,
     one_at_home,
     package_words,
     parse_owned,
@@ -509,6 +510,9 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
         if o.owned or not o.ok or not theirs or theirs >= mine or not few_offers(o.price_offers):
             continue
         n = o.price_offers or 0
+        if doubly_unsure(o, answer.recommend.workload):  # priced thinly and off CUDA, unasked: not headlined
+            return [say(lang, "answer.cheaper_unsure", option=gpu_words(o, lang), price=_price_cell(o, theirs),
+                        pick=_price_cell(best, mine), n=n), ""]
         return [say(lang, "answer.cheaper_few_offers_one" if n == 1 else "answer.cheaper_few_offers",
                     option=gpu_words(o), price=_price_cell(o, theirs),
                     pick=_price_cell(best, mine), n=n,

@@ -1382,6 +1382,20 @@ def _rank_key(o: Option, w: Workload) -> tuple:
     return (not o.ok, True, o.avoid, theirs, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
+def doubly_unsure(o: Option, w: Workload) -> bool:
+    """A card the user did not name whose answer warns about its software (off CUDA) and whose rent rests on one or
+    two offers (no cloud named that rents it): two doubts an expert would not headline a plan on, whatever the one
+    snapshot says it saves (review T1 #5, T3 #7: 'Buy 6 x MI300X' for a Mistral service nobody asked AMD for). The
+    decision passes it over for the next plan without them (decide); it stays in the table as the cheaper option."""
+    return unsure_card(w, o.gpu, o.price_offers)
+
+
+def unsure_card(w: Workload, gpu_id: str, offers: int | None) -> bool:
+    """doubly_unsure by the card and the offers its rent rests on."""
+    return (few_offers(offers) and not cloud_named(w) and quoted(w, gpu_id) is None
+            and software_risk_unasked(w, find_gpu(gpu_id)))
+
+
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
@@ -1729,6 +1743,9 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     best = ranked[0] if ranked and ranked[0].ok else None
     if best is None:
         return None, "none", None
+    if doubly_unsure(best, w):
+        best = next((o for o in ranked if o.ok and (o.owned or not doubly_unsure(o, w)) and o.avoid == best.avoid
+                     and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)), best)
     chosen = [o for o in ranked if o.ok and not o.owned and f"{o.gpus}x {o.gpu}" in pinned_cards(w)]
     extension = [o for o in ranked if o.ok and o.owned_gpus]
     if extension and not any(o.ok and o.owned for o in ranked):
@@ -1857,7 +1874,10 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
         return "buy"
     if rb is not None and owning_pays(rb.rent_total_usd, rb.buy_total_usd) and not (
-            w.owned and "utilisation" in w.flexible):
+            w.owned and "utilisation" in w.flexible) and not (
+            few_offers(best.price_offers) and quoted(w, best.gpu) is None):
+        # (nor is a purchase headlined against a rent from one or two offers: one snapshot is no market to
+        # weigh buying against; the rent-or-buy line still says where buying would pay off)
         # (someone with cards of their own who never said how busy new ones would be is not told to buy
         # more on a guessed utilisation: rent first, the guide says)
         return "buy"
@@ -2315,7 +2335,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         traffic.queue_unsized = True
     if sized is not None:
-        gpu_id, r, unreachable = sized
+        gpu_id, r, unreachable, passed = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
         if rec.best is None or rec.best.precision != r.precision:
@@ -2331,6 +2351,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
         _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
+        _passed_over_beside(base, rec, users_options, passed, None if unreachable else w.ttft_ms)
     grown = _grown_for_the_rate(w, base, rec, prompt, output) if traffic is not None and not limit else None
     if grown is not None:  # cards added beside yours: as many as the queueing model says the rate needs
         users, traffic = _take_grown(w, base, rec, *grown)
@@ -2700,9 +2721,23 @@ def _well_sourced_beside(w: Workload, base: Workload, rec: Recommendation, optio
         rec.options = [x for x in rec.options if x.gpu != gpu_id or x.owned] + [row]
 
 
-def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
+def _passed_over_beside(base: Workload, rec: Recommendation, options: list[Option], passed: str | None,
+                        ttft_ms: float | None) -> None:
+    """The cheaper card a rate plan passed over (doubly_unsure: priced from few offers and warned about), sized
+    for the rate and shown beside the plan with its caveats: never dropped silently."""
+    o = next((x for x in options if x.gpu == passed and not x.owned), None)
+    if o is None or any(x.gpu == passed for x in rec.options):
+        return
+    row = rate_option(base, o.gpu, o.precision, o.kv_precision, o.engine, ttft_ms)
+    if row is not None:
+        rec.options = [*rec.options, row]
+
+
+def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
+                 output: int) -> tuple[str, RateResult, bool, str | None] | None:
     """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
-    option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
+    option's format; vLLM unless SGLang was named): (card, sizing, unreachable, the cheaper card passed over) of the
+    cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
     found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w))
@@ -2717,8 +2752,16 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
         found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
-    _, _, gpu_id, r = min(found, key=lambda x: x[:3])
-    return gpu_id, r, unreachable
+    # (a card both priced from few offers and warned about, unnamed, is passed over as decide does: doubly_unsure;
+    # its row is then shown beside the plan, _passed_over_beside)
+    _, _, gpu_id, r = min(found, key=lambda x: (_unsure_id(w, x[2]), *x[:3]))
+    cheapest = min(found, key=lambda x: x[:3])[2]
+    return gpu_id, r, unreachable, (cheapest if cheapest != gpu_id else None)
+
+
+def _unsure_id(w: Workload, gpu_id: str) -> bool:
+    quote = try_price(gpu_id, w.region)
+    return unsure_card(w, gpu_id, quote.samples if quote else None)
 
 
 def _queue_e2e_ms(w: Workload) -> float | None:
