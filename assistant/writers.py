@@ -1283,7 +1283,7 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
         key, _, value = rec.taken_lever.partition("=")
         return [say(lang, "answer.relaxed_lever", change=say(lang, f"lever.{key}", value=value)), ""]
     if rec.relaxed:
-        return [say(lang, "answer.relaxed_int4"), ""]
+        return [say(lang, "answer.relaxed_int4_cheaper" if rec.relaxed_cheaper else "answer.relaxed_int4"), ""]
     return []
 
 
@@ -1530,7 +1530,10 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
-        parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
+        if key == "rb.guessed_use" and best is not None and few_offers(best.price_offers) \
+                and not _rent_quoted(rec.workload, best.gpu):  # tools.recommend._action: no purchase on a thin rent
+            key = "rb.thin_rent_one" if best.price_offers == 1 else "rb.thin_rent"
+        parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation), n=best.price_offers if best else 0))
     if rb is not None and best is not None and rec.action == "buy" and few_offers(best.price_offers) \
             and not _rent_quoted(rec.workload, best.gpu):
         # buying weighed against a rent that rests on few offers (review P1 E2): that rent is said to be thin

@@ -525,6 +525,8 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    relaxed_cheaper: bool = Field(False, description="4-bit weights taken because one copy does the job for less than "
+                                  "8-bit copies on several cards (not because nothing met the requirements)")
     taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
                                     "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
                                     "as the plan and said as an assumption the user can undo")
@@ -1384,16 +1386,9 @@ def _rank_key(o: Option, w: Workload) -> tuple:
 
 def doubly_unsure(o: Option, w: Workload) -> bool:
     """A card the user did not name whose answer warns about its software (off CUDA) and whose rent rests on one or
-    two offers (no cloud named that rents it): two doubts an expert would not headline a plan on, whatever the one
-    snapshot says it saves (review T1 #5, T3 #7: 'Buy 6 x MI300X' for a Mistral service nobody asked AMD for). The
-    decision passes it over for the next plan without them (decide); it stays in the table as the cheaper option."""
-    return unsure_card(w, o.gpu, o.price_offers)
-
-
-def unsure_card(w: Workload, gpu_id: str, offers: int | None) -> bool:
-    """doubly_unsure by the card and the offers its rent rests on."""
-    return (few_offers(offers) and not cloud_named(w) and quoted(w, gpu_id) is None
-            and software_risk_unasked(w, find_gpu(gpu_id)))
+    two offers (no cloud named that rents it): a row of it cheaper than the pick says both doubts (writers)."""
+    return (few_offers(o.price_offers) and not cloud_named(w) and quoted(w, o.gpu) is None
+            and software_risk_unasked(w, find_gpu(o.gpu)))
 
 
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
@@ -1743,9 +1738,6 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     best = ranked[0] if ranked and ranked[0].ok else None
     if best is None:
         return None, "none", None
-    if doubly_unsure(best, w):
-        best = next((o for o in ranked if o.ok and (o.owned or not doubly_unsure(o, w)) and o.avoid == best.avoid
-                     and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)), best)
     chosen = [o for o in ranked if o.ok and not o.owned and f"{o.gpus}x {o.gpu}" in pinned_cards(w)]
     extension = [o for o in ranked if o.ok and o.owned_gpus]
     if extension and not any(o.ok and o.owned for o in ranked):
@@ -2733,6 +2725,27 @@ def _passed_over_beside(base: Workload, rec: Recommendation, options: list[Optio
         rec.options = [*rec.options, row]
 
 
+def _well_sourced_tried(w: Workload, options: list[Option], found: list[tuple[float, int, str, RateResult]],
+                        prompt: int, output: int, ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
+    """The cheapest of the cards tried for a rate is priced from few offers (not quoted to the user, no cloud named):
+    the first WELL_SOURCED_TRIES cards of the users plan priced from many offers are sized for the rate too and
+    compete for the plan at their prices (review T3 #7: 7 x MI300X at one offer's price led, while 5 x B200, cheaper
+    than the single offer once its spread and software risk count, was only shown beside it)."""
+    if not found or cloud_named(w):
+        return []
+    cheapest = min(found, key=lambda x: x[:3])[2]
+    quote = try_price(cheapest, w.region)
+    if quote is None or not few_offers(quote.samples) or quoted(w, cheapest) is not None:
+        return []
+    well_from, tried = rules().well_sourced_offers, {x[2] for x in found}
+    tries: list[Option] = []
+    for o in options:
+        if o.ok and not o.owned and o.gpu not in tried and (o.price_offers or 0) >= well_from \
+                and all(t.gpu != o.gpu for t in tries):
+            tries.append(o)
+    return _rate_sized(w, tries[:WELL_SOURCED_TRIES], prompt, output, ttft_ms, _queue_e2e_ms(w), cards=WELL_SOURCED_TRIES)
+
+
 def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
                  output: int) -> tuple[str, RateResult, bool, str | None] | None:
     """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
@@ -2752,16 +2765,13 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
         found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
-    # (a card both priced from few offers and warned about, unnamed, is passed over as decide does: doubly_unsure;
-    # its row is then shown beside the plan, _passed_over_beside)
-    _, _, gpu_id, r = min(found, key=lambda x: (_unsure_id(w, x[2]), *x[:3]))
-    cheapest = min(found, key=lambda x: x[:3])[2]
+    found += _well_sourced_tried(w, rec.options, found, prompt, output, None if unreachable else w.ttft_ms)
+    _, _, gpu_id, r = min(found, key=lambda x: x[:3])
+    # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
+    listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found
+              for q in [try_price(g, w.region)] if q is not None}
+    cheapest = min(listed, key=lambda g: listed[g], default=gpu_id)
     return gpu_id, r, unreachable, (cheapest if cheapest != gpu_id else None)
-
-
-def _unsure_id(w: Workload, gpu_id: str) -> bool:
-    quote = try_price(gpu_id, w.region)
-    return unsure_card(w, gpu_id, quote.samples if quote else None)
 
 
 def _queue_e2e_ms(w: Workload) -> float | None:
@@ -2809,6 +2819,11 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, tt
             price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
             if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
                 price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+            if software_risk_unasked(w, find_gpu(o.gpu)):
+                # off CUDA and not named, for a service taking a request rate: its software risk and the margin a
+                # warned card must beat, on top of any mark for few offers (review T1 #5, T3 #7: 6 x MI300X on one
+                # offer's price led a production service nobody asked AMD for)
+                price *= 1 + STACK_PENALTY[find_gpu(o.gpu).stack] + offer_spread().spread
             sized.append((price, r.gpus, -find_precision(fmt).bits_per_weight, r))
         if sized:
             price, gpus, _, r = min(sized, key=lambda x: x[:3])
@@ -2941,7 +2956,7 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
         return None
-    return four.model_copy(update={"relaxed": "int4"})
+    return four.model_copy(update={"relaxed": "int4", "relaxed_cheaper": True})
 
 
 def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:

@@ -85,10 +85,10 @@ def _said(m: Message, pattern) -> bool:
 
 
 def cards_on_the_cloud(m: Message, updates: dict, cloud: str | None) -> None:
-    """Cards named beside a cloud named as where to run are the ones rented there: 'we're on aws so h100s' and
-    'we have 8 h100s on aws' own nothing (read owned by 'we're on', 'we have'), 'on aws h100s' keeps to the
-    H100, not every card AWS rents. Cards said bought ('we bought 8 h100s', 'our own 4090') stay owned, and a
-    card the cloud does not rent ('on aws, the 4090 at home is too small') is left to the other readers."""
+    """Cards named beside a cloud named as where to run are the ones rented there: 'we're on aws so h100s' owns
+    nothing (read owned by 'we're on'), and 'on aws h100s' keeps to the H100, not every card AWS rents. Cards said
+    had or bought ('we have two 4090s', 'we bought 8 h100s', '有两张4090') stay owned; a card the cloud does not rent
+    ('on aws, the 4090 at home is too small') is left to the other readers."""
     if not cloud:
         return
     rents = set(clouds()[cloud].gpus).union(*(clouds()[c].gpus for c in m.also_clouds))
