@@ -1507,6 +1507,12 @@ def _break_even(rb, lang: str) -> str:
         months = rb.break_even_months
         return (say(lang, "rb.never_months") if months is None or months > rb.horizon_months
                 else say(lang, "rb.after_months", months=f"{months:.0f}" if months >= 10 else f"{months:.1f}"))
+    if rb.break_even_utilisation is None and rb.payback_months is not None and rb.payback_months > rb.horizon_months:
+        # never within the horizon asked ('一年下来哪个便宜'), yet it does pay later: when, at this use (review T2 #5:
+        # '买永远不划算' at 12 months after turn 1 said buying wins over 36)
+        months = rb.payback_months
+        return say(lang, "rb.not_within", horizon=rb.horizon_months, use=pct(rb.utilisation),
+                   months=f"{months:.0f}" if months >= 10 else f"{months:.1f}")
     return (say(lang, "rb.never") if rb.break_even_utilisation is None
             else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
 
