@@ -525,8 +525,10 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
-    relaxed_cheaper: bool = Field(False, description="4-bit weights taken because one copy does the job for less than "
-                                  "8-bit copies on several cards (not because nothing met the requirements)")
+    taken_because: Literal["cheaper", "count_named"] | None = Field(
+        None, description="why relaxed or taken_lever was taken when the job as asked is met too: 'cheaper' (4-bit "
+        "weights on one copy cost less than 8-bit copies over several cards), 'count_named' (the change fits the job "
+        "on the count of cards the user asked about)")
     taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
                                     "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
                                     "as the plan and said as an assumption the user can undo")
@@ -2151,7 +2153,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
-                       _the_count_named_in_four_bit, _with_a_lever):
+                       _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base, _with_a_lever):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -2956,7 +2958,24 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
         return None
-    return four.model_copy(update={"relaxed": "int4", "relaxed_cheaper": True})
+    return four.model_copy(update={"relaxed": "int4", "taken_because": "cheaper"})
+
+
+def _the_count_named_on_a_4bit_base(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """'can i finetune gpt-oss-20b on a single 24gb card? … lora': LoRA as asked takes more of the card than named
+    (its 16-bit base), and the same adapters on a 4-bit frozen base (QLoRA, then QLoRA with Unsloth's kernels, no
+    framework named) fit the count named: that is the plan, said as the change taken (review T3 #15: 'No', then
+    'Rent 4 x 4090', while Unsloth's 4-bit path fits the one card in 15 GB)."""
+    best = rec.best
+    pinned = [parse_owned(name)[0] for name in w.candidates or [] if re.match(r"\s*\d", name)]
+    if best is None or best.owned or len(pinned) != 1 or best.gpus <= pinned[0] or not w.spec.trains \
+            or w.method != "lora" or w.framework is not None or w.spec.serves:
+        return None
+    for key, change in (("qlora", {"method": "qlora"}), ("qlora-unsloth", {"method": "qlora", "framework": "unsloth"})):
+        variant = _recommend(w.model_copy(update=change), with_levers=False)
+        if variant.best is not None and variant.best.ok and variant.best.gpus <= pinned[0]:
+            return variant.model_copy(update={"taken_lever": key, "taken_because": "count_named"})
+    return None
 
 
 def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
