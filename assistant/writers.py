@@ -33,6 +33,7 @@ from gpu_advisor.tools.recommend import (
     one_at_home,
     package_words,
     parse_owned,
+    pinned_cards,
     quoted,
     rate_lengths,
     rents_only,
@@ -1490,7 +1491,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
                         buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
-    if best is None or best.owned or not w.spec.serves:
+    if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
         return []
     if rb is None:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
@@ -1501,6 +1502,15 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either
               if "never pays off" not in x and "does not pay for itself" not in x]
     return lines + [""]
+
+
+def _rent_or_buy_unasked(w: Workload) -> bool:
+    """One person's model, with cards of their own or a card they asked about ('can i run it on a single h100?'),
+    who said neither renting nor buying, no budget and not how busy it will be: a rent-or-buy line would rest on an
+    invented utilisation and answer nothing asked (review T1 #2, #7); 'rent or buy?' still gives it."""
+    return (w.users <= 2 and not w.requests_per_s and "utilisation" in w.flexible and w.preference == "either"
+            and w.budget_usd is None and w.budget_usd_per_month is None and bool(w.owned or pinned_cards(w))
+            and not w.spec.trains and not w.spec.batch)
 
 
 def _break_even(rb, lang: str) -> str:
