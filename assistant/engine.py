@@ -38,8 +38,8 @@ from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.slots import personal_machine
-from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
+from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import ToolError

@@ -500,7 +500,9 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
     best = answer.recommend.best
     if best is None or best.owned or answer.recommend.action == "buy":
         return []  # bought: ranked on what buying costs, not on a rental offer's price
-    key = "job_usd" if best.job_usd is not None else "usd_per_hour"
+    # a service (trained first or not) is ranked on its rent by the hour, a job on what a run costs
+    serves = answer.recommend.workload.spec.serves
+    key = "job_usd" if best.job_usd is not None and not serves else "usd_per_hour"
     mine = getattr(best, key)
     if not mine:
         return []
