@@ -31,7 +31,6 @@ class Cloud(BaseModel):
     name_zh: str
     gpus: tuple[str, ...] = Field(min_length=1)
     instances: str
-    instances_zh: str | None = None  # the same, said in Chinese where the English is prose, not instance names
     families: tuple[Family, ...] = ()
     source: str
     as_of: dt.date

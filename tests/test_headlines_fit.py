@@ -232,4 +232,3 @@ def test_buying_after_renting_at_a_cloud_drops_its_cards_and_says_when_buying_pa
     assert rb["horizon_months"] == 12 and rb["payback_months"] > 12
     assert never not in replies[1].content
     assert "个月回本" in replies[1].content
-    assert "per-card rentals" not in replies[0].content  # the cloud's cards said in Chinese

@@ -70,8 +70,7 @@ def _provider(m: Message) -> str | None:
     for name, cloud in named:
         if cloud:  # its cards are on record: the choice keeps to them
             record = clouds()[cloud]
-            instances = record.instances_zh if m.lang == "zh" and record.instances_zh else record.instances
-            m.notes.append(("note.provider_cards", {"name": name, "instances": instances}))
+            m.notes.append(("note.provider_cards", {"name": name, "instances": record.instances}))
             if record.partial:
                 m.notes.append(("note.provider_partial", {"name": name}))
             return str(cloud)
