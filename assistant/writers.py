@@ -1520,7 +1520,10 @@ def _break_even(rb, lang: str) -> str:
         months = rb.break_even_months
         return (say(lang, "rb.never_months") if months is None or months > rb.horizon_months
                 else say(lang, "rb.after_months", months=f"{months:.0f}" if months >= 10 else f"{months:.1f}"))
-    if rb.break_even_utilisation is None and rb.payback_months is not None and rb.payback_months > rb.horizon_months:
+    from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS as usual  # a card's useful life: the horizon unsaid
+
+    if rb.break_even_utilisation is None and rb.payback_months is not None \
+            and rb.horizon_months < rb.payback_months <= usual:
         # never within the horizon asked ('一年下来哪个便宜'), yet it does pay later: when, at this use (review T2 #5:
         # '买永远不划算' at 12 months after turn 1 said buying wins over 36)
         months = rb.payback_months

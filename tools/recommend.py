@@ -2962,15 +2962,16 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
 
 
 def _the_count_named_on_a_4bit_base(w: Workload, rec: Recommendation) -> Recommendation | None:
-    """'can i finetune gpt-oss-20b on a single 24gb card? … lora': LoRA as asked takes more of the card than named
-    (its 16-bit base), and the same adapters on a 4-bit frozen base (QLoRA, then QLoRA with Unsloth's kernels, no
+    """'can i finetune gpt-oss-20b on a single 24gb card? … lora': a model that ships in 4 bits (gpt-oss in MXFP4),
+    whose LoRA as asked takes more of the card than named on a 16-bit base, and the same adapters on a 4-bit frozen base (QLoRA, then QLoRA with Unsloth's kernels, no
     framework named) fit the count named: that is the plan, said as the change taken (review T3 #15: 'No', then
     'Rent 4 x 4090', while Unsloth's 4-bit path fits the one card in 15 GB)."""
     best = rec.best
     pinned = [parse_owned(name)[0] for name in w.candidates or [] if re.match(r"\s*\d", name)]
     if best is None or best.owned or len(pinned) != 1 or best.gpus <= pinned[0] or not w.spec.trains \
-            or w.method != "lora" or w.framework is not None or w.spec.serves:
-        return None
+            or w.method != "lora" or w.framework is not None or w.spec.serves \
+            or resolve_model(w.model).native_precision not in FOUR_BIT:
+        return None  # (a model shipped in 16 bits: QLoRA is another method, the answer on that card stays no)
     for key, change in (("qlora", {"method": "qlora"}), ("qlora-unsloth", {"method": "qlora", "framework": "unsloth"})):
         variant = _recommend(w.model_copy(update=change), with_levers=False)
         if variant.best is not None and variant.best.ok and variant.best.gpus <= pinned[0]:

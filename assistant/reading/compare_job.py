@@ -52,8 +52,12 @@ def compare_jobs(m: Message) -> list[str]:
 
 
 def _name_start(m: Message, start: int, end: int) -> int:
-    """Where a card's name begins in its span: a counted span ('2 used 3090s') holds the words before the name."""
-    return start + m.text[start:end].rfind(" ") + 1
+    """Where a card's name begins in its span: a counted span ('2 used 3090s') holds the words before the name, which
+    is its first word with a digit after the count."""
+    if start not in m.counted:
+        return start
+    words = [x for x in re.finditer(r"\S+", m.text[start:end]) if x.start() > 0 and re.search(r"\d", x.group())]
+    return start + words[0].start() if words else start
 
 
 def read_compare_job(m: Message, u: Understanding) -> None:
