@@ -1630,7 +1630,10 @@ def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False)
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]
-    return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
+    data: dict[str, Any] = {"rent_or_buy": rb.model_dump(mode="json")}
+    if best.gpus % best.sold_in:  # the whole server the caveat says the purchase prices
+        data["sold_in"] = best.sold_in
+    return "\n".join(lines), data
 
 
 def _paid(o: Option, job: bool) -> float | None:
