@@ -1520,10 +1520,11 @@ def _break_even(rb, lang: str) -> str:
         months = rb.break_even_months
         return (say(lang, "rb.never_months") if months is None or months > rb.horizon_months
                 else say(lang, "rb.after_months", months=f"{months:.0f}" if months >= 10 else f"{months:.1f}"))
-    from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS as usual  # a card's useful life: the horizon unsaid
+    from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS
 
+    # (within a card's usual life, the horizon when none is said)
     if rb.break_even_utilisation is None and rb.payback_months is not None \
-            and rb.horizon_months < rb.payback_months <= usual:
+            and rb.horizon_months < rb.payback_months <= DEFAULT_HORIZON_MONTHS:
         # never within the horizon asked ('一年下来哪个便宜'), yet it does pay later: when, at this use (review T2 #5:
         # '买永远不划算' at 12 months after turn 1 said buying wins over 36)
         months = rb.payback_months
