@@ -98,9 +98,9 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
     fewest of it that meet every requirement), the other cards alternatives in its table; when it does not, the
     plan stays the best card and the asked one is a row that says why not."""
     best = rec.best
-    if asked is None or whatif or best is None or best.owned or best.gpu == asked or w.owned or (w.candidates \
-            and asked not in w.candidates and not w.domestic_only):
-        return rec
+    if asked is None or whatif or (best is not None and (best.owned or best.gpu == asked)) or w.owned or (
+            w.candidates and asked not in w.candidates and not w.domestic_only):
+        return rec  # (nothing meeting every requirement, the card asked about may: '4090 or two used 3090s?')
     on_it = w.model_copy(update={"candidates": [asked]})
     args = json.loads(_key(on_it.model_dump(mode="json")))
     mine = _call(recorder, "recommend", args, lambda: recommend(on_it))
@@ -233,7 +233,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     extra += _compared(compare, option, best, copies, rated, counts)
     cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
-    if cheap is not None and best is not None and cheap != best.gpu:
+    if cheap is not None and (best is None or cheap != best.gpu):
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
         asked = cheap
         rec = _on_the_card_asked(w, rec, cheap, whatif, recorder)

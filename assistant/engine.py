@@ -48,6 +48,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.slots import personal_machine
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
+from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import ToolError
@@ -804,6 +805,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
+    if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
+        updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
     if updates:
         try:
             profile = Profile.model_validate({**before, **updates})
@@ -1228,6 +1231,12 @@ def _context_holds_output(profile: Profile, updates: dict[str, Any], defaulted: 
     updates["context"] = math.ceil((prompt + output) / 1024) * 1024
     turn.notes.append(say(lang, "note.context_holds_output", prompt=f"{prompt:,}", output=f"{output:,}",
                           context=f"{updates['context']:,}"))
+
+
+def _cloud_cards(only: list[str] | None) -> bool:
+    """Whether the cards the choice keeps to are a cloud's list (set by naming the cloud as where to rent)."""
+    return bool(only) and any(list(c.gpus) == list(only or []) or set(only or []) == set(c.gpus)
+                              for c in clouds().values())
 
 
 def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, str]) -> None:

@@ -29,9 +29,11 @@ from gpu_advisor.tools.recommend import (
     Option,
     Recommendation,
     Workload,
+    doubly_unsure,
     one_at_home,
     package_words,
     parse_owned,
+    pinned_cards,
     quoted,
     rate_lengths,
     rents_only,
@@ -499,7 +501,9 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
     best = answer.recommend.best
     if best is None or best.owned or answer.recommend.action == "buy":
         return []  # bought: ranked on what buying costs, not on a rental offer's price
-    key = "job_usd" if best.job_usd is not None else "usd_per_hour"
+    # a service (trained first or not) is ranked on its rent by the hour, a job on what a run costs
+    serves = answer.recommend.workload.spec.serves
+    key = "job_usd" if best.job_usd is not None and not serves else "usd_per_hour"
     mine = getattr(best, key)
     if not mine:
         return []
@@ -510,6 +514,9 @@ def _cheaper_row_lines(answer: Answer, lang: str) -> list[str]:
         if o.owned or not o.ok or not theirs or theirs >= mine or not few_offers(o.price_offers):
             continue
         n = o.price_offers or 0
+        if doubly_unsure(o, answer.recommend.workload):  # priced thinly and off CUDA, unasked: not headlined
+            return [say(lang, "answer.cheaper_unsure", option=gpu_words(o, lang), price=_price_cell(o, theirs),
+                        pick=_price_cell(best, mine), n=n), ""]
         return [say(lang, "answer.cheaper_few_offers_one" if n == 1 else "answer.cheaper_few_offers",
                     option=gpu_words(o), price=_price_cell(o, theirs),
                     pick=_price_cell(best, mine), n=n,
@@ -1287,9 +1294,10 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
                 *_zero_offload_lines(key, best, lang)]
     if rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
         key, _, value = rec.taken_lever.partition("=")
-        return [say(lang, "answer.relaxed_lever", change=say(lang, f"lever.{key}", value=value)), ""]
+        code = "answer.count_named_lever" if rec.taken_because == "count_named" else "answer.relaxed_lever"
+        return [say(lang, code, change=say(lang, f"lever.{key}", value=value)), ""]
     if rec.relaxed:
-        return [say(lang, "answer.relaxed_int4"), ""]
+        return [say(lang, "answer.relaxed_int4_cheaper" if rec.taken_because == "cheaper" else "answer.relaxed_int4"), ""]
     return []
 
 
@@ -1495,7 +1503,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
                         buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
-    if best is None or best.owned or not w.spec.serves:
+    if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
         return []
     if rb is None:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
@@ -1508,11 +1516,30 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     return lines + [""]
 
 
+def _rent_or_buy_unasked(w: Workload) -> bool:
+    """One person's model, with cards of their own or a card they asked about ('can i run it on a single h100?'),
+    who said neither renting nor buying, no budget and not how busy it will be: a rent-or-buy line would rest on an
+    invented utilisation and answer nothing asked (review T1 #2, #7); 'rent or buy?' still gives it."""
+    return (w.users <= 2 and not w.requests_per_s and "utilisation" in w.flexible and w.preference == "either"
+            and w.budget_usd is None and w.budget_usd_per_month is None and bool(w.owned or pinned_cards(w))
+            and not w.spec.trains and not w.spec.batch)
+
+
 def _break_even(rb, lang: str) -> str:
     if getattr(rb, "rent_usd_per_gpu_month", None) is not None:  # a monthly rental: paid back after so many months
         months = rb.break_even_months
         return (say(lang, "rb.never_months") if months is None or months > rb.horizon_months
                 else say(lang, "rb.after_months", months=f"{months:.0f}" if months >= 10 else f"{months:.1f}"))
+    from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS
+
+    # (within a card's usual life, the horizon when none is said)
+    if rb.break_even_utilisation is None and rb.payback_months is not None \
+            and rb.horizon_months < rb.payback_months <= DEFAULT_HORIZON_MONTHS:
+        # never within the horizon asked ('一年下来哪个便宜'), yet it does pay later: when, at this use (review T2 #5:
+        # '买永远不划算' at 12 months after turn 1 said buying wins over 36)
+        months = rb.payback_months
+        return say(lang, "rb.not_within", horizon=rb.horizon_months, use=pct(rb.utilisation),
+                   months=f"{months:.0f}" if months >= 10 else f"{months:.1f}")
     return (say(lang, "rb.never") if rb.break_even_utilisation is None
             else say(lang, "rb.above", pct=pct(rb.break_even_utilisation)))
 
@@ -1536,7 +1563,10 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
 
         saving = 1 - rb.buy_total_usd / rb.rent_total_usd
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
-        parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation)))
+        if key == "rb.guessed_use" and best is not None and few_offers(best.price_offers) \
+                and not _rent_quoted(rec.workload, best.gpu):  # tools.recommend._action: no purchase on a thin rent
+            key = "rb.thin_rent_one" if best.price_offers == 1 else "rb.thin_rent"
+        parts.append(say(lang, key, pct=pct(saving), use=pct(rb.utilisation), n=best.price_offers if best else 0))
     if rb is not None and best is not None and rec.action == "buy" and few_offers(best.price_offers) \
             and not _rent_quoted(rec.workload, best.gpu):
         # buying weighed against a rent that rests on few offers (review P1 E2): that rent is said to be thin
@@ -1611,7 +1641,10 @@ def write_rent_or_buy(results: dict[str, Any], lang: str, payback: bool = False)
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings]
     lines += ["", say(lang, "rb.assumed")] + [f"- {localise(lang, a)}" for a in rb.assumptions]
     lines += ["", say(lang, "rb.footer")]
-    return "\n".join(lines), {"rent_or_buy": rb.model_dump(mode="json")}
+    data: dict[str, Any] = {"rent_or_buy": rb.model_dump(mode="json")}
+    if best.gpus % best.sold_in:  # the whole server the caveat says the purchase prices
+        data["sold_in"] = best.sold_in
+    return "\n".join(lines), data
 
 
 def _paid(o: Option, job: bool) -> float | None:

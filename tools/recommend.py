@@ -527,6 +527,10 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
+    taken_because: Literal["cheaper", "count_named"] | None = Field(
+        None, description="why relaxed or taken_lever was taken when the job as asked is met too: 'cheaper' (4-bit "
+        "weights on one copy cost less than 8-bit copies over several cards), 'count_named' (the change fits the job "
+        "on the count of cards the user asked about)")
     taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
                                     "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
                                     "as the plan and said as an assumption the user can undo")
@@ -1384,6 +1388,13 @@ def _rank_key(o: Option, w: Workload) -> tuple:
     return (not o.ok, True, o.avoid, theirs, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
 
 
+def doubly_unsure(o: Option, w: Workload) -> bool:
+    """A card the user did not name whose answer warns about its software (off CUDA) and whose rent rests on one or
+    two offers (no cloud named that rents it): a row of it cheaper than the pick says both doubts (writers)."""
+    return (few_offers(o.price_offers) and not cloud_named(w) and quoted(w, o.gpu) is None
+            and software_risk_unasked(w, find_gpu(o.gpu)))
+
+
 # QLoRA's frozen base by its bits: bitsandbytes int8, NF4 (the default), HQQ 2-bit.
 QLORA_BASES: dict[int | None, str] = {8: "int8", 4: "nf4", 2: "hqq-int2"}
 def _can_scale(w: Workload, gpu: Gpu, pinned: int | None) -> bool:
@@ -1860,7 +1871,10 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd:
         return "buy"
     if rb is not None and owning_pays(rb.rent_total_usd, rb.buy_total_usd) and not (
-            w.owned and "utilisation" in w.flexible):
+            w.owned and "utilisation" in w.flexible) and not (
+            few_offers(best.price_offers) and quoted(w, best.gpu) is None):
+        # (nor is a purchase headlined against a rent from one or two offers: one snapshot is no market to
+        # weigh buying against; the rent-or-buy line still says where buying would pay off)
         # (someone with cards of their own who never said how busy new ones would be is not told to buy
         # more on a guessed utilisation: rent first, the guide says)
         return "buy"
@@ -2142,7 +2156,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
-                       _the_count_named_in_four_bit, _with_a_lever):
+                       _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base, _with_a_lever):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -2321,7 +2335,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         # copies than the GPU limit: each copy's KV cache holds few requests): said, never dropped silently
         _unsized_at_the_rate(rec.best, traffic, w.max_gpus or MAX_SERVING_GPUS)
     if sized is not None:
-        gpu_id, r, unreachable = sized
+        gpu_id, r, unreachable, passed = sized
         users = max(1, r.replicas * r.concurrency_p99_per_replica)
         pinned = base.model_copy(update={"users": users, "candidates": [f"{r.gpus}x {gpu_id}"]})
         if rec.best is None or rec.best.precision != r.precision:
@@ -2337,6 +2351,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             _misses_at_the_rate(rec.best, traffic)
         _rows_at_the_rate(base, rec, None if unreachable else w.ttft_ms)
         _well_sourced_beside(w, base, rec, users_options, prompt, output, None if unreachable else w.ttft_ms)
+        _passed_over_beside(base, rec, users_options, passed, None if unreachable else w.ttft_ms)
     _budget_kept(w, rec)
     grown = _grown_for_the_rate(w, base, rec, prompt, output) if traffic is not None and not limit else None
     if grown is not None:  # cards added beside yours: as many as the queueing model says the rate needs
@@ -2743,9 +2758,44 @@ def _well_sourced_beside(w: Workload, base: Workload, rec: Recommendation, optio
         rec.options = [x for x in rec.options if x.gpu != gpu_id or x.owned] + [row]
 
 
-def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> tuple[str, RateResult, bool] | None:
+def _passed_over_beside(base: Workload, rec: Recommendation, options: list[Option], passed: str | None,
+                        ttft_ms: float | None) -> None:
+    """The cheaper card a rate plan passed over (doubly_unsure: priced from few offers and warned about), sized
+    for the rate and shown beside the plan with its caveats: never dropped silently."""
+    o = next((x for x in options if x.gpu == passed and not x.owned), None)
+    if o is None or any(x.gpu == passed for x in rec.options):
+        return
+    row = rate_option(base, o.gpu, o.precision, o.kv_precision, o.engine, ttft_ms)
+    if row is not None:
+        rec.options = [*rec.options, row]
+
+
+def _well_sourced_tried(w: Workload, options: list[Option], found: list[tuple[float, int, str, RateResult]],
+                        prompt: int, output: int, ttft_ms: float | None) -> list[tuple[float, int, str, RateResult]]:
+    """The cheapest of the cards tried for a rate is priced from few offers (not quoted to the user, no cloud named):
+    the first WELL_SOURCED_TRIES cards of the users plan priced from many offers are sized for the rate too and
+    compete for the plan at their prices (review T3 #7: 7 x MI300X at one offer's price led, while 5 x B200, cheaper
+    than the single offer once its spread and software risk count, was only shown beside it)."""
+    if not found or cloud_named(w):
+        return []
+    cheapest = min(found, key=lambda x: x[:3])[2]
+    quote = try_price(cheapest, w.region)
+    if quote is None or not few_offers(quote.samples) or quoted(w, cheapest) is not None:
+        return []
+    well_from, tried = rules().well_sourced_offers, {x[2] for x in found}
+    tries: list[Option] = []
+    for o in options:
+        if o.ok and not o.owned and o.gpu not in tried and (o.price_offers or 0) >= well_from \
+                and all(t.gpu != o.gpu for t in tries):
+            tries.append(o)
+    return _rate_sized(w, tries[:WELL_SOURCED_TRIES], prompt, output, ttft_ms, _queue_e2e_ms(w), cards=WELL_SOURCED_TRIES)
+
+
+def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
+                 output: int) -> tuple[str, RateResult, bool, str | None] | None:
     """On the first RATE_CARDS cards of a users-based plan, the replicas a rate needs (tools.queueing, in the
-    option's format; vLLM unless SGLang was named): (card, sizing) of the cheapest per hour, else None. A first-token
+    option's format; vLLM unless SGLang was named): (card, sizing, unreachable, the cheaper card passed over) of the
+    cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
     found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w))
@@ -2760,6 +2810,7 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
         found = _rate_sized(w, rec.options, prompt, output, None)
     if not found:
         return None
+    found += _well_sourced_tried(w, rec.options, found, prompt, output, None if unreachable else w.ttft_ms)
     if _rent_over_budget(w, min(found, key=lambda x: x[:3])[0]):
         # the cheapest of the first cards misses the monthly budget: every card of the plan is sized for the rate, so
         # a cheaper one that meets it is found (review T1 #14: 9 x A800 over a ¥20k budget that 10 x 4090 meet)
@@ -2770,7 +2821,11 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int, output: int) -> 
         sound = [f for f in within if not any(o.avoid for o in rec.options if o.gpu == f[2])]
         found = sound or within or every
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
-    return gpu_id, r, unreachable
+    # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
+    listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found
+              for q in [try_price(g, w.region)] if q is not None}
+    cheapest = min(listed, key=lambda g: listed[g], default=gpu_id)
+    return gpu_id, r, unreachable, (cheapest if cheapest != gpu_id else None)
 
 
 def _budget_kept(w: Workload, rec: Recommendation) -> None:
@@ -2831,6 +2886,11 @@ def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, tt
             price = quote.usd_per_gpu_hour_typical * r.gpus if quote else math.inf
             if quote and few_offers(quote.samples) and quoted(w, o.gpu) is None and not cloud_named(w):
                 price *= 1 + offer_spread().spread  # as cost_score ranks it: one snapshot must beat the spread
+            if software_risk_unasked(w, find_gpu(o.gpu)):
+                # off CUDA and not named, for a service taking a request rate: its software risk and the margin a
+                # warned card must beat, on top of any mark for few offers (review T1 #5, T3 #7: 6 x MI300X on one
+                # offer's price led a production service nobody asked AMD for)
+                price *= 1 + STACK_PENALTY[find_gpu(o.gpu).stack] + offer_spread().spread
             sized.append((price, r.gpus, -find_precision(fmt).bits_per_weight, r))
         if sized:
             price, gpus, _, r = min(sized, key=lambda x: x[:3])
@@ -2963,7 +3023,25 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     four = _recommend(w.model_copy(update={"serve_precision": "int4"}), with_levers=False)
     if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
         return None
-    return four.model_copy(update={"relaxed": "int4"})
+    return four.model_copy(update={"relaxed": "int4", "taken_because": "cheaper"})
+
+
+def _the_count_named_on_a_4bit_base(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """'can i finetune gpt-oss-20b on a single 24gb card? … lora': a model that ships in 4 bits (gpt-oss in MXFP4),
+    whose LoRA as asked takes more of the card than named on a 16-bit base, and the same adapters on a 4-bit frozen base (QLoRA, then QLoRA with Unsloth's kernels, no
+    framework named) fit the count named: that is the plan, said as the change taken (review T3 #15: 'No', then
+    'Rent 4 x 4090', while Unsloth's 4-bit path fits the one card in 15 GB)."""
+    best = rec.best
+    pinned = [parse_owned(name)[0] for name in w.candidates or [] if re.match(r"\s*\d", name)]
+    if best is None or best.owned or len(pinned) != 1 or best.gpus <= pinned[0] or not w.spec.trains \
+            or w.method != "lora" or w.framework is not None or w.spec.serves \
+            or resolve_model(w.model).native_precision not in FOUR_BIT:
+        return None  # (a model shipped in 16 bits: QLoRA is another method, the answer on that card stays no)
+    for key, change in (("qlora", {"method": "qlora"}), ("qlora-unsloth", {"method": "qlora", "framework": "unsloth"})):
+        variant = _recommend(w.model_copy(update=change), with_levers=False)
+        if variant.best is not None and variant.best.ok and variant.best.gpus <= pinned[0]:
+            return variant.model_copy(update={"taken_lever": key, "taken_because": "count_named"})
+    return None
 
 
 def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:

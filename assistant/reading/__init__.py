@@ -32,7 +32,7 @@ from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
-from gpu_advisor.assistant.reading.constraints import read_constraints
+from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.costs import budget_months, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
@@ -270,6 +270,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):
             u.updates["model"] = m.unknown[1]
     cloud = read_constraints(m)
+    cards_on_the_cloud(m, u.updates, cloud)
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
         u.updates["only"] = list(dict.fromkeys(g for c in [cloud, *m.also_clouds] for g in clouds()[c].gpus))
         # "aws only": the cards that cloud rents; "runpod or vast": the cards either rents

@@ -51,6 +51,15 @@ def compare_jobs(m: Message) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _name_start(m: Message, start: int, end: int) -> int:
+    """Where a card's name begins in its span: a counted span ('2 used 3090s') holds the words before the name, which
+    is its first word with a digit after the count."""
+    if start not in m.counted:
+        return start
+    words = [x for x in re.finditer(r"\S+", m.text[start:end]) if x.start() > 0 and re.search(r"\d", x.group())]
+    return start + words[0].start() if words else start
+
+
 def read_compare_job(m: Message, u: Understanding) -> None:
     if "compare_cards" not in u.intents and u.also != "compare_cards":
         return
@@ -58,12 +67,14 @@ def read_compare_job(m: Message, u: Understanding) -> None:
     jobs = compare_jobs(m)
     if len(jobs) == 2 and set(jobs) == {"local", "train"}:
         u.ask["jobs"] = jobs  # 'macbook m4 pro vs a 4090 desktop, running models + small finetunes': each part weighed
-    used = [gpu_id for start, _end, gpu_id, _n in m.gpus
-            if word_pattern("compare_verdict.used").search(m.text[max(0, start - USED_WINDOW):start])]
+    used = [gpu_id for start, end, gpu_id, _n in m.gpus
+            if word_pattern("compare_verdict.used").search(m.text[max(0, start - USED_WINDOW):_name_start(m, start, end)])]
     extra = {**({"job": job} if job else {}), **({"used": list(dict.fromkeys(used))} if used else {})}
     if extra:
         u.ask = {**u.ask, **extra}
-    if buying_choice(m):  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned
+    home_budget = job == "local" and u.updates.get("budget_usd") is not None and not u.updates.get("owned")
+    if buying_choice(m) or home_budget:  # "4060ti 和 二手3090 买哪个": candidates to buy, not cards owned; '4090 or two
+        # used 3090s at home? budget is like 1800 bucks total': a one-off budget for one's own machine buys (T1 #4)
         u.updates.pop("owned", None)
         if job == "local" and u.updates.get("preference", "buy") == "buy":
             # a card for one's own machine ('4090 和 5090 选哪个，本地跑大模型'): a purchase, weighed on what each card

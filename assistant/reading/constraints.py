@@ -83,3 +83,20 @@ def _provider(m: Message) -> str | None:
 def _said(m: Message, pattern) -> bool:
     x = pattern.search(m.masked)
     return bool(x and not negated(m.masked, x.start()))
+
+
+def cards_on_the_cloud(m: Message, updates: dict, cloud: str | None) -> None:
+    """Cards named beside a cloud named as where to run are the ones rented there: 'we're on aws so h100s' owns
+    nothing (read owned by 'we're on'), and 'on aws h100s' keeps to the H100, not every card AWS rents. Cards said
+    had or bought ('we have two 4090s', 'we bought 8 h100s', '有两张4090') stay owned; a card the cloud does not rent
+    ('on aws, the 4090 at home is too small') is left to the other readers."""
+    if not cloud:
+        return
+    rents = set(clouds()[cloud].gpus).union(*(clouds()[c].gpus for c in m.also_clouds))
+    owned = updates.get("owned") or []
+    named = [(f"{n}x {g}" if s in m.counted else g) for s, _e, g, n in m.gpus if g in rents and not negated(m.masked, s)]
+    if owned and all(c.partition("x ")[2] in rents for c in owned) and not _said(m, word_pattern("owned_bought")):
+        updates["only"] = list(dict.fromkeys(named)) or [c.partition("x ")[2] for c in owned]  # a count said is kept
+        updates.pop("owned")
+    elif named and not owned and not updates.get("only"):
+        updates["only"] = list(dict.fromkeys(named))

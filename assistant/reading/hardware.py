@@ -7,10 +7,11 @@ import unicodedata
 
 from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, rejected
 from gpu_advisor.assistant.reading.intents import asked
+from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
-from gpu_advisor.knowledge import find_gpu, gpus
+from gpu_advisor.knowledge import gpus
 
 
 def read_region(m: Message) -> str | None:
@@ -51,6 +52,8 @@ def read_owned(m: Message) -> list[str] | None:
              if _owned(m, s, e, gpu_id) and not _restated(m, i) and not adds(m, s, e)]
     if not owned and not m.gpus and owns_nothing(m):
         return []  # "我们一台都还没买", "we don't have any hardware yet": nothing owned, whatever was said before
+    if not owned and not m.gpus and mine_by_memory(m):
+        return card_by_memory(m, "card_by_memory_mine")  # 'my 24gb card', '我的24G显卡': theirs, sized as usual
     return owned or None
 
 
@@ -281,20 +284,9 @@ def read_only(m: Message) -> list[str] | None:
             out.append(f"{count}x {gpu_id}" if s in m.counted else gpu_id)
         elif _chosen(m, s, e) and not mine:
             out.append(gpu_id)  # "需要几台910B服务器", "how many H100s": the card, its count is the question
-    if not out and not m.gpus:
-        out = _card_by_memory(m)
+    if not out and not m.gpus and not mine_by_memory(m):
+        out = card_by_memory(m)
     return sorted(set(out)) or None
-
-
-def _card_by_memory(m: Message) -> list[str]:
-    """'a single 48gb card', '一张48G的卡': a card named only by its memory is sized as the catalog's usual card of
-    that memory (words/hardware.yaml's memory_reference), said in a note: memory decides the fit, speed differs."""
-    x = word_pattern("card_by_memory").search(m.masked) or word_pattern("card_by_memory_zh").search(m.raw.lower())
-    reference = vocab()["memory_reference"].get(int(x["gb"])) if x else None
-    if x is None or reference is None:
-        return []
-    _note_once(m, ("note.card_by_memory", {"gb": x["gb"], "card": find_gpu(reference).name}))
-    return [f"1x {reference}"]
 
 
 def _alternative(m: Message, s: int, e: int) -> bool:

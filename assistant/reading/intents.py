@@ -303,6 +303,10 @@ def _also(m: Message, u: Understanding, code: str) -> None:
 
     if code not in ALSO and not (code == "compare_cards" and (difference_asked(m) or u.ask.get("one_user"))):
         return  # ('H20 和 L20 差多少？… Qwen2.5-72B 选哪个': the plan, then the two cards compared for it)
+    if code == "availability" and not (word_pattern("availability.en").search(m.masked)
+                                       or word_pattern("availability.zh").search(_typed(m))):
+        return  # beside a sizing, only stock asked in so many words ('in stock?', '有货吗') adds the stock reply; a
+        # price said of a card ('worth 2x the hourly price?') is answered by the plan's prices (review T3 #9, #16)
     u.also = code
     if code == "availability" and u.updates.get("region") == "global":
         u.updates.pop("region")  # "in stock anywhere" names no region to size for

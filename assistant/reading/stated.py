@@ -105,6 +105,8 @@ def quoted_from(m: Message, u, cloud: str) -> None:
 
     if word_pattern("provider_only").search(m.masked):
         return
-    if u.updates.get("only") == list(clouds()[cloud].gpus):
-        del u.updates["only"]
+    only = u.updates.get("only") or []
+    quoted = {q["gpu"] if isinstance(q, dict) else q.gpu for q in u.quotes}
+    if only == list(clouds()[cloud].gpus) or (only and {c.partition("x ")[2] or c for c in only} <= quoted):
+        del u.updates["only"]  # (the cards named beside it are the ones priced: quotes, not a limit)
     u.notes = [n for n in u.notes if n[0] not in ("note.provider_cards", "note.provider_partial")]
