@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
-from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.assistant.verdict import even
+from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
 from gpu_advisor.knowledge.schema import Engine, Gpu
 from gpu_advisor.tools.cost import price_quote

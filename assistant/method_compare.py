@@ -27,6 +27,10 @@ def method_compare(ctx: Any) -> str:
     from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
     methods = ctx.turn.ask.get("methods") or []
+    if ctx.turn.ask.get("seq_lens"):  # "from 4k to 32k seq len, lora": one method at two lengths
+        from gpu_advisor.assistant.seq_compare import seq_compare
+
+        return seq_compare(ctx)
     if ctx.turn.ask.get("options"):  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model
         from gpu_advisor.assistant.method_options import options_reply
 

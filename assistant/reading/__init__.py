@@ -100,6 +100,7 @@ from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
 from gpu_advisor.assistant.reading.method_why import read_method_why
+from gpu_advisor.assistant.reading.seq_compare import read_seq_compare
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
@@ -340,6 +341,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)
+    read_seq_compare(m, u)
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)
