@@ -29,6 +29,7 @@ from __future__ import annotations
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
+from gpu_advisor.assistant.reading.card_forms import read_card_forms, read_forms_alone
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.constraints import read_constraints
@@ -100,7 +101,6 @@ from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
 from gpu_advisor.assistant.reading.method_why import read_method_why
-from gpu_advisor.assistant.reading.seq_compare import read_seq_compare
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
@@ -128,6 +128,7 @@ from gpu_advisor.assistant.reading.rl import (
     read_rl_samples,
 )
 from gpu_advisor.assistant.reading.saving import read_saving
+from gpu_advisor.assistant.reading.seq_compare import read_seq_compare
 from gpu_advisor.assistant.reading.serving import (
     read_context,
     read_images,
@@ -238,6 +239,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
@@ -342,6 +344,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_capacity(m, u)
     read_method_compare(m, u)
     read_seq_compare(m, u)
+    read_forms_alone(m, u)
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)
