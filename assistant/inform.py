@@ -273,6 +273,10 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         lines.append(ctx.say("info.compare.same_run" if tie else "info.compare.faster_run", gpu=fast.gpu_name,
                              other=slow.gpu_name, a=hours(a), b=hours(b)))
     lines += _cheaper_line(ctx, working, serves, w)
+    if not serves:  # "worth ~2x the hourly price?": the cost per run at the ratio said, beside the market's
+        from gpu_advisor.assistant.price_ratio import ratio_lines
+
+        lines += ratio_lines(ctx, working)
     if rec.best is not None:
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines

@@ -116,6 +116,7 @@ from gpu_advisor.assistant.reading.personal import (
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.precisions import read_precision_compare
+from gpu_advisor.assistant.reading.price_ratio import read_price_ratio
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
@@ -312,7 +313,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.intents.add("explain")
             u.intents -= {"math"}
             u.updates, u.problems, u.unknown_model = {}, [], None
-        elif asked and rest:
+        elif asked and rest and not (len({g for _s, _e, g, _c in m.gpus}) >= 2
+                                     and set(topic.split("+")) <= set(vocab()["job_topics"])):
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
     read_ask(m, u)
@@ -345,6 +347,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_method_compare(m, u)
     read_seq_compare(m, u)
     read_forms_alone(m, u)
+    read_price_ratio(m, u)
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)
