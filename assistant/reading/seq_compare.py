@@ -43,6 +43,10 @@ def read_seq_compare(m: Message, u: Understanding) -> None:
     u.intents = (u.intents - {"concept", "explain", "whatif", "math", "why", "not_sure"}) | {"method_compare"}
     u.ask = {**u.ask, "seq_lens": lengths, "seq_method": method, "seq_method_said": "method" in u.updates}
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT}
+    if not (u.updates.get("only") or u.updates.get("owned")):  # "…显存差多少单卡A100 80GB": the card asked on
+        said = u.whatif_gpus or ((1, u.compare_gpus[0]) if len(u.compare_gpus) == 1 else None)
+        if said:
+            u.updates["only"] = [f"{said[0]}x {said[1]}"]
     u.updates["phase"] = "fine-tune"
     if "model" not in u.updates:  # the example a concept reading dropped ('for llama 3.1 8b', 'a 70b model')
         from gpu_advisor.assistant.reading.model import read_model
@@ -50,4 +54,4 @@ def read_seq_compare(m: Message, u: Understanding) -> None:
         model = m.names[0][2] if m.names else read_model(m)
         if model:
             u.updates["model"] = model
-    u.topic, u.aside, u.whatif_gpus = None, None, None
+    u.topic, u.aside, u.whatif_gpus, u.compare_gpus = None, None, None, []
