@@ -262,3 +262,17 @@ def test_equal_speeds_in_a_card_comparison_are_about_the_same(text: str) -> None
     assert (speed["code"] == "same") is (shown_same or even(speed["a"], speed["b"]))
     if speed["code"] == "same":
         assert "更快：" not in reply.content and "is faster:" not in reply.content
+
+
+@pytest.mark.parametrize("turns", [
+    ["请教下，全参微调和LoRA显存到底差多少？拿Qwen3-8B举个例子呗，序列长度4k"],
+    ["序列长度从4k加到32k，llama 3.1 8b 做lora显存会涨多少？一张4090"],
+    ["H100 和 A100 做微调，H100 每小时价格是 A100 的 2 倍，值得吗？主要是 14b 的 lora"],
+    ["公司要求国产化，只能用昇腾910B，想对GLM-4-9B做LoRA微调，数据2万条左右，每条500字上下，需要几张卡？大概跑多久",
+     "那如果要全参呢，一台8卡910B的机器够吗"],
+    ["A800和H20选哪个跑推理啊，模型是qwen2.5 72b，主要是线上服务", "不确定"]])
+def test_chinese_comparisons_have_no_english_sentence(turns: list[str]) -> None:
+    from tests.test_no_english_in_chinese import english_runs
+
+    for reply in run_conversation(turns):
+        assert english_runs(str(reply.content)) == [], reply.content
