@@ -29,9 +29,10 @@ from __future__ import annotations
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
-from gpu_advisor.assistant.reading.card_forms import read_card_forms, read_forms_alone
+from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
+from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import read_constraints
 from gpu_advisor.assistant.reading.costs import budget_months, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
@@ -116,7 +117,6 @@ from gpu_advisor.assistant.reading.personal import (
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.precisions import read_precision_compare
-from gpu_advisor.assistant.reading.price_ratio import read_price_ratio
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
@@ -129,7 +129,6 @@ from gpu_advisor.assistant.reading.rl import (
     read_rl_samples,
 )
 from gpu_advisor.assistant.reading.saving import read_saving
-from gpu_advisor.assistant.reading.seq_compare import read_seq_compare
 from gpu_advisor.assistant.reading.serving import (
     read_context,
     read_images,
@@ -345,9 +344,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)
-    read_seq_compare(m, u)
-    read_forms_alone(m, u)
-    read_price_ratio(m, u)
+    read_comparisons(m, u)
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)
