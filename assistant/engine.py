@@ -512,6 +512,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     lang = detect(cut, state.get("lang"))
     pending = state.get("pending")
     u = understand(text, pending)
+    if u.ask.get("card_forms") and not u.compare_gpus:
+        _forms_before(u, state)
     family = _family_answered(u, state)
     turn = Turn(text_chars=len(text), read_chars=len(cut))
     if unreadable:
@@ -1263,6 +1265,27 @@ def _carry_over(profile: Profile, updates: dict[str, Any], defaulted: dict[str, 
                 and SLOTS[slot].default_for(new_phase) != getattr(profile, slot):
             updates[slot] = None  # a default of the old phase: the new phase's default is taken at the answer
             defaulted.pop(slot)
+
+
+def _forms_before(u: Any, state: AdvisorState) -> None:
+    """'mostly i want to know the pcie vs sxm thing': the card of the conversation that comes in both forms said
+    (the cards of earlier messages, newest first, then the plan's), compared in those forms."""
+    from gpu_advisor.assistant.reading.card_forms import forms_of
+
+    cards: list[str] = []
+    for message in reversed((state.get("messages") or [])[:-1]):
+        if isinstance(message, HumanMessage):
+            read = understand(_text(message), None)
+            cards += [*read.compare_gpus, *read.cards]
+    best = ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
+    cards += [best["gpu"]] if best.get("gpu") else []
+    pair = forms_of(list(dict.fromkeys(cards)), list(u.ask["card_forms"]))
+    if pair:
+        u.compare_gpus, u.cards = pair, pair
+        if u.updates and u.also is None:  # "5-20. but mostly … pcie vs sxm": the plan at the new value, both beside it
+            u.also = "compare_cards"
+        else:
+            u.intents.add("compare_cards")
 
 
 def _models_said_before(state: AdvisorState) -> Iterator[ModelArch]:

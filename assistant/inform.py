@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.verdict import even
 from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
 from gpu_advisor.knowledge.schema import Engine, Gpu
@@ -257,13 +258,25 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     working = [o for o in options if o.ok]
     if len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
         fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))[:2]
-        lines.append(ctx.say("info.compare.faster_serve", gpu=fast.gpu_name, a=tps(fast.decode_tokens_per_s or 0),
-                             b=tps(slow.decode_tokens_per_s or 0)))
+        a, b = fast.decode_tokens_per_s or 0, slow.decode_tokens_per_s or 0
+        tie = even(a, b, tps)  # "H20 更快：31 对比 31" was a tie said as a win
+        ctx.data["speed"] = {"code": "same" if tie else "faster", "figure": "tokens_per_s", "a": a, "b": b,
+                             "pick": None if tie else fast.gpu}
+        lines.append(ctx.say("info.compare.same_serve" if tie else "info.compare.faster_serve", gpu=fast.gpu_name,
+                             other=slow.gpu_name, a=tps(a), b=tps(b)))
     elif len(working) >= 2 and all(o.job_hours for o in working):
         fast, slow = sorted(working, key=lambda o: o.job_hours or 0)[:2]
-        lines.append(ctx.say("info.compare.faster_run", gpu=fast.gpu_name, a=hours(fast.job_hours or 0),
-                             b=hours(slow.job_hours or 0)))
+        a, b = fast.job_hours or 0, slow.job_hours or 0
+        tie = even(a, b, hours)
+        ctx.data["speed"] = {"code": "same" if tie else "faster", "figure": "hours", "a": a, "b": b,
+                             "pick": None if tie else fast.gpu}
+        lines.append(ctx.say("info.compare.same_run" if tie else "info.compare.faster_run", gpu=fast.gpu_name,
+                             other=slow.gpu_name, a=hours(a), b=hours(b)))
     lines += _cheaper_line(ctx, working, serves, w)
+    if not serves:  # "worth ~2x the hourly price?": the cost per run at the ratio said, beside the market's
+        from gpu_advisor.assistant.price_ratio import ratio_lines
+
+        lines += ratio_lines(ctx, working)
     if rec.best is not None:
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines

@@ -27,6 +27,10 @@ def method_compare(ctx: Any) -> str:
     from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 
     methods = ctx.turn.ask.get("methods") or []
+    if ctx.turn.ask.get("seq_lens"):  # "from 4k to 32k seq len, lora": one method at two lengths
+        from gpu_advisor.assistant.seq_compare import seq_compare
+
+        return seq_compare(ctx)
     if ctx.turn.ask.get("options"):  # "LoRA on gemma 3 27b or full finetune gemma 2 9b": each method on its own model
         from gpu_advisor.assistant.method_options import options_reply
 
@@ -43,17 +47,19 @@ def method_compare(ctx: Any) -> str:
         topics = dict.fromkeys(t for t in (find_topic(WORDS[m]) for m in methods) if t)
         return "\n\n".join([*(glossary_reply(t, ctx.lang) for t in topics), ctx.say("mcmp.no_model")])
     rows = []
+    seq = _seq_len(ctx)
     for method in methods:
         try:
-            r = _call(ctx, "training_memory", training_memory, TrainingMemoryInput(model=model, method=method))
+            r = _call(ctx, "training_memory", training_memory, TrainingMemoryInput(model=model, method=method, seq_len=seq))
         except (ToolError, LookupError, ValueError):
             continue
         rows.append((method, r))
     if not rows:
         return ctx.say("mcmp.no_model")
-    ctx.data["method_compare"] = [{"method": m, "per_gpu_bytes": r.per_gpu_total_bytes, "weights_bytes": r.weights_bytes}
+    ctx.data["method_compare"] = [{"method": m, "per_gpu_bytes": r.per_gpu_total_bytes, "weights_bytes": r.weights_bytes,
+                                   "activation_bytes": r.activation_bytes, "seq_len": seq, "gpus": r.gpus}
                                   for m, r in rows]
-    lines = [ctx.say("mcmp.head", model=rows[0][1].model)]
+    lines = [ctx.say("mcmp.head", model=rows[0][1].model, seq=f"{seq:,}")]
     if example:
         lines.append(ctx.say("mcmp.example", model=rows[0][1].model))
     for method, r in rows:
@@ -62,8 +68,11 @@ def method_compare(ctx: Any) -> str:
         lines.append("- " + ctx.say(f"mcmp.{method}", total=gb(r.per_gpu_total_bytes), weights=gb(r.weights_bytes)) + where)
     (m1, r1), (m2, r2) = rows[0], rows[-1]
     if m1 != m2 and r2.per_gpu_total_bytes > 0:
-        low, high = sorted((r1, r2), key=lambda r: r.per_gpu_total_bytes)
-        lines.append(ctx.say("mcmp.saves", x=f"{high.per_gpu_total_bytes / low.per_gpu_total_bytes:.1f}"))
+        (lm, low), (hm, high) = sorted(((m1, r1), (m2, r2)), key=lambda t: t[1].per_gpu_total_bytes)
+        x = high.per_gpu_total_bytes / low.per_gpu_total_bytes
+        ctx.data["method_saves"] = {"basis": "total_one_gpu", "times": round(x, 1)}
+        lines.append(ctx.say("mcmp.saves" if round(x, 1) > 1.0 else "mcmp.saves_same", x=f"{x:.1f}", heavy=_name(ctx, hm),
+                             light=_name(ctx, lm), high=gb(high.per_gpu_total_bytes), low=gb(low.per_gpu_total_bytes)))
     lines += _speed(ctx, model, [m for m, _r in rows])
     lines.append(ctx.say("mcmp.quality"))
     on_cards = _on_cards(ctx, model, [m for m, _r in rows])
@@ -71,6 +80,14 @@ def method_compare(ctx: Any) -> str:
     if not on_cards or not ctx.data.get("method_on_cards_pick"):
         lines.append(_verdict(ctx, rows))
     return "\n".join(lines)
+
+
+def _seq_len(ctx: Any) -> int:
+    """The sequence length both methods are measured at: the one said (profile), else the tool's usual 2,048."""
+    from gpu_advisor.tools.training import TrainingMemoryInput
+
+    said = ctx.profile.get("seq_len")
+    return int(said) if isinstance(said, (int, float)) and said > 0 else int(TrainingMemoryInput.model_fields["seq_len"].default)
 
 
 def _speed(ctx: Any, model: str, methods: list[str]) -> list[str]:
@@ -151,7 +168,8 @@ def _on_cards(ctx: Any, model: str, methods: list[str]) -> list[str]:
     for method in methods:
         try:
             r = _call(ctx, "training_memory", training_memory,
-                      TrainingMemoryInput(model=model, method=method, gpus=n, zero=3 if n > 1 else None))
+                      TrainingMemoryInput(model=model, method=method, gpus=n, zero=3 if n > 1 else None,
+                                                        seq_len=_seq_len(ctx)))
         except (ToolError, LookupError, ValueError):
             continue
         fits = r.per_gpu_total_bytes <= room

@@ -83,11 +83,20 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str,
     code = code_for(old_method, new_method, old, new, on_old)
     values = {"new": _name(lang, new_method), "old": _name(lang, old_method), "was": gpu_words(old),
               "this": gpu_words(new), "new_gb": gb(new.train_per_gpu_bytes), "old_gb": gb(old.train_per_gpu_bytes),
-              "cap": gb(old.capacity_bytes),
-              "mem_x": f"{max(old.train_per_gpu_bytes, new.train_per_gpu_bytes) / min(old.train_per_gpu_bytes, new.train_per_gpu_bytes):.1f}"}
+              "cap": gb(old.capacity_bytes)}
     data: dict[str, Any] = {"code": code, "from": old_method, "to": new_method, "old_gpus": old.gpus,
                             "new_gpus": new.gpus, "old_gpu": old.gpu, "new_gpu": new.gpu,
                             "old_hours": old.job_hours, "new_hours": new.job_hours}
+    memory = _memory(rec.workload, old_method, new_method, old, new)
+    data["memory"] = memory
+    values.update(mem_x=f"{memory['times']:.1f}", new_total=gb(memory["new_bytes"]), old_total=gb(memory["old_bytes"]))
+    if code in MEMORY_CODES:  # like with like: per GPU on the same cards, else each method's total for one run
+        side = "same" if round(memory["times"], 1) <= 1.0 else "more" if memory["new_bytes"] > memory["old_bytes"] \
+            else "less"
+        code_text = say(lang, f"switch.memory.{memory['basis']}.{side}", **values)
+    else:
+        code_text = say(lang, f"switch.{code}", **values)
+    cards_differ = (new.gpu, new.gpus) != (old.gpu, old.gpus)
     figures = []
     compare_on = new  # the new plan, whose own figures stand above it (writers.against_before)
     if code == "no_gain" and on_old is not None and (on_old.gpu, on_old.gpus) != (new.gpu, new.gpus):
@@ -97,8 +106,10 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str,
         data["hours_ratio"] = round(ratio, 2)
         key = "switch.hours.more" if ratio > 1.05 else "switch.hours.less" if ratio < 0.95 else "switch.hours.same"
         key += ".abs" if compare_on is not new else ""  # the new plan's own figures stand above (against_before)
+        on = say(lang, "switch.on_cards", this=gpu_words(compare_on), was=gpu_words(old)) \
+            if compare_on is new and cards_differ else ""  # 8 cards against 1: the hours are the plans', not the method's
         figures.append(say(lang, key, this=hours(compare_on.job_hours), was=hours(old.job_hours),
-                           diff=hours(abs(compare_on.job_hours - old.job_hours)), x=f"{max(ratio, 1 / ratio):.1f}"))
+                           diff=hours(abs(compare_on.job_hours - old.job_hours)), x=f"{max(ratio, 1 / ratio):.1f}") + on)
     if compare_on.job_usd is not None and old.job_usd is not None and not old.owned and not compare_on.owned:
         diff = compare_on.job_usd - old.job_usd
         data["usd_diff"] = round(diff, 2)
@@ -107,10 +118,30 @@ def method_switch(answer: Any, previous: dict[str, Any], lang: str,
         key += ".abs" if compare_on is not new else ""
         figures.append(say(lang, key,
                            this=cash(compare_on.job_usd, rec), was=cash(old.job_usd, rec), diff=cash(abs(diff), rec)))
-    first = say(lang, head, new=values["new"], old=values["old"]) + say(lang, f"switch.{code}", **values)
+    first = say(lang, head, new=values["new"], old=values["old"]) + code_text
     lines = [say(lang, "sep").join([first, *figures]) + say(lang, "fig.end"), say(lang, f"switch.why.{code}", **values),
              say(lang, f"switch.verdict.{code}", **values)]
     return "\n\n".join(lines), data
+
+
+# The codes whose sentence is the memory of the two methods (the others name cards and per-GPU figures themselves).
+MEMORY_CODES = ("lighter_enough", "heavier", "lora_from_qlora")
+
+
+def _memory(w: Any, old_method: str, new_method: str, old: Any, new: Any) -> dict[str, Any]:
+    """The two methods' memory on the same basis: per GPU when both plans use the same cards (same card, same
+    count); otherwise each method's total for one run of the same model at the same sequence length, on one card
+    before sharding (tools.training_memory), so 8 cards' share never stands against one card's whole."""
+    from gpu_advisor.tools.recommend import training_setup
+    from gpu_advisor.tools.training import training_memory
+
+    if (old.gpu, old.gpus) == (new.gpu, new.gpus):
+        a, b, basis = old.train_per_gpu_bytes, new.train_per_gpu_bytes, "per_gpu"
+    else:
+        a = training_memory(training_setup(w.model_copy(update={"method": old_method}), 1, new.gpu)).per_gpu_total_bytes
+        b = training_memory(training_setup(w.model_copy(update={"method": new_method}), 1, new.gpu)).per_gpu_total_bytes
+        basis = "total"
+    return {"basis": basis, "old_bytes": a, "new_bytes": b, "times": max(a, b) / min(a, b)}
 
 
 def weighed(answer: Any, filled: Any, other: str, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:

@@ -22,6 +22,15 @@ JOB_ORDER = {"local": ("memory", "bandwidth", "compute"), "usual": ("memory", "b
 PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": "serve"}
 # A ratio closer to 1 than this is "about the same" (as in assistant.inform).
 SAME = 1.1
+# Two speeds of one job closer than this (or equal as printed) are a tie: "about the same", never "faster: 31 against 31".
+SAME_SPEED = 1.05
+
+
+def even(a: float, b: float, shown: Any = None) -> bool:
+    """Whether two speeds (tokens/s, hours) of the same job are about the same: within SAME_SPEED, or equal as
+    `shown` prints them."""
+    lo, hi = sorted((a, b))
+    return (shown is not None and shown(a) == shown(b)) or (lo > 0 and hi / lo < SAME_SPEED) or hi == lo
 # Models of rising size the fit tool tries on one card of each: what each card holds, by job.
 LADDER = ("qwen2.5-3b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.3-70b")
 # The context a serving fit is tried at, and the sequence length the training tool takes by default (its label says it).
@@ -179,12 +188,17 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
         if ranked[1][0] > SAME * ranked[0][0]:
             return {"code": "cheaper", "basis": basis, "pick": ranked[0][1], "ranked": [g for _v, g in ranked]}
     if all(o.get("decode_tokens_per_s") for o in working):
-        fast = max(working, key=lambda o: o["decode_tokens_per_s"])
+        by = sorted(working, key=lambda o: -o["decode_tokens_per_s"])
+        figure = "decode_tokens_per_s"
     elif all(o.get("job_hours") for o in working):
-        fast = min(working, key=lambda o: o["job_hours"])
+        by = sorted(working, key=lambda o: o["job_hours"])
+        figure = "job_hours"
     else:
         return {"code": "none", "pick": None}
-    return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced, "basis": basis}
+    fast = by[0]
+    speed = "same" if even(by[0][figure], by[1][figure], round) else "faster"  # 31 against 31 tokens/s: a tie
+    return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced, "basis": basis, "speed": speed,
+            "figure": figure, "figures": [by[0][figure], by[1][figure]]}
 
 
 def sized_verdict(ctx: Any) -> str | None:
@@ -221,6 +235,8 @@ def sized_verdict(ctx: Any) -> str | None:
     if v["unpriced"]:  # '昇腾910B和H20哪个划算' with no 910B price on record: the cost is not weighed, and that is said
         cards = ctx.say("verdict.and").join(names[g] for g in v["unpriced"])
         return head + ctx.say("verdict.faster_unpriced", card=names[v["pick"]], unpriced=cards)
+    if v.get("speed") == "same":  # the same cost and the same speed: either does, said as a tie (the plan's card named)
+        return head + ctx.say("verdict.even" + many, card=names[v["pick"]], n=n, basis=basis)
     return head + ctx.say("verdict.faster" + many, card=names[v["pick"]], n=n, basis=basis)
 
 

@@ -124,6 +124,8 @@ class TrainingMemoryResult(Explained):
     zero: int
     state_bytes_per_param: float = Field(0.0, description="weights, gradients, master copy and optimizer states per "
                                                           "trainable parameter, before sharding (full fine-tuning)")
+    logit_bytes: float = Field(0.0, description="the part of the activations the loss holds: tokens x vocabulary x "
+                                                "bytes per logit (they grow with the sequence length)")
 
 
 def framework_on(name: str | None, gpus: int) -> FrameworkPreset:
@@ -424,7 +426,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
     return TrainingMemoryResult(
         model=model.name, model_id=model.id, method=inp.method, framework=fw.id, trainable_params=trainable,
         weights_bytes=gpu_w + gather, gradient_bytes=gpu_grads, optimizer_bytes=gpu_opt,
-        activation_bytes=activations, overhead_bytes=overhead,
+        activation_bytes=activations, overhead_bytes=overhead, logit_bytes=tokens * model.vocab_size * LOSS_BYTES[loss],
         per_gpu_total_bytes=per_gpu, per_gpu_total_range_bytes=(lo, hi), total_bytes=per_gpu * n,
         cpu_bytes=cpu, managed_bytes=managed, gpus=n, zero=stage, terms=terms, assumptions=assumptions,
         state_bytes_per_param=(st.weights + st.grads + st.opt + st.master_bytes) / trainable if trainable else 0.0,

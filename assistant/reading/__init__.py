@@ -30,8 +30,10 @@ from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
+from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
+from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.costs import budget_months, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
@@ -242,6 +244,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if len(cut) < len(raw):
         u.intents.add("truncated")
     m = prepare(cut, pending)
+    read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
@@ -318,7 +321,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.intents.add("explain")
             u.intents -= {"math"}
             u.updates, u.problems, u.unknown_model = {}, [], None
-        elif asked and rest:
+        elif asked and rest and not (len({g for _s, _e, g, _c in m.gpus}) >= 2
+                                     and set(topic.split("+")) <= set(vocab()["job_topics"])):
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
     read_ask(m, u)
@@ -349,6 +353,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_this_machine(m, u)
     read_capacity(m, u)
     read_method_compare(m, u)
+    read_comparisons(m, u)
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)

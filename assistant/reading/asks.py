@@ -53,6 +53,12 @@ def formats_named(m: Message) -> list[str]:
     return found
 
 
+def _link_said(m: Message) -> bool:
+    """Whether a link is said outside the card names: 'h100 pcie vs h100 sxm' names two cards, no interconnect."""
+    words = vocab()["asks"]["interconnect"]["subject"]
+    return bool(re.search(words["en"], m.masked) or re.search(words["zh"], m.masked))
+
+
 def _said(m: Message, key: str) -> bool:
     return bool(word_pattern(key).search(m.text) or word_pattern(key).search(_typed(m)))
 
@@ -90,7 +96,8 @@ def read_ask(m: Message, u: Understanding) -> None:
         return  # something to size: a sizing request
     if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(_typed(m)):
         return  # "will eval scores differ between fp8 and bf16?": a quality question
-    code = next((c for c in ASKS if _hit(m, c, "subject") and _hit(m, c, "cue")), None)
+    code = next((c for c in ASKS if _hit(m, c, "subject") and _hit(m, c, "cue")
+                 and (c != "interconnect" or _link_said(m))), None)
     if code in ("interconnect", "parallelism") and u.topic and not _said(m, "asks.plan_cue"):
         if _said(m, "asks.job_cue"):  # "when should I turn on tensor parallelism?": this plan's, if one is on screen
             u.ask = {"plan_code": code, **_details(m, code, degree)}

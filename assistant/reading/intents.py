@@ -188,13 +188,14 @@ def _question(m: Message, u: Understanding) -> str | None:
         return "forecast"
     if _restricted(m) or m.live("china_buyable"):
         pass  # "采购只能买到L40S或者RTX 6000 Ada", "只能用国内能买到的卡": what can be bought limits the plan; no stock asked
-    elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)) or (
-            cards and (word_pattern("availability.weak").search(m.masked)
-                       or word_pattern("availability.zh_weak").search(_typed(m)))):
+    elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)):
         return "availability"
     elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
-        return "compare_cards"
+        return "compare_cards"  # "h100 vs a100 … worth ~2x the hourly price?": the price weighed, not where to rent
+    elif cards and (word_pattern("availability.weak").search(m.masked)
+                    or word_pattern("availability.zh_weak").search(_typed(m))):
+        return "availability"
     named = _engines(m)
     framework = u.updates.get("framework")
     if not framework and ((named and word_pattern("engine_choice.cue").search(m.masked))

@@ -16,7 +16,8 @@ from gpu_advisor.assistant.reading.text import vocab
 # user named it ('can we do lora … or even full finetune of gemma 2 9b': the job is fine-tuning, never asked again).
 OWN_SLOTS = {"method", "phase", "qlora_base", "precision"}
 PHASE_KEPT = ("fine-tune",)
-KEPT = {"model", "only", "owned"}  # the cards asked on ("8 张 3090 … 全参还是 lora"): the comparison is on them
+KEPT = {"model", "only", "owned", "seq_len", "batch"}  # the cards asked on ("8 张 3090 … 全参还是 lora"): the
+# comparison is on them; the sequence length said ("序列长度4k") is the example's, both methods measured at it
 
 
 @cache
@@ -62,12 +63,21 @@ def read_method_compare(m: Message, u: Understanding) -> None:
         u.ask["options"] = options
         u.updates["model"] = options[0][1]
     u.updates = {k: v for k, v in u.updates.items() if k in KEPT or (k == "phase" and v in PHASE_KEPT)}
-    if m.names and "model" not in u.updates:  # the example the glossary reading dropped ("拿llama3.1 8b举个例子")
-        u.updates["model"] = m.names[0][2]
-    elif "model" not in u.updates and not m.unknown:  # "like for a 70b model", "比如32B的模型": the size is the example
-        from gpu_advisor.assistant.reading.model import read_model
-
-        size = read_model(m)
-        if size:
-            u.updates["model"] = size
+    _example(m, u)
     u.topic, u.aside = None, None
+
+
+def _example(m: Message, u: Understanding) -> None:
+    """The example the glossary reading dropped: the model ('拿llama3.1 8b举个例子', 'for a 70b model') and the
+    sequence length ('序列长度4k'), read again from the message: both methods are measured on them."""
+    from gpu_advisor.assistant.reading.job import read_seq_len
+    from gpu_advisor.assistant.reading.model import read_model
+
+    if "model" not in u.updates:
+        model = m.names[0][2] if m.names else None if m.unknown else read_model(m)  # an unknown name is no size
+        if model:
+            u.updates["model"] = model
+    if "seq_len" not in u.updates:
+        seq = read_seq_len(m)
+        if seq:
+            u.updates["seq_len"] = seq

@@ -1,0 +1,78 @@
+"""'h100 pcie and sxm', 'H100 PCIe 和 SXM 有什么区别', 'a100 sxm vs pcie': a form word said alone right after a card
+and joined to it ('and', 'vs', '和', '还是') is the same card in that form (knowledge.find_gpu of the card's words with
+the form swapped), added to m.gpus as a second card named, its span masked. Words: words/card_forms.yaml."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+
+MASK = "▒"
+
+
+def read_card_forms(m: Message) -> None:
+    form = word_pattern("card_forms.form")
+    joiner = word_pattern("card_forms.joiner")
+    added: list[tuple[int, int, str, int]] = []
+    for start, end, gpu_id, _count in m.gpus:
+        join = joiner.match(m.masked, end)
+        if not join or join.end() == end:
+            continue
+        said = form.match(m.masked, join.end())
+        if not said:
+            continue
+        card_words = form.sub(" ", m.text[start:end]).strip()  # "h100 pcie" -> "h100"
+        other = _find(f"{card_words} {said.group()}")
+        if other is None or other == gpu_id or any(g == other for _s, _e, g, _c in m.gpus):
+            continue
+        added.append((said.start(), said.end(), other, 1))
+    for start, end, _g, _c in added:
+        m.masked = m.masked[:start] + MASK * (end - start) + m.masked[end:]
+    if added:
+        m.gpus = sorted([*m.gpus, *added])
+
+
+def _find(words: str) -> str | None:
+    from gpu_advisor.knowledge import find_gpu
+
+    try:
+        return find_gpu(re.sub(r"\s+", " ", words)).id
+    except (LookupError, ValueError):
+        return None
+
+
+def read_forms_alone(m: Message, u: Understanding) -> None:
+    """'mostly i want to know the pcie vs sxm thing', 'PCIe 和 SXM 到底差在哪': two form words joined with no card
+    named: u.ask["card_forms"], the forms in the order said; the engine finds the card of an earlier message that
+    comes in both (engine._forms_before)."""
+    if m.gpus:
+        return
+    form, joiner = word_pattern("card_forms.form"), word_pattern("card_forms.joiner")
+    for first in form.finditer(m.masked):
+        join = joiner.match(m.masked, first.end())
+        second = form.match(m.masked, join.end()) if join and join.end() > first.end() else None
+        if second and _norm(second.group()) != _norm(first.group()):
+            u.ask["card_forms"] = [_norm(first.group()), _norm(second.group())]
+            return
+
+
+def _norm(word: str) -> str:
+    return "pcie" if word.startswith("pci") else word
+
+
+def forms_of(cards: list[str], forms: list[str]) -> list[str]:
+    """The first card (ids, newest first) that comes in every form said, as those forms' ids; [] when none does."""
+    from gpu_advisor.knowledge import find_gpu
+
+    form = word_pattern("card_forms.form")
+    for gpu_id in cards:
+        try:
+            words = form.sub(" ", find_gpu(gpu_id).id.replace("-", " ")).strip()
+        except (LookupError, ValueError):
+            continue
+        found = [_find(f"{words} {f}") for f in forms]
+        if all(found) and len(set(found)) == len(found):
+            return [str(g) for g in found]
+    return []
