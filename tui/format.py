@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the sizing tools load pydantic models: not needed for the app's first screen
     from datetime import datetime
 
+    from gpu_advisor.assistant.session import Rerun
+
     from gpu_advisor.tools.common import Explained, Term
 
 
@@ -79,6 +81,17 @@ def _local(when: datetime) -> datetime:
         return when.astimezone()
     except (ValueError, OverflowError, OSError):
         return when.astimezone(UTC)
+
+
+def rerun_note(found: Rerun) -> str:
+    """What a bounded re-run of a saved session left out (assistant/replay.py MAX_RERUN_TURNS); "" when nothing."""
+    from gpu_advisor.assistant.replay import MAX_REPLAYED_CHARS, MAX_RERUN_TURNS
+
+    if not found.skipped:
+        return ""
+    return (f"Only the first {found.turns - found.skipped:,} of the {found.turns:,} messages were re-run (at most "
+            f"{MAX_RERUN_TURNS} messages and {MAX_REPLAYED_CHARS:,} characters of them); the last "
+            f"{found.skipped:,} were not compared.")
 
 
 def _numeric(cell: str) -> bool:
