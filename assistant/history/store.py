@@ -827,11 +827,21 @@ class HistoryStore:
 
     @_reads
     def delete(self, session_id: str) -> None:
+        """Delete a session, unless another process holds it open (see claim): its later messages would go
+        nowhere, unsaved and unsaid. This process's own open session may be deleted (the app's sessions screen)."""
         session_id = self.resolve_id(session_id)
-        with self._write("the deletion"):
-            self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (session_id,))
-            self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
-            self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        mine = session_id in self._claimed
+        if not mine and not _claim_session(self.path, session_id):
+            raise HistoryError(f"session {session_id} is open in another GPU Advisor; close it there first, "
+                               "then delete it (nothing was deleted)")
+        try:
+            with self._write("the deletion"):
+                self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (session_id,))
+                self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
+                self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        finally:
+            if not mine:
+                _release_sessions(self.path, {session_id})
 
     @_reads
     def list_sessions(self, limit: int = 200, offset: int = 0) -> list[SessionRow]:
