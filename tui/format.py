@@ -10,7 +10,6 @@ if TYPE_CHECKING:  # the sizing tools load pydantic models: not needed for the a
     from datetime import datetime
 
     from gpu_advisor.assistant.session import Rerun
-
     from gpu_advisor.tools.common import Explained, Term
 
 
