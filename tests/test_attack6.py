@@ -317,6 +317,29 @@ def test_m4_the_tab_app_is_the_shells_own_process():
     assert int(out) == process.pid
 
 
+def test_m4_l10_an_app_that_does_not_quit_is_killed_and_its_pipes_closed():
+    import shlex
+
+    from gpu_advisor.tui.web import _end
+
+    async def go() -> tuple[int | None, bool]:
+        process = await asyncio.create_subprocess_shell(
+            "exec " + shlex.join([sys.executable, "-c", "import sys; sys.stdin.read()"]),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+        class Service:  # a tab's app that ignores being told to quit
+            _process = process
+
+            async def stop(self) -> None:
+                pass
+
+        await _end(Service())
+        return process.returncode, process._transport.is_closing()
+
+    returncode, closing = asyncio.run(go())
+    assert returncode is not None and closing  # killed, and nothing left for 'Event loop is closed' at exit
+
+
 @pytest.mark.parametrize(("frame", "expected"), [
     ('["resize", {"width": 3000, "height": 3000}]', ("resize", (500, 200))),
     ('["resize", {"width": 100000, "height": 100000}]', ("resize", (500, 200))),

@@ -117,8 +117,8 @@ async def _end(service: Any) -> None:
         with contextlib.suppress(asyncio.CancelledError):
             await process.wait()
     transport = getattr(process, "_transport", None)
-    if transport is not None:  # closed while the loop runs: never 'Event loop is closed' at exit
-        transport.close()
+    if transport is not None and process.returncode is not None:  # (reaped: close() never polls the child)
+        transport.close()  # its pipes closed while the loop runs: never 'Event loop is closed' at exit
 
 
 def _server(host: str, port: int, db: str | None, tabs: set[Any]) -> Any:
