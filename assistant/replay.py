@@ -19,6 +19,20 @@ HEAD_TURNS = MAX_REPLAYED_TURNS // 4
 # The most characters of user turns replayed (the last turn whole, whatever its length): two messages of the longest
 # a new message may be. Typed conversations stay far under it; a crafted one is cut to a bounded cost.
 MAX_REPLAYED_CHARS = 16_000
+# `sessions replay` (session.rerun) compares every turn in order, so it cannot skip the middle: it re-runs the turns
+# from the first, at most MAX_RERUN_TURNS of them and MAX_REPLAYED_CHARS characters (the first turn whatever its
+# length, cut to a message's limit), and says how many of the last turns it did not compare.
+MAX_RERUN_TURNS = 100
+
+
+def first_turns(texts: Sequence[str]) -> int:
+    """How many of the user turns, from the first, `sessions replay` re-runs (see MAX_RERUN_TURNS)."""
+    used = 0
+    for n, text in enumerate(texts):
+        used += len(text)
+        if n and (n >= MAX_RERUN_TURNS or used > MAX_REPLAYED_CHARS):
+            return n
+    return len(texts)
 
 
 class Cancelled(RuntimeError):

@@ -286,14 +286,27 @@ def _revisited_slot(message: dict[str, Any], previous: dict[str, Any] | None) ->
     return slot if data.get("kind") == "question" and isinstance(slot, str) else None
 
 
-def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
+class Rerun(list):
+    """The differences `rerun` found; `skipped`: the last user turns it did not re-run (assistant/replay.py
+    bounds the work: MAX_RERUN_TURNS turns and MAX_REPLAYED_CHARS characters), `turns`: the user turns saved."""
+
+    skipped = 0
+    turns = 0
+
+
+def rerun(store: HistoryStore, session_id: str) -> Rerun:
     """Send a saved session's user messages through today's engine, and ask again what was asked
-    again from the panel; list the replies that differ in what they say (see `comparable`)."""
+    again from the panel; list the replies that differ in what they say (see `comparable`). At most
+    replay.first_turns of them are re-run (a 1,500-turn import once ran for minutes); `.skipped` says how many not."""
+    from gpu_advisor.assistant.replay import first_turns
     from gpu_advisor.assistant.slots import ASKED
 
     saved = store.messages(session_id)
+    users = [m["text"] for m in saved if m["role"] == "user"]
+    todo = first_turns(users)
     fresh = Conversation()
-    differences: list[ReplayDifference] = []
+    differences = Rerun()
+    differences.turns, differences.skipped = len(users), len(users) - todo
     turn = 0
     for i, m in enumerate(saved):
         if m["role"] != "user":
@@ -301,8 +314,10 @@ def rerun(store: HistoryStore, session_id: str) -> list[ReplayDifference]:
             if slot in ASKED:
                 fresh.ask_again(slot)
             continue
+        if turn == todo:
+            break
         turn += 1
-        reply = fresh.send(m["text"])
+        reply = fresh.send(m["text"][:MAX_MESSAGE_CHARS])  # (an import allows longer messages than a new one)
         answered = i + 1 < len(saved) and saved[i + 1]["role"] == "assistant"
         before = saved[i + 1]["text"] if answered else ""
         if not answered or comparable(str(reply.content)) != comparable(before):

@@ -28,6 +28,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from gpu_advisor.knowledge.cache_walk import inside, snapshot_files, snapshots
 from gpu_advisor.knowledge.hf_config import ConfigError, _shown, read_config_json
 from gpu_advisor.knowledge.loader import KnowledgeError, write_cache
 
@@ -38,7 +39,8 @@ DTYPE_BYTES = {
     "F8_E4M3": 1, "F8_E5M2": 1, "F8_E8M0": 1, "I8": 1, "U8": 1, "BOOL": 1, "F4": 0.5, "F6_E2M3": 0.75,
     "F6_E3M2": 0.75,
 }
-MAX_HEADER_BYTES = 100_000_000  # a safetensors header larger than this is not one
+MAX_HEADER_BYTES = 16_000_000  # a safetensors header larger than this is not one (a big shard's is well under 1 MB)
+MAX_TENSORS = 200_000  # tensors in one safetensors file: checked before any is counted
 SUMMARY_VERSION = 1
 
 _network_allowed: bool | None = None
@@ -169,6 +171,8 @@ def safetensors_header(path: Path) -> dict[str, Any]:
         raise MalformedCheckpoint(f"{path}: the safetensors header is nested too deeply") from None
     if not isinstance(header, dict):
         raise MalformedCheckpoint(f"{path}: the safetensors header is not a JSON object")
+    if len(header) > MAX_TENSORS:
+        raise MalformedCheckpoint(f"{path}: the safetensors header lists over {MAX_TENSORS:,} tensors")
     return header
 
 
@@ -261,7 +265,7 @@ def _snapshot(root: Path, revision: str) -> tuple[Path, str] | None:
     snap = root / "snapshots" / sha
     if "/" not in sha and snap.is_dir():
         return snap, sha
-    snaps = sorted(p for p in (root / "snapshots").glob("*") if p.is_dir()) if (root / "snapshots").is_dir() else []
+    snaps = snapshots(root / "snapshots")
     return (snaps[0], snaps[0].name) if len(snaps) == 1 else None
 
 
@@ -282,10 +286,11 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
     if found is None:
         return None
     snap, sha = found
-    config = read_config_json(snap / "config.json") if (snap / "config.json").exists() else None
+    files = snapshot_files(root, snap, (".safetensors", ".gguf"))  # bounded; nothing outside `root`
+    config = read_config_json(inside(snap / "config.json", root)) if (snap / "config.json").exists() else None
     params: dict[str, int] = {}
     nbytes: dict[str, int] = {}
-    for st in sorted(snap.rglob("*.safetensors")):
+    for st in (p for p in files if p.name.endswith(".safetensors")):
         try:
             count_tensors(safetensors_header(st), params, nbytes, str(st))
         except MalformedCheckpoint:
@@ -296,7 +301,7 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
     total_size = None
     index = snap / "model.safetensors.index.json"
     if index.is_file():
-        data = _read_json(index)
+        data = _read_json(inside(index, root))
         meta = data.get("metadata") if isinstance(data, dict) else None
         if not isinstance(data, dict) or not isinstance(meta or {}, dict):
             raise MalformedCheckpoint(f"{index} is not a safetensors index (a JSON object with 'metadata')")
@@ -305,7 +310,7 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
             total_size = size
         elif size is not None:
             raise MalformedCheckpoint(f"{index}: total_size must be a whole number of bytes, got {_shown(size)}")
-    gguf = {p.relative_to(snap).as_posix(): p.stat().st_size for p in sorted(snap.rglob("*.gguf")) if p.exists()}
+    gguf = {p.relative_to(snap).as_posix(): p.stat().st_size for p in files if p.name.endswith(".gguf") and p.exists()}
     if config is None and not gguf:
         return None
     return HubModel(repo_id=repo_id, revision=sha, config=config, params_by_dtype=params, bytes_by_dtype=nbytes,

@@ -11,6 +11,9 @@ GIB = 2**30
 # The smallest non-zero amount an input may hold (hours, tokens/s, dollars, fractions ...). A value
 # below it means nothing and divides into infinity (1e-320 tokens/s is a run of 10^320 hours).
 MIN_AMOUNT = 1e-9
+# The most items a list input may hold (cards to consider, cards owned, quotes, GPU counts ...): the catalog has under
+# a hundred cards, and each item costs a sizing (3,000 candidates over MCP once took 96 s). Longer is refused.
+MAX_LIST_ITEMS = 100
 
 
 # What an input several tools share means: the one text each schema (MCP, LangChain, the CLI's JSON

@@ -12,6 +12,7 @@ from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GPU_HELP,
     KV_PRECISION_HELP,
+    MAX_LIST_ITEMS,
     METHOD_HELP,
     MODEL_HELP,
     PRECISION_HELP,
@@ -30,7 +31,7 @@ class FitInput(ToolInput):
     model: str = Field(description=MODEL_HELP)
     gpu: str = Field(description=GPU_HELP)
     phase: Literal["serve", "train"] = Field("serve", description="serve (inference) or train (fine-tune)")
-    counts: list[int] = Field(default_factory=lambda: list(COUNTS),
+    counts: list[int] = Field(default_factory=lambda: list(COUNTS), max_length=MAX_LIST_ITEMS,
                               description=f"GPU counts to try; default {', '.join(map(str, COUNTS))}")
     # serving
     precision: str = Field("bf16", description=PRECISION_HELP)

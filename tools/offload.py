@@ -23,7 +23,17 @@ from gpu_advisor.knowledge import find_gpu, find_precision
 from gpu_advisor.knowledge.gguf import assign_types, normalise_file_type, type_bytes
 from gpu_advisor.knowledge.host_memory import pcie_link, ram_band
 from gpu_advisor.knowledge.schema import ModelArch
-from gpu_advisor.tools.common import GIB, GPU_HELP, MODEL_HELP, Explained, Term, ToolError, ToolInput, term
+from gpu_advisor.tools.common import (
+    GIB,
+    GPU_HELP,
+    MAX_LIST_ITEMS,
+    MODEL_HELP,
+    Explained,
+    Term,
+    ToolError,
+    ToolInput,
+    term,
+)
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.throughput import SpeedInput, speed
@@ -212,7 +222,7 @@ class SpillInput(ToolInput):
     tpot_s: float = Field(gt=0, description="the plan's time per output token with everything on the card, s")
     through: Literal["pcie", "ram"] = Field("pcie", description="pcie: the spilled weights are copied to the card "
                                             "every step (vLLM --cpu-offload-gb); ram: the CPU reads them (llama.cpp -ngl)")
-    shares: tuple[float, ...] = Field(SPILL_SHARES, description="shares of each GPU's weights kept in system RAM")
+    shares: tuple[float, ...] = Field(SPILL_SHARES, max_length=MAX_LIST_ITEMS, description="shares of each GPU's weights kept in system RAM")
 
 
 class SpillRow(BaseModel):

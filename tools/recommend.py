@@ -34,6 +34,7 @@ from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.tools import arch
 from gpu_advisor.tools.common import (
     EPOCHS_HELP,
+    MAX_LIST_ITEMS,
     METHOD_HELP,
     MODEL_HELP,
     RANGE_FLOOR,
@@ -232,7 +233,7 @@ class Workload(ToolInput):
     currency: Literal["USD", "CNY"] | None = Field(None, description="money shown in; None: yuan in China")
     budget_usd_per_month: float | None = Field(None, gt=0, description="for renting")
     budget_usd: float | None = Field(None, gt=0, description="one-off: to buy cards, or for one job")
-    owned: list[str] = Field(default_factory=list, description="cards already owned, e.g. '2x rtx-3090'")
+    owned: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="cards already owned, e.g. '2x rtx-3090'")
     network: Literal["fast", "slow"] | None = Field(None, description="the network between the servers of cards you "
                                                                       "own: fast (InfiniBand, RoCE), slow (Ethernet); "
                                                                       "None: not said")
@@ -278,16 +279,16 @@ class Workload(ToolInput):
                                          "tools.queueing) and the time-to-first-token target is held at p99")
     output_tokens: int | None = Field(None, gt=0, le=1_000_000, description="with a request rate: mean tokens "
                                       f"generated per request (default {256})")
-    quotes: list[RentQuote] = Field(default_factory=list, description="rental prices the user was quoted: those "
+    quotes: list[RentQuote] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="rental prices the user was quoted: those "
                                                                       "cards are options at these prices, listed first")
-    candidates: list[str] | None = Field(None, description="GPU ids to consider (or cards with a count, "
+    candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
                                               "that meets every requirement, never a dearer one that finishes sooner")
-    flexible: list[str] = Field(default_factory=list, description="slots the user did not state: cards they own "
+    flexible: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="slots the user did not state: cards they own "
                                                                   "may change them (4-bit, a shorter context) to do the job")
-    exclude: list[str] = Field(default_factory=list, description="vendors or GPU ids not to recommend, "
+    exclude: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="vendors or GPU ids not to recommend, "
                                                                  "e.g. 'amd', 'h20'")
     server_gpus: int | None = Field(None, gt=0, le=16, description="GPUs in each server you own ('two 8xH100 "
                                                                    "nodes': 8); default 8")

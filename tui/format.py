@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the sizing tools load pydantic models: not needed for the app's first screen
+    from datetime import datetime
+
+    from gpu_advisor.assistant.session import Rerun
     from gpu_advisor.tools.common import Explained, Term
 
 
@@ -47,7 +50,8 @@ def clip(text: str, cells: int) -> str:
 
 def local_times(stamps: Iterable[str]) -> tuple[list[str], str]:
     """Stored times (ISO 8601, UTC) as this computer's local "YYYY-MM-DD HH:MM", and the zone's name
-    for a column header ("CET"; "CET, CEST" when the times fall on both sides of a clock change)."""
+    for a column header ("CET"; "CET, CEST" when the times fall on both sides of a clock change).
+    A zone the C library cannot apply (TZ='UTC+25:61', an offset of a day or more) shows the times in UTC."""
     from datetime import UTC, datetime
 
     shown, zones = [], []
@@ -57,15 +61,36 @@ def local_times(stamps: Iterable[str]) -> tuple[list[str], str]:
         except ValueError:  # not a time (an imported file's own text): shown as stored
             shown.append(stamp[:16].replace("T", " "))
             continue
-        local = (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone()
+        local = _local(when if when.tzinfo else when.replace(tzinfo=UTC))
         shown.append(local.strftime("%Y-%m-%d %H:%M"))
         zone = local.tzname() or local.strftime("%z")
         if zone not in zones:
             zones.append(zone)
     if not zones:
-        now = datetime.now(UTC).astimezone()
+        now = _local(datetime.now(UTC))
         zones.append(now.tzname() or now.strftime("%z"))
     return shown, ", ".join(zones)
+
+
+def _local(when: datetime) -> datetime:
+    """`when` in this computer's zone, or in UTC when the zone (TZ) gives an offset Python refuses."""
+    from datetime import UTC
+
+    try:
+        return when.astimezone()
+    except (ValueError, OverflowError, OSError):
+        return when.astimezone(UTC)
+
+
+def rerun_note(found: Rerun) -> str:
+    """What a bounded re-run of a saved session left out (assistant/replay.py MAX_RERUN_TURNS); "" when nothing."""
+    from gpu_advisor.assistant.replay import MAX_REPLAYED_CHARS, MAX_RERUN_TURNS
+
+    if not found.skipped:
+        return ""
+    return (f"Only the first {found.turns - found.skipped:,} of the {found.turns:,} messages were re-run (at most "
+            f"{MAX_RERUN_TURNS} messages and {MAX_REPLAYED_CHARS:,} characters of them); the last "
+            f"{found.skipped:,} were not compared.")
 
 
 def _numeric(cell: str) -> bool:

@@ -516,16 +516,49 @@ def _answer_odd_ids(app: Any) -> Any:
             size += len(chunks[-1])
             more = message.get("more_body", False)
         body = b"".join(chunks)
-        if not more and _has_odd_id(body):
-            answer = json.dumps(rpc_error(body.decode("utf-8", "replace"))).encode()
+        key = None if more else _request_key(scope, body)
+        if not more and (_has_odd_id(body) or key in in_flight):
+            answer = json.dumps(rpc_error(body.decode("utf-8", "replace")) if key not in in_flight
+                                else _id_in_use(body)).encode()
             await send({"type": "http.response.start", "status": 400,
                         "headers": [(b"content-type", b"application/json"),
                                     (b"content-length", str(len(answer)).encode())]})
             await send({"type": "http.response.body", "body": answer})
             return
-        await app(scope, _replay([{"type": "http.request", "body": body, "more_body": more}], receive), send)
+        if key is not None:
+            in_flight.add(key)
+        try:
+            await app(scope, _replay([{"type": "http.request", "body": body, "more_body": more}], receive), send)
+        finally:
+            in_flight.discard(key)
 
+    in_flight: set[Any] = set()  # (session, request id) of the requests not yet answered
     return check
+
+
+def _request_key(scope: dict[str, Any], body: bytes) -> tuple[str, str, Any] | None:
+    """A request's session (the Mcp-Session-Id header) and id: one that is in flight there may not be sent again
+    until it is answered (the SDK would send the answer to the second request's stream only, and the first
+    would wait for ever). None for a notification, a response or a body that is not one JSON-RPC request."""
+    try:
+        data = json.loads(body) if len(body) <= MAX_LINE_CHARS else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or "method" not in data or "id" not in data:
+        return None
+    rid = data["id"]
+    if not (isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))):
+        return None
+    session = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"mcp-session-id"), "")
+    return session, type(rid).__name__, rid
+
+
+def _id_in_use(body: bytes) -> dict[str, Any]:
+    """The JSON-RPC error answering a request whose id a request still running in the same session holds."""
+    rid = json.loads(body)["id"]
+    return {"jsonrpc": "2.0", "id": rid if _sendable(str(rid)) else None,
+            "error": {"code": INVALID_REQUEST, "message": f"Invalid Request: the id {json.dumps(rid)[:80]} is held by "
+                      "a request of this session not answered yet; give each request its own id"}}
 
 
 def _replay(messages: list[dict[str, Any]], then: Any = None) -> Any:

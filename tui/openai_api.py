@@ -148,9 +148,13 @@ def _host_name(value: str) -> str:
     value = value.strip().lower()
     if "://" in value:
         value = value.split("://", 1)[1].split("/", 1)[0]
-    if value.startswith("["):
-        return value[1:].split("]", 1)[0]
-    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+    if value.startswith("["):  # [::1] or [::1]:8000; anything after it ('[::1]:80@evil.com') is no address of ours
+        name, _, rest = value[1:].partition("]")
+        return name if not rest or (rest[:1] == ":" and rest[1:].isdigit()) else value
+    if value.count(":") == 1:  # host:port, the port digits only ('127.0.0.1:80@evil.com' is returned whole)
+        name, port = value.split(":")
+        return name if port.isdigit() else value
+    return value
 
 
 def guarded(app: Any, host: str, api_key: str | None, origins: tuple[str, ...] = ()) -> Any:

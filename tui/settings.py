@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.assistant.terminal import printable, quoted
 
 if TYPE_CHECKING:
     import tomlkit
@@ -112,7 +112,7 @@ def key_list(value: str) -> str:
             name = name.lower()
         good = bool(name) and (name in names or (len(name) == 1 and name.isprintable() and not name.isspace()))
         if not good or any(m not in MODIFIERS for m in modifiers) or len(set(modifiers)) < len(modifiers):
-            raise SettingsError(f"'{key.strip()}' is not a key: use Textual's key names, such as ctrl+e, f5, "
+            raise SettingsError(f"{quoted(key.strip())} is not a key: use Textual's key names, such as ctrl+e, f5, "
                                 "ctrl+shift+up, pageup or a single character, several separated by commas")
         keys.append("+".join([*modifiers, name]))
     return ",".join(keys)
@@ -182,7 +182,7 @@ def _flat(table: dict, prefix: str = "") -> list[tuple[str, object]]:
 
 
 def _unknown(key: str) -> SettingsError:
-    return SettingsError(f"unknown setting '{key}' (known: {', '.join(NAMED)}, keys.<binding id>)")
+    return SettingsError(f"unknown setting {quoted(key)} (known: {', '.join(NAMED)}, keys.<binding id>)")
 
 
 def _set(settings: Settings, key: str, value: object) -> None:
@@ -194,20 +194,20 @@ def _set(settings: Settings, key: str, value: object) -> None:
     if key == "theme":
         themes = theme_names()
         if value not in themes:
-            raise SettingsError(f"there is no theme '{value}' (themes: {', '.join(sorted(themes))})")
+            raise SettingsError(f"there is no theme {quoted(value)} (themes: {', '.join(sorted(themes))})")
         settings.theme = value
     elif key == "region":
         if value not in REGIONS:
-            raise SettingsError(f"region must be one of {', '.join(REGIONS)}, not '{value}'")
+            raise SettingsError(f"region must be one of {', '.join(REGIONS)}, not {quoted(value)}")
         settings.region = value
     elif key == "currency":
         if value.upper() not in CURRENCIES:
-            raise SettingsError(f"currency must be one of {', '.join(CURRENCIES)}, not '{value}'")
+            raise SettingsError(f"currency must be one of {', '.join(CURRENCIES)}, not {quoted(value)}")
         settings.currency = value.upper()
     elif key.startswith("keys."):
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
-            raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
+            raise SettingsError(f"there is no key binding {quoted(binding_id)} (known: {', '.join(sorted(binding_ids()))})")
         settings.keys[binding_id] = key_list(value)
     else:
         raise _unknown(key)
@@ -232,7 +232,7 @@ def get_value(key: str, settings: Settings) -> str:
     if key.startswith("keys."):
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
-            raise SettingsError(f"there is no key binding '{binding_id}' (known: {', '.join(sorted(binding_ids()))})")
+            raise SettingsError(f"there is no key binding {quoted(binding_id)} (known: {', '.join(sorted(binding_ids()))})")
         return settings.keys.get(binding_id, default_keys()[binding_id])
     raise _unknown(key)
 

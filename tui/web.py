@@ -18,6 +18,9 @@ import sys
 from typing import Any
 
 QUIT_S = 5.0  # how long a tab's app has to quit when its tab closes or the server stops
+# The largest screen a tab may ask for, in cells: a 4K monitor at a small font is about 480 x 135. A tab asking
+# for more (100000 x 100000 once grew the app past 1.2 GB in seconds) gets this much.
+MAX_COLUMNS, MAX_ROWS = 500, 200
 
 
 class PortInUse(Exception):
@@ -25,8 +28,41 @@ class PortInUse(Exception):
 
 
 def app_command(db: str | None) -> str:
-    """The shell command textual-serve runs for each browser tab: this module, run as the app."""
-    return shlex.join([sys.executable, "-m", __name__, *(["--db", db] if db else [])])
+    """The shell command textual-serve runs for each browser tab: this module, run as the app. textual-serve
+    starts it through a shell; `exec` makes the app that shell's process, so that ending the tab's process
+    ends the app (killing only the shell left the app running, an orphan holding the history open)."""
+    return "exec " + shlex.join([sys.executable, "-m", __name__, *(["--db", db] if db else [])])
+
+
+def screen_size(width: Any, height: Any) -> tuple[int, int] | None:
+    """A tab's screen size as the app gets it: whole numbers from 1 up, at most MAX_COLUMNS x MAX_ROWS; None
+    for anything that is no size (a string, a float, a bool)."""
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (width, height)):
+        return None
+    return max(1, min(width, MAX_COLUMNS)), max(1, min(height, MAX_ROWS))
+
+
+def message(text: str) -> tuple[str, Any] | None:
+    """A websocket text frame as textual-serve's page sends it (["stdin", "..."], ["resize", {...}], ["ping", x],
+    ["blur"], ["focus"]): its type and data; None for a frame that is none of these (never a traceback)."""
+    import json
+
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(envelope, list) and envelope and isinstance(envelope[0], str)):
+        return None
+    data = envelope[1] if len(envelope) > 1 else None
+    kind = envelope[0]
+    if kind == "stdin":
+        return (kind, data) if isinstance(data, str) else None
+    if kind == "resize":
+        size = screen_size(*(data.get(k) for k in ("width", "height"))) if isinstance(data, dict) else None
+        return (kind, size) if size else None
+    if kind in ("ping", "blur", "focus"):
+        return kind, data
+    return None
 
 
 def same_origin(origin: str | None, host: str) -> bool:
@@ -46,6 +82,27 @@ def allowed(bound_host: str, headers: Any, websocket: bool) -> bool:
     return not websocket or same_origin(headers.get("Origin"), host)
 
 
+async def relay(websocket: Any, app_service: Any) -> None:
+    """textual-serve's relay of the page's messages to the tab's app, with each frame checked (see `message`)."""
+    from aiohttp import WSMsgType
+
+    async for frame in websocket:
+        got = message(frame.data) if frame.type == WSMsgType.TEXT else None
+        if got is None:
+            continue
+        kind, data = got
+        if kind == "stdin":
+            await app_service.send_bytes(data.encode("utf-8", "replace"))
+        elif kind == "resize":
+            await app_service.set_terminal_size(*data)
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await app_service.blur()
+        elif kind == "focus":
+            await app_service.focus()
+
+
 async def _end(service: Any) -> None:
     """A tab's app told to quit; killed if it has not quit within QUIT_S (never left running)."""
     import asyncio
@@ -59,6 +116,9 @@ async def _end(service: Any) -> None:
             process.kill()
         with contextlib.suppress(asyncio.CancelledError):
             await process.wait()
+    transport = getattr(process, "_transport", None)
+    if transport is not None and process.returncode is not None:  # (reaped: close() never polls the child)
+        transport.close()  # its pipes closed while the loop runs: never 'Event loop is closed' at exit
 
 
 def _server(host: str, port: int, db: str | None, tabs: set[Any]) -> Any:
@@ -71,9 +131,24 @@ def _server(host: str, port: int, db: str | None, tabs: set[Any]) -> Any:
     from textual_serve.app_service import AppService
     from textual_serve.server import Server, to_int
 
+    @web.middleware
+    async def addressed_to_us(request: web.Request, handler: Any) -> Any:
+        """Every route (the page, the websocket, /static/, /download/) answers only requests addressed to it."""
+        if not allowed(host, request.headers, websocket=False):
+            raise web.HTTPForbidden(text="this server answers only requests addressed to it")
+        return await handler(request)
+
     class AdvisorServer(Server):
         def initialize_logging(self) -> None:  # textual-serve's per-request log lines are not wanted
             pass
+
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(addressed_to_us)
+            return app
+
+        async def _process_messages(self, websocket: web.WebSocketResponse, app_service: AppService) -> None:
+            await relay(websocket, app_service)
 
         async def on_startup(self, app: web.Application) -> None:  # said by serve() once listening
             pass
@@ -94,7 +169,8 @@ def _server(host: str, port: int, db: str | None, tabs: set[Any]) -> Any:
             if not allowed(host, request.headers, websocket=True):
                 raise web.HTTPForbidden(text="the app's websocket answers only the page this server served")
             websocket = web.WebSocketResponse(heartbeat=15)
-            width, height = (to_int(request.query.get(k, str(d)), d) for k, d in (("width", 80), ("height", 24)))
+            width, height = screen_size(*(to_int(request.query.get(k, str(d)), d)
+                                          for k, d in (("width", 80), ("height", 24)))) or (80, 24)
             await websocket.prepare(request)
 
             async def close() -> None:  # the app quit (its own Ctrl+Q): the tab is told

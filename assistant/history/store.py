@@ -273,6 +273,7 @@ class HistoryStore:
                 if not existed[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
                     made.unlink()
         self._open_read_only()
+        self.unwritable = problem  # what a write is told: "the disk is full", not "read-only"
         self.notice = (f"The history database {self.path} cannot be written now ({problem}): it can be read, "
                        "but nothing new is saved until there is room.")
 
@@ -282,6 +283,7 @@ class HistoryStore:
         import sqlite_utils
 
         self.read_only = True
+        self.unwritable = "the database is read-only"
         conn = None
         wal = Path(f"{self.path}-wal")
         logged = wal.is_file() and wal.stat().st_size > 0  # committed messages may be only in the log
@@ -706,7 +708,7 @@ class HistoryStore:
         busy timeout), so a second writer waits instead of failing on a read-to-write upgrade. A
         failure the disk causes is NotSaved, naming `what` was not saved."""
         if getattr(self, "read_only", False):
-            raise NotSaved(self.path, what, "the database is read-only")
+            raise NotSaved(self.path, what, getattr(self, "unwritable", "the database is read-only"))
         opened = getattr(self, "_file", None)
         if opened is not None and _identity(self.path, inode_only=True) != opened:
             raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "
@@ -825,11 +827,21 @@ class HistoryStore:
 
     @_reads
     def delete(self, session_id: str) -> None:
+        """Delete a session, unless another process holds it open (see claim): its later messages would go
+        nowhere, unsaved and unsaid. This process's own open session may be deleted (the app's sessions screen)."""
         session_id = self.resolve_id(session_id)
-        with self._write("the deletion"):
-            self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (session_id,))
-            self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
-            self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        mine = session_id in self._claimed
+        if not mine and not _claim_session(self.path, session_id):
+            raise HistoryError(f"session {session_id} is open in another GPU Advisor; close it there first, "
+                               "then delete it (nothing was deleted)")
+        try:
+            with self._write("the deletion"):
+                self.conn.execute("DELETE FROM tool_calls WHERE session_id = ?", (session_id,))
+                self.conn.execute("DELETE FROM messages WHERE session_id = ?", (session_id,))
+                self.conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        finally:
+            if not mine:
+                _release_sessions(self.path, {session_id})
 
     @_reads
     def list_sessions(self, limit: int = 200, offset: int = 0) -> list[SessionRow]:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.assistant.terminal import printable, quoted
 from gpu_advisor.tui.cli.base import DB, Commands, UsageError, arg, open_store
 
 MAX_STDIN_CHARS = 100_000  # a question read from a pipe; the message cap applies after that
@@ -44,7 +44,7 @@ def _refuse_missing_history(args: argparse.Namespace) -> None:
 
     path = Path(args.db).expanduser() if args.db is not None else default_path()
     if not path.exists() and not path.is_symlink():
-        what = f"no session '{args.cid.strip()}'" if args.cid else "there is no saved session"
+        what = f"no session {quoted(args.cid.strip())}" if args.cid else "there is no saved session"
         raise UsageError(f"{what} to continue: the history database {path} does not exist (it was left "
                          f"uncreated); ask without {'--cid' if args.cid else '-c'} starts one")
 

@@ -73,6 +73,10 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
 
     conv = (Conversation.resume(store, args.resume) if args.resume and store
             else Conversation(store, settings=settings.load().defaults()))
+    told: list[str] = []
+    if store is not None and store.read_only:  # (said when it opened, as `ask` does): answered, not saved
+        conv.store = None
+        told.append("read-only")
     from gpu_advisor.tools.detect import this_machine
 
     conv.machine = this_machine  # "what can I run on this machine?": this one
@@ -92,7 +96,7 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
             if not line or (interactive and not line.strip()):
                 break
         try:
-            reply = conv.send(line.rstrip("\n"))
+            reply = _turn(conv, line.rstrip("\n"), told)
         except MessageTooLong as e:  # one line, and the conversation goes on with the next one
             print(f"gpu-advisor: {e}; send it shorter", file=sys.stderr, flush=True)
             continue
@@ -100,6 +104,29 @@ def cmd_chat(args: argparse.Namespace) -> int | None:
             print(json.dumps(reply_json(reply)), flush=True)
         else:
             print(("Advisor: " if interactive else "") + plain(str(reply.content)) + "\n", flush=True)
-    if interactive and conv.session_id and not args.json:
+    if interactive and conv.session_id and conv.store is not None and not args.json:
         print(f"Saved as session {conv.session_id}.")
     return None
+
+
+def _turn(conv, text: str, told: list[str]):
+    """One turn of the line mode. A history the disk refuses to write (read-only, full, a file-size limit) is
+    said once on stderr, and the conversation goes on unsaved: every message still gets its reply."""
+    from gpu_advisor.assistant.history import NotSaved
+
+    try:
+        conv.record_user(text)
+    except NotSaved as e:
+        _unsaved(conv, e, told)
+    try:
+        return conv.respond(text)
+    except NotSaved as e:  # the reply was made and kept in the conversation; only its saving failed
+        _unsaved(conv, e, told)
+        return conv.messages[-1]
+
+
+def _unsaved(conv, error: Exception, told: list[str]) -> None:
+    conv.store = None
+    if not told:
+        print(f"gpu-advisor: {error}; the conversation goes on without being saved", file=sys.stderr, flush=True)
+        told.append(str(error))

@@ -26,6 +26,7 @@ def reason(exc: BaseException) -> tuple[str, int] | None:
 
 def input_reason(exc: BaseException) -> str | None:
     """The one-line message for errors caused by input; None for anything else."""
+    from gpu_advisor.assistant.terminal import quoted
     from gpu_advisor.knowledge import BadValue, ConfigError, KnowledgeError, NotFound
     from gpu_advisor.tools.common import ToolError, validation_message
 
@@ -35,7 +36,7 @@ def input_reason(exc: BaseException) -> str | None:
         hint = f" (did you mean: {', '.join(exc.suggestions)}?)" if exc.suggestions else ""
         why = f": {exc.reason}" if exc.reason else ""
         more = {"model": "gpu-advisor models", "GPU": "gpu-advisor gpus"}.get(exc.kind)
-        return f"unknown {exc.kind} '{exc.query}'{why}{hint}" + (f"; see `{more}`" if more else "")
+        return f"unknown {exc.kind} {quoted(exc.query)}{why}{hint}" + (f"; see `{more}`" if more else "")
     from gpu_advisor.assistant.history import HistoryError
     from gpu_advisor.assistant.session import MessageTooLong
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
 from gpu_advisor.tui.cli.values import positive_int
-from gpu_advisor.tui.format import plain
+from gpu_advisor.tui.format import plain, rerun_note
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.history import HistoryStore
@@ -132,6 +132,8 @@ def sessions_replay(args: argparse.Namespace) -> None:
     found = rerun(open_store(args), args.id)
     differences = [d for d in found if not d.unanswered]
     unanswered = [d for d in found if d.unanswered]  # a turn cut off before its reply: no regression
+    if found.skipped:  # (on stderr with --json: the list stays the same shape)
+        print(rerun_note(found), file=sys.stderr if args.json else sys.stdout)
     if args.json:
         print(json.dumps([d.__dict__ for d in found], indent=2))
     else:

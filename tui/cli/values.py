@@ -7,6 +7,8 @@ import json
 import math
 from pathlib import Path
 
+from gpu_advisor.assistant.terminal import quoted
+
 MAX_AMOUNT = 1e12  # hours, dollars, tokens/s ...: beyond this no figure means anything (and products stay finite)
 MAX_CONFIG_BYTES = 1 << 20  # a Hugging Face config.json is a few KB
 
@@ -18,7 +20,7 @@ def positive_int(text: str) -> int:
         if text.lower().endswith("k") and text[:-1].replace(".", "", 1).isdigit():
             value = int(float(text[:-1]) * 1024)
         else:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got '{text}'") from None
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     if value > 10_000_000:
@@ -28,7 +30,7 @@ def positive_int(text: str) -> int:
 
 def _finite(value: float, text: str) -> float:
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got '{text}'")
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {quoted(text)}")
     return value
 
 
@@ -37,11 +39,11 @@ def fraction(text: str) -> float:
     try:
         value = _finite(float(raw), text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a fraction like 0.7 or 70%, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a fraction like 0.7 or 70%, got {quoted(text)}") from None
     if text.strip().endswith("%") or value > 1:
         value /= 100
     if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (or 1% and 100%), got '{text}'")
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (or 1% and 100%), got {quoted(text)}")
     return value
 
 
@@ -49,28 +51,28 @@ def _number(text: str) -> float:
     try:
         value = float(text.replace(",", "").lstrip("$"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a number, got {quoted(text)}") from None
     _finite(value, text)
     from gpu_advisor.tools.common import MIN_AMOUNT
 
     if 0 < abs(value) < MIN_AMOUNT:
-        raise argparse.ArgumentTypeError(f"'{text}' is too small to mean anything (at least {MIN_AMOUNT:g}, or 0)")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is too small to mean anything (at least {MIN_AMOUNT:g}, or 0)")
     if abs(value) > MAX_AMOUNT:
-        raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can price or size (at most {MAX_AMOUNT:g})")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is beyond anything this tool can price or size (at most {MAX_AMOUNT:g})")
     return value
 
 
 def positive_float(text: str) -> float:
     value = _number(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+        raise argparse.ArgumentTypeError(f"must be positive, got {quoted(text)}")
     return value
 
 
 def non_negative_float(text: str) -> float:
     value = _number(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"cannot be negative, got '{text}'")
+        raise argparse.ArgumentTypeError(f"cannot be negative, got {quoted(text)}")
     return value
 
 
@@ -79,7 +81,7 @@ def port_number(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number (1 to 65535), got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a port number (1 to 65535), got {quoted(text)}") from None
     if not 0 < value < 65536:
         raise argparse.ArgumentTypeError(f"{value} is not a port number (1 to 65535)")
     return value
@@ -159,12 +161,12 @@ def tokens_amount(text: str) -> float:
     try:
         value = float(t[:-1] if scale != 1 else t) * scale
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a token count like 20M or 5000000, got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a token count like 20M or 5000000, got {quoted(text)}") from None
     _finite(value, text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+        raise argparse.ArgumentTypeError(f"must be positive, got {quoted(text)}")
     if value > MAX_AMOUNT * 1e4:
-        raise argparse.ArgumentTypeError(f"'{text}' is beyond anything this tool can size")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is beyond anything this tool can size")
     return value
 
 
@@ -179,9 +181,9 @@ def duration_ms(text: str) -> float:
     try:
         value = _finite(float(t), text) * scale
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a time like 2s, 500ms or 300 (ms), got '{text}'") from None
+        raise argparse.ArgumentTypeError(f"expected a time like 2s, 500ms or 300 (ms), got {quoted(text)}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got '{text}'")
+        raise argparse.ArgumentTypeError(f"must be positive, got {quoted(text)}")
     if value > 86_400_000:
-        raise argparse.ArgumentTypeError(f"'{text}' is longer than a day: not a latency target")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is longer than a day: not a latency target")
     return value

@@ -289,6 +289,10 @@ def rerun_in_background(app: Any, store: HistoryStore, session_id: str) -> None:
         for d in found:
             if d.unanswered:
                 text += f"\n\nTurn {d.turn} was never answered (the app was closed before the reply was saved)."
+        if found.skipped:
+            from gpu_advisor.tui.format import rerun_note
+
+            text += "\n\n" + rerun_note(found)
         app.call_from_thread(app.push_screen, TextScreen("Re-run against today's engine", text))
 
     app.notify("Re-running the saved messages through today's engine…")
