@@ -59,7 +59,7 @@ def _figures(o: Option, w: Any, lang: str) -> str:
     """The setup's figures that decide it: memory per GPU; per-user speed, end-to-end time or first token against
     the targets said; a training run's hours."""
     sep = say(lang, "sep")
-    used = o.serve_per_gpu_bytes if w.spec.serves and not w.spec.trains else o.train_per_gpu_bytes
+    used = o.serve_per_gpu_bytes if (w.spec.serves or w.spec.batch) and not w.spec.trains else o.train_per_gpu_bytes
     items = []
     if w.spec.serves and w.spec.trains and o.serve_per_gpu_bytes and o.train_per_gpu_bytes:  # both jobs on the cards
         items.append(say(lang, "direct.fig.memory_both", train=gb(o.train_per_gpu_bytes),
@@ -78,6 +78,8 @@ def _figures(o: Option, w: Any, lang: str) -> str:
             items.append(say(lang, "direct.fig.ttft", ttft=seconds(o.ttft_s), target=seconds(w.ttft_ms / 1000)))
     if w.spec.trains and o.trains is not False and o.job_hours:
         items.append(say(lang, "direct.fig.hours", hours=f"{o.job_hours:,.1f}"))
+    elif w.spec.batch and o.job_hours:  # a batch job: its hours, against the deadline when one was said
+        items.append(say(lang, "direct.fig.batch_hours", hours=f"{o.job_hours:,.1f}"))
     return sep.join(items)
 
 

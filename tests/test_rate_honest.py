@@ -86,3 +86,14 @@ def test_the_fewest_of_a_card_at_a_rate_are_sized_for_the_rate():
     low = direct.get("fewest_option")
     assert low is None or low["gpus"] >= 8
     assert "最少要 3 ×" not in str(replies[1].content) and "最少要 2 ×" not in str(replies[1].content)
+
+
+@pytest.mark.parametrize(("turns", "want"), [
+    (["gemma 3 12b over 2 million docs (1500 in, 200 out), must finish within 48 hours, cheapest on cloud gpus?",
+      "what if i use a6000s instead, i can get those cheap"], "for the whole job"),
+])
+def test_a_batch_setup_asked_is_answered_with_its_figures(turns, want):
+    """Review U1 #8: '11 × RTX A6000 does it: .' (the batch job's figures were left out)."""
+    reply = run_conversation(turns)[1]
+    text = str(reply.content)
+    assert want in text and "does it: ." not in text and "：。" not in text
