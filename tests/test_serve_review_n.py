@@ -260,7 +260,9 @@ def test_per_token_tails_are_the_measured_ratios() -> None:
         assert len(ratios) >= 3
         assert statistics.median(ratios) == pytest.approx(constant, abs=0.005)
     assert per_token_tail(0.99) == pytest.approx(TPOT_P99_OVER_MEAN)
-    assert per_token_tail(0.99, step=True) == pytest.approx(ITL_P99_OVER_MEAN)
+    # an ITL target is held like a TPOT one (the prefill chunk capped); the untuned ITL tail is said beside it
+    assert per_token_tail(0.99, step=True) == pytest.approx(TPOT_P99_OVER_MEAN)
+    assert per_token_tail(0.99, step=True, untuned=True) == pytest.approx(ITL_P99_OVER_MEAN)
     assert per_token_tail(0.5) == per_token_tail(0.5, step=True) == 1.0
     assert 1 < per_token_tail(0.9) < per_token_tail(0.95) < per_token_tail(0.99)
 
@@ -276,10 +278,10 @@ def test_p95_itl_for_gpt_oss_is_sized_at_the_mean_below() -> None:
     replies = run_conversation(["evaluating gpt-oss-120b for an internal coding assistant, 1000 devs, maybe 100 "
                                 "concurrent at peak, need p95 inter-token latency under 50ms. sizing?",
                                 "working hours mostly but size it for the peak"])
-    assert "sized the mean at 17.8 ms" in str(replies[0].content)
+    assert "sized the mean at 38.1 ms" in str(replies[0].content) and "--max-num-batched-tokens" in str(replies[0].content)
     # the plan comes in the first turn (no how-busy question with a target said); the second changes nothing
     best = replies[0].additional_kwargs["gpu_advisor"]["results"]["recommend"]["best"]
-    assert best["decode_tokens_per_s"] >= 1000 / 50 * per_token_tail(0.95, step=True)  # about 56 tokens/s per user, not 20
+    assert best["decode_tokens_per_s"] >= 1000 / 50 * per_token_tail(0.95, step=True)  # about 26 tokens/s per user, not 20
     assert "nothing that changes the answer" in str(replies[-1].content)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import observed, per_token
@@ -22,9 +21,6 @@ from gpu_advisor.assistant.reading.people import (
 )
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
 from gpu_advisor.assistant.reading.text_units import as_tokens, text_role
-
-if TYPE_CHECKING:
-    pass
 
 
 @dataclass(frozen=True)
@@ -180,7 +176,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
     if word_pattern("out_after").match(after) and word_pattern("tokens_in_nearby").search(before[-40:] + after[:1]):
         return "output_tokens", ""  # "250 tokens in and 5 out each"
     label = word_pattern("output_label_direct").match(after)
-    if label and q.value >= 32 and not word_pattern("output_label_then").match(after[label.end():]):
+    if label and q.value >= 32 and not word_pattern("output_label_then").match(after[label.end():]) \
+            and not word_pattern("tok_before_prompt").search(before):  # '每条输入大概100个token输出…': the input's
         return "output_tokens", ""  # "~5 rps, 4k outputs" (not "1000 tokens output 200", "8 outputs per prompt")
     if word_pattern("in_before_out_after").match(after):
         return "prompt_tokens", ""  # "300 in 10 out", "500 in/5 out"

@@ -306,7 +306,8 @@ def read_min_tokens_per_s(m: Message) -> float | None:
             factor = per_token_tail(pct, step)
             m.notes.append(("note.per_step_target_tail" if step else "note.per_token_target_tail", {
                 "ms": f"{ms:,.4g}", "pct": percentile_name(pct), "factor": f"{factor:.1f}",
-                "mean": f"{ms / factor:,.3g}", "tps": f"{factor * 1000 / ms:,.3g}"}))
+                "mean": f"{ms / factor:,.3g}", "tps": f"{factor * 1000 / ms:,.3g}",
+                "untuned": f"{per_token_tail(pct, step, untuned=True):.1f}"}))
             return round(factor * 1000 / ms, 4)
         m.notes.append(("note.per_token_target", {"ms": f"{ms:,.4g}", "tps": f"{1000 / ms:,.4g}"}))
         return round(1000 / ms, 4)
