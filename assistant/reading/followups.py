@@ -111,6 +111,11 @@ def read_followup(m: Message, u: Understanding) -> None:
             users = next((int(q.value) for q in m.qty if 1 <= q.value < MIN_CONTEXT and not q.negated), None)
             if users:
                 ask["users"] = users
+        if "users" not in ask and tokens:  # "10 concurrent at 32k": the bare count said at once is the users
+            users = next((int(q.value) for q in m.qty if 1 <= q.value < MIN_CONTEXT and not q.negated and q.role in
+                          ("", "users") and word_pattern("concurrency_after").match(m.masked[q.end:q.end + 40])), None)
+            if users:
+                ask["users"] = users
         if "kv_cache" in u.updates:  # "KV cache 用 fp8 的话呢": the KV format it is asked in (bits)
             ask["kv_bits"] = u.updates["kv_cache"]
         if word_pattern("concept_asked").search(m.masked):  # "KV cache 到底是啥…": what it is, then the figures

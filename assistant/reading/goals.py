@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
 def read_cheapest(m: Message) -> bool | None:
     """The cheapest way asked for ('cheapest way to get it done', '最省钱的方案', 'as cheap as possible'): the plan
     is the least paid option that meets every requirement (tools.recommend.decide), not a dearer, sooner one."""
+    typed = unicodedata.normalize("NFKC", m.raw).lower()  # the Chinese patterns read the message as typed
+    if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(typed) \
+            or word_pattern("cheapest_where").search(m.masked) or word_pattern("cheapest_where").search(typed):
+        return None  # 'cheapest place to rent an h100', '哪家租a100最便宜': where to rent, no goal for the plan
     return True if m.live("cheapest_goal") else None
 
 
