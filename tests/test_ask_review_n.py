@@ -49,7 +49,7 @@ def test_a_target_or_cards_named_is_sized_at_once(text: str, lang: str, users: i
     reply = run_conversation([text])[0]
     assert _kind(reply) == "answer", reply.content
     assert HOW_BUSY[lang] not in reply.content
-    assert reply.content.startswith("## ")
+    assert reply.content.startswith("## ") or "\n## " in reply.content  # a line answering 'A or B?' may lead
     profile = _profile(reply)
     assert profile["users"] == users
     assert profile["utilisation"] == 0.24  # the default, said among the assumptions

@@ -61,6 +61,8 @@ def read_dropped_phase(m: Message, u: Understanding) -> None:
     """'不微调了', 'no fine-tuning, just serve it', 'skip the finetune': u.ask['drops'] = 'train' (or 'serve' for
     '不部署了'), the job given up; the engine plans the other one alone (assistant.premise.apply_dropped_phase)."""
     dropped = [job for job in ("train", "serve") if word_pattern(f"phase_dropped.{job}").search(m.masked)]
+    if dropped == ["train"] and {"objective", "method"} & set(u.updates):
+        return  # "it's GRPO, not SFT", "LoRA, not full fine-tuning": another way to train, no training given up
     if len(dropped) == 1:
         u.ask = {**u.ask, "drops": dropped[0]}
         if u.updates.get("phase") in (("fine-tune", "train-and-serve") if dropped[0] == "train" else ("serve", "train-and-serve")):

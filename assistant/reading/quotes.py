@@ -47,7 +47,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
     u.quotes = list(by_card.values())
     paired_prices(m, u, _hourly)  # "A100和H100分别是¥12和¥25每卡时": each card its own price
     priced_cards = [q["gpu"] for q in u.quotes if q.get("gpu")]
-    if u.updates.get("only") == u.cards[:1] and len(u.cards) > 1 and set(u.cards) <= set(priced_cards):
+    if u.updates.get("only", u.cards[:1]) == u.cards[:1] and len(u.cards) > 1 and set(u.cards) <= set(priced_cards):
         u.updates["only"] = list(u.cards)  # 'rent an L20 at 4800 a month, or buy two 4090s for 32000': both options
     if u.quotes and _only_a_price_question(m):
         # 'coreweave quoted $2.25/hr per H100 ... what does that cost us?': the price is given, the cost is the plan's
