@@ -115,9 +115,16 @@ def test_t3_19_how_much_at_4k_on_their_own_a100() -> None:
     replies = run_conversation([
         "does context length matter much for finetuning memory? thinking of going from 4k to 32k seq len for llama 3.1 "
         "8b lora, currently on a single a100 80gb", "and how much is it at 4k? we own the a100 btw"])
+    # the first turn is a comparison of the two lengths (assistant.seq_compare), so the second is the plan at 4k on
+    # their own card; after a plan at 32k it is the figure at 4k beside the one before
+    data = payload(replies[1])
+    best = data["results"]["recommend"]["best"]
+    assert best["owned"] is True and (best["gpu"], best["gpus"]) == ("a100-80gb-sxm", 1)
+    assert data["profile"]["seq_len"] == 4096 and data["profile"]["method"] == "lora"
+    replies = run_conversation(["finetune llama 3.1 8b with lora at 32k seq len on a single a100 80gb",
+                                "and how much is it at 4k? we own the a100 btw"])
     d = _checked(replies[1])
     assert (d["input"], d["new"], d["gpu"], d["gpus"]) == ("seq_len", 4096, "a100-80gb-sxm", 1)
-    assert payload(replies[1])["results"]["recommend"]["best"]["owned"] is True
     assert d["memory_pct"] == round((d["per_gpu_bytes"][1] - d["per_gpu_bytes"][0]) / d["per_gpu_bytes"][1] * 100)
 
 

@@ -101,7 +101,7 @@ def test_a_sixteen_card_plan_buys_two_machines():
 
 def test_a_24_card_plan_rents_and_buys_three_machines():
     rate = rules().usd_per_cny
-    replies = run_conversation(["只用国产卡部署GLM-4-32B，200个用户同时用，16k上下文，只用昇腾910B，全天候运行",
+    replies = run_conversation(["只用国产卡部署Qwen2.5-32B，200个用户同时用，16k上下文，只用昇腾910B，全天候运行",
                                 "昇腾910B 8卡服务器报价一台180万，或者租整机每月6万，租还是买？"])
     rb = payload(replies[-1])["results"]["rent_or_buy"]
     assert rb["gpus"] == 24

@@ -169,7 +169,9 @@ def test_rent_and_buy_prices_per_card_month_hour_and_machine_are_read_with_the_h
      "and keep it 2 years. which is cheaper?", "en"),
 ])
 def test_a_sizing_with_rent_and_buy_prices_is_sized_on_that_card_then_compared_at_those_prices(text, lang):
-    reply = run_conversation([text, "working hours" if lang == "en" else "工作时间"])[-1]
+    reply = run_conversation([text])[0]  # an internal tool: working hours assumed and said, or asked
+    if payload(reply)["kind"] != "answer":
+        reply = run_conversation([text, "working hours" if lang == "en" else "工作时间"])[-1]
     data = payload(reply)
     assert data["kind"] == "answer"
     best = data["results"]["recommend"]["best"]

@@ -98,5 +98,5 @@ def cards_on_the_cloud(m: Message, updates: dict, cloud: str | None) -> None:
     if owned and all(c.partition("x ")[2] in rents for c in owned) and not _said(m, word_pattern("owned_bought")):
         updates["only"] = list(dict.fromkeys(named)) or [c.partition("x ")[2] for c in owned]  # a count said is kept
         updates.pop("owned")
-    elif named and not owned and not updates.get("only"):
-        updates["only"] = list(dict.fromkeys(named))
+    elif named and not owned and not updates.get("only") and not m.role("money"):
+        updates["only"] = list(dict.fromkeys(named))  # (cards said with prices are left to the quotes reader)

@@ -14,7 +14,7 @@ LOWEST, HIGHEST = 256, 1_048_576
 # Roles a number said as a length can carry (the readers may give a bare '32k' no role, or 'previous' for 'from 4k').
 LENGTH_ROLES = ("", "previous", "context", "per_item_tokens", "seq_len")
 # Slots the message keeps beside the comparison: the example model, the cards asked on, the job and method words.
-KEPT = {"model", "only", "owned", "phase"}
+KEPT = {"model", "only", "owned", "phase", "method"}
 
 
 def lengths_said(m: Message) -> list[int]:
