@@ -2456,10 +2456,15 @@ def _eight_bit_beside(w: Workload, traffic: Traffic, gpu_id: str, r: RateResult,
 
 def _short_of_the_rate(o: Option, rate: float, needed: int) -> None:
     """A plan of fewer cards than the queueing model needs for the rate: its row says it misses the rate."""
+    _misses_rate(o, f"{o.gpus} x {o.gpu_name} hold the requests in memory, but {rate:g} requests/s need {needed} of "
+                    "them to keep up with prefill and decode")
+
+
+def _misses_rate(o: Option, reason: str) -> None:
+    """The row misses the request rate, for the reason given (never 'meets' beside it)."""
     o.meets["rate"] = False
     o.ok = False
-    o.reasons.append(f"{o.gpus} x {o.gpu_name} hold the requests in memory, but {rate:g} requests/s need "
-                     f"{needed} of them to keep up with prefill and decode")
+    o.reasons.append(reason)
     if o.chosen_because == "meets":
         o.chosen_because = None
 
@@ -2529,12 +2534,8 @@ def _unsized_at_the_rate(best: Option | None, traffic: Traffic, max_gpus: int) -
     traffic.queue_unsized = True
     if best is None or best.owned:
         return
-    best.meets["rate"] = False
-    best.ok = False
-    best.reasons.append(f"{traffic.requests_per_s:g} requests/s: the queueing model finds no layout of "
-                        f"{best.gpu_name} within {max_gpus} GPUs and the targets")
-    if best.chosen_because == "meets":
-        best.chosen_because = None
+    _misses_rate(best, f"{traffic.requests_per_s:g} requests/s: the queueing model finds no layout of {best.gpu_name} "
+                       f"within {max_gpus} GPUs and the targets")
 
 
 # No cap on the requests in flight when no count of people at once was said.
