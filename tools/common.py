@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 GB = 1e9  # what people read as "GB" on a datasheet and in this tool's human output
@@ -123,3 +125,16 @@ def measured_range(value: float, category: str, fallback: tuple[float, float],
     return (lo, hi), (f"range: 10th-90th percentile of {band.rows} measured row{'s' if band.rows != 1 else ''} "
                       f"(bench category {category}; {', '.join(band.sources)}): {lo / value - 1:+.0%} to "
                       f"{hi / value - 1:+.0%} of the estimate" + (f", at least +-{RANGE_FLOOR:.0%}" if widened else ""))
+
+
+def last_step(holds: Callable[[int], bool], lo: int, hi: int) -> int | None:
+    """The largest step in lo..hi for which `holds` is true, by bisection (it holds up to some step and not after);
+    None when it holds for none."""
+    found = None
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if holds(mid):
+            found, lo = mid, mid + 1
+        else:
+            hi = mid - 1
+    return found

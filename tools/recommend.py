@@ -43,6 +43,7 @@ from gpu_advisor.tools.common import (
     Explained,
     ToolError,
     ToolInput,
+    last_step,
 )
 from gpu_advisor.tools.cost import (
     DEFAULT_HORIZON_MONTHS,
@@ -2980,14 +2981,9 @@ CONTEXT_STEP = 1024
 def _owned_context(w: Workload) -> int | None:
     """The longest context per conversation (in CONTEXT_STEP tokens, at least CONTEXT_STEP) at which the cards you
     own serve every user at once within every target, by bisection; None when not even the shortest does."""
-    lo, hi, found = 1, w.context // CONTEXT_STEP - 1, None
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        if any(o.ok for o in _owned_options(w.model_copy(update={"context": mid * CONTEXT_STEP}))):
-            found, lo = mid * CONTEXT_STEP, mid + 1
-        else:
-            hi = mid - 1
-    return found
+    step = last_step(lambda n: any(o.ok for o in _owned_options(w.model_copy(update={"context": n * CONTEXT_STEP}))),
+                     1, w.context // CONTEXT_STEP - 1)
+    return None if step is None else step * CONTEXT_STEP
 
 
 def _in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:
