@@ -217,7 +217,10 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
     if key == "to_buy":
-        return say(lang, "table.owned") if o.owned else _price_cell(o, o.purchase_usd)
+        if o.owned:
+            return say(lang, "table.owned")
+        price = _price_cell(o, o.purchase_usd)  # a card sold only in whole servers: what the price buys is said
+        return say(lang, "table.whole_unit", price=price, n=o.sold_in) if price != "-" and o.gpus % o.sold_in else price
     if key in ("job_usd", "per_hour"):
         return say(lang, "table.owned") if o.owned else _marked_price_cell(
             o, o.job_usd if key == "job_usd" else o.usd_per_hour, lang)

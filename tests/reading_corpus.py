@@ -8,6 +8,7 @@ Used by tests/test_reading_corpus.py; `python -m tests.reading_corpus` prints a 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -227,6 +228,18 @@ def _internal(clause: Clause, verb: str) -> dict[str, Any]:
     return clause.expect
 
 
+COUNT_FIRST = re.compile(r"(?:大概|大约|约|有|共|一共|差不多|将近|接近)?\s*[\d一二两三四五六七八九十百千万几]")
+
+
+def _staff_of(clause: Clause, pre: str) -> dict[str, Any]:
+    """A count of people right after the organisation ('我们公司' + '大概500个同事') is its staff: a population, unless
+    said at once (assistant/reading/headcount.py, words/headcount.yaml headcount_before)."""
+    n = clause.expect.get("users")
+    if pre.endswith("公司") and COUNT_FIRST.match(clause.text) and n is not None and n >= 5 and not clause.at_once and "population" not in clause.expect:
+        return {"users": None, "population": n}
+    return {}
+
+
 def serving_pairs(lang: str) -> Iterator[Clause]:
     """A serving request with two quantity clauses, in both orders, before or after the model."""
     models = EN_MODELS
@@ -255,6 +268,7 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
                 text = f"{pre}{verb}{sep}{x.text}{join}{y.text}{post}"
             else:
                 text = f"{pre}{x.text}{join}{y.text}{sep}{verb}{post}"
+                expect = {**expect, **_staff_of(x, pre)}
             yield Clause(text, expect)
 
 

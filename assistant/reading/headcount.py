@@ -38,7 +38,8 @@ def said_at_once(after: str) -> bool:
 def headcounts(m: Message) -> None:
     """Counts of people read as users, not said at once and no end of a range, become the population when the
     words around them say an organisation's size."""
-    org_wide = bool(word_pattern("headcount_org_wide").search(m.masked))
+    org_wide = bool(word_pattern("headcount_org_wide").search(m.masked)
+                    or word_pattern("headcount_not_at_once").search(m.masked))  # 'not all at once': everyone
     for i, q in enumerate(m.qty):
         if q.role == "population" and said_at_once(m.masked[q.end:q.end + 80]):
             m.qty[i] = replace(q, role="users", extra="concurrent")  # '300 staff at the same time'
