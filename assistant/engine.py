@@ -762,14 +762,15 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         u.ask = {**u.ask, "added": True}
     elif u.added_cards and profile.owned:  # "what if I add a second 4090": the cards you have, and more
         updates["owned"] = _with_added(profile.owned, u.added_cards)
-    if u.whatif_gpus and "whatif" in u.intents and not u.quotes and not state.get("results") and not profile.owned \
-            and not profile.only \
-            and not {"owned", "only"} & set(updates) and (updates.get("model") or profile.model):
-        # "can two 8xH100 nodes serve deepseek v3?" with no plan yet: the setup named is the one asked about
+    if u.whatif_gpus and not u.quotes and not state.get("results") and not profile.owned and not profile.only \
+            and not {"owned", "only"} & set(updates):
+        # "can two 8xH100 nodes serve deepseek v3?", "we need 8 H100s 24/7, buy or rent?" with no plan yet: the
+        # setup named is the one asked about (with no model yet it waits for one, kept)
         updates["only"] = [f"{u.whatif_gpus[0]}x {u.whatif_gpus[1]}"]
         u.whatif_gpus = None
-        u.intents.discard("whatif")
-        u.intents.add("fit_check")
+        if "whatif" in u.intents:  # asked whether it runs there: a fit check
+            u.intents.discard("whatif")
+            u.intents.add("fit_check")
     distill = distill_to_size(profile.model, state.get("results")) if u.ask.get("distill") else None
     if "model" not in updates and distill and profile.model:
         updates["model"] = distill  # "the distill ones": the largest that runs on the user's card

@@ -63,6 +63,7 @@ _TOKEN = re.compile(r"[a-z0-9][a-z0-9.\-_/]*")
 
 
 _LETTER = re.compile(r"[a-z]")
+_RANGE = re.compile(r"\d+\s*[-~]\s*\d+")  # two numbers joined as a range
 
 
 def name_tokens(text: str) -> list[tuple[int, int, str]]:
@@ -271,8 +272,8 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
         key = normalise(gram)
         server = servers.get(key) or (servers.get(key[:-1]) if key.endswith("s") else None)
         gpu_id = server[0] if server else index.get(key) or (index.get(key[:-1]) if key.endswith("s") else None)
-        if not gpu_id or (key.isdigit() and len(key) < 4):
-            continue
+        if not gpu_id or (key.isdigit() and (len(key) < 4 or _RANGE.fullmatch(gram))):
+            continue  # '40-60 at once', '50-80 users': a range of numbers, never the 4060 or the 5080
         if " " in gram and gram.split()[-1].isdigit() and word_pattern("memory_unit_after").match(text[end:end + 8]):
             continue  # 'a 40 gb a100': 'a 40' is an article and a memory, not the A40
         if server:  # a server by its model name: its cards, so many in each
