@@ -24,7 +24,14 @@ from typing_extensions import TypedDict
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.direct import plan_kept
-from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words, swapped_job
+from gpu_advisor.assistant.pairing import (
+    also_words,
+    pair_headline,
+    pair_verdict,
+    pair_words,
+    place_pair,
+    swapped_job,
+)
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
@@ -1615,11 +1622,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
-    if both:  # the second job on the plan's cards, right under the plan's headline
-        head, sep, rest = text.partition("\n\n")
-        more = pair_headline(answer.pair, lang)
-        head = f"## {more}" if more and head.startswith("## ") else head
-        text = head + sep + both + "\n\n" + rest if sep else text + "\n\n" + both
+    if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
+        said = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
+        verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \
+            if pinned or turn.has("fit_check") or (said and said in text) else None
+        text = place_pair(text, both, verdict, said, pair_headline(answer.pair, lang))
+        pinned = verdict or pinned
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
@@ -1883,7 +1891,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     if more:
         literal = "\n\n".join([*([literal] if literal else []), *more])
     if literal:
-        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
+        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else \
+            writers.fits_headline(answer.recommend, lang, pinned[1]) if pinned else None
         first, sep, rest = text.partition("\n")
         if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
             text = head + sep + rest

@@ -384,6 +384,18 @@ def memory_headline(rec: Recommendation, lang: str) -> str | None:
     return "## " + say(lang, "head.memory", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
 
 
+def fits_headline(rec: Recommendation, lang: str, asked: dict[str, Any]) -> str | None:
+    """'does it fit on one 8xH100 node?': the plan under the yes or no is the cards asked about ('It fits: 8 × H100
+    for serving'), or the cards that hold it, never an order to buy or rent them. None when the plan is the
+    user's own cards or none."""
+    best = rec.best
+    if best is None or best.owned or rec.action not in ("rent", "buy") or rec.owned_share is not None:
+        return None
+    if asked.get("fits") and asked.get("gpu") == best.gpu and asked.get("gpus") == best.gpus:
+        return "## " + say(lang, "head.fits", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
+    return memory_headline(rec, lang)
+
+
 def _fabric(o: Option, lang: str) -> str:
     """The network between servers a pipeline-staged plan needs: RoCE for Huawei's Ascend servers, else
     InfiniBand or RoCE."""
