@@ -1623,10 +1623,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
     if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
-        said = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
+        alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
         verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \
-            if pinned or turn.has("fit_check") or (said and said in text) else None
-        text = place_pair(text, both, verdict, said, pair_headline(answer.pair, lang))
+            if pinned or turn.has("fit_check") or (alone and alone in text) else None
+        text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang))
         pinned = verdict or pinned
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
