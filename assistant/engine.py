@@ -1447,8 +1447,11 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "answer" if code == "compare_cards" and _last_answer_given(state, turn) else "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
-    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
-        return "answer"  # "does it fit on an H100?", "需要几台910B服务器？": answered now, every missing value a stated assumption
+    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)) \
+            and known.get("model") and known.get("phase"):
+        # "does it fit on an H100?", "需要几台910B服务器？", "how many GPUs, and what per month?": answered now, every
+        # missing value a stated assumption
+        return "answer"
     # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
     asked_other = turn.compare or turn.whatif or (has_answer and turn.ask.get("per_token"))
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
@@ -1471,6 +1474,13 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
+
+
+def _asks_two(state: AdvisorState, has_answer: bool) -> bool:
+    """The last message asks two questions of its own ('how many GPUs do I need, and how much per month?',
+    '要几张卡，一个月多少钱'): both are owed an answer now, not a clarifying question first."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return not has_answer and bool(humans) and len(literal_kinds(_text(humans[-1]))) >= 2
 
 
 def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
@@ -1890,14 +1900,26 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     more = [line for line in lines if line and line != literal]  # "fits? and per month?": each question answered
     if more:
         literal = "\n\n".join([*([literal] if literal else []), *more])
+    daily = writers.literal_answer(answer, "daily", lang) if "daily" in kinds else None
+    if daily and literal and daily in literal:  # 'good enough for daily use?': that yes or no, first of all
+        literal = "\n\n".join([daily, *(p for p in literal.split("\n\n") if p != daily)])
     if literal:
         head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else \
-            writers.fits_headline(answer.recommend, lang, pinned[1]) if pinned else None
+            writers.fits_headline(answer.recommend, lang, pinned[1]) if pinned else \
+            _daily_headline(state, answer, lang) if daily else None
         first, sep, rest = text.partition("\n")
         if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
             text = head + sep + rest
         text = literal + "\n\n" + text
     return text, pinned
+
+
+def _daily_headline(state: AdvisorState, answer: advice.Answer, lang: str) -> str | None:
+    """'qwen2.5 14b on a single rtx 4090, good enough for daily use?': the card asked about, never an order to buy it."""
+    best = answer.recommend.best
+    if best is None or not (state.get("profile") or {}).get("only"):
+        return None
+    return writers.fits_headline(answer.recommend, lang, {"fits": True, "gpu": best.gpu, "gpus": best.gpus})
 
 
 def _literal_waiting(state: AdvisorState) -> list[str]:

@@ -115,3 +115,72 @@ def test_a_fit_question_about_a_machine_never_headlines_buy(text: str, lang: str
     head = next(p for p in m.content.split("\n\n") if p.startswith("## "))
     assert head.startswith("## It fits" if lang == "en" else "## 放得下"), head
     assert m.additional_kwargs["gpu_advisor"]["pinned"]["fits"] is True
+
+
+# ---------------------------------------------------------------- two questions in one message: each answered first
+
+TWO_Q = [("how many GPUs do I need for llama 3.1 70b for 50 users, and how much will it cost per month?", "en"),
+         ("serving qwen2.5 32b to 40 people: how many A100s do I need and what's the monthly cost?", "en"),
+         ("for qwen2.5 32b with 40 users, what's the monthly cost and how many cards do we need?", "en"),
+         ("qwen2.5 32b 给40个人用，需要几张A100？每个月多少钱？", "zh"),
+         ("llama 3.1 70b 50人并发，要几张卡，一个月要花多少钱", "zh"),
+         ("一个月要花多少钱？要几张卡？qwen2.5 32b，40个人用", "zh")]
+
+
+@pytest.mark.parametrize("text,lang", TWO_Q)
+def test_count_and_month_both_answered_first(text: str, lang: str) -> None:
+    m = _reply(text)
+    kw = m.additional_kwargs["gpu_advisor"]
+    assert kw["kind"] == "answer", text  # answered now, not a clarifying question first
+    best = kw["results"]["recommend"]["best"]
+    cards = f"{best['gpus']} × {best['gpu_name']}"
+    before = m.content.split("\n## ")[0]  # everything above the plan's headline
+    assert cards in before, text
+    month = "a month" if lang == "en" else "每月"
+    assert month in before, text
+    count_at = before.index("You need" if lang == "en" else "需要")
+    month_at = before.index(month if lang == "en" else "**每月")
+    asked_count_first = min(text.find(w) for w in ("how many", "几张", "要几") if w in text) < min(
+        text.find(w) for w in ("month", "一个月", "每个月") if w in text)
+    assert (count_at < month_at) == asked_count_first, text  # in the order asked
+
+
+FIT_SPEED = [("does qwen2.5 14b fit on a 4090 and how fast will it be?", "en"),
+             ("qwen2.5 14b 一张4090 放得下吗 速度怎么样", "zh"),
+             ("qwen2.5 14b 一张4090 能放下吗？速度多少？", "zh"),
+             ("llama 3.1 8b on one rtx 4090: does it fit and what's the throughput?", "en")]
+
+
+@pytest.mark.parametrize("text,lang", FIT_SPEED)
+def test_fit_and_speed_both_answered_first(text: str, lang: str) -> None:
+    m = _reply(text)
+    before = m.content.split("\n## ")[0]
+    assert before.startswith("**Yes**" if lang == "en" else "**能**"), text
+    assert ("tokens/s" if lang == "en" else "token/s") in before, text
+    head = next(p for p in m.content.split("\n\n") if p.startswith("## "))
+    assert not re.search(r"\bBuy\b|\bRent\b|购买|租用", head), head
+
+
+# ---------------------------------------------------------------- 'good enough for daily use?': a direct yes or no
+
+DAILY = [("qwen2.5 14b on a single rtx 4090, good enough for daily use?", "en", True),
+         ("is llama 3.1 8b on a 3060 12gb usable for everyday chat?", "en", True),
+         ("llama 3.1 8b on one rtx 4090 - is that ok for day-to-day use?", "en", True),
+         ("qwen2.5 32b 4bit 一张3090 够不够日常用", "zh", True),
+         ("一张4090跑qwen2.5 14b日常用够吗", "zh", True),
+         ("一张4090跑qwen2.5 14b，日常使用可以吗", "zh", True)]
+
+
+@pytest.mark.parametrize("text,lang,yes", DAILY)
+def test_daily_use_gets_a_yes_or_no_first(text: str, lang: str, yes: bool) -> None:
+    m = _reply(text)
+    kw = m.additional_kwargs["gpu_advisor"]
+    assert kw["kind"] == "answer", text
+    first = m.content.split("\n\n")[0]
+    want = ("**Yes, good enough" if lang == "en" else "**够日常用**") if yes else ("**No" if lang == "en" else "**不够")
+    assert first.startswith(want), first
+    o = kw["results"]["recommend"]["best"]
+    assert o["gpus"] == 1 and f"{o['decode_tokens_per_s']:.0f}" in first, first  # the speed it is judged on
+    assert kw["profile"]["users"] in (None, 1), text  # one person's everyday use
+    head = next(p for p in m.content.split("\n\n") if p.startswith("## "))
+    assert not re.search(r"\bBuy\b|\bRent\b|购买|租用", head), head
