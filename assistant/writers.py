@@ -389,7 +389,8 @@ def fits_headline(rec: Recommendation, lang: str, asked: dict[str, Any]) -> str 
     for serving'), or the cards that hold it, never an order to buy or rent them. None when the plan is the
     user's own cards or none."""
     best = rec.best
-    if best is None or best.owned or rec.action not in ("rent", "buy") or rec.owned_share is not None:
+    if best is None or best.owned or rec.action not in ("rent", "buy") or rec.owned_share is not None \
+            or not (best.usd_per_hour or best.purchase_usd):  # an unpriced plan's headline is no order already
         return None
     if asked.get("fits") and asked.get("gpu") == best.gpu and asked.get("gpus") == best.gpus:
         return "## " + say(lang, "head.fits", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
