@@ -1636,7 +1636,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
         verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \
             if pinned or turn.has("fit_check") or (alone and alone in text) else None
-        text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang))
+        text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang, second, filled.model or ""))
         pinned = verdict or pinned
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \

@@ -127,12 +127,17 @@ def pair_verdict(result: dict[str, Any] | None, also: dict[str, Any] | None, lan
                                                          "split": [x.gpus for x in r.split]}
 
 
-def pair_headline(result: dict[str, Any] | None, lang: str) -> str | None:
+def pair_headline(result: dict[str, Any] | None, lang: str, also: dict[str, Any] | None = None,
+                  model: str = "") -> str | None:
     """The headline when both jobs need more of the plan's card than the first one alone: both models at once,
     or a second job in its own window that is the larger of the two (it sizes the cards)."""
     if not result:
         return None
     r = PairResult.model_validate(result)
+    if r.together and not r.split and not r.fits and r.gpus_needed is None and also:
+        # neither side by side nor split do the plan's cards hold both: the first here, the second on its own cards
+        return say(lang, "pair.headline_none", first=_name(model), second=_name(also.get("model") or model),
+                   n=r.gpus_planned, card=r.gpu_name)
     if r.split or not (r.gpus_needed and r.gpus_needed > r.gpus_planned):
         return None
     return say(lang, "pair.headline" if r.together else "pair.headline_apart", need=r.gpus_needed, card=r.gpu_name,

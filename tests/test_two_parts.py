@@ -184,3 +184,16 @@ def test_daily_use_gets_a_yes_or_no_first(text: str, lang: str, yes: bool) -> No
     assert kw["profile"]["users"] in (None, 1), text  # one person's everyday use
     head = next(p for p in m.content.split("\n\n") if p.startswith("## "))
     assert not re.search(r"\bBuy\b|\bRent\b|购买|租用", head), head
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("serve qwen2.5 72b for 100 users and llama 3.1 8b for 200 users on 8 H100, both fit?", "en"),
+    ("8卡H100，qwen2.5 72b 给100人用，另外llama 3.1 8b给200人用，放得下吗", "zh")])
+def test_two_models_that_do_not_fit_get_a_no_and_no_fits_headline(text: str, lang: str) -> None:
+    m = _reply(text)
+    kw = m.additional_kwargs["gpu_advisor"]
+    assert kw["pinned"]["code"] in ("no", "none") and kw["pinned"]["fits"] is False, text
+    assert m.content.startswith("**No**" if lang == "en" else "**不能**"), text
+    head = next(p for p in m.content.split("\n\n") if p.startswith("## "))
+    assert not head.startswith(("## It fits", "## 放得下")) and not re.search(r"\bBuy\b|购买", head), head
+    assert "Llama 3.1 8B" in head, head  # the one that needs cards of its own
