@@ -110,7 +110,7 @@ def pair_verdict(result: dict[str, Any] | None, also: dict[str, Any] | None, lan
     if r.split:
         a, b = r.split
         slow = [_name(x.model) for x in r.split if not x.ok]
-        code = "split_short" if slow else "split_yes"
+        code = "split_short" if slow else "copies_yes" if a.model == b.model else "split_yes"
         values |= {"first": _name(a.model), "second": _name(b.model), "a": a.gpus, "b": b.gpus,
                    "slow": say(lang, "verdict.and").join(slow)}
     elif r.fits and r.second_per_gpu_bytes is not None:
