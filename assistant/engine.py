@@ -24,7 +24,14 @@ from typing_extensions import TypedDict
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.direct import plan_kept
-from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words, swapped_job
+from gpu_advisor.assistant.pairing import (
+    also_words,
+    pair_headline,
+    pair_verdict,
+    pair_words,
+    place_pair,
+    swapped_job,
+)
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
@@ -1441,8 +1448,11 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "answer" if code == "compare_cards" and _last_answer_given(state, turn) else "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
-    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer)) and known.get("model") and known.get("phase"):
-        return "answer"  # "does it fit on an H100?", "需要几台910B服务器？": answered now, every missing value a stated assumption
+    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)) \
+            and known.get("model") and known.get("phase"):
+        # "does it fit on an H100?", "需要几台910B服务器？", "how many GPUs, and what per month?": answered now, every
+        # missing value a stated assumption
+        return "answer"
     # "cost per million tokens?" after a plan: each option's cost per million tokens, then the plan
     asked_other = turn.compare or turn.whatif or (has_answer and turn.ask.get("per_token"))
     if turn.has("math") and has_answer and not turn.changed and not asked_other:
@@ -1465,6 +1475,13 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
+
+
+def _asks_two(state: AdvisorState, has_answer: bool) -> bool:
+    """The last message asks two questions of its own ('how many GPUs do I need, and how much per month?',
+    '要几张卡，一个月多少钱'): both are owed an answer now, not a clarifying question first."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return not has_answer and bool(humans) and len(literal_kinds(_text(humans[-1]))) >= 2
 
 
 def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
@@ -1616,11 +1633,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
-    if both:  # the second job on the plan's cards, right under the plan's headline
-        head, sep, rest = text.partition("\n\n")
-        more = pair_headline(answer.pair, lang)
-        head = f"## {more}" if more and head.startswith("## ") else head
-        text = head + sep + both + "\n\n" + rest if sep else text + "\n\n" + both
+    if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
+        alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
+        verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \
+            if pinned or turn.has("fit_check") or (alone and alone in text) else None
+        text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang, second, filled.model or ""))
+        pinned = verdict or pinned
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
@@ -1883,13 +1901,26 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     more = [line for line in lines if line and line != literal]  # "fits? and per month?": each question answered
     if more:
         literal = "\n\n".join([*([literal] if literal else []), *more])
+    daily = writers.literal_answer(answer, "daily", lang) if "daily" in kinds else None
+    if daily and literal and daily in literal:  # 'good enough for daily use?': that yes or no, first of all
+        literal = "\n\n".join([daily, *(p for p in literal.split("\n\n") if p != daily)])
     if literal:
-        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else None
+        head = writers.memory_headline(answer.recommend, lang) if kind == "memory" else \
+            writers.fits_headline(answer.recommend, lang, pinned[1]) if pinned else \
+            _daily_headline(state, answer, lang) if daily else None
         first, sep, rest = text.partition("\n")
         if head and first.startswith("## "):  # 'how much vram?': cards that hold it, not an order to rent them
             text = head + sep + rest
         text = literal + "\n\n" + text
     return text, pinned
+
+
+def _daily_headline(state: AdvisorState, answer: advice.Answer, lang: str) -> str | None:
+    """'qwen2.5 14b on a single rtx 4090, good enough for daily use?': the card asked about, never an order to buy it."""
+    best = answer.recommend.best
+    if best is None or not (state.get("profile") or {}).get("only"):
+        return None
+    return writers.fits_headline(answer.recommend, lang, {"fits": True, "gpu": best.gpu, "gpus": best.gpus})
 
 
 def _literal_waiting(state: AdvisorState) -> list[str]:

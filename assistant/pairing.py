@@ -11,7 +11,7 @@ from typing import Any
 
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.slots import SLOTS
-from gpu_advisor.tools.pair import PairInput, PairResult, pair
+from gpu_advisor.tools.pair import PairInput, PairResult, Share, pair
 from gpu_advisor.tools.recommend import Recommendation, Workload
 
 
@@ -76,13 +76,69 @@ def also_words(also: dict[str, Any], lang: str) -> str:
                when=when)
 
 
-def pair_headline(result: dict[str, Any] | None, lang: str) -> str | None:
+def _layout(share: Share, lang: str) -> str:
+    if share.replicas > 1:
+        return say(lang, "pair.layout.copies", replicas=share.replicas, tp=share.tp)
+    return say(lang, "pair.layout.tp", tp=share.tp) if share.tp > 1 else say(lang, "pair.layout.one")
+
+
+def split_words(r: PairResult, lang: str) -> str:
+    """'**Each model on its own cards:** Llama 3.3 70B on 4 of the 8 × H100 (tensor parallel over 4): …'."""
+    from gpu_advisor.assistant.writers import gb, tps
+
+    shares = []
+    for i, share in enumerate(r.split):
+        shares.append(say(lang, "pair.share_rest" if i else "pair.share", model=_name(share.model), gpus=share.gpus,
+                          n=r.gpus_planned, card=r.gpu_name, layout=_layout(share, lang), gb=gb(share.per_gpu_bytes),
+                          cap=gb(share.capacity_bytes), tps=tps(share.tokens_per_s or 0), users=f"{share.users:,}",
+                          meets=say(lang, "pair.meets" if share.ok else "pair.short")))
+    return say(lang, "pair.split", shares=say(lang, "pair.share_sep").join(shares))
+
+
+def pair_verdict(result: dict[str, Any] | None, also: dict[str, Any] | None, lang: str,
+                 model: str = "") -> tuple[str, dict[str, Any]] | None:
+    """The yes or no for the whole machine when both models were asked to fit on it ('does it fit?', '放得下吗'),
+    with its code: split_yes / split_short (each on its own cards), together_yes (side by side on every card),
+    no (more of the card hold both) or none. None: not two services together."""
+    if not result:
+        return None
+    r = PairResult.model_validate(result)
+    if not r.together or not also:
+        return None
+    values: dict[str, Any] = {"n": r.gpus_planned, "card": r.gpu_name, "need": r.gpus_needed or 0,
+                              "first": _name(model), "second": _name(also.get("model") or model)}
+    if r.split:
+        a, b = r.split
+        slow = [_name(x.model) for x in r.split if not x.ok]
+        code = "split_short" if slow else "copies_yes" if a.model == b.model else "split_yes"
+        values |= {"first": _name(a.model), "second": _name(b.model), "a": a.gpus, "b": b.gpus,
+                   "slow": say(lang, "verdict.and").join(slow)}
+    elif r.fits and r.second_per_gpu_bytes is not None:
+        from gpu_advisor.assistant.writers import gb
+        from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION
+
+        code = "together_yes"
+        values |= {"sum": gb(r.first_per_gpu_bytes + r.second_per_gpu_bytes),
+                   "usable": gb(r.capacity_bytes * VLLM_DEFAULT_UTILISATION)}
+    else:
+        code = "no" if r.gpus_needed else "none"
+    return say(lang, f"pair.verdict.{code}", **values), {"code": code, "gpu": r.gpu, "gpus": r.gpus_planned,
+                                                         "fits": code not in ("no", "none"),
+                                                         "split": [x.gpus for x in r.split]}
+
+
+def pair_headline(result: dict[str, Any] | None, lang: str, also: dict[str, Any] | None = None,
+                  model: str = "") -> str | None:
     """The headline when both jobs need more of the plan's card than the first one alone: both models at once,
     or a second job in its own window that is the larger of the two (it sizes the cards)."""
     if not result:
         return None
     r = PairResult.model_validate(result)
-    if not (r.gpus_needed and r.gpus_needed > r.gpus_planned):
+    if r.together and not r.split and not r.fits and r.gpus_needed is None and also:
+        # neither side by side nor split do the plan's cards hold both: the first here, the second on its own cards
+        return say(lang, "pair.headline_none", first=_name(model), second=_name(also.get("model") or model),
+                   n=r.gpus_planned, card=r.gpu_name)
+    if r.split or not (r.gpus_needed and r.gpus_needed > r.gpus_planned):
         return None
     return say(lang, "pair.headline" if r.together else "pair.headline_apart", need=r.gpus_needed, card=r.gpu_name,
                n=r.gpus_planned)
@@ -102,7 +158,9 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
     r = PairResult.model_validate(result)
     values = {"second": _name(also.get("model") or model), "first": _name(model), "card": r.gpu_name, "n": r.gpus_planned,
               "need": r.gpus_needed or 0, "job": say(lang, f"pair.job.{also.get('phase') or 'serve'}")}
-    if r.together:
+    if r.together and r.split:  # two services, each on its own share of the cards
+        text = split_words(r, lang)
+    elif r.together:
         if r.second_per_gpu_bytes is None:
             key = "pair.together_more" if r.gpus_needed else "pair.together_none"
             text = say(lang, key + "_alone", **values)
@@ -128,3 +186,18 @@ def pair_words(result: dict[str, Any] | None, also: dict[str, Any] | None, lang:
     if not also.get("together_said"):
         text += say(lang, "pair.assumed_together" if r.together else "pair.assumed_apart")
     return text
+
+
+def place_pair(text: str, both: str, verdict: tuple[str, dict[str, Any]] | None, pinned: str | None,
+               more: str | None) -> str:
+    """The reply with the second job's paragraph right under the plan's headline (`more`: the headline for both
+    jobs), and the whole machine's yes or no (`verdict`) first, in place of the first model's alone (`pinned`)."""
+    if verdict is not None:
+        text = text.replace(pinned, verdict[0], 1) if pinned and pinned in text else verdict[0] + "\n\n" + text
+    parts = text.split("\n\n")
+    at = next((i for i, p in enumerate(parts) if p.startswith("## ")), None)
+    if at is None:
+        return text + "\n\n" + both
+    if more:
+        parts[at] = f"## {more}"
+    return "\n\n".join([*parts[:at + 1], both, *parts[at + 1:]])

@@ -387,6 +387,19 @@ def memory_headline(rec: Recommendation, lang: str) -> str | None:
     return "## " + say(lang, "head.memory", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
 
 
+def fits_headline(rec: Recommendation, lang: str, asked: dict[str, Any]) -> str | None:
+    """'does it fit on one 8xH100 node?': the plan under the yes or no is the cards asked about ('It fits: 8 × H100
+    for serving'), or the cards that hold it, never an order to buy or rent them. None when the plan is the
+    user's own cards or none."""
+    best = rec.best
+    if best is None or best.owned or rec.action not in ("rent", "buy") or rec.owned_share is not None \
+            or not (best.usd_per_hour or best.purchase_usd):  # an unpriced plan's headline is no order already
+        return None
+    if asked.get("fits") and asked.get("gpu") == best.gpu and asked.get("gpus") == best.gpus:
+        return "## " + say(lang, "head.fits", option=plan_words(best, lang), job=say(lang, f"job.{rec.workload.phase}"))
+    return memory_headline(rec, lang)
+
+
 def _fabric(o: Option, lang: str) -> str:
     """The network between servers a pipeline-staged plan needs: RoCE for Huawei's Ascend servers, else
     InfiniBand or RoCE."""
@@ -2098,7 +2111,31 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
+    if kind == "count" and best is not None:  # 'how many GPUs do I need': the plan's cards, first
+        used = best.train_per_gpu_bytes if rec.workload.spec.trains else best.serve_per_gpu_bytes
+        if used is not None:
+            return say(lang, "literal.count", option=gpu_words(best, lang), used=gb(used),
+                       capacity=gb(best.capacity_bytes))
+    if kind == "daily":
+        return _literal_daily(rec, option, lang)
     return _literal_fits(rec, option, lang) if kind == "fits" else None
+
+
+def _literal_daily(rec: Recommendation, option: Option | None, lang: str) -> str | None:
+    """'good enough for daily use?', '够不够日常用': yes or no for one person, from whether it fits and how its speed
+    stands against reading speed (tools.recommend: MIN_TOKENS_PER_S reading, COMFORTABLE_TOKENS_PER_S at ease)."""
+    from gpu_advisor.tools.recommend import COMFORTABLE_TOKENS_PER_S, MIN_TOKENS_PER_S
+
+    if option is None or not option.serves or not option.decode_tokens_per_s or option.serve_per_gpu_bytes is None \
+            or not rec.workload.spec.serves or rec.pool is not None:
+        return _literal_fits(rec, option, lang)
+    speed = option.decode_tokens_per_s
+    key = "literal.daily_yes" if speed >= COMFORTABLE_TOKENS_PER_S else \
+        "literal.daily_slow" if speed >= MIN_TOKENS_PER_S else "literal.daily_no"
+    return say(lang, key, option=gpu_words(option, lang), used=gb(option.serve_per_gpu_bytes),
+               capacity=gb(option.capacity_bytes), tps=tps(speed), read=f"{MIN_TOKENS_PER_S:g}",
+               x=f"{speed / MIN_TOKENS_PER_S:.0f}", comfort=f"{COMFORTABLE_TOKENS_PER_S:g}",
+               precision=option.precision or "")
 
 
 def _literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:

@@ -52,12 +52,19 @@ def test_the_quality_reply_names_both_models():
 
 @pytest.mark.parametrize(("text", "sized", "other"), [
     ("我有张4090 想本地跑qwen3 14b 顺便试试glm4 9b", "glm-4-9b", "Qwen3 14B"),
-    ("serve llama 3.1 8b and qwen2.5 7b to 10 users", "qwen2.5-7b", "Llama 3.1 8B"),
 ])
 def test_a_second_model_named_beside_the_first_is_said_not_dropped(text, sized, other):
     u = understand(text, None)
     assert u.updates["model"] == sized
     assert dict(u.notes)["note.model_other"]["others"] == other
+
+
+def test_two_models_served_side_by_side_are_both_sized():
+    # two models joined by a plain 'and' to serve are both sized on the plan's cards (tests/test_two_parts.py),
+    # never one sized and the other only named
+    u = understand("serve llama 3.1 8b and qwen2.5 7b to 10 users", None)
+    assert u.updates["model"] == "llama-3.1-8b" and u.second["model"] == "qwen2.5-7b"
+    assert "note.model_other" not in dict(u.notes)
 
 
 @pytest.mark.parametrize("text", ["serve llama 3.1 8b, actually qwen2.5 7b", "qwen2.5 7b还是llama 3.1 8b好"])

@@ -6,11 +6,16 @@ context), and it must fit in the share of the card the engines may take (vLLM's 
 them with --gpu-memory-utilization). Run at different times (a chat by day, a batch job at night or
 once a week), only the larger of the two must fit, and the second is checked on the first one's
 cards: does it fit, and how long does its run take there.
+
+Two services on two or more cards are also tried each on its own share of the cards (k for the first, the rest
+for the second: "70B on 4 H100s, 32B on the other 4", "one copy on each card"): no engine shares a card, each
+model's tensor-parallel degree and copies are its own, and each share says whether it meets its users. The
+split kept is the one where both fit and meet their targets, then the one whose slower model is fastest.
 """
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.common import Explained, ToolInput, term
@@ -32,6 +37,19 @@ class PairInput(ToolInput):
                                                                        "sized here")
 
 
+class Share(BaseModel):
+    """One model on its own share of the cards."""
+    model: str
+    gpus: int = Field(description="the cards this model gets")
+    tp: int = Field(description="tensor-parallel GPUs of each copy")
+    replicas: int = Field(description="copies of the model on its cards")
+    users: int = Field(description="the people it serves at once")
+    per_gpu_bytes: float = Field(description="its memory on each of its cards")
+    capacity_bytes: float
+    tokens_per_s: float | None = Field(None, description="each user's decode speed")
+    ok: bool = Field(description="it meets its users' targets on these cards")
+
+
 class PairResult(Explained):
     gpu: str
     gpu_name: str
@@ -46,6 +64,8 @@ class PairResult(Explained):
     second_hours: float | None = Field(None, description="a second batch job's run on the cards that hold both "
                                                          "(gpus_needed, else the plan's)")
     second_tokens_per_s: float | None = Field(None, description="a second served model's speed per user there")
+    split: list[Share] = Field(default_factory=list, description="two services each on its own share of the plan's "
+                                                                   "cards (first, second); empty: no split holds both")
 
 
 def _per_gpu(o: Option | None) -> float | None:
@@ -65,6 +85,29 @@ def _holds(inp: PairInput, a: float | None, b: float | None, capacity: float) ->
 
 def _capacity(o: Option | None, inp: PairInput) -> float:
     return o.capacity_bytes if o is not None and o.capacity_bytes else find_gpu(inp.gpu).memory_gb * 1e9
+
+
+def _share(w: Workload, o: Option) -> Share:
+    return Share(model=w.model, gpus=o.gpus, tp=o.tp or o.gpus // max(o.replicas, 1), replicas=o.replicas,
+                 users=w.users, per_gpu_bytes=o.serve_per_gpu_bytes or 0.0, capacity_bytes=o.capacity_bytes,
+                 tokens_per_s=o.decode_tokens_per_s, ok=o.ok)
+
+
+def split(inp: PairInput) -> list[Share]:
+    """Both services, each on its own share of the plan's cards: the best split, or [] when none holds both."""
+    if not inp.together or inp.gpus < 2 or not (inp.first.spec.serves and inp.second.spec.serves) \
+            or inp.first.spec.batch or inp.second.spec.batch:
+        return []
+    gpu = find_gpu(inp.gpu)
+    best: tuple[tuple[bool, float, int], list[Share]] | None = None
+    for k in range(1, inp.gpus):
+        a, b = evaluate(inp.first, gpu, k), evaluate(inp.second, gpu, inp.gpus - k)
+        if a is None or b is None or not a.serves or not b.serves:
+            continue
+        key = (a.ok and b.ok, min(a.decode_tokens_per_s or 0.0, b.decode_tokens_per_s or 0.0), k)
+        if best is None or key[:2] > best[0][:2]:
+            best = (key, [_share(inp.first, a), _share(inp.second, b)])
+    return best[1] if best else []
 
 
 def pair(inp: PairInput) -> PairResult:
@@ -89,6 +132,9 @@ def pair(inp: PairInput) -> PairResult:
                         second_hours=second.job_hours if second and second.serves and inp.second.spec.batch else None,
                         second_tokens_per_s=second.decode_tokens_per_s if second and second.serves
                         and inp.second.spec.serves else None)
+    result.split = split(inp)
+    if result.split:
+        result.assumptions.append("split: each model on its own cards, its own engine, tensor-parallel within them")
     if inp.together and b_bytes is not None:
         result.terms.append(term("together_per_gpu_bytes", "both models on each card", a_bytes + b_bytes, "bytes",
                                  "first job's memory per GPU + second job's memory per GPU",

@@ -1,5 +1,5 @@
 """The literal question a sizing message asks, as a typed code: 'fits' (a yes/no question about fitting or
-running), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user), 'memory' (how much
+running), 'daily' (good enough for one person's everyday use), 'count' (how many cards), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user), 'memory' (how much
 GPU memory) or 'versus' (X or Y). The reply's first line owes an answer of that kind before the plan; writers turn
 the code and the tool's figure into a sentence.
 
@@ -13,7 +13,7 @@ import unicodedata
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Kinds of literal question, in the order tried.
-LITERAL_KINDS = ("duration", "monthly", "speed", "fits", "memory", "versus")
+LITERAL_KINDS = ("duration", "monthly", "daily", "count", "speed", "fits", "memory", "versus")
 
 
 def _asks(kind: str, typed: str) -> bool:
@@ -35,8 +35,15 @@ def literal_kind(raw: str) -> str | None:
 
 
 def literal_kinds(raw: str) -> list[str]:
-    """Every literal question the message asks, in LITERAL_KINDS order ('does it fit on 2x 4090? and what per month?'
+    """Every literal question the message asks, in the order asked ('does it fit on 2x 4090? and what per month?'
     -> fits and monthly: the reply owes both); 'versus' only when it is the one ('or' is in many questions)."""
     typed = unicodedata.normalize("NFKC", raw).lower()
     kinds = [kind for kind in LITERAL_KINDS if _asks(kind, typed)]
-    return kinds if len(kinds) < 2 else [k for k in kinds if k != "versus"] if kinds[0] != "versus" else kinds[:1]
+    kinds = kinds if len(kinds) < 2 else [k for k in kinds if k != "versus"] if kinds[0] != "versus" else kinds[:1]
+    return sorted(kinds, key=lambda kind: _at(kind, typed))  # in the order asked: each answer where it was asked
+
+
+def _at(kind: str, typed: str) -> int:
+    """Where the message first asks a question of this kind."""
+    x = word_pattern(f"literal_question.{kind}").search(typed)
+    return x.start() if x else len(typed)

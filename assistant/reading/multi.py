@@ -62,9 +62,22 @@ def _together(flat: str, kinds: tuple[str | None, str | None]) -> tuple[bool, bo
     return all(kind in (None, "serve") for kind in kinds), False
 
 
-def _splits(flat: str) -> list[int]:
+def _splits(flat: str, side_by_side: bool = False) -> list[int]:
+    """Where a second clause may start: joiners first; with two catalog models named side by side and no joiner that
+    splits them, the plain ones too ('and', '和', a comma)."""
     cuts = {x.start() for key in ("multi_joiners", "multi_apart") for x in word_pattern(key).finditer(flat)}
-    return sorted(c for c in cuts if c > 0)[:MAX_CUTS]
+    plain = {x.start() for x in word_pattern("multi_pair_joiners").finditer(flat)} if side_by_side else set()
+    return sorted(c for c in cuts if c > 0)[:MAX_CUTS] + sorted(c for c in plain - cuts if c > 0)[:MAX_CUTS]
+
+
+def _each(flat: str, first: Understanding, second: Understanding) -> None:
+    """'30 users each', '各30个人用': the load said once, on one side, is each model's."""
+    if not word_pattern("multi_each").search(flat):
+        return
+    for a, b in ((first, second), (second, first)):
+        for key in ("users", "population", "users_range"):
+            if key in a.updates and key not in b.updates:
+                b.updates[key] = a.updates[key]
 
 
 def read_second(raw: str, pending: str | None, u: Understanding,
@@ -76,7 +89,8 @@ def read_second(raw: str, pending: str | None, u: Understanding,
     _joiner_is_no_range(flat, pending, u, understand)
     if _unknown_second(flat, pending, u, understand):
         return
-    for cut in _splits(flat):
+    side_by_side = any(key == "note.model_other" for key, _values in u.notes)
+    for cut in _splits(flat, side_by_side):
         left, right = understand(flat[:cut], pending), understand(flat[cut:], None)
         (lp, lm), (rp, rm) = _job(left), _job(right)
         # a training run and an inference job are two jobs when they name two models ("fine-tune X and serve it"
@@ -87,6 +101,7 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         if not (two_jobs or two_models):
             continue
         first, second = (right, left) if two_jobs and RANK[str(lp)] > RANK[str(rp)] else (left, right)
+        _each(flat, first, second)
         fp, fm = _job(first)
         sp, sm = _job(second)
         phase = fp or INFERENCE.get(str(u.updates.get("phase") or "")) or "serve"
@@ -110,6 +125,12 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # both are sized now
         return
     model = u.updates.get("model")
+    if isinstance(model, str) and word_pattern("multi_copies").search(flat) and "fine-tune" not in TRAINING.get(
+            str(u.updates.get("phase") or ""), ""):
+        # "two instances of llama 3.1 8b, one per card": the same model twice, each copy on its own card
+        u.second = {"phase": "serve", "model": model, "users": u.updates.get("users"), "batch_items": None,
+                    "together": True, "together_said": True}
+        return
     if isinstance(model, str) and _added_after(flat, model, pending, understand):
         # "also want qwen2.5-72b in the same window": a model added to the one being sized, if there is one
         together, said = _together(flat, (INFERENCE.get(str(u.updates.get("phase") or "")), None))
