@@ -80,7 +80,8 @@ def kv_of_model(m: Message, u: Understanding, topic: str) -> bool:
     """Whether a KV-cache concept question names a model of its own (and nothing else to size): then it is the
     KV-cache follow-up for that model, never the glossary alone with the model dropped."""
     rest = set(u.updates)
-    named = _kv_concept(m, rest) or ("model" in rest and _both(m, "kv_cache"))  # "GQA对Llama 3.1 8B有什么用"
+    named = _kv_concept(m, rest) or ("model" in rest and _hit(m, _words("kv_cache")["subject"])
+                                     and (_hit(m, _words("kv_cache")["cue"]) or _hit(m, _words("kv_cache")["model_cue"])))
     return topic in KV_TOPICS and named and rest <= KV_SLOTS and not u.compare_gpus and not u.whatif_gpus
 
 
