@@ -100,7 +100,7 @@ def _same_cards(ctx: Any, pick: Any, other: Any, short: bool, gpu: Any, option: 
                 ctx.say("fmtv.change.only", **names))
     ratio = (p.decode_tokens_per_s or 0) / max(o.decode_tokens_per_s or 1e-9, 1e-9)
     speeds = {"tps": tps(p.decode_tokens_per_s or 0), "other_tps": tps(o.decode_tokens_per_s or 0)}
-    data["speed_ratio"] = round(ratio, 2)
+    data["speed_ratio"] = round(ratio, 1)
     if _bits(pick) < _bits(other) and ratio >= SAME_SPEED:  # 8-bit against 16-bit on FP8/INT8 tensor cores
         data["code"] = "faster"
         saved = (o.serve_per_gpu_bytes or 0) - (p.serve_per_gpu_bytes or 0)
@@ -108,7 +108,7 @@ def _same_cards(ctx: Any, pick: Any, other: Any, short: bool, gpu: Any, option: 
         return (ctx.say("fmtv.faster", **names, **speeds, ratio=f"{ratio:.1f}", saved=gb(saved)),
                 ctx.say("fmtv.change.faster", **names))
     if _bits(pick) > _bits(other) and ratio < 1 / SAME_SPEED:
-        data["code"] = "quality"
+        data.update({"code": "quality", "other_speed_ratio": round(1 / ratio, 1)})
         return (ctx.say("fmtv.quality", **names, **speeds, ratio=f"{1 / ratio:.1f}"),
                 ctx.say("fmtv.change.quality", **names))
     weight_only = [r for r in (pick, other) if gpu.arch in find_precision(r[2].precision or "bf16").weight_only_archs]

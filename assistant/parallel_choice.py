@@ -65,7 +65,7 @@ def verdict(ctx: Any) -> str:
     if mem is None:
         data["code"] = "too_big"
         return ctx.say("parc.too_big", per_node=per_node, gpu=card.name, n=MAX_STAGES)
-    data.update({"per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
+    data.update({"context": mem.context, "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                  "total_bytes": mem.total_bytes})
     figures = {"model": mem.model, "gpu": card.name, "per_gpu": gb(mem.per_gpu_total_bytes),
                "cap": gb(mem.gpu_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
@@ -78,7 +78,7 @@ def verdict(ctx: Any) -> str:
             lines.append(ctx.say("parc.short", servers=servers, pp=pp))
         eight = _layout(ctx, model, "fp8", card.id, per_node)
         if eight[1] == 1 and eight[2] is not None:  # FP8 weights bring it back into one server
-            data["fp8_tp"] = eight[0]
+            data.update({"fp8_tp": eight[0], "fp8_per_gpu_bytes": eight[2].per_gpu_total_bytes})
             lines.append(ctx.say("parc.change.fp8", tp=eight[0], gpu=card.name, per_gpu=gb(eight[2].per_gpu_total_bytes)))
         else:
             lines.append(ctx.say("parc.change.cross"))

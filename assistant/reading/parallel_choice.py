@@ -23,7 +23,7 @@ def read_parallel_choice(m: Message, u: Understanding) -> None:
     text = m.text
     if not (re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)):
         return
-    if "phase" in u.updates:
+    if re.search(words["job"], text):
         return  # "…to serve llama 3.3 70b on 4x L40S?": a job stated, sized as a plan with the concepts beside it
     model = read_model(m)
     if not model:
