@@ -141,3 +141,17 @@ def test_why_the_kv_cache_is_big_works_an_example_not_a_plan_question(text: str)
     reply = run_conversation([text])[-1]
     kv = payload(reply)["results"]["kv_cache"]
     assert kv["example"] and kv["gqa_factor"] == 4, reply.content
+
+
+# ---------------------------------------------------------------- "is a 4090 enough for 32B"
+
+@pytest.mark.parametrize("text", ["is a 4090 enough for 32B", "is one 4090 enough for a 32B model?",
+                                  "can a 4090 run 32B?", "is a 4090 enough for qwen2.5 32b?",
+                                  "4090够跑32B吗", "一张4090够跑32B吗？", "单张4090够不够跑32B"])
+def test_is_one_card_enough_is_answered_on_that_one_card(text: str) -> None:
+    assert "fit_check" in understand(text).intents or "owned" in understand(text).updates, text
+    reply = run_conversation([text])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer", reply.content[:200]
+    assert (data["decision"]["gpu"], data["decision"]["gpus"]) == ("rtx-4090", 1), reply.content[:200]
+    assert reply.content.startswith(("**Yes**", "**能**")), reply.content[:200]
