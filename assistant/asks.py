@@ -183,6 +183,10 @@ def _model_memory(ctx: Any, model_id: str, ids: list[str]) -> list[str]:
 def parallelism(ctx: Any) -> str:
     """Which parallelism this plan uses and why, and whether a tensor-parallel degree the user proposes holds
     the model (the tools' evaluate on the plan's card at that count)."""
+    if ctx.turn.ask.get("par_choice"):  # 'TP or PP for 70B across 2 nodes?': that model's layout, from the tools
+        from gpu_advisor.assistant.parallel_choice import verdict
+
+        return verdict(ctx)
     rec = ctx.rec
     if rec is None or rec.best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
         topics = "tensor-parallel+expert-parallel+pipeline-parallel"

@@ -177,6 +177,9 @@ def kv_cache(ctx: Any) -> str:
         lines.append(ctx.say("fup.kv.formula", layers=f"{i['layers']:g}", heads=f"{i['kv_heads']:g}",
                              dim=f"{i['head_dim']:g}", bytes=f"{i['kv_bits'] / 8:g}",
                              per_token=f"{one.kv_bytes_per_token / 1024:,.0f}", context=f"{context:,}"))
+    gqa = _gqa_line(ctx, model, per_user)
+    if gqa:
+        lines.append(gqa)
     if users > 1:
         lines.append(ctx.say("fup.kv.all", users=f"{users:,}", gb=gb(per_user * users)))
     # the weights beside it: what a card must hold for this context (one user's, or all of them)
@@ -186,6 +189,27 @@ def kv_cache(ctx: Any) -> str:
     if explain:
         return "\n\n".join([lines[0], _sep(ctx).join(lines[1:]), ctx.say("fup.kv.why_blows")])
     return _sep(ctx).join(lines)
+
+
+def _gqa_line(ctx: Any, model: str, per_user: int) -> str:
+    """What grouped-query attention saves on this model: query heads over KV heads (the catalog's architecture),
+    and the cache per user that full multi-head attention would keep at the same context; '' for MLA and the
+    other layouts, whose cache the formula above already sizes."""
+    from gpu_advisor.knowledge import find_model
+
+    try:
+        arch = find_model(model)
+    except LookupError:
+        return ""
+    heads, kv_heads = arch.num_attention_heads, arch.num_kv_heads
+    if arch.attention not in ("gqa", "mha"):
+        return ""
+    factor = heads // kv_heads
+    ctx.data["kv_cache"].update({"attention": arch.attention, "query_heads": heads, "kv_heads": kv_heads,
+                                 "gqa_factor": factor, "mha_per_user_bytes": per_user * factor})
+    if factor <= 1:
+        return ctx.say("fup.kv.mha", heads=heads)
+    return ctx.say("fup.kv.gqa", heads=heads, kv_heads=kv_heads, factor=factor, mha_gb=gb(per_user * factor))
 
 
 # The model a KV-cache question that names none is worked on, at a short and a long context.
@@ -215,6 +239,7 @@ def _kv_example(ctx: Any) -> str:
              ctx.say("fup.kv.example_at", short=f"{KV_EXAMPLE_CONTEXTS[0]:,}", short_gb=gb(short.kv_cache_bytes),
                      long=f"{KV_EXAMPLE_CONTEXTS[-1]:,}", long_gb=gb(long.kv_cache_bytes),
                      weights=gb(long.weights_bytes), precision=long.precision),
+             *[x for x in [_gqa_line(ctx, KV_EXAMPLE_MODEL, long.kv_cache_bytes)] if x],
              ctx.say("fup.kv.why_blows"),
              ctx.say("fup.kv.offer")]
     return "\n\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant import format_verdict
 from gpu_advisor.assistant.catalog import localise
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
@@ -40,7 +41,8 @@ def _card(ctx: Any) -> tuple[Gpu | None, int, bool]:
         return None, 1, False
     pinned = next((int(c.partition("x ")[0]) for c in ctx.profile.get("only") or []
                    if "x " in c and c.partition("x ")[2].strip() == card_id), 0)  # "on one L4": that many, no more
-    return find_gpu(card_id), ctx.turn.counts.get(card_id, 0) or pinned, False
+    said = int((ctx.turn.ask.get("weigh") or {}).get("count") or 0)  # "on one H100"
+    return find_gpu(card_id), ctx.turn.counts.get(card_id, 0) or pinned or said, False
 
 
 def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
@@ -209,6 +211,8 @@ def weigh(ctx: Any) -> str:
     asked = _dims_asked(ctx, good, option)
     if asked:  # 'gemma 3 27b和qwen3-30b-a3b，哪个在我的4090上跑得快': the dimension asked decides, with its figures
         lines += asked
+    elif formats and (verdict := format_verdict.verdict(ctx, runs, gpu, count, owned, option)):
+        lines += verdict  # 'FP8 or INT4 for 70B on H100?': the verdict for the cards said, its figures, what changes it
     elif good:
         m, p, o = min(good, key=_pick_key)
         lines.append(ctx.say("weigh.pick", label=_label(ctx, m, o.precision or p or "", True),

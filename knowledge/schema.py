@@ -280,6 +280,11 @@ class Precision(Record):
     )
     quality: Literal["reference", "near_lossless", "small_loss", "noticeable", "large", "severe"] | None = Field(
         None, description="output quality against BF16 as published comparisons put it (a code the writers say)")
+    accuracy_drop_pct: tuple[float, float] | None = Field(
+        None, description="published accuracy loss against BF16 on benchmark averages, low and high, in percent "
+        "(0, 0: effectively lossless); accuracy_source names the study")
+    accuracy_source: str = ""
+    accuracy_models: str = Field("", description="the model family the accuracy figures were measured on")
     training_stacks: list[Stack] | None = Field(
         default=None, description="software stacks whose fine-tuning frameworks hold a frozen base in this format "
         "(QLoRA's NF4 needs bitsandbytes kernels); None: every stack")

@@ -109,6 +109,7 @@ from gpu_advisor.assistant.reading.moe import read_moe_question
 from gpu_advisor.assistant.reading.multi import read_second
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
+from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
 from gpu_advisor.assistant.reading.personal import (
     read_cpu_offload,
     read_own_box,
@@ -378,6 +379,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_precision_compare(m, u)
     read_framework_why(m, u)
     read_memory_doubt(m, u)
+    read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))

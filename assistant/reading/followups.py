@@ -27,6 +27,7 @@ KV_SLOTS = {"model", "context", "precision", "users", "kv_cache", "phase", "batc
 DATA_SLOTS = {"batch_items", "train_tokens", "train_examples", "batch_input_tokens", "seq_len", "phase", "method"}
 # Follow-ups that name a concept the glossary explains, asked of a figure (how big, p99 or average): theirs.
 TOPIC_CODES = {"metric", "kv_cache"}
+KV_TOPICS = ("kv-cache", "attention-kinds")  # glossary topics a model's KV figures answer when one is named
 # A bare number this large in a KV-cache question is its context ('at 32k'), not a count of users.
 MIN_CONTEXT = 512
 # What a monthly-cost question may change of the plan as it asks ('2 instances for redundancy … if we rent').
@@ -78,8 +79,10 @@ def _kv_concept(m: Message, rest: set[str]) -> bool:
 def kv_of_model(m: Message, u: Understanding, topic: str) -> bool:
     """Whether a KV-cache concept question names a model of its own (and nothing else to size): then it is the
     KV-cache follow-up for that model, never the glossary alone with the model dropped."""
-    return topic == "kv-cache" and _kv_concept(m, set(u.updates)) and set(u.updates) <= KV_SLOTS \
-        and not u.compare_gpus and not u.whatif_gpus
+    rest = set(u.updates)
+    named = _kv_concept(m, rest) or ("model" in rest and _hit(m, _words("kv_cache")["subject"])
+                                     and (_hit(m, _words("kv_cache")["cue"]) or _hit(m, _words("kv_cache")["model_cue"])))
+    return topic in KV_TOPICS and named and rest <= KV_SLOTS and not u.compare_gpus and not u.whatif_gpus
 
 
 def _items(m: Message) -> int | None:

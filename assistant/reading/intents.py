@@ -348,6 +348,10 @@ def _hit_why_not(m: Message) -> bool:
     return bool(word_pattern("why_not").search(m.masked) or word_pattern("why_not").search(_typed(m)))
 
 
+# A load said with a fit question ("could a 4090 work for 32B with 10 users"): the card named, as many as the load needs.
+LOAD_SLOTS = {"users", "users_range", "request_rate", "population", "batch_items"}
+
+
 def read_fit_check(m: Message, u: Understanding) -> None:
     """'Does X fit on Y?', 'how fast is X on Y?', 'X能在Y上跑吗': a card named and a fit or speed
     question, answered at once (intent fit_check)."""
@@ -374,5 +378,7 @@ def read_fit_check(m: Message, u: Understanding) -> None:
         u.intents.add("fit_check")
         u.intents.discard("why_not")
         if not u.updates.get("only") and not u.updates.get("owned"):  # "X能在4090上跑吗": on that card
-            u.updates["only"] = [f"{n}x {g}" if n > 1 else g for g, n in cards_named(m)]
+            one = set() if u.updates.keys() & LOAD_SLOTS else {  # "is a 4090 enough for 32B": that one card
+                g for s, _e, g, _c in m.gpus if word_pattern("fit_one_card").search(m.text[max(0, s - 14):s])}
+            u.updates["only"] = [f"{n}x {g}" if n > 1 or g in one else g for g, n in cards_named(m)]  # "a 4090": one
         u.compare_gpus, u.whatif_gpus = [], None

@@ -161,6 +161,9 @@ def read_weigh(m: Message, u: Understanding) -> None:
     if not owned and not u.cards:
         u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
         u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}
+    if not owned and not u.counts and any(re.search(vocab()["weigh"]["one_card"], m.text[max(0, s - 14):s])
+                                          or re.match(r"\s*1\s*(?:x\s*)?\D", m.text[s:e]) for s, e, _g, _c in m.gpus):
+        u.ask["weigh"]["count"] = 1  # 'FP8 or INT4 on one H100?': weighed on that one card
     u.intents -= {"whatif", "math", "quality", "engine_choice", "compare_cards", "availability", "fit_check"}
     if u.also in ("engine_choice", "quality") and len(u.engines) <= 1:
         u.also = None  # "框架sglang" states the engine; the question is the formats

@@ -1,0 +1,95 @@
+"""Tensor against pipeline parallelism for a model named ("TP or PP for 70B across 2 nodes?"): a verdict from
+the sizing tools (inference_memory at the default context, one conversation), never the glossary alone.
+
+Codes (ctx.data["par_choice"]["code"]):
+- one_card: one card holds the model: neither; every card (or group) a copy of its own (data parallel).
+- one_node: one server holds it on `tp` cards: tensor parallel inside the server over its fast link, and no
+  parallelism across servers: the servers are copies side by side (data parallel).
+- cross_node: one server does not hold it: tensor parallel inside each server, pipeline parallel across `pp`
+  servers (only activations cross the network); whether FP8 weights would bring it back into one server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.assistant.writers import gb
+
+DEFAULT_CARD = "h100-sxm"  # the card a node is sized on when none is said
+DEFAULT_PER_NODE = 8  # cards in one server (HGX) when none is said
+MAX_STAGES = 8
+
+
+def _memory(ctx: Any, model: str, precision: str, gpu: str, tp: int, pp: int) -> Any:
+    from gpu_advisor.assistant.followups import _call
+    from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+
+    try:
+        return _call(ctx, "inference_memory", inference_memory,
+                     InferenceMemoryInput(model=model, precision=precision, gpu=gpu, gpus=tp, pp=pp, batch=1,
+                                          context=int(SLOTS["context"].default)))
+    except (ToolError, LookupError, ValueError):
+        return None
+
+
+def _layout(ctx: Any, model: str, precision: str, gpu: str, per_node: int) -> tuple[int, int, Any]:
+    """The fewest cards that hold the model: tensor parallel 1, 2, 4 … up to a server, then whole servers as
+    pipeline stages; (0, 0, None) when even MAX_STAGES servers do not."""
+    tp = 1
+    while tp <= per_node:
+        mem = _memory(ctx, model, precision, gpu, tp, 1)
+        if mem is not None and mem.fits:
+            return tp, 1, mem
+        tp *= 2
+    for pp in range(2, MAX_STAGES + 1):
+        mem = _memory(ctx, model, precision, gpu, per_node, pp)
+        if mem is not None and mem.fits:
+            return per_node, pp, mem
+    return 0, 0, None
+
+
+def verdict(ctx: Any) -> str:
+    from gpu_advisor.knowledge import find_gpu
+
+    spec = ctx.turn.ask["par_choice"]
+    card = find_gpu(spec.get("gpu") or DEFAULT_CARD)
+    per_node = int(spec.get("per_node") or DEFAULT_PER_NODE)
+    servers = int(spec.get("servers") or 0)
+    model = str(spec["model"])
+    tp, pp, mem = _layout(ctx, model, "bf16", card.id, per_node)
+    data: dict[str, Any] = {"model": model, "gpu": card.id, "per_node": per_node, "servers": servers, "tp": tp,
+                            "pp": pp, "precision": "bf16"}
+    ctx.data["par_choice"] = data
+    if mem is None:
+        data["code"] = "too_big"
+        return ctx.say("parc.too_big", per_node=per_node, gpu=card.name, n=MAX_STAGES)
+    data.update({"context": mem.context, "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
+                 "total_bytes": mem.total_bytes})
+    figures = {"model": mem.model, "gpu": card.name, "per_gpu": gb(mem.per_gpu_total_bytes),
+               "cap": gb(mem.gpu_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
+               "per_node": per_node, "context": f"{mem.context:,}"}
+    link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
+    if pp > 1:
+        data["code"] = "cross_node"
+        lines = [ctx.say("parc.cross_node", **figures), ctx.say("parc.why_cross", link=link)]
+        if servers and servers < pp:
+            lines.append(ctx.say("parc.short", servers=servers, pp=pp))
+        eight = _layout(ctx, model, "fp8", card.id, per_node)
+        if eight[1] == 1 and eight[2] is not None:  # FP8 weights bring it back into one server
+            data.update({"fp8_tp": eight[0], "fp8_per_gpu_bytes": eight[2].per_gpu_total_bytes})
+            lines.append(ctx.say("parc.change.fp8", tp=eight[0], gpu=card.name, per_gpu=gb(eight[2].per_gpu_total_bytes)))
+        else:
+            lines.append(ctx.say("parc.change.cross"))
+        return "\n\n".join(lines)
+    copies = (per_node // tp) * max(servers, 1)
+    data.update({"code": "one_card" if tp == 1 else "one_node", "copies": copies})
+    where = ctx.say("parc.servers", servers=servers, copies=copies, per_node=per_node, tp=tp) if servers > 1 else \
+        ctx.say("parc.one_server", copies=per_node // tp, per_node=per_node)
+    if tp == 1:
+        lines = [ctx.say("parc.one_card", **figures), where]
+    else:
+        lines = [ctx.say("parc.one_node", **figures), ctx.say("parc.why_one_node", link=link), where]
+    lines.append(ctx.say("parc.change.one"))
+    return "\n\n".join(lines)

@@ -1,0 +1,36 @@
+"""Tensor against pipeline parallelism asked of a model ("TP or PP for 70B across 2 nodes?", "Llama 3.1 405B
+两台8卡H100，TP还是PP？"): the model (or size), the servers and cards per server said, and the card, for
+assistant/parallel_choice.py to answer with a verdict from the sizing tools instead of the glossary alone."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.model import read_model
+from gpu_advisor.assistant.reading.text import vocab
+
+
+def _count(pattern: str, text: str) -> int:
+    found = re.search(pattern, text)
+    if not found:
+        return 0
+    return int(next(v for k, v in found.groupdict().items() if k.startswith("n") and v))
+
+
+def read_parallel_choice(m: Message, u: Understanding) -> None:
+    words = vocab()["parallel_choice"]
+    text = m.text
+    if not (re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)):
+        return
+    if re.search(words["job"], text):
+        return  # "…to serve llama 3.3 70b on 4x L40S?": a job stated, sized as a plan with the concepts beside it
+    model = read_model(m)
+    if not model:
+        return  # "张量并行和流水线并行选哪个": the concepts, no model to size
+    per_node = int(u.updates.get("server_gpus") or 0) or _count(words["per_node"], text)
+    gpu = next((g for _s, _e, g, _c in m.gpus), None)
+    u.ask["par_choice"] = {"model": model, "servers": _count(words["servers"], text), "per_node": per_node, "gpu": gpu}
+    u.intents = (u.intents - {"explain", "concept", "whatif", "math", "weigh"}) | {"parallelism"}
+    u.topic, u.aside = None, None
+    u.updates, u.problems, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], [], None, []
