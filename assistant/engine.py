@@ -60,7 +60,8 @@ from gpu_advisor.tools.scale import SERVER_GPUS
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
-ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily")])  # a day's count: said with its population
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case")])  # a day's count: said with its population;
+# the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
