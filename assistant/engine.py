@@ -46,7 +46,7 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
-from gpu_advisor.assistant.slots import personal_machine
+from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -569,12 +569,16 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     apply_dropped_phase(u, profile, updates)  # '不微调了', 'no fine-tuning': the job that stays, alone
     if updates.get("phase") and profile.phase and updates["phase"] != profile.phase:
         _carry_over(profile, updates, defaulted)
+    if updates.get("use_case") not in (None, profile.use_case) and "context" in defaulted and "context" not in updates:
+        updates["context"] = None  # "it's a coding assistant": the context assumed before is taken again for that use
+        defaulted.pop("context")
     native = _native_four_bit(updates.get("model") or profile.model)
     if native and updates.get("precision") in FOUR_BIT and not profile.precision:
         updates.pop("precision")  # "what about int4?" for gpt-oss: its own MXFP4 already is 4-bit
         turn.notes.append(say(lang, "reply.already_four_bit", precision=native))
     prompt = updates.get("prompt_tokens")
-    if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
+    typical = use_context({**profile.model_dump(), **updates}) or SLOTS["context"].default
+    if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > typical:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     _context_holds_output(profile, updates, defaulted, turn, lang)

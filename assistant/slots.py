@@ -106,8 +106,8 @@ def _native_context(p: Profile, default: int) -> int:
 
 def use_context(p: Profile) -> int:
     """The context per conversation typical of the use said ("a coding assistant", "知识库问答": a row of
-    knowledge/data/use_cases.yaml), else 0."""
-    if not p.get("use_case"):
+    knowledge/data/use_cases.yaml), else 0; a prompt length said sizes the context instead (engine: prompt + reply)."""
+    if not p.get("use_case") or p.get("prompt_tokens"):
         return 0
     from gpu_advisor.knowledge.use_cases import use_case
 
