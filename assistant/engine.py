@@ -353,6 +353,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.cpu_offload")
     if slot == "product":
         return say(lang, "ack.product")
+    if slot == "use_case":
+        return say(lang, f"use_case.{value}")
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
