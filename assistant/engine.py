@@ -53,7 +53,7 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
-from gpu_advisor.assistant.slots import personal_machine
+from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -67,7 +67,8 @@ from gpu_advisor.tools.scale import SERVER_GPUS
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
-ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily")])  # a day's count: said with its population
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case")])  # a day's count: said with its population;
+# the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
                      r"|下?(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|星期|明天|月底", re.IGNORECASE)
@@ -359,6 +360,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.cpu_offload")
     if slot == "product":
         return say(lang, "ack.product")
+    if slot == "use_case":
+        return say(lang, f"use_case.{value}")
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
@@ -575,12 +578,16 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     apply_dropped_phase(u, profile, updates)  # '不微调了', 'no fine-tuning': the job that stays, alone
     if updates.get("phase") and profile.phase and updates["phase"] != profile.phase:
         _carry_over(profile, updates, defaulted)
+    if updates.get("use_case") not in (None, profile.use_case) and "context" in defaulted and "context" not in updates:
+        updates["context"] = None  # "it's a coding assistant": the context assumed before is taken again for that use
+        defaulted.pop("context")
     native = _native_four_bit(updates.get("model") or profile.model)
     if native and updates.get("precision") in FOUR_BIT and not profile.precision:
         updates.pop("precision")  # "what about int4?" for gpt-oss: its own MXFP4 already is 4-bit
         turn.notes.append(say(lang, "reply.already_four_bit", precision=native))
     prompt = updates.get("prompt_tokens")
-    if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > SLOTS["context"].default:
+    typical = use_context({**profile.model_dump(), **updates}) or SLOTS["context"].default
+    if prompt and "context" not in updates and not profile.context and prompt + REPLY_ROOM > typical:
         # prompts longer than the default context: each conversation holds the prompt and the reply
         updates["context"] = math.ceil((prompt + REPLY_ROOM) / 1024) * 1024
     _context_holds_output(profile, updates, defaulted, turn, lang)

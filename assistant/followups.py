@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from gpu_advisor.assistant.slots import SLOTS, use_context
 from gpu_advisor.assistant.writers import gb, hours, pct, seconds, tps
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
@@ -153,7 +154,8 @@ def kv_cache(ctx: Any) -> str:
     if not model:  # "KV cache 到底占多少显存？": the formula, worked on a well-known model, and an offer to do theirs
         return _kv_example(ctx)
     same = plan is not None and plan.model == model
-    context = int(ask.get("context") or (plan.context if same and plan else 0) or ctx.profile.get("context") or 8192)
+    context = int(ask.get("context") or (plan.context if same and plan else 0) or ctx.profile.get("context")
+                  or use_context(ctx.profile) or SLOTS["context"].default)  # the use said, else the table default
     users = int(ask.get("users") or (plan.users if same and plan else 0) or ctx.profile.get("users") or 1)
     best = rec.best if rec and same else None
     precision = (best.precision if best and best.precision else None) or "bf16"

@@ -104,6 +104,17 @@ def _native_context(p: Profile, default: int) -> int:
     return limit if limit < default else 0
 
 
+def use_context(p: Profile) -> int:
+    """The context per conversation typical of the use said ("a coding assistant", "知识库问答": a row of
+    knowledge/data/use_cases.yaml), else 0; a prompt length said sizes the context instead (engine: prompt + reply)."""
+    if not p.get("use_case") or p.get("prompt_tokens"):
+        return 0
+    from gpu_advisor.knowledge.use_cases import use_case
+
+    use = use_case(p["use_case"])
+    return use.context if use else 0
+
+
 def _encoder(p: Profile) -> bool:
     if not p.get("model"):
         return False
@@ -243,8 +254,9 @@ class Slot:
             return _image_tokens(profile) + IMAGE_PROMPT_TOKENS
         if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return _encoder_limit(profile, self.default)
-        if self.name == "context" and _native_context(profile, self.default):
-            return _native_context(profile, self.default)
+        if self.name == "context":  # the use's context (a coding assistant's 16k), held to what the model reads
+            typical = use_context(profile) or self.default
+            return _native_context(profile, typical) or typical
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -278,8 +290,11 @@ class Slot:
             return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
-        elif self.name == "context" and _native_context(profile, self.default):
-            return say(lang, key + "_native", tokens=f"{_native_context(profile, self.default):,}")
+        elif self.name == "context" and _native_context(profile, use_context(profile) or self.default):
+            return say(lang, key + "_native", tokens=f"{_native_context(profile, use_context(profile) or self.default):,}")
+        elif self.name == "context" and use_context(profile):
+            return say(lang, key + "_use_case", tokens=f"{use_context(profile):,}",
+                       use=say(lang, f"use_case.{profile['use_case']}"))
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -400,6 +415,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("has_host", None),
     Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),
+    # What it serves ("a coding assistant", "RAG over our contracts", "客服"): the context and a request rate's
+    # lengths typical of that use (knowledge/data/use_cases.yaml) when they are not said.
+    Slot("use_case", None, matters=serves),
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
     Slot("system_ram_gb", None, matters=serves),

@@ -18,6 +18,7 @@ from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
 from gpu_advisor.tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
@@ -732,15 +733,17 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         lines.append("- " + say(lang, "answer.prompt_images", images=w.images_per_request, each=f"{rec.image_tokens:,}",
                                 prompt=f"{w.prompt_length():,}"))
     elif w.spec.serves and (w.ttft_ms is not None or w.e2e_ms is not None) and not w.prompt_tokens:
-        lines.append("- " + say(lang, "answer.prompt_default", prompt=f"{min(w.context, 4096):,}"))
+        lines.append("- " + say(lang, _by_use("answer.prompt", w), prompt=f"{w.prompt_length():,}", use=_use(w, lang)))
     elif w.spec.serves and profile.requests_per_s and not profile.prompt_tokens:
         # the rate path fills the workload's lengths: the user's own words are the profile's
-        lines.append("- " + say(lang, "answer.rate_prompt_default", prompt=f"{rate_lengths(w)[0]:,}"))
+        lines.append("- " + say(lang, _by_use("answer.rate_prompt", w), prompt=f"{rate_lengths(w)[0]:,}",
+                                use=_use(w, lang)))
     if w.spec.serves and w.e2e_ms is not None and not profile.output_tokens and best is not None \
             and best.e2e_output_tokens:
         lines.append("- " + say(lang, "answer.e2e_output_default", output=f"{best.e2e_output_tokens:,}"))
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
-        lines.append("- " + say(lang, "answer.rate_output_default", output=f"{rate_lengths(w)[1]:,}"))
+        lines.append("- " + say(lang, _by_use("answer.rate_output", w), output=f"{rate_lengths(w)[1]:,}",
+                                use=_use(w, lang)))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
         quarter = kv in ("q4_0", "int4")
@@ -748,6 +751,15 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                                 share=say(lang, "kv.share_quarter" if quarter else "kv.share_half"))
                      + _kv_saving(best, lang))
     return lines
+
+
+def _by_use(key: str, w: Any) -> str:
+    """A length's assumption: typical of the use said (knowledge use_cases), else the tools' default."""
+    return key + ("_use_case" if use_case(w.use_case) else "_default")
+
+
+def _use(w: Any, lang: str) -> str:
+    return say(lang, f"use_case.{w.use_case}") if use_case(w.use_case) else ""
 
 
 def _kv_flag(o: Option) -> str:

@@ -31,6 +31,7 @@ from gpu_advisor.knowledge import (
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
+from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
 from gpu_advisor.tools.common import (
     EPOCHS_HELP,
@@ -299,6 +300,8 @@ class Workload(ToolInput):
                               "offload is sized on the one card named, owned or only considered")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
+    use_case: str | None = Field(None, description="what it serves, a row of knowledge/data/use_cases.yaml ('coding', "
+                                    "'rag'): a request rate's prompt and output when not said")
     product: bool = Field(False, description="a product people use (customer-facing chat, a public API): each "
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
@@ -326,12 +329,15 @@ class Workload(ToolInput):
         return self.min_tokens_per_s or self.product_floor
 
     def prompt_length(self) -> int:
-        """Tokens of the prompt the first token is timed at: the stated length, else the context up to
-        4,096; with images (a vision model), each image's tokens plus the words sent with them."""
+        """Tokens of the prompt the first token is timed at: the stated length, else the use case's typical one
+        (within a context said), else the context up to 4,096; with images (a vision model), each image's tokens plus the words sent with them."""
         images = self.images_per_request * (resolve_model(self.model).image_tokens or 0)
         if images:
             return (self.prompt_tokens or IMAGE_PROMPT_TOKENS) + images
-        return self.prompt_tokens or min(self.context, 4096)
+        use = use_case(self.use_case)
+        if self.prompt_tokens or not use:
+            return self.prompt_tokens or min(self.context, 4096)
+        return use.prompt_tokens if "context" in self.flexible else min(use.prompt_tokens, self.context)
 
     @property
     def pays_in_yuan(self) -> bool:
@@ -2282,10 +2288,11 @@ RATE_ROUNDS = 4
 
 
 def rate_lengths(w: Workload) -> tuple[int, int, int]:
-    """(prompt, output, context) of a request: the stated lengths, else the prompt's default and
-    RATE_OUTPUT_TOKENS; the context held is prompt + output unless a context was stated."""
+    """(prompt, output, context) of a request: the stated lengths, else the use case's (knowledge use_cases), else
+    the prompt's default and RATE_OUTPUT_TOKENS; the context held is prompt + output unless a context was stated."""
     prompt = w.prompt_length()
-    output = w.output_tokens or RATE_OUTPUT_TOKENS
+    use = use_case(w.use_case)
+    output = w.output_tokens or (use.output_tokens if use else RATE_OUTPUT_TOKENS)
     context = w.context if "context" not in w.flexible else prompt + output
     return prompt, output, context
 

@@ -161,6 +161,7 @@ from gpu_advisor.assistant.reading.text import (
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
+from gpu_advisor.assistant.reading.use_case import read_use_case
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
 from gpu_advisor.assistant.terminal import printable
@@ -226,6 +227,7 @@ READERS = (
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
     ("product", read_product),
+    ("use_case", read_use_case),
     ("system_ram_gb", read_system_ram),
     ("cpu_offload", read_cpu_offload),
     ("horizon_months", read_horizon),

@@ -1,0 +1,23 @@
+"""What a serving job is for ("a coding assistant for 30 developers", "RAG over our contracts", "客服机器人",
+"长文档总结"): the id of a row of knowledge/data/use_cases.yaml, from words/use_case.yaml. The plan then sizes that
+use's context when none is said, and a request rate its typical prompt and answer (slots.Slot.default_for)."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import pattern_rows
+
+TRAINS = ("fine-tune", "pretrain", "continued-pretrain")  # what the training data is about is no serving use
+
+
+def read_use_case(m: Message) -> str | None:
+    """The first use of the table's order said in the message (masked, then as typed), not negated."""
+    if m.phase in TRAINS:
+        return None
+    typed = m.raw.lower()
+    for pattern, use in pattern_rows("use_cases"):
+        for text in (m.masked, typed):
+            if any(not negated(text, x.start()) for x in pattern.finditer(text)):
+                return str(use)
+    return None
