@@ -348,6 +348,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
             return str(value)
     if slot == "personal":
         return say(lang, "ack.personal")
+    if slot == "used_ok":
+        return say(lang, "ack.used_ok")
     if slot == "cpu_offload":
         return say(lang, "ack.cpu_offload")
     if slot == "product":

@@ -217,7 +217,9 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     if key == "job_hours":
         return hours(o.job_hours) if o.job_hours is not None else "-"
     if key == "to_buy":
-        return say(lang, "table.owned") if o.owned else _price_cell(o, o.purchase_usd)
+        if o.owned:
+            return say(lang, "table.owned")
+        return _price_cell(o, o.purchase_usd) + (say(lang, "table.used") if o.used_price and o.purchase_usd else "")
     if key in ("job_usd", "per_hour"):
         return say(lang, "table.owned") if o.owned else _marked_price_cell(
             o, o.job_usd if key == "job_usd" else o.usd_per_hour, lang)
@@ -1378,6 +1380,15 @@ def _running_words(o: Option, rec: Recommendation, lang: str) -> str:
         lang, f"budget.hours.{hours}", hours=f"{o.running_hours or 0:,.0f}", use=pct(w.utilisation))
 
 
+def _used_note(rec: Recommendation, best: Option, lang: str) -> str:
+    """Where the used price of the card bought comes from: the sourced range on record and its date."""
+    from gpu_advisor.knowledge import used_prices
+
+    used = used_prices()[best.gpu]
+    return say(lang, "budget.used_note", card=best.gpu_name, low=cash(used.usd_low, rec), high=cash(used.usd_high, rec),
+               date=f"{used.as_of:%Y-%m}", usd=cash(used.usd, rec))
+
+
 def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     w, best = rec.workload, rec.best
     if best is None or best.owned:
@@ -1385,7 +1396,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
-        line = say(lang, "budget.buy", option=bought_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
+        usd = cash(best.purchase_usd, rec) + (say(lang, "table.used") if best.used_price else "")
+        line = say(lang, "budget.buy", option=bought_words(best), usd=usd, verdict=verdict,
                    budget=cash(w.budget_usd, rec))
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
             line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
@@ -1411,6 +1423,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(line)
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
+    if best.used_price and rec.action == "buy":
+        lines.append(_used_note(rec, best, lang))
     if w.budget_usd_per_month is not None:
         month_line = _month_budget_line(rec, verdict, lang)
         if month_line:

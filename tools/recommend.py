@@ -27,6 +27,7 @@ from gpu_advisor.knowledge import (
     is_custom,
     purchase_usd,
     rules,
+    used_prices,
 )
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
@@ -134,6 +135,9 @@ BesideYours = Literal["one_job", "copies", "whole"]
 # no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
 MORE_CARDS_PENALTY = 0.10
 PCIE_SPLIT_PENALTY = 0.35
+# One person buying for their own computer: a model split over two cards wants a board with two slots, a larger
+# power supply and the split's slower speed; one card that does the job is the usual buy unless two cost much less.
+HOME_SPLIT_PENALTY = 0.35
 # A copy split into pipeline stages across servers sends every token over the network between them (InfiniBand
 # or RoCE, a multi-node launch): like tensor parallelism without NVLink, it must be this much cheaper than a plan
 # whose copy stays in one server (DeepSeek-V3 on 2 x 8 A100 against 8 x MI300X or 8 x H200 in one box).
@@ -303,6 +307,8 @@ class Workload(ToolInput):
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
+    used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
+                                             "the sourced used price where one is on record (knowledge used_prices)")
 
     @property
     def domestic_only(self) -> bool:
@@ -487,6 +493,7 @@ class Option(BaseModel):
 
     purchase_usd: float | None = None
     host_usd: float | None = Field(None, description="the machines around the cards, part of purchase_usd")
+    used_price: bool = Field(False, description="purchase_usd prices the cards used (knowledge used_prices), not new")
     at_home: bool = False
     sold_in: int = Field(1, description="cards per purchasable unit (8 for SXM/OAM boards)")
     meets: dict[str, bool] = Field(default_factory=dict, description="deadline / latency / budget, where stated")
@@ -1223,6 +1230,9 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
     if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
         gpu = gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
+    elif w.used_ok and (used := used_prices().get(gpu.id)) is not None:  # 'used is fine': the sourced used price
+        gpu = gpu.model_copy(update={"buy_price_usd": used.usd})
+        opt.used_price = True
     opt.purchase_usd = purchase_usd(gpu, billed)
     if opt.purchase_usd is not None:
         opt.host_usd = host_usd(gpu, billed) or None
@@ -1345,6 +1355,8 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
         penalty += PCIE_SPLIT_PENALTY
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
+    if buys and w.personal and cards > 1:
+        penalty += HOME_SPLIT_PENALTY  # one person's own computer: a second card wants a second slot and a bigger PSU
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
     if sourced and not marked and software_risk_unasked(w, gpu):
         penalty += offer_spread().spread  # never headline a card the answer warns against for a small saving
