@@ -350,6 +350,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "used_ok":
         return say(lang, "ack.used_ok")
+    if slot == "has_host" and value is False:
+        return say(lang, "ack.whole_build")
     if slot == "cpu_offload":
         return say(lang, "ack.cpu_offload")
     if slot == "product":
@@ -1364,7 +1366,8 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
             code = getattr(e, "code", "") or "model_not_found"
             turn.problems.append(say(lang, f"problem.{code}", **{"name": updates["model"], **getattr(e, "params", {})}))
             updates.pop("model")
-    turn.notes += [say(lang, key, **values) for key, values in u.notes]
+    turn.notes += [say(lang, key + ("_covered" if values.get("covered") else ""), **values) for key, values in u.notes]
+    # ('_covered': the other model named is smaller and runs on the card sized, reading.model._covers)
     if u.unknown_model:
         size = str(updates.get("model", ""))
         moe = re.fullmatch(r"([\d.]+B)-A([\d.]+B)", size)

@@ -233,6 +233,9 @@ def _price_cell(o: Option, usd: float | None) -> str:
     if o.cny_per_hour and o.usd_per_hour:
         cny = usd * o.cny_per_hour / o.usd_per_hour
         return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
+    if o.used_price and o.usd_per_cny:  # a used card with no rent on record, in yuan all the same
+        cny = usd / o.usd_per_cny
+        return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
     return money(usd)
 
 

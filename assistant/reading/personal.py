@@ -77,9 +77,16 @@ def read_own_box(m: Message, u: Understanding) -> None:
 def home_buys(m: Message, u: Understanding) -> None:
     """One person's own job at home ('at home', 'for myself', '家里', '自己玩') with no card of theirs, no cloud and no
     rent said: they buy a card for their own computer ('preference' buy), never rent a data-centre one. Their own
-    laptop or Mac takes no card, so nothing is bought there."""
-    if not u.updates.get("personal") or "preference" in u.updates or u.updates.get("owned"):
+    laptop or Mac takes no card, so nothing is bought there. A whole machine said ('buy hardware', '整机') is bought
+    with the card: no computer of theirs is assumed (slots: has_host's default for one person buying)."""
+    if not u.updates.get("personal") or u.updates.get("owned"):
         return
+    if "has_host" not in u.updates and word_pattern("whole_build").search(m.raw.lower()):
+        u.updates["has_host"] = False  # 'buy hardware', '配一台整机': the computer around the card is bought too
+    if "preference" in u.updates:
+        return
+    if m.phase not in (None, "serve", "experiment") or u.updates.get("method"):
+        return  # a training run ('QLoRA on a 7B, just me, to prove the pipeline') is rented by the job first
     if word_pattern("fixed_device").search(m.raw.lower()):
         return
     u.updates["preference"] = "buy"
