@@ -811,6 +811,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
+    if u.ask.get("home_buy") and (({**before, **updates}.get("phase") not in (None, "serve", "experiment"))
+                                  or before.get("method") or before.get("owned") or before.get("preference")):
+        updates.pop("preference", None)  # 'just me' said into a fine-tuning plan, or beside cards owned: nothing bought
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
     if updates:

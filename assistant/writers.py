@@ -1522,6 +1522,10 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
                     gpu=best.gpu_name), ""]
     if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
         return []
+    if w.personal and w.preference == "buy" and best.at_home and rec.action == "buy":
+        # one person buying a card for home: renting is a side note, never weighed over a guessed utilisation
+        return [say(lang, "rb.home_try", option=bought_words(best), usd=cash(best.usd_per_hour, rec)), ""] \
+            if best.usd_per_hour else []
     if rb is None:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
                "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")

@@ -90,6 +90,7 @@ def home_buys(m: Message, u: Understanding) -> None:
     if word_pattern("fixed_device").search(m.raw.lower()):
         return
     u.updates["preference"] = "buy"
+    u.ask = {**u.ask, "home_buy": True}  # inferred, not said: the conversation's plan so far may still rule it out
 
 
 def read_product(m: Message) -> bool | None:
