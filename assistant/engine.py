@@ -825,6 +825,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
+    if u.ask.get("home_buy") and updates.get("preference") == "buy":
+        defaulted["preference"] = say(lang, "slot.preference.default_home")  # inferred from 'at home': an assumption
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
@@ -865,7 +867,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
     turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
-                 and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
+                 and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name
+                 and not (k == "preference" and u.ask.get("home_buy"))]  # inferred from 'at home': an assumption
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
