@@ -356,6 +356,10 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
             return str(value)
     if slot == "personal":
         return say(lang, "ack.personal")
+    if slot == "used_ok":
+        return say(lang, "ack.used_ok")
+    if slot == "has_host" and value is False:
+        return say(lang, "ack.whole_build")
     if slot == "cpu_offload":
         return say(lang, "ack.cpu_offload")
     if slot == "product":
@@ -822,6 +826,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
+    if u.ask.get("home_buy") and (({**before, **updates}.get("phase") not in (None, "serve", "experiment"))
+                                  or before.get("method") or before.get("owned") or before.get("preference")):
+        updates.pop("preference", None)  # 'just me' said into a fine-tuning plan, or beside cards owned: nothing bought
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
     if updates:
@@ -833,6 +840,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
+    if u.ask.get("home_buy") and updates.get("preference") == "buy":
+        defaulted["preference"] = say(lang, "slot.preference.default_home")  # inferred from 'at home': an assumption
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
@@ -873,7 +882,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
     turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
-                 and not (k == "engine" and updates.get("engine_app"))]  # "with ollama": said once, by its name
+                 and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name
+                 and not (k == "preference" and u.ask.get("home_buy"))]  # inferred from 'at home': an assumption
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
@@ -1377,7 +1387,8 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
             code = getattr(e, "code", "") or "model_not_found"
             turn.problems.append(say(lang, f"problem.{code}", **{"name": updates["model"], **getattr(e, "params", {})}))
             updates.pop("model")
-    turn.notes += [say(lang, key, **values) for key, values in u.notes]
+    turn.notes += [say(lang, key + ("_covered" if values.get("covered") else ""), **values) for key, values in u.notes]
+    # ('_covered': the other model named is smaller and runs on the card sized, reading.model._covers)
     if u.unknown_model:
         size = str(updates.get("model", ""))
         moe = re.fullmatch(r"([\d.]+B)-A([\d.]+B)", size)

@@ -221,6 +221,11 @@ def ask_method(p: Profile) -> bool:
     return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production"))
 
 
+def _home_buyer(p: Profile) -> bool:
+    """One person buying a card for their own use with none of theirs said (reading.personal.home_buys)."""
+    return bool(p.get("personal")) and p.get("preference") == "buy" and not p.get("owned")
+
+
 @dataclass(frozen=True)
 class Slot:
     name: str
@@ -245,6 +250,8 @@ class Slot:
             return 1
         if self.name == "utilisation" and profile.get("personal"):
             return PERSONAL_UTILISATION
+        if self.name == "has_host" and _home_buyer(profile):
+            return True  # one person buying a card for home: it goes into the computer they have, said
         if self.name == "users" and profile.get("population"):
             return _at_once(profile).at_once
         if self.name == "utilisation" and (profile.get("phase") == "production" or profile.get("uptime")
@@ -274,6 +281,8 @@ class Slot:
             return say(lang, key + ("_population_daily" if profile.get("population_daily") else "_population"),
                        n=f"{peak.at_once:,}", people=f"{peak.people:,}", share=f"{peak.share * 100:g}%",
                        quantile=f"{peak.quantile:.0%}")
+        elif self.name == "has_host" and _home_buyer(profile):
+            key += "_personal"
         elif self.name == "precision" and profile.get("precision") == "q4_k_m":
             return say(lang, "assume.gguf_default")  # "用ollama": the GGUF file such users run, not the 8-bit default
         elif self.name == "utilisation" and profile.get("uptime") and profile.get("phase") != "production":
@@ -420,6 +429,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("use_case", None, matters=serves),
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
+    Slot("used_ok", None),  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one

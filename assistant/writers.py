@@ -220,8 +220,9 @@ def cell(key: str, o: Option, lang: str, formats: bool = False) -> str:
     if key == "to_buy":
         if o.owned:
             return say(lang, "table.owned")
-        price = _price_cell(o, o.purchase_usd)  # a card sold only in whole servers: what the price buys is said
-        return say(lang, "table.whole_unit", price=price, n=o.sold_in) if price != "-" and o.gpus % o.sold_in else price
+        price = _price_cell(o, o.purchase_usd) + (say(lang, "table.used") if o.used_price and o.purchase_usd else "")
+        # a card sold only in whole servers: what the price buys is said
+        return say(lang, "table.whole_unit", price=price, n=o.sold_in) if o.purchase_usd and o.gpus % o.sold_in else price
     if key in ("job_usd", "per_hour"):
         return say(lang, "table.owned") if o.owned else _marked_price_cell(
             o, o.job_usd if key == "job_usd" else o.usd_per_hour, lang)
@@ -234,6 +235,9 @@ def _price_cell(o: Option, usd: float | None) -> str:
         return "-"
     if o.cny_per_hour and o.usd_per_hour:
         cny = usd * o.cny_per_hour / o.usd_per_hour
+        return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
+    if o.used_price and o.usd_per_cny:  # a used card with no rent on record, in yuan all the same
+        cny = usd / o.usd_per_cny
         return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
     return money(usd)
 
@@ -1406,6 +1410,15 @@ def _running_words(o: Option, rec: Recommendation, lang: str) -> str:
         lang, f"budget.hours.{hours}", hours=f"{o.running_hours or 0:,.0f}", use=pct(w.utilisation))
 
 
+def _used_note(rec: Recommendation, best: Option, lang: str) -> str:
+    """Where the used price of the card bought comes from: the sourced range on record and its date."""
+    from gpu_advisor.knowledge import used_prices
+
+    used = used_prices()[best.gpu]
+    return say(lang, "budget.used_note", card=best.gpu_name, low=cash(used.usd_low, rec), high=cash(used.usd_high, rec),
+               date=f"{used.as_of:%Y-%m}", usd=cash(used.usd, rec))
+
+
 def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     w, best = rec.workload, rec.best
     if best is None or best.owned:
@@ -1413,7 +1426,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     lines = []
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
-        line = say(lang, "budget.buy", option=bought_words(best), usd=cash(best.purchase_usd, rec), verdict=verdict,
+        usd = cash(best.purchase_usd, rec) + (say(lang, "table.used") if best.used_price else "")
+        line = say(lang, "budget.buy", option=bought_words(best), usd=usd, verdict=verdict,
                    budget=cash(w.budget_usd, rec))
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
             line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
@@ -1439,6 +1453,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         lines.append(line)
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
+    if best.used_price and rec.action == "buy":
+        lines.append(_used_note(rec, best, lang))
     if w.budget_usd_per_month is not None:
         month_line = _month_budget_line(rec, verdict, lang)
         if month_line:
@@ -1533,6 +1549,10 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
                     gpu=best.gpu_name), ""]
     if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
         return []
+    if w.personal and w.preference == "buy" and best.at_home and rec.action == "buy":
+        # one person buying a card for home: renting is a side note, never weighed over a guessed utilisation
+        return [say(lang, "rb.home_try", option=bought_words(best), usd=cash(best.usd_per_hour, rec)), ""] \
+            if best.usd_per_hour else []
     if rb is None:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
                "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")

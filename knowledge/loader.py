@@ -331,3 +331,21 @@ from gpu_advisor.knowledge.schema import FormatSupport  # noqa: E402  (appended 
 def format_support() -> tuple[FormatSupport, ...]:
     """What each architecture does with a number format or kernel feature its tensor cores lack."""
     return tuple(load_records(DATA_DIR / "format_support.yaml", FormatSupport))
+
+
+from gpu_advisor.knowledge.schema import UsedPrice  # noqa: E402  (appended with its loader)
+
+
+@cache
+def used_prices() -> dict[str, UsedPrice]:
+    """Second-hand prices of the cards people buy used (data/used_prices.yaml), by GPU id; one row a card."""
+    records = tuple(load_records(DATA_DIR / "used_prices.yaml", UsedPrice))
+    known = {g.id for g in builtin_gpus()}
+    out: dict[str, UsedPrice] = {}
+    for i, p in enumerate(records):
+        if p.gpu not in known:
+            raise KnowledgeError(f"used_prices.yaml: record {i}: field 'gpu': unknown GPU id '{p.gpu}'")
+        if p.gpu in out:
+            raise KnowledgeError(f"used_prices.yaml: record {i}: GPU '{p.gpu}' appears twice")
+        out[p.gpu] = p
+    return out

@@ -642,3 +642,19 @@ class FormatSupport(Record):
     def path(self, arch: str | None) -> SupportPath | None:
         """The path this architecture takes, or None when none is on record."""
         return next((p for p in self.paths if arch in p.archs), None)
+
+
+class UsedPrice(Record):
+    """What one card sells for second-hand (eBay and similar), a range and the typical figure a buyer who
+    accepts used cards plans with: data/used_prices.yaml, each row with its source and date."""
+
+    gpu: str = Field(description="Gpu.id")
+    usd_low: float = Field(gt=0)
+    usd_high: float = Field(gt=0)
+    usd: float = Field(gt=0, description="typical used price of one card: the middle of the range")
+
+    @model_validator(mode="after")
+    def _typical_in_range(self) -> UsedPrice:
+        if not self.usd_low <= self.usd <= self.usd_high:
+            raise ValueError("usd is outside usd_low..usd_high")
+        return self

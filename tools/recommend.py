@@ -27,6 +27,7 @@ from gpu_advisor.knowledge import (
     is_custom,
     purchase_usd,
     rules,
+    used_prices,
 )
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
@@ -113,6 +114,10 @@ BUYING_EXTRA = ["rtx-4060-ti-16gb", "rtx-4080", "rtx-3090", "rtx-pro-6000-blackw
 # Buying cards for a service: the server cards sold one at a time (PCIe), beside the boards sold in eights, are
 # the other class of card (8 x RTX PRO 6000 for a 120B MoE instead of 16 Ada cards or an 8-GPU HGX board).
 BUYING_SERVER = ["rtx-pro-6000-blackwell"]
+# One person buying a card for their own computer ('at home', '自己玩') also looks at the consumer cards people buy
+# for it, new or used (knowledge/data/used_prices.yaml prices the used ones when used cards are accepted).
+HOME_BUYING = ["rtx-3060-12gb", "rtx-4060-ti-16gb", "rtx-4070-ti-super", "rtx-4080", "rtx-3090", "rtx-3090-ti",
+               "rtx-4090", "rtx-5090"]
 COUNTS = (1, 2, 4, 8)
 # Training that does not fit one 8-GPU server spreads over whole servers (NVLink inside, InfiniBand
 # between): fine-tuning tries up to four of them.
@@ -135,6 +140,11 @@ BesideYours = Literal["one_job", "copies", "whole"]
 # no NVLink is a serious slowdown; at 35%, four PCIe cards lose to two NVLink cards a third dearer).
 MORE_CARDS_PENALTY = 0.10
 PCIE_SPLIT_PENALTY = 0.35
+# One person buying for their own computer: a model split over two cards wants a board with two slots, a larger
+# power supply and the split's slower speed; one card that does the job is the usual buy unless two cost much less.
+HOME_SPLIT_PENALTY = 1.5
+# ... and a card that runs the model only in 4 bits (none said) counts this much dearer than one that holds 8 bits.
+HOME_FEWER_BITS_PENALTY = 0.15
 # A copy split into pipeline stages across servers sends every token over the network between them (InfiniBand
 # or RoCE, a multi-node launch): like tensor parallelism without NVLink, it must be this much cheaper than a plan
 # whose copy stays in one server (DeepSeek-V3 on 2 x 8 A100 against 8 x MI300X or 8 x H200 in one box).
@@ -306,6 +316,8 @@ class Workload(ToolInput):
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
+    used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
+                                             "the sourced used price where one is on record (knowledge used_prices)")
 
     @property
     def domestic_only(self) -> bool:
@@ -493,6 +505,8 @@ class Option(BaseModel):
 
     purchase_usd: float | None = None
     host_usd: float | None = Field(None, description="the machines around the cards, part of purchase_usd")
+    used_price: bool = Field(False, description="purchase_usd prices the cards used (knowledge used_prices), not new")
+    usd_per_cny: float | None = Field(None, description="where the user pays in yuan: the rate a purchase is shown at")
     at_home: bool = False
     sold_in: int = Field(1, description="cards per purchasable unit (8 for SXM/OAM boards)")
     meets: dict[str, bool] = Field(default_factory=dict, description="deadline / latency / budget, where stated")
@@ -1204,6 +1218,20 @@ def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -
     opt.expert_parallel = resolve_model(w.model).is_moe and tp > 1 and opt.engine in ("vllm", "sglang")
 
 
+def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gpu:
+    """The card at the price it is bought for: the user's own quote, else the sourced used price where used cards
+    are accepted ('used is fine', '二手也行'; opt.used_price), else the catalog's new price."""
+    if w.pays_in_yuan:
+        opt.usd_per_cny = rules().usd_per_cny  # a purchase in yuan too where there is no rent to take the rate from
+    if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
+        return gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
+    used = used_prices().get(gpu.id) if w.used_ok else None
+    if used is not None:
+        opt.used_price = True
+        return gpu.model_copy(update={"buy_price_usd": used.usd})
+    return gpu
+
+
 def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
     if owned:
         return
@@ -1227,8 +1255,7 @@ def _price(opt: Option, w: Workload, gpu: Gpu, owned: bool) -> None:
             opt.cny_per_hour = opt.usd_per_hour / rules().usd_per_cny
         if opt.job_hours is not None:
             opt.job_usd = opt.usd_per_hour * opt.job_hours
-    if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
-        gpu = gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
+    gpu = _bought_as(opt, w, gpu, said)
     opt.purchase_usd = purchase_usd(gpu, billed)
     if opt.purchase_usd is not None:
         opt.host_usd = host_usd(gpu, billed) or None
@@ -1351,6 +1378,10 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
         penalty += PCIE_SPLIT_PENALTY
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
+    if buys and w.personal and cards > 1:
+        penalty += HOME_SPLIT_PENALTY  # one person's own computer: a second card wants a second slot and a bigger PSU
+    if buys and w.personal and w.serve_precision is None and o.precision in FOUR_BIT:
+        penalty += HOME_FEWER_BITS_PENALTY  # a card bought to keep: one that holds the 8-bit file beats 4 bits for a little more
     penalty += (STACK_PENALTY_TRAINING if w.spec.trains else STACK_PENALTY)[gpu.stack]
     if sourced and not marked and software_risk_unasked(w, gpu):
         penalty += offer_spread().spread  # never headline a card the answer warns against for a small saving
@@ -1499,7 +1530,9 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
     names = w.candidates or CANDIDATES["china" if w.region == "china" else "global"]
     listed = {n.partition("x ")[2].strip() if re.match(r"\s*\d", n) else n for n in names}
     names = [q.gpu for q in w.quotes if q.gpu not in listed] + names  # the cards quoted are options, first
-    if not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
+    if not w.candidates and w.personal and w.preference == "buy" and w.spec.serves:
+        names = names + [g for g in HOME_BUYING + BUYING_EXTRA if g not in names]  # one person's own computer
+    elif not w.candidates and w.budget_usd is not None and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_EXTRA if g not in names]
     elif not w.candidates and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_SERVER if g not in names]

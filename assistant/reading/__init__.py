@@ -116,6 +116,7 @@ from gpu_advisor.assistant.reading.personal import (
     read_personal,
     read_product,
     read_system_ram,
+    read_used_ok,
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.precisions import read_precision_compare
@@ -226,6 +227,7 @@ READERS = (
     ("requests_per_s", read_request_rate),
     ("output_tokens", read_output_tokens),
     ("personal", read_personal),
+    ("used_ok", read_used_ok),
     ("product", read_product),
     ("use_case", read_use_case),
     ("system_ram_gb", read_system_ram),

@@ -78,6 +78,7 @@ def read_model(m: Message) -> str | None:
     candidates = [(pos, c) for pos, c in candidates if not _restates(c, named)
                   and not (c[0].isdigit() and _alternative_size(m, pos, named))]
     _pos, spec = max(candidates)
+    spec = _larger_for_one(m, named, spec)
     _other_models(m, named, spec)
     if either and len(named) == 1 and spec == named[0][1]:
         spec = either_size(m, spec, either)  # "14b or 32b, you pick": the larger, the smaller said
@@ -115,9 +116,35 @@ def _other_models(m: Message, named: list[tuple[int, str]], chosen: str) -> None
     try:
         names = [find_model(x).name for x in others]
         m.notes.append(("note.model_other", {"chosen": find_model(chosen).name, "others": ", ".join(names),
-                                             "first": names[0]}))
+                                             "first": names[0], "covered": "yes" if all(_covers(chosen, x) for x in others) else ""}))
     except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
         return
+
+
+def _larger_for_one(m: Message, named: list[tuple[int, str]], spec: str) -> str:
+    """One person naming two models to run ('Llama 3.1 8B and maybe Qwen 14B', '跑qwen3 14b，顺便试试llama 3.1 8b'):
+    the card is sized for the one that holds the others, whichever was said last; a switch ('8b, actually 70b')
+    keeps the later one."""
+    ids = list(dict.fromkeys(c for _pos, c in named))
+    if len(ids) < 2 or spec not in ids or not word_pattern("personal").search(m.masked + " " + m.raw.lower()):
+        return spec
+    first, last = min(pos for pos, _c in named), max(pos for pos, _c in named)
+    if word_pattern("model_switch_between").search(m.masked[first:last]):
+        return spec
+    try:
+        return next((c for c in ids if all(_covers(c, x) for x in ids if x != c)), spec)
+    except (LookupError, ValueError):
+        return spec
+
+
+def _covers(chosen: str, other: str) -> bool:
+    """Whether a card sized for `chosen` holds `other` too: no more weights and no more KV cache per conversation
+    (at the default 8k context), so the smaller model runs on the same card ('Llama 3.1 8B and maybe Qwen 14B')."""
+    from gpu_advisor.tools.arch import kv_cache_bytes
+
+    big, small = find_model(chosen), find_model(other)
+    return small.total_params_b <= big.total_params_b and \
+        kv_cache_bytes(small, 16, 8192, 1) <= kv_cache_bytes(big, 16, 8192, 1)
 
 
 def _restates(spec: str, named: list[tuple[int, str]]) -> bool:

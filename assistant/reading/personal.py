@@ -18,6 +18,16 @@ def read_personal(m: Message) -> bool | None:
     return None
 
 
+def read_used_ok(m: Message) -> bool | None:
+    """True when used cards are accepted ('used is fine', '二手也行'): a purchase is then priced used where a sourced
+    used price is on record (knowledge.loader.used_prices)."""
+    for text in (m.raw.lower(), m.masked):
+        x = word_pattern("used_ok").search(text)
+        if x and not negated(text, x.start()):
+            return True
+    return None
+
+
 def read_system_ram(m: Message) -> float | None:
     """The system memory in GiB, when said with a word that names the computer's memory (not bare 'memory')."""
     x = word_pattern("system_ram").search(m.masked)
@@ -48,6 +58,7 @@ def read_own_box(m: Message, u: Understanding) -> None:
     users = u.updates.get("users") or 1
     if u.updates.get("personal") and (users > 2 or u.updates.get("population") or u.updates.get("users_range")):
         u.updates.pop("personal")
+    home_buys(m, u)
     if not u.updates.get("system_ram_gb") or u.updates.get("owned"):
         return
     only = u.updates.get("only") or []
@@ -61,6 +72,25 @@ def read_own_box(m: Message, u: Understanding) -> None:
         return
     u.updates["owned"] = [f"1x {card}"]
     u.updates.pop("only", None)
+
+
+def home_buys(m: Message, u: Understanding) -> None:
+    """One person's own job at home ('at home', 'for myself', '家里', '自己玩') with no card of theirs, no cloud and no
+    rent said: they buy a card for their own computer ('preference' buy), never rent a data-centre one. Their own
+    laptop or Mac takes no card, so nothing is bought there. A whole machine said ('buy hardware', '整机') is bought
+    with the card: no computer of theirs is assumed (slots: has_host's default for one person buying)."""
+    if not u.updates.get("personal") or u.updates.get("owned"):
+        return
+    if "has_host" not in u.updates and word_pattern("whole_build").search(m.raw.lower()):
+        u.updates["has_host"] = False  # 'buy hardware', '配一台整机': the computer around the card is bought too
+    if "preference" in u.updates:
+        return
+    if m.phase not in (None, "serve", "experiment") or u.updates.get("method"):
+        return  # a training run ('QLoRA on a 7B, just me, to prove the pipeline') is rented by the job first
+    if word_pattern("fixed_device").search(m.raw.lower()):
+        return
+    u.updates["preference"] = "buy"
+    u.ask = {**u.ask, "home_buy": True}  # inferred, not said: the conversation's plan so far may still rule it out
 
 
 def read_product(m: Message) -> bool | None:
