@@ -536,7 +536,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if fresh:  # "家里想跑个Qwen2.5 14B自己玩" after two 8-GPU servers for 300 people: another job, sized on its own
         turn.notes.append(fresh_note(fresh, profile, u.updates, lang))
         u.ask = {**u.ask, "lead": [turn.notes[-1]]}
-        if fresh == "place" and word_pattern("at_home").search(text.lower()):
+        if word_pattern("at_home").search(text.lower()):  # one's own use: sized for one, on one's own card
             u.updates.setdefault("personal", True)
         profile, defaulted, pending = fresh_profile(profile), {}, None
         state = {**state, **CLEARED, "profile": profile.model_dump(), "defaulted": {}}  # type: ignore[typeddict-item]
