@@ -534,11 +534,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     defaulted = dict(state.get("defaulted") or {})
     fresh = fresh_reason(text, u.updates, profile, u.intents) if not u.topic else None
     if fresh:  # "家里想跑个Qwen2.5 14B自己玩" after two 8-GPU servers for 300 people: another job, sized on its own
-        turn.notes.append(fresh_note(fresh, profile, u.updates, lang))
+        turn.notes.append(fresh_note(fresh, profile, u.updates, lang, defaulted))
         u.ask = {**u.ask, "lead": [turn.notes[-1]]}
         if word_pattern("at_home").search(text.lower()):  # one's own use: sized for one, on one's own card
             u.updates.setdefault("personal", True)
-        profile, defaulted, pending = fresh_profile(profile), {}, None
+        profile, defaulted, pending = fresh_profile(profile, defaulted), {}, None
         state = {**state, **CLEARED, "profile": profile.model_dump(), "defaulted": {}}  # type: ignore[typeddict-item]
     if u.ask.get("planned_card") and profile.owned and "owned" not in u.updates:
         apply_planned_card(u)  # "i'll get a used 3090 instead": the card planned replaces the machine they have

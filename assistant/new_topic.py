@@ -23,6 +23,9 @@ KEPT_SLOTS = ("region", "currency")
 # Kinds of job: a new model for a job of another kind is a new topic ("fine-tune llama 8b" after a service).
 _KIND = {"fine-tune": "train", "pretrain": "train", "continued-pretrain": "train", "train-and-serve": "both",
          "serve": "serve", "production": "serve", "experiment": "serve", "batch": "batch"}
+# The earlier plan's values a fresh job names when they are left out (the rest go too, unnamed).
+DROPPED_SAID = ("owned", "users", "population", "personal", "utilisation", "only", "budget_usd", "budget_usd_per_month",
+                "deadline_hours", "method", "train_tokens", "context")
 # State the fresh job starts without: the plan before, its questions and the cards asked about beside it.
 CLEARED: dict[str, Any] = {"results": {}, "asked": [], "pending": None, "also": None, "cards": None,
                            "deferred": None, "owned_untyped": None, "family": None, "unknown_card": None,
@@ -50,18 +53,17 @@ def fresh_reason(text: str, said: dict[str, Any], profile: Profile, intents: set
     return None
 
 
-def fresh_profile(profile: Profile) -> Profile:
-    """The profile another job starts from: only where it is priced."""
-    return Profile.model_validate({k: getattr(profile, k, None) for k in KEPT_SLOTS})
+def fresh_profile(profile: Profile, assumed: dict[str, Any]) -> Profile:
+    """The profile another job starts from: only where it is priced, when the user said it."""
+    return Profile.model_validate({k: getattr(profile, k, None) for k in KEPT_SLOTS if k not in assumed})
 
 
-def fresh_note(reason: str, profile: Profile, said: dict[str, Any], lang: str) -> str:
+def fresh_note(reason: str, profile: Profile, said: dict[str, Any], lang: str, assumed: dict[str, Any]) -> str:
     """The reply's first words for a fresh job: what of the earlier plan was left out, and what was kept."""
     data = profile.model_dump()
-    dropped = [SLOTS[k].label(lang) for k in ("owned", "users", "population", "phase", "model", "personal",
-                                               "utilisation", "only", "budget_usd", "budget_usd_per_month")
-               if data.get(k) not in (None, [], False) and k not in said and k in SLOTS]
-    kept = [SLOTS[k].label(lang) for k in KEPT_SLOTS if data.get(k) is not None and k in SLOTS]
+    dropped = [SLOTS[k].label(lang) for k in DROPPED_SAID if data.get(k) not in (None, [], False)
+               and k not in said and k not in assumed and k in SLOTS]  # what the user said, not defaults
+    kept = [SLOTS[k].label(lang) for k in KEPT_SLOTS if data.get(k) is not None and k not in assumed and k in SLOTS]
     sep = say(lang, "list_sep")
     return say(lang, f"reply.fresh_{reason}", dropped=sep.join(dict.fromkeys(dropped)) or say(lang, "fresh.nothing"),
                kept=sep.join(kept) or say(lang, "fresh.nothing"))

@@ -174,3 +174,15 @@ def test_no_follow_up_of_a_date_says_a_deadline():
     for lang, words in itertools.product(("en", "zh"), ("before Christmas", "圣诞节前")):
         state, = run_states([JOB[lang] + " " + words])
         assert state["profile"].get("deadline_hours") is None
+
+
+@pytest.mark.parametrize(("lang", "text", "model"), [
+    ("en", "fine-tune llama 3.1 8b with qlora on 10k samples", "llama-3.1-8b"),
+    ("en", "we want to fine-tune qwen2.5 7b with lora on 20k examples", "qwen2.5-7b"),
+    ("zh", "用qlora微调llama 3.1 8b，1万条数据", "llama-3.1-8b"),
+    ("zh", "想用lora微调qwen2.5 7b，2万条样本", "qwen2.5-7b")])
+def test_a_new_model_for_a_new_kind_of_job_is_a_fresh_plan(lang: str, text: str, model: str):
+    _first, second = run_states([ORG[lang], text])
+    profile = second["profile"]
+    assert profile["model"] == model and profile["phase"] == "fine-tune", profile
+    assert not profile.get("owned") and profile.get("users") is None, profile
