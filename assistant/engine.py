@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.pairing import (
     also_words,
     pair_headline,
@@ -45,6 +46,7 @@ from gpu_advisor.assistant.premise import (
     switched_line,
 )
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from gpu_advisor.assistant.reading.deadline import span_noted
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
@@ -544,6 +546,14 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
+    fresh = fresh_reason(text, u.updates, profile, u.intents) if not u.topic else None
+    if fresh:  # "家里想跑个Qwen2.5 14B自己玩" after two 8-GPU servers for 300 people: another job, sized on its own
+        turn.notes.append(fresh_note(fresh, profile, u.updates, lang, defaulted))
+        u.ask = {**u.ask, "lead": [turn.notes[-1]]}
+        if word_pattern("at_home").search(text.lower()):  # one's own use: sized for one, on one's own card
+            u.updates.setdefault("personal", True)
+        profile, defaulted, pending = fresh_profile(profile, defaulted), {}, None
+        state = {**state, **CLEARED, "profile": profile.model_dump(), "defaulted": {}}  # type: ignore[typeddict-item]
     if u.ask.get("planned_card") and profile.owned and "owned" not in u.updates:
         apply_planned_card(u)  # "i'll get a used 3090 instead": the card planned replaces the machine they have
     else:
@@ -824,6 +834,13 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
+    loose, why = loose_model(profile.model, updates.get("model"), text, lang) if not u.topic else (None, None)
+    if loose and why:  # "what about R1 in fp8?" after the R1 32B distill: the distill in fp8, or the full R1, said
+        updates["model"] = loose
+        if loose == profile.model:
+            del updates["model"]
+        turn.notes.insert(0, why)
+        u.ask = {**u.ask, "lead": [why]}  # said right under the headline, before what moved
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
     if u.ask.get("home_buy") and (({**before, **updates}.get("phase") not in (None, "serve", "experiment"))
@@ -916,7 +933,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     moved = {k for k in after if after[k] != before[k]}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
-    update: dict[str, Any] = {"profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
+    update: dict[str, Any] = {**(CLEARED if fresh else {}),
+                              "profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
     request = _request_flags(u, turn, state)
     if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
@@ -1414,7 +1432,7 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         key = "reply.deadline_window_batch" if (updates.get("phase") or phase) == "batch" else "reply.deadline_window"
         turn.notes.append(say(lang, key, hours=f"{full:,.0f}", share=f"{share:.0%}",
                               usable=f"{updates['deadline_hours']:,.0f}"))
-    if "deadline_hours" in updates and WEEKDAY.search(text):
+    if "deadline_hours" in updates and WEEKDAY.search(text) and not span_noted(u.notes):
         # the day it is now ("its friday 5pm", "今天周三") is not the deadline the note names
         hits = [x for x in WEEKDAY.finditer(text) if not TODAY_BEFORE.search(text[max(0, x.start() - 10):x.start()])] \
             or list(WEEKDAY.finditer(text))
@@ -1610,7 +1628,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
                 "pending": None}
     changed = turn.changed if previous else []
-    notes = [n.strip() for n in turn.notes]
+    lead = [str(n).strip() for n in turn.ask.get("lead") or []]
+    notes = [n.strip() for n in turn.notes if n.strip() not in lead]
     said = [describe(k, getattr(profile, k), lang, daily=bool(profile.population_daily)) for k in ACK_ORDER if _stated(getattr(profile, k, None)) and k not in defaulted
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
@@ -1657,6 +1676,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             if pinned or turn.has("fit_check") or (alone and alone in text) else None
         text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang, second, filled.model or ""))
         pinned = verdict or pinned
+    if lead:  # "what about the full R1?": the switch said first, right under the headline
+        head, sep, rest = text.partition("\n\n")
+        text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
+            else "\n\n".join([*lead, text])
     text += after
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None

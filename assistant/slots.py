@@ -299,11 +299,8 @@ class Slot:
             return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
-        elif self.name == "context" and _native_context(profile, use_context(profile) or self.default):
-            return say(lang, key + "_native", tokens=f"{_native_context(profile, use_context(profile) or self.default):,}")
-        elif self.name == "context" and use_context(profile):
-            return say(lang, key + "_use_case", tokens=f"{use_context(profile):,}",
-                       use=say(lang, f"use_case.{profile['use_case']}"))
+        elif self.name == "context":
+            return _context_words(lang, key, profile, self.default)
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -474,3 +471,15 @@ def next_slot(profile: Profile, defaulted: dict[str, str], asked: list[str],
                 and slot.ask_when(profile):
             return name
     return None
+
+
+def _context_words(lang: str, key: str, profile: Profile, default: int) -> str:
+    """The context assumed, said: the model's own limit when it reads less, the use's typical context, or the
+    slot's default."""
+    native = _native_context(profile, use_context(profile) or default)
+    if native:
+        return say(lang, key + "_native", tokens=f"{native:,}")
+    if use_context(profile):
+        return say(lang, key + "_use_case", tokens=f"{use_context(profile):,}",
+                   use=say(lang, f"use_case.{profile['use_case']}"))
+    return say(lang, key)

@@ -394,8 +394,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     return u
 
 
-# Slots a concept question may name as its example without asking for a sizing ("why does DeepSeek-V3 need
-# memory for 671B?", "大规模部署一般怎么组合"): no number of the workload is said.
+# Slots a concept question names as its example without asking for a sizing ("大规模部署一般怎么组合"): no number said.
 EXAMPLE_SLOTS = {"model", "phase", "precision", "method"}
 WORKLOAD_ROLES = {"model", "model_total", "model_active", ""}
 

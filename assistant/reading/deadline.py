@@ -9,6 +9,8 @@ from gpu_advisor.assistant.reading.growth import calendar_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 
+WEEK_HOURS = 168
+
 
 def read_deadline(m: Message) -> float | None:
     """Hours until an offline job must be done: 'within 2 days' (48), 'in 10 hours', 'by tomorrow'
@@ -23,6 +25,8 @@ def read_deadline(m: Message) -> float | None:
             if not negated(m.masked, x.start()) and not (said and hours <= 24):
                 hits.append((x.start(), float(hours)))  # "overnight in an 8 hour window": the hours said win
     hits += _changed_to(m, hits)
+    spans = _spans(m)
+    hits += spans
     if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
         first = min(pos for pos, _h in hits)
         hits += [(q.start, q.value * table[q.extra]) for q in m.qty
@@ -57,13 +61,30 @@ def read_deadline(m: Message) -> float | None:
                if not today.start() <= x.start() < today.end()}  # the start's own "by monday" is no deadline
         hits = [(pos, due.get(pos, hours)) for pos, hours in hits if not today.start() <= pos < today.end()]
     if not hits:
+        date = word_pattern("deadline_dates").search(m.masked)
+        if date and not negated(m.masked, date.start()):  # "before Christmas": no calendar to count to; asked
+            m.notes.append(("reply.deadline_date", {"words": date.group().strip()}))
         return None
     value = max(hits)[1]
     if value <= 0:
         m.problems.append(("deadline_past", {}))
         return None
-    calendar_said(m, max(hits)[0], value)
+    if max(hits) not in spans:
+        calendar_said(m, max(hits)[0], value)
     return round(value, 4)
+
+
+def _spans(m: Message) -> list[tuple[int, float]]:
+    """Deadlines said relative to today that span weeks ('by the end of next month': 4 to 8 weeks): the short end,
+    said with the range and how to correct it."""
+    found: list[tuple[int, float]] = []
+    for pattern, (short, long, key) in pattern_rows("deadline_spans"):
+        x = pattern.search(m.masked)
+        if x and not negated(m.masked, x.start()):
+            hours = float(short * WEEK_HOURS)
+            found.append((x.start(), hours))
+            m.notes.append((str(key), {"short": f"{short}", "long": f"{long}", "hours": f"{hours:,.0f}"}))
+    return found
 
 
 def _changed_to(m: Message, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
@@ -100,3 +121,9 @@ def _clock(text: str) -> float | None:
             return float(parts[said])
     return None
 
+
+
+def span_noted(notes: list[tuple[str, dict[str, str]]]) -> bool:
+    """Whether the message's deadline was a span of weeks already said back ('by the end of next month')."""
+    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")}
+    return any(key in keys for key, _v in notes)
