@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.pairing import also_words, pair_headline, pair_words, swapped_job
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
@@ -1612,6 +1613,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if first:
         text = first + "\n\n" + text
     one = _one_owned(turn, answer, lang)
+    enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1639,7 +1641,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {}),
+        **extra, **({"one_owned": one[1]} if one else {}), **({"owned_verdict": enough} if enough else {}), **({"model_choice": weighed} if weighed else {}),
         **({"buy_or_rent": bought} if bought else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
@@ -1873,7 +1875,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
         and not (turn.compare or turn.whatif) and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
-        if kind == "fits" or again or turn.has("fit_check") else None
+        if kind in ("fits", "more") or again or turn.has("fit_check") else None
     others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others

@@ -2095,10 +2095,14 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
-    return _literal_fits(rec, option, lang) if kind == "fits" else None
+    if kind in ("fits", "more"):  # 'is it enough?', 'do we need to buy more?': on your own cards first
+        from gpu_advisor.assistant.owned_enough import owned_line
+
+        return owned_line(rec, kind, lang) or literal_fits(rec, option, lang)
+    return None
 
 
-def _literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:
+def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:
     """literal_answer's line for 'fits' ('will it fit?', '能跑吗'): yes or no on `option` (the user's own cards,
     else the plan's)."""
     best = rec.best
