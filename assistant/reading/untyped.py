@@ -29,5 +29,7 @@ def read_owned_untyped(m: Message, u: Understanding) -> None:
     n = int(next(g for g in x.groups() if g))
     if not 0 < n <= MAX_UNTYPED:
         return
+    part = word_pattern("owned_subset").search(m.masked, x.end())  # '我们有64张卡，拿8张出来跑': 8 of them
+    n = min(n, int(next(g for g in part.groups() if g))) if part else n
     u.owned_untyped = n
     u.notes = [(key, values) for key, values in u.notes if key != "note.servers_without_cards"]  # the cards, not servers
