@@ -1452,7 +1452,9 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
-    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest")))
+    # '够不够', 'do we need to buy more?' after a plan on your cards: the verdict first, the plan again
+    enough = has_answer and bool(known.get("owned")) and _enough_asked(state)
+    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough
     if not acted:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
@@ -1465,6 +1467,21 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
+
+
+def _owned_enough_line(state: AdvisorState, answer: advice.Answer, lang: str) -> str | None:
+    """The verdict on the cards owned when the last message asks whether they are enough or more must be bought."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    kinds = [k for k in literal_kinds(_text(humans[-1])) if k in ("more", "fits")] if humans else []
+    if not kinds or owned_verdict(answer.recommend) is None:
+        return None
+    return writers.literal_answer(answer, kinds[0], lang)
+
+
+def _enough_asked(state: AdvisorState) -> bool:
+    """Whether the last message asks only whether the cards are enough or more must be bought ('够不够', '要买新卡吗')."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return bool(humans) and bool({"fits", "more"} & set(literal_kinds(_text(humans[-1]))))
 
 
 def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
@@ -1685,6 +1702,9 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
         or _asked_figure(turn, previous, answer, lang, config)
     if not direct:
         return (*_literal_first(state, answer, turn, text, lang, config), None)
+    enough = _owned_enough_line(state, answer, lang)
+    if enough:  # '如果是1000人呢，需要加卡吗': whether your cards are enough for the change, before what moved
+        direct = (enough + "\n\n" + direct[0], direct[1])
     if direct[1].get("code") == "short" and answer.recommend.workload is not None \
             and answer.recommend.workload.spec.trains:
         # 'QLoRA 单卡 4090 够不够': the job as asked fits that card done another way (Unsloth): that yes, not a no

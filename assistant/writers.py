@@ -2098,7 +2098,7 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if kind in ("fits", "more"):  # 'is it enough?', 'do we need to buy more?': on your own cards first
         from gpu_advisor.assistant.owned_enough import owned_line
 
-        return owned_line(rec, kind, lang) or literal_fits(rec, option, lang)
+        return owned_line(rec, kind, lang) or (literal_fits(rec, option, lang) if kind == "fits" else None)
     return None
 
 

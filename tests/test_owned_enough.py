@@ -139,3 +139,25 @@ def test_the_owned_cards_verdict_comes_first(text, lang, code, n, card, start):
     first = reply.content.split("\n", 1)[0]
     if code == "enough" and "300" in text and "微调" not in text:
         assert "300" in first  # the people asked about are said served
+
+
+FOLLOW_UPS = [
+    # first message, the question after it, verdict code, first-line start
+    ("我们有两台8卡A100服务器，想部署Qwen2.5-72B给300人用", "够不够", "enough", "**能**：16 × "),
+    ("我们有两台8卡A100服务器，想部署Qwen2.5-72B给300人用", "要买新卡吗", "enough", "**不用买**"),
+    ("we have two 8xA100 nodes, serving Qwen2.5-72B to 300 users", "is it enough?", "enough", "**Yes**: it fits on 16 × "),
+    ("we have two 8xA100 nodes, serving Qwen2.5-72B to 300 users", "do we need to buy more GPUs?", "enough",
+     "**No need to buy**"),
+    ("我们有两台8卡A100服务器，想部署Qwen2.5-72B给300人用", "如果是1000人呢，需要加卡吗", None, "**要"),
+    ("we have two 8xA100 nodes, serving Qwen2.5-72B to 300 users", "what about 1000 users, is it still enough?", None,
+     "**No**"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "code", "start"), FOLLOW_UPS)
+def test_the_question_asked_after_a_plan_on_your_cards_is_answered_first(first, second, code, start):
+    _a, b = run_conversation([first, second])
+    assert b.content.startswith(start), b.content[:300]
+    if code:
+        assert payload(b)["owned_verdict"]["code"] == code
+    assert payload(b)["profile"].get("preference") != "buy"
