@@ -22,11 +22,16 @@ OWNED = [
     ("我们有2台8卡A100", "zh", 16, A100, 8),
     ("公司已经有两台8卡的A100", "zh", 16, A100, 8),
     ("我们有一台8卡A800服务器", "zh", 8, A800, None),
+    ("我们有两台A100服务器，每台8卡", "zh", 16, A100, 8),
+    ("公司有3台8卡H20", "zh", 24, "h20", 8),
     ("我们有一台DGX A100", "zh", 8, A100, None),
     ("我们有两台HGX H100服务器", "zh", 16, H100, 8),
     ("我们有64张A100，拿8张出来", "zh", 8, A100, None),
     ("我们有64张A100，可以用其中8张", "zh", 8, A100, None),
     ("we have two 8×A100 nodes", "en", 16, A100, 8),
+    ("we have 2x8 A100", "en", 16, A100, 8),
+    ("we have 4×8 H100", "en", 32, H100, 8),
+    ("we have a cluster of 4 DGX H100", "en", 32, H100, None),
     ("we have 2 DGX A100s", "en", 16, A100, None),
     ("we have four DGX H100", "en", 32, H100, None),
     ("we have an HGX box with H100s", "en", 8, H100, None),
@@ -39,13 +44,13 @@ OWNED = [
 TASKS = {"zh": ["部署Qwen2.5-72B给300人用", "想LoRA微调Qwen2.5-72B"],
          "en": ["serve Qwen2.5-72B to 300 users", "LoRA fine-tune Qwen2.5-72B"]}
 
-BUY_MORE = {"zh": ["要买新卡吗", "要不要再买卡", "需要加卡吗", "还得再买吗", "是否需要采购新服务器", "需不需要再买两台"],
+BUY_MORE = {"zh": ["要买新卡吗", "要不要再买卡", "需要加卡吗", "还得再买吗", "是否需要采购新服务器", "需不需要再买两台", "要扩容吗"],
             "en": ["do we need to buy more GPUs?", "Do we need to buy more?", "should we buy more cards?",
                    "do we need more gpus?", "do we have to purchase additional GPUs?", "need more cards?",
-                   "would we need to get more servers?"]}
-ENOUGH = {"zh": ["够不够", "够吗", "够用吗", "能跑吗"],
+                   "would we need to get more servers?", "or should we buy more?"]}
+ENOUGH = {"zh": ["够不够", "够吗", "够用吗", "能跑吗", "跑得动吗", "够300人用吗"],
           "en": ["is it enough?", "will it handle that?", "can it cope?", "is that enough?", "can our servers cope?",
-                 "enough?", "will they handle it?"]}
+                 "enough?", "will they handle it?", "do we have enough GPUs?"]}
 
 
 def _join(lang: str, *parts: str) -> str:
