@@ -39,6 +39,10 @@ OWNED = [
     ("our DGX A100", "en", 8, A100, None),
     ("we have 64 A100s, 8 of them are free for this", "en", 8, A100, None),
     ("we have 64 H100s but can only spare 8", "en", 8, H100, None),
+    ("我们有两台8卡A800服务器，拿一台出来", "zh", 8, A800, 8),
+    ("we have four 8x H100 servers, one of them is free", "en", 8, H100, 8),
+    ("we have two 8×A100 nodes, we can use one of them", "en", 8, A100, 8),
+    ("we have 4 DGX H100, 2 of the servers are free", "en", 16, H100, 8),
 ]
 
 TASKS = {"zh": ["部署Qwen2.5-72B给300人用", "想LoRA微调Qwen2.5-72B"],
@@ -97,8 +101,14 @@ def test_wanting_to_buy_is_still_a_preference(text, pref):
     assert understand(text).updates.get("preference") == pref
 
 
+@pytest.mark.parametrize("text", ["we have 16 H100s, two of them are broken", "我们有16张H100，其中两张坏了"])
+def test_cards_said_out_of_use_do_not_become_the_count(text):
+    assert understand(text).updates.get("owned") == ["16x h100-sxm"]
+
+
 @pytest.mark.parametrize(("text", "n"), [("我们有64张卡，拿8张出来跑Qwen2.5-72B", 8), ("我们有64张卡，能分出16张来", 16),
-                                       ("we have 64 gpus, 8 of them are free", 8), ("we have 32 gpus", 32)])
+                                       ("we have 64 gpus, 8 of them are free", 8), ("we have 32 gpus", 32),
+                                       ("we have 32 gpus, one of them is free", 1)])
 def test_part_of_untyped_cards_set_aside_is_the_count_kept(text, n):
     assert understand(text).owned_untyped == n
 
