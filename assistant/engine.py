@@ -25,6 +25,7 @@ from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
+from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.pairing import (
     also_words,
     pair_headline,
@@ -1498,7 +1499,9 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if any(turn.has(x) for x in PLAN_QUESTIONS) and has_answer and not turn.changed and not asked_other:
         return "explain"
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
-    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest")))
+    # '够不够', 'do we need to buy more?' after a plan on your cards: the verdict first, the plan again
+    enough = has_answer and bool(known.get("owned")) and _enough_asked(state)
+    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough
     if not acted:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
@@ -1518,6 +1521,21 @@ def _asks_two(state: AdvisorState, has_answer: bool) -> bool:
     '要几张卡，一个月多少钱'): both are owed an answer now, not a clarifying question first."""
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     return not has_answer and bool(humans) and len(literal_kinds(_text(humans[-1]))) >= 2
+
+
+def _owned_enough_line(state: AdvisorState, answer: advice.Answer, lang: str) -> str | None:
+    """The verdict on the cards owned when the last message asks whether they are enough or more must be bought."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    kinds = [k for k in literal_kinds(_text(humans[-1])) if k in ("more", "fits")] if humans else []
+    if not kinds or owned_verdict(answer.recommend) is None:
+        return None
+    return writers.literal_answer(answer, kinds[0], lang)
+
+
+def _enough_asked(state: AdvisorState) -> bool:
+    """Whether the last message asks only whether the cards are enough or more must be bought ('够不够', '要买新卡吗')."""
+    humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
+    return bool(humans) and bool({"fits", "more"} & set(literal_kinds(_text(humans[-1]))))
 
 
 def _family_answered(u: Understanding, state: AdvisorState) -> str | None:
@@ -1667,6 +1685,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if first:
         text = first + "\n\n" + text
     one = _one_owned(turn, answer, lang)
+    enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
     both = pair_words(answer.pair, second, lang, filled.model or "")
@@ -1699,7 +1718,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
-        **extra, **({"one_owned": one[1]} if one else {}), **({"model_choice": weighed} if weighed else {}),
+        **extra, **({"one_owned": one[1]} if one else {}), **({"owned_verdict": enough} if enough else {}), **({"model_choice": weighed} if weighed else {}),
         **({"buy_or_rent": bought} if bought else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
@@ -1743,6 +1762,9 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
         or _asked_figure(turn, previous, answer, lang, config)
     if not direct:
         return (*_literal_first(state, answer, turn, text, lang, config), None)
+    enough = _owned_enough_line(state, answer, lang)
+    if enough:  # '如果是1000人呢，需要加卡吗': whether your cards are enough for the change, before what moved
+        direct = (enough + "\n\n" + direct[0], direct[1])
     if direct[1].get("code") == "short" and answer.recommend.workload is not None \
             and answer.recommend.workload.spec.trains:
         # 'QLoRA 单卡 4090 够不够': the job as asked fits that card done another way (Unsloth): that yes, not a no
@@ -1933,7 +1955,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
         and not (turn.compare or turn.whatif) and (literal_kind(_text(humans[-2])) == "fits" or _pinned_before(state))
     literal = writers.literal_answer(answer, kind, lang)
     pinned = pinned_line(answer.recommend, lang, _recorder(config), answer.one_card, load_said=again) \
-        if kind == "fits" or again or turn.has("fit_check") else None
+        if kind in ("fits", "more") or again or turn.has("fit_check") else None
     others = kinds[1:]
     if pinned:  # "would that fit on a single 4090?" with a plan of two: yes or no on the one, and whom it serves
         others = [k for k in kinds if k != "fits"] if kind != "fits" and literal else others

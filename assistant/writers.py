@@ -2150,7 +2150,11 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
                        capacity=gb(best.capacity_bytes))
     if kind == "daily":
         return _literal_daily(rec, option, lang)
-    return _literal_fits(rec, option, lang) if kind == "fits" else None
+    if kind in ("fits", "more"):  # 'is it enough?', 'do we need to buy more?': on your own cards first
+        from gpu_advisor.assistant.owned_enough import owned_line
+
+        return owned_line(rec, kind, lang) or (literal_fits(rec, option, lang) if kind == "fits" else None)
+    return None
 
 
 def _literal_daily(rec: Recommendation, option: Option | None, lang: str) -> str | None:
@@ -2160,7 +2164,7 @@ def _literal_daily(rec: Recommendation, option: Option | None, lang: str) -> str
 
     if option is None or not option.serves or not option.decode_tokens_per_s or option.serve_per_gpu_bytes is None \
             or not rec.workload.spec.serves or rec.pool is not None:
-        return _literal_fits(rec, option, lang)
+        return literal_fits(rec, option, lang)
     speed = option.decode_tokens_per_s
     key = "literal.daily_yes" if speed >= COMFORTABLE_TOKENS_PER_S else \
         "literal.daily_slow" if speed >= MIN_TOKENS_PER_S else "literal.daily_no"
@@ -2170,7 +2174,7 @@ def _literal_daily(rec: Recommendation, option: Option | None, lang: str) -> str
                precision=option.precision or "")
 
 
-def _literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:
+def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str | None:
     """literal_answer's line for 'fits' ('will it fit?', '能跑吗'): yes or no on `option` (the user's own cards,
     else the plan's)."""
     best = rec.best

@@ -53,7 +53,7 @@ def test_no_literal_question(text: str) -> None:
 
 
 def test_kinds_are_codes() -> None:
-    assert LITERAL_KINDS == ("duration", "monthly", "daily", "count", "speed", "fits", "memory", "versus")
+    assert LITERAL_KINDS == ("duration", "monthly", "daily", "count", "speed", "more", "fits", "memory", "versus")
     assert all(k.isascii() and k.isidentifier() for k in LITERAL_KINDS)
 
 

@@ -45,7 +45,8 @@ def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision
     same layout, so a plan across two servers is never called unable to hold one person."""
     gpu = find_gpu(gpu_id)
     base = w.model_copy(update={"serve_precision": precision or w.serve_precision, "flexible": []})
-    spans = plan if plan is not None and plan.pp > 1 and plan.tp is not None and plan.engine is not None else None
+    spans = plan if plan is not None and (plan.pp > 1 or plan.replicas > 1) and plan.tp is not None \
+        and plan.engine is not None else None  # copies over servers (2×TP8 on two servers): that layout too
 
     def at(users: int) -> Option | None:
         layout = None if spans is None or spans.tp is None or spans.engine is None else Layout(

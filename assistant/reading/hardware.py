@@ -318,14 +318,20 @@ def read_preference(m: Message) -> str | None:
         return "rent"
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
         return None  # "our box or do we need to rent?": asked about, not preferred
+    asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question
+
+    def _in_question(x: re.Match[str]) -> bool:
+        return any(a <= x.start() < b for a, b in asked)
+
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")
-            if not (name == "rent" and _overflow(m, x.start(), x.end()))]
+            if not (name == "rent" and _overflow(m, x.start(), x.end())) and not _in_question(x)]
     if not hits and any(_overflow(m, x.start(), x.end()) for x in m.live("preference.rent")):
         _note_once(m, ("note.rent_overflow", {}))  # "rent more if needed": yours first, renting what they cannot do
         return None
     if not hits and not owns_nothing(m):  # "no cloud", "don't want to rent": the other way ("haven't bought any" is neither)
         hits = [(x.start(), other) for name, other in (("buy", "rent"), ("rent", "buy"))
-                for x in word_pattern(f"preference.{name}").finditer(m.masked) if negated(m.masked, x.start())]
+                for x in word_pattern(f"preference.{name}").finditer(m.masked)
+                if negated(m.masked, x.start()) and not _in_question(x)]
     if not hits and m.live("credits_said"):
         return "rent"  # '40k in aws credits': credits spend only on rented cards
     if not hits and m.pending == "preference":

@@ -1,5 +1,5 @@
 """The literal question a sizing message asks, as a typed code: 'fits' (a yes/no question about fitting or
-running), 'daily' (good enough for one person's everyday use), 'count' (how many cards), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user), 'memory' (how much
+running, 'is it enough'), 'more' (whether more cards must be bought: '要买新卡吗', answered on the cards owned), 'daily' (good enough for one person's everyday use), 'count' (how many cards), 'duration' (how long), 'monthly' (what per month), 'speed' (how fast for one user), 'memory' (how much
 GPU memory) or 'versus' (X or Y). The reply's first line owes an answer of that kind before the plan; writers turn
 the code and the tool's figure into a sentence.
 
@@ -13,7 +13,7 @@ import unicodedata
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Kinds of literal question, in the order tried.
-LITERAL_KINDS = ("duration", "monthly", "daily", "count", "speed", "fits", "memory", "versus")
+LITERAL_KINDS = ("duration", "monthly", "daily", "count", "speed", "more", "fits", "memory", "versus")
 
 
 def _asks(kind: str, typed: str) -> bool:

@@ -65,9 +65,33 @@ def adds(m: Message, s: int, e: int) -> bool:
                 or word_pattern("owned_add_after").match(m.masked[e:e + 48]))
 
 
+def subset_count(x: re.Match[str]) -> int:
+    """The count an owned_subset match says ('拿 8 出来' 8, 'one of them are free' 1)."""
+    said = next((g for g in x.groups() if g), "0")
+    return int(said) if said.isdigit() else ("one", "two", "three", "four").index(said) + 1
+
+
+def read_owned_subset(m: Message, u: Understanding) -> None:
+    """'我们有64张A100，拿8张出来跑', '8 of them are free for this': the cards owned for this job are that part of them."""
+    owned = u.updates.get("owned") or []
+    count, _, card = owned[0].partition("x ") if len(owned) == 1 else ("", "", "")
+    x = word_pattern("owned_subset").search(m.masked) if count.isdigit() else None
+    n = subset_count(x) if x else 0
+    said_per = u.updates.get("server_gpus")
+    per = said_per if isinstance(said_per, int) else 0
+    servers = int(count or 0) // per if per else 0
+    if x and servers and (word_pattern("owned_subset_servers").search(m.raw.lower()) or (
+            re.search(r"\bof (?:them|those|these|the (?:servers|nodes|boxes|machines))\b", x.group(0))
+            and n < servers)):
+        n = n * per if n < servers else 0  # '两台8卡A800，拿一台出来', 'two 8x H100 nodes, one of them is free'
+    if 0 < n < int(count or 0):
+        u.updates["owned"] = [f"{n}x {card}"]
+
+
 def read_owns_them(m: Message, u: Understanding) -> None:
     """'单卡 4090 够不够，卡是现成的', "4x L40S, they're ours": the card this message holds the plan to is owned; with
     no card named ('卡是现成的', 'we already have them'), the cards named before are (u.owns_named, assistant.engine)."""
+    read_owned_subset(m, u)
     said = owns_them(m)
     if not m.gpus and not u.updates.get("owned") and word_pattern("owned_just_one").search(m.masked):
         u.owns_named = "one"  # "i only have the one card tho, not buying another": one of the card named before

@@ -350,6 +350,7 @@ def clean(text: str) -> str:
         text = _CJK_EDGE.sub(" ", text)
     text = _rewrite(text, "shorthand")  # "w/" is "with"
     text = _rewrite(text, "hosted_notebook_phrases")  # 'colab free' is the T4 it gives (words/owned.yaml)
+    text = _rewrite(text, "server_box_phrases")  # "an hgx box with h100s" is the 8-card hgx h100 (words/owned.yaml)
     text = _number_words(text)
     text = word_pattern("followups.cents").sub(lambda x: f"${float(x[1]) / 100:g}", text)  # "30 cents": $0.3
     text = re.sub(r"\b(\d{1,4}) ?x(?=(?:rtx|gh|gb|mi|[abhltv])\d)", r"\1x ", text)  # 8xh100 -> 8x h100

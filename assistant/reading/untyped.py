@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.owned import subset_count
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # More than this many cards in one owned box is not a box ('we have 500 gpus' is a cluster, said elsewhere).
@@ -29,5 +30,7 @@ def read_owned_untyped(m: Message, u: Understanding) -> None:
     n = int(next(g for g in x.groups() if g))
     if not 0 < n <= MAX_UNTYPED:
         return
+    part = word_pattern("owned_subset").search(m.masked, x.end())  # '我们有64张卡，拿8张出来跑': 8 of them
+    n = min(n, subset_count(part)) if part else n
     u.owned_untyped = n
     u.notes = [(key, values) for key, values in u.notes if key != "note.servers_without_cards"]  # the cards, not servers
