@@ -1364,8 +1364,8 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             cost = say(lang, "levers.run", usd=cash(o.job_usd, rec))
         elif rec.workload.preference == "buy" or lever.change == "buy":
             cost = say(lang, "levers.buy", usd=cash(o.purchase_usd, rec)) if o.purchase_usd else ""
-        elif o.usd_per_month is not None:
-            cost = say(lang, "levers.month", usd=cash(o.usd_per_month, rec))
+        elif o.billed_usd_per_month is not None:  # billed as the plan's own month is (a service: every hour)
+            cost = say(lang, "levers.month", usd=cash(o.billed_usd_per_month, rec))
         over = "" if lever.within_budget else say(lang, "levers.over")
         lines.append(f"- {change}: {gpu_words(o)}" + (f" ({cost}{over})" if cost else ""))
         if lever.change in ("adamw-8bit", "pure-bf16-adamw-8bit") and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way

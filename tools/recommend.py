@@ -3112,7 +3112,9 @@ def _with_a_lever(w: Workload, rec: Recommendation) -> Recommendation | None:
         taken = _recommend(w.model_copy(update=change), with_levers=False)
         if taken.best is None:
             continue
-        others = [x for x in rec.levers if x.change != lever.change]
+        # the other ways that meet it too, never on cards the answer warns against when the plan is not on such
+        others = [x for x in rec.levers if x.change != lever.change
+                  and not (x.option is not None and x.option.avoid and not taken.best.avoid)]
         return taken.model_copy(update={"taken_lever": lever.change, "levers": others,
                                         "relaxed": "int4" if change.get("serve_precision") == "int4" else None})
     return None
