@@ -120,6 +120,24 @@ def server_span(text: str, start: int, end: int, gpu_id: str, per: int,
     return s0, e0, gpu_id, count * per, True
 
 
+def server_memory(text: str, end: int, e0: int, gpu_id: str) -> tuple[str, int]:
+    """A server model said with its cards' memory ('4 DGX A100 nodes (the 40gb version)', 'DGX A100 40GB', '4台DGX
+    A100（40G版本）'): the catalog's card of that memory in the same form (a100-80gb-sxm -> a100-40gb-sxm), and where
+    the words read end; the model's own card when the catalog has no such sibling."""
+    pattern = word_pattern("server_memory_after")
+    x = pattern.match(text[end:end + 40]) or pattern.match(text[e0:e0 + 40])
+    if not x:
+        return gpu_id, e0
+    sibling = re.sub(r"\d+gb", f"{float(x['memory']):g}gb", gpu_id, count=1)
+    try:
+        found = find_gpu(sibling)
+    except (KeyError, ValueError, LookupError):
+        return gpu_id, e0
+    if found.id != sibling:
+        return gpu_id, e0
+    return sibling, max(e0, (end if pattern.match(text[end:end + 40]) else e0) + x.end())
+
+
 def stated_memory(text: str, start: int, end: int, gpu_id: str, index: dict[str, str]) -> tuple[str, int, Note | None] | None:
     """A catalog card named with its memory ('4090 48g', '2080 ti modded to 22 gb', 'a100 40g'): (id, end of
     the words read, note). The catalog's card of that memory when it has one; else the named card's

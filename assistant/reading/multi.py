@@ -13,6 +13,7 @@ cards are sized for and the second in the `also` slot:
 from __future__ import annotations
 
 import itertools
+import re
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -70,6 +71,11 @@ def _splits(flat: str, side_by_side: bool = False) -> list[int]:
     return sorted(c for c in cuts if c > 0)[:MAX_CUTS] + sorted(c for c in plain - cuts if c > 0)[:MAX_CUTS]
 
 
+def _bare_size(model: object) -> bool:
+    """A model read as a size alone ('32B'), not a catalog name."""
+    return isinstance(model, str) and bool(re.fullmatch(r"\d+(?:\.\d+)?b", model.lower()))
+
+
 def _each(flat: str, first: Understanding, second: Understanding) -> None:
     """'30 users each', '各30个人用': the load said once, on one side, is each model's."""
     if not word_pattern("multi_each").search(flat):
@@ -98,8 +104,8 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         two_jobs = bool(lp and rp and lp != rp and ({lp, rp} <= set(RANK) - {"fine-tune"} or (lm and rm and lm != rm)))
         two_models = bool(lm and rm and lm != rm and "fine-tune" not in (lp, rp)
                           and (lp or rp or u.updates.get("phase") in INFERENCE or u.updates.get("phase") is None))
-        if not (two_jobs or two_models):
-            continue
+        if not (two_jobs or two_models) or (side_by_side and _bare_size(rm) and cut not in _splits(flat)):
+            continue  # 'qwen2.5 14b, 32b': a size listed after a model is one of its sizes, not a second job
         first, second = (right, left) if two_jobs and RANK[str(lp)] > RANK[str(rp)] else (left, right)
         _each(flat, first, second)
         fp, fm = _job(first)

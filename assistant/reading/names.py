@@ -6,7 +6,7 @@ import difflib
 import re
 from functools import cache, lru_cache
 
-from gpu_advisor.assistant.reading.cards import card_span, server_span
+from gpu_advisor.assistant.reading.cards import card_span, server_memory, server_span
 from gpu_advisor.assistant.reading.text import MASK, MAX_NAMES, vocab, word_pattern
 from gpu_advisor.knowledge import find_model, gpus, models
 from gpu_advisor.knowledge.resolve import normalise
@@ -276,8 +276,9 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
             continue  # '40-60 at once', '50-80 users': a range of numbers, never the 4060 or the 5080
         if " " in gram and gram.split()[-1].isdigit() and word_pattern("memory_unit_after").match(text[end:end + 8]):
             continue  # 'a 40 gb a100': 'a 40' is an article and a memory, not the A40
-        if server:  # a server by its model name: its cards, so many in each
+        if server:  # a server by its model name: its cards, so many in each (of the memory said: 'the 40gb version')
             s0, e0, gpu_id, count, has_count = server_span(text, start, end, gpu_id, server[1], per_server)
+            gpu_id, e0 = server_memory(text, end, e0, gpu_id)
         else:
             s0, e0, gpu_id, count, has_count = card_span(text, start, end, gpu_id, index, notes, per_server)
         found.append((s0, e0, gpu_id, count))
