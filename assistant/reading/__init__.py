@@ -35,7 +35,7 @@ from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
-from gpu_advisor.assistant.reading.costs import budget_months, read_budget, read_hosting, read_power
+from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
 from gpu_advisor.assistant.reading.elsewhere import read_elsewhere
@@ -331,12 +331,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.aside = topic  # "what's the diff between prefill and decode? ... serve mistral small": both
             u.intents -= {"math"}
     read_ask(m, u)
-    months = budget_months(m)  # 'the 2k is to get us through the first month': a budget that much a month
-    if months:
-        u.ask = {**u.ask, "budget_months": months}
-        if "budget_usd" in u.updates:
-            u.updates["budget_usd_per_month"] = round(u.updates.pop("budget_usd") / months, 2)
-            u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+    budget_periods(m, u)  # 'to get us through the first month', '$200 a night': a budget made monthly
     if u.topic and "+" in u.topic and (word_pattern("compare_verdict.concept_choice").search(m.text)
                                        or word_pattern("compare_verdict.concept_choice").search(m.raw.lower())):
         u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too

@@ -8,7 +8,7 @@ import re
 from gpu_advisor.assistant.reading.clauses import clause_of
 from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
-from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.money_roles import credits_note
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
@@ -86,6 +86,38 @@ def read_hosting(m: Message) -> float | None:
         return None
     q = found[-1]
     return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)
+
+
+# Runs a month of a budget said per run when the job's own repetition is not said ('$200 a night', '每天预算500').
+RUNS_PER_PERIOD = {"night": 30.0, "day": 30.0, "week": 4.35, "run": 1.0}
+
+
+def budget_periods(m: Message, u: Understanding) -> None:
+    """A budget said once made monthly: one that must last so many months ('get us through the first month'), or one
+    said per run of a repeating job ('$200 a night max', '每次跑预算200美元'): that much each run, times the runs a
+    month (said, or the period's own: a night or a day is 30 a month)."""
+    months = budget_months(m)
+    if months:
+        u.ask = {**u.ask, "budget_months": months}
+        if "budget_usd" in u.updates:
+            u.updates["budget_usd_per_month"] = round(u.updates.pop("budget_usd") / months, 2)
+            u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+        return
+    money = m.role("money")
+    if not money or "budget_usd" not in u.updates:
+        return
+    q = money[-1]
+    after = word_pattern("money_per_run_after").match(m.masked[q.end:q.end + 30])
+    before = word_pattern("money_per_run_before").search(m.masked[max(0, q.start - 30):q.start])
+    period = after.group("period") if after else next((k for k, v in before.groupdict().items() if v), None) \
+        if before else None
+    if period is None:
+        return
+    runs = u.updates.get("runs_per_month") or RUNS_PER_PERIOD[period]
+    if u.updates.get("phase") == "batch":
+        u.updates["runs_per_month"] = runs  # the job repeats as often as its budget is said
+    u.updates["budget_usd_per_month"] = round(u.updates.pop("budget_usd") * runs, 2)
+    u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
 
 
 def budget_months(m: Message) -> int | None:
