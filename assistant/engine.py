@@ -56,6 +56,7 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
+from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
@@ -1695,6 +1696,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             if pinned or turn.has("fit_check") or (alone and alone in text) else None
         text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang, second, filled.model or ""))
         pinned = verdict or pinned
+    text = with_reserved(text, answer, lang, bool(turn.ask.get("reserved_asked")))  # 'on demand vs 1 yr reserved?'
     if lead:  # "what about the full R1?": the switch said first, right under the headline
         head, sep, rest = text.partition("\n\n")
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \

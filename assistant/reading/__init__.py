@@ -127,6 +127,7 @@ from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
 from gpu_advisor.assistant.reading.redundancy import read_redundancy
 from gpu_advisor.assistant.reading.relative import read_scale
+from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.rl import (
     read_rl_algorithm,
     read_rl_completion_tokens,
@@ -378,6 +379,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_precision_compare(m, u)
     read_framework_why(m, u)
     read_memory_doubt(m, u)
+    read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
