@@ -104,8 +104,9 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         two_jobs = bool(lp and rp and lp != rp and ({lp, rp} <= set(RANK) - {"fine-tune"} or (lm and rm and lm != rm)))
         two_models = bool(lm and rm and lm != rm and "fine-tune" not in (lp, rp)
                           and (lp or rp or u.updates.get("phase") in INFERENCE or u.updates.get("phase") is None))
-        if not (two_jobs or two_models) or (side_by_side and _bare_size(rm) and cut not in _splits(flat)):
-            continue  # 'qwen2.5 14b, 32b': a size listed after a model is one of its sizes, not a second job
+        plain = side_by_side and cut not in _splits(flat)
+        if not (two_jobs or two_models) or (plain and (_bare_size(rm) or u.updates.get("personal"))):
+            continue  # 'qwen2.5 14b, 32b': one model's sizes; one person's two models: used one at a time
         first, second = (right, left) if two_jobs and RANK[str(lp)] > RANK[str(rp)] else (left, right)
         _each(flat, first, second)
         fp, fm = _job(first)
