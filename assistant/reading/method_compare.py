@@ -26,7 +26,10 @@ def _rows() -> list[tuple[re.Pattern[str], str]]:
 
 
 def methods_named(typed: str) -> list[str]:
-    found = sorted((hit.start(), mid) for pattern, mid in _rows() for hit in pattern.finditer(typed))
+    """The methods named, in the order said, without those refused ('full fine-tuning (not lora)': full only)."""
+    refused = re.compile(vocab()["method_compare"]["refused_before"])
+    found = sorted((hit.start(), mid) for pattern, mid in _rows() for hit in pattern.finditer(typed)
+                   if not refused.search(typed[max(0, hit.start() - 14):hit.start()]))
     return list(dict.fromkeys(mid for _s, mid in found))
 
 

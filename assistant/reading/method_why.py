@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -23,8 +24,8 @@ def _hits(m: Message) -> list[tuple[int, str, bool]]:
     qlora = [x.span() for x in word_pattern("method.qlora").finditer(m.masked)]
     for name in METHODS:
         for x in word_pattern(f"method.{name}").finditer(m.masked):
-            if name == "lora" and any(s <= x.start() < e for s, e in qlora):
-                continue
+            if (name == "lora" and any(s <= x.start() < e for s, e in qlora)) or negated(m.masked, x.start()):
+                continue  # 'full fine-tuning (not lora)': the refused one is neither weighed nor questioned
             asked = bool(word_pattern("method_questioned").match(m.masked[x.end():x.end() + 30]))
             out.append((x.start(), name, asked))
     return sorted(out)
