@@ -225,8 +225,8 @@ def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
     and the first-token target, as the plan is), of the count said if one was; None when the answer has none."""
     for raw in (ctx.results or {}).get("options") or []:
         if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count) \
-                and (count is not None or raw.get("ok", True)):  # a row that falls short: sized at the count it needs
-            return Option.model_validate(raw)
+                and (count is not None or ctx.turn.counts or raw.get("serves") is not False):
+            return Option.model_validate(raw)  # (a row that holds no copy of the model: sized at the count it needs)
     return None
 
 
