@@ -26,6 +26,7 @@ from gpu_advisor.tools.recommend import (
     evaluate,
     one_machine,
     recommend,
+    scaled_option,
     training_setup,
 )
 
@@ -231,7 +232,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
-    extra += _compared(compare, option, best, copies, rated, counts)
+    extra += _compared(compare, option, best, copies, rated, counts, rec.options, partial(_wide, sized, recorder))
     cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
     if cheap is not None and (best is None or cheap != best.gpu):
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
@@ -241,7 +242,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         best, sized = rec.best, w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
         copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
         rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s)
-        extra = _compared(compare, option, best, copies, rated, counts)  # the rows sized again beside the new plan
+        extra = _compared(compare, option, best, copies, rated, counts, rec.options,
+                           partial(_wide, sized, recorder))  # the rows sized again beside the new plan
     if whatif:
         count, gpu_id = whatif
         o = option(gpu_id, 1 if one_machine(find_gpu(gpu_id)) else count)
@@ -324,11 +326,24 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     return _call(recorder, "rate_short", inp.model_dump(mode="json") | {"gpus": count}, lambda: rate_short(inp, count))
 
 
+def _wide(w: Workload, recorder: Recorder | None, gpu_id: str) -> Option | None:
+    """A card asked about sized beyond one server (tools.scale) when no count of one server serves the job."""
+    from gpu_advisor.knowledge import find_gpu
+
+    if not (w.spec.serves and not w.spec.trains) or one_machine(find_gpu(gpu_id)):
+        return None
+    o = _call(recorder, "scaled_option", {"workload": w.model_dump(mode="json"), "gpu": gpu_id},
+              lambda: scaled_option(w, find_gpu(gpu_id)))
+    return o if o is not None and o.ok else None
+
+
 def _compared(compare: list[str], option: Any, best: Option | None, copies: bool, rated: bool,
-              said: dict[str, int] | None = None) -> list[Option]:
+              said: dict[str, int] | None = None, planned: list[Option] | None = None,
+              scale: Any = None) -> list[Option]:
     """The rows of the cards asked about: a count said with the card ('2x 3090 or one 5090') at that count; on a
     rate plan each sized for the rate; beside a plan of copies the fewest cards of it laid out as copies; else the
-    fewest of 1, 2, 4, 8 cards that meet the requirements."""
+    fewest of 1, 2, 4, 8 cards that meet the requirements, else the plan's own sizing of it beyond one server
+    (planned: 'H20 和 910B 哪个…' is 16 × 910B across servers beside 8 × H20, never 8 × 910B that do not fit)."""
     from gpu_advisor.knowledge import find_gpu
 
     extra: list[Option] = []
@@ -356,8 +371,12 @@ def _compared(compare: list[str], option: Any, best: Option | None, copies: bool
         sized = [o for o in (option(gpu_id, n) for n in counts) if o]
         # the fewest that meet everything; else the fewest that do the job but for the budget (its row says it is
         # over: 'h100 or a100?' under $5k a month is 2 × H100 over budget, not 8); else the most tried
-        pick = next((o for o in sized if o.ok), None) or next((o for o in sized if only_over_budget(o)), None) \
-            or (sized[-1] if sized else None)
+        wider = min((o for o in planned or [] if o.gpu == gpu_id and o.ok and not o.owned), key=lambda o: o.gpus,
+                    default=None)
+        if wider is None and scale is not None and not any(o.ok or only_over_budget(o) for o in sized):
+            wider = scale(gpu_id)  # not among the plan's candidates: sized beyond one server here (tools.scale)
+        pick = next((o for o in sized if o.ok), None) or wider \
+            or next((o for o in sized if only_over_budget(o)), None) or (sized[-1] if sized else None)
         if pick:
             extra.append(pick)
     return extra

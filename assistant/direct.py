@@ -165,6 +165,10 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     if price:  # "why not a couple of h100s" for a buy plan: 2 H100 SXM come only as a whole 8-card server
         lines.append(price[0])
         data.update(price[1])
+    if missed == "budget":  # 'can we do it on H100s and stay under the 15k?': its month against the budget, and a way
+        budget = _budget_lines(rec, row, lang, recorder)
+        lines += budget[0]
+        data.update(budget[1])
     if w.spec.serves and not w.spec.trains and (missed is not None or data["plan"]):  # no, or doubt on the plan
         held = _one_holds(w, rec, row.gpu, recorder)
         if held is not None:
@@ -195,6 +199,44 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
                    plan_price=cash(best.usd_per_hour, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
             {"usd_per_hour": row.usd_per_hour, "plan_usd_per_hour": best.usd_per_hour}
     return None
+
+
+# The changes tried, in order, to bring a card over a monthly budget within it (each sized by tools.recommend on that
+# card alone): prompts half as long (the first token and the prefill of every request), then 4-bit weights.
+BUDGET_WAYS = ("prompt_half", "int4")
+
+
+def _budget_lines(rec: Recommendation, row: Option, lang: str, recorder: Any = None) -> tuple[list[str], dict[str, Any]]:
+    """A setup over a monthly budget: what it costs a month against the budget, then the first change that brings
+    that card within it (BUDGET_WAYS, sized by tools.recommend on that card alone), or that none tried does."""
+    from gpu_advisor.assistant.writers import cash
+    from gpu_advisor.tools.recommend import recommend
+
+    w = rec.workload
+    month, budget = row.billed_usd_per_month, w.budget_usd_per_month
+    if month is None or budget is None or not w.spec.serves or w.spec.trains:
+        return [], {}
+    lines = [say(lang, "direct.budget_month", setup=f"{row.gpus} × {row.gpu_name}", month=cash(month, rec),
+                 budget=cash(budget, rec))]
+    data: dict[str, Any] = {"usd_per_month": month, "budget_usd_per_month": budget, "way": None}
+    prompt = rec.traffic.prompt_tokens if rec.traffic is not None else w.prompt_tokens
+    for way in BUDGET_WAYS:
+        if way == "prompt_half" and not prompt:
+            continue
+        update = {"prompt_tokens": max(1, (prompt or 0) // 2)} if way == "prompt_half" else {"serve_precision": "int4"}
+        one = w.model_copy(update={"candidates": [row.gpu], "owned": [], **update})
+        r = _call(recorder, "recommend", one.model_dump(mode="json"), lambda one=one: recommend(one, with_levers=False))
+        o = r.best
+        if o is None or o.gpu != row.gpu or not o.ok or o.billed_usd_per_month is None:
+            continue
+        change = say(lang, "direct.budget_way." + way, prompt=f"{update.get('prompt_tokens', 0):,}")
+        lines.append(say(lang, "direct.budget_way", change=change, setup=f"{o.gpus} × {o.gpu_name}",
+                         month=cash(o.billed_usd_per_month, rec)))
+        data["way"] = {"change": way, "gpus": o.gpus, "usd_per_month": o.billed_usd_per_month}
+        break
+    else:
+        lines.append(say(lang, "direct.budget_no_way", gpu=row.gpu_name, prompt=f"{max(1, (prompt or 0) // 2):,}"))
+    return lines, data
 
 
 def _one_holds(w: Any, rec: Recommendation, gpu_id: str, recorder: Any = None) -> tuple[int, float, str] | None:

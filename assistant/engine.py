@@ -1784,8 +1784,10 @@ def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: a
     if not previous.get("recommend") and _answered_before(state):
         previous = {**previous, "recommend": True}  # a plan was shown (two models weighed keep no results): a follow-up
     setup = asked_setup(turn, previous) or (carried if previous else None)
-    if setup is None and previous and len(turn.compare) == 1 and turn.has("why_not"):
-        # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup
+    if setup is None and previous and len(turn.compare) == 1 and (turn.has("why_not") or (
+            "fits" in _literal_waiting(state) and not turn.changed)):
+        # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup;
+        # "can we do it on H100s and stay under the 15k?": yes or no on the H100, at the count it needs
         row = next((o for o in answer.options if o.gpu == turn.compare[0] and not o.owned), None)
         setup = (row.gpus, row.gpu) if row is not None else None
     return direct_answer(answer.recommend, answer.options, setup, lang, _recorder(config),

@@ -204,6 +204,18 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
         if found and found.ok:
             break
         over = over or (found if found and only_over_budget(found) else None)
+    if not count and not (found and found.ok) and not over and w.spec.serves and not w.spec.trains:
+        # '910B 和 H20 哪个…': none of 1, 2, 4, 8 holds it: the count beyond one server it takes (tools.scale),
+        # so a comparison never says only one card can do the job when the other can at more cards
+        from gpu_advisor.tools.recommend import scaled_option
+
+        start = time.perf_counter()
+        wider = scaled_option(sized, gpu, owned=owned)
+        if ctx.recorder is not None:
+            ctx.recorder("scaled_option", {"workload": w.model_dump(mode="json"), "gpu": gpu.id},
+                         wider.model_dump(mode="json") if wider else {}, (time.perf_counter() - start) * 1000)
+        if wider is not None and wider.ok:
+            return wider
     # none meets everything: the fewest that do the job but for the budget (2 × H100 over $5k a month, not 8)
     return found if found and found.ok else (over or found)
 
@@ -212,8 +224,9 @@ def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
     """The row the answer already sized for a card asked about (assistant.advice: on a rate plan sized for the rate
     and the first-token target, as the plan is), of the count said if one was; None when the answer has none."""
     for raw in (ctx.results or {}).get("options") or []:
-        if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count):
-            return Option.model_validate(raw)
+        if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count) \
+                and (count is not None or ctx.turn.counts or raw.get("serves") is not False):
+            return Option.model_validate(raw)  # (a row that holds no copy of the model: sized at the count it needs)
     return None
 
 

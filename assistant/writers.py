@@ -1058,6 +1058,13 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     return lines
 
 
+def rate_said(rps: float, lang: str) -> str:
+    """A request rate as said: 'about 0.4 requests a second', never one rounded to 0 ('under 1 request a second')."""
+    if rps < 0.01:
+        return say(lang, "fig.rate_under_one")
+    return say(lang, "fig.rate_about", rate=f"{rps:,.2g}")
+
+
 def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
     """The cards you own hold the requests in memory but sustain the rate on no layout: what they sustain, and
     the cards of that kind the rate needs (tools.queueing)."""
@@ -1066,7 +1073,7 @@ def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
         return say(lang, "fig.traffic_owned_short_none", owned=f"{t.owned_gpus or 0:,}", gpu=name,
                    rate=f"{t.requests_per_s:,.3g}")
     return say(lang, "fig.traffic_owned_short", owned=f"{t.owned_gpus or 0:,}", gpu=name,
-               rate=f"{t.requests_per_s:,.3g}", sustain=f"{t.owned_rps:,.2g}", needed=f"{t.needed_gpus:,}",
+               rate=f"{t.requests_per_s:,.3g}", sustain=rate_said(t.owned_rps, lang), needed=f"{t.needed_gpus:,}",
                replicas=f"{t.needed_replicas:,}", unit=f"{t.needed_unit:,}",
                more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION))
 

@@ -294,7 +294,9 @@ def _alternative(m: Message, s: int, e: int) -> bool:
     only one allowed."""
     others = [x for x, _e, g, _n in m.gpus if x != s]
     return bool(others) and bool(word_pattern("card_alternative").match(m.masked[e:e + 16])
-                                 or word_pattern("card_alternative_before").search(m.masked[max(0, s - 16):s]))
+                                 or word_pattern("card_alternative_before").search(m.masked[max(0, s - 16):s])
+                                 or (any(x < s for x in others)
+                                     and word_pattern("card_alternative_way").search(m.masked[max(0, s - 40):s])))
 
 
 def _chosen(m: Message, s: int, e: int) -> bool:
