@@ -548,7 +548,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
     defaulted = dict(state.get("defaulted") or {})
-    fresh = fresh_reason(text, u.updates, profile, u.intents) if not u.topic else None
+    said = {k: v for k, v in u.updates.items() if k not in u.weak}  # 'let's use X instead': no new job said
+    fresh = fresh_reason(text, said, profile, u.intents, state.get("also")) if not u.topic else None
     if fresh:  # "家里想跑个Qwen2.5 14B自己玩" after two 8-GPU servers for 300 people: another job, sized on its own
         turn.notes.append(fresh_note(fresh, profile, u.updates, lang, defaulted))
         u.ask = {**u.ask, "lead": [turn.notes[-1]]}

@@ -32,11 +32,15 @@ CLEARED: dict[str, Any] = {"results": {}, "asked": [], "pending": None, "also": 
                            "parts": None}
 
 
-def fresh_reason(text: str, said: dict[str, Any], profile: Profile, intents: set[str]) -> str | None:
+def fresh_reason(text: str, said: dict[str, Any], profile: Profile, intents: set[str],
+                 also: dict[str, Any] | None = None) -> str | None:
     """Why this message starts another job ('said', 'place', 'job'), or None for a follow-up of the plan.
-    `said` is what the message itself reads as (Understanding.updates)."""
+    `said` is what the message itself reads as (Understanding.updates); `also` the second job planned beside it,
+    which a message about it follows up ('… and also fine-tune llama 3 8b', then 'fine-tune llama 3 8b with qlora')."""
     if not (profile.model or profile.phase) or not (said.get("model") or said.get("phase")):
         return None  # nothing planned yet, or a setting changed ("what about int4?", "and for 100 users?")
+    if also and said.get("model") in (None, also.get("model")):
+        return None
     low = text.lower()
     if word_pattern("new_topic_said").search(low):
         return "said"

@@ -68,8 +68,8 @@ def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:
     from gpu_advisor.assistant.writers import gb, gpu_words, pct, tps  # (writers imports this module)
 
     v = owned_verdict(rec)
-    if v is None or rec is None:
-        return None
+    if v is None or rec is None or (rec.traffic is not None and v["code"] == "enough"):
+        return None  # at a request rate, the usual line says what the cards sustain against the rate
     mine, best, w = rec.owned_options[0], rec.best, rec.workload
     lead = "owned.more" if kind == "more" else "owned.fits"
     if v["code"] == "enough" and best is not None:

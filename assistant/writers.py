@@ -2150,7 +2150,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
-    if kind == "count" and best is not None:  # 'how many GPUs do I need': the plan's cards, first
+    if kind == "count" and best is not None and best.ok:  # 'how many GPUs do I need': the plan's cards, first
+        # (a plan that misses the request says so in its own headline: never 'you need' cards that fall short)
         used = best.train_per_gpu_bytes if rec.workload.spec.trains else best.serve_per_gpu_bytes
         if used is not None:
             return say(lang, "literal.count", option=gpu_words(best, lang), used=gb(used),

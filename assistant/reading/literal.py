@@ -38,6 +38,8 @@ def literal_kinds(raw: str) -> list[str]:
     """Every literal question the message asks, in the order asked ('does it fit on 2x 4090? and what per month?'
     -> fits and monthly: the reply owes both); 'versus' only when it is the one ('or' is in many questions)."""
     typed = unicodedata.normalize("NFKC", raw).lower()
+    if word_pattern("literal_context_asked").search(typed):
+        return []  # 'how long a context can it fit?': the longest context, a figure of its own
     kinds = [kind for kind in LITERAL_KINDS if _asks(kind, typed)]
     kinds = kinds if len(kinds) < 2 else [k for k in kinds if k != "versus"] if kinds[0] != "versus" else kinds[:1]
     return sorted(kinds, key=lambda kind: _at(kind, typed))  # in the order asked: each answer where it was asked
