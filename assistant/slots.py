@@ -104,6 +104,14 @@ def _native_context(p: Profile, default: int) -> int:
     return limit if limit < default else 0
 
 
+def _classify_output() -> int:
+    """The tokens a classification or extraction job writes per item (knowledge/data/use_cases.yaml)."""
+    from gpu_advisor.knowledge.use_cases import use_case
+
+    use = use_case("classify")
+    return use.output_tokens if use else 64
+
+
 def use_context(p: Profile) -> int:
     """The context per conversation typical of the use said ("a coding assistant", "知识库问答": a row of
     knowledge/data/use_cases.yaml), else 0; a prompt length said sizes the context instead (engine: prompt + reply)."""
@@ -264,6 +272,8 @@ class Slot:
         if self.name == "context":  # the use's context (a coding assistant's 16k), held to what the model reads
             typical = use_context(profile) or self.default
             return _native_context(profile, typical) or typical
+        if self.name == "batch_output_tokens" and profile.get("use_case") == "classify":
+            return _classify_output()  # a label per item ('情感打标签', 'classify 10M reviews'), not 200 tokens
         return self.default
 
     def default_words(self, lang: str, profile: Profile) -> str:
@@ -299,8 +309,9 @@ class Slot:
             return say(lang, key, months=DEFAULT_HORIZON_MONTHS)
         elif self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return say(lang, key + "_encoder", tokens=f"{_encoder_limit(profile, self.default):,}")
-        elif self.name == "context":
-            return _context_words(lang, key, profile, self.default)
+        elif self.name in ("context", "batch_output_tokens"):  # sized from the use said, when one was
+            return _context_words(lang, key, profile, self.default) if self.name == "context" \
+                else _output_words(lang, key, profile)
         elif self.name == "batch_input_tokens" and _image_tokens(profile):
             image = _image_tokens(profile)
             return say(lang, key + "_image", tokens=f"{image + IMAGE_PROMPT_TOKENS:,}", image=f"{image:,}")
@@ -482,4 +493,11 @@ def _context_words(lang: str, key: str, profile: Profile, default: int) -> str:
     if use_context(profile):
         return say(lang, key + "_use_case", tokens=f"{use_context(profile):,}",
                    use=say(lang, f"use_case.{profile['use_case']}"))
+    return say(lang, key)
+
+
+def _output_words(lang: str, key: str, profile: Profile) -> str:
+    """The tokens written per batch item assumed, said: a classification job's label, or the slot's default."""
+    if profile.get("use_case") == "classify":
+        return say(lang, key + "_classify", tokens=f"{_classify_output():,}")
     return say(lang, key)
