@@ -1678,10 +1678,12 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         if tried:
             notes.insert(0, tried)
     bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
+    setup_rb = ("", None) if bought else _setup_buy_rent(turn, filled, answer, lang, config)  # 'the 8x h200 box?'
+    answer = _headline_follows(answer, setup_rb[1])
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
-                                       own_prices=own_prices or bool(bought))
+                                       own_prices=own_prices or bool(bought) or bool(setup_rb[1]))
     text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)
-    first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang),
+    first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang), setup_rb[0],
                                       _models_block(weighed, filled, answer, lang),
                                       _asked_first(answer, turn, cards, lang, config)) if p)
     if first:
@@ -1722,7 +1724,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
         **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {}), **({"owned_verdict": enough} if enough else {}), **({"model_choice": weighed} if weighed else {}),
-        **({"buy_or_rent": bought} if bought else {})))
+        **({"buy_or_rent": bought} if bought else {}), **({"setup_buy_rent": setup_rb[1]} if setup_rb[1] else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load
     assumed_load = "users" in defaulted and filled.phase in ("serve", "production") and not (
         filled.population or filled.users_range or filled.requests_per_s)
@@ -1738,6 +1740,23 @@ def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -
     from gpu_advisor.assistant.buy_or_rent import weigh
 
     return weigh(filled, spec, answer.recommend.best if answer.recommend else None, _recorder(config))
+
+
+def _setup_buy_rent(turn: Turn, filled: Any, answer: Any, lang: str,
+                    config: RunnableConfig) -> tuple[str, dict[str, Any] | None]:
+    """'buying a box w/ 8x H200 vs renting them': the setup named bought against rented (assistant.setup_buy_rent)."""
+    from gpu_advisor.assistant.setup_buy_rent import first
+
+    return first(turn, filled, answer, lang, _recorder(config), lambda usd: writers.cash(usd, answer.recommend))
+
+
+def _headline_follows(answer: Any, setup_rb: dict[str, Any] | None) -> Any:
+    """The plan's headline goes the way the buy-or-rent verdict said first (assistant.setup_buy_rent.follow)."""
+    if not setup_rb or answer.recommend is None:
+        return answer
+    from gpu_advisor.assistant.setup_buy_rent import follow
+
+    return answer.model_copy(update={"recommend": follow(answer.recommend, setup_rb)})
 
 
 def _buy_or_rent_block(bought: dict[str, Any] | None, filled: Any, answer: Any, lang: str) -> str:

@@ -283,8 +283,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and not u.updates.get("only") and not u.updates.get("owned"):
         u.updates["only"] = list(dict.fromkeys(g for c in [cloud, *m.also_clouds] for g in clouds()[c].gpus))
         # "aws only": the cards that cloud rents; "runpod or vast": the cards either rents
-    if cloud is not None and "preference" not in u.updates and not u.updates.get("owned"):
-        u.updates["preference"] = "rent"  # a cloud named as where to run: renting, never a purchase
+    if cloud is not None and "preference" not in u.updates and not u.updates.get("owned") \
+            and ("rent_buy" not in u.intents or m.live("preference.rent_only")):
+        u.updates["preference"] = "rent"  # a cloud named as where to run: renting (asked 'buy or rent': neither yet)
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
     if m.gives_up_model:
         u.ask["replaces_model"] = True  # "we could also do 8b if the 70b is too expensive": instead, not beside

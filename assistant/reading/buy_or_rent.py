@@ -20,13 +20,15 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
         return
     rented_word = word_pattern("buy_or_rent.rented")
     buy, rented = None, None
-    for start, _end, gpu_id, _n in m.gpus:
+    counts: dict[str, int] = {}
+    for start, _end, gpu_id, n in m.gpus:
         if rented_word.search(m.text[max(0, start - RENTED_WINDOW):start]):
             rented = rented or gpu_id
         else:
             buy = buy or gpu_id
-    if buy is None:
-        return
+            counts[gpu_id] = max(counts.get(gpu_id, 1), n or 1)
+    if buy is None or counts.get(buy, 1) > 1:
+        return  # several cards to buy ('一台8卡H200', 'a box w/ 8x H200'): the setup weighed (assistant.setup_buy_rent)
     unit = word_pattern("buy_or_rent.hours_unit")
     hours = next((q.number for q in m.qty if unit.match((q.extra or "").strip()) and not q.negated), None)
     u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours}

@@ -1,0 +1,160 @@
+"""Buy the setup named or rent ('buying a box w/ 8x H200 vs renting them, 60% of the time over 2 years, power
+0.15/kWh: which is cheaper?', '买一台8卡H200还是租，用两年'): the cards named (profile.only, 'Nx id') bought, their
+price, power at the user's electricity price and hosting over the horizon said, against renting them (or the
+plan's card for the same runs, when renting another card was asked: 'buy a 4x rtx 6000 ada or rent h100s') for
+the same share of the time, from tools.cost.rent_vs_buy; the break-even use and the verdict code ('rent'/'buy')
+that the headline follows (writers). Asked when the user weighs buying against renting: the rent-or-buy question
+this turn, or the months it covers said (profile.horizon_months) with neither way preferred.
+Words: catalog setup_rb.*."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.common import ToolError
+
+
+def _setup(profile: Any) -> tuple[int, str] | None:
+    """The one setup named with its count ('8x h200'), the cards to buy."""
+    from gpu_advisor.tools.recommend import parse_owned
+
+    try:
+        named = [parse_owned(x) for x in profile.only or [] if x[:1].isdigit()]
+    except LookupError:
+        return None
+    if not named or len({gpu.id for _n, gpu in named}) != 1:
+        return None  # two setups named: the plan weighs them
+    return named[0][0], named[0][1].id
+
+
+def asked(profile: Any, this_turn: bool) -> bool:
+    """Buying weighed against renting: asked this turn, or its months said with neither way preferred."""
+    return (this_turn or profile.horizon_months is not None) and profile.preference in (None, "either") \
+        and not profile.owned
+
+
+def _sized(rec: Any, gpu: str) -> Any:
+    """The fewest cards of `gpu` (a power of two, up to a server) that do the job (tools.recommend.evaluate)."""
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.recommend import evaluate
+
+    for k in (1, 2, 4, 8):
+        o = evaluate(rec.workload, find_gpu(gpu), k)
+        if o is not None and o.ok:
+            return o
+    return None
+
+
+def _rented(rec: Any, n: int, gpu: str, region: str, named: list[str]) -> tuple[int, str, float] | None:
+    """The cards rented for the same work and the rented hours per hour of the setup's work: a card named beside
+    the setup ('or rent h100s'), else the setup itself when it is rented anywhere, else the plan's (or the first
+    priced) other card; another card's hours are its run hours over the setup's for the same runs."""
+    from gpu_advisor.tools.cost import try_price
+
+    best = rec.best if rec is not None else None
+    priced = try_price(gpu, region) is not None  # type: ignore[arg-type]
+    if priced and not named and (best is None or best.owned or best.gpu == gpu):
+        return n, gpu, 1.0
+    mine = next((o for o in rec.options if o.gpu == gpu and o.gpus == n and o.job_hours), None) if rec else None
+    others = [o for o in ([best] if best is not None else []) + list(rec.options if rec else [])
+              if o.ok and not o.owned and o.gpu != gpu and o.job_hours and o.usd_per_hour]
+    if named and rec is not None:
+        others = [o for o in others if o.gpu in named] or [o for o in map(lambda c: _sized(rec, c), named)
+                                                           if o is not None and o.job_hours and o.usd_per_hour]
+    if mine is None or not others:
+        return (n, gpu, 1.0) if priced else None
+    return others[0].gpus, others[0].gpu, others[0].job_hours / mine.job_hours
+
+
+def follow(rec: Any, v: dict[str, Any] | None) -> Any:
+    """The plan headlined the way the verdict goes: bought when buying is cheaper and the plan is on the setup's
+    card, rented when renting is, on the rented card (its option when the plan was on the setup's card)."""
+    if rec is None or v is None or rec.best is None or rec.best.owned or rec.action not in ("rent", "buy"):
+        return rec
+    if v["code"] == "buy" and rec.best.gpu == v["buy"]:
+        return rec.model_copy(update={"action": "buy"})
+    if v["code"] == "rent":
+        if rec.best.gpu == v["rented"]:
+            return rec.model_copy(update={"action": "rent"})
+        other = next((o for o in rec.options if o.ok and not o.owned and o.gpu == v["rented"]
+                      and o.gpus == v["rented_gpus"]), None)
+        if other is not None:
+            return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None})
+    return rec
+
+
+def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None) -> dict[str, Any] | None:
+    """The figures and the verdict code; None when not asked, no setup was named or a price is missing."""
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
+
+    setup = _setup(profile)
+    if setup is None or not asked(profile, this_turn) or profile.utilisation is None:
+        return None
+    n, gpu = setup
+    region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
+    rented = _rented(rec, n, gpu, region, [c for c in named or [] if c != gpu])
+    quote = try_price(rented[1], region) if rented else None
+    bought = find_gpu(gpu)
+    if rented is None or quote is None or bought.buy_price_usd is None:
+        return None
+    k, rent_gpu, ratio = rented
+    months = profile.horizon_months or DEFAULT_HORIZON_MONTHS
+    hosting = {"hosting_usd_per_gpu_month": profile.hosting_usd_per_month / n} if profile.hosting_usd_per_month else {}
+    args = RentBuyInput(gpu=rent_gpu, gpus=k, utilisation=profile.utilisation, region=region,
+                        rent_usd_per_gpu_hour=quote.usd_per_gpu_hour_typical * ratio, horizon_months=months,
+                        electricity_usd_per_kwh=profile.electricity_usd_per_kwh, buy_gpu=gpu, buy_gpus=n, **hosting)
+    try:
+        rb = rent_vs_buy(args)
+    except (ToolError, LookupError, ValueError):
+        return None
+    if recorder is not None:
+        recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
+    own = next(t for t in rb.terms if t.key == "buy_total_usd").inputs
+    cards = float(own["purchase_usd_per_gpu"]) * n
+    upkeep = float(own["hosting_usd_per_gpu_month"]) * months * n
+    return {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
+            "rented_name": find_gpu(rent_gpu).name, "rented_gpus": k, "same": rent_gpu == gpu and k == n,
+            "run_ratio": ratio, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical, "busy_hours":
+            months * 730 * profile.utilisation * ratio, "utilisation": profile.utilisation, "months": months,
+            "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd, "cards_usd": cards,
+            "power_usd": rb.buy_total_usd - cards - upkeep, "usd_per_kwh": own["usd_per_kwh"],
+            "kwh_said": profile.electricity_usd_per_kwh is not None, "hosting_usd": upkeep,
+            "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
+            "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months}
+
+
+def _pct(x: float) -> str:
+    return f"{x:.0%}"
+
+
+def block(v: dict[str, Any], lang: str, money: Any) -> str:
+    """The head-on answer, before the plan: both totals, their parts, the break-even use, the verdict."""
+    setup = f"{v['buy_gpus']} × {v['buy_name']}"
+    rented = f"{v['rented_gpus']} × {v['rented_name']}"
+    lines = [say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
+    if not v["same"]:
+        lines.append(say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
+    lines.append(say(lang, "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
+                     hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
+    lines.append(say(lang, "setup_rb.buy", setup=setup, cards=money(v["cards_usd"]), power=money(v["power_usd"]),
+                     kwh=f"{v['usd_per_kwh']:.2f}", kwh_said=say(lang, "setup_rb.kwh_said" if v["kwh_said"]
+                                                                else "setup_rb.kwh_default"),
+                     hosting=money(v["hosting_usd"]), per=money(v["hosting_usd_per_gpu_month"]),
+                     total=money(v["buy_total_usd"])))
+    be = v["break_even_utilisation"]
+    lines.append(say(lang, "setup_rb.never", months=v["months"]) if be is None
+                 else say(lang, "setup_rb.break_even", pct=_pct(be), months=v["months"]))
+    gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
+    lines.append(say(lang, f"setup_rb.verdict.{v['code']}", setup=setup, rented=rented, gap=money(gap),
+                     months=v["months"], use=_pct(v["utilisation"])))
+    return "\n".join(f"- {x}" if i and i < len(lines) - 1 else x for i, x in enumerate(lines))
+
+
+def first(turn: Any, profile: Any, answer: Any, lang: str, recorder: Any, money: Any) -> tuple[str, dict[str, Any] | None]:
+    """The block said before the plan and its data (engine): ('', None) when not asked."""
+    rec = answer.recommend if answer is not None else None
+    this_turn = bool(turn.has("rent_buy"))
+    v = weigh(profile, rec, this_turn, recorder, list(turn.cards) if this_turn else [])
+    return (block(v, lang, money), v) if v else ("", None)
