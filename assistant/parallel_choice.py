@@ -79,7 +79,7 @@ def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str
     for fmt in ("fp8", "int8", "int4") if card.fp8_tflops else ("int8", "int4"):
         mem = _memory(ctx, model, fmt, card.id, n, 1)
         if mem is not None and mem.fits:
-            data.update({"code": "fixed_format", "tp": n, "pp": 1, "precision": fmt,
+            data.update({"code": "fixed_format", "tp": n, "pp": 1, "precision": fmt, "context": mem.context,
                          "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                          "bf16_total_bytes": whole.total_bytes if whole else None})
             link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
