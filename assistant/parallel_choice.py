@@ -7,6 +7,10 @@ Codes (ctx.data["par_choice"]["code"]):
   parallelism across servers: the servers are copies side by side (data parallel).
 - cross_node: one server does not hold it: tensor parallel inside each server, pipeline parallel across `pp`
   servers (only activations cross the network); whether FP8 weights would bring it back into one server.
+- fixed_format: a fixed number of cards said with no servers ("70B on 4 × 3090") that BF16 does not fit: tensor
+  parallel over all of them in the first smaller format (FP8 where the card has FP8 tensor cores, INT8, INT4) that
+  fits; pipeline parallel would split the same memory over the same cards.
+A concept asked beside it ("what's the difference…") gets the two explained in a few lines first.
 """
 
 from __future__ import annotations
@@ -62,6 +66,34 @@ def verdict(ctx: Any) -> str:
     data: dict[str, Any] = {"model": model, "gpu": card.id, "per_node": per_node, "servers": servers, "tp": tp,
                             "pp": pp, "precision": "bf16"}
     ctx.data["par_choice"] = data
+    head = [ctx.say("parc.explain")] if spec.get("explain") else []
+    fixed = int(spec.get("fixed") or 0)
+    if fixed and (mem is None or pp > 1):  # '70B on 4 × 3090': those cards, in a smaller format
+        return "\n\n".join(head + [_fixed(ctx, model, card, fixed, data)])
+    return "\n\n".join(head + [_verdict(ctx, card, per_node, servers, model, tp, pp, mem, data)])
+
+
+def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str:
+    """The first format smaller than BF16 that fits the n cards said at tensor parallel n, from the tools."""
+    whole = _memory(ctx, model, "bf16", card.id, n, 1)
+    for fmt in ("fp8", "int8", "int4") if card.fp8_tflops else ("int8", "int4"):
+        mem = _memory(ctx, model, fmt, card.id, n, 1)
+        if mem is not None and mem.fits:
+            data.update({"code": "fixed_format", "tp": n, "pp": 1, "precision": fmt, "context": mem.context,
+                         "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
+                         "bf16_total_bytes": whole.total_bytes if whole else None})
+            link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
+            return "\n\n".join([
+                ctx.say("parc.fixed", tp=n, gpu=card.name, fmt=fmt.upper(), model=mem.model,
+                        total=gb(whole.total_bytes if whole else 0), per_gpu=gb(mem.per_gpu_total_bytes),
+                        cap=gb(mem.gpu_capacity_bytes or 0), context=f"{mem.context:,}"),
+                ctx.say("parc.why_fixed", link=link)])
+    data["code"] = "too_big"
+    return ctx.say("parc.fixed_none", tp=n, gpu=card.name)
+
+
+def _verdict(ctx: Any, card: Any, per_node: int, servers: int, model: str, tp: int, pp: int, mem: Any,
+             data: dict[str, Any]) -> str:
     if mem is None:
         data["code"] = "too_big"
         return ctx.say("parc.too_big", per_node=per_node, gpu=card.name, n=MAX_STAGES)

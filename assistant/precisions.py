@@ -39,7 +39,7 @@ def precision_compare(ctx: Any) -> str:
         if ask.get("model"):  # 'int4 awq vs fp8 for r1 distill 70b, how much memory each?': that model's widths
             text = _model_widths(ctx, str(ask["model"]), ask)
             if text:
-                return text
+                return _explained(ctx, ask) + text
         if len(ask.get("quality") or []) >= 2:  # 'fp8 vs int4 awq for quality?': each format's quality
             from gpu_advisor.assistant.inform import format_quality
 
@@ -126,6 +126,14 @@ def _named_cards(ctx: Any, w: Any, best: Any, ask: dict[str, Any], gguf: bool) -
             text += "\n\n" + ctx.say("fup.prec.named_head", option=f"{o.gpus} × {o.gpu_name}") + ctx.say("sep").join(parts) \
                 + ctx.say("fig.end")
     return text, rows
+
+
+def _explained(ctx: Any, ask: dict[str, Any]) -> str:
+    """'FP8和INT4有啥区别': what each width asked is, a line each (8-bit, 4-bit, 16-bit, fewer), before its figures."""
+    if not ask.get("explain"):
+        return ""
+    keys = dict.fromkeys("16" if b >= 16 else "8" if b >= 8 else "4" if b >= 4 else "low" for b in ask.get("widths") or [])
+    return "\n".join("- " + ctx.say(f"fup.prec.explain.{k}") for k in keys) + "\n\n"
 
 
 def _model_widths(ctx: Any, model_id: str, ask: dict[str, Any]) -> str:

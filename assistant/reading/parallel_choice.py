@@ -18,19 +18,35 @@ def _count(pattern: str, text: str) -> int:
     return int(next(v for k, v in found.groupdict().items() if k.startswith("n") and v))
 
 
+def _moe(model: str) -> bool:
+    """Whether the model routes experts ("DeepSeek-R1"): its layout is the plan's (expert parallel), not this verdict."""
+    from gpu_advisor.knowledge import find_model
+
+    try:
+        return find_model(model).is_moe
+    except (LookupError, ValueError):
+        return False
+
+
 def read_parallel_choice(m: Message, u: Understanding) -> None:
     words = vocab()["parallel_choice"]
     text = m.text
     if not (re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)):
         return
-    if re.search(words["job"], text):
-        return  # "…to serve llama 3.3 70b on 4x L40S?": a job stated, sized as a plan with the concepts beside it
     model = read_model(m)
     if not model:
         return  # "张量并行和流水线并行选哪个": the concepts, no model to size
+    gpu, count = next(((g, c) for _s, _e, g, c in m.gpus), (None, 0))
+    servers = _count(words["servers"], text)
+    if re.search(words["job"], text) and gpu and (servers < 2 or _moe(model)):
+        return  # "…to serve llama 3.3 70b on 4x L40S?": a job on cards said, sized as a plan with the concepts beside it
     per_node = int(u.updates.get("server_gpus") or 0) or _count(words["per_node"], text)
-    gpu = next((g for _s, _e, g, _c in m.gpus), None)
-    u.ask["par_choice"] = {"model": model, "servers": _count(words["servers"], text), "per_node": per_node, "gpu": gpu}
-    u.intents = (u.intents - {"explain", "concept", "whatif", "math", "weigh"}) | {"parallelism"}
+    fixed = 0
+    if not servers and not per_node:  # "a 70b on 4 gpus", "4 × 3090": one box of that many cards
+        fixed = count or _count(words["cards"], text)
+        per_node = fixed
+    u.ask["par_choice"] = {"model": model, "servers": servers, "per_node": per_node, "gpu": gpu, "fixed": fixed,
+                           "explain": bool(re.search(words["concept"], text))}
+    u.intents = (u.intents - {"explain", "concept", "whatif", "math", "weigh", "why_not"}) | {"parallelism", "no_sizing"}
     u.topic, u.aside = None, None
     u.updates, u.problems, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], [], None, []

@@ -41,6 +41,10 @@ def widths_named(typed: str) -> list[tuple[int, str | None]]:
     return list(out.items())
 
 
+def cue_concept() -> dict[str, str]:
+    return dict(vocab()["precision_compare"]["concept"])
+
+
 def read_precision_compare(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.choice is not None or u.compare_gpus or u.whatif_gpus:
         return
@@ -65,6 +69,12 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
 
         # 'fp8 vs int4 awq for quality?': with no plan, each format's quality is the answer
         u.ask["quality"] = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")][:2]
+    if re.search(cue_concept()["en"], m.text) or re.search(cue_concept()["zh"], typed):
+        u.ask["explain"] = True  # 'FP8和INT4有啥区别': each width explained before its figures
+    if not named_model and (asks_memory or u.ask.get("quality")):
+        from gpu_advisor.assistant.reading.model import read_model
+
+        named_model = read_model(m) or None  # 'for a 70B, how much memory each': the bare size sized as its own model
     if named_model:  # 'int4 awq vs fp8 for deepseek r1 distill llama 70b, how much memory each?': with no plan, each
         u.ask["model"] = named_model  # width's memory for that model (assistant/precisions.py)
     u.updates, u.scale, u.notes, u.problems = {}, {}, [], []
