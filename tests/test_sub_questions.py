@@ -82,3 +82,37 @@ def test_offload_speed_of_the_model_asked_is_the_first_line(lang: str, first: st
     assert "31" not in head
     assert off["ram_ok"] is False  # 32 GB said, about 36 needed: said on the first line too
     assert f"{off['ram_needed_gb']:.0f}" in head
+
+
+# ---------------------------------------------------------------- one more card asked
+
+CARD_OWNED = {"en": ["i have one 4060 ti 16gb at home, running qwen2.5 14b for chat",
+                     "my pc has a single rtx 4060 ti 16gb, want to chat with qwen2.5 14b locally, is it enough?"],
+              "zh": ["家里一张 4060 Ti 16G，想本地跑 qwen2.5 14b 聊天，够不够？要不要量化", "我有一张4060ti 16g，自己用qwen2.5 14b聊天"]}
+ADD_ASKED = {
+    "en": ["what if it's {m} instead, do i need to add a second card?", "and {m}, do i need another gpu?",
+           "switch to {m}, would i have to get one more card?"],
+    "zh": ["那要是换成 {m} 呢，需要再加一张卡吗", "换成{m}的话要不要再买一张卡", "{m}呢？得再加块显卡吗"],
+}
+VERDICT = {"32b": ("yes", 2), "7b": ("no", 1)}
+
+
+@pytest.mark.parametrize(("lang", "first", "asked", "size"),
+                         [(lang, f, a, s) for lang in ("en", "zh")
+                          for f, a, s in itertools.product(CARD_OWNED[lang], ADD_ASKED[lang], VERDICT)])
+def test_add_a_card_question_is_answered_first(lang: str, first: str, asked: str, size: str) -> None:
+    text = asked.format(m=f"qwen2.5 {size}" if "{m}" in asked else size)
+    assert understand(text).ask.get("add_card"), text
+    reply = run_conversation([first, text])[-1]
+    figure = payload(reply)["direct"]
+    add = figure if figure.get("code") == "figure.add_card" else figure["also"][0]
+    verdict, cards = VERDICT[size]
+    assert add["code"] == "figure.add_card" and add["verdict"] == verdict, reply.content
+    assert add["gpu"] == "rtx-4060-ti-16gb" and add["owned"] == 1
+    used = add["per_gpu_bytes"][cards - 1]
+    assert used is not None and used / 1e9 < 17.2
+    assert f"{used / 1e9:.1f}" in reply.content.split("\n", 1)[0]  # the figure, on the first line
+    assert f"{cards} ×" in reply.content.split("\n", 1)[0]
+    if size == "32b":
+        assert add["format"] == "q4_k_m" and not add["fits_now"] and add["fits_more"]
+        assert 8 <= add["tokens_per_s"][1] <= 14  # ~10-11 tok/s on two 4060 Ti
