@@ -102,6 +102,13 @@ def figure_moved(answer: Any, previous: dict[str, Any], asked: str, lang: str) -
     """The new plan's figures beside the plan before's, the measure asked first; None without both plans or with
     nothing named that moved."""
     rec: Recommendation = answer.recommend
+    if rec is not None and asked in ("speed", "any"):
+        from gpu_advisor.assistant.asked_speed import offload_speed
+
+        line = offload_speed(rec, lang)  # the plan runs another model: the one asked, part of it in RAM
+        if line and rec.offload is not None:
+            return line, {"code": "figure.offload", "model": rec.offload.model_id,
+                          "tokens_per_s": rec.offload.decode_tokens_per_s, "flags": rec.offload.flags}
     before = (previous.get("recommend") or {}).get("best") or {}
     new = rec.best if rec is not None else None
     if new is None or not before.get("gpu") or rec.workload is None:

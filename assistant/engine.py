@@ -1785,7 +1785,7 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
     if not direct:
         return (*_literal_first(state, answer, turn, text, lang, config), None)
     enough = _owned_enough_line(state, answer, lang)
-    if enough:  # '如果是1000人呢，需要加卡吗': whether your cards are enough for the change, before what moved
+    if enough and direct[1].get("code") != "figure.add_card":  # '如果是1000人呢，需要加卡吗': whether your cards are enough for the change, before what moved
         direct = (enough + "\n\n" + direct[0], direct[1])
     if direct[1].get("code") == "short" and answer.recommend.workload is not None \
             and answer.recommend.workload.spec.trains:
@@ -1827,6 +1827,10 @@ def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, l
              af.longest(answer, lang, recorder) if ask.get("longest") and previous else None,
              af.figure_moved(answer, previous, str(ask["figure"]), lang)
              if ask.get("figure") and previous and turn.changed else None]
+    if ask.get("add_card"):  # '需要再加一张卡吗': yes or no to one card more, first
+        from gpu_advisor.assistant.add_card import add_card
+
+        parts.insert(0, add_card(answer, lang, recorder))
     return af.joined(parts, lang)
 
 

@@ -14,6 +14,8 @@ from gpu_advisor.assistant.slots import SLOTS, use_context
 from gpu_advisor.assistant.writers import gb, hours, pct, seconds, tps
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
+SIXTEEN_BIT = ("bf16", "fp16")  # KV-cache formats an 8-bit cache is set beside
+
 
 def _call(ctx: Any, tool: str, fn: Any, inp: Any) -> Any:
     """Run one tool and record the call (the reply's tool activity), as the other replies do."""
@@ -158,8 +160,9 @@ def kv_cache(ctx: Any) -> str:
                   or use_context(ctx.profile) or SLOTS["context"].default)  # the use said, else the table default
     users = int(ask.get("users") or (plan.users if same and plan else 0) or ctx.profile.get("users") or 1)
     best = rec.best if rec and same else None
-    precision = (best.precision if best and best.precision else None) or "bf16"
-    kv = {8: "fp8", 4: "int4"}.get(int(ask.get("kv_bits") or 0)) or (best.kv_precision if best else None)
+    precision = ask.get("precision") or (best.precision if best and best.precision else None) or "bf16"
+    kv = {8: "fp8", 4: "int4"}.get(int(ask.get("kv_bits") or 0)) or (best.kv_precision if best else None) \
+        or (ask["precision"] if ask.get("precision") in SIXTEEN_BIT else None)  # 'how much kv cache … in fp16'
     try:
         one = _call(ctx, "inference_memory", inference_memory,
                     InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context, batch=1))
@@ -171,8 +174,13 @@ def kv_cache(ctx: Any) -> str:
     ctx.data["kv_cache"] = {"model": model, "context": context, "kv_precision": kv_name.lower(),
                             "per_user_bytes": per_user, "users": users, "total_bytes": per_user * users}
     explain = bool(ask.get("explain"))
-    lines = ([ctx.say("fup.kv.what")] if explain else []) + [
-        ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
+    lines = [ctx.say("fup.kv.one", model=one.model, context=f"{context:,}", kv=kv_name, gb=gb(per_user))]
+    if kv_name.lower() in SIXTEEN_BIT:  # the figure per KV format: an 8-bit cache beside the 16-bit one
+        eight = _call(ctx, "inference_memory", inference_memory,
+                      InferenceMemoryInput(model=model, precision=precision, kv_precision="fp8", context=context,
+                                           batch=1))
+        ctx.data["kv_cache"]["fp8_per_user_bytes"] = eight.kv_cache_bytes
+        lines.append(ctx.say("fup.kv.eight", gb=gb(eight.kv_cache_bytes)))
     term = next((t for t in one.terms if t.key == "kv_cache_bytes"), None)
     if term is not None and {"layers", "kv_heads", "head_dim", "kv_bits"} <= set(term.inputs):
         i = term.inputs  # the tool's own formula and inputs: 2 (K and V) x layers x KV heads x head size x bytes
@@ -188,8 +196,9 @@ def kv_cache(ctx: Any) -> str:
     lines.append(ctx.say("fup.kv.with_weights", weights=gb(one.weights_bytes), precision=one.precision,
                          total=gb(one.weights_bytes + per_user * users)))
     lines.append(ctx.say("fup.kv.grows"))
-    if explain:
-        return "\n\n".join([lines[0], _sep(ctx).join(lines[1:]), ctx.say("fup.kv.why_blows")])
+    if explain:  # the figure asked first, then what the cache is ('explain kv cache, and then: how much …')
+        return "\n\n".join([_sep(ctx).join(lines[:2]), ctx.say("fup.kv.what"), _sep(ctx).join(lines[2:]),
+                            ctx.say("fup.kv.why_blows")])
     return _sep(ctx).join(lines)
 
 

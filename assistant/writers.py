@@ -2127,6 +2127,12 @@ def _run_month(rec: Recommendation, lang: str) -> str | None:
                option=gpu_words(run, lang))
 
 
+def _offload_speed(rec: Recommendation, lang: str) -> str | None:
+    from gpu_advisor.assistant.asked_speed import offload_speed
+
+    return offload_speed(rec, lang)
+
+
 def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     """The first line owed to the message's literal question (reading.literal's kind), before the plan: for
     'fits' ('will it fit?', '能跑吗'), yes or no on the user's own cards (else the plan's), with the memory per
@@ -2141,6 +2147,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if kind == "monthly" and best is not None and month is not None and not best.owned:  # "what's that per month"
         return say(lang, "literal.monthly", month=cash(month, rec), option=gpu_words(best, lang))
     option = rec.owned_options[0] if rec.owned_options else best
+    if kind == "speed" and _offload_speed(rec, lang):  # the model asked, part of it in RAM: its speed, first
+        return _offload_speed(rec, lang)
     if kind == "speed" and option is not None and option.serves and option.decode_tokens_per_s \
             and rec.workload.spec.serves and rec.pool is None:  # 'how fast would it be', '速度能有多少'
         return say(lang, "literal.speed", tps=tps(option.decode_tokens_per_s), option=gpu_words(option, lang),

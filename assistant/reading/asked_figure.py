@@ -39,6 +39,8 @@ def read_asked_figure(m: Message, u: Understanding) -> None:
             u.ask = {**u.ask, "figure": measure}
     if longest:
         u.ask = {**u.ask, "longest": "context"}
+    if _said(m, typed, "add_card"):  # '需要再加一张卡吗': yes or no to one card more (assistant/add_card.py)
+        u.ask = {**u.ask, "add_card": True}
     if _said(m, typed, "count_each") and m.gpus:
         counted = set(u.counts) | ({u.whatif_gpus[1]} if u.whatif_gpus else set())
         named = [g for _s, _e, g, _n in m.gpus if g not in counted]

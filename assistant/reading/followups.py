@@ -56,7 +56,10 @@ def _code(m: Message, u: Understanding) -> str | None:
     """The follow-up this message asks, or None."""
     rest = set(u.updates) - m.weak
     asked = _hit(m, _words("question"))  # "实测首token大概2秒": a figure told, not asked about
-    if ((asked and _both(m, "kv_cache")) or _kv_concept(m, rest)) and rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
+    # 'how much kv cache does one user take': 'one user' reads as one person's own job (and a card bought for it,
+    # inferred): the users the figure is for, nothing else to size
+    kv_rest = rest - {"personal"} - ({"preference"} if u.ask.get("home_buy") else set())
+    if ((asked and _both(m, "kv_cache")) or _kv_concept(m, kv_rest)) and kv_rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
         return "kv_cache"
     if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
         return "data_enough"
@@ -105,7 +108,7 @@ def read_followup(m: Message, u: Understanding) -> None:
     u.topic, u.aside = None, None  # "are the ttft figures averages?": a question about this plan's figure
     ask: dict[str, object] = {}
     if code == "kv_cache":
-        ask = {k: u.updates[k] for k in ("model", "context", "users") if k in u.updates}
+        ask = {k: u.updates[k] for k in ("model", "context", "users", "precision") if k in u.updates}
         tokens = next((int(q.context_tokens) for q in m.qty if q.value >= MIN_CONTEXT and not q.negated), None)
         if "context" not in ask and tokens:
             ask["context"] = tokens  # "how big is the kv cache at 32k": the context it is asked at
@@ -123,6 +126,7 @@ def read_followup(m: Message, u: Understanding) -> None:
             ask["kv_bits"] = u.updates["kv_cache"]
         if word_pattern("concept_asked").search(m.masked):  # "KV cache 到底是啥…": what it is, then the figures
             ask["explain"] = True
+        u.ask = {k: v for k, v in u.ask.items() if k != "home_buy"}  # no purchase inferred
     if code == "metric":
         ask = {"choice": _hit(m, _words("metric")["choice"])}  # 'p99 or averages?': the reply opens with 'neither'
     if code == "data_enough":
