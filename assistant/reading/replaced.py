@@ -44,6 +44,8 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
     from gpu_advisor.assistant.reading.hardware import _default_owned
 
     owned = {e.partition("x ")[2] for e in u.updates.get("owned") or []}
-    loose = [g for s, _e, g, _n in m.gpus if g in owned and s not in m.counted and not _default_owned(g)]
+    loose = [g for s, e, g, _n in m.gpus if g in owned and s not in m.counted and not _default_owned(g)
+             and not word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
+             and not word_pattern("owned_single").match(m.text[s:e])]
     if loose and len(loose) == len(owned):
         u.ask = {**u.ask, "owned_uncounted": loose}
