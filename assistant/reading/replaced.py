@@ -16,7 +16,7 @@ from gpu_advisor.assistant.reading.text import word_pattern
 
 def read_replaced(m: Message, u: Understanding) -> None:
     """u.ask['replaced'] when the message puts right a card said before; the card said wrong is no card ruled out."""
-    if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards:
+    if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards or u.recount:
         return
     old = {g for s, e, g, _n in m.gpus if rejected(m, s, e)}
     new = [(s, g, n) for s, e, g, n in m.gpus if not rejected(m, s, e)]
@@ -44,8 +44,9 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
     from gpu_advisor.assistant.reading.hardware import _default_owned
 
     owned = {e.partition("x ")[2] for e in u.updates.get("owned") or []}
-    loose = [g for s, e, g, _n in m.gpus if g in owned and s not in m.counted and not _default_owned(g)
-             and not word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
-             and not word_pattern("owned_single").match(m.text[s:e])]
+    said_one = {g for s, e, g, _n in m.gpus if s in m.counted or _default_owned(g)
+                or word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
+                or word_pattern("owned_single").match(m.text[s:e])}  # '4 A100 80G ... rent more A100s': counted
+    loose = sorted(owned - said_one) if owned <= {g for _s, _e, g, _n in m.gpus} else []
     if loose and len(loose) == len(owned):
         u.ask = {**u.ask, "owned_uncounted": loose}
