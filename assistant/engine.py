@@ -56,6 +56,7 @@ from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
+from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
@@ -566,6 +567,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        apply_replaced(u, profile, updates)  # 'sorry, I meant H200s not H100s': the right card in the wrong one's place
+        apply_owned_uncounted(u, profile, updates, lang, turn.notes)  # 'we only have A100s': the count said before
         keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card
         drop_stale_limit(u, profile, updates, text)  # 'and gpt-oss-20b on my 4080?': the old question's cards go
     if _kv_example_followed(u, state, updates):  # "就拿 qwen2.5 7b 来说吧，128k": that model's KV cache, not a plan

@@ -110,7 +110,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     prefix = m.masked[max(left, s - 80):s]
     near = m.masked[max(0, s - 24):s]
     has = (word_pattern("owned").search(prefix) and not word_pattern("owned_not").search(prefix)) or \
-        word_pattern("owned_after").match(m.masked[e:e + 40])
+        word_pattern("owned_after").match(m.masked[e:e + 40]) or \
+        (word_pattern("owned_just").search(prefix) and word_pattern("owned_single").match(m.text[s:e]))
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)

@@ -1,0 +1,52 @@
+"""A card said by mistake and put right in a later turn: 'sorry, I meant H200s not H100s', 'H200, not H100', '不是H100，
+是H200', '我说错了，是H200'. The card said wrong is replaced by the right one in the plan's card constraint (the cards
+owned, or the cards the plan is held to); neither is ruled out. The engine applies it (assistant.replaced).
+
+u.ask['replaced'] = (new card id, old card id or None, count said or None). A card said with no count where cards
+are had ('we only have 40gb A100s', '我们只有40G的A100') is u.ask['owned_uncounted'] = [card id]: the count said
+earlier in the conversation is kept, else the plan takes the count needed and asks how many there are.
+The words are in words/premise.yaml."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.reading.clauses import rejected
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+
+
+def read_replaced(m: Message, u: Understanding) -> None:
+    """u.ask['replaced'] when the message puts right a card said before; the card said wrong is no card ruled out."""
+    if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards or u.recount:
+        return
+    old = {g for s, e, g, _n in m.gpus if rejected(m, s, e)}
+    new = [(s, g, n) for s, e, g, n in m.gpus if not rejected(m, s, e)]
+    said = {g for _s, g, _n in new}
+    if len(said) != 1 or len(old) > 1 or old & said or set(u.compare_gpus) - said or (not old and u.updates.get("owned")):
+        return  # 'sorry, we have 4 a100s': cards had, their count (premise.read_recount), no card put right
+    cue = word_pattern("replaced_cue").search(m.masked)
+    if not cue and not (old and word_pattern("replaced_order").search(m.masked)):
+        return
+    s, card, n = new[0]
+    u.ask = {**u.ask, "replaced": (card, next(iter(old), None), n if s in m.counted else None)}
+    if old and u.updates.get("exclude"):
+        left = [c for c in u.updates["exclude"] if c not in old]
+        if left:
+            u.updates["exclude"] = left
+        else:
+            u.updates.pop("exclude")
+    u.whatif_gpus, u.recount, u.compare_gpus = None, None, []
+    u.intents.discard("whatif")
+
+
+def read_owned_uncounted(m: Message, u: Understanding) -> None:
+    """u.ask['owned_uncounted']: cards said to be had with no count ('we only have 40gb A100s'), not a card people
+    have one of (a gaming card, a Mac: words/hardware.yaml's owned_by_default)."""
+    from gpu_advisor.assistant.reading.hardware import _default_owned
+
+    owned = {e.partition("x ")[2] for e in u.updates.get("owned") or []}
+    said_one = {g for s, e, g, _n in m.gpus if s in m.counted or _default_owned(g)
+                or word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
+                or word_pattern("owned_single").match(m.text[s:e])}  # '4 A100 80G ... rent more A100s': counted
+    loose = sorted(owned - said_one) if owned <= {g for _s, _e, g, _n in m.gpus} else []
+    if loose and len(loose) == len(owned):
+        u.ask = {**u.ask, "owned_uncounted": loose}
