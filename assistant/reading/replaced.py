@@ -14,7 +14,7 @@ from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
 
-def read_replaced(m: Message, u: Understanding) -> None:
+def _read_replaced(m: Message, u: Understanding) -> None:
     """u.ask['replaced'] when the message puts right a card said before; the card said wrong is no card ruled out."""
     if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards or u.recount:
         return
@@ -50,3 +50,10 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
     loose = sorted(owned - said_one) if owned <= {g for _s, _e, g, _n in m.gpus} else []
     if loose and len(loose) == len(owned):
         u.ask = {**u.ask, "owned_uncounted": loose}
+
+
+def read_replaced(m: Message, u: Understanding) -> None:
+    """A card said wrong replaced by the right one ('sorry, I meant H200s not H100s'), then cards had with no count
+    said ('we only have 40gb A100s')."""
+    _read_replaced(m, u)
+    read_owned_uncounted(m, u)
