@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
-from gpu_advisor.assistant.reading.buy_or_rent import read_buy_or_rent
+from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
@@ -285,7 +285,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.updates["only"] = list(dict.fromkeys(g for c in [cloud, *m.also_clouds] for g in clouds()[c].gpus))
         # "aws only": the cards that cloud rents; "runpod or vast": the cards either rents
     if cloud is not None and "preference" not in u.updates and not u.updates.get("owned") \
-            and ("rent_buy" not in u.intents or m.live("preference.rent_only")):
+            and ("rent_buy" not in u.intents or m.live("preference.rent_only") or cloud_only(m, cloud)):
         u.updates["preference"] = "rent"  # a cloud named as where to run: renting (asked 'buy or rent': neither yet)
     u.card_spec, u.unknown_card, u.unknown_count = m.card_spec, m.unknown_card, m.unknown_count
     if m.gives_up_model:

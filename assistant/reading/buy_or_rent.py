@@ -5,6 +5,7 @@ assistant/buy_or_rent.py weighs a month of that rent against the purchase. The w
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -37,3 +38,19 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
         u.also = None  # the choice is buying against renting, not the two cards' figures
     u.updates.pop("only", None)
     u.updates.pop("preference", None)  # '还是继续租' asks which, it prefers neither  # the card to buy and the one rented are the two sides, not the only cards allowed
+
+
+def cloud_only(m: Message, cloud: str) -> bool:
+    """Whether the cloud named is said to be the only place ('aws only', 'only on azure', '只用阿里云'): renting,
+    even when rent or buy is asked."""
+    from gpu_advisor.knowledge.clouds import clouds
+
+    record = clouds().get(cloud) if cloud else None
+    if record is None:
+        return False
+    for name in {record.name.lower(), cloud.lower()}:
+        for x in re.finditer(re.escape(name), m.masked):
+            if word_pattern("cloud_only_after").match(m.masked[x.end():x.end() + 12]) \
+                    or word_pattern("cloud_only_before").search(m.masked[max(0, x.start() - 14):x.start()]):
+                return True
+    return False

@@ -9,6 +9,8 @@ The words are in words/premise.yaml."""
 
 from __future__ import annotations
 
+import re
+
 from gpu_advisor.assistant.reading.clauses import rejected
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -16,8 +18,9 @@ from gpu_advisor.assistant.reading.text import word_pattern
 
 def _read_replaced(m: Message, u: Understanding) -> None:
     """u.ask['replaced'] when the message puts right a card said before; the card said wrong is no card ruled out."""
-    if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards or u.recount:
-        return
+    if word_pattern("recount_hypothetical").search(m.masked) or u.added_cards or u.recount \
+            or word_pattern("replaced_suggested").search(m.masked):
+        return  # 'sorry, why not the RTX 4090?': a card suggested, not one put right
     old = {g for s, e, g, _n in m.gpus if rejected(m, s, e)}
     new = [(s, g, n) for s, e, g, n in m.gpus if not rejected(m, s, e)]
     said = {g for _s, g, _n in new}
@@ -48,7 +51,9 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
                 or word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
                 or word_pattern("owned_single").match(m.text[s:e])}  # '4 A100 80G ... rent more A100s': counted
     loose = sorted(owned - said_one) if owned <= {g for _s, _e, g, _n in m.gpus} else []
-    if loose and len(loose) == len(owned):
+    plural = any(re.match(r"s\b", m.text[e:e + 2]) for _s, e, g, _n in m.gpus if g in loose) \
+        or bool(word_pattern("owned_many_said").search(m.raw.lower()))  # 'A100s', 'we', '我们': more than one
+    if loose and len(loose) == len(owned) and plural:
         u.ask = {**u.ask, "owned_uncounted": loose}
 
 
