@@ -106,10 +106,9 @@ def _native_context(p: Profile, default: int) -> int:
 
 def _classify_output() -> int:
     """The tokens a classification or extraction job writes per item (knowledge/data/use_cases.yaml)."""
-    from gpu_advisor.knowledge.use_cases import use_case
+    from gpu_advisor.knowledge.use_cases import use_cases
 
-    use = use_case("classify")
-    return use.output_tokens if use else 64
+    return use_cases()["classify"].output_tokens  # the table's own row: no second copy of the figure
 
 
 def use_context(p: Profile) -> int:

@@ -35,3 +35,16 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+@pytest.fixture
+def zone(monkeypatch):
+    """Sets the process's time zone for one test; the zone before it comes back after."""
+
+    def use(name: str) -> None:
+        monkeypatch.setenv("TZ", name)
+        time.tzset()
+
+    yield use
+    monkeypatch.undo()
+    time.tzset()

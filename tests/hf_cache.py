@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 FIXTURES = Path(__file__).parent / "fixtures" / "hf_configs"
 NAMED_REPOS = (
     "moonshotai/Kimi-Dev-72B",
@@ -87,3 +89,13 @@ def named_cache(cache: Path) -> Path:
         config = json.loads((FIXTURES / (repo.replace("/", "__") + ".json")).read_text())
         place(cache, repo, {"config.json": config})
     return cache
+
+
+@pytest.fixture(name="cache")
+def empty_offline_cache(tmp_path, monkeypatch):
+    """An empty offline Hugging Face cache (and an empty summary cache) for one test: import it where a test module
+    needs the `cache` fixture with nothing placed in it yet."""
+    hf = tmp_path / "hf"
+    hf.mkdir()
+    with offline(hf, tmp_path / "ours", monkeypatch):
+        yield hf

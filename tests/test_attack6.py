@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -23,7 +22,7 @@ from gpu_advisor.assistant.terminal import printable, quoted
 from gpu_advisor.knowledge import ConfigError, cache_walk, hub
 from gpu_advisor.tui.cli.program import main
 from gpu_advisor.tui.format import local_times
-from tests.hf_cache import offline, place, safetensors_bytes
+from tests.hf_cache import empty_offline_cache, offline, place, safetensors_bytes  # noqa: F401 (the cache fixture)
 
 TINY = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64, "intermediate_size": 128,
         "num_attention_heads": 4, "num_key_value_heads": 4, "num_hidden_layers": 2, "vocab_size": 1000,
@@ -45,17 +44,6 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 # ---------------------------------------------------------------- M1: an odd TZ never crashes the session list
 
 ODD_ZONES = ("XXX+99999", "UTC+25:61", "<+99>-99")
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    def use(name: str) -> None:
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield use
-    monkeypatch.undo()
-    time.tzset()
 
 
 @pytest.mark.parametrize("tz", ODD_ZONES)
@@ -85,14 +73,6 @@ def test_m1_sessions_list_and_search_under_an_odd_zone(capsys, tmp_path, zone, t
 
 
 # ---------------------------------------------------------------- M3, L8: the HF cache is read with bounded work
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    hf = tmp_path / "hf"
-    hf.mkdir()
-    with offline(hf, tmp_path / "ours", monkeypatch):
-        yield hf
 
 
 def _linked_snapshot(cache: Path, repo: str, target: Path) -> None:

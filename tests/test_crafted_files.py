@@ -17,7 +17,7 @@ import pytest
 from gpu_advisor.knowledge import ConfigError, hub, resolve_model
 from gpu_advisor.knowledge.hf_config import model_from_config
 from gpu_advisor.tui import settings
-from tests.hf_cache import offline, place, safetensors_bytes
+from tests.hf_cache import empty_offline_cache, offline, place, safetensors_bytes  # noqa: F401 (the cache fixture)
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = {"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
@@ -110,14 +110,6 @@ CRAFTED = {
     "tensor-list": _header({"t": [1, 2]}),
     "header-list": _header([1, 2]),
 }
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    hf = tmp_path / "hf"
-    hf.mkdir()
-    with offline(hf, tmp_path / "ours", monkeypatch):
-        yield hf
 
 
 @pytest.mark.parametrize("kind", sorted(CRAFTED))

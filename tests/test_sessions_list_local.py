@@ -6,7 +6,6 @@ by display cells. Every test sets TZ itself (time.tzset), so none depends on the
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -37,19 +36,6 @@ ZONES = {
 }
 EMPTY = ("No saved sessions yet: ask a question with `gpu-advisor ask \"...\"` or open the app with "
          "`gpu-advisor chat`.\n")
-
-
-@pytest.fixture
-def zone(monkeypatch):
-    """Sets the process's time zone for one test; the zone before it comes back after."""
-
-    def use(name: str) -> None:
-        monkeypatch.setenv("TZ", name)
-        time.tzset()
-
-    yield use
-    monkeypatch.undo()
-    time.tzset()
 
 
 def seeded(path: Path, sessions=SESSIONS) -> HistoryStore:

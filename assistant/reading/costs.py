@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.money_roles import credits_note
+from gpu_advisor.assistant.reading.recurring import runs_per_period
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
 
@@ -88,10 +89,6 @@ def read_hosting(m: Message) -> float | None:
     return round(q.value * (rules().usd_per_cny if q.extra == "CNY" else 1.0), 2)
 
 
-# Runs a month of a budget said per run when the job's own repetition is not said ('$200 a night', '每天预算500').
-RUNS_PER_PERIOD = {"night": 30.0, "day": 30.0, "week": 4.35, "run": 1.0}
-
-
 def budget_periods(m: Message, u: Understanding) -> None:
     """A budget said once made monthly: one that must last so many months ('get us through the first month'), or one
     said per run of a repeating job ('$200 a night max', '每次跑预算200美元'): that much each run, times the runs a
@@ -113,7 +110,7 @@ def budget_periods(m: Message, u: Understanding) -> None:
         if before else None
     if period is None:
         return
-    runs = u.updates.get("runs_per_month") or RUNS_PER_PERIOD[period]
+    runs = u.updates.get("runs_per_month") or runs_per_period(period)  # '$200 a night': 30 runs a month
     if u.updates.get("phase") == "batch":
         u.updates["runs_per_month"] = runs  # the job repeats as often as its budget is said
     u.updates["budget_usd_per_month"] = round(u.updates.pop("budget_usd") * runs, 2)

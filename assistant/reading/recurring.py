@@ -26,3 +26,10 @@ def read_runs_per_month(m: Message) -> float | None:
         if en.search(m.masked) or zh.search(typed):
             return runs
     return None
+
+
+def runs_per_period(period: str) -> float:
+    """Runs a month of something done once every `period` ('night', 'day', 'week'), from the runs_per_month table;
+    a period the table does not hold ('run') is once."""
+    said = f"every {period}"
+    return next((runs for en, _zh, runs in _rows() if en.search(said)), 1.0)
