@@ -17,6 +17,7 @@ from gpu_advisor.assistant.reading.people import (
     is_people,
     is_staff,
     people_ahead,
+    staff_noun_after,
     strip_fillers,
 )
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, alternation, vocab, word_pattern
@@ -271,9 +272,10 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
     if q.scale == "k" and q.value <= LONGEST_PROMPT_SAID_BARE and word_pattern("prompt_length_nouns").match(after) \
             and word_pattern("prompt_length_context").search(masked):
         return "prompt_tokens", ""  # "ttft under 300 ms at 2k prompts": the prompts' length
-    if re.match(rf"\s*{OF_MINE}{vocab()['item_modifiers']}{vocab()['item_nouns']}\b", after) \
-            or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"
-        return "items", ""
+    if (re.match(rf"\s*{OF_MINE}{vocab()['item_modifiers']}{vocab()['item_nouns']}\b", after)
+            and not staff_noun_after(after)) \
+            or word_pattern("items_label_before").search(bare):  # "prompt count doubles to 4M"; '40 nurses to ask
+        return "items", ""  # questions about our notes' counts the nurses, not the notes
     if word_pattern("input_label_of_previous").search(before) and word_pattern("output_label_after").match(after):
         return "output_tokens", ""  # "500 token输入 50 输出": the input label was the 500's
     if previous in ("items", "examples") and word_pattern("output_label_after").match(after) \
