@@ -443,6 +443,9 @@ class PromptInput(TextArea):
         self.value = self.sent[self._cursor] if self._cursor < len(self.sent) else ""
 
 
+LABEL_CELLS = 13  # the profile panel's label column; a longer label keeps one space before its value
+
+
 def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
     """The "What I know" panel: the slot table's panel slots that matter for this profile."""
     text = Text()
@@ -469,7 +472,8 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
             )
 
             value = cards_words(value, lang) if value else None
-        text.append(f"{slot.label(lang):<13}", style="bold")
+        label = slot.label(lang)  # padded by terminal cells (a Chinese character takes two), never run into the value
+        text.append(label + " " * max(LABEL_CELLS - cell_len(label), 1), style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text
 
