@@ -1802,7 +1802,8 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
                 and (risky or not software_risk_unasked(w, find_gpu(o.gpu)))
                 and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
-                and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest and o.gpus <= max(8, best.gpus)]
+                and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest
+                and o.gpus <= (best.gpus if w.method in ADAPTER_METHODS else max(8, best.gpus))]
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     if best.owned:
         return best, "use", None
@@ -1885,6 +1886,9 @@ def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
 SAME_COST = 0.10
 # ... when the cheapest takes longer than a working day: below that, finishing sooner buys little.
 LONG_JOB_HOURS = 8.0
+# LoRA and QLoRA: the plan is the fewest cards that hold the run ('how many H100s to qlora a 70b' is one); more of
+# them only finish sooner at the same cost per run, which the answer says beside it (review X E5).
+ADAPTER_METHODS = ("lora", "qlora")
 # The guide says rent first: buying is advised only when owning saves at least this share.
 BUY_MARGIN = 0.15
 
