@@ -59,6 +59,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.slots import personal_machine, use_context
+from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -1976,7 +1977,7 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    kinds = _literal_waiting(state)
+    kinds = one_verdict(_literal_waiting(state))
     kind = kinds[0] if kinds else None
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     if kind is None and turn.ask.get("recount"):

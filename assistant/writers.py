@@ -438,6 +438,12 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
             "budget": w.budget_usd is not None or w.budget_usd_per_month is not None}[constraint]
 
 
+def _train_plan_lines(rec: Recommendation, lang: str) -> list[str]:
+    from gpu_advisor.assistant.train_plans import train_count_lines, train_offload_lines
+
+    return train_offload_lines(rec, lang) + train_count_lines(rec, lang)
+
+
 def _zero_offload_lines(key: str, best: Option, lang: str) -> list[str]:
     """A full fine-tune kept on your card by a precision or optimizer change: ZeRO-3 with the optimizer states in
     CPU memory is the other way (AdamW and mixed precision as usual, slower steps)."""
@@ -471,7 +477,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         # not a plan that replaces it (no "cannot do this", no renting the whole service, no rent-or-buy)
         lines += [say(lang, "answer.offload_all_on_card", option=gpu_words(best)), ""]
     else:
-        lines += _owned_lines(rec, lang) + pool_lines(rec.pool, lang)
+        lines += _owned_lines(rec, lang) + _train_plan_lines(rec, lang) + pool_lines(rec.pool, lang)
         if rec.pool_leads and best is not None and not best.owned:  # the rented plan below is the alternative
             lines += [say(lang, "answer.pool_rented_instead", option=gpu_words(best)), ""]
     if rec.beside_yours is not None and best is not None and not rec.offload_leads:

@@ -21,6 +21,9 @@ PATH = DATA_DIR / "host_memory.yaml"
 # end DDR5-5600, both in two channels (the consumer platforms of 2020-2025).
 SLOW_RAM = "ddr4-3200-dual"
 FAST_RAM = "ddr5-5600-dual"
+# A GPU training server's system memory when the user does not say which (DeepSpeed's CPU Adam reads and writes
+# the optimizer states there at every step: ZeRO offload's pace).
+SERVER_RAM = "ddr4-3200-server"
 # System memory taken as there when the user does not say (a desktop built around a 12 GB+ card has 16 GB or
 # more): an offload that needs no more than this is the answer on the user's card, with the RAM it needs said.
 TYPICAL_SYSTEM_RAM_GB = 16.0

@@ -96,6 +96,8 @@ class TrainingMemoryInput(ToolInput):
     zero: Literal[0, 1, 2, 3] | None = Field(None, description="ZeRO stage / FSDP: 1 optimizer, 2 +gradients, "
                                                                "3 +weights; default: the framework's on several GPUs")
     cpu_offload: bool = Field(False, description="optimizer states (and with ZeRO-3 weights) in CPU memory")
+    offload_params: bool = Field(True, description="with cpu_offload at ZeRO-3: the weight shards in CPU memory too "
+                                                   "(DeepSpeed offload_param); False offloads the optimizer only")
     lora_rank: int = Field(16, gt=0, le=4096, description="LoRA/QLoRA adapter rank r")
     lora_train_embeddings: bool = Field(False, description="also train the embeddings and output head (new tokens)")
     reference_model: bool = Field(False, description="DPO and kin with full fine-tuning: a frozen BF16 copy of the "
@@ -339,11 +341,11 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
         cpu += opt_states / shard_opt + managed
         gpu_opt = 0.0
         managed = 0.0
-        if stage >= 3:
+        if stage >= 3 and inp.offload_params:
             cpu += weights / shard_w
             gpu_w = 0.0
         assumptions.append("CPU offload: optimizer states" + (", gradients" if stage >= 2 else "")
-                           + (" and weights" if stage >= 3 else "")
+                           + (" and weights" if stage >= 3 and inp.offload_params else "")
                            + " live in CPU memory; each step copies them over PCIe")
     gather = 0.0
     if stage >= 3 and (n > 1 or inp.cpu_offload):
