@@ -343,3 +343,22 @@ def reserved_vs_on_demand(inp: ReservedInput) -> ReservedResult:
                           on_demand_term_usd=on_demand * inp.term_months, reserved_term_usd=reserved * inp.term_months,
                           break_even_utilisation=break_even, cheaper=cheaper, saving_fraction=saving, terms=terms,
                           assumptions=assumptions)
+
+
+class RentBuyRule(BaseModel):
+    """Rent or buy with no price on record (a card sold by quote: Ascend 910B, Atlas servers): the guide's rule
+    of thumb on utilisation, and which way the use said leans, until the user's quotes give the exact line."""
+    low: float = Field(description="buying pays off above about this share of the hours busy (rules)")
+    high: float
+    horizon_months: int
+    utilisation: float
+    lean: Literal["rent", "buy", "either"] = Field(description="below low: rent; above high: buy; between: either")
+
+
+def rent_buy_rule(utilisation: float, horizon_months: int = DEFAULT_HORIZON_MONTHS) -> RentBuyRule:
+    """The rule of thumb (rules.buy_utilisation_low/high) applied to the utilisation said; the exact break-even is
+    (purchase + hosting x months) / (months x hours a month x (rent per hour - power per hour)) once priced."""
+    r = rules()
+    lo, hi = r.buy_utilisation_low, r.buy_utilisation_high
+    lean: Literal["rent", "buy", "either"] = "rent" if utilisation < lo else "buy" if utilisation > hi else "either"
+    return RentBuyRule(low=lo, high=hi, horizon_months=horizon_months, utilisation=utilisation, lean=lean)
