@@ -1563,7 +1563,9 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     if rb is None:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
                "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")
-        from gpu_advisor.assistant.unpriced_rb import rule_line  # the rule the answer turns on, till quotes come
+        from gpu_advisor.assistant.unpriced_rb import (
+            rule_line,  # the rule the answer turns on, till quotes come
+        )
 
         return [say(lang, key, gpu=best.gpu_name) + rule_line(w, lang), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
