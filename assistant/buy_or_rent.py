@@ -62,7 +62,7 @@ def _job_hours(rec: Any, gpu: str, recorder: Any) -> float | None:
 
 def _work_hours(profile: Any, spec: dict[str, Any], run_hours: float | None) -> float | None:
     """The rented card's busy hours a month: '10 hrs a week' (a share of the hours said), else runs x a run's hours."""
-    if spec.get("busy") and not spec.get("hours") and profile.runs_per_month is None:
+    if spec.get("busy") and not spec.get("hours"):
         return float(spec["busy"]) * HOURS_PER_MONTH
     return (profile.runs_per_month or 1) * run_hours if run_hours else None
 
