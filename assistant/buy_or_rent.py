@@ -86,15 +86,17 @@ def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any, rec: Any
          "busy_said": busy_said, "busy_hours_month": busy, "usd_per_hour": quote.usd_per_gpu_hour_typical,
          "rent_usd_per_month": busy * quote.usd_per_gpu_hour_typical, "purchase_usd": buy.buy_price_usd,
          "fits": fits, "slower": None}
-    if buy.id == rented and not busy_said:  # the same card, a run's hours: a month of that rent against the card
+    if not busy_said and not profile.horizon_months:  # runs a month x a run's hours: a month of rent against the card
         args = RentBuyInput(gpu=rented, utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region, buy_gpu=buy.id)
         rb = rent_vs_buy(args)
         if recorder is not None:
             recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
         months = buy.buy_price_usd / v["rent_usd_per_month"] if v["rent_usd_per_month"] else None
         code = "buy" if months is not None and months <= DEFAULT_HORIZON_MONTHS and rb.cheaper == "buy" else "rent"
+        on_bought = _job_hours(rec, buy.id, recorder) if buy.id != rented else None
         return {**v, "code": code, "payback_months": months, "horizon_months": DEFAULT_HORIZON_MONTHS,
-                "cheaper_over_horizon": rb.cheaper}
+                "cheaper_over_horizon": rb.cheaper,
+                "run_slower": on_bought / on_rented if on_bought and on_rented else None}
     return {**v, **_over_the_year(profile, v, region, rec, recorder, on_rented)}
 
 
@@ -158,6 +160,10 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
              say(lang, "buy_or_rent.rent", runs=f"{v['runs_per_month']:g}", hours=f"{v['hours']:.1f}",
                  price=money(v["usd_per_hour"]), card=v["rented_name"], monthly=money(v["rent_usd_per_month"]),
                  said=say(lang, "buy_or_rent.said" if v["hours_said"] else "buy_or_rent.sized"))]
+    slower = v.get("run_slower")
+    if slower is not None and abs(slower - 1) >= 0.05:  # the bought card takes longer (or less) for the same run
+        lines.append(say(lang, "buy_or_rent.run_slower", card=v["buy_name"], rented=v["rented_name"],
+                         times=f"{slower:.1f}", hours=f"{v['hours'] * slower:,.1f}"))
     months = v["payback_months"]
     lines.append(say(lang, "buy_or_rent.buy", card=v["buy_name"], price=money(v["purchase_usd"]),
                      months=f"{months:,.0f}"))

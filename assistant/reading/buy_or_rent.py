@@ -32,8 +32,12 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
         return  # several cards to buy ('一台8卡H200', 'a box w/ 8x H200'): the setup weighed (assistant.setup_buy_rent)
     unit = word_pattern("buy_or_rent.hours_unit")
     hours = next((q.number for q in m.qty if unit.match((q.extra or "").strip()) and not q.negated), None)
-    u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours,
-                            "busy": u.updates.get("utilisation")}  # '10 hrs a week': the rented card's share of hours
+    u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours}
+    if u.updates.get("utilisation"):
+        u.ask["buy_or_rent"]["busy"] = u.updates["utilisation"]  # '10 hrs a week': the rented card's share of hours
+    if "horizon_months" not in u.updates and (word_pattern("buy_or_rent.year").search(m.text)
+                                              or word_pattern("buy_or_rent.year").search(typed)):
+        u.updates["horizon_months"] = 12  # 'which is cheaper over a year?': the year is the horizon
     u.ask.pop("job", None)
     if u.also == "compare_cards":
         u.also = None  # the choice is buying against renting, not the two cards' figures
