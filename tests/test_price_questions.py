@@ -56,6 +56,9 @@ def test_buy_one_5090_against_renting_one_h100_over_a_year(text: str) -> None:
 
 @pytest.mark.parametrize("text", [
     "should I buy a 4090 or rent an a100 on vast? qlora qwen2.5 7b about 20 hours a week",
+    "is renting an a100 for 20 hours a week cheaper than buying a 4090? qlora qwen2.5 7b",
+    "should I get a 4090 or just rent A100s? 20h/week qlora on qwen2.5 7b",
+    "租一张A100一年和买一张4090比哪个便宜，每周训练20小时qwen2.5 7b lora",
     "自己买一张4090划算还是在autodl上租A100划算？每周微调qwen2.5 7b大概20小时",
 ])
 def test_other_pairs_keep_their_sides(text: str) -> None:
@@ -126,6 +129,8 @@ def test_monthly_cost_asked_is_answered_as_a_rental(text: str) -> None:
     "we want to buy H100s to serve qwen2.5 32b at 30 req/s, what would it cost per month?",
     "买H100部署qwen2.5 32b，每秒30个请求，每月电费加折旧多少钱",
     "just me at home, running qwen2.5 7b, what would it cost per month?",
+    "用4张4090跑qwen2.5 32b，一个月电费多少",
+    "what's the monthly electricity cost of serving llama 3 8b on 2 4090s",
 ])
 def test_buying_said_or_home_use_is_not_turned_into_renting(text: str) -> None:
     u = understand(text)
