@@ -35,7 +35,6 @@ from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
-from gpu_advisor.assistant.reading.cost_asked import read_cost_asked
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
@@ -353,7 +352,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_weigh(m, u)
     read_choice_dims(m, u)
     read_buy_or_rent(m, u)
-    read_cost_asked(m, u)  # 'what would it cost per month?': a rental, buying the secondary line
     read_moe_question(m, u)
     read_memory_types(m, u)
     read_this_machine(m, u)

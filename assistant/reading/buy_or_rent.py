@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gpu_advisor.assistant.reading.cost_asked import read_cost_asked
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -16,6 +17,13 @@ RENTED_WINDOW = 16
 
 
 def read_buy_or_rent(m: Message, u: Understanding) -> None:
+    """Buying one card set against renting; else a monthly or hourly cost asked with no purchase said: a rental
+    (reading/cost_asked.py)."""
+    _buy_or_rent(m, u)
+    read_cost_asked(m, u)
+
+
+def _buy_or_rent(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("buy_or_rent.keep").search(m.text) or word_pattern("buy_or_rent.keep_zh").search(typed)):
         return
