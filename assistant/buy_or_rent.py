@@ -153,7 +153,13 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
     """The head-on answer, before the plan."""
     if v.get("slower") is not None or v.get("busy_said"):
         lines = _year(v, lang, money)
-        lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
+        payback = v["payback_months"]
+        if v["code"] == "rent" and payback is not None and payback <= DEFAULT_HORIZON_MONTHS:
+            # renting wins the months asked, buying the months after: both said, with when it turns
+            lines.append(say(lang, "buy_or_rent.year.verdict.later", card=v["buy_name"], horizon=v["horizon_months"],
+                             months=f"{payback:.1f}" if payback < 24 else f"{payback:,.0f}"))
+        else:
+            lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
         lines += _fits_lines(v, model_name, lang)
         return "\n".join(lines)
     lines = [say(lang, "buy_or_rent.head", card=v["buy_name"]),
