@@ -9,9 +9,18 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from gpu_advisor.assistant.catalog import say
-from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.cost import (
+    DEFAULT_HORIZON_MONTHS,
+    HOURS_PER_MONTH,
+    RentBuyInput,
+    rent_vs_buy,
+    try_price,
+)
 
-HOURS_PER_MONTH = 730
+WEEKS_PER_YEAR = 52
+YEAR_MONTHS = 12  # the totals cover a year unless a horizon is said ('which is cheaper over a year?')
+HOME_SEGMENTS = ("consumer", "workstation")  # a card that sits in your own PC: no rack or hosting to pay
 METHODS = ("full", "lora", "qlora")
 
 
@@ -33,44 +42,143 @@ def _fits(model: str, gpu: str, recorder: Any) -> dict[str, bool]:
     return out
 
 
-def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any) -> dict[str, Any] | None:
-    """The figures and the verdict code; None when the rent or the purchase cannot be priced."""
-    from gpu_advisor.knowledge import find_gpu
+def _job_hours(rec: Any, gpu: str, recorder: Any) -> float | None:
+    """A run's hours on one card of `gpu` (the training-time tool on the plan's workload)."""
+    if rec is None or getattr(rec, "workload", None) is None:
+        return None
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.recommend import training_time_setup
+    from gpu_advisor.tools.training_time import training_time
 
+    try:
+        args = training_time_setup(rec.workload, gpu, 1, False)
+        r = training_time(args)
+    except (ToolError, LookupError, ValueError):
+        return None
+    if recorder is not None:
+        recorder("training_time", args.model_dump(mode="json"), r.model_dump(mode="json"), 0.0)
+    return r.hours
+
+
+def _work_hours(profile: Any, spec: dict[str, Any], run_hours: float | None) -> float | None:
+    """The rented card's busy hours a month: '10 hrs a week' (a share of the hours said), else runs x a run's hours."""
+    if spec.get("busy") and not spec.get("hours"):
+        return float(spec["busy"]) * HOURS_PER_MONTH
+    return (profile.runs_per_month or 1) * run_hours if run_hours else None
+
+
+def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any, rec: Any = None) -> dict[str, Any] | None:
+    """The figures and the verdict code; None when the rent or the purchase cannot be priced."""
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = spec.get("rented") or (best.gpu if best is not None else None)
-    hours = spec.get("hours") or (best.job_hours if best is not None and best.gpu == rented else None)
     buy = find_gpu(spec["buy"])
     quote = try_price(rented, region) if rented else None
-    if not (rented and hours and quote and buy.buy_price_usd):
+    sized = best.job_hours if best is not None and best.gpu == rented and best.gpus == 1 else None
+    on_rented = sized or (_job_hours(rec, rented, recorder) if rented else None)
+    hours = spec.get("hours") or on_rented
+    busy = _work_hours(profile, spec, hours)
+    if not (rented and busy and quote and buy.buy_price_usd):
         return None
-    runs = profile.runs_per_month or 1
-    monthly = runs * hours * quote.usd_per_gpu_hour_typical
-    args = RentBuyInput(gpu=rented, utilisation=min(1.0, runs * hours / HOURS_PER_MONTH), region=region,
-                        buy_gpu=buy.id)
+    busy_said = bool(spec.get("busy")) and not spec.get("hours")
+    fits = _fits(profile.model, buy.id, recorder) if profile.model and profile.phase == "fine-tune" else {}
+    v = {"buy": buy.id, "buy_name": buy.name, "rented": rented, "rented_name": find_gpu(rented).name,
+         "runs_per_month": profile.runs_per_month or 1, "hours": hours or 0.0, "hours_said": bool(spec.get("hours")),
+         "busy_said": busy_said, "busy_hours_month": busy, "usd_per_hour": quote.usd_per_gpu_hour_typical,
+         "rent_usd_per_month": busy * quote.usd_per_gpu_hour_typical, "purchase_usd": buy.buy_price_usd,
+         "fits": fits, "slower": None}
+    if not busy_said and not profile.horizon_months:  # runs a month x a run's hours: a month of rent against the card
+        args = RentBuyInput(gpu=rented, utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region, buy_gpu=buy.id)
+        rb = rent_vs_buy(args)
+        if recorder is not None:
+            recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
+        months = buy.buy_price_usd / v["rent_usd_per_month"] if v["rent_usd_per_month"] else None
+        code = "buy" if months is not None and months <= DEFAULT_HORIZON_MONTHS and rb.cheaper == "buy" else "rent"
+        on_bought = _job_hours(rec, buy.id, recorder) if buy.id != rented else None
+        return {**v, "code": code, "payback_months": months, "horizon_months": DEFAULT_HORIZON_MONTHS,
+                "cheaper_over_horizon": rb.cheaper,
+                "run_slower": on_bought / on_rented if on_bought and on_rented else None}
+    return {**v, **_over_the_year(profile, v, region, rec, recorder, on_rented)}
+
+
+def _over_the_year(profile: Any, v: dict[str, Any], region: Literal["global", "china"], rec: Any, recorder: Any,
+                   on_rented: float | None) -> dict[str, Any]:
+    """Each option as named over a year (or the horizon said): the rented card's busy hours at its price against
+    the bought card's price and its power for the hours the same work takes it (tools.training_time, tools.cost)."""
+    on_bought = _job_hours(rec, v["buy"], recorder) if v["buy"] != v["rented"] else on_rented
+    slower = on_bought / on_rented if on_bought and on_rented else 1.0  # the bought card's hours per rented hour
+    months = profile.horizon_months or YEAR_MONTHS
+    busy = v["busy_hours_month"]
+    home = find_gpu(v["buy"]).segment in HOME_SEGMENTS
+    args = RentBuyInput(gpu=v["rented"], utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region,
+                        buy_gpu=v["buy"], buy_utilisation=min(1.0, busy * slower / HOURS_PER_MONTH),
+                        horizon_months=months, **({"hosting_usd_per_gpu_month": 0.0} if home else {}))
     rb = rent_vs_buy(args)
     if recorder is not None:
         recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
-    months = buy.buy_price_usd / monthly if monthly else None
-    fits = _fits(profile.model, buy.id, recorder) if profile.model and profile.phase == "fine-tune" else {}
-    code = "buy" if months is not None and months <= DEFAULT_HORIZON_MONTHS and rb.cheaper == "buy" else "rent"
-    return {"code": code, "buy": buy.id, "buy_name": buy.name, "rented": rented, "rented_name": find_gpu(rented).name,
-            "runs_per_month": runs, "hours": hours, "hours_said": bool(spec.get("hours")),
-            "usd_per_hour": quote.usd_per_gpu_hour_typical, "rent_usd_per_month": monthly,
-            "purchase_usd": buy.buy_price_usd, "payback_months": months, "horizon_months": DEFAULT_HORIZON_MONTHS,
-            "cheaper_over_horizon": rb.cheaper, "fits": fits}
+    horizon = profile.horizon_months or DEFAULT_HORIZON_MONTHS
+    payback = rb.payback_months
+    owned = next(t for t in rb.terms if t.key == "buy_total_usd").inputs
+    return {"code": "buy" if payback is not None and payback <= horizon else "rent", "payback_months": payback,
+            "horizon_months": horizon, "cheaper_over_horizon": rb.cheaper, "slower": slower,
+            "total_months": months, "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd,
+            "power_usd": rb.buy_total_usd - v["purchase_usd"] - args.hosting_usd_per_gpu_month * months,
+            "usd_per_kwh": owned.get("usd_per_kwh")}
+
+
+def _year(v: dict[str, Any], lang: str, money: Any) -> list[str]:
+    """Each option priced as named over the months compared: the rented card's hours x its price, the bought card's
+    price plus its power for the hours the same work takes it, and when the purchase pays for itself."""
+    week = v["busy_hours_month"] * YEAR_MONTHS / WEEKS_PER_YEAR
+    said = say(lang, "buy_or_rent.said" if v["hours_said"] or v["busy_said"] else "buy_or_rent.sized")
+    lines = [say(lang, "buy_or_rent.year.head", buy=v["buy_name"], rented=v["rented_name"]),
+             say(lang, "buy_or_rent.year.rent", card=v["rented_name"], week=f"{week:,.1f}", said=said,
+                 price=money(v["usd_per_hour"]), months=v["total_months"], total=money(v["rent_total_usd"]))]
+    slower = v.get("slower")
+    if slower is not None and abs(slower - 1) >= 0.05:
+        lines.append(say(lang, "buy_or_rent.year.slower", card=v["buy_name"], rented=v["rented_name"],
+                         times=f"{slower:.1f}", week=f"{week * slower:,.1f}"))
+    lines.append(say(lang, "buy_or_rent.year.buy", card=v["buy_name"], price=money(v["purchase_usd"]),
+                     power=money(v["power_usd"]), kwh=money(v["usd_per_kwh"] or 0), months=v["total_months"],
+                     total=money(v["buy_total_usd"])))
+    cheaper = say(lang, f"buy_or_rent.year.cheaper.{v['cheaper_over_horizon']}")
+    payback = v["payback_months"]
+    lines.append(say(lang, "buy_or_rent.year.compare", months=v["total_months"], rent=money(v["rent_total_usd"]),
+                     buy=money(v["buy_total_usd"]), cheaper=cheaper)
+                 + say(lang, "buy_or_rent.year.payback" if payback is not None else "buy_or_rent.year.never",
+                       months=f"{payback or 0:,.0f}"))
+    return lines
 
 
 def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
     """The head-on answer, before the plan."""
+    if v.get("slower") is not None or v.get("busy_said"):
+        lines = _year(v, lang, money)
+        payback = v["payback_months"]
+        if v["code"] == "rent" and payback is not None and payback <= DEFAULT_HORIZON_MONTHS:
+            # renting wins the months asked, buying the months after: both said, with when it turns
+            lines.append(say(lang, "buy_or_rent.year.verdict.later", card=v["buy_name"], horizon=v["horizon_months"],
+                             months=f"{payback:.1f}" if payback < 24 else f"{payback:,.0f}"))
+        else:
+            lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
+        lines += _fits_lines(v, model_name, lang)
+        return "\n".join(lines)
     lines = [say(lang, "buy_or_rent.head", card=v["buy_name"]),
              say(lang, "buy_or_rent.rent", runs=f"{v['runs_per_month']:g}", hours=f"{v['hours']:.1f}",
                  price=money(v["usd_per_hour"]), card=v["rented_name"], monthly=money(v["rent_usd_per_month"]),
                  said=say(lang, "buy_or_rent.said" if v["hours_said"] else "buy_or_rent.sized"))]
+    slower = v.get("run_slower")
+    if slower is not None and abs(slower - 1) >= 0.05:  # the bought card takes longer (or less) for the same run
+        lines.append(say(lang, "buy_or_rent.run_slower", card=v["buy_name"], rented=v["rented_name"],
+                         times=f"{slower:.1f}", hours=f"{v['hours'] * slower:,.1f}"))
     months = v["payback_months"]
     lines.append(say(lang, "buy_or_rent.buy", card=v["buy_name"], price=money(v["purchase_usd"]),
                      months=f"{months:,.0f}"))
     lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
+    return "\n".join(lines + _fits_lines(v, model_name, lang))
+
+
+def _fits_lines(v: dict[str, Any], model_name: str, lang: str) -> list[str]:
+    lines: list[str] = []
     fits = v["fits"]
     if fits:
         yes = [say(lang, f"buy_or_rent.method.{m}") for m in METHODS if fits.get(m)]
@@ -81,4 +189,4 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
                              no=say(lang, "buy_or_rent.not_fits", no=sep.join(no)) if no else ""))
         else:
             lines.append(say(lang, "buy_or_rent.fits_none", card=v["buy_name"], model=model_name))
-    return "\n".join(lines)
+    return lines

@@ -853,6 +853,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.ask.get("home_buy") and (({**before, **updates}.get("phase") not in (None, "serve", "experiment"))
                                   or before.get("method") or before.get("owned") or before.get("preference")):
         updates.pop("preference", None)  # 'just me' said into a fine-tuning plan, or beside cards owned: nothing bought
+    if u.ask.get("cost_rent") and (before.get("preference") or before.get("owned") or before.get("personal")):
+        updates.pop("preference", None)  # a purchase said before ('buy' then 'and per month?'): it stands
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
     if updates:
@@ -866,6 +868,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted.pop(slot, None)
     if u.ask.get("home_buy") and updates.get("preference") == "buy":
         defaulted["preference"] = say(lang, "slot.preference.default_home")  # inferred from 'at home': an assumption
+    if u.ask.get("cost_rent") and updates.get("preference") == "rent":  # 'what would it cost per month?'
+        defaulted["preference"] = say(lang, "slot.preference.default_cost")  # inferred: an assumption (reading.cost_asked)
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
@@ -907,7 +911,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     daily = updates.get("population_daily", profile.population_daily)
     turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
                  and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name
-                 and not (k == "preference" and u.ask.get("home_buy"))]  # inferred from 'at home': an assumption
+                 and not (k == "preference" and (u.ask.get("home_buy") or u.ask.get("cost_rent")))]  # inferred from 'at home': an assumption
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back
@@ -1743,7 +1747,8 @@ def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -
         return None
     from gpu_advisor.assistant.buy_or_rent import weigh
 
-    return weigh(filled, spec, answer.recommend.best if answer.recommend else None, _recorder(config))
+    best = answer.recommend.best if answer.recommend else None
+    return weigh(filled, spec, best, _recorder(config), answer.recommend)
 
 
 def _setup_buy_rent(turn: Turn, filled: Any, answer: Any, lang: str,

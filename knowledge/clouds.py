@@ -21,6 +21,16 @@ class Family(BaseModel):
     aliases: tuple[str, ...] = Field(min_length=1)
     gpu: str
     gpus: int = Field(ge=1)
+    sizes: tuple[int, ...] = ()  # GPUs per instance size it rents (p5: 1 or 8); () when not on record
+
+
+def rentable_counts(cloud: str, gpu: str) -> tuple[int, ...]:
+    """The GPU counts of `gpu` the cloud rents as one instance (its families' sizes); () when not on record.
+    More than the largest comes as several of the largest instances."""
+    record = clouds().get(cloud)
+    if record is None:
+        return ()
+    return tuple(sorted({n for f in record.families if f.gpu == gpu for n in f.sizes}))
 
 
 class Cloud(BaseModel):

@@ -117,6 +117,9 @@ class RentBuyInput(ToolInput):
     buy_gpu: str | None = Field(None, description="the card bought instead of the one rented, when the two options "
                                                   "are different cards; default: the same card")
     buy_gpus: int | None = Field(None, gt=0, le=1024, description="cards bought; default: as many as rented")
+    buy_utilisation: float | None = Field(None, ge=0, le=1, description="share of hours the bought cards are busy "
+                                          "when they take longer (or less) than the rented ones for the same work "
+                                          "(a slower card bought); default: utilisation")
 
 
 class RentBuyResult(Explained):
@@ -169,23 +172,26 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
                  else DEFAULT_ELECTRICITY_USD_PER_KWH[inp.region])
     hours = inp.horizon_months * HOURS_PER_MONTH
     busy = hours * inp.utilisation
+    owned_busy = inp.utilisation if inp.buy_utilisation is None else inp.buy_utilisation
     n = inp.gpus
     fixed = (purchase * (1 - inp.resale_fraction) + inp.hosting_usd_per_gpu_month * inp.horizon_months) * m
-    energy = power_kw * kwh_price * busy * m
+    energy = power_kw * kwh_price * hours * owned_busy * m
     buy_total = fixed + energy
     break_even = break_even_months = payback = None
     if monthly is not None:  # paid every month, busy or not: owning wins after the purchase is paid back
         rent_total = monthly * inp.horizon_months * n
-        saved = monthly * share - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * inp.utilisation
+        saved = monthly * share - inp.hosting_usd_per_gpu_month - power_kw * kwh_price * HOURS_PER_MONTH * owned_busy
         break_even_months = purchase * (1 - inp.resale_fraction) / saved if saved > 0 else None
         rent_term = term("rent_total_usd", "Renting over the horizon", rent_total, "USD",
                          "monthly rental x months x GPUs", {"usd_per_gpu_month": monthly,
                                                            "months": inp.horizon_months, "gpus": n})
     else:
         rent_total = rent * busy * n
-        saved_month = (rent * share - power_kw * kwh_price) * HOURS_PER_MONTH * inp.utilisation - inp.hosting_usd_per_gpu_month
+        saved_month = (rent * share * inp.utilisation - power_kw * kwh_price * owned_busy) * HOURS_PER_MONTH \
+            - inp.hosting_usd_per_gpu_month
         payback = purchase * (1 - inp.resale_fraction) / saved_month if saved_month > 0 else None
-        margin = rent * share - power_kw * kwh_price
+        slower = owned_busy / inp.utilisation if inp.utilisation else 1.0  # hours owned per hour rented
+        margin = rent * share - power_kw * kwh_price * slower
         if margin > 0:
             u = fixed / m / (hours * margin)
             break_even = u if u <= 1 else None
@@ -337,3 +343,22 @@ def reserved_vs_on_demand(inp: ReservedInput) -> ReservedResult:
                           on_demand_term_usd=on_demand * inp.term_months, reserved_term_usd=reserved * inp.term_months,
                           break_even_utilisation=break_even, cheaper=cheaper, saving_fraction=saving, terms=terms,
                           assumptions=assumptions)
+
+
+class RentBuyRule(BaseModel):
+    """Rent or buy with no price on record (a card sold by quote: Ascend 910B, Atlas servers): the guide's rule
+    of thumb on utilisation, and which way the use said leans, until the user's quotes give the exact line."""
+    low: float = Field(description="buying pays off above about this share of the hours busy (rules)")
+    high: float
+    horizon_months: int
+    utilisation: float
+    lean: Literal["rent", "buy", "either"] = Field(description="below low: rent; above high: buy; between: either")
+
+
+def rent_buy_rule(utilisation: float, horizon_months: int = DEFAULT_HORIZON_MONTHS) -> RentBuyRule:
+    """The rule of thumb (rules.buy_utilisation_low/high) applied to the utilisation said; the exact break-even is
+    (purchase + hosting x months) / (months x hours a month x (rent per hour - power per hour)) once priced."""
+    r = rules()
+    lo, hi = r.buy_utilisation_low, r.buy_utilisation_high
+    lean: Literal["rent", "buy", "either"] = "rent" if utilisation < lo else "buy" if utilisation > hi else "either"
+    return RentBuyRule(low=lo, high=hi, horizon_months=horizon_months, utilisation=utilisation, lean=lean)

@@ -29,7 +29,7 @@ from gpu_advisor.knowledge import (
     rules,
     used_prices,
 )
-from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
@@ -1456,6 +1456,23 @@ def one_machine(gpu: Gpu) -> bool:
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    counts = _all_counts(w, gpu)
+    cloud = _cloud_of(w)
+    sizes = rentable_counts(cloud, gpu.id) if cloud else ()
+    if not sizes:
+        return counts
+    # a cloud named: only the instance shapes it rents (AWS rents B200 as 8-GPU p6-b200 only, H100 as 1 or 8)
+    return tuple(n for n in counts if n in sizes or n % sizes[-1] == 0)
+
+
+def _cloud_of(w: Workload) -> str | None:
+    """The cloud the user named as where to run (cloud_named): its id."""
+    if not cloud_named(w):
+        return None
+    return next((c.id for c in clouds().values() if list(c.gpus) == w.candidates), None)
+
+
+def _all_counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
     if gpu.laptop or one_machine(gpu):  # a laptop's GPU is one, in the laptop that holds it; a Mac one machine
         return (1,)
     limit = find_framework(w.framework).max_gpus if w.spec.trains and not w.spec.serves else None

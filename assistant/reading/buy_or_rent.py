@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gpu_advisor.assistant.reading.cost_asked import read_cost_asked
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -16,6 +17,13 @@ RENTED_WINDOW = 16
 
 
 def read_buy_or_rent(m: Message, u: Understanding) -> None:
+    """Buying one card set against renting; else a monthly or hourly cost asked with no purchase said: a rental
+    (reading/cost_asked.py)."""
+    _buy_or_rent(m, u)
+    read_cost_asked(m, u)
+
+
+def _buy_or_rent(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("buy_or_rent.keep").search(m.text) or word_pattern("buy_or_rent.keep_zh").search(typed)):
         return
@@ -33,6 +41,11 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
     unit = word_pattern("buy_or_rent.hours_unit")
     hours = next((q.number for q in m.qty if unit.match((q.extra or "").strip()) and not q.negated), None)
     u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours}
+    if u.updates.get("utilisation"):
+        u.ask["buy_or_rent"]["busy"] = u.updates["utilisation"]  # '10 hrs a week': the rented card's share of hours
+    if "horizon_months" not in u.updates and (word_pattern("buy_or_rent.year").search(m.text)
+                                              or word_pattern("buy_or_rent.year").search(typed)):
+        u.updates["horizon_months"] = 12  # 'which is cheaper over a year?': the year is the horizon
     u.ask.pop("job", None)
     if u.also == "compare_cards":
         u.also = None  # the choice is buying against renting, not the two cards' figures
