@@ -117,6 +117,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
     if _candidate(m, s):
         return False  # 'thinking one H100', '打算用一张H100': a card weighed for the plan, not had
+    if _count_asked_near(m, s):
+        return False  # "we run qwen in prod, how many H100s?", '我们线上跑…要几张H100': the count asked, not had
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
         return False  # "or buy an 8x h100 server for 280k", '去租几张A100': a card to get, whatever was said before
@@ -136,6 +138,10 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
     default = _default_owned(gpu_id) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
+
+
+def _count_asked_near(m: Message, s: int) -> bool:
+    return bool(word_pattern("owned_count_asked_near").search(m.masked[max(0, s - 20):s]))
 
 
 def _default_owned(gpu_id: str) -> bool:
@@ -268,7 +274,8 @@ def read_only(m: Message) -> list[str] | None:
     owned = {g for s, e, g, _n in m.gpus if (word_pattern("owned").search(m.masked[max(0, s - 40):s])
                                              and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
                                              and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s])
-                                             and not _use_is_a_plan(m, s) and not _candidate(m, s))
+                                             and not _use_is_a_plan(m, s) and not _candidate(m, s)
+                                             and not _count_asked_near(m, s))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)
