@@ -107,6 +107,7 @@ from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
 from gpu_advisor.assistant.reading.multi import read_second
+from gpu_advisor.assistant.reading.no_plan import read_no_plan
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
@@ -344,6 +345,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
         u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
         per_token_unit(u)
+    read_no_plan(m, u)  # 'just curious, not buying anything': answered, nothing asked back, no wish to rent
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)
