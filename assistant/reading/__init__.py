@@ -44,6 +44,7 @@ from gpu_advisor.assistant.reading.examples import (
     read_example_tokens,
     read_train_examples,
 )
+from gpu_advisor.assistant.reading.export_asked import read_export_asked
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
@@ -387,6 +388,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
+    read_export_asked(m, u)  # '为啥国内买不到H100': the export rules; 'X和Y有啥区别': the spec table without prices
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     drop_lone_cheapest(u)
