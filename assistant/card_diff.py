@@ -33,8 +33,9 @@ def market_cell(ctx: Any, gpu_id: str) -> str:
     """The card's standing in China, each rule that named it in date order ('made for China under the 2022-10-07
     rule; barred since 2023-10-17'), else what its record says."""
     from gpu_advisor.knowledge import find_gpu
-    from gpu_advisor.knowledge.export_rules import export_rules
+    from gpu_advisor.knowledge.export_rules import china_status, export_rules
 
+    ctx.data.setdefault("market", {})[gpu_id] = china_status(gpu_id)
     parts = []
     for rule in export_rules():
         if gpu_id in rule.made_for_china:

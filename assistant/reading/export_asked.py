@@ -40,8 +40,8 @@ def read_export_asked(m: Message, u: Understanding) -> None:
 
 
 def _difference(m: Message, typed: str) -> bool:
-    pattern = word_pattern("difference_asked")
-    return bool(pattern.search(m.masked) or pattern.search(typed))
+    pattern, slips = word_pattern("difference_asked"), word_pattern("difference_slips")
+    return bool(pattern.search(m.masked) or pattern.search(typed) or slips.search(m.masked))
 
 
 def _price_asked(m: Message, typed: str) -> bool:
