@@ -13,9 +13,9 @@ SAME_SIZE = 0.05  # parameter counts within 5% are the same size
 
 def siblings(model_id: str, tokens: int) -> list[Any]:
     """Catalog models of the same family, layout and size as `model_id` that read at least `tokens` tokens."""
-    from gpu_advisor.knowledge import find_model, models
+    from gpu_advisor.knowledge import models
 
-    base = find_model(model_id)
+    base = next(m for m in models() if m.id == model_id)
     return [m for m in models() if m.id != base.id and m.family == base.family and m.max_context >= tokens
             and m.num_layers == base.num_layers and m.hidden_size == base.hidden_size
             and abs(m.total_params_b - base.total_params_b) <= SAME_SIZE * base.total_params_b][:MAX_SIBLINGS]
@@ -24,7 +24,7 @@ def siblings(model_id: str, tokens: int) -> list[Any]:
 def context_beyond(profile: Any, updates: dict[str, Any], lang: str, notes: list[str]) -> None:
     """Add the note when this turn said the model or the context and the context is beyond the model's."""
     from gpu_advisor.assistant.catalog import say
-    from gpu_advisor.knowledge import find_model
+    from gpu_advisor.knowledge import find_model, models
 
     if "model" not in updates and "context" not in updates:
         return
@@ -35,8 +35,8 @@ def context_beyond(profile: Any, updates: dict[str, Any], lang: str, notes: list
         model = find_model(model_id)
     except (LookupError, ValueError):
         return
-    if int(tokens) <= model.max_context:
-        return
+    if int(tokens) <= model.max_context or model.id not in {m.id for m in models()}:
+        return  # a bare size ('a 14B model') reads what it is told: no record to hold it to
     found = siblings(model.id, int(tokens))
     values = {"model": model.name, "limit": f"{model.max_context:,}", "asked": f"{int(tokens):,}"}
     if found:

@@ -44,7 +44,6 @@ from gpu_advisor.assistant.reading.examples import (
     read_example_tokens,
     read_train_examples,
 )
-from gpu_advisor.assistant.reading.export_asked import read_export_asked
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
@@ -94,6 +93,7 @@ from gpu_advisor.assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_question_leads
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
@@ -108,7 +108,6 @@ from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
 from gpu_advisor.assistant.reading.multi import read_second
-from gpu_advisor.assistant.reading.no_plan import read_no_plan
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
@@ -153,7 +152,6 @@ from gpu_advisor.assistant.reading.serving import (
     read_utilisation,
 )
 from gpu_advisor.assistant.reading.stated import quoted_from
-from gpu_advisor.assistant.reading.support import read_support_beside
 from gpu_advisor.assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
@@ -346,7 +344,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
         u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
         per_token_unit(u)
-    read_no_plan(m, u)  # 'just curious, not buying anything': answered, nothing asked back, no wish to rent
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)
@@ -379,7 +376,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
-    read_support_beside(m, u)  # '… on 2x a100. is mxfp4 even supported on a100': answered beside the sizing
+    read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)
@@ -388,7 +385,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
-    read_export_asked(m, u)  # '为啥国内买不到H100': the export rules; 'X和Y有啥区别': the spec table without prices
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     drop_lone_cheapest(u)
