@@ -38,6 +38,8 @@ def market_cell(ctx: Any, gpu_id: str) -> str:
     ctx.data.setdefault("market", {})[gpu_id] = china_status(gpu_id)
     parts = []
     for rule in export_rules():
+        if gpu_id in rule.made_for_china + rule.barred:
+            _dated(ctx, rule)
         if gpu_id in rule.made_for_china:
             parts.append(ctx.say("export.cell.made_for", date=rule.date.isoformat()))
         if gpu_id in rule.barred:
@@ -51,6 +53,12 @@ def market_cell(ctx: Any, gpu_id: str) -> str:
     return ctx.say("export.cell.limited" if gpu.export_limited else "export.cell.open")
 
 
+def _dated(ctx: Any, rule: Any) -> None:
+    """The rule's date among the reply's results (ctx.data["export_dates"]): every figure shown is on record."""
+    dates = ctx.data.setdefault("export_dates", {})
+    dates[rule.id] = rule.date.isoformat()
+
+
 def export_lines(ctx: Any, gpu_ids: list[str]) -> list[str]:
     """The rules behind the cards asked, oldest first, and what can be sold in China now (ctx.data["export"])."""
     from gpu_advisor.knowledge import find_gpu, gpus
@@ -60,7 +68,11 @@ def export_lines(ctx: Any, gpu_ids: list[str]) -> list[str]:
     later = [g for g in gpu_ids if not rules_for([g]) and find_gpu(g).export_limited]
     lines = [ctx.say("export.head")]
     for rule in rules:
-        lines.append(ctx.say(f"export.rule.{rule.criterion}", date=rule.date.isoformat(),
+        _dated(ctx, rule)
+        links = [find_gpu(g).nvlink_gbps for g in rule.made_for_china if find_gpu(g).nvlink_gbps]
+        if links:  # the link speed the cut-down cards were held to (their records)
+            ctx.data.setdefault("export_link_gbps", {})[rule.id] = min(links)
+        lines.append(ctx.say(f"export.rule.{rule.criterion}", date=rule.date.isoformat(), link=f"{min(links or [0]):,.0f}",
                              barred=_names(ctx, rule.barred), made=_names(ctx, rule.made_for_china)))
     if later:
         lines.append(ctx.say("export.later", cards=_names(ctx, later)))

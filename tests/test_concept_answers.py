@@ -14,7 +14,7 @@ from gpu_advisor.assistant.context_beyond import siblings
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.knowledge.export_rules import china_status, export_rules
-from tests.conversation import payload, run_conversation, run_states
+from tests.conversation import payload, run_conversation, run_states, unexplained_numbers
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -86,6 +86,7 @@ def test_a_difference_question_gets_the_spec_table_with_china_status_and_no_pric
     assert [c["id"] for c in p["results"]["cards"]] == [a_id, b_id]
     assert p["results"]["market"] == {a_id: china_status(a_id), b_id: china_status(b_id)}
     assert "$" not in reply.content and "¥" not in reply.content, reply.content  # no prices unless asked
+    assert unexplained_numbers(reply.content, p["results"]) == [], reply.content
 
 
 @pytest.mark.parametrize("text", ["H20和H800到底有啥区别？为啥国内买不到H100，问问而已",
@@ -99,6 +100,7 @@ def test_a_difference_and_an_export_question_are_both_answered(text):
     assert export["rules"] == ["us-2022-10", "us-2023-10", "us-2025-04"]
     assert export["status"] == {"h20": "barred", "h800-sxm": "barred", "h100-sxm": "barred"}
     assert "$" not in reply.content and "¥" not in reply.content
+    assert unexplained_numbers(reply.content, p["results"]) == [], reply.content
 
 
 @pytest.mark.parametrize("text,card", [
@@ -111,6 +113,14 @@ def test_why_a_card_cannot_be_bought_in_china_gets_the_export_rules(text, card):
     assert p["topic"] == "availability" and p["results"]["export"]["status"] == {card: "barred"}, reply.content
     assert p["results"]["export"]["rules"], reply.content
     assert set(p["results"]["export"]["sold"]) >= {"l20", "rtx-4090d"}
+    assert unexplained_numbers(reply.content, p["results"]) == [], reply.content
+
+
+@pytest.mark.parametrize("text", ["compare L40S and A100", "h20 vs h800"])
+def test_a_plain_comparison_still_weighs_prices(text):
+    """'compare X and Y', 'X vs Y': a comparison that weighs prices (the price rows stay), not a difference question."""
+    reply = run_conversation([text], thread="cmp-" + text)[0]
+    assert "market" not in payload(reply)["results"] and "$" in reply.content
 
 
 def test_export_rules_are_dated_sourced_and_name_cards_on_record():

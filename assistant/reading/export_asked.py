@@ -4,7 +4,7 @@ difference question ('H20和H800到底有啥区别？为啥国内买不到H100')
 (compare_cards) and the rules follow the table; asked alone, the rules are the answer (intent availability with
 ask["export"], never a price list). A difference question ("what's the difference between X and Y") also sets
 ask["difference"]: the table shows each card's export status and leaves prices out unless they are asked.
-The words: words/export_asked.yaml, compare_verdict.yaml (difference_asked)."""
+The words: words/export_asked.yaml."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
-from gpu_advisor.assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.text import vocab
 
 PRICE_ASKED = re.compile(r"\b(?:price|prices|priced|cost|costs|cheap\w*|expensive|pricier|\$)")
 
@@ -40,8 +40,8 @@ def read_export_asked(m: Message, u: Understanding) -> None:
 
 
 def _difference(m: Message, typed: str) -> bool:
-    pattern, slips = word_pattern("difference_asked"), word_pattern("difference_slips")
-    return bool(pattern.search(m.masked) or pattern.search(typed) or slips.search(m.masked))
+    words = vocab()["export_asked"]["difference"]
+    return bool(re.search(words["en"], m.masked) or re.search(words["zh"], typed))
 
 
 def _price_asked(m: Message, typed: str) -> bool:
@@ -52,7 +52,7 @@ def _difference_cards(m: Message, clause_end: str) -> list[str]:
     """The cards named in the clause that asks the difference ('H20和H800到底有啥区别'), else every card named."""
     start = 0
     for end in [x.end() for x in re.finditer(clause_end, m.text)] + [len(m.text)]:
-        if word_pattern("difference_asked").search(m.text[start:end]):
+        if re.search(vocab()["export_asked"]["difference"]["en"], m.text[start:end]):
             inside = list(dict.fromkeys(g for s, _e, g, _n in m.gpus if start <= s < end))
             if len(inside) >= 2:
                 return inside
