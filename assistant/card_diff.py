@@ -69,7 +69,7 @@ def export_lines(ctx: Any, gpu_ids: list[str]) -> list[str]:
     lines = [ctx.say("export.head")]
     for rule in rules:
         _dated(ctx, rule)
-        links = [find_gpu(g).nvlink_gbps for g in rule.made_for_china if find_gpu(g).nvlink_gbps]
+        links = [float(find_gpu(g).nvlink_gbps or 0) for g in rule.made_for_china if find_gpu(g).nvlink_gbps]
         if links:  # the link speed the cut-down cards were held to (their records)
             ctx.data.setdefault("export_link_gbps", {})[rule.id] = min(links)
         lines.append(ctx.say(f"export.rule.{rule.criterion}", date=rule.date.isoformat(), link=f"{min(links or [0]):,.0f}",
