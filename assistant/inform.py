@@ -147,10 +147,13 @@ def _spec_table(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
              row("fp8", [f"{f['fp8_tflops']:,.0f} TFLOPS" if f["fp8_tflops"] else ctx.say("info.spec.no_fp8")
                          for f in facts]),
              row("link", [_link_words(ctx, f) for f in facts]),
-             row("power", [f"{f['tdp_w']:,.0f} W" for f in facts]),
-             row("buy", [_buy_words(ctx, f) for f in facts]),
-             row("rent", [_rent_words(ctx, f["rent"]) for f in facts])]
-    return lines
+             row("power", [f"{f['tdp_w']:,.0f} W" for f in facts])]
+    if (getattr(ctx.turn, "ask", None) or {}).get("difference"):  # 'X和Y有啥区别': where each may be sold, no prices
+        from gpu_advisor.assistant.card_diff import market_cell
+
+        return [*lines, row("market", [market_cell(ctx, f["id"]) for f in facts])]
+    return [*lines, row("buy", [_buy_words(ctx, f) for f in facts]),
+            row("rent", [_rent_words(ctx, f["rent"]) for f in facts])]
 
 
 def _ratio(a: float, b: float) -> float:
@@ -336,6 +339,10 @@ def compare_cards(ctx: Context) -> str:
              *_spec_table(ctx, facts), ""]
     if len(facts) >= 2:
         lines += _what_differs(ctx, facts[:2])
+    if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '…为啥国内买不到H100': the export rules behind them
+        from gpu_advisor.assistant.card_diff import export_lines
+
+        lines += ["", *export_lines(ctx, list(ctx.turn.ask["export"]))]
     job = _job_lines(ctx, facts)
     used = verdict.used_note(ctx, facts)
     if job:
@@ -507,6 +514,11 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
 
 def availability(ctx: Context) -> str:
     from gpu_advisor.assistant.asks import provider_lines
+
+    if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '为什么国内买不到H100': the rules, not the stock
+        from gpu_advisor.assistant.card_diff import export_answer
+
+        return export_answer(ctx)
 
     gpus = _cards_asked(ctx)
     if ctx.turn.ask.get("vendor") and not ctx.turn.cards:  # "昇腾卡": every card of that vendor

@@ -96,6 +96,13 @@ def _one(ctx: Any, gpu: Any, kind: str) -> tuple[list[str], dict[str, Any], list
         line = ctx.say(f"fup.support.{kind}_yes", gpu=gpu.name, **{unit: f"{figure:,.0f}"}) if native \
             else ctx.say(f"fup.support.{kind}_no_math" if code == "weight_only" else f"fup.support.{kind}_no", gpu=gpu.name)
         return [line, *extra], {"native": native, "code": code, field: figure}, [], kind.upper()
+    if kind == "int4":  # a weight format on every card: no engine computes in INT4
+        code, _extra = _path(ctx, gpu, kind, "INT4")
+        path = next(f for f in format_support_records() if f.id == kind).path(gpu.arch)
+        key = "int4_weights" if code == "weight_only" and path else "int4_no"
+        names = ctx.say("list_sep").join(_engine_names(path.engines)) if path else ""
+        return [ctx.say(f"fup.support.{key}", gpu=gpu.name, kernels=path.kernels if path else "", engines=names,
+                        arch=str(gpu.arch).capitalize())], {"native": False, "code": code}, [], "INT4"
     if kind == "flash-attention":
         from gpu_advisor.knowledge import format_support
 
@@ -117,6 +124,18 @@ def _one(ctx: Any, gpu: Any, kind: str) -> tuple[list[str], dict[str, Any], list
     return [ctx.say("fup.support.bf16" if native else "fup.support.bf16_no", gpu=gpu.name,
                     tflops=f"{gpu.bf16_tflops:,.0f}")], \
         {"native": native, "code": "native" if native else "none", "bf16_tflops": gpu.bf16_tflops}, [], kind.upper()
+
+
+def format_support_records() -> list[Any]:
+    from gpu_advisor.knowledge import format_support
+
+    return list(format_support())
+
+
+def _engine_names(ids: list[str]) -> list[str]:
+    from gpu_advisor.knowledge import engines
+
+    return [next((e.name for e in engines() if e.id == x), x) for x in ids]
 
 
 def beside(lang: str, ask: dict[str, Any]) -> str:

@@ -164,6 +164,8 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
         lo, hi = _price(cheap[1], cheap[0]) or 0, _price(cheap[2], cheap[0]) or 0
         used = cheap[0] == "buy" and pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
         key = "verdict.unless_price.used" if used else f"verdict.unless_price.{cheap[0]}"  # '二手3090': its new price
+        if (getattr(ctx.turn, "ask", None) or {}).get("difference"):  # 'X和Y有啥区别': no prices unless asked
+            key = "verdict.unless_price.unpriced"
         parts.append(ctx.say(key, other=other["name"], card=pick["name"], a=ctx.usd(lo), b=ctx.usd(hi)))
     return gap.join(parts)
 

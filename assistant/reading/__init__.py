@@ -93,6 +93,7 @@ from gpu_advisor.assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_question_leads
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
@@ -151,7 +152,6 @@ from gpu_advisor.assistant.reading.serving import (
     read_utilisation,
 )
 from gpu_advisor.assistant.reading.stated import quoted_from
-from gpu_advisor.assistant.reading.support import read_support_beside
 from gpu_advisor.assistant.reading.text import (
     CJK_WEIGHT,
     EXAMPLE_TOKENS,
@@ -376,7 +376,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
-    read_support_beside(m, u)  # '… on 2x a100. is mxfp4 even supported on a100': answered beside the sizing
+    read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
     read_precision_compare(m, u)

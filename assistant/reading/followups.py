@@ -187,14 +187,15 @@ def _card_support(m: Message, u: Understanding) -> bool:
     feature = bool(re.search(words["feature"], m.text)) and not why
     if u.topic and not feature:
         return False
+    bare = not m.names and not m.unknown and not m.role("model")  # "A100能跑FP8吗": a format, no model to fit
     if not cards or set(u.updates) - {"only", "precision", "phase"} or not (_hit(m, words) or feature) \
-            or ("fit_check" in u.intents and not feature):  # "does flash attention work on v100?": no fit check
+            or ("fit_check" in u.intents and not (feature or bare)):  # "does flash attention work on v100?"
         return False
     said = [re.sub(r"\s", "", f) for f in re.findall(words["format"], _typed(m))]
     if not said or (why and any(re.match(words["feature_said"], f) for f in said)):
         return False
     u.topic, u.aside = None, None
-    u.intents = (u.intents - DROPPED - {"interconnect"}) | {"card_support"}
+    u.intents = (u.intents - DROPPED - {"interconnect", "fit_check"}) | {"card_support"}
     u.ask = {**u.ask, "formats": list(dict.fromkeys(said))}
     u.cards = list(dict.fromkeys(cards))
     u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []

@@ -23,9 +23,15 @@ def read_support_beside(m: Message, u: Understanding) -> None:
         clause, at = m.text[start:end], start
         start = end
         said = re.findall(vocab()["followups"]["card_support"]["format"], clause)
-        if not said or not re.search(words["cue"], clause) or not re.search(words["asked"], clause.strip()):
+        ran = re.search(words["run_cue"], clause) and not _model_in(m, at, end)  # "A100上能跑FP8吗": no model
+        if not said or not (re.search(words["cue"], clause) or ran) or not re.search(words["asked"], clause.strip()):
             continue
         cards = [g for s, _e, g, _n in m.gpus if at <= s < end] or [g for _s, _e, g, _n in m.gpus]
         u.ask["support"] = {"formats": list(dict.fromkeys(re.sub(r"\s", "", f) for f in said))[:MAX_FORMATS],
                             "cards": list(dict.fromkeys(cards))}
         return
+
+
+def _model_in(m: Message, start: int, end: int) -> bool:
+    """A model or a model size named between start and end ('A100能跑70b FP8吗' asks whether the model fits)."""
+    return any(start <= s < end for s, _e, _n in m.names) or any(start <= q.start < end for q in m.role("model"))

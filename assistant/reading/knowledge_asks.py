@@ -1,0 +1,14 @@
+"""Questions answered from knowledge beside (or instead of) a sizing, read once the message's question is known:
+a support question beside a sizing ('… is mxfp4 even supported on a100', reading/support.py) and why a card cannot
+be bought in China or how two cards differ (reading/export_asked.py)."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.reading.export_asked import read_export_asked
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.support import read_support_beside
+
+
+def read_knowledge_asks(m: Message, u: Understanding) -> None:
+    read_support_beside(m, u)  # '… on 2x a100. is mxfp4 even supported on a100': answered beside the sizing
+    read_export_asked(m, u)  # '为啥国内买不到H100': the export rules; 'X和Y有啥区别': the spec table without prices
