@@ -356,7 +356,7 @@ def headline(rec: Recommendation, lang: str) -> str:
                            needed=f"{t.needed_gpus or 0:,}", gpu=best.gpu_name)
     if t is not None and t.ttft_unreachable and t.ttft_q_s is not None and t.ttft_target_ms is not None \
             and best.meets.get("latency") is False:  # never "buy" a plan that misses the target said (review X E4)
-        return "## " + say(lang, "head.rate_target_missed", option=gpu_words(best), job=job,
+        return "## " + say(lang, "head.rate_target_missed", option=plan_words(best, lang), job=job,
                            rate=f"{t.requests_per_s:,.3g}", pct=percentile_name(t.ttft_percentile),
                            target=f"{t.ttft_target_ms:,.0f}", ttft=seconds(t.ttft_q_s))
     if rec.owned_share is not None and rec.owned_users:

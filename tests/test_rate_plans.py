@@ -158,3 +158,16 @@ def test_a_bare_card_name_is_the_card_to_size_not_one_owned(text):
     assert d["decision"]["fits"] and 12 <= d["decision"]["gpus"] <= 40
     assert d["decision"]["gpus"] in _counts(_headline(reply))
     assert not re.search(r"你的 1 张|your 1 ×|1 × Huawei Ascend 910B 64GB[。.;；]|再加 \d+ 张|\d+ more\b", reply.content)
+
+
+@pytest.mark.parametrize("turns", [
+    ["serve qwen2.5-32b on A800 at 8 requests per second, 2000 tokens in 300 out, p95 ttft under 1 s",
+     "16 A800s seems like a lot, would 4 cards work?"],
+    ["Qwen2.5-32B，只用 A800，每秒 8 个请求，输入 2000 输出 300，p95 首 token 1 秒以内", "16 张 A800 是不是太多了？用 4 张行不行"],
+])
+def test_the_fewer_count_asked_beside_a_count_called_too_many_is_the_one_answered(turns):
+    first, second = run_conversation(turns)
+    need = _data(first)["decision"]["gpus"]
+    opening = second.content.split("\n\n")[0]
+    assert "4 × NVIDIA A800" in opening and "16 × NVIDIA A800" not in opening
+    assert need in _counts(opening)  # what the rate needs, the count the plan gave

@@ -2846,7 +2846,10 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
     cheapest per hour, else None. A first-token
     target no layout of these cards reaches (the longest prompts alone take longer to prefill) is then left out:
     the rate is sized without it, and the plan's first token is said against it (Traffic.ttft_p99_met False)."""
-    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w))
+    # a first-token target: every card of the plan sized for it, the cheapest that meets it wins (review O1 #1: a card
+    # outside the first few can meet it for less)
+    found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms, _queue_e2e_ms(w),
+                        cards=len(rec.options) if w.ttft_ms is not None else RATE_CARDS)
     if not found and (w.ttft_ms is not None or _queue_e2e_ms(w) is not None):
         # none of the first cards reaches the target: the other cards of the plan may (a 2k prompt ranks the users
         # plan's cards differently from a 4k one, and the card that meets the target can fall below the first few)
