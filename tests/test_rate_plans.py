@@ -83,8 +83,11 @@ def test_eight_qps_of_a_32b_model_takes_about_a_dozen_a800(text):
 ])
 def test_the_review_w_bank_case_is_six_to_ten_a800(turns):
     d = _data(run_conversation(turns)[-1])
-    assert d["decision"]["gpu"] == "a800-80gb-sxm"
-    assert 6 <= d["decision"]["gpus"] <= 10  # expert: 6-8 (was 16 with 85% of memory idle)
+    if "A800" in turns[0]:
+        assert d["decision"]["gpu"] == "a800-80gb-sxm"
+        assert 6 <= d["decision"]["gpus"] <= 10  # expert: 6-8 (was 16 with 85% of memory idle)
+    else:  # any card sold in China: the cheapest that meets the target (was 16 x A800)
+        assert d["decision"]["gpus"] <= 10
     assert d["decision"]["fits"] and d["decision"]["meets"]["latency"] is not False
 
 
