@@ -307,7 +307,7 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.models import resolve_model
     from gpu_advisor.tools.queueing import P99, RateInput
-    from gpu_advisor.tools.recommend import rate_lengths, serving_precision
+    from gpu_advisor.tools.recommend import rate_lengths, rate_precision, serving_precision
     from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS
 
     count, gpu_id = whatif
@@ -317,6 +317,7 @@ def _short_of_rate(w: Any, rec: Recommendation, whatif: tuple[int, str], recorde
     prompt, output, _ = rate_lengths(w)
     same = best.gpu == gpu_id
     precision = best.precision if same and best.precision else serving_precision(w, resolve_model(w.model), find_gpu(gpu_id))
+    precision = rate_precision(w, gpu_id, precision, best.engine)  # the format the plan's rate was sized in
     inp = RateInput(model=w.model, gpu=gpu_id, precision=precision, kv_precision=best.kv_precision if same else None,
                     engine="sglang" if best.engine == "sglang" else "vllm", requests_per_s=w.requests_per_s,
                     prompt_tokens=prompt, output_tokens=output, ttft_target_ms=w.ttft_ms,

@@ -354,6 +354,11 @@ def headline(rec: Recommendation, lang: str) -> str:
         return "## " + say(lang, "head.rate_short" if t.needed_gpus else "head.rate_short_none",
                            option=gpu_words(best), job=job, rate=f"{t.requests_per_s:,.3g}",
                            needed=f"{t.needed_gpus or 0:,}", gpu=best.gpu_name)
+    if t is not None and t.ttft_unreachable and t.ttft_q_s is not None and t.ttft_target_ms is not None \
+            and best.meets.get("latency") is False:  # never "buy" a plan that misses the target said (review X E4)
+        return "## " + say(lang, "head.rate_target_missed", option=plan_words(best, lang), job=job,
+                           rate=f"{t.requests_per_s:,.3g}", pct=percentile_name(t.ttft_percentile),
+                           target=f"{t.ttft_target_ms:,.0f}", ttft=seconds(t.ttft_q_s))
     if rec.owned_share is not None and rec.owned_users:
         return "## " + say(lang, "head.gap", owned=gpu_words(rec.owned_share), n=rec.owned_users,
                            action=say(lang, f"verb.{rec.action}"), option=gpu_words(best), rest=rec.workload.users)

@@ -400,7 +400,10 @@ def read_gpus(m: Message, u: Understanding) -> None:
     if len(found) >= 2 and word_pattern("compare").search(m.masked):
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         return
-    s, _e, gpu_id, count = found[-1]
+    s, e, gpu_id, count = found[-1]
+    later = word_pattern("card_count_later").search(m.masked[e:])
+    if later and s in m.counted and 0 < int(later.group(1)) != count:  # "16 张 A800 太多了？用 4 张行不行": the 4
+        count = int(later.group(1))
     if s not in m.counted:
         u.compare_gpus = [gpu_id]  # 'why not an H100?': as many as it takes, not one
         return

@@ -374,6 +374,14 @@ def read_fit_check(m: Message, u: Understanding) -> None:
     yes_no = "model" in u.updates and len(cards_named(m)) == 1 and asked(m, "fit_yes_no") \
         and u.updates.get("phase") in ("serve", "experiment", None) \
         and not {"budget_usd", "budget_usd_per_month"} & set(u.updates)  # '预算5万够不够买…': the money, not the fit
+    if (yes_no or asked(m, "fit_check")) and not m.counted and len(cards_named(m)) == 1 \
+            and "requests_per_s" in u.updates and word_pattern("fit_count_asked").search(m.masked):
+        # "910B 能跑 32B 吗？每秒 10 个请求，要几张卡": a rate and how many cards asked; that card at the count the
+        # rate needs, never one card forced first (review X Z2)
+        if not u.updates.get("owned"):
+            u.updates["only"] = [g for g, _n in cards_named(m)]
+        u.compare_gpus, u.whatif_gpus = [], None
+        return
     if yes_no and not m.counted and word_pattern("fit_count_asked").search(m.masked):
         # "用 4090 行不行？要几张？": that card at the count the job needs, no one card forced first
         if not u.updates.get("owned"):
