@@ -516,11 +516,11 @@ def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
-    from gpu_advisor.assistant import parts
+    from gpu_advisor.assistant import parts, two_jobs
 
     nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
              "reply": lambda s, _c: reply_node(s), "inform": inform_node}
-    return parts.answer_parts(state, config, nodes, understand_node, route)
+    return parts.answer_parts(state, config, nodes, two_jobs.piece_reader(state, understand_node), route)
 
 
 def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the message's kinds, in the order they win

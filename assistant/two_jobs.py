@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.reading import understand
@@ -28,6 +29,12 @@ def _cut(text: str) -> list[str]:
     typed = unicodedata.normalize("NFKC", text).strip()
     return [p.strip(" ,，;；") for p in re.split(f"(?:{words['en']})|(?:{words['zh']})", typed, flags=re.I)
             if p and p.strip(" ,，;；")]
+
+
+def _said(text: str, key: str) -> bool:
+    words = vocab()["two_jobs"][key]
+    typed = unicodedata.normalize("NFKC", text).lower()
+    return bool(re.search(words["en"], typed) or re.search(words["zh"], typed))
 
 
 def _model(u: Understanding) -> str | None:
@@ -59,6 +66,8 @@ def split(state: Any) -> list[str] | None:
     questions = any(u.intents & QUESTION_CODES - {"fit_check"} for u in read)
     if len(set(jobs)) < len(jobs) and not questions:
         return None  # 'serve llama 70b, also serve qwen 32b': one deployment of two models, read whole
+    if not questions and not _said(_text(state), "strong") and not all(_said(p, "asks") for p in cut):
+        return None  # 'serve qwen for the team, and also fine-tune llama on our tickets': a second job (reading.multi)
     if len(set(models)) < len(models) and len(set(jobs)) < len(jobs):
         return None
     return cut
@@ -81,3 +90,28 @@ def pieces(state: Any) -> list[str] | None:
     if corrects(state):
         return None
     return parts.questions(state) or split(state)
+
+
+# What the pieces after the first keep of the one before: the hardware and the place said ('i have a 3090 at home
+# … could i qlora llama 3.1 8b on it too'); the job, the model and its settings are each piece's own.
+KEPT = ("owned", "only", "exclude", "region", "personal", "preference", "server_gpus", "has_host", "system_ram_gb",
+        "used_ok", "currency")
+
+
+def piece_reader(state: Any, read: Callable[[Any], dict[str, Any]]) -> Callable[[Any], dict[str, Any]]:
+    """The reader of each piece: for two questions of their own, every piece after the first starts from the cards
+    said (not from the job before, which would make it a change of that job or a fresh plan without the cards).
+    After a plan the reader is as it is: a compound follow-up's pieces follow the plan."""
+    if state.get("results"):
+        return read  # after a plan: a compound follow-up's pieces, or two questions read as follow-ups of the plan
+    seen: list[int] = []
+
+    def own(sub: Any) -> dict[str, Any]:
+        if seen:
+            profile = sub.get("profile") or {}
+            sub.update({"profile": {k: profile[k] for k in KEPT if profile.get(k) is not None}, "results": {},
+                        "also": None, "pending": None, "defaulted": {}, "asked": []})
+        seen.append(1)
+        return read(sub)
+
+    return own
