@@ -108,8 +108,9 @@ def piece_reader(state: Any, read: Callable[[Any], dict[str, Any]]) -> Callable[
 
     def own(sub: Any) -> dict[str, Any]:
         if seen:
-            profile = sub.get("profile") or {}
-            sub.update({"profile": {k: profile[k] for k in KEPT if profile.get(k) is not None}, "results": {},
+            profile, assumed = sub.get("profile") or {}, sub.get("defaulted") or {}
+            said = {k: profile[k] for k in KEPT if profile.get(k) is not None and k not in assumed}
+            sub.update({"profile": said, "results": {},
                         "also": None, "pending": None, "defaulted": {}, "asked": []})
         seen.append(1)
         return read(sub)
