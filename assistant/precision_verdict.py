@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+# The widths whose keeping of the weights the verdict says beside the loss (16 bits: as trained; 8 bits: almost).
+KEEPS = ("16", "8")
 # Quality codes from least to most lost (precisions.yaml 'quality').
 # The widths whose levels the reasons name (4 bits: 16 levels, 8 bits: 256).
 LEVELS = (4, 8)
@@ -67,7 +69,8 @@ def verdict_block(ctx: Any) -> str:
     same = _loss(more)[:2] == _loss(less)[:2]
     verdict = ctx.say("pv.verdict.same" if same else "pv.verdict", more=short[more.id], less=short[less.id],
                       why=ctx.say(f"pv.why.{_width(more.bits_per_weight)}"),
-                      keeps=ctx.say(f"pv.keeps.{_width(less.bits_per_weight)}"), narrow=short[narrow.id],
+                      keeps=ctx.say(f"pv.keeps.{kept}") if (kept := _width(less.bits_per_weight)) in KEEPS else "",
+                      narrow=short[narrow.id],
                       wide=short[wide.id])
     ctx.data["precision_verdict"] = {"formats": ids, "loses_more": None if same else more.id,
                                      "gaps": {p.id: list(p.accuracy_drop_pct or []) for p in formats},
