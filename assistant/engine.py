@@ -59,6 +59,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
@@ -490,13 +491,13 @@ def settings_ok(settings: Any) -> bool:
 
 
 def understand_node(state: AdvisorState) -> dict[str, Any]:
-    from gpu_advisor.assistant import parts
+    from gpu_advisor.assistant import parts, two_jobs
 
     fixes = _sane(state)
     if fixes:
         state = {**state, **fixes}  # type: ignore[typeddict-item]
     try:
-        found = parts.questions(state)
+        found = two_jobs.pieces(state)  # a compound follow-up, or two questions each with its own model and job
         if found:  # "how many gpu hours is that and why not deepspeed": each question answered in turn (parts_node)
             return {**fixes, **parts.understood(state, found)}
         return {**fixes, **_understand(state), "parts": None}
@@ -517,11 +518,11 @@ def _refused(state: AdvisorState, e: BadValue) -> dict[str, Any]:
 
 def parts_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     """A compound follow-up: each of its questions read, routed and answered as its own turn, in order."""
-    from gpu_advisor.assistant import parts
+    from gpu_advisor.assistant import parts, two_jobs
 
     nodes = {"ask": lambda s, _c: ask_node(s), "answer": answer_node, "explain": explain_node,
              "reply": lambda s, _c: reply_node(s), "inform": inform_node}
-    return parts.answer_parts(state, config, nodes, understand_node, route)
+    return parts.answer_parts(state, config, nodes, two_jobs.piece_reader(state, understand_node), route)
 
 
 def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the message's kinds, in the order they win
@@ -1702,7 +1703,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
-    both = pair_words(answer.pair, second, lang, filled.model or "")
+    both = side_training(answer, second, lang, filled.model or "", _recorder(config)) \
+        or pair_words(answer.pair, second, lang, filled.model or "")  # 'mostly lora on the 70b, sometimes full on the 8b'
     if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
         alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
         verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \

@@ -70,8 +70,10 @@ def _name(model: str) -> str:
 def also_words(also: dict[str, Any], lang: str) -> str:
     """The second job in words, for 'from what you said'."""
     job = say(lang, f"pair.job.{also.get('phase') or 'serve'}")
-    when = say(lang, "pair.when.unsized" if also.get("phase") not in (None, "serve", "batch")
-               else "pair.when.together" if also.get("together") else "pair.when.apart")
+    from gpu_advisor.assistant.side_job import checked
+
+    when = say(lang, "pair.when.checked" if checked(also) else "pair.when.unsized" if also.get("phase") not in (
+               None, "serve", "batch") else "pair.when.together" if also.get("together") else "pair.when.apart")
     return say(lang, "ack.also", job=job, model=_name(also["model"]) if also.get("model") else say(lang, "pair.same_model"),
                when=when)
 

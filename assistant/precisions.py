@@ -36,6 +36,12 @@ def precision_compare(ctx: Any) -> str:
     best = rec.best if rec else None
     if rec is None or best is None or not best.precision or not (rec.workload.spec.serves or rec.workload.spec.batch):
         ctx.data["precision_compare"] = {"plan": False}
+        if ask.get("verdict"):  # 'fp8 vs int4, which loses more quality?': gaps, memory, speed, a verdict
+            from gpu_advisor.assistant.precision_verdict import weighed
+
+            text = weighed(ctx, ask)
+            if text:
+                return text
         if ask.get("model"):  # 'int4 awq vs fp8 for r1 distill 70b, how much memory each?': that model's widths
             text = _model_widths(ctx, str(ask["model"]), ask)
             if text:

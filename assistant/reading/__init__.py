@@ -35,6 +35,7 @@ from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
+from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
@@ -107,7 +108,6 @@ from gpu_advisor.assistant.reading.method_why import read_method_why
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
-from gpu_advisor.assistant.reading.multi import read_second
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
@@ -386,7 +386,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_parallel_choice(m, u)  # 'TP or PP for 70B across 2 nodes?': the model's layout, not the glossary alone
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
-        read_second(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+        read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
     drop_lone_cheapest(u)
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone

@@ -23,6 +23,16 @@ EXACT = {"fp8", "int8", "q8_0", "q6_k", "q5_k_m", "int4", "q4_k_m", "q4_0", "awq
          "fp16", "f16", "q3_k_m"}
 
 
+# Slots a weighed comparison may carry besides the widths ('fp8 vs int4 for serving a 70b model, which is better'):
+# the model whose memory each width is given for, and the job it is for.
+WEIGHED_SLOTS = {"model", "phase"}
+
+
+def weighs(text: str, typed: str) -> bool:
+    """Whether the two widths are weighed against each other (which loses more, when to pick, 选哪个)."""
+    return bool(word_pattern("precision_verdict.en").search(text) or word_pattern("precision_verdict.zh").search(typed))
+
+
 @cache
 def _rows() -> list[tuple[re.Pattern[str], int]]:
     return [(re.compile(row[0]), int(row[1])) for row in vocab()["precision_compare"]["widths"]]
@@ -53,11 +63,13 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
     if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)):
         return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
-    if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed)):
+    weighed = weighs(m.text, typed)  # 'which one loses more quality', 'when would i pick', '选哪个': a verdict asked
+    if not (re.search(cue["en"], m.text) or re.search(cue["zh"], typed) or weighed):
         return
     named_model = next((model_id for start, _e, model_id in m.names if not negated(m.text, start)), None)
     asks_memory = bool(word_pattern("memory_question").search(m.text) or word_pattern("memory_question").search(typed))
-    rest = set(u.updates) - OWN_SLOTS - ({"model"} if named_model and asks_memory else set())
+    rest = set(u.updates) - OWN_SLOTS - ({"model"} if named_model and asks_memory else set()) \
+        - (WEIGHED_SLOTS if weighed else set())
     counts = {int(b) for b, _f in widths}
     if rest or (u.updates.get("users") and u.updates["users"] not in counts):
         return
@@ -71,7 +83,10 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
         u.ask["quality"] = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")][:2]
     if re.search(cue_concept()["en"], m.text) or re.search(cue_concept()["zh"], typed):
         u.ask["explain"] = True  # 'FP8和INT4有啥区别': each width explained before its figures
-    if not named_model and (asks_memory or u.ask.get("quality")):
+    if weighed:
+        u.intents -= {"quality"}  # 'FP8和INT4哪个精度损失更大': the weighed comparison answers the quality half too
+        u.ask["verdict"] = True  # with no plan: gaps, memory, speed and a verdict (assistant/precision_verdict.py)
+    if not named_model and (asks_memory or u.ask.get("quality") or weighed):
         from gpu_advisor.assistant.reading.model import read_model
 
         named_model = read_model(m) or None  # 'for a 70B, how much memory each': the bare size sized as its own model
