@@ -1,0 +1,38 @@
+"""Output lengths said with a bare 'out' or '出' ('prompts ~1500 tokens out ~300', 'avg prompt 1.5k tokens and
+~300 out', '每个请求输入1500，出300个token', '1500进300出'): the output's tokens, so the number is never left to
+the price readers ('out ~300' was read as $300 to buy a card) and the output is not the default. Read only in a
+message that speaks of tokens or prompts. 'in/out 1500/300' is written out before reading (words/numbers.yaml
+shorthand). The words: words/stated_lengths.yaml."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpu_advisor.assistant.reading.quantities import Quantity
+from gpu_advisor.assistant.reading.text import word_pattern
+
+NEAR = 40  # characters read on either side of a number
+OPEN = ("", "context")  # roles a bare 'out' overrides ('出300个token' was read as a context)
+
+
+def relabel_lengths(masked: str, qty: list[Quantity]) -> list[Quantity]:
+    """The quantities with each output length said with a bare 'out' or '出' given the output's role, and the
+    number said with '进' before it the prompt's."""
+    if not word_pattern("length_said").search(masked) and not any(q.role == "prompt_tokens" for q in qty):
+        return qty
+    out = list(qty)
+    for i, q in enumerate(out):
+        if q.negated or q.role not in OPEN or q.extra or q.value < 1:
+            continue
+        after, before = masked[q.end:q.end + NEAR], masked[max(0, q.start - NEAR):q.start]
+        if word_pattern("length_out_after").match(after) or word_pattern("length_out_before").search(before):
+            out[i] = replace(q, role="output_tokens")
+            if i and out[i - 1].role in OPEN and not out[i - 1].extra and _said_in(masked, out[i - 1]):
+                out[i - 1] = replace(out[i - 1], role="prompt_tokens")  # '1500进300出', '输入1500，出300': the prompt's
+    return out
+
+
+def _said_in(masked: str, q: Quantity) -> bool:
+    """The number is said as what goes in: '1500进', 'input 1500' ('输入1500' reads 'prompts 1500')."""
+    return bool(word_pattern("length_in_after").match(masked[q.end:q.end + NEAR])
+                or word_pattern("input_label_before").search(masked[max(0, q.start - NEAR):q.start]))
