@@ -7,10 +7,17 @@ shorthand). The words: words/stated_lengths.yaml."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.quantities import Quantity
 from gpu_advisor.assistant.reading.text import word_pattern
 
+if TYPE_CHECKING:
+    from gpu_advisor.assistant.reading.message import Message
+
+# A one-word label, a category or a yes/no written per item: the word (one or two tokens) and the end token.
+LABEL_TOKENS = 3
 NEAR = 40  # characters read on either side of a number
 OPEN = ("", "context")  # roles a bare 'out' overrides ('出300个token' was read as a context)
 
@@ -36,3 +43,15 @@ def _said_in(masked: str, q: Quantity) -> bool:
     """The number is said as what goes in: '1500进', 'input 1500' ('输入1500' reads 'prompts 1500')."""
     return bool(word_pattern("length_in_after").match(masked[q.end:q.end + NEAR])
                 or word_pattern("input_label_before").search(masked[max(0, q.start - NEAR):q.start]))
+
+
+def one_label(m: Message) -> int | None:
+    """The tokens written when the output is said to be one word, one label or a yes/no ('output is just a one
+    word label', 'a single category', '只输出是或否'), with a note that says so; None when it is not said."""
+    for text in (m.masked, m.raw.lower()):
+        if any(not negated(text, x.start()) for x in word_pattern("output_one_label").finditer(text)):
+            note = ("note.one_label_output", {"tokens": f"{LABEL_TOKENS:,}"})
+            if note not in m.notes:
+                m.notes.append(note)
+            return LABEL_TOKENS
+    return None
