@@ -37,6 +37,7 @@ from gpu_advisor.tools.recommend import (
     pinned_cards,
     quoted,
     rate_lengths,
+    reasoning_output,
     rents_only,
     service_hours,
     stack_warning,
@@ -746,8 +747,8 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
             and best.e2e_output_tokens:
         lines.append("- " + say(lang, "answer.e2e_output_default", output=f"{best.e2e_output_tokens:,}"))
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
-        lines.append("- " + say(lang, _by_use("answer.rate_output", w), output=f"{rate_lengths(w)[1]:,}",
-                                use=_use(w, lang)))
+        key = "answer.rate_output_reasoning" if reasoning_output(w.model) else _by_use("answer.rate_output", w)
+        lines.append("- " + say(lang, key, output=f"{rate_lengths(w)[1]:,}", use=_use(w, lang)))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
         quarter = kv in ("q4_0", "int4")
