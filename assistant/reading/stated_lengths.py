@@ -55,3 +55,14 @@ def one_label(m: Message) -> int | None:
                 m.notes.append(note)
             return LABEL_TOKENS
     return None
+
+
+def kv_batch(m: Message) -> dict[str, int]:
+    """The sequences a KV-cache question holds at once ('batch size 8', 'bs=8', '8 requests in parallel',
+    '批大小为8') as {'users': n}, else {}."""
+    for text in (m.masked, m.raw.lower()):
+        found = word_pattern("kv_batch").search(text)
+        if found and not negated(text, found.start()):
+            n = int(next(g for g in found.groups() if g))
+            return {"users": n} if n >= 1 else {}
+    return {}
