@@ -66,3 +66,34 @@ def kv_batch(m: Message) -> dict[str, int]:
             n = int(next(g for g in found.groups() if g))
             return {"users": n} if n >= 1 else {}
     return {}
+
+
+def stated_preference(m: Message, hits: list[tuple[int, str]]) -> str | None:
+    """Rent or buy from the places each is said ((start, 'rent'|'buy')): none when buying is said under a
+    condition or as a count asked ('不够的话还要买几台'), nor when both are said as the sides of a question ('想买…
+    还是租…划算', 'buy a box, or is renting cheaper?'); else the last one said."""
+    kept = [(s, name) for s, name in hits if name != "buy" or not _buy_asked(m, s)]
+    names = {name for _s, name in kept}
+    if len(names) == 2:
+        first, last = min(kept)[0], max(kept)[0]
+        if word_pattern("preference_alternative").search(m.masked[first:last]):
+            return None
+    return max(kept)[1] if kept else None
+
+
+def _buy_asked(m: Message, start: int) -> bool:
+    """Buying said under a condition or with a count asked: '不够的话还要买几台', 'if not enough, buy how many'."""
+    said = word_pattern("preference.buy").match(m.masked, start)
+    end = said.end() if said else start
+    return bool(word_pattern("buy_conditional_before").search(m.masked[max(0, start - NEAR):start])
+                or word_pattern("buy_count_after").match(m.masked[end:end + NEAR]))
+
+
+def bought_for(m: Message, q: Quantity) -> bool:
+    """An amount said right after the cards or machine the user wants to buy ('想买一台8卡H20服务器，大概一百万', 'buy
+    an 8x h100 box, roughly 300k usd'): their purchase price."""
+    for s, e, _gpu, _n in m.gpus:
+        if e <= q.start and word_pattern("bought_for_between").match(m.masked[e:q.start]) \
+                and word_pattern("preference.buy").search(m.masked[max(0, s - NEAR):s]):
+            return True
+    return False
