@@ -1537,6 +1537,14 @@ def _just_over_budget(rec: Recommendation) -> Option | None:
 RECURRING_PAYBACK_MONTHS = 24
 
 
+def _host_part(best: Option, rec: Recommendation, lang: str) -> str:
+    """The purchase split into the cards (the table's price per card) and the computer around them, so the reply
+    gives one price per card."""
+    if not best.host_usd or best.sold_in != 1 or not best.purchase_usd:
+        return ""
+    return say(lang, "rb.buy_host", cards=cash(best.purchase_usd - best.host_usd, rec), host=cash(best.host_usd, rec))
+
+
 def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     best, rb = rec.best, rec.rent_or_buy
     w = rec.workload
@@ -1552,7 +1560,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         if best.purchase_usd:
             key = "rb.job_buy" if w.preference == "buy" else "rb.job"  # buying said (data stays in-house): kept
             return [say(lang, key, run=cash(best.job_usd, rec), option=bought_words(best),
-                        buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
+                        buy=cash(best.purchase_usd, rec) + _host_part(best, rec, lang)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
     if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
@@ -1990,7 +1998,8 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
         if months:
             lines.append(say(lang, "cost.months", months=months, total=cash(month * months, rec)))
     if rec.action == "buy" and best.purchase_usd:
-        lines.append(say(lang, "cost.buy", option=bought_words(best), buy=cash(best.purchase_usd, rec)))
+        lines.append(say(lang, "cost.buy", option=bought_words(best),
+                         buy=cash(best.purchase_usd, rec) + _host_part(best, rec, lang)))
     if not lines:
         return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
     lines.append(say(lang, "cost.not_counted"))
