@@ -29,10 +29,18 @@ def relabel_lengths(masked: str, qty: list[Quantity]) -> list[Quantity]:
         return qty
     out = list(qty)
     for i, q in enumerate(out):
-        if q.negated or q.role not in OPEN or q.extra or q.value < 1:
-            continue
         after, before = masked[q.end:q.end + NEAR], masked[max(0, q.start - NEAR):q.start]
-        if word_pattern("length_out_after").match(after) or word_pattern("length_out_before").search(before):
+        if q.negated or q.extra or q.value < 1:
+            continue
+        if q.value <= 3 and word_pattern("label_count_after").match(after):
+            out[i] = replace(q, role="")  # 'a single category', 'one label per item': no tokens, no items
+            continue
+        loose = q.role == "items" and word_pattern("length_out_loose_after").match(after)  # 'out ~300 with prompts'
+        if q.role not in OPEN and not loose:
+            continue
+        if word_pattern("length_out_after").match(after) or word_pattern("length_out_before").search(before) \
+                or (q.role == "" and word_pattern("length_tokens_after").match(after)
+                    and word_pattern("length_output_clause_before").search(before)):
             out[i] = replace(q, role="output_tokens")
             if i and out[i - 1].role in OPEN and not out[i - 1].extra and _said_in(masked, out[i - 1]):
                 out[i - 1] = replace(out[i - 1], role="prompt_tokens")  # '1500进300出', '输入1500，出300': the prompt's
