@@ -97,14 +97,16 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     rented = _rented(rec, n, gpu, region, [c for c in named or [] if c != gpu])
     quote = try_price(rented[1], region) if rented else None
     bought = find_gpu(gpu)
-    if rented is None or quote is None or bought.buy_price_usd is None:
+    said = _their_price(rec, gpu)  # '想买一台8卡H20服务器，大概一百万': the user's own purchase price, per card
+    if rented is None or quote is None or (bought.buy_price_usd is None and said is None):
         return None
     k, rent_gpu, ratio = rented
     months = profile.horizon_months or DEFAULT_HORIZON_MONTHS
     hosting = {"hosting_usd_per_gpu_month": profile.hosting_usd_per_month / n} if profile.hosting_usd_per_month else {}
     args = RentBuyInput(gpu=rent_gpu, gpus=k, utilisation=profile.utilisation, region=region,
                         rent_usd_per_gpu_hour=quote.usd_per_gpu_hour_typical * ratio, horizon_months=months,
-                        electricity_usd_per_kwh=profile.electricity_usd_per_kwh, buy_gpu=gpu, buy_gpus=n, **hosting)
+                        electricity_usd_per_kwh=profile.electricity_usd_per_kwh, buy_gpu=gpu, buy_gpus=n, **hosting,
+                        **({"purchase_usd_per_gpu": said} if said else {}))
     try:
         rb = rent_vs_buy(args)
     except (ToolError, LookupError, ValueError):
@@ -120,9 +122,18 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             months * 730 * profile.utilisation * ratio, "utilisation": profile.utilisation, "months": months,
             "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd, "cards_usd": cards,
             "power_usd": rb.buy_total_usd - cards - upkeep, "usd_per_kwh": own["usd_per_kwh"],
-            "kwh_said": profile.electricity_usd_per_kwh is not None, "hosting_usd": upkeep,
+            "kwh_said": profile.electricity_usd_per_kwh is not None, "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months}
+
+
+def _their_price(rec: Any, gpu: str) -> float | None:
+    """The purchase price per card the user gave for `gpu` (tools.recommend.quoted), else None: one price for the
+    card in every line of the reply."""
+    from gpu_advisor.tools.recommend import quoted
+
+    said = quoted(rec.workload, gpu) if rec is not None else None
+    return said.buy_usd_per_gpu if said is not None else None
 
 
 def _pct(x: float) -> str:
@@ -138,7 +149,8 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
         lines.append(say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
     lines.append(say(lang, "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
                      hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
-    lines.append(say(lang, "setup_rb.buy", setup=setup, cards=money(v["cards_usd"]), power=money(v["power_usd"]),
+    cards = money(v["cards_usd"]) + (say(lang, "setup_rb.price_said") if v.get("price_said") else "")
+    lines.append(say(lang, "setup_rb.buy", setup=setup, cards=cards, power=money(v["power_usd"]),
                      kwh=f"{v['usd_per_kwh']:.2f}", kwh_said=say(lang, "setup_rb.kwh_said" if v["kwh_said"]
                                                                 else "setup_rb.kwh_default"),
                      hosting=money(v["hosting_usd"]), per=money(v["hosting_usd_per_gpu_month"]),

@@ -111,6 +111,13 @@ def _classify_output() -> int:
     return use_cases()["classify"].output_tokens  # the table's own row: no second copy of the figure
 
 
+def _reasoning_output(p: Profile) -> int | None:
+    """A reasoning model's answer with its thinking (knowledge models: R1 and its distills, QwQ), else None."""
+    from gpu_advisor.tools.recommend import reasoning_output
+
+    return reasoning_output(p["model"]) if p.get("model") else None
+
+
 def use_context(p: Profile) -> int:
     """The context per conversation typical of the use said ("a coding assistant", "知识库问答": a row of
     knowledge/data/use_cases.yaml), else 0; a prompt length said sizes the context instead (engine: prompt + reply)."""
@@ -271,6 +278,8 @@ class Slot:
         if self.name == "context":  # the use's context (a coding assistant's 16k), held to what the model reads
             typical = use_context(profile) or self.default
             return _native_context(profile, typical) or typical
+        if self.name == "batch_output_tokens" and _reasoning_output(profile):
+            return _reasoning_output(profile)  # R1, QwQ: the thinking before each answer is written too
         if self.name == "batch_output_tokens" and profile.get("use_case") == "classify":
             return _classify_output()  # a label per item ('情感打标签', 'classify 10M reviews'), not 200 tokens
         return self.default
@@ -497,6 +506,8 @@ def _context_words(lang: str, key: str, profile: Profile, default: int) -> str:
 
 def _output_words(lang: str, key: str, profile: Profile) -> str:
     """The tokens written per batch item assumed, said: a classification job's label, or the slot's default."""
+    if _reasoning_output(profile):
+        return say(lang, key + "_reasoning", tokens=f"{_reasoning_output(profile):,}")
     if profile.get("use_case") == "classify":
         return say(lang, key + "_classify", tokens=f"{_classify_output():,}")
     return say(lang, key)

@@ -37,6 +37,7 @@ from gpu_advisor.tools.recommend import (
     pinned_cards,
     quoted,
     rate_lengths,
+    reasoning_output,
     rents_only,
     service_hours,
     stack_warning,
@@ -757,8 +758,8 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
             and best.e2e_output_tokens:
         lines.append("- " + say(lang, "answer.e2e_output_default", output=f"{best.e2e_output_tokens:,}"))
     if w.spec.serves and profile.requests_per_s and not profile.output_tokens:
-        lines.append("- " + say(lang, _by_use("answer.rate_output", w), output=f"{rate_lengths(w)[1]:,}",
-                                use=_use(w, lang)))
+        key = "answer.rate_output_reasoning" if reasoning_output(w.model) else _by_use("answer.rate_output", w)
+        lines.append("- " + say(lang, key, output=f"{rate_lengths(w)[1]:,}", use=_use(w, lang)))
     if best is not None and best.kv_precision:
         kv = best.kv_precision
         quarter = kv in ("q4_0", "int4")
@@ -1547,6 +1548,14 @@ def _just_over_budget(rec: Recommendation) -> Option | None:
 RECURRING_PAYBACK_MONTHS = 24
 
 
+def _host_part(best: Option, rec: Recommendation, lang: str) -> str:
+    """The purchase split into the cards (the table's price per card) and the computer around them, so the reply
+    gives one price per card."""
+    if not best.host_usd or best.sold_in != 1 or not best.purchase_usd:
+        return ""
+    return say(lang, "rb.buy_host", cards=cash(best.purchase_usd - best.host_usd, rec), host=cash(best.host_usd, rec))
+
+
 def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
     best, rb = rec.best, rec.rent_or_buy
     w = rec.workload
@@ -1562,7 +1571,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         if best.purchase_usd:
             key = "rb.job_buy" if w.preference == "buy" else "rb.job"  # buying said (data stays in-house): kept
             return [say(lang, key, run=cash(best.job_usd, rec), option=bought_words(best),
-                        buy=cash(best.purchase_usd, rec)) + _rb_caveats(rec, lang), ""]
+                        buy=cash(best.purchase_usd, rec) + _host_part(best, rec, lang)) + _rb_caveats(rec, lang), ""]
         return [say(lang, "rb.job_no_price", run=cash(best.job_usd, rec), hours=hours(best.job_hours),
                     gpu=best.gpu_name), ""]
     if best is None or best.owned or not w.spec.serves or _rent_or_buy_unasked(w):
@@ -2004,7 +2013,8 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
         if months:
             lines.append(say(lang, "cost.months", months=months, total=cash(month * months, rec)))
     if rec.action == "buy" and best.purchase_usd:
-        lines.append(say(lang, "cost.buy", option=bought_words(best), buy=cash(best.purchase_usd, rec)))
+        lines.append(say(lang, "cost.buy", option=bought_words(best),
+                         buy=cash(best.purchase_usd, rec) + _host_part(best, rec, lang)))
     if not lines:
         return say(lang, "rb.no_prices", gpu=best.gpu_name), {}
     lines.append(say(lang, "cost.not_counted"))

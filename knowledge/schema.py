@@ -341,6 +341,11 @@ class ModelArch(Record):
         default=False, description="an embedding or reranking model: it reads text and returns vectors or scores and "
                                    "generates no tokens, so a job on it is prefill only (about 2 x parameters FLOPs per token)",
     )
+    reasoning_output_tokens: int | None = Field(
+        default=None, gt=0, description="a reasoning model (DeepSeek-R1 and its distills, QwQ) writes its thinking "
+                                        "before the answer: the tokens of a typical answer, thinking included, sized "
+                                        "when no output length is said; None: not a reasoning model",
+    )
     vision_params_b: float = Field(
         default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
     )

@@ -2363,12 +2363,21 @@ RATE_OUTPUT_TOKENS = 256
 RATE_ROUNDS = 4
 
 
+def reasoning_output(model: str) -> int | None:
+    """A reasoning model's typical answer, thinking included (knowledge: R1 and its distills, QwQ); else None."""
+    try:
+        return resolve_model(model).reasoning_output_tokens
+    except (LookupError, ValueError):
+        return None
+
+
 def rate_lengths(w: Workload) -> tuple[int, int, int]:
     """(prompt, output, context) of a request: the stated lengths, else the use case's (knowledge use_cases), else
-    the prompt's default and RATE_OUTPUT_TOKENS; the context held is prompt + output unless a context was stated."""
+    the prompt's default and RATE_OUTPUT_TOKENS (a reasoning model: its answer with the thinking, before the use's); the
+    context held is prompt + output unless a context was stated."""
     prompt = w.prompt_length()
     use = use_case(w.use_case)
-    output = w.output_tokens or (use.output_tokens if use else RATE_OUTPUT_TOKENS)
+    output = w.output_tokens or reasoning_output(w.model) or (use.output_tokens if use else RATE_OUTPUT_TOKENS)
     context = w.context if "context" not in w.flexible else prompt + output
     return prompt, output, context
 

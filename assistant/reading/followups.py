@@ -16,6 +16,7 @@ import unicodedata
 from typing import Any
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.stated_lengths import kv_batch
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 # Intent codes answered by assistant/followups.py, in the order they are tried.
@@ -122,6 +123,7 @@ def read_followup(m: Message, u: Understanding) -> None:
                           ("", "users") and word_pattern("concurrency_after").match(m.masked[q.end:q.end + 40])), None)
             if users:
                 ask["users"] = users
+        ask |= kv_batch(m)  # "32k 上下文，batch size 8", "bs=8": the cache of that many sequences at once
         if "kv_cache" in u.updates:  # "KV cache 用 fp8 的话呢": the KV format it is asked in (bits)
             ask["kv_bits"] = u.updates["kv_cache"]
         if word_pattern("concept_asked").search(m.masked):  # "KV cache 到底是啥…": what it is, then the figures

@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
+from gpu_advisor.assistant.reading.stated_lengths import stated_preference
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.knowledge import gpus
 
@@ -347,7 +348,7 @@ def read_preference(m: Message) -> str | None:
     if not hits and m.pending == "preference":
         key = m.text.strip(" .!")
         return vocab()["choice_words"]["preference"].get(key)
-    return max(hits)[1] if hits else None
+    return stated_preference(m, hits)  # none when asked ('buy a box, or rent?', '不够的话还要买几台')
 
 
 def _overflow(m: Message, s: int, e: int) -> bool:

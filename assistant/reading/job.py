@@ -12,6 +12,7 @@ from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.roles import daily_batch
 from gpu_advisor.assistant.reading.shared_prompt import shared_prompt, with_shared_prompt
 from gpu_advisor.assistant.reading.short_chat import short_chat
+from gpu_advisor.assistant.reading.stated_lengths import one_label
 from gpu_advisor.assistant.reading.text import (
     EXAMPLE_TOKENS,
     INSTRUCTION_TOKENS,
@@ -363,6 +364,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
     found = m.role("output_tokens")
     if not found and m.live("output_none"):
         return 0  # "it doesn't generate anything": an embedding or scoring job reads only
+    if not found and (label := one_label(m)):
+        return label  # "output is just a one word label", "只输出是或否": a few tokens
     if not found and m.live("output_short"):
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
     if not found and m.live("output_same_length"):

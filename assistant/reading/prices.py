@@ -9,6 +9,7 @@ import re
 from gpu_advisor.assistant.reading.clauses import clause_bounds, rejected
 from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.quote_units import cards_for, per_card_said
+from gpu_advisor.assistant.reading.stated_lengths import bought_for
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
@@ -103,6 +104,7 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start].split(",")[-1] + after))  # the card's words too
+    said = said or bought_for(m, q)  # '想买一台8卡H20服务器，大概一百万': what the machine to buy costs
     if not said:
         return None
     if (hourly or monthly) and not per_card and (not machine or _fewer_than_the_machine(m, u, q, counted)):

@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, ta
 from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
+from gpu_advisor.assistant.reading.stated_lengths import one_label
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.tools.queueing import per_token_tail, percentile_name
 
@@ -369,6 +370,8 @@ def read_output_tokens(m: Message) -> int | None:
     if m.phase not in ("serve", "production", "train-and-serve", "experiment"):
         return None
     found = m.role("output_tokens")
+    if not found and (label := one_label(m)):
+        return label  # "answers are just yes or no": a few tokens
     if not found:
         return short_chat(m, "output_tokens")  # "mostly short chats": a short answer, said in the reply
     return int(found[-1].value) if found[-1].value >= 1 else None
