@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
-from tests.conversation import run_conversation
+from tests.conversation import run_conversation, run_states
 
 # ---------------------------------------------------------------- unknown model names in Chinese characters
 
@@ -97,3 +97,82 @@ def test_the_reply_says_the_range_and_the_short_end(text: str, said: str):
     reply = run_conversation([text])[0].content
     assert said in reply, reply
     assert "192 小时" not in reply and "192 h" not in reply, reply
+
+
+# ---------------------------------------------------------------- servers counted by their cards ('A800八卡机')
+
+BOXES = {"zh": ["A800八卡机{q}", "一台A800八卡机{q}", "八卡A800机器{q}", "8卡A800服务器{q}", "A800 8卡机{q}", "八卡机A800{q}",
+                "A800八卡服务器{q}", "8卡的A800{q}", "A800的8卡机{q}"],
+         "en": ["an eight-GPU A800 box, {q}", "an 8-way A800 node, {q}", "A800 8-way node, {q}", "an A800 eight-gpu box, {q}",
+                "an 8-gpu A800 server, {q}", "a single 8-way A800 box, {q}", "an 8x A800 node, {q}",
+                "an 8-gpu server with A800s, {q}"]}
+QUESTIONS = {"zh": ["能跑deepseek v3吗", "跑deepseek v3够不够"], "en": ["can it run deepseek v3?", "is it enough for deepseek v3?"]}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_server_counted_by_its_cards_is_that_many_cards(lang: str):
+    for form, q in itertools.product(BOXES[lang], QUESTIONS[lang]):
+        u = understand(form.format(q=q))
+        cards = (u.updates.get("owned") or []) + (u.updates.get("only") or [])
+        assert cards == ["8x a800-80gb-sxm"], (form, q, u.updates)
+
+
+@pytest.mark.parametrize("text", ["两台A800八卡机能跑deepseek v3吗", "A800八卡服务器两台，能跑deepseek v3吗",
+                                  "2台8卡A800能跑deepseek v3吗", "two 8-way A800 nodes, can they run deepseek v3?"])
+def test_two_servers_counted_by_their_cards_are_sixteen(text: str):
+    u = understand(text)
+    assert (u.updates.get("owned") or []) + (u.updates.get("only") or []) == ["16x a800-80gb-sxm"], u.updates
+
+
+# ---------------------------------------------------------------- 'is N x X enough?' sizes on that setup
+
+ENOUGH = {"zh": ["2台8卡A100跑qwen3 235b够不够", "两台8卡A100，跑qwen3 235b够吗", "2台A100 8卡服务器能跑qwen3 235b吗",
+                 "跑qwen3 235b，2台8卡A100够不够", "两台A100八卡机扛得住qwen3 235b吗"],
+          "en": ["will 2 servers of 8x A100 cope with qwen3 235b?", "is 2 servers of 8 A100 enough for qwen3 235b?",
+                 "qwen3 235b on two 8-way A100 nodes, enough?", "can 2 servers each with 8 A100 handle qwen3 235b?"]}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_counted_setup_asked_if_enough_is_sized_whole(lang: str):
+    for text in ENOUGH[lang]:
+        u = understand(text)
+        assert u.updates.get("owned") == ["16x a100-80gb-sxm"], (text, u.updates)
+
+
+def test_a_rented_setup_asked_if_enough_stays_a_rental():
+    assert understand("租2台8卡A100跑qwen3 235b够不够").updates.get("owned") is None
+
+
+@pytest.mark.parametrize(("text", "lang"), [("2台8卡A100跑qwen3 235b够不够", "zh"),
+                                            ("will 2 servers of 8x A100 cope with qwen3 235b for 100 users?", "en")])
+def test_the_answer_is_on_the_whole_setup_never_a_rented_part(text: str, lang: str):
+    state = run_states([text])[-1]
+    reply = state["messages"][-1].content
+    head = next(line for line in reply.splitlines() if line.startswith("## "))
+    assert "16" in head and ("租用" not in head and "Rent" not in head), head
+
+
+# ---------------------------------------------------------------- people corrected from items stay people
+
+def test_nurses_corrected_from_items_are_never_items_again():
+    replies = run_conversation(["need a server for 40 nurses to ask questions about our clinical notes, thinking llama "
+                                "3.1 70b. dont want cloud (HIPAA), budget arround 30k usd",
+                                "serve users, its 40 nurses not items lol. maybe 10 using it at the same time"])
+    for reply in replies:
+        assert "items" not in reply.content, reply.content
+    assert "10 users" in replies[-1].content
+
+
+# ---------------------------------------------------------------- the China market's purchase is a card sold there
+
+@pytest.mark.parametrize("turns", [["预算50万人民币，想跑qwen3 32b，给200个客服同时用，够不够", "工作时间"],
+                                   ["预算50万，想买卡跑qwen3 32b，给200个客服同时用", "工作时间"],
+                                   ["we are in china, budget 500k rmb to buy cards for qwen3 32b, 200 support agents at once",
+                                    "working hours"]])
+def test_a_chinese_purchase_never_leads_with_a_card_that_cannot_be_bought_there(turns: list[str]):
+    from gpu_advisor.knowledge import find_gpu
+
+    reply = run_conversation(turns)[-1].content
+    head = next(line for line in reply.splitlines() if line.startswith("## "))
+    blocked = [g for g in ("rtx-5090", "rtx-4090", "h100-sxm", "a100-80gb-sxm") if find_gpu(g).name in head]
+    assert not blocked and ("购买" in head or "Buy" in head), head
