@@ -176,3 +176,10 @@ def test_a_chinese_purchase_never_leads_with_a_card_that_cannot_be_bought_there(
     head = next(line for line in reply.splitlines() if line.startswith("## "))
     blocked = [g for g in ("rtx-5090", "rtx-4090", "h100-sxm", "a100-80gb-sxm") if find_gpu(g).name in head]
     assert not blocked and ("购买" in head or "Buy" in head), head
+
+
+@pytest.mark.parametrize("text", ["周一到周五用，部署qwen3 32b给50人", "工作日周一至周五白天用，部署qwen3 32b给50人",
+                                  "deploy qwen3 32b for 50 people, monday to friday", "星期一到星期五上班时间用，qwen3 32b"])
+def test_weekdays_said_as_a_range_are_days_of_use_not_a_deadline(text: str):
+    u = understand(text)
+    assert "deadline_hours" not in u.updates and not [k for k, _v in u.notes if k == "reply.deadline_weekday_span"], u

@@ -32,9 +32,10 @@ def _said(day: str, which: str, lang: str) -> str:
     return ("next " if which == "following" else "") + day.capitalize()
 
 
-def weekday_spans(m: Message) -> list[tuple[int, int, float]]:
+def weekday_spans(m: Message, ranges: list[tuple[int, int]]) -> list[tuple[int, int, float]]:
     """(start, end, hours at the short end) of each weekday deadline, with a note saying the range. A deadline
-    changed to a day ('the deadline gets pulled in to friday') is read as 'by' that day."""
+    changed to a day ('the deadline gets pulled in to friday') is read as 'by' that day. Days in `ranges` ('周一到周五')
+    are the days of use, no deadline."""
     rows = pattern_rows("weekday_deadline_spans")
     said = [(x.start(), x.end(), x) for pattern, _w in rows for x in pattern.finditer(m.masked)]
     for change in word_pattern("deadline_change").finditer(m.masked):
@@ -42,7 +43,7 @@ def weekday_spans(m: Message) -> list[tuple[int, int, float]]:
         said += [(change.end(), change.end() + x.end() - 3, x) for pattern, _w in rows if (x := pattern.match(rest))]
     found: list[tuple[int, int, float]] = []
     for start, end, x in sorted(said, key=lambda hit: hit[0]):
-        if negated(m.masked, start) or any(s <= start < e for s, e, _h in found):
+        if negated(m.masked, start) or any(s <= start < e for s, e, *_h in [*found, *ranges]):
             continue
         which = "following" if re.search(r"\b(?:next|following)\s", x.group(0)) else "coming"
         day = x.group(1) or x.group(2)
@@ -59,6 +60,7 @@ def weekday_hits(m: Message, hits: list[tuple[int, float]]) -> tuple[list[tuple[
     is today, when said ('today is tuesday', 'if I start monday'), counts exactly instead: nothing replaced."""
     if word_pattern("weekday_today").search(m.masked) or word_pattern("weekday_start").search(m.masked):
         return hits, []
-    days = weekday_spans(m)
-    kept = [h for h in hits if not any(s <= h[0] < e for s, e, _h in days)]
+    ranges = [(x.start(), x.end()) for x in word_pattern("weekday_range").finditer(m.masked)]  # '周一到周五用'
+    days = weekday_spans(m, ranges)
+    kept = [h for h in hits if not any(s <= h[0] < e for s, e, *_h in [*days, *ranges])]
     return kept, [(s, h) for s, _e, h in days]
