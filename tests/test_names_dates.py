@@ -183,3 +183,9 @@ def test_a_chinese_purchase_never_leads_with_a_card_that_cannot_be_bought_there(
 def test_weekdays_said_as_a_range_are_days_of_use_not_a_deadline(text: str):
     u = understand(text)
     assert "deadline_hours" not in u.updates and not [k for k, _v in u.notes if k == "reply.deadline_weekday_span"], u
+
+
+@pytest.mark.parametrize(("text", "name"), [("kimi k3 推理要几张卡，并发20", "kimi k3"), ("用 kimi k3 部署给客服", "kimi k3"),
+                                            ("kimi k3 微调要几张卡", "kimi k3"), ("serve kimi k3 for 20 users", "kimi k3")])
+def test_an_unknown_name_said_back_holds_no_word_the_chinese_was_rewritten_to(text: str, name: str):
+    assert understand(text).unknown_model == name
