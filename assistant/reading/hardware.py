@@ -10,7 +10,6 @@ from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
-from gpu_advisor.assistant.reading.setup_asked import counted_setup_asked
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.knowledge import gpus
 
@@ -133,7 +132,7 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
     if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
         return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
-    if _topic(m, s, e) or counted_setup_asked(m, s):
+    if _topic(m, s, e):
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
     default = _default_owned(gpu_id) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
