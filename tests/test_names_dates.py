@@ -160,21 +160,6 @@ def test_nurses_corrected_from_items_are_never_items_again():
     assert "10 users" in replies[-1].content
 
 
-# ---------------------------------------------------------------- the China market's purchase is a card sold there
-
-@pytest.mark.parametrize("turns", [["预算50万人民币，想跑qwen3 32b，给200个客服同时用，够不够", "工作时间"],
-                                   ["预算50万，想买卡跑qwen3 32b，给200个客服同时用", "工作时间"],
-                                   ["we are in china, budget 500k rmb to buy cards for qwen3 32b, 200 support agents at once",
-                                    "working hours"]])
-def test_a_chinese_purchase_never_leads_with_a_card_that_cannot_be_bought_there(turns: list[str]):
-    from gpu_advisor.knowledge import find_gpu
-
-    reply = run_conversation(turns)[-1].content
-    head = next(line for line in reply.splitlines() if line.startswith("## "))
-    blocked = [g for g in ("rtx-5090", "rtx-4090", "h100-sxm", "a100-80gb-sxm") if find_gpu(g).name in head]
-    assert not blocked and ("购买" in head or "Buy" in head), head
-
-
 @pytest.mark.parametrize("text", ["周一到周五用，部署qwen3 32b给50人", "工作日周一至周五白天用，部署qwen3 32b给50人",
                                   "deploy qwen3 32b for 50 people, monday to friday", "星期一到星期五上班时间用，qwen3 32b"])
 def test_weekdays_said_as_a_range_are_days_of_use_not_a_deadline(text: str):

@@ -1810,8 +1810,6 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return best, "use", None
     rb = _rent_or_buy(w, best)
     action = _action(w, best, rb)
-    if action == "buy":
-        best, rb = _buyable_in_china(w, ranked, best, rb)
     said = china_supply(w, find_gpu(best.gpu))
     if said and action in ("buy", "rent"):  # the plan's card: what its export restriction means for the way it is had
         best = best.model_copy(update={"warnings": [china_supply(w, find_gpu(best.gpu), action) if x == said else x
@@ -1823,23 +1821,6 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
-
-
-def _buyable_in_china(w: Workload, ranked: list[Option], best: Option,
-                      rb: RentBuyResult | None) -> tuple[Option, RentBuyResult | None]:
-    """In the China market the purchase headlined is never a card that cannot be bought new there (export-limited,
-    not made for China: review Y '12 × RTX 5090 for a Chinese company') unless the user named it: the best-ranked
-    card sold there that does the job, within the budget said, is; where none does, the plan stays (warned)."""
-    gpu = find_gpu(best.gpu)
-    named = {parse_owned(n)[1].id if re.match(r"\s*\d", n) else n for n in w.candidates or []}
-    if w.region != "china" or not gpu.export_limited or gpu.china_specific or best.gpu in named:
-        return best, rb
-    for o in ranked:
-        card = find_gpu(o.gpu)
-        if o.ok and not o.owned and o.purchase_usd is not None and (not card.export_limited or card.china_specific) \
-                and (w.budget_usd is None or o.purchase_usd <= w.budget_usd):
-            return o, _rent_or_buy(w, o)
-    return best, rb
 
 
 def china_supply(w: Workload, gpu: Gpu, action: str | None = None) -> str | None:
