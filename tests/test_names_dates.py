@@ -1,7 +1,7 @@
 """Names, counts and dates read right in Chinese and English (review Y, session 13): a model named in Chinese
 characters is said to be unknown and sized as a generic model of its size; a weekday deadline is a range of days
 whose short end is taken and said; counted servers ('八卡机') are counted; a 'will N x X cope' question sizes on that
-setup; a Chinese-market answer never leads with a card it says cannot be bought there."""
+setup, whole."""
 
 from __future__ import annotations
 
