@@ -162,7 +162,7 @@ DEADLINE = {
            ("the deadline is now {d}", "en"), ("what if the deadline is {d}", "en"), ("deadline got cut to {d}", "en")],
     "zh": [("如果领导说{d}就要呢", "zh"), ("{d}之内要跑完", "zh"), ("要是{d}就得交呢", "zh"), ("{d}内必须完成", "zh")],
 }
-DURATIONS = {"en": [("12 hours", 12), ("2 days", 48), ("tomorrow", 24), ("friday", 72)],
+DURATIONS = {"en": [("12 hours", 12), ("2 days", 48), ("tomorrow", 24), ("friday", 24)],
              "zh": [("3天", 72), ("两天", 48), ("10个小时", 10), ("一周", 168)]}
 
 

@@ -102,7 +102,7 @@ def test_people_inside_the_company_are_who_uses_it_not_who_is_on_at_once(text):
     ("五年呢", lambda u: u.prices == {"horizon_months": 60} and "rent_buy" in u.intents),
     ("and over 5 years?", lambda u: u.prices == {"horizon_months": 60}),
     ("could we use AMD cards to save money", lambda u: "amd" not in (u.updates.get("exclude") or ["amd"])),
-    ("and if we had until next monday instead?", lambda u: u.updates.get("deadline_hours") == 72.0),
+    ("and if we had until next monday instead?", lambda u: u.updates.get("deadline_hours") == 24.0),
 ])
 def test_follow_ups_people_type(text, check):
     u = understand(text, None)

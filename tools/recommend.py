@@ -1572,6 +1572,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         found = False
         for n in counts:
             o = evaluate(w, gpu, n, all_cards=n == pinned and w.spec.batch)
+            if o is None and n == pinned and _can_scale(w, gpu, pinned):
+                o = scaled_option(w, gpu, count=pinned)  # '2台8卡A100够不够': the servers named, whole, even if fewer do
             if o is None:
                 continue
             options.append(o)

@@ -8,13 +8,14 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.growth import calendar_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
+from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, weekday_hits
 
 WEEK_HOURS = 168
 
 
 def read_deadline(m: Message) -> float | None:
     """Hours until an offline job must be done: 'within 2 days' (48), 'in 10 hours', 'by tomorrow'
-    (24), 'by Friday' (72, an assumption the reply states)."""
+    (24), 'by Friday' (1 to 7 days: the short end, 24, said with the range)."""
     hits: list[tuple[int, float]] = []
     table = vocab()["duration_hours"]
     for q in m.role("deadline"):
@@ -26,6 +27,8 @@ def read_deadline(m: Message) -> float | None:
                 hits.append((x.start(), float(hours)))  # "overnight in an 8 hour window": the hours said win
     hits += _changed_to(m, hits)
     spans = _spans(m)
+    hits, days = weekday_hits(m, hits)  # "by next wednesday": a range of days, the short end taken and said
+    spans += days
     hits += spans
     if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
         first = min(pos for pos, _h in hits)
@@ -125,5 +128,5 @@ def _clock(text: str) -> float | None:
 
 def span_noted(notes: list[tuple[str, dict[str, str]]]) -> bool:
     """Whether the message's deadline was a span of weeks already said back ('by the end of next month')."""
-    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")}
+    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY}
     return any(key in keys for key, _v in notes)

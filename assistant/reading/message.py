@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
+from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.names import (
     find_engines,
@@ -122,6 +123,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     masked = mask(text, names)
     engines = find_engines(text)
     unknown, masked = unknown_model(text, masked, raw, engines)
+    if unknown is None:  # '盘古星河-38B': a name in Chinese characters
+        unknown, masked = cjk_unknown_model(text, masked, raw)
     card_notes: list[tuple[str, dict[str, str]]] = []
     counted: set[int] = set()
     per_server: dict[int, int] = {}

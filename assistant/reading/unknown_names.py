@@ -77,9 +77,11 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
                                                    or re.fullmatch(r"\d+(\.\d+)?", tokens[first - 1][2])):
                 first -= 1
             while last < len(tokens) and last - i <= 3 and tokens[last][2] not in stop \
+                    and tokens[last][2] in raw.lower() \
                     and re.fullmatch(r"[a-z0-9.\-]*[a-z][a-z0-9.\-]*", tokens[last][2]) \
                     and re.fullmatch(r"\s?|[-_]", text[tokens[last - 1][1]:tokens[last][0]]) \
-                    and not re.fullmatch(r"\d+(?:\.\d+)?[tm]", tokens[last][2]):  # "kimi k3 (1t moe)", "kimi k3 - 1.2t"
+                    and not re.fullmatch(r"\d+(?:\.\d+)?[tm]", tokens[last][2]):  # "kimi k3 (1t moe)", "kimi k3 - 1.2t";
+                # a word the Chinese was rewritten to ('kimi k3 推理' read as 'kimi k3 inference') is none of the name
                 last += 1
                 if _SIZE_IN_NAME.search(tokens[last - 1][2]):
                     break

@@ -1,0 +1,33 @@
+"""Model names typed in Chinese characters with a size ('盘古星河-38B', '星火-13B', '书生浦语 20B'): a model the catalog
+does not hold, said back and sized as a generic model of that size, as a Latin name ('Zephyrix-47B') is.
+Grammar only: the words that are no name are the vocabulary's (words/cjk_names.yaml)."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.text import MASK, mask, vocab
+
+# A run of Chinese characters, then nothing, a space, a hyphen or an underscore, then a size ('38b', '8x7b', '30b-a3b').
+_CJK_SIZED = re.compile(r"([\u3400-\u9fff]{2,12})(\s?[-_]?\s?)(\d+(?:\.\d+)?)b(?:-a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
+
+
+def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str | None] | None, str]:
+    """((name as typed, size spec), the text with the name masked), or (None, masked) when there is none."""
+    stop = frozenset(vocab()["cjk_not_name"])
+    cut = "".join(vocab()["cjk_name_after"])
+    for x in _CJK_SIZED.finditer(masked):
+        if MASK in x.group(0):
+            continue
+        run = re.split(f"[{re.escape(cut)}]", x.group(1))[-1]
+        if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop):
+            continue
+        start = x.start(1) + len(x.group(1)) - len(run)
+        total, active = x.group(3), x.group(4)
+        size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
+        said = re.escape(run) + r"\s*[-_]?\s*" + re.escape(total) + r"\s*b" \
+            + (r"\s*-\s*a" + re.escape(active) + r"\s*b" if active else "")
+        typed = re.search(said, raw, re.IGNORECASE)
+        name = typed.group() if typed else text[start:x.end()]
+        return (name, size), mask(masked, [(start, x.end())])
+    return None, masked
