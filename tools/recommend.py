@@ -1797,7 +1797,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # the setup the user named does the job: it is the plan, the others are alternatives (your own cards
         # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
-    elif not w.spec.serves and not best.owned and best.job_hours is not None and not w.cheapest \
+    elif not w.spec.serves and not best.owned and best.job_hours is not None and not w.cheapest and _priced(best, w) \
             and best.job_hours > (ADAPTER_LONG_JOB_HOURS if w.method in ADAPTER_METHODS and not w.spec.pretrains
                                   else LONG_JOB_HOURS):
         # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
@@ -1826,6 +1826,13 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def _priced(o: Option, w: Workload) -> bool:
+    """Whether a run's cost is on record: with none (Ascend 910B, no rent or buy price), 'about the same cost per
+    run' is unknown, so the fewest cards that meet the deadline lead and more are not taken to finish sooner (review
+    ZA C5: 4 × 910B in 14.7 h against a 72 h deadline, not 8)."""
+    return math.isfinite(cost_score(o, w, sourced=False))
 
 
 def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
