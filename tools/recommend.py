@@ -1428,7 +1428,21 @@ def _rank_key(o: Option, w: Workload) -> tuple:
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
     theirs = quoted(w, o.gpu) is None  # the cards the user was quoted lead, ranked among themselves
-    return (not o.ok, True, o.avoid, theirs, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
+    return (not o.ok, True, o.avoid, theirs, tight, *_service_bought(o, w), cost_score(o, w), o.gpus,
+            -o.headroom_fraction)
+
+
+def _service_bought(o: Option, w: Workload) -> tuple[bool, int]:
+    """The ranking rule for a service an organisation buys with a budget (a bank's 'capex around $400k'): among the
+    plans within the budget, 8-bit weights before 4-bit (no quality given up when the budget pays for 8 bits), then
+    the fewest servers (one box to run, no network between copies), then what it costs (cost_score) -- the expert's
+    one 8-GPU server in fp8, never 28 workstation cards in int4 over 4 servers for less (review ZA E2). A 4-bit
+    format the user asked for, one person's own machine and a plan with no budget said keep cost first: (False, 0)."""
+    if not (w.spec.serves and not w.spec.trains and w.budget_usd is not None and not w.personal
+            and w.preference != "rent" and w.serve_precision is None and o.ok):
+        return (False, 0)
+    servers = -(-o.gpus // _server_gpus(w, find_gpu(o.gpu)))
+    return (o.precision in FOUR_BIT, servers)
 
 
 def doubly_unsure(o: Option, w: Workload) -> bool:
