@@ -226,9 +226,12 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
 def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
     """The row the answer already sized for a card asked about (assistant.advice: on a rate plan sized for the rate
     and the first-token target, as the plan is), of the count said if one was; None when the answer has none."""
+    from gpu_advisor.assistant.choice_rows import rated_plan
+
+    rated = rated_plan(ctx.results)  # a rate plan's row is the card's one sizing, even one that falls short (ZA E9)
     for raw in (ctx.results or {}).get("options") or []:
         if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count) \
-                and (count is not None or ctx.turn.counts or raw.get("serves") is not False):
+                and (count is not None or ctx.turn.counts or rated or raw.get("serves") is not False):
             return Option.model_validate(raw)  # (a row that holds no copy of the model: sized at the count it needs)
     return None
 
@@ -262,7 +265,7 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
             "info.compare.not_fits", why=localise(ctx.lang, o.reasons[0]) if o.reasons else ctx.say("owned.short"))
         price = ctx.say("info.compare.per_hour", usd=ctx.usd(o.usd_per_hour)) if o.usd_per_hour else \
             ctx.say("info.compare.no_price")
-        if serves and o.decode_tokens_per_s:
+        if serves and o.decode_tokens_per_s and (o.ok or o.ttft_s):  # a row that holds no copy: no speeds
             run = ctx.say("info.compare.run_part", hours=hours(o.training_hours)) if o.training_hours else ""
             lines.append("- " + ctx.say("info.compare.job_serve", option=option, fits=fits, tps=tps(o.decode_tokens_per_s),
                                         ttft=seconds(o.ttft_s or 0), price=price) + run)

@@ -1428,7 +1428,21 @@ def _rank_key(o: Option, w: Workload) -> tuple:
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
     theirs = quoted(w, o.gpu) is None  # the cards the user was quoted lead, ranked among themselves
-    return (not o.ok, True, o.avoid, theirs, tight, cost_score(o, w), o.gpus, -o.headroom_fraction)
+    return (not o.ok, True, o.avoid, theirs, tight, *_service_bought(o, w), cost_score(o, w), o.gpus,
+            -o.headroom_fraction)
+
+
+def _service_bought(o: Option, w: Workload) -> tuple[bool, int]:
+    """The ranking rule for a service an organisation buys with a budget (a bank's 'capex around $400k'): among the
+    plans within the budget, 8-bit weights before 4-bit (no quality given up when the budget pays for 8 bits), then
+    the fewest servers (one box to run, no network between copies), then what it costs (cost_score) -- the expert's
+    one 8-GPU server in fp8, never 28 workstation cards in int4 over 4 servers for less (review ZA E2). A 4-bit
+    format the user asked for, one person's own machine and a plan with no budget said keep cost first: (False, 0)."""
+    if not (w.spec.serves and not w.spec.trains and w.budget_usd is not None and not w.personal
+            and w.preference != "rent" and w.serve_precision is None and o.ok):
+        return (False, 0)
+    servers = -(-o.gpus // _server_gpus(w, find_gpu(o.gpu)))
+    return (o.precision in FOUR_BIT, servers)
 
 
 def doubly_unsure(o: Option, w: Workload) -> bool:
@@ -1816,7 +1830,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         # the setup the user named does the job: it is the plan, the others are alternatives (your own cards
         # that do it come first: 'we have 8 4090s, rented 2 A100s' is planned on the 4090s)
         best = chosen[0]
-    elif not w.spec.serves and not best.owned and best.job_hours is not None and not w.cheapest \
+    elif not w.spec.serves and not best.owned and best.job_hours is not None and not w.cheapest and _priced(best, w) \
             and best.job_hours > (ADAPTER_LONG_JOB_HOURS if w.method in ADAPTER_METHODS and not w.spec.pretrains
                                   else LONG_JOB_HOURS):
         # a long job: at about the same cost per run (prices as on record: finishing sooner is not a price
@@ -1845,6 +1859,13 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, _rent_or_buy(w, whole)
     return best, action, rb
+
+
+def _priced(o: Option, w: Workload) -> bool:
+    """Whether a run's cost is on record: with none (Ascend 910B, no rent or buy price), 'about the same cost per
+    run' is unknown, so the fewest cards that meet the deadline lead and more are not taken to finish sooner (review
+    ZA C5: 4 × 910B in 14.7 h against a 72 h deadline, not 8)."""
+    return math.isfinite(cost_score(o, w, sourced=False))
 
 
 def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
