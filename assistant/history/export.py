@@ -132,9 +132,11 @@ def export_to(store: HistoryStore, session_id: str, target: str | Path, overwrit
 
 
 def _refuse_database_files(store: HistoryStore, target: Path) -> None:
-    """An export never replaces the history database, its -wal, -shm or lock files, a kept damaged
-    copy, or any other SQLite database (a backup): --force overwrites documents, not databases."""
-    own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock")] + store.kept_copies
+    """An export never replaces the history database, its -wal, -shm or lock files (NAME.lock and the
+    session claims, NAME.sessions.lock), a kept damaged copy, or any other SQLite database (a backup):
+    --force overwrites documents, not databases."""
+    own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock",
+                                                                  ".sessions.lock", ".check")] + store.kept_copies
     for path in own:
         try:
             same = target.resolve() == path.resolve() or (target.exists() and path.exists()
