@@ -304,3 +304,96 @@ def test_copies_of_a_damaged_log_are_made_once(tmp_path):
     HistoryStore(path).close()
     assert not (tmp_path / "history.db.damaged-2").exists()
     shutil.rmtree(tmp_path)
+
+
+# -- 6. mcp --http: clients initializing at the same time (all with id 0) each get their own session
+
+INIT = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                   "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                              "clientInfo": {"name": "c", "version": "0"}}})
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def test_concurrent_mcp_http_clients_each_get_a_session():
+    import http.client
+    import threading
+
+    from asgi_server import serving
+
+    from gpu_advisor.tui.mcp_server import http_app
+
+    results: list[tuple[int, str | None]] = []
+    barrier = threading.Barrier(12)
+
+    def one(port: int) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        barrier.wait()
+        conn.request("POST", "/mcp", body=INIT, headers=HEADERS)
+        answer = conn.getresponse()
+        answer.read()
+        results.append((answer.status, answer.getheader("mcp-session-id")))
+
+    with serving(http_app()) as port:
+        threads = [threading.Thread(target=one, args=(port,)) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=90)
+        again = []
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        for _ in range(5):  # one client initializing again and again, each answered before the next
+            conn.request("POST", "/mcp", body=INIT, headers=HEADERS)
+            answer = conn.getresponse()
+            answer.read()
+            again.append(answer.status)
+    assert [status for status, _ in results] == [200] * 12
+    assert len({sid for _, sid in results}) == 12 and None not in {sid for _, sid in results}
+    assert again == [200] * 5
+
+
+# -- 7. serve refuses Origin: null (a sandboxed frame or a file:// page), as mcp --http does
+
+@pytest.mark.parametrize("origin", ["null", "NULL", "http://evil.example"])
+def test_serve_refuses_origin_null_like_mcp(origin):
+    from starlette.testclient import TestClient
+
+    from gpu_advisor.tui.openai_api import create_app
+
+    body = json.dumps({"model": "gpu-advisor", "messages": [{"role": "user", "content": "hi"}]})
+    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:
+        refused = client.post("/v1/chat/completions", content=body,
+                              headers={"Origin": origin, "Content-Type": "text/plain"})
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden_host"
+        assert client.get("/health").status_code == 200  # (no Origin: a local client still works)
+
+
+# -- 8. a blank or padded API key, a port in use: one line, exit 2
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *args], cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+                          capture_output=True, text=True, timeout=90)
+
+
+@pytest.mark.parametrize("command", [["serve"], ["mcp", "--http", "18999"]])
+@pytest.mark.parametrize("key", [" ", " key", "key  ", "\t"])
+def test_a_blank_or_padded_api_key_is_refused_in_one_line(command, key):
+    done = _cli(*command, "--host", "0.0.0.0", "--api-key", key)
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "blank or has spaces" in lines[0]
+
+
+@pytest.mark.parametrize("command", [["serve", "--port"], ["mcp", "--http"]])
+def test_a_port_in_use_is_one_line_and_exit_2(command):
+    import socket
+
+    taken = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    try:
+        done = _cli(*command, str(taken.getsockname()[1]))
+    finally:
+        taken.close()
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2 and len(lines) == 1 and "in use" in lines[0], done.stderr
+    assert "ERROR" not in done.stderr and "endpoint at" not in done.stderr
