@@ -397,3 +397,76 @@ def test_a_port_in_use_is_one_line_and_exit_2(command):
     lines = [line for line in done.stderr.splitlines() if line.strip()]
     assert done.returncode == 2 and len(lines) == 1 and "in use" in lines[0], done.stderr
     assert "ERROR" not in done.stderr and "endpoint at" not in done.stderr
+
+
+@pytest.mark.parametrize("arguments", [{"batch": 10**30}, {"context": 10**30}, {"batch": 10_000_001},
+                                       {"batch": 10**30, "context": 10**30}])
+@pytest.mark.parametrize("tool", ["inference_memory", "fit"])
+def test_mcp_sizing_tools_bound_batch_and_context_like_the_cli(tool, arguments):
+    from gpu_advisor.tui.mcp_server import Sessions, call_tool
+
+    result = call_tool(tool, {"model": "llama-3.1-8b", "gpu": "h100", **arguments}, Sessions())
+    assert result.is_error and "10000000" in result.content[0].text
+    ok = call_tool("inference_memory", {"model": "llama-3.1-8b", "gpu": "h100", "batch": 10_000_000,
+                                        "context": 4096}, Sessions())
+    assert not ok.is_error
+
+
+@pytest.mark.parametrize("method", ["full", "lora", "qlora"])
+@pytest.mark.parametrize("model", ["llama-3.1-8b", "qwen2.5-14b", "llama-3.1-70b"])
+def test_trainable_params_is_a_whole_number_in_json(model, method):
+    from gpu_advisor.tools.registry import TOOLS
+
+    result = TOOLS["training_memory"].run({"model": model, "method": method})
+    dumped = json.loads(result.model_dump_json())
+    assert isinstance(dumped["trainable_params"], int) and dumped["trainable_params"] > 0
+
+
+def _export(tmp_path: Path, text: str = "hello") -> dict:
+    store = HistoryStore(tmp_path / "source.db")
+    sid = store.create_session("exported")
+    store.add_message(sid, "user", text)
+    data = store.export_json(sid)
+    store.close()
+    return data
+
+
+@pytest.mark.parametrize("where", ["session", "message"])
+@pytest.mark.parametrize("bad", ["not a date", "2026-13-45", "yesterday", "12:00", "2026-02-30T10:00:00"])
+def test_an_import_with_a_bad_created_date_is_refused_in_one_line(tmp_path, where, bad):
+    data = _export(tmp_path)
+    if where == "session":
+        data["session"]["created"] = bad
+    else:
+        data["messages"][0]["created"] = bad
+    store = HistoryStore(tmp_path / "target.db")
+    with pytest.raises(HistoryError, match="not a date") as raised:
+        store.import_json(data)
+    assert "\n" not in str(raised.value) and store.count_sessions() == 0
+    store.close()
+
+
+@pytest.mark.parametrize("bom", [True, False])
+def test_an_export_saved_with_a_utf8_bom_imports(tmp_path, bom):
+    from gpu_advisor.tui.cli.sessions import _read_session_export
+
+    data = _export(tmp_path, "你好 hello")
+    file = tmp_path / "export.json"
+    file.write_bytes((b"\xef\xbb\xbf" if bom else b"") + json.dumps(data, ensure_ascii=False).encode())
+    store = HistoryStore(tmp_path / "target.db")
+    sid = store.import_json(_read_session_export(str(file), 1 << 20))
+    assert [m["text"] for m in store.messages(sid)] == ["你好 hello"]
+    store.close()
+
+
+@pytest.mark.parametrize("stored, query", [("\x1b[31mred\x1b[0m alert", "red"), ("warn \x1b[1;33mamber\x1b[0m", "amber"),
+                                           ("\x1b]0;title\x07 plain words", "plain"), ("\x9b31m深红色\x9b0m", "深红色"),
+                                           ("hi \x1b]52;c;ZXZpbA==\x07 \x1b[31mred\x1b[0m", "red")])
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_search_finds_text_stored_with_escape_sequences_around_it(tmp_path, stored, query, role):
+    store = HistoryStore(tmp_path / "history.db")
+    sid = store.create_session("kept")
+    store.add_message(sid, role, stored)
+    assert [row.id for row in store.search(query)] == [sid]
+    assert store.messages(sid)[0]["text"] == stored  # the original is kept
+    store.close()
