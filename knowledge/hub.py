@@ -30,7 +30,7 @@ from typing import Any
 
 from gpu_advisor.knowledge.cache_walk import inside, snapshot_files, snapshots
 from gpu_advisor.knowledge.hf_config import ConfigError, _shown, read_config_json
-from gpu_advisor.knowledge.loader import KnowledgeError, write_cache
+from gpu_advisor.knowledge.loader import KnowledgeError, read_cache_file, write_cache
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}$")
 # Bytes per stored value of each safetensors dtype.
@@ -327,8 +327,9 @@ def from_summary(repo_id: str) -> HubModel | None:
     if path is None or not path.is_file():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id:
+        text = read_cache_file(path, 8 << 20)  # (a plain file of a sane size: never a FIFO or /dev/zero)
+        data = json.loads(text.decode("utf-8")) if text is not None else None
+        if not isinstance(data, dict) or data.get("version") != SUMMARY_VERSION or data.get("repo_id") != repo_id:
             return None
         return HubModel(repo_id=repo_id, revision=data.get("revision"), config=data.get("config"),
                         params_by_dtype={k: int(v) for k, v in (data.get("params_by_dtype") or {}).items()},
@@ -336,7 +337,7 @@ def from_summary(repo_id: str) -> HubModel | None:
                         total_size=data.get("total_size"),
                         gguf_files={k: int(v) for k, v in (data.get("gguf_files") or {}).items()},
                         origin="summary-cache", fetched=str(data.get("fetched", "")))
-    except (OSError, ValueError, TypeError, AttributeError):
+    except (OSError, ValueError, TypeError, AttributeError, RecursionError):
         return None  # a damaged summary is fetched again
 
 

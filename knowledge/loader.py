@@ -5,9 +5,11 @@ A malformed file fails loudly: the error names the file, the record (index and i
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
@@ -31,6 +33,7 @@ from gpu_advisor.knowledge.schema import (
 DATA_DIR = Path(__file__).parent / "data"
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
 _Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # the C loader is several times faster; fall back where libyaml is missing
@@ -54,27 +57,67 @@ def _cache_dir() -> Path | None:
     return Path(user_cache_dir("gpu-advisor", appauthor=False))
 
 
-def _read_yaml(path: Path) -> object:
-    """Parse a data file. The parsed form is cached as JSON under the user cache folder, keyed by a
-    hash of the file's bytes, because JSON loads several times faster than YAML (start-up time)."""
+def read_cache_file(path: Path, limit: int) -> bytes | None:
+    """The bytes of a cache file, or None when it is missing or not a plain file of at most `limit`
+    bytes: a cache file is never trusted to be one (a FIFO would hang the read, a link to /dev/zero
+    would fill memory). Never blocks."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            data = f.read(limit + 1)
+        return data if len(data) <= limit else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _ignored_cache(path: Path, why: str) -> None:
+    import sys
+
+    print(f"gpu-advisor: ignored the cache file {path} ({why}); the shipped data was used", file=sys.stderr)
+
+
+def _load(path: Path, convert: Callable[[object], R]) -> R:
+    """Parse a data file and `convert` it (validate it into records). The parsed form is cached as JSON
+    under the user cache folder, keyed by a hash of the file's bytes, because JSON loads several times
+    faster than YAML (start-up time). A cache file is checked like the data itself: one that is not a
+    plain file of a sane size, not JSON, too deeply nested, or fails the same validation as the shipped
+    file is ignored with one line naming it, and the shipped file is used (and cached again)."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise KnowledgeError(f"{path.name}: data file is missing ({path})") from None
     cache = _cache_dir()
     cached = cache / f"{path.stem}-{hashlib.sha256(raw).hexdigest()[:16]}.json" if cache else None
-    if cached is not None:
-        try:
-            return json.loads(cached.read_bytes())
-        except (OSError, ValueError):
-            pass
+    if cached is not None and (cached.exists() or cached.is_symlink()):
+        text = read_cache_file(cached, 16 * len(raw) + (1 << 20))
+        why = "not a plain file, or too large"
+        if text is not None:
+            try:
+                return convert(json.loads(text))
+            except (ValueError, RecursionError) as e:  # KnowledgeError is a ValueError
+                why = "too deeply nested" if isinstance(e, RecursionError) else \
+                    str(e).replace(f"{path.name}: ", "", 1)[:200]
+        _ignored_cache(cached, why)
+        with contextlib.suppress(OSError):
+            cached.unlink()  # (only the link or file: never what a link points to)
     try:
         data = yaml.load(raw, Loader=_Loader)
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
+    result = convert(data)
     if cached is not None:
         write_cache(cached, json.dumps(data, default=str))  # a read-only home only costs start-up time
-    return data
+    return result
 
 
 def write_cache(path: Path, text: str) -> None:
@@ -98,7 +141,10 @@ def _describe(error: ValidationError) -> str:
 
 
 def load_records(path: Path, model: type[T]) -> list[T]:
-    raw = _read_yaml(path)
+    return _load(path, lambda raw: _records(path, raw, model))
+
+
+def _records(path: Path, raw: object, model: type[T]) -> list[T]:
     if not isinstance(raw, list):
         raise KnowledgeError(f"{path.name}: expected a list of records, got {type(raw).__name__}")
     records: list[T] = []
@@ -123,7 +169,10 @@ def load_records(path: Path, model: type[T]) -> list[T]:
 
 
 def load_one(path: Path, model: type[T]) -> T:
-    raw = _read_yaml(path)
+    return _load(path, lambda raw: _one(path, raw, model))
+
+
+def _one(path: Path, raw: object, model: type[T]) -> T:
     if not isinstance(raw, dict):
         raise KnowledgeError(f"{path.name}: expected a mapping at the top level")
     try:

@@ -16,6 +16,9 @@ MIN_AMOUNT = 1e-9
 # The most items a list input may hold (cards to consider, cards owned, quotes, GPU counts ...): the catalog has under
 # a hundred cards, and each item costs a sizing (3,000 candidates over MCP once took 96 s). Longer is refused.
 MAX_LIST_ITEMS = 100
+# The largest batch, context or sequence count any tool sizes (the CLI and MCP share it): beyond it the
+# figures are meaningless and can overflow.
+MAX_COUNT = 10_000_000
 
 
 # What an input several tools share means: the one text each schema (MCP, LangChain, the CLI's JSON

@@ -12,6 +12,7 @@ from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GPU_HELP,
     KV_PRECISION_HELP,
+    MAX_COUNT,
     MAX_LIST_ITEMS,
     METHOD_HELP,
     MODEL_HELP,
@@ -36,8 +37,8 @@ class FitInput(ToolInput):
     # serving
     precision: str = Field("bf16", description=PRECISION_HELP)
     kv_precision: str | None = Field(None, description="serve: " + KV_PRECISION_HELP)
-    context: int = Field(4096, gt=0, description="serve: tokens per sequence (prompt + output)")
-    batch: int = Field(1, gt=0, description="serve: concurrent sequences")
+    context: int = Field(4096, gt=0, le=MAX_COUNT, description="serve: tokens per sequence (prompt + output)")
+    batch: int = Field(1, gt=0, le=MAX_COUNT, description="serve: concurrent sequences")
     engine: Engine | None = Field(None, description="serve: " + ENGINE_HELP)
     # training
     method: Method = Field("lora", description="train: " + METHOD_HELP)
@@ -47,8 +48,8 @@ class FitInput(ToolInput):
     mixed_precision: bool | None = Field(None, description="train, full: FP32 master weights and Adam states "
                                                            "(16 bytes per parameter); False: pure BF16 (8); None: "
                                                            "the framework's, else mixed precision")
-    seq_len: int = Field(2048, gt=0, description="train: " + SEQ_LEN_HELP)
-    micro_batch: int = Field(1, gt=0, description="train: sequences per GPU per step")
+    seq_len: int = Field(2048, gt=0, le=MAX_COUNT, description="train: " + SEQ_LEN_HELP)
+    micro_batch: int = Field(1, gt=0, le=MAX_COUNT, description="train: sequences per GPU per step")
     gradient_checkpointing: bool = Field(True, description="train: recompute activations in backward")
 
 

@@ -14,6 +14,7 @@ from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GIB,
     KV_PRECISION_HELP,
+    MAX_COUNT,
     MODEL_HELP,
     PRECISION_HELP,
     Explained,
@@ -164,10 +165,10 @@ class InferenceMemoryInput(ToolInput):
     model: str = Field(description=MODEL_HELP)
     precision: str = Field("bf16", description=PRECISION_HELP)
     kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
-    context: int = Field(4096, gt=0, description="tokens per sequence (prompt + output)")
+    context: int = Field(4096, gt=0, le=MAX_COUNT, description="tokens per sequence (prompt + output)")
     output_tokens: int = Field(0, ge=0, description="of the context, tokens generated after the prompt: transformers' "
                                                      "prefill peak covers only the prompt (default 0: all prompt)")
-    batch: int = Field(1, gt=0, description="concurrent sequences")
+    batch: int = Field(1, gt=0, le=MAX_COUNT, description="concurrent sequences")
     gpus: int = Field(1, gt=0, le=64, description="tensor-parallel degree")
     pp: int = Field(1, gt=0, le=64, description="pipeline stages")
     gpu: str | None = Field(None, description="GPU to check the fit on")

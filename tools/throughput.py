@@ -28,6 +28,7 @@ from gpu_advisor.tools.common import (
     ENGINE_HELP,
     GPU_HELP,
     KV_PRECISION_HELP,
+    MAX_COUNT,
     MODEL_HELP,
     PRECISION_HELP,
     Explained,
@@ -115,8 +116,8 @@ class SpeedInput(ToolInput):
     gpu: str = Field(description=GPU_HELP)
     gpus: int = Field(1, gt=0, le=64, description="tensor-parallel GPUs (within one server)")
     pp: int = Field(1, gt=0, le=16, description="pipeline stages, one per server: each holds a share of the layers")
-    batch: int = Field(1, gt=0, description="sequences decoded together")
-    context: int = Field(2048, gt=0, description="tokens in each sequence's context while decoding; prompt length for prefill")
+    batch: int = Field(1, gt=0, le=MAX_COUNT, description="sequences decoded together")
+    context: int = Field(2048, gt=0, le=MAX_COUNT, description="tokens in each sequence's context while decoding; prompt length for prefill")
     engine: Engine | None = Field(None, description=ENGINE_HELP)
     kv_precision: str | None = Field(None, description=KV_PRECISION_HELP)
     llamacpp_backend: LlamaCppBackend | None = Field(

@@ -11,6 +11,7 @@ from gpu_advisor.knowledge import find_precision, frameworks
 from gpu_advisor.knowledge.schema import FrameworkPreset, ModelArch, Precision, TrainingOptimizer
 from gpu_advisor.tools import arch
 from gpu_advisor.tools.common import (
+    MAX_COUNT,
     METHOD_HELP,
     MODEL_HELP,
     SEQ_LEN_HELP,
@@ -85,8 +86,8 @@ class TrainingMemoryInput(ToolInput):
     optimizer: Optimizer | None = Field(None, description="default: the framework's")
     optimizer_in_backward: bool | None = Field(None, description="full fine-tuning: step each parameter as its "
                                                                  "gradient arrives; default: the framework's")
-    seq_len: int = Field(2048, gt=0, description=SEQ_LEN_HELP)
-    batch: int = Field(1, gt=0, description="micro-batch per GPU")
+    seq_len: int = Field(2048, gt=0, le=MAX_COUNT, description=SEQ_LEN_HELP)
+    batch: int = Field(1, gt=0, le=MAX_COUNT, description="micro-batch per GPU")
     gradient_checkpointing: bool | None = Field(None, description="recompute activations in backward; "
                                                                   "default: the framework's (on in every preset)")
     checkpoint_offload: bool | None = Field(None, description="keep checkpointed layer inputs in CPU memory "
@@ -109,7 +110,7 @@ class TrainingMemoryResult(Explained):
     model_id: str
     method: Method
     framework: str = DEFAULT_FRAMEWORK
-    trainable_params: float
+    trainable_params: int  # a count: whole in JSON (8030000000, never 8029999999.999999)
     weights_bytes: float
     gradient_bytes: float
     optimizer_bytes: float
@@ -426,7 +427,7 @@ def training_memory(inp: TrainingMemoryInput) -> TrainingMemoryResult:
     if not ckpt and tokens >= 4096:
         warnings.append("gradient checkpointing would cut activation memory sharply at this sequence length")
     return TrainingMemoryResult(
-        model=model.name, model_id=model.id, method=inp.method, framework=fw.id, trainable_params=trainable,
+        model=model.name, model_id=model.id, method=inp.method, framework=fw.id, trainable_params=round(trainable),
         weights_bytes=gpu_w + gather, gradient_bytes=gpu_grads, optimizer_bytes=gpu_opt,
         activation_bytes=activations, overhead_bytes=overhead, logit_bytes=tokens * model.vocab_size * LOSS_BYTES[loss],
         per_gpu_total_bytes=per_gpu, per_gpu_total_range_bytes=(lo, hi), total_bytes=per_gpu * n,

@@ -539,7 +539,8 @@ def _answer_odd_ids(app: Any) -> Any:
 def _request_key(scope: dict[str, Any], body: bytes) -> tuple[str, str, Any] | None:
     """A request's session (the Mcp-Session-Id header) and id: one that is in flight there may not be sent again
     until it is answered (the SDK would send the answer to the second request's stream only, and the first
-    would wait for ever). None for a notification, a response or a body that is not one JSON-RPC request."""
+    would wait for ever). None for a notification, a response, a body that is not one JSON-RPC request, or a
+    request outside any session: concurrent clients initializing (all with id 0) are different sessions."""
     try:
         data = json.loads(body) if len(body) <= MAX_LINE_CHARS else None
     except (ValueError, RecursionError):
@@ -550,6 +551,8 @@ def _request_key(scope: dict[str, Any], body: bytes) -> tuple[str, str, Any] | N
     if not (isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))):
         return None
     session = next((v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"mcp-session-id"), "")
+    if not session:
+        return None  # no session yet (initialize): each such request starts a session of its own
     return session, type(rid).__name__, rid
 
 
@@ -585,14 +588,16 @@ def main(http_port: int | None = None, host: str = "127.0.0.1", api_key: str | N
         return 0
     import uvicorn
 
-    from gpu_advisor.tui.openai_api import BadRequest, binding_problem
+    from gpu_advisor.tui.openai_api import BadRequest, binding_problem, listening_socket
 
     problem = binding_problem(host, api_key)
     if problem:
         raise BadRequest(problem)
+    sock = listening_socket(host, http_port)
     print(f"gpu-advisor: MCP (streamable HTTP) at http://{host}:{http_port}/mcp"
           + ("; API key required" if api_key else ""), file=sys.stderr)
-    uvicorn.run(http_app(host=host, api_key=api_key), host=host, port=http_port, log_level="warning")
+    uvicorn.Server(uvicorn.Config(http_app(host=host, api_key=api_key), host=host, port=http_port,
+                                  log_level="warning")).run(sockets=[sock])
     return 0
 
 
@@ -620,6 +625,13 @@ def add_command(sub: argparse._SubParsersAction) -> None:
         problem = binding_problem(args.host, args.api_key) if args.http is not None else None
         if problem:
             p.error(problem.replace("serving on", "serving MCP on"))
-        return main(args.http, args.host, args.api_key)
+        from gpu_advisor.tui.openai_api import PortInUse
+
+        try:
+            return main(args.http, args.host, args.api_key)
+        except PortInUse as exc:
+            from gpu_advisor.tui.cli.base import UsageError
+
+            raise UsageError(str(exc)) from None
 
     p.set_defaults(func=run)

@@ -136,7 +136,11 @@ def stream_settings(data: dict[str, Any]) -> tuple[bool, bool]:
 
 
 def binding_problem(host: str, api_key: str | None) -> str | None:
-    """Why the server must not start with these settings, or None."""
+    """Why the server must not start with these settings, or None. A key that is blank or has spaces
+    around it is refused: a client's token is read without them, so it could never match."""
+    if api_key is not None and api_key and (not api_key.strip() or api_key != api_key.strip()):
+        return ("--api-key: the key is blank or has spaces around it, so no client could send it; "
+                "give the key itself (or set GPU_ADVISOR_API_KEY)")
     if host not in LOOPBACK and not api_key:
         return (f"serving on {host} needs an API key: --api-key KEY (or GPU_ADVISOR_API_KEY); "
                 "clients send it as 'Authorization: Bearer KEY'")
@@ -183,8 +187,8 @@ def guarded(app: Any, host: str, api_key: str | None, origins: tuple[str, ...] =
         if loopback:
             origin = headers.get("origin")
             if _host_name(headers.get("host", "")) not in LOOPBACK or (
-                    origin is not None and origin != "null" and _host_name(origin) not in LOOPBACK
-                    and not (any_origin or origin in origins)):
+                    origin is not None and _host_name(origin) not in LOOPBACK
+                    and not (any_origin or origin in origins)):  # "null": a sandboxed frame or file:// page
                 await refuse(send, 403, "this server answers only requests addressed to this computer "
                                         "(Host and Origin must be a loopback address)", "forbidden_host")
                 return
@@ -545,6 +549,30 @@ def origin_problem(origin: str) -> str | None:
     return None
 
 
+class PortInUse(Exception):
+    """The address cannot be listened on (the port is taken): one line, exit 2, never another port."""
+
+
+def listening_socket(host: str, port: int) -> Any:
+    """A socket bound to host:port for uvicorn to serve on, bound before anything is printed, so that a
+    port in use is said in one line (PortInUse) instead of uvicorn's error after the start-up line."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortInUse(f"port {port} on {host} is in use; choose another with --port") from None
+        raise PortInUse(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
           cors_origins: tuple[str, ...] = ()) -> int:
     """`gpu-advisor serve`: run the endpoint until interrupted."""
@@ -555,6 +583,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
     problem = binding_problem(host, api_key)
     if problem:
         raise BadRequest(problem)
+    sock = listening_socket(host, port)
     print(f"gpu-advisor: OpenAI-compatible endpoint at http://{host}:{port}/v1 (model '{MODEL_ID}')"
           + ("; API key required" if api_key else "")
           + (f"; CORS for {', '.join(cors_origins)}" if cors_origins else ""), file=sys.stderr)
@@ -567,7 +596,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, api_key: str | None = None,
 
     app = create_app(api_key, host=host, cors_origins=cors_origins, stopping=stopping)
     Server(uvicorn.Config(app, host=host, port=port, log_level="warning",
-                          timeout_graceful_shutdown=SHUTDOWN_GRACE_S)).run()
+                          timeout_graceful_shutdown=SHUTDOWN_GRACE_S)).run(sockets=[sock])
     return 0
 
 
@@ -600,6 +629,11 @@ def add_command(sub: argparse._SubParsersAction) -> None:
             problem = origin_problem(origin)
             if problem:
                 p.error(f"--cors-origin: {problem}")
-        return serve(args.host, args.port, args.api_key, tuple(args.cors_origins))
+        try:
+            return serve(args.host, args.port, args.api_key, tuple(args.cors_origins))
+        except PortInUse as exc:
+            from gpu_advisor.tui.cli.base import UsageError
+
+            raise UsageError(str(exc)) from None
 
     p.set_defaults(func=run)

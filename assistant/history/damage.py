@@ -159,6 +159,11 @@ def _only_uncommitted(wal: _Wal, shm: bytes) -> bool:
     -shm index, whose header a writer updates only when a transaction commits. A large write killed
     before its commit leaves such a tail: frames spilled from the page cache, some rewritten in place
     with their checksums fixed only at commit. SQLite drops that tail, rightly: it is not damage."""
+    if any(commit for _page, commit, _data in wal.frames[wal.committed:]):
+        # A sound commit frame after the damage: a transaction committed there, so this is damage,
+        # whatever the index says (any process that opened the file since rebuilt the index, from the
+        # log, only up to the damaged frame: after that the index cannot tell a killed write from it).
+        return False
     indexed = _indexed_frames(shm[:96])
     if indexed is None:
         return False

@@ -29,14 +29,29 @@ MAX_MESSAGES = 10_000  # in one imported session
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 
+def _a_date(value: str | None) -> str | None:
+    """An export's time stamp: a date and time as an export writes it (ISO 8601), else refused."""
+    from datetime import datetime
+
+    if value is None:
+        return None
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not a date and time (ISO 8601, as an export writes it)") from None
+    return value
+
+
 def _export_models():
     """Pydantic models of the JSON export (built on first import, not at start-up)."""
-    from typing import Literal
+    from typing import Annotated, Literal
 
-    from pydantic import BaseModel, ConfigDict, Field
+    from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
     class Loose(BaseModel):
         model_config = ConfigDict(extra="ignore")
+
+    Stamp = Annotated[str | None, Field(max_length=64), AfterValidator(_a_date)]
 
     class State(Loose):
         """The engine state keys a session keeps, by type; assistant.session checks the values."""
@@ -50,7 +65,7 @@ def _export_models():
 
     class Session(Loose):
         title: str | None = Field(None, max_length=10_000)
-        created: str | None = Field(None, max_length=64)
+        created: Stamp = None
         profile: dict[str, Any] = {}
         state: State = State()
 
@@ -59,7 +74,7 @@ def _export_models():
         role: Literal["user", "assistant"]
         text: str = Field(max_length=MAX_TEXT_CHARS)
         payload: dict[str, Any] = {}
-        created: str | None = Field(None, max_length=64)
+        created: Stamp = None
 
     class Call(Loose):
         message_seq: int | None = None
@@ -132,9 +147,11 @@ def export_to(store: HistoryStore, session_id: str, target: str | Path, overwrit
 
 
 def _refuse_database_files(store: HistoryStore, target: Path) -> None:
-    """An export never replaces the history database, its -wal, -shm or lock files, a kept damaged
-    copy, or any other SQLite database (a backup): --force overwrites documents, not databases."""
-    own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock")] + store.kept_copies
+    """An export never replaces the history database, its -wal, -shm or lock files (NAME.lock and the
+    session claims, NAME.sessions.lock), a kept damaged copy, or any other SQLite database (a backup):
+    --force overwrites documents, not databases."""
+    own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock",
+                                                                  ".sessions.lock", ".check")] + store.kept_copies
     for path in own:
         try:
             same = target.resolve() == path.resolve() or (target.exists() and path.exists()

@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.history.common import SessionRow
+from gpu_advisor.assistant.terminal import printable
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.history.store import HistoryStore
@@ -47,7 +48,9 @@ def _boilerplate() -> list[str]:
 
 
 def search_text(role: str, text: str) -> str:
-    """What search looks at: the message without the suggestion line that ends every answer."""
+    """What search looks at: the message without the suggestion line that ends every answer, and without
+    terminal control sequences ('\x1b[31mred' is found by 'red'; the stored text keeps them)."""
+    text = printable(text)
     if role != "assistant":
         return text
     for line in _boilerplate():

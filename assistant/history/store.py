@@ -82,6 +82,30 @@ _CLAIMS: dict[str, tuple[int, dict[str, int]]] = {}
 _CLAIMS_LOCK = threading.Lock()
 
 
+def _open_lock_file(path: str, flags: int) -> int | None:
+    """Open (creating it) a lock file beside the database: only a regular file. Never blocks (a FIFO would
+    hold every command for ever); a FIFO, device or folder there is refused in one line, since a lock that
+    cannot be taken would silently let two processes write at once. None where no file can be made there
+    (a read-only folder: nothing can be written beside the database either)."""
+    import stat
+
+    try:
+        fd = os.open(path, flags | os.O_CREAT | getattr(os, "O_NONBLOCK", 0), 0o644)
+    except OSError as exc:
+        if exc.errno in (errno.ENXIO, errno.EISDIR, errno.ELOOP, errno.ENODEV):
+            raise _not_a_lock_file(path) from None
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise _not_a_lock_file(path)
+    return fd
+
+
+def _not_a_lock_file(path: str) -> HistoryError:
+    return HistoryError(f"{path} is not a regular file (a FIFO, device or folder), so the history cannot be "
+                        "locked; nothing was read or changed. Remove it and try again")
+
+
 def _claim_offset(session_id: str) -> int:
     return int.from_bytes(hashlib.sha256(session_id.encode()).digest()[:6], "big")
 
@@ -96,9 +120,8 @@ def _claim_session(path: Path, session_id: str) -> bool:
     key = str(path.resolve())
     with _CLAIMS_LOCK:
         if key not in _CLAIMS:
-            try:
-                fd = os.open(f"{path}.sessions.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError:
+            fd = _open_lock_file(f"{path}.sessions.lock", os.O_RDWR)
+            if fd is None:
                 return True  # a read-only folder: no process can write the session either
             _CLAIMS[key] = (fd, {})
         fd, held = _CLAIMS[key]
@@ -410,11 +433,12 @@ class HistoryStore:
         fails anyway and says why."""
         from filelock import FileLock, Timeout
 
-        try:  # filelock retries a lock file it cannot create until its timeout ('/proc/x.db': 30 s, then 'busy')
-            os.close(os.open(f"{self.path}.lock", os.O_WRONLY | os.O_CREAT, 0o644))
-        except OSError:
+        # filelock retries a lock file it cannot create until its timeout ('/proc/x.db': 30 s, then 'busy')
+        fd = _open_lock_file(f"{self.path}.lock", os.O_WRONLY)
+        if fd is None:
             yield
             return
+        os.close(fd)
         lock = FileLock(f"{self.path}.lock", timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             lock.acquire()
@@ -442,7 +466,9 @@ class HistoryStore:
         conn = self._connect()
         try:
             wal_damage = self._wal_damage(conn)
-            kept = self._keep_damaged() if wal_damage else None
+            kept, recovered = self._recover_wal_aside(conn) if wal_damage else (None, "")
+            if kept:
+                conn = self._connect()
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             mark = Path(f"{self.path}{CHECK_MARK}")
             checked = self.path.stat().st_size <= QUICK_CHECK_MAX_BYTES or mark.exists()
@@ -468,7 +494,23 @@ class HistoryStore:
             skipped = (f" ({', '.join(self._not_copied)} {'is' if len(self._not_copied) == 1 else 'are'} not a "
                        "regular file (a link, device or FIFO) and was not copied)") if self._not_copied else ""
             self.notice = (f"The history database's write-ahead log was damaged ({wal_damage}); copies of the "
-                           f"original files are in {_names(kept)}{skipped}; {self._recover_from(kept)}.")
+                           f"original files are in {_names(kept)}{skipped}; {recovered}.")
+
+    def _recover_wal_aside(self, conn: sqlite3.Connection) -> tuple[Path, str]:
+        """A damaged log: keep a full copy of the files (NAME.damaged-N, before anything writes or
+        checkpoints), build the recovered database beside it from that copy (every sound committed frame,
+        also those after the damage), make it durable, and only then close `conn` (which may checkpoint the
+        live log) and rename the new database into place. Killed before the rename, the live files are as
+        they were and the next start does it again (reusing the same copy); killed after, the next start
+        finishes the swap (_finish_interrupted_recovery). Returns the copy and what was recovered."""
+        kept = self._keep_damaged()
+        _kill_point("kept copy")
+        n = int(kept.name.rsplit("-", 1)[1])
+        new, recovered = self._build_beside(n, kept)
+        conn.close()
+        self._swap_in(new, n)
+        self._shm = None
+        return kept, recovered
 
     def _wal_damage(self, conn: sqlite3.Connection) -> str | None:
         """What is wrong with the write-ahead log, if anything. SQLite itself would silently ignore
@@ -505,17 +547,39 @@ class HistoryStore:
             conn.execute("ROLLBACK")
 
     def _free_slot(self) -> int:
+        """The first N with no copy of a database kept (NAME.damaged-N) and no recovery under way there (a
+        -wal or -shm copy left there alone, by a kill before the database was copied, is replaced)."""
         n = 1
-        while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", "-wal", "-shm", ".new")):
+        while any(Path(f"{self.path}.damaged-{n}{side}").exists() for side in ("", ".new")):
             n += 1
         return n
+
+    def _same_copy(self) -> Path | None:
+        """The last kept copy, when it holds exactly the database and log there are now (a recovery killed
+        after copying them: it is done again from the same copy, not copied twice)."""
+        import filecmp
+
+        kept = self.kept_copies
+        if not kept:
+            return None
+        last = kept[-1]
+        for side in ("", "-wal"):
+            here, there = Path(f"{self.path}{side}"), Path(f"{last}{side}")
+            if here.is_file() != there.is_file():
+                return None
+            if here.is_file() and not filecmp.cmp(here, there, shallow=False):
+                return None
+        return last
 
     def _keep_damaged(self) -> Path:
         """Copy the database and its -wal and -shm files to the first free `NAME.damaged-N`, side by
         side with it, each copy written whole and then renamed (the database last, so a copy that
         exists is complete). Returns the name of the copy of the database file."""
-        target = Path(f"{self.path}.damaged-{self._free_slot()}")
         self._not_copied: list[str] = []
+        same = self._same_copy()
+        if same is not None:
+            return same
+        target = Path(f"{self.path}.damaged-{self._free_slot()}")
         for side in ("-shm", "-wal", ""):
             source = Path(f"{self.path}{side}")
             if not source.exists() and not source.is_symlink():
@@ -527,6 +591,7 @@ class HistoryStore:
                 self._not_copied.append(source.name)
                 continue
             _fsync(part)
+            _kill_point(f"writing{side or ' db'}")
             os.replace(part, f"{target}{side}")
         _fsync(self.path.parent)
         return target
@@ -538,13 +603,19 @@ class HistoryStore:
         the new one renamed into its place. Until the rename the original stays where it was; after
         it, the next start finishes the move (see _finish_interrupted_recovery)."""
         n = self._free_slot()
+        new, recovered = self._build_beside(n, self.path)
+        return self._swap_in(new, n), recovered
+
+    def _build_beside(self, n: int, source: Path) -> tuple[Path, str]:
+        """Build NAME.damaged-N.new from the rows readable in `source` (and its -wal): written as .part,
+        made durable, then renamed. Returns its name and what was recovered, in words."""
         new = Path(f"{self.path}.damaged-{n}.new")
         part = Path(f"{new}.part")
         fresh = HistoryStore.__new__(HistoryStore)
         fresh.path, fresh.notice, fresh._shm, fresh._claimed = part, None, None, set()
         fresh._open()
         try:
-            recovered = fresh._recover_from(self.path)
+            recovered = fresh._recover_from(source)
             fresh.conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
         finally:
             fresh.close()
@@ -553,7 +624,7 @@ class HistoryStore:
         os.replace(part, new)
         _fsync(self.path.parent)
         _kill_point("renamed")
-        return self._swap_in(new, n), recovered
+        return new, recovered
 
     def _swap_in(self, new: Path, n: int) -> Path:
         """Move the damaged database to NAME.damaged-N (its -wal and -shm first) and the recovered one
@@ -561,7 +632,7 @@ class HistoryStore:
         target = Path(f"{self.path}.damaged-{n}")
         for side in ("-shm", "-wal"):
             source, kept = Path(f"{self.path}{side}"), Path(f"{target}{side}")
-            if source.exists() and not kept.exists():
+            if source.exists() and not target.exists():  # (a complete copy keeps its own -wal and -shm)
                 os.replace(source, kept)
                 _kill_point(f"moved{side}")
         if self.path.exists() and not target.exists():

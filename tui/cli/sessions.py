@@ -106,7 +106,7 @@ def _read_session_export(file: str, max_bytes: int) -> Any:
             raise UsageError(f"cannot read {file}: {'no such file' if not source.exists() else 'not a regular file'}")
         if source.stat().st_size > max_bytes:
             raise UsageError(f"{file} is over {max_bytes >> 20} MB: not a session export")
-        return json.loads(source.read_text(encoding="utf-8"))
+        return json.loads(source.read_text(encoding="utf-8-sig"))  # (a BOM, as some editors save, is read past)
     except (OSError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
         raise UsageError(f"cannot read {file}: {reason}") from None

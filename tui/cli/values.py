@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from gpu_advisor.assistant.terminal import quoted
+from gpu_advisor.tools.common import MAX_COUNT
 
 MAX_AMOUNT = 1e12  # hours, dollars, tokens/s ...: beyond this no figure means anything (and products stay finite)
 MAX_CONFIG_BYTES = 1 << 20  # a Hugging Face config.json is a few KB
@@ -23,8 +24,8 @@ def positive_int(text: str) -> int:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {quoted(text)}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    if value > 10_000_000:
-        raise argparse.ArgumentTypeError(f"{value:,} is beyond anything this tool can size (at most 10,000,000)")
+    if value > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{value:,} is beyond anything this tool can size (at most {MAX_COUNT:,})")
     return value
 
 
