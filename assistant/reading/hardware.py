@@ -9,7 +9,7 @@ from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, reject
 from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
 from gpu_advisor.assistant.reading.message import Message, Understanding
-from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, owns_nothing
+from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, n_asked, owns_nothing
 from gpu_advisor.assistant.reading.stated_lengths import stated_preference
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.knowledge import gpus
@@ -118,7 +118,7 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
     if _candidate(m, s):
         return False  # 'thinking one H100', '打算用一张H100': a card weighed for the plan, not had
-    if _count_asked_near(m, s):
+    if n_asked(m, s):
         return False  # "we run qwen in prod, how many H100s?", '我们线上跑…要几张H100': the count asked, not had
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \
             or word_pattern("owned_rent_counted_zh").search(m.masked[max(0, s - 20):s]):
@@ -139,10 +139,6 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
     default = _default_owned(gpu_id) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
-
-
-def _count_asked_near(m: Message, s: int) -> bool:
-    return bool(word_pattern("owned_count_asked_near").search(m.masked[max(0, s - 20):s]))
 
 
 def _default_owned(gpu_id: str) -> bool:
@@ -276,7 +272,7 @@ def read_only(m: Message) -> list[str] | None:
                                              and not word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s])
                                              and not word_pattern("owned_hypothetical").search(m.masked[max(0, s - 40):s])
                                              and not _use_is_a_plan(m, s) and not _candidate(m, s)
-                                             and not _count_asked_near(m, s))
+                                             and not n_asked(m, s))
              or _owned(m, s, e, g)}  # "we have 8 4090s and rented 2 a100s": the A100s are rented, not owned
     out = []
     limited = limited_alternatives(m)

@@ -44,6 +44,11 @@ def count_asked(m: Message, s: int, e: int) -> bool:
                     and word_pattern("count_asked").search(m.masked[e:e + 24])))
 
 
+def n_asked(m: Message, s: int) -> bool:
+    """A count asked right before the card ('how many H100s', '要几张H100'): the plan's card, never the speaker's."""
+    return bool(word_pattern("owned_count_asked_near").search(m.masked[max(0, s - 20):s]))
+
+
 def owns_nothing(m: Message) -> bool:
     """'我们一台都还没买', 'we don't have any hardware yet', 'we haven't bought anything': no card owned."""
     return any(not negated(m.masked, x.start()) for x in word_pattern("owned_none").finditer(m.masked))
