@@ -196,18 +196,18 @@ def import_json(store: HistoryStore, data: Any) -> str:
             "created": export.session.created or stamp, "updated": stamp,
             "profile": json.dumps(export.session.profile), "state": json.dumps(state, sort_keys=True)})
         ids: dict[int, str] = {}
+        rows = []
         for seq, m in enumerate(export.messages, start=1):
             ids[m.seq if m.seq is not None else seq] = message_id = new_id()
-            store.db.table("messages").insert({"id": message_id, "session_id": session_id, "seq": seq,
-                                        "role": m.role, "text": m.text,
-                                        "payload": json.dumps(m.payload, sort_keys=True),
-                                        "created": m.created or stamp, **store._search(m.role, m.text)})
-        for call in export.tool_calls:
-            store.db.table("tool_calls").insert({
-                "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),
-                "tool": call.tool, "arguments": json.dumps(call.arguments, sort_keys=True),
-                "result": json.dumps(call.result, sort_keys=True), "duration_ms": call.duration_ms,
-                "created": stamp})
+            rows.append({"id": message_id, "session_id": session_id, "seq": seq, "role": m.role, "text": m.text,
+                         "payload": json.dumps(m.payload, sort_keys=True), "created": m.created or stamp,
+                         **store._search(m.role, m.text)})
+        store.db.table("messages").insert_all(rows, batch_size=500)  # one statement per 500 rows, not per message
+        store.db.table("tool_calls").insert_all(({
+            "id": new_id(), "session_id": session_id, "message_id": ids.get(call.message_seq),
+            "tool": call.tool, "arguments": json.dumps(call.arguments, sort_keys=True),
+            "result": json.dumps(call.result, sort_keys=True), "duration_ms": call.duration_ms,
+            "created": stamp} for call in export.tool_calls), batch_size=500)
     return session_id
 
 
