@@ -34,3 +34,14 @@ def test_the_card_asked_about_is_not_owned(text, model, card):
 def test_cards_said_had_stay_owned(text):
     owned = understand(text, None).updates.get("owned") or []
     assert owned and owned[0].split("x ")[0] in {"4", "8"}, text
+
+
+CARD_COUNTS = [f"部署deepseek-r1 671b需要{n}{u}910B" for n in ("几", "两", "四", "8", "多少") for u in ("台", "张", "块")] \
+    + [f"跑qwen2.5 72b要{n}台910B服务器" for n in ("几", "多少")]
+
+
+@pytest.mark.parametrize("text", CARD_COUNTS)
+def test_a_count_of_910b_is_the_card_not_an_unknown_model_of_910b(text):
+    u = understand(text, None).updates
+    assert u.get("model") in ("deepseek-r1", "qwen2.5-72b"), u
+    assert any("ascend-910b" in c for c in (u.get("only") or []) + (u.get("owned") or [])), u
