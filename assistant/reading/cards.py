@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.clauses import clause_bounds
+from gpu_advisor.assistant.reading.per_machine import machines_after_each
 from gpu_advisor.assistant.reading.text import MASK, word_pattern
 from gpu_advisor.knowledge import find_gpu, rules
 from gpu_advisor.knowledge.resolve import normalise
@@ -80,6 +81,8 @@ def card_span(text: str, start: int, end: int, gpu_id: str, index: dict[str, str
             per = count // servers
             notes.append(note)
             e0 += server.end()
+    if (m or a) and not per:
+        per, count, e0 = machines_after_each(text, s0, e0, count)  # '每台8卡A100，共4台': cards of each machine
     if (m or a) and not per:
         per, e0 = split_over_machines(text, e0, count)
     if per:
