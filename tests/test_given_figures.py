@@ -85,3 +85,20 @@ def test_requests_per_person_a_day_make_a_rate(text: str):
 def test_daily_users_alone_stay_a_population():
     u = understand("qwen2.5 32b, 20k daily users")
     assert u.updates.get("population") == 20000 and "requests_per_s" not in u.updates, u.updates
+
+
+# 7. 'prompts 2k / outputs 300' and its forms: the prompt's length said is used (it was sized at 4,096).
+PROMPTS = [
+    "plan: full finetune llama 3.1 8b on 3B tokens, then serve it at 10 rps, prompts 2k / outputs 300. we rent",
+    "先全参微调 llama 3.1 8b，3B token，然后部署，每秒10个请求，输入2k/输出300",
+    "serve llama 3.1 8b at 10 rps, 2k prompts / 300 outputs",
+    "serve llama 3.1 8b at 10 rps, outputs 300 / prompts 2k",
+    "部署 llama 3.1 8b，每秒10个请求，输出300，输入2k",
+]
+
+
+@pytest.mark.parametrize("text", PROMPTS)
+def test_prompt_length_said_is_used(text: str):
+    u = understand(text)
+    assert u.updates.get("prompt_tokens") == 2000 and u.updates.get("output_tokens") == 300, u.updates
+    assert u.updates.get("requests_per_s") == 10.0, u.updates
