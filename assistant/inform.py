@@ -626,9 +626,10 @@ def _rent_or_buy_card(ctx: Context) -> str:
     rec = ctx.rec
     planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
     whole = any(k.endswith("_machine") for k in prices)  # a machine's price: as many cards as it holds
-    machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
+    sized = int(prices.get("machine_gpus", 0))  # '280k per 8-GPU server' for 16 cards: 8 a machine, 16 used
+    machine = sized or ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
         or (gpu.sold_in if whole and gpu.sold_in > 1 else None) or planned or 1  # the cards in the machine priced
-    said = None if whole else ctx.turn.counts.get(gpu.id)  # "自己买两张4090": the count said, even of the plan's card
+    said = None if whole and not sized else ctx.turn.counts.get(gpu.id)  # "自己买两张4090": the count said
     n = said or planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     machines = -(-n // machine)  # a 16-card plan on 8-card machines takes two of them, rented or bought
     per_card = {key: prices[key + "_machine"] * machines / n if key + "_machine" in prices else prices.get(key)
@@ -649,7 +650,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
-                       electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
+                       electricity_usd_per_kwh=0.0 if prices.get("hosting_with_power")  # 'colo+power': in the hosting
+                       else ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] * machines / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
                           {"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / n}
@@ -677,7 +679,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
             given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=machine,
                                  per=ctx.usd(prices[key + "_machine"] / machine)))
     if "hosting_usd_per_month_machine" in prices:
-        given.append(ctx.say("info.rb.given_hosting", usd=ctx.usd(prices["hosting_usd_per_month_machine"])))
+        given.append(ctx.say("info.rb.given_hosting_power" if prices.get("hosting_with_power") else "info.rb.given_hosting",
+                             usd=ctx.usd(prices["hosting_usd_per_month_machine"])))
     if "horizon_months" in prices:
         given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]

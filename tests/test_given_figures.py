@@ -102,3 +102,37 @@ def test_prompt_length_said_is_used(text: str):
     u = understand(text)
     assert u.updates.get("prompt_tokens") == 2000 and u.updates.get("output_tokens") == 300, u.updates
     assert u.updates.get("requests_per_s") == 10.0, u.updates
+
+
+# 4. A machine's price 'per 8-GPU server' for 16 cards prices two servers; 'colo+power' holds the power.
+MACHINES = [
+    "buy vs rent question. we'd need 16x H100 for inference running 24/7 for 3 yrs. vendor quote is ~280k usd per "
+    "8-GPU server, colo+power maybe 3k/month per server. alternative is a 3 yr reserved contract at 2.10 per gpu-hour. "
+    "which is cheaper and by how much?",
+    "rent or buy 16x H100 for 3 years 24/7: reserved at 2.10 per gpu-hour, or buy at 280k usd per 8-gpu server with "
+    "colo+power 3k/month per server?",
+    "买还是租：要16张H100跑推理，三年7x24，整机报价每台8卡28万美元，托管加电费每台每月3千美元，三年包租每卡每小时2.1美元，哪个便宜，差多少",
+]
+
+
+@pytest.mark.parametrize("text", MACHINES)
+def test_machine_size_and_power_in_hosting_are_read(text: str):
+    u = understand(text)
+    assert u.prices.get("buy_usd_machine") == 280000 and u.prices.get("machine_gpus") == 8, u.prices
+    assert u.prices.get("hosting_with_power") == 1.0, u.prices
+    assert u.counts.get("h100-sxm") == 16, u.counts
+    assert [q.get("buy_usd_per_gpu") for q in u.quotes if q.get("gpu") == "h100-sxm"] == [35000.0], u.quotes
+
+
+def _terms(reply) -> dict[str, float]:
+    results = reply.additional_kwargs["gpu_advisor"]["results"]["rent_or_buy"]
+    return {t["key"]: t["value"] for t in results["terms"]}
+
+
+@pytest.mark.parametrize("text", [MACHINES[0], MACHINES[2]])
+def test_two_servers_priced_and_no_power_added(text: str):
+    from tests.conversation import run_conversation
+
+    terms = _terms(run_conversation([text])[-1])
+    assert terms["rent_total_usd"] == pytest.approx(883008, rel=0.001)  # 2.10 x 16 x 730 x 36
+    assert terms["buy_total_usd"] == pytest.approx(776000, rel=0.001)  # 2 x 280k + 2 x 3k x 36, no power on top

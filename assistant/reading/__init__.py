@@ -101,6 +101,7 @@ from gpu_advisor.assistant.reading.leads import engine_question_leads
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
+from gpu_advisor.assistant.reading.machine_quote import read_machine_quote
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
 from gpu_advisor.assistant.reading.mentions import product_now
@@ -376,6 +377,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
+    read_machine_quote(m, u)  # '280k usd per 8-GPU server' for 16 cards: two servers; 'colo+power': power in it
     read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
