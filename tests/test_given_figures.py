@@ -136,3 +136,20 @@ def test_two_servers_priced_and_no_power_added(text: str):
     terms = _terms(run_conversation([text])[-1])
     assert terms["rent_total_usd"] == pytest.approx(883008, rel=0.001)  # 2.10 x 16 x 730 x 36
     assert terms["buy_total_usd"] == pytest.approx(776000, rel=0.001)  # 2 x 280k + 2 x 3k x 36, no power on top
+
+
+# 5. A rent per card-hour the user says is the rent used (it was replaced by the catalog's).
+RENTS = [
+    ("想算下买还是租：8 张 H20 的整机报价大概 110 万人民币，云上租 H20 大概 15 块钱一卡一小时。用三年，7x24 基本满载跑推理，电费一块钱一度。"
+     "哪个划算，差多少？", 2.1),
+    ("buy or rent 8x H20 for 3 years 24/7: the whole 8-card server is quoted at 154k usd, renting an H20 is about "
+     "2.10 per card-hour, power 0.14 per kwh. which is cheaper and by how much?", 2.1),
+]
+
+
+@pytest.mark.parametrize(("text", "rent"), RENTS)
+def test_rent_said_is_the_rent_used(text: str, rent: float):
+    from tests.conversation import run_conversation
+
+    terms = _terms(run_conversation([text])[-1])
+    assert terms["rent_total_usd"] == pytest.approx(rent * 8 * 730 * 36, rel=0.002), terms
