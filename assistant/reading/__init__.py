@@ -37,7 +37,6 @@ from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
-from gpu_advisor.assistant.reading.daily_asks import read_daily_asks
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
 from gpu_advisor.assistant.reading.elsewhere import read_elsewhere
@@ -50,7 +49,6 @@ from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
-from gpu_advisor.assistant.reading.generations import read_generations
 from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
@@ -101,7 +99,6 @@ from gpu_advisor.assistant.reading.leads import engine_question_leads
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
-from gpu_advisor.assistant.reading.machine_quote import read_machine_quote
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
 from gpu_advisor.assistant.reading.mentions import product_now
@@ -256,8 +253,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     m = prepare(cut, pending)
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
-    read_daily_asks(m)  # '日活两万，每人每天问10次': the busiest hour's request rate, not a share of the day's users
-    read_generations(m)  # '5000 prompts x 8 samples each' in a job that does not train: 40,000 items
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:
@@ -377,7 +372,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
-    read_machine_quote(m, u)  # '280k usd per 8-GPU server' for 16 cards: two servers; 'colo+power': power in it
     read_forecast_reserve(m, u)
     if cloud and u.quotes:
         quoted_from(m, u, cloud)

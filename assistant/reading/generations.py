@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 
+from gpu_advisor.assistant.reading.daily_asks import read_daily_asks
 from gpu_advisor.assistant.reading.job import train_words
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.quantities import Quantity
@@ -49,3 +50,10 @@ def read_generations(m: Message) -> None:
                                                 "items": f"{total:,.0f}"}))
     m.qty[m.qty.index(prompts)] = replace(prompts, number=total, scale="", role="items")
     m.qty[m.qty.index(samples)] = replace(samples, role="samples_per_item")
+
+
+def read_counted(m: Message) -> None:
+    """What counts said per something make, read once the quantities have their roles: requests per person a
+    day with the day's users (reading.daily_asks), samples per prompt in a job that does not train."""
+    read_daily_asks(m)
+    read_generations(m)
