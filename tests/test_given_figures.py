@@ -153,3 +153,22 @@ def test_rent_said_is_the_rent_used(text: str, rent: float):
 
     terms = _terms(run_conversation([text])[-1])
     assert terms["rent_total_usd"] == pytest.approx(rent * 8 * 730 * 36, rel=0.002), terms
+
+
+# 6. Prices said for cards are their prices (a total for two), not a budget, with the card's figures in brackets too.
+CARD_PRICES = [
+    "is a used rtx a6000 (48gb) for 3500 bucks a better buy than two used 3090s for 1600 total? i want to qlora 32b "
+    "models and chat with 70b at q4",
+    "is a used rtx a6000 for 3500 bucks a better buy than two used 3090s for 1600 total?",
+    "two used 3090s for 1600 total or a used rtx a6000 (48gb) at 3500?",
+    "二手A6000（48G）3500美元，和两张二手3090一共1600美元，哪个更值",
+    "两张二手3090一共1600美元，还是二手A6000 (48G) 3500美元？",
+]
+
+
+@pytest.mark.parametrize("text", CARD_PRICES)
+def test_card_prices_are_prices_not_a_budget(text: str):
+    u = understand(text)
+    prices = {q["gpu"]: q.get("buy_usd_per_gpu") for q in u.quotes}
+    assert prices == {"rtx-a6000": 3500.0, "rtx-3090": 800.0}, u.quotes
+    assert "budget_usd" not in u.updates, u.updates
