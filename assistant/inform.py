@@ -626,13 +626,15 @@ def _rent_or_buy_card(ctx: Context) -> str:
     rec = ctx.rec
     planned = rec.best.gpus if rec and rec.best and rec.best.gpu == gpu.id else None
     whole = any(k.endswith("_machine") for k in prices)  # a machine's price: as many cards as it holds
-    machine = ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
+    sized = int(prices.get("machine_gpus", 0))  # '280k per 8-GPU server' for 16 cards: 8 a machine, 16 used
+    machine = sized or ctx.turn.counts.get(gpu.id) or (max(ctx.turn.counts.values()) if whole and ctx.turn.counts else None) \
         or (gpu.sold_in if whole and gpu.sold_in > 1 else None) or planned or 1  # the cards in the machine priced
-    said = None if whole else ctx.turn.counts.get(gpu.id)  # "自己买两张4090": the count said, even of the plan's card
+    said = None if whole and not sized else ctx.turn.counts.get(gpu.id)  # "自己买两张4090": the count said
     n = said or planned or machine  # the cards the job uses: rented one by one, while a machine is bought whole
     machines = -(-n // machine)  # a 16-card plan on 8-card machines takes two of them, rented or bought
     per_card = {key: prices[key + "_machine"] * machines / n if key + "_machine" in prices else prices.get(key)
                 for key in ("rent_usd_per_hour", "rent_usd_per_month", "buy_usd")}  # the machines' prices over the cards used
+    quoted = _turn_rent(ctx.turn.quotes, gpu.id, per_card)  # '云上租 H20 大概 15 块钱一卡一小时': the rent said now
     _quoted_rent(rec, gpu.id, per_card)
     two_rents = per_card["rent_usd_per_hour"] is not None and per_card["rent_usd_per_month"] is not None
     if two_rents:  # on demand and reserved both quoted: the cheaper at this use is the rent buying must beat
@@ -649,7 +651,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
                        purchase_usd_per_gpu=per_card["buy_usd"],
-                       electricity_usd_per_kwh=ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
+                       electricity_usd_per_kwh=0.0 if prices.get("hosting_with_power")  # 'colo+power': in the hosting
+                       else ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] * machines / max(n, machine)}
                           if "hosting_usd_per_month_machine" in prices else
                           {"hosting_usd_per_gpu_month": ctx.profile["hosting_usd_per_month"] / n}
@@ -668,18 +671,7 @@ def _rent_or_buy_card(ctx: Context) -> str:
     if ctx.recorder is not None:
         ctx.recorder("rent_vs_buy", inp.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
-    given = []
-    for key, label in (("rent_usd_per_hour", "given_rent"), ("rent_usd_per_month", "given_rent_month"),
-                       ("buy_usd", "given_buy")):
-        if key in prices:
-            given.append(ctx.say(f"info.rb.{label}", usd=ctx.usd(prices[key])))
-        elif key + "_machine" in prices:
-            given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=machine,
-                                 per=ctx.usd(prices[key + "_machine"] / machine)))
-    if "hosting_usd_per_month_machine" in prices:
-        given.append(ctx.say("info.rb.given_hosting", usd=ctx.usd(prices["hosting_usd_per_month_machine"])))
-    if "horizon_months" in prices:
-        given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
+    given = _given(ctx, prices, machine, quoted)
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
@@ -785,6 +777,44 @@ def _machines_line(ctx: Context, n: int, machine: int, machines: int) -> list[st
     if machines > 1:
         return [ctx.say("info.rb.machines", n=n, machines=machines, machine=machine)]
     return []
+
+
+def _given(ctx: Context, prices: dict[str, float], machine: int, quoted: tuple[str, float] | None) -> list[str]:
+    """The prices the user gave, said back: rents, purchases (a machine's over its cards), hosting, months."""
+    given = []
+    for key, label in (("rent_usd_per_hour", "given_rent"), ("rent_usd_per_month", "given_rent_month"),
+                       ("buy_usd", "given_buy")):
+        if key in prices:
+            given.append(ctx.say(f"info.rb.{label}", usd=ctx.usd(prices[key])))
+        elif key + "_machine" in prices:
+            given.append(ctx.say(f"info.rb.{label}_machine", usd=ctx.usd(prices[key + "_machine"]), n=machine,
+                                 per=ctx.usd(prices[key + "_machine"] / machine)))
+    if quoted is not None:
+        given.append(ctx.say(f"info.rb.{quoted[0]}", usd=ctx.usd(quoted[1])))
+    if "hosting_usd_per_month_machine" in prices:
+        given.append(ctx.say("info.rb.given_hosting_power" if prices.get("hosting_with_power") else "info.rb.given_hosting",
+                             usd=ctx.usd(prices["hosting_usd_per_month_machine"])))
+    if "horizon_months" in prices:
+        given.append(ctx.say("info.rb.given_months", months=int(prices["horizon_months"])))
+    return given
+
+
+def _turn_rent(quotes: list[dict[str, Any]], gpu_id: str, per_card: dict[str, float | None]) -> tuple[str, float] | None:
+    """No rent among the prices: the rent per card quoted in this message for this card ('租 H20 大概 15 块钱一卡一小时',
+    a reserved rate billed every hour), used as the user's price. Returns (catalog label, price said) to say back."""
+    from gpu_advisor.tools.cost import HOURS_PER_MONTH
+
+    if per_card["rent_usd_per_hour"] is not None or per_card["rent_usd_per_month"] is not None:
+        return None
+    theirs = next((q for q in quotes if q.get("gpu") == gpu_id and q.get("usd_per_gpu_hour")), None)
+    if theirs is None:
+        return None
+    hourly = float(theirs["usd_per_gpu_hour"])
+    if theirs.get("reserved"):
+        per_card["rent_usd_per_month"] = hourly * HOURS_PER_MONTH
+        return "given_rent_month", hourly * HOURS_PER_MONTH
+    per_card["rent_usd_per_hour"] = hourly
+    return "given_rent", hourly
 
 
 def _quoted_rent(rec: Recommendation | None, gpu_id: str, per_card: dict[str, float | None]) -> None:

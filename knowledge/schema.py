@@ -489,6 +489,9 @@ class Rules(Record):
     short_chat_prompt_tokens: int = Field(gt=0, description="prompt tokens of a request in a service of short chats")
     short_chat_output_tokens: int = Field(gt=0, description="tokens an answer writes in a service of short chats")
     short_chat_source: str
+    daily_requests_peak_factor: float = Field(
+        default=3.0, ge=1, le=24, description="the busiest hour's request rate over the day's average rate")
+    daily_requests_peak_factor_source: str = ""
 
     @model_validator(mode="after")
     def _every_host_kind(self) -> Rules:

@@ -374,8 +374,9 @@ def read_batch_output_tokens(m: Message) -> int | None:
 
 
 def read_prompt_tokens(m: Message) -> int | None:
-    """Typical prompt length when serving: 'prompts around 4k tokens' (4,000)."""
-    if m.phase == "batch" or trains(m):
+    """Typical prompt length when serving: 'prompts around 4k tokens' (4,000); in a message that trains, then
+    serves ('finetune ..., then serve it at 10 rps, prompts 2k / outputs 300') the served requests' prompt."""
+    if m.phase == "batch" or (trains(m) and m.phase != "train-and-serve"):
         return None
     found = m.role("prompt_tokens")
     if not found and (m.phase in SERVING or shared_prompt(m)):

@@ -1,4 +1,4 @@
-"""A peak rate said after a base rate: "平时10 QPS，双十一峰值50", "usually 10 req/s, peak 50". The words are in
+"""A peak rate said after a base rate: "平时10 QPS，双十一峰值50", "usually 10 req/s, peak 50", "12 at peak". The words are in
 words/units.yaml (rate_peak_before, rate_peak_bare_after); reading.serving.read_request_rate sizes the highest."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ def peak_rates(masked: str, out: list[Quantity]) -> list[Quantity]:
         rate = next((x for x in reversed(out[:i]) if x.role == "request_rate"), None)
         if rate is None or q.role not in ("", "users") or q.negated or q.value <= 0:
             continue
-        if word_pattern("rate_peak_before").search(masked[max(0, q.start - 30):q.start]) \
-                and word_pattern("rate_peak_bare_after").match(masked[q.end:q.end + 12]):
-            out[i] = replace(q, role="request_rate", extra=rate.extra)
+        if (word_pattern("rate_peak_before").search(masked[max(0, q.start - 30):q.start])
+                and word_pattern("rate_peak_bare_after").match(masked[q.end:q.end + 12])) \
+                or word_pattern("rate_peak_after").match(masked[q.end:q.end + 20]):
+            out[i] = replace(q, role="request_rate", extra=rate.extra)  # '12 at peak': 12 of the rate's unit
     return out

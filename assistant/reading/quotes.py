@@ -9,6 +9,7 @@ every hour of its term. The words are the vocabulary's (money.yaml)."""
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.machine_quote import read_machine_quote
 from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.quote_units import cards_for, per_card_said
 from gpu_advisor.assistant.reading.respectively import paired_prices
@@ -45,6 +46,7 @@ def read_quotes(m: Message, u: Understanding) -> None:
                               **({"machine_gpus": bought[2]} if bought[2] > 1 and bought[0] not in by_card else {})}
         # a whole machine's price, host included (not when a rent per card is quoted beside it)
     u.quotes = list(by_card.values())
+    read_machine_quote(m, u)  # '280k usd per 8-GPU server' for 16 cards: two servers; 'colo+power': power in it
     paired_prices(m, u, _hourly)  # "A100和H100分别是¥12和¥25每卡时": each card its own price
     priced_cards = [q["gpu"] for q in u.quotes if q.get("gpu")]
     if u.updates.get("only", u.cards[:1]) == u.cards[:1] and len(u.cards) > 1 and set(u.cards) <= set(priced_cards):
