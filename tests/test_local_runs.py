@@ -1,0 +1,88 @@
+"""Hobbyists asking about running a model on their own machine (h-local): running it (run / chat with / 跑 / 本地跑)
+is inference, never a fine-tune, even with a training question asked on the side; a later 'the finetuning was a
+side question' drops the training."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from tests.conversation import run_conversation
+
+RUN_EN = [
+    "can i run llama 3.3 70b on it locally? what quant and roughly how many tok/s",
+    "what quant should i use to chat with llama 3.3 70b locally, and how many tok/s",
+    "roughly how many tok/s would llama 3.3 70b run at locally, and at what quant",
+]
+SIDE_EN = [
+    "also could i lora finetune something on it or is that a dumb idea",
+    "could i also qlora something small on it",
+    "btw is lora fine-tuning on it a dumb idea",
+]
+RUN_ZH = [
+    "能本地跑 llama 3.3 70b 吗？用什么量化，大概多少 tok/s",
+    "想本地跑 llama 3.3 70b 聊天，用什么量化，速度大概多少",
+]
+SIDE_ZH = [
+    "顺便问下能不能在上面做lora微调",
+    "另外能不能在上面微调个小模型",
+]
+MAC_EN = "got a macbook pro m3 max w/ 64gb unified memory."
+MAC_ZH = "我的 m3 max 64g 笔记本，"
+
+
+def _running(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("phase") in ("serve", "experiment"), (text, u.updates)
+    assert u.updates.get("model") == "llama-3.3-70b"
+    assert not u.updates.get("method")
+    assert not (u.second and u.second.get("phase") in (None, "fine-tune", "train-and-serve"))
+
+
+@pytest.mark.parametrize("run", RUN_EN)
+@pytest.mark.parametrize("side", SIDE_EN)
+def test_side_training_keeps_running_en(run: str, side: str) -> None:
+    _running(f"{MAC_EN} {run}. {side}")
+    _running(f"{MAC_EN} {run}? {side}?")
+
+
+@pytest.mark.parametrize("run", RUN_ZH)
+@pytest.mark.parametrize("side", SIDE_ZH)
+def test_side_training_keeps_running_zh(run: str, side: str) -> None:
+    _running(f"{MAC_ZH}{run}？{side}")
+
+
+@pytest.mark.parametrize("text", [
+    "i mostly meant running it for chat, just me. the finetuning was a side question",
+    "just for chatting, me alone; the lora thing was only a side question",
+    "我主要是想跑来聊天，就我一个人用，微调只是顺便问问",
+    "就我自己聊天用，lora微调只是顺便问的",
+])
+def test_training_waved_off(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("phase") == "serve"
+    assert u.ask.get("drops") == "train"
+    assert not u.updates.get("method")
+
+
+@pytest.mark.parametrize("text", [
+    "fine-tune llama 3 8b with lora on 50k examples and serve it to 20 users",
+    "qlora llama 3 8b on my notes, also how fast will it run afterwards",
+    "用lora微调qwen2.5 7b，另外部署给20个人用",
+])
+def test_training_as_the_job_stays(text: str) -> None:
+    assert understand(text).updates.get("phase") in ("fine-tune", "train-and-serve")
+
+
+@pytest.mark.parametrize("turns", [
+    [MAC_EN + " can i run llama 3.3 70b on it locally? what quant and roughly how many tok/s. also could i lora "
+     "finetune something on it or is that a dumb idea", "i mostly meant running it for chat, just me. the finetuning "
+     "was a side question"],
+    [MAC_ZH + "能本地跑 llama 3.3 70b 吗？用什么量化，大概多少 tok/s？顺便问下能不能在上面做lora微调",
+     "我主要是想跑来聊天，就我一个人用，微调只是顺便问问"],
+])
+def test_mac_conversation_answers_running(turns: list[str]) -> None:
+    for reply in run_conversation(turns):
+        text = str(reply.content)
+        assert "q4_k_m" in text
+        assert "B200" not in text and "LoRA on" not in text
