@@ -86,3 +86,33 @@ def test_mac_conversation_answers_running(turns: list[str]) -> None:
         text = str(reply.content)
         assert "q4_k_m" in text
         assert "B200" not in text and "LoRA on" not in text
+
+
+# Two jobs, each on its own model: the QLoRA is on the 32B, the chat on the 70B (review AB E9).
+TWO_JOBS = [
+    "i want to qlora 32b models and chat with 70b at q4",
+    "chat with 70b at q4 and qlora 32b models",
+    "i'd like to qlora 32b models, then chat with 70b at q4",
+    "想qlora微调32b的模型，再用q4跑70b聊天",
+    "我想用q4跑70b聊天，并且qlora微调32b模型",
+]
+CARDS = ["is a used rtx a6000 (48gb) for 3500 bucks a better buy than two used 3090s for 1600 total? ",
+         "二手 rtx a6000 48g 和两张二手 3090 哪个更值？", ""]
+
+
+@pytest.mark.parametrize("job", TWO_JOBS)
+@pytest.mark.parametrize("cards", CARDS)
+def test_each_job_keeps_its_model(job: str, cards: str) -> None:
+    u = understand(cards + job)
+    assert u.updates.get("phase") == "serve" and u.updates.get("model") == "70B"
+    assert u.updates.get("precision") == "q4_k_m" and not u.updates.get("method")
+    assert u.second and u.second["phase"] == "fine-tune" and u.second["model"] == "32B"
+
+
+def test_a6000_or_3090s_serves_the_70b() -> None:
+    turns = ["is a used rtx a6000 (48gb) for 3500 bucks a better buy than two used 3090s for 1600 total? i want to "
+             "qlora 32b models and chat with 70b at q4", "just me, 1 person"]
+    for reply in run_conversation(turns):
+        text = str(reply.content)
+        assert "Serving** (70B" in text and "32B" in text
+        assert "(lora" not in text.lower() and "qlora, 70b" not in text.lower()

@@ -49,3 +49,4 @@ def read_aside_train(raw: str, u: Understanding, read: Callable[[str], Understan
     if u.second and u.second.get("phase") in (None, *TRAINING):
         u.second = None  # the training clause read as a second job: it is the side question, not sized here
     u.notes.append(("note.side_training", {}))
+
