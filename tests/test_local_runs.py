@@ -116,3 +116,29 @@ def test_a6000_or_3090s_serves_the_70b() -> None:
         text = str(reply.content)
         assert "Serving** (70B" in text and "32B" in text
         assert "(lora" not in text.lower() and "qlora, 70b" not in text.lower()
+
+
+# 'occasionally' qualifies the side job, never the cards' utilisation said back as the user's (review AB C10).
+SIDE_USE = [
+    "学校经费30万人民币，主要做lora微调7b到14b的模型，偶尔推理，买一台4090工作站还是租云划算？",
+    "主要做lora微调14b的模型，有时候推理，买4090工作站还是租云？",
+    "we mostly lora finetune 14b models, occasionally inference. buy a 4090 workstation or rent cloud?",
+    "occasionally inference, but mainly lora finetuning 14b models; buy a 4090 or rent?",
+]
+
+
+@pytest.mark.parametrize("text", SIDE_USE)
+def test_occasionally_is_no_utilisation(text: str) -> None:
+    u = understand(text)
+    assert "utilisation" not in u.updates
+    assert not (u.ask.get("buy_or_rent") or {}).get("busy")
+
+
+def test_usage_stated_stays() -> None:
+    u = understand("we mostly lora finetune 14b models, occasionally inference, the box is busy 60% of the time")
+    assert u.updates.get("utilisation") == pytest.approx(0.6)
+
+
+def test_lab_budget_reply_invents_no_usage() -> None:
+    reply = run_conversation(["学校经费30万人民币，主要做lora微调7b到14b的模型，偶尔推理，买一台4090工作站还是租云划算？"])[0]
+    assert "按你说的" not in str(reply.content) and "5%" not in str(reply.content)

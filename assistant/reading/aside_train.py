@@ -50,3 +50,20 @@ def read_aside_train(raw: str, u: Understanding, read: Callable[[str], Understan
         u.second = None  # the training clause read as a second job: it is the side question, not sized here
     u.notes.append(("note.side_training", {}))
 
+
+def read_side_use(raw: str, u: Understanding) -> None:
+    """'主要做lora微调7b到14b的模型，偶尔推理', 'mostly lora, occasionally inference': 'occasionally' says how often the side
+    job runs, not how busy the cards are; the utilisation read from it (5%) was said back as the user's own figure.
+    Dropped unless a share was stated ('busy 60% of the time')."""
+    text = clean(raw)
+    if not u.updates.get("utilisation") or word_pattern("main_side.stated_use").search(text):
+        return
+    clauses = [c for c in re.split(word_pattern("main_side.cut"), text) if c and c.strip()]
+    main = [c for c in clauses if word_pattern("main_side.main").search(c)]
+    side = [c for c in clauses if word_pattern("main_side.side").search(c)]
+    if not main or not side or set(main) & set(side):
+        return
+    u.updates.pop("utilisation", None)
+    weighed = u.ask.get("buy_or_rent")
+    if isinstance(weighed, dict) and weighed.get("busy"):
+        u.ask = {**u.ask, "buy_or_rent": {k: v for k, v in weighed.items() if k != "busy"}}
