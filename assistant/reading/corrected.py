@@ -34,8 +34,13 @@ def read_corrected(raw: str, u: Understanding, read: Callable[[str], Understandi
 def read_second_corrected(cut: str, pending: str | None, u: Understanding,
                           read: Callable[[str, str | None], Understanding]) -> None:
     """A second job said in the message (reading.multi), a correction inside it, then a main job and a side one."""
+    from gpu_advisor.assistant.reading.aside_train import read_aside_train, read_side_use
+    from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
 
     read_second(cut, pending, u, read)
     read_corrected(cut, u, lambda text: read(text, None))
     read_main_side(cut, u, lambda text: read(text, None))  # 'mostly lora on the 70b, sometimes full on the 8b'
+    read_aside_train(cut, u, lambda text: read(text, None))  # 'can i run 70b? also could i lora something on it'
+    read_job_models(cut, u, lambda text: read(text, None))  # 'qlora 32b models and chat with 70b at q4'
+    read_side_use(cut, u)  # '主要做lora微调，偶尔推理': how often the side job runs, no utilisation
