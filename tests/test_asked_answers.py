@@ -37,3 +37,28 @@ def test_biggest_model_for_the_budget(lang: str, text: str) -> None:
     assert find_model(data["model"]).total_params_b >= 100  # not the 16B DeepSeek-V2-Lite of the review
     assert data["usd"] <= 25_000 + 1
     assert ("最大模型" in reply.content) == (lang == "zh")
+
+
+ASCEND = [
+    ("zh", "银行智能客服，模型 GLM-4-9B，峰值 QPS 50，输入 800 token 输出 150，P99 首 token 要 300ms 以内。必须国产化，昇腾 310P 和 "
+           "910B 哪个合适，要几张？"),
+    ("zh", "必须国产化：用 910B 还是 310P？GLM-4-9B 智能客服，峰值每秒 50 个请求，输入 800 输出 150 token，首 token P99 300ms 内，各要几张"),
+    ("en", "bank customer-service bot on GLM-4-9B, peak 50 QPS, 800 tokens in / 150 out, p99 TTFT under 300 ms. Must be "
+           "domestic Chinese hardware: Ascend 310P or 910B, which one and how many?"),
+    ("en", "Ascend 910B or Ascend 310P for GLM-4-9B at 50 requests/s peak, 800 in / 150 out, p99 first token within 300ms? "
+           "Domestic chips only. How many of each?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ASCEND)
+def test_both_ascend_cards_asked_are_sized_and_one_is_picked(lang: str, text: str) -> None:
+    from tests.conversation import run_states
+
+    state = run_states([text])[-1]
+    results = state["results"]
+    rows = {o["gpu"]: o for o in results["options"]}
+    assert {"ascend-310p", "ascend-910b"} <= set(rows), list(rows)
+    assert results["recommend"]["best"]["gpu"] == "ascend-910b"
+    assert rows["ascend-310p"]["gpus"] > rows["ascend-910b"]["gpus"]  # the 310P's slow memory needs many more
+    reply = state["messages"][-1].content
+    assert "310P" in reply and ("需要" in reply or "张" in reply) == (lang == "zh")
