@@ -62,3 +62,30 @@ def test_both_ascend_cards_asked_are_sized_and_one_is_picked(lang: str, text: st
     assert rows["ascend-310p"]["gpus"] > rows["ascend-910b"]["gpus"]  # the 310P's slow memory needs many more
     reply = state["messages"][-1].content
     assert "310P" in reply and ("需要" in reply or "张" in reply) == (lang == "zh")
+
+
+MOE_DENSE = [
+    ("zh", "为啥 MoE 模型比如 Qwen3-30B-A3B 推理比 32B 稠密模型快那么多，显存却省不了多少？顺便算一下两个模型在一张 H20 上各能撑多少并发"
+           "（8k 上下文，fp8）"),
+    ("zh", "一张 H20 上，8k 上下文 fp8，Qwen3-30B-A3B 和 32B 稠密模型各能撑多少并发？为什么 MoE 快那么多却不省显存？"),
+    ("en", "why is a MoE like qwen3-30b-a3b so much faster than a 32b dense model while saving little memory? also how "
+           "many concurrent users can each handle on one H20, 8k context, fp8"),
+    ("en", "On one H20 with 8k context in fp8, how many concurrent users can qwen3-30b-a3b and a dense 32B model each "
+           "handle? And why is the MoE so much faster when it saves hardly any memory?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), MOE_DENSE)
+def test_moe_against_dense_is_explained_and_both_counts_given(lang: str, text: str) -> None:
+    from tests.conversation import run_states
+
+    state = run_states([text])[-1]
+    reply = state["messages"][-1]
+    data = reply.additional_kwargs["gpu_advisor"]["results"]
+    found = data.get("moe_dense") or {}
+    assert found.get("moe") == "qwen3-30b-a3b" and found.get("dense") == "qwen3-32b", reply.content[:300]
+    assert found["moe_step_bytes"] * 5 < found["dense_step_bytes"]  # decode reads only the active weights
+    assert found["moe_weights_bytes"] > 0.8 * found["dense_weights_bytes"]  # memory holds them all
+    moe_users = data["capacity"]["users"]
+    assert found["dense_users"] > 0 and moe_users > found["dense_users"]
+    assert ("稠密" in reply.content) == (lang == "zh")
