@@ -8,7 +8,6 @@ answers them under the plan with its tools' figures). The words: words/asked_mor
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
