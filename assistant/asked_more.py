@@ -2,7 +2,9 @@
 figures (reading/asked_more.py reads them as u.ask codes):
 
 - `biggest_model`: 'if not, what's the biggest model we can serve for that money at the same load' (tools.biggest):
-  the model asked when it meets the budget, else the biggest catalog model that does, its cards and monthly cost.
+  the model asked when it meets the budget, else the biggest catalog model that does, its cards and monthly cost;
+- `first_month`: 'what does the first month cost total (training + one month of serving)?': the fine-tuning run's
+  rented cost plus a month of the serving plan's, summed.
 
 Every figure comes from a tool result (recorded); the writers put it in the user's language."""
 
@@ -50,12 +52,26 @@ def _biggest(rec: Recommendation, lang: str, recorder: Any) -> tuple[str, dict[s
                   "usd": spend, "fits_asked": found.asked_fits}
 
 
+def _first_month(rec: Recommendation, lang: str) -> tuple[str, dict[str, Any]] | None:
+    train, serve = rec.trains_on, rec.best
+    if not (rec.workload.spec.trains and rec.workload.spec.serves) or train is None or serve is None:
+        return None
+    run, month = train.job_usd, serve.billed_usd_per_month
+    if run is None or month is None:
+        return None
+    total = run + month
+    text = say(lang, "asked.first_month", total=cash(total, rec), train=cash(run, rec), serve=cash(month, rec),
+               train_cards=gpu_words(train, lang), serve_cards=gpu_words(serve, lang))
+    return text, {"code": "first_month", "training_usd": run, "serving_usd_per_month": month, "total_usd": total}
+
+
 def asked_more(ask: dict[str, Any], rec: Recommendation | None, lang: str, recorder: Any = None
                ) -> tuple[str, list[dict[str, Any]]]:
     """The questions asked beside the sizing, answered (text, each answer's data); ('', []) when none was asked."""
     if rec is None:
         return "", []
-    found = [_biggest(rec, lang, recorder) if ask.get("biggest_model") else None]
+    found = [_biggest(rec, lang, recorder) if ask.get("biggest_model") else None,
+             _first_month(rec, lang) if ask.get("first_month") else None]
     done = [f for f in found if f]
     return "\n\n".join(t for t, _d in done), [d for _t, d in done]
 

@@ -89,3 +89,26 @@ def test_moe_against_dense_is_explained_and_both_counts_given(lang: str, text: s
     moe_users = data["capacity"]["users"]
     assert found["dense_users"] > 0 and moe_users > found["dense_users"]
     assert ("稠密" in reply.content) == (lang == "zh")
+
+
+FIRST_MONTH = [
+    ("en", "plan: full finetune llama 3.1 8b on 3B tokens, then serve it at 10 rps with p95 ttft 800ms, prompts 2k / "
+           "outputs 300. we rent everything. what does the first month cost total (training + one month of serving)?"),
+    ("en", "We rent everything. Full fine-tune of llama 3.1 8b on 3B tokens, then serving it at 10 rps (2k prompts, 300 "
+           "outputs, p95 ttft 800ms): total cost for the first month, training plus one month of serving?"),
+    ("zh", "计划：全参微调 llama 3.1 8b，训练数据 30 亿 token，然后上线推理，每秒 10 个请求，P95 首 token 800ms 内，输入 2k 输出 300。"
+           "全部租卡。第一个月总共要花多少钱（训练加一个月推理）？"),
+    ("zh", "全部租卡，首月一共多少钱？先全参微调 llama 3.1 8b（30 亿 token），再部署推理：每秒 10 个请求，输入 2k 输出 300，P95 首 token 800ms"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), FIRST_MONTH)
+def test_first_month_total_sums_training_and_a_month_of_serving(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = _asked(reply, "first_month")
+    results = reply.additional_kwargs["gpu_advisor"]["results"]["recommend"]
+    train = results.get("training_run") or results["best"]
+    assert data["training_usd"] == pytest.approx(train["job_usd"])
+    assert data["total_usd"] == pytest.approx(data["training_usd"] + data["serving_usd_per_month"])
+    assert data["training_usd"] > 0 and data["serving_usd_per_month"] > data["training_usd"]
+    assert ("第一个月合计" in reply.content) == (lang == "zh")

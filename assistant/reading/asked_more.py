@@ -4,7 +4,9 @@ answers them under the plan with its tools' figures). The words: words/asked_mor
 - u.ask["biggest_model"]: 'if not, what's the biggest model we can serve for that money at the same load',
   '如果不行，这笔钱同样负载下最大能跑多大的模型' (tools.biggest).
 - u.ask["moe_dense"]: why a MoE model runs faster than a dense one yet saves little memory, the dense model asked
-  beside it ('为啥 Qwen3-30B-A3B 比 32B 稠密模型快那么多，显存却省不了多少'): {"moe": id, "dense": id}."""
+  beside it ('为啥 Qwen3-30B-A3B 比 32B 稠密模型快那么多，显存却省不了多少'): {"moe": id, "dense": id}.
+- u.ask["first_month"]: 'what does the first month cost total (training + one month of serving)?', '第一个月总共要花多少':
+  the fine-tuning run and a month of serving, summed."""
 
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ def read_asked_more(m: Message, u: Understanding) -> None:
     if word_pattern("asked_more.biggest").search(typed) or word_pattern("asked_more.biggest_zh").search(typed):
         u.ask["biggest_model"] = True
     _moe_dense(m, u, typed)
+    if (word_pattern("asked_more.first_month").search(typed) and word_pattern("asked_more.first_month_cost").search(typed)) \
+            or word_pattern("asked_more.first_month_zh").search(typed):
+        u.ask["first_month"] = True
 
 
 def _dense_of(moe_id: str, size: float) -> str | None:
