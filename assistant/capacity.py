@@ -57,5 +57,9 @@ def capacity_reply(ctx: Any) -> str:
                              tps=tps(nxt.decode_tokens_per_s or 0)))
     elif c.limit == "latency":
         lines.append(ctx.say("capacity.by_latency", more=f"{c.users + 1:,}"))
+    if ctx.turn.ask.get("moe_dense"):  # 'why is the MoE faster than a 32B dense model … how many users each?'
+        from gpu_advisor.assistant.moe_dense import moe_dense_lines
+
+        lines += moe_dense_lines(ctx, w, gpu_id, gpus, owned, precision)
     lines.append(ctx.say("capacity.at_once"))
     return "\n\n".join(lines)

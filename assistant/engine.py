@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
+from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
@@ -1717,6 +1718,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
             else "\n\n".join([*lead, text])
     text += after
+    text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

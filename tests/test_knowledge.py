@@ -203,7 +203,7 @@ def test_nvlink_flag_follows_interconnect():
 
 BOARD_PARTS = {"a100-40gb-sxm", "a100-80gb-sxm", "a800-80gb-sxm", "h100-sxm", "h800-sxm", "h20", "h200",
                "b200", "b300", "mi300x", "mi325x", "mi355x", "gaudi-3", "ascend-910b"}
-RACK_PARTS = {"gb200": 72, "ascend-910c": 16}  # GB200 is sold as NVL72 racks only; the 910C per NPU: 8 packages = 16
+RACK_PARTS = {"gb200": 72, "ascend-910c": 16, "ascend-310p": 2}  # GB200 is sold as NVL72 racks only; the 910C per NPU: 8 packages = 16; the 310P: 2 per card
 
 
 def test_board_parts_are_sold_as_eight_gpu_units_and_cards_singly():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gpu_advisor.assistant.reading.asked_more import read_asked_more
 from gpu_advisor.assistant.reading.cost_asked import read_cost_asked
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -21,6 +22,7 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
     (reading/cost_asked.py)."""
     _buy_or_rent(m, u)
     read_cost_asked(m, u)
+    read_asked_more(m, u)  # questions beside the sizing: the biggest model for the budget
 
 
 def _buy_or_rent(m: Message, u: Understanding) -> None:

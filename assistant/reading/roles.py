@@ -96,7 +96,8 @@ def npu_counts(m: Message) -> None:
         npus = count * gpu.npus_per_package
         m.gpus[i] = (s, e, gpu_id, npus)
         m.notes.append(("note.npus_per_package", {"count": f"{count}", "npus": f"{npus}", "per": f"{gpu.npus_per_package}",
-                                                  "name": gpu.name, "memory": f"{gpu.memory_gb:g}"}))
+                                                  "name": gpu.name, "memory": f"{gpu.memory_gb:g}",
+                                                  "card": gpu.id.rpartition("-")[2].upper()}))  # '910C', '310P'
 
 
 def daily_batch(m: Message) -> bool:
