@@ -45,6 +45,7 @@ from gpu_advisor.assistant.reading.examples import (
     read_example_tokens,
     read_train_examples,
 )
+from gpu_advisor.assistant.reading.fixed_count import read_either_count
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
@@ -358,6 +359,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_capacity(m, u)
     read_method_compare(m, u)
     read_comparisons(m, u)
+    read_either_count(m, u)  # 'MI300X or H100? we'd get 8 of either': 8 of each card weighed
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)

@@ -34,8 +34,10 @@ def read_corrected(raw: str, u: Understanding, read: Callable[[str], Understandi
 def read_second_corrected(cut: str, pending: str | None, u: Understanding,
                           read: Callable[[str, str | None], Understanding]) -> None:
     """A second job said in the message (reading.multi), a correction inside it, then a main job and a side one."""
+    from gpu_advisor.assistant.reading.fixed_count import read_fixed_count
     from gpu_advisor.assistant.reading.main_side import read_main_side
 
     read_second(cut, pending, u, read)
     read_corrected(cut, u, lambda text: read(text, None))
     read_main_side(cut, u, lambda text: read(text, None))  # 'mostly lora on the 70b, sometimes full on the 8b'
+    read_fixed_count(cut, u)  # '有16张910B…等下我看错了，是32张': the count after the cue
