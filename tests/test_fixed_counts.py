@@ -67,3 +67,50 @@ def test_the_comparison_is_eight_against_eight():
 
 def test_no_count_said_is_no_count_fixed():
     assert understand("h100 or mi300x for llama 3 70b, 100 users").counts == {}
+
+
+# E4: 'on one L40S' is one card: held with an FP8 KV cache, never silently two.
+ONE_CARD = {"en": ["serving llama 3.1 8b on one L40S, ~40 concurrent chats",
+                   "~40 concurrent chats with llama 3.1 8b, we serve it on a single L40S",
+                   "serve llama 3.1 8b on 1 l40s for 40 concurrent users"],
+            "zh": ["在一张L40S上部署llama 3.1 8b，40个人同时聊天",
+                   "llama 3.1 8b 推理，并发40，只用1张L40S"]}
+NOT_SURE = {"en": "working hours mostly", "zh": "工作时间"}
+
+
+def _plan(turns: list[str]) -> dict:
+    replies = run_conversation(turns)
+    data = payload(replies[0])
+    if data.get("kind") == "question":
+        data = payload(run_conversation([*turns, NOT_SURE["zh" if any("\u4e00" <= c <= "\u9fff" for c in turns[0]) else "en"]])[-1])
+    return data
+
+
+@pytest.mark.parametrize(("lang", "i"), [(lang, i) for lang in ONE_CARD for i in range(len(ONE_CARD[lang]))])
+def test_one_card_named_is_the_plan_with_an_fp8_kv_cache(lang, i):
+    data = _plan([ONE_CARD[lang][i]])
+    decision = data["decision"]
+    assert (decision["gpu"], decision["gpus"], decision["fits"]) == ("l40s", 1, True)
+    assert data["results"]["recommend"]["best"]["kv_precision"] == "fp8"
+    fits = {"en": "yes", "zh": "是"}[lang]
+    assert [row[1] for row in data["table"]["rows"] if row[0].startswith("1 × NVIDIA L40S")] == [fits]
+
+
+# E6 T3: one card said as a change ('scratch that … on a single 3090 instead') is the plan's count now.
+CHANGE = {"en": (["want to serve gpt-oss-120b for my team, 15 people", "hmm actually budget is tight, we'd buy like 4 used 3090s max"],
+                 ["ok scratch that. what if we just use gpt-oss-20b on a single 3090 instead",
+                  "forget it, gpt-oss-20b on one 3090 instead?"]),
+          "zh": (["想给团队15个人部署gpt-oss-120b", "预算紧张，最多买4张二手3090"],
+                 ["算了，换成gpt-oss-20b，只用一张3090呢", "那算了，用一张3090跑gpt-oss-20b"])}
+
+
+@pytest.mark.parametrize(("lang", "i"), [(lang, i) for lang in CHANGE for i in range(2)])
+def test_a_single_card_instead_is_the_plan(lang, i):
+    first, changes = CHANGE[lang]
+    decision = payload(run_conversation([*first, changes[i]])[-1])["decision"]
+    assert (decision["gpu"], decision["gpus"], decision["model"]) == ("rtx-3090", 1, "gpt-oss-20b")
+
+
+def test_a_count_asked_about_without_a_change_stays_a_question():
+    u = understand("what if we use 2 of the 3090s?")
+    assert u.recount is None or u.ask.get("hypothetical")

@@ -51,3 +51,19 @@ def read_either_count(m: Message, u: Understanding) -> None:
     n = int(next(g for g in x.groups() if g))
     if 0 < n <= MAX_CARDS:
         u.counts = {**u.counts, **dict.fromkeys(cards, n)}
+
+
+def read_count_instead(m: Message, u: Understanding) -> None:
+    """'ok scratch that. what if we just use gpt-oss-20b on a single 3090 instead' after '4 used 3090s max': one card
+    tried with its count and said as a change (words fixed_count.instead) is the count of the plan's cards
+    (u.recount, as 'scratch that, only 2 of the a100s'), not a row weighed beside 4 x 3090 that stays the plan."""
+    if u.recount is not None or u.whatif_gpus is None or u.compare_gpus or u.added_cards \
+            or not word_pattern("fixed_count.instead").search(m.masked):
+        return
+    cards = {g for _s, _e, g, _n in m.gpus}
+    n, card = u.whatif_gpus
+    if cards != {card} or not 0 < n <= MAX_CARDS:
+        return
+    names = u.ask.get("card_names") or {}
+    u.recount = (n, card, str(names.get(card, "")))
+    u.ask = {k: v for k, v in u.ask.items() if k != "hypothetical"}
