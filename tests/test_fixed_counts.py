@@ -114,3 +114,27 @@ def test_a_single_card_instead_is_the_plan(lang, i):
 def test_a_count_asked_about_without_a_change_stays_a_question():
     u = understand("what if we use 2 of the 3090s?")
     assert u.recount is None or u.ask.get("hypothetical")
+
+
+# C3: a card in a question of whether it is sold is no plan card; the two cards weighed get the verdict.
+SOLD = {"en": ["can you still buy H100 in China? H20 or 4090D for serving qwen2.5-32b, 20 concurrent",
+               "is the h100 still available in china? h20 vs 4090d for qwen2.5-32b with 20 concurrent users"],
+        "zh": ["现在国内还能买到H100吗？H20 和 4090D 哪个更适合部署qwen2.5-32b，并发20左右",
+               "H20 和 4090D 哪个更适合部署qwen2.5-32b，并发20左右。H100现在还能买到吗"]}
+
+
+@pytest.mark.parametrize(("lang", "i"), [(lang, i) for lang in SOLD for i in range(2)])
+def test_a_card_asked_if_sold_is_not_weighed(lang, i):
+    u = understand(SOLD[lang][i])
+    assert u.compare_gpus == ["h20", "rtx-4090d"]
+    assert u.updates.get("preference") != "buy" and "h100-sxm" not in str(u.updates.get("only"))
+
+
+@pytest.mark.parametrize("lang", list(SOLD))
+def test_the_verdict_is_on_the_cards_weighed(lang):
+    data = payload(run_conversation([SOLD[lang][0]])[-1])
+    assert (data["decision"]["gpu"], data["decision"]["gpus"]) == ("h20", 1)
+
+
+def test_three_cards_weighed_stay_three():
+    assert len(understand("h100, h20 or 4090d for qwen2.5-32b, 20 concurrent").compare_gpus) == 3

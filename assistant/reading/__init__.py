@@ -45,7 +45,6 @@ from gpu_advisor.assistant.reading.examples import (
     read_example_tokens,
     read_train_examples,
 )
-from gpu_advisor.assistant.reading.fixed_count import read_count_instead, read_either_count
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
@@ -303,7 +302,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_whatif(m, u)
     read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
     read_recount(m, u)  # 'scratch that, only 2 of the a100s': the count of the plan's cards corrected
-    read_count_instead(m, u)  # 'scratch that … on a single 3090 instead': that many of the plan's card now
     read_replaced(m, u)  # 'I meant H200s not H100s': replaced, neither ruled out; 'we only have 40gb A100s': uncounted
     read_dropped_phase(m, u)  # '不微调了', 'skip the finetune': the job given up
     read_serving_cards_asked(m, u)  # '微调完…用什么卡部署': the serving cards are the question
@@ -360,7 +358,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_capacity(m, u)
     read_method_compare(m, u)
     read_comparisons(m, u)
-    read_either_count(m, u)  # 'MI300X or H100? we'd get 8 of either': 8 of each card weighed
     read_method_why(m, u)
     read_saving(m, u)
     read_planned_card(m, u)

@@ -67,3 +67,32 @@ def read_count_instead(m: Message, u: Understanding) -> None:
     names = u.ask.get("card_names") or {}
     u.recount = (n, card, str(names.get(card, "")))
     u.ask = {k: v for k, v in u.ask.items() if k != "hypothetical"}
+
+
+def read_card_asked_if_sold(m: Message, u: Understanding) -> None:
+    """'现在国内还能买到H100吗？H20 和 4090D 哪个更适合部署qwen2.5-32b': the card of the sentence asking whether it is
+    sold is no card to plan on (it was '购买 8 × H100', a card the reply says cannot be sold in China); the cards
+    weighed are the two in the other sentence, and 'buy' in the stock question is no wish to buy."""
+    cards = list(dict.fromkeys(u.compare_gpus or u.cards))
+    if len(cards) < 3:
+        return
+    for part in word_pattern("fixed_count.sentence").finditer(m.masked):
+        named = {g for s, _e, g, _n in m.gpus if part.start() <= s < part.end()}
+        if len(named) != 1 or not word_pattern("fixed_count.sold").search(part.group()):
+            continue
+        rest = {g for s, _e, g, _n in m.gpus if not part.start() <= s < part.end()}
+        (card,) = named
+        if card in rest or len(rest) < 2:
+            return
+        u.compare_gpus = [c for c in u.compare_gpus if c != card]
+        u.cards = [c for c in u.cards if c != card] + ([card] if u.also == "availability" else [])
+        only = [o for o in u.updates.get("only") or [] if o.split("x ")[-1].strip() != card]
+        if "only" in u.updates:
+            u.updates["only"] = only or None
+            if not only:
+                u.updates.pop("only")
+        outside = m.masked[:part.start()] + m.masked[part.end():]
+        if u.updates.get("preference") == "buy" and not re.search(r"\bbuy|买|购", outside):
+            u.updates.pop("preference")
+        u.intents.discard("whatif")
+        return
