@@ -203,7 +203,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
     extra: list[Option] = []
     # the cards asked about are sized as the plan is: in 4-bit when the plan had to move there
-    sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+    sized = _sized_as_planned(w, rec)
 
     best = rec.best
     # a plan of model copies (data parallel) or of several servers: another card is laid out the same way, each
@@ -385,6 +385,13 @@ def _compared(compare: list[str], option: Any, best: Option | None, copies: bool
         if pick:
             extra.append(pick)
     return extra
+
+
+def _sized_as_planned(w: Workload, rec: Recommendation) -> Workload:
+    """The workload the rows beside the plan are sized on: in the plan's 4-bit weights when it took them, and with
+    its FP8 KV cache when that held the job on the count named ('on one L40S': that card's row fits as planned)."""
+    sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+    return sized.model_copy(update={"kv_cache": 8}) if rec.taken_because == "count_kept" else sized
 
 
 def only_over_budget(o: Option) -> bool:

@@ -1347,7 +1347,8 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
                 *_zero_offload_lines(key, best, lang)]
     if rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
         key, _, value = rec.taken_lever.partition("=")
-        code = "answer.count_named_lever" if rec.taken_because == "count_named" else "answer.relaxed_lever"
+        code = {"count_named": "answer.count_named_lever", "count_kept": "answer.count_kept_lever"}.get(
+            rec.taken_because or "", "answer.relaxed_lever")
         return [say(lang, code, change=say(lang, f"lever.{key}", value=value)), ""]
     if rec.relaxed:
         return [say(lang, "answer.relaxed_int4_cheaper" if rec.taken_because == "cheaper" else "answer.relaxed_int4"), ""]

@@ -549,10 +549,11 @@ class Recommendation(Explained):
     scenario: str | None = None
     relaxed: str | None = Field(None, description='"int4" when nothing met the requirements in the default '
                                                   '8-bit and 4-bit weights did (the guide\'s quantization lever)')
-    taken_because: Literal["cheaper", "count_named"] | None = Field(
+    taken_because: Literal["cheaper", "count_named", "count_kept"] | None = Field(
         None, description="why relaxed or taken_lever was taken when the job as asked is met too: 'cheaper' (4-bit "
         "weights on one copy cost less than 8-bit copies over several cards), 'count_named' (the change fits the job "
-        "on the count of cards the user asked about)")
+        "on the count of cards the user asked about), 'count_kept' (the change serves the job on the count of "
+        "cards the user fixed, 'on one L40S', where more cards would be needed without it)")
     taken_lever: str | None = Field(None, description="nothing met the requirements as asked and a lever does: its "
                                     "code (tools.levers: kv8, int4_kv8), the cheapest that meets everything, taken "
                                     "as the plan and said as an assumption the user can undo")
@@ -2263,7 +2264,8 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
-                       _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base, _with_a_lever):
+                       _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
+                       _with_a_lever):
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -3179,6 +3181,22 @@ def _the_count_named_on_a_4bit_base(w: Workload, rec: Recommendation) -> Recomme
         if variant.best is not None and variant.best.ok and variant.best.gpus <= pinned[0]:
             return variant.model_copy(update={"taken_lever": key, "taken_because": "count_named"})
     return None
+
+
+def _the_count_named_with_kv8(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """'serving llama 3.1 8b on one L40S, ~40 concurrent chats': the plan takes more cards than the count named only
+    for its 16-bit KV cache; an FP8 KV cache (vLLM --kv-cache-dtype fp8, near-lossless, no format stated) that serves
+    the job on the count named is the plan, said as the change taken (review AC E4: 'Rent 2 x L40S', TP over PCIe
+    for an 8B, while one card holds it with the cache in FP8)."""
+    best = rec.best
+    pinned = [parse_owned(name)[0] for name in w.candidates or [] if re.match(r"\s*\d", name)]
+    if best is None or best.owned or len(pinned) != 1 or best.gpus <= pinned[0] or not w.spec.serves \
+            or w.spec.trains or w.kv_cache is not None or not takeable("kv8", w):
+        return None
+    kv8 = _recommend(w.model_copy(update={"kv_cache": 8}), with_levers=False)
+    if kv8.best is None or not kv8.best.ok or kv8.best.gpus > pinned[0]:
+        return None
+    return kv8.model_copy(update={"taken_lever": "kv8", "taken_because": "count_kept"})
 
 
 def _the_count_named_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation | None:

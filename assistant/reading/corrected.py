@@ -35,6 +35,7 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
                           read: Callable[[str, str | None], Understanding]) -> None:
     """A second job said in the message (reading.multi), a correction inside it, then a main job and a side one."""
     from gpu_advisor.assistant.reading.aside_train import read_aside_train, read_side_use
+    from gpu_advisor.assistant.reading.fixed_count import read_fixed_count
     from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
 
@@ -44,3 +45,4 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     read_aside_train(cut, u, lambda text: read(text, None))  # 'can i run 70b? also could i lora something on it'
     read_job_models(cut, u, lambda text: read(text, None))  # 'qlora 32b models and chat with 70b at q4'
     read_side_use(cut, u)  # '主要做lora微调，偶尔推理': how often the side job runs, no utilisation
+    read_fixed_count(cut, u)  # '有16张910B…等下我看错了，是32张': the count after the cue

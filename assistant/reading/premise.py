@@ -32,8 +32,16 @@ def read_card_names(m: Message, u: Understanding) -> None:
 
 
 def read_recount(m: Message, u: Understanding) -> None:
-    """u.recount when the message corrects the count of cards: one card named with its count, or a count alone."""
+    """u.recount when the message corrects the count of cards: one card named with its count, or a count alone;
+    or one card tried with its count and said as a change ('scratch that … on a single 3090 instead')."""
+    from gpu_advisor.assistant.reading.fixed_count import read_count_instead
+
     read_card_names(m, u)
+    _read_recount(m, u)
+    read_count_instead(m, u)
+
+
+def _read_recount(m: Message, u: Understanding) -> None:
     if not word_pattern("recount_cue").search(m.masked) or word_pattern("recount_hypothetical").search(m.masked) \
             or u.added_cards or u.compare_gpus:
         return
