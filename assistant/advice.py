@@ -254,7 +254,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     short = _short_of_rate(sized, rec, whatif, recorder) if rated and whatif else None
     named = kept if not compare and (not whatif or same_cards) else \
         [[0, g] for g in compare] + ([[int(whatif[0]), whatif[1]]] if whatif else [])
-    if len(compare) >= 2:  # 'A or B?': each card's own row is its one sizing in the table too (choice_rows)
+    if len(compare) >= 2 and rated:  # 'A or B?' at a rate: each card's own row is its one sizing (choice_rows)
         from gpu_advisor.assistant.choice_rows import one_row_per_card
 
         rec = rec.model_copy(update={"options": one_row_per_card(rec.options, extra, compare, rec.best)})

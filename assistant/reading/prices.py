@@ -101,7 +101,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     machine = word_pattern("price_machine").search(before) or word_pattern("price_machine").search(after) \
         or (not hourly and not monthly and word_pattern("price_machine").search(sentence) and not per_card) \
         or (counted and not per_card) \
-        or word_pattern("quote_machine").search(before)  # "an 8x box, quote is 280k", "H20八卡一台每月6万"
+        or word_pattern("quote_machine").search(before) \
+        or word_pattern("quote_machine_after").match(m.text[q.end:q.end + 40])  # "an 8x box, quote is 280k", "285k for an 8x box"
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start].split(",")[-1] + after))  # the card's words too
     said = said or bought_for(m, q)  # '想买一台8卡H20服务器，大概一百万': what the machine to buy costs
