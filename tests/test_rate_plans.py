@@ -158,7 +158,8 @@ def test_a_bare_card_name_is_the_card_to_size_not_one_owned(text):
     d = _data(reply)
     assert d["decision"]["gpu"] == "ascend-910b"
     assert not d["decision"]["owned"] and not d["decision"]["owned_gpus"] and not d["profile"]["owned"]
-    assert d["decision"]["fits"] and 12 <= d["decision"]["gpus"] <= 40
+    # (about 24 at 256 output tokens; a reasoning model writes ~1,500 (models.yaml reasoning_output_tokens): ~58)
+    assert d["decision"]["fits"] and 12 <= d["decision"]["gpus"] <= 80
     assert d["decision"]["gpus"] in _counts(_headline(reply))
     assert not re.search(r"你的 1 张|your 1 ×|1 × Huawei Ascend 910B 64GB[。.;；]|再加 \d+ 张|\d+ more\b", reply.content)
 
