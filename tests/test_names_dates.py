@@ -88,10 +88,10 @@ def test_today_said_makes_the_weekday_exact():
 
 @pytest.mark.parametrize(("text", "said"), [
     ("我们手上有8张4090，想全参微调deepseek-r1-distill-qwen-32b，能行吗？下周三之前要出结果",
-     "我把“下周三”理解为从现在起 3 到 9 天（我不知道今天是星期几），按最短约 3 天（72 小时）算"),
+     "我把“下周三”理解为从现在起 3 到 9 天（我不知道今天是星期几），按最短的 72 小时算"),
     ("we already have 2x rtx 4090 in a workstation. can we lora finetune qwen2.5 14b on ~20k examples? deadline is friday",
      'I read "Friday" as 1 to 7 days from now (I have no calendar) and took the short end, 24 h'),
-    ("部署qwen3 32b给20个人用，下周三之前要上线", "按最短约 3 天（72 小时）算"),
+    ("部署qwen3 32b给20个人用，下周三之前要上线", "按最短的 72 小时算"),
 ])
 def test_the_reply_says_the_range_and_the_short_end(text: str, said: str):
     reply = run_conversation([text])[0].content

@@ -180,8 +180,8 @@ def test_a_calendar_date_says_the_hours_it_was_taken_as(words: str, hours: int):
 
 def test_a_weekday_deadline_is_said_back_in_the_answer():
     for text, said in (("fine-tune llama 3.1 8b on 1B tokens by next friday", 'I read "next Friday" as 5 to 11 days from now (I have no calendar) and took the short end, 120 h'),
-                       ("微调qwen2.5-7b，1B token，下周五前", "我把“下周五”理解为从现在起 5 到 11 天（我不知道今天是星期几），按最短约 5 天（120 小时）算"),
-                       ("微调qwen2.5-7b，1B token，周五前", "我把“周五”理解为从现在起 1 到 7 天（我不知道今天是星期几），按最短约 1 天（24 小时）算"),
+                       ("微调qwen2.5-7b，1B token，下周五前", "我把“下周五”理解为从现在起 5 到 11 天（我不知道今天是星期几），按最短的 120 小时算"),
+                       ("微调qwen2.5-7b，1B token，周五前", "我把“周五”理解为从现在起 1 到 7 天（我不知道今天是星期几），按最短的 24 小时算"),
                        ("fine-tune llama 3.1 8b on 1B tokens by end of month", 'I read "by end of month" as about 730 hours')):
         assert said in ask(text).content, text
 
