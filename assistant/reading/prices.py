@@ -106,6 +106,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
     said = hourly or monthly or word_pattern("price_before").search(before.rstrip(" $¥~")) \
         or word_pattern("price_after").match(after) or (q.role != "money" and _priced(m.text[max(left, q.start - 40):q.start].split(",")[-1] + after))  # the card's words too
     said = said or bought_for(m, q)  # '想买一台8卡H20服务器，大概一百万': what the machine to buy costs
+    # '210k for an 8x h100 server' (read '… for 1 server each with 8 h100 server'): the machine's price
+    said = said or bool(word_pattern("quote_machine_after").match(m.text[q.end:q.end + 40]))
     if not said:
         return None
     if (hourly or monthly) and not per_card and (not machine or _fewer_than_the_machine(m, u, q, counted)):

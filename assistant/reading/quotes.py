@@ -112,8 +112,9 @@ def _rents(m: Message) -> list[tuple[Quantity, dict]]:
                                    or word_pattern("price_reserved").search(_clause_before(m, q)))
         between = _between(m, q, start, end)
         one_card = per_card_said(before + after + between) or per_card_said(m.masked[q.end:q.end + NEAR].split(",")[0])
-        machine = in_machine is not None or (any(word_pattern("price_machine").search(x) for x in (before, after, between))
-                                             and not one_card)
+        # a price said per card ('reserved 2.30/gpu-hr' after 'an 8x H200 server') is one card's, machine or not
+        machine = not one_card and (in_machine is not None
+                                    or any(word_pattern("price_machine").search(x) for x in (before, after, between)))
         if machine:
             cards = in_machine or (count if count > 1 else (m.per_server.get(start) or _machine_cards(gpu_id, find_gpu)))
             usd /= cards
