@@ -1818,7 +1818,7 @@ def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: a
 
     if not previous.get("recommend") and _answered_before(state):
         previous = {**previous, "recommend": True}  # a plan was shown (two models weighed keep no results): a follow-up
-    setup = asked_setup(turn, previous) or (carried if previous else None)
+    setup = asked_setup(turn, previous) or carried  # carried: the setup said before, asked again
     if setup is None and previous and len(turn.compare) == 1 and (turn.has("why_not") or (
             "fits" in _literal_waiting(state) and not turn.changed)):
         # "why not H100?", "为什么不用H100": the fewest of it that do the job (its row), answered as that setup;
@@ -1870,6 +1870,9 @@ def _asked_before(state: AdvisorState, turn: Turn) -> tuple[int, str] | None:
     ais = [m for m in state.get("messages") or [] if isinstance(m, AIMessage) and m.content]
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     said = ((ais[-1].additional_kwargs.get("gpu_advisor") or {}).get("direct") or {}) if ais else {}
+    noted = (state.get("cards") or {}).get("whatif")
+    if not said and noted and not state.get("results"):  # noted while a question was open: 'I'll size those 8 too'
+        said = {"gpus": noted[0], "gpu": noted[1]}
     if not said.get("gpu") or not humans or turn.whatif or turn.compare or "fits" not in literal_kinds(_text(humans[-1])):
         return None
     return int(said["gpus"]), str(said["gpu"])

@@ -139,9 +139,10 @@ def test_how_much_in_total_and_why_not_a_couple_of_h100s():
 ])
 def test_the_setup_named_is_answered_again_at_the_new_load(second: str, third: str, users: int):
     replies = run_conversation(["国企全国产化，只能昇腾910B，部署Qwen2.5-72B，200人内部用，几张卡", second, third])
-    for reply in replies[1:]:
-        direct = reply.additional_kwargs["gpu_advisor"]["direct"]
-        assert (direct["gpu"], direct["gpus"]) == ("ascend-910b", 8)
+    # '只能昇腾910B' is no longer one owned card (h-rate): the first turn asks how many at once, the machine is noted
+    assert "8 × Huawei Ascend 910B" in replies[1].content
+    direct = replies[-1].additional_kwargs["gpu_advisor"]["direct"]
+    assert (direct["gpu"], direct["gpus"]) == ("ascend-910b", 8)
     last = replies[-1].additional_kwargs["gpu_advisor"]
     assert last["profile"]["users"] == users
     assert replies[-1].content.startswith("**够**" if last["direct"]["code"] == "meets" else "**不够**")

@@ -16,10 +16,12 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
     """((name as typed, size spec), the text with the name masked), or (None, masked) when there is none."""
     stop = frozenset(vocab()["cjk_not_name"])
     cut = "".join(vocab()["cjk_name_after"])
+    lead = vocab()["cjk_name_lead"]
     for x in _CJK_SIZED.finditer(masked):
         if MASK in x.group(0):
             continue
         run = re.split(f"[{re.escape(cut)}]", x.group(1))[-1]
+        run = run[max((len(w) for w in lead if run.startswith(w)), default=0):]  # '如果70b太贵': no name
         if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop):
             continue
         start = x.start(1) + len(x.group(1)) - len(run)

@@ -15,6 +15,8 @@ def read_cost_asked(m: Message, u: Understanding) -> None:
     if "preference" in u.updates or u.updates.get("personal") or u.updates.get("owned") or "rent_buy" in u.intents \
             or u.ask.get("buy_or_rent") or u.ask.get("home_buy") or "availability" in u.intents:
         return  # ('H100租一小时多少钱': a price asked, no plan to rent)
+    if m.pending == "preference":
+        return  # rent or buy is the open question: a cost asked is its own question, not that answer
     if not (word_pattern("cost_asked.asked").search(typed) or word_pattern("cost_asked.asked").search(m.text)
             or word_pattern("cost_asked.asked_zh").search(typed)):
         return
