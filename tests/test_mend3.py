@@ -1,0 +1,28 @@
+"""Merge interactions mended in session 13 (mend3): a group of outputs per prompt is no output length; a greeting
+or filler before a size is no Chinese model name."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+
+
+@pytest.mark.parametrize("text", ["grpo qwen 7b, 8 outputs per prompt", "GRPO on qwen 7b with 8 outputs each",
+                                  "ppo qwen 7b, 8 outputs per question"])
+def test_outputs_per_prompt_are_the_group_not_tokens(text):
+    u = understand(text)
+    assert u.updates.get("rl_samples") == 8 and u.updates.get("rl_completion_tokens") != 8
+
+
+@pytest.mark.parametrize("filler", ["请问", "你好，", "麻烦问一下", "老师好", "想问下", "谢谢"])
+@pytest.mark.parametrize("model", ["8B模型", "70b"])
+def test_a_filler_before_a_size_is_no_model_name(filler, model):
+    u = understand(f"{filler}{model}写法律文书效果怎么样")
+    assert u.unknown_model is None and "quality" in u.intents and "model" not in u.updates
+
+
+@pytest.mark.parametrize("filler", ["请问", "麻烦问一下", "老师好", "想问下"])
+def test_a_chinese_name_after_a_filler_is_still_the_name(filler):
+    u = understand(f"{filler}盘古星河-38B写法律文书效果怎么样")
+    assert u.unknown_model == "盘古星河-38B"
