@@ -26,3 +26,15 @@ def test_a_filler_before_a_size_is_no_model_name(filler, model):
 def test_a_chinese_name_after_a_filler_is_still_the_name(filler):
     u = understand(f"{filler}盘古星河-38B写法律文书效果怎么样")
     assert u.unknown_model == "盘古星河-38B"
+
+
+@pytest.mark.parametrize("text", [
+    "what is a kv cache? also for llama 3.1 8b with 32k context, how big is the kv cache for a single user",
+    "what's the kv cache? and also how big is the kv cache for one user of llama 3.1 8b at 32k context",
+    "kv cache是什么？另外llama 3.1 8b 32k上下文，单个用户的kv cache要多少显存"])
+def test_the_kv_concept_then_its_figure_is_one_question(text):
+    from tests.conversation import payload, run_conversation
+
+    reply = run_conversation([text])[-1]
+    kv = payload(reply)["results"]["kv_cache"]
+    assert kv["per_user_bytes"] == 128 * 1024 * 32768 and kv["users"] == 1
