@@ -38,3 +38,13 @@ def test_the_kv_concept_then_its_figure_is_one_question(text):
     reply = run_conversation([text])[-1]
     kv = payload(reply)["results"]["kv_cache"]
     assert kv["per_user_bytes"] == 128 * 1024 * 32768 and kv["users"] == 1
+
+
+@pytest.mark.parametrize("text", ["家里想跑qwen3 14b，顺便试试llama 3.1 8b，自己玩，二手也行",
+                                  "自己在家玩，想跑qwen3 14b，顺便跑跑llama 3.1 8b，二手卡也可以",
+                                  "at home, just me: run qwen3 14b, and also try llama 3.1 8b, used is fine"])
+def test_a_second_model_tried_on_the_side_is_one_home_plan(text):
+    from tests.conversation import payload, run_states
+
+    d = payload(run_states([text])[0]["messages"][-1])["decision"]
+    assert d["model"] == "qwen3-14b" and d["action"] == "buy", d
