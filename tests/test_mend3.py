@@ -48,3 +48,15 @@ def test_a_second_model_tried_on_the_side_is_one_home_plan(text):
 
     d = payload(run_states([text])[0]["messages"][-1])["decision"]
     assert d["model"] == "qwen3-14b" and d["action"] == "buy", d
+
+
+@pytest.mark.parametrize("text", ["A100能跑FP8吗", "A100上能跑FP8吗", "can the a100 even run fp8?", "H20支持fp8吗"])
+def test_a_card_asked_to_run_a_format_is_a_support_question(text):
+    assert "card_support" in understand(text).intents
+
+
+@pytest.mark.parametrize("text", ["fp8能跑吗 h20支持吗", "FP8能跑吗，H20支持吗", "fp8能不能跑 h20支持吗",
+                                  "int8能跑吗 H20支持吗"])
+def test_a_format_asked_to_run_before_the_card_is_the_plans_fit(text):
+    u = understand(text)
+    assert "fit_check" in u.intents and "card_support" not in u.intents
