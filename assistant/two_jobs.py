@@ -70,6 +70,9 @@ def split(state: Any) -> list[str] | None:
         return None  # 'serve qwen for the team, and also fine-tune llama on our tickets': a second job (reading.multi)
     if len(set(models)) < len(models) and len(set(jobs)) < len(jobs):
         return None
+    asked = [(u.topic or "").replace("-", "_") for u in read]
+    if any(m is None and (t in jobs or jobs.count(j) > 1) for m, t, j in zip(models, asked, jobs, strict=True)):
+        return None  # 'what is a kv cache? also how big is it for llama 8b at 32k': one question, the figure first
     return cut
 
 

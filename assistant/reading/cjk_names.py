@@ -20,7 +20,7 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
     for x in _CJK_SIZED.finditer(masked):
         if MASK in x.group(0):
             continue
-        run = re.split(f"[{re.escape(cut)}]", x.group(1))[-1]
+        run = _after_fillers(re.split(f"[{re.escape(cut)}]", x.group(1))[-1])
         run = run[max((len(w) for w in lead if run.startswith(w)), default=0):]  # '如果70b太贵': no name
         if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop):
             continue
@@ -33,3 +33,16 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
         name = typed.group() if typed else text[start:x.end()]
         return (name, size), mask(masked, [(start, x.end())])
     return None, masked
+
+
+def _after_fillers(run: str) -> str:
+    """The run with the greetings and fillers said before a name cut off ('请问盘古星河' -> '盘古星河', '麻烦问一下')."""
+    fillers = sorted(vocab()["cjk_filler_before"], key=len, reverse=True)
+    cut = True
+    while cut:
+        cut = False
+        for w in fillers:
+            if run.startswith(w):
+                run, cut = run[len(w):], True
+                break
+    return run

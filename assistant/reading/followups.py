@@ -189,7 +189,7 @@ def _card_support(m: Message, u: Understanding) -> bool:
     feature = bool(re.search(words["feature"], m.text)) and not why
     if u.topic and not feature:
         return False
-    bare = not m.names and not m.unknown and not m.role("model")  # "A100能跑FP8吗": a format, no model to fit
+    bare = not m.names and not m.unknown and not m.role("model") and _run_on_card(m)  # "A100能跑FP8吗"
     if not cards or set(u.updates) - {"only", "precision", "phase"} or not (_hit(m, words) or feature) \
             or ("fit_check" in u.intents and not (feature or bare)):  # "does flash attention work on v100?"
         return False
@@ -201,4 +201,16 @@ def _card_support(m: Message, u: Understanding) -> bool:
     u.ask = {**u.ask, "formats": list(dict.fromkeys(said))}
     u.cards = list(dict.fromkeys(cards))
     u.updates, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], None, []
+    return True
+
+
+def _run_on_card(m: Message) -> bool:
+    """Whether every run question names a card before its run word ('A100能跑FP8吗', 'can the a100 run fp8'): a
+    run question without one ('fp8能跑吗 h20支持吗' after a plan) asks whether the plan runs in that format."""
+    words = vocab()["followups"]["support_beside"]
+    for x in re.finditer(words["run_cue"], m.text):
+        ends = [e.end() for e in re.finditer(words["question_end"], m.text[:x.start()])]
+        start = ends[-1] if ends else 0
+        if not any(start <= s < x.end() for s, _e, _g, _n in m.gpus):
+            return False
     return True
