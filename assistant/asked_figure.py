@@ -93,7 +93,8 @@ def _item(kind: str, new: Option, old: Option, rec: Recommendation, trains: bool
         pct = _pct(n_usd, o_usd)
         data["usd"], data["usd_pct"] = [n_usd, o_usd], pct
         unit = "run" if trains else "hour"
-        return say(lang, f"figure.cost_{unit}_{'less' if n_usd <= o_usd else 'more'}", new=cash(n_usd, rec),
+        moved = "same" if cash(n_usd, rec) == cash(o_usd, rec) else "less" if n_usd <= o_usd else "more"
+        return say(lang, f"figure.cost_{unit}_{moved}", new=cash(n_usd, rec),
                    old=cash(o_usd, rec), pct=pct)
     return None
 

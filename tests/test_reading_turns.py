@@ -71,8 +71,14 @@ def test_a_change_asked_as_a_question_says_whether_the_same_cards_still_do_it(la
 
 def test_the_new_value_is_sized_and_the_old_one_is_not():
     _first, second = run_conversation([PLAN["en"], "if we go from 8k to 32k context do the cards still fit?"])
-    assert payload(second)["profile"]["context"] == 32768
-    assert "no longer does it" in second.content
+    data = payload(second)
+    assert data["profile"]["context"] == 32768
+    # the two cards named still hold 32k with the KV cache in FP8 (session 13: an FP8 KV cache that serves the job on
+    # the count named is the plan, said as the change taken), not 4 cards with a BF16 cache
+    best = data["results"]["recommend"]["best"]
+    assert (best["gpu"], best["gpus"], best["kv_precision"]) == ("l40s", 2, "fp8")
+    assert "Still fits on the same 2 × NVIDIA L40S 48GB" in second.content and "FP8" in second.content
+    assert "0% cheaper" not in second.content and "$2.18 an hour rented, the same as before" in second.content
     _first, third = run_conversation([PLAN["en"], "what about 32 users?"])
     assert payload(third)["profile"]["users"] == 32
     assert "Still fits on the same 2 × NVIDIA L40S 48GB" in third.content

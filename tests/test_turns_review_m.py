@@ -112,8 +112,13 @@ def test_a_single_card_asked_about_is_answered_on_one_card_first():
     last = run_conversation(turns)[-1]
     first = last.content.split("\n")[0]
     assert first.startswith("**Yes**") and "1 × NVIDIA GeForce RTX 4090" in first
-    held = _data(last)["pinned"]
-    assert held["gpus"] == 1 and held["gpu"] == "rtx-4090" and 0 < held["users_held"] < held["users"]
+    data = _data(last)
+    held = data["pinned"]
+    # with the KV cache in FP8 on the one card named (session 13's change: the count named, FP8 KV, is the plan) the
+    # one 4090 holds every person the plan counts (85 of 66); in BF16 it held fewer
+    assert held["gpus"] == 1 and held["gpu"] == "rtx-4090" and held["users_held"] >= held["users"] > 0
+    best = data["results"]["recommend"]["best"]
+    assert (best["gpu"], best["gpus"], best["kv_precision"]) == ("rtx-4090", 1, "fp8")
     assert f"{held['users_held']:,} people" in first and f"{held['users']:,}" in first
 
 

@@ -308,7 +308,7 @@ def test_answers_to_questions_keep_the_named_cards_and_ask_nothing_known(turns: 
 
 STILL_ASKED = {
     "en": ("deploying gpt-oss-120b for our team, thinking one H100. enough?", "h100-sxm",
-           ["about 50 people at once", "50 concurrent users"], 50),
+           ["about 120 people at once", "120 concurrent users"], 120),  # 50 fit one H100 with an FP8 KV cache
     "zh": ("我们公司打算部署 Qwen3-30B-A3B，问下一张 L20 48G 够吗", "l20", ["20-100 人吧，内部知识库问答", "大概 100 人同时用"], 100),
 }
 

@@ -58,7 +58,8 @@ def read_count_instead(m: Message, u: Understanding) -> None:
     tried with its count and said as a change (words fixed_count.instead) is the count of the plan's cards
     (u.recount, as 'scratch that, only 2 of the a100s'), not a row weighed beside 4 x 3090 that stays the plan."""
     if u.recount is not None or u.whatif_gpus is None or u.compare_gpus or u.added_cards \
-            or not word_pattern("fixed_count.instead").search(m.masked):
+            or not word_pattern("fixed_count.instead").search(m.masked) \
+            or word_pattern("fixed_count.weighed").search(m.masked):
         return
     cards = {g for _s, _e, g, _n in m.gpus}
     n, card = u.whatif_gpus
