@@ -37,16 +37,13 @@ def test_a_card_taken_instead_is_the_new_count(text):
     assert _recount(text)[:2] == (2, "l40s")
 
 
-HOURS = ["每天用个八小时左右", "每天大概用8小时", "一天用八个小时", "about 8 hours a day", "roughly 8h a day"]
-SIDE = [("主要做7B到14B模型的LoRA微调，偶尔推理，{h}", "zh"), ("mostly lora on 7b-14b models, occasionally inference, {h}", "en")]
+HOURS = {"zh": ["每天用个八小时左右", "每天大概用8小时", "一天用八个小时"], "en": ["about 8 hours a day", "roughly 8h a day"]}
+SIDE = {"zh": "主要做7B到14B模型的LoRA微调，偶尔推理，{h}", "en": "mostly lora on 7b-14b models, occasionally inference, {h}"}
 
 
-@pytest.mark.parametrize("hours", HOURS)
-@pytest.mark.parametrize(("side", "lang"), SIDE)
-def test_hours_of_use_beside_a_side_job_are_kept(hours, side, lang):
-    if (lang == "zh") != any("\u4e00" <= c <= "\u9fff" for c in hours):
-        pytest.skip("one language per message")
-    u = understand(side.format(h=hours))
+@pytest.mark.parametrize(("lang", "hours"), [(lang, h) for lang, hs in HOURS.items() for h in hs])
+def test_hours_of_use_beside_a_side_job_are_kept(lang, hours):
+    u = understand(SIDE[lang].format(h=hours))
     assert u.updates.get("utilisation") == pytest.approx(8 / 24, abs=0.001)
 
 
@@ -59,3 +56,25 @@ def test_occasionally_alone_is_no_utilisation(side):
 def test_the_one_card_said_in_chinese_is_owned(text):
     u = understand(text)
     assert u.owns_named == "one" and "preference" not in u.updates
+
+
+# ------------------------------------------------------------------ shared pattern pieces (words/fragments.yaml)
+
+def test_every_fragment_named_is_filled_and_none_is_left():
+    import json
+
+    from gpu_advisor.assistant.reading.text import vocab
+
+    text = json.dumps(vocab(), ensure_ascii=False)
+    assert "<<" not in text and "fragments" not in vocab()
+
+
+@pytest.mark.parametrize("unit", ["张", "块", "片", "卡", "台"])
+@pytest.mark.parametrize("how", ["几", "多少"])
+def test_a_count_asked_in_any_unit_is_heard_by_every_count_pattern(how, unit):
+    from gpu_advisor.assistant.reading.text import word_pattern
+
+    asked = f"要{how}{unit}"
+    for key in ("count_asked", "cards_count_asked", "fit_count_asked"):
+        assert word_pattern(key).search(asked), (key, asked)
+    assert word_pattern("min_count_asked").search(f"至少{asked}")

@@ -56,7 +56,23 @@ def vocab() -> dict[str, Any]:
         if clash:
             raise ValueError(f"{path.name} defines {', '.join(sorted(clash))} again")
         merged.update(part)
-    return merged
+    fragments = merged.pop("fragments", {})
+    return {key: _filled(value, fragments) for key, value in merged.items()}
+
+
+_FRAGMENT = re.compile(r"<<(\w+)>>")
+
+
+def _filled(value: Any, fragments: dict[str, str]) -> Any:
+    """A vocabulary value with each `<<name>>` replaced by the shared pattern of that name (words/fragments.yaml):
+    one list of, say, the words that ask a count ('几张', '多少台'), used by every pattern that needs it."""
+    if isinstance(value, str):
+        return _FRAGMENT.sub(lambda x: "(?:" + fragments[x.group(1)] + ")", value)
+    if isinstance(value, list):
+        return [_filled(v, fragments) for v in value]
+    if isinstance(value, dict):
+        return {k: _filled(v, fragments) for k, v in value.items()}
+    return value
 
 
 @cache
