@@ -2950,6 +2950,9 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
         # within the budget, a card the answer does not warn against first (consumer cards for a service come after)
         sound = [f for f in within if not any(o.avoid for o in rec.options if o.gpu == f[2])]
         found = sound or within or every
+    # a card the answer does not warn against leads whenever one meets the rate (review AD C4: 20 x RTX 4090 headlined
+    # for a service while the reply warned against consumer cards and its own table had 3 x H800 for less)
+    found = [f for f in found if not any(o.avoid for o in rec.options if o.gpu == f[2])] or found
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
     listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found

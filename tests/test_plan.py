@@ -1,0 +1,30 @@
+"""Plans an expert would sign (session 14, plan): the headline is the cheapest option that meets the target among
+cards the answer does not warn against; a card restriction or a count the user proposes is not ownership."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.knowledge import find_gpu
+from tests.conversation import payload, run_conversation
+
+SUPPORT_14B = [
+    "我们是做AI客服的创业公司，用 Qwen2.5-14B，高峰 30 QPS，输入一千 token 输出两百，P99 首字延迟一秒内，租云最便宜的方案是啥",
+    "租云最便宜的方案是啥？Qwen2.5-14B 做客服，高峰每秒30个请求，输入1000输出200，P99首字1秒内",
+    "请问一下，AI客服用Qwen2.5-14B，峰值30 QPS，输入1k输出200，p99首token不超过1秒，想租云，怎么最省钱",
+    "we're in china, ai support startup on qwen2.5 14b, 30 requests per second at peak, 1k in 200 out, p99 ttft "
+    "under 1s, cheapest cloud option?",
+    "cheapest cloud option for qwen2.5 14b in china pls: support bot, peak 30 qps, prompts 1000 tokens, outputs "
+    "200, p99 first token within 1 second",
+]
+
+
+@pytest.mark.parametrize("text", SUPPORT_14B)
+def test_a_service_rate_headlines_no_card_the_answer_warns_against(text):
+    reply = run_conversation([text])[-1]
+    p = payload(reply)
+    d = p["decision"]
+    assert d["action"] == "rent" and d["fits"], d
+    assert find_gpu(d["gpu"]).segment != "consumer", d
+    assert "4090" not in reply.content.split("\n", 1)[0]
+    assert "你选的" not in reply.content and "you chose" not in reply.content
