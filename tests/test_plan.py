@@ -28,3 +28,30 @@ def test_a_service_rate_headlines_no_card_the_answer_warns_against(text):
     assert find_gpu(d["gpu"]).segment != "consumer", d
     assert "4090" not in reply.content.split("\n", 1)[0]
     assert "你选的" not in reply.content and "you chose" not in reply.content
+
+
+E1 = [
+    "hi, we're a 6 person startup, want to serve llama 3.1 8b for a chatbot, about 15 requests per sec at peak, TTFT "
+    "under 500ms, prompts ~1.5k tokens, outputs ~300. what gpus and how many? cheapest cloud option pls",
+    "我们6个人的创业公司，想部署llama 3.1 8b做聊天机器人，高峰每秒15个请求，首token 500ms以内，输入1500输出300，"
+    "租云最便宜用什么卡几张",
+]
+WHY_NOT = {
+    "en": ["hmm why not H100 or L40S? arent those cheaper per hour", "why not the l40s or h100? aren't they way "
+           "cheaper per hour?", "why not L40S or H100 - are those not cheaper"],
+    "zh": ["为啥不用H100或者L40S？它们每小时不是更便宜吗", "为什么不用L40S或H100？那些不是更便宜吗",
+           "为啥不用l40s和h100，这两个不是每小时更便宜吗"],
+}
+
+
+@pytest.mark.parametrize("lang,first", [("en", E1[0]), ("zh", E1[1])])
+@pytest.mark.parametrize("i", range(3))
+def test_cards_asked_after_a_rate_plan_are_sized_for_the_rate_and_both_halves_answered(lang, first, i):
+    reply = run_conversation([first, WHY_NOT[lang][i]])[-1]
+    p = payload(reply)
+    assert p.get("topic") == "compare_cards", p.get("kind")
+    rows = {o["gpu"]: o["gpus"] for o in p["results"]["options"]}
+    assert rows.get("l40s", 0) > 1, rows  # sized for the rate, never one copy's users
+    rated = p["results"]["rated_plan"]
+    assert rated["stays"] and rated["other"] in rows
+    assert "didn't understand" not in reply.content and "没看懂" not in reply.content
