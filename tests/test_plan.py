@@ -55,3 +55,53 @@ def test_cards_asked_after_a_rate_plan_are_sized_for_the_rate_and_both_halves_an
     rated = p["results"]["rated_plan"]
     assert rated["stays"] and rated["other"] in rows
     assert "didn't understand" not in reply.content and "没看懂" not in reply.content
+
+
+RESTRICTED = [
+    ("有国产化要求，只能用昇腾910B。全参微调 Qwen2.5-7B，数据大概5亿token，要多少张卡，多久能训完？", "ascend-910b"),
+    ("只能用昇腾910B，全参微调Qwen2.5-7B，5亿token，需要几张卡", "ascend-910b"),
+    ("国产化项目，我们只能采购910B，要几张卡才能全参微调 Qwen2.5-7B？", "ascend-910b"),
+    ("we can only use 910B, full fine-tune qwen2.5 7b on 500M tokens, how many cards and how long?", "ascend-910b"),
+    ("customer support bot on mistral 7b, 200 requests per second, p99 TTFT 300ms, inputs ~800 tok outputs ~150. we "
+     "already own L40S so stick to those - how many?", "l40s"),
+    ("we already own L40S, how many do we need for mistral 7b at 200 requests per second?", "l40s"),
+    ("mistral 7b at 200 rps - we have L40S, so stick with them. how many?", "l40s"),
+    ("Mistral 7B 客服机器人，每秒200个请求，我们已经有L40S了，就用它，要几张？", "l40s"),
+    ("我们实验室有L40S，部署 mistral 7b，每秒200个请求，需要多少张", "l40s"),
+]
+
+
+@pytest.mark.parametrize("text,card", RESTRICTED)
+def test_a_card_limited_to_without_a_count_is_no_card_owned(text, card):
+    from gpu_advisor.assistant.reading import understand
+
+    u = understand(text)
+    assert not u.updates.get("owned"), u.updates
+    assert card in (u.updates.get("only") or []), u.updates
+
+
+@pytest.mark.parametrize("text,owned", [
+    ("i have a 4090, can i run qwen2.5 32b?", "1x rtx-4090"),
+    ("we have 4 L40S, serve mistral 7b for 50 users, how many more do we need?", "4x l40s"),
+    ("我有一张4090，能跑qwen2.5 32b吗", "1x rtx-4090"),
+    ("我们有4张L40S，部署mistral 7b，还要几张", "4x l40s"),
+])
+def test_a_card_counted_or_said_as_one_stays_owned(text, owned):
+    from gpu_advisor.assistant.reading import understand
+
+    assert owned in (understand(text).updates.get("owned") or [])
+
+
+@pytest.mark.parametrize("text", [RESTRICTED[0][0], RESTRICTED[3][0]])
+def test_a_card_restriction_plans_the_count_with_standard_optimizer_states(text):
+    d = payload(run_conversation([text])[-1])["decision"]
+    assert d["gpu"] == "ascend-910b" and d["gpus"] > 1 and not d["owned"] and d["owned_gpus"] == 0, d
+
+
+@pytest.mark.parametrize("text", [RESTRICTED[4][0], RESTRICTED[7][0]])
+def test_owned_cards_of_no_count_give_the_total_on_single_card_copies(text):
+    reply = run_conversation([text])[-1]
+    d = payload(reply)["decision"]
+    assert d["gpu"] == "l40s" and d["gpus"] > 1 and d["owned_gpus"] == 0, d
+    assert "you own" not in reply.content and "你自己的" not in reply.content
+    assert "×TP2" not in reply.content and "×TP4" not in reply.content  # a 7B copy on one card each

@@ -2530,7 +2530,9 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
     """The plan on the card and count the queueing model sized for the rate (`pinned`: that count as the only
     candidate, with the users in flight it implies)."""
     again = recommend(pinned, with_levers)
-    if again.best is None or again.best.gpus != r.gpus:
+    # the same count split otherwise (10 x TP2 over PCIe where the queueing model sized 20 single-card copies: tensor
+    # parallelism for a model one card holds) is laid out as sized too
+    if again.best is None or again.best.gpus != r.gpus or again.best.replicas != r.replicas:
         # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
         # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
         # out as such. The plan is that layout when it meets every requirement, or when the other plan has
