@@ -105,3 +105,26 @@ def test_owned_cards_of_no_count_give_the_total_on_single_card_copies(text):
     assert d["gpu"] == "l40s" and d["gpus"] > 1 and d["owned_gpus"] == 0, d
     assert "you own" not in reply.content and "你自己的" not in reply.content
     assert "×TP2" not in reply.content and "×TP4" not in reply.content  # a 7B copy on one card each
+
+
+HOBBY_A6000 = [
+    "个人玩家，一张A6000 48G，想QLoRA微调llama 3.3 70b，数据集1万条，能跑吗，大概要几天",
+    "个人玩家，一张A6000，QLoRA微调llama 3.3 70b，1万条数据，能跑吗？要几天",
+    "自己玩，一张A6000 48G，想用QLoRA微调llama 3.3 70b，数据1万条，大概要几天",
+    "hobbyist, one A6000, want to qlora llama 3.3 70b on 10k examples, can it run, how many days?",
+    "hobbyist here, an A6000 48gb, qlora llama 3.3 70b with 10k examples - does it run and how many days?",
+]
+
+
+@pytest.mark.parametrize("text", HOBBY_A6000)
+def test_one_persons_card_said_alone_is_theirs_and_timed_first(text):
+    d = payload(run_conversation([text])[-1])["decision"]
+    assert d["gpu"] == "rtx-a6000" and d["gpus"] == 1 and d["owned"], d
+
+
+@pytest.mark.parametrize("text", ["个人用，想买一张4090跑qwen 32b", "just me, buying one 4090, qwen 32b?",
+                                  "个人玩家，想QLoRA微调llama 3.3 70b，一张A6000够吗"])
+def test_a_card_to_get_or_asked_about_is_not_owned(text):
+    from gpu_advisor.assistant.reading import understand
+
+    assert not understand(text).updates.get("owned")
