@@ -238,6 +238,7 @@ def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
 
 def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     """Both cards sized for the workload of the last answer, and which is faster for it."""
+    from gpu_advisor.assistant.rated_rows import plan_line, rated_row
     from gpu_advisor.assistant.writers import _model_name
 
     sized = _workload(ctx)
@@ -249,6 +250,7 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     options = []
     for f in facts:
         o = _answered(ctx, f["id"], ctx.turn.counts.get(f["id"])) \
+            or rated_row(ctx.results, w, f["id"], ctx.turn.counts.get(f["id"])) \
             or _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
         if o is not None:
             options.append(o)
@@ -296,7 +298,10 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         from gpu_advisor.assistant.price_ratio import ratio_lines
 
         lines += ratio_lines(ctx, working)
-    if rec.best is not None:
+    stays = plan_line(ctx, working, w)
+    if stays is not None:
+        lines.append(stays)
+    elif rec.best is not None:
         lines.append(ctx.say("info.compare.plan", option=f"{rec.best.gpus} × {rec.best.gpu_name}"))
     return lines
 

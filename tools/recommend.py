@@ -2530,7 +2530,9 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
     """The plan on the card and count the queueing model sized for the rate (`pinned`: that count as the only
     candidate, with the users in flight it implies)."""
     again = recommend(pinned, with_levers)
-    if again.best is None or again.best.gpus != r.gpus:
+    # the same count split otherwise (10 x TP2 over PCIe where the queueing model sized 20 single-card copies: tensor
+    # parallelism for a model one card holds) is laid out as sized too
+    if again.best is None or again.best.gpus != r.gpus or again.best.replicas != r.replicas:
         # a count no single copy uses whole (5 cards), or one the users-based ranking set aside (over a budget:
         # a smaller count then holds the requests in memory only): the replicas the queueing model sized, laid
         # out as such. The plan is that layout when it meets every requirement, or when the other plan has
@@ -2950,6 +2952,9 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
         # within the budget, a card the answer does not warn against first (consumer cards for a service come after)
         sound = [f for f in within if not any(o.avoid for o in rec.options if o.gpu == f[2])]
         found = sound or within or every
+    # a card the answer does not warn against leads whenever one meets the rate (review AD C4: 20 x RTX 4090 headlined
+    # for a service while the reply warned against consumer cards and its own table had 3 x H800 for less)
+    found = [f for f in found if not any(o.avoid for o in rec.options if o.gpu == f[2])] or found
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
     listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found

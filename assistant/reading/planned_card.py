@@ -9,10 +9,13 @@ import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.restricted_owned import owned_as_restriction, personal_card_owned
 from gpu_advisor.assistant.reading.text import vocab
 
 
 def read_planned_card(m: Message, u: Understanding) -> None:
+    owned_as_restriction(m, u)  # 'we already own L40S so stick to those - how many?': the card limited to, not one owned
+    personal_card_owned(m, u)  # '个人玩家，一张A6000 48G，想QLoRA…': one person's own card
     named = [(1, g) for g in u.compare_gpus] + ([tuple(u.whatif_gpus)] if u.whatif_gpus else [])
     only = u.updates.get("only")
     if len(named) != 1 or u.updates.get("owned") or (only and [o.split("x ", 1)[-1] for o in only] != [named[0][1]]):
