@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.scale_out import scale_out
 from gpu_advisor.assistant.writers import cash, gpu_words, tps
 from gpu_advisor.tools.recommend import Recommendation
 
@@ -71,7 +72,9 @@ def asked_more(ask: dict[str, Any], rec: Recommendation | None, lang: str, recor
     if rec is None:
         return "", []
     found = [_biggest(rec, lang, recorder) if ask.get("biggest_model") else None,
-             _first_month(rec, lang) if ask.get("first_month") else None]
+             _first_month(rec, lang) if ask.get("first_month") else None,
+             scale_out(ask.get("scale_out"), rec, lang, recorder)]  # 'would a second node halve it?'
+
     done = [f for f in found if f]
     return "\n\n".join(t for t, _d in done), [d for _t, d in done]
 
