@@ -1499,8 +1499,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "answer" if code == "compare_cards" and _last_answer_given(state, turn) else "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
-    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)) \
-            and known.get("model") and known.get("phase"):
+    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)
+            or _budget_rate_asked(turn, known)) and known.get("model") and known.get("phase"):
         # "does it fit on an H100?", "需要几台910B服务器？", "how many GPUs, and what per month?": answered now, every
         # missing value a stated assumption
         return "answer"
@@ -1515,7 +1515,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     # '够不够', 'do we need to buy more?' after a plan on your cards: the verdict first, the plan again
     enough = has_answer and bool(known.get("owned")) and _enough_asked(state)
-    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough
+    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough \
+        or (has_answer and bool(turn.ask.get("budget_rate") or turn.ask.get("scale_out")))  # '40k gets how many rps?'
     if not acted:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
@@ -1528,6 +1529,12 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
+
+
+def _budget_rate_asked(turn: Turn, known: dict[str, Any]) -> bool:
+    """'每月5万能撑多少QPS', 'how many req/s can 40k a month get me': what the budget sustains is the question, so it is
+    answered now (the rate it sustains does not depend on how many people there are), never asked back."""
+    return bool(turn.ask.get("budget_rate") and known.get("budget_usd_per_month"))
 
 
 def _asks_two(state: AdvisorState, has_answer: bool) -> bool:
@@ -1991,7 +1998,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    kinds = one_verdict(_literal_waiting(state))
+    # ('can we legally buy h100s to serve …?' asks whether it is allowed: assistant/legal_buy.py answers it)
+    kinds = [] if turn.ask.get("legal_beside") else one_verdict(_literal_waiting(state))
     kind = kinds[0] if kinds else None
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     if kind is None and turn.ask.get("recount"):

@@ -60,3 +60,86 @@ def test_second_node_on_training(lang: str, text: str) -> None:
 def test_no_second_node_when_none_asked(text: str) -> None:
     reply = run_conversation([text])[-1]
     assert not [d for d in reply.additional_kwargs["gpu_advisor"].get("asked_more") or [] if d["code"] == "scale_out"]
+
+
+DSV3 = "want to serve deepseek v3 (the 671B one) in fp8, ~20 req/s, avg 2k in / 500 out."
+BUDGET_EN = [
+    f"budget is 40k USD a month. {DSV3} how many req/s can 40k a month get me",
+    f"{DSV3} we have $40k per month: if not 20, what's the max rps that budget can afford?",
+    f"{DSV3} budget 40k/month. so how many requests per second does that money get us?",
+]
+BUDGET_ZH = [
+    "每月预算 5 万人民币，想在国内云上部署 Llama 3.1 70B 对外提供 API，大概能撑多少 QPS？",
+    "想在国内云上部署 Llama 3.1 70B 做对外 API，每月 5 万块，这笔钱最多能撑多少并发？",
+    "Llama 3.1 70B 对外提供 API，国内云，月预算五万元，能支撑多少 QPS 呀",
+]
+
+
+@pytest.mark.parametrize("text", BUDGET_EN)
+def test_what_a_budget_sustains_en(text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = _asked(reply, "budget_rate")
+    assert 0 < data["usd_per_month"] <= 40_000
+    assert 5 < data["sustain_rps"] < 20  # a node or two of big cards, short of the 20 asked
+    assert "What $40,000 a month gets you" in reply.content
+
+
+@pytest.mark.parametrize("text", BUDGET_ZH)
+def test_what_a_budget_sustains_zh(text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = _asked(reply, "budget_rate")  # answered at once: no 'how many people at once?' asked back
+    assert data["usd_per_month"] <= 50_000 / 7.0 + 1  # within ¥50k
+    assert data["sustain_rps"] > 0 and data["gpus"] >= 2
+    assert "能撑多少" in reply.content
+
+
+def test_budget_rate_as_a_follow_up_not_asked_back() -> None:
+    replies = run_conversation([
+        "budget is 40k USD a month. want to serve deepseek v3 (the 671B one) in fp8, ~20 req/s, avg 2k in / 500 out. "
+        "doable on that budget?",
+        "what about 8x H200? if not 20 req/s, how many req/s can 40k a month get me"])
+    assert "nothing that changes the answer" not in replies[-1].content
+    assert "What $40,000 a month gets you" in replies[-1].content
+
+
+LEGAL_EN = [
+    "can my team in shanghai legally buy h100s? if not whats the best option we actually can get",
+    "are we allowed to buy H100 in china? we're in beijing",
+    "is it legal to purchase h100 gpus for our office in Shenzhen",
+]
+LEGAL_ZH = [
+    "上海能合法买H100吗？不行的话我们能买到的最好的是什么",
+    "我们在北京，H100 国内能合法买吗",
+    "那个，深圳这边买H100合规吗？",
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", t) for t in LEGAL_EN] + [("zh", t) for t in LEGAL_ZH])
+def test_can_we_legally_buy_answers_the_rules(lang: str, text: str) -> None:
+    from tests.conversation import run_states
+
+    state = run_states([text])[-1]
+    reply, profile = state["messages"][-1], state.get("profile") or {}
+    assert profile.get("only") in (None, [])  # never 'only H100'
+    assert profile.get("region") == "china"
+    assert ("**不能：**" if lang == "zh" else "**No:**") in reply.content
+    assert "2022-10-07" in reply.content  # the rule, dated
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "can my team in shanghai legally buy h100s to serve qwen2.5 72b for ~30 people internally? if not whats the "
+           "best we can get"),
+    ("en", "we want to serve qwen2.5 72b to 30 people at once from our shanghai office: can we legally buy h100s?"),
+    ("zh", "我们在上海，想部署qwen2.5 72b给30个人同时用，全天候，能合法买H100吗？不行的话买什么"),
+    ("zh", "能合法在上海买H100吗？想给30个人同时部署qwen2.5 72b，全天候在线"),
+])
+def test_legal_question_with_a_job_plans_on_obtainable_cards(lang: str, text: str) -> None:
+    from gpu_advisor.knowledge import find_gpu
+
+    reply = run_conversation([text])[-1]
+    data = reply.additional_kwargs["gpu_advisor"]
+    legal = [d for d in data.get("asked_more") or [] if d["code"] == "legal_buy"]
+    assert legal, reply.content[:500]
+    card = find_gpu(data["decision"]["gpu"])
+    assert card.china_specific or card.domestic_china or not card.export_limited
+    assert ("**不能：**" if lang == "zh" else "**No:**") in reply.content

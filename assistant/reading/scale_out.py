@@ -3,7 +3,9 @@ long on 16 h100 instead of 8?', '加一台能快一倍吗', '再加8张卡能快
 tools' time on that many). The words: words/scale_out.yaml.
 
 u.ask["scale_out"]: {"to": n} (the count asked, 'instead of 8') or {"added": n} (cards added, 'another 8') or
-{"times": 2} ('double the gpus') or {"node": True} (one more node or machine, its size the user's own)."""
+{"times": 2} ('double the gpus') or {"node": True} (one more node or machine, its size the user's own).
+u.ask["budget_rate"]: what a monthly budget sustains, 'how many req/s can 40k a month get me', '每月5万能撑多少QPS'
+(assistant/budget_rate.py)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,11 @@ def _asked(typed: str) -> dict[str, Any] | None:
 
 
 def read_scale_out(m: Message, u: Understanding) -> None:
-    asked = _asked(unicodedata.normalize("NFKC", m.raw).lower())
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    asked = _asked(typed)
     if asked is not None:
         u.ask["scale_out"] = asked
+    if word_pattern("budget_rate.en").search(typed) or word_pattern("budget_rate.zh").search(typed):
+        u.ask["budget_rate"] = True
+        if "model" in u.updates:  # a request rate asked of a model named: it is served
+            u.updates.setdefault("phase", "serve")
