@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.pairing import (
@@ -1677,16 +1678,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
         said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
-    after = ""
-    answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
-    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
-        from gpu_advisor.assistant.inform import Context, reply
-
-        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
-                      filled.region or "global", _recorder(config))
-        after += "\n\n" + reply(str(asked.also), ctx)
-        answered.append({"code": asked.also, **ctx.data})
-        answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    ahead, after, answered, answer = _waiting_replies(waiting, filled, answer, lang, config)
     own_prices = any(t.also == "rent_buy" for t in waiting)
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
@@ -1724,7 +1716,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         head, sep, rest = text.partition("\n\n")
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
             else "\n\n".join([*lead, text])
-    text += after
+    text = ahead + text + after
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
@@ -2207,7 +2199,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
     elif turn.topic:
-        parts.append(_concept(turn, lang))
+        parts.append(_concept_and_pair(turn, lang, extra))
         extra["topic"] = turn.topic
     elif turn.has("best_gpu"):
         parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))
@@ -2236,6 +2228,38 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
             parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
     first = turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase"))
     return _with_question(state, lang, parts, kind, extra, "phase" if first else None, invite=bool(turn.topic))
+
+
+def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, config: RunnableConfig
+                     ) -> tuple[str, str, list[dict[str, Any]], Any]:
+    """Each question left waiting, answered for the plan it is about: the engine asked between ('vllm vs sglang vs
+    trt-llm for X on 8xH200, which engine') before the plan, the others under it. (ahead, after, their data, the
+    answer with the rent-or-buy at the user's prices.)"""
+    from gpu_advisor.assistant.inform import Context, reply
+
+    ahead, after = "", ""
+    answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
+    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
+        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
+                      filled.region or "global", _recorder(config))
+        if asked.also == "engine_choice":
+            ahead += reply(str(asked.also), ctx) + "\n\n"
+        else:
+            after += "\n\n" + reply(str(asked.also), ctx)
+        answered.append({"code": asked.also, **ctx.data})
+        answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    return ahead, after, answered, answer
+
+
+def _concept_and_pair(turn: Turn, lang: str, extra: dict[str, Any]) -> str:
+    """The glossary's entry, and the MoE and dense models named with it compared ('mixtral 8x7b vs llama 2 70b, which
+    is cheaper to host': assistant/moe_pair.py)."""
+    text = _concept(turn, lang)
+    pair = moe_pair_text(turn.ask.get("moe_pair"), lang)
+    if pair is None:
+        return text
+    extra["moe_pair"] = pair[1]
+    return text + "\n\n" + pair[0]
 
 
 def _answered_later(turn: Turn) -> str | None:
