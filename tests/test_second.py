@@ -143,3 +143,88 @@ def test_legal_question_with_a_job_plans_on_obtainable_cards(lang: str, text: st
     card = find_gpu(data["decision"]["gpu"])
     assert card.china_specific or card.domestic_china or not card.export_limited
     assert ("**不能：**" if lang == "zh" else "**No:**") in reply.content
+
+
+ENGINE_NO_LOAD = [
+    ("en", "vllm vs sglang vs tensorrt-llm for deepseek v3 on 8xH200? which engine"),
+    ("en", "which engine for deepseek v3 on 8x h200: vllm, sglang or trt-llm?"),
+    ("zh", "8卡H200跑deepseek v3，vllm、sglang、trt-llm选哪个引擎"),
+    ("zh", "deepseek v3 放 8 张 H200 上，用 vllm 还是 sglang 还是 tensorrt-llm？"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ENGINE_NO_LOAD)
+def test_engine_question_on_named_cards_answered_first_without_a_plan(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = reply.additional_kwargs["gpu_advisor"]
+    assert "decision" not in data or not data.get("decision")  # no purchase plan: no load was stated
+    assert "H200" in reply.content and "SGLang" in reply.content
+    assert "96" not in reply.content
+
+
+def test_engine_question_with_a_load_leads_and_never_claims_96_named() -> None:
+    text = "vllm vs sglang vs tensorrt-llm for deepseek v3 on 8xH200, we need ~50 req/s, which engine"
+    reply = run_conversation([text])[-1]
+    assert reply.content.index("SGLang") < reply.content.index("## ")  # the engine answer first
+    assert "96 GPUs you named" not in reply.content
+
+
+ASCEND = [
+    ("zh", "昇腾上用啥推理框架啊，vllm能跑吗？mindie咋样"),
+    ("zh", "华为的卡用什么推理引擎好，mindie还是vllm"),
+    ("en", "on ascend which serving engine should we use, does vllm even run? how's mindie"),
+    ("en", "vllm or mindie for huawei npus?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ASCEND)
+def test_engines_on_ascend_never_suggest_tensorrt(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = reply.additional_kwargs["gpu_advisor"]
+    assert "vllm-ascend" in reply.content.lower() and "MindIE" in reply.content
+    assert ("TensorRT-LLM 不能在昇腾上运行" if lang == "zh" else "TensorRT-LLM does not run on Ascend") in reply.content
+    assert "换成 TensorRT-LLM" not in reply.content and "Move to TensorRT-LLM" not in reply.content
+    assert not data.get("decision")
+
+
+FP8_TRAINING = [
+    ("zh", "FP8训练和BF16训练区别是啥？"),
+    ("zh", "用fp8训练跟bf16训练有什么不同"),
+    ("en", "what's the difference between fp8 training and bf16 training?"),
+    ("en", "fp8 training vs bf16 training - what changes?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), FP8_TRAINING)
+def test_fp8_training_is_not_inference_quantisation(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = reply.additional_kwargs["gpu_advisor"]
+    assert data.get("topic") == "fp8-training", reply.content[:300]
+    assert "E4M3" in reply.content and "GPTQ" not in reply.content
+
+
+def test_fp8_training_beside_a_two_card_question() -> None:
+    reply = run_conversation(["两个问题：FP8训练和BF16训练有啥区别？在H20上全参微调8B模型会比H800慢多少？"])[-1]
+    assert "E4M3" in reply.content and "量化就是" not in reply.content
+    assert "H20" in reply.content and "H800" in reply.content
+
+
+MOE_PAIR = [
+    ("en", "does moe need less vram than dense?? like mixtral 8x7b vs llama 2 70b, which is cheaper to host"),
+    ("en", "is mixture of experts lighter on vram than dense models, e.g. llama 2 70b vs mixtral 8x7b?"),
+    ("zh", "MoE 比稠密模型省显存吗？比如 Mixtral 8x7B 和 Llama 2 70B，哪个部署更便宜"),
+    ("zh", "混合专家模型是不是更省显存，拿 llama 2 70b 和 mixtral 8x7b 比一下"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), MOE_PAIR)
+def test_moe_against_dense_compares_the_named_models(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    pair = reply.additional_kwargs["gpu_advisor"].get("moe_pair")
+    assert pair, reply.content[:300]
+    models = pair["models"]
+    assert set(models) == {"mixtral-8x7b", "llama-2-70b"}
+    assert models["mixtral-8x7b"]["fp8_bytes"] < models["llama-2-70b"]["fp8_bytes"]
+    assert models["mixtral-8x7b"]["active_b"] < 15
+    assert pair["cheaper"] == "mixtral-8x7b"
+    assert ("结论" in reply.content) == (lang == "zh")
