@@ -47,7 +47,7 @@ from gpu_advisor.assistant.reading.examples import (
 )
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
-from gpu_advisor.assistant.reading.fp8_training import read_fp8_training
+from gpu_advisor.assistant.reading.fp8_training import read_precision_concepts
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
 from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
@@ -109,7 +109,6 @@ from gpu_advisor.assistant.reading.method_why import read_method_why
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
-from gpu_advisor.assistant.reading.moe_pair import read_moe_pair
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
@@ -122,7 +121,6 @@ from gpu_advisor.assistant.reading.personal import (
     read_used_ok,
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
-from gpu_advisor.assistant.reading.precisions import read_precision_compare
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.quote_units import per_token_unit
@@ -381,9 +379,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
-    read_precision_compare(m, u)
-    read_fp8_training(m, u)  # 'FP8训练和BF16训练区别': training in FP8, not 8-bit weights for inference
-    read_moe_pair(m, u)  # 'does moe need less vram? like mixtral 8x7b vs llama 2 70b': the two compared
+    read_precision_concepts(m, u)  # 8-bit against 16-bit; FP8 training; a MoE model against a dense one
     read_framework_why(m, u)
     read_memory_doubt(m, u)
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price

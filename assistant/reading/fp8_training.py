@@ -12,6 +12,17 @@ from gpu_advisor.knowledge import find_topic
 OWN_SLOTS = {"precision", "phase", "method", "serve_precision", "train_precision"}
 
 
+def read_precision_concepts(m: Message, u: Understanding) -> None:
+    """The formats weighed (reading/precisions.py), then FP8 training asked (this module), then a MoE model against a
+    dense one (reading/moe_pair.py)."""
+    from gpu_advisor.assistant.reading.moe_pair import read_moe_pair
+    from gpu_advisor.assistant.reading.precisions import read_precision_compare
+
+    read_precision_compare(m, u)
+    read_fp8_training(m, u)  # 'FP8训练和BF16训练区别': training in FP8, not 8-bit weights for inference
+    read_moe_pair(m, u)  # 'does moe need less vram? like mixtral 8x7b vs llama 2 70b': the two compared
+
+
 def read_fp8_training(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.choice is not None:
         return
