@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.budget_rate import budget_rate_answer
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.legal_buy import legal_beside
+from gpu_advisor.assistant.scale_out import scale_out
 from gpu_advisor.assistant.writers import cash, gpu_words, tps
 from gpu_advisor.tools.recommend import Recommendation
 
@@ -70,8 +73,12 @@ def asked_more(ask: dict[str, Any], rec: Recommendation | None, lang: str, recor
     """The questions asked beside the sizing, answered (text, each answer's data); ('', []) when none was asked."""
     if rec is None:
         return "", []
-    found = [_biggest(rec, lang, recorder) if ask.get("biggest_model") else None,
-             _first_month(rec, lang) if ask.get("first_month") else None]
+    found = [legal_beside(ask.get("legal_beside"), lang),  # 'can we legally buy h100s in shanghai?': first
+             _biggest(rec, lang, recorder) if ask.get("biggest_model") else None,
+             _first_month(rec, lang) if ask.get("first_month") else None,
+             scale_out(ask.get("scale_out"), rec, lang, recorder),  # 'would a second node halve it?'
+             budget_rate_answer(ask.get("budget_rate"), rec, lang, recorder)]  # 'how many req/s can 40k get me?'
+
     done = [f for f in found if f]
     return "\n\n".join(t for t, _d in done), [d for _t, d in done]
 

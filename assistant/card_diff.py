@@ -89,4 +89,16 @@ def export_answer(ctx: Any) -> str:
     """The reply to an export question alone ('为什么国内买不到H100'): each card's status, then the rules."""
     cards = list(ctx.turn.ask.get("export") or ctx.turn.cards or [])
     status = [ctx.say("export.card", gpu=short_name(g), status=market_cell(ctx, g)) for g in cards]
-    return "\n".join([*status, "", *export_lines(ctx, cards)])
+    return "\n".join([*_legal_lead(ctx, cards), *status, "", *export_lines(ctx, cards)])
+
+
+def _legal_lead(ctx: Any, cards: list[str]) -> list[str]:
+    """'Can we legally buy H100s in Shanghai?': yes or no first, from each card's standing under the rules on record."""
+    from gpu_advisor.knowledge.export_rules import china_status
+
+    if not ctx.turn.ask.get("legal_buy"):
+        return []
+    barred = [g for g in cards if china_status(g) == "barred"]
+    key = "export.legal_no" if barred and len(barred) == len(cards) else "export.legal_some" if barred \
+        else "export.legal_yes"
+    return [ctx.say(key, cards=_names(ctx, barred or cards)), ""]

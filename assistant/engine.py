@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.pairing import (
@@ -1499,8 +1500,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
         return "answer" if code == "compare_cards" and _last_answer_given(state, turn) else "inform"
     if turn.topic or turn.has("best_gpu"):
         return "reply"
-    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)) \
-            and known.get("model") and known.get("phase"):
+    if (turn.has("fit_check") or (turn.has("servers_count") and not has_answer) or _asks_two(state, has_answer)
+            or _budget_rate_asked(turn, known)) and known.get("model") and known.get("phase"):
         # "does it fit on an H100?", "需要几台910B服务器？", "how many GPUs, and what per month?": answered now, every
         # missing value a stated assumption
         return "answer"
@@ -1515,7 +1516,8 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     not_sure_counts = turn.has("not_sure") and (bool(state.get("pending")) or not has_answer)
     # '够不够', 'do we need to buy more?' after a plan on your cards: the verdict first, the plan again
     enough = has_answer and bool(known.get("owned")) and _enough_asked(state)
-    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough
+    acted = turn.changed or asked_other or not_sure_counts or (has_answer and bool(turn.ask.get("longest"))) or enough \
+        or (has_answer and bool(turn.ask.get("budget_rate") or turn.ask.get("scale_out")))  # '40k gets how many rps?'
     if not acted:
         return "reply"
     if asked_other and not turn.changed and state.get("pending") and not has_answer:
@@ -1528,6 +1530,12 @@ def _route(state: AdvisorState, turn: Turn) -> Route:
     if next_question(profile, state.get("defaulted") or {}, state.get("asked") or [], request=_request(state)) is None:
         return "answer"
     return "ask"
+
+
+def _budget_rate_asked(turn: Turn, known: dict[str, Any]) -> bool:
+    """'每月5万能撑多少QPS', 'how many req/s can 40k a month get me': what the budget sustains is the question, so it is
+    answered now (the rate it sustains does not depend on how many people there are), never asked back."""
+    return bool(turn.ask.get("budget_rate") and known.get("budget_usd_per_month"))
 
 
 def _asks_two(state: AdvisorState, has_answer: bool) -> bool:
@@ -1670,16 +1678,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
         said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
-    after = ""
-    answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
-    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
-        from gpu_advisor.assistant.inform import Context, reply
-
-        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
-                      filled.region or "global", _recorder(config))
-        after += "\n\n" + reply(str(asked.also), ctx)
-        answered.append({"code": asked.also, **ctx.data})
-        answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    ahead, after, answered, answer = _waiting_replies(waiting, filled, answer, lang, config)
     own_prices = any(t.also == "rent_buy" for t in waiting)
     same = writers.same_hardware(answer, before, lang) if before else ""
     if same:  # "what about 64 users?": whether the plan's cards still do it, before the new plan
@@ -1717,7 +1716,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         head, sep, rest = text.partition("\n\n")
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
             else "\n\n".join([*lead, text])
-    text += after
+    text = ahead + text + after
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
@@ -1991,7 +1990,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     """The answer to the message's literal question ('will it fit?', '能跑吗', 'how much vram?') put before the
     plan; a count asked that differs from the plan's ('a single 4090?') is answered on that count (assistant.pinned).
     Returns the text and the pinned answer, if any."""
-    kinds = one_verdict(_literal_waiting(state))
+    # ('can we legally buy h100s to serve …?' asks whether it is allowed: assistant/legal_buy.py answers it)
+    kinds = [] if turn.ask.get("legal_beside") else one_verdict(_literal_waiting(state))
     kind = kinds[0] if kinds else None
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     if kind is None and turn.ask.get("recount"):
@@ -2199,7 +2199,7 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
         kind = "error"
         parts.append(say(lang, "reply.cannot_use", problems="; ".join(turn.problems)))
     elif turn.topic:
-        parts.append(_concept(turn, lang))
+        parts.append(_concept_and_pair(turn, lang, extra))
         extra["topic"] = turn.topic
     elif turn.has("best_gpu"):
         parts.append(writers.glossary_reply("best-gpu", lang) + " " + say(lang, "reply.best_gpu_tail"))
@@ -2228,6 +2228,38 @@ def reply_node(state: AdvisorState) -> dict[str, Any]:
             parts.append(say(lang, "reply.truncated", chars=f"{turn.read_chars:,}"))
     first = turn.has("reset") or (turn.has("best_gpu") and not state.get("profile", {}).get("phase"))
     return _with_question(state, lang, parts, kind, extra, "phase" if first else None, invite=bool(turn.topic))
+
+
+def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, config: RunnableConfig
+                     ) -> tuple[str, str, list[dict[str, Any]], Any]:
+    """Each question left waiting, answered for the plan it is about: the engine asked between ('vllm vs sglang vs
+    trt-llm for X on 8xH200, which engine') before the plan, the others under it. (ahead, after, their data, the
+    answer with the rent-or-buy at the user's prices.)"""
+    from gpu_advisor.assistant.inform import Context, reply
+
+    ahead, after = "", ""
+    answered: list[dict[str, Any]] = []  # each waiting question's own data, beside the plan's
+    for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
+        ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
+                      filled.region or "global", _recorder(config))
+        if asked.also == "engine_choice":
+            ahead += reply(str(asked.also), ctx) + "\n\n"
+        else:
+            after += "\n\n" + reply(str(asked.also), ctx)
+        answered.append({"code": asked.also, **ctx.data})
+        answer = _rent_or_buy_at_their_prices(answer, ctx.data.get("rent_or_buy"))
+    return ahead, after, answered, answer
+
+
+def _concept_and_pair(turn: Turn, lang: str, extra: dict[str, Any]) -> str:
+    """The glossary's entry, and the MoE and dense models named with it compared ('mixtral 8x7b vs llama 2 70b, which
+    is cheaper to host': assistant/moe_pair.py)."""
+    text = _concept(turn, lang)
+    pair = moe_pair_text(turn.ask.get("moe_pair"), lang)
+    if pair is None:
+        return text
+    extra["moe_pair"] = pair[1]
+    return text + "\n\n" + pair[0]
 
 
 def _answered_later(turn: Turn) -> str | None:

@@ -426,7 +426,8 @@ def engine_choice(ctx: Context) -> str:
         lines.append(ctx.say("info.engine.line", name=e.name, what=what.strip().rstrip("."), runs=runs, sized=sized))
         data.append({"id": e.id, "runs_on_card": bool(gpu and e.name_on(gpu)) if gpu else None, "sized_as": e.sized_as})
     ctx.data["engines"] = data
-    lines += ["", ctx.say("info.engine.choose")]
+    nvidia = gpu is None or gpu.vendor == "nvidia"  # TensorRT-LLM is named only where it runs
+    lines += ["", ctx.say("info.engine.choose" if nvidia else "info.engine.choose_other")]
     precision = (ctx.rec.best.precision or "") if ctx.rec and ctx.rec.best else ""  # the plan's weights
     pick = _engine_pick(named, gpu, ctx, precision)
     if len(named) == 1 and (pick is None or pick[0] != named[0]):
@@ -437,8 +438,11 @@ def engine_choice(ctx: Context) -> str:
             lines.append(ctx.say("info.engine.not_here" if many else "info.engine.not_first", engine=_engine(named[0]).name))
             pick = better
     if pick is not None:
+        why = pick[1] if nvidia or pick[1] != "default" else "default_other"
         lines.append(ctx.say("info.engine.pick", engine=_engine(pick[0]).name,
-                             why=ctx.say(f"info.engine.why.{pick[1]}", precision=precision.upper())))
+                             why=ctx.say(f"info.engine.why.{why}", precision=precision.upper())))
+        if pick[1] == "ascend":  # both run there: which for what (review AF C5)
+            lines.append(ctx.say("info.engine.ascend_both"))
         ctx.data["pick"] = {"engine": pick[0], "because": pick[1]}
     rec = ctx.rec
     if rec and rec.best and rec.best.engine:

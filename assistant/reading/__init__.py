@@ -47,6 +47,7 @@ from gpu_advisor.assistant.reading.examples import (
 )
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
+from gpu_advisor.assistant.reading.fp8_training import read_precision_concepts
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
 from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
@@ -95,7 +96,7 @@ from gpu_advisor.assistant.reading.job import (
     read_train_tokens,
 )
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
-from gpu_advisor.assistant.reading.leads import engine_question_leads
+from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
@@ -120,7 +121,6 @@ from gpu_advisor.assistant.reading.personal import (
     read_used_ok,
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
-from gpu_advisor.assistant.reading.precisions import read_precision_compare
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.quote_units import per_token_unit
@@ -348,7 +348,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_compare_job(m, u)
     read_versus(m, u)
     read_model_choice(m, u)
-    engine_question_leads(m, u)
+    engine_asks(m, u)
     read_weigh(m, u)
     read_choice_dims(m, u)
     read_buy_or_rent(m, u)
@@ -379,7 +379,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
-    read_precision_compare(m, u)
+    read_precision_concepts(m, u)  # 8-bit against 16-bit; FP8 training; a MoE model against a dense one
     read_framework_why(m, u)
     read_memory_doubt(m, u)
     read_reserved_asked(m, u)  # 'on demand vs a 1 yr reserved?' beside a sizing: weighed on the plan's price

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.scale_out import read_scale_out
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_model, models
 
@@ -22,6 +23,7 @@ def read_asked_more(m: Message, u: Understanding) -> None:
     if word_pattern("asked_more.biggest").search(typed) or word_pattern("asked_more.biggest_zh").search(typed):
         u.ask["biggest_model"] = True
     _moe_dense(m, u, typed)
+    read_scale_out(m, u)  # 'and if we got a second node of 8 would it halve it?'
     if (word_pattern("asked_more.first_month").search(typed) and word_pattern("asked_more.first_month_cost").search(typed)) \
             or word_pattern("asked_more.first_month_zh").search(typed):
         u.ask["first_month"] = True

@@ -19,8 +19,8 @@ SUBJECT_SLOTS = {"model", "owned", "only", "context", "engine", "prompt_tokens",
 
 def read_capacity(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty"} or u.choice is not None \
-            or set(u.updates) - OWN_SLOTS - SUBJECT_SLOTS - {"phase"} - m.weak:
-        return
+            or set(u.updates) - OWN_SLOTS - SUBJECT_SLOTS - {"phase"} - m.weak or u.ask.get("budget_rate"):
+        return  # (what a budget sustains, '这个预算最多能撑多少并发': reading/scale_out.py)
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("capacity_question.en").search(m.masked) or word_pattern("capacity_question.zh").search(typed)):
         return

@@ -9,6 +9,8 @@ from gpu_advisor.assistant.reading.message import Message, Understanding
 
 # Values a question names as its subject without describing a workload to size.
 SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "engine_app", "region", "preference"}
+# The cards the engines are weighed on ('on 8xH200', '8卡H200'): named, no load to size on them.
+CARD_SLOTS = {"only", "owned"}
 # Roles of quantities that are part of a model's name or size, not of a workload.
 NAME_ROLES = {"model", "model_total", "model_active", ""}
 
@@ -16,7 +18,15 @@ NAME_ROLES = {"model", "model_total", "model_active", ""}
 def engine_question_leads(m: Message, u: Understanding) -> None:
     if u.also != "engine_choice" or len(u.engines) < 2:
         return
-    if set(u.updates) - SUBJECT_SLOTS or m.gpus or any(q.role not in NAME_ROLES for q in m.qty):
-        return
+    if set(u.updates) - SUBJECT_SLOTS - CARD_SLOTS or any(q.role not in NAME_ROLES for q in m.qty):
+        return  # (the cards it runs on are its subject too: 'for deepseek v3 on 8xH200, which engine', review AF E5)
     u.intents.add("engine_choice")  # answered now; kept in `also` too, so the plan that follows says it again for its card
     u.updates.pop("engine", None)  # the engines are weighed, none chosen yet
+
+
+def engine_asks(m: Message, u: Understanding) -> None:
+    """The engine question's lead, then the card family it is asked on ('昇腾上用啥推理框架')."""
+    from gpu_advisor.assistant.reading.engine_family import read_engine_family
+
+    engine_question_leads(m, u)
+    read_engine_family(m, u)
