@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.pairing import (
@@ -572,6 +573,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     context_beyond(profile, updates, lang, turn.notes)  # 'llama 3 70b at 32k': it reads 8k; 3.1/3.3 read 128k
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        apply_memory_variant(u, profile, updates)  # "they're the 80GB ones not 40": that card's 80GB variant
         apply_replaced(u, profile, updates)  # 'sorry, I meant H200s not H100s': the right card in the wrong one's place
         apply_owned_uncounted(u, profile, updates, lang, turn.notes)  # 'we only have A100s': the count said before
         keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card

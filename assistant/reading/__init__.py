@@ -101,6 +101,7 @@ from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
+from gpu_advisor.assistant.reading.memory_variant import read_memory_variant
 from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
@@ -303,6 +304,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
     read_recount(m, u)  # 'scratch that, only 2 of the a100s': the count of the plan's cards corrected
     read_replaced(m, u)  # 'I meant H200s not H100s': replaced, neither ruled out; 'we only have 40gb A100s': uncounted
+    read_memory_variant(m, u)  # "they're the 80GB ones not 40", "80G的": the card in the conversation, that memory
     read_dropped_phase(m, u)  # '不微调了', 'skip the finetune': the job given up
     read_serving_cards_asked(m, u)  # '微调完…用什么卡部署': the serving cards are the question
     cny = [q for q in m.role("money") if q.extra == "CNY"]
