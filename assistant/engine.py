@@ -61,6 +61,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.seq_recount import recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.assistant.train_plans import one_verdict
@@ -668,6 +669,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.example_images and updates.get("train_examples"):
         _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))
+    recount_by_length(u, profile, updates)  # 'sequences are 4k not 2k': the examples counted before, that long now
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
         # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)

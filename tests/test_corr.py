@@ -59,3 +59,31 @@ def test_memory_correction_keeps_the_owned_count(first, said):
 def test_compare_is_no_correction():
     state = run_states([RENTED[0], "compare with a100 80gb"])[-1]
     assert _cards(state, "only") == ["8x a100-40gb-sxm"]
+
+
+# --- a sequence length put right: the examples counted before are that long, their tokens recounted ----------------
+
+SEQ_FIRST = ["want to lora finetune mistral 7b on 100k examples, seq len 2k",
+             "用LoRA微调mistral 7b，10万条样本，序列长度2k"]
+SEQ_SAID = ["sequences are 4k not 2k", "oh and sequences are 4k not 2k", "sorry, the sequences are actually 4096",
+            "序列是4k不是2k", "不好意思，序列长度是4k，不是2k", "actually 4096 tokens per sample", "seq len 4k not 2k",
+            "每条4k token"]
+
+
+@pytest.mark.parametrize("first,said", [(f, s) for f in SEQ_FIRST for s in SEQ_SAID])
+def test_seq_len_correction_recounts_the_tokens(first, said):
+    state = run_states([first, said])[-1]
+    profile = state["profile"]
+    length = profile["seq_len"]
+    assert length in (4000, 4096)
+    assert profile["train_tokens"] == 100_000 * length
+    assert not profile.get("owned") and not profile.get("only")  # 'actually 4096' is no count of cards
+    reply = state["messages"][-1].content
+    assert "2,000" not in reply.split("**Assumptions**")[0].split("**假设**")[0]
+
+
+@pytest.mark.parametrize("first", ["full finetune 7b on 500M tokens, seq len 2k", "全参微调7B，5亿token，序列长度2k"])
+@pytest.mark.parametrize("said", ["sequences are 4k not 2k", "序列是4k不是2k"])
+def test_seq_len_correction_keeps_tokens_said(first, said):
+    profile = run_states([first, said])[-1]["profile"]
+    assert profile["seq_len"] == 4000 and profile["train_tokens"] == 500e6
