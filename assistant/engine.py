@@ -61,7 +61,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
-from gpu_advisor.assistant.seq_recount import recount_by_length
+from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.assistant.train_plans import one_verdict
@@ -655,6 +655,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["train_examples"] = int(items)  # "大概3000条，每条两三百字": the count said is the examples'
         if each:
             updates["seq_len"] = int(each)
+    if pair := answer_length(u, profile, updates, text):  # '1,500' after 'I took the pairs as 1,000 tokens each'
+        turn.notes.append(say(lang, "note.dpo_pair_length", each=f"{pair[0]:,}", pair=f"{pair[1]:,}"))
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
             and (u.example_tokens or "batch_input_tokens" in updates) and "train_tokens" not in updates \
             and profile.train_examples:

@@ -87,3 +87,46 @@ def test_seq_len_correction_recounts_the_tokens(first, said):
 def test_seq_len_correction_keeps_tokens_said(first, said):
     profile = run_states([first, said])[-1]["profile"]
     assert profile["seq_len"] == 4000 and profile["train_tokens"] == 500e6
+
+
+# --- a length answering 'tell me their length': the examples' tokens; a preference pair's two sequences ----------
+
+DPO_FIRST = ["need to DPO llama 3.1 70b on 60k preference pairs by end of next week, budget 3k usd. what do i rent?",
+             "下周末之前要用DPO训练llama 3.1 70b，6万条偏好数据，预算3000美元，租什么卡？"]
+EACH = ["1,500", "1500", "about 1.5k each", "pairs average around 1500 tokens (chosen+rejected each)", "~1500 tokens",
+        "1500 each", "大概1500 token左右", "每条1.5k", "1.5k左右", "每条大概1500"]
+
+
+@pytest.mark.parametrize("first,said", [(f, s) for f in DPO_FIRST for s in EACH])
+def test_length_answer_recounts_the_pairs(first, said):
+    state = run_states([first, said])[-1]
+    profile = state["profile"]
+    assert profile["seq_len"] == 1500 and profile["train_tokens"] == 60_000 * 1500
+    assert profile["deadline_hours"] >= 72  # 'end of next week' / '下周末' kept
+    reply = state["messages"][-1].content
+    assert "3,000" in reply and "1,500" in reply  # chosen and rejected, 1:1
+
+
+@pytest.mark.parametrize("said", ["~1500 tokens per pair in total", "1500 total", "每对一共1500"])
+def test_length_of_a_whole_pair_is_halved(said):
+    profile = run_states([DPO_FIRST[0], said])[-1]["profile"]
+    assert profile["seq_len"] == 750 and profile["train_tokens"] == 60_000 * 750
+
+
+@pytest.mark.parametrize("first", ["qlora llama 3.1 8b on 50k examples, how long on an h100?",
+                                   "用QLoRA微调llama 3.1 8b，5万条样本，H100要多久"])
+@pytest.mark.parametrize("said", ["1,500", "about 1.5k each", "每条1.5k"])
+def test_length_answer_sft(first, said):
+    profile = run_states([first, said])[-1]["profile"]
+    assert profile["train_tokens"] == 50_000 * 1500
+
+
+@pytest.mark.parametrize("first", DPO_FIRST)
+def test_context_said_is_no_example_length(first):
+    profile = run_states([first, "make it 32k context"])[-1]["profile"]
+    assert profile["train_tokens"] == 60e6
+
+
+@pytest.mark.parametrize("text", ["by end of next week", "before the end of next week", "by the end of next week"])
+def test_end_of_next_week_is_a_deadline(text):
+    assert understand(f"qlora llama 3.1 8b on 1B tokens {text}", None).updates.get("deadline_hours") == 168

@@ -3,7 +3,7 @@ cards (length_said), a card put right (replaced), a card's memory put right with
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.length_said import drop_length_recount
+from gpu_advisor.assistant.reading.length_said import drop_length_recount, read_bare_length
 from gpu_advisor.assistant.reading.memory_variant import read_memory_variant
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.replaced import read_replaced
@@ -14,3 +14,4 @@ def read_put_right(m: Message, u: Understanding) -> None:
     drop_length_recount(u)
     read_replaced(m, u)
     read_memory_variant(m, u)
+    read_bare_length(m, u)
