@@ -130,3 +130,36 @@ def test_context_said_is_no_example_length(first):
 @pytest.mark.parametrize("text", ["by end of next week", "before the end of next week", "by the end of next week"])
 def test_end_of_next_week_is_a_deadline(text):
     assert understand(f"qlora llama 3.1 8b on 1B tokens {text}", None).updates.get("deadline_hours") == 168
+
+
+# --- how many things are asked is no count of examples, users or cards ----------------------------------------------
+
+ASKED_EN = ["two questions:", "2 questions -", "a couple of questions:", "quick q's (2):", "3 things:",
+            "hey, two quick questions:", "i have 2 questions:", "two points:", "so, 2 qs:"]
+ASKED_ZH = ["两个问题：", "我有两个问题，", "三个问题：", "有2个问题："]
+JOBS_EN = ["qlora llama 3.1 70b, does it fit on one h100?", "how long to lora llama 3.1 8b on a 4090?",
+           "serve qwen2.5 32b on 4x l40s, is that enough?"]
+JOBS_ZH = ["QLoRA微调llama 3.1 70b，一张H100够吗？", "部署qwen2.5 32b用4张L40S够不够？"]
+COUNTED = ("train_examples", "train_tokens", "users", "batch_items", "rl_prompts")
+
+
+@pytest.mark.parametrize("asked,job", [(a, j) for a in ASKED_EN for j in JOBS_EN] + [(a, j) for a in ASKED_ZH for j in JOBS_ZH])
+def test_count_of_questions_is_no_quantity(asked, job):
+    u = understand(f"{asked} {job}", None)
+    said = {k: v for k, v in u.updates.items() if k in COUNTED}
+    assert said == {k: v for k, v in understand(job, None).updates.items() if k in COUNTED}
+    assert u.updates.get("only") == understand(job, None).updates.get("only")
+
+
+@pytest.mark.parametrize("text,examples", [("qlora on 10 questions, 2 epochs, llama 3.1 8b", 10),
+                                           ("fine tune llama 3.1 8b on 50k questions", 50_000)])
+def test_questions_as_data_stay_examples(text, examples):
+    assert understand(text, None).updates.get("train_examples") == examples
+
+
+def test_two_questions_plan_has_no_zero_hours():
+    text = ("two questions: whats the actual memory difference between lora and qlora, and for llama 3.1 70b which "
+            "of the two fits on 2x a100 80gb?")
+    state = run_states([text])[-1]
+    assert not (state.get("profile") or {}).get("train_examples")
+    assert "0.00 h" not in state["messages"][-1].content
