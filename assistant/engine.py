@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
@@ -61,6 +62,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
 from gpu_advisor.assistant.train_plans import one_verdict
@@ -573,6 +575,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     context_beyond(profile, updates, lang, turn.notes)  # 'llama 3 70b at 32k': it reads 8k; 3.1/3.3 read 128k
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
+        apply_memory_variant(u, profile, updates)  # "they're the 80GB ones not 40": that card's 80GB variant
         apply_replaced(u, profile, updates)  # 'sorry, I meant H200s not H100s': the right card in the wrong one's place
         apply_owned_uncounted(u, profile, updates, lang, turn.notes)  # 'we only have A100s': the count said before
         keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card
@@ -653,6 +656,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["train_examples"] = int(items)  # "大概3000条，每条两三百字": the count said is the examples'
         if each:
             updates["seq_len"] = int(each)
+    if pair := answer_length(u, profile, updates, text):  # '1,500' after 'I took the pairs as 1,000 tokens each'
+        turn.notes.append(say(lang, "note.dpo_pair_length", each=f"{pair[0]:,}", pair=f"{pair[1]:,}"))
     if profile.phase in TRAINING_PHASES and updates.get("phase", profile.phase) in TRAINING_PHASES \
             and (u.example_tokens or "batch_input_tokens" in updates) and "train_tokens" not in updates \
             and profile.train_examples:
@@ -667,6 +672,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if u.example_images and updates.get("train_examples"):
         _image_examples(u, updates, updates.get("model") or profile.model, turn, lang)
     _in_this_phase(updates, updates.get("phase", profile.phase))
+    recount_by_length(u, profile, updates)  # 'sequences are 4k not 2k': the examples counted before, that long now
     if updates.get("phase", profile.phase) in ("fine-tune", "pretrain", "continued-pretrain") and "context" in updates \
             and "seq_len" not in updates and 16 <= updates["context"] <= 1_048_576:
         # "上下文要8k" in a fine-tuning plan: the length of the sequences trained on (no conversation is served)

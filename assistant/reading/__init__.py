@@ -123,12 +123,12 @@ from gpu_advisor.assistant.reading.personal import (
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
+from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quote_units import per_token_unit
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
 from gpu_advisor.assistant.reading.redundancy import read_redundancy
 from gpu_advisor.assistant.reading.relative import read_scale
-from gpu_advisor.assistant.reading.replaced import read_replaced
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.rl import (
     read_rl_algorithm,
@@ -302,7 +302,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_whatif(m, u)
     read_owns_them(m, u)  # after the what-if: 'a 4090, enough? it's my own card' is no card to try, it is theirs
     read_recount(m, u)  # 'scratch that, only 2 of the a100s': the count of the plan's cards corrected
-    read_replaced(m, u)  # 'I meant H200s not H100s': replaced, neither ruled out; 'we only have 40gb A100s': uncounted
+    read_put_right(m, u)  # 'I meant H200s not H100s', "80G的" (reading.put_right); 'we only have 40gb A100s'
     read_dropped_phase(m, u)  # '不微调了', 'skip the finetune': the job given up
     read_serving_cards_asked(m, u)  # '微调完…用什么卡部署': the serving cards are the question
     cny = [q for q in m.role("money") if q.extra == "CNY"]

@@ -27,7 +27,7 @@ def owned_as_restriction(m: Message, u: Understanding) -> None:
             owned.remove(said)
             moved.append(gpu_id)
             if word_pattern("owned_have_near").search(m.masked[max(0, s - 24):s]):
-                u.notes.append(("note.owned_count_unsaid", {"card": find_gpu(gpu_id).name}))
+                u.notes.append(("note.owned_count_unsaid_total", {"card": find_gpu(gpu_id).name}))
     if not moved:
         return
     if owned:

@@ -1,0 +1,42 @@
+"""A card's memory put right with nothing else said: 'sorry, they're the 80GB ones not 40', 'oh they're 80gb',
+'80G的', '是80G版本', 'not 40gb, 80', '不是40G，是80G的'. No card is named, so the card meant is the one already in the
+conversation: u.ask['memory_variant'] = (memory in GB, memory said wrong or None). The engine puts that card's
+variant of the memory in its place (assistant/memory_variant.py). The words are in words/memory_variant.yaml."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_gpu
+
+_PUNCT = re.compile(r"[,.;:!?()\"~\-]+")
+
+
+def memory_said(text: str) -> tuple[float, int | None] | None:
+    """(memory, old memory or None) when the cleaned message is a card's memory said and nothing else."""
+    rest = re.sub(r"\s+", " ", _PUNCT.sub(" ", text.replace("'", ""))).strip()
+    filler = word_pattern("memory_variant.filler")
+    while (cut := filler.sub("", rest, count=1).strip()) != rest:
+        rest = cut
+    x = word_pattern("memory_variant.said").match(rest) or word_pattern("memory_variant.not_first").match(rest)
+    if x is None:
+        return None
+    memory, old = float(x["memory"]), int(x["old"]) if x["old"] else None
+    return None if old == memory or not 8 <= memory <= 512 else (memory, old)
+
+
+def read_memory_variant(m: Message, u: Understanding) -> None:
+    """u.ask['memory_variant'] when the message only puts a card's memory right, naming no card or naming the card
+    by its memory ('actually they're A100 80GB': read as 'actually they're 80gb', u.ask['memory_variant_card'])."""
+    mine = [f"1x {g}" for _s, _e, g, _n in m.gpus]  # "my bad, they're A100 80GB": 'my' is no card owned
+    if len(m.gpus) > 1 or (u.updates and u.updates != {"owned": mine}) or u.ask.get("replaced"):
+        return
+    text, card = m.text, None
+    if m.gpus:
+        s, e, card, _n = m.gpus[0]
+        text = f"{m.masked[:s]} {find_gpu(card).memory_gb:g}gb {m.masked[e:]}"
+    said = memory_said(text)
+    if said:
+        u.ask = {**u.ask, "memory_variant": said, **({"memory_variant_card": card} if card else {})}
