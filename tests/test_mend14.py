@@ -78,3 +78,19 @@ def test_a_count_asked_in_any_unit_is_heard_by_every_count_pattern(how, unit):
     for key in ("count_asked", "cards_count_asked", "fit_count_asked"):
         assert word_pattern(key).search(asked), (key, asked)
     assert word_pattern("min_count_asked").search(f"至少{asked}")
+
+
+# ------------------------------------------------------------------ one message key, said once per language
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_catalog_key_is_defined_twice(lang):
+    """YAML keeps the last of two equal keys silently: a branch that appended a key already defined replaced the
+    first's text everywhere it was used (note.owned_count_unsaid, merged in session 14)."""
+    from collections import Counter
+    from pathlib import Path
+
+    import gpu_advisor.assistant as assistant
+
+    text = (Path(assistant.__file__).parent / "catalog" / f"{lang}.yaml").read_text(encoding="utf-8")
+    keys = Counter(line.split(":", 1)[0] for line in text.splitlines() if line[:1].isalpha() and ":" in line)
+    assert [k for k, n in keys.items() if n > 1] == []
