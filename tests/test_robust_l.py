@@ -209,3 +209,55 @@ def test_the_cli_refuses_the_crafted_header_with_exit_2(tmp_path):
     done = _cli("size", "inference", "-m", "atk/hugeparams", "-p", "fp16", "--gpu", "h100", env=env)
     assert done.returncode == 2 and "trillion parameters" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+# -- 4. `sessions replay --check` of a session `ask` made replays it the way `ask` answered it
+
+ASKED = ["serve llama 3.1 8b to 5 users", "um, serve llama 3.1 8b for 5 users please",
+         "给5个用户部署 llama 3.1 8b", "我想部署 llama 3.1 8b，给 5 个人用", "fine-tune a 7B model with qlora",
+         "用 qlora 微调一个 7B 模型"]
+FOLLOW_UPS = {"en": "what about int4?", "zh": "换成 int4 呢"}
+
+
+def _ask(store: HistoryStore, texts: list[str], settings: dict[str, str] | None = None) -> str:
+    from gpu_advisor.assistant.session import Conversation
+
+    conv = Conversation(store, settings=settings)
+    conv.oneshot = True  # as `ask` sends (tui/cli/ask.py)
+    for text in texts:
+        conv.send(text)
+    assert conv.session_id is not None
+    return conv.session_id
+
+
+@pytest.mark.parametrize("text", ASKED)
+@pytest.mark.parametrize("follow_up", ["", "en", "zh"])
+def test_a_session_ask_made_replays_clean(tmp_path, text, follow_up):
+    from gpu_advisor.assistant.session import rerun
+
+    store = HistoryStore(tmp_path / "h.db")
+    sid = _ask(store, [text, *([FOLLOW_UPS[follow_up]] if follow_up else [])])
+    differences = rerun(store, sid)
+    assert list(differences) == [] and differences.turns == (2 if follow_up else 1)
+
+
+@pytest.mark.parametrize("settings", [{"region": "china"}, {"currency": "CNY"}, {"region": "china", "currency": "CNY"}])
+@pytest.mark.parametrize("text", ["how much to rent gpus to serve llama 3.1 70b to 50 users",
+                                  "租 GPU 给 50 个用户部署 llama 3.1 70b 要多少钱"])
+def test_a_session_held_under_settings_replays_under_them(tmp_path, settings, text):
+    from gpu_advisor.assistant.engine import settings_ok
+    from gpu_advisor.assistant.session import rerun
+
+    assert settings_ok(settings)
+    store = HistoryStore(tmp_path / "h.db")
+    sid = _ask(store, [text], settings)
+    assert list(rerun(store, sid)) == []
+
+
+def test_ask_then_replay_check_is_clean_through_the_cli(tmp_path):
+    db = tmp_path / "h.db"
+    env = {"GPU_ADVISOR_LOG_DIR": str(tmp_path / "logs"), "GPU_ADVISOR_CONFIG": str(tmp_path / "settings.toml")}
+    assert _cli("ask", "--db", str(db), "serve llama 3.1 8b to 5 users", env=env).returncode == 0
+    sid = json.loads(_cli("sessions", "list", "--db", str(db), "--json", env=env).stdout)[0]["id"]
+    done = _cli("sessions", "replay", sid, "--db", str(db), "--check", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
