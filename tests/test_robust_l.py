@@ -261,3 +261,103 @@ def test_ask_then_replay_check_is_clean_through_the_cli(tmp_path):
     sid = json.loads(_cli("sessions", "list", "--db", str(db), "--json", env=env).stdout)[0]["id"]
     done = _cli("sessions", "replay", sid, "--db", str(db), "--check", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# -- 6. the low ones
+
+
+@POSIX
+@pytest.mark.parametrize("next_run", ["start", "backup elsewhere", "export elsewhere"])
+def test_a_killed_backups_part_is_cleaned_by_the_next_run_whatever_folder_it_uses(tmp_path, next_run):
+    from gpu_advisor.assistant.history import export
+
+    db = tmp_path / "home" / "h.db"
+    sid = _history(db)[0]
+    target_dir = tmp_path / "backups"
+    target_dir.mkdir()
+    mine = target_dir / ".notes.2024.draft.part"  # the user's own file: not this app's name
+    mine.write_text("keep me")
+
+    def killed_backup() -> int:
+        export.write_new_file(target_dir / "x.db", lambda tmp: os._exit(0), False, "backup")
+        return 3
+
+    assert _in_child(killed_backup) == 0
+    left = [p for p in target_dir.iterdir() if export.OWN_PART.fullmatch(p.name)]
+    assert len(left) == 1  # the killed write's hidden .part
+    store = HistoryStore(db)
+    if next_run == "backup elsewhere":
+        store.backup(tmp_path / "home" / "copy.db")
+    elif next_run == "export elsewhere":
+        store.export_to(sid, tmp_path / "home" / "s.md")
+    store.close()
+    assert sorted(p.name for p in target_dir.iterdir()) == [mine.name]
+    assert mine.read_text() == "keep me"
+
+
+@pytest.mark.parametrize("hosts", [[b"evil.com", b"127.0.0.1"], [b"127.0.0.1", b"evil.com"],
+                                   [b"127.0.0.1", b"127.0.0.1"], [b"localhost", b"LOCALHOST"]])
+def test_serve_refuses_a_request_with_two_host_headers(hosts):
+    import asyncio
+
+    from gpu_advisor.tui.openai_api import guarded
+
+    reached: list[str] = []
+
+    async def app(scope, receive, send):
+        reached.append(scope["path"])
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    def scope(headers):
+        return {"type": "http", "path": "/health", "headers": headers}
+
+    guard = guarded(app, "127.0.0.1", None)
+    asyncio.run(guard(scope([(b"host", h) for h in hosts]), receive, send))
+    assert not reached and sent[0]["status"] == 400
+    asyncio.run(guard(scope([(b"host", hosts[-1])]), receive, send))  # one of them alone: as before
+    assert reached == (["/health"] if hosts[-1] != b"evil.com" else [])
+
+
+ESC_NAMES = ["esc\x1b]0;PWN\x07", "bell\x07", "csi\x1b[31m", "bidi\u202e"]
+
+
+@POSIX
+@pytest.mark.parametrize("name", ESC_NAMES)
+def test_paths_with_control_characters_are_shown_escaped_never_stripped(tmp_path, name):
+    from gpu_advisor.assistant.terminal import escaped
+
+    folder = tmp_path / name
+    db = folder / "h.db"
+    _history(db)
+    env = {"GPU_ADVISOR_LOG_DIR": str(tmp_path / "logs")}
+    done = _cli("sessions", "backup", str(folder / "b.db"), "--db", str(db), env=env)
+    assert done.returncode == 0 and (folder / "b.db").exists()
+    assert escaped(str(folder / "b.db")) in done.stdout and "\x1b" not in done.stdout and "\x07" not in done.stdout
+    again = _cli("sessions", "backup", str(folder / "b.db"), "--db", str(db), env=env)  # exists: an error line
+    assert again.returncode != 0 and escaped(str(folder / "b.db")) in again.stderr
+    assert not any(c in again.stderr for c in "\x1b\x07\u202e")
+    shown = _cli("sessions", "path", "--db", str(db), env=env)
+    assert shown.stdout.strip() == escaped(str(db))
+
+
+@pytest.mark.parametrize("how", ["--db", "env"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_sessions_path_of_a_new_database_creates_nothing(tmp_path, how, as_json):
+    new = tmp_path / "sub" / "new.db"
+    env = {"GPU_ADVISOR_LOG_DIR": str(tmp_path / "logs")}
+    args = ["sessions", "path", *(["--json"] if as_json else [])]
+    if how == "--db":
+        args += ["--db", str(new)]
+    else:
+        env["GPU_ADVISOR_DB"] = str(new)
+    done = _cli(*args, env=env)
+    assert done.returncode == 0
+    assert (json.loads(done.stdout)["path"] if as_json else done.stdout.strip()) == str(new)
+    assert not new.exists() and not Path(f"{new}.lock").exists() and not new.parent.exists()

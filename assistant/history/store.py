@@ -699,6 +699,7 @@ class HistoryStore:
         except OSError:
             return None
         export.clean_stale_parts(self.path.parent)  # a killed backup's hidden .part beside the database
+        export.clean_recorded_parts()  # and one in any other folder a killed backup or export was writing to
         for p in leftovers:
             if OWN_PARTS.fullmatch(p.name[len(prefix):]) and p.is_file() and not p.is_symlink():
                 with contextlib.suppress(OSError):
