@@ -25,6 +25,7 @@ STATE_KEYS = ("profile", "defaulted", "asked", "pending", "results", "lang", "ca
               "deferred", "tool_turns", "quotes", "rent_quotes", "also", "owned_untyped", "family")
 PER_TURN_KEYS = ("messages", "turn", "oneshot", "parts")
 TITLE_CHARS = 60
+ONESHOT_MARK = "oneshot"  # in a saved reply's payload: the turn was answered at once (`ask`), as replay must answer it
 MAX_MESSAGE_CHARS = 8000  # longer messages are refused before the reader sees them
 
 
@@ -214,8 +215,10 @@ class Conversation:
 
                 title = session_title(self.state.get("profile") or {}, self.state.get("defaulted") or {},
                                       self.state.get("lang") or "en")
+                # A one-shot turn (`ask`) is marked in what is saved, so that `sessions replay` answers it the same way.
+                payload = {**reply.additional_kwargs, ONESHOT_MARK: True} if self.oneshot else reply.additional_kwargs
                 try:
-                    self.store.save_reply(self.session_id, str(reply.content), reply.additional_kwargs, self.state,
+                    self.store.save_reply(self.session_id, str(reply.content), payload, self.state,
                                           calls, title=title)
                 except SessionGone:
                     self._deleted_elsewhere()
@@ -298,13 +301,16 @@ def rerun(store: HistoryStore, session_id: str) -> Rerun:
     """Send a saved session's user messages through today's engine, and ask again what was asked
     again from the panel; list the replies that differ in what they say (see `comparable`). At most
     replay.first_turns of them are re-run (a 1,500-turn import once ran for minutes); `.skipped` says how many not."""
+    from gpu_advisor.assistant.engine import settings_ok
     from gpu_advisor.assistant.replay import first_turns
     from gpu_advisor.assistant.slots import ASKED
 
     saved = store.messages(session_id)
     users = [m["text"] for m in saved if m["role"] == "user"]
     todo = first_turns(users)
-    fresh = Conversation()
+    state = store.session(session_id).get("state")
+    held = state.get("settings") if isinstance(state, dict) else None
+    fresh = Conversation(settings=held if isinstance(held, dict) and settings_ok(held) else None)  # as it was held
     differences = Rerun()
     differences.turns, differences.skipped = len(users), len(users) - todo
     turn = 0
@@ -317,8 +323,9 @@ def rerun(store: HistoryStore, session_id: str) -> Rerun:
         if turn == todo:
             break
         turn += 1
-        reply = fresh.send(m["text"][:MAX_MESSAGE_CHARS])  # (an import allows longer messages than a new one)
         answered = i + 1 < len(saved) and saved[i + 1]["role"] == "assistant"
+        fresh.oneshot = answered and (saved[i + 1].get("payload") or {}).get(ONESHOT_MARK) is True  # as `ask` did
+        reply = fresh.send(m["text"][:MAX_MESSAGE_CHARS])  # (an import allows longer messages than a new one)
         before = saved[i + 1]["text"] if answered else ""
         if not answered or comparable(str(reply.content)) != comparable(before):
             differences.append(ReplayDifference(turn, m["text"], before, str(reply.content), unanswered=not answered))

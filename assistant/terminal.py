@@ -40,10 +40,20 @@ def printable(text: str) -> str:
     return TERMINAL_CONTROL.sub("", text.replace("\r\n", "\n"))
 
 
+def _escape(match: re.Match[str]) -> str:
+    return f"\\x{ord(match[0]):02x}" if ord(match[0]) < 0x100 else f"\\u{ord(match[0]):04x}"
+
+
+def escaped(text: object) -> str:
+    """A name (a path, a model) shown whole: each control or bidirectional character written as its escape
+    ('/tmp/a\\x1b]0;x\\x07/b.db'), never removed, so that the name shown is the one used and nothing is acted on."""
+    return CONTROL_CHAR.sub(_escape, str(text))
+
+
 def quoted(value: object, most: int = MAX_QUOTED_CHARS) -> str:
     """A value as an error message shows it: in quotes, each control or bidirectional character written as its
     escape ('ctrl+\\x1b', 'eu\\x1b[31m'), so that nothing around it is hidden or acted on; a long one cut ('…')."""
     text = str(value)
     cut = len(text) > most
-    text = CONTROL_CHAR.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 0x100 else f"\\u{ord(m[0]):04x}", text[:most])
+    text = CONTROL_CHAR.sub(_escape, text[:most])
     return f"'{text}{'…' if cut else ''}'"

@@ -178,6 +178,9 @@ def safetensors_header(path: Path) -> dict[str, Any]:
 
 MAX_DIMS = 8  # dimensions of one tensor
 MAX_ELEMENTS = 1 << 50  # elements of one tensor: far past any model
+# Parameters of one model, all tensors of all its files together: the largest models are about 2 * 10**12, so
+# a header that adds up past this (each tensor under MAX_ELEMENTS) is crafted, not a checkpoint.
+MAX_TOTAL_PARAMS = 100 * 10**12
 
 
 def _whole(value: Any) -> bool:
@@ -204,6 +207,9 @@ def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[s
         if n > MAX_ELEMENTS:
             raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has more elements than any model")
         params[dtype] = params.get(dtype, 0) + n
+        if sum(params.values()) > MAX_TOTAL_PARAMS:
+            raise MalformedCheckpoint(f"{where}: the tensors add up to more than {MAX_TOTAL_PARAMS // 10**12:,} "
+                                      "trillion parameters, more than any model")
         offsets = info.get("data_offsets")
         if offsets is None:
             nbytes[dtype] = nbytes.get(dtype, 0) + int(n * DTYPE_BYTES.get(dtype, 2))
@@ -212,6 +218,8 @@ def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[s
                 and 0 <= offsets[0] <= offsets[1] <= MAX_ELEMENTS * 8):
             raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has no valid data offsets")
         nbytes[dtype] = nbytes.get(dtype, 0) + offsets[1] - offsets[0]
+        if sum(nbytes.values()) > MAX_TOTAL_PARAMS * 8:
+            raise MalformedCheckpoint(f"{where}: the tensors' data adds up to more bytes than any model stores")
 
 
 MAX_INDEX_BYTES = 64 << 20  # a model.safetensors.index.json lists tensors: a few MB

@@ -57,6 +57,11 @@ def _cache_dir() -> Path | None:
     return Path(user_cache_dir("gpu-advisor", appauthor=False))
 
 
+def cache_dir() -> Path | None:
+    """The app's cache folder ($GPU_ADVISOR_CACHE_DIR, else the user cache folder); None without one."""
+    return _cache_dir()
+
+
 def read_cache_file(path: Path, limit: int) -> bytes | None:
     """The bytes of a cache file, or None when it is missing or not a plain file of at most `limit`
     bytes: a cache file is never trusted to be one (a FIFO would hang the read, a link to /dev/zero

@@ -183,6 +183,10 @@ def guarded(app: Any, host: str, api_key: str | None, origins: tuple[str, ...] =
         if scope["type"] != "http":
             await app(scope, receive, send)
             return
+        if sum(1 for k, _v in scope.get("headers", []) if k.lower() == b"host") > 1:
+            # Only one Host is allowed (RFC 9112): of two, this guard would check one and a proxy route by the other
+            await refuse(send, 400, "a request may carry one Host header, not several", "bad_request")
+            return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         if loopback:
             origin = headers.get("origin")

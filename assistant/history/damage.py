@@ -211,6 +211,11 @@ def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
     if int.from_bytes(image[44:48], "big") not in (1, 2, 3, 4):
         image[44:48] = (4).to_bytes(4, "big")
     image[56:60] = (1).to_bytes(4, "big")  # UTF-8, the only encoding this store writes
+    # The page count as the image has it: a file cut short keeps its old, larger count in the header, and SQLite
+    # would call the whole image malformed before reading a row (the count is trusted only while bytes 92-95
+    # equal the change counter at 24-27, so both are set).
+    image[28:32] = (len(image) // page_size).to_bytes(4, "big")
+    image[92:96] = image[24:28]
     return bytes(image)
 
 
@@ -231,3 +236,5 @@ def _readable_rows(conn: sqlite3.Connection, table: str, columns: tuple[str, ...
             failures += 1
             last = max(last, 0) + step
             step *= 2
+            if last >= (1 << 63) - 1:  # past the largest rowid SQLite has
+                return

@@ -253,6 +253,51 @@ def clean_stale_parts(folder: Path) -> list[Path]:
     return removed
 
 
+# Where a backup or export is being written, one small record per write in the app's cache folder
+# (pending-parts/PID.XXXXXXXX: the target's folder): a write killed before it could remove its hidden .part leaves
+# its record, and the next start, backup or export of any history cleans that folder (only OWN_PART names there).
+PENDING = "pending-parts"
+
+
+def _pending_folder() -> Path | None:
+    from gpu_advisor.knowledge.loader import cache_dir
+
+    base = cache_dir()
+    return base / PENDING if base is not None else None
+
+
+def _record_part(folder: Path) -> Path | None:
+    records = _pending_folder()
+    if records is None:
+        return None
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f"{os.getpid()}.", dir=records)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(str(folder.resolve()))
+        return Path(name)
+    except (OSError, ValueError):
+        return None  # nowhere to record it: the folder is still cleaned by the next write there
+
+
+def clean_recorded_parts() -> list[Path]:
+    """Clean the folders of writes that were killed (their records' processes are gone); returns what was removed."""
+    records = _pending_folder()
+    removed: list[Path] = []
+    try:
+        found = [p for p in records.iterdir() if re.fullmatch(r"\d{1,10}\.[a-z0-9_]{8}", p.name)] if records else []
+    except OSError:
+        return removed
+    for record in found[:100]:
+        if not _process_gone(int(record.name.split(".")[0])):
+            continue
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if record.is_file() and not record.is_symlink() and record.stat().st_size <= 4096:
+                removed += clean_stale_parts(Path(record.read_text(encoding="utf-8")))
+            record.unlink()
+    return removed
+
+
 def _process_gone(pid: int) -> bool:
     if pid == os.getpid() or os.name != "posix":
         return False
@@ -276,10 +321,14 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
     if not target.parent.is_dir():
         raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")
     clean_stale_parts(target.parent)
+    clean_recorded_parts()
+    record = _record_part(target.parent)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.{PART_MARK}.{os.getpid()}.", suffix=".part",
                                     dir=target.parent)
     except OSError as e:
+        if record is not None:
+            record.unlink(missing_ok=True)
         raise StorageError(f"cannot write in {target.parent} ({e.strerror or e}); no {what} was written") from None
     os.close(fd)
     tmp = Path(name)
@@ -303,4 +352,6 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
     finally:
         tmp.unlink(missing_ok=True)
         Path(f"{tmp}-journal").unlink(missing_ok=True)
+        if record is not None:
+            record.unlink(missing_ok=True)
     return target

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -57,6 +58,7 @@ from gpu_advisor.assistant.history.damage import (
     looks_like_sqlite,
 )
 from gpu_advisor.assistant.history.search import search_sessions, search_text
+from gpu_advisor.assistant.terminal import escaped
 
 CHECK_MARK = ".check"
 SHM_REGION_BYTES = 32 * 1024  # SQLite grows a -shm index in regions of this size: a smaller one was cut short
@@ -70,6 +72,25 @@ APPLICATION_ID = 0x47504144  # "GPAD" in the header's application_id: this appli
 # -wal/-shm (damaged-N[-wal|-shm].part), a recovered database being built with SQLite's own files beside it
 # (damaged-N.new.part[-wal|-shm|-journal]), and a rebuilt image (image.part). Nothing else beside it is touched.
 OWN_PARTS = re.compile(r"damaged-\d+(?:-wal|-shm)?\.part|damaged-\d+\.new\.part(?:-wal|-shm|-journal)?|image\.part")
+
+
+# A recovery reads every row it can: a damaged database larger than this says so on stderr first, in one line,
+# so that the wait (about 10 s for 200 MB) is not a silent block.
+PROGRESS_MIN_BYTES = 16 << 20
+
+
+def _say_recovering(source: Path) -> None:
+    try:
+        size = source.stat().st_size + (Path(f"{source}-wal").stat().st_size if Path(f"{source}-wal").is_file() else 0)
+    except OSError:
+        return
+    if size < PROGRESS_MIN_BYTES:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"gpu-advisor: recovering the damaged history database {escaped(source)} "
+                         f"({size / (1 << 20):,.0f} MB): reading every row that can still be read; "
+                         "this can take a while…\n")
+        sys.stderr.flush()
 
 
 def _kill_point(step: str) -> None:
@@ -117,10 +138,10 @@ def _claim_session(path: Path, session_id: str) -> bool:
         import fcntl
     except ImportError:
         return True
-    key = str(path.resolve())
+    key = os.path.realpath(path)  # a symbolic link to the database claims in the database's own lock file
     with _CLAIMS_LOCK:
         if key not in _CLAIMS:
-            fd = _open_lock_file(f"{path}.sessions.lock", os.O_RDWR)
+            fd = _open_lock_file(f"{key}.sessions.lock", os.O_RDWR)
             if fd is None:
                 return True  # a read-only folder: no process can write the session either
             _CLAIMS[key] = (fd, {})
@@ -142,7 +163,7 @@ def _release_sessions(path: Path, sessions: set[str]) -> None:
     except ImportError:
         return
     with _CLAIMS_LOCK:
-        fd, held = _CLAIMS.get(str(path.resolve()), (-1, {}))
+        fd, held = _CLAIMS.get(os.path.realpath(path), (-1, {}))
         for session_id in sessions:
             if session_id in held:
                 held[session_id] -= 1
@@ -259,6 +280,7 @@ class HistoryStore:
             if not looks_like_sqlite(self.path):  # (replaced while this process waited)
                 raise self._not_sqlite()
             resumed = self._finish_interrupted_recovery()
+            self._refuse_second_name()
             shm = Path(f"{self.path}-shm")  # as the last writer left it, before any reader rebuilds it
             with contextlib.suppress(OSError):
                 if self._shm is None and shm.is_file():  # (unless _refuse_foreign took it before reading)
@@ -285,6 +307,19 @@ class HistoryStore:
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _refuse_second_name(self) -> None:
+        """Refuse a database file that has a second name (a hard link): SQLite keeps one log per name, so two
+        processes writing through the two names would each keep a log of their own and one checkpoint would
+        silently undo the other's messages. (A symbolic link is safe: SQLite and the locks follow it.)"""
+        try:
+            links = self.path.stat().st_nlink
+        except OSError:
+            return
+        if links > 1:
+            raise HistoryError(f"the history database {self.path} has {links} names (hard links); two names would "
+                               "keep two logs and lose messages, so nothing was read or changed. Remove the other "
+                               "names (or give --db a copy) and try again")
 
     def _read_despite(self, problem: str, existed: dict[str, bool]) -> None:
         """Nothing can be written beside the database now (a full disk, a file-size limit): open it for
@@ -433,13 +468,15 @@ class HistoryStore:
         fails anyway and says why."""
         from filelock import FileLock, Timeout
 
-        # filelock retries a lock file it cannot create until its timeout ('/proc/x.db': 30 s, then 'busy')
-        fd = _open_lock_file(f"{self.path}.lock", os.O_WRONLY)
+        # filelock retries a lock file it cannot create until its timeout ('/proc/x.db': 30 s, then 'busy').
+        # Named after the database's real file: a symbolic link to it takes the same lock.
+        name = f"{os.path.realpath(self.path)}.lock"
+        fd = _open_lock_file(name, os.O_WRONLY)
         if fd is None:
             yield
             return
         os.close(fd)
-        lock = FileLock(f"{self.path}.lock", timeout=BUSY_TIMEOUT_MS / 1000)
+        lock = FileLock(name, timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             lock.acquire()
         except Timeout:
@@ -614,6 +651,7 @@ class HistoryStore:
         fresh = HistoryStore.__new__(HistoryStore)
         fresh.path, fresh.notice, fresh._shm, fresh._claimed = part, None, None, set()
         fresh._open()
+        _say_recovering(source)
         try:
             recovered = fresh._recover_from(source)
             fresh.conn.execute("PRAGMA journal_mode = DELETE")  # everything in the one file
@@ -661,6 +699,7 @@ class HistoryStore:
         except OSError:
             return None
         export.clean_stale_parts(self.path.parent)  # a killed backup's hidden .part beside the database
+        export.clean_recorded_parts()  # and one in any other folder a killed backup or export was writing to
         for p in leftovers:
             if OWN_PARTS.fullmatch(p.name[len(prefix):]) and p.is_file() and not p.is_symlink():
                 with contextlib.suppress(OSError):

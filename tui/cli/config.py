@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 
-from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.assistant.terminal import escaped, printable
 from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
@@ -25,7 +25,7 @@ def config_path(args: argparse.Namespace) -> None:
     from gpu_advisor.tui import settings
 
     path = settings.settings_path()
-    print(json.dumps({"path": str(path)}) if args.json else printable(str(path)))
+    print(json.dumps({"path": str(path)}) if args.json else escaped(str(path)))
 
 
 @config.command("show", "the settings in effect", JSON, examples=("gpu-advisor config show",))
@@ -39,7 +39,7 @@ def config_show(args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps({"path": str(path), **current.as_dict()}, indent=2))
     else:
-        print(printable(f"# {path}{'' if path.exists() else ' (not written yet: these are the defaults)'}"))
+        print(escaped(f"# {path}{'' if path.exists() else ' (not written yet: these are the defaults)'}"))
         print(settings.to_toml(current), end="")
 
 
@@ -80,7 +80,7 @@ def config_set(args: argparse.Namespace) -> None:
         changed = settings.set_value(args.key, args.value, path)
     except settings.SettingsError as e:
         raise UsageError(str(e)) from None
-    print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else printable(f"Set {args.key} in {path}"))
+    print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json else escaped(f"Set {args.key} in {path}"))
 
 
 @config.command("unset", "put one setting back to its default", KEY, JSON,
@@ -94,7 +94,7 @@ def config_unset(args: argparse.Namespace) -> None:
     except settings.SettingsError as e:
         raise UsageError(str(e)) from None
     print(json.dumps({"path": str(path), **changed.as_dict()}) if args.json
-          else printable(f"{args.key} is back to its default in {path}"))
+          else escaped(f"{args.key} is back to its default in {path}"))
 
 
 def editor_command() -> list[str]:
@@ -130,4 +130,4 @@ def config_edit(args: argparse.Namespace) -> None:
     checked = settings.load(path)
     if checked.problem:
         raise UsageError(checked.problem)
-    print(printable(f"{path} is valid"))
+    print(escaped(f"{path} is valid"))

@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 
+from gpu_advisor.assistant.terminal import escaped
 from gpu_advisor.tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing, web
 from gpu_advisor.tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
 from gpu_advisor.tui.cli.chat import open_app
@@ -134,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"gpu-advisor: {message}", file=sys.stderr)
             return 1
         why, status = known
-        why = " ".join(plain(why).split())
+        why = escaped(" ".join(why.split()))  # a path with a control character shown as it is named, escaped
         if JSON_ERRORS[0]:
             print(json.dumps({"error": {"message": why, "exit_status": status}}))
         print(f"gpu-advisor: {why}", file=sys.stderr)

@@ -9,7 +9,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.assistant.terminal import escaped
 from gpu_advisor.tui.cli.base import DB, JSON, Commands, ReplayMismatch, UsageError, arg, open_store
 from gpu_advisor.tui.cli.values import positive_int
 from gpu_advisor.tui.format import plain, rerun_note
@@ -59,8 +59,16 @@ def sessions_list(args: argparse.Namespace) -> None:
 
 @sessions.command("path", "where the database is", JSON, DB, examples=("gpu-advisor sessions path",))
 def sessions_path(args: argparse.Namespace) -> None:
+    from pathlib import Path
+
+    from gpu_advisor.assistant.history.common import default_path
+
+    path = Path(args.db).expanduser() if args.db is not None else default_path()
+    if (args.db is None or args.db.strip()) and not path.exists() and not path.is_symlink():
+        print(json.dumps({"path": str(path)}) if args.json else escaped(str(path)))  # a question: nothing is made
+        return
     store = open_store(args)
-    print(json.dumps({"path": str(store.path)}) if args.json else printable(str(store.path)))
+    print(json.dumps({"path": str(store.path)}) if args.json else escaped(str(store.path)))
 
 
 @sessions.command("search", "full-text search of messages and titles", arg("query", nargs="+"), JSON, DB, LIMIT,
@@ -91,7 +99,7 @@ def sessions_export(args: argparse.Namespace) -> None:
         if out.exists() and not out.is_symlink() and not args.force:
             raise UsageError(f"{out} exists; pass --force to overwrite it")
         store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
-        print(json.dumps({"path": str(out)}) if args.json else printable(f"Wrote {out}"))
+        print(json.dumps({"path": str(out)}) if args.json else escaped(f"Wrote {out}"))
     else:
         print(plain(store.export_text(args.id, args.format or "markdown")), end="")
 
@@ -178,4 +186,4 @@ def sessions_delete(args: argparse.Namespace) -> None:
                   examples=("gpu-advisor sessions backup ~/history-backup.db --json",))
 def sessions_backup(args: argparse.Namespace) -> None:
     target = open_store(args).backup(args.target)
-    print(json.dumps({"path": str(target)}) if args.json else printable(f"Backed up to {target}"))
+    print(json.dumps({"path": str(target)}) if args.json else escaped(f"Backed up to {target}"))
