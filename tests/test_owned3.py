@@ -1,0 +1,57 @@
+"""Plans for hardware the user owns (review AH #14, AG #20, AG #14, AH #17): the user's own servers are shared out
+between two jobs, never replaced by rented cards; phrasings in both languages, in several word orders."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import run_conversation
+
+# AH #14: 4 servers of 8 H100 owned, a DeepSeek-V3 service for 20 and a full fine-tune of Llama 3.1 70B on 200M tokens.
+SPLIT = [
+    ("zh", "我们有4台8卡H100，想知道能不能同时干两件事：一是全参微调Llama-3.1-70B（数据2亿token），二是留一部分卡部署"
+           "DeepSeek-V3给内部用，20个并发。卡怎么分？"),
+    ("zh", "4台8卡H100服务器，部署DeepSeek-V3给20个人用，同时全量微调Llama 3.1 70B，2亿token的数据，怎么分配卡"),
+    ("en", "we have 4 servers with 8x H100 each. we want to full fine-tune llama 3.1 70b on 200M tokens and also serve "
+           "deepseek-v3 internally for 20 concurrent users at the same time. how should we split the gpus?"),
+    ("en", "we've got 32 H100s (4 nodes of 8). serve deepseek v3 for 20 users and full finetune llama 3.1 70b on 200M "
+           "tokens, how do we divide them up"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SPLIT)
+def test_owned_servers_split_between_service_and_training(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    kw = reply.additional_kwargs["gpu_advisor"]
+    split = kw.get("owned_split")
+    assert split, reply.content[:400]
+    assert split["total"] == 32 and split["gpu"] == "h100-sxm"
+    assert split["serve_gpus"] % 8 == 0 and 8 <= split["serve_gpus"] < 32
+    assert split["train_gpus"] == 32 - split["serve_gpus"]
+    assert split["train_model"] == "llama-3.1-70b" and split["method"] == "full"
+    assert split["tokens"] == pytest.approx(2e8) and split["hours"] and split["hours"] > 0
+    assert split["per_gpu_bytes"] <= split["capacity_bytes"]
+    best = kw["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpu"] == "h100-sxm" and best["gpus"] == split["serve_gpus"]
+    head = reply.content.split("\n", 1)[0]
+    assert "A800" not in head and ("租" not in head) and ("Rent" not in head)
+    assert ("32" in head) and (str(split["train_gpus"]) in head)
+    if lang == "zh":
+        assert "本方案不测算" not in reply.content
+    else:
+        assert "not sized" not in reply.content
+
+
+def test_split_second_turn_keeps_it() -> None:
+    """AH #14 as reviewed: the answer to a later question keeps the split."""
+    replies = run_conversation([SPLIT[0][1], "工作时间"])
+    assert all(r.additional_kwargs["gpu_advisor"].get("owned_split") for r in replies
+               if r.additional_kwargs["gpu_advisor"].get("results"))
+
+
+def test_two_servers_lora_on_the_other() -> None:
+    reply = run_conversation(["we have 2 nodes of 8x H100. want to serve llama 3.1 70b for 50 users and also lora "
+                              "fine-tune qwen2.5 32b on 100M tokens. how to split?"])[-1]
+    split = reply.additional_kwargs["gpu_advisor"]["owned_split"]
+    assert (split["serve_gpus"], split["train_gpus"], split["method"]) == (8, 8, "lora")
+    assert "InfiniBand" not in reply.content.split("\n\n")[1]  # one server trains: no network between servers
