@@ -28,6 +28,7 @@ from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
+from gpu_advisor.assistant.owned_slow import with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
 from gpu_advisor.assistant.pairing import (
     also_words,
@@ -1707,6 +1708,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
+    text, slow = with_slow(text, turn.ask, answer, lang, _recorder(config))  # 'users complain its slow': why, then budget
     shared = split_words(split, lang, filled.model or "") if split else None  # the service's servers, the run's
     both = shared[1] if shared else side_training(answer, second, lang, filled.model or "", _recorder(config)) \
         or pair_words(answer.pair, second, lang, filled.model or "")  # 'mostly lora on the 70b, sometimes full on the 8b'
@@ -1741,7 +1743,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {}), **({"owned_split": split} if split else {}), **({"pinned": pinned[1]} if pinned else {}),
+        **({"second_job": second} if second else {}), **({"owned_split": split} if split else {}), **({"owned_slow": slow} if slow else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {}), **({"owned_verdict": enough} if enough else {}), **({"model_choice": weighed} if weighed else {}),
         **({"buy_or_rent": bought} if bought else {}), **({"setup_buy_rent": setup_rb[1]} if setup_rb[1] else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load

@@ -55,3 +55,47 @@ def test_two_servers_lora_on_the_other() -> None:
     split = reply.additional_kwargs["gpu_advisor"]["owned_split"]
     assert (split["serve_gpus"], split["train_gpus"], split["method"]) == (8, 8, "lora")
     assert "InfiniBand" not in reply.content.split("\n\n")[1]  # one server trains: no network between servers
+
+
+# AG #20: their own 4 x A6000 serving Llama 3.1 70B AWQ are slow; buy another box or upgrade, 'budget maybe 40k'.
+SLOW = [
+    ("en", "we run a 4x A6000 box (48gb each, no nvlink) serving llama 3.1 70b awq for about 20 people. users are "
+           "complaining its slow. should we buy another box or upgrade to something else? budget maybe 40k"),
+    ("en", "budget probably around 40k. our 4x a6000 server (no nvlink) running llama 3.1 70b awq for 20 users feels "
+           "really sluggish, buy a second one or upgrade?"),
+    ("zh", "我们有4张A6000（没有NVLink）跑llama 3.1 70b awq，20个人用，大家嫌慢，要不要再买一台还是换卡？预算4万美元"),
+    ("zh", "预算大概4万美元。我们自己的4张A6000没有nvlink，部署llama 3.1 70b awq给20个人用，响应太慢了，加一台还是升级？"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SLOW)
+def test_slow_owned_box_why_then_budget(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    kw = reply.additional_kwargs["gpu_advisor"]
+    profile = kw["profile"]
+    assert profile["budget_usd"] == pytest.approx(40000) and profile.get("context") in (None, 8192)
+    assert profile["owned"] == ["4x rtx-a6000"]
+    slow = kw.get("owned_slow")
+    assert slow, reply.content[:500]
+    assert slow["gpu"] == "rtx-a6000" and slow["gpus"] == 4 and slow["pcie"]
+    best = kw["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpu"] == "rtx-a6000"  # their box runs it: never 'rent 4 more'
+    box = slow["second_box"]
+    assert box["gpus"] == 8 and box["purchase_usd"] and box["purchase_usd"] <= 40000
+    assert box["tokens_per_s"] > slow["tokens_per_s"]
+    if "upgrade" in slow:
+        assert slow["upgrade"]["purchase_usd"] <= 40000 and slow["upgrade"]["tokens_per_s"] > slow["tokens_per_s"]
+    body = reply.content.split("\n\n")
+    assert body[0].startswith("## ") or body[1].startswith("## ")
+    assert "NVLink bridges" not in reply.content and "40,960" not in reply.content
+    assert lang != "zh" or "为什么慢" in reply.content
+
+
+@pytest.mark.parametrize("text", ["budget maybe 40k", "budget is probably like 40k", "we have about 40k to spend",
+                                  "budget roughly 40k"])
+def test_budget_with_a_filler_is_money_not_context(text: str) -> None:
+    from gpu_advisor.assistant.reading import understand
+
+    u = understand(f"serve llama 3.1 70b for 20 people, {text}")
+    assert u.updates.get("budget_usd") == pytest.approx(40000) and "context" not in u.updates
+    assert understand("serve llama 3.1 70b for 20 people at 40k context").updates.get("context") == 40960

@@ -1,0 +1,19 @@
+"""The user's own setup said to be slow: 'we run a 4x A6000 box … users are complaining its slow. should we buy another
+box or upgrade?', '我们4张A6000跑70B，大家嫌慢，加一台还是换卡？'. Read as u.ask['slow'] (with u.ask['no_link'] when the
+message says there is no NVLink); assistant/owned_slow.py answers why, on their cards, before the options."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.assistant.reading.text import clean, word_pattern
+
+
+def read_slow(raw: str, u: Understanding) -> None:
+    """'its slow', '大家嫌慢' beside cards owned: the speed of their own setup is the first question."""
+    if not u.updates.get("owned"):
+        return
+    said, text = word_pattern("owned_slow.complaint"), clean(raw)
+    if not (said.search(text) or said.search(raw.lower())):
+        return
+    no_link = bool(word_pattern("no_link").search(text))
+    u.ask = {**u.ask, "slow": True, **({"no_link": True} if no_link else {})}
