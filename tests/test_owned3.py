@@ -99,3 +99,32 @@ def test_budget_with_a_filler_is_money_not_context(text: str) -> None:
     u = understand(f"serve llama 3.1 70b for 20 people, {text}")
     assert u.updates.get("budget_usd") == pytest.approx(40000) and "context" not in u.updates
     assert understand("serve llama 3.1 70b for 20 people at 40k context").updates.get("context") == 40960
+
+
+# AG #14 / AH #17: the count asked is the cards the job needs; the 8-card server they are sold in is said beside it.
+NEED = [
+    ("en", "need ~30 tok/s per user at 500 concurrent users, llama 3.1 8b in fp8, 2k context each. how many h100s? "
+           "we'd buy them", "h100-sxm"),
+    ("en", "how many h100s do we need to serve llama 3.1 8b fp8 to 500 users at once, 30 tok/s each, 2k context? "
+           "planning to buy", "h100-sxm"),
+    ("zh", "500人同时用llama 3.1 8b fp8，每人30 token/s，上下文2k，需要几张H100？打算买", "h100-sxm"),
+    ("zh", "用昇腾910B做LoRA微调Qwen2.5-32B可以吗，数据大概8000条，每条平均3000字。另外训练完的模型用几张910B部署比较合适，"
+           "预计10个人同时用", "ascend-910b"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "gpu"), NEED)
+def test_count_asked_is_the_need_not_the_server(lang: str, text: str, gpu: str) -> None:
+    from gpu_advisor.assistant.need_count import fewest
+    from gpu_advisor.tools.recommend import Recommendation
+
+    reply = run_conversation([text])[-1]
+    rec = Recommendation.model_validate(reply.additional_kwargs["gpu_advisor"]["results"]["recommend"])
+    assert rec.best is not None and rec.best.gpu == gpu and rec.best.gpus == 8
+    need = fewest(rec)
+    assert need is not None and need.gpus < 8 and need.ok
+    first = reply.content.split("\n\n")[:2]
+    said = (f"{need.gpus} × {need.gpu_name}", f"下 {need.gpus} 张")  # the count line, or each format's count
+    assert any(x in p for p in first for x in said), first
+    assert not any(f"8 × {need.gpu_name}**" in p for p in first)
+    assert any(x in reply.content for x in ("整机", "服务器")) if lang == "zh" else ("servers of 8" in reply.content)
