@@ -28,7 +28,7 @@ from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
-from gpu_advisor.assistant.owned_slow import with_slow
+from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
 from gpu_advisor.assistant.pairing import (
     also_words,
@@ -780,7 +780,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             u.intents.add("fit_check")
             u.ask = {**u.ask, "recount": True}
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
+        named = counted_owned(u, updates) or _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
         if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
             named = [f"1x {card}" for card in _kinds(named)][:1]
         if named:

@@ -9,6 +9,7 @@ out), and the fastest set of other cards whose purchase fits the budget (the pla
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
@@ -115,3 +116,18 @@ def with_slow(text: str, turn_ask: dict[str, Any], answer: Any, lang: str, recor
     """The reply with the paragraph on their slow setup under its headline, and that paragraph's figures."""
     slow = slow_words(turn_ask, answer, lang, recorder)
     return (place_first(text, slow[0]), slow[1]) if slow else (text, None)
+
+
+def counted_owned(u: Any, updates: dict[str, Any]) -> list[str] | None:
+    """'wait we actually have 2 of them in the box' (review AG #9 T2 got 'Buy 2 × RTX 6000 Ada'): the count said of
+    the card just named, as the cards owned (the engine read it as that many of the plan's card, or as a what-if)."""
+    if not u.owns_named:
+        return None
+    only = [str(x) for x in updates.get("only") or []]
+    if only and all(re.match(r"\d+x ", x) for x in only):  # the count this message said, of the card named before
+        return only
+    if u.card_count and u.whatif_gpus and int(u.whatif_gpus[0]) == u.card_count:
+        said = [f"{u.card_count}x {u.whatif_gpus[1]}"]
+        u.whatif_gpus = None
+        return said
+    return None

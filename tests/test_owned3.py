@@ -128,3 +128,25 @@ def test_count_asked_is_the_need_not_the_server(lang: str, text: str, gpu: str) 
     assert any(x in p for p in first for x in said), first
     assert not any(f"8 × {need.gpu_name}**" in p for p in first)
     assert any(x in reply.content for x in ("整机", "服务器")) if lang == "zh" else ("servers of 8" in reply.content)
+
+
+# AG #9 T2: the count said of the card named before, as the user's own, is never 'Buy'.
+OWN_COUNT = [
+    ("can i serve gemma 2 27b on one rtx 6000 ada for our support bot, like 15 concurrent chats",
+     "wait we actually have 2 of them in the box", "rtx-6000-ada"),
+    ("can a single a100 80gb serve qwen2.5 32b for 20 users?", "oh we have two of those actually", "a100-80gb-sxm"),
+    ("can a single a100 80gb serve qwen2.5 32b for 20 users?", "turns out we have 2 in the server", "a100-80gb-sxm"),
+    ("我们的客服机器人想用一张RTX 6000 Ada跑gemma 2 27b，大概15个并发", "其实我们机器里有两张", "rtx-6000-ada"),
+    ("一张A100 80GB能不能给20个人跑qwen2.5 32b？", "等下，我们其实有两张", "a100-80gb-sxm"),
+]
+
+
+@pytest.mark.parametrize(("first", "second", "gpu"), OWN_COUNT)
+def test_count_said_as_owned_is_never_buy(first: str, second: str, gpu: str) -> None:
+    reply = run_conversation([first, second])[-1]
+    kw = reply.additional_kwargs["gpu_advisor"]
+    assert kw["profile"]["owned"] == [f"2x {gpu}"]
+    best = kw["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpus"] == 2 and best["gpu"] == gpu
+    head = next(p for p in reply.content.split("\n\n") if p.startswith("## "))
+    assert "Buy" not in head and "购买" not in head and "买" not in head

@@ -17,3 +17,14 @@ def read_slow(raw: str, u: Understanding) -> None:
         return
     no_link = bool(word_pattern("no_link").search(text))
     u.ask = {**u.ask, "slow": True, **({"no_link": True} if no_link else {})}
+
+
+def read_count_owned(raw: str, u: Understanding) -> None:
+    """'wait we actually have 2 of them in the box', '我们其实有两张': that many of the card named before, the user's own
+    (the engine's count of the card just named, with the cards named made theirs)."""
+    if u.updates.get("owned"):
+        return
+    said = word_pattern("owned_count_said").search(clean(raw))
+    if said and 0 < int(said.group(1)) <= 4096 and u.card_count in (None, int(said.group(1))):
+        u.card_count = int(said.group(1))
+        u.owns_named = u.owns_named or "said"
