@@ -150,3 +150,12 @@ def test_count_said_as_owned_is_never_buy(first: str, second: str, gpu: str) -> 
     assert best["owned"] and best["gpus"] == 2 and best["gpu"] == gpu
     head = next(p for p in reply.content.split("\n\n") if p.startswith("## "))
     assert "Buy" not in head and "购买" not in head and "买" not in head
+
+
+@pytest.mark.parametrize("text", ["we own 2 servers of 8 a100, the network between them is slow, serve llama 3.1 70b for 100 users",
+                                  "our 4x a6000 for llama 3.1 70b, training is slow, 20 users",
+                                  "我们有4张A6000跑llama 3.1 70b，网络太慢，20个人用"])
+def test_something_else_slow_is_no_complaint(text: str) -> None:
+    from gpu_advisor.assistant.reading import understand
+
+    assert not understand(text).ask.get("slow")

@@ -12,9 +12,11 @@ def read_slow(raw: str, u: Understanding) -> None:
     """'its slow', '大家嫌慢' beside cards owned: the speed of their own setup is the first question."""
     if not u.updates.get("owned"):
         return
-    said, text = word_pattern("owned_slow.complaint"), clean(raw)
-    if not (said.search(text) or said.search(raw.lower())):
-        return
+    said, other = word_pattern("owned_slow.complaint"), word_pattern("owned_slow_other")
+    if not any(not other.search(t[max(0, x.start() - 24):x.start()]) for t in (clean(raw), raw.lower())
+               for x in said.finditer(t)):
+        return  # ('the network between them is slow': not their answers)
+    text = clean(raw)
     no_link = bool(word_pattern("no_link").search(text))
     u.ask = {**u.ask, "slow": True, **({"no_link": True} if no_link else {})}
 
