@@ -30,6 +30,8 @@ from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
+from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
+from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
 from gpu_advisor.assistant.pairing import (
     also_words,
     pair_headline,
@@ -785,7 +787,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             u.intents.add("fit_check")
             u.ask = {**u.ask, "recount": True}
     if u.owns_named and "owned" not in updates:  # '卡是现成的', 'we already have them': the cards named before
-        named = _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
+        named = counted_owned(u, updates) or _named_owned(state, profile, plan=u.owns_named in ("said", "one"))
         if named and u.owns_named == "one":  # "就这一张": one of the card named, and nothing to rent or buy
             named = [f"1x {card}" for card in _kinds(named)][:1]
         if named:
@@ -1663,8 +1665,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
+    split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
     try:
-        answer = advice.compute(filled, previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
+        answer = advice.compute(filled.model_copy(update={"owned": [split["serve_owned"]]}) if split else filled,
+                                previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
                                 counts=dict(turn.counts) if turn.compare else None,
                                 for_home=any((t.get("ask") or {}).get("job") == "local"
@@ -1680,7 +1684,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             and not (k == "engine" and profile.engine_app)]  # read from the user's words
     second = state.get("also")
     if second:
-        said.append(also_words(second, lang))
+        said.append(split_ack(second, lang) if split else also_words(second, lang))
     if state.get("owned_untyped"):  # their type never said: not counted in the plan, and said so
         said.append(say(lang, "ack.owned_untyped", n=state["owned_untyped"]))
     waiting = [Turn.model_validate(t) for t in _deferred(state)]
@@ -1709,13 +1713,16 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
-    both = side_training(answer, second, lang, filled.model or "", _recorder(config)) \
+    text, slow = with_slow(text, turn.ask, answer, lang, _recorder(config))  # 'users complain its slow': why, then budget
+    shared = split_words(split, lang, filled.model or "") if split else None  # the service's servers, the run's
+    both = shared[1] if shared else side_training(answer, second, lang, filled.model or "", _recorder(config)) \
         or pair_words(answer.pair, second, lang, filled.model or "")  # 'mostly lora on the 70b, sometimes full on the 8b'
     if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
         alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
-        verdict = pair_verdict(answer.pair, second, lang, filled.model or "") \
+        verdict = None if shared else pair_verdict(answer.pair, second, lang, filled.model or "") \
             if pinned or turn.has("fit_check") or (alone and alone in text) else None
-        text = place_pair(text, both, verdict, alone, pair_headline(answer.pair, lang, second, filled.model or ""))
+        text = place_pair(text, both, verdict, alone,
+                          shared[0] if shared else pair_headline(answer.pair, lang, second, filled.model or ""))
         pinned = verdict or pinned
     text = with_reserved(text, answer, lang, bool(turn.ask.get("reserved_asked")))  # 'on demand vs 1 yr reserved?'
     if lead:  # "what about the full R1?": the switch said first, right under the headline
@@ -1741,7 +1748,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
         **({"direct": direct[1]} if direct else {}),
         decision=writers.decision(answer, lang), table=table, **({"also": answered} if answered else {}),
-        **({"second_job": second} if second else {}), **({"pinned": pinned[1]} if pinned else {}),
+        **({"second_job": second} if second else {}), **({"owned_split": split} if split else {}), **({"owned_slow": slow} if slow else {}), **({"pinned": pinned[1]} if pinned else {}),
         **extra, **({"one_owned": one[1]} if one else {}), **({"owned_verdict": enough} if enough else {}), **({"model_choice": weighed} if weighed else {}),
         **({"buy_or_rent": bought} if bought else {}), **({"setup_buy_rent": setup_rb[1]} if setup_rb[1] else {})))
     # the load assumed and said (no question asked): a bare count or range next ('20-100') is that load

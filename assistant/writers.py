@@ -2155,6 +2155,12 @@ def _run_month(rec: Recommendation, lang: str) -> str | None:
                option=gpu_words(run, lang))
 
 
+def need_line(rec: Recommendation, lang: str) -> str | None:
+    from gpu_advisor.assistant.need_count import need_line as line
+
+    return line(rec, lang)
+
+
 def _offload_speed(rec: Recommendation, lang: str) -> str | None:
     from gpu_advisor.assistant.asked_speed import offload_speed
 
@@ -2189,9 +2195,9 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     if kind == "count" and best is not None and best.ok:  # 'how many GPUs do I need': the plan's cards, first
         # (a plan that misses the request says so in its own headline: never 'you need' cards that fall short)
         used = best.train_per_gpu_bytes if rec.workload.spec.trains else best.serve_per_gpu_bytes
-        if used is not None:
-            return say(lang, "literal.count", option=gpu_words(best, lang), used=gb(used),
-                       capacity=gb(best.capacity_bytes))
+        if used is not None:  # (a card sold in whole servers: the fewest that do it, the server beside: need_count)
+            return need_line(rec, lang) or say(lang, "literal.count", option=gpu_words(best, lang), used=gb(used),
+                                               capacity=gb(best.capacity_bytes))
     if kind == "daily":
         return _literal_daily(rec, option, lang)
     if kind in ("fits", "more"):  # 'is it enough?', 'do we need to buy more?': on your own cards first

@@ -38,6 +38,7 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     from gpu_advisor.assistant.reading.fixed_count import read_fixed_count
     from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
+    from gpu_advisor.assistant.reading.owned_slow import read_count_owned, read_slow
 
     read_second(cut, pending, u, read)
     read_corrected(cut, u, lambda text: read(text, None))
@@ -46,3 +47,5 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     read_job_models(cut, u, lambda text: read(text, None))  # 'qlora 32b models and chat with 70b at q4'
     read_side_use(cut, u)  # '主要做lora微调，偶尔推理': how often the side job runs, no utilisation
     read_fixed_count(cut, u)  # '有16张910B…等下我看错了，是32张': the count after the cue
+    read_slow(cut, u)  # 'users are complaining its slow' on their own cards: why, before the options
+    read_count_owned(cut, u)  # 'wait we actually have 2 of them in the box': that many of the card named, theirs

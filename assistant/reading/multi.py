@@ -30,6 +30,12 @@ RANK = {"serve": 0, "batch": 1, "fine-tune": 2}
 # What a clause says about its own job: the side that says it keeps it.
 JOB_KEYS = ("users", "population", "users_range", "batch_items", "batch_input_tokens", "batch_output_tokens",
             "deadline_hours", "requests_per_s")
+# What a training clause says of its own run, kept with the second job (assistant/owned_split.py sizes it).
+RUN_KEYS = ("method", "train_tokens", "epochs", "seq_len")
+# What a message says of the cards and the money, whichever clause says it ('我们有4台8卡H100，…一是全参微调…二是部署…'):
+# both jobs share them, so the training clause that says them does not take them away.
+SHARED_KEYS = frozenset({"owned", "server_gpus", "only", "region", "budget_usd", "budget_usd_per_month",
+                         "preference", "interconnect"})
 
 
 # Clause boundaries tried, first ones first: each costs two readings of the message's parts, and a message
@@ -119,7 +125,7 @@ def read_second(raw: str, pending: str | None, u: Understanding,
             elif key in second.updates:
                 u.updates.pop(key, None)
         if sp == "fine-tune":  # the training run's own settings (method, data) are not the served job's
-            for key in set(second.updates) - set(first.updates):
+            for key in set(second.updates) - set(first.updates) - SHARED_KEYS:
                 u.updates.pop(key, None)
         for key, value in first.updates.items():  # what the first job's clause says of it, read without the second
             u.updates.setdefault(key, value)
@@ -129,6 +135,9 @@ def read_second(raw: str, pending: str | None, u: Understanding,
         together, said = _together(flat, (phase, sp or phase))
         u.second = {"phase": sp or phase, "model": sm or model, "users": second.updates.get("users"),
                     "batch_items": second.updates.get("batch_items"), "together": together, "together_said": said}
+        run = {k: second.updates[k] for k in RUN_KEYS if second.updates.get(k)} if sp == "fine-tune" else {}
+        if run:  # the training run's own settings ('全参微调…数据2亿token'), for a split of the cards owned
+            u.second["run"] = run
         u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # both are sized now
         return
     model = u.updates.get("model")
