@@ -1,0 +1,96 @@
+"""Corrections said in a later turn are applied whole (review AG/AH/AI, issue 21): a card put right keeps the count
+owned, a count of the card named, a context, a data-set size beside a model, a region said by what it is not, a rate
+unit, a card swap in China, a home purchase changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_advisor.knowledge import find_gpu
+from tests.conversation import run_states
+
+
+def _profile(turns: list[str]) -> dict[str, Any]:
+    return run_states(turns)[-1]["profile"]
+
+
+# 1. A card name put right ('they're L40 not L40S'): the L40 is known, the 8 owned stay 8.
+
+def test_the_l40_is_known_with_its_datasheet_figures() -> None:
+    g = find_gpu("l40")
+    assert g is not None and g.id == "l40" and g.memory_gb == 48 and g.memory_bandwidth_gbps == 864
+    assert g.fp8_tflops == 362 and g.bf16_tflops == 181.05
+    assert find_gpu("l40s").id == "l40s"
+
+
+L40S_EN = "we bought 8x L40S last year, want to serve qwen2.5 72b for internal rag, ~25 users at once, 16k ctx"
+L40S_ZH = "我们去年买了8张L40S，想部署qwen2.5 72b做内部RAG，大概25人同时用，16k上下文"
+H100_EN = "we have 8 H100s, want to serve llama 3.1 70b for 40 users at 8k"
+
+
+@pytest.mark.parametrize("first, fix, owned", [
+    (L40S_EN, "sorry my bad, they're L40 not L40S", "8x l40"),
+    (L40S_EN, "oops, L40 not L40S", "8x l40"),
+    (L40S_EN, "my bad, not L40S, they're L40", "8x l40"),
+    (L40S_ZH, "不好意思我说错了，是L40不是L40S", "8x l40"),
+    (L40S_ZH, "哦我的错，我们的卡是L40，不是L40S", "8x l40"),
+    (H100_EN, "my bad, they're actually H200s not H100s", "8x h200"),
+    (H100_EN, "sorry, A100 80GB not H100", "8x a100-80gb-sxm"),
+])
+def test_a_card_put_right_keeps_the_count_owned(first: str, fix: str, owned: str) -> None:
+    p = _profile([first, fix])
+    assert p["owned"] == [owned]
+    assert not p["exclude"]
+
+
+# 2. 'wait we actually have 2 of them in the box' after one card named: 2 of it owned; a context said after is applied.
+
+GEMMA_EN = "can i serve gemma 2 27b on one rtx 6000 ada for our support bot, like 15 concurrent chats"
+GEMMA_ZH = "能用一张rtx 6000 ada跑gemma 2 27b吗，客服机器人，大概15个人同时聊"
+
+
+@pytest.mark.parametrize("first, had", [
+    (GEMMA_EN, "wait we actually have 2 of them in the box"),
+    (GEMMA_EN, "oh we already have two of those"),
+    (GEMMA_EN, "actually i own 2 of them"),
+    (GEMMA_ZH, "等等，其实我们机器里有两张"),
+    (GEMMA_ZH, "哦我们其实有两张卡"),
+])
+def test_a_count_had_of_the_card_named_is_owned(first: str, had: str) -> None:
+    p = _profile([first, had])
+    assert p["owned"] == ["2x rtx-6000-ada"]
+    assert not p["only"]
+
+
+@pytest.mark.parametrize("first, had, ctx", [
+    (GEMMA_EN, "wait we actually have 2 of them in the box", "oh and contexts need to be 32k, customers paste long emails"),
+    (GEMMA_EN, "we have 2 of them", "also 32k contexts please, customers paste long emails"),
+    (GEMMA_EN, "we have 2 of them", "context windows have to be 32k"),
+    (GEMMA_ZH, "等等，其实我们机器里有两张", "哦对了，上下文要32k，客户会贴很长的邮件"),
+])
+def test_a_context_said_after_is_applied_and_gemma_2_limit_said(first: str, had: str, ctx: str) -> None:
+    states = run_states([first, had, ctx])
+    p, reply = states[-1]["profile"], states[-1]["messages"][-1].content
+    assert p["context"] == 32768 and p["owned"] == ["2x rtx-6000-ada"]
+    assert "8,192" in reply and "Gemma 3 27B" in reply
+
+
+# 3. '哦不对，数据是3万条，而且我想用14B的': both changes applied (the examples and the model).
+
+LORA_ZH = "想用LoRA微调一下Qwen2.5-7B，做客服问答，手上有大概3千条数据，租卡的话最便宜怎么搞"
+LORA_EN = "want to lora fine-tune qwen2.5 7b for customer support QA, have about 3k examples, cheapest way renting?"
+
+
+@pytest.mark.parametrize("first, fix", [
+    (LORA_ZH, "哦不对，数据是3万条，而且我想用14B的"),
+    (LORA_ZH, "不对，我想用14B的，数据其实是3万条"),
+    (LORA_ZH, "说错了，是3万条数据，模型用14B"),
+    (LORA_EN, "oh wait, it's 30k examples, and i want the 14b"),
+    (LORA_EN, "sorry, i want to use the 14b, and the data is 30k examples"),
+])
+def test_examples_and_model_corrected_together(first: str, fix: str) -> None:
+    p = _profile([first, fix])
+    assert p["model"] == "qwen2.5-14b" and p["train_examples"] == 30000
+    assert p["phase"] in ("fine-tune", "train") and p["method"] == "lora"
