@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpu_advisor.assistant.reading import understand
 from gpu_advisor.knowledge import find_gpu
 from tests.conversation import run_states
 
@@ -94,3 +95,25 @@ def test_examples_and_model_corrected_together(first: str, fix: str) -> None:
     p = _profile([first, fix])
     assert p["model"] == "qwen2.5-14b" and p["train_examples"] == 30000
     assert p["phase"] in ("fine-tune", "train") and p["method"] == "lora"
+
+
+# 4. A region said by what it is not ('we're in singapore not china', '我们是在新加坡 不在国内'): never that region.
+
+@pytest.mark.parametrize("text", [
+    "噢对了 我们是在新加坡 不在国内", "我们不在国内，在新加坡", "不在国内哈", "we're in singapore not china",
+    "not in china, we're in singapore", "oh btw we're not in china", "we're not located in china, sorry",
+])
+def test_a_region_negated_is_not_the_region(text: str) -> None:
+    assert understand(text, None).updates.get("region") == "global"
+
+
+@pytest.mark.parametrize("text, region", [("我们在国内", "china"), ("we're based in the US, not china", "us"),
+                                          ("we're in germany, not the us", "eu")])
+def test_a_region_said_stays(text: str, region: str) -> None:
+    assert understand(text, None).updates.get("region") == region
+
+
+def test_singapore_after_a_chinese_question_prices_globally() -> None:
+    p = _profile(["DeepSeek-R1-Distill-Qwen-32B部署起来要多少显存？我准备用两张L40S跑，大概十来个人用",
+                  "噢对了 我们是在新加坡 不在国内"])
+    assert p["region"] == "global"
