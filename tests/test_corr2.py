@@ -117,3 +117,31 @@ def test_singapore_after_a_chinese_question_prices_globally() -> None:
     p = _profile(["DeepSeek-R1-Distill-Qwen-32B部署起来要多少显存？我准备用两张L40S跑，大概十来个人用",
                   "噢对了 我们是在新加坡 不在国内"])
     assert p["region"] == "global"
+
+
+# 5. The rate's unit put right ('是每分钟5个请求不是每秒'): the rate per minute, the prompt and output lengths kept.
+
+RATE_ZH = "部署Qwen2.5-14B，预算每个月一万块以内，要求每秒能处理5个请求，平均输入2000 token输出500，用什么卡"
+RATE_EN = "serve qwen2.5 14b, budget 10k usd a month, must handle 5 requests per second, avg 2000 input tokens and 500 output"
+
+
+@pytest.mark.parametrize("text", [RATE_ZH, RATE_EN, "部署Qwen2.5-14B，每秒要能处理5个请求，输入2000 token输出500"])
+def test_a_rate_said_with_a_verb_between_is_a_rate(text: str) -> None:
+    u = understand(text, None)
+    assert u.updates.get("requests_per_s") == 5.0 and u.updates.get("prompt_tokens") == 2000
+    assert u.updates.get("output_tokens") == 500 and "runs_per_month" not in u.updates and u.second is None
+
+
+@pytest.mark.parametrize("first, fix", [
+    (RATE_ZH, "等下，我说错了，是每分钟5个请求不是每秒"),
+    (RATE_ZH, "不是每秒，是每分钟5个"),
+    (RATE_EN, "sorry i meant 5 per minute not per second"),
+    (RATE_EN, "5 requests a minute, not a second"),
+    (RATE_EN, "oops, 5 a minute, not a second"),
+])
+def test_the_rate_unit_put_right_keeps_the_lengths(first: str, fix: str) -> None:
+    states = run_states([first, fix])
+    p, reply = states[-1]["profile"], states[-1]["messages"][-1].content
+    assert abs(p["requests_per_s"] - 5 / 60) < 1e-3
+    assert p["prompt_tokens"] == 2000 and p["output_tokens"] == 500 and p["model"] == "qwen2.5-14b"
+    assert "0.083333" not in reply
