@@ -145,3 +145,37 @@ def test_the_rate_unit_put_right_keeps_the_lengths(first: str, fix: str) -> None
     assert abs(p["requests_per_s"] - 5 / 60) < 1e-3
     assert p["prompt_tokens"] == 2000 and p["output_tokens"] == 500 and p["model"] == "qwen2.5-14b"
     assert "0.083333" not in reply
+
+
+# 6. A card not to be had swapped for another ('A800现在买不到，改成昇腾910B吧，其他不变'): sized on it, all else kept.
+
+A800_ZH = "要部署glm-4-32b给五十个人用，打算用A800，需要几张"
+A800_EN = "want to serve glm-4-32b for 50 people, planning on A800s, how many do we need"
+
+
+@pytest.mark.parametrize("first, swap", [
+    (A800_ZH, "算了，A800现在买不到，改成昇腾910B吧，其他不变"),
+    (A800_ZH, "A800买不到了，换成910B"),
+    (A800_ZH, "A800没货了，用910B吧"),
+    (A800_EN, "forget it, can't get A800s right now, switch to ascend 910b, everything else the same"),
+    (A800_EN, "A800s are out of stock, let's go with the 910B"),
+])
+def test_a_card_not_to_be_had_is_swapped(first: str, swap: str) -> None:
+    states = run_states([first, swap])
+    p, reply = states[-1]["profile"], states[-1]["messages"][-1].content
+    assert p["only"] == ["ascend-910b"] and p["users"] == 50 and p["model"] == "glm-4-32b-0414"
+    assert "Ascend 910B" in reply.splitlines()[0]
+    assert "专为中国市场" not in reply and "Made for the Chinese market" not in reply
+
+
+@pytest.mark.parametrize("text", ["A800买不到，910B行吗", "can't get A800s, is the 910B as good?"])
+def test_a_card_weighed_is_no_swap(text: str) -> None:
+    assert "replaced" not in understand(text, None).ask
+
+
+@pytest.mark.parametrize("card, key", [("ascend-910b", "info.stock.domestic"), ("a800-80gb-sxm", "info.stock.china_barred"),
+                                       ("h20", "info.stock.china"), ("h100-sxm", "info.stock.export"), ("l40", "info.stock.export")])
+def test_where_a_card_may_be_sold(card: str, key: str) -> None:
+    from gpu_advisor.assistant.inform import stock_origin
+
+    assert stock_origin(find_gpu(card)) == key
