@@ -15,7 +15,9 @@ def _given_up(m: Message, s: int, e: int) -> bool:
     if rejected(m, s, e):
         return True
     filler = word_pattern("card_swap_filler").match(m.masked[e:e + 40])
-    return bool(filler) and bool(word_pattern("card_unavailable_after").match(m.masked[filler.end() + e:e + 60]))
+    if filler is None:
+        return False
+    return bool(word_pattern("card_unavailable_after").match(m.masked[filler.end() + e:e + 60]))
 
 
 def card_swap(m: Message) -> tuple[str, str, int] | None:
