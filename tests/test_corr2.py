@@ -179,3 +179,33 @@ def test_where_a_card_may_be_sold(card: str, key: str) -> None:
     from gpu_advisor.assistant.inform import stock_origin
 
     assert stock_origin(find_gpu(card)) == key
+
+
+# 7. A home purchase changed ('actually scratch that, what if i just get one 4090 and offload the rest to cpu ram'):
+# bought for their own computer (never a data-centre rental), for the two people said ('me n my brother').
+
+HOME_EN = "thinking of getting two used 3090s to run llama 3.3 70b at 4bit for me n my brother, is that the move?"
+
+
+@pytest.mark.parametrize("text", ["for me n my brother", "me & my wife", "for me and my brother", "我和我弟用"])
+def test_me_and_one_other_are_two_users(text: str) -> None:
+    assert understand(text, None).updates.get("users") == 2
+
+
+def test_two_cards_getting_for_two_people_are_bought() -> None:
+    u = understand(HOME_EN, None)
+    assert u.updates.get("preference") == "buy" and u.updates.get("users") == 2
+
+
+@pytest.mark.parametrize("change", [
+    "actually scratch that, what if i just get one 4090 and offload the rest to cpu ram (64gb ddr5)?",
+    "scratch that, what if I buy a single 4090 and offload the rest to system ram, 64gb ddr5",
+])
+def test_one_card_bought_with_offload_is_a_home_purchase(change: str) -> None:
+    states = run_states([HOME_EN, change])
+    p, reply = states[-1]["profile"], states[-1]["messages"][-1].content
+    assert p["only"] == ["1x rtx-4090"] and not p["owned"] and p["preference"] == "buy"
+    assert p["users"] == 2 and p["system_ram_gb"] == 64
+    first = reply.splitlines()[0]
+    assert "Rent" not in first and "4090" in first
+    assert "system RAM" in reply
