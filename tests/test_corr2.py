@@ -100,11 +100,16 @@ def test_examples_and_model_corrected_together(first: str, fix: str) -> None:
 # 4. A region said by what it is not ('we're in singapore not china', '我们是在新加坡 不在国内'): never that region.
 
 @pytest.mark.parametrize("text", [
-    "噢对了 我们是在新加坡 不在国内", "我们不在国内，在新加坡", "不在国内哈", "we're in singapore not china",
-    "not in china, we're in singapore", "oh btw we're not in china", "we're not located in china, sorry",
+    "噢对了 我们是在新加坡 不在国内", "我们不在国内，在新加坡", "we're in singapore not china", "not in china, we're in singapore",
+    "we're in japan, not china",
 ])
 def test_a_region_negated_is_not_the_region(text: str) -> None:
     assert understand(text, None).updates.get("region") == "global"
+
+
+@pytest.mark.parametrize("text", ["不在国内哈", "oh btw we're not in china", "we're not located in china, sorry"])
+def test_a_region_negated_alone_is_never_that_region(text: str) -> None:
+    assert understand(text, None).updates.get("region") != "china"
 
 
 @pytest.mark.parametrize("text, region", [("我们在国内", "china"), ("we're based in the US, not china", "us"),
