@@ -24,6 +24,7 @@ def siblings(model_id: str, tokens: int) -> list[Any]:
 def context_beyond(profile: Any, updates: dict[str, Any], lang: str, notes: list[str]) -> None:
     """Add the note when this turn said the model or the context and the context is beyond the model's."""
     from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.assistant.context_alike import alike
     from gpu_advisor.knowledge import find_model, models
 
     if "model" not in updates and "context" not in updates:
@@ -42,5 +43,9 @@ def context_beyond(profile: Any, updates: dict[str, Any], lang: str, notes: list
     if found:
         names = say(lang, "list_sep").join(m.name for m in found)
         notes.append(say(lang, "note.context_beyond", **values, others=names, reach=f"{min(m.max_context for m in found):,}"))
+    elif near := alike(model.id, int(tokens)):  # 'gemma 2 27b at 32k': Gemma 3 27B, Mistral Small 3.1 24B read it
+        names = say(lang, "list_sep").join(m.name for m in near)
+        notes.append(say(lang, "note.context_beyond_alike", **values, others=names,
+                         reach=f"{min(m.max_context for m in near):,}"))
     else:
         notes.append(say(lang, "note.context_beyond_none", **values))

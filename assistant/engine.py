@@ -380,6 +380,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.product")
     if slot == "use_case":
         return say(lang, f"use_case.{value}")
+    if slot == "requests_per_s" and 0 < value < 1:  # '5 per minute not per second': said back per minute
+        return say(lang, "ack.requests_per_min", value=f"{value * 60:.3g}")
     if slot == "utilisation":
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):

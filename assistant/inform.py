@@ -500,6 +500,18 @@ def _cards_asked(ctx: Context) -> list[Gpu]:
     return [find_gpu(g) for g in ids[:4]]
 
 
+
+def stock_origin(gpu: Any) -> str:
+    """The catalog key that says where a card may be sold: a Chinese vendor's own (昇腾 910B: domestic, no US rule
+    involved), a card made for China and barred later (A800, H800: never both 'made for China' and 'cannot be
+    shipped there' as if unrelated), made for China, or barred; '' for none of these."""
+    if gpu.domestic_china:
+        return "info.stock.domestic"
+    if gpu.china_specific and gpu.export_limited:
+        return "info.stock.china_barred"
+    return "info.stock.china" if gpu.china_specific else "info.stock.export" if gpu.export_limited else ""
+
+
 def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
     """What the data has on each card: rental offers with their date and count, the list price."""
     lines = []
@@ -516,10 +528,7 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
             else ctx.say("info.stock.buy", usd=ctx.usd(f["buy_price_usd"])))
         line = "- " + ctx.say("info.stock.card", gpu=gpu.name, rent=rent, buy=buy)
         sep = "" if ctx.lang == "zh" else " "
-        if gpu.export_limited:
-            line += sep + ctx.say("info.stock.export")
-        if gpu.china_specific:
-            line += sep + ctx.say("info.stock.china")
+        line += sep + ctx.say(stock_origin(gpu)) if stock_origin(gpu) else ""  # domestic, made for China, barred
         lines.append(line)
     return lines
 

@@ -64,7 +64,7 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
         if card is None and not held and not u.card_count:
             u.card_count = n  # 'actually 2 of them' with no card held: of the card just named (the engine's count)
         return False
-    target = "owned" if updates.get("owned") else slot
+    target = "owned" if updates.get("owned") or u.ask.get("recount_had") else slot  # 'we have 2 of them': theirs
     for where in SLOTS:
         kept = [e for e in getattr(profile, where, None) or [] if counted(e)[1] != old]
         if where == target:

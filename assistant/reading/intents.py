@@ -179,6 +179,7 @@ def _engines(m: Message) -> list[str]:
 
 def _question(m: Message, u: Understanding) -> str | None:
     """Which question the message asks (an intent code of QUESTIONS), or None."""
+    from gpu_advisor.assistant.reading.card_swap import card_swap
     from gpu_advisor.assistant.reading.compare_job import buying_choice
 
     if _out_of_scope(m):
@@ -186,8 +187,9 @@ def _question(m: Message, u: Understanding) -> str | None:
     cards = cards_named(m)
     if "rent_buy" not in u.intents and not u.ask.get("drops") and asked(m, "forecast"):  # '不微调了会不会便宜点': the plan's
         return "forecast"
-    if _restricted(m) or m.live("china_buyable"):
+    if _restricted(m) or m.live("china_buyable") or card_swap(m):
         pass  # "采购只能买到L40S或者RTX 6000 Ada", "只能用国内能买到的卡": what can be bought limits the plan; no stock asked
+        # ('A800买不到，改成910B': a card swapped, reading.card_swap)
     elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)):
         return "availability"
     elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (

@@ -315,9 +315,15 @@ def read_epochs(m: Message) -> float | None:
     return float(value)
 
 
+def _weakly_served(m: Message) -> bool:
+    """Serving read only from a verb like 'use' ('数据是3万条，而且我想用14B的'), no people or requests: the items
+    counted stay (a fine-tuning plan before takes them as its examples, assistant.engine)."""
+    return "phase" in m.weak and not m.role("users", "population", "request_rate")
+
+
 def read_batch_items(m: Message) -> int | None:
     """Items of an offline job: '1 million documents', '10万条'; at the items question a bare number."""
-    if trains(m) or m.phase in SERVING:
+    if trains(m) or (m.phase in SERVING and not _weakly_served(m)):
         return None  # serving: '一份32k tokens' is one request's length, not a job of one item
     found = m.role("items")
     if not found and m.phase == "batch":

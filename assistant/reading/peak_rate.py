@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.rate_unit import corrected_rate_unit
 from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
@@ -24,4 +25,4 @@ def peak_rates(masked: str, out: list[Quantity]) -> list[Quantity]:
                 and word_pattern("rate_peak_bare_after").match(masked[q.end:q.end + 12])) \
                 or word_pattern("rate_peak_after").match(masked[q.end:q.end + 20]):
             out[i] = replace(q, role="request_rate", extra=rate.extra)  # '12 at peak': 12 of the rate's unit
-    return out
+    return corrected_rate_unit(masked, out)  # '5 per minute not per second': the rate's unit put right

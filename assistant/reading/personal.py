@@ -59,6 +59,7 @@ def read_own_box(m: Message, u: Understanding) -> None:
     if u.updates.get("personal") and (users > 2 or u.updates.get("population") or u.updates.get("users_range")):
         u.updates.pop("personal")
     home_buys(m, u)
+    buys_named(m, u)
     if not u.updates.get("system_ram_gb") or u.updates.get("owned"):
         return
     only = u.updates.get("only") or []
@@ -70,8 +71,34 @@ def read_own_box(m: Message, u: Understanding) -> None:
         u.compare_gpus = []
     else:
         return
+    if bought_for_home(m, card, u):
+        return
     u.updates["owned"] = [f"1x {card}"]
     u.updates.pop("only", None)
+
+
+def buys_named(m: Message, u: Understanding) -> None:
+    """'thinking of getting two used 3090s to run llama 3.3 70b for me n my brother': the cards named are bought for
+    one or two people's own use, never rented (no preference said)."""
+    only = u.updates.get("only") or []
+    users = u.updates.get("users") or 0
+    if len(only) != 1 or "preference" in u.updates or not (u.updates.get("personal") or 0 < users <= 2):
+        return
+    card = only[0].partition("x ")[2] or only[0]
+    s = next((s for s, _e, g, _n in m.gpus if g == card), None)
+    if s is not None and word_pattern("home_purchase_before").search(m.masked[max(0, s - 40):s]):
+        u.updates["preference"] = "buy"
+
+
+def bought_for_home(m: Message, card: str, u: Understanding) -> bool:
+    """'what if i just get one 4090 and offload the rest to cpu ram (64gb ddr5)': the card is bought for their own
+    computer (only that card, bought, one person's own), never a card they have already."""
+    at = next(((s, n) for s, _e, g, n in m.gpus if g == card), None)
+    if at is None or not word_pattern("home_purchase_before").search(m.masked[max(0, at[0] - 40):at[0]]):
+        return False
+    u.updates["only"] = [f"{at[1] or 1}x {card}"]
+    u.updates["preference"] = "buy"
+    return True
 
 
 def home_buys(m: Message, u: Understanding) -> None:

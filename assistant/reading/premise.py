@@ -35,10 +35,12 @@ def read_recount(m: Message, u: Understanding) -> None:
     """u.recount when the message corrects the count of cards: one card named with its count, or a count alone;
     or one card tried with its count and said as a change ('scratch that … on a single 3090 instead')."""
     from gpu_advisor.assistant.reading.fixed_count import read_count_instead
+    from gpu_advisor.assistant.reading.had_count import read_had_count
 
     read_card_names(m, u)
     _read_recount(m, u)
     read_count_instead(m, u)
+    read_had_count(m, u)  # 'wait we actually have 2 of them in the box': that many of the card named, owned
 
 
 def _read_recount(m: Message, u: Understanding) -> None:

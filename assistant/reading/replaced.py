@@ -39,6 +39,21 @@ def _read_replaced(m: Message, u: Understanding) -> None:
             u.updates.pop("exclude")
     u.whatif_gpus, u.recount, u.compare_gpus = None, None, []
     u.intents.discard("whatif")
+    _not_owned_again(m, u, old, card)
+
+
+def _not_owned_again(m: Message, u: Understanding, old: set[str], card: str) -> None:
+    """"my bad, they're L40 not L40S", '我们的卡是L40，不是L40S': the card put right is no new card owned (one of
+    each, as 'my'/'they're' read it), the count said before stays with the right card (assistant.replaced); a
+    count said with it ('they're 4 L40 not L40S') is kept."""
+    counted_now = {g for s, _e, g, _n in m.gpus if s in m.counted}
+    owned = [e for e in u.updates.get("owned") or []
+             if e.partition("x ")[2] not in old and (e.partition("x ")[2] != card or card in counted_now)]
+    if "owned" in u.updates and u.updates["owned"] and len(owned) < len(u.updates["owned"]):
+        if owned:
+            u.updates["owned"] = owned
+        else:
+            u.updates.pop("owned")
 
 
 def read_owned_uncounted(m: Message, u: Understanding) -> None:
@@ -59,6 +74,10 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
 
 def read_replaced(m: Message, u: Understanding) -> None:
     """A card said wrong replaced by the right one ('sorry, I meant H200s not H100s'), then cards had with no count
-    said ('we only have 40gb A100s')."""
+    said ('we only have 40gb A100s'); a card not to be had swapped for another ('A800买不到，改成910B')."""
+    from gpu_advisor.assistant.reading.card_swap import read_card_swap
+
+    if read_card_swap(m, u):
+        return
     _read_replaced(m, u)
     read_owned_uncounted(m, u)
