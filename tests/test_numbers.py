@@ -1,0 +1,54 @@
+"""Numbers that take their right role: a span with its half is its months, a box's monthly price is the
+box's, a week's hours are a utilisation, a budget is a budget, a daily volume has its day (issue 21's first
+class; reviews AG/AH/AI at 94d9033)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+
+HALF_YEARS = [
+    ("租4张4090一个月大概多少钱？如果要用一年半，自己买卡装机是不是更划算？", 18),
+    ("如果要用一年半，4张4090租还是买划算", 18),
+    ("4张4090，用18个月的话租还是买", 18),
+    ("4张4090租还是买，打算用1.5年", 18),
+    ("4张4090如果用两年半呢，租还是买", 30),
+    ("rent or buy 4x 4090, we'd use them for a year and a half", 18),
+    ("we'd keep them one and a half years, rent or buy 4 4090s?", 18),
+    ("buy or rent 4 4090s over 1.5 years", 18),
+    ("is buying 4 4090s cheaper than renting if we use them for 18 months", 18),
+    ("rent or buy 4x 4090 over two and a half years", 30),
+    ("rent or buy 4x 4090 over 2 years", 24),
+]
+
+
+@pytest.mark.parametrize(("text", "months"), HALF_YEARS)
+def test_a_span_with_its_half_is_its_months(text: str, months: int) -> None:
+    assert understand(text).updates.get("horizon_months") == months
+
+
+BOX_MONTHS = [  # (message, the box's month in USD said, in yuan or dollars)
+    ("we're paying roughly 18k a month renting an 8x h100 box. if we keep this workload steady for 2 yrs is buying"
+     " cheaper? colo + power would be maybe 2.5k/mo", 18000.0),
+    ("we pay 18k every month to rent an 8x h100 box, buy cheaper over 2 years?", 18000.0),
+    ("an 8x h100 box costs us 18k a month to rent, is buying cheaper over 2 years", 18000.0),
+    ("we rent an 8x h100 server for about 18k/mo. buying cheaper over 2 years?", 18000.0),
+    ("每月租一台8卡H100要12万，用两年的话买是不是更便宜", 120000.0),
+    ("租一台8卡H100每月12万，用两年的话买是不是更便宜", 120000.0),
+    ("我们现在每个月花12万租一台8卡H100服务器，打算用两年，买是不是更划算", 120000.0),
+]
+
+
+@pytest.mark.parametrize(("text", "said"), BOX_MONTHS)
+def test_a_box_month_is_the_box_month(text: str, said: float) -> None:
+    from gpu_advisor.knowledge import rules
+
+    u = understand(text)
+    usd = said * (rules().usd_per_cny if u.lang == "zh" else 1.0)
+    machine = u.prices.get("rent_usd_per_month_machine")
+    per_card = u.prices.get("rent_usd_per_month")
+    assert "buy_usd" not in u.prices and "buy_usd_machine" not in u.prices
+    assert (machine is not None and machine == pytest.approx(usd)) or \
+        (per_card is not None and per_card == pytest.approx(usd / 8))
+    assert u.prices.get("horizon_months") == 24
