@@ -52,3 +52,22 @@ def test_a_box_month_is_the_box_month(text: str, said: float) -> None:
     assert (machine is not None and machine == pytest.approx(usd)) or \
         (per_card is not None and per_card == pytest.approx(usd / 8))
     assert u.prices.get("horizon_months") == 24
+
+
+WEEK_HOURS = [  # (message, hours a week)
+    ("花两万块买张4090玩大模型到底值不值？还是直接租云GPU更划算，我一般周末玩玩，一周也就十来个小时", 10),
+    ("周末用一下，一周十来个小时，买4090还是租", 10),
+    ("我周末用，每周10小时左右，4090值得买吗", 10),
+    ("一个星期大概玩个十几小时吧，周末用，4090买还是租", 15),
+    ("每周用10个小时左右，买4090还是租", 10),
+    ("is a 4090 worth buying vs renting? i only use it at weekends, about 10 hours a week", 10),
+    ("about 10 hours a week, mostly at weekends. buy a 4090 or rent?", 10),
+    ("is a 4090 worth it or should i rent? weekends only, maybe 10 hrs a week", 10),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), WEEK_HOURS)
+def test_hours_a_week_are_the_share_and_the_weekend_no_deadline(text: str, hours: int) -> None:
+    u = understand(text)
+    assert u.updates.get("utilisation") == pytest.approx(hours / 168, abs=0.002)
+    assert "deadline_hours" not in u.updates
