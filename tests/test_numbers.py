@@ -71,3 +71,53 @@ def test_hours_a_week_are_the_share_and_the_weekend_no_deadline(text: str, hours
     u = understand(text)
     assert u.updates.get("utilisation") == pytest.approx(hours / 168, abs=0.002)
     assert "deadline_hours" not in u.updates
+
+
+MONTHLY_BUDGETS = [  # a monthly budget with a request rate: the money's month, never runs a month nor a second job
+    ("部署Qwen2.5-14B，预算每个月一万块以内，要求每秒能处理5个请求，平均输入2000 token输出500，用什么卡", 5.0),
+    ("部署Qwen2.5-14B，每秒要处理5个请求，预算每月1万块以内，输入2000 token输出500", 5.0),
+    ("用什么卡跑Qwen2.5-14B？每分钟要处理300个请求，每月预算1万以内", 5.0),
+    ("deploy qwen2.5 14b, budget under 10k a month, 5 requests per second, 2000 in 500 out, which card", 5.0),
+    ("deploy qwen2.5 14b, 5 requests per second, budget each month 10k max, which card", 5.0),
+]
+
+
+@pytest.mark.parametrize(("text", "rps"), MONTHLY_BUDGETS)
+def test_a_monthly_budget_is_a_budget(text: str, rps: float) -> None:
+    u = understand(text)
+    assert u.updates.get("budget_usd_per_month")
+    assert "runs_per_month" not in u.updates and u.second is None
+    assert u.updates.get("phase") == "serve" and u.updates.get("requests_per_s") == pytest.approx(rps)
+
+
+BUDGETS_NOT_CONTEXTS = [
+    "we run a 4x A6000 box (48gb each, no nvlink) serving llama 3.1 70b awq for about 20 people. users are complaining"
+    " its slow. should we buy another box or upgrade to something else? budget maybe 40k",
+    "serving llama 3.1 70b for 20 people on our 4x a6000, budget probably 40k, buy another box?",
+    "我们有4张A6000跑llama 3.1 70b awq，20个人用，太慢了，预算大概4万美元，再买一台还是升级",
+]
+
+
+@pytest.mark.parametrize("text", BUDGETS_NOT_CONTEXTS)
+def test_a_budget_in_thousands_is_no_context(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("budget_usd") == 40000.0
+    assert "context" not in u.updates
+
+
+UNIT_PRICES = [
+    "what's the cost per 1M output tokens if i self host llama 3.3 70b on rented h100s at decent load, vs just paying"
+    " an api like together? at what volume does self hosting win",
+    "self hosting llama 3.3 70b on h100s, what's the price per million output tokens vs an api?",
+    "i just want the $/1M tokens comparison for llama 3.3 70b on h100",
+    "自己在租的H100上部署llama 3.3 70b，每百万输出token多少钱？和调API比呢",
+    "H100自建llama 3.3 70b，每百万token多少钱",
+]
+
+
+@pytest.mark.parametrize("text", UNIT_PRICES)
+def test_a_price_per_million_tokens_is_a_unit_asked(text: str) -> None:
+    u = understand(text)
+    assert u.ask.get("per_token") is True
+    assert all(u.updates.get(k) != 1_000_000 for k in ("output_tokens", "context", "prompt_tokens", "train_tokens"))
+    assert (u.updates.get("context") or 0) < 1_000_000
