@@ -121,3 +121,36 @@ def test_a_price_per_million_tokens_is_a_unit_asked(text: str) -> None:
     assert u.ask.get("per_token") is True
     assert all(u.updates.get(k) != 1_000_000 for k in ("output_tokens", "context", "prompt_tokens", "train_tokens"))
     assert (u.updates.get("context") or 0) < 1_000_000
+
+
+DAILY_VOLUMES = [  # a batch volume said per day: one day's work, due within the day
+    "每天要处理50万份合同，每份大概6000 token，要抽20个字段，输出500 token左右，模型用qwen2.5-32b，当天必须跑完，要几张H20？",
+    "用qwen2.5-32b抽取合同字段，每天50万份，每份6000 token，输出500 token，要几张H20",
+    "合同抽取，qwen2.5-32b，50万份合同每份6000 token输出500，当天必须处理完，H20要几张",
+    "we need to generate about 2 billion tokens of synthetic data per day (output tokens, prompts are short ~200) with"
+    " llama 3.1 70b instruct. cheapest rented setup that keeps up?",
+    "batch job: 500k contracts a day, 6000 tokens each, 500 out, qwen2.5 32b, how many h20s",
+    "with qwen2.5 32b we process 500k documents daily (6k tokens in, 500 out), must finish the same day. how many h20?",
+]
+
+
+@pytest.mark.parametrize("text", DAILY_VOLUMES)
+def test_a_daily_volume_is_due_within_the_day(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("phase") == "batch"
+    assert u.updates.get("deadline_hours") == 24.0
+    if "当天必须处理完" not in text:  # 'due the same day' alone says one day, not every day
+        assert u.updates.get("runs_per_month") == 30.0
+
+
+def test_a_daily_volume_counts_the_cards_for_the_day() -> None:
+    from tests.conversation import run_conversation
+
+    reply = run_conversation(["每天要处理50万份合同，每份大概6000 token，要抽20个字段，输出500 token左右，模型用qwen2.5-32b，"
+                              "当天必须跑完，要几张H20？"])[-1].content
+    assert "24" in reply and "540" not in reply and "1 × NVIDIA H20" not in reply
+
+
+def test_a_one_off_volume_has_no_day() -> None:
+    u = understand("batch job: 500k contracts, 6000 tokens each, 500 out, qwen2.5 32b, how many h20s")
+    assert "deadline_hours" not in u.updates
