@@ -154,3 +154,29 @@ def test_a_daily_volume_counts_the_cards_for_the_day() -> None:
 def test_a_one_off_volume_has_no_day() -> None:
     u = understand("batch job: 500k contracts, 6000 tokens each, 500 out, qwen2.5 32b, how many h20s")
     assert "deadline_hours" not in u.updates
+
+
+EXAMPLES_TIMES_LENGTH = [
+    "want to lora finetune mistral 7b on ~50k support convos (avg 700 tokens), renting an a100 for it",
+    "lora mistral 7b, 50k convos avg 700 tok, rent an a100",
+    "lora fine-tune mistral 7b on 50,000 customer conversations averaging 700 tokens",
+    "we have 50k chats, about 700 tokens each, lora mistral 7b",
+    "lora finetune mistral 7b on 50k conversations x ~700 tokens",
+    "想用lora微调mistral 7b，5万条对话，每条700 token左右，租A100",
+    "5万条客服对话，平均每条700 token，lora微调mistral 7b",
+]
+
+
+@pytest.mark.parametrize("text", EXAMPLES_TIMES_LENGTH)
+def test_examples_times_their_length_are_the_training_tokens(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("train_tokens") == 35_000_000
+    assert u.updates.get("train_examples") == 50_000
+
+
+def test_same_data_keeps_its_tokens_after_a_change_of_model() -> None:
+    from tests.conversation import run_conversation
+
+    replies = run_conversation(["want to lora finetune mistral 7b on ~50k support convos (avg 700 tokens), renting an a100",
+                                "wait actually make it qwen2.5 14b, and full fine tune instead of lora. same data"])
+    assert all("35M" in r.content and "20M" not in r.content for r in replies)
