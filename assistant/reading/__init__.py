@@ -37,7 +37,7 @@ from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
-from gpu_advisor.assistant.reading.deadline import read_deadline
+from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
 from gpu_advisor.assistant.reading.elsewhere import read_elsewhere
 from gpu_advisor.assistant.reading.examples import (
@@ -218,7 +218,7 @@ READERS = (
     ("batch_items", read_batch_items),
     ("batch_input_tokens", read_batch_input_tokens),
     ("batch_output_tokens", read_batch_output_tokens),
-    ("deadline_hours", read_deadline),
+    ("deadline_hours", read_deadline_or_day),  # a batch volume said per day: due within the day
     ("runs_per_month", read_runs_per_month),
     ("ttft_ms", read_ttft),
     ("ttft_percentile", read_latency_percentile),

@@ -23,10 +23,15 @@ def read_horizon(m: Message) -> int | None:
         n, unit = groups.get("n") or groups.get("n2"), groups.get("unit") or groups.get("unit2")
         if not n or not unit:
             continue
-        months = int(n) * (1 if unit.startswith(("month", "个月")) else 12)
+        months = horizon_months(n, unit)
         if 0 < months <= MAX_MONTHS:
             return months
     return None
+
+
+def horizon_months(n: str, unit: str) -> int:
+    """Months of a horizon said as a number and its unit: '18 months', '2 years', '1.5 years' (18, not 12)."""
+    return round(float(n) * (1 if unit.startswith(("month", "个月")) else 12))
 
 
 def _past(m: Message, start: int) -> bool:

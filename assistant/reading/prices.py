@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.box_rent import rent_month_apart
 from gpu_advisor.assistant.reading.clauses import clause_bounds, rejected
+from gpu_advisor.assistant.reading.horizon import horizon_months
 from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.quote_units import cards_for, per_card_said
 from gpu_advisor.assistant.reading.stated_lengths import bought_for
@@ -94,7 +96,8 @@ def _price(m: Message, u: Understanding, q: Quantity, yuan: bool) -> tuple[str, 
         or word_pattern("money_hourly_word").match(after) or word_pattern("money_card_hourly").match(after) \
         or word_pattern("price_hourly_total_before").search(before)  # '每小时一共36块'
     monthly = word_pattern("money_monthly_after").match(m.masked[q.end:q.end + 24]) \
-        or word_pattern("price_monthly_before").search(before) or word_pattern("price_monthly_total_before").search(before)
+        or word_pattern("price_monthly_before").search(before) or word_pattern("price_monthly_total_before").search(before) \
+        or (not hourly and rent_month_apart(m, q))  # '每月租一台8卡H100要12万': the machine's month
     sentence = word_pattern("sentence_start").split(m.masked[max(0, q.start - 80):q.start])[-1]
     per_card = word_pattern("price_per_card").search(before + after) or per_card_said(m.masked[q.end:q.end + 24])
     counted = any(n > 1 and e <= q.start and q.start - e <= 24 for _s, e, _g, n in m.gpus)  # "8卡H20每月十二万"
@@ -154,8 +157,7 @@ def _horizon(m: Message, u: Understanding) -> None:
     """The months the cards are kept: '用两年', 'over 3 years'."""
     horizon = word_pattern("horizon").search(m.masked) or word_pattern("horizon_bare").search(m.masked)
     if horizon:
-        n, unit = int(horizon.group("n") or horizon.group("n2")), horizon.group("unit") or horizon.group("unit2")
-        months = n * (1 if unit.startswith(("month", "个月")) else 12)
+        months = horizon_months(horizon.group("n") or horizon.group("n2"), horizon.group("unit") or horizon.group("unit2"))
         if 0 < months <= 120:
             u.prices["horizon_months"] = months
 

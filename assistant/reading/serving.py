@@ -198,6 +198,8 @@ def _said_share(m: Message) -> float | None:
         span = word_pattern("clock_range").search(m.masked)
         hits.append((span.start() if span else 0,
                      busy * (5 / 7 if word_pattern("weekdays_only").search(m.masked) else 1)))
+    if m.role("hours_per"):  # '10 hours a week, at weekends': the hours said, not the word's usual share
+        hits = [h for h in hits if h[1] not in vocab()["utilisation_refined_by_hours"]]
     for q in m.role("hours_per"):
         per = vocab()["period_hours"].get(q.extra, 24)
         share = q.value / per
