@@ -136,6 +136,13 @@ def figure_moved(answer: Any, previous: dict[str, Any], asked: str, lang: str) -
     return head + say(lang, "sep").join(items) + say(lang, "fig.end"), data
 
 
+def on_cards_said(answer: Any) -> bool:
+    """Whether a first message's plan is on cards the person has ('家里就一张4060ti 16g … 上下文最多能开多长'): the
+    longest context is then theirs to ask before any plan was shown."""
+    rec = answer.recommend
+    return rec is not None and rec.best is not None and bool(rec.best.owned)
+
+
 def longest(answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
     """The longest context per conversation the plan's cards hold in its weight format, for each KV-cache format."""
     from gpu_advisor.tools.context_limit import longest_context

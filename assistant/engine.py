@@ -1839,7 +1839,8 @@ def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, l
     lower = answer.recommend.workload.serve_precision if answer.recommend.workload is not None else None
     parts = [af.counts(answer, list(ask.get("count_each") or []), lower if turn.changed else None, lang, recorder)
              if ask.get("count_each") else None,
-             af.longest(answer, lang, recorder) if ask.get("longest") and previous else None,
+             af.longest(answer, lang, recorder) if ask.get("longest") and (previous or af.on_cards_said(answer))
+             else None,
              af.figure_moved(answer, previous, str(ask["figure"]), lang)
              if ask.get("figure") and previous and turn.changed else None]
     if ask.get("add_card"):  # '需要再加一张卡吗': yes or no to one card more, first

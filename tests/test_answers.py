@@ -1,0 +1,43 @@
+"""Questions that are not (only) a sizing request get their answer first (session 14, 'answers'):
+the longest context on the person's own card asked in the first message, ..."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conversation import run_conversation
+
+
+def _data(turns: list[str]) -> dict[str, Any]:
+    return run_conversation(turns)[-1].additional_kwargs.get("gpu_advisor") or {}
+
+
+LONGEST = [
+    "家里就一张4060ti 16g，想跑qwen3-14b自己用，q4的话上下文最多能开多长？速度咋样",
+    "我有一张4060ti 16g，qwen3 14b q4能跑多长的上下文",
+    "qwen3-14b q4，我自己的4060 ti 16g，上下文最长能开到多少？",
+    "i have a 4060 ti 16gb, qwen3 14b at q4, whats the max context i can run?",
+    "qwen3 14b q4 on my rtx 4060ti 16gb - how long a context can it fit?",
+    "so um, whats the longest context for qwen3 14b q4 on my own 4060 ti 16gb",
+]
+
+
+@pytest.mark.parametrize("text", LONGEST)
+def test_longest_context_on_own_card_first_message(text: str) -> None:
+    d = _data([text])
+    direct = d.get("direct") or {}
+    assert direct.get("code") == "figure.longest"
+    assert direct["gpu"] == "rtx-4060-ti-16gb" and direct["gpus"] == 1
+    first = direct["limits"][0]
+    assert first["kv_cache"] is None and 30_000 <= first["context"] <= first["model_max"]
+
+
+@pytest.mark.parametrize("text", [
+    "i have a 4060 ti 16gb. llama 3.1 8b at q4, max context?",
+    "我有一张4060ti 16g，llama 3.1 8b q4，上下文最多能开多长",
+])
+def test_longest_context_8bit_kv_holds_more(text: str) -> None:
+    limits = (_data([text]).get("direct") or {}).get("limits") or []
+    assert len(limits) >= 2 and limits[1]["kv_cache"] == 8 and limits[1]["context"] > limits[0]["context"] > 0
