@@ -41,3 +41,35 @@ def test_longest_context_on_own_card_first_message(text: str) -> None:
 def test_longest_context_8bit_kv_holds_more(text: str) -> None:
     limits = (_data([text]).get("direct") or {}).get("limits") or []
     assert len(limits) >= 2 and limits[1]["kv_cache"] == 8 and limits[1]["context"] > limits[0]["context"] > 0
+
+
+# ---------------------------------------------------------------- the KV cache, then 'would N x card hold it'
+
+HOLD = [
+    "whats the kv cache exactly and how big does it get for llama 3 70b at 8k context with 32 users? and would 2x h100 hold it all",
+    "kv cache size for llama 3 70b, 8k context, 32 users - would 2x h100 fit it?",
+    "so how big is the kv cache for llama 3 70b at 8k with 32 users, and can 2 h100s hold it",
+    "llama 3 70b 8k上下文 32个用户 kv cache多大？两张h100放得下吗",
+    "两张h100放得下吗？llama 3 70b，8k上下文，32个用户，kv cache 占多少",
+]
+
+
+@pytest.mark.parametrize("text", HOLD)
+def test_kv_figure_and_yes_no_on_cards_named(text: str) -> None:
+    d = _data([text])
+    kv = (d.get("results") or {}).get("kv_cache") or {}
+    assert kv.get("users") == 32 and kv.get("context") == 8192
+    assert round(kv["per_user_bytes"] * 32 / 1e9, 1) == 85.9
+    hold = kv["hold"]
+    assert hold["gpus"] == 2 and hold["gpu"].startswith("h100") and hold["fits"]
+    assert hold["fits_with"] == ["fp8", "fp8"]
+    assert [r["fits"] for r in hold["rows"]] == [False, False, True]
+
+
+@pytest.mark.parametrize("text", [
+    "how big is the kv cache for qwen2.5 7b at 32k, 4 users? would one 4090 hold it",
+    "qwen2.5 7b 32k上下文 4个用户 kv cache占多少？一张4090放得下吗",
+])
+def test_kv_hold_one_card(text: str) -> None:
+    hold = (((_data([text]).get("results") or {}).get("kv_cache") or {}).get("hold")) or {}
+    assert hold.get("gpus") == 1 and hold.get("gpu") == "rtx-4090" and hold["fits"]
