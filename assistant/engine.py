@@ -955,6 +955,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
+                           "api": {**((state.get("cards") or {}).get("api") or {}),
+                                   **{k: turn.ask[k] for k in ("api_price", "break_even") if k in turn.ask}},
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
                            **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
@@ -2179,6 +2181,11 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
 
         ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
         parts.append(ranked)
+    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in ("api_price", "break_even")}
+    if api:  # 'vs paying an api … at what volume does self hosting win': the break-even volume (assistant.api_compare)
+        from gpu_advisor.assistant.api_compare import api_block
+
+        parts.append(api_block(answer, api, lang, _recorder(config)))
     if turn.whatif and not turn.ask.get("added"):
         parts.append(writers.why_not_rate(answer, lang))
     return "\n\n".join(p for p in parts if p)

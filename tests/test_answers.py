@@ -73,3 +73,39 @@ def test_kv_figure_and_yes_no_on_cards_named(text: str) -> None:
 def test_kv_hold_one_card(text: str) -> None:
     hold = (((_data([text]).get("results") or {}).get("kv_cache") or {}).get("hold")) or {}
     assert hold.get("gpus") == 1 and hold.get("gpu") == "rtx-4090" and hold["fits"]
+
+
+# ---------------------------------------------------------------- $ per 1M tokens, against an API
+
+def _results(turns: list[str]) -> dict[str, Any]:
+    return _data(turns).get("results") or {}
+
+
+@pytest.mark.parametrize("turns", [
+    ["what's the cost per 1M output tokens if i self host llama 3.3 70b on rented h100s at decent load, vs just paying "
+     "an api like together? at what volume does self hosting win", "idk, say 50 at a time. i just want the $/1M tokens comparison"],
+    ["llama 3.3 70b on rented h100s, 50 users at once: cost per million output tokens vs an api? when does self hosting win"],
+    ["自己租h100跑llama 3.3 70b，50个人同时用，每百万输出token成本多少？和直接用api比，用量多大才划算"],
+])
+def test_per_million_is_a_price_unit_and_api_price_is_asked(turns: list[str]) -> None:
+    d = _data(turns)
+    profile, r = d.get("profile") or {}, d.get("results") or {}
+    assert profile.get("output_tokens") != 1_000_000 and (profile.get("context") or 0) < 200_000
+    assert not profile.get("batch_items")
+    assert r["per_token"] and r["per_token"][0]["usd_per_million_tokens"] > 0
+    api = r["api_compare"]
+    assert api["break_even_million_per_month"] is None and api["month_usd"] > 0  # no API price: it is asked for
+
+
+@pytest.mark.parametrize("text, api_usd", [
+    ("$ per million tokens self hosting qwen2.5 72b on 2x h100 for 30 users vs an api at $0.9/M, when does self hosting win?", 0.9),
+    ("self hosting qwen2.5 72b on 2x h100, 30 users at once. the api charges 0.9 dollars per million tokens - break even volume?", 0.9),
+    ("租2张h100跑qwen2.5 72b，30个人同时用，api每百万token 0.9美元，用量多大才划算？", 0.9),
+])
+def test_break_even_against_api_price(text: str, api_usd: float) -> None:
+    d = _data([text])
+    profile, r = d.get("profile") or {}, d.get("results") or {}
+    assert not profile.get("budget_usd")
+    api = r["api_compare"]
+    assert api["break_even_million_per_month"] == pytest.approx(api["month_usd"] / api_usd)
+    assert api["self_wins_at_capacity"] == (api["self_usd_per_million"] < api_usd)
