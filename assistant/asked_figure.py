@@ -208,6 +208,12 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
                           "per_gpu_bytes": (o.serve_per_gpu_bytes or o.train_per_gpu_bytes) if o else None})
             parts.append(_count_words(o, fmt, lang))
         rows.append(say(lang, "figure.count_row", gpu=find_gpu(gpu_id).name, counts=say(lang, "sep").join(parts)))
+    if all(x["gpus"] is None for x in sized):  # no count of any card named meets it: why (an end-to-end target)
+        from gpu_advisor.assistant.count_unmet import unmet_count_line
+
+        unmet = unmet_count_line(answer, lang)
+        if unmet:
+            return unmet, {**data, "code": "figure.counts_unmet"}
     w = rec.workload
     load = say(lang, "figure.load_rate", rate=f"{w.requests_per_s:g}") if w.requests_per_s and w.spec.serves \
         else say(lang, "direct.load.users", users=f"{w.users:,}") if w.spec.serves else say(lang, "direct.load.job")
@@ -238,7 +244,7 @@ def _servers(o: Option | None) -> int | None:
 
 def _count_words(o: Option | None, fmt: str | None, lang: str) -> str:
     if o is None:
-        return say(lang, "figure.count_none", precision=(fmt or "").upper())
+        return say(lang, "figure.count_none" if fmt else "figure.count_none_any", precision=(fmt or "").upper())
     servers = _servers(o) or 1
     key = "figure.count_servers" if servers > 1 else "figure.count_one"
     return say(lang, key, gpus=o.gpus, servers=servers, precision=str(fmt or o.precision or "").upper(),

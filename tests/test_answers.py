@@ -109,3 +109,26 @@ def test_break_even_against_api_price(text: str, api_usd: float) -> None:
     api = r["api_compare"]
     assert api["break_even_million_per_month"] == pytest.approx(api["month_usd"] / api_usd)
     assert api["self_wins_at_capacity"] == (api["self_usd_per_million"] < api_usd)
+
+
+# ---------------------------------------------------------------- 'how many L4s, and is L40S cheaper?'
+
+L4_E2E = [
+    "startup here. expecting ~200 rps at peak, avg 800 tokens in / 300 out, mistral 7b instruct. need end to end under "
+    "2 sec per request. how many L4s do we need, and is it cheaper on L40S?",
+    "mistral 7b, 200 requests/s, 800 in 300 out, end to end under 2 s. how many L4s do we need, or is L40S cheaper?",
+    "mistral 7b，每秒200个请求，输入800输出300 token，端到端2秒以内，需要几张L4？换成L40S会不会更便宜",
+]
+
+
+@pytest.mark.parametrize("text", L4_E2E)
+def test_no_count_of_the_cards_named_meets_end_to_end(text: str) -> None:
+    msg = run_conversation([text])[-1]
+    d = msg.additional_kwargs.get("gpu_advisor") or {}
+    named = {g for _n, g in (d.get("results") or {}).get("named") or []}
+    assert {"l4", "l40s"} <= named
+    head = msg.content.split("\n\n")[0]
+    assert "L4 24GB" in head and "L40S" in head
+    assert "MI300X" not in head.split("\n")[0]  # never 'you need' a card not asked about, first
+    rows = {o["gpu"]: o for o in (d.get("results") or {}).get("options") or []}
+    assert rows["l4"]["meets"]["e2e"] is False and rows["l40s"]["meets"]["e2e"] is False
