@@ -132,3 +132,37 @@ def test_no_count_of_the_cards_named_meets_end_to_end(text: str) -> None:
     assert "MI300X" not in head.split("\n")[0]  # never 'you need' a card not asked about, first
     rows = {o["gpu"]: o for o in (d.get("results") or {}).get("options") or []}
     assert rows["l4"]["meets"]["e2e"] is False and rows["l40s"]["meets"]["e2e"] is False
+
+
+# ---------------------------------------------------------------- two models: 'the same memory?'
+
+SAME = [
+    "do deepseek r1 distill qwen 32b and qwq 32b need the same vram to deploy?",
+    "does qwq 32b take the same memory as deepseek r1 distill qwen 32b? we'd serve one of them",
+    "DeepSeek-R1-Distill-Qwen-32B和QwQ-32B部署起来显存需求一样吗？",
+    "QwQ-32B跟DeepSeek-R1-Distill-Qwen-32B部署的话显存要求一样吗",
+]
+SAME_ON_CARDS = [
+    "do deepseek r1 distill qwen 32b and qwq 32b need the same vram? planning 2x L40S for about 10 people",
+    "DeepSeek-R1-Distill-Qwen-32B和QwQ-32B部署起来显存需求一样吗？我准备用两张L40S跑，大概十来个人用",
+]
+PAIR = {"deepseek-r1-distill-qwen-32b", "qwq-32b"}
+
+
+@pytest.mark.parametrize("text", SAME)
+def test_two_models_compared_not_served_together(text: str) -> None:
+    d = _data([text])
+    choice = d.get("model_choice") or {}
+    assert {r["model"] for r in choice.get("rows") or []} == PAIR
+    assert "memory" in (choice.get("dims") or [])
+    verdict = choice["on_card"]["verdicts"]["memory"]
+    assert verdict["pick"] is None  # about the same: the same Qwen2.5-32B shape
+    assert not (d.get("profile") or {}).get("also")
+
+
+@pytest.mark.parametrize("text", SAME_ON_CARDS)
+def test_two_models_compared_on_the_cards_said(text: str) -> None:
+    d = _data([text])
+    r = d.get("results") or {}
+    assert d.get("topic") == "weigh" and list(r.get("dims") or []) == ["memory"]
+    assert r["dims"]["memory"]["pick"] is None  # about the same: the same Qwen2.5-32B shape
