@@ -166,3 +166,19 @@ def test_two_models_compared_on_the_cards_said(text: str) -> None:
     r = d.get("results") or {}
     assert d.get("topic") == "weigh" and list(r.get("dims") or []) == ["memory"]
     assert r["dims"]["memory"]["pick"] is None  # about the same: the same Qwen2.5-32B shape
+
+
+# ---------------------------------------------------------------- a concept asked of one's own setup
+
+@pytest.mark.parametrize("text", [
+    "whats speculative decoding exactly and is it worth turning on if im just running models for myself on a single 4090?",
+    "is speculative decoding worth turning on for me on my 3090?",
+    "so what is speculative decoding, should i enable it on my one 4090 just for me",
+    "投机解码是什么？我自己用一张4090跑模型，值得开吗",
+    "我就一张4090自己玩，投机解码有必要开吗",
+])
+def test_concept_on_own_card_is_explained_not_sized(text: str) -> None:
+    msg = run_conversation([text])[-1]
+    d = msg.additional_kwargs.get("gpu_advisor") or {}
+    assert d.get("kind") == "info" and d.get("topic") == "speculative-decoding"
+    assert "decision" not in d

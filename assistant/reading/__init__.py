@@ -26,7 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.api_price import read_per_token
+from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
@@ -341,7 +341,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too
     if len(u.compare_gpus) >= 2 and not word_pattern("compare_verdict.for_others").search(m.raw.lower()):
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
-    read_per_token(m, u)  # '$ per 1M output tokens', 'vs an API at $0.88/M', 'at what volume does self hosting win'
+    read_answers(m, u)  # '$ per 1M output tokens … vs an API', 'whats speculative decoding … on my single 4090?'
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)
