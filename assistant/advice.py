@@ -48,6 +48,7 @@ class Answer(BaseModel):
     choice: list[str] = []  # cards offered as a choice for a batch job ('租 4090 还是 A100'): the plan on the cheaper
     short: RateShort | None = None  # a rate plan's "why not just 1 H100?": what that count fails (tools.rate_short)
     per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
+    api_compare: dict[str, Any] | None = None  # self-hosting against an API's price per million (assistant.api_compare)
     named: list[list[Any]] = []  # the cards the user named as candidates ([count or 0, gpu id]): kept for later turns
     moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
     direct: dict[str, Any] | None = None  # a follow-up's one setup answered first, with its tools' figures (assistant.direct)

@@ -136,6 +136,13 @@ def figure_moved(answer: Any, previous: dict[str, Any], asked: str, lang: str) -
     return head + say(lang, "sep").join(items) + say(lang, "fig.end"), data
 
 
+def on_cards_said(answer: Any) -> bool:
+    """Whether a first message's plan is on cards the person has ('家里就一张4060ti 16g … 上下文最多能开多长'): the
+    longest context is then theirs to ask before any plan was shown."""
+    rec = answer.recommend
+    return rec is not None and rec.best is not None and bool(rec.best.owned)
+
+
 def longest(answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
     """The longest context per conversation the plan's cards hold in its weight format, for each KV-cache format."""
     from gpu_advisor.tools.context_limit import longest_context
@@ -201,6 +208,12 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
                           "per_gpu_bytes": (o.serve_per_gpu_bytes or o.train_per_gpu_bytes) if o else None})
             parts.append(_count_words(o, fmt, lang))
         rows.append(say(lang, "figure.count_row", gpu=find_gpu(gpu_id).name, counts=say(lang, "sep").join(parts)))
+    if all(x["gpus"] is None for x in sized):  # no count of any card named meets it: why (an end-to-end target)
+        from gpu_advisor.assistant.count_unmet import unmet_count_line
+
+        unmet = unmet_count_line(answer, lang)
+        if unmet:
+            return unmet, {**data, "code": "figure.counts_unmet"}
     w = rec.workload
     load = say(lang, "figure.load_rate", rate=f"{w.requests_per_s:g}") if w.requests_per_s and w.spec.serves \
         else say(lang, "direct.load.users", users=f"{w.users:,}") if w.spec.serves else say(lang, "direct.load.job")
@@ -231,7 +244,7 @@ def _servers(o: Option | None) -> int | None:
 
 def _count_words(o: Option | None, fmt: str | None, lang: str) -> str:
     if o is None:
-        return say(lang, "figure.count_none", precision=(fmt or "").upper())
+        return say(lang, "figure.count_none" if fmt else "figure.count_none_any", precision=(fmt or "").upper())
     servers = _servers(o) or 1
     key = "figure.count_servers" if servers > 1 else "figure.count_one"
     return say(lang, key, gpus=o.gpus, servers=servers, precision=str(fmt or o.precision or "").upper(),

@@ -966,6 +966,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
+                           "api": {**((state.get("cards") or {}).get("api") or {}),
+                                   **{k: turn.ask[k] for k in ("api_price", "break_even") if k in turn.ask}},
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
                            **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
@@ -1853,7 +1855,8 @@ def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, l
     lower = answer.recommend.workload.serve_precision if answer.recommend.workload is not None else None
     parts = [af.counts(answer, list(ask.get("count_each") or []), lower if turn.changed else None, lang, recorder)
              if ask.get("count_each") else None,
-             af.longest(answer, lang, recorder) if ask.get("longest") and previous else None,
+             af.longest(answer, lang, recorder) if ask.get("longest") and (previous or af.on_cards_said(answer))
+             else None,
              af.figure_moved(answer, previous, str(ask["figure"]), lang)
              if ask.get("figure") and previous and turn.changed else None]
     if ask.get("add_card"):  # '需要再加一张卡吗': yes or no to one card more, first
@@ -2193,6 +2196,11 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
 
         ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
         parts.append(ranked)
+    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in ("api_price", "break_even")}
+    if api:  # 'vs paying an api … at what volume does self hosting win': the break-even volume (assistant.api_compare)
+        from gpu_advisor.assistant.api_compare import api_block
+
+        parts.append(api_block(answer, api, lang, _recorder(config)))
     if turn.whatif and not turn.ask.get("added"):
         parts.append(writers.why_not_rate(answer, lang))
     return "\n\n".join(p for p in parts if p)
@@ -2355,7 +2363,8 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     offered = code in OFFERED or (code in ANSWERED_WHOLE and not state.get("results"))
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
         own = ctx.data.get(code)
-        if not (isinstance(own, dict) and own.get("example")):  # a worked example ends with its own offer
+        if not (isinstance(own, dict) and (own.get("example") or own.get("hold"))):  # a worked example ends with
+            # its own offer; the cards named held or not, the answer
             cards_known = code == "method_compare" and (profile.get("owned") or profile.get("only"))
             parts.append(say(lang, f"{code}.offer" + (".cards_known" if cards_known else "")))  # never re-asks the cards
         return {"messages": [AIMessage(content="\n\n".join(parts),

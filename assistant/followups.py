@@ -196,10 +196,14 @@ def kv_cache(ctx: Any) -> str:
     lines.append(ctx.say("fup.kv.with_weights", weights=gb(one.weights_bytes), precision=one.precision,
                          total=gb(one.weights_bytes + per_user * users)))
     lines.append(ctx.say("fup.kv.grows"))
+    from gpu_advisor.assistant.kv_hold import hold_on
+
+    held = hold_on(ctx, _call, model, context, users)  # 'and would 2x h100 hold it all': yes or no, next
     if explain:  # the figure asked first, then what the cache is ('explain kv cache, and then: how much …')
-        return "\n\n".join([_sep(ctx).join(lines[:2]), ctx.say("fup.kv.what"), _sep(ctx).join(lines[2:]),
-                            ctx.say("fup.kv.why_blows")])
-    return _sep(ctx).join(lines)
+        return "\n\n".join(x for x in [_sep(ctx).join(lines[:2]), held, ctx.say("fup.kv.what"),
+                                         _sep(ctx).join(lines[2:]), ctx.say("fup.kv.why_blows")] if x)
+    return "\n\n".join(x for x in [_sep(ctx).join(lines[:2]), held, _sep(ctx).join(lines[2:])] if x) if held \
+        else _sep(ctx).join(lines)
 
 
 def _gqa_line(ctx: Any, model: str, per_user: int) -> str:

@@ -2192,6 +2192,12 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         if used is not None:
             return say(lang, "literal.memory_one" if option.gpus == 1 else "literal.memory_many", used=gb(used),
                        capacity=gb(option.capacity_bytes), option=gpu_words(option, lang))
+    if kind == "count" and best is not None:  # 'how many L4s …, or L40S?': no count of them meets it, said first
+        from gpu_advisor.assistant.count_unmet import unmet_count_line
+
+        unmet = unmet_count_line(answer, lang)
+        if unmet:
+            return unmet
     if kind == "count" and best is not None and best.ok:  # 'how many GPUs do I need': the plan's cards, first
         # (a plan that misses the request says so in its own headline: never 'you need' cards that fall short)
         used = best.train_per_gpu_bytes if rec.workload.spec.trains else best.serve_per_gpu_bytes

@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
@@ -124,7 +125,6 @@ from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.put_right import read_put_right
-from gpu_advisor.assistant.reading.quote_units import per_token_unit
 from gpu_advisor.assistant.reading.quotes import read_quotes
 from gpu_advisor.assistant.reading.recurring import read_runs_per_month
 from gpu_advisor.assistant.reading.redundancy import read_redundancy
@@ -341,9 +341,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["choose"] = True  # "difference between TP and PP, and which one for serving on 2 gpus": a verdict too
     if len(u.compare_gpus) >= 2 and not word_pattern("compare_verdict.for_others").search(m.raw.lower()):
         u.ask["one_user"] = True  # "4090 和 3090 哪个更适合跑 glm-4 9b 推理": answered at once, for one person (said)
-    if word_pattern("compare_verdict.per_token").search(m.raw.lower()):
-        u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
-        per_token_unit(u)
+    read_answers(m, u)  # '$ per 1M output tokens … vs an API', 'whats speculative decoding … on my single 4090?'
     read_question(m, u)
     read_compare_job(m, u)
     read_versus(m, u)

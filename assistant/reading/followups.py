@@ -60,6 +60,8 @@ def _code(m: Message, u: Understanding) -> str | None:
     # 'how much kv cache does one user take': 'one user' reads as one person's own job (and a card bought for it,
     # inferred): the users the figure is for, nothing else to size
     kv_rest = rest - {"personal"} - ({"preference"} if u.ask.get("home_buy") else set())
+    if len({g for _s, _e, g, _n in m.gpus}) == 1 and _hit(m, _words("kv_cache")["subject"]):
+        kv_rest -= {"only", "owned"}  # 'kv cache多大？两张h100放得下吗': the figure, then yes or no on those cards
     if ((asked and _both(m, "kv_cache")) or _kv_concept(m, kv_rest)) and kv_rest <= KV_SLOTS | {m.pending}:  # "…at 32k?" at the utilisation question: a context
         return "kv_cache"
     if _both(m, "data_enough") and rest <= DATA_SLOTS and (rest & {"batch_items", "train_tokens"} or _items(m)):
@@ -128,6 +130,7 @@ def read_followup(m: Message, u: Understanding) -> None:
             ask["kv_bits"] = u.updates["kv_cache"]
         if word_pattern("concept_asked").search(m.masked):  # "KV cache 到底是啥…": what it is, then the figures
             ask["explain"] = True
+        ask |= _hold_on(m)
         u.ask = {k: v for k, v in u.ask.items() if k != "home_buy"}  # no purchase inferred
     if code == "metric":
         ask = {"choice": _hit(m, _words("metric")["choice"])}  # 'p99 or averages?': the reply opens with 'neither'
@@ -137,6 +140,13 @@ def read_followup(m: Message, u: Understanding) -> None:
     u.intents = (u.intents - DROPPED - {"total_cost"}) | {code}
     u.ask = {**u.ask, **ask}
     u.updates, u.scale, u.compare_gpus, u.whatif_gpus, u.notes, u.problems = {}, {}, [], None, [], []
+
+
+def _hold_on(m: Message) -> dict[str, object]:
+    """'and would 2x h100 hold it all': the one card named with a KV-cache question, and how many (assistant/kv_hold.py)."""
+    if len({g for _s, _e, g, _n in m.gpus}) != 1:
+        return {}
+    return {"hold_on": [max(1, int(m.gpus[0][3] or 1)), m.gpus[0][2]]}
 
 
 def _link_why(m: Message, u: Understanding) -> bool:

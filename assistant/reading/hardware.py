@@ -394,7 +394,8 @@ def read_gpus(m: Message, u: Understanding) -> None:
     if u.added_cards:
         u.updates.pop("only", None)
         return
-    if len(found) >= 2 and word_pattern("compare").search(m.masked):
+    if len(found) >= 2 and (word_pattern("compare").search(m.masked)
+                            or word_pattern("answers.count_then_other").search(m.masked)):
         u.compare_gpus = list(dict.fromkeys(g for _s, _e, g, _c in found))
         return
     s, e, gpu_id, count = found[-1]

@@ -19,13 +19,16 @@ def models_weighed(m: Message) -> list[str]:
     """The models the message sets against each other, in the order said; [] when it names fewer than two as a choice."""
     named = [(s, e, model_id) for s, e, model_id in m.names if not negated(m.text, s)]
     chosen: list[str] = []
-    which = word_pattern("model_choice.which").search(m.text)
+    same = word_pattern("answers.same_asked.en").search(m.text) or word_pattern("answers.same_asked.zh").search(
+        m.raw.lower())  # '显存需求一样吗', 'the same vram?': the two set side by side
+    which = word_pattern("model_choice.which").search(m.text) or same
     for (_s, e, a), (s2, _e2, b) in pairwise(named):
         between = m.text[e:s2]
         if a == b:
             continue
         if word_pattern("model_choice.between").search(between) or (
-                which and word_pattern("model_choice.between_weak").search(between)):
+                which and word_pattern("model_choice.between_weak").search(between)) or (
+                same and word_pattern("answers.same_between").search(between)):
             chosen += [x for x in (a, b) if x not in chosen]
     return chosen[:MOST] if len(chosen) >= 2 else []
 

@@ -5,6 +5,7 @@ the items are that total over the usual output per item (or the one said), and t
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.quote_units import PER_TOKEN_UNITS
 from gpu_advisor.assistant.slots import SLOTS
 
 TOTAL_FROM = 1_000_000  # output tokens no one answer reaches: a total
@@ -17,6 +18,8 @@ def read_output_total(m: Message, u: Understanding) -> None:
     if not totals:
         return
     total = totals[-1].value
+    if u.ask.get("per_token") and total in PER_TOKEN_UNITS:  # '每百万输出token成本': the price's unit, not a batch
+        return
     each = [q.value for q in m.role("output_tokens") if q.value < TOTAL_FROM]
     items = u.updates.get("batch_items")
     if items:

@@ -44,8 +44,8 @@ def formats_weighed(text: str) -> list[str]:
 
 
 def _cue(m: Message) -> bool:
-    cue = vocab()["weigh"]["cue"]
-    return bool(re.search(cue["en"], m.text) or re.search(cue["zh"], _typed(m)))
+    cue, same = vocab()["weigh"]["cue"], vocab()["answers"]["same_asked"]  # same: '显存需求一样吗'
+    return any(re.search(c["en"], m.text) or re.search(c["zh"], _typed(m)) for c in (cue, same))
 
 
 def which_model_asked(m: Message) -> bool:

@@ -1,0 +1,55 @@
+"""'cost per 1M output tokens if i self host … vs paying an api … at what volume does self hosting win': the plan's
+cards against the API's price per million tokens (tools.api_compare), after the cost per million tokens
+(assistant/per_token.py). With no API price given, what the cards cost a month and the price it needs."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from gpu_advisor.assistant.advice import Answer, Recorder, _call
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.writers import cash, gpu_words, pct, tps
+from gpu_advisor.tools.api_compare import ApiCompareInput, api_compare
+
+
+def _usd(price: dict[str, float], rec: Any) -> float | None:
+    if price.get("usd"):
+        return float(price["usd"])
+    if price.get("cny"):
+        from gpu_advisor.knowledge import rules
+
+        rate = rec.usd_per_cny or rules().usd_per_cny
+        return float(price["cny"]) * rate
+    return None
+
+
+def _millions(x: float) -> str:
+    return f"{x:,.0f}" if x >= 10 else f"{x:,.1f}"
+
+
+def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Recorder | None = None) -> str:
+    """The comparison with the API asked ({'api_price': {'usd'|'cny': amount}, 'break_even': bool}); '' when the plan
+    has no rented setup with a speed."""
+    rec = answer.recommend
+    best = rec.best if rec is not None else None
+    if best is None or best.owned or not best.usd_per_hour or not best.aggregate_tokens_per_s:
+        return ""
+    traffic = rec.traffic if rec.traffic is not None and rec.traffic.requests_per_s else None
+    load = traffic.requests_per_s * traffic.output_tokens if traffic else best.aggregate_tokens_per_s
+    api = _usd(asked.get("api_price") or {}, rec)
+    inp = ApiCompareInput(usd_per_hour=best.usd_per_hour, tokens_per_s=load, api_usd_per_million=api)
+    r = _call(recorder, "api_compare", inp.model_dump(mode="json"), partial(api_compare, inp))
+    answer.api_compare = r.model_dump(mode="json")
+    money = partial(cash, rec=rec)
+    lines = [say(lang, "api.head", option=gpu_words(best, lang), hour=money(best.usd_per_hour), tps=tps(load)),
+             "- " + say(lang, "api.self", self=money(r.self_usd_per_million), month=money(r.month_usd),
+                        capacity=_millions(r.capacity_million_per_month))]
+    if api is None or r.break_even_million_per_month is None:
+        lines.append(say(lang, "api.need_price", month=money(r.month_usd)))
+        return "\n".join(lines)
+    volume = r.break_even_million_per_month
+    key = "api.vs_wins" if r.self_wins_at_capacity else "api.vs_loses"
+    lines.append("- " + say(lang, key, api=money(api), volume=_millions(volume), day=_millions(volume / 30),
+                            share=pct(r.break_even_share or 0), self=money(r.self_usd_per_million)))
+    return "\n".join(lines)

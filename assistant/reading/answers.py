@@ -1,0 +1,42 @@
+"""Questions answered before any sizing (session 14 'answers'; words/answers.yaml): the per-token price questions
+(reading/api_price.py), and a concept asked about one's own setup with no model named ('whats speculative decoding
+exactly and is it worth turning on … on a single 4090?'): the concept, never a card to buy."""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.api_price import read_per_token
+from gpu_advisor.assistant.reading.intents import concept_asked, read_topic
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import vocab
+
+
+def read_answers(m: Message, u: Understanding) -> None:
+    read_per_token(m, u)
+    _own_setup_concept(m, u)
+
+
+def _own_setup_concept(m: Message, u: Understanding) -> None:
+    words = vocab()["answers"]
+    topic = u.topic or u.aside or read_topic(m) or _found_topic(m)
+    if topic not in words["own_setup_concepts"] or "model" in u.updates or u.unknown_model:
+        return
+    if set(u.updates) - set(words["own_setup_slots"]) or len({g for _s, _e, g, _c in m.gpus}) > 1:
+        return
+    own = words["own_setup_asked"]
+    if not (concept_asked(m, topic) or re.search(own["en"], m.text) or re.search(own["zh"], m.raw.lower())):
+        return
+    u.topic, u.aside = topic, None
+    u.intents = (u.intents - {"whatif", "weigh", "math", "compare_cards"}) | {"explain"}
+    u.updates, u.problems, u.compare_gpus, u.whatif_gpus, u.cards, u.counts = {}, [], [], None, [], {}
+    u.ask = {k: v for k, v in u.ask.items() if k not in ("weigh", "home_buy")}
+
+
+def _found_topic(m: Message) -> str | None:
+    from gpu_advisor import knowledge
+
+    try:
+        return knowledge.find_topic(m.raw)
+    except Exception:  # noqa: BLE001 - a glossary that cannot be read answers no concept question
+        return None

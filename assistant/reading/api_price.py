@@ -1,0 +1,36 @@
+"""Self-hosting weighed against a paid API (words/api_price.yaml; the answer: assistant/api_compare.py):
+
+- `u.ask["per_token"]`: the cost per million tokens asked ('cost per 1M output tokens', '每百万token成本'); the
+  million is the price's unit, never a 1M-token request (quote_units.per_token_unit drops it);
+- `u.ask["api_price"]`: an API's price per million tokens given, in USD ('$0.88/M', '每百万token 6元');
+- `u.ask["break_even"]`: when self-hosting wins asked ('at what volume does self hosting win', '用量多大才划算')."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.quote_units import PER_TOKEN_UNITS, per_token_unit
+from gpu_advisor.assistant.reading.text import word_pattern
+
+
+def read_per_token(m: Message, u: Understanding) -> None:
+    text = m.raw.lower()
+    if word_pattern("compare_verdict.per_token").search(text) or word_pattern("api_price.per_million").search(text):
+        u.ask["per_token"] = True  # "which is more cost effective per token": each option's $ per million tokens, ranked
+        per_token_unit(u)
+        if u.updates.get("batch_output_tokens") in PER_TOKEN_UNITS:  # '每百万输出token': never one answer's length
+            u.updates.pop("batch_output_tokens")
+    given = word_pattern("api_price.given").search(text)
+    if given:
+        usd = next((given.group(k) for k in ("usd", "usd2", "usd3", "usd4") if given.group(k)), None)
+        price = {"usd": float(usd)} if usd else {"cny": float(given.group("cny"))}
+        u.ask["api_price"] = price
+        u.ask["per_token"] = True
+        amount = next(iter(price.values()))
+        for key in ("budget_usd", "budget_cny"):  # '$0.9/M', '每百万token 6元' is the API's price, never a budget
+            if isinstance(u.updates.get(key), (int, float)) and u.updates[key] <= amount:
+                u.updates.pop(key)
+        u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+    if word_pattern("api_price.break_even").search(text):
+        u.ask["break_even"] = True
+        u.ask["per_token"] = True
+
