@@ -244,6 +244,9 @@ def check_size(total_b: float, active_b: float) -> None:
                        "active_over_total", active=f"{active_b:g}", total=f"{total_b:g}")
 
 
+GENERIC_PREFIX = "generic-"  # the id of a model known only by its size; find_model reads it back
+
+
 def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     """A model known only by its size: borrow the layout of the catalog model nearest in size.
 
@@ -264,7 +267,7 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
     label = f"{total_b:g}B" if not moe else f"{total_b:g}B-A{active_b:g}B"
     return ref.model_copy(
         update={
-            "id": f"generic-{label.lower()}",
+            "id": f"{GENERIC_PREFIX}{label.lower()}",
             "name": f"{label} {'MoE' if moe else 'dense'} model",
             "family": "generic",
             "aliases": [],
@@ -316,9 +319,9 @@ def find_model(query: str) -> ModelArch:
             return load_config_file(path)
         if text.endswith(".json"):
             raise ConfigError(f"cannot read {path}: no such file")
-    size = parse_size(text)
+    size = parse_size(text[len(GENERIC_PREFIX):] if text.lower().startswith(GENERIC_PREFIX) else text)
     if size:
-        return model_from_size(*size)
+        return model_from_size(*size)  # a bare size, or the id model_from_size gave it ('generic-744b-a40b')
     by_id = {m.id: m for m in models()}
     for candidate, index in _model_candidates(text.lower()):
         key = normalise(candidate)

@@ -94,3 +94,35 @@ def test_no_catalog_key_is_defined_twice(lang):
     text = (Path(assistant.__file__).parent / "catalog" / f"{lang}.yaml").read_text(encoding="utf-8")
     keys = Counter(line.split(":", 1)[0] for line in text.splitlines() if line[:1].isalpha() and ":" in line)
     assert [k for k, n in keys.items() if n > 1] == []
+
+
+# ------------------------------------------------------------------ a model known by its size keeps its id
+
+@pytest.mark.parametrize("size", ["70B", "180b", "744B-A40B", "235b-a22b", "1.5B", "26B-A3.8B"])
+def test_the_id_given_to_a_model_known_by_its_size_resolves_back(size):
+    """'744B 总参数 激活 40B 的 MoE' after an unknown name was answered "unknown model 'generic-744b-a40b'" (review AL):
+    every id find_model gives a bare size is one find_model reads back, in any case."""
+    from gpu_advisor.knowledge import find_model
+
+    model = find_model(size)
+    assert model.id.startswith("generic-")
+    for spelled in (model.id, model.id.upper()):
+        again = find_model(spelled)
+        assert (again.id, again.total_params_b, again.active_params_b) == (model.id, model.total_params_b,
+                                                                          model.active_params_b)
+
+
+@pytest.mark.parametrize("turn", ["744B 总参数 激活 40B 的 MoE", "744B total, 40B active, it's a MoE"])
+def test_an_unknown_model_given_its_size_next_is_sized(turn):
+    from tests.conversation import payload, run_conversation
+
+    reply = run_conversation(["can GLM-5 run on my 4070 ti super 16g with 64g ram, just me", turn])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer" and data["profile"]["model"] in ("744B-A40B", "generic-744b-a40b")
+    assert "unknown model" not in reply.content and "我没法用" not in reply.content
+
+
+@pytest.mark.parametrize(("text", "model"), [("好像是MoE，总参数七百多B，激活大概40B", "700B-A40B"),
+                                              ("总参数700多B，激活三十来B", "700B-A30B"), ("70多b的模型", "70B")])
+def test_a_size_said_roughly_in_chinese_is_that_size(text, model):
+    assert understand(text).updates.get("model") == model
