@@ -126,3 +126,30 @@ def test_an_unknown_model_given_its_size_next_is_sized(turn):
                                               ("总参数700多B，激活三十来B", "700B-A30B"), ("70多b的模型", "70B")])
 def test_a_size_said_roughly_in_chinese_is_that_size(text, model):
     assert understand(text).updates.get("model") == model
+
+
+# ------------------------------------------------------------------ a use nobody gave is never "your" use
+
+@pytest.mark.parametrize(("turns", "said", "words"), [
+    (["只能用国产卡，部署qwen2.5-72b给20个人用，买还是租"], False, "假设的 24% 使用率"),
+    (["只能用国产卡，部署qwen2.5-72b给20个人用，全天候，买还是租"], True, "你 100% 的使用率"),
+    (["domestic chinese cards only, serve qwen2.5-72b to 20 users, buy or rent?"], False,
+     "an assumed 24% use"),
+    (["domestic chinese cards only, serve qwen2.5-72b to 20 users around the clock, buy or rent?"], True,
+     "your 100% use"),
+])
+def test_the_rent_or_buy_rule_says_whose_utilisation_it_is(turns, said, words):
+    """Review AK C1/C10/C14: '按你 24% 的使用率，倾向于租' when the user gave no utilisation (the working-hours default)."""
+    from tests.conversation import run_conversation
+
+    text = run_conversation(turns)[-1].content
+    assert words in text, text
+    assert ("按你 24%" not in text and "your 24%" not in text) or said
+
+
+@pytest.mark.parametrize("text", ["domestic chinese cards only, serve qwen2.5-72b to 20 users",
+                                  "we must use domestic chinese accelerators for qwen2.5-72b",
+                                  "home-grown chinese chips only", "domestic PRC gpus only please"])
+def test_domestic_said_with_chinese_between_is_the_policy(text):
+    """'domestic chinese cards only' planned 2 × A800 (review check, session 14): the policy read with a word between."""
+    assert understand(text).updates.get("exclude") == ["amd", "apple", "intel", "nvidia"]
