@@ -630,7 +630,9 @@ def rent_or_buy(ctx: Context) -> str:
 def _rent_or_buy_card(ctx: Context) -> str:
     """Rent or buy one card at the prices the user gave (the catalog's for the one not given), at the
     utilisation said, else the stated default."""
+    from gpu_advisor.assistant.server_price import line as server_line
     from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.knowledge.purchase import server_usd_per_gpu
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.cost import RentBuyInput, rent_vs_buy
 
@@ -668,7 +670,7 @@ def _rent_or_buy_card(ctx: Context) -> str:
     inp = RentBuyInput(gpu=gpu.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
-                       purchase_usd_per_gpu=per_card["buy_usd"],
+                       purchase_usd_per_gpu=per_card["buy_usd"] or server_usd_per_gpu(gpu, n),  # the whole server
                        electricity_usd_per_kwh=0.0 if prices.get("hosting_with_power")  # 'colo+power': in the hosting
                        else ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] * machines / max(n, machine)}
@@ -691,6 +693,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
     given = _given(ctx, prices, machine, quoted)
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
+    if per_card["buy_usd"] is None and planned_rb is None:  # '整机大概多少钱': the server priced, said first
+        lines += [x for x in [server_line(gpu, inp.gpus, ctx.lang, ctx.usd)] if x]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     if whole:
