@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.server_price import in_currency
 from gpu_advisor.assistant.verdict import even
 from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
@@ -708,7 +709,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))
-    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [
+        f"- {in_currency(localise(ctx.lang, a), ctx.lang, ctx.usd)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
 
@@ -787,7 +789,8 @@ def _rent_one_buy_another(ctx: Context, rent: dict[str, Any], buy: dict[str, Any
              ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                      buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
              + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb)]
-    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [
+        f"- {in_currency(localise(ctx.lang, a), ctx.lang, ctx.usd)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
 

@@ -23,3 +23,15 @@ def line(gpu: Any, n: int, lang: str, money: Callable[[float], str]) -> str:
     host = host_usd(gpu, n)
     return say(lang, "server_price.line", setup=f"{n} × {gpu.name}", total=money(whole), cards=money(whole - host),
                host=money(host))
+
+
+def in_currency(sentence: str, lang: str, money: Callable[[float], str]) -> str:
+    """A tool's assumption with its dollar amounts in the conversation's money ('租金 0.80 美元/卡·小时' -> '租金 ¥5.71
+    ($0.80)/卡·小时'): where the reply is in Chinese or priced in yuan; the unit word is the catalog's."""
+    import re
+
+    if lang != "zh" and money(1.0).startswith("$"):
+        return sentence
+    unit = re.escape(say(lang, "server_price.usd_unit"))
+    return re.sub(rf"(\d[\d,]*(?:\.\d+)?) ?{unit}\b" if lang != "zh" else rf"(\d[\d,]*(?:\.\d+)?) ?{unit}",
+                  lambda m: money(float(m.group(1).replace(",", ""))), sentence)

@@ -39,6 +39,8 @@ def test_the_server_price_asked_is_said_first_and_both_turns_weigh_it(turns):
     assert said <= 1  # right after the echo of what was understood, before the totals
     yuan = round(whole / first["results"]["usd_per_cny"])
     assert yuan in _yuan(body[said])
+    # the conversation's money in the assumptions too: 'rent ¥5.71 ($0.80)/card-hour', not '0.80 美元'
+    assert "美元" not in replies[0].content and " USD" not in replies[0].content
 
 
 ZH_SETUPS = [
