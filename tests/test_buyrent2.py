@@ -70,3 +70,23 @@ def test_an_english_buy_or_rent_prices_the_whole_server(text):
     v = payload(reply)["setup_buy_rent"]
     assert v["cards_usd"] == pytest.approx(purchase_usd(find_gpu("h200"), 8))
     assert "$0.15/kWh" in reply.content and "server is about **$336,000**" in reply.content.splitlines()[0]
+
+
+DOMESTIC_BUDGET = [
+    "我们是国企，只能用国产卡，要做一个内部知识库问答，模型用Qwen2.5-72B，同时大概50人在线，预算两百万以内买设备，够吗",
+    "预算200万，打算买国产卡跑Qwen2.5-72B做知识库问答，50人同时在线，够不够",
+    "we're a state-owned company and can only use domestic chinese accelerators. internal knowledge-base QA on "
+    "Qwen2.5-72B, about 50 people online at once, we have a budget of 2 million yuan to buy the hardware. is that enough?",
+]
+
+
+@pytest.mark.parametrize("text", DOMESTIC_BUDGET)
+def test_a_budget_to_buy_unpriced_cards_is_answered_not_leaned_to_renting(text):
+    reply = run_conversation([text])[-1]
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    best = rec["best"]
+    assert best["purchase_usd"] is None and data["profile"]["preference"] == "buy"
+    per_card = round(2_000_000 / best["gpus"])  # the budget over the cards: what each may cost, server included
+    assert per_card in _yuan(reply.content)
+    assert "倾向于租" not in reply.content and "leans to renting" not in reply.content
