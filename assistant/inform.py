@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.server_price import in_currency
 from gpu_advisor.assistant.verdict import even
 from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
@@ -630,7 +631,9 @@ def rent_or_buy(ctx: Context) -> str:
 def _rent_or_buy_card(ctx: Context) -> str:
     """Rent or buy one card at the prices the user gave (the catalog's for the one not given), at the
     utilisation said, else the stated default."""
+    from gpu_advisor.assistant.server_price import line as server_line
     from gpu_advisor.assistant.slots import SLOTS
+    from gpu_advisor.knowledge.purchase import server_usd_per_gpu
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.cost import RentBuyInput, rent_vs_buy
 
@@ -668,7 +671,7 @@ def _rent_or_buy_card(ctx: Context) -> str:
     inp = RentBuyInput(gpu=gpu.id, gpus=n, utilisation=use or SLOTS["utilisation"].default, region=ctx.region,
                        rent_usd_per_gpu_hour=per_card["rent_usd_per_hour"],
                        rent_usd_per_gpu_month=per_card["rent_usd_per_month"],
-                       purchase_usd_per_gpu=per_card["buy_usd"],
+                       purchase_usd_per_gpu=per_card["buy_usd"] or server_usd_per_gpu(gpu, n),  # the whole server
                        electricity_usd_per_kwh=0.0 if prices.get("hosting_with_power")  # 'colo+power': in the hosting
                        else ctx.profile.get("electricity_usd_per_kwh"),  # the user's power price
                        **({"hosting_usd_per_gpu_month": prices["hosting_usd_per_month_machine"] * machines / max(n, machine)}
@@ -691,6 +694,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
     ctx.data["rent_or_buy"] = rb.model_dump(mode="json")
     given = _given(ctx, prices, machine, quoted)
     lines = ["## " + ctx.say("info.rb.title", gpu=f"{inp.gpus} × {gpu.name}" if inp.gpus > 1 else gpu.name), ""]
+    if per_card["buy_usd"] is None and planned_rb is None:  # '整机大概多少钱': the server priced, said first
+        lines += [x for x in [server_line(gpu, inp.gpus, ctx.lang, ctx.usd)] if x]
     if given:
         lines.append(ctx.say("info.rb.given", given=say(ctx.lang, "sep").join(given)))
     if whole:
@@ -704,7 +709,8 @@ def _rent_or_buy_card(ctx: Context) -> str:
     lines.append(ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                          buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
                  + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb))
-    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [
+        f"- {in_currency(localise(ctx.lang, a), ctx.lang, ctx.usd)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
 
@@ -783,7 +789,8 @@ def _rent_one_buy_another(ctx: Context, rent: dict[str, Any], buy: dict[str, Any
              ctx.say("rb.body", use=pct(rb.utilisation), months=rb.horizon_months, rent=ctx.usd(rb.rent_total_usd),
                      buy=ctx.usd(rb.buy_total_usd), breakeven=_break_even(rb, ctx.lang))
              + ("" if ctx.lang == "zh" else " ") + _verdict(ctx, rb)]
-    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [f"- {localise(ctx.lang, a)}" for a in rb.assumptions]
+    lines += ["", ctx.say("rb.assumed")] + [f"- {a}" for a in assumed] + [
+        f"- {in_currency(localise(ctx.lang, a), ctx.lang, ctx.usd)}" for a in rb.assumptions]
     lines += ["", ctx.say("rb.footer")]
     return "\n".join(lines)
 

@@ -87,6 +87,7 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
 def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None) -> dict[str, Any] | None:
     """The figures and the verdict code; None when not asked, no setup was named or a price is missing."""
     from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.purchase import server_usd_per_gpu
     from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
 
     setup = _setup(profile)
@@ -98,7 +99,8 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     quote = try_price(rented[1], region) if rented else None
     bought = find_gpu(gpu)
     said = _their_price(rec, gpu)  # '想买一台8卡H20服务器，大概一百万': the user's own purchase price, per card
-    if rented is None or quote is None or (bought.buy_price_usd is None and said is None):
+    server = server_usd_per_gpu(bought, n)  # the whole server per card, chassis and all: the plan's price too
+    if rented is None or quote is None or (server is None and said is None):
         return None
     k, rent_gpu, ratio = rented
     months = profile.horizon_months or DEFAULT_HORIZON_MONTHS
@@ -106,7 +108,7 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     args = RentBuyInput(gpu=rent_gpu, gpus=k, utilisation=profile.utilisation, region=region,
                         rent_usd_per_gpu_hour=quote.usd_per_gpu_hour_typical * ratio, horizon_months=months,
                         electricity_usd_per_kwh=profile.electricity_usd_per_kwh, buy_gpu=gpu, buy_gpus=n, **hosting,
-                        **({"purchase_usd_per_gpu": said} if said else {}))
+                        purchase_usd_per_gpu=said or server)
     try:
         rb = rent_vs_buy(args)
     except (ToolError, LookupError, ValueError):
@@ -122,7 +124,8 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             months * 730 * profile.utilisation * ratio, "utilisation": profile.utilisation, "months": months,
             "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd, "cards_usd": cards,
             "power_usd": rb.buy_total_usd - cards - upkeep, "usd_per_kwh": own["usd_per_kwh"],
-            "kwh_said": profile.electricity_usd_per_kwh is not None, "hosting_usd": upkeep, "price_said": said is not None,
+            "kwh_said": profile.electricity_usd_per_kwh is not None,
+            "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months}
 
@@ -145,13 +148,20 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     setup = f"{v['buy_gpus']} × {v['buy_name']}"
     rented = f"{v['rented_gpus']} × {v['rented_name']}"
     lines = [say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
+    from gpu_advisor.assistant.server_price import line
+    from gpu_advisor.knowledge import find_gpu
+
+    # '买一台8卡H20服务器要多少钱': the server's price on record, said first
+    priced = line(find_gpu(v["buy"]), v["buy_gpus"], lang, money) if not v.get("price_said") else ""
+    lines = [priced] * bool(priced) + lines
     if not v["same"]:
         lines.append(say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
     lines.append(say(lang, "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
                      hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
     cards = money(v["cards_usd"]) + (say(lang, "setup_rb.price_said") if v.get("price_said") else "")
-    lines.append(say(lang, "setup_rb.buy", setup=setup, cards=cards, power=money(v["power_usd"]),
-                     kwh=f"{v['usd_per_kwh']:.2f}", kwh_said=say(lang, "setup_rb.kwh_said" if v["kwh_said"]
+    what = say(lang, "setup_rb.what.server" if v.get("server") else "setup_rb.what.cards")
+    lines.append(say(lang, "setup_rb.buy", setup=setup, cards=cards, what=what, power=money(v["power_usd"]),
+                     kwh=money(v["usd_per_kwh"]), kwh_said=say(lang, "setup_rb.kwh_said" if v["kwh_said"]
                                                                 else "setup_rb.kwh_default"),
                      hosting=money(v["hosting_usd"]), per=money(v["hosting_usd_per_gpu_month"]),
                      total=money(v["buy_total_usd"])))
@@ -161,7 +171,8 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
     lines.append(say(lang, f"setup_rb.verdict.{v['code']}", setup=setup, rented=rented, gap=money(gap),
                      months=v["months"], use=_pct(v["utilisation"])))
-    return "\n".join(f"- {x}" if i and i < len(lines) - 1 else x for i, x in enumerate(lines))
+    head = 2 if priced else 1  # the server's price and the heading, then the figures as a list
+    return "\n".join(f"- {x}" if head <= i < len(lines) - 1 else x for i, x in enumerate(lines))
 
 
 def first(turn: Any, profile: Any, answer: Any, lang: str, recorder: Any, money: Any) -> tuple[str, dict[str, Any] | None]:

@@ -1587,10 +1587,12 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
         key = ("rb.no_prices" if best.purchase_usd is None and best.usd_per_hour is None else
                "rb.no_price" if best.purchase_usd is None else "rb.no_rent_price")
         from gpu_advisor.assistant.unpriced_rb import (
+            bought_line,  # '预算两百万买设备，够吗': the budget unchecked, the price per card that fits it
             rule_line,  # the rule the answer turns on, till quotes come
         )
 
-        return [say(lang, key, gpu=best.gpu_name) + rule_line(w, lang), ""]
+        bought = bought_line(w, best, lang, lambda usd: cash(usd, rec)) if best.purchase_usd is None else None
+        return [bought or say(lang, key, gpu=best.gpu_name) + rule_line(w, lang), ""]
     lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either

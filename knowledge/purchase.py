@@ -30,3 +30,12 @@ def host_usd(gpu: Gpu, n: int) -> float:
     """The machines around `n` cards (PCs, workstations, server chassis), in USD: part of purchase_usd."""
     host = rules().host_systems[gpu.host_kind]
     return ceil(n / host.gpus) * host.usd
+
+
+def server_usd_per_gpu(gpu: Gpu, n: int) -> float | None:
+    """The price per card of buying `n` ready to run (purchase_usd over the cards): the whole server, chassis and
+    all, for cards that go into one; a desktop card alone (it goes into the PC you have). None when unpriced."""
+    if gpu.host_kind == "consumer":
+        return gpu.buy_price_usd
+    whole = purchase_usd(gpu, n)
+    return whole / n if whole is not None else None

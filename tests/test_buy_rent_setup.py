@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge import find_gpu, purchase_usd
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, price_quote
 from tests.conversation import payload, run_conversation
 
@@ -41,7 +41,8 @@ def test_the_named_box_bought_against_rented(turns):
     region = "china" if any("\u4e00" <= c <= "\u9fff" for c in turns[0]) else "global"
     rent = price_quote("h200", region).usd_per_gpu_hour_typical
     assert v["rent_total_usd"] == pytest.approx(rent * 8 * 24 * HOURS_PER_MONTH * 0.6, rel=1e-6)
-    assert v["cards_usd"] == pytest.approx(8 * find_gpu("h200").buy_price_usd)
+    # the whole server bought (cards + the HGX chassis, knowledge.purchase_usd): the plan's purchase price too
+    assert v["cards_usd"] == pytest.approx(purchase_usd(find_gpu("h200"), 8))
     assert v["kwh_said"] and v["hosting_usd"] == pytest.approx(8 * 24 * 100)
     assert v["buy_total_usd"] == pytest.approx(v["cards_usd"] + v["power_usd"] + v["hosting_usd"])
     assert v["break_even_utilisation"] is not None and 0 < v["break_even_utilisation"] < 1
@@ -80,8 +81,8 @@ def test_the_two_prices_asked_are_stated():
     v = data["setup_buy_rent"]
     assert v["buy"] == "h20" and v["months"] == 12
     assert v["usd_per_gpu_hour"] == pytest.approx(price_quote("h20", "china").usd_per_gpu_hour_typical)
-    assert v["cards_usd"] == pytest.approx(v["buy_gpus"] * find_gpu("h20").buy_price_usd)
-    assert "每卡每小时" in text and "买卡" in text
+    assert v["cards_usd"] == pytest.approx(purchase_usd(find_gpu("h20"), v["buy_gpus"]))
+    assert "每卡每小时" in text and "整机" in text
 
 
 @pytest.mark.parametrize("text", [
