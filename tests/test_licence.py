@@ -58,7 +58,21 @@ ALONE = [
     ("zh", "Qwen2.5-72B 能商用吗？月活大概200万", "qwen2.5-72b"),
     ("zh", "月活200万，商用 llama 3.1 70b 有法律风险吗", "llama-3.1-70b"),
     ("zh", "gemma 3 27b 的许可协议允许商用吗", "gemma-3-27b"),
+    ("en", "Are there any licensing issues with running gemma 3 27b for paying customers?", "gemma-3-27b"),
+    ("zh", "商用deepseek v3需要授权吗？", "deepseek-v3"),
+    ("zh", "用 mistral 7b 做商业产品要申请许可吗", "mistral-7b-v0.3"),
+    ("zh", "DeepSeek R1 的开源协议是什么，能商用吗", "deepseek-r1"),
 ]
+
+
+@pytest.mark.parametrize("text", ["we have 900 million monthly active users, can we use llama 3.3 70b commercially?",
+                                  "月活9亿，商用 llama 3.3 70b 有法律风险吗"])
+def test_above_the_limit_the_owners_licence_is_needed(text):
+    reply, payload = _payload([text])
+    data = _licence_data(payload)
+    assert data is not None and data["licences"][0]["verdict"] == "over_limit"
+    assert data["licences"][0]["mau"] == 900_000_000
+    assert "900,000,000" not in reply  # the monthly users are the licence's scale, not a load noted
 
 
 @pytest.mark.parametrize(("lang", "text", "model"), ALONE)
