@@ -15,6 +15,7 @@ from typing import Any
 from gpu_advisor.assistant.budget_rate import budget_rate_answer
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.legal_buy import legal_beside
+from gpu_advisor.assistant.licence import licence_answer
 from gpu_advisor.assistant.scale_out import scale_out
 from gpu_advisor.assistant.writers import cash, gpu_words, tps
 from gpu_advisor.tools.recommend import Recommendation
@@ -74,6 +75,7 @@ def asked_more(ask: dict[str, Any], rec: Recommendation | None, lang: str, recor
     if rec is None:
         return "", []
     found = [legal_beside(ask.get("legal_beside"), lang),  # 'can we legally buy h100s in shanghai?': first
+             licence_answer(ask.get("licence"), lang),  # 'can we legally use llama 3.1 70b commercially?'
              _biggest(rec, lang, recorder) if ask.get("biggest_model") else None,
              _first_month(rec, lang) if ask.get("first_month") else None,
              scale_out(ask.get("scale_out"), rec, lang, recorder),  # 'would a second node halve it?'
