@@ -1,0 +1,69 @@
+"""A card weighed as an addition to the one owned (review AD E5): 'i have a 4090 … or should i just buy a used 3090
+as a second card' sizes the 4090 alone with part in system RAM against 4090 + 3090 as one layer split, with tok/s
+for each and a verdict on buying it; the 3090 is never called owned. A card said as owned or added stays so."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from tests.conversation import run_conversation
+
+WEIGHED_72B = [
+    "i have a 4090 + 64gb ddr5 at home. can i run qwen2.5 72b at a readable speed? or should i just buy a used 3090 "
+    "as a second card",
+    "or should i just buy a used 3090 as a second card? i have a 4090 and 64gb ram, want qwen2.5 72b",
+    "i have a 4090 and 64gb ram. thinking of adding a 3090. can i run qwen2.5 72b at a readable speed?",
+    "i own a 4090. would buying a second-hand 3090 help run qwen2.5 72b?",
+    "我家里有一张4090，64G内存，想跑qwen2.5 72b，速度能看吗？要不要再买一张3090",
+    "要不要再买一张3090？我有一张4090，想跑qwen2.5 72b",
+    "我有一张4090，考虑再入一张二手3090，跑qwen2.5 72b能看吗",
+    "家里4090一张，64g内存，跑qwen2.5-72b够快吗，还是再买张3090",
+    "我有一张4090，想再加一张3090跑qwen2.5 72b",
+]
+
+
+@pytest.mark.parametrize("text", WEIGHED_72B)
+def test_weighed_card_is_not_owned(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("owned") == ["1x rtx-4090"]
+    assert u.ask.get("considered") == {"rtx-3090": 1}
+    assert "rtx-3090" not in u.added_cards
+    assert not u.updates.get("only")
+
+
+@pytest.mark.parametrize("text", WEIGHED_72B[:1] + WEIGHED_72B[4:5] + WEIGHED_72B[7:8] + WEIGHED_72B[2:3])
+def test_alone_with_offload_against_the_pair_and_a_verdict(text: str) -> None:
+    reply = run_conversation([text])[-1]
+    data = reply.additional_kwargs["gpu_advisor"]["considered"]
+    assert data["owned"] == "rtx-4090" and data["added"] == {"rtx-3090": 1}
+    assert data["pool_fits"] is True and data["verdict"] == "buy"
+    assert 0.5 < data["alone_tokens_per_s"] < 5  # DDR5-bound: barely readable
+    assert data["pool_tokens_per_s"] >= 10 and data["pool_tokens_per_s"] > 3 * data["alone_tokens_per_s"]
+    first = reply.content.split("\n\n")[0]
+    assert first.startswith("## ") and "3090" in first and "4090" in first
+    assert "1 × NVIDIA GeForce RTX 3090 24GB you are weighing" in first or "在考虑的" in first
+    said = reply.content.split("**From what you said:**")[-1].split("**你说的**")[-1].split("\n")[0]
+    assert "3090" not in said  # never 'you own … 3090'
+    zh = any("\u4e00" <= ch <= "\u9fff" for ch in text)
+    assert ("不用买，但要改一处" not in reply.content) if zh else ("Use your 1 × NVIDIA GeForce RTX 4090 24GB + " not in reply.content)
+
+
+@pytest.mark.parametrize("text", ["i have a 4090. thinking of adding a 3090. worth it for llama 3.1 8b?",
+                                  "我有一张4090，要不要再买一张3090跑llama 3.1 8b"])
+def test_model_that_fits_alone_gets_no(text: str) -> None:
+    data = run_conversation([text])[-1].additional_kwargs["gpu_advisor"]["considered"]
+    assert data["verdict"] == "skip" and data["alone_tokens_per_s"] > 30
+
+
+@pytest.mark.parametrize("text, owned, added", [
+    ("i have a 4090 and a 3090, run qwen2.5 72b", ["1x rtx-4090", "1x rtx-3090"], {}),
+    ("我有一张4090，还有一张3090，跑qwen2.5 72b", ["1x rtx-4090", "1x rtx-3090"], {}),
+    ("i have a 4090, add my old 3060 as a second card, run qwen2.5 32b", ["1x rtx-4090"], {"rtx-3060-12gb": 1}),
+    ("i have a 4090 and already got a 3090, run qwen 72b", ["1x rtx-4090", "1x rtx-3090"], {}),
+])
+def test_owned_or_added_cards_stay_so(text: str, owned: list[str], added: dict[str, int]) -> None:
+    u = understand(text)
+    assert "considered" not in u.ask
+    assert u.updates.get("owned") == owned
+    assert dict(u.added_cards) == added
