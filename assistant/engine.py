@@ -68,6 +68,7 @@ from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
+from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
@@ -1749,6 +1750,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                               text if turn.changed or not previous else plan_kept(answer.recommend, lang)])
         answer.direct = direct[1]
     text, extra = with_considered(text, extra, turn.ask, answer, filled, lang)  # 'or buy a used 3090 as a 2nd card?'
+    text, extra = with_switched(text, extra, answer, filled, previous, lang)  # 'scratch that, one 4090 + offload?'
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,

@@ -67,3 +67,31 @@ def test_owned_or_added_cards_stay_so(text: str, owned: list[str], added: dict[s
     assert "considered" not in u.ask
     assert u.updates.get("owned") == owned
     assert dict(u.added_cards) == added
+
+
+SWITCH = [
+    ("thinking of getting two used 3090s to run llama 3.3 70b at 4bit for me n my brother, is that the move?",
+     "actually scratch that, what if i just get one 4090 and offload the rest to cpu ram (64gb ddr5)?"),
+    ("thinking of getting two used 3090s to run llama 3.3 70b at 4bit for me n my brother, is that the move?",
+     "what if i just get one 4090 and put the rest in system ram instead? 64gb ddr5"),
+    ("想买两张二手3090跑llama 3.3 70b 4bit，我和我弟用，行吗", "算了，要不就买一张4090，剩下的放内存（64g ddr5）？"),
+    ("想买两张二手3090跑llama 3.3 70b 4bit，我和我弟用，行吗", "64g内存，还是只买一张4090，其余放到内存里呢"),
+]
+
+
+@pytest.mark.parametrize("turns", SWITCH)
+def test_one_card_with_offload_against_the_plan_before(turns: tuple[str, str]) -> None:
+    reply = run_conversation(list(turns))[-1]
+    data = reply.additional_kwargs["gpu_advisor"]["switched_offload"]
+    assert data["gpu"] == "rtx-4090" and data["before_gpu"] == "rtx-3090" and data["before_gpus"] == 2
+    assert 0.5 < data["offload_tokens_per_s"] < 5 and data["before_tokens_per_s"] >= 10
+    assert data["before_purchase_usd"] and data["verdict"] == "before"
+    first = reply.content.split("\n\n")[0]
+    assert first.startswith("## ") and "4090" in first and "3090" in first
+    assert not any(line.startswith("## ") for line in reply.content.split("\n\n")[1:4])
+
+
+@pytest.mark.parametrize("text", ["put the rest in system ram with one 4090, llama 3.3 70b",
+                                  "一张4090跑llama 3.3 70b，剩下的放内存", "一张4090跑llama 3.3 70b，放不下的塞内存里"])
+def test_rest_in_ram_is_offload(text: str) -> None:
+    assert understand(text).updates.get("cpu_offload") is True
