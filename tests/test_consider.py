@@ -95,3 +95,23 @@ def test_one_card_with_offload_against_the_plan_before(turns: tuple[str, str]) -
                                   "一张4090跑llama 3.3 70b，剩下的放内存", "一张4090跑llama 3.3 70b，放不下的塞内存里"])
 def test_rest_in_ram_is_offload(text: str) -> None:
     assert understand(text).updates.get("cpu_offload") is True
+
+
+@pytest.mark.parametrize("text", [
+    "serve deepseek v3 internally for 20 concurrent users",
+    "internally, 20 concurrent users on deepseek v3",
+    "serve deepseek v3 internally for 20 users at once",
+    "deploy deepseek v3 internally, 20 simultaneous users",
+    "部署DeepSeek-V3给内部用，20个并发",
+    "内部用，20个并发，部署DeepSeek-V3",
+    "内部部署deepseek v3，同时20人在用",
+])
+def test_concurrent_beside_a_count_is_at_once(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("users") == 20 and "population" not in u.updates
+
+
+@pytest.mark.parametrize("text, population", [("deepseek v3 internally for 3000 internal users", 3000),
+                                              ("serve deepseek v3 internally for 20 users", 20)])
+def test_internal_users_without_at_once_stay_a_head_count(text: str, population: int) -> None:
+    assert understand(text).updates.get("population") == population
