@@ -24,6 +24,7 @@ from typing_extensions import TypedDict
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
@@ -67,6 +68,7 @@ from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
+from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
@@ -1747,6 +1749,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text = "\n\n".join([direct[0], *([also_asked[1]] if also_asked else []), *kept,
                               text if turn.changed or not previous else plan_kept(answer.recommend, lang)])
         answer.direct = direct[1]
+    text, extra = with_considered(text, extra, turn.ask, answer, filled, lang)  # 'or buy a used 3090 as a 2nd card?'
+    text, extra = with_switched(text, extra, answer, filled, previous, lang)  # 'scratch that, one 4090 + offload?'
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
@@ -2010,6 +2014,8 @@ def _literal_first(state: AdvisorState, answer: advice.Answer, turn: Turn, text:
     Returns the text and the pinned answer, if any."""
     # ('can we legally buy h100s to serve …?' asks whether it is allowed: assistant/legal_buy.py answers it)
     kinds = [] if turn.ask.get("legal_beside") else one_verdict(_literal_waiting(state))
+    if turn.ask.get("considered"):  # '要不要再买一张3090': the verdict on that card answers it (assistant.considered)
+        kinds = [k for k in kinds if k != "more"]
     kind = kinds[0] if kinds else None
     humans = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage)]
     if kind is None and turn.ask.get("recount"):

@@ -35,6 +35,7 @@ from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
 from gpu_advisor.assistant.reading.compare_job import read_compare_job, read_versus
 from gpu_advisor.assistant.reading.comparisons import read_comparisons
+from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
@@ -295,6 +296,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)
+    read_considered(m, u)  # 'or should i buy a used 3090 as a second card': weighed beside the owned card
     read_card_count(m, u)
     read_own_box(m, u)
     read_leeway(m, u)

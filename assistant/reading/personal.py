@@ -45,7 +45,7 @@ def read_cpu_offload(m: Message) -> bool | None:
     if not m.gpus:
         return None  # 'what if we offload part of it to cpu ram, how slow?': a question about the plan (intent offload)
     for text in (m.masked, m.raw.lower()):
-        x = word_pattern("cpu_offload").search(text)
+        x = word_pattern("cpu_offload").search(text) or word_pattern("cpu_offload_rest").search(text)
         if x and not negated(text, x.start()):
             return True
     return None

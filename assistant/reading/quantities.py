@@ -126,8 +126,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if word_pattern("headcount_after").match(after):
         return "headcount", ""  # "a 6 person startup": the company's size, not its users
     unit = _unit_after(q, after, before)
-    if (unit is None or unit[0] == "users") and (word_pattern("population_after").match(after)
-                                                 or word_pattern("population_before").search(before)):
+    if not at_once and (unit is None or unit[0] == "users") and (word_pattern("population_after").match(after)
+                                                                 or word_pattern("population_before").search(before)):
+        # ('internally for 20 concurrent users': 'concurrent' beside the count says at once, whatever came before)
         # "3000 internal users", "our 800 employees", "全院一千多人": who uses it, not who is at once
         bare = strip_fillers(before)
         context = (word_pattern("ctx_before").search(before) or word_pattern("ctx_label").search(bare)) and not (
@@ -136,7 +137,7 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
             return "context", ""  # "上下文窗口8k 注册用户40": the label before claims it, the noun after is the next count's
         if (unit or _label_before(masked, q, after, before, lang, previous))[0] in ("", "users"):
             return "population", ""
-    if unit is not None and unit == ("users", "") and q.value >= POPULATION_FROM and is_staff(after):
+    if not at_once and unit is not None and unit == ("users", "") and q.value >= POPULATION_FROM and is_staff(after):
         return "population", ""  # "for about 300 doctors": the staff who use it, some of them at once
     if unit is not None:
         return unit
