@@ -17,8 +17,8 @@ from gpu_advisor.knowledge import gpus
 
 
 def read_legal_buy(m: Message, u: Understanding) -> None:
-    if u.ask.get("export") or not m.gpus or u.intents & {"reset", "help", "empty"}:
-        return
+    if u.ask.get("export") or not m.gpus or u.intents & {"reset", "help", "empty"} or m.live("china_buyable"):
+        return  # 'only gpus we can legally buy in china, H20 or L20': a rule on the plan's cards, no question asked
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("legal_buy.en").search(typed) or word_pattern("legal_buy.zh").search(typed)):
         return
