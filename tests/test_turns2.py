@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_states
 
 
@@ -112,3 +113,37 @@ def test_the_load_multiplied_is_resized(first: str, fix: str, slot: str, value: 
 def test_quantization_is_not_a_load() -> None:
     p = _profile([S_ZH, "换成int4量化，显存量减半可以吗"])
     assert (p["users"], p["precision"]) == (50, "int4")
+
+
+# 4. '另外 910B 和 910C 差别大不大' beside or after a plan: a card comparison, never a model named '另外 910B'.
+
+AL10 = "领导要求国产化，要在昇腾上跑 deepseek r1 满血版，给大概 300 个员工用，同时在线估计 30 个左右。需要几台 910B？"
+
+
+@pytest.mark.parametrize("text", [
+    AL10 + "另外 910B 和 910C 差别大不大",
+    AL10 + "另外910B和910C有什么区别",
+    AL10 + "此外 910B 跟 910C 差距大吗",
+    AL10 + "顺便问下 910B 和 910C 哪个好",
+    "deepseek r1 full version on Ascend, 30 users at once, how many 910B? also, how different are 910B and 910C",
+])
+def test_a_card_said_after_a_side_word_is_no_model(text: str) -> None:
+    u = understand(text)
+    assert u.unknown_model is None and u.updates["model"] == "deepseek-r1"
+    assert u.updates["users"] == 30
+    assert "ascend-910c" in u.compare_gpus
+
+
+@pytest.mark.parametrize("aside", ["另外 910B 和 910C 差别大不大", "另外910B和910C有什么区别",
+                                   "also, how different are the 910B and 910C?"])
+def test_a_card_comparison_after_a_plan_keeps_the_plan(aside: str) -> None:
+    state = run_states([AL10, aside])[-1]
+    assert state["profile"]["model"] == "deepseek-r1" and state["profile"]["users"] == 30
+    reply = state["messages"][-1].content
+    assert "910B" in reply.splitlines()[0] and "910C" in reply
+    assert "另外" not in reply.replace("另外还有", "") and "稠密模型" not in reply
+
+
+def test_a_model_named_in_chinese_with_its_size_is_still_read() -> None:
+    u = understand("盘古星河-38B 要几张卡")
+    assert u.unknown_model == "盘古星河-38B" and u.updates["model"] == "38B"
