@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.moe_pair import moe_pair_text
@@ -1860,7 +1861,8 @@ def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, l
              af.longest(answer, lang, recorder) if ask.get("longest") and (previous or af.on_cards_said(answer))
              else None,
              af.figure_moved(answer, previous, str(ask["figure"]), lang)
-             if ask.get("figure") and previous and turn.changed else None]
+             if ask.get("figure") and previous and turn.changed else None,
+             now_and_later(answer, ask["later_rate"]["rps"], lang, recorder) if ask.get("later_rate") else None]
     if ask.get("add_card"):  # '需要再加一张卡吗': yes or no to one card more, first
         from gpu_advisor.assistant.add_card import add_card
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import find_gpu
 from tests.conversation import run_states
 
 
@@ -147,3 +148,58 @@ def test_a_card_comparison_after_a_plan_keeps_the_plan(aside: str) -> None:
 def test_a_model_named_in_chinese_with_its_size_is_still_read() -> None:
     u = understand("盘古星河-38B 要几张卡")
     assert u.unknown_model == "盘古星河-38B" and u.updates["model"] == "38B"
+
+
+# 5. A hobbyist's own RTX 4070 12GB is known (datasheet figures) and sized, never replaced by a rental.
+
+def test_the_rtx_4070_is_known_with_its_datasheet_figures() -> None:
+    g = find_gpu("rtx 4070")
+    assert (g.id, g.memory_gb, g.memory_bandwidth_gbps, g.tdp_w) == ("rtx-4070", 12, 504, 200)
+    assert g.source and "nvidia.com" in g.source
+    assert find_gpu("rtx 4070 super").id == "rtx-4070-super" and find_gpu("4070 ti").id == "rtx-4070-ti"
+    assert find_gpu("4070 laptop").id == "rtx-4070-laptop" and find_gpu("rtx 4060").memory_gb == 8
+
+
+@pytest.mark.parametrize("text", [
+    "thinking of qlora on llama 3.1 8b with my rtx 4070 12gb, about 5k examples of 1k tokens. will it fit and how long?",
+    "I have a 4070, want to qlora llama 3.1 8b on 5k examples of 1k tokens",
+    "my RTX4070 12GB: qlora fine-tune llama 3.1 8b, 5000 examples of 1k tokens, how long?",
+    "我有一张 rtx 4070 12g，想用 qlora 微调 llama 3.1 8b，5000 条数据每条 1k token，放得下吗要多久",
+    "手上是4070 12G，qlora微调llama 3.1 8b要多久，5000条样本每条1k token",
+])
+def test_a_hobbyists_own_4070_is_sized(text: str) -> None:
+    state = run_states([text])[-1]
+    assert state["profile"]["owned"] == ["1x rtx-4070"]
+    headline = next(line for line in state["messages"][-1].content.splitlines() if line.startswith("## "))
+    assert "RTX 4070 12GB" in headline and "4090" not in headline
+
+
+# 6. 'what do we need now and later' with a rate now and a rate later: two sizings, both stated.
+
+AJ18 = ("Startup here. Serving deepseek r1 distill qwen 32b as an API, expecting 3 rps now and 20 rps in 6 months. "
+        "prompts 500 tok, but reasoning outputs are long, ~3000 tokens. what do we need now and later")
+
+
+@pytest.mark.parametrize("text", [
+    AJ18,
+    "serve deepseek r1 distill qwen 32b api at 3 rps today, 20 rps next year, 500 in 3000 out",
+    "deepseek r1 distill qwen 32b as an api: 3 req/s now, 20 req/s within 6 months; 500 tokens in, 3000 out",
+    "部署 deepseek r1 distill qwen 32b 做API，现在每秒3个请求，半年后每秒20个，输入500 token，输出3000 token，现在和以后各需要什么",
+    "deepseek r1 distill qwen 32b 做 API，现在 3 qps，6个月后 20 qps，输入500输出3000 token",
+])
+def test_a_rate_now_and_later_gives_two_sizings(text: str) -> None:
+    state = run_states([text])[-1]
+    p = state["profile"]
+    assert p["requests_per_s"] == 3 and not p["deadline_hours"]
+    data = state["messages"][-1].additional_kwargs["gpu_advisor"]
+    reply = state["messages"][-1].content
+    assert ("Now and later" in reply) or ("现在和以后" in reply)
+    later = [line for line in reply.splitlines() if "20" in line and ("Later" in line or "以后" in line)]
+    now = [line for line in reply.splitlines() if ("**Now**" in line or "**现在**" in line)]
+    assert later and now
+    assert data
+
+
+def test_a_peak_rate_is_still_a_peak() -> None:
+    u = understand("serve qwen2.5 14b api, usually 10 req/s, peak 50")
+    assert u.updates["requests_per_s"] == 50 and "later_rate" not in u.ask

@@ -27,7 +27,6 @@ How a message is read:
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.answers import read_answers
-from gpu_advisor.assistant.reading.any_card import read_any_card
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
@@ -47,6 +46,7 @@ from gpu_advisor.assistant.reading.examples import (
     read_example_tokens,
     read_train_examples,
 )
+from gpu_advisor.assistant.reading.followup_turns import read_turn_words
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.fp8_training import read_precision_concepts
@@ -368,7 +368,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_framework_choice(m, u)
     read_market(m, u)
     read_elsewhere(m, u)
-    read_any_card(m, u)
+    read_turn_words(m, u)
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)
