@@ -27,6 +27,8 @@ from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.later_load import now_and_later
+from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
@@ -737,6 +739,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
+            slot = load_slot(profile) if slot == "load" else slot  # "traffic triples": the plan's load
             if slot == "users" and profile.population and not profile.users:
                 slot = "population"  # "用户翻倍" for a service sized from its staff: twice the people, the peak estimated
             if slot == "budget_usd_per_month" and not profile.budget_usd_per_month and profile.budget_usd:
@@ -1862,7 +1865,8 @@ def _asked_figure(turn: Turn, previous: dict[str, Any], answer: advice.Answer, l
              af.longest(answer, lang, recorder) if ask.get("longest") and (previous or af.on_cards_said(answer))
              else None,
              af.figure_moved(answer, previous, str(ask["figure"]), lang)
-             if ask.get("figure") and previous and turn.changed else None]
+             if ask.get("figure") and previous and turn.changed else None,
+             now_and_later(answer, ask["later_rate"]["rps"], lang, recorder) if ask.get("later_rate") else None]
     if ask.get("add_card"):  # '需要再加一张卡吗': yes or no to one card more, first
         from gpu_advisor.assistant.add_card import add_card
 

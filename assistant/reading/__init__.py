@@ -41,12 +41,12 @@ from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
-from gpu_advisor.assistant.reading.elsewhere import read_elsewhere
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
     read_train_examples,
 )
+from gpu_advisor.assistant.reading.followup_turns import read_elsewhere_and_turn_words
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
 from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.fp8_training import read_precision_concepts
@@ -368,7 +368,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_thinking(m, u)
     read_framework_choice(m, u)
     read_market(m, u)
-    read_elsewhere(m, u)
+    read_elsewhere_and_turn_words(m, u)  # a card hard to get, then 'any card is fine', 'load triples'
     read_fit_check(m, u)
     read_prices(m, u)
     read_quotes(m, u)

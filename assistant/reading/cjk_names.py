@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.text import MASK, mask, vocab
+from gpu_advisor.knowledge import find_gpu
 
 # A run of Chinese characters, then nothing, a space, a hyphen or an underscore, then a size ('38b', '8x7b', '30b-a3b').
 _CJK_SIZED = re.compile(r"([\u3400-\u9fff]{2,12})(\s?[-_]?\s?)(\d+(?:\.\d+)?)b(?:-a(\d+(?:\.\d+)?)b)?(?![a-z0-9])")
@@ -24,6 +25,8 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
         run = run[max((len(w) for w in lead if run.startswith(w)), default=0):]  # '如果70b太贵': no name
         if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop):
             continue
+        if _card_named(x.group(3)):
+            continue  # '另外 910B 和 910C 差别大不大': the Ascend 910B, a card, never a model of 910 billion
         start = x.start(1) + len(x.group(1)) - len(run)
         total, active = x.group(3), x.group(4)
         size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
@@ -33,6 +36,15 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
         name = typed.group() if typed else text[start:x.end()]
         return (name, size), mask(masked, [(start, x.end())])
     return None, masked
+
+
+def _card_named(total: str) -> bool:
+    """Whether a size read after Chinese words is a card's name ('910B'), not a model's size."""
+    try:
+        find_gpu(f"{total}b")
+    except Exception:  # noqa: BLE001 - no card by that name: a model's size
+        return False
+    return True
 
 
 def _after_fillers(run: str) -> str:

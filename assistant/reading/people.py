@@ -85,7 +85,7 @@ def _people_ending() -> re.Pattern[str]:
 @cache
 def _fillers() -> re.Pattern[str]:
     """Filler words and verbs of change ('context needs to be', 'concurrency goes up to', '并发涨到') at the end."""
-    words = [*vocab()["label_fillers"], *vocab()["change_verbs"]]
+    words = [*vocab()["label_fillers"], *vocab()["change_verbs"], *vocab()["change_adverbs"]]
     cjk = [w for w in words if re.match(r"[\u3400-\u9fff]", w)]  # written on to the label: '日活涨到'
     return re.compile(rf"(?:\s|^)(?:{alternation(words)})\s*$|(?<=[\u3400-\u9fff])(?:{alternation(cjk)})\s*$|[\s:=~-]+$")
 

@@ -62,7 +62,7 @@ def _hedged(between: str, gap: int) -> bool:
 @cache
 def _relative_patterns() -> tuple[dict[float, re.Pattern[str]], dict[str, re.Pattern[str]]]:
     """The factor words ('doubles', '翻倍', 'halve') and each slot's nouns ('prompt count', '用户') of a relative
-    change, as patterns (words/changes.yaml)."""
+    change, as patterns (words/changes.yaml); 'load' is the job's load, whichever slot holds it ('traffic', '量')."""
     v = vocab()
     return ({float(f): _words(ws) for f, ws in v["relative_factors"].items()},
-            {slot: _words(ws) for slot, ws in v["relative_nouns"].items()})
+            {**{slot: _words(ws) for slot, ws in v["relative_nouns"].items()}, "load": word_pattern("load_nouns")})
