@@ -747,12 +747,21 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
              else serving_tries(w, gpu, owned, precision_id))
     mla = resolve_model(w.model).attention == "mla"
     fitted: dict[tuple[str, str], Any] = {}  # the first try of each engine and weight format that fits
+    dps: dict[tuple[str, str, str | None], int] = {}  # data-parallel attention ranks each try was sized with
     fast = False
     for engine, fmt, kv in tries:
         dp = _dp_attention(mla, engine, n, w.users) if pp == 1 else 1
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
+        if dp > 1 and not mem.fits and (w.requests_per_s or w._rate_per_s):
+            # a request rate's copies are sized by tools.queueing with tensor-parallel attention (one latent KV per
+            # GPU); when each rank's own attention weights leave no room, the copy is held that way (review AK C20)
+            dp = 1
+            mem = inference_memory(InferenceMemoryInput(
+                model=w.model, precision=fmt, context=w.context, batch=w.users, gpus=n, pp=pp, gpu=gpu.id,
+                engine=engine, kv_precision=kv))
+        dps[(engine, fmt, kv)] = dp
         tried = (engine, fmt, kv, mem)
         fast = bool(mem.fits) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
         if fast or (mem.fits and (engine, fmt, kv) == tries[-1]):
@@ -769,10 +778,10 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     if kv is not None:  # the 8-bit (or 4-bit) KV cache used or tried: what it saves, from the same tool
         full = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                      gpus=n, pp=pp, gpu=gpu.id, engine=engine,
-                                                     dp_attention=_dp_attention(mla, engine, n, w.users) if pp == 1 else 1))
+                                                     dp_attention=dps[(engine, fmt, kv)]))
         opt.kv_cache_16bit_bytes = _kv_cache_bytes(full)
         opt.kv_saved_bytes = opt.kv_cache_16bit_bytes - _kv_cache_bytes(mem)
-    if pp == 1 and _dp_attention(mla, engine, n, w.users) > 1:
+    if dps[(engine, fmt, kv)] > 1:
         flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
                 else f"--data-parallel-size {n} --enable-expert-parallel")
         warnings.append(f"sized with data-parallel attention over the {n} GPUs ({flag}): each GPU keeps its own "

@@ -345,7 +345,10 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
     dense += model.active_params_b * eff["token_overhead_s_per_bparam"]
     full_layers = model.num_layers - model.sliding_layers
     window = min(prompt / 2, model.sliding_window or prompt)
-    attn_flops = 4 * model.num_attention_heads * model.head_dim * (full_layers * prompt / 2 + model.sliding_layers * window)
+    # per key and head: 2 x the query-key width (scores) + 2 x the value width (weighted sum); MLA's values are
+    # narrower than its query-key heads (DeepSeek-V3: 192 and 128), other attention uses head_dim for both
+    qk_v = model.head_dim + (model.v_head_dim or model.head_dim)
+    attn_flops = 2 * model.num_attention_heads * qk_v * (full_layers * prompt / 2 + model.sliding_layers * window)
     attn = attn_flops / (attention_tflops(gpu, engine) * 1e12 * eff["attn_eff"])
     per_token = dense + attn
     no_overlap = per_token
