@@ -19,7 +19,7 @@ def unmet_count_line(answer: Any, lang: str) -> str | None:
     rec = answer.recommend
     best = rec.best
     choice = asked_choice(answer.named) or [str(g) for _n, g in answer.named]
-    if not choice or best is None or best.owned or rec.workload is None or (best.gpu in choice and best.ok):
+    if not choice or best is None or best.owned or rec.workload is None or best.gpu in choice:  # its headline says
         return None
     rows = {o.gpu: o for o in answer.options if not o.owned}
     sized = [rows[g] for g in choice if g in rows]

@@ -11,13 +11,12 @@ from gpu_advisor.assistant.reading.text import word_pattern
 
 
 def _given_up(m: Message, s: int, e: int) -> bool:
-    """A card ruled out, or said not to be had after a filler ('A800现在买不到')."""
-    if rejected(m, s, e):
+    """A card said not to be had ('A800现在买不到', 'A800没货了'), or ruled out in a message that says a change ('no A800,
+    switch to 910b'); 'no h100, use a100' alone is a rule on the plan's cards, no swap."""
+    filler = word_pattern("card_swap_filler").match(m.masked[e:e + 40])  # 'now', '现在' (or none)
+    if word_pattern("card_unavailable_after").match(m.masked[(filler.end() if filler else 0) + e:e + 60]):
         return True
-    filler = word_pattern("card_swap_filler").match(m.masked[e:e + 40])
-    if filler is None:
-        return False
-    return bool(word_pattern("card_unavailable_after").match(m.masked[filler.end() + e:e + 60]))
+    return rejected(m, s, e) and bool(word_pattern("card_swap_change").search(m.masked))
 
 
 def card_swap(m: Message) -> tuple[str, str, int] | None:

@@ -12,6 +12,7 @@ from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_gpu
 
 _PUNCT = re.compile(r"[,.;:!?()\"~\-]+")
+_MEMORY_TYPED = re.compile(r"\d{2,3}\s*(?:gb|g|gib)\b")  # a memory said with the card ('a100 80gb')
 
 
 def memory_said(text: str) -> tuple[float, int | None] | None:
@@ -36,6 +37,8 @@ def read_memory_variant(m: Message, u: Understanding) -> None:
     text, card = m.text, None
     if m.gpus:
         s, e, card, _n = m.gpus[0]
+        if not _MEMORY_TYPED.search(m.text[s:e]):
+            return  # 'we have one l40s': a card named, no memory said: no memory put right
         text = f"{m.masked[:s]} {find_gpu(card).memory_gb:g}gb {m.masked[e:]}"
     said = memory_said(text)
     if said:

@@ -19,11 +19,13 @@ def read_moe_pair(m: Message, u: Understanding) -> None:
     dense = next((x for x in named if not find_model(x).num_experts and not find_model(x).encoder), None)
     if not (moe and dense):
         return
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if not word_pattern("moe_pair.moe").search(typed):
+        return  # 'qwen3-32b or qwen3-30b-a3b for serving, which uses less memory?': two models weighed, no concept
     if u.topic and TOPICS & set(u.topic.split("+")):
         u.ask["moe_pair"] = {"moe": moe, "dense": dense}
         return
-    typed = unicodedata.normalize("NFKC", m.raw).lower()
-    if u.topic or not (word_pattern("moe_pair.moe").search(typed) and word_pattern("moe_pair.memory").search(typed)):
+    if u.topic or not word_pattern("moe_pair.memory").search(typed):
         return
     if set(u.updates) - {"model", "phase", "precision"} or u.intents & {"reset", "help", "empty"}:
         return  # a job to size beside it: the sizing answers
