@@ -34,11 +34,13 @@ def sibling(card: str, memory: float) -> str | None:
 def apply_memory_variant(u: Understanding, profile: Any, updates: dict[str, Any]) -> None:
     """u.ask['replaced'] for a memory put right: the held card's variant of that memory in its place."""
     said, named = u.ask.get("memory_variant"), u.ask.get("memory_variant_card")
+    held = {counted(e)[1] for slot in SLOTS for e in getattr(profile, slot, None) or []}
+    if named and not any(h != named and sibling(h, said[0]) == named for h in held):
+        return  # '是M2 Max 64GB的' answering which Mac: that card named, no other memory of it held to put right
     if named and updates.get("owned") == [f"1x {named}"]:
         updates.pop("owned")  # "my bad, they're A100 80GB": the cards held, their memory put right
     if not said or u.ask.get("replaced") or updates.get("owned") or updates.get("only"):
         return
-    held = {counted(e)[1] for slot in SLOTS for e in getattr(profile, slot, None) or []}
     if named:  # 'actually they're A100 80GB' after 8 × A100 40GB
         twin = [h for h in held if h != named and sibling(h, said[0]) == named]
         new, old = (named, twin[0]) if len(twin) == 1 else (None, None)

@@ -22,13 +22,13 @@ def read_moe_pair(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not word_pattern("moe_pair.moe").search(typed):
         return  # 'qwen3-32b or qwen3-30b-a3b for serving, which uses less memory?': two models weighed, no concept
+    if set(u.updates) - {"model", "phase", "precision"} or u.intents & {"reset", "help", "empty"}:
+        return  # a job to size beside it ('… each handle on one H20, 8k context'): the sizing answers
     if u.topic and TOPICS & set(u.topic.split("+")):
         u.ask["moe_pair"] = {"moe": moe, "dense": dense}
         return
     if u.topic or not word_pattern("moe_pair.memory").search(typed):
         return
-    if set(u.updates) - {"model", "phase", "precision"} or u.intents & {"reset", "help", "empty"}:
-        return  # a job to size beside it: the sizing answers
     u.topic, u.aside = "moe", None  # 'is moe lighter on vram? llama 2 70b vs mixtral 8x7b': the concept, both compared
     u.intents = (u.intents - {"math", "fit_check", "whatif", "compare_models"}) | {"explain"}
     u.updates, u.problems, u.unknown_model = {}, [], None

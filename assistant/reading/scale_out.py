@@ -36,7 +36,8 @@ def read_scale_out(m: Message, u: Understanding) -> None:
     asked = _asked(typed)
     if asked is not None:
         u.ask["scale_out"] = asked
-    if word_pattern("budget_rate.en").search(typed) or word_pattern("budget_rate.zh").search(typed):
+    if (word_pattern("budget_rate.en").search(typed) or word_pattern("budget_rate.zh").search(typed)) \
+            and word_pattern("budget_rate.money").search(typed):  # '8k context, how many concurrent users': no budget
         u.ask["budget_rate"] = True
         if "model" in u.updates:  # a request rate asked of a model named: it is served
             u.updates.setdefault("phase", "serve")
