@@ -35,7 +35,7 @@ def apply_memory_variant(u: Understanding, profile: Any, updates: dict[str, Any]
     """u.ask['replaced'] for a memory put right: the held card's variant of that memory in its place."""
     said, named = u.ask.get("memory_variant"), u.ask.get("memory_variant_card")
     held = {counted(e)[1] for slot in SLOTS for e in getattr(profile, slot, None) or []}
-    if named and not any(h != named and sibling(h, said[0]) == named for h in held):
+    if named and (not said or not any(h != named and sibling(h, said[0]) == named for h in held)):
         return  # '是M2 Max 64GB的' answering which Mac: that card named, no other memory of it held to put right
     if named and updates.get("owned") == [f"1x {named}"]:
         updates.pop("owned")  # "my bad, they're A100 80GB": the cards held, their memory put right
