@@ -219,9 +219,13 @@ def test_a_client_that_disconnects_cancels_its_replay():
 def test_serve_shuts_down_gracefully_within_a_bound(monkeypatch):
     """SIGTERM (uvicorn's handle_exit) sets the app's stopping flag, and the graceful shutdown has a bound."""
     import uvicorn
+    from sse_starlette.sse import AppStatus
 
     from gpu_advisor.tui import openai_api
 
+    # sse-starlette patches Server.handle_exit to set its process-wide AppStatus.should_exit, which nothing
+    # resets: every SSE stream later in this worker (mcp --http tests) would end before its answer
+    monkeypatch.setattr(AppStatus, "should_exit", False)
     seen = {}
 
     def run(server, *a, **k):

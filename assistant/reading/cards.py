@@ -168,7 +168,7 @@ def memory_before(text: str, start: int, gpu_id: str) -> tuple[int, float] | Non
 
 def with_memory(named: str, gpu_id: str, memory: float, index: dict[str, str]) -> tuple[str, Note | None]:
     """A catalog card said with its memory: the card itself at its stock memory; the catalog's card of that
-    memory when it has one ('4090' + 48 GB: the modified 48 GB 4090); else the named card's bandwidth and
+    memory when it has one ('4090' + 48 GB: the modified 48 GB 4090; '4070' + 8 GB: the laptop GPU); else the named card's bandwidth and
     compute with the memory as stated, said in a note."""
     gpu = find_gpu(gpu_id)
     if memory == gpu.memory_gb or not 1 <= memory <= 1024:
@@ -178,6 +178,9 @@ def with_memory(named: str, gpu_id: str, memory: float, index: dict[str, str]) -
     sibling = index.get(normalise(f"{named} {memory:g}gb"))
     if sibling and find_gpu(sibling).memory_gb == memory:
         return sibling, None
+    laptop = laptop_variant(named)
+    if laptop and find_gpu(laptop).memory_gb == memory:
+        return laptop, None  # 'rtx 4070 8gb': no desktop 4070 has 8 GB, its laptop GPU has
     base = re.sub(r"\s*\d+(?:\.\d+)?\s*GB$", "", gpu.name)
     fields = {"memory": f"{memory:g}GB", "bandwidth": f"{gpu.memory_bandwidth_gbps:g}GB/s", "bf16": f"{gpu.bf16_tflops:g}",
               "fp8": f"{gpu.fp8_tflops:g}" if gpu.fp8_tflops else None,

@@ -36,6 +36,10 @@ def read_scale(m: Message) -> dict[str, float]:
     # the Chinese words as typed too: the rewrites turn '并发' and '一倍' into other words
     for text in (m.masked, unicodedata.normalize("NFKC", m.raw).lower()):
         said = [(x.start(), x.end(), slot) for slot, pattern in nouns.items() for x in pattern.finditer(text)]
+        # a slot named inside the load's noun is the slot ('数据量' is the data, '用户量' the users), not the load
+        # (also as rewritten: 'data 量')
+        said = [(s, e, slot) for s, e, slot in said if slot != "load"
+                or not any(o != "load" and not text[min(e, oe):max(s, os)].strip() for os, oe, o in said)]
         for factor, pattern in factors.items():
             for x in pattern.finditer(text):
                 if negated(text, x.start()):
