@@ -739,8 +739,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "reply.region_hint"))
     if not u.topic:
         for slot, factor in u.scale.items():  # "double the users": relative to what the profile holds
-            spec = PHASES.get(profile.phase or "")
-            if slot == "load" or (slot == "train_tokens" and spec is not None and not spec.trains):
+            held = PHASES.get(profile.phase or "")
+            if slot == "load" or (slot == "train_tokens" and held is not None and not held.trains):
                 slot = load_slot(profile)  # "traffic triples", "数据量翻三倍" for a batch job: the plan's load
             if slot == "users" and profile.population and not profile.users:
                 slot = "population"  # "用户翻倍" for a service sized from its staff: twice the people, the peak estimated
