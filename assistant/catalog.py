@@ -12,7 +12,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
+from gpu_advisor.knowledge.loader import load_yaml
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -25,8 +25,7 @@ _ENGLISH_WORD = re.compile(r"\b(i|we|my|our|the|a|an|to|for|with|and|is|are|what
 
 @cache
 def catalog(lang: Lang) -> dict[str, Any]:
-    return yaml.load((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader",
-                                                                                           yaml.SafeLoader))
+    return load_yaml((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"))
 
 
 def text(lang: str, key: str) -> Any:
@@ -40,7 +39,7 @@ def _tool_text(lang: str) -> list[tuple[re.Pattern[str], str]]:
     path = FOLDER / f"tool_text.{lang}.yaml"
     if lang == "en" or not path.exists():
         return []
-    rows = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    rows = load_yaml(path.read_text(encoding="utf-8"))
     return [(re.compile(pattern), replacement) for pattern, replacement in rows]
 
 
@@ -51,7 +50,7 @@ def _formula_words(lang: str) -> list[tuple[re.Pattern[str], str]]:
     path = FOLDER / f"formula.{lang}.yaml"
     if lang == "en" or not path.exists():
         return []
-    rows = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    rows = load_yaml(path.read_text(encoding="utf-8"))
     out = []
     for english, words in sorted(rows, key=lambda row: -len(row[0])):
         pattern = re.escape(english).replace(re.escape("{n}"), r"(?P<n>\d[\d,.]*)")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from functools import cache
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpu_advisor.knowledge.loader import DATA_DIR
+from gpu_advisor.knowledge.loader import DATA_DIR, load_yaml
 
 
 class Family(BaseModel):
@@ -51,7 +50,7 @@ class Cloud(BaseModel):
 @cache
 def clouds() -> dict[str, Cloud]:
     """Clouds by id, each with the catalog ids of the GPUs it rents."""
-    records = yaml.safe_load((DATA_DIR / "clouds.yaml").read_text(encoding="utf-8")) or []
+    records = load_yaml((DATA_DIR / "clouds.yaml").read_text(encoding="utf-8")) or []
     return {c.id: c for c in (Cloud.model_validate(r) for r in records)}
 
 
