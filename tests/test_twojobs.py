@@ -1,0 +1,71 @@
+"""A second model in one message is either the alternative the user weighs ('would X be cheaper', '或者用X会不会更省')
+or a second job beside a first that already runs on part of their cards ('currently serving A on 8 of them … add B');
+never both served at once unless they say so, and the question asked (cheaper? enough?) is answered first.
+Generated over phrasings, word orders, model pairs and both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.assistant.reading.message import prepare
+from gpu_advisor.assistant.reading.model_choice import models_weighed
+from gpu_advisor.assistant.reading.text import readable
+from tests.conversation import payload, run_conversation
+
+# (planned model as typed, its id, the alternative as typed, its id)
+PAIRS = [("mixtral 8x7b", "mixtral-8x7b", "qwen2.5 coder 32b", "qwen2.5-coder-32b"),
+         ("llama 3.1 70b", "llama-3.1-70b", "qwen2.5 72b", "qwen2.5-72b"),
+         ("qwen3 32b", "qwen3-32b", "qwen3 30b a3b", "qwen3-30b-a3b")]
+ALTERNATIVE = {
+    "en": ["we have about 12k dollars a month for inference. thinking {a} for an internal coding assistant, maybe 150 "
+           "devs, most active 9 to 6. what can that buy us, and would {b} be cheaper to run?",
+           "{a} for 150 devs; is {b} cheaper to run?",
+           "would it be cheaper to go with {b}? planning {a} for 150 devs",
+           "planning {a} for 150 devs. could we save money with {b}?",
+           "so um, {a} for 150 users, or would {b} cost less?",
+           "serve {a} to 150 people. would {b} actually be any cheaper"],
+    "zh": ["预算每月1.2万美元，打算用{a}给150个开发者做代码助手，或者用{b}会不会更省？",
+           "{b}会更便宜吗？我们打算{a}给150人用",
+           "{a}给150人，{b}的话会便宜点吗",
+           "我们打算{a}给150人用，用{b}成本会更低吗",
+           "用{a}给150个开发者，换成{b}是不是更便宜",
+           "嗯，准备上{a}给150人用，{b}会不会更划算"],
+}
+CASES = [(lang, i, pair) for lang in ALTERNATIVE for i in range(len(ALTERNATIVE[lang])) for pair in PAIRS]
+
+
+@pytest.mark.parametrize(("lang", "i", "pair"), CASES)
+def test_a_model_asked_about_as_cheaper_is_weighed_not_served_beside(lang, i, pair):
+    a, a_id, b, b_id = pair
+    text = ALTERNATIVE[lang][i].format(a=a, b=b)
+    assert models_weighed(prepare(readable(text), None)) == [a_id, b_id], text
+    u = understand(text)
+    assert u.ask.get("models") == [a_id, b_id], text
+    assert u.updates["model"] == a_id, text  # the plan is the model they are thinking of
+    assert not u.second, text  # no second service at the same time
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", ALTERNATIVE["en"][0]), ("zh", ALTERNATIVE["zh"][0]),
+                                            ("en", ALTERNATIVE["en"][1]), ("zh", ALTERNATIVE["zh"][3])])
+def test_the_cheaper_question_is_answered_first_with_both_models_sized(lang, text):
+    reply = run_conversation([text.format(a="mixtral 8x7b", b="qwen2.5 coder 32b")])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer", reply.content  # no question back: the comparison is the answer
+    choice = data["model_choice"]
+    assert {row["model"] for row in choice["rows"]} == {"mixtral-8x7b", "qwen2.5-coder-32b"}
+    assert choice["pick"] in {"mixtral-8x7b", "qwen2.5-coder-32b"}
+    assert not data["profile"].get("also")  # not two services at once
+    first = reply.content.split("\n\n")[0]
+    assert "Mixtral 8x7B" in first and "Qwen2.5-Coder 32B" in first
+    assert ("按同一个任务分别测算" if lang == "zh" else "each sized for the same job") in first
+
+
+@pytest.mark.parametrize("text", [
+    "serve llama 3.1 70b for 50 users, and qwen2.5 7b for the cheaper tasks",
+    "a chatbot on qwen2.5 32b for 30 staff, plus llama 3.1 8b for summaries",
+    "部署qwen2.5 32b给30人聊天，同时还要跑一个llama 3.1 8b做摘要",
+])
+def test_a_second_job_with_no_comparison_asked_stays_a_second_job(text):
+    assert models_weighed(prepare(readable(text), None)) == []
+    assert understand(text).second
