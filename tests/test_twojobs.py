@@ -69,3 +69,56 @@ def test_the_cheaper_question_is_answered_first_with_both_models_sized(lang, tex
 def test_a_second_job_with_no_comparison_asked_stays_a_second_job(text):
     assert models_weighed(prepare(readable(text), None)) == []
     assert understand(text).second
+
+
+# (cards owned as typed, their id, total, busy, running model typed/id, its users, added model typed/id, its users)
+FLEETS = [("H100", "h100-sxm", 16, 8, "llama 3.1 70b", "llama-3.1-70b", 200, "qwen2.5 72b", "qwen2.5-72b", 150),
+          ("A100 80GB", "a100-80gb-sxm", 8, 4, "qwen2.5 32b", "qwen2.5-32b", 60, "llama 3.1 8b", "llama-3.1-8b", 40)]
+RUNNING = {
+    "en": ["our lab owns {t}x {card} (2 nodes, IB). currently serving {a} to ~{ua} users on {k} of them. we want to add "
+           "a second model, {b}, for another ~{ub} users. do we have enough or do we need to buy more?",
+           "we run {a} for {ua} users on {k} of our {t} {card}s; adding {b} for {ub} users, do we need more gpus?",
+           "we have {t} {card}s and {k} of them already serve {a} for {ua} users. want to add {b} for {ub} more "
+           "users, enough?",
+           "we want to add {b} for {ub} users. we own {t} {card}s and {a} already runs for {ua} users on {k} of "
+           "them. is that enough?"],
+    "zh": ["我们有{t}张{card}，其中{k}张在跑{a}给{ua}人用，想再上一个{b}给{ub}人，卡够吗",
+           "手上{t}张{card}，其中{k}张部署了{a}，{ua}人在用；现在想再部署{b}给{ub}人，需要再买卡吗",
+           "我们有{t}张{card}，{k}张已经在跑{a}给{ua}人用，还想加一个{b}给{ub}人用，够不够",
+           "想再上一个{b}给{ub}人用。我们有{t}张{card}，其中{k}张在跑{a}，给{ua}人用，够吗"],
+}
+RUN_CASES = [(lang, i, fleet) for lang in RUNNING for i in range(len(RUNNING[lang])) for fleet in FLEETS]
+
+
+def _running_text(lang, i, fleet):
+    card, _gid, t, k, a, _aid, ua, b, _bid, ub = fleet
+    return RUNNING[lang][i].format(card=card, t=t, k=k, a=a, ua=ua, b=b, ub=ub)
+
+
+@pytest.mark.parametrize(("lang", "i", "fleet"), RUN_CASES)
+def test_a_model_running_on_part_of_the_cards_is_kept_and_the_new_one_is_sized(lang, i, fleet):
+    _card, gid, t, k, _a, aid, ua, _b, bid, ub = fleet
+    text = _running_text(lang, i, fleet)
+    u = understand(text)
+    assert u.updates["model"] == bid, text  # the model added is the job sized
+    assert u.updates.get("users") == ub, text
+    assert u.updates["owned"] == [f"{t}x {gid}"], text  # all their cards said back
+    assert u.second and u.second["model"] == aid and u.second["running"] == k, text
+    assert u.second["users"] == ua, text
+    assert "weigh" not in u.intents and not u.ask.get("models"), text  # no choice between the two
+
+
+@pytest.mark.parametrize(("lang", "i"), [("en", 0), ("zh", 0), ("en", 2), ("zh", 2)])
+def test_enough_is_answered_first_for_the_free_cards_and_the_running_model_checked(lang, i):
+    fleet = FLEETS[0]
+    reply = run_conversation([_running_text(lang, i, fleet)])[-1]
+    data = payload(reply)
+    assert data["kind"] == "answer", reply.content
+    split = data["owned_split"]
+    assert split["kind"] == "running" and split["busy"] == 8 and split["free"] == 8
+    assert split["holds"] is True  # Llama 3.1 70B for 200 users holds on its own 8 H100
+    best = data["results"]["recommend"]["best"]
+    assert best["owned"] and best["gpus"] <= 8 and best["gpu"] == "h100-sxm" and best["ok"]
+    assert data["profile"]["model"] == "qwen2.5-72b"
+    assert reply.content.startswith("**Yes**" if lang == "en" else "**能**"), reply.content[:200]
+    assert "8" in reply.content.split("\n\n")[1]  # the headline names the free cards

@@ -10,6 +10,7 @@ from itertools import pairwise
 from gpu_advisor.assistant.reading.alternative import alternative_models
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.running_job import read_running_job
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Models compared at most.
@@ -35,7 +36,7 @@ def models_weighed(m: Message) -> list[str]:
 
 
 def read_model_choice(m: Message, u: Understanding) -> None:
-    if "phase" not in u.updates and "model" not in u.updates:
+    if ("phase" not in u.updates and "model" not in u.updates) or read_running_job(m, u):  # 'A on 8 of them, add B'
         return
     models = models_weighed(m)
     if models and models == alternative_models(m, [(s, e, x) for s, e, x in m.names if not negated(m.text, s)]):
