@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.running_job import running_ack, running_split, running_words
 
 # Servers of the user's own tried for the service, at most: beyond them the split is no longer 'a part of the cards'.
 MAX_SERVERS = 16
@@ -63,6 +64,8 @@ def split_owned(profile: Any, also: dict[str, Any] | None, defaulted: list[str],
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.recommend import recommend
 
+    if (also or {}).get("running"):  # 'serving A on 8 of them, add B': B on the cards left free (running_job.py)
+        return running_split(profile, also, defaulted, recorder)
     parts = _parts(profile, also)
     if parts is None or also is None:
         return None
@@ -97,6 +100,8 @@ def split_words(split: dict[str, Any], lang: str, serve_model: str) -> tuple[str
     from gpu_advisor.assistant.pairing import _name
     from gpu_advisor.assistant.writers import gb, hours
 
+    if split.get("kind") == "running":
+        return running_words(split, lang, serve_model)
     per, n, m = split["per"], split["serve_gpus"], split["train_gpus"]
     values = {"total": split["total"], "card": split["gpu_name"], "servers": split["total"] // per, "per": per,
               "serve_servers": n // per, "serve_gpus": n, "train_servers": m // per, "train_gpus": m,
@@ -114,5 +119,7 @@ def split_ack(also: dict[str, Any], lang: str) -> str:
     """The training run in 'from what you said', sized on the servers left to it."""
     from gpu_advisor.assistant.pairing import _name
 
+    if also.get("running"):
+        return running_ack(also, lang)
     return say(lang, "ack.also", job=say(lang, "pair.job.fine-tune"), model=_name(str(also.get("model") or "")),
                when=say(lang, "owned_split.when"))

@@ -30,7 +30,7 @@ def second_workload(w: Workload, also: dict[str, Any]) -> Workload:
 def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> PairResult | None:
     """tools.pair for the plan's cards; `call(tool, arguments, fn)` records the tool call."""
     best = rec.best
-    if not also or also.get("phase") not in (None, "serve", "batch") or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+    if not also or also.get("running") or also.get("phase") not in (None, "serve", "batch") or best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
         return None
     first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
     inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from gpu_advisor.assistant.reading.alternative import alternative_models
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.running_job import read_running_job
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Models compared at most.
@@ -30,13 +32,15 @@ def models_weighed(m: Message) -> list[str]:
                 which and word_pattern("model_choice.between_weak").search(between)) or (
                 same and word_pattern("answers.same_between").search(between)):
             chosen += [x for x in (a, b) if x not in chosen]
-    return chosen[:MOST] if len(chosen) >= 2 else []
+    return chosen[:MOST] if len(chosen) >= 2 else alternative_models(m, named)  # 'would X be cheaper?'
 
 
 def read_model_choice(m: Message, u: Understanding) -> None:
-    if "phase" not in u.updates and "model" not in u.updates:
+    if ("phase" not in u.updates and "model" not in u.updates) or read_running_job(m, u):  # 'A on 8 of them, add B'
         return
     models = models_weighed(m)
+    if models and models == alternative_models(m, [(s, e, x) for s, e, x in m.names if not negated(m.text, s)]):
+        u.updates["model"] = models[0]  # 'thinking X ... would Y be cheaper?': X is the plan, Y the one weighed
     if models:
         u.ask = {**u.ask, "models": models}
         u.notes = [(key, values) for key, values in u.notes if key != "note.model_other"]  # each is sized now

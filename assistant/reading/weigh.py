@@ -128,7 +128,8 @@ def read_weigh(m: Message, u: Understanding) -> None:
     its own words filled dropped (the format asked about is no format chosen; the first size stands for
     the model)."""
     owned = u.updates.get("owned") or []
-    if not (m.gpus or owned or u.card_spec) or u.topic or u.updates.get("phase") not in SERVING:
+    if not (m.gpus or owned or u.card_spec) or u.topic or u.updates.get("phase") not in SERVING \
+            or (u.second or {}).get("running"):  # a model running on part of the cards, another added: no choice
         return  # a fine-tuning job's formats and sizes are its sizing's (the candidates are weighed as served)
     text = _typed(m)
     formats = formats_weighed(text)
