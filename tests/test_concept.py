@@ -108,3 +108,27 @@ def test_moe_why_no_full_finetune_misread() -> None:
     states_msg = run_conversation(["why does qwen3 30b a3b need memory for all params but runs at the speed of the active ones?"])[0]
     assert _result(states_msg).get("moe"), states_msg.content
     assert "full fine-tuning" not in states_msg.content
+
+
+LOOSE = ["i have a 4090 16gb, run qwen 14b?", "got a 4090 16gb here, can it run qwen14b", "run Qwen 14B on my 4090 16gb?",
+         "我有一张4090 16g，能跑qwen 14b吗", "qwen 14b 在我的 4090 16g 上能跑吗"]
+
+
+@pytest.mark.parametrize("text", LOOSE)
+def test_loose_family_name_resolved_and_named_in_headline(text: str) -> None:
+    from tests.conversation import run_states
+
+    state = run_states([text])[0]
+    assert state["profile"]["model"] == "qwen3-14b"  # the newest Qwen line with a 14B
+    assert state["profile"]["owned"] == ["1x rtx-4090-laptop"]
+    heading = next(line for line in state["messages"][-1].content.splitlines() if line.startswith("## "))
+    assert "Qwen3 14B" in heading  # the headline says which Qwen it took
+
+
+@pytest.mark.parametrize("text", ["i have a v100, awq or fp8 which is better?", "我有张V100，awq和fp8选哪个",
+                                  "q4 vs fp8 on my M3 Ultra?", "my m3 ultra: fp8 or q4, quality and speed?"])
+def test_formats_on_card_without_fp8_path(text: str) -> None:
+    msg = run_conversation([text])[0]
+    concept = _result(msg).get("format_concept")
+    assert concept and concept["fp8_native"] is False and concept["fp8_path"] in (None, "none"), msg.content
+    assert concept["models_sized"] == [] and "pick" not in _result(msg)
