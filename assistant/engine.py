@@ -2375,7 +2375,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     offered = code in OFFERED or (code in ANSWERED_WHOLE and not state.get("results"))
     if offered and not _still_open(state):  # the question answered whole: what can be sized next, offered
         own = ctx.data.get(code)
-        if not (isinstance(own, dict) and (own.get("example") or own.get("hold"))):  # a worked example ends with
+        if not (isinstance(own, dict) and (own.get("example") or own.get("hold") or own.get("own_offer"))):  # a worked example ends with
             # its own offer; the cards named held or not, the answer
             cards_known = code == "method_compare" and (profile.get("owned") or profile.get("only"))
             parts.append(say(lang, f"{code}.offer" + (".cards_known" if cards_known else "")))  # never re-asks the cards

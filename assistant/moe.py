@@ -51,7 +51,12 @@ def moe_memory(ctx: Any) -> str:
 
 
 def _reference(ctx: Any, model_id: str) -> str | None:
-    """One user on the fewest of the region's large cards (1, 2, 4, 8) that hold it in 8-bit, as the tools size it."""
+    """One user on the fewest of the region's large cards (1, 2, 4, 8) that hold it in 8-bit, as the tools size it;
+    on the card the user named when one was (assistant/moe_card.py)."""
+    if ctx.turn.ask.get("moe_card"):
+        from gpu_advisor.assistant.moe_card import on_card
+
+        return on_card(ctx, model_id, ctx.turn.ask["moe_card"])
     gpu = find_gpu(REFERENCE.get(ctx.region, REFERENCE["global"]))
     w = Workload(phase="serve", model=model_id, serve_precision=FORMAT, users=1, region=ctx.region)
     o = None

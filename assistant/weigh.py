@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.assistant import format_verdict
+from gpu_advisor.assistant import format_concept, format_verdict
 from gpu_advisor.assistant.catalog import localise
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
@@ -184,6 +184,8 @@ def weigh(ctx: Any) -> str:
     gpu, count, owned = _card(ctx)
     if gpu is None:
         return ctx.say("weigh.no_card")
+    if format_concept.wanted(ctx, spec):  # 'fp8 vs int4 on my A100?', no model named: the concept, none sized
+        return format_concept.format_concept(ctx, spec, gpu)
     which = bool(spec.get("which_model")) and not spec.get("models")
     formats = len(spec.get("precisions") or []) > 1
     runs = _candidates(ctx, spec, gpu, count, owned)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
@@ -16,6 +17,10 @@ from gpu_advisor.knowledge import find_model
 EXAMPLE_SLOTS = {"model", "phase", "precision", "engine", "engine_app"}
 # Glossary topics this question answers better, with the model's own figures.
 OWN_TOPICS = {"moe", "vram"}
+# The card the example is sized on ('那 qwen3-30b-a3b 用一张 4090 跑大概多快'): kept, and the speed given on it.
+CARD_SLOTS = {"owned", "only"}
+# Read from the question's own words and meant for no job: 'memory for all params' is no full fine-tuning.
+MISREAD = {"method"}
 
 
 def _model(m: Message, u: Understanding) -> str | None:
@@ -27,9 +32,24 @@ def _model(m: Message, u: Understanding) -> str | None:
     return spec if re.fullmatch(r"\d+(?:\.\d+)?B-A\d+(?:\.\d+)?B", spec) else None
 
 
+def _card(m: Message, u: Understanding) -> list[Any] | None:
+    """The card said, as [gpu id, count (0: none said), owned], from the owned or only slot ('1x rtx-4090'), else
+    as the message names it ('8张H200')."""
+    from gpu_advisor.assistant.reading.prices import cards_named
+
+    for slot in ("owned", "only"):
+        for said in u.updates.get(slot) or []:
+            count, _x, gpu_id = str(said).rpartition("x ")
+            return [gpu_id or str(said), int(count) if count.isdigit() else 0, slot == "owned"]
+    return next(([gpu_id, n if n > 1 else 0, False] for gpu_id, n in cards_named(m)), None)
+
+
 def read_moe_question(m: Message, u: Understanding) -> None:
-    if u.intents & {"weigh", "reset", "help"} or m.gpus or set(u.updates) - EXAMPLE_SLOTS:
+    if u.intents & {"weigh", "reset", "help"} or set(u.updates) - EXAMPLE_SLOTS - CARD_SLOTS - MISREAD:
         return
+    card = _card(m, u)
+    if m.gpus and card is None:
+        return  # a card said but read as no card of the user's: the sizing's
     if u.topic and u.topic not in OWN_TOPICS:
         return  # "...为啥显存按671B算？EP和TP有啥区别": the parallelism entries answer it, the model their example
     words = vocab()["moe_question"]
@@ -42,6 +62,7 @@ def read_moe_question(m: Message, u: Understanding) -> None:
         return
     u.intents = (u.intents - {"math", "why", "whatif", "explain", "concept", "quality", "engine_choice"}) | {"moe_memory"}
     u.topic, u.also, u.aside = None, None, None
-    u.ask = {**u.ask, "moe": model}
-    u.updates = {"model": model} if not model[0].isdigit() else {}  # the example kept for a sizing after it
+    u.ask = {**u.ask, "moe": model, **({"moe_card": card} if card else {})}
+    kept = {k: u.updates[k] for k in CARD_SLOTS if k in u.updates}  # the card said stays the user's
+    u.updates = {**kept, **({"model": model} if not model[0].isdigit() else {})}  # the example kept for a sizing after it
     u.problems = []

@@ -30,7 +30,13 @@ WEIGHED_SLOTS = {"model", "phase"}
 
 def weighs(text: str, typed: str) -> bool:
     """Whether the two widths are weighed against each other (which loses more, when to pick, 选哪个)."""
-    return bool(word_pattern("precision_verdict.en").search(text) or word_pattern("precision_verdict.zh").search(typed))
+    return bool(word_pattern("precision_verdict.en").search(text) or word_pattern("precision_verdict.zh").search(typed)
+                or dims_asked(text, typed))
+
+
+def dims_asked(text: str, typed: str) -> bool:
+    """'quality and speed wise', '速度和质量上': the formats weighed on the dimensions named (words/concept.yaml)."""
+    return bool(word_pattern("format_dims.en").search(text) or word_pattern("format_dims.zh").search(typed))
 
 
 @cache
@@ -60,7 +66,8 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     widths = widths_named(typed)
-    if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)):
+    if len(widths) < 2 or ("formats" in u.intents and len(u.ask.get("formats") or []) > len(widths)
+                           and not dims_asked(m.text, typed)):  # 'fp8 vs int4 (awq/gptq), quality and speed': weighed
         return  # 'AWQ、GPTQ、GGUF、FP8啥区别': formats of one width among them, the format question's (reading.asks)
     cue = vocab()["precision_compare"]["cue"]
     weighed = weighs(m.text, typed)  # 'which one loses more quality', 'when would i pick', '选哪个': a verdict asked
