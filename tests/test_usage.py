@@ -86,3 +86,38 @@ def test_api_price_given_stay_on_api(text: str) -> None:
     assert api["break_even_million_per_month"] > 100  # break-even far above the usage
     best = r["recommend"]["best"]
     assert best["gpus"] <= 2
+
+
+# ---------------------------------------------------------------- a per-item length said after 'avg', '平均', 'each'
+
+@pytest.mark.parametrize("text", [
+    "need to embed ~300M short docs (avg 150 tokens) with bge-m3 for a search index, gotta be done by monday "
+    "morning, it's friday noon. cheapest way? cloud is fine",
+    "embed 300M docs with bge-m3, avg 150 tokens each, within 60 hours, cheapest way",
+    "embed 300M docs with bge-m3 (150 tokens avg), cheapest way, done in 3 days",
+    "embed 300M docs averaging 150 tokens with bge-m3 within 60 hours, cheapest way",
+    "so um we have like 300M docs, average 150 tokens, need bge-m3 embeddings in 60h, cheapest option?",
+    "bge-m3 embeddings for 300 million short documents (~150 tokens on average), within 60 hours",
+    "avg 150 tokens per doc, 300M docs, bge-m3 embeddings in 60 hours",
+    "embed 300M docs (avg 150) with bge-m3 within 60 hours",
+    "用bge-m3给3亿条短文本做向量（平均150 token），60小时内要跑完，最便宜怎么弄",
+    "3亿条文档（平均150个token）用bge-m3做embedding，60小时内",
+    "3亿条文本，每条平均150个token，用bge-m3做embedding，60小时内完成，最便宜的方案",
+    "平均150 token一条，共3亿条，bge-m3向量化，60小时",
+    "bge-m3 向量化 3 亿条短文（每条约 150 token），三天内搞定，便宜点",
+])
+def test_average_item_length_is_read(text: str) -> None:
+    u = understand(text)
+    assert u.updates["batch_items"] == 300_000_000 and u.updates["batch_input_tokens"] == 150
+
+
+@pytest.mark.parametrize("text", [
+    "need to embed ~300M short docs (avg 150 tokens) with bge-m3 for a search index, gotta be done by monday "
+    "morning, it's friday noon. cheapest way? cloud is fine",
+    "用bge-m3给3亿条短文本做向量（平均150 token），60小时内要跑完，最便宜怎么弄",
+])
+def test_embedding_job_sized_on_the_length_said(text: str) -> None:
+    d = _data([text])
+    assert d["profile"]["batch_input_tokens"] == 150 and d["profile"]["batch_items"] == 300_000_000
+    best = d["results"]["recommend"]["best"]
+    assert best["job_hours"] <= 69 and best["gpus"] <= 4  # 45B tokens read, not 300B: a few cards, not nine
