@@ -12,11 +12,9 @@ from gpu_advisor.tools.api_compare import ApiCompareResult
 
 
 def _millions(x: float, lang: str) -> str:
-    """Millions of tokens as a reader says them: '15 million', '2,000 万'."""
-    if lang == "zh":
-        wan = x * 100
-        return say(lang, "usage.wan", n=f"{wan:,.0f}" if wan >= 10 else f"{wan:,.1f}")
-    return say(lang, "usage.million", n=f"{x:,.0f}" if x >= 10 else f"{x:,.1f}")
+    """Millions of tokens as a reader says them: '15 million', '1,500 万' (the catalog's unit: a million, ten thousand)."""
+    n = x * 100 if lang == "zh" else x
+    return say(lang, "usage.tokens_in_millions", n=f"{n:,.0f}" if n >= 10 else f"{n:,.1f}")
 
 
 def usage_lines(r: ApiCompareResult, usage: float, api: float | None, option: str, money: Callable[[float], str],

@@ -16,8 +16,7 @@ from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 SECONDS = {"month": HOURS_PER_MONTH * 3600, "day": 86400.0, "week": 7 * 86400.0}
-PERIODS = {"mo": "month", "d": "day", "wk": "week", "monthly": "month", "daily": "day", "weekly": "week",
-           "a month": "month", "per month": "month"}
+PERIODS = {"mo": "month", "d": "day", "wk": "week", "monthly": "month", "daily": "day", "weekly": "week"}
 TOKEN_ROLES = ("train_tokens", "context", "prompt_tokens", "output_tokens", "request_rate", "")
 MIN_TOKENS = 10_000  # below this a count of tokens over a period is no usage anyone bills
 NEAR_BEFORE = 40
@@ -44,7 +43,16 @@ def usage_said(m: Message) -> tuple[float, str, str] | None:
     return None
 
 
+def _people_who_use_it(m: Message, u: Understanding) -> None:
+    """'a bot for 200 ppl … 3000 requests a day': the people count who use it, not people at once (said at once,
+    '200 concurrent users', it stays)."""
+    if "users" in u.updates and "population" not in u.updates and not any(q.extra for q in m.role("users")):
+        u.updates["population"] = u.updates.pop("users")
+
+
 def read_usage(m: Message, u: Understanding) -> None:
+    if any(q.extra in ("hour", "day") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
+        _people_who_use_it(m, u)  # requests over a period: a usage that sets the load
     found = usage_said(m)
     if found is None or u.updates.get("phase") not in (None, "serve", "production", "experiment"):
         return
@@ -60,8 +68,7 @@ def read_usage(m: Message, u: Understanding) -> None:
     per_s = tokens / SECONDS[period]
     u.updates["phase"] = u.updates.get("phase") or "serve"
     u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + RATE_OUTPUT_TOKENS), 6)  # ... and writes its answer
-    if "users" in u.updates and "population" not in u.updates:  # 'a bot for 200 people': who use it, not at once
-        u.updates["population"] = u.updates.pop("users")
+    _people_who_use_it(m, u)
     month = tokens * SECONDS["month"] / SECONDS[period] / 1e6
     u.notes.append((f"usage.note_{period}", {"tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}",
                                         "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{RATE_OUTPUT_TOKENS:,}"}))
