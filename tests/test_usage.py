@@ -121,3 +121,27 @@ def test_embedding_job_sized_on_the_length_said(text: str) -> None:
     assert d["profile"]["batch_input_tokens"] == 150 and d["profile"]["batch_items"] == 300_000_000
     best = d["results"]["recommend"]["best"]
     assert best["job_hours"] <= 69 and best["gpus"] <= 4  # 45B tokens read, not 300B: a few cards, not nine
+
+
+@pytest.mark.parametrize("text, population", [
+    ("discord bot for 200 ppl, about 3000 requests a day, llama 3.1 8b", 200),
+    ("about 3000 requests a day from the 200 people on our discord, llama 3.1 8b", 200),
+    ("给200人用的内部机器人，每天大概3000个请求，qwen2.5 7b", 200),
+    ("每天大概3000个请求，200个人在用，qwen2.5 7b", 200),
+    ("qwen2.5 7b，200人使用，每天3000次请求", 200),
+])
+def test_head_count_beside_a_daily_rate_is_who_uses_it(text: str, population: int) -> None:
+    u = understand(text)
+    assert u.updates.get("population") == population and "users" not in u.updates
+    assert u.updates["requests_per_s"] == pytest.approx(3000 / 86400, rel=0.01)
+
+
+@pytest.mark.parametrize("text, users", [
+    ("200 concurrent users, 3000 requests a day, llama 3.1 8b", 200),
+    ("200人同时在线，每天3000个请求，qwen2.5 7b", 200),
+    ("serve llama 3.1 8b, context window of 64k tokens and 200 users", 200),
+    ("context window of 32k tokens and for around 40 customers, host qwen2.5 72b pls", 40),
+])
+def test_people_at_once_stay_at_once(text: str, users: int) -> None:
+    u = understand(text)
+    assert u.updates.get("users") == users and "break_even" not in u.ask
