@@ -38,10 +38,17 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     traffic = rec.traffic if rec.traffic is not None and rec.traffic.requests_per_s else None
     load = traffic.requests_per_s * traffic.output_tokens if traffic else best.aggregate_tokens_per_s
     api = _usd(asked.get("api_price") or {}, rec)
-    inp = ApiCompareInput(usd_per_hour=best.usd_per_hour, tokens_per_s=load, api_usd_per_million=api)
+    said = asked.get("break_even")
+    usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
+    inp = ApiCompareInput(usd_per_hour=best.usd_per_hour, tokens_per_s=load, api_usd_per_million=api,
+                          usage_million_per_month=usage)
     r = _call(recorder, "api_compare", inp.model_dump(mode="json"), partial(api_compare, inp))
     answer.api_compare = r.model_dump(mode="json")
     money = partial(cash, rec=rec)
+    if usage:  # 'about 15M tokens a month … would self hosting be cheaper?': both at that usage (assistant.usage_api)
+        from gpu_advisor.assistant.usage_api import usage_lines
+
+        return usage_lines(r, usage, api, gpu_words(best, lang), money, lang)
     lines = [say(lang, "api.head", option=gpu_words(best, lang), hour=money(best.usd_per_hour), tps=tps(load)),
              "- " + say(lang, "api.self", self=money(r.self_usd_per_million), month=money(r.month_usd),
                         capacity=_millions(r.capacity_million_per_month))]

@@ -970,7 +970,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                               "profile": after, "defaulted": defaulted, "lang": lang, "turn": turn.model_dump(),
                               **({"also": second} if second else {}), "owned_untyped": untyped, "family": family}
     request = _request_flags(u, turn, state)
-    if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("models")) and not state.get("results"):
+    if (turn.compare or turn.whatif or turn.ask.get("per_token") or turn.ask.get("break_even")
+            or turn.ask.get("models")) and not state.get("results"):
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            "api": {**((state.get("cards") or {}).get("api") or {}),

@@ -16,6 +16,8 @@ class ApiCompareInput(ToolInput):
     api_usd_per_million: float | None = Field(None, gt=0, description="the API's price per million output tokens, "
                                                                       "USD; None: only the self-hosted figures")
     hours_per_month: float = Field(HOURS_PER_MONTH, gt=0, le=744, description="hours rented a month")
+    usage_million_per_month: float | None = Field(None, gt=0, description="the tokens used a month, in millions, "
+                                                                         "when said: both priced at that usage")
 
 
 class ApiCompareResult(Explained):
@@ -26,6 +28,10 @@ class ApiCompareResult(Explained):
     break_even_share: float | None = Field(None, description="the break-even volume over what the cards generate "
                                                              "in a month at this load")
     self_wins_at_capacity: bool | None = None
+    price_to_win_usd_per_million: float | None = Field(None, description="at the usage said, the API price per "
+                                                                         "million above which self-hosting is cheaper")
+    api_usd_at_usage: float | None = Field(None, description="the API's bill a month at the usage said")
+    self_wins_at_usage: bool | None = None
 
 
 def api_compare(inp: ApiCompareInput) -> ApiCompareResult:
@@ -50,4 +56,20 @@ def api_compare(inp: ApiCompareInput) -> ApiCompareResult:
         res.terms.append(term("break_even_million_per_month", "Volume where self-hosting wins", volume, "million",
                               "rent per month / API price per million", {"month_usd": month,
                                                                         "api_usd_per_million": inp.api_usd_per_million}))
+    if inp.usage_million_per_month:
+        _at_usage(inp, res, month, inp.usage_million_per_month)
     return res
+
+
+def _at_usage(inp: ApiCompareInput, res: ApiCompareResult, month: float, usage: float) -> None:
+    """The two priced at the usage said: the rent is the same however little is used, the API's bill scales."""
+    res.price_to_win_usd_per_million = month / usage
+    res.terms.append(term("price_to_win_usd_per_million", "API price per million above which self-hosting wins",
+                          month / usage, "USD", "rent per month / millions of tokens used a month",
+                          {"month_usd": month, "usage_million_per_month": usage}))
+    if inp.api_usd_per_million:
+        res.api_usd_at_usage = usage * inp.api_usd_per_million
+        res.self_wins_at_usage = month < res.api_usd_at_usage
+        res.terms.append(term("api_usd_at_usage", "API bill a month at this usage", res.api_usd_at_usage, "USD",
+                              "millions of tokens used a month x API price per million",
+                              {"usage_million_per_month": usage, "api_usd_per_million": inp.api_usd_per_million}))

@@ -10,10 +10,12 @@ from gpu_advisor.assistant.reading.api_price import read_per_token
 from gpu_advisor.assistant.reading.intents import concept_asked, read_topic
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.usage import read_usage
 
 
 def read_answers(m: Message, u: Understanding) -> None:
     read_per_token(m, u)
+    read_usage(m, u)  # '15M tokens a month … would self hosting be cheaper than the API?': usage, not a dataset
     _own_setup_concept(m, u)
 
 

@@ -1,0 +1,32 @@
+"""Self-hosting against the API paid now, at the usage said ('about 15M tokens a month … would self hosting on a
+rented gpu be cheaper?'): the rent is the same however little the cards are used, the API bills what is used, so the
+answer is the API price per million above which self-hosting wins at that usage, and with the price given both bills
+and the volume where they meet (tools.api_compare)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.api_compare import ApiCompareResult
+
+
+def _millions(x: float, lang: str) -> str:
+    """Millions of tokens as a reader says them: '15 million', '1,500 万' (the catalog's unit: a million, ten thousand)."""
+    n = x * 100 if lang == "zh" else x
+    return say(lang, "usage.tokens_in_millions", n=f"{n:,.0f}" if n >= 10 else f"{n:,.1f}")
+
+
+def usage_lines(r: ApiCompareResult, usage: float, api: float | None, option: str, money: Callable[[float], str],
+                lang: str) -> str:
+    """The verdict first, then the figures behind it."""
+    price = r.price_to_win_usd_per_million or 0.0
+    values = {"usage": _millions(usage, lang), "option": option, "month": money(r.month_usd), "price": money(price)}
+    if api is None or r.api_usd_at_usage is None or r.break_even_million_per_month is None:
+        return "\n".join([say(lang, "usage.api_verdict_price", **values),
+                          "- " + say(lang, "usage.api_rent", **values),
+                          "- " + say(lang, "usage.api_ask_price", **values)])
+    values |= {"api": money(api), "bill": money(r.api_usd_at_usage), "volume": _millions(r.break_even_million_per_month, lang)}
+    key = "usage.api_verdict_self" if r.self_wins_at_usage else "usage.api_verdict_api"
+    return "\n".join([say(lang, key, **values), "- " + say(lang, "usage.api_rent", **values),
+                      "- " + say(lang, "usage.api_volume", **values)])
