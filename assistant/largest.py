@@ -97,7 +97,7 @@ def _line(ctx: Any, r: Largest, label: str) -> str:
     if r.quick is not None and r.speed_floor and shown and r.quick.model != shown[0].model:
         parts.append(ctx.say("largest.quick", floor=f"{r.speed_floor:g}", name=_name(ctx, r.quick),
                              fmt=(r.quick.precision or "").upper(), tps=tps(r.quick.decode_tokens_per_s or 0)))
-    return "- " + ctx.say("largest.join").join(parts)
+    return "- " + ("" if ctx.lang == "zh" else " ").join(parts)  # Chinese sentences run on, no space
 
 
 def largest_reply(ctx: Any) -> str:
