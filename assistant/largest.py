@@ -37,6 +37,9 @@ def _card(ctx: Any, spec: dict[str, Any]) -> tuple[Gpu | None, int, bool]:
                 continue
     if ctx.turn.cards:
         return find_gpu(ctx.turn.cards[0]), ctx.turn.counts.get(ctx.turn.cards[0], 1), False
+    rec = ctx.rec  # 'the biggest model these cards run?' after a plan: the plan's cards
+    if rec is not None and rec.best is not None:
+        return find_gpu(rec.best.gpu), rec.best.gpus, rec.best.owned
     return None, 1, False
 
 

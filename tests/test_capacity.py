@@ -169,3 +169,16 @@ def test_the_tool_orders_methods_and_cards() -> None:
     four = largest(serve, "rtx-4090", 1, precision="q4_k_m").params_b
     eight = largest(serve, "rtx-4090", 1, precision="q8_0").params_b
     assert four > 1.5 * eight
+
+
+@pytest.mark.parametrize("text", ["what is the biggest model size of the qwen3 family", "qwen3系列最大的模型有多大"])
+def test_a_family_question_without_cards_is_not_the_cards(text: str) -> None:
+    assert "largest" not in understand(text).intents
+
+
+@pytest.mark.parametrize("ask", ["what's the biggest model these cards can run?", "这张卡最大能跑多大的模型？"])
+def test_after_a_plan_the_plans_card(ask: str) -> None:
+    found, _reply = _largest(["serve llama 3.1 8b for 10 users on an l40s, working hours", ask])
+    assert found["gpu"] == "l40s" and not found["trains"]
+    r = found["results"][0]
+    assert 30 <= _lead(r) < 70 and (r["over"] is None or r["over"]["params_b"] >= 65)

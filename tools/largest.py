@@ -128,7 +128,7 @@ def largest(w: Workload, gpu_id: str, gpus: int, method: str | None = None, prec
         if row.fits and (len(examples) < MAX_EXAMPLES or (not has_dense and not m.is_moe)) \
                 and all(e.params_b != row.params_b for e in examples):
             examples.append(row)  # one model of each size, and the largest dense one among them
-        elif not row.fits and not examples and m.total_params_b > size and not m.is_moe:
+        elif not row.fits and not has_dense and m.total_params_b > size and not m.is_moe:
             over = row  # the dense model just above the size found: the next one that does not fit
     used = (good_opt.train_per_gpu_bytes if trains else good_opt.serve_per_gpu_bytes) if good_opt else None
     return Largest(gpu=gpu_id, gpus=gpus, trains=trains, method=method,

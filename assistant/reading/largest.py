@@ -34,9 +34,12 @@ def read_largest(m: Message, u: Understanding) -> bool:
     if not (word_pattern("largest_question.en").search(typed) or word_pattern("largest_question.zh").search(typed)) \
             or word_pattern("largest_money").search(typed):
         return False
+    memory = None if m.gpus else _memory(typed)
+    if not m.gpus and memory is None and (m.names or u.updates.get("model") or m.unknown
+                                          or word_pattern("largest_about_models").search(typed)):
+        return False  # 'the biggest model size of the qwen3 family', no card: a question about the models
     methods = [k for k in ("lora", "qlora", "full") if word_pattern(f"largest_methods.{k}").search(typed)]
     each = bool(word_pattern("largest_each.en").search(typed) or word_pattern("largest_each.zh").search(typed))
-    memory = None if m.gpus else _memory(typed)
     u.intents = (u.intents - REPLACED) | {"largest"}
     u.ask = {k: v for k, v in u.ask.items() if k not in ("weigh", "biggest_model", "methods_weighed", "hypothetical")}
     u.ask["largest"] = {"methods": methods, "each": each, "memory_gb": memory,
