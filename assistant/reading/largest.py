@@ -11,9 +11,9 @@ import unicodedata
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
-# Intents the question replaces: it is neither a fit check of a model, nor candidates weighed, nor a concept alone.
-REPLACED = {"weigh", "fit_check", "not_sure", "concept", "explain", "whatif", "why", "math", "method_compare",
-            "capacity", "this_machine", "best_gpu"}
+# Intents the question replaces: no fit check of a model, no concept alone (`weigh` stays: the route answers `largest` first).
+REPLACED = {"fit_check", "not_sure", "concept", "explain", "whatif", "why", "math", "method_compare",
+            "capacity", "best_gpu"}
 TRAIN_PHASES = ("fine-tune", "train-and-serve")
 
 
@@ -27,7 +27,7 @@ def _memory(typed: str) -> int | None:
 
 def read_largest(m: Message, u: Understanding) -> bool:
     """Whether the message asks the inverse question; when it does, intent `largest` and u.ask['largest']."""
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None \
+    if u.intents & {"reset", "help", "empty", "this_machine"} or u.choice is not None \
             or u.updates.get("budget_usd") or u.updates.get("budget_usd_per_month"):
         return False
     typed = unicodedata.normalize("NFKC", m.raw).lower()
@@ -41,7 +41,7 @@ def read_largest(m: Message, u: Understanding) -> bool:
     methods = [k for k in ("lora", "qlora", "full") if word_pattern(f"largest_methods.{k}").search(typed)]
     each = bool(word_pattern("largest_each.en").search(typed) or word_pattern("largest_each.zh").search(typed))
     u.intents = (u.intents - REPLACED) | {"largest"}
-    u.ask = {k: v for k, v in u.ask.items() if k not in ("weigh", "biggest_model", "methods_weighed", "hypothetical")}
+    u.ask = {k: v for k, v in u.ask.items() if k not in ("biggest_model", "methods_weighed", "hypothetical")}
     u.ask["largest"] = {"methods": methods, "each": each, "memory_gb": memory,
                         "trains": bool(methods) or u.updates.get("phase") in TRAIN_PHASES}
     u.updates.pop("model", None)  # a model named with it is an example of the size asked, not the job
