@@ -103,6 +103,15 @@ def _line(ctx: Any, r: Largest, label: str) -> str:
     return "- " + ("" if ctx.lang == "zh" else " ").join(parts)  # Chinese sentences run on, no space
 
 
+def _in_practice(ctx: Any, results: list[dict[str, Any]]) -> list[str]:
+    """With LoRA and QLoRA both sized, the difference in practice: how much larger a model QLoRA holds on the same
+    card, at what cost."""
+    by = {r["method"]: Largest.model_validate(r) for r in results}
+    if "lora" not in by or "qlora" not in by or by["lora"].params_b <= 0:
+        return []
+    return ["", ctx.say("largest.in_practice", ratio=f"{by['qlora'].params_b / by['lora'].params_b:.0f}")]
+
+
 def largest_reply(ctx: Any) -> str:
     spec = ctx.turn.ask.get("largest") or {}
     gpu, count, owned = _card(ctx, spec)
@@ -128,6 +137,7 @@ def largest_reply(ctx: Any) -> str:
         label = ctx.say(f"largest.method.{method}") if method else (
             (r.precision or "").upper() if precision else ctx.say("largest.usual_format"))
         lines.append(_line(ctx, r, label))
+    lines += _in_practice(ctx, results)
     ctx.data["largest"] = {"gpu": gpu.id, "gpus": count, "owned": owned, "trains": trains, "results": results}
     lines.append("")
     lines.append(ctx.say("largest.setting_train", seq=f"{w.seq_len:,}") if trains

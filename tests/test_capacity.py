@@ -182,3 +182,11 @@ def test_after_a_plan_the_plans_card(ask: str) -> None:
     assert found["gpu"] == "l40s" and not found["trains"]
     r = found["results"][0]
     assert 30 <= _lead(r) < 70 and (r["over"] is None or r["over"]["params_b"] >= 65)
+
+
+@pytest.mark.parametrize(("lang", "text"), FINETUNE_EACH[:1] + FINETUNE_EACH[3:4])
+def test_the_difference_in_practice_follows_the_sizes(lang: str, text: str) -> None:
+    found, reply = _largest([text])
+    by = {r["method"]: r for r in found["results"]}
+    ratio = f"{by['qlora']['params_b'] / by['lora']['params_b']:.0f}"
+    assert (f"about {ratio}×" in reply) if lang == "en" else (f"大约 {ratio} 倍" in reply)
