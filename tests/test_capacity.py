@@ -147,7 +147,8 @@ def test_offline_use_is_no_batch_job(text: str) -> None:
     assert understand(text).updates.get("phase") != "batch"
 
 
-@pytest.mark.parametrize("text", ["translate 10000 documents offline by friday", "离线批处理10万条文档，周五前跑完"])
+@pytest.mark.parametrize("text", ["translate 10000 documents offline by friday", "离线批处理10万条文档，周五前跑完",
+                                  "离线翻译 5000 万 token，用 qwen3-32b", "offline translation of 50M tokens with qwen3-32b"])
 def test_an_offline_batch_stays_a_batch(text: str) -> None:
     assert understand(text).updates.get("phase") == "batch"
 
