@@ -71,6 +71,7 @@ def reply(code: str, ctx: Context) -> str:
         followups,
         framework_choice,
         framework_why,
+        largest,
         machine,
         memory_types,
         method_compare,
@@ -87,7 +88,7 @@ def reply(code: str, ctx: Context) -> str:
               "parallelism": asks.parallelism, "precision_compare": precisions.precision_compare,
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
-              "this_machine": machine.this_machine, "capacity": capacity.capacity_reply,
+              "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply}[code]
     return writer(ctx)
 
@@ -928,7 +929,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from gpu_advisor.assistant.reading.largest import read_largest
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -18,6 +19,8 @@ SUBJECT_SLOTS = {"model", "owned", "only", "context", "engine", "prompt_tokens",
 
 
 def read_capacity(m: Message, u: Understanding) -> None:
+    if read_largest(m, u):
+        return  # 'the biggest model my 3090 fine-tunes', '24G显存最大能跑多大的模型': the inverse question (reading/largest.py)
     if u.intents & {"reset", "help", "empty"} or u.choice is not None \
             or set(u.updates) - OWN_SLOTS - SUBJECT_SLOTS - {"phase"} - m.weak or u.ask.get("budget_rate"):
         return  # (what a budget sustains, '这个预算最多能撑多少并发': reading/scale_out.py)

@@ -49,7 +49,7 @@ def read_phase(m: Message) -> str | None:
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
     due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words")) or daily_batch(m)
-    if (users or m.role("request_rate")) and not counted and not due:
+    if (users or m.role("request_rate") or word_pattern("local_use").search(t)) and not counted and not due:
         verbs = []  # "12 paralegals will use it to summarise ...", "500 rps ... (basically classification)": requests live
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
     encoder_items = (counted or m.role("examples")) and _encoder_named(m) and not train

@@ -362,10 +362,12 @@ def clean(text: str) -> str:
         text = _rewrite(text, "zh_price_phrases")  # '4090一块1.98元': an amount per card (reading/quotes.py)
         text = _rewrite(text, "zh_owned_phrases")  # '机房已经有一台8卡H20', '一台都还没买' (words/owned.yaml)
         text = _rewrite(text, "zh_box_phrases")  # 'A800八卡机': one server of eight (words/counted_boxes.yaml)
+        text = _rewrite(text, "zh_local_use_phrases")  # '离线翻译': offline as in local use (words/offline_use.yaml)
         text = _rewrite(text, "zh_phrases")
     elif _KANA.search(text):
         text = _CJK_EDGE.sub(" ", text)
     text = _rewrite(text, "shorthand")  # "w/" is "with"
+    text = _rewrite(text, "local_use_phrases")  # 'for offline translation': local use, no batch job
     text = _rewrite(text, "no_plan_phrases")  # 'not buying anything' is 'just curious' (words/no_plan.yaml)
     text = _rewrite(text, "hosted_notebook_phrases")  # 'colab free' is the T4 it gives (words/owned.yaml)
     text = _rewrite(text, "server_box_phrases")  # "an hgx box with h100s" is the 8-card hgx h100 (words/owned.yaml)
