@@ -1882,6 +1882,8 @@ def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
     """Fine-tune, then serve on the same cards: at about the same price (SAME_COST, prices as on record), the cards
     that train faster come first (review WB C7: 2 x 3090 bought over 2 x 4090 for 4% less, 2.3x slower)."""
     cheapest = cost_score(best, w, sourced=False)
+    if not math.isfinite(cheapest):
+        return best  # no price on record for the plan (a card only bought): 'the same price' weighs nothing (AL 5)
     same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
             and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
             and software_risk_unasked(w, find_gpu(o.gpu)) <= software_risk_unasked(w, find_gpu(best.gpu))
