@@ -43,3 +43,33 @@ def test_hobbyist_weighs_the_two_setups_named_at_the_precision_that_fits_each(la
     assert at + fits in reply
     verdict = _verdict(reply)
     assert R5090 in verdict and ("购买价" in verdict if lang == "zh" else "to buy" in verdict)
+
+
+TWO_CARDS = [
+    ("zh", "我们想买两张卡做 qwen2.5-72b 的 qlora 微调，预算 6 万以内，自己公司机房放。买啥卡？"),
+    ("zh", "预算6万，打算采购2块显卡放公司机房，做qwen2.5-72b的qlora微调，买什么卡"),
+    ("zh", "qwen2.5-72b qlora 微调，买两张什么卡好？预算六万"),
+    ("en", "we want to buy two cards for qlora fine-tuning of qwen2.5-72b, budget 8k usd, they go in our own server "
+           "room. which cards?"),
+    ("en", "qlora of qwen2.5 72b, which gpus? we can buy 2 cards, budget $8000"),
+    ("en", "which 2 gpus should we buy for qlora of qwen 72b? budget is $8k"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), TWO_CARDS)
+def test_the_count_said_to_buy_is_the_plan(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0].content
+    head = _headline(reply)
+    assert head.startswith("## 购买 2 × " if lang == "zh" else "## Buy 2 × "), head
+    assert "H800" not in head and "租" not in head
+    budget = "没有超出你的预算" if lang == "zh" else "within your $8,000"
+    assert budget in reply
+
+
+def test_the_two_cards_to_buy_are_not_grown_when_serving_is_added() -> None:
+    first, second = run_conversation(["我们想买两张卡做 qwen2.5-72b 的 qlora 微调，预算 6 万以内，自己公司机房放。买啥卡？",
+                                      "等下，老板说还要能顺便部署推理，给20个人用，这样预算还够吗"])
+    assert first.content.startswith("## 购买 2 × ") or "## 购买 2 × " in first.content
+    table = [line for line in second.content.splitlines() if line.startswith("| ") and " × " in line]
+    assert table and all(line.startswith("| 2 × ") for line in table), table  # never 4 or 8 cards
+    assert "租用" not in _headline(second.content)

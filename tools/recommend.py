@@ -316,6 +316,8 @@ class Workload(ToolInput):
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
+    buy_count: int | None = Field(None, gt=1, le=16, description="cards the user will buy, no card named ('we want "
+                                  "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1480,6 +1482,9 @@ def one_machine(gpu: Gpu) -> bool:
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    if w.buy_count and not w.candidates and not gpu.laptop and not one_machine(gpu):
+        # 'we want to buy two cards': that many of each card sold singly, none of a card sold as whole servers
+        return (w.buy_count,) if gpu.sold_in == 1 else ()
     counts = _all_counts(w, gpu)
     cloud = _cloud_of(w)
     sizes = rentable_counts(cloud, gpu.id) if cloud else ()
@@ -1604,7 +1609,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 found = True
                 break
-        if not found and _can_scale(w, gpu, pinned):
+        if not found and _can_scale(w, gpu, pinned) and not w.buy_count:  # (the cards to buy are counted)
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
