@@ -73,3 +73,26 @@ def test_the_two_cards_to_buy_are_not_grown_when_serving_is_added() -> None:
     table = [line for line in second.content.splitlines() if line.startswith("| ") and " × " in line]
     assert table and all(line.startswith("| 2 × ") for line in table), table  # never 4 or 8 cards
     assert "租用" not in _headline(second.content)
+
+
+ON_PREM = [
+    ("en", "we're a hospital network, need on-prem only (no cloud, patient data). llama 3.1 70b for clinical note "
+           "summarization, around 5 requests per second, notes ~3k tokens, summaries 500 tokens, p99 ttft 3s. how many "
+           "gpus to buy and what'll it cost"),
+    ("en", "on-prem only, we will buy the hardware: llama 3.1 70b at 5 requests/s, 3k token prompts, 500 token "
+           "outputs, p99 ttft under 3s. how many gpus and what does buying them cost?"),
+    ("zh", "我们是医院，数据不能上云，只能自己买卡部署 llama 3.1 70b 做病历摘要，每秒大约5个请求，输入3k token，输出500，"
+           "p99首token 3秒内，要买多少卡，多少钱"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ON_PREM)
+def test_a_purchase_asked_at_a_rate_is_priced(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0].content
+    head = _headline(reply)
+    assert head.startswith("## 购买" if lang == "zh" else "## Buy"), head
+    assert "B200" not in head  # a card whose purchase price is on record
+    assert re.search(r"H100|H800|H200|H20", head), head
+    plan_row = next(line for line in reply.splitlines() if line.startswith("| 8 × "))
+    assert re.search(r"\$\d{3},\d{3}", plan_row), plan_row  # what buying it costs, in the plan's own row
+    assert "no purchase price on record" not in reply and "没有购买价" not in reply

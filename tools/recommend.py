@@ -2971,6 +2971,8 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
     # a card the answer does not warn against leads whenever one meets the rate (review AD C4: 20 x RTX 4090 headlined
     # for a service while the reply warned against consumer cards and its own table had 3 x H800 for less)
     found = [f for f in found if not any(o.avoid for o in rec.options if o.gpu == f[2])] or found
+    if w.preference == "buy":
+        found = _bought_first(w, found)
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
     listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found
@@ -3022,6 +3024,22 @@ def rate_precision(w: Workload, gpu_id: str, precision: str | None, engine: str 
     if precision == "int8" and w.serve_precision is None and engine != "llama.cpp" and find_gpu(gpu_id).int8_tops:
         return "w8a8-int8"
     return precision or ""
+
+
+def _bought_first(w: Workload, found: list[tuple[float, int, str, RateResult]]) -> list[tuple[float, int, str, RateResult]]:
+    """Cards to buy for a rate ('how many gpus to buy and what'll it cost', review AJ 11): only those whose purchase is
+    on record, so the answer gives the cost; ranked (the first field, as the rank) on the fewest servers, then a card
+    the answer does not warn about its software before one it does (a purchase is years of it), then what buying
+    costs. None priced: as found (the rent ranks them, the answer asks for a quote)."""
+    keyed = []
+    for _price, count, gpu_id, r in found:
+        gpu = find_gpu(gpu_id)
+        buy = purchase_usd(gpu, r.gpus)
+        if buy is not None:
+            servers = -(-r.gpus // (w.server_gpus or SERVER_GPUS))
+            keyed.append(((servers, bool(software_risk_unasked(w, gpu)), buy), count, gpu_id, r))
+    keyed.sort(key=lambda x: x[0])
+    return [(float(i), count, gpu_id, r) for i, (_key, count, gpu_id, r) in enumerate(keyed)] or found
 
 
 def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, ttft_ms: float | None,
