@@ -170,7 +170,7 @@ def holds_conversations(p: Profile) -> bool:
 def _billed_around_the_clock(p: Profile) -> bool:
     """A service for other people (more than one at once, or a population) rented with no utilisation said: it is
     billed every hour of the month (tools.recommend.service_hours), whatever share of them it is busy."""
-    if p.get("phase") not in ("serve", "production") or p.get("personal"):
+    if p.get("phase") not in ("serve", "production", "train-and-serve") or p.get("personal"):
         return False  # (only ever said of a utilisation assumed: one the user states has no default words)
     users = p.get("users") or SLOTS["users"].default_for(p)
     return bool(p.get("population")) or (users or 1) > 1

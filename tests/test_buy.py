@@ -96,3 +96,30 @@ def test_a_purchase_asked_at_a_rate_is_priced(lang: str, text: str) -> None:
     plan_row = next(line for line in reply.splitlines() if line.startswith("| 8 × "))
     assert re.search(r"\$\d{3},\d{3}", plan_row), plan_row  # what buying it costs, in the plan's own row
     assert "no purchase price on record" not in reply and "没有购买价" not in reply
+
+
+NO_PREFERENCE = [
+    ("en", "H100 or H200 for serving llama 3.3 70b at fp8 to ~60 concurrent users with 16k context? which is better value"),
+    ("zh", "H100 还是 H200 性价比高？部署 llama 3.3 70b fp8，60 人同时用，16k 上下文"),
+    ("en", "serve llama 3.3 70b fp8 to 60 concurrent users at 16k context on h200s"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), NO_PREFERENCE)
+def test_a_whole_server_nobody_asked_for_says_the_cards_the_job_needs_first(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0].content
+    first = reply.splitlines()[0]
+    assert first.startswith("**需要 4 × NVIDIA H200" if lang == "zh" else "**You need 4 × NVIDIA H200"), first
+    assert "8" in _headline(reply)  # the whole server bought, said after the count the job needs
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "we need to fine tune llama 3.1 405b with lora on 2B tokens. how many h100s and how long? also whats the "
+           "inference setup afterwards for ~50 users"),
+    ("en", "lora fine-tune llama 3.1 405b on 2B tokens, then serve it to about 50 users: how many h100s, how long"),
+    ("zh", "用 lora 微调 llama 3.1 405b，数据20亿 token，要几张 h100、跑多久？之后给大约50人部署推理"),
+])
+def test_train_then_serve_says_why_rent_is_priced_around_the_clock(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0].content
+    assert ("在 100% 的利用率下" if lang == "zh" else "at 100% utilisation") in reply  # the rent-or-buy line's hours ...
+    assert ("按全天候计费" if lang == "zh" else "billed around the clock") in reply  # ... said, not 24% against it
