@@ -1,8 +1,7 @@
 """A count of cards the user will buy, no card named: 'we want to buy two cards for qlora of qwen2.5-72b', '我们想买
-两张卡做 qwen2.5-72b 的 qlora 微调 … 买啥卡？' (review AL 20). u.updates['buy_count'] is the count (the plan weighs
-cards bought that many at a time, tools.recommend) and the wish to buy is a preference to buy, even where the
-same message asks which card to buy ('买啥卡', read as a question, not as the way to have them). Words in
-words/buy_count.yaml."""
+两张卡做 qwen2.5-72b 的 qlora 微调 … 买啥卡？' (review AL 20). The slot buy_count is the count (the plan weighs cards
+bought that many at a time, tools.recommend); the wish to buy is a preference to buy, even where the same message
+asks which card to buy ('买啥卡', read as a question, not as the way to have them). Words in words/buy_count.yaml."""
 
 from __future__ import annotations
 
@@ -13,15 +12,20 @@ from gpu_advisor.assistant.reading.text import word_pattern
 MAX_BOUGHT = 16  # a count beyond a server's worth is no card count said to buy
 
 
-def read_buy_count(m: Message, u: Understanding) -> None:
-    """Sets u.updates['buy_count'] (and preference 'buy') from 'buy N cards' said with no card and no card owned."""
-    if u.updates.get("owned") or "buy_count" in u.updates:
-        return
+def read_buy_count(m: Message) -> int | None:
+    """The count in 'buy N cards' said with no card (a card named with its count is a setup named: 'only')."""
     for x in word_pattern("buy_count").finditer(m.masked):
         n = int(x.group(1) or x.group(2))
-        if not 1 < n <= MAX_BOUGHT or negated(m.masked, x.start()) or "▒" in x.group():
-            continue
-        u.updates["buy_count"] = n
-        if u.updates.get("preference") is None:
-            u.updates["preference"] = "buy"
+        if 1 < n <= MAX_BOUGHT and not negated(m.masked, x.start()) and "▒" not in x.group():
+            return n
+    return None
+
+
+def buy_count_kept(u: Understanding) -> None:
+    """With cards owned the count is theirs (reading.owned), not one to buy; else buying them is the preference."""
+    if "buy_count" not in u.updates:
         return
+    if u.updates.get("owned"):
+        u.updates.pop("buy_count")
+    elif u.updates.get("preference") is None:
+        u.updates["preference"] = "buy"
