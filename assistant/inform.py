@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.lower_fit import fitting_precision
 from gpu_advisor.assistant.server_price import in_currency
 from gpu_advisor.assistant.verdict import even
 from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
@@ -250,13 +251,15 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     w, relaxed = sized
     rec = ctx.rec
     assert rec is not None
-    options = []
+    options, moved = [], False
     for f in facts:
         o = _answered(ctx, f["id"], ctx.turn.counts.get(f["id"])) \
             or rated_row(ctx.results, w, f["id"], ctx.turn.counts.get(f["id"])) \
             or _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
         if o is not None:
-            options.append(o)
+            fitted = fitting_precision(w, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]), o)
+            moved = moved or fitted is not o
+            options.append(fitted)
     if not options:
         return []
     ctx.data["options"] = [o.model_dump(mode="json") for o in options]
@@ -266,6 +269,8 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     serves = w.spec.serves
     for o in options:
         option = f"{o.gpus} × {o.gpu_name}"
+        if moved and o.precision:  # a setup said that holds the model at 4-bit only: each at the format that fits it
+            option = ctx.say("buy.compare.at", option=option, precision=o.precision)
         fits = ctx.say("info.compare.fits") if o.ok else ctx.say(
             "info.compare.not_fits", why=localise(ctx.lang, o.reasons[0]) if o.reasons else ctx.say("owned.short"))
         price = ctx.say("info.compare.per_hour", usd=ctx.usd(o.usd_per_hour)) if o.usd_per_hour else \
@@ -330,6 +335,9 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
     a, b = costs[cheap.gpu], costs[dear.gpu]
     same = marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers)
     held = value.get("held") or {}
+    if basis == "buy":
+        return [ctx.say("buy.compare.same" if same else "buy.compare.cheaper", gpu=cheap.gpu_name, a=ctx.usd(a),
+                        b=ctx.usd(b), card_a=f"{cheap.gpus} × {cheap.gpu_name}", card_b=f"{dear.gpus} × {dear.gpu_name}")]
     if basis == "run":
         return [] if same else [ctx.say("info.compare.cheaper_run", gpu=cheap.gpu_name, a=ctx.usd(a), b=ctx.usd(b))]
     if basis == "month":

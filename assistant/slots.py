@@ -170,7 +170,7 @@ def holds_conversations(p: Profile) -> bool:
 def _billed_around_the_clock(p: Profile) -> bool:
     """A service for other people (more than one at once, or a population) rented with no utilisation said: it is
     billed every hour of the month (tools.recommend.service_hours), whatever share of them it is busy."""
-    if p.get("phase") not in ("serve", "production") or p.get("personal"):
+    if p.get("phase") not in ("serve", "production", "train-and-serve") or p.get("personal"):
         return False  # (only ever said of a utilisation assumed: one the user states has no default words)
     users = p.get("users") or SLOTS["users"].default_for(p)
     return bool(p.get("population")) or (users or 1) > 1
@@ -446,6 +446,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
     Slot("used_ok", None),  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
+    Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one

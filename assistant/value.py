@@ -7,6 +7,8 @@ The basis (a typed code the writers name in the verdict, catalog keys verdict.ba
 - token_full: a service with no load known: the cost per million tokens at full load, each option holding as many
   people as it serves within its limits (tools.capacity), its rent over what it then generates (tools.cost). The
   answer says it is at full load and asks for the load.
+- buy: cards the user buys (buying said, or one person's own machine) with every working option's purchase price on
+  record: what buying each costs (review AL 5: 'rtx pro 6000 or 2x 5090s, hobby use').
 A price from few offers (rules.few_offers_below) counts dearer by the spread of well-sourced prices (tools.cost
 .offer_spread), as the recommend tool ranks it: a single-offer card never wins on cost by less than that spread."""
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from gpu_advisor.tools.recommend import Option, Workload
 
-BASES = ("run", "month", "token_full")
+BASES = ("run", "month", "token_full", "buy")
 
 
 def load_known(w: Workload) -> bool:
@@ -68,6 +70,10 @@ def value_costs(options: list[Option], w: Workload, recorder: Any = None) -> dic
     """The basis and each working option's cost on it (by card id), with the cards and people at once each card
     is weighed on at full load (token_full only). An option without a figure on the basis is left out of `costs`."""
     basis = basis_of(w)
+    working = [o for o in options if o.ok and not o.owned]
+    if (w.preference == "buy" or (w.personal and w.preference == "either")) and len(working) >= 2 \
+            and all(o.purchase_usd for o in working):
+        return {"basis": "buy", "costs": {o.gpu: float(o.purchase_usd or 0) for o in working}, "held": {}}
     costs: dict[str, float] = {}
     held: dict[str, list[int]] = {}
     for o in options:

@@ -184,7 +184,8 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
         return {"code": "neither", "pick": None}
     if len(working) == 1:
         return {"code": "only", "pick": working[0]["gpu"]}
-    unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")]
+    unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")
+                and not (basis == "buy" and o.get("purchase_usd"))]  # bought: the purchase price weighs it
     if not unpriced and all(o["gpu"] in costs for o in working):
         ranked = sorted((marked(costs[o["gpu"]], o.get("price_offers")), o["gpu"]) for o in working)
         if ranked[1][0] > SAME * ranked[0][0]:

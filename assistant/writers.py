@@ -2212,6 +2212,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
         from gpu_advisor.assistant.owned_enough import owned_line
 
         return owned_line(rec, kind, lang) or (literal_fits(rec, option, lang) if kind == "fits" else None)
+    if kind in (None, "versus") and best is not None and rec.action == "buy" and rec.workload.preference == "either":
+        return need_line(rec, lang)  # no purchase said: the cards the job needs, beside the whole server (AJ 6)
     return None
 
 

@@ -65,7 +65,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
                "rl_prompts": 10_000, "rl_samples": 8, "rl_completion_tokens": 1024, "hosting_usd_per_month": 2000.0,
                "personal": True, "used_ok": True, "product": True, "system_ram_gb": 64.0, "cpu_offload": True,
-               "redundancy": "n+1", "horizon_months": 24, "use_case": "coding"}
+               "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

@@ -316,6 +316,8 @@ class Workload(ToolInput):
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
+    buy_count: int | None = Field(None, gt=1, le=16, description="cards the user will buy, no card named ('we want "
+                                  "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1480,6 +1482,9 @@ def one_machine(gpu: Gpu) -> bool:
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
+    if w.buy_count and not w.candidates and not gpu.laptop and not one_machine(gpu):
+        # 'we want to buy two cards': that many of each card sold singly, none of a card sold as whole servers
+        return (w.buy_count,) if gpu.sold_in == 1 else ()
     counts = _all_counts(w, gpu)
     cloud = _cloud_of(w)
     sizes = rentable_counts(cloud, gpu.id) if cloud else ()
@@ -1604,7 +1609,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             if o.ok and (not w.spec.trains or w.spec.pretrains):
                 found = True
                 break
-        if not found and _can_scale(w, gpu, pinned):
+        if not found and _can_scale(w, gpu, pinned) and not w.buy_count:  # (the cards to buy are counted)
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
@@ -1882,6 +1887,8 @@ def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
     """Fine-tune, then serve on the same cards: at about the same price (SAME_COST, prices as on record), the cards
     that train faster come first (review WB C7: 2 x 3090 bought over 2 x 4090 for 4% less, 2.3x slower)."""
     cheapest = cost_score(best, w, sourced=False)
+    if not math.isfinite(cheapest):
+        return best  # no price on record for the plan (a card only bought): 'the same price' weighs nothing (AL 5)
     same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.job_hours is not None
             and (o.headroom_fraction < TIGHT_HEADROOM) == (best.headroom_fraction < TIGHT_HEADROOM)
             and software_risk_unasked(w, find_gpu(o.gpu)) <= software_risk_unasked(w, find_gpu(best.gpu))
@@ -2964,6 +2971,8 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
     # a card the answer does not warn against leads whenever one meets the rate (review AD C4: 20 x RTX 4090 headlined
     # for a service while the reply warned against consumer cards and its own table had 3 x H800 for less)
     found = [f for f in found if not any(o.avoid for o in rec.options if o.gpu == f[2])] or found
+    if w.preference == "buy":
+        found = _bought_first(w, found)
     _, _, gpu_id, r = min(found, key=lambda x: x[:3])
     # a card cheaper at its listed price that the doubts put behind (doubly_unsure): shown beside the plan
     listed = {g: (q.usd_per_gpu_hour_typical * x.gpus, n) for _p, n, g, x in found
@@ -3015,6 +3024,22 @@ def rate_precision(w: Workload, gpu_id: str, precision: str | None, engine: str 
     if precision == "int8" and w.serve_precision is None and engine != "llama.cpp" and find_gpu(gpu_id).int8_tops:
         return "w8a8-int8"
     return precision or ""
+
+
+def _bought_first(w: Workload, found: list[tuple[float, int, str, RateResult]]) -> list[tuple[float, int, str, RateResult]]:
+    """Cards to buy for a rate ('how many gpus to buy and what'll it cost', review AJ 11): only those whose purchase is
+    on record, so the answer gives the cost; ranked (the first field, as the rank) on the fewest servers, then a card
+    the answer does not warn about its software before one it does (a purchase is years of it), then what buying
+    costs. None priced: as found (the rent ranks them, the answer asks for a quote)."""
+    keyed = []
+    for _price, count, gpu_id, r in found:
+        gpu = find_gpu(gpu_id)
+        buy = purchase_usd(gpu, r.gpus)
+        if buy is not None:
+            servers = -(-r.gpus // (w.server_gpus or SERVER_GPUS))
+            keyed.append(((servers, bool(software_risk_unasked(w, gpu)), buy), count, gpu_id, r))
+    keyed.sort(key=lambda x: x[0])
+    return [(float(i), count, gpu_id, r) for i, (_key, count, gpu_id, r) in enumerate(keyed)] or found
 
 
 def _rate_sized(w: Workload, options: list[Option], prompt: int, output: int, ttft_ms: float | None,

@@ -29,6 +29,7 @@ from __future__ import annotations
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
+from gpu_advisor.assistant.reading.buy_count import read_buy_count
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
@@ -181,8 +182,7 @@ READERS = (
     ("method", read_method),
     ("objective", read_objective),
     ("rl_algorithm", read_rl_algorithm),
-    ("rl_prompts", read_rl_prompts),
-    ("rl_samples", read_rl_samples),
+    ("rl_prompts", read_rl_prompts), ("rl_samples", read_rl_samples),
     ("rl_completion_tokens", read_rl_completion_tokens),
     ("framework", read_framework),
     ("mixed_precision", read_mixed_precision),
@@ -210,7 +210,7 @@ READERS = (
     ("only", read_only),
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
-    ("preference", read_preference),
+    ("preference", read_preference), ("buy_count", read_buy_count),  # 'buy two cards': that many (reading.buy_count)
     ("train_tokens", read_train_tokens),
     ("train_examples", read_train_examples),
     ("epochs", read_epochs),

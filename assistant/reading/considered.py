@@ -6,6 +6,7 @@ pool, and says whether buying it is worth it (assistant/considered.py). The word
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.buy_count import buy_count_kept
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -13,7 +14,9 @@ from gpu_advisor.assistant.reading.text import word_pattern
 
 def read_considered(m: Message, u: Understanding) -> None:
     """Sets u.ask['considered'] ({gpu id: count}) for cards weighed as an addition beside an owned card of another
-    kind, and takes them out of the owned, added and only cards read before."""
+    kind, and takes them out of the owned, added and only cards read before (and a count of cards to buy said with
+    no card, reading.buy_count)."""
+    buy_count_kept(u)
     owned = [str(c) for c in u.updates.get("owned") or []]
     owned_ids = {c.partition("x ")[2].strip() for c in owned}
     if not owned_ids:
