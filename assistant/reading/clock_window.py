@@ -16,15 +16,16 @@ DAY_HOURS = 24.0
 JOB_PHASES = ("batch", "fine-tune", "pretrain", "continued-pretrain")
 
 
-def window_hours(m: Message) -> float | None:
-    """Hours from the clock time a job starts to the one it must end by (past midnight: the next day's), or None
-    when the message does not say both."""
+def window_hours(m: Message, said: float | None) -> float | None:
+    """The job's deadline: hours from the clock time it starts to the one it must end by (past midnight: the next
+    day's), before the deadline words read (`said`, tools of reading.deadline); a bare range only when no deadline was
+    said ('three days, but the machines only from 10pm to 8am': a window of the days, shrinking them, in the engine)."""
     if m.phase is not None and m.phase not in JOB_PHASES:
-        return None
+        return said
     text = m.masked
-    pair = (_range(text) if m.phase in JOB_PHASES else None) or _start_and_due(text)
+    pair = _start_and_due(text) or (_range(text) if said is None and m.phase in JOB_PHASES else None)
     if pair is None:
-        return None
+        return said
     start, due = pair
     return round((due - start) % DAY_HOURS or DAY_HOURS, 4)
 
