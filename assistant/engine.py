@@ -1460,9 +1460,10 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         days = updates.pop("deadline_hours") / 24
         turn.notes.append(say(lang, "reply.go_live", days=f"{days:,.0f}" if days >= 2 else f"{days:,.1f}"))
     share = updates.get("utilisation")
-    if "deadline_hours" in updates and share and share < 1 \
+    if "deadline_hours" in updates and share and share < 1 and updates["deadline_hours"] > share * 24 + 0.01 \
             and (updates.get("phase") or phase) in ("fine-tune", "pretrain", "continued-pretrain", "batch"):
-        # "还剩十天，只能晚上8点到早上8点用": the run gets the cards only in that window before the deadline
+        # "还剩十天，只能晚上8点到早上8点用": the run gets the cards only in that window before the deadline (a deadline
+        # within one window, 'from 11pm to 6am', is that window already: h-fig3)
         full = updates["deadline_hours"]
         updates["deadline_hours"] = round(full * share, 1)
         key = "reply.deadline_window_batch" if (updates.get("phase") or phase) == "batch" else "reply.deadline_window"

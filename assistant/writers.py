@@ -17,6 +17,7 @@ from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
+from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu, find_precision
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
@@ -2278,5 +2279,6 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
         return say(lang, "literal.fits_no_extend", total=f"{best.gpus:,}", gpu=best.gpu_name,
                    precision=best.precision, added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}",
                    option=gpu_words(option, lang), used=gb(used), capacity=gb(option.capacity_bytes))
-    return say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
-               used=gb(used), capacity=gb(option.capacity_bytes))
+    window = window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes)) if fits else None
+    return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
+                         used=gb(used), capacity=gb(option.capacity_bytes))

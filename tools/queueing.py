@@ -411,17 +411,21 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
     replicas, each at `rate`). Prompt lengths: exponential with this mean, else lognormal with CV^2 prompt_cv2
     (0: all one length). The TTFT quantiles (p50, p99 and `ttft_percentile`) come from the wait and the prompt
     lengths together (ttft_quantile); `tails=False` skips them (the stability check alone)."""
-    rho_p = rate * prompt * u.prefill_s_per_token
+    # pipeline stages overlap prompts: while one prompt is in the second stage the next is in the first, so a
+    # replica of pp stages prefills pp prompts at once, each taking the whole pipeline's time (its own prefill is
+    # no sooner), and each stage spends rate x prompt x t_pre / pp of its time on prompts
+    rho_p = rate * prompt * u.prefill_s_per_token / u.pp
     variability = (arrival_cv2 + prompt_cv2) / 2
+    lanes = servers * u.pp
 
     def queue(batch: float) -> tuple[float, float, float]:
         """(utilisation, chance of waiting, mean wait) of the prefill queue at a batch."""
         service = prompt * (u.prefill_s_per_token + u.step(batch) / u.chunk_tokens)
         offered = rate * service * servers
-        if offered >= servers:
+        if offered >= lanes:
             return 1.0, 1.0, math.inf
-        p_wait = erlang_c(servers, offered)
-        return offered / servers, p_wait, p_wait * service / (servers - offered) * variability
+        p_wait = erlang_c(lanes, offered)
+        return offered / lanes, p_wait, p_wait * service / (lanes - offered) * variability
 
     def tpot(batch: float) -> float:
         return u.step(batch) / (1 - rho_p)
@@ -471,7 +475,7 @@ def capacity(u: Unit, prompt: int, prompt_tail: int, output: int, output_tail: i
              arrival_cv2: float) -> float:
     """The most requests per second one replica sustains: its batch's p99 within the batch limit and the
     prefill queue stable (bisection on the rate)."""
-    hi = 1 / (prompt * u.prefill_s_per_token)
+    hi = u.pp / (prompt * u.prefill_s_per_token)
     lo = 0.0
     for _ in range(50):
         mid = (lo + hi) / 2
@@ -505,13 +509,21 @@ def size_by_rate(inp: RateInput) -> RateResult:
     if inp.routing == "shared" or inp.replicas is not None or not inp.targets():
         return _size_by_rate(inp)
     own = _size_by_rate(inp)
-    if own.replicas == 1 or own.binding not in WAIT_BOUND or own.utilisation >= IDLE_COPIES * inp.max_utilisation:
+    idle = own.replicas > 1 and own.binding in WAIT_BOUND and own.utilisation < IDLE_COPIES * inp.max_utilisation
+    # a smaller copy whose count the wait set: its own queues lost it to bigger copies (review AK C20 on H20: copies of
+    # 2 servers need 5 for the wait alone, and 2 copies of 4 servers win at 64 GPUs where a shared queue needs 48)
+    waited = any(t.get("binding") in WAIT_BOUND and int(t["gpus_per_replica"]) < own.unit_gpus
+                 for t in own.layouts_tried)
+    if not (idle or waited):
         return own
     try:
         shared = _size_by_rate(inp.model_copy(update={"routing": "shared"}))
     except ToolError:
         return own
-    if (shared.gpus, shared.edge_of_target) >= (own.gpus, own.edge_of_target):
+    # a router is asked for only where it pays: any saving for idle copies, at least a whole server where the copies
+    # are busy anyway (28 H20 in copies of 4 behind a router against 32 in copies of 8 saves no server)
+    saving = 1 if idle else inp.server_gpus
+    if (shared.gpus + saving - 1, shared.edge_of_target) >= (own.gpus, own.edge_of_target):
         return own
     shared.assumptions.append(f"a least-loaded router: with each copy keeping its own queue (round robin) the "
                               f"same targets need {own.gpus:,} GPUs ({own.replicas} copies)")
@@ -604,7 +616,7 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
                 binding = (_misses(fewer, targets) or ["utilisation"])[0]
         tried.append({"tp": tp, "pp": pp, "gpus_per_replica": u.gpus, "replicas": replicas,
                       "gpus": replicas * u.gpus, "ok": "yes", "ttft_p99_ms": round(p.ttft_p99_s * 1000, 1),
-                      "tpot_p50_ms": round(p.tpot_p50_s * 1000, 2)})
+                      "tpot_p50_ms": round(p.tpot_p50_s * 1000, 2), "binding": binding})
         rank = (replicas * u.gpus, u.gpus)
         if best is None or rank < (best[0], best[1]):
             best = (replicas * u.gpus, u.gpus, u, replicas, p, cap, binding)

@@ -639,6 +639,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
         # Marlin weight-only kernels Ampere (docs.vllm.ai quantization/supported_hardware), so 8 bits would buy
         # memory at best; the card's own 16-bit format, FP16 where it has no BF16
         return "bf16" if gpu.native_bf16 else "fp16"
+    if gpu is not None and not gpu.fp8_tflops and gpu.int8_tops and gpu.stack == "cuda" and w.spec.batch:
+        return "w8a8-int8"  # a batch job is prefill-bound: on the INT8 units (RTX 3090: 284 TOPS against 71 TFLOPS)
     return "fp8" if gpu is not None and gpu.fp8_tflops else "int8"
 
 

@@ -5,6 +5,7 @@ weeks over it. Grammar only: the words are in words/daily_volume.yaml."""
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.clock_window import window_hours
 from gpu_advisor.assistant.reading.deadline import read_deadline
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -17,7 +18,7 @@ NEAR_BEFORE, NEAR_AFTER = 24, 48  # characters around the volume read for its da
 
 def read_deadline_or_day(m: Message) -> float | None:
     """Hours until the job must be done: the deadline said, else a day for a batch volume said per day."""
-    hours = read_deadline(m)
+    hours = window_hours(m, read_deadline(m))  # 'starts at 1am, must finish by 8am': 7 h, not a day
     if hours is not None or m.phase != "batch":
         return hours
     return DAY_HOURS if daily_volume(m) else None
