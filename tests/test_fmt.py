@@ -87,6 +87,29 @@ def test_throughput_first_leads_with_the_load(text: str):
 
 
 def test_a_desktop_card_keeps_its_own_files():
-    content, results = _weighed("q4 vs q8 for qwen2.5 14b on my rtx 4090?")
+    _content, results = _weighed("q4 vs q8 for qwen2.5 14b on my rtx 4090?")
     assert "format_load" not in results
     assert all(r["engine"] == "llama.cpp" for r in results["weigh"])
+
+
+KV_ASKED = [
+    ("zh", "KV cache 到底占多少显存？比如 Llama-3.1-8B，32k 上下文，同时 20 个人在用，要多少 G？用 fp8 kv cache 能省一半吗"),
+    ("zh", "用fp8 kv cache能省一半吗？llama 3.1 8b，32k上下文，20个人同时用，kv cache要多少显存"),
+    ("en", "how big is the kv cache for llama 3.1 8b at 32k with 20 users? does fp8 kv halve it?"),
+    ("en", "does an fp8 kv cache halve it? llama 3.1 8b, 32k context, 20 concurrent users, how much memory is the kv cache"),
+]
+
+
+@pytest.mark.parametrize("lang,text", KV_ASKED)
+def test_fp8_kv_asked_gives_the_16_bit_size_first_and_the_halving(lang: str, text: str):
+    reply = run_conversation([text])[-1]
+    data = payload(reply)["results"]
+    kv = data["kv_cache"]
+    assert kv["kv_precision"] == "bf16" and kv["users"] == 20 and kv["context"] == 32768, reply.content
+    assert abs(kv["per_user_bytes"] / 2**30 - 4.0) < 0.01  # 128 KiB a token x 32k
+    assert kv["fp8_per_user_bytes"] * 2 == kv["per_user_bytes"] and kv["fp8_share"] == 0.5
+    assert kv["fp8_users_bytes"] == 20 * kv["fp8_per_user_bytes"]
+    content = reply.content
+    assert content.index("4.3 GB") < content.index("2.1 GB"), content  # the default first, then the halving
+    assert "85.9" in content and "42.9" in content  # both totals for the 20 users
+    assert ("halves it" in content) if lang == "en" else ("省一半" in content and "halves" not in content)
