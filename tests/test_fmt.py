@@ -113,3 +113,12 @@ def test_fp8_kv_asked_gives_the_16_bit_size_first_and_the_halving(lang: str, tex
     assert content.index("4.3 GB") < content.index("2.1 GB"), content  # the default first, then the halving
     assert "85.9" in content and "42.9" in content  # both totals for the 20 users
     assert ("halves it" in content) if lang == "en" else ("省一半" in content and "halves" not in content)
+
+
+@pytest.mark.parametrize("text", ["we own 2 A100 80GB: int8 or awq for qwen2.5 32b?",
+                                  "我们自己有一张H200，llama 3.1 70b 用 fp8 还是 int4 awq",
+                                  "fp8 or awq for llama 3.1 8b on our own h100, just for me"])
+def test_owned_datacenter_cards_weigh_the_datacenter_engines_formats(text: str):
+    _content, results = _weighed(text)
+    assert {r["engine"] for r in results["weigh"]} == {"vllm"}
+    assert not any(str(r["precision"]).startswith("q") for r in results["weigh"])
