@@ -146,6 +146,7 @@ def offload(ctx: Any) -> str:
 def kv_cache(ctx: Any) -> str:
     """'qwen3 8b开32k上下文 kv cache大概占多少': the KV cache of one conversation at that context and of all the
     users at once, from inference_memory (the plan's KV format when the model is the plan's)."""
+    from gpu_advisor.assistant import kv_halve
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 
@@ -163,6 +164,7 @@ def kv_cache(ctx: Any) -> str:
     precision = ask.get("precision") or (best.precision if best and best.precision else None) or "bf16"
     kv = {8: "fp8", 4: "int4"}.get(int(ask.get("kv_bits") or 0)) or (best.kv_precision if best else None) \
         or (ask["precision"] if ask.get("precision") in SIXTEEN_BIT else None)  # 'how much kv cache … in fp16'
+    kv, halve = kv_halve.baseline(ask, kv)  # 'does fp8 kv halve it?': the 16-bit default first, FP8 beside it
     try:
         one = _call(ctx, "inference_memory", inference_memory,
                     InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context, batch=1))
@@ -180,7 +182,8 @@ def kv_cache(ctx: Any) -> str:
                       InferenceMemoryInput(model=model, precision=precision, kv_precision="fp8", context=context,
                                            batch=1))
         ctx.data["kv_cache"]["fp8_per_user_bytes"] = eight.kv_cache_bytes
-        lines.append(ctx.say("fup.kv.eight", gb=gb(eight.kv_cache_bytes)))
+        lines.append(kv_halve.line(ctx, per_user, eight.kv_cache_bytes, users, one.weights_bytes) if halve
+                     else ctx.say("fup.kv.eight", gb=gb(eight.kv_cache_bytes)))
     term = next((t for t in one.terms if t.key == "kv_cache_bytes"), None)
     if term is not None and {"layers", "kv_heads", "head_dim", "kv_bits"} <= set(term.inputs):
         i = term.inputs  # the tool's own formula and inputs: 2 (K and V) x layers x KV heads x head size x bytes

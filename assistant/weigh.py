@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.assistant import format_concept, format_verdict
+from gpu_advisor.assistant import format_concept, format_load, format_verdict
 from gpu_advisor.assistant.catalog import localise
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
@@ -45,19 +45,23 @@ def _card(ctx: Any) -> tuple[Gpu | None, int, bool]:
     return find_gpu(card_id), ctx.turn.counts.get(card_id, 0) or pinned or said, False
 
 
-def _workload(ctx: Any, model: str, precision: str | None) -> Workload:
+def _workload(ctx: Any, model: str, precision: str | None, users: int | None = None) -> Workload:
     from gpu_advisor.assistant.advice import workload_for
     from gpu_advisor.assistant.policy import Profile
 
-    profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision})
+    load = {"users": users} if users else {}
+    profile = Profile.model_validate({**ctx.profile, "model": model, "precision": precision, **load})
     return workload_for(profile)
 
 
-def _run(ctx: Any, model: str, precision: str | None, gpu: Gpu, count: int, owned: bool) -> Option | None:
-    """One candidate on the card: the count owned or said, else the fewest of 1, 2, 4, 8 that do the job."""
+def _run(ctx: Any, model: str, precision: str | None, gpu: Gpu, count: int, owned: bool,
+         users: int | None = None) -> Option | None:
+    """One candidate on the card (at `users` at once when given): the count owned or said, else the fewest of
+    1, 2, 4, 8 that do the job; on a datacenter card in the datacenter engine's format (format_load)."""
     from gpu_advisor.assistant.inform import _sized
 
-    return _sized(ctx, _workload(ctx, model, precision), None, gpu, count or None, owned=owned)
+    w = format_load.datacenter_engine(_workload(ctx, model, precision, users), gpu)
+    return _sized(ctx, w, None, gpu, count or None, owned=owned)
 
 
 def _usual_or_four_bit(ctx: Any, model: str, gpu: Gpu, count: int, owned: bool) -> tuple[str, str | None, Option | None]:
@@ -214,7 +218,10 @@ def weigh(ctx: Any) -> str:
     if asked:  # 'gemma 3 27b和qwen3-30b-a3b，哪个在我的4090上跑得快': the dimension asked decides, with its figures
         lines += asked
     elif formats and (verdict := format_verdict.verdict(ctx, runs, gpu, count, owned, option)):
-        lines += verdict  # 'FP8 or INT4 for 70B on H100?': the verdict for the cards said, its figures, what changes it
+        # 'FP8 or INT4 for 70B on H100?': the verdict for the cards said, its figures, what changes it; on a
+        # datacenter card each format at a load too, first when throughput was said to count
+        load = format_load.load_lines(ctx, runs, gpu, owned)
+        lines += [*load, *verdict] if spec.get("throughput") else [*verdict, *load]
     elif good:
         m, p, o = min(good, key=_pick_key)
         lines.append(ctx.say("weigh.pick", label=_label(ctx, m, o.precision or p or "", True),

@@ -17,6 +17,7 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.prices import cards_named
 from gpu_advisor.assistant.reading.text import vocab
+from gpu_advisor.assistant.reading.throughput_first import read_throughput_first
 from gpu_advisor.knowledge import find_model, models
 
 MAX_CANDIDATES = 4
@@ -173,3 +174,4 @@ def read_weigh(m: Message, u: Understanding) -> None:
     if len(chosen) >= 2:
         u.updates["model"] = chosen[0]
     u.updates.setdefault("phase", "serve")  # candidates run on a card: served, unless a job was said
+    read_throughput_first(m, u)  # 'we care about throughput more than single user speed': sized at a load
