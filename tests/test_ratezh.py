@@ -1,0 +1,66 @@
+"""A rate said per minute/hour with the items named and a time each must be done in (review AN2: '白天高峰一分钟
+大概600篇 … 要求一篇20秒内出完'): a request rate with an end-to-end target, sized as a service under load, never
+'1 user at a time' on one 4090; and buy-vs-rent between two named setups compares those two (AN10, AO 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from tests.conversation import payload, run_conversation
+
+MODELS = ["glm-4-9b-chat", "qwen2.5-7b-instruct"]
+RATES_ZH = [
+    ("白天高峰一分钟大概600篇", 10.0), ("高峰每分钟要处理600篇作文", 10.0), ("每小时3万条", 30000 / 3600),
+    ("一分钟600条左右", 10.0), ("每分钟差不多600份", 10.0),
+]
+RATES_EN = [
+    ("peak about 600 essays a minute", 10.0), ("about 600 docs per minute at peak", 10.0),
+    ("30k documents an hour", 30000 / 3600), ("600 requests a minute", 10.0), ("roughly 600 essays/min", 10.0),
+]
+LENGTHS_ZH = ["每篇输入差不多2000 token，输出800 token左右", "输入2000输出800"]
+LENGTHS_EN = ["each 2000 tokens in and 800 out", "2000 tokens in, 800 out"]
+TARGETS_ZH = ["要求一篇20秒内出完", "每条20秒内出完", "20秒内出完"]
+TARGETS_EN = ["each must finish within 20 s", "within 20 s each", "each done in under 20 seconds"]
+
+
+def _cases():
+    for i, (rate, rps) in enumerate(RATES_ZH):
+        for j, target in enumerate(TARGETS_ZH):
+            lengths = LENGTHS_ZH[(i + j) % 2]
+            model = MODELS[(i + j) % 2]
+            yield f"我们用{model}，{rate}，{lengths}，{target}。租什么卡、几张", rps
+            yield f"{target}，{lengths}，{rate}，模型是{model}，租什么卡", rps
+    for i, (rate, rps) in enumerate(RATES_EN):
+        for j, target in enumerate(TARGETS_EN):
+            lengths = LENGTHS_EN[(i + j) % 2]
+            model = MODELS[(i + j) % 2]
+            yield f"we serve {model}, {rate}, {lengths}, {target}. which cards to rent, how many", rps
+            yield f"{target}; {lengths}; {rate}. model is {model}, what should we rent", rps
+
+
+@pytest.mark.parametrize(("text", "rps"), list(_cases()))
+def test_items_per_period_are_a_request_rate_with_an_end_to_end_target(text, rps):
+    u = understand(text)
+    assert u.updates.get("phase") == "serve"
+    assert u.updates.get("requests_per_s") == pytest.approx(rps, rel=1e-3)
+    assert u.updates.get("e2e_ms") == pytest.approx(20000)
+    assert u.updates.get("prompt_tokens") == 2000 and u.updates.get("output_tokens") == 800
+    assert u.updates.get("users", 0) != 1  # the '1' of '一分钟' is the period's, no user count
+
+
+@pytest.mark.parametrize("turn", [
+    "我们做k12作文批改的，想上线用glm-4-9b-chat，白天高峰一分钟大概600篇，每篇输入差不多2000 token（含prompt），"
+    "输出评语800 token左右，要求一篇20秒内出完。租什么卡、几张，一个月多少钱",
+    "we grade k12 essays with glm-4-9b-chat, peak about 600 essays a minute, each 2000 tokens in and 800 out, "
+    "each must finish within 20 s. which cards to rent, how many, and the monthly cost",
+])
+def test_the_essay_service_is_sized_for_its_rate_and_meets_the_target(turn):
+    reply = run_conversation([turn])[0]
+    rec = payload(reply)["results"]["recommend"]
+    traffic = rec["traffic"]
+    assert traffic["requests_per_s"] == pytest.approx(10.0)
+    assert traffic["in_flight"] > 50  # ~100 requests at once, not one user
+    assert rec["best"]["aggregate_tokens_per_s"] >= 8000 * 0.95
+    assert rec["best"]["e2e_s"] <= 20.0
+    assert ("每月" in reply.content) == ("批改" in turn)
