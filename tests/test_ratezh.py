@@ -64,3 +64,21 @@ def test_the_essay_service_is_sized_for_its_rate_and_meets_the_target(turn):
     assert rec["best"]["aggregate_tokens_per_s"] >= 8000 * 0.95
     assert rec["best"]["e2e_s"] <= 20.0
     assert ("每月" in reply.content) == ("批改" in turn)
+
+
+BUY_A_RENT_B = [
+    "老板问我：买 8 张 H20 还是租云上的 H800，我们跑 DeepSeek-V3 推理，一天大概 12 个小时有人用，打算用三年。哪个划算",
+    "DeepSeek-V3推理服务，打算用三年，每天12小时左右在用，买8张H20划算，还是租云上的H800划算？",
+    "my boss asks: buy 8 H20s or rent H800s in the cloud? we serve deepseek-v3, used about 12 hours a day, "
+    "for three years. which is cheaper",
+    "deepseek-v3 inference, busy about 12 hours a day, over 3 years: is renting h800 in the cloud or buying 8x h20 cheaper?",
+]
+
+
+@pytest.mark.parametrize("turn", BUY_A_RENT_B)
+def test_buy_one_setup_or_rent_another_weighs_those_two_each_sized(turn):
+    v = payload(run_conversation([turn])[0])["setup_buy_rent"]
+    assert (v["buy"], v["buy_gpus"]) == ("h20", 8)
+    assert v["rented"] == "h800-sxm" and v["rented_gpus"] == 16  # V3 at FP8 (~671 GB) takes two 8-card H800 servers
+    assert v["utilisation"] == pytest.approx(0.5) and v["months"] == 36
+    assert v["rent_total_usd"] > v["buy_total_usd"] and v["code"] == "buy"
