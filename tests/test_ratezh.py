@@ -82,3 +82,31 @@ def test_buy_one_setup_or_rent_another_weighs_those_two_each_sized(turn):
     assert v["rented"] == "h800-sxm" and v["rented_gpus"] == 16  # V3 at FP8 (~671 GB) takes two 8-card H800 servers
     assert v["utilisation"] == pytest.approx(0.5) and v["months"] == 36
     assert v["rent_total_usd"] > v["buy_total_usd"] and v["code"] == "buy"
+
+
+HOURS_A_MONTH = [
+    ("课题组纠结是买一台8卡4090服务器还是租H800，sft 32b，一个月大概用两百个小时，哪个划算", 200 / 730),
+    ("sft 32b，每月200小时左右，买8卡4090服务器还是租H800划算", 200 / 730),
+    ("买8张4090还是租H800？微调32b，每个月要用150个小时", 150 / 730),
+    ("we fine-tune 32b; per month we use it about 200 hours; buy 8x 4090 or rent h800?", 200 / 730),
+    ("buy an 8x 4090 server or rent h800? fine-tuning 32b, about 200 hours a month", 200 / 730),
+    ("fine-tune 32b, every week we run it around 40 hours. buy 8x 4090 or rent h800?", 40 / 168),
+]
+
+
+@pytest.mark.parametrize(("text", "share"), HOURS_A_MONTH)
+def test_hours_a_month_said_period_first_are_the_share_of_time_busy(text, share):
+    assert understand(text).updates.get("utilisation") == pytest.approx(share, abs=0.002)
+
+
+@pytest.mark.parametrize("turn", [
+    "课题组手头有80万经费，纠结是买一台8卡4090服务器还是直接租H800。主要干的活是sft 7b到32b的模型，全参和lora都有，"
+    "一个月大概用两百个小时。哪个划算点",
+    "our lab has a budget of 800k yuan: buy one 8x 4090 server or rent h800? we sft 7b to 32b models, full and lora, "
+    "about 200 hours a month. which is cheaper",
+])
+def test_buy_the_4090_box_or_rent_h800_weighs_those_two_at_the_hours_said(turn):
+    v = payload(run_conversation([turn])[0])["setup_buy_rent"]
+    assert (v["buy"], v["buy_gpus"]) == ("rtx-4090", 8)
+    assert v["rented"] == "h800-sxm"
+    assert v["utilisation"] == pytest.approx(200 / 730, abs=0.002)
