@@ -50,8 +50,12 @@ def _rented(rec: Any, n: int, gpu: str, region: str, named: list[str]) -> tuple[
     """The cards rented for the same work and the rented hours per hour of the setup's work: a card named beside
     the setup ('or rent h100s'), else the setup itself when it is rented anywhere, else the plan's (or the first
     priced) other card; another card's hours are its run hours over the setup's for the same runs."""
+    from gpu_advisor.assistant.rent_sized import rented_for
     from gpu_advisor.tools.cost import try_price
 
+    sized = rented_for(rec, gpu, n, named) if named else None  # 'buy 8 H20 or rent H800': the H800 sized for the job
+    if sized is not None:
+        return sized
     best = rec.best if rec is not None else None
     priced = try_price(gpu, region) is not None  # type: ignore[arg-type]
     if priced and not named and (best is None or best.owned or best.gpu == gpu):
@@ -86,6 +90,7 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
 
 def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[str] | None = None) -> dict[str, Any] | None:
     """The figures and the verdict code; None when not asked, no setup was named or a price is missing."""
+    from gpu_advisor.assistant.rent_sized import service
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.knowledge.purchase import server_usd_per_gpu
     from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, RentBuyInput, rent_vs_buy, try_price
@@ -127,7 +132,8 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "kwh_said": profile.electricity_usd_per_kwh is not None,
             "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
-            "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months}
+            "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
+            "service": service(rec)}
 
 
 def _their_price(rec: Any, gpu: str) -> float | None:
@@ -155,7 +161,9 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     priced = line(find_gpu(v["buy"]), v["buy_gpus"], lang, money) if not v.get("price_said") else ""
     lines = [priced] * bool(priced) + lines
     if not v["same"]:
-        lines.append(say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
+        lines.append(say(lang, "ratezh.rb_service", rented=rented, setup=setup, rented_card=v["rented_name"])
+                     if v.get("service") else
+                     say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
     lines.append(say(lang, "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
                      hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
     cards = money(v["cards_usd"]) + (say(lang, "setup_rb.price_said") if v.get("price_said") else "")

@@ -176,6 +176,12 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     moe_sizes(msg)
     npu_counts(msg)
     e2e_times(msg)
+    from gpu_advisor.assistant.reading.item_rate import item_rates  # reads a prepared Message
+
+    item_rates(msg)  # '一分钟600篇', '600 essays a minute': a request rate
+    from gpu_advisor.assistant.reading.period_hours import period_hours  # reads a prepared Message
+
+    period_hours(msg)  # '一个月大概用两百个小时': 27% of the time
     from gpu_advisor.assistant.reading.generations import read_counted  # reads a prepared Message
 
     read_counted(msg)  # '5000 prompts x 8 samples each', '日活两万，每人每天问10次': what the counts make
