@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.money_roles import credits_note
+from gpu_advisor.assistant.reading.money_said import refuse_money_people
 from gpu_advisor.assistant.reading.recurring import runs_per_period
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
@@ -92,7 +93,8 @@ def read_hosting(m: Message) -> float | None:
 def budget_periods(m: Message, u: Understanding) -> None:
     """A budget said once made monthly: one that must last so many months ('get us through the first month'), or one
     said per run of a repeating job ('$200 a night max', '每次跑预算200美元'): that much each run, times the runs a
-    month (said, or the period's own: a night or a day is 30 a month)."""
+    month (said, or the period's own: a night or a day is 30 a month). First: money is never a user count."""
+    refuse_money_people(m, u)
     months = budget_months(m)
     if months:
         u.ask = {**u.ask, "budget_months": months}

@@ -1,0 +1,29 @@
+"""Money is never a user count: a number read as people right beside money words ('预算一万五左右人民币' once read
+'budget 15000 people 民币') is refused as people. Grammar only: the words are in words/money_said.yaml."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gpu_advisor.assistant.reading.text import word_pattern
+
+if TYPE_CHECKING:
+    from gpu_advisor.assistant.reading.message import Message, Understanding
+
+PEOPLE_SLOTS = ("users", "concurrency")
+
+
+def beside_money(m: Message, start: int, end: int) -> bool:
+    """Whether the number at start:end is said as money: a budget or currency right before it or a currency after."""
+    before, after = m.text[max(0, start - 40):start], m.text[end:end + 30]
+    return bool(word_pattern("money_beside_before").search(before) or word_pattern("money_beside_after").match(after))
+
+
+def refuse_money_people(m: Message, u: Understanding) -> None:
+    """Drop a user count that was only ever read from money ('budget 15k rmb' is never 15,000 users)."""
+    people = [q for q in m.qty if q.role in ("users", "concurrent_users", "daily_users", "population")]
+    money_people = {q.value for q in people if beside_money(m, q.start, q.end)}
+    kept = {q.value for q in people if not beside_money(m, q.start, q.end)}
+    for slot in PEOPLE_SLOTS:
+        if u.updates.get(slot) in money_people - kept:
+            del u.updates[slot]
