@@ -75,3 +75,28 @@ def test_a_user_count_read_beside_money_is_refused(text: str) -> None:
     u = Understanding(updates={"users": 15000})
     refuse_money_people(m, u)
     assert "users" not in u.updates
+
+
+ITEM_PRICES = [
+    ("刚收了两张二手3090还没装机，打算加个nvlink桥，跑llama3.3 70b的q4量化，双卡大概多少token/s？桥要七八百块", "zh"),
+    ("桥要七八百块，nvlink有没有必要？刚收了两张二手3090，跑llama3.3 70b q4", "zh"),
+    ("前几天淘了两张二手3090，跑llama3.3 70b q4，nvlink桥大概750块值不值", "zh"),
+    ("I just got two used 3090s, running llama 3.3 70b q4, is nvlink worth it? the bridge is like $80", "en"),
+    ("the nvlink bridge costs about $80. I just picked up two used 3090s for llama 3.3 70b q4, how many tok/s?", "en"),
+    ("we snagged two 3090s, thinking of $80 for an nvlink bridge, llama 3.3 70b q4, how many tok/s?", "en"),
+]
+
+
+@pytest.mark.parametrize("text, lang", ITEM_PRICES)
+def test_a_part_priced_in_passing_is_no_budget_and_the_cards_are_owned(text: str, lang: str) -> None:
+    u = understand(text)
+    assert u.lang == lang
+    assert "budget_usd" not in u.updates and "budget_usd_per_month" not in u.updates
+    assert u.updates.get("owned") == ["2x rtx-3090"]
+
+
+@pytest.mark.parametrize("text, usd", [("budget $3000, plus $150 for a new psu, 70b q4 on two 3090s", 3000),
+                                       ("预算2万，电源要800块，跑70b", 20000 * 0.14),
+                                       ("the psu is $150 and our budget is $3k for llama 70b", 3000)])
+def test_the_budget_beside_a_part_price_is_the_budget(text: str, usd: float) -> None:
+    assert understand(text).updates.get("budget_usd") == pytest.approx(usd)

@@ -1,14 +1,18 @@
 """Money is never a user count: a number read as people right beside money words ('预算一万五左右人民币' once read
-'budget 15000 people 民币') is refused as people. Grammar only: the words are in words/money_said.yaml."""
+'budget 15000 people 民币') is refused as people. A part priced in passing ('桥要七八百块') is no budget.
+Grammar only: the words are in words/money_said.yaml."""
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message, Understanding
+    from gpu_advisor.assistant.reading.quantities import Quantity
 
 PEOPLE_SLOTS = ("users", "concurrency")
 
@@ -27,3 +31,18 @@ def refuse_money_people(m: Message, u: Understanding) -> None:
     for slot in PEOPLE_SLOTS:
         if u.updates.get(slot) in money_people - kept:
             del u.updates[slot]
+
+
+@cache
+def _item_price_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    items = alternation(vocab()["priced_items"])
+    before = re.compile(rf"(?:(?<![a-z])(?:{items})(?:s|es)?(?![a-z]))" + vocab()["priced_item_verb"])
+    after = re.compile(vocab()["priced_item_for"] + rf"(?:nvlink\s*)?(?:{items})(?![a-z])")
+    return before, after
+
+
+def item_priced(m: Message, q: Quantity) -> bool:
+    """Whether the amount is the price of a part said in passing ('桥要七八百块', 'the bridge is like $80', '$150 for a
+    psu'): that item's price, never a budget."""
+    before, after = _item_price_patterns()
+    return bool(before.search(m.masked[max(0, q.start - 40):q.start]) or after.match(m.masked[q.end:q.end + 40]))
