@@ -100,3 +100,15 @@ def test_a_part_priced_in_passing_is_no_budget_and_the_cards_are_owned(text: str
                                        ("the psu is $150 and our budget is $3k for llama 70b", 3000)])
 def test_the_budget_beside_a_part_price_is_the_budget(text: str, usd: float) -> None:
     assert understand(text).updates.get("budget_usd") == pytest.approx(usd)
+
+
+@pytest.mark.parametrize("text, preference", [
+    ("刚收了两张二手3090还没装机，跑llama3.3 70b q4。nvlink到底有没有必要买，桥要七八百块", None),
+    ("nvlink桥有必要买吗？刚收了两张二手3090，跑llama3.3 70b q4", None),
+    ("I have two 3090s for llama 70b q4. should I buy an nvlink bridge?", None),
+    ("I have two 3090s for llama 70b q4. is it worth buying the bridge for $80?", None),
+    ("想买两张4090跑70b，nvlink桥要买吗", "buy"),
+    ("we want to buy 2 4090s for 70b, and a bridge too", "buy"),
+])
+def test_buying_a_part_is_no_preference_to_buy_cards(text: str, preference: str | None) -> None:
+    assert understand(text).updates.get("preference") == preference

@@ -8,6 +8,7 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.clauses import clause_bounds
 from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -46,3 +47,13 @@ def item_priced(m: Message, q: Quantity) -> bool:
     psu'): that item's price, never a budget."""
     before, after = _item_price_patterns()
     return bool(before.search(m.masked[max(0, q.start - 40):q.start]) or after.match(m.masked[q.end:q.end + 40]))
+
+
+def item_bought(m: Message, pos: int) -> bool:
+    """Whether a 'buy' at pos is about a part, not the cards ('nvlink到底有没有必要买', 'should I buy the bridge?'): its
+    clause names a part and no card, so it says no preference to buy cards."""
+    left, right = clause_bounds(m.masked, pos, pos + 1)
+    if any(left <= s < right for s, _e, _g, _n in m.gpus):
+        return False
+    items = alternation(vocab()["priced_items"])
+    return bool(re.search(rf"(?<![a-z])(?:{items})(?:s|es)?(?![a-z])", m.masked[left:right]))
