@@ -329,11 +329,10 @@ def read_preference(m: Message) -> str | None:
     asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question
 
     def _in_question(x: re.Match[str]) -> bool:
-        return any(a <= x.start() < b for a, b in asked)
+        return any(a <= x.start() < b for a, b in asked) or item_bought(m, x.start())  # 'nvlink有没有必要买': a part
 
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")
-            if not (name == "rent" and _overflow(m, x.start(), x.end())) and not _in_question(x)
-            and not (name == "buy" and item_bought(m, x.start()))]  # 'nvlink有没有必要买': a part, not the cards
+            if not (name == "rent" and _overflow(m, x.start(), x.end())) and not _in_question(x)]
     if not hits and any(_overflow(m, x.start(), x.end()) for x in m.live("preference.rent")):
         _note_once(m, ("note.rent_overflow", {}))  # "rent more if needed": yours first, renting what they cannot do
         return None
