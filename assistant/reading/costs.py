@@ -10,6 +10,7 @@ from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.money_roles import credits_note
+from gpu_advisor.assistant.reading.money_said import item_priced, refuse_money_people
 from gpu_advisor.assistant.reading.recurring import runs_per_period
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
@@ -21,7 +22,8 @@ def read_budget(m: Message) -> tuple[str, float] | None:
     money = [q for q in m.role("money") if not word_pattern("money_hourly").match(m.masked[q.end:q.end + 16])
              and not word_pattern("money_hourly_before").search(m.masked[max(0, q.start - 24):q.start])]  # a price
     money = [q for q in money if not re.match(r"\s*(?:%|x\b)", m.masked[q.end:q.end + 4])]
-    money = [q for q in money if not word_pattern("money_paid_before").search(m.masked[max(0, q.start - 20):q.start])]
+    money = [q for q in money if not word_pattern("money_paid_before").search(m.masked[max(0, q.start - 20):q.start])
+             and not item_priced(m, q)]  # '桥要七八百块', 'the bridge is like $80': a part's price, no budget
     if money:
         from gpu_advisor.assistant.reading.quotes import priced
 
@@ -92,7 +94,8 @@ def read_hosting(m: Message) -> float | None:
 def budget_periods(m: Message, u: Understanding) -> None:
     """A budget said once made monthly: one that must last so many months ('get us through the first month'), or one
     said per run of a repeating job ('$200 a night max', '每次跑预算200美元'): that much each run, times the runs a
-    month (said, or the period's own: a night or a day is 30 a month)."""
+    month (said, or the period's own: a night or a day is 30 a month). First: money is never a user count."""
+    refuse_money_people(m, u)
     months = budget_months(m)
     if months:
         u.ask = {**u.ask, "budget_months": months}

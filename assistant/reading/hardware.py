@@ -9,6 +9,7 @@ from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, reject
 from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.money_said import item_bought
 from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, n_asked, owns_nothing
 from gpu_advisor.assistant.reading.stated_lengths import stated_preference
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
@@ -328,7 +329,7 @@ def read_preference(m: Message) -> str | None:
     asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question
 
     def _in_question(x: re.Match[str]) -> bool:
-        return any(a <= x.start() < b for a, b in asked)
+        return any(a <= x.start() < b for a, b in asked) or item_bought(m, x.start())  # 'nvlink有没有必要买': a part
 
     hits = [(x.start(), name) for name in ("buy", "rent") for x in m.live(f"preference.{name}")
             if not (name == "rent" and _overflow(m, x.start(), x.end())) and not _in_question(x)]
