@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.pinned_batch import batch_deadline_line
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.tools.capacity import capacity
 from gpu_advisor.tools.fit import FitResult
@@ -41,6 +42,8 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
         used = option.train_per_gpu_bytes if w.spec.trains else option.serve_per_gpu_bytes
         if used is None:
             return None
+        if not w.spec.trains and (batch := batch_deadline_line(rec, option, lang)):
+            return batch  # a batch job with a deadline: yes or no by its hours on those cards
         way = _same_job_way(rec, one_card, option, recorder) if w.spec.trains else None
         if way is not None:  # the job as asked fits that card done another way (Unsloth, a shorter sequence): yes
             return say(lang, "pinned.yes_train_with", option=which, change=localise(lang, way.change),

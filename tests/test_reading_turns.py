@@ -185,7 +185,7 @@ def test_a_question_waiting_for_the_plan_is_forgotten_on_start_over():
 # ---------------------------------------------------------------- cloud instances compared
 
 INSTANCE_PAIRS = [("p5", "p4d", "h100-sxm", "a100-40gb-sxm"), ("p5.48xlarge", "p4de.24xlarge", "h100-sxm", "a100-80gb-sxm"),
-                  ("p5e", "p5", "h200", "h100-sxm"), ("g6e", "g5", "l40s", "a10"),
+                  ("p5e", "p5", "h200", "h100-sxm"), ("g6e", "g5", "l40s", "a10g"),
                   ("a3-highgpu", "a2-ultragpu", "h100-sxm", "a100-80gb-sxm"), ("a3-ultragpu-8g", "a2-highgpu-8g", "h200", "a100-40gb-sxm"),
                   ("ND H100 v5", "ND A100 v4", "h100-sxm", "a100-40gb-sxm"), ("ND H200 v5", "NDm A100 v4", "h200", "a100-80gb-sxm"),
                   ("Standard_ND96isr_H100_v5", "ND MI300X v5", "h100-sxm", "mi300x")]

@@ -374,8 +374,8 @@ def read_batch_output_tokens(m: Message) -> int | None:
         return label  # "output is just a one word label", "只输出是或否": a few tokens
     if not found and m.live("output_short"):
         return SHORT_OUTPUT_TOKENS  # "outputs are short": a label or a few words
-    if not found and m.live("output_same_length"):
-        return read_batch_input_tokens(m)  # "outputs of similar length": as long as what is read
+    if not found and (m.live("output_same_length") or m.live("output_like_input")):
+        return read_batch_input_tokens(m)  # "outputs of similar length", "similar out": as long as what is read
     return int(found[-1].value) if found and found[-1].value >= 1 else None
 
 

@@ -16,6 +16,7 @@ from gpu_advisor.assistant.reading.names import (
     find_models,
     unsold_mac,
 )
+from gpu_advisor.assistant.reading.output_said import relabel_said
 from gpu_advisor.assistant.reading.quantities import Quantity, quantities
 from gpu_advisor.assistant.reading.stated_lengths import relabel_lengths
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
@@ -139,7 +140,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
     spec, masked = _card_spec(masked, found_gpus)
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
-                  relabel_lengths(masked, quantities(masked, lang)))
+                  relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
     msg.unknown = unknown
     msg.engines = engines
