@@ -75,9 +75,10 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
 def read_replaced(m: Message, u: Understanding) -> None:
     """A card said wrong replaced by the right one ('sorry, I meant H200s not H100s'), then cards had with no count
     said ('we only have 40gb A100s'); a card not to be had swapped for another ('A800买不到，改成910B')."""
+    from gpu_advisor.assistant.reading.card_change import read_card_change
     from gpu_advisor.assistant.reading.card_swap import read_card_swap
 
-    if read_card_swap(m, u):
+    if read_card_swap(m, u) or read_card_change(m, u):
         return
     _read_replaced(m, u)
     read_owned_uncounted(m, u)

@@ -1,0 +1,55 @@
+"""A follow-up that changes several things changes all of them and keeps the rest (review AN16, AM #11, AM #18)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from tests.conversation import run_states
+
+PLAN = {
+    "zh": "公司想搞个内部知识库问答，先按llama3.1-70b + A100 80G来规划，大概40人同时用，要几张",
+    "en": "company wants an internal knowledge base QA, plan llama3.1-70b on A100 80G, about 40 people at once, "
+          "how many cards",
+}
+# The model and the card changed together, the users kept: either order, fillers, several ways to say the card.
+BOTH_CHANGED = {
+    "zh": ["刚开会老板说不用llama了，换qwen2.5-72b，卡也改成H20，人数不变",
+           "卡也改成H20，模型换qwen2.5-72b，人数不变",
+           "嗯，显卡也换成H20吧，模型换qwen2.5-72b",
+           "老板说模型换成qwen2.5-72b，卡改H20，其他不变"],
+    "en": ["boss says drop llama, switch to qwen2.5-72b, card too: H20, same users",
+           "use qwen2.5-72b instead and switch the gpus to h20",
+           "ok so switch the cards to h20 and the model to qwen2.5-72b, users stay the same",
+           "actually make it qwen2.5-72b, and the cards become h20s"],
+}
+
+
+def _best(state: dict[str, Any]) -> dict[str, Any]:
+    return ((state.get("results") or {}).get("recommend") or {}).get("best") or {}
+
+
+@pytest.mark.parametrize(("lang", "turn"), [(lang, t) for lang, turns in BOTH_CHANGED.items() for t in turns])
+def test_model_and_card_both_change(lang: str, turn: str) -> None:
+    before, after = run_states([PLAN[lang], turn])
+    assert _best(before)["gpu"].startswith("a100")
+    best, profile = _best(after), after["profile"]
+    assert profile["model"] == "qwen2.5-72b" and profile["users"] == 40
+    assert best["gpu"] == "h20" and best["gpus"] == 4 and after["lang"] == lang
+    moved = {m["input"] for m in (after.get("results") or {}).get("moved") or []}
+    assert {"model", "candidates"} <= moved
+
+
+@pytest.mark.parametrize("text", ["卡改成H20", "gpus 也换H20", "switch the gpus to h20", "card too: H20",
+                                  "make it h20s", "change the cards over to h20"])
+def test_card_said_as_the_new_card(text: str) -> None:
+    u = understand(text)
+    assert u.updates.get("only") == ["h20"] and not u.compare_gpus and not u.whatif_gpus
+
+
+@pytest.mark.parametrize("text", ["what about h20 instead?", "卡改成H20的话呢", "why not h20?", "h20 vs a100?",
+                                  "we have 2 4090s"])
+def test_card_asked_about_is_no_change(text: str) -> None:
+    assert understand(text).updates.get("only") in (None, [])
