@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
+from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
@@ -714,6 +715,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
+    keep_count_role(updates, profile, defaulted, u.ask)  # '50 users not 500': the role of the 500 (assistant.count_role)
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population

@@ -53,3 +53,28 @@ def test_card_said_as_the_new_card(text: str) -> None:
                                   "we have 2 4090s"])
 def test_card_asked_about_is_no_change(text: str) -> None:
     assert understand(text).updates.get("only") in (None, [])
+
+
+POPULATION = {"en": "we need to serve gemma 3 27b internally for around 500 users, what hardware",
+              "zh": "我们要在内部部署gemma 3 27b，大概500个用户，需要什么硬件"}
+POPULATION_FIXED = {
+    "en": ["sorry typo, 50 users not 500. and most of them only use it during office hours", "sorry 50 users not 500",
+           "oops, 50 not 500", "i meant 50 users instead of 500", "not 500 users, 50"],
+    "zh": ["打错了，是50人不是500", "我说错了，50个人，不是500", "不好意思，是50不是500", "不是500人，是50人"],
+}
+
+
+@pytest.mark.parametrize(("lang", "turn"), [(lang, t) for lang, turns in POPULATION_FIXED.items() for t in turns])
+def test_corrected_population_stays_a_population(lang: str, turn: str) -> None:
+    before, after = run_states([POPULATION[lang], turn])
+    assert before["profile"]["population"] == 500 and before["profile"]["users"] > 50
+    profile = after["profile"]
+    assert profile["population"] == 50 and profile["users"] < 50  # the number at once estimated from the 50
+    assert _best(after)["gpus"] < _best(before)["gpus"] or _best(after)["gpu"] != _best(before)["gpu"]
+    assert after["lang"] == lang
+
+
+@pytest.mark.parametrize("turn", ["sorry 50 not 500", "sorry, 50 users at once, not 500", "不好意思，是50不是500"])
+def test_corrected_count_at_once_stays_at_once(turn: str) -> None:
+    after = run_states(["serve gemma 3 27b for 500 concurrent users on h100", turn])[-1]
+    assert after["profile"]["users"] == 50 and not after["profile"]["population"]

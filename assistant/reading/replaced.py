@@ -77,7 +77,9 @@ def read_replaced(m: Message, u: Understanding) -> None:
     said ('we only have 40gb A100s'); a card not to be had swapped for another ('A800买不到，改成910B')."""
     from gpu_advisor.assistant.reading.card_change import read_card_change
     from gpu_advisor.assistant.reading.card_swap import read_card_swap
+    from gpu_advisor.assistant.reading.count_fixed import read_count_fixed
 
+    read_count_fixed(m, u)  # '50 users not 500': the count ruled out, so the new one keeps its role
     if read_card_swap(m, u) or read_card_change(m, u):
         return
     _read_replaced(m, u)
