@@ -45,6 +45,7 @@ from gpu_advisor.assistant.pairing import (
     swapped_job,
 )
 from gpu_advisor.assistant.pinned import pinned_line
+from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from gpu_advisor.assistant.premise import (
@@ -248,6 +249,7 @@ class Turn(BaseModel):
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
     ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
     owned_untyped: int | None = None  # "we have an 8-gpu box" this turn: which card is asked, nothing else
+    before: dict[str, Any] = {}  # the profile's values this turn moved, as they were (assistant.plan_before)
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -966,6 +968,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
+    turn.before = {k: before[k] for k in moved}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {**(CLEARED if fresh else {}),
@@ -1670,7 +1673,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     profile = Profile.model_validate(state.get("profile") or {})
     filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang, state.get("settings"))
     turn = _turn(state)
-    previous = state.get("results") or {}
+    previous = plan_before(state, turn, profile, lang) or state.get("results") or {}  # 'does that change things?'
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
     if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:

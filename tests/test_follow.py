@@ -78,3 +78,22 @@ def test_corrected_population_stays_a_population(lang: str, turn: str) -> None:
 def test_corrected_count_at_once_stays_at_once(turn: str) -> None:
     after = run_states(["serve gemma 3 27b for 500 concurrent users on h100", turn])[-1]
     assert after["profile"]["users"] == 50 and not after["profile"]["population"]
+
+
+NO_PLAN_YET = {"en": "cheapest gpu setup to serve llama 3.1 8b for a chatbot, ~100 concurrent users",
+               "zh": "最便宜的方案部署llama 3.1 8b做聊天机器人，大概100人同时用"}
+LONGER = {
+    "en": ["ok actually we want the full 128k context because users paste long contracts. does that change things?",
+           "make it 128k context, does that change anything?", "what if the context is 128k instead?"],
+    "zh": ["其实我们要完整的128k上下文，用户会贴很长的合同进来，这会有影响吗？", "上下文改成128k的话，方案要变吗？",
+           "嗯，128k上下文呢？"],
+}
+
+
+@pytest.mark.parametrize(("lang", "turn"), [(lang, t) for lang, turns in LONGER.items() for t in turns])
+def test_change_asked_before_any_plan_is_weighed_against_the_plan_before(lang: str, turn: str) -> None:
+    before, after = run_states([NO_PLAN_YET[lang], turn])
+    assert not (before.get("results") or {}).get("recommend")  # the first turn asked how busy the GPUs are
+    assert after["profile"]["context"] == 131072 and after["lang"] == lang
+    moved = {m["input"]: (m["old"], m["new"]) for m in (after.get("results") or {}).get("moved") or []}
+    assert moved.get("context") == (8192, 131072)
