@@ -12,7 +12,7 @@ from gpu_advisor.assistant.policy import Profile, fill_defaults
 from gpu_advisor.tools.common import ToolError
 
 
-def plan_before(state: dict[str, Any], turn: Any, profile: Profile, lang: str) -> dict[str, Any] | None:
+def plan_before(state: Any, turn: Any, profile: Profile, lang: str) -> dict[str, Any] | None:
     """The results of the plan before this turn's change ('recommend', 'inputs'), or None when a plan was shown
     before, nothing moved, the turn asks no what-if, or the plan before cannot be sized."""
     if (state.get("results") or {}).get("recommend") or "whatif" not in turn.intents or not turn.before \
