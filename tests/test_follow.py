@@ -97,3 +97,24 @@ def test_change_asked_before_any_plan_is_weighed_against_the_plan_before(lang: s
     assert after["profile"]["context"] == 131072 and after["lang"] == lang
     moved = {m["input"]: (m["old"], m["new"]) for m in (after.get("results") or {}).get("moved") or []}
     assert moved.get("context") == (8192, 131072)
+
+
+@pytest.mark.parametrize("text", [
+    "ok actually we want the full 128k context because users paste long contracts. does that change things?",
+    "128k context, people will paste whole documents in", "we need 64k context since users upload entire pdfs",
+    "律所要做合同审查，想开到128k上下文，一次塞进整份合同", "上下文128k，用户会把整份文档贴进去"])
+def test_pasted_documents_fill_the_context(text: str) -> None:
+    u = understand(text)
+    assert u.updates["prompt_tokens"] == u.updates["context"] >= 65536
+
+
+@pytest.mark.parametrize("text", ["make it 128k context", "上下文改成128k", "8k context, users paste long contracts"])
+def test_context_alone_keeps_the_typical_prompt(text: str) -> None:
+    assert "prompt_tokens" not in understand(text).updates
+
+
+def test_first_token_is_timed_on_the_pasted_contract() -> None:
+    after = run_states([NO_PLAN_YET["en"], LONGER["en"][0]])[-1]
+    best = _best(after)
+    assert after["profile"]["prompt_tokens"] == 131072
+    assert best["ttft_s"] > 5  # seconds for a 128k prefill, not the 688 ms of a 4k prompt
