@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
+from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
@@ -44,6 +45,7 @@ from gpu_advisor.assistant.pairing import (
     swapped_job,
 )
 from gpu_advisor.assistant.pinned import pinned_line
+from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
 from gpu_advisor.assistant.premise import (
@@ -247,6 +249,7 @@ class Turn(BaseModel):
     two_sites: bool = False  # "across two AZs", "两个机房": each site carries the whole load
     ask: dict[str, Any] = {}  # what a question about the plan is about (reading.asks): formats, a TP degree, no bridge
     owned_untyped: int | None = None  # "we have an 8-gpu box" this turn: which card is asked, nothing else
+    before: dict[str, Any] = {}  # the profile's values this turn moved, as they were (assistant.plan_before)
 
     def has(self, intent: str) -> bool:
         return intent in self.intents
@@ -714,6 +717,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates["users"] = None  # a range said now replaces a number said before: sized at its stated point
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
+    keep_count_role(updates, profile, defaulted, u.ask)  # '50 users not 500': the role of the 500 (assistant.count_role)
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
@@ -964,6 +968,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
     moved = {k for k in after if after[k] != before[k]}
+    turn.before = {k: before[k] for k in moved}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
                               and not (turn.compare or turn.whatif))
     update: dict[str, Any] = {**(CLEARED if fresh else {}),
@@ -1668,7 +1673,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     profile = Profile.model_validate(state.get("profile") or {})
     filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang, state.get("settings"))
     turn = _turn(state)
-    previous = state.get("results") or {}
+    previous = plan_before(state, turn, profile, lang) or state.get("results") or {}  # 'does that change things?'
     cards = state.get("cards") or {}
     compare = turn.compare or cards.get("compare") or []
     if not compare and turn.also == "compare_cards" and len(turn.cards) >= 2:

@@ -30,7 +30,7 @@ def nothing_moved(answer: Any, before: dict[str, Any], lang: str) -> str:
 
 # The tool inputs a follow-up moves that a person reads as a value, with the slot whose label names them.
 SHOWN = (("model", "model"), ("method", "method"), ("serve_precision", "precision"), ("users", "users"),
-         ("context", "context"))
+         ("context", "context"), ("candidates", "only"))
 
 
 def _value(key: str, value: Any, lang: str) -> str:
@@ -48,6 +48,16 @@ def _value(key: str, value: Any, lang: str) -> str:
         return NAMES.get(str(value)) or say(lang, f"mcmp.name.{value}")
     if key == "serve_precision":
         return str(value).upper()
+    if key == "candidates":  # the cards planned on ('2x h100-sxm' keeps its count)
+        from gpu_advisor.knowledge.resolve import find_gpu
+
+        def card(c: str) -> str:
+            n, _x, g = c.rpartition("x ") if "x " in c else ("", "", c)
+            try:
+                return f"{n} × {find_gpu(g).name}" if n else find_gpu(g).name
+            except (LookupError, ValueError):
+                return c
+        return "/".join(card(str(c)) for c in value)
     return f"{int(value):,}" if isinstance(value, (int, float)) else str(value)
 
 

@@ -75,9 +75,14 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
 def read_replaced(m: Message, u: Understanding) -> None:
     """A card said wrong replaced by the right one ('sorry, I meant H200s not H100s'), then cards had with no count
     said ('we only have 40gb A100s'); a card not to be had swapped for another ('A800买不到，改成910B')."""
+    from gpu_advisor.assistant.reading.card_change import read_card_change
     from gpu_advisor.assistant.reading.card_swap import read_card_swap
+    from gpu_advisor.assistant.reading.count_fixed import read_count_fixed
+    from gpu_advisor.assistant.reading.whole_document import read_whole_document
 
-    if read_card_swap(m, u):
+    read_count_fixed(m, u)  # '50 users not 500': the count ruled out, so the new one keeps its role
+    read_whole_document(m, u)  # 'users paste long contracts' into a 128k context: the prompt is that long
+    if read_card_swap(m, u) or read_card_change(m, u):
         return
     _read_replaced(m, u)
     read_owned_uncounted(m, u)
