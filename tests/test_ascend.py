@@ -59,3 +59,40 @@ def test_deepseek_v3_on_atlas_servers(text: str) -> None:
     assert results["inputs"]["server_gpus"] == 8
     assert best["gpu"] == "ascend-910b" and best["ok"] and best["server_gpus"] == 8
     assert best["gpus"] % 8 == 0 and 16 <= best["gpus"] <= 64  # 2-8 servers: two servers at least per copy
+
+
+TTFT_ZH = ["我们公司要上一个内部知识库问答，用 Qwen2.5-72B，白天高峰大概 每秒 5 个请求，要求首字延迟 2 秒以内，只能用国产卡（信创要求），"
+           "昇腾 910B 要几台？",
+           "只能用昇腾910B（信创），知识库问答 qwen2.5-72b，高峰每秒5个请求，首token延迟要在2秒内，需要多少张卡？"]
+TTFT_EN = ["Internal knowledge-base Q&A on Qwen2.5-72B, peak about 5 requests per second, first token within 2 seconds, "
+           "domestic cards only. How many Ascend 910B servers do we need?",
+           "Ascend 910B only (domestic rule). qwen2.5-72b knowledge base, 5 req/s at peak, time to first token under 2s: "
+           "how many cards?"]
+
+
+@pytest.mark.parametrize("text,lang", [(t, "zh") for t in TTFT_ZH] + [(t, "en") for t in TTFT_EN])
+def test_first_token_target_without_percentile_is_met(text: str, lang: str) -> None:
+    state = run_states([text])[-1]
+    rec = state["results"]["recommend"]
+    best = rec["options"][0]
+    traffic = rec["traffic"]
+    assert best["gpu"] == "ascend-910b" and best["ok"]
+    assert best["tp"] >= 4  # copies of 2 cards cannot reach it
+    assert traffic["ttft_typical"] and traffic["ttft_p99_met"] and not traffic["ttft_unreachable"]
+    assert traffic["ttft_q_s"] <= 2.0
+    text_out = state["messages"][-1].content
+    assert ("中位数" in text_out) if lang == "zh" else ("median" in text_out)
+    for faster in ("换更快的卡", "faster card"):
+        assert faster not in text_out
+
+
+@pytest.mark.parametrize("text", [
+    "知识库问答 qwen2.5-72b，只能用昇腾910B，高峰每秒5个请求，p99首字延迟2秒内，要几台？",
+    "qwen2.5-72b knowledge base, Ascend 910B only, 5 req/s peak, p99 first token under 2 s. How many servers?",
+])
+def test_unreachable_target_suggests_no_excluded_card(text: str) -> None:
+    state = run_states([text])[-1]
+    out = state["messages"][-1].content
+    assert state["results"]["recommend"]["options"][0]["gpu"] == "ascend-910b"
+    for faster in ("换更快的卡", "faster card", "H100", "H200"):
+        assert faster not in out
