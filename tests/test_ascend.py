@@ -96,3 +96,35 @@ def test_unreachable_target_suggests_no_excluded_card(text: str) -> None:
     assert state["results"]["recommend"]["options"][0]["gpu"] == "ascend-910b"
     for faster in ("换更快的卡", "faster card", "H100", "H200"):
         assert faster not in out
+
+
+REPLACE_ZH = ["昇腾910B 跟 A800 比，跑 70B 模型推理性能差多少？我们想做国产替代，大概需要多买多少张卡才能顶上原来 8 张 A800 的吞吐",
+              "要替换原来的8张A800，需要几张910B？跑70B推理",
+              "跑70B推理，想用910B取代现有的 8 张 A800，得要多少张？"]
+REPLACE_EN = ["How does the Ascend 910B compare with the A800 for 70B inference? We're doing a domestic replacement: "
+              "roughly how many 910B cards would we need to match the throughput of our old 8 A800s?",
+              "how many 910B would we need to replace our 8 A800s for serving a 70B model?",
+              "Serving a 70B model: to replace 8 A800 with Ascend 910B, how many cards?"]
+
+
+@pytest.mark.parametrize("text,lang", [(t, "zh") for t in REPLACE_ZH] + [(t, "en") for t in REPLACE_EN])
+def test_replacement_count_answered(text: str, lang: str) -> None:
+    u = understand(text)
+    assert u.lang == lang
+    assert u.ask.get("replace") == ["a800-80gb-sxm", 8, "ascend-910b"]
+    state = run_states([text])[-1]
+    out = state["messages"][-1].content
+    best = state["results"]["recommend"]["options"][0]
+    assert best["gpu"] == "ascend-910b"  # the plan is on the card moved to
+    assert "11 × Huawei Ascend 910B" in out  # 8 x 2039 / 1600 GB/s, rounded up
+    assert "16 × Huawei Ascend 910B" in out  # two 8-card servers
+    assert "选 NVIDIA A800" not in out and "pick the NVIDIA A800" not in out.lower()
+
+
+def test_replace_count_tool() -> None:
+    from gpu_advisor.tools.replace_count import replace_count
+
+    r = replace_count("a800-80gb-sxm", 8, "ascend-910b", fit_gpus=2)
+    assert (r.needed, r.servers) == (11, 2)
+    assert r.fewer_share is not None and 0.7 < r.fewer_share < 0.85
+    assert replace_count("a800-80gb-sxm", 1, "ascend-910b", fit_gpus=2).needed == 2  # never fewer than fit

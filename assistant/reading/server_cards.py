@@ -34,3 +34,23 @@ def read_server_cards(m: Message, u: Understanding) -> None:
     u.intents.add("servers_count")
     u.intents.discard("whatif")
     u.ask = {k: v for k, v in u.ask.items() if k not in ("hypothetical", "figure")}
+
+
+def read_replace_asked(m: Message, u: Understanding) -> None:
+    """u.ask['replace'] = [old card, its count, new card] for a count of one card asked to take over a count of the
+    other ('需要多买多少张卡才能顶上原来 8 张 A800 的吞吐', 'how many 910B to replace our 8 A800s')."""
+    if not word_pattern("replace_asked.over").search(m.masked) or not word_pattern("replace_asked.count").search(m.masked):
+        return
+    cards = list(dict.fromkeys(g for _s, _e, g, _n in m.gpus))
+    counted = {g: n for s, _e, g, n in m.gpus if s in m.counted and n > 1}
+    if len(cards) != 2 or len(counted) != 1:
+        return
+    (old, n), = counted.items()
+    new = next(g for g in cards if g != old)
+    u.ask = {**u.ask, "replace": [old, n, new]}
+    if u.updates.get("owned") == [f"{n}x {old}"]:
+        u.updates.pop("owned")  # 'our 8 A800s' are the cards being replaced: the plan is on the new card
+    u.updates.setdefault("only", [new])  # the card moved to is the one planned on
+    u.cards = u.cards or [new, old]
+    u.compare_gpus = u.compare_gpus or [new, old]
+    u.also = u.also or "compare_cards"  # the two cards set side by side, the count asked first
