@@ -352,9 +352,10 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 
 def compare_cards(ctx: Context) -> str:
     from gpu_advisor.assistant import card_job, verdict
+    from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
 
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
-    lines = [ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
+    lines = [*replace_lines(ctx), ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
              *_spec_table(ctx, facts), ""]
     if len(facts) >= 2:
         lines += _what_differs(ctx, facts[:2])
@@ -366,7 +367,7 @@ def compare_cards(ctx: Context) -> str:
     used = verdict.used_note(ctx, facts)
     if job:
         lines += job
-        sized = verdict.sized_verdict(ctx)
+        sized = replace_verdict(ctx) or verdict.sized_verdict(ctx)
         options = ctx.data.get("options") or []
         models = card_job.job_models(ctx) if len(facts) >= 2 else []
         held_models, missing = card_job.fit_lines(ctx, facts[:2], models) if models else ([], {})

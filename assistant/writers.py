@@ -1061,11 +1061,15 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
         lines += [_owned_short(rec, t, lang), ""]
     if t.queue_unsized:
         lines += [say(lang, "fig.traffic_unsized"), ""]
-    if t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
+    if t.ttft_typical and t.ttft_q_s is not None and t.ttft_p99_s is not None and t.ttft_target_ms is not None:
+        lines += [say(lang, "ascend.ttft_typical", ttft=seconds(t.ttft_q_s), ttft99=seconds(t.ttft_p99_s),
+                      target=f"{t.ttft_target_ms:,.0f}", prompt=f"{t.prompt_tokens:,}"), ""]
+    elif t.ttft_q_s is not None and t.ttft_percentile != P99 and t.ttft_target_ms is not None and t.ttft_p99_met:
         lines += [say(lang, "fig.traffic_ttft_at", pct=said, ttft=seconds(t.ttft_q_s), target=f"{t.ttft_target_ms:,.0f}"),
                   ""]
     if t.ttft_unreachable and t.ttft_q_s is not None and t.ttft_target_ms is not None:
-        lines += [say(lang, "fig.traffic_ttft_unreachable", pct=said, ttft99=seconds(t.ttft_q_s),
+        limited = bool(rec.workload.candidates or rec.workload.exclude)  # no faster card the user rules out
+        lines += [say(lang, "ascend.ttft_unreachable" if limited else "fig.traffic_ttft_unreachable", pct=said, ttft99=seconds(t.ttft_q_s),
                       target=f"{t.ttft_target_ms:,.0f}", prompt=f"{t.prompt_tokens:,}"), ""]
     elif t.ttft_p99_met is False and t.ttft_q_s is not None and t.ttft_target_ms is not None:
         lines += [say(lang, "fig.traffic_ttft_missed", pct=said, ttft99=seconds(t.ttft_q_s),

@@ -763,6 +763,8 @@ class Traffic(BaseModel):
                                 "cards (within the GPU limit, or the targets): the plan holds the users only")
     ttft_unreachable: bool = Field(False, description="no layout of the plan's cards reaches the first-token target "
                                    "(the longest prompts alone take longer to prefill): the rate was sized without it")
+    ttft_typical: bool = Field(False, description="a first-token target said with no percentile that no layout "
+                               "meets at p99: held for the typical request, its median (tools.typical_first_token)")
     owned_short: bool = Field(False, description="the cards you own sustain the rate on no layout (each copy below "
                               "the utilisation cap): they hold the users in memory only")
     owned_gpus: int | None = None

@@ -104,6 +104,7 @@ from gpu_advisor.tools.training import (
     training_memory,
 )
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.tools.typical_first_token import held_typical, typical_request
 
 CANDIDATES = {
     "global": ["rtx-4090", "rtx-5090", "l40s", "rtx-6000-ada", "a100-80gb-sxm", "h100-sxm", "h200", "b200", "mi300x"],
@@ -2483,6 +2484,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
             rec = again
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
+        traffic.ttft_typical = held_typical(w, r.ttft_percentile)
         _eight_bit_beside(w, traffic, gpu_id, r, prompt, output, None if unreachable else w.ttft_ms)
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
@@ -2955,6 +2957,8 @@ def _rate_sizing(w: Workload, rec: Recommendation, prompt: int,
                             max_gpus=GROW_FOR_RATE_MAX_GPUS)
     if not found and _queue_e2e_ms(w) is not None:  # the end-to-end target out of reach: the plan says it misses it
         found = _rate_sized(w, rec.options, prompt, output, w.ttft_ms)
+    if not found and (typical := typical_request(w)) is not None:  # '首字延迟 2 秒以内': the typical request's
+        found = _rate_sized(typical, rec.options, prompt, output, w.ttft_ms, cards=len(rec.options))
     unreachable = not found and w.ttft_ms is not None
     if unreachable:
         found = _rate_sized(w, rec.options, prompt, output, None)

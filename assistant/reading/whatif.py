@@ -12,6 +12,7 @@ import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.server_cards import read_replace_asked, read_server_cards
 from gpu_advisor.assistant.reading.text import vocab
 from gpu_advisor.knowledge import find_gpu
 
@@ -30,6 +31,8 @@ def hypothetical(m: Message) -> bool:
 def read_whatif(m: Message, u: Understanding) -> None:
     """A follow-up that asks about other cards: sets u.ask['hypothetical'] (the engine then adds no card to those
     owned, and compares the answer with the plan before) and says whose cards they are when someone else has them."""
+    read_server_cards(m, u)  # '需要几台atlas 800T A2（8卡910B）': the cards of each server, the servers asked
+    read_replace_asked(m, u)  # '多少张910B才能顶上 8 张 A800': the cards that take over the others' work
     if not hypothetical(m) or u.intents & {"reset", "help", "empty"} or u.choice is not None:
         return
     tried = {g for _s, _e, g, _n in m.gpus}
