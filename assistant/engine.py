@@ -47,6 +47,7 @@ from gpu_advisor.assistant.pairing import (
 from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from gpu_advisor.assistant.precision_total import with_total_first
 from gpu_advisor.assistant.premise import (
     apply_dropped_phase,
     apply_recount,
@@ -1748,6 +1749,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             else "\n\n".join([*lead, text])
     text = ahead + text + after
     text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
+    text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None

@@ -32,7 +32,7 @@ SIDE_ZH = [
 def _prefix(key: str, lang: str) -> str:
     """The fixed words before the first figure or name."""
     names = ("model", "n", "card", "have", "hours", "tokens", "method", "asked", "need", "need_asked", "servers",
-             "days", "all", "all_hours")
+             "days", "all", "all_hours", "fmt", "total", "users", "tps")
     return say(lang, key, **dict.fromkeys(names, "§")).split("§")[0]
 
 
@@ -146,3 +146,25 @@ def test_capacity_this_machine_is_the_one_described() -> None:
     for m in msgs:
         assert "gpu-advisor detect" not in str(m.content)
         assert "人同时生成" in str(m.content).split("\n")[0] or "人同时生成" in str(m.content)
+
+
+# Memory asked at a stated format and speed on the user's own (too few) cards: the total first, then the lighter
+# format that fits those cards, with its tokens/s per user.
+TOTAL = [
+    ("two things: how much vram does llama 3.3 70b need in plain fp16, and if i put it on 2x H100 80gb how many "
+     "tokens per sec can i expect for like 10 concurrent users", "en"),
+    ("llama 3.3 70b in fp16: how much memory does it need? and with 10 users at once on 2 h100 80gb what tok/s per "
+     "user?", "en"),
+    ("两个问题：llama 3.3 70b 纯 fp16 要多少显存？放在 2 张 H100 80G 上，10 个人同时用，每人每秒多少 token", "zh"),
+    ("放 2 张 H100 80G 上 10 个人同时用速度多少？另外 llama 3.3 70b 用 fp16 一共要多少显存", "zh"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang"), TOTAL)
+def test_total_at_format_then_lighter_on_their_cards(text: str, lang: str) -> None:
+    msg = run_conversation([text])[0]
+    f = msg.additional_kwargs["gpu_advisor"]["total_at_format"]
+    assert f["precision"] == "fp16" and f["gpus"] == 2 and f["gpu"].startswith("h100")
+    assert 140e9 < f["total_bytes"] < 200e9 and f["total_bytes"] > f["capacity_bytes"] * 2  # does not fit 2 × 80 GB
+    assert f["lighter"]["precision"] == "fp8" and 20 < f["lighter"]["tokens_per_s"] < 80
+    assert str(msg.content).startswith(_prefix("second2.total_no", lang).strip())
