@@ -2,7 +2,8 @@
 "同一台机器晚上闲着，能不能拿来lora微调这个14b，数据大概3万条，每条1k token"): it was refused ("ask it on its own").
 Now it is checked on the serving plan's own cards while serving is paused: the method's memory per GPU
 (training_memory, ZeRO-3 over the cards) against what a card holds, and the hours for the data given
-(training_time), or per 10M tokens when no data was said. When LoRA does not fit, QLoRA on the same cards is tried."""
+(training_time), or per 10M tokens when no data was said. When LoRA does not fit, QLoRA on the same cards is tried.
+A fine-tune of another model beside the service stays a second job said, not sized here (assistant/pairing.py)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ def serving_side_training(answer: Any, also: dict[str, Any] | None, lang: str, f
             or not first_model:
         return ""
     model = _model(str(also.get("model") or ""), first_model)
+    if model != first_model:
+        return ""  # another model's fine-tune beside the service: said as a second job (pairing), sized on its own
     asked = str(also.get("method") or (also.get("run") or {}).get("method") or "lora")
     data = _tokens(also)
     tokens = data or PER_RUN
