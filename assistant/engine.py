@@ -28,6 +28,7 @@ from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
@@ -48,6 +49,7 @@ from gpu_advisor.assistant.pinned import pinned_line
 from gpu_advisor.assistant.plan_before import plan_before
 from gpu_advisor.assistant.plan_follow import distill_to_size, distills_of, kept_example_length, one_of_each
 from gpu_advisor.assistant.policy import SLOTS, Profile, Question, fill_defaults, next_question, question
+from gpu_advisor.assistant.precision_total import with_total_first
 from gpu_advisor.assistant.premise import (
     apply_dropped_phase,
     apply_recount,
@@ -597,6 +599,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates = {}
     if "kv_cache" in u.intents and u.ask.get("model") and not profile.model and "model" not in updates:
         updates["model"] = u.ask["model"]  # "KV cache 占多少？Llama 3.1 70B": the model the next "用 fp8 呢" asks of
+    if "this_machine" in u.intents and (profile.owned or profile.only):
+        u.intents = u.intents - {"this_machine"}  # '这台机器最多能撑多少人': the machine described (8 × 910B), not this one
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
         state.get("also"), profile.model_dump(), updates)
     if second and second.get("model") and not _known_model(second["model"]):
@@ -1733,7 +1737,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text = one[0] + "\n\n" + text
     text, slow = with_slow(text, turn.ask, answer, lang, _recorder(config))  # 'users complain its slow': why, then budget
     shared = split_words(split, lang, filled.model or "") if split else None  # the service's servers, the run's
-    both = shared[1] if shared else side_training(answer, second, lang, filled.model or "", _recorder(config)) \
+    both = shared[1] if shared else side_training(answer, second or turn.ask.get("side_train"), lang, filled.model or "",
+                                                           _recorder(config)) \
         or pair_words(answer.pair, second, lang, filled.model or "")  # 'mostly lora on the 70b, sometimes full on the 8b'
     if both:  # the second job on the plan's cards, right under the plan's headline; asked whether both fit: that first
         alone = pinned[0] if pinned else writers.literal_answer(answer, "fits", lang)  # the first model's alone
@@ -1748,6 +1753,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
             else "\n\n".join([*lead, text])
     text = ahead + text + after
+    text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
+    text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None

@@ -26,6 +26,9 @@ def side_training(answer: Any, also: dict[str, Any] | None, lang: str, first_mod
     from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
     from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
+    if answer.training_memory is None:  # a serving plan: the fine-tune asked beside it, on the same cards
+        from gpu_advisor.assistant.side_lora import serving_side_training
+        return serving_side_training(answer, also, lang, first_model, recorder)
     rec = answer.recommend
     best = rec.best if rec else None
     if also is None or not checked(also) or best is None or answer.training_memory is None:

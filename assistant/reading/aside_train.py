@@ -48,6 +48,16 @@ def read_aside_train(raw: str, u: Understanding, read: Callable[[str], Understan
     _drop_training(u, str(main.updates["phase"]))
     if u.second and u.second.get("phase") in (None, *TRAINING):
         u.second = None  # the training clause read as a second job: it is the side question, not sized here
+    if main.updates.get("phase") == "serve":  # 'also can we LoRA it on the same boxes?': checked on the plan's cards
+        asked = read(" . ".join(trained)).updates
+        lengths = ("seq_len", "prompt_tokens")  # '20k examples of 1k tokens': the training data's, not the chats'
+        if any(asked.get(k) for k in lengths) and not any(main.updates.get(k) for k in lengths):
+            for k in lengths:
+                u.updates.pop(k, None)
+        data = {k: asked[k] for k in ("train_tokens", "train_examples", "epochs") if asked.get(k)}
+        u.ask = {**u.ask, "side_train": {"phase": "fine-tune", "method": asked.get("method") or "lora",
+                                         "model": asked.get("model") or "", **data}}
+        return
     u.notes.append(("note.side_training", {}))
 
 

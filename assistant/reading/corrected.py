@@ -35,6 +35,7 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
                           read: Callable[[str, str | None], Understanding]) -> None:
     """A second job said in the message (reading.multi), a correction inside it, then a main job and a side one."""
     from gpu_advisor.assistant.reading.aside_train import read_aside_train, read_side_use
+    from gpu_advisor.assistant.reading.fewer import read_fewer
     from gpu_advisor.assistant.reading.fixed_count import read_fixed_count
     from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
@@ -49,3 +50,4 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     read_fixed_count(cut, u)  # '有16张910B…等下我看错了，是32张': the count after the cue
     read_slow(cut, u)  # 'users are complaining its slow' on their own cards: why, before the options
     read_count_owned(cut, u)  # 'wait we actually have 2 of them in the box': that many of the card named, theirs
+    read_fewer(cut, u)  # 'and if we only get 2 of the nodes, how long then': the time on fewer, after the plan
