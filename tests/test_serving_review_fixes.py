@@ -217,7 +217,7 @@ def test_a_first_token_target_no_layout_reaches_is_said_and_the_rate_still_sized
     text = reply.content
     assert text.startswith("## 11 份副本，每份 1 × NVIDIA L40S 48GB")
     assert "没有哪种部署能满足你 p95 首 token 100 ms 的目标" in text.splitlines()[0]
-    assert "怎么部署都达不到你 100 ms 的 p95 首 token 目标" in text
+    assert "都达不到你 100 ms 的 p95 首 token 目标" in text  # (with or without "更多张卡的副本": h-ascend)
     assert "更合适的选择" not in text  # no card named that was never sized for the rate
     _, reply = run_conversation(["GLM-4-9B，p95 首 token 300ms 以内，QPS 大概 50，输入平均 2000，输出 200 左右，要几张 L40S",
                                  "工作时间吧"])
