@@ -13,7 +13,10 @@ from gpu_advisor.assistant.reading.latency import target_percentile
 from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from gpu_advisor.assistant.reading.message import Message
+    from gpu_advisor.assistant.reading.quantities import Quantity
 
 # A clause ends at these marks: an end-to-end word in another clause says nothing of this time.
 CLAUSE_END = re.compile(r"[,;，；。!?！？]")
@@ -41,17 +44,22 @@ def _said_end_to_end(before: str, after: str) -> bool:
     return bool(word_pattern("e2e_after").match(CLAUSE_END.split(after)[0]))
 
 
-def e2e_times(m: Message) -> None:
-    """Give the times said end to end the role e2e_ms (extra: their unit), and the token count said for one
-    ('for 400 tokens') the role output_tokens when no output length is said otherwise."""
+def times_said(m: Message, tail: int = 40) -> Iterator[tuple[int, Quantity, tuple[str, int], str, str]]:
+    """Each time said with its unit, not negated: (index, quantity, (unit, its length), the 60 characters before
+    it, the `tail` characters after its unit)."""
     for i, q in enumerate(m.qty):
         if q.role not in TIME_ROLES or q.negated:
             continue
         unit = _unit(m.masked[q.end:q.end + 20])
-        if unit is None:
-            continue
-        before = m.masked[max(0, q.start - 60):q.start]
-        after = m.masked[q.end + unit[1]:q.end + unit[1] + 40]
+        if unit is not None:
+            yield (i, q, unit, m.masked[max(0, q.start - 60):q.start],
+                   m.masked[q.end + unit[1]:q.end + unit[1] + tail])
+
+
+def e2e_times(m: Message) -> None:
+    """Give the times said end to end the role e2e_ms (extra: their unit), and the token count said for one
+    ('for 400 tokens') the role output_tokens when no output length is said otherwise."""
+    for i, q, unit, before, after in times_said(m):
         if not _said_end_to_end(before, after):
             continue
         m.qty[i] = replace(q, role="e2e_ms", extra=unit[0])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.reading.e2e import CLAUSE_END, TIME_ROLES, _unit
+from gpu_advisor.assistant.reading.e2e import CLAUSE_END, times_said
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 if TYPE_CHECKING:
@@ -52,14 +52,8 @@ def _item_e2e(m: Message) -> None:
     """'each must finish within 20 s', 'within 20 s each': the time each item takes in all, end to end."""
     if m.role("e2e_ms"):
         return
-    for i, q in enumerate(m.qty):
-        if q.role not in TIME_ROLES or q.negated:
-            continue
-        unit = _unit(m.masked[q.end:q.end + 20])
-        if unit is None:
-            continue
-        clause = CLAUSE_END.split(m.masked[max(0, q.start - 60):q.start])[-1]
-        tail = m.masked[q.end + unit[1]:q.end + unit[1] + 30]
+    for i, q, unit, before, tail in times_said(m, tail=30):
+        clause = CLAUSE_END.split(before)[-1]
         if word_pattern("e2e_first_token").search(clause):
             continue
         if word_pattern("item_e2e_before").search(clause) or (
