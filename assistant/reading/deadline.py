@@ -8,7 +8,7 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.growth import calendar_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
-from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, weekday_hits
+from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, SAID_KEY, weekday_hits
 
 WEEK_HOURS = 168
 
@@ -128,5 +128,5 @@ def _clock(text: str) -> float | None:
 
 def span_noted(notes: list[tuple[str, dict[str, str]]]) -> bool:
     """Whether the message's deadline was a span of weeks already said back ('by the end of next month')."""
-    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY}
+    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY, SAID_KEY}
     return any(key in keys for key, _v in notes)

@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 
 NOTE_KEY = "reply.deadline_weekday_span"
+SAID_KEY = "deadline.days_said"  # a weekday with the days left said: those count
 
 
 def _order() -> list[str]:
@@ -61,6 +62,12 @@ def weekday_hits(m: Message, hits: list[tuple[int, float]]) -> tuple[list[tuple[
     if word_pattern("weekday_today").search(m.masked) or word_pattern("weekday_start").search(m.masked):
         return hits, []
     ranges = [(x.start(), x.end()) for x in word_pattern("weekday_range").finditer(m.masked)]  # '周一到周五用'
+    notes = len(m.notes)
     days = weekday_spans(m, ranges)
     kept = [h for h in hits if not any(s <= h[0] < e for s, e, *_h in [*days, *ranges])]
+    if m.role("deadline"):  # '周五前（还有3天）', 'by friday, 3 days left': the days said count, no range to guess
+        if len(m.notes) > notes:
+            del m.notes[notes:]
+            m.notes.append((SAID_KEY, {"hours": f"{max(kept)[1]:,.0f}" if kept else ""}))
+        return kept, []
     return kept, [(s, h) for s, _e, h in days]

@@ -1,0 +1,36 @@
+"""Deadlines said as durations, from a weekday and time to another, and kept in every line of the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
+from gpu_advisor.assistant.reading.message import prepare
+
+
+def _hours(text: str) -> tuple[float | None, list[str]]:
+    m = prepare(text, None)
+    m.phase = "batch"
+    return read_deadline_or_day(m), [key for key, _v in m.notes]
+
+
+DURATIONS = [
+    ("周五前要跑完（还有3天）", 72), ("还有3天，周五前要跑完", 72), ("周五之前，也就是3天内要跑完", 72),
+    ("剩两天要跑完", 48), ("只剩2天了，周五前", 48), ("3天内跑完", 72), ("还剩 4 天", 96),
+    ("need it by friday, 3 days left", 72), ("3 days left, deadline friday", 72),
+    ("must be done within 2 days, by friday", 48), ("deadline friday (in 3 days)", 72), ("within 5 days", 120),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), DURATIONS)
+def test_duration_counts_without_the_weekday_caveat(text: str, hours: float) -> None:
+    got, notes = _hours(text)
+    assert got == hours
+    assert "reply.deadline_weekday_span" not in notes
+
+
+@pytest.mark.parametrize("text", ["by friday", "周五前要跑完", "deadline is friday"])
+def test_weekday_alone_keeps_the_stated_short_end(text: str) -> None:
+    got, notes = _hours(text)
+    assert got == 24
+    assert "reply.deadline_weekday_span" in notes
