@@ -34,3 +34,26 @@ def test_weekday_alone_keeps_the_stated_short_end(text: str) -> None:
     got, notes = _hours(text)
     assert got == 24
     assert "reply.deadline_weekday_span" in notes
+
+
+WINDOWS = [
+    ("deadline is monday morning, its friday 5pm now.", 64), ("its friday 5pm, due monday morning", 64),
+    ("it's friday 17:00 and it must be done by monday 9am", 64), ("from friday 5pm to monday 9am", 64),
+    ("we have from friday evening until monday morning", 63), ("现在是周五下午5点，周一早上要跑完", 64),
+    ("今天周五，下午5点，周一早上之前要出结果", 64), ("周五下班到周一早上要跑完", 63),
+    ("周五晚上到周一早上，要跑完", 63), ("its wednesday 10am, deadline is next monday 10am", 120),
+]
+
+
+@pytest.mark.parametrize(("text", "hours"), WINDOWS)
+def test_weekday_and_hour_to_weekday_is_counted(text: str, hours: float) -> None:
+    got, notes = _hours(text)
+    assert got == hours
+    assert any(key.startswith("deadline.window") for key in notes)
+    assert "reply.deadline_weekday_span" not in notes
+
+
+@pytest.mark.parametrize("text", ["周一到周五用", "monday to friday, 9 to 5", "today is tuesday, by friday"])
+def test_no_window_without_both_hours(text: str) -> None:
+    _got, notes = _hours(text)
+    assert not any(key.startswith("deadline.window") for key in notes)

@@ -9,6 +9,8 @@ from gpu_advisor.assistant.reading.growth import calendar_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, SAID_KEY, weekday_hits
+from gpu_advisor.assistant.reading.weekday_window import NOTE_KEY as WINDOW_KEY
+from gpu_advisor.assistant.reading.weekday_window import window_deadline
 
 WEEK_HOURS = 168
 
@@ -16,6 +18,12 @@ WEEK_HOURS = 168
 def read_deadline(m: Message) -> float | None:
     """Hours until an offline job must be done: 'within 2 days' (48), 'in 10 hours', 'by tomorrow'
     (24), 'by Friday' (1 to 7 days: the short end, 24, said with the range)."""
+    window = window_deadline(m, _clock)  # 'its friday 5pm, due monday morning': 64 h
+    return window if window is not None else _said_deadline(m)
+
+
+def _said_deadline(m: Message) -> float | None:
+    """The deadline from durations, day words and clock times (read_deadline)."""
     hits: list[tuple[int, float]] = []
     table = vocab()["duration_hours"]
     for q in m.role("deadline"):
@@ -128,5 +136,5 @@ def _clock(text: str) -> float | None:
 
 def span_noted(notes: list[tuple[str, dict[str, str]]]) -> bool:
     """Whether the message's deadline was a span of weeks already said back ('by the end of next month')."""
-    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY, SAID_KEY}
+    keys = {str(key) for _p, (_s, _l, key) in pattern_rows("deadline_spans")} | {NOTE_KEY, SAID_KEY, WINDOW_KEY, WINDOW_KEY + "_assumed"}
     return any(key in keys for key, _v in notes)
