@@ -57,3 +57,42 @@ def test_weekday_and_hour_to_weekday_is_counted(text: str, hours: float) -> None
 def test_no_window_without_both_hours(text: str) -> None:
     _got, notes = _hours(text)
     assert not any(key.startswith("deadline.window") for key in notes)
+
+
+WEEK = ["we have a week.", "we've got one week", "only have a week to do it", "a week left", "deadline is a week",
+        "we got a week to finish", "只有一个星期", "一个星期内要训完", "有一周时间", "还有一周", "时间只有一周"]
+
+
+@pytest.mark.parametrize("text", WEEK)
+def test_a_week_said_without_a_number(text: str) -> None:
+    assert _hours(text)[0] == 168
+
+
+def test_a_week_of_data_is_no_deadline() -> None:
+    assert _hours("we have a week of data")[0] is None
+
+
+def _rows(reply: str) -> list[tuple[str, float]]:
+    """(option, hours per run) of each row of the options table."""
+    rows = []
+    for line in reply.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) == 5 and "×" in cells[0]:
+            rows.append((cells[0], float(cells[3].replace(",", ""))))
+    return rows
+
+
+FT = {"en": "full fine tune of mistral 7b on 2 million chat samples, avg 1k tokens, 2 epochs. {due}. how many a100 80gb "
+            "do i need and whats the cost",
+      "zh": "全参微调mistral 7b，200万条对话，每条1k token，2个epoch，{due}，要几张a100 80g，租的话多少钱"}
+DUES = [("en", "we have a week", 168), ("en", "we have 3 days", 72), ("zh", "只有一个星期", 168), ("zh", "还剩3天", 72)]
+
+
+@pytest.mark.parametrize(("lang", "due", "hours"), DUES)
+def test_options_missing_the_deadline_are_not_offered(lang: str, due: str, hours: float) -> None:
+    from tests.conversation import run_conversation
+    reply = run_conversation([FT[lang].format(due=due)])[-1].content
+    assert (f"a deadline of {hours:,.0f} h" if lang == "en" else f"截止时间 {hours:,.0f} 小时") in reply
+    rows = _rows(reply)
+    assert rows and all(h <= hours for _o, h in rows)
+    assert "A100" in rows[0][0]
