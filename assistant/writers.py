@@ -602,6 +602,11 @@ def _quote_lines(rec: Recommendation, lang: str) -> list[str]:
         if o is None or o.usd_per_month is None:
             items.append(say(lang, "quotes.item_unsized", gpu=name, rate=rate))
             continue
+        if not q.reserved and not w.spec.serves and not w.runs_per_month and o.job_usd is not None:
+            items.append(say(lang, "deadline.quote_run", gpu=name, rate=rate, option=gpu_words(o, lang),
+                             run=cash(o.job_usd, rec), hours=hours(o.job_hours or 0.0),
+                             fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))  # a one-off job: per run
+            continue
         key = "quotes.item_reserved" if q.reserved else "quotes.item"
         items.append(say(lang, key, gpu=name, rate=rate, option=gpu_words(o, lang), month=cash(o.usd_per_month, rec),
                          use=pct(w.utilisation), fits=say(lang, "quotes.fits" if o.ok else "quotes.short")))

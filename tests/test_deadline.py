@@ -96,3 +96,27 @@ def test_options_missing_the_deadline_are_not_offered(lang: str, due: str, hours
     rows = _rows(reply)
     assert rows and all(h <= hours for _o, h in rows)
     assert "A100" in rows[0][0]
+
+
+QUOTED = [
+    ("en", ["full finetune of qwen2.5 7b on about 2 billion tokens of domain text (continued pretraining basically), "
+            "seq len 4096. want it done within a week. how many H100s do we rent and whats the bill",
+            "actually we got a quote for A100 80gb at 1.10/hr per gpu, redo it with those"], "$182"),
+    ("en", ["we got a quote for a100 80gb at $1.10 per gpu hour. full fine tune llama 3.1 8b on 1B tokens, "
+            "done within a week, how many do we rent and what does it cost?"], None),
+    ("zh", ["全参继续预训练qwen2.5 7b，20亿token领域文本，序列长度4096，一周内要训完，租几张H100，多少钱",
+            "我们拿到A100 80G的报价，每卡每小时7.5元，按这个重新算"], "¥1,242"),
+]
+
+
+@pytest.mark.parametrize(("lang", "turns", "bill"), QUOTED)
+def test_the_users_price_is_the_one_bill(lang: str, turns: list[str], bill: str | None) -> None:
+    from tests.conversation import run_conversation
+    reply = run_conversation(turns)[-1].content
+    head = next(x for x in reply.splitlines() if "rented)" in x or "租用约" in x)
+    quoted = next(line for line in reply.splitlines() if line.startswith("| ") and "A100" in line)
+    price = quoted.split("|")[5].strip().split(" (")[0].split("（")[0]
+    assert price in head
+    if bill:
+        assert price == bill
+    assert "a month at" not in reply and "每月" not in reply

@@ -965,7 +965,14 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
     return TrainingTimeInput(model=w.model, gpu=gpu, gpus=n, method=method, tokens=w.tokens_per_run(model) * (2 if dpo else 1),
                              epochs=w.epochs, region=w.region, reference_forward=dpo, framework=w.framework,
                              pretraining=w.spec.pretrains, seq_len=w.seq_len,
-                             precision="bf16" if find_gpu(gpu).native_bf16 else "fp16", **across)
+                             precision="bf16" if find_gpu(gpu).native_bf16 else "fp16",
+                             usd_per_gpu_hour=_quoted_rent(w, gpu), **across)
+
+
+def _quoted_rent(w: Workload, gpu: str) -> float | None:
+    """The on-demand rent the user was quoted for this card, which prices the run (None: the typical price)."""
+    said = quoted(w, gpu)
+    return said.usd_per_gpu_hour if said is not None and not said.reserved else None
 
 
 def _stack_findings(gpu: Gpu, method: str, framework: str | None) -> list[Finding]:

@@ -105,6 +105,8 @@ class TrainingTimeInput(ToolInput):
                                                                            "torchao Float8) on cards with FP8 tensor "
                                                                            "cores; fp16: FP16 AMP on cards without BF16")
     region: Region = Field("global", description=REGION_HELP)
+    usd_per_gpu_hour: float | None = Field(None, gt=0, description="the rent the user was quoted per card-hour: the "
+                                                                   "run is priced at it; default: the typical price")
 
 
 class TrainingTimeResult(Explained):
@@ -281,6 +283,15 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     terms += terms_net
     res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,
                              mfu=effective, terms=terms, assumptions=assumptions, warnings=warnings)
+    if inp.usd_per_gpu_hour is not None:  # the user's own rent: one bill, at their price, everywhere
+        res.usd = inp.usd_per_gpu_hour * inp.gpus * hours
+        res.usd_range = (inp.usd_per_gpu_hour * inp.gpus * hours_range[0],
+                         inp.usd_per_gpu_hour * inp.gpus * hours_range[1])
+        res.terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
+                          "training hours x GPUs x the USD per GPU-hour you were quoted",
+                          {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": inp.usd_per_gpu_hour}))
+        res.assumptions.append(f"rented at {inp.usd_per_gpu_hour:.2f} USD/GPU-hour (your quote)")
+        return res
     quote = try_price(gpu.id, inp.region)
     if quote:
         per_hour = quote.usd_per_gpu_hour_typical * inp.gpus
