@@ -1466,7 +1466,8 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
         turn.unknown_model = "model" not in updates
     if "deadline_hours" in updates and (updates.get("phase") or phase) == "serve":
         # "live by end of next month": a go-live date; a service has no run to finish, so it sizes nothing
-        days = updates.pop("deadline_hours") / 24
+        updates["go_live_hours"] = updates.pop("deadline_hours")
+        days = updates["go_live_hours"] / 24
         turn.notes.append(say(lang, "reply.go_live", days=f"{days:,.0f}" if days >= 2 else f"{days:,.1f}"))
     share = updates.get("utilisation")
     if "deadline_hours" in updates and share and share < 1 and updates["deadline_hours"] > share * 24 + 0.01 \

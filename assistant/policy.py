@@ -57,6 +57,7 @@ class Profile(BaseModel):
     epochs: float | None = Field(None, gt=0, le=1000)
     seq_len: int | None = Field(None, ge=16, le=1_048_576)  # training sequence length ("examples of 1k tokens")
     deadline_hours: float | None = Field(None, gt=0)
+    go_live_hours: float | None = Field(None, gt=0)  # "need it live by end of month": rent first when buying is slower
     ttft_ms: float | None = Field(None, gt=0)
     ttft_percentile: float | None = Field(None, ge=0.5, le=0.999)  # "p90 TTFT under 1 s": 0.9
     e2e_ms: float | None = Field(None, gt=0)  # "p95 e2e < 8 s": the whole answer back, at ttft_percentile

@@ -414,6 +414,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("epochs", 1.0, matters=trains),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),
+    Slot("go_live_hours", None, matters=serves),  # a service's go-live date: rented when buying takes longer
     Slot("runs_per_month", None, matters=lambda p: not serves(p)),  # None: a job that runs once
     Slot("ttft_ms", None, matters=serves, panel=True),
     Slot("ttft_percentile", None, matters=serves),  # None: p99 (the queueing model's default)

@@ -15,6 +15,7 @@ from typing import Any
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.e2e_words import e2e_lines
+from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.window_verdict import window_yes
@@ -1603,7 +1604,7 @@ def _rent_or_buy_lines(rec: Recommendation, lang: str) -> list[str]:
 
         bought = bought_line(w, best, lang, lambda usd: cash(usd, rec)) if best.purchase_usd is None else None
         return [bought or say(lang, key, gpu=best.gpu_name) + rule_line(w, lang), ""]
-    lines = [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
+    lines = rent_first_lines(rec, lang) + [say(lang, "rb.line", use=pct(rb.utilisation), rent=cash(rb.rent_total_usd, rec), months=rb.horizon_months,
                  buy=cash(rb.buy_total_usd, rec), breakeven=_break_even(rb, lang)) + _rb_caveats(rec, lang)]
     lines += [_sentence(localise(lang, x), lang) for x in rb.warnings  # the line above already says either
               if "never pays off" not in x and "does not pay for itself" not in x]

@@ -432,6 +432,7 @@ class HostSystem(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
     usd: float = Field(ge=0)
     gpus: int = Field(ge=1)
+    lead_days: int = Field(0, ge=0, description="usual days from order to the machine running")
     note: str
 
 

@@ -120,3 +120,21 @@ def test_the_users_price_is_the_one_bill(lang: str, turns: list[str], bill: str 
     if bill:
         assert price == bill
     assert "a month at" not in reply and "每月" not in reply
+
+
+GO_LIVE = [
+    ("en", "serving Llama 3.1 70B for 200 users, 8k ctx, need it by end of month, H100 or H200?", "rent"),
+    ("en", "need it by end of month: serving llama 3.1 70b to 200 users with 8k context, h100 or h200", "rent"),
+    ("zh", "给200人部署llama 3.1 70b，8k上下文，月底前要上线，用H100还是H200", "rent"),
+    ("en", "serving Llama 3.1 70B for 200 users, 8k ctx, we want to buy, need it by end of month, H100 or H200?", "buy"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "action"), GO_LIVE)
+def test_go_live_sooner_than_delivery_rents(lang: str, text: str, action: str) -> None:
+    from tests.conversation import run_conversation
+    reply = run_conversation([text])[-1].content
+    head = reply.splitlines()[0]
+    assert head.startswith({"rent": {"en": "## Rent", "zh": "## 租用"}, "buy": {"en": "## Buy", "zh": "## 购买"}}[action][lang])
+    if action == "rent":
+        assert ("Rent first" if lang == "en" else "先租") in reply

@@ -66,6 +66,7 @@ from gpu_advisor.tools.inference import (
     inference_memory,
     usable_bytes,
 )
+from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
@@ -276,6 +277,8 @@ class Workload(ToolInput):
     batch_output_tokens: int = Field(200, ge=0, description="batch job: tokens written per item (0: read only, as "
                                                             "an embedding or reranking model does)")
     deadline_hours: float | None = Field(None, gt=0, description="hours a training run or batch job must finish in")
+    go_live_hours: float | None = Field(None, gt=0, description="hours until a service must be running: a purchase "
+                                                               "that takes longer to arrive is not the headline")
     runs_per_month: float | None = Field(None, gt=0, le=744, description="how often a batch job or training run "
                                          "repeats: 30 for nightly, about 4.3 for weekly; None: it runs once")
     ttft_ms: float | None = Field(None, gt=0, description="target time to first token")
@@ -1993,8 +1996,8 @@ def owning_pays(rent_total_usd: float, buy_total_usd: float) -> bool:
 def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["rent", "buy"]:
     if w.preference == "buy":
         return "buy"
-    if w.preference == "rent" or not w.spec.serves:
-        return "rent"
+    if w.preference == "rent" or not w.spec.serves or arrives_late(w, best):
+        return "rent"  # (a service due live before a bought machine would arrive is rented first: tools.lead_time)
     if w.budget_usd_per_month is not None and w.budget_usd is None and best.usd_per_hour is not None:
         return "rent"  # a budget by the month is spent by the month: renting (review N3 #12, N2 #13)
     if best.usd_per_hour is None and best.purchase_usd is not None:
