@@ -14,6 +14,7 @@ from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.catalog import formula_words, localise, say
+from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.policy import Profile, relevant
@@ -2289,6 +2290,7 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
         return say(lang, "literal.fits_no_extend", total=f"{best.gpus:,}", gpu=best.gpu_name,
                    precision=best.precision, added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}",
                    option=gpu_words(option, lang), used=gb(used), capacity=gb(option.capacity_bytes))
-    window = window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes)) if fits else None
+    window = (late_fit(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))  # ends too late
+              or window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))) if fits else None
     return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
                          used=gb(used), capacity=gb(option.capacity_bytes))

@@ -138,3 +138,23 @@ def test_go_live_sooner_than_delivery_rents(lang: str, text: str, action: str) -
     assert head.startswith({"rent": {"en": "## Rent", "zh": "## 租用"}, "buy": {"en": "## Buy", "zh": "## 购买"}}[action][lang])
     if action == "rent":
         assert ("Rent first" if lang == "en" else "先租") in reply
+
+
+OWNED_LATE = [
+    ("en", "i have 2x a100 80gb. full fine tune of mistral 7b on 2 million chat samples, avg 1k tokens, 2 epochs. "
+           "we have a week, enough?", "**No**"),
+    ("en", "we have a week and 2 a100 80gb of our own: is that enough to fully fine tune mistral 7b on 2M samples of "
+           "1k tokens for 2 epochs?", "**No**"),
+    ("zh", "我们有2张a100 80g，全参微调mistral 7b，200万条数据每条1k token，2个epoch，只有一个星期，够吗", "**不够**"),
+    ("en", "i have 4x a100 80gb. full fine tune of mistral 7b on 2 million chat samples, avg 1k tokens, 2 epochs. "
+           "we have a week, enough?", "**Yes**"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "first"), OWNED_LATE)
+def test_own_cards_past_the_deadline_are_not_enough(lang: str, text: str, first: str) -> None:
+    from tests.conversation import run_conversation
+    reply = run_conversation([text])[-1].content
+    assert reply.startswith(first)
+    if first != "**Yes**":
+        assert "191" in reply.splitlines()[0] and "168" in reply.splitlines()[0]
