@@ -19,6 +19,8 @@ DURATIONS = [
     ("剩两天要跑完", 48), ("只剩2天了，周五前", 48), ("3天内跑完", 72), ("还剩 4 天", 96),
     ("need it by friday, 3 days left", 72), ("3 days left, deadline friday", 72),
     ("must be done within 2 days, by friday", 48), ("deadline friday (in 3 days)", 72), ("within 5 days", 120),
+    ("due thursday (2 days)", 48), ("by thursday, so about 48 hours", 48), ("周四前，也就是两天后要交", 48),
+    ("we need it by thursday, that's 2 days from now", 48), ("by friday, i.e. 72 hours", 72),
 ]
 
 

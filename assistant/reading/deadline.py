@@ -8,7 +8,7 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.growth import calendar_said
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
-from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, SAID_KEY, weekday_hits
+from gpu_advisor.assistant.reading.weekday_deadline import NOTE_KEY, SAID_KEY, said_instead, weekday_hits
 from gpu_advisor.assistant.reading.weekday_window import NOTE_KEY as WINDOW_KEY
 from gpu_advisor.assistant.reading.weekday_window import window_deadline
 
@@ -40,10 +40,11 @@ def _said_deadline(m: Message) -> float | None:
     hits += spans
     if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
         first = min(pos for pos, _h in hits)
-        hits += [(q.start, q.value * table[q.extra]) for q in m.qty
-                 if not q.role and q.extra in table and q.start > first and not q.negated
-                 and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
-                 and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
+        # ('by thursday (2 days)': the hours said, not the weekday's short end)
+        hits += said_instead(m, [(q.start, q.value * table[q.extra]) for q in m.qty
+                                 if not q.role and q.extra in table and q.start > first and not q.negated
+                                 and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
+                                 and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])])
     now = word_pattern("clock_now").search(m.masked)
     now_h = _clock(next(g for g in now.groups() if g)) if now else None
     tomorrow = word_pattern("tomorrow").search(m.masked)

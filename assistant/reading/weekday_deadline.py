@@ -62,12 +62,16 @@ def weekday_hits(m: Message, hits: list[tuple[int, float]]) -> tuple[list[tuple[
     if word_pattern("weekday_today").search(m.masked) or word_pattern("weekday_start").search(m.masked):
         return hits, []
     ranges = [(x.start(), x.end()) for x in word_pattern("weekday_range").finditer(m.masked)]  # '周一到周五用'
-    notes = len(m.notes)
     days = weekday_spans(m, ranges)
     kept = [h for h in hits if not any(s <= h[0] < e for s, e, *_h in [*days, *ranges])]
     if m.role("deadline"):  # '周五前（还有3天）', 'by friday, 3 days left': the days said count, no range to guess
-        if len(m.notes) > notes:
-            del m.notes[notes:]
-            m.notes.append((SAID_KEY, {"hours": f"{max(kept)[1]:,.0f}" if kept else ""}))
-        return kept, []
+        return said_instead(m, kept), []
     return kept, [(s, h) for s, _e, h in days]
+
+
+def said_instead(m: Message, hits: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The time left said beside a weekday ('by thursday (2 days)', '周五前（还有3天）') counts: the weekday's range
+    note gives way to one saying the hours counted (the last said). Returns the hits."""
+    if hits and any(key == NOTE_KEY for key, _v in m.notes):
+        m.notes[:] = [n for n in m.notes if n[0] != NOTE_KEY] + [(SAID_KEY, {"hours": f"{max(hits)[1]:,.0f}"})]
+    return hits
