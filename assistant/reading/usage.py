@@ -51,7 +51,7 @@ def _people_who_use_it(m: Message, u: Understanding) -> None:
 
 
 def read_usage(m: Message, u: Understanding) -> None:
-    if any(q.extra in ("hour", "day") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
+    if any(q.extra in ("hour", "day", "month") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
         _people_who_use_it(m, u)  # requests over a period: a usage that sets the load
     found = usage_said(m)
     if found is None or u.updates.get("phase") not in (None, "serve", "production", "experiment"):

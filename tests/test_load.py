@@ -1,0 +1,63 @@
+"""Traffic said as volumes (reading.load, assistant.serve_buy_rent): requests a day or a month become the busiest
+hour's rate (the rule's peak factor, said); a service's buy-or-rent weighs each card's plan at that load over its
+running hours, never the training-time tool. Generated over phrasings, number spellings and both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
+from tests.conversation import run_conversation
+
+PEAK = rules().daily_requests_peak_factor
+
+DAY_VOLUMES = ["日均调用大概10万次", "日均调用10万次", "每天10万次请求", "每天调用10万次", "100k requests a day",
+               "about 100k api calls per day", "daily requests ~100k", "100,000 requests per day"]
+MONTH_VOLUMES = ["每月300万次调用", "每个月调用300万次", "3 million requests a month", "monthly calls about 3m",
+                 "3m requests per month"]
+LENGTHS = ["，每次输入2k输出500", ", 2k in 500 out each"]
+MODELS = ["推理qwen2.5-72b", "serving qwen2.5 72b"]
+
+
+@pytest.mark.parametrize("volume", DAY_VOLUMES)
+@pytest.mark.parametrize("lengths", LENGTHS)
+@pytest.mark.parametrize("model_first", [True, False])
+def test_a_day_volume_is_the_busiest_hour_rate(volume, lengths, model_first):
+    model = MODELS[0] if any("\u4e00" <= c <= "\u9fff" for c in volume) else MODELS[1]
+    text = f"{model}，{volume}{lengths}" if model_first else f"{volume}{lengths}, {model}"
+    u = understand(text)
+    assert u.updates["requests_per_s"] == pytest.approx(100_000 / 86400 * PEAK, rel=1e-3)
+    assert u.updates["utilisation"] == 1.0
+    assert "load.note_volume_peak_day" in [k for k, _ in u.notes]
+
+
+@pytest.mark.parametrize("volume", MONTH_VOLUMES)
+def test_a_month_volume_is_the_busiest_hour_rate(volume):
+    u = understand(f"serving qwen2.5 72b, {volume}")
+    assert u.updates["requests_per_s"] == pytest.approx(3e6 / (HOURS_PER_MONTH * 3600) * PEAK, rel=1e-3)
+    assert "load.note_volume_peak_month" in [k for k, _ in u.notes]
+
+
+def test_a_peak_factor_said_beats_the_assumed_one():
+    u = understand("serving qwen2.5 72b, 100k requests a day, peak is 2x the average")
+    assert u.updates["requests_per_s"] == pytest.approx(100_000 / 86400 * 2, rel=1e-3)
+
+
+BUY_RENT = [
+    "想问下，租H800和买H20，哪个划算？我们是做大模型应用的，主要是推理qwen2.5-72b，日均调用大概10万次，每次输入2k输出500，要用三年",
+    "租H800还是买H20划算？推理qwen2.5-72b，每天10万次请求，每次输入2k输出500，用三年",
+    "rent H800 or buy H20? we serve qwen2.5-72b, about 100k requests a day, 2k in 500 out, for three years",
+]
+
+
+@pytest.mark.parametrize("text", BUY_RENT)
+def test_a_service_buy_or_rent_weighs_each_plan_at_the_load(text):
+    reply = run_conversation([text])[-1].content
+    head = reply.split("\n## ")[0]
+    assert "训练时间工具" not in head and "training-time tool" not in head
+    assert ("4 × NVIDIA H800" in head) and ("36" in head)
+    if "想" in text or "租" in text:
+        assert "租 4 × NVIDIA H800 SXM 80GB：" in head
+        assert not any(w in reply for w in ("1 个用户", "告诉我同时有多少人用"))
