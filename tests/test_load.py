@@ -61,3 +61,28 @@ def test_a_service_buy_or_rent_weighs_each_plan_at_the_load(text):
     if "想" in text or "租" in text:
         assert "租 4 × NVIDIA H800 SXM 80GB：" in head
         assert not any(w in reply for w in ("1 个用户", "告诉我同时有多少人用"))
+
+
+TURNS = ["平均每人每天聊20轮", "每人每天20轮", "每个用户每天大概聊二十轮", "每位用户每天聊20轮左右", "人均每天20轮对话",
+         "20 turns per user per day", "each chats about 20 rounds a day", "every user sends 20 messages daily"]
+DAU = ["预计日活1万", "1万日活", "日活一万", "10k DAU", "10,000 daily active users"]
+
+
+@pytest.mark.parametrize("turns", TURNS)
+@pytest.mark.parametrize("dau", DAU)
+@pytest.mark.parametrize("model_first", [True, False])
+def test_turns_per_person_a_day_are_requests_not_epochs(turns, dau, model_first):
+    text = f"qwen2.5 14b chat app, {dau}, {turns}" if model_first else f"{dau}，{turns}，模型用qwen2.5 14b"
+    u = understand(text)
+    assert "epochs" not in u.updates
+    assert u.updates["requests_per_s"] == pytest.approx(10_000 * 20 / 86400 * PEAK, rel=1e-2)
+
+
+@pytest.mark.parametrize("text", ["qwen2.5 14b 训练3轮", "用qwen2.5 7b做lora微调，5万条数据，训练3轮"])
+def test_rounds_in_a_training_plan_stay_epochs(text):
+    assert understand(text).updates["epochs"] == 3
+
+
+def test_the_companion_app_is_sized_from_its_turns():
+    reply = run_conversation(["做个AI陪聊app，预计日活1万，平均每人每天聊20轮，模型用qwen2.5 14b，租云服务器一个月大概多少钱"])[-1].content
+    assert "epoch" not in reply and "200,000" in reply
