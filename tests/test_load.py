@@ -86,3 +86,28 @@ def test_rounds_in_a_training_plan_stay_epochs(text):
 def test_the_companion_app_is_sized_from_its_turns():
     reply = run_conversation(["做个AI陪聊app，预计日活1万，平均每人每天聊20轮，模型用qwen2.5 14b，租云服务器一个月大概多少钱"])[-1].content
     assert "epoch" not in reply and "200,000" in reply
+
+
+SPLITS = [("80/20 in/out", 80, 20), ("like 80/20 in/out", 80, 20), ("in/out 70/30", 70, 30),
+          ("4:1 input to output", 4, 1), ("input to output ratio of 3:1", 3, 1), ("输入输出比3:1", 3, 1),
+          ("输入和输出的比例大概是4比1", 4, 1), ("80/20 input/output", 80, 20)]
+USAGE = ["3 billion tokens a month", "每月30亿token", "about 3B tokens per month"]
+
+
+@pytest.mark.parametrize(("split", "read", "written"), SPLITS)
+@pytest.mark.parametrize("usage", USAGE)
+@pytest.mark.parametrize("split_first", [True, False])
+def test_an_in_out_split_is_a_share_of_the_volume_not_lengths(split, read, written, usage, split_first):
+    text = f"deepseek v3, {split}, {usage}" if split_first else f"deepseek v3, {usage} ({split})"
+    u = understand(text)
+    assert "prompt_tokens" not in u.updates
+    out = round(4096 * written / read)
+    assert u.updates["output_tokens"] == out
+    assert u.updates["requests_per_s"] == pytest.approx(3e9 / (HOURS_PER_MONTH * 3600) / (4096 + out), rel=1e-3)
+
+
+@pytest.mark.parametrize("text", ["in/out 1500/300, 20 rps, llama 3.1 8b", "1500/300 in/out at 20 rps, llama 3.1 8b",
+                                  "输入/输出 1500/300，每秒20个请求，llama 3.1 8b"])
+def test_lengths_said_as_a_pair_stay_lengths(text):
+    u = understand(text)
+    assert (u.updates["prompt_tokens"], u.updates["output_tokens"]) == (1500, 300)

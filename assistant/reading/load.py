@@ -7,6 +7,7 @@ Grammar only: the words are in words/load.yaml and words/units.yaml (rate_period
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
@@ -21,3 +22,18 @@ def volume_peak(m: Message, n: float, period: str, rate: float) -> float:
         "n": f"{n:,.0f}", "avg": f"{rate:.3g}", "factor": f"{factor:g}",
         "peak": f"{rate * factor:.3g}", "per_day": f"{rate * 86400:,.0f}"}))
     return rate * factor
+
+
+def volume_split(m: Message) -> tuple[float, float] | None:
+    """A split of the volume between read and written tokens ('80/20 in/out', '4:1 input to output', '输入输出比3:1',
+    rewritten as '80:20 in-out split' by words/numbers.yaml): (read, written) shares, never two lengths."""
+    hit = word_pattern("load_split").search(m.masked)
+    if hit is None:
+        return None
+    read, written = float(hit.group("read")), float(hit.group("written"))
+    return (read, written) if read > 0 and written > 0 else None
+
+
+def split_output(read: float, written: float, prompt: int) -> int:
+    """The tokens each request writes when it reads `prompt`, at the split said."""
+    return max(1, round(prompt * written / read))
