@@ -111,3 +111,18 @@ def test_an_in_out_split_is_a_share_of_the_volume_not_lengths(split, read, writt
 def test_lengths_said_as_a_pair_stay_lengths(text):
     u = understand(text)
     assert (u.updates["prompt_tokens"], u.updates["output_tokens"]) == (1500, 300)
+
+
+@pytest.mark.parametrize("text", [
+    "is it cheaper to run deepseek v3 ourselves or just pay the api? we'd push maybe 3 billion tokens a month "
+    "(mostly input, like 80/20 in/out). if self hosting, what hardware",
+    "deepseek v3自己部署还是直接调api划算？每月大概30亿token，输入输出比4:1",
+    "we use about 3B tokens a month on the deepseek v3 api, 4:1 input to output, would self hosting be cheaper?"])
+def test_self_host_or_api_uses_the_makers_price_on_record(text):
+    from gpu_advisor.knowledge.api_prices import api_price_of, blended
+
+    reply = run_conversation([text])[-1].content
+    head = reply.split("\n## ")[0]
+    price = blended(api_price_of("deepseek-v3"), 4, 1)  # 80/20 and 4:1 are the same mix
+    assert f"${price:.2f}" in head and "2025-02-09" in head
+    assert head.startswith(("**No: stay on the API.**", "**不会更便宜，继续用 API。**"))
