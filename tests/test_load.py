@@ -126,3 +126,39 @@ def test_self_host_or_api_uses_the_makers_price_on_record(text):
     price = blended(api_price_of("deepseek-v3"), 4, 1)  # 80/20 and 4:1 are the same mix
     assert f"${price:.2f}" in head and "2025-02-09" in head
     assert head.startswith(("**No: stay on the API.**", "**不会更便宜，继续用 API。**"))
+
+
+HEADCOUNT_MEMORY = [("想部署GLM-4-9B给50个老师用，显存要多少", 50), ("给50个老师用GLM-4-9B，需要多少显存？", 50),
+                    ("how much VRAM to serve qwen2.5 14b for 30 analysts", 30),
+                    ("qwen2.5 14b for our 30 analysts, how much vram do we need", 30),
+                    ("how much gpu memory for glm-4-9b, 50 teachers will use it", 50)]
+
+
+@pytest.mark.parametrize(("text", "people"), HEADCOUNT_MEMORY)
+def test_a_memory_question_with_a_headcount_sizes_their_concurrency(text, people):
+    u = understand(text)
+    assert u.updates.get("population") == people or u.updates.get("users") == people
+    reply = run_conversation([text])[-1].content
+    assert "1 个用户" not in reply and "1 user" not in reply
+    assert "能不能跑起来" not in reply and "whether it fits at all" not in reply
+
+
+CONTEXT_SAID = [
+    ("qwen3-32b问答，同时在线15个人，合同动不动就五六万字，所以上下文得给到64k", 65536, "load.note_context_said"),
+    ("qwen3 32b，上下文64k，合同五六万字，15人同时用", 65536, "load.note_context_said"),
+    ("qwen3 32b，合同五六万字，15人同时用，上下文要64k", 65536, "load.note_context_said"),
+    ("qwen3 32b，15人同时用，合同大概十万字，上下文32k就行", 32768, "load.note_context_said_short"),
+    ("qwen3-32b, 15 users, contracts are 50-60k chinese characters so the context must be 64k", 65536, None),
+]
+
+
+@pytest.mark.parametrize(("text", "context", "note"), CONTEXT_SAID)
+def test_an_explicit_context_beats_one_worked_out_from_characters(text, context, note):
+    u = understand(text)
+    assert u.updates["context"] == context
+    if note:
+        assert note in [k for k, _ in u.notes]
+
+
+def test_a_context_worked_out_alone_stays():
+    assert understand("qwen3 32b，15人同时用，合同五六万字").updates["context"] == 39285

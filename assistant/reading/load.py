@@ -6,7 +6,7 @@ Grammar only: the words are in words/load.yaml and words/units.yaml (rate_period
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import rules
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
@@ -37,3 +37,31 @@ def volume_split(m: Message) -> tuple[float, float] | None:
 def split_output(read: float, written: float, prompt: int) -> int:
     """The tokens each request writes when it reads `prompt`, at the split said."""
     return max(1, round(prompt * written / read))
+
+
+def _derived(q: Quantity) -> bool:
+    """A context worked out from characters, words or pages ('五六万字', '50-60k words'), not said in tokens."""
+    if q.said:
+        return True
+    parts = q.extra.split("|")
+    return q.extra.startswith("range|") and len(parts) > 2 and parts[2] not in ("", "token", "tokens")
+
+
+def context_values(m: Message) -> list[float]:
+    """The context lengths said, an explicit one first: '上下文得给到64k' beats the 39k worked out from '五六万字' said
+    beside it (when the one worked out is longer, a note says so)."""
+    found = m.role("context")
+    derived = [q for q in found if _derived(q)]
+    if not derived:
+        return [q.context_tokens for q in found]
+    label = word_pattern("load_context_label_before")
+    explicit = [q for q in found if not _derived(q)] + [
+        q for q in m.qty if not q.role and not q.negated and q.scale == "k" and 1_000 <= q.value <= 2_000_000
+        and label.search(m.masked[max(0, q.start - 16):q.start])]
+    if not explicit:
+        return [q.context_tokens for q in found]
+    said = max(explicit, key=lambda q: q.start).context_tokens
+    longest = max(q.context_tokens for q in derived)
+    m.notes.append(("load.note_context_said" if longest <= said else "load.note_context_said_short",
+                    {"said": f"{said:,.0f}", "derived": f"{longest:,.0f}"}))
+    return [said]

@@ -8,7 +8,7 @@ from typing import Any
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, target_percentile
-from gpu_advisor.assistant.reading.load import LONG_PERIODS, SECONDS_PER, volume_peak
+from gpu_advisor.assistant.reading.load import LONG_PERIODS, SECONDS_PER, context_values, volume_peak
 from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
@@ -133,7 +133,7 @@ def read_context(m: Message) -> int | None:
     at the context question a bare '32k'."""
     if m.phase == "batch":
         return None  # a batch job's lengths are tokens per item, read by the batch readers
-    values = [q.context_tokens for q in m.role("context")]
+    values = context_values(m)  # an explicit length beats one worked out from characters (reading.load)
     if not values and m.pending == "context":
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated
                   and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])]
