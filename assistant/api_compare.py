@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call
+from gpu_advisor.assistant.api_listed import listed_line, on_record
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.writers import cash, gpu_words, pct, tps
 from gpu_advisor.tools.api_compare import ApiCompareInput, api_compare
@@ -40,6 +41,8 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     api = _usd(asked.get("api_price") or {}, rec)
     said = asked.get("break_even")
     usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
+    listed = on_record(rec, traffic, not usage) if api is None else None  # no price given: the maker's list price
+    api = listed[0] if listed else api
     inp = ApiCompareInput(usd_per_hour=best.usd_per_hour, tokens_per_s=load, api_usd_per_million=api,
                           usage_million_per_month=usage)
     r = _call(recorder, "api_compare", inp.model_dump(mode="json"), partial(api_compare, inp))
@@ -48,7 +51,8 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     if usage:  # 'about 15M tokens a month … would self hosting be cheaper?': both at that usage (assistant.usage_api)
         from gpu_advisor.assistant.usage_api import usage_lines
 
-        return usage_lines(r, usage, api, gpu_words(best, lang), money, lang)
+        both = usage_lines(r, usage, api, gpu_words(best, lang), money, lang)
+        return both + ("\n- " + listed_line(listed[1], traffic, money, lang) if listed else "")
     lines = [say(lang, "api.head", option=gpu_words(best, lang), hour=money(best.usd_per_hour), tps=tps(load)),
              "- " + say(lang, "api.self", self=money(r.self_usd_per_million), month=money(r.month_usd),
                         capacity=_millions(r.capacity_million_per_month))]
@@ -59,4 +63,6 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     key = "api.vs_wins" if r.self_wins_at_capacity else "api.vs_loses"
     lines.append("- " + say(lang, key, api=money(api), volume=_millions(volume), day=_millions(volume / 30),
                             share=pct(r.break_even_share or 0), self=money(r.self_usd_per_million)))
+    if listed:
+        lines.append("- " + listed_line(listed[1], traffic, money, lang))
     return "\n".join(lines)

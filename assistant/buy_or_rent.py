@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.serve_buy_rent import serving_block, weigh_serving
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.cost import (
     DEFAULT_HORIZON_MONTHS,
@@ -69,6 +70,9 @@ def _work_hours(profile: Any, spec: dict[str, Any], run_hours: float | None) -> 
 
 def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any, rec: Any = None) -> dict[str, Any] | None:
     """The figures and the verdict code; None when the rent or the purchase cannot be priced."""
+    served = weigh_serving(profile, spec, rec, recorder)  # a service with a load: each plan at that load
+    if served is not None:
+        return served
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = spec.get("rented") or (best.gpu if best is not None else None)
     buy = find_gpu(spec["buy"])
@@ -151,6 +155,8 @@ def _year(v: dict[str, Any], lang: str, money: Any) -> list[str]:
 
 def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
     """The head-on answer, before the plan."""
+    if v.get("serving"):
+        return serving_block(v, lang, money)
     if v.get("slower") is not None or v.get("busy_said"):
         lines = _year(v, lang, money)
         payback = v["payback_months"]

@@ -912,7 +912,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted[pending] = spec.default_words(lang, data)
         turn.notes.append(say(lang, "reply.assume", words=defaulted[pending]).strip())
     if "fit_check" in u.intents and profile.users is None and SLOTS["users"].matters(profile.model_dump()) \
-            and not (u.ask.get("recount") and profile.population):  # "a single card?" for the 200 people said: them
+            and not profile.population and not profile.requests_per_s:  # "显存要多少" for 50 teachers: their load
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")

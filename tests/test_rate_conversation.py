@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 from tests.conversation import run_conversation
 
 RATES_EN = ["{n} requests per second", "{n} rps", "{n} qps", "{n} req/s", "peak qps {n}", "QPS of {n}",
@@ -36,10 +37,10 @@ def test_a_p99_first_token_target_is_read(text, ms):
     assert understand(text).updates["ttft_ms"] == ms
 
 
-def test_a_daily_count_is_spread_evenly_and_said():
-    u = understand("serve qwen2.5 7b for 86400 requests a day")
-    assert u.updates["requests_per_s"] == pytest.approx(1.0)
-    assert [k for k, _ in u.notes] == ["note.rate_spread_day"]
+def test_a_daily_count_is_sized_at_its_busiest_hour_and_said():
+    u = understand("serve qwen2.5 7b for 86400 requests a day")  # 1/s on average; the busy hours at the rule's factor
+    assert u.updates["requests_per_s"] == pytest.approx(rules().daily_requests_peak_factor)
+    assert [k for k, _ in u.notes] == ["load.note_volume_peak_day"]
 
 
 def test_output_tokens_are_read_when_serving():

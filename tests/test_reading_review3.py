@@ -10,6 +10,7 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 
 # ---------------------------------------------------------------- 1. an example's length after their count
 
@@ -105,10 +106,11 @@ VOLUMES = [("每天调用30万次", 300_000), ("日调用量30万次", None), ("
                                                (", 8pm to 8am", 12)])
 def test_a_daily_volume_is_spread_over_the_hours_it_arrives_in(volume, n, window, hours):
     u = understand(f"{volume} 每次输入1500 输出200{window}，qwen3-30b-a3b")
-    assert u.updates["requests_per_s"] == pytest.approx(n / (hours * 3600), rel=1e-4)
+    peak = rules().daily_requests_peak_factor if hours == 24 else 1  # round the clock: its busiest hour (reading.load)
+    assert u.updates["requests_per_s"] == pytest.approx(n * peak / (hours * 3600), rel=1e-4)
     assert u.updates["utilisation"] == pytest.approx(hours / 24, abs=1e-3)
-    key = "note.rate_spread_day" if hours == 24 else "note.rate_spread_window"
-    assert [k for k, _ in u.notes if k.startswith("note.rate_spread")] == [key]
+    key = "load.note_volume_peak_day" if hours == 24 else "note.rate_spread_window"
+    assert [k for k, _ in u.notes if k.startswith(("note.rate_spread", "load.note_volume"))] == [key]
 
 
 # ---------------------------------------------------------------- 5. a request rate is an organisation's service

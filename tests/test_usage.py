@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import rules
 from tests.conversation import run_conversation
 
 
@@ -133,7 +134,8 @@ def test_embedding_job_sized_on_the_length_said(text: str) -> None:
 def test_head_count_beside_a_daily_rate_is_who_uses_it(text: str, population: int) -> None:
     u = understand(text)
     assert u.updates.get("population") == population and "users" not in u.updates
-    assert u.updates["requests_per_s"] == pytest.approx(3000 / 86400, rel=0.01)
+    peak = rules().daily_requests_peak_factor  # a day's requests: the busiest hour (reading.load)
+    assert u.updates["requests_per_s"] == pytest.approx(3000 / 86400 * peak, rel=0.01)
 
 
 @pytest.mark.parametrize("text, users", [

@@ -34,7 +34,7 @@ def read_daily_asks(m: Message) -> None:
     if users is None or any(q.role == "request_rate" for q in m.qty):
         return
     for i, q in enumerate(m.qty):
-        if q.role not in ("", "items") or q.negated or not 0 < q.value <= 1000:
+        if q.role not in ("", "items", "epochs") or q.negated or not 0 < q.value <= 1000:  # '每人每天聊20轮': turns
             continue
         if not _per_person_a_day(m, q.start, q.end):
             continue

@@ -8,6 +8,7 @@ from typing import Any
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, target_percentile
+from gpu_advisor.assistant.reading.load import LONG_PERIODS, SECONDS_PER, context_values, volume_peak
 from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
@@ -132,7 +133,7 @@ def read_context(m: Message) -> int | None:
     at the context question a bare '32k'."""
     if m.phase == "batch":
         return None  # a batch job's lengths are tokens per item, read by the batch readers
-    values = [q.context_tokens for q in m.role("context")]
+    values = context_values(m)  # an explicit length beats one worked out from characters (reading.load)
     if not values and m.pending == "context":
         values = [q.context_tokens for q in m.qty if not q.role and not q.negated
                   and not word_pattern("time_unit_after").match(m.masked[q.end:q.end + 12])]
@@ -167,8 +168,8 @@ def read_utilisation(m: Message) -> float | None:
             m.problems.append(("utilisation_range", {}))
             return None
         return round(said, 4)
-    if any(q.extra == "day" for q in m.role("request_rate")):
-        return 1.0  # "300k requests a day": spread over the 24 hours (note.rate_spread_day), so busy all day
+    if any(q.extra in LONG_PERIODS for q in m.role("request_rate")):
+        return 1.0  # "300k requests a day": spread over the 24 hours (reading.load), so busy all day
     if m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
         m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
         return 1.0
@@ -336,7 +337,7 @@ def read_request_rate(m: Message) -> float | None:
     found = m.role("request_rate")
     if not found or m.phase == "batch":
         return None
-    per: dict[str, float] = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+    per = SECONDS_PER
     q = max(reversed(found), key=lambda x: x.value / per[x.extra or "second"])  # the busiest rate said
     seconds: float = per[q.extra or "second"]
     base = min(x.value / per[x.extra or "second"] for x in found)
@@ -354,10 +355,12 @@ def read_request_rate(m: Message) -> float | None:
         seconds = hours * 3600
         m.notes.append(("note.rate_spread_window", {"n": f"{q.value:,.0f}", "hours": f"{hours:.3g}",
                                                     "rps": f"{q.value / seconds:.3g}"}))
-    elif q.extra in ("hour", "day"):
+    elif q.extra == "hour":
         m.notes.append((f"note.rate_spread_{q.extra}", {"n": f"{q.value:,.0f}", "rps": f"{q.value / seconds:.3g}"}))
     rate = q.value / seconds
-    peak = word_pattern("rate_peak_factor").search(m.masked)
+    peak = word_pattern("rate_peak_factor").search(m.masked)  # a peak factor said beats the one assumed
+    if q.extra in LONG_PERIODS and (hours is None or hours >= 24) and not peak:  # '10万次/天': the busiest hours
+        rate = volume_peak(m, q.value, q.extra, rate)
     if peak and 1 < float(peak.group("n")) <= 100:  # "peak is 3x the average": sized at the peak, said so
         factor = float(peak.group("n"))
         m.notes.append(("note.rate_peak_factor", {"rps": f"{rate:.3g}", "factor": f"{factor:g}",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.load import split_output, volume_split
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
@@ -50,8 +51,20 @@ def _people_who_use_it(m: Message, u: Understanding) -> None:
         u.updates["population"] = u.updates.pop("users")
 
 
+def _split_output(m: Message, u: Understanding) -> int | None:
+    """'80/20 in/out' with no lengths said: each request reads the usual prompt and writes its share (reading.load)."""
+    split = volume_split(m)
+    if split is None or "prompt_tokens" in u.updates or "output_tokens" in u.updates:
+        return None
+    output = split_output(*split, PROMPT_TOKENS)
+    u.updates["output_tokens"] = output
+    u.notes.append(("load.note_split", {"read": f"{split[0]:g}", "written": f"{split[1]:g}",
+                                        "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
+    return output
+
+
 def read_usage(m: Message, u: Understanding) -> None:
-    if any(q.extra in ("hour", "day") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
+    if any(q.extra in ("hour", "day", "month") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
         _people_who_use_it(m, u)  # requests over a period: a usage that sets the load
     found = usage_said(m)
     if found is None or u.updates.get("phase") not in (None, "serve", "production", "experiment"):
@@ -67,11 +80,12 @@ def read_usage(m: Message, u: Understanding) -> None:
         u.notes = [n for n in u.notes if not n[0].startswith("note.rate_spread")]
     per_s = tokens / SECONDS[period]
     u.updates["phase"] = u.updates.get("phase") or "serve"
-    u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + RATE_OUTPUT_TOKENS), 6)  # ... and writes its answer
+    output = _split_output(m, u) or RATE_OUTPUT_TOKENS
+    u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + output), 6)  # ... and writes its answer
     _people_who_use_it(m, u)
     month = tokens * SECONDS["month"] / SECONDS[period] / 1e6
     u.notes.append((f"usage.note_{period}", {"tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}",
-                                        "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{RATE_OUTPUT_TOKENS:,}"}))
+                                        "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
     text = m.raw.lower()
     if word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text):
         u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
