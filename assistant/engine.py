@@ -32,6 +32,7 @@ from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
+from gpu_advisor.assistant.model_switch import with_switch
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.owned_enough import owned_verdict
@@ -1756,6 +1757,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
     text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
+    text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang)  # 'if we later switch to R1, same cards?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

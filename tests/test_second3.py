@@ -48,3 +48,28 @@ def test_split_question_spans_nodes_only_when_one_does_not_hold_it(lang: str, te
     assert verdict, reply.content
     assert (verdict["code"], verdict["tp"], verdict["pp"]) == ("cross_node", 8, 2), reply.content
     assert ("结论" in reply.content) == (lang == "zh"), reply.content
+
+
+# ---------------------------------------------------------------- 2. a later switch to another model asked beside the plan
+
+SWITCH = {  # V3 deployed now, R1 later: the plan stays V3; same weights, same cards; R1's longer answers said
+    "en": ["we're deploying deepseek v3 on 16 H100 for 200 devs. if we later switch to R1, does the hardware need to change?",
+           "deepseek v3 on h100s for 200 internal users, buying. also, if we move to r1 later, same hardware?",
+           "Serving DeepSeek-V3 to 200 engineers on H200. Would switching to DeepSeek R1 later mean more hardware?"],
+    "zh": ["公司要在内网部署deepseek-v3，给研发200人用，要求国产卡，现在看的是昇腾。另外老板还问了一句：要是后面换成r1，硬件需要改吗",
+           "用H100部署deepseek v3给200人用，买卡。以后改用r1的话硬件要改吗",
+           "H200 上部署 DeepSeek-V3，200 个研发同时用；要是以后换成 R1，需要换硬件吗"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in SWITCH.items() for t in v])
+def test_switch_asked_beside_plan_keeps_current_model_and_answers(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0]
+    data = payload(reply)
+    switch = data.get("model_switch")
+    assert switch, reply.content
+    assert (switch["code"], switch["from"], switch["to"]) == ("same_weights", "deepseek-v3", "deepseek-r1"), switch
+    assert switch["new_out"] > switch["old_out"]
+    assert data["results"]["recommend"]["model_id"] == "deepseek-v3", reply.content
+    assert switch["gpus"] == data["results"]["recommend"]["best"]["gpus"]
+    assert ("硬件不用改" in reply.content) == (lang == "zh"), reply.content
