@@ -72,6 +72,7 @@ from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
@@ -1758,6 +1759,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang)  # 'if we later switch to R1, same cards?'
+    text, extra = with_same_box(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'serve it on the same box'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

@@ -73,3 +73,35 @@ def test_switch_asked_beside_plan_keeps_current_model_and_answers(lang: str, tex
     assert data["results"]["recommend"]["model_id"] == "deepseek-v3", reply.content
     assert switch["gpus"] == data["results"]["recommend"]["best"]["gpus"]
     assert ("硬件不用改" in reply.content) == (lang == "zh"), reply.content
+
+
+# ---------------------------------------------------------------- 3. the second job on the first job's box
+
+SAME_BOX = {
+    "en": ["i want to lora finetune llama 3.1 70b (bf16 base, not qlora) on ~30k examples of 2k tokens, 2 epochs. "
+           "cheapest way on runpod-type clouds? also can i then serve it on the same box for 10 users",
+           "cheapest way to lora finetune qwen2.5 72b on rented gpus, 50k examples of 1k tokens; afterwards serve it "
+           "on the same machine for 20 users?",
+           "so, LoRA on Llama 3.1 70B, rented, 30k samples of 2k tokens x2 epochs, cheapest. then can the same gpus "
+           "serve it to 10 people?"],
+    "zh": ["想在云上租卡用LoRA微调Llama 3.1 70B（bf16底座），3万条2k token的样本，2轮，最便宜的方案？微调完能不能在同一台机器上部署给10个人用",
+           "LoRA微调Qwen2.5 72B，租卡，数据5万条，最便宜的。微调好以后就在这台机器上部署，20个人用，行不行",
+           "租卡LoRA微调Llama 3.1 70B，3万条样本每条2k token，跑2轮；之后用同样的卡给10个人部署可以吗"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in SAME_BOX.items() for t in v])
+def test_serving_on_the_same_box_is_answered_on_the_training_cards(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0]
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    run = rec.get("training_run")
+    assert "On one card" not in reply.content and "单卡" not in reply.content.split("\n")[0], reply.content
+    if run is None:  # one set of cards does both jobs: the same box by construction
+        assert rec["best"]["serves"] and rec["best"]["trains"], reply.content
+        return
+    box = data.get("same_box")
+    assert box, reply.content
+    assert (box["gpu"], box["gpus"]) == (run["gpu"], run["gpus"]), (box, run)
+    assert box["code"] == "yes" and box["tps"] > 0, box
+    assert ("同一台机器上部署" in reply.content) == (lang == "zh"), reply.content

@@ -8,7 +8,7 @@ import re
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.model import read_model
-from gpu_advisor.assistant.reading.model_switch import read_model_switch
+from gpu_advisor.assistant.reading.model_switch import read_second_asks
 from gpu_advisor.assistant.reading.text import vocab
 
 
@@ -30,7 +30,7 @@ def _moe(model: str) -> bool:
 
 
 def read_parallel_choice(m: Message, u: Understanding) -> None:
-    read_model_switch(m, u)  # 'deploy V3; if we later switch to R1, same hardware?': read with this entry (h-second3)
+    read_second_asks(m, u)  # 'if we later switch to R1, same hardware?', 'serve it on the same box' (h-second3)
     words = vocab()["parallel_choice"]
     text = m.text
     named = re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)
