@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.asked_more import with_asked_more
+from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
@@ -1760,6 +1761,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
     text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang)  # 'if we later switch to R1, same cards?'
     text, extra = with_same_box(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'serve it on the same box'
+    text, extra = with_pick(text, extra, turn.ask, answer.recommend, lang)  # 'what card would you pick?': one named
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

@@ -105,3 +105,33 @@ def test_serving_on_the_same_box_is_answered_on_the_training_cards(lang: str, te
     assert (box["gpu"], box["gpus"]) == (run["gpu"], run["gpus"]), (box, run)
     assert box["code"] == "yes" and box["tps"] > 0, box
     assert ("同一台机器上部署" in reply.content) == (lang == "zh"), reply.content
+
+
+# ---------------------------------------------------------------- 4. "which would you pick": one named pick
+
+PICK = {
+    "en": ["Two questions: 1) can I run gemma 2 27b on a macbook pro m3 max 64gb and how fast, 2) if I instead rent a "
+           "cloud gpu for the same thing what card would you pick",
+           "my macbook m3 max 64gb runs qwen2.5 32b q4 for 8k prompts, just me. if I rented instead, what card would you pick?",
+           "serving qwen2.5 32b for 20 users, renting. which gpu would you pick?",
+           "ok so renting for llama 3.1 8b, 10 users... your pick?"],
+    "zh": ["我自己用，M3 Max 64GB的macbook跑qwen2.5 32b q4，8k提示词。如果改成租卡，你会选哪张？",
+           "部署qwen2.5 32b给20个人用，租卡，你推荐哪张卡",
+           "租卡给10个人跑llama 3.1 8b，选哪张卡比较好"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in PICK.items() for t in v])
+def test_which_would_you_pick_names_one_card(lang: str, text: str) -> None:
+    reply = run_conversation([text])[0]
+    data = payload(reply)
+    pick = data.get("pick")
+    assert pick, reply.content
+    rows = {(o["gpu"], o["gpus"]): o for o in data["results"]["recommend"]["options"]}
+    assert (pick["gpu"], pick["gpus"]) in rows and rows[(pick["gpu"], pick["gpus"])]["ok"], pick
+    assert not rows[(pick["gpu"], pick["gpus"])]["owned"]
+    best = data["results"]["recommend"]["best"]
+    if not best["owned"]:
+        assert (pick["gpu"], pick["gpus"]) == (best["gpu"], best["gpus"]), pick
+    assert all((a["gpu"], a["gpus"]) != (pick["gpu"], pick["gpus"]) for a in pick["alternatives"])
+    assert ("我选" in reply.content or "我的选择" in reply.content) == (lang == "zh"), reply.content

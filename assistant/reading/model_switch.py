@@ -16,6 +16,8 @@ from gpu_advisor.assistant.reading.text import vocab
 def read_second_asks(m: Message, u: Understanding) -> None:
     """The second questions this module reads: a later switch of model, the second job on the same box."""
     read_model_switch(m, u)
+    if re.search(vocab()["second3"]["pick_asked"], m.masked) and len(set(u.compare_gpus)) < 2:
+        u.ask["pick"] = True  # 'what card would you pick': one named card first (assistant/card_pick.py)
     if re.search(vocab()["second3"]["same_box"], m.masked):
         u.ask["same_box"] = True  # 'fine-tune it, then serve it on the same box' (assistant/same_box.py)
         # "同一台机器" is the same machine, not one server said without its cards
