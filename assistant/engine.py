@@ -36,6 +36,7 @@ from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.model_switch import with_switch
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
+from gpu_advisor.assistant.own_or_rent import with_own_or_rent
 from gpu_advisor.assistant.owned_enough import owned_verdict
 from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
@@ -1762,6 +1763,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang)  # 'if we later switch to R1, same cards?'
     text, extra = with_same_box(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'serve it on the same box'
     text, extra = with_pick(text, extra, turn.ask, answer.recommend, lang)  # 'what card would you pick?': one named
+    text, extra = with_own_or_rent(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'or rent?'
     plan_q = _plan_question(turn, answer.model_dump(mode="json"), filled.model_dump(mode="json"), lang) \
         if previous and turn.changed else None
     if plan_q is not None:  # "we'd rather stay on nvidia: what's the total per month?": the new plan, then the answer

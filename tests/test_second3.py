@@ -135,3 +135,46 @@ def test_which_would_you_pick_names_one_card(lang: str, text: str) -> None:
         assert (pick["gpu"], pick["gpus"]) == (best["gpu"], best["gpus"]), pick
     assert all((a["gpu"], a["gpus"]) != (pick["gpu"], pick["gpus"]) for a in pick["alternatives"])
     assert ("我选" in reply.content or "我的选择" in reply.content) == (lang == "zh"), reply.content
+
+
+# ---------------------------------------------------------------- 5. "or is renting better?": a verdict, no preference
+
+RENT_ASKED = {  # the own card runs only a severe 1-bit file: rent for real use
+    "en": ["I have an M2 Ultra 192GB, can it run deepseek v3? or is renting better?",
+           "can my mac studio m2 ultra with 192gb run deepseek v3, or would it be better to rent gpus?",
+           "deepseek v3 on my m2 ultra 192gb: doable? or should i just rent?"],
+    "zh": ["我有台mac studio m2 ultra 192G内存，能跑deepseek v3吗？还是说去租卡更好",
+           "我的M2 Ultra 192GB能跑DeepSeek V3吗，还是租卡会不会更划算？",
+           "m2 ultra 192g 跑 deepseek-v3 行不行？还是租卡更好呢"],
+}
+KEEP_OWN = {  # the own card does it in a usable format: keep it
+    "en": ["my 4090 runs qwen2.5 14b for just me. would it be better to rent?",
+           "i have a 4090, just me using qwen2.5 14b; or is renting better?"],
+    "zh": ["我有一张4090，自己用，跑qwen2.5 14b，还是租卡更好？"],
+}
+
+
+def _verdict(text: str) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    reply = run_conversation([text])[0]
+    data = payload(reply)
+    verdict = data.get("own_or_rent")
+    assert verdict, reply.content
+    return verdict, reply.content, data
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in RENT_ASKED.items() for t in v])
+def test_rent_asked_beside_own_card_gets_verdict(lang: str, text: str) -> None:
+    verdict, content, data = _verdict(text)
+    assert verdict["code"] == "rent" and verdict["own"]["quality"] in ("large", "severe"), verdict
+    assert verdict["rent"]["precision"] in ("fp8", "int8", "bf16", "w8a8-int8"), verdict
+    assert verdict["rent"]["usd_per_month"] > 0
+    assert data["profile"].get("preference") in (None, "either"), data["profile"]
+    assert ("倾向：租" not in content) and (("真要用的话，租" in content) == (lang == "zh")), content
+
+
+@pytest.mark.parametrize(("lang", "text"), [(k, t) for k, v in KEEP_OWN.items() for t in v])
+def test_rent_asked_when_own_card_does_it_keeps_own(lang: str, text: str) -> None:
+    verdict, content, data = _verdict(text)
+    assert verdict["code"] == "own" and verdict["own"]["gpu"].startswith("rtx-4090"), verdict
+    assert data["results"]["recommend"]["best"]["owned"], content
+    assert ("用你自己的" in content) == (lang == "zh"), content

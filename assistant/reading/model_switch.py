@@ -18,6 +18,10 @@ def read_second_asks(m: Message, u: Understanding) -> None:
     read_model_switch(m, u)
     if re.search(vocab()["second3"]["pick_asked"], m.masked) and len(set(u.compare_gpus)) < 2:
         u.ask["pick"] = True  # 'what card would you pick': one named card first (assistant/card_pick.py)
+    if re.search(vocab()["second3"]["option_asked"], m.masked) and not m.live("preference.rent_only"):
+        u.ask["rent_verdict"] = True  # 'or is renting better?': a verdict asked (assistant/own_or_rent.py) ...
+        if u.updates.get("preference") in ("rent", "buy"):
+            u.updates.pop("preference")  # ... and asking about an option is no preference for it
     if re.search(vocab()["second3"]["same_box"], m.masked):
         u.ask["same_box"] = True  # 'fine-tune it, then serve it on the same box' (assistant/same_box.py)
         # "同一台机器" is the same machine, not one server said without its cards
