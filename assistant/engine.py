@@ -1760,7 +1760,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
     text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'
-    text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang)  # 'if we later switch to R1, same cards?'
+    text, extra = with_switch(text, extra, turn.ask, answer.recommend, lang, answer.moved)  # 'if we later switch to R1, same cards?'
     text, extra = with_same_box(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'serve it on the same box'
     text, extra = with_pick(text, extra, turn.ask, answer.recommend, lang)  # 'what card would you pick?': one named
     text, extra = with_own_or_rent(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'or rent?'

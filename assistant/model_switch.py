@@ -21,16 +21,19 @@ def _same_arch(a: Any, b: Any) -> bool:
     return all(getattr(a, k) == getattr(b, k) for k in keys)
 
 
-def switch_figures(ask: dict[str, Any], rec: Any) -> dict[str, Any] | None:
+def switch_figures(ask: dict[str, Any], rec: Any, moved: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    """moved: what a follow-up moved ("换成r1硬件需要改吗" after a V3 plan moves the model): the model before."""
     spec = ask.get("model_switch")
     best = rec.best if rec is not None else None
     if not spec or best is None:
         return None
     from gpu_advisor.knowledge import find_model
-    from gpu_advisor.tools.recommend import rate_lengths, reasoning_output
+    from gpu_advisor.tools.recommend import rate_lengths
 
+    before = next((str(x["old"]) for x in moved or [] if x.get("input") == "model" and x.get("old")), None)
     try:
-        now, new = find_model(rec.model_id), find_model(str(spec["to"]))
+        new = find_model(str(spec["to"]))
+        now = find_model(before if before and rec.model_id == new.id else rec.model_id)
     except (LookupError, ValueError):
         return None
     if now.id == new.id:
@@ -40,10 +43,8 @@ def switch_figures(ask: dict[str, Any], rec: Any) -> dict[str, Any] | None:
     if not _same_arch(now, new):
         data.update({"code": "other_size", "from_b": now.total_params_b, "to_b": new.total_params_b})
         return data
-    old_out = rate_lengths(rec.workload)[1]
-    new_out = reasoning_output(new.id) or old_out
-    if reasoning_output(now.id):
-        old_out = reasoning_output(now.id) or old_out
+    old_out = rate_lengths(rec.workload.model_copy(update={"model": now.id}))[1]
+    new_out = rate_lengths(rec.workload.model_copy(update={"model": new.id}))[1]
     tps = best.decode_tokens_per_s or 0.0
     data.update({"code": "same_weights", "params_b": now.total_params_b, "old_out": old_out, "new_out": new_out,
                  "ratio": round(new_out / max(old_out, 1), 1), "more": new_out - old_out,
@@ -53,9 +54,10 @@ def switch_figures(ask: dict[str, Any], rec: Any) -> dict[str, Any] | None:
     return data
 
 
-def with_switch(text: str, extra: dict[str, Any], ask: dict[str, Any], rec: Any, lang: str) -> tuple[str, dict[str, Any]]:
+def with_switch(text: str, extra: dict[str, Any], ask: dict[str, Any], rec: Any, lang: str,
+                moved: list[dict[str, Any]] | None = None) -> tuple[str, dict[str, Any]]:
     """The reply with the switch answered right under its headline."""
-    f = switch_figures(ask, rec)
+    f = switch_figures(ask, rec, moved)
     if f is None:
         return text, extra
     if f["code"] == "other_size":

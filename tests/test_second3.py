@@ -178,3 +178,17 @@ def test_rent_asked_when_own_card_does_it_keeps_own(lang: str, text: str) -> Non
     assert verdict["code"] == "own" and verdict["own"]["gpu"].startswith("rtx-4090"), verdict
     assert data["results"]["recommend"]["best"]["owned"], content
     assert ("用你自己的" in content) == (lang == "zh"), content
+
+
+@pytest.mark.parametrize(("lang", "turns"), [
+    ("en", ["deploy deepseek v3 for 200 devs on H200", "if we switch to r1, does the hardware need to change?"]),
+    ("zh", ["deploy deepseek v3 for 200 devs on H200", "换成r1硬件需要改吗"]),
+    ("zh", ["用H200部署deepseek v3给200个研发用", "要是换成R1，硬件要改吗？"]),
+])
+def test_switch_asked_as_follow_up_is_answered(lang: str, turns: list[str]) -> None:
+    reply = run_conversation(turns)[1]
+    switch = payload(reply).get("model_switch")
+    assert switch and (switch["code"], switch["from"], switch["to"]) == ("same_weights", "deepseek-v3", "deepseek-r1"), \
+        reply.content
+    assert switch["new_out"] > switch["old_out"]
+    assert ("硬件不用改" in reply.content) == (lang == "zh"), reply.content
