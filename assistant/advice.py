@@ -407,7 +407,7 @@ def _one_card(answer: Answer, recorder: Recorder | None) -> None:
     from gpu_advisor.tools.fit import FitInput, fit
 
     rec = answer.recommend
-    best, w = rec.best, rec.workload
+    best, w = rec.training_run or rec.best, rec.workload  # the cards that fine-tune, not a separate serving plan's
     if not best or not w.spec.trains or w.spec.pretrains or best.gpus == 1 or best.owned:
         return
     inp = FitInput(model=w.model, gpu=best.gpu, phase="train", counts=[1], method=w.method, seq_len=w.seq_len,

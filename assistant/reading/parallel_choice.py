@@ -8,6 +8,7 @@ import re
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.model import read_model
+from gpu_advisor.assistant.reading.model_switch import read_second_asks
 from gpu_advisor.assistant.reading.text import vocab
 
 
@@ -29,15 +30,20 @@ def _moe(model: str) -> bool:
 
 
 def read_parallel_choice(m: Message, u: Understanding) -> None:
+    read_second_asks(m, u)  # 'if we later switch to R1, same hardware?', 'serve it on the same box' (h-second3)
     words = vocab()["parallel_choice"]
     text = m.text
-    if not (re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)):
+    named = re.search(words["tp"], text) and re.search(words["pp"], text) and re.search(words["choice"], text)
+    layout = re.search(words["layout"], text)  # "how should I split it across two nodes", "怎么切"
+    if not (named or layout):
         return
     model = read_model(m)
     if not model:
         return  # "张量并行和流水线并行选哪个": the concepts, no model to size
     gpu, count = next(((g, c) for _s, _e, g, c in m.gpus), (None, 0))
     servers = _count(words["servers"], text)
+    if not named and not (servers or u.updates.get("server_gpus") or _count(words["per_node"], text)):
+        return  # "how should I split 70b": no machines said, the plan sizes it
     if re.search(words["job"], text) and gpu and (servers < 2 or _moe(model)):
         return  # "…to serve llama 3.3 70b on 4x L40S?": a job on cards said, sized as a plan with the concepts beside it
     per_node = int(u.updates.get("server_gpus") or 0) or _count(words["per_node"], text)
