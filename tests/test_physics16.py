@@ -81,3 +81,42 @@ def test_the_reply_sizes_the_streams_for_their_prompt_load(text, lang):
     rate = f"{load['requests_per_s']:,.3g}"
     assert rate in reply
     assert ("Prompt load" in reply) == (lang == "en") and ("提示词负载" in reply) == (lang == "zh")
+
+
+# --- item 3: weight-only 4-bit is compute-bound at high batch; FP8 W8A8 ranks first there -----------------------
+
+from gpu_advisor.tools.throughput import SpeedInput, speed  # noqa: E402
+
+
+def _throughput(model: str, precision: str, batch: int, gpus: int = 1, gpu: str = "h100-sxm") -> float:
+    r = speed(SpeedInput(model=model, precision=precision, gpu=gpu, gpus=gpus, batch=batch, context=2048,
+                         engine="vllm"))
+    return r.decode_tokens_per_s * batch
+
+
+MODELS = [("llama-3.1-8b", 1), ("qwen2.5-32b", 1), ("llama-3.1-70b", 2)]
+
+
+@pytest.mark.parametrize("model,gpus", MODELS)
+@pytest.mark.parametrize("int4", ["awq", "gptq-int4"])
+def test_int4_wins_at_low_batch_on_h100(model, gpus, int4):
+    # Marlin: close to ideal (4x) speedups up to batch 16-32 (IST-DASLab/marlin README): the weight read rules
+    for batch in (1, 16):
+        assert _throughput(model, int4, batch, gpus) > _throughput(model, "fp8", batch, gpus)
+
+
+@pytest.mark.parametrize("model,gpus", MODELS)
+@pytest.mark.parametrize("int4", ["awq", "gptq-int4"])
+@pytest.mark.parametrize("gpu", ["h100-sxm", "h200"])
+def test_fp8_ranks_above_int4_at_high_batch_on_hopper(model, gpus, int4, gpu):
+    # at 128-256 streams the W4A16 GEMMs run on the 16-bit tensor path, half FP8's rate: FP8 W8A8 serves more
+    for batch in (128, 256):
+        assert _throughput(model, "fp8", batch, gpus, gpu) > _throughput(model, int4, batch, gpus, gpu)
+
+
+def test_batch_one_int4_speed_is_unchanged_by_the_compute_side():
+    # one stream: the GEMM of one token is far below the weight read, the step is the read as before
+    r = speed(SpeedInput(model="llama-3.1-8b", precision="awq", gpu="h100-sxm", gpus=1, batch=1, context=2048,
+                         engine="vllm"))
+    assert r.terms[0].inputs["bandwidth_efficiency"] > 0
+    assert 150 < r.decode_tokens_per_s < 200
