@@ -120,3 +120,36 @@ def test_batch_one_int4_speed_is_unchanged_by_the_compute_side():
                          engine="vllm"))
     assert r.terms[0].inputs["bandwidth_efficiency"] > 0
     assert 150 < r.decode_tokens_per_s < 200
+
+
+# --- item 4: a hybrid (SSM + attention) model the catalog does not know: said, never silently dense -------------
+
+from gpu_advisor.assistant.reading.hybrid import hybrid_name  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["Phi-4-mini-flash", "phi-4-mini-flash-reasoning", "Zamba2-7B", "jamba-mini",
+                                  "Falcon-H1-7B", "nemotron-h-8b", "granite-4.0-h-small", "RWKV-7"])
+def test_hybrid_names_are_heard(name):
+    assert hybrid_name(name)
+
+
+@pytest.mark.parametrize("name", ["llama-3.1-8b", "qwen2.5-coder-32b", "phi-4", "gemma-3-27b", "flashattention"])
+def test_dense_names_are_not_hybrid(name):
+    assert not hybrid_name(name)
+
+
+HYBRID_TURNS = [
+    ("we want to run Phi-4-mini-flash for 500 call center agents, 32k context 500 users", "en"),
+    ("serving phi-4-mini-flash-reasoning to 500 agents at 32k context, what GPUs?", "en"),
+    ("我们要部署 Phi-4-mini-flash 模型，给500个客服坐席用，32k上下文", "zh"),
+    ("部署 Phi-4-mini-flash，500 个坐席同时在线，上下文 32k，需要什么卡", "zh"),
+]
+
+
+@pytest.mark.parametrize("text,lang", HYBRID_TURNS)
+def test_an_unknown_hybrid_is_said_to_need_far_less_kv(text, lang):
+    reply = run_states([text])[-1]["messages"][-1].content
+    if lang == "en":
+        assert "hybrid model" in reply and "upper bound" in reply
+    else:
+        assert "混合架构模型" in reply and "上限" in reply and "hybrid" not in reply
