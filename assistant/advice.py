@@ -211,7 +211,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     # copy holding its share of the users, so its per-card need is a copy's on that card, never all users' on one group
     copies = bool(w.spec.serves and not w.spec.trains and best and not best.owned and (best.replicas > 1 or best.pp > 1))
 
-    rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s and w.spec.serves)
+    rated = bool(rec.traffic is not None and rec.traffic.replicas and sized.requests_per_s and w.spec.serves)
 
     def option(gpu_id: str, n: int) -> Option | None:
         args = {"workload": inputs, "gpu": gpu_id, "gpus": n} | ({"serve_precision": rec.relaxed} if rec.relaxed else {})
@@ -240,9 +240,10 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         asked = cheap
         rec = _on_the_card_asked(w, rec, cheap, whatif, recorder)
         rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
-        best, sized = rec.best, w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+        best, sized = rec.best, _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed})
+                                                     if rec.relaxed else w, rec)
         copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
-        rated = bool(rec.traffic is not None and rec.traffic.replicas and w.requests_per_s)
+        rated = bool(rec.traffic is not None and rec.traffic.replicas and sized.requests_per_s)
         extra = _compared(compare, option, best, copies, rated, counts, rec.options,
                            partial(_wide, sized, recorder))  # the rows sized again beside the new plan
     if whatif:
@@ -388,10 +389,17 @@ def _compared(compare: list[str], option: Any, best: Option | None, copies: bool
     return extra
 
 
+def _at_the_implied_rate(w: Workload, rec: Recommendation) -> Workload:
+    """Users at once whose prompts bind (tools.prefill_load): the rows beside the plan sized at the rate they imply."""
+    if rec.prefill_load is None or w.requests_per_s:
+        return w
+    return w.model_copy(update={"requests_per_s": rec.prefill_load.requests_per_s})
+
+
 def _sized_as_planned(w: Workload, rec: Recommendation) -> Workload:
     """The workload the rows beside the plan are sized on: in the plan's 4-bit weights when it took them, and with
     its FP8 KV cache when that held the job on the count named ('on one L40S': that card's row fits as planned)."""
-    sized = w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+    sized = _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w, rec)
     return sized.model_copy(update={"kv_cache": 8}) if rec.taken_because == "count_kept" else sized
 
 

@@ -215,7 +215,8 @@ def counts(answer: Any, cards: list[str], lower: str | None, lang: str,
         if unmet:
             return unmet, {**data, "code": "figure.counts_unmet"}
     w = rec.workload
-    load = say(lang, "figure.load_rate", rate=f"{w.requests_per_s:g}") if w.requests_per_s and w.spec.serves \
+    load = say(lang, "figure.load_rate", rate=f"{w.requests_per_s:g}") \
+        if w.requests_per_s and w.spec.serves and rec.prefill_load is None \
         else say(lang, "direct.load.users", users=f"{w.users:,}") if w.spec.serves else say(lang, "direct.load.job")
     return say(lang, "figure.counts_head", load=load) + "\n" + "\n".join(f"- {r}" for r in rows), data
 

@@ -66,6 +66,7 @@ from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readabl
 from gpu_advisor.assistant.reading.deadline import span_noted
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
+from gpu_advisor.assistant.reading.hybrid import hybrid_name, hybrid_named
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
 from gpu_advisor.assistant.reading.multi import added_model
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
@@ -1468,6 +1469,10 @@ def _checked_updates(u: Understanding, lang: str, turn: Turn, text: str, phase: 
                               active=moe.group(2) if moe else f"{base.active_params_b:g}B" if base else "",
                               base=base.name if base else ""))
         turn.unknown_model = "model" not in updates
+        if hybrid_name(u.unknown_model):  # 'Phi-4-mini-flash' (SambaY): KV only in its few attention layers
+            turn.notes.append(say(lang, "physics.hybrid_unknown", name=u.unknown_model))
+    elif "model" not in updates and (hybrid := hybrid_named(text)):  # a hybrid's name the reader did not take
+        turn.notes.append(say(lang, "physics.hybrid_unknown", name=hybrid))
     if "deadline_hours" in updates and (updates.get("phase") or phase) == "serve":
         # "live by end of next month": a go-live date; a service has no run to finish, so it sizes nothing
         updates["go_live_hours"] = updates.pop("deadline_hours")

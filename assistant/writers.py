@@ -19,6 +19,7 @@ from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
+from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu, find_precision
 from gpu_advisor.knowledge.use_cases import use_case
@@ -1048,9 +1049,10 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     t = rec.traffic
     if t is None:
         return []
-    lines = [say(lang, "fig.traffic" if t.users_cap is None else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
+    lines = prefill_load_lines(rec, lang) + [
+        say(lang, "fig.traffic" if t.users_cap is None else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
                  prompt=f"{t.prompt_tokens:,}", output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}",
-                 in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
+            in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]

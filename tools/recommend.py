@@ -81,6 +81,7 @@ from gpu_advisor.tools.phases import (
 )
 from gpu_advisor.tools.pool import SMALLER_FILES as SMALLER_GGUF
 from gpu_advisor.tools.pool import PoolResult, pool
+from gpu_advisor.tools.prefill_load import PrefillLoad, prefill_load
 from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
@@ -588,6 +589,8 @@ class Recommendation(Explained):
     instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
                                                     "(relaxed 'model=...'): the rented plan for the model asked")
     instead_model: str | None = Field(None, description="the name of the model asked, run by `instead`")
+    prefill_load: PrefillLoad | None = Field(None, description="users at once whose prompts bind: the request rate "
+                                             "they imply, the plan sized for it (tools.prefill_load)")
     traffic: Traffic | None = Field(None, description="serving a request rate: the requests in flight it sized "
                                                      "for (Little's law) and the plan's latencies at that load")
     training_run: Option | None = Field(None, description="training and serving apart: the cards rented by "
@@ -2287,6 +2290,11 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if both is not None:
         return both.model_copy(update={"ruled_out": ruled_out}) if ruled_out else both
     rec = _recommend(w, with_levers)
+    implied = _implied_by_users(w, rec)
+    if implied is not None:  # the streams' prompts bind: sized for the request rate they imply (review AP E16)
+        rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s}), with_levers)
+        rated.prefill_load = implied
+        return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated
     pooled = _pool_plan(w, rec) if with_levers else None
     if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
@@ -2690,6 +2698,22 @@ def _unsized_at_the_rate(best: Option | None, traffic: Traffic, max_gpus: int) -
 
 # No cap on the requests in flight when no count of people at once was said.
 NO_CAP = 10**9
+
+
+def _implied_by_users(w: Workload, rec: Recommendation) -> PrefillLoad | None:
+    """Users said to be at once with their prompt length said: the request rate their streams imply and the share of
+    the plan's copies' time its prompts take (tools.prefill_load); returned when that share binds, else None."""
+    best = rec.best
+    if not (w.spec.serves and not w.spec.trains and w.prompt_tokens and w.users > LLAMA_CPP_MAX_USERS
+            and not (w.requests_per_s or w._rate_per_s)
+            and _people_at_once(w) == w.users and best is not None and best.ttft_s and best.decode_tokens_per_s):
+        return None
+    _prompt, output, _context = rate_lengths(w)
+    # the streams write at the per-user speed said (what they were sized for), else the plan's: a faster plan
+    # would end each stream sooner, not make the users ask more often
+    load = prefill_load(w.users, w.prompt_length(), output, best.ttft_s, w.min_tokens_per_s or best.decode_tokens_per_s,
+                        best.replicas, resolve_model(w.model).active_params_b, best.gpus, best.gpu_name)
+    return load if load.binds else None
 
 
 def _people_at_once(w: Workload) -> int:

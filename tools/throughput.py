@@ -301,9 +301,34 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
             sent = batch * k * model.hidden_size * 2 * (gpus - 1) / gpus
             moe_comm = 2 * model.num_layers * (ALLTOALL_LATENCY_S[kind] + sent / (gbps * 1e9))
             comm += moe_comm
+    memory, compute = weight_only_gemm(model, precision, gpu, engine, batch, memory, compute, gpus,
+                                       effective_read + kv_read, kv_read, bw, flops, step_flops)
     return {"memory": memory, "compute": compute, "overhead": overhead, "comm": comm, "moe_comm": moe_comm,
             "expert_overhead": expert_s, "weight_read": weight_read, "routed_read": routed_read, "grouped_eff": grouped if routed_read else 1.0,
             "kv_read": kv_read, "bandwidth": bw, "flops": flops, "bandwidth_eff": eff["bandwidth_eff"]}
+
+
+def weight_only_gemm(model: ModelArch, precision: Precision, gpu: Gpu, engine: Engine, batch: int, memory: float,
+                     compute: float, gpus: int, read: float, kv_read: float, bw: float, flops: float,
+                     step_flops: float) -> tuple[float, float]:
+    """(memory, compute) of a decode step with weight-only quantized weights (W4A16 AWQ/GPTQ/INT4, W8A16) on a GPU
+    engine. Their fused kernels (Marlin, Machete) unpack each weight to 16 bits and multiply on the 16-bit tensor
+    path: the layers' GEMMs take max(weight bytes / bandwidth, their FLOPs / 16-bit rate), and the attention
+    kernels reading the KV cache run after them, not beside. At batch 1-16 that is the weight read, 4-bit's win;
+    at high batch the GEMMs are compute-bound at half FP8's rate (Marlin: "close to ideal (4x) speedups up to
+    batchsizes of 16-32 tokens", IST-DASLab/marlin README; vLLM's quantization guidance: FP8 W8A8 for high-throughput
+    serving on Hopper, INT4 W4A16 for latency at low batch), so FP8 serves more tokens/s there. Taken on cards with
+    FP8 units, where FP8 W8A8 is the other choice; cards without them (Ampere) run every quantized format
+    weight-only and keep their fitted step, as do 16-bit and W8A8 formats."""
+    if engine == "llama.cpp" or precision.compute != "bf16" or precision.bits_per_weight >= 16 or batch <= 1 \
+            or not gpu.fp8_tflops:
+        return memory, compute
+    gemm_flops = batch * 2 * model.active_params_b * 1e9
+    weights = max(read - kv_read, 0.0)
+    shards = 1 if engine in LAYER_SPLIT_ENGINES else gpus
+    kv_s = memory - weights / (bw * shards) if shards > 1 else kv_read / bw
+    gemm = max(weights / (bw * shards), gemm_flops / (flops * shards))
+    return max(memory, gemm + kv_s), max(compute - gemm_flops / (flops * shards), 0.0)
 
 
 def pipeline_speedup(gpus: int, prompt: int, in_flight: float) -> float:
