@@ -1,0 +1,79 @@
+"""China-market answers (review AR 2, AS ZH4): a purchase in China is not headlined on a card that official channels
+there do not sell while one they sell does the job; a stock question about buying cards in China is answered per
+channel, one price per card, in both languages and several phrasings."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.china_channel import china_channel, officially_sold
+from tests.conversation import run_conversation
+
+
+def _payload(reply):
+    return reply.additional_kwargs["gpu_advisor"]
+
+
+@pytest.mark.parametrize(("gpu", "channel"), [
+    ("h20", "licence"), ("l20", "official"), ("rtx-4090d", "official"), ("ascend-910b", "official"),
+    ("rtx-4090", "grey"), ("rtx-5090", "grey"), ("h100-sxm", "grey"), ("h800-sxm", "grey"), ("rtx-4090-48gb", "grey"),
+])
+def test_channel_per_card(gpu, channel):
+    assert china_channel(find_gpu(gpu)) == channel
+
+
+PROCURE = [
+    ("H20和4090在国内现在哪个更好买？价格大概多少", "zh", {"h20": True, "rtx-4090": False}),
+    ("国内现在4090和H20哪个好买，大概多少钱", "zh", {"h20": True, "rtx-4090": False}),
+    ("H20好买吗", "zh", {"h20": True}),
+    ("哪里能买到L20", "zh", {"l20": True}),
+    ("请问国内5090和4090D哪个更好买啊", "zh", {"rtx-5090": False, "rtx-4090d": True}),
+    ("is the H20 easy to get in China", "en", {"h20": True}),
+    ("in china, which is easier to buy, the 4090 or the H20? and roughly what price", "en",
+     {"h20": True, "rtx-4090": False}),
+    ("where can i buy an L20 in china?", "en", {"l20": True}),
+    ("how hard is it to get a 4090 in china these days", "en", {"rtx-4090": False}),
+]
+
+
+@pytest.mark.parametrize(("text", "lang", "sold"), PROCURE)
+def test_procurement_answered_per_channel(text, lang, sold):
+    reply = run_conversation([text])[-1]
+    data = _payload(reply)
+    assert data["topic"] == "availability"
+    channels = data["results"]["china_channel"]
+    assert {g: c != "grey" for g, c in channels.items()} == sold
+    assert {c["id"] for c in data["results"]["cards"]} == set(sold)  # one price per card, from its record
+    if lang == "zh":
+        assert "正规渠道" in reply.content and "official channels" not in reply.content
+    else:
+        assert "official channels" in reply.content
+
+
+def test_renting_only_keeps_the_offers():
+    data = _payload(run_conversation(["哪里租4090最便宜"])[-1])
+    assert "china_channel" not in data["results"]
+
+
+PURCHASE = [
+    ["我们是做法律文书的小团队，想用qwen3-32b做问答，同时在线大概15个人，合同动不动就五六万字，所以上下文得给到64k。"
+     "想买卡放办公室，预算20万以内，买啥？", "工作时间用"],
+    ["小公司在深圳，想采购显卡部署qwen3-32b，15个人同时用，上下文64k，预算20万，工作时间用"],
+    ["small company in shenzhen, we want to buy cards for qwen3-32b serving 15 users at 64k context, "
+     "budget 200k RMB, office hours"],
+    ["we're a firm in shanghai buying gpus to serve qwen2.5 32b to 20 staff, 32k context, office hours, budget 300k rmb"],
+]
+
+
+@pytest.mark.parametrize("turns", PURCHASE)
+def test_china_purchase_headline_is_sold_there(turns):
+    reply = run_conversation(turns)[-1]
+    rec = _payload(reply)["results"]["recommend"]
+    assert rec["workload"]["region"] == "china"
+    best = rec["best"]
+    assert best is not None and best["ok"]
+    if rec["action"] == "buy":
+        assert officially_sold(find_gpu(best["gpu"])), best["gpu"]
+    head = reply.content.splitlines()[0]
+    assert "5090" not in head and "RTX 4090 24GB" not in head
