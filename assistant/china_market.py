@@ -10,6 +10,7 @@ or the user named it): the caveat under the headline, not only among the warning
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
@@ -72,4 +73,7 @@ def grey_headline(rec: Any, lang: str) -> list[str]:
     gpu = find_gpu(best.gpu)
     if china_channel(gpu) != "grey":
         return []
-    return [say(lang, "zhmarket.headline_grey", gpu=gpu.name), ""]
+    from gpu_advisor.tools.recommend import parse_owned
+
+    named = {parse_owned(c)[1].id if re.match(r"\s*\d", c) else c for c in rec.workload.candidates or []}
+    return [say(lang, "zhmarket.headline_grey_named" if gpu.id in named else "zhmarket.headline_grey", gpu=gpu.name), ""]

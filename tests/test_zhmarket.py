@@ -77,3 +77,36 @@ def test_china_purchase_headline_is_sold_there(turns):
         assert officially_sold(find_gpu(best["gpu"])), best["gpu"]
     head = reply.content.splitlines()[0]
     assert "5090" not in head and "RTX 4090 24GB" not in head
+
+
+H100_BUY = [
+    ["租还是买？我们打算长期跑一个llama 3.1 70b的api服务，24小时不停，大概要4张H100，买的话多少钱，多久回本", "20-100 人"],
+    ["我们在北京，llama 3.1 70b 的 API 要全天候跑，打算买4张H100，多少钱，几个月能回本？", "100人左右同时用"],
+    ["We want to rent or buy for a long-running llama 3.1 70b API, 24/7, about 4 H100s. How much to buy and how long "
+     "to pay back? We're in Beijing", "about 100 users at once"],
+]
+
+
+@pytest.mark.parametrize("turns", H100_BUY)
+def test_server_priced_per_card_and_rent_said_from_where(turns):
+    from gpu_advisor.tools.cost import price_quote
+
+    first, second = run_conversation(turns)
+    h100 = find_gpu("h100-sxm")
+    # T1: the four cards come on an 8-GPU board: the server said as the 8 it holds, per card at the record's price
+    assert "8" in first.content.split("\n\n")[2] or "8-GPU" in first.content
+    rb = _payload(first)["results"].get("rent_or_buy") or _payload(first)["results"].get("recommend", {}).get(
+        "rent_or_buy")
+    if rb is not None:
+        assert price_quote("h100-sxm", "china").region != "china"
+        assert any("outside China" in a for a in rb["assumptions"])
+    rec = _payload(second)["results"]["recommend"]
+    best = rec["best"]
+    assert best["gpu"] == "h100-sxm"
+    if rec["action"] == "buy" and best["purchase_usd"]:
+        host = best["purchase_usd"] - best["gpus"] * h100.buy_price_usd
+        assert host >= 0  # the cards at one price per card, whatever the count
+    if best["gpus"] > 4:  # the four said grew: the reason is said
+        key = "你说的 4 ×" if second.content[:1] in "#*⚠" and any("\u4e00" <= c <= "\u9fff" for c in second.content[:40]) \
+            else "Your 4 ×"
+        assert key in second.content
