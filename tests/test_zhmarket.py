@@ -110,3 +110,42 @@ def test_server_priced_per_card_and_rent_said_from_where(turns):
         key = "你说的 4 ×" if second.content[:1] in "#*⚠" and any("\u4e00" <= c <= "\u9fff" for c in second.content[:40]) \
             else "Your 4 ×"
         assert key in second.content
+
+
+@pytest.mark.parametrize("text", [
+    "we can't get H100/H800 obviously, we want to serve a 72B",
+    "serve a 72B for 20 people. no H100/H800 for us",
+    "我们买不到H100/H800，想部署一个72B的模型",
+    "A800/H800 也买不到，部署72B给内部用",
+])
+def test_cards_with_a_slash_are_never_a_model(text):
+    from gpu_advisor.assistant.reading import understand
+
+    u = understand(text)
+    assert u.unknown_model is None
+    assert u.updates.get("model") == "72B"
+
+
+LAB = [
+    "we're a small AI lab in shenzhen, budget around 1.5M RMB for hardware. want to do LoRA and occasional full FT on "
+    "models up to 32B and serve a 72B for internal use. H20 or RTX 4090 48GB modded cards? we can't get H100/H800 obviously",
+    "shenzhen lab, 1.5M RMB budget: serve a 72B internally, plus LoRA and sometimes full fine-tuning of models up to "
+    "32B. H20 or modded 4090 48GB? no H100/H800 for us",
+    "我们是深圳的小实验室，硬件预算150万，要做LoRA，偶尔全参微调，模型最大32B，另外内部部署一个72B。买H20还是魔改4090 48G？"
+    "H100/H800我们买不到",
+]
+
+
+@pytest.mark.parametrize("text", LAB)
+def test_full_ft_bounded_by_the_size_said(text):
+    reply = run_conversation([text])[-1]
+    data = _payload(reply)
+    rec = data["results"]["recommend"]
+    assert rec["workload"]["region"] == "china"
+    assert "H100/H800" not in reply.content
+    second = data["results"].get("second_job") or {}
+    sized = second.get("sized")
+    if sized is not None:  # the fine-tune checked on the plan's cards is the 32B, never the 72B served
+        assert sized["model"] == "generic-32b"
+    if rec["action"] == "buy":
+        assert officially_sold(find_gpu(rec["best"]["gpu"]))
