@@ -547,6 +547,7 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
 
 def availability(ctx: Context) -> str:
     from gpu_advisor.assistant.asks import provider_lines
+    from gpu_advisor.assistant.china_market import procurement
 
     if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '为什么国内买不到H100': the rules, not the stock
         from gpu_advisor.assistant.card_diff import export_answer
@@ -554,6 +555,8 @@ def availability(ctx: Context) -> str:
         return export_answer(ctx)
 
     gpus = _cards_asked(ctx)
+    if ctx.turn.ask.get("procure") and (bought := procurement(ctx, gpus)):  # 'H20和4090在国内哪个更好买': per channel
+        return bought
     if ctx.turn.ask.get("vendor") and not ctx.turn.cards:  # "昇腾卡": every card of that vendor
         from gpu_advisor.knowledge import gpus as all_gpus
 

@@ -21,6 +21,10 @@ def line(gpu: Any, n: int, lang: str, money: Callable[[float], str]) -> str:
     if whole is None:
         return ""
     host = host_usd(gpu, n)
+    billed = -(-n // gpu.sold_in) * gpu.sold_in
+    if billed != n:  # 4 of a card sold only on 8-GPU boards: the server bought holds 8, priced per card as every turn
+        return say(lang, "zhmarket.server_whole", gpu=gpu.name, n=n, per=gpu.sold_in, billed=billed, total=money(whole),
+                   cards=money(whole - host), each=money((whole - host) / billed), host=money(host))
     return say(lang, "server_price.line", setup=f"{n} × {gpu.name}", total=money(whole), cards=money(whole - host),
                host=money(host))
 

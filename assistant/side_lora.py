@@ -19,8 +19,16 @@ def _model(asked: str, first: str) -> str:
     """The model trained: the one named, else the plan's ('这个14b', 'it')."""
     from gpu_advisor.knowledge import find_model
 
-    if not asked or asked.strip().lower().rstrip("b").replace(".", "").isdigit():
-        return first  # a bare size ('这个14b'): the plan's own model
+    if not asked:
+        return first
+    if asked.strip().lower().rstrip("b").replace(".", "").isdigit():
+        # a bare size ('这个14b'): the plan's own model, unless the size is another ('full FT on models up to 32B'
+        # beside serving a 72B: the 32B is fine-tuned, never the 72B; review AP E13)
+        try:
+            said, plan = find_model(asked), find_model(first)
+        except LookupError:
+            return first
+        return first if abs(said.total_params_b - plan.total_params_b) <= 0.1 * plan.total_params_b else said.id
     try:
         return find_model(asked).id
     except LookupError:
@@ -67,7 +75,7 @@ def serving_side_training(answer: Any, also: dict[str, Any] | None, lang: str, f
             or not first_model:
         return ""
     model = _model(str(also.get("model") or ""), first_model)
-    if model != first_model:
+    if model != first_model and not model.startswith("generic-"):
         return ""  # another model's fine-tune beside the service: said as a second job (pairing), sized on its own
     asked = str(also.get("method") or (also.get("run") or {}).get("method") or "lora")
     data = _tokens(also)

@@ -470,9 +470,12 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     rent and buy prices, compared after the answer, so the catalog's comparison is left out."""
     rec = answer.recommend
     best = rec.best
+    from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
+    from gpu_advisor.assistant.count_grew import grew_lines
 
-    lines = [neither_headline(answer, lang) or headline(rec, lang), ""]  # 'A or B?' that neither does: about them
+    lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
+             *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
     if changed:
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:

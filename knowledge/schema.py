@@ -73,6 +73,10 @@ class Gpu(Record):
         default=False, description="made by a Chinese vendor: what a domestic-only (国产化, 信创) policy allows",
     )
     unified_memory: bool = False
+    china_channel: Literal["official", "licence", "grey"] | None = Field(
+        default=None, description="how it is bought in China when the export rules do not say it (a modified board: "
+                                  "grey); None: from the rules (knowledge/china_channel.py)",
+    )
     server_models: dict[str, int] = Field(
         default_factory=dict,
         description="servers sold with this card, by name, and how many of it each holds (Atlas 800I A2: 8 x 910B)",

@@ -162,6 +162,9 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         rent = quote.usd_per_gpu_hour_typical
         assumptions.append(f"rent {rent:.2f} USD/GPU-hour: typical of {quote.samples} offers "
                            f"({', '.join(quote.providers)}; newest {quote.as_of})")
+        if inp.region == "china" and quote.region != "china":  # a Chinese user is not quoted a US cloud's rent silently
+            assumptions.append(f"no provider serving mainland China has a rental price on record for {gpu.name}: "
+                               "the rent above is from providers outside China (ask AutoDL, Alibaba Cloud, Volcano Engine or Tencent Cloud)")
     else:
         rent = inp.rent_usd_per_gpu_hour
     purchase = inp.purchase_usd_per_gpu or bought.buy_price_usd

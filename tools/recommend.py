@@ -29,6 +29,7 @@ from gpu_advisor.knowledge import (
     rules,
     used_prices,
 )
+from gpu_advisor.knowledge.china_channel import officially_sold
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
@@ -1879,6 +1880,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return best, "use", None
     rb = _rent_or_buy(w, best)
     action = _action(w, best, rb)
+    best, action, rb = china_official_first(w, ranked, best, action, rb)
     said = china_supply(w, find_gpu(best.gpu))
     if said and action in ("buy", "rent"):  # the plan's card: what its export restriction means for the way it is had
         best = best.model_copy(update={"warnings": [china_supply(w, find_gpu(best.gpu), action) if x == said else x
@@ -1910,6 +1912,22 @@ def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
             and software_risk_unasked(w, find_gpu(o.gpu)) <= software_risk_unasked(w, find_gpu(best.gpu))
             and cost_score(o, w, sourced=False) <= (1 + SAME_COST) * cheapest]
     return min(same, key=lambda o: (o.job_hours, cost_score(o, w)), default=best)
+
+
+def china_official_first(w: Workload, ranked: list[Option], best: Option, action: Literal["rent", "buy"],
+                         rb: RentBuyResult | None) -> tuple[Option, Literal["rent", "buy"], RentBuyResult | None]:
+    """A purchase in China (knowledge/china_channel.py): a card that cannot be bought through official channels there
+    (export-barred, a rebuilt board) is not headlined while one that can does the job; the next such plan is taken
+    (review AR 2: 'buy 8 x RTX 5090' beside its own warning that it is grey-market only). A card the user named
+    stays the plan, its caveat said."""
+    if w.region != "china" or action != "buy" or best.owned_gpus or officially_sold(find_gpu(best.gpu)) \
+            or f"{best.gpus}x {best.gpu}" in pinned_cards(w) or best.gpu in (w.candidates or []):
+        return best, action, rb
+    legal = next((o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))), None)
+    if legal is None:
+        return best, action, rb
+    rb = _rent_or_buy(w, legal)
+    return legal, _action(w, legal, rb), rb
 
 
 def china_supply(w: Workload, gpu: Gpu, action: str | None = None) -> str | None:

@@ -17,6 +17,7 @@ from gpu_advisor.knowledge import gpus
 
 
 def read_legal_buy(m: Message, u: Understanding) -> None:
+    _read_procure(m, u)
     if u.ask.get("export") or not m.gpus or u.intents & {"reset", "help", "empty"} or m.live("china_buyable"):
         return  # 'only gpus we can legally buy in china, H20 or L20': a rule on the plan's cards, no question asked
     typed = unicodedata.normalize("NFKC", m.raw).lower()
@@ -36,3 +37,12 @@ def read_legal_buy(m: Message, u: Understanding) -> None:
     u.ask["export"], u.ask["legal_buy"] = cards, True
     u.intents = (u.intents - {"compare_cards", "whatif"}) | {"availability"}
     u.cards, u.compare_gpus, u.updates = cards, [], {"region": "china"}
+
+
+def _read_procure(m: Message, u: Understanding) -> None:
+    """A stock question about buying the cards named ('H20和4090在国内哪个更好买', 'is the H20 easy to get'):
+    u.ask["procure"], answered per channel in China (assistant/china_market.py); renting only is left to the offers."""
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    if "availability" in u.intents and m.gpus and (word_pattern("zhmarket.buy_en").search(typed)
+                                                   or word_pattern("zhmarket.buy_zh").search(typed)):
+        u.ask["procure"] = True

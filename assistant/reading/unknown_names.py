@@ -63,7 +63,7 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
         if MASK in word:
             continue
         repo = _REPO_ID.fullmatch(word) and re.search(r"[-\d]", word.split("/", 1)[1]) \
-            and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word)
+            and not re.fullmatch(r"(tokens?|toks?|t|and|w|i)/\w+", word) and not _cards_pair(word)
         glued = (_GLUED_NAME.fullmatch(word) or word_pattern("name_shaped").fullmatch(word)) \
             and not word_pattern("format_word").match(word)
         family = word in unknowns or re.sub(r"[\d.\-]+$", "", word) in unknowns  # "kimi", "llama 4": widened below
@@ -95,3 +95,15 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
             size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
         return (typed.group() if typed else name, size), mask(masked, [(s0, e0)])
     return None, masked
+
+
+def _cards_pair(word: str) -> bool:
+    """'h100/h800', 'a800/h800': cards named with a slash, never a model's repo id (review AP E13)."""
+    from gpu_advisor.knowledge import find_gpu
+
+    for part in word.split("/"):
+        try:
+            find_gpu(part)
+        except (LookupError, ValueError):
+            return False
+    return True
