@@ -27,6 +27,8 @@ def agree(ctx: Any, sized: str | None) -> str | None:
             return head + ctx.say("verdict_agree.neither_plan", count=best.gpus, card=best.gpu_name)
         return sized
     ok = [o for o in options if o.get("ok")]
+    if v.get("code") == "cheaper" and len(ok) == 2:
+        return sized + _premium(ctx, v, ok, gap)
     if v.get("code") == "holds_all" and len(ok) == len(options) and best is not None and best.ok \
             and best.gpu in names and best.gpu != v.get("pick"):
         # both do the job as sized ('two 4060 Ti' run 32B across the two): the sized rows decide, as the headline does
@@ -45,6 +47,24 @@ def agree(ctx: Any, sized: str | None) -> str | None:
     ctx.data["verdict"] = {**v, "short_all": True}
     cut = _after_head(sized)
     return sized[:cut] + gap + ctx.say("verdict_agree.short_all") + gap + sized[cut:].lstrip()
+
+
+def _premium(ctx: Any, v: dict[str, Any], ok: list[dict[str, Any]], gap: str) -> str:
+    """'Is the SXM premium worth it?': the dearer card of two that both do the job is the faster one; what its
+    premium buys (speed per user, from its memory bandwidth and NVLink, not room for more users), said after the
+    verdict; '' when the cheaper card is as fast."""
+    from gpu_advisor.assistant.writers import tps
+    from gpu_advisor.knowledge import find_gpu
+
+    cheap = next(o for o in ok if o["gpu"] == v["pick"])
+    dear = next(o for o in ok if o["gpu"] != v["pick"])
+    a, b = dear.get("decode_tokens_per_s") or 0, cheap.get("decode_tokens_per_s") or 0
+    if not (a and b) or tps(a) == tps(b) or a < b:
+        return ""
+    fast, slow = find_gpu(dear["gpu"]), find_gpu(cheap["gpu"])
+    link = "_link" if fast.has_nvlink and not slow.has_nvlink else ""
+    return gap + ctx.say(f"verdict_agree.premium{link}", other=dear["gpu_name"], a=tps(a), b=tps(b),
+                         x=f"{fast.memory_bandwidth_gbps / slow.memory_bandwidth_gbps:.1f}")
 
 
 def _only_one(ctx: Any, sized: str, one: dict[str, Any], other: dict[str, Any]) -> str:
