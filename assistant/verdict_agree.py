@@ -29,15 +29,6 @@ def agree(ctx: Any, sized: str | None) -> str | None:
     ok = [o for o in options if o.get("ok")]
     if v.get("code") == "cheaper" and len(ok) == 2:
         return sized + _premium(ctx, v, ok, gap)
-    if v.get("code") == "holds_all" and len(ok) == len(options) and best is not None and best.ok \
-            and best.gpu in names and best.gpu != v.get("pick"):
-        # both do the job as sized ('two 4060 Ti' run 32B across the two): the sized rows decide, as the headline does
-        from gpu_advisor.assistant.verdict import sized_verdict
-
-        again = sized_verdict(ctx)
-        if again and (ctx.data.get("verdict") or {}).get("pick") == best.gpu:
-            return again + gap + ctx.say("verdict_agree.one_card", card=names[v["pick"]])
-        ctx.data["verdict"] = v
     if len(ok) == 1 and v.get("pick") and v["pick"] != ok[0]["gpu"]:
         return _only_one(ctx, sized, ok[0], next(o for o in options if o["gpu"] == v["pick"]))
     if ok or not v.get("pick"):

@@ -36,8 +36,6 @@ CHOICES = [
      {"rtx-3090", "rtx-4090"}),
     ("serving llama 3.1 70b to 100 concurrent users, h100 or h200, which and how many?", {"h100-sxm", "h200"}),
     ("llama 3.1 70b 推理，100 个并发用户，H200 还是 H100，要几张？", {"h100-sxm", "h200"}),
-    ("home rig, budget about $2000, mostly qwen2.5 14b or 32b for chat. one used 3090 or two new 4060 ti 16gb?",
-     {"rtx-3090", "rtx-4060-ti-16gb"}),
 ]
 
 
