@@ -176,6 +176,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
     the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count.
     `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
+    from gpu_advisor.assistant.verdict_first import plan_on_winner
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
@@ -260,6 +261,9 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         from gpu_advisor.assistant.choice_rows import one_row_per_card
 
         rec = rec.model_copy(update={"options": one_row_per_card(rec.options, extra, compare, rec.best)})
+    weighed = choice or ([] if w.owned else list(compare))  # 'A or B?' with a count said with one: still a choice
+    rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: (_bought_for_home(w, rows, weighed) if for_home
+                                                                      else None) or _named_pick(w, rows, weighed, recorder), asked)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
                     named=named)

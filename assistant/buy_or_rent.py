@@ -108,14 +108,18 @@ def _over_the_year(profile: Any, v: dict[str, Any], region: Literal["global", "c
                    on_rented: float | None) -> dict[str, Any]:
     """Each option as named over a year (or the horizon said): the rented card's busy hours at its price against
     the bought card's price and its power for the hours the same work takes it (tools.training_time, tools.cost)."""
-    on_bought = _job_hours(rec, v["buy"], recorder) if v["buy"] != v["rented"] else on_rented
+    from gpu_advisor.assistant.buy_rent_counts import job_counts
+
+    counts = job_counts(rec, v["buy"], v["rented"])  # serving: the cards the job takes of each, busy the same hours
+    on_bought = _job_hours(rec, v["buy"], recorder) if v["buy"] != v["rented"] and not counts else on_rented
     slower = on_bought / on_rented if on_bought and on_rented else 1.0  # the bought card's hours per rented hour
     months = profile.horizon_months or YEAR_MONTHS
     busy = v["busy_hours_month"]
     home = find_gpu(v["buy"]).segment in HOME_SEGMENTS
     args = RentBuyInput(gpu=v["rented"], utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region,
                         buy_gpu=v["buy"], buy_utilisation=min(1.0, busy * slower / HOURS_PER_MONTH),
-                        horizon_months=months, **({"hosting_usd_per_gpu_month": 0.0} if home else {}))
+                        horizon_months=months, **({"hosting_usd_per_gpu_month": 0.0} if home else {}),
+                        **({"gpus": counts[1], "buy_gpus": counts[0]} if counts else {}))
     rb = rent_vs_buy(args)
     if recorder is not None:
         recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
@@ -125,7 +129,9 @@ def _over_the_year(profile: Any, v: dict[str, Any], region: Literal["global", "c
     return {"code": "buy" if payback is not None and payback <= horizon else "rent", "payback_months": payback,
             "horizon_months": horizon, "cheaper_over_horizon": rb.cheaper, "slower": slower,
             "total_months": months, "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd,
-            "power_usd": rb.buy_total_usd - v["purchase_usd"] - args.hosting_usd_per_gpu_month * months,
+            "counts": list(counts) if counts else None, "purchase_usd": v["purchase_usd"] * (counts[0] if counts else 1),
+            "power_usd": rb.buy_total_usd - v["purchase_usd"] * (counts[0] if counts else 1)
+            - args.hosting_usd_per_gpu_month * months * (counts[0] if counts else 1),
             "usd_per_kwh": owned.get("usd_per_kwh")}
 
 
@@ -134,14 +140,17 @@ def _year(v: dict[str, Any], lang: str, money: Any) -> list[str]:
     price plus its power for the hours the same work takes it, and when the purchase pays for itself."""
     week = v["busy_hours_month"] * YEAR_MONTHS / WEEKS_PER_YEAR
     said = say(lang, "buy_or_rent.said" if v["hours_said"] or v["busy_said"] else "buy_or_rent.sized")
+    n_buy, n_rent = v.get("counts") or (1, 1)
     lines = [say(lang, "buy_or_rent.year.head", buy=v["buy_name"], rented=v["rented_name"]),
-             say(lang, "buy_or_rent.year.rent", card=v["rented_name"], week=f"{week:,.1f}", said=said,
-                 price=money(v["usd_per_hour"]), months=v["total_months"], total=money(v["rent_total_usd"]))]
+             say(lang, "verdict_agree.rent_n" if v.get("counts") else "buy_or_rent.year.rent", card=v["rented_name"],
+                 n=n_rent, week=f"{week:,.1f}", said=said, price=money(v["usd_per_hour"]), months=v["total_months"],
+                 total=money(v["rent_total_usd"]))]
     slower = v.get("slower")
     if slower is not None and abs(slower - 1) >= 0.05:
         lines.append(say(lang, "buy_or_rent.year.slower", card=v["buy_name"], rented=v["rented_name"],
                          times=f"{slower:.1f}", week=f"{week * slower:,.1f}"))
-    lines.append(say(lang, "buy_or_rent.year.buy", card=v["buy_name"], price=money(v["purchase_usd"]),
+    lines.append(say(lang, "verdict_agree.buy_n" if v.get("counts") else "buy_or_rent.year.buy", card=v["buy_name"],
+                     n=n_buy, price=money(v["purchase_usd"]),
                      power=money(v["power_usd"]), kwh=money(v["usd_per_kwh"] or 0), months=v["total_months"],
                      total=money(v["buy_total_usd"])))
     cheaper = say(lang, f"buy_or_rent.year.cheaper.{v['cheaper_over_horizon']}")

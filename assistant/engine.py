@@ -63,6 +63,7 @@ from gpu_advisor.assistant.premise import (
     switched_line,
 )
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
+from gpu_advisor.assistant.reading.card_group import said_as_group
 from gpu_advisor.assistant.reading.deadline import span_noted
 from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
@@ -708,7 +709,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("only")  # "h20支持吗" about the H20s you own: your cards, all of them, not one
     if updates.get("only") and "owned" not in updates and _yours(updates["only"], profile.owned or []):
         updates.pop("only")  # "四张3090够不够" with four 3090s of your own: your cards, not four more to rent
-    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]", text) and updates.get("only"):
+    if "fit_check" in u.intents and "min_count" not in u.intents and re.search(r"[?？吗]", text) and updates.get("only") \
+            and not said_as_group(text):  # '用4090集群可以吗': the class to plan with, never one card (reading.card_group)
         # "does Qwen2.5 32B fit on a 4090?": on one of it first (4-bit when 8-bit would take more cards); not a
         # model whose weights in the format stated outgrow a whole server of that card ("DeepSeek-V3 in bf16 on
         # A800?"): that question is answered across servers (tensor x pipeline parallel), not by forcing 4-bit

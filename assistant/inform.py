@@ -353,6 +353,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
 def compare_cards(ctx: Context) -> str:
     from gpu_advisor.assistant import card_job, verdict
     from gpu_advisor.assistant.replace_count import replace_lines, replace_verdict
+    from gpu_advisor.assistant.verdict_agree import agree
 
     facts = [_card_facts(ctx, find_gpu(g)) for g in ctx.turn.cards[:4]]
     lines = [*replace_lines(ctx), ctx.say("info.compare.head", cards=say(ctx.lang, "info.and").join(f["name"] for f in facts)), "",
@@ -382,6 +383,7 @@ def compare_cards(ctx: Context) -> str:
             lines += ["", *held]
             sized = ctx.say("verdict.both_do_job") + ("" if ctx.lang == "zh" else " ") + \
                 verdict.verdict_line(ctx, facts[:2], "local", differ)
+        sized = agree(ctx, sized)  # in line with the headline: all short, or 'neither' beside a plan on one of them
         return "\n".join([*lines, *([""] + used if used else []), *(["", sized] if sized else [])])
     final: list[str] = []
     jobs = (getattr(ctx.turn, "ask", None) or {}).get("jobs")

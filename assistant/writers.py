@@ -2295,6 +2295,9 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
         return say(lang, "literal.fits_no_extend", total=f"{best.gpus:,}", gpu=best.gpu_name,
                    precision=best.precision, added=f"{best.gpus - best.owned_gpus:,}", owned=f"{best.owned_gpus:,}",
                    option=gpu_words(option, lang), used=gb(used), capacity=gb(option.capacity_bytes))
+    if fits and not option.ok and option.reasons and not option.owned:  # it holds the model, misses what the headline
+        return say(lang, "literal.fits_not_target", option=gpu_words(option, lang), used=gb(used),  # says: no
+                   capacity=gb(option.capacity_bytes))
     window = (late_fit(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))  # ends too late
               or window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))) if fits else None
     return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),

@@ -345,6 +345,7 @@ def clean(text: str) -> str:
     numerals and phrases rewritten, English number words as digits, single spaces."""
     text = _fix_typos(unicodedata.normalize("NFKC", readable(text).translate(_PUNCT)).translate(_PUNCT).lower())
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
+    text = _rewrite(text, "vague_count_phrases")  # 'a couple of 5090s': the card, no count (words/vague_counts.yaml)
     if _CJK.search(text):
         text = _CJK_SPACE.sub("，", text)  # Chinese typed without punctuation: a space between clauses is a comma
         text = _ZH_SPACED_UNIT.sub("", text)  # '500 万条', '2 万', '5 千块': the digits and their unit are one number

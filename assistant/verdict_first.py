@@ -1,0 +1,36 @@
+"""One decision per answer: when the user asked to choose between cards, the comparison's winner is the headline.
+
+The plan is first put on the card the comparison picks (assistant.advice._cheaper_of, _named_pick), but the rows
+beside a plan are sized against that plan (copies laid out like it), so the rows the reply finally shows can pick the
+other card: 'Buy 8 × H100 SXM' over a verdict 'the H100 PCIe: both do the job and it costs less' (review AP E9).
+Here the final rows decide once more, with the same rule the written verdict uses (assistant.verdict.pick_among on
+assistant.value's basis); when they pick another card, that card's own row becomes the plan and the plan's row
+stays a row. The rows themselves do not change, so the written verdict reads the same pick: a fixed point, never
+a swing back and forth."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpu_advisor.tools.recommend import Option, Recommendation
+
+
+def plan_on_winner(w: Any, rec: Recommendation, rows: list[Option], choice: list[str],
+                   pick: Callable[[list[Option]], str | None], asked: str | None) -> tuple[Recommendation, str | None]:
+    """The plan on the card the final rows pick among the cards named as a choice (`pick` on those rows); the
+    recommendation (and the card asked about) as they were when no choice was asked, the plan is on cards owned, or the rows pick the plan's card."""
+    from gpu_advisor.tools.recommend import _action, _rent_or_buy
+
+    best = rec.best
+    if best is None or best.owned or len(choice) < 2 or best.gpu not in choice:
+        return rec, asked
+    winner = pick(rows)
+    row = next((o for o in rows if o.gpu == winner and o.ok and not o.owned), None)
+    if winner is None or winner == best.gpu or row is None:
+        return rec, asked
+    rb = _rent_or_buy(rec.workload, row)
+    options = [row, *(o for o in rec.options if o.gpu != row.gpu)]
+    if not any(o.gpu == best.gpu for o in options):
+        options.append(best)
+    return rec.model_copy(update={"best": row, "options": options, "rent_or_buy": rb,
+                                  "action": _action(rec.workload, row, rb)}), row.gpu
