@@ -58,6 +58,7 @@ def _upgrade(rec: Any, mine: Any, budget: float | None) -> Any:
 def slow_words(turn_ask: dict[str, Any], answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[str, Any]] | None:
     """The paragraph on their own cards' speed and the options in the budget, with its figures; None when the
     message did not say their setup is slow or the plan has no figures for their cards."""
+    from gpu_advisor.assistant.quant_lever import quant_words
     from gpu_advisor.assistant.writers import cash, seconds, tps
     from gpu_advisor.knowledge import find_gpu
 
@@ -99,6 +100,8 @@ def slow_words(turn_ask: dict[str, Any], answer: Any, lang: str, recorder: Any =
     if parts:
         sep = "" if lang == "zh" else " "
         text.append(within + sep + sep.join(parts))
+    quant = quant_words(rec, mine, lang) if turn_ask.get("quant") else None  # 'does quantization fix it?'
+    text += [quant] if quant else []
     return "\n\n".join(text), data
 
 

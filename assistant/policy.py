@@ -85,6 +85,8 @@ class Profile(BaseModel):
     product: bool | None = None  # a product people use (customer-facing chat, a public API): a speed floor
     use_case: str | None = None  # what it serves ("coding assistant", "知识库问答"): a row of knowledge use_cases
     personal: bool | None = None  # one person's own use ("just me", "自己用"): one user, no utilisation asked
+    fewest_owned: bool | None = None  # 'how many of our GPUs does it eat', '有一半在训练': owned cards a ceiling
+    owned_busy: float | None = Field(None, ge=0, lt=1)  # 'half of them train': that share of the owned cards is busy
     used_ok: bool | None = None  # "used is fine", "二手也行": a purchase priced used where a sourced used price exists
     buy_count: int | None = Field(None, gt=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)

@@ -2180,6 +2180,15 @@ def need_line(rec: Recommendation, lang: str) -> str | None:
     return line(rec, lang)
 
 
+def _fleet_line(rec: Recommendation, kind: str | None, lang: str) -> str | None:
+    from gpu_advisor.assistant.fleet import fleet_line
+
+    best = rec.best
+    if kind == "duration" and best is not None and best.job_hours is not None:  # 'how long will it take'
+        return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
+    return fleet_line(rec, lang) if kind in (None, "count", "fits", "more") else None
+
+
 def _offload_speed(rec: Recommendation, lang: str) -> str | None:
     from gpu_advisor.assistant.asked_speed import offload_speed
 
@@ -2192,8 +2201,9 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     GPU against the card's. None when the kind has no line here or nothing was sized."""
     rec = answer.recommend
     best = rec.best
-    if kind == "duration" and best is not None and best.job_hours is not None:  # 'how long will it take'
-        return say(lang, "literal.duration", hours=hours(best.job_hours), option=gpu_words(best, lang))
+    first = _fleet_line(rec, kind, lang)  # fewer of yours than you own (assistant.fleet), or 'how long will it take'
+    if first:
+        return first
     month = None if best is None else best.billed_usd_per_month
     if kind == "monthly" and not rec.workload.spec.serves and _run_month(rec, lang):
         return _run_month(rec, lang)

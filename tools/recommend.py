@@ -324,6 +324,10 @@ class Workload(ToolInput):
                                               "nothing about utilisation")
     buy_count: int | None = Field(None, gt=1, le=16, description="cards the user will buy, no card named ('we want "
                                   "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
+    fewest_owned: bool = Field(False, description="cards you own are a ceiling ('how many of our 16 GPUs does it "
+                               "eat', 'half of them train'): a service takes the fewest of them that meet its targets")
+    owned_busy: float = Field(0.0, ge=0, lt=1, description="share of the cards you own busy with other work ('half "
+                              "of them train'): a service with fewest_owned takes only from the rest")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1711,10 +1715,24 @@ def _owned_servers(w: Workload, gpu: Gpu, count: int, o: Option | None) -> Optio
     own) and is fastest per user; the plain one-copy-per-server plan when no layout meets them."""
     scaled = scaled_option(w, gpu, count=count, owned=True)  # consumer cards: copies of at most PCIE_MAX_TP
     if scaled is not None and scaled.ok:
-        return scaled  # every layout of your servers tried, in every format: the best that meets the targets
+        return _fewest_owned(w, gpu, count, scaled)  # every layout tried: the fewest of yours that meet them
     if o is not None and o.ok:
         return o
     return scaled if scaled is not None else o
+
+
+def _fewest_owned(w: Workload, gpu: Gpu, count: int, scaled: Option) -> Option:
+    """Cards you own are a ceiling, not a count to fill: a service of people at once (no request rate: that is
+    sized by the queue on all of them) takes the fewest of your cards that meet every target, with memory to
+    spare, and the rest stay free for other work ('how many of our 16 GPUs does it eat'). The plan over all
+    of them when no smaller one does."""
+    if not w.fewest_owned or w.requests_per_s or w._rate_per_s or gpu.segment != "datacenter":
+        return scaled
+    free = count - math.ceil(count * w.owned_busy) if w.owned_busy else count - 1  # 'half of them train'
+    fewer = scaled_option(w.model_copy(update={"max_gpus": max(1, free)}), gpu, owned=True)
+    if fewer is None or not fewer.ok or fewer.gpus >= count or fewer.headroom_fraction < TIGHT_HEADROOM:
+        return scaled
+    return fewer
 
 
 def _scales_out(w: Workload) -> bool:

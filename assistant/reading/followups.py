@@ -15,6 +15,7 @@ import re
 import unicodedata
 from typing import Any
 
+from gpu_advisor.assistant.reading.fleet import capacity_on_cards
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.stated_lengths import kv_batch
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
@@ -106,7 +107,7 @@ def read_followup(m: Message, u: Understanding) -> None:
     if u.topic and _card_support(m, u):  # "does the 4090 have nvlink?": the card's answer, not the glossary's
         return
     code = _code(m, u)
-    if code is None or (u.topic and code not in TOPIC_CODES):
+    if code is None or (u.topic and code not in TOPIC_CODES) or (code == "kv_cache" and capacity_on_cards(u)):
         return
     u.topic, u.aside = None, None  # "are the ttft figures averages?": a question about this plan's figure
     ask: dict[str, object] = {}

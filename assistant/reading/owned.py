@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.fleet import read_fleet
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -97,6 +98,7 @@ def read_owns_them(m: Message, u: Understanding) -> None:
     """'单卡 4090 够不够，卡是现成的', "4x L40S, they're ours": the card this message holds the plan to is owned; with
     no card named ('卡是现成的', 'we already have them'), the cards named before are (u.owns_named, assistant.engine)."""
     read_owned_subset(m, u)
+    read_fleet(m, u)  # 'how many of our 16 does it eat', '有一半在训练': the fewest of the owned cards (reading.fleet)
     said = owns_them(m)
     if not m.gpus and not u.updates.get("owned") and word_pattern("owned_just_one").search(m.masked):
         u.owns_named = "one"  # "i only have the one card tho, not buying another": one of the card named before

@@ -18,7 +18,8 @@ def read_slow(raw: str, u: Understanding) -> None:
         return  # ('the network between them is slow': not their answers)
     text = clean(raw)
     no_link = bool(word_pattern("no_link").search(text))
-    u.ask = {**u.ask, "slow": True, **({"no_link": True} if no_link else {})}
+    quant = bool(word_pattern("fleet.quant").search(text) or word_pattern("fleet.quant").search(raw.lower()))
+    u.ask = {**u.ask, "slow": True, **({"no_link": True} if no_link else {}), **({"quant": True} if quant else {})}
 
 
 def read_count_owned(raw: str, u: Understanding) -> None:

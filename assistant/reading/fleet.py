@@ -1,0 +1,56 @@
+"""Cards you own are a ceiling, not a count to fill (review AP E3): 'how many of our 16 GPUs does serving eat',
+'are we over-provisioned', 'used for training 40% of the week', '要占几张卡', '有一半在训练'. The slot
+`fewest_owned` makes the plan on owned cards the fewest of them that meet every target (tools.recommend), the rest
+said to stay free; a share of them said busy ('half of them train', '一半在训练') is `owned_busy`, left out of the
+cards the plan may take. A count asked ('how many GPUs do we need') with cards owned in the same message is the same
+question. Training said as what the cards do besides (their own research) is no fine-tuning of the model served,
+and its share of the week no utilisation of the service. The words: words/fleet.yaml."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.literal import literal_kind
+from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
+
+
+def _said(m: Message, key: str) -> re.Match[str] | None:
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    for text in (typed, m.masked):
+        x = word_pattern(key).search(text)
+        if x and not negated(text, x.start()):
+            return x
+    return None
+
+
+def read_fleet(m: Message, u: Understanding) -> None:
+    """Sets u.updates['fewest_owned'] (and 'owned_busy') when the message asks how much of the owned cards a job
+    takes, or says part of them does other work."""
+    busy = _said(m, "fleet.busy") or _said(m, "fleet.zh_busy")
+    share = _said(m, "fleet.busy_share")
+    counted = bool(u.updates.get("owned")) and literal_kind(unicodedata.normalize("NFKC", m.raw).lower()) == "count"
+    if busy or share or counted or _said(m, "fleet.takes") or _said(m, "fleet.zh"):
+        u.updates["fewest_owned"] = True
+    if (busy or share) and u.updates.get("only") and not u.updates.get("owned"):
+        u.updates["owned"] = [c if c[:1].isdigit() else f"1x {c}" for c in u.updates.pop("only")]  # busy: theirs
+    if share:
+        word = next((g for g in share.groups() if g), "")
+        u.updates["owned_busy"] = 0.5 if not word[:1].isdigit() else min(90, int(word)) / 100
+    if (busy or share) and u.updates.get("phase") == "train-and-serve" and _said(m, "fleet.serves"):
+        u.updates["phase"] = "serve"  # 'used for training 40% of the week … host llama': their training, our serving
+        u.updates.pop("utilisation", None)  # (the training's share of the week, not the service's)
+
+
+def capacity_on_cards(u: Understanding) -> bool:
+    """'serving llama 3.1 8b on one a100 40gb, 32k context. how many concurrent users before the kv cache runs out?'
+    (review AP E14): a capacity question that names its model and cards is that capacity on those cards, never the
+    KV-cache follow-up with the model and the card dropped ('Tell me the model and the cards first')."""
+    if "capacity" not in u.intents or not u.updates.get("model") or not (u.updates.get("owned") or u.updates.get("only")):
+        return False
+    u.intents -= {"kv_cache"}
+    u.topic, u.aside = None, None
+    u.updates.setdefault("phase", "serve")
+    return True
