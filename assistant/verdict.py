@@ -170,18 +170,28 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
     return gap.join(parts)
 
 
-def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: str = "token_full") -> dict[str, Any]:
+def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: str = "token_full",
+               official_first: bool = False) -> dict[str, Any]:
     """Which of the options sized for a workload the verdict picks (the one rule: the plan is put on it too,
     assistant.advice): the only one that does the job; else the cheapest on the basis of what the user pays
     (assistant.value: per run, per month at their load, per token at full load; `costs` by card) by more than SAME,
     a price from few offers counted dearer by the well-sourced spread (never winning by less); else the fastest.
-    An option with no price is never weighed on cost. The code: neither, only, cheaper, faster (with the unpriced
-    ones), or none; with the basis."""
+    An option with no price is never weighed on cost. `official_first`, a purchase in China: a card sold there
+    through official channels that does the job is picked before one only grey channels sell (the rule the plan
+    follows, tools.recommend.china_official_first), whatever the prices. The code: neither, only, official (the one
+    officially sold of those that do the job), cheaper, faster (with the unpriced ones), or none; with the basis."""
     from gpu_advisor.assistant.value import marked
 
     working = [o for o in options if o.get("ok")]
     if not working:
         return {"code": "neither", "pick": None}
+    if official_first and len(working) > 1:
+        official = [o for o in working if _officially_sold(o["gpu"])]
+        if official and len(official) < len(working):
+            grey = [o["gpu"] for o in working if o not in official]
+            if len(official) == 1:
+                return {"code": "official", "pick": official[0]["gpu"], "grey": grey}
+            working = official
     if len(working) == 1:
         return {"code": "only", "pick": working[0]["gpu"]}
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")
@@ -204,6 +214,13 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
             "figure": figure, "figures": [by[0][figure], by[1][figure]]}
 
 
+def _officially_sold(gpu_id: str) -> bool:
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.china_channel import officially_sold
+
+    return officially_sold(find_gpu(gpu_id))
+
+
 def _training_apart(working: list[dict[str, Any]]) -> bool:
     """Fine-tune, then serve: the cards' training times set further apart than their decoding speeds (2.6 h against
     6.1 h a run, 46 against 48 tokens/s: the 4090 is the faster one for the job, review WB C7)."""
@@ -223,7 +240,8 @@ def sized_verdict(ctx: Any) -> str | None:
     if len(options) < 2:
         return None
     value = ctx.data.get("value") or {}
-    v = pick_among(options, value.get("costs") or {}, value.get("basis") or "token_full")
+    v = pick_among(options, value.get("costs") or {}, value.get("basis") or "token_full",
+                   official_first=ctx.profile.get("region") == "china" and value.get("basis") == "buy")
     if v["code"] == "none":
         return None
     ctx.data["verdict"] = v
@@ -234,6 +252,9 @@ def sized_verdict(ctx: Any) -> str | None:
     many = "_many" if n > 2 else ""
     if v["code"] == "neither":
         return head + ctx.say("verdict.neither")
+    if v["code"] == "official":  # a purchase in China: the card sold officially, the grey one said as such
+        grey = ctx.say("verdict.and").join(names[g] for g in v["grey"])
+        return head + ctx.say("verdict.official", card=names[v["pick"]], grey=grey)
     if v["code"] == "only":
         o = next(o for o in options if o["gpu"] == v["pick"])
         if ctx.profile.get("preference") == "buy" and o.get("purchase_usd") and len(options) == 2:
