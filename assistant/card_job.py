@@ -69,7 +69,9 @@ def fit_lines(ctx: Any, facts: list[dict[str, Any]], models: list[str]) -> tuple
 
 
 def _buy(ctx: Any, f: dict[str, Any]) -> str:
-    return ctx.usd(f["buy_price_usd"]) if f.get("buy_price_usd") else ctx.say("cardjob.no_price")
+    if not f.get("buy_price_usd"):
+        return str(ctx.say("cardjob.no_price"))
+    return ctx.usd(f["buy_price_usd"]) + (ctx.say("table.used") if f.get("used_price") else "")
 
 
 def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]) -> str:
@@ -88,7 +90,7 @@ def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]
         head = ctx.say("verdict.head", job=ctx.say("verdict.job.local"))
         said = ctx.say("cardjob.pick", card=pick["name"], other=other["name"],
                        models=ctx.say("verdict.and").join(missing[other["id"]]), a=_buy(ctx, pick), b=_buy(ctx, other))
-        used = pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+        used = pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or []) and not pick.get("used_price")
         cheaper = (other.get("buy_price_usd") or 0) and (pick.get("buy_price_usd") or 0) > other["buy_price_usd"]
         tail = gap + ctx.say("cardjob.used") if used and cheaper else ""
         return head + gap + said + tail

@@ -1,0 +1,26 @@
+"""The price this user pays for a card in a card-to-card answer (h-used): a card said used ('二手3090', '3090 used',
+'闲鱼') is priced at its sourced used price (knowledge used_prices) and said as used; a card said new, or with no
+used price on record, keeps the catalog's new price (the reply then says used is cheaper). The plan's own prices
+come from tools.recommend (_bought_as), which reads the same used prices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor.knowledge import used_prices
+from gpu_advisor.knowledge.schema import Gpu
+
+
+def said_used_ids(ctx: Any) -> set[str]:
+    """The cards this turn said used; every card when used cards were accepted and none was named used or new."""
+    ask = getattr(ctx.turn, "ask", None) or {}
+    return set(ask.get("used") or [])
+
+
+def user_price(ctx: Any, gpu: Gpu) -> dict[str, Any]:
+    """The fields of a card's facts that carry its price for this user: buy_price_usd, used_price, used_as_of."""
+    used = used_prices().get(gpu.id) if gpu.id in said_used_ids(ctx) else None
+    if used is None or gpu.buy_price_usd is None:
+        return {"used_price": False}
+    return {"buy_price_usd": used.usd, "used_price": True, "new_price_usd": gpu.buy_price_usd,
+            "used_as_of": used.as_of.isoformat()}
