@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.user_price import price_said
 from gpu_advisor.assistant.verdict import FIT_CONTEXT, verdict_line
 
 # The format and engine a model is run in at home (as verdict.JOB_FITS["local"]).
@@ -71,7 +72,7 @@ def fit_lines(ctx: Any, facts: list[dict[str, Any]], models: list[str]) -> tuple
 def _buy(ctx: Any, f: dict[str, Any]) -> str:
     if not f.get("buy_price_usd"):
         return str(ctx.say("cardjob.no_price"))
-    return ctx.usd(f["buy_price_usd"]) + (ctx.say("table.used") if f.get("used_price") else "")
+    return ctx.usd(f["buy_price_usd"]) + price_said(ctx, f)
 
 
 def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.knowledge import used_prices
+from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.schema import Gpu
 
 
@@ -19,8 +20,21 @@ def said_used_ids(ctx: Any) -> set[str]:
 
 def user_price(ctx: Any, gpu: Gpu) -> dict[str, Any]:
     """The fields of a card's facts that carry its price for this user: buy_price_usd, used_price, used_as_of."""
+    street = china_price_usd(gpu.id) if getattr(ctx, "region", None) == "china" else None
+    if street is not None:  # the China street price, the same figure the plans use (tools.recommend._bought_as)
+        return {"buy_price_usd": street, "used_price": False, "china_street": True}
+    if getattr(ctx, "region", None) == "china" and gpu.export_limited and not gpu.china_specific:
+        return {"used_price": False, "list_only": True}  # no street price there on record: said so beside the price
     used = used_prices().get(gpu.id) if gpu.id in said_used_ids(ctx) else None
     if used is None or gpu.buy_price_usd is None:
         return {"used_price": False}
     return {"buy_price_usd": used.usd, "used_price": True, "new_price_usd": gpu.buy_price_usd,
             "used_as_of": used.as_of.isoformat()}
+
+
+def price_said(ctx: Any, facts: dict[str, Any]) -> str:
+    """What is said beside a card's price: used, the China street price, or a list price with none for China."""
+    for flag, key in (("used_price", "table.used"), ("china_street", "used.china_street"), ("list_only", "used.list_only")):
+        if facts.get(flag):
+            return str(ctx.say(key))
+    return ""

@@ -29,6 +29,7 @@ from gpu_advisor.knowledge import (
     rules,
     used_prices,
 )
+from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
@@ -1240,6 +1241,9 @@ def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gp
         opt.usd_per_cny = rules().usd_per_cny  # a purchase in yuan too where there is no rent to take the rate from
     if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
         return gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
+    street = china_price_usd(gpu.id) if w.region == "china" else None
+    if street is not None:  # sold in China only through grey channels: its street price there (one price a card)
+        return gpu.model_copy(update={"buy_price_usd": street})
     used = used_prices().get(gpu.id) if w.used_ok else None
     if used is not None:
         opt.used_price = True
@@ -1906,7 +1910,10 @@ def china_supply(w: Workload, gpu: Gpu, action: str | None = None) -> str | None
     if w.region != "china" or not gpu.export_limited or gpu.china_specific:
         return None
     if action == "buy":
-        return f"{gpu.name} is export-restricted: it cannot be bought new in China, only through grey-market channels without warranty"
+        said = f"{gpu.name} is export-restricted: it cannot be bought new in China, only through grey-market channels without warranty"
+        if china_price_usd(gpu.id) is None:  # h-used: no China street price on record, and that is said
+            return said + "; its street price in China is not on record: the price shown is its list price, expect to pay more"
+        return said + "; priced at its street price in China"
     if action == "rent":
         return f"{gpu.name} is export-restricted: whether a provider in China rents it depends on the provider"
     return f"{gpu.name} is export-restricted: supply in China depends on channels"
