@@ -381,6 +381,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "used_ok":
         return say(lang, "ack.used_ok")
+    if slot == "budget_leeway":  # h-used: a budget said approximately, or a hard cap
+        return say(lang, "ack.budget_leeway" if value else "ack.budget_cap", value=f"{value:g}")
     if slot == "has_host" and value is False:
         return say(lang, "ack.whole_build")
     if slot == "cpu_offload":

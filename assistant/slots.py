@@ -445,6 +445,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("use_case", None, matters=serves),
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
+    Slot("budget_leeway", None),  # '一万五左右': percent over the budget that counts as within; '最多': 0, a hard cap
     Slot("used_ok", None),  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
     Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),

@@ -38,3 +38,17 @@ def price_said(ctx: Any, facts: dict[str, Any]) -> str:
         if facts.get(flag):
             return str(ctx.say(key))
     return ""
+
+
+def near_budget_line(rec: Any, option: str, usd: str, budget: str, lang: str) -> str | None:
+    """A purchase over a budget said approximately but within its leeway ('一万五左右', ¥16,429): said as over by so
+    much, within the leeway, instead of 'within your budget'; None otherwise (h-used)."""
+    from gpu_advisor.assistant.catalog import say
+
+    w, best = rec.workload, rec.best
+    if not (w.budget_leeway and w.budget_usd and best.purchase_usd and best.purchase_usd > w.budget_usd
+            and best.meets.get("budget", True)):
+        return None
+    over = f"{(best.purchase_usd / w.budget_usd - 1) * 100:.1f}%"
+    return str(say(lang, "used.budget_near", option=option, usd=usd, budget=budget, over=over,
+                   leeway=f"{w.budget_leeway:g}%"))

@@ -320,6 +320,8 @@ class Workload(ToolInput):
                                               "nothing about utilisation")
     buy_count: int | None = Field(None, gt=1, le=16, description="cards the user will buy, no card named ('we want "
                                   "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
+    budget_leeway: float = Field(0.0, ge=0, le=50, description="percent over a one-off or monthly budget said "
+                                 "approximately ('about $5k', '一万五左右') that still counts as within it; 0: a hard cap")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1322,20 +1324,24 @@ def service_hours(w: Workload) -> float:
     return HOURS_PER_MONTH * max(w.utilisation, 0.01)
 
 
+BUDGET_LEEWAY_PCT = 10.0  # a budget said approximately ('about', '左右'): this much over it still counts as within
+
+
 def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.billed_usd_per_month
+    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (h-used)
     if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
         spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
-            checks.append(spend is not None and spend <= w.budget_usd_per_month)
+            checks.append(spend is not None and spend <= w.budget_usd_per_month * slack)
     if w.budget_usd is not None:
         rent = opt.job_usd if job else (month * BUDGET_MONTHS if month is not None else None)
         if opt.purchase_usd is not None or rent is not None:
-            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd and w.preference != "rent"
-            can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
+            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd * slack and w.preference != "rent"
+            can_rent = rent is not None and rent <= w.budget_usd * slack and w.preference != "buy"
             checks.append(can_buy or can_rent)
     return all(checks) if checks else None
 
