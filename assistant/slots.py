@@ -446,7 +446,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("product", None, matters=serves),  # customer-facing chat, 客服, a public API: rules' per-user speed floor
     Slot("personal", None),  # "just me", "自己用": one user, their own device first, no utilisation asked
     Slot("budget_leeway", None),  # '一万五左右': percent over the budget that counts as within; '最多': 0, a hard cap
-    Slot("used_ok", None),  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
+    Slot("used_ok", None),
+    Slot("used_cards", None),  # '二手3090还是4090': only the cards said used are priced used; None: every card  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
     Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card

@@ -322,6 +322,8 @@ class Workload(ToolInput):
                                   "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
     budget_leeway: float = Field(0.0, ge=0, le=50, description="percent over a one-off or monthly budget said "
                                  "approximately ('about $5k', '一万五左右') that still counts as within it; 0: a hard cap")
+    used_cards: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids said used among "
+                                         "the cards named ('a used 3090 or a 4090'): only these are priced used")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1246,7 +1248,7 @@ def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gp
     street = china_price_usd(gpu.id) if w.region == "china" else None
     if street is not None:  # sold in China only through grey channels: its street price there (one price a card)
         return gpu.model_copy(update={"buy_price_usd": street})
-    used = used_prices().get(gpu.id) if w.used_ok else None
+    used = used_prices().get(gpu.id) if w.used_ok and (w.used_cards is None or gpu.id in w.used_cards) else None
     if used is not None:
         opt.used_price = True
         return gpu.model_copy(update={"buy_price_usd": used.usd})

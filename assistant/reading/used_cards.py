@@ -5,7 +5,7 @@ used_price.yaml and compare_verdict.used). A card said used is bought at its sou
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.clauses import negated
-from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 
 WINDOW = 24  # characters before a card's name searched for 'used' / 'new'
@@ -16,7 +16,8 @@ def used_cards(m: Message) -> list[str]:
     out: list[str] = []
     for start, end, gpu_id, _n in m.gpus:
         before = m.text[max(0, start - WINDOW):start]
-        if word_pattern("compare_verdict.used").search(before) or word_pattern("used_after").search(m.text[end:]):
+        if word_pattern("compare_verdict.used").search(before) or word_pattern("used_after").search(m.text[end:]) \
+                or (start in m.counted and word_pattern("used_in_span").search(m.text[start:end])):
             out.append(gpu_id)
     return list(dict.fromkeys(out))
 
@@ -36,3 +37,12 @@ def said_used(m: Message) -> bool:
         if x and not negated(text, x.start()):
             return True
     return False
+
+
+def used_only(m: Message, u: Understanding, used: list[str]) -> None:
+    """Cards named and only some said used ('二手3090还是4090', 'a used 3090 or a new 4090'): those are priced used,
+    the rest new (slot used_cards); every card said used, or none: nothing set."""
+    named = list(dict.fromkeys(gpu_id for _s, _e, gpu_id, _n in m.gpus))
+    if used and len(named) > 1 and set(named) - set(used):
+        u.updates["used_cards"] = [g for g in named if g in used]
+        u.updates["used_ok"] = True
