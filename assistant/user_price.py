@@ -49,6 +49,5 @@ def near_budget_line(rec: Any, option: str, usd: str, budget: str, lang: str) ->
     if not (w.budget_leeway and w.budget_usd and best.purchase_usd and best.purchase_usd > w.budget_usd
             and best.meets.get("budget", True)):
         return None
-    over = f"{(best.purchase_usd / w.budget_usd - 1) * 100:.1f}%"
-    return str(say(lang, "used.budget_near", option=option, usd=usd, budget=budget, over=over,
+    return str(say(lang, "used.budget_near", option=option, usd=usd, budget=budget,
                    leeway=f"{w.budget_leeway:g}%"))

@@ -10,7 +10,7 @@ from gpu_advisor.knowledge import find_gpu, rules, used_prices
 from gpu_advisor.knowledge.china_prices import china_price_usd, china_prices
 from gpu_advisor.knowledge.purchase import host_usd
 from gpu_advisor.tools.recommend import BUDGET_LEEWAY_PCT, Workload, recommend
-from tests.conversation import payload, run_states
+from tests.conversation import payload, run_states, unexplained_numbers
 
 # ---------------------------------------------------------------- used: the words
 
@@ -168,4 +168,5 @@ def test_an_approximate_budget_buys_the_card_just_over_it_and_says_so(lang, text
     d = payload(reply)["decision"]
     assert d["action"] == "buy" and d["gpu"] == "rtx-3090" and d["gpus"] == gpus, (text, reply.content[:600])
     assert d["meets"]["budget"] is True
-    assert ("over your budget" if lang == "en" else "比你的预算") in reply.content
+    assert ("a little over your budget" if lang == "en" else "略多") in reply.content
+    assert unexplained_numbers(reply.content, payload(reply)["results"]) == []
