@@ -16,8 +16,7 @@ def used_cards(m: Message) -> list[str]:
     out: list[str] = []
     for start, end, gpu_id, _n in m.gpus:
         before = m.text[max(0, start - WINDOW):start]
-        if word_pattern("compare_verdict.used").search(before) or word_pattern("used_after").search(m.text[end:]) \
-                or (start in m.counted and word_pattern("used_in_span").search(m.text[start:end])):
+        if word_pattern("compare_verdict.used").search(before) or word_pattern("used_after").search(m.text[end:]):
             out.append(gpu_id)
     return list(dict.fromkeys(out))
 
