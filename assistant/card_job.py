@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.user_price import price_said
 from gpu_advisor.assistant.verdict import FIT_CONTEXT, verdict_line
 
 # The format and engine a model is run in at home (as verdict.JOB_FITS["local"]).
@@ -69,7 +70,9 @@ def fit_lines(ctx: Any, facts: list[dict[str, Any]], models: list[str]) -> tuple
 
 
 def _buy(ctx: Any, f: dict[str, Any]) -> str:
-    return ctx.usd(f["buy_price_usd"]) if f.get("buy_price_usd") else ctx.say("cardjob.no_price")
+    if not f.get("buy_price_usd"):
+        return str(ctx.say("cardjob.no_price"))
+    return ctx.usd(f["buy_price_usd"]) + price_said(ctx, f)
 
 
 def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]) -> str:
@@ -88,7 +91,7 @@ def verdict(ctx: Any, facts: list[dict[str, Any]], missing: dict[str, list[str]]
         head = ctx.say("verdict.head", job=ctx.say("verdict.job.local"))
         said = ctx.say("cardjob.pick", card=pick["name"], other=other["name"],
                        models=ctx.say("verdict.and").join(missing[other["id"]]), a=_buy(ctx, pick), b=_buy(ctx, other))
-        used = pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+        used = pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or []) and not pick.get("used_price")
         cheaper = (other.get("buy_price_usd") or 0) and (pick.get("buy_price_usd") or 0) > other["buy_price_usd"]
         tail = gap + ctx.say("cardjob.used") if used and cheaper else ""
         return head + gap + said + tail

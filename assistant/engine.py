@@ -387,6 +387,10 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.personal")
     if slot == "used_ok":
         return say(lang, "ack.used_ok")
+    if slot == "used_cards":  # h-used: which of the named cards are bought used
+        return say(lang, "ack.used_cards", cards=writers.cards_words([f"1x {g}" for g in value], lang))
+    if slot == "budget_leeway":  # h-used: a budget said approximately, or a hard cap
+        return say(lang, "ack.budget_leeway" if value else "ack.budget_cap", value=f"{value:g}")
     if slot == "has_host" and value is False:
         return say(lang, "ack.whole_build")
     if slot == "cpu_offload":

@@ -16,6 +16,7 @@ from typing import Any
 from gpu_advisor.assistant.catalog import localise, say
 from gpu_advisor.assistant.lower_fit import fitting_precision
 from gpu_advisor.assistant.server_price import in_currency
+from gpu_advisor.assistant.user_price import price_said, user_price
 from gpu_advisor.assistant.verdict import even
 from gpu_advisor.assistant.writers import APP_NAMES, _break_even, hours, money, pct, seconds, tps
 from gpu_advisor.knowledge import engines, find_gpu, find_model, rules
@@ -114,6 +115,7 @@ def _card_facts(ctx: Context, gpu: Gpu) -> dict[str, Any]:
              "fp8_tflops": gpu.fp8_tflops, "interconnect": gpu.interconnect, "nvlink_gbps": gpu.nvlink_gbps,
              "tdp_w": gpu.tdp_w, "buy_price_usd": gpu.buy_price_usd, "sold_in": gpu.sold_in,
              "export_limited": gpu.export_limited, "china_specific": gpu.china_specific, "rent": _quote(ctx, gpu)}
+    facts.update(user_price(ctx, gpu))  # the price this user pays: used where said used and on record (h-used)
     ctx.data.setdefault("cards", []).append(facts)
     return facts
 
@@ -130,7 +132,7 @@ def _buy_words(ctx: Context, f: dict[str, Any]) -> str:
     if not f["buy_price_usd"]:
         return ctx.say("info.spec.no_price")
     board = ctx.say("info.spec.board", n=f["sold_in"]) if f["sold_in"] > 1 else ""
-    return ctx.usd(f["buy_price_usd"]) + board
+    return ctx.usd(f["buy_price_usd"]) + board + price_said(ctx, f)
 
 
 def _link_words(ctx: Context, f: dict[str, Any]) -> str:

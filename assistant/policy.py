@@ -88,6 +88,8 @@ class Profile(BaseModel):
     fewest_owned: bool | None = None  # 'how many of our GPUs does it eat', '有一半在训练': owned cards a ceiling
     owned_busy: float | None = Field(None, ge=0, lt=1)  # 'half of them train': that share of the owned cards is busy
     used_ok: bool | None = None  # "used is fine", "二手也行": a purchase priced used where a sourced used price exists
+    budget_leeway: float | None = None  # percent over a budget said approximately that counts as within
+    used_cards: list[str] | None = None  # the named cards said used ('二手3090还是4090'): only those priced used
     buy_count: int | None = Field(None, gt=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it

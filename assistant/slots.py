@@ -449,6 +449,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("fewest_owned", None),  # 'how many of ours does it eat': the fewest owned cards that do it (reading.fleet)
     Slot("owned_busy", None),  # 'half of them train', '一半在训练': that share of the owned cards left to it
     Slot("used_ok", None),  # "used is fine", "二手也行": a purchase priced used where a sourced used price is on record
+    Slot("budget_leeway", None),  # '一万五左右': percent over the budget that counts as within; '最多': 0, a hard cap
+    Slot("used_cards", None),  # '二手3090还是4090': only the cards said used are priced used; None: every card
     Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card

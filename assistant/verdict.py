@@ -162,7 +162,8 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
                              figures=ctx.say("verdict.and").join(ctx.say(f"verdict.figure.{f}") for f in v["behind"])))
     if cheap and cheap[1]["id"] == other["id"]:
         lo, hi = _price(cheap[1], cheap[0]) or 0, _price(cheap[2], cheap[0]) or 0
-        used = cheap[0] == "buy" and pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
+        used = cheap[0] == "buy" and pick["id"] in ((getattr(ctx.turn, "ask", None) or {}).get("used") or []) and not (
+            pick.get("used_price"))  # priced used already (h-used): no 'its new price' remark
         key = "verdict.unless_price.used" if used else f"verdict.unless_price.{cheap[0]}"  # '二手3090': its new price
         if (getattr(ctx.turn, "ask", None) or {}).get("difference"):  # 'X和Y有啥区别': no prices unless asked
             key = "verdict.unless_price.unpriced"
@@ -277,6 +278,6 @@ def sized_verdict(ctx: Any) -> str | None:
 def used_note(ctx: Any, facts: list[dict[str, Any]]) -> list[str]:
     """A card said used ('used 3090', '二手3090') whose buy price is shown: that price is a new card's."""
     used = set((getattr(ctx.turn, "ask", None) or {}).get("used") or [])
-    named = [f for f in facts if f["id"] in used and f["buy_price_usd"]]
+    named = [f for f in facts if f["id"] in used and f["buy_price_usd"] and not f.get("used_price")]
     ctx.data["used"] = [f["id"] for f in named]
     return [ctx.say("verdict.used_price", card=f["name"], price=ctx.usd(f["buy_price_usd"])) for f in named]

@@ -20,6 +20,7 @@ from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
+from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu, find_precision
 from gpu_advisor.knowledge.use_cases import use_case
@@ -1468,6 +1469,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
         usd = cash(best.purchase_usd, rec) + (say(lang, "table.used") if best.used_price else "")
         line = say(lang, "budget.buy", option=bought_words(best), usd=usd, verdict=verdict,
                    budget=cash(w.budget_usd, rec))
+        line = near_budget_line(rec, bought_words(best), usd, cash(w.budget_usd, rec), lang) or line  # '左右'
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
             line += say(lang, "budget.host", usd=cash(best.host_usd, rec))
         lines.append(line)

@@ -30,6 +30,7 @@ from gpu_advisor.knowledge import (
     used_prices,
 )
 from gpu_advisor.knowledge.china_channel import officially_sold
+from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
@@ -328,6 +329,10 @@ class Workload(ToolInput):
                                "eat', 'half of them train'): a service takes the fewest of them that meet its targets")
     owned_busy: float = Field(0.0, ge=0, lt=1, description="share of the cards you own busy with other work ('half "
                               "of them train'): a service with fewest_owned takes only from the rest")
+    budget_leeway: float = Field(0.0, ge=0, le=50, description="percent over a one-off or monthly budget said "
+                                 "approximately ('about $5k', '一万五左右') that still counts as within it; 0: a hard cap")
+    used_cards: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids said used among "
+                                         "the cards named ('a used 3090 or a 4090'): only these are priced used")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
 
@@ -1258,7 +1263,10 @@ def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gp
         opt.usd_per_cny = rules().usd_per_cny  # a purchase in yuan too where there is no rent to take the rate from
     if said is not None and said.buy_usd_per_gpu is not None:  # the user's own purchase price for the card
         return gpu.model_copy(update={"buy_price_usd": said.buy_usd_per_gpu})
-    used = used_prices().get(gpu.id) if w.used_ok else None
+    street = china_price_usd(gpu.id) if w.region == "china" else None
+    if street is not None:  # sold in China only through grey channels: its street price there (one price a card)
+        return gpu.model_copy(update={"buy_price_usd": street})
+    used = used_prices().get(gpu.id) if w.used_ok and (w.used_cards is None or gpu.id in w.used_cards) else None
     if used is not None:
         opt.used_price = True
         return gpu.model_copy(update={"buy_price_usd": used.usd})
@@ -1336,20 +1344,24 @@ def service_hours(w: Workload) -> float:
     return HOURS_PER_MONTH * max(w.utilisation, 0.01)
 
 
+BUDGET_LEEWAY_PCT = 10.0  # a budget said approximately ('about', '左右'): this much over it still counts as within
+
+
 def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.billed_usd_per_month
+    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (h-used)
     if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
         spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
-            checks.append(spend is not None and spend <= w.budget_usd_per_month)
+            checks.append(spend is not None and spend <= w.budget_usd_per_month * slack)
     if w.budget_usd is not None:
         rent = opt.job_usd if job else (month * BUDGET_MONTHS if month is not None else None)
         if opt.purchase_usd is not None or rent is not None:
-            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd and w.preference != "rent"
-            can_rent = rent is not None and rent <= w.budget_usd and w.preference != "buy"
+            can_buy = opt.purchase_usd is not None and opt.purchase_usd <= w.budget_usd * slack and w.preference != "rent"
+            can_rent = rent is not None and rent <= w.budget_usd * slack and w.preference != "buy"
             checks.append(can_buy or can_rent)
     return all(checks) if checks else None
 
@@ -1955,7 +1967,10 @@ def china_supply(w: Workload, gpu: Gpu, action: str | None = None) -> str | None
     if w.region != "china" or not gpu.export_limited or gpu.china_specific:
         return None
     if action == "buy":
-        return f"{gpu.name} is export-restricted: it cannot be bought new in China, only through grey-market channels without warranty"
+        said = f"{gpu.name} is export-restricted: it cannot be bought new in China, only through grey-market channels without warranty"
+        if china_price_usd(gpu.id) is None:  # h-used: no China street price on record, and that is said
+            return said + "; its street price in China is not on record: the price shown is its list price, expect to pay more"
+        return said + "; priced at its street price in China"
     if action == "rent":
         return f"{gpu.name} is export-restricted: whether a provider in China rents it depends on the provider"
     return f"{gpu.name} is export-restricted: supply in China depends on channels"

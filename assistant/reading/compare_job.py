@@ -11,6 +11,7 @@ from functools import cache
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
+from gpu_advisor.assistant.reading.used_cards import new_cards, used_cards, used_only
 
 # Characters before a card where a 'used' word is looked for.
 USED_WINDOW = 24
@@ -69,6 +70,8 @@ def read_compare_job(m: Message, u: Understanding) -> None:
         u.ask["jobs"] = jobs  # 'macbook m4 pro vs a 4090 desktop, running models + small finetunes': each part weighed
     used = [gpu_id for start, end, gpu_id, _n in m.gpus
             if word_pattern("compare_verdict.used").search(m.text[max(0, start - USED_WINDOW):_name_start(m, start, end)])]
+    used += [g for g in used_cards(m) if g not in new_cards(m)]  # '两张3090二手': said after the name too (h-used)
+    used_only(m, u, used)  # '二手3090还是4090': the 4090 is bought new (h-used)
     extra = {**({"job": job} if job else {}), **({"used": list(dict.fromkeys(used))} if used else {})}
     if extra:
         u.ask = {**u.ask, **extra}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.budget_leeway import read_budget_leeway
 from gpu_advisor.assistant.reading.clauses import clause_of
 from gpu_advisor.assistant.reading.hardware import read_preference
 from gpu_advisor.assistant.reading.job import trains
@@ -96,6 +97,7 @@ def budget_periods(m: Message, u: Understanding) -> None:
     said per run of a repeating job ('$200 a night max', '每次跑预算200美元'): that much each run, times the runs a
     month (said, or the period's own: a night or a day is 30 a month). First: money is never a user count."""
     refuse_money_people(m, u)
+    read_budget_leeway(m, u)  # '一万五左右': a little over counts as within; '最多': a hard cap (h-used)
     months = budget_months(m)
     if months:
         u.ask = {**u.ask, "budget_months": months}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.used_cards import said_used
 
 
 def read_personal(m: Message) -> bool | None:
@@ -20,7 +21,10 @@ def read_personal(m: Message) -> bool | None:
 
 def read_used_ok(m: Message) -> bool | None:
     """True when used cards are accepted ('used is fine', '二手也行'): a purchase is then priced used where a sourced
-    used price is on record (knowledge.loader.used_prices)."""
+    used price is on record (knowledge.loader.used_prices). A card said used ('两张3090二手', '二手3090') or a used
+    market named ('闲鱼', 'refurbished') is the same (reading.used_cards)."""
+    if said_used(m):
+        return True
     for text in (m.raw.lower(), m.masked):
         x = word_pattern("used_ok").search(text)
         if x and not negated(text, x.start()):
