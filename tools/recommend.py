@@ -2528,6 +2528,7 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
         kept = _owned_at_the_rate(w, rec.best, traffic, prompt, output, limit or rec.best.gpus)
         if kept is not None:  # they keep up: the queue-modelled figures on them, never "no layout found"
+            rec.best = _fewer_owned_at_the_rate(w, rec, kept.gpus)  # 'how many of ours does it take': the fewest
             traffic = traffic_from(kept, w.ttft_ms)
             # what they sustain, copies at the utilisation cap: the headroom a "yes" on your cards states
             traffic.owned_gpus, traffic.owned_rps = kept.gpus, kept.replicas * kept.replica_capacity_rps * MAX_UTILISATION
@@ -2810,6 +2811,21 @@ def _counted_only(w: Workload, best: Option | None) -> int | None:
     return None
 
 
+def _fewer_owned_at_the_rate(w: Workload, rec: Recommendation, gpus: int) -> Option:
+    """Cards you own as a ceiling (Workload.fewest_owned) at a request rate: the plan on the fewest of them the
+    queueing model says sustain it (review AP E3 with its prompts' rate, tools.prefill_load); the plan on all of
+    them when that count holds no layout that meets the targets."""
+    best = rec.best
+    assert best is not None
+    if not w.fewest_owned or gpus >= best.gpus:
+        return best
+    fewer = scaled_option(w, find_gpu(best.gpu), count=gpus, owned=True)
+    if fewer is None or not fewer.ok:
+        return best
+    rec.options = [fewer, *(o for o in rec.options if o is not best)]
+    return fewer
+
+
 def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int, output: int,
                        have: int) -> RateResult | None:
     """Cards you own (or the count you limited the choice to) serving a request rate: the queueing model on them
@@ -2830,7 +2846,8 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     tp = mine.tp or max(1, unit // max(1, mine.pp))
     laid_out = {"tp": tp, "pp": mine.pp, "replicas": copies} if copies * unit <= have and tp * mine.pp == unit else {}
     for target in (w.ttft_ms, None):
-        for layout in ([laid_out, {}] if laid_out else [{}]):
+        # (cards you own as a ceiling: the fewest copies that sustain it first, Workload.fewest_owned)
+        for layout in (([{}, laid_out] if w.fewest_owned else [laid_out, {}]) if laid_out else [{}]):
             try:
                 # the cards you own sustain it (the first-token target said against it as before)
                 return size_by_rate(RateInput(**args, **layout, ttft_target_ms=target, max_gpus=have))
