@@ -37,6 +37,8 @@ def read_parallel_choice(m: Message, u: Understanding) -> None:
     layout = re.search(words["layout"], text)  # "how should I split it across two nodes", "怎么切"
     if not (named or layout):
         return
+    if not named and re.search(words["serve_job"], text) and re.search(words["train_job"], text):
+        return  # 'serve one model, fine-tune another: how to split?': the cards split between the jobs (owned split)
     model = read_model(m)
     if not model:
         return  # "张量并行和流水线并行选哪个": the concepts, no model to size
