@@ -10,7 +10,7 @@ from typing import Any
 from gpu_advisor.assistant.catalog import say
 
 
-def _last_words(state: Any) -> str:
+def last_words(state: Any) -> str:
     """The text of the user's last message."""
     for message in reversed(state.get("messages") or []):
         if getattr(message, "type", "") == "human":
@@ -26,7 +26,7 @@ def with_unknown_first(text: str, extra: dict[str, Any], state: Any, answer: Any
     from gpu_advisor.assistant.reading.unknown_asked import unknown_asked
     from gpu_advisor.knowledge import find_gpu
 
-    names = unknown_asked(_last_words(state), lang)
+    names = unknown_asked(last_words(state), lang)
     rec = getattr(answer, "recommend", None)
     best = rec.best if rec is not None else None
     if not names or best is None or str(best.gpu).startswith("custom:"):

@@ -79,3 +79,21 @@ def test_off_record_card_is_never_answered_as_another_card(second: str, name: st
         assert payload["unknown_card_asked"]["names"]
     else:  # no plan: only what is missing, no other card
         assert "Ascend" not in text and "910B" not in text
+
+
+SUBSIDY = [
+    ("老板问我 昇腾910B 和 H20 部署 qwen2.5 72b 哪个好，30个人用，我们不一定要国产，但是国产有补贴。帮忙分析下", "**补贴**"),
+    ("国产卡有政府补助，部署 qwen2.5 72b 给30个人用，910B 还是 H20", "**补贴**"),
+    ("boss asks: ascend 910B or H20 to serve qwen2.5 72b for 30 people? we don't have to go domestic but domestic chips "
+     "get a subsidy", "**Subsidy:**"),
+    ("there's a government grant for domestic chips. serve qwen2.5 72b for 30 users, H20 or 910B?", "**Subsidy:**"),
+]
+
+
+@pytest.mark.parametrize("message,head", SUBSIDY)
+def test_a_subsidy_is_said_not_modelled_never_ignored(message: str, head: str) -> None:
+    reply = run_conversation([message])[0]
+    text = str(reply.content)
+    assert head in text
+    assert reply.additional_kwargs["gpu_advisor"].get("subsidy") == "not_modelled"
+    assert ("补贴前" in text) if head == "**补贴**" else ("before it" in text)
