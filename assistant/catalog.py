@@ -110,10 +110,13 @@ def say(lang: str, key: str, **values: Any) -> str:
 
 
 def detect(message: str, previous: str | None = None) -> Lang:
-    """Chinese when the message has Chinese characters; English when it reads as English; else the
+    """Chinese when Chinese outweighs English in the message (lang_share); English when it reads as English; else the
     conversation's language so far (a bare "15" or "qwen 72b" changes nothing)."""
     if _CJK.search(message) and not _KANA.search(message):  # Japanese shares the characters; we answer it in English
-        return "zh"
+        from gpu_advisor.assistant.lang_share import share_language
+
+        # by share: a few Chinese terms in an English message keep it English, and the other way round
+        return share_language(message) or ("zh" if previous in (None, "zh") else "en")  # type: ignore[return-value]
     if _ENGLISH_WORD.search(message) or len(re.findall(r"[A-Za-z]{3,}", message)) >= 3:
         return "en"
     return "zh" if previous == "zh" else "en"

@@ -80,8 +80,10 @@ from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
 from gpu_advisor.assistant.slots import personal_machine, use_context
+from gpu_advisor.assistant.subsidy_note import with_subsidy
 from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
+from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -1790,6 +1792,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         answer.direct = direct[1]
     text, extra = with_considered(text, extra, turn.ask, answer, filled, lang)  # 'or buy a used 3090 as a 2nd card?'
     text, extra = with_switched(text, extra, answer, filled, previous, lang)  # 'scratch that, one 4090 + offload?'
+    text, extra = with_subsidy(*with_unknown_first(text, extra, state, answer, lang), last_words(state), lang)  # '换成海光的DCU行不行': not on record
     results = answer.model_dump(mode="json")
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,

@@ -267,6 +267,10 @@ def sized_verdict(ctx: Any) -> str | None:
     basis = ctx.say(f"verdict.basis.{v['basis']}")
     if v["code"] == "cheaper":  # the basis is named: per run, a month at your load, per token at full load
         return head + ctx.say("verdict.cheaper" + many, card=names[v["pick"]], n=n, basis=basis)
+    from gpu_advisor.assistant.even_unpriced import even_unpriced
+
+    if v["unpriced"] and (even := even_unpriced(ctx, v, options)):  # the same speed, no price: it is the quote
+        return head + even
     if v["unpriced"]:  # '昇腾910B和H20哪个划算' with no 910B price on record: the cost is not weighed, and that is said
         cards = ctx.say("verdict.and").join(names[g] for g in v["unpriced"])
         return head + ctx.say("verdict.faster_unpriced", card=names[v["pick"]], unpriced=cards)

@@ -91,6 +91,8 @@ def npu_counts(m: Message) -> None:
         if gpu.npus_per_package < 2:
             continue
         near = m.text[max(0, s - 16):e + 16]
+        if s not in m.counted:  # 'is 910C worth it instead': no count said, sized at the NPUs the job takes
+            continue
         if word_pattern("npu_word").search(near) or (s in m.per_server and word_pattern("server_word").search(m.text[s:e])):
             continue
         npus = count * gpu.npus_per_package
