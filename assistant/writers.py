@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
+from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
 from gpu_advisor.assistant.deadline_fit import late_fit
@@ -1509,6 +1510,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             key += "_within"
         lines.append(say(lang, key, option=bought_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
+    lines += budget_room_lines(rec, lang, bought_words, cash, tps) if lines else []  # what the budget's headroom buys
     return lines + [""] if lines else []
 
 

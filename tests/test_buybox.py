@@ -140,3 +140,30 @@ def test_a_peak_time_is_not_working_hours(text):
 @pytest.mark.parametrize("text", ["工作时间用，10个人，qwen3 32b", "we use it during business hours, 10 people, qwen3 32b"])
 def test_working_hours_said_stays_said(text):
     assert understand(text).updates.get("utilisation") == 0.24, text
+
+
+# ---------------------------------------------------------------- what the budget's headroom buys
+
+ROOM = [
+    "预算30万人民币，想买卡给团队做推理，主要跑qwen2.5 32b，大概20个人同时用。买4090还是L20还是等等别的？",
+    "团队20个人同时用qwen2.5 32b，买卡，预算三十万元，推荐什么",
+    "budget 300k rmb to buy cards for our team, qwen2.5 32b, about 20 people at once. 4090 or L20?",
+    "we want to buy gpus to serve qwen2.5 32b to 20 concurrent users, budget is 300k rmb",
+]
+
+
+@pytest.mark.parametrize("text", ROOM)
+def test_a_budget_with_room_says_what_the_room_buys(text):
+    reply = run_conversation([text])[-1]
+    d = payload(reply)["decision"]
+    assert d["action"] == "buy" and d["fits"], text
+    content = str(reply.content)
+    line = next((x for x in content.splitlines() if "预算还有余量" in x or "budget has room" in x), None)
+    assert line is not None, content[:400]
+    n = int(re.search(r"(\d+) ×", line)[1])
+    assert n == 2 * d["gpus"], line  # the plan's card, twice the count, within the budget
+
+
+def test_no_room_line_when_the_budget_is_tight():
+    reply = run_conversation(["budget 200k rmb to buy cards for our team, qwen2.5 32b, about 20 people at once"])[-1]
+    assert "budget has room" not in str(reply.content)
