@@ -159,6 +159,9 @@ def test_a_budget_with_room_says_what_the_room_buys(text):
     assert d["action"] == "buy" and d["fits"], text
     content = str(reply.content)
     line = next((x for x in content.splitlines() if "预算还有余量" in x or "budget has room" in x), None)
+    if d["gpus"] >= 8:  # twice the cards is no one box: the faster row still within the budget is named instead
+        assert "仍在预算之内" in content or "Still within the budget" in content, content[:400]
+        return
     assert line is not None, content[:400]
     n = int(re.search(r"(\d+) ×", line)[1])
     assert n == 2 * d["gpus"], line  # the plan's card, twice the count, within the budget
