@@ -30,6 +30,7 @@ from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.fewer_time import with_fewer
+from gpu_advisor.assistant.inferred_busy import inferred_busy
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
@@ -913,6 +914,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         defaulted["preference"] = say(lang, "slot.preference.default_home")  # inferred from 'at home': an assumption
     if u.ask.get("cost_rent") and updates.get("preference") == "rent":  # 'what would it cost per month?'
         defaulted["preference"] = say(lang, "slot.preference.default_cost")  # inferred: an assumption (reading.cost_asked)
+    inferred_busy(u.notes, updates, defaulted, lang)  # 'a request rate': up around the clock, assumed (not said)
     if updates.get("precision") == "q4_k_m" and not GGUF_BITS_SAID.search(text.lower()):
         # "on llama.cpp" / "ollama" / "a gguf" name no file: Q4_K_M is the usual one, and cards you own may
         # take a smaller one when it does not fit (DeepSeek-R1 in Q3_K_M on a 512 GB Mac)
@@ -954,7 +956,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     daily = updates.get("population_daily", profile.population_daily)
     turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
                  and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name
-                 and not (k == "preference" and (u.ask.get("home_buy") or u.ask.get("cost_rent")))]  # inferred from 'at home': an assumption
+                 and not (k == "preference" and (u.ask.get("home_buy") or u.ask.get("cost_rent")))
+                 and not (k == "utilisation" and k in defaulted)]  # inferred from 'at home': an assumption
     if untyped:
         turn.said.append(say(lang, "ack.owned_untyped", n=untyped))
     if second:  # "plus a weekly batch job", "同时还要跑一个qwen2.5-72b": a second job, kept and said back

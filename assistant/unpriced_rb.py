@@ -17,7 +17,8 @@ def rule_line(w: Any, lang: str) -> str:
     r = rent_buy_rule(w.utilisation)
     said = "assumed" if "utilisation" in w.flexible else "said"  # never 'your 24%' for a use nobody gave
     return say(lang, "rb.rule.line", low=f"{r.low:.0%}", high=f"{r.high:.0%}", months=r.horizon_months,
-               use_words=say(lang, f"rb.rule.use.{said}", use=f"{r.utilisation:.0%}"), hours=f"{HOURS_PER_MONTH:.0f}",
+               use_words=say(lang, "buybox.use_around_clock" if said == "assumed" and r.utilisation >= 1 else f"rb.rule.use.{said}",
+                             use=f"{r.utilisation:.0%}"), hours=f"{HOURS_PER_MONTH:.0f}",
                lean=say(lang, f"rb.rule.lean.{r.lean}"))
 
 

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
+from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
+from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
@@ -516,7 +518,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if not [o for o in rec.options if o.ok] and not (best is not None and best.ok):
         lines += [say(lang, "answer.closest"), ""]
     lines += markdown_table(t) + [""]
-    lines += _cheaper_row_lines(answer, lang)
+    lines += _cheaper_row_lines(answer, lang) or cheaper_why_lines(answer, lang, table_options(answer), gpu_words, _price_cell)
     lines += _quote_lines(rec, lang)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
@@ -1421,7 +1423,8 @@ def _one_card_lines(answer: Answer, lang: str) -> list[str]:
         return []
     option = one.options[0]
     fits = [r for r in one.remedies if r.fits]
-    lines = [say(lang, "one_card.head", used=gb(option.per_gpu_bytes), gpu=best.gpu_name,
+    run = answer.recommend.training_run or best  # the card the fit was run on: its own name with its own capacity
+    lines = [say(lang, "one_card.head", used=gb(option.per_gpu_bytes), gpu=run.gpu_name,
                  capacity=gb(option.capacity_bytes))]
     if fits:
         lines.append(say(lang, "one_card.with", changes=say(lang, "sep").join(
@@ -1507,6 +1510,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             key += "_within"
         lines.append(say(lang, key, option=bought_words(near), usd=cash(spend, rec), over=pct(max(spend / budget - 1, 0)),
                          this=tps(near.decode_tokens_per_s or 0), best=tps(best.decode_tokens_per_s or 0)))
+    lines += budget_room_lines(rec, lang, bought_words, cash, tps) if lines else []  # what the budget's headroom buys
     return lines + [""] if lines else []
 
 

@@ -19,7 +19,8 @@ def read_cheapest(m: Message) -> bool | None:
     if word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(typed) \
             or word_pattern("cheapest_where").search(m.masked) or word_pattern("cheapest_where").search(typed):
         return None  # 'cheapest place to rent an h100', '哪家租a100最便宜': where to rent, no goal for the plan
-    return True if m.live("cheapest_goal") else None
+    more = word_pattern("buy_box.cheap_more")  # '便宜点', '最划算' (words/buy_box.yaml)
+    return True if m.live("cheapest_goal") or more.search(m.masked) or more.search(typed) else None
 
 
 def read_has_host(m: Message) -> bool | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gpu_advisor.assistant.reading.buy_box import box_bought
 from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, rejected
 from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
@@ -319,13 +320,12 @@ def _chosen(m: Message, s: int, e: int) -> bool:
 
 
 def read_preference(m: Message) -> str | None:
-    """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent;
-    'rent or buy?' is a question (intent rent_buy), not a preference, unless renting only was said
-    ("we're cloud-only, rent or buy?", "不买卡，只租云")."""
+    """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent; 'rent or buy?' is a
+    question (intent rent_buy), not a preference, unless renting only was said ("we're cloud-only, rent or buy?")."""
     if m.live("preference.rent_only"):
         return "rent"
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
-        return None  # "our box or do we need to rent?": asked about, not preferred
+        return box_bought(m)  # "our box or do we need to rent?": asked; 'what config should we buy?': a purchase
     asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question
 
     def _in_question(x: re.Match[str]) -> bool:

@@ -6,6 +6,7 @@ import itertools
 import re
 from typing import Any
 
+from gpu_advisor.assistant.reading.buy_box import peak_time
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, target_percentile
 from gpu_advisor.assistant.reading.load import LONG_PERIODS, SECONDS_PER, context_values, volume_peak
@@ -188,7 +189,7 @@ def _said_share(m: Message) -> float | None:
     hits: list[tuple[int, float]] = []
     for pattern, (value, _label) in pattern_rows("utilisation"):
         for x in pattern.finditer(m.masked):
-            if not negated(m.masked, x.start()):
+            if not negated(m.masked, x.start()) and not peak_time(m.masked, x.start(), x.end()):
                 hits.append((x.start(), float(value)))
     for q in m.role("utilisation_percent"):
         hits.append((q.start, q.value / 100))
