@@ -95,6 +95,7 @@ from gpu_advisor.tools.queueing import (
     traffic_from,
     traffic_on,
 )
+from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
@@ -2552,9 +2553,12 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         again = _laid_out_as_sized(w, pinned, gpu_id, r, with_levers)
         if again.best is not None:
             rec = again
+            rec.levers = levers_at_the_rate(w, rec.levers, lambda v: _recommend_rate(v, with_levers=False))
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
         traffic.ttft_typical = held_typical(w, r.ttft_percentile)
+        speed_costs(w if with_levers else None, rec.best, traffic, MAX_UTILISATION,
+                    lambda v: _recommend_rate(v, with_levers=False))
         _eight_bit_beside(w, traffic, gpu_id, r, prompt, output, None if unreachable else w.ttft_ms)
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
