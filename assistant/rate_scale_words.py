@@ -21,3 +21,21 @@ def speed_cost_lines(rec: Recommendation, lang: str) -> list[str]:
                 slower=f"{t.slower_speed:,.0f}", rate=f"{t.requests_per_s:,.3g}", gpus=f"{t.slower_gpus:,}",
                 gpu=best.gpu_name, servers=f"{math.ceil(t.slower_gpus / per_server):,}",
                 now=f"{best.gpus:,}", now_servers=f"{math.ceil(best.gpus / per_server):,}"), ""]
+
+
+# Your own cards serving a rate at this share of the utilisation cap or more: the headroom left is said, with the
+# traffic at which to add a copy (review AT C11: 76% busy against the 80% rule, growth said, no word of when to add)
+NEAR_CAP = 0.5
+
+
+def headroom_lines(rec: Recommendation, lang: str, cap: float) -> list[str]:
+    """Your cards keep up with the rate near the utilisation cap: the requests a second they take with each copy at
+    the cap (tools.recommend's owned_rps), how much more traffic that is, and what to add past it."""
+    t, best = rec.traffic, rec.best
+    if t is None or best is None or not best.owned or not t.owned_rps or not t.utilisation \
+            or t.utilisation < NEAR_CAP * cap or t.owned_rps <= t.requests_per_s:
+        return []
+    unit = max(1, best.gpus // max(1, best.replicas or 1))
+    return [say(lang, "scale2.headroom", rate=f"{t.requests_per_s:,.3g}", util=f"{t.utilisation:.0%}",
+                most=f"{t.owned_rps:,.3g}", cap=f"{cap:.0%}", more=f"{t.owned_rps / t.requests_per_s - 1:.0%}",
+                unit=f"{unit:,}", gpu=best.gpu_name), ""]
