@@ -22,6 +22,7 @@ from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
+from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu, find_precision
@@ -1062,6 +1063,7 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
         lines += [say(lang, "fig.traffic_load", ttft50=seconds(t.ttft_p50_s), ttft99=seconds(t.ttft_p99_s),
                       tpot50=seconds(t.tpot_p50_s), tpot99=seconds(t.tpot_p99_s), util=pct(t.utilisation)), ""]
+        lines += speed_cost_lines(rec, lang) + headroom_lines(rec, lang, MAX_UTILISATION)
         if t.queue_model is not None:  # which approximation, and when it breaks: said once, beside its figures
             lines += [say(lang, f"queue.{t.queue_model}", cap=pct(MAX_UTILISATION)), ""]
     if t.edge_of_target:

@@ -777,6 +777,10 @@ class Traffic(BaseModel):
     fewer_precision: str | None = Field(None, description="a 4-bit format asked for: the card's own 8-bit format, "
                                         "when the rate needs fewer cards in it (prefill runs at 16 bits in 4-bit)")
     fewer_gpus: int | None = Field(None, description="the cards the rate needs in fewer_precision")
+    binding: str | None = Field(None, description="what set the replica count (RateResult.binding)")
+    slower_speed: float | None = Field(None, description="a per-user speed below the one said that the count is "
+                                       "set by, sized again (tools.rate_levers.speed_costs)")
+    slower_gpus: int | None = Field(None, description="the cards the rate needs at slower_speed")
     queue_model: Literal["mg1", "mgc"] | None = Field(None, description="the queueing approximation behind the "
                                                      "figures at load, when modelled: mg1 (M/G/1 per replica: each "
                                                      "keeps its own queue), mgc (M/G/c: one shared queue); both Erlang C "
@@ -793,7 +797,7 @@ def traffic_from(r: RateResult, ttft_target_ms: float | None) -> Traffic:
                    ttft_p50_s=r.ttft_p50_s, ttft_p99_s=r.ttft_p99_s, ttft_percentile=r.ttft_percentile,
                    ttft_q_s=r.ttft_q_s, tpot_p50_s=r.tpot_p50_s, tpot_p99_s=r.tpot_p99_s,
                    utilisation=r.utilisation, ttft_target_ms=ttft_target_ms, target_margin=r.target_margin,
-                   edge_of_target=r.edge_of_target, queue_model="mgc" if r.routing == "shared" else "mg1",
+                   edge_of_target=r.edge_of_target, binding=r.binding, queue_model="mgc" if r.routing == "shared" else "mg1",
                    ttft_p99_met=None if ttft_target_ms is None else r.ttft_q_s * 1000 <= ttft_target_ms)
 
 

@@ -36,6 +36,7 @@ from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
+from gpu_advisor.tools.cluster_grow import grows_cluster
 from gpu_advisor.tools.common import (
     EPOCHS_HELP,
     MAX_LIST_ITEMS,
@@ -95,6 +96,7 @@ from gpu_advisor.tools.queueing import (
     traffic_from,
     traffic_on,
 )
+from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
@@ -1681,7 +1683,8 @@ def _extend(w: Workload, gpu: Gpu, count: int, owned: list[Option]) -> Option | 
     cards only. Whole servers beside whole servers; single cards beside a few. None when more than
     EXTEND_AT_MOST times as many again would be needed, or yours already do the job."""
     mine = [o for o in owned if o.gpu == gpu.id]
-    if not mine or any(o.ok for o in owned) or gpu.laptop or gpu.segment == "apple" or w.spec.trains:
+    if not mine or any(o.ok for o in owned) or gpu.laptop or gpu.segment == "apple" \
+            or (w.spec.trains and not grows_cluster(w, gpu, count)):
         return None  # (training beside rented cards would sync gradients between machines and clouds)
     service = w.spec.serves and not w.spec.trains and w.users > LLAMA_CPP_MAX_USERS
     if any(o.trains is False for o in mine) or (any(o.serves is False for o in mine) and not service):
@@ -1713,8 +1716,9 @@ def _added(w: Workload, gpu: Gpu, count: int, added: int) -> Option | None:
         o = scaled_option(w, gpu, count=total, owned=True, whole_copies_in=added)
     else:
         o = evaluate(w, gpu, total, owned=True)
-    if o is None or not o.ok or added % max(1, o.gpus // o.replicas):
+    if o is None or not o.ok or (added % max(1, o.gpus // o.replicas) and not w.spec.trains):
         return None  # the added cards hold whole copies: no copy of the model straddles your machines and theirs
+        # (a training job on a cluster of your own grows on its fabric: tools.cluster_grow)
     o.owned, o.owned_gpus, o.layouts_tried, o.chosen_because = False, count, [], None
     _price(o, w, gpu, owned=False)
     o.ok = o.ok and all(o.meets.values())
@@ -2048,8 +2052,8 @@ def owning_pays(rent_total_usd: float, buy_total_usd: float) -> bool:
 
 
 def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["rent", "buy"]:
-    if w.preference == "buy":
-        return "buy"
+    if w.preference == "buy" or (w.spec.trains and best.owned_gpus):
+        return "buy"  # (cards added to a training cluster of your own join its fabric: bought, tools.cluster_grow)
     if w.preference == "rent" or not w.spec.serves or arrives_late(w, best):
         return "rent"  # (a service due live before a bought machine would arrive is rented first: tools.lead_time)
     if w.budget_usd_per_month is not None and w.budget_usd is None and best.usd_per_hour is not None:
@@ -2552,9 +2556,12 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
         again = _laid_out_as_sized(w, pinned, gpu_id, r, with_levers)
         if again.best is not None:
             rec = again
+            rec.levers = levers_at_the_rate(w, rec.levers, lambda v: _recommend_rate(v, with_levers=False))
         traffic = traffic_from(r, w.ttft_ms)
         traffic.ttft_unreachable = unreachable
         traffic.ttft_typical = held_typical(w, r.ttft_percentile)
+        speed_costs(w if with_levers else None, rec.best, traffic, MAX_UTILISATION,
+                    lambda v: _recommend_rate(v, with_levers=False))
         _eight_bit_beside(w, traffic, gpu_id, r, prompt, output, None if unreachable else w.ttft_ms)
         if unreachable and rec.best is not None:
             _misses_at_the_rate(rec.best, traffic)
