@@ -1,0 +1,92 @@
+"""Session 16 round D, concept4: questions that are not sizing requests get their own answer (how a concept works
+and what it buys, asked in any word order, English and Chinese), and "just want the concept" sizes nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conversation import run_states
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+NOT_UNDERSTOOD = ("didn't understand", "没看懂")
+SIZING = ("## ", "It fits", "tokens/s each", "放得下")
+
+
+def _reply(state: dict) -> tuple[str, dict]:
+    msg = state["messages"][-1]
+    return str(msg.content), dict((msg.additional_kwargs or {}).get("gpu_advisor") or {})
+
+
+HOW = [
+    ("how does paged attention actually save memory vs the old way, and roughly how much more concurrency does it buy you",
+     "paged-attention", "en"),
+    ("paged attention: how much memory does it save compared to before?", "paged-attention", "en"),
+    ("roughly how much more concurrency does pagedattention buy you over the old way", "paged-attention", "en"),
+    ("PagedAttention 是怎么省显存的？比以前的方式能多撑多少并发", "paged-attention", "zh"),
+    ("分页注意力为什么能省显存，并发能提高多少", "paged-attention", "zh"),
+    ("how does continuous batching actually help throughput", "continuous-batching", "en"),
+    ("连续批处理的原理是什么", "continuous-batching", "zh"),
+    ("how does flash attention reduce memory", "flash-attention", "en"),
+    ("FlashAttention 是怎么省显存的", "flash-attention", "zh"),
+    ("how does speculative decoding speed things up", "speculative-decoding", "en"),
+    ("投机解码是怎么加速的", "speculative-decoding", "zh"),
+    ("how does MoE routing work", "moe", "en"),
+    ("MoE 的路由是怎么工作的", "moe", "zh"),
+    ("ZeRO stage 1 2 3 有什么区别", "sharded-training", "zh"),
+    ("what's the difference between zero stage 1 and zero stage 3", "sharded-training", "en"),
+    ("gradient checkpointing 能省多少显存", "gradient-checkpointing", "zh"),
+    ("how much memory does gradient checkpointing actually save", "gradient-checkpointing", "en"),
+    ("how does prefix caching save compute on repeated prompts", "prefix-caching", "en"),
+    ("前缀缓存有什么用", "prefix-caching", "zh"),
+]
+
+
+@pytest.mark.parametrize(("text", "topic", "lang"), HOW)
+def test_how_a_concept_works_is_answered(text: str, topic: str, lang: str) -> None:
+    reply, extra = _reply(run_states([text])[-1])
+    assert not any(s in reply for s in NOT_UNDERSTOOD)
+    assert not any(s in reply for s in SIZING)
+    assert topic in str(extra.get("topic", "")), (text, extra.get("topic"))
+    assert bool(CJK.search(reply)) == (lang == "zh")
+
+
+@pytest.mark.parametrize("text", [
+    "how does paged attention actually save memory vs the old way, and roughly how much more concurrency does it buy you",
+    "分页注意力为什么能省显存，并发能提高多少",
+])
+def test_paged_attention_says_the_figures_and_source(text: str) -> None:
+    reply, _ = _reply(run_states([text])[-1])
+    for figure in ("20", "38", "60", "80", "4%", "2"):
+        assert figure in reply
+    assert "vLLM" in reply
+
+
+@pytest.mark.parametrize(("turns", "lang"), [
+    (["how does paged attention actually save memory vs the old way", "just want to understand the concept"], "en"),
+    (["just want to understand the concept"], "en"),
+    (["what is prefix caching", "I'm only trying to understand how it works, not buying anything yet"], "en"),
+    (["分页注意力为什么能省显存", "只是想了解一下原理"], "zh"),
+    (["就是想搞懂这个概念"], "zh"),
+])
+def test_just_the_concept_sizes_nothing(turns: list[str], lang: str) -> None:
+    reply, extra = _reply(run_states(turns)[-1])
+    assert not any(s in reply for s in NOT_UNDERSTOOD)
+    assert not any(s in reply for s in SIZING)
+    assert "choices" not in extra or not extra.get("choices")
+    assert bool(CJK.search(reply)) == (lang == "zh")
+
+
+@pytest.mark.parametrize(("text", "topic"), [
+    ("I just want to learn the concept of kv cache", "kv-cache"),
+    ("只是想了解一下前缀缓存的原理", "prefix-caching"),
+])
+def test_just_the_concept_named_is_explained(text: str, topic: str) -> None:
+    _reply_text, extra = _reply(run_states([text])[-1])
+    assert extra.get("topic") == topic
+
+
+def test_how_do_i_fit_is_still_a_sizing() -> None:
+    reply, _ = _reply(run_states(["how do I fit llama 3 70b with int4 quantization on 2 4090s"])[-1])
+    assert "4090" in reply and not any(s in reply for s in NOT_UNDERSTOOD)
