@@ -90,3 +90,28 @@ def test_just_the_concept_named_is_explained(text: str, topic: str) -> None:
 def test_how_do_i_fit_is_still_a_sizing() -> None:
     reply, _ = _reply(run_states(["how do I fit llama 3 70b with int4 quantization on 2 4090s"])[-1])
     assert "4090" in reply and not any(s in reply for s in NOT_UNDERSTOOD)
+
+
+# --- TP16 against TP8+PP2 for an FP8 checkpoint: sized in its own format, the named layouts answered ---
+
+PAR = [
+    ("TP和PP有啥区别？我们两台机器每台8张H800，机器之间是IB，想跑deepseek v3，是TP16好还是TP8+PP2好", "zh"),
+    ("两台8卡H800跑deepseek-v3，TP16还是TP8 PP2", "zh"),
+    ("deepseek v3 跑在两台 8 卡 H800 上，张量并行还是流水线并行", "zh"),
+    ("we have 2 nodes of 8x H800 with IB, deepseek v3: TP16 or TP8+PP2?", "en"),
+    ("deepseek v3 on two 8xH100 servers, should we use tp 16 or tp 8 pp 2", "en"),
+    ("whats the difference between TP and PP, and which for deepseek-v3 on 2 servers with 8 H800 each", "en"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang"), PAR)
+def test_fp8_checkpoint_sized_natively_and_tp16_refused(text: str, lang: str) -> None:
+    reply, extra = _reply(run_states([text])[-1])
+    data = (extra.get("data") or {}).get("par_choice") if isinstance(extra.get("data"), dict) else None
+    assert "FP8" in reply and "1,470" not in reply
+    assert bool(CJK.search(reply)) == (lang == "zh")
+    if data is not None:
+        assert data["precision"] == "fp8" and (data["tp"], data["pp"]) == (8, 2)
+    assert ("TP 8 × PP 2" in reply) or ("张量并行 8" in reply and "流水线并行 2" in reply)
+    if "16" in text or "TP16" in text:
+        assert "TP 16" in reply
