@@ -107,7 +107,7 @@ PAR = [
 @pytest.mark.parametrize(("text", "lang"), PAR)
 def test_fp8_checkpoint_sized_natively_and_tp16_refused(text: str, lang: str) -> None:
     reply, extra = _reply(run_states([text])[-1])
-    data = (extra.get("data") or {}).get("par_choice") if isinstance(extra.get("data"), dict) else None
+    data = (extra.get("results") or {}).get("par_choice")
     assert "FP8" in reply and "1,470" not in reply
     assert bool(CJK.search(reply)) == (lang == "zh")
     if data is not None:
@@ -115,3 +115,24 @@ def test_fp8_checkpoint_sized_natively_and_tp16_refused(text: str, lang: str) ->
     assert ("TP 8 × PP 2" in reply) or ("张量并行 8" in reply and "流水线并行 2" in reply)
     if "16" in text or "TP16" in text:
         assert "TP 16" in reply
+
+
+# --- two models and a criterion: one pick by it, at one format, then the trade-off ---
+
+CHOICE = [
+    ("家里就一张4060ti 16g，glm4-9b 和 qwen2.5-14b 我该跑哪个？主要就是自己写点东西，想要快一点的", "zh"),
+    ("我有一张4060ti 16g，qwen2.5-14b 还是 glm4-9b 哪个跑得快", "zh"),
+    ("I have a 4060 ti 16gb, should I run glm4-9b or qwen2.5-14b? I want the faster one", "en"),
+    ("qwen2.5 14b or glm4 9b on my 4060 ti 16gb, which is faster?", "en"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang"), CHOICE)
+def test_one_pick_by_speed_at_one_format(text: str, lang: str) -> None:
+    reply, extra = _reply(run_states([text])[-1])
+    data = extra.get("results") or {}
+    assert (data.get("pick") or {}).get("model", "").startswith("glm-4-9b"), data.get("pick")
+    assert data.get("same_format") and data.get("speed_ratio", 0) >= 1.3
+    assert "差不多" not in reply and "about the same" not in reply
+    assert bool(CJK.search(reply)) == (lang == "zh")
+    assert "Qwen2.5 14B" in reply.split("Q4_K_M")[-1] or "Qwen2.5 14B" in reply  # the trade-off names the other
