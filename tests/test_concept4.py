@@ -136,3 +136,25 @@ def test_one_pick_by_speed_at_one_format(text: str, lang: str) -> None:
     assert "差不多" not in reply and "about the same" not in reply
     assert bool(CJK.search(reply)) == (lang == "zh")
     assert "Qwen2.5 14B" in reply.split("Q4_K_M")[-1] or "Qwen2.5 14B" in reply  # the trade-off names the other
+
+
+# --- "is X any good for Y": the verdict on the card in words, beside the count ---
+
+GOOD = [
+    ("we're a team in beijing, cant easily get h100. is H20 any good for serving qwen2.5 72b to 100 users, and how many "
+     "would we need", "en"),
+    ("qwen2.5 72b for 100 users: is the H20 any good?", "en"),
+    ("is the H20 any good for serving qwen2.5 72b to 100 users, how many do we need", "en"),
+    ("H20 值得买吗？想给100个人跑qwen2.5-72b", "zh"),
+    ("H20跑qwen2.5-72b给100个人用怎么样", "zh"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang"), GOOD)
+def test_any_good_gets_the_card_verdict(text: str, lang: str) -> None:
+    reply, _extra = _reply(run_states([text])[-1])
+    head = reply[:900]
+    assert ("any good for this" in head) if lang == "en" else ("适合这个任务吗" in head)
+    assert "96 GB" in head and "148" in head  # memory its strength, BF16 compute its weakness, from the card record
+    assert "4 × NVIDIA H20" in reply
+    assert bool(CJK.search(reply)) == (lang == "zh")
