@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.asks import formats_named
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
 
@@ -26,7 +27,7 @@ def read_card_good(m: Message, u: Understanding) -> None:
     if not hit:
         return
     before = [g for s, _e, g, _c in m.gpus if s < hit.start()]  # the card the question is about: the last one before it
-    if not before:
+    if not before or formats_named(m) or u.ask.get("weigh"):  # 'FP8比BF16值得吗': the formats are weighed, not the card
         return
     try:
         g, ref = find_gpu(before[-1]), find_gpu(YARDSTICK)
