@@ -2338,7 +2338,10 @@ def _concept_and_pair(turn: Turn, lang: str, extra: dict[str, Any]) -> str:
 
 
 def _answered_later(turn: Turn) -> str | None:
-    """A question about the plan asked before there is one: the catalog key of the reply that says so."""
+    """A question about the plan asked before there is one: the catalog key of the reply that says so (and "just want
+    to understand the concept": no plan wanted, concept4.learn_only)."""
+    if turn.has("learn_only"):
+        return "concept4.learn_only"
     if turn.has("math") or turn.has("rent_buy"):
         return "reply.math_later"
     if any(turn.has(x) for x in PLAN_QUESTIONS):

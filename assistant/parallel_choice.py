@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.parallel_native import SIXTEEN_BIT, across_lines, key, native_note, serve_format
 from gpu_advisor.assistant.writers import gb
 
 DEFAULT_CARD = "h100-sxm"  # the card a node is sized on when none is said
@@ -62,15 +63,17 @@ def verdict(ctx: Any) -> str:
     per_node = int(spec.get("per_node") or DEFAULT_PER_NODE)
     servers = int(spec.get("servers") or 0)
     model = str(spec["model"])
-    tp, pp, mem = _layout(ctx, model, "bf16", card.id, per_node)
+    fixed = int(spec.get("fixed") or 0)
+    fmt = "bf16" if fixed else serve_format(model, card, spec.get("precision"))  # V3: its FP8 checkpoint
+    tp, pp, mem = _layout(ctx, model, fmt, card.id, per_node)
     data: dict[str, Any] = {"model": model, "gpu": card.id, "per_node": per_node, "servers": servers, "tp": tp,
-                            "pp": pp, "precision": "bf16"}
+                            "pp": pp, "precision": fmt}
     ctx.data["par_choice"] = data
     head = [ctx.say("parc.explain")] if spec.get("explain") else []
-    fixed = int(spec.get("fixed") or 0)
     if fixed and (mem is None or pp > 1):  # '70B on 4 × 3090': those cards, in a smaller format
         return "\n\n".join(head + [_fixed(ctx, model, card, fixed, data)])
-    return "\n\n".join(head + [_verdict(ctx, card, per_node, servers, model, tp, pp, mem, data)])
+    head += native_note(ctx, mem.model if mem else model, fmt, spec.get("precision"))
+    return "\n\n".join(head + [_verdict(ctx, card, per_node, servers, model, (tp, pp, fmt), mem, data)])
 
 
 def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str:
@@ -92,36 +95,38 @@ def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str
     return ctx.say("parc.fixed_none", tp=n, gpu=card.name)
 
 
-def _verdict(ctx: Any, card: Any, per_node: int, servers: int, model: str, tp: int, pp: int, mem: Any,
+def _verdict(ctx: Any, card: Any, per_node: int, servers: int, model: str, layout: tuple[int, int, str], mem: Any,
              data: dict[str, Any]) -> str:
+    tp, pp, fmt = layout
     if mem is None:
         data["code"] = "too_big"
-        return ctx.say("parc.too_big", per_node=per_node, gpu=card.name, n=MAX_STAGES)
+        return ctx.say(key("too_big", fmt), per_node=per_node, gpu=card.name, n=MAX_STAGES, fmt=fmt.upper())
     data.update({"context": mem.context, "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                  "total_bytes": mem.total_bytes})
     figures = {"model": mem.model, "gpu": card.name, "per_gpu": gb(mem.per_gpu_total_bytes),
                "cap": gb(mem.gpu_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
-               "per_node": per_node, "context": f"{mem.context:,}"}
+               "per_node": per_node, "context": f"{mem.context:,}", "fmt": fmt.upper()}
     link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
     if pp > 1:
         data["code"] = "cross_node"
-        lines = [ctx.say("parc.cross_node", **figures), ctx.say("parc.why_cross", link=link)]
+        lines = [ctx.say(key("cross_node", fmt), **figures), ctx.say("parc.why_cross", link=link)]
+        lines += across_lines(ctx, model, per_node, servers, pp, data)  # 'TP16 or TP8+PP2?': TP16 by name, EP
         if servers and servers < pp:
-            lines.append(ctx.say("parc.short", servers=servers, pp=pp))
-        eight = _layout(ctx, model, "fp8", card.id, per_node)
+            lines.append(ctx.say(key("short", fmt), servers=servers, pp=pp, fmt=fmt.upper()))
+        eight = _layout(ctx, model, "fp8", card.id, per_node) if fmt in SIXTEEN_BIT else (0, 0, None)
         if eight[1] == 1 and eight[2] is not None:  # FP8 weights bring it back into one server
             data.update({"fp8_tp": eight[0], "fp8_per_gpu_bytes": eight[2].per_gpu_total_bytes})
             lines.append(ctx.say("parc.change.fp8", tp=eight[0], gpu=card.name, per_gpu=gb(eight[2].per_gpu_total_bytes)))
         else:
-            lines.append(ctx.say("parc.change.cross"))
+            lines.append(ctx.say(key("change.cross", fmt)))
         return "\n\n".join(lines)
     copies = (per_node // tp) * max(servers, 1)
     data.update({"code": "one_card" if tp == 1 else "one_node", "copies": copies})
     where = ctx.say("parc.servers", servers=servers, copies=copies, per_node=per_node, tp=tp) if servers > 1 else \
         ctx.say("parc.one_server", copies=per_node // tp, per_node=per_node)
     if tp == 1:
-        lines = [ctx.say("parc.one_card", **figures), where]
+        lines = [ctx.say(key("one_card", fmt), **figures), where]
     else:
-        lines = [ctx.say("parc.one_node", **figures), ctx.say("parc.why_one_node", link=link), where]
+        lines = [ctx.say(key("one_node", fmt), **figures), ctx.say("parc.why_one_node", link=link), where]
     lines.append(ctx.say("parc.change.one"))
     return "\n\n".join(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.assistant import format_concept, format_load, format_verdict
+from gpu_advisor.assistant import format_concept, format_load, format_verdict, same_format
 from gpu_advisor.assistant.catalog import localise
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
@@ -214,9 +214,10 @@ def weigh(ctx: Any) -> str:
         return "\n".join([*lines, "", ctx.say("weigh.none")])
     good = [r for r in runs if r[2].ok]
     lines.append("")
-    asked = _dims_asked(ctx, good, option)
+    judged = same_format.aligned(ctx, good, gpu, count, owned)  # 'glm4-9b or qwen2.5-14b, faster': at one format
+    asked = _dims_asked(ctx, judged, option)
     if asked:  # 'gemma 3 27b和qwen3-30b-a3b，哪个在我的4090上跑得快': the dimension asked decides, with its figures
-        lines += asked
+        lines += asked + same_format.note(ctx, judged)
     elif formats and (verdict := format_verdict.verdict(ctx, runs, gpu, count, owned, option)):
         # 'FP8 or INT4 for 70B on H100?': the verdict for the cards said, its figures, what changes it; on a
         # datacenter card each format at a load too, first when throughput was said to count

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.api_price import read_per_token
+from gpu_advisor.assistant.reading.card_good import read_card_good
+from gpu_advisor.assistant.reading.concept_only import read_learn_only
 from gpu_advisor.assistant.reading.intents import concept_asked, read_topic
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
@@ -17,6 +19,8 @@ def read_answers(m: Message, u: Understanding) -> None:
     read_per_token(m, u)
     read_usage(m, u)  # '15M tokens a month … would self hosting be cheaper than the API?': usage, not a dataset
     _own_setup_concept(m, u)
+    read_learn_only(m, u)  # 'just want to understand the concept': no sizing, no job question
+    read_card_good(m, u)  # 'is H20 any good for …': the card's verdict in words beside the sizing
 
 
 def _own_setup_concept(m: Message, u: Understanding) -> None:

@@ -54,7 +54,7 @@ def read_parallel_choice(m: Message, u: Understanding) -> None:
         fixed = count or _count(words["cards"], text)
         per_node = fixed
     u.ask["par_choice"] = {"model": model, "servers": servers, "per_node": per_node, "gpu": gpu, "fixed": fixed,
-                           "explain": bool(re.search(words["concept"], text))}
+                           "explain": bool(re.search(words["concept"], text)), "precision": u.updates.get("precision")}
     u.intents = (u.intents - {"explain", "concept", "whatif", "math", "weigh", "why_not"}) | {"parallelism", "no_sizing"}
     u.topic, u.aside = None, None
     u.updates, u.problems, u.compare_gpus, u.whatif_gpus, u.notes = {}, [], [], None, []
