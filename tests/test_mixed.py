@@ -1,0 +1,66 @@
+"""Owned hardware planned as it is (task h-mixed; review AV ZH3/EN2/EN6, AU13).
+
+- servers x cards per server are kept as said ('three servers with 4 x 3090 each' are three servers of four, never a
+  server of eight); a training run over servers joined by a slow network (1 GbE, '千兆网', ordinary Ethernet) is
+  planned on one server's cards, with its hours, the reason, and what a fast network would give.
+Phrasings are generated over word orders, fillers and both languages; the assertions are on codes and figures."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.tools.recommend import Recommendation
+from tests.conversation import payload, run_conversation
+
+
+def _rec(reply) -> Recommendation:
+    return Recommendation.model_validate(payload(reply)["results"]["recommend"])
+
+
+SLOW_BOXES = [
+    ("zh", "课题组有三台服务器，每台4张3090 24G，没有nvlink，机器之间就千兆网。想全参微调qwen2.5-7b，数据大概两百万条，"
+           "平均每条600 token，训2个epoch，现在的卡够不够，大概要跑几天"),
+    ("zh", "想全参微调qwen2.5-7b，两百万条数据，每条600 token，2个epoch。我们有3台服务器，每台4张3090，服务器之间是千兆网，"
+           "要跑几天？"),
+    ("zh", "嗯，实验室三台机器每台四张3090，机器之间只有普通以太网，全参微调 qwen2.5 7b，200万条样本每条600 token，"
+           "训两轮，够不够"),
+    ("en", "We have three boxes with 4x 3090 each, just gigabit between them. Want to full fine-tune qwen2.5-7b on 2M "
+           "samples of 600 tokens, 2 epochs. Are our cards enough and how many days?"),
+    ("en", "full fine-tune qwen2.5-7b, 2M examples at ~600 tokens, 2 epochs. we own 3 servers, each with 4 RTX 3090s, "
+           "connected by 1GbE. how long would it take?"),
+    ("en", "so our lab has 3 servers with 4 3090s each and only ordinary ethernet between them -- can we full "
+           "finetune qwen2.5 7b on 2M samples of 600 tokens for 2 epochs, and how many days?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SLOW_BOXES)
+def test_slow_network_trains_on_one_server_as_said(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    rec = _rec(reply)
+    best = rec.best
+    assert best is not None and best.owned and best.gpu == "rtx-3090"
+    assert best.gpus == 4  # one server of four, never 'one server's 8 cards'
+    assert best.trains
+    finding = next(f for f in best.findings if f.code == "one_server_training")
+    assert finding.values["servers"] == "3" and finding.values["per"] == "4" and finding.values["gpus"] == "12"
+    assert float(str(finding.values["fast_hours"]).replace(",", "")) < (best.training_hours or 0)
+    assert rec.workload.network == "slow"
+    content = str(reply.content)
+    assert "8 ×" not in content.split("|")[0]  # the headline and paragraph never plan 8 cards
+    if lang == "zh":
+        assert "4 张卡规划" in content
+    else:
+        assert "one server's 4 cards" in content
+
+
+FAST_BOXES = [
+    "we have 3 servers with 4x 3090 each, connected over infiniband. full fine-tune qwen2.5-7b on 2M samples of "
+    "600 tokens, 2 epochs: how long?",
+    "三台服务器每台4张3090，服务器之间是IB互联，全参微调qwen2.5-7b，两百万条每条600 token，2个epoch，要多久",
+]
+
+
+@pytest.mark.parametrize("text", FAST_BOXES)
+def test_fast_network_uses_every_server(text: str) -> None:
+    best = _rec(run_conversation([text])[-1]).best
+    assert best is not None and best.owned and best.gpus == 12
