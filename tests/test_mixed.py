@@ -64,3 +64,38 @@ FAST_BOXES = [
 def test_fast_network_uses_every_server(text: str) -> None:
     best = _rec(run_conversation([text])[-1]).best
     assert best is not None and best.owned and best.gpus == 12
+
+
+# The weight file the user named is kept; one card more that vLLM's tensor parallel cannot use is said (AU13).
+AWQ_THIRD = [
+    ("zh", "我有两张 3090，想跑 qwen2.5 72b 的 awq int4，能跑起来吗？速度大概多少？还是说加一张凑三张比较好"),
+    ("zh", "两张3090跑qwen2.5-72b awq，就我自己用，要不要再加一张卡？"),
+    ("zh", "qwen2.5 72b 用 int4 awq 跑在我的两张3090上，个人用，能跑吗，需要再加一张显卡吗"),
+    ("en", "I have two 3090s and want to run qwen2.5 72b awq int4. will it run, how fast, or should I add a third card?"),
+    ("en", "should i add a third card? i've got 2x rtx 3090 and want to run qwen2.5-72b in AWQ, just for me"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), AWQ_THIRD)
+def test_named_format_kept_and_tp_divisibility_answered(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    rec = _rec(reply)
+    assert rec.workload.serve_precision == "awq"
+    content = str(reply.content)
+    head = content.split("##")[0]
+    assert "64" in head and "4 ×" in head  # 64 heads: 2 or 4 cards on vLLM, the next count sized
+    if lang == "zh":
+        assert "不能用 3 张" in head
+    else:
+        assert "not 3" in head
+    best = rec.best
+    if best is not None and best.owned and best.precision != "awq":
+        assert "AWQ" in content.split("\n")[0]  # the switch is said first
+
+
+@pytest.mark.parametrize("text", ["跑 qwen2.5 72b 的 awq int4", "qwen2.5-72b int4 awq on vllm", "gptq int4 llama 3.1 70b"])
+def test_named_file_beats_bare_bits(text: str) -> None:
+    from gpu_advisor.assistant.reading.job import read_precision
+    from gpu_advisor.assistant.reading.message import prepare
+
+    assert read_precision(prepare(text, None)) in ("awq", "gptq-int4")

@@ -680,10 +680,16 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
         # a latency target for several people at once wants a batching server: llama.cpp serves them in turn
         # and splits a model over cards by layers, so its first token and answer times grow with each user
         timed = w.users >= 2 and (w.e2e_ms is not None or w.ttft_ms is not None)
-        if gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
+        if gguf and precision_id in VLLM_FORMATS and w.serve_precision == precision_id:
+            pairs.append(("llama.cpp", gguf))  # 'awq int4' named: vLLM's file first, llama.cpp only if it cannot fit
+        elif gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
             pairs.insert(0, ("llama.cpp", gguf))
     # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
+
+
+# Weight files made for vLLM-style servers (AWQ, GPTQ): named by the user, the plan keeps them on vLLM.
+VLLM_FORMATS = frozenset({"awq", "gptq-int4", "gptq-int8"})
 
 
 def _format_runs(engine: Engine, fmt: str) -> bool:
