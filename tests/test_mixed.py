@@ -99,3 +99,25 @@ def test_named_file_beats_bare_bits(text: str) -> None:
     from gpu_advisor.assistant.reading.message import prepare
 
     assert read_precision(prepare(text, None)) in ("awq", "gptq-int4")
+
+
+# CPU offload asked on the one card said: the offload plan is the answer, its yes first, the count kept (EN2).
+OFFLOAD = [
+    ("en", "hobbyist question - i've got an old rtx 3080 10gb and 32gb of system ram. can i run qwen3 30b a3b (the moe "
+           "one) with some layers offloaded to cpu? how fast would it be"),
+    ("en", "can i run qwen3-30b-a3b on my old 3080 10gb with some layers offloaded to cpu? 32gb ram. how fast?"),
+    ("zh", "我有一张旧的3080 10G，内存32G，qwen3 30b a3b 能不能把一部分层放到内存里跑，速度多少"),
+    ("zh", "qwen3 30b a3b 想用我的一张3080 10g 加 CPU offload 跑，内存 32g，能跑吗，多快"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), OFFLOAD)
+def test_offload_asked_is_the_plan_on_the_one_card(lang: str, text: str) -> None:
+    reply = run_conversation([text])[-1]
+    rec = _rec(reply)
+    assert rec.offload is not None and rec.offload_leads
+    assert rec.workload.owned == ["1x rtx-3080"]
+    first = str(reply.content).split("\n")[0]
+    assert first.startswith("**Yes" if lang == "en" else "**能")
+    content = str(reply.content)
+    assert "how many" not in content and "no cards of your own" not in content and "几张" not in content
