@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.named_format import named_format_lines
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.tools.recommend import Option, Recommendation, Workload
 
@@ -56,17 +57,21 @@ def add_card(answer: Any, lang: str, recorder: Any = None) -> tuple[str, dict[st
                             "per_gpu_bytes": [o.serve_per_gpu_bytes if o else None for o in (now, more)],
                             "tokens_per_s": [o.decode_tokens_per_s if o else None for o in (now, more)]}
     args = {"precision": fmt.upper(), "gpu": gpu.name, "model": rec.model_name or w.model}
+    lead, extra = named_format_lines(rec, gpu, count, lang, _evaluate)  # 'awq int4 … 加一张凑三张？': the file and TP kept
     if now is not None and now.ok:
         data["verdict"] = "no"
-        return say(lang, "addcard.no", n=count, used=gb(now.serve_per_gpu_bytes or 0), cap=gb(now.capacity_bytes),
-                   tps=tps(now.decode_tokens_per_s or 0), **args), data
+        return lead + say(lang, "addcard.no", n=count, used=gb(now.serve_per_gpu_bytes or 0), cap=gb(now.capacity_bytes),
+                   tps=tps(now.decode_tokens_per_s or 0), **args) + extra, data
+    if extra and fmt == w.serve_precision and (more is None or not more.ok):
+        data["verdict"] = "tp_not_divisible"  # vLLM cannot use count + 1 cards: the answer is the count it can use
+        return lead + extra.strip(), data
     if more is None or not more.ok:
         data["verdict"] = "more_than_one"
         need = more.serve_per_gpu_bytes if more is not None else None
-        return say(lang, "addcard.not_enough", n=count + 1, used=gb(need or 0),
-                   cap=gb(more.capacity_bytes if more is not None else gpu.memory_gb * 1e9), **args), data
+        return lead + say(lang, "addcard.not_enough", n=count + 1, used=gb(need or 0),
+                   cap=gb(more.capacity_bytes if more is not None else gpu.memory_gb * 1e9), **args) + extra, data
     data["verdict"] = "yes"
     before = say(lang, "addcard.now_short", n=count, used=gb(now.serve_per_gpu_bytes or 0),
                  cap=gb(now.capacity_bytes), **args) if now is not None and now.serve_per_gpu_bytes else ""
-    return say(lang, "addcard.yes", n=count + 1, used=gb(more.serve_per_gpu_bytes or 0), cap=gb(more.capacity_bytes),
-               tps=tps(more.decode_tokens_per_s or 0), before=before, **args), data
+    return lead + say(lang, "addcard.yes", n=count + 1, used=gb(more.serve_per_gpu_bytes or 0), cap=gb(more.capacity_bytes),
+               tps=tps(more.decode_tokens_per_s or 0), before=before, **args) + extra, data

@@ -65,8 +65,12 @@ def _change_words(change: str, lang: str) -> str:
 def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:
     """The first line for 'enough?' (kind 'fits') or 'do we need to buy more?' (kind 'more') on the user's own
     cards; None where the usual yes/no line (writers.literal_answer) answers it as well."""
+    from gpu_advisor.assistant.offload_verdict import offload_verdict
     from gpu_advisor.assistant.writers import gb, gpu_words, pct, tps  # (writers imports this module)
 
+    said = offload_verdict(rec, lang)  # CPU offload asked and planned: that plan's yes, never 'No' beside its speed
+    if said is not None:
+        return said
     v = owned_verdict(rec)
     if v is None or rec is None or (rec.traffic is not None and v["code"] == "enough"):
         return None  # at a request rate, the usual line says what the cards sustain against the rate

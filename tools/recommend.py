@@ -429,7 +429,7 @@ class LayoutTry(BaseModel):
 FindingCode = Literal["full_ft_bf16_states_only", "full_ft_mixed_precision", "full_ft_mixed_precision_8bit",
                       "full_ft_pure_bf16",
                       "fp16_amp", "training_across_servers", "slow_network_training", "qlora_not_on_stack",
-                      "framework_not_on_stack"]
+                      "framework_not_on_stack", "one_server_training"]
 
 
 class Finding(BaseModel):
@@ -444,7 +444,8 @@ class Finding(BaseModel):
     gpu, per_param (bytes per parameter). training_across_servers: a full fine-tune sharded with ZeRO-3 over
     several servers needs InfiniBand or RoCE between them; values: gpus, servers. slow_network_training: a
     run over your servers is bound by the Ethernet between them; values: servers, gbit, network_hours,
-    compute_hours, and lora_hours when LoRA on one server's cards does the job instead."""
+    compute_hours, and lora_hours when LoRA on one server's cards does the job instead. one_server_training: your
+    servers trained on one at a time; values: gpus, servers, per (cards in each), gbit (the slow network, or "")."""
     code: FindingCode
     values: dict[str, float | str] = {}
 
@@ -681,10 +682,16 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
         # a latency target for several people at once wants a batching server: llama.cpp serves them in turn
         # and splits a model over cards by layers, so its first token and answer times grow with each user
         timed = w.users >= 2 and (w.e2e_ms is not None or w.ttft_ms is not None)
-        if gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
+        if gguf and precision_id in VLLM_FORMATS and w.serve_precision == precision_id:
+            pairs.append(("llama.cpp", gguf))  # 'awq int4' named: vLLM's file first, llama.cpp only if it cannot fit
+        elif gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
             pairs.insert(0, ("llama.cpp", gguf))
     # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
+
+
+# Weight files made for vLLM-style servers (AWQ, GPTQ): named by the user, the plan keeps them on vLLM.
+VLLM_FORMATS = frozenset({"awq", "gptq-int4", "gptq-int8"})
 
 
 def _format_runs(engine: Engine, fmt: str) -> bool:
@@ -978,8 +985,9 @@ def training_time_setup(w: Workload, gpu: str, n: int, owned: bool) -> TrainingT
     model = resolve_model(w.model)
     method: Method = "full" if w.spec.pretrains else w.method
     dpo = w.objective == "dpo"
-    across = ({"servers": -(-n // NODE_GPUS), "network_gbit_per_s": w.network_gbit or SLOW_NETWORK_GBIT}
-              if owned and w.network == "slow" and n > NODE_GPUS else {})  # your servers over ordinary Ethernet
+    per = w.server_gpus or NODE_GPUS
+    across = ({"servers": -(-n // per), "network_gbit_per_s": w.network_gbit or SLOW_NETWORK_GBIT}
+              if owned and w.network == "slow" and n > per else {})  # your servers over ordinary Ethernet
     return TrainingTimeInput(model=w.model, gpu=gpu, gpus=n, method=method, tokens=w.tokens_per_run(model) * (2 if dpo else 1),
                              epochs=w.epochs, region=w.region, reference_forward=dpo, framework=w.framework,
                              pretraining=w.spec.pretrains, seq_len=w.seq_len,
@@ -1558,23 +1566,32 @@ SLOW_NETWORK_GBIT = 10.0
 
 
 def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
-    """Training on more cards than one server holds: one server's cards when they do the job (fit, and
-    meet the deadline with its margin); all of them otherwise, on the stated assumption of a fast
-    network between the servers."""
+    """Training on more cards than one server holds (the servers as said: 'three boxes of 4 x 3090' are three
+    servers of four, never one of eight): one server's cards when they do the job (fit, and meet the deadline with
+    its margin), or when the network between them is slow (1 GbE, ordinary Ethernet: ZeRO-3 would wait on it every
+    step); all of them otherwise, on the stated assumption of a fast network between the servers."""
     whole = evaluate(w, gpu, count, owned=True)
-    servers = -(-count // NODE_GPUS)
+    per = min(count, _server_gpus(w, gpu))
+    servers = -(-count // per)
     if w.network == "fast" and whole is not None and whole.ok:
         whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them over the fast "
                               "network you said is between them (InfiniBand or RoCE)")
         return whole  # the cards are yours: all of them finish sooner at no extra cost
-    one = evaluate(w, gpu, NODE_GPUS, owned=True)
-    if one is not None and one.ok:
-        one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {NODE_GPUS} "
-                            f"cards, since spreading it over {servers} only pays with a fast network between them "
-                            "(InfiniBand or RoCE, 100 Gb/s and up)")
+    one = _one_server(w, gpu, per)
+    if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
+        if w.network != "slow":
+            one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {per} "
+                                f"cards, since spreading it over {servers} only pays with a fast network between "
+                                "them (InfiniBand or RoCE, 100 Gb/s and up)")
+            return one
+        fast = evaluate(w.model_copy(update={"network": "fast"}), gpu, count, owned=True)
+        one.findings.append(Finding(code="one_server_training", values={
+            "gpus": str(count), "servers": str(servers), "per": str(per),
+            "gbit": f"{w.network_gbit or SLOW_NETWORK_GBIT:g}",
+            "fast_hours": f"{fast.training_hours:,.0f}" if fast and fast.trains and fast.training_hours else "?"}))
         return one
     if whole is not None and w.network == "slow":
-        lora = evaluate(w.model_copy(update={"method": "lora"}), gpu, NODE_GPUS, owned=True) \
+        lora = evaluate(w.model_copy(update={"method": "lora"}), gpu, per, owned=True) \
             if w.method == "full" and not w.spec.pretrains else None
         for f in whole.findings:
             if f.code == "slow_network_training" and lora is not None and lora.ok and lora.training_hours:
@@ -1587,6 +1604,23 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
     return whole
 
 
+def _one_server(w: Workload, gpu: Gpu, per: int) -> Option | None:
+    """One server's cards for the run: as planned, or, for a full fine-tune that does not fit them with the usual
+    AdamW states and no optimizer said, with 8-bit AdamW (FP32 master weights kept, 10 bytes per parameter)."""
+    one = evaluate(w, gpu, per, owned=True)
+    if one is not None and not one.trains and w.method == "full" and w.optimizer is None and w.framework is None \
+            and not w.spec.pretrains and w.mixed_precision is None:
+        small = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), gpu, per, owned=True)
+        if small is not None and small.trains:
+            return small
+    return one
+
+
+def one_box_trains(o: Option) -> bool:
+    """One server's cards hold the run (a deadline it misses is said, not a reason to train over a slow network)."""
+    return bool(o.trains) and all(v for k, v in o.meets.items() if k != "deadline")
+
+
 def _owned_options(w: Workload) -> list[Option]:
     """Each kind of card you own, evaluated as the job asks (every layout of several servers, or of a count no
     tensor-parallel degree uses whole)."""
@@ -1595,7 +1629,7 @@ def _owned_options(w: Workload) -> list[Option]:
         count, gpu = parse_owned(text)
         if one_machine(gpu):
             count = 1  # several Macs of yours: the model runs on one of them (one_machine), never split over them
-        if w.spec.trains and not w.spec.serves and count > NODE_GPUS:
+        if w.spec.trains and not w.spec.serves and count > _server_gpus(w, gpu):
             o = _owned_training(w, gpu, count)
         else:
             o = evaluate(w, gpu, count, owned=True)

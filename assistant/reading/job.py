@@ -155,7 +155,23 @@ def read_precision(m: Message) -> str | None:
     hits = [h for h in hits if h not in inner]
     if any(h[2] != "native" for h in hits):
         hits = [h for h in hits if h[2] != "native"]  # "按 FP8 原精度": the format named is the native one meant
-    return max(hits)[2] if hits else None
+    return _named_format(hits, t)
+
+
+# A generic bit width said beside a named format ('awq int4', 'int4 awq', 'gptq 4bit'): the named one (its engine, its file).
+GENERIC_BITS = frozenset({"int4", "int8"})
+
+
+def _named_format(hits: list[tuple[int, int, str]], t: str) -> str | None:
+    if not hits:
+        return None
+    last = max(hits)
+    if last[2] in GENERIC_BITS:
+        near = [h for h in hits if h[2] not in GENERIC_BITS and h[2] != "native"
+                and not t[min(h[1], last[1]):max(h[0], last[0])].strip(" -_/")]
+        if near:
+            return near[-1][2]
+    return last[2]
 
 
 def read_method(m: Message) -> str | None:

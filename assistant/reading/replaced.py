@@ -63,7 +63,7 @@ def read_owned_uncounted(m: Message, u: Understanding) -> None:
 
     owned = {e.partition("x ")[2] for e in u.updates.get("owned") or []}
     said_one = {g for s, e, g, _n in m.gpus if s in m.counted or _default_owned(g)
-                or word_pattern("owned_one_before").search(m.text[max(0, s - 12):s])
+                or word_pattern("owned_one_before").search(m.text[max(0, s - 32):s])
                 or word_pattern("owned_single").match(m.text[s:e])}  # '4 A100 80G ... rent more A100s': counted
     loose = sorted(owned - said_one) if owned <= {g for _s, _e, g, _n in m.gpus} else []
     plural = any(re.match(r"s\b", m.text[e:e + 2]) for _s, e, g, _n in m.gpus if g in loose) \

@@ -1,0 +1,22 @@
+"""The first line when the user asked to run the model with part of it in system RAM and that plan leads (review AV
+EN2: 'rtx 3080 10gb … with some layers offloaded to cpu? how fast' was answered 'No … not even for one person', then
+'About 50 tokens/s' with offload, then a 2-bit file): yes, on the one card they have, with the offload plan's own
+figures (tools.offload), so the verdict, the speed and the plan below say the same thing."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.recommend import Recommendation
+
+
+def offload_verdict(rec: Recommendation | None, lang: str) -> str | None:
+    """'**Yes**, with part of it in system RAM: …'; None unless the offload plan is the answer."""
+    from gpu_advisor.assistant.writers import model_words, tps
+
+    if rec is None or not rec.offload_leads or rec.offload is None:
+        return None
+    o = rec.offload
+    low, high = o.decode_tokens_per_s_range
+    return say(lang, "mixed.offload_yes", gpu=o.gpu, model=model_words(o.model, lang), precision=o.precision.upper(),
+               gpu_gb=f"{o.gpu_gb:.1f}", ram_gb=f"{o.ram_gb:.1f}", tps=tps(o.decode_tokens_per_s),
+               low=tps(low), high=tps(high), flags=o.flags)
