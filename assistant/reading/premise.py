@@ -59,6 +59,8 @@ def _read_recount(m: Message, u: Understanding) -> None:
             n = int(x.group(1))
         count, card, name = n, gpu_id, bare_name(m, s, e)
     else:
+        if any(k.startswith("budget") for k in u.updates):
+            return  # '说错了，每个月预算是3000': the budget corrected, not a count of cards
         x = word_pattern("recount_count").search(m.masked)
         if not x:
             return
