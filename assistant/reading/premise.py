@@ -62,6 +62,10 @@ def _read_recount(m: Message, u: Understanding) -> None:
         if any(k.startswith("budget") for k in u.updates):
             return  # '说错了，每个月预算是3000': the budget corrected, not a count of cards
         x = word_pattern("recount_count").search(m.masked)
+        taken = word_pattern("recount_taken").search(m.masked)
+        if not x and taken:  # '2 of them are taken': the plan's cards less that many
+            u.ask = {**u.ask, "recount_taken": True}
+            x = taken
         if not x:
             return
         count, card, name = int(next(g for g in x.groups() if g)), None, ""

@@ -1,0 +1,73 @@
+"""A correction or an answer in a later turn is understood whatever its wording, and nothing said earlier is lost
+(review AT/AU, round D corr3): owned cards partly taken, a budget restated, working hours described, the owned cards
+put right, a preference for cheap kept through a correction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conversation import run_states
+
+NOT_UNDERSTOOD = ("didn't understand", "没看懂")
+
+
+def _run(turns: list[str]) -> tuple[dict[str, Any], str]:
+    state = run_states(turns)[-1]
+    return state["profile"], str(state["messages"][-1].content)
+
+
+def _understood(text: str) -> None:
+    assert not any(w in text for w in NOT_UNDERSTOOD), text[:300]
+
+
+# 1. Owned cards partly taken: the job runs on the free count.
+
+A100_ZH = "我们实验室有一台8卡A100 80G的服务器，想全参微调 llama3 8b，数据大概50万条对话，平均长度1500 token左右，跑3个epoch要多久？"
+A100_EN = ("we have a server with 8x A100 80GB in the lab, want to full finetune llama 3 8b on 500k conversations "
+           "of ~1500 tokens, 3 epochs. how long?")
+
+
+@pytest.mark.parametrize("first, fix", [
+    (A100_ZH, "哦对了 其中两张卡被别的同学占着，只能用6张"),
+    (A100_ZH, "只能用6张卡"),
+    (A100_ZH, "不好意思，可以用的只有6张"),
+    (A100_ZH, "其中两张被占用了"),
+    (A100_ZH, "两张卡别人在用"),
+    (A100_EN, "two of them are taken, we can use 6"),
+    (A100_EN, "only 6 are free"),
+    (A100_EN, "oh btw two of the cards are taken by another team"),
+    (A100_EN, "sorry, we can only use 6 of them"),
+    (A100_EN, "actually 6 of them are free, the other two are busy"),
+])
+def test_owned_cards_partly_taken_leave_the_free_count(first: str, fix: str) -> None:
+    profile, text = _run([first, fix])
+    _understood(text)
+    assert profile["owned"] == ["6x a100-80gb-sxm"]
+    assert "6 × NVIDIA A100" in text and "40.1" in text
+
+
+# 2. A budget restated with correction words in any order is the new budget.
+
+KB_ZH = "想给内部知识库问答上个模型，qwen2.5 14b，大概300个员工用，不过同时在线估计也就30个左右。预算一个月5000以内租云，够吗"
+KB_EN = "want to serve qwen2.5 14b for an internal knowledge base, ~30 concurrent users, budget $5000 a month to rent. enough?"
+
+
+@pytest.mark.parametrize("first, fix, usd", [
+    (KB_ZH, "不好意思说错了，预算是每个月3000", 420.0),
+    (KB_ZH, "预算改成每个月3000", 420.0),
+    (KB_ZH, "说错了 每个月预算是3000", 420.0),
+    (KB_ZH, "预算其实是每月3000", 420.0),
+    (KB_ZH, "每个月3000的预算，刚才说错了", 420.0),
+    (KB_EN, "sorry, budget is 3000 a month", 3000.0),
+    (KB_EN, "my mistake, the budget is actually 3000 per month", 3000.0),
+    (KB_EN, "budget changed to 3000/month", 3000.0),
+    (KB_EN, "actually it's a 3000 a month budget", 3000.0),
+])
+def test_a_budget_restated_is_the_new_budget(first: str, fix: str, usd: float) -> None:
+    profile, text = _run([first, fix])
+    _understood(text)
+    assert profile["budget_usd_per_month"] == pytest.approx(usd)
+    assert profile["model"] and "14b" in profile["model"].lower()
+    assert not profile["owned"]
