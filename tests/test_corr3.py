@@ -71,3 +71,33 @@ def test_a_budget_restated_is_the_new_budget(first: str, fix: str, usd: float) -
     assert profile["budget_usd_per_month"] == pytest.approx(usd)
     assert profile["model"] and "14b" in profile["model"].lower()
     assert not profile["owned"]
+
+
+# 3. Working hours described in words answer the utilisation question, from the hours said where given.
+
+QWEN_EN = ("thinking of running qwen3 235b a22b for our dev team of like thirty people, 32k ctx for coding. what "
+           "hardware, and is it cheaper to rent or buy if we use it 2 years straight")
+QWEN_ZH = "想给30人的研发团队跑qwen3 235b a22b写代码，32k上下文，用什么硬件？用两年的话租还是买划算"
+
+
+@pytest.mark.parametrize("first, answer, share", [
+    (QWEN_EN, "mostly working hours, weekdays 9 to 7, rarely at night", 10 * 5 / 168),
+    (QWEN_EN, "weekdays 9am-7pm, occasionally evenings", 10 * 5 / 168),
+    (QWEN_EN, "mostly during the workday, 9-7 mon-fri, almost never at night", 10 * 5 / 168),
+    (QWEN_EN, "office hours mostly, nights rarely", 0.24),
+    (QWEN_EN, "working hours, rarely at night", 0.24),
+    (QWEN_ZH, "主要是工作日白天用，晚上很少", 0.24),
+    (QWEN_ZH, "基本朝九晚六，周末偶尔用一下", 9 * 5 / 168),
+    (QWEN_ZH, "工作日早九点到晚七点，晚上基本不用", 10 * 5 / 168),
+])
+def test_working_hours_described_are_the_utilisation(first: str, answer: str, share: float) -> None:
+    profile, text = _run([first, answer])
+    _understood(text)
+    assert profile["utilisation"] == pytest.approx(share, abs=0.01)
+    assert profile["model"] and "235b" in profile["model"].lower()
+
+
+def test_a_side_job_said_occasionally_still_gives_no_utilisation() -> None:
+    from gpu_advisor.assistant.reading import understand
+    assert "utilisation" not in understand("mostly lora, occasionally inference").updates
+    assert "utilisation" not in understand("主要做lora微调7b到14b的模型，偶尔推理").updates
