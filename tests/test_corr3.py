@@ -101,3 +101,46 @@ def test_a_side_job_said_occasionally_still_gives_no_utilisation() -> None:
     from gpu_advisor.assistant.reading import understand
     assert "utilisation" not in understand("mostly lora, occasionally inference").updates
     assert "utilisation" not in understand("主要做lora微调7b到14b的模型，偶尔推理").updates
+
+
+# 4. The owned cards put right with two kinds: the plan is made again on both, pooled, the slower card's pace.
+
+RIG_EN = "i've got two 4090s in my rig, want to qlora llama 3.1 70b on like five thousand examples over the weekend"
+RIG_ZH = "我机器上有两张4090，想周末用qlora微调llama 3.1 70b，五千条数据"
+MIXED = ["1x rtx-4090", "1x rtx-3090"]
+
+
+@pytest.mark.parametrize("first, fix", [
+    (RIG_EN, "oh wait no, its one 4090 and one 3090, sorry. still doable?"),
+    (RIG_EN, "my bad, actually it's a 4090 plus a 3090"),
+    (RIG_EN, "sorry, correction: one 3090 and one 4090. does it still work?"),
+    (RIG_ZH, "不好意思说错了，是一张4090和一张3090，还能跑吗"),
+    (RIG_ZH, "说错了，其实是1张4090加1张3090"),
+    (RIG_ZH, "搞错了 是一张3090一张4090"),
+])
+def test_owned_cards_put_right_are_planned_together(first: str, fix: str) -> None:
+    profile, text = _run([first, fix])
+    _understood(text)
+    assert sorted(profile["owned"]) == sorted(MIXED)
+    assert "3090" in text.split("\n")[0] and "4090" in text.split("\n")[0]
+    assert "2 × NVIDIA GeForce RTX 3090" in text and "B200" not in text.split("##")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("msg", [
+    "i have one 4090 and one 3090 in my rig, want to qlora llama 3.1 70b on like five thousand examples over the "
+    "weekend. doable?",
+    "got a 3090 and a 4090 in my pc, can i qlora llama 3.1 70b on 5k examples this weekend?",
+    "我有一张4090和一张3090，想用qlora微调llama 3.1 70b，五千条数据，周末能跑完吗",
+    "我有一张3090和一张4090，想这个周末qlora微调llama 3.1 70b，5000条样本，可以吗",
+])
+def test_mixed_owned_cards_pool_in_one_turn(msg: str) -> None:
+    profile, text = _run([msg])
+    assert sorted(profile["owned"]) == sorted(MIXED)
+    assert text.startswith(("**Yes", "**可以"))
+    assert "2 × NVIDIA GeForce RTX 3090" in text
+
+
+def test_cards_weighed_are_no_correction() -> None:
+    from gpu_advisor.assistant.reading import understand
+    for msg in ("sorry, 4090 or 3090?", "compare one 4090 and one 3090", "4090还是3090，说错了"):
+        assert "owned" not in understand(msg).updates

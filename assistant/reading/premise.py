@@ -36,11 +36,13 @@ def read_recount(m: Message, u: Understanding) -> None:
     or one card tried with its count and said as a change ('scratch that … on a single 3090 instead')."""
     from gpu_advisor.assistant.reading.fixed_count import read_count_instead
     from gpu_advisor.assistant.reading.had_count import read_had_count
+    from gpu_advisor.assistant.reading.owned_put_right import read_owned_put_right
 
     read_card_names(m, u)
     _read_recount(m, u)
     read_count_instead(m, u)
     read_had_count(m, u)  # 'wait we actually have 2 of them in the box': that many of the card named, owned
+    read_owned_put_right(m, u)  # 'oh wait no, its one 4090 and one 3090': the cards owned, put right
 
 
 def _read_recount(m: Message, u: Understanding) -> None:
