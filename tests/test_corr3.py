@@ -144,3 +144,34 @@ def test_cards_weighed_are_no_correction() -> None:
     from gpu_advisor.assistant.reading import understand
     for msg in ("sorry, 4090 or 3090?", "compare one 4090 and one 3090", "4090还是3090，说错了"):
         assert "owned" not in understand(msg).updates
+
+
+# 5. 'Cheap' said once survives a correction: the plan is the cheapest option that does the job.
+
+LORA_EN = ("want to lora finetune qwen2.5 14b on about 40k instruction pairs, avg maybe 800 tokens each. 3 epochs. "
+           "{cheap}")
+LORA_ZH = "想用lora微调qwen2.5 14b，4万条指令数据，每条大概800 token，3个epoch，{cheap}"
+
+
+@pytest.mark.parametrize("first, fix", [
+    (LORA_EN.format(cheap="rent something cheap"), "oh wait sorry, its 400k pairs not 40k"),
+    (LORA_EN.format(cheap="we're on a budget, cheap is fine"), "correction: 400k pairs, not 40k"),
+    (LORA_EN.format(cheap="want the cheapest option"), "my bad, it's actually 400k examples"),
+    (LORA_ZH.format(cheap="租便宜点的卡就行"), "不好意思说错了，是40万条不是4万条"),
+    (LORA_ZH.format(cheap="想省钱"), "说错了，数据是40万条"),
+    (LORA_ZH.format(cheap="越便宜越好"), "搞错了，其实有40万条"),
+])
+def test_cheap_survives_a_correction(first: str, fix: str) -> None:
+    profile, text = _run([first, fix])
+    _understood(text)
+    assert profile["cheapest"] is True
+    assert profile["train_examples"] == 400_000
+    headline = next(line for line in text.split("\n") if line.startswith("## "))
+    assert "RTX 4090" in headline and "B200" not in headline
+
+
+@pytest.mark.parametrize("msg", ["is it cheaper to rent or buy", "cheapest place to rent an h100", "is that cheap enough?",
+                                 "哪家租a100最便宜", "the 4090 is cheap but slow"])
+def test_cheap_asked_or_described_is_no_goal(msg: str) -> None:
+    from gpu_advisor.assistant.reading import understand
+    assert not understand(msg).updates.get("cheapest")
