@@ -34,6 +34,7 @@ from gpu_advisor.assistant.inferred_busy import inferred_busy
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
+from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
 from gpu_advisor.assistant.model_switch import with_switch
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
@@ -1709,8 +1710,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
     split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
+    pool = None if split else pooled_owned(filled)  # 'one 4090 and one 3090': one pool, the slower card's pace
     try:
-        answer = advice.compute(filled.model_copy(update={"owned": [split["serve_owned"]]}) if split else filled,
+        answer = advice.compute(filled.model_copy(update={"owned": [split["serve_owned"]]}) if split
+                                else filled.model_copy(update={"owned": pool["owned"]}) if pool else filled,
                                 previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
                                 counts=dict(turn.counts) if turn.compare else None,
@@ -1756,6 +1759,8 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     enough = owned_verdict(answer.recommend) if {"fits", "more"} & set(_literal_waiting(state)) else None
     if one:  # "单卡能跑不" with 8 cards of their own: one of them, first
         text = one[0] + "\n\n" + text
+    if pool:
+        text = pooled_line(pool, answer.recommend, lang) + "\n\n" + text
     text, slow = with_slow(text, turn.ask, answer, lang, _recorder(config))  # 'users complain its slow': why, then budget
     shared = split_words(split, lang, filled.model or "") if split else None  # the service's servers, the run's
     both = shared[1] if shared else side_training(answer, second or turn.ask.get("side_train"), lang, filled.model or "",

@@ -65,6 +65,11 @@ def apply_recount(u: Understanding, profile: Any, updates: dict[str, Any]) -> bo
             u.card_count = n  # 'actually 2 of them' with no card held: of the card just named (the engine's count)
         return False
     target = "owned" if updates.get("owned") or u.ask.get("recount_had") else slot  # 'we have 2 of them': theirs
+    if u.ask.get("recount_taken"):  # '2 of them are taken by another student': the rest are the plan's
+        had = sum(counted(e)[0] for e in getattr(profile, slot, None) or [] if counted(e)[1] == old)
+        if had <= n:
+            return False
+        n = had - n
     for where in SLOTS:
         kept = [e for e in getattr(profile, where, None) or [] if counted(e)[1] != old]
         if where == target:

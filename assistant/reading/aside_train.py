@@ -71,8 +71,8 @@ def read_side_use(raw: str, u: Understanding) -> None:
     clauses = [c for c in re.split(word_pattern("main_side.cut"), text) if c and c.strip()]
     main = [c for c in clauses if word_pattern("main_side.main").search(c)]
     side = [c for c in clauses if word_pattern("main_side.side").search(c)]
-    if not main or not side or set(main) & set(side):
-        return
+    if not main or not side or set(main) & set(side) or all(word_pattern("corr3.rare_besides").search(c) for c in side):
+        return  # 'mostly working hours, rarely at night': the hours of one service, no side job
     u.updates.pop("utilisation", None)
     weighed = u.ask.get("buy_or_rent")
     if isinstance(weighed, dict) and weighed.get("busy"):

@@ -36,11 +36,13 @@ def read_recount(m: Message, u: Understanding) -> None:
     or one card tried with its count and said as a change ('scratch that … on a single 3090 instead')."""
     from gpu_advisor.assistant.reading.fixed_count import read_count_instead
     from gpu_advisor.assistant.reading.had_count import read_had_count
+    from gpu_advisor.assistant.reading.owned_put_right import read_owned_put_right
 
     read_card_names(m, u)
     _read_recount(m, u)
     read_count_instead(m, u)
     read_had_count(m, u)  # 'wait we actually have 2 of them in the box': that many of the card named, owned
+    read_owned_put_right(m, u)  # 'oh wait no, its one 4090 and one 3090': the cards owned, put right
 
 
 def _read_recount(m: Message, u: Understanding) -> None:
@@ -59,7 +61,13 @@ def _read_recount(m: Message, u: Understanding) -> None:
             n = int(x.group(1))
         count, card, name = n, gpu_id, bare_name(m, s, e)
     else:
+        if any(k.startswith("budget") for k in u.updates):
+            return  # '说错了，每个月预算是3000': the budget corrected, not a count of cards
         x = word_pattern("recount_count").search(m.masked)
+        taken = word_pattern("recount_taken").search(m.masked)
+        if not x and taken:  # '2 of them are taken': the plan's cards less that many
+            u.ask = {**u.ask, "recount_taken": True}
+            x = taken
         if not x:
             return
         count, card, name = int(next(g for g in x.groups() if g)), None, ""
