@@ -397,6 +397,11 @@ def gguf_files_by_precision(files: dict[str, int]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+# A checkpoint whose headers count under this share of what config.json's shape holds is not that model's
+# weights (a partial download, a stray file): the shape's count is used instead.
+MIN_COUNTED_SHARE = 0.5
+
+
 def model_from_hub(hm) -> ModelArch:
     """A ModelArch from what the Hub (or its cache) holds: the architecture from config.json, the
     parameter count from the checkpoint's safetensors headers when they were read (vision towers and
@@ -421,10 +426,15 @@ def model_from_hub(hm) -> ModelArch:
                     "params_by_dtype": dict(hm.params_by_dtype)}
     notes = [f"shape from config.json ({where}{rev})"]
     counted = hm.parameters
-    if counted and m.native_precision is None:
+    if counted and m.native_precision is None and counted / 1e9 < m.total_params_b * MIN_COUNTED_SHARE:
+        notes.append(f"the safetensors headers count only {counted:,} parameters, far below the "
+                     f"{m.total_params_b:.2f}B of config.json's shape (a partial download?): the shape's count is used")
+        counted = 0
+        update["params_by_dtype"] = {}
+    elif counted and m.native_precision is None:
         total = counted / 1e9
         delta = total - m.total_params_b
-        active = max(min(m.active_params_b + delta, total), 1e-3)
+        active = min(max(m.active_params_b + delta, 1e-3), total)
         update |= {"total_params_b": total, "active_params_b": active}
         if m.modality == "vision-language" and delta > 0:
             update["vision_params_b"] = delta

@@ -28,3 +28,78 @@ async def test_every_request_read_before_stdin_closes_is_answered(message):
     assert answered == [1, 2, 3, 4, 5]
     advice = [m for m in out if m.get("id") in (3, 5)]
     assert all("result" in m and not m["result"].get("isError") for m in advice)
+
+
+# ------------------------------------------------------------------ M20: a header that contradicts the config
+
+LLAMA_8B = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+            "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
+            "torch_dtype": "bfloat16"}
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    from tests.hf_cache import offline
+
+    hf = tmp_path / "hf"
+    with offline(hf, tmp_path / "ours", monkeypatch):
+        yield hf
+
+
+def _st(tensors: dict) -> bytes:
+    import struct
+
+    raw = json.dumps(tensors).encode()
+    return struct.pack("<Q", len(raw)) + raw
+
+
+@pytest.mark.parametrize("tensors", [
+    {"w": {"dtype": "BF16", "shape": [4, 4]}},
+    {"w": {"dtype": "BF16", "shape": [4, 4], "data_offsets": [0, 32]}},
+    {"a": {"dtype": "BF16", "shape": [4096, 4096]}, "b": {"dtype": "F32", "shape": [7]}},
+])
+def test_a_header_far_below_the_configs_shape_yields_to_the_shape(cache, tensors):
+    from gpu_advisor.knowledge import resolve_model
+    from tests.hf_cache import place
+
+    place(cache, "atk/partial", {"config.json": LLAMA_8B, "model.safetensors": _st(tensors)})
+    m = resolve_model("atk/partial")
+    assert 7.5 < m.total_params_b < 8.5 and m.active_params_b <= m.total_params_b
+    assert "far below" in m.notes and "partial download" in m.notes
+
+
+def test_a_full_header_still_counts(cache):
+    from gpu_advisor.knowledge import resolve_model
+    from tests.hf_cache import place
+
+    # about 8.0B in the header: the header's count is kept, active never above total
+    tensors = {f"w{i}": {"dtype": "BF16", "shape": [1 << 16, 1 << 15]} for i in range(4)}
+    place(cache, "acme/whole", {"config.json": LLAMA_8B, "model.safetensors": _st(tensors)})
+    m = resolve_model("acme/whole")
+    assert m.total_params_b == pytest.approx(4 * (1 << 31) / 1e9)
+    assert 0 < m.active_params_b <= m.total_params_b
+
+
+@pytest.mark.parametrize("argv", [["models", "show", "atk/offnull"],
+                                  ["size", "inference", "-m", "atk/offnull", "-p", "fp16", "--gpu", "h100"]])
+def test_null_data_offsets_are_refused_in_one_line_exit_2(cache, capsys, argv):
+    from gpu_advisor.tui.cli import main
+    from tests.hf_cache import place
+
+    place(cache, "atk/offnull", {"config.json": LLAMA_8B, "model.safetensors":
+                                 _st({"w": {"dtype": "BF16", "shape": [4, 4], "data_offsets": None}})})
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "null data offsets" in err and "Traceback" not in err
+
+
+def test_the_size_of_a_partial_header_is_the_configs(cache, capsys):
+    from gpu_advisor.tui.cli import main
+    from tests.hf_cache import place
+
+    place(cache, "atk/partial", {"config.json": LLAMA_8B, "model.safetensors":
+                                 _st({"w": {"dtype": "BF16", "shape": [4, 4], "data_offsets": [0, 32]}})})
+    assert main(["size", "inference", "-m", "atk/partial", "-p", "fp16", "--gpu", "h100", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["weights_bytes"] > 14e9
