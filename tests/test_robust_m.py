@@ -6,6 +6,7 @@ typed model size is shown as typed. In process, in the test's temporary folder; 
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from mcp_stdio import INIT, mcp_stdio
@@ -103,3 +104,89 @@ def test_the_size_of_a_partial_header_is_the_configs(cache, capsys):
     assert main(["size", "inference", "-m", "atk/partial", "-p", "fp16", "--gpu", "h100", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["weights_bytes"] > 14e9
+
+
+# ------------------------------------------------------------------ M1: one file through two paths
+
+def _two_paths(tmp_path, monkeypatch):
+    import shutil
+
+    import gpu_advisor.assistant.history.store as store_module
+    from gpu_advisor.assistant.history import HistoryStore
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "c").mkdir()
+    a, c = tmp_path / "a" / "h.db", tmp_path / "c" / "h.db"
+    HistoryStore(a).close()
+    shutil.copy(a, c)  # the OS reports both paths as one file (st_dev, st_ino), as a bind mount does
+    monkeypatch.setattr(store_module, "_file_key", lambda path: "7-42" if os.path.exists(path) else None)
+    return a, c
+
+
+def test_a_second_path_to_an_open_database_is_refused_in_one_line(tmp_path, monkeypatch):
+    from gpu_advisor.assistant.history import HistoryError, HistoryStore
+    from gpu_advisor.assistant.session import Conversation
+
+    a, c = _two_paths(tmp_path, monkeypatch)
+    store = HistoryStore(a)
+    Conversation(store).send("serve llama 3.1 8b to 5 users")  # a's log is there while a is open
+    assert os.path.exists(f"{a}-wal")
+    with pytest.raises(HistoryError) as caught:
+        HistoryStore(c)
+    assert "another path" in str(caught.value) and "\n" not in str(caught.value)
+    assert not os.path.exists(f"{c}-wal")
+    store.close()
+
+
+def test_a_session_claimed_through_one_path_is_held_through_the_other(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from gpu_advisor.assistant.history import HistoryStore
+
+    a, c = _two_paths(tmp_path, monkeypatch)
+    store = HistoryStore(a)
+    store.claim("SID-1")
+    code = ("import sys, os; import gpu_advisor.assistant.history.store as s; "
+            "s._file_key = lambda p: '7-42' if os.path.exists(p) else None; "
+            "from gpu_advisor.assistant.history import HistoryError; "
+            "st = s.HistoryStore.__new__(s.HistoryStore); st.path = s.Path(sys.argv[1]); st._claimed = set()\n"
+            "try:\n    st.claim('SID-1'); print('claimed')\nexcept HistoryError as e:\n    print('refused', e)\n"
+            "print('other', s._claim_session(s.Path(sys.argv[1]), 'SID-2'))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", code, str(c)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": root, "XDG_RUNTIME_DIR": str(tmp_path)})
+    assert "refused" in done.stdout and "another GPU Advisor" in done.stdout, done.stderr
+    assert "other True" in done.stdout
+    store.close()
+
+
+# ------------------------------------------------------------------ M31: the damaged-copies note is bounded
+
+@pytest.mark.parametrize("copies", [1, 5, 6, 200])
+def test_the_damaged_copies_note_names_a_few_and_counts_the_rest(tmp_path, copies):
+    from gpu_advisor.assistant.history import HistoryStore
+
+    store = HistoryStore(tmp_path / "h.db")
+    for n in range(1, copies + 1):
+        (tmp_path / f"h.db.damaged-{n}").write_bytes(b"")
+    note = store.reminder
+    assert note is not None and note.count("damaged-") == min(copies, 5)
+    if copies > 5:
+        assert f"and {copies - 5:,} more" in note
+    assert len(note) < 2000
+    store.close()
+
+
+# ------------------------------------------------------------------ M29: a typed size shown as typed
+
+@pytest.mark.parametrize("typed,shown", [("1234567890123456789b", "1,234,567,890,123,456,789B"),
+                                         ("98765432109876543210B", "98,765,432,109,876,543,210B"),
+                                         ("123456789.5b", "123,456,789.5B")])
+def test_a_size_beyond_any_model_is_shown_as_typed(capsys, typed, shown):
+    from gpu_advisor.tui.cli import main
+
+    assert main(["size", "inference", "-m", typed, "--gpu", "h100"]) == 2
+    err = capsys.readouterr().err
+    assert shown in err and err.count("\n") == 1
