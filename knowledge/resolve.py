@@ -224,20 +224,34 @@ def parse_size(text: str) -> tuple[float, float] | None:
     active = total
     if m["active"]:
         active = float(m["active"]) * _UNIT[(m["aunit"] or m["unit"]).lower()]
-    check_size(total, active)
+    typed = f"{m['total']}{m['unit']}" if m["unit"].lower() == "b" else None
+    check_size(total, active, typed)
     return total, active
 
 
-def check_size(total_b: float, active_b: float) -> None:
+def _as_typed(typed: str | None) -> str | None:
+    """A size in billions as typed ('1234567890123456789b'), with thousands separators and its digits
+    unchanged; None when it is no plain decimal number."""
+    number = (typed or "")[:-1]
+    whole, _, fraction = number.partition(".")
+    if not whole.isascii() or not whole.isdigit() or (fraction and not fraction.isdigit()) or len(number) > 60:
+        return None
+    return f"{int(whole):,}" + (f".{fraction}" if fraction else "")
+
+
+def check_size(total_b: float, active_b: float, typed: str | None = None) -> None:
+    """Refuse a size no model has. `typed`: the size as the user wrote it in billions ('1234567890123456789b'),
+    shown as typed instead of through a float that would change its digits."""
     if total_b <= 0 or active_b <= 0:
         raise BadValue("a model needs a positive number of parameters", "size_not_positive")
     if total_b < MIN_PARAMS_B:
         raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)",
                        "size_too_small", millions=f"{total_b * 1e3:g}")
     if total_b > MAX_PARAMS_B:
+        billions = _as_typed(typed) or f"{total_b:,.0f}"
         raise BadValue(
-            f"{total_b:,.0f}B parameters is beyond any model that exists (the largest are about 2,000B); "
-            "check the unit", "size_too_large", billions=f"{total_b:,.0f}"
+            f"{billions}B parameters is beyond any model that exists (the largest are about 2,000B); "
+            "check the unit", "size_too_large", billions=billions
         )
     if active_b > total_b:
         raise BadValue(f"active parameters ({active_b:g}B) cannot exceed the total ({total_b:g}B)",
