@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from mcp_stdio import INIT, mcp_stdio
@@ -190,3 +191,44 @@ def test_a_size_beyond_any_model_is_shown_as_typed(capsys, typed, shown):
     assert main(["size", "inference", "-m", typed, "--gpu", "h100"]) == 2
     err = capsys.readouterr().err
     assert shown in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------ M32/M33: recovery on a full disk
+
+def _damaged(path) -> bytes:
+    from gpu_advisor.assistant.history import HistoryStore
+
+    store = HistoryStore(path)
+    for i in range(3):
+        sid = store.create_session(f"session {i}")
+        store.add_message(sid, "user", f"message {i}")
+    store.close()
+    data = bytearray(path.read_bytes())
+    data[4096 * 2: 4096 * 3] = b"\xde\xad" * 2048
+    path.write_bytes(bytes(data))
+    for side in ("-wal", "-shm"):
+        if os.path.exists(f"{path}{side}"):
+            os.unlink(f"{path}{side}")
+    return bytes(data)
+
+
+@pytest.mark.parametrize("free", [0, 1000, 500_000])
+def test_a_recovery_without_disk_space_leaves_the_original_and_is_retried(tmp_path, monkeypatch, free):
+    import gpu_advisor.assistant.history.store as store_module
+    from gpu_advisor.assistant.history import HistoryStore, StorageError
+
+    path = tmp_path / "h.db"
+    before = _damaged(path)
+    monkeypatch.setattr(store_module, "_free_bytes", lambda folder: free)
+    with pytest.raises(StorageError) as caught:
+        HistoryStore(path)
+    said = str(caught.value)
+    assert "not enough disk space to recover" in said and "\n" not in said
+    assert re.search(r"need \d+ MB", said)
+    assert "read-only" not in said
+    assert path.read_bytes() == before and not list(tmp_path.glob("h.db.damaged-*"))
+    monkeypatch.setattr(store_module, "_free_bytes", lambda folder: 10 << 30)  # space freed: the next start
+    store = HistoryStore(path)
+    assert store.notice and "damaged-1" in store.notice
+    assert len(list(tmp_path.glob("h.db.damaged-1"))) == 1
+    store.close()

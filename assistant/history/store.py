@@ -131,6 +131,15 @@ def _claim_offset(session_id: str) -> int:
     return int.from_bytes(hashlib.sha256(session_id.encode()).digest()[:6], "big")
 
 
+RECOVERY_MARGIN = 1 << 20  # bytes beyond the damaged database's size a recovery needs free (SQLite's pages)
+
+
+def _free_bytes(folder: Path) -> int:
+    import shutil
+
+    return shutil.disk_usage(folder).free
+
+
 REMINDER_NAMES = 5  # kept copies the start-up note names; the rest are counted
 
 
@@ -718,9 +727,27 @@ class HistoryStore:
         NAME.damaged-N.new once complete), and only then is the original moved to NAME.damaged-N and
         the new one renamed into its place. Until the rename the original stays where it was; after
         it, the next start finishes the move (see _finish_interrupted_recovery)."""
+        self._room_to_recover()
         n = self._free_slot()
         new, recovered = self._build_beside(n, self.path)
         return self._swap_in(new, n), recovered
+
+    def _room_to_recover(self) -> None:
+        """Refuse to start a recovery the disk has no room for (the new database takes up to the damaged
+        one's size, its log included): the original stays in place, untouched, and the next start tries
+        again. Without this a full disk would end the copy early and the rows would look unreadable."""
+        need = 0
+        for side in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                need += os.stat(f"{self.path}{side}").st_size
+        try:
+            free = _free_bytes(self.path.parent)
+        except OSError:
+            return
+        if free < need + RECOVERY_MARGIN:
+            raise StorageError(f"not enough disk space to recover the damaged history database {self.path} (need "
+                               f"{-(-(need + RECOVERY_MARGIN) // 1_000_000):,} MB, {free // 1_000_000:,} MB free); "
+                               "it was left in place untouched. Free some space: the next start recovers it")
 
     def _build_beside(self, n: int, source: Path) -> tuple[Path, str]:
         """Build NAME.damaged-N.new from the rows readable in `source` (and its -wal): written as .part,
