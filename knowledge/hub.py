@@ -211,6 +211,9 @@ def count_tensors(header: dict[str, Any], params: dict[str, int], nbytes: dict[s
             raise MalformedCheckpoint(f"{where}: the tensors add up to more than {MAX_TOTAL_PARAMS // 10**12:,} "
                                       "trillion parameters, more than any model")
         offsets = info.get("data_offsets")
+        if offsets is None and "data_offsets" in info:
+            raise MalformedCheckpoint(f"{where}: tensor '{str(name)[:60]}' has null data offsets (a safetensors "
+                                      "file gives [start, end] for every tensor)")
         if offsets is None:
             nbytes[dtype] = nbytes.get(dtype, 0) + int(n * DTYPE_BYTES.get(dtype, 2))
             continue

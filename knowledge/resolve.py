@@ -224,20 +224,34 @@ def parse_size(text: str) -> tuple[float, float] | None:
     active = total
     if m["active"]:
         active = float(m["active"]) * _UNIT[(m["aunit"] or m["unit"]).lower()]
-    check_size(total, active)
+    typed = f"{m['total']}{m['unit']}" if m["unit"].lower() == "b" else None
+    check_size(total, active, typed)
     return total, active
 
 
-def check_size(total_b: float, active_b: float) -> None:
+def _as_typed(typed: str | None) -> str | None:
+    """A size in billions as typed ('1234567890123456789b'), with thousands separators and its digits
+    unchanged; None when it is no plain decimal number."""
+    number = (typed or "")[:-1]
+    whole, _, fraction = number.partition(".")
+    if not whole.isascii() or not whole.isdigit() or (fraction and not fraction.isdigit()) or len(number) > 60:
+        return None
+    return f"{int(whole):,}" + (f".{fraction}" if fraction else "")
+
+
+def check_size(total_b: float, active_b: float, typed: str | None = None) -> None:
+    """Refuse a size no model has. `typed`: the size as the user wrote it in billions ('1234567890123456789b'),
+    shown as typed instead of through a float that would change its digits."""
     if total_b <= 0 or active_b <= 0:
         raise BadValue("a model needs a positive number of parameters", "size_not_positive")
     if total_b < MIN_PARAMS_B:
         raise BadValue(f"{total_b * 1e3:g}M parameters is below the smallest model this tool sizes (10M)",
                        "size_too_small", millions=f"{total_b * 1e3:g}")
     if total_b > MAX_PARAMS_B:
+        billions = _as_typed(typed) or f"{total_b:,.0f}"
         raise BadValue(
-            f"{total_b:,.0f}B parameters is beyond any model that exists (the largest are about 2,000B); "
-            "check the unit", "size_too_large", billions=f"{total_b:,.0f}"
+            f"{billions}B parameters is beyond any model that exists (the largest are about 2,000B); "
+            "check the unit", "size_too_large", billions=billions
         )
     if active_b > total_b:
         raise BadValue(f"active parameters ({active_b:g}B) cannot exceed the total ({total_b:g}B)",
@@ -397,6 +411,11 @@ def gguf_files_by_precision(files: dict[str, int]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
+# A checkpoint whose headers count under this share of what config.json's shape holds is not that model's
+# weights (a partial download, a stray file): the shape's count is used instead.
+MIN_COUNTED_SHARE = 0.5
+
+
 def model_from_hub(hm) -> ModelArch:
     """A ModelArch from what the Hub (or its cache) holds: the architecture from config.json, the
     parameter count from the checkpoint's safetensors headers when they were read (vision towers and
@@ -421,10 +440,15 @@ def model_from_hub(hm) -> ModelArch:
                     "params_by_dtype": dict(hm.params_by_dtype)}
     notes = [f"shape from config.json ({where}{rev})"]
     counted = hm.parameters
-    if counted and m.native_precision is None:
+    if counted and m.native_precision is None and counted / 1e9 < m.total_params_b * MIN_COUNTED_SHARE:
+        notes.append(f"the safetensors headers count only {counted:,} parameters, far below the "
+                     f"{m.total_params_b:.2f}B of config.json's shape (a partial download?): the shape's count is used")
+        counted = 0
+        update["params_by_dtype"] = {}
+    elif counted and m.native_precision is None:
         total = counted / 1e9
         delta = total - m.total_params_b
-        active = max(min(m.active_params_b + delta, total), 1e-3)
+        active = min(max(m.active_params_b + delta, 1e-3), total)
         update |= {"total_params_b": total, "active_params_b": active}
         if m.modality == "vision-language" and delta > 0:
             update["vision_params_b"] = delta

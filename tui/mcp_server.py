@@ -461,6 +461,9 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
     lines = _Lines(stdin)
     async with stdio_server(stdin=lines, stdout=stdout) as (read, write):  # type: ignore[arg-type]
         to_server, from_transport = anyio.create_memory_object_stream[Any](0)
+        to_client, from_server = anyio.create_memory_object_stream[Any](0)
+        waiting: set[Any] = set()  # ids of requests passed on and not yet answered
+        answered = anyio.Event()
 
         async def sort() -> None:
             async with to_server:
@@ -470,11 +473,28 @@ async def serve_stdio(server: Server | None = None, stdin: Any = None, stdout: A
                         error = types.jsonrpc_message_adapter.validate_python(rpc_error(line))
                         await write.send(SessionMessage(error))
                     else:
+                        if isinstance(item.message, types.JSONRPCRequest):
+                            waiting.add(item.message.id)
                         await to_server.send(item)
+                # stdin closed: every request read before it is answered before the server stops
+                while waiting:
+                    await answered.wait()
+
+        async def relay() -> None:
+            nonlocal answered
+            async with from_server, write:  # the transport's writer stops when this closes
+                async for item in from_server:
+                    await write.send(item)
+                    if isinstance(item.message, types.JSONRPCResponse | types.JSONRPCError):
+                        waiting.discard(item.message.id)
+                        answered.set()
+                        answered = anyio.Event()
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(sort)
-            await server.run(from_transport, write, server.create_initialization_options())
+            tg.start_soon(relay)
+            async with to_client:
+                await server.run(from_transport, to_client, server.create_initialization_options())
 
 
 def http_app(server: Server | None = None, host: str = "127.0.0.1", api_key: str | None = None):

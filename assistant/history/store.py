@@ -131,14 +131,75 @@ def _claim_offset(session_id: str) -> int:
     return int.from_bytes(hashlib.sha256(session_id.encode()).digest()[:6], "big")
 
 
+RECOVERY_MARGIN = 1 << 20  # bytes beyond the damaged database's size a recovery needs free (SQLite's pages)
+
+
+def _free_bytes(folder: Path) -> int:
+    import shutil
+
+    return shutil.disk_usage(folder).free
+
+
+REMINDER_NAMES = 5  # kept copies the start-up note names; the rest are counted
+
+
+def _runtime_dir() -> Path:
+    """A folder of this user's for locks named by a file's identity (not its path)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or ""
+    if base and os.path.isdir(base):
+        return Path(base) / "gpu-advisor"
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"gpu-advisor-{os.getuid() if hasattr(os, 'getuid') else 0}"
+
+
+def _file_key(path: Path) -> str | None:
+    """The database file's identity, st_dev:st_ino: the same for every path to it (a symbolic link, a bind
+    mount of the file, a container volume), unlike its name."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return f"{info.st_dev}-{info.st_ino}"
+
+
+def _identity_key(path: Path) -> str | None:
+    """Where the locks named by the file's identity live (RUNTIME/DEV-INO), or None where none can be made."""
+    key = _file_key(path)
+    if key is None:
+        return None
+    folder = _runtime_dir()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder / key)
+
+
 def _claim_session(path: Path, session_id: str) -> bool:
-    """Lock one byte of NAME.sessions.lock (at an offset the session id gives) for this process.
-    True when claimed (also where record locks do not exist: nothing to guard with)."""
+    """Claim a session for this process in the lock beside the database (NAME.sessions.lock) and in the
+    one named by the file's identity, so that a second path to the same file (a bind mount) sees the
+    claim too. True when claimed (also where record locks do not exist: nothing to guard with)."""
+    keys = [os.path.realpath(path)]  # a symbolic link to the database claims in the database's own lock file
+    identity = _identity_key(path)
+    if identity is not None:
+        keys.append(identity)
+    taken: list[str] = []
+    for key in keys:
+        if not _claim_in(key, session_id):
+            for done in taken:
+                _release_in(done, {session_id})
+            return False
+        taken.append(key)
+    return True
+
+
+def _claim_in(key: str, session_id: str) -> bool:
+    """Lock one byte of KEY.sessions.lock (at an offset the session id gives) for this process."""
     try:
         import fcntl
     except ImportError:
         return True
-    key = os.path.realpath(path)  # a symbolic link to the database claims in the database's own lock file
     with _CLAIMS_LOCK:
         if key not in _CLAIMS:
             fd = _open_lock_file(f"{key}.sessions.lock", os.O_RDWR)
@@ -158,12 +219,19 @@ def _claim_session(path: Path, session_id: str) -> bool:
 
 
 def _release_sessions(path: Path, sessions: set[str]) -> None:
+    _release_in(os.path.realpath(path), sessions)
+    identity = _identity_key(path)
+    if identity is not None:
+        _release_in(identity, sessions)
+
+
+def _release_in(key: str, sessions: set[str]) -> None:
     try:
         import fcntl
     except ImportError:
         return
     with _CLAIMS_LOCK:
-        fd, held = _CLAIMS.get(os.path.realpath(path), (-1, {}))
+        fd, held = _CLAIMS.get(key, (-1, {}))
         for session_id in sessions:
             if session_id in held:
                 held[session_id] -= 1
@@ -320,6 +388,26 @@ class HistoryStore:
             raise HistoryError(f"the history database {self.path} has {links} names (hard links); two names would "
                                "keep two logs and lose messages, so nothing was read or changed. Remove the other "
                                "names (or give --db a copy) and try again")
+        self._refuse_other_path()
+
+    def _refuse_other_path(self) -> None:
+        """Refuse the file through a second path (a bind mount of the file: one name each, same st_dev:st_ino)
+        while a log SQLite keeps beside the other path is still there: two logs for one file lose messages.
+        The path last opened is recorded in RUNTIME/DEV-INO.path."""
+        identity = _identity_key(self.path)
+        if identity is None:
+            return
+        record = Path(f"{identity}.path")
+        mine = os.path.realpath(self.path)
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            other = record.read_text(encoding="utf-8").strip()
+            if other and other != mine and _file_key(Path(other)) == _file_key(self.path) \
+                    and Path(f"{other}-wal").exists():
+                raise HistoryError(f"the history database {self.path} is also open as {other} (the same file through "
+                                   "another path, a bind mount); two paths would keep two logs and lose messages, so "
+                                   "nothing was read or changed. Use that path, or close the GPU Advisor using it")
+        with contextlib.suppress(OSError):
+            record.write_text(mine, encoding="utf-8")
 
     def _read_despite(self, problem: str, existed: dict[str, bool]) -> None:
         """Nothing can be written beside the database now (a full disk, a file-size limit): open it for
@@ -639,9 +727,27 @@ class HistoryStore:
         NAME.damaged-N.new once complete), and only then is the original moved to NAME.damaged-N and
         the new one renamed into its place. Until the rename the original stays where it was; after
         it, the next start finishes the move (see _finish_interrupted_recovery)."""
+        self._room_to_recover()
         n = self._free_slot()
         new, recovered = self._build_beside(n, self.path)
         return self._swap_in(new, n), recovered
+
+    def _room_to_recover(self) -> None:
+        """Refuse to start a recovery the disk has no room for (the new database takes up to the damaged
+        one's size, its log included): the original stays in place, untouched, and the next start tries
+        again. Without this a full disk would end the copy early and the rows would look unreadable."""
+        need = 0
+        for side in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                need += os.stat(f"{self.path}{side}").st_size
+        try:
+            free = _free_bytes(self.path.parent)
+        except OSError:
+            return
+        if free < need + RECOVERY_MARGIN:
+            raise StorageError(f"not enough disk space to recover the damaged history database {self.path} (need "
+                               f"{-(-(need + RECOVERY_MARGIN) // 1_000_000):,} MB, {free // 1_000_000:,} MB free); "
+                               "it was left in place untouched. Free some space: the next start recovers it")
 
     def _build_beside(self, n: int, source: Path) -> tuple[Path, str]:
         """Build NAME.damaged-N.new from the rows readable in `source` (and its -wal): written as .part,
@@ -728,7 +834,9 @@ class HistoryStore:
         kept = self.kept_copies
         if not kept:
             return None
-        names = ", ".join(_names(p) for p in kept)
+        names = ", ".join(_names(p) for p in kept[:REMINDER_NAMES])
+        if len(kept) > REMINDER_NAMES:
+            names += f" and {len(kept) - REMINDER_NAMES:,} more"
         return (f"Copies of a damaged history database are kept in {names}; what could be read from them is "
                 "in the history. Delete them once you have checked nothing is missing (this note shows until then).")
 
