@@ -122,10 +122,13 @@ def _price(f: dict[str, Any], kind: str) -> float | None:
 
 def _cheaper(facts: list[dict[str, Any]], job: str) -> tuple[str, dict[str, Any], dict[str, Any]] | None:
     """The kind of price (buy for a local job, else rent; the other when one is missing) and the cheaper and dearer
-    card on it, or None when neither price is on record for both or they cost about the same."""
+    card on it, or None when neither price is on record for both or they cost about the same; a card priced in
+    China at its US list price only (no street price on record) has no buy price to weigh."""
     kinds = ("buy", "rent") if job == "local" else ("rent", "buy")
     for kind in kinds:
         prices = [_price(f, kind) for f in facts]
+        if kind == "buy" and any(f.get("list_only") for f in facts):
+            continue  # a US list price beside a China street price is no comparison (China price unknown)
         if all(prices):
             lo, hi = sorted(zip(prices, facts, strict=True), key=lambda p: p[0] or 0)
             return (kind, lo[1], hi[1]) if (hi[0] or 0) > SAME * (lo[0] or 0) else None

@@ -7,11 +7,12 @@ asked, with both figures on one card, the user's when they own one, kept when th
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
 from gpu_advisor.assistant.reading import understand
-from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge import find_gpu, used_prices
 from tests.conversation import payload, run_conversation
 
 # (card words, card words, the card that runs every model on one card, the other's id)
@@ -57,7 +58,10 @@ def test_the_verdict_names_the_card_that_runs_every_model_with_purchase_prices(t
     also = _compare(reply)
     v = also["verdict"]
     assert v["code"] == "holds_all" and v["pick"] == pick and v["other"] == other and v["missing"] == [big]
-    assert v["price_kind"] == "buy" and v["prices"] == {g: find_gpu(g).buy_price_usd for g in (pick, other)}
+    # h-used (AQ 8, AR 14): a card said used is priced at its sourced used price, the other at its new price
+    said = re.search(r"used (\S+)", text)
+    want = {g: (used_prices()[g].usd if said and said.group(1) in g else find_gpu(g).buy_price_usd) for g in (pick, other)}
+    assert v["price_kind"] == "buy" and v["prices"] == want
     # both sides sized: every model on one card of each, by the fit tool
     assert len(also["job_fits"]) == 2
     for row in also["job_fits"]:
@@ -79,7 +83,8 @@ def test_when_both_or_neither_hold_every_model_the_figures_decide_on_purchase_pr
     v = _compare(reply)["verdict"]
     assert v["models_held"] == held and v["job"] == "local"
     assert v["pick"] == "rtx-5090"  # faster (both) or more memory (neither)
-    assert v["price_kind"] == "buy" and v["cheaper"] == "rtx-4090"
+    # h-used: in China the 4090 is at its street price and the 5090's is unknown (US list only): no buy price to weigh
+    assert v["price_kind"] == ("buy" if lang == "en" else "rent") and v["cheaper"] == "rtx-4090"
 
 
 # ---- models weighed on the dimension asked

@@ -12,7 +12,7 @@ import pytest
 
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.assistant.verdict import JOB_ORDER, card_verdict
-from gpu_advisor.knowledge import find_gpu, gpus
+from gpu_advisor.knowledge import find_gpu, gpus, used_prices
 from tests.conversation import payload, run_conversation, unexplained_numbers
 
 # (card words, card words, job, the card the verdict picks): the deciding figure differs for each job.
@@ -97,9 +97,14 @@ def test_the_pick_is_never_behind_on_the_figure_its_job_weighs_first(job):
 def test_a_card_said_used_has_its_new_price_flagged(text, used):
     reply = run_conversation([text])[-1]
     data = payload(reply)["results"]
-    assert data["used"] == used
-    note = "is for a new card" if "used" in text or "second" in text else "是新卡的价格"
-    assert (note in reply.content) == bool(used)
+    # h-used (AQ 8, AR 14): the 3090 now has a sourced used price, so it is priced used and said so ('$800 used',
+    # '（二手）') instead of its new price being flagged; no new price is left to flag
+    assert data["used"] == []
+    by_id = {f["id"]: f for f in data["cards"]}
+    assert [g for g, f in by_id.items() if f.get("used_price")] == used
+    assert by_id["rtx-3090"]["buy_price_usd"] == (used_prices()["rtx-3090"].usd if used else find_gpu("rtx-3090").buy_price_usd)
+    marker = " used |" if "used" in text or "second" in text else "（二手）"
+    assert (marker in reply.content) == bool(used)
     assert data["verdict"]["pick"] == "rtx-3090"
 
 

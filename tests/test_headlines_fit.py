@@ -20,6 +20,7 @@ import itertools
 import pytest
 
 from gpu_advisor.assistant.reading import understand
+from gpu_advisor.knowledge import used_prices
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.tools.cost import few_offers
 from gpu_advisor.tools.recommend import Option, Workload, _action, doubly_unsure
@@ -202,8 +203,8 @@ def test_a_service_for_others_keeps_its_rent_or_buy():
 
 @pytest.mark.parametrize("message,used_said", [
     ("single 4090 or two used 3090s for running llama 3.3 70b at home? budget is like 1800 bucks total",
-     "a used one sells for less"),
-    ("单张4090还是两张二手3090，在家本地跑llama 3.3 70b，预算总共12000元", "二手卡更便宜"),
+     "_Used price: the NVIDIA GeForce RTX 3090 24GB sells for"),
+    ("单张4090还是两张二手3090，在家本地跑llama 3.3 70b，预算总共12000元", "_二手价：NVIDIA GeForce RTX 3090 24GB 二手约"),
 ])
 def test_headline_verdict_and_budget_agree_for_used_cards(message, used_said):
     reply = run_conversation([message])[-1]
@@ -211,10 +212,13 @@ def test_headline_verdict_and_budget_agree_for_used_cards(message, used_said):
     assert data["profile"]["preference"] == "buy"  # a one-off budget for one's own machine
     rows = {o["gpu"]: o for o in data["results"]["options"]}
     pair = rows["rtx-3090"]
-    assert pair["gpus"] == 2 and pair["headroom_fraction"] > 0 and pair["meets"]["budget"] is False  # priced new
+    # h-used (AQ 8, AR 14): two used 3090s are priced at the sourced used price, within the budget
+    assert pair["gpus"] == 2 and pair["headroom_fraction"] > 0 and pair["meets"]["budget"] is True
+    assert pair["purchase_usd"] == pytest.approx(2 * used_prices()["rtx-3090"].usd)
     assert used_said in reply.content
-    # the headline and the verdict say the same: neither named option meets the budget at the prices on record
-    assert data["decision"]["action"] == "none"
+    # the headline and the verdict say the same: buy the two used 3090s, the one option that does the job
+    assert (data["decision"]["action"], data["decision"]["gpu"], data["decision"]["gpus"]) == ("buy", "rtx-3090", 2)
+    assert [a["verdict"]["pick"] for a in data["also"] if a.get("code") == "compare_cards"] == ["rtx-3090"]
 
 
 # ---------------------------------------------------------------- rent at a cloud, then buy

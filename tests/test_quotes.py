@@ -130,7 +130,10 @@ def test_two_quotes_in_english_answer_at_those_prices():
     assert by_card["h100-sxm"]["usd_per_hour"] == pytest.approx(2.49 * by_card["h100-sxm"]["gpus"])
     assert by_card["rtx-4090"]["usd_per_hour"] == pytest.approx(0.35 * by_card["rtx-4090"]["gpus"])
     assert {rows[0]["gpu"], rows[1]["gpu"]} == {"h100-sxm", "rtx-4090"}
-    assert "At the prices you were quoted" in answer.content and "4 × NVIDIA GeForce RTX 4090 24GB costs least" in answer.content
+    # h-verdict (AP E9, AQ 8): 'which is cheaper' is decided by the comparison, so the cheapest quoted plan is the headline
+    assert "At the prices you were quoted" in answer.content
+    assert "4 × NVIDIA GeForce RTX 4090 24GB is the cheapest that does the job: it is the plan" in answer.content
+    assert (payload(answer)["decision"]["gpu"], payload(answer)["decision"]["gpus"]) == ("rtx-4090", 4)
 
 
 def test_two_quotes_in_chinese_answer_in_yuan_at_those_prices():
