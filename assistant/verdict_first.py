@@ -28,6 +28,9 @@ def plan_on_winner(w: Any, rec: Recommendation, rows: list[Option], choice: list
     row = next((o for o in rows if o.gpu == winner and o.ok and not o.owned), None)
     if winner is None or winner == best.gpu or row is None:
         return rec, asked
+    only = {c.split("x ", 1)[-1].strip() for c in getattr(w, "candidates", None) or []}
+    if only and winner not in only:
+        return rec, asked  # 'only Ascend' / 'replace our 8 A800 with 910B': the plan stays on the cards allowed
     rb = _rent_or_buy(rec.workload, row)
     options = [row, *(o for o in rec.options if o.gpu != row.gpu)]
     if not any(o.gpu == best.gpu for o in options):

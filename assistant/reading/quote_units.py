@@ -94,7 +94,7 @@ def money_k(m: Message, q: Quantity) -> bool:
 # the price, never tokens to train on, a prompt or an output (review class 8: '每百万token成本' read as 1M
 # training tokens).
 PER_TOKEN_UNITS = (1e3, 1e6)
-TOKEN_SLOTS = ("train_tokens", "prompt_tokens", "output_tokens", "batch_tokens", "context")
+TOKEN_SLOTS = ("train_tokens", "prompt_tokens", "output_tokens", "batch_tokens", "batch_input_tokens", "context")
 
 
 def per_token_unit(u: Understanding) -> None:
