@@ -39,6 +39,8 @@ class PrefillLoad(BaseModel):
     binds: bool = Field(description="share above PREFILL_BINDS_SHARE: the plan is re-sized for the rate")
     sized_gpus: int = Field(0, description="the GPUs of the plan sized on memory and decode alone")
     sized_gpu: str = Field("", description="its card's name")
+    unsustained: bool = Field(False, description="no plan of the cards tried sustains the rate: the plan sized on "
+                                                 "memory and decode stands, on users who pause between requests")
 
 
 def prefill_load(users: int, prompt: int, output: int, ttft_s: float, tokens_per_s: float, replicas: int,

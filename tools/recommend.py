@@ -2382,8 +2382,11 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     implied = _implied_by_users(w, rec)
     if implied is not None:  # the streams' prompts bind: sized for the request rate they imply (review AP E16)
         rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s}), with_levers)
-        rated.prefill_load = implied
-        return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated
+        if rated.best is not None and rated.best.ok:
+            rated.prefill_load = implied
+            return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated
+        # no card tried sustains the back-to-back rate: the users plan stands, on users who pause between requests
+        rec.prefill_load = implied.model_copy(update={"unsustained": True})
     pooled = _pool_plan(w, rec) if with_levers else None
     if pooled is not None and pooled.fits and w.users <= LLAMA_CPP_MAX_USERS:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
