@@ -149,4 +149,7 @@ RANK = [
 @pytest.mark.parametrize("text", RANK)
 def test_faster_trainer_leads_at_about_the_same_price(text: str) -> None:
     rec = _rec(run_conversation([text])[-1])
-    assert rec.best is not None and rec.best.gpu == "rtx-4090"
+    # h-zhmarket: a Chinese question is priced on the mainland market, where two 4090s (export-controlled) cost
+    # ~1.7x two 3090s (not about the same price), so the cheaper card that meets the need leads there
+    lead = "rtx-3090" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "rtx-4090"
+    assert rec.best is not None and rec.best.gpu == lead
