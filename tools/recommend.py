@@ -1606,9 +1606,10 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
 
 def _one_server(w: Workload, gpu: Gpu, per: int) -> Option | None:
     """One server's cards for the run: as planned, or, for a full fine-tune that does not fit them with the usual
-    AdamW states and no optimizer said, with 8-bit AdamW (FP32 master weights kept, 10 bytes per parameter)."""
+    AdamW states and no optimizer said, with 8-bit AdamW (FP32 master weights kept, 10 bytes per parameter) only
+    over a slow network: with the network unsaid, all the cards at the usual 16 bytes per parameter are the plan."""
     one = evaluate(w, gpu, per, owned=True)
-    if one is not None and not one.trains and w.method == "full" and w.optimizer is None and w.framework is None \
+    if one is not None and not one.trains and w.network == "slow" and w.method == "full" and w.optimizer is None and w.framework is None \
             and not w.spec.pretrains and w.mixed_precision is None:
         small = evaluate(w.model_copy(update={"optimizer": "adamw-8bit"}), gpu, per, owned=True)
         if small is not None and small.trains:
