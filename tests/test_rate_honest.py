@@ -89,7 +89,9 @@ def test_a_budget_no_card_keeps_is_said_missed():
 def test_the_fewest_of_a_card_at_a_rate_are_sized_for_the_rate():
     """'用4090行不行' after a 10 QPS plan: not '3 x 4090 meet it' (the requests held in memory alone)."""
     replies = run_conversation([STARTUP, "用4090行不行啊，便宜点"])
-    direct = payload(replies[1])["results"]["direct"]
+    # the turn is now answered in two parts ('用4090行不行啊' then '便宜点'); the 4090 answer is the first part's
+    direct = payload(replies[1])["parts"][0]["results"]["direct"]
+    assert direct["gpu"] == "rtx-4090" and direct["gpus"] >= 8
     low = direct.get("fewest_option")
     assert low is None or low["gpus"] >= 8
     assert "最少要 3 ×" not in str(replies[1].content) and "最少要 2 ×" not in str(replies[1].content)
