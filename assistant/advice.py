@@ -166,7 +166,7 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
 
     value = value_costs(named, w, recorder)  # what the user pays: per run, a month at their load, or at full load
     return pick_among([o.model_dump(mode="json") for o in named], value["costs"], value["basis"],
-                      official_first=w.region == "china" and value["basis"] == "buy").get("pick")
+                      official_first=w.region == "china" and value["basis"] == "buy" and not w.personal).get("pick")
 
 
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,

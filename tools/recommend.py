@@ -1988,8 +1988,8 @@ def china_official_first(w: Workload, ranked: list[Option], best: Option, action
     """A purchase in China (knowledge/china_channel.py): a card that cannot be bought through official channels there
     (export-barred, a rebuilt board) is not headlined while one that can does the job; the next such plan is taken
     (review AR 2: 'buy 8 x RTX 5090' beside its own warning that it is grey-market only). A card the user named
-    stays the plan, its caveat said."""
-    if w.region != "china" or action != "buy" or best.owned_gpus or officially_sold(find_gpu(best.gpu)) \
+    stays the plan, its caveat said. One person's own use ('个人用', 'just me') buys where people buy: not applied."""
+    if w.region != "china" or action != "buy" or w.personal or best.owned_gpus or officially_sold(find_gpu(best.gpu)) \
             or f"{best.gpus}x {best.gpu}" in pinned_cards(w) or best.gpu in (w.candidates or []):
         return best, action, rb
     legal = next((o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))), None)
