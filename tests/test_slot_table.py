@@ -20,6 +20,10 @@ RENAMED_FOR_TOOLS = {"precision": "serve_precision", "only": "candidates", "popu
                      "uptime": "utilisation", "engine_app": "engine"}  # ollama, LM Studio: sized as their llama.cpp
 READER_OF = {"budget": ("budget_usd", "budget_usd_per_month")}
 NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
+# Slots filled after the slot readers, from what they read (h-deadline, h-fleet, h-scale2, h-used added them):
+# the deadline said of a service becomes its go-live (engine), 'how many of our 16 H100s' (reading.fleet),
+# '一万五左右' (reading.budget_leeway), 'a used 3090 or a 4090' (reading.used_cards).
+READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards"}
 # Slots the engine keeps to derive another: "50k tickets" then "each is 1500 tokens" recounts train_tokens.
 ENGINE_ONLY = {"train_examples"}
 
@@ -33,7 +37,7 @@ def test_every_slot_but_settings_has_a_reader_and_every_reader_fills_a_slot():
     for name, _reader in READERS:
         filled |= set(READER_OF.get(name, (name,)))
     assert filled <= set(SLOTS)
-    assert set(SLOTS) - filled == NOT_READ
+    assert set(SLOTS) - filled == NOT_READ | READ_AFTER
 
 
 def test_every_slot_reaches_the_tools_by_its_own_name_or_a_stated_one():
@@ -65,7 +69,9 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
                "rl_prompts": 10_000, "rl_samples": 8, "rl_completion_tokens": 1024, "hosting_usd_per_month": 2000.0,
                "personal": True, "used_ok": True, "product": True, "system_ram_gb": 64.0, "cpu_offload": True,
-               "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2}
+               "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2,
+               "go_live_hours": 240.0, "fewest_owned": True, "owned_busy": 0.5, "budget_leeway": 10.0,
+               "used_cards": ["rtx-3090"]}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

@@ -2382,7 +2382,11 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rec = _recommend(w, with_levers)
     implied = _implied_by_users(w, rec)
     if implied is not None:  # the streams' prompts bind: sized for the request rate they imply (review AP E16)
-        rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s}), with_levers)
+        # at the context the users' plan held (a prompt length said sizes the window: 3k prompts -> 8k), not
+        # prompt + output alone
+        held = [f for f in w.flexible if f != "context"]
+        rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s, "flexible": held}),
+                                with_levers)
         if rated.best is not None and rated.best.ok:
             rated.prefill_load = implied
             return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated

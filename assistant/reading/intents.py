@@ -70,7 +70,9 @@ def concept_asked(m: Message, topic: str | None) -> bool:
     """Whether the message asks what a concept is, what it is for, or how two differ ('tensor
     parallelism vs pipeline parallelism?': two topics and a comparison word)."""
     text = polite_free(m.text)
-    if any(re.search(p, text) for p in vocab()["explain_patterns"]) or word_pattern("concept_how").search(text):
+    if any(re.search(p, text) for p in vocab()["explain_patterns"]):
+        return True
+    if word_pattern("concept_how").search(text) and not word_pattern("concept_change").search(text):
         return True  # also how it works or what it buys ("how does paged attention save memory", "是怎么省显存的")
     return bool(topic and "+" in topic and word_pattern("concept_pair_asked").search(m.text)
                 and not word_pattern("concept_pair_not").search(m.text))
