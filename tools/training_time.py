@@ -283,23 +283,26 @@ def training_time_of(model: ModelArch, inp: TrainingTimeInput) -> TrainingTimeRe
     terms += terms_net
     res = TrainingTimeResult(model=model.name, gpu=gpu.id, gpus=inp.gpus, hours=hours, hours_range=hours_range,
                              mfu=effective, terms=terms, assumptions=assumptions, warnings=warnings)
-    if inp.usd_per_gpu_hour is not None:  # the user's own rent: one bill, at their price, everywhere
-        res.usd = inp.usd_per_gpu_hour * inp.gpus * hours
-        res.usd_range = (inp.usd_per_gpu_hour * inp.gpus * hours_range[0],
-                         inp.usd_per_gpu_hour * inp.gpus * hours_range[1])
+    price = _run_price(inp, gpu.id)
+    if price is not None:  # the user's own rent (one bill, at their price, everywhere), else the market's typical
+        typical, low, high, basis, said = price
+        res.usd = typical * inp.gpus * hours
+        res.usd_range = (low * inp.gpus * hours_range[0], high * inp.gpus * hours_range[1])
         res.terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
-                          "training hours x GPUs x the USD per GPU-hour you were quoted",
-                          {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": inp.usd_per_gpu_hour}))
-        res.assumptions.append(f"rented at {inp.usd_per_gpu_hour:.2f} USD/GPU-hour (your quote)")
-        return res
-    quote = try_price(gpu.id, inp.region)
-    if quote:
-        per_hour = quote.usd_per_gpu_hour_typical * inp.gpus
-        res.usd = per_hour * hours
-        res.usd_range = (quote.usd_per_gpu_hour_low * inp.gpus * hours_range[0],
-                         quote.usd_per_gpu_hour_high * inp.gpus * hours_range[1])
-        res.terms.append(term("training_usd", "Cost of the run (rented)", res.usd, "USD",
-                          "training hours x GPUs x typical USD per GPU-hour",
-                          {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical}))
-        res.assumptions.append(f"rented at {quote.usd_per_gpu_hour_typical:.2f} USD/GPU-hour (typical, {quote.as_of})")
+                              f"training hours x GPUs x {basis}",
+                              {"hours": hours, "gpus": inp.gpus, "usd_per_gpu_hour": typical}))
+        res.assumptions.append(f"rented at {typical:.2f} USD/GPU-hour ({said})")
     return res
+
+
+def _run_price(inp: TrainingTimeInput, gpu_id: str) -> tuple[float, float, float, str, str] | None:
+    """The rent a run is priced at: the user's quote (its own low and high), else the market's typical with its
+    spread; with the formula's wording and what the assumption says of it. None when neither is known."""
+    if inp.usd_per_gpu_hour is not None:
+        q = inp.usd_per_gpu_hour
+        return q, q, q, "the USD per GPU-hour you were quoted", "your quote"
+    quote = try_price(gpu_id, inp.region)
+    if not quote:
+        return None
+    return (quote.usd_per_gpu_hour_typical, quote.usd_per_gpu_hour_low, quote.usd_per_gpu_hour_high,
+            "typical USD per GPU-hour", f"typical, {quote.as_of}")
