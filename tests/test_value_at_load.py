@@ -103,8 +103,6 @@ def test_a_service_with_a_load_is_weighed_on_a_month_of_it(text, lang):
     _check_verdict(reply, "month", _month)
 
 
-@pytest.mark.xfail(strict=False, reason="known regression from h-corr3 (session 16): the second turn's plan moves "
-                   "to an RTX 5090 outside the two cards weighed; mend next session")
 def test_c4_h20_or_l20_for_20_internal_users_is_the_l20():
     """Review P1 C4: at 20 people at once the L20 serves them at reading speed for a third of the H20's rent."""
     turns = ["H20和L20跑推理哪个划算啊，主要跑GLM-4-9B，不太懂这块", "大概同时20个人在用，内部知识库问答"]

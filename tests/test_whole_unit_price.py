@@ -13,10 +13,9 @@ from tests.conversation import run_conversation
 ASKS = [
     ("we want to buy hardware to serve qwen2.5 14b to 30 users in our office", "(a whole 8-card server)"),
     ("we want to buy GPUs to serve qwen2.5 14b to our 30 colleagues, not all at once", "(a whole 8-card server)"),
-    pytest.param("我们想买卡，部署qwen2.5 14b，30个同事用，不是同时在线", "（整台 8 卡服务器）",
-                 marks=pytest.mark.xfail(strict=False, reason="known regression, session 16's merges: the Chinese "
-                                         "buying table no longer has a board card under 8 (official channels first "
-                                         "moved the rows); mend next session")),
+    # a Chinese reply outside mainland China: the global buying table (in mainland China the table leads with cards
+    # sold there one at a time, so no board card shows; tests/test_zhmarket.py covers that market)
+    ("我们公司在新加坡，想买卡部署qwen2.5 14b，30个同事用，不是同时在线", "（整台 8 卡服务器）"),
 ]
 BOARD = re.compile(r"SXM|H20|MI3\d\dX|B200|B300|HGX")  # the catalog's cards sold only on 8-card boards
 ROW = re.compile(r"^\| (\d+) × ([^|(]+?)(?: \([^|]*\))? \|.*\| ([^|]+) \|$")
