@@ -31,6 +31,7 @@ from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
 from gpu_advisor.assistant.reading.buy_count import read_buy_count
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
+from gpu_advisor.assistant.reading.buy_weighed import read_weighed_preference
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
@@ -62,7 +63,6 @@ from gpu_advisor.assistant.reading.hardware import (
     read_network_gbit,
     read_only,
     read_owned,
-    read_preference,
     read_region,
     read_server_gpus,
 )
@@ -210,7 +210,7 @@ READERS = (
     ("only", read_only),
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
-    ("preference", read_preference), ("buy_count", read_buy_count),  # 'buy two cards': that many (reading.buy_count)
+    ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)
     ("train_tokens", read_train_tokens),
     ("train_examples", read_train_examples),
     ("epochs", read_epochs),

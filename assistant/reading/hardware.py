@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from gpu_advisor.assistant.reading.buy_box import box_bought
+from gpu_advisor.assistant.reading.buy_weighed import weighed
 from gpu_advisor.assistant.reading.clauses import clause_bounds, negated, rejected
 from gpu_advisor.assistant.reading.intents import asked
 from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_memory
@@ -83,8 +84,7 @@ def read_network(m: Message) -> str | None:
 
 
 def read_network_gbit(m: Message) -> float | None:
-    """The speed of the network between servers, when said with it: '100G ethernet' (100), '25GbE' (25),
-    '万兆' (10), '千兆' (1)."""
+    """The speed of the network between servers, when said: '100G ethernet' (100), '25GbE' (25), '万兆' (10)."""
     if read_network(m) is None:
         return None
     for x in m.live("network_speed"):
@@ -118,8 +118,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
     mine = word_pattern("owned_mine_near").search(near) or word_pattern("owned_machine").search(clause)
     home = word_pattern("owned_place").search(clause)
     buying = word_pattern("owned_buying").search(prefix) and not re.search(r"\balready\b", prefix)
-    if _candidate(m, s):
-        return False  # 'thinking one H100', '打算用一张H100': a card weighed for the plan, not had
+    if _candidate(m, s) or weighed(m, s, e):
+        return False  # 'thinking one H100', '打算用一张H100', '想买…3090还是4060ti': a card weighed, not had
     if n_asked(m, s):
         return False  # "we run qwen in prod, how many H100s?", '我们线上跑…要几张H100': the count asked, not had
     if word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) \

@@ -1,0 +1,48 @@
+"""A purchase being weighed is not hardware owned: '想买张卡，二手3090还是4060ti 16G？', 'should we buy a couple of 4090s
+or just rent an H100', 'Mac Studio 和两张二手3090 哪个好' after '想在家里跑', '想自己搭一台…买啥'.
+
+When the message says the speaker is getting hardware (words/buy_weighed.yaml buy_weighed_intent) and sets two or
+more cards against each other ('or', '还是', 'vs', '哪个'), each of those cards is a candidate to buy at the count
+said with it, never 'yours', unless the words right before it say the speaker has it ('I have a 3090, should I
+buy a 4090 or a 5090?' keeps the 3090 owned). 'At home', 'locally', a Mac named: where it will run, not what is had.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.assistant.reading.clauses import clause_bounds, negated
+from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.text import word_pattern
+
+
+def buying_choice(m: Message) -> bool:
+    """Whether the message weighs cards to get: a buying word said (not negated) and two or more cards set
+    against each other."""
+    if len({g for _s, _e, g, _n in m.gpus}) < 2:
+        return False
+    if not any(not negated(m.masked, x.start()) for x in word_pattern("buy_weighed_intent").finditer(m.text)):
+        return False
+    return bool(word_pattern("which_cue").search(m.masked) or word_pattern("which_cue").search(m.raw.lower()))
+
+
+def weighed(m: Message, s: int, e: int) -> bool:
+    """Whether the card at s:e is one weighed to buy in a choice (buying_choice), not one the speaker has."""
+    if not buying_choice(m):
+        return False
+    left, _right = clause_bounds(m.masked, s, e)
+    before = re.split(r"[,;.?!:]", m.masked[max(left, s - 32):s])[-1]
+    return not (word_pattern("buy_weighed_have").search(before) or word_pattern("owned_after").match(m.masked[e:e + 40]))
+
+
+def read_weighed_preference(m: Message) -> str | None:
+    """Rent or buy (hardware.read_preference); when none is said and the cards weighed can only be had by buying
+    ('Mac Studio 和两张二手3090 哪个好', 'build a box: 3090 or 4090?'), buy, unless renting is named at all."""
+    from gpu_advisor.assistant.reading.hardware import (
+        read_preference,  # hardware reads weighed(): import here
+    )
+
+    said = read_preference(m)
+    if said is not None or not buying_choice(m) or word_pattern("preference.rent").search(m.masked):
+        return said
+    return "buy" if word_pattern("buy_weighed_own").search(m.text) else None
