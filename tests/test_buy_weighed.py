@@ -108,3 +108,29 @@ def test_year_round_rent_or_buy_covers_three_years_at_full_use() -> None:
     state = run_states([text])[-1]
     assert state["profile"]["utilisation"] == 1.0
     assert state["results"]["inputs"]["horizon_months"] == 36
+
+
+BUILD = ["预算50万人民币，想自己搭一台机器跑deepseek v3 推理，内部20个人用，买啥？",
+         "想组装一台机器跑 deepseek v3，公司内部20人用，预算50万，配什么卡？",
+         "budget 500k CNY, we want to build a machine to run deepseek v3 for 20 internal users, what should we buy?",
+         "we'd like to buy one server for deepseek v3 inference, 20 staff, budget 70k usd"]
+
+
+@pytest.mark.parametrize("text", BUILD)
+def test_a_machine_to_build_is_bought_not_an_owned_server(text: str) -> None:
+    u = understand(text)
+    assert not u.updates.get("owned")
+    assert not [k for k, _v in u.notes if k == "note.servers_without_cards"], u.notes
+    assert u.updates.get("preference") == "buy", u.updates
+
+
+def test_a_server_said_owned_with_no_card_still_asks_for_its_cards() -> None:
+    u = understand("我们有一台服务器，跑deepseek v3")
+    assert [k for k, _v in u.notes if k == "note.servers_without_cards"]
+
+
+def test_build_for_full_v3_within_budget_says_none_fits_and_rents_nothing() -> None:
+    state = run_states([BUILD[0]])[-1]
+    assert state["profile"]["preference"] == "buy"
+    assert not state["profile"].get("owned")
+    assert all(not o["owned"] for o in state["results"]["options"])

@@ -37,12 +37,15 @@ def weighed(m: Message, s: int, e: int) -> bool:
 
 def read_weighed_preference(m: Message) -> str | None:
     """Rent or buy (hardware.read_preference); when none is said and the cards weighed can only be had by buying
-    ('Mac Studio 和两张二手3090 哪个好', 'build a box: 3090 or 4090?'), buy, unless renting is named at all."""
+    ('Mac Studio 和两张二手3090 哪个好', 'build a box: 3090 or 4090?'), or a machine is to be built or bought
+    ('想自己搭一台机器', 'build a machine'), buy, unless renting is named at all."""
     from gpu_advisor.assistant.reading.hardware import (
         read_preference,  # hardware reads weighed(): import here
     )
 
     said = read_preference(m)
-    if said is not None or not buying_choice(m) or word_pattern("preference.rent").search(m.masked):
+    if said is not None or word_pattern("preference.rent").search(m.masked):
         return said
-    return "buy" if word_pattern("buy_weighed_own").search(m.text) else None
+    if word_pattern("buy_box.box").search(m.masked):
+        return "buy"  # '想组装一台机器…配什么卡', 'build a machine for …': the machine is bought
+    return "buy" if buying_choice(m) and word_pattern("buy_weighed_own").search(m.text) else None
