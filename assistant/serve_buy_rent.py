@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from gpu_advisor.assistant.buy_server import whole_server
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.cost import DEFAULT_HORIZON_MONTHS, HOURS_PER_MONTH, RentBuyInput, rent_vs_buy
@@ -49,8 +50,9 @@ def weigh_serving(profile: Any, spec: dict[str, Any], rec: Any, recorder: Any) -
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     months = profile.horizon_months or DEFAULT_HORIZON_MONTHS
     use = work.utilisation
+    n_buy = whole_server(spec, opt_b.gpus)  # 'buy an H20 server': the 8-card machine, not the 2 cards the job takes
     args = RentBuyInput(gpu=rented, gpus=opt_r.gpus, utilisation=use, region=region, buy_gpu=spec["buy"],
-                        buy_gpus=opt_b.gpus, horizon_months=months)
+                        buy_gpus=n_buy, horizon_months=months)
     try:
         rb = rent_vs_buy(args)
     except (LookupError, ValueError):
@@ -58,7 +60,7 @@ def weigh_serving(profile: Any, spec: dict[str, Any], rec: Any, recorder: Any) -
     if recorder is not None:
         recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
     return {"serving": True, "rented": rented, "rented_name": find_gpu(rented).name, "rented_n": opt_r.gpus,
-            "buy": spec["buy"], "buy_name": find_gpu(spec["buy"]).name, "buy_n": opt_b.gpus, "months": months,
+            "buy": spec["buy"], "buy_name": find_gpu(spec["buy"]).name, "buy_n": n_buy, "months": months,
             "hours": round(use * HOURS_PER_MONTH), "use": use, "rent_total_usd": rb.rent_total_usd,
             "buy_total_usd": rb.buy_total_usd, "payback_months": rb.payback_months,
             "code": "buy" if rb.buy_total_usd < rb.rent_total_usd else "rent"}

@@ -134,3 +134,26 @@ def test_build_for_full_v3_within_budget_says_none_fits_and_rents_nothing() -> N
     assert state["profile"]["preference"] == "buy"
     assert not state["profile"].get("owned")
     assert all(not o["owned"] for o in state["results"]["options"])
+
+
+@pytest.mark.parametrize("text,server", [
+    ("长期看的话，我们一年到头都要跑Qwen2.5-32B的推理，大概并发40，是直接买H20服务器划算还是租A800划算？算三年", True),
+    ("we serve qwen2.5-32b 24/7 to 40 concurrent users, is buying an H20 server or renting A800s cheaper over 3 years?",
+     True),
+    ("Qwen2.5-32B推理全年无休，并发40，买H20还是租A800划算？算三年", False),
+])
+def test_a_card_bought_as_a_server_is_marked(text: str, server: bool) -> None:
+    spec = understand(text).ask.get("buy_or_rent") or {}
+    assert spec.get("buy") == "h20" and bool(spec.get("server")) is server, spec
+
+
+@pytest.mark.parametrize("text", [
+    "长期看的话，我们一年到头都要跑Qwen2.5-32B的推理，大概并发40，是直接买H20服务器划算还是租A800划算？算三年",
+    "we serve qwen2.5-32b 24/7 to 40 concurrent users, is buying an H20 server or renting A800s cheaper over 3 years?",
+])
+def test_an_h20_server_bought_whole_against_two_a800s_rented_over_three_years(text: str) -> None:
+    reply = str(run_states([text])[-1]["messages"][-1].content)
+    head = reply.split("##")[0]
+    assert "8 × NVIDIA H20" in head and "2 × NVIDIA A800" in head, head
+    assert "36" in head
+    assert ("租用 2 × NVIDIA A800" in reply) or ("Rent 2 × NVIDIA A800" in reply)

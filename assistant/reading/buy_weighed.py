@@ -49,3 +49,10 @@ def read_weighed_preference(m: Message) -> str | None:
     if word_pattern("buy_box.box").search(m.masked):
         return "buy"  # '想组装一台机器…配什么卡', 'build a machine for …': the machine is bought
     return "buy" if buying_choice(m) and word_pattern("buy_weighed_own").search(m.text) else None
+
+
+def bought_as_server(m: Message, gpu_id: str) -> bool:
+    """Whether the card to buy is named as a whole machine ('买H20服务器' read as 'buy h20 server', 'buy an H20
+    server or rent A800s', 'H20整机'): the purchase is the server, however few of its cards the job takes."""
+    return any(g == gpu_id and word_pattern("buy_weighed_server_after").match(m.masked[e:e + 16])
+               for _s, e, g, _n in m.gpus)
