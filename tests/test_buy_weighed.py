@@ -39,6 +39,9 @@ def test_cards_weighed_to_buy_are_not_owned(phrase: str, a: str, b: str, ida: st
     ("我有一张3090，想买张卡，4090还是5090？", "1x rtx-3090"),
     ("I have a 3090 at home, should I buy a 4090 or a 5090 for 70B?", "1x rtx-3090"),
     ("手上已经有两张3090了，想再买4090还是5090？", "2x rtx-3090"),
+    ("去年买了两张3090，现在再加一张4090还是5090？", "2x rtx-3090"),
+    ("we bought two 3090s last year, should we add a 4090 or a 5090?", "2x rtx-3090"),
+    ("I already have a 3060, should I buy a used 3090 or a new 4060 ti 16gb for 14B?", "1x rtx-3060-12gb"),
 ])
 def test_a_card_said_to_be_had_stays_owned_beside_the_choice(text: str, owned: str) -> None:
     u = understand(text)
