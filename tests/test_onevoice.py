@@ -62,3 +62,29 @@ def test_rated_headline_count_is_the_plans_total(message: str, card: str) -> Non
         assert said[0] == best["gpus"], (head, best["gpus"])
         assert said[1] in best["gpu_name"], head
     assert best["gpu_name"] in _heading(reply.content)
+
+
+# cards you own short of a request rate: the first line says how many more of that card, never the failing cards as
+# the fix, and FP8 on the owned cards first when they serve in 16 bits
+OWNED_SHORT = [
+    "do we need more GPUs? we own 16 H100s (two DGX boxes) serving Qwen2.5-72B in bf16, traffic is growing to 30 "
+    "requests/sec, avg 2000 tokens in and 500 out, and we want TTFT p99 under 1.5s",
+    "we have 16 H100 of our own running qwen2.5 72b bf16. at 30 req/s with 2000 prompt tokens and 500 output, "
+    "p99 TTFT 1.5 s, do we have to buy more gpus?",
+    "我们有两台DGX，16张H100，跑Qwen2.5-72B bf16，流量要涨到每秒30个请求，平均输入2000输出500，首token p99 "
+    "1.5秒以内，要不要再买卡？",
+    "我们自己有16张H100，Qwen2.5-72B 用bf16部署，每秒30个请求，输入2000 token输出500，p99首字1.5秒，还需要买卡吗",
+]
+
+
+@pytest.mark.parametrize("message", OWNED_SHORT)
+def test_owned_short_of_a_rate_says_how_many_more_and_fp8_first(message: str) -> None:
+    reply = run_conversation([message])[-1]
+    t = payload(reply)["results"]["recommend"]["traffic"]
+    assert t["owned_short"] and t["needed_gpus"] > t["owned_gpus"] == 16
+    head = _headline(reply.content)
+    more = t["needed_gpus"] - t["owned_gpus"]
+    assert f"**Yes, {more} more**" in head or f"**要加 {more} 张**" in head, head
+    assert "plan below" not in head and "下面的方案" not in head
+    assert t["fp8_needed_gpus"] < t["needed_gpus"]
+    assert "FP8" in head and f"{t['fp8_needed_gpus'] - 16}" in head
