@@ -101,6 +101,7 @@ from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
+from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from gpu_advisor.tools.training import (
     Method,
@@ -2741,6 +2742,7 @@ def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
     best.e2e_percentile = pct
     if not best.meets["e2e"]:
         best.ok = False
+        stream_bound(best, w, traffic)
         if best.chosen_because == "meets":
             best.chosen_because = None
 
