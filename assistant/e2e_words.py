@@ -27,5 +27,7 @@ def e2e_lines(rec: Recommendation, lang: str) -> list[str]:
                  output=f"{output:,}", ttft=seconds(best.e2e_first_s or 0), rest=f"{max(0, output - 1):,}",
                  tpot=seconds(best.e2e_tpot_s or 0), target=target), ""]
     if not met and not any(o.meets.get("e2e") and o.ok for o in rec.options):
-        lines += [say(lang, "fig.e2e_none", target=target), ""]
+        from gpu_advisor.assistant.target_reach import reach_line
+
+        lines += [reach_line(rec, lang) or say(lang, "fig.e2e_none", target=target), ""]
     return lines

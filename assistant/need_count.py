@@ -26,7 +26,14 @@ def fewest(rec: Any) -> Any:
             or rec.workload is None:
         return None
     gpu = find_gpu(best.gpu)
-    for n in (c for c in COUNTS if c < best.gpus):
+    counts = [c for c in COUNTS if c < best.gpus]
+    if rec.workload.requests_per_s or rec.workload._rate_per_s:
+        # a request rate sized the plan's copies by the queue (tools.queueing), which a count evaluated alone does
+        # not model: the fewest is the plan's own layout, when the whole server was only the purchase's rounding
+        # (review AZ #2: 'You need 4 × H100' above a plan of 4 copies × TP2 = 8 for 12 requests a second)
+        sized = best.replicas * (best.tp or 1) * best.pp
+        counts = [sized] if best.replicas == 1 and sized < best.gpus else []
+    for n in counts:
         try:
             o = evaluate(rec.workload, gpu, n)
         except (ToolError, LookupError, ValueError):

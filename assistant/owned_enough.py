@@ -50,7 +50,9 @@ def owned_verdict(rec: Recommendation | None) -> dict[str, Any] | None:
     if best is not None and not best.owned and rec.beside_yours == "copies" and best.gpu == mine.gpu:
         # more of your card rented beside yours, whole copies of the model there and on yours: as many more
         return {**base, "code": "more_cards", "added": best.gpus, "total": mine.gpus + best.gpus, **instead}
-    return {**base, "code": "short", **instead}
+    from gpu_advisor.assistant.rate_owned import rate_more
+
+    return {**base, **(rate_more(rec, mine) or {"code": "short"}), **instead}
 
 
 def _change_words(change: str, lang: str) -> str:
@@ -99,6 +101,9 @@ def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:
     if v["code"] == "more_cards":
         line = say(lang, f"{lead}.more_cards", added=f"{v['added']:,}", total=f"{v['total']:,}", gpu=best.gpu_name,
                    precision=best.precision or "", owned=f"{mine.gpus:,}", option=gpu_words(mine, lang), why=why)
+        from gpu_advisor.assistant.rate_owned import fp8_line
+
+        line += fp8_line(rec, lang)  # a request rate missed in 16 bits: FP8 on the cards owned first
     elif kind == "more":
         line = say(lang, "owned.more.short", option=gpu_words(mine, lang), why=why, plan=gpu_words(best, lang))
     else:  # 'enough?' and they are not: the usual no line, with the plan that does it

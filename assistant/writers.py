@@ -355,8 +355,11 @@ def headline(rec: Recommendation, lang: str) -> str:
                            model=model_words(o.model, lang), precision=o.precision, tps=tps(o.decode_tokens_per_s))
     if rec.pool_leads and rec.pool is not None:  # your cards of several kinds hold it together
         return pool_headline(rec.pool, job, lang)
-    if best is None:
-        return "## " + say(lang, "head.none")
+    from gpu_advisor.assistant.target_reach import reach_headline
+
+    said = reach_headline(rec, lang)  # no plan, or one missing the end-to-end target said: never "rent" it
+    if said is not None or best is None:
+        return said or ""
     t = rec.traffic
     if t is not None and (t.owned_short or t.queue_unsized) and best.meets.get("rate") is False:
         # the cards named or owned hold the requests but do not keep up with the rate: never "buy" or "use" them
@@ -1273,7 +1276,8 @@ def why_not_rate(answer: Answer, lang: str) -> str:
     if s.constraint == "ttft":
         return say(lang, "why_not_rate.ttft", pq=pq, ttft=seconds(s.ttft_q_s or 0), target=f"{s.ttft_target_ms or 0:,.0f}",
                    load=pct(s.load or 0), **common)
-    return say(lang, "why_not_rate.meets", load=pct(s.load or 0), **common)
+    meets = "onevoice.why_not_e2e" if best.meets.get("e2e") is False else "why_not_rate.meets"  # (no queue e2e)
+    return say(lang, meets, load=pct(s.load or 0), **common)
 
 
 def against_before(answer: Answer, before: dict, lang: str) -> str:

@@ -772,6 +772,13 @@ class Traffic(BaseModel):
     needed_gpus: int | None = Field(None, description="cards of that kind the rate needs (tools.queueing)")
     needed_replicas: int | None = None
     needed_unit: int | None = Field(None, description="GPUs of one copy in that sizing")
+    fp8_owned_rps: float | None = Field(None, description="16-bit cards you own short of the rate: requests/s they "
+                                        "sustain in FP8 (tools.rate_fp8)")
+    fp8_needed_gpus: int | None = Field(None, description="cards of that kind the rate needs in FP8")
+    stream_tps_max: float | None = Field(None, description="an end-to-end target missed: tokens/s one stream gets "
+                                         "alone on one copy of the plan's card (batch 1, tools.stream_bound)")
+    stream_tps_needed: float | None = Field(None, description="tokens/s one stream needs after its first token to "
+                                            "finish within the end-to-end target")
     target_margin: float = Field(0.0, description="share of each latency target the sizing kept to spare")
     edge_of_target: bool = Field(False, description="no layout keeps that margin: the plan meets the targets with less")
     fewer_precision: str | None = Field(None, description="a 4-bit format asked for: the card's own 8-bit format, "

@@ -96,10 +96,12 @@ from gpu_advisor.tools.queueing import (
     traffic_from,
     traffic_on,
 )
+from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
+from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from gpu_advisor.tools.training import (
     Method,
@@ -2740,6 +2742,7 @@ def _e2e_at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
     best.e2e_percentile = pct
     if not best.meets["e2e"]:
         best.ok = False
+        stream_bound(best, w, traffic)
         if best.chosen_because == "meets":
             best.chosen_because = None
 
@@ -2922,6 +2925,7 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
         copies = have // need.unit_gpus
         traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
+    fp8_on_owned(traffic, args, have, w.ttft_ms, w.max_gpus or GROW_FOR_RATE_MAX_GPUS)
     return None
 
 
