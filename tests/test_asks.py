@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from gpu_advisor.assistant.reading import understand
 from tests.conversation import run_states
 
 
@@ -65,3 +66,72 @@ def test_model_switch_for_quality_keeps_the_rest(first: str, switch: str) -> Non
 def test_a_quality_question_stays_a_question(text: str) -> None:
     s = _state([text])
     assert "quality" in s["turn"]["intents"]
+
+
+# 3. 'FP8和INT4到底差多少 … 在H20上' and '换成INT4能不能降到4张，效果会掉多少': the quality between the two formats is
+# answered (from the formats' published gaps), first when no load is said yet, after the plan when one is (AY #8).
+
+@pytest.mark.parametrize("text", [
+    "FP8和INT4量化到底差多少？我们线上跑的是Qwen2.5-72B，在H20上，想省卡",
+    "我们线上用H20跑Qwen2.5-72B，想省卡，INT4比FP8效果会掉多少？",
+    "how much quality do we lose going from fp8 to int4? we run qwen2.5-72b on H20s and want fewer cards",
+    "we serve qwen2.5-72b on h20, int4 vs fp8: how much accuracy would we lose?",
+])
+def test_format_quality_answered_when_no_load_is_said(text: str) -> None:
+    s = _state([text])
+    assert "quality" in s["turn"]["intents"]
+    assert s["profile"]["model"] == "qwen2.5-72b"
+    message = s["messages"][-1]
+    assert "arXiv:2411.02355" in message.content
+    if any("\u4e00" <= c <= "\u9fff" for c in text):
+        assert "还没有自己的卡" not in message.content
+
+
+@pytest.mark.parametrize("turns", [
+    ["FP8和INT4量化到底差多少？我们线上跑的是Qwen2.5-72B，在H20上，想省卡",
+     "现在是8张H20跑FP8，高峰并发大概60，想知道换成INT4能不能降到4张，效果会掉多少"],
+    ["我们线上Qwen2.5-72B，现在是8张H20跑FP8，高峰并发大概60，想知道换成INT4能不能降到4张，效果会掉多少"],
+    ["how much accuracy do we lose going from FP8 to INT4? we serve qwen2.5-72b on H20s, 60 concurrent users"],
+    ["we run qwen2.5-72b on 8 H20 in fp8, 60 concurrent at peak. could int4 get us down to 4 cards, and how much "
+     "quality would we lose?"],
+])
+def test_format_quality_answered_beside_the_plan(turns: list[str]) -> None:
+    s = _state(turns)
+    best = s["results"]["recommend"]["best"]
+    assert best["gpu"] == "h20" and best["serves"] and best["gpus"] <= 8
+    assert s["profile"]["users"] == 60
+    assert "arXiv:2411.02355" in s["messages"][-1].content
+
+
+# 4. Two engines weighed beside a sizing ('…要跑几个小时？另外推理的时候用MindIE还是vllm-ascend好'): the sizing answered
+# and the engine question too (from engines.yaml and the Ascend line), neither engine recorded as chosen (AY #19).
+
+ZH_19 = ("我们想在昇腾910B上用LLaMA-Factory做Qwen2.5-7B的全参微调，数据大概10万条，每条2k token，8卡一台够不够，要跑几个小时？"
+         "另外推理的时候用MindIE还是vllm-ascend好")
+
+
+@pytest.mark.parametrize("text", [
+    ZH_19,
+    "昇腾910B 8卡，LLaMA-Factory全参微调Qwen2.5-7B，10万条数据每条2k token，要多久？推理用vllm-ascend还是MindIE？",
+    "full fine-tune qwen2.5-7b with llama-factory on an 8-card ascend 910b box, 100k samples of 2k tokens: how many "
+    "hours? and for inference, mindie or vllm-ascend?",
+    "how long to full fine-tune qwen2.5-7b on ascend 910b with llama-factory, 100k examples x 2k tokens? also vllm "
+    "vs mindie for serving it afterwards?",
+])
+def test_engine_choice_read_beside_the_sizing(text: str) -> None:
+    u = understand(text)
+    assert u.also == "engine_choice" and set(u.engines) == {"mindie", "vllm"}
+    assert "engine" not in u.updates and u.updates["model"] == "qwen2.5-7b"
+
+
+def test_engine_choice_answered_beside_the_sizing() -> None:
+    s = _state([ZH_19])
+    assert s["profile"]["engine"] is None
+    best = s["results"]["recommend"]["best"]
+    assert best["gpu"] == "ascend-910b" and best["training_hours"]
+    assert "MindIE" in s["messages"][-1].content and "使用 vLLM；" not in s["messages"][-1].content
+
+
+@pytest.mark.parametrize("text", ["serve qwen2.5 7b with vllm on 4090", "用vllm部署qwen2.5 7b，4090"])
+def test_one_engine_named_is_still_chosen(text: str) -> None:
+    assert understand(text).updates.get("engine") == "vllm"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from gpu_advisor.assistant.reading.asks_parts import read_count_and_other, read_model_switched
+from gpu_advisor.assistant.reading.asks_parts import read_asks_parts
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -27,8 +27,7 @@ def _said(m: Message, typed: str, key: str) -> bool:
 
 
 def read_asked_figure(m: Message, u: Understanding) -> None:
-    read_model_switched(m, u)  # '换成72B吧，效果差太多了': a switch, its reason no quality question
-    read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts (reading.asks_parts)
+    read_asks_parts(m, u)  # each part of a two-part question kept for its answer (reading.asks_parts)
     if u.intents & {"reset", "help", "empty", "explain", "concept"} or u.choice is not None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()

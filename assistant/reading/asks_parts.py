@@ -7,6 +7,7 @@ the count of one card is asked and another card with a count is put beside it. T
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
@@ -73,3 +74,81 @@ def read_model_switched(m: Message, u: Understanding) -> None:
     u.subject = None
     u.updates["model"] = target[1]
     u.ask = {**u.ask, "model_switched": target[1]}
+
+
+def _bits(fmt: str) -> int | None:
+    from gpu_advisor.knowledge import find_precision
+
+    try:
+        return round(find_precision(fmt).bits_per_weight)
+    except (LookupError, ValueError):
+        return None
+
+
+# Slots that make a load to size now: with none, a format question is answered at once.
+LOAD = {"users", "requests_per_s", "batch_items", "train_tokens", "train_examples", "population"}
+
+
+def read_format_loss(m: Message, u: Understanding) -> None:
+    """'FP8和INT4量化到底差多少？我们线上跑的是Qwen2.5-72B，在H20上', '换成INT4能不能降到4张，效果会掉多少': two weight
+    formats named and the quality lost between them asked beside the job. The job is kept (sized when it can be)
+    and the quality of each format is answered after it (u.also 'quality', inform.quality), instead of the
+    question being dropped or weighed as a choice of model."""
+    from gpu_advisor.assistant.reading.asks import formats_named
+
+    if u.intents & {"reset", "help", "empty", "explain", "precision_compare"} or u.choice is not None:
+        return
+    if not any(word_pattern(f"asks_parts.format_loss.{lang}").search(text)
+               for lang in ("en", "zh") for text in (m.text, _typed(m))):
+        return
+    named = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")]
+    if len(named) < 2 or not (u.updates.get("model") or u.updates.get("phase") or "weigh" in u.intents):
+        return
+    if u.also and u.also != "quality":
+        return
+    u.intents -= {"weigh", "quality"}
+    u.ask = {k: v for k, v in u.ask.items() if k not in ("weigh", "figure")}
+    u.ask["precisions"] = named[:2]
+    widths = [_bits(f) for f in named[:2]]
+    if None not in widths:  # the published gap of each width (assistant/precision_verdict.verdict_block)
+        u.ask["widths"], u.ask["named"] = widths, named[:2]
+    if set(u.updates) & LOAD:
+        u.also = "quality"  # a load to size: sized, the quality answered after the plan
+        return
+    u.intents.add("quality")  # no load said yet: the quality asked is the answer now, the model and card kept
+    owned = [g for g in u.ask.get("owned_uncounted") or []]
+    if owned:  # '在H20上跑': the card they run on, its count not said; no count asked before the answer
+        u.updates.pop("owned", None)
+        u.updates["only"] = owned
+        u.ask = {k: v for k, v in u.ask.items() if k != "owned_uncounted"}
+    u.subject = u.updates.get("model")
+    u.also = None
+
+
+def read_asks_parts(m: Message, u: Understanding) -> None:
+    """Each reader of this module in turn: a switch of model, a format's quality asked, a count beside a price."""
+    read_model_switched(m, u)  # '换成72B吧，效果差太多了': a switch, its reason no quality question
+    read_format_loss(m, u)  # 'FP8和INT4到底差多少 … 效果会掉多少': the job kept, the formats' quality answered
+    read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts
+    read_engine_asked(m, u)  # "…要跑几个小时？另外推理用MindIE还是vllm-ascend好": the engine answered after the plan
+
+
+def read_engine_asked(m: Message, u: Understanding) -> None:
+    """'…8卡一台够不够，要跑几个小时？另外推理的时候用MindIE还是vllm-ascend好': two engines weighed beside a sizing. The
+    sizing is answered first, then the engine question (u.also 'engine_choice', inform.engine_choice); neither engine
+    is recorded as one the user chose."""
+    from gpu_advisor.assistant.reading.clauses import negated
+
+    named = [(s, e, x) for s, e, x in m.engines if not negated(m.text, s)]
+    ids = list(dict.fromkeys(x for _s, _e, x in named))
+    if len(ids) < 2 or u.also or u.intents & {"engine_choice", "reset", "help", "empty", "explain"}:
+        return
+    if not (set(u.updates) - {"engine", "engine_app"}) or u.choice is not None:
+        return
+    pairs = itertools.pairwise(named)
+    if not any(a[2] != b[2] and any(word_pattern(f"asks_parts.engine_between.{lang}").search(m.text[a[1]:b[0]])
+                                    for lang in ("en", "zh")) for a, b in pairs):
+        return
+    u.also, u.engines = "engine_choice", ids
+    u.updates.pop("engine", None)
+    u.updates.pop("engine_app", None)
