@@ -135,3 +135,23 @@ def test_engine_choice_answered_beside_the_sizing() -> None:
 @pytest.mark.parametrize("text", ["serve qwen2.5 7b with vllm on 4090", "用vllm部署qwen2.5 7b，4090"])
 def test_one_engine_named_is_still_chosen(text: str) -> None:
     assert understand(text).updates.get("engine") == "vllm"
+
+
+# 5. 'tensor vs pipeline parallel … 2 nodes of 8xA100' then '70B mostly, but maybe llama 405b later': the main model
+# (70B) is the plan on their nodes, the later one beside it, never in its place (AX #4).
+
+EN_4 = "quick q - tensor parallel vs pipeline parallel, when do i use which for inference? we have 2 nodes of 8xA100"
+ZH_4 = "张量并行和流水线并行，推理时分别什么时候用？我们有2台8卡A100"
+
+
+@pytest.mark.parametrize("first, second", [
+    (EN_4, "70B mostly, but maybe llama 405b later"),
+    (EN_4, "mostly llama 3.3 70b, maybe 405b down the line"),
+    (ZH_4, "主要是70B，以后可能上llama 405b"),
+    (ZH_4, "主要跑llama 3.3 70b，将来可能上405b"),
+])
+def test_main_model_is_the_plan_and_the_later_one_is_not(first: str, second: str) -> None:
+    s = _state([first, second])
+    assert s["profile"]["model"] in ("70B", "llama-3.3-70b", "llama-3.1-70b")
+    best = s["results"]["recommend"]["best"]
+    assert best["gpu"] == "a100-80gb-sxm" and best["serves"]

@@ -128,6 +128,7 @@ def read_format_loss(m: Message, u: Understanding) -> None:
 def read_asks_parts(m: Message, u: Understanding) -> None:
     """Each reader of this module in turn: a switch of model, a format's quality asked, a count beside a price."""
     read_model_switched(m, u)  # '换成72B吧，效果差太多了': a switch, its reason no quality question
+    read_main_model(m, u)  # "70B mostly, maybe 405b later": the model used now is the plan
     read_format_loss(m, u)  # 'FP8和INT4到底差多少 … 效果会掉多少': the job kept, the formats' quality answered
     read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts
     read_engine_asked(m, u)  # "…要跑几个小时？另外推理用MindIE还是vllm-ascend好": the engine answered after the plan
@@ -152,3 +153,36 @@ def read_engine_asked(m: Message, u: Understanding) -> None:
     u.also, u.engines = "engine_choice", ids
     u.updates.pop("engine", None)
     u.updates.pop("engine_app", None)
+
+
+def _later(m: Message, start: int, end: int) -> bool:
+    before, after = m.text[max(0, start - 30):start], m.text[end:end + 30]
+    return any(word_pattern(f"asks_parts.{key}.{lang}").search(text) for lang in ("en", "zh")
+               for key, text in (("later_before", before), ("later_after", after)))
+
+
+def _name(spec: str) -> str:
+    from gpu_advisor.knowledge import find_model
+
+    try:
+        return find_model(spec).name
+    except (LookupError, ValueError):
+        return spec
+
+
+def read_main_model(m: Message, u: Understanding) -> None:
+    """'70B mostly, but maybe llama 405b later', '主要是70B，以后可能上llama 405b': the model used now is the plan; the one
+    said to come later is named in a note (say it to size it), never the plan in its place."""
+    if u.intents & {"reset", "help", "empty", "explain"} or u.choice is not None or "model" not in u.updates:
+        return
+    said = [(s, e, model_id) for s, e, model_id in m.names]
+    said += [(q.start, q.end, f"{q.value / 1e9:g}B") for q in m.qty if q.role == "model" and not q.negated]
+    said.sort()
+    later = {spec for s, e, spec in said if _later(m, s, e)}
+    now = [spec for _s, _e, spec in said if spec not in later]
+    if not later or len(set(now)) != 1 or u.updates["model"] == now[0]:
+        return
+    u.updates["model"] = now[0]
+    others = [_name(x) for x in dict.fromkeys(sorted(later))]
+    u.notes.append(("note.model_other", {"chosen": _name(now[0]), "others": ", ".join(others), "first": others[0],
+                                         "covered": ""}))
