@@ -1027,7 +1027,7 @@ def _request_flags(u: Understanding, turn: Turn, state: AdvisorState) -> list[st
     """What the user asked beside the workload, kept until the first answer (assistant.slots.REQUEST_FLAGS): it
     decides which questions can change the headline (Slot.ask_when)."""
     kept = set(_request(state))
-    if (turn.compare or turn.whatif or u.updates.get("only")) and u.also in (None, "compare_cards"):
+    if (turn.compare or turn.whatif or u.updates.get("only")) and u.also in (None, "compare_cards", "quality"):
         kept.add("cards")  # "H100 or H200 and how many", "on 4x L40S", "两台A800够不够" (not "is the B200 in stock?")
     if "rent_buy" in u.intents or u.also == "rent_buy":
         kept.add("rent_buy")  # "租 L20 还是买两张 4090，哪个划算": how busy the cards are decides it

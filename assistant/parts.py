@@ -46,8 +46,8 @@ def questions(state: Any) -> list[str] | None:
     if len(cut) < 2:
         return None
     whole = understand(text, None)
-    if whole.ask.get("memory_doubt"):
-        return None  # "为啥不能，7B 不是才 14G 吗": one why, asked twice
+    if whole.ask.get("memory_doubt") or whole.ask.get("model_switched"):
+        return None  # "为啥不能，7B 不是才 14G 吗": one why, asked twice; "go with 72b, 14b is not good enough": one switch
     if whole.prices or whole.quotes:
         return None  # "租每卡每小时7块5，买一台8卡H20一百二十万，租还是买？": the prices go with the question they price
     out: list[str] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from gpu_advisor.assistant.reading.asks_parts import read_asks_parts
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -26,6 +27,7 @@ def _said(m: Message, typed: str, key: str) -> bool:
 
 
 def read_asked_figure(m: Message, u: Understanding) -> None:
+    read_asks_parts(m, u)  # each part of a two-part question kept for its answer (reading.asks_parts)
     if u.intents & {"reset", "help", "empty", "explain", "concept"} or u.choice is not None:
         return
     typed = unicodedata.normalize("NFKC", m.raw).lower()
