@@ -45,6 +45,7 @@ from gpu_advisor.tools.inference import (
     default_engine,
     kv_precision_for,
 )
+from gpu_advisor.tools.links import fast_link_gbps
 from gpu_advisor.tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
@@ -219,8 +220,9 @@ def attention_tflops(gpu: Gpu, engine: Engine) -> float:
 
 def link(gpu: Gpu) -> tuple[str, float]:
     """(kind, GB/s in one direction) of the path between two GPUs of this kind."""
-    if gpu.interconnect in ("nvlink", "nvlink-bridge", "infinity-fabric") and gpu.nvlink_gbps:
-        return "nvlink", gpu.nvlink_gbps / 2
+    fast = fast_link_gbps(gpu)  # NVLink, Infinity Fabric, HCCS (tools.links)
+    if fast is not None:
+        return "nvlink", fast
     return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, 25.0)
 
 

@@ -1,0 +1,84 @@
+"""h-facts (session 17): constraints and hardware facts an answer states are true and honoured.
+
+1. A card allowed beside a domestic-only rule ('只能放国产卡或者H20') stays allowed, and the prefill/TTFT model
+   sizes replicas of more cards when a first-token target needs them (review AY #12).
+2. In-server links come from the card's record: an 8-card Ascend 910B server links its NPUs with HCCS, never
+   'only PCIe' (review AZ #16).
+3. DeepSeek R1 (671B) in a ~1.6-1.8-bit file on an M2 Ultra: the speed said lies in the measured range (review AX #14).
+4. A per-user speed under reading speed for a chat service is flagged, with what fixes it (review AX #5).
+"""
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+from gpu_advisor.tools.queueing import unit_physics
+from tests.conversation import run_states
+
+# ---- 1. a card allowed beside a domestic-only rule -------------------------------------------------------------
+ALLOWED = [
+    ("zh", "机房只能放国产卡或者H20"),
+    ("zh", "只能用国产卡和H20"),
+    ("zh", "要求国产化，H20也可以"),
+    ("zh", "除了国产卡，也可以用H20"),
+    ("zh", "机房只能放H20或者国产卡"),
+    ("en", "we can only use domestic chips or the H20"),
+    ("en", "must be domestic hardware, H20 is also allowed"),
+    ("en", "H20 or domestic accelerators only"),
+    ("en", "domestic-only policy but the H20 is ok"),
+]
+RULED_OUT = [
+    ("zh", "国产化要求，不能用H20"),
+    ("zh", "只能放国产卡，不能用H20"),
+    ("en", "domestic chips only, no H20"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ALLOWED)
+def test_allowed_card_kept_beside_domestic_rule(lang: str, text: str) -> None:
+    u = understand(f"{text}，部署 qwen2.5-32b" if lang == "zh" else f"{text}, serving qwen2.5-32b")
+    ex = u.updates["exclude"]
+    assert "h20" not in ex and "nvidia" not in ex  # the H20 is kept
+    assert "h100-sxm" in ex and "l20" in ex and "amd" in ex  # every other foreign card still out
+    assert not any(c.startswith("ascend") for c in ex)  # the domestic cards stay in
+    assert not u.updates.get("only")  # one card among the domestic ones, not the only card
+    assert "h20" not in (u.compare_gpus or [])
+
+
+@pytest.mark.parametrize(("lang", "text"), RULED_OUT)
+def test_card_ruled_out_beside_domestic_rule(lang: str, text: str) -> None:
+    u = understand(f"{text}，部署 qwen2.5-32b" if lang == "zh" else f"{text}, serving qwen2.5-32b")
+    assert "nvidia" in u.updates["exclude"]
+
+
+RAG = {
+    "zh": ["我们银行这边要上线一个RAG问答，模型用Qwen2.5-32B，要求p99首字延迟800ms以内，每秒大概5个请求，prompt比较长大概4000 token，"
+           "输出200，机房只能放国产卡或者H20",
+           "机房只能放H20或者国产卡。银行RAG，Qwen2.5-32B，每秒5个请求，输入4000 token输出200，p99首token 800ms以内"],
+    "en": ["Bank RAG on Qwen2.5-32B, p99 time to first token under 800 ms, 5 requests/s, prompts about 4000 tokens, "
+           "200 out; the datacenter can only take domestic chips or the H20",
+           "domestic accelerators or the H20 only. qwen2.5-32b RAG at 5 req/s, 4000-token prompts, 200 output tokens, "
+           "p99 TTFT within 800ms"],
+}
+
+
+@pytest.mark.parametrize(("lang", "text"), [(lang, t) for lang, ts in RAG.items() for t in ts])
+def test_rag_under_domestic_or_h20_meets_ttft(lang: str, text: str) -> None:
+    state = run_states([text])[-1]
+    rec = state["results"]["recommend"]
+    best = rec["options"][0]
+    out = state["messages"][-1].content
+    assert best["gpu"] in ("ascend-910b", "ascend-910c", "h20") and best["ok"]
+    assert best["tp"] >= 4  # more cards per replica: one card cannot read a 4k prompt in time
+    assert not rec["traffic"]["ttft_unreachable"] and rec["traffic"]["ttft_q_s"] <= 0.8
+    assert ("不是国产卡" not in out) if lang == "zh" else ("not made by a Chinese vendor, so" not in out)
+    assert "H20" in out  # said back as allowed
+
+
+@pytest.mark.parametrize("tp", [4, 8])
+def test_tp_replica_reads_4k_prompt_in_expert_range(tp: int) -> None:
+    """A 4k prompt of a 32B model on a TP4/TP8 910B replica: ~0.2-0.5 s (2 x 32e9 x 4000 = 256 TFLOP over
+    4-8 NPUs of 640 INT8 TOPS at 30-50%), HCCS between the NPUs."""
+    u = unit_physics("qwen2.5-32b", "ascend-910b", "vllm", "w8a8-int8", None, tp, 1, 4000, 4000, 200)
+    assert u is not None
+    assert 0.15 <= 4000 * u.prefill_s_per_token <= 0.5
