@@ -13,7 +13,7 @@ import pytest
 
 from gpu_advisor.assistant.reading import understand
 from gpu_advisor.tools.queueing import unit_physics
-from tests.conversation import run_states
+from tests.conversation import payload, run_states
 
 # ---- 1. a card allowed beside a domestic-only rule -------------------------------------------------------------
 ALLOWED = [
@@ -82,3 +82,35 @@ def test_tp_replica_reads_4k_prompt_in_expert_range(tp: int) -> None:
     u = unit_physics("qwen2.5-32b", "ascend-910b", "vllm", "w8a8-int8", None, tp, 1, 4000, 4000, 200)
     assert u is not None
     assert 0.15 <= 4000 * u.prefill_s_per_token <= 0.5
+
+
+# ---- 2. the in-server link from the card's record ----------------------------------------------------------------
+PAR = [
+    ("zh", "张量并行和流水线并行有啥区别？另外我们有4台8卡昇腾910B，想跑 Qwen2.5-72B 推理，跨机该用哪种？", True),
+    ("zh", "TP还是PP？4台8卡910B跑Qwen2.5-72B推理，跨机用哪个", False),
+    ("en", "TP or PP across nodes for Qwen2.5-72B on 4 nodes of 8x Ascend 910B? and what's the difference between them",
+     True),
+    ("en", "tensor parallel or pipeline parallel for qwen2.5-72b across 4 servers with 8 ascend 910b each?", False),
+]
+
+
+@pytest.mark.parametrize(("lang", "text", "concept"), PAR)
+def test_ascend_server_link_is_hccs(lang: str, text: str, concept: bool) -> None:
+    reply = run_states([text])[-1]["messages"][-1]
+    out = reply.content
+    verdict = payload(reply)["results"]["par_choice"]
+    assert "HCCS" in out
+    assert "只有 PCIe" not in out and "only PCIe" not in out
+    assert ("NVLink" not in out) if concept else True  # the concept part names the card's own link
+    assert verdict["tp"] >= 4 and verdict["pp"] == 1  # TP inside a server, nothing across servers
+
+
+def test_link_record() -> None:
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.links import fast_link_gbps, in_server_link
+    from gpu_advisor.tools.throughput import link
+
+    assert in_server_link(find_gpu("ascend-910b")) == "hccs" and link(find_gpu("ascend-910b"))[0] == "nvlink"
+    assert fast_link_gbps(find_gpu("ascend-910b")) > 25.0  # faster than PCIe 4.0 x16, a stated floor
+    assert in_server_link(find_gpu("rtx-4090")) is None and link(find_gpu("rtx-4090"))[0] == "pcie"
+    assert link(find_gpu("h100-sxm")) == ("nvlink", 450.0)  # the record's figure, unchanged
