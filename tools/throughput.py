@@ -45,7 +45,7 @@ from gpu_advisor.tools.inference import (
     default_engine,
     kv_precision_for,
 )
-from gpu_advisor.tools.links import fast_link_gbps
+from gpu_advisor.tools.links import fast_link_gbps, iquant_share
 from gpu_advisor.tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
@@ -284,6 +284,7 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
     if lc_moe is not None:
         grouped, per_expert, _ = moe_figures(lc_moe, moe_end)
+        grouped *= iquant_share(llamacpp_backend_for(gpu, backend), precision.id, moe_end)  # 1-2-bit i-quants
         expert_s = per_expert * model.num_layers * routed_experts_per_step(model, batch)
         overhead += expert_s
     # routed bytes at the grouped-GEMM share of bandwidth: count them 1/grouped times
