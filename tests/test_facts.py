@@ -114,3 +114,66 @@ def test_link_record() -> None:
     assert fast_link_gbps(find_gpu("ascend-910b")) > 25.0  # faster than PCIe 4.0 x16, a stated floor
     assert in_server_link(find_gpu("rtx-4090")) is None and link(find_gpu("rtx-4090"))[0] == "pcie"
     assert link(find_gpu("h100-sxm")) == ("nvlink", 450.0)  # the record's figure, unchanged
+
+
+# ---- 3. DeepSeek R1 in a 1-bit-class file on an M2 Ultra: the measured range --------------------------------------
+R1_MAC = [
+    ("en", "I have a mac studio m2 ultra 192gb. could i run deepseek r1 (the full 671b one) on it at all? how fast roughly"),
+    ("en", "mac studio m2 ultra with 192gb here, is deepseek-r1 671b possible at all, and roughly how many tokens per second?"),
+    ("zh", "我有一台 Mac Studio M2 Ultra 192GB，能跑 DeepSeek R1 671B 吗？大概多快"),
+    ("zh", "DeepSeek R1 671B 能在我的 M2 Ultra 192G 的 Mac Studio 上跑吗，速度大概多少"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), R1_MAC)
+def test_r1_on_m2_ultra_speed_in_measured_range(lang: str, text: str) -> None:
+    state = run_states([text])[-1]
+    rec = state["results"]["recommend"]
+    mac = [o for o in [rec["best"], *rec["owned_options"]] if o and o["gpu"] == "apple-m2-ultra-192gb" and o["ok"]]
+    assert mac, state["messages"][-1].content
+    best = mac[0]
+    assert best["precision"] in ("iq1_s", "iq1_m")
+    assert 10.0 <= best["decode_tokens_per_s"] <= 15.0  # people measure ~10-15 tokens/s (knowledge apple_iquant_moe)
+
+
+@pytest.mark.parametrize("fmt", ["iq1_s", "iq1_m"])
+def test_apple_iquant_moe_range(fmt: str) -> None:
+    from gpu_advisor.tools.throughput import SpeedInput, speed
+
+    r = speed(SpeedInput(model="deepseek-r1", precision=fmt, gpu="apple-m2-ultra-192gb", gpus=1, batch=1, context=8192,
+                         engine="llama.cpp"))
+    lo, hi = r.decode_tokens_per_s_range
+    assert 9.0 <= lo <= r.decode_tokens_per_s <= hi <= 17.0
+    # a K-quant file is not touched: the Metal MoE record alone
+    k = speed(SpeedInput(model="deepseek-r1", precision="q2_k", gpu="apple-m2-ultra-192gb", gpus=1, batch=1,
+                         context=8192, engine="llama.cpp"))
+    assert k.decode_tokens_per_s > r.decode_tokens_per_s
+
+
+# ---- 4. a chat service at about reading speed per user: flagged, with the fix -------------------------------------
+SLOW = [
+    ("en", "we have 32 Ascend 910B (4 servers of 8), serving deepseek v3 671B to 400 concurrent users internally, is that "
+           "enough?"),
+    ("en", "400 people at once will chat with deepseek-v3 on our 4 servers of 8x Ascend 910B; enough?"),
+    ("zh", "我们有4台8卡昇腾910B，内部部署deepseek v3 671B，大概400人同时在线，够不够？"),
+    ("zh", "内部聊天服务，deepseek v3 671B，400人同时用，我们有32张昇腾910B（4台8卡），够用吗"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), SLOW)
+def test_slow_chat_flagged_with_fix(lang: str, text: str) -> None:
+    from gpu_advisor.tools.slow_chat import SLOW_CHAT_TOKENS_PER_S
+
+    state = run_states([text])[-1]
+    best = state["results"]["recommend"]["best"]
+    out = state["messages"][-1].content
+    assert best["decode_tokens_per_s"] < SLOW_CHAT_TOKENS_PER_S
+    flag = [w for w in best["warnings"] if "reading speed" in w]
+    assert flag and "copies of this layout" in flag[0]  # the fix, sized
+    assert ("阅读速度" in out and "份副本" in out) if lang == "zh" else ("only about reading speed" in out)
+
+
+def test_fast_chat_not_flagged() -> None:
+    state = run_states(["serve qwen2.5-7b to 20 concurrent users on our 2x rtx 4090"])[-1]
+    best = state["results"]["recommend"]["best"]
+    assert not any("reading speed" in w for w in best["warnings"])
