@@ -29,6 +29,7 @@ from gpu_advisor.tools.recommend import (
     scaled_option,
     training_setup,
 )
+from gpu_advisor.tools.slow_chat import flag_slow_chat
 
 Recorder = Callable[[str, dict[str, Any], dict[str, Any], float], None]
 
@@ -189,7 +190,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     if previous.get("inputs") == inputs and "recommend" in previous:
         rec, reused = Recommendation.model_validate(previous["recommend"]), True
     else:
-        rec, reused = _call(recorder, "recommend", inputs, lambda: recommend(w)), False
+        rec, reused = _call(recorder, "recommend", inputs, lambda: flag_slow_chat(w, recommend(w))), False  # tools.slow_chat
     old_best = (previous.get("recommend") or {}).get("best") or {}
     same_cards = bool(whatif) and (old_best.get("gpus"), old_best.get("gpu")) == tuple(whatif or ())  # "still fits?"
     kept = kept_named(previous, inputs) if not compare and (not whatif or same_cards) else []

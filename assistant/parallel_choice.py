@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.link_words import explain_said, link_said
 from gpu_advisor.assistant.parallel_native import SIXTEEN_BIT, across_lines, key, native_note, serve_format
 from gpu_advisor.assistant.writers import gb
 
@@ -69,7 +70,7 @@ def verdict(ctx: Any) -> str:
     data: dict[str, Any] = {"model": model, "gpu": card.id, "per_node": per_node, "servers": servers, "tp": tp,
                             "pp": pp, "precision": fmt}
     ctx.data["par_choice"] = data
-    head = [ctx.say("parc.explain")] if spec.get("explain") else []
+    head = [explain_said(ctx, card)] if spec.get("explain") else []
     if fixed and (mem is None or pp > 1):  # '70B on 4 × 3090': those cards, in a smaller format
         return "\n\n".join(head + [_fixed(ctx, model, card, fixed, data)])
     head += native_note(ctx, mem.model if mem else model, fmt, spec.get("precision"))
@@ -85,7 +86,7 @@ def _fixed(ctx: Any, model: str, card: Any, n: int, data: dict[str, Any]) -> str
             data.update({"code": "fixed_format", "tp": n, "pp": 1, "precision": fmt, "context": mem.context,
                          "per_gpu_bytes": mem.per_gpu_total_bytes, "capacity_bytes": mem.gpu_capacity_bytes,
                          "bf16_total_bytes": whole.total_bytes if whole else None})
-            link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
+            link = link_said(ctx, card)  # the card's own in-server link (assistant.link_words)
             return "\n\n".join([
                 ctx.say("parc.fixed", tp=n, gpu=card.name, fmt=fmt.upper(), model=mem.model,
                         total=gb(whole.total_bytes if whole else 0), per_gpu=gb(mem.per_gpu_total_bytes),
@@ -106,7 +107,7 @@ def _verdict(ctx: Any, card: Any, per_node: int, servers: int, model: str, layou
     figures = {"model": mem.model, "gpu": card.name, "per_gpu": gb(mem.per_gpu_total_bytes),
                "cap": gb(mem.gpu_capacity_bytes or 0), "total": gb(mem.total_bytes), "tp": tp, "pp": pp,
                "per_node": per_node, "context": f"{mem.context:,}", "fmt": fmt.upper()}
-    link = ctx.say("parc.nvlink") if card.nvlink_gbps else ctx.say("parc.pcie", gpu=card.name)
+    link = link_said(ctx, card)
     if pp > 1:
         data["code"] = "cross_node"
         lines = [ctx.say(key("cross_node", fmt), **figures), ctx.say("parc.why_cross", link=link)]

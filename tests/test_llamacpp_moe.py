@@ -80,10 +80,12 @@ def test_mixtral_prefill_band_reaches_the_december_2023_build():
 
 def test_m2_ultra_r1_iq1_s_keeps_metals_dense_rate():
     # scenario 124's machine: no Metal row shows CUDA's fixed time per expert; a token reads the attention, shared
-    # and dense tensors at their own types plus 8 of 256 experts (8.3 GB), so the bandwidth bound is near 39
+    # and dense tensors at their own types plus 8 of 256 experts (8.3 GB), so the bandwidth bound is near 39; but the
+    # 1-bit i-quant's codebook decode keeps it well under that (h-facts, review AX #14: people measure 10-15 tokens/s;
+    # knowledge apple_iquant_moe), so about 14 tokens/s, was 39.1 (31.4-45.2)
     r = run("deepseek-r1", "iq1_s", "apple-m2-ultra-192gb", context=2048)
-    assert r.decode_tokens_per_s == pytest.approx(39.1, abs=0.1)
-    assert r.decode_tokens_per_s_range == pytest.approx((31.4, 45.2), abs=0.1)
+    assert r.decode_tokens_per_s == pytest.approx(13.8, abs=0.1)
+    assert r.decode_tokens_per_s_range == pytest.approx((11.2, 16.4), abs=0.1)
 
 
 def test_dense_models_are_unchanged():

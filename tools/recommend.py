@@ -71,6 +71,7 @@ from gpu_advisor.tools.inference import (
 )
 from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
+from gpu_advisor.tools.links import few_left
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.phases import (
@@ -1658,8 +1659,8 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         names = names + [g for g in BUYING_EXTRA if g not in names]
     elif not w.candidates and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_SERVER if g not in names]
-    if not w.candidates and not [n for n in names if not _excluded(find_gpu(n), w)]:
-        names = _catalog_left(w)  # "domestic accelerators only", "no NVIDIA or AMD": the cards that are left
+    if not w.candidates and (not [n for n in names if not _excluded(find_gpu(n), w)] or few_left(w, _catalog_left)):
+        names = _catalog_left(w)  # "domestic accelerators only", "国产卡或者H20": the cards that are left
     options: list[Option] = []
     for name in names:
         pinned, gpu = parse_owned(name) if re.match(r"\s*\d", name) else (None, find_gpu(name))

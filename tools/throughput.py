@@ -45,6 +45,7 @@ from gpu_advisor.tools.inference import (
     default_engine,
     kv_precision_for,
 )
+from gpu_advisor.tools.links import fast_link_gbps, iquant_share
 from gpu_advisor.tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.
@@ -219,8 +220,9 @@ def attention_tflops(gpu: Gpu, engine: Engine) -> float:
 
 def link(gpu: Gpu) -> tuple[str, float]:
     """(kind, GB/s in one direction) of the path between two GPUs of this kind."""
-    if gpu.interconnect in ("nvlink", "nvlink-bridge", "infinity-fabric") and gpu.nvlink_gbps:
-        return "nvlink", gpu.nvlink_gbps / 2
+    fast = fast_link_gbps(gpu)  # NVLink, Infinity Fabric, HCCS (tools.links)
+    if fast is not None:
+        return "nvlink", fast
     return "pcie", PCIE_GBPS.get(gpu.pcie_gen or 4, 25.0)
 
 
@@ -282,6 +284,7 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
     grouped = MOE_GROUPED_EFF["central"] if moe_eff is None else moe_eff
     if lc_moe is not None:
         grouped, per_expert, _ = moe_figures(lc_moe, moe_end)
+        grouped *= iquant_share(llamacpp_backend_for(gpu, backend), precision.id, moe_end)  # 1-2-bit i-quants
         expert_s = per_expert * model.num_layers * routed_experts_per_step(model, batch)
         overhead += expert_s
     # routed bytes at the grouped-GEMM share of bandwidth: count them 1/grouped times

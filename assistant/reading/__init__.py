@@ -26,6 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.allowance import keep_allowed, read_exclude_allowing, read_only_allowing
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
@@ -57,11 +58,9 @@ from gpu_advisor.assistant.reading.framework_why import read_framework_why
 from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
-    read_exclude,
     read_gpus,
     read_network,
     read_network_gbit,
-    read_only,
     read_owned,
     read_region,
     read_server_gpus,
@@ -206,8 +205,8 @@ READERS = (
     ("server_gpus", read_server_gpus),
     ("network", read_network),
     ("network_gbit", read_network_gbit),
-    ("exclude", read_exclude),
-    ("only", read_only),
+    ("exclude", read_exclude_allowing),  # a card allowed beside a domestic rule kept (reading.allowance)
+    ("only", read_only_allowing),
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
     ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)
@@ -387,6 +386,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_asked_figure(m, u)  # last: a question another reader took for a support question may ask a count
     if whole and not u.ask.get("memory_doubt") and not u.intents & {"explain", "best_gpu", "weigh", "moe_memory", "precision_compare"}:
         read_second_corrected(cut, pending, u, lambda text, said: understand(text, said, whole=False))
+    keep_allowed(m, u)  # '国产卡或者H20': the H20 is one of the cards to choose among, not the only one
     drop_lone_cheapest(u)
     if "engine" not in u.updates:
         u.updates.pop("engine_app", None)  # an app is only ever said beside its engine (llama.cpp), never alone
