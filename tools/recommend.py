@@ -1577,7 +1577,9 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
         whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them over the fast "
                               "network you said is between them (InfiniBand or RoCE)")
         return whole  # the cards are yours: all of them finish sooner at no extra cost
-    one = _one_server(w, gpu, per)
+    # pretraining on an owned fleet (continued or from scratch) runs on all of it, data parallel over the servers
+    fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
+    one = None if fleet else _one_server(w, gpu, per)
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
         if w.network != "slow":
             one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {per} "

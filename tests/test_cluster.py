@@ -1,0 +1,50 @@
+"""h-cluster (reviews AX #13, AY #14/#18, AZ #20): hardware the user owns, said as nodes x cards, is the whole fleet;
+a later correction of the count replaces it; growth stated is sized at the future figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import run_states
+
+# 6·N·D over the cards' dense BF16 peak at 30-60% MFU: the range an expert would sign for a run's hours
+BF16_TFLOPS = {"a800-80gb-sxm": 312.0, "h100-sxm": 989.0}
+
+
+def _hours_range(params: float, tokens: float, gpus: int, card: str) -> tuple[float, float]:
+    flop = 6 * params * tokens
+    peak = gpus * BF16_TFLOPS[card] * 1e12
+    return flop / (peak * 0.6) / 3600, flop / (peak * 0.3) / 3600
+
+
+FLEET_TRAIN = [
+    # (text, cards owned, card, params, tokens)
+    ("our lab has 4 nodes x 8 A800 (80G). PI wants to pretrain-style continue training qwen2.5 7b on 50B tokens of "
+     "chinese legal text. how long on what we have, and do we need more cards?", 32, "a800-80gb-sxm", 7.6e9, 50e9),
+    ("we have 4 nodes × 8 A800, continued pretraining of qwen2.5 7b on 50B tokens, how long?",
+     32, "a800-80gb-sxm", 7.6e9, 50e9),
+    ("continue pretraining qwen2.5 7b on 50B tokens, our cluster has 4 nodes with 8 A800 each. how long",
+     32, "a800-80gb-sxm", 7.6e9, 50e9),
+    ("我们实验室有4台8卡的A800，想在qwen2.5 7b上继续预训练50B token，用现有的卡要多久，要不要加卡",
+     32, "a800-80gb-sxm", 7.6e9, 50e9),
+    ("嗯 我们组有两台8卡H100，llama 3.1 8b 继续预训练 100B token 大概要多久", 16, "h100-sxm", 8.0e9, 100e9),
+    ("we own 2 nodes x 8 H100 and want to pretrain a 1B model from scratch on 100B tokens, how long",
+     16, "h100-sxm", 1.0e9, 100e9),
+]
+
+
+@pytest.mark.parametrize("text,gpus,card,params,tokens", FLEET_TRAIN)
+def test_owned_fleet_trains_on_all_of_it(text: str, gpus: int, card: str, params: float, tokens: float) -> None:
+    rec = run_states([text])[-1]["results"]["recommend"]
+    best = rec["best"]
+    assert best["gpu"] == card and best["owned"] and best["ok"]
+    assert best["gpus"] == gpus  # every node, data parallel over them, never one server's cards
+    low, high = _hours_range(params, tokens, gpus, card)
+    assert low <= best["training_hours"] <= high
+    assert any("InfiniBand" in w for w in rec["warnings"] + best.get("warnings", []))  # the interconnect stated
+
+
+@pytest.mark.parametrize("text", [FLEET_TRAIN[0][0], FLEET_TRAIN[1][0], FLEET_TRAIN[3][0]])
+def test_continued_pretraining_is_said_continued(text: str) -> None:
+    inputs = run_states([text])[-1]["results"]["inputs"]
+    assert inputs["phase"] == "continued-pretrain"
