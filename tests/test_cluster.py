@@ -48,3 +48,25 @@ def test_owned_fleet_trains_on_all_of_it(text: str, gpus: int, card: str, params
 def test_continued_pretraining_is_said_continued(text: str) -> None:
     inputs = run_states([text])[-1]["results"]["inputs"]
     assert inputs["phase"] == "continued-pretrain"
+
+
+TWO_SERVICES = [
+    "我们组现在有4台8卡的A800，平时跑推理服务Qwen2.5-72B，白天高峰大概200并发，现在又要加一个deepseek-r1-distill-qwen-32b的服务，"
+    "100并发，卡还够不够？",
+    "4台8卡A800上跑着qwen2.5-72b，高峰200并发，最近要新增deepseek-r1-distill-qwen-32b服务，100并发，卡够吗",
+    "我们有4台8卡A800，Qwen2.5-72B 200并发，再加一个deepseek-r1-distill-qwen-32b，100并发，够不够",
+    "we have 4 nodes of 8 A800 serving qwen2.5 72b at 200 concurrent users, and we're adding "
+    "deepseek-r1-distill-qwen-32b with 100 concurrent, do we have enough cards?",
+    "our cluster: 4 nodes x 8 A800. qwen2.5 72b for 200 concurrent users, plus deepseek-r1-distill-qwen-32b for 100 "
+    "concurrent users. enough?",
+]
+
+
+@pytest.mark.parametrize("text", TWO_SERVICES)
+def test_two_services_split_the_owned_fleet(text: str) -> None:
+    results = run_states([text])[-1]["results"]
+    assert results["inputs"]["users"] == 200  # each service sized at its own load
+    split = results["pair"]["split"]
+    assert [s["users"] for s in split] == [200, 100]
+    assert sum(s["gpus"] for s in split) == 32 and all(s["gpus"] % 8 == 0 for s in split)  # whole servers each
+    assert all(s["ok"] for s in split)
