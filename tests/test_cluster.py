@@ -70,3 +70,41 @@ def test_two_services_split_the_owned_fleet(text: str) -> None:
     assert [s["users"] for s in split] == [200, 100]
     assert sum(s["gpus"] for s in split) == 32 and all(s["gpus"] % 8 == 0 for s in split)  # whole servers each
     assert all(s["ok"] for s in split)
+
+
+GROWTH = [
+    "我们有一台8卡H20，跑Qwen2.5-72B，现在每秒大概3个请求，下个月要涨到每秒10个，输入2k输出500，要求首token p95在1秒内，够不够？"
+    "不够要加几台",
+    "一台8卡H20跑qwen2.5-72b，输入2k输出500，首token p95 1秒内，目前每秒3个请求，下个月每秒10个请求，够吗，要加几台",
+    "we have one 8x H20 server running qwen2.5 72b, now 3 req/s, next month 10 req/s, 2k in 500 out, p95 ttft under "
+    "1s. enough? how many more servers",
+    "we own one 8x H20 server, qwen2.5 72b on it: 2k in, 500 out, p95 ttft 1s. today 3 rps, 10 rps next month. will "
+    "it hold, and how many more servers?",
+]
+
+
+@pytest.mark.parametrize("text", GROWTH)
+def test_owned_server_sized_at_the_rate_to_come(text: str) -> None:
+    results = run_states([text])[-1]["results"]
+    assert results["inputs"]["requests_per_s"] == 10.0  # the future figure, today's as context
+    traffic = results["recommend"]["traffic"]
+    assert traffic["owned_gpus"] == 8 and traffic["owned_short"]
+    # what 8 H20 sustain: prefill 2k x 2·72.7e9 FLOP against 8 x 296 TFLOPS FP8 (~30-60% MFU) with decode beside
+    # it, loaded to 80%: between 1 and 4 requests a second, never 'under 1'
+    assert 1.0 <= traffic["owned_rps"] <= 4.0
+    # 10 req/s takes servers like the one owned, each its own copy inside it: 3 to 6 servers in all
+    assert traffic["needed_unit"] <= 8 and 24 <= traffic["needed_gpus"] <= 48
+
+
+@pytest.mark.parametrize("text", [
+    "我们有一台8卡H20，跑Qwen2.5-72B，现在每秒大概3个请求，输入2k输出500，要求首token p95在1秒内，够不够",
+    "we have one 8x H20 server running qwen2.5 72b at 3 req/s, 2k in 500 out, p95 ttft under 1s. enough?",
+])
+def test_owned_capacity_is_never_under_one_when_the_copy_is_larger(text: str) -> None:
+    traffic = run_states([text])[-1]["results"]["recommend"]["traffic"]
+    assert traffic["owned_rps"] is None or 1.0 <= traffic["owned_rps"] <= 4.0
+
+
+def test_rate_now_and_later_without_owned_cards_is_unchanged() -> None:
+    results = run_states(["serve qwen2.5 72b on H100, 3 rps now and 10 rps next month, 2k in 500 out"])[-1]["results"]
+    assert results["inputs"]["requests_per_s"] == 3.0  # planning from nothing: now, with the later rate beside it

@@ -2921,8 +2921,9 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     if mine.chosen_because == "meets":
         mine.chosen_because = None
     if need is not None:
-        copies = have // need.unit_gpus
-        traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
+        # copies of the unit the rate takes; cards fewer than one such copy sustain their share of it (compute scales)
+        share = have // need.unit_gpus or have / need.unit_gpus
+        traffic.owned_rps = share * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
     return None
 
