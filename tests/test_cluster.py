@@ -108,3 +108,22 @@ def test_owned_capacity_is_never_under_one_when_the_copy_is_larger(text: str) ->
 def test_rate_now_and_later_without_owned_cards_is_unchanged() -> None:
     results = run_states(["serve qwen2.5 72b on H100, 3 rps now and 10 rps next month, 2k in 500 out"])[-1]["results"]
     assert results["inputs"]["requests_per_s"] == 3.0  # planning from nothing: now, with the later rate beside it
+
+
+PINNED = [
+    (["帮我算下用8张H100训一个7B模型从头预训练，1T token要多久"], 8, 1e12),
+    (["用8张H100从零预训练一个7B模型，1T token，大概要多久"], 8, 1e12),
+    (["how long to pretrain a 7B model from scratch on 1T tokens with 8 H100s?"], 8, 1e12),
+    (["帮我算下用8张H100训一个7B模型从头预训练，1T token要多久", "哦不对，是2T token，而且我们只有4张"], 4, 2e12),
+    (["帮我算下用8张H100训一个7B模型从头预训练，1T token要多久", "不对，2T token，其实我们只有4张卡"], 4, 2e12),
+    (["how long to pretrain a 7B model from scratch on 1T tokens with 8 H100s?", "oops, 2T tokens, and we only have 4"],
+     4, 2e12),
+]
+
+
+@pytest.mark.parametrize("turns,gpus,tokens", PINNED)
+def test_pretraining_on_the_cards_named_no_invented_deadline(turns: list[str], gpus: int, tokens: float) -> None:
+    best = run_states(turns)[-1]["results"]["recommend"]["best"]
+    assert best["gpu"] == "h100-sxm" and best["gpus"] == gpus  # the count asked (and put right), never 64 or 128
+    low, high = _hours_range(7e9, tokens, gpus, "h100-sxm")
+    assert low <= best["training_hours"] <= high  # 4 cards, 2T tokens: 600+ days

@@ -1075,7 +1075,9 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         tt.warnings = [x for x in tt.warnings if "sized as fp16 mixed precision" not in x]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
-    deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
+    # the usual 30-day plan holds only where no count of cards was named: '8张H100训7B要多久' asks about those 8
+    implicit = PRETRAIN_DAYS * 24 if w.spec.pretrains and not pinned_cards(w) else None
+    deadline = w.deadline_hours or implicit
     if deadline and not w.spec.serves:
         opt.meets["deadline"] = tt.hours <= deadline * (1 - DEADLINE_MARGIN if w.deadline_hours else 1)
         if not opt.meets["deadline"] and w.deadline_hours and tt.hours <= deadline:
