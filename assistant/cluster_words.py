@@ -17,5 +17,4 @@ def more_servers(rec: Any, t: Any, lang: str) -> str:
     if not t.owned_gpus or more <= 0 or not t.needed_unit or per % t.needed_unit or t.owned_gpus % per:
         return ""
     name = rec.best.gpu_name if rec.best is not None else ""
-    return say(lang, "cluster.more_servers", servers=f"{-(-more // per):,}", per=per, gpu=name,
-               copies=f"{per // t.needed_unit:,}")
+    return say(lang, "cluster.more_servers", servers=f"{-(-more // per):,}", per=per, gpu=name)
