@@ -34,7 +34,8 @@ def size_pair(also: dict[str, Any] | None, rec: Recommendation, call: Any) -> Pa
         return None
     first = rec.workload.model_copy(update={"serve_precision": best.precision}) if rec.relaxed else rec.workload
     inp = PairInput(first=first, second=second_workload(rec.workload, also), gpu=best.gpu, gpus=best.gpus,
-                    together=bool(also.get("together")), first_per_gpu_bytes=best.serve_per_gpu_bytes or None)
+                    together=bool(also.get("together")), first_per_gpu_bytes=best.serve_per_gpu_bytes or None,
+                    owned=best.owned)
     return call("pair", inp.model_dump(mode="json"), lambda: pair(inp))
 
 

@@ -16,6 +16,7 @@ from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
+from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
@@ -1114,7 +1115,8 @@ def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
     return say(lang, "fig.traffic_owned_short", owned=f"{t.owned_gpus or 0:,}", gpu=name,
                rate=f"{t.requests_per_s:,.3g}", sustain=rate_said(t.owned_rps, lang), needed=f"{t.needed_gpus:,}",
                replicas=f"{t.needed_replicas:,}", unit=f"{t.needed_unit:,}",
-               more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION))
+               more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION)) \
+        + more_servers(rec, t, lang)
 
 
 def _named_by_user(w: Workload, o: Option) -> bool:

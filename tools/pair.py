@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.common import Explained, ToolInput, term
 from gpu_advisor.tools.inference import VLLM_DEFAULT_UTILISATION
-from gpu_advisor.tools.recommend import Option, Workload, evaluate
+from gpu_advisor.tools.recommend import NODE_GPUS, Option, Workload, evaluate
 
 # Cards tried for both jobs together, from the first job's own count up.
 COUNTS = (1, 2, 4, 8, 16)
@@ -35,6 +35,8 @@ class PairInput(ToolInput):
     first_per_gpu_bytes: float | None = Field(None, gt=0, description="the plan's own memory per card for the first "
                                                                        "job at `gpus` (as the plan laid it out); None: "
                                                                        "sized here")
+    owned: bool = Field(False, description="the plan's cards are the user's own fleet: a split over several servers "
+                                           "gives each model whole servers, its copies laid out over them")
 
 
 class Share(BaseModel):
@@ -100,8 +102,10 @@ def split(inp: PairInput) -> list[Share]:
         return []
     gpu = find_gpu(inp.gpu)
     best: tuple[tuple[bool, float, int], list[Share]] | None = None
-    for k in range(1, inp.gpus):
-        a, b = evaluate(inp.first, gpu, k), evaluate(inp.second, gpu, inp.gpus - k)
+    node = inp.first.server_gpus or NODE_GPUS
+    fleet = inp.owned and inp.gpus > node  # an owned fleet of servers: each model gets whole servers
+    for k in range(node if fleet else 1, inp.gpus, node if fleet else 1):
+        a, b = evaluate(inp.first, gpu, k, owned=fleet), evaluate(inp.second, gpu, inp.gpus - k, owned=fleet)
         if a is None or b is None or not a.serves or not b.serves:
             continue
         key = (a.ok and b.ok, min(a.decode_tokens_per_s or 0.0, b.decode_tokens_per_s or 0.0), k)

@@ -1078,7 +1078,9 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
         tt.warnings = [x for x in tt.warnings if "sized as fp16 mixed precision" not in x]
     opt.job_hours = tt.hours if opt.job_hours is None else max(opt.job_hours, tt.hours)
     warnings += tt.warnings
-    deadline = w.deadline_hours or (PRETRAIN_DAYS * 24 if w.spec.pretrains else None)
+    # the usual 30-day plan holds only where no count of cards was named: '8张H100训7B要多久' asks about those 8
+    implicit = PRETRAIN_DAYS * 24 if w.spec.pretrains and not pinned_cards(w) else None
+    deadline = w.deadline_hours or implicit
     if deadline and not w.spec.serves:
         opt.meets["deadline"] = tt.hours <= deadline * (1 - DEADLINE_MARGIN if w.deadline_hours else 1)
         if not opt.meets["deadline"] and w.deadline_hours and tt.hours <= deadline:
@@ -1580,7 +1582,9 @@ def _owned_training(w: Workload, gpu: Gpu, count: int) -> Option | None:
         whole.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses all of them over the fast "
                               "network you said is between them (InfiniBand or RoCE)")
         return whole  # the cards are yours: all of them finish sooner at no extra cost
-    one = _one_server(w, gpu, per)
+    # pretraining on an owned fleet (continued or from scratch) runs on all of it, data parallel over the servers
+    fleet = w.network is None and w.spec.pretrains and whole is not None and whole.ok
+    one = None if fleet else _one_server(w, gpu, per)
     if one is not None and (one.ok or (w.network == "slow" and one_box_trains(one))):
         if w.network != "slow":
             one.warnings.append(f"{count} x {gpu.name} are {servers} servers: the run uses one server's {per} "
@@ -2923,8 +2927,9 @@ def _owned_at_the_rate(w: Workload, mine: Option, traffic: Traffic, prompt: int,
     if mine.chosen_because == "meets":
         mine.chosen_because = None
     if need is not None:
-        copies = have // need.unit_gpus
-        traffic.owned_rps = copies * need.replica_capacity_rps * MAX_UTILISATION
+        # copies of the unit the rate takes; cards fewer than one such copy sustain their share of it (compute scales)
+        share = have // need.unit_gpus or have / need.unit_gpus
+        traffic.owned_rps = share * need.replica_capacity_rps * MAX_UTILISATION
         traffic.needed_gpus, traffic.needed_replicas, traffic.needed_unit = need.gpus, need.replicas, need.unit_gpus
     fp8_on_owned(traffic, args, have, w.ttft_ms, w.max_gpus or GROW_FOR_RATE_MAX_GPUS)
     return None

@@ -28,9 +28,13 @@ def read_later_rate(m: Message, u: Understanding) -> None:
     late, when = next(((q, x) for q in rates[1:] if (x := _later_said(m.masked, now.end, q.start, q.end))), (None, None))
     if late is None or late.extra != now.extra or not 0 < now.number < late.number:
         return
-    u.updates["requests_per_s"] = round(rps * now.number / late.number, 4)
-    u.ask["later_rate"] = {"rps": rps, "when": unicodedata.normalize("NFKC", when.group(0)).strip() if when else ""}
     u.notes = [(k, v) for k, v in u.notes if k != "note.rate_peak_base"]
+    if u.updates.get("owned"):  # cards one has, asked whether they hold the growth: sized at the rate to come
+        u.updates["requests_per_s"] = rps
+        u.notes.append(("cluster.note.later_sized", {"now": f"{rps * now.number / late.number:g}", "later": f"{rps:g}"}))
+    else:
+        u.updates["requests_per_s"] = round(rps * now.number / late.number, 4)
+        u.ask["later_rate"] = {"rps": rps, "when": unicodedata.normalize("NFKC", when.group(0)).strip() if when else ""}
     deadline = next((q for q in m.role("deadline") if late.end <= q.start <= late.end + LATER_WINDOW), None)
     if deadline is not None:
         u.updates.pop("deadline_hours", None)  # 'in 6 months' is when the rate comes, not a go-live date
