@@ -12,7 +12,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
-from gpu_advisor.knowledge.loader import load_yaml
+from gpu_advisor.knowledge.yaml_text import load_yaml
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")

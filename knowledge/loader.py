@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -29,23 +29,12 @@ from gpu_advisor.knowledge.schema import (
     Rules,
     UnsizedCard,
 )
+from gpu_advisor.knowledge.yaml_text import _Loader, load_yaml  # noqa: F401 - load_yaml: the package's YAML reader, here too
 
 DATA_DIR = Path(__file__).parent / "data"
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
-
-_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
-try:  # the C loader is several times faster; fall back where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
-
-def load_yaml(text: str | bytes) -> Any:
-    """YAML's safe subset read with libyaml's C loader where it is installed (several times faster than the
-    pure-Python one: the reader's word files and the message catalogs are read at every start)."""
-    return yaml.load(text, Loader=_Loader)
 
 
 class KnowledgeError(ValueError):

@@ -8,7 +8,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.knowledge.loader import load_yaml
+from gpu_advisor.knowledge.yaml_text import load_yaml
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)
 
