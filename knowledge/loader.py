@@ -14,7 +14,6 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.knowledge.schema import (
@@ -31,11 +30,11 @@ from gpu_advisor.knowledge.schema import (
 )
 from gpu_advisor.knowledge.yaml_files import (  # noqa: F401 - the package's YAML reader and cache, named here too
     _cache_dir,
-    _Loader,
     cache_dir,
     load_yaml,
     read_cache_file,
     write_cache,
+    yaml_loader,
 )
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -81,8 +80,10 @@ def _load(path: Path, convert: Callable[[object], R]) -> R:
         _ignored_cache(cached, why)
         with contextlib.suppress(OSError):
             cached.unlink()  # (only the link or file: never what a link points to)
+    import yaml  # (only when a file is parsed: a start served from the cache never imports PyYAML)
+
     try:
-        data = yaml.load(raw, Loader=_Loader)
+        data = yaml.load(raw, Loader=yaml_loader())
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
     result = convert(data)

@@ -9,26 +9,36 @@ read without building the record schemas (pydantic) first: the app's first scree
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
-_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
-try:  # the C loader is several times faster; fall back where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
+
+@functools.cache
+def yaml_loader() -> type[yaml.SafeLoader] | type[yaml.CSafeLoader]:
+    """libyaml's C loader, or the pure-Python one where libyaml is missing. PyYAML itself is imported
+    here, on the first file that is parsed: a start that reads only cached copies never loads it."""
+    import yaml
+
+    try:  # the C loader is several times faster; fall back where libyaml is missing
+        return yaml.CSafeLoader
+    except AttributeError:  # pragma: no cover
+        return yaml.SafeLoader
 
 
 def load_yaml(text: str | bytes) -> Any:
     """YAML's safe subset read with libyaml's C loader where it is installed (several times faster than the
     pure-Python one: the reader's word files and the message catalogs are read at every start)."""
-    return yaml.load(text, Loader=_Loader)
+    import yaml
+
+    return yaml.load(text, Loader=yaml_loader())
 
 
 def _cache_dir() -> Path | None:
