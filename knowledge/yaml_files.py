@@ -127,7 +127,7 @@ def load_yaml_file(path: Path) -> Any:
                 return json.loads(text)
             except (ValueError, RecursionError):
                 pass  # damaged: parsed again below and written anew
-    data = load_yaml(raw.decode("utf-8"))
+    data = load_yaml(raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n"))  # as read_text() reads it
     if cached is not None and _json_exact(data):
         write_cache(cached, json.dumps(data, ensure_ascii=False))
     return data
