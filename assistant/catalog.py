@@ -12,7 +12,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any, Literal
 
-from gpu_advisor.knowledge.loader import load_yaml
+from gpu_advisor.knowledge.yaml_files import load_yaml, load_yaml_file
 
 Lang = Literal["en", "zh"]
 LANGS: tuple[Lang, ...] = ("en", "zh")
@@ -25,7 +25,7 @@ _ENGLISH_WORD = re.compile(r"\b(i|we|my|our|the|a|an|to|for|with|and|is|are|what
 
 @cache
 def catalog(lang: Lang) -> dict[str, Any]:
-    return load_yaml((FOLDER / f"{lang}.yaml").read_text(encoding="utf-8"))
+    return load_yaml_file(FOLDER / f"{lang}.yaml")
 
 
 def text(lang: str, key: str) -> Any:

@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say, text
-from gpu_advisor.knowledge import gpus
-from gpu_advisor.tools.cost import try_price
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_SAMPLES,
@@ -185,6 +183,10 @@ def pays_for_time(p: Profile) -> bool:
 
 def _unpriced_cards(p: Profile) -> bool:
     """Every card the user allows has neither a buy price nor a rental price on record."""
+    # (the records and prices load here, on the first question's answer, not with the app's first screen)
+    from gpu_advisor.knowledge import gpus
+    from gpu_advisor.tools.cost import try_price
+
     only, exclude = set(p.get("only") or []), set(p.get("exclude") or [])
     allowed = [g for g in gpus() if (g.id in only if only else not {g.id, g.vendor, g.segment} & exclude)]
     return bool(allowed) and not any(g.buy_price_usd or try_price(g.id) for g in allowed)

@@ -12,9 +12,8 @@ import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor.knowledge.schema import (
@@ -29,66 +28,26 @@ from gpu_advisor.knowledge.schema import (
     Rules,
     UnsizedCard,
 )
+from gpu_advisor.knowledge.yaml_files import (  # noqa: F401 - the package's YAML reader and cache, named here too
+    _cache_dir,
+    cache_dir,
+    load_yaml,
+    read_cache_file,
+    write_cache,
+    yaml_loader,
+)
 
 DATA_DIR = Path(__file__).parent / "data"
 
 T = TypeVar("T", bound=BaseModel)
 R = TypeVar("R")
 
-_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
-try:  # the C loader is several times faster; fall back where libyaml is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
-
-def load_yaml(text: str | bytes) -> Any:
-    """YAML's safe subset read with libyaml's C loader where it is installed (several times faster than the
-    pure-Python one: the reader's word files and the message catalogs are read at every start)."""
-    return yaml.load(text, Loader=_Loader)
-
 
 class KnowledgeError(ValueError):
     """A data file is missing or does not match its schema."""
 
 
-def _cache_dir() -> Path | None:
-    override = os.environ.get("GPU_ADVISOR_CACHE_DIR")
-    if override:
-        return Path(override)
-    try:
-        from platformdirs import user_cache_dir
-    except ImportError:  # pragma: no cover
-        return None
-    return Path(user_cache_dir("gpu-advisor", appauthor=False))
 
-
-def cache_dir() -> Path | None:
-    """The app's cache folder ($GPU_ADVISOR_CACHE_DIR, else the user cache folder); None without one."""
-    return _cache_dir()
-
-
-def read_cache_file(path: Path, limit: int) -> bytes | None:
-    """The bytes of a cache file, or None when it is missing or not a plain file of at most `limit`
-    bytes: a cache file is never trusted to be one (a FIFO would hang the read, a link to /dev/zero
-    would fill memory). Never blocks."""
-    import stat
-
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(limit + 1)
-        return data if len(data) <= limit else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _ignored_cache(path: Path, why: str) -> None:
@@ -121,8 +80,10 @@ def _load(path: Path, convert: Callable[[object], R]) -> R:
         _ignored_cache(cached, why)
         with contextlib.suppress(OSError):
             cached.unlink()  # (only the link or file: never what a link points to)
+    import yaml  # (only when a file is parsed: a start served from the cache never imports PyYAML)
+
     try:
-        data = yaml.load(raw, Loader=_Loader)
+        data = yaml.load(raw, Loader=yaml_loader())
     except yaml.YAMLError as e:
         raise KnowledgeError(f"{path.name}: not valid YAML: {e}") from None
     result = convert(data)
@@ -130,17 +91,6 @@ def _load(path: Path, convert: Callable[[object], R]) -> R:
         write_cache(cached, json.dumps(data, default=str))  # a read-only home only costs start-up time
     return result
 
-
-def write_cache(path: Path, text: str) -> None:
-    """Write a cache file whole (a temporary file renamed into place); a folder that cannot be
-    written is no error: the cache only saves work next time."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
 
 
 def _describe(error: ValidationError) -> str:

@@ -160,7 +160,7 @@ class UnsizedCard(Record):
 class EngineSupport(BaseModel):
     """One software stack an engine runs on, and how."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     stack: Stack
     shown_as: str | None = Field(None, description="the engine's name on this stack (vLLM-Ascend), if it differs")
@@ -216,7 +216,7 @@ class Engine(Record):
 
 
 class AppleVariant(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     gpu_cores: int = Field(gt=0)
     bandwidth_gbps: float = Field(gt=0)
@@ -622,7 +622,7 @@ class FrameworkTrainingSpeed(Record):
 class TrainingEfficiency(BaseModel):
     """data/training_mfu.yaml: MFU by GPU class and workload, framework factors, and FP8's speed-up."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     classes: list[TrainingMfu] = Field(min_length=1)
     frameworks: list[FrameworkTrainingSpeed] = []
@@ -638,7 +638,7 @@ SupportCode = Literal["native", "weight_only", "other_kernels", "none"]
 class SupportPath(BaseModel):
     """How one set of GPU architectures runs a format or feature (data/format_support.yaml)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     archs: list[str] = Field(min_length=1)
     code: SupportCode

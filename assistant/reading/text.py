@@ -8,7 +8,7 @@ from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.knowledge.loader import load_yaml
+from gpu_advisor.knowledge.yaml_files import load_yaml_file
 
 MAX_MESSAGE_CHARS = 4000  # longer pastes are read up to here (about 700 English words)
 
@@ -51,7 +51,7 @@ def vocab() -> dict[str, Any]:
     two files is a mistake, refused at load."""
     merged: dict[str, Any] = {}
     for path in sorted(WORDS_DIR.glob("*.yaml")):
-        part = load_yaml(path.read_text(encoding="utf-8")) or {}
+        part = load_yaml_file(path) or {}
         clash = set(part) & set(merged)
         if clash:
             raise ValueError(f"{path.name} defines {', '.join(sorted(clash))} again")

@@ -46,6 +46,14 @@ RECALLED = 200  # earlier messages ↑ reaches, across sessions
 MATH_REQUEST = {"en": "show the math", "zh": "展示计算过程"}
 
 
+def this_machine() -> Any:
+    """The machine the app runs on (tools.detect.this_machine, read once per process), loaded when a question
+    first needs it: the sizing tools and their records stay out of the first screen."""
+    from gpu_advisor.tools.detect import this_machine as detected
+
+    return detected()
+
+
 class ChatScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
 
@@ -53,8 +61,6 @@ class ChatScreen(Screen):
         super().__init__(**kwargs)
         self.conversation = conversation
         if conversation.machine is None:  # "what can I run on this machine?": the app runs on it
-            from gpu_advisor.tools.detect import this_machine
-
             conversation.machine = this_machine
         self._turn_count = 0
         self._active_turn: int | None = None
