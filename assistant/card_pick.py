@@ -16,8 +16,15 @@ ALTERNATIVES = 2
 
 
 def _row(o: Any) -> dict[str, Any]:
+    """An option's figures; a job with no token speed (a fine-tuning run, a batch job) carries its hours and cost
+    per run instead, and is said in those (catalog keys ending in _job)."""
     return {"gpu": o.gpu, "gpus": o.gpus, "gpu_name": o.gpu_name, "tps": o.decode_tokens_per_s, "ttft_s": o.ttft_s,
-            "usd_per_hour": o.usd_per_hour, "precision": o.precision}
+            "usd_per_hour": o.usd_per_hour, "precision": o.precision,
+            "hours": o.job_hours or o.training_hours, "run_usd": o.job_usd or o.training_usd}
+
+
+def _job(a: dict[str, Any]) -> bool:
+    return not a.get("tps") and a.get("hours") is not None
 
 
 def pick_figures(ask: dict[str, Any], rec: Any) -> dict[str, Any] | None:
@@ -39,8 +46,18 @@ def _alt_words(a: dict[str, Any], lang: str, rec: Any) -> str:
     from gpu_advisor.assistant.writers import cash
 
     price = say(lang, "second3.pick_hour", price_usd=cash(a["usd_per_hour"], rec)) if a.get("usd_per_hour") else ""
+    if _job(a):
+        return say(lang, "second3.pick_alt_job", option=f"{a['gpus']} × {a['gpu_name']}", price=price,
+                   **_run_words(a, lang, rec))
     return say(lang, "second3.pick_alt", option=f"{a['gpus']} × {a['gpu_name']}", tps=f"{a['tps'] or 0:,.0f}",
                price=price)
+
+
+def _run_words(a: dict[str, Any], lang: str, rec: Any) -> dict[str, str]:
+    from gpu_advisor.assistant.writers import cash, hours
+
+    return {"hours": hours(a["hours"]),
+            "cost": say(lang, "second3.pick_run_cost", usd=cash(a["run_usd"], rec)) if a.get("run_usd") else ""}
 
 
 def with_pick(text: str, extra: dict[str, Any], ask: dict[str, Any], rec: Any, lang: str) -> tuple[str, dict[str, Any]]:
@@ -51,9 +68,13 @@ def with_pick(text: str, extra: dict[str, Any], ask: dict[str, Any], rec: Any, l
     if f is None:
         return text, extra
     price = say(lang, "second3.pick_hour", price_usd=cash(f["usd_per_hour"], rec)) if f.get("usd_per_hour") else ""
-    line = say(lang, f"second3.pick_{f['reason']}", option=f"{f['gpus']} × {f['gpu_name']}", price=price,
-               fmt=str(f["precision"] or "").upper(), tps=f"{f['tps'] or 0:,.0f}",
-               ttft=seconds(f["ttft_s"]) if f.get("ttft_s") is not None else "-")
+    if _job(f):
+        line = say(lang, f"second3.pick_{f['reason']}_job", option=f"{f['gpus']} × {f['gpu_name']}", price=price,
+                   **_run_words(f, lang, rec))
+    else:
+        line = say(lang, f"second3.pick_{f['reason']}", option=f"{f['gpus']} × {f['gpu_name']}", price=price,
+                   fmt=str(f["precision"] or "").upper(), tps=f"{f['tps'] or 0:,.0f}",
+                   ttft=seconds(f["ttft_s"]) if f.get("ttft_s") is not None else "-")
     if f["alternatives"]:
         line += "\n" + say(lang, "second3.pick_alts", alts=say(lang, "sep").join(
             _alt_words(a, lang, rec) for a in f["alternatives"]))
