@@ -160,7 +160,7 @@ def _request_rate(after: str, before: str) -> tuple[str, str] | None:
         period = per and per.group("per")
     if not period:
         label = word_pattern("rate_period_label_before").search(before)
-        period = label and label.group("per")
+        period = label and (label.group("per") or label.group("per2"))
     if not period and word_pattern("rate_label_before").search(before):
         period = "rps"
     if not period:
