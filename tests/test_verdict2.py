@@ -1,0 +1,54 @@
+"""One decision per answer (round F, verdict2): a service's buy-or-rent verdict, the plan heading and the plan's
+card agree; a purchase in China never plans on a grey card when an officially sold one was named; a comparison's
+verdict picks the card its own figures make cheaper, the card the plan heads; a speed comparison is like for like.
+Asserted from the structured payload, EN and ZH, several phrasings, cards and loads."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import payload, run_conversation
+
+
+def _heading(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("## "))
+
+
+def _grey(gpu_id: str) -> bool:
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.knowledge.china_channel import officially_sold
+
+    return not officially_sold(find_gpu(gpu_id))
+
+
+# a China company weighing a grey card bought against an official card rented, with a load
+GREY_RB = [
+    "our company in beijing has about 500k RMB to spend. we want qwen2.5 32b for ~200 employees, maybe 30 using it "
+    "at the same moment. buy a box of 4090s or just rent H20 by the hour? we'd use it mostly office hours",
+    "we're a company in shanghai, qwen2.5 32b for 30 concurrent users, budget 500k RMB: rent H20 by the hour or buy "
+    "a box of 4090s? office hours mostly",
+    "我们北京公司预算50万，想给200个员工部署qwen2.5 32b，同时大概30人在用，买一台4090的机器还是按小时租H20？主要上班时间用",
+    "公司在深圳，Qwen2.5-32B，同时30人用，按小时租H20还是买一台4090服务器？预算50万，基本白天用",
+    "our company in beijing serves qwen2.5 14b to 20 people at once around the clock for 5 years: buy 4090s or rent "
+    "L20?",
+    "北京公司，Qwen2.5-14B，20个人同时用，全天候跑5年，买4090还是租L20？",
+]
+
+
+@pytest.mark.parametrize("message", GREY_RB)
+def test_china_rb_plan_follows_the_verdict_on_an_official_card(message: str) -> None:
+    reply = run_conversation([message])[-1]
+    p = payload(reply)
+    best = p["results"]["recommend"]["best"]
+    action = p["results"]["recommend"]["action"]
+    rb = p.get("buy_or_rent")
+    assert not (action == "buy" and _grey(best["gpu"]))
+    assert best["gpu_name"] in _heading(reply.content)
+    if not rb:  # the question read as a plan with both cards (no head-on block): still never a grey purchase
+        return
+    assert rb.get("serving"), reply.content[:400]
+    card, n = (rb["buy"], rb["buy_n"]) if rb["code"] == "buy" else (rb["rented"], rb["rented_n"])
+    assert not (rb["code"] == "buy" and _grey(rb["buy"]))  # never a grey purchase planned
+    assert best["gpu"] == card and best["gpus"] <= n, (best["gpu"], rb)
+    assert action == rb["code"]
+    if _grey(rb.get("grey") or rb["buy"]):
+        assert rb.get("grey")  # the grey card said as such, the purchase weighed on the official one
