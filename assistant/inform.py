@@ -321,7 +321,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
     per run for a job that ends; a month at the load said, each at the count that serves it; per million tokens
     at full load when no load was said (and then that is said). A price from few offers ranks dearer by the
     well-sourced spread (assistant.value.marked), as the verdict weighs it."""
-    from gpu_advisor.assistant.value import marked, value_costs
+    from gpu_advisor.assistant.value import clearly_cheaper, value_costs
 
     if len(working) < 2 or w is None:
         return []
@@ -332,10 +332,10 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
         return []
     if basis == "token_full":
         ctx.data["usd_per_million_tokens"] = dict(costs)
-    ranked = sorted(working, key=lambda o: marked(costs[o.gpu], o.price_offers))
+    ranked = sorted(working, key=lambda o: costs[o.gpu])  # as printed: the lower figure is the cheaper one
     cheap, dear = ranked[0], ranked[1]
     a, b = costs[cheap.gpu], costs[dear.gpu]
-    same = marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers)
+    same = not clearly_cheaper(a, cheap.price_offers, b, dear.price_offers, SAME)
     held = value.get("held") or {}
     if basis == "buy":
         return [ctx.say("buy.compare.same" if same else "buy.compare.cheaper", gpu=cheap.gpu_name, a=ctx.usd(a),

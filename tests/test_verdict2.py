@@ -4,6 +4,8 @@ verdict picks the card its own figures make cheaper, the card the plan heads; a 
 Asserted from the structured payload, EN and ZH, several phrasings, cards and loads."""
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.conversation import payload, run_conversation
@@ -52,3 +54,39 @@ def test_china_rb_plan_follows_the_verdict_on_an_official_card(message: str) -> 
     assert action == rb["code"]
     if _grey(rb.get("grey") or rb["buy"]):
         assert rb.get("grey")  # the grey card said as such, the purchase weighed on the official one
+
+
+def _compare(p: dict[str, Any]) -> dict[str, Any] | None:
+    return next((a for a in p.get("also") or [] if a.get("code") == "compare_cards"), None)
+
+
+# which of two cards is the better value for a service with a load, no buying word: the verdict, the plan heading and
+# the printed costs agree, and the plan is rented (it was weighed on rent)
+VALUE = [
+    "L40S和A100 80G哪个跑Llama 3.1 8B推理性价比高，qps大概10，输入1000输出300",
+    "跑Llama 3.1 8B推理，qps 10左右，输入1000输出300，A100 80G和L40S哪个更划算？",
+    "which is better value for serving llama 3.1 8b at 10 requests per second, 1000 tokens in and 300 out: L40S or "
+    "A100 80GB?",
+    "A100 80GB vs L40S for llama 3.1 8b inference, about 10 qps, prompts 1000 tokens, outputs 300, which gives more "
+    "for the money?",
+    "H100和H20跑Qwen2.5-32B哪个性价比高？同时50个人用",
+    "L4 or L40S, which is cheaper for serving mistral 7b to 40 users at once?",
+    "qwen2.5 14b for 30 concurrent users, rtx 6000 ada or a100 80gb, which is more cost-effective?",
+]
+
+
+@pytest.mark.parametrize("message", VALUE)
+def test_value_verdict_follows_its_figures_and_heads_the_plan(message: str) -> None:
+    reply = run_conversation([message])[-1]
+    p = payload(reply)
+    rec = p["results"]["recommend"]
+    best = rec["best"]
+    cmp_ = _compare(p)
+    assert cmp_ is not None and cmp_.get("verdict"), reply.content[:300]
+    v, costs = cmp_["verdict"], (cmp_.get("value") or {}).get("costs") or {}
+    if v.get("pick"):
+        assert v["pick"] == best["gpu"], (v, best["gpu"])  # one decision: the verdict's card is the plan's
+    if v.get("code") == "cheaper":  # 'cheaper' is the lower cost as printed, on the basis named
+        assert costs[v["pick"]] == min(costs.values()), (v, costs)
+    assert best["gpu_name"] in _heading(reply.content)
+    assert rec["action"] == "rent", _heading(reply.content)  # weighed on rent, no buying word: headed as rented
