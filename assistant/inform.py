@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.like_for_like import same_count, speed_line
 from gpu_advisor.assistant.lower_fit import fitting_precision
 from gpu_advisor.assistant.server_price import in_currency
 from gpu_advisor.assistant.user_price import price_said, user_price
@@ -287,7 +288,12 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         else:
             lines.append("- " + ctx.say("info.compare.job_other", option=option, fits=fits, price=price))
     working = [o for o in options if o.ok]
-    if len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
+    like = same_count(working, lambda g, n: next((o for o in [rec.best, *rec.options] if o is not None and o.gpu == g
+                                                  and o.gpus == n and o.ok and not o.owned), None)
+                      or _sized(ctx, w, relaxed, find_gpu(g), n)) if serves and len(working) == 2 else None
+    if like is not None:  # different counts: the speed like for like, the counts apart (assistant.like_for_like)
+        lines.append(speed_line(ctx, like, tps, even))
+    elif len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
         fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))[:2]
         a, b = fast.decode_tokens_per_s or 0, slow.decode_tokens_per_s or 0
         tie = even(a, b, tps)  # "H20 更快：31 对比 31" was a tie said as a win

@@ -90,3 +90,34 @@ def test_value_verdict_follows_its_figures_and_heads_the_plan(message: str) -> N
         assert costs[v["pick"]] == min(costs.values()), (v, costs)
     assert best["gpu_name"] in _heading(reply.content)
     assert rec["action"] == "rent", _heading(reply.content)  # weighed on rent, no buying word: headed as rented
+
+
+# two cards that carry the load at different counts: which is faster is said at the same count, the counts apart
+LIKE = [
+    "老板问我 H200 和 H100 跑 llama 3.1 70B 推理到底差多少，值不值得多花钱，并发100左右",
+    "H100 和 H200 跑 Llama 3.1 70B 差多少？100并发",
+    "H200 vs H100 for llama 3.1 70b inference at 100 concurrent users: how big is the difference, is it worth paying "
+    "more?",
+    "for 100 users at once on llama 3.1 70b, H100 or H200, which is faster and is the H200 worth it?",
+]
+
+
+@pytest.mark.parametrize("message", LIKE)
+def test_speed_is_compared_at_the_same_count(message: str) -> None:
+    from gpu_advisor.knowledge import find_gpu
+
+    reply = run_conversation([message])[-1]
+    p = payload(reply)
+    cmp_ = _compare(p)
+    assert cmp_ is not None, reply.content[:300]
+    rows = [o for o in cmp_["options"] if o["ok"]]
+    speed = cmp_.get("speed") or {}
+    if len({o["gpus"] for o in rows}) > 1:  # different counts: the speed code is like for like
+        assert speed.get("same_count") == max(o["gpus"] for o in rows)
+        bw = {o["gpu"]: find_gpu(o["gpu"]).memory_bandwidth_gbps for o in rows}
+        assert speed.get("pick") == max(bw, key=lambda g: bw[g])  # the card with more bandwidth, card for card
+    text = reply.content
+    assert "0.7" not in text  # never the slower card's bandwidth ratio given as the reason it is faster
+    v = cmp_.get("verdict") or {}
+    if v.get("pick"):
+        assert v["pick"] == p["results"]["recommend"]["best"]["gpu"]
