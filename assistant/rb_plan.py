@@ -13,7 +13,8 @@ from typing import Any
 
 def grey_buy(profile: Any, spec: dict[str, Any], rented: str | None) -> bool:
     """A purchase in China of a card only grey channels sell, while the other card named is sold officially."""
-    if getattr(profile, "region", None) != "china" or not rented or rented == spec.get("buy"):
+    if getattr(profile, "region", None) != "china" or getattr(profile, "personal", None) or not rented \
+            or rented == spec.get("buy"):  # (one person's own machine: their call, warned, not swapped)
         return False
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.knowledge.china_channel import officially_sold
