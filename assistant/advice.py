@@ -178,7 +178,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
     the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count.
     `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
-    from gpu_advisor.assistant.verdict_first import plan_on_winner
+    from gpu_advisor.assistant.verdict_first import plan_on_winner, rented_for_value
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
@@ -266,6 +266,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     weighed = choice or ([] if w.owned else list(compare))  # 'A or B?' with a count said with one: still a choice
     rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: (_bought_for_home(w, rows, weighed) if for_home
                                                                       else None) or _named_pick(w, rows, weighed, recorder), asked)
+    rec = rented_for_value(w, rec, weighed) if not for_home else rec  # weighed on rent: headed as rented
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
                     named=named)

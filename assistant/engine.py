@@ -64,6 +64,7 @@ from gpu_advisor.assistant.premise import (
     keep_variant,
     switched_line,
 )
+from gpu_advisor.assistant.rb_plan import plan_follows
 from gpu_advisor.assistant.reading import EXAMPLE_TOKENS, Understanding, readable, understand
 from gpu_advisor.assistant.reading.card_group import said_as_group
 from gpu_advisor.assistant.reading.deadline import span_noted
@@ -1746,7 +1747,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
             notes.insert(0, tried)
     bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
     setup_rb = ("", None) if bought else _setup_buy_rent(turn, filled, answer, lang, config)  # 'the 8x h200 box?'
-    answer = _headline_follows(answer, setup_rb[1])
+    answer = _headline_follows(answer, setup_rb[1]) if setup_rb[1] else plan_follows(answer, bought)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
                                        own_prices=own_prices or bool(bought) or bool(setup_rb[1]))
     text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.like_for_like import same_count, speed_line
 from gpu_advisor.assistant.lower_fit import fitting_precision
 from gpu_advisor.assistant.server_price import in_currency
 from gpu_advisor.assistant.user_price import price_said, user_price
@@ -287,7 +288,12 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
         else:
             lines.append("- " + ctx.say("info.compare.job_other", option=option, fits=fits, price=price))
     working = [o for o in options if o.ok]
-    if len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
+    like = same_count(working, lambda g, n: next((o for o in [rec.best, *rec.options] if o is not None and o.gpu == g
+                                                  and o.gpus == n and o.ok and not o.owned), None)
+                      or _sized(ctx, w, relaxed, find_gpu(g), n)) if serves and len(working) == 2 else None
+    if like is not None:  # different counts: the speed like for like, the counts apart (assistant.like_for_like)
+        lines.append(speed_line(ctx, like, tps, even))
+    elif len(working) >= 2 and serves and all(o.decode_tokens_per_s for o in working):
         fast, slow = sorted(working, key=lambda o: -(o.decode_tokens_per_s or 0))[:2]
         a, b = fast.decode_tokens_per_s or 0, slow.decode_tokens_per_s or 0
         tie = even(a, b, tps)  # "H20 更快：31 对比 31" was a tie said as a win
@@ -321,7 +327,7 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
     per run for a job that ends; a month at the load said, each at the count that serves it; per million tokens
     at full load when no load was said (and then that is said). A price from few offers ranks dearer by the
     well-sourced spread (assistant.value.marked), as the verdict weighs it."""
-    from gpu_advisor.assistant.value import marked, value_costs
+    from gpu_advisor.assistant.value import clearly_cheaper, value_costs
 
     if len(working) < 2 or w is None:
         return []
@@ -332,10 +338,10 @@ def _cheaper_line(ctx: Context, working: list[Option], serves: bool, w: Any = No
         return []
     if basis == "token_full":
         ctx.data["usd_per_million_tokens"] = dict(costs)
-    ranked = sorted(working, key=lambda o: marked(costs[o.gpu], o.price_offers))
+    ranked = sorted(working, key=lambda o: costs[o.gpu])  # as printed: the lower figure is the cheaper one
     cheap, dear = ranked[0], ranked[1]
     a, b = costs[cheap.gpu], costs[dear.gpu]
-    same = marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers)
+    same = not clearly_cheaper(a, cheap.price_offers, b, dear.price_offers, SAME)
     held = value.get("held") or {}
     if basis == "buy":
         return [ctx.say("buy.compare.same" if same else "buy.compare.cheaper", gpu=cheap.gpu_name, a=ctx.usd(a),

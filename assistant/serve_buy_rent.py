@@ -44,6 +44,11 @@ def weigh_serving(profile: Any, spec: dict[str, Any], rec: Any, recorder: Any) -
     rented = spec.get("rented") or (rec.best.gpu if rec.best is not None else None)
     if not rented or rented == spec["buy"]:
         return None
+    from gpu_advisor.assistant.rb_plan import grey_buy
+
+    if grey_buy(profile, spec, rented):  # a purchase in China: the card sold officially, never the grey one
+        spec = {**spec, "buy": rented, "grey": spec["buy"],
+                "server": bool(spec.get("server")) or find_gpu(rented).sold_in > 1}  # sold as whole servers
     opt_r, opt_b = _option(rec, rented, recorder), _option(rec, spec["buy"], recorder)
     if opt_r is None or opt_b is None:
         return None
@@ -63,7 +68,8 @@ def weigh_serving(profile: Any, spec: dict[str, Any], rec: Any, recorder: Any) -
             "buy": spec["buy"], "buy_name": find_gpu(spec["buy"]).name, "buy_n": n_buy, "months": months,
             "hours": round(use * HOURS_PER_MONTH), "use": use, "rent_total_usd": rb.rent_total_usd,
             "buy_total_usd": rb.buy_total_usd, "payback_months": rb.payback_months,
-            "code": "buy" if rb.buy_total_usd < rb.rent_total_usd else "rent"}
+            "code": "buy" if rb.buy_total_usd < rb.rent_total_usd else "rent",
+            **({"grey": spec["grey"], "grey_name": find_gpu(spec["grey"]).name} if spec.get("grey") else {})}
 
 
 def serving_block(v: dict[str, Any], lang: str, money: Any) -> str:
@@ -72,7 +78,10 @@ def serving_block(v: dict[str, Any], lang: str, money: Any) -> str:
               "months": str(v["months"]), "hours": f"{v['hours']:,}", "use": f"{v['use']:.0%}",
               "rent": money(v["rent_total_usd"]), "bought": money(v["buy_total_usd"]),
               "payback": f"{v['payback_months']:.0f}" if v["payback_months"] else ""}
-    lines = [say(lang, "load.rb_head", **values), say(lang, "load.rb_rent", **values),
+    lines = [say(lang, "load.rb_head", **{**values, "buy": v.get("grey_name") or v["buy_name"]})]
+    if v.get("grey"):  # the grey card asked about, said as such before the purchase weighed instead
+        lines.append(say(lang, "verdict2.grey_buy", grey=v["grey_name"], card=v["buy_name"]))
+    lines += [say(lang, "load.rb_rent", **values),
              say(lang, "load.rb_buy", **values)]
     paid = "payback" if v["code"] == "buy" and v["payback_months"] else v["code"]
     lines.append(say(lang, f"load.rb_verdict_{paid}", **values))

@@ -98,3 +98,10 @@ def marked(cost: float, offers: int | None) -> float:
     from gpu_advisor.tools.cost import few_offers, offer_spread
 
     return cost * (1 + offer_spread().spread) if few_offers(offers) else cost
+
+
+def clearly_cheaper(lo: float, lo_offers: int | None, hi: float, hi_offers: int | None, margin: float) -> bool:
+    """Whether the cost `lo` is cheaper than `hi` as the reply prints them (lo below hi) and by more than `margin`
+    with a price from few offers marked dearer (marked): never 'cheaper' for the card whose printed figure is the
+    higher one (review AY #10: ¥11,367 'cheaper' than ¥10,264 from one offer)."""
+    return lo < hi and marked(hi, hi_offers) > margin * marked(lo, lo_offers)

@@ -179,12 +179,13 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     """Which of the options sized for a workload the verdict picks (the one rule: the plan is put on it too,
     assistant.advice): the only one that does the job; else the cheapest on the basis of what the user pays
     (assistant.value: per run, per month at their load, per token at full load; `costs` by card) by more than SAME,
-    a price from few offers counted dearer by the well-sourced spread (never winning by less); else the fastest.
+    a price from few offers counted dearer by the well-sourced spread (never winning by less), and always the lower
+    figure as printed (value.clearly_cheaper); else the fastest.
     An option with no price is never weighed on cost. `official_first`, a purchase in China: a card sold there
     through official channels that does the job is picked before one only grey channels sell (the rule the plan
     follows, tools.recommend.china_official_first), whatever the prices. The code: neither, only, official (the one
     officially sold of those that do the job), cheaper, faster (with the unpriced ones), or none; with the basis."""
-    from gpu_advisor.assistant.value import marked
+    from gpu_advisor.assistant.value import clearly_cheaper
 
     working = [o for o in options if o.get("ok")]
     if not working:
@@ -201,9 +202,9 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")
                 and not (basis == "buy" and o.get("purchase_usd"))]  # bought: the purchase price weighs it
     if not unpriced and all(o["gpu"] in costs for o in working):
-        ranked = sorted((marked(costs[o["gpu"]], o.get("price_offers")), o["gpu"]) for o in working)
-        if ranked[1][0] > SAME * ranked[0][0]:
-            return {"code": "cheaper", "basis": basis, "pick": ranked[0][1], "ranked": [g for _v, g in ranked]}
+        ranked = sorted((costs[o["gpu"]], o.get("price_offers"), o["gpu"]) for o in working)  # as printed
+        if clearly_cheaper(ranked[0][0], ranked[0][1], ranked[1][0], ranked[1][1], SAME):
+            return {"code": "cheaper", "basis": basis, "pick": ranked[0][2], "ranked": [g for *_v, g in ranked]}
     if all(o.get("decode_tokens_per_s") for o in working) and not _training_apart(working):
         by = sorted(working, key=lambda o: -o["decode_tokens_per_s"])
         figure = "decode_tokens_per_s"

@@ -52,6 +52,12 @@ def _premium(ctx: Any, v: dict[str, Any], ok: list[dict[str, Any]], gap: str) ->
     a, b = dear.get("decode_tokens_per_s") or 0, cheap.get("decode_tokens_per_s") or 0
     if not (a and b) or tps(a) == tps(b) or a < b:
         return ""
+    like = (ctx.data.get("speed") or {}) if dear.get("gpus") != cheap.get("gpus") else {}
+    if like.get("same_count"):  # the rows run different counts: the dearer one's speed is its count (like_for_like)
+        if like.get("pick") != cheap["gpu"]:
+            return ""
+        return gap + ctx.say("verdict2.premium_count", other=dear["gpu_name"], a=tps(a), b=tps(b), n=dear["gpus"],
+                             m=cheap["gpus"], card=cheap["gpu_name"])
     fast, slow = find_gpu(dear["gpu"]), find_gpu(cheap["gpu"])
     link = "_link" if fast.has_nvlink and not slow.has_nvlink else ""
     return gap + ctx.say(f"verdict_agree.premium{link}", other=dear["gpu_name"], a=tps(a), b=tps(b),

@@ -37,3 +37,15 @@ def plan_on_winner(w: Any, rec: Recommendation, rows: list[Option], choice: list
         options.append(best)
     return rec.model_copy(update={"best": row, "options": options, "rent_or_buy": rb,
                                   "action": _action(rec.workload, row, rb)}), row.gpu
+
+
+def rented_for_value(w: Any, rec: Recommendation, weighed: list[str]) -> Recommendation:
+    """'L40S和A100哪个性价比高' with no buying word: the cards named were weighed on what renting them costs (a month at
+    the load, a run, a token: assistant.value), so the plan is headed as rented, the way it was weighed; where buying
+    would pay off is the rent-or-buy line's to say (review AY #10: '购买 L40S' over a verdict weighed on rent)."""
+    best = rec.best
+    if best is None or best.owned or rec.action != "buy" or len(weighed) < 2 or best.gpu not in weighed:
+        return rec
+    if w.preference != "either" or w.personal or w.budget_usd is not None or w.owned or not best.usd_per_hour:
+        return rec
+    return rec.model_copy(update={"action": "rent"})

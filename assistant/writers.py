@@ -1032,7 +1032,7 @@ def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
     """'H20 和 L20 哪个划算' for a service whose load was said: what a month of each costs at the count that serves
     that load (assistant.value's month basis, the one the plan was put on), when the plan is the cheaper by more
     than the verdict's margin (review P1 C4: 20 people at once on an L20 at a third of an H20's rent)."""
-    from gpu_advisor.assistant.value import load_known, marked
+    from gpu_advisor.assistant.value import clearly_cheaper, load_known
     from gpu_advisor.assistant.verdict import SAME
 
     rec = answer.recommend
@@ -1043,10 +1043,10 @@ def _serve_choice_lines(answer: Answer, lang: str) -> list[str]:
     rows = list({o.gpu: o for o in reversed(rows)}.values())
     if len(rows) < 2:
         return []
-    rows.sort(key=lambda o: marked(o.billed_usd_per_month or 0, o.price_offers))
+    rows.sort(key=lambda o: o.billed_usd_per_month or 0)  # as printed (value.clearly_cheaper)
     cheap, dear = rows[0], rows[-1]
     a, b = cheap.billed_usd_per_month or 0, dear.billed_usd_per_month or 0
-    if cheap.gpu != rec.best.gpu or marked(b, dear.price_offers) <= SAME * marked(a, cheap.price_offers):
+    if cheap.gpu != rec.best.gpu or not clearly_cheaper(a, cheap.price_offers, b, dear.price_offers, SAME):
         return []
     return [say(lang, "fig.serve_choice", cheap=cheap.gpu_name, dear=dear.gpu_name, cheap_option=gpu_words(cheap, lang),
                 dear_option=gpu_words(dear, lang), cheap_usd=cash(a, rec), dear_usd=cash(b, rec),

@@ -44,14 +44,15 @@ def _month(o: dict) -> float:
 
 
 def _expected(options: list[dict], costs: dict[str, float]) -> tuple[str, str]:
-    """(code, card) the rule gives: the cheapest on the basis (few offers marked up by the spread) when it beats
-    the next by more than SAME, else the fastest."""
+    """(code, card) the rule gives: the cheapest on the basis as printed, when it beats the next by more than SAME
+    with few offers marked up by the spread (never the card whose printed cost is the higher, review AY #10), else
+    the fastest."""
     working = [o for o in options if o["ok"]]
     if len(working) == 1:
         return "only", working[0]["gpu"]
-    ranked = sorted((_marked(costs[o["gpu"]], o.get("price_offers")), o["gpu"]) for o in working)
-    if ranked[1][0] > SAME * ranked[0][0]:
-        return "cheaper", ranked[0][1]
+    ranked = sorted((costs[o["gpu"]], o.get("price_offers"), o["gpu"]) for o in working)
+    if _marked(ranked[1][0], ranked[1][1]) > SAME * _marked(ranked[0][0], ranked[0][1]):
+        return "cheaper", ranked[0][2]
     if all(o.get("decode_tokens_per_s") for o in working):
         return "faster", max(working, key=lambda o: o["decode_tokens_per_s"])["gpu"]
     return "faster", min(working, key=lambda o: o["job_hours"])["gpu"]
