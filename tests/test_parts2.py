@@ -40,3 +40,31 @@ def test_occasional_fine_tune_is_checked_on_the_chosen_cards(first: str, side: t
     assert not (p["results"].get("pair") or {}).get("together")  # no second service beside the first
     sized = job["sized"]
     assert sized["gpu"] == "rtx-3090" and sized["gpus"] == 2 and sized["fits"] and 0 < sized["hours"] < 10
+
+
+# AY 19: a training run with the machine's cards said apart from the card ('8卡一台够不够') and an engine asked after.
+ASCEND = [
+    ("我们想在昇腾910B上用LLaMA-Factory做Qwen2.5-7B的全参微调，数据大概10万条，每条2k token，8卡一台够不够，要跑几个小时？"
+     "另外推理的时候用MindIE还是vllm-ascend好", "zh"),
+    ("在昇腾910B上全参微调Qwen2.5-7B，10万条每条2k token，单台8卡够不够，多久？推理用MindIE还是vllm-ascend", "zh"),
+    ("We want to full fine-tune Qwen2.5-7B with LLaMA-Factory on Ascend 910B, 100k samples of 2k tokens each. Is one "
+     "8-card box enough and how many hours? Also for inference, MindIE or vllm-ascend?", "en"),
+    ("On Ascend 910B, full finetune qwen2.5-7b on 100k samples x 2k tokens: is a single 8 gpu server enough, how long? "
+     "and mindie vs vllm-ascend for inference later?", "en"),
+]
+
+
+@pytest.mark.parametrize(("text", "lang"), ASCEND)
+def test_box_of_eight_sized_then_engine(text: str, lang: str) -> None:
+    reply = run_conversation([text])[-1]
+    p = reply.additional_kwargs["gpu_advisor"]
+    assert p["profile"]["phase"] == "fine-tune" and not p["profile"].get("users")  # no service load invented
+    best = p["results"]["recommend"]["best"]
+    assert best["gpu"] == "ascend-910b" and best["gpus"] == 8 and best["trains"] and 0 < best["training_hours"] < 12
+    assert [a["code"] for a in p["also"]] == ["engine_choice"]
+    assert {e["id"] for e in p["also"][0]["engines"]} == {"mindie", "vllm"}
+    content = str(reply.content)
+    first = content.split("\n")[0]
+    assert first.startswith("**能**" if lang == "zh" else "**Yes**")  # the fit asked, answered first
+    engines = content.index("MindIE")
+    assert content.index("8 × Huawei Ascend 910B") < engines  # the sizing before the engine (order asked)

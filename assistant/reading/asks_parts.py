@@ -132,6 +132,14 @@ def read_asks_parts(m: Message, u: Understanding) -> None:
     read_format_loss(m, u)  # 'FP8和INT4到底差多少 … 效果会掉多少': the job kept, the formats' quality answered
     read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts
     read_engine_asked(m, u)  # "…要跑几个小时？另外推理用MindIE还是vllm-ascend好": the engine answered after the plan
+    read_parts2(m, u)  # '8卡一台够不够': that many of the card; the engine asked second answered second
+
+
+def read_parts2(m: Message, u: Understanding) -> None:
+    from gpu_advisor.assistant.reading.parts2 import read_box_count, read_engine_after
+
+    read_box_count(m, u)
+    read_engine_after(m, u)
 
 
 def read_engine_asked(m: Message, u: Understanding) -> None:

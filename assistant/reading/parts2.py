@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor.assistant.reading.message import Understanding
+from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import clean, word_pattern
 
 # What a training clause says of its run, carried to the check on the plan's cards.
@@ -47,3 +47,47 @@ def read_side_train(raw: str, u: Understanding) -> None:
         return
     u.second = {"phase": None, "model": u.updates["model"], "users": None, "batch_items": None, "together": True,
                 "together_said": False, "added": True}
+
+
+# Slots of a service's load: with none said, an engine asked 'for inference' is a question, not a service to size.
+SERVE_LOAD = ("users", "population", "requests_per_s", "batch_items", "context", "users_range")
+
+
+def _box_count(m: Message) -> int | None:
+    for lang in ("en", "zh"):
+        found = word_pattern(f"parts2.box_count.{lang}").search(m.text)
+        if found:
+            return int(next(v for v in found.groupdict().values() if v))
+    return None
+
+
+def read_box_count(m: Message, u: Understanding) -> None:
+    """'在昇腾910B上…全参微调…8卡一台够不够，要跑几个小时', 'on ascend 910b … is one 8-card box enough': the card named
+    with no count, and the cards of one machine said apart from it, are that many of that card (the count the job
+    is asked of: fits and hours on it), not a count left for the plan to choose."""
+    if u.whatif_gpus or u.updates.get("owned") or u.choice is not None or u.intents & {"reset", "help", "empty"}:
+        return
+    named = {g for s, _e, g, _n in m.gpus if s not in m.counted}
+    if len(named) != 1 or any(s in m.counted for s, _e, _g, _n in m.gpus):
+        return
+    n = _box_count(m)
+    if not n:
+        return
+    card = next(iter(named))
+    u.whatif_gpus = (n, card)
+    u.compare_gpus = [g for g in u.compare_gpus if g != card]
+    u.updates.pop("only", None)
+
+
+def read_engine_after(m: Message, u: Understanding) -> None:
+    """'…要跑几个小时？另外推理的时候用MindIE还是vllm-ascend好' beside a training run: the engine question is answered
+    after the sizing when it was asked after it, and 'for inference' with no load said is no service to size."""
+    if u.also != "engine_choice" or not m.engines:
+        return
+    first = min(s for s, _e, _x in m.engines)
+    if any(word_pattern(f"parts2.asked_before.{lang}").search(m.text[:first]) for lang in ("en", "zh")):
+        u.ask = {**u.ask, "engine_after": True}
+    if u.updates.get("phase") == "train-and-serve" and not set(u.updates) & set(SERVE_LOAD):
+        u.updates["phase"] = "fine-tune"  # the run is the job; serving it is only the engine asked
+        if u.updates.get("seq_len"):
+            u.updates.pop("prompt_tokens", None)  # '每条2k token': the samples' length, no prompt of a service
