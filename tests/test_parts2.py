@@ -68,3 +68,28 @@ def test_box_of_eight_sized_then_engine(text: str, lang: str) -> None:
     assert first.startswith("**能**" if lang == "zh" else "**Yes**")  # the fit asked, answered first
     engines = content.index("MindIE")
     assert content.index("8 × Huawei Ascend 910B") < engines  # the sizing before the engine (order asked)
+
+
+# AX 4: the model said to come later is a note, not a second service running now.
+TP_EN = "quick q - tensor parallel vs pipeline parallel, when do i use which for inference? we have 2 nodes of 8xA100"
+TP_ZH = "推理的时候张量并行和流水线并行分别什么时候用？我们有两台8卡A100"
+LATER = [
+    (TP_EN, "70B mostly, but maybe llama 405b later", "en"),
+    (TP_EN, "mostly llama 3.3 70b, maybe llama 3.1 405b down the road", "en"),
+    (TP_ZH, "主要是70B，以后可能上llama 405b", "zh"),
+    (TP_ZH, "以70B为主，将来也许跑llama 3.1 405b", "zh"),
+]
+
+
+@pytest.mark.parametrize(("first", "text", "lang"), LATER)
+def test_later_model_is_a_note(first: str, text: str, lang: str) -> None:
+    from gpu_advisor.assistant.catalog import say
+
+    reply = run_conversation([first, text])[-1]
+    p = reply.additional_kwargs["gpu_advisor"]
+    assert p["profile"]["model"] in ("70B", "llama-3.3-70b") and p["profile"]["phase"] == "serve"
+    assert "second_job" not in p and not (p["results"].get("pair") or {}).get("together")
+    best = p["results"]["recommend"]["best"]
+    assert best["gpu"].startswith("a100") and best["gpus"] == 16 and best["replicas"] == 2  # a copy per node
+    assert say(lang, "note.model_other", others="§", chosen="", first="").split("§")[0] in str(reply.content)
+    assert "Llama 3.1 405B" in str(reply.content)

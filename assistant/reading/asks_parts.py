@@ -188,7 +188,10 @@ def read_main_model(m: Message, u: Understanding) -> None:
     said.sort()
     later = {spec for s, e, spec in said if _later(m, s, e)}
     now = [spec for _s, _e, spec in said if spec not in later]
-    if not later or len(set(now)) != 1 or u.updates["model"] == now[0]:
+    if not later or len(set(now)) != 1:
+        return
+    u.ask = {**u.ask, "later_models": sorted(later)}  # a second job read from it goes (reading.parts2)
+    if u.updates["model"] == now[0] and not u.second:
         return
     u.updates["model"] = now[0]
     others = [_name(x) for x in dict.fromkeys(sorted(later))]

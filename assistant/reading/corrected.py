@@ -40,9 +40,10 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
     from gpu_advisor.assistant.reading.owned_slow import read_count_owned, read_slow
-    from gpu_advisor.assistant.reading.parts2 import read_side_train
+    from gpu_advisor.assistant.reading.parts2 import read_later_second, read_side_train
 
     read_second(cut, pending, u, read)
+    read_later_second(u)  # '70B mostly, but maybe llama 405b later': the later model is a note, no second service
     read_corrected(cut, u, lambda text: read(text, None))
     read_main_side(cut, u, lambda text: read(text, None))  # 'mostly lora on the 70b, sometimes full on the 8b'
     read_aside_train(cut, u, lambda text: read(text, None))  # 'can i run 70b? also could i lora something on it'

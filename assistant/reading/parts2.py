@@ -91,3 +91,18 @@ def read_engine_after(m: Message, u: Understanding) -> None:
         u.updates["phase"] = "fine-tune"  # the run is the job; serving it is only the engine asked
         if u.updates.get("seq_len"):
             u.updates.pop("prompt_tokens", None)  # '每条2k token': the samples' length, no prompt of a service
+
+
+def read_later_second(u: Understanding) -> None:
+    """'70B mostly, but maybe llama 405b later', '主要跑70B，以后可能上405b': the model said to come later, read as a
+    second service (reading.multi), is no job running now: the plan is the model used now, the later one a note."""
+    later = u.ask.get("later_models") or []
+    if not u.second or u.second.get("model") not in later:
+        return
+    u.second = None
+    if not any(code == "note.model_other" for code, _args in u.notes):
+        from gpu_advisor.assistant.reading.asks_parts import _name
+
+        chosen, others = _name(str(u.updates.get("model") or "")), [_name(x) for x in later]
+        u.notes.append(("note.model_other", {"chosen": chosen, "others": ", ".join(others), "first": others[0],
+                                             "covered": ""}))
