@@ -2323,7 +2323,7 @@ def _waiting_replies(waiting: list[Turn], filled: Any, answer: Any, lang: str, c
     for asked in _distinct(waiting):  # "... vllm or tgi?": each question answered under the plan it is about
         ctx = Context(lang, asked, filled.model_dump(mode="json"), answer.model_dump(mode="json"),
                       filled.region or "global", _recorder(config))
-        if asked.also == "engine_choice":
+        if asked.also == "engine_choice" and not asked.ask.get("engine_after"):  # asked second: said second
             ahead += reply(str(asked.also), ctx) + "\n\n"
         else:
             after += "\n\n" + reply(str(asked.also), ctx)

@@ -75,7 +75,7 @@ def serving_side_training(answer: Any, also: dict[str, Any] | None, lang: str, f
             or not first_model:
         return ""
     model = _model(str(also.get("model") or ""), first_model)
-    if model != first_model and not model.startswith("generic-"):
+    if model != first_model and not model.startswith("generic-") and not also.get("side"):
         return ""  # another model's fine-tune beside the service: said as a second job (pairing), sized on its own
     asked = str(also.get("method") or (also.get("run") or {}).get("method") or "lora")
     data = _tokens(also)

@@ -132,6 +132,14 @@ def read_asks_parts(m: Message, u: Understanding) -> None:
     read_format_loss(m, u)  # 'FP8和INT4到底差多少 … 效果会掉多少': the job kept, the formats' quality answered
     read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts
     read_engine_asked(m, u)  # "…要跑几个小时？另外推理用MindIE还是vllm-ascend好": the engine answered after the plan
+    read_parts2(m, u)  # '8卡一台够不够': that many of the card; the engine asked second answered second
+
+
+def read_parts2(m: Message, u: Understanding) -> None:
+    from gpu_advisor.assistant.reading.parts2 import read_box_count, read_engine_after
+
+    read_box_count(m, u)
+    read_engine_after(m, u)
 
 
 def read_engine_asked(m: Message, u: Understanding) -> None:
@@ -180,7 +188,10 @@ def read_main_model(m: Message, u: Understanding) -> None:
     said.sort()
     later = {spec for s, e, spec in said if _later(m, s, e)}
     now = [spec for _s, _e, spec in said if spec not in later]
-    if not later or len(set(now)) != 1 or u.updates["model"] == now[0]:
+    if not later or len(set(now)) != 1:
+        return
+    u.ask = {**u.ask, "later_models": sorted(later)}  # a second job read from it goes (reading.parts2)
+    if u.updates["model"] == now[0] and not u.second:
         return
     u.updates["model"] = now[0]
     others = [_name(x) for x in dict.fromkeys(sorted(later))]

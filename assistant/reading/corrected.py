@@ -40,8 +40,10 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     from gpu_advisor.assistant.reading.job_models import read_job_models
     from gpu_advisor.assistant.reading.main_side import read_main_side
     from gpu_advisor.assistant.reading.owned_slow import read_count_owned, read_slow
+    from gpu_advisor.assistant.reading.parts2 import read_later_second, read_side_train
 
     read_second(cut, pending, u, read)
+    read_later_second(u)  # '70B mostly, but maybe llama 405b later': the later model is a note, no second service
     read_corrected(cut, u, lambda text: read(text, None))
     read_main_side(cut, u, lambda text: read(text, None))  # 'mostly lora on the 70b, sometimes full on the 8b'
     read_aside_train(cut, u, lambda text: read(text, None))  # 'can i run 70b? also could i lora something on it'
@@ -51,3 +53,4 @@ def read_second_corrected(cut: str, pending: str | None, u: Understanding,
     read_slow(cut, u)  # 'users are complaining its slow' on their own cards: why, before the options
     read_count_owned(cut, u)  # 'wait we actually have 2 of them in the box': that many of the card named, theirs
     read_fewer(cut, u)  # 'and if we only get 2 of the nodes, how long then': the time on fewer, after the plan
+    read_side_train(cut, u)  # '偶尔也想拿 qwen2.5 7b 做做lora微调': a run beside the plan (reading.parts2)

@@ -219,6 +219,9 @@ def added_model(u: Understanding, current: dict[str, Any], updates: dict[str, An
     if not current.get("model") or current["model"] == second["model"] \
             or INFERENCE.get(str(current.get("phase") or "")) is None:
         return None
+    if not second.get("phase") and TRAINING.get(str(updates.get("phase") or "")):
+        from gpu_advisor.assistant.reading.parts2 import side_fine_tune
+        return side_fine_tune(second, updates)  # '我还想偶尔微调一下 8B 的模型': a training run, not a second service
     for key in ("model", "phase", "users", "batch_items"):
         updates.pop(key, None)
     return {k: v for k, v in second.items() if k != "added"} | {"phase": second["phase"] or
