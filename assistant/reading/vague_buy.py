@@ -24,3 +24,14 @@ def vague_buy_count(m: Message, gpu_id: str) -> dict[str, object]:
             if n and card and re.sub(r"[^a-z0-9]", "", card.group(1)) in key:
                 return {"buy_n": n, "buy_vague": True}
     return {}
+
+
+def one_card_bought(m: Message) -> int | None:
+    """1 where the user says they will buy one card and names no count beyond it ('想买张卡', 'buy a card', '买一块
+    显卡'): the plan is one card (reading/buy_count.py), not the two a count of one once had to become."""
+    from gpu_advisor.assistant.reading.clauses import negated
+
+    for x in word_pattern("buy2_one_card").finditer(m.masked):
+        if not negated(m.masked, x.start()) and "▒" not in x.group():
+            return 1
+    return None
