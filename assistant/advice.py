@@ -134,6 +134,9 @@ def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | Non
     from gpu_advisor.knowledge import find_gpu
 
     named = [o for o in rows if o.gpu in choice]
+    if w.buy_count == 1 and len(choice) > 2:  # 'buy a card: 3090 or 4060 Ti (the 4090 too dear)': those that do it
+        named = [o for o in named if o.ok]
+        choice = [o.gpu for o in named]
     cards = [find_gpu(g) for g in choice]
     if w.preference != "buy" or len(cards) != 2 or any(c.segment != "consumer" for c in cards) \
             or len(named) != 2 or not all(o.ok and o.gpus == 1 for o in named):
