@@ -134,6 +134,9 @@ def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | Non
     from gpu_advisor.knowledge import find_gpu
 
     named = [o for o in rows if o.gpu in choice]
+    if w.buy_count == 1 and len(choice) > 2:  # 'buy a card: 3090 or 4060 Ti (the 4090 too dear)': those that do it
+        named = [o for o in named if o.ok]
+        choice = [o.gpu for o in named]
     cards = [find_gpu(g) for g in choice]
     if w.preference != "buy" or len(cards) != 2 or any(c.segment != "consumer" for c in cards) \
             or len(named) != 2 or not all(o.ok and o.gpus == 1 for o in named):
@@ -180,6 +183,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
     from gpu_advisor.assistant.verdict_first import plan_on_winner, rented_for_value
     from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.long_run import mark_long_runs
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
     w = workload_for(profile, defaulted)
@@ -236,6 +240,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         said = [g for g in foreign if not any(r.split("x ")[-1].strip() == g for r in rec.ruled_out)]
         if said:
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
+    counts = counts or ({g: 1 for g in compare} if w.buy_count == 1 else None)  # 'buy a card: A or B?' (buy2)
     extra += _compared(compare, option, best, copies, rated, counts, rec.options, partial(_wide, sized, recorder))
     cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
     if cheap is not None and (best is None or cheap != best.gpu):
@@ -245,6 +250,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
         rec = rec.model_copy(update={"workload": rec.workload.model_copy(update={"candidates": w.candidates})})
         best, sized = rec.best, _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed})
                                                      if rec.relaxed else w, rec)
+        sized = _method_as_planned(sized, rec)
         copies = bool(best and not best.owned and (best.replicas > 1 or best.pp > 1))
         rated = bool(rec.traffic is not None and rec.traffic.replicas and sized.requests_per_s)
         extra = _compared(compare, option, best, copies, rated, counts, rec.options,
@@ -267,6 +273,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: (_bought_for_home(w, rows, weighed) if for_home
                                                                       else None) or _named_pick(w, rows, weighed, recorder), asked)
     rec = rented_for_value(w, rec, weighed) if not for_home else rec  # weighed on rent: headed as rented
+    rec = mark_long_runs(w, rec, extra)  # months on the cards named: impractical, never 'meets' (tools.long_run)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
                     named=named)
@@ -407,7 +414,15 @@ def _sized_as_planned(w: Workload, rec: Recommendation) -> Workload:
     """The workload the rows beside the plan are sized on: in the plan's 4-bit weights when it took them, and with
     its FP8 KV cache when that held the job on the count named ('on one L40S': that card's row fits as planned)."""
     sized = _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w, rec)
+    sized = _method_as_planned(sized, rec)
     return sized.model_copy(update={"kv_cache": 8}) if rec.taken_because == "count_kept" else sized
+
+
+def _method_as_planned(sized: Workload, rec: Recommendation) -> Workload:
+    """QLoRA taken for the count named ('buy a card … lora', tools.one_card_buy): the rows beside it in QLoRA too."""
+    if rec.taken_lever not in ("qlora", "qlora-unsloth"):
+        return sized
+    return sized.model_copy(update={"method": rec.workload.method, "framework": rec.workload.framework})
 
 
 def only_over_budget(o: Option) -> bool:

@@ -43,8 +43,8 @@ def _fits(model: str, gpu: str, recorder: Any) -> dict[str, bool]:
     return out
 
 
-def _job_hours(rec: Any, gpu: str, recorder: Any) -> float | None:
-    """A run's hours on one card of `gpu` (the training-time tool on the plan's workload)."""
+def _job_hours(rec: Any, gpu: str, recorder: Any, n: int = 1) -> float | None:
+    """A run's hours on n cards of `gpu` (the training-time tool on the plan's workload)."""
     if rec is None or getattr(rec, "workload", None) is None:
         return None
     from gpu_advisor.tools.common import ToolError
@@ -52,7 +52,7 @@ def _job_hours(rec: Any, gpu: str, recorder: Any) -> float | None:
     from gpu_advisor.tools.training_time import training_time
 
     try:
-        args = training_time_setup(rec.workload, gpu, 1, False)
+        args = training_time_setup(rec.workload, gpu, n, False)
         r = training_time(args)
     except (ToolError, LookupError, ValueError):
         return None
@@ -84,20 +84,23 @@ def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any, rec: Any
     if not (rented and busy and quote and buy.buy_price_usd):
         return None
     busy_said = bool(spec.get("busy")) and not spec.get("hours")
+    n_buy = int(spec.get("buy_n") or 1)  # 'a couple of 4090s': priced at 2 (reading/vague_buy.py)
     fits = _fits(profile.model, buy.id, recorder) if profile.model and profile.phase == "fine-tune" else {}
     v = {"buy": buy.id, "buy_name": buy.name, "rented": rented, "rented_name": find_gpu(rented).name,
          "runs_per_month": profile.runs_per_month or 1, "hours": hours or 0.0, "hours_said": bool(spec.get("hours")),
          "busy_said": busy_said, "busy_hours_month": busy, "usd_per_hour": quote.usd_per_gpu_hour_typical,
          "rent_usd_per_month": busy * quote.usd_per_gpu_hour_typical, "purchase_usd": buy.buy_price_usd,
-         "fits": fits, "slower": None}
+         "fits": fits, "slower": None, "buy_n": n_buy, "buy_card": buy.name}
     if not busy_said and not profile.horizon_months:  # runs a month x a run's hours: a month of rent against the card
         args = RentBuyInput(gpu=rented, utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region, buy_gpu=buy.id)
         rb = rent_vs_buy(args)
         if recorder is not None:
             recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
-        months = buy.buy_price_usd / v["rent_usd_per_month"] if v["rent_usd_per_month"] else None
+        months = buy.buy_price_usd * n_buy / v["rent_usd_per_month"] if v["rent_usd_per_month"] else None
         code = "buy" if months is not None and months <= DEFAULT_HORIZON_MONTHS and rb.cheaper == "buy" else "rent"
-        on_bought = _job_hours(rec, buy.id, recorder) if buy.id != rented else None
+        on_bought = _job_hours(rec, buy.id, recorder, n_buy) if buy.id != rented or n_buy > 1 else None
+        if n_buy > 1:
+            v = {**v, "buy_name": f"{n_buy} × {buy.name}", "purchase_usd": buy.buy_price_usd * n_buy}
         return {**v, "code": code, "payback_months": months, "horizon_months": DEFAULT_HORIZON_MONTHS,
                 "cheaper_over_horizon": rb.cheaper,
                 "run_slower": on_bought / on_rented if on_bought and on_rented else None}
@@ -112,6 +115,8 @@ def _over_the_year(profile: Any, v: dict[str, Any], region: Literal["global", "c
 
     counts = job_counts(rec, v["buy"], v["rented"])  # serving: the cards the job takes of each, busy the same hours
     on_bought = _job_hours(rec, v["buy"], recorder) if v["buy"] != v["rented"] and not counts else on_rented
+    if not counts and v["buy_n"] > 1:  # 'a couple of 4090s' for a training run: that many bought, one rented
+        counts, on_bought = (v["buy_n"], 1), _job_hours(rec, v["buy"], recorder, v["buy_n"]) or on_bought
     slower = on_bought / on_rented if on_bought and on_rented else 1.0  # the bought card's hours per rented hour
     months = profile.horizon_months or YEAR_MONTHS
     busy = v["busy_hours_month"]
@@ -175,7 +180,7 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
                              months=f"{payback:.1f}" if payback < 24 else f"{payback:,.0f}"))
         else:
             lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
-        lines += _fits_lines(v, model_name, lang)
+        lines += _fits_lines(v, model_name, lang) + _vague_lines(v, lang)
         return "\n".join(lines)
     lines = [say(lang, "buy_or_rent.head", card=v["buy_name"]),
              say(lang, "buy_or_rent.rent", runs=f"{v['runs_per_month']:g}", hours=f"{v['hours']:.1f}",
@@ -186,10 +191,16 @@ def block(v: dict[str, Any], model_name: str, lang: str, money: Any) -> str:
         lines.append(say(lang, "buy_or_rent.run_slower", card=v["buy_name"], rented=v["rented_name"],
                          times=f"{slower:.1f}", hours=f"{v['hours'] * slower:,.1f}"))
     months = v["payback_months"]
-    lines.append(say(lang, "buy_or_rent.buy", card=v["buy_name"], price=money(v["purchase_usd"]),
-                     months=f"{months:,.0f}"))
+    lines.append(say(lang, "buy2.buy_n" if v.get("buy_n", 1) > 1 else "buy_or_rent.buy", card=v["buy_name"],
+                     price=money(v["purchase_usd"]), months=f"{months:,.0f}"))
     lines.append(say(lang, f"buy_or_rent.verdict.{v['code']}", card=v["buy_name"], horizon=v["horizon_months"]))
-    return "\n".join(lines + _fits_lines(v, model_name, lang))
+    return "\n".join(lines + _fits_lines(v, model_name, lang) + _vague_lines(v, lang))
+
+
+def _vague_lines(v: dict[str, Any], lang: str) -> list[str]:
+    """'a couple of 4090s': the count priced, said as an assumption, and that it is no limit on the plan."""
+    n = v.get("buy_n", 1)
+    return [say(lang, "buy2.vague", n=n, card=v["buy_card"])] if n > 1 else []
 
 
 def _fits_lines(v: dict[str, Any], model_name: str, lang: str) -> list[str]:
@@ -200,8 +211,8 @@ def _fits_lines(v: dict[str, Any], model_name: str, lang: str) -> list[str]:
         no = [say(lang, f"buy_or_rent.method.{m}") for m in METHODS if m in fits and not fits[m]]
         sep = say(lang, "buy_or_rent.and")
         if yes:
-            lines.append(say(lang, "buy_or_rent.fits", card=v["buy_name"], model=model_name, yes=sep.join(yes),
+            lines.append(say(lang, "buy_or_rent.fits", card=v.get("buy_card", v["buy_name"]), model=model_name, yes=sep.join(yes),
                              no=say(lang, "buy_or_rent.not_fits", no=sep.join(no)) if no else ""))
         else:
-            lines.append(say(lang, "buy_or_rent.fits_none", card=v["buy_name"], model=model_name))
+            lines.append(say(lang, "buy_or_rent.fits_none", card=v.get("buy_card", v["buy_name"]), model=model_name))
     return lines

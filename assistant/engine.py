@@ -33,9 +33,11 @@ from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.inferred_busy import inferred_busy
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
+from gpu_advisor.assistant.long_run_block import long_run_block
 from gpu_advisor.assistant.memory_variant import apply_memory_variant
 from gpu_advisor.assistant.mixed_owned import pooled_line, pooled_owned
 from gpu_advisor.assistant.model_switch import with_switch
+from gpu_advisor.assistant.moe_budget import moe_budget_block
 from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.own_or_rent import with_own_or_rent
@@ -1753,7 +1755,10 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     text, pinned, direct = _setup_first(state, turn, previous, answer, text, lang, config, carried)
     first = "\n\n".join(p for p in (_buy_or_rent_block(bought, filled, answer, lang), setup_rb[0],
                                       _models_block(weighed, filled, answer, lang),
-                                      _asked_first(answer, turn, cards, lang, config)) if p)
+                                      _asked_first(answer, turn, cards, lang, config),
+                                      long_run_block(answer, lang, _recorder(config)),
+                                      moe_budget_block(answer, lang, lambda usd: writers.cash(usd, answer.recommend)))
+             if p)  # buy2
     if first:
         text = first + "\n\n" + text
     one = _one_owned(turn, answer, lang)

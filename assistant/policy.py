@@ -90,7 +90,7 @@ class Profile(BaseModel):
     used_ok: bool | None = None  # "used is fine", "二手也行": a purchase priced used where a sourced used price exists
     budget_leeway: float | None = None  # percent over a budget said approximately that counts as within
     used_cards: list[str] | None = None  # the named cards said used ('二手3090还是4090'): only those priced used
-    buy_count: int | None = Field(None, gt=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
+    buy_count: int | None = Field(None, ge=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it
 

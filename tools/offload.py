@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge import find_gpu, find_precision
 from gpu_advisor.knowledge.gguf import assign_types, normalise_file_type, type_bytes
-from gpu_advisor.knowledge.host_memory import pcie_link, ram_band
+from gpu_advisor.knowledge.host_memory import host_links, pcie_link, ram_band
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.common import (
     GIB,
@@ -53,6 +53,8 @@ class OffloadInput(ToolInput):
     context: int = Field(8192, gt=0, le=MAX_COUNT)
     kv_precision: str | None = Field(None, description="llama.cpp's KV cache type: f16 (default) or q8_0")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="the computer's system memory, GiB")
+    ram: str | None = Field(None, description="the system memory, a knowledge/host_memory record id "
+                                               "(ddr5-4800-server-12ch); default: a desktop's, a band")
     mode: OffloadMode | None = Field(None, description="layers (-ngl) or experts (--n-cpu-moe); default: experts "
                                                         "for a mixture-of-experts model, layers otherwise")
 
@@ -160,7 +162,7 @@ def offload(inp: OffloadInput) -> OffloadResult:
     whole_read = sum(read(i) for i in range(n_layers)) + head + kv
     share = gpu_read / whole_read if whole_read else 1.0
     slow_card, fast_card = full.decode_tokens_per_s_range
-    slow_ram, fast_ram = ram_band()
+    slow_ram, fast_ram = ram_band() if inp.ram is None else (host_links()[inp.ram], host_links()[inp.ram])
     ram_slow, ram_mid_a = slow_ram.reached_gbps[0] * 1e9, slow_ram.reached_gbps[1] * 1e9
     ram_fast, ram_mid_b = fast_ram.reached_gbps[2] * 1e9, fast_ram.reached_gbps[1] * 1e9
     ram_mid = (ram_mid_a + ram_mid_b) / 2

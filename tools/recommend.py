@@ -328,7 +328,7 @@ class Workload(ToolInput):
                           "user's speed at load is held at the rules' product_min_tokens_per_s unless one is said")
     personal: bool = Field(False, description="one person's own use ('just me', '自己用'): their own device first, "
                                               "nothing about utilisation")
-    buy_count: int | None = Field(None, gt=1, le=16, description="cards the user will buy, no card named ('we want "
+    buy_count: int | None = Field(None, ge=1, le=16, description="cards the user will buy, no card named ('we want "
                                   "to buy two cards', '想买两张卡'): plans of that many cards of a card sold singly")
     fewest_owned: bool = Field(False, description="cards you own are a ceiling ('how many of our 16 GPUs does it "
                                "eat', 'half of them train'): a service takes the fewest of them that meet its targets")
@@ -1530,7 +1530,8 @@ def one_machine(gpu: Gpu) -> bool:
 
 
 def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
-    if w.buy_count and not w.candidates and not gpu.laptop and not one_machine(gpu):
+    if w.buy_count and (not w.candidates or w.buy_count == 1) and not gpu.laptop and not one_machine(gpu):
+        # one card said to buy ('想买张卡，3090还是4060ti'): one of each card weighed too (buy2)
         # 'we want to buy two cards': that many of each card sold singly, none of a card sold as whole servers
         return (w.buy_count,) if gpu.sold_in == 1 else ()
     counts = _all_counts(w, gpu)
@@ -2406,7 +2407,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if with_levers:
         for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
-                       _with_a_lever):
+                       one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
@@ -3369,6 +3370,12 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     if four.best is None or four.best.tp is not None or cost_score(four.best, w) >= cost_score(best, w):
         return None
     return four.model_copy(update={"relaxed": "int4", "taken_because": "cheaper"})
+
+
+def one_card_bought_with_qlora(w: Workload, rec: Recommendation) -> Recommendation | None:
+    from gpu_advisor.tools.one_card_buy import one_card_bought_with_qlora as taken  # (tools/one_card_buy.py)
+
+    return taken(w, rec)
 
 
 def _the_count_named_on_a_4bit_base(w: Workload, rec: Recommendation) -> Recommendation | None:

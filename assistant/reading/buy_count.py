@@ -8,6 +8,7 @@ from __future__ import annotations
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.vague_buy import one_card_bought
 
 MAX_BOUGHT = 16  # a count beyond a server's worth is no card count said to buy
 
@@ -16,9 +17,9 @@ def read_buy_count(m: Message) -> int | None:
     """The count in 'buy N cards' said with no card (a card named with its count is a setup named: 'only')."""
     for x in word_pattern("buy_count").finditer(m.masked):
         n = int(x.group(1) or x.group(2))
-        if 1 < n <= MAX_BOUGHT and not negated(m.masked, x.start()) and "▒" not in x.group():
+        if 1 <= n <= MAX_BOUGHT and not negated(m.masked, x.start()) and "▒" not in x.group():
             return n
-    return None
+    return one_card_bought(m)  # 'buy a card', '想买张卡': one (reading/vague_buy.py)
 
 
 def buy_count_kept(u: Understanding) -> None:

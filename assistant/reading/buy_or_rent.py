@@ -13,6 +13,7 @@ from gpu_advisor.assistant.reading.buy_weighed import bought_as_server
 from gpu_advisor.assistant.reading.cost_asked import read_cost_asked
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.vague_buy import vague_buy_count
 
 # Characters before a card where 'rented' is looked for.
 RENTED_WINDOW = 16
@@ -43,7 +44,8 @@ def _buy_or_rent(m: Message, u: Understanding) -> None:
         return  # several cards to buy ('一台8卡H200', 'a box w/ 8x H200'): the setup weighed (assistant.setup_buy_rent)
     unit = word_pattern("buy_or_rent.hours_unit")
     hours = next((q.number for q in m.qty if unit.match((q.extra or "").strip()) and not q.negated), None)
-    u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours, "server": bought_as_server(m, buy)}
+    u.ask["buy_or_rent"] = {"buy": buy, "rented": rented, "hours": hours, "server": bought_as_server(m, buy),
+                            **vague_buy_count(m, buy)}  # 'a couple of 4090s': priced at 2 (reading/vague_buy.py)
     if u.updates.get("utilisation"):
         u.ask["buy_or_rent"]["busy"] = u.updates["utilisation"]  # '10 hrs a week': the rented card's share of hours
     if "horizon_months" not in u.updates and (word_pattern("buy_or_rent.year").search(m.text)
