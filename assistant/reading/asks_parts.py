@@ -165,8 +165,10 @@ def read_engine_asked(m: Message, u: Understanding) -> None:
 
 def _later(m: Message, start: int, end: int) -> bool:
     before, after = m.text[max(0, start - 30):start], m.text[end:end + 30]
-    return any(word_pattern(f"asks_parts.{key}.{lang}").search(text) for lang in ("en", "zh")
-               for key, text in (("later_before", before), ("later_after", after)))
+    keys: tuple[tuple[str, str], ...] = (("later_before", before), ("later_after", after))
+    if any(word_pattern(f"asks_parts.mainly.{lang}").search(m.text) for lang in ("en", "zh")):
+        keys += (("maybe_before", before),)  # '70B mostly, but maybe 405b': the main model is the plan
+    return any(word_pattern(f"asks_parts.{key}.{lang}").search(text) for lang in ("en", "zh") for key, text in keys)
 
 
 def _name(spec: str) -> str:

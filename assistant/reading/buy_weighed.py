@@ -28,11 +28,27 @@ def buying_choice(m: Message) -> bool:
 
 def weighed(m: Message, s: int, e: int) -> bool:
     """Whether the card at s:e is one weighed to buy in a choice (buying_choice), not one the speaker has."""
-    if not buying_choice(m):
+    if not buying_choice(m) or _before_the_addition(m, s):
         return False
     left, _right = clause_bounds(m.masked, s, e)
     before = re.split(r"[,;.?!:]", m.masked[max(left, s - 32):s])[-1]
     return not (word_pattern("buy_weighed_have").search(before) or word_pattern("owned_after").match(m.masked[e:e + 40]))
+
+
+def _before_the_addition(m: Message, s: int) -> bool:
+    """Whether the card at s comes before another card said as an addition to it ('家里4090一张…还是再买张3090',
+    'a 4090 at home … or get another 3090') and has no buying words of its own: the card added to is the one had;
+    'should we add a 4090 or a 5090' ('再加一张4090还是5090') adds both, so neither comes before the addition."""
+    if _buy_cue(m, s):
+        return False
+    return any(t > s and (cue := _buy_cue(m, t)) and word_pattern("buy_weighed_addition").search(cue)
+               for t, _e, _g, _n in m.gpus)
+
+
+def _buy_cue(m: Message, s: int) -> str:
+    """The buying or adding words right before the card at s ('再 buy 张', 'get another'), or ''."""
+    cue = word_pattern("considered_add_before").search(m.masked[max(0, s - 40):s])
+    return cue.group(0) if cue else ""
 
 
 def read_weighed_preference(m: Message) -> str | None:
