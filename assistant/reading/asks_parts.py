@@ -55,6 +55,12 @@ def _switch_target(m: Message) -> tuple[int, str] | None:
     return None
 
 
+def _said_besides(m: Message, start: int) -> bool:
+    """Whether a model other than the one at text[start] is said: with none, nothing is switched from."""
+    return any(s != start for s, _e, _id in m.names) or any(
+        q.start != start for q in m.qty if q.role == "model" and not q.negated)
+
+
 def _offered_as_other(m: Message, start: int) -> bool:
     """A model named before the one said after 'or … go with' / '还是用': the other option offered, no switch made
     (the model reader's choice of the named one stands; reading.model._alternative_size)."""
@@ -75,6 +81,8 @@ def read_model_switched(m: Message, u: Understanding) -> None:
     if target is None or not (complaint or "quality" not in u.intents):
         return
     if not complaint and _offered_as_other(m, target[0]):  # 'qwen2.5 32b possible?? or should i go with the 7b'
+        return
+    if u.updates.get("model") and not _said_besides(m, target[0]):  # '用mistral small 24b给工单分类': read as said
         return
     if "quality" not in u.intents and u.updates.get("model") in (None, target[1]):
         return
