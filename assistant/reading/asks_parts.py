@@ -122,6 +122,8 @@ def read_format_loss(m: Message, u: Understanding) -> None:
     named = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")]
     if len(named) < 2 or not (u.updates.get("model") or u.updates.get("phase") or "weigh" in u.intents):
         return
+    if "weigh" in u.intents and not u.updates.get("model"):  # '我有一张4090，int4跟fp8…差多少': no job, the formats
+        return  # weighed on their card are the answer (format_concept, its precision verdict), kept
     if u.also and u.also != "quality":
         return
     u.intents -= {"weigh", "quality"}
