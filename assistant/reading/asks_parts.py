@@ -55,6 +55,20 @@ def _switch_target(m: Message) -> tuple[int, str] | None:
     return None
 
 
+def _said_besides(m: Message, start: int) -> bool:
+    """Whether a model other than the one at text[start] is said: with none, nothing is switched from."""
+    return any(s != start for s, _e, _id in m.names) or any(
+        q.start != start for q in m.qty if q.role == "model" and not q.negated)
+
+
+def _offered_as_other(m: Message, start: int) -> bool:
+    """A model named before the one said after 'or … go with' / '还是用': the other option offered, no switch made
+    (the model reader's choice of the named one stands; reading.model._alternative_size)."""
+    before = [s for s, _e, _id in m.names if s < start]
+    before += [q.start for q in m.qty if q.role == "model" and not q.negated and q.start < start]
+    return bool(before) and bool(word_pattern("size_alternative_before").search(m.masked[max(0, start - 48):start]))
+
+
 def read_model_switched(m: Message, u: Understanding) -> None:
     """'算了还是换成72B吧，效果差太多了，其他不变', 'switch to 72b, the 14b quality is too poor, keep the rest': a switch
     of model with the old one's quality as the reason. The model switched to is the model (the rest of the plan
@@ -65,6 +79,10 @@ def read_model_switched(m: Message, u: Understanding) -> None:
                     for lang in ("en", "zh") for text in (m.text, _typed(m)))
     target = _switch_target(m)
     if target is None or not (complaint or "quality" not in u.intents):
+        return
+    if not complaint and _offered_as_other(m, target[0]):  # 'qwen2.5 32b possible?? or should i go with the 7b'
+        return
+    if u.updates.get("model") and not _said_besides(m, target[0]):  # '用mistral small 24b给工单分类': read as said
         return
     if "quality" not in u.intents and u.updates.get("model") in (None, target[1]):
         return
@@ -104,6 +122,8 @@ def read_format_loss(m: Message, u: Understanding) -> None:
     named = [f for f in formats_named(m) if f not in ("gguf", "exl2", "mlx", "bnb")]
     if len(named) < 2 or not (u.updates.get("model") or u.updates.get("phase") or "weigh" in u.intents):
         return
+    if "weigh" in u.intents and not u.updates.get("model"):  # '我有一张4090，int4跟fp8…差多少': no job, the formats
+        return  # weighed on their card are the answer (format_concept, its precision verdict), kept
     if u.also and u.also != "quality":
         return
     u.intents -= {"weigh", "quality"}
