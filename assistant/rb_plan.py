@@ -30,7 +30,7 @@ def follow(rec: Any, v: dict[str, Any] | None, option: Any) -> Any:
     serve_buy_rent) and the action the verdict names; unchanged when no serving verdict or the plan is on cards owned."""
     if rec is None or not v or not v.get("serving") or rec.best is None or rec.best.owned or option is None:
         return rec
-    from gpu_advisor.tools.recommend import _rent_or_buy
+    from gpu_advisor.tools.recommend import rent_or_buy_of
 
     action = "buy" if v["code"] == "buy" else "rent"
     if rec.best.gpu == option.gpu and rec.best.gpus == option.gpus:
@@ -43,7 +43,7 @@ def follow(rec: Any, v: dict[str, Any] | None, option: Any) -> Any:
     # 'a better fit: … the cards you chose are consumer cards' was said of the plan left behind
     stale = rec.better_why == "service" and find_gpu(option.gpu).segment != "consumer"
     return rec.model_copy(update={"best": option, "options": options, "action": action,
-                                  "rent_or_buy": _rent_or_buy(rec.workload, option),
+                                  "rent_or_buy": rent_or_buy_of(rec.workload, option),
                                   **({"better": None, "better_why": None} if stale else {})})
 
 

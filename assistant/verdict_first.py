@@ -19,7 +19,7 @@ def plan_on_winner(w: Any, rec: Recommendation, rows: list[Option], choice: list
                    pick: Callable[[list[Option]], str | None], asked: str | None) -> tuple[Recommendation, str | None]:
     """The plan on the card the final rows pick among the cards named as a choice (`pick` on those rows); the
     recommendation (and the card asked about) as they were when no choice was asked, the plan is on cards owned, or the rows pick the plan's card."""
-    from gpu_advisor.tools.recommend import _action, _rent_or_buy
+    from gpu_advisor.tools.recommend import _action, rent_or_buy_of
 
     best = rec.best
     if best is None or best.owned or len(choice) < 2 or best.gpu not in choice:
@@ -31,7 +31,7 @@ def plan_on_winner(w: Any, rec: Recommendation, rows: list[Option], choice: list
     only = {c.split("x ", 1)[-1].strip() for c in getattr(w, "candidates", None) or []}
     if only and winner not in only:
         return rec, asked  # 'only Ascend' / 'replace our 8 A800 with 910B': the plan stays on the cards allowed
-    rb = _rent_or_buy(rec.workload, row)
+    rb = rent_or_buy_of(rec.workload, row)
     options = [row, *(o for o in rec.options if o.gpu != row.gpu)]
     if not any(o.gpu == best.gpu for o in options):
         options.append(best)
@@ -48,4 +48,18 @@ def rented_for_value(w: Any, rec: Recommendation, weighed: list[str]) -> Recomme
         return rec
     if w.preference != "either" or w.personal or w.budget_usd is not None or w.owned or not best.usd_per_hour:
         return rec
-    return rec.model_copy(update={"action": "rent"})
+    from gpu_advisor.tools.recommend import rent_or_buy_of
+
+    rented = _rented_count(rec, best)
+    if rented is best:
+        return rec.model_copy(update={"action": "rent"})
+    # the rent of the cards the job needs against buying the whole server they come in
+    return rec.model_copy(update={"action": "rent", "best": rented, "rent_or_buy": rent_or_buy_of(rec.workload, rented)})
+
+
+def _rented_count(rec: Recommendation, best: Any) -> Any:
+    """Rented, the plan takes the cards the job needs, not the whole server a purchase comes in: the cheapest row of
+    the same card that fits and meets every stated target (8 x H200 bought, 4 x H200 rented for 70B at 60 users)."""
+    same = [o for o in rec.options if o.gpu == best.gpu and o.ok and not o.owned and not o.avoid
+            and o.usd_per_hour is not None and all(o.meets.values())]
+    return min(same, key=lambda o: (o.usd_per_hour, o.gpus), default=best)

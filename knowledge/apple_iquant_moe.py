@@ -35,3 +35,13 @@ def iquant_moe_records() -> tuple[IQuantMoe, ...]:
 def iquant_moe_for(backend: str, precision_id: str) -> IQuantMoe | None:
     """The record of a MoE in this i-quant format on this llama.cpp backend, None when none applies."""
     return next((r for r in iquant_moe_records() if backend in r.backends and precision_id in r.formats), None)
+
+
+def iquant_share(backend: str, precision_id: str, end: str = "central") -> float:
+    """The share of the llama.cpp MoE record's routed decode rate a 1-2-bit i-quant reaches on this backend
+    (knowledge apple_iquant_moe: codebook lookups on Metal), at one end of its stated band; 1 where none applies."""
+    rec = iquant_moe_for(backend, precision_id)
+    if rec is None:
+        return 1.0
+    # calibrated on the result: the slow end of the Metal MoE band takes the upper share (the record's comment)
+    return {"slow": rec.routed_share_range[1], "fast": rec.routed_share_range[0]}.get(end, rec.routed_share)

@@ -8,10 +8,6 @@ third-party pages give for the 8-card full mesh (7 links), four times PCIe 4.0 x
 measurement."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from gpu_advisor.knowledge.apple_iquant_moe import iquant_moe_for
 from gpu_advisor.knowledge.schema import Gpu
 
 # one direction, GB/s: the floor a fast in-server link with no sourced figure is sized at (see above)
@@ -34,23 +30,3 @@ def in_server_link(gpu: Gpu) -> str | None:
     """The name of the card's fast in-server link ('nvlink', 'hccs', 'infinity-fabric', 'nvlink-bridge'), None
     when tensor parallelism goes over PCIe."""
     return gpu.interconnect if fast_link_gbps(gpu) is not None else None
-
-
-# The user's rules leave at most this many cards of the catalog ('国产卡或者H20': three Ascends and the H20):
-# every one of them is weighed, not only those on the usual shortlist.
-FEW_LEFT = 6
-
-
-def few_left(w: object, left: Callable[[Any], list[str]]) -> bool:
-    """Whether the cards the user's exclusions leave in (left(w)) are few enough to weigh them all."""
-    return bool(getattr(w, "exclude", None)) and 0 < len(left(w)) <= FEW_LEFT
-
-
-def iquant_share(backend: str, precision_id: str, end: str = "central") -> float:
-    """The share of the llama.cpp MoE record's routed decode rate a 1-2-bit i-quant reaches on this backend
-    (knowledge apple_iquant_moe: codebook lookups on Metal), at one end of its stated band; 1 where none applies."""
-    rec = iquant_moe_for(backend, precision_id)
-    if rec is None:
-        return 1.0
-    # calibrated on the result: the slow end of the Metal MoE band takes the upper share (the record's comment)
-    return {"slow": rec.routed_share_range[1], "fast": rec.routed_share_range[0]}.get(end, rec.routed_share)

@@ -71,7 +71,6 @@ from gpu_advisor.tools.inference import (
 )
 from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
-from gpu_advisor.tools.links import few_left
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.phases import (
@@ -1664,7 +1663,7 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
         names = names + [g for g in BUYING_EXTRA if g not in names]
     elif not w.candidates and w.preference == "buy" and w.spec.serves:
         names = names + [g for g in BUYING_SERVER if g not in names]
-    if not w.candidates and (not [n for n in names if not _excluded(find_gpu(n), w)] or few_left(w, _catalog_left)):
+    if not w.candidates and (not [n for n in names if not _excluded(find_gpu(n), w)] or few_left(w)):
         names = _catalog_left(w)  # "domestic accelerators only", "国产卡或者H20": the cards that are left
     options: list[Option] = []
     for name in names:
@@ -1916,6 +1915,16 @@ def _excluded(gpu: Gpu, w: Workload) -> bool:
     return gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude
 
 
+# The user's rules leave at most this many cards of the catalog ('国产卡或者H20': three Ascends and the H20):
+# every one of them is weighed, not only those on the usual shortlist.
+FEW_LEFT = 6
+
+
+def few_left(w: Workload) -> bool:
+    """Whether the cards the user's exclusions leave in are few enough to weigh them all."""
+    return bool(w.exclude) and 0 < len(_catalog_left(w)) <= FEW_LEFT
+
+
 def _catalog_left(w: Workload) -> list[str]:
     """When the usual shortlist is all ruled out: every catalog card the user left in, Macs only when
     nothing else is (a Mac is one person's computer, not a card to rent or rack)."""
@@ -1955,7 +1964,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         best = _faster_trainer(w, ranked, best)
     if best.owned:
         return best, "use", None
-    rb = _rent_or_buy(w, best)
+    rb = rent_or_buy_of(w, best)
     action = _action(w, best, rb)
     best, action, rb = china_official_first(w, ranked, best, action, rb)
     said = china_supply(w, find_gpu(best.gpu))
@@ -1967,7 +1976,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         whole = (_whole_servers(w, best) if best.tp is not None
                  else evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in))
         if whole is not None and whole.ok:
-            best, rb = whole, _rent_or_buy(w, whole)
+            best, rb = whole, rent_or_buy_of(w, whole)
     return best, action, rb
 
 
@@ -2003,7 +2012,7 @@ def china_official_first(w: Workload, ranked: list[Option], best: Option, action
     legal = next((o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))), None)
     if legal is None:
         return best, action, rb
-    rb = _rent_or_buy(w, legal)
+    rb = rent_or_buy_of(w, legal)
     return legal, _action(w, legal, rb), rb
 
 
@@ -2046,7 +2055,7 @@ def pinned_cards(w: Workload) -> set[str]:
     return out
 
 
-def _rent_or_buy(w: Workload, best: Option) -> RentBuyResult | None:
+def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
     if best.purchase_usd is None:
         return None
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
@@ -2694,7 +2703,7 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
         if laid is None and fewer and again.best is not None:
             _short_of_the_rate(again.best, w.requests_per_s or 0.0, r.gpus)
         if laid is not None and (laid.ok or fewer):
-            rb = _rent_or_buy(pinned, laid)
+            rb = rent_or_buy_of(pinned, laid)
             again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
             again.options = [laid, *again.options]
             if again.better is not None and _better_why(pinned, laid) is None:
@@ -2946,7 +2955,7 @@ def _take_grown(w: Workload, base: Workload, rec: Recommendation, o: Option, r: 
     figures follow it, the other rows are sized for the rate too; (users in flight, traffic) of the sizing."""
     old, rec.best = rec.best, o
     rec.options = [o if x is old else x for x in rec.options]
-    rec.rent_or_buy = _rent_or_buy(base, o)
+    rec.rent_or_buy = rent_or_buy_of(base, o)
     _rows_at_the_rate(base, rec, w.ttft_ms)  # the other cards in the table: sized for the rate as well
     return max(1, r.replicas * r.concurrency_p99_per_replica), traffic_from(r, w.ttft_ms)
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge.apple_iquant_moe import iquant_share
 from gpu_advisor.knowledge.llamacpp_moe import LlamaCppMoe, moe_record_for
 from gpu_advisor.knowledge.llamacpp_split import LlamaCppLayerSplit, layer_split_for
 from gpu_advisor.knowledge.loader import llamacpp_efficiencies
@@ -45,7 +46,7 @@ from gpu_advisor.tools.inference import (
     default_engine,
     kv_precision_for,
 )
-from gpu_advisor.tools.links import fast_link_gbps, iquant_share
+from gpu_advisor.tools.links import fast_link_gbps
 from gpu_advisor.tools.models import resolve_model
 
 # Per-engine efficiencies; fitted constants name their data.

@@ -61,32 +61,26 @@ def _said_besides(m: Message, start: int) -> bool:
         q.start != start for q in m.qty if q.role == "model" and not q.negated)
 
 
-def _offered_as_other(m: Message, start: int) -> bool:
-    """A model named before the one said after 'or … go with' / '还是用': the other option offered, no switch made
-    (the model reader's choice of the named one stands; reading.model._alternative_size)."""
-    before = [s for s, _e, _id in m.names if s < start]
-    before += [q.start for q in m.qty if q.role == "model" and not q.negated and q.start < start]
-    return bool(before) and bool(word_pattern("size_alternative_before").search(m.masked[max(0, start - 48):start]))
-
-
 def read_model_switched(m: Message, u: Understanding) -> None:
     """'算了还是换成72B吧，效果差太多了，其他不变', 'switch to 72b, the 14b quality is too poor, keep the rest': a switch
     of model with the old one's quality as the reason. The model switched to is the model (the rest of the plan
     kept), not the one called poor; no question about quality is asked."""
     if u.intents & {"reset", "help", "empty", "explain"} or u.choice is not None:
         return
+    # One rule: a switch word right before a model ('换成72B', 'switch to llama 3.3 70b'), a complaint about the
+    # quality of what they have ('效果差太多了', 'too poor'), and a reading to correct: the model reader took another
+    # model said in the message, or read the complaint as a question about quality (with no model read, or another
+    # model said besides). Without a complaint, 'would it
+    # be cheaper to go with qwen2.5 coder 32b?' or '… or should i go with the 7b' stay the model reader's.
     complaint = any(word_pattern(f"asks_parts.complaint.{lang}").search(text)
                     for lang in ("en", "zh") for text in (m.text, _typed(m)))
-    target = _switch_target(m)
-    if target is None or not complaint:
-        return  # a switch with no complaint ('would it be cheaper to go with qwen2.5 coder 32b?') is the model reader's
-    if not complaint and _offered_as_other(m, target[0]):  # 'qwen2.5 32b possible?? or should i go with the 7b'
+    target = _switch_target(m) if complaint else None
+    if target is None:
         return
-    if u.updates.get("model") and not _said_besides(m, target[0]):  # '用mistral small 24b给工单分类': read as said
+    read, besides = u.updates.get("model"), _said_besides(m, target[0])
+    if not besides and read:  # the one model said was read as said ('用mistral small 24b给工单分类')
         return
-    if "quality" not in u.intents and u.updates.get("model") in (None, target[1]):
-        return
-    if "quality" in u.intents and not complaint:
+    if not ("quality" in u.intents or read not in (None, target[1])):
         return
     u.intents -= {"quality"}
     u.subject = None
