@@ -247,8 +247,9 @@ def _count_words(o: Option | None, fmt: str | None, lang: str) -> str:
     if o is None:
         return say(lang, "figure.count_none" if fmt else "figure.count_none_any", precision=(fmt or "").upper())
     servers = _servers(o) or 1
-    key = "figure.count_servers" if servers > 1 else "figure.count_one"
-    return say(lang, key, gpus=o.gpus, servers=servers, precision=str(fmt or o.precision or "").upper(),
+    precision = str(fmt or o.precision or "").upper()
+    key = ("figure.count_servers" if servers > 1 else "figure.count_one") + ("" if precision else "_plain")
+    return say(lang, key, gpus=o.gpus, servers=servers, precision=precision,
                per_gpu=gb(o.serve_per_gpu_bytes or o.train_per_gpu_bytes or 0))
 
 

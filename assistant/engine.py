@@ -1295,12 +1295,15 @@ def _same_family(current: str | None, new: str | None, u: Understanding, text: s
     if "-A" in new or not re.fullmatch(r"\d+(\.\d+)?B", new):
         return None
     try:
-        family = find_model(current).family
+        record = find_model(current)
     except (LookupError, ValueError):
         return None
-    if family == "generic":
+    if record.family == "generic":
         return None
-    return model_index().get(normalise(f"{family} {new}"))
+    size = float(new[:-1])
+    if abs(record.total_params_b - size) <= 0.06 * size:
+        return str(record.id)  # 'int4 on the 70b' while on Llama 3.1 70B: the model planned, not the newest 70B
+    return model_index().get(normalise(f"{record.family} {new}"))
 
 
 def _keeps_broader_phase(old: str | None, new: str | None, text: str) -> bool:

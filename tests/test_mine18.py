@@ -1,0 +1,43 @@
+"""A bare size equal to the model planned names that model, not the newest of its family (review BD #16:
+'and if we go int4 on the 70b?' while on Llama 3.1 70B moved the plan to Llama 3.3 70B)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conversation import run_states
+
+CASES = [
+    (["we want to host llama 3.1 8b for our app, around 1000 daily active users", "ok actually product wants the 70b "
+      "instead, what changes", "and if we go int4 on the 70b?"], "llama-3.1-70b", "int4"),
+    (["serve llama 3.1 70b to 30 users", "what if we run the 70b in fp8"], "llama-3.1-70b", "fp8"),
+    (["部署 llama 3.1 70b 给50人用", "70b 用 int4 呢"], "llama-3.1-70b", "int4"),
+    (["用 qwen2.5 14b 做客服，20人同时", "那 14b 换成 int8 呢"], "qwen2.5-14b", "int8"),
+]
+
+
+@pytest.mark.parametrize(("turns", "model", "precision"), CASES)
+def test_the_size_of_the_model_planned_keeps_it(turns: list[str], model: str, precision: str) -> None:
+    profile = run_states(turns)[-1]["profile"]
+    assert profile["model"] == model
+    assert precision in str(profile.get("precision") or profile.get("serve_precision"))
+
+
+def test_another_size_of_the_family_still_moves_within_its_line() -> None:
+    profile = run_states(["serve llama 3.1 8b to 20 users", "actually the 70b"])[-1]["profile"]
+    assert profile["model"] == "llama-3.1-70b"
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("zh", "两个问题想请教下：1. 大模型训练里 ZeRO-3 和 FSDP 有啥区别，选哪个？2. 70B 的模型做 LoRA 微调，bf16 底座不量化的话，"
+           "最少要几张 A800 80G？"),
+    ("en", "two questions: what's the difference between zero-3 and fsdp, which one should we pick? and how many a800 80g "
+           "at least to lora fine-tune a 70b model with a bf16 base?"),
+])
+def test_zero3_or_fsdp_is_answered_with_which_to_choose_and_the_count_says_no_empty_format(lang: str, text: str) -> None:
+    from tests.conversation import run_conversation
+
+    reply = run_conversation([text])[0].content
+    assert ("选哪个" if lang == "zh" else "Choose the one your training framework supports best") in reply
+    assert " 下 4 张" not in reply and "4 in  (" not in reply  # a training count names no empty weight format
+    assert ("4 张（一台服务器" in reply) if lang == "zh" else reply.startswith("## Rent 4 × NVIDIA A800")
