@@ -20,13 +20,18 @@ from gpu_advisor.knowledge import find_model, models
 
 def read_asked_more(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
-    if word_pattern("asked_more.biggest").search(typed) or word_pattern("asked_more.biggest_zh").search(typed):
-        u.ask["biggest_model"] = True
+    if word_pattern("asked_more.biggest").search(typed) or word_pattern("asked_more.biggest_zh").search(typed) \
+            or (_budget_read(u) and any(word_pattern(f"largest_question.{lang}").search(typed) for lang in ("en", "zh"))):
+        u.ask["biggest_model"] = True  # the biggest model asked beside a budget said: the biggest for that money
     _moe_dense(m, u, typed)
     read_scale_out(m, u)  # 'and if we got a second node of 8 would it halve it?'
     if (word_pattern("asked_more.first_month").search(typed) and word_pattern("asked_more.first_month_cost").search(typed)) \
             or word_pattern("asked_more.first_month_zh").search(typed):
         u.ask["first_month"] = True
+
+
+def _budget_read(u: Understanding) -> bool:
+    return bool(u.updates.get("budget_usd") or u.updates.get("budget_usd_per_month"))
 
 
 def _dense_of(moe_id: str, size: float) -> str | None:
