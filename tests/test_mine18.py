@@ -41,3 +41,26 @@ def test_zero3_or_fsdp_is_answered_with_which_to_choose_and_the_count_says_no_em
     assert ("选哪个" if lang == "zh" else "Choose the one your training framework supports best") in reply
     assert " 下 4 张" not in reply and "4 in  (" not in reply  # a training count names no empty weight format
     assert ("4 张（一台服务器" in reply) if lang == "zh" else reply.startswith("## Rent 4 × NVIDIA A800")
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("zh", "手上有四张二手的 V100 32G（PCIe版），想拿来跑 Qwen2.5-32B 给小组内部用，五六个人。那该用啥精度，速度大概多少"),
+    ("en", "we own 4 used v100 32gb pcie, want to run qwen2.5 32b for our 6 person team, not all at once. how fast?"),
+    ("en", "our lab has 2 a100 80gb sitting idle, could we serve llama 3.1 70b on them for 3 people?"),
+])
+def test_owned_data_centre_cards_for_a_few_people_run_a_batching_server(lang: str, text: str) -> None:
+    """llama.cpp first only on home cards: on owned data-centre cards a few users get vLLM/LMDeploy's tensor
+    parallel (review BE #16: four V100s at 6.4 tokens/s per user on llama.cpp's layer split, 31 on LMDeploy)."""
+    state = run_states([text])[-1]
+    best = state["results"]["recommend"]["best"]
+    assert best["owned"] and best["engine"] != "llama.cpp", best["engine"]
+    assert best["decode_tokens_per_s"] >= 10
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "we have 4 rtx 3060 12gb, want to run qwen2.5 14b in fp16 for 4 people chatting"),
+    ("zh", "家里有 4 张 3060 12G，跑 qwen2.5 14b fp16，4个人同时聊天"),
+])
+def test_a_slow_chat_on_owned_cards_names_the_smaller_format_first(lang: str, text: str) -> None:
+    reply = run_states([text])[-1]["messages"][-1].content
+    assert ("在你这些卡上改用 Q8_0" if lang == "zh" else "on these cards in Q8_0") in reply

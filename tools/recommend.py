@@ -680,13 +680,16 @@ def _engines(w: Workload, gpu: Gpu, precision_id: str, owned: bool) -> list[tupl
         gguf = GGUF_EQUIVALENT.get(precision_id, precision_id if "llama.cpp" in precision.engines else None)
         pairs = [("vllm", precision_id)]
         at_home = owned or w.preference == "buy"
+        # llama.cpp first only on a home card (a desktop GPU, a Mac): on data-centre cards, owned too, a batching
+        # server with tensor parallelism is what people run (review BE #16: four owned V100s for 3 users at
+        # 6.4 tokens/s on llama.cpp's layer split against 28 on LMDeploy)
         small = w.users <= (LLAMA_CPP_MAX_USERS if at_home else 2) and not w.spec.batch
         # a latency target for several people at once wants a batching server: llama.cpp serves them in turn
         # and splits a model over cards by layers, so its first token and answer times grow with each user
         timed = w.users >= 2 and (w.e2e_ms is not None or w.ttft_ms is not None)
         if gguf and precision_id in VLLM_FORMATS and w.serve_precision == precision_id:
             pairs.append(("llama.cpp", gguf))  # 'awq int4' named: vLLM's file first, llama.cpp only if it cannot fit
-        elif gguf and (engine_for("vllm", gpu) is None or (small and (owned or gpu.at_home) and not timed)):
+        elif gguf and (engine_for("vllm", gpu) is None or (small and gpu.at_home and not timed)):
             pairs.insert(0, ("llama.cpp", gguf))
     # only engines that run on this card (engines.yaml): no vLLM on a Mac, no llama.cpp on Gaudi
     return [(e, f) for e, f in pairs if engine_for(e, gpu) is not None]
