@@ -1,0 +1,53 @@
+"""enread (review BD/BF, round G of session 18): what a message says is read as it means it.
+
+1. A dataset said in bytes of text ('2GB of raw german legal text', '2 gigs', '2G文本', '法律文书大概两个G') is tokens
+   at about 4 bytes a token (Chinese text said as such about 4.2), never a card's memory, a model's size or the
+   Chinchilla default (review BD #15: 2 GB read as 152.2B tokens)."""
+
+import itertools
+
+import pytest
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.assistant.reading import understand
+
+SIZES = [("2", "GB", 5e8), ("2", "gb", 5e8), ("500", "MB", 1.25e8), ("1.5", "TB", 3.75e11), ("2", "gigs", 5e8)]
+EN = ["continued pretraining of qwen2.5 7b on about {n}{u} of raw german legal text. how many h100 hours?",
+      "how many h100 hours to continue pretraining qwen2.5 7b on {n} {u} of scraped german court decisions",
+      "we want to continue pretraining qwen2.5 7b, the corpus is about {n} {u}, would 1 node of 8 h100 be fine?",
+      "qwen2.5 7b, continued pretraining, a {n}{u} german legal corpus, roughly how many h100 hours",
+      "um so basically {n}{u} worth of legal documents, continued pretraining of qwen2.5 7b on h100s, how long"]
+ZH = ["qwen2.5 7b 继续预训练，{n}{u}文本，需要多少H100小时",
+      "想对qwen2.5 7b做继续预训练，德语法律文书大概{n}个{u}，一台8卡H100够吗",
+      "我们手上有{n}{u}的德语法律语料，qwen2.5 7b 继续预训练要多少H100小时",
+      "继续预训练qwen2.5 7b，语料大概{n}{u}左右，H100要跑多久"]
+ZH_UNITS = {"gigs": "G", "gb": "G"}
+
+
+@pytest.mark.parametrize(("size", "template"), list(itertools.product(SIZES, EN + ZH)))
+def test_bytes_of_text_are_tokens(size, template):
+    n, unit, tokens = size
+    if template in ZH:
+        unit = ZH_UNITS.get(unit, unit)
+    u = understand(template.format(n=n, u=unit))
+    assert u.updates["train_tokens"] == pytest.approx(tokens)
+    assert "params_b" not in u.updates or u.updates["params_b"] == pytest.approx(7.6, abs=0.5)
+    assert "train_examples" not in u.updates
+    note = next(args for code, args in u.notes if code == "note.text_size_as_tokens")
+    for lang in ("en", "zh"):
+        text = say(lang, "note.text_size_as_tokens", **note)
+        assert "4.2" in text and "0.25" in text
+
+
+@pytest.mark.parametrize("template", ["continued pretraining of qwen2.5 7b on 2GB of chinese legal text",
+                                      "继续预训练qwen2.5 7b，有2GB的中文法律语料", "qwen2.5 7b 继续预训练，中文语料2G"])
+def test_chinese_text_runs_about_4_2_bytes_a_token(template):
+    assert understand(template).updates["train_tokens"] == pytest.approx(2e9 / 4.2, rel=1e-3)
+
+
+@pytest.mark.parametrize("text", ["a 3090 24gb", "rtx 3090 24g", "8x h100 80gb for 2 weeks of training data",
+                                  "we have 2GB of RAM for the text", "a 24 gb card to train on the data",
+                                  "24gb of vram for the data", "4090 24g跑这个数据集", "显存24G，跑7b的数据够吗"])
+def test_memory_is_no_text_size(text):
+    assert "train_tokens" not in understand(text).updates
+
