@@ -10,6 +10,7 @@ import pytest
 
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.reading import understand
+from tests.conversation import run_states
 
 SIZES = [("2", "GB", 5e8), ("2", "gb", 5e8), ("500", "MB", 1.25e8), ("1.5", "TB", 3.75e11), ("2", "gigs", 5e8)]
 EN = ["continued pretraining of qwen2.5 7b on about {n}{u} of raw german legal text. how many h100 hours?",
@@ -51,3 +52,28 @@ def test_chinese_text_runs_about_4_2_bytes_a_token(template):
 def test_memory_is_no_text_size(text):
     assert "train_tokens" not in understand(text).updates
 
+
+# 2. A card's memory put right in one clause while another changes the job ('they're the 80gb ones. and actually we
+#    decided on lora'): the held cards become their 80GB variant, their count kept, and the job change taken too
+#    (review BD #12: the plan stayed on 8 × A100 40GB).
+
+FIRST = ["planning a full fine tune of mistral 7b on 8 a100 40gb, dataset is 50k examples",
+         "打算在8张A100 40G上全参微调mistral 7b，数据5万条"]
+FIX_EN = ["wait sorry, they're the 80gb ones. and actually we decided on lora not full ft. how long per epoch?",
+          "oh and we switched to lora. also they're 80gb not 40. how long per epoch",
+          "correction: not 40gb, 80. we'll do lora, not a full finetune; time per epoch?",
+          "my bad, the 80gb version. also lora, not full ft"]
+FIX_ZH = ["等下说错了，是80G的。另外我们决定用lora不做全参了，一个epoch要多久？", "改成lora了，卡是80G的，每个epoch多久",
+          "不是40G，是80G的。方式换成lora，一轮多久", "抱歉，卡是80G的不是40G；另外不做全参了，用lora"]
+
+
+@pytest.mark.parametrize(("first", "said"), [(FIRST[0], s) for s in FIX_EN] + [(FIRST[1], s) for s in FIX_ZH]
+                         + [(FIRST[1], FIX_EN[0]), (FIRST[0], FIX_ZH[1])])
+def test_memory_put_right_beside_a_method_switch(first, said):
+    state = run_states([first, said])[-1]
+    profile = state["profile"]
+    assert profile["only"] == ["8x a100-80gb-sxm"]
+    assert profile["method"] == "lora"
+    reply = state["messages"][-1].content
+    assert "A100 SXM4 80GB" in reply
+    assert ("小时" in reply) == (said in FIX_ZH)
