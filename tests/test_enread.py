@@ -77,3 +77,38 @@ def test_memory_put_right_beside_a_method_switch(first, said):
     reply = state["messages"][-1].content
     assert "A100 SXM4 80GB" in reply
     assert ("小时" in reply) == (said in FIX_ZH)
+
+
+# 3. An answer naming a main method and a side one ('mostly full finetunes tbh, some lora', '主要是全参，偶尔lora'):
+#    the main one is the plan, the other checked beside it (review BD #7: sized as LoRA).
+
+MAIN_SIDE = [("mostly full finetunes tbh, some lora", "full", "lora"),
+             ("full finetunes mostly, with a bit of lora", "full", "lora"),
+             ("mainly full fine-tuning, plus the odd lora run", "full", "lora"),
+             ("usually lora but a few full finetunes", "lora", "full"),
+             ("mostly qlora, sometimes full fine-tuning", "qlora", "full"),
+             ("主要是全参微调，偶尔lora", "full", "lora"), ("大部分是全量微调，少量lora", "full", "lora"),
+             ("多数是lora，也有一些全参", "lora", "full"), ("主要是lora，还有少量全参微调", "lora", "full"),
+             ("基本上都是全参，有时候做lora", "full", "lora")]
+
+
+@pytest.mark.parametrize(("text", "main", "side"), MAIN_SIDE)
+def test_main_method_is_the_plan(text, main, side):
+    u = understand(text)
+    assert u.updates["method"] == main
+    assert (u.second or {}).get("method") == side
+
+
+BUY_FIRST = ["thinking of buying one 8x H100 server vs just renting. we'd probably use it maybe 40% of the time over "
+             "the next two years, mostly finetuning 7b-13b models. whats better financially",
+             "在考虑买一台8卡H100服务器还是租，未来两年大概40%的时间在用，主要微调7b-13b的模型，哪个更划算"]
+
+
+@pytest.mark.parametrize(("first", "answer"), [(BUY_FIRST[0], "mostly full finetunes tbh, some lora"),
+                                               (BUY_FIRST[1], "主要是全参微调，偶尔lora"),
+                                               (BUY_FIRST[0], "full ft mostly, occasionally lora")])
+def test_main_method_answer_sizes_the_plan(first, answer):
+    state = run_states([first, answer])[-1]
+    assert state["profile"]["method"] == "full"
+    reply = state["messages"][-1].content
+    assert "LoRA" in reply  # the side job said beside the plan
