@@ -5,6 +5,7 @@
    Chinchilla default (review BD #15: 2 GB read as 152.2B tokens)."""
 
 import itertools
+import re
 
 import pytest
 
@@ -112,3 +113,66 @@ def test_main_method_answer_sizes_the_plan(first, answer):
     assert state["profile"]["method"] == "full"
     reply = state["messages"][-1].content
     assert "LoRA" in reply  # the side job said beside the plan
+
+
+# 4. A length said with a conversation ('each had a 128k convo going', '10 people with 128k convos each') is that
+#    conversation's context, never 128,000 training examples (review BD #10); the KV figure answered first, then yes
+#    or no on the cards named, 8-bit weights when 16-bit ones leave the engine no room; a KV part of a question in
+#    parts answered before the other part (review BF #9).
+
+CONVO = ["how much kv cache memory does llama 3.1 70b actually eat at the full 128k context? like if 10 people each "
+         "had a 128k convo going. is that even doable on one 8xh100 node",
+         "10 people with 128k convos each on llama 3.1 70b - kv cache size? can 8 h100s do it",
+         "kv cache size for llama 3.1 70b with 10 users, each having a 128k chat open? can one 8xh100 node do it",
+         "llama 3.1 70b的kv cache在128k上下文下到底占多少显存？比如10个人每人开着一个128k的对话，一台8卡H100撑得住吗",
+         "10个人每人一个128k的对话，llama 3.1 70b的kv cache要多少显存，8张h100够不够"]
+
+
+@pytest.mark.parametrize("text", CONVO)
+def test_a_long_conversation_is_no_count_of_examples(text):
+    u = understand(text)
+    said = {**u.updates, **u.ask}
+    assert "train_examples" not in said and "train_tokens" not in said
+    assert said["context"] == 131072 and said["users"] == 10
+
+
+@pytest.mark.parametrize("text", CONVO)
+def test_kv_figure_first_then_the_cards(text):
+    reply = run_states([text])[-1]["messages"][-1].content
+    assert "42.9 GB" in reply and "21.5 GB" in reply  # one 128k conversation, BF16 and FP8 KV
+    assert "429.5 GB" in reply  # ten of them
+    yes = "FP8 权重" if "撑" in text or "够" in text else "FP8 weights"
+    assert reply.index("42.9 GB") < reply.index(yes)
+    assert "68.5 GB" in reply  # per card with FP8 weights: it fits
+
+
+@pytest.mark.parametrize("text", ["fine tune on a 50k conversations dataset", "we have 50k conversations to train on"])
+def test_a_count_of_conversations_stays_a_count(text):
+    assert understand(text).updates["train_examples"] == 50_000
+
+
+PARTS = ["two things: 1) how big is the kv cache for llama 3.1 8b at the full 128k context, per request? 2) how many "
+         "concurrent users at 32k context can I fit on a single A100 80gb in bf16",
+         "1. kv cache size of llama 3.1 8b at 128k context per request? 2. how many users at 32k context fit on one "
+         "a100 80gb in bf16?",
+         "两个问题：1）llama 3.1 8b 在128k上下文下每个请求的kv cache多大？2）单张A100 80G用bf16、32k上下文能支持多少并发",
+         "llama 3.1 8b在128k上下文时单个请求的kv cache占多少？另外一张a100 80g在bf16下32k上下文能同时服务几个人？"]
+
+
+@pytest.mark.parametrize("text", PARTS)
+def test_kv_part_answered_before_the_other(text):
+    reply = run_states([text])[-1]["messages"][-1].content
+    assert "17.2 GB" in reply and "8.6 GB" in reply  # one 128k request, BF16 and FP8 KV
+    users = re.search(r"(?<![\d,.])13(?![\d,.])", reply)  # then about 13 users at 32k
+    assert users and reply.index("17.2 GB") < users.start()
+
+
+@pytest.mark.parametrize("text", [
+    "two questions: 1) how big is the kv cache of llama 3.1 70b at 128k per request? 2) how many h100s do I need to "
+    "serve it to 50 users at 8k context",
+    "两个问题：一是llama 3.1 70b在128k上下文下单个请求的kv cache多大？二是给50个人用、8k上下文要几张h100"])
+def test_kv_part_answered_before_the_plan(text):
+    state = run_states([text])[-1]
+    reply = state["messages"][-1].content
+    assert reply.index("42.9 GB") < reply.index("4 × NVIDIA H100")  # the KV part, then the cards for 50 users at 8k
+    assert state["profile"]["context"] == 8192 and state["profile"]["users"] == 50
