@@ -615,9 +615,11 @@ def quality(ctx: Context) -> str:
 
         ctx.data["precisions"] = precisions[:2]
         rec = ctx.rec
+        from gpu_advisor.assistant.format_counts import format_counts
         from gpu_advisor.assistant.precision_verdict import verdict_block
 
-        parts = [format_quality(ctx, precisions[:2]), verdict_block(ctx) if ctx.turn.ask.get("widths") else ""]
+        parts = [format_counts(ctx),  # 'how many L40S for each?': the count in each format, first
+                 format_quality(ctx, precisions[:2]), verdict_block(ctx) if ctx.turn.ask.get("widths") else ""]
         parts = [p for p in parts if p]
         if rec is not None and rec.best is not None and rec.best.precision:
             parts.append(ctx.say("asks.quality.plan", precision=rec.best.precision.upper()))

@@ -176,3 +176,35 @@ def test_kv_part_answered_before_the_plan(text):
     reply = state["messages"][-1].content
     assert reply.index("42.9 GB") < reply.index("4 × NVIDIA H100")  # the KV part, then the cards for 50 users at 8k
     assert state["profile"]["context"] == 8192 and state["profile"]["users"] == 50
+
+
+# 5. Two weight formats weighed and a count asked for each ('how many L40S do I need for each?', '各要几张'): the
+#    fewest of the card in each format (FP8 4, AWQ INT4 2 for Llama 3.1 70B at 10 users), beside the quality gap
+#    (review BF #8: only the FP8 count was given).
+
+EACH = ["fp8 vs int4 (awq) for llama 3.1 70b on L40S cards, how much quality do I lose with int4 and how many L40S do "
+        "I need for each? ~10 concurrent users",
+        "llama 3.1 70b on l40s, 10 users at once: how many cards in fp8 and in awq int4 respectively, and how much "
+        "worse is int4?",
+        "for llama 3.1 70b with ~10 concurrent users on L40S: how many do I need for each format, fp8 or awq int4? "
+        "and the quality hit of int4?",
+        "llama 3.1 70b 用L40S部署，fp8和awq int4各要几张卡？int4效果掉多少？10个并发",
+        "10个并发跑llama 3.1 70b，L40S的话fp8和int4(awq)分别需要几张？int4精度损失多大"]
+
+
+@pytest.mark.parametrize("text", EACH)
+def test_count_for_each_format(text):
+    u = understand(text)
+    assert u.ask.get("count_each_format") == "l40s"
+    reply = run_states([text])[-1]["messages"][-1].content
+    if u.lang == "zh":
+        assert "FP8 下 4 张" in reply and "AWQ 下 2 张" in reply
+    else:
+        assert "4 in FP8" in reply and "2 in AWQ" in reply
+    assert "1–3%" in reply  # the quality gap of AWQ INT4, published
+
+
+@pytest.mark.parametrize("text", ["fp8 vs int4 for llama 3.1 70b on L40S, how much quality do I lose?",
+                                  "llama 3.1 70b 用L40S，fp8和int4效果差多少？"])
+def test_no_count_asked_no_count_per_format(text):
+    assert "count_each_format" not in understand(text).ask
