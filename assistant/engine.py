@@ -31,6 +31,7 @@ from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.inferred_busy import inferred_busy
+from gpu_advisor.assistant.kv_part import with_kv_part
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
 from gpu_advisor.assistant.long_run_block import long_run_block
@@ -1787,7 +1788,7 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         head, sep, rest = text.partition("\n\n")
         text = head + sep + "\n\n".join(lead) + "\n\n" + rest if sep and head.startswith("## ") \
             else "\n\n".join([*lead, text])
-    text = ahead + text + after
+    text = with_kv_part(ahead + text + after, turn, filled, answer, lang, _recorder(config))  # '1) kv at 128k? 2) …'
     text, extra = with_fewer(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'only 2 nodes?'
     text, extra = with_total_first(text, extra, turn.ask, answer, lang)  # 'how much vram in fp16, and on 2x h100?'
     text, extra = with_asked_more(text, extra, turn.ask, answer.recommend, lang, _recorder(config))  # 'biggest model?'

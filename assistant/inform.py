@@ -82,6 +82,7 @@ def reply(code: str, ctx: Context) -> str:
         precisions,
         weigh,
     )
+    from gpu_advisor.assistant.kv_part import kv_first
     from gpu_advisor.assistant.licence import licence_reply
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
@@ -93,7 +94,7 @@ def reply(code: str, ctx: Context) -> str:
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply}[code]
-    return writer(ctx)
+    return kv_first(ctx, code, writer(ctx))  # '1) kv cache at 128k? 2) how many users at 32k': the KV part first
 
 
 # ---------------------------------------------------------------- cards
@@ -614,9 +615,11 @@ def quality(ctx: Context) -> str:
 
         ctx.data["precisions"] = precisions[:2]
         rec = ctx.rec
+        from gpu_advisor.assistant.format_counts import format_counts
         from gpu_advisor.assistant.precision_verdict import verdict_block
 
-        parts = [format_quality(ctx, precisions[:2]), verdict_block(ctx) if ctx.turn.ask.get("widths") else ""]
+        parts = [format_counts(ctx),  # 'how many L40S for each?': the count in each format, first
+                 format_quality(ctx, precisions[:2]), verdict_block(ctx) if ctx.turn.ask.get("widths") else ""]
         parts = [p for p in parts if p]
         if rec is not None and rec.best is not None and rec.best.precision:
             parts.append(ctx.say("asks.quality.plan", precision=rec.best.precision.upper()))

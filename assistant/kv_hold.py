@@ -40,10 +40,11 @@ def hold_on(ctx: Any, call: Any, model: str, context: int, users: int) -> str:
             continue
         need = r.per_gpu_weights_bytes + r.per_gpu_kv_cache_bytes + r.per_gpu_activation_bytes \
             + r.per_gpu_overhead_bytes
+        usable = _usable(r)  # a plan over what the engine may use of a card is no fit, however close
         rows.append({"precision": weights, "kv_precision": kv, "per_gpu_bytes": need,
-                     "capacity_bytes": _usable(r), "fits": bool(r.fits),
+                     "capacity_bytes": usable, "fits": bool(r.fits) and need <= usable,
                      "weights_bytes": r.weights_bytes, "kv_bytes": r.kv_cache_bytes})
-        if r.fits:
+        if rows[-1]["fits"]:
             break
     if not rows:
         return ""

@@ -152,6 +152,20 @@ def read_asks_parts(m: Message, u: Understanding) -> None:
     read_count_and_other(m, u)  # 'how many L40S …, would one H100 be cheaper': both parts
     read_engine_asked(m, u)  # "…要跑几个小时？另外推理用MindIE还是vllm-ascend好": the engine answered after the plan
     read_parts2(m, u)  # '8卡一台够不够': that many of the card; the engine asked second answered second
+    read_kv_part(m, u)  # '1) kv cache at 128k? 2) how many users at 32k': the KV part answered first (reading.kv_part)
+    read_format_each(m, u)  # 'fp8 vs int4 … how many L40S for each?': the count in each format (reading.format_each)
+
+
+def read_kv_part(m: Message, u: Understanding) -> None:
+    from gpu_advisor.assistant.reading.kv_part import read_kv_part as read
+
+    read(m, u)
+
+
+def read_format_each(m: Message, u: Understanding) -> None:
+    from gpu_advisor.assistant.reading.format_each import read_format_each as read
+
+    read(m, u)
 
 
 def read_parts2(m: Message, u: Understanding) -> None:

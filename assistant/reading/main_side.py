@@ -30,7 +30,10 @@ def read_main_side(raw: str, u: Understanding, read: Callable[[str], Understandi
     main, side = read(main_text), read(side_text)
     said: dict[str, dict[str, Any]] = {"main": {k: main.updates[k] for k in JOB if main.updates.get(k)},
                                        "side": {k: side.updates[k] for k in JOB if side.updates.get(k)}}
-    if not ({"model", "method"} & set(said["main"]) and {"model", "method"} & set(said["side"])):
+    if not {"model", "method"} & set(said["main"]):
+        return
+    if not {"model", "method"} & set(said["side"]):  # 'lora mostly, occasionally full': the main job is the plan
+        u.updates.update({k: v for k, v in said["main"].items() if k != "phase"})
         return
     if {k: v for k, v in said["main"].items() if k != "phase"} == {k: v for k, v in said["side"].items() if k != "phase"}:
         return

@@ -12,6 +12,8 @@ from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_gpu
 
 _PUNCT = re.compile(r"[,.;:!?()\"~\-]+")
+_SENTENCE = re.compile(r"\.(?!\d)|[;!?]")
+_CLAUSE = re.compile(r"\.(?!\d)|[;!?,]")
 _MEMORY_TYPED = re.compile(r"\d{2,3}\s*(?:gb|g|gib)\b")  # a memory said with the card ('a100 80gb')
 
 
@@ -28,11 +30,24 @@ def memory_said(text: str) -> tuple[float, int | None] | None:
     return None if old == memory or not 8 <= memory <= 512 else (memory, old)
 
 
+def _clauses(text: str) -> list[str]:
+    """The message's sentences, then its clauses ('not 40gb, 80' is one sentence, 'sorry, 80g的, 另外' three clauses)."""
+    return [*_SENTENCE.split(text), *_CLAUSE.split(text)]
+
+
 def read_memory_variant(m: Message, u: Understanding) -> None:
     """u.ask['memory_variant'] when the message only puts a card's memory right, naming no card or naming the card
     by its memory ('actually they're A100 80GB': read as 'actually they're 80gb', u.ask['memory_variant_card'])."""
     mine = [f"1x {g}" for _s, _e, g, _n in m.gpus]  # "my bad, they're A100 80GB": 'my' is no card owned
-    if len(m.gpus) > 1 or (u.updates and u.updates != {"owned": mine}) or u.ask.get("replaced"):
+    if len(m.gpus) > 1 or u.ask.get("replaced"):
+        return
+    if u.updates and u.updates != {"owned": mine}:
+        # "they're the 80gb ones. and actually we decided on lora": one clause puts the memory right, the others
+        # change the job (no card in them)
+        if not m.gpus and not set(u.updates) & {"owned", "only"}:
+            said = next(filter(None, map(memory_said, _clauses(m.text))), None)
+            if said:
+                u.ask = {**u.ask, "memory_variant": said}
         return
     text, card = m.text, None
     if m.gpus:

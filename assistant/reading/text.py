@@ -373,6 +373,7 @@ def clean(text: str) -> str:
     text = _rewrite(text, "hosted_notebook_phrases")  # 'colab free' is the T4 it gives (words/owned.yaml)
     text = _rewrite(text, "server_box_phrases")  # "an hgx box with h100s" is the 8-card hgx h100 (words/owned.yaml)
     text = _number_words(text)
+    text = _rewrite(_rewrite(text, "data_size_phrases"), "one_conversation_phrases")  # '2GB of text', 'a 128k convo'
     text = _rewrite(text, "money_phrases")  # "8 grand" is $8,000 (words/money_said.yaml)
     text = _rewrite(text, "asked_count_phrases")  # 'two questions:' counts what is asked (words/asked_count.yaml)
     text = _rewrite(text, "box_phrases")  # 'an eight-gpu h100 box': one server of eight (words/counted_boxes.yaml)

@@ -27,6 +27,9 @@ def text_unit(after: str, masked: str, lang: str) -> tuple[str, float, int, bool
                 en = word_pattern("text_lang_en").search(masked)
                 if (zh and not en) or (lang == "zh" and not en):
                     per_token = float(row["zh_per_token"])
+            if "zh_text_per_token" in row and word_pattern("text_lang_zh").search(masked) \
+                    and not word_pattern("text_lang_en").search(masked):  # '2GB的中文语料': 3 bytes a character
+                per_token = float(row["zh_text_per_token"])
             return row["unit"], per_token, x.end(), bool(row.get("bytes"))
     return None
 
