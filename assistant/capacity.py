@@ -8,6 +8,7 @@ from typing import Any
 from gpu_advisor.assistant.writers import tps
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.capacity import capacity
+from gpu_advisor.tools.own_format import own_format
 from gpu_advisor.tools.recommend import Workload
 
 
@@ -35,7 +36,7 @@ def capacity_reply(ctx: Any) -> str:
     if found is None:
         return ctx.say("capacity.no_plan")
     w, gpu_id, gpus, owned, planned = found
-    precision = ctx.turn.ask.get("precision") or planned
+    precision = own_format(w.model, ctx.turn.ask.get("precision") or planned, find_gpu(gpu_id))  # '满血': its own
     c = capacity(w, gpu_id, gpus, owned=owned, precision=precision)
     if ctx.recorder is not None:
         ctx.recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": gpu_id, "gpus": gpus,

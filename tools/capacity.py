@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.tools.own_format import own_format
 from gpu_advisor.tools.recommend import Option, Workload, evaluate
 from gpu_advisor.tools.scale import Layout
 
@@ -44,7 +45,8 @@ def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision
     the option being asked about, when its copies span servers (pipeline stages): each count is evaluated in that
     same layout, so a plan across two servers is never called unable to hold one person."""
     gpu = find_gpu(gpu_id)
-    base = w.model_copy(update={"serve_precision": precision or w.serve_precision, "flexible": []})
+    base = w.model_copy(update={"serve_precision": own_format(w.model, precision or w.serve_precision, gpu),
+                                "flexible": []})
     spans = plan if plan is not None and (plan.pp > 1 or plan.replicas > 1) and plan.tp is not None \
         and plan.engine is not None else None  # copies over servers (2×TP8 on two servers): that layout too
 
