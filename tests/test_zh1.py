@@ -29,3 +29,76 @@ def test_native_format_never_crashes(text: str) -> None:
     state = _last([text])
     reply = state["messages"][-1].content
     assert reply and "native" not in reply.replace("native weights", "")
+
+
+def _payload(turns: list[str]) -> tuple[dict, str]:
+    from tests.conversation import run_conversation
+
+    reply = run_conversation(turns)[-1]
+    return reply.additional_kwargs["gpu_advisor"], str(reply.content)
+
+
+R1_ON_H20 = [
+    ("zh", "两个问题：第一，DeepSeek-R1 满血 671B 到底要多少显存？第二，我们手上有一台 8 卡 H20 96G 的机器，能不能跑得动满血R1，"
+           "大概能撑多少并发？"),
+    ("zh", "一台 8 卡 H20 96G 跑 DeepSeek-R1 能撑多少并发？"),
+    ("zh", "我们有台8卡H20（96G）的机器，满血版 deepseek r1 能跑吗，能扛多少并发"),
+    ("en", "We have one 8x H20 96GB server. How much VRAM does full-fat DeepSeek-R1 need, can our box run it, and how "
+           "many concurrent users?"),
+    ("en", "how many concurrent users can our own 8 x H20 96G serve with deepseek r1?"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), R1_ON_H20)
+def test_r1_on_owned_h20_counts_in_fp8_at_a_reasoning_speed(lang: str, text: str) -> None:
+    data, reply = _payload([text])
+    cap = data["results"]["capacity"]
+    assert cap["at_limit"]["precision"] == "fp8", reply  # the checkpoint's own format, never a silent int4
+    assert cap["floor"] >= 15 and cap["reasoning_floor"], reply  # a reasoning model's usable speed
+    assert cap["at_limit"]["decode_tokens_per_s"] >= 15
+    assert 10 <= cap["users"] <= 100, reply
+    if "显存" in text or "VRAM" in text:
+        mem = data["results"]["capacity_memory"]
+        assert mem["fits"] and mem["precision"] == "fp8" and 6.5e11 < mem["weights_bytes"] < 7e11
+    assert ("人同时生成" in reply) if lang == "zh" else ("people generating at once" in reply)
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("zh", "我们有4张4090，跑满血 DeepSeek-R1 要多少显存，能撑几个人"),
+    ("en", "we own 4 RTX 4090s. how much memory does full-fat DeepSeek-R1 need, and how many users can we serve?"),
+])
+def test_native_r1_on_small_cards_says_it_does_not_fit(lang: str, text: str) -> None:
+    data, reply = _payload([text])
+    mem = data["results"]["capacity_memory"]
+    assert not mem["fits"] and data["results"]["capacity"]["users"] == 0
+    assert ("放不下" in reply) == (lang == "zh")
+
+
+# (text, people x each person's requests / period seconds)
+PERSON_RATES = [
+    ("给公司两百来个程序员做代码补全，打算用 Qwen2.5-Coder-32B，补全要快，首token要在300毫秒以内，每次补全输入大概2k token、输出五六十个"
+     "token。一般写代码的时候大概每人每分钟触发三四次。要多少卡，H100还是H20？", 200 * 4 / 60),
+    ("200 devs on code completion with Qwen2.5-Coder-32B, each dev fires 3-4 completions a minute, 2k prompt, 50 "
+     "output, TTFT under 300ms. H100 or H20?", 200 * 3.5 / 60),
+    ("Code completion for 200 engineers, Qwen2.5-Coder-32B, prompts about 2k tokens and 50 tokens out, first token "
+     "under 300 ms; roughly 3 to 4 requests per user per minute while coding. H20 or H100?", 200 * 3.5 / 60),
+    ("H100 还是 H20？代码补全，Qwen2.5-Coder-32B，200 个程序员，每人每分钟大概 4 次补全请求，输入 2k token 输出 60 token，"
+     "首 token 300ms 以内", 200 * 4 / 60),
+    ("我们 300 个工程师用 Qwen2.5-Coder-7B 做补全，每人每小时20次，输入1500 token，首字 200ms 以内，用什么卡", 300 * 20 / 3600),
+    ("150 users, 10 requests per user per minute, llama 3.1 8b, what gpu?", 150 * 10 / 60),
+]
+
+
+@pytest.mark.parametrize(("text", "rate"), PERSON_RATES)
+def test_a_rate_per_person_is_the_request_rate(text: str, rate: float) -> None:
+    data, reply = _payload([text])
+    assert data["profile"]["requests_per_s"] == pytest.approx(rate, rel=0.02), reply
+    assert not data["profile"].get("users"), reply  # the people are a population, never a share of them at once
+
+
+@pytest.mark.parametrize("text", [t for t, _r in PERSON_RATES if "H20" in t])
+def test_completion_at_a_tight_first_token_picks_compute(text: str) -> None:
+    data, reply = _payload([text])
+    d = data["decision"]
+    assert d["gpu"].startswith("h100") and d["meets"]["latency"] is True, reply
+    assert d["gpus"] <= 8, reply

@@ -787,9 +787,9 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
-        if dp > 1 and not mem.fits and (w.requests_per_s or w._rate_per_s):
-            # a request rate's copies are sized by tools.queueing with tensor-parallel attention (one latent KV per
-            # GPU); when each rank's own attention weights leave no room, the copy is held that way (review AK C20)
+        if dp > 1 and not mem.fits and (owned or w.requests_per_s or w._rate_per_s):
+            # each rank's own attention weights leave no room: the cards you own (R1 FP8 on 8 × H20 96GB) and a
+            # request rate's copies (tools.queueing, review AK C20) are held with tensor-parallel attention
             dp = 1
             mem = inference_memory(InferenceMemoryInput(
                 model=w.model, precision=fmt, context=w.context, batch=w.users, gpus=n, pp=pp, gpu=gpu.id,
