@@ -102,3 +102,57 @@ def test_completion_at_a_tight_first_token_picks_compute(text: str) -> None:
     d = data["decision"]
     assert d["gpu"].startswith("h100") and d["meets"]["latency"] is True, reply
     assert d["gpus"] <= 8, reply
+
+
+# (text, prompt tokens each request sends, its output tokens at least)
+REQUEST_CONTEXTS = [
+    ("做企业知识库RAG，模型用 Qwen2.5-32B，每次请求拼进去的上下文很长，大概16k token，输出就两三百字。峰值QPS大概5，要求首字延迟3秒以内。"
+     "打算用L20，需要几张？", 16000, 150),
+    ("Enterprise RAG on Qwen2.5-32B: each request stuffs ~16k tokens of context into the prompt, answers are 300-400 "
+     "tokens. Peak 5 QPS, first token within 3 s. How many L20s?", 16000, 300),
+    ("RAG with qwen2.5-14b, every query carries about 12k tokens of retrieved context, 200 token answers, 3 requests "
+     "per second, TTFT under 2s, how many L40S?", 12000, 200),
+    ("知识库问答，Qwen2.5-14B，每个请求大概带 8k 的上下文，输出 300 token，QPS 10，首 token 2 秒以内，用 H20 要几张", 8000, 300),
+]
+
+
+@pytest.mark.parametrize(("text", "prompt", "output"), REQUEST_CONTEXTS)
+def test_context_per_request_is_its_prompt(text: str, prompt: int, output: int) -> None:
+    data, reply = _payload([text])
+    inputs = data["results"]["inputs"]
+    assert inputs["prompt_tokens"] == prompt, reply  # the input each request sends, its prefill timed at it
+    assert inputs["context"] >= prompt + inputs["output_tokens"] and inputs["output_tokens"] >= output
+    d = data["decision"]
+    if d["meets"]["latency"] is not True:  # the target out of reach on the card asked: said so, no plan claimed
+        assert d["action"] == "none" or d["meets"]["latency"] is False
+        assert ("首 token" in reply) or ("first token" in reply)
+
+
+@pytest.mark.parametrize("text", ["serve llama 3.1 8b with a 16k context window per request for 20 users",
+                                  "每次对话上下文最长 32k，qwen2.5-7b，20 人同时用"])
+def test_a_window_said_stays_a_window(text: str) -> None:
+    from gpu_advisor.assistant.reading import understand
+
+    u = understand(text)
+    assert u.updates["context"] >= 16000 and not u.updates.get("prompt_tokens")
+
+
+CARD_CHOICES = [
+    "纠结一下，部署 Qwen2.5-7B 做高并发的 API 服务（大概三百并发，短对话，输入500输出300），用 H20 好还是 4090 好？我们是租卡，不买",
+    "We rent, not buy: a high-concurrency public API on Qwen2.5-7B, about 300 concurrent requests, 500 tokens in and 300 "
+    "out. H20 or 4090?",
+    "部署 Qwen2.5-7B 对外提供 API，三百路并发，输入 500 输出 300，4090 还是 H20 更合适？只租不买",
+]
+
+
+@pytest.mark.parametrize("text", CARD_CHOICES)
+def test_one_decision_for_a_public_api_and_the_concurrency_said(text: str) -> None:
+    data, reply = _payload([text])
+    d = data["decision"]
+    verdict = next((a["verdict"] for a in data.get("also") or [] if a.get("verdict")), {})
+    assert d["gpu"] == "h20" and verdict.get("pick") == "h20", reply  # headline and verdict agree: one decision
+    assert verdict.get("code") == "clean" and "rtx-4090" in verdict.get("avoided", [])
+    traffic = data["results"]["recommend"].get("traffic") or {}
+    held = traffic.get("users_sized") or 300
+    # sized as said, or the shrink said with its reason as an assumption the user can change
+    assert held >= 300 or ("300" in reply and ("QPS" in reply or "requests per second" in reply)), reply
