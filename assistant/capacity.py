@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor.assistant.capacity_memory import asks_memory, floor_line, memory_lines
 from gpu_advisor.assistant.writers import tps
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.capacity import capacity
+from gpu_advisor.tools.own_format import own_format
 from gpu_advisor.tools.recommend import Workload
 
 
@@ -35,7 +37,7 @@ def capacity_reply(ctx: Any) -> str:
     if found is None:
         return ctx.say("capacity.no_plan")
     w, gpu_id, gpus, owned, planned = found
-    precision = ctx.turn.ask.get("precision") or planned
+    precision = own_format(w.model, ctx.turn.ask.get("precision") or planned, find_gpu(gpu_id))  # '满血': its own
     c = capacity(w, gpu_id, gpus, owned=owned, precision=precision)
     if ctx.recorder is not None:
         ctx.recorder("capacity", {"workload": w.model_dump(mode="json"), "gpu": gpu_id, "gpus": gpus,
@@ -43,20 +45,23 @@ def capacity_reply(ctx: Any) -> str:
     ctx.data["capacity"] = c.model_dump(mode="json")
     option = f"{gpus} × {find_gpu(gpu_id).name}"
     at = c.at_limit
+    fmt = (at.precision if at else None) or precision or w.serve_precision \
+        or (c.next_option.precision if c.next_option else None)
+    first = memory_lines(ctx, w, gpu_id, gpus, fmt) if asks_memory(ctx.turn.ask) else []  # '要多少显存' first
     if c.users == 0 or at is None:
-        return ctx.say("capacity.none", option=option, precision=precision or w.serve_precision
-                      or (c.next_option.precision if c.next_option else None) or "int4")
+        return "\n\n".join([*first, ctx.say("capacity.none", option=option, precision=fmt or "int4")])
     kv = ctx.say("capacity.kv8") if at.kv_precision else ""
-    lines = [ctx.say("capacity.head", users=f"{c.users:,}", option=option, precision=at.precision or precision,
+    lines = [*first, ctx.say("capacity.head", users=f"{c.users:,}", option=option, precision=at.precision or precision,
                      context=f"{w.context:,}", kv=kv, tps=tps(at.decode_tokens_per_s or 0))]
     nxt = c.next_option
     if c.limit == "memory":
         lines.append(ctx.say("capacity.by_memory_kv8" if at.kv_precision else "capacity.by_memory", more=f"{c.users + 1:,}"))
     elif c.limit == "speed" and nxt is not None:
-        lines.append(ctx.say("capacity.by_speed", floor=f"{w.speed_floor:g}", more=f"{c.users + 1:,}",
+        lines.append(ctx.say("capacity.by_speed", floor=f"{c.floor or w.speed_floor:g}", more=f"{c.users + 1:,}",
                              tps=tps(nxt.decode_tokens_per_s or 0)))
     elif c.limit == "latency":
         lines.append(ctx.say("capacity.by_latency", more=f"{c.users + 1:,}"))
+    lines += floor_line(ctx, w, c)
     if ctx.turn.ask.get("moe_dense"):  # 'why is the MoE faster than a 32B dense model … how many users each?'
         from gpu_advisor.assistant.moe_dense import moe_dense_lines
 

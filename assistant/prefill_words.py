@@ -16,4 +16,15 @@ def prefill_load_lines(rec: Recommendation, lang: str) -> list[str]:
                 tps=f"{p.tokens_per_s:,.0f}", rate=f"{p.requests_per_s:,.3g}", prompt=f"{p.prompt_tokens:,}",
                 prefill_tps=f"{p.prefill_tokens_per_s:,.0f}", pflops=f"{p.prefill_pflops:,.1f}",
                 gpus=f"{p.sized_gpus:,}", gpu=p.sized_gpu, share=f"{p.share:.0%}"), "",
-            say(lang, "physics.prefix_cache"), ""]
+            *_fewer_held(rec, lang), say(lang, "physics.prefix_cache"), ""]
+
+
+def _fewer_held(rec: Recommendation, lang: str) -> list[str]:
+    """The streams said at once sized as a rate whose plan holds fewer in flight ('三百并发' -> 195 at the 99th
+    percentile): why (each request ends sooner at the plan's speed), as an assumption the user can change by giving
+    the rate."""
+    p, t, best = rec.prefill_load, rec.traffic, rec.best
+    if p is None or p.unsustained or t is None or best is None or t.users_sized >= p.users:
+        return []
+    return [say(lang, "zh1held.fewer", users=f"{p.users:,}", tps=f"{p.tokens_per_s:,.0f}", rate=f"{p.requests_per_s:,.3g}",
+                plan_tps=f"{best.decode_tokens_per_s or 0:,.0f}", held=f"{t.users_sized:,}"), ""]

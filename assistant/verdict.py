@@ -197,6 +197,12 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
             if len(official) == 1:
                 return {"code": "official", "pick": official[0]["gpu"], "grey": grey}
             working = official
+    clean = [o for o in working if not o.get("avoid")]  # never pick a card the answer warns against (rules.yaml)
+    if clean and len(clean) < len(working):
+        avoided = [o["gpu"] for o in working if o.get("avoid")]
+        if len(clean) == 1:
+            return {"code": "clean", "pick": clean[0]["gpu"], "avoided": avoided}
+        working = clean
     if len(working) == 1:
         return {"code": "only", "pick": working[0]["gpu"]}
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")
@@ -260,6 +266,9 @@ def sized_verdict(ctx: Any) -> str | None:
     if v["code"] == "official":  # a purchase in China: the card sold officially, the grey one said as such
         grey = ctx.say("verdict.and").join(names[g] for g in v["grey"])
         return head + ctx.say("verdict.official", card=names[v["pick"]], grey=grey)
+    if v["code"] == "clean":  # '300并发的API，H20还是4090': the consumer card does it too, but is warned against
+        return head + ctx.say("zh1pick.clean", card=names[v["pick"]],
+                              avoided=ctx.say("verdict.and").join(names[g] for g in v["avoided"]))
     if v["code"] == "only":
         o = next(o for o in options if o["gpu"] == v["pick"])
         if ctx.profile.get("preference") == "buy" and o.get("purchase_usd") and len(options) == 2:

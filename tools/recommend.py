@@ -73,6 +73,7 @@ from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
+from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -789,9 +790,9 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
-        if dp > 1 and not mem.fits and (w.requests_per_s or w._rate_per_s):
-            # a request rate's copies are sized by tools.queueing with tensor-parallel attention (one latent KV per
-            # GPU); when each rank's own attention weights leave no room, the copy is held that way (review AK C20)
+        if dp > 1 and not mem.fits and (owned or w.requests_per_s or w._rate_per_s):
+            # each rank's own attention weights leave no room: the cards you own (R1 FP8 on 8 × H20 96GB) and a
+            # request rate's copies (tools.queueing, review AK C20) are held with tensor-parallel attention
             dp = 1
             mem = inference_memory(InferenceMemoryInput(
                 model=w.model, precision=fmt, context=w.context, batch=w.users, gpus=n, pp=pp, gpu=gpu.id,
@@ -1132,6 +1133,8 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     unit on the same cards (n/d copies of TP d, the users shared out): the layout that meets every target,
     then the faster per user, is the option. So more cards never serve a user slower than fewer (tensor
     parallel on a small model, a 3B-active MoE, costs more in all-reduces than it saves in reads)."""
+    if w.serve_precision == NATIVE:  # '满血版': the checkpoint's own format (tools.own_format)
+        w = w.model_copy(update={"serve_precision": own_format(w.model, NATIVE, gpu)})
     o = _evaluate(w, gpu, n, owned, all_cards, layout)
     if layout is not None or owned or all_cards or n < 2 or o is None or not o.serves or o.engine not in SPLIT_ENGINES \
             or not w.spec.serves or w.spec.trains or w.spec.batch or o.precision is None \

@@ -11,7 +11,9 @@ from itertools import pairwise
 from gpu_advisor.assistant.reading.daily_asks import read_daily_asks
 from gpu_advisor.assistant.reading.job import train_words
 from gpu_advisor.assistant.reading.message import Message
+from gpu_advisor.assistant.reading.person_rate import read_person_rate
 from gpu_advisor.assistant.reading.quantities import Quantity
+from gpu_advisor.assistant.reading.request_context import read_request_context
 from gpu_advisor.assistant.reading.rl import rl_said
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -56,4 +58,6 @@ def read_counted(m: Message) -> None:
     """What counts said per something make, read once the quantities have their roles: requests per person a
     day with the day's users (reading.daily_asks), samples per prompt in a job that does not train."""
     read_daily_asks(m)
+    read_person_rate(m)  # '200 devs, each fires 3-4 completions a minute': a request rate
+    read_request_context(m)  # '每次请求拼进去的上下文大概16k': each request's prompt
     read_generations(m)
