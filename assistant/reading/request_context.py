@@ -23,6 +23,8 @@ def read_request_context(m: Message) -> None:
         per = list(word_pattern("request_context_per").finditer(before))
         if not per:
             continue
+        if any(ch in before[per[-1].end():] for ch in "?？。;；!！"):
+            continue  # the request said in an earlier sentence ('… per request? 2) how many users at 32k context')
         said = before[per[-1].start():] + m.masked[q.end:q.end + 24]
         if word_pattern("request_context_window").search(said):
             continue
