@@ -2440,7 +2440,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 # Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
 # ends with an offer to size one in full, not with the next slot's question.
-OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest")
+OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest", "server_price")
 # Concept questions answered whole before any plan ("KV cache到底占多少显存？Llama-3.1-70B 128k"): what it is for
 # changes nothing in the answer, so the reply ends with an offer, never with "what will you do with it?".
 ANSWERED_WHOLE = ("kv_cache",)
