@@ -74,6 +74,7 @@ from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
 from gpu_advisor.assistant.reading.hybrid import hybrid_name, hybrid_named
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
+from gpu_advisor.assistant.reading.money_period import once_said
 from gpu_advisor.assistant.reading.multi import added_model
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
@@ -905,6 +906,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("preference", None)  # a purchase said before ('buy' then 'and per month?'): it stands
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
+    once_said(u.ask, before, updates)  # '50万是一次性的总预算，不是每个月': the monthly budget kept is one-off
     if updates:
         try:
             profile = Profile.model_validate({**before, **updates})

@@ -61,7 +61,7 @@ def server_price(ctx: Any) -> str:
         lines.append(ctx.say("money.sp.rent_one" if one else "money.sp.rent", setup=setup, month=ctx.usd(month), hour=ctx.usd(quote.usd_per_gpu_hour_typical),
                              low=ctx.usd(quote.usd_per_gpu_hour_low * n * HOURS_PER_MONTH),
                              high=ctx.usd(quote.usd_per_gpu_hour_high * n * HOURS_PER_MONTH), n=n,
-                             offers=quote.samples, providers=", ".join(quote.providers), as_of=quote.as_of))
+                             offers=quote.samples, providers=ctx.say("list_sep").join(quote.providers), as_of=quote.as_of))
         ctx.data["rent_usd_per_month"] = month
     else:
         lines.append(ctx.say("money.sp.no_rent", gpu=gpu.name))
@@ -89,6 +89,8 @@ def server_price(ctx: Any) -> str:
                       "- " + ctx.say("money.sp.rb_rent", total=ctx.usd(rb.rent_total_usd)),
                       "- " + ctx.say("money.sp.rb_buy", total=ctx.usd(rb.buy_total_usd)),
                       "- " + _break_even(rb, ctx.lang),
+                      *(["- " + ctx.say("money.sp.payback", months=f"{rb.payback_months:.0f}", use=pct(rb.utilisation))]
+                        if rb.payback_months is not None else []),
                       ctx.say(f"money.sp.verdict_{rb.cheaper}", setup=setup, months=months, use=pct(rb.utilisation),
                               gap=ctx.usd(abs(rb.rent_total_usd - rb.buy_total_usd)))]
             assumed = [] if use else [SLOTS["utilisation"].default_words(ctx.lang, ctx.profile)]

@@ -208,3 +208,78 @@ def test_the_price_asked_again_after_questions_is_answered_not_a_job_invented():
         v = data["results"]["server_price"]
         assert (v["gpu"], v["utilisation"], v["months"]) == ("h800-sxm", 1.0, 24)
         assert v["cheaper"] == "rent"  # ¥10.5/card-hour all month for 24 months is under the server's price
+
+
+# --- BF 12: a budget's period put right, the runs a month and the hours a week kept
+LORA_TEAM = [
+    ("预算50万人民币左右，小团队做7B模型的lora微调，每个月大概跑十来次实验，每次数据2万条左右。买卡还是租云上？", 500000 * 0.14),
+    ("小团队做7B模型的lora微调，每个月大概跑10次实验，每次数据2万条左右，预算50万左右。买卡还是租云上？", 500000 * 0.14),
+    ("budget about $70k. small team doing lora fine-tunes of a 7b model, around 10 experiments a month, ~20k samples "
+     "each. buy cards or rent cloud?", 70000),
+    ("lora fine-tuning a 7b model, about 10 runs a month with 20k samples each; our budget is roughly $70k. buy or "
+     "rent?", 70000),
+]
+CORRECTIONS = [
+    "每周几小时吧，不会一直跑。另外50万是一次性的总预算，不是每个月",
+    "另外预算是一次性的总预算，不是每个月。每周也就几小时，不会一直跑",
+    "a few hours a week, not 24/7. and the budget is a one-time budget, not monthly",
+    "it's a one-off budget, not per month; we only run a few hours a week",
+]
+
+
+@pytest.mark.parametrize(("first", "usd"), LORA_TEAM)
+@pytest.mark.parametrize("fix", CORRECTIONS)
+def test_a_one_off_budget_put_right_keeps_the_runs_and_the_hours(first, usd, fix):
+    replies = run_conversation([first, fix])
+    profile = payload(replies[-1])["profile"]
+    assert profile.get("budget_usd") == pytest.approx(usd) and not profile.get("budget_usd_per_month")
+    assert profile.get("runs_per_month") == 10
+    assert profile.get("utilisation") is not None and profile["utilisation"] < 0.2
+    assert profile.get("phase") == "fine-tune" and profile.get("method") == "lora"
+    assert payload(replies[-1])["decision"]["action"] == "rent"
+
+
+@pytest.mark.parametrize(("first", "fix", "usd"), [
+    ("budget $5k a month. lora fine-tune llama 3.1 8b, 10 runs a month. rent or buy?",
+     "actually it's a one-off budget, not per month", 5000),
+    ("每月预算3万，lora微调qwen2.5-7b，每个月跑10次，租还是买？", "不对，3万是总预算，不是每个月", 30000 * 0.14),
+    ("每月预算3万，lora微调qwen2.5-7b，每个月跑10次，租还是买？", "是一次性的预算", 30000 * 0.14),
+])
+def test_a_monthly_budget_said_to_be_one_off_is_the_same_amount_once(first, fix, usd):
+    profile = payload(run_conversation([first, fix])[-1])["profile"]
+    assert profile.get("budget_usd") == pytest.approx(usd) and not profile.get("budget_usd_per_month")
+    assert profile.get("runs_per_month") == 10
+
+
+# --- BF 7: a box being weighed for purchase is not owned; its break-even is answered first
+WEIGHED_BOX = [
+    ("we're debating buying an 8x H100 box vs just renting. we'd use it for fine-tuning experiments, mostly 8B-13B "
+     "models, maybe 60% of the time. horizon 18 months. what's the break even", 18),
+    ("we are considering buying an 8x h100 server or renting. fine-tuning 8b-13b models about 60% of the time over "
+     "18 months: where is the break even?", 18),
+    ("thinking of buying a box with 8x H100 instead of renting; fine-tuning mostly 13b, ~60% busy, 2 years. "
+     "break-even?", 24),
+    ("我们在考虑买一台8卡H100还是直接租，主要做8B-13B的微调实验，大概60%的时间在用，按18个月算，盈亏平衡点在哪", 18),
+    ("打算买一台8卡H100服务器，还是租划算？微调13B左右的模型，60%的时间在跑，用两年，多久回本", 24),
+]
+
+
+@pytest.mark.parametrize(("turn", "months"), WEIGHED_BOX)
+def test_a_box_weighed_for_purchase_is_not_owned_and_its_break_even_comes_first(turn, months):
+    reply = run_conversation([turn])[-1]
+    data = payload(reply)
+    assert not (data.get("profile") or {}).get("owned")
+    assert data.get("topic") == "server_price", reply.content[:300]
+    v = data["results"]["server_price"]
+    assert (v["gpu"], v["gpus"], v["months"]) == ("h100-sxm", 8, months)
+    assert v["utilisation"] == pytest.approx(0.6)
+    assert data["results"]["rent_or_buy"]["break_even_utilisation"] is not None
+    assert "per million" not in reply.content and "百万" not in reply.content  # no unasked cost-per-token list
+
+
+@pytest.mark.parametrize("turn", [
+    "we already have an 8x H100 box; we're debating whether renting more is cheaper. fine-tune 13b",
+    "我们已经有一台8卡H100，微调13B，够不够",
+])
+def test_a_box_they_have_stays_owned(turn):
+    assert understand(turn).updates.get("owned")

@@ -27,11 +27,14 @@ def cards_named(m: Message) -> list[tuple[str, int]]:
 
 
 def read_prices(m: Message, u: Understanding) -> None:
-    """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask)."""
+    """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask), then
+    a budget's period and the runs a month (reading.money_period)."""
+    from gpu_advisor.assistant.reading.money_period import read_money_period
     from gpu_advisor.assistant.reading.server_price_ask import read_server_price
 
     _read_prices(m, u)
     read_server_price(m, u)
+    read_money_period(m, u)
 
 
 def _read_prices(m: Message, u: Understanding) -> None:
