@@ -51,7 +51,8 @@ def _box_weighed(m: Message, u: Understanding) -> None:
         if any(x[:1].isdigit() for x in u.updates.get("only") or []):
             u.intents |= {"rent_buy", "server_price"}  # the box's own break-even, answered first (server_rent_buy)
             u.intents -= {"payback", "why_not", "whatif"}  # '多久回本', 'instead of renting': that same answer
-    if u.updates.get("phase") == "experiment" and (u.updates.get("method") or word_pattern("fine_tune_said").search(m.masked)):
+    if u.updates.get("phase") == "experiment" and (word_pattern("fine_tune_runs").search(m.masked)
+                                                   or word_pattern("money_period.runs_month").search(m.masked)):
         u.updates["phase"] = "fine-tune"  # 'fine-tuning experiments', 'lora微调…跑十来次实验': fine-tuning runs
 
 
