@@ -75,6 +75,7 @@ from gpu_advisor.assistant.reading.families import family_asked, family_size
 from gpu_advisor.assistant.reading.generation import missing_size, same_generation
 from gpu_advisor.assistant.reading.hybrid import hybrid_name, hybrid_named
 from gpu_advisor.assistant.reading.literal import literal_kind, literal_kinds
+from gpu_advisor.assistant.reading.money_period import once_said
 from gpu_advisor.assistant.reading.multi import added_model
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
@@ -906,6 +907,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates.pop("preference", None)  # a purchase said before ('buy' then 'and per month?'): it stands
     if updates.get("preference") == "buy" and "only" not in updates and _cloud_cards(before.get("only")):
         updates["only"] = None  # 'AutoDL 上租' then '还是直接买吧': bought cards are not kept to what a cloud rents
+    once_said(u.ask, before, updates)  # '50万是一次性的总预算，不是每个月': the monthly budget kept is one-off
     if updates:
         try:
             profile = Profile.model_validate({**before, **updates})
@@ -2444,7 +2446,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 # Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
 # ends with an offer to size one in full, not with the next slot's question.
-OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest")
+OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest", "server_price")
 # Concept questions answered whole before any plan ("KV cache到底占多少显存？Llama-3.1-70B 128k"): what it is for
 # changes nothing in the answer, so the reply ends with an offer, never with "what will you do with it?".
 ANSWERED_WHOLE = ("kv_cache",)

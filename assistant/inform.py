@@ -84,6 +84,7 @@ def reply(code: str, ctx: Context) -> str:
     )
     from gpu_advisor.assistant.kv_part import kv_first
     from gpu_advisor.assistant.licence import licence_reply
+    from gpu_advisor.assistant.server_rent_buy import server_price
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
               "data_enough": followups.data_enough, "offload": followups.offload, "card_support": followups.card_support, "compare_cards": compare_cards, "engine_choice": engine_choice, "availability": availability,
@@ -93,7 +94,8 @@ def reply(code: str, ctx: Context) -> str:
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
-              "method_compare": method_compare.method_compare, "licence": licence_reply}[code]
+              "method_compare": method_compare.method_compare, "licence": licence_reply,
+              "server_price": server_price}[code]
     return kv_first(ctx, code, writer(ctx))  # '1) kv cache at 128k? 2) how many users at 32k': the KV part first
 
 
@@ -239,7 +241,8 @@ def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
     rated = rated_plan(ctx.results)  # a rate plan's row is the card's one sizing, even one that falls short (ZA E9)
     for raw in (ctx.results or {}).get("options") or []:
         if raw.get("gpu") == gpu_id and not raw.get("owned") and (count is None or raw.get("gpus") == count) \
-                and (count is not None or ctx.turn.counts or rated or raw.get("serves") is not False):
+                and (count is not None or ctx.turn.counts or rated or raw.get("serves") is not False) \
+                and (count is not None or rated or raw.get("ok")):  # no count said: the count that does the job
             return Option.model_validate(raw)  # (a row that holds no copy of the model: sized at the count it needs)
     return None
 
@@ -957,7 +960,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("server_price", "largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

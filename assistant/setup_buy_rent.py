@@ -83,6 +83,11 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
             return rec.model_copy(update={"action": "rent"})
         other = next((o for o in rec.options if o.ok and not o.owned and o.gpu == v["rented"]
                       and o.gpus == v["rented_gpus"]), None)
+        if other is None:  # the card named to rent, sized for the job, is in no row of the plan's table
+            from gpu_advisor.assistant.rent_sized import sized
+
+            other = sized(rec, v["rented"])
+            other = other if other is not None and other.gpus == v["rented_gpus"] else None
         if other is not None:
             return rec.model_copy(update={"action": "rent", "best": other, "rent_or_buy": None})
     return rec
@@ -109,8 +114,9 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
         return None
     k, rent_gpu, ratio = rented
     months = profile.horizon_months or DEFAULT_HORIZON_MONTHS
+    billed = _billed_share(rec, profile.utilisation)  # a service for others is rented every hour it is up
     hosting = {"hosting_usd_per_gpu_month": profile.hosting_usd_per_month / n} if profile.hosting_usd_per_month else {}
-    args = RentBuyInput(gpu=rent_gpu, gpus=k, utilisation=profile.utilisation, region=region,
+    args = RentBuyInput(gpu=rent_gpu, gpus=k, utilisation=billed, region=region, buy_utilisation=profile.utilisation,
                         rent_usd_per_gpu_hour=quote.usd_per_gpu_hour_typical * ratio, horizon_months=months,
                         electricity_usd_per_kwh=profile.electricity_usd_per_kwh, buy_gpu=gpu, buy_gpus=n, **hosting,
                         purchase_usd_per_gpu=said or server)
@@ -126,7 +132,8 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     return {"code": rb.cheaper, "buy": gpu, "buy_name": bought.name, "buy_gpus": n, "rented": rent_gpu,
             "rented_name": find_gpu(rent_gpu).name, "rented_gpus": k, "same": rent_gpu == gpu and k == n,
             "run_ratio": ratio, "usd_per_gpu_hour": quote.usd_per_gpu_hour_typical, "busy_hours":
-            months * 730 * profile.utilisation * ratio, "utilisation": profile.utilisation, "months": months,
+            months * 730 * billed * ratio, "utilisation": billed, "busy": profile.utilisation, "months": months,
+            "around_the_clock": billed > profile.utilisation,
             "rent_total_usd": rb.rent_total_usd, "buy_total_usd": rb.buy_total_usd, "cards_usd": cards,
             "power_usd": rb.buy_total_usd - cards - upkeep, "usd_per_kwh": own["usd_per_kwh"],
             "kwh_said": profile.electricity_usd_per_kwh is not None,
@@ -134,6 +141,18 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
             "service": service(rec)}
+
+
+def _billed_share(rec: Any, utilisation: float) -> float:
+    """The share of the hours the rented cards are billed: a service for other people with no utilisation said is up
+    around the clock (tools.recommend.service_hours, the basis of the plan's month and its assumption line), a job
+    or one person's model the share it is busy."""
+    from gpu_advisor.assistant.rent_sized import service
+    from gpu_advisor.tools.recommend import HOURS_PER_MONTH, service_hours
+
+    if not service(rec):
+        return utilisation
+    return min(max(service_hours(rec.workload) / HOURS_PER_MONTH, utilisation), 1.0)
 
 
 def _their_price(rec: Any, gpu: str) -> float | None:
@@ -153,7 +172,9 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     """The head-on answer, before the plan: both totals, their parts, the break-even use, the verdict."""
     setup = f"{v['buy_gpus']} × {v['buy_name']}"
     rented = f"{v['rented_gpus']} × {v['rented_name']}"
-    lines = [say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
+    clock = "_clock" if v.get("around_the_clock") else ""  # a service billed every hour: said so, not its busy share
+    lines = [say(lang, "money.rb_head_clock", setup=setup, months=v["months"], busy=_pct(v["busy"])) if clock else
+             say(lang, "setup_rb.head", setup=setup, use=_pct(v["utilisation"]), months=v["months"])]
     from gpu_advisor.assistant.server_price import line
     from gpu_advisor.knowledge import find_gpu
 
@@ -164,7 +185,7 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
         lines.append(say(lang, "ratezh.rb_service", rented=rented, setup=setup, rented_card=v["rented_name"])
                      if v.get("service") else
                      say(lang, "setup_rb.other", rented=rented, setup=setup, ratio=f"{v['run_ratio']:.2f}"))
-    lines.append(say(lang, "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
+    lines.append(say(lang, "money.rb_rent_clock" if clock else "setup_rb.rent", rented=rented, price=money(v["usd_per_gpu_hour"]),
                      hours=f"{v['busy_hours']:,.0f}", total=money(v["rent_total_usd"])))
     cards = money(v["cards_usd"]) + (say(lang, "setup_rb.price_said") if v.get("price_said") else "")
     what = say(lang, "setup_rb.what.server" if v.get("server") else "setup_rb.what.cards")
@@ -175,10 +196,12 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
                      total=money(v["buy_total_usd"])))
     be = v["break_even_utilisation"]
     lines.append(say(lang, "setup_rb.never", months=v["months"]) if be is None
-                 else say(lang, "setup_rb.break_even", pct=_pct(be), months=v["months"]))
+                 else say(lang, "money.rb_break_even_clock" if clock else "setup_rb.break_even", pct=_pct(be),
+                          months=v["months"]))
     gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
-    lines.append(say(lang, f"setup_rb.verdict.{v['code']}", setup=setup, rented=rented, gap=money(gap),
-                     months=v["months"], use=_pct(v["utilisation"])))
+    key = f"money.rb_verdict_{v['code']}_clock" if clock else f"setup_rb.verdict.{v['code']}"
+    lines.append(say(lang, key, setup=setup, rented=rented, gap=money(gap), months=v["months"],
+                     use=_pct(v["utilisation"]), busy=_pct(v["busy"])))
     head = 2 if priced else 1  # the server's price and the heading, then the figures as a list
     return "\n".join(f"- {x}" if head <= i < len(lines) - 1 else x for i, x in enumerate(lines))
 
@@ -187,5 +210,7 @@ def first(turn: Any, profile: Any, answer: Any, lang: str, recorder: Any, money:
     """The block said before the plan and its data (engine): ('', None) when not asked."""
     rec = answer.recommend if answer is not None else None
     this_turn = bool(turn.has("rent_buy"))
-    v = weigh(profile, rec, this_turn, recorder, list(turn.cards) if this_turn else [])
+    # the card named to rent beside the setup: said this turn, or kept with it in the cards to consider
+    named = list(turn.cards) if this_turn else [x for x in profile.only or [] if not x[:1].isdigit()]
+    v = weigh(profile, rec, this_turn, recorder, named)
     return (block(v, lang, money), v) if v else ("", None)

@@ -27,6 +27,17 @@ def cards_named(m: Message) -> list[tuple[str, int]]:
 
 
 def read_prices(m: Message, u: Understanding) -> None:
+    """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask), then
+    a budget's period and the runs a month (reading.money_period)."""
+    from gpu_advisor.assistant.reading.money_period import read_money_period
+    from gpu_advisor.assistant.reading.server_price_ask import read_server_price
+
+    _read_prices(m, u)
+    read_server_price(m, u)
+    read_money_period(m, u)
+
+
+def _read_prices(m: Message, u: Understanding) -> None:
     """Prices given with a rent-or-buy question ('an H100 is $30k to buy or $2.50 an hour to rent',
     '租的话一个月2800一张4090，买整机6万，用两年'): rent per card-hour or per card-month, the price of a
     card or of a whole machine, and the months the cards are kept; none of them is a budget. Amounts
@@ -229,8 +240,14 @@ def _per_time(m: Message, q: Quantity) -> bool:
 
 def _amounts(m: Message) -> list[Quantity]:
     """Money said, and bare amounts (no unit, 50 or more) that may be prices in a rent-or-buy question."""
-    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and (
+    return [q for q in m.qty if not q.negated and (q.role == "money" or (not q.role and not _range_low(m, q) and (
         q.value >= 50 or word_pattern("money_hourly").match(m.masked[q.end:q.end + 16]))))]  # '1.88一小时' too
+
+
+def _range_low(m: Message, q: Quantity) -> bool:
+    """The low end of a range whose top end has its unit ('50-60 people', '五六十个人'): never a price."""
+    return any(o.role and o.role != "money" and o.start >= q.end
+               and word_pattern("users_range_join").match(m.masked[q.end:o.start]) for o in m.qty)
 
 
 def _priced(words: str) -> bool:
