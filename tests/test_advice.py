@@ -1,0 +1,68 @@
+"""Round G 'advice' (session 18): the decisions an expert signs, asserted from the reply's payload in English and
+Chinese, several phrasings each.
+
+1. China supply said once and consistently: a card under a US licence requirement (the H20) is 'licence', never
+   called barred while a plan is headed with it; cards barred since 2023-10 (A800, H800) are never offered to buy in
+   China; 'worth it vs just using the API' is answered with the self-hosted cost per million tokens at the load and
+   the break-even volume against the maker's API price on record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.api_prices import api_price_of
+from gpu_advisor.knowledge.china_channel import china_channel, officially_sold
+from gpu_advisor.knowledge.export_rules import china_status
+from tests.conversation import run_conversation
+
+
+def _data(turns: list[str]) -> dict[str, Any]:
+    return run_conversation(turns)[-1].additional_kwargs.get("gpu_advisor") or {}
+
+
+def test_one_standing_per_card_in_china() -> None:
+    assert china_status("h20") == "licence" and china_channel(find_gpu("h20")) == "licence"
+    for gpu in ("a800-80gb-sxm", "h800-sxm", "h100-sxm"):
+        assert china_status(gpu) == "barred" and not officially_sold(find_gpu(gpu))
+
+
+H20_API = [
+    "Our company is in Shenzhen, we can only legally buy the H20 now. How many H20s to serve full DeepSeek V3 (671B) "
+    "for maybe 60 concurrent users? And is it even worth it vs just using the API",
+    "we're in shenzhen and can only legally buy h20s. deepseek v3 671b for ~60 concurrent users, how many h20? or "
+    "should we just pay for the api instead",
+    "how many H20 do we need for deepseek-v3 with 60 users at once? company in china, legally we can only buy H20. "
+    "is self hosting even cheaper than the API?",
+    "我们公司在深圳，现在只能合法买到H20。部署满血 DeepSeek V3 (671B)，大概60个人同时用，需要几张H20？还是直接调API划算？",
+    "深圳公司，合法能买的只有H20，DeepSeek-V3 671B 给60人同时用要几张？和直接用官方API比哪个便宜？",
+    "DeepSeek V3 满血版，60 并发，我们在国内只能合法买 H20，要买几张？自己部署还是用API划算",
+]
+
+
+@pytest.mark.parametrize("text", H20_API)
+def test_h20_in_china_is_never_barred_while_headed_and_the_api_is_weighed(text: str) -> None:
+    d = _data([text])
+    decision, r = d.get("decision") or {}, d.get("results") or {}
+    assert decision.get("gpu") == "h20" and decision.get("action") == "buy" and decision.get("fits")
+    legal = next((a for a in d.get("asked_more") or [] if a.get("code") == "legal_buy"), None)
+    if legal is not None:  # the standing said is the licence caveat, never 'barred'
+        assert legal["market"].get("h20") == "licence"
+    rows = " ".join(row[0] for row in (d.get("table") or {}).get("rows") or [])
+    assert "A800" not in rows and "H800" not in rows and "A100" not in rows  # barred: never offered to buy in China
+    api = r.get("api_compare") or {}
+    price = api_price_of("deepseek-v3")
+    assert price is not None and api.get("self_usd_per_million", 0) > 0
+    assert api.get("break_even_million_per_month", 0) > 0 and api.get("break_even_share", 0) > 0
+    assert api["self_wins_at_capacity"] == (api["break_even_share"] < 1)
+    assert d.get("decision", {}).get("lang") == ("zh" if any("\u4e00" <= c <= "\u9fff" for c in text) else "en")
+
+
+@pytest.mark.parametrize("text", [
+    "serve qwen2.5 72b for 30 users behind an openai-compatible api on rented h100s",
+    "部署 qwen2.5 72b 给 30 人用，对外提供 API，租 H100",
+])
+def test_serving_behind_an_api_is_no_api_comparison(text: str) -> None:
+    assert not (_data([text]).get("results") or {}).get("api_compare")
