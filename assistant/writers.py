@@ -20,6 +20,7 @@ from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
+from gpu_advisor.assistant.no_fp8 import lever_key, swapped_format_line
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
@@ -765,6 +766,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                "answer.precision_default_16bit" if shown in ("fp16", "bf16") and _no_8bit_units(best) else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
+    lines += [x for x in [swapped_format_line(profile.precision, best, lang)] if x]  # 'fp8' on a 910B: W8A8, said
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
         lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
     elif w.spec.serves and w.images_per_request:
@@ -1061,7 +1063,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t is None:
         return []
     lines = prefill_load_lines(rec, lang) + [
-        say(lang, "fig.traffic" if t.users_cap is None else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
+        say(lang, "fig.traffic" if t.users_cap is None else "advice.traffic_at_people" if t.in_flight <= t.users_cap
+            else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
                  prompt=f"{t.prompt_tokens:,}", output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}",
             in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
@@ -1377,7 +1380,7 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
         key, _, value = rec.taken_lever.partition("=")
         code = {"count_named": "answer.count_named_lever", "count_kept": "answer.count_kept_lever"}.get(
             rec.taken_because or "", "answer.relaxed_lever")
-        return [say(lang, code, change=say(lang, f"lever.{key}", value=value)), ""]
+        return [say(lang, code, change=say(lang, lever_key(key, best), value=value)), ""]
     if rec.relaxed:
         return [say(lang, "answer.relaxed_int4_cheaper" if rec.taken_because == "cheaper" else "answer.relaxed_int4"), ""]
     return []
@@ -1399,7 +1402,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             from gpu_advisor.tools.models import resolve_model
 
             value = resolve_model(value).name
-        change = say(lang, f"lever.{key}", value=value)
+        change = say(lang, lever_key(key, o), value=value)
         if o.owned and o.kv_precision:  # the change works with a smaller KV cache, said with what it saves
             change += say(lang, "lever.with_kv", kv=o.kv_precision.upper(), flag=_kv_flag(o), saved=gb(o.kv_saved_bytes or 0))
         if o.owned and not o.ok:  # it fits that way, but still misses a target

@@ -66,3 +66,48 @@ def test_h20_in_china_is_never_barred_while_headed_and_the_api_is_weighed(text: 
 ])
 def test_serving_behind_an_api_is_no_api_comparison(text: str) -> None:
     assert not (_data([text]).get("results") or {}).get("api_compare")
+
+
+# ---------------------------------------------------------------- 2. no FP8 on a card without it (Ascend 910B)
+
+def test_the_8bit_kv_cache_follows_the_card() -> None:
+    from gpu_advisor.tools.kv_format import kv8_format
+
+    assert kv8_format(find_gpu("ascend-910b")) == "int8"  # no FP8 units: its engines' INT8 cache
+    assert kv8_format(find_gpu("h100-sxm")) == "fp8" and kv8_format(find_gpu("a100-80gb-sxm")) == "fp8"
+
+
+ASCEND = [
+    "我们是做政务项目的，要求全栈国产化，只能用昇腾910B。要部署Qwen2.5-72B-Instruct，峰值并发大概100路，平均输入1500 token，"
+    "输出400左右。需要多少张卡？",
+    "政务项目，全栈国产化，只能上昇腾910B，Qwen2.5-72B-Instruct，高峰100路并发，输入约1500 token、输出约400，要几张卡",
+    "Government project, fully domestic stack: Ascend 910B only. Qwen2.5-72B-Instruct for about 100 concurrent users at "
+    "peak, ~1500 tokens in and ~400 out. How many cards?",
+    "how many huawei ascend 910b cards (domestic only, nothing else) to serve qwen2.5 72b instruct, 100 users at once, "
+    "prompts 1500 tokens, answers 400 tokens?",
+]
+
+
+@pytest.mark.parametrize("text", ASCEND)
+def test_ascend_plan_has_no_fp8_and_one_per_user_speed(text: str) -> None:
+    d = _data([text])
+    decision, rec = d.get("decision") or {}, (d.get("results") or {}).get("recommend") or {}
+    assert decision.get("gpu") == "ascend-910b" and decision.get("fits")
+    assert 8 <= decision["gpus"] <= 16  # one or two 8-card servers, as an expert would size it
+    assert "fp8" not in (decision.get("precision") or "") and (rec["best"].get("kv_precision") or "") != "fp8"
+    load = rec.get("prefill_load")
+    if load:  # the prompt load's streams are written at the plan's one per-user speed, in closed loop
+        assert round(load["tokens_per_s"]) == round(rec["best"]["decode_tokens_per_s"])
+        traffic = rec.get("traffic") or {}
+        assert traffic.get("in_flight", 0) <= load["users"] * 1.03  # never more requests in flight than people
+
+
+@pytest.mark.parametrize("text", [
+    "Ascend 910B only: serve qwen2.5 72b in fp8 for 50 users, how many cards?",
+    "只能用昇腾910B，qwen2.5 72b 用 fp8 部署，50 人同时用，要几张卡",
+    "fp8 qwen2.5-72b on huawei 910b npus, 50 concurrent users — card count?",
+])
+def test_fp8_asked_on_ascend_serves_w8a8(text: str) -> None:
+    d = _data([text])
+    decision = d.get("decision") or {}
+    assert decision.get("gpu") == "ascend-910b" and decision.get("precision") == "w8a8-int8"

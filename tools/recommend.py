@@ -36,6 +36,7 @@ from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
+from gpu_advisor.tools.closed_loop import settle
 from gpu_advisor.tools.cluster_grow import grows_cluster
 from gpu_advisor.tools.common import (
     EPOCHS_HELP,
@@ -69,6 +70,7 @@ from gpu_advisor.tools.inference import (
     inference_memory,
     usable_bytes,
 )
+from gpu_advisor.tools.kv_format import kv8_format
 from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
@@ -649,9 +651,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
     chosen = w.serve_precision or model.native_precision
-    if chosen and w.serve_precision is None and gpu is not None \
-            and gpu.stack in find_precision(chosen).unconverted_stacks:
-        return "w8a8-int8"  # no FP8 or FP4 kernels on Ascend: vLLM-Ascend serves those checkpoints as W8A8
+    if chosen and gpu is not None and gpu.stack in find_precision(chosen).unconverted_stacks:
+        return "w8a8-int8"  # no FP8 or FP4 kernels on Ascend: vLLM-Ascend serves those as W8A8, asked for or not
     if chosen:
         return chosen
     if model.encoder:
@@ -738,13 +739,14 @@ def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list
         formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
     tries: list[tuple[Engine, str, str | None]] = []
     if w.kv_cache:  # the format asked for, in each engine's own kind
-        asked = {"vllm": "fp8", "sglang": "fp8", "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
+        kv8 = kv8_format(gpu)  # (the Ascend 910B: INT8, never FP8 on a card without it; tools.kv_format)
+        asked = {"vllm": kv8, "sglang": kv8, "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
         return [(engine, f, asked.get(engine)) for fmt in formats for engine, f in _engines(w, gpu, fmt, owned)]
     for fmt in formats:
         for engine, f in _engines(w, gpu, fmt, owned):
             tries.append((engine, f, None))
-            if owned and engine in ("vllm", "sglang") and gpu.fp8_tflops:
-                tries.append((engine, f, "fp8"))
+            if owned and engine in ("vllm", "sglang") and (gpu.fp8_tflops or kv8_format(gpu) == "int8"):
+                tries.append((engine, f, kv8_format(gpu)))
             if owned and engine == "llama.cpp":
                 tries.append((engine, f, "q8_0"))
     return tries
@@ -2402,9 +2404,12 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         # at the context the users' plan held (a prompt length said sizes the window: 3k prompts -> 8k), not
         # prompt + output alone
         held = [f for f in w.flexible if f != "context"]
-        rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s, "flexible": held}),
-                                with_levers)
-        if rated.best is not None and rated.best.ok:
+        def at(rate: float) -> Recommendation:
+            return _recommend_rate(w.model_copy(update={"requests_per_s": rate, "flexible": held}), with_levers)
+
+        rated = at(implied.requests_per_s)
+        if rated.best is not None and rated.best.ok:  # the users ask no faster than the plan answers them
+            rated, implied = settle(implied, rated, at, resolve_model(w.model).active_params_b)
             rated.prefill_load = implied
             return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated
         # no card tried sustains the back-to-back rate: the users plan stands, on users who pause between requests
