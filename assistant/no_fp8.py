@@ -29,4 +29,6 @@ def lever_key(key: str, option: Any) -> str:
     INT8 (tools.kv_format: the Ascend 910B), FP8 elsewhere."""
     if key in ("kv8", "int4_kv8") and getattr(option, "kv_precision", None) == "int8":
         return f"advice.lever_{key}_int8"
+    if key == "zero_offload":  # the full fine-tune kept on your cards (tools.owned_offload)
+        return "advice.lever_zero_offload"
     return f"lever.{key}"

@@ -1374,7 +1374,7 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
                     change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
     if rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
-        return [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), "",
+        return [say(lang, "answer.relaxed_owned", change=say(lang, lever_key(key, best), value=value)), "",
                 *_zero_offload_lines(key, best, lang)]
     if rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
         key, _, value = rec.taken_lever.partition("=")

@@ -111,3 +111,37 @@ def test_fp8_asked_on_ascend_serves_w8a8(text: str) -> None:
     d = _data([text])
     decision = d.get("decision") or {}
     assert decision.get("gpu") == "ascend-910b" and decision.get("precision") == "w8a8-int8"
+
+
+# ---------------------------------------------------------------- 3. owned first for a full fine-tune
+
+OWNED_FULL = [
+    "Our lab has 2 nodes of 8x A100 40GB (so 16 cards total, infiniband between nodes). PI wants to do a FULL finetune "
+    "of llama 3.1 70B on ~300M tokens of domain text. do we need to buy more hardware or can we make it work? "
+    "deadline is 3 weeks",
+    "deadline 3 weeks: full fine-tune of llama 3.1 70b, about 300M tokens, on our 16x A100 40GB (two 8-GPU servers, "
+    "infiniband). can we make it work or must we buy?",
+    "实验室有两台8卡A100 40G（共16张，节点间infiniband），要全参微调 llama 3.1 70b，大概3亿token的领域文本，三周内要完成。需要买新卡吗？",
+    "三周内全参微调 llama 3.1 70b，3亿 token，我们自己有 2 台 8 卡 A100 40GB（IB 互联），够不够，要不要再买卡",
+]
+
+
+@pytest.mark.parametrize("text", OWNED_FULL)
+def test_owned_cards_with_offload_lead_when_they_meet_the_deadline(text: str) -> None:
+    d = _data([text])
+    decision, rec = d.get("decision") or {}, (d.get("results") or {}).get("recommend") or {}
+    assert decision.get("owned") and decision.get("gpu") == "a100-40gb-sxm" and decision.get("gpus") == 16
+    assert decision.get("action") == "use" and rec.get("relaxed") == "zero_offload"
+    assert rec["best"]["job_hours"] <= 21 * 24 and decision["meets"].get("deadline") is True
+    assert rec["best"]["job_hours"] > rec["owned_as_planned"]["job_hours"]  # the cost in speed, said
+    assert rec.get("instead") and not rec["instead"]["owned"]  # the rented plan that is faster stays beside it
+
+
+@pytest.mark.parametrize("text", [
+    "lab has 16x A100 40GB over 2 nodes, full finetune llama 3.1 70b on 300M tokens, must finish in 1 day. do we "
+    "need more hardware?",
+    "16张A100 40G（两台服务器），全参微调 llama 3.1 70b，3亿 token，一天之内要完成，需要买卡吗",
+])
+def test_offload_missing_the_deadline_rents(text: str) -> None:
+    decision = _data([text]).get("decision") or {}
+    assert not decision.get("owned") and decision.get("action") in ("rent", "buy")

@@ -75,6 +75,7 @@ from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
+from gpu_advisor.tools.owned_offload import offload_on_owned
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -603,6 +604,8 @@ class Recommendation(Explained):
                                          "unpriced (no price on record), tight (little memory to spare), spread "
                                          "(consumer cards over several servers)")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
+    owned_as_planned: Option | None = Field(None, description="your cards as asked, before a plan that keeps the job "
+                                                             "on them with a change (tools.owned_offload)")
     instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
                                                     "(relaxed 'model=...'): the rented plan for the model asked")
     instead_model: str | None = Field(None, description="the name of the model asked, run by `instead`")
@@ -2419,7 +2422,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
-        for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+        for change in (_on_your_cards, offload_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
