@@ -145,3 +145,27 @@ def test_owned_cards_with_offload_lead_when_they_meet_the_deadline(text: str) ->
 def test_offload_missing_the_deadline_rents(text: str) -> None:
     decision = _data([text]).get("decision") or {}
     assert not decision.get("owned") and decision.get("action") in ("rent", "buy")
+
+
+# ---------------------------------------------------------------- 4. a correction of what is owned limits no rental
+
+OWNED_FIX = [
+    ("我们有两张 H100 80G，想部署 Llama-3.1-70B，fp16 就行，给大概30个人同时用",
+     "啊不对，我看了下机器，其实是两张 A100 40G 的，不是 H100。那还能跑吗？"),
+    ("我们有两张 H100 80G，部署 Llama 3.1 70B fp16，30 人同时用", "不对不对，是两张 A100 40G，不是 H100，还能跑吗"),
+    ("we have two H100 80GB and want to serve llama 3.1 70b in fp16 for about 30 people at once",
+     "oh wait, I checked the box, they're actually two A100 40GB, not H100s. can it still run?"),
+    ("serve llama-3.1-70b fp16 to 30 concurrent users on our 2x h100 80gb",
+     "sorry, my mistake: it's 2x A100 40GB, not H100. does it still work?"),
+]
+
+
+@pytest.mark.parametrize("first, fix", OWNED_FIX)
+def test_correcting_the_owned_cards_limits_no_rental(first: str, fix: str) -> None:
+    d = _data([first, fix])
+    profile, decision = d.get("profile") or {}, d.get("decision") or {}
+    assert [e.replace(" ", "") for e in profile.get("owned") or []] == ["2xa100-40gb-sxm"]
+    assert not profile.get("only") and "h100-sxm" not in (profile.get("exclude") or [])
+    assert decision.get("fits") and not decision.get("owned")
+    assert decision.get("gpu") != "a100-40gb-sxm"  # an 80-96 GB card rented, not eight more of the 40 GB one
+    assert decision.get("gpus", 99) <= 4
