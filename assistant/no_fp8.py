@@ -31,4 +31,6 @@ def lever_key(key: str, option: Any) -> str:
         return f"advice.lever_{key}_int8"
     if key == "zero_offload":  # the full fine-tune kept on your cards (tools.owned_offload)
         return "advice.lever_zero_offload"
+    if key == "qlora_serve":  # QLoRA on your cards, the model served there in fewer bits (tools.owned_qlora)
+        return "advice.lever_qlora_serve"
     return f"lever.{key}"

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
+from gpu_advisor.assistant.asked_format import stated_format_memory
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
@@ -2233,6 +2234,8 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
             and rec.workload.spec.serves and rec.pool is None:  # 'how fast would it be', '速度能有多少'
         return say(lang, "literal.speed", tps=tps(option.decode_tokens_per_s), option=gpu_words(option, lang),
                    precision=option.precision or "")
+    if kind == "memory" and stated_format_memory(rec, lang):  # 'in fp16 … on my 2x 3090': that format's figure
+        return stated_format_memory(rec, lang)
     if kind == "memory" and option is not None:  # 'how much vram to full finetune llama 3b': the figure, first
         used = option.train_per_gpu_bytes if rec.workload.spec.trains else option.serve_per_gpu_bytes
         if used is not None:

@@ -169,3 +169,42 @@ def test_correcting_the_owned_cards_limits_no_rental(first: str, fix: str) -> No
     assert decision.get("fits") and not decision.get("owned")
     assert decision.get("gpu") != "a100-40gb-sxm"  # an 80-96 GB card rented, not eight more of the 40 GB one
     assert decision.get("gpus", 99) <= 4
+
+
+# ---------------------------------------------------------------- 5. QLoRA on the cards owned before any rental
+
+QLORA_OWNED = [
+    "two questions: 1) how much vram to run gemma 2 27b for inference in fp16, just me using it? 2) could i lora "
+    "finetune it on my 2x rtx 3090 box (no nvlink)?",
+    "could i lora finetune gemma 2 27b on my 2x rtx 3090 box (no nvlink)?",
+    "lora fine-tune gemma-2-27b, I have two 3090s at home, is that possible?",
+    "两个问题：1）gemma 2 27b 用 fp16 推理要多少显存，就我自己用？2）我这台两张 3090（没有 nvlink）的机器能 lora 微调它吗？",
+    "我有两张3090（没有nvlink），能不能 lora 微调 gemma 2 27b？",
+    "我这台机器有两张3090，想 lora 微调 gemma 2 27b，可以吗",
+]
+
+
+@pytest.mark.parametrize("text", QLORA_OWNED)
+def test_qlora_on_the_owned_cards_comes_first(text: str) -> None:
+    d = _data([text])
+    decision, rec = d.get("decision") or {}, (d.get("results") or {}).get("recommend") or {}
+    assert decision.get("owned") and decision.get("gpu") == "rtx-3090" and decision.get("gpus") == 2
+    assert decision.get("action") == "use" and decision.get("fits")
+    assert (rec.get("relaxed") or "").startswith("qlora")
+    assert rec["workload"]["method"] == "qlora"
+
+
+def test_fp16_memory_asked_is_answered_in_fp16_beside_the_owned_plan() -> None:
+    text = QLORA_OWNED[0]
+    reply = run_conversation([text])[-1]
+    first = reply.content.split("\n\n")[0]
+    assert "FP16" in first and "58.8 GB" in first  # the format asked, its figure (54.4 GB weights + KV + overhead)
+
+
+@pytest.mark.parametrize("text", [
+    "lora finetune llama 3.1 70b and serve it to 40 users at once, we have 2x rtx 3090",
+    "我们有两张3090，lora 微调 llama 3.1 70b，然后给 40 个人同时用",
+])
+def test_a_service_for_many_is_not_squeezed_onto_the_owned_cards(text: str) -> None:
+    rec = ((_data([text]).get("results") or {}).get("recommend") or {})
+    assert not (rec.get("relaxed") or "").startswith("qlora_serve")

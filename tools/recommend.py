@@ -76,6 +76,7 @@ from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.owned_offload import offload_on_owned
+from gpu_advisor.tools.owned_qlora import qlora_on_owned
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -748,8 +749,8 @@ def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list
     for fmt in formats:
         for engine, f in _engines(w, gpu, fmt, owned):
             tries.append((engine, f, None))
-            if owned and engine in ("vllm", "sglang") and (gpu.fp8_tflops or kv8_format(gpu) == "int8"):
-                tries.append((engine, f, kv8_format(gpu)))
+            if owned and engine in ("vllm", "sglang") and gpu.fp8_tflops:
+                tries.append((engine, f, "fp8"))
             if owned and engine == "llama.cpp":
                 tries.append((engine, f, "q8_0"))
     return tries
@@ -2422,7 +2423,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
-        for change in (_on_your_cards, offload_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
