@@ -2220,6 +2220,7 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     rec = answer.recommend
     best = rec.best
     first = _fleet_line(rec, kind, lang)  # fewer of yours than you own (assistant.fleet), or 'how long will it take'
+    first = first or (stated_format_memory(rec, lang) if kind == "memory" else None)  # 'in fp16 … on my 2x 3090'
     if first:
         return first
     month = None if best is None else best.billed_usd_per_month
@@ -2234,8 +2235,6 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
             and rec.workload.spec.serves and rec.pool is None:  # 'how fast would it be', '速度能有多少'
         return say(lang, "literal.speed", tps=tps(option.decode_tokens_per_s), option=gpu_words(option, lang),
                    precision=option.precision or "")
-    if kind == "memory" and stated_format_memory(rec, lang):  # 'in fp16 … on my 2x 3090': that format's figure
-        return stated_format_memory(rec, lang)
     if kind == "memory" and option is not None:  # 'how much vram to full finetune llama 3b': the figure, first
         used = option.train_per_gpu_bytes if rec.workload.spec.trains else option.serve_per_gpu_bytes
         if used is not None:
