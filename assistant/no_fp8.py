@@ -10,6 +10,10 @@ from typing import Any
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.knowledge import find_gpu, find_precision
 
+# Plans that keep the job on your cards with a change (tools.owned_offload, tools.owned_qlora): other changes that
+# also work are listed as others, not as what would make it work.
+KEPT_ON_YOURS = ("zero_offload", "qlora", "qlora_serve")
+
 
 def swapped_format_line(asked: str | None, best: Any, lang: str) -> str:
     """'- FP8 asked: the Huawei Ascend 910B has none …' or '' when the plan serves what was asked."""

@@ -21,7 +21,7 @@ from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
-from gpu_advisor.assistant.no_fp8 import lever_key, swapped_format_line
+from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
@@ -1390,7 +1390,8 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
 def _levers(rec: Recommendation, lang: str) -> list[str]:
     if not rec.levers:
         return []
-    taken = rec.best is not None and not rec.best.owned and bool(rec.taken_lever or rec.relaxed)
+    taken = rec.best is not None and bool(rec.taken_lever or rec.relaxed) and (
+        not rec.best.owned or (rec.relaxed or "").partition("=")[0] in KEPT_ON_YOURS)  # (yours kept by a change)
     head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
     lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
     for lever in rec.levers:
