@@ -18,20 +18,23 @@ if TYPE_CHECKING:
 # Without a deadline, an offload run that takes longer than a week is no plan to keep on your cards by default:
 # renting finishes it sooner at a price the answer states.
 OFFLOAD_NO_DEADLINE_H = 168.0
+# The stacks DeepSpeed ZeRO-3 with CPU optimizer offload runs on (deepspeed.ai: NVIDIA CUDA and AMD ROCm).
+ZERO_OFFLOAD_STACKS = ("cuda", "rocm")
 # The code the plan carries in Recommendation.relaxed (the writers' lever sentence says it).
 ZERO_OFFLOAD = "zero_offload"
 
 
 def offload_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
     """The owned cards with ZeRO-3 CPU offload as the plan, or None (see the module)."""
+    from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.zero_offload import zero_offload_plan  # (zero_offload imports tools.recommend)
 
     best = rec.best
     if (best is not None and best.owned) or len(rec.owned_options) != 1 or not w.spec.trains or w.spec.serves:
         return None
     mine = rec.owned_options[0]
-    if mine.trains is not False or mine.owned_gpus:
-        return None
+    if mine.trains is not False or mine.owned_gpus or find_gpu(mine.gpu).stack not in ZERO_OFFLOAD_STACKS:
+        return None  # (DeepSpeed's CPU offload runs on CUDA and ROCm cards: never a Mac or an Ascend)
     plan = zero_offload_plan(w, mine)
     if plan is None or not plan.fits or plan.ram_ok is False:
         return None
