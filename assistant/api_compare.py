@@ -12,6 +12,7 @@ from gpu_advisor.assistant.api_listed import listed_line, on_record
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.writers import cash, gpu_words, pct, tps
 from gpu_advisor.tools.api_compare import ApiCompareInput, api_compare
+from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 
 def _usd(price: dict[str, float], rec: Any) -> float | None:
@@ -25,6 +26,17 @@ def _usd(price: dict[str, float], rec: Any) -> float | None:
     return None
 
 
+def _hourly(rec: Any, best: Any) -> tuple[float, int | None] | None:
+    """What the plan's cards cost an hour, and over how many months when bought: a plan headed 'Buy' is priced at
+    its purchase, hosting and power over the rent-or-buy horizon (tools.cost.rent_vs_buy), spread over every hour;
+    one rented, at its rent. None when neither is on record."""
+    rb = getattr(rec, "rent_or_buy", None)
+    if rec is not None and best is not None and rec.action == "buy" and rb is not None and rb.gpu == best.gpu \
+            and rb.buy_total_usd > 0 and (rb.buy_gpus or rb.gpus) == best.gpus:
+        return rb.buy_total_usd / (rb.horizon_months * HOURS_PER_MONTH), rb.horizon_months
+    return (best.usd_per_hour, None) if best is not None and best.usd_per_hour else None
+
+
 def _millions(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 else f"{x:,.1f}"
 
@@ -34,7 +46,8 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     has no rented setup with a speed."""
     rec = answer.recommend
     best = rec.best if rec is not None else None
-    if best is None or best.owned or not best.usd_per_hour or not best.aggregate_tokens_per_s:
+    hourly = _hourly(rec, best)
+    if best is None or best.owned or hourly is None or not best.aggregate_tokens_per_s:
         return ""
     traffic = rec.traffic if rec.traffic is not None and rec.traffic.requests_per_s else None
     load = traffic.requests_per_s * traffic.output_tokens if traffic else best.aggregate_tokens_per_s
@@ -43,8 +56,8 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
     listed = on_record(rec, traffic, not usage) if api is None else None  # no price given: the maker's list price
     api = listed[0] if listed else api
-    inp = ApiCompareInput(usd_per_hour=best.usd_per_hour, tokens_per_s=load, api_usd_per_million=api,
-                          usage_million_per_month=usage)
+    inp = ApiCompareInput(usd_per_hour=hourly[0], tokens_per_s=load, api_usd_per_million=api,
+                          usage_million_per_month=usage, bought_months=hourly[1])
     r = _call(recorder, "api_compare", inp.model_dump(mode="json"), partial(api_compare, inp))
     answer.api_compare = r.model_dump(mode="json")
     money = partial(cash, rec=rec)
@@ -53,7 +66,10 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
 
         both = usage_lines(r, usage, api, gpu_words(best, lang), money, lang)
         return both + ("\n- " + listed_line(listed[1], traffic, money, lang) if listed else "")
-    lines = [say(lang, "api.head", option=gpu_words(best, lang), hour=money(best.usd_per_hour), tps=tps(load)),
+    head = say(lang, "advice.api_head_buy", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load),
+               months=hourly[1]) if hourly[1] else \
+        say(lang, "api.head", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load))
+    lines = [head,
              "- " + say(lang, "api.self", self=money(r.self_usd_per_million), month=money(r.month_usd),
                         capacity=_millions(r.capacity_million_per_month))]
     if api is None or r.break_even_million_per_month is None:

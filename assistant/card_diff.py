@@ -99,6 +99,7 @@ def _legal_lead(ctx: Any, cards: list[str]) -> list[str]:
     if not ctx.turn.ask.get("legal_buy"):
         return []
     barred = [g for g in cards if china_status(g) == "barred"]
+    licence = [g for g in cards if china_status(g) == "licence"]  # the H20: said once as uncertain, never barred
     key = "export.legal_no" if barred and len(barred) == len(cards) else "export.legal_some" if barred \
-        else "export.legal_yes"
-    return [ctx.say(key, cards=_names(ctx, barred or cards)), ""]
+        else "advice.legal_licence" if licence else "export.legal_yes"
+    return [ctx.say(key, cards=_names(ctx, barred or licence or cards)), ""]

@@ -43,6 +43,7 @@ from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.own_or_rent import with_own_or_rent
 from gpu_advisor.assistant.owned_enough import owned_verdict
+from gpu_advisor.assistant.owned_fix import owned_fix_restricts_nothing
 from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
 from gpu_advisor.assistant.pairing import (
@@ -609,6 +610,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
         apply_memory_variant(u, profile, updates)  # "they're the 80GB ones not 40": that card's 80GB variant
         apply_replaced(u, profile, updates)  # 'sorry, I meant H200s not H100s': the right card in the wrong one's place
+        owned_fix_restricts_nothing(u, profile, updates)  # '其实是两张 A100 40G，不是 H100': no rental limit from it
         apply_owned_uncounted(u, profile, updates, lang, turn.notes)  # 'we only have A100s': the count said before
         keep_variant(u, profile, updates)  # 'what about 4 a100s?' after '8x a100 40gb': the 40GB card
         drop_stale_limit(u, profile, updates, text)  # 'and gpt-oss-20b on my 4080?': the old question's cards go

@@ -61,7 +61,9 @@ def _change_words(change: str, lang: str) -> str:
         from gpu_advisor.tools.models import resolve_model
 
         value = resolve_model(value).name
-    return say(lang, f"lever.{key}", value=value)
+    from gpu_advisor.assistant.no_fp8 import lever_key
+
+    return say(lang, lever_key(key, None), value=value)
 
 
 def owned_line(rec: Recommendation | None, kind: str, lang: str) -> str | None:

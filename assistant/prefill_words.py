@@ -12,7 +12,10 @@ def prefill_load_lines(rec: Recommendation, lang: str) -> list[str]:
     p = rec.prefill_load
     if p is None:
         return []
-    return [say(lang, "physics.prefill_unsustained" if p.unsustained else "physics.prefill_binds", users=f"{p.users:,}", output=f"{p.output_tokens:,}",
+    best = rec.best
+    same = best is not None and not p.unsustained and best.gpus == p.sized_gpus and best.gpu_name == p.sized_gpu
+    key = "physics.prefill_unsustained" if p.unsustained else "advice.prefill_same" if same else "physics.prefill_binds"
+    return [say(lang, key, users=f"{p.users:,}", output=f"{p.output_tokens:,}",
                 tps=f"{p.tokens_per_s:,.0f}", rate=f"{p.requests_per_s:,.3g}", prompt=f"{p.prompt_tokens:,}",
                 prefill_tps=f"{p.prefill_tokens_per_s:,.0f}", pflops=f"{p.prefill_pflops:,.1f}",
                 gpus=f"{p.sized_gpus:,}", gpu=p.sized_gpu, share=f"{p.share:.0%}"), "",

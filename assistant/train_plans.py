@@ -10,6 +10,7 @@ Every figure comes from the recommend result or tools.zero_offload."""
 from __future__ import annotations
 
 from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.owned_offload import ZERO_OFFLOAD
 from gpu_advisor.tools.recommend import NODE_GPUS as ONE_SERVER
 from gpu_advisor.tools.recommend import SAME_COST, Option, Recommendation
 from gpu_advisor.tools.zero_offload import zero_offload_plan
@@ -21,9 +22,9 @@ def train_offload_lines(rec: Recommendation, lang: str) -> list[str]:
     from gpu_advisor.assistant.writers import gb, gpu_words, hours  # (writers imports this module)
 
     w, best = rec.workload, rec.best
-    if w is None or len(rec.owned_options) != 1 or (best is not None and best.owned):
-        return []
-    mine = rec.owned_options[0]
+    if w is None or len(rec.owned_options) != 1 or (best is not None and best.owned and rec.relaxed != ZERO_OFFLOAD):
+        return []  # (the offload plan taken on your cards: its figures said here, tools.owned_offload)
+    mine = rec.owned_as_planned if rec.relaxed == ZERO_OFFLOAD and rec.owned_as_planned else rec.owned_options[0]
     if mine.trains is not False or mine.owned_gpus:
         return []
     plan = zero_offload_plan(w, mine)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
+from gpu_advisor.assistant.asked_format import stated_format_memory
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
@@ -20,6 +21,7 @@ from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
+from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
@@ -765,6 +767,7 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
                "answer.precision_default_16bit" if shown in ("fp16", "bf16") and _no_8bit_units(best) else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
         lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
+    lines += [x for x in [swapped_format_line(profile.precision, best, lang)] if x]  # 'fp8' on a 910B: W8A8, said
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
         lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
     elif w.spec.serves and w.images_per_request:
@@ -1061,7 +1064,8 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     if t is None:
         return []
     lines = prefill_load_lines(rec, lang) + [
-        say(lang, "fig.traffic" if t.users_cap is None else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
+        say(lang, "fig.traffic" if t.users_cap is None else "advice.traffic_at_people" if t.in_flight <= t.users_cap
+            else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
                  prompt=f"{t.prompt_tokens:,}", output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}",
             in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
@@ -1371,13 +1375,13 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
                     change=say(lang, "lever.model", value=_model_name(rec, lang))), ""]
     if rec.relaxed and best is not None and best.owned:
         key, _, value = rec.relaxed.partition("=")
-        return [say(lang, "answer.relaxed_owned", change=say(lang, f"lever.{key}", value=value)), "",
+        return [say(lang, "answer.relaxed_owned", change=say(lang, lever_key(key, best), value=value)), "",
                 *_zero_offload_lines(key, best, lang)]
     if rec.taken_lever:  # nothing met as asked: the cheapest storage lever that does, taken and said
         key, _, value = rec.taken_lever.partition("=")
         code = {"count_named": "answer.count_named_lever", "count_kept": "answer.count_kept_lever"}.get(
             rec.taken_because or "", "answer.relaxed_lever")
-        return [say(lang, code, change=say(lang, f"lever.{key}", value=value)), ""]
+        return [say(lang, code, change=say(lang, lever_key(key, best), value=value)), ""]
     if rec.relaxed:
         return [say(lang, "answer.relaxed_int4_cheaper" if rec.taken_because == "cheaper" else "answer.relaxed_int4"), ""]
     return []
@@ -1386,7 +1390,8 @@ def _relaxed_lines(rec: Recommendation, lang: str) -> list[str]:
 def _levers(rec: Recommendation, lang: str) -> list[str]:
     if not rec.levers:
         return []
-    taken = rec.best is not None and not rec.best.owned and bool(rec.taken_lever or rec.relaxed)
+    taken = rec.best is not None and bool(rec.taken_lever or rec.relaxed) and (
+        not rec.best.owned or (rec.relaxed or "").partition("=")[0] in KEPT_ON_YOURS)  # (yours kept by a change)
     head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
     lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
     for lever in rec.levers:
@@ -1399,7 +1404,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
             from gpu_advisor.tools.models import resolve_model
 
             value = resolve_model(value).name
-        change = say(lang, f"lever.{key}", value=value)
+        change = say(lang, lever_key(key, o), value=value)
         if o.owned and o.kv_precision:  # the change works with a smaller KV cache, said with what it saves
             change += say(lang, "lever.with_kv", kv=o.kv_precision.upper(), flag=_kv_flag(o), saved=gb(o.kv_saved_bytes or 0))
         if o.owned and not o.ok:  # it fits that way, but still misses a target
@@ -2216,6 +2221,7 @@ def literal_answer(answer: Answer, kind: str | None, lang: str) -> str | None:
     rec = answer.recommend
     best = rec.best
     first = _fleet_line(rec, kind, lang)  # fewer of yours than you own (assistant.fleet), or 'how long will it take'
+    first = first or (stated_format_memory(rec, lang) if kind == "memory" else None)  # 'in fp16 … on my 2x 3090'
     if first:
         return first
     month = None if best is None else best.billed_usd_per_month

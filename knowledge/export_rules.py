@@ -36,12 +36,15 @@ def rules_for(gpu_ids: list[str]) -> list[ExportRule]:
 
 
 def china_status(gpu_id: str) -> str:
-    """Where the card stands under the rules on record: 'barred' (the latest rule naming it bars it), 'made_for'
-    (made to sell in China under a rule, not barred since), or 'none' (no rule on record names it)."""
+    """Where the card stands under the rules on record: 'barred' (the latest rule naming it bars it), 'licence' (the
+    latest rule naming it requires a US licence to sell it there: sold while one is held, so its standing is
+    uncertain: the H20), 'made_for' (made to sell in China under a rule, not barred since), or 'none' (no rule on
+    record names it). One standing for the legality answer, the market cell and the China purchase
+    (knowledge/china_channel.py: 'licence' there too)."""
     status = "none"
     for rule in export_rules():
         if gpu_id in rule.barred:
-            status = "barred"
+            status = "licence" if rule.criterion == "licence" else "barred"
         elif gpu_id in rule.made_for_china:
             status = "made_for"
     return status

@@ -98,7 +98,8 @@ def test_a_difference_and_an_export_question_are_both_answered(text):
     assert [c["id"] for c in p["results"]["cards"]] == ["h20", "h800-sxm"]
     export = p["results"]["export"]
     assert export["rules"] == ["us-2022-10", "us-2023-10", "us-2025-04"]
-    assert export["status"] == {"h20": "barred", "h800-sxm": "barred", "h100-sxm": "barred"}
+    # the H20 stands under its licence requirement (uncertain, said once), never 'barred' (round G advice item 1)
+    assert export["status"] == {"h20": "licence", "h800-sxm": "barred", "h100-sxm": "barred"}
     assert "$" not in reply.content and "¥" not in reply.content
     assert unexplained_numbers(reply.content, p["results"]) == [], reply.content
 
@@ -110,7 +111,8 @@ def test_a_difference_and_an_export_question_are_both_answered(text):
 ])
 def test_why_a_card_cannot_be_bought_in_china_gets_the_export_rules(text, card):
     p = payload(reply := run_conversation([text], thread="export-" + text)[0])
-    assert p["topic"] == "availability" and p["results"]["export"]["status"] == {card: "barred"}, reply.content
+    standing = "licence" if card == "h20" else "barred"  # (round G advice item 1: the H20's licence caveat)
+    assert p["topic"] == "availability" and p["results"]["export"]["status"] == {card: standing}, reply.content
     assert p["results"]["export"]["rules"], reply.content
     assert set(p["results"]["export"]["sold"]) >= {"l20", "rtx-4090d"}
     assert unexplained_numbers(reply.content, p["results"]) == [], reply.content

@@ -18,6 +18,8 @@ class ApiCompareInput(ToolInput):
     hours_per_month: float = Field(HOURS_PER_MONTH, gt=0, le=744, description="hours rented a month")
     usage_million_per_month: float | None = Field(None, gt=0, description="the tokens used a month, in millions, "
                                                                          "when said: both priced at that usage")
+    bought_months: int | None = Field(None, gt=0, description="the cards are bought: usd_per_hour is the purchase, "
+                                                              "hosting and power over this many months, per hour")
 
 
 class ApiCompareResult(Explained):
@@ -47,7 +49,10 @@ def api_compare(inp: ApiCompareInput) -> ApiCompareResult:
                   "tokens per second x 3600 x hours a month / 10^6",
                   {"tokens_per_s": inp.tokens_per_s, "hours_per_month": inp.hours_per_month})]
     res = ApiCompareResult(self_usd_per_million=per_million, month_usd=month, capacity_million_per_month=capacity,
-                           terms=terms, assumptions=["the cards are rented every hour of the month, busy or not"])
+                           terms=terms, assumptions=[
+                               f"the cards are bought: purchase, hosting and power over {inp.bought_months} months, "
+                               "spread over every hour, busy or not" if inp.bought_months else
+                               "the cards are rented every hour of the month, busy or not"])
     if inp.api_usd_per_million:
         volume = month / inp.api_usd_per_million
         res.break_even_million_per_month = volume

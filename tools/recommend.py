@@ -36,6 +36,7 @@ from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
+from gpu_advisor.tools.closed_loop import settle
 from gpu_advisor.tools.cluster_grow import grows_cluster
 from gpu_advisor.tools.common import (
     EPOCHS_HELP,
@@ -69,11 +70,14 @@ from gpu_advisor.tools.inference import (
     inference_memory,
     usable_bytes,
 )
+from gpu_advisor.tools.kv_format import kv8_format
 from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
+from gpu_advisor.tools.owned_offload import offload_on_owned
+from gpu_advisor.tools.owned_qlora import qlora_on_owned
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
     DEFAULT_PROMPT_TOKENS,
@@ -602,6 +606,8 @@ class Recommendation(Explained):
                                          "unpriced (no price on record), tight (little memory to spare), spread "
                                          "(consumer cards over several servers)")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
+    owned_as_planned: Option | None = Field(None, description="your cards as asked, before a plan that keeps the job "
+                                                             "on them with a change (tools.owned_offload)")
     instead: Option | None = Field(None, description="one person at home, a smaller model on their own card "
                                                     "(relaxed 'model=...'): the rented plan for the model asked")
     instead_model: str | None = Field(None, description="the name of the model asked, run by `instead`")
@@ -650,9 +656,8 @@ def serving_precision(w: Workload, model: ModelArch, gpu: Gpu | None = None) -> 
     FP8 on a card with FP8 tensor cores (Ada, Hopper, Blackwell, MI300, Gaudi; vLLM's usual 8-bit there,
     with prefill on the FP8 units), int8 on the others (Ampere, Ascend)."""
     chosen = w.serve_precision or model.native_precision
-    if chosen and w.serve_precision is None and gpu is not None \
-            and gpu.stack in find_precision(chosen).unconverted_stacks:
-        return "w8a8-int8"  # no FP8 or FP4 kernels on Ascend: vLLM-Ascend serves those checkpoints as W8A8
+    if chosen and gpu is not None and gpu.stack in find_precision(chosen).unconverted_stacks:
+        return "w8a8-int8"  # no FP8 or FP4 kernels on Ascend: vLLM-Ascend serves those as W8A8, asked for or not
     if chosen:
         return chosen
     if model.encoder:
@@ -742,7 +747,8 @@ def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list
         formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
     tries: list[tuple[Engine, str, str | None]] = []
     if w.kv_cache:  # the format asked for, in each engine's own kind
-        asked = {"vllm": "fp8", "sglang": "fp8", "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
+        kv8 = kv8_format(gpu)  # (the Ascend 910B: INT8, never FP8 on a card without it; tools.kv_format)
+        asked = {"vllm": kv8, "sglang": kv8, "llama.cpp": "q8_0" if w.kv_cache == 8 else "q4_0"}
         return [(engine, f, asked.get(engine)) for fmt in formats for engine, f in _engines(w, gpu, fmt, owned)]
     for fmt in formats:
         for engine, f in _engines(w, gpu, fmt, owned):
@@ -2408,9 +2414,12 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         # at the context the users' plan held (a prompt length said sizes the window: 3k prompts -> 8k), not
         # prompt + output alone
         held = [f for f in w.flexible if f != "context"]
-        rated = _recommend_rate(w.model_copy(update={"requests_per_s": implied.requests_per_s, "flexible": held}),
-                                with_levers)
-        if rated.best is not None and rated.best.ok:
+        def at(rate: float) -> Recommendation:
+            return _recommend_rate(w.model_copy(update={"requests_per_s": rate, "flexible": held}), with_levers)
+
+        rated = at(implied.requests_per_s)
+        if rated.best is not None and rated.best.ok:  # the users ask no faster than the plan answers them
+            rated, implied = settle(implied, rated, at, resolve_model(w.model).active_params_b)
             rated.prefill_load = implied
             return rated.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rated
         # no card tried sustains the back-to-back rate: the users plan stands, on users who pause between requests
@@ -2420,7 +2429,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
-        for change in (_on_your_cards, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.assistant.reading.api_price import read_per_token
+from gpu_advisor.assistant.reading.api_worth import read_api_worth
 from gpu_advisor.assistant.reading.card_good import read_card_good
 from gpu_advisor.assistant.reading.concept_only import read_learn_only
 from gpu_advisor.assistant.reading.intents import concept_asked, read_topic
@@ -17,6 +18,7 @@ from gpu_advisor.assistant.reading.usage import read_usage
 
 def read_answers(m: Message, u: Understanding) -> None:
     read_per_token(m, u)
+    read_api_worth(m, u)  # 'is it even worth it vs just using the API', '还是直接调API划算': the break-even answer
     read_usage(m, u)  # '15M tokens a month … would self hosting be cheaper than the API?': usage, not a dataset
     _own_setup_concept(m, u)
     read_learn_only(m, u)  # 'just want to understand the concept': no sizing, no job question

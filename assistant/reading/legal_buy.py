@@ -14,6 +14,7 @@ import unicodedata
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import gpus
+from gpu_advisor.knowledge.china_channel import china_channel
 
 
 def read_legal_buy(m: Message, u: Understanding) -> None:
@@ -28,7 +29,7 @@ def read_legal_buy(m: Message, u: Understanding) -> None:
     cards = list(dict.fromkeys(g for _s, _e, g, _n in m.gpus))
     if "model" in u.updates:  # the job said with it: sized on what can be had there, the rules answered beside
         u.ask["legal_beside"] = cards
-        barred = [g.id for g in gpus() if g.export_limited and not g.china_specific and not g.domestic_china]
+        barred = [g.id for g in gpus() if china_channel(g) == "grey"]  # the A800/H800 too (barred since 2023-10)
         u.updates = {k: v for k, v in u.updates.items() if k not in ("only", "owned")} | {"region": "china"} \
             | {"exclude": sorted({*(u.updates.get("exclude") or []), *barred})}
         u.intents.discard("fit_check")  # ('can we buy …' asks whether it is allowed, not whether it fits)

@@ -1,0 +1,52 @@
+"""Owned first for a LoRA (review BD 13: 'how much vram to run gemma 2 27b in fp16, just me? could i lora finetune it
+on my 2x rtx 3090 box?' was answered 'No … rent 1 x A100 80GB or use Gemma 2 9B'): when LoRA with a 16-bit base does
+not fit the cards the user owns, QLoRA (the same adapters on a 4-bit base) on those cards is the first answer, before
+any rental. A job that also serves the model to a few people at once on the same cards (one person, a small team)
+is served there in 8 bits, else 4 bits, when the 16-bit weights asked for do not fit beside it; the 16-bit figure
+asked for stays in the reply (assistant.no_fp8.served_in_line). Many users at once: not applied (a service keeps
+its format and rents the gap)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gpu_advisor.tools.recommend import Recommendation, Workload
+
+# The plan's relaxed code: QLoRA on your cards, and the serving format when it changed ('qlora', 'qlora_serve=int8').
+QLORA = "qlora"
+QLORA_SERVE = "qlora_serve"
+# Smaller serving formats tried on the cards owned for the serving half, most bits first.
+SERVE_FORMATS = ("int8", "int4")
+
+
+def qlora_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """QLoRA on the cards owned as the plan, or None (see the module)."""
+    from gpu_advisor.tools.recommend import LLAMA_CPP_MAX_USERS, _owned_card, _recommend
+    from gpu_advisor.tools.training import runs_on
+
+    best = rec.best
+    if (best is not None and best.owned) or not w.owned or not w.spec.trains or w.spec.pretrains or w.reinforces \
+            or w.method != "lora" or (w.spec.serves and w.users > LLAMA_CPP_MAX_USERS):
+        return None
+    if not all(runs_on(_owned_card(text)[0].stack, "qlora", w.framework) for text in w.owned):
+        return None
+    tries: list[tuple[str, dict[str, Any]]] = [(QLORA, {"method": "qlora"})]
+    if w.spec.serves:
+        stated = w.serve_precision or "bf16"
+        tries += [(f"{QLORA_SERVE}={p}", {"method": "qlora", "serve_precision": p}) for p in SERVE_FORMATS
+                  if _bits(p) < _bits(stated)]
+    for code, change in tries:
+        mine = _recommend(w.model_copy(update=change), with_levers=False)
+        if mine.best is not None and mine.best.owned and mine.best.ok and not mine.best.owned_gpus:
+            return mine.model_copy(update={"relaxed": code, "instead": best})
+    return None
+
+
+def _bits(precision: str) -> float:
+    from gpu_advisor.knowledge import find_precision
+
+    try:
+        return find_precision(precision).bits_per_weight
+    except (LookupError, ValueError):
+        return 16.0
