@@ -82,6 +82,7 @@ def reply(code: str, ctx: Context) -> str:
         precisions,
         weigh,
     )
+    from gpu_advisor.assistant.launch_reply import launch_reply
     from gpu_advisor.assistant.licence import licence_reply
 
     writer = {"metric": followups.metric, "gpu_hours": followups.gpu_hours, "kv_cache": followups.kv_cache,
@@ -92,7 +93,7 @@ def reply(code: str, ctx: Context) -> str:
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
-              "method_compare": method_compare.method_compare, "licence": licence_reply}[code]
+              "method_compare": method_compare.method_compare, "licence": licence_reply, "launch": launch_reply}[code]
     return writer(ctx)
 
 
@@ -954,7 +955,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("launch", "largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -1,0 +1,78 @@
+"""The command that starts the plan on screen (tools.launch), in words: the "Start it:" block that ends every
+serving answer, and the reply to "how do I start it?", "give me the vllm command", "怎么启动", "启动命令是什么"
+(the reader is assistant/reading/launch.py). The command is one fenced block; at most one line of notes under
+it says where to run it and what to fetch first, from the tool's note codes and the catalogs' words."""
+
+from __future__ import annotations
+
+import shlex
+import time
+from typing import Any
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.launch import LaunchCommand, LaunchError, launch_for
+from gpu_advisor.tools.recommend import Recommendation
+
+NOTES_SHOWN = 2  # notes joined into the one line under the command
+
+
+def command_lines(cmd: LaunchCommand) -> list[str]:
+    """The shell lines that start the plan: the setup commands (first server, then each other), then the server."""
+    return [shlex.join(c) for c in cmd.setup] + [cmd.shell]
+
+
+def note_line(cmd: LaunchCommand, lang: str) -> str | None:
+    """The notes, at most NOTES_SHOWN of them, as one line (None: nothing to add to the command)."""
+    sep = say(lang, "launch.note_sep")
+    parts = [say(lang, f"launch.note.{n.code}", engine=cmd.engine_name, **{k: _shown(v) for k, v in n.values.items()})
+             for n in cmd.notes[:NOTES_SHOWN]]
+    return sep.join(parts) if parts else None
+
+
+def _shown(v: str | int) -> str:
+    return f"{v:,}" if isinstance(v, int) else v
+
+
+def block(cmd: LaunchCommand, lang: str, heading: str) -> list[str]:
+    """The heading, the fenced command, and the notes line."""
+    lines = [heading, "```bash", *command_lines(cmd), "```"]
+    note = note_line(cmd, lang)
+    return lines + ([note] if note else [])
+
+
+def start_ending(rec: Recommendation | None, lang: str) -> list[str]:
+    """The "Start it:" block that ends a serving answer, after a blank line; nothing for a plan no command
+    starts (a training plan, no option that holds the model)."""
+    if rec is None or rec.best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+        return []
+    if not rec.best.ok and not rec.offload_leads:
+        return []
+    try:
+        cmd = launch_for(rec)
+    except LaunchError:
+        return []
+    return ["", *block(cmd, lang, say(lang, "launch.start", engine=cmd.engine_name, version=cmd.version))]
+
+
+def launch_reply(ctx: Any) -> str:
+    """'how do I start it?', 'give me the sglang command': the command of the plan on screen, in the engine asked
+    for when one is named; with no serving plan yet, a line saying to size one first."""
+    rec = ctx.rec
+    engine = ctx.turn.ask.get("launch_engine")
+    if rec is None or rec.best is None or not (rec.workload.spec.serves or rec.workload.spec.batch):
+        ctx.data["launch"] = {"plan": False}
+        return ctx.say("launch.no_plan")
+    start = time.perf_counter()
+    try:
+        cmd = launch_for(rec, engine)
+    except LaunchError:
+        ctx.data["launch"] = {"plan": False}
+        return ctx.say("launch.no_command")
+    if ctx.recorder is not None:
+        ctx.recorder("launch", {"option": rec.best.gpu, "engine": engine}, cmd.model_dump(mode="json"),
+                     (time.perf_counter() - start) * 1000)
+    ctx.data["launch"] = cmd.model_dump(mode="json")
+    option = f"{rec.best.gpus:,} × {rec.best.gpu_name}"
+    heading = ctx.say("launch.for_plan", option=option, model=cmd.model_name, engine=cmd.engine_name,
+                      version=cmd.version)
+    return "\n".join(block(cmd, ctx.lang, heading))
