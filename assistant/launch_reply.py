@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say
-from gpu_advisor.tools.launch import LaunchCommand, LaunchError, launch_for
+from gpu_advisor.tools.launch import LaunchCommand, LaunchError, kubernetes_manifest, launch_for
 from gpu_advisor.tools.recommend import Recommendation
 
 NOTES_SHOWN = 2  # notes joined into the one line under the command
@@ -73,6 +73,26 @@ def launch_reply(ctx: Any) -> str:
                      (time.perf_counter() - start) * 1000)
     ctx.data["launch"] = cmd.model_dump(mode="json")
     option = f"{rec.best.gpus:,} × {rec.best.gpu_name}"
+    if ctx.turn.ask.get("launch_k8s"):
+        return _manifest_reply(ctx, rec, cmd, option)
     heading = ctx.say("launch.for_plan", option=option, model=cmd.model_name, engine=cmd.engine_name,
                       version=cmd.version)
     return "\n".join(block(cmd, ctx.lang, heading))
+
+
+def _manifest_reply(ctx: Any, rec: Recommendation, cmd: LaunchCommand, option: str) -> str:
+    """'k8s yaml', 'kubernetes部署文件': the plan as Kubernetes objects (tools.launch.kubernetes_manifest); where
+    no container image is on record (a Mac, a card no engine image serves), the command instead."""
+    try:
+        if rec.best is None:
+            raise LaunchError("no plan")
+        manifest = kubernetes_manifest(cmd, rec.best)
+    except LaunchError:
+        heading = ctx.say("launch.k8s.none", option=option, engine=cmd.engine_name)
+        return "\n".join(block(cmd, ctx.lang, heading))
+    ctx.data["launch"]["manifest"] = manifest
+    lines = [ctx.say("launch.k8s.for_plan", option=option, model=cmd.model_name, engine=cmd.engine_name,
+                     version=cmd.version), "```yaml", manifest, "```"]
+    key = "launch.k8s.lws" if cmd.pp > 1 else "launch.k8s.deploy"
+    lines.append(ctx.say(key, servers=f"{cmd.pp if cmd.pp > 1 else cmd.servers:,}", copies=f"{cmd.replicas:,}"))
+    return "\n".join(lines)

@@ -299,7 +299,9 @@ def launch_for(rec: Recommendation, engine: str | None = None) -> LaunchCommand:
     option. LaunchError when there is no serving plan to start."""
     best = rec.best
     if rec.offload_leads and rec.offload is not None and best is not None and engine in (None, "llama.cpp"):
-        return launch_command(best, rec.workload, "llama.cpp", offload=rec.offload)
+        # the offload runs the model asked, which the rented alternative may have relaxed to a smaller one
+        asked = rec.workload.model_copy(update={"model": rec.offload.model_id})
+        return launch_command(best, asked, "llama.cpp", offload=rec.offload)
     if best is None:
         raise LaunchError("no plan to start: no option holds the model")
     return launch_command(best, rec.workload, engine)
@@ -310,3 +312,77 @@ def check_flags(cmd: LaunchCommand) -> list[str]:
     flags = engine_flags()[cmd.engine]
     start = len(flags.program)
     return [a for a in cmd.argv[start:] if a.startswith("-") and not flags.accepts(a)]
+
+
+# ---------------------------------------------------------------- a Kubernetes manifest
+
+# The engines' published container images (Docker Hub / GHCR), and the one each version's command runs in
+IMAGES = {"vllm": "vllm/vllm-openai:v0.11.0", "sglang": "lmsysorg/sglang:latest",
+          "llama.cpp": "ghcr.io/ggml-org/llama.cpp:server-cuda"}
+PORTS = {"vllm": 8000, "sglang": 30000, "llama.cpp": 8080}  # each server's default HTTP port
+GPU_RESOURCE = {"nvidia": "nvidia.com/gpu", "amd": "amd.com/gpu"}  # the vendors' device plugins
+
+
+# ROCm builds: vLLM's AMD image (vLLM's ROCm install docs); no other engine's is on record
+ROCM_IMAGES = {"vllm": "rocm/vllm:latest"}
+
+
+def _image_and_resource(engine: str, gpu_id: str) -> tuple[str, str]:
+    """The container image and the device plugin's GPU resource for the engine on this card's vendor."""
+    vendor = next((g.vendor for g in gpus() if g.id == gpu_id), "nvidia")
+    image = IMAGES.get(engine) if vendor == "nvidia" else ROCM_IMAGES.get(engine) if vendor == "amd" else None
+    if image is None or vendor not in GPU_RESOURCE:
+        raise LaunchError("no container image on record for this engine on this card: start it with the command "
+                          "instead")
+    return image, GPU_RESOURCE[vendor]
+
+
+def _container(name: str, argv: list[str], image: str, resource: str, gpus_each: int, port: int | None) -> list[str]:
+    lines = [f"        - name: {name}", f"          image: {image}",
+             "          command: [" + ", ".join(_quoted(a) for a in argv) + "]"]
+    if port is not None:
+        lines += ["          ports:", f"            - containerPort: {port}"]
+    lines += ["          resources:", "            limits:", f"              {resource}: {gpus_each}",
+              "          volumeMounts:", "            - {name: shm, mountPath: /dev/shm}"]
+    return lines
+
+
+def _quoted(a: str) -> str:
+    return '"' + a.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def kubernetes_manifest(cmd: LaunchCommand, o: Option) -> str:
+    """The plan as Kubernetes objects: a Deployment of one pod per server (its GPUs, the command) behind a
+    Service when each copy fits one server; a LeaderWorkerSet (the Kubernetes SIG's API for multi-host
+    inference) of `pp` pods per copy when a copy spans servers: the leader starts the Ray head and the server,
+    each worker joins the leader's Ray cluster. LaunchError for a Mac (no GPU pods) or a card with no device
+    image on record."""
+    if cmd.engine not in IMAGES:
+        raise LaunchError(f"{cmd.engine_name} runs on a Mac, not in Kubernetes: start it with the command instead")
+    image, resource = _image_and_resource(cmd.engine, o.gpu)
+    name = re.sub(r"[^a-z0-9-]+", "-", cmd.model_id.lower()).strip("-")[:40] + "-" + cmd.engine.replace(".", "")
+    per_pod = o.gpus // max(1, cmd.servers if cmd.pp == 1 else cmd.replicas * cmd.pp)
+    port = PORTS[cmd.engine]
+    volumes = ["      volumes:", "        - name: shm", "          emptyDir: {medium: Memory, sizeLimit: 16Gi}"]
+    service = ["---", "apiVersion: v1", "kind: Service", f"metadata: {{name: {name}}}", "spec:",
+               f"  selector: {{app: {name}}}", f"  ports: [{{port: {port}, targetPort: {port}}}]"]
+    if cmd.pp == 1:
+        pods = cmd.servers if cmd.servers > 1 else 1
+        head = ["apiVersion: apps/v1", "kind: Deployment", f"metadata: {{name: {name}}}", "spec:",
+                f"  replicas: {pods}", f"  selector: {{matchLabels: {{app: {name}}}}}", "  template:",
+                f"    metadata: {{labels: {{app: {name}}}}}", "    spec:", "      containers:"]
+        return "\n".join(head + _container("server", cmd.argv, image, resource, per_pod, port) + volumes + service)
+    leader = ["sh", "-c", f"ray start --head --port {RAY_PORT} && " + shlex.join(cmd.argv)]
+    worker = ["sh", "-c", f"ray start --address $(LWS_LEADER_ADDRESS):{RAY_PORT} --block"]
+    head = ["apiVersion: leaderworkerset.x-k8s.io/v1", "kind: LeaderWorkerSet", f"metadata: {{name: {name}}}",
+            "spec:", f"  replicas: {cmd.replicas}", "  leaderWorkerTemplate:", f"    size: {cmd.pp}",
+            "    leaderTemplate:", f"      metadata: {{labels: {{app: {name}, role: leader}}}}", "      spec:",
+            "        containers:"]
+    lead = [x.replace("        - ", "          - ", 1) if x.startswith("        - name") else "  " + x
+            for x in _container("leader", leader, image, resource, per_pod, port)]
+    work = ["    workerTemplate:", "      spec:", "        containers:"] + [
+        x.replace("        - ", "          - ", 1) if x.startswith("        - name") else "  " + x
+        for x in _container("worker", worker, image, resource, per_pod, None)]
+    pod_volumes = ["  " + v for v in volumes]
+    service[5] = f"  selector: {{app: {name}, role: leader}}"
+    return "\n".join(head + lead + pod_volumes + work + pod_volumes + service)

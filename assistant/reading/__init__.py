@@ -98,7 +98,6 @@ from gpu_advisor.assistant.reading.job import (
     read_train_tokens,
 )
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
-from gpu_advisor.assistant.reading.launch import read_launch
 from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.links import read_no_link
@@ -376,7 +375,6 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if cloud and u.quotes:
         quoted_from(m, u, cloud)
     read_followup(m, u)
-    read_launch(m, u)  # 'how do I start it?', '启动命令是什么': the plan's command (assistant/launch_reply.py)
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
