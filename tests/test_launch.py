@@ -290,3 +290,8 @@ def test_kubernetes_manifest_asked_in_the_conversation(ask, lang):
     _first, data, text = _launched(plan_text, ask)
     assert data["topic"] == "launch" and "```yaml" in text and "kind: Deployment" in text, text
     assert (any("\u4e00" <= ch <= "\u9fff" for ch in text)) == (lang == "zh")
+
+
+def test_cli_recommend_launch_on_a_training_plan_says_there_is_no_command(capsys):
+    assert main(["recommend", "-m", "llama-3.1-8b", "--phase", "fine-tune", "--launch"]) == 0
+    assert capsys.readouterr().out.rstrip().splitlines()[-1].startswith("No command to start it:")

@@ -507,8 +507,12 @@ def cmd_recommend(args: argparse.Namespace) -> None:
     if args.launch and not args.json:  # the command that starts the plan, after it (tui/cli/launch.py)
         from gpu_advisor.tui.cli.launch import command_text
 
+        try:
+            text = command_text(r, None)
+        except UsageError as e:  # a training plan, no option that holds the model: the plan stands, said so
+            text = f"No command to start it: {e}"
         print()
-        print(command_text(r, None))
+        print(text)
 
 
 def recommendation(args: argparse.Namespace):
