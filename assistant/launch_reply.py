@@ -16,9 +16,25 @@ from gpu_advisor.tools.recommend import Recommendation
 NOTES_SHOWN = 2  # notes joined into the one line under the command
 
 
-def command_lines(cmd: LaunchCommand) -> list[str]:
-    """The shell lines that start the plan: the setup commands (first server, then each other), then the server."""
-    return [shlex.join(c) for c in cmd.setup] + [cmd.shell]
+def command_lines(cmd: LaunchCommand, wrapped: bool = False) -> list[str]:
+    """The shell lines that start the plan: the setup commands (first server, then each other), then the server;
+    `wrapped` puts each argument of the server's command on its own line, continued with a backslash, as engine
+    docs print a long command (the chat's block)."""
+    return [shlex.join(c) for c in cmd.setup] + (_wrapped(cmd) if wrapped else [cmd.shell])
+
+
+def _wrapped(cmd: LaunchCommand) -> list[str]:
+    from gpu_advisor.knowledge.engine_flags import engine_flags
+
+    start = len(engine_flags()[cmd.engine].program)
+    parts: list[list[str]] = [cmd.argv[:start]]
+    for a in cmd.argv[start:]:
+        if a.startswith("-") or not parts[-1] or not parts[-1][-1].startswith("-") or len(parts) == 1:
+            parts.append([a])  # a flag, or a positional argument: a line of its own
+        else:
+            parts[-1].append(a)  # a flag's value, beside it
+    lines = [shlex.join(p) for p in parts]
+    return [lines[0] + " \\"] + [f"  {x} \\" for x in lines[1:-1]] + [f"  {lines[-1]}"]
 
 
 def note_line(cmd: LaunchCommand, lang: str) -> str | None:
@@ -35,7 +51,7 @@ def _shown(v: str | int) -> str:
 
 def block(cmd: LaunchCommand, lang: str, heading: str) -> list[str]:
     """The heading, the fenced command, and the notes line."""
-    lines = [heading, "```bash", *command_lines(cmd), "```"]
+    lines = [heading, "```bash", *command_lines(cmd, wrapped=True), "```"]
     note = note_line(cmd, lang)
     return lines + ([note] if note else [])
 
