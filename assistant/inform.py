@@ -83,6 +83,7 @@ def reply(code: str, ctx: Context) -> str:
         weigh,
     )
     from gpu_advisor.assistant.kv_part import kv_first
+    from gpu_advisor.assistant.launch_reply import launch_reply
     from gpu_advisor.assistant.licence import licence_reply
     from gpu_advisor.assistant.server_rent_buy import server_price
 
@@ -95,7 +96,7 @@ def reply(code: str, ctx: Context) -> str:
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply,
-              "server_price": server_price}[code]
+              "server_price": server_price, "launch": launch_reply}[code]
     return kv_first(ctx, code, writer(ctx))  # '1) kv cache at 128k? 2) how many users at 32k': the KV part first
 
 
@@ -960,7 +961,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("server_price", "largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("launch", "server_price", "largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

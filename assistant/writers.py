@@ -483,6 +483,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
+    from gpu_advisor.assistant.launch_reply import start_ending
 
     lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
@@ -540,6 +541,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += [f"⚠ {localise(lang, x)}" for x in warnings] + ([""] if warnings else [])
     lines += _assumption_lines(answer, profile, defaulted, lang, said)
     lines += [f"- {x}" for x in _plan_lines(rec, lang)]
+    lines += start_ending(rec, lang)  # "Start it:": the command that starts the plan (assistant/launch_reply.py)
     lines += ["", say(lang, "answer.footer")]
     return "\n".join(lines), t
 

@@ -16,6 +16,7 @@ import unicodedata
 from typing import Any
 
 from gpu_advisor.assistant.reading.fleet import capacity_on_cards
+from gpu_advisor.assistant.reading.launch import read_launch
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.stated_lengths import kv_batch
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
@@ -100,8 +101,8 @@ def _items(m: Message) -> int | None:
 def read_followup(m: Message, u: Understanding) -> None:
     """One of FOLLOWUPS (or interconnect, engine_choice, total_cost for the follow-ups those already answer),
     with what it is about in u.ask; the values its own words filled are dropped."""
-    if u.intents & {"reset", "help", "empty"} or u.choice is not None:
-        return
+    if u.intents & {"reset", "help", "empty"} or u.choice is not None or read_launch(m, u):
+        return  # (the plan's command asked for: 'how do I start it?', assistant/reading/launch.py)
     if not u.topic and (_link_why(m, u) or _card_support(m, u) or _engine_why(m, u) or _monthly_cost(m, u)):
         return
     if u.topic and _card_support(m, u):  # "does the 4090 have nvlink?": the card's answer, not the glossary's

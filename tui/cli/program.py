@@ -10,12 +10,24 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from gpu_advisor.assistant.terminal import escaped
-from gpu_advisor.tui.cli import ask, chat, completion, config, detect, gpus, models, sessions, sizing, web
+from gpu_advisor.tui.cli import (
+    ask,
+    chat,
+    completion,
+    config,
+    detect,
+    gpus,
+    launch,
+    models,
+    sessions,
+    sizing,
+    web,
+)
 from gpu_advisor.tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatch, UsageError, epilog, version
 from gpu_advisor.tui.cli.chat import open_app
 from gpu_advisor.tui.format import plain
 
-MODULES = (sizing, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
+MODULES = (sizing, launch, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
 EXAMPLES = ("gpu-advisor", "gpu-advisor ask \"serve llama 3 8b to 20 users\"", "gpu-advisor chat --plain",
             "gpu-advisor size inference -m llama-3.1-70b -p int4 --gpu h100 --batch 8")
 # The sizing commands may resolve a model on the Hugging Face Hub; the conversation stays offline

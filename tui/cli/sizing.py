@@ -494,14 +494,30 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
+    arg("--launch", action="store_true", help="print the command that starts the plan after it (see `launch`)"),
     examples=("gpu-advisor recommend -m 27B --phase train-and-serve --users 15",
               "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 50 --region china --json",
               "gpu-advisor recommend -m llama-3.1-8b --phase serve --users 5000 --max-gpus 64",
               "gpu-advisor recommend -m llama-3.1-405b --phase serve -p bf16 --users 20 --owned '16x h100-sxm' "
               "--server-gpus 8"))
 def cmd_recommend(args: argparse.Namespace) -> None:
+    r = recommendation(args)
+
+    emit(args, r, lambda: recommend_text(args, r))
+    if args.launch and not args.json:  # the command that starts the plan, after it (tui/cli/launch.py)
+        from gpu_advisor.tui.cli.launch import command_text
+
+        try:
+            text = command_text(r, None)
+        except UsageError as e:  # a training plan, no option that holds the model: the plan stands, said so
+            text = f"No command to start it: {e}"
+        print()
+        print(text)
+
+
+def recommendation(args: argparse.Namespace):
+    """The recommendation `recommend` and `launch` size from the same arguments."""
     from gpu_advisor.tools.recommend import Workload, recommend
-    from gpu_advisor.tui.format import gb, table, tokens
 
     if args.ttft_ms and args.ttft_p99_ms and args.ttft_ms != args.ttft_p99_ms:
         raise UsageError("--ttft-ms and --ttft-p99-ms disagree: give one first-token target")
@@ -520,51 +536,53 @@ def cmd_recommend(args: argparse.Namespace) -> None:
                            deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
                            prompt_tokens=args.prompt_tokens,
                            server_gpus=args.server_gpus, max_gpus=args.max_gpus))
+    return r
 
-    def human() -> str:
-        cur = args.currency
-        rows = []
-        for o in r.options[: args.top]:
-            layout = f" ({o.replicas}xTP{o.tp}" + (f"xPP{o.pp}" if o.pp > 1 else "") + ")" if o.tp else ""
-            rows.append((f"{o.gpus} x {o.gpu}" + layout + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
-                         f"{o.headroom_fraction:.0%}",
-                         tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
-                         in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
-                         in_currency(o.purchase_usd, cur, 0) if o.purchase_usd else "-",
-                         f"{o.job_hours:,.1f}" if o.job_hours else "-",
-                         in_currency(o.job_usd, cur, 0) if o.job_usd else "-"))
-        best = r.best
-        head = (f"Recommendation: {r.action} {best.gpus} x {best.gpu_name}" if best
-                else "No option meets every requirement")
-        lines = [head]
-        if best:
-            lines += [f"  - {x}" for x in best.reasons]
-            if best.serve_per_gpu_bytes:
-                lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
-            if best.tp is not None:
-                between = ", InfiniBand or RoCE between servers" if best.link_between else ""
-                lines.append(f"  - layout: {best.replicas} replica(s) x TP {best.tp} x PP {best.pp} on {best.servers} "
-                             f"server(s) of {best.server_gpus}, {best.users_per_replica} users per replica; "
-                             f"{best.link_within} inside a server{between}")
-            if best.train_per_gpu_bytes:
-                lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
-        if r.traffic is not None:
-            t = r.traffic
-            lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
-                         f"{t.in_flight:,.1f} in flight (Little's law), sized for {t.users_sized:,} (p99)"
-                         + (f"; first token p50 {t.ttft_p50_s * 1000:,.0f} ms, p99 {t.ttft_p99_s * 1000:,.0f} ms"
-                            if t.ttft_p99_s is not None and t.ttft_p50_s is not None else ""))
-        lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
-                                   f"job {cur}"])]
-        for lever in r.levers:
-            if lever.option:
-                lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
-        if r.rent_or_buy:
-            rb = r.rent_or_buy
-            be = ("buying never pays off within the horizon" if rb.break_even_utilisation is None
-                  else f"buying pays off above {rb.break_even_utilisation:.0%}")
-            lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
-                          f"{rb.horizon_months} months; {be}."]
-        return "\n".join(lines + exchange_note(cur))
 
-    emit(args, r, human)
+def recommend_text(args: argparse.Namespace, r) -> str:
+    from gpu_advisor.tui.format import gb, table, tokens
+
+    cur = args.currency
+    rows = []
+    for o in r.options[: args.top]:
+        layout = f" ({o.replicas}xTP{o.tp}" + (f"xPP{o.pp}" if o.pp > 1 else "") + ")" if o.tp else ""
+        rows.append((f"{o.gpus} x {o.gpu}" + layout + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
+                     f"{o.headroom_fraction:.0%}",
+                     tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
+                     in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
+                     in_currency(o.purchase_usd, cur, 0) if o.purchase_usd else "-",
+                     f"{o.job_hours:,.1f}" if o.job_hours else "-",
+                     in_currency(o.job_usd, cur, 0) if o.job_usd else "-"))
+    best = r.best
+    head = (f"Recommendation: {r.action} {best.gpus} x {best.gpu_name}" if best
+            else "No option meets every requirement")
+    lines = [head]
+    if best:
+        lines += [f"  - {x}" for x in best.reasons]
+        if best.serve_per_gpu_bytes:
+            lines.append(f"  - serving needs {gb(best.serve_per_gpu_bytes)} GB per GPU of {gb(best.capacity_bytes)} GB")
+        if best.tp is not None:
+            between = ", InfiniBand or RoCE between servers" if best.link_between else ""
+            lines.append(f"  - layout: {best.replicas} replica(s) x TP {best.tp} x PP {best.pp} on {best.servers} "
+                         f"server(s) of {best.server_gpus}, {best.users_per_replica} users per replica; "
+                         f"{best.link_within} inside a server{between}")
+        if best.train_per_gpu_bytes:
+            lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+    if r.traffic is not None:
+        t = r.traffic
+        lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
+                     f"{t.in_flight:,.1f} in flight (Little's law), sized for {t.users_sized:,} (p99)"
+                     + (f"; first token p50 {t.ttft_p50_s * 1000:,.0f} ms, p99 {t.ttft_p99_s * 1000:,.0f} ms"
+                        if t.ttft_p99_s is not None and t.ttft_p50_s is not None else ""))
+    lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
+                               f"job {cur}"])]
+    for lever in r.levers:
+        if lever.option:
+            lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
+    if r.rent_or_buy:
+        rb = r.rent_or_buy
+        be = ("buying never pays off within the horizon" if rb.break_even_utilisation is None
+              else f"buying pays off above {rb.break_even_utilisation:.0%}")
+        lines += ["", f"Rent or buy: at {rb.utilisation:.0%} utilisation {rb.cheaper} is cheaper over "
+                      f"{rb.horizon_months} months; {be}."]
+    return "\n".join(lines + exchange_note(cur))
