@@ -88,3 +88,24 @@ def test_an_asked_precision_wins(capsys):
 def test_fit_for_training_keeps_its_compute_precision(capsys):
     data = run_json(capsys, "fit", "-m", "gpt-oss-20b", "--gpu", "h100", "--phase", "train")
     assert not any("the checkpoint's own" in a for a in data["assumptions"])
+
+
+# 2. python -m gpu_advisor ----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_python_dash_m_gpu_advisor_runs_the_cli():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    version = subprocess.run([sys.executable, "-m", "gpu_advisor", "--version"], cwd=root, capture_output=True,
+                             text=True, timeout=120)
+    assert version.returncode == 0 and version.stdout.startswith("gpu-advisor "), version.stderr
+    sized = subprocess.run([sys.executable, "-m", "gpu_advisor", "size", "inference", "-m", "gpt-oss-120b", "--gpu",
+                            "h100", "--json"], cwd=root, capture_output=True, text=True, timeout=120)
+    assert sized.returncode == 0, sized.stderr
+    assert json.loads(sized.stdout)["precision"] == "mxfp4"
+    bad = subprocess.run([sys.executable, "-m", "gpu_advisor", "size", "inference", "-m", "no-such-model-xyz"],
+                         cwd=root, capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown model" in bad.stderr
