@@ -109,3 +109,108 @@ def test_python_dash_m_gpu_advisor_runs_the_cli():
     bad = subprocess.run([sys.executable, "-m", "gpu_advisor", "size", "inference", "-m", "no-such-model-xyz"],
                          cwd=root, capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "unknown model" in bad.stderr
+
+
+# 3. bad input: counts of zero or below, negative rates in Chinese, a first-token target below the physics ---
+
+def _understand(text: str):
+    from gpu_advisor.assistant.reading import understand
+
+    return understand(text)
+
+
+ZERO_CARDS = [
+    "we have 0 H100s, serve llama 3.1 8b to 20 users",
+    "serve llama 3.1 8b to 20 users, we own zero h100s",
+    "we have 0x H100 and want to serve llama 3.1 8b",
+    "we have -2 h100s, serve llama 3.1 8b to 20 users",
+    "serve llama 3.1 8b to 20 users on 0 GPUs",
+    "我们有0张H100，部署Llama 3.1 8B给20个人用",
+    "部署Llama 3.1 8B给20个人用，我们有零张H100",
+    "我们有0块A100，想部署 Llama 3.1 8B",
+    "我们有-2张H100，部署Llama 3.1 8B给20个人用",
+]
+
+
+@pytest.mark.parametrize("text", ZERO_CARDS)
+def test_a_count_of_zero_cards_is_a_problem_never_one_owned_card(text):
+    u = _understand(text)
+    assert ("card_count_not_positive" in [code for code, _ in u.problems]), u.problems
+    assert not u.updates.get("owned"), u.updates
+
+
+@pytest.mark.parametrize("text", ["we have 2 H100s, serve llama 3.1 8b to 20 users", "我们有2张H100，部署Llama 3.1 8B给20个人用"])
+def test_a_positive_count_of_cards_stays_owned(text):
+    u = _understand(text)
+    assert not u.problems
+    assert u.updates.get("owned")
+
+
+NEGATIVE_RATES = [
+    "部署 Llama 3.1 8B，每秒-5个请求，输入1000 token，输出200 token",
+    "部署Llama 3.1 8B，每秒 -5 个请求",
+    "部署Llama 3.1 8B，每秒负5个请求",
+    "部署Llama 3.1 8B，每秒负五个请求，输出200 token",
+    "serve llama 3.1 8b at -5 requests per second",
+    "serve llama 3.1 8b, -5 rps",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVE_RATES)
+def test_a_negative_request_rate_is_refused_in_both_languages(text):
+    u = _understand(text)
+    assert "rate_not_positive" in [code for code, _ in u.problems], (u.problems, u.updates)
+    assert "requests_per_s" not in u.updates
+
+
+@pytest.mark.parametrize("text", ["部署Llama 3.1 8B，每秒5个请求", "部署Llama 3.1 8B，每秒五个请求"])
+def test_a_positive_rate_in_chinese_still_reads(text):
+    u = _understand(text)
+    assert u.updates.get("requests_per_s") == 5
+
+
+def test_a_range_in_chinese_is_no_negative_number():
+    u = _understand("部署Llama 3.1 8B给20个人用，输出200-300个token")
+    assert not any(code == "rate_not_positive" for code, _ in u.problems)
+
+
+@pytest.mark.parametrize("text", ["we have 0 H100s, serve llama 3.1 8b to 20 users", "我们有0张H100，部署Llama 3.1 8B给20个人用"])
+def test_the_conversation_says_the_bad_count_politely(text):
+    from gpu_advisor.assistant.session import Conversation
+
+    reply = Conversation().send(text)
+    body = str(reply.content)
+    assert "0" in body and ("at least 1" in body or "至少要是 1" in body)
+    assert "Use your 1" not in body and "使用你自己的 1" not in body
+
+
+@pytest.mark.parametrize("owned", ["0x h100-sxm", "-2x h100-sxm", "0 h100-sxm"])
+def test_cli_owned_count_of_zero_is_one_line_exit_2(capsys, owned):
+    code, out, err = run(capsys, "recommend", "-m", "llama-3.1-8b", "--owned", owned)
+    assert code == 2 and out == ""
+    assert "a count of cards must be at least 1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_cli_gpus_zero_is_refused(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["speed", "-m", "llama-3.1-8b", "--gpu", "h100", "--gpus", "0"])
+    assert e.value.code == 2
+    assert "must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("extra", [("--requests-per-second", "20", "--prompt-tokens", "1000", "--output-tokens", "200"),
+                                   ("--users", "20")])
+def test_cli_recommend_first_token_below_the_physics_is_one_line(capsys, extra):
+    code, out, err = run(capsys, "recommend", "-m", "llama-3.1-8b", "--phase", "serve", *extra, "--ttft-p99-ms", "1")
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert len(line.splitlines()) == 1
+    assert "below the physics" in line and "the fastest there is" in line and "ms with no queue" in line
+
+
+def test_cli_recommend_reachable_first_token_still_plans(capsys):
+    code, out, _ = run(capsys, "recommend", "-m", "llama-3.1-8b", "--phase", "serve", "--users", "5",
+                       "--ttft-p99-ms", "2000")
+    assert code == 0 and out.startswith("Recommendation:")
+

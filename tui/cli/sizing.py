@@ -547,17 +547,24 @@ def cmd_recommend(args: argparse.Namespace) -> None:
              "min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None,
              "flexible": [] if args.context else ["context"]} \
         if args.requests_per_second else {"min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None}
-    r = recommend(Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
-                           rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
-                           context=args.context or 8192, users=args.users,
-                           utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
-                           budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
-                           train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
-                           batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
-                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
-                           prompt_tokens=args.prompt_tokens,
-                           server_gpus=args.server_gpus, max_gpus=args.max_gpus))
+    w = Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                 objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
+                 rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
+                 context=args.context or 8192, users=args.users,
+                 utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
+                 budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
+                 train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
+                 batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
+                 deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
+                 prompt_tokens=args.prompt_tokens,
+                 server_gpus=args.server_gpus, max_gpus=args.max_gpus)
+    r = recommend(w)
+    if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
+        from gpu_advisor.tools.ttft_floor import below_physics
+
+        floor = below_physics(w, r)
+        if floor:
+            raise UsageError(floor)
 
     def human() -> str:
         cur = args.currency
