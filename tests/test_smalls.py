@@ -214,3 +214,41 @@ def test_cli_recommend_reachable_first_token_still_plans(capsys):
                        "--ttft-p99-ms", "2000")
     assert code == 0 and out.startswith("Recommendation:")
 
+
+# 4. price sources in `gpus show`, thin prices marked in the CLI recommend table ---------------------------
+
+def test_gpus_show_prints_each_offer_and_the_region_distribution(capsys):
+    code, out, _ = run(capsys, "gpus", "show", "h100")
+    assert code == 0
+    assert "Rental prices, USD per GPU-hour" in out and "Offers on record:" in out
+    region_rows = [line.split() for line in out.splitlines() if line.startswith(("global ", "us "))]
+    assert {r[0] for r in region_rows} == {"global", "us"}
+    glob = next(r for r in region_rows if r[0] == "global")
+    assert glob[1] == "3.99" and glob[2] == "1.85" and glob[4] == "17"  # median, low, offers
+    assert "1 (few)" in next(" ".join(r) for r in region_rows if r[0] == "us")
+    offers = [line for line in out.splitlines() if line.startswith("  - ") and "source:" in line]
+    assert any(line.startswith("  - RunPod (global, on-demand): 2.69 USD/GPU-hour, 2026-") for line in offers)
+    assert all("https://" in line for line in offers)
+
+
+def test_gpus_show_json_has_the_price_sources(capsys):
+    data = run_json(capsys, "gpus", "show", "h800")
+    prices = data["prices"]
+    assert [r["region"] for r in prices["regions"]] == ["china"]  # no offer outside China: no global row
+    assert prices["regions"][0]["few_offers"] is True
+    assert {o["provider"] for o in prices["offers"]} >= {"AutoDL"}
+    assert all(o["source"] and o["as_of"] for o in prices["offers"])
+    assert "CNY converted" in prices["currency_note"]
+
+
+def test_gpus_show_without_prices_says_so(capsys):
+    code, out, _ = run(capsys, "gpus", "show", "ascend-910b")
+    assert code == 0 and "Rental prices: none on record." in out
+
+
+def test_cli_recommend_table_marks_a_single_offer_price(capsys):
+    code, out, _ = run(capsys, "recommend", "-m", "llama-3.3-70b", "--users", "20")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith(("1 x mi300x", "2 x a100-80gb-sxm"))]
+    assert any(r.startswith("1 x mi300x") and "(price from 1 offer)" in r for r in rows)
+    assert all("price from" not in r for r in rows if r.startswith("2 x a100"))

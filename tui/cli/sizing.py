@@ -72,6 +72,16 @@ def own_format(choice: DefaultFormat, inside: bool = False) -> str:
     return f", {words}" if inside else f" ({words})"
 
 
+def thin_price(offers: int | None) -> str:
+    """The mark after a rental price that rests on too few offers to stand for a market, as the chat's table
+    marks it ('2.59 (price from 1 offer)')."""
+    from gpu_advisor.tools.cost import few_offers
+
+    if not few_offers(offers):
+        return ""
+    return f" (price from {offers} offer{'s' if offers != 1 else ''})"
+
+
 def in_currency(usd: float, currency: str, digits: int = 2) -> str:
     """A dollar amount as a number in the chosen currency: yuan at the rules' exchange rate."""
     if currency == "CNY":
@@ -574,7 +584,7 @@ def cmd_recommend(args: argparse.Namespace) -> None:
             rows.append((f"{o.gpus} x {o.gpu}" + layout + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
                          f"{o.headroom_fraction:.0%}",
                          tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
-                         in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
+                         in_currency(o.usd_per_hour, cur) + thin_price(o.price_offers) if o.usd_per_hour else "-",
                          in_currency(o.purchase_usd, cur, 0) if o.purchase_usd else "-",
                          f"{o.job_hours:,.1f}" if o.job_hours else "-",
                          in_currency(o.job_usd, cur, 0) if o.job_usd else "-"))
