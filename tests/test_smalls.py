@@ -252,3 +252,102 @@ def test_cli_recommend_table_marks_a_single_offer_price(capsys):
     rows = [line for line in out.splitlines() if line.startswith(("1 x mi300x", "2 x a100-80gb-sxm"))]
     assert any(r.startswith("1 x mi300x") and "(price from 1 offer)" in r for r in rows)
     assert all("price from" not in r for r in rows if r.startswith("2 x a100"))
+
+
+# 5. names never silently replaced: exact records, or "sized as X, the closest on record" -----------------
+
+EXACT = [
+    ("Gemma 3n E4B", "gemma-3n-e4b"), ("gemma-3n-e2b", "gemma-3n-e2b"), ("google/gemma-3n-E4B-it", "gemma-3n-e4b"),
+    ("Mistral Small 3.2", "mistral-small-3.2-24b"), ("Mistral-Small-3.2-24B-Instruct-2506", "mistral-small-3.2-24b"),
+    ("Phi-3.5-MoE", "phi-3.5-moe"), ("phi 3.5 moe instruct", "phi-3.5-moe"),
+    ("Qwen3-VL-30B-A3B", "qwen3-vl-30b-a3b"), ("Qwen/Qwen3-VL-235B-A22B-Instruct", "qwen3-vl-235b-a22b"),
+    ("MiniMax-M1", "minimax-m1"), ("minimax m1 80k", "minimax-m1"),
+]
+FRAMES = ["serve {} to 10 users", "用{}给10个人提供服务", "我想用 {} 在手机上跑", "can I run {} on 8 H100s?"]
+
+
+@pytest.mark.parametrize(("typed", "model_id"), EXACT)
+def test_each_named_version_resolves_to_its_own_record(typed, model_id):
+    from gpu_advisor.knowledge import find_model
+
+    assert find_model(typed).id == model_id
+
+
+@pytest.mark.parametrize(("typed", "model_id"), EXACT)
+@pytest.mark.parametrize("frame", FRAMES)
+def test_the_conversation_reads_the_exact_version(typed, model_id, frame):
+    u = _understand(frame.format(typed))
+    model = u.updates.get("model")
+    # a vision model asked with no image may be sized as the text model it extends, said by note.text_model
+    assert model == model_id or any(k == "note.text_model" for k, _ in u.notes), (model, u.notes)
+    assert not any(k == "note.model_closest" for k, _ in u.notes)
+
+
+def test_gemma_3n_is_not_gemma_3():
+    from gpu_advisor.knowledge import find_model
+
+    e4b, g3 = find_model("gemma 3n e4b"), find_model("gemma 3 4b")
+    assert (e4b.num_layers, e4b.hidden_size, e4b.sliding_window) == (35, 2048, 512)
+    assert (g3.num_layers, g3.hidden_size) == (34, 2560)
+    assert find_model("phi 3.5 moe").num_experts == 16 and find_model("phi 3.5 moe").experts_per_token == 2
+    m1 = find_model("minimax-m1")
+    assert m1.recurrent_layers == 70 and m1.num_layers == 80 and m1.num_experts == 32
+
+
+CLOSEST = [  # (typed, the record sized, its name said)
+    ("Mistral Small 3.3", "mistral-small-3-24b", "Mistral Small 3 24B (2501)"),
+    ("Qwen3-235B-A22B-Thinking-2507", "qwen3-235b-a22b", "Qwen3 235B-A22B"),
+    ("llama-4-17b-128e", "llama-4-maverick", "Llama 4 Maverick"),
+    ("x/foo-17b-16e", "llama-4-scout", "Llama 4 Scout"),
+]
+
+
+@pytest.mark.parametrize(("typed", "model_id", "name"), CLOSEST)
+@pytest.mark.parametrize("frame", ["serve {} to 10 users", "用{}给10个人提供服务", "how many h100s for {}?"])
+def test_a_version_not_on_record_is_said_as_the_closest(typed, model_id, name, frame):
+    u = _understand(frame.format(typed))
+    assert u.updates.get("model") == model_id
+    said = [v for k, v in u.notes if k == "note.model_closest"]
+    assert said and said[0]["base"].startswith(name) and said[0]["typed"].lower() == typed.lower()
+
+
+@pytest.mark.parametrize("text", ["serve foo-20b-64e to 10 users", "用 bar-12b-48e 给10个人提供服务"])
+def test_an_expert_marker_with_no_record_is_never_a_dense_model(text):
+    u = _understand(text)
+    model = str(u.updates.get("model") or "")
+    assert not model.endswith("B") or "-A" in model  # never '20B' dense
+    assert u.unknown_model
+
+
+@pytest.mark.parametrize("text", ["serve llama 3.1 8b to 10 users", "serve lama 3.1 8b to 10 users",
+                                  "serve qwen 72b to 20 users", "serve deepseek r1 to 10 users",
+                                  "serve mistral small 3.1 to 10 users", "serve Qwen3-30B-A3B-Instruct-2507 to 10 users"])
+def test_names_on_record_get_no_closest_note(text):
+    assert not any(k == "note.model_closest" for k, _ in _understand(text).notes)
+
+
+@pytest.mark.parametrize(("lang_text", "marker"), [("serve Mistral Small 3.3 to 10 users", "the closest on record"),
+                                                   ("部署 Mistral Small 3.3 给10个人用", "最接近的")])
+def test_the_reply_says_the_closest_in_both_languages(lang_text, marker):
+    from gpu_advisor.assistant.session import Conversation
+
+    body = str(Conversation().send(lang_text).content)
+    assert marker in body and "Mistral Small 3.3" in body
+
+
+def test_cli_and_mcp_say_the_closest_for_a_name_not_on_record(capsys, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    data = run_json(capsys, "size", "inference", "-m", "Qwen/Qwen3-235B-A22B-Thinking-2507", "--gpu", "h200", "--gpus", "8")
+    assert any("sized as Qwen3 235B-A22B, the closest on record" in a for a in data["assumptions"])
+    from gpu_advisor.tui.mcp_server import run_tool
+
+    out = run_tool("speed", {"model": "x/foo-17b-16e", "gpu": "h200"})
+    assert any("sized as Llama 4 Scout" in a and "the closest on record" in a for a in out["assumptions"])
+    code, _out, err = run(capsys, "models", "show", "x/bar-20b-64e")
+    assert code == 2 and "no total size" in err
+
+
+def test_a_size_only_name_inherits_no_native_format(capsys, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    data = run_json(capsys, "models", "show", "x/foo-235b-a22b")
+    assert data["native_precision"] is None
