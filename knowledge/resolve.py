@@ -288,6 +288,9 @@ def model_from_size(total_b: float, active_b: float | None = None) -> ModelArch:
             "hf_ids": [],
             "total_params_b": total_b,
             "active_params_b": active_b,
+            # the checkpoint's own format, file sizes and tensor counts are the borrowed model's, not this one's
+            "native_precision": None, "native_bits_per_weight": None, "checkpoint_bytes": None,
+            "gguf_file_bytes": {}, "params_by_dtype": {},
             "notes": f"layout (layers, heads, KV heads) borrowed from {ref.name}, the catalog model no bigger "
                      "than this with the largest KV cache per token",
             "source": f"bare size; layout from {ref.id} ({ref.source})",
@@ -377,6 +380,9 @@ def size_in_name(name: str) -> tuple[float, float] | None:
 
 
 def _from_name(repo: str, why: str) -> ModelArch:
+    closest = _closest_by_name(repo, why)
+    if closest is not None:
+        return closest
     size = size_in_name(repo)
     if size is None:
         raise NotFound("model", repo, [], reason=f"not in the catalog, the Hub was not consulted ({why}) and the name "
@@ -387,6 +393,32 @@ def _from_name(repo: str, why: str) -> ModelArch:
         "notes": f"not in the catalog and the Hub was not consulted ({why}): sized as {generic.name} from the size in "
                  f"its name; {generic.notes}",
         "source": f"the size in the name '{repo}'; {generic.source}",
+    })
+
+
+def _closest_by_name(repo: str, why: str) -> ModelArch | None:
+    """A name the catalog does not hold that still names a catalog layout: one that extends a catalog id
+    ('Qwen3-235B-A22B-Thinking-2507'), or a '17B-16E' expert marker of a catalog mixture of experts; sized
+    as that model and said to be the closest on record. A marker that matches no catalog model names no
+    total size: refused, never sized as a dense model of the active size."""
+    from gpu_advisor.knowledge.name_shapes import catalog_moe, catalog_sibling, experts_in_name
+
+    base, how = catalog_sibling(repo), "its name extends that model's: the same layout"
+    marker = experts_in_name(repo)
+    if base is None and marker is not None:
+        base = catalog_moe(*marker)
+        how = f"its name gives {marker[0]:g}B active and {marker[1]} experts, that model's layout"
+        if base is None:
+            raise NotFound("model", repo, [], reason=f"not in the catalog and the Hub was not consulted ({why}); its name "
+                           f"gives {marker[0]:g}B active and {marker[1]} experts but no total size: give the total "
+                           "(e.g. 109B-A17B) or a config.json")
+    if base is None:
+        return None
+    return base.model_copy(update={
+        "id": repo.lower(), "name": repo, "resolved_from": "name",
+        "notes": f"not in the catalog and the Hub was not consulted ({why}): sized as {base.name}, the closest on "
+                 f"record ({how}); {base.notes}",
+        "source": f"the name '{repo}'; layout of {base.id} ({base.source})",
     })
 
 

@@ -652,6 +652,8 @@ def inference_memory(inp: InferenceMemoryInput) -> InferenceMemoryResult:
     assumptions.append(range_words)
     if arch.is_generic(model):
         assumptions.append(f"{model.name}: {model.notes}")
+    elif model.resolved_from == "name":  # a catalog layout taken by the name ('sized as X, the closest on record')
+        assumptions.append(f"{model.name}: {model.notes.split('; ', 1)[0]}")
     if inp.gpus not in arch.valid_tensor_parallel(model, max(8, inp.gpus)):
         warnings.append(
             f"tensor parallel degree {inp.gpus} does not divide {model.name}'s {model.num_attention_heads} attention heads "

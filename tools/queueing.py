@@ -627,9 +627,30 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
                              "plan meets them with less, at the edge of what the model's accuracy can promise")
         return edge
     if best is None:
+        below = _below_physics(inp, floors)
+        if below is not None:
+            raise BelowPhysics(_no_layout(inp, gpu, floors), *below)
         raise ToolError(_no_layout(inp, gpu, floors))
     _, _, u, replicas, p, cap, binding = best
     return _result(inp, model.name, gpu, u, replicas, p, cap, binding, cv2, prompt_tail, output_tail, tried)
+
+
+class BelowPhysics(ToolError):
+    """No layout reaches a latency target even with no queue at all: `fastest_s` is the best there is,
+    on `gpus` cards, for the target `key` (ttft_p99_s ...)."""
+
+    def __init__(self, message: str, key: str, fastest_s: float, gpus: int) -> None:
+        super().__init__(message)
+        self.key, self.fastest_s, self.gpus = key, fastest_s, gpus
+
+
+def _below_physics(inp: RateInput, floors: list[tuple[str, float, int]]) -> tuple[str, float, int] | None:
+    """(target key, fastest seconds, cards) when a stated target is missed by every layout at no load."""
+    said = inp.targets()
+    below = [(k, v, n) for k, v, n in floors if k in said and math.isfinite(v)]
+    if not below:
+        return None
+    return min((f for f in below if f[0] == below[0][0]), key=lambda f: f[1])
 
 
 def _no_layout(inp: RateInput, gpu: Gpu, floors: list[tuple[str, float, int]]) -> str:

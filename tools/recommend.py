@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, PrivateAttr
 
 from gpu_advisor.knowledge import (
+    BadValue,
     engine_for,
     engines_on,
     find_gpu,
@@ -646,8 +647,12 @@ class Recommendation(Explained):
 
 
 def parse_owned(text: str) -> tuple[int, Gpu]:
-    m = re.match(r"^\s*(\d+)\s*[x×*]?\s*(.+)$", text)
+    """'2x rtx-3090' -> (2, the card); a count of 0 or below ('0x h100-sxm', '-2x h100') is refused."""
+    m = re.match(r"^\s*(-?\d+)\s*[x×*]?\s*(.+)$", text)
     count, name = (int(m[1]), m[2]) if m else (1, text)
+    if count < 1:
+        raise BadValue(f"a count of cards must be at least 1, got {text.strip()!r}", "card_count_not_positive",
+                       said=text.strip())
     return count, find_gpu(name)
 
 

@@ -625,6 +625,8 @@ def speed(inp: SpeedInput) -> SpeedResult:
             "SGLang's DeepSeek-R1 FP8 TP8 H200 sweep, the slow end on an early-2025 vLLM report")
     if precision.compute == "fp8" and not gpu.fp8_tflops:
         assumptions.append(f"{gpu.name} has no FP8 tensor cores: FP8 weights are computed in 16-bit")
+    if model.resolved_from == "name" and not arch.is_generic(model):  # a catalog layout taken by the name: said
+        assumptions.append(f"{model.name}: {model.notes.split('; ', 1)[0]}")
     return SpeedResult(
         model=model.name, gpu=gpu.id, gpus=n, pp=inp.pp, engine=engine, batch=inp.batch, context=inp.context,
         decode_tokens_per_s=per_seq, decode_tokens_per_s_range=(slow, fast),

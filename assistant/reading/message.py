@@ -164,6 +164,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
                 continue
             msg.notes.append(("note.text_as_tokens", {"said": f"{float(number):,.0f} {unit}", "tokens": f"{q.value:,.0f}",
                                                       "ratio": f"{float(per_token):g}", "unit": unit}))
+    from gpu_advisor.assistant.reading.card_count import card_counts  # reads a prepared Message
+    from gpu_advisor.assistant.reading.closest import closest_names  # reads a prepared Message
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
     from gpu_advisor.assistant.reading.headcount import headcounts  # reads a prepared Message
     from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
@@ -172,6 +174,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
         online_share,
     )
 
+    card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
+    closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
     headcounts(msg)
     online_share(msg)
     moe_sizes(msg)

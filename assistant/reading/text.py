@@ -96,6 +96,7 @@ _CJK_EDGE = re.compile(r"(?<=[\u3040-\u30ff\u3400-\u9fff])(?=[A-Za-z0-9$¥])"
                        r"|(?<=[A-Za-z0-9%])(?=[\u3040-\u30ff\u3400-\u9fff])")
 
 
+_CJK_MINUS = re.compile(r"(?<=[\u3400-\u9fff])-\s+(?=\d)")  # a minus sign after Chinese text
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff])[ \t]+(?=[\u3400-\u9fff])")
 # Digits, then spaces, then a Chinese unit of ten thousand, a thousand or a hundred million ('500 万').
 # (not digits that end a name: 'a800 万一不够' is the A800, then 'in case')
@@ -356,6 +357,7 @@ def clean(text: str) -> str:
         # '2万3' is 23,000 and '1万5' 15,000: a digit after 万 counts thousands
         text = re.sub(r"(?<![\d.])(\d{1,4})万([1-9])(?![\d.万千百])", lambda x: f" {int(x[1]) * 10000 + int(x[2]) * 1000} ", text)
         text = _zh_numerals(text)
+        text = _CJK_MINUS.sub("-", text)  # '负五个' became '- 5 ': the sign stays with its digits
         # '1.5w', '20w', '3w条': w (wan) is how people type 万
         text = re.sub(r"(?<![a-z0-9.])(\d{1,6}(?:\.\d{1,4})?)\s?w(?![a-z])", lambda x: f" {_digits(float(x[1]) * 1e4)} ", text)
         text = _CJK_EDGE.sub(" ", text)

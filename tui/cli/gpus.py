@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from gpu_advisor.tools.price_sources import PriceSources, price_sources
 from gpu_advisor.tui.cli.base import JSON, Commands, UsageError, arg
 
 commands = Commands()
@@ -31,17 +32,44 @@ def _show(query: str, as_json: bool) -> None:
     q = try_price(g.id)
     if q:
         data["usd_per_gpu_hour"] = [q.usd_per_gpu_hour_low, q.usd_per_gpu_hour_high]
+    sources = price_sources(g.id)
+    if sources.offers:
+        data["prices"] = sources.model_dump(mode="json", exclude={"gpu"})
     if as_json:
         print(json.dumps(data, indent=2))
         return
-    skip = {"aliases", "market_notes", "engines", "source", "as_of"}
+    skip = {"aliases", "market_notes", "engines", "source", "as_of", "prices"}
     width = max(len(k) for k in data)
     lines = [f"{k:<{width}}  {plain(str(v))}" for k, v in data.items() if k not in skip and v not in (None, [], {})]
     lines.append(f"{'engines':<{width}}  " + ", ".join(e["name"] for e in data["engines"]))
     lines += [f"  - {e['name']}: {plain(e['note'])}" for e in data["engines"] if e["note"]]
     lines += [f"{'notes':<{width}}  {plain(n)}" for n in g.market_notes]
     lines.append(f"{'source':<{width}}  {plain(g.source)} ({g.as_of})")
+    lines += _price_lines(sources)
     print("\n".join(lines))
+
+
+def _price_lines(sources: PriceSources) -> list[str]:
+    """The rental prices on record: per region the distribution priced on, then each offer with its source."""
+    from gpu_advisor.tui.format import plain, table
+
+    if not sources.offers:
+        return ["", "Rental prices: none on record."]
+    rows = [(r.region, f"{r.usd_per_gpu_hour_median:.2f}", f"{r.usd_per_gpu_hour_low:.2f}",
+             f"{r.usd_per_gpu_hour_high:.2f}", f"{r.offers}" + (" (few)" if r.few_offers else ""), r.as_of,
+             ", ".join(r.providers)) for r in sources.regions]
+    lines = ["", "Rental prices, USD per GPU-hour (median of the offers' midpoints; global: every offer outside "
+             "China; on-demand and marketplace offers where there are any)",
+             table(rows, ["region", "median", "low", "high", "offers", "as of", "providers"]), "", "Offers on record:"]
+    for o in sources.offers:
+        price = f"{o.price_low:,.2f}" + (f"-{o.price_high:,.2f}" if o.price_high != o.price_low else "")
+        usd = "" if o.currency == "USD" else f" (USD {o.usd_per_gpu_hour_low:,.2f}" + (
+            f"-{o.usd_per_gpu_hour_high:,.2f})" if o.usd_per_gpu_hour_high != o.usd_per_gpu_hour_low else ")")
+        lines.append(f"  - {plain(o.provider)} ({o.region}, {o.kind}): {price} {o.currency}/GPU-hour{usd}, "
+                     f"{o.as_of}; {plain(o.offering)}; source: {plain(o.source)}")
+    if sources.currency_note != "USD":
+        lines.append(f"  {sources.currency_note}")
+    return lines
 
 
 @commands.command("gpus", "the GPU catalog; 'gpus show ID' for one card and the engines that run on it",

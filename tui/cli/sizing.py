@@ -7,6 +7,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from pydantic import BaseModel
+
+from gpu_advisor.tools.native_default import DefaultFormat, default_format, default_note
 from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
 from gpu_advisor.tui.cli.base import (
     ENGINES,
@@ -40,8 +43,43 @@ size = commands.group("size", "memory needed for inference or training; GPUs to 
 FRAMEWORK = arg("--framework", type=framework_id, default=None, metavar="F", complete="framework",
                 help="fine-tuning framework whose defaults size the run, e.g. unsloth or torchtune (default: "
                 "hf-trainer; the presets are knowledge/data/frameworks.yaml, and a wrong name lists them)")
+NATIVE_HELP = "weight format (default: the checkpoint's own, e.g. MXFP4 for gpt-oss, FP8 for DeepSeek-V3; else bf16)"
 CURRENCY = arg("--currency", type=str.upper, choices=CURRENCIES, default=Setting("currency"),
                help="currency of the printed prices (amounts given in flags stay in USD)")
+
+
+def weight_format(args: argparse.Namespace, gpu: str | None = None) -> DefaultFormat:
+    """--precision when given, else the checkpoint's own format (gpt-oss: MXFP4), else BF16."""
+    if args.precision is not None:
+        return DefaultFormat(args.precision, False)
+    return default_format(args.model, gpu)
+
+
+def with_note(result: BaseModel, choice: DefaultFormat) -> None:
+    """Put first among the result's assumptions that the checkpoint's own format was sized unasked."""
+    note = default_note(choice)
+    assumptions = getattr(result, "assumptions", None)
+    if note and isinstance(assumptions, list):
+        assumptions.insert(0, note)
+
+
+def own_format(choice: DefaultFormat, inside: bool = False) -> str:
+    """The words a headline adds after the weight format sized by default (`inside`: within brackets)."""
+    if not choice.native:
+        return ""
+    words = (f"converted from the checkpoint's own {choice.converted_from}" if choice.converted_from
+             else "the checkpoint's own format")
+    return f", {words}" if inside else f" ({words})"
+
+
+def thin_price(offers: int | None) -> str:
+    """The mark after a rental price that rests on too few offers to stand for a market, as the chat's table
+    marks it ('2.59 (price from 1 offer)')."""
+    from gpu_advisor.tools.cost import few_offers
+
+    if not few_offers(offers):
+        return ""
+    return f" (price from {offers} offer{'s' if offers != 1 else ''})"
 
 
 def in_currency(usd: float, currency: str, digits: int = 2) -> str:
@@ -66,7 +104,7 @@ def exchange_note(currency: str) -> list[str]:
 @size.command(
     "inference", "memory to serve a model",
     MODEL,
-    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--context", type=positive_int, default=4096, metavar="N", help="tokens per sequence"),
     arg("--output-tokens", type=positive_int, default=None, metavar="N",
@@ -94,17 +132,19 @@ def cmd_size_inference(args: argparse.Namespace) -> None:
     from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
     from gpu_advisor.tui.format import gb, table
 
+    fmt = weight_format(args, args.gpu)
     r = inference_memory(InferenceMemoryInput(
-        model=args.model, precision=args.precision, kv_precision=args.kv_precision, context=args.context,
+        model=args.model, precision=fmt.precision, kv_precision=args.kv_precision, context=args.context,
         output_tokens=args.output_tokens or 0,
         batch=args.batch, gpus=args.gpus, pp=args.pp, gpu=args.gpu, engine=args.engine,
         engine_version=args.engine_version, gpu_memory_utilization=args.gpu_memory_utilization,
         mem_fraction_static=args.mem_fraction_static, dp_attention=args.dp_attention,
         disable_hybrid_kv_cache_manager=args.disable_hybrid_kv_cache_manager))
+    with_note(r, fmt)
 
     def human() -> str:
         n = r.gpus * r.pp
-        lines = [f"{r.model}: {r.precision} weights, {r.engine}, {r.batch} x {r.context:,} tokens"
+        lines = [f"{r.model}: {r.precision} weights{own_format(fmt)}, {r.engine}, {r.batch} x {r.context:,} tokens"
                  + (f", {r.gpus} TP x {r.pp} PP GPUs" if n > 1 else ""),
                  "Memory in GB (10^9 bytes)", ""]
         rows = [("Weights", gb(r.weights_bytes), gb(r.per_gpu_weights_bytes)),
@@ -209,7 +249,7 @@ def cmd_size_training(args: argparse.Namespace) -> None:
     arg("--tpot", type=duration_ms, default=None, metavar="T", help="median time per output token, e.g. 50ms"),
     arg("--tpot-p99", type=duration_ms, default=None, metavar="T", help="p99 time per output token"),
     arg("--e2e-p99", type=duration_ms, default=None, metavar="T", help="p99 end-to-end latency"),
-    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--engine", choices=("vllm", "sglang"), default="vllm"),
     arg("--arrival-cv2", type=non_negative_float, default=1.0, metavar="X",
@@ -238,21 +278,23 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
         raise UsageError("--max-utilisation must be below 1: a replica run at full capacity queues without bound")
     if not 50 <= args.ttft_percentile <= 99.9:
         raise UsageError("--ttft-percentile is a percentile from 50 to 99.9 (90 for p90)")
+    fmt = weight_format(args, args.gpu)
     r = size_by_rate(RateInput(
-        model=args.model, gpu=args.gpu, precision=args.precision, kv_precision=args.kv_precision, engine=args.engine,
+        model=args.model, gpu=args.gpu, precision=fmt.precision, kv_precision=args.kv_precision, engine=args.engine,
         requests_per_s=per_second(value, per), prompt_tokens=args.prompt, output_tokens=args.output,
         prompt_tokens_p99=args.prompt_p99, output_tokens_p99=args.output_p99, arrival_cv2=args.arrival_cv2,
         ttft_p50_ms=args.ttft_p50, ttft_p99_ms=args.ttft_p99, ttft_target_ms=args.ttft,
         ttft_percentile=args.ttft_percentile / 100, tpot_ms=args.tpot, tpot_p99_ms=args.tpot_p99,
         e2e_p99_ms=args.e2e_p99, routing=args.routing, max_utilisation=args.max_utilisation, tp=args.tp,
         max_gpus=args.max_gpus, server_gpus=args.server_gpus))
+    with_note(r, fmt)
 
     def ms(seconds: float) -> str:
         return f"{seconds * 1000:,.0f} ms" if seconds < 10 else f"{seconds:,.1f} s"
 
     def human() -> str:
         unit = f"{r.tp} GPU" + ("s" if r.tp > 1 else "") + (f" x {r.pp} servers" if r.pp > 1 else "")
-        lines = [f"{r.model} on {r.gpu} ({r.engine}, {r.precision}): {r.requests_per_s:,.3g} requests/s, "
+        lines = [f"{r.model} on {r.gpu} ({r.engine}, {r.precision}{own_format(fmt, True)}): {r.requests_per_s:,.3g} requests/s, "
                  f"{r.prompt_tokens:,} tokens in, {r.output_tokens:,} out",
                  f"Plan: {r.replicas} replica(s) of {unit} = {r.gpus} GPUs in {r.servers} server(s); "
                  f"set by: {r.binding}",
@@ -275,7 +317,7 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
 @commands.command(
     "speed", "decode and prefill tokens/s",
     MODEL,
-    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--kv-precision", default=None, metavar="P", complete="precision"),
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--gpus", type=positive_int, default=1, metavar="N", help="tensor-parallel GPUs (within one server)"),
@@ -290,16 +332,18 @@ def cmd_speed(args: argparse.Namespace) -> None:
     from gpu_advisor.tools.throughput import SpeedInput, speed
     from gpu_advisor.tui.format import tokens
 
-    r = speed(SpeedInput(model=args.model, precision=args.precision, gpu=args.gpu, gpus=args.gpus, pp=args.pp,
+    fmt = weight_format(args, args.gpu)
+    r = speed(SpeedInput(model=args.model, precision=fmt.precision, gpu=args.gpu, gpus=args.gpus, pp=args.pp,
                          batch=args.batch,
                          context=args.context, engine=args.engine, kv_precision=args.kv_precision))
+    with_note(r, fmt)
 
     def human() -> str:
         lo, hi = r.decode_tokens_per_s_range
         plo, phi = r.prefill_tokens_per_s_range
         return "\n".join([
             f"{r.model} on {r.gpus} x {r.gpu}" + (f" x {r.pp} pipeline stages ({r.gpus * r.pp} GPUs)" if r.pp > 1 else "")
-            + f" ({r.engine}), batch {r.batch}, context {r.context:,}",
+            + f" ({r.engine}, {fmt.precision}{own_format(fmt, True)}), batch {r.batch}, context {r.context:,}",
             f"Decode:  {tokens(r.decode_tokens_per_s)} tokens/s per sequence (range {tokens(lo)}-{tokens(hi)}), "
             f"{tokens(r.aggregate_decode_tokens_per_s)} tokens/s in all; {r.bound}-bound",
             f"Prefill: {tokens(r.prefill_tokens_per_s)} tokens/s (range {tokens(plo)}-{tokens(phi)}); "
@@ -314,7 +358,7 @@ def cmd_speed(args: argparse.Namespace) -> None:
     MODEL,
     arg("--gpu", required=True, metavar="G", complete="gpu"),
     arg("--phase", choices=("serve", "train"), default="serve"),
-    arg("--precision", "-p", default="bf16", metavar="P", complete="precision"),
+    arg("--precision", "-p", default=None, metavar="P", complete="precision", help=NATIVE_HELP),
     arg("--context", type=positive_int, default=4096, metavar="N"),
     arg("--batch", type=positive_int, default=1, metavar="N"),
     arg("--engine", choices=ENGINES, default=None),
@@ -328,14 +372,18 @@ def cmd_fit(args: argparse.Namespace) -> None:
     from gpu_advisor.tools.fit import FitInput, fit
     from gpu_advisor.tui.format import gb, table
 
-    r = fit(FitInput(model=args.model, gpu=args.gpu, phase=args.phase, precision=args.precision, context=args.context,
+    fmt = weight_format(args, args.gpu) if args.phase == "serve" else DefaultFormat(args.precision or "bf16", False)
+    r = fit(FitInput(model=args.model, gpu=args.gpu, phase=args.phase, precision=fmt.precision, context=args.context,
                      batch=args.batch, engine=args.engine, method=args.method, optimizer=args.optimizer,
                      seq_len=args.seq_len, gradient_checkpointing=args.gradient_checkpointing))
+    with_note(r, fmt)
 
     def human() -> str:
         rows = [(o.gpus, "yes" if o.fits else "no", gb(o.per_gpu_bytes), gb(o.capacity_bytes),
                  f"{o.headroom_fraction:.0%}", o.setup) for o in r.options]
-        lines = [f"{r.model} on {r.gpu}: {r.phase}", "Memory in GB (10^9 bytes)", "",
+        shown = f", {fmt.precision} weights{own_format(fmt)}" if fmt.native else ""
+        lines = [f"{r.model} on {r.gpu}: {r.phase}{shown}",
+                 "Memory in GB (10^9 bytes)", "",
                  table(rows, ["GPUs", "fits", "need/GPU", "have/GPU", "headroom", "setup"]), "",
                  f"Smallest fit: {r.smallest_fit or 'none of ' + ', '.join(str(o.gpus) for o in r.options)} GPU(s); "
                  f"valid tensor-parallel degrees: {', '.join(map(str, r.valid_tensor_parallel))}"]
@@ -525,17 +573,24 @@ def recommendation(args: argparse.Namespace):
              "min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None,
              "flexible": [] if args.context else ["context"]} \
         if args.requests_per_second else {"min_tokens_per_s": 1000 / args.tpot_p99_ms if args.tpot_p99_ms else None}
-    r = recommend(Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
-                           objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
-                           rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
-                           context=args.context or 8192, users=args.users,
-                           utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
-                           budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
-                           train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
-                           batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
-                           deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
-                           prompt_tokens=args.prompt_tokens,
-                           server_gpus=args.server_gpus, max_gpus=args.max_gpus))
+    w = Workload(**rated, model=args.model, phase=args.phase, serve_precision=args.precision, method=args.method,
+                 objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
+                 rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
+                 context=args.context or 8192, users=args.users,
+                 utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
+                 budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
+                 train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
+                 batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
+                 deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
+                 prompt_tokens=args.prompt_tokens,
+                 server_gpus=args.server_gpus, max_gpus=args.max_gpus)
+    r = recommend(w)
+    if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
+        from gpu_advisor.tools.ttft_floor import below_physics
+
+        floor = below_physics(w, r)
+        if floor:
+            raise UsageError(floor)
     return r
 
 
@@ -549,7 +604,7 @@ def recommend_text(args: argparse.Namespace, r) -> str:
         rows.append((f"{o.gpus} x {o.gpu}" + layout + (" (owned)" if o.owned else ""), "yes" if o.ok else "no",
                      f"{o.headroom_fraction:.0%}",
                      tokens(o.decode_tokens_per_s) if o.decode_tokens_per_s else "-",
-                     in_currency(o.usd_per_hour, cur) if o.usd_per_hour else "-",
+                     in_currency(o.usd_per_hour, cur) + thin_price(o.price_offers) if o.usd_per_hour else "-",
                      in_currency(o.purchase_usd, cur, 0) if o.purchase_usd else "-",
                      f"{o.job_hours:,.1f}" if o.job_hours else "-",
                      in_currency(o.job_usd, cur, 0) if o.job_usd else "-"))

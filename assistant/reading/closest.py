@@ -1,0 +1,110 @@
+"""A model named in a version or variant the catalog does not hold is never read silently as another one
+(issues 21/23: 'Gemma 3n E4B' read as Gemma 3 4B, 'Mistral Small 3.2' as Mistral Small 3): the model sized is
+said to be the closest on record. Three ways a name falls short of its record: a near-miss spelling whose
+version words are not the record's ('gemma 3n e8b' near 'gemma 3 8b'), a version said after a name the
+catalog holds ('mistral small 3.3'), and an unknown name that extends a catalog id or carries an expert
+marker ('Qwen3-235B-A22B-Thinking-2507', 'llama-4-17b-128e': that layout; an expert marker with no catalog
+model gives no total size, so the size is asked, never a dense model of the active size). Grammar only:
+the words are in words/closest.yaml."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from gpu_advisor.assistant.reading.generation import text_model
+from gpu_advisor.assistant.reading.names import same_shape
+from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.knowledge import find_model
+from gpu_advisor.knowledge.name_shapes import catalog_moe, catalog_sibling, experts_in_name
+from gpu_advisor.knowledge.resolve import model_index, normalise
+
+if TYPE_CHECKING:
+    from gpu_advisor.assistant.reading.message import Message
+
+_TOKEN = re.compile(r"[a-z0-9.]+")
+
+
+def _said(raw: str, typed: str) -> str:
+    """The words as the user typed them (case and separators), else as read."""
+    found = re.search(re.escape(typed).replace(r"\ ", r"[\s\-_]*"), raw, re.IGNORECASE)
+    return found.group() if found else typed
+
+
+@cache
+def _record_tokens(model_id: str) -> frozenset[str]:
+    m = find_model(model_id)
+    words = (m.id, m.name, *m.aliases, *(h.split("/", 1)[-1] for h in m.hf_ids))
+    return frozenset(t.strip(".") for w in words for t in _TOKEN.findall(re.sub(r"[-_()/,]", " ", w.lower())))
+
+
+def _versions_differ(typed: str, model_id: str) -> bool:
+    """A name read by a near miss whose words carry a digit that none of the record's names has: another
+    version or variant ('3n', 'e8b'), not a typo of the letters ('lama 3.1 8b'). A name the catalog holds as
+    typed (an alias, a family and size), a release date ('2507') and a task variant ('qwen2.5-math 7b', said
+    by variant_notes) are the record's own."""
+    if normalise(typed) in model_index() or same_shape(typed):
+        return False
+    tokens = {t.strip(".") for t in _TOKEN.findall(re.sub(r"[-_/]", " ", typed.lower()))}
+    return any(re.search(r"\d", t) and not re.fullmatch(r"\d{4}", t) and t not in _record_tokens(model_id)
+               for t in tokens)
+
+
+def _version_after(m: Message, end: int, model_id: str) -> str | None:
+    """A version said right after a name the catalog holds ('mistral small 3.3'): its words, when the record
+    is of another version."""
+    after = word_pattern("version_after_name").match(m.text[end:end + 24])
+    if after is None or after.group("version") in _record_tokens(model_id):
+        return None
+    return after.group(0)
+
+
+def closest_names(m: Message) -> None:
+    """Say the closest record for each name read short of its version; resolve an unknown name that extends a
+    catalog id or carries a catalog expert marker to that model, said the same way."""
+    for start, end, model_id in m.names:
+        typed = m.text[start:end]
+        extra = _version_after(m, end, model_id)
+        if extra is None and not _versions_differ(typed, model_id):
+            continue
+        said = _said(m.raw, typed + (extra or ""))
+        sized = text_model(model_id, m.text)[0]  # the text model of a vision one when no image is said (as read_model)
+        m.notes.append(("note.model_closest", {"typed": said, "base": find_model(sized).name}))
+    _expert_markers(m)
+    if not m.unknown:
+        return
+    name = m.unknown[0]
+    base = catalog_sibling(name)
+    marker = experts_in_name(name)
+    if base is None and marker is not None:
+        base = catalog_moe(*marker)
+        if base is None:  # '20b-64e': the active size and the experts, no total: asked, never a dense 20B
+            m.unknown = (name, None)
+            return
+    if base is None:
+        return
+    at = m.text.find(name.lower())
+    at = max(at, 0)
+    m.unknown = None
+    m.names = sorted([*m.names, (at, at + len(name), base.id)])
+    m.notes.append(("note.model_closest", {"typed": name, "base": base.name}))
+
+
+def _expert_markers(m: Message) -> None:
+    """'llama-4-17b-128e', 'foo-17b-16e' outside any catalog name: the catalog mixture of experts with that active
+    size and expert count (said as the closest on record), else a name whose total size is not known (asked). The
+    active size in it is never read as a dense model's size."""
+    for x in word_pattern("experts_marker").finditer(m.text):
+        if any(s <= x.start() < e for s, e, _ in m.names):
+            continue  # inside a catalog name: 'llama-4-scout-17b-16e-instruct'
+        start = max(m.text.rfind(" ", 0, x.start()) + 1, 0)
+        end = x.end() + len(re.match(r"[\w\-./]*", m.text[x.end():]).group().rstrip("."))  # type: ignore[union-attr]
+        word = m.text[start:end]
+        m.qty = [q for q in m.qty if not start <= q.start < end]  # '17b' is the active size, no model size
+        base = catalog_moe(float(x["active"]), int(x["experts"]))
+        if base is None:
+            m.unknown = (_said(m.raw, word), None)
+            continue
+        m.names = sorted([*m.names, (start, end, base.id)])
+        m.notes.append(("note.model_closest", {"typed": _said(m.raw, word), "base": base.name}))

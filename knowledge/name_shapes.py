@@ -1,0 +1,50 @@
+"""What a model name that the catalog does not hold says about its shape, read before any layout is borrowed
+by size: a catalog model it extends ('Qwen3-235B-A22B-Thinking-2507' is a Qwen3-235B-A22B checkpoint: the same
+layout, said as the closest on record), and a mixture-of-experts marker that gives the active size and the
+expert count but no total ('17B-16E', '17b-128e'): the catalog model with that layout, else no size at all
+(never a dense 17B)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from gpu_advisor.knowledge.loader import models
+from gpu_advisor.knowledge.schema import ModelArch
+
+# '17b-16e', '17B-128E': active billions, then the number of experts
+_EXPERTS = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b[-_ ](\d{1,4})e(?![a-z0-9])")
+ACTIVE_NEAR = 0.1  # a catalog model whose active size is within 10% of the one named, with as many experts
+
+
+def _tail(name: str) -> str:
+    return name.rsplit("/", 1)[-1].strip().lower()
+
+
+@cache
+def _ids_longest_first() -> list[str]:
+    return sorted((m.id for m in models()), key=len, reverse=True)
+
+
+def catalog_sibling(name: str) -> ModelArch | None:
+    """The catalog model whose id the name extends with more words ('qwen3-235b-a22b-thinking-2507' ->
+    qwen3-235b-a22b): the same release line and size, so the same layout. None when no id starts it."""
+    tail = re.sub(r"[\s_]+", "-", _tail(name))
+    by_id = {m.id: m for m in models()}
+    for model_id in _ids_longest_first():
+        if tail.startswith(model_id + "-") and re.search(r"\d", model_id):
+            return by_id[model_id]
+    return None
+
+
+def experts_in_name(name: str) -> tuple[float, int] | None:
+    """(active billions, experts) from a '17B-16E' marker in the name, else None."""
+    m = _EXPERTS.search(_tail(name))
+    return (float(m[1]), int(m[2])) if m else None
+
+
+def catalog_moe(active_b: float, experts: int) -> ModelArch | None:
+    """The one catalog mixture of experts with that active size (within ACTIVE_NEAR) and expert count."""
+    same = [m for m in models() if m.num_experts == experts and abs(m.active_params_b - active_b) <= ACTIVE_NEAR * active_b]
+    layouts = {(m.total_params_b, m.num_layers) for m in same}
+    return min(same, key=lambda m: (m.as_of, m.id)) if len(layouts) == 1 else None
