@@ -1,0 +1,72 @@
+"""Attack N (issue 26): each class it found left, kept as a test. No sleeping, no timing: bounded work is
+asserted by what the readers are given (the message cut to the cap first) and by patterns that cannot backtrack
+over a long run (a run is only tried from its start)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gpu_advisor.assistant.reading import literal
+from gpu_advisor.assistant.reading.text import MAX_MESSAGE_CHARS, word_pattern
+
+# --- 1. a long run of digits or punctuation costs no more than a full-length message -------------------------
+
+
+class _Spy:
+    """A compiled pattern that records the length of every text it is run on."""
+
+    def __init__(self, pattern: re.Pattern[str], seen: list[int]):
+        self.pattern, self.seen = pattern, seen
+
+    def __getattr__(self, name: str):
+        method = getattr(self.pattern, name)
+
+        def run(text: str, *args, **kwargs):
+            self.seen.append(len(text))
+            return method(text, *args, **kwargs)
+        return run
+
+
+RUNS = st.sampled_from(["9", "1.", "1,", "1 ", "$1", "9.", " ", "。", "5万", "1k "])
+
+
+@settings(max_examples=25, deadline=None)
+@given(unit=RUNS, reps=st.integers(MAX_MESSAGE_CHARS, 12_000),
+       head=st.sampled_from(["serve llama 3.1 8b to ", "预算每月", "what per month for ", ""]))
+def test_literal_readers_take_the_cut_message(unit: str, reps: int, head: str) -> None:
+    """The literal-question reader runs its patterns on the first MAX_MESSAGE_CHARS characters only (it was
+    given the whole 8,000-character message: 7.5 s of CPU in every front end)."""
+    seen: list[int] = []
+    message = head + unit * (reps // len(unit)) + " users"
+    real = literal.word_pattern
+    literal.word_pattern = lambda key: _Spy(real(key), seen)  # type: ignore[assignment,return-value]
+    try:
+        literal.literal_kind(message)
+        literal.literal_kinds(message)
+    finally:
+        literal.word_pattern = real  # type: ignore[assignment]
+    assert seen and max(seen) <= MAX_MESSAGE_CHARS
+
+
+@pytest.mark.parametrize("text", ["9" * 20_000, "1." * 10_000, "1," * 10_000, "9" * 20_000 + " usd",
+                                  "一个月" + "9" * 20_000, "$" + "9" * 20_000, "9 " * 10_000])
+def test_monthly_said_tries_a_number_from_its_start_only(text: str) -> None:
+    """A run of digits is tried as a price from its first digit only (a lookbehind), so the pattern does linear
+    work on a 20k-digit run (quadratic before: 18 s at 8,000 digits); it still finds a price said per month."""
+    pattern = word_pattern("literal_said.monthly")
+    assert list(pattern.finditer(text)) == [] or text.endswith("usd")
+    for price in ("5000 usd per month", "$3k a month", "5000块/月", "2万每月"):
+        assert pattern.search(price), price
+    assert "(?<![\\d.,])[\\d.,]+ ?(?:k|m)? ?(?:usd" in pattern.pattern
+
+
+@pytest.mark.parametrize(("message", "kind"), [("what does it cost per month?", "monthly"),
+                                               ("每个月多少钱？", "monthly"),
+                                               ("budget $5k per month, will qwen 32b fit on a 4090?", "fits"),
+                                               ("预算每月5000块，4090够不够跑32b？", "fits")])
+def test_literal_kinds_unchanged(message: str, kind: str) -> None:
+    assert literal.literal_kind(message) == kind
