@@ -70,3 +70,32 @@ def test_monthly_said_tries_a_number_from_its_start_only(text: str) -> None:
                                                ("预算每月5000块，4090够不够跑32b？", "fits")])
 def test_literal_kinds_unchanged(message: str, kind: str) -> None:
     assert literal.literal_kind(message) == kind
+
+
+# --- 4. `mcp --http` holds a bounded number of sessions, idle ones expire ----------------------------------------
+
+INIT = (b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26",'
+        b'"capabilities":{},"clientInfo":{"name":"x","version":"1"}}}')
+
+
+def test_mcp_http_sessions_are_capped_and_expire(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Initialize requests that never close their session hold at most MAX_HTTP_SESSIONS (3,000 of them took
+    115 MB); past the cap a new one is refused with 503 until one ends, and an idle one is closed."""
+    import httpx
+    from asgi_server import serving
+
+    from gpu_advisor.tui import mcp_server
+
+    monkeypatch.setattr(mcp_server, "MAX_HTTP_SESSIONS", 3)
+    server = mcp_server.build_server(remote=True)
+    app = mcp_server.http_app(server)
+    manager = server._session_manager
+    assert manager.session_idle_timeout == mcp_server.HTTP_IDLE_S and manager.max_sessions == 3
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    with serving(app) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+        codes = [client.post("/mcp", content=INIT, headers=headers) for _ in range(8)]
+        assert [r.status_code for r in codes] == [200] * 3 + [503] * 5
+        assert len(manager._server_instances) == 3
+        first = codes[0].headers["mcp-session-id"]
+        assert client.delete("/mcp", headers={**headers, "mcp-session-id": first}).status_code == 200
+        assert client.post("/mcp", content=INIT, headers=headers).status_code == 200  # room again
