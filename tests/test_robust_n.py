@@ -99,3 +99,67 @@ def test_mcp_http_sessions_are_capped_and_expire(monkeypatch: pytest.MonkeyPatch
         first = codes[0].headers["mcp-session-id"]
         assert client.delete("/mcp", headers={**headers, "mcp-session-id": first}).status_code == 200
         assert client.post("/mcp", content=INIT, headers=headers).status_code == 200  # room again
+
+
+# --- 2. a read-only history whose -wal has no -shm: said, and no backup that would miss it ------------------------
+
+WAL_ONLY = """
+import os, sys
+from gpu_advisor.assistant.history.store import HistoryStore
+s = HistoryStore(sys.argv[1])
+s.conn.execute("PRAGMA wal_autocheckpoint=0")
+for i in range(5):
+    s.add_message(s.create_session(f"WALSESSION {i}"), "user", f"wal message {i}")
+os._exit(0)
+"""
+
+
+def test_read_only_history_with_a_log_but_no_index_says_so(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read-only media holding h.db + h.db-wal but no -shm: the open cannot apply the log (fault-injected here: the
+    mode=ro open fails as it does there), so it lists 1 of 6 sessions: that is said in one line, and a backup is
+    refused instead of silently holding 1 session."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    from gpu_advisor.assistant.history import store as store_module
+    from gpu_advisor.assistant.history.common import StorageError
+    from gpu_advisor.assistant.history.store import HistoryStore
+
+    db = tmp_path / "h.db"
+    first = HistoryStore(db)
+    first.add_message(first.create_session("kept"), "user", "hello")
+    first.conn.close()
+    subprocess.run([sys.executable, "-c", WAL_ONLY, str(db)], check=True, env={**__import__("os").environ})
+    assert (tmp_path / "h.db-wal").stat().st_size > 0
+    for side in ("h.db-shm", "h.db.lock", "h.db.sessions.lock"):
+        (tmp_path / side).unlink(missing_ok=True)
+    real = sqlite3.connect
+
+    def connect(target, *args, **kwargs):
+        if isinstance(target, str) and target.endswith("?mode=ro"):
+            raise sqlite3.OperationalError("unable to open database file")
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(store_module, "_writable", lambda path: False)
+    monkeypatch.setattr(store_module.sqlite3, "connect", connect)
+    ro = HistoryStore(db)
+    assert ro.read_only and ro.log_unread > 0
+    assert "cannot be read without its index" in ro.notice and "\n" not in ro.notice
+    with pytest.raises(StorageError, match="a backup would miss them"):
+        ro.backup(tmp_path / "copy.db")
+    assert not (tmp_path / "copy.db").exists()
+
+
+def test_read_only_history_without_a_log_backs_up(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpu_advisor.assistant.history import store as store_module
+    from gpu_advisor.assistant.history.store import HistoryStore
+
+    db = tmp_path / "h.db"
+    first = HistoryStore(db)
+    first.add_message(first.create_session("kept"), "user", "hello")
+    first.conn.close()
+    monkeypatch.setattr(store_module, "_writable", lambda path: False)
+    ro = HistoryStore(db)
+    assert ro.read_only and not ro.log_unread
+    assert ro.backup(tmp_path / "copy.db").exists()

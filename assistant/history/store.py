@@ -335,7 +335,7 @@ class HistoryStore:
         if not looks_like_sqlite(self.path):
             raise self._not_sqlite()
         self._refuse_foreign()  # before the lock file beside it is made: another application's file is left alone
-        self.read_only = False
+        self.read_only, self.log_unread = False, 0
         if self.path.is_file() and self.path.stat().st_size and not _writable(self.path):
             self._open_read_only()  # read-only media, or a file the user may not write: still listed and read
             return
@@ -440,6 +440,8 @@ class HistoryStore:
                                        check_same_thread=False)
                 conn.text_factory = _decode
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                # immutable with a log (its -shm index missing on read-only media): the log is not read
+                self.log_unread = _committed_frames(wal) if logged and mode == "immutable=1" else 0
                 break
             except sqlite3.Error as exc:
                 if conn is not None:
@@ -463,6 +465,10 @@ class HistoryStore:
         self._file = _identity(self.path, inode_only=True)
         self._search_column = "search_text" in self.db.table("messages").columns_dict
         self.notice = f"The history database {self.path} is read-only: it can be read, but nothing new is saved."
+        if self.log_unread:
+            self.notice = (f"The history database {self.path} is read-only and its log holds {self.log_unread:,} "
+                           "committed changes that cannot be read without its index (-shm): what is shown may miss "
+                           "recent messages. Copy the folder somewhere writable to read them all.")
 
     def _not_sqlite(self) -> HistoryError:
         return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
@@ -1226,5 +1232,20 @@ class HistoryStore:
 
     @_reads
     def backup(self, target: str | Path) -> Path:
-        """A consistent copy of the database, renamed into place; an existing file is never replaced."""
+        """A consistent copy of the database, renamed into place; an existing file is never replaced. Refused
+        while the log holds changes a read-only open cannot read: the copy would silently miss them."""
+        if getattr(self, "log_unread", 0):
+            raise StorageError(f"the log of the history database {self.path} holds {self.log_unread:,} committed "
+                               "changes that cannot be read on read-only media without its index (-shm), so a "
+                               "backup would miss them; no backup was written. Copy the folder (the database and "
+                               "its -wal) somewhere writable and back up that copy")
         return export.backup(self, target)
+
+
+def _committed_frames(wal: Path, most: int = 1 << 30) -> int:
+    """The committed frames in a database's log (its sound prefix up to the last commit); 0 when unreadable."""
+    try:
+        with wal.open("rb") as f:
+            return _read_wal(f.read(most)).committed
+    except OSError:
+        return 0
