@@ -163,3 +163,34 @@ def test_read_only_history_without_a_log_backs_up(tmp_path, monkeypatch: pytest.
     ro = HistoryStore(db)
     assert ro.read_only and not ro.log_unread
     assert ro.backup(tmp_path / "copy.db").exists()
+
+
+# --- 3. a killed turn in the middle: the live continuation and replay agree ------------------------------------
+
+KILLED = [("serve llama 3.1 8b to 5 users", "make it 32k context", "rent or buy?"),
+          ("serve qwen 2.5 32b for 20 users", "actually 50 users", "what per month?"),
+          ("给5个人部署llama 3.1 8b", "上下文改成32k", "租还是买？")]
+
+
+@pytest.mark.parametrize(("first", "killed", "then"), KILLED)
+def test_a_killed_turn_in_the_middle_is_left_out_the_same_way(tmp_path, first: str, killed: str, then: str) -> None:
+    """A message saved and never answered (the turn killed), then the conversation went on: the live answer and
+    `replay --check` both leave it out (replay applied it, the live answer did not: 'Rent' against 'Buy'), and
+    replay names it as never answered."""
+    from gpu_advisor.assistant.history.store import HistoryStore
+    from gpu_advisor.assistant.session import Conversation, rerun
+
+    store = HistoryStore(tmp_path / "h.db")
+    conv = Conversation(store)
+    conv.send(first)
+    sid = conv.session_id
+    assert sid is not None
+    store.add_message(sid, "user", killed)  # killed before its reply was saved
+    live = Conversation.resume(store, sid)
+    reply = str(live.send(then).content)
+    plain = Conversation()
+    plain.send(first)
+    assert reply == str(plain.send(then).content)  # the live answer: as if the killed message was never sent
+    found = rerun(store, sid)
+    assert [(d.turn, d.user, d.unanswered) for d in found] == [(2, killed, True)]
+    assert live.rebuilt_state().get("profile") == plain.state.get("profile")  # a rebuilt state leaves it out too

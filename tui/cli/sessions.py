@@ -150,7 +150,7 @@ def sessions_replay(args: argparse.Namespace) -> None:
             print()
         for d in unanswered:
             print(f"Turn {d.turn} was never answered (GPU Advisor was closed or stopped before the reply was "
-                  f"saved): \"{plain(' '.join(d.user.split()))[:80]}\". Today's engine answers it; nothing to compare.")
+                  f"saved): \"{plain(' '.join(d.user.split()))[:80]}\". It was left out of what followed, as when the conversation went on; nothing to compare.")
         if differences:
             print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
         else:
