@@ -194,3 +194,40 @@ def test_a_killed_turn_in_the_middle_is_left_out_the_same_way(tmp_path, first: s
     found = rerun(store, sid)
     assert [(d.turn, d.user, d.unanswered) for d in found] == [(2, killed, True)]
     assert live.rebuilt_state().get("profile") == plain.state.get("profile")  # a rebuilt state leaves it out too
+
+
+# --- 5. a full disk is called full, with the room needed, never "read-only" ------------------------------------
+
+
+def test_a_full_disk_is_not_called_read_only(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLITE_FULL when opening, then the file cannot be read either (cut short by the full disk): the line says
+    the disk is full and how much room is needed (it said 'it is read-only')."""
+    import sqlite3
+
+    from gpu_advisor.assistant.history import store as store_module
+    from gpu_advisor.assistant.history.common import StorageError
+    from gpu_advisor.assistant.history.store import HistoryStore
+
+    db = tmp_path / "h.db"
+    first = HistoryStore(db)
+    first.add_message(first.create_session("kept"), "user", "hello")
+    first.conn.close()
+
+    def full(self) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    real = sqlite3.connect
+
+    def malformed(target, *args, **kwargs):
+        if isinstance(target, str) and ("immutable=1" in target or "mode=ro" in target):
+            raise sqlite3.DatabaseError("database disk image is malformed")
+        return real(target, *args, **kwargs)
+
+    monkeypatch.setattr(HistoryStore, "_open", full)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(store_module.sqlite3, "connect", malformed)
+        with pytest.raises(StorageError) as err:
+            HistoryStore(db)
+    assert re.search(r"the disk is full \(need \d+ MB\)", str(err.value)) and "read-only" not in str(err.value)
+    readable = HistoryStore(db)  # readable, only full: it opens for reading and says why nothing is saved
+    assert re.search(r"the disk is full \(need \d+ MB\)", readable.notice) and readable.read_only

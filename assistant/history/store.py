@@ -418,14 +418,14 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 if not existed[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
                     made.unlink()
-        self._open_read_only()
+        self._open_read_only(problem)
         self.unwritable = problem  # what a write is told: "the disk is full", not "read-only"
-        self.notice = (f"The history database {self.path} cannot be written now ({problem}): it can be read, "
+        self.notice = (f"The history database {self.path} cannot be written now ({self._short_of(problem)}): it can be read, "
                        "but nothing new is saved until there is room.")
 
-    def _open_read_only(self) -> None:
-        """Open a database that cannot be written (read-only media or permissions) for reading only:
-        nothing is created beside it, every write is refused with NotSaved."""
+    def _open_read_only(self, problem: str | None = None) -> None:
+        """Open a database that cannot be written (read-only media or permissions; `problem`: a full disk) for
+        reading only: nothing is created beside it, every write is refused with NotSaved."""
         import sqlite_utils
 
         self.read_only = True
@@ -449,6 +449,9 @@ class HistoryStore:
                 conn = None
                 error = exc
         if conn is None:
+            if problem is not None:  # a full disk is no read-only one: the room it takes is said
+                raise StorageError(f"cannot read the history database {self.path} ({error}) and {self._short_of(problem)}"
+                                   "; nothing was changed. Free some space and try again") from None
             raise StorageError(f"cannot read the history database {self.path} ({error}); it is read-only "
                                "and nothing was changed") from None
         try:
@@ -469,6 +472,16 @@ class HistoryStore:
             self.notice = (f"The history database {self.path} is read-only and its log holds {self.log_unread:,} "
                            "committed changes that cannot be read without its index (-shm): what is shown may miss "
                            "recent messages. Copy the folder somewhere writable to read them all.")
+
+    def _short_of(self, problem: str) -> str:
+        """A full disk in words with the room a recovery of the database takes ('the disk is full (need 3 MB)')."""
+        if problem != "the disk is full":
+            return problem
+        need = RECOVERY_MARGIN
+        for side in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                need += os.stat(f"{self.path}{side}").st_size
+        return f"the disk is full (need {-(-need // 1_000_000):,} MB)"
 
     def _not_sqlite(self) -> HistoryError:
         return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
