@@ -231,3 +231,46 @@ def test_a_full_disk_is_not_called_read_only(tmp_path, monkeypatch: pytest.Monke
     assert re.search(r"the disk is full \(need \d+ MB\)", str(err.value)) and "read-only" not in str(err.value)
     readable = HistoryStore(db)  # readable, only full: it opens for reading and says why nothing is saved
     assert re.search(r"the disk is full \(need \d+ MB\)", readable.notice) and readable.read_only
+
+
+# --- 6. export to a FIFO or a folder: one consistent line; a 16+-digit user count: no made-up figure ------------
+
+
+@pytest.mark.parametrize("force", [False, True])
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_export_to_what_is_no_regular_file_says_so_once(tmp_path, capsys, kind: str, force: bool) -> None:
+    """With or without --force, one line: not a regular file, choose a file path (it said 'pass --force', then,
+    with --force, 'exports never overwrite')."""
+    import os
+
+    from gpu_advisor.assistant.history.store import HistoryStore
+    from gpu_advisor.tui.cli import main
+
+    db = tmp_path / "h.db"
+    store = HistoryStore(db)
+    sid = store.create_session("s")
+    store.add_message(sid, "user", "hello")
+    store.close()
+    target = tmp_path / "out.md"
+    target.mkdir() if kind == "folder" else os.mkfifo(target)
+    rc = main(["sessions", "export", sid, "-o", str(target), "--db", str(db), *(["--force"] if force else [])])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not a regular file" in err and "choose a file path" in err
+    assert "--force" not in err and "never overwrite" not in err
+
+
+@pytest.mark.parametrize("digits", [15, 16, 30, 500])
+@pytest.mark.parametrize("template", ["serve llama 3.1 8b to {n} users", "{n} concurrent users on qwen 2.5 7b",
+                                      "给{n}个用户部署llama 3.1 8b", "llama 3.1 8b，{n}人同时用"])
+def test_a_user_count_of_many_digits_is_refused_without_a_made_up_figure(template: str, digits: int) -> None:
+    from gpu_advisor.assistant.session import Conversation
+
+    reply = str(Conversation().send(template.format(n="9" * digits)).content)
+    assert "999,999" not in reply and "9" * 15 not in reply
+    assert ("more than any deployment plan" in reply) or ("超出了任何部署方案" in reply)
+
+
+def test_a_large_but_readable_user_count_is_still_shown() -> None:
+    from gpu_advisor.assistant.session import Conversation
+
+    assert "2,000,000 concurrent users" in str(Conversation().send("serve llama 3.1 8b to 2000000 users").content)

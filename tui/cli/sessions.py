@@ -96,7 +96,7 @@ def sessions_export(args: argparse.Namespace) -> None:
         from pathlib import Path
 
         out = Path(args.output)
-        if out.exists() and not out.is_symlink() and not args.force:
+        if out.is_file() and not out.is_symlink() and not args.force:  # (not a regular file: export_to says so)
             raise UsageError(f"{out} exists; pass --force to overwrite it")
         store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
         print(json.dumps({"path": str(out)}) if args.json else escaped(f"Wrote {out}"))
