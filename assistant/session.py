@@ -130,7 +130,7 @@ class Conversation:
         from gpu_advisor.assistant.replay import bounded
 
         fresh = Conversation(settings=self.state.get("settings") if settings_ok(self.state.get("settings")) else None)
-        todo, self.skipped_turns = bounded([str(m.content) for m in self.messages if m.type == "human"])
+        todo, self.skipped_turns = bounded([str(m.content) for m in answered(self.messages) if m.type == "human"])
         for text in todo:
             # A stored message longer than a new one may be (an import allows more) is replayed as its first
             # MAX_MESSAGE_CHARS characters: the reader reads fewer than that of any message, so nothing it
@@ -186,8 +186,9 @@ class Conversation:
         config = {"configurable": {"tool_recorder": record, **({"local_machine": self.machine} if self.machine else {})}}
         sent = HumanMessage(text)
         once = {"oneshot": True} if self.oneshot else {}
+        seen = answered(self.messages)  # a message never answered (a killed turn) is no part of what follows
         try:  # the engine sees the last turns only (its window); the transcript stays whole here
-            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(seen), sent]}, config)
         except Exception:
             if self.state_checked:
                 raise
@@ -195,7 +196,7 @@ class Conversation:
             # the messages and run the turn again.
             calls.clear()
             self.state = self.rebuilt_state()
-            out = _graph().invoke({**self.state, **once, "messages": [*window_of(self.messages), sent]}, config)
+            out = _graph().invoke({**self.state, **once, "messages": [*window_of(seen), sent]}, config)
         self.state_checked = True
         reply: AIMessage = out["messages"][-1]
         if self.skipped_turns:  # the state was rebuilt from some of the turns only: said once
@@ -246,6 +247,13 @@ class Conversation:
             except SessionGone:
                 self._deleted_elsewhere()
         return reply
+
+
+def answered(messages: list[AnyMessage]) -> list[AnyMessage]:
+    """The messages without the user ones never answered (a turn killed after its message was saved): the live
+    continuation and `sessions replay` both leave such a message out of what follows, so the two agree."""
+    return [m for i, m in enumerate(messages)
+            if m.type != "human" or (i + 1 < len(messages) and messages[i + 1].type == "ai")]
 
 
 @dataclass
@@ -323,10 +331,12 @@ def rerun(store: HistoryStore, session_id: str) -> Rerun:
         if turn == todo:
             break
         turn += 1
-        answered = i + 1 < len(saved) and saved[i + 1]["role"] == "assistant"
-        fresh.oneshot = answered and (saved[i + 1].get("payload") or {}).get(ONESHOT_MARK) is True  # as `ask` did
+        if not (i + 1 < len(saved) and saved[i + 1]["role"] == "assistant"):
+            # never answered (a killed turn): no part of what followed, here as when the conversation went on
+            differences.append(ReplayDifference(turn, m["text"], "", "", unanswered=True))
+            continue
+        fresh.oneshot = (saved[i + 1].get("payload") or {}).get(ONESHOT_MARK) is True  # as `ask` did
         reply = fresh.send(m["text"][:MAX_MESSAGE_CHARS])  # (an import allows longer messages than a new one)
-        before = saved[i + 1]["text"] if answered else ""
-        if not answered or comparable(str(reply.content)) != comparable(before):
-            differences.append(ReplayDifference(turn, m["text"], before, str(reply.content), unanswered=not answered))
+        if comparable(str(reply.content)) != comparable(saved[i + 1]["text"]):
+            differences.append(ReplayDifference(turn, m["text"], saved[i + 1]["text"], str(reply.content)))
     return differences

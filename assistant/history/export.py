@@ -316,7 +316,10 @@ def write_new_file(target: Path, write: Callable[[Path], object], overwrite: boo
     a failure leaves nothing behind."""
     if target.is_symlink():
         raise HistoryError(f"{target} is a symbolic link; give the path of a new file (no {what} was written)")
-    if target.exists() and (not overwrite or not target.is_file()):
+    if target.exists() and not target.is_file():  # a folder, FIFO or device: no --force makes it one
+        raise HistoryError(f"{target} is not a regular file (a folder, FIFO or device); choose a file path "
+                           f"(no {what} was written)")
+    if target.exists() and not overwrite:
         raise HistoryError(f"{target} exists; choose another name ({what}s never overwrite)")
     if not target.parent.is_dir():
         raise StorageError(f"cannot write {target}: the folder {target.parent} does not exist; no {what} was written")

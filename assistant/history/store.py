@@ -335,7 +335,7 @@ class HistoryStore:
         if not looks_like_sqlite(self.path):
             raise self._not_sqlite()
         self._refuse_foreign()  # before the lock file beside it is made: another application's file is left alone
-        self.read_only = False
+        self.read_only, self.log_unread = False, 0
         if self.path.is_file() and self.path.stat().st_size and not _writable(self.path):
             self._open_read_only()  # read-only media, or a file the user may not write: still listed and read
             return
@@ -418,14 +418,14 @@ class HistoryStore:
             with contextlib.suppress(OSError):
                 if not existed[side] and made.is_file() and not made.is_symlink() and made.stat().st_size < least:
                     made.unlink()
-        self._open_read_only()
+        self._open_read_only(problem)
         self.unwritable = problem  # what a write is told: "the disk is full", not "read-only"
-        self.notice = (f"The history database {self.path} cannot be written now ({problem}): it can be read, "
+        self.notice = (f"The history database {self.path} cannot be written now ({self._short_of(problem)}): it can be read, "
                        "but nothing new is saved until there is room.")
 
-    def _open_read_only(self) -> None:
-        """Open a database that cannot be written (read-only media or permissions) for reading only:
-        nothing is created beside it, every write is refused with NotSaved."""
+    def _open_read_only(self, problem: str | None = None) -> None:
+        """Open a database that cannot be written (read-only media or permissions; `problem`: a full disk) for
+        reading only: nothing is created beside it, every write is refused with NotSaved."""
         import sqlite_utils
 
         self.read_only = True
@@ -440,6 +440,8 @@ class HistoryStore:
                                        check_same_thread=False)
                 conn.text_factory = _decode
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+                # immutable with a log (its -shm index missing on read-only media): the log is not read
+                self.log_unread = _committed_frames(wal) if logged and mode == "immutable=1" else 0
                 break
             except sqlite3.Error as exc:
                 if conn is not None:
@@ -447,6 +449,9 @@ class HistoryStore:
                 conn = None
                 error = exc
         if conn is None:
+            if problem is not None:  # a full disk is no read-only one: the room it takes is said
+                raise StorageError(f"cannot read the history database {self.path} ({error}) and {self._short_of(problem)}"
+                                   "; nothing was changed. Free some space and try again") from None
             raise StorageError(f"cannot read the history database {self.path} ({error}); it is read-only "
                                "and nothing was changed") from None
         try:
@@ -463,6 +468,20 @@ class HistoryStore:
         self._file = _identity(self.path, inode_only=True)
         self._search_column = "search_text" in self.db.table("messages").columns_dict
         self.notice = f"The history database {self.path} is read-only: it can be read, but nothing new is saved."
+        if self.log_unread:
+            self.notice = (f"The history database {self.path} is read-only and its log holds {self.log_unread:,} "
+                           "committed changes that cannot be read without its index (-shm): what is shown may miss "
+                           "recent messages. Copy the folder somewhere writable to read them all.")
+
+    def _short_of(self, problem: str) -> str:
+        """A full disk in words with the room a recovery of the database takes ('the disk is full (need 3 MB)')."""
+        if problem != "the disk is full":
+            return problem
+        need = RECOVERY_MARGIN
+        for side in ("", "-wal"):
+            with contextlib.suppress(OSError):
+                need += os.stat(f"{self.path}{side}").st_size
+        return f"the disk is full (need {-(-need // 1_000_000):,} MB)"
 
     def _not_sqlite(self) -> HistoryError:
         return HistoryError(f"{self.path} is not a GPU Advisor history database (it does not start with the "
@@ -1226,5 +1245,20 @@ class HistoryStore:
 
     @_reads
     def backup(self, target: str | Path) -> Path:
-        """A consistent copy of the database, renamed into place; an existing file is never replaced."""
+        """A consistent copy of the database, renamed into place; an existing file is never replaced. Refused
+        while the log holds changes a read-only open cannot read: the copy would silently miss them."""
+        if getattr(self, "log_unread", 0):
+            raise StorageError(f"the log of the history database {self.path} holds {self.log_unread:,} committed "
+                               "changes that cannot be read on read-only media without its index (-shm), so a "
+                               "backup would miss them; no backup was written. Copy the folder (the database and "
+                               "its -wal) somewhere writable and back up that copy")
         return export.backup(self, target)
+
+
+def _committed_frames(wal: Path, most: int = 1 << 30) -> int:
+    """The committed frames in a database's log (its sound prefix up to the last commit); 0 when unreadable."""
+    try:
+        with wal.open("rb") as f:
+            return _read_wal(f.read(most)).committed
+    except OSError:
+        return 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.text import readable, word_pattern
 
 # Kinds of literal question, in the order tried.
 LITERAL_KINDS = ("duration", "monthly", "daily", "count", "speed", "more", "fits", "memory", "versus")
@@ -30,14 +30,14 @@ def _asks(kind: str, typed: str) -> bool:
 def literal_kind(raw: str) -> str | None:
     """The kind of answer the message's own question asks for, or None when it asks for none of them
     ('will qwen3-32b fit on 2x3090?' -> 'fits', '要训练多久' -> 'duration', 'a100 or 4090?' -> 'versus')."""
-    typed = unicodedata.normalize("NFKC", raw).lower()
+    typed = unicodedata.normalize("NFKC", readable(raw)).lower()  # cut first: no message costs more than a full one
     return next((kind for kind in LITERAL_KINDS if _asks(kind, typed)), None)
 
 
 def literal_kinds(raw: str) -> list[str]:
     """Every literal question the message asks, in the order asked ('does it fit on 2x 4090? and what per month?'
     -> fits and monthly: the reply owes both); 'versus' only when it is the one ('or' is in many questions)."""
-    typed = unicodedata.normalize("NFKC", raw).lower()
+    typed = unicodedata.normalize("NFKC", readable(raw)).lower()  # cut first: no message costs more than a full one
     if word_pattern("literal_context_asked").search(typed):
         return []  # 'how long a context can it fit?': the longest context, a figure of its own
     kinds = [kind for kind in LITERAL_KINDS if _asks(kind, typed)]

@@ -14,7 +14,7 @@ from gpu_advisor.assistant.reading.message import Message, Quantity
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.stated_lengths import one_label
-from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
+from gpu_advisor.assistant.reading.text import MAX_DIGITS, pattern_rows, vocab, word_pattern
 from gpu_advisor.tools.queueing import per_token_tail, percentile_name
 
 
@@ -87,6 +87,9 @@ def read_users(m: Message) -> int | None:
         return None
     if value < 1:
         m.problems.append(("users_min", {}))
+        return None
+    if value >= 10 ** (MAX_DIGITS - 1):  # 15 digits or more (a longer run is cut to MAX_DIGITS): no figure shown
+        m.problems.append(("users_too_many", {}))
         return None
     if value > 1_000_000:
         m.problems.append(("users_max", {"value": f"{value:,.0f}"}))

@@ -96,7 +96,7 @@ def sessions_export(args: argparse.Namespace) -> None:
         from pathlib import Path
 
         out = Path(args.output)
-        if out.exists() and not out.is_symlink() and not args.force:
+        if out.is_file() and not out.is_symlink() and not args.force:  # (not a regular file: export_to says so)
             raise UsageError(f"{out} exists; pass --force to overwrite it")
         store.export_to(args.id, out, overwrite=args.force, fmt=args.format)
         print(json.dumps({"path": str(out)}) if args.json else escaped(f"Wrote {out}"))
@@ -150,7 +150,7 @@ def sessions_replay(args: argparse.Namespace) -> None:
             print()
         for d in unanswered:
             print(f"Turn {d.turn} was never answered (GPU Advisor was closed or stopped before the reply was "
-                  f"saved): \"{plain(' '.join(d.user.split()))[:80]}\". Today's engine answers it; nothing to compare.")
+                  f"saved): \"{plain(' '.join(d.user.split()))[:80]}\". It was left out of what followed, as when the conversation went on; nothing to compare.")
         if differences:
             print(f"{len(differences)} repl{'y differs' if len(differences) == 1 else 'ies differ'} from the saved session.")
         else:
