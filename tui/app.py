@@ -14,6 +14,7 @@ from gpu_advisor.tui import settings
 from gpu_advisor.tui.bindings import APP_BINDINGS
 from gpu_advisor.tui.commands import AdvisorCommands
 from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
+from gpu_advisor.tui.widgets import PromptInput
 
 
 class GPUAdvisorApp(App):
@@ -142,18 +143,22 @@ class GPUAdvisorApp(App):
         listed = isinstance(self.screen, SessionsScreen)
         while self.screen is not chat:
             self.pop_screen()
-        self.switch_screen(ChatScreen(Conversation(self.store, settings=self.settings.defaults())))
+        self.switch_screen(ChatScreen(Conversation(self.store, settings=self.settings.defaults()),
+                                      recalled=chat.query_one(PromptInput).sent))
         if listed and self.store is not None:
             self.push_screen(SessionsScreen(self.store))  # the list stays where the user was
         return True
 
     def _replace_chat(self, conversation: Conversation) -> None:
+        old = self.chat()
+        # ↑/↓ keep reaching what was sent before: read again from the history (or carried over when unsaved)
+        chat = ChatScreen(conversation, recalled=old.query_one(PromptInput).sent if old is not None else None)
         while len(self.screen_stack) > 2 and not isinstance(self.screen, ChatScreen):
             self.pop_screen()
         if isinstance(self.screen, ChatScreen):
-            self.switch_screen(ChatScreen(conversation))
+            self.switch_screen(chat)
         else:
-            self.push_screen(ChatScreen(conversation))
+            self.push_screen(chat)
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

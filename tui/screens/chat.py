@@ -57,9 +57,11 @@ def this_machine() -> Any:
 class ChatScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
 
-    def __init__(self, conversation: Conversation, **kwargs: Any):
+    def __init__(self, conversation: Conversation, recalled: list[str] | None = None, **kwargs: Any):
+        """`recalled`: what ↑ reaches when the history cannot be read (the chat this one replaces had it)."""
         super().__init__(**kwargs)
         self.conversation = conversation
+        self._recalled = list(recalled or [])
         if conversation.machine is None:  # "what can I run on this machine?": the app runs on it
             conversation.machine = this_machine
         self._turn_count = 0
@@ -113,6 +115,8 @@ class ChatScreen(Screen):
         # the side panel and the quick replies come right after the first frame
         self.call_after_refresh(self._after_first_frame)
         transcript.scroll_end(animate=False)
+        self.query_one(PromptInput).recall(self._recalled)
+        self.recall_sent()
         self.query_one("#prompt").focus()
 
     def recall_sent(self) -> None:

@@ -1,0 +1,123 @@
+"""Pilot tests of what the keyboard-only walkthrough of issue 25 found broken or annoying (notes walk-25:
+B1-B6, A1, A9, A10): each reproduces the walkthrough's keys and asserts what the user now gets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.tui.app import GPUAdvisorApp
+from gpu_advisor.tui.screens import ChatScreen, SessionsScreen
+from gpu_advisor.tui.widgets import ChatMessage, PromptInput
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def settings_file(tmp_path: Path, monkeypatch) -> Path:
+    path = tmp_path / "config" / "settings.toml"
+    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> HistoryStore:
+    return HistoryStore(tmp_path / "history.db")
+
+
+def make_app(store: HistoryStore | None = None, **kwargs) -> GPUAdvisorApp:
+    return GPUAdvisorApp(store=store, preload=False, **kwargs)
+
+
+async def settle(pilot) -> None:
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def say(pilot, text: str) -> None:
+    prompt = pilot.app.screen.query_one(PromptInput)
+    prompt.focus()
+    prompt.value = text
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def recalled(pilot, times: int) -> list[str]:
+    """What ↑ brings into the message box, pressed `times` times."""
+    prompt = pilot.app.screen.query_one(PromptInput)
+    prompt.focus()
+    seen = []
+    for _ in range(times):
+        await pilot.press("up")
+        seen.append(prompt.value)
+    return seen
+
+
+# ---------------------------------------------------------------- B1: ↑/↓ recall on every new chat screen
+
+FIRST = {"en": ("serve llama 3 8b to 3 users 24/7", "actually 70B"), "zh": ("给3个人全天候部署llama 3 8b", "换成70B")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_recall_survives_opening_a_saved_session(store, lang):
+    one, two = FIRST[lang]
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, one)
+        await say(pilot, two)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SessionsScreen)
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen) and app.screen.conversation.session_id is not None
+        assert await recalled(pilot, 2) == [two, one]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_recall_survives_a_new_conversation(store, lang):
+    one, two = FIRST[lang]
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, one)
+        await say(pilot, two)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.screen.conversation.session_id is None
+        assert await recalled(pilot, 2) == [two, one]
+
+
+async def test_recall_survives_deleting_the_open_session(store):
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        other = app.screen.conversation.session_id
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await say(pilot, "fine-tune a 7B model")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("delete")  # on the first row: the open session is the newest
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen) and app.screen.conversation.session_id is None
+        assert [r.id for r in store.list_sessions()] == [other]
+        assert (await recalled(pilot, 1))[0] == "serve llama 3 8b to 3 users 24/7"
+
+
+async def test_recall_is_carried_over_when_nothing_is_saved():
+    app = make_app(None)
+    app.store = None
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.conversation.store = app.store = None
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert await recalled(pilot, 1) == ["serve llama 3 8b to 3 users 24/7"]
+        assert [m.role for m in app.screen.query(ChatMessage)] == []
