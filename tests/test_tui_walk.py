@@ -121,3 +121,67 @@ async def test_recall_is_carried_over_when_nothing_is_saved():
         await pilot.pause()
         assert await recalled(pilot, 1) == ["serve llama 3 8b to 3 users 24/7"]
         assert [m.role for m in app.screen.query(ChatMessage)] == []
+
+
+# ---------------------------------------------------------------- B6: a session the app left is free again
+
+
+def held_elsewhere(path: Path, session_id: str) -> bool:
+    """Whether another process (`gpu-advisor ask --cid`, `sessions delete`) is refused this session."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom gpu_advisor.assistant.history import HistoryStore, HistoryError\n"
+            "s = HistoryStore(sys.argv[1])\ntry:\n    s.claim(sys.argv[2])\nexcept HistoryError:\n    sys.exit(3)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(path), session_id], check=False, timeout=120)
+    assert done.returncode in (0, 3)
+    return done.returncode == 3
+
+
+@pytest.mark.parametrize("leave", ["ctrl+n", "open another"])
+async def test_a_session_the_app_left_is_free_for_another_process(tmp_path, leave):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        first = app.screen.conversation.session_id
+        assert held_elsewhere(store.path, first)  # open here: refused elsewhere
+        if leave == "ctrl+n":
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            await say(pilot, "给3个人全天候部署llama 3 8b")
+        else:
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            await say(pilot, "给3个人全天候部署llama 3 8b")
+            second = app.screen.conversation.session_id
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, SessionsScreen)
+            row = next(n for n, r in enumerate(screen.rows) if r.id == first)
+            screen.query_one("DataTable").move_cursor(row=row)
+            screen.query_one("DataTable").focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen.conversation.session_id == first
+            assert held_elsewhere(store.path, first)  # opened again: held again
+            assert not held_elsewhere(store.path, second)
+            return
+        assert not held_elsewhere(store.path, first)
+        assert held_elsewhere(store.path, app.screen.conversation.session_id)
+
+
+async def test_reopening_the_open_session_keeps_it_held(tmp_path):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        sid = app.screen.conversation.session_id
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        app.screen.query_one("DataTable").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.conversation.session_id == sid
+        assert held_elsewhere(store.path, sid)

@@ -139,6 +139,8 @@ class GPUAdvisorApp(App):
         if chat is None or chat.conversation.session_id != session_id:
             return False
         chat.conversation.gone = session_id  # a turn still running says so and saves nothing
+        if chat.conversation.store is not None:
+            chat.conversation.store.release(session_id)  # deleted: nothing left to hold
         chat.conversation.store, chat.conversation.session_id = None, None
         listed = isinstance(self.screen, SessionsScreen)
         while self.screen is not chat:
@@ -153,6 +155,8 @@ class GPUAdvisorApp(App):
         old = self.chat()
         # ↑/↓ keep reaching what was sent before: read again from the history (or carried over when unsaved)
         chat = ChatScreen(conversation, recalled=old.query_one(PromptInput).sent if old is not None else None)
+        if old is not None and old.conversation.session_id != conversation.session_id:
+            old.leave()  # the session left is free again for `ask --cid` or `sessions delete` elsewhere
         while len(self.screen_stack) > 2 and not isinstance(self.screen, ChatScreen):
             self.pop_screen()
         if isinstance(self.screen, ChatScreen):

@@ -991,6 +991,13 @@ class HistoryStore:
                                "close that one first (nothing was sent or saved here)")
         self._claimed.add(session_id)
 
+    def release(self, session_id: str) -> None:
+        """Give up this process's claim on a session (the app left it): another process may continue or
+        delete it again. Nothing happens for a session this store does not hold."""
+        if session_id in self._claimed:
+            self._claimed.discard(session_id)
+            _release_sessions(self.path, {session_id})
+
     @_reads
     def applied_migrations(self) -> list[str]:
         return [r[0] for r in self.conn.execute("SELECT name FROM _migrations ORDER BY name")]

@@ -69,6 +69,7 @@ class ChatScreen(Screen):
         self._pending_text = ""
         self._turn_worker: Worker | None = None
         self._gone_said = False
+        self._left = False  # the app went on to another conversation (see leave)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -234,6 +235,22 @@ class ChatScreen(Screen):
         for message in self.query(ChatMessage):
             message.keep_top_in_view = False
 
+    def leave(self) -> None:
+        """The app goes on to another conversation: this one's session is no longer held by this process
+        (another may continue or delete it), as soon as no turn of it is still being saved."""
+        self._left = True
+        if self._active_turn is None:
+            self._release()
+
+    def _release(self) -> None:
+        store, sid = self.conversation.store, self.conversation.session_id
+        if store is None or sid is None:
+            return
+        if any(isinstance(screen, ChatScreen) and screen is not self and screen.conversation.session_id == sid
+               for screen in self.app.screen_stack):
+            return  # opened again meanwhile: still held
+        store.release(sid)
+
     @work(thread=True, exclusive=True, group="turn", exit_on_error=False)
     def run_turn(self, turn_id: int, text: str) -> None:
         try:
@@ -241,6 +258,9 @@ class ChatScreen(Screen):
         except Exception as e:  # noqa: BLE001 - becomes a notification, never a crash
             self.post_message(TurnFailed(turn_id, f"{type(e).__name__}: {e}"))
             return
+        finally:
+            if self._left:  # left while this turn ran: its reply is saved, now the session is free
+                self._release()
         self.post_message(TurnDone(turn_id, reply))
 
     def on_turn_done(self, message: TurnDone) -> None:
