@@ -185,3 +185,56 @@ async def test_reopening_the_open_session_keeps_it_held(tmp_path):
         await pilot.pause()
         assert app.screen.conversation.session_id == sid
         assert held_elsewhere(store.path, sid)
+
+
+# ---------------------------------------------------------------- B5: the history file deleted while the app runs
+
+
+def remove_database(path: Path) -> None:
+    for side in ("", "-wal", "-shm"):
+        Path(f"{path}{side}").unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize(("first", "then", "line"), [
+    ("serve llama 3 8b to 3 users 24/7", "actually 70B", "was deleted"),
+    ("给3个人全天候部署llama 3 8b", "换成70B", "被删除"),
+])
+async def test_the_history_file_deleted_under_the_app_is_started_again_and_said_once(tmp_path, first, then, line):
+    path = tmp_path / "h.db"
+    app = make_app(HistoryStore(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, first)
+        remove_database(path)
+        await say(pilot, then)
+        screen = app.screen
+        assert screen.query_one(PromptInput).value == ""  # sent, nothing typed lost
+        assert [m.role for m in screen.query(ChatMessage)] == ["user", "assistant"] * 2
+        notes = [str(n.render()) for n in screen.query(".notice")]
+        assert len(notes) == 1 and line in notes[0] and str(path) in notes[0]
+        await say(pilot, "what about 4-bit?" if first.startswith("serve") else "用4位量化呢？")
+        assert len(screen.query(".notice")) == 1  # said once
+        assert [m.role for m in screen.query(ChatMessage)] == ["user", "assistant"] * 3
+        sid = screen.conversation.session_id
+        assert sid is not None and app.store is not None
+    assert path.is_file()
+    again = HistoryStore(path)
+    saved = again.messages(sid)
+    assert [m["role"] for m in saved] == ["user", "assistant"] * 3  # the conversation so far, then the rest
+    assert saved[0]["text"] == first and saved[2]["text"] == then
+    assert again.count_sessions() == 1
+
+
+async def test_without_a_new_history_file_the_conversation_goes_on_unsaved(tmp_path, monkeypatch):
+    path = tmp_path / "h.db"
+    app = make_app(HistoryStore(path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        remove_database(path)
+        monkeypatch.setattr(GPUAdvisorApp, "reopen_history", lambda self: None)
+        await say(pilot, "actually 70B")
+        await say(pilot, "what about 4-bit?")
+        screen = app.screen
+        assert [m.role for m in screen.query(ChatMessage)] == ["user", "assistant"] * 3
+        notes = [str(n.render()) for n in screen.query(".notice")]
+        assert len(notes) == 1 and "no longer saved" in notes[0]
+        assert screen.conversation.store is None and "not saved" in screen.sub_title

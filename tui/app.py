@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -150,6 +151,21 @@ class GPUAdvisorApp(App):
         if listed and self.store is not None:
             self.push_screen(SessionsScreen(self.store))  # the list stays where the user was
         return True
+
+    def reopen_history(self) -> HistoryStore | None:
+        """The history database file was deleted or replaced while the app ran: open its path again (a new,
+        empty file where it was deleted), so that what follows is saved. None when that fails too."""
+        old = self.store
+        if old is None:
+            return None
+        try:
+            fresh = HistoryStore(old.path)
+        except (HistoryError, OSError):
+            return None
+        self.store = fresh
+        with contextlib.suppress(Exception):
+            old.close()  # its claims go; the new file's sessions are claimed as they are made
+        return fresh
 
     def _replace_chat(self, conversation: Conversation) -> None:
         old = self.chat()

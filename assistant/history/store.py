@@ -927,8 +927,7 @@ class HistoryStore:
         failure the disk causes is NotSaved, naming `what` was not saved."""
         if getattr(self, "read_only", False):
             raise NotSaved(self.path, what, getattr(self, "unwritable", "the database is read-only"))
-        opened = getattr(self, "_file", None)
-        if opened is not None and _identity(self.path, inode_only=True) != opened:
+        if self.file_replaced():
             raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "
                                             "the next start opens a new one")
         for attempt in range(50):
@@ -990,6 +989,12 @@ class HistoryStore:
             raise HistoryError(f"session {session_id} is open in another GPU Advisor; continue it there, or "
                                "close that one first (nothing was sent or saved here)")
         self._claimed.add(session_id)
+
+    def file_replaced(self) -> bool:
+        """Whether the database file was deleted or replaced since this store opened it (every later write is
+        refused: a front-end that goes on opens the path again)."""
+        opened = getattr(self, "_file", None)
+        return opened is not None and _identity(self.path, inode_only=True) != opened
 
     def release(self, session_id: str) -> None:
         """Give up this process's claim on a session (the app left it): another process may continue or

@@ -182,9 +182,13 @@ class ChatScreen(Screen):
         prompt = self.query_one(PromptInput)
         try:
             self.conversation.record_user(text)  # committed before it is shown
-        except (HistoryError, MessageTooLong) as e:
+        except MessageTooLong as e:
             self.notify(say(self.lang, "chat.not_saved", error=e), severity="error", markup=False)
             return
+        except HistoryError as e:
+            if not self._history_file_lost(text):
+                self.notify(say(self.lang, "chat.not_saved", error=e), severity="error", markup=False)
+                return
         prompt.remember(text)
         prompt.value = ""
         prompt.focus()
@@ -204,6 +208,48 @@ class ChatScreen(Screen):
         transcript.scroll_end(animate=False)
         # The message and the indicator are drawn before the engine takes the CPU.
         self.call_after_refresh(self._start_turn, self._turn_count, text)
+
+    def _history_file_lost(self, text: str) -> bool:
+        """The history file was deleted (or replaced) under the app: the conversation goes on. The path is
+        opened again (a new file), this conversation so far is saved in it, then `text`; said once, in the
+        transcript. Without a new file it goes on unsaved. False when the file is not the cause."""
+        store = self.conversation.store
+        if store is None or not store.file_replaced():
+            return False
+        fresh = getattr(self.app, "reopen_history", lambda: None)()
+        self.conversation.store, self.conversation.session_id = fresh, None
+        key = "chat.history_recreated"
+        if fresh is not None:
+            try:
+                self._copy_into(fresh)
+                self.conversation.record_user(text)
+            except HistoryError:
+                self.conversation.store, self.conversation.session_id = None, None
+                key = "chat.history_lost"
+        else:
+            key = "chat.history_lost"
+        if self.conversation.store is None:
+            self.conversation.record_user(text)  # unsaved: only checks and marks it as awaiting its reply
+        self.query_one("#transcript").mount(Static(say(self.lang, key, path=str(store.path)), classes="notice",
+                                                   markup=False))
+        self.sub_title = self._title()
+        return True
+
+    def _copy_into(self, store: Any) -> None:
+        """This conversation's messages so far, as a new session in `store`."""
+        from gpu_advisor.assistant.session import title_for
+
+        said = [m for m in self.conversation.messages if m.type in ("human", "ai")]
+        if not said:
+            return
+        first = next((str(m.content) for m in said if m.type == "human"), "")
+        sid = store.create_session(title_for(first) or "New conversation")
+        for m in said:
+            if m.type == "human":
+                store.add_message(sid, "user", str(m.content))
+            else:
+                store.save_reply(sid, str(m.content), m.additional_kwargs, self.conversation.state, [])
+        self.conversation.session_id = sid
 
     def _start_turn(self, turn_id: int, text: str) -> None:
         if self._active_turn == turn_id:
