@@ -238,3 +238,43 @@ async def test_without_a_new_history_file_the_conversation_goes_on_unsaved(tmp_p
         notes = [str(n.render()) for n in screen.query(".notice")]
         assert len(notes) == 1 and "no longer saved" in notes[0]
         assert screen.conversation.store is None and "not saved" in screen.sub_title
+
+
+# ---------------------------------------------------------------- B2: replay scrolls with the keys it lists
+
+
+async def test_replay_scrolls_a_long_answer_with_the_keys_it_lists(store):
+    from gpu_advisor.tui.screens import ReplayScreen
+
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await say(pilot, "serve qwen2.5-14b to 10 users around the clock in fp8")
+        sid = app.screen.conversation.session_id
+        app.push_screen(ReplayScreen(store, sid))
+        await pilot.pause()
+        await pilot.press("end")
+        await pilot.pause()
+        screen = app.screen
+        status = str(screen.query_one("#replay-status").render())
+        for listed in ("PgUp", "PgDn", "↑", "↓", "scroll"):
+            assert listed in status
+        transcript = screen.query_one("#replay-transcript")
+        assert transcript.max_scroll_y > 0  # the answer is taller than the window
+        top = transcript.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert transcript.scroll_y > top
+        paged = transcript.scroll_y
+        await pilot.press("down")
+        await pilot.pause()
+        assert transcript.scroll_y == min(paged + 1, transcript.max_scroll_y)
+        await pilot.press("ctrl+end")
+        await pilot.pause()
+        assert transcript.scroll_y == transcript.max_scroll_y  # the end of the answer can be read
+        await pilot.press("up")
+        await pilot.pause()
+        assert transcript.scroll_y == transcript.max_scroll_y - 1
+        await pilot.press("pageup", "pageup", "pageup", "ctrl+home")
+        await pilot.pause()
+        assert transcript.scroll_y == 0
+        assert screen.position == 2  # scrolling never stepped
