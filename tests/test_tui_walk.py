@@ -278,3 +278,34 @@ async def test_replay_scrolls_a_long_answer_with_the_keys_it_lists(store):
         await pilot.pause()
         assert transcript.scroll_y == 0
         assert screen.position == 2  # scrolling never stepped
+
+
+# ---------------------------------------------------------------- B4: one default for the people at once
+
+
+@pytest.mark.parametrize("said", ["serve llama 3.1 8b around the clock", "全天候部署 llama 3.1 8b",
+                                  "around the clock, serve llama 3.1 8b please", "llama 3.1 8b 全天候 部署一下"])
+def test_recommend_and_the_conversation_size_the_same_users_when_none_are_said(said, settings_file):
+    from gpu_advisor.assistant.session import Conversation
+    from gpu_advisor.tui.cli.program import build_parser
+
+    args = build_parser().parse_args(["recommend", "-m", "llama-3.1-8b", "--phase", "serve"])
+    conv = Conversation()
+    conv.oneshot = True
+    conv.send(said)
+    assert "users" in conv.state["defaulted"]  # not said: assumed, and said so
+    assert args.users == conv.state["profile"]["users"] == 5
+
+
+@pytest.mark.parametrize(("command", "options"), [
+    ("recommend", ("--users", "--utilisation", "--context", "--region", "--top")),
+    ("cost", ("--utilisation", "--gpus", "--horizon-months")),
+])
+def test_help_shows_the_defaults_of_the_values_a_command_assumes(command, options, settings_file):
+    from gpu_advisor.tui.cli.program import build_parser, subcommands
+
+    parser = dict(subcommands(build_parser()))[command]
+    for action in parser._actions:
+        if set(action.option_strings) & set(options):
+            shown = parser._get_formatter()._expand_help(action)
+            assert "default" in shown, action.option_strings
