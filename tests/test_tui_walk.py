@@ -309,3 +309,67 @@ def test_help_shows_the_defaults_of_the_values_a_command_assumes(command, option
         if set(action.option_strings) & set(options):
             shown = parser._get_formatter()._expand_help(action)
             assert "default" in shown, action.option_strings
+
+
+# ---------------------------------------------------------------- A1, A9: the sessions screen
+
+
+def seeded(path: Path) -> HistoryStore:
+    from gpu_advisor.assistant.session import Conversation
+
+    s = HistoryStore(path)
+    for text in ("serve qwen2.5 14b to 30 people around the clock", "给3个人全天候部署llama 3 8b",
+                 "fine-tune a 7B model"):
+        Conversation(s).send(text)
+    return s
+
+
+async def test_down_on_opening_the_sessions_screen_lands_on_the_first_row(tmp_path):
+    store = seeded(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        table = app.screen.query_one("DataTable")
+        assert not table.show_cursor  # nothing shown chosen yet
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.show_cursor and table.cursor_row == 0
+        await pilot.press("down")
+        await pilot.pause()
+        assert table.cursor_row == 1
+        await pilot.press("up", "up")  # back over the first row to the search box
+        await pilot.pause()
+        assert app.screen.focused.id == "search"
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.screen.focused is table and table.cursor_row == 0
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChatScreen)
+        assert app.screen.conversation.session_id == store.list_sessions()[0].id
+
+
+@pytest.mark.parametrize(("query", "found"), [
+    ("qwen", "qwen2.5"), ("QWEN", "qwen2.5"), ("Qwen2", "qwen2.5"), ("qwen 14", "qwen2.5"), ("qw", "qwen2.5"),
+    ("lla", "llama"), ("部署", "llama"), ("全天候", "llama"), ("7B", "7B"), ("fine", "7B"),
+])
+def test_search_finds_the_start_of_a_word_and_chinese_inside_text(tmp_path, query, found):
+    store = seeded(tmp_path / "h.db")
+    titles = {r.id: r.title for r in store.list_sessions()}
+    texts = {sid: " ".join(m["text"] for m in store.messages(sid)).lower() for sid in titles}
+    hits = store.search(query)
+    assert hits, query
+    assert all(found.lower() in texts[r.id] for r in hits), (query, [titles[r.id] for r in hits])
+
+
+async def test_typing_qwen_in_the_sessions_screen_finds_qwen2_5(tmp_path):
+    store = seeded(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("q", "w", "e", "n")
+        await pilot.pause()
+        rows = app.screen.rows
+        assert len(rows) == 1 and "Qwen2.5" in rows[0].title
