@@ -373,3 +373,49 @@ async def test_typing_qwen_in_the_sessions_screen_finds_qwen2_5(tmp_path):
         await pilot.pause()
         rows = app.screen.rows
         assert len(rows) == 1 and "Qwen2.5" in rows[0].title
+
+
+# ---------------------------------------------------------------- B3: light themes are readable
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two textual Colors."""
+    def lum(c) -> float:
+        def ch(x: int) -> float:
+            v = x / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * ch(c.r) + 0.7152 * ch(c.g) + 0.0722 * ch(c.b)
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["textual-light", "solarized-light", "catppuccin-latte", "textual-dark", "nord"])
+async def test_headings_labels_and_chart_colours_are_readable_in_every_theme(store, theme):
+    from textual.color import Color
+
+    from gpu_advisor.tui.widgets import FREE, SEGMENTS, MemoryChart, theme_colour
+
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        app.theme = theme
+        await pilot.pause()
+        await say(pilot, "fine-tune llama 3 8b with qlora then serve it to 5 users working hours")
+        await pilot.pause()
+        screen = app.screen
+        styled = [*screen.query(".who"), *screen.query(".panel-title")]
+        assert len(styled) >= 4  # You, Advisor, "What I know", "Assumptions"
+        for widget in styled:
+            background = widget.background_colors[1]
+            ratio = contrast(widget.styles.color, background)
+            assert ratio >= 3, (theme, str(widget.render()), round(ratio, 2))
+        assert screen.query(MemoryChart)
+        background = Color.parse(app.get_css_variables()["background"])
+        for variable in [*(v for _k, _l, v in SEGMENTS), FREE]:
+            colour = Color.parse(theme_colour(app, variable))
+            assert contrast(colour, background) >= 3, (theme, variable)
+        if theme == "textual-light":  # the chart follows the theme: not the colours it has in the dark one
+            light = [theme_colour(app, v) for _k, _l, v in SEGMENTS]
+            app.theme = "textual-dark"
+            await pilot.pause()
+            assert [theme_colour(app, v) for _k, _l, v in SEGMENTS] != light
