@@ -419,3 +419,92 @@ async def test_headings_labels_and_chart_colours_are_readable_in_every_theme(sto
             app.theme = "textual-dark"
             await pilot.pause()
             assert [theme_colour(app, v) for _k, _l, v in SEGMENTS] != light
+
+
+# ---------------------------------------------------------------- item 8: import twice, dialogs, palette, Esc
+
+
+@pytest.mark.parametrize("first", ["serve llama 3 8b to 3 users 24/7", "给3个人全天候部署llama 3 8b"])
+def test_importing_the_same_file_twice_says_so_and_saves_it_once(tmp_path, first, capsys, settings_file):
+    import json
+
+    from gpu_advisor.assistant.session import Conversation
+    from gpu_advisor.tui.cli.program import main
+
+    db = tmp_path / "h.db"
+    store = HistoryStore(db)
+    conv = Conversation(store)
+    conv.send(first)
+    store.close()
+    target = tmp_path / "s.json"
+    assert main(["sessions", "export", conv.session_id, "-o", str(target), "--db", str(db)]) in (0, None)
+    assert main(["sessions", "import", str(target), "--db", str(db)]) in (0, None)
+    assert "Imported as session" in capsys.readouterr().out
+    copy = HistoryStore(db).list_sessions()[0].id
+    assert main(["sessions", "import", str(target), "--db", str(db), "--json"]) in (0, None)
+    again = json.loads(capsys.readouterr().out)
+    assert again["imported_before"] == copy  # the first import of this file, not the exported session
+    assert main(["sessions", "import", str(target), "--db", str(db)]) in (0, None)
+    out = capsys.readouterr().out
+    assert "Imported as session" in out and f"imported before, as session {copy}" in out
+
+
+async def test_every_dialog_has_a_title_and_says_how_to_close_it(tmp_path):
+    from gpu_advisor.tui.screens import ChoiceScreen, ConfirmScreen, HelpScreen, PromptScreen, TextScreen
+
+    app = make_app(HistoryStore(tmp_path / "h.db"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for dialog in (ConfirmScreen('Delete "a rather long session title that wraps at eighty columns" and all '
+                                     "its messages?"), PromptScreen("Rename this session", "x"),
+                       ChoiceScreen("Change: region", [("US", "in the us")]), TextScreen("Re-run", "same"),
+                       HelpScreen()):
+            app.push_screen(dialog)
+            await pilot.pause()
+            box = next(w for w in dialog.query("*") if w.border_title)
+            assert box.border_title and "Esc" in str(box.border_subtitle), type(dialog).__name__
+            if isinstance(dialog, ConfirmScreen):  # the long question wraps at 80 columns, not cut
+                assert dialog.query_one(".dialog-question").size.height >= 2
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, ChatScreen), type(dialog).__name__
+
+
+async def test_the_palette_shows_each_commands_key_as_remapped(store, settings_file):
+    from gpu_advisor.tui.commands import COMMANDS, key_of
+
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text('[keys]\n"chat.math" = "f5"\n', encoding="utf-8")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        keys = {action: key_of(app, action) for _n, _h, action in COMMANDS}
+        assert keys["new_session"] == "Ctrl+N" and keys["sessions"] == "Ctrl+S" and keys["replay"] == "Ctrl+R"
+        assert keys["copy_answer"] == "Ctrl+Y" and keys["toggle_panel"] == "F3" and keys["help"] == "F1"
+        assert keys["math"] == "F5"  # remapped
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        for ch in "new conv":
+            await pilot.press(ch if ch != " " else "space")
+        await pilot.pause()
+        await pilot.pause()
+        shown = " ".join(str(w.render()) for w in app.screen.query("CommandList Option, CommandList")) + \
+            " ".join(str(o.prompt) for o in app.screen.query_one("CommandList")._options)
+        assert "Ctrl+N" in shown
+
+
+async def test_esc_closes_the_palettes_keys_panel(tmp_path):
+    store = HistoryStore(tmp_path / "h.db")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await say(pilot, "serve llama 3 8b to 3 users 24/7")
+        for opened in ("chat", "sessions"):
+            if opened == "sessions":
+                await pilot.press("ctrl+s")
+                await pilot.pause()
+            app.action_show_help_panel()
+            await pilot.pause()
+            assert app.screen.query("HelpPanel")
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not app.screen.query("HelpPanel")
+            assert isinstance(app.screen, SessionsScreen if opened == "sessions" else ChatScreen)

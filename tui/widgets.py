@@ -35,8 +35,7 @@ def theme_colour(app: Any, variable: str) -> str:
     background; outside an app, the variable's colour under textual-dark."""
     from textual.color import Color
 
-    theme = getattr(app, "theme", None) or "textual-dark"
-    key = (theme, variable)
+    key = (f"app:{app.theme}" if app is not None else "none", variable)
     if key not in _THEME_COLOURS:
         try:
             values = app.get_css_variables()

@@ -77,11 +77,14 @@ def _quoted(words: list[str]) -> str:
 
 
 def _prefixes(words: list[str]) -> str:
-    """Words as the starts of words ("qwen" finds "Qwen2.5", which the index holds as qwen2 and 5): the last
-    one (being typed) and every one of three characters or more; a shorter one before it stays a whole word
-    ("OR" is no operator and finds no "oranges")."""
-    return " ".join('"' + w.replace('"', '""') + '"' + ("*" if len(w) >= 3 or n == len(words) - 1 else "")
-                    for n, w in enumerate(words))
+    """Words as the starts of words ("qwen" finds "Qwen2.5", which the index holds as qwen2 and 5): every one
+    of three letters or digits or more, and the last (being typed) from two; a shorter one stays a whole word
+    ("OR" is no operator and finds no "oranges"; "c++" no "chat")."""
+    def start(n: int, w: str) -> bool:
+        letters = sum(c.isalnum() for c in w)
+        return letters >= 3 or (letters == 2 and n == len(words) - 1)
+
+    return " ".join('"' + w.replace('"', '""') + '"' + ("*" if start(n, w) else "") for n, w in enumerate(words))
 
 
 def query_words(query: str) -> list[str]:

@@ -1237,6 +1237,11 @@ class HistoryStore:
         return export.import_json(self, data)
 
     @_reads
+    def imported_before(self, data: Any) -> str | None:
+        """The session already holding the conversation of an export (importing it twice), or None."""
+        return export.imported_before(self, data)
+
+    @_reads
     def backup(self, target: str | Path) -> Path:
         """A consistent copy of the database, renamed into place; an existing file is never replaced."""
         return export.backup(self, target)

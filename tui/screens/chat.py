@@ -330,6 +330,9 @@ class ChatScreen(Screen):
         self.notify(say(self.lang, "chat.turn_failed", error=message.error), severity="error", markup=False)
 
     def action_cancel_turn(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it, as it closes every dialog
+            self.app.action_hide_help_panel()
+            return
         if self._active_turn is None:
             return
         try:

@@ -144,6 +144,9 @@ class ReplayScreen(Screen):
         self._timer = None
 
     def action_back(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it first
+            self.app.action_hide_help_panel()
+            return
         self._stop()
         self.app.pop_screen()
 

@@ -249,7 +249,7 @@ class SessionsScreen(Screen):
             self.notify(f"Exported to {target}", markup=False)
 
         default = str(Path.home() / f"gpu-advisor-{session_id[-8:].lower()}.md")
-        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default), done)
+        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default, title="Export session"), done)
 
     def action_delete(self) -> None:
         session_id = self.selected()
@@ -285,6 +285,9 @@ class SessionsScreen(Screen):
             self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
     def action_back(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it first
+            self.app.action_hide_help_panel()
+            return
         self.app.pop_screen()
 
 
