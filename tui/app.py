@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -14,6 +15,7 @@ from gpu_advisor.tui import settings
 from gpu_advisor.tui.bindings import APP_BINDINGS
 from gpu_advisor.tui.commands import AdvisorCommands
 from gpu_advisor.tui.screens import ChatScreen, HelpScreen, SessionsScreen
+from gpu_advisor.tui.widgets import PromptInput
 
 
 class GPUAdvisorApp(App):
@@ -138,22 +140,45 @@ class GPUAdvisorApp(App):
         if chat is None or chat.conversation.session_id != session_id:
             return False
         chat.conversation.gone = session_id  # a turn still running says so and saves nothing
+        if chat.conversation.store is not None:
+            chat.conversation.store.release(session_id)  # deleted: nothing left to hold
         chat.conversation.store, chat.conversation.session_id = None, None
         listed = isinstance(self.screen, SessionsScreen)
         while self.screen is not chat:
             self.pop_screen()
-        self.switch_screen(ChatScreen(Conversation(self.store, settings=self.settings.defaults())))
+        self.switch_screen(ChatScreen(Conversation(self.store, settings=self.settings.defaults()),
+                                      recalled=chat.query_one(PromptInput).sent))
         if listed and self.store is not None:
             self.push_screen(SessionsScreen(self.store))  # the list stays where the user was
         return True
 
+    def reopen_history(self) -> HistoryStore | None:
+        """The history database file was deleted or replaced while the app ran: open its path again (a new,
+        empty file where it was deleted), so that what follows is saved. None when that fails too."""
+        old = self.store
+        if old is None:
+            return None
+        try:
+            fresh = HistoryStore(old.path)
+        except (HistoryError, OSError):
+            return None
+        self.store = fresh
+        with contextlib.suppress(Exception):
+            old.close()  # its claims go; the new file's sessions are claimed as they are made
+        return fresh
+
     def _replace_chat(self, conversation: Conversation) -> None:
+        old = self.chat()
+        # ↑/↓ keep reaching what was sent before: read again from the history (or carried over when unsaved)
+        chat = ChatScreen(conversation, recalled=old.query_one(PromptInput).sent if old is not None else None)
+        if old is not None and old.conversation.session_id != conversation.session_id:
+            old.leave()  # the session left is free again for `ask --cid` or `sessions delete` elsewhere
         while len(self.screen_stack) > 2 and not isinstance(self.screen, ChatScreen):
             self.pop_screen()
         if isinstance(self.screen, ChatScreen):
-            self.switch_screen(ChatScreen(conversation))
+            self.switch_screen(chat)
         else:
-            self.push_screen(ChatScreen(conversation))
+            self.push_screen(chat)
 
     def action_toggle_theme(self) -> None:
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"

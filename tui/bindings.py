@@ -61,5 +61,12 @@ REPLAY_BINDINGS = [
     Binding("minus", "speed(2.0)", "Slower", id="replay.slower", show=False),
     Binding("home", "jump(0)", "Start", id="replay.start", show=False),
     Binding("end", "jump(-1)", "End", id="replay.end", show=False),
+    # the shown messages scroll (a long answer is read to its end): listed in the status line
+    Binding("down,j", "scroll('down')", "Scroll down a line", id="replay.line_down", show=False),
+    Binding("up,k", "scroll('up')", "Scroll up a line", id="replay.line_up", show=False),
+    Binding("pagedown", "scroll('page_down')", "Scroll down a page", id="replay.page_down", show=False),
+    Binding("pageup", "scroll('page_up')", "Scroll up a page", id="replay.page_up", show=False),
+    Binding("ctrl+end", "scroll('end')", "To the end of what is shown", id="replay.bottom", show=False),
+    Binding("ctrl+home", "scroll('home')", "To the top of what is shown", id="replay.top", show=False),
     Binding("escape", "back", "Close", id="replay.close"),
 ]

@@ -21,9 +21,34 @@ from gpu_advisor.assistant.slots import SLOTS, relevant
 from gpu_advisor.assistant.terminal import printable
 from gpu_advisor.tui.format import fit_table
 
-# Colours of the memory chart's segments (weights, KV cache, activations, overhead).
-SEGMENTS = (("weights_bytes", "chart.weights", "dodger_blue2"), ("kv_cache_bytes", "chart.kv", "dark_orange"),
-            ("activation_bytes", "chart.activations", "medium_purple"), ("overhead_bytes", "chart.overhead", "grey50"))
+# The memory chart's segments (weights, KV cache, activations, overhead), each coloured by a theme variable:
+# the theme's text colours, which Textual keeps readable on the theme's background, light or dark.
+SEGMENTS = (("weights_bytes", "chart.weights", "text-primary"), ("kv_cache_bytes", "chart.kv", "text-warning"),
+            ("activation_bytes", "chart.activations", "text-secondary"), ("overhead_bytes", "chart.overhead", "muted"))
+FREE = "text-success"
+
+_THEME_COLOURS: dict[tuple[str, str], str] = {}
+
+
+def theme_colour(app: Any, variable: str) -> str:
+    """A chart colour from the app's theme (read once per theme): "muted" is the text colour a quarter of the way to the
+    background; outside an app, the variable's colour under textual-dark."""
+    from textual.color import Color
+
+    key = (f"app:{app.theme}" if app is not None else "none", variable)
+    if key not in _THEME_COLOURS:
+        try:
+            values = app.get_css_variables()
+        except Exception:  # noqa: BLE001 - no app: the default theme's colours
+            from textual.theme import BUILTIN_THEMES
+
+            values = BUILTIN_THEMES["textual-dark"].to_color_system().generate()
+        if variable == "muted":
+            colour = Color.parse(values["foreground"]).blend(Color.parse(values["background"]), 0.25)
+        else:
+            colour = Color.parse(values[variable])
+        _THEME_COLOURS[key] = colour.hex6
+    return _THEME_COLOURS[key]
 
 
 def split_table(markdown: str) -> tuple[str, list[list[str]], str]:
@@ -64,18 +89,20 @@ class MemoryChart(Static):
         text = Text(say(self.lang, "chart.line", title=self.title, used=f"{total / 1e9:,.1f}",
                         capacity=f"{capacity / 1e9:,.1f}") + "\n")
         used = 0
-        for key, _label, colour in SEGMENTS:
+        app = self.app if self.is_attached else None
+        for key, _label, variable in SEGMENTS:
             cells = round(per_gpu[key] / scale * width)
-            text.append("█" * cells, style=colour)
+            text.append("█" * cells, style=theme_colour(app, variable))
             used += cells
-        text.append("░" * max(0, round(capacity / scale * width) - used), style="green")
+        free = theme_colour(app, FREE)
+        text.append("░" * max(0, round(capacity / scale * width) - used), style=free)
         text.append("\n")
-        for key, label, colour in SEGMENTS:
+        for key, label, variable in SEGMENTS:
             if not per_gpu[key]:
                 continue
-            text.append("■ ", style=colour)
+            text.append("■ ", style=theme_colour(app, variable))
             text.append(f"{say(self.lang, label)} {per_gpu[key] / 1e9:,.1f}  ")
-        text.append("░ ", style="green")
+        text.append("░ ", style=free)
         text.append(say(self.lang, "chart.free"))
         return text
 

@@ -170,6 +170,27 @@ def _refuse_database_files(store: HistoryStore, target: Path) -> None:
                            "one; choose another file name (nothing was written)")
 
 
+def imported_before(store: HistoryStore, data: Any) -> str | None:
+    """The session an earlier import of this export made (the same title and messages, in order, under another
+    id than the exported session's own, which a copy is made of once), if any: importing the same file twice is
+    said, not saved twice. None for none (or not an export)."""
+    try:
+        title = (data["session"].get("title") or "Imported conversation")[:200]
+        own = str(data["session"].get("id") or "")
+        said = [(m["role"], m["text"]) for m in data["messages"]]
+    except (KeyError, TypeError, AttributeError):
+        return None
+    candidates = store.conn.execute(
+        "SELECT s.id FROM sessions s WHERE s.title = ? AND s.id != ? AND (SELECT count(*) FROM messages m "
+        "WHERE m.session_id = s.id) = ? ORDER BY s.rowid", (title, own, len(said))).fetchall()
+    for (session_id,) in candidates:
+        rows = store.conn.execute("SELECT role, text FROM messages WHERE session_id = ? ORDER BY seq",
+                                  (session_id,)).fetchall()
+        if [tuple(r) for r in rows] == said:
+            return str(session_id)
+    return None
+
+
 def import_json(store: HistoryStore, data: Any) -> str:
     """Add an exported session as a new session (never overwriting one that exists)."""
     from pydantic import ValidationError

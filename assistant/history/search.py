@@ -1,7 +1,7 @@
 """Search: what is searched (the text without the suggestion line every answer ends with) and how.
 
 Words are matched through FTS5 indexes (user text is always quoted, so operators are plain words):
-by words (unicode61) over messages and titles, and by trigrams for scripts written without spaces
+by the starts of words (unicode61: "qwen" finds Qwen2.5) over messages and titles, and by trigrams for scripts written without spaces
 (微调一个). Results are ranked by relevance (bm25, a title match adding to a message match; ties
 newest first), at most `limit` sessions, each with a snippet around the word found.
 
@@ -76,6 +76,17 @@ def _quoted(words: list[str]) -> str:
     return " ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
+def _prefixes(words: list[str]) -> str:
+    """Words as the starts of words ("qwen" finds "Qwen2.5", which the index holds as qwen2 and 5): every one
+    of three letters or digits or more, and the last (being typed) from two; a shorter one stays a whole word
+    ("OR" is no operator and finds no "oranges"; "c++" no "chat")."""
+    def start(n: int, w: str) -> bool:
+        letters = sum(c.isalnum() for c in w)
+        return letters >= 3 or (letters == 2 and n == len(words) - 1)
+
+    return " ".join('"' + w.replace('"', '""') + '"' + ("*" if start(n, w) else "") for n, w in enumerate(words))
+
+
 def query_words(query: str) -> list[str]:
     """The words of a query, each once, capped (FTS5 costs grow with repeated phrases)."""
     return list(dict.fromkeys(query[:MAX_QUERY_CHARS].replace("\x00", " ").split()))[:MAX_QUERY_WORDS]
@@ -87,7 +98,7 @@ def _message_candidates(store: HistoryStore, words: list[str], unspaced: bool) -
         sql = ("SELECT m.session_id, bm25(messages_fts), m.rowid FROM messages_fts "
                "JOIN messages m ON m.rowid = messages_fts.rowid WHERE messages_fts MATCH ? "
                "ORDER BY messages_fts.rowid DESC LIMIT ?")
-        return store.conn.execute(sql, (_quoted(words), CANDIDATES)).fetchall()
+        return store.conn.execute(sql, (_prefixes(words), CANDIDATES)).fetchall()
     # Beside a Chinese word the other words are looked for inside the text too ("27B" in 一个27B的模型
     # is no word of its own to unicode61). Through the trigram index: a word of three characters or
     # more as a phrase, a shorter one as any of the trigrams it starts (the index appends two spaces to
@@ -133,7 +144,7 @@ def _title_candidates(store: HistoryStore, words: list[str], unspaced: bool) -> 
     if not unspaced:
         sql = ("SELECT s.id, bm25(sessions_fts) FROM sessions_fts JOIN sessions s ON s.rowid = sessions_fts.rowid "
                "WHERE sessions_fts MATCH ? ORDER BY sessions_fts.rowid DESC LIMIT ?")
-        return store.conn.execute(sql, (_quoted(words), CANDIDATES)).fetchall()
+        return store.conn.execute(sql, (_prefixes(words), CANDIDATES)).fetchall()
     if store._has_table("sessions_trigram") and store._has_table("sessions_trigram_vocab"):
         phrases = []
         for w in words:  # as for messages: a phrase from three characters on, else the trigrams it starts

@@ -946,8 +946,7 @@ class HistoryStore:
         failure the disk causes is NotSaved, naming `what` was not saved."""
         if getattr(self, "read_only", False):
             raise NotSaved(self.path, what, getattr(self, "unwritable", "the database is read-only"))
-        opened = getattr(self, "_file", None)
-        if opened is not None and _identity(self.path, inode_only=True) != opened:
+        if self.file_replaced():
             raise NotSaved(self.path, what, "the database file was deleted or replaced while in use; "
                                             "the next start opens a new one")
         for attempt in range(50):
@@ -1009,6 +1008,19 @@ class HistoryStore:
             raise HistoryError(f"session {session_id} is open in another GPU Advisor; continue it there, or "
                                "close that one first (nothing was sent or saved here)")
         self._claimed.add(session_id)
+
+    def file_replaced(self) -> bool:
+        """Whether the database file was deleted or replaced since this store opened it (every later write is
+        refused: a front-end that goes on opens the path again)."""
+        opened = getattr(self, "_file", None)
+        return opened is not None and _identity(self.path, inode_only=True) != opened
+
+    def release(self, session_id: str) -> None:
+        """Give up this process's claim on a session (the app left it): another process may continue or
+        delete it again. Nothing happens for a session this store does not hold."""
+        if session_id in self._claimed:
+            self._claimed.discard(session_id)
+            _release_sessions(self.path, {session_id})
 
     @_reads
     def applied_migrations(self) -> list[str]:
@@ -1242,6 +1254,11 @@ class HistoryStore:
     def import_json(self, data: Any) -> str:
         """Add an exported session as a new session (never overwriting one that exists)."""
         return export.import_json(self, data)
+
+    @_reads
+    def imported_before(self, data: Any) -> str | None:
+        """The session already holding the conversation of an export (importing it twice), or None."""
+        return export.imported_before(self, data)
 
     @_reads
     def backup(self, target: str | Path) -> Path:

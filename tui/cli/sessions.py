@@ -126,8 +126,15 @@ def sessions_import(args: argparse.Namespace) -> None:
     from gpu_advisor.assistant.history import MAX_IMPORT_BYTES
 
     store = open_store(args)
-    session_id = store.import_json(_read_session_export(args.file, MAX_IMPORT_BYTES))
-    print(json.dumps({"id": session_id}) if args.json else f"Imported as session {session_id}")
+    data = _read_session_export(args.file, MAX_IMPORT_BYTES)
+    before = store.imported_before(data)  # the same file again: imported, and said
+    session_id = store.import_json(data)
+    if args.json:
+        print(json.dumps({"id": session_id, **({"imported_before": before} if before else {})}))
+        return
+    print(f"Imported as session {session_id}" + (
+        f" (this file was imported before, as session {before}: the two are the same conversation; "
+        f"`gpu-advisor sessions delete {before}` removes the older)" if before else ""))
 
 
 @sessions.command("replay", "re-run a session through today's engine and show what changed", arg("id", complete="session"), JSON, DB,

@@ -9,6 +9,7 @@ import json
 
 from pydantic import BaseModel
 
+from gpu_advisor.assistant.slots import SLOTS
 from gpu_advisor.tools.native_default import DefaultFormat, default_format, default_note
 from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, PHASES, RL_PROMPTS
 from gpu_advisor.tui.cli.base import (
@@ -32,6 +33,9 @@ from gpu_advisor.tui.cli.values import (
     tokens_amount,
 )
 from gpu_advisor.tui.settings import CURRENCIES
+
+# the share of the hours a card is busy when renting and buying are compared and none is given
+RENT_BUY_UTILISATION = 0.5
 
 commands = Commands()
 size = commands.group("size", "memory needed for inference or training; GPUs to serve a request rate",
@@ -402,7 +406,9 @@ def cmd_fit(args: argparse.Namespace) -> None:
     REGION,
     arg("--hours", type=positive_float, default=None, metavar="H", help="length of a run"),
     arg("--tokens-per-s", type=positive_float, default=None, metavar="T"),
-    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
+    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U",
+        help=f"share of the hours the cards are busy, 0-1 or a percentage (default: 100%% for the cost of a run, "
+             f"{RENT_BUY_UTILISATION * 100:.0f}%% with --rent-vs-buy)"),
     arg("--usd-per-gpu-hour", type=positive_float, default=None, metavar="USD"),
     arg("--rent-vs-buy", action="store_true"),
     arg("--purchase-usd", type=positive_float, default=None, metavar="USD", help="price of one card"),
@@ -421,7 +427,7 @@ def cmd_cost(args: argparse.Namespace) -> None:
                        usd_per_gpu_hour=args.usd_per_gpu_hour))
     rb = None
     if args.rent_vs_buy:
-        rb = rent_vs_buy(RentBuyInput(gpu=args.gpu, gpus=args.gpus, utilisation=args.utilisation or 0.5,
+        rb = rent_vs_buy(RentBuyInput(gpu=args.gpu, gpus=args.gpus, utilisation=args.utilisation or RENT_BUY_UTILISATION,
                                       region=args.region, rent_usd_per_gpu_hour=args.usd_per_gpu_hour,
                                       purchase_usd_per_gpu=args.purchase_usd, horizon_months=args.horizon_months,
                                       hosting_usd_per_gpu_month=args.hosting_usd_per_month,
@@ -509,8 +515,11 @@ def cmd_train_time(args: argparse.Namespace) -> None:
         help="with --objective rl: tokens generated per completion"),
     arg("--context", type=positive_int, default=None, metavar="N",
         help="tokens per conversation (default 8192; with --requests-per-second: prompt + output)"),
-    arg("--users", type=positive_int, default=1, metavar="N", help="concurrent users"),
-    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U"),
+    arg("--users", type=positive_int, default=SLOTS["users"].default, metavar="N",
+        help="people generating at the same time (default: %(default)s, as the conversation assumes)"),
+    arg("--utilisation", "--utilization", type=fraction, default=None, metavar="U",
+        help=f"share of the week's hours the cards are busy, 0-1 or a percentage "
+             f"(default: {RENT_BUY_UTILISATION * 100:.0f}%%, where renting and buying are compared)"),
     REGION,
     arg("--budget", type=positive_float, default=None, metavar="USD", help="per month"),
     arg("--owned", action="append", metavar="'2x rtx-3090'", help="cards you already have ('16x h100-sxm': "
@@ -577,7 +586,7 @@ def recommendation(args: argparse.Namespace):
                  objective=args.objective, rl_algorithm=args.rl_algorithm, rl_prompts=args.rl_prompts,
                  rl_samples=args.rl_samples, rl_completion_tokens=args.rl_completion_tokens,
                  context=args.context or 8192, users=args.users,
-                 utilisation=args.utilisation or 0.5, region=args.region, budget_usd_per_month=args.budget,
+                 utilisation=args.utilisation or RENT_BUY_UTILISATION, region=args.region, budget_usd_per_month=args.budget,
                  budget_usd=args.budget_once, owned=args.owned or [], preference=args.prefer,
                  train_tokens=args.train_tokens, epochs=args.epochs, batch_items=args.items,
                  batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,

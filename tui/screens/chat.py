@@ -57,9 +57,11 @@ def this_machine() -> Any:
 class ChatScreen(Screen):
     BINDINGS: ClassVar[list[BindingType]] = [*CHAT_BINDINGS]
 
-    def __init__(self, conversation: Conversation, **kwargs: Any):
+    def __init__(self, conversation: Conversation, recalled: list[str] | None = None, **kwargs: Any):
+        """`recalled`: what ↑ reaches when the history cannot be read (the chat this one replaces had it)."""
         super().__init__(**kwargs)
         self.conversation = conversation
+        self._recalled = list(recalled or [])
         if conversation.machine is None:  # "what can I run on this machine?": the app runs on it
             conversation.machine = this_machine
         self._turn_count = 0
@@ -67,6 +69,7 @@ class ChatScreen(Screen):
         self._pending_text = ""
         self._turn_worker: Worker | None = None
         self._gone_said = False
+        self._left = False  # the app went on to another conversation (see leave)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -113,6 +116,8 @@ class ChatScreen(Screen):
         # the side panel and the quick replies come right after the first frame
         self.call_after_refresh(self._after_first_frame)
         transcript.scroll_end(animate=False)
+        self.query_one(PromptInput).recall(self._recalled)
+        self.recall_sent()
         self.query_one("#prompt").focus()
 
     def recall_sent(self) -> None:
@@ -177,9 +182,13 @@ class ChatScreen(Screen):
         prompt = self.query_one(PromptInput)
         try:
             self.conversation.record_user(text)  # committed before it is shown
-        except (HistoryError, MessageTooLong) as e:
+        except MessageTooLong as e:
             self.notify(say(self.lang, "chat.not_saved", error=e), severity="error", markup=False)
             return
+        except HistoryError as e:
+            if not self._history_file_lost(text):
+                self.notify(say(self.lang, "chat.not_saved", error=e), severity="error", markup=False)
+                return
         prompt.remember(text)
         prompt.value = ""
         prompt.focus()
@@ -199,6 +208,48 @@ class ChatScreen(Screen):
         transcript.scroll_end(animate=False)
         # The message and the indicator are drawn before the engine takes the CPU.
         self.call_after_refresh(self._start_turn, self._turn_count, text)
+
+    def _history_file_lost(self, text: str) -> bool:
+        """The history file was deleted (or replaced) under the app: the conversation goes on. The path is
+        opened again (a new file), this conversation so far is saved in it, then `text`; said once, in the
+        transcript. Without a new file it goes on unsaved. False when the file is not the cause."""
+        store = self.conversation.store
+        if store is None or not store.file_replaced():
+            return False
+        fresh = getattr(self.app, "reopen_history", lambda: None)()
+        self.conversation.store, self.conversation.session_id = fresh, None
+        key = "chat.history_recreated"
+        if fresh is not None:
+            try:
+                self._copy_into(fresh)
+                self.conversation.record_user(text)
+            except HistoryError:
+                self.conversation.store, self.conversation.session_id = None, None
+                key = "chat.history_lost"
+        else:
+            key = "chat.history_lost"
+        if self.conversation.store is None:
+            self.conversation.record_user(text)  # unsaved: only checks and marks it as awaiting its reply
+        self.query_one("#transcript").mount(Static(say(self.lang, key, path=str(store.path)), classes="notice",
+                                                   markup=False))
+        self.sub_title = self._title()
+        return True
+
+    def _copy_into(self, store: Any) -> None:
+        """This conversation's messages so far, as a new session in `store`."""
+        from gpu_advisor.assistant.session import title_for
+
+        said = [m for m in self.conversation.messages if m.type in ("human", "ai")]
+        if not said:
+            return
+        first = next((str(m.content) for m in said if m.type == "human"), "")
+        sid = store.create_session(title_for(first) or "New conversation")
+        for m in said:
+            if m.type == "human":
+                store.add_message(sid, "user", str(m.content))
+            else:
+                store.save_reply(sid, str(m.content), m.additional_kwargs, self.conversation.state, [])
+        self.conversation.session_id = sid
 
     def _start_turn(self, turn_id: int, text: str) -> None:
         if self._active_turn == turn_id:
@@ -230,6 +281,22 @@ class ChatScreen(Screen):
         for message in self.query(ChatMessage):
             message.keep_top_in_view = False
 
+    def leave(self) -> None:
+        """The app goes on to another conversation: this one's session is no longer held by this process
+        (another may continue or delete it), as soon as no turn of it is still being saved."""
+        self._left = True
+        if self._active_turn is None:
+            self._release()
+
+    def _release(self) -> None:
+        store, sid = self.conversation.store, self.conversation.session_id
+        if store is None or sid is None:
+            return
+        if any(isinstance(screen, ChatScreen) and screen is not self and screen.conversation.session_id == sid
+               for screen in self.app.screen_stack):
+            return  # opened again meanwhile: still held
+        store.release(sid)
+
     @work(thread=True, exclusive=True, group="turn", exit_on_error=False)
     def run_turn(self, turn_id: int, text: str) -> None:
         try:
@@ -237,6 +304,9 @@ class ChatScreen(Screen):
         except Exception as e:  # noqa: BLE001 - becomes a notification, never a crash
             self.post_message(TurnFailed(turn_id, f"{type(e).__name__}: {e}"))
             return
+        finally:
+            if self._left:  # left while this turn ran: its reply is saved, now the session is free
+                self._release()
         self.post_message(TurnDone(turn_id, reply))
 
     def on_turn_done(self, message: TurnDone) -> None:
@@ -260,6 +330,9 @@ class ChatScreen(Screen):
         self.notify(say(self.lang, "chat.turn_failed", error=message.error), severity="error", markup=False)
 
     def action_cancel_turn(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it, as it closes every dialog
+            self.app.action_hide_help_panel()
+            return
         if self._active_turn is None:
             return
         try:

@@ -21,8 +21,10 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.question, self.choices = question, choices
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(self.question, markup=False)
+        with Vertical(classes="dialog") as dialog:
+            dialog.border_title = "Change an assumption"
+            dialog.border_subtitle = "Esc keeps it"
+            yield Label(self.question, markup=False, classes="dialog-question")
             replies = QuickReplies(id="change-choices")
             yield replies
             yield Label("Enter picks · Esc keeps it as it is", classes="dialog-hint")

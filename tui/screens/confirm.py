@@ -12,13 +12,15 @@ from textual.widgets import Button, Label
 class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [("escape,n", "no", "No"), ("y", "yes", "Yes")]
 
-    def __init__(self, question: str):
+    def __init__(self, question: str, title: str = "Delete session"):
         super().__init__()
-        self.question = question
+        self.question, self.title_text = question, title
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(self.question, markup=False)
+        with Vertical(classes="dialog") as dialog:
+            dialog.border_title = self.title_text
+            dialog.border_subtitle = "y deletes · n or Esc keeps it"
+            yield Label(self.question, markup=False, classes="dialog-question")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Delete", variant="error", id="yes")
                 yield Button("Keep", variant="primary", id="no")

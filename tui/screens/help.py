@@ -46,7 +46,9 @@ class HelpScreen(ModalScreen[None]):
                 text.append(f"  {keys:<16}", style="bold")
                 text.append(f"{what}\n")
         text.append("\nCtrl+P opens the command palette: rename, re-run, export, theme and more.", style="dim")
-        with VerticalScroll(id="help"):
+        with VerticalScroll(id="help") as dialog:
+            dialog.border_title = "Keys"
+            dialog.border_subtitle = "Esc closes"
             yield Static(text)
 
     def action_dismiss(self) -> None:  # type: ignore[override]

@@ -12,13 +12,15 @@ from textual.widgets import Input, Label
 class PromptScreen(ModalScreen[str | None]):
     BINDINGS = [("escape", "cancel", "Cancel")]
 
-    def __init__(self, question: str, value: str = ""):
+    def __init__(self, question: str, value: str = "", title: str = ""):
         super().__init__()
-        self.question, self.value = question, value
+        self.question, self.value, self.title_text = question, value, title or question
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(self.question, markup=False)
+        with Vertical(classes="dialog") as dialog:
+            dialog.border_title = self.title_text
+            dialog.border_subtitle = "Enter saves · Esc cancels"
+            yield Label(self.question, markup=False, classes="dialog-question")
             yield Input(self.value, id="answer")
 
     @on(Input.Submitted)

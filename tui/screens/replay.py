@@ -100,7 +100,16 @@ class ReplayScreen(Screen):
         playing = "playing" if self._timer else "paused"
         self.query_one("#replay-status", Static).update(
             f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
-            "← → step · Space play · +/- speed")
+            "← → step · Space play · +/- speed · ↑ ↓ PgUp PgDn scroll")
+
+    def action_scroll(self, where: str) -> None:
+        """Scroll what is shown (the message in view stops holding its top there)."""
+        for message in self.query(ChatMessage):
+            message.keep_top_in_view = False
+        transcript = self.query_one("#replay-transcript", VerticalScroll)
+        {"down": transcript.scroll_down, "up": transcript.scroll_up, "page_down": transcript.scroll_page_down,
+         "page_up": transcript.scroll_page_up, "end": transcript.scroll_end,
+         "home": transcript.scroll_home}[where](animate=False)
 
     async def action_step(self, delta: int) -> None:
         await self._go(self.position + delta)
@@ -135,6 +144,9 @@ class ReplayScreen(Screen):
         self._timer = None
 
     def action_back(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it first
+            self.app.action_hide_help_panel()
+            return
         self._stop()
         self.app.pop_screen()
 

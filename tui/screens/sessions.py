@@ -83,7 +83,13 @@ class SessionsScreen(Screen):
         self.sub_title = "Sessions"
         table = self._table()
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
+        # No row is shown chosen until an arrow moves into the list: the first ↓ lands on the first row
+        # (Enter and Del act on it meanwhile), as it does from the search box.
+        table.show_cursor = False
         table.focus()
+
+    def on_mouse_down(self, event: Any) -> None:
+        self._table().show_cursor = True  # a click chooses a row as an arrow does
 
     def show(self, rows: list[Any], searching: bool) -> None:
         self.rows, self.searching = rows, searching
@@ -144,10 +150,18 @@ class SessionsScreen(Screen):
             return
         table.focus()
         if table.row_count:
+            table.show_cursor = True
             table.move_cursor(row=0)
 
     def on_key(self, event) -> None:
         """Typing anywhere on this screen searches; Up on the list's first row goes back to the search box."""
+        if event.key in ("up", "down", "enter") and self.focused is self._table() and not self._table().show_cursor:
+            self._table().show_cursor = True  # the first arrow into the list shows its first row
+            event.stop()
+            event.prevent_default()
+            if event.key == "enter":
+                self.action_open()
+            return
         if event.key == "up" and self.focused is self._table() and self._table().cursor_row == 0:
             self.query_one("#search", Input).focus()
             event.stop()
@@ -235,7 +249,7 @@ class SessionsScreen(Screen):
             self.notify(f"Exported to {target}", markup=False)
 
         default = str(Path.home() / f"gpu-advisor-{session_id[-8:].lower()}.md")
-        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default), done)
+        self.app.push_screen(PromptScreen("Export to (.md report or .json)", default, title="Export session"), done)
 
     def action_delete(self) -> None:
         session_id = self.selected()
@@ -271,6 +285,9 @@ class SessionsScreen(Screen):
             self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
 
     def action_back(self) -> None:
+        if self.query("HelpPanel"):  # the palette's Keys panel: Esc closes it first
+            self.app.action_hide_help_panel()
+            return
         self.app.pop_screen()
 
 

@@ -17,7 +17,9 @@ class TextScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         from textual.widgets import Markdown
 
-        with VerticalScroll(id="text-dialog"):
+        with VerticalScroll(id="text-dialog") as dialog:
+            dialog.border_title = self.title_text
+            dialog.border_subtitle = "Esc closes"
             yield Markdown(f"## {self.title_text}\n\n{self.markdown}")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
