@@ -64,3 +64,32 @@ def test_owned_data_centre_cards_for_a_few_people_run_a_batching_server(lang: st
 def test_a_slow_chat_on_owned_cards_names_the_smaller_format_first(lang: str, text: str) -> None:
     reply = run_states([text])[-1]["messages"][-1].content
     assert ("在你这些卡上改用 Q8_0" if lang == "zh" else "on these cards in Q8_0") in reply
+
+
+@pytest.mark.parametrize("text", [
+    "need to run batch summarization over 3 million docs, avg 2k tokens in 200 out, using mistral 7b. deadline is "
+    "friday (4 days). how many L4s do i need?",
+    "公司要离线跑一批数据，大概两百万条，每条输入1000输出300 token，用qwen2.5-14b，三天内要跑完，租H800的话要几张",
+])
+def test_a_batch_plans_command_keeps_the_sequences_in_flight_it_was_sized_with(text: str) -> None:
+    """Reviews BG #5 and BH #12: the batch plan was sized with 128 sequences in flight per copy, its command said
+    --max-num-seqs 1 (one document at a time: the deadline missed)."""
+    reply = run_states([text])[-1]["messages"][-1].content
+    assert "--max-num-seqs 128" in reply and "--max-num-seqs 1 " not in reply + " "
+
+
+@pytest.mark.parametrize(("text", "model"), [
+    ("本来想用 llama3.1 70b 部署，后来想了下还是换成 qwen2.5-32b 吧，A100 40G 要几张？10个人用", "qwen2.5-32b"),
+    ("原本打算用 qwen2.5 72b，现在改用 qwen2.5 32b，10个人用", "qwen2.5-32b"),
+    ("we were going to use llama 3.1 70b but decided to switch to qwen2.5 32b instead, how many a100 40g for 10 "
+     "people", "qwen2.5-32b"),
+    ("算了还是换成72B吧，效果差太多了，其他不变", "72B"),
+    ("qwen2.5 32b possible?? or should i go with the 7b", "qwen2.5-32b"),  # an option offered, no decision
+])
+def test_a_plan_given_up_in_the_same_message_takes_the_model_switched_to(text: str, model: str) -> None:
+    """Review BH #15: '本来想用 llama3.1 70b …，后来还是换成 qwen2.5-32b' was weighed as two models."""
+    from gpu_advisor.assistant.reading import understand
+
+    u = understand(text, None)
+    assert u.updates.get("model") == model
+    assert not u.intents & {"weigh", "why_not"} or "go with the 7b" in text

@@ -31,7 +31,7 @@ from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.inference import sglang_default_mem_fraction
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.offload import OffloadResult
-from gpu_advisor.tools.recommend import Option, Recommendation, Workload
+from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY, Option, Recommendation, Workload
 
 LaunchEngine = Literal["vllm", "sglang", "llama.cpp", "mlx-lm"]
 ENGINES: tuple[LaunchEngine, ...] = ("vllm", "sglang", "llama.cpp", "mlx-lm")
@@ -142,7 +142,10 @@ class _Plan:
         self.tp = o.tp or max(1, o.gpus // (self.replicas * self.pp))
         self.servers = o.servers or 1
         self.context = w.context if w.spec.serves else w.batch_input_tokens + w.written_per_item(model)
-        self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves else 1)
+        # a batch job keeps as many sequences in flight per copy as it was sized with (the engine holds fewer when
+        # its KV cache is full): one at a time would miss the deadline the plan was sized for (reviews BG #5, BH #12)
+        self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves
+                                             else BATCH_JOB_CONCURRENCY if w.spec.batch else 1)
         self.precision = o.precision or model.native_precision or "bf16"
 
 

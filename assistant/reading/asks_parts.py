@@ -44,15 +44,14 @@ def _typed(m: Message) -> str:
 
 
 def _switch_target(m: Message) -> tuple[int, str] | None:
-    """The model or bare size said right after a switch word ('换成72B', 'switch to llama 3.3 70b'), as the model
-    reader writes it (a catalog id, or '72B')."""
+    """The model or bare size said right after the last switch word ('换成72B', 'switch to llama 3.3 70b'), as the
+    model reader writes it (a catalog id, or '72B')."""
     said = [(s, model_id) for s, _e, model_id in m.names]
     said += [(q.start, f"{q.value / 1e9:g}B") for q in m.qty if q.role == "model" and not q.negated]
-    for start, spec in sorted(said):
-        before = m.text[max(0, start - 24):start]
-        if any(word_pattern(f"asks_parts.switch_to.{lang}").search(before) for lang in ("en", "zh")):
-            return start, spec
-    return None
+    switched = [(start, spec) for start, spec in sorted(said)
+                if any(word_pattern(f"asks_parts.switch_to.{lang}").search(m.text[max(0, start - 24):start])
+                       for lang in ("en", "zh"))]
+    return switched[-1] if switched else None  # the latest said wins ('本来想用 A …，后来还是换成 B': B)
 
 
 def _said_besides(m: Message, start: int) -> bool:
@@ -68,21 +67,22 @@ def read_model_switched(m: Message, u: Understanding) -> None:
     if u.intents & {"reset", "help", "empty", "explain"} or u.choice is not None:
         return
     # One rule: a switch word right before a model ('换成72B', 'switch to llama 3.3 70b'), a complaint about the
-    # quality of what they have ('效果差太多了', 'too poor'), and a reading to correct: the model reader took another
+    # quality of what they have ('效果差太多了', 'too poor') or a plan said as given up ('本来想用 …'), and a reading to correct: the model reader took another
     # model said in the message, or read the complaint as a question about quality (with no model read, or another
     # model said besides). Without a complaint, 'would it
     # be cheaper to go with qwen2.5 coder 32b?' or '… or should i go with the 7b' stay the model reader's.
-    complaint = any(word_pattern(f"asks_parts.complaint.{lang}").search(text)
-                    for lang in ("en", "zh") for text in (m.text, _typed(m)))
-    target = _switch_target(m) if complaint else None
+    said = {key: any(word_pattern(f"asks_parts.{key}.{lang}").search(text) for lang in ("en", "zh")
+                     for text in (m.text, _typed(m))) for key in ("complaint", "earlier_plan")}
+    target = _switch_target(m) if any(said.values()) else None
     if target is None:
         return
     read, besides = u.updates.get("model"), _said_besides(m, target[0])
     if not besides and read:  # the one model said was read as said ('用mistral small 24b给工单分类')
         return
-    if not ("quality" in u.intents or read not in (None, target[1])):
+    if not (said["earlier_plan"] or "quality" in u.intents or read not in (None, target[1])):
         return
-    u.intents -= {"quality"}
+    u.intents -= {"quality", "weigh", "why_not"}  # a decision said, no question of quality or choice left
+    u.ask = {k: v for k, v in u.ask.items() if k != "weigh"}
     u.subject = None
     u.updates["model"] = target[1]
     u.ask = {**u.ask, "model_switched": target[1]}
@@ -216,7 +216,8 @@ def _name(spec: str) -> str:
 def read_main_model(m: Message, u: Understanding) -> None:
     """'70B mostly, but maybe llama 405b later', '主要是70B，以后可能上llama 405b': the model used now is the plan; the one
     said to come later is named in a note (say it to size it), never the plan in its place."""
-    if u.intents & {"reset", "help", "empty", "explain"} or u.choice is not None or "model" not in u.updates:
+    if u.intents & {"reset", "help", "empty", "explain"} or u.choice is not None or "model" not in u.updates \
+            or u.ask.get("model_switched"):
         return
     said = [(s, e, model_id) for s, e, model_id in m.names]
     said += [(q.start, q.end, f"{q.value / 1e9:g}B") for q in m.qty if q.role == "model" and not q.negated]
