@@ -80,7 +80,7 @@ def test_variant_suffixes_resolve_to_the_base_model(query, model_id):
     ("llama 405b", "llama-3.1-405b"),
     ("gemma 27b", "gemma-3-27b"),
     ("gemma 9b", "gemma-2-9b"),
-    ("mistral 24b", "mistral-small-3.1-24b"),
+    ("mistral 24b", "mistral-small-3.2-24b"),  # 3.2 (2506) on record since session 18
     ("deepseek r1", "deepseek-r1"),
     ("qwen vl 7b", "qwen2.5-vl-7b"),
     ("qwen-vl 72b", "qwen2.5-vl-72b"),

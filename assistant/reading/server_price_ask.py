@@ -26,6 +26,8 @@ def read_server_price(m: Message, u: Understanding) -> None:
     raw = m.raw.lower()
     if "model" in u.updates or u.unknown_model or u.updates.get("owned"):
         return
+    if any(k.startswith(("buy_usd", "rent_usd")) for k in u.prices):
+        return  # a price given ('报价一台80万'): the user's figure is weighed, not a price asked
     if not (_named_server(m, u, raw) or word_pattern("server_price_ask.only").search(raw)):
         return
     u.intents.add("server_price")
