@@ -413,9 +413,18 @@ def _at_the_implied_rate(w: Workload, rec: Recommendation) -> Workload:
 def _sized_as_planned(w: Workload, rec: Recommendation) -> Workload:
     """The workload the rows beside the plan are sized on: in the plan's 4-bit weights when it took them, and with
     its FP8 KV cache when that held the job on the count named ('on one L40S': that card's row fits as planned)."""
-    sized = _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w, rec)
+    sized = _at_the_implied_rate(w.model_copy(update={"serve_precision": rec.relaxed})
+                                 if _weight_format(rec.relaxed) else w, rec)
     sized = _method_as_planned(sized, rec)
     return sized.model_copy(update={"kv_cache": 8}) if rec.taken_because == "count_kept" else sized
+
+
+def _weight_format(relaxed: str | None) -> bool:
+    """Whether the plan's relaxed change is a weight format (a training lever such as 'qlora-unsloth' is not: the
+    rows beside a QLoRA plan take its method, _method_as_planned, never a serving format of that name)."""
+    from gpu_advisor.tools.recommend import BASE_LEVERS
+
+    return bool(relaxed) and relaxed not in BASE_LEVERS
 
 
 def _method_as_planned(sized: Workload, rec: Recommendation) -> Workload:

@@ -57,8 +57,6 @@ KNOWN_REGRESSIONS_18 = {
         "h-money's server-price reader: '8卡A800整机…买的话多少钱，跟租比几个月回本' no longer says the server's price first",
     "tests/test_asks_on_plan.py::test_a_price_per_provider_lists_each_offer_with_its_date":
         "h-money's 'just want … price' reads a price per provider asked on a plan as a server-price question",
-    "tests/test_platform_review_o.py::test_a_second_3090_is_weighed_against_the_one_owned":
-        "a lever key 'qlora-unsloth' reaches find_precision ('I can't use that: unknown precision') after h-advice",
     "tests/test_versus_review_n.py::test_counts_with_cards_are_the_options":
         "'2x used 3090 or one 5090 … 70b': the 3090 pair no longer fits after h-advice's owned QLoRA/format changes",
     "tests/test_physics16.py::test_an_unknown_hybrid_is_said_to_need_far_less_kv":
