@@ -11,6 +11,7 @@ from gpu_advisor.assistant.history import HistoryStore
 from gpu_advisor.tui.app import GPUAdvisorApp
 from gpu_advisor.tui.screens import ChatScreen, SessionsScreen
 from gpu_advisor.tui.widgets import ChatMessage, PromptInput
+from tests.test_tui import say, settle  # the app tests' steps
 
 SIZE = (120, 40)
 
@@ -29,19 +30,6 @@ def store(tmp_path: Path) -> HistoryStore:
 
 def make_app(store: HistoryStore | None = None, **kwargs) -> GPUAdvisorApp:
     return GPUAdvisorApp(store=store, preload=False, **kwargs)
-
-
-async def settle(pilot) -> None:
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def say(pilot, text: str) -> None:
-    prompt = pilot.app.screen.query_one(PromptInput)
-    prompt.focus()
-    prompt.value = text
-    await pilot.press("enter")
-    await settle(pilot)
 
 
 async def recalled(pilot, times: int) -> list[str]:
