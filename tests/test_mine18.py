@@ -93,3 +93,17 @@ def test_a_plan_given_up_in_the_same_message_takes_the_model_switched_to(text: s
     u = understand(text, None)
     assert u.updates.get("model") == model
     assert not u.intents & {"weigh", "why_not"} or "go with the 7b" in text
+
+
+@pytest.mark.parametrize("text", [
+    "batch job: summarize 2 million docs, avg 1500 tokens in, 200 out, with mistral small 24b. need it done by friday "
+    "(3 days). how many h100s should we rent",
+    "下周一之前要把100万条评论用qwen2.5 7b打标签，每条输入大概200 token输出20 token，租A800还是4090划算？预算1万人民币",
+])
+def test_a_batch_commands_length_limit_leaves_room_for_items_longer_than_the_mean(text: str) -> None:
+    """Review BI #3, #9: --max-model-len was the mean item (1700, 220), rejecting every longer one."""
+    import re
+
+    reply = run_states([text])[-1]["messages"][-1].content
+    limit = re.search(r"--max-model-len (\d+)", reply)
+    assert limit and int(limit.group(1)) >= 8192

@@ -134,6 +134,11 @@ def _precision_family(pid: str) -> str:
     return next((p.family for p in precisions() if p.id == pid), "float")
 
 
+# A batch command's --max-model-len: this many times the mean item, and no less than BATCH_MIN_LEN tokens.
+BATCH_LENGTH_ROOM = 4
+BATCH_MIN_LEN = 8192
+
+
 class _Plan:
     """The figures of the option a command needs, worked out once."""
 
@@ -141,7 +146,10 @@ class _Plan:
         self.replicas, self.pp = max(1, o.replicas), max(1, o.pp)
         self.tp = o.tp or max(1, o.gpus // (self.replicas * self.pp))
         self.servers = o.servers or 1
-        self.context = w.context if w.spec.serves else w.batch_input_tokens + w.written_per_item(model)
+        # a batch job's items vary around the mean said: the limit leaves room for long ones (BATCH_LENGTH_ROOM x the
+        # mean item, at least BATCH_MIN_LEN), never the mean itself, which would reject every longer item (review BI #3, #9)
+        item = w.batch_input_tokens + w.written_per_item(model)
+        self.context = w.context if w.spec.serves else min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * item))
         # a batch job keeps as many sequences in flight per copy as it was sized with (the engine holds fewer when
         # its KV cache is full): one at a time would miss the deadline the plan was sized for (reviews BG #5, BH #12)
         self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves
