@@ -97,7 +97,8 @@ def read_second(raw: str, pending: str | None, u: Understanding,
     """Find a second job or model in the message and move it out of the first job's slots into `u.second`."""
     flat = _flat(raw)
     if u.topic or "reset" in u.intents or word_pattern("multi_swap").search(flat) or u.ask.get("replaces_model") \
-            or u.ask.get("models") or (u.second or {}).get("running"):  # weighed for one job; one runs already
+            or u.ask.get("models") or (u.second or {}).get("running") \
+            or u.ask.get("model_switched"):  # weighed for one job; one runs already; one given up for the other
         return
     _joiner_is_no_range(flat, pending, u, understand)
     if _unknown_second(flat, pending, u, understand):
