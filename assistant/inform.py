@@ -563,6 +563,7 @@ def _market_lines(ctx: Context, gpus: list[Gpu]) -> list[str]:
 def availability(ctx: Context) -> str:
     from gpu_advisor.assistant.asks import provider_lines
     from gpu_advisor.assistant.china_market import procurement
+    from gpu_advisor.assistant.rent_cost import counted_card, rent_cost_lines
 
     if (getattr(ctx.turn, "ask", None) or {}).get("export"):  # '为什么国内买不到H100': the rules, not the stock
         from gpu_advisor.assistant.card_diff import export_answer
@@ -570,6 +571,8 @@ def availability(ctx: Context) -> str:
         return export_answer(ctx)
 
     gpus = _cards_asked(ctx)
+    if (counted := counted_card(ctx)) and (bill := rent_cost_lines(ctx, *counted)):  # '租两张a100一个月多少钱'
+        return "\n".join([*bill, "", ctx.say("info.stock.known"), *_market_lines(ctx, [find_gpu(counted[0])])])
     if ctx.turn.ask.get("procure") and (bought := procurement(ctx, gpus)):  # 'H20和4090在国内哪个更好买': per channel
         return bought
     if ctx.turn.ask.get("vendor") and not ctx.turn.cards:  # "昇腾卡": every card of that vendor
