@@ -57,6 +57,7 @@ class MultiLoraResult(Explained):
     targets: LoraTargets
     params_per_adapter: int
     bytes_per_adapter: float = Field(description="one adapter at its own rank, bytes (its file's size, about)")
+    concurrency: int = Field(description="requests in flight on one copy")
     distinct_per_batch: float = Field(description="distinct adapters in a batch of `concurrency` requests, even spread")
     max_loras: int = Field(description="--max-loras: adapter slots on the GPU, the distinct adapters of one batch")
     gpu_slot_bytes: float = Field(description="the slots on each GPU: max_loras x max_lora_rank x every adaptable layer")
@@ -150,7 +151,8 @@ def multi_lora(inp: MultiLoraInput) -> MultiLoraResult:
                         "fewer slots (--max-loras) or a lower --max-lora-rank leave more")
     return MultiLoraResult(
         model=model.name, model_id=model.id, loras=inp.loras, lora_rank=inp.lora_rank, max_lora_rank=max_rank,
-        targets=targets, params_per_adapter=params, bytes_per_adapter=per_adapter, distinct_per_batch=distinct,
+        targets=targets, params_per_adapter=params, bytes_per_adapter=per_adapter, concurrency=inp.concurrency,
+        distinct_per_batch=distinct,
         max_loras=max_loras, gpu_slot_bytes=slots, max_cpu_loras=inp.loras, cpu_bytes=cpu, gpu_share=share,
         throughput_cost=(low, high), cpu_load_ms=cost.cpu_load_ms, disk_load_ms=cost.disk_load_ms, flags=flags,
         terms=terms, assumptions=assumptions, warnings=warnings)
