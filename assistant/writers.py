@@ -480,9 +480,9 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     rent and buy prices, compared after the answer, so the catalog's comparison is left out."""
     rec = answer.recommend
     best = rec.best
+    from gpu_advisor.assistant.adapters_reply import adapter_lines
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
-    from gpu_advisor.assistant.adapters_reply import adapter_lines
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.launch_reply import start_ending
 

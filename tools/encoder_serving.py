@@ -46,9 +46,8 @@ class EncoderServingInput(ToolInput):
     model: str = Field(description=MODEL_HELP + " (an embedding or reranking model)")
     gpu: str = Field(description=GPU_HELP)
     precision: str = Field("bf16", description="weight format: these models are served as published, in 16-bit")
-    requests_per_s: float | None = Field(None, gt=0, le=1e7, description="requests per second (queries for a reranker)")
-    documents: int | None = Field(None, gt=0, le=10**12, description="a corpus to embed once, with `within_hours`")
-    within_hours: float | None = Field(None, gt=0, le=8760, description="hours to embed the corpus in")
+    requests_per_s: float = Field(gt=0, le=1e7, description="requests per second (queries for a reranker); a corpus "
+                                  "by a deadline: documents / seconds until it / inputs per request (corpus_rate)")
     tokens_per_input: int = Field(512, gt=0, le=MAX_COUNT, description="tokens of each text (each candidate)")
     inputs_per_request: int = Field(1, gt=0, le=10_000, description="texts per request; a reranker's candidates per query")
     query_tokens: int | None = Field(None, ge=0, le=MAX_COUNT, description="a reranker's query tokens read with each "
@@ -93,26 +92,26 @@ def _argv(model: ModelArch, reranker: bool, context: int, copies: int) -> tuple[
     return vllm, tei
 
 
+def corpus_rate(documents: int, hours: float, inputs_per_request: int = 1) -> float:
+    """A corpus embedded by a deadline as a request rate: documents spread evenly over the hours."""
+    if documents <= 0 or hours <= 0:
+        raise ToolError("a corpus needs a positive number of documents and of hours")
+    return documents / (hours * 3600) / inputs_per_request
+
+
 def encoder_serving(inp: EncoderServingInput) -> EncoderServingResult:
     model = resolve_model(inp.model)
     if not model.encoder:
         raise ToolError(f"{model.name} generates text: embedding and reranking are sized for an encoder model "
                         "(bge-m3, Qwen3-Embedding, bge-reranker-v2-m3, Qwen3-Reranker)")
     gpu = find_gpu(inp.gpu)
-    if (inp.requests_per_s is None) == (inp.documents is None):
-        raise ToolError("give a request rate, or a number of documents with the hours to embed them in (one of them)")
-    if inp.documents is not None and inp.within_hours is None:
-        raise ToolError("a corpus needs the hours to embed it in (within_hours)")
     reranker = is_reranker(model)
     query = (QUERY_TOKENS if inp.query_tokens is None else inp.query_tokens) if reranker else 0
     pair_tokens = inp.tokens_per_input + query
     if pair_tokens > model.max_context:
         raise ToolError(f"{pair_tokens:,} tokens per input is past {model.name}'s {model.max_context:,}-token limit: "
                         "split the texts into chunks")
-    if inp.requests_per_s is not None:
-        rps = inp.requests_per_s
-    else:
-        rps = inp.documents / (inp.within_hours * 3600) / inp.inputs_per_request  # type: ignore[operator]
+    rps = inp.requests_per_s
     pairs = rps * inp.inputs_per_request
     need = pairs * pair_tokens
     sp = speed(SpeedInput(model=model.id, precision=inp.precision, gpu=gpu.id, batch=1, context=pair_tokens,
@@ -155,8 +154,6 @@ def encoder_serving(inp: EncoderServingInput) -> EncoderServingResult:
     ]
     if reranker:
         assumptions.append(f"each candidate read with the query: {inp.tokens_per_input:,} + {query:,} tokens")
-    if inp.documents is not None:
-        assumptions.append(f"{inp.documents:,} documents spread evenly over {inp.within_hours:g} h")
     warnings = [] if mem.fits else [f"{model.name} in {inp.precision} does not fit {gpu.name}'s memory"]
     if model.id.startswith("qwen3-reranker"):
         warnings.append(f"{model.name} is a causal model scoring yes/no: vLLM loads it as a classifier with "

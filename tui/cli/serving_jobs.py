@@ -35,7 +35,7 @@ def _ms(seconds: float) -> str:
               "gpu-advisor size embedding -m qwen3-embedding-8b --gpu h100 --documents 10000000 --within-hours 96 "
               "--tokens 500"))
 def cmd_size_embedding(args: argparse.Namespace) -> None:
-    from gpu_advisor.tools.encoder_serving import EncoderServingInput, encoder_serving
+    from gpu_advisor.tools.encoder_serving import EncoderServingInput, corpus_rate, encoder_serving
 
     if (args.rps is None) == (args.documents is None):
         raise UsageError("give --rps, or --documents with --within-hours (one of them)")
@@ -43,10 +43,12 @@ def cmd_size_embedding(args: argparse.Namespace) -> None:
         raise UsageError("--documents needs --within-hours: the hours to embed them in")
     if args.max_utilisation >= 1:
         raise UsageError("--max-utilisation must be below 1: a GPU run at full speed queues without bound")
+    rps = args.rps if args.rps is not None else corpus_rate(args.documents, args.within_hours, args.inputs)
     r = encoder_serving(EncoderServingInput(
-        model=args.model, gpu=args.gpu, requests_per_s=args.rps, documents=args.documents,
-        within_hours=args.within_hours, tokens_per_input=args.tokens, inputs_per_request=args.inputs,
-        query_tokens=args.query_tokens, max_utilisation=args.max_utilisation))
+        model=args.model, gpu=args.gpu, requests_per_s=rps, tokens_per_input=args.tokens,
+        inputs_per_request=args.inputs, query_tokens=args.query_tokens, max_utilisation=args.max_utilisation))
+    if args.documents is not None:
+        r.assumptions.append(f"{args.documents:,} documents spread evenly over {args.within_hours:g} h")
 
     def human() -> str:
         what = "query-candidate pairs" if r.reranker else "texts"
