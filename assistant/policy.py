@@ -93,6 +93,8 @@ class Profile(BaseModel):
     buy_count: int | None = Field(None, ge=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it
+    loras: int | None = Field(None, ge=1, le=100_000)  # "50 customer-specific LoRAs": adapters on one base (tools.multi_lora)
+    lora_rank: int | None = Field(None, ge=1, le=512)  # "rank 16", "秩64": the adapters' rank
 
 
     @field_validator("users_range")

@@ -455,7 +455,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("used_cards", None),  # '二手3090还是4090': only the cards said used are priced used; None: every card
     Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),
-    Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
+    Slot("cpu_offload", None, matters=serves),
+    Slot("loras", None, matters=serves),  # "serve 50 customer-specific LoRAs", "挂20个LoRA": adapters on one base
+    Slot("lora_rank", None, matters=serves),  # None: rank 16, said in the adapters' assumptions  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

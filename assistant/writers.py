@@ -480,6 +480,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     rent and buy prices, compared after the answer, so the catalog's comparison is left out."""
     rec = answer.recommend
     best = rec.best
+    from gpu_advisor.assistant.adapters_reply import adapter_lines
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
@@ -521,6 +522,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
                           n=f"{rec.owned_users:,}"), ""]
     if best:
         lines += _figures(answer, lang, profile.engine_app)
+    lines += adapter_lines(rec, lang)  # 'serve 50 customer-specific LoRAs' (assistant.adapters_reply)
     lines += _better_lines(rec, lang)
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok] and not (best is not None and best.ok):

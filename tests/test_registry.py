@@ -20,6 +20,10 @@ MINIMAL = {
     "recommend": {"model": "llama-3-8b"},
     "size_by_rate": {"model": "llama-3-8b", "gpu": "h100", "requests_per_s": 5, "prompt_tokens": 500,
                      "output_tokens": 100},
+    "encoder_serving": {"model": "bge-m3", "gpu": "l4", "requests_per_s": 50},
+    "multi_lora": {"model": "llama-3-8b", "loras": 20},
+    "cpu_offload": {"model": "qwen3-30b-a3b", "gpu": "rtx-3060"},
+    "vllm_offload": {"model": "llama-3-8b", "gpu": "h100"},
 }
 # Tools whose result is a table of options rather than a list of explained figures.
 OPTION_TOOLS = {"fit", "recommend"}

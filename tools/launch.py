@@ -28,8 +28,10 @@ from pydantic import BaseModel, Field
 from gpu_advisor.knowledge.engine_flags import EngineFlags, engine_flags
 from gpu_advisor.knowledge.loader import gpus, precisions
 from gpu_advisor.knowledge.schema import ModelArch
+from gpu_advisor.tools.encoder_serving import is_reranker
 from gpu_advisor.tools.inference import sglang_default_mem_fraction
 from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.multi_lora import MultiLoraResult
 from gpu_advisor.tools.offload import OffloadResult
 from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY, Option, Recommendation, Workload
 
@@ -64,7 +66,7 @@ class LaunchNote(BaseModel):
     """A fact about running the command, as a code the answer's catalog words (assistant/launch_reply.py)."""
 
     code: Literal["each_server", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
-                  "layer_split", "offload", "ascend"]
+                  "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -142,7 +144,8 @@ BATCH_MIN_LEN = 8192
 class _Plan:
     """The figures of the option a command needs, worked out once."""
 
-    def __init__(self, o: Option, w: Workload, model: ModelArch) -> None:
+    def __init__(self, o: Option, w: Workload, model: ModelArch, adapters: MultiLoraResult | None = None) -> None:
+        self.adapters = adapters
         self.replicas, self.pp = max(1, o.replicas), max(1, o.pp)
         self.tp = o.tp or max(1, o.gpus // (self.replicas * self.pp))
         self.servers = o.servers or 1
@@ -174,6 +177,9 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "vllm")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
     argv = [*flags.program, arg, "--tensor-parallel-size", str(p.tp)]
+    if model.encoder:  # an embedding or reranking model runs on vLLM's pooling runner
+        argv += ["--runner", "pooling", "--convert", "classify" if is_reranker(model) else "embed"]
+        cmd.notes.append(LaunchNote(code="encoder", values={"model": model.name}))
     per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
     if p.pp > 1:
         argv += ["--pipeline-parallel-size", str(p.pp), "--distributed-executor-backend", "ray"]
@@ -193,6 +199,9 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["vllm"]]
     argv += ["--max-num-seqs", str(p.users)]
+    if p.adapters is not None:
+        argv += p.adapters.flags
+        cmd.notes.append(LaunchNote(code="adapters", values={"loras": p.adapters.loras}))
     cmd.argv = argv
 
 
@@ -200,6 +209,8 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "sglang")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
     argv = [*flags.program, "--model-path", arg, "--tp-size", str(p.tp)]
+    if model.encoder:
+        argv.append("--is-embedding")
     per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
     if p.pp > 1:
         argv += ["--pp-size", str(p.pp), "--nnodes", str(p.pp), "--node-rank", "0",
@@ -220,6 +231,10 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["sglang"]]
     argv += ["--max-running-requests", str(p.users)]
+    if p.adapters is not None:  # SGLang: adapters named at start, --max-loras-per-batch of them in one batch
+        argv += ["--enable-lora", "--max-loras-per-batch", str(p.adapters.max_loras), "--max-lora-rank",
+                 str(p.adapters.max_lora_rank)]
+        cmd.notes.append(LaunchNote(code="adapters", values={"loras": p.adapters.loras}))
     cmd.argv = argv
 
 
@@ -243,6 +258,8 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
     kv = o.kv_precision if o.kv_precision in ("q8_0", "q4_0") else None
     if kv:
         argv += ["-ctk", kv, "-ctv", kv]
+    if p.adapters is not None:
+        cmd.notes.append(LaunchNote(code="adapters_elsewhere", values={"loras": p.adapters.loras}))
     if o.gpus // p.replicas > 1:
         cmd.notes.append(LaunchNote(code="layer_split", values={"gpus": o.gpus // p.replicas}))
     cmd.argv = argv
@@ -262,10 +279,11 @@ def _mlx(cmd: LaunchCommand, p: _Plan, flags: EngineFlags, model: ModelArch) -> 
 
 
 def launch_command(o: Option, w: Workload, engine: str | None = None,
-                   offload: OffloadResult | None = None) -> LaunchCommand:
+                   offload: OffloadResult | None = None, adapters: MultiLoraResult | None = None) -> LaunchCommand:
     """The command that starts option `o` of a serving plan for workload `w`; `engine` asks for another engine
     than the plan's (vllm, sglang, llama.cpp, mlx-lm); `offload` is the plan's llama.cpp split of the model
-    between the card and system RAM (its -ngl and --n-cpu-moe)."""
+    between the card and system RAM (its -ngl and --n-cpu-moe); `adapters` the plan's LoRA adapters (vLLM
+    --enable-lora --max-loras --max-lora-rank --max-cpu-loras, SGLang --max-loras-per-batch)."""
     if not w.spec.serves and not w.spec.batch:
         raise LaunchError("a training plan has no server to start: size a serving plan first")
     if not o.ok and not o.serves:
@@ -273,7 +291,7 @@ def launch_command(o: Option, w: Workload, engine: str | None = None,
     model = resolve_model(w.model)
     kind = _engine(o, engine if engine is not None or offload is None else "llama.cpp")
     flags = engine_flags()[kind]
-    p = _Plan(o, w, model)
+    p = _Plan(o, w, model, adapters)
     cmd = LaunchCommand(engine=kind, engine_name=flags.name, version=flags.version,
                         flags_source=f"{flags.repository} {flags.path} @ {_short(flags.ref)}",
                         model_id=model.id, model_name=model.name, repo=model_repo(model),
@@ -315,7 +333,7 @@ def launch_for(rec: Recommendation, engine: str | None = None) -> LaunchCommand:
         return launch_command(best, asked, "llama.cpp", offload=rec.offload)
     if best is None:
         raise LaunchError("no plan to start: no option holds the model")
-    return launch_command(best, rec.workload, engine)
+    return launch_command(best, rec.workload, engine, adapters=rec.multi_lora)
 
 
 def check_flags(cmd: LaunchCommand) -> list[str]:

@@ -50,7 +50,7 @@ class OffloadInput(ToolInput):
     model: str = Field(description=MODEL_HELP)
     gpu: str = Field(description=GPU_HELP)
     precision: str = Field("q4_k_m", description="a GGUF file type: q4_k_m, q3_k_m, iq2_xs ...")
-    context: int = Field(8192, gt=0, le=MAX_COUNT)
+    context: int = Field(8192, gt=0, le=MAX_COUNT, description="tokens of context the KV cache holds")
     kv_precision: str | None = Field(None, description="llama.cpp's KV cache type: f16 (default) or q8_0")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="the computer's system memory, GiB")
     ram: str | None = Field(None, description="the system memory, a knowledge/host_memory record id "

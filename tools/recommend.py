@@ -75,6 +75,7 @@ from gpu_advisor.tools.kv_format import kv8_format
 from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
+from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
 from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.owned_offload import offload_on_owned
@@ -327,6 +328,9 @@ class Workload(ToolInput):
                               "offload is sized on the one card named, owned or only considered")
     system_ram_gb: float | None = Field(None, gt=0, le=16384, description="system memory of the computer your card "
                                         "sits in, GiB: llama.cpp's CPU offload (-ngl, --n-cpu-moe) is sized for it")
+    loras: int | None = Field(None, gt=0, le=MAX_ADAPTERS, description="LoRA adapters served on the one base model "
+                              "(vLLM --enable-lora --max-loras): their memory and throughput cost, tools.multi_lora")
+    lora_rank: int | None = Field(None, gt=0, le=MAX_RANK, description="the adapters' rank (default 16)")
     use_case: str | None = Field(None, description="what it serves, a row of knowledge/data/use_cases.yaml ('coding', "
                                     "'rag'): a request rate's prompt and output when not said")
     product: bool = Field(False, description="a product people use (customer-facing chat, a public API): each "
@@ -622,6 +626,8 @@ class Recommendation(Explained):
     offload: OffloadResult | None = Field(None, description="one person's own card too small for the model in 4 "
                                                             "bits: the same model with part of it in system RAM "
                                                             "(llama.cpp -ngl or --n-cpu-moe), tools.offload")
+    multi_lora: MultiLoraResult | None = Field(None, description="many LoRA adapters on the plan's base model: slots "
+                                               "on each GPU, adapters in system memory, throughput cost (tools.multi_lora)")
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
                                                    "(a MoE model) a 2- or 3-bit file")
@@ -2449,7 +2455,26 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     rec = _name_a_better_card(w, rec)
     beside = _beside_yours(rec)
     update: dict[str, Any] = ({"ruled_out": ruled_out} if ruled_out else {}) | ({"beside_yours": beside} if beside else {})
+    adapters = _adapters(w, rec)
+    if adapters is not None:
+        update["multi_lora"] = adapters
     return rec.model_copy(update=update) if update else rec
+
+
+def _adapters(w: Workload, rec: Recommendation) -> MultiLoraResult | None:
+    """Many LoRA adapters on the plan's model (tools.multi_lora), sized for its copy: its GPUs per copy and the users
+    one copy serves at once; None when no adapters were said or the job serves nothing."""
+    if not w.loras or not w.spec.serves:
+        return None
+    best = rec.best
+    tp = (best.tp or max(1, best.gpus // max(1, best.replicas))) if best is not None else 1
+    in_flight = (best.users_per_replica if best is not None and best.users_per_replica else w.users)
+    try:
+        return multi_lora(MultiLoraInput(model=w.model, loras=w.loras, lora_rank=w.lora_rank or 16,
+                                         concurrency=max(1, min(in_flight, 4096)),
+                                         gpu=best.gpu if best is not None else None, tp=min(tp, 64)))
+    except (ToolError, ValueError, KeyError):
+        return None
 
 
 def _beside_yours(rec: Recommendation) -> BesideYours | None:

@@ -13,13 +13,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from gpu_advisor.tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
+from gpu_advisor.tools.encoder_serving import EncoderServingInput, encoder_serving
 from gpu_advisor.tools.fit import FitInput, fit
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.multi_lora import MultiLoraInput, multi_lora
+from gpu_advisor.tools.offload import OffloadInput, offload
 from gpu_advisor.tools.queueing import RateInput, size_by_rate
 from gpu_advisor.tools.recommend import Workload, recommend
 from gpu_advisor.tools.throughput import SpeedInput, speed
 from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
+from gpu_advisor.tools.vllm_offload import VllmOffloadInput, vllm_offload
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,17 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "an M/G/c queue "
          "(Erlang C) over continuous batching; the concurrency, waits and utilisation it implies.",
          RateInput, size_by_rate),
+    Tool("encoder_serving", "GPUs to serve an embedding or reranking model at a request rate (or a corpus by a "
+         "deadline): prefill only, tokens read per second over one GPU's prefill speed; vLLM pooling and TEI commands.",
+         EncoderServingInput, encoder_serving),
+    Tool("multi_lora", "Many LoRA adapters on one base model: memory per adapter from rank and targeted modules, vLLM "
+         "--max-loras slots per GPU, adapters in system memory, the throughput a mixed batch gives up.",
+         MultiLoraInput, multi_lora),
+    Tool("cpu_offload", "llama.cpp with part of a model in system RAM (-ngl layers, --n-cpu-moe experts): what stays "
+         "on the card, the RAM it needs, the decode speed the RAM's bandwidth gives.", OffloadInput, offload),
+    Tool("vllm_offload", "vLLM --cpu-offload-gb (weights copied over PCIe every step) and KV offloading of idle "
+         "conversations: the GB offloaded, the decode speed it costs, the system RAM it needs.",
+         VllmOffloadInput, vllm_offload),
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
          Workload, recommend),
 )}

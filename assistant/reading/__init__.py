@@ -234,6 +234,8 @@ READERS = (
     ("use_case", read_use_case),
     ("system_ram_gb", read_system_ram),
     ("cpu_offload", read_cpu_offload),
+    ("loras", lambda m: m.loras),  # reading.adapters, read when the message was prepared
+    ("lora_rank", lambda m: m.lora_rank),
     ("horizon_months", read_horizon),
 )
 
@@ -298,6 +300,8 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_considered(m, u)  # 'or should i buy a used 3090 as a second card': weighed beside the owned card
     read_card_count(m, u)
     read_own_box(m, u)
+    if u.updates.get("loras") and not u.updates.get("phase") and pending != "phase":
+        u.updates["phase"] = "serve"  # '一个底座挂20个LoRA': adapters are served
     read_leeway(m, u)
     read_owned_untyped(m, u)
     read_whatif(m, u)

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_advisor.assistant.reading.adapters import find_adapters
 from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
 from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
@@ -104,6 +105,8 @@ class Message:
     unknown_card: tuple[str, bool] | None = None  # an accelerator with no figures on record: (name, the user's own)
     unknown_count: int = 1  # how many of that accelerator were said ('4张海光K100')
     also_clouds: list[str] = field(default_factory=list)  # more clouds named with the first ("runpod or vast")
+    loras: int | None = None  # LoRA adapters served on one base ('挂20个LoRA'), reading.adapters
+    lora_rank: int | None = None
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:
@@ -139,9 +142,11 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     unsold = [unsold_mac(gpu_id) for _, _, gpu_id, _ in found_gpus if "vendor=apple" in gpu_id]
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
     spec, masked = _card_spec(masked, found_gpus)
+    masked, loras, lora_rank = find_adapters(masked)  # '50 customer-specific LoRAs': no headcount, no method
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
+    msg.loras, msg.lora_rank = loras, lora_rank
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted

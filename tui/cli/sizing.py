@@ -39,7 +39,7 @@ RENT_BUY_UTILISATION = 0.5
 
 commands = Commands()
 size = commands.group("size", "memory needed for inference or training; GPUs to serve a request rate",
-                      metavar="inference|training|serving", dest="what",
+                      metavar="inference|training|serving|embedding|lora|offload", dest="what",
                       examples=("gpu-advisor size inference -m llama-3.1-8b",
                                 "gpu-advisor size training -m 27B --method lora",
                                 "gpu-advisor size serving -m llama-3.1-8b --rps 20 --prompt 1000 --output 200 "
@@ -548,6 +548,9 @@ def cmd_train_time(args: argparse.Namespace) -> None:
         "(with --requests-per-second; the same as --ttft-ms there)"),
     arg("--tpot-p99-ms", type=positive_float, default=None, metavar="MS",
         help="time-per-output-token target per user (read as the slowest per-user speed allowed)"),
+    arg("--loras", type=positive_int, default=None, metavar="N",
+        help="serving: LoRA adapters on the one base model (vLLM --enable-lora; see `size lora`)"),
+    arg("--lora-rank", type=positive_int, default=None, metavar="R", help="with --loras: the adapters' rank (default 16)"),
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
@@ -592,7 +595,7 @@ def recommendation(args: argparse.Namespace):
                  batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
                  deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
                  prompt_tokens=args.prompt_tokens,
-                 server_gpus=args.server_gpus, max_gpus=args.max_gpus)
+                 server_gpus=args.server_gpus, max_gpus=args.max_gpus, loras=args.loras, lora_rank=args.lora_rank)
     r = recommend(w)
     if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
         from gpu_advisor.tools.ttft_floor import below_physics
@@ -640,6 +643,11 @@ def recommend_text(args: argparse.Namespace, r) -> str:
                         if t.ttft_p99_s is not None and t.ttft_p50_s is not None else ""))
     lines += ["", table(rows, ["option", "fits", "headroom", "tok/s/user", f"{cur}/h", f"buy {cur}", "job h",
                                f"job {cur}"])]
+    if r.multi_lora is not None:
+        a = r.multi_lora
+        lines.append(f"  - {a.loras} LoRA adapters (rank {a.lora_rank}): {a.gpu_slot_bytes / 1e9:,.2f} GB of slots per GPU "
+                     f"(--max-loras {a.max_loras}), {a.cpu_bytes / 1e9:,.2f} GB in system memory; "
+                     f"{a.throughput_cost[0]:.0%}-{a.throughput_cost[1]:.0%} fewer tokens/s than the base alone")
     for lever in r.levers:
         if lever.option:
             lines.append(f"  would work with {lever.change}: {lever.option.gpus} x {lever.option.gpu}")
