@@ -123,8 +123,10 @@ def plan_words(o: Option, lang: str) -> str:
     if o.tp is None:
         return gpu_words(o)
     servers = say(lang, "scale.servers_one") if o.servers == 1 else say(lang, "scale.servers", n=o.servers)
+    wide = o.pp == 1 and o.server_gpus is not None and o.tp > o.server_gpus  # a DP-attention copy over servers
     unit = (say(lang, "scale.pipeline", servers=o.pp, per=o.tp, gpu=o.gpu_name) if o.pp > 1
-            else f"{o.tp} × {o.gpu_name}")
+            else say(lang, "scale.pipeline", servers=o.tp // o.server_gpus, per=o.server_gpus, gpu=o.gpu_name)
+            if wide and o.server_gpus else f"{o.tp} × {o.gpu_name}")
     if o.replicas == 1:
         return unit
     return say(lang, "scale.replicas_of", replicas=o.replicas, unit=unit, gpus=o.gpus, servers=servers)
@@ -134,6 +136,8 @@ def layout_label(o: Option) -> str | None:
     """A plan's layout in the table, the same in every language: 'TP8×PP2', '4×TP2'."""
     if o.tp is None:
         return None
+    if o.dp_attention > 1:  # data-parallel attention, experts spread over the copy's GPUs: 'DP16+EP16'
+        return (f"{o.replicas}×" if o.replicas > 1 else "") + f"DP{o.dp_attention}+EP{o.tp}"
     return (f"{o.replicas}×" if o.replicas > 1 else "") + f"TP{o.tp}" + (f"×PP{o.pp}" if o.pp > 1 else "")
 
 
@@ -349,6 +353,28 @@ def markdown_table(t: dict[str, Any]) -> list[str]:
 # ---------------------------------------------------------------- the answer
 
 
+def _layout_suffix(best: Option, lang: str) -> str:
+    """The heading's note of a copy over several servers: pipeline stages, or data-parallel attention + experts."""
+    if best.pp > 1 and best.tp is not None:
+        return say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
+    if best.dp_attention > 1 and (best.servers or 1) > best.replicas:
+        return say(lang, "head.layout_dp", n=best.dp_attention, network=_fabric(best, lang))
+    return ""
+
+
+def _buy_not_paying(rec: Recommendation, lang: str) -> str | None:
+    """Buying asked about (no budget, no count, the use assumed), and its own figures say renting costs less at that
+    use: the heading says so (review BL #17: '购买 8 × H20' above 'renting ¥0.53M, buying ¥1.6M')."""
+    rb, w, best = rec.rent_or_buy, rec.workload, rec.best
+    if best is None or rec.action != "buy" or rb is None or rb.rent_total_usd >= rb.buy_total_usd or rb.buy_gpu \
+            or getattr(rb, "rent_usd_per_gpu_month", None) is not None or w.budget_usd is not None \
+            or w.buy_count is not None or w.spec.trains or w.requests_per_s or "utilisation" not in w.flexible:
+        return None
+    return "## " + say(lang, "head.buy_not_paying", option=plan_words(best, lang), use=pct(rb.utilisation),
+                       rent=cash(rb.rent_total_usd, rec), buy=cash(rb.buy_total_usd, rec), months=rb.horizon_months,
+                       breakeven=_break_even(rb, lang))
+
+
 def headline(rec: Recommendation, lang: str) -> str:
     job = say(lang, f"job.{rec.workload.phase}")
     best = rec.best
@@ -386,9 +412,11 @@ def headline(rec: Recommendation, lang: str) -> str:
             head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
         return head
     unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd
+    against = _buy_not_paying(rec, lang)
+    if against is not None:
+        return against
     head = "## " + say(lang, "head.unpriced" if unpriced else f"head.{rec.action}", option=plan_words(best, lang), job=job)
-    if best.pp > 1 and best.tp is not None:
-        head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
+    head += _layout_suffix(best, lang)
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
@@ -1142,7 +1170,8 @@ def _tried_lines(o: Option, lang: str) -> list[str]:
     cols = ["tried.layout", "tried.format", "table.tps", "table.ttft", "tried.meets"]
     rows = []
     for t in o.layouts_tried:
-        label = (f"{t.replicas}×" if t.replicas > 1 else "") + f"TP{t.tp}" + (f"×PP{t.pp}" if t.pp > 1 else "")
+        label = (f"{t.replicas}×" if t.replicas > 1 else "") + (
+            f"DP{t.dp_attention}+EP{t.tp}" if t.dp_attention > 1 else f"TP{t.tp}" + (f"×PP{t.pp}" if t.pp > 1 else ""))
         fmt = (t.precision or "") + (say(lang, "fig.kv", kv=t.kv_precision.upper()) if t.kv_precision else "")
         if t.ok:
             meets = say(lang, "table.yes")
@@ -1154,7 +1183,9 @@ def _tried_lines(o: Option, lang: str) -> list[str]:
                      seconds(t.ttft_s) if t.ttft_s is not None else "-", meets])
     lines = [head, ""] + markdown_table({"columns": [say(lang, c) for c in cols], "rows": rows}) + [""]
     first = o.layouts_tried[0]
-    label = (f"{first.replicas}×" if first.replicas > 1 else "") + f"TP{first.tp}" + (f"×PP{first.pp}" if first.pp > 1 else "")
+    label = (f"{first.replicas}×" if first.replicas > 1 else "") + (
+        f"DP{first.dp_attention}+EP{first.tp}" if first.dp_attention > 1
+        else f"TP{first.tp}" + (f"×PP{first.pp}" if first.pp > 1 else ""))
     if o.chosen_because == "meets":
         lines += [say(lang, "tried.chosen_meets", layout=label, precision=first.precision or ""), ""]
     elif o.chosen_because == "closest" and first.shortfall not in (None, float("inf")):
@@ -1183,11 +1214,13 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
              if o.replicas > 1 else say(lang, "scale.one_copy", unit=unit)]
     if o.pp > 1:
         parts.append(say(lang, "scale.tp_pp", tp=o.tp, pp=o.pp))
+    elif o.dp_attention > 1:
+        parts.append(say(lang, "scale.dp_ep", n=o.dp_attention))
     elif o.tp > 1:
         parts.append(say(lang, "scale.tp", tp=o.tp))
     parts.append(say(lang, "scale.servers_of_one" if o.servers == 1 else "scale.servers_of", servers=o.servers,
                      per=o.server_gpus))
-    if o.expert_parallel:
+    if o.expert_parallel and o.dp_attention <= 1:
         parts.append(say(lang, "scale.expert_parallel"))
     if o.tp > 1 and o.link_within:
         parts.append(say(lang, f"scale.within.{o.link_within}"))
@@ -1195,6 +1228,8 @@ def _layout_lines(o: Option, lang: str) -> list[str]:
         key = "scale.between_pipeline_said" if o.pipeline_network_gbit else "scale.between_pipeline"
         parts.append(say(lang, key, gbps=f"{o.pipeline_network_gbit or INTER_NODE_GBPS * 8:,.0f}",
                          ms=f"{(o.pipeline_s_per_token or 0) * 1000:.2f}"))
+    elif o.dp_attention > 1 and (o.servers or 1) > o.replicas:
+        parts.append(say(lang, "scale.between_experts", gbps=f"{o.pipeline_network_gbit or INTER_NODE_GBPS * 8:,.0f}"))
     elif (o.servers or 1) > 1:
         parts.append(say(lang, "scale.between_replicas"))
     return [say(lang, "scale.head") + say(lang, "sep").join(parts) + say(lang, "fig.end"), ""]

@@ -61,7 +61,10 @@ def test_deepseek_v3_on_atlas_servers(text: str) -> None:
     # h-physics (review AP E16): 500 streams of 3,000-token prompts are ~6.8 requests/s of prefill, so the plan is
     # sized for that rate: 4 copies of TP8 x PP3 (12 servers), not the 64 cards memory and decode alone would take
     # (h-facts: 7 copies of TP8 x PP2, 14 servers, before the NPUs' HCCS link was sized as a fast link, not PCIe)
-    assert best["gpus"] == 96 and best["servers"] == 12 and best["tp"] == 8 and best["pp"] == 3
+    # h-fixc (review BL #12/#19): data-parallel attention + expert parallel over 3 servers holds each user's MLA cache
+    # once, not on every tensor-parallel rank: 3 copies of 24 NPUs (9 servers), not 4 of TP8 x PP3 (12)
+    assert best["gpus"] == 72 and best["servers"] == 9 and best["tp"] == 24 and best["pp"] == 1
+    assert best["dp_attention"] == 24
 
 
 TTFT_ZH = ["我们公司要上一个内部知识库问答，用 Qwen2.5-72B，白天高峰大概 每秒 5 个请求，要求首字延迟 2 秒以内，只能用国产卡（信创要求），"

@@ -41,6 +41,7 @@ ENGINES: tuple[LaunchEngine, ...] = ("vllm", "sglang", "llama.cpp", "mlx-lm")
 VLLM_MEMORY_SHARE = 0.9
 RAY_PORT = 6379  # Ray's default head port, as vLLM's multi-node docs start it
 SGLANG_INIT_PORT = 5000  # the --dist-init-addr port SGLang's multi-node examples use
+VLLM_DP_RPC_PORT = 13345  # the --data-parallel-rpc-port vLLM's data-parallel deployment docs use
 HEAD = "HEAD_IP"  # the first server's address, for the user to fill in
 # The checkpoint's format as a folder name says it, for a quantised plan without a repository on record
 FORMAT_WORDS = {"fp8": "FP8", "int8": "INT8", "w8a8-int8": "W8A8-INT8", "int4": "AWQ", "awq": "AWQ",
@@ -66,7 +67,7 @@ class LaunchNote(BaseModel):
     """A fact about running the command, as a code the answer's catalog words (assistant/launch_reply.py)."""
 
     code: Literal["each_server", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
-                  "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder"]
+                  "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder", "dp_nodes"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -158,6 +159,11 @@ class _Plan:
         self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves
                                              else BATCH_JOB_CONCURRENCY if w.spec.batch else 1)
         self.precision = o.precision or model.native_precision or "bf16"
+        # data-parallel attention (an MLA mixture of experts): one engine rank per GPU of a copy, the experts spread
+        # over all of them; a copy wider than a server spans `nodes` servers (vLLM's and SGLang's DP + EP recipes)
+        self.dp = o.dp_attention if o.dp_attention > 1 and o.engine in ("vllm", "sglang") else 1
+        self.per_server = o.server_gpus or 8
+        self.nodes = max(1, -(-self.dp // self.per_server)) if self.dp > 1 else 1
 
 
 def _hf_checkpoint(model: ModelArch, precision: str, engine: str) -> tuple[str, str, str | None, str | None]:
@@ -176,6 +182,9 @@ def _hf_checkpoint(model: ModelArch, precision: str, engine: str) -> tuple[str, 
 def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: ModelArch) -> None:
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "vllm")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
+    if p.dp > 1:
+        _vllm_dp(cmd, p, o, flags, arg, quant)
+        return
     argv = [*flags.program, arg, "--tensor-parallel-size", str(p.tp)]
     if model.encoder:  # an embedding or reranking model runs on vLLM's pooling runner
         argv += ["--runner", "pooling", "--convert", "classify" if is_reranker(model) else "embed"]
@@ -205,6 +214,27 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
     cmd.argv = argv
 
 
+def _vllm_dp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, arg: str, quant: str | None) -> None:
+    """vLLM's data-parallel attention with expert parallelism (its data-parallel and expert-parallel deployment
+    docs, Moonshot's Kimi K2 guide): one rank per GPU; across servers the first runs the API server and the
+    others join it headless from their start rank."""
+    argv = [*flags.program, arg, "--tensor-parallel-size", "1", "--data-parallel-size", str(p.dp)]
+    if p.nodes > 1:
+        argv += ["--data-parallel-size-local", str(p.per_server), "--data-parallel-address", HEAD,
+                 "--data-parallel-rpc-port", str(VLLM_DP_RPC_PORT)]
+        cmd.notes.append(LaunchNote(code="dp_nodes", values={"servers": p.nodes, "local": p.per_server}))
+    argv.append("--enable-expert-parallel")
+    if quant:
+        argv += ["--quantization", quant]
+    argv += ["--max-model-len", str(p.context), "--gpu-memory-utilization", f"{VLLM_MEMORY_SHARE:.2f}"]
+    if o.kv_precision == "fp8":
+        argv += ["--kv-cache-dtype", KV_VALUE["vllm"]]
+    cmd.dp, cmd.tp, cmd.expert_parallel = p.dp, 1, True
+    cmd.max_seqs = max(1, -(-p.users // p.dp))  # each data-parallel rank schedules its own share of the users
+    argv += ["--max-num-seqs", str(cmd.max_seqs)]
+    cmd.argv = argv
+
+
 def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: ModelArch) -> None:
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "sglang")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
@@ -212,13 +242,18 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     if model.encoder:
         argv.append("--is-embedding")
     per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
-    if p.pp > 1:
+    if p.dp > 1:  # SGLang's DeepSeek recipe: --tp N --dp N --enable-dp-attention, the experts over all N
+        argv += ["--dp-size", str(p.dp), "--enable-dp-attention"]
+        if p.nodes > 1:
+            argv += ["--nnodes", str(p.nodes), "--node-rank", "0", "--dist-init-addr", f"{HEAD}:{SGLANG_INIT_PORT}"]
+            cmd.notes.append(LaunchNote(code="node_rank", values={"servers": p.nodes, "last": p.nodes - 1}))
+    elif p.pp > 1:
         argv += ["--pp-size", str(p.pp), "--nnodes", str(p.pp), "--node-rank", "0",
                  "--dist-init-addr", f"{HEAD}:{SGLANG_INIT_PORT}"]
         cmd.notes.append(LaunchNote(code="node_rank", values={"servers": p.pp, "last": p.pp - 1}))
     elif per_server > 1:
         argv += ["--dp-size", str(per_server)]
-    cmd.dp = per_server if p.pp == 1 else 1
+    cmd.dp = p.dp if p.dp > 1 else per_server if p.pp == 1 else 1
     if o.expert_parallel:
         argv += ["--ep-size", str(p.tp)]
     if quant:
@@ -317,7 +352,7 @@ def _placement_notes(cmd: LaunchCommand, p: _Plan, o: Option, kind: str) -> None
                                                                   "model": cmd.model_name}))
     if p.pp > 1 and p.replicas > 1:
         cmd.notes.insert(0, LaunchNote(code="copies", values={"copies": p.replicas, "servers": p.pp}))
-    elif p.pp == 1 and p.servers > 1:
+    elif p.pp == 1 and p.servers > 1 and p.nodes == 1:
         cmd.notes.insert(0, LaunchNote(code="each_server", values={"servers": p.servers}))
     if _gpu_stack(o.gpu) == "cann" and kind in ("vllm", "sglang"):
         cmd.notes.append(LaunchNote(code="ascend", values={}))

@@ -428,6 +428,7 @@ class LayoutTry(BaseModel):
     tp: int
     pp: int = 1
     gpus: int
+    dp_attention: int = 0
     precision: str | None = None
     kv_precision: str | None = None
     ok: bool
@@ -512,6 +513,8 @@ class Option(BaseModel):
     link_between: Literal["infiniband"] | None = Field(None, description="the network a copy needs between servers: "
                                                                          "InfiniBand or RoCE for pipeline stages")
     users_per_replica: int | None = None
+    dp_attention: int = Field(0, description="data-parallel attention ranks of a copy (an MLA model's latent KV "
+                              "held once per rank, the experts spread over all of them); 0: tensor-parallel attention")
     expert_parallel: bool = Field(False, description="a MoE model's experts spread over a copy's GPUs (vLLM "
                                                      "--enable-expert-parallel), not each one sliced by tensor parallel")
     pipeline_s_per_token: float | None = Field(None, description="network time a token spends between pipeline stages")
@@ -790,6 +793,25 @@ def _dp_attention(mla: bool, engine: Engine, n: int, users: int) -> int:
     return n if mla and n > 1 and engine in ("sglang", "vllm") and users >= n else 1
 
 
+def _expert_servers(w: Workload, gpu: Gpu, n: int, layout: Layout | None) -> int:
+    """Servers a data-parallel-attention, expert-parallel copy spans (tools.scale.expert_units): 1 within one."""
+    if layout is None or not layout.dp_attention or layout.pp > 1:
+        return 1
+    return max(1, -(-n // _server_gpus(w, gpu)))
+
+
+def _ranks(w: Workload, gpu: Gpu, n: int, layout: Layout | None, mla: bool, engine: Engine, across: int) -> int:
+    """The data-parallel attention ranks a copy is sized with: all its GPUs across servers; within one, an MLA model's
+    one per GPU, unless the layout search found tensor-parallel attention holds more (tools.scale.unit_attention)."""
+    if layout is not None and layout.pp > 1:
+        return 1
+    if across > 1:
+        return n
+    if layout is not None and not layout.dp_attention and not small_units_only(gpu):
+        return 1
+    return _dp_attention(mla, engine, n, w.users)
+
+
 def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id: str,
            warnings: list[str], headrooms: list[float], layout: Layout | None = None) -> None:
     """Interactive serving: fits, per-user speed, and the latency target. With a layout, one copy of
@@ -802,12 +824,13 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     fitted: dict[tuple[str, str], Any] = {}  # the first try of each engine and weight format that fits
     dps: dict[tuple[str, str, str | None], int] = {}  # data-parallel attention ranks each try was sized with
     fast = False
+    across = _expert_servers(w, gpu, n, layout)  # a data-parallel-attention copy over several servers
     for engine, fmt, kv in tries:
-        dp = _dp_attention(mla, engine, n, w.users) if pp == 1 else 1
+        dp = _ranks(w, gpu, n, layout, mla, engine, across)
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                     gpus=n, pp=pp, gpu=gpu.id, engine=engine, kv_precision=kv,
                                                     dp_attention=dp))
-        if dp > 1 and not mem.fits and (owned or w.requests_per_s or w._rate_per_s):
+        if dp > 1 and across == 1 and not mem.fits and (owned or w.requests_per_s or w._rate_per_s):
             # each rank's own attention weights leave no room: the cards you own (R1 FP8 on 8 × H20 96GB) and a
             # request rate's copies (tools.queueing, review AK C20) are held with tensor-parallel attention
             dp = 1
@@ -831,10 +854,11 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     if kv is not None:  # the 8-bit (or 4-bit) KV cache used or tried: what it saves, from the same tool
         full = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
                                                      gpus=n, pp=pp, gpu=gpu.id, engine=engine,
-                                                     dp_attention=dps[(engine, fmt, kv)]))
+                                                     dp_attention=1 if small_units_only(gpu) else dps[(engine, fmt, kv)]))
         opt.kv_cache_16bit_bytes = _kv_cache_bytes(full)
         opt.kv_saved_bytes = opt.kv_cache_16bit_bytes - _kv_cache_bytes(mem)
     if dps[(engine, fmt, kv)] > 1:
+        opt.dp_attention = n
         flag = (f"--enable-dp-attention --dp-size {n}" if engine == "sglang"
                 else f"--data-parallel-size {n} --enable-expert-parallel")
         warnings.append(f"sized with data-parallel attention over the {n} GPUs ({flag}): each GPU keeps its own "
@@ -847,9 +871,10 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
     if not mem.fits:
         return
-    net = _pipeline_network(w) if pp > 1 else None
+    net = _pipeline_network(w) if pp > 1 or across > 1 else None
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=w.users, context=w.context,
-                          engine=engine, kv_precision=kv, network_gbit_per_s=net))
+                          engine=engine, kv_precision=kv, network_gbit_per_s=net, expert_servers=across,
+                          dp_attention=dps[(engine, fmt, kv)]))
     opt.decode_tokens_per_s, opt.aggregate_tokens_per_s = sp.decode_tokens_per_s, sp.aggregate_decode_tokens_per_s
     opt.tpot_s = sp.time_per_output_token_s
     if pp > 1:
@@ -858,7 +883,8 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     warnings += sp.warnings
     prompt = w.prompt_length()
     first = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=1, context=prompt,
-                             engine=engine, kv_precision=kv, network_gbit_per_s=net))
+                             engine=engine, kv_precision=kv, network_gbit_per_s=net, expert_servers=across,
+                          dp_attention=dps[(engine, fmt, kv)]))
     opt.ttft_s = first.time_to_first_token_s
     fast_enough = sp.decode_tokens_per_s >= w.speed_floor
     if w.latency_stated:
@@ -1193,7 +1219,7 @@ def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: boo
         _serve(opt, shared, gpu, n, owned, precision_id, warnings, headrooms, layout)
         if copies > 1 and opt.aggregate_tokens_per_s:
             opt.aggregate_tokens_per_s *= copies
-        if copies > 1 or pp > 1:
+        if copies > 1 or pp > 1 or n > _server_gpus(w, gpu):
             _lay_out(opt, w, gpu, n, pp, shared.users)
     if spec.batch:
         _batch_job(opt, w, gpu, n, owned, precision_id, headrooms, all_cards)
@@ -1289,7 +1315,7 @@ def _lay_out(opt: Option, w: Workload, gpu: Gpu, tp: int, pp: int, users: int) -
     opt.tp, opt.pp, opt.users_per_replica = tp, pp, users
     opt.server_gpus, opt.servers = per_server, servers_for(opt.gpus, per_server)
     opt.link_within = gpu.interconnect
-    opt.link_between = "infiniband" if pp > 1 else None
+    opt.link_between = "infiniband" if pp > 1 or tp > per_server else None
     opt.expert_parallel = resolve_model(w.model).is_moe and tp > 1 and opt.engine in ("vllm", "sglang")
 
 
@@ -1438,7 +1464,7 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
     rental price from few offers counts dearer by the spread of well-sourced prices (rules.few_offers_below)."""
     if o.owned:
         return 0.0
-    buys = w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent")
+    buys = buys_outright(w)
     if buys:
         pay = o.purchase_usd  # a one-off budget for a service buys cards, unless renting is what it pays for
     elif not w.spec.serves:
@@ -1903,7 +1929,8 @@ def _roomier(w: Workload, gpu: Gpu, layout: Layout, o: Option, limit: int, owned
 
 
 def _tried(o: Option, w: Workload) -> LayoutTry:
-    return LayoutTry(replicas=o.replicas, tp=o.tp or o.gpus, pp=o.pp, gpus=o.gpus, precision=o.precision,
+    return LayoutTry(replicas=o.replicas, tp=o.tp or o.gpus, pp=o.pp, gpus=o.gpus, dp_attention=o.dp_attention,
+                     precision=o.precision,
                      kv_precision=o.kv_precision, ok=o.ok, fits=o.serves is not False,
                      decode_tokens_per_s=o.decode_tokens_per_s, ttft_s=o.ttft_s,
                      shortfall=None if o.ok else shortfall(o, w), reasons=list(o.reasons))
@@ -1989,6 +2016,8 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         return best, "use", None
     rb = rent_or_buy_of(w, best)
     action = _action(w, best, rb)
+    if action == "buy" and not buys_outright(w) and best is ranked[0]:
+        best, rb = _bought_best(w, ranked, best, rb)
     best, action, rb = china_official_first(w, ranked, best, action, rb)
     said = china_supply(w, find_gpu(best.gpu))
     if said and action in ("buy", "rent"):  # the plan's card: what its export restriction means for the way it is had
@@ -2001,6 +2030,35 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         if whole is not None and whole.ok:
             best, rb = whole, rent_or_buy_of(w, whole)
     return best, action, rb
+
+
+def buys_outright(w: Workload) -> bool:
+    """Whether the options are already ranked by their purchase price (cost_score): buying preferred, or a one-off
+    budget for a service."""
+    return w.preference == "buy" or (w.budget_usd is not None and w.spec.serves and w.preference != "rent")
+
+
+def as_bought(w: Workload) -> Workload:
+    """The workload ranked as a purchase: what the verdict to buy pays for the job is each option's purchase price."""
+    return w.model_copy(update={"preference": "buy"})
+
+
+def _bought_best(w: Workload, ranked: list[Option], best: Option,
+                 rb: RentBuyResult | None) -> tuple[Option, RentBuyResult | None]:
+    """The verdict is to buy though the options were ranked by their rent: the plan is the one cheapest to buy among
+    those that meet every target (review BL #6: 96 x A100 headlined at $2.4M beside 48 x H200 at $2.0M), where
+    buying it pays too; else the rent-ranked plan stands."""
+    bought = as_bought(w)
+    pool = [o for o in ranked if o.ok and not o.owned and o.purchase_usd is not None and o.avoid == best.avoid]
+    if not pool:
+        return best, rb
+    cheapest = min(pool, key=lambda o: _rank_key(o, bought))
+    if cheapest is best:
+        return best, rb
+    its = rent_or_buy_of(w, cheapest)
+    if its is None or _action(w, cheapest, its) != "buy":
+        return best, rb
+    return cheapest, its
 
 
 def _priced(o: Option, w: Workload) -> bool:
@@ -3568,6 +3626,8 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
     apart = _apart(w, best)
     if apart:
         ranked_for, owned, options, best, action, rb, training_run = apart
+    if action == "buy" and not buys_outright(ranked_for):
+        ranked_for = as_bought(ranked_for)  # a verdict to buy lists the options by what buying each costs
     options.sort(key=lambda o: _rank_key(o, ranked_for))
     options = _without_the_oversized(ranked_for, best, options)
     spec = w.spec

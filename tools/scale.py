@@ -59,6 +59,9 @@ class Layout(BaseModel):
     engine: Engine
     precision: str
     kv_precision: str | None = None
+    dp_attention: bool = Field(False, description="the copy runs data-parallel attention over all its tp GPUs with "
+                               "the experts spread over them (expert parallel), across servers when tp is wider "
+                               "than one: an MLA model's latent KV is then held once, not on every GPU")
 
     @property
     def unit(self) -> int:
@@ -109,34 +112,80 @@ def wide_units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int =
     return wide + [(widest, p) for p in range(2, MAX_PIPELINE + 1) if widest * p <= max_gpus]
 
 
+def latent_moe(model: ModelArch) -> bool:
+    """A mixture of experts with MLA attention (DeepSeek V3/R1, Kimi K2): its makers serve it with data-parallel
+    attention and expert parallelism (DeepSeek's, Moonshot's, SGLang's and vLLM's deployment docs), each GPU
+    keeping its own users' latent KV instead of tensor parallel's copy of it on every GPU."""
+    return model.attention == "mla" and model.is_moe
+
+
+def expert_units(model: ModelArch, server_gpus: int = SERVER_GPUS, max_gpus: int = MAX_SERVING_GPUS,
+                 gpu: Gpu | None = None) -> list[int]:
+    """GPUs of the data-parallel-attention, expert-parallel copies of an MLA mixture of experts across servers: 2,
+    3 ... MAX_PIPELINE whole servers (Moonshot's smallest Kimi K2 FP8 unit is 16 H200 or H20 as DP + EP); none
+    on cards that serve in small PCIe units, nor on cards older than FP8 (A100, A800) outside Ascend."""
+    if not latent_moe(model) or (gpu is not None and (small_units_only(gpu) or not (gpu.fp8_tflops or gpu.stack == "cann"))):
+        return []  # (the internode expert all-to-all kernels, DeepEP's, are Hopper's and later; vLLM-Ascend's own on Ascend)
+    return [server_gpus * k for k in range(2, MAX_PIPELINE + 1) if server_gpus * k <= min(max_gpus, 64)]
+
+
+def attention_ranks(model: ModelArch, tp: int, pp: int, engine: Engine) -> int:
+    """Data-parallel attention ranks a one-stage copy of an MLA model runs with on vLLM or SGLang: one per GPU."""
+    return tp if model.attention == "mla" and tp > 1 and pp == 1 and engine in SCALE_ENGINES else 1
+
+
 def users_per_unit(model: str, gpu: Gpu, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
-                   users: int, context: int, floor: float) -> int:
+                   users: int, context: int, floor: float, server_gpus: int = SERVER_GPUS) -> int:
     """The most users (up to `users`) one unit serves: its KV cache holds their contexts, the engine
     schedules them at once (vLLM's max_num_seqs), and each still gets `floor` tokens/s. 0 when it holds
     not even one. Per-user speed falls as the batch grows, so the bound found once serves any `users`."""
-    return min(users, unit_capacity(model, gpu.id, engine, precision, kv, tp, pp, context, floor))
+    return min(users, unit_capacity(model, gpu.id, engine, precision, kv, tp, pp, context, floor, server_gpus))
+
+
+def unit_attention(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+                   context: int, floor: float, server_gpus: int = SERVER_GPUS) -> int:
+    """The data-parallel attention ranks a unit runs with: one per GPU for an MLA model where that holds more users
+    (always across servers: expert_units), else 1 (tensor-parallel attention, the KV copied on every GPU: R1 FP8
+    on one 8 x H20 96GB server, where eight copies of the attention weights leave no room)."""
+    dp = attention_ranks(_resolve(model), tp, pp, engine)
+    if dp == 1 or tp > server_gpus:
+        return dp
+    if small_units_only(find_gpu(gpu_id)):
+        return 1  # workstation cards over PCIe: tensor-parallel attention, as their plans were sized
+    with_dp = _capacity(model, gpu_id, engine, precision, kv, tp, pp, context, floor, dp, 1)
+    return dp if with_dp >= _capacity(model, gpu_id, engine, precision, kv, tp, pp, context, floor, 1, 1) else 1
+
+
+def unit_capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+                  context: int, floor: float, server_gpus: int = SERVER_GPUS) -> int:
+    """users_per_unit without the cap of the users asked for."""
+    dp = unit_attention(model, gpu_id, engine, precision, kv, tp, pp, context, floor, server_gpus)
+    across = max(1, tp // server_gpus) if dp > 1 else 1
+    return _capacity(model, gpu_id, engine, precision, kv, tp, pp, context, floor, dp, across)
 
 
 @lru_cache(maxsize=4096)
-def unit_capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
-                  context: int, floor: float) -> int:
-    """users_per_unit without the cap of the users asked for (cached: the search asks it for many user counts)."""
+def _capacity(model: str, gpu_id: str, engine: Engine, precision: str, kv: str | None, tp: int, pp: int,
+              context: int, floor: float, dp: int, across: int) -> int:
+    """unit_capacity with dp data-parallel attention ranks over `across` servers (cached: the search asks it for
+    many user counts)."""
     gpu = find_gpu(gpu_id)
     base = InferenceMemoryInput(model=model, precision=precision, context=context, batch=1, gpus=tp, pp=pp,
-                                gpu=gpu.id, engine=engine, kv_precision=kv)
+                                gpu=gpu.id, engine=engine, kv_precision=kv, dp_attention=dp)
     try:
         mem = inference_memory(base)
     except ToolError:
         return 0
     if not mem.fits or not mem.max_concurrent_sequences:
         return 0
-    most = min(int(mem.max_concurrent_sequences), vllm_batch_defaults(gpu, "v1")[1])
+    most = min(int(mem.max_concurrent_sequences), vllm_batch_defaults(gpu, "v1")[1] * dp)
     if most < 1:
         return 0
 
     def fast(batch: int) -> bool:
         sp = speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=tp, pp=pp, batch=batch,
-                              context=context, engine=engine, kv_precision=kv))
+                              context=context, engine=engine, kv_precision=kv, dp_attention=dp,
+                              expert_servers=across))
         return sp.decode_tokens_per_s >= floor
 
     if fast(most):
@@ -161,7 +210,7 @@ def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], user
     arch_ = _resolve(model)
     limit = min(owned, max_gpus) if owned else max_gpus
     found: list[tuple[int, int, int, Layout]] = []
-    passes = [units(arch_, server_gpus, limit, gpu)]
+    passes = [units(arch_, server_gpus, limit, gpu) + [(n, 1) for n in expert_units(arch_, server_gpus, limit, gpu)]]
     if owned and small_units_only(gpu):
         passes.append(wide_units(arch_, server_gpus, limit))  # your servers, when no small unit holds the model
     for shapes in passes:
@@ -170,14 +219,16 @@ def plan(model: str, gpu: Gpu, tries: list[tuple[Engine, str, str | None]], user
                 unit = tp * pp
                 if unit > limit:
                     continue
-                most = users_per_unit(model, gpu, engine, precision, kv, tp, pp, users, context, floor)
+                most = users_per_unit(model, gpu, engine, precision, kv, tp, pp, users, context, floor, server_gpus)
                 if most < 1:
                     continue
                 replicas = limit // unit if owned else math.ceil(users / most)
                 if replicas * most < users or replicas * unit > limit:
                     continue
                 layout = Layout(tp=tp, pp=pp, replicas=replicas, users_per_replica=math.ceil(users / replicas),
-                                engine=engine, precision=precision, kv_precision=kv)
+                                engine=engine, precision=precision, kv_precision=kv,
+                                dp_attention=unit_attention(model, gpu.id, engine, precision, kv, tp, pp, context,
+                                                            floor, server_gpus) > 1)
                 found.append((order, 0 if owned else layout.gpus, unit, layout))
             if found and not owned and not all_formats:
                 break  # the first format that works (the user's, the checkpoint's, then the levers on owned cards)

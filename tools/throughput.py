@@ -127,6 +127,13 @@ class SpeedInput(ToolInput):
     network_gbit_per_s: float | None = Field(
         None, gt=0, le=3200, description="with pp > 1: the network between the servers as said, Gb/s ('200Gb RoCE', "
         "'万兆' = 10); None: one 400 Gb/s InfiniBand/RoCE NIC per GPU as in HGX clusters")
+    dp_attention: int = Field(
+        1, gt=0, le=64, description="data-parallel attention ranks among the gpus (an MLA model's DP attention): each "
+        "reads its own sequences' KV cache and the whole of the weights outside the routed experts")
+    expert_servers: int = Field(
+        1, gt=0, le=8, description="data-parallel attention with expert parallelism over the gpus, spread over this "
+        "many servers (SGLang --enable-dp-attention --ep-size, vLLM --data-parallel-size --enable-expert-parallel): "
+        "each MoE layer's dispatch and combine cross the network between them")
 
 
 def llamacpp_backend_for(gpu: Gpu, requested: LlamaCppBackend | None = None) -> LlamaCppBackend:
@@ -261,8 +268,10 @@ def routed_experts_per_step(model: ModelArch, batch: int) -> float:
 
 def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, gpu: Gpu, engine: Engine,
                         gpus: int, batch: int, context: int, backend: LlamaCppBackend | None = None,
-                        moe_eff: float | None = None, moe_end: MoeEnd = "central") -> dict[str, float]:
-    """One decode step: max(memory time, compute time) + fixed overhead + communication.
+                        moe_eff: float | None = None, moe_end: MoeEnd = "central", dp: int = 1) -> dict[str, float]:
+    """One decode step: max(memory time, compute time) + fixed overhead + communication. With dp data-parallel
+    attention ranks (an MLA model's DP attention), each rank reads its own sequences' KV cache (not all of it) and
+    the whole of the weights outside the routed experts.
 
     MoE on vLLM/SGLang: the routed experts' bytes are read at the grouped-GEMM efficiency (moe_eff, a
     share of the dense efficiency), and each MoE layer adds a dispatch and a combine across GPUs.
@@ -296,6 +305,9 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
         comm = (gpus - 1) * LLAMACPP_HOP_S
     else:
         memory = (effective_read / gpus + kv_read / arch.kv_shards(model, gpus)) / bw
+        if dp > 1:  # each rank: its own sequences' KV, and the attention and shared weights whole
+            outside = weight_read - routed_read
+            memory = ((effective_read - outside) / gpus + outside * dp / gpus + kv_read / gpus) / bw
         compute = step_flops / (gpus * flops)
         kind, gbps = link(gpu)
         message = batch * model.hidden_size * 2
@@ -485,6 +497,20 @@ def pipeline_hop_seconds(model: ModelArch, micro_batch: int, pp: int, network_gb
     return pp * (INTER_NODE_LATENCY_S + micro_batch * model.hidden_size * 2 / rate)
 
 
+def expert_network_seconds(model: ModelArch, tokens_per_gpu: int, servers: int,
+                           network_gbit_per_s: float | None = None) -> float:
+    """Network time of one forward pass of a data-parallel-attention, expert-parallel copy spread over `servers`
+    servers: each MoE layer dispatches every token to its top-k experts (FP8, 1 byte a value) and combines their
+    outputs back (BF16, 2 bytes), the share (servers - 1) / servers of them on other servers, over one NIC per GPU,
+    with a send's latency each way (DeepEP's internode kernels: about 50-60 GB/s of RDMA per GPU)."""
+    if servers <= 1 or not model.is_moe:
+        return 0.0
+    rate = inter_node_gbps(network_gbit_per_s) * 1e9
+    moe_layers = model.num_layers - (model.dense_layers or 0)
+    sent = tokens_per_gpu * (model.experts_per_token or 1) * model.hidden_size * 3 * (servers - 1) / servers
+    return moe_layers * (2 * INTER_NODE_LATENCY_S + sent / rate)
+
+
 def pipeline_prompt_seconds(model: ModelArch, prompt: int, pp: int, network_gbit_per_s: float | None = None) -> float:
     """Network time a prompt spends between pipeline stages: its activations (prompt x hidden size x 2 bytes)
     cross pp - 1 boundaries before the first token."""
@@ -520,7 +546,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
     # every stage in turn, so it waits for the whole model's weights (over tp GPUs) and its micro-batch's KV
     micro = -(-inp.batch // inp.pp)
     hop = pipeline_hop_seconds(model, micro, inp.pp, inp.network_gbit_per_s)
-    d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend)
+    hop += expert_network_seconds(model, -(-inp.batch // n), inp.expert_servers, inp.network_gbit_per_s)
+    dp = max(inp.dp_attention, n if inp.expert_servers > 1 else 1)
+    d = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend, dp=dp)
     d["comm"] += hop
     core = max(d["memory"], d["compute"])
     step = core + d["overhead"] + d["comm"]
@@ -530,9 +558,9 @@ def speed(inp: SpeedInput) -> SpeedResult:
     if big_moe(model, engine):
         # big MoE: the grouped-GEMM efficiency and the expert dispatch spread most (kernels, versions)
         f = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend,
-                                moe_eff=MOE_GROUPED_EFF["fast"])
+                                moe_eff=MOE_GROUPED_EFF["fast"], dp=dp)
         sl = decode_step_seconds(model, precision, kv_bits, gpu, engine, n, micro, inp.context, backend,
-                                 moe_eff=MOE_GROUPED_EFF["slow"])
+                                 moe_eff=MOE_GROUPED_EFF["slow"], dp=dp)
         f["comm"] += hop
         sl["comm"] += hop
         fast = 1 / (max(f["memory"], f["compute"]) * 0.9 + f["overhead"] * 0.5 + f["comm"] - f["moe_comm"] * 0.5)
@@ -557,7 +585,14 @@ def speed(inp: SpeedInput) -> SpeedResult:
     assumptions.append(words)
     # llama.cpp's layer split: the overlap itself spreads (its record's range), on top of the measured band
     prefill_range = (plo * p["seconds"] / p["seconds_slow"], phi * p["seconds"] / p["seconds_fast"])
-    ttft = inp.context * p["seconds"] + step + pipeline_prompt_seconds(model, inp.context, inp.pp, inp.network_gbit_per_s)
+    ttft = (inp.context * p["seconds"] + step + pipeline_prompt_seconds(model, inp.context, inp.pp, inp.network_gbit_per_s)
+            + expert_network_seconds(model, inp.context, inp.expert_servers, inp.network_gbit_per_s))
+    if inp.expert_servers > 1:
+        assumptions.append(
+            f"data-parallel attention with expert parallelism over {n} GPUs on {inp.expert_servers} servers: each "
+            f"GPU runs attention for its own sequences, and every MoE layer sends each token to its experts and back "
+            f"over the network between the servers ({expert_network_seconds(model, -(-inp.batch // n), inp.expert_servers, inp.network_gbit_per_s) * 1e3:.2f} ms "
+            "per token at this batch)")
     if inp.pp > 1:
         net = (f"the {inp.network_gbit_per_s:g} Gb/s network said between the servers" if inp.network_gbit_per_s
                else "InfiniBand or RoCE")
