@@ -30,11 +30,13 @@ def read_prices(m: Message, u: Understanding) -> None:
     """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask), then
     a budget's period and the runs a month (reading.money_period)."""
     from gpu_advisor.assistant.reading.money_period import read_money_period
-    from gpu_advisor.assistant.reading.server_price_ask import read_server_price
+    from gpu_advisor.assistant.reading.server_price_ask import buy_asked_first, read_server_price
 
     _read_prices(m, u)
     read_server_price(m, u)
     read_money_period(m, u)
+    if "server_price" in u.intents and buy_asked_first(m):
+        u.ask["buy_first"] = True  # '买一台8卡A800整机大概多少钱，和租比多久回本': the server's price said first
 
 
 def _read_prices(m: Message, u: Understanding) -> None:
