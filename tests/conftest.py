@@ -53,8 +53,6 @@ def zone(monkeypatch):
 # Known regressions from session 18's last merges (the full suite ran after every branch was merged, with no time
 # left to mend these): marked xfail, not strict, each with its cause. First job next session: mend them, empty this.
 KNOWN_REGRESSIONS_18 = {
-    "tests/test_physics16.py::test_an_unknown_hybrid_is_said_to_need_far_less_kv":
-        "an unknown hybrid model (Phi-4-mini-flash) is no longer said 'hybrid model' after h-smalls' closest-name sizing",
     "tests/test_knowledge.py::test_published_parameter_count_matches_the_architecture[gemma-3n-e4b]":
         "Gemma 3n's per-layer embeddings and audio/vision towers are not in the architecture (h-smalls' record)",
     "tests/test_knowledge.py::test_published_parameter_count_matches_the_architecture[gemma-3n-e2b]":
