@@ -48,22 +48,3 @@ def zone(monkeypatch):
     yield use
     monkeypatch.undo()
     time.tzset()
-
-
-# Known regressions from session 18's last merges (the full suite ran after every branch was merged, with no time
-# left to mend these): marked xfail, not strict, each with its cause. First job next session: mend them, empty this.
-KNOWN_REGRESSIONS_18 = {
-    "tests/test_knowledge.py::test_published_parameter_count_matches_the_architecture[gemma-3n-e4b]":
-        "Gemma 3n's per-layer embeddings and audio/vision towers are not in the architecture (h-smalls' record)",
-    "tests/test_knowledge.py::test_published_parameter_count_matches_the_architecture[gemma-3n-e2b]":
-        "Gemma 3n's per-layer embeddings and audio/vision towers are not in the architecture (h-smalls' record)",
-    "tests/test_knowledge.py::test_published_parameter_count_matches_the_architecture[minimax-m1]":
-        "MiniMax-M1's layout was written from memory (h-smalls): its published 456B does not match",
-}
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        reason = next((why for node, why in KNOWN_REGRESSIONS_18.items() if item.nodeid.startswith(node)), None)
-        if reason is not None:
-            item.add_marker(pytest.mark.xfail(strict=False, reason=f"known regression, session 18: {reason}"))
