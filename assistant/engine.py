@@ -81,6 +81,7 @@ from gpu_advisor.assistant.reading.multi import added_model
 from gpu_advisor.assistant.reading.planned_card import apply_planned_card
 from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
+from gpu_advisor.assistant.reading.server_price_ask import kept_server_price
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
@@ -588,6 +589,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 "unknown_card": None, "rent_quotes": None,
                 "turn": Turn(intents=["reset"]).model_dump()}
     profile = Profile.model_validate(state.get("profile") or {})
+    kept_server_price(u, text, profile.model_dump())  # '就是问个价格' after a server's price: it again; on a plan, not
     defaulted = dict(state.get("defaulted") or {})
     said = {k: v for k, v in u.updates.items() if k not in u.weak}  # 'let's use X instead': no new job said
     fresh = fresh_reason(text, said, profile, u.intents, state.get("also")) if not u.topic else None

@@ -234,6 +234,11 @@ def _sized(ctx: Any, w: Workload, relaxed: str | None, gpu: Gpu, count: int | No
     return found if found and found.ok else (over or found)
 
 
+def said_count(turn: Any, gpu_id: str) -> int | None:
+    """The count the user said with a card this turn ('2x 3090': 2, 'one 5090': 1), None when none was said."""
+    return turn.counts.get(gpu_id) or (1 if gpu_id in (turn.ask.get("said_one") or []) else None)
+
+
 def _answered(ctx: Context, gpu_id: str, count: int | None) -> Option | None:
     """The row the answer already sized for a card asked about (assistant.advice: on a rate plan sized for the rate
     and the first-token target, as the plan is), of the count said if one was; None when the answer has none."""
@@ -261,11 +266,11 @@ def _job_lines(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
     assert rec is not None
     options, moved = [], False
     for f in facts:
-        o = _answered(ctx, f["id"], ctx.turn.counts.get(f["id"])) \
-            or rated_row(ctx.results, w, f["id"], ctx.turn.counts.get(f["id"])) \
-            or _sized(ctx, w, relaxed, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]))
+        n = said_count(ctx.turn, f["id"])  # the counts said with the cards are the options ('or one 5090': one)
+        o = _answered(ctx, f["id"], n) or rated_row(ctx.results, w, f["id"], n) \
+            or _sized(ctx, w, relaxed, find_gpu(f["id"]), n)
         if o is not None:
-            fitted = fitting_precision(w, find_gpu(f["id"]), ctx.turn.counts.get(f["id"]), o)
+            fitted = fitting_precision(w, find_gpu(f["id"]), n, o)
             moved = moved or fitted is not o
             options.append(fitted)
     if not options:

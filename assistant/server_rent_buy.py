@@ -66,7 +66,8 @@ def server_price(ctx: Any) -> str:
     else:
         lines.append(ctx.say("money.sp.no_rent", gpu=gpu.name))
     bought = server_line(gpu, n, ctx.lang, ctx.usd)
-    lines += [bought] if bought else [ctx.say("money.sp.no_buy", gpu=gpu.name)]
+    at = 2 if ctx.turn.ask.get("buy_first") else len(lines)  # the price asked first: '买一台…多少钱，和租比多久回本'
+    lines[at:at] = [bought] if bought else [ctx.say("money.sp.no_buy", gpu=gpu.name)]
     use = ctx.profile.get("utilisation")
     months = int(ctx.profile.get("horizon_months") or DEFAULT_HORIZON_MONTHS)
     purchase = server_usd_per_gpu(gpu, n)

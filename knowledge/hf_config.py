@@ -149,7 +149,33 @@ def count_params(
 
 def shape_params(model: ModelArch) -> tuple[float, float]:
     """Total and active parameters (units) of a catalog shape, by count_params: the language model only
-    (a vision tower is the record's vision_params_b)."""
+    (a vision tower is the record's vision_params_b, an audio encoder its audio_params_b), with the parts
+    count_params has no term for: linear-attention layers whose mixer is wider than an attention layer
+    (recurrent_projections) and Gemma 3n's per-layer embeddings (_layer_parts)."""
+    total, active = _shape_counted(model)
+    extra = _layer_parts(model)
+    return total + extra, active + extra
+
+
+def _layer_parts(model: ModelArch) -> float:
+    """Parameters outside count_params' layout, in every token's path (so active too):
+    - a linear-attention layer of `recurrent_projections` matrices of hidden x heads x head_dim in place of the
+      attention layer counted (MiniMax lightning attention: 5, q, k and v on all 64 heads, a gate, the output);
+    - per-layer embeddings (Gemma 3n): a table of per_layer_vocab_size x (layers x per_layer_input_size), the
+      projection of the hidden state to the same width, and in each layer its gate and projection back."""
+    h, heads, d = model.hidden_size, model.num_attention_heads, model.head_dim
+    extra = 0.0
+    if model.recurrent_projections and model.recurrent_layers:
+        counted = 2 * h * heads * d + 2 * h * model.num_kv_heads * d
+        extra += model.recurrent_layers * (model.recurrent_projections * h * heads * d - counted)
+    if model.per_layer_input_size:
+        width = model.num_layers * model.per_layer_input_size
+        extra += (model.per_layer_vocab_size or model.vocab_size) * width + h * width \
+            + model.num_layers * 2 * h * model.per_layer_input_size
+    return extra
+
+
+def _shape_counted(model: ModelArch) -> tuple[float, float]:
     mla = None
     if model.attention == "mla" and model.kv_lora_rank and model.qk_rope_head_dim:
         mla = {"kv_lora_rank": model.kv_lora_rank, "qk_rope_head_dim": model.qk_rope_head_dim,

@@ -321,6 +321,18 @@ class ModelArch(Record):
     recurrent_state_bytes: float = Field(
         default=0, ge=0, description="fixed state those layers keep per sequence, all of them together",
     )
+    recurrent_projections: int = Field(
+        default=0, ge=0, description="matrices of hidden x heads x head_dim in each of those layers' mixer, in place "
+        "of the attention layer's (MiniMax lightning attention: q, k, v on every head, an output gate and the output: "
+        "5); 0: counted as an attention layer",
+    )
+    per_layer_input_size: int = Field(
+        default=0, ge=0, description="Gemma 3n per-layer embeddings: the width each layer's own embedding of the "
+        "token adds (hidden_size_per_layer_input); 0: none",
+    )
+    per_layer_vocab_size: int | None = Field(
+        default=None, gt=0, description="rows of the per-layer embedding table (vocab_size_per_layer_input)",
+    )
     kv_lora_rank: int | None = Field(default=None, gt=0, description="MLA: latent width cached per token")
     qk_rope_head_dim: int | None = Field(default=None, gt=0, description="MLA: rotary part cached per token")
     q_lora_rank: int | None = Field(default=None, gt=0, description="MLA: query compression rank (None: no compression)")
@@ -352,6 +364,9 @@ class ModelArch(Record):
     )
     vision_params_b: float = Field(
         default=0, ge=0, description="vision tower + projector, billions; already counted in total_params_b"
+    )
+    audio_params_b: float = Field(
+        default=0, ge=0, description="audio encoder + projector, billions (Gemma 3n); already counted in total_params_b"
     )
     image_tokens: int | None = Field(default=None, gt=0, description="tokens a typical image becomes")
     native_precision: str | None = Field(
@@ -398,8 +413,10 @@ class ModelArch(Record):
                              "dense_intermediate_size")
         if self.modality == "text" and (self.vision_params_b or self.image_tokens):
             raise ValueError("a text-only model has no vision tower or image tokens")
-        if self.vision_params_b >= self.total_params_b:
-            raise ValueError("vision_params_b must be a part of total_params_b")
+        if self.vision_params_b + self.audio_params_b >= self.total_params_b:
+            raise ValueError("vision_params_b and audio_params_b must be a part of total_params_b")
+        if self.per_layer_input_size and self.per_layer_vocab_size is None:
+            raise ValueError("per-layer embeddings need per_layer_vocab_size")
         return self
 
     @property

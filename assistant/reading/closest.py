@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gpu_advisor.assistant.reading.generation import text_model
+from gpu_advisor.assistant.reading.hybrid import hybrid_name
 from gpu_advisor.assistant.reading.names import same_shape
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.knowledge import find_model
@@ -22,6 +23,7 @@ from gpu_advisor.knowledge.resolve import model_index, normalise
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
+    from gpu_advisor.knowledge.schema import ModelArch
 
 _TOKEN = re.compile(r"[a-z0-9.]+")
 
@@ -60,6 +62,15 @@ def _version_after(m: Message, end: int, model_id: str) -> str | None:
     return after.group(0)
 
 
+def _say_closest(m: Message, typed: str, base: ModelArch) -> None:
+    """The record sized in place of the name typed, said; a name that says a hybrid ('Phi-4-mini-flash': state-space
+    layers beside a few attention layers) sized as a record with a KV cache in every layer is said to be one, and the
+    memory an upper bound (the user's words kept, never dropped with the name)."""
+    m.notes.append(("note.model_closest", {"typed": typed, "base": base.name}))
+    if hybrid_name(typed) and base.attention != "hybrid":
+        m.notes.append(("physics.hybrid_closest", {"name": typed, "base": base.name}))
+
+
 def closest_names(m: Message) -> None:
     """Say the closest record for each name read short of its version; resolve an unknown name that extends a
     catalog id or carries a catalog expert marker to that model, said the same way."""
@@ -70,7 +81,7 @@ def closest_names(m: Message) -> None:
             continue
         said = _said(m.raw, typed + (extra or ""))
         sized = text_model(model_id, m.text)[0]  # the text model of a vision one when no image is said (as read_model)
-        m.notes.append(("note.model_closest", {"typed": said, "base": find_model(sized).name}))
+        _say_closest(m, said, find_model(sized))
     _expert_markers(m)
     if not m.unknown:
         return
@@ -88,7 +99,7 @@ def closest_names(m: Message) -> None:
     at = max(at, 0)
     m.unknown = None
     m.names = sorted([*m.names, (at, at + len(name), base.id)])
-    m.notes.append(("note.model_closest", {"typed": name, "base": base.name}))
+    _say_closest(m, name, base)
 
 
 def _expert_markers(m: Message) -> None:
@@ -107,4 +118,4 @@ def _expert_markers(m: Message) -> None:
             m.unknown = (_said(m.raw, word), None)
             continue
         m.names = sorted([*m.names, (start, end, base.id)])
-        m.notes.append(("note.model_closest", {"typed": _said(m.raw, word), "base": base.name}))
+        _say_closest(m, _said(m.raw, word), base)

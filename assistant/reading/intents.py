@@ -11,7 +11,7 @@ from gpu_advisor.assistant.reading.asks import ASKS, formats_named
 from gpu_advisor.assistant.reading.clauses import negated, rejected
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.names import family_words
-from gpu_advisor.assistant.reading.prices import cards_named
+from gpu_advisor.assistant.reading.prices import cards_named, said_one
 from gpu_advisor.assistant.reading.text import CHOICE_SLOTS_WITH_NUMBERS, vocab, word_pattern
 from gpu_advisor.knowledge.resolve import BadValue, check_size
 
@@ -277,6 +277,7 @@ def read_question(m: Message, u: Understanding) -> None:
     u.scope = scope if code == "out_of_scope" else None
     u.cards = [gpu_id for gpu_id, _n in cards]
     u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
+    _ones(m, u)
     u.engines = _engines(m)
     u.subject = _subject(m, u) if code == "quality" else None
     u.where = u.updates.get("region") if u.updates.get("region") != "global" else None  # "anywhere" names none
@@ -292,6 +293,15 @@ def read_question(m: Message, u: Understanding) -> None:
 # Questions answered after the sizing when a message asks them beside one ("serve qwen 14b to 30 users:
 # vllm or tgi?"); the others are answered by the sizing itself.
 ALSO = ("engine_choice", "availability", "quality")
+
+
+def _ones(m: Message, u: Understanding) -> None:
+    """The cards said as one ('or one 5090', '还是一张 5090'): with the counts, the options the user named."""
+    ones = said_one(m)
+    if ones:
+        u.ask["said_one"] = ones
+    else:
+        u.ask.pop("said_one", None)
 
 
 def _subject(m: Message, u: Understanding) -> str | None:
@@ -318,6 +328,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
     u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}  # '2x used 3090 or one 5090': the option's count
+    _ones(m, u)
     u.subject = _subject(m, u) if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:
         u.updates.pop("engine", None)

@@ -26,15 +26,24 @@ def cards_named(m: Message) -> list[tuple[str, int]]:
     return list(seen.items())
 
 
+def said_one(m: Message) -> list[str]:
+    """Cards said with the count one ('2x used 3090 or one 5090', '一张 5090'): that one card is the option, never the
+    count the job needs (u.counts holds the counts above one)."""
+    return [gpu_id for s, e, gpu_id, count in m.gpus
+            if count == 1 and not rejected(m, s, e) and re.match(r"\s*1(?!\d)", m.text[s:e])]
+
+
 def read_prices(m: Message, u: Understanding) -> None:
     """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask), then
     a budget's period and the runs a month (reading.money_period)."""
     from gpu_advisor.assistant.reading.money_period import read_money_period
-    from gpu_advisor.assistant.reading.server_price_ask import read_server_price
+    from gpu_advisor.assistant.reading.server_price_ask import buy_asked_first, read_server_price
 
     _read_prices(m, u)
     read_server_price(m, u)
     read_money_period(m, u)
+    if "server_price" in u.intents and buy_asked_first(m):
+        u.ask["buy_first"] = True  # '买一台8卡A800整机大概多少钱，和租比多久回本': the server's price said first
 
 
 def _read_prices(m: Message, u: Understanding) -> None:
