@@ -375,6 +375,12 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "ack.objective_rl") if value == "rl" \
             else say(lang, "slot.objective.default")
+    if slot in ("peak_hours", "peak_days"):
+        return say(lang, f"ack.{slot}", value=f"{value:g}")
+    if slot == "offpeak_share":
+        return say(lang, "ack.offpeak_share", value=f"{value:.0%}")
+    if slot in ("rl_layout", "rl_pipelined"):
+        return say(lang, f"ack.{slot}.{str(value).lower()}")
     if slot == "rl_algorithm":
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
     if slot in ("engine", "engine_app"):

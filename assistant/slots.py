@@ -391,6 +391,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
     Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
+    Slot("rl_layout", None, matters=reinforces),  # None: whichever of colocated and split pays (tools.rl.rl_layouts)
+    Slot("rl_rollout_gpus", None, matters=reinforces),  # "4 for rollouts": split, that many cards for the engine
+    Slot("rl_pipelined", None, matters=reinforces),  # "async", "异步": a split step overlaps rollouts and update
     Slot("framework", None, matters=trains),
     Slot("mixed_precision", None, matters=trains),  # None: the framework's, else mixed precision (tools.training)
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
@@ -409,7 +412,12 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("users_range", None, matters=serves_others),  # "20-100" at once: users sized at a stated point of it
     Slot("users", 5, asks=True, matters=serves_others, panel=True, ask_when=ask_users),
     Slot("utilisation", 0.24, asks=True, matters=pays_for_time, panel=True, ask_when=ask_utilisation),
-    Slot("uptime", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
+    Slot("uptime", None, matters=serves),
+    # The traffic's shape ('busy 9 to 6 on weekdays, almost nobody at night'): each way to pay by the month
+    # (tools.traffic_month), on the busy hour's plan
+    Slot("peak_hours", None, matters=serves),
+    Slot("peak_days", None, matters=serves),
+    Slot("offpeak_share", None, matters=serves),  # "99.9% uptime": the service is up around the clock (utilisation 100%)
     Slot("redundancy", None, matters=serves),  # "N+1", "两个机房": every card it runs is in the budget check
     Slot("train_tokens", None, matters=trains_on_data),
     Slot("train_examples", None, matters=trains_on_data),  # the count behind train_tokens, when said

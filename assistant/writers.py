@@ -874,7 +874,9 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
             lines.append(say(lang, "plan.encoder", model=_model_name(rec, lang),
                              params=f"{_model(rec).total_params_b * 1e3:,.0f}"))
     if w.reinforces:
+        split = rec.trains_on is not None and rec.trains_on.rl is not None and rec.trains_on.rl.layout == "split"
         lines.append(say(lang, "plan.rl", algorithm=w.rl_algorithm.upper(), prompts=f"{w.rl_prompts:,}",
+                         where=say(lang, f"plan.rl_where.{'split' if split else 'colocate'}"),
                          samples=w.rl_samples, completion=f"{w.rl_completion_tokens:,}", prompt=f"{w.rl_prompt_tokens:,}",
                          method=say(lang, f"method.{w.method}"), trained=token_count(w.tokens_per_run(_model(rec))))
                      + (say(lang, "plan.rl_ppo") if w.rl_algorithm == "ppo" else ""))
@@ -939,21 +941,31 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
 def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     """An online RL fine-tune on its cards (tools.rl): memory shared by the trainer and the rollout engine, and a
     pass's time as the rollouts' generation plus the policy update."""
+    from gpu_advisor.assistant.rl_layout import layout_lines, step_words
+    from gpu_advisor.tools.rl import PROMPTS_PER_STEP
+
     w, r = rec.workload, run.rl
     assert r is not None
     method = say(lang, f"method.{w.method}") if lang == "zh" else w.method
-    line = say(lang, "fig.rl", algorithm=w.rl_algorithm.upper(), method=method, model=_model_name(rec, lang),
-               used=gb(r.per_gpu_bytes), capacity=gb(r.capacity_bytes), train=gb(r.train_per_gpu_bytes),
-               engine=gb(r.engine_weights_per_gpu_bytes), kv=gb(r.kv_per_gpu_bytes))
+    if r.layout == "split":
+        line = say(lang, "fig.rl_split", algorithm=w.rl_algorithm.upper(), method=method, model=_model_name(rec, lang),
+                   r=r.rollout_gpus, t=r.train_gpus, engine=gb(r.engine_weights_per_gpu_bytes), tp=r.engine_tp,
+                   kv=gb(r.kv_per_gpu_bytes), in_flight=r.rollouts_in_flight, train=gb(r.train_per_gpu_bytes),
+                   capacity=gb(r.capacity_bytes))
+    else:
+        line = say(lang, "fig.rl", algorithm=w.rl_algorithm.upper(), method=method, model=_model_name(rec, lang),
+                   used=gb(r.per_gpu_bytes), capacity=gb(r.capacity_bytes), train=gb(r.train_per_gpu_bytes),
+                   engine=gb(r.engine_weights_per_gpu_bytes), kv=gb(r.kv_per_gpu_bytes))
     if rec.training_run is not None:
         line += say(lang, "fig.train_on", option=gpu_words(run))
     if r.fits:
         line += say(lang, "fig.rl_time", hours=hours(r.hours), rollout_h=hours(r.rollout_hours),
                     generated=token_count(r.generated_tokens * w.epochs), tps=tps(r.rollout_tokens_per_s),
                     update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * w.epochs))
+        line += step_words(r, PROMPTS_PER_STEP, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
-    return [line + say(lang, "fig.end"), ""]
+    return [line + say(lang, "fig.end"), "", *layout_lines(run, lang)]
 
 
 def _train_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
@@ -1001,6 +1013,9 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
         lines += [line + say(lang, "fig.end"), ""]
         lines += _traffic_lines(rec, lang)
         lines += e2e_lines(rec, lang)
+        from gpu_advisor.assistant.shape_words import shape_lines
+
+        lines += shape_lines(rec, lang)
         tried = _tried_lines(best, lang) if best.owned or _named_by_user(w, best) else []  # not a rate plan's own pick
         lines += _layout_lines(best, lang) + tried + _serve_choice_lines(answer, lang)
     if rec.vision_params_b:

@@ -105,7 +105,7 @@ from gpu_advisor.tools.queueing import (
 )
 from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
-from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
+from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from gpu_advisor.tools.stream_bound import stream_bound
@@ -251,6 +251,14 @@ class Workload(ToolInput):
     rl_prompts: int = Field(RL_PROMPTS, gt=0, description="online RL: prompts in one pass")
     rl_samples: int = Field(DEFAULT_SAMPLES, ge=2, le=1024, description="online RL: completions per prompt (the group)")
     rl_prompt_tokens: int = Field(DEFAULT_PROMPT_TOKENS, gt=0, description="online RL: tokens per prompt")
+    peak_hours: float | None = Field(None, gt=0, le=24, description="serving: busy hours a day (tools.traffic_month)")
+    peak_days: float | None = Field(None, gt=0, le=7, description="serving: days a week with busy hours")
+    offpeak_share: float | None = Field(None, ge=0, le=1, description="serving: the quiet hours' load, a share of the "
+                                                                      "busy hour's")
+    rl_layout: Literal["colocate", "split"] | None = Field(None, description="online RL: colocate (engine and trainer "
+                                                           "share the cards) or split; None: whichever pays")
+    rl_rollout_gpus: int | None = Field(None, gt=0, le=1024, description="online RL, split: cards for the rollouts")
+    rl_pipelined: bool | None = Field(None, description="online RL, split: the next step's rollouts overlap the update")
     rl_completion_tokens: int = Field(DEFAULT_COMPLETION_TOKENS, gt=0, description="online RL: tokens generated per "
                                                                                     "completion")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
@@ -411,7 +419,8 @@ class Workload(ToolInput):
                        prompts=self.rl_prompts, samples=self.rl_samples, prompt_tokens=self.rl_prompt_tokens,
                        completion_tokens=self.rl_completion_tokens, epochs=self.epochs, framework=self.framework,
                        base_precision=QLORA_BASES.get(self.qlora_base) if method == "qlora" else None,
-                       region=self.region)
+                       region=self.region, pipelined=bool(self.rl_pipelined),
+                       rollout_gpus=self.rl_rollout_gpus if self.rl_rollout_gpus and self.rl_rollout_gpus < n else None)
 
     def tokens_per_run(self, model: ModelArch) -> float:
         if self.reinforces:  # trained on what it generates: prompts x samples x (prompt + completion)
@@ -558,6 +567,7 @@ class Option(BaseModel):
                                            "bought) alongside them, and only those are priced")
     findings: list[Finding] = []
     rl: RlResult | None = Field(None, description="online RL: rollouts and policy update on these cards (tools.rl)")
+    rl_layouts: RlLayouts | None = Field(None, description="online RL: both layouts on these cards, and which pays")
 
 
 class Lever(BaseModel):
@@ -1138,10 +1148,13 @@ def _train(opt: Option, w: Workload, model: ModelArch, gpu: Gpu, n: int, warning
 
 
 def _reinforce(opt: Option, w: Workload, gpu: Gpu, n: int, warnings: list[str], headrooms: list[float]) -> None:
-    """Online RL on n cards (tools.rl): the rollout engine and the trainer share the cards; a pass takes the
-    rollouts' generation time plus the policy update's training time."""
-    r = rl_run(w.rl_input(gpu.id, n))
-    opt.rl = r
+    """Online RL on n cards (tools.rl): colocated (the rollout engine and the trainer share the cards) or split
+    (rollout cards and training cards), the layout the user named, else the one that pays; a pass takes the
+    rollouts' generation time plus the policy update's training time (split and pipelined: the slower of them)."""
+    lay = rl_layouts(w.rl_input(gpu.id, n))
+    wanted = w.rl_layout or ("split" if w.rl_rollout_gpus or w.rl_pipelined else None)
+    r = lay.split if (wanted or lay.pays) == "split" and lay.split is not None else lay.colocate
+    opt.rl, opt.rl_layouts = r, lay
     opt.capacity_bytes = opt.capacity_bytes or r.capacity_bytes
     opt.trains, opt.train_per_gpu_bytes = r.fits, r.per_gpu_bytes
     headrooms.append((r.capacity_bytes - r.per_gpu_bytes) / r.capacity_bytes)
@@ -3650,14 +3663,17 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
             "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
         dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
         if w.reinforces:
+            run = training_run or best
+            where = ("on cards of its own" if run is not None and run.rl is not None and run.rl.layout == "split"
+                     else "colocated with the trainer")
             assumptions.append(
                 f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
-                f"completions x {w.rl_completion_tokens:,} tokens with vLLM colocated with the trainer (prompts of "
+                f"completions x {w.rl_completion_tokens:,} tokens with vLLM {where} (prompts of "
                 f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
                 "reference model's forward pass for the KL penalty"
                 + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
                 + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
-                "reward model (a rule or verifier is assumed), weight sync, separate rollout cards")
+                "reward model (a rule or verifier is assumed), the colocated engine's sleep and wake, uneven rollout lengths")
         else:
             assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
                                f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")

@@ -11,13 +11,26 @@ One pass over the prompts has two parts, sized with the tools that size each:
 Memory: colocated, as TRL's vllm_mode="colocate" and verl's hybrid engine run it: the training state (sharded
 with ZeRO-3 over the cards, a frozen BF16 reference copy when every weight trains; with LoRA the reference is
 the base with the adapters switched off) shares each card with the engine's BF16 copy of the policy, and the
-KV cache of the rollouts in flight takes what is left. Not modelled: the reward (a rule or a verifier is
-assumed; a reward model adds its own forward pass and memory), weight syncing between engine and trainer,
-sleep-mode offload, and separate rollout and training cards.
+KV cache of the rollouts in flight takes what is left.
+
+Split, as OpenRLHF, verl with separate rollout and actor pools, and TRL's vllm_mode="server" run it: `rollout_gpus`
+cards hold only the engine (its BF16 weights, tensor parallel as small as fits, and the whole rest of their memory
+for KV cache, so more rollouts in flight), the other cards hold only the training state (ZeRO-3 over them). After
+each step the trainer sends the new weights to the engine: one BF16 copy over the link between the cards
+(tools.throughput.link: NVLink, else PCIe). A step is `prompts_per_step` prompts (1,024, the train batch of verl's
+and OpenRLHF's example GRPO scripts). Synchronous (TRL's server mode, and verl and OpenRLHF by default) a step takes
+the rollouts, then the update, then the sync, each side idle while the other works; pipelined (OpenRLHF
+--async_train, verl's one-step-off-policy: the rollouts of step k+1 run during the update of step k, one step
+stale) it takes the slower of the two plus the sync. `rl_layouts` sizes both layouts on the same cards and says
+which one pays (the same cards cost the same per hour, so the faster).
+
+Not modelled: the reward (a rule or a verifier is assumed; a reward model adds its own forward pass and memory),
+the colocated engine's sleep and wake between phases, and weight syncing in the colocated layout (in memory).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -29,11 +42,14 @@ from gpu_advisor.tools.cost import Region
 from gpu_advisor.tools.inference import usable_bytes
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_PROMPT_TOKENS, DEFAULT_SAMPLES
-from gpu_advisor.tools.throughput import SpeedInput, speed
+from gpu_advisor.tools.throughput import SpeedInput, link, speed
 from gpu_advisor.tools.training import Method, TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 Algorithm = Literal["grpo", "ppo"]
+Layout = Literal["colocate", "split"]
+# Prompts in one policy step: the train batch of verl's and OpenRLHF's example GRPO scripts.
+PROMPTS_PER_STEP = 1024
 # Rollouts the engine keeps in flight per copy at most (continuous batching), fewer when the KV cache is short.
 ROLLOUTS_IN_FLIGHT = 256
 
@@ -53,6 +69,13 @@ class RlInput(ToolInput):
     framework: str | None = None
     base_precision: str | None = None
     region: Region = "global"
+    layout: Layout = Field("colocate", description="colocate: engine and trainer share every card; split: separate "
+                                                    "rollout and training cards")
+    rollout_gpus: int | None = Field(None, gt=0, description="split: cards for the rollout engine (None: the count "
+                                                             "that makes a step fastest); the rest train")
+    pipelined: bool = Field(False, description="split: rollouts of the next step overlap the update (one step stale);"
+                                               " False: synchronous, a step is the sum")
+    prompts_per_step: int = Field(PROMPTS_PER_STEP, gt=0, description="prompts in one policy step (train batch)")
 
 
 class RlResult(BaseModel):
@@ -73,20 +96,47 @@ class RlResult(BaseModel):
     usd: float | None
     rollout_tokens_per_s: float
     warnings: list[str] = []
+    layout: Layout = "colocate"
+    rollout_gpus: int = Field(0, description="cards the engine runs on (all of them when colocated)")
+    train_gpus: int = Field(0, description="cards the trainer runs on (all of them when colocated)")
+    pipelined: bool = False
+    steps: float = Field(0.0, description="policy steps in the run (prompts / prompts_per_step x epochs)")
+    step_seconds: float = Field(0.0, description="time of one step: rollouts + update (+ sync), or when pipelined "
+                                                 "the slower of rollouts and update, plus the sync")
+    sync_hours: float = Field(0.0, description="split: sending the new weights to the engine after each step")
+    train_fits: bool = True
+    engine_fits: bool = True
 
 
-def training_setup(inp: RlInput) -> TrainingMemoryInput:
+class RlLayouts(BaseModel):
+    """Both layouts of one RL run on the same cards, and the one that pays (same cards, same price: the faster)."""
+    colocate: RlResult
+    split: RlResult | None = Field(None, description="None on one card")
+    pays: Layout
+    ratio: float = Field(description="the other layout's hours over the paying one's (inf when the other does not fit)")
+    formula: str = "a step: rollouts + update (+ weight sync when split); pipelined split: max(rollouts, update) + sync"
+
+
+def training_setup(inp: RlInput, gpus: int | None = None) -> TrainingMemoryInput:
     """The policy update's layout: sequences of prompt + completion, ZeRO-3 over several cards, and a frozen BF16
-    reference copy when every weight trains (with LoRA the reference is the base with the adapters off)."""
+    reference copy when every weight trains (with LoRA the reference is the base with the adapters off). `gpus`:
+    the trainer's cards when they are fewer than the run's (split)."""
+    n = gpus or inp.gpus
     return TrainingMemoryInput(model=inp.model, method=inp.method, seq_len=inp.prompt_tokens + inp.completion_tokens,
-                               gpus=inp.gpus, zero=3 if inp.gpus > 1 else 0, reference_model=inp.method == "full",
+                               gpus=n, zero=3 if n > 1 else 0, reference_model=inp.method == "full",
                                framework=inp.framework, base_precision=inp.base_precision)
 
 
+def _steps(inp: RlInput) -> float:
+    return math.ceil(inp.prompts / inp.prompts_per_step) * inp.epochs
+
+
 def rl_run(inp: RlInput) -> RlResult:
-    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring)."""
+    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring), in its layout."""
     if inp.gpu is None:
         raise ToolError("a card is needed to size an RL run: name one (gpu)")
+    if inp.layout == "split":
+        return _split_run(inp)
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
     n = inp.gpus
@@ -112,7 +162,8 @@ def rl_run(inp: RlInput) -> RlResult:
                         kv_per_gpu_bytes=kv_seq * inp.samples / t, capacity_bytes=cap, engine_tp=t,
                         engine_copies=max(1, n // t), rollouts_in_flight=0, generated_tokens=rollouts * inp.completion_tokens,
                         trained_tokens=rollouts * seq, rollout_hours=0.0, update_hours=0.0, hours=0.0, usd=None,
-                        rollout_tokens_per_s=0.0)
+                        rollout_tokens_per_s=0.0, rollout_gpus=n, train_gpus=n, steps=_steps(inp),
+                        train_fits=train_bytes <= cap, engine_fits=False)
     copies = n // tp
     in_flight = int(min(ROLLOUTS_IN_FLIGHT, rollouts / copies, left * tp // kv_seq))
     in_flight = max(in_flight, 1)
@@ -137,5 +188,82 @@ def rl_run(inp: RlInput) -> RlResult:
                     engine_tp=tp, engine_copies=copies, rollouts_in_flight=in_flight,
                     generated_tokens=float(rollouts * inp.completion_tokens), trained_tokens=trained,
                     rollout_hours=rollout_hours, update_hours=tt.hours, hours=hours, usd=usd,
-                    rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies, warnings=warnings)
+                    rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies, warnings=warnings,
+                    rollout_gpus=n, train_gpus=n, steps=_steps(inp), step_seconds=hours * 3600 / _steps(inp))
 
+
+
+def _split_at(inp: RlInput, r: int) -> RlResult:
+    """The split layout with r cards for the rollout engine and the rest for the trainer."""
+    assert inp.gpu is not None
+    model, gpu = resolve_model(inp.model), find_gpu(inp.gpu)
+    t, seq, critic = inp.gpus - r, inp.prompt_tokens + inp.completion_tokens, inp.algorithm == "ppo"
+    train_bytes = training_memory(training_setup(inp, t)).per_gpu_total_bytes * (2 if critic else 1)
+    cap = usable_bytes(gpu)
+    weights = arch.weight_bytes(model, find_precision("bf16"))
+    kv_seq = arch.kv_cache_bytes(model, 16, seq, 1)
+    rollouts, steps = inp.prompts * inp.samples, _steps(inp)
+    degrees = [d for d in arch.valid_tensor_parallel(model, r) if r % d == 0] or [1]
+    tp = next((d for d in degrees if (cap - weights / d) * d >= kv_seq * inp.samples), 0)
+    shown_tp = tp or max(degrees)
+    base = dict(capacity_bytes=cap, train_per_gpu_bytes=train_bytes, engine_weights_per_gpu_bytes=weights / shown_tp,
+                generated_tokens=float(rollouts * inp.completion_tokens), trained_tokens=float(rollouts * seq),
+                layout="split", rollout_gpus=r, train_gpus=t, pipelined=inp.pipelined, steps=steps,
+                train_fits=train_bytes <= cap, engine_fits=bool(tp))
+    if not tp or train_bytes > cap:
+        kv = kv_seq * inp.samples / shown_tp
+        return RlResult(fits=False, per_gpu_bytes=max(train_bytes, weights / shown_tp + kv), kv_per_gpu_bytes=kv,
+                        engine_tp=shown_tp, engine_copies=max(1, r // shown_tp), rollouts_in_flight=0,
+                        rollout_hours=0.0, update_hours=0.0, hours=0.0, usd=None, rollout_tokens_per_s=0.0, **base)
+    copies, left = r // tp, cap - weights / tp
+    in_flight = max(1, int(min(ROLLOUTS_IN_FLIGHT, rollouts / copies, left * tp // kv_seq)))
+    sp = speed(SpeedInput(model=inp.model, precision="bf16", gpu=gpu.id, gpus=tp, batch=in_flight,
+                          context=inp.prompt_tokens + inp.completion_tokens // 2, engine="vllm"))
+    seconds = (rollouts * inp.prompt_tokens / sp.prefill_tokens_per_s
+               + rollouts * inp.completion_tokens / sp.aggregate_decode_tokens_per_s) / copies
+    rollout_hours = seconds / 3600 * inp.epochs
+    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu.id, gpus=t, method=inp.method,
+                                         tokens=float(rollouts * seq) * (2 if critic else 1), epochs=inp.epochs,
+                                         reference_forward=True, framework=inp.framework, seq_len=seq,
+                                         region=inp.region))
+    sync_hours = weights / (link(gpu)[1] * 1e9) * steps / 3600  # one BF16 copy to the engine after each step
+    if inp.pipelined:
+        hours = max(rollout_hours, tt.hours) + sync_hours
+    else:
+        hours = rollout_hours + tt.hours + sync_hours
+    usd = tt.usd / (tt.hours * t) * inp.gpus * hours if tt.usd is not None and tt.hours else None
+    warnings = list(tt.warnings)
+    if link(gpu)[0] == "pcie":
+        warnings.append(f"{gpu.name} has no NVLink: the weight sync to the rollout cards goes over PCIe")
+    least = weights / tp + kv_seq * inp.samples / tp  # the engine's least: its weights and one group's KV cache
+    return RlResult(fits=True, per_gpu_bytes=max(train_bytes, least), kv_per_gpu_bytes=left, engine_tp=tp,
+                    engine_copies=copies, rollouts_in_flight=in_flight, rollout_hours=rollout_hours,
+                    update_hours=tt.hours, hours=hours, usd=usd, sync_hours=sync_hours, warnings=warnings,
+                    rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies,
+                    step_seconds=hours * 3600 / steps, **base)
+
+
+def _split_run(inp: RlInput) -> RlResult:
+    """The split layout: the rollout cards the user named, else the count (1 to gpus - 1) with the fastest run."""
+    n = inp.gpus
+    if n < 2:
+        raise ToolError("a split layout needs at least 2 cards: one for the rollouts, one for the trainer")
+    if inp.rollout_gpus is not None and inp.rollout_gpus >= n:
+        raise ToolError(f"{inp.rollout_gpus} rollout cards of {n} leave none for the trainer: give fewer")
+    tried = [_split_at(inp, r) for r in ([inp.rollout_gpus] if inp.rollout_gpus else range(1, n))]
+    fitting = [x for x in tried if x.fits]
+    return min(fitting, key=lambda x: (x.hours, x.rollout_gpus)) if fitting else tried[len(tried) // 2]
+
+
+def rl_layouts(inp: RlInput) -> RlLayouts:
+    """Both layouts on the same cards, and which one pays: the one that fits, else the faster (same cards, same
+    price per hour); colocated on one card (a split needs two)."""
+    colocate = rl_run(inp.model_copy(update={"layout": "colocate"}))
+    if inp.gpus < 2:
+        return RlLayouts(colocate=colocate, split=None, pays="colocate", ratio=math.inf)
+    split = rl_run(inp.model_copy(update={"layout": "split"}))
+    if split.fits and (not colocate.fits or split.hours < colocate.hours):
+        return RlLayouts(colocate=colocate, split=split, pays="split",
+                         ratio=colocate.hours / split.hours if colocate.fits else math.inf)
+    return RlLayouts(colocate=colocate, split=split, pays="colocate",
+                     ratio=split.hours / colocate.hours if split.fits and colocate.fits else math.inf)

@@ -134,7 +134,10 @@ from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
 from gpu_advisor.assistant.reading.rl import (
     read_rl_algorithm,
     read_rl_completion_tokens,
+    read_rl_layout,
+    read_rl_pipelined,
     read_rl_prompts,
+    read_rl_rollout_gpus,
     read_rl_samples,
 )
 from gpu_advisor.assistant.reading.saving import read_saving
@@ -164,6 +167,7 @@ from gpu_advisor.assistant.reading.text import (
     word_pattern,
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
+from gpu_advisor.assistant.reading.traffic_shape import read_offpeak_share, read_peak_days, read_peak_hours
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
 from gpu_advisor.assistant.reading.use_case import read_use_case
 from gpu_advisor.assistant.reading.weigh import read_weigh
@@ -183,6 +187,7 @@ READERS = (
     ("rl_algorithm", read_rl_algorithm),
     ("rl_prompts", read_rl_prompts), ("rl_samples", read_rl_samples),
     ("rl_completion_tokens", read_rl_completion_tokens),
+    ("rl_layout", read_rl_layout), ("rl_rollout_gpus", read_rl_rollout_gpus), ("rl_pipelined", read_rl_pipelined),
     ("framework", read_framework),
     ("mixed_precision", read_mixed_precision),
     ("engine", read_engine),
@@ -196,6 +201,7 @@ READERS = (
     ("context", read_context),
     ("utilisation", read_utilisation),
     ("uptime", read_uptime),
+    ("peak_hours", read_peak_hours), ("peak_days", read_peak_days), ("offpeak_share", read_offpeak_share),
     ("redundancy", read_redundancy),
     ("region", read_region),
     ("budget", read_budget),

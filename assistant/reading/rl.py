@@ -73,3 +73,29 @@ def read_rl_completion_tokens(m: Message) -> int | None:
         return None
     out = m.role("output_tokens")
     return int(out[-1].value) if out and out[-1].value >= 1 else None
+
+
+def read_rl_rollout_gpus(m: Message) -> int | None:
+    """Cards set aside for the rollout engine: '4 for rollouts', '4张卡做rollout' (a split layout)."""
+    if not rl_said(m):
+        return None
+    for q in m.qty:
+        if not q.negated and 1 <= q.value <= 1024 and q.value == int(q.value) \
+                and word_pattern("rl_rollout_count_after").match(m.masked[q.end:q.end + 40]):
+            return int(q.value)
+    return None
+
+
+def read_rl_layout(m: Message) -> str | None:
+    """'split' when the rollouts get cards of their own (said, or a count of rollout cards given), 'colocate' when
+    they share the trainer's ('colocated', 'hybrid engine'); in an RL message only."""
+    if not rl_said(m):
+        return None
+    if word_pattern("rl_split").search(m.text) or read_rl_rollout_gpus(m) is not None:
+        return "split"
+    return "colocate" if word_pattern("rl_colocate").search(m.text) else None
+
+
+def read_rl_pipelined(m: Message) -> bool | None:
+    """True when the next step's rollouts overlap the update ('async', 'pipelined', '异步'), in an RL message."""
+    return True if rl_said(m) and word_pattern("rl_pipelined").search(m.text) else None

@@ -21,6 +21,7 @@ from gpu_advisor.tui.cli import (
     models,
     serving_jobs,
     sessions,
+    shape,
     sizing,
     web,
 )
@@ -28,7 +29,7 @@ from gpu_advisor.tui.cli.base import JSON_ERRORS, Parser, RawHelp, ReplayMismatc
 from gpu_advisor.tui.cli.chat import open_app
 from gpu_advisor.tui.format import plain
 
-MODULES = (sizing, serving_jobs, launch, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
+MODULES = (sizing, serving_jobs, shape, launch, ask, chat, web, sessions, config, gpus, models, detect, completion)  # the order --help lists them
 EXAMPLES = ("gpu-advisor", "gpu-advisor ask \"serve llama 3 8b to 20 users\"", "gpu-advisor chat --plain",
             "gpu-advisor size inference -m llama-3.1-70b -p int4 --gpu h100 --batch 8")
 # The sizing commands may resolve a model on the Hugging Face Hub; the conversation stays offline

@@ -1,0 +1,58 @@
+"""An online RL fine-tune's layout in words (tools.rl.rl_layouts): where the rollouts ran (colocated with the
+trainer, or on cards of their own), how long one step takes and why, and which of the two layouts pays on these
+cards, with the figures that say why (hours a pass, rollouts in flight, the side that sets the pace)."""
+
+from __future__ import annotations
+
+from gpu_advisor.assistant.catalog import say
+from gpu_advisor.tools.recommend import Option
+from gpu_advisor.tools.rl import RlLayouts, RlResult
+
+
+def _h(h: float) -> str:
+    return f"{h:.2f}" if h < 0.095 else f"{h:,.1f}" if h < 100 else f"{h:,.0f}"
+
+
+def _s(s: float) -> str:
+    return f"{s:,.2f}" if s < 1 else f"{s:,.0f}"
+
+
+def step_words(r: RlResult, prompts_per_step: int, lang: str) -> str:
+    """One step's time and what sets it, per layout."""
+    if r.layout == "colocate":
+        return say(lang, "fig.rl_step_colocate", prompts=f"{prompts_per_step:,}", step=_s(r.step_seconds))
+    sync = r.sync_hours * 3600 / r.steps if r.steps else 0.0
+    key = "fig.rl_step_pipelined" if r.pipelined else "fig.rl_step_sync"
+    return say(lang, key, prompts=f"{prompts_per_step:,}", step=_s(r.step_seconds), sync=_s(sync))
+
+
+def _why_split_loses(split: RlResult, lang: str) -> str:
+    if not split.pipelined:
+        return say(lang, "rl_layout.why_sync")
+    if split.update_hours >= split.rollout_hours:
+        return say(lang, "rl_layout.why_update", t=split.train_gpus, h=_h(split.update_hours))
+    return say(lang, "rl_layout.why_rollouts", r=split.rollout_gpus, h=_h(split.rollout_hours))
+
+
+def layout_lines(run: Option, lang: str) -> list[str]:
+    """The verdict on the layout: which pays on these cards, by how much, and why; nothing on one card."""
+    lay: RlLayouts | None = run.rl_layouts
+    if lay is None or lay.split is None:
+        return []
+    c, s, n = lay.colocate, lay.split, run.gpus
+    ratio = f"{lay.ratio:.1f}"
+    if lay.pays == "split" and not c.fits:
+        line = say(lang, "rl_layout.split_only", n=n, r=s.rollout_gpus, t=s.train_gpus, h=_h(s.hours))
+    elif lay.pays == "split":
+        line = say(lang, "rl_layout.split_pays", n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours),
+                   colo_h=_h(c.hours), ratio=ratio, split_in=s.rollouts_in_flight, colo_in=c.rollouts_in_flight)
+    elif s.fits and c.fits:
+        line = say(lang, "rl_layout.colocate_pays", n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours),
+                   colo_h=_h(c.hours), ratio=ratio, why=_why_split_loses(s, lang))
+    elif c.fits:
+        key = "rl_layout.split_unfit_train" if not s.train_fits else "rl_layout.split_unfit_engine"
+        line = say(lang, key, n=n, r=s.rollout_gpus, t=s.train_gpus, train=f"{s.train_per_gpu_bytes / 1e9:,.1f}",
+                   capacity=f"{s.capacity_bytes / 1e9:,.1f}")
+    else:
+        return []
+    return [line, ""]
