@@ -77,9 +77,14 @@ LISTED_CARDS_MAX = 6  # more cards ruled out than this are counted where the ans
 
 def cash(usd: float, rec: Recommendation) -> str:
     """Money where the user pays: yuan first in China (the dollars beside it), dollars elsewhere."""
-    if not rec.usd_per_cny:
+    return cash_at(usd, rec.usd_per_cny)
+
+
+def cash_at(usd: float, usd_per_cny: float | None) -> str:
+    """Money at an exchange rate: yuan first where one is given (the dollars beside it), else dollars."""
+    if not usd_per_cny:
         return money(usd)
-    cny = usd / rec.usd_per_cny
+    cny = usd / usd_per_cny
     return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
 
 
