@@ -486,6 +486,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     rec = answer.recommend
     best = rec.best
     from gpu_advisor.assistant.adapters_reply import adapter_lines
+    from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
@@ -528,6 +529,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if best:
         lines += _figures(answer, lang, profile.engine_app)
     lines += adapter_lines(rec, lang)  # 'serve 50 customer-specific LoRAs' (assistant.adapters_reply)
+    lines += vllm_offload_lines(rec, profile, lang)  # 'can i offload to cpu with vllm' (assistant.vllm_offload_reply)
     lines += _better_lines(rec, lang)
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok] and not (best is not None and best.ok):

@@ -305,6 +305,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_own_box(m, u)
     if u.updates.get("loras") and not u.updates.get("phase") and pending != "phase":
         u.updates["phase"] = "serve"  # '一个底座挂20个LoRA': adapters are served
+    if u.updates.get("cpu_offload") and u.updates.get("engine") in ("vllm", "sglang") and not u.updates.get("phase") \
+            and pending != "phase":
+        u.updates["phase"] = "serve"  # 'can i offload to cpu with vllm?': a server's engine runs it
     if u.updates.get("encoder_job") and not u.updates.get("phase") and pending != "phase":
         u.updates["phase"] = "serve"  # 'reranker 200 QPS each with 50 candidates': queries answered live (a corpus
         # counted is a batch job, read by reading.job)
