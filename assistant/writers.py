@@ -486,11 +486,11 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     rec = answer.recommend
     best = rec.best
     from gpu_advisor.assistant.adapters_reply import adapter_lines
-    from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.launch_reply import start_ending
+    from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
     lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
