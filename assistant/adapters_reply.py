@@ -32,7 +32,10 @@ def adapter_lines(rec: Recommendation, lang: str) -> list[str]:
         t = best.decode_tokens_per_s
         lines.append(say(lang, "adapters.speed", low=f"{low:.0%}", high=f"{high:.0%}", slow=_tps(t * (1 - high)),
                          fast=_tps(t * (1 - low)), tps=_tps(t)))
+    if best is not None and best.adapter_slot_bytes:  # the plan's memory holds them (tools.recommend counts them)
+        lines.append(say(lang, "adapters.counted", slot_gb=_gb(best.adapter_slot_bytes),
+                         total=_gb(best.serve_per_gpu_bytes or 0.0)))
     spare = (best.capacity_bytes - best.serve_per_gpu_bytes) if best is not None and best.serve_per_gpu_bytes else None
-    if spare is not None and a.gpu_slot_bytes > spare:  # the slots come out of the KV cache the plan was sized with
+    if spare is not None and best is not None and not best.adapter_slot_bytes and a.gpu_slot_bytes > spare:
         lines.append(say(lang, "adapters.tight", slot_gb=_gb(a.gpu_slot_bytes), spare=_gb(max(0.0, spare))))
     return [("" if lang == "zh" else " ").join(lines), ""]

@@ -29,6 +29,7 @@ from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
 from gpu_advisor.assistant.direct import plan_kept
+from gpu_advisor.assistant.encoder_reply import encoder_answer, encoder_decision, encoder_service
 from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.inferred_busy import inferred_busy
 from gpu_advisor.assistant.kv_part import with_kv_part
@@ -359,6 +360,8 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, "ack.population_daily", value=f"{value:,}")
     if slot == "phase":
         return say(lang, f"phase.{value}")
+    if slot == "encoder_job":
+        return say(lang, f"ack.encoder_job.{value}")
     if slot == "electricity_usd_per_kwh" and value == 0:
         return say(lang, "ack.electricity_included")  # power paid in the hosting fee
     if slot == "model":
@@ -1717,6 +1720,15 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lang = _lang(state)
     profile = Profile.model_validate(state.get("profile") or {})
     filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang, state.get("settings"))
+    if encoder_service(filled):  # 'reranker 200 QPS each with 50 candidates': an encoder's service, sized by its rate
+        return _encoder_service(profile, filled, defaulted, lang)
+    return _plan_answer(state, config)
+
+
+def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
+    lang = _lang(state)
+    profile = Profile.model_validate(state.get("profile") or {})
+    filled, defaulted = fill_defaults(profile, state.get("defaulted") or {}, lang, state.get("settings"))
     turn = _turn(state)
     previous = plan_before(state, turn, profile, lang) or state.get("results") or {}  # 'does that change things?'
     cards = state.get("cards") or {}
@@ -1836,6 +1848,23 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         filled.population or filled.users_range or filled.requests_per_s)
     return {"messages": [message], "results": results, "pending": "users" if assumed_load else None,
             "profile": filled.model_dump(), "defaulted": defaulted, "cards": _choice_kept(weighed), "deferred": None}
+
+
+def _encoder_service(profile: Profile, filled: Profile, defaulted: dict[str, str], lang: str) -> dict[str, Any]:
+    """An embedding or reranking service at a rate (assistant.encoder_reply): the cards, the rent, the command."""
+    said = [describe(k, getattr(profile, k), lang) for k in ACK_ORDER
+            if _stated(getattr(profile, k, None)) and k not in defaulted and not (k == "engine" and profile.engine_app)]
+    try:
+        text, results = encoder_answer(filled, defaulted, said, lang)
+    except (ToolError, LookupError, ValueError) as e:
+        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
+                "pending": None}
+    message = AIMessage(content=text, additional_kwargs=_payload(
+        "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
+        decision=encoder_decision(results, lang)))
+    return {"messages": [message], "results": results, "pending": None, "profile": filled.model_dump(),
+            "defaulted": defaulted, "deferred": None}
 
 
 def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -> dict[str, Any] | None:

@@ -26,9 +26,14 @@ def command_lines(cmd: LaunchCommand, wrapped: bool = False) -> list[str]:
 def _wrapped(cmd: LaunchCommand) -> list[str]:
     from gpu_advisor.knowledge.engine_flags import engine_flags
 
-    start = len(engine_flags()[cmd.engine].program)
-    parts: list[list[str]] = [cmd.argv[:start]]
-    for a in cmd.argv[start:]:
+    return wrapped_argv(cmd.argv, len(engine_flags()[cmd.engine].program))
+
+
+def wrapped_argv(argv: list[str], start: int) -> list[str]:
+    """A command's arguments after its first `start` words one to a line (a flag beside its value), continued
+    with a backslash."""
+    parts: list[list[str]] = [argv[:start]]
+    for a in argv[start:]:
         if a.startswith("-") or not parts[-1] or not parts[-1][-1].startswith("-") or len(parts) == 1:
             parts.append([a])  # a flag, or a positional argument: a line of its own
         else:

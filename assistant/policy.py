@@ -101,6 +101,8 @@ class Profile(BaseModel):
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it
     loras: int | None = Field(None, ge=1, le=100_000)  # "50 customer-specific LoRAs": adapters on one base (tools.multi_lora)
     lora_rank: int | None = Field(None, ge=1, le=512)  # "rank 16", "秩64": the adapters' rank
+    encoder_job: Literal["embed", "rerank"] | None = None  # "embed 10M documents", "reranker 200 QPS", "向量化"
+    candidates_per_query: int | None = Field(None, ge=1, le=10_000)  # a reranking query's candidates ("50 candidates")
 
 
     @field_validator("users_range")

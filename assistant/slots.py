@@ -25,6 +25,9 @@ MAX_QUESTIONS = 4
 # One person's own use ("just me", "自己用"): a few hours a week (words/time.yaml's row for it), assumed and said,
 # never asked.
 PERSONAL_UTILISATION = 0.05
+# The model an embedding or reranking job is sized with when none is named: the multilingual BGE pair most
+# retrieval stacks start from (knowledge/data/models.yaml records both).
+ENCODER_MODELS = {"embed": "bge-m3", "rerank": "bge-reranker-v2-m3"}
 
 Profile = dict[str, Any]  # slot name -> value, as kept in the graph's state
 
@@ -217,6 +220,8 @@ def ask_utilisation(p: Profile) -> bool:
     availability target or redundancy is around the clock; one person's own use a few hours a week: said, not asked."""
     if p.get("uptime") or p.get("redundancy") or p.get("personal"):
         return False
+    if p.get("encoder_job") or (_encoder(p) and p.get("phase") in ("serve", "production")):
+        return False  # an embedding or reranking service is rented around the clock (assistant.encoder_reply)
     if p.get("preference") == "rent" or (p.get("population") and not p.get("population_daily")):
         return False  # renting decided ('renting it is'): the cards stay; a staff's tool: busy in working hours, said
     request = _request(p)
@@ -225,8 +230,9 @@ def ask_utilisation(p: Profile) -> bool:
 
 def ask_users(p: Profile) -> bool:
     """The people at once come from the people who use it (tools.traffic) or the range said; how to split a model
-    over the cards said ('TP or PP on 4x L40S?') is answered for a small load, said."""
-    if p.get("population") or p.get("users_range"):
+    over the cards said ('TP or PP on 4x L40S?') is answered for a small load, said. An embedding or reranking
+    service is sized by its request rate (tools.encoder_serving), never by people at once."""
+    if p.get("population") or p.get("users_range") or p.get("encoder_job") or _encoder(p):
         return False
     return not ("aside" in _request(p) and (p.get("only") or p.get("owned")))
 
@@ -261,6 +267,8 @@ class Slot:
             return own[lang]
         if self.name == "users" and profile.get("users_range"):
             return range_point(profile["users_range"])
+        if self.name == "model" and profile.get("encoder_job"):
+            return ENCODER_MODELS[profile["encoder_job"]]  # 'embed 10M documents': an embedding model, not a chat one
         if self.name == "users" and (profile.get("phase") == "experiment" or _personal_machine(profile)
                                      or (profile.get("personal") and not profile.get("population"))):
             return 1
@@ -286,8 +294,10 @@ class Slot:
             return _classify_output()  # a label per item ('情感打标签', 'classify 10M reviews'), not 200 tokens
         return self.default
 
-    def default_words(self, lang: str, profile: Profile) -> str:
+    def default_words(self, lang: str, profile: Profile) -> str:  # noqa: C901 - one short branch per slot
         key = f"slot.{self.name}.default"
+        if self.name == "model" and profile.get("encoder_job"):
+            return say(lang, key + "_" + profile["encoder_job"])
         if self.name == "users" and profile.get("users_range"):
             low, high = profile["users_range"]
             return say(lang, key + ("_range" if high else "_open_range"), n=f"{range_point(profile['users_range']):,}",
@@ -384,7 +394,7 @@ def _personal_machine(p: Profile) -> bool:
 
 SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("phase", "experiment", asks=True, panel=True),
-    Slot("model", "llama-3.1-8b", asks=True, panel=True),
+    Slot("model", "llama-3.1-8b", asks=True, panel=True, ask_when=lambda p: not p.get("encoder_job")),
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True, ask_when=ask_method),
     Slot("objective", "sft", matters=fine_tunes),
     Slot("rl_algorithm", "grpo", matters=reinforces),
@@ -466,6 +476,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("cpu_offload", None, matters=serves),
     Slot("loras", None, matters=serves),  # "serve 50 customer-specific LoRAs", "挂20个LoRA": adapters on one base
     Slot("lora_rank", None, matters=serves),  # None: rank 16, said in the adapters' assumptions  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
+    Slot("encoder_job", None),  # "embed 10M documents", "reranker 200 QPS": the model defaults to that job's encoder
+    Slot("candidates_per_query", None, matters=serves),  # a reranking query's candidates; None: one text per request
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

@@ -77,9 +77,14 @@ LISTED_CARDS_MAX = 6  # more cards ruled out than this are counted where the ans
 
 def cash(usd: float, rec: Recommendation) -> str:
     """Money where the user pays: yuan first in China (the dollars beside it), dollars elsewhere."""
-    if not rec.usd_per_cny:
+    return cash_at(usd, rec.usd_per_cny)
+
+
+def cash_at(usd: float, usd_per_cny: float | None) -> str:
+    """Money at an exchange rate: yuan first where one is given (the dollars beside it), else dollars."""
+    if not usd_per_cny:
         return money(usd)
-    cny = usd / rec.usd_per_cny
+    cny = usd / usd_per_cny
     return (f"¥{cny:,.0f}" if cny >= 100 else f"¥{cny:,.2f}") + f" ({money(usd)})"
 
 
@@ -513,6 +518,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
     from gpu_advisor.assistant.launch_reply import start_ending
+    from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
     lines = [neither_headline(answer, lang) or headline(rec, lang), "", *grey_headline(rec, lang),
              *grew_lines(rec, lang)]  # (a grey pick in China, the count said grown: said under the headline)
@@ -551,6 +557,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if best:
         lines += _figures(answer, lang, profile.engine_app)
     lines += adapter_lines(rec, lang)  # 'serve 50 customer-specific LoRAs' (assistant.adapters_reply)
+    lines += vllm_offload_lines(rec, profile, lang)  # 'can i offload to cpu with vllm' (assistant.vllm_offload_reply)
     lines += _better_lines(rec, lang)
     t = table(answer, lang)
     if not [o for o in rec.options if o.ok] and not (best is not None and best.ok):

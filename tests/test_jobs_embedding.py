@@ -88,13 +88,16 @@ def test_a_generator_told_it_writes_nothing_reads_only():
     assert payload(second)["profile"]["batch_output_tokens"] == 0 and "nothing generated" in second.content
 
 
+# An encoder's service is now sized by tools.encoder_serving (no longer as a chat model with a caveat):
+# tests/test_encoder_service_conversation.py holds its figures; here, that no generator's sizing is left in it.
 @pytest.mark.parametrize(("turn", "said"), [
-    ("serve bge-m3 for our RAG search, 50 queries per second, around the clock", "I have no serving model for encoders yet"),
-    ("部署bge-m3做在线检索服务，每秒50个请求", "我还没有编码器的在线服务模型"),
+    ("serve bge-m3 for our RAG search, 50 queries per second, around the clock", "25,600 tokens read per second"),
+    ("部署bge-m3做在线检索服务，每秒50个请求", "每秒读入 25,600 token"),
 ])
-def test_serving_an_encoder_says_plainly_it_is_sized_as_a_generator(turn, said):
+def test_serving_an_encoder_is_sized_by_the_tokens_it_reads(turn, said):
     reply = run_conversation([turn])[-1]
-    assert said in reply.content
+    assert said in reply.content and "--runner pooling" in reply.content
+    assert "tokens/s per user" not in reply.content and "output" not in reply.content
 
 
 @pytest.mark.parametrize(("text", "model_id", "items"), [

@@ -25,7 +25,7 @@ NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
 # '一万五左右' (reading.budget_leeway), 'a used 3090 or a 4090' (reading.used_cards).
 READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards"}
 # Slots the engine keeps to derive another: "50k tickets" then "each is 1500 tokens" recounts train_tokens.
-ENGINE_ONLY = {"train_examples"}
+ENGINE_ONLY = {"train_examples", "encoder_job", "candidates_per_query"}  # the last two: tools.encoder_plan (assistant.encoder_reply)
 
 
 def test_the_profile_has_exactly_the_slot_table_fields():
@@ -73,7 +73,8 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "personal": True, "used_ok": True, "product": True, "system_ram_gb": 64.0, "cpu_offload": True,
                "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2,
                "go_live_hours": 240.0, "fewest_owned": True, "owned_busy": 0.5, "budget_leeway": 10.0,
-               "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16}
+               "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16, "encoder_job": "rerank",
+               "candidates_per_query": 50}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

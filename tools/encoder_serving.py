@@ -62,7 +62,8 @@ class EncoderServingResult(Explained):
     reranker: bool
     requests_per_s: float
     pairs_per_s: float = Field(description="texts (embedding) or query-candidate pairs (reranking) per second")
-    tokens_per_input: int
+    tokens_per_input: int = Field(description="tokens read per text; a reranker's candidate with its query")
+    query_tokens: int = Field(0, description="a reranker's query tokens read with each candidate (0: embedding)")
     tokens_per_s_needed: float
     per_gpu_tokens_per_s: float
     per_gpu_tokens_per_s_range: tuple[float, float]
@@ -160,7 +161,7 @@ def encoder_serving(inp: EncoderServingInput) -> EncoderServingResult:
                         "--hf-overrides (its model card gives the values)")
     return EncoderServingResult(
         model=model.name, model_id=model.id, gpu=gpu.name, reranker=reranker, requests_per_s=rps, pairs_per_s=pairs,
-        tokens_per_input=pair_tokens, tokens_per_s_needed=need, per_gpu_tokens_per_s=mid,
+        tokens_per_input=pair_tokens, query_tokens=query, tokens_per_s_needed=need, per_gpu_tokens_per_s=mid,
         per_gpu_tokens_per_s_range=(slow, fast), gpus=gpus, servers=-(-gpus // SERVER_GPUS), gpus_range=(count(fast), count(slow)),
         utilisation=utilisation, request_s=request_s, mean_wait_s=wait, per_gpu_bytes=mem.per_gpu_total_bytes,
         fits=bool(mem.fits), max_model_len=context, vllm_argv=vllm, tei_argv=tei, terms=terms,

@@ -42,6 +42,7 @@ VLLM_MEMORY_SHARE = 0.9
 RAY_PORT = 6379  # Ray's default head port, as vLLM's multi-node docs start it
 SGLANG_INIT_PORT = 5000  # the --dist-init-addr port SGLang's multi-node examples use
 VLLM_DP_RPC_PORT = 13345  # the --data-parallel-rpc-port vLLM's data-parallel deployment docs use
+SGLANG_BASE_SLOT = 1  # SGLang's --max-loras-per-batch counts base-only requests as one adapter
 HEAD = "HEAD_IP"  # the first server's address, for the user to fill in
 # The checkpoint's format as a folder name says it, for a quantised plan without a repository on record
 FORMAT_WORDS = {"fp8": "FP8", "int8": "INT8", "w8a8-int8": "W8A8-INT8", "int4": "AWQ", "awq": "AWQ",
@@ -266,9 +267,11 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["sglang"]]
     argv += ["--max-running-requests", str(p.users)]
-    if p.adapters is not None:  # SGLang: adapters named at start, --max-loras-per-batch of them in one batch
-        argv += ["--enable-lora", "--max-loras-per-batch", str(p.adapters.max_loras), "--max-lora-rank",
-                 str(p.adapters.max_lora_rank)]
+    if p.adapters is not None:  # SGLang: adapters named at start (--lora-paths), --max-loras-per-batch in one batch
+        # SGLang counts requests to the base model alone as one of the batch's adapters (server_args.py
+        # max_loras_per_batch: "include base-only request"), so its slots are vLLM's --max-loras plus one
+        argv += ["--enable-lora", "--max-loras-per-batch", str(p.adapters.max_loras + SGLANG_BASE_SLOT),
+                 "--max-lora-rank", str(p.adapters.max_lora_rank)]
         cmd.notes.append(LaunchNote(code="adapters", values={"loras": p.adapters.loras}))
     cmd.argv = argv
 

@@ -11,6 +11,7 @@ with their reasons, so an answer can show why.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any, Literal
@@ -489,6 +490,8 @@ class Option(BaseModel):
     serves: bool | None = None
     trains: bool | None = None
     serve_per_gpu_bytes: float | None = None
+    adapter_slot_bytes: float | None = Field(None, description="of serve_per_gpu_bytes, the LoRA adapters' slots "
+                                             "(tools.multi_lora) counted beside the model and its KV cache")
     train_per_gpu_bytes: float | None = None
     capacity_bytes: float
     headroom_fraction: float
@@ -835,6 +838,8 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
     dps: dict[tuple[str, str, str | None], int] = {}  # data-parallel attention ranks each try was sized with
     fast = False
     across = _expert_servers(w, gpu, n, layout)  # a data-parallel-attention copy over several servers
+    slots = _adapter_slot_bytes(w, n * pp)  # many LoRA adapters: their GPU slots are memory the plan must hold
+    holds = functools.partial(_holds, slots=slots)
     for engine, fmt, kv in tries:
         dp = _ranks(w, gpu, n, layout, mla, engine, across)
         mem = inference_memory(InferenceMemoryInput(model=w.model, precision=fmt, context=w.context, batch=w.users,
@@ -849,10 +854,10 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
                 engine=engine, kv_precision=kv))
         dps[(engine, fmt, kv)] = dp
         tried = (engine, fmt, kv, mem)
-        fast = bool(mem.fits) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
-        if fast or (mem.fits and (engine, fmt, kv) == tries[-1]):
+        fast = holds(mem) and _fast_enough(w, gpu, n, engine, fmt, kv, owned)
+        if fast or (holds(mem) and (engine, fmt, kv) == tries[-1]):
             break
-        if mem.fits:
+        if holds(mem):
             fitted.setdefault((engine, fmt), tried)
     if tried is not None and not fast and tried[2] is not None and (tried[0], tried[1]) in fitted:
         tried = fitted[(tried[0], tried[1])]  # the last format fits with its 16-bit KV cache: the 8-bit one was for room
@@ -875,11 +880,13 @@ def _serve(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precision_id
                         "users' latent KV cache instead of a copy of all of it")
     opt.engine, opt.precision, opt.kv_precision = engine, fmt, kv
     opt.runtime = engine_for(engine, gpu)
-    opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
+    opt.serves, opt.serve_per_gpu_bytes = holds(mem), mem.per_gpu_total_bytes + slots
+    opt.adapter_slot_bytes = slots or None
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
     # spare memory of the whole card: vLLM's own 10% reserve counts as room to spare
-    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes) / opt.capacity_bytes)
-    if not mem.fits:
+    headrooms.append((opt.capacity_bytes - mem.per_gpu_total_bytes - slots) / opt.capacity_bytes)
+    if not opt.serves:
+        _slots_reason(opt, mem, slots)
         return
     net = _pipeline_network(w) if pp > 1 or across > 1 else None
     sp = speed(SpeedInput(model=w.model, precision=fmt, gpu=gpu.id, gpus=n, pp=pp, batch=w.users, context=w.context,
@@ -2530,6 +2537,29 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if adapters is not None:
         update["multi_lora"] = adapters
     return rec.model_copy(update=update) if update else rec
+
+
+def _holds(mem: Any, slots: float) -> bool:
+    """The model, its KV cache and the adapters' slots fit each GPU."""
+    return bool(mem.fits) and (not slots or mem.per_gpu_total_bytes + slots <= (mem.gpu_capacity_bytes or 0))
+
+
+def _slots_reason(opt: Option, mem: Any, slots: float) -> None:
+    if mem.fits and slots:  # the model fits, the slots do not
+        opt.reasons.append(f"the LoRA adapters' slots take {slots / 1e9:,.1f} GB per GPU on top of the model and "
+                           "its KV cache: fewer slots (--max-loras) or a larger card")
+
+
+def _adapter_slot_bytes(w: Workload, gpus: int) -> float:
+    """Per GPU, the slots vLLM allocates for many LoRA adapters (tools.multi_lora) on a copy of `gpus` GPUs serving
+    the workload's users at once; 0 when no adapters were said."""
+    if not w.loras or not w.spec.serves:
+        return 0.0
+    try:
+        return multi_lora(MultiLoraInput(model=w.model, loras=w.loras, lora_rank=w.lora_rank or 16,
+                                         concurrency=max(1, min(w.users, 4096)), tp=min(gpus, 64))).gpu_slot_bytes
+    except (ToolError, ValueError, KeyError):
+        return 0.0
 
 
 def _adapters(w: Workload, rec: Recommendation) -> MultiLoraResult | None:

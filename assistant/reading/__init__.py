@@ -44,6 +44,7 @@ from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
 from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
 from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
+from gpu_advisor.assistant.reading.encoder_job import read_encoder_job
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
@@ -242,6 +243,8 @@ READERS = (
     ("cpu_offload", read_cpu_offload),
     ("loras", lambda m: m.loras),  # reading.adapters, read when the message was prepared
     ("lora_rank", lambda m: m.lora_rank),
+    ("encoder_job", read_encoder_job),  # 'embed 10M documents', 'reranker 200 QPS' (reading.encoder_job)
+    ("candidates_per_query", lambda m: m.candidates),
     ("horizon_months", read_horizon),
 )
 
@@ -308,6 +311,12 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_own_box(m, u)
     if u.updates.get("loras") and not u.updates.get("phase") and pending != "phase":
         u.updates["phase"] = "serve"  # '一个底座挂20个LoRA': adapters are served
+    if u.updates.get("cpu_offload") and u.updates.get("engine") in ("vllm", "sglang") and not u.updates.get("phase") \
+            and pending != "phase":
+        u.updates["phase"] = "serve"  # 'can i offload to cpu with vllm?': a server's engine runs it
+    if u.updates.get("encoder_job") and not u.updates.get("phase") and pending != "phase":
+        u.updates["phase"] = "serve"  # 'reranker 200 QPS each with 50 candidates': queries answered live (a corpus
+        # counted is a batch job, read by reading.job)
     read_leeway(m, u)
     read_owned_untyped(m, u)
     read_whatif(m, u)

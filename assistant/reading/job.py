@@ -76,7 +76,6 @@ def read_phase(m: Message) -> str | None:
     if train:
         return "fine-tune"
     if strong:
-        _encoder_served(m)
         return "serve"
     latency = m.role("ttft_ms", "ttft_s", "e2e_ms", "tokens_per_s", "ms_per_token", "s_per_token")
     if m.role("request_rate") and (latency or has_model):
@@ -110,19 +109,6 @@ def _encoder_named(m: Message) -> bool:
         except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
             continue
     return False
-
-
-def _encoder_served(m: Message) -> None:
-    """An embedding or reranking model to serve: said plainly that it is sized as a generator (no encoder
-    serving model yet), never silently."""
-    for _start, _end, model_id in m.names:
-        try:
-            model = find_model(model_id)
-        except Exception:  # noqa: BLE001 - a name the catalog cannot resolve is reported elsewhere
-            continue
-        if model.encoder:
-            m.notes.append(("note.encoder_serving", {"model": model.name, "params": f"{model.total_params_b * 1e3:,.0f}"}))
-            return
 
 
 def _descriptive(text: str, x: re.Match[str]) -> bool:

@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.adapters import find_adapters
 from gpu_advisor.assistant.reading.cards import elided_siblings, lone_servers, outside_catalog, repeated_bare
 from gpu_advisor.assistant.reading.cjk_names import cjk_unknown_model
 from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.encoder_job import find_candidates
 from gpu_advisor.assistant.reading.names import (
     find_engines,
     find_gpus,
@@ -107,6 +108,7 @@ class Message:
     also_clouds: list[str] = field(default_factory=list)  # more clouds named with the first ("runpod or vast")
     loras: int | None = None  # LoRA adapters served on one base ('挂20个LoRA'), reading.adapters
     lora_rank: int | None = None
+    candidates: int | None = None  # a reranking query's candidates ('50 candidates', '每个查询50个候选'), reading.encoder_job
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
 
     def live(self, key: str) -> list[re.Match[str]]:
@@ -143,10 +145,12 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     lang = language(raw)  # raw is already the readable part (understand cuts it first)
     spec, masked = _card_spec(masked, found_gpus)
     masked, loras, lora_rank = find_adapters(masked)  # '50 customer-specific LoRAs': no headcount, no method
+    masked, candidates = find_candidates(masked)  # 'each with 50 candidates': no headcount, no corpus
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
     msg.loras, msg.lora_rank = loras, lora_rank
+    msg.candidates = candidates
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted
