@@ -585,10 +585,26 @@ def find_topics(text: str) -> list[str]:
     return list(dict.fromkeys(topic for _, topic in sorted(found)))
 
 
+@cache
+def _any_topic_alias() -> re.Pattern[str] | None:
+    """One pattern that matches wherever some alias of _topic_aliases does, each alternative opening with its
+    first character (so the regex engine skips every position no alias starts at); None if an alias is empty."""
+    words = sorted({phrase(alias) for topic in glossary() for alias in topic.aliases}, key=len, reverse=True)
+    if not all(words):
+        return None
+    return re.compile("|".join(f"{re.escape(w[0])}(?<![a-z0-9]{re.escape(w[0])}){re.escape(w[1:])}(?![a-z0-9])"
+                               for w in words))
+
+
+@lru_cache(maxsize=1024)
 def find_topic(text: str) -> str | None:
     """The glossary topic a phrase names ("what is a KV cache?" -> 'kv-cache'), the longest alias
-    winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none."""
+    winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none.
+    The readers ask it of the same message several times: the last answers are kept."""
     words = phrase(text)
+    anywhere = _any_topic_alias()
+    if anywhere is not None and not anywhere.search(words):
+        return None  # most messages name no topic: one search instead of one per alias
     for pattern, _, topic_id in _topic_aliases():
         if pattern.search(words):
             return topic_id
