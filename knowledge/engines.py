@@ -5,15 +5,19 @@ from __future__ import annotations
 from gpu_advisor.knowledge.loader import engines
 from gpu_advisor.knowledge.schema import Engine, Gpu, SizedEngine
 
+_ON: dict[int, tuple[Gpu, tuple[tuple[Engine, str], ...]]] = {}  # id(card) -> (card, its engines): cards are frozen
+
 
 def engines_on(gpu: Gpu) -> list[tuple[Engine, str]]:
-    """(engine, its name on this card) for every engine that runs on the card, in preference order."""
-    out = []
-    for e in engines():
-        name = e.name_on(gpu)
-        if name is not None:
-            out.append((e, name))
-    return out
+    """(engine, its name on this card) for every engine that runs on the card, in preference order. Worked out
+    once per card: a recommendation asks it of each card many times."""
+    held = _ON.get(id(gpu))
+    if held is None or held[0] is not gpu:
+        if len(_ON) >= 1024:  # cards described by their numbers are new objects each time
+            _ON.clear()
+        found = tuple((e, name) for e in engines() if (name := e.name_on(gpu)) is not None)
+        held = _ON[id(gpu)] = (gpu, found)
+    return list(held[1])
 
 
 def runs_on(sized: SizedEngine, gpu: Gpu) -> bool:

@@ -155,6 +155,18 @@ def _lookup(kind: str, query: str, index: dict[str, str], by_id: Mapping[str, _R
     raise NotFound(kind, query, suggestions)
 
 
+_BY_ID: dict[str, tuple[tuple, dict]] = {}
+
+
+def _by_id(kind: str, records: tuple) -> dict:
+    """id -> record of a catalog tuple, built once per tuple (gpus() is built again when the user's gpus.yaml
+    changes: a new tuple, a new index)."""
+    held = _BY_ID.get(kind)
+    if held is None or held[0] is not records:
+        held = _BY_ID[kind] = (records, {r.id: r for r in records})
+    return held[1]
+
+
 def find_gpu(query: str) -> Gpu:
     """A catalog GPU (built-in or from the user's gpus.yaml) by id or alias, a Mac by chip, GPU cores and
     memory ('M4 Pro 24GB', knowledge.apple), or a card described by its numbers:
@@ -164,7 +176,7 @@ def find_gpu(query: str) -> Gpu:
 
         return parse_custom_gpu(query)
     try:
-        return _lookup("GPU", query, _gpu_index(), {g.id: g for g in gpus()})
+        return _lookup("GPU", query, _gpu_index(), _by_id("gpus", gpus()))
     except NotFound:
         from gpu_advisor.knowledge.apple import parse_apple
 
@@ -212,7 +224,7 @@ def find_unsized_card(query: str) -> UnsizedCard | None:
 
 
 def find_precision(query: str) -> Precision:
-    return _lookup("precision", query, _precision_index(), {p.id: p for p in precisions()})
+    return _lookup("precision", query, _precision_index(), _by_id("precisions", precisions()))
 
 
 def parse_size(text: str) -> tuple[float, float] | None:
@@ -339,7 +351,7 @@ def find_model(query: str) -> ModelArch:
     size = parse_size(text[len(GENERIC_PREFIX):] if text.lower().startswith(GENERIC_PREFIX) else text)
     if size:
         return model_from_size(*size)  # a bare size, or the id model_from_size gave it ('generic-744b-a40b')
-    by_id = {m.id: m for m in models()}
+    by_id = _by_id("models", models())
     for candidate, index in _model_candidates(text.lower()):
         key = normalise(candidate)
         if key in index:
@@ -585,10 +597,26 @@ def find_topics(text: str) -> list[str]:
     return list(dict.fromkeys(topic for _, topic in sorted(found)))
 
 
+@cache
+def _any_topic_alias() -> re.Pattern[str] | None:
+    """One pattern that matches wherever some alias of _topic_aliases does, each alternative opening with its
+    first character (so the regex engine skips every position no alias starts at); None if an alias is empty."""
+    words = sorted({phrase(alias) for topic in glossary() for alias in topic.aliases}, key=len, reverse=True)
+    if not all(words):
+        return None
+    return re.compile("|".join(f"{re.escape(w[0])}(?<![a-z0-9]{re.escape(w[0])}){re.escape(w[1:])}(?![a-z0-9])"
+                               for w in words))
+
+
+@lru_cache(maxsize=1024)
 def find_topic(text: str) -> str | None:
     """The glossary topic a phrase names ("what is a KV cache?" -> 'kv-cache'), the longest alias
-    winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none."""
+    winning ("qlora" over "lora", "model flops utilisation" over "utilisation"); None when none.
+    The readers ask it of the same message several times: the last answers are kept."""
     words = phrase(text)
+    anywhere = _any_topic_alias()
+    if anywhere is not None and not anywhere.search(words):
+        return None  # most messages name no topic: one search instead of one per alias
     for pattern, _, topic_id in _topic_aliases():
         if pattern.search(words):
             return topic_id

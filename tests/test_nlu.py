@@ -137,6 +137,8 @@ def test_readers_never_see_more_than_the_limit(monkeypatch):
 def test_understanding_is_deterministic():
     text = "summarise 1 million documents (2k tokens each, 200-token summaries) with llama 3.1 8b by Friday"
     assert understand(text) == understand(text)
+    # and read afresh, not from the reads understand() keeps (assistant/reading/kept.py)
+    assert understand.__wrapped__(text, None, True) == understand.__wrapped__(text, None, True) == understand(text)
 
 
 @pytest.mark.parametrize("slot", ["phase", "method", "utilisation", "model", "batch_items"])

@@ -98,6 +98,7 @@ from gpu_advisor.assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from gpu_advisor.assistant.reading.kept import kept_reads
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
@@ -249,6 +250,7 @@ READERS = (
 )
 
 
+@kept_reads
 def understand(raw: str, pending: str | None = None, whole: bool = True) -> Understanding:  # noqa: C901 - the readers in order, one guard each
     """Read one message; `pending` is the slot of the question just asked (or None). `whole`: the message
     itself, not one of its clauses read for a second job (reading.multi)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -341,9 +341,11 @@ def _fix_typos(text: str) -> str:
     return _WORD.sub(lambda x: table.get(x.group(), x.group()), text)
 
 
+@lru_cache(maxsize=4096)
 def clean(text: str) -> str:
     """The message as the readers see it: cut to MAX_MESSAGE_CHARS, NFKC, lower case, Chinese
-    numerals and phrases rewritten, English number words as digits, single spaces."""
+    numerals and phrases rewritten, English number words as digits, single spaces. Kept for the last few
+    thousand messages: several readers clean the same message again (prepare, the clause readers, the engine)."""
     text = _fix_typos(unicodedata.normalize("NFKC", readable(text).translate(_PUNCT)).translate(_PUNCT).lower())
     text = _LONG_DIGITS.sub(lambda x: x.group()[:MAX_DIGITS], text)  # no quantity is written that long
     text = _rewrite(text, "vague_count_phrases")  # 'a couple of 5090s': the card, no count (words/vague_counts.yaml)
