@@ -3517,7 +3517,8 @@ def _one_server_in_four_bit(w: Workload, rec: Recommendation) -> Recommendation 
     4-bit weights on one copy, when they do the job for less, are the guide's cheaper lever (the
     several-server plan is for a format you asked for, or users one server cannot hold in any format)."""
     best = rec.best
-    if best is None or best.owned or best.owned_gpus or best.tp is None or w.serve_precision is not None or not rec.precision \
+    if best is None or best.owned or best.owned_gpus or best.tp is None or (best.servers or 1) <= 1 \
+            or w.serve_precision is not None or not rec.precision \
             or rec.precision in FOUR_BIT or (w.flexible and "precision" not in w.flexible) \
             or f"{best.gpus}x {best.gpu}" in pinned_cards(w):  # 'would two 8x H100 servers do?': those servers, as asked
         return None
