@@ -75,9 +75,8 @@ class MessageActions:
 
     def on_key(self, event: Any) -> None:
         """A character typed on a message goes to the message box (the message keys are bindings: not here)."""
-        from gpu_advisor.tui.widgets import PromptInput
-
         from gpu_advisor.tui.bindings import MESSAGE_BINDINGS
+        from gpu_advisor.tui.widgets import PromptInput
 
         keymap = getattr(self.app, "keymap", {}) or {}  # type: ignore[attr-defined]
         bound = {key.strip() for b in MESSAGE_BINDINGS for key in keymap.get(b.id, b.key).split(",")}
@@ -99,7 +98,9 @@ class MessageActions:
         return None
 
     def action_copy_message(self) -> None:
-        from gpu_advisor.tui.screens import copy_locally  # looked up when used: the one name the tests replace
+        from gpu_advisor.tui.screens import (
+            copy_locally,  # looked up when used: the one name the tests replace
+        )
 
         self.app.copy_to_clipboard(self.text)  # type: ignore[attr-defined]  # OSC 52: the terminal may ignore it
         if copy_locally(self.text):

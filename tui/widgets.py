@@ -131,7 +131,7 @@ def key_words(lang: str, action: str) -> str | None:
     than English, where the binding's own description is the words) the app catalog's."""
     from gpu_advisor.tui.words import catalog as app_words
 
-    said = catalog(lang).get(f"key.{action}")  # type: ignore[arg-type]
+    said = catalog(lang).get(f"key.{action}")
     if said is None and lang != "en":
         said = app_words(lang).get(f"key.{action}")
     return said
@@ -489,12 +489,13 @@ class PromptInput(TextArea):
 
 # The panel's numbers that carry a unit, and the catalog's words for it
 UNITS = {"deadline_hours": "panel.hours", "ttft_ms": "panel.ms", "requests_per_s": "panel.per_s"}
-LABEL_CELLS = 13  # the profile panel's label column; a longer label keeps one space before its value
+LABEL_CELLS = 13  # the profile panel's label column, at least
+LABEL_MOST = 15  # the column widens for labels of fewer cells than this ("首 token 延迟")
 
 
 def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
     """The "What I know" panel: the slot table's panel slots that matter for this profile."""
-    text = Text()
+    rows: list[tuple[str, Any]] = []
     for name, slot in SLOTS.items():
         if not slot.panel or not relevant(name, profile):
             continue
@@ -509,7 +510,7 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         if name == "utilisation" and value is not None:
             value = words(lang, "panel.around_the_clock") if value >= 1 else f"{value:.0%}"
         elif name in ("region", "method") and value is not None and lang != "en":
-            value = catalog(lang).get(f"{name}.{value}") or value  # type: ignore[arg-type]  # English shows the code one types
+            value = catalog(lang).get(f"{name}.{value}") or value  # English shows the code one types
         elif name in UNITS and isinstance(value, int | float):
             value = words(lang, UNITS[name], n=f"{value:,.0f}" if value == int(value) else f"{value:,.1f}")
         elif name in ("context", "batch_items") and value is not None:
@@ -522,8 +523,13 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
             )
 
             value = cards_words(value, lang) if value else None
-        label = slot.label(lang)  # padded by terminal cells (a Chinese character takes two), never run into the value
-        text.append(label + " " * max(LABEL_CELLS - cell_len(label), 1), style="bold")
+        rows.append((slot.label(lang), value))
+    # labels padded by terminal cells (a Chinese character takes two) to one column, wider for a label of up to
+    # LABEL_MOST cells; a longer label keeps one space before its value
+    column = max([LABEL_CELLS] + [cell_len(label) + 1 for label, _ in rows if cell_len(label) < LABEL_MOST])
+    text = Text()
+    for label, value in rows:
+        text.append(label + " " * max(column - cell_len(label), 1), style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text
 
@@ -545,9 +551,9 @@ class AssumptionList(ListView):
 
     def show(self, assumptions: dict[str, str], profile: dict[str, Any] | None = None) -> None:
         self.clear()
-        shown = [(slot, words) for slot, words in assumptions.items() if relevant(slot, profile or {})]
-        for slot, words in shown:
-            self.append(AssumptionItem(slot, words))
+        shown = [(slot, said) for slot, said in assumptions.items() if relevant(slot, profile or {})]
+        for slot, said in shown:
+            self.append(AssumptionItem(slot, said))
         self.can_focus = bool(shown)
         if shown and self.has_focus:
             self.call_after_refresh(self._highlight_first)

@@ -24,7 +24,6 @@ from gpu_advisor.tui.messages import TurnDone, TurnFailed
 from gpu_advisor.tui.screens.choice import ChoiceScreen
 from gpu_advisor.tui.screens.layout import NARROW, WIDE
 from gpu_advisor.tui.screens.replay import ReplayScreen
-from gpu_advisor.tui.words import words
 from gpu_advisor.tui.widgets import (
     AssumptionItem,
     AssumptionList,
@@ -35,6 +34,7 @@ from gpu_advisor.tui.widgets import (
     message_langs,
     profile_text,
 )
+from gpu_advisor.tui.words import words
 
 WELCOME = words("en", "chat.welcome")
 
@@ -368,9 +368,7 @@ class ChatScreen(Screen):
     BESIDE_A_MESSAGE = ("math", "copy_answer", "toggle_panel")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.BESIDE_A_MESSAGE and isinstance(self.focused, ChatMessage):
-            return False
-        return True
+        return not (action in self.BESIDE_A_MESSAGE and isinstance(self.focused, ChatMessage))
 
     def on_descendant_focus(self, event: Any) -> None:
         if isinstance(event.widget, ChatMessage) or isinstance(getattr(event, "widget", None), PromptInput):

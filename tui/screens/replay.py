@@ -52,7 +52,9 @@ class ReplayScreen(Screen):
             yield transcript
             with Vertical(id="side"):
                 yield Label(words(self.lang, "replay.calls"), classes="panel-title")
-                with VerticalScroll(id="calls-scroll"):
+                calls = VerticalScroll(id="calls-scroll")
+                calls.can_focus = False  # the replay's keys stay the screen's
+                with calls:
                     yield Static(id="calls")
         yield Static(id="replay-status")
         footer = LocalFooter()
