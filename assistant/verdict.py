@@ -208,9 +208,13 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     unpriced = [o["gpu"] for o in working if not o.get("usd_per_hour") and not o.get("job_usd")
                 and not (basis == "buy" and o.get("purchase_usd"))]  # bought: the purchase price weighs it
     if not unpriced and all(o["gpu"] in costs for o in working):
-        ranked = sorted((costs[o["gpu"]], o.get("price_offers"), o["gpu"]) for o in working)  # as printed
+        offers = (lambda o: None) if basis == "buy" else (lambda o: o.get("price_offers"))  # rent offers: rent only
+        ranked = sorted((costs[o["gpu"]], offers(o), o["gpu"]) for o in working)  # as printed
         if clearly_cheaper(ranked[0][0], ranked[0][1], ranked[1][0], ranked[1][1], SAME):
             return {"code": "cheaper", "basis": basis, "pick": ranked[0][2], "ranked": [g for *_v, g in ranked]}
+    if len(working) == 2 and (sharper := _sharper(working)):  # '2×3090 or one 4090' at one price: 8-bit over 4-bit
+        return {"code": "precision", "basis": basis, "pick": sharper[0]["gpu"], "precision": sharper[0]["precision"],
+                "other_precision": sharper[1]["precision"]}
     if all(o.get("decode_tokens_per_s") for o in working) and not _training_apart(working):
         by = sorted(working, key=lambda o: -o["decode_tokens_per_s"])
         figure = "decode_tokens_per_s"
@@ -223,6 +227,24 @@ def pick_among(options: list[dict[str, Any]], costs: dict[str, float], basis: st
     speed = "same" if even(by[0][figure], by[1][figure], round) else "faster"  # 31 against 31 tokens/s: a tie
     return {"code": "faster", "pick": fast["gpu"], "unpriced": unpriced, "basis": basis, "speed": speed,
             "figure": figure, "figures": [by[0][figure], by[1][figure]]}
+
+
+def _sharper(working: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Two options at about the same cost serving the model at different widths (two used 3090s run a 32B model in
+    8-bit, one 4090 only in 4-bit): the wider one and the other, since the answers are better whatever the speed (a
+    speed target the narrower one alone meets has already made the other not ok)."""
+    from gpu_advisor.knowledge import find_precision
+
+    def _bits(name: str) -> float:
+        try:
+            return find_precision(name).bits_per_weight
+        except (LookupError, ValueError):
+            return 16.0
+
+    if not all(o.get("precision") for o in working):
+        return None
+    wide, narrow = sorted(working, key=lambda o: -_bits(o["precision"]))
+    return (wide, narrow) if _bits(wide["precision"]) >= 1.5 * _bits(narrow["precision"]) else None
 
 
 def _officially_sold(gpu_id: str) -> bool:
@@ -280,6 +302,9 @@ def sized_verdict(ctx: Any) -> str | None:
     basis = ctx.say(f"verdict.basis.{v['basis']}")
     if v["code"] == "cheaper":  # the basis is named: per run, a month at your load, per token at full load
         return head + ctx.say("verdict.cheaper" + many, card=names[v["pick"]], n=n, basis=basis)
+    if v["code"] == "precision":
+        return head + ctx.say("verdict.precision", card=names[v["pick"]], basis=basis, fmt=v["precision"],
+                              other=v["other_precision"])
     from gpu_advisor.assistant.even_unpriced import even_unpriced
 
     if v["unpriced"] and (even := even_unpriced(ctx, v, options)):  # the same speed, no price: it is the quote

@@ -1952,7 +1952,7 @@ def write_why(results: dict[str, Any], lang: str) -> tuple[str, dict[str, Any]]:
                          per_gpu=gb(serving["per_gpu_total_bytes"]),
                          gpus=serving["gpus"] * serving.get("pp", 1), cap=gb(best.capacity_bytes)))
         per = best.server_gpus or 8
-        if (best.servers or 1) > 1 and best.pp > 1:
+        if (best.servers or 1) > 1 and (best.pp > 1 or (best.tp or 0) > per):  # one copy over several servers
             lines.append(say(lang, "why.servers", servers=best.servers, per=per, gpu=best.gpu_name,
                              server=gb(best.capacity_bytes * per)))
         if best.replicas > 1:

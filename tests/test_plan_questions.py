@@ -232,7 +232,7 @@ def test_why_answers_in_plain_words_from_the_plans_figures():
     results = payload(first)["results"]
     serving, best = results["serving_memory"], results["recommend"]["best"]
     assert payload(why)["topic"] == "why"
-    assert why.content.startswith(f"DeepSeek-V3 的权重按 fp8 共 {serving['weights_bytes'] / 1e9:,.1f} GB。")
+    assert why.content.startswith(f"DeepSeek-V3 的权重按 fp8 共 {serving['weights_bytes'] / 1e9:,.1f} GB")
     assert f"所以模型和缓存要 {best['servers']} 台服务器" in why.content
     assert not re.search(r"[A-Za-z]{3,} [a-z]{3,} [a-z]{3,}", why.content)  # no English sentence in it
     assert payload(math)["topic"] == "math"

@@ -26,13 +26,11 @@ How a message is read:
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.allowance import keep_allowed, read_exclude_allowing, read_only_allowing
+from gpu_advisor.assistant.reading.allowance import keep_allowed
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
-from gpu_advisor.assistant.reading.buy_count import read_buy_count
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
-from gpu_advisor.assistant.reading.buy_weighed import read_weighed_preference
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
 from gpu_advisor.assistant.reading.choice_dims import read_choice_dims
@@ -41,14 +39,10 @@ from gpu_advisor.assistant.reading.comparisons import read_comparisons
 from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
-from gpu_advisor.assistant.reading.costs import budget_periods, read_budget, read_hosting, read_power
-from gpu_advisor.assistant.reading.daily_volume import read_deadline_or_day
-from gpu_advisor.assistant.reading.e2e import read_e2e, read_latency_percentile
-from gpu_advisor.assistant.reading.encoder_job import read_encoder_job
+from gpu_advisor.assistant.reading.costs import budget_periods
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
-    read_train_examples,
 )
 from gpu_advisor.assistant.reading.followup_turns import read_elsewhere_and_turn_words
 from gpu_advisor.assistant.reading.followups import kv_of_model, read_followup
@@ -56,47 +50,20 @@ from gpu_advisor.assistant.reading.forecast import read_forecast_reserve
 from gpu_advisor.assistant.reading.fp8_training import read_precision_concepts
 from gpu_advisor.assistant.reading.framework_choice import read_framework_choice
 from gpu_advisor.assistant.reading.framework_why import read_framework_why
-from gpu_advisor.assistant.reading.goals import drop_lone_cheapest, read_cheapest, read_has_host
+from gpu_advisor.assistant.reading.goals import drop_lone_cheapest
 from gpu_advisor.assistant.reading.hardware import (
     read_card_count,
     read_gpus,
-    read_network,
-    read_network_gbit,
-    read_owned,
-    read_region,
-    read_server_gpus,
 )
 from gpu_advisor.assistant.reading.history import own_model_note
-from gpu_advisor.assistant.reading.horizon import read_horizon
 from gpu_advisor.assistant.reading.intents import (
     concept_asked,
-    pending_value,
     polite_free,
-    read_choice,
     read_fit_check,
     read_intents,
     read_question,
     read_topic,
     read_total_span,
-)
-from gpu_advisor.assistant.reading.job import (
-    read_batch_input_tokens,
-    read_batch_items,
-    read_batch_output_tokens,
-    read_engine,
-    read_engine_app,
-    read_epochs,
-    read_framework,
-    read_kv_cache,
-    read_method,
-    read_mixed_precision,
-    read_objective,
-    read_phase,
-    read_precision,
-    read_prompt_tokens,
-    read_qlora_base,
-    read_seq_len,
-    read_train_tokens,
 )
 from gpu_advisor.assistant.reading.kept import kept_reads
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
@@ -110,53 +77,24 @@ from gpu_advisor.assistant.reading.mentions import product_now
 from gpu_advisor.assistant.reading.message import Understanding, prepare
 from gpu_advisor.assistant.reading.method_compare import read_method_compare
 from gpu_advisor.assistant.reading.method_why import read_method_why
-from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.model_choice import read_model_choice
 from gpu_advisor.assistant.reading.moe import read_moe_question
 from gpu_advisor.assistant.reading.output_total import read_input_total, read_output_total
 from gpu_advisor.assistant.reading.owned import read_owns_them
 from gpu_advisor.assistant.reading.parallel_choice import read_parallel_choice
+from gpu_advisor.assistant.reading.pending import pending_value, read_choice
 from gpu_advisor.assistant.reading.personal import (
-    read_cpu_offload,
     read_own_box,
-    read_personal,
-    read_product,
-    read_system_ram,
-    read_used_ok,
 )
 from gpu_advisor.assistant.reading.planned_card import read_planned_card
 from gpu_advisor.assistant.reading.premise import read_dropped_phase, read_recount, read_serving_cards_asked
 from gpu_advisor.assistant.reading.prices import read_prices
 from gpu_advisor.assistant.reading.put_right import read_put_right
 from gpu_advisor.assistant.reading.quotes import read_quotes
-from gpu_advisor.assistant.reading.recurring import read_runs_per_month
-from gpu_advisor.assistant.reading.redundancy import read_redundancy
+from gpu_advisor.assistant.reading.readers import READERS
 from gpu_advisor.assistant.reading.relative import read_scale
 from gpu_advisor.assistant.reading.reserved_asked import read_reserved_asked
-from gpu_advisor.assistant.reading.rl import (
-    read_rl_algorithm,
-    read_rl_completion_tokens,
-    read_rl_layout,
-    read_rl_pipelined,
-    read_rl_prompts,
-    read_rl_rollout_gpus,
-    read_rl_samples,
-)
 from gpu_advisor.assistant.reading.saving import read_saving
-from gpu_advisor.assistant.reading.serving import (
-    read_context,
-    read_images,
-    read_min_tokens_per_s,
-    read_output_tokens,
-    read_population,
-    read_population_daily,
-    read_request_rate,
-    read_ttft,
-    read_uptime,
-    read_users,
-    read_users_range,
-    read_utilisation,
-)
 from gpu_advisor.assistant.reading.stated import quoted_from
 from gpu_advisor.assistant.reading.text import (
     CJK_WEIGHT,
@@ -169,9 +107,7 @@ from gpu_advisor.assistant.reading.text import (
     word_pattern,
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
-from gpu_advisor.assistant.reading.traffic_shape import read_offpeak_share, read_peak_days, read_peak_hours
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
-from gpu_advisor.assistant.reading.use_case import read_use_case
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
 from gpu_advisor.assistant.terminal import printable
@@ -181,73 +117,6 @@ from gpu_advisor.knowledge.clouds import clouds
 __all__ = ["CJK_WEIGHT", "EXAMPLE_TOKENS", "MAX_MESSAGE_CHARS", "READERS", "Understanding", "clean", "language",
            "readable", "understand", "vocab"]
 
-READERS = (
-    ("phase", read_phase),
-    ("model", read_model),
-    ("method", read_method),
-    ("objective", read_objective),
-    ("rl_algorithm", read_rl_algorithm),
-    ("rl_prompts", read_rl_prompts), ("rl_samples", read_rl_samples),
-    ("rl_completion_tokens", read_rl_completion_tokens),
-    ("rl_layout", read_rl_layout), ("rl_rollout_gpus", read_rl_rollout_gpus), ("rl_pipelined", read_rl_pipelined),
-    ("framework", read_framework),
-    ("mixed_precision", read_mixed_precision),
-    ("engine", read_engine),
-    ("engine_app", read_engine_app),
-    ("precision", read_precision),
-    ("kv_cache", read_kv_cache),
-    ("population", read_population),
-    ("population_daily", read_population_daily),  # how the population was counted: a day's users or a staff
-    ("users_range", read_users_range),  # before users: the numbers of a range are no count of their own
-    ("users", read_users),
-    ("context", read_context),
-    ("utilisation", read_utilisation),
-    ("uptime", read_uptime),
-    ("peak_hours", read_peak_hours), ("peak_days", read_peak_days), ("offpeak_share", read_offpeak_share),
-    ("redundancy", read_redundancy),
-    ("region", read_region),
-    ("budget", read_budget),
-    ("electricity_usd_per_kwh", read_power),
-    ("hosting_usd_per_month", read_hosting),
-    ("owned", read_owned),
-    ("server_gpus", read_server_gpus),
-    ("network", read_network),
-    ("network_gbit", read_network_gbit),
-    ("exclude", read_exclude_allowing),  # a card allowed beside a domestic rule kept (reading.allowance)
-    ("only", read_only_allowing),
-    ("has_host", read_has_host),
-    ("cheapest", read_cheapest),
-    ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)
-    ("train_tokens", read_train_tokens),
-    ("train_examples", read_train_examples),
-    ("epochs", read_epochs),
-    ("seq_len", read_seq_len),
-    ("qlora_base", read_qlora_base),
-    ("batch_items", read_batch_items),
-    ("batch_input_tokens", read_batch_input_tokens),
-    ("batch_output_tokens", read_batch_output_tokens),
-    ("deadline_hours", read_deadline_or_day),  # a batch volume said per day: due within the day
-    ("runs_per_month", read_runs_per_month),
-    ("ttft_ms", read_ttft),
-    ("ttft_percentile", read_latency_percentile),
-    ("e2e_ms", read_e2e),
-    ("prompt_tokens", read_prompt_tokens),
-    ("images_per_request", read_images),
-    ("min_tokens_per_s", read_min_tokens_per_s),
-    ("requests_per_s", read_request_rate),
-    ("output_tokens", read_output_tokens),
-    ("personal", read_personal),
-    ("used_ok", read_used_ok),
-    ("product", read_product),
-    ("use_case", read_use_case),
-    ("system_ram_gb", read_system_ram),
-    ("cpu_offload", read_cpu_offload),
-    ("loras", lambda m: m.loras),  # reading.adapters, read when the message was prepared
-    ("lora_rank", lambda m: m.lora_rank),
-    ("encoder_job", read_encoder_job),  # 'embed 10M documents', 'reranker 200 QPS' (reading.encoder_job)
-    ("candidates_per_query", lambda m: m.candidates),
-    ("horizon_months", read_horizon),
-)
 
 
 @kept_reads

@@ -28,6 +28,8 @@ def kept_reads(read: Callable[[str, str | None, bool], R]) -> Callable[..., R]:
 
     @functools.wraps(read)
     def kept(raw: str, pending: str | None = None, whole: bool = True) -> R:
+        if pending is not None and not isinstance(pending, str):
+            pending = None  # no question's slot name (an empty mapping from a caller): nothing pending
         key, catalog = (raw, pending, whole), gpus()
         with lock:
             held = memo.get(key)
