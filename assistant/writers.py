@@ -416,11 +416,14 @@ def headline(rec: Recommendation, lang: str) -> str:
         if best.pp > 1 and best.tp is not None:
             head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
         return head
-    unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd
+    # ('we own H100s, how many do we need': run it on yours, never rent them)
+    unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd \
+        and not _yours_uncounted(rec)
     against = _buy_not_paying(rec, lang)
     if against is not None:
         return against
-    head = "## " + say(lang, "head.unpriced" if unpriced else f"head.{rec.action}", option=plan_words(best, lang), job=job)
+    action = "head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced else f"head.{rec.action}"
+    head = "## " + say(lang, action, option=plan_words(best, lang), job=job)
     head += _layout_suffix(best, lang)
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
@@ -434,6 +437,14 @@ def headline(rec: Recommendation, lang: str) -> str:
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
+
+
+def _yours_uncounted(rec: Recommendation) -> bool:
+    """The plan's cards are of the kind the user owns, in a number not said ('we own H100s, how many do we need'): the
+    count is how many of theirs to run it on, never an order to rent them (review BJ #6)."""
+    w, best = rec.workload, rec.best
+    return (best is not None and w.fewest_owned and not w.owned and rec.action in ("rent", "buy")
+            and any(c.split()[-1] == best.gpu for c in w.candidates or []) and not best.owned_gpus)
 
 
 def memory_headline(rec: Recommendation, lang: str) -> str | None:

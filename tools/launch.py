@@ -138,9 +138,23 @@ def _precision_family(pid: str) -> str:
     return next((p.family for p in precisions() if p.id == pid), "float")
 
 
-# A batch command's --max-model-len: this many times the mean item, and no less than BATCH_MIN_LEN tokens.
+# A batch command's (or a request rate's) --max-model-len: this many times the mean item, no less than BATCH_MIN_LEN tokens.
 BATCH_LENGTH_ROOM = 4
 BATCH_MIN_LEN = 8192
+
+
+def _window(w: Workload, model: ModelArch) -> int:
+    """The --max-model-len / -c a command sets: the context the conversation stated; a batch job's or a request rate's
+    mean item (the plan is sized on the mean) with room for the long ones, BATCH_LENGTH_ROOM x the mean, at least
+    BATCH_MIN_LEN, never the mean itself, which rejects every longer request (reviews BI #3, #9; BJ #6: 2,300 for
+    2,000-token prompts and 300-token answers at 20 requests a second), within the model's own window."""
+    if w.spec.serves:
+        mean = (w.prompt_tokens or 0) + (w.output_tokens or 0)
+        if "context" not in w.flexible or not (w.prompt_tokens and w.output_tokens) or w.context > mean:
+            return w.context  # a window said, or a chat's context: what the plan was sized for
+    else:
+        mean = w.batch_input_tokens + w.written_per_item(model)
+    return min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * mean, w.context if w.spec.serves else 0))
 
 
 class _Plan:
@@ -151,10 +165,7 @@ class _Plan:
         self.replicas, self.pp = max(1, o.replicas), max(1, o.pp)
         self.tp = o.tp or max(1, o.gpus // (self.replicas * self.pp))
         self.servers = o.servers or 1
-        # a batch job's items vary around the mean said: the limit leaves room for long ones (BATCH_LENGTH_ROOM x the
-        # mean item, at least BATCH_MIN_LEN), never the mean itself, which would reject every longer item (review BI #3, #9)
-        item = w.batch_input_tokens + w.written_per_item(model)
-        self.context = w.context if w.spec.serves else min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * item))
+        self.context = _window(w, model)
         # a batch job keeps as many sequences in flight per copy as it was sized with (the engine holds fewer when
         # its KV cache is full): one at a time would miss the deadline the plan was sized for (reviews BG #5, BH #12)
         self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves

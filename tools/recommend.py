@@ -1215,6 +1215,21 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     return o
 
 
+def _own_pace(w: Workload, gpu: Gpu, owned: bool, opt: Option, warnings: list[str]) -> bool:
+    """One person on their own machine (a Mac, a desktop card) who said no speed: a file of 4 bits or more that fits
+    is run at the pace it gives, said as a warning, never traded for a 3- or 2-bit file to gain a token a second
+    (review BJ #4: Q3_K_M on an M3 Max 128GB for 6.5 tokens/s instead of Q4_K_M at 5.3 with half the memory free).
+    The smaller files are for memory (_owned_levers' ladder), and for a 4-bit file that leaves no room."""
+    if not (owned and gpu.at_home and w.users <= 1 and w.target_speed is None and not w.latency_stated
+            and opt.precision is not None and opt.precision not in HOME_FORMATS and not w.spec.batch
+            and opt.headroom_fraction >= TIGHT_HEADROOM):  # (a 4-bit file with no room left: the 3-bit one)
+        return False
+    slow = [r for r in opt.reasons if r.endswith("is slower than reading speed")]
+    opt.reasons = [r for r in opt.reasons if r not in slow]
+    warnings += slow
+    return True
+
+
 def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
               layout: Layout | None = None) -> Option | None:
     """evaluate's one layout: n cards as one copy, or the layout given."""
@@ -1253,7 +1268,8 @@ def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: boo
     warnings += [x for x in [stack_warning(gpu), package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
-        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
+        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor
+        or _own_pace(w, gpu, owned, opt, warnings))
     cap_gb = opt.capacity_bytes / 1e9
     if opt.serves is False and opt.serve_per_gpu_bytes and opt.engine == "vllm":
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; vLLM uses "

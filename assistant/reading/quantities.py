@@ -230,6 +230,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "users", "concurrent"  # "~50 concurrent", "50 at once" (not "32k concurrent 50")
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
+    if word_pattern("tps_label_before").search(before) and not is_people(after, ""):  # ('… 40 seats': people)
+        return "tokens_per_s", ""  # "tokens per sec at least 40 each", "速度不低于40": the unit said first, none after
     return None
 
 
