@@ -36,6 +36,19 @@ CHAT_BINDINGS = [
             priority=True),
     # priority: handled as it arrives, so that keys typed right after it reach the chip it focused
     Binding("tab", "next_field", "Next field", id="chat.next", show=False, priority=True),
+    # ↑/↓ in the message box recall what was sent: this key moves to the messages, where ↑/↓ move between them
+    Binding("ctrl+up,alt+up", "focus_messages", "Messages", id="chat.messages", show=False),
+]
+
+# A message of the transcript, once focused (chat.messages): its keys show in the key bar.
+MESSAGE_BINDINGS = [
+    Binding("c", "copy_message", "Copy", id="message.copy"),
+    Binding("r", "reask", "Re-ask", id="message.reask"),
+    Binding("f4", "edit_message", "Edit", id="message.edit"),
+    Binding("p", "page_message", "Pager", id="message.pager"),
+    Binding("up,k", "move(-1)", "Previous message", id="message.up", show=False),
+    Binding("down,j", "move(1)", "Next message", id="message.down", show=False),
+    Binding("escape", "to_prompt", "Back", id="message.back", show=False),
 ]
 
 SESSIONS_BINDINGS = [

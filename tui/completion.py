@@ -41,7 +41,7 @@ def _frameworks() -> list[str]:
 def _settings() -> list[str]:
     from gpu_advisor.tui import settings
 
-    return ["theme", "region", "currency", *sorted(f"keys.{b}" for b in settings.binding_ids())]
+    return ["theme", "region", "currency", "language", *sorted(f"keys.{b}" for b in settings.binding_ids())]
 
 
 KINDS: dict[str, Callable[[], list[str]]] = {

@@ -3,6 +3,7 @@
     theme = "textual-dark"        # the app's theme, remembered when changed with the palette
     region = "global"             # the default region of answers and of the sizing commands' --region
     currency = "USD"              # money in answers and the sizing commands' tables: USD, or CNY
+    language = "auto"             # the app's own words before a conversation has a language: auto (English), en, zh
 
     [keys]                        # remap a key by the id of its binding (F1 lists them)
     "chat.math" = "ctrl+e"
@@ -34,7 +35,8 @@ REGIONS = ("global", "us", "eu", "china")
 CURRENCIES = ("USD", "CNY")  # the currencies the price data and the exchange rate in rules.yaml cover
 DEFAULT_THEME = "textual-dark"
 MAX_SETTINGS_BYTES = 64 * 1024  # a settings file is a few lines
-NAMED = ("theme", "region", "currency")  # the plain settings; key bindings are keys.<binding id>
+LANGUAGES = ("auto", "en", "zh")  # auto: the conversation's language, English until it has one
+NAMED = ("theme", "region", "currency", "language")  # the plain settings; key bindings are keys.<binding id>
 
 
 class SettingsError(ValueError):
@@ -46,6 +48,7 @@ class Settings:
     theme: str = DEFAULT_THEME
     region: str = "global"
     currency: str = "USD"
+    language: str = "auto"
     keys: dict[str, str] = field(default_factory=dict)
     problem: str | None = None  # why (part of) the file was ignored
 
@@ -56,7 +59,8 @@ class Settings:
         return {k: getattr(self, k) for k in ("region", "currency") if getattr(self, k) != getattr(built_in, k)}
 
     def as_dict(self) -> dict[str, object]:
-        return {"theme": self.theme, "region": self.region, "currency": self.currency, "keys": dict(self.keys)}
+        return {"theme": self.theme, "region": self.region, "currency": self.currency, "language": self.language,
+                "keys": dict(self.keys)}
 
 
 def settings_path() -> Path:
@@ -72,7 +76,8 @@ def default_keys() -> dict[str, str]:
     """Each binding id and the key(s) it has when nothing remaps it."""
     from gpu_advisor.tui import bindings
 
-    return {b.id: b.key for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.SESSIONS_BINDINGS
+    return {b.id: b.key for b in bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.MESSAGE_BINDINGS
+            + bindings.SESSIONS_BINDINGS
             + bindings.REPLAY_BINDINGS if b.id}
 
 
@@ -204,6 +209,10 @@ def _set(settings: Settings, key: str, value: object) -> None:
         if value.upper() not in CURRENCIES:
             raise SettingsError(f"currency must be one of {', '.join(CURRENCIES)}, not {quoted(value)}")
         settings.currency = value.upper()
+    elif key == "language":
+        if value.lower() not in LANGUAGES:
+            raise SettingsError(f"language must be one of {', '.join(LANGUAGES)}, not {quoted(value)}")
+        settings.language = value.lower()
     elif key.startswith("keys."):
         binding_id = key.removeprefix("keys.")
         if binding_id not in binding_ids():
@@ -256,7 +265,8 @@ def to_toml(settings: Settings) -> str:
     lines = [HEADER.rstrip("\n"),
              f"theme = {json.dumps(settings.theme, ensure_ascii=False)}",
              f"region = {json.dumps(settings.region)}",
-             f"currency = {json.dumps(settings.currency)}"]
+             f"currency = {json.dumps(settings.currency)}",
+             f"language = {json.dumps(settings.language)}"]
     if settings.keys:
         lines += ["", "[keys]"] + [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sorted(settings.keys.items())]
     return "\n".join(lines) + "\n"

@@ -19,7 +19,10 @@ from textual.widgets._footer import FooterKey
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.slots import SLOTS, relevant
 from gpu_advisor.assistant.terminal import printable
+from gpu_advisor.tui.bindings import MESSAGE_BINDINGS
 from gpu_advisor.tui.format import fit_table
+from gpu_advisor.tui.message_keys import MessageActions
+from gpu_advisor.tui.words import words
 
 # The memory chart's segments (weights, KV cache, activations, overhead), each coloured by a theme variable:
 # the theme's text colours, which Textual keeps readable on the theme's background, light or dark.
@@ -123,6 +126,17 @@ def _printable_tree(value: Any, depth: int = 0) -> Any:
     return value
 
 
+def key_words(lang: str, action: str) -> str | None:
+    """A shown key's short words in `lang`: the assistant catalog's `key.ACTION`, else (in another language
+    than English, where the binding's own description is the words) the app catalog's."""
+    from gpu_advisor.tui.words import catalog as app_words
+
+    said = catalog(lang).get(f"key.{action}")
+    if said is None and lang != "en":
+        said = app_words(lang).get(f"key.{action}")
+    return said
+
+
 class LocalFooter(Footer):
     """The key bar, its descriptions in the conversation's language (the catalog's `key.ACTION`)."""
 
@@ -131,7 +145,7 @@ class LocalFooter(Footer):
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             if isinstance(widget, FooterKey) and widget.description:
-                widget.description = catalog(self.lang).get(f"key.{widget.action}") or widget.description
+                widget.description = key_words(self.lang, widget.action) or widget.description
             yield widget
 
 
@@ -148,9 +162,12 @@ def message_langs(messages: list[dict[str, Any]]) -> list[str]:
     return langs
 
 
-class ChatMessage(Vertical):
-    """One message of the transcript. Answers show their options table as a DataTable and a chart."""
+class ChatMessage(MessageActions, Vertical):
+    """One message of the transcript. Answers show their options table as a DataTable and a chart. Focused
+    (Ctrl+↑ or Alt+↑, then ↑/↓), it can be copied, asked again, edited or read in a pager (tui.message_keys)."""
 
+    BINDINGS = [*MESSAGE_BINDINGS]
+    can_focus = True  # only while it is the one chosen: MessageActions.allow_focus
 
     def __init__(self, role: str, text: str, payload: dict[str, Any] | None = None, lang: str = "en", **kwargs: Any):
         super().__init__(classes=f"message {role}", **kwargs)
@@ -470,12 +487,15 @@ class PromptInput(TextArea):
         self.value = self.sent[self._cursor] if self._cursor < len(self.sent) else ""
 
 
-LABEL_CELLS = 13  # the profile panel's label column; a longer label keeps one space before its value
+# The panel's numbers that carry a unit, and the catalog's words for it
+UNITS = {"deadline_hours": "panel.hours", "ttft_ms": "panel.ms", "requests_per_s": "panel.per_s"}
+LABEL_CELLS = 13  # the profile panel's label column, at least
+LABEL_MOST = 15  # the column widens for labels of fewer cells than this ("首 token 延迟")
 
 
 def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
     """The "What I know" panel: the slot table's panel slots that matter for this profile."""
-    text = Text()
+    rows: list[tuple[str, Any]] = []
     for name, slot in SLOTS.items():
         if not slot.panel or not relevant(name, profile):
             continue
@@ -488,7 +508,11 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
         if name == "phase" and value is not None:
             value = say(lang, f"phase.{value}")
         if name == "utilisation" and value is not None:
-            value = f"{value:.0%}"
+            value = words(lang, "panel.around_the_clock") if value >= 1 else f"{value:.0%}"
+        elif name in ("region", "method") and value is not None and lang != "en":
+            value = catalog(lang).get(f"{name}.{value}") or value  # English shows the code one types
+        elif name in UNITS and isinstance(value, int | float):
+            value = words(lang, UNITS[name], n=f"{value:,.0f}" if value == int(value) else f"{value:,.1f}")
         elif name in ("context", "batch_items") and value is not None:
             value = f"{value:,}"
         elif name in ("budget_usd_per_month", "budget_usd") and value is not None:
@@ -499,8 +523,13 @@ def profile_text(profile: dict[str, Any], lang: str = "en") -> Text:
             )
 
             value = cards_words(value, lang) if value else None
-        label = slot.label(lang)  # padded by terminal cells (a Chinese character takes two), never run into the value
-        text.append(label + " " * max(LABEL_CELLS - cell_len(label), 1), style="bold")
+        rows.append((slot.label(lang), value))
+    # labels padded by terminal cells (a Chinese character takes two) to one column, wider for a label of up to
+    # LABEL_MOST cells; a longer label keeps one space before its value
+    column = max([LABEL_CELLS] + [cell_len(label) + 1 for label, _ in rows if cell_len(label) < LABEL_MOST])
+    text = Text()
+    for label, value in rows:
+        text.append(label + " " * max(column - cell_len(label), 1), style="bold")
         text.append(f"{value if value not in (None, '') else '?'}\n", style="" if value not in (None, "") else "dim")
     return text
 
@@ -522,9 +551,9 @@ class AssumptionList(ListView):
 
     def show(self, assumptions: dict[str, str], profile: dict[str, Any] | None = None) -> None:
         self.clear()
-        shown = [(slot, words) for slot, words in assumptions.items() if relevant(slot, profile or {})]
-        for slot, words in shown:
-            self.append(AssumptionItem(slot, words))
+        shown = [(slot, said) for slot, said in assumptions.items() if relevant(slot, profile or {})]
+        for slot, said in shown:
+            self.append(AssumptionItem(slot, said))
         self.can_focus = bool(shown)
         if shown and self.has_focus:
             self.call_after_refresh(self._highlight_first)

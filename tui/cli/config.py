@@ -43,7 +43,7 @@ def config_show(args: argparse.Namespace) -> None:
         print(settings.to_toml(current), end="")
 
 
-KEY = arg("key", complete="setting", help="theme, region, currency or keys.<binding id> (F1 in the app lists the ids)")
+KEY = arg("key", complete="setting", help="theme, region, currency, language or keys.<binding id> (F1 in the app lists the ids)")
 
 
 @config.command("get", "the value of one setting in effect (a key not remapped prints its default)", KEY, JSON,
@@ -65,7 +65,7 @@ def config_get(args: argparse.Namespace) -> None:
 
 
 @config.command(
-    "set", "change one setting: theme, region, currency, keys.<binding id>",
+    "set", "change one setting: theme, region, currency, language, keys.<binding id>",
     KEY,
     arg("value"),
     JSON,

@@ -34,10 +34,9 @@ from gpu_advisor.tui.widgets import (
     message_langs,
     profile_text,
 )
+from gpu_advisor.tui.words import words
 
-WELCOME = ("[b]Hi! I help you choose GPUs to fine-tune and serve language models.[/b] Tell me what you plan "
-           "(\"fine-tune a 27B model and let my team chat with it\"), or pick one below. Every number comes "
-           "from a sizing tool; press [b]Ctrl+E[/b] to see the math behind an answer.")
+WELCOME = words("en", "chat.welcome")
 
 
 RECALLED = 200  # earlier messages ↑ reaches, across sessions
@@ -79,7 +78,7 @@ class ChatScreen(Screen):
                 transcript.can_focus = False
                 with transcript:
                     if not self.conversation.messages:
-                        yield Static(WELCOME, id="welcome")
+                        yield Static(words(self.lang, "chat.welcome"), id="welcome")
                 yield QuickReplies(id="choices")
                 yield PromptInput(placeholder=say(self.lang, "chat.placeholder"), id="prompt")
             yield Vertical(id="side")  # filled right after the first frame
@@ -89,8 +88,13 @@ class ChatScreen(Screen):
 
     @property
     def lang(self) -> str:
-        """The conversation's language: the app's own words (labels, key bar, notices) follow it."""
-        return self.conversation.state.get("lang") or "en"
+        """The conversation's language: the app's own words (labels, key bar, notices) follow it. Before it
+        has one, the `language` setting's (auto: English)."""
+        said = self.conversation.state.get("lang")
+        if said:
+            return str(said)
+        chosen = getattr(getattr(self.app, "settings", None), "language", "auto")
+        return chosen if chosen in ("en", "zh") else "en"
 
     def _follow_language(self) -> None:
         """After a turn: the placeholder and the key bar in the language the conversation now has."""
@@ -147,7 +151,7 @@ class ChatScreen(Screen):
             self._show_choices(last.additional_kwargs)
         elif not self.conversation.messages:
             self.query_one(QuickReplies).show([{"label": label, "value": value}
-                                               for label, value in question("phase").choices])
+                                               for label, value in question("phase", self.lang).choices])
 
     def _title(self) -> str:
         store, sid = self.conversation.store, self.conversation.session_id
@@ -358,6 +362,26 @@ class ChatScreen(Screen):
         transcript = self.query_one("#transcript")
         {"page_up": transcript.scroll_page_up, "page_down": transcript.scroll_page_down,
          "home": transcript.scroll_home, "end": transcript.scroll_end}[where](animate=False)
+
+    # Keys about the last answer and the panel, hidden (and off) while a message is focused: its own keys
+    # take their place in the key bar, which then still fits 80 columns
+    BESIDE_A_MESSAGE = ("math", "copy_answer", "toggle_panel")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in self.BESIDE_A_MESSAGE and isinstance(self.focused, ChatMessage))
+
+    def on_descendant_focus(self, event: Any) -> None:
+        if isinstance(event.widget, ChatMessage) or isinstance(getattr(event, "widget", None), PromptInput):
+            self.refresh_bindings()
+
+    def action_focus_messages(self) -> None:
+        """Ctrl+↑ (or Alt+↑): to the last message of the transcript; ↑/↓ then move between the messages."""
+        messages = list(self.query(ChatMessage))
+        if not messages:
+            self.notify(words(self.lang, "message.none"))
+            return
+        self._stop_following()
+        messages[-1].take_focus()
 
     def action_toggle_panel(self) -> None:
         self.toggle_class("show-panel" if self.has_class("narrow") else "hide-panel")

@@ -11,13 +11,15 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Header, Label, Static
 
 from gpu_advisor.assistant.history import HistoryError, HistoryStore
 from gpu_advisor.tui.bindings import REPLAY_BINDINGS
+from gpu_advisor.tui.calls import calls_text
 from gpu_advisor.tui.format import plain
 from gpu_advisor.tui.screens.layout import NARROW
-from gpu_advisor.tui.widgets import ChatMessage, message_langs
+from gpu_advisor.tui.widgets import ChatMessage, LocalFooter, message_langs
+from gpu_advisor.tui.words import words
 
 
 class ReplayScreen(Screen):
@@ -34,6 +36,9 @@ class ReplayScreen(Screen):
         self.calls: dict[str, list[dict[str, Any]]] = {}
         for c in calls:
             self.calls.setdefault(c["message_id"], []).append(c)
+        self.langs = message_langs(self.messages)
+        # the screen's own words: in the session's language (its last message's)
+        self.lang = self.langs[-1] if self.langs else "en"
         self.position = 0
         self.interval = 1.0
         self._timer: Timer | None = None
@@ -46,10 +51,15 @@ class ReplayScreen(Screen):
             transcript.can_focus = False
             yield transcript
             with Vertical(id="side"):
-                yield Label("Tool calls", classes="panel-title")
-                yield Static(id="calls")
+                yield Label(words(self.lang, "replay.calls"), classes="panel-title")
+                calls = VerticalScroll(id="calls-scroll")
+                calls.can_focus = False  # the replay's keys stay the screen's
+                with calls:
+                    yield Static(id="calls")
         yield Static(id="replay-status")
-        yield Footer()
+        footer = LocalFooter()
+        footer.set_reactive(LocalFooter.lang, self.lang)
+        yield footer
 
     def on_resize(self, event) -> None:
         self.set_class(event.size.width < NARROW, "narrow")
@@ -60,7 +70,7 @@ class ReplayScreen(Screen):
             title = plain(self.store.session(self.session_id)["title"])
         except HistoryError:  # deleted meanwhile: the messages read at the start are still replayed
             title = self.session_id
-        self.sub_title = f"Replay: {title}"
+        self.sub_title = words(self.lang, "replay.title", title=title)
         await self._go(1)
 
     async def _go(self, position: int) -> None:
@@ -77,7 +87,7 @@ class ReplayScreen(Screen):
         if len(shown) > self.position:
             await transcript.remove_children(shown[self.position:])
         elif len(shown) < self.position:
-            langs = message_langs(self.messages)
+            langs = self.langs
             await transcript.mount_all([ChatMessage(m["role"], m["text"], m["payload"] if m["role"] == "assistant" else None,
                                                     lang=langs[i])
                                         for i, m in enumerate(self.messages[len(shown): self.position], len(shown))])
@@ -95,12 +105,11 @@ class ReplayScreen(Screen):
     def _show_status(self) -> None:
         shown = self.messages[self.position - 1] if self.position else None
         calls = self.calls.get(shown["id"], []) if shown else []
-        self.query_one("#calls", Static).update(Text(  # stored names are text, never markup
-            "\n".join(f"{c['tool']} ({c['duration_ms'] or 0:.1f} ms)" for c in calls) or "none for this message"))
-        playing = "playing" if self._timer else "paused"
-        self.query_one("#replay-status", Static).update(
-            f"message {self.position} of {len(self.messages)} · {playing} · one message every {self.interval:g} s · "
-            "← → step · Space play · +/- speed · ↑ ↓ PgUp PgDn scroll")
+        self.query_one("#calls", Static).update(calls_text(calls, self.lang))  # stored text, never markup
+        state = words(self.lang, "replay.playing" if self._timer else "replay.paused")
+        self.query_one("#replay-status", Static).update(Text(words(
+            self.lang, "replay.status", n=self.position, total=len(self.messages), state=state,
+            seconds=f"{self.interval:g}")))
 
     def action_scroll(self, where: str) -> None:
         """Scroll what is shown (the message in view stops holding its top there)."""

@@ -13,7 +13,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from gpu_advisor.assistant.history import HistoryError, HistoryStore
 from gpu_advisor.assistant.history.search import query_words
@@ -23,13 +23,13 @@ from gpu_advisor.tui.screens.confirm import ConfirmScreen
 from gpu_advisor.tui.screens.prompt import PromptScreen
 from gpu_advisor.tui.screens.replay import ReplayScreen
 from gpu_advisor.tui.screens.text import TextScreen
+from gpu_advisor.tui.widgets import LocalFooter
+from gpu_advisor.tui.words import app_lang, words
 
 if TYPE_CHECKING:
     from textual.widgets import DataTable
 
 SESSION_PAGE = 200
-EMPTY = "No saved sessions yet: ask a question in the chat (Esc goes back) and it is kept here."
-STATUS_KEYS = " · Enter open · Ctrl+R replay · Ctrl+K re-run · F2 rename · Ctrl+O export · Del delete (in the list)"
 
 
 def snippet_line(snippet: str, words: list[str], width: int) -> Text:
@@ -64,15 +64,19 @@ class SessionsScreen(Screen):
         self.store = store
         self.rows: list[Any] = []
         self.searching = False
+        self.lang = "en"  # the app's words: its conversation's language (set when mounted)
 
     def compose(self) -> ComposeResult:
         from textual.widgets import DataTable
 
+        self.lang = app_lang(self.app)
         yield Header()
-        yield Input(placeholder="Search sessions (words in any message or title)", id="search", select_on_focus=False)
+        yield Input(placeholder=words(self.lang, "sessions.search"), id="search", select_on_focus=False)
         yield DataTable(id="session-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="session-count")
-        yield Footer()
+        footer = LocalFooter()
+        footer.set_reactive(LocalFooter.lang, self.lang)
+        yield footer
 
     def _table(self) -> DataTable[Any]:
         from textual.widgets import DataTable
@@ -80,7 +84,7 @@ class SessionsScreen(Screen):
         return self.query_one("#session-table", DataTable)
 
     def on_mount(self) -> None:
-        self.sub_title = "Sessions"
+        self.sub_title = words(self.lang, "sessions.title")
         table = self._table()
         self.show(self.store.list_sessions(SESSION_PAGE), searching=False)
         # No row is shown chosen until an arrow moves into the list: the first ↓ lands on the first row
@@ -106,31 +110,34 @@ class SessionsScreen(Screen):
         table.clear(columns=True)
         ids = self.store.short_ids([r.id for r in self.rows])
         times, zone = local_times(r.updated for r in self.rows)
-        when = f"updated ({zone})"
+        when = words(self.lang, "sessions.updated", zone=zone)
         when_width, id_width = max(16, cell_len(when)), max([2, *(len(i) for i in ids.values())])
-        fixed = (when_width + 2) + (4 + 2) + (id_width + 2) + 2  # each column with its padding, and the gutter
+        fixed = (when_width + 2) + (max(4, cell_len(words(self.lang, "sessions.msgs"))) + 2) + \
+            (max(id_width, cell_len(words(self.lang, "sessions.id"))) + 2) + 2  # each column with its padding, and the gutter
         title_width = max(12, self._content_width() - fixed)
+        msgs = words(self.lang, "sessions.msgs")
         table.add_column(when, width=when_width)
-        table.add_column("title", width=title_width)
-        table.add_column(Text("msgs", justify="right"), width=4)
-        table.add_column("id", width=id_width)
-        words = query_words(self.query_one("#search", Input).value) if self.searching else []
+        table.add_column(words(self.lang, "sessions.col_title"), width=title_width)
+        table.add_column(Text(msgs, justify="right"), width=max(4, cell_len(msgs)))
+        table.add_column(words(self.lang, "sessions.id"), width=max(id_width, cell_len(words(self.lang, "sessions.id"))))
+        found = query_words(self.query_one("#search", Input).value) if self.searching else []
         for r, shown in zip(self.rows, times, strict=True):
             title = Text(plain(r.title), no_wrap=True)  # a title is text, never markup nor terminal commands
             title.truncate(title_width, overflow="ellipsis")
             if self.searching:
                 title.append("\n")
-                title.append_text(snippet_line(plain(getattr(r, "snippet", "") or ""), words, title_width))
+                title.append_text(snippet_line(plain(getattr(r, "snippet", "") or ""), found, title_width))
             table.add_row(shown, title, Text(str(r.messages), justify="right"), ids[r.id],
                           key=r.id, height=2 if self.searching else 1)
         total = self.store.count_sessions()
         rows = self.rows
         if not total:
-            self.query_one("#session-count", Static).update(EMPTY)
+            self.query_one("#session-count", Static).update(words(self.lang, "sessions.empty"))
             return
-        shown_count = f"{len(rows)} match{'es' if len(rows) != 1 else ''}" if self.searching else \
-            f"{len(rows)} of {total} session{'s' if total != 1 else ''}"
-        self.query_one("#session-count", Static).update(shown_count + STATUS_KEYS)
+        one = "_one" if (len(rows) if self.searching else total) == 1 else ""
+        shown_count = words(self.lang, f"sessions.matches{one}", n=len(rows)) if self.searching else \
+            words(self.lang, f"sessions.count{one}", n=len(rows), total=total)
+        self.query_one("#session-count", Static).update(shown_count + words(self.lang, "sessions.keys"))
 
     def _content_width(self) -> int:
         """Cells inside the table: the window less the table's margins and its scrollbar's gutter."""
