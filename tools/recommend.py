@@ -313,6 +313,8 @@ class Workload(ToolInput):
     candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
+                               "'we can only get L20s'): no other card is named as a better choice beside them")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
                                               "that meets every requirement, never a dearer one that finishes sooner")
     flexible: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="slots the user did not state: cards they own "
@@ -3520,7 +3522,7 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice for the same job, among the cards the user left in (a
     domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    why = _better_why(w, best) if w.candidates and best is not None else None
+    why = _better_why(w, best) if w.candidates and best is not None and not w.only_sourced else None
     if best is not None and why is not None:
         try:
             alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
@@ -3585,7 +3587,10 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
                   w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
-    if longest > model.max_context:
+    if model.yarn_context and model.max_context < longest <= model.yarn_context:
+        warnings.append(f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
+                        f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine")
+    elif longest > model.max_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
                         "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "
                         "splitting the text")

@@ -61,6 +61,7 @@ from gpu_advisor.assistant.reading.hardware import (
     read_gpus,
     read_network,
     read_network_gbit,
+    read_only_sourced,
     read_owned,
     read_region,
     read_server_gpus,
@@ -207,6 +208,7 @@ READERS = (
     ("network_gbit", read_network_gbit),
     ("exclude", read_exclude_allowing),  # a card allowed beside a domestic rule kept (reading.allowance)
     ("only", read_only_allowing),
+    ("only_sourced", read_only_sourced),
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
     ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)

@@ -214,6 +214,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return _token_role(q, after, before), ""
     ctx = word_pattern("ctx_after").match(after)
     if ctx and not _bare_number_ahead(after[ctx.end():]):
+        if q.value < SHORTEST_CONTEXT_SAID and word_pattern("concurrency_before").search(strip_fillers(before)):
+            return "users", "concurrent"  # "并发大概50 上下文…": the label before says people; no context is 50 tokens
         return "context", ""
     if q.scale in ("b", "bn", "billion") or (q.scale in ("m", "million", "t", "trillion") and
                                              word_pattern("model_param_after").match(after)):
@@ -245,6 +247,7 @@ def _deadline_changed() -> re.Pattern[str]:
 LONGEST_ITEM_TOKENS = 1e8
 # '2k prompts' at a latency target is their length; '100k prompts' is a count of them.
 LONGEST_PROMPT_SAID_BARE = 32_768
+SHORTEST_CONTEXT_SAID = 512  # no context window is shorter: a smaller count before 'context' with a people label is people
 # The lengths in k people try a context at ('at 4k', '那8k呢'); other bare k-numbers after 'at' or 'to' are left alone.
 LENGTHS_K = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 
