@@ -32,6 +32,7 @@ from gpu_advisor.tools.inference import sglang_default_mem_fraction
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.offload import OffloadResult
 from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY, Option, Recommendation, Workload
+from gpu_advisor.tools.yarn_args import yarn_args
 
 LaunchEngine = Literal["vllm", "sglang", "llama.cpp", "mlx-lm"]
 ENGINES: tuple[LaunchEngine, ...] = ("vllm", "sglang", "llama.cpp", "mlx-lm")
@@ -63,7 +64,7 @@ class LaunchError(ValueError):
 class LaunchNote(BaseModel):
     """A fact about running the command, as a code the answer's catalog words (assistant/launch_reply.py)."""
 
-    code: Literal["each_server", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
+    code: Literal["each_server", "each_server_split", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
                   "layer_split", "offload", "ascend"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
@@ -155,6 +156,10 @@ class _Plan:
         self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves
                                              else BATCH_JOB_CONCURRENCY if w.spec.batch else 1)
         self.precision = o.precision or model.native_precision or "bf16"
+        # copies on each server: the same number everywhere, or (5 copies on 2 servers) 3 on the first, 2 on the rest
+        spread = self.pp == 1 and self.servers > 1
+        self.per_server = -(-self.replicas // self.servers) if spread else self.replicas
+        self.fuller = self.replicas - (self.per_server - 1) * self.servers if spread else self.servers
 
 
 def _hf_checkpoint(model: ModelArch, precision: str, engine: str) -> tuple[str, str, str | None, str | None]:
@@ -174,7 +179,7 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "vllm")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
     argv = [*flags.program, arg, "--tensor-parallel-size", str(p.tp)]
-    per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
+    per_server = p.per_server
     if p.pp > 1:
         argv += ["--pipeline-parallel-size", str(p.pp), "--distributed-executor-backend", "ray"]
         cmd.setup = [["ray", "start", "--head", "--port", str(RAY_PORT)],
@@ -189,7 +194,8 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
         argv += ["--quantization", quant]
     if p.precision == "fp16" and model.native_precision is None:
         argv += ["--dtype", "float16"]
-    argv += ["--max-model-len", str(p.context), "--gpu-memory-utilization", f"{VLLM_MEMORY_SHARE:.2f}"]
+    argv += [*yarn_args(model, p.context, "vllm"), "--max-model-len", str(p.context),
+             "--gpu-memory-utilization", f"{VLLM_MEMORY_SHARE:.2f}"]
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["vllm"]]
     argv += ["--max-num-seqs", str(p.users)]
@@ -200,7 +206,7 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     arg, what, fmt, quant = _hf_checkpoint(model, p.precision, "sglang")
     cmd.checkpoint, cmd.checkpoint_format = what, fmt
     argv = [*flags.program, "--model-path", arg, "--tp-size", str(p.tp)]
-    per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
+    per_server = p.per_server
     if p.pp > 1:
         argv += ["--pp-size", str(p.pp), "--nnodes", str(p.pp), "--node-rank", "0",
                  "--dist-init-addr", f"{HEAD}:{SGLANG_INIT_PORT}"]
@@ -216,7 +222,8 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
         argv += ["--dtype", "float16"]
     gpu = next((g for g in gpus() if g.id == o.gpu), None)
     share = sglang_default_mem_fraction(gpu, p.tp, p.pp)
-    argv += ["--context-length", str(p.context), "--mem-fraction-static", f"{share:.2f}"]
+    argv += [*yarn_args(model, p.context, "sglang"), "--context-length", str(p.context),
+             "--mem-fraction-static", f"{share:.2f}"]
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["sglang"]]
     argv += ["--max-running-requests", str(p.users)]
@@ -239,7 +246,7 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
         argv += ["--n-cpu-moe", str(offload.cpu_moe_layers)]
     if offload is not None:
         cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_needed_gb:,.0f}"}))
-    argv += ["-c", str(p.context * slots), "-np", str(slots)]
+    argv += [*yarn_args(model, p.context, "llama.cpp"), "-c", str(p.context * slots), "-np", str(slots)]
     kv = o.kv_precision if o.kv_precision in ("q8_0", "q4_0") else None
     if kv:
         argv += ["-ctk", kv, "-ctv", kv]
@@ -299,6 +306,11 @@ def _placement_notes(cmd: LaunchCommand, p: _Plan, o: Option, kind: str) -> None
                                                                   "model": cmd.model_name}))
     if p.pp > 1 and p.replicas > 1:
         cmd.notes.insert(0, LaunchNote(code="copies", values={"copies": p.replicas, "servers": p.pp}))
+    elif p.pp == 1 and p.servers > 1 and p.fuller < p.servers:  # 5 copies on 2 servers: 3 on one, 2 on the other
+        flag = "--data-parallel-size" if kind == "vllm" else "--dp-size"
+        cmd.notes.insert(0, LaunchNote(code="each_server_split", values={
+            "servers": p.servers, "fuller": p.fuller, "copies": p.per_server, "rest": p.servers - p.fuller,
+            "fewer": p.per_server - 1, "flag": flag, "total": p.replicas}))
     elif p.pp == 1 and p.servers > 1:
         cmd.notes.insert(0, LaunchNote(code="each_server", values={"servers": p.servers}))
     if _gpu_stack(o.gpu) == "cann" and kind in ("vllm", "sglang"):
