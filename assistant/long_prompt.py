@@ -10,8 +10,9 @@ from typing import Any
 from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.recommend import evaluate
 
-# From this context a prompt filling it is worth its own first-token figure.
-LONG_CONTEXT = 16_384
+# From this context a prompt filling it is worth its own first-token figure (seconds, where the plan's shorter
+# prompt takes a fraction of one).
+LONG_CONTEXT = 65_536
 
 
 def full_prompt_ttft(w: Any, best: Any) -> float | None:
