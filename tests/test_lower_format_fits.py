@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_advisor.knowledge import find_gpu
 from gpu_advisor.tools.lower_format import lower_fits
 from gpu_advisor.tools.recommend import Workload, evaluate
-from gpu_advisor.knowledge import find_gpu
 from tests.conversation import run_states
 
 

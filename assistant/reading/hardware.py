@@ -266,12 +266,6 @@ def _use_is_a_plan(m: Message, s: int) -> bool:
                 and word_pattern("cards_count_asked").search(m.masked) and not re.search(r"\d", m.masked[max(0, s - 24):s]))
 
 
-def read_only_sourced(m: Message) -> bool | None:
-    """'we can only get L20s', '只能买到H20': the cards named are all the user can get (True), so no card beside
-    them is named as a better choice (tools.recommend); None when not said."""
-    return True if m.gpus and m.live("only_sourced") else None
-
-
 def read_only(m: Message) -> list[str] | None:
     """Cards the user limits the choice to: 'on rtx 4090s only', 'only H100s', '只用4090'; and, in a
     message that names the model, the card the job is planned on ('fine-tune llama 8b on 4x h100',
