@@ -472,6 +472,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("network_gbit", None, matters=trains),  # None: Ethernet's speed not said (tools.recommend assumes 10 Gb/s)
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
+    Slot("only_sourced", None),  # "只能买到H20", "we can only get L20s": the only cards are all they can get
     Slot("has_host", None),
     Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),

@@ -20,7 +20,9 @@ from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
 from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
+from gpu_advisor.assistant.fsdp_qlora import fsdp_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
+from gpu_advisor.assistant.long_prompt import full_prompt_ttft
 from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
@@ -953,6 +955,8 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
             lines.append(line)
             if o.chosen_because == "closest" and o.layouts_tried:  # every layout of them, and how far each misses
                 lines += [""] + _tried_lines(o, lang)[:-1]
+    if lines:  # 'qlora 72b on my 2 x 3090': FSDP + QLoRA with CPU offload at a shorter sequence (assistant.fsdp_qlora)
+        lines += [""] + fsdp_lines(rec, lang, gpu_words, gb)[:-1]
     return lines + [""] if lines else []
 
 
@@ -1022,8 +1026,11 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += _speed_words(w, best, best.decode_tokens_per_s, lang)
-        if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
+        full = full_prompt_ttft(w, best)  # '128k上下文': the first token of a prompt that fills it, said beside
+        if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens or full is not None):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
+        if full is not None:
+            line += say(lang, "fig.ttft_full", ttft=seconds(full), context=f"{w.context:,}")
         if best.runtime and app and best.engine == "llama.cpp":  # "with ollama": named, its llama.cpp underneath
             line += say(lang, "fig.engine_app", app=APP_NAMES.get(app, app))
         elif best.runtime:

@@ -311,6 +311,10 @@ class ModelArch(Record):
     head_dim: int = Field(gt=0)
     vocab_size: int = Field(gt=0)
     max_context: int = Field(gt=0)
+    yarn_context: int | None = Field(default=None, gt=0, description="the context its model card documents with "
+                                     "YaRN RoPE scaling (Qwen2.5 7B: 131072 from 32768 native); None: none documented")
+    yarn_original: int | None = Field(default=None, gt=0, description="the native context YaRN scales from "
+                                      "(original_max_position_embeddings); None: max_context")
     tied_embeddings: bool = False
     attention: Literal["mha", "gqa", "mla", "sliding", "hybrid"]
     sliding_window: int | None = Field(default=None, gt=0)

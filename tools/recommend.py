@@ -323,6 +323,8 @@ class Workload(ToolInput):
     candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
+                               "'we can only get L20s'): no other card is named as a better choice beside them")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
                                               "that meets every requirement, never a dearer one that finishes sooner")
     flexible: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="slots the user did not state: cards they own "
@@ -3670,7 +3672,7 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice for the same job, among the cards the user left in (a
     domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    why = _better_why(w, best) if w.candidates and best is not None else None
+    why = _better_why(w, best) if w.candidates and best is not None and not w.only_sourced else None
     if best is not None and why is not None:
         try:
             alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
@@ -3681,6 +3683,32 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
                 and not _excluded(find_gpu(other.gpu), w):
             return rec.model_copy(update={"better": other, "better_why": why})
     return rec
+
+
+def _training_assumptions(w: Workload, model: Any, training_run: Option | None, best: Option | None) -> list[str]:
+    """The assumption line of a training run: what is trained, on how many tokens, and (RL) how rollouts run."""
+    out: list[str] = []
+    tokens = w.tokens_per_run(model)
+    kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
+            else "pretraining (full, ZeRO-3)") if w.spec.pretrains else {
+        "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
+    dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
+    if w.reinforces:
+        run = training_run or best
+        where = ("on cards of its own" if run is not None and run.rl is not None and run.rl.layout == "split"
+                 else "colocated with the trainer")
+        out.append(
+            f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
+            f"completions x {w.rl_completion_tokens:,} tokens with vLLM {where} (prompts of "
+            f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
+            "reference model's forward pass for the KL penalty"
+            + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
+            + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
+            "reward model (a rule or verifier is assumed), the colocated engine's sleep and wake, uneven rollout lengths")
+    else:
+        out.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
+                           f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+    return out
 
 
 def _recommend(w: Workload, with_levers: bool) -> Recommendation:
@@ -3711,26 +3739,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                                f"generates nothing, about 2 x {model.total_params_b * 1e3:,.0f}M parameters FLOPs per "
                                "token read (prefill only)")
     if spec.trains:
-        tokens = w.tokens_per_run(model)
-        kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
-                else "pretraining (full, ZeRO-3)") if spec.pretrains else {
-            "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
-        dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
-        if w.reinforces:
-            run = training_run or best
-            where = ("on cards of its own" if run is not None and run.rl is not None and run.rl.layout == "split"
-                     else "colocated with the trainer")
-            assumptions.append(
-                f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
-                f"completions x {w.rl_completion_tokens:,} tokens with vLLM {where} (prompts of "
-                f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
-                "reference model's forward pass for the KL penalty"
-                + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
-                + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
-                "reward model (a rule or verifier is assumed), the colocated engine's sleep and wake, uneven rollout lengths")
-        else:
-            assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
-                               f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+        assumptions += _training_assumptions(w, model, training_run, best)
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     warnings = []
     if training_run is not None and best is not None:
@@ -3740,7 +3749,10 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
                   w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
-    if longest > model.max_context:
+    if model.yarn_context and model.max_context < longest <= model.yarn_context:
+        warnings.append(f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
+                        f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine")
+    elif longest > model.max_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
                         "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "
                         "splitting the text")

@@ -26,7 +26,7 @@ How a message is read:
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.allowance import keep_allowed, read_exclude_allowing, read_only_allowing
+from gpu_advisor.assistant.reading.allowance import ONLY_READERS, keep_allowed, read_exclude_allowing
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
@@ -214,7 +214,7 @@ READERS = (
     ("network", read_network),
     ("network_gbit", read_network_gbit),
     ("exclude", read_exclude_allowing),  # a card allowed beside a domestic rule kept (reading.allowance)
-    ("only", read_only_allowing),
+    *ONLY_READERS,  # the cards the choice is limited to, and whether they are all the user can get
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
     ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)
