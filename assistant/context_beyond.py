@@ -38,8 +38,13 @@ def context_beyond(profile: Any, updates: dict[str, Any], lang: str, notes: list
         return
     if int(tokens) <= model.max_context or model.id not in {m.id for m in models()}:
         return  # a bare size ('a 14B model') reads what it is told: no record to hold it to
-    found = siblings(model.id, int(tokens))
     values = {"model": model.name, "limit": f"{model.max_context:,}", "asked": f"{int(tokens):,}"}
+    if model.yarn_context and int(tokens) <= model.yarn_context:  # 'qwen2.5-7b 128k': its card's YaRN reaches it
+        native = model.yarn_original or model.max_context
+        notes.append(say(lang, "note.context_yarn", **values, native=f"{native:,}", reach=f"{model.yarn_context:,}",
+                         factor=f"{model.yarn_context / native:g}"))
+        return
+    found = siblings(model.id, int(tokens))
     if found:
         names = say(lang, "list_sep").join(m.name for m in found)
         notes.append(say(lang, "note.context_beyond", **values, others=names, reach=f"{min(m.max_context for m in found):,}"))

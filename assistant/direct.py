@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import say, sentence_gap
-from gpu_advisor.assistant.writers import gb, seconds, tps
+from gpu_advisor.assistant.writers import gb, hours, seconds, tps
 from gpu_advisor.tools.recommend import Option, Recommendation
 
 # The counts tried for the fewest of a card that meet the job, before a layout beyond one server (tools.scale).
@@ -161,6 +161,8 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     elif low is None and missed is not None:
         lines.append(say(lang, "direct.none", gpu=row.gpu_name))
         data["fewest"] = None
+    if missed == "memory":  # a full fine-tune just short: ZeRO-3 with the optimizer in CPU memory on those cards
+        lines += _offload_line(w, row, lang)
     price = _price_line(rec, row, lang)
     if price:  # "why not a couple of h100s" for a buy plan: 2 H100 SXM come only as a whole 8-card server
         lines.append(price[0])
@@ -258,3 +260,19 @@ def plan_kept(rec: Recommendation, lang: str) -> str:
     if best is None:
         return ""
     return say(lang, "direct.plan", plan=f"{best.gpus} × {best.gpu_name}")
+
+
+def _offload_line(w: Any, row: Option, lang: str) -> list[str]:
+    """A full fine-tune the cards asked about cannot hold as planned: DeepSpeed ZeRO-3 with the optimizer (FP32 master,
+    Adam states, gradients) in CPU memory on the same cards, with the GPU memory it leaves, the system RAM it takes
+    and the slower run (tools.zero_offload), instead of a flat no (review BJ #9: 4 x A100 40GB for Llama 3 8B)."""
+    from gpu_advisor.tools.zero_offload import zero_offload_plan
+
+    if not (w.spec.trains and not w.spec.pretrains and w.method == "full") or row.trains is not False:
+        return []
+    plan = zero_offload_plan(w, row)
+    if plan is None or not plan.fits or plan.ram_ok is False:
+        return []
+    return [say(lang, "direct.zero_offload", setup=f"{row.gpus} × {row.gpu_name}", used=gb(plan.per_gpu_bytes),
+                capacity=gb(plan.capacity_bytes), ram=f"{plan.host_bytes_per_server / 1e9:,.0f}",
+                low=hours(plan.hours_low), high=hours(plan.hours_high), usual=hours(plan.usual_hours))]

@@ -22,13 +22,28 @@ def _family(card: str, loose: bool) -> str:
 
 
 def sibling(card: str, memory: float) -> str | None:
-    """The catalog's variant of the card with that memory (the same form factor first), or None."""
+    """The catalog's variant of the card with that memory (the same form factor first), or None. A Mac: the same
+    chip with that memory, from the Apple chip table (an M3 Max 64GB -> the M3 Max 128GB)."""
+    if card.startswith("apple-"):
+        return _mac_sibling(card, memory)
     for loose in (False, True):
         same = [g.id for g in gpus() if g.id != card and _family(g.id, loose) == _family(card, loose)
                 and abs(g.memory_gb - memory) < 1]
         if same:
             return same[0]
     return None
+
+
+def _mac_sibling(card: str, memory: float) -> str | None:
+    from gpu_advisor.knowledge import BadValue, find_gpu
+    from gpu_advisor.knowledge.apple import parse_apple
+
+    family = find_gpu(card).name.split(",")[0].split("(")[0].strip()  # 'Apple M3 Max'
+    try:
+        mac = parse_apple(f"{family} {memory:g}gb")
+    except BadValue:
+        return None
+    return mac.id if mac is not None and mac.id != card else None
 
 
 def apply_memory_variant(u: Understanding, profile: Any, updates: dict[str, Any]) -> None:

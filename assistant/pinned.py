@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.catalog import localise, say
+from gpu_advisor.assistant.count_grew import grew_lower
 from gpu_advisor.assistant.pinned_batch import batch_deadline_line
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.tools.capacity import capacity
 from gpu_advisor.tools.fit import FitResult
+from gpu_advisor.tools.lower_format import lower_fits
 from gpu_advisor.tools.recommend import Option, Recommendation, pinned_cards
 
 
@@ -65,6 +67,17 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
                               "precision": precision}, c.model_dump(mode="json"), 0.0)
     data = {"gpu": option.gpu, "gpus": option.gpus, "fits": c.users > 0, "users_held": c.users, "users": w.users}
     if c.users == 0 or c.at_limit is None:
+        lower = lower_fits(w, option.gpu, option.gpus) if precision else None  # 'fp8 能行吗' and Q4_K_M fits: said
+        below = grew_lower(rec)
+        if lower is not None and below is not None and (below.gpu, below.gpus) == (lower.gpu, lower.gpus):
+            return say(lang, "pinned.no_lower_below", option=which, model=rec.model_name, said=str(precision).upper(),
+                       lower=(lower.precision or "").upper()), {**data, "lower": lower.precision, "lower_fits": True}
+        if lower is not None and lower.serve_per_gpu_bytes is not None:
+            return say(lang, "pinned.no_lower", option=which, model=rec.model_name, said=str(precision).upper(),
+                       lower=(lower.precision or "").upper(), used=gb(lower.serve_per_gpu_bytes),
+                       capacity=gb(lower.capacity_bytes), tps=tps(lower.decode_tokens_per_s or 0),
+                       engine=lower.engine or "", plan=f"{best.gpus} × {best.gpu_name}"), \
+                {**data, "lower": lower.precision, "lower_fits": True}
         return say(lang, "pinned.no", option=which, model=rec.model_name, plan=f"{best.gpus} × {best.gpu_name}"), data
     at = c.at_limit
     if option is best and c.users >= w.users:  # the plan is on the count asked: yes, and it holds them all

@@ -19,8 +19,8 @@ def plan_before(state: Any, turn: Any, profile: Profile, lang: str) -> dict[str,
             or turn.compare or turn.whatif or not profile.model:
         return None
     old = profile.model_copy(update={k: v for k, v in turn.before.items() if k in Profile.model_fields})
-    if old == profile or not old.phase:
-        return None
+    if old == profile or not old.phase or not old.model:
+        return None  # no model said before ('主要是70b的lora微调' answers which model): no plan before to move from
     filled, defaulted = fill_defaults(old, {}, lang, state.get("settings"))
     try:
         answer = advice.compute(filled, {}, [], None, defaulted=list(defaulted))

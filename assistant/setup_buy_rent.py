@@ -198,6 +198,10 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     lines.append(say(lang, "setup_rb.never", months=v["months"]) if be is None
                  else say(lang, "money.rb_break_even_clock" if clock else "setup_rb.break_even", pct=_pct(be),
                           months=v["months"]))
+    payback = v.get("payback_months")
+    if payback is not None and not clock:  # '每天训练十个小时': the month's rent and the years owning takes to pay off
+        lines.append(say(lang, "setup_rb.payback", use=_pct(v["utilisation"]), month=money(v["rent_total_usd"] / v["months"]),
+                         payback=f"{payback:,.0f}", years=f"{payback / 12:.1f}"))
     gap = abs(v["rent_total_usd"] - v["buy_total_usd"])
     key = f"money.rb_verdict_{v['code']}_clock" if clock else f"setup_rb.verdict.{v['code']}"
     lines.append(say(lang, key, setup=setup, rented=rented, gap=money(gap), months=v["months"],

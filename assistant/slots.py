@@ -119,6 +119,20 @@ def _reasoning_output(p: Profile) -> int | None:
     return reasoning_output(p["model"]) if p.get("model") else None
 
 
+def reasoning_context(p: Profile) -> int:
+    """A reasoning model's context when none is said (knowledge rules.reasoning_context_tokens, within what the model
+    reads): room for its thinking before the answer (review BJ #18); 0 for other models."""
+    if not _reasoning_output(p):
+        return 0
+    from gpu_advisor.knowledge import find_model, rules
+
+    try:
+        limit = find_model(p["model"]).max_context
+    except (LookupError, ValueError):
+        return 0
+    return min(limit, rules().reasoning_context_tokens)
+
+
 def use_context(p: Profile) -> int:
     """The context per conversation typical of the use said ("a coding assistant", "知识库问答": a row of
     knowledge/data/use_cases.yaml), else 0; a prompt length said sizes the context instead (engine: prompt + reply)."""
@@ -286,7 +300,7 @@ class Slot:
         if self.name == "batch_input_tokens" and _encoder_limit(profile, self.default):
             return _encoder_limit(profile, self.default)
         if self.name == "context":  # the use's context (a coding assistant's 16k), held to what the model reads
-            typical = use_context(profile) or self.default
+            typical = max(use_context(profile) or self.default, reasoning_context(profile))  # (R1, QwQ: its thinking)
             return _native_context(profile, typical) or typical
         if self.name == "batch_output_tokens" and _reasoning_output(profile):
             return _reasoning_output(profile)  # R1, QwQ: the thinking before each answer is written too
@@ -458,6 +472,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("network_gbit", None, matters=trains),  # None: Ethernet's speed not said (tools.recommend assumes 10 Gb/s)
     Slot("exclude", None, panel=True),
     Slot("only", None, panel=True),
+    Slot("only_sourced", None),  # "只能买到H20", "we can only get L20s": the only cards are all they can get
     Slot("has_host", None),
     Slot("cheapest", None, matters=lambda p: not serves(p)),  # the least paid plan that does the job, not a sooner one
     Slot("preference", "either", matters=serves),
@@ -528,6 +543,8 @@ def _context_words(lang: str, key: str, profile: Profile, default: int) -> str:
     native = _native_context(profile, use_context(profile) or default)
     if native:
         return say(lang, key + "_native", tokens=f"{native:,}")
+    if reasoning_context(profile) > (use_context(profile) or default):
+        return say(lang, key + "_reasoning", tokens=f"{reasoning_context(profile):,}")
     if use_context(profile):
         return say(lang, key + "_use_case", tokens=f"{use_context(profile):,}",
                    use=say(lang, f"use_case.{profile['use_case']}"))

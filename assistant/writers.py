@@ -20,7 +20,9 @@ from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
 from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
 from gpu_advisor.assistant.e2e_words import e2e_lines
+from gpu_advisor.assistant.fsdp_qlora import fsdp_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
+from gpu_advisor.assistant.long_prompt import full_prompt_ttft
 from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
@@ -416,11 +418,14 @@ def headline(rec: Recommendation, lang: str) -> str:
         if best.pp > 1 and best.tp is not None:
             head += say(lang, "head.layout_pp", tp=best.tp, pp=best.pp, network=_fabric(best, lang))
         return head
-    unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd
+    # ('we own H100s, how many do we need': run it on yours, never rent them)
+    unpriced = rec.action in ("rent", "buy") and not best.usd_per_hour and not best.purchase_usd \
+        and not _yours_uncounted(rec)
     against = _buy_not_paying(rec, lang)
     if against is not None:
         return against
-    head = "## " + say(lang, "head.unpriced" if unpriced else f"head.{rec.action}", option=plan_words(best, lang), job=job)
+    action = "head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced else f"head.{rec.action}"
+    head = "## " + say(lang, action, option=plan_words(best, lang), job=job)
     head += _layout_suffix(best, lang)
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
@@ -434,6 +439,14 @@ def headline(rec: Recommendation, lang: str) -> str:
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
+
+
+def _yours_uncounted(rec: Recommendation) -> bool:
+    """The plan's cards are of the kind the user owns, in a number not said ('we own H100s, how many do we need'): the
+    count is how many of theirs to run it on, never an order to rent them (review BJ #6)."""
+    w, best = rec.workload, rec.best
+    return (best is not None and w.fewest_owned and not w.owned and rec.action in ("rent", "buy")
+            and any(c.split()[-1] == best.gpu for c in w.candidates or []) and not best.owned_gpus)
 
 
 def memory_headline(rec: Recommendation, lang: str) -> str | None:
@@ -942,6 +955,8 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
             lines.append(line)
             if o.chosen_because == "closest" and o.layouts_tried:  # every layout of them, and how far each misses
                 lines += [""] + _tried_lines(o, lang)[:-1]
+    if lines:  # 'qlora 72b on my 2 x 3090': FSDP + QLoRA with CPU offload at a shorter sequence (assistant.fsdp_qlora)
+        lines += [""] + fsdp_lines(rec, lang, gpu_words, gb)[:-1]
     return lines + [""] if lines else []
 
 
@@ -1011,8 +1026,11 @@ def _figures(answer: Answer, lang: str, app: str | None = None) -> list[str]:
                    used=gb(best.serve_per_gpu_bytes), capacity=gb(best.capacity_bytes))
         if best.decode_tokens_per_s:
             line += _speed_words(w, best, best.decode_tokens_per_s, lang)
-        if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens):
+        full = full_prompt_ttft(w, best)  # '128k上下文': the first token of a prompt that fills it, said beside
+        if best.ttft_s is not None and (w.ttft_ms is not None or w.prompt_tokens or full is not None):
             line += say(lang, "fig.ttft", ttft=seconds(best.ttft_s), prompt=f"{w.prompt_length():,}")
+        if full is not None:
+            line += say(lang, "fig.ttft_full", ttft=seconds(full), context=f"{w.context:,}")
         if best.runtime and app and best.engine == "llama.cpp":  # "with ollama": named, its llama.cpp underneath
             line += say(lang, "fig.engine_app", app=APP_NAMES.get(app, app))
         elif best.runtime:

@@ -311,6 +311,10 @@ class ModelArch(Record):
     head_dim: int = Field(gt=0)
     vocab_size: int = Field(gt=0)
     max_context: int = Field(gt=0)
+    yarn_context: int | None = Field(default=None, gt=0, description="the context its model card documents with "
+                                     "YaRN RoPE scaling (Qwen2.5 7B: 131072 from 32768 native); None: none documented")
+    yarn_original: int | None = Field(default=None, gt=0, description="the native context YaRN scales from "
+                                      "(original_max_position_embeddings); None: max_context")
     tied_embeddings: bool = False
     attention: Literal["mha", "gqa", "mla", "sliding", "hybrid"]
     sliding_window: int | None = Field(default=None, gt=0)
@@ -505,6 +509,9 @@ class Rules(Record):
     product_min_tokens_per_s: float = Field(gt=0, description="per-user decode speed at load a product people use "
                                             "(customer-facing chat, a public API) is held at, unless one is said")
     product_min_tokens_per_s_source: str
+    reasoning_context_tokens: int = Field(32768, gt=0, description="the context per conversation a reasoning model "
+                                          "(R1, QwQ, Qwen3 thinking) is sized at when none is said: room for its thinking")
+    reasoning_context_source: str = ""
     peak_share_source: str
     peak_share_daily: float = Field(gt=0, le=1, description="of the people who use a service in a day, generating at once at the busiest moment")
     peak_share_daily_source: str

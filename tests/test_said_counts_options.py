@@ -22,7 +22,9 @@ def _text(lang: str, two: str, one: str) -> str:
 @pytest.mark.parametrize(("a", "b", "a_id", "b_id"), PAIRS)
 def test_a_card_said_as_one_is_read_as_one(lang, form, a, b, a_id, b_id):
     u = understand(_text(lang, a, ONE[lang][form].format(b=b)))
-    assert u.counts == {a_id: 2} and u.ask.get("said_one") == [b_id]
+    # h-fixa's counts_said keeps a count of one said as a count ('one 5090': {5090: 1}) beside h-xfail's said_one
+    assert u.counts.get(a_id) == 2 and u.counts.get(b_id, 1) == 1 and set(u.counts) <= {a_id, b_id}
+    assert u.ask.get("said_one") == [b_id]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

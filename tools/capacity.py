@@ -9,10 +9,18 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.schema import Gpu
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.own_format import own_format
-from gpu_advisor.tools.recommend import Option, Workload, evaluate, serving_precision
-from gpu_advisor.tools.scale import Layout
+from gpu_advisor.tools.recommend import (
+    Option,
+    Workload,
+    _server_gpus,
+    evaluate,
+    serving_precision,
+    serving_tries,
+)
+from gpu_advisor.tools.scale import Layout, plan, unit_capacity
 
 MAX_USERS = 65_536  # beyond any one plan's cards; the search stops here
 
@@ -55,6 +63,49 @@ def _holds(o: Option | None, w: Workload) -> str | None:
     return None
 
 
+def _shape(o: Option) -> Layout | None:
+    """The layout of a plan whose copies span servers (2×TP8 on two servers, TP8×PP2, DP16+EP16), None for one
+    copy in one server (evaluate lays that out itself)."""
+    if o.tp is None or o.engine is None or not (o.pp > 1 or o.replicas > 1 or o.dp_attention > 1):
+        return None
+    return Layout(tp=o.tp, pp=o.pp, replicas=o.replicas, users_per_replica=max(1, o.users_per_replica or 1),
+                  engine=o.engine, precision=o.precision or "bf16", kv_precision=o.kv_precision,
+                  dp_attention=o.dp_attention > 1)
+
+
+def _most_users(w: Workload, gpu: Gpu, gpus: int, owned: bool) -> Layout | None:
+    """Cards over several servers with no plan yet ('两台Atlas 800I A2 … 能撑多少并发', 'two 8xA100 nodes … how many
+    concurrent users'): of the layouts that use all of them in the format asked (tools.scale.plan: copies, pipeline
+    stages, data-parallel attention with expert parallel), the one that holds the most users at the floor, counted
+    per copy (tools.scale.unit_capacity) times the copies; None within one server (evaluate lays that out)."""
+    per_server = _server_gpus(w, gpu)
+    if gpus <= per_server:
+        return None
+    fmt = w.serve_precision or "bf16"
+    tries = [t for t in serving_tries(w, gpu, owned, fmt) if t[1] == fmt]
+    first_kv = tries[0][2] if tries else None  # the KV format asked (or the engine's 16-bit default), never a lever
+    tries = [t for t in tries if t[2] == first_kv]
+    layouts = plan(w.model, gpu, tries, 1, w.context, w.speed_floor, owned=gpus, server_gpus=per_server,
+                   max_gpus=gpus)
+
+    def held(x: Layout) -> int:
+        return x.replicas * unit_capacity(w.model, gpu.id, x.engine, x.precision, x.kv_precision, x.tp, x.pp,
+                                          w.context, w.speed_floor, per_server)
+
+    within = max((x for x in layouts if x.unit <= per_server), key=held, default=None)  # (the first of equals)
+    spanning = max((x for x in layouts if x.unit > per_server), key=held, default=None)
+    if within is None or (spanning is not None and held(spanning) >= SPAN_GAIN * held(within)):
+        return spanning
+    return within
+
+
+# A copy spread over servers (pipeline stages, data-parallel attention over the network) waits on the network each
+# token and stops with either server: it is the layout counted on only where it seats this many times the people of
+# the best layout of copies within a server (405B FP8 on two 8 x A100: 185 against 88; Qwen2.5-72B on two 8 x H800:
+# 409 against 380, so two copies of TP8)
+SPAN_GAIN = 1.25
+
+
 # The format tried when none was said and the usual ones hold nobody: 4-bit weights.
 FALLBACK_PRECISION = "int4"
 
@@ -68,21 +119,18 @@ def capacity(w: Workload, gpu_id: str, gpus: int, owned: bool = False, precision
     floor, reasoning = _floor(w)
     base = w.model_copy(update={"serve_precision": own_format(w.model, precision or w.serve_precision, gpu),
                                 "flexible": [], "min_tokens_per_s": floor})
-    spans = plan if plan is not None and (plan.pp > 1 or plan.replicas > 1) and plan.tp is not None \
-        and plan.engine is not None else None  # copies over servers (2×TP8 on two servers): that layout too
-
-    def at(users: int) -> Option | None:
-        layout = None if spans is None or spans.tp is None or spans.engine is None else Layout(
-            tp=spans.tp, pp=spans.pp, replicas=spans.replicas, users_per_replica=-(-users // spans.replicas),
-            engine=spans.engine, precision=base.serve_precision or spans.precision or "bf16",
-            kv_precision=spans.kv_precision)
-        return evaluate(base.model_copy(update={"users": users}), gpu, gpus, owned=owned, layout=layout)
-
     said = base.serve_precision
     if said is None:
         # the plan's own format (the checkpoint's, else 8-bit) for every count: the search never drifts to 4-bit
         # weights to seat more people at a slower speed than that format gives them
         base = base.model_copy(update={"serve_precision": serving_precision(base, resolve_model(w.model), gpu)})
+    shape = _shape(plan) if plan is not None else _most_users(base, gpu, gpus, owned)
+
+    def at(users: int) -> Option | None:
+        layout = None if shape is None else shape.model_copy(update={
+            "users_per_replica": -(-users // shape.replicas),
+            "precision": base.serve_precision or shape.precision or "bf16"})
+        return evaluate(base.model_copy(update={"users": users}), gpu, gpus, owned=owned, layout=layout)
     first = at(1)
     broken = _holds(first, base)
     if broken and said is None:

@@ -34,6 +34,7 @@ from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.multi_lora import MultiLoraResult
 from gpu_advisor.tools.offload import OffloadResult
 from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY, Option, Recommendation, Workload
+from gpu_advisor.tools.yarn_args import yarn_args
 
 LaunchEngine = Literal["vllm", "sglang", "llama.cpp", "mlx-lm"]
 ENGINES: tuple[LaunchEngine, ...] = ("vllm", "sglang", "llama.cpp", "mlx-lm")
@@ -67,8 +68,9 @@ class LaunchError(ValueError):
 class LaunchNote(BaseModel):
     """A fact about running the command, as a code the answer's catalog words (assistant/launch_reply.py)."""
 
-    code: Literal["each_server", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
-                  "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder", "dp_nodes"]
+    code: Literal["each_server", "each_server_split", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file",
+                  "mlx_checkpoint", "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder",
+                  "dp_nodes"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -138,9 +140,23 @@ def _precision_family(pid: str) -> str:
     return next((p.family for p in precisions() if p.id == pid), "float")
 
 
-# A batch command's --max-model-len: this many times the mean item, and no less than BATCH_MIN_LEN tokens.
+# A batch command's (or a request rate's) --max-model-len: this many times the mean item, no less than BATCH_MIN_LEN tokens.
 BATCH_LENGTH_ROOM = 4
 BATCH_MIN_LEN = 8192
+
+
+def _window(w: Workload, model: ModelArch) -> int:
+    """The --max-model-len / -c a command sets: the context the conversation stated; a batch job's or a request rate's
+    mean item (the plan is sized on the mean) with room for the long ones, BATCH_LENGTH_ROOM x the mean, at least
+    BATCH_MIN_LEN, never the mean itself, which rejects every longer request (reviews BI #3, #9; BJ #6: 2,300 for
+    2,000-token prompts and 300-token answers at 20 requests a second), within the model's own window."""
+    if w.spec.serves:
+        mean = (w.prompt_tokens or 0) + (w.output_tokens or 0)
+        if "context" not in w.flexible or not (w.prompt_tokens and w.output_tokens) or w.context > mean:
+            return w.context  # a window said, or a chat's context: what the plan was sized for
+    else:
+        mean = w.batch_input_tokens + w.written_per_item(model)
+    return min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * mean, w.context if w.spec.serves else 0))
 
 
 class _Plan:
@@ -151,10 +167,7 @@ class _Plan:
         self.replicas, self.pp = max(1, o.replicas), max(1, o.pp)
         self.tp = o.tp or max(1, o.gpus // (self.replicas * self.pp))
         self.servers = o.servers or 1
-        # a batch job's items vary around the mean said: the limit leaves room for long ones (BATCH_LENGTH_ROOM x the
-        # mean item, at least BATCH_MIN_LEN), never the mean itself, which would reject every longer item (review BI #3, #9)
-        item = w.batch_input_tokens + w.written_per_item(model)
-        self.context = w.context if w.spec.serves else min(model.max_context, max(BATCH_MIN_LEN, BATCH_LENGTH_ROOM * item))
+        self.context = _window(w, model)
         # a batch job keeps as many sequences in flight per copy as it was sized with (the engine holds fewer when
         # its KV cache is full): one at a time would miss the deadline the plan was sized for (reviews BG #5, BH #12)
         self.users = o.users_per_replica or (-(-w.users // self.replicas) if w.spec.serves
@@ -163,8 +176,12 @@ class _Plan:
         # data-parallel attention (an MLA mixture of experts): one engine rank per GPU of a copy, the experts spread
         # over all of them; a copy wider than a server spans `nodes` servers (vLLM's and SGLang's DP + EP recipes)
         self.dp = o.dp_attention if o.dp_attention > 1 and o.engine in ("vllm", "sglang") else 1
-        self.per_server = o.server_gpus or 8
-        self.nodes = max(1, -(-self.dp // self.per_server)) if self.dp > 1 else 1
+        self.server_gpus = o.server_gpus or 8
+        self.nodes = max(1, -(-self.dp // self.server_gpus)) if self.dp > 1 else 1
+        # copies on each server: the same number everywhere, or (5 copies on 2 servers) 3 on the first, 2 on the rest
+        spread = self.pp == 1 and self.servers > 1
+        self.per_server = -(-self.replicas // self.servers) if spread else self.replicas
+        self.fuller = self.replicas - (self.per_server - 1) * self.servers if spread else self.servers
 
 
 def _hf_checkpoint(model: ModelArch, precision: str, engine: str) -> tuple[str, str, str | None, str | None]:
@@ -190,7 +207,7 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
     if model.encoder:  # an embedding or reranking model runs on vLLM's pooling runner
         argv += ["--runner", "pooling", "--convert", "classify" if is_reranker(model) else "embed"]
         cmd.notes.append(LaunchNote(code="encoder", values={"model": model.name}))
-    per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
+    per_server = p.per_server
     if p.pp > 1:
         argv += ["--pipeline-parallel-size", str(p.pp), "--distributed-executor-backend", "ray"]
         cmd.setup = [["ray", "start", "--head", "--port", str(RAY_PORT)],
@@ -205,7 +222,8 @@ def _vllm(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: Mo
         argv += ["--quantization", quant]
     if p.precision == "fp16" and model.native_precision is None:
         argv += ["--dtype", "float16"]
-    argv += ["--max-model-len", str(p.context), "--gpu-memory-utilization", f"{VLLM_MEMORY_SHARE:.2f}"]
+    argv += [*yarn_args(model, p.context, "vllm"), "--max-model-len", str(p.context),
+             "--gpu-memory-utilization", f"{VLLM_MEMORY_SHARE:.2f}"]
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["vllm"]]
     argv += ["--max-num-seqs", str(p.users)]
@@ -221,9 +239,9 @@ def _vllm_dp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, arg: s
     others join it headless from their start rank."""
     argv = [*flags.program, arg, "--tensor-parallel-size", "1", "--data-parallel-size", str(p.dp)]
     if p.nodes > 1:
-        argv += ["--data-parallel-size-local", str(p.per_server), "--data-parallel-address", HEAD,
+        argv += ["--data-parallel-size-local", str(p.server_gpus), "--data-parallel-address", HEAD,
                  "--data-parallel-rpc-port", str(VLLM_DP_RPC_PORT)]
-        cmd.notes.append(LaunchNote(code="dp_nodes", values={"servers": p.nodes, "local": p.per_server}))
+        cmd.notes.append(LaunchNote(code="dp_nodes", values={"servers": p.nodes, "local": p.server_gpus}))
     argv.append("--enable-expert-parallel")
     if quant:
         argv += ["--quantization", quant]
@@ -242,7 +260,7 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
     argv = [*flags.program, "--model-path", arg, "--tp-size", str(p.tp)]
     if model.encoder:
         argv.append("--is-embedding")
-    per_server = p.replicas // p.servers if p.pp == 1 and p.servers > 1 else p.replicas
+    per_server = p.per_server
     if p.dp > 1:  # SGLang's DeepSeek recipe: --tp N --dp N --enable-dp-attention, the experts over all N
         argv += ["--dp-size", str(p.dp), "--enable-dp-attention"]
         if p.nodes > 1:
@@ -263,7 +281,8 @@ def _sglang(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model: 
         argv += ["--dtype", "float16"]
     gpu = next((g for g in gpus() if g.id == o.gpu), None)
     share = sglang_default_mem_fraction(gpu, p.tp, p.pp)
-    argv += ["--context-length", str(p.context), "--mem-fraction-static", f"{share:.2f}"]
+    argv += [*yarn_args(model, p.context, "sglang"), "--context-length", str(p.context),
+             "--mem-fraction-static", f"{share:.2f}"]
     if o.kv_precision == "fp8":
         argv += ["--kv-cache-dtype", KV_VALUE["sglang"]]
     argv += ["--max-running-requests", str(p.users)]
@@ -292,7 +311,7 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
         argv += ["--n-cpu-moe", str(offload.cpu_moe_layers)]
     if offload is not None:
         cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_needed_gb:,.0f}"}))
-    argv += ["-c", str(p.context * slots), "-np", str(slots)]
+    argv += [*yarn_args(model, p.context, "llama.cpp"), "-c", str(p.context * slots), "-np", str(slots)]
     kv = o.kv_precision if o.kv_precision in ("q8_0", "q4_0") else None
     if kv:
         argv += ["-ctk", kv, "-ctv", kv]
@@ -355,6 +374,11 @@ def _placement_notes(cmd: LaunchCommand, p: _Plan, o: Option, kind: str) -> None
                                                                   "model": cmd.model_name}))
     if p.pp > 1 and p.replicas > 1:
         cmd.notes.insert(0, LaunchNote(code="copies", values={"copies": p.replicas, "servers": p.pp}))
+    elif p.pp == 1 and p.servers > 1 and p.nodes == 1 and p.fuller < p.servers:  # 5 copies on 2 servers: 3 and 2
+        flag = "--data-parallel-size" if kind == "vllm" else "--dp-size"
+        cmd.notes.insert(0, LaunchNote(code="each_server_split", values={
+            "servers": p.servers, "fuller": p.fuller, "copies": p.per_server, "rest": p.servers - p.fuller,
+            "fewer": p.per_server - 1, "flag": flag, "total": p.replicas}))
     elif p.pp == 1 and p.servers > 1 and p.nodes == 1:
         cmd.notes.insert(0, LaunchNote(code="each_server", values={"servers": p.servers}))
     if _gpu_stack(o.gpu) == "cann" and kind in ("vllm", "sglang"):

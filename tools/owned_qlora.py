@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, Field
+
 if TYPE_CHECKING:
     from gpu_advisor.tools.recommend import Recommendation, Workload
 
@@ -50,3 +52,48 @@ def _bits(precision: str) -> float:
         return find_precision(precision).bits_per_weight
     except (LookupError, ValueError):
         return 16.0
+
+
+# FSDP + QLoRA on consumer cards (Answer.AI's fsdp_qlora recipe: a 70B QLoRA on two 24 GB cards with the NF4 base
+# sharded over the cards, its shards offloaded to CPU memory and gradient checkpointing, at short sequences;
+# github.com/AnswerDotAI/fsdp_qlora, 'train.py … --context_length 512 --use_cpu_offload true'): the sequence
+# lengths tried, longest first, and the memory left on each card.
+FSDP_SEQ_LENS = (2048, 1024, 512)
+FSDP_HEADROOM = 0.10
+
+
+class FsdpQlora(BaseModel):
+    """The recipe sized on the cards owned: the longest sequence that fits, per-card and CPU memory."""
+
+    gpu: str
+    gpus: int
+    seq_len: int
+    per_gpu_bytes: float
+    capacity_bytes: float
+    cpu_bytes: float = Field(description="CPU memory the offloaded weight shards and optimizer states take, all cards")
+
+
+def fsdp_qlora_on_owned(w: Workload, rec: Recommendation) -> FsdpQlora | None:
+    """A QLoRA that does not fit two or more cards of one kind owned ('qwen2.5 72b qlora, 2 x 3090'), sized as FSDP +
+    QLoRA with CPU offload: the longest of FSDP_SEQ_LENS (no longer than the job's) that leaves FSDP_HEADROOM on each
+    card; None when the cards hold the job as planned, are fewer than two, or no length fits."""
+    from gpu_advisor.tools.recommend import _owned_card
+    from gpu_advisor.tools.training import TrainingMemoryInput, runs_on, training_memory
+
+    if w.method != "qlora" or not w.spec.trains or w.spec.pretrains or w.reinforces or len(w.owned) != 1:
+        return None
+    if any(o.ok for o in rec.owned_options):
+        return None
+    gpu, count = _owned_card(w.owned[0])
+    if count < 2 or not runs_on(gpu.stack, "qlora", w.framework):
+        return None
+    capacity = next((o.capacity_bytes for o in rec.owned_options if o.gpu == gpu.id and o.capacity_bytes), 0.0)
+    if not capacity:
+        return None
+    for seq in (s for s in FSDP_SEQ_LENS if s <= max(w.seq_len, FSDP_SEQ_LENS[-1])):
+        mem = training_memory(TrainingMemoryInput(model=w.model, method="qlora", gpus=count, zero=3, cpu_offload=True,
+                                                  seq_len=seq, framework=w.framework))
+        if mem.per_gpu_total_bytes <= (1 - FSDP_HEADROOM) * capacity:
+            return FsdpQlora(gpu=gpu.id, gpus=count, seq_len=seq, per_gpu_bytes=mem.per_gpu_total_bytes,
+                             capacity_bytes=capacity, cpu_bytes=mem.cpu_bytes * count)
+    return None

@@ -323,6 +323,8 @@ class Workload(ToolInput):
     candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
+                               "'we can only get L20s'): no other card is named as a better choice beside them")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
                                               "that meets every requirement, never a dearer one that finishes sooner")
     flexible: list[str] = Field(default_factory=list, max_length=MAX_LIST_ITEMS, description="slots the user did not state: cards they own "
@@ -1215,6 +1217,21 @@ def evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool
     return o
 
 
+def _own_pace(w: Workload, gpu: Gpu, owned: bool, opt: Option, warnings: list[str]) -> bool:
+    """One person on their own machine (a Mac, a desktop card) who said no speed: a file of 4 bits or more that fits
+    is run at the pace it gives, said as a warning, never traded for a 3- or 2-bit file to gain a token a second
+    (review BJ #4: Q3_K_M on an M3 Max 128GB for 6.5 tokens/s instead of Q4_K_M at 5.3 with half the memory free).
+    The smaller files are for memory (_owned_levers' ladder), and for a 4-bit file that leaves no room."""
+    if not (owned and gpu.at_home and w.users <= 1 and w.target_speed is None and not w.latency_stated
+            and opt.precision is not None and opt.precision not in HOME_FORMATS and not w.spec.batch
+            and opt.headroom_fraction >= TIGHT_HEADROOM):  # (a 4-bit file with no room left: the 3-bit one)
+        return False
+    slow = [r for r in opt.reasons if r.endswith("is slower than reading speed")]
+    opt.reasons = [r for r in opt.reasons if r not in slow]
+    warnings += slow
+    return True
+
+
 def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: bool = False,
               layout: Layout | None = None) -> Option | None:
     """evaluate's one layout: n cards as one copy, or the layout given."""
@@ -1253,7 +1270,8 @@ def _evaluate(w: Workload, gpu: Gpu, n: int, owned: bool = False, all_cards: boo
     warnings += [x for x in [stack_warning(gpu), package_words(gpu, opt.gpus or n)] if x]
     fits = all(x is not False for x in (opt.serves, opt.trains))
     opt.ok = fits and all(opt.meets.values()) and (
-        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor)
+        not spec.serves or opt.decode_tokens_per_s is None or opt.decode_tokens_per_s >= w.speed_floor
+        or _own_pace(w, gpu, owned, opt, warnings))
     cap_gb = opt.capacity_bytes / 1e9
     if opt.serves is False and opt.serve_per_gpu_bytes and opt.engine == "vllm":
         opt.reasons.insert(0, f"the model needs {opt.serve_per_gpu_bytes / 1e9:,.1f} GB per GPU; vLLM uses "
@@ -1506,7 +1524,10 @@ def cost_score(o: Option, w: Workload, sourced: bool = True) -> float:
         cards = cards / 8  # a training run on more cards of one server finishes sooner at the same cost per run
     penalty = MORE_CARDS_PENALTY * math.log2(max(cards, 1))
     gpu = find_gpu(o.gpu)
-    if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink:
+    if o.gpus > o.replicas and o.engine != "llama.cpp" and not gpu.has_nvlink and not (w.spec.trains and not w.spec.serves):
+        # (a training run's hours, and so its cost, already pay for PCIe: tools.training_time's pcie_penalty slows a full
+        # fine-tune over it, and LoRA's adapter gradients cost nothing there; counting it again put 1 x H800 at ¥216
+        # over 2 x RTX 5090 at ¥178 inside the deadline, review BL #14)
         penalty += PCIE_SPLIT_PENALTY
     if o.pp > 1:
         penalty += PIPELINE_SPLIT_PENALTY
@@ -1560,17 +1581,21 @@ def _rank_key(o: Option, w: Workload) -> tuple:
             -o.headroom_fraction)
 
 
-def _service_bought(o: Option, w: Workload) -> tuple[bool, int]:
+def _service_bought(o: Option, w: Workload) -> tuple[bool, bool, int]:
     """The ranking rule for a service an organisation buys with a budget (a bank's 'capex around $400k'): among the
     plans within the budget, 8-bit weights before 4-bit (no quality given up when the budget pays for 8 bits), then
-    the fewest servers (one box to run, no network between copies), then what it costs (cost_score) -- the expert's
-    one 8-GPU server in fp8, never 28 workstation cards in int4 over 4 servers for less (review ZA E2). A 4-bit
-    format the user asked for, one person's own machine and a plan with no budget said keep cost first: (False, 0)."""
+    each user at the speed a product people use is held at (rules.product_min_tokens_per_s, 20 tokens/s: the budget
+    pays for a service that does not feel broken beside hosted chat; review BL #9: 4 workstation cards at 12 tokens/s
+    per user led a $400k budget over one 8 x H100 server at 26), then the fewest servers (one box to run, no network
+    between copies), then what it costs (cost_score) -- the expert's one 8-GPU server in fp8, never 28 workstation
+    cards in int4 over 4 servers for less (review ZA E2). A 4-bit format the user asked for, a speed the user said
+    (the plan meets it or not), one person's own machine and a plan with no budget said keep cost first."""
     if not (w.spec.serves and not w.spec.trains and w.budget_usd is not None and not w.personal
             and w.preference != "rent" and w.serve_precision is None and o.ok):
-        return (False, 0)
+        return (False, False, 0)
     servers = -(-o.gpus // _server_gpus(w, find_gpu(o.gpu)))
-    return (o.precision in FOUR_BIT, servers)
+    slow = w.min_tokens_per_s is None and (o.decode_tokens_per_s or 0) < rules().product_min_tokens_per_s
+    return (o.precision in FOUR_BIT, slow, servers)
 
 
 def doubly_unsure(o: Option, w: Workload) -> bool:
@@ -3647,7 +3672,7 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice for the same job, among the cards the user left in (a
     domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    why = _better_why(w, best) if w.candidates and best is not None else None
+    why = _better_why(w, best) if w.candidates and best is not None and not w.only_sourced else None
     if best is not None and why is not None:
         try:
             alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
@@ -3658,6 +3683,32 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
                 and not _excluded(find_gpu(other.gpu), w):
             return rec.model_copy(update={"better": other, "better_why": why})
     return rec
+
+
+def _training_assumptions(w: Workload, model: Any, training_run: Option | None, best: Option | None) -> list[str]:
+    """The assumption line of a training run: what is trained, on how many tokens, and (RL) how rollouts run."""
+    out: list[str] = []
+    tokens = w.tokens_per_run(model)
+    kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
+            else "pretraining (full, ZeRO-3)") if w.spec.pretrains else {
+        "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
+    dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
+    if w.reinforces:
+        run = training_run or best
+        where = ("on cards of its own" if run is not None and run.rl is not None and run.rl.layout == "split"
+                 else "colocated with the trainer")
+        out.append(
+            f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
+            f"completions x {w.rl_completion_tokens:,} tokens with vLLM {where} (prompts of "
+            f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
+            "reference model's forward pass for the KL penalty"
+            + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
+            + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
+            "reward model (a rule or verifier is assumed), the colocated engine's sleep and wake, uneven rollout lengths")
+    else:
+        out.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
+                           f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+    return out
 
 
 def _recommend(w: Workload, with_levers: bool) -> Recommendation:
@@ -3688,26 +3739,7 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
                                f"generates nothing, about 2 x {model.total_params_b * 1e3:,.0f}M parameters FLOPs per "
                                "token read (prefill only)")
     if spec.trains:
-        tokens = w.tokens_per_run(model)
-        kind = ("continued pretraining from the checkpoint (full, ZeRO-3)" if w.phase == "continued-pretrain"
-                else "pretraining (full, ZeRO-3)") if spec.pretrains else {
-            "full": "full fine-tuning", "lora": "LoRA fine-tuning", "qlora": "QLoRA fine-tuning"}[w.method]
-        dpo = " with DPO (chosen and rejected sequences)" if w.objective == "dpo" else ""
-        if w.reinforces:
-            run = training_run or best
-            where = ("on cards of its own" if run is not None and run.rl is not None and run.rl.layout == "split"
-                     else "colocated with the trainer")
-            assumptions.append(
-                f"online RL ({w.rl_algorithm.upper()}): each pass generates {w.rl_prompts:,} prompts x {w.rl_samples} "
-                f"completions x {w.rl_completion_tokens:,} tokens with vLLM {where} (prompts of "
-                f"{w.rl_prompt_tokens:,} tokens), then trains on the {tokens / 1e6:,.0f}M tokens generated with the "
-                "reference model's forward pass for the KL penalty"
-                + ("; PPO trains a value model of the same size too" if w.rl_algorithm == "ppo" else "")
-                + f"; {kind} on sequences of {w.rl_prompt_tokens + w.rl_completion_tokens:,} tokens; not modelled: a "
-                "reward model (a rule or verifier is assumed), the colocated engine's sleep and wake, uneven rollout lengths")
-        else:
-            assumptions.append(f"{kind}{dpo} on {tokens / 1e6:,.0f}M tokens x {w.epochs:g} epoch(s), "
-                               f"sequences of {w.seq_len:,}; sharded with FSDP/ZeRO-3 on several cards")
+        assumptions += _training_assumptions(w, model, training_run, best)
     assumptions.append(f"utilisation {w.utilisation:.0%}; region {w.region}")
     warnings = []
     if training_run is not None and best is not None:
@@ -3717,7 +3749,10 @@ def _recommend(w: Workload, with_levers: bool) -> Recommendation:
         warnings.append("no option meets every requirement: see the reasons and what would change it")
     longest = max(w.context if spec.serves else 0, w.prompt_length() if spec.serves else 0,
                   w.batch_input_tokens + w.written_per_item(model) if spec.batch else 0)
-    if longest > model.max_context:
+    if model.yarn_context and model.max_context < longest <= model.yarn_context:
+        warnings.append(f"{longest:,} tokens is more than {model.name} reads natively ({model.max_context:,}); its model "
+                        f"card documents YaRN RoPE scaling up to {model.yarn_context:,}: turn it on in the engine")
+    elif longest > model.max_context:
         warnings.append(f"{longest:,} tokens is more than {model.name} reads ({model.max_context:,}-token context): "
                         "it needs RoPE scaling (YaRN) where the model supports it, a longer-context model, or "
                         "splitting the text")

@@ -72,3 +72,13 @@ def keep_allowed(m: Message, u: Understanding) -> None:
     only = [g for g in u.updates.get("only") or [] if g.split("x ")[-1].strip() not in allowed]
     if "only" in u.updates:
         u.updates["only"] = only or None
+
+
+def read_only_sourced(m: Message) -> bool | None:
+    """'we can only get L20s', '只能买到H20': the cards named are all the user can get (True), so no card beside
+    them is named as a better choice (tools.recommend); None when not said."""
+    return True if m.gpus and m.live("only_sourced") else None
+
+
+# The readers of the cards the choice is limited to ('only'), and of whether they are all the user can get.
+ONLY_READERS = (("only", read_only_allowing), ("only_sourced", read_only_sourced))

@@ -15,7 +15,8 @@ from gpu_advisor.assistant.reading.text import word_pattern
 # reads as production, dropped).
 OWN_SLOTS = {"precision", "kv_cache"}
 # What the question may name to be asked of: the model and the cards ("Qwen3-30B-A3B 4张4090 能支持多少并发"), kept.
-SUBJECT_SLOTS = {"model", "owned", "only", "context", "engine", "prompt_tokens", "region", "min_tokens_per_s"}
+SUBJECT_SLOTS = {"model", "owned", "only", "context", "engine", "prompt_tokens", "region", "min_tokens_per_s",
+                 "server_gpus"}
 
 
 def read_capacity(m: Message, u: Understanding) -> None:

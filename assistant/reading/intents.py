@@ -10,7 +10,7 @@ from gpu_advisor import knowledge
 from gpu_advisor.assistant.reading.asks import ASKS, formats_named
 from gpu_advisor.assistant.reading.clauses import negated, rejected
 from gpu_advisor.assistant.reading.message import Message, Understanding
-from gpu_advisor.assistant.reading.prices import cards_named, said_one
+from gpu_advisor.assistant.reading.prices import cards_named, counts_said, said_one
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
 
@@ -221,7 +221,7 @@ def read_question(m: Message, u: Understanding) -> None:
     cards = cards_named(m)
     u.scope = scope if code == "out_of_scope" else None
     u.cards = [gpu_id for gpu_id, _n in cards]
-    u.counts = {gpu_id: n for gpu_id, n in cards if n > 1}
+    u.counts = counts_said(m) if code == "compare_cards" else {gpu_id: n for gpu_id, n in cards if n > 1}
     _ones(m, u)
     u.engines = _engines(m)
     u.subject = _subject(m, u) if code == "quality" else None
@@ -272,7 +272,7 @@ def _also(m: Message, u: Understanding, code: str) -> None:
         u.updates.pop("region")  # "in stock anywhere" names no region to size for
     u.engines = _engines(m)
     u.cards = [gpu_id for gpu_id, _n in cards_named(m)]
-    u.counts = {gpu_id: n for gpu_id, n in cards_named(m) if n > 1}  # '2x used 3090 or one 5090': the option's count
+    u.counts = counts_said(m)  # '2x used 3090 or one 5090': each option's count
     _ones(m, u)
     u.subject = _subject(m, u) if code == "quality" else None
     if code == "engine_choice" and len(u.engines) != 1:

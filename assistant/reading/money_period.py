@@ -5,7 +5,8 @@
 - a month said of the runs ('每个月跑十来次', '10 runs a month') makes the runs a month, not the money monthly, and
   those runs are of the fine-tuning said with them (its 'experiments' are no trying out of a model);
 - around the clock said not to be ('不会一直跑', "won't run 24/7") is not 100 %: the other share said, if any;
-- hours a week ('每周几小时') say how busy, never a run each week.
+- hours a week ('每周几小时') say how busy, never a run each week; hours a day ('每天训练大概十个小时', 'we train about
+  10 hours a day') say how busy the cards are, never a run each day of a made-up size (review BK #19).
 Grammar only: the words are in words/money_period.yaml."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import pattern_rows, word_pattern
 
 WEEK_HOURS = 168
+DAILY_RUNS = 30.0  # runs a month of a job said daily (words/recurring.yaml)
 
 
 def read_money_period(m: Message, u: Understanding) -> None:
@@ -24,6 +26,7 @@ def read_money_period(m: Message, u: Understanding) -> None:
     _runs_of_the_month(m, u)
     _busy_negated(m, u)
     _week_hours(m, u)
+    _day_hours(m, u)
 
 
 def _box_weighed(m: Message, u: Understanding) -> None:
@@ -134,3 +137,15 @@ def once_said(ask: dict[str, Any], before: dict[str, Any], updates: dict[str, An
         updates["budget_usd"] = before["budget_usd_per_month"]
     if before.get("budget_usd_per_month"):
         updates["budget_usd_per_month"] = None
+
+
+def _day_hours(m: Message, u: Understanding) -> None:
+    """Hours a day the cards work ('每天训练大概十个小时'): their share of the day (utilisation), no daily run of the
+    default size; a run said with its data ('每晚跑一次 2000万token') keeps its runs."""
+    if u.updates.get("runs_per_month") != DAILY_RUNS or "utilisation" not in u.updates:
+        return
+    if not any(q.role == "hours_per" and q.extra == "day" and not q.negated for q in m.qty):
+        return
+    if any(slot in u.updates for slot in ("train_tokens", "train_examples", "batch_items")):
+        return
+    u.updates.pop("runs_per_month")

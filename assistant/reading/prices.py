@@ -33,6 +33,13 @@ def said_one(m: Message) -> list[str]:
             if count == 1 and not rejected(m, s, e) and re.match(r"\s*1(?!\d)", m.text[s:e])]
 
 
+def counts_said(m: Message) -> dict[str, int]:
+    """The count said with each card named: more than one ('2x 3090'), or one said as a count ('1x 4090', 'one 4090',
+    '一张4090'): '2x 3090 vs 1x 4090' weighs one 4090, never two (review BJ #14). A card named with no count has none."""
+    counted = {gpu_id for s, _e, gpu_id, _n in m.gpus if s in m.counted}
+    return {gpu_id: n for gpu_id, n in cards_named(m) if n > 1 or gpu_id in counted}
+
+
 def read_prices(m: Message, u: Understanding) -> None:
     """The prices said (_read_prices), then a named server's price asked with no job (reading.server_price_ask), then
     a budget's period and the runs a month (reading.money_period)."""

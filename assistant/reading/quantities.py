@@ -9,6 +9,7 @@ from functools import cache
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import observed, per_token
 from gpu_advisor.assistant.reading.length_ranges import length_ranges, range_high
+from gpu_advisor.assistant.reading.length_tried import length_tried
 from gpu_advisor.assistant.reading.money_roles import money_said
 from gpu_advisor.assistant.reading.peak_rate import peak_rates
 from gpu_advisor.assistant.reading.people import (
@@ -214,6 +215,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return _token_role(q, after, before), ""
     ctx = word_pattern("ctx_after").match(after)
     if ctx and not _bare_number_ahead(after[ctx.end():]):
+        if q.value < SHORTEST_CONTEXT_SAID and word_pattern("concurrency_before").search(strip_fillers(before)):
+            return "users", "concurrent"  # "并发大概50 上下文…": the label before says people; no context is 50 tokens
         return "context", ""
     if q.scale in ("b", "bn", "billion") or (q.scale in ("m", "million", "t", "trillion") and
                                              word_pattern("model_param_after").match(after)):
@@ -230,6 +233,8 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "users", "concurrent"  # "~50 concurrent", "50 at once" (not "32k concurrent 50")
     if re.match(rf"\s*{OF_MINE}(?:[a-z-]+\s+)?{vocab()['example_nouns']}\b", after):
         return "examples", ""
+    if word_pattern("tps_label_before").search(before) and not is_people(after, ""):  # ('… 40 seats': people)
+        return "tokens_per_s", ""  # "tokens per sec at least 40 each", "速度不低于40": the unit said first, none after
     return None
 
 
@@ -239,23 +244,13 @@ def _deadline_changed() -> re.Pattern[str]:
     return re.compile(rf"(?:{vocab()['deadline_change']})\s*(?:about|around|~|only|just)?\s*$")
 
 
-# "2000 of my own notes": the count's noun after whose they are (grammar, not vocabulary)
 # More tokens than any model reads at once (the longest contexts are 10M): a count of this many tokens is
 # a dataset, never the length of one item or prompt.
 LONGEST_ITEM_TOKENS = 1e8
 # '2k prompts' at a latency target is their length; '100k prompts' is a count of them.
 LONGEST_PROMPT_SAID_BARE = 32_768
-# The lengths in k people try a context at ('at 4k', '那8k呢'); other bare k-numbers after 'at' or 'to' are left alone.
-LENGTHS_K = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
-
-
-def length_tried(q: Quantity, before: str, after: str) -> bool:
-    """A bare length in k said as a value to try ('at 8k?', '那4k呢', 'switch to 16k 要多少显存'), no unit or label of
-    its own, not money ('budget to 4k?')."""
-    return q.scale == "k" and q.number in LENGTHS_K and not q.negated \
-        and bool(word_pattern("asked_figure.length_before").search(before)) \
-        and bool(word_pattern("asked_figure.length_after").match(after)) \
-        and not word_pattern("asked_figure.length_not_before").search(before[-30:])
+SHORTEST_CONTEXT_SAID = 512  # no context window is shorter: a smaller count before 'context' with a people label is people
+# "2000 of my own notes": the count's noun after whose they are (grammar, not vocabulary)
 OF_MINE = r"(?:of\s+(?:my|our|the|their|his|her|your)\s+(?:own\s+)?)?"
 
 

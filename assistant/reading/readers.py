@@ -3,7 +3,7 @@ message (reading.message) and returns its value, (slot, value), or None."""
 
 from __future__ import annotations
 
-from gpu_advisor.assistant.reading.allowance import read_exclude_allowing, read_only_allowing
+from gpu_advisor.assistant.reading.allowance import ONLY_READERS, read_exclude_allowing
 from gpu_advisor.assistant.reading.buy_count import read_buy_count
 from gpu_advisor.assistant.reading.buy_weighed import read_weighed_preference
 from gpu_advisor.assistant.reading.costs import read_budget, read_hosting, read_power
@@ -108,7 +108,7 @@ READERS = (
     ("network", read_network),
     ("network_gbit", read_network_gbit),
     ("exclude", read_exclude_allowing),  # a card allowed beside a domestic rule kept (reading.allowance)
-    ("only", read_only_allowing),
+    *ONLY_READERS,  # the cards the choice is limited to, and whether they are all the user can get
     ("has_host", read_has_host),
     ("cheapest", read_cheapest),
     ("preference", read_weighed_preference), ("buy_count", read_buy_count),  # 'buy two cards' (reading.buy_count)

@@ -1,0 +1,23 @@
+"""A higher budget shows what it buys (review BK #13: ¥20万 → ¥40万 kept 8 × 3090 with nothing said): the dearer option
+of the plan's table the budget pays for that serves clearly better (a first token in half the time here), with its
+figures; none is named when the budget buys nothing better."""
+
+from __future__ import annotations
+
+from tests.conversation import run_states
+
+
+def test_review_bk13_raised_budget_names_what_it_buys() -> None:
+    first, second = run_states(["预算二十万以内 自己攒机 本地部署deepseek r1 70b蒸馏版 给团队十几个人用", "那如果预算提到四十万呢"])
+    a, b = first["messages"][-1].content, second["messages"][-1].content
+    assert "## 购买 8 × NVIDIA GeForce RTX 3090 24GB" in a and "预算能买到更好的" not in a  # ¥20万 buys nothing better
+    assert "## 购买 8 × NVIDIA GeForce RTX 3090 24GB" in b  # the cheapest that does the job is still the plan
+    assert ("预算能买到更好的：8 × NVIDIA GeForce RTX 4090 24GB（¥223,329 ($31,266)）首 token 延迟 1.3 s（现在 2.7 s），"
+            "每个用户 34 token/s（现在 39）") in b
+
+
+def test_english_raised_budget() -> None:
+    states = run_states(["budget 200k yuan, building our own box, deepseek r1 distill llama 70b for a team of 15",
+                         "what if the budget goes up to 400k yuan?"])
+    b = states[-1]["messages"][-1].content
+    assert "What the budget can buy beyond the plan: 8 × NVIDIA GeForce RTX 4090 24GB" in b, b[:1500]
