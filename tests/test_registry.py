@@ -20,6 +20,8 @@ MINIMAL = {
     "recommend": {"model": "llama-3-8b"},
     "size_by_rate": {"model": "llama-3-8b", "gpu": "h100", "requests_per_s": 5, "prompt_tokens": 500,
                      "output_tokens": 100},
+    "prefix_cache": {"model": "llama-3-8b", "prompt_tokens": 4000, "shared_prefix_tokens": 3000},
+    "speculative": {"model": "llama-3.1-8b", "method": "eagle3", "gpu": "h100"},
 }
 # Tools whose result is a table of options rather than a list of explained figures.
 OPTION_TOOLS = {"fit", "recommend"}

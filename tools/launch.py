@@ -29,6 +29,7 @@ from gpu_advisor.knowledge.engine_flags import EngineFlags, engine_flags
 from gpu_advisor.knowledge.loader import gpus, precisions
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.inference import sglang_default_mem_fraction
+from gpu_advisor.tools.launch_levers import lever_flags
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.offload import OffloadResult
 from gpu_advisor.tools.recommend import BATCH_JOB_CONCURRENCY, Option, Recommendation, Workload
@@ -64,7 +65,7 @@ class LaunchNote(BaseModel):
     """A fact about running the command, as a code the answer's catalog words (assistant/launch_reply.py)."""
 
     code: Literal["each_server", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file", "mlx_checkpoint",
-                  "layer_split", "offload", "ascend"]
+                  "layer_split", "offload", "ascend", "spec_head", "spec_draft_sglang"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -288,6 +289,7 @@ def launch_command(o: Option, w: Workload, engine: str | None = None,
         _llamacpp(cmd, p, o, flags, model, offload)
     else:
         _mlx(cmd, p, flags, model)
+    lever_flags(cmd, w, model)  # prefix caching, speculative decoding (tools.launch_levers)
     _placement_notes(cmd, p, o, kind)
     return cmd
 

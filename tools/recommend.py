@@ -91,6 +91,7 @@ from gpu_advisor.tools.phases import (
 from gpu_advisor.tools.pool import SMALLER_FILES as SMALLER_GGUF
 from gpu_advisor.tools.pool import PoolResult, pool
 from gpu_advisor.tools.prefill_load import PrefillLoad, prefill_load
+from gpu_advisor.tools.prefix_plan import PrefixPlan, with_prefix_cache
 from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
@@ -107,6 +108,7 @@ from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlResult, rl_run
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
+from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
 from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from gpu_advisor.tools.training import (
@@ -345,6 +347,14 @@ class Workload(ToolInput):
                                          "the cards named ('a used 3090 or a 4090'): only these are priced used")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
+    shared_prefix_tokens: int | None = Field(None, gt=0, le=10_000_000, description="tokens at the start of every "
+                                             "prompt that are the same for all requests (a system prompt, shared "
+                                             "instructions): prefix caching computes them once (tools.prefix_cache)")
+    prefix_hit_rate: float | None = Field(None, ge=0, le=1, description="share of requests that find the shared "
+                                          "prefix cached; default tools.prefix_cache.DEFAULT_HIT_RATE")
+    speculative: Literal["draft", "eagle3", "mtp"] | None = Field(None, description="speculative decoding asked for: "
+                                                                   "a draft model of the family, an EAGLE-3 head or "
+                                                                   "the model's MTP layers (tools.speculative)")
 
     @property
     def domestic_only(self) -> bool:
@@ -629,6 +639,10 @@ class Recommendation(Explained):
                                                      "them as one llama.cpp layer split (tools.pool)")
     pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
                                                 "or a smaller GGUF file (the rented plan is the alternative)")
+    prefix_cache: PrefixPlan | None = Field(None, description="a shared prefix said: the plan sized with prefix "
+                                            "caching, and the job without it (tools.prefix_plan)")
+    speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
+                                                "at the plan's batch and its memory (tools.speculative_plan)")
 
     @property
     def budget_months(self) -> float | None:
@@ -2406,6 +2420,10 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     """The plan as asked; then, when it falls short, the change an expert would make (in this order:
     your own cards with a change you did not rule out, your cards for part of the users and the
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
+    if w.speculative and w.spec.serves:  # speculative decoding: the plan as sized, its speed-up and memory on it
+        return with_speculative(w, w.speculative, lambda v: recommend(v, with_levers))
+    if w.shared_prefix_tokens and w.spec.serves:  # prefix caching: sized on the tokens still computed and held
+        return with_prefix_cache(w, lambda v: recommend(v, with_levers))
     w, ruled_out = _under_the_domestic_rule(w)
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
         rec = _recommend_rate(w, with_levers)

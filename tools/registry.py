@@ -15,8 +15,10 @@ from pydantic import BaseModel
 from gpu_advisor.tools.cost import CostInput, RentBuyInput, cost, rent_vs_buy
 from gpu_advisor.tools.fit import FitInput, fit
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
+from gpu_advisor.tools.prefix_cache import PrefixCacheInput, prefix_cache
 from gpu_advisor.tools.queueing import RateInput, size_by_rate
 from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.speculative import SpeculativeInput, speculative
 from gpu_advisor.tools.throughput import SpeedInput, speed
 from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
@@ -58,6 +60,12 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "an M/G/c queue "
          "(Erlang C) over continuous batching; the concurrency, waits and utilisation it implies.",
          RateInput, size_by_rate),
+    Tool("prefix_cache", "Prefix caching of a prompt prefix every request shares (system prompt, instructions): "
+         "prompt tokens read from the cache at a hit rate, the prefill work saved, the KV memory held once.",
+         PrefixCacheInput, prefix_cache),
+    Tool("speculative", "Speculative decoding (a draft model, an EAGLE-3 head, MTP layers): tokens per step "
+         "(1 - a^(k+1)) / (1 - a) from the acceptance rate, the decode speed-up range at a batch and at 1/8/32/128, "
+         "and the draft's memory.", SpeculativeInput, speculative),
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
          Workload, recommend),
 )}

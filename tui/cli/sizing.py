@@ -23,6 +23,7 @@ from gpu_advisor.tui.cli.base import (
     arg,
     emit,
 )
+from gpu_advisor.tui.cli.levers import LEVER_ARGS, lever_fields, lever_lines
 from gpu_advisor.tui.cli.values import (
     duration_ms,
     fraction,
@@ -548,6 +549,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
         "(with --requests-per-second; the same as --ttft-ms there)"),
     arg("--tpot-p99-ms", type=positive_float, default=None, metavar="MS",
         help="time-per-output-token target per user (read as the slowest per-user speed allowed)"),
+    *LEVER_ARGS,
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
@@ -592,7 +594,7 @@ def recommendation(args: argparse.Namespace):
                  batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
                  deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
                  prompt_tokens=args.prompt_tokens,
-                 server_gpus=args.server_gpus, max_gpus=args.max_gpus)
+                 server_gpus=args.server_gpus, max_gpus=args.max_gpus, **lever_fields(args))
     r = recommend(w)
     if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
         from gpu_advisor.tools.ttft_floor import below_physics
@@ -632,6 +634,7 @@ def recommend_text(args: argparse.Namespace, r) -> str:
                          f"{best.link_within} inside a server{between}")
         if best.train_per_gpu_bytes:
             lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+    lines += lever_lines(r)
     if r.traffic is not None:
         t = r.traffic
         lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
