@@ -93,6 +93,9 @@ class Profile(BaseModel):
     buy_count: int | None = Field(None, ge=1, le=16)  # "想买两张卡", "buy two cards": the plan is that many cards bought
     cpu_offload: bool | None = None  # "加 CPU offload": part of the model in system RAM asked (tools.offload)
     system_ram_gb: float | None = Field(None, gt=0, le=16384)  # "64gb ram": llama.cpp CPU offload sized for it
+    shared_prefix_tokens: int | None = Field(None, gt=0, le=10_000_000)  # "all requests share a 3k token system prompt"
+    prefix_hit_rate: float | None = Field(None, ge=0, le=1)  # "hit rate 70%": of that shared prefix
+    speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = None  # "with speculative decoding", "用MTP"
 
 
     @field_validator("users_range")

@@ -456,6 +456,11 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("buy_count", None),  # "想买两张卡", "buy two cards": cards bought that many at a time (tools.recommend)
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
+    # Serving levers (tools.prefix_cache, tools.speculative): a prompt prefix every request shares, its hit rate,
+    # speculative decoding asked for ('auto': the model's own MTP layers, else an EAGLE-3 head)
+    Slot("shared_prefix_tokens", None, matters=serves),
+    Slot("prefix_hit_rate", None, matters=serves),
+    Slot("speculative", None, matters=serves),
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

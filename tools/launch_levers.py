@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.knowledge.speculative import speculative_methods
 from gpu_advisor.tools.models import resolve_model
+from gpu_advisor.tools.speculative import pick_method
 
 if TYPE_CHECKING:
     from gpu_advisor.tools.launch import LaunchCommand
@@ -45,7 +46,7 @@ def lever_flags(cmd: LaunchCommand, w: Workload, model: ModelArch) -> None:
 
     if w.shared_prefix_tokens and cmd.engine == "vllm":
         cmd.argv.append("--enable-prefix-caching")
-    method = w.speculative
+    method = pick_method(model.id) if w.speculative == "auto" else w.speculative
     if method is None or cmd.engine not in ("vllm", "sglang"):
         return
     row = speculative_methods()[method]
@@ -69,3 +70,22 @@ def lever_flags(cmd: LaunchCommand, w: Workload, model: ModelArch) -> None:
         cmd.argv += ["--speculative-draft-model-path", path]
     cmd.argv += ["--speculative-num-steps", str(row.tokens), "--speculative-eagle-topk", "1",
                  "--speculative-num-draft-tokens", str(row.tokens + 1)]
+
+
+def pool_commands(cmd: LaunchCommand) -> tuple[list[str], list[str]] | None:
+    """The prefill pool's and the decode pool's server commands for a disaggregated plan (tools.disagg): SGLang's
+    --disaggregation-mode prefill | decode; vLLM's --kv-transfer-config with the NIXL connector on both (the router
+    in front, Dynamo or llm-d, pairs them). None for another engine."""
+    from gpu_advisor.tools.disagg import VLLM_CONNECTOR
+
+    start = [a for a in cmd.argv if a not in ("--data-parallel-size", "--dp-size")]
+    if "--data-parallel-size" in cmd.argv or "--dp-size" in cmd.argv:  # one copy per command in a pool
+        flag = "--data-parallel-size" if "--data-parallel-size" in cmd.argv else "--dp-size"
+        i = cmd.argv.index(flag)
+        start = cmd.argv[:i] + cmd.argv[i + 2:]
+    if cmd.engine == "sglang":
+        return ([*start, "--disaggregation-mode", "prefill"], [*start, "--disaggregation-mode", "decode"])
+    if cmd.engine == "vllm":
+        both = [*start, "--kv-transfer-config", VLLM_CONNECTOR]
+        return both, list(both)
+    return None

@@ -34,12 +34,19 @@ class PrefixPlan(BaseModel):
     own_tokens_assumed: int | None = Field(None, description="the rest of each prompt, taken from the use case when "
                                            "only the shared part was said")
     counted: bool = Field(True, description="False: the plan's engine shares no prefix across requests (llama.cpp)")
+    gpu: str | None = None
     gpus: int | None = Field(None, description="cards the plan takes with the cache")
     gpus_without: int | None = Field(None, description="cards the same job takes without it")
     gpu_without: str | None = None
     ttft_s: float | None = None
     ttft_without_s: float | None = None
     headroom_bytes: float | None = Field(None, description="memory left on each card of the plan")
+
+    @property
+    def fewer_cards(self) -> bool:
+        """The cache lets the same card do the job with fewer of it (plans on other cards are not compared)."""
+        return (self.gpus is not None and self.gpus_without is not None and self.gpu_without is not None
+                and self.gpu == self.gpu_without and self.gpus < self.gpus_without)
 
 
 def whole_prompt(w: Workload) -> tuple[int, int | None]:
@@ -93,7 +100,7 @@ def with_prefix_cache(w: Workload, size: Callable[[Workload], Recommendation]) -
         result.assumptions.insert(0, f"the rest of each prompt (the question, the conversation so far) was not said: "
                                      f"{own:,} tokens assumed, a typical prompt of that use")
     plan = PrefixPlan(cache=result, own_tokens_assumed=own, counted=counted,
-                      gpus=best.gpus if best is not None else None,
+                      gpus=best.gpus if best is not None else None, gpu=best.gpu if best is not None else None,
                       gpus_without=without.best.gpus if without.best is not None else None,
                       gpu_without=without.best.gpu if without.best is not None else None,
                       ttft_s=best.ttft_s if best is not None else None,

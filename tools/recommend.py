@@ -63,6 +63,7 @@ from gpu_advisor.tools.cost import (
     rent_vs_buy,
     try_price,
 )
+from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
 from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
@@ -352,9 +353,9 @@ class Workload(ToolInput):
                                              "instructions): prefix caching computes them once (tools.prefix_cache)")
     prefix_hit_rate: float | None = Field(None, ge=0, le=1, description="share of requests that find the shared "
                                           "prefix cached; default tools.prefix_cache.DEFAULT_HIT_RATE")
-    speculative: Literal["draft", "eagle3", "mtp"] | None = Field(None, description="speculative decoding asked for: "
-                                                                   "a draft model of the family, an EAGLE-3 head or "
-                                                                   "the model's MTP layers (tools.speculative)")
+    speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = Field(
+        None, description="speculative decoding asked for: a draft model of the family, an EAGLE-3 head, the "
+        "model's MTP layers, or auto (its MTP layers when it has them, else an EAGLE-3 head; tools.speculative)")
 
     @property
     def domestic_only(self) -> bool:
@@ -641,6 +642,8 @@ class Recommendation(Explained):
                                                 "or a smaller GGUF file (the rented plan is the alternative)")
     prefix_cache: PrefixPlan | None = Field(None, description="a shared prefix said: the plan sized with prefix "
                                             "caching, and the job without it (tools.prefix_plan)")
+    disaggregation: Disaggregation | None = Field(None, description="a request-rate plan: prefill and decode "
+                                                  "pools beside it, offered when they pay (tools.disagg)")
     speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
 
@@ -2427,6 +2430,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     w, ruled_out = _under_the_domestic_rule(w)
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
         rec = _recommend_rate(w, with_levers)
+        rec.disaggregation = disaggregation_for(rec) if with_levers else None  # two pools, offered when it pays
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
     both = _train_then_serve_rate(w, with_levers) if w.requests_per_s and w.spec.serves and w.spec.trains else None
     if both is not None:

@@ -68,6 +68,17 @@ class SpeculativeResult(Explained):
     draft_bytes_per_gpu: float
 
 
+def pick_method(model_id: str) -> Method:
+    """The method 'speculative decoding' means for a model when none is named: its own MTP layers when it ships
+    them, else an EAGLE-3 head on record, else a draft model of its family, else an EAGLE-3 head to train."""
+    rows = speculative_methods()
+    if model_id in rows["mtp"].mtp:
+        return "mtp"
+    if model_id in rows["eagle3"].heads:
+        return "eagle3"
+    return "draft" if model_id in rows["draft"].drafts else "eagle3"
+
+
 def _head_params(model: ModelArch, method: Method) -> float:
     """Parameters one draft step reads: an EAGLE-3 head is one decoder layer, a fusion layer over three layers'
     hidden states and an output head over the draft vocabulary; an MTP layer one decoder layer of the model."""

@@ -100,6 +100,12 @@ from gpu_advisor.assistant.reading.job import (
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
+from gpu_advisor.assistant.reading.levers import (
+    claim_levers,
+    read_hit_rate,
+    read_shared_prefix,
+    read_speculative,
+)
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
@@ -234,6 +240,9 @@ READERS = (
     ("use_case", read_use_case),
     ("system_ram_gb", read_system_ram),
     ("cpu_offload", read_cpu_offload),
+    ("shared_prefix_tokens", read_shared_prefix),
+    ("prefix_hit_rate", read_hit_rate),
+    ("speculative", read_speculative),
     ("horizon_months", read_horizon),
 )
 
@@ -253,6 +262,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     m = prepare(cut, pending)
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
+    claim_levers(m)  # 'a 3k token system prompt every request shares': its count is the shared prefix, not the prompt
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:

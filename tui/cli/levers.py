@@ -52,7 +52,18 @@ def lever_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def lever_lines(r: Any) -> list[str]:
-    return prefix_lines(r) + speculative_lines(r)
+    return prefix_lines(r) + speculative_lines(r) + disagg_lines(r)
+
+
+def disagg_lines(r: Any) -> list[str]:
+    """Prefill and decode pools beside a request-rate plan, one line where they pay (tools.disagg)."""
+    d = r.disaggregation
+    if d is None or not d.pays:
+        return []
+    return [f"  - option beyond one server: prefill/decode disaggregation, prompts take {d.prefill_share:.0%} of each "
+            f"copy's time: {d.prefill_copies} prefill + {d.decode_copies} decode copies of {d.copy_gpus} GPU(s) = "
+            f"{d.gpus} GPUs (plan: {d.colocated_gpus}), a token every {d.tpot_s * 1000:,.0f} ms (plan: "
+            f"{d.tpot_colocated_s * 1000:,.0f} ms), KV hand-over {d.kv_transfer_s * 1000:,.0f} ms added to the first token"]
 
 
 def speculative_lines(r: Any) -> list[str]:
@@ -63,7 +74,8 @@ def speculative_lines(r: Any) -> list[str]:
     if s is None:
         return []
     if s.refused:
-        why = "the plan's engine is llama.cpp or mlx-lm" if s.refused == "engine" else s.refused
+        why = {"engine": "the plan's engine is llama.cpp or mlx-lm", "no_mtp": "the model ships no MTP layers: use eagle3",
+               "no_draft": "no draft model of its family on record: use eagle3"}.get(s.refused, s.refused)
         return [f"  - speculative decoding: not sized ({why})"]
     x = s.result
     line = (f"  - speculative decoding ({x.method}, {x.draft}): {x.tokens} token(s) drafted, {x.acceptance[0]:.0%}-"
@@ -104,7 +116,7 @@ def prefix_lines(r: Any) -> list[str]:
             f"{c.prefill_saved_share:.0%} less prefill")
     if p.ttft_s is not None and p.ttft_without_s is not None:
         line += f"; first token {p.ttft_s * 1000:,.0f} ms ({p.ttft_without_s * 1000:,.0f} ms without)"
-    if p.gpus is not None and p.gpus_without is not None and p.gpus_without != p.gpus:
-        line += f"; {p.gpus} GPUs ({p.gpus_without} x {p.gpu_without} without)"
+    if p.fewer_cards:
+        line += f"; {p.gpus} x {p.gpu} ({p.gpus_without} without)"
     line += f"; the prefix's KV held once, {gb(c.prefix_kv_bytes)} GB per copy"
     return [line]
