@@ -71,7 +71,8 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "personal": True, "used_ok": True, "product": True, "system_ram_gb": 64.0, "cpu_offload": True,
                "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2,
                "go_live_hours": 240.0, "fewest_owned": True, "owned_busy": 0.5, "budget_leeway": 10.0,
-               "used_cards": ["rtx-3090"]}
+               "used_cards": ["rtx-3090"], "shared_prefix_tokens": 3000, "prefix_hit_rate": 0.9,
+               "speculative": "eagle3"}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from gpu_advisor.assistant.reading.clauses import negated
+from gpu_advisor.assistant.reading.intents import concept_asked
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.text import word_pattern
 
@@ -68,6 +69,9 @@ def read_hit_rate(m: Message) -> float | None:
 def read_speculative(m: Message) -> str | None:
     """The method asked for: eagle3, mtp or draft when named, 'auto' for speculative decoding said without one
     (tools.speculative picks the model's own MTP layers, else an EAGLE-3 head); None when not said or said off."""
+    asked = any(word_pattern("speculative_asked").search(t) for t in (m.text, m.raw.lower()))
+    if asked or concept_asked(m, None) or (not m.names and word_pattern("lever_question").search(m.raw.lower())):
+        return None  # '投机解码有什么用', "what's speculative decoding": the concept asked about (the glossary answers)
     texts = (m.masked, m.raw.lower())
     said = [(t, x) for t in texts for x in [word_pattern("speculative").search(t)] if x is not None]
     if not said or any(negated(t, x.start()) or word_pattern("speculative_off").search(t) for t, x in said):

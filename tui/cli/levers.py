@@ -96,9 +96,26 @@ def prefix_fields(args: argparse.Namespace) -> dict[str, Any]:
         raise UsageError("--prefix-hit-rate needs --shared-prefix-tokens: the hit rate is of a shared prefix")
     prompt = getattr(args, "prompt_tokens", None)
     if shared and prompt and shared > prompt:
-        raise UsageError(f"--shared-prefix-tokens {shared:,} is longer than --prompt-tokens {prompt:,}: the shared "
-                         "prefix is the start of each prompt")
+        raise UsageError(f"--shared-prefix-tokens {shared:,} is longer than the prompt ({prompt:,} tokens): the "
+                         "shared prefix is the start of each prompt")
     return {"shared_prefix_tokens": shared, "prefix_hit_rate": rate} if shared else {}
+
+
+def prefix_cut(args: argparse.Namespace) -> tuple[int, str | None]:
+    """`size serving`: the prompt tokens read from the cache per request (sized off the prompt, the queueing model
+    then sees the tokens still computed and held), and the line that says so; (0, None) without a prefix."""
+    from gpu_advisor.tools.prefix_cache import PrefixCacheInput, prefix_cache
+
+    fields = prefix_fields(args)
+    if not fields:
+        return 0, None
+    c = prefix_cache(PrefixCacheInput(model=args.model, prompt_tokens=args.prompt, engine=args.engine,
+                                      shared_prefix_tokens=fields["shared_prefix_tokens"],
+                                      **({"hit_rate": fields["prefix_hit_rate"]} if fields["prefix_hit_rate"] is not None else {})))
+    cut = round(c.cached_tokens)
+    return cut, (f"Prefix caching: {cut:,} of the {args.prompt:,} prompt tokens per request read from the cache "
+                 f"({c.hit_rate:.0%} of a {c.shared_prefix_tokens:,}-token shared prefix): sized on the {args.prompt - cut:,} "
+                 f"still computed and held; the prefix's KV held once per replica ({c.prefix_kv_bytes / 1e9:,.1f} GB)")
 
 
 def prefix_lines(r: Any) -> list[str]:
