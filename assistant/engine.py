@@ -373,7 +373,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
             return say(lang, "ack.model_an" if an else "ack.model", value=value)
         except (LookupError, ValueError):
             return str(value)
-    if slot in ("method", "region", "preference", "network", "redundancy"):
+    if slot in ("method", "region", "preference", "network", "redundancy", "speculative"):
         return say(lang, f"ack.{slot}", value=say(lang, f"{slot}.{value}"))
     if slot == "objective":
         return say(lang, "ack.objective") if value == "dpo" else say(lang, "ack.objective_rl") if value == "rl" \
@@ -423,7 +423,7 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, f"use_case.{value}")
     if slot == "requests_per_s" and 0 < value < 1:  # '5 per minute not per second': said back per minute
         return say(lang, "ack.requests_per_min", value=f"{value * 60:.3g}")
-    if slot == "utilisation":
+    if slot in ("utilisation", "prefix_hit_rate"):
         shown = f"{value * 100:.0f}%"
     elif slot in ("budget_usd_per_month", "budget_usd", "hosting_usd_per_month"):
         shown = writers.money(value)

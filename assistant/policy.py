@@ -104,6 +104,9 @@ class Profile(BaseModel):
     lora_rank: int | None = Field(None, ge=1, le=512)  # "rank 16", "秩64": the adapters' rank
     encoder_job: Literal["embed", "rerank"] | None = None  # "embed 10M documents", "reranker 200 QPS", "向量化"
     candidates_per_query: int | None = Field(None, ge=1, le=10_000)  # a reranking query's candidates ("50 candidates")
+    shared_prefix_tokens: int | None = Field(None, gt=0, le=10_000_000)  # "all requests share a 3k token system prompt"
+    prefix_hit_rate: float | None = Field(None, ge=0, le=1)  # "hit rate 70%": of that shared prefix
+    speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = None  # "with speculative decoding", "用MTP"
 
 
     @field_validator("users_range")

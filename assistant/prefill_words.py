@@ -19,7 +19,7 @@ def prefill_load_lines(rec: Recommendation, lang: str) -> list[str]:
                 tps=f"{p.tokens_per_s:,.0f}", rate=f"{p.requests_per_s:,.3g}", prompt=f"{p.prompt_tokens:,}",
                 prefill_tps=f"{p.prefill_tokens_per_s:,.0f}", pflops=f"{p.prefill_pflops:,.1f}",
                 gpus=f"{p.sized_gpus:,}", gpu=p.sized_gpu, share=f"{p.share:.0%}"), "",
-            *_fewer_held(rec, lang), say(lang, "physics.prefix_cache"), ""]
+            *_fewer_held(rec, lang), *([] if rec.prefix_cache is not None else [say(lang, "physics.prefix_cache")]), ""]
 
 
 def _fewer_held(rec: Recommendation, lang: str) -> list[str]:

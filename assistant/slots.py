@@ -490,9 +490,14 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("system_ram_gb", None, matters=serves),
     Slot("cpu_offload", None, matters=serves),
     Slot("loras", None, matters=serves),  # "serve 50 customer-specific LoRAs", "挂20个LoRA": adapters on one base
-    Slot("lora_rank", None, matters=serves),  # None: rank 16, said in the adapters' assumptions  # "加 CPU offload", "experts in RAM": size llama.cpp's offload on the one card
+    Slot("lora_rank", None, matters=serves),  # None: rank 16, said in the adapters' assumptions
     Slot("encoder_job", None),  # "embed 10M documents", "reranker 200 QPS": the model defaults to that job's encoder
     Slot("candidates_per_query", None, matters=serves),  # a reranking query's candidates; None: one text per request
+    # Serving levers (tools.prefix_cache, tools.speculative): a prompt prefix every request shares, its hit rate,
+    # speculative decoding asked for ('auto': the model's own MTP layers, else an EAGLE-3 head)
+    Slot("shared_prefix_tokens", None, matters=serves),
+    Slot("prefix_hit_rate", None, matters=serves),
+    Slot("speculative", None, matters=serves),
     Slot("horizon_months", None),  # None: tools.cost's rent-or-buy horizon; said ("用两年", "over 2 years"): that one
 )}
 

@@ -28,6 +28,7 @@ from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
+from gpu_advisor.assistant.serving_levers import lever_lines
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu, find_precision
@@ -580,6 +581,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += _quote_lines(rec, lang)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
+    lines += lever_lines(rec, lang)  # prefix caching, speculative decoding (assistant/serving_levers.py)
     lines += _one_card_lines(answer, lang)
     lines += _budget_lines(rec, lang)
     lines += [] if own_prices or rec.offload_leads or rec.pool_leads else _rent_or_buy_lines(rec, lang)

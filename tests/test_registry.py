@@ -24,6 +24,8 @@ MINIMAL = {
     "multi_lora": {"model": "llama-3-8b", "loras": 20},
     "cpu_offload": {"model": "qwen3-30b-a3b", "gpu": "rtx-3060"},
     "vllm_offload": {"model": "llama-3-8b", "gpu": "h100"},
+    "prefix_cache": {"model": "llama-3-8b", "prompt_tokens": 4000, "shared_prefix_tokens": 3000},
+    "speculative": {"model": "llama-3.1-8b", "method": "eagle3", "gpu": "h100"},
 }
 # Tools whose result is a table of options rather than a list of explained figures.
 OPTION_TOOLS = {"fit", "recommend"}

@@ -74,7 +74,8 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2,
                "go_live_hours": 240.0, "fewest_owned": True, "owned_busy": 0.5, "budget_leeway": 10.0,
                "used_cards": ["rtx-3090"], "loras": 50, "lora_rank": 16, "encoder_job": "rerank",
-               "candidates_per_query": 50, "only_sourced": True}
+               "candidates_per_query": 50, "only_sourced": True, "shared_prefix_tokens": 3000,
+               "prefix_hit_rate": 0.9, "speculative": "eagle3"}
     assert set(samples) == set(SLOTS) - NOT_READ
     for name, value in samples.items():
         assert describe(name, value, lang), name

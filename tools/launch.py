@@ -30,6 +30,7 @@ from gpu_advisor.knowledge.loader import gpus, precisions
 from gpu_advisor.knowledge.schema import ModelArch
 from gpu_advisor.tools.encoder_serving import is_reranker
 from gpu_advisor.tools.inference import sglang_default_mem_fraction
+from gpu_advisor.tools.launch_levers import lever_flags
 from gpu_advisor.tools.models import resolve_model
 from gpu_advisor.tools.multi_lora import MultiLoraResult
 from gpu_advisor.tools.offload import OffloadResult
@@ -70,7 +71,7 @@ class LaunchNote(BaseModel):
 
     code: Literal["each_server", "each_server_split", "ray_cluster", "node_rank", "copies", "checkpoint", "gguf_file",
                   "mlx_checkpoint", "layer_split", "offload", "ascend", "adapters", "adapters_elsewhere", "encoder",
-                  "dp_nodes"]
+                  "dp_nodes", "spec_head", "spec_draft_sglang"]
     values: dict[str, str | int] = Field(default_factory=dict)
 
 
@@ -363,6 +364,7 @@ def launch_command(o: Option, w: Workload, engine: str | None = None,
         _llamacpp(cmd, p, o, flags, model, offload)
     else:
         _mlx(cmd, p, flags, model)
+    lever_flags(cmd, w, model)  # prefix caching, speculative decoding (tools.launch_levers)
     _placement_notes(cmd, p, o, kind)
     return cmd
 

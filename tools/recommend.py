@@ -64,6 +64,7 @@ from gpu_advisor.tools.cost import (
     rent_vs_buy,
     try_price,
 )
+from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
 from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
@@ -93,6 +94,7 @@ from gpu_advisor.tools.phases import (
 from gpu_advisor.tools.pool import SMALLER_FILES as SMALLER_GGUF
 from gpu_advisor.tools.pool import PoolResult, pool
 from gpu_advisor.tools.prefill_load import PrefillLoad, prefill_load
+from gpu_advisor.tools.prefix_plan import PrefixPlan, with_prefix_cache
 from gpu_advisor.tools.queueing import (
     MAX_UTILISATION,
     P99,
@@ -109,6 +111,7 @@ from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
 from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
+from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
 from gpu_advisor.tools.stream_bound import stream_bound
 from gpu_advisor.tools.throughput import SpeedInput, pipeline_hop_seconds, speed
 from gpu_advisor.tools.training import (
@@ -360,6 +363,14 @@ class Workload(ToolInput):
                                          "the cards named ('a used 3090 or a 4090'): only these are priced used")
     used_ok: bool = Field(False, description="used cards accepted ('used is fine', '二手也行'): a purchase is priced at "
                                              "the sourced used price where one is on record (knowledge used_prices)")
+    shared_prefix_tokens: int | None = Field(None, gt=0, le=10_000_000, description="tokens at the start of every "
+                                             "prompt that are the same for all requests (a system prompt, shared "
+                                             "instructions): prefix caching computes them once (tools.prefix_cache)")
+    prefix_hit_rate: float | None = Field(None, ge=0, le=1, description="share of requests that find the shared "
+                                          "prefix cached; default tools.prefix_cache.DEFAULT_HIT_RATE")
+    speculative: Literal["draft", "eagle3", "mtp", "auto"] | None = Field(
+        None, description="speculative decoding asked for: a draft model of the family, an EAGLE-3 head, the "
+        "model's MTP layers, or auto (its MTP layers when it has them, else an EAGLE-3 head; tools.speculative)")
 
     @property
     def domestic_only(self) -> bool:
@@ -653,6 +664,12 @@ class Recommendation(Explained):
                                                      "them as one llama.cpp layer split (tools.pool)")
     pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
                                                 "or a smaller GGUF file (the rented plan is the alternative)")
+    prefix_cache: PrefixPlan | None = Field(None, description="a shared prefix said: the plan sized with prefix "
+                                            "caching, and the job without it (tools.prefix_plan)")
+    disaggregation: Disaggregation | None = Field(None, description="a request-rate plan: prefill and decode "
+                                                  "pools beside it, offered when they pay (tools.disagg)")
+    speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
+                                                "at the plan's batch and its memory (tools.speculative_plan)")
 
     @property
     def budget_months(self) -> float | None:
@@ -2515,9 +2532,14 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     """The plan as asked; then, when it falls short, the change an expert would make (in this order:
     your own cards with a change you did not rule out, your cards for part of the users and the
     rest rented, 4-bit weights); and a better card named when you insist on a poor one."""
+    if w.speculative and w.spec.serves:  # speculative decoding: the plan as sized, its speed-up and memory on it
+        return with_speculative(w, w.speculative, lambda v: recommend(v, with_levers))
+    if w.shared_prefix_tokens and w.spec.serves:  # prefix caching: sized on the tokens still computed and held
+        return with_prefix_cache(w, lambda v: recommend(v, with_levers))
     w, ruled_out = _under_the_domestic_rule(w)
     if w.requests_per_s and w.spec.serves and not w.spec.trains:
         rec = _recommend_rate(w, with_levers)
+        rec.disaggregation = disaggregation_for(rec) if with_levers else None  # two pools, offered when it pays
         return rec.model_copy(update={"ruled_out": ruled_out}) if ruled_out else rec
     both = _train_then_serve_rate(w, with_levers) if w.requests_per_s and w.spec.serves and w.spec.trains else None
     if both is not None:

@@ -18,8 +18,10 @@ from gpu_advisor.tools.fit import FitInput, fit
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory
 from gpu_advisor.tools.multi_lora import MultiLoraInput, multi_lora
 from gpu_advisor.tools.offload import OffloadInput, offload
+from gpu_advisor.tools.prefix_cache import PrefixCacheInput, prefix_cache
 from gpu_advisor.tools.queueing import RateInput, size_by_rate
 from gpu_advisor.tools.recommend import Workload, recommend
+from gpu_advisor.tools.speculative import SpeculativeInput, speculative
 from gpu_advisor.tools.throughput import SpeedInput, speed
 from gpu_advisor.tools.training import TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
@@ -73,6 +75,12 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
     Tool("vllm_offload", "vLLM --cpu-offload-gb (weights copied over PCIe every step) and KV offloading of idle "
          "conversations: the GB offloaded, the decode speed it costs, the system RAM it needs.",
          VllmOffloadInput, vllm_offload),
+    Tool("prefix_cache", "Prefix caching of a prompt prefix every request shares (system prompt, instructions): "
+         "prompt tokens read from the cache at a hit rate, the prefill work saved, the KV memory held once.",
+         PrefixCacheInput, prefix_cache),
+    Tool("speculative", "Speculative decoding (a draft model, an EAGLE-3 head, MTP layers): tokens per step "
+         "(1 - a^(k+1)) / (1 - a) from the acceptance rate, the decode speed-up range at a batch and at 1/8/32/128, "
+         "and the draft's memory.", SpeculativeInput, speculative),
     Tool("recommend", "Rank GPU options (card x count, rent or buy) for a described workload, with reasons.",
          Workload, recommend),
 )}

@@ -69,6 +69,7 @@ from gpu_advisor.assistant.reading.kept import kept_reads
 from gpu_advisor.assistant.reading.knowledge_asks import read_knowledge_asks
 from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
+from gpu_advisor.assistant.reading.levers import claim_levers
 from gpu_advisor.assistant.reading.links import read_no_link
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
@@ -135,6 +136,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     m = prepare(cut, pending)
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
+    claim_levers(m)  # 'a 3k token system prompt every request shares': its count is the shared prefix, not the prompt
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size
     u.intents |= read_intents(m)
     if "total_cost" in u.intents:

@@ -39,6 +39,7 @@ from gpu_advisor.assistant.reading.job import (
     read_seq_len,
     read_train_tokens,
 )
+from gpu_advisor.assistant.reading.levers import read_hit_rate, read_shared_prefix, read_speculative
 from gpu_advisor.assistant.reading.model import read_model
 from gpu_advisor.assistant.reading.personal import (
     read_cpu_offload,
@@ -136,6 +137,9 @@ READERS = (
     ("use_case", read_use_case),
     ("system_ram_gb", read_system_ram),
     ("cpu_offload", read_cpu_offload),
+    ("shared_prefix_tokens", read_shared_prefix),
+    ("prefix_hit_rate", read_hit_rate),
+    ("speculative", read_speculative),
     ("loras", lambda m: m.loras),  # reading.adapters, read when the message was prepared
     ("lora_rank", lambda m: m.lora_rank),
     ("encoder_job", read_encoder_job),  # 'embed 10M documents', 'reranker 200 QPS' (reading.encoder_job)

@@ -23,6 +23,7 @@ from gpu_advisor.tui.cli.base import (
     arg,
     emit,
 )
+from gpu_advisor.tui.cli.levers import LEVER_ARGS, PREFIX_ARGS, lever_fields, lever_lines, prefix_cut
 from gpu_advisor.tui.cli.values import (
     duration_ms,
     fraction,
@@ -264,6 +265,7 @@ def cmd_size_training(args: argparse.Namespace) -> None:
     arg("--tp", type=positive_int, default=None, metavar="N", help="tensor-parallel GPUs per replica (default: searched)"),
     arg("--max-gpus", type=positive_int, default=128, metavar="N"),
     arg("--server-gpus", type=positive_int, default=8, metavar="N"),
+    *PREFIX_ARGS,
     *SIZING_OUTPUT,
     examples=("gpu-advisor size serving -m llama-3.1-8b --rps 20 --prompt 1000 --output 200 --ttft-p99 2s "
               "--tpot 50ms --gpu h100",
@@ -283,15 +285,20 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
     if not 50 <= args.ttft_percentile <= 99.9:
         raise UsageError("--ttft-percentile is a percentile from 50 to 99.9 (90 for p90)")
     fmt = weight_format(args, args.gpu)
+    args.prompt_tokens = args.prompt
+    cached, cache_line = prefix_cut(args)  # prefix caching: the prompt tokens still computed and held
     r = size_by_rate(RateInput(
         model=args.model, gpu=args.gpu, precision=fmt.precision, kv_precision=args.kv_precision, engine=args.engine,
-        requests_per_s=per_second(value, per), prompt_tokens=args.prompt, output_tokens=args.output,
-        prompt_tokens_p99=args.prompt_p99, output_tokens_p99=args.output_p99, arrival_cv2=args.arrival_cv2,
+        requests_per_s=per_second(value, per), prompt_tokens=args.prompt - cached, output_tokens=args.output,
+        prompt_tokens_p99=args.prompt_p99 - cached if args.prompt_p99 else None, output_tokens_p99=args.output_p99, arrival_cv2=args.arrival_cv2,
         ttft_p50_ms=args.ttft_p50, ttft_p99_ms=args.ttft_p99, ttft_target_ms=args.ttft,
         ttft_percentile=args.ttft_percentile / 100, tpot_ms=args.tpot, tpot_p99_ms=args.tpot_p99,
         e2e_p99_ms=args.e2e_p99, routing=args.routing, max_utilisation=args.max_utilisation, tp=args.tp,
         max_gpus=args.max_gpus, server_gpus=args.server_gpus))
     with_note(r, fmt)
+    if cache_line:  # the queueing model's own caveat says the cache is not counted: here it is, as the cut prompt
+        r.assumptions = [a.replace("prefix caching is not counted", "prefix caching counted (the prompt sized is "
+                                   "the part still computed)") for a in r.assumptions]
 
     def ms(seconds: float) -> str:
         return f"{seconds * 1000:,.0f} ms" if seconds < 10 else f"{seconds:,.1f} s"
@@ -313,6 +320,8 @@ def cmd_size_serving(args: argparse.Namespace) -> None:
             lines.append(f"time to first token at p{r.ttft_percentile * 100:.10g}: {ms(r.ttft_q_s)}")
         if per == "day":
             lines += ["", "A daily count is spread evenly over 24 hours; the busiest hour runs higher: give its rate."]
+        if cache_line:
+            lines += ["", cache_line]
         return "\n".join(lines)
 
     emit(args, r, human)
@@ -558,6 +567,7 @@ def cmd_train_time(args: argparse.Namespace) -> None:
     arg("--loras", type=positive_int, default=None, metavar="N",
         help="serving: LoRA adapters on the one base model (vLLM --enable-lora; see `size lora`)"),
     arg("--lora-rank", type=positive_int, default=None, metavar="R", help="with --loras: the adapters' rank (default 16)"),
+    *LEVER_ARGS,
     arg("--top", type=positive_int, default=8, metavar="N", help="options to show"),
     CURRENCY,
     *SIZING_OUTPUT,
@@ -603,7 +613,8 @@ def recommendation(args: argparse.Namespace):
                  batch_input_tokens=args.tokens_in, batch_output_tokens=args.tokens_out,
                  deadline_hours=args.deadline_hours, ttft_ms=args.ttft_ms or args.ttft_p99_ms,
                  prompt_tokens=args.prompt_tokens,
-                 server_gpus=args.server_gpus, max_gpus=args.max_gpus, loras=args.loras, lora_rank=args.lora_rank)
+                 server_gpus=args.server_gpus, max_gpus=args.max_gpus, loras=args.loras, lora_rank=args.lora_rank,
+                 **lever_fields(args))
     r = recommend(w)
     if w.ttft_ms is not None:  # a first-token target below the physics: one line with the fastest there is
         from gpu_advisor.tools.ttft_floor import below_physics
@@ -643,6 +654,7 @@ def recommend_text(args: argparse.Namespace, r) -> str:
                          f"{best.link_within} inside a server{between}")
         if best.train_per_gpu_bytes:
             lines.append(f"  - fine-tuning needs {gb(best.train_per_gpu_bytes)} GB per GPU")
+    lines += lever_lines(r)
     if r.traffic is not None:
         t = r.traffic
         lines.append(f"  - traffic: {t.requests_per_s:g} requests/s x {t.time_in_system_s:.2f} s in the system = "
