@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from gpu_advisor.knowledge.loader import models
+from gpu_advisor.knowledge.loader import models, rules
 from gpu_advisor.knowledge.schema import ModelArch
 
 # '17b-16e', '17B-128E': active billions, then the number of experts
@@ -28,11 +28,16 @@ def _ids_longest_first() -> list[str]:
 
 def catalog_sibling(name: str) -> ModelArch | None:
     """The catalog model whose id the name extends with more words ('qwen3-235b-a22b-thinking-2507' ->
-    qwen3-235b-a22b): the same release line and size, so the same layout. None when no id starts it."""
+    qwen3-235b-a22b): the same release line and size, so the same layout. None when no id starts it, or when the
+    words added name a size variant the id does not (rules.size_variant_words: 'phi-4-mini-flash' is no phi-4)."""
     tail = re.sub(r"[\s_]+", "-", _tail(name))
     by_id = {m.id: m for m in models()}
+    sizes = set(rules().size_variant_words)
     for model_id in _ids_longest_first():
         if tail.startswith(model_id + "-") and re.search(r"\d", model_id):
+            added = set(tail[len(model_id) + 1:].split("-"))
+            if added & sizes and not set(model_id.split("-")) & sizes:
+                return None  # 'phi-4-mini-…' is a smaller model than phi-4, not a checkpoint of it: its size is asked
             return by_id[model_id]
     return None
 

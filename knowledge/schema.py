@@ -518,6 +518,9 @@ class Rules(Record):
     short_chat_prompt_tokens: int = Field(gt=0, description="prompt tokens of a request in a service of short chats")
     short_chat_output_tokens: int = Field(gt=0, description="tokens an answer writes in a service of short chats")
     short_chat_source: str
+    size_variant_words: list[str] = Field(default_factory=list, description="words that name a smaller or larger "
+                                          "variant of a release ('mini', 'small'): a name that adds one to a catalog "
+                                          "id is another model, not a checkpoint of that one")
     daily_requests_peak_factor: float = Field(
         default=3.0, ge=1, le=24, description="the busiest hour's request rate over the day's average rate")
     daily_requests_peak_factor_source: str = ""

@@ -48,3 +48,22 @@ def zone(monkeypatch):
     yield use
     monkeypatch.undo()
     time.tzset()
+
+
+@pytest.fixture
+def settings_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app's settings read and written in the test's own folder (app tests use it for every test:
+    `pytestmark = pytest.mark.usefixtures("settings_file")`); a module may define its own."""
+    path = tmp_path / "config" / "settings.toml"
+    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
+    return path
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    """A history store in the test's own folder, closed after the test."""
+    from gpu_advisor.assistant.history import HistoryStore
+
+    s = HistoryStore(tmp_path / "history.db")
+    yield s
+    s.close()

@@ -31,13 +31,6 @@ def table_names(store: HistoryStore) -> set[str]:
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = HistoryStore(tmp_path / "history.db")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def fake_clock(monkeypatch):
     """Strictly increasing timestamps, so "newest first" does not depend on the millisecond clock."""
     ticks = iter(range(1, 1_000_000))

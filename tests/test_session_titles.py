@@ -9,11 +9,6 @@ from gpu_advisor.assistant.history import HistoryStore
 from gpu_advisor.assistant.session import Conversation
 
 
-@pytest.fixture
-def store(tmp_path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
-
-
 def titles(store: HistoryStore, turns: list[str]) -> list[str]:
     conv = Conversation(store)
     out = []

@@ -24,21 +24,10 @@ from gpu_advisor.tui.screens import (
 )
 from gpu_advisor.tui.widgets import ChatMessage, MemoryChart, PromptInput
 
+pytestmark = pytest.mark.usefixtures("settings_file")  # the settings in the test's folder (conftest)
+
 SIZE = (120, 40)
 NEWCOMER = ["fine-tune a 27B model and then let my team chat with it", "not sure", "about 15", "working hours"]
-
-
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path: Path, monkeypatch) -> Path:
-    """Every app in these tests reads and writes its settings in the test's folder."""
-    path = tmp_path / "config" / "settings.toml"
-    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
 
 
 def make_app(store: HistoryStore, **kwargs) -> GPUAdvisorApp:

@@ -5,14 +5,12 @@ cells on screen. The tool-calls panel shows each call's arguments and a summary 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from textual.widgets import DataTable, Input, Static
 from textual.widgets._footer import FooterKey
 
-from gpu_advisor.assistant.history import HistoryStore
 from gpu_advisor.assistant.session import Conversation
 from gpu_advisor.tui import bindings, settings
 from gpu_advisor.tui.app import GPUAdvisorApp
@@ -22,23 +20,13 @@ from gpu_advisor.tui.widgets import ChatMessage, PromptInput, QuickReplies, key_
 from gpu_advisor.tui.words import catalog
 from tests.test_tui import say
 
+pytestmark = pytest.mark.usefixtures("settings_file")  # the settings in the test's folder (conftest)
+
 ZH = "给3个人全天候部署llama 3 8b"
 EN = "serve llama 3 8b to 3 users around the clock"
 CJK = re.compile(r"[\u3400-\u9fff]")
 ALL = bindings.APP_BINDINGS + bindings.CHAT_BINDINGS + bindings.MESSAGE_BINDINGS + bindings.SESSIONS_BINDINGS \
     + bindings.REPLAY_BINDINGS
-
-
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path: Path, monkeypatch) -> Path:
-    path = tmp_path / "config" / "settings.toml"
-    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
 
 
 def footer(app) -> set[str]:

@@ -3,8 +3,6 @@ restart; `gpu-advisor chat "…"` opens with that message sent."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.widgets._footer import FooterKey
 
@@ -16,19 +14,9 @@ from gpu_advisor.tui.screens import ReplayScreen
 from gpu_advisor.tui.widgets import ChatMessage, PromptInput, message_langs
 from tests.test_tui import footer_keys_fit, say, settle  # the app tests' steps
 
+pytestmark = pytest.mark.usefixtures("settings_file")  # the settings in the test's folder (conftest)
+
 SIZE = (120, 40)
-
-
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path: Path, monkeypatch) -> Path:
-    path = tmp_path / "config" / "settings.toml"
-    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
 
 
 def who(app) -> list[str]:

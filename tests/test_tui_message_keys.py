@@ -3,32 +3,19 @@ $EDITOR (F4) or read in a pager; its keys show in the key bar and in F1."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.widgets._footer import FooterKey
 
-from gpu_advisor.assistant.history import HistoryStore
 from gpu_advisor.tui import message_keys
 from gpu_advisor.tui.app import GPUAdvisorApp
 from gpu_advisor.tui.screens import HelpScreen, TextScreen
 from gpu_advisor.tui.widgets import ChatMessage, PromptInput
 from tests.test_tui import footer_keys_fit, say, settle
 
+pytestmark = pytest.mark.usefixtures("settings_file")  # the settings in the test's folder (conftest)
+
 ENGLISH = ("serve llama 3 8b to 3 users around the clock", "what about int4?")
 CHINESE = ("给3个人全天候部署llama 3 8b", "换成int4呢？")
-
-
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path: Path, monkeypatch) -> Path:
-    path = tmp_path / "config" / "settings.toml"
-    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
 
 
 def focused(app) -> ChatMessage | None:

@@ -13,19 +13,9 @@ from gpu_advisor.tui.screens import ChatScreen, SessionsScreen
 from gpu_advisor.tui.widgets import ChatMessage, PromptInput
 from tests.test_tui import say, settle  # the app tests' steps
 
+pytestmark = pytest.mark.usefixtures("settings_file")  # the settings in the test's folder (conftest)
+
 SIZE = (120, 40)
-
-
-@pytest.fixture(autouse=True)
-def settings_file(tmp_path: Path, monkeypatch) -> Path:
-    path = tmp_path / "config" / "settings.toml"
-    monkeypatch.setenv("GPU_ADVISOR_CONFIG", str(path))
-    return path
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> HistoryStore:
-    return HistoryStore(tmp_path / "history.db")
 
 
 def make_app(store: HistoryStore | None = None, **kwargs) -> GPUAdvisorApp:

@@ -137,8 +137,9 @@ def _question(m: Message, u: Understanding) -> str | None:
     if _restricted(m) or m.live("china_buyable") or card_swap(m):
         pass  # "采购只能买到L40S或者RTX 6000 Ada", "只能用国内能买到的卡": what can be bought limits the plan; no stock asked
         # ('A800买不到，改成910B': a card swapped, reading.card_swap)
-    elif word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m)):
-        return "availability"
+    elif (word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m))) \
+            and (cards or not any(q.role == "money" for q in m.qty)):
+        return "availability"  # '4万可以买到什么' with no card named: what the amount buys (a budget), not stock
     elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
         return "compare_cards"  # "h100 vs a100 … worth ~2x the hourly price?": the price weighed, not where to rent

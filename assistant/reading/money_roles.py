@@ -1,6 +1,6 @@
 """Money by the role it is said in, where no currency or budget word marks it: cloud credits ('40k in credits
-on aws', '4万额度') and an amount asked about as enough ('is 500k enough?', '五十万够不够'), whatever question was
-pending. Both are a budget. Grammar only: the words are in words/money.yaml."""
+on aws', '4万额度'), an amount asked about as enough ('is 500k enough?', '五十万够不够') and one asked about as what
+it buys ('what would 40k actually buy us', '4万能买什么'), whatever question was pending. Both are a budget. Grammar only: the words are in words/money.yaml."""
 
 from __future__ import annotations
 
@@ -26,6 +26,8 @@ def money_said(q: Quantity, before: str, after: str, lang: str) -> bool:
     ('is 500k enough?'; not 'is 128k enough?', a context length)."""
     if credits_around(before, after):
         return True
+    if q.value >= ENOUGH_MONEY_FROM and word_pattern("money_buys_after").match(after):
+        return True  # 'what would 40k actually buy us'
     if q.value < ENOUGH_MONEY_FROM or not word_pattern("money_enough_after").match(after):
         return False
     return lang == "zh" or q.scale != "k" or q.number not in vocab()["context_sizes_k"]
