@@ -49,7 +49,7 @@ class PrefixCacheInput(ToolInput):
     context: int | None = Field(None, gt=0, le=MAX_COUNT, description="tokens each request holds (prompt + output); "
                                                                       "default: the prompt")
     kv_precision: str | None = Field(None, description="KV-cache format; default 16-bit")
-    engine: CacheEngine = "vllm"
+    engine: CacheEngine = Field("vllm", description="the serving engine whose prefix cache is used (its block size and switch)")
 
     @model_validator(mode="after")
     def _prefix_in_prompt(self) -> PrefixCacheInput:

@@ -49,7 +49,7 @@ class SpeculativeInput(ToolInput):
     tokens: int | None = Field(None, gt=0, le=16, description="tokens drafted per step; default the method's")
     acceptance: float | None = Field(None, gt=0, lt=1, description="chance each drafted token is accepted; default: "
                                      "the published range of the method")
-    engine: SpecEngine = "vllm"
+    engine: SpecEngine = Field("vllm", description="the serving engine whose decode step is sped up")
 
 
 class SpeculativeResult(Explained):
