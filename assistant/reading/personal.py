@@ -77,7 +77,8 @@ def read_own_box(m: Message, u: Understanding) -> None:
         return
     if bought_for_home(m, card, u):
         return
-    u.updates["owned"] = [f"1x {card}"]
+    count = next((c for _s, _e, g, c in m.gpus if g == card and c), 1)  # '俩张4090 … 内存256g': both cards are theirs
+    u.updates["owned"] = [f"{count}x {card}"]
     u.updates.pop("only", None)
 
 
