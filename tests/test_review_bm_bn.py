@@ -1,0 +1,32 @@
+"""Session 20 reviews BM/BN: what people say in passing is read in its role. 'dont care about batch' is no batch job
+(BM #1); system memory said beside two cards keeps both (BN #18: '俩张4090 … 内存256g' was one 4090)."""
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from gpu_advisor.assistant.reading import understand
+
+NOT_CARE = ["dont care about", "don't care about", "do not care about", "not worried about", "dont really care about"]
+
+
+@pytest.mark.parametrize(("lead", "said", "tail"), itertools.product(
+    ["got a 3090, want to run qwen2.5 32b for personal coding, ", "qwen2.5 32b on my 3090 for coding. "],
+    NOT_CARE, ["batch just me", "batching, it's just me", "batch jobs"]))
+def test_a_word_said_not_to_matter_is_no_job(lead, said, tail):
+    u = understand(f"{lead}{said} {tail}")
+    assert u.updates.get("phase") != "batch" and u.updates.get("owned") == ["1x rtx-3090"]
+
+
+@pytest.mark.parametrize(("count", "n"), [("俩张", 2), ("两张", 2), ("2张", 2), ("三张", 3)])
+@pytest.mark.parametrize("ram", ["内存256g", "256G内存", "内存有256GB"])
+def test_system_memory_beside_cards_keeps_their_count(count, n, ram):
+    u = understand(f"{count}4090能不能跑qwen3-235b-a22b q4 {ram}")
+    assert u.updates.get("owned") == [f"{n}x rtx-4090"] and u.updates.get("system_ram_gb") == 256
+
+
+@pytest.mark.parametrize("text", ["can 2 4090s run qwen3-235b-a22b q4 with 256gb ram",
+                                  "my two 4090s + 256gb of ram, can they run qwen3 235b?"])
+def test_system_memory_beside_cards_keeps_their_count_en(text):
+    assert understand(text).updates.get("owned") == ["2x rtx-4090"]
