@@ -130,7 +130,8 @@ def _assumed(ctx: Any, found: BudgetRigs, budget: str) -> list[str]:
         lines.append(ctx.say(key, budget=budget, hours=f"{found.hours_per_month:,.0f}"))
     else:
         key = "budget_largest.assumed.buy" if found.has_host else "budget_largest.assumed.buy_pc"
-        lines.append(ctx.say(key, budget=budget, pc=ctx.usd(found.pc_usd)))
+        mac = ctx.say("budget_largest.assumed.mac") if any(r.whole_computer for r in found.rigs) else ""
+        lines.append(ctx.say(key, budget=budget, pc=ctx.usd(found.pc_usd)) + mac)
         sold_used = [find_gpu(r.gpu).name for r in found.rigs if r.used and used_prices()[r.gpu].used_only]
         if found.used_said:
             lines.append(ctx.say("budget_largest.assumed.used_said"))
@@ -168,5 +169,6 @@ def budget_largest_reply(ctx: Any) -> str:
     lines.append("")
     lines += _assumed(ctx, found, budget)
     ctx.data["budget_largest"]["own_offer"] = True  # the follow-ups this answer takes, offered here (not the plan's)
-    lines += ["", ctx.say("budget_largest.offer_rent" if found.monthly else "budget_largest.offer_buy")]
+    if found.rigs:
+        lines += ["", ctx.say("budget_largest.offer_rent" if found.monthly else "budget_largest.offer_buy")]
     return "\n".join(lines)

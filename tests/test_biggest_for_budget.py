@@ -193,3 +193,35 @@ def test_a_budget_beside_a_model_stays_the_plans_question(turns: list[str]) -> N
 def test_a_card_named_stays_the_cards_question(text: str) -> None:
     data = run_conversation([text])[-1].additional_kwargs["gpu_advisor"]
     assert data.get("topic") == "largest"
+
+
+@pytest.mark.parametrize("text", ["what's the biggest model i can run locally on a $3000 budget",
+                                  "2万块预算，本地最大能微调多大的模型", "每月300美元，最大能跑多大的模型",
+                                  "biggest model i can run on a $3000 budget, I need a whole pc"])
+def test_every_figure_shown_comes_from_the_tools_result(text: str) -> None:
+    from gpu_advisor.assistant.engine import describe
+    from gpu_advisor.knowledge import find_gpu
+    from tests.conversation import unexplained_numbers
+
+    reply = run_conversation([text])[-1]
+    results = reply.additional_kwargs["gpu_advisor"]["results"]
+    lang = "zh" if CJK.search(text) else "en"
+    body = str(reply.content)
+    for r in results["budget_largest"]["rigs"]:  # names carry digits of their own ('Qwen2.5 72B', 'M3 Pro (18-core')
+        for name in (find_gpu(r["gpu"]).name, *(describe("model", m, lang) for m in (r["model"], r["dense_model"]) if m)):
+            body = body.replace(name, " ")
+    body = re.sub(r"(\d)B\b", r"\1 B", body)  # '46.7B': the size, read whole
+    assert not unexplained_numbers(body, results), unexplained_numbers(body, results)
+
+
+@pytest.mark.parametrize(("text", "usd", "first"), [
+    ("biggest model i can run locally on a $800 budget", 800, ("rtx-3090", 1)),
+    ("what's the largest model I can run with a $800 budget?", 800, ("rtx-3090", 1)),
+    ("what can I run with a $100 budget", 100, None)])
+def test_an_article_before_a_dollar_amount_is_no_card(text: str, usd: float, first: tuple[str, int] | None) -> None:
+    """'on a $800 budget' is money, not the A800 ('a $100': not the A100)."""
+    reply = run_conversation([text])[-1]
+    found = _budget_answer(reply)
+    assert found["budget_usd"] == usd
+    assert ((found["rigs"][0]["gpu"], found["rigs"][0]["gpus"]) if found["rigs"] else None) == first
+    assert "A800" not in reply.content and "A100" not in reply.content
