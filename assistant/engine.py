@@ -23,6 +23,7 @@ from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
 from gpu_advisor.assistant.asked_more import with_asked_more
+from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
@@ -633,6 +634,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         updates = {}
     if "kv_cache" in u.intents and u.ask.get("model") and not profile.model and "model" not in updates:
         updates["model"] = u.ask["model"]  # "KV cache 占多少？Llama 3.1 70B": the model the next "用 fp8 呢" asks of
+    budget_intents(u, profile)  # 'the biggest model for that money' beside a plan's model: the plan's question
     if "this_machine" in u.intents and (profile.owned or profile.only):
         u.intents = u.intents - {"this_machine"}  # '这台机器最多能撑多少人': the machine described (8 × 910B), not this one
     second = None if u.topic else added_model(u, profile.model_dump(), updates) or swapped_job(
@@ -1009,6 +1011,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     quotes = _quotes(turn, state)
     rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
+    budget_followed(turn, state, updates, after, text)  # 'used is fine' after the biggest model a budget buys
     moved = {k for k in after if after[k] != before[k]}
     turn.before = {k: before[k] for k in moved}
     turn.same_hardware = bool("whatif" in u.intents and state.get("results") and moved and not moved & HARDWARE_SLOTS
@@ -2487,7 +2490,7 @@ def inform_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
 
 # Questions whose reply answers them whole from what was said (candidates sized on the user's card): the reply
 # ends with an offer to size one in full, not with the next slot's question.
-OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest", "server_price")
+OFFERED = ("weigh", "moe_memory", "capacity", "method_compare", "licence", "largest", "budget_largest", "server_price")
 # Concept questions answered whole before any plan ("KV cache到底占多少显存？Llama-3.1-70B 128k"): what it is for
 # changes nothing in the answer, so the reply ends with an offer, never with "what will you do with it?".
 ANSWERED_WHOLE = ("kv_cache",)

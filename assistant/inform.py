@@ -70,6 +70,7 @@ def reply(code: str, ctx: Context) -> str:
     """The reply for one intent code."""
     from gpu_advisor.assistant import (
         asks,
+        budget_largest,
         capacity,
         followups,
         framework_choice,
@@ -95,6 +96,7 @@ def reply(code: str, ctx: Context) -> str:
               "framework_why": framework_why.framework_why, "weigh": weigh.weigh,
               "moe_memory": moe.moe_memory, "memory_types": memory_types.memory_types, "framework_choice": framework_choice.framework_choice,
               "this_machine": machine.this_machine, "capacity": capacity.capacity_reply, "largest": largest.largest_reply,
+              "budget_largest": budget_largest.budget_largest_reply,
               "method_compare": method_compare.method_compare, "licence": licence_reply,
               "server_price": server_price, "launch": launch_reply}[code]
     return kv_first(ctx, code, writer(ctx))  # '1) kv cache at 128k? 2) how many users at 32k': the KV part first
@@ -969,7 +971,7 @@ def _verdict(ctx: Context, rb: Any) -> str:
 
 
 __all__ = ["QUESTION_REPLIES", "Context", "reply"]
-QUESTION_REPLIES = ("launch", "server_price", "largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
+QUESTION_REPLIES = ("launch", "server_price", "largest", "budget_largest", "licence", "this_machine", "capacity", "method_compare", "weigh", "moe_memory", "memory_types", "framework_choice", "metric", "gpu_hours", "kv_cache", "data_enough", "offload",
                     "card_support", "interconnect", "parallelism", "formats", "compare_cards", "engine_choice",
                     "availability", "forecast", "quality", "out_of_scope", "rent_buy", "reserve", "precision_compare",
                     "framework_why")

@@ -692,6 +692,8 @@ class UsedPrice(Record):
     usd_low: float = Field(gt=0)
     usd_high: float = Field(gt=0)
     usd: float = Field(gt=0, description="typical used price of one card: the middle of the range")
+    used_only: bool = Field(False, description="no longer sold new (the source says 'used-only'): a purchase of it is "
+                                               "priced used even where used was not said (tools.budget_rigs)")
 
     @model_validator(mode="after")
     def _typical_in_range(self) -> UsedPrice:

@@ -30,6 +30,7 @@ from gpu_advisor.assistant.reading.allowance import keep_allowed
 from gpu_advisor.assistant.reading.answers import read_answers
 from gpu_advisor.assistant.reading.asked_figure import read_asked_figure
 from gpu_advisor.assistant.reading.asks import read_ask, read_market
+from gpu_advisor.assistant.reading.budget_largest import read_budget_largest
 from gpu_advisor.assistant.reading.buy_or_rent import cloud_only, read_buy_or_rent
 from gpu_advisor.assistant.reading.capacity import read_capacity
 from gpu_advisor.assistant.reading.card_forms import read_card_forms
@@ -247,6 +248,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_memory_types(m, u)
     read_this_machine(m, u)
     read_capacity(m, u)
+    read_budget_largest(m, u)  # '$3000 budget, biggest model i can run?', no card, no model: what the money buys
     read_method_compare(m, u)
     read_comparisons(m, u)
     read_method_why(m, u)

@@ -276,6 +276,9 @@ def find_gpus(text: str, notes: list[tuple[str, dict[str, str]]] | None = None,
             continue  # '40-60 at once', '50-80 users': a range of numbers, never the 4060 or the 5080
         if " " in gram and gram.split()[-1].isdigit() and word_pattern("memory_unit_after").match(text[end:end + 8]):
             continue  # 'a 40 gb a100': 'a 40' is an article and a memory, not the A40
+        digit = next((i for i in range(start, end) if text[i].isdigit()), None)
+        if digit and word_pattern("money_before").search(text[:digit]):
+            continue  # 'on a $800 budget', 'with a $100': an article and an amount of money, not the A800 or the A100
         if server:  # a server by its model name: its cards, so many in each (of the memory said: 'the 40gb version')
             s0, e0, gpu_id, count, has_count = server_span(text, start, end, gpu_id, server[1], per_server)
             gpu_id, e0 = server_memory(text, end, e0, gpu_id)
