@@ -1008,6 +1008,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     code = turn.ask.pop("plan_code", None)
     if code and state.get("results") and turn.topic:  # "when should I turn on tensor parallelism?" below a plan
         turn.intents, turn.topic = sorted({*turn.intents, str(code)} - {"concept", "explain", "whatif"}), None
+    moved_now = {k for k in after if after[k] != before[k]}
+    if moved_now and moved_now <= RENT_BUY_SLOTS and state.get("quotes") and not state.get("results") \
+            and set(turn.intents) <= {"whatif"}:  # 'what if utilization drops to 30%' after a rent-or-buy answer with no plan yet
+        turn.intents = ["rent_buy"]
     quotes = _quotes(turn, state)
     rent_quotes = _rent_quotes(u, turn, state, lang)
     _same_question_of(turn, state, updates)
@@ -1247,6 +1251,10 @@ def _asked_again(turn: Turn, state: AdvisorState, updates: dict[str, Any]) -> No
             turn.ask["ascend"] = True
         for slot in ("only", "region", "preference"):
             updates.pop(slot, None)
+
+
+# What a rent-or-buy answer rests on: a change of only these after one (and no plan yet) asks it again.
+RENT_BUY_SLOTS = {"utilisation", "horizon_months", "electricity_usd_per_kwh", "hosting_usd_per_month"}
 
 
 def _quotes(turn: Turn, state: AdvisorState) -> dict[str, Any] | None:

@@ -32,9 +32,10 @@ def read_fleet(m: Message, u: Understanding) -> None:
     busy = _said(m, "fleet.busy") or _said(m, "fleet.zh_busy")
     share = _said(m, "fleet.busy_share")
     counted = bool(u.updates.get("owned")) and literal_kind(unicodedata.normalize("NFKC", m.raw).lower()) == "count"
-    if busy or share or counted or _said(m, "fleet.takes") or _said(m, "fleet.zh"):
+    if (busy or share or counted or _said(m, "fleet.takes") or _said(m, "fleet.zh")) \
+            and not (_to_buy(m) and not u.updates.get("owned")):  # their use of cards to buy: no fleet of theirs
         u.updates["fewest_owned"] = True
-    if (busy or share) and u.updates.get("only") and not u.updates.get("owned"):
+    if (busy or share) and u.updates.get("only") and not u.updates.get("owned") and not _to_buy(m):
         u.updates["owned"] = [c if c[:1].isdigit() else f"1x {c}" for c in u.updates.pop("only")]  # busy: theirs
     if share:
         word = next((g for g in share.groups() if g), "")
@@ -42,6 +43,12 @@ def read_fleet(m: Message, u: Understanding) -> None:
     if (busy or share) and u.updates.get("phase") == "train-and-serve" and _said(m, "fleet.serves"):
         u.updates["phase"] = "serve"  # 'used for training 40% of the week … host llama': their training, our serving
         u.updates.pop("utilisation", None)  # (the training's share of the week, not the service's)
+
+
+def _to_buy(m: Message) -> bool:
+    """Whether a card named is one to buy or rent ('should we buy 8 h100s or keep renting? we run training jobs 60% of
+    the time': the share is their use, the cards not theirs yet)."""
+    return any(word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) for s, _e, _g, _c in m.gpus)
 
 
 def capacity_on_cards(u: Understanding) -> bool:

@@ -261,4 +261,9 @@ def _card_for(m: Message, q: Quantity, claimed: dict[int, dict]) -> tuple[int, i
         return max(behind, key=lambda g: g[1])
     sentence_to = min([len(m.masked)] + [q.end + s.start() for s in word_pattern("sentence_start").finditer(m.masked[q.end:])])
     after = [g for g in ahead if g[0] < sentence_to and not any(q.end <= p < g[0] for p in prices)]
-    return min(after, key=lambda g: g[0]) if after else None
+    if after:
+        return min(after, key=lambda g: g[0])
+    kinds = {g[2] for g in m.gpus}
+    if len(kinds) == 1 and len(prices) == 1 and not claimed:
+        return m.gpus[0]  # 'should we buy 8 h100s or keep renting? … paying 2.50/hr per gpu': the one card named
+    return None
