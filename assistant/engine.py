@@ -1933,7 +1933,7 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
         or _asked_figure(turn, previous, answer, lang, config)
     if not direct:
         return (*_literal_first(state, answer, turn, text, lang, config), None)
-    enough = _owned_enough_line(state, answer, lang)
+    enough = None if _other_than_owned(answer, direct[1]) else _owned_enough_line(state, answer, lang)
     if enough and direct[1].get("code") != "figure.add_card":  # '如果是1000人呢，需要加卡吗': whether your cards are enough for the change, before what moved
         direct = (enough + "\n\n" + direct[0], direct[1])
     if direct[1].get("code") == "short" and answer.recommend.workload is not None \
@@ -1943,6 +1943,14 @@ def _setup_first(state: AdvisorState, turn: Turn, previous: dict[str, Any], answ
         if way is not None and way[1].get("change"):
             return with_way, way, None
     return text, None, direct
+
+
+def _other_than_owned(answer: advice.Answer, data: dict[str, Any]) -> bool:
+    """Whether the setup answered directly is not the cards owned ('2 张 A800 够吗' with four of them): its yes or no
+    answers 'enough?', never a verdict on all four above it (it read 'Yes' on 4 over 'No' on the 2 asked)."""
+    owned = answer.recommend.owned_options
+    return data.get("code") in ("meets", "short") and len(owned) == 1 \
+        and (data.get("gpu"), data.get("gpus")) != (owned[0].gpu, owned[0].gpus)
 
 
 def _direct(state: AdvisorState, turn: Turn, previous: dict[str, Any], answer: advice.Answer, lang: str, config: RunnableConfig,

@@ -17,6 +17,10 @@ ASKS = {
     "zh": ["两台 Atlas 800I A2 部署 {model}，够吗", "2台Atlas 800I A2能跑{model}吗", "{model}用两台Atlas 800I A2够不够"],
 }
 MODELS = ["DeepSeek-V3", "deepseek r1"]
+# R1 is a reasoning model, sized at 32,768 tokens of context (h-fixa), four times V3's 8,192: its latent KV cache held
+# on every GPU of a TP 8 stage seats fewer people on the Atlas pair, and on the H100 pair it takes data-parallel attention
+CONTEXT = {"DeepSeek-V3": 8192, "deepseek r1": 32768}
+HELD_ON_ATLAS = {"DeepSeek-V3": 30, "deepseek r1": 15}
 
 
 @pytest.mark.parametrize(("lang", "ask", "model"), [
@@ -29,7 +33,8 @@ def test_two_servers_asked_about_get_the_yes_their_plan_shows(lang, ask, model):
     assert best["serves"] is True
     pinned = data["pinned"]
     assert (pinned["gpus"], pinned["fits"]) == (16, True)
-    assert pinned["users_held"] >= 30
+    assert pinned["users_held"] >= HELD_ON_ATLAS[model]
+    assert f"--max-model-len {CONTEXT[model]}" in reply.content
     assert reply.content.startswith("**Yes**" if lang == "en" else "**能**"), reply.content[:200]
 
 
@@ -43,13 +48,18 @@ H100_ASKS = {
 @pytest.mark.parametrize(("lang", "ask", "model"), [
     (lang, ask, model) for lang, asks in H100_ASKS.items() for ask, model in itertools.product(asks, MODELS)])
 def test_two_servers_asked_about_stay_in_eight_bit_on_those_servers(lang, ask, model):
-    """The servers named are the plan (8-bit over both, pipeline stages between them), not 4-bit on one of them:
+    """The servers named are the plan (8-bit over both, one copy spanning them), not 4-bit on one of them:
     the cheaper one-server 4-bit lever is for plans the user did not name."""
     reply = run_conversation([ask.format(model=model)])[-1]
     data = payload(reply)
     rec = data["results"]["recommend"]
     best = rec["options"][0]
-    assert (best["gpu"], best["gpus"], best["pp"], best["precision"]) == ("h100-sxm", 16, 2, "fp8")
+    assert (best["gpu"], best["gpus"], best["servers"], best["precision"]) == ("h100-sxm", 16, 2, "fp8")
+    # V3 at 8,192 tokens: pipeline stages between the servers; R1 at 32,768 (h-fixa): each GPU keeps only its own
+    # users' latent KV cache (data-parallel attention over all 16, experts spread), as DeepSeek deploys it
+    layout = (8, 2, 0) if CONTEXT[model] == 8192 else (16, 1, 16)
+    assert (best["tp"], best["pp"], best["dp_attention"]) == layout
+    assert f"--max-model-len {CONTEXT[model]}" in reply.content
     assert rec.get("relaxed") is None
     assert (data["pinned"]["gpus"], data["pinned"]["fits"]) == (16, True) and data["pinned"]["users_held"] >= 30
     assert reply.content.startswith("**Yes**" if lang == "en" else "**能**"), reply.content[:200]

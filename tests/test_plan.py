@@ -103,7 +103,9 @@ def test_owned_cards_of_no_count_give_the_total_on_single_card_copies(text):
     reply = run_conversation([text])[-1]
     d = payload(reply)["decision"]
     assert d["gpu"] == "l40s" and d["gpus"] > 1 and d["owned_gpus"] == 0, d
-    assert "you own" not in reply.content and "你自己的" not in reply.content
+    # h-fixa (review BJ #6) heads a plan on their cards of no count said 'of the ones you own': no count owned is claimed
+    assert "to work beside the" not in reply.content and "在你自有的" not in reply.content
+    assert "did not say how many" in reply.content or "但没说有几张" in reply.content
     assert "×TP2" not in reply.content and "×TP4" not in reply.content  # a 7B copy on one card each
 
 

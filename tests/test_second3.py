@@ -96,7 +96,12 @@ def test_serving_on_the_same_box_is_answered_on_the_training_cards(lang: str, te
     data = payload(reply)
     rec = data["results"]["recommend"]
     run = rec.get("training_run")
-    assert "On one card" not in reply.content and "单卡" not in reply.content.split("\n")[0], reply.content
+    assert "单卡" not in reply.content.split("\n")[0], reply.content
+    # h-fixc2 no longer charges a training run's PCIe twice: LoRA of a 70B now trains on 8 x A40 (was 1 x B200), so
+    # the one-card check may show; it is on the fine-tuning cards, never a separate serving plan's
+    one = [x for x in reply.content.split("\n") if x.startswith(("**On one card?**", "**单卡能行吗？**"))]
+    assert all((run or rec["best"])["gpu_name"] in x for x in one), (one, run)
+    assert all(rec["best"]["gpu_name"] not in x for x in one) or run is None or run["gpu"] == rec["best"]["gpu"], one
     if run is None:  # one set of cards does both jobs: the same box by construction
         assert rec["best"]["serves"] and rec["best"]["trains"], reply.content
         return
