@@ -30,3 +30,15 @@ def test_system_memory_beside_cards_keeps_their_count(count, n, ram):
                                   "my two 4090s + 256gb of ram, can they run qwen3 235b?"])
 def test_system_memory_beside_cards_keeps_their_count_en(text):
     assert understand(text).updates.get("owned") == ["2x rtx-4090"]
+
+
+@pytest.mark.parametrize("text", ["长期跑llama3.1 70b 24小时不停 两张h100 租还是买划算", "两张h100跑llama3.1 70b，买还是租划算",
+                                  "2 h100s for llama 3.1 70b around the clock: rent or buy?"])
+def test_cards_in_a_rent_or_buy_question_are_not_owned(text):
+    """BN #13: the cards weighed for getting are the ones asked about, never the user's own."""
+    u = understand(text)
+    assert "rent_buy" in u.intents and not u.updates.get("owned")
+
+
+def test_cards_that_open_the_message_are_still_owned():
+    assert understand("两张3090跑qwen3-235b").updates.get("owned") == ["2x rtx-3090"]
