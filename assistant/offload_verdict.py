@@ -17,6 +17,7 @@ def offload_verdict(rec: Recommendation | None, lang: str) -> str | None:
         return None
     o = rec.offload
     low, high = o.decode_tokens_per_s_range
-    return say(lang, "mixed.offload_yes", gpu=o.gpu, model=model_words(o.model, lang), precision=o.precision.upper(),
+    return say(lang, "mixed.offload_yes", count=o.gpus, gpu=o.gpu, model=model_words(o.model, lang),
+               precision=o.precision.upper(), cards=say(lang, "offload.cards." + ("one" if o.gpus == 1 else "many")),
                gpu_gb=f"{o.gpu_gb:.1f}", ram_gb=f"{o.ram_gb:.1f}", tps=tps(o.decode_tokens_per_s),
                low=tps(low), high=tps(high), flags=o.flags)

@@ -395,13 +395,15 @@ def _personal_machine(p: Profile) -> bool:
         return False
     from gpu_advisor.knowledge import find_gpu
 
+    # two of one gaming card beside the computer's own RAM said ('2x 3090 + 128GB DDR4'): one person's PC too
+    pair = len(owned) == 1 and bool(p.get("system_ram_gb"))
     for entry in owned:  # one gaming card, or one each of two kinds in one PC ('a 7900 XTX and my old 3060')
         count, _, card = entry.partition("x ")
         try:
             gpu = find_gpu(card.strip())
         except (LookupError, ValueError):
             return False
-        if count.strip() != "1" or not (gpu.laptop or gpu.segment == "consumer"):
+        if count.strip() not in (("1", "2") if pair else ("1",)) or not (gpu.laptop or gpu.segment == "consumer"):
             return False
     return len(owned) <= 2
 

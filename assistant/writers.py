@@ -388,7 +388,7 @@ def headline(rec: Recommendation, lang: str) -> str:
     best = rec.best
     if rec.offload_leads and rec.offload is not None:  # the model asked, part of it in system RAM
         o = rec.offload
-        return "## " + say(lang, "head.offload", option=f"1 × {o.gpu}", job=job,
+        return "## " + say(lang, "head.offload", option=f"{o.gpus} × {o.gpu}", job=job,
                            model=model_words(o.model, lang), precision=o.precision, tps=tps(o.decode_tokens_per_s))
     if rec.pool_leads and rec.pool is not None:  # your cards of several kinds hold it together
         return pool_headline(rec.pool, job, lang)
@@ -712,8 +712,11 @@ def _offload_lines(rec: Recommendation, lang: str, app: str | None = None) -> li
     ram = (say(lang, "answer.offload_ram_unsaid") if said is None else
            say(lang, "answer.offload_ram_ok" if o.ram_ok else "answer.offload_ram_short", said=f"{said:g}"))
     slow, fast = o.decode_tokens_per_s_range
+    on_card = say(lang, "offload.on_card.one", gb=f"{o.gpu_gb:,.1f} GB") if o.gpus == 1 or not o.tensor_split else \
+        say(lang, "offload.on_card.many", n=o.gpus, gb=f"{o.gpu_gb:,.1f} GB", per=f"{o.gpu_gb_per_card:,.1f} GB",
+            ts=",".join(str(c) for c in o.tensor_split))
     figures = {"model": model_words(o.model, lang), "precision": o.precision.upper(), "layers": o.layers,
-               "gpu_gb": f"{o.gpu_gb:,.1f} GB", "ram_gb": f"{o.ram_gb:,.1f} GB", "tps": tps(o.decode_tokens_per_s),
+               "on_card": on_card, "flags": o.flags, "ram_gb": f"{o.ram_gb:,.1f} GB", "tps": tps(o.decode_tokens_per_s),
                "slow": tps(slow), "fast": tps(fast), "full": tps(o.all_on_card_tokens_per_s),
                "ram_needed": f"{math.ceil(o.ram_needed_gb):,} GB", "ram": ram}
     if o.mode == "experts":

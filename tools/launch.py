@@ -310,6 +310,9 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
     argv = [*flags.program, "-m", name, "-ngl", str(layers)]
     if offload is not None and offload.cpu_moe_layers:
         argv += ["--n-cpu-moe", str(offload.cpu_moe_layers)]
+    split = offload.tensor_split if offload is not None else None
+    if split:  # the card-side layers per card, in order: the first --n-cpu-moe layers are light on their card
+        argv += ["-ts", ",".join(str(c) for c in split)]
     if offload is not None:
         cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_needed_gb:,.0f}"}))
     argv += [*yarn_args(model, p.context, "llama.cpp"), "-c", str(p.context * slots), "-np", str(slots)]
@@ -318,7 +321,7 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
         argv += ["-ctk", kv, "-ctv", kv]
     if p.adapters is not None:
         cmd.notes.append(LaunchNote(code="adapters_elsewhere", values={"loras": p.adapters.loras}))
-    if o.gpus // p.replicas > 1:
+    if o.gpus // p.replicas > 1 and not split:  # (with -ts the answer's offload lines say the split)
         cmd.notes.append(LaunchNote(code="layer_split", values={"gpus": o.gpus // p.replicas}))
     cmd.argv = argv
 

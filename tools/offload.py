@@ -11,6 +11,11 @@ Every tensor's bytes come from the GGUF file type's own rules (knowledge/gguf.py
 all-on-card speed (tools.throughput) scaled by the share of the bytes read there; the RAM side is bytes over
 the RAM's bandwidth (knowledge/host_memory.py). A long prompt's batches copy the RAM-side weights to the card
 over PCIe (llama.cpp's op offload for batches of 32 tokens or more), which bounds prompt reading.
+
+On several equal cards (`gpus`), llama.cpp's layer split (-sm layer, the default) places the card-side layers in
+order over the cards, in the shares `-ts` gives (layers per card); each card holds its layers' weights and KV cache
+and its own compute buffer, so N cards hold about N times one card's share, while a decode step still runs the layers
+one card after another: the card side reads at one card's bandwidth (tools.throughput's llama.cpp speed on N GPUs).
 """
 
 from __future__ import annotations
@@ -44,11 +49,16 @@ OffloadMode = Literal["layers", "experts"]
 OS_RESERVE_GB = 4.0
 # llama.cpp's prompt batches (n_ubatch): each copies the RAM-side weights to the card once.
 UBATCH = 512
+# Equal cards one computer holds for a layer split (a board's x16/x8 slots; 8 is a mining-style frame).
+MAX_OFFLOAD_GPUS = 8
 
 
 class OffloadInput(ToolInput):
     model: str = Field(description=MODEL_HELP)
     gpu: str = Field(description=GPU_HELP)
+    gpus: int = Field(1, ge=1, le=MAX_OFFLOAD_GPUS, description="how many of that card the computer holds (all the "
+                      "same): llama.cpp splits the card-side layers over them in order (-ts), each card with its own "
+                      "compute buffer; decode still runs one card at a time")
     precision: str = Field("q4_k_m", description="a GGUF file type: q4_k_m, q3_k_m, iq2_xs ...")
     context: int = Field(8192, gt=0, le=MAX_COUNT, description="tokens of context the KV cache holds")
     kv_precision: str | None = Field(None, description="llama.cpp's KV cache type: f16 (default) or q8_0")
@@ -63,12 +73,16 @@ class OffloadResult(Explained):
     model: str
     model_id: str
     gpu: str
+    gpus: int = 1
     precision: str
     mode: OffloadMode
     layers: int
+    tensor_split: list[int] | None = Field(None, description="-ts: layers per card (the output layer counted on the "
+                                                             "last), when the split is over several cards")
+    gpu_gb_per_card: float = Field(0.0, description="GB on the fullest card")
     gpu_layers: int = Field(description="-ngl: layers on the card")
     cpu_moe_layers: int | None = Field(None, description="--n-cpu-moe: layers whose routed experts stay in RAM")
-    gpu_gb: float = Field(description="GB on the card (weights, KV cache, buffers)")
+    gpu_gb: float = Field(description="GB on the card, on all the cards together (weights, KV cache, buffers)")
     ram_gb: float = Field(description="GB of weights (and KV) kept in system RAM")
     ram_needed_gb: float = Field(description="system RAM needed: the RAM-side share and OS_RESERVE_GB")
     ram_ok: bool | None = Field(None, description="whether the system RAM said holds it (None: not said)")
@@ -109,6 +123,32 @@ def _layer_bytes(model: ModelArch, ft: str) -> tuple[list[float], list[float], f
     return per_layer, experts, head, embd
 
 
+def _split(sizes: list[float], room: float, cards: int) -> list[int] | None:
+    """Layers per card when the layers (in order, `sizes` bytes each on a card) fill up to `cards` cards of `room`
+    bytes each, as evenly as whole layers allow (the fullest card as empty as it can be); None when they do not fit."""
+    def fill(limit: float) -> list[int] | None:
+        counts, load = [0], 0.0
+        for size in sizes:
+            if size > limit:
+                return None
+            if load + size > limit:
+                if len(counts) == cards:
+                    return None
+                counts.append(0)
+                load = 0.0
+            counts[-1] += 1
+            load += size
+        return counts + [0] * (cards - len(counts))
+
+    if fill(room) is None:
+        return None
+    low, high = max(sizes, default=0.0), room
+    for _ in range(48):  # the smallest limit per card that still holds every layer
+        mid = (low + high) / 2
+        low, high = (low, mid) if fill(mid) is not None else (mid, high)
+    return fill(high)
+
+
 def offload(inp: OffloadInput) -> OffloadResult:
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
@@ -132,33 +172,48 @@ def offload(inp: OffloadInput) -> OffloadResult:
     def read(layer: int) -> float:  # bytes a decode step reads of one layer's weights
         return per_layer[layer] - experts[layer] * (1 - active)
 
+    cards = inp.gpus
+    room = cap - buffers  # each card: its layers' weights and KV cache beside its own compute buffer
+
+    def on_cards(sizes: list[float]) -> list[int] | None:
+        return _split(sizes, room, cards)
+
     cpu_moe: int | None = None
+    split: list[int] | None = None
     if mode == "experts":
-        shared = sum(per_layer) - sum(experts) + head + kv + buffers
-        n = next((n for n in range(n_layers + 1) if shared + sum(experts[n:]) <= cap), None)
+        def sizes_moe(n: int) -> list[float]:  # the first n layers' routed experts in RAM, the head on the last card
+            return [per_layer[i] - (experts[i] if i < n else 0.0) + kv_layer + (head if i == n_layers - 1 else 0.0)
+                    for i in range(n_layers)]
+        n = next((n for n in range(n_layers + 1) if on_cards(sizes_moe(n)) is not None), None)
         if n is None:
-            mode = "layers"  # even attention and the shared weights alone overflow the card: whole layers go
+            mode = "layers"  # even attention and the shared weights alone overflow the cards: whole layers go
         else:
-            cpu_moe, ngl = n, n_layers
-            gpu_bytes = shared + sum(experts[n:])
+            cpu_moe, ngl, split = n, n_layers, on_cards(sizes_moe(n))
+            placed = sizes_moe(n)
             ram_bytes = sum(experts[:n]) + embd
             gpu_read = sum(read(i) for i in range(n_layers)) - sum(experts[:n]) * active + head + kv
             cpu_read = sum(experts[:n]) * active
             copied = sum(experts[:n])
     if mode == "layers":
-        on_card = [sum(per_layer[n_layers - g:]) + kv_layer * g + buffers + (head if g == n_layers else 0.0)
-                   for g in range(n_layers + 1)]
-        ngl = max((g for g in range(n_layers + 1) if on_card[g] <= cap), default=0)
+        def sizes_top(g: int) -> list[float]:  # the last g layers on the cards (the head too when all of them are)
+            return [per_layer[i] + kv_layer + (head if g == n_layers and i == n_layers - 1 else 0.0)
+                    for i in range(n_layers - g, n_layers)]
+        ngl = max((g for g in range(n_layers + 1) if on_cards(sizes_top(g)) is not None), default=0)
+        split, placed = on_cards(sizes_top(ngl)), sizes_top(ngl)
         low = n_layers - ngl  # layers 0 .. low-1 stay in RAM
-        gpu_bytes = on_card[ngl]
         ram_bytes = sum(per_layer[:low]) + kv_layer * low + embd + (head if ngl < n_layers else 0.0)
         gpu_read = sum(read(i) for i in range(low, n_layers)) + kv_layer * ngl + (head if ngl == n_layers else 0.0)
         cpu_read = sum(read(i) for i in range(low)) + kv_layer * low + (head if ngl < n_layers else 0.0)
         copied = sum(per_layer[:low]) + (head if ngl < n_layers else 0.0)
-    fits = gpu_bytes <= cap and ngl > 0
+    counts = split or [0] * cards
+    starts = [sum(counts[:c]) for c in range(cards)]
+    per_card = [sum(placed[starts[c]:starts[c] + counts[c]]) + buffers for c in range(cards)]
+    gpu_bytes = sum(per_card)
+    fits = split is not None and ngl > 0
 
-    full = speed(SpeedInput(model=model.id, precision=precision.id, gpu=gpu.id, batch=1, context=inp.context,
-                            engine="llama.cpp", kv_precision=inp.kv_precision))
+    # the card side at llama.cpp's layer-split speed on these cards: one card's bandwidth and a hop per card
+    full = speed(SpeedInput(model=model.id, precision=precision.id, gpu=gpu.id, gpus=cards, batch=1,
+                            context=inp.context, engine="llama.cpp", kv_precision=inp.kv_precision))
     whole_read = sum(read(i) for i in range(n_layers)) + head + kv
     share = gpu_read / whole_read if whole_read else 1.0
     slow_card, fast_card = full.decode_tokens_per_s_range
@@ -180,12 +235,22 @@ def offload(inp: OffloadInput) -> OffloadResult:
     ram_needed = ram_bytes / GIB + OS_RESERVE_GB
     ram_ok = None if inp.system_ram_gb is None else inp.system_ram_gb >= ram_needed
     flags = (f"-ngl 99 --n-cpu-moe {cpu_moe}" if cpu_moe else "-ngl 99") if mode == "experts" else f"-ngl {ngl}"
+    # -ts shares count the layers llama.cpp puts on the cards, the output layer with them when -ngl passes the
+    # layer count (llama-model.cpp load_tensors: layer i goes to the card whose cumulative share passes i / layers)
+    tensor_split = None if cards == 1 or split is None else \
+        [*split[:-1], split[-1] + (1 if mode == "experts" or ngl > n_layers else 0)]
+    if tensor_split is not None:
+        flags += " -ts " + ",".join(str(c) for c in tensor_split)
 
     terms: list[Term] = [
         term("gpu_bytes", "On the card", gpu_bytes, "bytes",
              "layers on the card x their weights + their KV cache + compute buffer and llama.cpp's own"
              if mode == "layers" else "attention, shared experts and norms of every layer + routed experts of the "
              "layers on the card + KV cache + buffers", {"layers_on_card": ngl, "layers": n_layers}),
+        term("gpu_bytes_per_card", "On the fullest card", max(per_card), "bytes",
+             "the card-side layers placed in order over the cards (-ts: layers per card), each card its layers' "
+             "weights and KV cache + its own compute buffer; N equal cards hold about N x one card's share",
+             {"gpus": cards, "layers_per_card": ",".join(str(c) for c in counts), "capacity_bytes": round(cap)}),
         term("ram_bytes", "In system RAM", ram_bytes, "bytes",
              "the other layers' weights (and KV) + the token embedding (always in RAM)" if mode == "layers"
              else "routed experts of the first --n-cpu-moe layers + the token embedding", {"cpu_moe_layers": cpu_moe or 0}),
@@ -195,7 +260,11 @@ def offload(inp: OffloadInput) -> OffloadResult:
               "all_on_card_tokens_per_s": round(full.decode_tokens_per_s, 1), "active_share": round(active, 4)}),
     ]
     terms[-1] = terms[-1].model_copy(update={"low": decode_range[0], "high": decode_range[1]})
-    assumptions = [
+    split_words = [] if cards == 1 else [
+        f"{cards} equal cards in one computer, llama.cpp's layer split (-sm layer): the card-side layers in order over "
+        f"the cards (-ts {','.join(str(c) for c in tensor_split or counts)}), each with its own compute buffer; a decode step runs the "
+        f"cards one after another, so the card side reads at one card's bandwidth plus a hand-over per card"]
+    assumptions = [*split_words,
         f"system RAM between {slow_ram.label} ({slow_ram.peak_gbps:g} GB/s peak) and {fast_ram.label} "
         f"({fast_ram.peak_gbps:g} GB/s), {slow_ram.reached_range[0]:.0%}-{fast_ram.reached_range[1]:.0%} of peak reached "
         "(not fitted to offload measurements: a band)",
@@ -208,7 +277,8 @@ def offload(inp: OffloadInput) -> OffloadResult:
     if ram_ok is False:
         warnings.append(f"needs about {ram_needed:.0f} GB of system RAM; {inp.system_ram_gb:g} GB said")
     return OffloadResult(
-        model=model.name, model_id=model.id, gpu=gpu.name, precision=precision.id, mode=mode, layers=n_layers,
+        model=model.name, model_id=model.id, gpu=gpu.name, gpus=cards, precision=precision.id, mode=mode,
+        layers=n_layers, tensor_split=tensor_split, gpu_gb_per_card=max(per_card) / 1e9,
         gpu_layers=ngl, cpu_moe_layers=cpu_moe, gpu_gb=gpu_bytes / 1e9, ram_gb=ram_bytes / 1e9, ram_needed_gb=ram_needed,
         ram_ok=ram_ok, decode_tokens_per_s=decode, decode_tokens_per_s_range=decode_range,
         all_on_card_tokens_per_s=full.decode_tokens_per_s, prefill_tokens_per_s_range=prefill, flags=flags, fits=fits,

@@ -78,7 +78,7 @@ from gpu_advisor.tools.lead_time import arrives_late
 from gpu_advisor.tools.levers import serving_lever_tries, takeable
 from gpu_advisor.tools.models import resolve_model, smaller_in_family
 from gpu_advisor.tools.multi_lora import MAX_ADAPTERS, MAX_RANK, MultiLoraInput, MultiLoraResult, multi_lora
-from gpu_advisor.tools.offload import OffloadInput, OffloadResult, offload
+from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, OffloadResult, offload
 from gpu_advisor.tools.own_format import NATIVE, own_format
 from gpu_advisor.tools.owned_offload import offload_on_owned
 from gpu_advisor.tools.owned_qlora import qlora_on_owned
@@ -2702,22 +2702,28 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
 
 
 def _offload_plan(w: Workload) -> OffloadResult | None:
-    """One person's own card (not a Mac: its memory is the system's) that cannot hold the model asked in its
-    4-bit file: the same model with part of it in system RAM, llama.cpp's usual way (layers, or a MoE model's
-    routed experts), sized for the RAM said. None when the 4-bit file fits the card or the job is no chat."""
-    # the one card: the one you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
-    one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned if len(w.owned) == 1 else None
+    """One person's own cards of one kind (not a Mac: its memory is the system's), up to MAX_OFFLOAD_GPUS of them, that
+    cannot hold the model asked in its 4-bit file: the same model with part of it in system RAM, llama.cpp's usual
+    way (layers, or a MoE model's routed experts; several cards split the card-side layers, -ts), sized for the RAM
+    said. None when the 4-bit file fits the cards or the job is no chat."""
+    # the cards: the ones you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
+    one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned or None
     if not (w.spec.serves and not w.spec.trains and not w.spec.batch and one and w.users <= 2):
         return None
-    count, gpu = parse_owned(one[0])
-    if count != 1 or gpu.unified_memory or gpu.segment not in ("consumer", "workstation"):
+    try:
+        owned = [parse_owned(text) for text in one]
+    except (ToolError, ValueError, KeyError):
+        return None
+    gpu, count = owned[0][1], sum(n for n, _ in owned)
+    if any(g.id != gpu.id for _, g in owned) or count > MAX_OFFLOAD_GPUS or gpu.unified_memory \
+            or gpu.segment not in ("consumer", "workstation"):
         return None
     model = resolve_model(w.model)
     asked = w.serve_precision if w.serve_precision in HOME_FORMATS or w.serve_precision in ("q4_k_m", "q5_k_m", "q6_k",
                                                                                                "q8_0") else None
     fmt = asked or ("mxfp4" if model.native_precision == "mxfp4" else "q4_k_m")
     try:
-        plan_ = offload(OffloadInput(model=model.id, gpu=gpu.id, precision=fmt, context=w.context,
+        plan_ = offload(OffloadInput(model=model.id, gpu=gpu.id, gpus=count, precision=fmt, context=w.context,
                                      system_ram_gb=w.system_ram_gb))
     except (ToolError, ValueError, KeyError):
         return None

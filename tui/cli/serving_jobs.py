@@ -113,30 +113,36 @@ def cmd_size_lora(args: argparse.Namespace) -> None:
     arg("--ram-gb", type=positive_float, default=None, metavar="GB", help="the computer's system memory"),
     arg("--context", type=positive_int, default=8192, metavar="N"),
     arg("--mode", choices=("layers", "experts"), default=None, help="llama.cpp: default experts for a MoE model"),
-    arg("--gpus", type=positive_int, default=1, metavar="N", help="vLLM: tensor-parallel GPUs"),
+    arg("--gpus", type=positive_int, default=1, metavar="N",
+        help="how many of the card (up to 8): vLLM tensor-parallel GPUs; llama.cpp splits the card-side layers over "
+        "them (-ts)"),
     arg("--users", type=positive_int, default=1, metavar="N", help="vLLM: conversations decoded at once"),
     arg("--kv-offload", type=positive_int, default=0, metavar="N",
         help="vLLM: idle conversations whose KV cache is kept in system memory (KV offloading, LMCache)"),
     *SIZING_OUTPUT,
     examples=("gpu-advisor size offload -m qwen3-235b-a22b --gpu rtx-4090 --ram-gb 128",
+              "gpu-advisor size offload -m qwen3-235b-a22b --gpu rtx-3090 --gpus 2 --ram-gb 128",
               "gpu-advisor size offload -m llama-3.1-70b --gpu l40s --engine vllm -p fp8 --users 4 --kv-offload 200"))
 def cmd_size_offload(args: argparse.Namespace) -> None:
     if args.engine == "vllm":
         _vllm_offload(args)
         return
-    from gpu_advisor.tools.offload import OffloadInput, offload
+    from gpu_advisor.tools.offload import MAX_OFFLOAD_GPUS, OffloadInput, offload
 
-    r = offload(OffloadInput(model=args.model, gpu=args.gpu, precision=args.precision or "q4_k_m",
+    if args.gpus > MAX_OFFLOAD_GPUS:
+        raise UsageError(f"--gpus: llama.cpp's offload is sized on one computer of up to {MAX_OFFLOAD_GPUS} equal cards")
+    r = offload(OffloadInput(model=args.model, gpu=args.gpu, gpus=args.gpus, precision=args.precision or "q4_k_m",
                              context=args.context, system_ram_gb=args.ram_gb, mode=args.mode))
 
     def human() -> str:
         low, high = r.decode_tokens_per_s_range
         ram = ("" if r.ram_ok is None else " (the RAM said holds it)" if r.ram_ok else " (more than the RAM said)")
         where = (f"routed experts of {r.cpu_moe_layers} of {r.layers} layers in RAM" if r.mode == "experts"
-                 else f"{r.gpu_layers} of {r.layers} layers on the card")
+                 else f"{r.gpu_layers} of {r.layers} layers on the card" + ("s" if r.gpus > 1 else ""))
+        cards = "" if r.gpus == 1 else f" ({r.gpu_gb_per_card:,.1f} GB on the fullest of {r.gpus})"
         return "\n".join([
-            f"{r.model} ({r.precision}) on {r.gpu} with llama.cpp: {where}",
-            f"On the card: {r.gpu_gb:,.1f} GB; in system RAM: {r.ram_gb:,.1f} GB; RAM needed: {r.ram_needed_gb:,.0f} GB{ram}",
+            f"{r.model} ({r.precision}) on {r.gpu if r.gpus == 1 else f'{r.gpus} x {r.gpu}'} with llama.cpp: {where}",
+            f"On the card{'s' if r.gpus > 1 else ''}: {r.gpu_gb:,.1f} GB{cards}; in system RAM: {r.ram_gb:,.1f} GB; RAM needed: {r.ram_needed_gb:,.0f} GB{ram}",
             f"Decode: {r.decode_tokens_per_s:,.1f} tokens/s ({low:,.1f}-{high:,.1f} by the RAM's bandwidth), "
             f"{r.all_on_card_tokens_per_s:,.0f} if it all fit a card",
             f"Prompt reading: {r.prefill_tokens_per_s_range[0]:,.0f}-{r.prefill_tokens_per_s_range[1]:,.0f} tokens/s",
