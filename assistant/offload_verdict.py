@@ -5,6 +5,8 @@ figures (tools.offload), so the verdict, the speed and the plan below say the sa
 
 from __future__ import annotations
 
+import math
+
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.tools.recommend import Recommendation
 
@@ -21,3 +23,17 @@ def offload_verdict(rec: Recommendation | None, lang: str) -> str | None:
                precision=o.precision.upper(), cards=say(lang, "offload.cards." + ("one" if o.gpus == 1 else "many")),
                gpu_gb=f"{o.gpu_gb:.1f}", ram_gb=f"{o.ram_gb:.1f}", tps=tps(o.decode_tokens_per_s),
                low=tps(low), high=tps(high), flags=o.flags)
+
+
+def offload_ram_short(rec: Recommendation | None, lang: str) -> str:
+    """' With part of it in system RAM it would run on your cards …, but that takes about N GB and you have M GB.'
+    when the offload plan on the user's own cards holds on the cards but not in the RAM said; else ''."""
+    from gpu_advisor.assistant.writers import tps
+
+    o = rec.offload if rec is not None else None
+    said = rec.workload.system_ram_gb if rec is not None else None
+    if o is None or o.ram_ok is not False or said is None:
+        return ""
+    low, high = o.decode_tokens_per_s_range
+    return say(lang, "literal.offload_ram_short", flags=o.flags, tps=tps(o.decode_tokens_per_s), low=tps(low),
+               high=tps(high), ram=f"{math.ceil(o.ram_needed_gb):,}", said=f"{said:g}")

@@ -24,6 +24,7 @@ from gpu_advisor.assistant.fsdp_qlora import fsdp_lines
 from gpu_advisor.assistant.lead_rent import rent_first_lines
 from gpu_advisor.assistant.long_prompt import full_prompt_ttft
 from gpu_advisor.assistant.no_fp8 import KEPT_ON_YOURS, lever_key, swapped_format_line
+from gpu_advisor.assistant.offload_verdict import offload_ram_short
 from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
@@ -2414,5 +2415,6 @@ def literal_fits(rec: Recommendation, option: Option | None, lang: str) -> str |
                    capacity=gb(option.capacity_bytes))
     window = (late_fit(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))  # ends too late
               or window_yes(rec, option, lang, gpu_words(option, lang), gb(used), gb(option.capacity_bytes))) if fits else None
+    short = offload_ram_short(rec, lang) if not fits and not training and option.owned else ""  # the RAM said is short
     return window or say(lang, "literal.fits_yes" if fits else "literal.fits_no", option=gpu_words(option, lang),
-                         used=gb(used), capacity=gb(option.capacity_bytes))
+                         used=gb(used), capacity=gb(option.capacity_bytes)) + short
