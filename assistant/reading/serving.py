@@ -219,6 +219,8 @@ def _said_share(m: Message) -> float | None:
         if nums:
             said = nums[-1].value
             hits.append((0, said / 100 if said > 1 else said))
+    night = vocab()["utilisation_off_at_night"]  # 'working hours and shut down at night': the working hours
+    hits = [h for h in hits if h[1] not in night] or hits
     aside = [x.span() for x in word_pattern("corr3.rare_besides").finditer(m.masked)]  # 'rarely at night': an aside
     hits = [h for h in hits if not any(s <= h[0] < e for s, e in aside)] or hits
     return max(hits)[1] if hits else None
