@@ -32,7 +32,7 @@ def read_fleet(m: Message, u: Understanding) -> None:
     busy = _said(m, "fleet.busy") or _said(m, "fleet.zh_busy")
     share = _said(m, "fleet.busy_share")
     counted = bool(u.updates.get("owned")) and literal_kind(unicodedata.normalize("NFKC", m.raw).lower()) == "count"
-    if busy or share or counted or _said(m, "fleet.takes") or _said(m, "fleet.zh"):
+    if busy or share or counted or _takes_theirs(m, u) or _said(m, "fleet.zh"):
         u.updates["fewest_owned"] = True
     if (busy or share) and u.updates.get("only") and not u.updates.get("owned"):
         u.updates["owned"] = [c if c[:1].isdigit() else f"1x {c}" for c in u.updates.pop("only")]  # busy: theirs
@@ -42,6 +42,18 @@ def read_fleet(m: Message, u: Understanding) -> None:
     if (busy or share) and u.updates.get("phase") == "train-and-serve" and _said(m, "fleet.serves"):
         u.updates["phase"] = "serve"  # 'used for training 40% of the week … host llama': their training, our serving
         u.updates.pop("utilisation", None)  # (the training's share of the week, not the service's)
+
+
+def _takes_theirs(m: Message, u: Understanding) -> bool:
+    """'how many of our 16 does it eat', 'we own H100s, how many do we need': a count of the user's own cards. A count
+    only needed of cards named and never said to be theirs ('how many H100s do i need to serve …') is a count to rent
+    or buy: no cards of theirs to count down, no 'the ones you own' heading (review V #6 after h-fixa's BJ #6)."""
+    takes = _said(m, "fleet.takes")
+    if takes is None or not word_pattern("fleet.need").search(takes.group(0)) or not m.gpus or u.updates.get("owned"):
+        return takes is not None
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    return any(x and not word_pattern("owned_not").search(text[max(0, x.start() - 24):x.end()])
+               for text in (typed, m.masked) for x in [word_pattern("owned").search(text)])
 
 
 def capacity_on_cards(u: Understanding) -> bool:
