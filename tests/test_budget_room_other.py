@@ -8,7 +8,8 @@ from tests.conversation import run_states
 
 
 def test_review_bk13_raised_budget_names_what_it_buys() -> None:
-    first, second = run_states(["预算二十万以内 自己攒机 本地部署deepseek r1 70b蒸馏版 给团队十几个人用", "那如果预算提到四十万呢"])
+    # 8k said: h-fixa sizes a reasoning model at 32k when none is said (8 × RTX 5090 then); this test is the budget
+    first, second = run_states(["预算二十万以内 自己攒机 本地部署deepseek r1 70b蒸馏版 给团队十几个人用，上下文8k", "那如果预算提到四十万呢"])
     a, b = first["messages"][-1].content, second["messages"][-1].content
     assert "## 购买 8 × NVIDIA GeForce RTX 3090 24GB" in a and "预算能买到更好的" not in a  # ¥20万 buys nothing better
     assert "## 购买 8 × NVIDIA GeForce RTX 3090 24GB" in b  # the cheapest that does the job is still the plan
@@ -17,7 +18,8 @@ def test_review_bk13_raised_budget_names_what_it_buys() -> None:
 
 
 def test_english_raised_budget() -> None:
-    states = run_states(["budget 200k yuan, building our own box, deepseek r1 distill llama 70b for a team of 15",
+    # 8k said: h-fixa sizes a reasoning model at 32k when none is said (8 × RTX 5090 then); this test is the budget
+    states = run_states(["budget 200k yuan, building our own box, deepseek r1 distill llama 70b for a team of 15, 8k context",
                          "what if the budget goes up to 400k yuan?"])
     b = states[-1]["messages"][-1].content
     assert "What the budget can buy beyond the plan: 8 × NVIDIA GeForce RTX 4090 24GB" in b, b[:1500]

@@ -160,7 +160,16 @@ def test_a_budget_with_room_says_what_the_room_buys(text):
     content = str(reply.content)
     line = next((x for x in content.splitlines() if "预算还有余量" in x or "budget has room" in x), None)
     if d["gpus"] >= 8:  # twice the cards is no one box: the faster row still within the budget is named instead
-        assert "仍在预算之内" in content or "Still within the budget" in content, content[:400]
+        p = payload(reply)["results"]
+        rows, budget = p["recommend"]["options"], p["inputs"]["budget_usd"]
+        plan = next(o for o in rows if (o["gpu"], o["gpus"], o["ok"]) == (d["gpu"], d["gpus"], True))
+        faster = [o for o in rows if o["ok"] and o is not plan and (o["purchase_usd"] or budget + 1) <= budget
+                  and (o["decode_tokens_per_s"] or 0) >= 1.3 * plan["decode_tokens_per_s"]]
+        named = "仍在预算之内" in content or "Still within the budget" in content
+        # h-fixc2: a budgeted service leads with a product's speed (8 × RTX 4080 at 38 tokens/s, was 8 × 4060 Ti at
+        # 19), so no row the budget buys is clearly faster and none is named
+        assert plan["decode_tokens_per_s"] >= 20 and named == bool(faster), (faster, content[:400])
+        assert faster or (d["gpu"], d["gpus"], d["precision"]) == ("rtx-4080", 8, "fp8"), d
         return
     assert line is not None, content[:400]
     n = int(re.search(r"(\d+) ×", line)[1])

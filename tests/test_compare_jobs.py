@@ -124,10 +124,14 @@ def test_the_ranking_rule_applies_only_to_a_budgeted_service_bought_by_an_organi
     from gpu_advisor.tools.recommend import _service_bought
 
     some = ranked.best
-    assert _service_bought(some, base.model_copy(update={"budget_usd": None})) == (False, 0)
-    assert _service_bought(some, base.model_copy(update={"personal": True})) == (False, 0)
-    assert _service_bought(some, base.model_copy(update={"serve_precision": "int4"})) == (False, 0)
-    assert _service_bought(some, base)[1] == 1
+    # h-fixc2 (review BL #9) put a product's speed per user between the bits and the servers: (4-bit, slow, servers)
+    assert _service_bought(some, base.model_copy(update={"budget_usd": None})) == (False, False, 0)
+    assert _service_bought(some, base.model_copy(update={"personal": True})) == (False, False, 0)
+    assert _service_bought(some, base.model_copy(update={"serve_precision": "int4"})) == (False, False, 0)
+    assert _service_bought(some, base) == (False, False, 1)  # 8-bit, 20+ tokens/s per user, one 8-GPU server
+    slow = some.model_copy(update={"decode_tokens_per_s": 12.0})
+    assert _service_bought(slow, base) == (False, True, 1)  # below 20 tokens/s per user ranks after the fast plans
+    assert _service_bought(slow, base.model_copy(update={"min_tokens_per_s": 10})) == (False, False, 1)  # speed said
 
 
 @pytest.mark.parametrize("text", [

@@ -132,8 +132,10 @@ def test_two_quotes_in_english_answer_at_those_prices():
     assert {rows[0]["gpu"], rows[1]["gpu"]} == {"h100-sxm", "rtx-4090"}
     # h-verdict (AP E9, AQ 8): 'which is cheaper' is decided by the comparison, so the cheapest quoted plan is the headline
     assert "At the prices you were quoted" in answer.content
-    assert "4 × NVIDIA GeForce RTX 4090 24GB is the cheapest that does the job: it is the plan" in answer.content
-    assert (payload(answer)["decision"]["gpu"], payload(answer)["decision"]["gpus"]) == ("rtx-4090", 4)
+    # h-fixa sizes a reasoning model (R1 distill) at 32k per user: 20 × 32k is 4 copies of 4 × 4090 (was 4 at 8k)
+    assert "16 × NVIDIA GeForce RTX 4090 24GB is the cheapest that does the job: it is the plan" in answer.content
+    assert (payload(answer)["decision"]["gpu"], payload(answer)["decision"]["gpus"]) == ("rtx-4090", 16)
+    assert payload(answer)["results"]["inputs"]["context"] == 32768
 
 
 def test_two_quotes_in_chinese_answer_in_yuan_at_those_prices():

@@ -32,7 +32,7 @@ def read_fleet(m: Message, u: Understanding) -> None:
     busy = _said(m, "fleet.busy") or _said(m, "fleet.zh_busy")
     share = _said(m, "fleet.busy_share")
     counted = bool(u.updates.get("owned")) and literal_kind(unicodedata.normalize("NFKC", m.raw).lower()) == "count"
-    if (busy or share or counted or _said(m, "fleet.takes") or _said(m, "fleet.zh")) \
+    if (busy or share or counted or _takes_theirs(m, u) or _said(m, "fleet.zh")) \
             and not (_to_buy(m) and not u.updates.get("owned")):  # their use of cards to buy: no fleet of theirs
         u.updates["fewest_owned"] = True
     if (busy or share) and u.updates.get("only") and not u.updates.get("owned") and not _to_buy(m):
@@ -49,6 +49,18 @@ def _to_buy(m: Message) -> bool:
     """Whether a card named is one to buy or rent ('should we buy 8 h100s or keep renting? we run training jobs 60% of
     the time': the share is their use, the cards not theirs yet)."""
     return any(word_pattern("owned_buy_near").search(m.masked[max(0, s - 20):s]) for s, _e, _g, _c in m.gpus)
+
+
+def _takes_theirs(m: Message, u: Understanding) -> bool:
+    """'how many of our 16 does it eat', 'we own H100s, how many do we need': a count of the user's own cards. A count
+    only needed of cards named and never said to be theirs ('how many H100s do i need to serve …') is a count to rent
+    or buy: no cards of theirs to count down, no 'the ones you own' heading (review V #6 after h-fixa's BJ #6)."""
+    takes = _said(m, "fleet.takes")
+    if takes is None or not word_pattern("fleet.need").search(takes.group(0)) or not m.gpus or u.updates.get("owned"):
+        return takes is not None
+    typed = unicodedata.normalize("NFKC", m.raw).lower()
+    return any(x and not word_pattern("owned_not").search(text[max(0, x.start() - 24):x.end()])
+               for text in (typed, m.masked) for x in [word_pattern("owned").search(text)])
 
 
 def capacity_on_cards(u: Understanding) -> bool:
