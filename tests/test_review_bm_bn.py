@@ -42,3 +42,18 @@ def test_cards_in_a_rent_or_buy_question_are_not_owned(text):
 
 def test_cards_that_open_the_message_are_still_owned():
     assert understand("两张3090跑qwen3-235b").updates.get("owned") == ["2x rtx-3090"]
+
+
+@pytest.mark.parametrize("lead", ["银行私有化部署qwen2.5 72b，每秒10个请求，", "私有化部署qwen2.5 72b，", "内网部署qwen2.5 72b，"])
+@pytest.mark.parametrize("ask", ["买卡的话买什么 几台", "买什么卡，要几台", "买卡的话要买几台"])
+def test_on_premises_asked_what_to_buy_is_a_purchase(lead, ask):
+    """BN #11: a private deployment asking what to buy is bought (was: headed 'rent')."""
+    assert understand(lead + ask).updates.get("preference") == "buy"
+
+
+@pytest.mark.parametrize(("text", "out"), [("提示词大概3000token 回答500左右", 500), ("输入3000 token，回答大概500", 500),
+                                          ("prompts around 3000 tokens, each answer about 500", 500),
+                                          ("prompt 3k tokens, response ~400", 400)])
+def test_an_answer_said_in_the_singular_is_the_output_length(text, out):
+    u = understand(text)
+    assert u.updates.get("prompt_tokens") == 3000 and out in (u.updates.get("batch_output_tokens"), u.updates.get("output_tokens"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
@@ -14,10 +15,13 @@ if TYPE_CHECKING:
 
 
 def box_bought(m: Message) -> str | None:
-    """'buy' when the message buys a machine or asks what to buy, and names no renting; else None."""
+    """'buy' when the message buys a machine or asks what to buy, or keeps the hardware on its own premises (and asks no
+    rent-or-buy question), and names no renting; else None."""
     if m.live("preference.rent") or m.live("preference.rent_only"):
         return None
     said = word_pattern("buy_box.box").search(m.masked) or word_pattern("buy_box.what").search(m.masked)
+    if not said and not word_pattern("intents.rent_buy").search(m.masked):  # '私有化部署…买卡的话买什么 几台': their building
+        said = next((x for x in word_pattern("on_prem_said").finditer(m.masked) if not negated(m.masked, x.start())), None)
     return "buy" if said else None
 
 
