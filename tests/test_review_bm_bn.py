@@ -57,3 +57,24 @@ def test_on_premises_asked_what_to_buy_is_a_purchase(lead, ask):
 def test_an_answer_said_in_the_singular_is_the_output_length(text, out):
     u = understand(text)
     assert u.updates.get("prompt_tokens") == 3000 and out in (u.updates.get("batch_output_tokens"), u.updates.get("output_tokens"))
+
+
+@pytest.mark.parametrize(("text", "mac"), [
+    ("Im thinking of buying a mac studio to run deepseek r1 locally, the full 671b one not distill. is 512gb enough?",
+     "apple-m3-ultra-512gb"),
+    ("mac studio 512gb for deepseek r1, what speed?", "apple-m3-ultra-512gb"),
+    ("would a 512GB Mac Studio run deepseek r1?", "apple-m3-ultra-512gb"),
+    ("mac studio 192gb, llama 3.3 70b speed?", "apple-m2-ultra-192gb"),
+    ("my macbook pro has 36gb, can it run qwen2.5 32b", "apple-m3-pro-36gb"),
+])
+def test_a_mac_named_by_product_and_memory_is_that_mac(text, mac):
+    """BM #3: the Mac was dropped and 20 RTX PRO 6000 bought instead."""
+    u = understand(text)
+    assert mac in [c.partition("x ")[2] or c for c in (u.updates.get("only") or []) + (u.updates.get("owned") or [])]
+
+
+@pytest.mark.parametrize("text", ["mac studio m2 ultra 192gb, llama 70b", "my mac studio with 64gb"])
+def test_a_chip_named_or_no_record_adds_nothing(text):
+    u = understand(text)
+    cards = (u.updates.get("only") or []) + (u.updates.get("owned") or [])
+    assert all("m3-ultra" not in c for c in cards)

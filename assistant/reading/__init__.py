@@ -72,6 +72,7 @@ from gpu_advisor.assistant.reading.leads import engine_asks
 from gpu_advisor.assistant.reading.leeway import read_leeway
 from gpu_advisor.assistant.reading.levers import claim_levers
 from gpu_advisor.assistant.reading.links import read_no_link
+from gpu_advisor.assistant.reading.mac_memory import read_mac_by_memory
 from gpu_advisor.assistant.reading.machine import read_this_machine
 from gpu_advisor.assistant.reading.memory_doubt import read_memory_doubt
 from gpu_advisor.assistant.reading.memory_types import read_memory_types
@@ -136,6 +137,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.intents.add("truncated")
     m = prepare(cut, pending)
     read_card_forms(m)  # 'h100 pcie and sxm': the SXM form is a second card named
+    read_mac_by_memory(m)  # 'a mac studio … is 512gb enough?': the 512 GB Mac Studio (M3 Ultra)
     read_no_link(m)  # 'no nvlink': the PCIe form of each card named, before any reader takes the cards
     claim_levers(m)  # 'a 3k token system prompt every request shares': its count is the shared prefix, not the prompt
     product_now(m)  # "we're on Kimi, want to serve llama 3.1 8b": what they use today, not the model to size

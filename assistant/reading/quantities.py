@@ -279,7 +279,7 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "output_tokens", ""  # "3000题×8k输出": each item's output
     if word_pattern("input_label_before").search(before) and word_pattern("output_label_after").match(after):
         return "prompt_tokens", ""  # "输入800输出20": the input's length, the output's said next
-    if word_pattern("output_label_before").search(before):
+    if word_pattern("output_label_bare_before").search(before):
         return "output_tokens", ""  # "每条输入1000 token 输出300", "输出 300 以内", "output under 300": no unit of its own
     if previous == "output_tokens" and word_pattern("input_label_before").search(before):
         return "prompt_tokens", ""  # "output under 300, input around 1500": the input said after the output
