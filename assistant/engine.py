@@ -817,6 +817,10 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.servers = servers  # the plan on screen asked about in servers: answered from it (explain_node)
         u.intents.add("servers_limit")
         _drop_note(u, turn, "note.servers_without_cards", lang)
+    if len(u.compare_gpus) == 1 and "why_not" in u.intents and not state.get("results") and profile.only \
+            and not profile.owned and not {"owned", "only"} & set(updates):
+        updates["only"] = list(u.compare_gpus)  # 'what about 4-bit on h100s' before any plan: the card to size on
+        u.intents.discard("why_not")
     if u.card_count and not (u.compare_gpus or u.whatif_gpus) and not {"owned", "only"} & set(updates):
         card, where = _card_just_named(state, profile)  # "eight of them", "八张": of the card just named
         if where == "owned" and u.ask.get("one_card") and _owned_count(profile) > 1:

@@ -190,6 +190,9 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     if u.updates.get("cpu_offload") and u.updates.get("engine") in ("vllm", "sglang") and not u.updates.get("phase") \
             and pending != "phase":
         u.updates["phase"] = "serve"  # 'can i offload to cpu with vllm?': a server's engine runs it
+    if u.updates.get("precision") and (u.updates.get("only") or u.updates.get("owned")) and u.updates.get("model") \
+            and not u.updates.get("phase") and not u.updates.get("method") and pending != "phase":
+        u.updates["phase"] = "serve"  # 'deepseek v3 on h200s fp8, how many': a weight format on cards is inference
     if u.updates.get("encoder_job") and not u.updates.get("phase") and pending != "phase":
         u.updates["phase"] = "serve"  # 'reranker 200 QPS each with 50 candidates': queries answered live (a corpus
         # counted is a batch job, read by reading.job)

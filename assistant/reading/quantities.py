@@ -92,6 +92,8 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if 90 <= q.value < 100 and q.scale != "k" and (word_pattern("uptime_before").search(before)
                                                    or (q.value >= 99 and word_pattern("uptime_after").match(after))):
         return "uptime", ""  # "uptime 99.95", "SLA 99.9", "99.99 uptime": an availability target without its % sign
+    if word_pattern("bits_after").match(after):
+        return "bits", ""  # '4-bit on h100s' at the users question: a format, no count of people
     rate = _request_rate(after, before)
     if rate is not None:
         return rate  # "20 requests per second", "每秒20个请求", "peak qps 50": requests arriving, not items or users
