@@ -38,3 +38,10 @@ def test_a_card_asked_about_before_any_plan_is_the_card_sized():
     last = run_states(["deepseek v3 on h200s fp8, how many", "what about 4-bit on h100s"])[-1]
     best = last["results"]["recommend"]["best"]
     assert best["gpu"] == "h100-sxm" and best["gpus"] == 8 and best["precision"] in ("int4", "awq", "gptq")
+
+
+@pytest.mark.parametrize("said", ["用bge-large-zh给1亿条文本做向量化，三天内跑完", "embed 100M texts with bge-large-zh-v1.5 in 3 days",
+                                  "BAAI/bge-large-zh-v1.5 向量化500万条"])
+def test_the_chinese_bge_is_its_own_record(said):
+    """Review BO #14: bge-large-zh was dropped and BGE-M3 sized in its place."""
+    assert understand(said).updates.get("model") == "bge-large-zh-v1.5"
