@@ -137,9 +137,8 @@ def _owned(m: Message, s: int, e: int, gpu_id: str) -> bool:
         return True  # "we bought two 3090s for $1400": paid for, so owned; the price is what they cost
     if word_pattern("owned_quoted").search(prefix) or word_pattern("owned_quoted_after").match(m.masked[e:e + 40]):
         return False  # "we got quotes: 8x H100 server for $280k to buy": a card priced, not owned
-    if _topic(m, s, e) and not word_pattern("intents.rent_buy").search(m.masked):
+    if _topic(m, s, e) and not word_pattern("intents.rent_buy").search(m.masked):  # ('两张h100 租还是买': to get)
         return True  # "两张3090跑qwen3-235b", "two 8xA800 servers, 10GbE, qwen3-235b lora": what the speaker has
-        # (not in a rent-or-buy question: '两张h100 租还是买划算' weighs getting them)
     default = _default_owned(gpu_id) and not buying
     return bool(((has or mine or home) and not (buying and not has)) or default)
 
