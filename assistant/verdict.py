@@ -233,13 +233,7 @@ def _sharper(working: list[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, A
     """Two options at about the same cost serving the model at different widths (two used 3090s run a 32B model in
     8-bit, one 4090 only in 4-bit): the wider one and the other, since the answers are better whatever the speed (a
     speed target the narrower one alone meets has already made the other not ok)."""
-    from gpu_advisor.knowledge import find_precision
-
-    def _bits(name: str) -> float:
-        try:
-            return find_precision(name).bits_per_weight
-        except (LookupError, ValueError):
-            return 16.0
+    from gpu_advisor.knowledge.resolve import weight_bits as _bits
 
     if not all(o.get("precision") for o in working):
         return None

@@ -32,7 +32,8 @@ from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_li
 from gpu_advisor.assistant.serving_levers import lever_lines
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
-from gpu_advisor.knowledge import find_gpu, find_precision
+from gpu_advisor.knowledge import find_gpu
+from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
@@ -815,16 +816,16 @@ def _assumption_lines(answer: Answer, profile: Profile, defaulted: dict[str, str
         native = _native(rec)
         key = ("answer.precision_encoder" if _model(rec).encoder and shown == "bf16" else
                "answer.precision_native" if native == shown else
-               ("answer.precision_widened" if _bits(shown) > _bits(native) + 1 else
-                "answer.precision_converted" if _bits(shown) >= _bits(native) else "answer.precision_shrunk") if native else
-               "answer.precision_one_bit" if _bits(shown) < ONE_BIT_FILE_BITS else
-               "answer.precision_low_bit" if _bits(shown) < 3.5 else
-               "answer.precision_three_bit" if shown in FOUR_BIT and _bits(shown) < 4 else  # Q3_K_M: 3.9 bits
+               ("answer.precision_widened" if weight_bits(shown) > weight_bits(native) + 1 else
+                "answer.precision_converted" if weight_bits(shown) >= weight_bits(native) else "answer.precision_shrunk") if native else
+               "answer.precision_one_bit" if weight_bits(shown) < ONE_BIT_FILE_BITS else
+               "answer.precision_low_bit" if weight_bits(shown) < 3.5 else
+               "answer.precision_three_bit" if shown in FOUR_BIT and weight_bits(shown) < 4 else  # Q3_K_M: 3.9 bits
                "answer.precision_four_bit" if shown in FOUR_BIT else
                "answer.precision_default_fp8" if shown == "fp8" else
                "answer.precision_default_16bit" if shown in ("fp16", "bf16") and _no_8bit_units(best) else
                "answer.precision_default_mixed" if mixed else "answer.precision_default")
-        lines.append("- " + say(lang, key, precision=shown, bits=f"{_bits(shown):.2g}", native=native or ""))
+        lines.append("- " + say(lang, key, precision=shown, bits=f"{weight_bits(shown):.2g}", native=native or ""))
     lines += [x for x in [swapped_format_line(profile.precision, best, lang)] if x]  # 'fp8' on a 910B: W8A8, said
     if w.spec.serves and w.images_per_request and not rec.image_tokens:
         lines.append("- " + say(lang, "answer.images_text_model", images=w.images_per_request))
@@ -878,14 +879,6 @@ def _kv_saving(o: Option, lang: str) -> str:
 # Whole-file bits a weight under which a llama.cpp file is a 1-bit type (IQ1_S 2.0, IQ1_M 2.15 in
 # knowledge/data/precisions.yaml; IQ2_XXS is 2.38): rarely usable, said so.
 ONE_BIT_FILE_BITS = 2.2
-
-
-def _bits(precision: str) -> float:
-    """Effective bits a weight of a format, 16 for one the catalog does not hold."""
-    try:
-        return find_precision(precision).bits_per_weight
-    except (LookupError, ValueError):
-        return 16.0
 
 
 def _plan_lines(rec: Recommendation, lang: str) -> list[str]:

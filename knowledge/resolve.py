@@ -227,6 +227,14 @@ def find_precision(query: str) -> Precision:
     return _lookup("precision", query, _precision_index(), _by_id("precisions", precisions()))
 
 
+def weight_bits(precision: str) -> float:
+    """Effective bits a weight of a format, 16 for one the catalog does not hold."""
+    try:
+        return find_precision(precision).bits_per_weight
+    except (LookupError, ValueError):
+        return 16.0
+
+
 def parse_size(text: str) -> tuple[float, float] | None:
     """'27B' -> (27, 27); '26B-A3.8B' -> (26, 3.8); None when the text is not a bare size."""
     m = _SIZE.match(text)

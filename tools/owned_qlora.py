@@ -24,6 +24,7 @@ SERVE_FORMATS = ("int8", "int4")
 
 def qlora_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
     """QLoRA on the cards owned as the plan, or None (see the module)."""
+    from gpu_advisor.knowledge.resolve import weight_bits
     from gpu_advisor.tools.recommend import LLAMA_CPP_MAX_USERS, _owned_card, _recommend
     from gpu_advisor.tools.training import runs_on
 
@@ -37,7 +38,7 @@ def qlora_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
     if w.spec.serves:
         stated = w.serve_precision or "bf16"
         tries += [(f"{QLORA_SERVE}={p}", {"method": "qlora", "serve_precision": p}) for p in SERVE_FORMATS
-                  if _bits(p) < _bits(stated)]
+                  if weight_bits(p) < weight_bits(stated)]
     for code, change in tries:
         mine = _recommend(w.model_copy(update=change), with_levers=False)
         if mine.best is not None and mine.best.owned and mine.best.ok and not mine.best.owned_gpus:
@@ -45,13 +46,6 @@ def qlora_on_owned(w: Workload, rec: Recommendation) -> Recommendation | None:
     return None
 
 
-def _bits(precision: str) -> float:
-    from gpu_advisor.knowledge import find_precision
-
-    try:
-        return find_precision(precision).bits_per_weight
-    except (LookupError, ValueError):
-        return 16.0
 
 
 # FSDP + QLoRA on consumer cards (Answer.AI's fsdp_qlora recipe: a 70B QLoRA on two 24 GB cards with the NF4 base
