@@ -90,8 +90,18 @@ def _load(w: Any, lang: str) -> str:
 
 
 def _sized(rec: Recommendation) -> Any:
+    """The plan's workload in the format it was relaxed to; a relaxation that is no format ('qlora-unsloth', a method
+    or a model given up for the plan) leaves the format as it was."""
+    from gpu_advisor.knowledge import NotFound, find_precision
+
     w = rec.workload
-    return w.model_copy(update={"serve_precision": rec.relaxed}) if rec.relaxed else w
+    if not rec.relaxed:
+        return w
+    try:
+        find_precision(rec.relaxed)
+    except (NotFound, ValueError):
+        return w
+    return w.model_copy(update={"serve_precision": rec.relaxed})
 
 
 def _call(recorder: Any, tool: str, args: dict[str, Any], fn: Any) -> Any:
