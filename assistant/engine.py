@@ -85,6 +85,7 @@ from gpu_advisor.assistant.reading.referent import referred_model
 from gpu_advisor.assistant.reading.relative import said_as_change
 from gpu_advisor.assistant.reading.server_price_ask import kept_server_price
 from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
+from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
 from gpu_advisor.assistant.same_box import with_same_box
@@ -919,6 +920,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             del updates["model"]
         turn.notes.insert(0, why)
         u.ask = {**u.ask, "lead": [why]}  # said right under the headline, before what moved
+    if before.get("phase") and updates.get("phase") == "experiment" and not tried_out(text):
+        updates.pop("phase")  # 'what if i try qwen2.5 72b' after a plan: that model for the same job (review BS #14)
     if updates.get("exclude"):  # ruling out adds to what was ruled out before
         updates["exclude"] = sorted(set(before.get("exclude") or []) | set(updates["exclude"]))
     if u.ask.get("home_buy") and (({**before, **updates}.get("phase") not in (None, "serve", "experiment"))
@@ -1742,6 +1745,21 @@ def answer_node(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     return _plan_answer(state, config)
 
 
+# What a follow-up may change about renting or buying: said of it, or of what it is weighed on.
+BUY_SAID_SLOTS = RENT_BUY_SLOTS | {"preference", "budget_usd", "budget_usd_per_month", "owned", "personal"}
+
+
+def _rented_stays(filled: Profile, turn: Turn, previous: dict[str, Any], defaulted: dict[str, str]) -> Profile:
+    """A plan rented before stays rented on a follow-up that says nothing of buying ('ok so we only had 4 of them?',
+    'make it 32k context'): a user who never asked to buy is not told to buy a server because one figure moved (review
+    BM #12); the rent-or-buy line still says where buying would pay off."""
+    before = previous.get("recommend") or {}
+    if before.get("action") != "rent" or filled.preference != "either" or "preference" not in defaulted \
+            or BUY_SAID_SLOTS & set(turn.changed) or turn.has("rent_buy") or turn.has("server_price"):
+        return filled
+    return filled.model_copy(update={"preference": "rent"})
+
+
 def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     lang = _lang(state)
     profile = Profile.model_validate(state.get("profile") or {})
@@ -1757,6 +1775,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
+    filled = _rented_stays(filled, turn, previous, defaulted)
     split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
     pool = None if split else pooled_owned(filled)  # 'one 4090 and one 3090': one pool, the slower card's pace
     try:

@@ -2256,9 +2256,11 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
     if best.usd_per_hour is None and best.purchase_usd is not None:
         return "buy"  # no rental price on record (a 4060 Ti): buying is the only priced way
     if w.budget_usd is not None and best.purchase_usd is not None and best.purchase_usd <= w.budget_usd and not (
-            w.horizon_months is not None and rb is not None and rb.rent_total_usd < rb.buy_total_usd):
-        # (buying against renting weighed over the months said: a purchase within the budget is not headlined
-        # where the same reply shows renting cheaper, review W '购买 2 × RTX 3090' beside '买永远不划算')
+            (w.horizon_months is not None or not w.personal) and rb is not None
+            and rb.rent_total_usd < rb.buy_total_usd):
+        # (buying against renting weighed over the months said, or over the usual horizon for a company: a purchase
+        # within the budget is not headlined where the same reply shows renting cheaper, review W '购买 2 × RTX 3090'
+        # beside '买永远不划算', review BR C6 '购买 8 × 3090' beside '36 个月租用共 ¥80,858，购买共 ¥144,913')
         return "buy"
     if rb is not None and owning_pays(rb.rent_total_usd, rb.buy_total_usd) and not (
             w.owned and "utilisation" in w.flexible) and not (
@@ -3500,11 +3502,15 @@ def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | 
     if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
                for lv in rec.levers):
         return None
-    tries = [(m, p) for m in smaller_in_family(w.model) for p in (None, "q4_k_m")]
-    for model, precision in tries:
-        # the largest that runs with room to spare (a file that fills the card leaves no room for the context),
-        # in its usual file, else in 4 bits
-        mine = _recommend(w.model_copy(update={"model": model, "serve_precision": precision}), with_levers=False)
+    # the largest that runs with room to spare (a file that fills the card leaves no room for the context), in its
+    # usual file, else in 4 bits, else (the context assumed, not said) in 4 bits at half the context: the 32B in
+    # Q4_K_M at 8k a 4090 runs before a 14B (review BS #14: '换成72B呢' after the 32B led with the 14B)
+    shorter = [{"serve_precision": "q4_k_m", "context": w.context // 2}] \
+        if "context" in w.flexible and w.context // 2 >= 4096 else []
+    tries = [(m, change) for m in smaller_in_family(w.model)
+             for change in [{"serve_precision": None}, {"serve_precision": "q4_k_m"}, *shorter]]
+    for model, change in tries:
+        mine = _recommend(w.model_copy(update={"model": model, **change}), with_levers=False)
         if mine.best is not None and mine.best.owned and mine.best.headroom_fraction >= TIGHT_HEADROOM:
             return mine.model_copy(update={"relaxed": f"model={model}", "instead": rec.best,
                                            "instead_model": rec.model_name})
