@@ -2279,6 +2279,9 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         # within the budget is not headlined where the same reply shows renting cheaper, review W '购买 2 × RTX 3090'
         # beside '买永远不划算', review BR C6 '购买 8 × 3090' beside '36 个月租用共 ¥80,858，购买共 ¥144,913')
         return "buy"
+    if "preference" in w.flexible and w.horizon_months is None and best.sold_in > 1 and not best.owned_gpus:
+        return "rent"  # a whole server nobody asked to buy, on an assumed horizon: rented; the rent-or-buy line says
+        # where buying would pay off (review BS #7 'Buy 8 × H100, $320,000' for a parallelism question, BM #12)
     if rb is not None and owning_pays(rb.rent_total_usd, rb.buy_total_usd) and not (
             w.owned and "utilisation" in w.flexible) and not (
             few_offers(best.price_offers) and quoted(w, best.gpu) is None):
