@@ -64,7 +64,7 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     if usage:  # 'about 15M tokens a month … would self hosting be cheaper?': both at that usage (assistant.usage_api)
         from gpu_advisor.assistant.usage_api import usage_lines
 
-        both = usage_lines(r, usage, api, gpu_words(best, lang), money, lang)
+        both = usage_lines(r, usage, api, gpu_words(best, lang), money, lang, hourly[1])
         return both + ("\n- " + listed_line(listed[1], traffic, money, lang) if listed else "")
     head = say(lang, "advice.api_head_buy", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load),
                months=hourly[1]) if hourly[1] else \

@@ -490,7 +490,8 @@ def engine_choice(ctx: Context) -> str:
 def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context, precision: str) -> tuple[str, str] | None:
     """The engine an expert would start with among those asked about, and why (a code): llama.cpp or MLX
     for one person on a desktop card or a Mac, the vendor's engine on Ascend, SGLang for DeepSeek-style
-    MoE models with latent attention, vLLM otherwise (the widest model support, and the one sized)."""
+    MoE models with latent attention, SGLang when the requests share a long prefix (its radix-tree prefix cache),
+    vLLM otherwise (the widest model support, and the one sized)."""
     runs = [e for e in named if gpu is None or _engine(e).name_on(gpu)]
     users = ctx.profile.get("users") or 0
     model = None
@@ -509,6 +510,7 @@ def _engine_pick(named: list[str], gpu: Gpu | None, ctx: Context, precision: str
         ("mindie", gpu is not None and gpu.vendor == "huawei", "ascend"),
         ("vllm", gpu is not None and gpu.vendor == "huawei", "ascend"),
         ("sglang", model is not None and model.attention == "mla" and (model.num_experts or 0) > 0, "mla_moe"),
+        ("sglang", bool(ctx.turn.ask.get("shared_prefix") or ctx.profile.get("shared_prefix_tokens")), "shared_prefix"),
         ("vllm", True, "default"),
         ("sglang", True, "default_sglang"),
     )

@@ -18,15 +18,19 @@ def _millions(x: float, lang: str) -> str:
 
 
 def usage_lines(r: ApiCompareResult, usage: float, api: float | None, option: str, money: Callable[[float], str],
-                lang: str) -> str:
-    """The verdict first, then the figures behind it."""
+                lang: str, bought_months: int | None = None) -> str:
+    """The verdict first, then the figures behind it; a plan bought is said as bought, its cost spread over
+    `bought_months` (assistant/api_compare._hourly), never as a rent."""
     price = r.price_to_win_usd_per_million or 0.0
-    values = {"usage": _millions(usage, lang), "option": option, "month": money(r.month_usd), "price": money(price)}
+    values = {"usage": _millions(usage, lang), "option": option, "month": money(r.month_usd), "price": money(price),
+              "months": bought_months or 0}
+    values["setup"] = say(lang, "usage.setup_bought" if bought_months else "usage.setup_rented", **values)
+    own = "usage.api_bought" if bought_months else "usage.api_rent"
     if api is None or r.api_usd_at_usage is None or r.break_even_million_per_month is None:
         return "\n".join([say(lang, "usage.api_verdict_price", **values),
-                          "- " + say(lang, "usage.api_rent", **values),
+                          "- " + say(lang, own, **values),
                           "- " + say(lang, "usage.api_ask_price", **values)])
     values |= {"api": money(api), "bill": money(r.api_usd_at_usage), "volume": _millions(r.break_even_million_per_month, lang)}
     key = "usage.api_verdict_self" if r.self_wins_at_usage else "usage.api_verdict_api"
-    return "\n".join([say(lang, key, **values), "- " + say(lang, "usage.api_rent", **values),
+    return "\n".join([say(lang, key, **values), "- " + say(lang, own, **values),
                       "- " + say(lang, "usage.api_volume", **values)])

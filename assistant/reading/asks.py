@@ -81,6 +81,12 @@ def _example_model(m: Message, u: Understanding) -> str | None:
     return model if isinstance(model, str) and any(model == x for _s, _e, x in m.names) else None
 
 
+def _link_beside(m: Message, u: Understanding) -> None:
+    """A link question said with a job to size ('does nvlink matter for a 70b on 4 cards'): answered after the plan."""
+    if not u.also and _hit(m, "interconnect", "subject") and _hit(m, "interconnect", "cue") and _link_said(m):
+        u.also, u.ask = "interconnect", {**u.ask, **_details(m, "interconnect", None)}
+
+
 def read_ask(m: Message, u: Understanding) -> None:
     """One of ASKS, with what it is about in u.ask; the values its own words filled are dropped."""
     if u.intents & {"reset", "help", "empty"} or u.choice is not None:
@@ -93,7 +99,8 @@ def read_ask(m: Message, u: Understanding) -> None:
                 u.updates.pop(slot)
     example = _example_model(m, u)
     if set(u.updates) - OWN_SLOTS - m.weak - ({"model"} if example else set()) or u.unknown_model or u.scale:
-        return  # something to size: a sizing request
+        _link_beside(m, u)
+        return  # something to size: a sizing request ('does nvlink matter for a 70b on 4 cards': the link after it)
     if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(_typed(m)):
         return  # "will eval scores differ between fp8 and bf16?": a quality question
     code = next((c for c in ASKS if _hit(m, c, "subject") and _hit(m, c, "cue")

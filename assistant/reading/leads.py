@@ -6,6 +6,7 @@ workload (users, context, cards owned) the sizing leads and the engine question 
 from __future__ import annotations
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.text import word_pattern
 
 # Values a question names as its subject without describing a workload to size.
 SUBJECT_SLOTS = {"model", "phase", "precision", "engine", "engine_app", "region", "preference"}
@@ -30,3 +31,5 @@ def engine_asks(m: Message, u: Understanding) -> None:
 
     engine_question_leads(m, u)
     read_engine_family(m, u)
+    if ("engine_choice" in u.intents or u.also == "engine_choice") and word_pattern("shared_prefix_said").search(m.raw.lower()):
+        u.ask["shared_prefix"] = True  # 'vllm or sglang for a chatbot with a long shared system prompt': prefix caching weighs

@@ -128,7 +128,8 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     names = find_models(text)
     masked = mask(text, names)
     engines = find_engines(text)
-    unknown, masked = unknown_model(text, masked, raw, engines)
+    vendors = [(x.start(), x.end(), "api") for x in word_pattern("usage.api_vendor_span").finditer(text)]
+    unknown, masked = unknown_model(text, masked, raw, engines + vendors)  # 'moonshot api': a vendor, not a model
     if unknown is None:  # '盘古星河-38B': a name in Chinese characters
         unknown, masked = cjk_unknown_model(text, masked, raw)
     card_notes: list[tuple[str, dict[str, str]]] = []

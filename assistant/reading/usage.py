@@ -87,7 +87,8 @@ def read_usage(m: Message, u: Understanding) -> None:
     u.notes.append((f"usage.note_{period}", {"tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}",
                                         "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
     text = m.raw.lower()
-    if word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text):
+    weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)
+    if weighed or (word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text)):
         u.ask["break_even"] = {"usage_million_per_month": round(month, 4)}
         if not word_pattern("compare_verdict.per_token").search(text) and not word_pattern("api_price.per_million").search(text):
             u.ask.pop("per_token", None)  # '$0.88 per million' is the API's price: both at the usage, no ranking
