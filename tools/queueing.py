@@ -39,6 +39,7 @@ it only makes prompts cheaper).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from statistics import NormalDist
@@ -148,13 +149,13 @@ def poisson_quantile(mean: float, q: float) -> int:
         return 0
     if mean > 1000:
         return math.ceil(mean + NormalDist().inv_cdf(q) * math.sqrt(mean) - 0.5)
-    log_pmf, total, k = -mean, 0.0, 0
+    log_pmf, total, k, log_mean = -mean, 0.0, 0, math.log(mean)
     while True:
         total += math.exp(log_pmf)
         if total >= q:
             return k
         k += 1
-        log_pmf += math.log(mean) - math.log(k)
+        log_pmf += log_mean - math.log(k)
 
 
 def lognormal_cv2(mean: float, p99: float) -> float:
@@ -199,13 +200,14 @@ def ttft_quantile(q: float, p_wait: float, mean_wait: float, prefills: tuple[tup
     waiting-time tail, Allen-Cunneen's mean), S the own prefill, given as (seconds, probability) over the prompt
     lengths' quantiles. P(TTFT > t) = sum of weight x P(W > t - s); bisection for the t where it is 1 - q."""
     rate = p_wait / mean_wait if mean_wait > 0 and p_wait > 0 else math.inf
+    waits = math.isfinite(rate)
 
     def tail(t: float) -> float:
         total = 0.0
         for s, weight in prefills:
             if t < s:
                 total += weight
-            elif math.isfinite(rate):
+            elif waits:
                 total += weight * p_wait * math.exp(-(t - s) * rate)
         return total
 
@@ -342,10 +344,10 @@ class Unit:
         xs, ys = self.batches, self.steps
         if batch <= xs[0] or len(xs) == 1:
             return ys[0]
-        for i in range(1, len(xs)):
-            if batch <= xs[i]:
-                f = (batch - xs[i - 1]) / (xs[i] - xs[i - 1])
-                return ys[i - 1] + f * (ys[i] - ys[i - 1])
+        i = bisect_left(xs, batch)  # the first sized batch at or above this one
+        if i < len(xs):
+            f = (batch - xs[i - 1]) / (xs[i] - xs[i - 1])
+            return ys[i - 1] + f * (ys[i] - ys[i - 1])
         return ys[-1] + (batch - xs[-1]) * (ys[-1] - ys[-2]) / max(xs[-1] - xs[-2], 1)
 
 
@@ -377,11 +379,6 @@ def unit_physics(model: str, gpu_id: str, engine: RateEngine, precision: str, kv
     pre_tail = sized(1, prompt_tail).prefill_tokens_per_s if prompt_tail != prompt else pre
     return Unit(tp=tp, pp=pp, max_sequences=most, chunk_tokens=chunk, prefill_s_per_token=1 / pre,
                 prefill_s_per_token_tail=1 / pre_tail, batches=tuple(grid), steps=steps)
-
-
-def _own_prefill(u: Unit, prompt: int, per_token: float, batch: float) -> float:
-    """A prompt's own prefill: its tokens' compute plus one decode step for each chunk it rides on."""
-    return prompt * per_token + math.ceil(prompt / u.chunk_tokens) * u.step(batch)
 
 
 def _per_token(u: Unit, prompt: int, prompt_tail: int, length: float) -> float:
@@ -418,9 +415,12 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
     variability = (arrival_cv2 + prompt_cv2) / 2
     lanes = servers * u.pp
 
-    def queue(batch: float) -> tuple[float, float, float]:
-        """(utilisation, chance of waiting, mean wait) of the prefill queue at a batch."""
-        service = prompt * (u.prefill_s_per_token + u.step(batch) / u.chunk_tokens)
+    chunks = math.ceil(prompt / u.chunk_tokens)  # of the mean prompt, each riding on one decode step
+
+    def queue(batch: float, step: float | None = None) -> tuple[float, float, float]:
+        """(utilisation, chance of waiting, mean wait) of the prefill queue at a batch (`step`: its decode step,
+        when known)."""
+        service = prompt * (u.prefill_s_per_token + (u.step(batch) if step is None else step) / u.chunk_tokens)
         offered = rate * service * servers
         if offered >= lanes:
             return 1.0, 1.0, math.inf
@@ -431,8 +431,10 @@ def load_point(u: Unit, rate: float, prompt: int, prompt_tail: int, output: int,
         return u.step(batch) / (1 - rho_p)
 
     def in_flight(batch: float) -> float:
-        _, _, wait = queue(batch)
-        return rate * (wait + _own_prefill(u, prompt, u.prefill_s_per_token, batch) + (output - 1) * tpot(batch))
+        step = u.step(batch)  # once: the wait, the own prefill and the tokens after it all ride on it
+        _, _, wait = queue(batch, step)
+        own = prompt * u.prefill_s_per_token + chunks * step  # the mean prompt's own prefill
+        return rate * (wait + own + (output - 1) * (step / (1 - rho_p)))
 
     unstable = LoadPoint(requests_per_s=rate, stable=False, concurrency=math.inf, concurrency_p99=0,
                          prefill_share=rho_p, queue_utilisation=1.0, wait_p50_s=math.inf, wait_p99_s=math.inf,
