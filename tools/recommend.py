@@ -35,6 +35,7 @@ from gpu_advisor.knowledge.china_channel import officially_sold
 from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
+from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
@@ -2770,21 +2771,10 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     # people said to use it at once ('300 staff at once, 20 QPS at peak'): no more requests than people are in flight
     cap = _people_at_once(w)
     users = min(max(1, poisson_quantile(guess, P99)), cap)
-    rounds = 0
     base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
                                 "output_tokens": output})
     base._rate_per_s = rate
-    while True:
-        rounds += 1
-        rec = recommend(base.model_copy(update={"users": users}), with_levers)
-        best = rec.best
-        if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
-            break
-        needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
-        needed = min(needed, cap)
-        if needed <= users or rounds >= RATE_ROUNDS:
-            break
-        users = needed
+    rec, users = _in_flight(w, base, users, cap, with_levers)
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     limit = _counted_only(w, rec.best)
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
@@ -2840,6 +2830,41 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if rec.best is not None and traffic is not None:
         _at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _in_flight(w: Workload, base: Workload, users: int, cap: int, with_levers: bool) -> tuple[Recommendation, int]:
+    """(the plan, the requests in flight it holds) found together: plan, its first token and per-user speed, the
+    count they imply at the rate, plan again (at most RATE_ROUNDS rounds); your cards keep their format
+    (_format_given_up)."""
+    rate, output = base._rate_per_s, base.output_tokens or RATE_OUTPUT_TOKENS
+    earlier: tuple[Recommendation, int] | None = None
+    for _ in range(RATE_ROUNDS):
+        rec = recommend(base.model_copy(update={"users": users}), with_levers)
+        if earlier is not None and _format_given_up(w, earlier[0].best, rec.best):
+            return earlier  # your cards in their format: the queueing model then says what they sustain
+        earlier = (rec, users)
+        best = rec.best
+        if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
+            break
+        needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
+        needed = min(needed, cap)
+        if needed <= users:
+            break
+        users = needed
+    assert earlier is not None
+    return earlier
+
+
+def _format_given_up(w: Workload, before: Option | None, after: Option | None) -> bool:
+    """Your cards' plan that held the model in its format (the one asked, else the checkpoint's own) and drops to
+    fewer bits only because the next round of the rate's sizing puts more requests in flight (review BO #1: R1 in
+    FP8 on 2 x 8 H100 at 15 requests/s became 'int4, 72 H100'): the requests in flight at a rate are the queueing
+    model's to size on your cards (_owned_at_the_rate: memory and compute), so the format stays and the answer
+    says what your cards sustain in it, then how many more the rate takes."""
+    return bool(w.owned and w.serve_precision is None and before is not None and after is not None
+                and before.owned and after.owned and before.ok and before.gpu == after.gpu
+                and before.precision and after.precision and before.precision != after.precision
+                and weight_bits(after.precision) < weight_bits(before.precision))
 
 
 def _at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
