@@ -524,6 +524,8 @@ class Option(BaseModel):
     training_hours: float | None = None
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
+    needed_tokens_per_s: float | None = Field(None, description="a batch job with a deadline: the tokens per second "
+                                              "it must write (or read) over the whole run to end by the deadline")
     job_usd: float | None = Field(None, description="rented cost of the job")
     job_usd_per_month: float | None = Field(None, description="rented cost of a repeating job in a month (runs_per_month runs)")
     payback_months: float | None = Field(None, description="months of a repeating job's rent that add up to the purchase "
@@ -950,19 +952,20 @@ def _end_to_end(opt: Option, w: Workload, ttft_s: float, tpot_s: float, pct: str
                            f"over the {w.e2e_ms:,.0f} ms target")
 
 
-def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int) -> tuple:
-    """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards, as
-    many sequences in flight as its KV cache holds (at most BATCH_JOB_CONCURRENCY); speed and hours None
-    when the copy does not hold the model."""
+def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int, pp: int = 1) -> tuple:
+    """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards (and pp
+    pipeline stages, one per server), as many sequences in flight as its KV cache holds (at most
+    BATCH_JOB_CONCURRENCY); speed and hours None when the copy does not hold the model."""
     written = w.written_per_item(resolve_model(w.model))
     mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id,
-                                                context=w.batch_input_tokens + written, batch=1, gpus=t, gpu=gpu.id,
-                                                engine=engine))
+                                                context=w.batch_input_tokens + written, batch=1, gpus=t, pp=pp,
+                                                gpu=gpu.id, engine=engine))
     if not mem.fits:
         return mem, None, None
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
-    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, batch=concurrency,
-                          context=w.batch_input_tokens + written // 2, engine=engine))
+    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, pp=pp, batch=concurrency,
+                          context=w.batch_input_tokens + written // 2, engine=engine,
+                          network_gbit_per_s=_pipeline_network(w) if pp > 1 else None))
     items = w.batch_items or 1
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
                + items * written / sp.aggregate_decode_tokens_per_s)
@@ -1012,11 +1015,24 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         groups = [best] if best else groups
     else:
         groups = [n]
+    pp = 1
     for t in groups:
         mem, sp, hours = _batch_copy(w, gpu, engine, precision_id, t)
         if mem.fits:
             break
-    n = t
+    per_server = _server_gpus(w, gpu)
+    for stages in range(2, n // per_server + 1) if all_cards and not mem.fits and n % per_server == 0 else ():
+        # no server of yours holds the model: your servers are one cluster, a copy over several of them as
+        # pipeline stages (review BO #2: Kimi K2 in FP8 on two 8 x H20 96 GB servers, was '136 GB per GPU')
+        if (n // per_server) % stages == 0:
+            mem, sp, hours = _batch_copy(w, gpu, engine, precision_id, per_server, stages)
+            if mem.fits:
+                t, pp = per_server, stages
+                break
+    n = t * pp
+    if pp > 1:
+        opt.tp, opt.pp, opt.server_gpus = t, pp, per_server
+        opt.link_within, opt.link_between = gpu.interconnect, "infiniband"
     opt.engine, opt.precision, opt.runtime = engine, precision_id, engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
@@ -1035,6 +1051,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     # over the whole run, prompts read in between: an encoder's tokens read, a generator's tokens written
     opt.aggregate_tokens_per_s = items * (written or w.batch_input_tokens) / (opt.job_hours * 3600)
     if planned and w.deadline_hours:
+        opt.needed_tokens_per_s = items * (written or w.batch_input_tokens) / (w.deadline_hours * 3600)
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
