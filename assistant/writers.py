@@ -37,7 +37,14 @@ from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools.common import Explained
 from gpu_advisor.tools.cost import HOURS_PER_MONTH, few_offers, offer_spread
-from gpu_advisor.tools.queueing import MAX_UTILISATION, P99, TARGET_MARGIN, Traffic, percentile_name
+from gpu_advisor.tools.queueing import (
+    MAX_UTILISATION,
+    P99,
+    TARGET_MARGIN,
+    Traffic,
+    percentile_name,
+    poisson_quantile,
+)
 from gpu_advisor.tools.recommend import (
     FOUR_BIT,
     LEVER_SLOTS,
@@ -1134,9 +1141,10 @@ def _traffic_lines(rec: Recommendation, lang: str) -> list[str]:
     t = rec.traffic
     if t is None:
         return []
+    key = "fig.traffic" if t.users_cap is None else "advice.traffic_at_people" if t.in_flight <= t.users_cap \
+        else "fig.traffic_cap"
     lines = prefill_load_lines(rec, lang) + [
-        say(lang, "fig.traffic" if t.users_cap is None else "advice.traffic_at_people" if t.in_flight <= t.users_cap
-            else "fig.traffic_cap", rate=f"{t.requests_per_s:,.3g}",
+        say(lang, "fig.traffic_unheld" if _unheld(t) else key, rate=f"{t.requests_per_s:,.3g}",
                  prompt=f"{t.prompt_tokens:,}", output=f"{t.output_tokens:,}", seconds=f"{t.time_in_system_s:,.1f}",
             in_flight=f"{t.in_flight:,.0f}", sized=f"{t.users_sized:,}", users=f"{t.users_cap or 0:,}"), ""]
     if t.ttft_p99_s is not None and t.ttft_p50_s is not None and t.tpot_p50_s and t.tpot_p99_s and t.utilisation:
@@ -1180,14 +1188,22 @@ def rate_said(rps: float, lang: str) -> str:
     return say(lang, "fig.rate_about", rate=f"{rps:,.2g}")
 
 
+def _unheld(t: Traffic) -> bool:
+    """Your cards short of a rate whose plan holds fewer requests than the rate puts in flight (their format kept,
+    tools.recommend._format_given_up): the answer says they hold the model, never the requests."""
+    return t.owned_short and t.users_cap is None and t.users_sized < poisson_quantile(t.in_flight, P99)
+
+
 def _owned_short(rec: Recommendation, t: Traffic, lang: str) -> str:
-    """The cards you own hold the requests in memory but sustain the rate on no layout: what they sustain, and
-    the cards of that kind the rate needs (tools.queueing)."""
+    """The cards you own hold the requests in memory (or the model only: _unheld) but sustain the rate on no layout:
+    what they sustain, and the cards of that kind the rate needs (tools.queueing)."""
     name = rec.best.gpu_name if rec.best is not None else ""
+    model = "_model" if _unheld(t) and rec.best is not None and rec.best.precision else ""
+    fmt = rec.best.precision if model and rec.best is not None else ""
     if t.needed_gpus is None or t.owned_rps is None:
-        return say(lang, "fig.traffic_owned_short_none", owned=f"{t.owned_gpus or 0:,}", gpu=name,
-                   rate=f"{t.requests_per_s:,.3g}")
-    return say(lang, "fig.traffic_owned_short", owned=f"{t.owned_gpus or 0:,}", gpu=name,
+        return say(lang, "fig.traffic_owned_short_none" + model, owned=f"{t.owned_gpus or 0:,}", gpu=name,
+                   rate=f"{t.requests_per_s:,.3g}", precision=fmt)
+    return say(lang, "fig.traffic_owned_short" + model, owned=f"{t.owned_gpus or 0:,}", gpu=name, precision=fmt,
                rate=f"{t.requests_per_s:,.3g}", sustain=rate_said(t.owned_rps, lang), needed=f"{t.needed_gpus:,}",
                replicas=f"{t.needed_replicas:,}", unit=f"{t.needed_unit:,}",
                more=f"{max(0, t.needed_gpus - (t.owned_gpus or 0)):,}", cap=pct(MAX_UTILISATION)) \

@@ -35,6 +35,7 @@ from gpu_advisor.knowledge.china_channel import officially_sold
 from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
+from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
 from gpu_advisor.tools import arch
@@ -523,6 +524,8 @@ class Option(BaseModel):
     training_hours: float | None = None
     training_usd: float | None = None
     job_hours: float | None = Field(None, description="time to finish the job: a training run or a batch job")
+    needed_tokens_per_s: float | None = Field(None, description="a batch job with a deadline: the tokens per second "
+                                              "it must write (or read) over the whole run to end by the deadline")
     job_usd: float | None = Field(None, description="rented cost of the job")
     job_usd_per_month: float | None = Field(None, description="rented cost of a repeating job in a month (runs_per_month runs)")
     payback_months: float | None = Field(None, description="months of a repeating job's rent that add up to the purchase "
@@ -949,19 +952,20 @@ def _end_to_end(opt: Option, w: Workload, ttft_s: float, tpot_s: float, pct: str
                            f"over the {w.e2e_ms:,.0f} ms target")
 
 
-def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int) -> tuple:
-    """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards, as
-    many sequences in flight as its KV cache holds (at most BATCH_JOB_CONCURRENCY); speed and hours None
-    when the copy does not hold the model."""
+def _batch_copy(w: Workload, gpu: Gpu, engine: Engine, precision_id: str, t: int, pp: int = 1) -> tuple:
+    """(memory, speed, hours on one copy) of the job on a copy of the model over t tensor-parallel cards (and pp
+    pipeline stages, one per server), as many sequences in flight as its KV cache holds (at most
+    BATCH_JOB_CONCURRENCY); speed and hours None when the copy does not hold the model."""
     written = w.written_per_item(resolve_model(w.model))
     mem = inference_memory(InferenceMemoryInput(model=w.model, precision=precision_id,
-                                                context=w.batch_input_tokens + written, batch=1, gpus=t, gpu=gpu.id,
-                                                engine=engine))
+                                                context=w.batch_input_tokens + written, batch=1, gpus=t, pp=pp,
+                                                gpu=gpu.id, engine=engine))
     if not mem.fits:
         return mem, None, None
     concurrency = max(1, min(BATCH_JOB_CONCURRENCY, int(mem.max_concurrent_sequences or BATCH_JOB_CONCURRENCY)))
-    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, batch=concurrency,
-                          context=w.batch_input_tokens + written // 2, engine=engine))
+    sp = speed(SpeedInput(model=w.model, precision=precision_id, gpu=gpu.id, gpus=t, pp=pp, batch=concurrency,
+                          context=w.batch_input_tokens + written // 2, engine=engine,
+                          network_gbit_per_s=_pipeline_network(w) if pp > 1 else None))
     items = w.batch_items or 1
     seconds = (items * w.batch_input_tokens / sp.prefill_tokens_per_s
                + items * written / sp.aggregate_decode_tokens_per_s)
@@ -1011,11 +1015,24 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
         groups = [best] if best else groups
     else:
         groups = [n]
+    pp = 1
     for t in groups:
         mem, sp, hours = _batch_copy(w, gpu, engine, precision_id, t)
         if mem.fits:
             break
-    n = t
+    per_server = _server_gpus(w, gpu)
+    for stages in range(2, n // per_server + 1) if all_cards and not mem.fits and n % per_server == 0 else ():
+        # no server of yours holds the model: your servers are one cluster, a copy over several of them as
+        # pipeline stages (review BO #2: Kimi K2 in FP8 on two 8 x H20 96 GB servers, was '136 GB per GPU')
+        if (n // per_server) % stages == 0:
+            mem, sp, hours = _batch_copy(w, gpu, engine, precision_id, per_server, stages)
+            if mem.fits:
+                t, pp = per_server, stages
+                break
+    n = t * pp
+    if pp > 1:
+        opt.tp, opt.pp, opt.server_gpus = t, pp, per_server
+        opt.link_within, opt.link_between = gpu.interconnect, "infiniband"
     opt.engine, opt.precision, opt.runtime = engine, precision_id, engine_for(engine, gpu)
     opt.serves, opt.serve_per_gpu_bytes = bool(mem.fits), mem.per_gpu_total_bytes
     opt.capacity_bytes = mem.gpu_capacity_bytes or 0
@@ -1036,6 +1053,7 @@ def _batch_job(opt: Option, w: Workload, gpu: Gpu, n: int, owned: bool, precisio
     # over the whole run, prompts read in between: an encoder's tokens read, a generator's tokens written
     opt.aggregate_tokens_per_s = items * (written or w.batch_input_tokens) / (opt.job_hours * 3600)
     if planned and w.deadline_hours:
+        opt.needed_tokens_per_s = items * (written or w.batch_input_tokens) / (w.deadline_hours * 3600)
         opt.meets["deadline"] = opt.job_hours <= planned
         if opt.job_hours > w.deadline_hours:
             opt.reasons.append(f"the job takes {opt.job_hours:,.1f} h, past the {w.deadline_hours:,.0f} h deadline")
@@ -2792,21 +2810,10 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     # people said to use it at once ('300 staff at once, 20 QPS at peak'): no more requests than people are in flight
     cap = _people_at_once(w)
     users = min(max(1, poisson_quantile(guess, P99)), cap)
-    rounds = 0
     base = w.model_copy(update={"requests_per_s": None, "context": context, "prompt_tokens": prompt,
                                 "output_tokens": output})
     base._rate_per_s = rate
-    while True:
-        rounds += 1
-        rec = recommend(base.model_copy(update={"users": users}), with_levers)
-        best = rec.best
-        if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
-            break
-        needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
-        needed = min(needed, cap)
-        if needed <= users or rounds >= RATE_ROUNDS:
-            break
-        users = needed
+    rec, users = _in_flight(w, base, users, cap, with_levers)
     traffic = traffic_on(rec.best, rate, prompt, output, users, w.ttft_ms)
     limit = _counted_only(w, rec.best)
     if traffic is not None and rec.best is not None and ((w.owned and rec.best.owned) or limit):
@@ -2862,6 +2869,41 @@ def _recommend_rate(w: Workload, with_levers: bool) -> Recommendation:
     if rec.best is not None and traffic is not None:
         _at_the_rate(rec.best, rec.workload, traffic)
     return rec
+
+
+def _in_flight(w: Workload, base: Workload, users: int, cap: int, with_levers: bool) -> tuple[Recommendation, int]:
+    """(the plan, the requests in flight it holds) found together: plan, its first token and per-user speed, the
+    count they imply at the rate, plan again (at most RATE_ROUNDS rounds); your cards keep their format
+    (_format_given_up)."""
+    rate, output = base._rate_per_s, base.output_tokens or RATE_OUTPUT_TOKENS
+    earlier: tuple[Recommendation, int] | None = None
+    for _ in range(RATE_ROUNDS):
+        rec = recommend(base.model_copy(update={"users": users}), with_levers)
+        if earlier is not None and _format_given_up(w, earlier[0].best, rec.best):
+            return earlier  # your cards in their format: the queueing model then says what they sustain
+        earlier = (rec, users)
+        best = rec.best
+        if best is None or best.decode_tokens_per_s is None or best.ttft_s is None:
+            break
+        needed = max(1, poisson_quantile(rate * (best.ttft_s + (output - 1) / best.decode_tokens_per_s), P99))
+        needed = min(needed, cap)
+        if needed <= users:
+            break
+        users = needed
+    assert earlier is not None
+    return earlier
+
+
+def _format_given_up(w: Workload, before: Option | None, after: Option | None) -> bool:
+    """Your cards' plan that held the model in its format (the one asked, else the checkpoint's own) and drops to
+    fewer bits only because the next round of the rate's sizing puts more requests in flight (review BO #1: R1 in
+    FP8 on 2 x 8 H100 at 15 requests/s became 'int4, 72 H100'): the requests in flight at a rate are the queueing
+    model's to size on your cards (_owned_at_the_rate: memory and compute), so the format stays and the answer
+    says what your cards sustain in it, then how many more the rate takes."""
+    return bool(w.owned and w.serve_precision is None and before is not None and after is not None
+                and before.owned and after.owned and before.ok and before.gpu == after.gpu
+                and before.precision and after.precision and before.precision != after.precision
+                and weight_bits(after.precision) < weight_bits(before.precision))
 
 
 def _at_the_rate(best: Option, w: Workload, traffic: Traffic) -> None:
