@@ -64,9 +64,11 @@ def read_rl_prompts(m: Message) -> int | None:
 def read_rl_completion_tokens(m: Message) -> int | None:
     """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048', '回答2k' (said
     in those words, read in any turn of an RL conversation: the slot matters only there)."""
-    said = word_pattern("rl_completion").search(m.text)
+    said = word_pattern("rl_completion").search(m.text) or word_pattern("rl_completion_before").search(m.text)
     if not said and (rl_said(m) or _group(m, strong=True)):
-        said = word_pattern("rl_completion_loose").search(m.text)
+        group = _group(m)  # 'rollouts 8 per prompt, completions up to 4k': the 8 is the group, not a length
+        said = next((x for x in word_pattern("rl_completion_loose").finditer(m.text)
+                     if group is None or x.start("n") != group.start), None)
     if said:
         return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
     if not rl_said(m):
