@@ -88,6 +88,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
+from gpu_advisor.assistant.rl_turn import as_rl_figures
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
@@ -687,6 +688,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         if "rl_prompts" not in updates and profile.rl_prompts is None:
             updates["rl_prompts"] = max(1, round(profile.train_tokens / (profile.seq_len or EXAMPLE_TOKENS)))
         updates["train_tokens"] = None
+    stale = as_rl_figures(profile.objective, updates, u.notes)  # '每条采样8个 回答长度两千token' in a GRPO run
+    turn.notes = [n for n in turn.notes if n not in {say(lang, k, **v) for k, v in stale}]
     if profile.objective == "rl" and updates.get("objective", "rl") == "rl" and "rl_prompts" not in updates \
             and (updates.get("train_examples") or updates.get("batch_items")):
         # "数据7500条" in an RL conversation: the prompts the policy is trained on, not examples of fixed length
