@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.assistant.writers import gb, glossary_reply
-from gpu_advisor.knowledge import engines, find_gpu, find_precision
+from gpu_advisor.knowledge import engines, find_gpu, find_model, find_precision
 from gpu_advisor.knowledge.schema import Gpu
 from gpu_advisor.tools.recommend import Option, training_setup
 from gpu_advisor.tools.training import training_memory
@@ -200,6 +200,8 @@ def parallelism(ctx: Any) -> str:
     plan = ctx.say("asks.par.plan", option=f"{best.gpus} × {best.gpu_name}", layout=_layout_words(ctx, tp, pp, best))
     why = ctx.say("asks.par.why_ep" if best.expert_parallel else "asks.par.why_pp" if pp > 1
                   else "asks.par.why_tp" if tp > 1 else "asks.par.why_one")
+    if ctx.turn.ask.get("tp_ep") and find_model(rec.workload.model).is_moe and tp > 1:
+        return _joined(ctx, [_tp_or_ep(ctx, best, tp), plan])  # 'TP or EP for qwen3-235b on 8x h100'
     asked = ctx.turn.ask.get("tp")
     if asked:  # "是不是直接tp=8就行": the verdict first, then the plan it comes from
         return _joined(ctx, [_tp_check(ctx, int(asked), tp, pp, gpu), plan])
@@ -208,6 +210,17 @@ def parallelism(ctx: Any) -> str:
     slow = tp >= 4 and pp == 1 and gpu.interconnect == "pcie" and not gpu.nvlink_gbps
     pcie = ctx.say("asks.par.pcie_tp", tp=tp, half=tp // 2) if slow else ""  # 4 L40S in one box: TP4, or TP2 x PP2
     return _joined(ctx, [plan, why, pcie] + ([ctx.say("asks.par.ascend")] if gpu.vendor == "huawei" else []))
+
+
+def _tp_or_ep(ctx: Any, best: Option, n: int) -> str:
+    """Tensor against expert parallelism for a mixture-of-experts model on the plan's cards: TP for a few requests at
+    once, EP with data-parallel attention for many; the KV heads a TP split copies, from the model's shape."""
+    model = find_model(ctx.rec.workload.model)
+    line = ctx.say("asks.par.tp_ep", option=f"{best.gpus} × {best.gpu_name}", n=n)
+    if model.num_kv_heads < n:
+        line = _joined(ctx, [line, ctx.say("asks.par.tp_ep_kv", model=model.name, kv=model.num_kv_heads, n=n,
+                                           copies=n // model.num_kv_heads)])
+    return line
 
 
 def _joined(ctx: Any, sentences: list[str]) -> str:

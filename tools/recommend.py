@@ -3555,6 +3555,10 @@ def one_at_home(w: Workload) -> bool:
     return count == 1 and gpu.segment in ("consumer", "apple")
 
 
+# The files a smaller model of the family is tried in at home: its usual one, then 4 bits.
+FILE_TRIES: tuple[dict[str, Any], ...] = ({"serve_precision": None}, {"serve_precision": "q4_k_m"})
+
+
 def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | None:
     """One person at home whose card or Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit
     files: a smaller strong model that runs on it at reading speed leads the answer (the owned-card lever
@@ -3567,10 +3571,10 @@ def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | 
     # the largest that runs with room to spare (a file that fills the card leaves no room for the context), in its
     # usual file, else in 4 bits, else (the context assumed, not said) in 4 bits at half the context: the 32B in
     # Q4_K_M at 8k a 4090 runs before a 14B (review BS #14: '换成72B呢' after the 32B led with the 14B)
-    shorter = [{"serve_precision": "q4_k_m", "context": w.context // 2}] \
+    shorter: list[dict[str, Any]] = [{"serve_precision": "q4_k_m", "context": w.context // 2}] \
         if "context" in w.flexible and w.context // 2 >= 4096 else []
-    tries = [(m, change) for m in smaller_in_family(w.model)
-             for change in [{"serve_precision": None}, {"serve_precision": "q4_k_m"}, *shorter]]
+    tries: list[tuple[str, dict[str, Any]]] = [(m, change) for m in smaller_in_family(w.model)
+             for change in [*FILE_TRIES, *shorter]]
     for model, change in tries:
         mine = _recommend(w.model_copy(update={"model": model, **change}), with_levers=False)
         if mine.best is not None and mine.best.owned and mine.best.headroom_fraction >= TIGHT_HEADROOM:

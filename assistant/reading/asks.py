@@ -87,6 +87,17 @@ def _link_beside(m: Message, u: Understanding) -> None:
         u.also, u.ask = "interconnect", {**u.ask, **_details(m, "interconnect", None)}
 
 
+def _parallelism_beside(m: Message, u: Understanding) -> None:
+    """A parallelism question said with a job to size ('difference between tensor parallel and expert parallel for
+    serving qwen3-235b, which one on 8x h100'): answered after the plan, with the pick between TP and EP when both
+    are named (review BS #7: the definitions and a purchase, no pick)."""
+    if u.also or not (_hit(m, "parallelism", "subject") and _hit(m, "parallelism", "cue")):
+        return
+    words = vocab()["parallel_choice"]
+    if re.search(words["tp"], m.text) and re.search(words["ep"], m.text):
+        u.also, u.ask = "parallelism", {**u.ask, "tp_ep": True}
+
+
 def read_ask(m: Message, u: Understanding) -> None:
     """One of ASKS, with what it is about in u.ask; the values its own words filled are dropped."""
     if u.intents & {"reset", "help", "empty"} or u.choice is not None:
@@ -100,6 +111,7 @@ def read_ask(m: Message, u: Understanding) -> None:
     example = _example_model(m, u)
     if set(u.updates) - OWN_SLOTS - m.weak - ({"model"} if example else set()) or u.unknown_model or u.scale:
         _link_beside(m, u)
+        _parallelism_beside(m, u)
         return  # something to size: a sizing request ('does nvlink matter for a 70b on 4 cards': the link after it)
     if word_pattern("quality.en").search(m.masked) or word_pattern("quality.zh").search(_typed(m)):
         return  # "will eval scores differ between fp8 and bf16?": a quality question
