@@ -60,7 +60,14 @@ from gpu_advisor.tools.common import (
 )
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
 from gpu_advisor.tools.models import resolve_model
-from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, expert_units, latent_moe, servers_for, units
+from gpu_advisor.tools.scale import (
+    MAX_SERVING_GPUS,
+    SERVER_GPUS,
+    expert_units,
+    latent_moe,
+    servers_for,
+    units,
+)
 from gpu_advisor.tools.throughput import SpeedInput, speed
 
 RateEngine = Literal["vllm", "sglang"]
