@@ -26,6 +26,7 @@ from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
+from gpu_advisor.assistant.invalid_values import invalid_lines, refused
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
@@ -933,8 +934,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         try:
             profile = Profile.model_validate({**before, **updates})
         except ValidationError as e:
-            turn.problems += [say(lang, "problem.invalid_value", slot=say(lang, f"slot.{err['loc'][0]}.label"))
-                              for err in e.errors() if err.get("loc")]
+            turn.problems += invalid_lines(lang, e)
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
@@ -1768,8 +1768,8 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                 for_home=any((t.get("ask") or {}).get("job") == "local"
                                              for t in [turn.model_dump(), *_deferred(state)]))
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
-        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
+        text = say(lang, "reply.cannot_use", problems=refused(lang, e))  # never the tools' validation text
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=refused("en", e)))],
                 "pending": None}
     changed = turn.changed if previous else []
     lead = [str(n).strip() for n in turn.ask.get("lead") or []]
@@ -1874,8 +1874,8 @@ def _encoder_service(profile: Profile, filled: Profile, defaulted: dict[str, str
     try:
         text, results = encoder_answer(filled, defaulted, said, lang)
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
-        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
+        text = say(lang, "reply.cannot_use", problems=refused(lang, e))  # never the tools' validation text
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=refused("en", e)))],
                 "pending": None}
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
