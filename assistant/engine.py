@@ -22,11 +22,11 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
+from gpu_advisor.assistant.api_paid import API_KEYS
 from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
 from gpu_advisor.assistant.catalog import catalog, detect, say
-from gpu_advisor.assistant.invalid_values import invalid_lines, refused
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
@@ -34,6 +34,7 @@ from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.encoder_reply import encoder_answer, encoder_decision, encoder_service
 from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.inferred_busy import inferred_busy
+from gpu_advisor.assistant.invalid_values import invalid_lines, refused
 from gpu_advisor.assistant.kv_part import with_kv_part
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
@@ -1033,7 +1034,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            "api": {**((state.get("cards") or {}).get("api") or {}),
-                                   **{k: turn.ask[k] for k in ("api_price", "break_even") if k in turn.ask}},
+                                   **{k: turn.ask[k] for k in API_KEYS if k in turn.ask}},
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
                            **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
@@ -2329,7 +2330,7 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
 
         ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
         parts.append(ranked)
-    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in ("api_price", "break_even")}
+    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in API_KEYS}
     if api:  # 'vs paying an api … at what volume does self hosting win': the break-even volume (assistant.api_compare)
         from gpu_advisor.assistant.api_compare import api_block
 
