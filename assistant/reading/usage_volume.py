@@ -68,7 +68,7 @@ def _chains(m: Message) -> list[list[tuple[Quantity, re.Match[str], str | None]]
         if last and gap and _tokens_or_way(last):  # '32k context and 15M tokens a month': no one volume
             chains[-1].append((q, tail, gap.group("dir")))
             continue
-        before = word_pattern("usage.dir_before").search(m.masked[max(0, q.start - 16):q.start])
+        before = word_pattern("usage.dir_before").search(m.masked[max(0, q.start - 32):q.start])
         chains.append([(q, tail, before.group("dir") if before else None)])
     return chains
 
