@@ -14,7 +14,7 @@ from functools import cache
 
 from gpu_advisor.assistant.reading.message import Message, Quantity, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
-from gpu_advisor.assistant.reading.usage_volume import volume_said
+from gpu_advisor.assistant.reading.usage_volume import PERIODS, volume_said
 from gpu_advisor.knowledge.api_prices import api_prices
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
@@ -53,14 +53,13 @@ def _spend(m: Message) -> tuple[float, Quantity] | None:
         said = word_pattern("api_paid.spend_before").search(lead)
         if said is None or word_pattern("api_paid.spend_not").search(lead[said.start():]):
             continue
-        after = re.sub(r"^\s*(?:usd|dollars?|bucks|rmb|元|块|美元|美金)", "", m.masked[q.end:q.end + 40])
+        after = word_pattern("api_paid.currency_after").sub("", m.masked[q.end:q.end + 40])
         period = word_pattern("usage.period_after").match(after) or word_pattern("usage.before").search(
             m.masked[max(0, q.start - 40):q.start])
         if period is None:
             continue
         per = next(g for g in period.groups() if g)
-        months = MONTHS_PER.get({"mo": "month", "monthly": "month", "d": "day", "daily": "day", "wk": "week",
-                                 "weekly": "week"}.get(per, per), 1.0)
+        months = MONTHS_PER.get(PERIODS.get(per, per), 1.0)
         usd = _usd(m, q) * months
         if usd >= SPEND_FROM:
             return usd, q
