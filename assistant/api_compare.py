@@ -9,6 +9,7 @@ from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call
 from gpu_advisor.assistant.api_listed import listed_line, on_record
+from gpu_advisor.assistant.api_paid import paid_lines, paid_per_million
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.assistant.writers import cash, gpu_words, pct, tps
 from gpu_advisor.tools.api_compare import ApiCompareInput, api_compare
@@ -41,6 +42,18 @@ def _millions(x: float) -> str:
     return f"{x:,.0f}" if x >= 10 else f"{x:,.1f}"
 
 
+def _words(usage: float, lang: str) -> str:
+    from gpu_advisor.assistant.usage_api import _millions as said
+
+    return said(usage, lang)
+
+
+def _at_list(recorder: Recorder | None, inp: ApiCompareInput, listed: float) -> Any:
+    """The same comparison at the list price on record, when the price paid said is weighed instead."""
+    at = inp.model_copy(update={"api_usd_per_million": listed})
+    return _call(recorder, "api_compare", at.model_dump(mode="json"), partial(api_compare, at))
+
+
 def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Recorder | None = None) -> str:
     """The comparison with the API asked ({'api_price': {'usd'|'cny': amount}, 'break_even': bool}); '' when the plan
     has no rented setup with a speed."""
@@ -54,8 +67,9 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     api = _usd(asked.get("api_price") or {}, rec)
     said = asked.get("break_even")
     usage = said.get("usage_million_per_month") if isinstance(said, dict) else None
-    listed = on_record(rec, traffic, not usage) if api is None else None  # no price given: the maker's list price
-    api = listed[0] if listed else api
+    paid = paid_per_million(asked, usage) if api is None else None  # 'spending like 18k/month': the price paid now
+    listed = on_record(rec, traffic, not usage, asked.get("api_named")) if api is None else None  # its list price
+    api = paid or (listed[0] if listed else api)
     inp = ApiCompareInput(usd_per_hour=hourly[0], tokens_per_s=load, api_usd_per_million=api,
                           usage_million_per_month=usage, bought_months=hourly[1])
     r = _call(recorder, "api_compare", inp.model_dump(mode="json"), partial(api_compare, inp))
@@ -65,7 +79,10 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
         from gpu_advisor.assistant.usage_api import usage_lines
 
         both = usage_lines(r, usage, api, gpu_words(best, lang), money, lang, hourly[1])
-        return both + ("\n- " + listed_line(listed[1], traffic, money, lang) if listed else "")
+        if paid:
+            at_list = _at_list(recorder, inp, listed[0]) if listed else None
+            return "\n- ".join([both, *paid_lines(asked, usage, listed, at_list, traffic, money, _words(usage, lang), lang)])
+        return both + ("\n- " + listed_line(listed[1], traffic, money, lang, rec) if listed else "")
     head = say(lang, "advice.api_head_buy", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load),
                months=hourly[1]) if hourly[1] else \
         say(lang, "api.head", option=gpu_words(best, lang), hour=money(hourly[0]), tps=tps(load))
@@ -80,5 +97,5 @@ def api_block(answer: Answer, asked: dict[str, Any], lang: str, recorder: Record
     lines.append("- " + say(lang, key, api=money(api), volume=_millions(volume), day=_millions(volume / 30),
                             share=pct(r.break_even_share or 0), self=money(r.self_usd_per_million)))
     if listed:
-        lines.append("- " + listed_line(listed[1], traffic, money, lang))
+        lines.append("- " + listed_line(listed[1], traffic, money, lang, rec))
     return "\n".join(lines)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
 from gpu_advisor.assistant import advice, writers
+from gpu_advisor.assistant.api_paid import API_KEYS
 from gpu_advisor.assistant.asked_more import with_asked_more
 from gpu_advisor.assistant.budget_largest import budget_followed, budget_intents
 from gpu_advisor.assistant.card_pick import with_pick
@@ -33,6 +34,7 @@ from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.encoder_reply import encoder_answer, encoder_decision, encoder_service
 from gpu_advisor.assistant.fewer_time import with_fewer
 from gpu_advisor.assistant.inferred_busy import inferred_busy
+from gpu_advisor.assistant.invalid_values import invalid_lines, refused
 from gpu_advisor.assistant.kv_part import with_kv_part
 from gpu_advisor.assistant.later_load import now_and_later
 from gpu_advisor.assistant.load_scale import load_slot
@@ -939,8 +941,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         try:
             profile = Profile.model_validate({**before, **updates})
         except ValidationError as e:
-            turn.problems += [say(lang, "problem.invalid_value", slot=say(lang, f"slot.{err['loc'][0]}.label"))
-                              for err in e.errors() if err.get("loc")]
+            turn.problems += invalid_lines(lang, e)
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
@@ -1039,7 +1040,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         update["cards"] = {"compare": turn.compare, "whatif": turn.whatif,
                            "per_token": bool(turn.ask.get("per_token") or (state.get("cards") or {}).get("per_token")),
                            "api": {**((state.get("cards") or {}).get("api") or {}),
-                                   **{k: turn.ask[k] for k in ("api_price", "break_even") if k in turn.ask}},
+                                   **{k: turn.ask[k] for k in API_KEYS if k in turn.ask}},
                            **({"models": turn.ask["models"]} if turn.ask.get("models") else {}),
                            **({"dims": turn.ask["dims"]} if turn.ask.get("dims") else {}),
                            "request": request}
@@ -1790,8 +1791,8 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                 for_home=any((t.get("ask") or {}).get("job") == "local"
                                              for t in [turn.model_dump(), *_deferred(state)]))
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
-        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
+        text = say(lang, "reply.cannot_use", problems=refused(lang, e))  # never the tools' validation text
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=refused("en", e)))],
                 "pending": None}
     changed = turn.changed if previous else []
     lead = [str(n).strip() for n in turn.ask.get("lead") or []]
@@ -1896,8 +1897,8 @@ def _encoder_service(profile: Profile, filled: Profile, defaulted: dict[str, str
     try:
         text, results = encoder_answer(filled, defaulted, said, lang)
     except (ToolError, LookupError, ValueError) as e:
-        text = say(lang, "reply.cannot_use", problems=writers.localise(lang, str(e)))
-        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=str(e)))],
+        text = say(lang, "reply.cannot_use", problems=refused(lang, e))  # never the tools' validation text
+        return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=refused("en", e)))],
                 "pending": None}
     message = AIMessage(content=text, additional_kwargs=_payload(
         "answer", results=results, profile=filled.model_dump(mode="json"), assumptions=defaulted,
@@ -2351,7 +2352,7 @@ def _asked_first(answer: Any, turn: Turn, cards: dict[str, Any], lang: str, conf
 
         ranked, answer.per_token = per_token_block(answer, lang, _recorder(config))
         parts.append(ranked)
-    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in ("api_price", "break_even")}
+    api = {k: v for k, v in {**(cards.get("api") or {}), **turn.ask}.items() if k in API_KEYS}
     if api:  # 'vs paying an api … at what volume does self hosting win': the break-even volume (assistant.api_compare)
         from gpu_advisor.assistant.api_compare import api_block
 

@@ -52,15 +52,16 @@ def test_no_period_no_usage(text: str) -> None:
 
 # ---------------------------------------------------------------- self-hosting against the API, at that usage
 
-@pytest.mark.parametrize("turns, lang", [
+@pytest.mark.parametrize("turns, lang, verdict", [
     (["I run a tiny discord bot for like 200 ppl, currently paying openrouter for llama 3.3 70b, about 15M tokens a "
-      "month total. would self hosting on a rented gpu be cheaper?"], "en"),
+      "month total. would self hosting on a rented gpu be cheaper?"], "en", "Self-hosting is cheaper only if"),
     (["about 15M tokens a month of llama 3.3 70b on openrouter for our discord bot (200 people). self hosting on "
-      "a rented gpu cheaper or nah"], "en"),
-    (["现在用openrouter的api跑llama 3.3 70b，一个月大概1500万token，自己租gpu部署划算吗"], "zh"),
-    (["我们每个月大概用2000万token，调的是deepseek的api，自己租卡部署会不会更便宜", "DeepSeek-V3.1"], "zh"),
+      "a rented gpu cheaper or nah"], "en", "Self-hosting is cheaper only if"),
+    (["现在用openrouter的api跑llama 3.3 70b，一个月大概1500万token，自己租gpu部署划算吗"], "zh", "自建才更便宜"),
+    # DeepSeek's API named: weighed at its main API's dated list price (deepseek-chat), no price asked (review s21 #3)
+    (["我们每个月大概用2000万token，调的是deepseek的api，自己租卡部署会不会更便宜", "DeepSeek-V3.1"], "zh", "继续用 API"),
 ])
-def test_api_weighed_at_usage(turns: list[str], lang: str) -> None:
+def test_api_weighed_at_usage(turns: list[str], lang: str, verdict: str) -> None:
     d = _data(turns)
     profile, r = d["profile"], d["results"]
     assert not profile.get("train_tokens") and not profile.get("users")
@@ -69,7 +70,7 @@ def test_api_weighed_at_usage(turns: list[str], lang: str) -> None:
     assert api["price_to_win_usd_per_million"] == pytest.approx(api["month_usd"] / usage)
     assert api["price_to_win_usd_per_million"] > 5  # far above what an API charges for a trickle: the API wins
     text = run_conversation(turns)[-1].content
-    assert text.index("自建才更便宜" if lang == "zh" else "Self-hosting is cheaper only if") < text.index("##")
+    assert text.index(verdict) < text.index("##")
 
 
 @pytest.mark.parametrize("text", [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.assistant.reading.api_paid import read_api_paid
 from gpu_advisor.assistant.reading.api_price import read_per_token
 from gpu_advisor.assistant.reading.api_worth import read_api_worth
 from gpu_advisor.assistant.reading.card_good import read_card_good
@@ -20,6 +21,7 @@ def read_answers(m: Message, u: Understanding) -> None:
     read_per_token(m, u)
     read_api_worth(m, u)  # 'is it even worth it vs just using the API', '还是直接调API划算': the break-even answer
     read_usage(m, u)  # '15M tokens a month … would self hosting be cheaper than the API?': usage, not a dataset
+    read_api_paid(m, u)  # 'on gpt-4o-mini api, spending like 18k/month': the API named and its bill, never a budget
     _own_setup_concept(m, u)
     read_learn_only(m, u)  # 'just want to understand the concept': no sizing, no job question
     read_card_good(m, u)  # 'is H20 any good for …': the card's verdict in words beside the sizing

@@ -9,39 +9,14 @@ weighs the two at that usage: `u.ask["break_even"]` carries the usage in million
 
 from __future__ import annotations
 
-import re
-
 from gpu_advisor.assistant.reading.load import split_output, volume_split
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
+from gpu_advisor.assistant.reading.usage_volume import Volume, volume_said
 from gpu_advisor.tools.cost import HOURS_PER_MONTH
 
 SECONDS = {"month": HOURS_PER_MONTH * 3600, "day": 86400.0, "week": 7 * 86400.0}
-PERIODS = {"mo": "month", "d": "day", "wk": "week", "monthly": "month", "daily": "day", "weekly": "week"}
-TOKEN_ROLES = ("train_tokens", "context", "prompt_tokens", "output_tokens", "request_rate", "")
-MIN_TOKENS = 10_000  # below this a count of tokens over a period is no usage anyone bills
-NEAR_BEFORE = 40
 PROMPT_TOKENS = 4096  # a rate's request reads tools.recommend's default prompt (the context up to 4,096) ...
-
-
-def _period(match: re.Match[str]) -> str:
-    said = next(g for g in match.groups() if g)
-    return PERIODS.get(re.sub(r"\s+", " ", said), said)
-
-
-def usage_said(m: Message) -> tuple[float, str, str] | None:
-    """(tokens, period, the role the number was read in) of the first usage said, else None."""
-    for q in m.qty:
-        if q.role not in TOKEN_ROLES or q.negated or q.value < MIN_TOKENS:
-            continue
-        after, before = m.masked[q.end:q.end + 60], m.masked[max(0, q.start - NEAR_BEFORE):q.start]
-        hit = word_pattern("usage.after").match(after)
-        if hit:
-            return q.value, _period(hit), q.role
-        hit = word_pattern("usage.before").search(before)
-        if hit and (word_pattern("usage.tokens_after").match(after) or word_pattern("usage.tokens_before").search(before)):
-            return q.value, _period(hit), q.role
-    return None
 
 
 def _people_who_use_it(m: Message, u: Understanding) -> None:
@@ -51,41 +26,48 @@ def _people_who_use_it(m: Message, u: Understanding) -> None:
         u.updates["population"] = u.updates.pop("users")
 
 
-def _split_output(m: Message, u: Understanding) -> int | None:
-    """'80/20 in/out' with no lengths said: each request reads the usual prompt and writes its share (reading.load)."""
-    split = volume_split(m)
+def _split_output(m: Message, u: Understanding, said: Volume) -> tuple[int, tuple[str, dict[str, str]]] | None:
+    """'80/20 in/out' with no lengths said, or the volumes read and written said ('300M output and 1.2B input tokens a
+    month'): each request reads the usual prompt and writes its share (reading.load)."""
+    volumes = (said.read, said.written) if said.read and said.written else None
+    split = volumes or volume_split(m)
     if split is None or "prompt_tokens" in u.updates or "output_tokens" in u.updates:
         return None
     output = split_output(*split, PROMPT_TOKENS)
     u.updates["output_tokens"] = output
-    u.notes.append(("load.note_split", {"read": f"{split[0]:g}", "written": f"{split[1]:g}",
-                                        "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
-    return output
+    key, read, written = ("usage.note_split", f"{split[0]:,.0f}", f"{split[1]:,.0f}") if volumes else \
+        ("load.note_split", f"{split[0]:g}", f"{split[1]:g}")
+    return output, (key, {"read": read, "written": written, "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"})
 
 
 def read_usage(m: Message, u: Understanding) -> None:
     if any(q.extra in ("hour", "day", "month") for q in m.role("request_rate")) and "requests_per_s" in u.updates:
         _people_who_use_it(m, u)  # requests over a period: a usage that sets the load
-    found = usage_said(m)
-    if found is None or u.updates.get("phase") not in (None, "serve", "production", "experiment"):
+    said = volume_said(m)
+    if said is None or u.updates.get("phase") not in (None, "serve", "production", "experiment"):
         return
     from gpu_advisor.tools.recommend import RATE_OUTPUT_TOKENS
 
-    tokens, period, role = found
-    for slot in ("train_tokens", "context", "prompt_tokens", "output_tokens"):
-        if u.updates.get(slot) == tokens:
+    tokens, period, role = said.tokens, said.period, said.role
+    values = {q.value for q in said.parts}
+    for slot in ("train_tokens", "context", "prompt_tokens", "output_tokens", "batch_input_tokens", "batch_output_tokens"):
+        if u.updates.get(slot) in values:  # a volume over a period is never one request's length
             u.updates.pop(slot)
+    if any(q.role == "model" for q in said.parts) and u.updates.get("model") in {f"{v / 1e9:g}B" for v in values}:
+        u.updates.pop("model")  # '1.2b input … tokens a month': tokens, no 1.2B model
     if role == "request_rate":  # '每天调用100万个token': tokens a day, not a million requests
         u.updates.pop("requests_per_s", None)
         u.notes = [n for n in u.notes if not n[0].startswith("note.rate_spread")]
     per_s = tokens / SECONDS[period]
     u.updates["phase"] = u.updates.get("phase") or "serve"
-    output = _split_output(m, u) or RATE_OUTPUT_TOKENS
+    split = _split_output(m, u, said)
+    output = split[0] if split else RATE_OUTPUT_TOKENS
     u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + output), 6)  # ... and writes its answer
     _people_who_use_it(m, u)
     month = tokens * SECONDS["month"] / SECONDS[period] / 1e6
     u.notes.append((f"usage.note_{period}", {"tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}",
                                         "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
+    u.notes += [split[1]] if split else []  # the split said, after the usage it splits
     text = m.raw.lower()
     weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)
     if weighed or (word_pattern("usage.api_paid").search(text) and word_pattern("usage.cheaper_asked").search(text)):
