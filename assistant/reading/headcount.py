@@ -52,6 +52,28 @@ def headcounts(m: Message) -> None:
             m.qty[i] = replace(q, role="population")
 
 
+def builder_teams(m: Message) -> None:
+    """Counts of the people who build the service ('3 ml engineers and 2 researchers'), said with no 'for' / 'to'
+    before them, and the counts listed with them: the team, no users (role '')."""
+    team: set[int] = set()
+    for i, q in enumerate(m.qty):
+        if q.role not in ("users", "population", "") or q.extra or not word_pattern("builder_nouns").match(
+                m.masked[q.end:q.end + 40]) or word_pattern("people_for_before").search(m.masked[max(0, q.start - 30):q.start]) \
+                or word_pattern("users_before").search(m.masked[max(0, q.start - 30):q.start]):
+            continue  # 'for our team of 5 devs': a label before says who uses it
+        team.add(i)
+        for step in (-1, 1):  # the counts listed with it: '3 ml engineers and 2 researchers', '2 devs, 1 data scientist'
+            j = i + step
+            while 0 <= j < len(m.qty) and m.qty[j].role in ("users", "population", "") and not m.qty[j].extra:
+                a, b = sorted((m.qty[j - step], m.qty[j]), key=lambda x: x.start)
+                if not word_pattern("team_listed_between").fullmatch(m.masked[a.end:b.start]):
+                    break
+                team.add(j)
+                j += step
+    for i in team:
+        m.qty[i] = replace(m.qty[i], role="")
+
+
 def _in_range(m: Message, i: int) -> bool:
     """An end of a range of people ('20-100 people', '20到100人'): read as a range, not a head-count."""
     join = word_pattern("users_range_join")
