@@ -99,6 +99,7 @@ from gpu_advisor.assistant.subsidy_note import with_subsidy
 from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
+from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
 from gpu_advisor.knowledge.resolve import BadValue, moe_base_of_size, normalise
@@ -891,6 +892,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.notes.append(say(lang, "note.distills_ran" if ran else "note.distills_largest",
                               model=find_model(profile.model).name, chosen=find_model(distill).name,
                               names=say(lang, "list_sep").join(find_model(d).name for d in distills_of(profile.model))))
+    apply_variant(u, updates, profile.model, lang, turn.notes)  # 'the air version', '用小一点的那个': of the model planned
     if "model" not in updates and not profile.model and not u.unknown_model:
         humans = [_text(m) for m in (state.get("messages") or [])[:-1] if isinstance(m, HumanMessage)]
         referred = referred_model(humans, text)  # "那我一张 4090 能跑这个吗" after a concept question's example

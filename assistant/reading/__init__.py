@@ -111,6 +111,7 @@ from gpu_advisor.assistant.reading.text import (
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
+from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
 from gpu_advisor.assistant.terminal import printable
@@ -277,6 +278,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
     read_knowledge_asks(m, u)  # a support question beside a sizing; why a card is not sold in China (export rules)
     if "model" not in u.updates and not u.unknown_model and word_pattern("distill_asked").search(m.masked):
         u.ask["distill"] = True  # "ok the distill ones then", "那蒸馏版呢": the planned model's distills
+    read_variant_said(m, u)  # 'the air version', '换成air版', 'a smaller one': the current model's variant
     read_precision_concepts(m, u)  # 8-bit against 16-bit; FP8 training; a MoE model against a dense one
     read_framework_why(m, u)
     read_memory_doubt(m, u)

@@ -23,7 +23,8 @@ def cjk_unknown_model(text: str, masked: str, raw: str) -> tuple[tuple[str, str 
             continue
         run = _after_fillers(re.split(f"[{re.escape(cut)}]", x.group(1))[-1])
         run = run[max((len(w) for w in lead if run.startswith(w)), default=0):]  # '如果70b太贵': no name
-        if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop):
+        if len(run) < 2 or run in stop or any(run.startswith(w) and len(w) >= 2 for w in stop) \
+                or any(w in run for w in vocab()["cjk_not_in_name"]):  # '更适合做7B的': words, no name
             continue
         if _card_named(x.group(3)):
             continue  # '另外 910B 和 910C 差别大不大': the Ascend 910B, a card, never a model of 910 billion

@@ -52,6 +52,46 @@ def headcounts(m: Message) -> None:
             m.qty[i] = replace(q, role="population")
 
 
+def builder_teams(m: Message) -> None:
+    """Counts of the people who build the service said as who the team is ('3 ml engineers and 2 researchers',
+    'we have 3 engineers'), and the counts listed with them: the team, no users (role ''). Served ('for 200
+    engineers') or using it ('12 engineers will use it') they stay users."""
+    team: set[int] = set()
+    for i, q in enumerate(m.qty):
+        before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end:q.end + 60]
+        if q.role not in ("users", "population", "") or q.extra or not word_pattern("builder_nouns").match(after) \
+                or _served(m, i):
+            continue
+        listed = [j for j in _listed(m, i) if not _served(m, j)]
+        if not listed and not word_pattern("builder_self_before").search(before):
+            continue  # '…, 12 engineers, 8k context': one count, said of no team
+        team |= {i, *listed}
+    for i in team:
+        m.qty[i] = replace(m.qty[i], role="")
+
+
+def _served(m: Message, i: int) -> bool:
+    """'for 200 engineers', 'for our team of 5 devs', '12 engineers will use it': people the service is for."""
+    q = m.qty[i]
+    before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end:q.end + 60]
+    return bool(word_pattern("people_for_before").search(before) or word_pattern("users_before").search(before)
+                or word_pattern("builder_served_before").search(before) or word_pattern("builder_use_after").match(after))
+
+
+def _listed(m: Message, i: int) -> list[int]:
+    """The counts of people listed with count i ('3 ml engineers and 2 researchers', '2 devs, 1 data scientist')."""
+    out = []
+    for step in (-1, 1):
+        j = i + step
+        while 0 <= j < len(m.qty) and m.qty[j].role in ("users", "population", "") and not m.qty[j].extra:
+            a, b = sorted((m.qty[j - step], m.qty[j]), key=lambda x: x.start)
+            if not word_pattern("team_listed_between").fullmatch(m.masked[a.end:b.start]):
+                break
+            out.append(j)
+            j += step
+    return out
+
+
 def _in_range(m: Message, i: int) -> bool:
     """An end of a range of people ('20-100 people', '20到100人'): read as a range, not a head-count."""
     join = word_pattern("users_range_join")

@@ -130,8 +130,10 @@ def read_precision(m: Message) -> str | None:
         for x in pattern.finditer(t):
             if negated(t, x.start()) or word_pattern("precision_unsupported_before").search(t[max(0, x.start() - 24):x.start()]):
                 continue  # "V100不支持bf16": a format the card lacks, not the one chosen
-            if word_pattern("precision_not_weights").match(t[x.end():x.end() + 20]):
-                continue
+            if word_pattern("precision_not_weights").match(t[x.end():x.end() + 20]) \
+                    or word_pattern("precision_checkpoint_after").match(t[x.end():x.end() + 20]) \
+                    or word_pattern("precision_checkpoint_before").search(t[max(0, x.start() - 30):x.start()]):
+                continue  # 'bf16 by default', 'ships in bf16': the checkpoint described, no format asked for
             if word_pattern("precision_not_weights_before").search(t[max(0, x.start() - 20):x.start()]) \
                     or a_quarter(t, x.start(), x.end()):  # "by Q3": a date
                 continue

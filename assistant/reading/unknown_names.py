@@ -87,6 +87,9 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
                     break
         s0, e0 = tokens[first][0], tokens[last - 1][1]
         name = text[s0:e0]
+        if not repo and _common_word_alone(word, text[tokens[i][0]:e0]) \
+                and not any(tokens[k][2] in families for k in range(first, i)):
+            continue  # 'hybrid mamba attention', 'how long is a step': words, no model named
         typed = re.search(re.escape(name).replace(r"\ ", r"[\s\-_]*"), raw, re.IGNORECASE)
         sizes = _SIZE_IN_NAME.findall(re.sub(r"[/_\-]", " ", name))
         size = None
@@ -95,6 +98,14 @@ def unknown_model(text: str, masked: str, raw: str, hide: list[tuple[int, int, s
             size = f"{float(total):g}B" + (f"-A{float(active):g}B" if active else "")
         return (typed.group() if typed else name, size), mask(masked, [(s0, e0)])
     return None, masked
+
+
+def _common_word_alone(word: str, name: str) -> bool:
+    """A family the catalog lacks whose name is also an everyday word ('step', 'mamba', 'solar') names a model only
+    with a digit in the name from that word on ('step-3', 'mamba 2.8b') or a catalog family before it ('llama 4
+    scout'), never alone, after a count or with more words ('a step', 'one step', 'hybrid mamba attention')."""
+    head = re.sub(r"[\d.\-]+$", "", word.split("-")[0])
+    return head in frozenset(vocab()["unknown_families_common_words"]) and not re.search(r"\d", name)
 
 
 def _cards_pair(word: str) -> bool:
