@@ -1781,12 +1781,12 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
     before = _plan_cards(previous) if turn.same_hardware else None
     whatif = whatif or before
     weighed, filled = _models_weighed(filled, turn, cards, list(defaulted), config)
-    filled = _rented_stays(filled, turn, previous, defaulted)
+    sized = _rented_stays(filled, turn, previous, defaulted)  # (the profile kept is the user's: only the plan rents)
     split = split_owned(filled, state.get("also"), list(defaulted), _recorder(config))  # '4台8卡H100…卡怎么分？'
     pool = None if split else pooled_owned(filled)  # 'one 4090 and one 3090': one pool, the slower card's pace
     try:
-        answer = advice.compute(filled.model_copy(update={"owned": [split["serve_owned"]]}) if split
-                                else filled.model_copy(update={"owned": pool["owned"]}) if pool else filled,
+        answer = advice.compute(sized.model_copy(update={"owned": [split["serve_owned"]]}) if split
+                                else sized.model_copy(update={"owned": pool["owned"]}) if pool else sized,
                                 previous, compare, whatif, recorder=_recorder(config), defaulted=list(defaulted),
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
                                 counts=dict(turn.counts) if turn.compare else None,

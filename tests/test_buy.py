@@ -109,12 +109,10 @@ NO_PREFERENCE = [
 def test_a_whole_server_nobody_asked_for_says_the_cards_the_job_needs_first(lang: str, text: str) -> None:
     reply = run_conversation([text])[0].content
     first = reply.splitlines()[0]
-    if "?" in text or "？" in text:  # 'which is better value': weighed on rent, so headed as rented at the job's count
-        assert first.startswith("## 租用 4 × NVIDIA H200" if lang == "zh" else "## Rent 4 × NVIDIA H200"), first
-        assert ("整台服务器" if lang == "zh" else "prices the whole server") in reply  # buying said as a whole server
-        return
-    assert first.startswith("**需要 4 × NVIDIA H200" if lang == "zh" else "**You need 4 × NVIDIA H200"), first
-    assert "8" in _headline(reply)  # the whole server bought, said after the count the job needs
+    # (session 21: a whole server nobody asked to buy, on an assumed horizon, is rented at the job's count, review BS #7;
+    # the rent-or-buy line says buying prices the whole server)
+    assert first.startswith("## 租用 4 × NVIDIA H200" if lang == "zh" else "## Rent 4 × NVIDIA H200"), first
+    assert ("整台服务器" if lang == "zh" else "prices the whole server") in reply  # buying said as a whole server
 
 
 @pytest.mark.parametrize(("lang", "text"), [

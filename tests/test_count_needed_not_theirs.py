@@ -37,7 +37,8 @@ def test_the_heading_buys_the_cards_counted_never_runs_them_on_yours() -> None:
     state = run_states([text])[-1]
     body = state["messages"][-1].content
     heads = [x for x in body.splitlines() if x.startswith("## ")]
-    assert heads and heads[0].startswith("## Buy ") and "ones you own" not in body, heads  # (no price asked: buy)
+    # (no price asked and nobody asked to buy: whole servers are rented, session 21 / review BS #7)
+    assert heads and heads[0].startswith("## Rent ") and "ones you own" not in body, heads
     assert "as many of your cards" not in body  # nothing said back about cards of theirs
     best = state["results"]["recommend"]["best"]
-    assert (best["gpu"], best["gpus"], best["owned"]) == ("h100-sxm", 16, False)
+    assert (best["gpu"], best["gpus"], best["owned"]) == ("h100-sxm", 12, False)  # rented: 3 copies of 4, not 2 servers

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from typing import Any
 
+from gpu_advisor.assistant.reading.card_forms import forms_alone
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab, word_pattern
 
@@ -83,7 +84,8 @@ def _example_model(m: Message, u: Understanding) -> str | None:
 
 def _link_beside(m: Message, u: Understanding) -> None:
     """A link question said with a job to size ('does nvlink matter for a 70b on 4 cards'): answered after the plan."""
-    if not u.also and _hit(m, "interconnect", "subject") and _hit(m, "interconnect", "cue") and _link_said(m):
+    if not u.also and not forms_alone(m) and _hit(m, "interconnect", "subject") and _hit(m, "interconnect", "cue") \
+            and _link_said(m):  # ('pcie 和 sxm 的区别': a card's two forms compared, no link asked)
         u.also, u.ask = "interconnect", {**u.ask, **_details(m, "interconnect", None)}
 
 

@@ -47,15 +47,22 @@ def read_forms_alone(m: Message, u: Understanding) -> None:
     """'mostly i want to know the pcie vs sxm thing', 'PCIe 和 SXM 到底差在哪': two form words joined with no card
     named: u.ask["card_forms"], the forms in the order said; the engine finds the card of an earlier message that
     comes in both (engine._forms_before)."""
+    pair = forms_alone(m)
+    if pair:
+        u.ask["card_forms"] = pair
+
+
+def forms_alone(m: Message) -> list[str] | None:
+    """The two forms said with no card named ('pcie vs sxm'), in the order said; None when there are none."""
     if m.gpus:
-        return
+        return None
     form, joiner = word_pattern("card_forms.form"), word_pattern("card_forms.joiner")
     for first in form.finditer(m.masked):
         join = joiner.match(m.masked, first.end())
         second = form.match(m.masked, join.end()) if join and join.end() > first.end() else None
         if second and _norm(second.group()) != _norm(first.group()):
-            u.ask["card_forms"] = [_norm(first.group()), _norm(second.group())]
-            return
+            return [_norm(first.group()), _norm(second.group())]
+    return None
 
 
 def _norm(word: str) -> str:

@@ -52,6 +52,10 @@ def headcounts(m: Message) -> None:
             m.qty[i] = replace(q, role="population")
 
 
+# A team that builds the service is a handful of people: '3000 engineers and 200 staff' are the people who use it.
+BUILDERS_AT_MOST = 50
+
+
 def builder_teams(m: Message) -> None:
     """Counts of the people who build the service said as who the team is ('3 ml engineers and 2 researchers',
     'we have 3 engineers'), and the counts listed with them: the team, no users (role ''). Served ('for 200
@@ -60,7 +64,7 @@ def builder_teams(m: Message) -> None:
     for i, q in enumerate(m.qty):
         before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end:q.end + 60]
         if q.role not in ("users", "population", "") or q.extra or not word_pattern("builder_nouns").match(after) \
-                or _served(m, i):
+                or _served(m, i) or q.value > BUILDERS_AT_MOST:
             continue
         listed = [j for j in _listed(m, i) if not _served(m, j)]
         if not listed and not word_pattern("builder_self_before").search(before):

@@ -6,9 +6,18 @@ frames and the words that name no variant are in words/variant_said.yaml."""
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import vocab
+
+
+@cache
+def _families() -> frozenset[str]:
+    """The catalog's model families and the first word of each model's name, lower case ('gemma', 'qwen', 'llama')."""
+    from gpu_advisor.knowledge import models
+
+    return frozenset({str(x.family).lower() for x in models()} | {x.name.split()[0].lower() for x in models()})
 
 
 def read_variant_said(m: Message, u: Understanding) -> None:
@@ -24,7 +33,7 @@ def read_variant_said(m: Message, u: Understanding) -> None:
     for frame in ("en", "zh"):
         for x in re.finditer(words[frame], m.masked):
             word = x.group("word")
-            if word in words["not_words"]:
-                continue
+            if word in words["not_words"] or word in _families():
+                continue  # 'the gemma one', 'the qwen one': a family said earlier (reading.families), no variant
             u.ask["variant"] = {"same": word} if word in words["same"] else {"word": word}
             return
