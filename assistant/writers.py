@@ -482,8 +482,10 @@ def fits_headline(rec: Recommendation, lang: str, asked: dict[str, Any]) -> str 
 
 
 def _fabric(o: Option, lang: str) -> str:
-    """The network between servers a pipeline-staged plan needs: RoCE for Huawei's Ascend servers, else
-    InfiniBand or RoCE."""
+    """The network between servers a pipeline-staged plan runs on: the one the user said ('万兆网': 10 Gb/s, review BT
+    #13 headed 'InfiniBand 或 RoCE'), else what it needs: RoCE for Huawei's Ascend servers, else InfiniBand or RoCE."""
+    if o.pipeline_network_gbit:
+        return say(lang, "fabric.said", gbit=f"{o.pipeline_network_gbit:g}")
     return say(lang, "fabric.roce" if find_gpu(o.gpu).vendor == "huawei" else "fabric.ib_or_roce")
 
 
