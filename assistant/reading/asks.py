@@ -98,8 +98,6 @@ def _parallelism_beside(m: Message, u: Understanding) -> None:
     words = vocab()["parallel_choice"]
     if re.search(words["tp"], m.text) and re.search(words["ep"], m.text):
         u.also, u.ask = "parallelism", {**u.ask, "tp_ep": True}
-    elif re.search(words["tp"], m.text) and re.search(words["pp"], m.text):
-        u.also = "parallelism"  # '张量并行和流水线并行…8张4090跑70B选哪种': this plan's layout and why, over its link
 
 
 def read_ask(m: Message, u: Understanding) -> None:
