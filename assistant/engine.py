@@ -1023,7 +1023,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         turn.intents, turn.topic = sorted({*turn.intents, str(code)} - {"concept", "explain", "whatif"}), None
     moved_now = {k for k in after if after[k] != before[k]}
     if moved_now and moved_now <= RENT_BUY_SLOTS and state.get("quotes") and not state.get("results") \
-            and set(turn.intents) <= {"whatif"} and state.get("pending") not in moved_now:  # (not an answer asked for)  # 'what if utilization drops to 30%' after a rent-or-buy answer with no plan yet
+            and set(turn.intents) <= {"whatif"} and state.get("pending") not in moved_now:  # 'what if utilization drops to 30%' after a rent-or-buy answer with no plan yet (never the answer to a question asked)
         turn.intents = ["rent_buy"]
     quotes = _quotes(turn, state)
     rent_quotes = _rent_quotes(u, turn, state, lang)

@@ -1066,11 +1066,14 @@ def _whole_instances(w: Workload, gpu: Gpu, unit: int, replicas: int) -> int:
     single-B200 copies on AWS are one 8-GPU p6-b200, eight copies (the job done sooner at the same cost per run)."""
     cloud = _cloud_of(w)
     sizes = rentable_counts(cloud, gpu.id) if cloud else ()
-    if not sizes:
-        return replicas
-    while replicas * unit not in sizes and replicas * unit % sizes[-1]:
+    while sizes and not _rentable(replicas * unit, sizes):
         replicas += 1
     return replicas
+
+
+def _rentable(n: int, sizes: tuple[int, ...]) -> bool:
+    """Whether n cards are instance shapes the cloud rents: one of its sizes, or whole instances of its largest."""
+    return n in sizes or n % sizes[-1] == 0
 
 
 def _too_close(hours: float, deadline: float) -> str:
@@ -1685,7 +1688,7 @@ def _counts(w: Workload, gpu: Gpu) -> tuple[int, ...]:
     # job's copies also pack into the largest shape (four copies of two H100s on one p5.48xlarge: review BS #4, AWS
     # only lost 12 × H100 in FP8 for 18 in int4)
     packs = w.spec.batch and not w.spec.serves
-    return tuple(n for n in counts if n in sizes or n % sizes[-1] == 0 or (packs and sizes[-1] % n == 0))
+    return tuple(n for n in counts if _rentable(n, sizes) or (packs and sizes[-1] % n == 0))
 
 
 def _cloud_of(w: Workload) -> str | None:
