@@ -1642,12 +1642,21 @@ def _service_bought(o: Option, w: Workload) -> tuple[bool, bool, int]:
     between copies), then what it costs (cost_score) -- the expert's one 8-GPU server in fp8, never 28 workstation
     cards in int4 over 4 servers for less (review ZA E2). A 4-bit format the user asked for, a speed the user said
     (the plan meets it or not), one person's own machine and a plan with no budget said keep cost first."""
-    if not (w.spec.serves and not w.spec.trains and w.budget_usd is not None and not w.personal
-            and w.preference != "rent" and w.serve_precision is None and o.ok):
+    if not (service_bought(w) and o.ok):
         return (False, False, 0)
     servers = -(-o.gpus // _server_gpus(w, find_gpu(o.gpu)))
-    slow = w.min_tokens_per_s is None and (o.decode_tokens_per_s or 0) < rules().product_min_tokens_per_s
-    return (o.precision in FOUR_BIT, slow, servers)
+    return (o.precision in FOUR_BIT, slow_for_service(o, w), servers)
+
+
+def service_bought(w: Workload) -> bool:
+    """A service an organisation buys with a budget, no format or speed of its own said (_service_bought)."""
+    return (w.spec.serves and not w.spec.trains and w.budget_usd is not None and not w.personal
+            and w.preference != "rent" and w.serve_precision is None)
+
+
+def slow_for_service(o: Option, w: Workload) -> bool:
+    """Below the speed a product people use is held at (rules.product_min_tokens_per_s), no speed said."""
+    return w.min_tokens_per_s is None and (o.decode_tokens_per_s or 0) < rules().product_min_tokens_per_s
 
 
 def doubly_unsure(o: Option, w: Workload) -> bool:
@@ -1824,22 +1833,40 @@ def options_for(w: Workload) -> tuple[list[Option], list[Option]]:
             pinned = 1  # "4 Mac Studios" to buy: one Mac serves a model alone (one_machine)
         if pinned is not None:  # the count the user named comes first: "on 4x H100", "用4张A800"
             counts = (pinned, *(n for n in counts if n != pinned))
-        found = False
-        for n in counts:
-            o = evaluate(w, gpu, n, all_cards=n == pinned and w.spec.batch)
-            if o is None and n == pinned and _can_scale(w, gpu, pinned):
-                o = scaled_option(w, gpu, count=pinned)  # '2台8卡A100够不够': the servers named, whole, even if fewer do
-            if o is None:
-                continue
-            options.append(o)
-            if o.ok and (not w.spec.trains or w.spec.pretrains):
-                found = True
-                break
+        found = _card_counts(w, gpu, counts, pinned, options)
         if not found and _can_scale(w, gpu, pinned) and not w.buy_count:  # (the cards to buy are counted)
             o = scaled_option(w, gpu, count=pinned)
             if o is not None:  # beyond one server: copies of the smallest unit, pipeline stages across servers
                 options.append(o)
     return owned, extended + _not_yours_again(w, options)
+
+
+def _card_counts(w: Workload, gpu: Gpu, counts: tuple[int, ...], pinned: int | None, options: list[Option]) -> bool:
+    """Each count of one card in turn, added to options; whether one does the job. Serving and batch stop at the
+    first count that does (more of the same card only costs more), training tries them all."""
+    found, slow = False, None
+    for n in counts:
+        o = evaluate(w, gpu, n, all_cards=n == pinned and w.spec.batch)
+        if o is None and n == pinned and _can_scale(w, gpu, pinned):
+            o = scaled_option(w, gpu, count=pinned)  # '2台8卡A100够不够': the servers named, whole, even if fewer do
+        if o is None:
+            continue
+        if slow is not None and o.ok:
+            if slow_for_service(o, w):
+                continue
+            options.remove(slow)  # more of the card reaches the speed the budget pays for: it replaces the slow one
+        options.append(o)
+        if o.ok and (not w.spec.trains or w.spec.pretrains):
+            found = True
+            if w.preference == "buy" and service_bought(w) and slow is None and n != pinned \
+                    and slow_for_service(o, w):
+                # a service to buy: more of this card may reach a product's speed for less than another card
+                # (review BU #2: 2 x RTX PRO 6000 at 17 tokens/s lost a hospital's $350k to an $200k 8 x A100
+                # server, where 4 of them at 28 cost $40k). Buy-or-rent weighs rental prices this card may lack.
+                slow = o
+                continue
+            break
+    return found
 
 
 def _uneven(w: Workload, count: int) -> bool:
