@@ -26,9 +26,12 @@ def with_unknown_first(text: str, extra: dict[str, Any], state: Any, answer: Any
     from gpu_advisor.assistant.reading.unknown_asked import unknown_asked
     from gpu_advisor.knowledge import find_gpu
 
-    names = unknown_asked(last_words(state), lang)
     rec = getattr(answer, "recommend", None)
     best = rec.best if rec is not None else None
+    ids = [o.gpu for o in [*(rec.options if rec is not None else []), *(getattr(answer, "options", None) or [])]]
+    ids += [str(n[1]) for n in getattr(answer, "named", None) or []]
+    sized = tuple(find_gpu(i).name for i in dict.fromkeys(ids) if str(i).startswith("custom:"))  # figures on record
+    names = unknown_asked(last_words(state), lang, sized)
     if not names or best is None or str(best.gpu).startswith("custom:"):
         return text, extra
     name = ("、" if lang == "zh" else ", ").join(names)

@@ -13,6 +13,7 @@ Keys (case-insensitive; units optional where the default is stated):
   segment    consumer | workstation | datacenter         default datacenter
   price      USD for one card
   name       a label
+  domestic   yes | no: made by a Chinese vendor (a domestic-only rule keeps it)   default no
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from gpu_advisor.knowledge.schema import Gpu
 PREFIX = "custom:"
 _NUMBER = re.compile(r"^\s*(?P<x>\d+(?:\.\d+)?)\s*(?P<unit>[a-z/]*)\s*$", re.IGNORECASE)
 _KEYS = {"memory", "mem", "vram", "bandwidth", "bw", "bf16", "fp16", "fp8", "int8", "power", "tdp", "nvlink", "link",
-         "vendor", "segment", "price", "name"}
+         "vendor", "segment", "price", "name", "domestic"}
 _STACK = {"nvidia": "cuda", "amd": "rocm", "apple": "metal", "huawei": "cann"}
 
 
@@ -107,6 +108,7 @@ def parse_custom_gpu(text: str) -> Gpu:
             memory_type="lpddr" if vendor == "apple" else "hbm" if fields.get("segment", "datacenter") == "datacenter" else "gddr",
             bf16_tflops=bf16, fp8_tflops=fp8, int8_tops=int8, interconnect=link, nvlink_gbps=nvlink,
             tdp_w=power, buy_price_usd=price, unified_memory=vendor == "apple", market_notes=notes,
+            domestic_china=fields.get("domestic", "no").lower() in ("yes", "true", "1"),
             source=f"user-described: {gid}", as_of=DESCRIBED_AS_OF,
         )
     except ValidationError as e:

@@ -133,6 +133,7 @@ class UnsizedCard(Record):
     name_zh: str
     aliases: list[str] = []
     vendor: str
+    domestic_china: bool = Field(default=False, description="made by a Chinese vendor (a domestic-only rule allows it)")
     memory_gb: float | None = Field(default=None, gt=0)
     memory_bandwidth_gbps: float | None = Field(default=None, gt=0)
     fp16_tflops: float | None = Field(default=None, gt=0)
@@ -154,7 +155,7 @@ class UnsizedCard(Record):
         extra = {"bf16": self.fp16_tflops, "int8": self.int8_tops, "power": self.tdp_w}
         parts = [f"memory={self.memory_gb:g}GB", f"bandwidth={self.memory_bandwidth_gbps:g}GB/s"]
         parts += [f"{k}={v:g}" + ("W" if k == "power" else "") for k, v in extra.items() if v is not None]
-        return "custom:" + ",".join(parts)
+        return "custom:" + ",".join(parts + ["domestic=yes"] * self.domestic_china)
 
 
 class EngineSupport(BaseModel):

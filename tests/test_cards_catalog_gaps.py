@@ -162,7 +162,7 @@ def test_figures_left_unknown_are_empty_not_guessed():
     assert k100.missing == ["memory_bandwidth_gbps", "fp16_tflops"] and k100.spec is None
     assert p800.missing == ["memory_gb", "memory_bandwidth_gbps", "fp16_tflops"]
     mlu = find_unsized_card("mlu370-x8")
-    assert mlu.spec == "custom:memory=48GB,bandwidth=614.4GB/s,bf16=96,int8=256,power=250W"
+    assert mlu.spec == "custom:memory=48GB,bandwidth=614.4GB/s,bf16=96,int8=256,power=250W,domestic=yes"  # (made in China)
 
 
 FILLERS = {"en": ["", "hi, ", "quick question: "], "zh": ["", "你好，", "请问，"]}

@@ -2089,7 +2089,11 @@ SCALE_TRIES_ALL = 10
 
 def _excluded(gpu: Gpu, w: Workload) -> bool:
     """Whether the user ruled this card out, by its vendor, its id or its segment ('no consumer cards')."""
-    return gpu.vendor in w.exclude or gpu.id in w.exclude or gpu.segment in w.exclude
+    if gpu.id in w.exclude:
+        return True
+    if gpu.domestic_china and is_custom(gpu.id) and w.domestic_only:
+        return False  # a described Chinese card (寒武纪 MLU370-X8) under a domestic-only rule: its vendor is no vendor here
+    return gpu.vendor in w.exclude or gpu.segment in w.exclude
 
 
 # The user's rules leave at most this many cards of the catalog ('国产卡或者H20': three Ascends and the H20):
@@ -2717,7 +2721,7 @@ def _under_the_domestic_rule(w: Workload) -> tuple[Workload, list[str]]:
         return w, []
 
     def allowed(name: str) -> bool:
-        if is_custom(name.split(maxsplit=1)[-1]):
+        if is_custom(re.sub(r"^\s*\d+\s*x\s+", "", name)):  # ('2x custom:…,name=Cambricon MLU370-X8': spaces in it)
             return True  # a card described by its numbers: its maker is not known here
         try:
             return parse_owned(name)[1].domestic_china

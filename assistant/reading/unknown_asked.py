@@ -7,12 +7,13 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.text import clean, pattern_rows
 
 
-def unknown_asked(raw: str, lang: str) -> list[str]:
-    """The off-record accelerators the message names and does not rule out, in the reply's language."""
+def unknown_asked(raw: str, lang: str, sized: tuple[str, ...] = ()) -> list[str]:
+    """The off-record accelerators the message names and does not rule out, in the reply's language; none whose
+    words name a card the answer sized from its figures on record (`sized`: 'Cambricon MLU370-X8')."""
     text = clean(raw)
     names: list[str] = []
     for pattern, (en, zh) in pattern_rows("unknown_accelerators"):
         x = pattern.search(text)
-        if x and not negated(text, x.start()):
+        if x and not negated(text, x.start()) and not any(pattern.search(clean(card)) for card in sized):
             names.append(zh if lang == "zh" else en)
     return names
