@@ -2962,6 +2962,7 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
         # the requests in memory but not their prefill and decode)
         engine: Engine = r.engine
         layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                        dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                         engine=engine, precision=r.precision,
                         kv_precision=again.best.kv_precision if again.best is not None else None)
         laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
@@ -3060,6 +3061,7 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
         return None
     r = found[0][3]
     layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                     engine="sglang" if engine == "sglang" else "vllm", precision=r.precision,
                     kv_precision=kv_precision)
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
@@ -3257,6 +3259,7 @@ def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt
     if mine % r.unit_gpus:
         return None  # your cards would not hold whole copies of that size: the plan as found stands
     layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                     engine="sglang" if b.engine == "sglang" else "vllm", precision=r.precision,
                     kv_precision=b.kv_precision)
     total = max(r.gpus, mine)
