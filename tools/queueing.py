@@ -523,6 +523,8 @@ def _misses(point: LoadPoint, targets: dict[str, float]) -> list[str]:
 
 # What a count set by the wait in the queue names as its binding (tools.queueing's targets)
 WAIT_BOUND = ("ttft_p50_s", "ttft_p99_s", "ttft_q_s", "e2e_p99_s")
+# The targets on each stream's decode speed (a fuller batch decodes every stream slower)
+STREAM_BOUND = ("tpot_p50_s", "tpot_p99_s")
 # Copies loaded below this share of the utilisation cap are bought for the queue's wait, not for the work: a shared
 # queue is then weighed (size_by_rate)
 IDLE_COPIES = 0.5
@@ -640,6 +642,11 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
         p = point(replicas)
         # what set the count: with one replica fewer, which requirement fails first
         binding = "one replica is enough"
+        if replicas == 1:
+            # one copy, the smallest that meets the targets: a per-stream speed that only a wider copy reaches (an
+            # expert-parallel copy decodes faster the more GPUs hold its experts) set its size, not the load
+            binding = next((k for t in tried if int(t["gpus_per_replica"]) < u.gpus for k in STREAM_BOUND
+                            if t.get("binding") == k or str(t.get("reason", "")).startswith(k)), binding)
         if replicas > 1:
             fewer = point(replicas - 1)
             if inp.requests_per_s / (replicas - 1) > inp.max_utilisation * cap:
