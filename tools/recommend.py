@@ -1996,9 +1996,12 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
     good = [o for o in evaluated if o.ok]
     if good:
         # one that leaves the memory a warning asks for before one that does not (the answer never plans on
-        # what it warns against), then the format asked, then the fastest per user
+        # what it warns against), then the format asked; then, on cards to rent or buy, the fewest cards (what the
+        # user pays for the job: review BV #4, 3 x TP4 on 12 H100 over TP8 on 8 that met every target too), and
+        # only then the fastest per user (on cards you own, all of them: the speed)
         best = min(good, key=lambda o: (o.headroom_fraction < TIGHT_HEADROOM, order.get(o.precision or "", 0),
-                                        -(o.decode_tokens_per_s or 0), o.ttft_s or 0, o.gpus))
+                                        0 if owned else o.gpus, -(o.decode_tokens_per_s or 0), o.ttft_s or 0,
+                                        o.gpus))
         best.chosen_because = "meets"
     else:
         best = min(evaluated, key=lambda o: (shortfall(o, w), order.get(o.precision or "", 0)))
