@@ -466,7 +466,8 @@ def serving_setup(w: Workload, best: Option):
     users = best.users_per_replica or -(-w.users // best.replicas)  # each copy holds its share of the users
     return InferenceMemoryInput(model=w.model, precision=best.precision, context=context,
                                 batch=users if w.spec.serves else 1, gpus=best.tp or best.gpus // best.replicas,
-                                pp=best.pp, gpu=best.gpu, engine=best.engine, kv_precision=best.kv_precision)
+                                pp=best.pp, gpu=best.gpu, engine=best.engine, kv_precision=best.kv_precision,
+                                dp_attention=best.dp_attention if best.dp_attention > 1 else 1)
 
 
 def _breakdowns(answer: Answer, recorder: Recorder | None) -> None:

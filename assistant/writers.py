@@ -2161,6 +2161,7 @@ def write_total_cost(results: dict[str, Any], lang: str, months: int | None = No
 def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = None) -> tuple[str, dict[str, Any]]:
     """Every term behind the recommended option: run the tools for it and list formulas and inputs."""
     from gpu_advisor.tools.inference import inference_memory
+    from gpu_advisor.tools.scale import SERVER_GPUS
     from gpu_advisor.tools.throughput import SpeedInput, speed
     from gpu_advisor.tools.training import training_memory
     from gpu_advisor.tools.training_time import training_time
@@ -2180,7 +2181,10 @@ def write_math(results: dict[str, Any], lang: str, recorder: Recorder | None = N
         if best.decode_tokens_per_s:
             run("math.serving_speed", "speed", speed, SpeedInput(
                 model=w.model, precision=best.precision, gpu=best.gpu, gpus=mem.gpus, pp=mem.pp, batch=mem.batch,
-                context=mem.context, engine=best.engine, kv_precision=best.kv_precision))
+                context=mem.context, engine=best.engine, kv_precision=best.kv_precision, dp_attention=mem.dp_attention,
+                # the copy's speed as the plan sized it: its data-parallel ranks, over the servers it spans
+                expert_servers=-(-mem.gpus // (w.server_gpus or SERVER_GPUS)) if mem.dp_attention > 1 and mem.pp == 1 else 1,
+                network_gbit_per_s=best.pipeline_network_gbit))
     if w.spec.trains and rec.trains_on is not None:
         run("math.training_memory", "training_memory", training_memory,
             training_setup(w, rec.trains_on.gpus, rec.trains_on.gpu))

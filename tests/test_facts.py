@@ -152,11 +152,10 @@ def test_apple_iquant_moe_range(fmt: str) -> None:
 
 # ---- 4. a chat service at about reading speed per user: flagged, with the fix -------------------------------------
 SLOW = [
-    ("en", "we have 32 Ascend 910B (4 servers of 8), serving deepseek v3 671B to 400 concurrent users internally, is that "
-           "enough?"),
-    ("en", "400 people at once will chat with deepseek-v3 on our 4 servers of 8x Ascend 910B; enough?"),
-    ("zh", "我们有4台8卡昇腾910B，内部部署deepseek v3 671B，大概400人同时在线，够不够？"),
-    ("zh", "内部聊天服务，deepseek v3 671B，400人同时用，我们有32张昇腾910B（4台8卡），够用吗"),
+    ("en", "we have 8 L40S (one server), serving qwen2.5 72b in awq to 200 concurrent users internally, is that enough?"),
+    ("en", "200 people at once will chat with qwen2.5-72b (awq) on our 8x L40S server; enough?"),
+    ("zh", "我们有一台8卡L40S，内部部署qwen2.5 72b awq，大概200人同时在线，够不够？"),
+    ("zh", "内部聊天服务，qwen2.5-72b awq，200人同时用，我们有8张L40S（一台服务器），够用吗"),
 ]
 
 
@@ -171,6 +170,30 @@ def test_slow_chat_flagged_with_fix(lang: str, text: str) -> None:
     flag = [w for w in best["warnings"] if "reading speed" in w]
     assert flag and "copies of this layout" in flag[0]  # the fix, sized
     assert ("阅读速度" in out and "份副本" in out) if lang == "zh" else ("only about reading speed" in out)
+
+
+# DeepSeek-V3 on 32 Ascend 910B for 400 people was this test's slow case (8.7 tokens/s each) while every NPU dispatched
+# the whole batch; as data-parallel attention with each rank sending only its own tokens (h-moe) 12.5 users a card run
+# at about 20 tokens/s, in line with Huawei's Atlas 800I A2 report (4-node decode instance, 723-808 tokens/s a card
+# within 100 ms per token, i.e. 70+ streams a card at 10 tokens/s each): no longer flagged
+ASCEND_400 = [
+    ("en", "we have 32 Ascend 910B (4 servers of 8), serving deepseek v3 671B to 400 concurrent users internally, is that "
+           "enough?"),
+    ("en", "400 people at once will chat with deepseek-v3 on our 4 servers of 8x Ascend 910B; enough?"),
+    ("zh", "我们有4台8卡昇腾910B，内部部署deepseek v3 671B，大概400人同时在线，够不够？"),
+    ("zh", "内部聊天服务，deepseek v3 671B，400人同时用，我们有32张昇腾910B（4台8卡），够用吗"),
+]
+
+
+@pytest.mark.parametrize(("lang", "text"), ASCEND_400)
+def test_deepseek_on_32_ascend_for_400_is_not_slow(lang: str, text: str) -> None:
+    state = run_states([text])[-1]
+    best = state["results"]["recommend"]["best"]
+    out = state["messages"][-1].content
+    assert best["gpus"] == 32 and best["dp_attention"] == 32
+    assert 15 <= best["decode_tokens_per_s"] <= 25
+    assert not [w for w in best["warnings"] if "reading speed" in w]
+    assert "阅读速度" not in out and "only about reading speed" not in out
 
 
 def test_fast_chat_not_flagged() -> None:

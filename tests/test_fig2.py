@@ -31,7 +31,9 @@ def test_rate_sizing_stays_near_what_the_rate_needs(gpu: str) -> None:
     r = size_by_rate(RateInput(model="deepseek-v3", gpu=gpu, precision="fp8", requests_per_s=5, prompt_tokens=6000,
                                output_tokens=400, ttft_target_ms=2000, ttft_percentile=0.95, max_gpus=512))
     assert r.gpus <= 96, (r.gpus, r.replicas, r.utilisation)
-    assert r.utilisation >= 0.5  # copies that are used, not bought to keep queues empty
+    # copies that are used, not bought to keep queues empty; or one copy on the fewest cards that hold the model (h-moe:
+    # 16 H100 as one data-parallel-attention, expert-parallel copy at 47%, where 24 as TP8 x PP3 ran at 67%)
+    assert r.utilisation >= 0.5 or (r.replicas == 1 and r.unit_gpus == 16)
     assert r.ttft_q_s <= 2.0
 
 

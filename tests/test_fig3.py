@@ -53,7 +53,8 @@ def test_pipeline_stages_prefill_prompts_side_by_side(pp: int) -> None:
 
 def test_c20_h20_is_sized_by_prefill_not_by_one_stage() -> None:
     r = size_by_rate(_c20("h20"))
-    assert (r.tp, r.pp, r.unit_gpus) == (8, 2, 16)
+    # copies of three servers as data-parallel attention with expert parallel (h-moe), were TP8 x PP2: the same 48
+    assert (r.tp, r.pp, r.unit_gpus, r.dp_attention) == (24, 1, 24, 24)
     assert 40 <= r.gpus <= 56, (r.gpus, r.replicas)  # 27 H20 of prefill alone fully busy: 48, not 88
     assert 90 <= r.concurrency <= 140  # ~110 in flight: 5/s x (0.7 s + 400 tokens at ~19 tokens/s)
     assert r.utilisation <= 0.8 and r.ttft_q_s <= 2.0

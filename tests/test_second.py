@@ -80,7 +80,10 @@ def test_what_a_budget_sustains_en(text: str) -> None:
     reply = run_conversation([text])[-1]
     data = _asked(reply, "budget_rate")
     assert 0 < data["usd_per_month"] <= 40_000
-    assert 5 < data["sustain_rps"] < 20  # a node or two of big cards, short of the 20 asked
+    # two nodes of big cards: 40 on 16 MI300X (was 16, < 20), each 8-GPU copy data-parallel attention with expert parallel
+    # and vLLM's max_num_seqs per rank (h-moe: was one rank's 256 for all 8, and every GPU dispatched the whole batch);
+    # the decode step is within +8..19% of LMSYS's and DeepSeek's published large-EP runs (tests/reference/moe_serving.csv)
+    assert 30 < data["sustain_rps"] < 50
     assert "What $40,000 a month gets you" in reply.content
 
 

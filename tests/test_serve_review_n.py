@@ -172,16 +172,19 @@ def test_8_h200_serve_deepseek_short_chats(text: str) -> None:
     t = results["recommend"]["traffic"]
     assert (t["prompt_tokens"], t["output_tokens"]) == (500, 200)
     assert not t["owned_short"] and not t["queue_unsized"]  # the queue is modelled on the 8 cards named
-    assert 0.3 <= t["utilisation"] <= MAX_UTILISATION and t["ttft_p99_s"] < 0.5
+    # 23% (was 30-80%): the 8 cards run data-parallel attention with expert parallel, each rank dispatching only its
+    # own tokens (h-moe; LMSYS/DeepSeek's published EP decode, tests/reference/moe_serving.csv): short chats load them lightly
+    assert 0.15 <= t["utilisation"] <= MAX_UTILISATION and t["ttft_p99_s"] < 0.5
     assert results["recommend"]["best"]["gpus"] == 8
 
 
-# 32, not 40 (session 15, h-fig3): copies of two servers (TP8 x PP2) prefill two prompts at once, one in each stage
+# 24, not 32 (h-moe): one copy of three servers as data-parallel attention with expert parallel (each GPU prefills its
+# own prompts and dispatches only its own tokens), was copies of two servers as TP8 x PP2 (session 15, h-fig3)
 @pytest.mark.parametrize("text, words", [
     ("vllm or sglang for deepseek v3 on 8xh200? we do ~20 req/s, prompts about 4k tokens",
-     "not enough for 20 requests a second (about 32 × NVIDIA H200 SXM 141GB needed)"),
+     "not enough for 20 requests a second (about 24 × NVIDIA H200 SXM 141GB needed)"),
     ("deepseek v3 用 8 张 h200 部署，每秒 20 个请求，输入 4000 token，vllm 还是 sglang",
-     "撑不住每秒 20 个请求（大约需要 32 张 NVIDIA H200 SXM 141GB）"),
+     "撑不住每秒 20 个请求（大约需要 24 张 NVIDIA H200 SXM 141GB）"),
 ])
 def test_named_cards_short_of_the_rate_are_headlined_so(text: str, words: str) -> None:
     # the engine asked about is answered first (session 14, review AF E5); the plan's headline then says the cards fall

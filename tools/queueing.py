@@ -61,7 +61,14 @@ from gpu_advisor.tools.common import (
 )
 from gpu_advisor.tools.inference import InferenceMemoryInput, inference_memory, vllm_batch_defaults
 from gpu_advisor.tools.models import resolve_model
-from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, servers_for, units
+from gpu_advisor.tools.scale import (
+    MAX_SERVING_GPUS,
+    SERVER_GPUS,
+    expert_units,
+    latent_moe,
+    servers_for,
+    units,
+)
 from gpu_advisor.tools.throughput import SpeedInput, speed
 
 RateEngine = Literal["vllm", "sglang"]
@@ -294,6 +301,8 @@ class RateResult(Explained):
     output_tokens: int
     tp: int
     pp: int
+    dp_attention: int = Field(1, description="data-parallel attention ranks of a replica (an MLA mixture of experts: "
+                              "one per GPU, the experts spread over all of them)")
     unit_gpus: int = Field(description="GPUs of one replica (tp x pp)")
     replicas: int
     gpus: int
@@ -333,6 +342,7 @@ class Unit:
     prefill_s_per_token_tail: float  # at the p99 prompt
     batches: tuple[int, ...]
     steps: tuple[float, ...]
+    dp: int = 1  # data-parallel attention ranks (an MLA mixture of experts: one per GPU, experts spread over all)
 
     @property
     def gpus(self) -> int:
@@ -353,32 +363,48 @@ class Unit:
 
 @lru_cache(maxsize=512)
 def unit_physics(model: str, gpu_id: str, engine: RateEngine, precision: str, kv: str | None, tp: int, pp: int,
-                 prompt: int, prompt_tail: int, output: int) -> Unit | None:
+                 prompt: int, prompt_tail: int, output: int, server_gpus: int = SERVER_GPUS) -> Unit | None:
     """A replica of tp x pp GPUs: its batch limit (KV capacity at prompt + output tokens, and the engine's
-    max_num_seqs), its chunk size and its step times; None when the model does not fit."""
+    max_num_seqs), its chunk size and its step times; None when the model does not fit.
+
+    An MLA mixture of experts (DeepSeek V3/R1, Kimi K2) in one stage runs as its makers deploy it: data-parallel
+    attention with one rank per GPU and the experts spread over all of them (expert parallel), across servers when
+    tp is wider than one (tools.scale.expert_units); within one server only where the ranks' own attention weights
+    leave room (else tensor-parallel attention, as tools.scale.unit_attention)."""
     gpu = find_gpu(gpu_id)
     context = prompt + output
-    try:
-        mem = inference_memory(InferenceMemoryInput(model=model, precision=precision, kv_precision=kv, context=context,
-                                                    batch=1, gpus=tp, pp=pp, gpu=gpu.id, engine=engine))
-    except ToolError:
-        return None
-    if not mem.fits or not mem.max_concurrent_sequences or mem.max_concurrent_sequences < 1:
+    arch_ = resolve_model(model)
+    across = -(-tp // server_gpus)
+    dps = [tp, 1] if latent_moe(arch_) and pp == 1 and tp > 1 else [1]
+    if across > 1:
+        dps = [tp]
+    mem, dp = None, 1
+    for dp in dps:
+        try:
+            mem = inference_memory(InferenceMemoryInput(model=model, precision=precision, kv_precision=kv,
+                                                        context=context, batch=1, gpus=tp, pp=pp, gpu=gpu.id,
+                                                        engine=engine, dp_attention=dp))
+        except ToolError:
+            mem = None
+        if mem is not None and mem.fits and (mem.max_concurrent_sequences or 0) >= 1:
+            break
+    if mem is None or not mem.fits or not mem.max_concurrent_sequences or mem.max_concurrent_sequences < 1:
         return None
     chunk, max_seqs = vllm_batch_defaults(gpu, "v1")
-    most = max(1, min(int(mem.max_concurrent_sequences), max_seqs))
+    most = max(1, min(int(mem.max_concurrent_sequences), max_seqs * dp))  # max_num_seqs is each rank's
     grid = sorted({*(2 ** k for k in range(int(math.log2(most)) + 1)), most})
     held = prompt + output // 2  # a running sequence holds its prompt and, on average, half its output
 
     def sized(batch: int, ctx: int):
         return speed(SpeedInput(model=model, precision=precision, gpu=gpu.id, gpus=tp, pp=pp, batch=batch,
-                                context=ctx, engine=engine, kv_precision=kv))
+                                context=ctx, engine=engine, kv_precision=kv, dp_attention=dp,
+                                expert_servers=across if dp > 1 else 1))
 
     steps = tuple(sized(b, held).time_per_output_token_s for b in grid)
     pre = sized(1, prompt).prefill_tokens_per_s
     pre_tail = sized(1, prompt_tail).prefill_tokens_per_s if prompt_tail != prompt else pre
     return Unit(tp=tp, pp=pp, max_sequences=most, chunk_tokens=chunk, prefill_s_per_token=1 / pre,
-                prefill_s_per_token_tail=1 / pre_tail, batches=tuple(grid), steps=steps)
+                prefill_s_per_token_tail=1 / pre_tail, batches=tuple(grid), steps=steps, dp=dp)
 
 
 def _per_token(u: Unit, prompt: int, prompt_tail: int, length: float) -> float:
@@ -497,6 +523,8 @@ def _misses(point: LoadPoint, targets: dict[str, float]) -> list[str]:
 
 # What a count set by the wait in the queue names as its binding (tools.queueing's targets)
 WAIT_BOUND = ("ttft_p50_s", "ttft_p99_s", "ttft_q_s", "e2e_p99_s")
+# The targets on each stream's decode speed (a fuller batch decodes every stream slower)
+STREAM_BOUND = ("tpot_p50_s", "tpot_p99_s")
 # Copies loaded below this share of the utilisation cap are bought for the queue's wait, not for the work: a shared
 # queue is then weighed (size_by_rate)
 IDLE_COPIES = 0.5
@@ -550,8 +578,12 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
     else:
         cv2 = lognormal_cv2(prompt, prompt_tail)
     targets = {k: v * (1 - inp.target_margin) for k, v in inp.targets().items()}
-    layouts = [(t, p) for t, p in units(model, inp.server_gpus, inp.max_gpus, gpu)
-               if (inp.tp is None or t == inp.tp) and (inp.pp is None or p == inp.pp)]
+    # an MLA mixture of experts also as data-parallel-attention, expert-parallel copies over whole servers, ahead
+    # of the pipeline of as many GPUs (smallest copies first: the search stops at the first count beaten)
+    shapes = [*units(model, inp.server_gpus, inp.max_gpus, gpu),
+              *((n, 1) for n in expert_units(model, inp.server_gpus, inp.max_gpus, gpu))]
+    shapes.sort(key=lambda s: (s[0] * s[1], s[1]))
+    layouts = [(t, p) for t, p in shapes if (inp.tp is None or t == inp.tp) and (inp.pp is None or p == inp.pp)]
     if inp.tp is not None and not layouts:
         valid = arch.valid_tensor_parallel(model, inp.server_gpus)
         raise ToolError(f"tensor parallel {inp.tp} does not divide {model.name}'s attention heads within a server of "
@@ -563,7 +595,7 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
         if best is not None and tp * pp > best[0]:
             break  # layouts come smallest first: a bigger replica alone already uses more GPUs than the plan found
         u = unit_physics(inp.model, gpu.id, inp.engine, inp.precision, inp.kv_precision, tp, pp, prompt,
-                         prompt_tail, output)
+                         prompt_tail, output, inp.server_gpus)
         if u is None:
             continue
         cap = capacity(u, prompt, prompt_tail, output, output_tail, cv2, inp.arrival_cv2)
@@ -610,6 +642,11 @@ def _size_by_rate(inp: RateInput) -> RateResult:  # noqa: C901 - the search over
         p = point(replicas)
         # what set the count: with one replica fewer, which requirement fails first
         binding = "one replica is enough"
+        if replicas == 1:
+            # one copy, the smallest that meets the targets: a per-stream speed that only a wider copy reaches (an
+            # expert-parallel copy decodes faster the more GPUs hold its experts) set its size, not the load
+            binding = next((k for t in tried if int(t["gpus_per_replica"]) < u.gpus for k in STREAM_BOUND
+                            if t.get("binding") == k or str(t.get("reason", "")).startswith(k)), binding)
         if replicas > 1:
             fewer = point(replicas - 1)
             if inp.requests_per_s / (replicas - 1) > inp.max_utilisation * cap:
@@ -745,7 +782,8 @@ def _result(inp: RateInput, model_name: str, gpu: Gpu, u: Unit, replicas: int, p
         warnings.append("a replica above 90% of its capacity: waits grow steeply and the model is least reliable there")
     return RateResult(
         model=model_name, gpu=gpu.id, engine=inp.engine, precision=inp.precision, requests_per_s=inp.requests_per_s,
-        prompt_tokens=inp.prompt_tokens, output_tokens=inp.output_tokens, tp=u.tp, pp=u.pp, unit_gpus=u.gpus,
+        prompt_tokens=inp.prompt_tokens, output_tokens=inp.output_tokens, tp=u.tp, pp=u.pp, dp_attention=u.dp,
+        unit_gpus=u.gpus,
         replicas=replicas, gpus=gpus, servers=replicas * servers_for(u.gpus, inp.server_gpus)
         if u.gpus >= inp.server_gpus else servers_for(gpus, inp.server_gpus),
         concurrency=total_l, concurrency_per_replica=p.concurrency, concurrency_p99_per_replica=p.concurrency_p99,

@@ -2023,9 +2023,12 @@ def scaled_option(w: Workload, gpu: Gpu, count: int | None = None, owned: bool =
     good = [o for o in evaluated if o.ok]
     if good:
         # one that leaves the memory a warning asks for before one that does not (the answer never plans on
-        # what it warns against), then the format asked, then the fastest per user
+        # what it warns against), then the format asked; then, on cards to rent or buy, the fewest cards (what the
+        # user pays for the job: review BV #4, 3 x TP4 on 12 H100 over TP8 on 8 that met every target too), and
+        # only then the fastest per user (on cards you own, all of them: the speed)
         best = min(good, key=lambda o: (o.headroom_fraction < TIGHT_HEADROOM, order.get(o.precision or "", 0),
-                                        -(o.decode_tokens_per_s or 0), o.ttft_s or 0, o.gpus))
+                                        0 if owned else o.gpus, -(o.decode_tokens_per_s or 0), o.ttft_s or 0,
+                                        o.gpus))
         best.chosen_because = "meets"
     else:
         best = min(evaluated, key=lambda o: (shortfall(o, w), order.get(o.precision or "", 0)))
@@ -2993,6 +2996,7 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
         # the requests in memory but not their prefill and decode)
         engine: Engine = r.engine
         layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                        dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                         engine=engine, precision=r.precision,
                         kv_precision=again.best.kv_precision if again.best is not None else None)
         laid = evaluate(pinned, find_gpu(gpu_id), r.gpus, layout=layout)
@@ -3091,6 +3095,7 @@ def rate_option(w: Workload, gpu_id: str, precision: str | None = None, kv_preci
         return None
     r = found[0][3]
     layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                     engine="sglang" if engine == "sglang" else "vllm", precision=r.precision,
                     kv_precision=kv_precision)
     pinned = base.model_copy(update={"users": max(1, r.replicas * r.concurrency_p99_per_replica),
@@ -3288,6 +3293,7 @@ def _grown_for_the_rate(w: Workload, base: Workload, rec: Recommendation, prompt
     if mine % r.unit_gpus:
         return None  # your cards would not hold whole copies of that size: the plan as found stands
     layout = Layout(tp=r.tp, pp=r.pp, replicas=r.replicas, users_per_replica=r.concurrency_p99_per_replica,
+                    dp_attention=r.dp_attention > 1,  # the rate's DP+EP copies stay so
                     engine="sglang" if b.engine == "sglang" else "vllm", precision=r.precision,
                     kv_precision=b.kv_precision)
     total = max(r.gpus, mine)

@@ -99,6 +99,12 @@ LLAMACPP_UBATCH, LLAMACPP_BATCH = 512, 2048
 # 12.8 ms at 8 concurrent, 17.2 ms at 16: tests/reference/throughput.csv INFERENCEX_870); the slow end on
 # a vLLM report of about 200 tokens/s at 10 concurrent on the same hardware (DSR1_ISSUE507, Feb 2025).
 MOE_GROUPED_EFF = {"central": 0.85, "fast": 1.0, "slow": 0.22}
+# Expert parallel over a copy's GPUs: tokens do not route evenly, and every MoE layer waits for its busiest GPU
+# (its experts' multiplies and its share of the dispatch). The mean over the busiest: 50,302 against 59,337
+# tokens/s per node for SGLang's EP32 prefill on 4 x 8 H100 with the default expert placement against a simulated
+# perfect balance (LMSYS, 2025-05-05, "Profile Results": 0.85); the routed experts' part of an expert-parallel
+# step, and its dispatch, take 1 / 0.85 of their balanced time (tests/reference/moe_serving.csv).
+EP_BALANCE = 0.85
 ALLTOALL_LATENCY_S = {"nvlink": 12e-6, "pcie": 40e-6}
 # The decode range of an engine with no measured rows (SGLang): the fixed overhead's half to double, and
 # -15 % .. +10 % on the memory or compute time.
@@ -305,17 +311,26 @@ def decode_step_seconds(model: ModelArch, precision: Precision, kv_bits: float, 
         comm = (gpus - 1) * LLAMACPP_HOP_S
     else:
         memory = (effective_read / gpus + kv_read / arch.kv_shards(model, gpus)) / bw
+        balance = EP_BALANCE if dp > 1 and routed_read else 1.0
         if dp > 1:  # each rank: its own sequences' KV, and the attention and shared weights whole
             outside = weight_read - routed_read
-            memory = ((effective_read - outside) / gpus + outside * dp / gpus + kv_read / gpus) / bw
-        compute = step_flops / (gpus * flops)
+            memory = ((effective_read - outside) / gpus / balance + outside * dp / gpus + kv_read / gpus) / bw
+        _, per_expert = arch.expert_split(model)
+        routed_flops = batch * 2 * (model.experts_per_token or 0) * per_expert if routed_read else 0.0
+        compute = (step_flops + routed_flops * (1 / balance - 1)) / (gpus * flops)
         kind, gbps = link(gpu)
-        message = batch * model.hidden_size * 2
-        comm = 2 * model.num_layers * (ALLREDUCE_LATENCY_S[kind] + 2 * (gpus - 1) / gpus * message / (gbps * 1e9))
+        # tensor-parallel attention all-reduces: over all the GPUs, or (data-parallel attention) over the
+        # gpus / dp that share one rank's attention; none when each GPU is its own rank
+        tp_attn = max(1, gpus // max(dp, 1))
+        message = batch / max(dp, 1) * model.hidden_size * 2
+        comm = (2 * model.num_layers * (ALLREDUCE_LATENCY_S[kind] + 2 * (tp_attn - 1) / tp_attn * message / (gbps * 1e9))
+                if tp_attn > 1 else 0.0)
         if routed_read:
+            # each GPU dispatches its own tokens: the whole batch under tensor-parallel attention, its rank's
+            # share of it under data-parallel attention (DeepEP and vLLM's all-to-all send each token once)
             k = model.experts_per_token or 1
-            sent = batch * k * model.hidden_size * 2 * (gpus - 1) / gpus
-            moe_comm = 2 * model.num_layers * (ALLTOALL_LATENCY_S[kind] + sent / (gbps * 1e9))
+            sent = -(-batch // max(dp, 1)) * k * model.hidden_size * 2 * (gpus - 1) / gpus
+            moe_comm = 2 * model.num_layers * (ALLTOALL_LATENCY_S[kind] + sent / (gbps * 1e9)) / balance
             comm += moe_comm
     memory, compute = weight_only_gemm(model, precision, gpu, engine, batch, memory, compute, gpus,
                                        effective_read + kv_read, kv_read, bw, flops, step_flops)
@@ -372,7 +387,7 @@ def routed_prefill_extra(model: ModelArch, rate: float, rec: LlamaCppMoe | None)
 
 
 def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engine: Engine, gpus: int,
-                          prompt: int, backend: LlamaCppBackend | None = None) -> dict[str, float]:
+                          prompt: int, backend: LlamaCppBackend | None = None, dp: int = 1) -> dict[str, float]:
     """Seconds per prompt token: weight multiplies plus causal attention over half the prompt on
     average (windowed layers over at most their window), split over GPUs.
 
@@ -404,6 +419,16 @@ def prefill_token_seconds(model: ModelArch, precision: Precision, gpu: Gpu, engi
         in_flight = split.in_flight
     elif gpus > 1 and engine in LAYER_SPLIT_ENGINES:
         per_token /= pipeline_speedup(gpus, prompt, float(LLAMACPP_BATCH // LLAMACPP_UBATCH))
+    elif gpus > 1 and dp > 1 and model.is_moe:
+        # data-parallel attention, expert parallel: each GPU prefills its own prompts and sends each token to its
+        # experts and back (1 + 2 bytes a value) once, all GPUs at once; no attention all-reduce
+        _, gbps = link(gpu)
+        k = model.experts_per_token or 1
+        _, per_expert = arch.expert_split(model)
+        routed = 2 * k * per_expert / rate * (1 / EP_BALANCE - 1)  # the busiest GPU's experts (EP_BALANCE)
+        sent = model.num_layers * k * model.hidden_size * 3 * (gpus - 1) / gpus / (gbps * 1e9) / EP_BALANCE
+        per_token = (per_token + routed + sent) / gpus
+        no_overlap = per_token
     elif gpus > 1:
         _, gbps = link(gpu)
         per_token = per_token / gpus + 2 * model.num_layers * 2 * (gpus - 1) / gpus * model.hidden_size * 2 / (gbps * 1e9)
@@ -501,14 +526,25 @@ def expert_network_seconds(model: ModelArch, tokens_per_gpu: int, servers: int,
                            network_gbit_per_s: float | None = None) -> float:
     """Network time of one forward pass of a data-parallel-attention, expert-parallel copy spread over `servers`
     servers: each MoE layer dispatches every token to its top-k experts (FP8, 1 byte a value) and combines their
-    outputs back (BF16, 2 bytes), the share (servers - 1) / servers of them on other servers, over one NIC per GPU,
-    with a send's latency each way (DeepEP's internode kernels: about 50-60 GB/s of RDMA per GPU)."""
+    outputs back (BF16, 2 bytes), once to each other server that holds any of its experts
+    (remote_servers_per_token), over one NIC per GPU, with a send's latency each way (DeepEP's internode kernels:
+    about 50-60 GB/s of RDMA per GPU)."""
     if servers <= 1 or not model.is_moe:
         return 0.0
     rate = inter_node_gbps(network_gbit_per_s) * 1e9
     moe_layers = model.num_layers - (model.dense_layers or 0)
-    sent = tokens_per_gpu * (model.experts_per_token or 1) * model.hidden_size * 3 * (servers - 1) / servers
-    return moe_layers * (2 * INTER_NODE_LATENCY_S + sent / rate)
+    sent = tokens_per_gpu * remote_servers_per_token(model, servers) * model.hidden_size * 3
+    return moe_layers * (2 * INTER_NODE_LATENCY_S + sent / rate) / EP_BALANCE
+
+
+def remote_servers_per_token(model: ModelArch, servers: int) -> float:
+    """Other servers a token's top-k experts sit on, on average, with the experts spread evenly over `servers`
+    servers and routed uniformly: (servers - 1) x (1 - (1 - 1/servers)^k). DeepEP's internode dispatch sends a
+    token once to each server that holds any of its experts and fans it out there over NVLink (DeepSeek-V3
+    report, sec. 3.2.2; DeepEP README), so it crosses the network that many times, not k x (servers - 1) / servers
+    (k = 8 over two servers: 1.0 copies, not 4)."""
+    k = model.experts_per_token or 1
+    return (servers - 1) * (1 - (1 - 1 / servers) ** k)
 
 
 def pipeline_prompt_seconds(model: ModelArch, prompt: int, pp: int, network_gbit_per_s: float | None = None) -> float:
@@ -578,7 +614,7 @@ def speed(inp: SpeedInput) -> SpeedResult:
         (slow, fast), words = measured_range(per_seq, f"decode speed ({engine})", own, SPEED_FALLBACK_WORDS)
         assumptions.append(words)
 
-    p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context, backend)
+    p = prefill_token_seconds(model, precision, gpu, engine, n, inp.context, backend, dp=dp)
     prefill = 1 / p["seconds"]
     (plo, phi), words = measured_range(prefill, f"prefill speed ({engine})", (prefill * 0.7, prefill * 1.3),
                                        "-30 % to +30 % of the estimate")
