@@ -148,7 +148,8 @@ def _question(m: Message, u: Understanding) -> str | None:
         return "availability"
     named = _engines(m)
     framework = u.updates.get("framework")
-    if not framework and ((named and word_pattern("engine_choice.cue").search(m.masked))
+    rollouts = u.updates.get("objective") == "rl"  # 'GRPO…rollouts via vllm…feasible?': the rollout engine, said
+    if not framework and ((named and not rollouts and word_pattern("engine_choice.cue").search(m.masked))
                           or word_pattern("engine_choice.ask").search(m.masked)
                           or word_pattern("engine_choice.zh").search(_typed(m))):
         return "engine_choice"

@@ -71,7 +71,8 @@ def read_phase(m: Message) -> str | None:
     runs = live("phase.run_it")
     if experiment and not strong and not (runs and not train and has_model):
         return "experiment"  # ("try out llama 8b locally", "本地跑个glm4玩玩": running it is serving, no training)
-    if train and (strong or any(q.value > 1 for q in users)):
+    rollouts = strong and not users and m.live("objective.rl")  # '训练和推理的卡怎么分' in an RL run: rollout inference
+    if train and ((strong and not rollouts) or any(q.value > 1 for q in users)):
         return "train-and-serve"
     if train:
         return "fine-tune"

@@ -39,6 +39,8 @@ def read_parallel_choice(m: Message, u: Understanding) -> None:
         return
     if not named and re.search(words["serve_job"], text) and re.search(words["train_job"], text):
         return  # 'serve one model, fine-tune another: how to split?': the cards split between the jobs (owned split)
+    if not named and re.search(words["rl_job"], text):
+        return  # 'GRPO … how should i split training vs rollout gpus': the RL plan's colocated-or-split answer
     model = read_model(m)
     if not model:
         return  # "张量并行和流水线并行选哪个": the concepts, no model to size
