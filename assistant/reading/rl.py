@@ -67,7 +67,8 @@ def read_rl_completion_tokens(m: Message) -> int | None:
     said = word_pattern("rl_completion").search(m.text) or word_pattern("rl_completion_before").search(m.text)
     if not said and (rl_said(m) or _group(m, strong=True)):
         group = _group(m)  # 'rollouts 8 per prompt, completions up to 4k': the 8 is the group, not a length
-        said = next((x for x in word_pattern("rl_completion_loose").finditer(m.text)
+        said = next((x for x in [*word_pattern("rl_completion_loose").finditer(m.text),
+                                 *word_pattern("rl_completion_loose_before").finditer(m.text)]
                      if group is None or x.start("n") != group.start), None)
     if said:
         return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
