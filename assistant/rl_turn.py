@@ -6,7 +6,10 @@ one before (review BT #2: 'the rollouts are up to 8k tokens each' kept 1,024), n
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, RL_PROMPTS
 
 # What a batch reading of the same words fills, and the RL slot each one is.
 AS_RL = {"batch_items": "rl_prompts", "batch_output_tokens": "rl_completion_tokens"}
@@ -63,3 +66,68 @@ def as_rl_figures(objective: str | None, updates: dict[str, Any],
                 and abs(updates[slot] - completion) <= SAME_LENGTH * completion:
             updates.pop(slot)
     return dropped
+
+
+# The method an online-RL run takes when none is said: full fine-tuning, what verl, OpenRLHF and TRL's GRPOTrainer do
+# unless a LoRA rank is set (knowledge: frameworks.yaml default_method), where it fits the cards said; else LoRA, else
+# QLoRA (the first that fits; QLoRA when none does, and the plan then says what it takes).
+RL_METHODS = ("full", "lora", "qlora")
+
+
+@lru_cache(maxsize=256)
+def _fits(model: str, method: str, cards: tuple[tuple[int, str], ...], samples: int, completion: int,
+          algorithm: str, framework: str | None) -> bool:
+    """Whether any of the cards said (count, card) holds the RL run with that method, colocated or split (tools.rl)."""
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.rl import RlInput, rl_run
+
+    for n, gpu in cards:
+        try:
+            base = RlInput(model=model, gpu=gpu, gpus=n, method=method, algorithm=algorithm, prompts=RL_PROMPTS,
+                           samples=samples, completion_tokens=completion, framework=framework)
+            if rl_run(base).fits or (n > 1 and rl_run(base.model_copy(update={"layout": "split"})).fits):
+                return True
+        except (ToolError, ValueError, KeyError):
+            return True  # a model or card the tools cannot size here: the framework's default stands
+    return False
+
+
+def _cards(p: dict[str, Any]) -> tuple[tuple[int, str], ...]:
+    """The cards the run is on: those owned, else those the user kept to with a count ('only 8x A100')."""
+    from gpu_advisor.tools.recommend import parse_owned
+
+    said = p.get("owned") or [c for c in p.get("only") or [] if c[:1].isdigit()]
+    out = []
+    for text in said:
+        try:
+            n, gpu = parse_owned(text)
+        except Exception:  # noqa: BLE001 - an unknown card: nothing to check against
+            continue
+        out.append((n, gpu.id))
+    return tuple(out)
+
+
+def rl_method(p: dict[str, Any]) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """The method an RL run defaults to and the cards it was checked on: full where it fits them (or no cards are
+    said), else LoRA, else QLoRA."""
+    cards = _cards(p)
+    if not cards or not p.get("model"):
+        return RL_METHODS[0], cards
+    args = (p.get("rl_samples") or DEFAULT_SAMPLES, p.get("rl_completion_tokens") or DEFAULT_COMPLETION_TOKENS,
+            p.get("rl_algorithm") or "grpo", p.get("framework"))
+    return next((m for m in RL_METHODS if _fits(p["model"], m, cards, *args)), RL_METHODS[-1]), cards
+
+
+def rl_method_words(p: dict[str, Any], lang: str) -> str:
+    """The assumption said for that default: whose default full fine-tuning is, and whether the cards hold it."""
+    from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.knowledge import find_gpu
+    from gpu_advisor.tools.training import find_framework
+
+    method, cards = rl_method(p)
+    fw = find_framework(p["framework"]) if p.get("framework") else None
+    who = say(lang, "rl_default.named", name=fw.name) if fw is not None and fw.default_method else \
+        say(lang, "rl_default.any")
+    where = say(lang, "list_sep").join(f"{n} × {find_gpu(g).name}" for n, g in cards)
+    key = "full" if not cards else "fits" if method == "full" else method
+    return say(lang, f"slot.method.default_rl_{key}", who=who, cards=where)

@@ -253,8 +253,19 @@ def ask_users(p: Profile) -> bool:
 
 def ask_method(p: Profile) -> bool:
     """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked; nor when the
-    question of a train-then-serve job is the serving cards (the method moves only the training run's card)."""
-    return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production"))
+    question of a train-then-serve job is the serving cards (the method moves only the training run's card); nor for
+    an RL run on a framework whose default method is on record ('用verl跑GRPO': full where it fits, said)."""
+    return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production")) \
+        and not (reinforces(p) and _framework_default(p))
+
+
+def _framework_default(p: Profile) -> str | None:
+    """The method the framework named trains with when none is set (knowledge: frameworks.yaml default_method)."""
+    if not p.get("framework"):
+        return None
+    from gpu_advisor.tools.training import find_framework
+
+    return find_framework(p["framework"]).default_method
 
 
 def _home_buyer(p: Profile) -> bool:
@@ -288,6 +299,10 @@ class Slot:
             return 1
         if self.name == "utilisation" and profile.get("personal"):
             return PERSONAL_UTILISATION
+        if self.name == "method" and reinforces(profile):
+            from gpu_advisor.assistant.rl_turn import rl_method
+
+            return rl_method(profile)[0]  # full where it fits the cards (verl's, OpenRLHF's default), else LoRA
         if self.name == "has_host" and _home_buyer(profile):
             return True  # one person buying a card for home: it goes into the computer they have, said
         if self.name == "users" and profile.get("population"):
@@ -325,6 +340,10 @@ class Slot:
             return say(lang, key + ("_population_daily" if profile.get("population_daily") else "_population"),
                        n=f"{peak.at_once:,}", people=f"{peak.people:,}", share=f"{peak.share * 100:g}%",
                        quantile=f"{peak.quantile:.0%}")
+        elif self.name == "method" and reinforces(profile):
+            from gpu_advisor.assistant.rl_turn import rl_method_words
+
+            return rl_method_words(profile, lang)
         elif self.name == "has_host" and _home_buyer(profile):
             key += "_personal"
         elif self.name == "precision" and profile.get("precision") == "q4_k_m":
