@@ -29,6 +29,9 @@ def _as_rl(updates: dict[str, Any], notes: list[tuple[str, dict[str, Any]]]) -> 
     """A batch or example reading in an RL conversation, turned into the RL run's figures in place; the reader's
     notes that no longer hold."""
     dropped: list[tuple[str, dict[str, Any]]] = []
+    for slot in ("train_examples", "batch_items"):  # '4 samples per prompt instead': the group, read as examples too
+        if slot in updates and updates[slot] == updates.get("rl_samples"):
+            updates.pop(slot)
     if "batch_items" in updates and updates.get("phase") in ("batch", None):
         updates.pop("phase", None)
         per = next((v for k, v in notes if k == "note.items_from_samples"), None)
@@ -44,6 +47,10 @@ def _as_rl(updates: dict[str, Any], notes: list[tuple[str, dict[str, Any]]]) -> 
         updates.setdefault("rl_completion_tokens", int(updates["batch_output_tokens"]))
         if updates.get("phase") == "batch":
             updates.pop("phase")
+    if "context" in updates and "rl_completion_tokens" not in updates and updates.get("phase") in (None, "fine-tune"):
+        # 'response 长度 to 8k' (rewritten '回答长度改成8k'): no context is served in an RL fine-tune; the length said
+        # bounds what each rollout generates
+        updates["rl_completion_tokens"] = int(updates.pop("context"))
     for slot in NOT_RL:
         updates.pop(slot, None)
     return dropped

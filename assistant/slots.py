@@ -254,18 +254,10 @@ def ask_users(p: Profile) -> bool:
 def ask_method(p: Profile) -> bool:
     """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked; nor when the
     question of a train-then-serve job is the serving cards (the method moves only the training run's card); nor for
-    an RL run on a framework whose default method is on record ('用verl跑GRPO': full where it fits, said)."""
+    an online RL run, whose trainers (verl, OpenRLHF, TRL's GRPOTrainer) train every weight unless told otherwise: full
+    where it fits the cards, else LoRA, said as the assumption (assistant.rl_turn.rl_method)."""
     return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production")) \
-        and not (reinforces(p) and _framework_default(p))
-
-
-def _framework_default(p: Profile) -> str | None:
-    """The method the framework named trains with when none is set (knowledge: frameworks.yaml default_method)."""
-    if not p.get("framework"):
-        return None
-    from gpu_advisor.tools.training import find_framework
-
-    return find_framework(p["framework"]).default_method
+        and not reinforces(p)
 
 
 def _home_buyer(p: Profile) -> bool:
@@ -438,7 +430,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
     Slot("rl_layout", None, matters=reinforces),  # None: whichever of colocated and split pays (tools.rl.rl_layouts)
     Slot("rl_rollout_gpus", None, matters=reinforces),  # "4 for rollouts": split, that many cards for the engine
-    Slot("rl_pipelined", None, matters=reinforces),  # "async", "异步": a split step overlaps rollouts and update
+    Slot("rl_pipelined", None, matters=reinforces),
+    Slot("rl_steps", None, matters=reinforces),  # "how long per 1000 steps", "每1000步要多久": their time, from a step's  # "async", "异步": a split step overlaps rollouts and update
     Slot("framework", None, matters=trains),
     Slot("mixed_precision", None, matters=trains),  # None: the framework's, else mixed precision (tools.training)
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs
