@@ -691,16 +691,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         if "rl_prompts" not in updates and profile.rl_prompts is None:
             updates["rl_prompts"] = max(1, round(profile.train_tokens / (profile.seq_len or EXAMPLE_TOKENS)))
         updates["train_tokens"] = None
-    stale = as_rl_figures(profile.objective, updates, u.notes)  # '每条采样8个 回答长度两千token' in a GRPO run
+    stale = as_rl_figures(profile.objective, updates, u.notes)  # '每条采样8个 回答长度两千token', '数据7500条' in a GRPO run
     turn.notes = [n for n in turn.notes if n not in {say(lang, k, **v) for k, v in stale}]
-    if profile.objective == "rl" and updates.get("objective", "rl") == "rl" and "rl_prompts" not in updates \
-            and (updates.get("train_examples") or updates.get("batch_items")):
-        # "数据7500条" in an RL conversation: the prompts the policy is trained on, not examples of fixed length
-        updates["rl_prompts"] = int(updates.pop("train_examples", None) or updates.pop("batch_items"))
-        for slot in ("train_tokens", "batch_items", "batch_input_tokens", "batch_output_tokens"):
-            updates.pop(slot, None)
-        assumed = {say(lang, k, **v) for k, v in u.notes if k == "note.example_tokens"}  # no example length for prompts
-        turn.notes = [n for n in turn.notes if n not in assumed]
     if "phase" not in updates and profile.phase in TRAINING_PHASES and "batch_items" in updates:
         # "数据10万条，每条1k token" after a fine-tuning plan: examples to train on, not a batch job's items
         each = updates.pop("batch_input_tokens", None) or updates.get("seq_len")

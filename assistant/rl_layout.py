@@ -26,6 +26,15 @@ def step_words(r: RlResult, prompts_per_step: int, lang: str) -> str:
     return say(lang, key, prompts=f"{prompts_per_step:,}", step=_s(r.step_seconds), sync=_s(sync))
 
 
+def steps_words(r: RlResult, steps: int | None, lang: str) -> str:
+    """The time of the steps asked about ('how long per 1000 steps'): that many times one step's."""
+    if not steps or not r.step_seconds:
+        return ""
+    h = r.step_seconds * steps / 3600
+    days = h / 24
+    return say(lang, "fig.rl_steps", steps=f"{steps:,}", h=_h(h), days=f"{days:,.1f}" if days < 10 else f"{days:,.0f}")
+
+
 def _why_split_loses(split: RlResult, lang: str) -> str:
     if not split.pipelined:
         return say(lang, "rl_layout.why_sync")

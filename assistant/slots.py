@@ -253,8 +253,11 @@ def ask_users(p: Profile) -> bool:
 
 def ask_method(p: Profile) -> bool:
     """One person's own gaming card or Mac fine-tunes with QLoRA, the stated default: not asked; nor when the
-    question of a train-then-serve job is the serving cards (the method moves only the training run's card)."""
-    return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production"))
+    question of a train-then-serve job is the serving cards (the method moves only the training run's card); nor for
+    an online RL run, whose trainers (verl, OpenRLHF, TRL's GRPOTrainer) train every weight unless told otherwise: full
+    where it fits the cards, else LoRA, said as the assumption (assistant.rl_turn.rl_method)."""
+    return not personal_machine(p) and not ("serve_cards" in _request(p) and p.get("phase") in ("train-and-serve", "production")) \
+        and not reinforces(p)
 
 
 def _home_buyer(p: Profile) -> bool:
@@ -288,6 +291,10 @@ class Slot:
             return 1
         if self.name == "utilisation" and profile.get("personal"):
             return PERSONAL_UTILISATION
+        if self.name == "method" and reinforces(profile):
+            from gpu_advisor.assistant.rl_turn import rl_method
+
+            return rl_method(profile)[0]  # full where it fits the cards (verl's, OpenRLHF's default), else LoRA
         if self.name == "has_host" and _home_buyer(profile):
             return True  # one person buying a card for home: it goes into the computer they have, said
         if self.name == "users" and profile.get("population"):
@@ -325,6 +332,10 @@ class Slot:
             return say(lang, key + ("_population_daily" if profile.get("population_daily") else "_population"),
                        n=f"{peak.at_once:,}", people=f"{peak.people:,}", share=f"{peak.share * 100:g}%",
                        quantile=f"{peak.quantile:.0%}")
+        elif self.name == "method" and reinforces(profile):
+            from gpu_advisor.assistant.rl_turn import rl_method_words
+
+            return rl_method_words(profile, lang)
         elif self.name == "has_host" and _home_buyer(profile):
             key += "_personal"
         elif self.name == "precision" and profile.get("precision") == "q4_k_m":
@@ -419,7 +430,8 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
     Slot("rl_layout", None, matters=reinforces),  # None: whichever of colocated and split pays (tools.rl.rl_layouts)
     Slot("rl_rollout_gpus", None, matters=reinforces),  # "4 for rollouts": split, that many cards for the engine
-    Slot("rl_pipelined", None, matters=reinforces),  # "async", "异步": a split step overlaps rollouts and update
+    Slot("rl_pipelined", None, matters=reinforces),
+    Slot("rl_steps", None, matters=reinforces),  # "how long per 1000 steps", "每1000步要多久": their time, from a step's  # "async", "异步": a split step overlaps rollouts and update
     Slot("framework", None, matters=trains),
     Slot("mixed_precision", None, matters=trains),  # None: the framework's, else mixed precision (tools.training)
     Slot("engine", None, matters=runs_inference),  # None: vLLM, or llama.cpp for one person at home and on Macs

@@ -517,9 +517,10 @@ def _stated(rec: Recommendation, constraint: str) -> bool:
 
 
 def _train_plan_lines(rec: Recommendation, lang: str) -> list[str]:
+    from gpu_advisor.assistant.rl_owned import owned_full_lines
     from gpu_advisor.assistant.train_plans import train_count_lines, train_offload_lines
 
-    return train_offload_lines(rec, lang) + train_count_lines(rec, lang)
+    return train_offload_lines(rec, lang) + train_count_lines(rec, lang) + owned_full_lines(rec, lang)
 
 
 def _zero_offload_lines(key: str, best: Option, lang: str) -> list[str]:
@@ -971,7 +972,7 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
 def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     """An online RL fine-tune on its cards (tools.rl): memory shared by the trainer and the rollout engine, and a
     pass's time as the rollouts' generation plus the policy update."""
-    from gpu_advisor.assistant.rl_layout import layout_lines, step_words
+    from gpu_advisor.assistant.rl_layout import layout_lines, step_words, steps_words
     from gpu_advisor.tools.rl import PROMPTS_PER_STEP
 
     w, r = rec.workload, run.rl
@@ -992,7 +993,7 @@ def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
         line += say(lang, "fig.rl_time", hours=hours(r.hours), rollout_h=hours(r.rollout_hours),
                     generated=token_count(r.generated_tokens * w.epochs), tps=tps(r.rollout_tokens_per_s),
                     update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * w.epochs))
-        line += step_words(r, PROMPTS_PER_STEP, lang)
+        line += step_words(r, PROMPTS_PER_STEP, lang) + steps_words(r, w.rl_steps, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
     return [line + say(lang, "fig.end"), "", *layout_lines(run, lang)]

@@ -569,6 +569,9 @@ class FrameworkPreset(Record):
     on_several_gpus: str | None = Field(
         default=None, description="the preset the framework uses on more than one GPU (torchtune's distributed recipes)"
     )
+    default_method: Literal["full", "lora", "qlora"] | None = Field(
+        default=None, description="the method a run uses when none is configured (verl, OpenRLHF, TRL's "
+                                  "GRPOTrainer: every weight trains unless a LoRA rank is set); None: none on record")
     notes: list[str] = []
 
 

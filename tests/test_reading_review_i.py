@@ -265,7 +265,8 @@ def test_an_rl_job_told_over_three_turns():
     *_, reply = run_conversation(["实验室4张A100 40G，想用GRPO训Qwen2.5-7B做数学推理", "全参，verl，每个prompt采样8条，回答2k",
                                   "不用部署，就是训练。数据7500条，2个epoch"])
     text = reply.content
-    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；2 个 epoch" in text
+    # verl is a framework on record now (frameworks.yaml), said back with the rest
+    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；使用 verl；2 个 epoch" in text
     assert "用于推理服务" not in text and "估算这 7,500" not in text  # a training job (a note may name serving as another use)
 
 

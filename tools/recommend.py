@@ -264,6 +264,8 @@ class Workload(ToolInput):
                                                            "share the cards) or split; None: whichever pays")
     rl_rollout_gpus: int | None = Field(None, gt=0, le=1024, description="online RL, split: cards for the rollouts")
     rl_pipelined: bool | None = Field(None, description="online RL, split: the next step's rollouts overlap the update")
+    rl_steps: int | None = Field(None, gt=0, description="online RL: policy steps whose time is asked (the answer gives "
+                                                         "it from one step's time)")
     rl_completion_tokens: int = Field(DEFAULT_COMPLETION_TOKENS, gt=0, description="online RL: tokens generated per "
                                                                                     "completion")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")

@@ -267,3 +267,15 @@ def rl_layouts(inp: RlInput) -> RlLayouts:
                          ratio=colocate.hours / split.hours if colocate.fits else math.inf)
     return RlLayouts(colocate=colocate, split=split, pays="colocate",
                      ratio=split.hours / colocate.hours if split.fits and colocate.fits else math.inf)
+
+
+def fewest_rl_gpus(inp: RlInput, step: int, most: int) -> RlLayouts | None:
+    """The fewest cards beyond `inp.gpus` (in whole `step`s: servers) that hold the run as asked, colocated or split,
+    up to `most`; None when none does. A cluster too small for a full fine-tune is sized here for the cards it needs."""
+    n = inp.gpus + step
+    while n <= most:
+        lay = rl_layouts(inp.model_copy(update={"gpus": n, "rollout_gpus": None}))
+        if lay.colocate.fits or (lay.split is not None and lay.split.fits):
+            return lay
+        n += step
+    return None

@@ -17,7 +17,10 @@ JOB_SLOTS = {"model", "owned", "train_tokens", "train_examples", "budget_usd", "
 
 def frameworks_named(text: str) -> list[str]:
     rows = [*vocab()["frameworks"], *vocab()["framework_choice"]["extra"]]
-    hits = sorted((x.start(), str(fw)) for pattern, fw in rows for x in re.finditer(pattern, text))
+    spans = [(x.start(), x.end(), str(fw)) for pattern, fw in rows for x in re.finditer(pattern, text)]
+    # a name inside a longer one's words is that one ('GRPO with trl': TRL's GRPOTrainer, not TRL beside it)
+    hits = sorted((s, fw) for s, e, fw in spans
+                  if not any(o != fw and os <= s and e <= oe and oe - os > e - s for os, oe, o in spans))
     return list(dict.fromkeys(fw for _s, fw in hits))
 
 

@@ -58,6 +58,7 @@ from gpu_advisor.assistant.reading.rl import (
     read_rl_prompts,
     read_rl_rollout_gpus,
     read_rl_samples,
+    read_rl_steps,
 )
 from gpu_advisor.assistant.reading.serving import (
     read_context,
@@ -83,7 +84,7 @@ READERS = (
     ("objective", read_objective),
     ("rl_algorithm", read_rl_algorithm),
     ("rl_prompts", read_rl_prompts), ("rl_samples", read_rl_samples),
-    ("rl_completion_tokens", read_rl_completion_tokens),
+    ("rl_completion_tokens", read_rl_completion_tokens), ("rl_steps", read_rl_steps),
     ("rl_layout", read_rl_layout), ("rl_rollout_gpus", read_rl_rollout_gpus), ("rl_pipelined", read_rl_pipelined),
     ("framework", read_framework),
     ("mixed_precision", read_mixed_precision),

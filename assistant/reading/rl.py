@@ -32,8 +32,8 @@ def _group(m: Message, strong: bool = False) -> Quantity | None:
             continue
         after = m.masked[q.end:q.end + 40]
         before = m.masked[max(0, q.start - 30):q.start]
-        if word_pattern("rl_samples_before").search(before) or (
-                not strong and word_pattern("rl_samples_after").match(after)):
+        if word_pattern("rl_samples_before").search(before) or word_pattern("rl_samples_per_prompt").match(after) \
+                or (not strong and word_pattern("rl_samples_after").match(after)):
             return q
     return None
 
@@ -67,7 +67,8 @@ def read_rl_completion_tokens(m: Message) -> int | None:
     said = word_pattern("rl_completion").search(m.text) or word_pattern("rl_completion_before").search(m.text)
     if not said and (rl_said(m) or _group(m, strong=True)):
         group = _group(m)  # 'rollouts 8 per prompt, completions up to 4k': the 8 is the group, not a length
-        said = next((x for x in word_pattern("rl_completion_loose").finditer(m.text)
+        said = next((x for x in [*word_pattern("rl_completion_loose").finditer(m.text),
+                                 *word_pattern("rl_completion_loose_before").finditer(m.text)]
                      if group is None or x.start("n") != group.start), None)
     if said:
         return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
@@ -75,6 +76,16 @@ def read_rl_completion_tokens(m: Message) -> int | None:
         return None
     out = m.role("output_tokens")
     return int(out[-1].value) if out and out[-1].value >= 1 else None
+
+
+def read_rl_steps(m: Message) -> int | None:
+    """Policy steps whose time is asked: 'how long per 1000 steps', '每1000步要多久' (the answer gives their time from
+    one step's, in an RL run; the slot matters only there)."""
+    for q in m.qty:
+        if q.role == "" and not q.negated and 1 <= q.value <= 10_000_000 \
+                and word_pattern("rl_steps_after").match(m.masked[q.end:q.end + 20]):
+            return int(q.value)
+    return None
 
 
 def read_rl_rollout_gpus(m: Message) -> int | None:
