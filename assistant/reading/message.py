@@ -178,7 +178,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     from gpu_advisor.assistant.reading.closest import closest_names  # reads a prepared Message
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
     from gpu_advisor.assistant.reading.headcount import builder_teams, headcounts  # reads a prepared Message
-    from gpu_advisor.assistant.reading.listed_people import add_listed, listed_roles  # reads a prepared Message
+    from gpu_advisor.assistant.reading.listed_people import (  # reads a prepared Message
+        add_listed,
+        listed_roles,
+    )
     from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
         moe_sizes,
         npu_counts,
