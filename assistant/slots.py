@@ -460,6 +460,9 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("min_tokens_per_s", None, matters=serves),
     # A request rate ("20 requests per second"): the requests in flight come from it by Little's law (tools.queueing)
     Slot("requests_per_s", None, matters=serves, panel=True),
+    # The hours a day a volume said per day was spread over (24; 8 in working hours): a later "working hours" packs
+    # the same day's volume into its hours (assistant.day_volume)
+    Slot("rate_day_hours", None, matters=serves),
     Slot("output_tokens", None, matters=rate_given),  # None: tools.recommend's RATE_OUTPUT_TOKENS, said
     # A Chinese conversation that names no place is priced for the Chinese market, and says so.
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),

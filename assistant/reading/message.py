@@ -41,6 +41,7 @@ class Understanding:
     lang: str = "en"
     choice: int | None = None
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
+    day_hours: float | None = None  # the hours a day the service is used, when said ('工作时间', '9 to 6'): reading.day_window
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
     region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
     aside: str | None = None  # a concept asked about in a message that also sizes something
