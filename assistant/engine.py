@@ -30,6 +30,7 @@ from gpu_advisor.assistant.catalog import catalog, detect, say
 from gpu_advisor.assistant.considered import with_considered
 from gpu_advisor.assistant.context_beyond import context_beyond
 from gpu_advisor.assistant.count_role import keep_count_role
+from gpu_advisor.assistant.day_volume import pack_day_volume
 from gpu_advisor.assistant.direct import plan_kept
 from gpu_advisor.assistant.encoder_reply import encoder_answer, encoder_decision, encoder_service
 from gpu_advisor.assistant.fewer_time import with_fewer
@@ -113,7 +114,9 @@ from gpu_advisor.tools.scale import SERVER_GPUS
 REPLY_ROOM = 1024
 Route = Literal["ask", "answer", "explain", "reply", "inform", "parts"]
 # Understood values are acknowledged in this order: what the model is first, then the slot table's.
-ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case")])  # a day's count: said with its population;
+# Slots the engine keeps to size with, never said back: what a later turn packs or falls back to (h-read3)
+KEPT_UNSAID = ("rate_day_hours", "line_said")
+ACK_ORDER = ("model", *[s for s in SLOTS if s not in ("model", "population_daily", "use_case", *KEPT_UNSAID)])  # a day's count: said with its population;
 # the use ('a coding assistant') is said with the context it sizes (slot.context.default_use_case)
 WEEKDAY = re.compile(r"\b(?:(?:by|before|until|till|due|over|on) (?:the |this |next )?)?"
                      r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|next week|tomorrow|tmrw)\b"
@@ -625,6 +628,7 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         _compare_as_switch(u, profile)
     updates = {} if u.topic or "best_gpu" in u.intents else _checked_updates(u, lang, turn, text, profile.phase)
     context_beyond(profile, updates, lang, turn.notes)  # 'llama 3 70b at 32k': it reads 8k; 3.1/3.3 read 128k
+    pack_day_volume(u, profile, updates, lang, turn.notes)  # '每天一百万token', then '工作时间在用': within those hours
     if not u.topic:
         apply_recount(u, profile, updates)  # 'scratch that, only 2 of the a100s': the plan's cards, that many now
         apply_memory_variant(u, profile, updates)  # "they're the 80GB ones not 40": that card's 80GB variant
@@ -912,6 +916,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if same:
         updates["model"] = same
         turn.notes.append(say(lang, "reply.same_family", size=u.updates["model"], name=find_model(same).name))
+    if "model" in updates and updates["model"] != profile.model:  # a smaller model falls back to the line said (Qwen3)
+        updates["line_said"] = profile.model if missing and same and profile.line_said is None else \
+            profile.line_said if missing and same else None
     loose, why = loose_model(profile.model, updates.get("model"), text, lang) if not u.topic else (None, None)
     if loose and why:  # "what about R1 in fp8?" after the R1 32B distill: the distill in fp8, or the full R1, said
         updates["model"] = loose
@@ -981,7 +988,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
                 profile = profile.model_copy(update={slot: value})
                 defaulted[slot] = say(lang, key) if key else SLOTS[slot].default_words(lang, data)
     after = profile.model_dump()
-    turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]))  # (users, a range of them: one word)
+    turn.changed = list(dict.fromkeys(SLOTS[k].label(lang) for k in after if after[k] != before[k]
+                                      and k not in KEPT_UNSAID))  # (users, a range of them: one word)
     daily = updates.get("population_daily", profile.population_daily)
     turn.said = [describe(k, updates[k], lang, daily=bool(daily)) for k in ACK_ORDER if _stated(updates.get(k))
                  and not (k == "engine" and updates.get("engine_app"))  # "with ollama": said once, by its name

@@ -472,6 +472,12 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("min_tokens_per_s", None, matters=serves),
     # A request rate ("20 requests per second"): the requests in flight come from it by Little's law (tools.queueing)
     Slot("requests_per_s", None, matters=serves, panel=True),
+    # The hours a day a volume said per day was spread over (24; 8 in working hours): a later "working hours" packs
+    # the same day's volume into its hours (assistant.day_volume)
+    Slot("rate_day_hours", None, matters=serves),
+    # The model named before, when a size asked after it is only another line's ('换成72B' after Qwen3 32B): a smaller
+    # model to fall back to is of that line (tools.models.smaller_in_family)
+    Slot("line_said", None, matters=runs_inference),
     Slot("output_tokens", None, matters=rate_given),  # None: tools.recommend's RATE_OUTPUT_TOKENS, said
     # A Chinese conversation that names no place is priced for the Chinese market, and says so.
     Slot("region", "global", panel=True, by_lang=(("zh", "china"),)),

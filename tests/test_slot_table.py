@@ -23,9 +23,11 @@ NOT_READ = {"currency"}  # a setting, or said with a budget in yuan
 # Slots filled after the slot readers, from what they read (h-deadline, h-fleet, h-scale2, h-used added them):
 # the deadline said of a service becomes its go-live (engine), 'how many of our 16 H100s' (reading.fleet),
 # '一万五左右' (reading.budget_leeway), 'a used 3090 or a 4090' (reading.used_cards).
-READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards"}
+READ_AFTER = {"go_live_hours", "fewest_owned", "owned_busy", "budget_leeway", "used_cards",
+              "rate_day_hours", "line_said"}  # the hours a day's volume runs in (reading.usage), the line named before
+# a size only another line has (engine); h-read3
 # Slots the engine keeps to derive another: "50k tickets" then "each is 1500 tokens" recounts train_tokens.
-ENGINE_ONLY = {"train_examples", "encoder_job", "candidates_per_query"}  # the last two: tools.encoder_plan (assistant.encoder_reply)
+ENGINE_ONLY = {"train_examples", "encoder_job", "candidates_per_query", "rate_day_hours"}  # the last two: tools.encoder_plan (assistant.encoder_reply)
 
 
 def test_the_profile_has_exactly_the_slot_table_fields():
@@ -66,7 +68,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "kv_cache": 8, "qlora_base": 4, "framework": "unsloth", "mixed_precision": False, "engine": "vllm", "engine_app": "ollama", "train_examples": 50000, "runs_per_month": 30.0, "has_host": True, "cheapest": True,
                "phase": "serve", "model": "llama-3.1-8b", "objective": "dpo", "budget_usd": 5000.0,
                "budget_usd_per_month": 2000.0, "server_gpus": 8, "network": "fast", "uptime": 99.9,
-               "requests_per_s": 20.0, "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
+               "requests_per_s": 20.0, "rate_day_hours": 8.0, "line_said": "qwen3-32b", "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
                "rl_prompts": 10_000, "rl_samples": 8, "rl_completion_tokens": 1024, "hosting_usd_per_month": 2000.0,
                "rl_layout": "split", "rl_rollout_gpus": 4, "rl_pipelined": True, "rl_steps": 1000,
                "peak_hours": 9.0, "peak_days": 5.0, "offpeak_share": 0.05,

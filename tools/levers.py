@@ -42,7 +42,7 @@ def serving_lever_tries(w: Workload) -> list[tuple[str, dict[str, Any]]]:
         at_once = peak_at_once(PeakInput(people=w.users)).at_once
         if at_once < w.users:
             tries.append((f"users_peak={at_once}", {"users": at_once, "population": w.users}))
-    smaller = smaller_in_family(w.model)
+    smaller = smaller_in_family(w.model, w.line_said)
     if smaller:
         tries.append((f"model={smaller[0]}", {"model": smaller[0], "serve_precision": None}))
     return tries

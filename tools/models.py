@@ -32,14 +32,16 @@ def _shared_prefix(a: str, b: str) -> int:
     return n
 
 
-def smaller_in_family(spec: str) -> list[str]:
+def smaller_in_family(spec: str, prefer: str | None = None) -> list[str]:
     """The catalog's smaller models of the family of the one named, the closest first: its own line's smaller
     sizes ('gemma-3-27b' -> Gemma 3 12B, 4B, 1B), then the family's other lines by how much of the name they
-    share ('llama-3.3-70b' -> Llama 3.1 8B), each largest first. Encoders and another family never."""
+    share ('llama-3.3-70b' -> Llama 3.1 8B), each largest first. Encoders and another family never. `prefer`: the
+    model the user named before, when the size asked was only another line's ('换成72B' after Qwen3 32B sizes
+    Qwen2.5 72B): that model's line comes first (Qwen3 32B, not Qwen2.5 32B)."""
     from gpu_advisor.knowledge import models
 
     asked = resolve_model(spec)
-    line = _line(asked.id)
+    line = _line(resolve_model(prefer).id) if prefer else _line(asked.id)
     found = [m for m in models() if m.family == asked.family and m.id != asked.id and not m.encoder
              and m.total_params_b < asked.total_params_b]
     return [m.id for m in sorted(found, key=lambda m: (_line(m.id) != line, -_shared_prefix(_line(m.id), line),

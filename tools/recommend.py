@@ -329,6 +329,8 @@ class Workload(ToolInput):
     candidates: list[str] | None = Field(None, max_length=MAX_LIST_ITEMS, description="GPU ids to consider (or cards with a count, "
                                                                      "'2x h100-sxm'); default: a shortlist per region")
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
+    line_said: str | None = Field(None, description="the model named before, whose line has no model of the size "
+                                  "asked ('换成72B' after Qwen3 32B): its line's models are the smaller ones tried first")
     only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
                                "'we can only get L20s'): no other card is named as a better choice beside them")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
@@ -2423,7 +2425,7 @@ def _owned_lever_tries(w: Workload) -> list[tuple[str, dict]]:
     if "context" in w.flexible:
         tries += ladder
     if w.spec.serves and w.users <= LLAMA_CPP_MAX_USERS:  # ... or a smaller model that runs well on it
-        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in smaller_in_family(w.model)]
+        tries += [(f"model={m}", {"model": m, "serve_precision": None}) for m in smaller_in_family(w.model, w.line_said)]
     return tries
 
 
@@ -3615,7 +3617,7 @@ def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | 
     # Q4_K_M at 8k a 4090 runs before a 14B (review BS #14: '换成72B呢' after the 32B led with the 14B)
     shorter: list[dict[str, Any]] = [{"serve_precision": "q4_k_m", "context": w.context // 2}] \
         if "context" in w.flexible and w.context // 2 >= 4096 else []
-    tries: list[tuple[str, dict[str, Any]]] = [(m, change) for m in smaller_in_family(w.model)
+    tries: list[tuple[str, dict[str, Any]]] = [(m, change) for m in smaller_in_family(w.model, w.line_said)
              for change in [*FILE_TRIES, *shorter]]
     for model, change in tries:
         mine = _recommend(w.model_copy(update={"model": model, **change}), with_levers=False)

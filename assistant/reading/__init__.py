@@ -41,6 +41,7 @@ from gpu_advisor.assistant.reading.considered import read_considered
 from gpu_advisor.assistant.reading.constraints import cards_on_the_cloud, read_constraints
 from gpu_advisor.assistant.reading.corrected import read_second_corrected
 from gpu_advisor.assistant.reading.costs import budget_periods
+from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.examples import (
     read_example_images,
     read_example_tokens,
@@ -180,6 +181,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
         u.ask["replaces_model"] = True  # "we could also do 8b if the 70b is too expensive": instead, not beside
     own_model_note(m, u)
     u.online_share = next((q.value for q in m.role("online_share")), None)
+    u.day_hours = busy_hours_a_day(m)  # 'working hours': a day's volume said before is used within them (assistant.day_volume)
     u.problems += m.problems
     u.notes += m.notes
     read_gpus(m, u)

@@ -38,13 +38,7 @@ def _said_deadline(m: Message) -> float | None:
     hits, days = weekday_hits(m, hits)  # "by next wednesday": a range of days, the short end taken and said
     spans += days
     hits += spans
-    if hits:  # "by tomorrow morning, so ~12 hours": a bare duration after the deadline word says it exactly
-        first = min(pos for pos, _h in hits)
-        # ('by thursday (2 days)': the hours said, not the weekday's short end)
-        hits += said_instead(m, [(q.start, q.value * table[q.extra]) for q in m.qty
-                                 if not q.role and q.extra in table and q.start > first and not q.negated
-                                 and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 16):q.start])
-                                 and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])])
+    hits += _restated(m, hits, table)
     now = word_pattern("clock_now").search(m.masked)
     now_h = _clock(next(g for g in now.groups() if g)) if now else None
     tomorrow = word_pattern("tomorrow").search(m.masked)
@@ -84,6 +78,37 @@ def _said_deadline(m: Message) -> float | None:
     if max(hits) not in spans:
         calendar_said(m, max(hits)[0], value)
     return round(value, 4)
+
+
+def _restated(m: Message, hits: list[tuple[int, float]], table: dict[str, float]) -> list[tuple[int, float]]:
+    """A bare duration after the deadline word says it exactly ('by tomorrow morning, so ~12 hours', 'by thursday (2
+    days)': the hours said, not the weekday's short end); with no deadline word, a message that is only a duration."""
+    if not hits:
+        bare = _bare_duration(m)  # 'call it 6 days', '算6天吧' after a plan: the deadline, corrected
+        return [bare] if bare is not None else []
+    first = min(pos for pos, _h in hits)
+    restated = [(q.start, q.value * table[q.extra]) for q in m.qty
+                if not q.role and q.extra in table and q.start > first and not q.negated
+                and word_pattern("deadline_restated_before").search(m.masked[max(0, q.start - 24):q.start])
+                and not word_pattern("deadline_restated_not").match(m.masked[q.end:q.end + 24])]
+    said_instead(m, restated)
+    if restated and not any(key == SAID_KEY for key, _v in m.notes):
+        # 'by end of next week (call it 6 days)': the days said count, said back, never the vague words' guess
+        m.notes.append((SAID_KEY, {"hours": f"{max(restated)[1]:,.0f}"}))
+    return restated
+
+
+def _bare_duration(m: Message) -> tuple[int, float] | None:
+    """A message that is only a duration, with the words that correct a figure around it ('call it 6 days', 'make it
+    144 hours', '算6天吧', '改成5天'): the time the job has, replacing a vaguer deadline said before."""
+    said = [q for q in m.qty if not q.negated]
+    if m.pending not in (None, "deadline_hours") or len(said) != 1 or said[0].role or said[0].extra not in vocab()["deadline_bare_units"]:
+        return None
+    q = said[0]
+    if not word_pattern("deadline_bare_before").fullmatch(m.masked[:q.start]) \
+            or not word_pattern("deadline_bare_after").fullmatch(m.masked[q.end:]):
+        return None
+    return q.start, q.value * vocab()["duration_hours"][q.extra]
 
 
 def _spans(m: Message) -> list[tuple[int, float]]:

@@ -41,6 +41,7 @@ class Understanding:
     lang: str = "en"
     choice: int | None = None
     notes: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (catalog key, values)
+    day_hours: float | None = None  # the hours a day the service is used, when said ('工作时间', '9 to 6'): reading.day_window
     scale: dict[str, float] = field(default_factory=dict)  # "double the users": slot -> factor on its value
     region_hint: str | None = None  # a budget in yuan or a Chinese accelerator: China, unless a region is known
     aside: str | None = None  # a concept asked about in a message that also sizes something
@@ -178,6 +179,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     from gpu_advisor.assistant.reading.closest import closest_names  # reads a prepared Message
     from gpu_advisor.assistant.reading.e2e import e2e_times  # reads a prepared Message
     from gpu_advisor.assistant.reading.headcount import builder_teams, headcounts  # reads a prepared Message
+    from gpu_advisor.assistant.reading.listed_people import (  # reads a prepared Message
+        add_listed,
+        listed_roles,
+    )
     from gpu_advisor.assistant.reading.roles import (  # roles reads a prepared Message
         moe_sizes,
         npu_counts,
@@ -186,8 +191,10 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
 
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
     closest_names(msg)  # 'gemma 3n e8b', 'mistral small 3.3': the model sized said to be the closest on record
+    listed_roles(msg)  # '40个客服加5个产品经理': the 5 are people too
     headcounts(msg)
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users
+    add_listed(msg)  # '3 data scientists and 2 backend devs': 5 people
     online_share(msg)
     moe_sizes(msg)
     npu_counts(msg)

@@ -182,6 +182,7 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
         return "output_tokens", ""  # "250 tokens in and 5 out each"
     label = word_pattern("output_label_direct").match(after)
     if label and q.value >= 32 and not word_pattern("output_label_then").match(after[label.end():]) \
+            and not word_pattern("tok_after_output_short").match(after) \
             and not word_pattern("tok_before_prompt").search(before):  # '每条输入大概100个token输出…': the input's
         return "output_tokens", ""  # "~5 rps, 4k outputs" (not "1000 tokens output 200", "8 outputs per prompt")
     if word_pattern("in_before_out_after").match(after):
@@ -320,8 +321,8 @@ def _token_role(q: Quantity, after: str, before: str) -> str:  # noqa: C901 - or
         return "output_tokens"  # "500 token输入 50 token输出": the input label was the 500's
     if word_pattern("tok_before_prompt").search(before):
         return "prompt_tokens"  # "每条输入1000 token 输出300": the input's, though "output" follows
-    if word_pattern("tok_after_output").match(rest):
-        return "output_tokens"
+    if word_pattern("tok_after_output").match(rest) and not word_pattern("tok_after_output_short").match(rest):
+        return "output_tokens"  # ('300 tokens each, output is just a few words': the 300 are read, see below)
     if word_pattern("tok_after_prompt").match(rest):
         return "prompt_tokens"
     if word_pattern("output_label_before").search(before) or word_pattern("outputs_are_before").search(before):

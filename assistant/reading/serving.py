@@ -253,7 +253,9 @@ def _clock_span(m: Message) -> float | None:
         return None
     said = span.group(0)
     start, end = int(span.group(1)), int(span.group(3))
-    workday = start in OFFICE_STARTS and end in OFFICE_ENDS and word_pattern("weekdays_only").search(m.masked)
+    workday = start in OFFICE_STARTS and end in OFFICE_ENDS and bool(
+        word_pattern("weekdays_only").search(m.masked) or word_pattern("clock_range_office").search(m.masked)
+        or m.pending == "utilisation")  # '9-6 weekdays', '9-to-6', '9 to 6' answering how busy the cards are
     if not (span.group(2) or span.group(4) or (":" in said and max(start, end) <= 24) or workday):
         return None  # "7am to 7pm", "9:00 to 18:00", "9-6 weekdays"; not "24/7 - 25 people"
     if " and " in said and not re.search(r"\bbetween\s*$", m.masked[:span.start()]):

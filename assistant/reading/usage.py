@@ -9,6 +9,7 @@ weighs the two at that usage: `u.ask["break_even"]` carries the usage in million
 
 from __future__ import annotations
 
+from gpu_advisor.assistant.reading.day_window import busy_hours_a_day
 from gpu_advisor.assistant.reading.load import split_output, volume_split
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.text import word_pattern
@@ -58,15 +59,19 @@ def read_usage(m: Message, u: Understanding) -> None:
     if role == "request_rate":  # '每天调用100万个token': tokens a day, not a million requests
         u.updates.pop("requests_per_s", None)
         u.notes = [n for n in u.notes if not n[0].startswith("note.rate_spread")]
-    per_s = tokens / SECONDS[period]
+    hours = busy_hours_a_day(m) if period == "day" else None  # '每天一百万token，工作时间用': within those hours
+    per_s = tokens / (hours * 3600 if hours else SECONDS[period])
+    if period == "day":
+        u.updates["rate_day_hours"] = hours or 24.0  # a later 'working hours' packs the day into them (assistant.day_volume)
     u.updates["phase"] = u.updates.get("phase") or "serve"
     split = _split_output(m, u, said)
     output = split[0] if split else RATE_OUTPUT_TOKENS
     u.updates["requests_per_s"] = round(per_s / (PROMPT_TOKENS + output), 6)  # ... and writes its answer
     _people_who_use_it(m, u)
     month = tokens * SECONDS["month"] / SECONDS[period] / 1e6
-    u.notes.append((f"usage.note_{period}", {"tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}",
-                                        "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
+    u.notes.append(("usage.note_day_window" if hours else f"usage.note_{period}", {
+        "tokens": f"{tokens:,.0f}", "period": period, "tps": f"{per_s:.3g}", "hours": f"{hours or 24:g}",
+        "month": f"{month:,.3g}", "prompt": f"{PROMPT_TOKENS:,}", "output": f"{output:,}"}))
     u.notes += [split[1]] if split else []  # the split said, after the usage it splits
     text = m.raw.lower()
     weighed = u.ask.get("break_even") is True  # 'self host vs just paying moonshot api' (reading.api_worth)

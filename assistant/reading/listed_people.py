@@ -1,0 +1,74 @@
+"""Counts of people listed by their job add up: '40个客服加5个产品经理在用' is 45 people, '3 data scientists and 2
+backend devs' 5, '二十个销售和十来个运营' 30. The first count is read as people by its noun; a count listed right after
+it ('and 5 PMs', '加5个产品经理') names people too even when its job word is not a people noun the reader knows, and
+the group is one count of everyone, the first count's role (a population if any of them is one). Grammar only: the
+words are in words/listed_people.yaml and words/people.yaml."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+from typing import TYPE_CHECKING
+
+from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+
+if TYPE_CHECKING:
+    from gpu_advisor.assistant.reading.message import Message
+
+PEOPLE = ("users", "population")
+# The role of a count added into the first of its group: read by no slot (its people are in the first count).
+ADDED = "people_listed"
+
+
+@cache
+def _job_after() -> re.Pattern[str]:
+    """A job noun after a listed count: up to two words of its own, then a people noun or a word that ends like
+    one ('2 backend devs', '5 product managers', '4 sres'), or a Chinese word that names no thing counted."""
+    v = vocab()
+    nouns = alternation([*v["people_nouns"], *v["population_nouns"], *v["listed_people_jobs"]])
+    ending = alternation(v["people_suffixes"])
+    zh_not = alternation(v["listed_people_zh_not"])
+    return re.compile(rf"^\s*(?:users\s+)?(?:(?:[a-z][a-z-]*\s+){{0,2}}(?:(?:{nouns})|[a-z]{{2,}}(?:{ending}))(?![a-z])"
+                      rf"|(?!(?:{zh_not}))[\u3400-\u9fff]{{2,}})")
+
+
+def _listed(m: Message, a: int, b: int) -> bool:
+    """Whether count b is listed right after count a, as people: the joining words between them, a job after b."""
+    first, second = m.qty[a], m.qty[b]
+    if second.negated or second.extra or second.role not in ("", *PEOPLE):
+        return False
+    if not word_pattern("listed_people_between").fullmatch(m.masked[first.end:second.start]):
+        return False
+    return second.role in PEOPLE or bool(_job_after().match(m.masked[second.end:second.end + 40]))
+
+
+def listed_roles(m: Message) -> None:
+    """A count listed right after a count of people, with a job after it ('加5个产品经理', 'and 2 backend devs'):
+    people too, the first count's role (before the head-counts are read, which weigh each count's noun)."""
+    for i in range(len(m.qty) - 1):
+        q = m.qty[i]
+        if q.role in PEOPLE and not q.extra and not q.negated and not m.qty[i + 1].role and _listed(m, i, i + 1):
+            m.qty[i + 1] = replace(m.qty[i + 1], role=q.role)
+
+
+def add_listed(m: Message) -> None:
+    """Each group of counts of people listed by job, not said at once: one count of everyone in the first's place
+    (a population if any of them is one, users otherwise), and a note that says the sum."""
+    i = 0
+    while i < len(m.qty):
+        q = m.qty[i]
+        group = [i]
+        if q.role in PEOPLE and not q.extra and not q.negated:
+            while group[-1] + 1 < len(m.qty) and m.qty[group[-1] + 1].role in PEOPLE \
+                    and _listed(m, group[-1], group[-1] + 1):
+                group.append(group[-1] + 1)
+        if len(group) > 1:
+            parts = [m.qty[j].value for j in group]
+            role = "population" if any(m.qty[j].role == "population" for j in group) else "users"
+            m.qty[i] = replace(q, number=sum(parts), scale="", role=role)
+            for j in group[1:]:
+                m.qty[j] = replace(m.qty[j], role=ADDED)
+            m.notes.append(("note.people_listed", {"parts": " + ".join(f"{p:,.0f}" for p in parts),
+                                                   "n": f"{sum(parts):,.0f}"}))
+        i = group[-1] + 1
