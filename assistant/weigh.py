@@ -15,7 +15,7 @@ from gpu_advisor.assistant.catalog import localise
 from gpu_advisor.assistant.writers import gb, tps
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, models
 from gpu_advisor.knowledge.schema import Gpu
-from gpu_advisor.tools.recommend import HOME_FORMATS, Option, Workload
+from gpu_advisor.tools.recommend import HOME_FORMATS, TIGHT_HEADROOM, Option, Workload
 
 DEFAULT_CONTEXT = Workload.model_fields["context"].default  # the tools' context when none is said
 
@@ -152,10 +152,13 @@ def _in_between(ctx: Any, runs: list[Run], gpu: Gpu, count: int, owned: bool) ->
     return []
 
 
-def _pick_key(run: Run) -> tuple[int, float, float]:
-    """Fewest cards, then the larger model, then the format that loses least."""
+def _pick_key(run: Run) -> tuple[int, bool, float, float]:
+    """Fewest cards, then one that leaves the memory a warning asks for (review BW #10: Qwen3 14B at 11.2 of a
+    16 GB MacBook Air's 11.5 GB led, with the editor and browser beside it), then the larger model, then the format
+    that loses least."""
     m, _p, o = run
-    return o.gpus, -find_model(m).total_params_b, -find_precision(o.precision or "bf16").bits_per_weight
+    return (o.gpus, o.headroom_fraction < TIGHT_HEADROOM, -find_model(m).total_params_b,
+            -find_precision(o.precision or "bf16").bits_per_weight)
 
 
 def _dims_asked(ctx: Any, good: list[Run], option: str) -> list[str]:
