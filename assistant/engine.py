@@ -1275,9 +1275,14 @@ def _quotes(turn: Turn, state: AdvisorState) -> dict[str, Any] | None:
     if we go with a 3 year horizon?', 'rent or buy?') takes the last ones, with what it changes. Returns the
     quotes to keep, or None for no change."""
     said = {k: v for k, v in turn.prices.items() if k != "horizon_months"}
-    if said and (turn.has("rent_buy") or turn.has("reserve")):
+    if said and (turn.has("rent_buy") or turn.has("reserve") or turn.has("forecast")):
         return {"prices": dict(turn.prices), "cards": list(turn.cards), "counts": dict(turn.counts)}
     kept = state.get("quotes")
+    if kept and not said and turn.has("forecast") and turn.ask.get("reserve"):
+        turn.prices = {**kept["prices"], **turn.prices}  # 'im asking about the price trend and whether reserving makes
+        turn.cards = turn.cards or list(kept.get("cards") or [])  # sense': the reservation offered before, weighed again
+        turn.counts = turn.counts or dict(kept.get("counts") or {})
+        return None
     if not kept or not (turn.has("rent_buy") or "horizon_months" in turn.prices):
         return None
     turn.prices = {**kept["prices"], **turn.prices}
@@ -2463,6 +2468,11 @@ def _still_open(state: AdvisorState) -> str | None:
     return pending
 
 
+# Slots that say where or how busy, not what job: a question answered with only these known ends with an invitation
+# ('…reserved h100 at $2.10/hr? we use 8 gpus steady': how busy they are weighs the reservation; no model is asked).
+NO_JOB_SLOTS = ("region", "currency", "utilisation")
+
+
 def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, extra: dict[str, Any],
                    slot: str | None = None, invite: bool = False) -> dict[str, Any]:
     """A reply that sizes nothing, ended as the conversation stands: the question still open asked
@@ -2479,7 +2489,7 @@ def _with_question(state: AdvisorState, lang: str, parts: list[str], kind: str, 
     elif pending:
         q = question(pending, lang)
     elif invite and not has_answer and not any(v for k, v in (state.get("profile") or {}).items()
-                                               if k not in ("region", "currency")):
+                                               if k not in NO_JOB_SLOTS):
         parts.append(say(lang, "info.invite"))
     elif not has_answer:
         profile = Profile.model_validate(state.get("profile") or {})

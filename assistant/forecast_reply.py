@@ -36,15 +36,16 @@ def reserve_against_typical(ctx: Any, gpu: Gpu) -> list[str]:
     ctx.data["on_demand_quote"] = quote
     ctx.data["reserved"] = r.model_dump(mode="json")
     saved = abs(r.on_demand_term_usd - r.reserved_term_usd)
+    sep = "" if ctx.lang == "zh" else " "
+    counted = ctx.say("forecast.cards_counted", n=r.gpus) + sep if r.gpus > 1 else ""  # '…8 gpus steady': all of them
     ctx.data["saving_usd"] = saved
     verdict = ctx.say("info.reserve.take" if r.cheaper == "reserved" else "info.reserve.stay",
                       pct=pct(r.saving_fraction), usd=ctx.usd(saved), months=r.term_months)
-    sep = "" if ctx.lang == "zh" else " "
     lines = [ctx.say("forecast.reserve_lead", od=ctx.usd(typical), n=quote["samples"], date=quote["as_of"],
                      res=ctx.usd(reserved)), "",
-             ctx.say("info.reserve.body", use=pct(r.utilisation), od=ctx.usd(r.on_demand_usd_per_month),
-                     res=ctx.usd(r.reserved_usd_per_month), be=pct(r.break_even_utilisation),
-                     od_hour=ctx.usd(typical), res_hour=ctx.usd(reserved)) + sep + verdict]
+             counted + ctx.say("info.reserve.body", use=pct(r.utilisation), od=ctx.usd(r.on_demand_usd_per_month),
+                               res=ctx.usd(r.reserved_usd_per_month), be=pct(r.break_even_utilisation),
+                               od_hour=ctx.usd(typical), res_hour=ctx.usd(reserved)) + sep + verdict]
     if not use:
         lines.append(ctx.say("forecast.use_assumed", words=SLOTS["utilisation"].default_words(ctx.lang, ctx.profile),
                              be=pct(r.break_even_utilisation)))

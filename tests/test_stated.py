@@ -143,12 +143,19 @@ def test_a_price_said_for_the_machine_is_its_purchase_price(text):
 
 
 @pytest.mark.parametrize("text", [
-    "我们实验室有 2 台 8卡 A800，想部署 DeepSeek-V3 满血版，够不够？不够的话还要买几台",
-    "we have 2 servers with 8x a800, want to serve deepseek v3. is it enough? if not, how many more should we buy?",
     "想买8卡H20还是租云上的划算？", "should we buy an 8x h100 box, or rent in the cloud?",
 ])
 def test_a_question_about_buying_is_no_preference(text):
     assert "preference" not in understand(text).updates
+
+
+# Buying what the owned servers fall short of is a wish to buy (review BW #13), no longer no preference.
+@pytest.mark.parametrize("text", [
+    "我们实验室有 2 台 8卡 A800，想部署 DeepSeek-V3 满血版，够不够？不够的话还要买几台",
+    "we have 2 servers with 8x a800, want to serve deepseek v3. is it enough? if not, how many more should we buy?",
+])
+def test_buying_what_the_owned_cards_lack_is_buying(text):
+    assert understand(text).updates.get("preference") == "buy"
 
 
 @pytest.mark.parametrize(("text", "way"), [("we want to buy, not rent", "buy"), ("we would rather rent than buy", "rent"),

@@ -13,7 +13,7 @@ from gpu_advisor.assistant.reading.memory_cards import card_by_memory, mine_by_m
 from gpu_advisor.assistant.reading.message import Message, Understanding
 from gpu_advisor.assistant.reading.money_said import item_bought
 from gpu_advisor.assistant.reading.owned import adds, count_asked, limited_alternatives, n_asked, owns_nothing
-from gpu_advisor.assistant.reading.stated_lengths import stated_preference
+from gpu_advisor.assistant.reading.stated_lengths import buys_what_falls_short, stated_preference
 from gpu_advisor.assistant.reading.text import pattern_rows, vocab, word_pattern
 from gpu_advisor.knowledge import gpus
 
@@ -324,6 +324,8 @@ def read_preference(m: Message) -> str | None:
     question (intent rent_buy), not a preference, unless renting only was said ("we're cloud-only, rent or buy?")."""
     if m.live("preference.rent_only"):
         return "rent"
+    if buys_what_falls_short(m):
+        return "buy"  # '手上有两张4090 够不够 不够的话买啥': what the owned cards lack is bought (review BW #13)
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
         return box_bought(m)  # "our box or do we need to rent?": asked; 'what config should we buy?': a purchase
     asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question

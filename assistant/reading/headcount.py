@@ -6,12 +6,11 @@ words/headcount.yaml and the staff nouns of words/people.yaml."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from gpu_advisor.assistant.reading.people import staff_noun_after
-from gpu_advisor.assistant.reading.text import alternation, vocab, word_pattern
+from gpu_advisor.assistant.reading.people import at_once_after, staff_noun_after
+from gpu_advisor.assistant.reading.text import word_pattern
 
 if TYPE_CHECKING:
     from gpu_advisor.assistant.reading.message import Message
@@ -30,9 +29,9 @@ def is_headcount(after: str, before: str, org_wide: bool = False) -> bool:
 
 
 def said_at_once(after: str) -> bool:
-    """'50 nurses at once', '50 staff at the same time': the staff noun, then words that say at once."""
-    noun = staff_noun_after(after) or re.match(r"\s*(?:users?|people|persons)\b", after)  # '50 users at once'
-    return bool(re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", after[noun.end():] if noun else after))
+    """'50 nurses at once', '50 staff at the same time', '30 ppl hitting it at once': the noun, then words that say
+    at once."""
+    return at_once_after(after)
 
 
 def headcounts(m: Message) -> None:

@@ -10,13 +10,21 @@ from gpu_advisor.assistant.reading.text import word_pattern
 def per_token(after: str, before: str) -> bool:
     """Whether a time is per output token ('50 ms per token', 'p99 inter-token latency under 50ms', '每个token不超过
     60毫秒'): the per-token words right after it, or in the words before it since the last number, with no
-    first-token words nearer to it."""
-    if word_pattern("per_token_context").search(re.split(r"[\d,;]|\.(?!\d)", after[:30])[0]):
-        return True
+    first-token words nearer to it. A first-token label said before it with no per-token words after that label is
+    its own ('p99 TTFT under 800ms and TPOT under 40 ms': the TPOT after the 800 is the next number's label)."""
+    said_after = re.split(r"[\d,;]|\.(?!\d)", after[:30])[0]
+    per_after = word_pattern("per_token_context").search(said_after)
+    if per_after and not word_pattern("latency_label_break").search(said_after[:per_after.start()]):
+        return True  # '40ms TPOT', '50 ms per token': its own label, right after its unit
+    first_after = word_pattern("first_token_context").search(said_after)
+    if first_after and not word_pattern("latency_label_break").search(said_after[:first_after.start()]):
+        return False  # '40ms TPOT and 800ms TTFT': the 800's label is the one after it
     since = _since_number(before)
     per = [x.end() for x in word_pattern("per_token_context").finditer(since)]
     first = [x.end() for x in word_pattern("first_token_context").finditer(since)]
-    return bool(per) and (not first or max(first) < max(per))
+    if first and (not per or max(per) < max(first)):
+        return False
+    return bool(per_after) or (bool(per) and (not first or max(first) < max(per)))
 
 
 def observed(after: str, before: str) -> bool:

@@ -43,8 +43,7 @@ def staff_noun_after(after: str) -> re.Match[str] | None:
 def is_staff(after: str) -> bool:
     """Members of an organisation counted, not said to be at once ('300 doctors', not '300 doctors at once')."""
     noun = _population_after().match(after)
-    phrase = alternation(vocab()["people_after_phrases"])
-    return bool(noun) and not re.match(rf"\s*(?:{phrase})\b", after[noun.end():])  # type: ignore[union-attr]
+    return bool(noun) and not at_once_after(after[noun.end():])  # type: ignore[union-attr]
 
 
 @cache
@@ -101,10 +100,23 @@ def strip_fillers(before: str, most: int = 4) -> str:
     return before + " "
 
 
+def at_once_after(after: str) -> bool:
+    """Whether the words after a count say at once, its noun of people first or not ('50 at once', '30 ppl hitting it
+    at once', '20 devs using it concurrently', '40 nurses simultaneously')."""
+    if word_pattern("concurrency_after").match(after):
+        return True
+    noun = _people_after().match(after) or _population_after().match(after)
+    if noun is None:
+        return False
+    rest = after[noun.end():]
+    return bool(word_pattern("concurrency_after").match(rest)
+                or re.match(rf"\s*(?:{alternation(vocab()['people_after_phrases'])})\b", rest))
+
+
 def at_once_of(after: str, before: str) -> str:
     """'concurrent' when the count is of people at the same time ('50 concurrent users', 'concurrency 50',
-    '并发100'), else '' (a count of people who use it, some of them at once)."""
-    at_once = word_pattern("concurrency_after").match(after) or word_pattern("concurrency_before").search(before) \
+    '并发100', '30 ppl hitting it at once'), else '' (a count of people who use it, some of them at once)."""
+    at_once = at_once_after(after) or word_pattern("concurrency_before").search(before) \
         or word_pattern("concurrency_before").search(strip_fillers(before)) \
         or (_people_after().match(after) and word_pattern("concurrency_modifier").match(after))
     return "concurrent" if at_once else ""

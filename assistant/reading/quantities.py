@@ -14,6 +14,7 @@ from gpu_advisor.assistant.reading.money_roles import money_said
 from gpu_advisor.assistant.reading.peak_rate import peak_rates
 from gpu_advisor.assistant.reading.people import (
     POPULATION_FROM,
+    at_once_after,
     at_once_of,
     is_people,
     is_staff,
@@ -118,7 +119,7 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
         return "power_price", "CNY" if lang == "zh" else "USD"  # "0.30/kWh": no price per kWh reaches 5 in any currency
     if length_tried(q, before, after):
         return "context", ""  # "and how much is it at 4k?", "那4k呢", "换成16k要多少显存": a context length to try
-    at_once = word_pattern("concurrency_after").match(after)  # "500 daily users, maybe 30 concurrent": 30 at once
+    at_once = at_once_after(after)  # "500 daily users, maybe 30 concurrent": 30 at once; "30 ppl hitting it at once"
     daily = word_pattern("daily_users_after").match(after) or (not at_once and (
         word_pattern("daily_users_before").search(before)
         or word_pattern("daily_users_before").search(strip_fillers(before))))  # "日活涨到五千"

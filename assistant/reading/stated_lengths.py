@@ -78,7 +78,7 @@ def kv_batch(m: Message) -> dict[str, int]:
 
 def stated_preference(m: Message, hits: list[tuple[int, str]]) -> str | None:
     """Rent or buy from the places each is said ((start, 'rent'|'buy')): none when buying is said under a
-    condition or as a count asked ('不够的话还要买几台'), nor when both are said as the sides of a question ('想买…
+    condition or as a count asked ('how many would we need to buy'), nor when both are said as the sides of a question ('想买…
     还是租…划算', 'buy a box, or is renting cheaper?'); else the last one said."""
     kept = [(s, name) for s, name in hits if name != "buy" or not _buy_asked(m, s)]
     names = {name for _s, name in kept}
@@ -89,8 +89,21 @@ def stated_preference(m: Message, hits: list[tuple[int, str]]) -> str | None:
     return max(kept)[1] if kept else None
 
 
+def buys_what_falls_short(m: Message) -> bool:
+    """Buying said for what the user's cards fall short of ('不够的话买啥', 'if not enough, what should we buy'), with
+    no renting named and no rent-or-buy question ('不够的话是买还是租'): a wish to buy, though said as a question."""
+    if m.live("preference.rent") or word_pattern("intents.rent_buy").search(m.masked):
+        return False
+    return any(word_pattern("buy_if_short_before").search(m.masked[max(0, x.start() - NEAR):x.start()])
+               for x in m.live("preference.buy"))
+
+
 def _buy_asked(m: Message, start: int) -> bool:
-    """Buying said under a condition or with a count asked: '不够的话还要买几台', 'if not enough, buy how many'."""
+    """Buying said under a condition or with a count asked: 'if the price drops we'd buy', 'how many would we need to
+    buy'. Buying what falls short ('不够的话买啥', '不够的话还要买几台', 'if not enough, what should we buy') is a wish to buy
+    beyond the cards the user has."""
+    if word_pattern("buy_if_short_before").search(m.masked[max(0, start - NEAR):start]):
+        return False
     said = word_pattern("preference.buy").match(m.masked, start)
     end = said.end() if said else start
     return bool(word_pattern("buy_conditional_before").search(m.masked[max(0, start - NEAR):start])
