@@ -1500,12 +1500,24 @@ def service_hours(w: Workload) -> float:
 BUDGET_LEEWAY_PCT = 10.0  # a budget said approximately ('about', '左右'): this much over it still counts as within
 
 
+def within_budget(usd: float, budget: float, w: Workload) -> bool:
+    """Whether a spend is within a budget: up to the leeway over it when the budget was said approximately (h-used),
+    the real overrun weighed (review BX #4: $336,000 against '$250k' is 34% over, not within 10%)."""
+    return usd <= budget * (1 + w.budget_leeway / 100)
+
+
+def buys_over_budget(w: Workload, o: Option) -> bool:
+    """A one-off budget that does not buy the option (its whole price, a whole server where the card comes only in
+    servers): what let it meet the budget can only be renting it."""
+    return w.budget_usd is not None and o.purchase_usd is not None and not within_budget(o.purchase_usd, w.budget_usd, w)
+
+
 def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.billed_usd_per_month
-    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (h-used)
+    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (within_budget)
     if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
         spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
@@ -2331,6 +2343,9 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         # within the budget is not headlined where the same reply shows renting cheaper, review W '购买 2 × RTX 3090'
         # beside '买永远不划算', review BR C6 '购买 8 × 3090' beside '36 个月租用共 ¥80,858，购买共 ¥144,913')
         return "buy"
+    if w.spec.serves and buys_over_budget(w, best):
+        return "rent"  # the budget buys no such card (review BX #4: 'Buy 2 x H200', a $336,000 server, on $250k): the
+        # plan meets the budget rented, and the rent-or-buy line still says where buying would pay off
     if "preference" in w.flexible and w.horizon_months is None and best.sold_in > 1 and not best.owned_gpus:
         return "rent"  # a whole server nobody asked to buy, on an assumed horizon: rented; the rent-or-buy line says
         # where buying would pay off (review BS #7 'Buy 8 × H100, $320,000' for a parallelism question, BM #12)
