@@ -2155,6 +2155,8 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     elif w.spec.trains and w.spec.serves and not best.owned and best.job_hours is not None:
         best = _faster_trainer(w, ranked, best)
+    elif buys_outright(w) and w.budget_usd is not None and w.spec.serves and not best.owned:
+        best = _faster_bought(w, ranked, best)
     if best.owned:
         return best, "use", None
     rb = rent_or_buy_of(w, best)
@@ -2224,6 +2226,28 @@ def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
     return min(same, key=lambda o: (o.job_hours, cost_score(o, w)), default=best)
 
 
+# A service bought with a one-off budget: a plan costing up to this share more than the cheapest, within the budget,
+# that serves each user at least FASTER_BOUGHT times as fast on no more cards is the plan (review BW #15: 4 x 4060 Ti
+# at $4,996 and 27 tokens/s a user headlined over 2 x 5090 at $5,498 and 53, on a budget of $28,000).
+SAME_PURCHASE = 0.15
+FASTER_BOUGHT = 1.5
+
+
+def _faster_bought(w: Workload, ranked: list[Option], best: Option) -> Option:
+    """Of the plans bought within the budget at about the cheapest's price (SAME_PURCHASE), the one clearly faster
+    per user (FASTER_BOUGHT) on no more cards, with no warning or software risk the cheapest lacks; else the cheapest."""
+    if not best.purchase_usd or not best.decode_tokens_per_s or w.budget_usd is None:
+        return best
+    cap = min(best.purchase_usd * (1 + SAME_PURCHASE), w.budget_usd)
+    risky = software_risk_unasked(w, find_gpu(best.gpu))
+    same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.purchase_usd is not None
+            and o.purchase_usd <= cap and o.gpus <= best.gpus and o.decode_tokens_per_s is not None
+            and o.decode_tokens_per_s >= FASTER_BOUGHT * best.decode_tokens_per_s
+            and (risky or not software_risk_unasked(w, find_gpu(o.gpu)))
+            and (o.headroom_fraction < TIGHT_HEADROOM) <= (best.headroom_fraction < TIGHT_HEADROOM)]
+    return max(same, key=lambda o: (o.decode_tokens_per_s or 0, -(o.purchase_usd or 0)), default=best)
+
+
 def china_official_first(w: Workload, ranked: list[Option], best: Option, action: Literal["rent", "buy"],
                          rb: RentBuyResult | None) -> tuple[Option, Literal["rent", "buy"], RentBuyResult | None]:
     """A purchase in China (knowledge/china_channel.py): a card that cannot be bought through official channels there
@@ -2233,9 +2257,12 @@ def china_official_first(w: Workload, ranked: list[Option], best: Option, action
     if w.region != "china" or action != "buy" or w.personal or best.owned_gpus or officially_sold(find_gpu(best.gpu)) \
             or f"{best.gpus}x {best.gpu}" in pinned_cards(w) or best.gpu in (w.candidates or []):
         return best, action, rb
-    legal = next((o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))), None)
+    sold = [o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))]
+    legal = sold[0] if sold else None
     if legal is None:
         return best, action, rb
+    if buys_outright(w) and w.budget_usd is not None and w.spec.serves:
+        legal = _faster_bought(w, sold, legal)  # the same tie-break among the cards sold there
     rb = rent_or_buy_of(w, legal)
     return legal, _action(w, legal, rb), rb
 
