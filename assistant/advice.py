@@ -140,6 +140,23 @@ def _holds_every_model(w: Any, rows: list[Option], choice: list[str], models: li
     return holds_all(named, models, recorder)
 
 
+def _pick(w: Any, rows: list[Option], among: list[str], models: list[str] | None, recorder: Recorder | None,
+          for_home: bool) -> str | None:
+    """Of the cards named as a choice: the setup that runs every model named, else the home verdict, else the
+    cheaper for the job."""
+    return (_holds_every_model(w, rows, among, models, recorder)
+            or (_bought_for_home(w, rows, among) if for_home else None) or _named_pick(w, rows, among, recorder))
+
+
+def _carried(previous: dict[str, Any], choice: list[str], compare: list[str], counts: dict[str, int] | None,
+             models: list[str] | None) -> tuple[dict[str, int] | None, list[str] | None]:
+    """The choice carried from the turn before keeps its setups and models as they were said (review BW #1: the LoRA
+    follow-up to '2 used 3090s vs one 4090' weighed one 3090)."""
+    if not choice or compare:
+        return counts, models
+    return counts or dict(previous.get("counts") or {}) or None, models or list(previous.get("models") or [])
+
+
 def _on_the_setup(w: Any, rec: Recommendation, rows: list[Option], winner: str | None) -> Recommendation:
     """The plan on the setup that runs every model named, at the count said with it (2 x 3090, not the one 3090 that
     holds the first model alone); unchanged when no setup won or the plan is already on it."""
@@ -237,8 +254,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     if cheaper is None:
         choice = []
     asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
-    if choice and not compare:  # the choice carried from the turn before: its setups and models as they were said
-        counts, models = counts or dict(previous.get("counts") or {}) or None, models or list(previous.get("models") or [])
+    counts, models = _carried(previous, choice, compare, counts, models)
     compare = compare or choice
     rec = _on_the_card_asked(w, rec, asked, whatif, recorder)
     if cheaper is not None:  # planned on the cheaper of the two asked, not limited to it: no 'only these cards'
@@ -276,11 +292,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     counts = counts or ({g: 1 for g in compare} if w.buy_count == 1 else None)  # 'buy a card: A or B?' (buy2)
     extra += _compared(compare, option, best, copies, rated, counts, rec.options, partial(_wide, sized, recorder))
-    def pick(rows: list[Option], among: list[str]) -> str | None:
-        """The setup that runs every model named, else the home verdict, else the cheaper for the job."""
-        return (_holds_every_model(w, rows, among, models, recorder)
-                or (_bought_for_home(w, rows, among) if for_home else None) or _named_pick(w, rows, among, recorder))
-
+    pick = partial(_pick, w, models=models, recorder=recorder, for_home=for_home)
     cheap = pick(extra, choice)
     if cheap is not None and (best is None or cheap != best.gpu):
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks

@@ -44,7 +44,6 @@ def near_budget_line(rec: Any, option: str, usd: str, budget: str, lang: str) ->
     """A purchase over a budget said approximately but within its leeway ('一万五左右', ¥16,429): said as over by so
     much, within the leeway, instead of 'within your budget'; None otherwise (h-used)."""
     from gpu_advisor.assistant.catalog import say
-
     from gpu_advisor.tools.recommend import within_budget
 
     w, best = rec.workload, rec.best

@@ -29,8 +29,8 @@ from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
+from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
-from gpu_advisor.assistant.server_head import bought_head, partial_server, rent_note
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
 from gpu_advisor.knowledge import find_gpu
@@ -445,13 +445,7 @@ def headline(rec: Recommendation, lang: str) -> str:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
                     tps=tps(best.decode_tokens_per_s))
-    if unpriced and rec.action == "rent":  # how it is rented, never that it is only bought (review BW #12)
-        head += rent_note(best, lang)
-    elif unpriced:
-        whole = say(lang, "head.unit_part", unit=best.sold_in) if best.gpus % best.sold_in else ""
-        head += say(lang, "head.unpriced_note", unit=whole + say(lang, "sep") if whole else "")
-    elif rec.action == "buy" and best.gpus % best.sold_in and not server:
-        head += say(lang, "head.unit", unit=best.sold_in)
+    head += unit_note(best, rec.action, unpriced, server, lang)
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
