@@ -51,6 +51,8 @@ class Answer(BaseModel):
     per_token: list[dict[str, Any]] | None = None  # "cheapest per token": each option's $ per million tokens, ranked
     api_compare: dict[str, Any] | None = None  # self-hosting against an API's price per million (assistant.api_compare)
     named: list[list[Any]] = []  # the cards the user named as candidates ([count or 0, gpu id]): kept for later turns
+    counts: dict[str, int] = {}  # the counts said with the cards of a choice ('2 used 3090s vs one 4090'): kept with it
+    models: list[str] = []  # the models named for the cards of a choice bought for home: kept with it
     moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
     direct: dict[str, Any] | None = None  # a follow-up's one setup answered first, with its tools' figures (assistant.direct)
 
@@ -125,6 +127,51 @@ def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | 
     return mine.best.gpu if mine.best is not None and mine.best.ok and mine.best.gpu in compare else None
 
 
+def _holds_every_model(w: Any, rows: list[Option], choice: list[str], models: list[str] | None,
+                       recorder: Recorder | None) -> str | None:
+    """Setups named to buy for one's own use, each at the count said ('2 used 3090s vs a single new 4090'), with the
+    models they are for: the one whose setup runs every model named when the other's does not (assistant.card_job,
+    the verdict's own rule), so the headline and the verdict agree (review BW #1); None otherwise."""
+    named = [o for o in rows if o.gpu in choice and not o.owned]
+    if not models or w.preference != "buy" or len(choice) != 2 or len(named) != 2 or not all(o.ok for o in named):
+        return None
+    from gpu_advisor.assistant.card_job import holds_all
+
+    return holds_all(named, models, recorder)
+
+
+def _pick(w: Any, rows: list[Option], among: list[str], models: list[str] | None, recorder: Recorder | None,
+          for_home: bool) -> str | None:
+    """Of the cards named as a choice: the setup that runs every model named, else the home verdict, else the
+    cheaper for the job."""
+    return (_holds_every_model(w, rows, among, models, recorder)
+            or (_bought_for_home(w, rows, among) if for_home else None) or _named_pick(w, rows, among, recorder))
+
+
+def _carried(previous: dict[str, Any], choice: list[str], compare: list[str], counts: dict[str, int] | None,
+             models: list[str] | None) -> tuple[dict[str, int] | None, list[str] | None]:
+    """The choice carried from the turn before keeps its setups and models as they were said (review BW #1: the LoRA
+    follow-up to '2 used 3090s vs one 4090' weighed one 3090)."""
+    if not choice or compare:
+        return counts, models
+    return counts or dict(previous.get("counts") or {}) or None, models or list(previous.get("models") or [])
+
+
+def _on_the_setup(w: Any, rec: Recommendation, rows: list[Option], winner: str | None) -> Recommendation:
+    """The plan on the setup that runs every model named, at the count said with it (2 x 3090, not the one 3090 that
+    holds the first model alone); unchanged when no setup won or the plan is already on it."""
+    row = next((o for o in rows if o.gpu == winner and o.ok and not o.owned), None)
+    best = rec.best
+    if row is None or best is None or best.owned or (best.gpu, best.gpus) == (row.gpu, row.gpus):
+        return rec
+    from gpu_advisor.tools.recommend import _action, rent_or_buy_of
+
+    rb = rent_or_buy_of(rec.workload, row)
+    options = [row, *(o for o in rec.options if (o.gpu, o.gpus) != (row.gpu, row.gpus))]
+    return rec.model_copy(update={"best": row, "options": options, "rent_or_buy": rb,
+                                  "action": _action(rec.workload, row, rb)})
+
+
 def _bought_for_home(w: Any, rows: list[Option], choice: list[str]) -> str | None:
     """Two consumer cards weighed to buy for one's own machine ('4090 和 5090 选哪个，本地跑大模型+偶尔微调 7B'), one of
     each, both doing the job sized: the one the comparison's verdict picks for running models there
@@ -176,11 +223,13 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
-            counts: dict[str, int] | None = None, for_home: bool = False) -> Answer:
+            counts: dict[str, int] | None = None, for_home: bool = False, models: list[str] | None = None) -> Answer:
     """Tool results for this profile, with the cards the user was quoted at their prices (`quotes`). A
     recommendation whose inputs did not change is reused. `also`: a second job checked on the plan's cards. `counts`:
     the count said with a card asked about ('2x used 3090 or one 5090'): that option is sized at that count.
-    `for_home`: the cards asked about are weighed for the user's own machine (the question said local use)."""
+    `for_home`: the cards asked about are weighed for the user's own machine (the question said local use).
+    `models`: the models named for the cards of a choice bought ('…to run qwen2.5 32b and maybe llama 3.3 70b'): the
+    setup that runs them all is the pick (review BW #1)."""
     from gpu_advisor.assistant.verdict_first import plan_on_winner, rented_for_value
     from gpu_advisor.knowledge import find_gpu
     from gpu_advisor.tools.long_run import mark_long_runs
@@ -205,6 +254,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     if cheaper is None:
         choice = []
     asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
+    counts, models = _carried(previous, choice, compare, counts, models)
     compare = compare or choice
     rec = _on_the_card_asked(w, rec, asked, whatif, recorder)
     if cheaper is not None:  # planned on the cheaper of the two asked, not limited to it: no 'only these cards'
@@ -242,7 +292,8 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
             rec = rec.model_copy(update={"ruled_out": rec.ruled_out + said})
     counts = counts or ({g: 1 for g in compare} if w.buy_count == 1 else None)  # 'buy a card: A or B?' (buy2)
     extra += _compared(compare, option, best, copies, rated, counts, rec.options, partial(_wide, sized, recorder))
-    cheap = (_bought_for_home(w, extra, choice) if for_home else None) or _named_pick(w, extra, choice, recorder)
+    pick = partial(_pick, w, models=models, recorder=recorder, for_home=for_home)
+    cheap = pick(extra, choice)
     if cheap is not None and (best is None or cheap != best.gpu):
         # 'H100 or H200 and how many', '2x 3090 or one 5090': the plan on the named card the verdict picks
         asked = cheap
@@ -270,12 +321,13 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
 
         rec = rec.model_copy(update={"options": one_row_per_card(rec.options, extra, compare, rec.best)})
     weighed = choice or ([] if w.owned else list(compare))  # 'A or B?' with a count said with one: still a choice
-    rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: (_bought_for_home(w, rows, weighed) if for_home
-                                                                      else None) or _named_pick(w, rows, weighed, recorder), asked)
+    rec, asked = plan_on_winner(w, rec, extra, weighed, lambda rows: pick(rows, weighed), asked)
+    rec = _on_the_setup(w, rec, extra, _holds_every_model(w, extra, weighed, models, recorder))
     rec = rented_for_value(w, rec, weighed) if not for_home else rec  # weighed on rent: headed as rented
     rec = mark_long_runs(w, rec, extra)  # months on the cards named: impractical, never 'meets' (tools.long_run)
     answer = Answer(inputs=inputs, recommend=rec, options=extra, reused=reused, short=short,
                     asked=asked if rec.best is not None and rec.best.gpu == asked else None, choice=choice,
+                    counts=dict(counts or {}) if choice or len(compare) >= 2 else {}, models=list(models or []),
                     named=named)
     _breakdowns(answer, recorder)
     _one_card(answer, recorder)

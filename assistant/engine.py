@@ -1796,7 +1796,8 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
                                 quotes=state.get("rent_quotes") or [], also=state.get("also"),
                                 counts=dict(turn.counts) if turn.compare else None,
                                 for_home=any((t.get("ask") or {}).get("job") == "local"
-                                             for t in [turn.model_dump(), *_deferred(state)]))
+                                             for t in [turn.model_dump(), *_deferred(state)]),
+                                models=list(turn.ask.get("job_models") or []) if turn.compare else None)
     except (ToolError, LookupError, ValueError) as e:
         text = say(lang, "reply.cannot_use", problems=refused(lang, e))  # never the tools' validation text
         return {"messages": [AIMessage(content=text, additional_kwargs=_payload("error", problem=refused("en", e)))],

@@ -76,8 +76,8 @@ def follow(rec: Any, v: dict[str, Any] | None) -> Any:
     card, rented when renting is, on the rented card (its option when the plan was on the setup's card)."""
     if rec is None or v is None or rec.best is None or rec.best.owned or rec.action not in ("rent", "buy"):
         return rec
-    if v["code"] == "buy" and rec.best.gpu == v["buy"]:
-        return rec.model_copy(update={"action": "buy"})
+    if v["code"] == "buy" and rec.best.gpu == v["buy"] and not v.get("over_budget"):
+        return rec.model_copy(update={"action": "buy"})  # (a budget that does not buy the setup: the plan's way stands)
     if v["code"] == "rent":
         if rec.best.gpu == v["rented"]:
             return rec.model_copy(update={"action": "rent"})
@@ -140,7 +140,41 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
-            "service": service(rec)}
+            "service": service(rec), **over_budget(rec, cards)}
+
+
+def over_budget(rec: Any, cards_usd: float) -> dict[str, Any]:
+    """The setup's price against a one-off budget it overruns by more than the leeway (review BX #4: an $336,000
+    8 x H200 server on '$250k' is 34% over): the budget and the overrun; {} when within it or no budget was said."""
+    from gpu_advisor.tools.recommend import within_budget
+
+    w = getattr(rec, "workload", None)
+    if w is None or w.budget_usd is None or within_budget(cards_usd, w.budget_usd, w):
+        return {}
+    found = {"over_budget": cards_usd / w.budget_usd - 1, "budget_usd": w.budget_usd}
+    buys = budget_buys(w)
+    if buys is not None:
+        found["budget_buys"] = {"gpus": buys.gpus, "name": buys.gpu_name, "usd": buys.purchase_usd,
+                                "tps": buys.decode_tokens_per_s, "sold_in": buys.sold_in}
+    return found
+
+
+def budget_buys(w: Any) -> Any:
+    """What the budget buys for the job among every card on record (the setup named set aside), ranked by its
+    purchase price: the plan of tools.recommend bought, when it meets every requirement and its whole price is
+    within the budget; None otherwise."""
+    from gpu_advisor.tools.common import ToolError
+    from gpu_advisor.tools.recommend import recommend, within_budget
+
+    try:
+        rec = recommend(w.model_copy(update={"candidates": None, "preference": "buy"}), with_levers=False)
+    except (ToolError, LookupError, ValueError):
+        return None
+    best = rec.best
+    if best is None or best.owned or not best.ok or best.purchase_usd is None \
+            or not within_budget(best.purchase_usd, w.budget_usd, w):
+        return None
+    return best
 
 
 def _billed_share(rec: Any, utilisation: float) -> float:
@@ -206,8 +240,17 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     key = f"money.rb_verdict_{v['code']}_clock" if clock else f"setup_rb.verdict.{v['code']}"
     lines.append(say(lang, key, setup=setup, rented=rented, gap=money(gap), months=v["months"],
                      use=_pct(v["utilisation"]), busy=_pct(v["busy"])))
+    if v.get("over_budget") is not None:  # cheaper over the months, but the money to buy it is not there
+        lines.append(say(lang, "setup_rb.over_budget", setup=setup, usd=money(v["cards_usd"]), over=_pct(v["over_budget"]),
+                         budget=money(v["budget_usd"])))
+        b = v.get("budget_buys")
+        if b:  # what the money does buy for the job
+            key = "setup_rb.budget_buys_server" if b["gpus"] % b["sold_in"] == 0 and b["sold_in"] > 1 else "setup_rb.budget_buys"
+            lines[-1] += say(lang, key, option=f"{b['gpus']} × {b['name']}", usd=money(b["usd"]), tps=f"{b['tps'] or 0:,.0f}",
+                             budget=money(v["budget_usd"]))
     head = 2 if priced else 1  # the server's price and the heading, then the figures as a list
-    return "\n".join(f"- {x}" if head <= i < len(lines) - 1 else x for i, x in enumerate(lines))
+    tail = 2 if v.get("over_budget") is not None else 1  # the verdict (and the budget line) after the list
+    return "\n".join(f"- {x}" if head <= i < len(lines) - tail else x for i, x in enumerate(lines))
 
 
 def first(turn: Any, profile: Any, answer: Any, lang: str, recorder: Any, money: Any) -> tuple[str, dict[str, Any] | None]:

@@ -44,10 +44,11 @@ def near_budget_line(rec: Any, option: str, usd: str, budget: str, lang: str) ->
     """A purchase over a budget said approximately but within its leeway ('一万五左右', ¥16,429): said as over by so
     much, within the leeway, instead of 'within your budget'; None otherwise (h-used)."""
     from gpu_advisor.assistant.catalog import say
+    from gpu_advisor.tools.recommend import within_budget
 
     w, best = rec.workload, rec.best
     if not (w.budget_leeway and w.budget_usd and best.purchase_usd and best.purchase_usd > w.budget_usd
-            and best.meets.get("budget", True)):
+            and within_budget(best.purchase_usd, w.budget_usd, w)):  # the real overrun (review BX #4: 34% is not 10%)
         return None
     return str(say(lang, "used.budget_near", option=option, usd=usd, budget=budget,
                    leeway=f"{w.budget_leeway:g}%"))

@@ -29,6 +29,7 @@ from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
+from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
 from gpu_advisor.assistant.user_price import near_budget_line
 from gpu_advisor.assistant.window_verdict import window_yes
@@ -53,6 +54,7 @@ from gpu_advisor.tools.recommend import (
     Option,
     Recommendation,
     Workload,
+    buys_over_budget,
     doubly_unsure,
     one_at_home,
     package_words,
@@ -435,17 +437,15 @@ def headline(rec: Recommendation, lang: str) -> str:
     if against is not None:
         return against
     action = "head.use_uncounted" if _yours_uncounted(rec) else "head.unpriced" if unpriced else f"head.{rec.action}"
-    head = "## " + say(lang, action, option=plan_words(best, lang), job=job)
+    server = rec.action == "buy" and not unpriced and bool(best.purchase_usd) and partial_server(best)
+    head = "## " + (bought_head(best, job, lang, lambda usd: cash(usd, rec)) if server  # the server, its price
+                    else say(lang, action, option=plan_words(best, lang), job=job))
     head += _layout_suffix(best, lang)
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
                     tps=tps(best.decode_tokens_per_s))
-    if unpriced:
-        whole = say(lang, "head.unit_part", unit=best.sold_in) if best.gpus % best.sold_in else ""
-        head += say(lang, "head.unpriced_note", unit=whole + say(lang, "sep") if whole else "")
-    elif rec.action == "buy" and best.gpus % best.sold_in:
-        head += say(lang, "head.unit", unit=best.sold_in)
+    head += unit_note(best, rec.action, unpriced, server, lang)
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
@@ -1580,7 +1580,8 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
     verdict = say(lang, "budget.within") if best.meets.get("budget", True) else say(lang, "budget.over")
     if w.budget_usd is not None and best.purchase_usd and rec.action == "buy":
         usd = cash(best.purchase_usd, rec) + (say(lang, "table.used") if best.used_price else "")
-        line = say(lang, "budget.buy", option=bought_words(best), usd=usd, verdict=verdict,
+        bought = say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within")  # the purchase, not its rent
+        line = say(lang, "budget.buy", option=bought_words(best), usd=usd, verdict=bought,
                    budget=cash(w.budget_usd, rec))
         line = near_budget_line(rec, bought_words(best), usd, cash(w.budget_usd, rec), lang) or line  # '左右'
         if best.host_usd and best.sold_in == 1:  # the PC or workstation around consumer cards
@@ -1602,8 +1603,10 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             months = rec.budget_months
             line += say(lang, "budget.months", months=f"{months:,.0f}" if months >= 10 else f"{months:.1f}")
         elif best.purchase_usd:
-            line += say(lang, "budget.buy_too", option=bought_words(best), usd=cash(best.purchase_usd, rec),
-                        verdict=say(lang, "budget.within" if best.purchase_usd <= w.budget_usd else "budget.over"))
+            option = bought_words(best)  # 2 cards of an 8-card server: the price is the server's, and said so
+            option = say(lang, "table.whole_unit", price=option, n=best.sold_in) if partial_server(best) else option
+            line += say(lang, "budget.buy_too", option=option, usd=cash(best.purchase_usd, rec),
+                        verdict=say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within"))
         lines.append(line)
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))

@@ -1504,12 +1504,24 @@ def service_hours(w: Workload) -> float:
 BUDGET_LEEWAY_PCT = 10.0  # a budget said approximately ('about', '左右'): this much over it still counts as within
 
 
+def within_budget(usd: float, budget: float, w: Workload) -> bool:
+    """Whether a spend is within a budget: up to the leeway over it when the budget was said approximately (h-used),
+    the real overrun weighed (review BX #4: $336,000 against '$250k' is 34% over, not within 10%)."""
+    return usd <= budget * (1 + w.budget_leeway / 100)
+
+
+def buys_over_budget(w: Workload, o: Option) -> bool:
+    """A one-off budget that does not buy the option (its whole price, a whole server where the card comes only in
+    servers): what let it meet the budget can only be renting it."""
+    return w.budget_usd is not None and o.purchase_usd is not None and not within_budget(o.purchase_usd, w.budget_usd, w)
+
+
 def _budget_check(opt: Option, w: Workload) -> bool | None:
     """Monthly budgets bound the rent (serving) or one run (jobs); one-off budgets bound buying, or one run."""
     job = not w.spec.serves
     checks: list[bool] = []
     month = opt.billed_usd_per_month
-    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (h-used)
+    slack = 1 + w.budget_leeway / 100  # a budget said approximately: a little over counts as within (within_budget)
     if w.budget_usd_per_month is not None:  # a job said to repeat: its runs in a month (the writer says the same)
         spend = (opt.job_usd_per_month if opt.job_usd_per_month is not None else opt.job_usd) if job else month
         if spend is not None or opt.purchase_usd is not None:  # no price at all: neither met nor missed
@@ -2150,6 +2162,8 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
         best = min(same, key=lambda o: (o.job_hours, cost_score(o, w)))
     elif w.spec.trains and w.spec.serves and not best.owned and best.job_hours is not None:
         best = _faster_trainer(w, ranked, best)
+    elif buys_outright(w) and w.budget_usd is not None and w.spec.serves and not best.owned:
+        best = _faster_bought(w, ranked, best)
     if best.owned:
         return best, "use", None
     rb = rent_or_buy_of(w, best)
@@ -2219,6 +2233,28 @@ def _faster_trainer(w: Workload, ranked: list[Option], best: Option) -> Option:
     return min(same, key=lambda o: (o.job_hours, cost_score(o, w)), default=best)
 
 
+# A service bought with a one-off budget: a plan costing up to this share more than the cheapest, within the budget,
+# that serves each user at least FASTER_BOUGHT times as fast on no more cards is the plan (review BW #15: 4 x 4060 Ti
+# at $4,996 and 27 tokens/s a user headlined over 2 x 5090 at $5,498 and 53, on a budget of $28,000).
+SAME_PURCHASE = 0.15
+FASTER_BOUGHT = 1.5
+
+
+def _faster_bought(w: Workload, ranked: list[Option], best: Option) -> Option:
+    """Of the plans bought within the budget at about the cheapest's price (SAME_PURCHASE), the one clearly faster
+    per user (FASTER_BOUGHT) on no more cards, with no warning or software risk the cheapest lacks; else the cheapest."""
+    if not best.purchase_usd or not best.decode_tokens_per_s or w.budget_usd is None:
+        return best
+    cap = min(best.purchase_usd * (1 + SAME_PURCHASE), w.budget_usd)
+    risky = software_risk_unasked(w, find_gpu(best.gpu))
+    same = [o for o in ranked if o.ok and not o.owned and o.avoid == best.avoid and o.purchase_usd is not None
+            and o.purchase_usd <= cap and o.gpus <= best.gpus and o.decode_tokens_per_s is not None
+            and o.decode_tokens_per_s >= FASTER_BOUGHT * best.decode_tokens_per_s
+            and (risky or not software_risk_unasked(w, find_gpu(o.gpu)))
+            and (o.headroom_fraction < TIGHT_HEADROOM) <= (best.headroom_fraction < TIGHT_HEADROOM)]
+    return max(same, key=lambda o: (o.decode_tokens_per_s or 0, -(o.purchase_usd or 0)), default=best)
+
+
 def china_official_first(w: Workload, ranked: list[Option], best: Option, action: Literal["rent", "buy"],
                          rb: RentBuyResult | None) -> tuple[Option, Literal["rent", "buy"], RentBuyResult | None]:
     """A purchase in China (knowledge/china_channel.py): a card that cannot be bought through official channels there
@@ -2228,9 +2264,12 @@ def china_official_first(w: Workload, ranked: list[Option], best: Option, action
     if w.region != "china" or action != "buy" or w.personal or best.owned_gpus or officially_sold(find_gpu(best.gpu)) \
             or f"{best.gpus}x {best.gpu}" in pinned_cards(w) or best.gpu in (w.candidates or []):
         return best, action, rb
-    legal = next((o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))), None)
+    sold = [o for o in ranked if o.ok and not o.owned and officially_sold(find_gpu(o.gpu))]
+    legal = sold[0] if sold else None
     if legal is None:
         return best, action, rb
+    if buys_outright(w) and w.budget_usd is not None and w.spec.serves:
+        legal = _faster_bought(w, sold, legal)  # the same tie-break among the cards sold there
     rb = rent_or_buy_of(w, legal)
     return legal, _action(w, legal, rb), rb
 
@@ -2338,6 +2377,9 @@ def _action(w: Workload, best: Option, rb: RentBuyResult | None) -> Literal["ren
         # within the budget is not headlined where the same reply shows renting cheaper, review W '购买 2 × RTX 3090'
         # beside '买永远不划算', review BR C6 '购买 8 × 3090' beside '36 个月租用共 ¥80,858，购买共 ¥144,913')
         return "buy"
+    if w.spec.serves and buys_over_budget(w, best):
+        return "rent"  # the budget buys no such card (review BX #4: 'Buy 2 x H200', a $336,000 server, on $250k): the
+        # plan meets the budget rented, and the rent-or-buy line still says where buying would pay off
     if "preference" in w.flexible and w.horizon_months is None and best.sold_in > 1 and not best.owned_gpus:
         return "rent"  # a whole server nobody asked to buy, on an assumed horizon: rented; the rent-or-buy line says
         # where buying would pay off (review BS #7 'Buy 8 × H100, $320,000' for a parallelism question, BM #12)
