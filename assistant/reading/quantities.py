@@ -186,8 +186,9 @@ def _unit_after(q: Quantity, after: str, before: str) -> tuple[str, str] | None:
             and not word_pattern("tok_after_output_short").match(after) \
             and not word_pattern("tok_before_prompt").search(before):  # '每条输入大概100个token输出…': the input's
         return "output_tokens", ""  # "~5 rps, 4k outputs" (not "1000 tokens output 200", "8 outputs per prompt")
-    if word_pattern("in_before_out_after").match(after):
-        return "prompt_tokens", ""  # "300 in 10 out", "500 in/5 out"
+    if word_pattern("in_before_out_after").match(after) or (word_pattern("in_after_out_before").match(after)
+                                                          and word_pattern("out_before_in_after").search(before[-40:])):
+        return "prompt_tokens", ""  # "300 in 10 out", "500 in/5 out", "200 tokens out and 1500 in each"
     if word_pattern("tps_after").match(after) or (word_pattern("tps_before").search(before)
                                                   and word_pattern("tokens_after").match(after)):
         return "tokens_per_s", ""
