@@ -49,10 +49,8 @@ def read_phase(m: Message) -> str | None:
              if (re.search(rf"\b{vocab()['item_nouns']}\b", t[x.end():x.end() + 60])
                  and (counted or not strong)) or items]
     due = m.role("deadline") or any(p.search(t) for p, _hours in pattern_rows("deadline_words")) or daily_batch(m)
-    speed = word_pattern("literal_question.speed").search(m.text) or word_pattern("speed_unit_asked").search(m.text)
-    if (users or m.role("request_rate") or word_pattern("local_use").search(t) or speed) and not counted and not due:
-        verbs = []  # "12 paralegals will use it to summarise ...", "500 rps ... (basically classification)": requests live;
-        # 'gemma 3 27b for summarising my notes, how many tok/s?': one person's speed, no job of items (review BW #2)
+    if (users or m.role("request_rate") or word_pattern("local_use").search(t)) and not counted and not due:
+        verbs = []  # "12 paralegals will use it to summarise ...", "500 rps ... (basically classification)": requests live
     counted_job = counted and (m.role("output_tokens") or due) and not users and not strong
     encoder_items = (counted or m.role("examples")) and _encoder_named(m) and not train
     batch = live("phase.batch") or verbs or (no_users and items) or counted_job or encoder_items
