@@ -322,10 +322,8 @@ def _chosen(m: Message, s: int, e: int) -> bool:
 def read_preference(m: Message) -> str | None:
     """Rent or buy: 'i wanna buy not rent' -> buy; 'we'd rather rent, don't want to buy' -> rent; 'rent or buy?' is a
     question (intent rent_buy), not a preference, unless renting only was said ("we're cloud-only, rent or buy?")."""
-    if m.live("preference.rent_only"):
-        return "rent"
-    if buys_what_falls_short(m):
-        return "buy"  # '手上有两张4090 够不够 不够的话买啥': what the owned cards lack is bought (review BW #13)
+    if m.live("preference.rent_only") or buys_what_falls_short(m):  # '不够的话买啥': what owned cards lack is bought
+        return "rent" if m.live("preference.rent_only") else "buy"
     if word_pattern("intents.rent_buy").search(m.masked) or word_pattern("preference_asked").search(m.masked):
         return box_bought(m)  # "our box or do we need to rent?": asked; 'what config should we buy?': a purchase
     asked = [x.span() for x in word_pattern("buy_more_asked").finditer(m.masked)]  # '要买新卡吗': a question

@@ -78,6 +78,7 @@ def read_precision_compare(m: Message, u: Understanding) -> None:
     rest = set(u.updates) - OWN_SLOTS - ({"model"} if named_model and asks_memory else set()) \
         - (WEIGHED_SLOTS if weighed else set())
     counts = {int(b) for b, _f in widths}
+    counts.add(sum(counts))  # '8位和4位': the widths' own words, listed like people, summed (reading.listed_people)
     if rest or (u.updates.get("users") and u.updates["users"] not in counts):
         return
     u.intents = (u.intents - REPLACED) | {"precision_compare"}
