@@ -22,7 +22,7 @@ CJK_WEIGHT = 3
 def readable(raw: str) -> str:
     """The part of a message the readers take: MAX_MESSAGE_CHARS characters, Chinese ones counted
     CJK_WEIGHT times. Cut first, so that no input costs more than a full-length message."""
-    cut = (raw or "")[:MAX_MESSAGE_CHARS]
+    cut = _NUMBER_RUN.sub(lambda x: x.group()[:MAX_DIGITS], (raw or "")[:MAX_MESSAGE_CHARS])
     cjk = len(_CJK_CHAR.findall(cut))
     if cjk == 0 or len(cut) + (CJK_WEIGHT - 1) * cjk <= MAX_MESSAGE_CHARS:
         return cut
@@ -35,6 +35,9 @@ def readable(raw: str) -> str:
 
 
 _CJK_CHAR = re.compile(r"[\u3000-\u9fff\uf900-\ufaff\uff00-\uffef]")
+# Digits with separators longer than any figure ('1,1,1,…' pasted 2,000 times): cut to MAX_DIGITS characters
+# before any reader sees them, since a number pattern tried at every digit of such a run costs quadratic time.
+_NUMBER_RUN = re.compile(r"\d[\d,.]{31,}")
 WORDS_DIR = Path(__file__).with_name("words")  # one YAML file per dimension of the vocabulary
 MAX_QUANTITIES = 100  # numbers read per message; a message with more is a paste
 MAX_NAMES = 16  # cards read per message; more is a paste, and each name costs every reader a search
