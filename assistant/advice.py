@@ -111,7 +111,9 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
     mine = _call(recorder, "recommend", args, lambda: recommend(on_it))
     if mine.best is None or not mine.best.ok or mine.best.gpu != asked:
         return rec
-    return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)]})
+    return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)],
+                                   "workload": mine.workload.model_copy(update={"candidates": w.candidates})})
+    # (planned on the card asked about, not limited to it: no 'only these cards, as you asked')
 
 
 def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | None:
@@ -253,7 +255,11 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     cheaper = _cheaper_of(w, choice, recorder)  # a later turn weighs the same two again, on the job as it is now
     if cheaper is None:
         choice = []
-    asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
+    # of two cards weighed before, the one asked about now wins over the one picked then ('should i buy a 5090 or
+    # just rent h100s', then 'what if i just do qlora on the 5090': the 5090, review BY #4)
+    again = len(compare) == 1 and compare[0] in (previous.get("choice") or [])
+    asked = cheaper or (compare[0] if again else previous.get("asked") if previous.get("recommend")
+                        else (compare[0] if len(compare) == 1 else None))
     counts, models = _carried(previous, choice, compare, counts, models)
     compare = compare or choice
     rec = _on_the_card_asked(w, rec, asked, whatif, recorder)
