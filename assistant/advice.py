@@ -222,6 +222,17 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
                       official_first=w.region == "china" and value["basis"] == "buy" and not w.personal).get("pick")
 
 
+def _model_kept(w: Any, previous: dict[str, Any]) -> Any:
+    """A model switched to after a plan ('换成72B呢', 'what about 72B instead' on your own 4090) heads the plan,
+    and stays at its head on the turns after: what it needs and where it runs, the smaller model of its family only
+    a fallback beside it (tools.recommend keep_model; review BY #6, BZ #7)."""
+    before = previous.get("inputs") or {}
+    said = before.get("model")
+    if said and (said != w.model or before.get("keep_model")):
+        return w.model_copy(update={"keep_model": True})
+    return w
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
@@ -237,7 +248,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     from gpu_advisor.tools.long_run import mark_long_runs
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
-    w = workload_for(profile, defaulted)
+    w = _model_kept(workload_for(profile, defaulted), previous or {})
     if quotes:
         w = w.model_copy(update={"quotes": [RentQuote.model_validate(q) for q in quotes]})
     inputs = json.loads(_key(w.model_dump(mode="json")))
