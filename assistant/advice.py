@@ -111,7 +111,9 @@ def _on_the_card_asked(w: Any, rec: Recommendation, asked: str | None, whatif: t
     mine = _call(recorder, "recommend", args, lambda: recommend(on_it))
     if mine.best is None or not mine.best.ok or mine.best.gpu != asked:
         return rec
-    return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)]})
+    return mine.model_copy(update={"options": [*mine.options, *(o for o in rec.options if o.gpu != asked)],
+                                   "workload": mine.workload.model_copy(update={"candidates": w.candidates})})
+    # (planned on the card asked about, not limited to it: no 'only these cards, as you asked')
 
 
 def _cheaper_of(w: Any, compare: list[str], recorder: Recorder | None) -> str | None:
@@ -220,6 +222,17 @@ def _named_pick(w: Any, rows: list[Option], choice: list[str], recorder: Recorde
                       official_first=w.region == "china" and value["basis"] == "buy" and not w.personal).get("pick")
 
 
+def _model_kept(w: Any, previous: dict[str, Any]) -> Any:
+    """A model switched to after a plan ('换成72B呢', 'what about 72B instead' on your own 4090) heads the plan,
+    and stays at its head on the turns after: what it needs and where it runs, the smaller model of its family only
+    a fallback beside it (tools.recommend keep_model; review BY #6, BZ #7)."""
+    before = previous.get("inputs") or {}
+    said = before.get("model")
+    if said and (said != w.model or before.get("keep_model")):
+        return w.model_copy(update={"keep_model": True})
+    return w
+
+
 def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str], whatif: tuple[int, str] | None,
             recorder: Recorder | None = None, defaulted: list[str] | None = None,
             quotes: list[dict[str, Any]] | None = None, also: dict[str, Any] | None = None,
@@ -235,7 +248,7 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     from gpu_advisor.tools.long_run import mark_long_runs
     from gpu_advisor.tools.recommend import RentQuote, rate_option, short_of_rate
 
-    w = workload_for(profile, defaulted)
+    w = _model_kept(workload_for(profile, defaulted), previous or {})
     if quotes:
         w = w.model_copy(update={"quotes": [RentQuote.model_validate(q) for q in quotes]})
     inputs = json.loads(_key(w.model_dump(mode="json")))
@@ -253,7 +266,11 @@ def compute(profile: Profile, previous: dict[str, Any] | None, compare: list[str
     cheaper = _cheaper_of(w, choice, recorder)  # a later turn weighs the same two again, on the job as it is now
     if cheaper is None:
         choice = []
-    asked = cheaper or (previous.get("asked") if previous.get("recommend") else (compare[0] if len(compare) == 1 else None))
+    # of two cards weighed before, the one asked about now wins over the one picked then ('should i buy a 5090 or
+    # just rent h100s', then 'what if i just do qlora on the 5090': the 5090, review BY #4)
+    again = len(compare) == 1 and compare[0] in (previous.get("choice") or [])
+    asked = cheaper or (compare[0] if again else previous.get("asked") if previous.get("recommend")
+                        else (compare[0] if len(compare) == 1 else None))
     counts, models = _carried(previous, choice, compare, counts, models)
     compare = compare or choice
     rec = _on_the_card_asked(w, rec, asked, whatif, recorder)

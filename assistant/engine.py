@@ -967,6 +967,11 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
         # "does X fit on Y?" asks whether it runs at all: one person first, said (the most at once is in the table)
         profile = profile.model_copy(update={"users": 1})
         defaulted["users"] = say(lang, "slot.users.default_fit")
+    if u.ask.get("card_good") and profile.phase in TRAINING_PHASES and profile.phase != "train-and-serve":
+        from gpu_advisor.assistant.reading.card_good import NOTE_KEYS
+
+        for note in NOTE_KEYS:  # the card's verdict speaks of serving (first token, users), not of a training run
+            _drop_note(u, turn, note, lang)
     if u.ask.get("buy_or_rent") and profile.phase == "fine-tune" and profile.method is None:
         # 'worth buying a 5090 or keep renting?': the rent said decides, and the reply says which methods the card
         # holds, so the method is not asked: the usual one, said
@@ -1823,7 +1828,7 @@ def _plan_answer(state: AdvisorState, config: RunnableConfig) -> dict[str, Any]:
         tried = writers.tried_added(answer, (int(turn.whatif[0]), str(turn.whatif[1])), lang, _heads(filled.model))
         if tried:
             notes.insert(0, tried)
-    bought = _buy_or_rent(turn, filled, answer, config)  # 'buy a 5090 or keep renting?': answered first, head-on
+    bought = _buy_or_rent(turn, filled, answer, config, state)  # 'buy a 5090 or keep renting?': answered first, head-on
     setup_rb = ("", None) if bought else _setup_buy_rent(turn, filled, answer, lang, config)  # 'the 8x h200 box?'
     answer = _headline_follows(answer, setup_rb[1]) if setup_rb[1] else plan_follows(answer, bought)
     text, table = writers.write_answer(answer, filled, defaulted, changed, lang, notes, said,
@@ -1915,12 +1920,16 @@ def _encoder_service(profile: Profile, filled: Profile, defaulted: dict[str, str
             "defaulted": defaulted, "deferred": None}
 
 
-def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig) -> dict[str, Any] | None:
-    """'worth buying a 5090 or keep renting?': a month of the rent set against the purchase (assistant.buy_or_rent)."""
-    spec = turn.ask.get("buy_or_rent")
+def _buy_or_rent(turn: Turn, filled: Any, answer: Any, config: RunnableConfig,
+                 state: AdvisorState) -> dict[str, Any] | None:
+    """'worth buying a 5090 or keep renting?': a month of the rent set against the purchase (assistant.buy_or_rent);
+    'what if i just do qlora on the 5090, is it worth buying then' after it: weighed again (assistant.buy_again)."""
+    from gpu_advisor.assistant.buy_again import spec as buy_spec
+    from gpu_advisor.assistant.buy_or_rent import weigh
+
+    spec = buy_spec(turn, state.get("messages") or [])
     if not spec:
         return None
-    from gpu_advisor.assistant.buy_or_rent import weigh
 
     best = answer.recommend.best if answer.recommend else None
     return weigh(filled, spec, best, _recorder(config), answer.recommend)

@@ -8,6 +8,8 @@ why, as a typed code the writers turn into a sentence per language (catalog keys
   a full fine-tune is worth it for a large domain shift or new knowledge.
 - no_gain: from LoRA to QLoRA when LoRA already fits the same cards: QLoRA is slower and saves memory not needed.
 - fewer_cards: a lighter method that needs fewer cards or costs less: yes, with what it costs in speed and quality.
+- smaller_card: a lighter method on another card that the old method does not fit ('what if i just do qlora on the
+  5090' after LoRA on an H100): yes, it fits that card, with what it costs in speed and quality.
 - heavier: to a full fine-tune: how much more, as differences, and when it is worth it.
 - lora_from_qlora: from QLoRA to LoRA: faster and a touch better where the cards hold the 16-bit base.
 
@@ -60,6 +62,9 @@ def code_for(old_method: str, new_method: str, old: Any, new: Any, on_old: Any) 
                                      and new.job_usd < FEWER * old.job_usd and not old.owned)
     if old_method == "full":
         return "lighter_enough"
+    if new.gpu != old.gpu and new.capacity_bytes and old.train_per_gpu_bytes \
+            and old.train_per_gpu_bytes * old.gpus > new.capacity_bytes * new.gpus:
+        return "smaller_card"  # the old method would not fit the card the user moved to
     if fewer:
         return "fewer_cards"
     return "no_gain"

@@ -103,7 +103,8 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
     setup = _setup(profile)
     if setup is None or not asked(profile, this_turn) or profile.utilisation is None:
         return None
-    n, gpu = setup
+    named_n, gpu = setup
+    n = _needed(rec, gpu, named_n)  # the 8-card box for a service 2 cards carry: the 2 weighed (review BZ #3)
     region: Literal["global", "china"] = "china" if profile.region == "china" else "global"
     rented = _rented(rec, n, gpu, region, [c for c in named or [] if c != gpu])
     quote = try_price(rented[1], region) if rented else None
@@ -140,7 +141,29 @@ def weigh(profile: Any, rec: Any, this_turn: bool, recorder: Any, named: list[st
             "server": bought.host_kind != "consumer", "hosting_usd": upkeep, "price_said": said is not None,
             "hosting_usd_per_gpu_month": own["hosting_usd_per_gpu_month"],
             "break_even_utilisation": rb.break_even_utilisation, "payback_months": rb.payback_months,
-            "service": service(rec), **over_budget(rec, cards)}
+            "service": service(rec), **over_budget(rec, cards), **_oversized(bought, named_n, n)}
+
+
+def _needed(rec: Any, gpu: str, n: int) -> int:
+    """The cards of the setup's card a service needs, when fewer than the setup named ('debating buying an 8x H100
+    box vs renting' for Mistral Small 24B at 40 users, which 2 carry): the plan's count on that card, else the fewest
+    that do it (rent_sized.sized); `n` for a job (more cards finish it sooner) or when no fewer do it."""
+    from gpu_advisor.assistant.rent_sized import service, sized
+
+    if rec is None or not service(rec):
+        return n
+    best = rec.best
+    o = best if best is not None and best.ok and not best.owned and best.gpu == gpu else sized(rec, gpu)
+    return o.gpus if o is not None and o.gpus < n else n
+
+
+def _oversized(card: Any, named: int, need: int) -> dict[str, Any]:
+    """The setup named with its price when the service needs fewer of its cards ({} otherwise): said before the
+    comparison, which weighs the cards needed."""
+    from gpu_advisor.knowledge.purchase import purchase_usd
+
+    usd = purchase_usd(card, named) if named > need else None
+    return {"named_gpus": named, "named_usd": usd} if usd is not None else {}
 
 
 def over_budget(rec: Any, cards_usd: float) -> dict[str, Any]:
@@ -215,6 +238,10 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
     # '买一台8卡H20服务器要多少钱': the server's price on record, said first
     priced = line(find_gpu(v["buy"]), v["buy_gpus"], lang, money) if not v.get("price_said") else ""
     lines = [priced] * bool(priced) + lines
+    big = v.get("named_gpus")
+    if big:  # the box named is more than the service needs: said with its price, the need weighed below
+        lines = [say(lang, "setup_rb.oversized", named=f"{big} × {v['buy_name']}", need=setup, usd=money(v["named_usd"]),
+                     times=f"{big / v['buy_gpus']:g}")] + lines
     if not v["same"]:
         lines.append(say(lang, "ratezh.rb_service", rented=rented, setup=setup, rented_card=v["rented_name"])
                      if v.get("service") else
@@ -248,7 +275,7 @@ def block(v: dict[str, Any], lang: str, money: Any) -> str:
             key = "setup_rb.budget_buys_server" if b["gpus"] % b["sold_in"] == 0 and b["sold_in"] > 1 else "setup_rb.budget_buys"
             lines[-1] += say(lang, key, option=f"{b['gpus']} × {b['name']}", usd=money(b["usd"]), tps=f"{b['tps'] or 0:,.0f}",
                              budget=money(v["budget_usd"]))
-    head = 2 if priced else 1  # the server's price and the heading, then the figures as a list
+    head = 1 + bool(priced) + bool(big)  # the oversize, the server's price and the heading, then the figures as a list
     tail = 2 if v.get("over_budget") is not None else 1  # the verdict (and the budget line) after the list
     return "\n".join(f"- {x}" if head <= i < len(lines) - tail else x for i, x in enumerate(lines))
 

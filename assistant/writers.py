@@ -652,6 +652,8 @@ def _few_offers_lead(answer: Answer, best: Option, key: str, mine: float, lang: 
     if not well:
         return []
     alt = min(well, key=lambda o: getattr(o, key))
+    if getattr(alt, key) <= mine:
+        return []  # planned on the card asked about, not on its price: no 'beats' to say (review BY #4's follow-up)
     n = best.price_offers or 0
     return [say(lang, "answer.leads_few_offers_one" if n == 1 else "answer.leads_few_offers", pick=gpu_words(best, lang),
                 price=_price_cell(best, mine), option=gpu_words(alt, lang), alt=_price_cell(alt, getattr(alt, key)),

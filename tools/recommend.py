@@ -331,6 +331,9 @@ class Workload(ToolInput):
     has_host: bool = Field(False, description="a computer for bought consumer cards is already there")
     line_said: str | None = Field(None, description="the model named before, whose line has no model of the size "
                                   "asked ('换成72B' after Qwen3 32B): its line's models are the smaller ones tried first")
+    keep_model: bool = Field(False, description="the model asked heads the plan even where the user's own card "
+                             "cannot hold it (a switch to it just asked: 'what about 72B instead', '换成72B呢'); a "
+                             "smaller model of its family is a fallback beside it, never the plan")
     only_sourced: bool = Field(False, description="the candidates are all the cards the user can get ('只能买到H20', "
                                "'we can only get L20s'): no other card is named as a better choice beside them")
     cheapest: bool = Field(False, description="the cheapest way asked for: a job is planned on the least paid option "
@@ -3649,7 +3652,7 @@ def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | 
     """One person at home whose card or Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit
     files: a smaller strong model that runs on it at reading speed leads the answer (the owned-card lever
     found it), and the rented plan for the model asked is kept as the alternative, with its price."""
-    if not one_at_home(w) or (rec.best is not None and rec.best.owned):
+    if w.keep_model or not one_at_home(w) or (rec.best is not None and rec.best.owned):
         return None
     if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
                for lv in rec.levers):

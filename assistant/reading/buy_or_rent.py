@@ -30,6 +30,7 @@ def read_buy_or_rent(m: Message, u: Understanding) -> None:
 def _buy_or_rent(m: Message, u: Understanding) -> None:
     typed = unicodedata.normalize("NFKC", m.raw).lower()
     if not (word_pattern("buy_or_rent.keep").search(m.text) or word_pattern("buy_or_rent.keep_zh").search(typed)):
+        _buy_asked(m, u, typed)
         return
     rented_word = word_pattern("buy_or_rent.rented")
     buy, rented = None, None
@@ -56,6 +57,15 @@ def _buy_or_rent(m: Message, u: Understanding) -> None:
         u.also = None  # the choice is buying against renting, not the two cards' figures
     u.updates.pop("only", None)
     u.updates.pop("preference", None)  # '还是继续租' asks which, it prefers neither  # the card to buy and the one rented are the two sides, not the only cards allowed
+
+
+def _buy_asked(m: Message, u: Understanding, typed: str) -> None:
+    """Buying the one card named asked on its own ('would buying it pay off?', '买5090划算吗'): u.ask["buy_asked"],
+    the buy-or-rent again when the turn before weighed one (assistant/buy_again.py)."""
+    cards = {gpu_id for _s, _e, gpu_id, _n in m.gpus}
+    if len(cards) == 1 and (word_pattern("buy_or_rent.again").search(m.text)
+                            or word_pattern("buy_or_rent.again_zh").search(typed)):
+        u.ask["buy_asked"] = next(iter(cards))
 
 
 def cloud_only(m: Message, cloud: str) -> bool:

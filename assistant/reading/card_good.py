@@ -15,6 +15,8 @@ from gpu_advisor.assistant.reading.text import vocab
 YARDSTICK = "h100-sxm"
 STRONG = 0.9  # at least this share of the yardstick's figure: a strength
 WEAK = 0.5  # under this share: a weakness
+VERDICTS = ("mixed", "strong", "weak", "middle")
+NOTE_KEYS = tuple(f"concept4.good.{v}" for v in VERDICTS)  # (their words speak of serving: first token, users)
 
 
 def read_card_good(m: Message, u: Understanding) -> None:
