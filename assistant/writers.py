@@ -748,7 +748,8 @@ def _better_lines(rec: Recommendation, lang: str) -> list[str]:
     alt, why = rec.better, rec.better_why
     if alt is None or why is None:
         return []
-    head = say(lang, {"unpriced": "better.head.priced", "budget": "better.head.datacentre"}.get(why, "better.head.better"))
+    head = say(lang, {"unpriced": "better.head.priced", "budget": "better.head.datacentre",
+                      "grey": "better.head.official"}.get(why, "better.head.better"))
     budget = rec.workload.budget_usd_per_month
     reason = say(lang, f"better.why.{why}", month=cash(alt.usd_per_hour * service_hours(rec.workload), rec)
                  if alt.usd_per_hour else "", budget=cash(budget, rec) if budget else "")
@@ -757,6 +758,9 @@ def _better_lines(rec: Recommendation, lang: str) -> list[str]:
         key = "answer.better.train" if spec.trains else "answer.better.batch"
         return [say(lang, key, head=head, option=gpu_words(alt), hours=hours(alt.job_hours),
                     usd=cash(alt.job_usd, rec), why=reason), ""]
+    if spec.serves and alt.decode_tokens_per_s and why == "grey" and alt.purchase_usd:
+        return [say(lang, "answer.better.serve_buy", head=head, option=gpu_words(alt), tps=tps(alt.decode_tokens_per_s),
+                    usd=cash(alt.purchase_usd, rec), spare=pct(alt.headroom_fraction), why=reason), ""]
     if spec.serves and alt.decode_tokens_per_s and alt.usd_per_hour:
         return [say(lang, "answer.better.serve", head=head, option=gpu_words(alt), tps=tps(alt.decode_tokens_per_s),
                     price=_price_cell(alt, alt.usd_per_hour), spare=pct(alt.headroom_fraction), why=reason), ""]

@@ -154,7 +154,8 @@ COMFORTABLE_TOKENS_PER_S = 15.0
 # Options with less free memory than this rank after roomier ones: the estimate has a range, and
 # real workloads spike (the guide asks for 20-40% reserve beyond the weights).
 TIGHT_HEADROOM = 0.10
-BetterWhy = Literal["train", "service", "unpriced", "tight", "spread", "budget"]
+GREY_SPEED_KEPT = 0.8  # a card sold in China named beside a grey-market one keeps this share of its speed per user
+BetterWhy = Literal["train", "service", "unpriced", "tight", "spread", "budget", "grey"]
 BesideYours = Literal["one_job", "copies", "whole"]
 # Ranking prefers fewer cards and NVLink at similar cost: each doubling of the card count must save
 # this share to win, and tensor parallelism over PCIe this much more (the guide's interconnect rule:
@@ -648,7 +649,8 @@ class Recommendation(Explained):
     better_why: BetterWhy | None = Field(None, description="why `better` is named: train (the card is a poor "
                                          "training card), service (consumer cards for an organisation's service), "
                                          "unpriced (no price on record), tight (little memory to spare), spread "
-                                         "(consumer cards over several servers)")
+                                         "(consumer cards over several servers), grey (bought in China where "
+                                         "official channels do not sell it: `better` is a card they do)")
     usd_per_cny: float | None = Field(None, description="the exchange rate behind yuan figures (region china)")
     owned_as_planned: Option | None = Field(None, description="your cards as asked, before a plan that keeps the job "
                                                              "on them with a change (tools.owned_offload)")
@@ -3056,7 +3058,7 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
             rb = rent_or_buy_of(pinned, laid)
             again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
             again.options = [laid, *again.options]
-            if again.better is not None and _better_why(pinned, laid) is None:
+            if again.better is not None and _better_why(pinned, laid, again.action) is None:
                 # the better card was named against the plan before it was laid out as copies (its memory
                 # then too tight): the copies are no longer a reason, and that card was never sized for the rate
                 again.better, again.better_why = None, None
@@ -3839,12 +3841,15 @@ def _without_the_oversized(w: Workload, best: Option | None, options: list[Optio
     return [o for o in options if not oversized(o)]
 
 
-def _better_why(w: Workload, best: Option) -> BetterWhy | None:
+def _better_why(w: Workload, best: Option, action: str) -> BetterWhy | None:
     """Why the plan on the cards the user named is one to name a better choice beside, as a code: the card
     is a poor training card (only when the job trains), consumer cards for an organisation's service, no
-    price on record, too little memory to spare, or consumer cards spread over several servers."""
+    price on record, too little memory to spare, consumer cards spread over several servers, or a card bought
+    in China that official channels there do not sell (the named card stays the plan: china_official_first)."""
     if best.owned:
         return None
+    if w.region == "china" and action == "buy" and not w.personal and not officially_sold(find_gpu(best.gpu)):
+        return "grey"  # 'L40S要几张' in China: the count asked, and a card sold there with warranty beside it
     if best.avoid:
         return "train" if w.spec.trains and any(a in x for x in best.warnings for a in AVOID) else "service"
     if not (best.usd_per_hour or best.job_usd or best.purchase_usd):
@@ -3861,13 +3866,25 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
     it, and name the better (or priced) choice for the same job, among the cards the user left in (a
     domestic-only rule or a vendor ruled out still holds)."""
     best = rec.best
-    why = _better_why(w, best) if w.candidates and best is not None and not w.only_sourced else None
+    why = _better_why(w, best, rec.action) if w.candidates and best is not None and not w.only_sourced else None
     if best is not None and why is not None:
+        # grey: the plans bought on the cards that official channels in China sell, the cheapest of them
+        others = {"candidates": None} if why != "grey" else {"preference": "buy", "candidates": [
+            g.id for g in gpus() if officially_sold(g) and not _excluded(g, w)]}
         try:
-            alt = _recommend(w.model_copy(update={"candidates": None}), with_levers=False)
+            alt = _recommend(w.model_copy(update=others), with_levers=False)
         except ToolError:  # every other card is ruled out: there is no better one to name
             return rec
         other = alt.best
+        if why == "grey":  # of the plans found on cards sold through official channels in China, the cheapest bought
+            segment = find_gpu(best.gpu).segment  # like for like: a data-centre card named, a data-centre one back
+            sold = [o for o in alt.options if o.ok and not o.owned and not o.avoid and o.purchase_usd
+                    and officially_sold(find_gpu(o.gpu)) and find_gpu(o.gpu).segment == segment
+                    and o.gpus <= best.gpus and o.headroom_fraction >= TIGHT_HEADROOM  # no more cards, as roomy
+                    # and about as fast for each user as the plan named, or comfortably fast for the job
+                    and (o.decode_tokens_per_s or 0) >= min(GREY_SPEED_KEPT * (best.decode_tokens_per_s or 0),
+                                                            max(w.speed_floor, COMFORTABLE_TOKENS_PER_S))]
+            other = min(sold, key=lambda o: (o.purchase_usd, o.gpus), default=None)
         if other is not None and not other.avoid and not other.owned and (other.gpu, other.gpus) != (best.gpu, best.gpus) \
                 and not _excluded(find_gpu(other.gpu), w):
             return rec.model_copy(update={"better": other, "better_why": why})
