@@ -101,6 +101,7 @@ from gpu_advisor.assistant.subsidy_note import with_subsidy
 from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
+from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
@@ -765,6 +766,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
     keep_count_role(updates, profile, defaulted, u.ask)  # '50 users not 500': the role of the 500 (assistant.count_role)
+    user_base_at_hours(state.get("messages") or [], profile.users, profile.population, updates,
+                       lambda said: understand(said, None), _text)  # '用户大概一千人' then '工作时间': who uses it
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
