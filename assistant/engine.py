@@ -817,9 +817,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["batch_input_tokens"] += INSTRUCTION_TOKENS  # "标题 30 个字" in a batch job: with its instructions
         else:
             _drop_note(u, turn, "note.instruction_prompt_if_batch", lang)  # a training example is its own length
-    if kept := owned_fewer(u.ask, profile.owned, profile.server_gpus, updates):
+    if left := owned_fewer(u.ask, profile.owned, profile.server_gpus, updates):
         # 'what if we only get one of the servers', '一半的卡': the plan on that many of their own cards
-        updates["owned"] = kept
+        updates["owned"] = left
         u.ask = {k: v for k, v in u.ask.items() if k != "fewer"}
         u.intents.add("whatif")  # answered against the plan on all of them
         _drop_note(u, turn, "note.servers_without_cards", lang)
