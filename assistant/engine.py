@@ -48,6 +48,7 @@ from gpu_advisor.assistant.moe_pair import moe_pair_text
 from gpu_advisor.assistant.new_topic import CLEARED, fresh_note, fresh_profile, fresh_reason, loose_model
 from gpu_advisor.assistant.own_or_rent import with_own_or_rent
 from gpu_advisor.assistant.owned_enough import owned_verdict
+from gpu_advisor.assistant.owned_fewer import owned_fewer
 from gpu_advisor.assistant.owned_fix import owned_fix_restricts_nothing
 from gpu_advisor.assistant.owned_slow import counted_owned, with_slow
 from gpu_advisor.assistant.owned_split import split_ack, split_owned, split_words
@@ -100,6 +101,7 @@ from gpu_advisor.assistant.subsidy_note import with_subsidy
 from gpu_advisor.assistant.switched_offload import with_switched
 from gpu_advisor.assistant.train_plans import one_verdict
 from gpu_advisor.assistant.unknown_first import last_words, with_unknown_first
+from gpu_advisor.assistant.user_base import user_base_at_hours
 from gpu_advisor.assistant.variant_switch import apply_variant
 from gpu_advisor.knowledge import find_gpu, find_model, find_precision, model_index
 from gpu_advisor.knowledge.clouds import clouds
@@ -651,6 +653,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     if second and second.get("model") and not _known_model(second["model"]):
         second = None
     unknown_card = _described_card(u, state, updates, lang, turn)
+    if u.owned_untyped and u.ask.get("fewer") and len(profile.owned or []) == 1:
+        u.owned_untyped = None  # '只给我们两张卡呢': fewer of the cards they own, no new cards of an unsaid type
     untyped = _owned_untyped(u, state, updates, turn)
     if set(updates) == {"redundancy"} and state.get("results") and u.intents & {"servers_count", "total_cost"}:
         updates.pop("redundancy")  # "容灾的话需要几台 两个机房": a question about the plan on screen, answered from it
@@ -762,6 +766,8 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
     elif "users" in updates and "users_range" not in updates and profile.users_range:
         updates["users_range"] = None  # a number said now replaces the range
     keep_count_role(updates, profile, defaulted, u.ask)  # '50 users not 500': the role of the 500 (assistant.count_role)
+    user_base_at_hours(state.get("messages") or [], profile.users, profile.population, updates,
+                       lambda said: understand(said, None), _text)  # '用户大概一千人' then '工作时间': who uses it
     if updates.get("population") and "users" not in updates and profile.users is not None \
             and ("whatif" in u.intents or said_as_change(text)):
         updates["users"] = None  # "what if we grow to 2000 DAU": the number at once is estimated from the new population
@@ -811,6 +817,12 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates["batch_input_tokens"] += INSTRUCTION_TOKENS  # "标题 30 个字" in a batch job: with its instructions
         else:
             _drop_note(u, turn, "note.instruction_prompt_if_batch", lang)  # a training example is its own length
+    if left := owned_fewer(u.ask, profile.owned, profile.server_gpus, updates):
+        # 'what if we only get one of the servers', '一半的卡': the plan on that many of their own cards
+        updates["owned"] = left
+        u.ask = {k: v for k, v in u.ask.items() if k != "fewer"}
+        u.intents.add("whatif")  # answered against the plan on all of them
+        _drop_note(u, turn, "note.servers_without_cards", lang)
     servers = next((int(v["servers"]) for k, v in u.notes if k == "note.servers_without_cards"), None)
     if servers and profile.server_gpus and profile.owned and len(profile.owned) == 1 and "owned" not in updates:
         # "actually 3 boxes not 4": the servers you own, of the cards already said

@@ -28,6 +28,8 @@ def fewer_figures(ask: dict[str, Any], rec: Any, recorder: Any) -> dict[str, Any
     w = rec.workload
     per = int(best.server_gpus or w.server_gpus or 8)
     n = int(fewer.get("gpus") or int(fewer.get("servers") or 0) * per)
+    if "share" in fewer:  # 'and if we only get half of them': that share of the plan's cards
+        n = max(1, round(best.gpus * float(fewer["share"])))
     if n <= 0 or n >= best.gpus:
         return None
     try:

@@ -23,6 +23,7 @@ class Clause:
     text: str
     expect: dict[str, Any] = field(default_factory=dict)
     at_once: bool = False  # a count of people said at once ('并发12个用户'): it stays people at once anywhere
+    rough: bool = False  # a count of users said roughly ('about 200 users', '大概200用户'): a user base with part-day use
 
 
 # ---------------------------------------------------------------- number spellings
@@ -80,8 +81,9 @@ def users(lang: str) -> Iterator[Clause]:
     if lang == "en":
         for n, noun in itertools.product(counts, EN_PEOPLE):
             for said in en_numbers(n):
-                yield Clause(f"for {said} {noun}", _people(n, noun))
-                yield Clause(f"{said} {noun}", _people(n, noun))
+                rough = said.startswith(("~", "about", "around", "roughly")) and "concur" not in noun
+                yield Clause(f"for {said} {noun}", _people(n, noun), rough=rough)
+                yield Clause(f"{said} {noun}", _people(n, noun), rough=rough)
         for n in counts:
             for total in (n * 4, n * 10):  # a total beside the number at once: the number at once sizes the cards
                 yield Clause(f"{total} users, ~{n} concurrent", {"users": n})
@@ -94,8 +96,9 @@ def users(lang: str) -> Iterator[Clause]:
     else:
         for n, noun in itertools.product(counts, ZH_PEOPLE):
             for said in zh_numbers(n):
-                yield Clause(f"{said}{noun}", _people(n, noun))
-                yield Clause(f"给{said}{noun}用", _people(n, noun))
+                rough = said.startswith(("大概", "约", "差不多", "将近"))
+                yield Clause(f"{said}{noun}", _people(n, noun), rough=rough)
+                yield Clause(f"给{said}{noun}用", _people(n, noun), rough=rough)
         for n in counts:
             yield Clause(f"{n}人同时在线", {"users": n}, at_once=True)
             yield Clause(f"并发{n}个用户", {"users": n}, at_once=True)
@@ -240,6 +243,16 @@ def _staff_of(clause: Clause, pre: str) -> dict[str, Any]:
     return {}
 
 
+def _user_base(x: Clause, y: Clause) -> dict[str, Any]:
+    """A rough count of 100 or more users beside part-day use ('for roughly 200 users, 8 hours a day', '大概500用户，只在
+    工作时间用') is the people who use it, some at once (review BZ #9, assistant/reading/user_base.py)."""
+    for people, use in ((x, y), (y, x)):
+        n = people.expect.get("users")
+        if people.rough and n is not None and n >= 100 and 0 < use.expect.get("utilisation", 1.0) < 1:
+            return {"users": None, "population": n}
+    return {}
+
+
 def serving_pairs(lang: str) -> Iterator[Clause]:
     """A serving request with two quantity clauses, in both orders, before or after the model."""
     models = EN_MODELS
@@ -259,7 +272,7 @@ def serving_pairs(lang: str) -> Iterator[Clause]:
             verb = verbs[counter % len(verbs)].format(model=name)
             pre, post = fillers[counter % len(fillers)]
             counter += 1
-            expect = {"model": model_id, **_internal(x, verb), **_internal(y, verb)}
+            expect = {"model": model_id, **_internal(x, verb), **_internal(y, verb), **_user_base(x, y)}
             joins = EN_JOINS if lang == "en" else ZH_JOINS
             join = joins[(counter // 2) % len(joins)]
             if not join and not (_cjk(x.text[-1]) and _cjk(y.text[0])):

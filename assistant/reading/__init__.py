@@ -112,6 +112,7 @@ from gpu_advisor.assistant.reading.text import (
 )
 from gpu_advisor.assistant.reading.thinking import read_thinking
 from gpu_advisor.assistant.reading.untyped import read_owned_untyped
+from gpu_advisor.assistant.reading.user_base import read_user_base
 from gpu_advisor.assistant.reading.variant_said import read_variant_said
 from gpu_advisor.assistant.reading.weigh import read_weigh
 from gpu_advisor.assistant.reading.whatif import read_whatif
@@ -164,6 +165,7 @@ def understand(raw: str, pending: str | None = None, whole: bool = True) -> Unde
             u.updates[slot] = value
         else:
             u.updates[value[0]] = value[1]
+    read_user_base(m, u)  # '用户大概一千人，工作时间用': the people who use it, not all of them at once
     if m.unknown:
         u.unknown_model = m.unknown[0]
         if m.unknown[1] and "model" not in u.updates and not any(code.startswith(("size_", "active_")) for code, _ in m.problems):

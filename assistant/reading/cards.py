@@ -208,7 +208,8 @@ def servers_of(gpu_id: str, servers: int, word: str) -> tuple[int, Note]:
 
 def lone_servers(masked: str, found: list[Found]) -> Note | None:
     """'we have two servers', '两台服务器' with no card named: servers are not GPUs; the note asks for the cards."""
-    x = (word_pattern("server_count").search(masked) or word_pattern("server_count_of").search(masked)) if not found else None
+    x = (word_pattern("server_count_of").search(masked) or word_pattern("server_count").search(masked)) if not found else None
+    # ('1 of the 2 boxes': the one of them, not the two)
     if x and any(b.start() <= x.start() < b.end() for b in word_pattern("buy_box.box").finditer(masked)):
         return None  # 'we want to buy one server': a machine to buy, not one owned
     n = (x["n"] or "1") if x else "0"  # 'a single node' is one

@@ -71,6 +71,9 @@ def builder_teams(m: Message) -> None:
         team |= {i, *listed}
     for i in team:
         m.qty[i] = replace(m.qty[i], role="")
+        noun = word_pattern("builder_nouns").match(m.masked[m.qty[i].end:m.qty[i].end + 60])
+        if noun:  # '3 devs, 1 designer … for our customers': the team's job, not what the service is for
+            m.team.append((m.qty[i].end + noun.start("noun"), m.qty[i].end + noun.end("noun")))
 
 
 def _served(m: Message, i: int) -> bool:

@@ -111,6 +111,8 @@ class Message:
     lora_rank: int | None = None
     candidates: int | None = None  # a reranking query's candidates ('50 candidates', '每个查询50个候选'), reading.encoder_job
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
+    team: list[tuple[int, int]] = field(default_factory=list)  # the job nouns of the team that builds it ('3 devs'):
+    # (start, end) in masked, no use of the service (reading.headcount, reading.use_case)
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a

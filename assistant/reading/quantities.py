@@ -122,7 +122,9 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     at_once = at_once_after(after)  # "500 daily users, maybe 30 concurrent": 30 at once; "30 ppl hitting it at once"
     daily = word_pattern("daily_users_after").match(after) or (not at_once and (
         word_pattern("daily_users_before").search(before)
-        or word_pattern("daily_users_before").search(strip_fillers(before))))  # "日活涨到五千"
+        or word_pattern("daily_users_before").search(strip_fillers(before))  # "日活涨到五千"
+        or (word_pattern("active_users_after").match(after) and word_pattern("daily_users_day_before").search(before))))
+    # "each day about 2,000 active users": the day said first, the active users after the count
     if daily:  # "3000 daily users", "日活2000": not people at the same time; a month's users ("MAU 50k") tagged
         return "daily_users", "month" if word_pattern("monthly_users").search(daily.group()) else ""
     if word_pattern("team_after").match(after):

@@ -12,12 +12,18 @@ TRAINS = ("fine-tune", "pretrain", "continued-pretrain")  # what the training da
 
 
 def read_use_case(m: Message) -> str | None:
-    """The first use of the table's order said in the message (masked, then as typed), not negated."""
+    """The first use of the table's order said in the message (masked, then as typed), not negated. The job nouns of
+    the team that builds the service ('3 devs, 1 designer', '团队有3个开发人员') say who the team is, not what the
+    service is for: they set no use (review BZ #9, close-22: '3 devs' made a chat product a coding one)."""
     if m.phase in TRAINS:
         return None
-    typed = m.raw.lower()
+    masked, typed = m.masked, m.raw.lower()
+    for start, end in m.team:
+        word = masked[start:end].strip()
+        masked = masked[:start] + " " * (end - start) + masked[end:]
+        typed = typed.replace(word, " " * len(word), 1) if word else typed
     for pattern, use in pattern_rows("use_cases"):
-        for text in (m.masked, typed):
+        for text in (masked, typed):
             if any(not negated(text, x.start()) for x in pattern.finditer(text)):
                 return str(use)
     return None
