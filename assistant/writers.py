@@ -1790,7 +1790,7 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
             and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
         from gpu_advisor.tools.recommend import owning_pays
 
-        saving = 1 - rb.buy_total_usd / rb.rent_total_usd
+        saving = rb.owning_saves or 0.0  # the tool's share (every number shown comes from a tool result)
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
         if key == "rb.guessed_use" and best is not None and few_offers(best.price_offers) \
                 and not _rent_quoted(rec.workload, best.gpu):  # tools.recommend._action: no purchase on a thin rent
