@@ -92,7 +92,8 @@ def weigh(profile: Any, spec: dict[str, Any], best: Any, recorder: Any, rec: Any
          "rent_usd_per_month": busy * quote.usd_per_gpu_hour_typical, "purchase_usd": buy.buy_price_usd,
          "fits": fits, "slower": None, "buy_n": n_buy, "buy_card": buy.name}
     if not busy_said and not profile.horizon_months:  # runs a month x a run's hours: a month of rent against the card
-        args = RentBuyInput(gpu=rented, utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region, buy_gpu=buy.id)
+        args = RentBuyInput(gpu=rented, utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region, buy_gpu=buy.id,
+                            electricity_usd_per_kwh=profile.electricity_usd_per_kwh)  # the user's power price
         rb = rent_vs_buy(args)
         if recorder is not None:
             recorder("rent_vs_buy", args.model_dump(mode="json"), rb.model_dump(mode="json"), 0.0)
@@ -124,6 +125,7 @@ def _over_the_year(profile: Any, v: dict[str, Any], region: Literal["global", "c
     args = RentBuyInput(gpu=v["rented"], utilisation=min(1.0, busy / HOURS_PER_MONTH), region=region,
                         buy_gpu=v["buy"], buy_utilisation=min(1.0, busy * slower / HOURS_PER_MONTH),
                         horizon_months=months, **({"hosting_usd_per_gpu_month": 0.0} if home else {}),
+                        electricity_usd_per_kwh=profile.electricity_usd_per_kwh,  # the user's power price
                         **({"gpus": counts[1], "buy_gpus": counts[0]} if counts else {}))
     rb = rent_vs_buy(args)
     if recorder is not None:

@@ -57,7 +57,8 @@ def weigh_serving(profile: Any, spec: dict[str, Any], rec: Any, recorder: Any) -
     use = work.utilisation
     n_buy = whole_server(spec, opt_b.gpus)  # 'buy an H20 server': the 8-card machine, not the 2 cards the job takes
     args = RentBuyInput(gpu=rented, gpus=opt_r.gpus, utilisation=use, region=region, buy_gpu=spec["buy"],
-                        buy_gpus=n_buy, horizon_months=months)
+                        buy_gpus=n_buy, horizon_months=months,
+                        electricity_usd_per_kwh=profile.electricity_usd_per_kwh)  # the user's power price
     try:
         rb = rent_vs_buy(args)
     except (LookupError, ValueError):

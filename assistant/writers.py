@@ -440,7 +440,7 @@ def headline(rec: Recommendation, lang: str) -> str:
     server = rec.action == "buy" and not unpriced and bool(best.purchase_usd) and partial_server(best)
     head = "## " + (bought_head(best, job, lang, lambda usd: cash(usd, rec)) if server  # the server, its price
                     else say(lang, action, option=plan_words(best, lang), job=job))
-    head += _layout_suffix(best, lang)
+    head += _sized_from_figures(rec, lang) + _layout_suffix(best, lang)
     if rec.action == "use" and one_at_home(rec.workload) and best.decode_tokens_per_s and best.precision:
         # one person at home: what runs on their own card, and how fast, is the answer
         head += say(lang, "head.home_speed", model=_model_name(rec, lang), precision=best.precision,
@@ -449,6 +449,15 @@ def headline(rec: Recommendation, lang: str) -> str:
     if rec.training_run is not None:
         head += say(lang, "head.train_run", option=gpu_words(rec.training_run))
     return head
+
+
+def _sized_from_figures(rec: Recommendation, lang: str) -> str:
+    """A model known only by its total and active parameters ('总参数两千三百亿，激活二百二十亿', '230B total, 22B active',
+    an in-house MoE): the heading says the plan is sized from those figures (review CD #12)."""
+    model = _model(rec)
+    if not str(model.id).startswith("generic-") or model.active_params_b >= model.total_params_b:
+        return ""
+    return say(lang, "head.sized_from_figures", total=f"{model.total_params_b:g}B", active=f"{model.active_params_b:g}B")
 
 
 def _yours_uncounted(rec: Recommendation) -> bool:
@@ -1787,7 +1796,7 @@ def _rb_caveats(rec: Recommendation, lang: str) -> str:
             and not rec.workload.runs_per_month:  # a repeating job's use is its runs, said in its own line
         from gpu_advisor.tools.recommend import owning_pays
 
-        saving = 1 - rb.buy_total_usd / rb.rent_total_usd
+        saving = rb.owning_saves or 0.0  # the tool's share (every number shown comes from a tool result)
         key = "rb.guessed_use" if owning_pays(rb.rent_total_usd, rb.buy_total_usd) else "rb.small_saving"
         if key == "rb.guessed_use" and best is not None and few_offers(best.price_offers) \
                 and not _rent_quoted(rec.workload, best.gpu):  # tools.recommend._action: no purchase on a thin rent

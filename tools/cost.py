@@ -141,6 +141,8 @@ class RentBuyResult(Explained):
     rule_of_thumb: tuple[float, float]
     buy_gpu: str | None = Field(None, description="the card bought, when it is not the card rented")
     buy_gpus: int | None = Field(None, description="cards bought, when not as many as rented")
+    owning_saves: float | None = Field(None, description="share of the rent that owning saves over the horizon "
+                                                         "(1 - buy / rent); None when owning costs as much or more")
 
 
 def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
@@ -238,6 +240,7 @@ def rent_vs_buy(inp: RentBuyInput) -> RentBuyResult:
         payback_months=break_even_months if monthly is not None else payback,
         cheaper="buy" if buy_total < rent_total else "rent", rule_of_thumb=(lo, hi),
         buy_gpu=bought.id if bought.id != gpu.id else None, buy_gpus=m if m != n else None,
+        owning_saves=1 - buy_total / rent_total if 0 < buy_total < rent_total else None,
         terms=terms, assumptions=assumptions, warnings=warnings,
     )
 

@@ -2324,8 +2324,11 @@ def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
     home = {"hosting_usd_per_gpu_month": 0.0} if best.at_home else {}
     try:
         billed = best.gpus - best.owned_gpus
+        # cards sold only as whole servers: the price pays for all of the server's cards, and they all draw power and
+        # take hosting (review CD #3: one card's power beside an 8-card server's price)
+        bought = math.ceil(billed / best.sold_in) * best.sold_in
         if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
-            home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / billed}
+            home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / bought}
         theirs = quoted(w, best.gpu)
         if theirs is not None and theirs.usd_per_gpu_hour is not None:  # renting at the user's price: by the hour, or every hour of a reservation
             home = {**home, ("rent_usd_per_gpu_month" if theirs.reserved else "rent_usd_per_gpu_hour"):
@@ -2334,7 +2337,8 @@ def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
         # same hours its monthly cost and budget line use; a job or one person's model for the share it is busy
         use = service_hours(w) / HOURS_PER_MONTH if w.spec.serves and not w.spec.trains else w.utilisation
         return rent_vs_buy(RentBuyInput(gpu=best.gpu, gpus=billed, utilisation=min(use, 1.0), region=w.region,
-                                        purchase_usd_per_gpu=best.purchase_usd / billed,
+                                        purchase_usd_per_gpu=best.purchase_usd / bought,
+                                        **({"buy_gpus": bought} if bought != billed else {}),
                                         electricity_usd_per_kwh=w.electricity_usd_per_kwh, **home,
                                         **({"horizon_months": w.horizon_months} if w.horizon_months else {})))
     except ToolError:

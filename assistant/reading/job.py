@@ -81,7 +81,9 @@ def read_phase(m: Message) -> str | None:
     latency = m.role("ttft_ms", "ttft_s", "e2e_ms", "tokens_per_s", "ms_per_token", "s_per_token")
     if m.role("request_rate") and (latency or has_model):
         return "serve"  # "300 req/s peak, p99 under 400ms": requests arriving live, answered within a time
-    if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets)) or (weak and m.pending == "phase") \
+    private = live("phase.serve_private")  # '私有化部署…五十个人同时用': a deployment people use is serving
+    if (weak and (has_model or targets or m.gpus)) or (users and (has_model or targets or private)) \
+            or (weak and m.pending == "phase") \
             or m.role("e2e_ms"):  # "p95 end to end under 8s for 400 token responses": answers, each back in a time
         m.weak.add("phase")  # "what if we use the A6000s?": no reason to drop a phase already known
         return "serve"  # ("just me, chatting and coding" at the phase question)

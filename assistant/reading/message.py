@@ -189,6 +189,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
         moe_sizes,
         npu_counts,
         online_share,
+        param_counts,
     )
 
     card_counts(msg)  # '0 H100s', '0张H100', 'on 0 GPUs': said back, never one owned card
@@ -198,6 +199,7 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     builder_teams(msg)  # '3 ml engineers and 2 researchers': the team that builds it, no users
     add_listed(msg)  # '3 data scientists and 2 backend devs': 5 people
     online_share(msg)
+    param_counts(msg)  # '总参数两千三百亿，激活二百二十亿': 230B total, 22B active
     moe_sizes(msg)
     npu_counts(msg)
     e2e_times(msg)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.message import Message, Understanding
+from gpu_advisor.assistant.reading.public_product import for_public
 from gpu_advisor.assistant.reading.text import word_pattern
 from gpu_advisor.assistant.reading.used_cards import said_used
 
@@ -136,5 +137,7 @@ def read_product(m: Message) -> bool | None:
         return None
     if m.live("public_facing") or m.live("product_api") or any(
             word_pattern(key).search(typed) for key in ("public_facing", "product_api")):  # '客服bot' as typed
+        return True
+    if for_public(m):  # 'an ai writing assistant', 'AI陪聊app': the product named by its kind
         return True
     return None

@@ -47,6 +47,27 @@ def online_share(m: Message) -> None:
             m.qty[m.qty.index(of)] = replace(of, role="population")  # the share was said of them: they use it
 
 
+# The fewest parameters a count said in plain digits names ('5亿参数' is 0.5B): smaller counts near 'parameters' are
+# something else.
+FEWEST_PARAMS = 1e8
+
+
+def param_counts(m: Message) -> None:
+    """A count of parameters said in full ('总参数两千三百亿', '2300亿参数', '激活220亿', read as 230000000000 and
+    22000000000): the model's size in billions, the one beside an active word its active parameters."""
+    for i, q in enumerate(m.qty):
+        if q.role or q.scale or q.negated or q.value < FEWEST_PARAMS:
+            continue
+        before, after = m.masked[max(0, q.start - 40):q.start], m.masked[q.end:q.end + 40]
+        if word_pattern("param_active_before").search(before) or word_pattern("param_active_after").match(after):
+            role = "model_active"
+        elif word_pattern("param_count_before").search(before) or word_pattern("param_count_after").match(after):
+            role = "model"
+        else:
+            continue
+        m.qty[i] = replace(q, number=q.value / 1e9, scale="b", role=role)
+
+
 def moe_sizes(m: Message) -> None:
     """'the 1T MoE', '300B的MoE': a total said as a mixture of experts is the model's total; 'A32B' said
     alone is its active parameters."""

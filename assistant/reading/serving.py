@@ -11,6 +11,7 @@ from gpu_advisor.assistant.reading.clauses import negated
 from gpu_advisor.assistant.reading.latency import bare_latency, latency_note, target_percentile
 from gpu_advisor.assistant.reading.load import LONG_PERIODS, SECONDS_PER, context_values, volume_peak
 from gpu_advisor.assistant.reading.message import Message, Quantity
+from gpu_advisor.assistant.reading.public_product import for_public
 from gpu_advisor.assistant.reading.quote_units import money_k
 from gpu_advisor.assistant.reading.short_chat import short_chat
 from gpu_advisor.assistant.reading.stated_lengths import one_label
@@ -174,7 +175,8 @@ def read_utilisation(m: Message) -> float | None:
         return round(said, 4)
     if any(q.extra in LONG_PERIODS for q in m.role("request_rate")):
         return 1.0  # "300k requests a day": spread over the 24 hours (reading.load), so busy all day
-    if m.live("public_facing") and not m.live("internal_use") and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
+    if ((m.live("public_facing") and not m.live("internal_use")) or for_public(m)) \
+            and m.phase not in ("fine-tune", "pretrain", "continued-pretrain"):
         m.notes.append(("note.public_facing", {}))  # "a chatbot for our customers": up around the clock
         return 1.0
     typed = m.raw.lower()  # the Chinese words as typed too ("公司内部" reads "company-wide", "上线" reads "deploy")

@@ -137,6 +137,8 @@ def _zh_number(run: str) -> float:
             current = float(digits[t])
             if digits[t] == 0:
                 last_unit = None  # '一百零五': the digit after 零 is ones
+        elif t in units and last_unit and units[t] > last_unit:  # '六十四千': 64 thousand, not 60 + 4,000
+            total, current, last_unit = (total + (current or 0.0)) * units[t], None, units[t]
         elif t in units:
             total += (1.0 if current is None else current) * units[t]
             current, last_unit = None, units[t]
@@ -381,6 +383,7 @@ def clean(text: str) -> str:
     text = _rewrite(text, "hosted_notebook_phrases")  # 'colab free' is the T4 it gives (words/owned.yaml)
     text = _rewrite(text, "server_box_phrases")  # "an hgx box with h100s" is the 8-card hgx h100 (words/owned.yaml)
     text = _number_words(text)
+    text = _rewrite(text, "letter_unit_phrases")  # '六十四k', 'sixty-four k', '64 K': 64k (words/numbers.yaml)
     text = _rewrite(_rewrite(text, "data_size_phrases"), "one_conversation_phrases")  # '2GB of text', 'a 128k convo'
     text = _rewrite(text, "money_phrases")  # "8 grand" is $8,000 (words/money_said.yaml)
     text = _rewrite(text, "asked_count_phrases")  # 'two questions:' counts what is asked (words/asked_count.yaml)
