@@ -31,6 +31,7 @@ class Profile(BaseModel):
     rl_prompts: int | None = Field(None, gt=0)  # prompts in one pass ("10k prompts")
     rl_samples: int | None = Field(None, ge=2, le=1024)  # completions per prompt, the group ("8 rollouts each")
     rl_completion_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per completion
+    rl_prompt_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per prompt ("prompt len 1k")
     peak_hours: float | None = Field(None, gt=0, le=24)  # busy hours a day ('9 to 6': 9)
     peak_days: float | None = Field(None, gt=0, le=7)  # days a week with busy hours ('weekdays': 5)
     offpeak_share: float | None = Field(None, ge=0, le=1)  # the quiet hours' load, a share of the busy hour's

@@ -9,7 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, RL_PROMPTS
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    DEFAULT_SAMPLES,
+    RL_PROMPTS,
+)
 
 # What a batch reading of the same words fills, and the RL slot each one is.
 AS_RL = {"batch_items": "rl_prompts", "batch_output_tokens": "rl_completion_tokens"}
@@ -83,7 +88,7 @@ RL_METHODS = ("full", "lora", "qlora")
 
 @lru_cache(maxsize=256)
 def _fits(model: str, method: str, cards: tuple[tuple[int, str], ...], samples: int, completion: int,
-          algorithm: str, framework: str | None) -> bool:
+          algorithm: str, framework: str | None, prompt: int = DEFAULT_PROMPT_TOKENS) -> bool:
     """Whether any of the cards said (count, card) holds the RL run with that method, colocated or split (tools.rl)."""
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.rl import RlInput, rl_run
@@ -91,7 +96,7 @@ def _fits(model: str, method: str, cards: tuple[tuple[int, str], ...], samples: 
     for n, gpu in cards:
         try:
             base = RlInput(model=model, gpu=gpu, gpus=n, method=method, algorithm=algorithm, prompts=RL_PROMPTS,
-                           samples=samples, completion_tokens=completion, framework=framework)
+                           samples=samples, completion_tokens=completion, framework=framework, prompt_tokens=prompt)
             if rl_run(base).fits or (n > 1 and rl_run(base.model_copy(update={"layout": "split"})).fits):
                 return True
         except (ToolError, ValueError, KeyError):
@@ -121,7 +126,7 @@ def rl_method(p: dict[str, Any]) -> tuple[str, tuple[tuple[int, str], ...]]:
     if not cards or not p.get("model"):
         return RL_METHODS[0], cards
     args = (p.get("rl_samples") or DEFAULT_SAMPLES, p.get("rl_completion_tokens") or DEFAULT_COMPLETION_TOKENS,
-            p.get("rl_algorithm") or "grpo", p.get("framework"))
+            p.get("rl_algorithm") or "grpo", p.get("framework"), p.get("rl_prompt_tokens") or DEFAULT_PROMPT_TOKENS)
     return next((m for m in RL_METHODS if _fits(p["model"], m, cards, *args)), RL_METHODS[-1]), cards
 
 

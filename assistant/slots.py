@@ -15,6 +15,7 @@ from typing import Any
 from gpu_advisor.assistant.catalog import say, text
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
     DEFAULT_SAMPLES,
     IMAGE_PROMPT_TOKENS,
     PHASES,
@@ -428,6 +429,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
     Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
+    Slot("rl_prompt_tokens", DEFAULT_PROMPT_TOKENS, matters=reinforces),
     Slot("rl_layout", None, matters=reinforces),  # None: whichever of colocated and split pays (tools.rl.rl_layouts)
     Slot("rl_rollout_gpus", None, matters=reinforces),  # "4 for rollouts": split, that many cards for the engine
     Slot("rl_pipelined", None, matters=reinforces),

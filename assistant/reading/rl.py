@@ -3,12 +3,16 @@ completions generated per prompt (the group) and each completion's length."""
 
 from __future__ import annotations
 
+import re
+
 from gpu_advisor.assistant.reading.message import Message
 from gpu_advisor.assistant.reading.quantities import Quantity
 from gpu_advisor.assistant.reading.text import word_pattern
 
 # Quantities that are a count of things, not a length or money: a group size is one of them.
 COUNT_ROLES = ("", "items", "examples", "rl_group")
+# A 'k' in a length of tokens: 1,024 ('8k' responses are 8,192 tokens, as a context's '32k' is 32,768).
+TOKENS_K = 1024
 
 
 def rl_said(m: Message) -> bool:
@@ -63,19 +67,33 @@ def read_rl_prompts(m: Message) -> int | None:
 
 def read_rl_completion_tokens(m: Message) -> int | None:
     """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048', '回答2k' (said
-    in those words, read in any turn of an RL conversation: the slot matters only there)."""
+    in those words, read in any turn of an RL conversation: the slot matters only there; 'k' is 1,024)."""
     said = word_pattern("rl_completion").search(m.text) or word_pattern("rl_completion_before").search(m.text)
-    if not said and (rl_said(m) or _group(m, strong=True)):
+    if not said:  # (in a message that names no RL too: 'completions of 8k now' in a later turn, kept only there)
         group = _group(m)  # 'rollouts 8 per prompt, completions up to 4k': the 8 is the group, not a length
         said = next((x for x in [*word_pattern("rl_completion_loose").finditer(m.text),
                                  *word_pattern("rl_completion_loose_before").finditer(m.text)]
                      if group is None or x.start("n") != group.start), None)
     if said:
-        return round(float(said.group("n").replace(",", "")) * (1000 if said.group("k") else 1))
+        return token_length(said)
     if not rl_said(m):
         return None
     out = m.role("output_tokens")
     return int(out[-1].value) if out and out[-1].value >= 1 else None
+
+
+def token_length(said: re.Match[str]) -> int:
+    """A length of tokens said with its number and its 'k': '4096', '8k' (8,192: a length in tokens is said in
+    powers of two, as max_response_length=8192 is written '8k')."""
+    return round(float(said.group("n").replace(",", "")) * (TOKENS_K if said.group("k") else 1))
+
+
+def read_rl_prompt_tokens(m: Message) -> int | None:
+    """Tokens in each prompt of an RL run: 'prompt len 1k', 'max_prompt_length=1024', '--prompt_max_len 2048',
+    '提示词长度1024', 'prompts of about 2k tokens'."""
+    said = word_pattern("rl_prompt_length").search(m.text) or word_pattern("rl_prompt_length_zh").search(m.raw.lower()) \
+        or word_pattern("rl_prompt_length_tokens").search(m.text)
+    return token_length(said) if said else None
 
 
 def read_rl_steps(m: Message) -> int | None:
