@@ -35,8 +35,8 @@ def _as_rl(updates: dict[str, Any], notes: list[tuple[str, dict[str, Any]]]) -> 
     notes that no longer hold."""
     dropped: list[tuple[str, dict[str, Any]]] = []
     for slot in ("train_examples", "batch_items"):  # '4 samples per prompt instead': the group, read as examples too
-        if slot in updates and updates[slot] == updates.get("rl_samples"):
-            updates.pop(slot)
+        if slot in updates and updates[slot] in (updates.get("rl_samples"), updates.get("rl_prompts_per_step")):
+            updates.pop(slot)  # ('batch size 256 prompts': a step's prompts, not the run's)
     if "batch_items" in updates and updates.get("phase") in ("batch", None):
         updates.pop("phase", None)
         per = next((v for k, v in notes if k == "note.items_from_samples"), None)

@@ -24,6 +24,9 @@ the rollouts, then the update, then the sync, each side idle while the other wor
 stale) it takes the slower of the two plus the sync. `rl_layouts` sizes both layouts on the same cards and says
 which one pays (the same cards cost the same per hour, so the faster).
 
+The run: a pass over the prompts (x epochs), or, when the user says it in steps ('~2000 steps'), that many steps:
+one step sized, every total times the steps (its hours and price are the job's, what a budget is weighed against).
+
 Not modelled: the reward (a rule or a verifier is assumed; a reward model adds its own forward pass and memory),
 the colocated engine's sleep and wake between phases, and weight syncing in the colocated layout (in memory).
 """
@@ -76,6 +79,10 @@ class RlInput(ToolInput):
     pipelined: bool = Field(False, description="split: rollouts of the next step overlap the update (one step stale);"
                                                " False: synchronous, a step is the sum")
     prompts_per_step: int = Field(PROMPTS_PER_STEP, gt=0, description="prompts in one policy step (train batch)")
+    steps: int | None = Field(None, gt=0, le=10_000_000, description="the run in policy steps when said ('~2000 "
+                                                                     "steps'): that many steps of prompts_per_step "
+                                                                     "prompts, whatever prompts and epochs say; "
+                                                                     "None: prompts / prompts_per_step x epochs")
 
 
 class RlResult(BaseModel):
@@ -106,6 +113,7 @@ class RlResult(BaseModel):
     sync_hours: float = Field(0.0, description="split: sending the new weights to the engine after each step")
     train_fits: bool = True
     engine_fits: bool = True
+    run_steps: int | None = Field(None, description="the run was said in steps: its totals are that many steps'")
 
 
 class RlLayouts(BaseModel):
@@ -131,10 +139,25 @@ def _steps(inp: RlInput) -> float:
     return math.ceil(inp.prompts / inp.prompts_per_step) * inp.epochs
 
 
+def _run_of_steps(inp: RlInput, steps: int) -> RlResult:
+    """A run said in steps: one step (prompts_per_step prompts, its rollouts in flight as one step has them) sized as
+    a pass, then every total (tokens, hours, the price) times the steps; a step's time and the memory stay."""
+    one = rl_run(inp.model_copy(update={"prompts": inp.prompts_per_step, "epochs": 1.0, "steps": None}))
+    if not one.fits:
+        return one.model_copy(update={"steps": float(steps), "run_steps": steps})
+    return one.model_copy(update={
+        "steps": float(steps), "run_steps": steps, "generated_tokens": one.generated_tokens * steps, "trained_tokens": one.trained_tokens * steps,
+        "rollout_hours": one.rollout_hours * steps, "update_hours": one.update_hours * steps, "hours": one.hours * steps,
+        "sync_hours": one.sync_hours * steps, "usd": one.usd * steps if one.usd is not None else None})
+
+
 def rl_run(inp: RlInput) -> RlResult:
-    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring), in its layout."""
+    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring), in its layout: a pass
+    over the prompts (x epochs), or the steps said."""
     if inp.gpu is None:
         raise ToolError("a card is needed to size an RL run: name one (gpu)")
+    if inp.steps is not None:
+        return _run_of_steps(inp, inp.steps)
     if inp.layout == "split":
         return _split_run(inp)
     model = resolve_model(inp.model)

@@ -57,7 +57,9 @@ from gpu_advisor.assistant.reading.rl import (
     read_rl_pipelined,
     read_rl_prompt_tokens,
     read_rl_prompts,
+    read_rl_prompts_per_step,
     read_rl_rollout_gpus,
+    read_rl_run_steps,
     read_rl_samples,
     read_rl_steps,
 )
@@ -87,6 +89,7 @@ READERS = (
     ("rl_prompts", read_rl_prompts), ("rl_samples", read_rl_samples),
     ("rl_completion_tokens", read_rl_completion_tokens), ("rl_prompt_tokens", read_rl_prompt_tokens),
     ("rl_steps", read_rl_steps),
+    ("rl_run_steps", read_rl_run_steps), ("rl_prompts_per_step", read_rl_prompts_per_step),
     ("rl_layout", read_rl_layout), ("rl_rollout_gpus", read_rl_rollout_gpus), ("rl_pipelined", read_rl_pipelined),
     ("framework", read_framework),
     ("mixed_precision", read_mixed_precision),

@@ -58,8 +58,8 @@ def read_rl_prompts(m: Message) -> int | None:
     """Prompts in one pass: '10k prompts', '1万条prompt', '5,000 math problems'."""
     if not rl_said(m):
         return None
-    group = _group(m)
-    counts = [q for q in m.qty if q is not group and q.value >= 1 and not q.negated and (
+    group, step = _group(m), _step_size(m)  # '每步256条': the prompts of a step, not of the run
+    counts = [q for q in m.qty if q is not group and q is not step and q.value >= 1 and not q.negated and (
         q.role in ("items", "examples")
         or (q.role == "" and word_pattern("rl_prompt_nouns").match(m.masked[q.end:q.end + 30])))]
     return int(counts[-1].value) if counts else None
@@ -96,14 +96,52 @@ def read_rl_prompt_tokens(m: Message) -> int | None:
     return token_length(said) if said else None
 
 
+def _steps_said(m: Message) -> tuple[Quantity, bool] | None:
+    """A count of policy steps, and whether its time is asked ('how long per 1000 steps', '每1000步要多久', 'how long do
+    1k steps take', '1000 training steps?') rather than the run's length said ('~2000 steps', '一共跑2000步')."""
+    for q in m.qty:
+        if q.role == "" and not q.negated and 1 <= q.value <= 10_000_000 \
+                and (unit := word_pattern("rl_steps_after").match(m.masked[q.end:q.end + 20])):
+            before, after = m.masked[max(0, q.start - 30):q.start], m.masked[q.end + unit.end():q.end + unit.end() + 25]
+            asked = bool(word_pattern("rl_steps_rate_before").search(before[-12:])
+                         or word_pattern("rl_steps_asked").search(before) or word_pattern("rl_steps_asked_after").match(after))
+            return q, asked
+    return None
+
+
 def read_rl_steps(m: Message) -> int | None:
     """Policy steps whose time is asked: 'how long per 1000 steps', '每1000步要多久' (the answer gives their time from
     one step's, in an RL run; the slot matters only there)."""
+    said = _steps_said(m)
+    return int(said[0].value) if said and said[1] else None
+
+
+def read_rl_run_steps(m: Message) -> int | None:
+    """The run said in steps ('~2000 steps', 'train for 2k steps', '跑2000步'): its time and price are that many
+    steps'; a count after 'per' or '每' is a rate asked about ('how long per 1000 steps'), not the run."""
+    said = _steps_said(m)
+    return int(said[0].value) if said and not said[1] else None
+
+
+def _step_size(m: Message) -> Quantity | None:
+    """The count of prompts a step, by the words before or after it ('batch size' only in an RL message, or with
+    'prompts' after the count)."""
     for q in m.qty:
-        if q.role == "" and not q.negated and 1 <= q.value <= 10_000_000 \
-                and word_pattern("rl_steps_after").match(m.masked[q.end:q.end + 20]):
-            return int(q.value)
+        if q.negated or not 1 <= q.value <= 1_000_000 or q.value != int(q.value):
+            continue
+        before, after = m.masked[max(0, q.start - 40):q.start], m.masked[q.end:q.end + 30]
+        batch = word_pattern("rl_step_size_batch_before").search(before)  # 'batch size 256 prompts', in RL words
+        if word_pattern("rl_step_size_before").search(before) or word_pattern("rl_step_size_after").match(after) \
+                or (batch and (rl_said(m) or word_pattern("rl_prompt_nouns").match(after))):
+            return q
     return None
+
+
+def read_rl_prompts_per_step(m: Message) -> int | None:
+    """Prompts in one policy step: 'batch size 256 prompts', 'rollout batch 512', 'train_batch_size=256', '256
+    prompts per step', '每步256条' (a step's time grows with it; the default is tools.rl's)."""
+    q = _step_size(m)
+    return int(q.value) if q is not None else None
 
 
 def read_rl_rollout_gpus(m: Message) -> int | None:
