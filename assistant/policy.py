@@ -40,6 +40,8 @@ class Profile(BaseModel):
     rl_steps: int | None = Field(None, ge=1, le=10_000_000)  # steps whose time is asked ("how long per 1000 steps")
     rl_run_steps: int | None = Field(None, ge=1, le=10_000_000)  # the run in steps ("~2000 steps"): its time and price
     rl_prompts_per_step: int | None = Field(None, ge=1, le=1_000_000)  # prompts a step ("batch size 256 prompts")
+    rl_reward_model: str | None = None  # a reward model scoring the rollouts ("rm用7b的"): a catalog id or a size
+    rl_critic_model: str | None = None  # PPO's critic when said; None: the policy's size
     rl_pipelined: bool | None = None  # split: rollouts of the next step during the update ("async", "异步")
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     mixed_precision: bool | None = None  # full fine-tuning: False "pure bf16" (8 B/param), True mixed (16 B/param)

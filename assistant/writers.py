@@ -909,8 +909,8 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
                          where=say(lang, f"plan.rl_where.{'split' if split else 'colocate'}"),
                          samples=w.rl_samples, completion=f"{w.rl_completion_tokens:,}", prompt=f"{w.rl_prompt_tokens:,}",
                          method=say(lang, f"method.{w.method}"), trained=token_count(w.tokens_per_run(_model(rec))))
-                     + (say(lang, "plan.rl_ppo") if w.rl_algorithm == "ppo" else ""))
-        lines.append(say(lang, "plan.rl_not"))
+                     + _critic_words(w, lang))
+        lines += _reward_lines(rec, lang)
     elif w.spec.trains:
         kind = say(lang, f"plan.{w.phase}") if w.spec.pretrains else say(lang, f"method.{w.method}")
         if w.method == "qlora" and w.qlora_base and not w.spec.pretrains:
@@ -931,6 +931,35 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     if w.candidates and w.candidates != rec_default_candidates(w):
         lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))
     return lines
+
+
+def _other_model(spec: str) -> str:
+    """A model beside the policy by its name ('Qwen2.5 7B'), or its size as said ('7B')."""
+    from gpu_advisor.tools.models import resolve_model
+
+    return spec if spec[:1].isdigit() else resolve_model(spec).name
+
+
+def _critic_words(w, lang: str) -> str:
+    """PPO's critic: the policy's size (the update doubles), or the one named."""
+    if w.rl_algorithm != "ppo":
+        return ""
+    return say(lang, "plan.rl_ppo_critic", critic=_other_model(w.rl_critic_model)) if w.rl_critic_model \
+        else say(lang, "plan.rl_ppo")
+
+
+def _reward_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The reward model's share (memory and time, tools.rl), OpenRLHF's own critic default, and what is not modelled."""
+    w, run = rec.workload, rec.trains_on
+    if not w.rl_reward_model:
+        return [say(lang, "plan.rl_not")]
+    reward, lines = _other_model(w.rl_reward_model), []
+    r = run.rl if run is not None else None
+    if r is not None and r.fits:
+        lines.append(say(lang, "plan.rl_reward", reward=reward, gb=gb(r.reward_per_gpu_bytes), h=hours(r.reward_hours)))
+    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf":
+        lines.append(say(lang, "plan.rl_critic_openrlhf", reward=reward))
+    return [*lines, say(lang, "plan.rl_not_reward")]
 
 
 def rec_default_candidates(w) -> list[str]:

@@ -71,6 +71,7 @@ def test_every_slot_the_reader_fills_can_be_acknowledged(lang: str):
                "requests_per_s": 20.0, "rate_day_hours": 8.0, "line_said": "qwen3-32b", "output_tokens": 200, "network_gbit": 100.0, "rl_algorithm": "grpo",
                "rl_prompts": 10_000, "rl_samples": 8, "rl_completion_tokens": 1024, "rl_prompt_tokens": 1024, "hosting_usd_per_month": 2000.0,
                "rl_layout": "split", "rl_rollout_gpus": 4, "rl_pipelined": True, "rl_steps": 1000, "rl_run_steps": 2000, "rl_prompts_per_step": 256,
+               "rl_reward_model": "7B", "rl_critic_model": "qwen2.5-7b",
                "peak_hours": 9.0, "peak_days": 5.0, "offpeak_share": 0.05,
                "personal": True, "used_ok": True, "product": True, "system_ram_gb": 64.0, "cpu_offload": True,
                "redundancy": "n+1", "horizon_months": 24, "use_case": "coding", "buy_count": 2,

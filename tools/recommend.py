@@ -272,6 +272,9 @@ class Workload(ToolInput):
                                                                            "said ('~2000 steps'): its time and price "
                                                                            "are that many steps'")
     rl_prompts_per_step: int = Field(PROMPTS_PER_STEP, gt=0, description="online RL: prompts in one policy step")
+    rl_reward_model: str | None = Field(None, description="online RL: a reward model scoring the rollouts (None: a rule "
+                                                          "or a verifier)")
+    rl_critic_model: str | None = Field(None, description="online RL, PPO: the critic (None: the policy's size)")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1, description="share of the week's hours the cards are busy "
@@ -443,7 +446,8 @@ class Workload(ToolInput):
                        completion_tokens=self.rl_completion_tokens, epochs=self.epochs, framework=self.framework,
                        base_precision=QLORA_BASES.get(self.qlora_base) if method == "qlora" else None,
                        region=self.region, pipelined=bool(self.rl_pipelined), steps=self.rl_run_steps,
-                       prompts_per_step=self.rl_prompts_per_step,
+                       prompts_per_step=self.rl_prompts_per_step, reward_model=self.rl_reward_model,
+                       critic_model=self.rl_critic_model,
                        rollout_gpus=self.rl_rollout_gpus if self.rl_rollout_gpus and self.rl_rollout_gpus < n else None)
 
     def tokens_per_run(self, model: ModelArch) -> float:

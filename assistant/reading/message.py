@@ -20,6 +20,7 @@ from gpu_advisor.assistant.reading.names import (
 )
 from gpu_advisor.assistant.reading.output_said import relabel_said
 from gpu_advisor.assistant.reading.quantities import Quantity, quantities
+from gpu_advisor.assistant.reading.rl_models import find_rl_models
 from gpu_advisor.assistant.reading.stated_lengths import relabel_lengths
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
 from gpu_advisor.assistant.reading.unknown_names import unknown_model
@@ -111,6 +112,7 @@ class Message:
     lora_rank: int | None = None
     candidates: int | None = None  # a reranking query's candidates ('50 candidates', '每个查询50个候选'), reading.encoder_job
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
+    rl_models: dict[str, str] = field(default_factory=dict)  # an RL run's other models by role ('reward', 'critic')
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -148,11 +150,13 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     spec, masked = _card_spec(masked, found_gpus)
     masked, loras, lora_rank = find_adapters(masked)  # '50 customer-specific LoRAs': no headcount, no method
     masked, candidates = find_candidates(masked)  # 'each with 50 candidates': no headcount, no corpus
+    masked, names, rl_models = find_rl_models(text, masked, names)  # 'rm用7b的': the reward model, not the one trained
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
     msg.loras, msg.lora_rank = loras, lora_rank
     msg.candidates = candidates
+    msg.rl_models = rl_models
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted

@@ -69,7 +69,8 @@ def read_rl_completion_tokens(m: Message) -> int | None:
     """Tokens generated per completion: 'completions up to 1k tokens', 'max_completion_length 2048', '回答2k' (said
     in those words, read in any turn of an RL conversation: the slot matters only there; 'k' is 1,024)."""
     said = word_pattern("rl_completion").search(m.text) or word_pattern("rl_completion_before").search(m.text)
-    if not said:  # (in a message that names no RL too: 'completions of 8k now' in a later turn, kept only there)
+    if not said and m.phase not in ("serve", "production"):
+        # (in a message that names no RL too: 'completions of 8k now' in a later turn; never a served answer's length)
         group = _group(m)  # 'rollouts 8 per prompt, completions up to 4k': the 8 is the group, not a length
         said = next((x for x in [*word_pattern("rl_completion_loose").finditer(m.text),
                                  *word_pattern("rl_completion_loose_before").finditer(m.text)]
@@ -168,3 +169,14 @@ def read_rl_layout(m: Message) -> str | None:
 def read_rl_pipelined(m: Message) -> bool | None:
     """True when the next step's rollouts overlap the update ('async', 'pipelined', '异步'), in an RL message."""
     return True if rl_said(m) and word_pattern("rl_pipelined").search(m.text) else None
+
+
+def read_rl_reward_model(m: Message) -> str | None:
+    """The reward model that scores the rollouts, said with its role ('rm用7b的', 'a 7b reward model'): a catalog id
+    or a size (reading.rl_models found it when the message was prepared)."""
+    return m.rl_models.get("reward")
+
+
+def read_rl_critic_model(m: Message) -> str | None:
+    """PPO's critic (value model) when said ('critic is llama 3.1 8b', '价值模型7b'); unsaid, PPO's is the policy's size."""
+    return m.rl_models.get("critic")
