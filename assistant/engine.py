@@ -92,7 +92,7 @@ from gpu_advisor.assistant.reading.text import INSTRUCTION_TOKENS, word_pattern
 from gpu_advisor.assistant.reading.tried import tried_out
 from gpu_advisor.assistant.replaced import apply_owned_uncounted, apply_replaced
 from gpu_advisor.assistant.reserved_asked import with_reserved
-from gpu_advisor.assistant.rl_turn import as_rl_figures
+from gpu_advisor.assistant.rl_turn import as_rl_figures, method_stale
 from gpu_advisor.assistant.same_box import with_same_box
 from gpu_advisor.assistant.seq_recount import answer_length, recount_by_length
 from gpu_advisor.assistant.side_job import side_training
@@ -397,6 +397,11 @@ def describe(slot: str, value: Any, lang: str, daily: bool = False) -> str:  # n
         return say(lang, f"ack.{slot}.{str(value).lower()}")
     if slot == "rl_algorithm":
         return say(lang, "ack.rl_algorithm", value=str(value).upper())
+    if slot in ("rl_reward_model", "rl_critic_model"):  # a catalog model by its name, a size as said ('7B')
+        try:
+            return say(lang, f"ack.{slot}", value=find_model(value).name if not str(value)[0].isdigit() else value)
+        except (LookupError, ValueError):
+            return say(lang, f"ack.{slot}", value=value)
     if slot in ("engine", "engine_app"):
         return say(lang, f"ack.{slot}", value=ENGINE_NAMES.get(str(value), str(value)))
     if slot == "mixed_precision":
@@ -958,6 +963,9 @@ def _understand(state: AdvisorState) -> dict[str, Any]:  # noqa: C901 - the mess
             updates = {}
     for slot in updates:
         defaulted.pop(slot, None)
+    if method_stale(updates, defaulted, profile.objective):  # the RL method assumed: taken again on what changed
+        profile = profile.model_copy(update={"method": None})
+        defaulted.pop("method")
     if u.ask.get("home_buy") and updates.get("preference") == "buy":
         defaulted["preference"] = say(lang, "slot.preference.default_home")  # inferred from 'at home': an assumption
     if u.ask.get("cost_rent") and updates.get("preference") == "rent":  # 'what would it cost per month?'

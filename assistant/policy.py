@@ -31,12 +31,17 @@ class Profile(BaseModel):
     rl_prompts: int | None = Field(None, gt=0)  # prompts in one pass ("10k prompts")
     rl_samples: int | None = Field(None, ge=2, le=1024)  # completions per prompt, the group ("8 rollouts each")
     rl_completion_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per completion
+    rl_prompt_tokens: int | None = Field(None, gt=0, le=1_000_000)  # tokens per prompt ("prompt len 1k")
     peak_hours: float | None = Field(None, gt=0, le=24)  # busy hours a day ('9 to 6': 9)
     peak_days: float | None = Field(None, gt=0, le=7)  # days a week with busy hours ('weekdays': 5)
     offpeak_share: float | None = Field(None, ge=0, le=1)  # the quiet hours' load, a share of the busy hour's
     rl_layout: Literal["colocate", "split"] | None = None  # rollouts on their own cards, or on the trainer's
     rl_rollout_gpus: int | None = Field(None, gt=0, le=1024)  # split: cards for the rollout engine ("4 for rollouts")
     rl_steps: int | None = Field(None, ge=1, le=10_000_000)  # steps whose time is asked ("how long per 1000 steps")
+    rl_run_steps: int | None = Field(None, ge=1, le=10_000_000)  # the run in steps ("~2000 steps"): its time and price
+    rl_prompts_per_step: int | None = Field(None, ge=1, le=1_000_000)  # prompts a step ("batch size 256 prompts")
+    rl_reward_model: str | None = None  # a reward model scoring the rollouts ("rm用7b的"): a catalog id or a size
+    rl_critic_model: str | None = None  # PPO's critic when said; None: the policy's size
     rl_pipelined: bool | None = None  # split: rollouts of the next step during the update ("async", "异步")
     framework: str | None = None  # a tools.training preset id: unsloth, torchtune, llama-factory, ...
     mixed_precision: bool | None = None  # full fine-tuning: False "pure bf16" (8 B/param), True mixed (16 B/param)

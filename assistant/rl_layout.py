@@ -27,12 +27,18 @@ def step_words(r: RlResult, prompts_per_step: int, lang: str) -> str:
 
 
 def steps_words(r: RlResult, steps: int | None, lang: str) -> str:
-    """The time of the steps asked about ('how long per 1000 steps'): that many times one step's."""
-    if not steps or not r.step_seconds:
+    """The time of the steps asked about ('how long per 1000 steps'): that many times one step's (nothing when they are
+    the run's own steps: its time is said already)."""
+    if not steps or not r.step_seconds or steps == r.run_steps:
         return ""
     h = r.step_seconds * steps / 3600
     days = h / 24
     return say(lang, "fig.rl_steps", steps=f"{steps:,}", h=_h(h), days=f"{days:,.1f}" if days < 10 else f"{days:,.0f}")
+
+
+def per_words(r: RlResult, lang: str) -> str:
+    """What the hours said are of: a pass over the prompts, or the run said in steps ('for the run of 2,000 steps')."""
+    return say(lang, "rl_per.run", steps=f"{r.run_steps:,}") if r.run_steps else say(lang, "rl_per.pass")
 
 
 def _why_split_loses(split: RlResult, lang: str) -> str:
@@ -49,15 +55,16 @@ def layout_lines(run: Option, lang: str) -> list[str]:
     if lay is None or lay.split is None:
         return []
     c, s, n = lay.colocate, lay.split, run.gpus
-    ratio = f"{lay.ratio:.1f}"
+    ratio, per = f"{lay.ratio:.1f}", per_words(c, lang)
     if lay.pays == "split" and not c.fits:
-        line = say(lang, "rl_layout.split_only", n=n, r=s.rollout_gpus, t=s.train_gpus, h=_h(s.hours))
+        line = say(lang, "rl_layout.split_only", n=n, r=s.rollout_gpus, t=s.train_gpus, h=_h(s.hours), per=per)
     elif lay.pays == "split":
         line = say(lang, "rl_layout.split_pays", n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours),
-                   colo_h=_h(c.hours), ratio=ratio, split_in=s.rollouts_in_flight, colo_in=c.rollouts_in_flight)
+                   colo_h=_h(c.hours), ratio=ratio, split_in=s.rollouts_in_flight, colo_in=c.rollouts_in_flight,
+                   per=per)
     elif s.fits and c.fits:
         line = say(lang, "rl_layout.colocate_pays", n=n, r=s.rollout_gpus, t=s.train_gpus, split_h=_h(s.hours),
-                   colo_h=_h(c.hours), ratio=ratio, why=_why_split_loses(s, lang))
+                   colo_h=_h(c.hours), ratio=ratio, why=_why_split_loses(s, lang), per=per)
     elif c.fits:
         key = "rl_layout.split_unfit_train" if not s.train_fits else "rl_layout.split_unfit_engine"
         line = say(lang, key, n=n, r=s.rollout_gpus, t=s.train_gpus, train=f"{s.train_per_gpu_bytes / 1e9:,.1f}",

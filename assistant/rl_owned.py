@@ -22,9 +22,9 @@ def _run(lay: RlLayouts) -> RlResult | None:
 
 
 def _times(r: RlResult, steps: int | None, lang: str) -> dict[str, str]:
-    from gpu_advisor.assistant.rl_layout import _h, _s, steps_words
+    from gpu_advisor.assistant.rl_layout import _h, _s, per_words, steps_words
 
-    return {"h": _h(r.hours), "s": _s(r.step_seconds), "steps": steps_words(r, steps, lang)}
+    return {"h": _h(r.hours), "s": _s(r.step_seconds), "steps": steps_words(r, steps, lang), "per": per_words(r, lang)}
 
 
 def owned_full_lines(rec: Recommendation, lang: str) -> list[str]:
@@ -48,7 +48,8 @@ def owned_full_lines(rec: Recommendation, lang: str) -> list[str]:
         m = r.rollout_gpus + r.train_gpus if r.layout == "split" else r.train_gpus
         from gpu_advisor.assistant.writers import cash  # (writers imports this module when it writes)
 
-        usd = say(lang, "rl_owned.rented", usd=cash(r.usd, rec)) if r.usd is not None else ""
+        usd = say(lang, "rl_owned.rented", usd=cash(r.usd, rec), per=_times(r, None, lang)["per"]) \
+            if r.usd is not None else ""
         lines = [say(lang, "rl_owned.full", m=m, servers=-(-m // NODE_GPUS), more=m - n, usd=usd,
                      **common, **_times(r, w.rl_steps, lang))]
     else:

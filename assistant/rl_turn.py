@@ -9,7 +9,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_SAMPLES, RL_PROMPTS
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    DEFAULT_SAMPLES,
+    RL_PROMPTS,
+)
 
 # What a batch reading of the same words fills, and the RL slot each one is.
 AS_RL = {"batch_items": "rl_prompts", "batch_output_tokens": "rl_completion_tokens"}
@@ -30,8 +35,8 @@ def _as_rl(updates: dict[str, Any], notes: list[tuple[str, dict[str, Any]]]) -> 
     notes that no longer hold."""
     dropped: list[tuple[str, dict[str, Any]]] = []
     for slot in ("train_examples", "batch_items"):  # '4 samples per prompt instead': the group, read as examples too
-        if slot in updates and updates[slot] == updates.get("rl_samples"):
-            updates.pop(slot)
+        if slot in updates and updates[slot] in (updates.get("rl_samples"), updates.get("rl_prompts_per_step")):
+            updates.pop(slot)  # ('batch size 256 prompts': a step's prompts, not the run's)
     if "batch_items" in updates and updates.get("phase") in ("batch", None):
         updates.pop("phase", None)
         per = next((v for k, v in notes if k == "note.items_from_samples"), None)
@@ -83,7 +88,8 @@ RL_METHODS = ("full", "lora", "qlora")
 
 @lru_cache(maxsize=256)
 def _fits(model: str, method: str, cards: tuple[tuple[int, str], ...], samples: int, completion: int,
-          algorithm: str, framework: str | None) -> bool:
+          algorithm: str, framework: str | None, prompt: int = DEFAULT_PROMPT_TOKENS,
+          others: tuple[str | None, str | None] = (None, None)) -> bool:
     """Whether any of the cards said (count, card) holds the RL run with that method, colocated or split (tools.rl)."""
     from gpu_advisor.tools.common import ToolError
     from gpu_advisor.tools.rl import RlInput, rl_run
@@ -91,7 +97,8 @@ def _fits(model: str, method: str, cards: tuple[tuple[int, str], ...], samples: 
     for n, gpu in cards:
         try:
             base = RlInput(model=model, gpu=gpu, gpus=n, method=method, algorithm=algorithm, prompts=RL_PROMPTS,
-                           samples=samples, completion_tokens=completion, framework=framework)
+                           samples=samples, completion_tokens=completion, framework=framework, prompt_tokens=prompt,
+                           reward_model=others[0], critic_model=others[1])
             if rl_run(base).fits or (n > 1 and rl_run(base.model_copy(update={"layout": "split"})).fits):
                 return True
         except (ToolError, ValueError, KeyError):
@@ -121,7 +128,8 @@ def rl_method(p: dict[str, Any]) -> tuple[str, tuple[tuple[int, str], ...]]:
     if not cards or not p.get("model"):
         return RL_METHODS[0], cards
     args = (p.get("rl_samples") or DEFAULT_SAMPLES, p.get("rl_completion_tokens") or DEFAULT_COMPLETION_TOKENS,
-            p.get("rl_algorithm") or "grpo", p.get("framework"))
+            p.get("rl_algorithm") or "grpo", p.get("framework"), p.get("rl_prompt_tokens") or DEFAULT_PROMPT_TOKENS,
+            (p.get("rl_reward_model"), p.get("rl_critic_model")))
     return next((m for m in RL_METHODS if _fits(p["model"], m, cards, *args)), RL_METHODS[-1]), cards
 
 
@@ -138,3 +146,15 @@ def rl_method_words(p: dict[str, Any], lang: str) -> str:
     where = say(lang, "list_sep").join(f"{n} × {find_gpu(g).name}" for n, g in cards)
     key = "full" if not cards else "fits" if method == "full" else method
     return say(lang, f"slot.method.default_rl_{key}", who=who, cards=where)
+
+
+# What the RL method's default was checked with (rl_method): a later turn that changes one takes the default again.
+METHOD_INPUTS = ("rl_reward_model", "rl_critic_model", "rl_samples", "rl_completion_tokens", "rl_prompt_tokens",
+                 "rl_algorithm", "model", "owned", "only", "framework")
+
+
+def method_stale(updates: dict[str, Any], defaulted: dict[str, str], objective: str | None) -> bool:
+    """Whether an RL run's assumed method must be taken again: it was a default, and this turn changed what it was
+    checked with ('价值模型用 7B' after LoRA was assumed for a 32B critic: full may fit now)."""
+    return objective == "rl" and "method" in defaulted and "method" not in updates \
+        and any(k in updates for k in METHOD_INPUTS)

@@ -15,11 +15,13 @@ from typing import Any
 from gpu_advisor.assistant.catalog import say, text
 from gpu_advisor.tools.phases import (
     DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
     DEFAULT_SAMPLES,
     IMAGE_PROMPT_TOKENS,
     PHASES,
     RL_PROMPTS,
 )
+from gpu_advisor.tools.rl import PROMPTS_PER_STEP
 
 MAX_QUESTIONS = 4
 # One person's own use ("just me", "自己用"): a few hours a week (words/time.yaml's row for it), assumed and said,
@@ -73,6 +75,16 @@ def trains_on_data(p: Profile) -> bool:
 def reinforces(p: Profile) -> bool:
     """An online RL fine-tune (GRPO, PPO): its prompts, group size and completion length size it (tools.rl)."""
     return fine_tunes(p) and p.get("objective") == "rl"
+
+
+def reinforces_by_pass(p: Profile) -> bool:
+    """An RL run sized as passes over its prompts: one said in steps ('~2000 steps') needs no count of prompts."""
+    return reinforces(p) and not p.get("rl_run_steps")
+
+
+def trains_by_data(p: Profile) -> bool:
+    """A training run measured in passes over its data (epochs): an RL run said in steps is not."""
+    return trains(p) and not p.get("rl_run_steps")
 
 
 def writes_tokens(p: Profile) -> bool:
@@ -425,12 +437,17 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("method", "qlora", asks=True, matters=fine_tunes_for_real, panel=True, ask_when=ask_method),
     Slot("objective", "sft", matters=fine_tunes),
     Slot("rl_algorithm", "grpo", matters=reinforces),
-    Slot("rl_prompts", RL_PROMPTS, matters=reinforces),
+    Slot("rl_prompts", RL_PROMPTS, matters=reinforces_by_pass),
     Slot("rl_samples", DEFAULT_SAMPLES, matters=reinforces),
     Slot("rl_completion_tokens", DEFAULT_COMPLETION_TOKENS, matters=reinforces),
+    Slot("rl_prompt_tokens", DEFAULT_PROMPT_TOKENS, matters=reinforces),
     Slot("rl_layout", None, matters=reinforces),  # None: whichever of colocated and split pays (tools.rl.rl_layouts)
     Slot("rl_rollout_gpus", None, matters=reinforces),  # "4 for rollouts": split, that many cards for the engine
     Slot("rl_pipelined", None, matters=reinforces),
+    Slot("rl_run_steps", None, matters=reinforces),  # "~2000 steps": the run is that many steps (tools.rl)
+    Slot("rl_prompts_per_step", PROMPTS_PER_STEP, matters=reinforces),  # "batch size 256 prompts", "每步256条"
+    Slot("rl_reward_model", None, matters=reinforces),  # None: a rule or a verifier scores the rollouts
+    Slot("rl_critic_model", None, matters=reinforces),  # None: PPO's critic is the policy's size (tools.rl)
     Slot("rl_steps", None, matters=reinforces),  # "how long per 1000 steps", "每1000步要多久": their time, from a step's  # "async", "异步": a split step overlaps rollouts and update
     Slot("framework", None, matters=trains),
     Slot("mixed_precision", None, matters=trains),  # None: the framework's, else mixed precision (tools.training)
@@ -459,7 +476,7 @@ SLOTS: dict[str, Slot] = {s.name: s for s in (
     Slot("redundancy", None, matters=serves),  # "N+1", "两个机房": every card it runs is in the budget check
     Slot("train_tokens", None, matters=trains_on_data),
     Slot("train_examples", None, matters=trains_on_data),  # the count behind train_tokens, when said
-    Slot("epochs", 1.0, matters=trains),
+    Slot("epochs", 1.0, matters=trains_by_data),
     Slot("seq_len", None, matters=trains),  # None: the tools' 2,048 tokens, said in the plan's assumptions
     Slot("deadline_hours", None, matters=always, panel=True),
     Slot("go_live_hours", None, matters=serves),  # a service's go-live date: rented when buying takes longer

@@ -919,12 +919,13 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
                              params=f"{_model(rec).total_params_b * 1e3:,.0f}"))
     if w.reinforces:
         split = rec.trains_on is not None and rec.trains_on.rl is not None and rec.trains_on.rl.layout == "split"
-        lines.append(say(lang, "plan.rl", algorithm=w.rl_algorithm.upper(), prompts=f"{w.rl_prompts:,}",
+        lines.append(say(lang, "plan.rl_steps" if w.rl_run_steps else "plan.rl", algorithm=w.rl_algorithm.upper(),
+                         prompts=f"{w.rl_prompts:,}", steps=f"{w.rl_run_steps or 0:,}", per_step=f"{w.rl_prompts_per_step:,}",
                          where=say(lang, f"plan.rl_where.{'split' if split else 'colocate'}"),
                          samples=w.rl_samples, completion=f"{w.rl_completion_tokens:,}", prompt=f"{w.rl_prompt_tokens:,}",
                          method=say(lang, f"method.{w.method}"), trained=token_count(w.tokens_per_run(_model(rec))))
-                     + (say(lang, "plan.rl_ppo") if w.rl_algorithm == "ppo" else ""))
-        lines.append(say(lang, "plan.rl_not"))
+                     + _critic_words(w, lang))
+        lines += _reward_lines(rec, lang)
     elif w.spec.trains:
         kind = say(lang, f"plan.{w.phase}") if w.spec.pretrains else say(lang, f"method.{w.method}")
         if w.method == "qlora" and w.qlora_base and not w.spec.pretrains:
@@ -945,6 +946,35 @@ def _plan_lines(rec: Recommendation, lang: str) -> list[str]:
     if w.candidates and w.candidates != rec_default_candidates(w):
         lines.append(say(lang, "plan.only", cards=cards_words(w.candidates, lang)))
     return lines
+
+
+def _other_model(spec: str) -> str:
+    """A model beside the policy by its name ('Qwen2.5 7B'), or its size as said ('7B')."""
+    from gpu_advisor.tools.models import resolve_model
+
+    return spec if spec[:1].isdigit() else resolve_model(spec).name
+
+
+def _critic_words(w, lang: str) -> str:
+    """PPO's critic: the policy's size (the update doubles), or the one named."""
+    if w.rl_algorithm != "ppo":
+        return ""
+    return say(lang, "plan.rl_ppo_critic", critic=_other_model(w.rl_critic_model)) if w.rl_critic_model \
+        else say(lang, "plan.rl_ppo")
+
+
+def _reward_lines(rec: Recommendation, lang: str) -> list[str]:
+    """The reward model's share (memory and time, tools.rl), OpenRLHF's own critic default, and what is not modelled."""
+    w, run = rec.workload, rec.trains_on
+    if not w.rl_reward_model:
+        return [say(lang, "plan.rl_not")]
+    reward, lines = _other_model(w.rl_reward_model), []
+    r = run.rl if run is not None else None
+    if r is not None and r.fits:
+        lines.append(say(lang, "plan.rl_reward", reward=reward, gb=gb(r.reward_per_gpu_bytes), h=hours(r.reward_hours)))
+    if w.rl_algorithm == "ppo" and not w.rl_critic_model and w.framework == "openrlhf":
+        lines.append(say(lang, "plan.rl_critic_openrlhf", reward=reward))
+    return [*lines, say(lang, "plan.rl_not_reward")]
 
 
 def rec_default_candidates(w) -> list[str]:
@@ -987,8 +1017,7 @@ def _owned_lines(rec: Recommendation, lang: str) -> list[str]:
 def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     """An online RL fine-tune on its cards (tools.rl): memory shared by the trainer and the rollout engine, and a
     pass's time as the rollouts' generation plus the policy update."""
-    from gpu_advisor.assistant.rl_layout import layout_lines, step_words, steps_words
-    from gpu_advisor.tools.rl import PROMPTS_PER_STEP
+    from gpu_advisor.assistant.rl_layout import layout_lines, per_words, step_words, steps_words
 
     w, r = rec.workload, run.rl
     assert r is not None
@@ -1005,10 +1034,11 @@ def _rl_lines(rec: Recommendation, run: Option, lang: str) -> list[str]:
     if rec.training_run is not None:
         line += say(lang, "fig.train_on", option=gpu_words(run))
     if r.fits:
+        times = 1 if r.run_steps else w.epochs  # (a run said in steps holds its totals already)
         line += say(lang, "fig.rl_time", hours=hours(r.hours), rollout_h=hours(r.rollout_hours),
-                    generated=token_count(r.generated_tokens * w.epochs), tps=tps(r.rollout_tokens_per_s),
-                    update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * w.epochs))
-        line += step_words(r, PROMPTS_PER_STEP, lang) + steps_words(r, w.rl_steps, lang)
+                    generated=token_count(r.generated_tokens * times), tps=tps(r.rollout_tokens_per_s),
+                    update_h=hours(r.update_hours), trained=token_count(r.trained_tokens * times), per=per_words(r, lang))
+        line += step_words(r, w.rl_prompts_per_step, lang) + steps_words(r, w.rl_steps, lang)
         if run.training_usd is not None and not run.owned:
             line += say(lang, "fig.rented", usd=cash(run.training_usd, rec))
     return [line + say(lang, "fig.end"), "", *layout_lines(run, lang)]

@@ -244,8 +244,8 @@ def test_a_card_praised_stays(text):
 # ---------------------------------------------------------------- an RL job told over several turns
 
 @pytest.mark.parametrize(("text", "samples", "completion"), [
-    ("全参，verl，每个prompt采样8条，回答2k", 8, 2000), ("每条采样16个，回答长度1k", 16, 1000),
-    ("group size 8, responses 2k", 8, 2000), ("num_generations=4, completions up to 1.5k tokens", 4, 1500)])
+    ("全参，verl，每个prompt采样8条，回答2k", 8, 2048), ("每条采样16个，回答长度1k", 16, 1024),  # a token length's k is 1,024
+    ("group size 8, responses 2k", 8, 2048), ("num_generations=4, completions up to 1.5k tokens", 4, 1536)])
 def test_a_group_and_its_length_said_without_naming_rl(text, samples, completion):
     u = understand(text)
     assert (u.updates.get("rl_samples"), u.updates.get("rl_completion_tokens")) == (samples, completion)
@@ -266,7 +266,7 @@ def test_an_rl_job_told_over_three_turns():
                                   "不用部署，就是训练。数据7500条，2个epoch"])
     text = reply.content
     # verl is a framework on record now (frameworks.yaml), said back with the rest
-    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,000 token；使用 verl；2 个 epoch" in text
+    assert "7,500 个 prompt；每个 prompt 采样 8 个回答；每个回答 2,048 token；使用 verl；2 个 epoch" in text  # '2k': 2,048
     assert "用于推理服务" not in text and "估算这 7,500" not in text  # a training job (a note may name serving as another use)
 
 

@@ -35,14 +35,14 @@ def test_the_steps_asked_are_read(text: str):
 def test_full_beyond_your_cluster_and_adapters_on_it(lang: str, first: str, steps: int):
     states = run_states([first.format(n=steps), FULL[lang]])
     p, reply = states[-1]["profile"], states[-1]["messages"][-1].content
-    assert (p["method"], p["rl_steps"], p["rl_completion_tokens"]) == ("full", steps, 16_000), p
+    assert (p["method"], p["rl_steps"], p["rl_completion_tokens"]) == ("full", steps, 16_384), p  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
     full, adapters, _per = WORDS[lang]
     assert full in reply and adapters in reply, reply
     line = next(x for x in reply.splitlines() if full in x)
     m = int(re.search(r"(\d[\d,]*) × NVIDIA H100", line)[1].replace(",", ""))
     assert m > 16 and m % 8 == 0  # whole servers beyond yours
     r = fewest_rl_gpus(RlInput(model="qwen3-235b-a22b", gpu="h100-sxm", gpus=16, method="full", prompts=10_000,
-                               completion_tokens=16_000, framework=p["framework"]), 8, 256)
+                               completion_tokens=16_384, framework=p["framework"]), 8, 256)
     assert r is not None
     fit = r.split if r.pays == "split" and r.split is not None else r.colocate
     assert m == fit.rollout_gpus + fit.train_gpus if fit.layout == "split" else m == fit.train_gpus

@@ -34,5 +34,5 @@ def _chinese() -> list[tuple[str, int, int]]:
 def test_the_group_and_the_length_take_their_roles(text: str, n: int, k: int) -> None:
     u = understand(text, None)
     assert u.updates.get("rl_samples") == n, u.updates
-    assert u.updates.get("rl_completion_tokens") == k * 1000, u.updates
+    assert u.updates.get("rl_completion_tokens") == k * 1024, u.updates  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
     assert u.updates.get("rl_prompts") in (None,), u.updates  # no count of prompts was said

@@ -23,12 +23,11 @@ GROUP = {"en": ["group size {s} now", "{s} samples per prompt instead"], "zh": [
 def test_a_completion_length_said_again_replaces_the_one_before(lang: str, later: str, before: int, after: int):
     states = run_states([FIRST[lang].format(s=8, k=before), later.format(k=after)])
     first, last = states[0]["profile"], states[-1]["profile"]
-    assert first["rl_completion_tokens"] == before * 1000
-    # (8k read as a context is 8,192, as a count of tokens 8,000: the same length said)
-    assert last["rl_completion_tokens"] in (after * 1000, after * 1024), last
+    assert first["rl_completion_tokens"] == before * 1024  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
+    assert last["rl_completion_tokens"] == after * 1024, last  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
     assert last["seq_len"] is None and last["context"] is None and last["rl_samples"] == 8
     reply = states[-1]["messages"][-1].content
-    assert f"{last['rl_completion_tokens']:,}" in reply and f"{before * 1000:,} token" not in reply
+    assert f"{last['rl_completion_tokens']:,}" in reply and f"{before * 1024:,} token" not in reply
 
 
 @pytest.mark.parametrize(("lang", "later"), [(lang, t) for lang, ts in GROUP.items() for t in ts])
@@ -36,19 +35,19 @@ def test_a_completion_length_said_again_replaces_the_one_before(lang: str, later
 def test_a_group_said_again_replaces_the_one_before(lang: str, later: str, group: int):
     states = run_states([FIRST[lang].format(s=8, k=2), later.format(s=group)])
     last = states[-1]["profile"]
-    assert (last["rl_samples"], last["rl_completion_tokens"], last["rl_prompts"]) == (group, 2000, 10_000)
+    assert (last["rl_samples"], last["rl_completion_tokens"], last["rl_prompts"]) == (group, 2048, 10_000)  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
 
 
 @pytest.mark.parametrize("text", ["GRPO RL on Qwen3-30B-A3B with 8k rollouts", "grpo qwen3 8b, 8k responses",
                                   "GRPO on qwen3 8b, rollouts up to 8k tokens"])
 def test_a_length_in_thousands_before_or_after_rollouts_is_their_length(text: str):
     u = understand(text)
-    assert u.updates.get("rl_completion_tokens") == 8000 and "rl_samples" not in u.updates
+    assert u.updates.get("rl_completion_tokens") == 8192 and "rl_samples" not in u.updates
 
 
 def test_a_group_before_rollouts_stays_a_group():
     u = understand("GRPO on qwen3 8b, 8 rollouts per prompt, rollouts are 4k tokens")
-    assert (u.updates.get("rl_samples"), u.updates.get("rl_completion_tokens")) == (8, 4000)
+    assert (u.updates.get("rl_samples"), u.updates.get("rl_completion_tokens")) == (8, 4096)  # a token length's 'k' is 1,024 (h-rl3: '8k' responses are 8,192 tokens)
 
 
 @pytest.mark.parametrize(("updates", "notes", "want", "gone"), [

@@ -109,7 +109,7 @@ from gpu_advisor.tools.queueing import (
 )
 from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
-from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
+from gpu_advisor.tools.rl import PROMPTS_PER_STEP, RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
@@ -269,6 +269,13 @@ class Workload(ToolInput):
                                                          "it from one step's time)")
     rl_completion_tokens: int = Field(DEFAULT_COMPLETION_TOKENS, gt=0, description="online RL: tokens generated per "
                                                                                     "completion")
+    rl_run_steps: int | None = Field(None, gt=0, le=10_000_000, description="online RL: the run in policy steps when "
+                                                                           "said ('~2000 steps'): its time and price "
+                                                                           "are that many steps'")
+    rl_prompts_per_step: int = Field(PROMPTS_PER_STEP, gt=0, description="online RL: prompts in one policy step")
+    rl_reward_model: str | None = Field(None, description="online RL: a reward model scoring the rollouts (None: a rule "
+                                                          "or a verifier)")
+    rl_critic_model: str | None = Field(None, description="online RL, PPO: the critic (None: the policy's size)")
     context: int = Field(8192, gt=0, description="tokens per conversation held in memory")
     users: int = Field(1, gt=0, description="people generating at the same time")
     utilisation: float = Field(0.5, ge=0, le=1, description="share of the week's hours the cards are busy "
@@ -442,12 +449,15 @@ class Workload(ToolInput):
                        prompts=self.rl_prompts, samples=self.rl_samples, prompt_tokens=self.rl_prompt_tokens,
                        completion_tokens=self.rl_completion_tokens, epochs=self.epochs, framework=self.framework,
                        base_precision=QLORA_BASES.get(self.qlora_base) if method == "qlora" else None,
-                       region=self.region, pipelined=bool(self.rl_pipelined),
+                       region=self.region, pipelined=bool(self.rl_pipelined), steps=self.rl_run_steps,
+                       prompts_per_step=self.rl_prompts_per_step, reward_model=self.rl_reward_model,
+                       critic_model=self.rl_critic_model,
                        rollout_gpus=self.rl_rollout_gpus if self.rl_rollout_gpus and self.rl_rollout_gpus < n else None)
 
     def tokens_per_run(self, model: ModelArch) -> float:
         if self.reinforces:  # trained on what it generates: prompts x samples x (prompt + completion)
-            return float(self.rl_prompts * self.rl_samples * (self.rl_prompt_tokens + self.rl_completion_tokens))
+            prompts = self.rl_run_steps * self.rl_prompts_per_step if self.rl_run_steps else self.rl_prompts
+            return float(prompts * self.rl_samples * (self.rl_prompt_tokens + self.rl_completion_tokens))
         if self.train_tokens:
             return self.train_tokens
         return TOKENS_PER_PARAM * model.total_params_b * 1e9 if self.spec.pretrains else 20e6

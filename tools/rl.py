@@ -24,8 +24,13 @@ the rollouts, then the update, then the sync, each side idle while the other wor
 stale) it takes the slower of the two plus the sync. `rl_layouts` sizes both layouts on the same cards and says
 which one pays (the same cards cost the same per hour, so the faster).
 
-Not modelled: the reward (a rule or a verifier is assumed; a reward model adds its own forward pass and memory),
-the colocated engine's sleep and wake between phases, and weight syncing in the colocated layout (in memory).
+The run: a pass over the prompts (x epochs), or, when the user says it in steps ('~2000 steps'), that many steps:
+one step sized, every total times the steps (its hours and price are the job's, what a budget is weighed against).
+
+A reward model, when named, is held in BF16 sharded over the training cards and scores every sequence with one
+forward pass; PPO's critic is the policy's size unless named (then its own training state and time).
+Not modelled: a reward computed by a rule or a verifier (free), the colocated engine's sleep and wake between
+phases, and weight syncing in the colocated layout (in memory).
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ Algorithm = Literal["grpo", "ppo"]
 Layout = Literal["colocate", "split"]
 # Prompts in one policy step: the train batch of verl's and OpenRLHF's example GRPO scripts.
 PROMPTS_PER_STEP = 1024
+# A reward model's forward pass: 2 FLOPs per active parameter per token scored.
+REWARD_FLOPS_PER_PARAM = 2
 # Rollouts the engine keeps in flight per copy at most (continuous batching), fewer when the KV cache is short.
 ROLLOUTS_IN_FLIGHT = 256
 
@@ -76,6 +83,17 @@ class RlInput(ToolInput):
     pipelined: bool = Field(False, description="split: rollouts of the next step overlap the update (one step stale);"
                                                " False: synchronous, a step is the sum")
     prompts_per_step: int = Field(PROMPTS_PER_STEP, gt=0, description="prompts in one policy step (train batch)")
+    reward_model: str | None = Field(None, description="a reward model that scores every rollout: its BF16 weights "
+                                                        "sharded over the training cards (ZeRO-3 inference, as "
+                                                        "OpenRLHF and verl run it) and one forward pass over each "
+                                                        "sequence; None: a rule or a verifier (no model)")
+    critic_model: str | None = Field(None, description="PPO: the critic (value model) trained beside the policy; None: "
+                                                        "the policy's size (verl's default; OpenRLHF starts it from "
+                                                        "the reward model unless --critic_pretrain is set)")
+    steps: int | None = Field(None, gt=0, le=10_000_000, description="the run in policy steps when said ('~2000 "
+                                                                     "steps'): that many steps of prompts_per_step "
+                                                                     "prompts, whatever prompts and epochs say; "
+                                                                     "None: prompts / prompts_per_step x epochs")
 
 
 class RlResult(BaseModel):
@@ -106,6 +124,9 @@ class RlResult(BaseModel):
     sync_hours: float = Field(0.0, description="split: sending the new weights to the engine after each step")
     train_fits: bool = True
     engine_fits: bool = True
+    run_steps: int | None = Field(None, description="the run was said in steps: its totals are that many steps'")
+    reward_per_gpu_bytes: float = Field(0.0, description="the reward model's BF16 weights on each training card")
+    reward_hours: float = Field(0.0, description="the reward model's forward pass over the sequences (in update_hours)")
 
 
 class RlLayouts(BaseModel):
@@ -127,23 +148,75 @@ def training_setup(inp: RlInput, gpus: int | None = None) -> TrainingMemoryInput
                                framework=inp.framework, base_precision=inp.base_precision)
 
 
+def _others(inp: RlInput, train_gpus: int) -> tuple[float, float]:
+    """(bytes on each training card, update FLOPs factor) of the models beside the policy: PPO's critic (the policy's
+    training state again when it is the policy's size, else its own) and the reward model's BF16 weights sharded over
+    the training cards. Returns (critic bytes + reward bytes, reward bytes)."""
+    critic = 0.0
+    if inp.algorithm == "ppo":
+        own = training_memory(training_setup(inp, train_gpus)).per_gpu_total_bytes
+        critic = own if inp.critic_model is None else training_memory(training_setup(
+            inp.model_copy(update={"model": inp.critic_model}), train_gpus).model_copy(
+            update={"reference_model": False})).per_gpu_total_bytes
+    reward = arch.weight_bytes(resolve_model(inp.reward_model), find_precision("bf16")) / train_gpus \
+        if inp.reward_model else 0.0
+    return critic + reward, reward
+
+
+def _update(inp: RlInput, gpu_id: str, n: int, trained: float, seq: int) -> tuple[float, float | None, list[str], float]:
+    """The update's (hours, usd, warnings, reward hours) on n training cards: the policy's training (with the reference
+    model's forward pass), PPO's critic trained on the same tokens (the policy's size unless named), and the reward
+    model's forward pass over every sequence (2 FLOPs per active parameter per token at the run's MFU)."""
+    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu_id, gpus=n, method=inp.method,
+                                         tokens=trained * (2 if inp.algorithm == "ppo" and inp.critic_model is None
+                                                           else 1), epochs=inp.epochs, reference_forward=True,
+                                         framework=inp.framework, seq_len=seq, region=inp.region))
+    hours, warnings = tt.hours, list(tt.warnings)
+    if inp.algorithm == "ppo" and inp.critic_model is not None:
+        hours += training_time(TrainingTimeInput(model=inp.critic_model, gpu=gpu_id, gpus=n, method=inp.method,
+                                                 tokens=trained, epochs=inp.epochs, framework=inp.framework,
+                                                 seq_len=seq, region=inp.region)).hours
+    reward_hours = 0.0
+    if inp.reward_model:
+        flops = REWARD_FLOPS_PER_PARAM * resolve_model(inp.reward_model).active_params_b * 1e9 * trained * inp.epochs
+        reward_hours = flops / (n * find_gpu(gpu_id).bf16_tflops * 1e12 * tt.mfu) / 3600
+        hours += reward_hours
+    usd = tt.usd * hours / tt.hours if tt.usd is not None and tt.hours else None
+    return hours, usd, warnings, reward_hours
+
+
 def _steps(inp: RlInput) -> float:
     return math.ceil(inp.prompts / inp.prompts_per_step) * inp.epochs
 
 
+def _run_of_steps(inp: RlInput, steps: int) -> RlResult:
+    """A run said in steps: one step (prompts_per_step prompts, its rollouts in flight as one step has them) sized as
+    a pass, then every total (tokens, hours, the price) times the steps; a step's time and the memory stay."""
+    one = rl_run(inp.model_copy(update={"prompts": inp.prompts_per_step, "epochs": 1.0, "steps": None}))
+    if not one.fits:
+        return one.model_copy(update={"steps": float(steps), "run_steps": steps})
+    return one.model_copy(update={
+        "steps": float(steps), "run_steps": steps, "generated_tokens": one.generated_tokens * steps, "trained_tokens": one.trained_tokens * steps,
+        "rollout_hours": one.rollout_hours * steps, "update_hours": one.update_hours * steps, "hours": one.hours * steps,
+        "sync_hours": one.sync_hours * steps, "usd": one.usd * steps if one.usd is not None else None})
+
+
 def rl_run(inp: RlInput) -> RlResult:
-    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring), in its layout."""
+    """Memory and time of one online-RL run on gpus x gpu (formulas in the module docstring), in its layout: a pass
+    over the prompts (x epochs), or the steps said."""
     if inp.gpu is None:
         raise ToolError("a card is needed to size an RL run: name one (gpu)")
+    if inp.steps is not None:
+        return _run_of_steps(inp, inp.steps)
     if inp.layout == "split":
         return _split_run(inp)
     model = resolve_model(inp.model)
     gpu = find_gpu(inp.gpu)
     n = inp.gpus
     seq = inp.prompt_tokens + inp.completion_tokens
-    critic = inp.algorithm == "ppo"
     tm = training_memory(training_setup(inp))
-    train_bytes = tm.per_gpu_total_bytes * (2 if critic else 1)  # PPO: a value model trained beside the policy
+    others, reward_bytes = _others(inp, n)  # PPO's critic, a reward model's weights
+    train_bytes = tm.per_gpu_total_bytes + others
     cap = usable_bytes(gpu)
     bf16 = find_precision("bf16")
     weights = arch.weight_bytes(model, bf16)
@@ -163,7 +236,7 @@ def rl_run(inp: RlInput) -> RlResult:
                         engine_copies=max(1, n // t), rollouts_in_flight=0, generated_tokens=rollouts * inp.completion_tokens,
                         trained_tokens=rollouts * seq, rollout_hours=0.0, update_hours=0.0, hours=0.0, usd=None,
                         rollout_tokens_per_s=0.0, rollout_gpus=n, train_gpus=n, steps=_steps(inp),
-                        train_fits=train_bytes <= cap, engine_fits=False)
+                        train_fits=train_bytes <= cap, engine_fits=False, reward_per_gpu_bytes=reward_bytes)
     copies = n // tp
     in_flight = int(min(ROLLOUTS_IN_FLIGHT, rollouts / copies, left * tp // kv_seq))
     in_flight = max(in_flight, 1)
@@ -173,23 +246,20 @@ def rl_run(inp: RlInput) -> RlResult:
                + rollouts * inp.completion_tokens / sp.aggregate_decode_tokens_per_s) / copies
     rollout_hours = seconds / 3600 * inp.epochs
     trained = float(rollouts * seq)
-    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu.id, gpus=n, method=inp.method,
-                                         tokens=trained * (2 if critic else 1), epochs=inp.epochs,
-                                         reference_forward=True, framework=inp.framework, seq_len=seq,
-                                         region=inp.region))
-    hours = rollout_hours + tt.hours
-    usd = tt.usd * hours / tt.hours if tt.usd is not None and tt.hours else None
+    update_hours, update_usd, warnings, reward_hours = _update(inp, gpu.id, n, trained, seq)
+    hours = rollout_hours + update_hours
+    usd = update_usd * hours / update_hours if update_usd is not None and update_hours else None
     kv_group = kv_seq * inp.samples / tp  # the least the engine needs: one group in flight; it takes the rest
-    warnings = list(tt.warnings)
     if not gpu.has_nvlink and n > 1:
         warnings.append(f"{gpu.name} has no NVLink: the engine's tensor parallel and the weight sync go over PCIe")
     return RlResult(fits=True, per_gpu_bytes=train_bytes + weights / tp + kv_group, train_per_gpu_bytes=train_bytes,
                     engine_weights_per_gpu_bytes=weights / tp, kv_per_gpu_bytes=kv_group, capacity_bytes=cap,
                     engine_tp=tp, engine_copies=copies, rollouts_in_flight=in_flight,
                     generated_tokens=float(rollouts * inp.completion_tokens), trained_tokens=trained,
-                    rollout_hours=rollout_hours, update_hours=tt.hours, hours=hours, usd=usd,
+                    rollout_hours=rollout_hours, update_hours=update_hours, hours=hours, usd=usd,
                     rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies, warnings=warnings,
-                    rollout_gpus=n, train_gpus=n, steps=_steps(inp), step_seconds=hours * 3600 / _steps(inp))
+                    rollout_gpus=n, train_gpus=n, steps=_steps(inp), step_seconds=hours * 3600 / _steps(inp),
+                    reward_per_gpu_bytes=reward_bytes, reward_hours=reward_hours)
 
 
 
@@ -197,8 +267,9 @@ def _split_at(inp: RlInput, r: int) -> RlResult:
     """The split layout with r cards for the rollout engine and the rest for the trainer."""
     assert inp.gpu is not None
     model, gpu = resolve_model(inp.model), find_gpu(inp.gpu)
-    t, seq, critic = inp.gpus - r, inp.prompt_tokens + inp.completion_tokens, inp.algorithm == "ppo"
-    train_bytes = training_memory(training_setup(inp, t)).per_gpu_total_bytes * (2 if critic else 1)
+    t, seq = inp.gpus - r, inp.prompt_tokens + inp.completion_tokens
+    others, reward_bytes = _others(inp, t)  # PPO's critic, a reward model's weights: on the training cards
+    train_bytes = training_memory(training_setup(inp, t)).per_gpu_total_bytes + others
     cap = usable_bytes(gpu)
     weights = arch.weight_bytes(model, find_precision("bf16"))
     kv_seq = arch.kv_cache_bytes(model, 16, seq, 1)
@@ -209,7 +280,7 @@ def _split_at(inp: RlInput, r: int) -> RlResult:
     base = dict(capacity_bytes=cap, train_per_gpu_bytes=train_bytes, engine_weights_per_gpu_bytes=weights / shown_tp,
                 generated_tokens=float(rollouts * inp.completion_tokens), trained_tokens=float(rollouts * seq),
                 layout="split", rollout_gpus=r, train_gpus=t, pipelined=inp.pipelined, steps=steps,
-                train_fits=train_bytes <= cap, engine_fits=bool(tp))
+                train_fits=train_bytes <= cap, engine_fits=bool(tp), reward_per_gpu_bytes=reward_bytes)
     if not tp or train_bytes > cap:
         kv = kv_seq * inp.samples / shown_tp
         return RlResult(fits=False, per_gpu_bytes=max(train_bytes, weights / shown_tp + kv), kv_per_gpu_bytes=kv,
@@ -222,23 +293,20 @@ def _split_at(inp: RlInput, r: int) -> RlResult:
     seconds = (rollouts * inp.prompt_tokens / sp.prefill_tokens_per_s
                + rollouts * inp.completion_tokens / sp.aggregate_decode_tokens_per_s) / copies
     rollout_hours = seconds / 3600 * inp.epochs
-    tt = training_time(TrainingTimeInput(model=inp.model, gpu=gpu.id, gpus=t, method=inp.method,
-                                         tokens=float(rollouts * seq) * (2 if critic else 1), epochs=inp.epochs,
-                                         reference_forward=True, framework=inp.framework, seq_len=seq,
-                                         region=inp.region))
+    update_hours, update_usd, warnings, reward_hours = _update(inp, gpu.id, t, float(rollouts * seq), seq)
     sync_hours = weights / (link(gpu)[1] * 1e9) * steps / 3600  # one BF16 copy to the engine after each step
     if inp.pipelined:
-        hours = max(rollout_hours, tt.hours) + sync_hours
+        hours = max(rollout_hours, update_hours) + sync_hours
     else:
-        hours = rollout_hours + tt.hours + sync_hours
-    usd = tt.usd / (tt.hours * t) * inp.gpus * hours if tt.usd is not None and tt.hours else None
-    warnings = list(tt.warnings)
+        hours = rollout_hours + update_hours + sync_hours
+    usd = update_usd / (update_hours * t) * inp.gpus * hours if update_usd is not None and update_hours else None
     if link(gpu)[0] == "pcie":
         warnings.append(f"{gpu.name} has no NVLink: the weight sync to the rollout cards goes over PCIe")
     least = weights / tp + kv_seq * inp.samples / tp  # the engine's least: its weights and one group's KV cache
     return RlResult(fits=True, per_gpu_bytes=max(train_bytes, least), kv_per_gpu_bytes=left, engine_tp=tp,
                     engine_copies=copies, rollouts_in_flight=in_flight, rollout_hours=rollout_hours,
-                    update_hours=tt.hours, hours=hours, usd=usd, sync_hours=sync_hours, warnings=warnings,
+                    update_hours=update_hours, hours=hours, usd=usd, sync_hours=sync_hours, warnings=warnings,
+                    reward_hours=reward_hours,
                     rollout_tokens_per_s=sp.aggregate_decode_tokens_per_s * copies,
                     step_seconds=hours * 3600 / steps, **base)
 

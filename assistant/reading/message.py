@@ -20,6 +20,7 @@ from gpu_advisor.assistant.reading.names import (
 )
 from gpu_advisor.assistant.reading.output_said import relabel_said
 from gpu_advisor.assistant.reading.quantities import Quantity, quantities
+from gpu_advisor.assistant.reading.rl_models import find_rl_models
 from gpu_advisor.assistant.reading.stated_lengths import relabel_lengths
 from gpu_advisor.assistant.reading.text import MAX_QUANTITIES, clean, language, mask, word_pattern
 from gpu_advisor.assistant.reading.unknown_names import unknown_model
@@ -113,6 +114,7 @@ class Message:
     ranged: set[int] = field(default_factory=set)  # starts of the quantities read as a range of people at once
     team: list[tuple[int, int]] = field(default_factory=list)  # the job nouns of the team that builds it ('3 devs'):
     # (start, end) in masked, no use of the service (reading.headcount, reading.use_case)
+    rl_models: dict[str, str] = field(default_factory=dict)  # an RL run's other models by role ('reward', 'critic')
 
     def live(self, key: str) -> list[re.Match[str]]:
         """Matches of a vocabulary pattern that are not negated (the first MAX_QUANTITIES of them: a
@@ -150,11 +152,13 @@ def prepare(raw: str, pending: str | None) -> Message:  # raw: readable(message)
     spec, masked = _card_spec(masked, found_gpus)
     masked, loras, lora_rank = find_adapters(masked)  # '50 customer-specific LoRAs': no headcount, no method
     masked, candidates = find_candidates(masked)  # 'each with 50 candidates': no headcount, no corpus
+    masked, names, rl_models = find_rl_models(text, masked, names)  # 'rm用7b的': the reward model, not the one trained
     msg = Message(raw, text, masked, pending, lang, names, found_gpus,
                   relabel_said(masked, relabel_lengths(masked, quantities(masked, lang))))
     msg.card_spec = spec
     msg.loras, msg.lora_rank = loras, lora_rank
     msg.candidates = candidates
+    msg.rl_models = rl_models
     msg.unknown = unknown
     msg.engines = engines
     msg.counted = counted

@@ -292,7 +292,8 @@ def _label_before(masked: str, q: Quantity, after: str, before: str, lang: str, 
         return "prompt_tokens", ""  # "output under 300, input around 1500": the input said after the output
     if previous in ("items", "examples") and 16 <= q.value < LONGEST_ITEM_TOKENS \
             and word_pattern("tok_before_per_strong").search(before) \
-            and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before):
+            and not word_pattern("rl_samples_after").match(after) and not re.search(r"采样|samples?\s*$", before) \
+            and not word_pattern("rl_steps_after").match(after):  # '256 prompts a step, how long per 1000 steps'
         return "per_item_tokens", ""  # "50万条 平均长度2k", "20k samples, each about 800": the count's length
     if is_people(after, before):
         at_once = at_once_of(after, before)
