@@ -45,11 +45,9 @@ class Quantity:
         return self.number * vocab()["suffix_scale"].get(self.scale, 1)
 
     @property
-    def context_tokens(self) -> float:
-        """For a context length 'k' is 1,024 ('32k' -> 32768); 'thousand' stays 1,000."""
-        if self.scale in ("", "k", "m"):
-            return self.number * {"k": 1024, "m": 1024 * 1024}.get(self.scale, 1)
-        return self.value
+    def context_tokens(self) -> float:  # for a context length 'k' is 1,024 ('32k' -> 32768); 'thousand' stays 1,000
+        scaled = self.scale in ("", "k", "m")
+        return self.number * {"k": 1024, "m": 1024 * 1024}.get(self.scale, 1) if scaled else self.value
 
 
 _QTY = re.compile(
@@ -120,11 +118,10 @@ def _role(masked: str, q: Quantity, lang: str = "en", previous: str = "") -> tup
     if length_tried(q, before, after):
         return "context", ""  # "and how much is it at 4k?", "那4k呢", "换成16k要多少显存": a context length to try
     at_once = at_once_after(after)  # "500 daily users, maybe 30 concurrent": 30 at once; "30 ppl hitting it at once"
-    daily = word_pattern("daily_users_after").match(after) or (not at_once and (
-        word_pattern("daily_users_before").search(before)
-        or word_pattern("daily_users_before").search(strip_fillers(before))  # "日活涨到五千"
-        or (word_pattern("active_users_after").match(after) and word_pattern("daily_users_day_before").search(before))))
-    # "each day about 2,000 active users": the day said first, the active users after the count
+    daily = word_pattern("daily_users_after").match(after) or (not at_once and (  # "日活涨到五千"; "each day about
+        word_pattern("daily_users_before").search(before) or word_pattern("daily_users_before").search(strip_fillers(
+            before)) or (word_pattern("active_users_after").match(after)  # 2,000 active users": the day said first
+                         and word_pattern("daily_users_day_before").search(before))))
     if daily:  # "3000 daily users", "日活2000": not people at the same time; a month's users ("MAU 50k") tagged
         return "daily_users", "month" if word_pattern("monthly_users").search(daily.group()) else ""
     if word_pattern("team_after").match(after):
