@@ -18,8 +18,8 @@ def offload_speed(rec: Recommendation, lang: str) -> str | None:
     if o is None or not o.fits or rec.workload is None:
         return None
     other_model = (rec.relaxed or "").partition("=")[0] == "model" or bool(rec.instead_model)
-    if not (other_model or rec.offload_leads or rec.workload.cpu_offload):
-        return None
+    if not (other_model or rec.offload_leads or rec.workload.cpu_offload or rec.workload.keep_model):
+        return None  # keep_model: a model switched to heads a rented plan, its speed on the user's card asked first
     low, high = o.decode_tokens_per_s_range
     line = say(lang, "literal.speed_offload", tps=tps(o.decode_tokens_per_s), model=o.model, gpu=o.gpu,
                precision=o.precision.upper(), flags=o.flags, low=tps(low), high=tps(high),

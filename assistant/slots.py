@@ -19,9 +19,9 @@ from gpu_advisor.tools.phases import (
     DEFAULT_SAMPLES,
     IMAGE_PROMPT_TOKENS,
     PHASES,
+    PROMPTS_PER_STEP,
     RL_PROMPTS,
 )
-from gpu_advisor.tools.rl import PROMPTS_PER_STEP
 
 MAX_QUESTIONS = 4
 # One person's own use ("just me", "自己用"): a few hours a week (words/time.yaml's row for it), assumed and said,

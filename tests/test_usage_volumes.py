@@ -107,7 +107,8 @@ def test_r1_against_its_api_at_the_volumes_said() -> None:
 @pytest.mark.parametrize("turns, said", [
     (["serve llama 3.1 8b for 5 users", "make each answer 300M tokens long"], "I can't use that: the context is out of range."),
     (["serve llama 3.1 8b for 2 users", "make every answer 500 million tokens long"], "the context is out of range"),
-    (["部署llama 3.1 8b给5个人用", "每个回答3亿token长"], "这个我没法用：上下文超出了合理范围。"),
+    # '每个回答…长' is read as the answer's length since session 23 (h-rl3: '最大回复长度4096'): that length is refused
+    (["部署llama 3.1 8b给5个人用", "每个回答3亿token长"], "这个我没法用：回答长度超出了合理范围。"),
 ])
 def test_a_value_out_of_range_is_said_politely(turns: list[str], said: str) -> None:
     reply = run_conversation(turns)[-1].content

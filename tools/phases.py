@@ -22,6 +22,8 @@ DEFAULT_SAMPLES = 8
 RL_PROMPTS = 10_000
 DEFAULT_PROMPT_TOKENS = 512
 DEFAULT_COMPLETION_TOKENS = 1024
+# Prompts in one policy step: the train batch of verl's and OpenRLHF's example GRPO scripts.
+PROMPTS_PER_STEP = 1024
 
 
 @dataclass(frozen=True)

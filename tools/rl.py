@@ -46,15 +46,18 @@ from gpu_advisor.tools.common import ToolError, ToolInput
 from gpu_advisor.tools.cost import Region
 from gpu_advisor.tools.inference import usable_bytes
 from gpu_advisor.tools.models import resolve_model
-from gpu_advisor.tools.phases import DEFAULT_COMPLETION_TOKENS, DEFAULT_PROMPT_TOKENS, DEFAULT_SAMPLES
+from gpu_advisor.tools.phases import (
+    DEFAULT_COMPLETION_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    DEFAULT_SAMPLES,
+    PROMPTS_PER_STEP,
+)
 from gpu_advisor.tools.throughput import SpeedInput, link, speed
 from gpu_advisor.tools.training import Method, TrainingMemoryInput, training_memory
 from gpu_advisor.tools.training_time import TrainingTimeInput, training_time
 
 Algorithm = Literal["grpo", "ppo"]
 Layout = Literal["colocate", "split"]
-# Prompts in one policy step: the train batch of verl's and OpenRLHF's example GRPO scripts.
-PROMPTS_PER_STEP = 1024
 # A reward model's forward pass: 2 FLOPs per active parameter per token scored.
 REWARD_FLOPS_PER_PARAM = 2
 # Rollouts the engine keeps in flight per copy at most (continuous batching), fewer when the KV cache is short.
