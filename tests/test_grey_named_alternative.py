@@ -44,3 +44,16 @@ def test_no_official_card_named_outside_china_or_for_consumer_cards(text):
     rec, content = _rec(text)
     assert rec["better_why"] != "grey"
     assert "正规渠道有售" not in content and "Sold in China with a warranty" not in content
+
+
+@pytest.mark.parametrize("text", [
+    "做客服机器人 用qwen2.5-14b，高峰每秒30个请求，首字延迟要求p99 500ms以内 输出每token不超过50ms，输入一千五左右 输出两百，用L40S的话要几张",
+])
+def test_a_rate_plan_names_no_card_it_did_not_size_for_the_rate(text):
+    """Review CF #9: '128 × L20 … 90% of memory to spare, ¥6.3M' beside 26 × L40S sized for 30 requests/s: the card
+    beside a plan laid out for a rate was sized for the users in flight, not the rate; none is named."""
+    rec, content = _rec(text)
+    assert rec["best"]["gpu"] == "l40s" and rec["workload"]["requests_per_s"] == 30
+    better = rec.get("better")
+    assert better is None or better["gpus"] <= rec["best"]["gpus"]
+    assert "128 ×" not in content

@@ -3072,9 +3072,10 @@ def _laid_out_as_sized(w: Workload, pinned: Workload, gpu_id: str, r: RateResult
             rb = rent_or_buy_of(pinned, laid)
             again.best, again.rent_or_buy, again.action = laid, rb, _action(pinned, laid, rb)
             again.options = [laid, *again.options]
-            if again.better is not None and _better_why(pinned, laid, again.action) is None:
+            if again.better is not None and _better_why(pinned, laid, again.action) in (None, "grey"):
                 # the better card was named against the plan before it was laid out as copies (its memory
                 # then too tight): the copies are no longer a reason, and that card was never sized for the rate
+                # (nor a card sold in China beside a grey-market one: 128 × L20 against 26 × L40S, review CF #9)
                 again.better, again.better_why = None, None
     return again
 

@@ -339,6 +339,8 @@ def read_batch_items(m: Message) -> int | None:
         found = [q for q in m.qty if not q.role and not q.negated and q.value >= 1]
     if not found:
         return None
+    # '250k documents, avg 6 pages each': the 6 is each document's size in pages, not the job's items (review CE #3)
+    found = [q for q in found if q is found[0] or not word_pattern("item_size_after").match(m.masked[q.end:])]
     value = found[-1].value
     if value < 1:
         m.problems.append(("batch_items_min", {}))
