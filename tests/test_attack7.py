@@ -1,0 +1,144 @@
+"""A fresh attack on "nothing lost, nothing hangs" (issue 26, attack7): each failure it found, kept as a test.
+
+History: an export or backup never lands on a name the store keeps beside its database (a NAME.damaged-N.new there
+was swapped in as the history at the next start); a header whose page size is damaged still gives back every row;
+a FIFO or folder named like the database's -wal, -shm or -journal is one line, never a wait."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpu_advisor.assistant.history import HistoryError, HistoryStore
+
+SIDE_NAMES = ["h.db.damaged-1.new", "h.db.damaged-12.new", "h.db.damaged-1-wal", "h.db.damaged-1-shm",
+              "h.db.damaged-3", "h.db-journal", "h.db.check", "h.db.damaged-2.new.part"]
+
+
+def _history(folder: Path, sessions: int = 3) -> tuple[HistoryStore, list[str]]:
+    store = HistoryStore(folder / "h.db")
+    ids = []
+    for i in range(sessions):
+        sid = store.create_session(f"session {i}")
+        store.add_message(sid, "user", f"serve llama 3 8b to {i + 2} users")
+        store.add_message(sid, "assistant", f"answer {i}")
+        ids.append(sid)
+    return store, ids
+
+
+def _message_count(path: Path) -> int:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("name", SIDE_NAMES)
+@pytest.mark.parametrize("how", ["export", "export --force", "backup"])
+def test_no_export_or_backup_lands_on_a_name_kept_beside_the_database(tmp_path, name, how):
+    store, ids = _history(tmp_path)
+    target = tmp_path / name
+    with pytest.raises(HistoryError, match="never") as refused:
+        if how == "backup":
+            store.backup(target)
+        else:
+            store.export_to(ids[0], target, overwrite=how.endswith("--force"))
+    assert "nothing was written" in str(refused.value) and "\n" not in str(refused.value)
+    assert not target.exists()
+    store.close()
+    reopened = HistoryStore(tmp_path / "h.db")  # the next start: the history is still the same one
+    assert reopened.count_sessions() == 3 and reopened.notice is None
+    reopened.close()
+
+
+def test_an_export_beside_the_database_under_another_name_is_written(tmp_path):
+    store, ids = _history(tmp_path)
+    assert store.export_to(ids[0], tmp_path / "h.db.md").read_text(encoding="utf-8").startswith("# session 0")
+    assert store.backup(tmp_path / "h.db.bak").is_file()
+    assert store.export_to(ids[0], tmp_path / "h.db.damaged.md").is_file()  # not a kept copy's name
+    store.close()
+
+
+def test_a_document_named_like_a_finished_recovery_is_never_swapped_in(tmp_path):
+    store, _ids = _history(tmp_path)
+    store.close()
+    (tmp_path / "h.db.damaged-4.new").write_text("# my notes\n", encoding="utf-8")
+    reopened = HistoryStore(tmp_path / "h.db")
+    assert reopened.count_sessions() == 3 and reopened.notice is None
+    reopened.close()
+    assert (tmp_path / "h.db.damaged-4.new").read_text(encoding="utf-8") == "# my notes\n"
+    assert not (tmp_path / "h.db.damaged-4").exists()
+
+
+@pytest.mark.parametrize("page_size_bytes", [b"\x00\x00", b"\x04\x00", b"\x8f\xf7", b"\xff\xff", b"\x02\x00"])
+def test_a_damaged_page_size_in_the_header_loses_no_message(tmp_path, page_size_bytes):
+    store, _ids = _history(tmp_path, sessions=40)
+    store.close()
+    db = tmp_path / "h.db"
+    with db.open("r+b") as f:
+        f.seek(16)
+        f.write(page_size_bytes)
+    recovered = HistoryStore(db)
+    assert recovered.notice is not None and "80 messages in 40 sessions were recovered" in recovered.notice
+    assert recovered.count_sessions() == 40
+    recovered.close()
+    assert _message_count(db) == 80
+
+
+def test_the_whole_header_zeroed_after_its_magic_loses_no_message(tmp_path):
+    store, _ids = _history(tmp_path, sessions=10)
+    store.close()
+    db = tmp_path / "h.db"
+    with db.open("r+b") as f:
+        f.seek(16)
+        f.write(bytes(84))
+    recovered = HistoryStore(db)
+    assert "20 messages in 10 sessions were recovered" in (recovered.notice or "")
+    recovered.close()
+
+
+@pytest.mark.parametrize("side", ["-journal", "-wal", "-shm"])
+@pytest.mark.parametrize("kind", ["folder", "link to /dev/zero"])  # (a FIFO: below, in a process of its own)
+def test_an_odd_file_beside_the_database_is_one_line_not_a_wait(tmp_path, side, kind):
+    store, _ids = _history(tmp_path)
+    store.close()
+    for leftover in ("-wal", "-shm"):
+        Path(f"{tmp_path / 'h.db'}{leftover}").unlink(missing_ok=True)
+    odd = Path(f"{tmp_path / 'h.db'}{side}")
+    if kind == "folder":
+        odd.mkdir()
+    else:
+        odd.symlink_to("/dev/zero")
+    with pytest.raises(HistoryError, match=side[1:]) as refused:
+        HistoryStore(tmp_path / "h.db")
+    assert "nothing was read or changed" in str(refused.value)
+    assert _message_count_immutable(tmp_path / "h.db") == 6
+
+
+def _message_count_immutable(path: Path) -> int:
+    conn = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    try:
+        return conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("side", ["-journal", "-wal", "-shm"])
+def test_cli_refuses_a_fifo_beside_the_database_in_one_line_with_status_2(tmp_path, side):
+    """(In a process of its own, bounded: SQLite opening a FIFO would wait for ever.)"""
+    store, _ids = _history(tmp_path)
+    store.close()
+    for leftover in ("-wal", "-shm"):
+        Path(f"{tmp_path / 'h.db'}{leftover}").unlink(missing_ok=True)
+    os.mkfifo(f"{tmp_path / 'h.db'}{side}")
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "list", "--db",
+                           str(tmp_path / "h.db")], capture_output=True, text=True, timeout=60,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"h.db{side} is not a regular file" in done.stderr
+    assert _message_count_immutable(tmp_path / "h.db") == 6
