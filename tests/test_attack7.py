@@ -142,3 +142,40 @@ def test_cli_refuses_a_fifo_beside_the_database_in_one_line_with_status_2(tmp_pa
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and f"h.db{side} is not a regular file" in done.stderr
     assert _message_count_immutable(tmp_path / "h.db") == 6
+
+
+# --- settings.toml: a dotted key of thousands of parts (the TOML reader's time grows with their square)
+
+@pytest.mark.parametrize("text", ["a." * 3000 + "b = 1\n", "[" + "keys." * 2000 + "x]\n", "region = 'eu'\n" + "x" + ".y" * 100 + " = 1\n"])
+def test_a_settings_line_of_more_dots_than_any_key_is_refused_before_toml_reads_it(settings_file, text):
+    from gpu_advisor.tui import settings as settings_module
+
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text(text, encoding="utf-8")
+    loaded = settings_module.load(settings_file)
+    assert loaded.problem is not None and "dots" in loaded.problem and "using the defaults" in loaded.problem
+    assert (loaded.region, loaded.currency) == ("global", "USD")
+    with pytest.raises(settings_module.SettingsError, match="dots; no setting"):
+        settings_module.set_value("currency", "CNY", settings_file)
+    assert settings_file.read_text(encoding="utf-8") == text  # refused, never overwritten
+
+
+def test_settings_with_dots_in_values_still_read(settings_file):
+    from gpu_advisor.tui import settings as settings_module
+
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text('currency = "CNY"\n# a comment... with dots... v1.2.3\n', encoding="utf-8")
+    loaded = settings_module.load(settings_file)
+    assert loaded.problem is None and loaded.currency == "CNY"
+
+
+@pytest.mark.parametrize("command", [["--version"], ["config", "show"], ["cost", "--gpu", "h100", "--hours", "2"]])
+def test_every_command_runs_beside_a_30000_part_dotted_key(tmp_path, command):
+    settings = tmp_path / "settings.toml"
+    settings.write_text("a." * 30000 + "b = 1\n", encoding="utf-8")  # 60 KB: under the size cap
+    env = {**os.environ, "GPU_ADVISOR_CONFIG": str(settings)}
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", *command], capture_output=True, text=True,
+                          timeout=120, env=env, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    if command[0] == "config":  # (the sizing commands use the defaults quietly)
+        assert "line 1 has 30,000 dots" in done.stderr
