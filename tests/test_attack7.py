@@ -179,3 +179,102 @@ def test_every_command_runs_beside_a_30000_part_dotted_key(tmp_path, command):
     assert done.returncode == 0, done.stderr
     if command[0] == "config":  # (the sizing commands use the defaults quietly)
         assert "line 1 has 30,000 dots" in done.stderr
+
+
+# --- the Hugging Face cache: hundreds of links to one crafted safetensors header
+
+def _cached_repo(cache: Path, name: str, headers: list[dict], links: int = 0) -> str:
+    import json
+    import struct
+
+    root = cache / f"models--atk--{name}"
+    snap = root / "snapshots" / ("a" * 40)
+    snap.mkdir(parents=True)
+    (root / "refs").mkdir()
+    (root / "refs" / "main").write_text("a" * 40)
+    (root / "blobs").mkdir()
+    config = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+              "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+              "max_position_embeddings": 8192, "num_hidden_layers": 32, "torch_dtype": "bfloat16"}
+    (snap / "config.json").write_text(json.dumps(config))
+    for i, header in enumerate(headers):
+        raw = json.dumps(header).encode()
+        (root / "blobs" / f"b{i}").write_bytes(struct.pack("<Q", len(raw)) + raw)
+        (snap / f"model-{i:05d}.safetensors").symlink_to(root / "blobs" / f"b{i}")
+    for i in range(links):
+        (snap / f"model-link-{i:05d}.safetensors").symlink_to(root / "blobs" / "b0")
+    return f"atk/{name}"
+
+
+def _tensors(count: int, shape: list[int]) -> dict:
+    size = 2
+    for d in shape:
+        size *= d
+    return {f"t{i}": {"dtype": "BF16", "shape": shape, "data_offsets": [i * size, (i + 1) * size]} for i in range(count)}
+
+
+def test_a_blob_linked_many_times_is_read_once(tmp_path, monkeypatch):
+    from gpu_advisor.knowledge import hub
+
+    reads = []
+    real = hub.safetensors_header
+    monkeypatch.setattr(hub, "safetensors_header", lambda path: reads.append(path) or real(path))
+    repo = _cached_repo(tmp_path, "manylinks", [_tensors(10, [1000, 1000])], links=300)
+    model = hub.from_hf_cache(repo, cache=tmp_path)
+    assert len(reads) == 1  # 301 names, one blob
+    assert model.params_by_dtype == {"BF16": 10_000_000}  # counted once, not 301 times
+
+
+def test_headers_past_the_snapshot_bound_fall_back_to_config_json(tmp_path, monkeypatch):
+    from gpu_advisor.knowledge import hub
+
+    repo = _cached_repo(tmp_path, "heavy", [_tensors(200, [10, 10]) for _ in range(5)])
+    one = hub._header_length(next((tmp_path / "models--atk--heavy" / "snapshots").glob("*/model-00000.safetensors")))
+    monkeypatch.setattr(hub, "MAX_SNAPSHOT_HEADER_BYTES", one * 3)  # three of the five headers
+    reads = []
+    real = hub.safetensors_header
+    monkeypatch.setattr(hub, "safetensors_header", lambda path: reads.append(path) or real(path))
+    model = hub.from_hf_cache(repo, cache=tmp_path)
+    assert len(reads) == 3 and model.params_by_dtype == {} and model.config is not None
+    monkeypatch.setattr(hub, "MAX_SNAPSHOT_HEADER_BYTES", one * 5)
+    assert hub.from_hf_cache(repo, cache=tmp_path).params_by_dtype == {"BF16": 5 * 200 * 100}
+
+
+# --- config.json: fields each within bounds that multiply out to 10^20 parameters, or to none
+
+BASE_CONFIG = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+               "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+               "max_position_embeddings": 8192, "num_hidden_layers": 32}
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"num_local_experts": 65536, "num_experts_per_tok": 65536, "num_hidden_layers": 10000, "hidden_size": 65536,
+      "intermediate_size": 1_000_000}, "128,849,169,221B parameters, beyond any model"),
+    ({"num_hidden_layers": 10000, "hidden_size": 65536, "intermediate_size": 1_000_000}, "B parameters, beyond any model"),
+    ({"num_local_experts": 60000, "num_experts_per_tok": 2, "num_hidden_layers": 5000}, "B parameters, beyond any model"),
+    ({"hidden_size": 1, "num_attention_heads": 1, "num_key_value_heads": 1, "intermediate_size": 1, "vocab_size": 1,
+      "num_hidden_layers": 1}, "describes 9 parameters: too few"),
+])
+def test_a_config_json_that_multiplies_out_past_any_model_is_refused(tmp_path, fields, said):
+    import json
+
+    from gpu_advisor.knowledge.hf_config import ConfigError, load_config_file
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**BASE_CONFIG, **fields}))
+    with pytest.raises(ConfigError, match=said):
+        load_config_file(path)
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "size", "inference", "--model", str(path),
+                           "--json"], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and said in done.stderr
+    assert said in json.loads(done.stdout)["error"]["message"]
+
+
+def test_a_real_config_json_still_sizes(tmp_path):
+    import json
+
+    from gpu_advisor.knowledge.hf_config import load_config_file
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(BASE_CONFIG))
+    assert load_config_file(path).total_params_b == pytest.approx(8.03, abs=0.01)
