@@ -278,3 +278,55 @@ def test_a_real_config_json_still_sizes(tmp_path):
     path = tmp_path / "config.json"
     path.write_text(json.dumps(BASE_CONFIG))
     assert load_config_file(path).total_params_b == pytest.approx(8.03, abs=0.01)
+
+
+# --- mcp --http: a request whose body stalls is answered (408), as `serve` answers one, not held for ever
+
+def test_mcp_http_answers_a_stalled_body_with_408(monkeypatch):
+    import asyncio
+    import json
+
+    from gpu_advisor.tui import mcp_server, openai_api
+
+    monkeypatch.setattr(openai_api, "BODY_TIMEOUT_S", 0.05)
+    app = mcp_server.http_app()
+    sent: list[dict] = []
+    parts = [{"type": "http.request", "body": b'{"jsonrpc": "2.0", "id": 1, "me', "more_body": True}]
+
+    async def receive():
+        if parts:
+            return parts.pop(0)
+        await asyncio.Event().wait()  # the rest of the body never comes
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/mcp", "raw_path": b"/mcp", "query_string": b"",
+             "headers": [(b"host", b"127.0.0.1:8808"), (b"content-type", b"application/json"),
+                         (b"accept", b"application/json, text/event-stream")],
+             "scheme": "http", "server": ("127.0.0.1", 8808), "client": ("127.0.0.1", 50000), "http_version": "1.1",
+             "root_path": "", "asgi": {"version": "3.0"}}
+    asyncio.run(asyncio.wait_for(app(scope, receive, send), 30))
+    assert sent[0]["status"] == 408
+    answer = json.loads(sent[1]["body"])
+    assert answer["error"]["code"] == -32600 and "did not arrive within 0.05 s" in answer["error"]["message"]
+
+
+def test_mcp_http_the_rest_of_a_long_body_has_the_same_deadline():
+    import asyncio
+
+    from gpu_advisor.tui.mcp_server import _until
+
+    parts = [{"type": "http.request", "body": b"x", "more_body": True}]
+
+    async def receive():
+        if parts:
+            return parts.pop(0)
+        await asyncio.Event().wait()
+
+    async def run():
+        timed = _until(receive, asyncio.get_running_loop().time() + 0.05)
+        return [await timed(), await timed()]
+
+    first, second = asyncio.run(asyncio.wait_for(run(), 30))
+    assert first["body"] == b"x" and second == {"type": "http.disconnect"}
