@@ -330,3 +330,54 @@ def test_mcp_http_the_rest_of_a_long_body_has_the_same_deadline():
 
     first, second = asyncio.run(asyncio.wait_for(run(), 30))
     assert first["body"] == b"x" and second == {"type": "http.disconnect"}
+
+
+# --- import: NaN and Infinity are no JSON; an export of what is stored is always valid JSON
+
+def _strict_json(text: str):
+    import json
+
+    def refuse(name):
+        raise ValueError(name)
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("where", ["payload", "result", "profile"])
+def test_an_export_holding_nan_or_infinity_is_not_imported(tmp_path, constant, where):
+    body = {"payload": '"messages": [{"role": "user", "text": "x", "payload": {"a": %s}}]',
+            "result": '"messages": [], "tool_calls": [{"tool": "recommend", "result": %s}]',
+            "profile": '"session": {"state": {"results": {"x": [1, %s]}}}'}[where] % constant
+    file = tmp_path / "export.json"
+    file.write_text('{"format": "gpu-advisor-session", "version": 1, %s}' % body, encoding="utf-8")
+    db = tmp_path / "h.db"
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "import", str(file), "--db",
+                           str(db)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"it holds {constant}, which is not a JSON number" in done.stderr
+    import json
+
+    store = HistoryStore(db)
+    with pytest.raises(HistoryError, match="not finite"):  # the store's own check, for any caller
+        store.import_json(json.loads(file.read_text(encoding="utf-8")))
+    assert store.count_sessions() == 0
+    store.close()
+
+
+def test_a_number_too_long_to_read_is_said_in_words(tmp_path):
+    file = tmp_path / "export.json"
+    file.write_text('{"format": "gpu-advisor-session", "version": %s}' % ("1" * 5000), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "import", str(file), "--db",
+                           str(tmp_path / "h.db")], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "it holds a number too long to read" in done.stderr
+    assert "set_int_max_str_digits" not in done.stderr
+
+
+def test_nan_stored_by_an_older_import_exports_as_null(tmp_path):
+    store, ids = _history(tmp_path, sessions=1)
+    store.conn.execute("UPDATE messages SET payload = ? WHERE session_id = ?", ('{"a": NaN, "b": [Infinity, 1]}', ids[0]))
+    data = _strict_json(store.export_text(ids[0], "json"))
+    assert [m["payload"] for m in data["messages"]] == [{"a": None, "b": [None, 1]}] * 2
+    store.close()

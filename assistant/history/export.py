@@ -132,7 +132,11 @@ def export_markdown(store: HistoryStore, session_id: str) -> str:
 def export_text(store: HistoryStore, session_id: str, fmt: str = "markdown") -> str:
     """A session as a Markdown report or as JSON text."""
     if fmt == "json":
-        return json.dumps(export_json(store, session_id), indent=2) + "\n"
+        data = export_json(store, session_id)
+        try:
+            return json.dumps(data, indent=2, allow_nan=False) + "\n"
+        except ValueError:  # NaN or Infinity stored by an older import: null in the export, which stays valid JSON
+            return json.dumps(json.loads(json.dumps(data), parse_constant=lambda _name: None), indent=2) + "\n"
     return export_markdown(store, session_id)
 
 
@@ -233,6 +237,11 @@ def import_json(store: HistoryStore, data: Any) -> str:
         raise HistoryError(f"not a GPU Advisor session export (missing format: {EXPORT_FORMAT})")
     if isinstance(data.get("version"), int) and data["version"] > EXPORT_VERSION:
         raise HistoryError("this export was made by a newer GPU Advisor")
+    try:
+        json.dumps(data, allow_nan=False)
+    except (ValueError, RecursionError):  # an export written by hand: NaN or Infinity would make every export invalid
+        raise HistoryError("the export holds a number that is not finite (NaN or Infinity), which JSON does not "
+                           "allow; nothing was imported") from None
     try:
         export = _Export.model_validate(data)
         from gpu_advisor.assistant.policy import Profile  # the profile must be one the engine can continue
