@@ -346,11 +346,11 @@ def _strict_json(text: str):
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 @pytest.mark.parametrize("where", ["payload", "result", "profile"])
 def test_an_export_holding_nan_or_infinity_is_not_imported(tmp_path, constant, where):
-    body = {"payload": '"messages": [{"role": "user", "text": "x", "payload": {"a": %s}}]',
-            "result": '"messages": [], "tool_calls": [{"tool": "recommend", "result": %s}]',
-            "profile": '"session": {"state": {"results": {"x": [1, %s]}}}'}[where] % constant
+    body = {"payload": '"messages": [{"role": "user", "text": "x", "payload": {"a": CONSTANT}}]',
+            "result": '"messages": [], "tool_calls": [{"tool": "recommend", "result": CONSTANT}]',
+            "profile": '"session": {"state": {"results": {"x": [1, CONSTANT]}}}'}[where].replace("CONSTANT", constant)
     file = tmp_path / "export.json"
-    file.write_text('{"format": "gpu-advisor-session", "version": 1, %s}' % body, encoding="utf-8")
+    file.write_text('{"format": "gpu-advisor-session", "version": 1, ' + body + "}", encoding="utf-8")
     db = tmp_path / "h.db"
     done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "import", str(file), "--db",
                            str(db)], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
@@ -367,7 +367,7 @@ def test_an_export_holding_nan_or_infinity_is_not_imported(tmp_path, constant, w
 
 def test_a_number_too_long_to_read_is_said_in_words(tmp_path):
     file = tmp_path / "export.json"
-    file.write_text('{"format": "gpu-advisor-session", "version": %s}' % ("1" * 5000), encoding="utf-8")
+    file.write_text('{"format": "gpu-advisor-session", "version": ' + "1" * 5000 + "}", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "gpu_advisor.tui.cli", "sessions", "import", str(file), "--db",
                            str(tmp_path / "h.db")], capture_output=True, text=True, timeout=120,
                           stdin=subprocess.DEVNULL)
