@@ -202,6 +202,18 @@ TIED_BY_DEFAULT = frozenset({"gpt2", "opt", "gpt_neo", "gpt_bigcode", "bloom", "
 LEARNED_POSITIONS = {"opt": 2, "gpt2": 0, "gpt_neo": 0, "gpt_bigcode": 0, "bert": 0, "roberta": 2}  # + offset
 
 
+def _check_count(total: float, active: float) -> None:
+    """Refuse a config.json whose fields, each within its own bounds, multiply out to a model no one has (65,536
+    experts of 10,000 layers: 10^20 parameters) or to none at all, as a bare size is refused."""
+    from gpu_advisor.knowledge.resolve import MAX_PARAMS_B
+
+    if total / 1e9 > MAX_PARAMS_B:
+        raise ConfigError(f"config.json describes {total / 1e9:,.0f}B parameters, beyond any model that exists (the "
+                          "largest are about 2,000B); check its sizes, layers and experts")
+    if round(total / 1e9, 6) <= 0 or round(active / 1e9, 6) <= 0:
+        raise ConfigError(f"config.json describes {total:,.0f} parameters: too few for a model this tool sizes")
+
+
 def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelArch:
     if not isinstance(cfg, dict):
         raise ConfigError("config.json must hold a JSON object")
@@ -276,6 +288,7 @@ def model_from_config(cfg: dict[str, Any], *, name: str, source: str) -> ModelAr
         dense_intermediate=dense_width, mla=mla, gated=model_type not in UNGATED_MLP,
         positions=max_context + LEARNED_POSITIONS[model_type] if model_type in LEARNED_POSITIONS else 0,
     )
+    _check_count(total, active)
     return ModelArch(
         id=name.lower(),
         name=name,

@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -280,6 +281,46 @@ def _snapshot(root: Path, revision: str) -> tuple[Path, str] | None:
     return (snaps[0], snaps[0].name) if len(snaps) == 1 else None
 
 
+MAX_SNAPSHOT_HEADER_BYTES = 32_000_000  # the safetensors headers of one snapshot together: the largest models' are
+# about 20 MB; past this (hundreds of links to one crafted header) reading them would take minutes
+
+
+def _header_length(path: Path) -> int:
+    """The length a safetensors file gives its header (its first 8 bytes), read before the header itself."""
+    _regular(path)
+    with open(path, "rb") as f:
+        head = f.read(8)
+    if len(head) != 8:
+        raise ValueError(f"{path.name}: too short for a safetensors file")
+    return int(struct.unpack("<Q", head)[0])
+
+
+def _counted(shards: Iterable[Path]) -> tuple[dict[str, int], dict[str, int]]:
+    """Parameters and stored bytes by dtype from the safetensors headers of a snapshot's files, with bounded work:
+    a file linked twice (one blob) is counted once, and the headers together are read up to
+    MAX_SNAPSHOT_HEADER_BYTES. A partial download, or headers past that bound, give empty tallies (the count then
+    comes from config.json)."""
+    params: dict[str, int] = {}
+    nbytes: dict[str, int] = {}
+    seen: set[tuple[int, int]] = set()
+    left = MAX_SNAPSHOT_HEADER_BYTES
+    for st in shards:
+        try:
+            info = st.stat()
+            if (info.st_dev, info.st_ino) in seen:
+                continue  # the same blob under a second name: its tensors are counted once
+            seen.add((info.st_dev, info.st_ino))
+            left -= _header_length(st)
+            if left < 0:
+                return {}, {}
+            count_tensors(safetensors_header(st), params, nbytes, str(st))
+        except MalformedCheckpoint:
+            raise
+        except (OSError, ValueError):
+            return {}, {}  # a partial download: trust none of it
+    return params, nbytes
+
+
 def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = None) -> HubModel | None:
     """The repository as the local Hugging Face cache holds it, or None when it holds no snapshot."""
     base = cache or hf_cache_dir()
@@ -299,16 +340,7 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
     snap, sha = found
     files = snapshot_files(root, snap, (".safetensors", ".gguf"))  # bounded; nothing outside `root`
     config = read_config_json(inside(snap / "config.json", root)) if (snap / "config.json").exists() else None
-    params: dict[str, int] = {}
-    nbytes: dict[str, int] = {}
-    for st in (p for p in files if p.name.endswith(".safetensors")):
-        try:
-            count_tensors(safetensors_header(st), params, nbytes, str(st))
-        except MalformedCheckpoint:
-            raise
-        except (OSError, ValueError):
-            params, nbytes = {}, {}  # a partial download: trust none of it
-            break
+    params, nbytes = _counted(p for p in files if p.name.endswith(".safetensors"))
     total_size = None
     index = snap / "model.safetensors.index.json"
     if index.is_file():

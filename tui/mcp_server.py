@@ -19,6 +19,7 @@ each tool's schema. stdio by default; streamable HTTP with `--http PORT`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import os
@@ -532,8 +533,14 @@ def _answer_odd_ids(app: Any) -> Any:
             await app(scope, receive, send)
             return
         chunks, more, size = [], True, 0
+        deadline = asyncio.get_running_loop().time() + BODY_TIMEOUT_S
         while more and size <= MAX_LINE_CHARS:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - asyncio.get_running_loop().time(), 0))
+            except TimeoutError:  # a stalled (or hostile) upload is answered, not held for ever
+                await _answer(send, 408, {"jsonrpc": "2.0", "id": None, "error": {
+                    "code": INVALID_REQUEST, "message": f"the request body did not arrive within {BODY_TIMEOUT_S:g} s"}})
+                return
             if message["type"] != "http.request":
                 await app(scope, _replay([message]), send)
                 return
@@ -543,22 +550,48 @@ def _answer_odd_ids(app: Any) -> Any:
         body = b"".join(chunks)
         key = None if more else _request_key(scope, body)
         if not more and (_has_odd_id(body) or key in in_flight):
-            answer = json.dumps(rpc_error(body.decode("utf-8", "replace")) if key not in in_flight
-                                else _id_in_use(body)).encode()
-            await send({"type": "http.response.start", "status": 400,
-                        "headers": [(b"content-type", b"application/json"),
-                                    (b"content-length", str(len(answer)).encode())]})
-            await send({"type": "http.response.body", "body": answer})
+            await _answer(send, 400, rpc_error(body.decode("utf-8", "replace")) if key not in in_flight
+                          else _id_in_use(body))
             return
         if key is not None:
             in_flight.add(key)
         try:
-            await app(scope, _replay([{"type": "http.request", "body": body, "more_body": more}], receive), send)
+            rest = _until(receive, deadline) if more else receive  # (the rest of a long body: the same deadline)
+            await app(scope, _replay([{"type": "http.request", "body": body, "more_body": more}], rest), send)
         finally:
             in_flight.discard(key)
 
+    from gpu_advisor.tui.openai_api import BODY_TIMEOUT_S
+
     in_flight: set[Any] = set()  # (session, request id) of the requests not yet answered
     return check
+
+
+def _until(receive: Any, deadline: float) -> Any:
+    """An ASGI receive that ends a request body still arriving at `deadline` (a disconnect, so the SDK stops
+    waiting for it); after the body, messages pass through unbounded (a client listening for the answer)."""
+    whole = False
+
+    async def timed() -> dict[str, Any]:
+        nonlocal whole
+        if whole:
+            return await receive()
+        try:
+            message = await asyncio.wait_for(receive(), max(deadline - asyncio.get_running_loop().time(), 0))
+        except TimeoutError:
+            return {"type": "http.disconnect"}
+        whole = message.get("type") != "http.request" or not message.get("more_body", False)
+        return message
+
+    return timed
+
+
+async def _answer(send: Any, status: int, message: dict[str, Any]) -> None:
+    """Answer an HTTP request with one JSON-RPC message."""
+    answer = json.dumps(message).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]})
+    await send({"type": "http.response.body", "body": answer})
 
 
 def _request_key(scope: dict[str, Any], body: bytes) -> tuple[str, str, Any] | None:

@@ -139,7 +139,20 @@ def _read(path: Path) -> str:
         data = f.read(MAX_SETTINGS_BYTES + 1)
     if len(data) > MAX_SETTINGS_BYTES:
         raise ValueError(f"it is over {MAX_SETTINGS_BYTES:,} bytes")
-    return data.decode("utf-8-sig")  # (a byte-order mark, as some Windows editors save, is no key)
+    text = data.decode("utf-8-sig")  # (a byte-order mark, as some Windows editors save, is no key)
+    _check_key_depth(text)
+    return text
+
+
+MAX_LINE_DOTS = 64  # dots on one line: a setting's key has 2 or 3 parts ('keys.chat.math'), a value a few dots
+
+
+def _check_key_depth(text: str) -> None:
+    """Refuse, before TOML reads it, a line of more dots than any setting has: the TOML reader's time grows with the
+    square of a dotted key's parts (30,000 parts in 60 KB took minutes, blocking every command)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.count(".") > MAX_LINE_DOTS:
+            raise ValueError(f"line {number} has {line.count('.'):,} dots; no setting's key has more than a few parts")
 
 
 def load(path: Path | None = None) -> Settings:

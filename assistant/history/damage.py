@@ -185,25 +185,13 @@ def _unbackfilled_frames(shm: bytes) -> int:
     return max(indexed[0] - backfilled, 0)
 
 
-def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
-    """A database file to read rows from: `db` with every sound committed frame of the log applied
-    (also those after a damaged frame), its header repaired, and marked as not using a log."""
-    header_size = int.from_bytes(db[16:18], "big") if db.startswith(SQLITE_MAGIC) else 0
-    header_size = 65536 if header_size == 1 else header_size
-    wal = _read_wal(wal_bytes, header_size) if wal_bytes else _Wal(frames=[])
-    page_size = wal.page_size or header_size
-    if not page_size or page_size & (page_size - 1):
-        raise ValueError("no page size")
-    pages = {n: db[n * page_size:(n + 1) * page_size] for n in range(len(db) // page_size)}
-    last_commit = max((i for i, (_p, commit, _d) in enumerate(wal.frames or []) if commit), default=-1)
-    size = len(pages)
-    for page, commit, data in (wal.frames or [])[: last_commit + 1]:
-        pages[page - 1] = data
-        if commit:
-            size = commit
-    if 0 not in pages:
-        raise ValueError("no first page")
-    image = bytearray(b"".join(pages.get(n, bytes(page_size)) for n in range(max(size, 1))))
+PAGE_SIZES = (4096, 1024, 2048, 8192, 16384, 32768, 65536, 512)  # SQLite's page sizes, its default first
+PROBE_PAGES = 256  # pages of the file a page size is tried on (the schema is in the first ones)
+
+
+def _patched(pages: bytes, page_size: int) -> bytes:
+    """`pages` (the start of a database file) with its header made readable for `page_size`."""
+    image = bytearray(pages)
     image[:16] = SQLITE_MAGIC
     image[16:18] = (1 if page_size == 65536 else page_size).to_bytes(2, "big")
     image[18:20] = b"\x01\x01"  # rollback journal: the image has no log of its own
@@ -217,6 +205,54 @@ def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
     image[28:32] = (len(image) // page_size).to_bytes(4, "big")
     image[92:96] = image[24:28]
     return bytes(image)
+
+
+def _schema_reads(db: bytes, page_size: int) -> bool:
+    """Whether the schema (page 1 on) reads at this page size, each stored table's root page inside the file."""
+    probe = db[: page_size * PROBE_PAGES]
+    if len(probe) < page_size:
+        return False
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.deserialize(_patched(probe[: len(probe) // page_size * page_size], page_size))
+        # (a virtual table, such as the search index, has root page 0: its own tables carry its pages)
+        roots = [r[0] for r in conn.execute("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND rootpage != 0")]
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+    return bool(roots) and all(isinstance(r, int) and 0 < r <= len(db) // page_size for r in roots)
+
+
+def _page_size(db: bytes, header_size: int) -> int:
+    """The page size to read `db` with: the header's when the schema reads with it, else the first of SQLite's
+    sizes it reads with (two damaged bytes of the header must not hide every row), else the header's."""
+    valid = header_size >= 512 and not header_size & (header_size - 1) and header_size <= 65536
+    if valid and _schema_reads(db, header_size):
+        return header_size
+    found = next((size for size in PAGE_SIZES if size != header_size and _schema_reads(db, size)), None)
+    return found or (header_size if valid else 0)
+
+
+def _database_image(db: bytes, wal_bytes: bytes) -> bytes:
+    """A database file to read rows from: `db` with every sound committed frame of the log applied
+    (also those after a damaged frame), its header repaired, and marked as not using a log."""
+    header_size = int.from_bytes(db[16:18], "big") if db.startswith(SQLITE_MAGIC) else 0
+    header_size = 65536 if header_size == 1 else header_size
+    wal = _read_wal(wal_bytes, header_size) if wal_bytes else _Wal(frames=[])
+    page_size = wal.page_size or _page_size(db, header_size)
+    if not page_size or page_size & (page_size - 1):
+        raise ValueError("no page size")
+    pages = {n: db[n * page_size:(n + 1) * page_size] for n in range(len(db) // page_size)}
+    last_commit = max((i for i, (_p, commit, _d) in enumerate(wal.frames or []) if commit), default=-1)
+    size = len(pages)
+    for page, commit, data in (wal.frames or [])[: last_commit + 1]:
+        pages[page - 1] = data
+        if commit:
+            size = commit
+    if 0 not in pages:
+        raise ValueError("no first page")
+    return _patched(b"".join(pages.get(n, bytes(page_size)) for n in range(max(size, 1))), page_size)
 
 
 def _readable_rows(conn: sqlite3.Connection, table: str, columns: tuple[str, ...]) -> Iterator[tuple]:

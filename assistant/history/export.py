@@ -132,7 +132,11 @@ def export_markdown(store: HistoryStore, session_id: str) -> str:
 def export_text(store: HistoryStore, session_id: str, fmt: str = "markdown") -> str:
     """A session as a Markdown report or as JSON text."""
     if fmt == "json":
-        return json.dumps(export_json(store, session_id), indent=2) + "\n"
+        data = export_json(store, session_id)
+        try:
+            return json.dumps(data, indent=2, allow_nan=False) + "\n"
+        except ValueError:  # NaN or Infinity stored by an older import: null in the export, which stays valid JSON
+            return json.dumps(json.loads(json.dumps(data), parse_constant=lambda _name: None), indent=2) + "\n"
     return export_markdown(store, session_id)
 
 
@@ -146,10 +150,39 @@ def export_to(store: HistoryStore, session_id: str, target: str | Path, overwrit
     return write_new_file(target, lambda tmp: tmp.write_text(text, encoding="utf-8"), overwrite, "export")
 
 
-def _refuse_database_files(store: HistoryStore, target: Path) -> None:
-    """An export never replaces the history database, its -wal, -shm or lock files (NAME.lock and the
-    session claims, NAME.sessions.lock), a kept damaged copy, or any other SQLite database (a backup):
-    --force overwrites documents, not databases."""
+# The names a history keeps beside its database NAME (NAME + one of these): its log, index and rollback journal, its
+# locks, the check mark, and every kept copy of a damaged database with what a recovery builds next to it
+# (NAME.damaged-N, -wal, -shm, .new, .part ...). A start takes NAME.damaged-N.new for a finished recovery and swaps it
+# in as the database, and SQLite deletes a NAME-journal it cannot use: no export or backup may be written there.
+SIDE_NAME = re.compile(r"-wal|-shm|-journal|\.lock|\.sessions\.lock|\.check|\.damaged-\d+(?:[-.].*)?")
+
+
+def _an(what: str) -> str:
+    return f"{'an' if what[:1] in 'aeiou' else 'a'} {what}"
+
+
+def _side_name(store: HistoryStore, target: Path) -> str | None:
+    """The name of the database file `target` would sit beside as one of its side files, if it would."""
+    try:
+        where = target.resolve().parent
+    except (OSError, RuntimeError):
+        return None
+    for db in {store.path, Path(os.path.realpath(store.path))}:
+        try:
+            same_folder = where == db.resolve().parent
+        except (OSError, RuntimeError):
+            continue
+        rest = target.name[len(db.name):] if target.name.startswith(db.name) else ""
+        if same_folder and rest and SIDE_NAME.fullmatch(rest):
+            return db.name
+    return None
+
+
+def _refuse_database_files(store: HistoryStore, target: Path, what: str = "export") -> None:
+    """An export or backup never replaces the history database, its -wal, -shm or lock files (NAME.lock and the
+    session claims, NAME.sessions.lock), a kept damaged copy, or any other SQLite database (a backup), and is
+    never written under a name the store keeps beside the database (SIDE_NAME): --force overwrites documents,
+    not databases."""
     own = [Path(f"{store.path}{side}") for side in ("", "-wal", "-shm", "-journal", ".lock",
                                                                   ".sessions.lock", ".check")] + store.kept_copies
     for path in own:
@@ -159,14 +192,19 @@ def _refuse_database_files(store: HistoryStore, target: Path) -> None:
         except OSError:
             same = False
         if same:
-            raise HistoryError(f"{target} is a file of the history database ({path.name}); an export never "
+            raise HistoryError(f"{target} is a file of the history database ({path.name}); {_an(what)} never "
                                "replaces it; choose another file name (nothing was written)")
+    beside = _side_name(store, target)
+    if beside is not None:
+        raise HistoryError(f"{target} is a name the history keeps beside its database {beside} (its log, locks or "
+                           f"a copy of a damaged database); {_an(what)} is never written there; choose another file "
+                           "name (nothing was written)")
     is_database = False
     if target.is_file():  # (never opened otherwise: a FIFO would block)
         with contextlib.suppress(OSError), target.open("rb") as f:
             is_database = f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
     if is_database:
-        raise HistoryError(f"{target} is an SQLite database (a history or a backup); an export never replaces "
+        raise HistoryError(f"{target} is an SQLite database (a history or a backup); {_an(what)} never replaces "
                            "one; choose another file name (nothing was written)")
 
 
@@ -199,6 +237,11 @@ def import_json(store: HistoryStore, data: Any) -> str:
         raise HistoryError(f"not a GPU Advisor session export (missing format: {EXPORT_FORMAT})")
     if isinstance(data.get("version"), int) and data["version"] > EXPORT_VERSION:
         raise HistoryError("this export was made by a newer GPU Advisor")
+    try:
+        json.dumps(data, allow_nan=False)
+    except (ValueError, RecursionError):  # an export written by hand: NaN or Infinity would make every export invalid
+        raise HistoryError("the export holds a number that is not finite (NaN or Infinity), which JSON does not "
+                           "allow; nothing was imported") from None
     try:
         export = _Export.model_validate(data)
         from gpu_advisor.assistant.policy import Profile  # the profile must be one the engine can continue
@@ -236,7 +279,8 @@ def backup(store: HistoryStore, target: str | Path) -> Path:
     """A consistent copy of the database (VACUUM INTO), written beside the target and renamed into
     place: an interrupted backup leaves no partial file, and an existing file is never replaced."""
     target = Path(target).expanduser()
-    if not target.is_symlink() and not target.exists():
+    if not target.is_symlink() and not target.exists():  # (an existing file: refused below, backups never overwrite)
+        _refuse_database_files(store, target, "backup")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:

@@ -47,6 +47,7 @@ from gpu_advisor.assistant.history.common import (
 from gpu_advisor.assistant.history.damage import (
     QUICK_CHECK_MAX_BYTES,
     RECOVERED_COLUMNS,
+    SQLITE_MAGIC,
     _database_image,
     _header_damage,
     _indexed_frames,
@@ -257,6 +258,17 @@ def _fsync(path: Path) -> None:
             os.close(fd)  # NAME.check: damage was met in use, so the next open runs the full check
 
 
+def _built_here(new: Path) -> bool:
+    """A recovered database this store built (NAME.damaged-N.new): an SQLite file with this application's id. Any
+    other file of that name (a document saved there by hand) is never swapped in for the history."""
+    try:
+        with new.open("rb") as f:
+            header = f.read(100)
+    except OSError:
+        return False
+    return header.startswith(SQLITE_MAGIC) and int.from_bytes(header[68:72], "big") == APPLICATION_ID
+
+
 def _is_damage(exc: BaseException) -> bool:
     text = str(exc).lower()
     return any(w in text for w in ("not a database", "malformed", "integrity check", "corrupt",
@@ -323,11 +335,7 @@ class HistoryStore:
         if own and own.start() and self.path.with_name(self.path.name[:own.start()]).is_file():
             raise HistoryError(f"{self.path} is a file kept beside the database {self.path.name[:own.start()]} "
                                "(its lock, log or a copy); nothing was read or changed. Give --db the database itself")
-        for side in ("-wal", "-shm"):  # SQLite would read and write through the link (to /dev/zero, say)
-            beside = Path(f"{self.path}{side}")
-            if beside.is_symlink():
-                raise HistoryError(f"{beside} is a symbolic link, not the database's own {side[1:]} file; nothing "
-                                   "was read or changed. Move it away and try again")
+        self._refuse_odd_side_files()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -375,6 +383,19 @@ class HistoryStore:
             self._open()
         self.notice = (f"The history database could not be read ({error}); the original was moved to "
                        f"{_names(kept)} and a new database started; {recovered}.")
+
+    def _refuse_odd_side_files(self) -> None:
+        """Refuse a -wal, -shm or -journal beside the database that is no regular file of its own: SQLite would read
+        and write through a link (to /dev/zero, say), wait on a FIFO for ever, and fail on a folder."""
+        for side in ("-wal", "-shm", "-journal"):
+            beside = Path(f"{self.path}{side}")
+            if beside.is_symlink():
+                raise HistoryError(f"{beside} is a symbolic link, not the database's own {side[1:]} file; nothing "
+                                   "was read or changed. Move it away and try again")
+            if beside.exists() and not beside.is_file():
+                raise HistoryError(f"{beside} is not a regular file (a FIFO, device or folder), so it cannot be the "
+                                   f"database's own {side[1:]} file; nothing was read or changed. Move it away and "
+                                   "try again")
 
     def _refuse_second_name(self) -> None:
         """Refuse a database file that has a second name (a hard link): SQLite keeps one log per name, so two
@@ -831,7 +852,8 @@ class HistoryStore:
                     p.unlink()  # only the names this store writes: 'chats.notes.part' is someone else's
         for p in sorted(leftovers):
             rest = p.name[len(prefix):]
-            if rest.startswith("damaged-") and rest.endswith(".new") and rest[8:-4].isdigit() and p.is_file():
+            if rest.startswith("damaged-") and rest.endswith(".new") and rest[8:-4].isdigit() and p.is_file() \
+                    and not p.is_symlink() and _built_here(p):
                 finished = self._swap_in(p, int(rest[8:-4]))
         return finished
 

@@ -114,10 +114,17 @@ def _read_session_export(file: str, max_bytes: int) -> Any:
             raise UsageError(f"cannot read {file}: {'no such file' if not source.exists() else 'not a regular file'}")
         if source.stat().st_size > max_bytes:
             raise UsageError(f"{file} is over {max_bytes >> 20} MB: not a session export")
-        return json.loads(source.read_text(encoding="utf-8-sig"))  # (a BOM, as some editors save, is read past)
+        # (a BOM, as some editors save, is read past; NaN and Infinity are no JSON: an export never holds them)
+        return json.loads(source.read_text(encoding="utf-8-sig"), parse_constant=_not_json)
     except (OSError, ValueError, RecursionError) as e:
         reason = "nested too deeply" if isinstance(e, RecursionError) else getattr(e, "strerror", None) or e
+        if isinstance(e, ValueError) and "integer string conversion" in str(e):  # (Python's digit limit)
+            reason = "it holds a number too long to read"
         raise UsageError(f"cannot read {file}: {reason}") from None
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"it holds {constant}, which is not a JSON number")
 
 
 @sessions.command("import", "add a session from a JSON export", arg("file"), JSON, DB,
