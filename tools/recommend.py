@@ -89,6 +89,7 @@ from gpu_advisor.tools.phases import (
     DEFAULT_SAMPLES,
     IMAGE_PROMPT_TOKENS,
     PHASES,
+    PROMPTS_PER_STEP,
     RL_PROMPTS,
     Phase,
 )
@@ -109,7 +110,7 @@ from gpu_advisor.tools.queueing import (
 )
 from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
-from gpu_advisor.tools.rl import PROMPTS_PER_STEP, RlInput, RlLayouts, RlResult, rl_layouts
+from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
 from gpu_advisor.tools.speculative_plan import SpeculativePlan, with_speculative
@@ -3893,8 +3894,8 @@ def _name_a_better_card(w: Workload, rec: Recommendation) -> Recommendation:
         other = alt.best
         if why == "grey":  # of the plans found on cards sold through official channels in China, the cheapest bought
             segment = find_gpu(best.gpu).segment  # like for like: a data-centre card named, a data-centre one back
-            sold = [o for o in alt.options if o.ok and not o.owned and not o.avoid and o.purchase_usd
-                    and officially_sold(find_gpu(o.gpu)) and find_gpu(o.gpu).segment == segment
+            sold = [o for o in alt.options if o.ok and not o.owned and not o.avoid and o.purchase_usd  # (alt's own
+                    and find_gpu(o.gpu).segment == segment  # candidates are the officially sold cards)
                     and o.gpus <= best.gpus and o.headroom_fraction >= TIGHT_HEADROOM  # no more cards, as roomy
                     # and about as fast for each user as the plan named, or comfortably fast for the job
                     and (o.decode_tokens_per_s or 0) >= min(GREY_SPEED_KEPT * (best.decode_tokens_per_s or 0),
