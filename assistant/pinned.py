@@ -10,6 +10,7 @@ from gpu_advisor.assistant.catalog import localise, say
 from gpu_advisor.assistant.count_grew import grew_lower
 from gpu_advisor.assistant.pinned_batch import batch_deadline_line
 from gpu_advisor.assistant.writers import gb, tps
+from gpu_advisor.knowledge.purchase import whole_boards
 from gpu_advisor.tools.capacity import capacity
 from gpu_advisor.tools.fit import FitResult
 from gpu_advisor.tools.lower_format import lower_fits
@@ -87,7 +88,7 @@ def pinned_line(rec: Recommendation, lang: str, recorder: Any = None, one_card: 
         return None
     key = "pinned.short" if load_said and c.users < w.users else "pinned.yes"  # 'enough?' then '50 people': not for 50
     if c.users >= w.users and best.gpu == option.gpu and best.sold_in > 1 and best.gpus % best.sold_in == 0 \
-            and best.gpus == -(-option.gpus // best.sold_in) * best.sold_in:
+            and best.gpus == whole_boards(option.gpus, best.sold_in):
         key = "pinned.whole_server"  # 'what about 4 H100?' bought: enough, and H100 SXM comes in servers of 8
     return say(lang, key, option=which, model=rec.model_name, held=f"{c.users:,}",
                precision=at.precision or "", tps=tps(at.decode_tokens_per_s or 0), users=f"{w.users:,}",

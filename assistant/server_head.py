@@ -6,11 +6,11 @@ clouds on record that rent it) or that no rental price is on record, never that 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.knowledge.clouds import clouds
+from gpu_advisor.knowledge.purchase import whole_boards
 from gpu_advisor.tools.recommend import Option
 
 
@@ -21,10 +21,11 @@ def partial_server(o: Option) -> bool:
 
 def bought_head(o: Option, job: str, lang: str, cash: Callable[[float], str]) -> str:
     """'Buy one 8 × H200 server ($336,000) for serving; the plan runs on 2 of its 8 cards'."""
-    servers = math.ceil(o.gpus / o.sold_in)
+    cards = whole_boards(o.gpus, o.sold_in)
+    servers = cards // o.sold_in
     key = "head.server_buy_one" if servers == 1 else "head.server_buy"
     return say(lang, key, n=servers, unit=o.sold_in, gpu=o.gpu_name, usd=cash(o.purchase_usd or 0.0), job=job,
-               used=o.gpus, cards=servers * o.sold_in)
+               used=o.gpus, cards=cards)
 
 
 def rent_note(o: Option, lang: str) -> str:

@@ -13,7 +13,7 @@ from gpu_advisor.assistant.catalog import say
 
 def line(gpu: Any, n: int, lang: str, money: Callable[[float], str]) -> str:
     """'8 × NVIDIA A800 整机大概 ¥X：卡 ¥Y + 服务器机箱 ¥Z (record)', or '' when there is no such price."""
-    from gpu_advisor.knowledge.purchase import host_usd, purchase_usd
+    from gpu_advisor.knowledge.purchase import host_usd, purchase_usd, whole_boards
 
     if gpu.host_kind == "consumer" or gpu.buy_price_usd is None:
         return ""
@@ -21,7 +21,7 @@ def line(gpu: Any, n: int, lang: str, money: Callable[[float], str]) -> str:
     if whole is None:
         return ""
     host = host_usd(gpu, n)
-    billed = -(-n // gpu.sold_in) * gpu.sold_in
+    billed = whole_boards(n, gpu.sold_in)
     if billed != n:  # 4 of a card sold only on 8-GPU boards: the server bought holds 8, priced per card as every turn
         return say(lang, "zhmarket.server_whole", gpu=gpu.name, n=n, per=gpu.sold_in, billed=billed, total=money(whole),
                    cards=money(whole - host), each=money((whole - host) / billed), host=money(host))

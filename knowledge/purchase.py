@@ -13,6 +13,12 @@ from gpu_advisor.knowledge.loader import rules
 from gpu_advisor.knowledge.schema import Gpu
 
 
+def whole_boards(n: int, sold_in: int) -> int:
+    """The cards bought to have `n` of a card sold only in boards of `sold_in` (5 H100 SXM -> 8): the one place
+    that rounds up to whole servers."""
+    return ceil(n / sold_in) * sold_in
+
+
 def purchase_usd(gpu: Gpu, n: int) -> float | None:
     """Cost of buying `n` of this card ready to run, in USD; None when the card has no price on record.
 
@@ -22,7 +28,7 @@ def purchase_usd(gpu: Gpu, n: int) -> float | None:
         raise ValueError("a purchase needs at least one card")
     if gpu.buy_price_usd is None:
         return None
-    cards = ceil(n / gpu.sold_in) * gpu.sold_in
+    cards = whole_boards(n, gpu.sold_in)
     return cards * gpu.buy_price_usd + host_usd(gpu, n)
 
 

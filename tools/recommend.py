@@ -35,6 +35,7 @@ from gpu_advisor.knowledge.china_channel import officially_sold
 from gpu_advisor.knowledge.china_prices import china_price_usd
 from gpu_advisor.knowledge.clouds import clouds, rentable_counts
 from gpu_advisor.knowledge.host_memory import TYPICAL_SYSTEM_RAM_GB
+from gpu_advisor.knowledge.purchase import whole_boards
 from gpu_advisor.knowledge.resolve import weight_bits
 from gpu_advisor.knowledge.schema import Gpu, ModelArch
 from gpu_advisor.knowledge.use_cases import use_case
@@ -2194,7 +2195,7 @@ def decide(w: Workload, options: list[Option]) -> tuple[Option | None, Literal["
     if action == "buy" and best.gpus % best.sold_in and not best.owned_gpus:
         # board parts come in whole servers: the price already pays for all of its cards, so plan on them
         whole = (_whole_servers(w, best) if best.tp is not None
-                 else evaluate(w, find_gpu(best.gpu), math.ceil(best.gpus / best.sold_in) * best.sold_in))
+                 else evaluate(w, find_gpu(best.gpu), whole_boards(best.gpus, best.sold_in)))
         if whole is not None and whole.ok:
             best, rb = whole, rent_or_buy_of(w, whole)
     return best, action, rb
@@ -2310,7 +2311,7 @@ def _whole_servers(w: Workload, best: Option) -> Option | None:
     """A plan of copies bought as whole servers: as many copies as the servers' cards hold, the users shared
     over them."""
     unit = (best.tp or 1) * best.pp
-    cards = math.ceil(best.gpus / best.sold_in) * best.sold_in
+    cards = whole_boards(best.gpus, best.sold_in)
     if cards % unit or best.engine is None or best.precision is None:
         return None
     replicas = cards // unit
@@ -2337,7 +2338,7 @@ def rent_or_buy_of(w: Workload, best: Option) -> RentBuyResult | None:
         billed = best.gpus - best.owned_gpus
         # cards sold only as whole servers: the price pays for all of the server's cards, and they all draw power and
         # take hosting (review CD #3: one card's power beside an 8-card server's price)
-        bought = math.ceil(billed / best.sold_in) * best.sold_in
+        bought = whole_boards(billed, best.sold_in)
         if w.hosting_usd_per_month is not None:  # the user's hosting bill, for all the cards bought
             home = {"hosting_usd_per_gpu_month": w.hosting_usd_per_month / bought}
         theirs = quoted(w, best.gpu)
