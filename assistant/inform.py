@@ -121,7 +121,8 @@ def _card_facts(ctx: Context, gpu: Gpu) -> dict[str, Any]:
              "memory_bandwidth_gbps": gpu.memory_bandwidth_gbps, "bf16_tflops": gpu.bf16_tflops,
              "fp8_tflops": gpu.fp8_tflops, "interconnect": gpu.interconnect, "nvlink_gbps": gpu.nvlink_gbps,
              "tdp_w": gpu.tdp_w, "buy_price_usd": gpu.buy_price_usd, "sold_in": gpu.sold_in,
-             "export_limited": gpu.export_limited, "china_specific": gpu.china_specific, "rent": _quote(ctx, gpu)}
+             "export_limited": gpu.export_limited, "china_specific": gpu.china_specific, "rent": _quote(ctx, gpu),
+             "geforce": gpu.vendor == "nvidia" and gpu.segment == "consumer"}  # FP32-accumulate tensor rate halved
     facts.update(user_price(ctx, gpu))  # the price this user pays: used where said used and on record (h-used)
     ctx.data.setdefault("cards", []).append(facts)
     return facts
@@ -187,6 +188,9 @@ def _what_differs(ctx: Context, facts: list[dict[str, Any]]) -> list[str]:
             lines.append(ctx.say(f"info.compare.{label}_same"))
         else:
             lines.append(ctx.say(f"info.compare.{label}", fast=hi["name"], slow=lo["name"], x=f"{x:g}"))
+        if label == "compute" and x >= SAME and lo["geforce"] and not hi["geforce"]:  # '4090 similar TFLOPS on paper?'
+            lines.append(ctx.say("info.compare.geforce_rate", card=lo["name"], dense=f"{lo[key]:,.0f}",
+                                 printed=f"{2 * lo[key]:,.0f}", sparse=f"{4 * lo[key]:,.0f}"))
     ctx.data["ratios"] = ratios
     return lines
 

@@ -15,9 +15,11 @@ from typing import Any
 # Card figures by the names the catalogs use for them.
 FIGURES = {"memory": "memory_gb", "bandwidth": "memory_bandwidth_gbps", "compute": "bf16_tflops"}
 # The order in which a job weighs the figures: running a model wants memory (what fits) then bandwidth (speed of
-# each token); training wants memory then compute; serving many users wants bandwidth then memory.
+# each token); training wants memory then compute; serving many users wants bandwidth then memory; a long prompt
+# (prefill, the first token) wants compute.
 JOB_ORDER = {"local": ("memory", "bandwidth", "compute"), "usual": ("memory", "bandwidth", "compute"),
-             "train": ("memory", "compute", "bandwidth"), "serve": ("bandwidth", "memory", "compute")}
+             "train": ("memory", "compute", "bandwidth"), "serve": ("bandwidth", "memory", "compute"),
+             "prefill": ("compute", "bandwidth", "memory")}  # reading a long prompt: the time to first token
 # The conversation's phase as a comparison's job.
 PHASE_JOB = {"fine-tune": "train", "train": "train", "serve": "serve", "batch": "serve"}
 # A ratio closer to 1 than this is "about the same" (as in assistant.inform).
@@ -38,7 +40,7 @@ FIT_CONTEXT = 8192
 FIT_SEQ_LEN = 2048
 # The fits tried per job: (fit tool phase, method or precision); local and usual: 4-bit weights on llama.cpp.
 JOB_FITS = {"local": (("serve", "q4_k_m"),), "usual": (("serve", "q4_k_m"),), "serve": (("serve", "int8"),),
-            "train": (("train", "full"), ("train", "lora"), ("train", "qlora"))}
+            "train": (("train", "full"), ("train", "lora"), ("train", "qlora")), "prefill": (("serve", "int8"),)}
 
 
 def job_of(ctx: Any) -> str:
@@ -100,11 +102,15 @@ def _ahead(a: dict[str, Any], b: dict[str, Any], figure: str) -> float:
     return a[key] / b[key] if b[key] else float("inf")
 
 
-def card_verdict(facts: list[dict[str, Any]], job: str) -> dict[str, Any]:
+def card_verdict(facts: list[dict[str, Any]], job: str, memory_decides: bool = True) -> dict[str, Any]:
     """The verdict code for two cards on their figures: the first figure of the job's order on which they differ
-    decides; 'same' when none does (then the cheaper to buy or rent)."""
+    decides; 'same' when none does (then the cheaper to buy or rent). memory_decides False: the fit tool found the
+    same largest models on both, so memory is passed over (H20 96 GB against H800 80 GB for training: both hold
+    the same models, and the H800's 6.7 times the compute decides)."""
     a, b = facts[0], facts[1]
     for figure in JOB_ORDER[job]:
+        if figure == "memory" and not memory_decides:
+            continue
         x = _ahead(a, b, figure)
         if x >= SAME or 1 / x >= SAME:
             pick, other = (a, b) if x > 1 else (b, a)
@@ -144,7 +150,7 @@ def verdict_line(ctx: Any, facts: list[dict[str, Any]], job: str, held_differ: b
     """The verdict on the figures (no sized workload): which card, the figure that decides, and what it gives up;
     the prices weighed are the job's, or `priced`'s ('local': to buy) when given."""
     by_id = {f["id"]: f for f in facts}
-    v = card_verdict(facts, job)
+    v = card_verdict(facts, job, memory_decides=held_differ or job != "train")
     cheap = _cheaper(facts, priced or job)
     ctx.data["verdict"] = {**v, "cheaper": cheap[1]["id"] if cheap else None, "price_kind": cheap[0] if cheap else None}
     head = ctx.say("verdict.head", job=ctx.say(f"verdict.job.{job}"))

@@ -813,8 +813,8 @@ def serving_tries(w: Workload, gpu: Gpu, owned: bool, precision_id: str) -> list
     make a model fit come next: an 8-bit KV cache (half the cache: FP8 in vLLM on cards with FP8 units,
     q8_0 in llama.cpp on any card), then 4-bit weights."""
     formats = [precision_id]
-    if w.serve_precision is None and owned and precision_id not in FOUR_BIT:
-        formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly
+    if w.serve_precision is None and owned and precision_id not in FOUR_BIT and (not w.flexible or "precision" in w.flexible):
+        formats.append("int4")  # on your own card, 4-bit is the usual way to make a big model fit and fly ('满血版': not)
     tries: list[tuple[Engine, str, str | None]] = []
     if w.kv_cache:  # the format asked for, in each engine's own kind
         kv8 = kv8_format(gpu)  # (the Ascend 910B: INT8, never FP8 on a card without it; tools.kv_format)

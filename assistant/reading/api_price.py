@@ -30,7 +30,33 @@ def read_per_token(m: Message, u: Understanding) -> None:
             if isinstance(u.updates.get(key), (int, float)) and u.updates[key] <= amount:
                 u.updates.pop(key)
         u.notes = [n for n in u.notes if n[0] != "note.budget_once"]
+    _split_prices(text, u)
     if word_pattern("api_price.break_even").search(text):
         u.ask["break_even"] = True
         u.ask["per_token"] = True
 
+
+
+def _split_prices(text: str, u: Understanding) -> None:
+    """'api is roughly 0.27 in / 1.1 out per million': the API's price for tokens read and for tokens written
+    (u.ask["api_price"] {'usd_in', 'usd_out'} or the yuan pair), blended at the plan's mix by the answer; neither
+    number is a length, a budget or a count."""
+    if not word_pattern("api_price.split_unit").search(text):
+        return
+    for order in ("label_first", "number_first"):  # 'input 0.27 output 1.1': not '0.27 output'
+        found = [word_pattern(f"api_price.split_{order}.{kind}").search(text) for kind in ("in", "out")]
+        if found[0] and found[1]:
+            break
+    else:
+        return
+    read, written = (float(next(x.group(k) for k in ("v", "v2") if x.group(k))) for x in found if x)
+    unit = "cny" if word_pattern("api_price.split_yuan").search(text) else "usd"
+    u.ask["api_price"] = {f"{unit}_in": read, f"{unit}_out": written}
+    u.ask["per_token"] = True
+    for slot in ("output_tokens", "batch_output_tokens", "prompt_tokens", "batch_input_tokens"):
+        if u.updates.get(slot) in (read, written, int(read), int(written)):
+            u.updates.pop(slot)  # '1.1 out per million' is no answer of 1 token
+    for slot in ("budget_usd", "budget_cny"):  # '$1.1', '8元' is a price per million, no budget (a budget in yuan is
+        if isinstance(u.updates.get(slot), (int, float)) and u.updates[slot] <= max(read, written):  # kept in USD)
+            u.updates.pop(slot)
+    u.notes = [n for n in u.notes if n[0] != "note.budget_once"]

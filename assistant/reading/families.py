@@ -43,6 +43,9 @@ def family_pick(m: Message) -> str | None:
     picks = vocab()["family_picks"][family]
     name = vocab()["family_names"][family]
     kind = next((k for k in SIZE_KINDS if word_pattern(f"family_size_words.{k}").search(m.masked)), None)
+    version = _version_said(m, family) if kind is None else None
+    if version:
+        return version  # 'off the deepseek api to self hosting v3': DeepSeek-V3, the family's version said apart
     if kind is None:  # 'qwen' alone: which one is asked, with the family's sizes, never guessed
         m.notes.append(("note.family_which", {"family": name, "sizes": _names_by_size(picks.values()), "family_key": family}))
         return None
@@ -50,6 +53,16 @@ def family_pick(m: Message) -> str | None:
     m.notes.append(("note.family_pick", {"family": name, "chosen": find_model(chosen).name,
                                          "others": _names_by_size(v for v in picks.values() if v != chosen)}))
     return chosen
+
+
+def _version_said(m: Message, family: str) -> str | None:
+    """A version said apart from the family's name ('deepseek api … self hosting v3', 'deepseek… 用r1'): the catalog
+    model of that family and version, or None."""
+    for x in word_pattern("family_version").finditer(m.masked):
+        found = model_index().get(normalise(f"{vocab()['family_aliases'][family][0]} {x.group(0)}"))
+        if found:
+            return str(found)
+    return None
 
 
 def _names_by_size(model_ids: Iterable[str]) -> str:

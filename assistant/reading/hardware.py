@@ -63,10 +63,10 @@ def read_owned(m: Message) -> list[str] | None:
 
 def _restated(m: Message, i: int) -> bool:
     """A card said again per machine after the machines were counted with it ('two dgx a100 boxes (8x a100
-    80gb each)'): the machines already hold it."""
-    _s, e, gpu_id, count = m.gpus[i]
-    earlier = [g for g in m.gpus[:i] if g[2] == gpu_id and g[3] >= count]
-    return bool(earlier) and bool(word_pattern("per_machine_restated").match(m.masked[e:e + 24]))
+    80gb each)'), or again by 'the' ('my 4090 … the 4090 supposedly has'): the cards already read."""
+    s, e, gpu_id, count = m.gpus[i]
+    again = s not in m.counted and word_pattern("card_again_before").search(m.masked[max(0, s - 8):s])  # 'the 4090'
+    return any(g[2] == gpu_id and g[3] >= count for g in m.gpus[:i]) and bool(again or word_pattern("per_machine_restated").match(m.masked[e:e + 24]))
 
 
 def read_network(m: Message) -> str | None:

@@ -140,7 +140,7 @@ def _question(m: Message, u: Understanding) -> str | None:
     elif (word_pattern("availability.en").search(m.masked) or word_pattern("availability.zh").search(_typed(m))) \
             and (cards or not any(q.role == "money" for q in m.qty)):
         return "availability"  # '4万可以买到什么' with no card named: what the amount buys (a budget), not stock
-    elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m)) and (
+    elif len(cards) >= 2 and (not u.updates.get("owned") or buying_choice(m) or "no_sizing" in u.intents) and (
             word_pattern("compare_cards").search(m.masked) or word_pattern("compare").search(m.masked)):
         return "compare_cards"  # "h100 vs a100 … worth ~2x the hourly price?": the price weighed, not where to rent
     elif cards and (word_pattern("availability.weak").search(m.masked)
@@ -174,6 +174,12 @@ def _turned_down(m: Message, u: Understanding, code: str) -> None:
         u.updates["exclude"] = sorted({*(u.updates.get("exclude") or []), *turned_down})
 
 
+def _curious_not_renting(m: Message, u: Understanding) -> None:
+    """'不买卡，就是好奇', 'not trying to buy anything, just curious': no purchase, and no wish to rent either."""
+    if "no_sizing" in u.intents and u.updates.get("preference") == "rent" and not m.names:
+        u.updates.pop("preference")
+
+
 def read_question(m: Message, u: Understanding) -> None:
     """A question with its own reply (QUESTIONS): its intent code, and what it is about (cards,
     engines, the model, the kind of job). The values its own words filled are dropped ("in stock
@@ -183,6 +189,7 @@ def read_question(m: Message, u: Understanding) -> None:
     if u.topic:
         u.intents.add("concept")
         return
+    _curious_not_renting(m, u)
     if u.intents & {"reset", "help", "empty"} or u.choice is not None or u.intents & set(ASKS):
         return
     scope = _out_of_scope(m)
