@@ -1439,8 +1439,9 @@ def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gp
     street = china_price_usd(gpu.id) if w.region == "china" else None
     if street is not None:  # sold in China only through grey channels: its street price there (one price a card)
         return gpu.model_copy(update={"buy_price_usd": street})
-    used = used_prices().get(gpu.id) if w.used_ok and (w.used_cards is None or gpu.id in w.used_cards) else None
-    if used is not None:
+    used = used_prices().get(gpu.id)
+    if used is not None and (used.used_only or (w.used_ok and (w.used_cards is None or gpu.id in w.used_cards))):
+        # a card no longer sold new (used_only) is bought used whatever was said: its new price buys nothing (review CG #7)
         opt.used_price = True
         return gpu.model_copy(update={"buy_price_usd": used.usd})
     return gpu
@@ -1661,8 +1662,21 @@ def _rank_key(o: Option, w: Workload) -> tuple:
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
     theirs = quoted(w, o.gpu) is None  # the cards the user was quoted lead, ranked among themselves
-    return (not o.ok, True, o.avoid, theirs, tight, *_service_bought(o, w), cost_score(o, w), o.gpus,
-            -o.headroom_fraction)
+    return (not o.ok, True, o.avoid, second_hand_for_a_company(o, w), theirs, tight, *_service_bought(o, w),
+            cost_score(o, w), o.gpus, -o.headroom_fraction)
+
+
+def second_hand_for_a_company(o: Option, w: Workload) -> bool:
+    """A purchase for an organisation (not one person's own machine, used cards not said to be fine) of a card sold
+    used only (knowledge used_prices `used_only`): it goes after the new cards that do the job (review CG #7: 8 used
+    RTX 3090 headlined for a company's machine room); it stays in the table, said as used."""
+    return o.used_price and not w.personal and not w.used_ok and buys_outright(w) and used_only(o.gpu)
+
+
+def used_only(gpu_id: str) -> bool:
+    """The card is no longer sold new (knowledge used_prices): bought, it is bought used."""
+    used = used_prices().get(gpu_id)
+    return used is not None and used.used_only
 
 
 def _service_bought(o: Option, w: Workload) -> tuple[bool, bool, int]:
