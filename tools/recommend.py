@@ -1552,6 +1552,13 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
     return all(checks) if checks else None
 
 
+def rent_budget_months(w: Workload) -> int:
+    """The months of renting a one-off budget is weighed against in the answer: the horizon the user gave ('for the
+    next 3 yrs': 36; review CF #3: $419k of renting over 36 months was called within a $250k budget 'for a year'),
+    else a year (assistant.writers._budget_lines; the ranking's own check, _budget_check, still takes a year)."""
+    return w.horizon_months or BUDGET_MONTHS
+
+
 def _cash(usd: float, w: Workload) -> str:
     """Money in the user's currency: yuan in China (where budgets are given in yuan), else dollars."""
     return f"{usd / rules().usd_per_cny:,.0f} CNY" if w.pays_in_yuan else f"{usd:,.0f} USD"
