@@ -5,20 +5,30 @@ budget over those months (rented), else bought within it, else that none does (t
 
 from __future__ import annotations
 
+from typing import Any
+
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.tools.recommend import Option, Recommendation, rent_budget_months
 
 
-def over_the_horizon(rec: Recommendation, month: float) -> tuple[float, int] | None:
-    """(renting the plan over the months given, those months) when a horizon was said; None otherwise."""
+def horizon_rent(rec: Recommendation, month: float, lang: str, running: str | None) -> tuple[str, list[str]] | None:
+    """With a horizon said: the budget line for renting the plan over it (running: the cards billed, where the plan
+    bills more than its own), and the lines of what fits when that is over the budget; None with no horizon."""
+    from gpu_advisor.assistant.writers import cash, gpu_words, pct
+
     w = rec.workload
     if w.horizon_months is None or w.budget_usd is None:
         return None
     months = rent_budget_months(w)
-    return month * months, months
+    total = month * months
+    within = total <= w.budget_usd
+    line = say(lang, "budget.rent_horizon_running" if running else "budget.rent_horizon", usd=cash(month, rec),
+               running=running or "", use=pct(w.utilisation), total=cash(total, rec), months=f"{months}",
+               verdict=say(lang, "budget.within" if within else "budget.over"), budget=cash(w.budget_usd, rec))
+    return line, ([] if within else fits_lines(rec, lang, cash, gpu_words))
 
 
-def fits_lines(rec: Recommendation, lang: str, cash: object, words: object) -> list[str]:
+def fits_lines(rec: Recommendation, lang: str, cash: Any, words: Any) -> list[str]:
     """The plan rented over the months given is over the budget: what fits it instead (the options in their order)."""
     w, best = rec.workload, rec.best
     if best is None or w.budget_usd is None or w.horizon_months is None:
@@ -30,11 +40,11 @@ def fits_lines(rec: Recommendation, lang: str, cash: object, words: object) -> l
         for o in rows:
             month = o.billed_usd_per_month
             if month and month * months <= budget and o is not best:
-                return [say(lang, "budget.fits_rent", budget=cash(budget, rec), months=f"{months}",  # type: ignore[operator]
-                            option=words(o), usd=cash(month, rec), total=cash(month * months, rec))]  # type: ignore[operator]
+                return [say(lang, "budget.fits_rent", budget=cash(budget, rec), months=f"{months}",
+                            option=words(o), usd=cash(month, rec), total=cash(month * months, rec))]
     if w.preference != "rent":
         for o in rows:
             if o.purchase_usd and o.purchase_usd <= budget:
-                return [say(lang, "budget.fits_buy", budget=cash(budget, rec), option=words(o),  # type: ignore[operator]
-                            usd=cash(o.purchase_usd, rec))]  # type: ignore[operator]
-    return [say(lang, "budget.fits_none", budget=cash(budget, rec), months=f"{months}")]  # type: ignore[operator]
+                return [say(lang, "budget.fits_buy", budget=cash(budget, rec), option=words(o),
+                            usd=cash(o.purchase_usd, rec))]
+    return [say(lang, "budget.fits_none", budget=cash(budget, rec), months=f"{months}")]

@@ -14,9 +14,9 @@ from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.asked_format import stated_format_memory
+from gpu_advisor.assistant.budget_horizon import horizon_rent
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
-from gpu_advisor.assistant.budget_horizon import fits_lines, over_the_horizon
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
 from gpu_advisor.assistant.cluster_words import more_servers
 from gpu_advisor.assistant.deadline_fit import late_fit
@@ -1639,13 +1639,10 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
 
         month = best.billed_usd_per_month or 0.0  # (usd_per_month is known here)
         year = month * BUDGET_MONTHS <= w.budget_usd
-        horizon = over_the_horizon(rec, month)  # 'for the next 3 yrs': the months given, not a year (review CF #3)
+        # 'for the next 3 yrs': weighed over the months given, not a year, and what fits them (review CF #3)
+        horizon = horizon_rent(rec, month, lang, _running_words(best, rec, lang) if _bills_more(best) else None)
         if horizon is not None:
-            year = horizon[0] <= w.budget_usd
-            key = "budget.rent_horizon_running" if _bills_more(best) else "budget.rent_horizon"
-            line = say(lang, key, usd=cash(month, rec), running=_running_words(best, rec, lang), use=pct(w.utilisation),
-                       total=cash(horizon[0], rec), months=f"{horizon[1]}",
-                       verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
+            line = horizon[0]
         elif _bills_more(best):
             line = say(lang, "budget.rent_once_running", usd=cash(month, rec), running=_running_words(best, rec, lang),
                        verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
@@ -1660,9 +1657,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             option = say(lang, "table.whole_unit", price=option, n=best.sold_in) if partial_server(best) else option
             line += say(lang, "budget.buy_too", option=option, usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within"))
-        lines.append(line)
-        if horizon is not None and not year:
-            lines += fits_lines(rec, lang, cash, gpu_words)
+        lines += [line, *(horizon[1] if horizon else [])]
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if best.used_price and rec.action == "buy":
