@@ -30,6 +30,7 @@ from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
+from gpu_advisor.assistant.rent_unit_reply import rent_unit_lines
 from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
 from gpu_advisor.assistant.user_price import near_budget_line
@@ -601,6 +602,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += markdown_table(t) + [""]
     lines += _cheaper_row_lines(answer, lang) or cheaper_why_lines(answer, lang, table_options(answer), gpu_words, _price_cell)
     lines += _quote_lines(rec, lang)
+    lines += rent_unit_lines(rec, lang)  # 4 x B200 rented: why that count is to be had (assistant.rent_unit_reply)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
     lines += lever_lines(rec, lang)  # prefix caching, speculative decoding (assistant/serving_levers.py)

@@ -110,6 +110,7 @@ from gpu_advisor.tools.queueing import (
 )
 from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
+from gpu_advisor.tools.rent_unit import RentUnit, rent_unit
 from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
@@ -691,6 +692,8 @@ class Recommendation(Explained):
                                             "caching, and the job without it (tools.prefix_plan)")
     disaggregation: Disaggregation | None = Field(None, description="a request-rate plan: prefill and decode "
                                                   "pools beside it, offered when they pay (tools.disagg)")
+    rent_unit: RentUnit | None = Field(None, description="a rented plan on part of a server of a card sold only in "
+                                       "whole servers: the instances it is rented in (tools.rent_unit)")
     speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
 
@@ -2747,7 +2750,19 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     adapters = _adapters(w, rec)
     if adapters is not None:
         update["multi_lora"] = adapters
+    unit = _rent_unit(w, rec)
+    if unit is not None:
+        update["rent_unit"] = unit
     return rec.model_copy(update=update) if update else rec
+
+
+def _rent_unit(w: Workload, rec: Recommendation) -> RentUnit | None:
+    """How the plan's card is rented where it is sold only in whole servers and the plan rents part of one."""
+    best = rec.best
+    if best is None or best.owned or best.owned_gpus or rec.action != "rent":
+        return None
+    together = best.gpus if w.spec.trains else (best.tp or 1) * best.pp
+    return rent_unit(best.gpu, best.gpus, w.region, best.usd_per_hour, together)
 
 
 def _holds(mem: Any, slots: float) -> bool:
