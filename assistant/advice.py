@@ -54,6 +54,7 @@ class Answer(BaseModel):
     counts: dict[str, int] = {}  # the counts said with the cards of a choice ('2 used 3090s vs one 4090'): kept with it
     models: list[str] = []  # the models named for the cards of a choice bought for home: kept with it
     moved: list[dict[str, Any]] | None = None  # what a follow-up moved, from the plan before's inputs (assistant.moved)
+    card_moved: dict[str, Any] | None = None  # the pick moved to another card or count, and why (assistant.card_moved)
     direct: dict[str, Any] | None = None  # a follow-up's one setup answered first, with its tools' figures (assistant.direct)
 
 

@@ -1,7 +1,10 @@
-"""The cheapest way asked ('cheapest setup?', '租什么卡最省钱', '便宜点'), and a row in the table shows less than the plan:
-the reply says why that row does not lead, from the options' own figures (review AU8, AU12, AT C2): one copy split over
-more cards (over PCIe where the card has no NVLink), split across servers, or little memory to spare. A thinly priced
-row is explained by writers._cheaper_row_lines; this covers every other cheaper row."""
+"""Why a row that shows less than the plan does not lead, from the options' own figures (review AU8, AU12, AT C2):
+one copy split over more cards (over PCIe where the card has no NVLink), split across servers, little memory to spare,
+a warning on the card; and, for a purchase by an organisation, the market the card is had in (review CG #7): sold in
+China only through grey channels without warranty (tools.recommend.china_official_first), or sold used only
+(tools.recommend.second_hand_for_a_company). Said under the table when the cheapest way was asked ('cheapest setup?',
+'租什么卡最省钱'), or when the plan was bought over a cheaper row for its market; and in the answer to 'why not X?'
+(assistant.direct). A thinly priced row is explained by writers._cheaper_row_lines."""
 
 from __future__ import annotations
 
@@ -10,25 +13,46 @@ from collections.abc import Callable
 from gpu_advisor.assistant.advice import Answer
 from gpu_advisor.assistant.catalog import say
 from gpu_advisor.knowledge import find_gpu
-from gpu_advisor.tools.recommend import TIGHT_HEADROOM, Option
+from gpu_advisor.knowledge.china_channel import officially_sold
+from gpu_advisor.tools.recommend import (
+    TIGHT_HEADROOM,
+    Option,
+    Recommendation,
+    as_bought,
+    second_hand_for_a_company,
+)
+
+# The reasons of a market, not of the figures: said under the table even when the cheapest way was not asked.
+MARKET = ("grey", "used")
+
+
+def paid_key(rec: Recommendation) -> str:
+    """The option field the plan is paid by: the purchase for a buy, a run for a job, else the hour."""
+    best = rec.best
+    if rec.action == "buy":
+        return "purchase_usd"
+    return "job_usd" if best is not None and best.job_usd is not None and not rec.workload.spec.serves else "usd_per_hour"
 
 
 def cheaper_why_lines(answer: Answer, lang: str, rows: list[Option], words: Callable[..., str],
                       price: Callable[[Option, float | None], str]) -> list[str]:
-    """One line for the cheapest row below the plan, when the cheapest way was asked; none when the plan is it."""
+    """One line for the cheapest row below the plan, when the cheapest way was asked or the plan was bought over it
+    for its market; none when the plan is the cheapest."""
     rec = answer.recommend
     best, w = rec.best, rec.workload
-    if best is None or best.owned or not w.cheapest:
+    if best is None or best.owned:
         return []
-    key = "purchase_usd" if rec.action == "buy" else \
-        "job_usd" if best.job_usd is not None and not w.spec.serves else "usd_per_hour"
+    key = paid_key(rec)
     mine = getattr(best, key)
     cheaper = [o for o in rows if o.ok and not o.owned and getattr(o, key) and getattr(o, key) < mine
                and (o.gpu, o.gpus) != (best.gpu, best.gpus)]
     if not mine or not cheaper:
         return []
     o = min(cheaper, key=lambda x: getattr(x, key))
-    why = _why(o, best, lang)
+    codes = why_codes(rec, o)
+    if not w.cheapest and not set(codes) & set(MARKET):
+        return []
+    why = why_words(codes, o, lang)
     if not why:
         return []
     theirs = getattr(o, key)
@@ -36,16 +60,30 @@ def cheaper_why_lines(answer: Answer, lang: str, rows: list[Option], words: Call
                 pct=f"{(mine / theirs - 1) * 100:.0f}", why=say(lang, "sep").join(why)), ""]
 
 
-def _why(o: Option, best: Option, lang: str) -> list[str]:
-    why = []
+def why_codes(rec: Recommendation, o: Option) -> list[str]:
+    """Why row `o` does not lead over the plan, as codes (empty when nothing on record says so)."""
+    best, w = rec.best, rec.workload
+    if best is None:
+        return []
+    codes = []
+    if rec.action == "buy" and w.region == "china" and not w.personal and officially_sold(find_gpu(best.gpu)) \
+            and not officially_sold(find_gpu(o.gpu)):
+        codes.append("grey")
+    if rec.action == "buy" and second_hand_for_a_company(o, as_bought(w)) and not second_hand_for_a_company(best, as_bought(w)):
+        codes.append("used")
     per_copy, best_copy = o.gpus // max(o.replicas, 1), best.gpus // max(best.replicas, 1)
     if per_copy > best_copy:
-        split = o.engine != "llama.cpp" and not find_gpu(o.gpu).has_nvlink
-        why.append(say(lang, "buybox.why_pcie" if split else "buybox.why_cards", n=f"{per_copy:,}"))
+        codes.append("pcie" if o.engine != "llama.cpp" and not find_gpu(o.gpu).has_nvlink else "cards")
     if o.pp > 1 and best.pp <= 1:
-        why.append(say(lang, "buybox.why_servers"))
+        codes.append("servers")
     if o.headroom_fraction < max(TIGHT_HEADROOM, best.headroom_fraction) and o.headroom_fraction < 0.15:
-        why.append(say(lang, "buybox.why_tight", spare=f"{o.headroom_fraction * 100:.0f}"))
+        codes.append("tight")
     if o.avoid and not best.avoid:
-        why.append(say(lang, "buybox.why_warned"))
-    return why
+        codes.append("warned")
+    return codes
+
+
+def why_words(codes: list[str], o: Option, lang: str) -> list[str]:
+    """The codes as the clauses of one sentence, in the user's language."""
+    per_copy = o.gpus // max(o.replicas, 1)
+    return [say(lang, f"buybox.why_{c}", n=f"{per_copy:,}", spare=f"{o.headroom_fraction * 100:.0f}") for c in codes]

@@ -177,6 +177,10 @@ def direct_answer(rec: Recommendation, options: list[Option], setup: tuple[int, 
     if price:  # "why not a couple of h100s" for a buy plan: 2 H100 SXM come only as a whole 8-card server
         lines.append(price[0])
         data.update(price[1])
+    cheaper = _cheaper_kept(rec, row, lang) if missed is None else None
+    if cheaper:  # 'why not 4 5090s, aren't they cheaper': what keeps the plan ahead, or that this one is the better buy
+        lines.append(cheaper[0])
+        data.update(cheaper[1])
     if missed == "budget":  # 'can we do it on H100s and stay under the 15k?': its month against the budget, and a way
         budget = _budget_lines(rec, row, lang, recorder)
         lines += budget[0]
@@ -200,8 +204,9 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
         return None  # more of a card of their own ('加到4张3090'): what they have, not a rental
     if rec.action == "buy" and row.purchase_usd and best.purchase_usd:
         unit = say(lang, "direct.sold_in", n=row.sold_in) if row.sold_in > row.gpus else ""
-        return say(lang, "direct.price_buy", price=cash(row.purchase_usd, rec), unit=unit,
-                   plan_price=cash(best.purchase_usd, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
+        used = [say(lang, "table.used") if o.used_price else "" for o in (row, best)]  # a used card said as used
+        return say(lang, "direct.price_buy", price=cash(row.purchase_usd, rec) + used[0], unit=unit,
+                   plan_price=cash(best.purchase_usd, rec) + used[1], plan=f"{best.gpus} × {best.gpu_name}"), \
             {"purchase_usd": row.purchase_usd, "plan_purchase_usd": best.purchase_usd}
     if rec.workload.spec.trains and row.job_usd and best.job_usd:  # a training run: what a run costs, not an hour
         return say(lang, "direct.price_run", price=cash(row.job_usd, rec), plan_price=cash(best.job_usd, rec),
@@ -211,6 +216,26 @@ def _price_line(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[
                    plan_price=cash(best.usd_per_hour, rec), plan=f"{best.gpus} × {best.gpu_name}"), \
             {"usd_per_hour": row.usd_per_hour, "plan_usd_per_hour": best.usd_per_hour}
     return None
+
+
+def _cheaper_kept(rec: Recommendation, row: Option, lang: str) -> tuple[str, dict[str, Any]] | None:
+    """A setup that does the job for less than the plan (paid the way the plan is): the real reason the plan stays
+    ahead (assistant.cheaper_why: its market, a split over PCIe, little memory to spare), or, with none on record,
+    that it is the better buy (review CG #7: 'why not 4 5090s, aren't they cheaper' agreed and kept 8 x 3090)."""
+    from gpu_advisor.assistant.cheaper_why import paid_key, why_codes, why_words
+
+    best = rec.best
+    if best is None or best is row or best.owned:
+        return None
+    key = paid_key(rec)
+    mine, theirs = getattr(best, key), getattr(row, key)
+    if not mine or not theirs or theirs >= mine:
+        return None
+    codes = why_codes(rec, row)
+    if codes:
+        return say(lang, "direct.cheaper_kept", why=say(lang, "sep").join(why_words(codes, row, lang))), \
+            {"cheaper": True, "kept_because": codes}
+    return say(lang, "direct.cheaper_take", setup=f"{row.gpus} × {row.gpu_name}"), {"cheaper": True, "kept_because": []}
 
 
 # The changes tried, in order, to bring a card over a monthly budget within it (each sized by tools.recommend on that

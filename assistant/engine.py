@@ -2155,9 +2155,14 @@ def _followup_notes(turn: Turn, previous: dict[str, Any], answer: advice.Answer,
     if planned:  # "i'll get a used 3090 instead, is that better for it": yes or no against their machine, first
         notes.insert(0, planned[0])
     if previous and turn.changed and not (switched and switched[1].get("code") == "model_moved"):
+        from gpu_advisor.assistant.card_moved import card_moved_line
         from gpu_advisor.assistant.moved import moved_line
 
         line, answer.moved = moved_line(previous.get("inputs") or {}, answer.inputs, lang)  # "users 50 → 100"
+        card = card_moved_line(answer.recommend, old_best, previous.get("inputs") or {}, answer.inputs, lang)
+        if card:  # '如果租的话一年下来多少钱' moved 4 x 5090 to 1 x A800: what moved and why (review CE #10)
+            notes.insert(0, card[0])
+            answer.card_moved = card[1]
         if line:
             notes.insert(0, line)
     if premise:

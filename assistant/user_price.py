@@ -1,5 +1,6 @@
 """The price this user pays for a card in a card-to-card answer (h-used): a card said used ('二手3090', '3090 used',
-'闲鱼') is priced at its sourced used price (knowledge used_prices) and said as used; a card said new, or with no
+'闲鱼'), or one sold used only (used_only), is priced at its sourced used price (knowledge used_prices) and said as
+used; a card said new, or with no
 used price on record, keeps the catalog's new price (the reply then says used is cheaper). The plan's own prices
 come from tools.recommend (_bought_as), which reads the same used prices."""
 
@@ -25,8 +26,8 @@ def user_price(ctx: Any, gpu: Gpu) -> dict[str, Any]:
         return {"buy_price_usd": street, "used_price": False, "china_street": True}
     if getattr(ctx, "region", None) == "china" and gpu.export_limited and not gpu.china_specific:
         return {"used_price": False, "list_only": True}  # no street price there on record: said so beside the price
-    used = used_prices().get(gpu.id) if gpu.id in said_used_ids(ctx) else None
-    if used is None or gpu.buy_price_usd is None:
+    used = used_prices().get(gpu.id)  # a card sold used only is bought used, said or not (tools.recommend._bought_as)
+    if used is None or not (gpu.id in said_used_ids(ctx) or used.used_only) or gpu.buy_price_usd is None:
         return {"used_price": False}
     return {"buy_price_usd": used.usd, "used_price": True, "new_price_usd": gpu.buy_price_usd,
             "used_as_of": used.as_of.isoformat()}

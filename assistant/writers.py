@@ -14,6 +14,7 @@ from typing import Any
 
 from gpu_advisor.assistant.advice import Answer, Recorder, _call, serving_setup
 from gpu_advisor.assistant.asked_format import stated_format_memory
+from gpu_advisor.assistant.budget_horizon import horizon_rent
 from gpu_advisor.assistant.budget_room import budget_room_lines
 from gpu_advisor.assistant.catalog import formula_words, localise, say
 from gpu_advisor.assistant.cheaper_why import cheaper_why_lines
@@ -29,6 +30,7 @@ from gpu_advisor.assistant.policy import Profile, relevant
 from gpu_advisor.assistant.pool_words import pool_headline, pool_lines
 from gpu_advisor.assistant.prefill_words import prefill_load_lines
 from gpu_advisor.assistant.rate_scale_words import headroom_lines, speed_cost_lines
+from gpu_advisor.assistant.rent_unit_reply import rent_unit_lines
 from gpu_advisor.assistant.server_head import bought_head, partial_server, unit_note
 from gpu_advisor.assistant.serving_levers import lever_lines
 from gpu_advisor.assistant.user_price import near_budget_line
@@ -600,6 +602,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     lines += markdown_table(t) + [""]
     lines += _cheaper_row_lines(answer, lang) or cheaper_why_lines(answer, lang, table_options(answer), gpu_words, _price_cell)
     lines += _quote_lines(rec, lang)
+    lines += rent_unit_lines(rec, lang)  # 4 x B200 rented: why that count is to be had (assistant.rent_unit_reply)
     lines += _reasons(answer, lang)
     lines += _levers(rec, lang)
     lines += lever_lines(rec, lang)  # prefix caching, speculative decoding (assistant/serving_levers.py)
@@ -1638,7 +1641,11 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
 
         month = best.billed_usd_per_month or 0.0  # (usd_per_month is known here)
         year = month * BUDGET_MONTHS <= w.budget_usd
-        if _bills_more(best):
+        # 'for the next 3 yrs': weighed over the months given, not a year, and what fits them (review CF #3)
+        horizon = horizon_rent(rec, month, lang, _running_words(best, rec, lang) if _bills_more(best) else None)
+        if horizon is not None:
+            line = horizon[0]
+        elif _bills_more(best):
             line = say(lang, "budget.rent_once_running", usd=cash(month, rec), running=_running_words(best, rec, lang),
                        verdict=say(lang, "budget.within" if year else "budget.over"), budget=cash(w.budget_usd, rec))
         else:
@@ -1652,7 +1659,7 @@ def _budget_lines(rec: Recommendation, lang: str) -> list[str]:
             option = say(lang, "table.whole_unit", price=option, n=best.sold_in) if partial_server(best) else option
             line += say(lang, "budget.buy_too", option=option, usd=cash(best.purchase_usd, rec),
                         verdict=say(lang, "budget.over" if buys_over_budget(w, best) else "budget.within"))
-        lines.append(line)
+        lines += [line, *(horizon[1] if horizon else [])]
     elif w.budget_usd is not None and best.job_usd is not None:
         lines.append(say(lang, "budget.run", usd=cash(best.job_usd, rec), verdict=verdict, budget=cash(w.budget_usd, rec)))
     if best.used_price and rec.action == "buy":

@@ -1,55 +1,60 @@
-"""A budget said once, with how long it must last ('the 2k is just to get us through launch + first month', 'budget
-$6k for the first 3 months', '撑过第一个月就行'), is that budget spread over those months: a monthly budget. Review S2
-#3 compared a $2,000 launch budget with a year of rent and then could not answer 'whats the cheapest setup'."""
+"""A one-off budget and a horizon said (review CF #3: 'budget is 250k usd … for the next 3 yrs', renting 4 x H100 at
+$419k over 36 months called within $250k 'for a year'): renting the plan is weighed against the budget over the
+months given, said plainly, and what fits the budget over them is offered (both languages, several spellings)."""
 
 from __future__ import annotations
 
-import itertools
+import re
 
 import pytest
 
-from gpu_advisor.assistant.reading import understand
 from tests.conversation import payload, run_conversation
 
-HORIZONS_EN = {"to get us through launch + first month": 1, "for the first month": 1, "to last the first 3 months": 3,
-               "covering the first 2 months": 2, "through the first 6 months": 6}
-AMOUNTS = {"$2k": 2000, "6000 usd": 6000, "$12,000": 12000}
+LOAD = {"en": "maybe 150 at the same time during peak, prompts are short like 1k tokens",
+        "zh": "高峰大概150人同时用，提示词1000 token左右"}
+FIRST = {
+    "en": ["budget is 250k usd, power costs us 0.12/kWh. we want to serve qwen3 32b 24/7 for our saas for the next {h}. "
+           "buy h100s or just rent?",
+           "we have 250k usd to spend. serving qwen3 32b around the clock for our saas over {h}, buy h100s or rent?"],
+    "zh": ["预算25万美元，电费每度0.12美元，要用qwen3 32b给我们的saas全天候服务，未来{h}，买h100还是租？"],
+}
+HORIZON = {"en": ["3 yrs", "3 years", "three years"], "zh": ["3年", "三年"]}
+CASES = [(lang, f.format(h=h)) for lang in ("en", "zh") for f in FIRST[lang] for h in HORIZON[lang]]
 
 
-@pytest.mark.parametrize(("said", "amount", "horizon"), list(itertools.product(AMOUNTS, HORIZONS_EN, ["before", "after"])))
-def test_a_budget_with_its_months_is_a_monthly_budget(said, amount, horizon):
-    months = HORIZONS_EN[amount]
-    budget = f"budget is {said} {amount}"
-    text = (f"{budget}, serve qwen2.5 7b to 20 users" if horizon == "before"
-            else f"serve qwen2.5 7b to 20 users. {budget}")
-    u = understand(text)
-    assert u.updates.get("budget_usd_per_month") == pytest.approx(AMOUNTS[said] / months, abs=0.01), u.updates
-    assert "budget_usd" not in u.updates
+def _money(text: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+(?:\.\d+)?)", text)]
 
 
-FOLLOW = {"en": ("startup: finetune qwen2.5 7b on 20k support tickets with lora, then serve it to 20 users around the "
-                 "clock. budget is 2k usd total", "the 2k is just to get us through launch + first month. whats the "
-                 "cheapest setup that works"),
-          "zh": ("创业公司：用2万条工单 LoRA 微调 qwen2.5 7b 然后上线给20人用，全天候，总预算2000美元",
-                 "这2000美元只要撑过上线和第一个月就行，最便宜的方案是什么")}
+@pytest.mark.parametrize("lang, first", CASES)
+def test_renting_over_the_horizon_given_is_weighed_against_the_budget(lang, first):
+    reply = run_conversation([first, LOAD[lang]])[-1]
+    rec = payload(reply)["results"]["recommend"]
+    w, best = rec["workload"], rec["best"]
+    assert w["horizon_months"] == 36 and w["budget_usd"] == 250_000
+    month = best["running_usd_per_month"] or best["usd_per_month"]
+    assert month * 36 > 250_000  # the plan's rent over the 3 years is over the budget
+    head = "**Budget:**" if lang == "en" else "**预算**"
+    line = next(x for x in reply.content.splitlines() if x.startswith(head))
+    assert ("over the 36 months you gave: over your" in line) if lang == "en" else ("36 个月" in line and "超出了你的" in line)
+    assert round(month * 36) in [round(x) for x in _money(line)]
+    assert "for a year" not in line and "一年" not in line
+    # what fits: another option that meets every target, its 36 months within the budget
+    fits = next(x for x in reply.content.splitlines()
+                if x.startswith("**Within $250,000 over 36 months:**" if lang == "en" else "**36 个月在"))
+    other = next(o for o in rec["options"] if o["gpu_name"] in fits)
+    other_month = other["running_usd_per_month"] or other["usd_per_month"]
+    assert other["ok"] and other_month * 36 <= 250_000 and (other["gpu"], other["gpus"]) != (best["gpu"], best["gpus"])
+    assert round(other_month * 36) in [round(x) for x in _money(fits)]
 
 
-@pytest.mark.parametrize("lang", FOLLOW)
-def test_a_budget_said_before_is_spread_over_the_months_said_next(lang):
-    _first, second = run_conversation(list(FOLLOW[lang]))
-    profile = payload(second)["profile"]
-    assert profile["budget_usd_per_month"] == pytest.approx(2000.0) and not profile.get("budget_usd")
-    best = payload(second)["results"]["recommend"]["best"]
-    assert best is not None and best["ok"] and best["usd_per_month"] <= 2000.0
-
-
-HORIZONS_ZH = {"撑过第一个月就行": 1, "够用前3个月": 3, "撑到上线后第一个月": 1, "花到前6个月": 6}
-
-
-@pytest.mark.parametrize(("yuan", "horizon"), list(itertools.product((20000, 60000), HORIZONS_ZH)))
-def test_a_budget_in_yuan_with_its_months_is_a_monthly_budget(yuan, horizon):
-    from gpu_advisor.knowledge import rules
-
-    u = understand(f"部署qwen2.5 7b给20人用，预算{yuan}元，{horizon}")
-    want = yuan * rules().usd_per_cny / HORIZONS_ZH[horizon]
-    assert u.updates.get("budget_usd_per_month") == pytest.approx(want, rel=0.01), u.updates
+@pytest.mark.parametrize("lang, first", [
+    ("en", "budget is 250k usd. we want to serve qwen3 32b 24/7 for our saas. buy h100s or just rent?"),
+    ("zh", "预算25万美元，要用qwen3 32b给我们的saas全天候服务，买h100还是租？"),
+])
+def test_with_no_horizon_said_the_budget_is_still_weighed_against_a_year(lang, first):
+    reply = run_conversation([first, LOAD[lang]])[-1]
+    head = "**Budget:**" if lang == "en" else "**预算**"
+    line = next(x for x in reply.content.splitlines() if x.startswith(head))
+    assert ("for a year" in line) if lang == "en" else ("一年" in line)
+    assert "months you gave" not in line and "按你说的" not in line

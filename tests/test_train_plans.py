@@ -151,5 +151,7 @@ def test_faster_trainer_leads_at_about_the_same_price(text: str) -> None:
     rec = _rec(run_conversation([text])[-1])
     # h-zhmarket: a Chinese question is priced on the mainland market, where two 4090s (export-controlled) cost
     # ~1.7x two 3090s (not about the same price), so the cheaper card that meets the need leads there
-    lead = "rtx-3090" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "rtx-4090"
+    # h-rank4: the 3090 is sold used only and priced used everywhere ($800 a card), so two 4090s cost ~1.5x two
+    # 3090s outside China too: the cheaper card that meets the need leads in both markets
+    lead = "rtx-3090"
     assert rec.best is not None and rec.best.gpu == lead

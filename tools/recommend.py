@@ -111,6 +111,7 @@ from gpu_advisor.tools.queueing import (
 )
 from gpu_advisor.tools.rate_fp8 import fp8_on_owned
 from gpu_advisor.tools.rate_levers import levers_at_the_rate, speed_costs
+from gpu_advisor.tools.rent_unit import RentUnit, rent_unit
 from gpu_advisor.tools.rl import RlInput, RlLayouts, RlResult, rl_layouts
 from gpu_advisor.tools.rl import training_setup as rl_training_setup
 from gpu_advisor.tools.scale import MAX_SERVING_GPUS, SERVER_GPUS, Layout, plan, servers_for, small_units_only
@@ -692,6 +693,8 @@ class Recommendation(Explained):
                                             "caching, and the job without it (tools.prefix_plan)")
     disaggregation: Disaggregation | None = Field(None, description="a request-rate plan: prefill and decode "
                                                   "pools beside it, offered when they pay (tools.disagg)")
+    rent_unit: RentUnit | None = Field(None, description="a rented plan on part of a server of a card sold only in "
+                                       "whole servers: the instances it is rented in (tools.rent_unit)")
     speculative: SpeculativePlan | None = Field(None, description="speculative decoding asked: its decode speed-up "
                                                 "at the plan's batch and its memory (tools.speculative_plan)")
 
@@ -1440,8 +1443,9 @@ def _bought_as(opt: Option, w: Workload, gpu: Gpu, said: RentQuote | None) -> Gp
     street = china_price_usd(gpu.id) if w.region == "china" else None
     if street is not None:  # sold in China only through grey channels: its street price there (one price a card)
         return gpu.model_copy(update={"buy_price_usd": street})
-    used = used_prices().get(gpu.id) if w.used_ok and (w.used_cards is None or gpu.id in w.used_cards) else None
-    if used is not None:
+    used = used_prices().get(gpu.id)
+    if used is not None and (used.used_only or (w.used_ok and (w.used_cards is None or gpu.id in w.used_cards))):
+        # a card no longer sold new (used_only) is bought used whatever was said: its new price buys nothing (review CG #7)
         opt.used_price = True
         return gpu.model_copy(update={"buy_price_usd": used.usd})
     return gpu
@@ -1550,6 +1554,13 @@ def _budget_check(opt: Option, w: Workload) -> bool | None:
             can_rent = rent is not None and rent <= w.budget_usd * slack and w.preference != "buy"
             checks.append(can_buy or can_rent)
     return all(checks) if checks else None
+
+
+def rent_budget_months(w: Workload) -> int:
+    """The months of renting a one-off budget is weighed against in the answer: the horizon the user gave ('for the
+    next 3 yrs': 36; review CF #3: $419k of renting over 36 months was called within a $250k budget 'for a year'),
+    else a year (assistant.writers._budget_lines; the ranking's own check, _budget_check, still takes a year)."""
+    return w.horizon_months or BUDGET_MONTHS
 
 
 def _cash(usd: float, w: Workload) -> str:
@@ -1662,8 +1673,21 @@ def _rank_key(o: Option, w: Workload) -> tuple:
         better = o.job_hours if o.job_hours is not None else -(o.decode_tokens_per_s or 0)
         return (not o.ok, False, o.avoid, tight, better, o.gpus, -o.headroom_fraction)
     theirs = quoted(w, o.gpu) is None  # the cards the user was quoted lead, ranked among themselves
-    return (not o.ok, True, o.avoid, theirs, tight, *_service_bought(o, w), cost_score(o, w), o.gpus,
-            -o.headroom_fraction)
+    return (not o.ok, True, o.avoid, second_hand_for_a_company(o, w), theirs, tight, *_service_bought(o, w),
+            cost_score(o, w), o.gpus, -o.headroom_fraction)
+
+
+def second_hand_for_a_company(o: Option, w: Workload) -> bool:
+    """A purchase for an organisation (not one person's own machine, used cards not said to be fine) of a card sold
+    used only (knowledge used_prices `used_only`): it goes after the new cards that do the job (review CG #7: 8 used
+    RTX 3090 headlined for a company's machine room); it stays in the table, said as used."""
+    return o.used_price and not w.personal and not w.used_ok and buys_outright(w) and used_only(o.gpu)
+
+
+def used_only(gpu_id: str) -> bool:
+    """The card is no longer sold new (knowledge used_prices): bought, it is bought used."""
+    used = used_prices().get(gpu_id)
+    return used is not None and used.used_only
 
 
 def _service_bought(o: Option, w: Workload) -> tuple[bool, bool, int]:
@@ -2727,7 +2751,19 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     adapters = _adapters(w, rec)
     if adapters is not None:
         update["multi_lora"] = adapters
+    unit = _rent_unit(w, rec)
+    if unit is not None:
+        update["rent_unit"] = unit
     return rec.model_copy(update=update) if update else rec
+
+
+def _rent_unit(w: Workload, rec: Recommendation) -> RentUnit | None:
+    """How the plan's card is rented where it is sold only in whole servers and the plan rents part of one."""
+    best = rec.best
+    if best is None or best.owned or best.owned_gpus or rec.action != "rent":
+        return None
+    together = best.gpus if w.spec.trains else (best.tp or 1) * best.pp
+    return rent_unit(best.gpu, best.gpus, w.region, best.usd_per_hour, together)
 
 
 def _holds(mem: Any, slots: float) -> bool:
