@@ -2715,7 +2715,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
             if changed is not None:
                 rec = changed
                 break
-        rec.offload = _offload_plan(w)
+        rec.offload = _offload_plan(w, rec)
         rec.offload_leads = _offload_leads(w, rec)
         rec.pool = pooled
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
@@ -2844,11 +2844,13 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     return key == "model" or (o.mode == "experts" and key in HOME_FORMATS)
 
 
-def _offload_plan(w: Workload) -> OffloadResult | None:
+def _offload_plan(w: Workload, rec: Recommendation) -> OffloadResult | None:
     """One person's own cards of one kind (not a Mac: its memory is the system's), up to MAX_OFFLOAD_GPUS of them, that
     cannot hold the model asked in its 4-bit file: the same model with part of it in system RAM, llama.cpp's usual
     way (layers, or a MoE model's routed experts; several cards split the card-side layers, -ts), sized for the RAM
-    said. None when the 4-bit file fits the cards or the job is no chat."""
+    said, with the KV cache type the plan on those cards tried in that file (Q8_0 where it halved it). None when
+    the 4-bit file fits the cards (the plan on them holds the model asked in that file: one verdict, never 'fits'
+    beside a split of the same file; review CG #9, CE #6) or the job is no chat."""
     # the cards: the ones you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
     one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned or None
     if not (w.spec.serves and not w.spec.trains and not w.spec.batch and one and w.users <= 2):
@@ -2865,9 +2867,14 @@ def _offload_plan(w: Workload) -> OffloadResult | None:
     asked = w.serve_precision if w.serve_precision in HOME_FORMATS or w.serve_precision in ("q4_k_m", "q5_k_m", "q6_k",
                                                                                                "q8_0") else None
     fmt = asked or ("mxfp4" if model.native_precision == "mxfp4" else "q4_k_m")
+    mine = [o for o in rec.owned_options if o.gpu == gpu.id and o.gpus == count and o.precision == fmt
+            and (rec.workload is None or rec.workload.model == w.model)]  # the plan on these cards, in that file
+    if any(o.ok and o.serves for o in mine):
+        return None  # it holds the model whole
+    kv = "q8_0" if any(o.kv_precision for o in mine) else None  # the cache type it tried (Q8_0 where that halved it)
     try:
         plan_ = offload(OffloadInput(model=model.id, gpu=gpu.id, gpus=count, precision=fmt, context=w.context,
-                                     system_ram_gb=w.system_ram_gb))
+                                     kv_precision=kv, system_ram_gb=w.system_ram_gb))
     except (ToolError, ValueError, KeyError):
         return None
     if plan_.gpu_layers >= plan_.layers and not plan_.cpu_moe_layers:
