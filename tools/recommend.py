@@ -66,6 +66,7 @@ from gpu_advisor.tools.cost import (
     try_price,
 )
 from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
+from gpu_advisor.tools.home_card import home_short, in_home_file, more_cards
 from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
@@ -682,7 +683,11 @@ class Recommendation(Explained):
                                                "on each GPU, adapters in system memory, throughput cost (tools.multi_lora)")
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
-                                                   "(a MoE model) a 2- or 3-bit file")
+                                                   "(a MoE model) a 2- or 3-bit file; at home, on a card that holds "
+                                                   "it in no file, at any speed (tools.home_card)")
+    home_more: Option | None = Field(None, description="one person at home, a card too small for the model asked: "
+                                                       "their cards and the fewest more of them that hold it all on "
+                                                       "the cards in the home file (tools.home_card.more_cards)")
     pool: PoolResult | None = Field(None, description="cards you own of several kinds, none enough alone: all of "
                                                      "them as one llama.cpp layer split (tools.pool)")
     pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
@@ -2688,6 +2693,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if both is not None:
         return both.model_copy(update={"ruled_out": ruled_out}) if ruled_out else both
     rec = _recommend(w, with_levers)
+    home = in_home_file(w, rec) if with_levers else None
+    if home is not None:  # short at home, no format said: everything in the file the split runs (tools.home_card)
+        w, rec = home, _recommend(home, with_levers)
     implied = _implied_by_users(w, rec)
     if implied is not None:  # the streams' prompts bind: sized for the request rate they imply (review AP E16)
         # at the context the users' plan held (a prompt length said sizes the window: 3k prompts -> 8k), not
@@ -2708,7 +2716,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
-        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_mac, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
@@ -2717,6 +2725,7 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
                 break
         rec.offload = _offload_plan(w, rec)
         rec.offload_leads = _offload_leads(w, rec)
+        rec.home_more = more_cards(w, rec)  # the model asked on your card at home: the fewest more of it that hold it
         rec.pool = pooled
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
@@ -2832,9 +2841,12 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     cost RAM bandwidth only for the few a token picks) a file below 4 bits. A dense model's lower-bit file that
     fits the card comes first (all of it at the card's bandwidth)."""
     o = rec.offload
+    # one person at home whose card holds the model asked in no file: the split is what the card does with it, at
+    # whatever speed and with the RAM it needs said (review CG #9: never a smaller model or rented cards at the head)
+    home = o is not None and o.ram_ok is not False and home_short(w, rec)
     # RAM not said: most computers hold a small offload (review N1 #13: 5 GB for gpt-oss-20b on a 3060)
     ram = o is not None and (o.ram_ok or (o.ram_ok is None and o.ram_needed_gb <= TYPICAL_SYSTEM_RAM_GB))
-    if o is None or not ram or o.decode_tokens_per_s < w.speed_floor:
+    if o is None or not (ram or home) or (o.decode_tokens_per_s < w.speed_floor and not home):
         return False
     if w.engine not in (None, "llama.cpp"):
         return False  # 'with vllm': the plan is on the engine named (RAM offload here is llama.cpp's)
@@ -3673,11 +3685,14 @@ def one_at_home(w: Workload) -> bool:
 FILE_TRIES: tuple[dict[str, Any], ...] = ({"serve_precision": None}, {"serve_precision": "q4_k_m"})
 
 
-def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | None:
-    """One person at home whose card or Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit
-    files: a smaller strong model that runs on it at reading speed leads the answer (the owned-card lever
-    found it), and the rented plan for the model asked is kept as the alternative, with its price."""
-    if w.keep_model or not one_at_home(w) or (rec.best is not None and rec.best.owned):
+def _smaller_on_your_mac(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """One person at home whose Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit files: a
+    smaller strong model that runs on it at reading speed leads the answer (the owned-card lever found it), and the
+    rented plan for the model asked is kept as the alternative, with its price. (A card leads with the model asked,
+    part of it in system RAM, and the smaller model as its fallback: tools.home_card; a Mac's memory is the system's,
+    so nothing of the model asked runs on it.)"""
+    if w.keep_model or not one_at_home(w) or (rec.best is not None and rec.best.owned) \
+            or not parse_owned(w.owned[0])[1].unified_memory:
         return None
     if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
                for lv in rec.levers):
