@@ -505,6 +505,9 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
     """What was decided, as data: what scenario checks and rich front-ends read."""
     rec = answer.recommend
     best = rec.best
+    split = _split_decision(rec)
+    if split is not None:  # your own card with part of the model in RAM leads: that is what was decided
+        return split | {"lang": lang}
     return {
         "action": rec.action, "gpu": best.gpu if best else None, "gpus": best.gpus if best else 0,
         "owned": bool(best and best.owned), "fits": bool(best and best.ok),
@@ -518,6 +521,19 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
                    "server_gpus": best.server_gpus, "link_within": best.link_within,
                    "link_between": best.link_between} if best and best.tp is not None else None,
     }
+
+
+def _split_decision(rec: Recommendation) -> dict[str, Any] | None:
+    """The decision when the llama.cpp split on the user's own cards leads (rec.offload_leads): those cards, used, in
+    the split's file, so the data says what the headline and the command say; None otherwise."""
+    o, best = rec.offload, rec.best
+    if not rec.offload_leads or o is None or best is None or best.owned:
+        return None
+    mine = next((x for x in rec.owned_options if x.gpu_name == o.gpu), None)
+    return {"action": "use", "gpu": mine.gpu if mine else None, "gpus": o.gpus, "owned": True, "fits": o.fits,
+            "owned_gpus": 0, "meets": {k: None for k in ("deadline", "latency", "budget", "e2e")},
+            "model": o.model_id, "precision": o.precision, "engine": "llama.cpp", "runtime": "llama.cpp",
+            "training": None, "layout": None, "offload": o.flags}
 
 
 def _stated(rec: Recommendation, constraint: str) -> bool:
