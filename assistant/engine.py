@@ -1790,7 +1790,9 @@ def _rented_stays(filled: Profile, turn: Turn, previous: dict[str, Any], default
     'make it 32k context'): a user who never asked to buy is not told to buy a server because one figure moved (review
     BM #12); the rent-or-buy line still says where buying would pay off."""
     before = previous.get("recommend") or {}
-    if before.get("action") != "rent" or filled.preference != "either" or "preference" not in defaulted \
+    # (your own card with part of the model in RAM led: nothing was rented, the rented rows were its alternative)
+    if before.get("action") != "rent" or before.get("offload_leads") or filled.preference != "either" \
+            or "preference" not in defaulted \
             or BUY_SAID_SLOTS & set(turn.changed) or turn.has("rent_buy") or turn.has("server_price"):
         return filled
     return filled.model_copy(update={"preference": "rent"})

@@ -50,11 +50,14 @@ def distills_of(model_id: str | None) -> list[str]:
 
 def distill_to_size(model_id: str | None, results: dict[str, Any] | None) -> str | None:
     """Which distill to size for 'the distill ones': the one the plan before already found runs on the user's
-    own card (the largest that fits, tools.recommend), else the largest (the sizing then falls back to a smaller
-    one of the family on the user's card when it does not fit)."""
+    own card (the largest that fits: the plan relaxed to it, or its fallback lever), else the largest (the sizing
+    then names a smaller one of the family on the user's card as the fallback when it does not fit)."""
     found = distills_of(model_id)
     if not found:
         return None
-    relaxed = str(((results or {}).get("recommend") or {}).get("relaxed") or "")
-    ran = relaxed.partition("model=")[2]
-    return ran if ran in found else found[0]
+    rec = (results or {}).get("recommend") or {}
+    ran = str(rec.get("relaxed") or "").partition("model=")[2]
+    # the model asked leads at home and a smaller one that runs on the card is its fallback lever (tools.home_card)
+    runs = [str(lv.get("change") or "").partition("model=")[2] for lv in rec.get("levers") or []
+            if (lv.get("option") or {}).get("owned") and (lv.get("option") or {}).get("ok")]
+    return next((m for m in [ran, *runs] if m in found), found[0])

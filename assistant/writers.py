@@ -400,8 +400,11 @@ def headline(rec: Recommendation, lang: str) -> str:
     job = say(lang, f"job.{rec.workload.phase}")
     best = rec.best
     if rec.offload_leads and rec.offload is not None:  # the model asked, part of it in system RAM
-        o = rec.offload
-        return "## " + say(lang, "head.offload", option=f"{o.gpus} × {o.gpu}", job=job,
+        from gpu_advisor.assistant.home_short import slow_at_home
+
+        o = rec.offload  # (slower than reading on a card that holds it in no file: said so, assistant.home_short)
+        return "## " + say(lang, "head.offload_slow" if slow_at_home(rec) else "head.offload",
+                           option=f"{o.gpus} × {o.gpu}", job=job,
                            model=model_words(o.model, lang), precision=o.precision, tps=tps(o.decode_tokens_per_s))
     if rec.pool_leads and rec.pool is not None:  # your cards of several kinds hold it together
         return pool_headline(rec.pool, job, lang)
@@ -504,6 +507,9 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
     """What was decided, as data: what scenario checks and rich front-ends read."""
     rec = answer.recommend
     best = rec.best
+    split = _split_decision(rec)
+    if split is not None:  # your own card with part of the model in RAM leads: that is what was decided
+        return split | {"lang": lang}
     return {
         "action": rec.action, "gpu": best.gpu if best else None, "gpus": best.gpus if best else 0,
         "owned": bool(best and best.owned), "fits": bool(best and best.ok),
@@ -517,6 +523,19 @@ def decision(answer: Answer, lang: str) -> dict[str, Any]:
                    "server_gpus": best.server_gpus, "link_within": best.link_within,
                    "link_between": best.link_between} if best and best.tp is not None else None,
     }
+
+
+def _split_decision(rec: Recommendation) -> dict[str, Any] | None:
+    """The decision when the llama.cpp split on the user's own cards leads (rec.offload_leads): those cards, used, in
+    the split's file, so the data says what the headline and the command say; None otherwise."""
+    o, best = rec.offload, rec.best
+    if not rec.offload_leads or o is None or best is None or best.owned:
+        return None
+    mine = next((x for x in rec.owned_options if x.gpu_name == o.gpu), None)
+    return {"action": "use", "gpu": mine.gpu if mine else None, "gpus": o.gpus, "owned": True, "fits": o.fits,
+            "owned_gpus": 0, "meets": {k: None for k in ("deadline", "latency", "budget", "e2e")},
+            "model": o.model_id, "precision": o.precision, "engine": "llama.cpp", "runtime": "llama.cpp",
+            "training": None, "layout": None, "offload": o.flags}
 
 
 def _stated(rec: Recommendation, constraint: str) -> bool:
@@ -554,6 +573,7 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     from gpu_advisor.assistant.china_market import grey_headline
     from gpu_advisor.assistant.choice_rows import neither_headline
     from gpu_advisor.assistant.count_grew import grew_lines
+    from gpu_advisor.assistant.home_short import home_lines, slow_at_home
     from gpu_advisor.assistant.launch_reply import start_ending
     from gpu_advisor.assistant.vllm_offload_reply import vllm_offload_lines
 
@@ -563,8 +583,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
         lines += [say(lang, "answer.updated", slots=say(lang, "list_sep").join(changed)), ""]
     for note in notes or []:
         lines += [note, ""]
-    if rec.offload_leads:
-        lines += _offload_lines(rec, lang, profile.engine_app)
+    if rec.offload_leads:  # (short at home: the smallest change and the fallback model follow, assistant.home_short)
+        lines += _offload_lines(rec, lang, profile.engine_app) + home_lines(rec, lang)
     lines += _relaxed_lines(rec, lang)
     if rec.ruled_out:
         lines += [say(lang, "answer.domestic_ruled_out", cards=cards_words(rec.ruled_out, lang)), ""]
@@ -573,7 +593,8 @@ def write_answer(answer: Answer, profile: Profile, defaulted: dict[str, str], ch
     if rec.offload_leads and best is not None and not best.owned:
         # your card with part in RAM is the answer: the rented cards below are the all-on-a-card alternative,
         # not a plan that replaces it (no "cannot do this", no renting the whole service, no rent-or-buy)
-        lines += [say(lang, "answer.offload_all_on_card", option=gpu_words(best)), ""]
+        lines += [say(lang, "answer.offload_all_on_card_slow" if slow_at_home(rec) else "answer.offload_all_on_card",
+                      option=gpu_words(best)), ""]
     else:
         lines += _owned_lines(rec, lang) + _train_plan_lines(rec, lang) + pool_lines(rec.pool, lang)
         if rec.pool_leads and best is not None and not best.owned:  # the rented plan below is the alternative
@@ -1436,8 +1457,8 @@ def against_before(answer: Answer, before: dict, lang: str) -> str:
     the plan before it: memory per GPU, hours and cost per run (or tokens/s and price an hour)."""
     rec = answer.recommend
     new = rec.best
-    if new is None or not before.get("gpu"):
-        return ""
+    if new is None or not before.get("gpu") or (rec.offload_leads and not new.owned):
+        return ""  # (your card with part in RAM leads: the rented row is no plan that replaced the one before)
     old = Option.model_validate(before)
     parts = []
     mem_new = new.train_per_gpu_bytes or new.serve_per_gpu_bytes
@@ -1539,9 +1560,12 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         not rec.best.owned or (rec.relaxed or "").partition("=")[0] in KEPT_ON_YOURS)  # (yours kept by a change)
     head = "levers.others" if taken else "levers.head" if all(x.within_budget for x in rec.levers) else "levers.cheapest"
     lines = [say(lang, head)]  # (a plan that took a lever: the other ways that meet it too)
+    from gpu_advisor.assistant.home_short import home_lines
+
+    said = bool(home_lines(rec, lang))  # the smaller model at home: said above as the fallback (assistant.home_short)
     for lever in rec.levers:
         o = lever.option
-        if o is None:
+        if o is None or (said and lever.change.startswith("model=") and o.owned):
             continue
         cost = ""
         key, _, value = lever.change.partition("=")
@@ -1571,7 +1595,7 @@ def _levers(rec: Recommendation, lang: str) -> list[str]:
         if lever.change in ("adamw-8bit", "pure-bf16-adamw-8bit") and o.train_per_gpu_bytes:  # at the margin: the memory, and the other way
             lines[-1] += say(lang, "levers.margin_memory", used=gb(o.train_per_gpu_bytes), capacity=gb(o.capacity_bytes))
             lines.append("- " + say(lang, "levers.zero_offload", option=gpu_words(o)))
-    return lines + [""]
+    return lines + [""] if len(lines) > 1 else []
 
 
 def _one_card_lines(answer: Answer, lang: str) -> list[str]:

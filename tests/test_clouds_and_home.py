@@ -130,13 +130,31 @@ HOME = [
     ("I have a 3060 12GB, want to chat with qwen2.5 14b", "rtx-3060-12gb", "qwen2.5-14b", False),
     ("我有一张4060Ti 16G，想本地跑glm-4-9b", "rtx-4060-ti-16gb", "glm-4-9b", False),
     ("I have a 4070 Ti, want to run qwen2.5 32b locally", "rtx-4070-ti", "qwen2.5-32b", False),
-    ("my gaming pc has a 3080 10gb, can I chat with qwen2.5 32b?", "rtx-3080", "qwen2.5-32b", True),
     ("I have a 4090, want to chat with llama 3.1 70b", "rtx-4090", "llama-3.1-70b", False),
-    ("我有一张3090，想本地跑Qwen2.5-72B", "rtx-3090", "qwen2.5-72b", True),
     ("我有一张3060 12G，想跑qwen2.5-32b聊天", "rtx-3060-12gb", "qwen2.5-32b", False),
-    ("I have an rtx 3070 8gb, want to chat with mistral small 24b", "rtx-3070", "mistral-small-3-24b", True),
     ("I have an M2 Pro 32GB macbook, want to run llama 3.1 70b", "apple-m2-pro-32gb", "llama-3.1-70b", True),
 ]
+# A card that holds the model asked in no file (review CG: 'i have a 4090, want to run qwen2.5 72b locally' opened
+# with the 32B): the model asked leads, on that card with part of it in system RAM, the smaller model its marked
+# fallback (tests/test_home_named_model_first.py); only a Mac, which has no RAM beside its memory, leads smaller.
+HOME_SHORT = [
+    ("my gaming pc has a 3080 10gb, can I chat with qwen2.5 32b?", "rtx-3080", "qwen2.5-32b"),
+    ("我有一张3090，想本地跑Qwen2.5-72B", "rtx-3090", "qwen2.5-72b"),
+    ("I have an rtx 3070 8gb, want to chat with mistral small 24b", "rtx-3070", "mistral-small-3-24b"),
+]
+
+
+@pytest.mark.parametrize("text, card, asked", HOME_SHORT)
+def test_a_card_too_small_for_the_model_leads_with_the_model_asked_on_it(text, card, asked):
+    from tests.conversation import payload
+
+    reply = ask(text)
+    data = payload(reply)
+    rec = data["results"]["recommend"]
+    assert data["decision"]["model"] == asked and rec["offload_leads"] and rec["offload"]["gpu_layers"] > 0
+    head = next(line for line in reply.content.splitlines() if line.startswith("## "))
+    assert ("tokens/s" in head or "token/s" in head) and rec["offload"]["gpu"] in head, head
+    assert ("fallback" in reply.content) or ("备选" in reply.content)
 
 
 @pytest.mark.parametrize("text, card, asked, smaller", HOME)

@@ -316,12 +316,13 @@ def _llamacpp(cmd: LaunchCommand, p: _Plan, o: Option, flags: EngineFlags, model
     if offload is not None:
         cmd.notes.append(LaunchNote(code="offload", values={"ram_gb": f"{offload.ram_needed_gb:,.0f}"}))
     argv += [*yarn_args(model, p.context, "llama.cpp"), "-c", str(p.context * slots), "-np", str(slots)]
-    kv = o.kv_precision if o.kv_precision in ("q8_0", "q4_0") else None
+    kv = (offload.kv_precision if offload is not None else o.kv_precision)  # the split's own cache type, if split
+    kv = kv if kv in ("q8_0", "q4_0") else None
     if kv:
         argv += ["-ctk", kv, "-ctv", kv]
     if p.adapters is not None:
         cmd.notes.append(LaunchNote(code="adapters_elsewhere", values={"loras": p.adapters.loras}))
-    if o.gpus // p.replicas > 1 and not split:  # (with -ts the answer's offload lines say the split)
+    if o.gpus // p.replicas > 1 and offload is None:  # (a split: the answer's offload lines say it, -ts with it)
         cmd.notes.append(LaunchNote(code="layer_split", values={"gpus": o.gpus // p.replicas}))
     cmd.argv = argv
 

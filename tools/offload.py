@@ -75,6 +75,7 @@ class OffloadResult(Explained):
     gpu: str
     gpus: int = 1
     precision: str
+    kv_precision: str | None = Field(None, description="llama.cpp's KV cache type sized (-ctk/-ctv); None: f16")
     mode: OffloadMode
     layers: int
     tensor_split: list[int] | None = Field(None, description="-ts: layers per card (the output layer counted on the "
@@ -277,7 +278,8 @@ def offload(inp: OffloadInput) -> OffloadResult:
     if ram_ok is False:
         warnings.append(f"needs about {ram_needed:.0f} GB of system RAM; {inp.system_ram_gb:g} GB said")
     return OffloadResult(
-        model=model.name, model_id=model.id, gpu=gpu.name, gpus=cards, precision=precision.id, mode=mode,
+        model=model.name, model_id=model.id, gpu=gpu.name, gpus=cards, precision=precision.id,
+        kv_precision=inp.kv_precision if inp.kv_precision not in (None, "f16") else None, mode=mode,
         layers=n_layers, tensor_split=tensor_split, gpu_gb_per_card=max(per_card) / 1e9,
         gpu_layers=ngl, cpu_moe_layers=cpu_moe, gpu_gb=gpu_bytes / 1e9, ram_gb=ram_bytes / 1e9, ram_needed_gb=ram_needed,
         ram_ok=ram_ok, decode_tokens_per_s=decode, decode_tokens_per_s_range=decode_range,

@@ -67,6 +67,7 @@ from gpu_advisor.tools.cost import (
     try_price,
 )
 from gpu_advisor.tools.disagg import Disaggregation, disaggregation_for
+from gpu_advisor.tools.home_card import home_short, in_home_file, more_cards
 from gpu_advisor.tools.inference import (
     VLLM_DEFAULT_UTILISATION,
     Engine,
@@ -684,7 +685,11 @@ class Recommendation(Explained):
                                                "on each GPU, adapters in system memory, throughput cost (tools.multi_lora)")
     offload_leads: bool = Field(False, description="the offload plan is the answer: the model asked, at reading "
                                                    "speed, in RAM said to be enough, instead of a smaller model or "
-                                                   "(a MoE model) a 2- or 3-bit file")
+                                                   "(a MoE model) a 2- or 3-bit file; at home, on a card that holds "
+                                                   "it in no file, at any speed (tools.home_card)")
+    home_more: Option | None = Field(None, description="one person at home, a card too small for the model asked: "
+                                                       "their cards and the fewest more of them that hold it all on "
+                                                       "the cards in the home file (tools.home_card.more_cards)")
     pool: PoolResult | None = Field(None, description="cards you own of several kinds, none enough alone: all of "
                                                      "them as one llama.cpp layer split (tools.pool)")
     pool_leads: bool = Field(False, description="the pool is the answer: a few users, and it holds the file asked "
@@ -2713,6 +2718,9 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
     if both is not None:
         return both.model_copy(update={"ruled_out": ruled_out}) if ruled_out else both
     rec = _recommend(w, with_levers)
+    home = in_home_file(w, rec) if with_levers else None
+    if home is not None:  # short at home, no format said: everything in the file the split runs (tools.home_card)
+        w, rec = home, _recommend(home, with_levers)
     implied = _implied_by_users(w, rec)
     if implied is not None:  # the streams' prompts bind: sized for the request rate they imply (review AP E16)
         # at the context the users' plan held (a prompt length said sizes the window: 3k prompts -> 8k), not
@@ -2733,15 +2741,16 @@ def recommend(w: Workload, with_levers: bool = True) -> Recommendation:
         with_levers = False  # your cards together hold the model asked: no smaller file or model on one of them
         rec.pool, rec.pool_leads = pooled, True
     if with_levers:
-        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_card, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
+        for change in (_on_your_cards, offload_on_owned, qlora_on_owned, _smaller_on_your_mac, _serve_the_gap, _in_four_bit, _one_server_in_four_bit,
                        _the_count_named_with_kv8, _the_count_named_in_four_bit, _the_count_named_on_a_4bit_base,
                        one_card_bought_with_qlora, _with_a_lever):  # 'buy a card … lora': QLoRA on one (buy2)
             changed = change(w, rec)
             if changed is not None:
                 rec = changed
                 break
-        rec.offload = _offload_plan(w)
+        rec.offload = _offload_plan(w, rec)
         rec.offload_leads = _offload_leads(w, rec)
+        rec.home_more = more_cards(w, rec)  # the model asked on your card at home: the fewest more of it that hold it
         rec.pool = pooled
         rec.pool_leads = rec.pool is not None and w.users <= LLAMA_CPP_MAX_USERS \
             and rec.pool.smaller is not None and not (rec.best is not None and rec.best.owned)
@@ -2869,9 +2878,12 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     cost RAM bandwidth only for the few a token picks) a file below 4 bits. A dense model's lower-bit file that
     fits the card comes first (all of it at the card's bandwidth)."""
     o = rec.offload
+    # one person at home whose card holds the model asked in no file: the split is what the card does with it, at
+    # whatever speed and with the RAM it needs said (review CG #9: never a smaller model or rented cards at the head)
+    home = o is not None and o.ram_ok is not False and home_short(w, rec)
     # RAM not said: most computers hold a small offload (review N1 #13: 5 GB for gpt-oss-20b on a 3060)
     ram = o is not None and (o.ram_ok or (o.ram_ok is None and o.ram_needed_gb <= TYPICAL_SYSTEM_RAM_GB))
-    if o is None or not ram or o.decode_tokens_per_s < w.speed_floor:
+    if o is None or not (ram or home) or (o.decode_tokens_per_s < w.speed_floor and not home):
         return False
     if w.engine not in (None, "llama.cpp"):
         return False  # 'with vllm': the plan is on the engine named (RAM offload here is llama.cpp's)
@@ -2881,11 +2893,13 @@ def _offload_leads(w: Workload, rec: Recommendation) -> bool:
     return key == "model" or (o.mode == "experts" and key in HOME_FORMATS)
 
 
-def _offload_plan(w: Workload) -> OffloadResult | None:
+def _offload_plan(w: Workload, rec: Recommendation) -> OffloadResult | None:
     """One person's own cards of one kind (not a Mac: its memory is the system's), up to MAX_OFFLOAD_GPUS of them, that
     cannot hold the model asked in its 4-bit file: the same model with part of it in system RAM, llama.cpp's usual
     way (layers, or a MoE model's routed experts; several cards split the card-side layers, -ts), sized for the RAM
-    said. None when the 4-bit file fits the cards or the job is no chat."""
+    said, with the KV cache type the plan on those cards tried in that file (Q8_0 where it halved it). None when
+    the 4-bit file fits the cards (the plan on them holds the model asked in that file: one verdict, never 'fits'
+    beside a split of the same file; review CG #9, CE #6) or the job is no chat."""
     # the cards: the ones you own, else the one card named when offload was asked ('换成一张 4090 加 CPU offload')
     one = w.candidates if w.cpu_offload and len(w.candidates or []) == 1 else w.owned or None
     if not (w.spec.serves and not w.spec.trains and not w.spec.batch and one and w.users <= 2):
@@ -2902,9 +2916,14 @@ def _offload_plan(w: Workload) -> OffloadResult | None:
     asked = w.serve_precision if w.serve_precision in HOME_FORMATS or w.serve_precision in ("q4_k_m", "q5_k_m", "q6_k",
                                                                                                "q8_0") else None
     fmt = asked or ("mxfp4" if model.native_precision == "mxfp4" else "q4_k_m")
+    mine = [o for o in rec.owned_options if o.gpu == gpu.id and o.gpus == count and o.precision == fmt
+            and (rec.workload is None or rec.workload.model == w.model)]  # the plan on these cards, in that file
+    if any(o.ok and o.serves for o in mine):
+        return None  # it holds the model whole
+    kv = "q8_0" if any(o.kv_precision for o in mine) else None  # the cache type it tried (Q8_0 where that halved it)
     try:
         plan_ = offload(OffloadInput(model=model.id, gpu=gpu.id, gpus=count, precision=fmt, context=w.context,
-                                     system_ram_gb=w.system_ram_gb))
+                                     kv_precision=kv, system_ram_gb=w.system_ram_gb))
     except (ToolError, ValueError, KeyError):
         return None
     if plan_.gpu_layers >= plan_.layers and not plan_.cpu_moe_layers:
@@ -3703,11 +3722,14 @@ def one_at_home(w: Workload) -> bool:
 FILE_TRIES: tuple[dict[str, Any], ...] = ({"serve_precision": None}, {"serve_precision": "q4_k_m"})
 
 
-def _smaller_on_your_card(w: Workload, rec: Recommendation) -> Recommendation | None:
-    """One person at home whose card or Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit
-    files: a smaller strong model that runs on it at reading speed leads the answer (the owned-card lever
-    found it), and the rented plan for the model asked is kept as the alternative, with its price."""
-    if w.keep_model or not one_at_home(w) or (rec.best is not None and rec.best.owned):
+def _smaller_on_your_mac(w: Workload, rec: Recommendation) -> Recommendation | None:
+    """One person at home whose Mac cannot hold the model asked for, even in llama.cpp's 3- and 2-bit files: a
+    smaller strong model that runs on it at reading speed leads the answer (the owned-card lever found it), and the
+    rented plan for the model asked is kept as the alternative, with its price. (A card leads with the model asked,
+    part of it in system RAM, and the smaller model as its fallback: tools.home_card; a Mac's memory is the system's,
+    so nothing of the model asked runs on it.)"""
+    if w.keep_model or not one_at_home(w) or (rec.best is not None and rec.best.owned) \
+            or not parse_owned(w.owned[0])[1].unified_memory:
         return None
     if not any(lv.option is not None and lv.option.owned and lv.option.ok and lv.change.startswith("model=")
                for lv in rec.levers):

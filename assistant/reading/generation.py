@@ -92,5 +92,6 @@ def missing_size(current: str | None, size: str | None) -> dict[str, Any] | None
     line = line_models(current)
     if now.family == "generic" or len(line) < 2 or size.lower() in {size_label(x) for x in line}:
         return None
-    name = re.sub(r"\s*\d+(?:\.\d+)?B\b.*$", "", now.name).strip() or now.name
+    # the name before its size, without the separator ('DeepSeek-R1-Distill-Qwen-32B': never 'DeepSeek-R1-Distill-Qwen-')
+    name = re.sub(r"[\s_-]*\d+(?:\.\d+)?B\b.*$", "", now.name).strip() or now.name
     return {"line": name, "sizes": [size_label(x).upper() for x in line], "size": size}
