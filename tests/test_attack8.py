@@ -1,0 +1,233 @@
+"""Issue 26's fresh attack (attack 8), each failure kept as a test.
+
+- A backup restored over the history while a killed app's write-ahead log was still beside it: SQLite wrote
+  that log's frames into the restored file, the history came up empty ("no further message could be
+  recovered") and the kept copy was no longer the file that was found. A log beside a file that uses none
+  is now set aside, kept and named; a check that fails no longer lets SQLite write the log into the file;
+  and a recovery reads the file without its log as well.
+- The database moved away without its log: the next start deleted the log with the last messages.
+
+Kills are real: a forked child ends with os._exit (no `finally`, no close, no checkpoint: as kill -9).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import gpu_advisor.assistant.history.store as store_module
+from gpu_advisor.assistant.history import HistoryStore
+from gpu_advisor.assistant.history.damage import log_of_another_file
+
+POSIX = pytest.mark.skipif(os.name != "posix", reason="fork and kill")
+
+
+def _in_child(work) -> int:
+    """Run `work` in a forked child that ends with os._exit (no close, no checkpoint: as a killed app)."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        status = 0
+        try:
+            work()
+        except BaseException:  # noqa: BLE001 - the child reports by its exit status only
+            status = 3
+        os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def _history(path: Path, tag: str, in_file: int) -> set[str]:
+    """A closed history of `in_file` messages, all in the database file. Returns their texts."""
+    store = HistoryStore(path)
+    sid = store.create_session(f"{tag} session")
+    for i in range(in_file):
+        store.add_message(sid, "user", f"{tag} file {i} " + "x" * 400)
+    store.close()
+    return {f"{tag} file {i}" for i in range(in_file)}
+
+
+def _log_and_die(path: Path, tag: str, logged: int) -> set[str]:
+    """`logged` more messages committed only in the write-ahead log: the writer is killed before any checkpoint."""
+
+    def write_and_die() -> None:
+        writer = HistoryStore(path)
+        writer.conn.execute("PRAGMA wal_autocheckpoint = 0")
+        sid = writer.create_session(f"{tag} logged")
+        for i in range(logged):
+            writer.add_message(sid, "user", f"{tag} log {i} " + "y" * 400)
+        os._exit(0)
+
+    assert _in_child(write_and_die) == 0
+    assert Path(f"{path}-wal").stat().st_size > 32
+    return {f"{tag} log {i}" for i in range(logged)}
+
+
+def _texts(path: Path) -> set[str]:
+    store = HistoryStore(path)
+    try:
+        return {r[0].split(" x")[0].split(" y")[0] for r in store.conn.execute("SELECT text FROM messages")}
+    finally:
+        store.close()
+
+
+def _wal_mode(path: Path) -> bool:
+    return path.read_bytes()[18:20] == b"\x02\x02"
+
+
+# -- 1. a backup restored over a history whose killed app left its log
+
+
+@POSIX
+@pytest.mark.parametrize("index_too", [True, False], ids=["with-shm", "without-shm"])
+def test_a_backup_restored_over_a_killed_apps_log_opens_whole(tmp_path, index_too):
+    live, backup = tmp_path / "history.db", tmp_path / "backup.db"
+    kept_texts = _history(live, "old", 40)
+    store = HistoryStore(live)
+    store.backup(backup)
+    store.close()
+    assert not _wal_mode(backup)  # VACUUM INTO writes a rollback-mode file
+    _log_and_die(live, "later", 12)
+    log = Path(f"{live}-wal").read_bytes()
+    if not index_too:
+        Path(f"{live}-shm").unlink()
+    shutil.copyfile(backup, live)  # the restore: the killed app's log stays beside it
+    assert log_of_another_file(live)
+
+    store = HistoryStore(live)
+    try:
+        assert store.notice is not None and "it was not applied" in store.notice
+        assert str(tmp_path / "history.db.damaged-1") in store.notice
+        assert len(store.list_sessions()) == 1
+    finally:
+        store.close()
+    assert _texts(live) == kept_texts  # every message of the backup; before: none ("No saved sessions")
+    assert (tmp_path / "history.db.damaged-1-wal").read_bytes() == log  # the later messages, kept as found
+    assert (tmp_path / "history.db.damaged-1").read_bytes() == backup.read_bytes()
+    again = HistoryStore(live)  # named at every start until deleted
+    try:
+        assert again.notice is None and str(tmp_path / "history.db.damaged-1") in (again.reminder or "")
+    finally:
+        again.close()
+    assert not log_of_another_file(live)
+
+
+@POSIX
+def test_a_database_moved_away_without_its_log_leaves_the_log_kept(tmp_path):
+    live, moved = tmp_path / "history.db", tmp_path / "moved.db"
+    texts = _history(live, "base", 20)
+    texts |= _log_and_die(live, "last", 9)
+    log = Path(f"{live}-wal").read_bytes()
+    os.replace(live, moved)  # moved without its -wal and -shm
+    store = HistoryStore(live)
+    try:
+        assert store.notice is not None and "it was not applied" in store.notice
+        assert store.list_sessions() == []
+    finally:
+        store.close()
+    kept = tmp_path / "history.db.damaged-1"
+    assert kept.is_file() and kept.stat().st_size == 0  # holds the place: its log is named by it
+    assert Path(f"{kept}-wal").read_bytes() == log  # before: deleted, with the last 9 messages
+    shutil.copyfile(f"{kept}-wal", f"{moved}-wal")  # put back beside the file it belongs to
+    assert _texts(moved) == texts
+
+
+@POSIX
+@pytest.mark.parametrize("step", ["writing-shm", "writing-wal", "writing db"])
+def test_setting_a_foreign_log_aside_killed_at_any_step_keeps_it_once(tmp_path, step):
+    live, backup = tmp_path / "history.db", tmp_path / "backup.db"
+    texts = _history(live, "old", 15)
+    store = HistoryStore(live)
+    store.backup(backup)
+    store.close()
+    _log_and_die(live, "later", 5)
+    log = Path(f"{live}-wal").read_bytes()
+    shutil.copyfile(backup, live)
+
+    def killed() -> None:
+        def kill(name: str) -> None:
+            if name == step:
+                os._exit(9)
+
+        store_module._kill_point = kill
+        HistoryStore(live).close()
+
+    assert _in_child(killed) == 9
+    store = HistoryStore(live)
+    store.close()
+    assert _texts(live) == texts
+    assert (tmp_path / "history.db.damaged-1-wal").read_bytes() == log
+    assert not (tmp_path / "history.db.damaged-2").exists()
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
+
+
+# -- 2. a failed check leaves the damaged file and its log as they were found
+
+
+@POSIX
+def test_a_damaged_file_with_a_log_is_kept_byte_for_byte(tmp_path):
+    path = tmp_path / "history.db"
+    _history(path, "base", 80)
+    _log_and_die(path, "later", 4)
+    size = path.stat().st_size
+    page = size // 4096 // 2
+    with path.open("r+b") as f:  # a page in the middle of the file, not in the log
+        f.seek(page * 4096 + 8)
+        f.write(b"\xde\xad\xbe\xef" * 8)
+    found, log = path.read_bytes(), Path(f"{path}-wal").read_bytes()
+    store = HistoryStore(path)
+    try:
+        assert store.notice is not None and "could not be read" in store.notice
+    finally:
+        store.close()
+    kept = tmp_path / "history.db.damaged-1"
+    # before: closing the failed check's connection copied the log into the file and deleted the log
+    assert kept.read_bytes() == found
+    assert Path(f"{kept}-wal").read_bytes() == log
+
+
+# -- 3. a recovery reads the file without its log too
+
+
+@POSIX
+@pytest.mark.parametrize("restored", [30, 55])
+def test_a_recovery_reads_the_file_alone_when_its_log_is_another_files(tmp_path, restored):
+    other, mine = tmp_path / "other.db", tmp_path / "mine.db"
+    _history(other, "other", 25)
+    _log_and_die(other, "other", 10)
+    texts = _history(mine, "mine", restored)
+    store = HistoryStore(mine)
+    store.conn.execute("VACUUM")  # another page layout than the log's
+    store.close()
+    assert _wal_mode(mine)
+    kept = tmp_path / "kept.db"
+    shutil.copyfile(mine, kept)
+    shutil.copyfile(f"{other}-wal", f"{kept}-wal")
+    fresh = HistoryStore(tmp_path / "new.db")
+    try:
+        said = fresh._recover_from(kept)
+        got = {r[0].split(" x")[0] for r in fresh.conn.execute("SELECT text FROM messages")}
+    finally:
+        fresh.close()
+    assert texts <= got, said
+    assert f"{len(got)} messages" in said
+
+
+def test_a_log_beside_a_database_in_wal_mode_is_its_own(tmp_path):
+    path = tmp_path / "history.db"
+    _history(path, "base", 3)
+    assert _wal_mode(path)
+    Path(f"{path}-wal").write_bytes(b"\x37\x7f\x06\x82" + bytes(4000))
+    assert not log_of_another_file(path)  # (damage in it is the log checks' to find)
+    Path(f"{path}-wal").write_bytes(bytes(32))
+    conn = sqlite3.connect(tmp_path / "rollback.db")
+    conn.execute("CREATE TABLE t (x)")
+    conn.close()
+    assert not log_of_another_file(tmp_path / "rollback.db")  # no log at all
+    Path(f"{tmp_path / 'rollback.db'}-wal").write_bytes(bytes(32))
+    assert not log_of_another_file(tmp_path / "rollback.db")  # a log header alone holds no frame
+    Path(f"{tmp_path / 'rollback.db'}-wal").write_bytes(bytes(33))
+    assert log_of_another_file(tmp_path / "rollback.db")
