@@ -231,3 +231,67 @@ def test_a_log_beside_a_database_in_wal_mode_is_its_own(tmp_path):
     assert not log_of_another_file(tmp_path / "rollback.db")  # a log header alone holds no frame
     Path(f"{tmp_path / 'rollback.db'}-wal").write_bytes(bytes(33))
     assert log_of_another_file(tmp_path / "rollback.db")
+
+
+# -- 4. `ask` on a disk that takes nothing: the answer, one line on stderr, exit 1 (a script must know)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+@pytest.mark.parametrize("follow_up", [False, True])
+def test_ask_on_a_history_that_cannot_be_written_exits_1_with_the_answer(tmp_path, capsys, monkeypatch,
+                                                                         json_out, follow_up):
+    import json
+
+    from gpu_advisor.tui.cli import main
+
+    path = tmp_path / "history.db"
+    _history(path, "base", 2)
+    real = HistoryStore.__init__
+
+    def read_only(self, *args, **kwargs):  # as on read-only media (root may write any file, so it is set here)
+        real(self, *args, **kwargs)
+        self.read_only, self.unwritable = True, "the database is read-only"
+
+    monkeypatch.setattr(HistoryStore, "__init__", read_only)
+    argv = ["ask", "--db", str(path), *(["-c"] if follow_up else []), *(["--json"] if json_out else []),
+            "serve llama 3 8b to 9 users"]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert "9 users" in (json.loads(out)["content"] if json_out else out)
+    assert err.count("\n") == 1 and err.startswith("gpu-advisor: the answer was not saved:")
+    assert "(the database is read-only)" in err
+    if json_out:
+        assert "session_id" not in json.loads(out)
+    monkeypatch.setattr(HistoryStore, "__init__", real)
+    store = HistoryStore(path)
+    assert [row.messages for row in store.list_sessions()] == [2]  # nothing was added
+    store.close()
+
+
+@pytest.mark.parametrize("failing", ["add_message", "save_reply", "create_session"])
+def test_ask_whose_write_fails_midway_prints_the_answer_and_exits_1(tmp_path, capsys, monkeypatch, failing):
+    from gpu_advisor.assistant.history import NotSaved
+    from gpu_advisor.tui.cli import main
+
+    path = tmp_path / "history.db"
+
+    def full(self, *args, **kwargs):
+        raise NotSaved(self.path, "the reply" if failing == "save_reply" else "the message", "the disk is full")
+
+    monkeypatch.setattr(HistoryStore, failing, full)
+    assert main(["ask", "--db", str(path), "serve qwen 2.5 14b to 7 users"]) == 1
+    out, err = capsys.readouterr()
+    assert "7 users" in out and "Qwen2.5 14B" in out  # the answer is printed all the same
+    assert err.count("\n") == 1 and "was not saved" in err and "the disk is full" in err
+
+
+def test_ask_on_a_writable_history_exits_0_and_saves(tmp_path, capsys):
+    from gpu_advisor.tui.cli import main
+
+    path = tmp_path / "history.db"
+    assert main(["ask", "--db", str(path), "serve llama 3 8b to 9 users"]) == 0
+    out, err = capsys.readouterr()
+    assert "9 users" in out and err == ""
+    store = HistoryStore(path)
+    assert [row.messages for row in store.list_sessions()] == [2]
+    store.close()
