@@ -295,3 +295,81 @@ def test_ask_on_a_writable_history_exits_0_and_saves(tmp_path, capsys):
     store = HistoryStore(path)
     assert [row.messages for row in store.list_sessions()] == [2]
     store.close()
+
+
+# -- 5. this tool's own summary cache of the Hub is held to the limits the Hugging Face cache is
+
+
+SUMMARY_CONFIG = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+                  "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+                  "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 8192}
+GOOD_SUMMARY = {"params_by_dtype": {"BF16": 8_030_261_248}, "bytes_by_dtype": {"BF16": 16_060_522_496},
+                "total_size": 16_060_522_496, "gguf_files": {}}
+BAD_SUMMARIES = {
+    "params 10^30": {"params_by_dtype": {"BF16": 10**30}},
+    "params 1e300": {"params_by_dtype": {"BF16": 1e300}},
+    "params negative": {"params_by_dtype": {"BF16": -8_030_261_248}},
+    "params a string": {"params_by_dtype": {"BF16": "8030261248"}},
+    "params true": {"params_by_dtype": {"BF16": True}},
+    "params a list": {"params_by_dtype": [8_030_261_248]},
+    "params over 100 trillion together": {"params_by_dtype": {"BF16": 60 * 10**12, "F32": 60 * 10**12}},
+    "bytes negative": {"bytes_by_dtype": {"BF16": -1}},
+    "total_size negative": {"total_size": -5},
+    "total_size 10^40": {"total_size": 10**40},
+    "total_size a float": {"total_size": 1.5e3},
+    "total_size a string": {"total_size": "16060522496"},
+    "gguf size negative": {"gguf_files": {"m.Q4_K_M.gguf": -1}},
+    "gguf size 10^30": {"gguf_files": {"m.Q4_K_M.gguf": 10**30}},
+    "gguf 100k files": {"gguf_files": {f"m{i}.Q4_K_M.gguf": 1 for i in range(100_000)}},
+}
+
+
+@pytest.fixture
+def summaries(tmp_path, monkeypatch):
+    from gpu_advisor.knowledge import hub
+
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    folder = hub.summary_dir()
+    assert folder is not None and str(folder).startswith(str(tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def write(repo: str, **changes) -> None:
+        import json
+
+        data = {"version": hub.SUMMARY_VERSION, "repo_id": repo, "revision": "a" * 40, "config": SUMMARY_CONFIG,
+                "fetched": "2026-11-01", **GOOD_SUMMARY, **changes}
+        (folder / f"{hub._folder(repo)}.json").write_text(json.dumps(data))
+
+    return write
+
+
+def test_a_sound_summary_is_read(summaries):
+    from gpu_advisor.knowledge import hub
+
+    summaries("acme/sound-8b")
+    back = hub.from_summary("acme/sound-8b")
+    assert back is not None and back.params_by_dtype == {"BF16": 8_030_261_248}
+    assert back.total_size == 16_060_522_496
+
+
+@pytest.mark.parametrize("changes", BAD_SUMMARIES.values(), ids=BAD_SUMMARIES.keys())
+def test_a_summary_past_any_model_is_not_read(summaries, changes):
+    """Before: 10^30 parameters gave '2,000,000,000,000,000,000,000.0 GB' of weights, 1e300 a 300-digit figure,
+    a negative count 'the safetensors headers count only -8,030,261,248 parameters'."""
+    from gpu_advisor.knowledge import NotFound, hub, resolve_model
+
+    summaries("acme/crafted", **changes)
+    assert hub.from_summary("acme/crafted") is None  # a damaged summary is fetched again (offline: not found)
+    with pytest.raises(NotFound):
+        resolve_model("acme/crafted")
+
+
+def test_a_crafted_summary_never_sizes_weights_past_any_model(summaries, capsys):
+    from gpu_advisor.tui.cli import main
+
+    summaries("acme/crafted", params_by_dtype={"BF16": 10**30})
+    assert main(["size", "inference", "-m", "acme/crafted", "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert "e+30" not in out and "unknown model 'acme/crafted'" in err
