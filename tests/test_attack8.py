@@ -12,6 +12,7 @@ Kills are real: a forked child ends with os._exit (no `finally`, no close, no ch
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -240,8 +241,6 @@ def test_a_log_beside_a_database_in_wal_mode_is_its_own(tmp_path):
 @pytest.mark.parametrize("follow_up", [False, True])
 def test_ask_on_a_history_that_cannot_be_written_exits_1_with_the_answer(tmp_path, capsys, monkeypatch,
                                                                          json_out, follow_up):
-    import json
-
     from gpu_advisor.tui.cli import main
 
     path = tmp_path / "history.db"
@@ -336,8 +335,6 @@ def summaries(tmp_path, monkeypatch):
     folder.mkdir(parents=True, exist_ok=True)
 
     def write(repo: str, **changes) -> None:
-        import json
-
         data = {"version": hub.SUMMARY_VERSION, "repo_id": repo, "revision": "a" * 40, "config": SUMMARY_CONFIG,
                 "fetched": "2026-11-01", **GOOD_SUMMARY, **changes}
         (folder / f"{hub._folder(repo)}.json").write_text(json.dumps(data))
@@ -373,3 +370,82 @@ def test_a_crafted_summary_never_sizes_weights_past_any_model(summaries, capsys)
     assert main(["size", "inference", "-m", "acme/crafted", "--json"]) == 2
     out, err = capsys.readouterr()
     assert "e+30" not in out and "unknown model 'acme/crafted'" in err
+
+
+# -- 6. serve: a number JSON has not is refused like any other body that is no JSON; wording and addresses
+
+CHAT = '{"model": "gpu-advisor", "messages": [{"role": "user", "content": "hi"}], "temperature": %s}'
+
+
+def _serve_client():
+    from starlette.testclient import TestClient
+
+    from gpu_advisor.tui.openai_api import create_app
+
+    return TestClient(create_app(), base_url="http://127.0.0.1")
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400", "-2E+999"])
+def test_serve_refuses_a_number_json_has_not(number):
+    """Before: 200, with NaN or infinity taken as the temperature (invalid JSON read as Python reads it)."""
+    with _serve_client() as http:
+        answer = http.post("/v1/chat/completions", content=CHAT % number,
+                           headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["type"] == "invalid_request_error" and number.lstrip("-")[:3] in error["message"]
+
+
+@pytest.mark.parametrize("number", ["0.7", "1e-400", "2", "1E+3"])
+def test_serve_still_takes_finite_numbers(number):
+    with _serve_client() as http:
+        answer = http.post("/v1/chat/completions", content=CHAT % number,
+                           headers={"content-type": "application/json"})
+    assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize(("stream", "shown"), [("0", "0"), ('"false"', '"false"'), ("[]", "[]"), ("{}", "{}")])
+def test_serve_says_what_a_stream_that_is_no_boolean_was(stream, shown):
+    from gpu_advisor.tui.openai_api import BadRequest, stream_settings
+
+    with pytest.raises(BadRequest) as caught:
+        stream_settings({"stream": json.loads(stream)})
+    assert str(caught.value) == f"stream: must be true or false (a JSON boolean, not {shown})"
+
+
+@pytest.mark.parametrize(("host", "url"), [("127.0.0.1", "http://127.0.0.1:8000"), ("::1", "http://[::1]:8000"),
+                                           ("localhost", "http://localhost:8000"), ("::", "http://[::]:8000")])
+def test_the_address_a_server_prints_is_one_a_client_can_use(host, url):
+    from gpu_advisor.tui.openai_api import base_url
+
+    assert base_url(host, 8000) == url
+
+
+# -- 7. pydantic's "Value error," is no part of a message
+
+
+@pytest.mark.parametrize(("changes", "said"), [
+    ({"num_key_value_heads": 7}, "num_attention_heads is not a multiple of num_kv_heads"),
+])
+def test_a_config_json_refused_by_a_validator_says_only_why(tmp_path, capsys, changes, said):
+    from gpu_advisor.tui.cli import main
+
+    config = {**SUMMARY_CONFIG, **changes}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert main(["models", "show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gpu-advisor: {said}\n"
+
+
+def test_an_export_with_a_bad_date_says_only_why(tmp_path, capsys):
+    from gpu_advisor.tui.cli import main
+
+    data = {"format": "gpu-advisor-session", "version": 1,
+            "session": {"id": "x", "title": "t", "created": "not a date", "updated": "2026-01-01T00:00:00+00:00",
+                        "profile": {}, "state": {}}, "messages": [], "tool_calls": []}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(data))
+    assert main(["sessions", "import", "--db", str(tmp_path / "h.db"), str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "Value error" not in err and "session.created: not a date and time" in err
