@@ -339,7 +339,11 @@ def from_hf_cache(repo_id: str, revision: str = "main", cache: Path | None = Non
         return None
     snap, sha = found
     files = snapshot_files(root, snap, (".safetensors", ".gguf"))  # bounded; nothing outside `root`
-    config = read_config_json(inside(snap / "config.json", root)) if (snap / "config.json").exists() else None
+    config_path = snap / "config.json"
+    if config_path.is_symlink() and not config_path.exists():  # a loop, or a blob that is gone: not "no config"
+        raise MalformedCheckpoint(f"{config_path} is a symbolic link that leads to no file (a loop, or its blob "
+                                  "was deleted); download the model again")
+    config = read_config_json(inside(config_path, root)) if config_path.exists() else None
     params, nbytes = _counted(p for p in files if p.name.endswith(".safetensors"))
     total_size = None
     index = snap / "model.safetensors.index.json"

@@ -449,3 +449,24 @@ def test_an_export_with_a_bad_date_says_only_why(tmp_path, capsys):
     assert main(["sessions", "import", "--db", str(tmp_path / "h.db"), str(path)]) == 2
     err = capsys.readouterr().err
     assert "Value error" not in err and "session.created: not a date and time" in err
+
+
+# -- 8. a config.json in the Hugging Face cache that is a link to nothing is named, not taken for "ask the Hub"
+
+
+@pytest.mark.parametrize("target", ["loop", "gone"])
+def test_a_cached_config_json_link_to_nothing_is_one_line(tmp_path, monkeypatch, capsys, target):
+    from gpu_advisor.tui.cli import main
+
+    sha = "c" * 40
+    repo = tmp_path / "hf" / "models--acme--linked-7b"
+    snap = repo / "snapshots" / sha
+    snap.mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(sha)
+    (snap / "config.json").symlink_to(snap / "config.json" if target == "loop" else "../../blobs/gone")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf"))
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["models", "show", "acme/linked-7b"]) == 2
+    err = capsys.readouterr().err
+    assert "is a symbolic link that leads to no file" in err and "Hub" not in err and err.count("\n") == 1
